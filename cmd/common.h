@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/* common.h - helpers every profconv command shares: messages, files, exits. */
+#ifndef PROFCONV_CMD_COMMON_H
+#define PROFCONV_CMD_COMMON_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <profconv.h>
+
+enum {
+	EXIT_OK = 0,
+	EXIT_FAIL = 1,
+	EXIT_USAGE = 2
+};
+
+/* The program name for messages: "profconv text2pb", "profdiff". */
+extern const char *cmd_name;
+
+/* Print "NAME: message" to stderr; return EXIT_FAIL. */
+int cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print "NAME: warning: message" to stderr. */
+void cmd_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print "NAME: 'SUBJECT': <profconv_errmsg()>"; return EXIT_FAIL. */
+int cmd_error_lib(const char *subject);
+/* Print the message and a "Try 'NAME --help'." line; return EXIT_USAGE. */
+int cmd_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print only the "Try ..." line (getopt has complained); EXIT_USAGE. */
+int cmd_usage_hint(void);
+/* Print the version lines for --version; return EXIT_OK. */
+int cmd_version(void);
+
+/* Parse a whole decimal number in [MIN, MAX] for OPTION. */
+bool cmd_parse_long(const char *option, const char *text, long min, long max,
+    long *out);
+
+/*
+ * Read the profile at PATH ("-" is standard input) into *OUT; reports
+ * its own errors.  Returns EXIT_OK or EXIT_FAIL.
+ */
+int cmd_read_profile(const char *path, struct profconv_profile **out);
+
+/*
+ * An output that appears whole or not at all: a temporary file beside
+ * PATH renamed over it on commit; "-" is standard output.
+ */
+struct cmd_output {
+	const char *path;
+	char *tmp;
+	FILE *fp;
+};
+
+int cmd_output_open(struct cmd_output *o, const char *path);
+/* Finish: flush, close and rename; reports errors.  EXIT_OK/EXIT_FAIL. */
+int cmd_output_commit(struct cmd_output *o);
+/* Give up: close and remove the temporary file. */
+void cmd_output_abort(struct cmd_output *o);
+
+/* Flush and check standard output at the end of a command. */
+int cmd_close_stdout(int status);
+
+#endif /* PROFCONV_CMD_COMMON_H */

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+/* hash.c - byte hashing and the 64-bit key map used for deduplication. */
+
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+uint64_t
+profconv__hash_bytes(const void *data, size_t len, uint64_t seed)
+{
+	const unsigned char *p = data;
+	uint64_t h = seed ^ (len * 0x9e3779b97f4a7c15ULL);
+	uint64_t w;
+
+	/* Eight bytes at a time through the u64 mixer; the tail padded. */
+	while (len >= 8) {
+		memcpy(&w, p, 8);
+		h = profconv__hash_u64(h ^ w) + 0x9e3779b97f4a7c15ULL;
+		p += 8;
+		len -= 8;
+	}
+	w = 0;
+	memcpy(&w, p, len);
+	return profconv__hash_u64(h ^ w ^ ((uint64_t)len << 56));
+}
+
+void
+profconv__u64map_free(struct pc_u64map *m)
+{
+	free(m->keys);
+	free(m->vals);
+	memset(m, 0, sizeof(*m));
+}
+
+static size_t
+slot_of(const struct pc_u64map *m, uint64_t key)
+{
+	size_t mask = m->cap - 1;
+	size_t i = profconv__hash_u64(key) & mask;
+
+	while (m->vals[i] != 0 && m->keys[i] != key)
+		i = (i + 1) & mask;
+	return i;
+}
+
+bool
+profconv__u64map_get(const struct pc_u64map *m, uint64_t key, uint32_t *val)
+{
+	size_t i;
+
+	if (key == 0) {
+		if (m->has_zero)
+			*val = m->zero_val;
+		return m->has_zero;
+	}
+	if (m->cap == 0)
+		return false;
+	i = slot_of(m, key);
+	if (m->vals[i] == 0)
+		return false;
+	*val = m->vals[i] - 1;
+	return true;
+}
+
+static int
+rehash(struct pc_u64map *m, size_t newcap)
+{
+	struct pc_u64map n = { 0 };
+	size_t i, j;
+
+	n.keys = malloc(newcap * sizeof(*n.keys));
+	n.vals = calloc(newcap, sizeof(*n.vals));
+	if (n.keys == NULL || n.vals == NULL) {
+		free(n.keys);
+		free(n.vals);
+		return profconv__nomem();
+	}
+	n.cap = newcap;
+	for (i = 0; i < m->cap; i++) {
+		if (m->vals[i] == 0)
+			continue;
+		j = slot_of(&n, m->keys[i]);
+		n.keys[j] = m->keys[i];
+		n.vals[j] = m->vals[i];
+	}
+	free(m->keys);
+	free(m->vals);
+	m->keys = n.keys;
+	m->vals = n.vals;
+	m->cap = newcap;
+	return 0;
+}
+
+int
+profconv__u64map_put(struct pc_u64map *m, uint64_t key, uint32_t val)
+{
+	size_t i;
+	int rc;
+
+	if (val == UINT32_MAX)
+		return profconv__fail(PROFCONV_EINVAL, "map value out of range");
+	if (key == 0) {
+		m->has_zero = true;
+		m->zero_val = val;
+		return 0;
+	}
+	/* Keep the load under 1/2 so probes stay short. */
+	if ((m->len + 1) * 2 > m->cap) {
+		rc = rehash(m, m->cap != 0 ? m->cap * 2 : 64);
+		if (rc < 0)
+			return rc;
+	}
+	i = slot_of(m, key);
+	if (m->vals[i] == 0)
+		m->len++;
+	m->keys[i] = key;
+	m->vals[i] = val + 1;
+	return 0;
+}

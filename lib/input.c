@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: MIT */
+/* input.c - buffered input from a FILE or memory, inflating gzip on the fly. */
+
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input.h"
+
+#define RAW_CHUNK ((size_t)256 << 10)
+#define BUF_MIN ((size_t)256 << 10)
+
+/* Read up to N raw (possibly compressed) bytes from the source. */
+static int
+raw_read(struct pc_input *in, unsigned char *dst, size_t n, size_t *got)
+{
+	size_t k;
+
+	if (in->fp == NULL) {
+		k = in->memlen - in->mempos;
+		if (k > n)
+			k = n;
+		memcpy(dst, in->mem + in->mempos, k);
+		in->mempos += k;
+		*got = k;
+		return 0;
+	}
+	k = fread(dst, 1, n, in->fp);
+	if (k < n && ferror(in->fp))
+		return profconv__fail(PROFCONV_EIO, "read error: %s",
+		    strerror(errno != 0 ? errno : EIO));
+	*got = k;
+	return 0;
+}
+
+/* Plain file input: first the bytes read ahead for the magic check. */
+static int
+raw_read_buffered(struct pc_input *in, unsigned char *dst, size_t n,
+    size_t *got)
+{
+	size_t k = in->rawlen - in->rawpos;
+
+	if (k == 0)
+		return raw_read(in, dst, n, got);
+	if (k > n)
+		k = n;
+	memcpy(dst, in->raw + in->rawpos, k);
+	in->rawpos += k;
+	*got = k;
+	return 0;
+}
+
+static int
+too_big(const struct pc_input *in)
+{
+	return profconv__fail(PROFCONV_EFORMAT,
+	    "input exceeds the limit of %llu bytes",
+	    (unsigned long long)in->max);
+}
+
+int
+profconv__input_init(struct pc_input *in, FILE *fp, const void *mem,
+    size_t len, uint64_t max)
+{
+	unsigned char magic[2];
+	size_t got;
+	int rc;
+
+	memset(in, 0, sizeof(*in));
+	in->fp = fp;
+	in->mem = mem;
+	in->memlen = len;
+	in->max = max != 0 ? max : PROFCONV_DEFAULT_MAX_INPUT;
+	if (fp == NULL) {
+		in->gz = profconv__is_gzip(mem, len);
+		if (!in->gz) {
+			/* Plain memory: read it in place, no copy. */
+			if (len > in->max)
+				return too_big(in);
+			in->view = mem;
+			in->end = len;
+			in->eof = true;
+			in->total = len;
+			return 0;
+		}
+	} else {
+		rc = raw_read(in, magic, 2, &got);
+		if (rc < 0)
+			return rc;
+		in->gz = profconv__is_gzip(magic, got);
+		in->raw = malloc(RAW_CHUNK);
+		if (in->raw == NULL)
+			return profconv__nomem();
+		memcpy(in->raw, magic, got);
+		in->rawlen = got;
+	}
+	if (in->gz) {
+		if (fp == NULL) {
+			in->z.next_in = (unsigned char *)mem;
+			in->z.avail_in = len > UINT32_MAX ? UINT32_MAX : len;
+			in->mempos = in->z.avail_in;
+		} else {
+			in->z.next_in = in->raw;
+			in->z.avail_in = (uInt)in->rawlen;
+		}
+		/* 16 + MAX_WBITS: a gzip wrapper, not zlib. */
+		if (inflateInit2(&in->z, 16 + MAX_WBITS) != Z_OK)
+			return profconv__nomem();
+		in->zinit = true;
+	}
+	return 0;
+}
+
+void
+profconv__input_free(struct pc_input *in)
+{
+	if (in->zinit)
+		inflateEnd(&in->z);
+	free(in->raw);
+	free(in->buf);
+	memset(in, 0, sizeof(*in));
+}
+
+/* Refill compressed input for zlib.  Returns 0 with avail_in 0 at EOF. */
+static int
+gz_refill(struct pc_input *in)
+{
+	size_t got, n;
+	int rc;
+
+	if (in->fp == NULL) {
+		n = in->memlen - in->mempos;
+		if (n > UINT32_MAX)
+			n = UINT32_MAX;
+		in->z.next_in = (unsigned char *)in->mem + in->mempos;
+		in->z.avail_in = (uInt)n;
+		in->mempos += n;
+		return 0;
+	}
+	rc = raw_read(in, in->raw, RAW_CHUNK, &got);
+	if (rc < 0)
+		return rc;
+	in->z.next_in = in->raw;
+	in->z.avail_in = (uInt)got;
+	return 0;
+}
+
+/* Produce up to N decompressed bytes at DST. */
+static int
+gz_read(struct pc_input *in, unsigned char *dst, size_t n, size_t *got)
+{
+	int zr, rc;
+
+	in->z.next_out = dst;
+	in->z.avail_out = n > UINT32_MAX ? UINT32_MAX : (uInt)n;
+	while (in->z.avail_out != 0 && !in->zend) {
+		if (in->z.avail_in == 0) {
+			rc = gz_refill(in);
+			if (rc < 0)
+				return rc;
+			if (in->z.avail_in == 0) {
+				if (in->member_done)
+					in->zend = true;
+				else
+					return profconv__fail(PROFCONV_EFORMAT,
+					    "truncated gzip data at offset %llu",
+					    (unsigned long long)in->z.total_in);
+				break;
+			}
+		}
+		in->member_done = false;
+		zr = inflate(&in->z, Z_NO_FLUSH);
+		if (zr == Z_STREAM_END) {
+			/* Another gzip member may follow, as gzip(1) allows. */
+			in->member_done = true;
+			if (inflateReset(&in->z) != Z_OK)
+				return profconv__nomem();
+			continue;
+		}
+		if (zr == Z_MEM_ERROR)
+			return profconv__nomem();
+		if (zr != Z_OK && zr != Z_BUF_ERROR)
+			return profconv__fail(PROFCONV_EFORMAT,
+			    "corrupt gzip data: %s",
+			    in->z.msg != NULL ? in->z.msg : "inflate failed");
+	}
+	*got = (size_t)(in->z.next_out - dst);
+	return 0;
+}
+
+int
+profconv__input_fill(struct pc_input *in, size_t want)
+{
+	size_t have, room, got;
+	int rc;
+
+	while (!in->eof && in->end - in->pos < want) {
+		/* Slide what is unread to the front, then grow if needed. */
+		if (in->pos != 0) {
+			memmove(in->buf, in->buf + in->pos, in->end - in->pos);
+			in->end -= in->pos;
+			in->pos = 0;
+		}
+		have = in->end;
+		if (in->cap - have < BUF_MIN / 2 || in->cap < want) {
+			size_t ncap = in->cap != 0 ? in->cap : BUF_MIN;
+
+			while (ncap - have < BUF_MIN / 2 || ncap < want)
+				ncap *= 2;
+			rc = PC_GROW(in->buf, in->cap, 0, ncap);
+			if (rc < 0)
+				return rc;
+			in->view = in->buf;
+		}
+		room = in->cap - have;
+		if (in->gz)
+			rc = gz_read(in, in->buf + have, room, &got);
+		else
+			rc = raw_read_buffered(in, in->buf + have, room, &got);
+		if (rc < 0)
+			return rc;
+		if (got == 0)
+			in->eof = true;
+		in->end += got;
+		in->total += got;
+		if (in->total > in->max)
+			return too_big(in);
+	}
+	return 0;
+}
+
+int
+profconv__input_getline(struct pc_input *in, const char **line, size_t *len)
+{
+	const unsigned char *nl;
+	size_t scanned = 0;
+	int rc;
+
+	for (;;) {
+		nl = memchr(in->view + in->pos + scanned, '\n',
+		    in->end - in->pos - scanned);
+		if (nl != NULL)
+			break;
+		scanned = in->end - in->pos;
+		if (scanned > PC_MAX_LINE)
+			return profconv__fail(PROFCONV_EFORMAT,
+			    "line %llu: longer than %zu bytes",
+			    (unsigned long long)in->lineno + 1, PC_MAX_LINE);
+		if (in->eof) {
+			if (scanned == 0)
+				return 0;
+			/* The last line lacks its newline. */
+			*line = (const char *)in->view + in->pos;
+			*len = scanned;
+			in->pos = in->end;
+			in->lineno++;
+			return 1;
+		}
+		rc = profconv__input_fill(in, scanned + 1);
+		if (rc < 0)
+			return rc;
+	}
+	*line = (const char *)in->view + in->pos;
+	*len = (size_t)(nl - (in->view + in->pos));
+	if (*len > PC_MAX_LINE)
+		return profconv__fail(PROFCONV_EFORMAT,
+		    "line %llu: longer than %zu bytes",
+		    (unsigned long long)in->lineno + 1, PC_MAX_LINE);
+	in->pos += *len + 1;
+	in->lineno++;
+	if (*len != 0 && (*line)[*len - 1] == '\r')
+		(*len)--;
+	return 1;
+}
+
+int
+profconv__input_slurp(struct pc_input *in, const unsigned char **data,
+    size_t *len)
+{
+	int rc;
+
+	/* Read everything: fill until EOF, growing the buffer. */
+	while (!in->eof) {
+		rc = profconv__input_fill(in, in->end - in->pos + BUF_MIN);
+		if (rc < 0)
+			return rc;
+	}
+	*data = in->view + in->pos;
+	*len = in->end - in->pos;
+	return 0;
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/* input.h - buffered, gzip-transparent input shared by every reader. */
+#ifndef PROFCONV_INPUT_H
+#define PROFCONV_INPUT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <zlib.h>
+
+#include "internal.h"
+
+/* Longest text line a reader accepts. */
+#define PC_MAX_LINE ((size_t)1 << 20)
+
+/*
+ * An input: a FILE or a memory block, gzip-compressed or not.  Data is
+ * seen through VIEW[POS..END); for plain memory VIEW is the caller's block
+ * (no copy), otherwise the malloc'd BUF.
+ */
+struct pc_input {
+	FILE *fp;
+	const unsigned char *mem;
+	size_t memlen, mempos;
+	unsigned char *raw;		/* compressed bytes read ahead */
+	size_t rawlen, rawpos;
+	bool gz, zinit, zend, member_done, eof;
+	z_stream z;
+	const unsigned char *view;
+	unsigned char *buf;
+	size_t cap, pos, end;
+	uint64_t total;			/* decompressed bytes so far */
+	uint64_t max;
+	uint64_t lineno;		/* lines returned so far */
+};
+
+/* Start reading FP (or MEM/LEN when FP is NULL); MAX 0 is the default. */
+int profconv__input_init(struct pc_input *in, FILE *fp, const void *mem,
+    size_t len, uint64_t max);
+void profconv__input_free(struct pc_input *in);
+/* Make WANT bytes visible from POS, or as many as there are. */
+int profconv__input_fill(struct pc_input *in, size_t want);
+/* Next line without its newline (nor a CR before it), not NUL-terminated.
+ * Returns 1, 0 at end of input, or a negative error. */
+int profconv__input_getline(struct pc_input *in, const char **line,
+    size_t *len);
+/* All remaining data in one block, borrowed from IN. */
+int profconv__input_slurp(struct pc_input *in, const unsigned char **data,
+    size_t *len);
+
+static inline size_t
+profconv__input_avail(const struct pc_input *in)
+{
+	return in->end - in->pos;
+}
+
+static inline const unsigned char *
+profconv__input_data(const struct pc_input *in)
+{
+	return in->view + in->pos;
+}
+
+#endif /* PROFCONV_INPUT_H */

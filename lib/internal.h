@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: MIT */
+/* internal.h - private structures and helpers shared inside libprofconv. */
+#ifndef PROFCONV_INTERNAL_H
+#define PROFCONV_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profconv.h"
+
+#define PC_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* --- errors (error.c) ----------------------------------------------------- */
+
+/* Set this thread's message and return CODE. */
+int profconv__fail(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int profconv__vfail(int code, const char *fmt, va_list ap);
+/* The usual out-of-memory failure. */
+int profconv__nomem(void);
+
+/* --- growable arrays (vec.c) ---------------------------------------------- */
+
+/*
+ * Make room for N more elements of SIZE bytes in the array *PTR that holds
+ * *LEN and has room for *CAP.  Grows geometrically.  Returns 0 or
+ * PROFCONV_ENOMEM (with the message set).
+ */
+int profconv__grow(void **ptr, size_t *cap, size_t len, size_t n,
+    size_t size);
+
+#define PC_GROW(ptr, cap, len, n) \
+	profconv__grow((void **)&(ptr), &(cap), (len), (n), sizeof(*(ptr)))
+
+/* --- hashing (hash.c) ----------------------------------------------------- */
+
+uint64_t profconv__hash_bytes(const void *data, size_t len, uint64_t seed);
+static inline uint64_t
+profconv__hash_u64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+/*
+ * An open-addressing table from 64-bit keys to 32-bit values; key 0 is
+ * allowed (kept aside).  Used to deduplicate addresses and ids.
+ */
+struct pc_u64map {
+	uint64_t *keys;
+	uint32_t *vals;		/* 0 marks an empty slot; values are stored +1 */
+	size_t cap;		/* a power of two, or 0 */
+	size_t len;
+	bool has_zero;
+	uint32_t zero_val;
+};
+
+void profconv__u64map_free(struct pc_u64map *m);
+/* Find KEY; true and *VAL when present. */
+bool profconv__u64map_get(const struct pc_u64map *m, uint64_t key,
+    uint32_t *val);
+/* Insert or overwrite.  Returns 0 or PROFCONV_ENOMEM. */
+int profconv__u64map_put(struct pc_u64map *m, uint64_t key, uint32_t val);
+
+/* --- string table (strtab.c) ---------------------------------------------- */
+
+/*
+ * Interned strings.  Index 0 is "".  Strings live in large chunks, so a
+ * pointer once returned stays valid until the table is freed.
+ */
+struct pc_strtab {
+	const char **strs;	/* index -> NUL-terminated string */
+	uint32_t *lens;
+	size_t len, cap, lens_cap;
+	uint32_t *slots;	/* hash slots: index + 1, 0 = empty */
+	size_t nslots;
+	char *chunk;		/* current chunk, and room left in it */
+	size_t chunk_left;
+	char **chunks;
+	size_t nchunks, chunks_cap;
+};
+
+int profconv__strtab_init(struct pc_strtab *t);
+void profconv__strtab_free(struct pc_strtab *t);
+/* Intern S of LEN bytes; its index goes to *IDX. */
+int profconv__strtab_intern(struct pc_strtab *t, const char *s, size_t len,
+    uint32_t *idx);
+/* Intern a NUL-terminated string; NULL interns "". */
+int profconv__strtab_intern_cstr(struct pc_strtab *t, const char *s,
+    uint32_t *idx);
+/* Find S without adding it; true when present. */
+bool profconv__strtab_find(const struct pc_strtab *t, const char *s,
+    size_t len, uint32_t *idx);
+
+static inline const char *
+profconv__str(const struct pc_strtab *t, uint32_t idx)
+{
+	return t->strs[idx];
+}
+
+/* --- the profile model (profile.c) ---------------------------------------- */
+
+struct pc_vtype {
+	uint32_t type, unit;		/* string indexes */
+};
+
+struct pc_mapping {
+	uint64_t start, limit, offset;
+	uint32_t file, build_id;	/* string indexes */
+	uint8_t flags;			/* PC_MAP_HAS_* */
+};
+
+enum {
+	PC_MAP_HAS_FUNCTIONS = 1,
+	PC_MAP_HAS_FILENAMES = 2,
+	PC_MAP_HAS_LINE_NUMBERS = 4,
+	PC_MAP_HAS_INLINE_FRAMES = 8
+};
+
+struct pc_function {
+	uint32_t name, system_name, file;	/* string indexes */
+	int64_t start_line;
+};
+
+struct pc_line {
+	uint32_t function;	/* function id */
+	int64_t line, column;
+};
+
+struct pc_location {
+	uint64_t address;
+	size_t line_off;	/* into profile->lines */
+	uint32_t nlines;
+	uint32_t mapping;	/* mapping id, 0 = none */
+	bool is_folded;
+};
+
+struct pc_label {
+	uint32_t key, str, unit;	/* string indexes; str != 0: string label */
+	int64_t num;
+};
+
+/*
+ * Samples keep their stacks and labels in the profile's flat arrays and
+ * their values in a flat array of nsamples * ntypes: no allocation per
+ * sample.
+ */
+struct pc_sample {
+	size_t loc_off;		/* into profile->stack */
+	size_t label_off;	/* into profile->labels */
+	uint32_t nlocs;
+	uint32_t nlabels;
+};
+
+struct profconv_profile {
+	struct pc_strtab strings;
+
+	struct pc_vtype *sample_types;
+	size_t nsample_types, sample_types_cap;
+	uint32_t default_sample_type;
+	struct pc_vtype period_type;
+	int64_t period;
+	int64_t time_nanos, duration_nanos;
+	uint32_t drop_frames, keep_frames, doc_url;
+	uint32_t *comments;
+	size_t ncomments, comments_cap;
+
+	struct pc_mapping *mappings;		/* id - 1 */
+	size_t nmappings, mappings_cap;
+	struct pc_function *functions;		/* id - 1 */
+	size_t nfunctions, functions_cap;
+	struct pc_location *locations;		/* id - 1 */
+	size_t nlocations, locations_cap;
+	struct pc_line *lines;
+	size_t nlines, lines_cap;
+
+	struct pc_sample *samples;
+	size_t nsamples, samples_cap;
+	uint32_t *stack;			/* location ids of all samples */
+	size_t nstack, stack_cap;
+	int64_t *values;			/* nsamples * nsample_types */
+	size_t nvalues, values_cap;
+	struct pc_label *labels;
+	size_t nlabels, labels_cap;
+};
+
+/* Intern a C string into PROF's table (NULL is ""). */
+int profconv__intern(struct profconv_profile *prof, const char *s,
+    uint32_t *idx);
+
+static inline const char *
+profconv__pstr(const struct profconv_profile *prof, uint32_t idx)
+{
+	return profconv__str(&prof->strings, idx);
+}
+
+/*
+ * Append a sample whose location ids, values and labels are already in
+ * the model's terms (string indexes for labels).  Ids are not checked:
+ * callers that build from trusted state use this on hot paths.
+ */
+int profconv__add_sample_raw(struct profconv_profile *prof,
+    const uint32_t *locs, size_t nlocs, const int64_t *values,
+    const struct pc_label *labels, size_t nlabels);
+
+/* Add a location from model-level lines (no id checks). */
+int profconv__add_location_raw(struct profconv_profile *prof,
+    uint32_t mapping, uint64_t address, const struct pc_line *lines,
+    size_t nlines, bool is_folded, uint32_t *id_out);
+
+static inline bool
+profconv__is_gzip(const unsigned char *p, size_t len)
+{
+	return len >= 2 && p[0] == 0x1f && p[1] == 0x8b;
+}
+
+/* --- pprof codec (pb.c) ---------------------------------------------------- */
+
+/* Decode pprof protobuf bytes into a new profile. */
+int profconv__pb_decode(struct profconv_profile **out,
+    const unsigned char *data, size_t len);
+
+#endif /* PROFCONV_INTERNAL_H */

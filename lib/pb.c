@@ -1,0 +1,776 @@
+/* SPDX-License-Identifier: MIT */
+/* pb.c - the pprof protobuf codec: wire bytes <-> the profile model. */
+
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "internal.h"
+#include "profile.pb-c.h"
+
+typedef Perftools__Profiles__Profile PbProfile;
+typedef Perftools__Profiles__Sample PbSample;
+typedef Perftools__Profiles__Label PbLabel;
+typedef Perftools__Profiles__Mapping PbMapping;
+typedef Perftools__Profiles__Location PbLocation;
+typedef Perftools__Profiles__Line PbLine;
+typedef Perftools__Profiles__Function PbFunction;
+typedef Perftools__Profiles__ValueType PbValueType;
+
+/* --- an arena for protobuf-c's unpacking: one free for everything --------- */
+
+struct arena {
+	char **chunks;
+	size_t nchunks, cap;
+	char *cur;
+	size_t left;
+	bool failed;
+};
+
+#define ARENA_CHUNK ((size_t)4 << 20)
+
+static void *
+arena_alloc(void *data, size_t size)
+{
+	struct arena *a = data;
+	size_t chunk;
+	void *p;
+
+	size = (size + 15) & ~(size_t)15;
+	if (size > a->left) {
+		chunk = size > ARENA_CHUNK ? size : ARENA_CHUNK;
+		if (PC_GROW(a->chunks, a->cap, a->nchunks, 1) < 0)
+			goto fail;
+		a->cur = malloc(chunk);
+		if (a->cur == NULL)
+			goto fail;
+		a->chunks[a->nchunks++] = a->cur;
+		a->left = chunk;
+	}
+	p = a->cur;
+	a->cur += size;
+	a->left -= size;
+	return p;
+fail:
+	a->failed = true;
+	return NULL;
+}
+
+static void
+arena_free_one(void *data, void *p)
+{
+	(void)data;
+	(void)p;	/* released all at once by arena_release() */
+}
+
+static void
+arena_release(struct arena *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->nchunks; i++)
+		free(a->chunks[i]);
+	free(a->chunks);
+	memset(a, 0, sizeof(*a));
+}
+
+/* --- decoding ---------------------------------------------------------------- */
+
+struct decoder {
+	const PbProfile *pb;
+	struct profconv_profile *prof;
+	uint32_t *str;			/* pb string index -> model index */
+	struct pc_u64map mapping_ids, function_ids, location_ids;
+};
+
+/* Map string index IDX of field WHAT into the model. */
+static int
+dstr(const struct decoder *d, int64_t idx, const char *what, uint32_t *out)
+{
+	if (idx < 0 || (uint64_t)idx >= d->pb->n_string_table)
+		return profconv__fail(PROFCONV_EFORMAT,
+		    "%s: string index %lld out of range (string table has "
+		    "%zu entries)", what, (long long)idx,
+		    d->pb->n_string_table);
+	*out = d->str[idx];
+	return 0;
+}
+
+static int
+decode_strings(struct decoder *d)
+{
+	size_t i;
+	int rc;
+
+	if (d->pb->n_string_table == 0 || d->pb->string_table[0][0] != '\0')
+		return profconv__fail(PROFCONV_EFORMAT,
+		    "string_table[0] must be \"\"");
+	d->str = malloc(d->pb->n_string_table * sizeof(*d->str));
+	if (d->str == NULL)
+		return profconv__nomem();
+	for (i = 0; i < d->pb->n_string_table; i++) {
+		rc = profconv__intern(d->prof, d->pb->string_table[i], &d->str[i]);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int
+decode_vtype(const struct decoder *d, const PbValueType *vt, const char *what,
+    struct pc_vtype *out)
+{
+	int rc;
+
+	if (vt == NULL) {
+		out->type = out->unit = 0;
+		return 0;
+	}
+	rc = dstr(d, vt->type, what, &out->type);
+	if (rc == 0)
+		rc = dstr(d, vt->unit, what, &out->unit);
+	return rc;
+}
+
+static int
+decode_header(struct decoder *d)
+{
+	struct profconv_profile *prof = d->prof;
+	const PbProfile *pb = d->pb;
+	size_t i;
+	int rc;
+
+	rc = PC_GROW(prof->sample_types, prof->sample_types_cap, 0,
+	    pb->n_sample_type);
+	for (i = 0; rc == 0 && i < pb->n_sample_type; i++) {
+		rc = decode_vtype(d, pb->sample_type[i], "sample_type",
+		    &prof->sample_types[i]);
+		prof->nsample_types = i + 1;
+	}
+	if (rc == 0)
+		rc = decode_vtype(d, pb->period_type, "period_type",
+		    &prof->period_type);
+	if (rc == 0)
+		rc = dstr(d, pb->drop_frames, "drop_frames", &prof->drop_frames);
+	if (rc == 0)
+		rc = dstr(d, pb->keep_frames, "keep_frames", &prof->keep_frames);
+	if (rc == 0)
+		rc = dstr(d, pb->default_sample_type, "default_sample_type",
+		    &prof->default_sample_type);
+	if (rc == 0)
+		rc = dstr(d, pb->doc_url, "doc_url", &prof->doc_url);
+	if (rc == 0)
+		rc = PC_GROW(prof->comments, prof->comments_cap, 0,
+		    pb->n_comment);
+	for (i = 0; rc == 0 && i < pb->n_comment; i++) {
+		rc = dstr(d, pb->comment[i], "comment", &prof->comments[i]);
+		prof->ncomments = i + 1;
+	}
+	prof->period = pb->period;
+	prof->time_nanos = pb->time_nanos;
+	prof->duration_nanos = pb->duration_nanos;
+	return rc;
+}
+
+/* Record that object WHAT with wire id ID is model id N; ids must be
+ * nonzero and unique. */
+static int
+claim_id(struct pc_u64map *map, uint64_t id, uint32_t n, const char *what)
+{
+	uint32_t old;
+
+	if (id == 0)
+		return profconv__fail(PROFCONV_EFORMAT, "%s has id 0", what);
+	if (profconv__u64map_get(map, id, &old))
+		return profconv__fail(PROFCONV_EFORMAT,
+		    "duplicate %s id %llu", what, (unsigned long long)id);
+	return profconv__u64map_put(map, id, n);
+}
+
+static int
+decode_mappings(struct decoder *d)
+{
+	struct profconv_profile *prof = d->prof;
+	struct pc_mapping *m;
+	size_t i;
+	int rc;
+
+	rc = PC_GROW(prof->mappings, prof->mappings_cap, 0,
+	    d->pb->n_mapping);
+	for (i = 0; rc == 0 && i < d->pb->n_mapping; i++) {
+		const PbMapping *pm = d->pb->mapping[i];
+
+		m = &prof->mappings[i];
+		memset(m, 0, sizeof(*m));
+		m->start = pm->memory_start;
+		m->limit = pm->memory_limit;
+		m->offset = pm->file_offset;
+		m->flags = (pm->has_functions ? PC_MAP_HAS_FUNCTIONS : 0) |
+		    (pm->has_filenames ? PC_MAP_HAS_FILENAMES : 0) |
+		    (pm->has_line_numbers ? PC_MAP_HAS_LINE_NUMBERS : 0) |
+		    (pm->has_inline_frames ? PC_MAP_HAS_INLINE_FRAMES : 0);
+		rc = claim_id(&d->mapping_ids, pm->id, (uint32_t)i + 1,
+		    "mapping");
+		if (rc == 0)
+			rc = dstr(d, pm->filename, "mapping filename", &m->file);
+		if (rc == 0)
+			rc = dstr(d, pm->build_id, "mapping build_id",
+			    &m->build_id);
+		prof->nmappings = i + 1;
+	}
+	return rc;
+}
+
+static int
+decode_functions(struct decoder *d)
+{
+	struct profconv_profile *prof = d->prof;
+	struct pc_function *f;
+	size_t i;
+	int rc;
+
+	rc = PC_GROW(prof->functions, prof->functions_cap, 0,
+	    d->pb->n_function);
+	for (i = 0; rc == 0 && i < d->pb->n_function; i++) {
+		const PbFunction *pf = d->pb->function[i];
+
+		f = &prof->functions[i];
+		f->start_line = pf->start_line;
+		rc = claim_id(&d->function_ids, pf->id, (uint32_t)i + 1,
+		    "function");
+		if (rc == 0)
+			rc = dstr(d, pf->name, "function name", &f->name);
+		if (rc == 0)
+			rc = dstr(d, pf->system_name, "function system_name",
+			    &f->system_name);
+		if (rc == 0)
+			rc = dstr(d, pf->filename, "function filename",
+			    &f->file);
+		prof->nfunctions = i + 1;
+	}
+	return rc;
+}
+
+/* Locations come after functions and mappings: their ids must resolve. */
+static int
+decode_locations(struct decoder *d)
+{
+	struct profconv_profile *prof = d->prof;
+	struct pc_line *lines = NULL;
+	size_t i, j, cap = 0;
+	uint32_t mid;
+	int rc = 0;
+
+	for (i = 0; rc == 0 && i < d->pb->n_location; i++) {
+		const PbLocation *pl = d->pb->location[i];
+
+		rc = claim_id(&d->location_ids, pl->id, (uint32_t)i + 1,
+		    "location");
+		mid = 0;
+		if (rc == 0 && pl->mapping_id != 0 &&
+		    !profconv__u64map_get(&d->mapping_ids, pl->mapping_id, &mid))
+			rc = profconv__fail(PROFCONV_EFORMAT,
+			    "location %llu refers to unknown mapping %llu",
+			    (unsigned long long)pl->id,
+			    (unsigned long long)pl->mapping_id);
+		if (rc == 0)
+			rc = PC_GROW(lines, cap, 0, pl->n_line);
+		for (j = 0; rc == 0 && j < pl->n_line; j++) {
+			const PbLine *ln = pl->line[j];
+
+			if (!profconv__u64map_get(&d->function_ids,
+			    ln->function_id, &lines[j].function))
+				rc = profconv__fail(PROFCONV_EFORMAT,
+				    "location %llu refers to unknown "
+				    "function %llu", (unsigned long long)pl->id,
+				    (unsigned long long)ln->function_id);
+			lines[j].line = ln->line;
+			lines[j].column = ln->column;
+		}
+		if (rc == 0)
+			rc = profconv__add_location_raw(prof, mid, pl->address,
+			    lines, pl->n_line, pl->is_folded, NULL);
+	}
+	free(lines);
+	return rc;
+}
+
+static int
+decode_sample(struct decoder *d, size_t si, uint32_t **locs, size_t *lcap,
+    struct pc_label **labels, size_t *bcap)
+{
+	const PbSample *ps = d->pb->sample[si];
+	size_t j, nl = 0;
+	int rc;
+
+	if (ps->n_value != d->pb->n_sample_type)
+		return profconv__fail(PROFCONV_EFORMAT,
+		    "sample %zu has %zu values, but there are %zu sample types",
+		    si + 1, ps->n_value, d->pb->n_sample_type);
+	rc = PC_GROW(*locs, *lcap, 0, ps->n_location_id);
+	for (j = 0; rc == 0 && j < ps->n_location_id; j++)
+		if (!profconv__u64map_get(&d->location_ids, ps->location_id[j],
+		    &(*locs)[j]))
+			rc = profconv__fail(PROFCONV_EFORMAT,
+			    "sample %zu refers to unknown location %llu",
+			    si + 1, (unsigned long long)ps->location_id[j]);
+	if (rc == 0)
+		rc = PC_GROW(*labels, *bcap, 0, ps->n_label);
+	for (j = 0; rc == 0 && j < ps->n_label; j++) {
+		const PbLabel *pl = ps->label[j];
+		struct pc_label *l = &(*labels)[nl++];
+
+		rc = dstr(d, pl->key, "label key", &l->key);
+		if (rc == 0)
+			rc = dstr(d, pl->str, "label str", &l->str);
+		if (rc == 0)
+			rc = dstr(d, pl->num_unit, "label num_unit", &l->unit);
+		/* As in pprof, a string value wins over a number. */
+		l->num = l->str != 0 ? 0 : pl->num;
+		if (l->str != 0)
+			l->unit = 0;
+	}
+	if (rc == 0)
+		rc = profconv__add_sample_raw(d->prof, *locs, ps->n_location_id,
+		    ps->value, *labels, nl);
+	return rc;
+}
+
+static int
+decode_samples(struct decoder *d)
+{
+	struct profconv_profile *prof = d->prof;
+	struct pc_label *labels = NULL;
+	uint32_t *locs = NULL;
+	size_t i, lcap = 0, bcap = 0, nstack = 0;
+	int rc;
+
+	/* Size the flat arrays once. */
+	for (i = 0; i < d->pb->n_sample; i++)
+		nstack += d->pb->sample[i]->n_location_id;
+	rc = PC_GROW(prof->samples, prof->samples_cap, 0, d->pb->n_sample);
+	if (rc == 0)
+		rc = PC_GROW(prof->stack, prof->stack_cap, 0, nstack);
+	if (rc == 0 && d->pb->n_sample_type != 0 &&
+	    d->pb->n_sample > SIZE_MAX / d->pb->n_sample_type)
+		rc = profconv__nomem();
+	if (rc == 0)
+		rc = PC_GROW(prof->values, prof->values_cap, 0,
+		    d->pb->n_sample * d->pb->n_sample_type);
+	for (i = 0; rc == 0 && i < d->pb->n_sample; i++)
+		rc = decode_sample(d, i, &locs, &lcap, &labels, &bcap);
+	free(locs);
+	free(labels);
+	return rc;
+}
+
+int
+profconv__pb_decode(struct profconv_profile **out, const unsigned char *data,
+    size_t len)
+{
+	struct arena arena = { 0 };
+	ProtobufCAllocator alloc = { arena_alloc, arena_free_one, &arena };
+	struct decoder d = { 0 };
+	PbProfile *pb;
+	int rc;
+
+	*out = NULL;
+	pb = perftools__profiles__profile__unpack(&alloc, len, data);
+	if (pb == NULL) {
+		arena_release(&arena);
+		if (arena.failed)
+			return profconv__nomem();
+		return profconv__fail(PROFCONV_EFORMAT,
+		    "not a valid pprof protobuf (%zu bytes)", len);
+	}
+	d.pb = pb;
+	rc = profconv_profile_new(&d.prof);
+	if (rc == 0)
+		rc = decode_strings(&d);
+	if (rc == 0)
+		rc = decode_header(&d);
+	if (rc == 0)
+		rc = decode_mappings(&d);
+	if (rc == 0)
+		rc = decode_functions(&d);
+	if (rc == 0)
+		rc = decode_locations(&d);
+	if (rc == 0)
+		rc = decode_samples(&d);
+	if (rc == 0 && pb->n_sample != 0 && pb->n_sample_type == 0)
+		rc = profconv__fail(PROFCONV_EFORMAT,
+		    "profile has samples but no sample types");
+	free(d.str);
+	profconv__u64map_free(&d.mapping_ids);
+	profconv__u64map_free(&d.function_ids);
+	profconv__u64map_free(&d.location_ids);
+	arena_release(&arena);
+	if (rc < 0) {
+		profconv_profile_free(d.prof);
+		return rc;
+	}
+	*out = d.prof;
+	return 0;
+}
+
+/* --- encoding ---------------------------------------------------------------- */
+
+/*
+ * Concatenated protobuf messages merge: their repeated fields append.  So
+ * the writer packs the profile in pieces (a header, then batches of
+ * functions, locations, samples and strings), each a Profile message of
+ * its own, and streams them out.  Memory stays bounded by one batch.
+ */
+
+#define BATCH 4096
+
+struct sink {
+	FILE *fp;
+	z_stream z;
+	bool gz;
+	unsigned char *out;		/* deflate output buffer */
+	uint8_t *pack;			/* protobuf pack buffer */
+	size_t pack_cap;
+};
+
+#define SINK_OUT ((size_t)256 << 10)
+
+static int
+sink_io_error(void)
+{
+	return profconv__fail(PROFCONV_EIO, "write error: %s",
+	    strerror(errno != 0 ? errno : EIO));
+}
+
+static int
+sink_write(struct sink *s, const void *data, size_t len, int flush)
+{
+	int zr;
+
+	if (!s->gz) {
+		if (len != 0 && fwrite(data, 1, len, s->fp) != len)
+			return sink_io_error();
+		return 0;
+	}
+	s->z.next_in = (unsigned char *)data;
+	s->z.avail_in = (uInt)len;
+	do {
+		s->z.next_out = s->out;
+		s->z.avail_out = (uInt)SINK_OUT;
+		zr = deflate(&s->z, flush);
+		if (zr == Z_STREAM_ERROR)
+			return profconv__fail(PROFCONV_EIO, "deflate failed");
+		len = SINK_OUT - s->z.avail_out;
+		if (len != 0 && fwrite(s->out, 1, len, s->fp) != len)
+			return sink_io_error();
+	} while (s->z.avail_out == 0 ||
+	    (flush == Z_FINISH && zr != Z_STREAM_END));
+	return 0;
+}
+
+static int
+sink_message(struct sink *s, const PbProfile *msg)
+{
+	size_t n = perftools__profiles__profile__get_packed_size(msg);
+	int rc;
+
+	rc = PC_GROW(s->pack, s->pack_cap, 0, n);
+	if (rc < 0)
+		return rc;
+	perftools__profiles__profile__pack(msg, s->pack);
+	return sink_write(s, s->pack, n, Z_NO_FLUSH);
+}
+
+static void
+vtype_to_pb(const struct pc_vtype *vt, PbValueType *out)
+{
+	perftools__profiles__value_type__init(out);
+	out->type = vt->type;
+	out->unit = vt->unit;
+}
+
+static int
+encode_header(struct sink *s, const struct profconv_profile *prof)
+{
+	PbProfile msg = PERFTOOLS__PROFILES__PROFILE__INIT;
+	PbValueType *vts = NULL, **vtp = NULL, period_type;
+	PbMapping *maps = NULL, **mapp = NULL;
+	int64_t *comments = NULL;
+	size_t i, n = prof->nsample_types;
+	int rc = PROFCONV_ENOMEM;
+
+	vts = calloc(n + 1, sizeof(*vts));
+	vtp = calloc(n + 1, sizeof(*vtp));
+	maps = calloc(prof->nmappings + 1, sizeof(*maps));
+	mapp = calloc(prof->nmappings + 1, sizeof(*mapp));
+	comments = calloc(prof->ncomments + 1, sizeof(*comments));
+	if (vts == NULL || vtp == NULL || maps == NULL || mapp == NULL ||
+	    comments == NULL) {
+		profconv__nomem();
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		vtype_to_pb(&prof->sample_types[i], &vts[i]);
+		vtp[i] = &vts[i];
+	}
+	msg.n_sample_type = n;
+	msg.sample_type = vtp;
+	for (i = 0; i < prof->nmappings; i++) {
+		const struct pc_mapping *m = &prof->mappings[i];
+
+		perftools__profiles__mapping__init(&maps[i]);
+		maps[i].id = i + 1;
+		maps[i].memory_start = m->start;
+		maps[i].memory_limit = m->limit;
+		maps[i].file_offset = m->offset;
+		maps[i].filename = m->file;
+		maps[i].build_id = m->build_id;
+		maps[i].has_functions = (m->flags & PC_MAP_HAS_FUNCTIONS) != 0;
+		maps[i].has_filenames = (m->flags & PC_MAP_HAS_FILENAMES) != 0;
+		maps[i].has_line_numbers =
+		    (m->flags & PC_MAP_HAS_LINE_NUMBERS) != 0;
+		maps[i].has_inline_frames =
+		    (m->flags & PC_MAP_HAS_INLINE_FRAMES) != 0;
+		mapp[i] = &maps[i];
+	}
+	msg.n_mapping = prof->nmappings;
+	msg.mapping = mapp;
+	for (i = 0; i < prof->ncomments; i++)
+		comments[i] = prof->comments[i];
+	msg.n_comment = prof->ncomments;
+	msg.comment = comments;
+	msg.drop_frames = prof->drop_frames;
+	msg.keep_frames = prof->keep_frames;
+	msg.time_nanos = prof->time_nanos;
+	msg.duration_nanos = prof->duration_nanos;
+	if (prof->period_type.type != 0 || prof->period_type.unit != 0) {
+		vtype_to_pb(&prof->period_type, &period_type);
+		msg.period_type = &period_type;
+	}
+	msg.period = prof->period;
+	msg.default_sample_type = prof->default_sample_type;
+	msg.doc_url = prof->doc_url;
+	rc = sink_message(s, &msg);
+out:
+	free(vts);
+	free(vtp);
+	free(maps);
+	free(mapp);
+	free(comments);
+	return rc;
+}
+
+static int
+encode_functions(struct sink *s, const struct profconv_profile *prof)
+{
+	PbProfile msg = PERFTOOLS__PROFILES__PROFILE__INIT;
+	PbFunction fs[BATCH], *fp[BATCH];
+	size_t i, k;
+	int rc = 0;
+
+	for (i = 0; rc == 0 && i < prof->nfunctions; i += k) {
+		for (k = 0; k < BATCH && i + k < prof->nfunctions; k++) {
+			const struct pc_function *f = &prof->functions[i + k];
+
+			perftools__profiles__function__init(&fs[k]);
+			fs[k].id = i + k + 1;
+			fs[k].name = f->name;
+			fs[k].system_name = f->system_name;
+			fs[k].filename = f->file;
+			fs[k].start_line = f->start_line;
+			fp[k] = &fs[k];
+		}
+		msg.n_function = k;
+		msg.function = fp;
+		rc = sink_message(s, &msg);
+	}
+	return rc;
+}
+
+static int
+encode_locations(struct sink *s, const struct profconv_profile *prof)
+{
+	PbProfile msg = PERFTOOLS__PROFILES__PROFILE__INIT;
+	PbLocation locs[BATCH], *locp[BATCH];
+	PbLine *lines = NULL, **linep = NULL;
+	size_t i, j, k, nl, cap = 0, pcap = 0;
+	int rc = 0;
+
+	for (i = 0; rc == 0 && i < prof->nlocations; i += k) {
+		/* Lines of this batch, then the batch itself. */
+		for (k = 0, nl = 0; k < BATCH && i + k < prof->nlocations; k++)
+			nl += prof->locations[i + k].nlines;
+		rc = PC_GROW(lines, cap, 0, nl);
+		if (rc == 0)
+			rc = PC_GROW(linep, pcap, 0, nl);
+		if (rc < 0)
+			break;
+		for (k = 0, nl = 0; k < BATCH && i + k < prof->nlocations; k++) {
+			const struct pc_location *l = &prof->locations[i + k];
+
+			perftools__profiles__location__init(&locs[k]);
+			locs[k].id = i + k + 1;
+			locs[k].mapping_id = l->mapping;
+			locs[k].address = l->address;
+			locs[k].is_folded = l->is_folded;
+			locs[k].n_line = l->nlines;
+			locs[k].line = &linep[nl];
+			for (j = 0; j < l->nlines; j++, nl++) {
+				const struct pc_line *ln =
+				    &prof->lines[l->line_off + j];
+
+				perftools__profiles__line__init(&lines[nl]);
+				lines[nl].function_id = ln->function;
+				lines[nl].line = ln->line;
+				lines[nl].column = ln->column;
+				linep[nl] = &lines[nl];
+			}
+			locp[k] = &locs[k];
+		}
+		msg.n_location = k;
+		msg.location = locp;
+		rc = sink_message(s, &msg);
+	}
+	free(lines);
+	free(linep);
+	return rc;
+}
+
+struct sample_bufs {
+	uint64_t *ids;
+	PbLabel *labels, **labelp;
+	size_t ids_cap, labels_cap, labelp_cap;
+};
+
+static int
+encode_sample_batch(struct sink *s, const struct profconv_profile *prof,
+    size_t first, size_t count, struct sample_bufs *b)
+{
+	PbProfile msg = PERFTOOLS__PROFILES__PROFILE__INIT;
+	PbSample ss[BATCH], *sp[BATCH];
+	size_t k, j, nid = 0, nlab = 0;
+	int rc;
+
+	for (k = 0; k < count; k++) {
+		nid += prof->samples[first + k].nlocs;
+		nlab += prof->samples[first + k].nlabels;
+	}
+	rc = PC_GROW(b->ids, b->ids_cap, 0, nid);
+	if (rc == 0)
+		rc = PC_GROW(b->labels, b->labels_cap, 0, nlab);
+	if (rc == 0)
+		rc = PC_GROW(b->labelp, b->labelp_cap, 0, nlab);
+	if (rc < 0)
+		return rc;
+	nid = nlab = 0;
+	for (k = 0; k < count; k++) {
+		const struct pc_sample *sm = &prof->samples[first + k];
+
+		perftools__profiles__sample__init(&ss[k]);
+		ss[k].n_location_id = sm->nlocs;
+		ss[k].location_id = &b->ids[nid];
+		for (j = 0; j < sm->nlocs; j++)
+			b->ids[nid++] = prof->stack[sm->loc_off + j];
+		ss[k].n_value = prof->nsample_types;
+		ss[k].value = &prof->values[(first + k) * prof->nsample_types];
+		ss[k].n_label = sm->nlabels;
+		ss[k].label = &b->labelp[nlab];
+		for (j = 0; j < sm->nlabels; j++, nlab++) {
+			const struct pc_label *l = &prof->labels[sm->label_off + j];
+
+			perftools__profiles__label__init(&b->labels[nlab]);
+			b->labels[nlab].key = l->key;
+			b->labels[nlab].str = l->str;
+			b->labels[nlab].num = l->num;
+			b->labels[nlab].num_unit = l->unit;
+			b->labelp[nlab] = &b->labels[nlab];
+		}
+		sp[k] = &ss[k];
+	}
+	msg.n_sample = count;
+	msg.sample = sp;
+	return sink_message(s, &msg);
+}
+
+static int
+encode_samples(struct sink *s, const struct profconv_profile *prof)
+{
+	struct sample_bufs b = { 0 };
+	size_t i, k;
+	int rc = 0;
+
+	for (i = 0; rc == 0 && i < prof->nsamples; i += k) {
+		k = prof->nsamples - i < BATCH ? prof->nsamples - i : BATCH;
+		rc = encode_sample_batch(s, prof, i, k, &b);
+	}
+	free(b.ids);
+	free(b.labels);
+	free(b.labelp);
+	return rc;
+}
+
+static int
+encode_strings(struct sink *s, const struct profconv_profile *prof)
+{
+	PbProfile msg = PERFTOOLS__PROFILES__PROFILE__INIT;
+	const struct pc_strtab *t = &prof->strings;
+	size_t i, k;
+	int rc = 0;
+
+	for (i = 0; rc == 0 && i < t->len; i += k) {
+		k = t->len - i < BATCH ? t->len - i : BATCH;
+		msg.n_string_table = k;
+		/* protobuf-c only reads the strings. */
+		msg.string_table = (char **)&t->strs[i];
+		rc = sink_message(s, &msg);
+	}
+	return rc;
+}
+
+int
+profconv_profile_write(const struct profconv_profile *prof, FILE *fp,
+    const struct profconv_write_options *opts)
+{
+	struct sink s = { 0 };
+	int level = opts != NULL ? opts->level : -1;
+	int rc;
+
+	if (level < -1 || level > 9)
+		return profconv__fail(PROFCONV_EINVAL,
+		    "compression level %d is not in 0..9", level);
+	s.fp = fp;
+	s.gz = level != 0;
+	if (s.gz) {
+		s.out = malloc(SINK_OUT);
+		if (s.out == NULL)
+			return profconv__nomem();
+		/* 16 + MAX_WBITS: write a gzip wrapper. */
+		if (deflateInit2(&s.z, level == -1 ? 6 : level, Z_DEFLATED,
+		    16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+			free(s.out);
+			return profconv__nomem();
+		}
+	}
+	errno = 0;
+	rc = encode_header(&s, prof);
+	if (rc == 0)
+		rc = encode_functions(&s, prof);
+	if (rc == 0)
+		rc = encode_locations(&s, prof);
+	if (rc == 0)
+		rc = encode_samples(&s, prof);
+	if (rc == 0)
+		rc = encode_strings(&s, prof);
+	if (rc == 0 && s.gz)
+		rc = sink_write(&s, NULL, 0, Z_FINISH);
+	if (rc == 0 && fflush(fp) != 0)
+		rc = sink_io_error();
+	if (s.gz)
+		deflateEnd(&s.z);
+	free(s.out);
+	free(s.pack);
+	return rc;
+}

@@ -1,0 +1,359 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * profconv.h - public interface of libprofconv.
+ *
+ * libprofconv holds one in-memory profile model, shaped like pprof's
+ * Profile message.  Readers fill it, writers drain it, transforms change
+ * it.  Typical use:
+ *
+ *   1. profconv_profile_read() reads any supported file (pprof protobuf,
+ *      raw or gzipped, and the legacy formats) into a new profile, or
+ *      profconv_profile_new() plus the builder calls makes one by hand;
+ *   2. accessors and iteration (profconv_profile_sample() and friends)
+ *      look at it;
+ *   3. profconv_profile_write() writes it as pprof protobuf, and
+ *      profconv_profile_print() prints it as text;
+ *   4. profconv_profile_free() releases it.
+ *
+ * Functions that can fail return 0 or a negative PROFCONV_E* value and
+ * leave a one-line description in profconv_errmsg().  The library never
+ * prints and never exits.
+ *
+ * Ids.  Mappings, functions and locations are numbered densely from 1 in
+ * the order they were added; 0 means "none".  Strings are interned: a
+ * string index names one entry of the profile's string table, whose entry
+ * 0 is always the empty string.  Every pointer a getter returns is
+ * borrowed: it stays valid until the profile is changed or freed.
+ */
+#ifndef PROFCONV_H
+#define PROFCONV_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PROFCONV_VERSION_MAJOR 0
+#define PROFCONV_VERSION_MINOR 1
+#define PROFCONV_VERSION_PATCH 0
+#define PROFCONV_VERSION_STRING "0.1.0"
+#define PROFCONV_VERSION_NUMBER (PROFCONV_VERSION_MAJOR * 10000 + \
+	PROFCONV_VERSION_MINOR * 100 + PROFCONV_VERSION_PATCH)
+
+/* Result codes.  The numbers are ABI: append new ones, never renumber. */
+enum profconv_err {
+	PROFCONV_OK = 0,
+	PROFCONV_ENOMEM = -1,		/* out of memory */
+	PROFCONV_EIO = -2,		/* read or write failed */
+	PROFCONV_EFORMAT = -3,		/* input is not a valid profile */
+	PROFCONV_ENOTFOUND = -4,	/* named thing is absent */
+	PROFCONV_EINVAL = -5,		/* invalid argument: a caller bug */
+	PROFCONV_EUNSUPPORTED = -6	/* recognized but unsupported input */
+};
+
+struct profconv_profile;	/* opaque */
+
+/* --- errors and versions ------------------------------------------------ */
+
+/*
+ * Description of this thread's most recent failure; never NULL.  The text
+ * is borrowed and valid until the next failing call in this thread.
+ */
+const char *profconv_errmsg(void);
+
+/* Library version at run time, as "0.1.0"; compare PROFCONV_VERSION_STRING. */
+const char *profconv_version(void);
+
+/* Library version at run time; compare with PROFCONV_VERSION_NUMBER. */
+unsigned int profconv_version_number(void);
+
+/*
+ * The library and the versions of the libraries it was built with, as
+ * "libprofconv 0.1.0 protobuf-c/1.4.1 zlib/1.2.13 libdw/0.188".
+ */
+const char *profconv_version_details(void);
+
+/* --- plain structures the API fills in or takes ------------------------- */
+
+/* A value slot: what it counts, in which unit ("alloc_space", "bytes"). */
+struct profconv_value_type {
+	const char *type;
+	const char *unit;
+};
+
+/* A mapped file.  Strings may be NULL for "" when passed in. */
+struct profconv_mapping {
+	uint64_t start;			/* memory start */
+	uint64_t limit;			/* memory end, exclusive */
+	uint64_t offset;		/* file offset of START */
+	const char *file;
+	const char *build_id;
+	unsigned has_functions : 1;
+	unsigned has_filenames : 1;
+	unsigned has_line_numbers : 1;
+	unsigned has_inline_frames : 1;
+};
+
+/* A function.  Strings may be NULL for "" when passed in. */
+struct profconv_function {
+	const char *name;		/* human readable, demangled */
+	const char *system_name;	/* as the linker knows it */
+	const char *file;
+	int64_t start_line;
+};
+
+/* One line of a location: a function id and a position in its source. */
+struct profconv_line {
+	uint32_t function_id;
+	int64_t line;
+	int64_t column;
+};
+
+/* A location as a getter returns it.  LINES has NLINES entries, innermost
+ * inlined function first, the outermost caller last. */
+struct profconv_location {
+	uint32_t mapping_id;		/* 0: unknown */
+	uint64_t address;
+	const struct profconv_line *lines;
+	size_t nlines;
+	int is_folded;
+};
+
+/* A sample label: either a string (STR non-NULL) or a number with an
+ * optional unit. */
+struct profconv_label {
+	const char *key;
+	const char *str;		/* NULL for a numeric label */
+	int64_t num;
+	const char *unit;		/* numeric only; NULL when none */
+};
+
+/* A sample as a getter returns it.  LOCATION_IDS runs leaf first. */
+struct profconv_sample {
+	const uint32_t *location_ids;
+	size_t nlocations;
+	const int64_t *values;		/* one per sample type */
+	size_t nlabels;			/* see profconv_profile_sample_label() */
+};
+
+/* --- lifetime ------------------------------------------------------------ */
+
+/*
+ * Make an empty profile in *OUT, owned by the caller.
+ * Errors: PROFCONV_ENOMEM.
+ */
+int profconv_profile_new(struct profconv_profile **out);
+
+/* Release PROF and every string borrowed from it.  NULL is a no-op. */
+void profconv_profile_free(struct profconv_profile *prof);
+
+/* --- building -------------------------------------------------------------- */
+
+/*
+ * Add a value slot.  Samples added afterwards carry one value per slot, so
+ * every sample type must be added before the first sample.
+ * Errors: PROFCONV_EINVAL (samples exist already), PROFCONV_ENOMEM.
+ */
+int profconv_profile_add_sample_type(struct profconv_profile *prof,
+    const char *type, const char *unit);
+
+/* Set the period type and period ("space", "bytes", 524288). */
+int profconv_profile_set_period(struct profconv_profile *prof,
+    const char *type, const char *unit, int64_t period);
+
+/* Set the default sample type by its type name; NULL clears it. */
+int profconv_profile_set_default_sample_type(struct profconv_profile *prof,
+    const char *type);
+
+/* Set the drop_frames and keep_frames regexes; NULL clears one. */
+int profconv_profile_set_drop_frames(struct profconv_profile *prof,
+    const char *regex);
+int profconv_profile_set_keep_frames(struct profconv_profile *prof,
+    const char *regex);
+
+/* Set the documentation URL; NULL clears it. */
+int profconv_profile_set_doc_url(struct profconv_profile *prof,
+    const char *url);
+
+/* Set collection time and duration in nanoseconds.  Cannot fail. */
+void profconv_profile_set_time(struct profconv_profile *prof,
+    int64_t time_nanos, int64_t duration_nanos);
+
+/* Append a free-text comment. */
+int profconv_profile_add_comment(struct profconv_profile *prof,
+    const char *comment);
+
+/*
+ * Add a mapping; its id (the number of mappings so far) goes to *ID_OUT
+ * when ID_OUT is not NULL.  Errors: PROFCONV_ENOMEM.
+ */
+int profconv_profile_add_mapping(struct profconv_profile *prof,
+    const struct profconv_mapping *mapping, uint32_t *id_out);
+
+/* Add a function; its id goes to *ID_OUT.  Errors: PROFCONV_ENOMEM. */
+int profconv_profile_add_function(struct profconv_profile *prof,
+    const struct profconv_function *function, uint32_t *id_out);
+
+/*
+ * Add a location at ADDRESS in mapping MAPPING_ID (0: none) with NLINES
+ * lines, innermost first; its id goes to *ID_OUT.
+ * Errors: PROFCONV_EINVAL (an id that does not exist), PROFCONV_ENOMEM.
+ */
+int profconv_profile_add_location(struct profconv_profile *prof,
+    uint32_t mapping_id, uint64_t address, const struct profconv_line *lines,
+    size_t nlines, int is_folded, uint32_t *id_out);
+
+/*
+ * Add a sample: NLOCATIONS location ids leaf first, one value per sample
+ * type, and NLABELS labels (strings NULL-terminated, copied).
+ * Errors: PROFCONV_EINVAL (an unknown location id), PROFCONV_ENOMEM.
+ */
+int profconv_profile_add_sample(struct profconv_profile *prof,
+    const uint32_t *location_ids, size_t nlocations, const int64_t *values,
+    const struct profconv_label *labels, size_t nlabels);
+
+/* --- reading the model ------------------------------------------------------ */
+
+/* Counts.  Cannot fail. */
+size_t profconv_profile_sample_type_count(const struct profconv_profile *prof);
+size_t profconv_profile_sample_count(const struct profconv_profile *prof);
+size_t profconv_profile_mapping_count(const struct profconv_profile *prof);
+size_t profconv_profile_function_count(const struct profconv_profile *prof);
+size_t profconv_profile_location_count(const struct profconv_profile *prof);
+size_t profconv_profile_comment_count(const struct profconv_profile *prof);
+
+/* Sample type I (0-based), borrowed strings.  Errors: PROFCONV_EINVAL. */
+int profconv_profile_sample_type(const struct profconv_profile *prof,
+    size_t i, struct profconv_value_type *out);
+
+/*
+ * Index of the default sample type: the one named by default_sample_type,
+ * else the last one, as pprof chooses.  -1 when there are no sample types.
+ */
+int profconv_profile_default_sample_index(const struct profconv_profile *prof);
+
+/*
+ * Index of the sample type named TYPE, or -1.  Cannot fail.
+ */
+int profconv_profile_sample_type_index(const struct profconv_profile *prof,
+    const char *type);
+
+/* Period type and period; the strings are "" when unset.  Cannot fail. */
+int64_t profconv_profile_period(const struct profconv_profile *prof,
+    struct profconv_value_type *type_out);
+
+/* Scalar header fields.  Strings are borrowed, "" when unset. */
+const char *profconv_profile_default_sample_type(
+    const struct profconv_profile *prof);
+const char *profconv_profile_drop_frames(const struct profconv_profile *prof);
+const char *profconv_profile_keep_frames(const struct profconv_profile *prof);
+const char *profconv_profile_doc_url(const struct profconv_profile *prof);
+const char *profconv_profile_comment(const struct profconv_profile *prof,
+    size_t i);
+int64_t profconv_profile_time_nanos(const struct profconv_profile *prof);
+int64_t profconv_profile_duration_nanos(const struct profconv_profile *prof);
+
+/* Mapping, function, location by id (1-based).  Errors: PROFCONV_EINVAL. */
+int profconv_profile_mapping(const struct profconv_profile *prof,
+    uint32_t id, struct profconv_mapping *out);
+int profconv_profile_function(const struct profconv_profile *prof,
+    uint32_t id, struct profconv_function *out);
+int profconv_profile_location(const struct profconv_profile *prof,
+    uint32_t id, struct profconv_location *out);
+
+/* Sample I (0-based) and its label J.  Errors: PROFCONV_EINVAL. */
+int profconv_profile_sample(const struct profconv_profile *prof, size_t i,
+    struct profconv_sample *out);
+int profconv_profile_sample_label(const struct profconv_profile *prof,
+    size_t i, size_t j, struct profconv_label *out);
+
+/*
+ * Sum of value slot TYPE_INDEX over all samples, into *OUT; saturates
+ * instead of overflowing.  Errors: PROFCONV_EINVAL.
+ */
+int profconv_profile_total(const struct profconv_profile *prof,
+    size_t type_index, int64_t *out);
+
+/* --- reading and writing files -------------------------------------------- */
+
+/* Formats profconv_profile_read() can recognize. */
+enum profconv_format {
+	PROFCONV_FORMAT_UNKNOWN = 0,
+	PROFCONV_FORMAT_PPROF = 1	/* pprof protobuf */
+};
+
+struct profconv_read_options {
+	unsigned int version;		/* PROFCONV_READ_OPTIONS_VERSION */
+	/* Largest decompressed or whole-file input accepted, in bytes;
+	 * 0 means the default, PROFCONV_DEFAULT_MAX_INPUT. */
+	uint64_t max_input;
+};
+#define PROFCONV_READ_OPTIONS_VERSION 1
+#define PROFCONV_READ_OPTIONS_INIT { PROFCONV_READ_OPTIONS_VERSION, 0 }
+#define PROFCONV_DEFAULT_MAX_INPUT ((uint64_t)16 << 30)	/* 16 GiB */
+
+/*
+ * Read a profile from FP in any supported format, gzip-compressed or not,
+ * into a new profile *OUT owned by the caller.  OPTS may be NULL.  When
+ * FORMAT_OUT is not NULL it receives the format found.  On failure *OUT is
+ * NULL and profconv_errmsg() says what is wrong, with the line or byte
+ * offset where there is one.
+ * Errors: PROFCONV_EIO, PROFCONV_EFORMAT, PROFCONV_EUNSUPPORTED,
+ * PROFCONV_ENOMEM.
+ */
+int profconv_profile_read(struct profconv_profile **out, FILE *fp,
+    const struct profconv_read_options *opts, enum profconv_format *format_out);
+
+/*
+ * Read a profile from memory: as profconv_profile_read(), without a FILE.
+ */
+int profconv_profile_read_mem(struct profconv_profile **out,
+    const void *data, size_t len, const struct profconv_read_options *opts,
+    enum profconv_format *format_out);
+
+struct profconv_write_options {
+	unsigned int version;		/* PROFCONV_WRITE_OPTIONS_VERSION */
+	/* gzip level 1..9, 0 for uncompressed output, -1 for the default (6) */
+	int level;
+};
+#define PROFCONV_WRITE_OPTIONS_VERSION 1
+#define PROFCONV_WRITE_OPTIONS_INIT { PROFCONV_WRITE_OPTIONS_VERSION, -1 }
+
+/*
+ * Write PROF to FP as a pprof protobuf, gzip-compressed unless OPTS says
+ * level 0.  OPTS may be NULL.  FP is flushed, not closed.
+ * Errors: PROFCONV_EIO, PROFCONV_EINVAL (a bad level), PROFCONV_ENOMEM.
+ */
+int profconv_profile_write(const struct profconv_profile *prof, FILE *fp,
+    const struct profconv_write_options *opts);
+
+/* Name of FORMAT ("pprof"); never NULL. */
+const char *profconv_format_name(enum profconv_format format);
+
+/* --- printing ------------------------------------------------------------- */
+
+struct profconv_print_options {
+	unsigned int version;		/* PROFCONV_PRINT_OPTIONS_VERSION */
+	int summary;			/* nonzero: totals and top lists only */
+	size_t top;			/* summary: how many stacks/functions */
+};
+#define PROFCONV_PRINT_OPTIONS_VERSION 1
+#define PROFCONV_PRINT_OPTIONS_INIT { PROFCONV_PRINT_OPTIONS_VERSION, 0, 10 }
+
+/*
+ * Print PROF to FP as stable, diffable text: header fields, sample types,
+ * samples with values, labels and location ids, locations with their lines,
+ * functions and mappings.  With OPTS->summary, print the totals per sample
+ * type, object counts and the top stacks and functions by the default
+ * sample type instead.  Errors: PROFCONV_EIO, PROFCONV_ENOMEM.
+ */
+int profconv_profile_print(const struct profconv_profile *prof, FILE *fp,
+    const struct profconv_print_options *opts);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PROFCONV_H */

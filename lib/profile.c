@@ -1,0 +1,603 @@
+/* SPDX-License-Identifier: MIT */
+/* profile.c - the profile model: lifetime, builders and accessors. */
+
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+int
+profconv_profile_new(struct profconv_profile **out)
+{
+	struct profconv_profile *prof;
+	int rc;
+
+	*out = NULL;
+	prof = calloc(1, sizeof(*prof));
+	if (prof == NULL)
+		return profconv__nomem();
+	rc = profconv__strtab_init(&prof->strings);
+	if (rc < 0) {
+		free(prof);
+		return rc;
+	}
+	*out = prof;
+	return 0;
+}
+
+void
+profconv_profile_free(struct profconv_profile *prof)
+{
+	if (prof == NULL)
+		return;
+	profconv__strtab_free(&prof->strings);
+	free(prof->sample_types);
+	free(prof->comments);
+	free(prof->mappings);
+	free(prof->functions);
+	free(prof->locations);
+	free(prof->lines);
+	free(prof->samples);
+	free(prof->stack);
+	free(prof->values);
+	free(prof->labels);
+	free(prof);
+}
+
+int
+profconv__intern(struct profconv_profile *prof, const char *s, uint32_t *idx)
+{
+	return profconv__strtab_intern_cstr(&prof->strings, s, idx);
+}
+
+/* --- header fields -------------------------------------------------------- */
+
+int
+profconv_profile_add_sample_type(struct profconv_profile *prof,
+    const char *type, const char *unit)
+{
+	struct pc_vtype vt;
+	int rc;
+
+	if (prof->nsamples != 0)
+		return profconv__fail(PROFCONV_EINVAL,
+		    "sample types must be added before samples");
+	rc = profconv__intern(prof, type, &vt.type);
+	if (rc == 0)
+		rc = profconv__intern(prof, unit, &vt.unit);
+	if (rc == 0)
+		rc = PC_GROW(prof->sample_types, prof->sample_types_cap,
+		    prof->nsample_types, 1);
+	if (rc < 0)
+		return rc;
+	prof->sample_types[prof->nsample_types++] = vt;
+	return 0;
+}
+
+int
+profconv_profile_set_period(struct profconv_profile *prof, const char *type,
+    const char *unit, int64_t period)
+{
+	struct pc_vtype vt;
+	int rc;
+
+	rc = profconv__intern(prof, type, &vt.type);
+	if (rc == 0)
+		rc = profconv__intern(prof, unit, &vt.unit);
+	if (rc < 0)
+		return rc;
+	prof->period_type = vt;
+	prof->period = period;
+	return 0;
+}
+
+int
+profconv_profile_set_default_sample_type(struct profconv_profile *prof,
+    const char *type)
+{
+	return profconv__intern(prof, type, &prof->default_sample_type);
+}
+
+int
+profconv_profile_set_drop_frames(struct profconv_profile *prof,
+    const char *regex)
+{
+	return profconv__intern(prof, regex, &prof->drop_frames);
+}
+
+int
+profconv_profile_set_keep_frames(struct profconv_profile *prof,
+    const char *regex)
+{
+	return profconv__intern(prof, regex, &prof->keep_frames);
+}
+
+int
+profconv_profile_set_doc_url(struct profconv_profile *prof, const char *url)
+{
+	return profconv__intern(prof, url, &prof->doc_url);
+}
+
+void
+profconv_profile_set_time(struct profconv_profile *prof, int64_t time_nanos,
+    int64_t duration_nanos)
+{
+	prof->time_nanos = time_nanos;
+	prof->duration_nanos = duration_nanos;
+}
+
+int
+profconv_profile_add_comment(struct profconv_profile *prof,
+    const char *comment)
+{
+	uint32_t idx;
+	int rc;
+
+	rc = profconv__intern(prof, comment, &idx);
+	if (rc == 0)
+		rc = PC_GROW(prof->comments, prof->comments_cap,
+		    prof->ncomments, 1);
+	if (rc < 0)
+		return rc;
+	prof->comments[prof->ncomments++] = idx;
+	return 0;
+}
+
+/* --- mappings, functions, locations ----------------------------------------- */
+
+int
+profconv_profile_add_mapping(struct profconv_profile *prof,
+    const struct profconv_mapping *m, uint32_t *id_out)
+{
+	struct pc_mapping pm = { 0 };
+	int rc;
+
+	pm.start = m->start;
+	pm.limit = m->limit;
+	pm.offset = m->offset;
+	pm.flags = (m->has_functions ? PC_MAP_HAS_FUNCTIONS : 0) |
+	    (m->has_filenames ? PC_MAP_HAS_FILENAMES : 0) |
+	    (m->has_line_numbers ? PC_MAP_HAS_LINE_NUMBERS : 0) |
+	    (m->has_inline_frames ? PC_MAP_HAS_INLINE_FRAMES : 0);
+	rc = profconv__intern(prof, m->file, &pm.file);
+	if (rc == 0)
+		rc = profconv__intern(prof, m->build_id, &pm.build_id);
+	if (rc == 0 && prof->nmappings >= UINT32_MAX - 1)
+		rc = profconv__fail(PROFCONV_ENOMEM, "too many mappings");
+	if (rc == 0)
+		rc = PC_GROW(prof->mappings, prof->mappings_cap,
+		    prof->nmappings, 1);
+	if (rc < 0)
+		return rc;
+	prof->mappings[prof->nmappings++] = pm;
+	if (id_out != NULL)
+		*id_out = (uint32_t)prof->nmappings;
+	return 0;
+}
+
+int
+profconv_profile_add_function(struct profconv_profile *prof,
+    const struct profconv_function *f, uint32_t *id_out)
+{
+	struct pc_function pf;
+	int rc;
+
+	pf.start_line = f->start_line;
+	rc = profconv__intern(prof, f->name, &pf.name);
+	if (rc == 0)
+		rc = profconv__intern(prof, f->system_name, &pf.system_name);
+	if (rc == 0)
+		rc = profconv__intern(prof, f->file, &pf.file);
+	if (rc == 0 && prof->nfunctions >= UINT32_MAX - 1)
+		rc = profconv__fail(PROFCONV_ENOMEM, "too many functions");
+	if (rc == 0)
+		rc = PC_GROW(prof->functions, prof->functions_cap,
+		    prof->nfunctions, 1);
+	if (rc < 0)
+		return rc;
+	prof->functions[prof->nfunctions++] = pf;
+	if (id_out != NULL)
+		*id_out = (uint32_t)prof->nfunctions;
+	return 0;
+}
+
+int
+profconv__add_location_raw(struct profconv_profile *prof, uint32_t mapping,
+    uint64_t address, const struct pc_line *lines, size_t nlines,
+    bool is_folded, uint32_t *id_out)
+{
+	struct pc_location *loc;
+	int rc;
+
+	if (nlines > UINT32_MAX || prof->nlocations >= UINT32_MAX - 1)
+		return profconv__fail(PROFCONV_ENOMEM, "too many locations");
+	rc = PC_GROW(prof->locations, prof->locations_cap, prof->nlocations,
+	    1);
+	if (rc == 0)
+		rc = PC_GROW(prof->lines, prof->lines_cap, prof->nlines,
+		    nlines);
+	if (rc < 0)
+		return rc;
+	loc = &prof->locations[prof->nlocations++];
+	loc->address = address;
+	loc->mapping = mapping;
+	loc->is_folded = is_folded;
+	loc->line_off = prof->nlines;
+	loc->nlines = (uint32_t)nlines;
+	if (nlines != 0)
+		memcpy(&prof->lines[prof->nlines], lines, nlines * sizeof(*lines));
+	prof->nlines += nlines;
+	if (id_out != NULL)
+		*id_out = (uint32_t)prof->nlocations;
+	return 0;
+}
+
+int
+profconv_profile_add_location(struct profconv_profile *prof,
+    uint32_t mapping_id, uint64_t address, const struct profconv_line *lines,
+    size_t nlines, int is_folded, uint32_t *id_out)
+{
+	struct pc_line *pl;
+	size_t i;
+	int rc;
+
+	if (mapping_id > prof->nmappings)
+		return profconv__fail(PROFCONV_EINVAL,
+		    "location refers to unknown mapping %u", mapping_id);
+	for (i = 0; i < nlines; i++)
+		if (lines[i].function_id == 0 ||
+		    lines[i].function_id > prof->nfunctions)
+			return profconv__fail(PROFCONV_EINVAL,
+			    "location line refers to unknown function %u",
+			    lines[i].function_id);
+	pl = nlines != 0 ? malloc(nlines * sizeof(*pl)) : NULL;
+	if (nlines != 0 && pl == NULL)
+		return profconv__nomem();
+	for (i = 0; i < nlines; i++) {
+		pl[i].function = lines[i].function_id;
+		pl[i].line = lines[i].line;
+		pl[i].column = lines[i].column;
+	}
+	rc = profconv__add_location_raw(prof, mapping_id, address, pl, nlines,
+	    is_folded != 0, id_out);
+	free(pl);
+	return rc;
+}
+
+/* --- samples ---------------------------------------------------------------- */
+
+int
+profconv__add_sample_raw(struct profconv_profile *prof, const uint32_t *locs,
+    size_t nlocs, const int64_t *values, const struct pc_label *labels,
+    size_t nlabels)
+{
+	size_t nv = prof->nsample_types;
+	struct pc_sample *s;
+	int rc;
+
+	if (nlocs > UINT32_MAX || nlabels > UINT32_MAX)
+		return profconv__fail(PROFCONV_EINVAL, "sample is too large");
+	rc = PC_GROW(prof->samples, prof->samples_cap, prof->nsamples, 1);
+	if (rc == 0)
+		rc = PC_GROW(prof->stack, prof->stack_cap, prof->nstack, nlocs);
+	if (rc == 0)
+		rc = PC_GROW(prof->values, prof->values_cap, prof->nvalues, nv);
+	if (rc == 0)
+		rc = PC_GROW(prof->labels, prof->labels_cap, prof->nlabels,
+		    nlabels);
+	if (rc < 0)
+		return rc;
+	s = &prof->samples[prof->nsamples++];
+	s->loc_off = prof->nstack;
+	s->nlocs = (uint32_t)nlocs;
+	s->label_off = prof->nlabels;
+	s->nlabels = (uint32_t)nlabels;
+	if (nlocs != 0)
+		memcpy(&prof->stack[prof->nstack], locs, nlocs * sizeof(*locs));
+	prof->nstack += nlocs;
+	if (nv != 0)
+		memcpy(&prof->values[prof->nvalues], values, nv * sizeof(*values));
+	prof->nvalues += nv;
+	if (nlabels != 0)
+		memcpy(&prof->labels[prof->nlabels], labels,
+		    nlabels * sizeof(*labels));
+	prof->nlabels += nlabels;
+	return 0;
+}
+
+static int
+label_from_public(struct profconv_profile *prof,
+    const struct profconv_label *in, struct pc_label *out)
+{
+	int rc;
+
+	out->num = in->str != NULL ? 0 : in->num;
+	rc = profconv__intern(prof, in->key, &out->key);
+	if (rc == 0)
+		rc = profconv__intern(prof, in->str, &out->str);
+	if (rc == 0)
+		rc = profconv__intern(prof, in->str != NULL ? NULL : in->unit,
+		    &out->unit);
+	if (rc == 0 && in->str != NULL && out->str == 0)
+		return profconv__fail(PROFCONV_EINVAL,
+		    "string label '%s' has an empty value", in->key);
+	return rc;
+}
+
+int
+profconv_profile_add_sample(struct profconv_profile *prof,
+    const uint32_t *location_ids, size_t nlocations, const int64_t *values,
+    const struct profconv_label *labels, size_t nlabels)
+{
+	struct pc_label stackbuf[8], *pl = stackbuf;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < nlocations; i++)
+		if (location_ids[i] == 0 || location_ids[i] > prof->nlocations)
+			return profconv__fail(PROFCONV_EINVAL,
+			    "sample refers to unknown location %u",
+			    location_ids[i]);
+	if (nlabels > PC_ARRAY_LEN(stackbuf)) {
+		pl = malloc(nlabels * sizeof(*pl));
+		if (pl == NULL)
+			return profconv__nomem();
+	}
+	for (i = 0; i < nlabels && rc == 0; i++)
+		rc = label_from_public(prof, &labels[i], &pl[i]);
+	if (rc == 0)
+		rc = profconv__add_sample_raw(prof, location_ids, nlocations,
+		    values, pl, nlabels);
+	if (pl != stackbuf)
+		free(pl);
+	return rc;
+}
+
+/* --- accessors -------------------------------------------------------------- */
+
+size_t
+profconv_profile_sample_type_count(const struct profconv_profile *prof)
+{
+	return prof->nsample_types;
+}
+
+size_t
+profconv_profile_sample_count(const struct profconv_profile *prof)
+{
+	return prof->nsamples;
+}
+
+size_t
+profconv_profile_mapping_count(const struct profconv_profile *prof)
+{
+	return prof->nmappings;
+}
+
+size_t
+profconv_profile_function_count(const struct profconv_profile *prof)
+{
+	return prof->nfunctions;
+}
+
+size_t
+profconv_profile_location_count(const struct profconv_profile *prof)
+{
+	return prof->nlocations;
+}
+
+size_t
+profconv_profile_comment_count(const struct profconv_profile *prof)
+{
+	return prof->ncomments;
+}
+
+int
+profconv_profile_sample_type(const struct profconv_profile *prof, size_t i,
+    struct profconv_value_type *out)
+{
+	if (i >= prof->nsample_types)
+		return profconv__fail(PROFCONV_EINVAL,
+		    "no sample type %zu", i);
+	out->type = profconv__pstr(prof, prof->sample_types[i].type);
+	out->unit = profconv__pstr(prof, prof->sample_types[i].unit);
+	return 0;
+}
+
+int
+profconv_profile_sample_type_index(const struct profconv_profile *prof,
+    const char *type)
+{
+	size_t i;
+
+	for (i = 0; i < prof->nsample_types; i++)
+		if (strcmp(profconv__pstr(prof, prof->sample_types[i].type),
+		    type) == 0)
+			return (int)i;
+	return -1;
+}
+
+int
+profconv_profile_default_sample_index(const struct profconv_profile *prof)
+{
+	size_t i;
+
+	if (prof->nsample_types == 0)
+		return -1;
+	for (i = 0; prof->default_sample_type != 0 &&
+	    i < prof->nsample_types; i++)
+		if (prof->sample_types[i].type == prof->default_sample_type)
+			return (int)i;
+	return (int)prof->nsample_types - 1;
+}
+
+int64_t
+profconv_profile_period(const struct profconv_profile *prof,
+    struct profconv_value_type *type_out)
+{
+	if (type_out != NULL) {
+		type_out->type = profconv__pstr(prof, prof->period_type.type);
+		type_out->unit = profconv__pstr(prof, prof->period_type.unit);
+	}
+	return prof->period;
+}
+
+const char *
+profconv_profile_default_sample_type(const struct profconv_profile *prof)
+{
+	return profconv__pstr(prof, prof->default_sample_type);
+}
+
+const char *
+profconv_profile_drop_frames(const struct profconv_profile *prof)
+{
+	return profconv__pstr(prof, prof->drop_frames);
+}
+
+const char *
+profconv_profile_keep_frames(const struct profconv_profile *prof)
+{
+	return profconv__pstr(prof, prof->keep_frames);
+}
+
+const char *
+profconv_profile_doc_url(const struct profconv_profile *prof)
+{
+	return profconv__pstr(prof, prof->doc_url);
+}
+
+const char *
+profconv_profile_comment(const struct profconv_profile *prof, size_t i)
+{
+	return i < prof->ncomments ?
+	    profconv__pstr(prof, prof->comments[i]) : NULL;
+}
+
+int64_t
+profconv_profile_time_nanos(const struct profconv_profile *prof)
+{
+	return prof->time_nanos;
+}
+
+int64_t
+profconv_profile_duration_nanos(const struct profconv_profile *prof)
+{
+	return prof->duration_nanos;
+}
+
+int
+profconv_profile_mapping(const struct profconv_profile *prof, uint32_t id,
+    struct profconv_mapping *out)
+{
+	const struct pc_mapping *m;
+
+	if (id == 0 || id > prof->nmappings)
+		return profconv__fail(PROFCONV_EINVAL, "no mapping %u", id);
+	m = &prof->mappings[id - 1];
+	memset(out, 0, sizeof(*out));
+	out->start = m->start;
+	out->limit = m->limit;
+	out->offset = m->offset;
+	out->file = profconv__pstr(prof, m->file);
+	out->build_id = profconv__pstr(prof, m->build_id);
+	out->has_functions = (m->flags & PC_MAP_HAS_FUNCTIONS) != 0;
+	out->has_filenames = (m->flags & PC_MAP_HAS_FILENAMES) != 0;
+	out->has_line_numbers = (m->flags & PC_MAP_HAS_LINE_NUMBERS) != 0;
+	out->has_inline_frames = (m->flags & PC_MAP_HAS_INLINE_FRAMES) != 0;
+	return 0;
+}
+
+int
+profconv_profile_function(const struct profconv_profile *prof, uint32_t id,
+    struct profconv_function *out)
+{
+	const struct pc_function *f;
+
+	if (id == 0 || id > prof->nfunctions)
+		return profconv__fail(PROFCONV_EINVAL, "no function %u", id);
+	f = &prof->functions[id - 1];
+	out->name = profconv__pstr(prof, f->name);
+	out->system_name = profconv__pstr(prof, f->system_name);
+	out->file = profconv__pstr(prof, f->file);
+	out->start_line = f->start_line;
+	return 0;
+}
+
+/* The public line struct has the layout of the private one only by
+ * accident of field order; keep them in step. */
+_Static_assert(sizeof(struct pc_line) == sizeof(struct profconv_line),
+    "pc_line and profconv_line differ");
+_Static_assert(offsetof(struct pc_line, line) ==
+    offsetof(struct profconv_line, line), "pc_line.line moved");
+_Static_assert(offsetof(struct pc_line, column) ==
+    offsetof(struct profconv_line, column), "pc_line.column moved");
+
+int
+profconv_profile_location(const struct profconv_profile *prof, uint32_t id,
+    struct profconv_location *out)
+{
+	const struct pc_location *l;
+
+	if (id == 0 || id > prof->nlocations)
+		return profconv__fail(PROFCONV_EINVAL, "no location %u", id);
+	l = &prof->locations[id - 1];
+	out->mapping_id = l->mapping;
+	out->address = l->address;
+	out->lines = (const struct profconv_line *)&prof->lines[l->line_off];
+	out->nlines = l->nlines;
+	out->is_folded = l->is_folded;
+	return 0;
+}
+
+int
+profconv_profile_sample(const struct profconv_profile *prof, size_t i,
+    struct profconv_sample *out)
+{
+	const struct pc_sample *s;
+
+	if (i >= prof->nsamples)
+		return profconv__fail(PROFCONV_EINVAL, "no sample %zu", i);
+	s = &prof->samples[i];
+	out->location_ids = &prof->stack[s->loc_off];
+	out->nlocations = s->nlocs;
+	out->values = &prof->values[i * prof->nsample_types];
+	out->nlabels = s->nlabels;
+	return 0;
+}
+
+int
+profconv_profile_sample_label(const struct profconv_profile *prof, size_t i,
+    size_t j, struct profconv_label *out)
+{
+	const struct pc_label *l;
+
+	if (i >= prof->nsamples || j >= prof->samples[i].nlabels)
+		return profconv__fail(PROFCONV_EINVAL,
+		    "no label %zu in sample %zu", j, i);
+	l = &prof->labels[prof->samples[i].label_off + j];
+	out->key = profconv__pstr(prof, l->key);
+	out->str = l->str != 0 ? profconv__pstr(prof, l->str) : NULL;
+	out->num = l->num;
+	out->unit = l->unit != 0 ? profconv__pstr(prof, l->unit) : NULL;
+	return 0;
+}
+
+int
+profconv_profile_total(const struct profconv_profile *prof, size_t type_index,
+    int64_t *out)
+{
+	const int64_t *v;
+	int64_t sum = 0;
+	size_t i, nt = prof->nsample_types;
+
+	if (type_index >= nt)
+		return profconv__fail(PROFCONV_EINVAL,
+		    "no sample type %zu", type_index);
+	v = prof->values + type_index;
+	for (i = 0; i < prof->nsamples; i++, v += nt)
+		if (__builtin_add_overflow(sum, *v, &sum))
+			sum = *v > 0 ? INT64_MAX : INT64_MIN;
+	*out = sum;
+	return 0;
+}

@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: MIT */
+/* strtab.c - the interned string table; index 0 is the empty string. */
+
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define CHUNK_SIZE ((size_t)1 << 20)
+
+static int
+chunk_alloc(struct pc_strtab *t, size_t need)
+{
+	size_t size = need > CHUNK_SIZE ? need : CHUNK_SIZE;
+	char *c;
+	int rc;
+
+	rc = PC_GROW(t->chunks, t->chunks_cap, t->nchunks, 1);
+	if (rc < 0)
+		return rc;
+	c = malloc(size);
+	if (c == NULL)
+		return profconv__nomem();
+	t->chunks[t->nchunks++] = c;
+	t->chunk = c;
+	t->chunk_left = size;
+	return 0;
+}
+
+/* Copy S into chunk storage, NUL-terminated. */
+static int
+store(struct pc_strtab *t, const char *s, size_t len, const char **out)
+{
+	char *p;
+	int rc;
+
+	if (len + 1 > t->chunk_left) {
+		rc = chunk_alloc(t, len + 1);
+		if (rc < 0)
+			return rc;
+	}
+	p = t->chunk;
+	memcpy(p, s, len);
+	p[len] = '\0';
+	t->chunk += len + 1;
+	t->chunk_left -= len + 1;
+	*out = p;
+	return 0;
+}
+
+static size_t
+probe(const struct pc_strtab *t, const char *s, size_t len, uint64_t h)
+{
+	size_t mask = t->nslots - 1;
+	size_t i = h & mask;
+	uint32_t v;
+
+	for (;;) {
+		v = t->slots[i];
+		if (v == 0)
+			return i;
+		if (t->lens[v - 1] == len && memcmp(t->strs[v - 1], s, len) == 0)
+			return i;
+		i = (i + 1) & mask;
+	}
+}
+
+static int
+resize_slots(struct pc_strtab *t, size_t nslots)
+{
+	uint32_t *slots, *old = t->slots;
+	size_t i;
+
+	slots = calloc(nslots, sizeof(*slots));
+	if (slots == NULL)
+		return profconv__nomem();
+	t->slots = slots;
+	t->nslots = nslots;
+	for (i = 0; i < t->len; i++) {
+		uint64_t h = profconv__hash_bytes(t->strs[i], t->lens[i], 0);
+
+		t->slots[probe(t, t->strs[i], t->lens[i], h)] = (uint32_t)i + 1;
+	}
+	free(old);
+	return 0;
+}
+
+int
+profconv__strtab_init(struct pc_strtab *t)
+{
+	uint32_t idx;
+
+	memset(t, 0, sizeof(*t));
+	return profconv__strtab_intern(t, "", 0, &idx);
+}
+
+void
+profconv__strtab_free(struct pc_strtab *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nchunks; i++)
+		free(t->chunks[i]);
+	free(t->chunks);
+	free(t->strs);
+	free(t->lens);
+	free(t->slots);
+	memset(t, 0, sizeof(*t));
+}
+
+bool
+profconv__strtab_find(const struct pc_strtab *t, const char *s, size_t len,
+    uint32_t *idx)
+{
+	uint32_t v;
+
+	if (t->nslots == 0)
+		return false;
+	v = t->slots[probe(t, s, len, profconv__hash_bytes(s, len, 0))];
+	if (v == 0)
+		return false;
+	*idx = v - 1;
+	return true;
+}
+
+int
+profconv__strtab_intern(struct pc_strtab *t, const char *s, size_t len,
+    uint32_t *idx)
+{
+	uint64_t h = profconv__hash_bytes(s, len, 0);
+	size_t slot;
+	int rc;
+
+	if (len > UINT32_MAX - 1 || t->len >= UINT32_MAX - 1)
+		return profconv__fail(PROFCONV_ENOMEM, "string table is full");
+	if ((t->len + 1) * 2 > t->nslots) {
+		rc = resize_slots(t, t->nslots != 0 ? t->nslots * 2 : 256);
+		if (rc < 0)
+			return rc;
+	}
+	slot = probe(t, s, len, h);
+	if (t->slots[slot] != 0) {
+		*idx = t->slots[slot] - 1;
+		return 0;
+	}
+	rc = PC_GROW(t->strs, t->cap, t->len, 1);
+	if (rc < 0)
+		return rc;
+	rc = PC_GROW(t->lens, t->lens_cap, t->len, 1);
+	if (rc < 0)
+		return rc;
+	rc = store(t, s, len, &t->strs[t->len]);
+	if (rc < 0)
+		return rc;
+	t->lens[t->len] = (uint32_t)len;
+	t->slots[slot] = (uint32_t)t->len + 1;
+	*idx = (uint32_t)t->len++;
+	return 0;
+}
+
+int
+profconv__strtab_intern_cstr(struct pc_strtab *t, const char *s,
+    uint32_t *idx)
+{
+	if (s == NULL) {
+		*idx = 0;
+		return 0;
+	}
+	return profconv__strtab_intern(t, s, strlen(s), idx);
+}

@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: MIT
+# lib.sh - shared helpers of the CLI tests; sourced, never run.
+#
+# Each test runs commands, compares their output with expectations and
+# exits 0 (pass), 1 (fail) or 77 (skip).  $PROFCONV and friends come from
+# AM_TESTS_ENVIRONMENT in Makefile.am.
+
+set -u
+: "${PROFCONV:?run through make check}"
+BIN=${PROFCONV_BINDIR:-$(dirname "$PROFCONV")}
+DATA=${PROFCONV_TEST_DATA:?}
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/profconv-test.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+failures=0
+
+fail() {
+	echo "FAIL: $*" >&2
+	failures=$((failures + 1))
+}
+
+skip() {
+	echo "SKIP: $*" >&2
+	exit 77
+}
+
+# run EXPECTED_STATUS CMD...: run CMD with stdout/stderr in $TMP/out, $TMP/err.
+run() {
+	want=$1
+	shift
+	"$@" >"$TMP/out" 2>"$TMP/err"
+	got=$?
+	if [ "$got" != "$want" ]; then
+		fail "'$*' exited $got, expected $want"
+		sed 's/^/  stderr: /' "$TMP/err" >&2
+	fi
+}
+
+# expect_err TEXT: stderr is exactly the one line TEXT.
+expect_err() {
+	printf '%s\n' "$1" >"$TMP/want-err"
+	diff -u "$TMP/want-err" "$TMP/err" >&2 || fail "stderr differs"
+}
+
+# expect_out_has PATTERN: stdout matches the grep -E pattern.
+expect_out_has() {
+	grep -Eq -- "$1" "$TMP/out" || fail "stdout lacks /$1/"
+}
+
+finish() {
+	if [ "$failures" -ne 0 ]; then
+		echo "$failures check(s) failed" >&2
+		exit 1
+	fi
+	exit 0
+}

@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: MIT
+# man-options.sh - every long option a command's --help lists is in its
+# man page, and every command has a man page.
+. "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
+
+# check_page PAGE HELP-COMMAND...
+check_page() {
+	page=$MANDIR/$1
+	shift
+	[ -f "$page" ] || { fail "missing man page $page"; return; }
+	"$@" --help >"$TMP/help" || { fail "$* --help failed"; return; }
+	# Option lines only: "  -x, --long ..." or "  --long ...".
+	for opt in $(grep -E '^ +(-[A-Za-z0-9], )?--[a-z]' "$TMP/help" |
+	    grep -Eo -- '--[a-z][a-z0-9-]*' | sort -u); do
+		name=${opt#--}
+		grep -Eq -- "Fl -$name( |$)|Fl -$name Ns" "$page" ||
+			fail "$1 does not document $opt"
+	done
+}
+
+check_page profconv.1 "$PROFCONV"
+for sub in $("$PROFCONV" --help | awk '/^commands:/ {c=1; next} /^$/ {c=0} c {print $1}'); do
+	check_page "profconv-$sub.1" "$PROFCONV" "$sub"
+done
+for tool in profdiff profflame; do
+	[ -x "$BIN/$tool" ] && check_page "$tool.1" "$BIN/$tool"
+done
+finish

@@ -1,0 +1,3 @@
+module profconv.test/gowork
+
+go 1.19

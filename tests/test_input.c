@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: MIT */
+/* test_input.c - tests for buffered, gzip-transparent input. */
+
+#include "config.h"
+
+#include <stdlib.h>
+#include <zlib.h>
+
+#include "helpers.h"
+#include "input.h"
+
+/* Gzip DATA into a malloc'd buffer. */
+static unsigned char *
+gz(const char *data, size_t len, size_t *out_len)
+{
+	z_stream z = { 0 };
+	unsigned char *out = malloc(len + 128);
+
+	cr_assert(eq(int, deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8,
+	    Z_DEFAULT_STRATEGY), Z_OK));
+	z.next_in = (unsigned char *)data;
+	z.avail_in = (uInt)len;
+	z.next_out = out;
+	z.avail_out = (uInt)(len + 128);
+	cr_assert(eq(int, deflate(&z, Z_FINISH), Z_STREAM_END));
+	*out_len = z.total_out;
+	deflateEnd(&z);
+	return out;
+}
+
+static void
+expect_lines(struct pc_input *in, const char *const *want, size_t n)
+{
+	const char *line;
+	size_t len, i;
+
+	for (i = 0; i < n; i++) {
+		cr_assert(eq(int, profconv__input_getline(in, &line, &len), 1),
+		    "line %zu: %s", i + 1, profconv_errmsg());
+		cr_assert(eq(sz, len, strlen(want[i])));
+		cr_assert(memcmp(line, want[i], len) == 0);
+	}
+	cr_assert(eq(int, profconv__input_getline(in, &line, &len), 0));
+}
+
+Test(input, splits_plain_memory_into_lines)
+{
+	static const char text[] = "a\r\nbb\n\nlast";
+	static const char *const want[] = { "a", "bb", "", "last" };
+	struct pc_input in;
+
+	cr_assert(eq(int, profconv__input_init(&in, NULL, text, strlen(text), 0), 0));
+	expect_lines(&in, want, 4);
+	cr_assert(eq(u64, in.lineno, 4));
+	profconv__input_free(&in);
+}
+
+Test(input, inflates_gzip_from_a_file)
+{
+	static const char *const want[] = { "heap profile: 1: 2", "x" };
+	const char text[] = "heap profile: 1: 2\nx\n";
+	size_t n;
+	unsigned char *z = gz(text, strlen(text), &n);
+	FILE *fp = fmemopen(z, n, "rb");
+	struct pc_input in;
+
+	cr_assert(eq(int, profconv__input_init(&in, fp, NULL, 0, 0), 0));
+	expect_lines(&in, want, 2);
+	profconv__input_free(&in);
+	fclose(fp);
+	free(z);
+}
+
+Test(input, reads_concatenated_gzip_members)
+{
+	size_t n1, n2;
+	unsigned char *a = gz("one\n", 4, &n1), *b = gz("two\n", 4, &n2);
+	unsigned char *both = malloc(n1 + n2);
+	static const char *const want[] = { "one", "two" };
+	struct pc_input in;
+
+	memcpy(both, a, n1);
+	memcpy(both + n1, b, n2);
+	cr_assert(eq(int, profconv__input_init(&in, NULL, both, n1 + n2, 0), 0));
+	expect_lines(&in, want, 2);
+	profconv__input_free(&in);
+	free(a);
+	free(b);
+	free(both);
+}
+
+Test(input, reports_truncated_gzip)
+{
+	static char text[100000];
+	const unsigned char *data;
+	size_t n, len;
+	unsigned char *z;
+	struct pc_input in;
+	int rc;
+
+	memset(text, 'x', sizeof(text));
+	z = gz(text, sizeof(text), &n);
+	cr_assert(eq(int, profconv__input_init(&in, NULL, z, n - 10, 0), 0));
+	rc = profconv__input_slurp(&in, &data, &len);
+	cr_assert(eq(int, rc, PROFCONV_EFORMAT));
+	cr_assert(strncmp(profconv_errmsg(), "truncated gzip data at offset ", 30) == 0,
+	    "%s", profconv_errmsg());
+	profconv__input_free(&in);
+	free(z);
+}
+
+Test(input, bounds_decompressed_size)
+{
+	static char text[1 << 20];
+	const unsigned char *data;
+	size_t n, len;
+	unsigned char *z;
+	struct pc_input in;
+
+	memset(text, 'a', sizeof(text));
+	z = gz(text, sizeof(text), &n);
+	cr_assert(eq(int, profconv__input_init(&in, NULL, z, n, 4096), 0));
+	cr_assert(eq(int, profconv__input_slurp(&in, &data, &len), PROFCONV_EFORMAT));
+	cr_assert(eq(str, ERRMSG, "input exceeds the limit of 4096 bytes"));
+	profconv__input_free(&in);
+	free(z);
+}
+
+Test(input, rejects_overlong_line)
+{
+	size_t n = PC_MAX_LINE + 10;
+	char *text = malloc(n);
+	const char *line;
+	size_t len;
+	FILE *fp;
+	struct pc_input in;
+
+	memset(text, 'x', n);
+	fp = fmemopen(text, n, "rb");
+	cr_assert(eq(int, profconv__input_init(&in, fp, NULL, 0, 0), 0));
+	cr_assert(eq(int, profconv__input_getline(&in, &line, &len), PROFCONV_EFORMAT));
+	cr_assert(eq(str, ERRMSG, "line 1: longer than 1048576 bytes"));
+	profconv__input_free(&in);
+	fclose(fp);
+	free(text);
+}
+
+Test(input, long_lines_across_buffer_refills)
+{
+	size_t n = 3 * 300000;
+	char *text = malloc(n);
+	const char *line;
+	size_t len, i;
+	FILE *fp;
+	struct pc_input in;
+
+	memset(text, 'y', n);
+	text[299999] = '\n';
+	text[599999] = '\n';
+	text[n - 1] = '\n';
+	fp = fmemopen(text, n, "rb");
+	cr_assert(eq(int, profconv__input_init(&in, fp, NULL, 0, 0), 0));
+	for (i = 0; i < 3; i++) {
+		cr_assert(eq(int, profconv__input_getline(&in, &line, &len), 1));
+		cr_assert(eq(sz, len, 299999));
+	}
+	cr_assert(eq(int, profconv__input_getline(&in, &line, &len), 0));
+	profconv__input_free(&in);
+	fclose(fp);
+	free(text);
+}

@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: MIT */
+/* test_model.c - tests for the profile model: builders and accessors. */
+
+#include "config.h"
+
+#include "helpers.h"
+
+static struct profconv_profile *prof;
+
+static void
+make(void)
+{
+	cr_assert(eq(int, profconv_profile_new(&prof), 0));
+}
+
+static void
+drop(void)
+{
+	profconv_profile_free(prof);
+	prof = NULL;
+}
+
+TestSuite(model, .init = make, .fini = drop);
+
+/* A heap-shaped profile: two types, a mapping, a function, two locations. */
+static void
+build_small(void)
+{
+	struct profconv_mapping m = { .start = 0x400000, .limit = 0x500000,
+		.file = "/bin/app", .build_id = "abcd", .has_functions = 1 };
+	struct profconv_function f = { "main", "main", "app.c", 10 };
+	struct profconv_line ln = { 1, 12, 3 };
+	struct profconv_label lab[2] = {
+		{ .key = "bytes", .num = 64 },
+		{ .key = "thread", .str = "worker" },
+	};
+	uint32_t id, locs[2];
+	int64_t v[2] = { 2, 128 };
+
+	cr_assert(eq(int, profconv_profile_add_sample_type(prof, "objects", "count"), 0));
+	cr_assert(eq(int, profconv_profile_add_sample_type(prof, "space", "bytes"), 0));
+	cr_assert(eq(int, profconv_profile_add_mapping(prof, &m, &id), 0));
+	cr_assert(eq(u32, id, 1));
+	cr_assert(eq(int, profconv_profile_add_function(prof, &f, &id), 0));
+	cr_assert(eq(u32, id, 1));
+	cr_assert(eq(int, profconv_profile_add_location(prof, 1, 0x401000, &ln, 1, 0, &locs[0]), 0));
+	cr_assert(eq(int, profconv_profile_add_location(prof, 1, 0x402000, NULL, 0, 0, &locs[1]), 0));
+	cr_assert(eq(int, profconv_profile_add_sample(prof, locs, 2, v, lab, 2), 0));
+}
+
+Test(model, new_profile_is_empty)
+{
+	cr_assert(eq(sz, profconv_profile_sample_count(prof), 0));
+	cr_assert(eq(sz, profconv_profile_sample_type_count(prof), 0));
+	cr_assert(eq(int, profconv_profile_default_sample_index(prof), -1));
+	cr_assert(eq(str, (char *)profconv_profile_drop_frames(prof), ""));
+}
+
+Test(model, builds_and_reads_back_a_sample)
+{
+	struct profconv_sample s;
+	struct profconv_label l;
+	struct profconv_location loc;
+	struct profconv_function f;
+	struct profconv_mapping m;
+
+	build_small();
+	cr_assert(eq(int, profconv_profile_sample(prof, 0, &s), 0));
+	cr_assert(eq(sz, s.nlocations, 2));
+	cr_assert(eq(u32, s.location_ids[0], 1));
+	cr_assert(eq(u32, s.location_ids[1], 2));
+	cr_assert(eq(i64, s.values[0], 2));
+	cr_assert(eq(i64, s.values[1], 128));
+	cr_assert(eq(sz, s.nlabels, 2));
+	cr_assert(eq(int, profconv_profile_sample_label(prof, 0, 0, &l), 0));
+	cr_assert(eq(str, (char *)l.key, "bytes"));
+	cr_assert(zero(ptr, (void *)l.str));
+	cr_assert(eq(i64, l.num, 64));
+	cr_assert(eq(int, profconv_profile_sample_label(prof, 0, 1, &l), 0));
+	cr_assert(eq(str, (char *)l.str, "worker"));
+	cr_assert(eq(int, profconv_profile_location(prof, 1, &loc), 0));
+	cr_assert(eq(u64, loc.address, 0x401000));
+	cr_assert(eq(sz, loc.nlines, 1));
+	cr_assert(eq(i64, loc.lines[0].line, 12));
+	cr_assert(eq(i64, loc.lines[0].column, 3));
+	cr_assert(eq(int, profconv_profile_function(prof, loc.lines[0].function_id, &f), 0));
+	cr_assert(eq(str, (char *)f.name, "main"));
+	cr_assert(eq(i64, f.start_line, 10));
+	cr_assert(eq(int, profconv_profile_mapping(prof, 1, &m), 0));
+	cr_assert(eq(str, (char *)m.file, "/bin/app"));
+	cr_assert(eq(str, (char *)m.build_id, "abcd"));
+	cr_assert(eq(int, m.has_functions, 1));
+	cr_assert(eq(int, m.has_filenames, 0));
+}
+
+Test(model, default_sample_type_is_named_or_last)
+{
+	build_small();
+	cr_assert(eq(int, profconv_profile_default_sample_index(prof), 1));
+	cr_assert(eq(int, profconv_profile_set_default_sample_type(prof, "objects"), 0));
+	cr_assert(eq(int, profconv_profile_default_sample_index(prof), 0));
+	cr_assert(eq(int, profconv_profile_sample_type_index(prof, "space"), 1));
+	cr_assert(eq(int, profconv_profile_sample_type_index(prof, "nope"), -1));
+}
+
+Test(model, total_sums_one_slot)
+{
+	int64_t t;
+	int64_t v[2] = { 3, -1000 };
+	uint32_t loc = 1;
+
+	build_small();
+	cr_assert(eq(int, profconv_profile_add_sample(prof, &loc, 1, v, NULL, 0), 0));
+	cr_assert(eq(int, profconv_profile_total(prof, 0, &t), 0));
+	cr_assert(eq(i64, t, 5));
+	cr_assert(eq(int, profconv_profile_total(prof, 1, &t), 0));
+	cr_assert(eq(i64, t, -872));
+	cr_assert(eq(int, profconv_profile_total(prof, 2, &t), PROFCONV_EINVAL));
+	cr_assert(eq(str, ERRMSG, "no sample type 2"));
+}
+
+Test(model, total_saturates)
+{
+	int64_t v[1] = { INT64_MAX }, t;
+
+	profconv_profile_add_sample_type(prof, "x", "count");
+	profconv_profile_add_sample(prof, NULL, 0, v, NULL, 0);
+	profconv_profile_add_sample(prof, NULL, 0, v, NULL, 0);
+	profconv_profile_total(prof, 0, &t);
+	cr_assert(eq(i64, t, INT64_MAX));
+}
+
+Test(model, rejects_sample_type_after_samples)
+{
+	build_small();
+	cr_assert(eq(int, profconv_profile_add_sample_type(prof, "x", "y"), PROFCONV_EINVAL));
+	cr_assert(eq(str, ERRMSG, "sample types must be added before samples"));
+}
+
+Test(model, rejects_unknown_location_in_sample)
+{
+	uint32_t loc = 9;
+	int64_t v[2] = { 0, 0 };
+
+	build_small();
+	cr_assert(eq(int, profconv_profile_add_sample(prof, &loc, 1, v, NULL, 0), PROFCONV_EINVAL));
+	cr_assert(eq(str, ERRMSG, "sample refers to unknown location 9"));
+	cr_assert(eq(sz, profconv_profile_sample_count(prof), 1));
+}
+
+Test(model, rejects_unknown_mapping_and_function)
+{
+	struct profconv_line ln = { 5, 0, 0 };
+
+	build_small();
+	cr_assert(eq(int, profconv_profile_add_location(prof, 3, 1, NULL, 0, 0, NULL), PROFCONV_EINVAL));
+	cr_assert(eq(str, ERRMSG, "location refers to unknown mapping 3"));
+	cr_assert(eq(int, profconv_profile_add_location(prof, 0, 1, &ln, 1, 0, NULL), PROFCONV_EINVAL));
+	cr_assert(eq(str, ERRMSG, "location line refers to unknown function 5"));
+}
+
+Test(model, rejects_empty_string_label)
+{
+	struct profconv_label l = { .key = "k", .str = "" };
+	int64_t v[2] = { 0, 0 };
+
+	build_small();
+	cr_assert(eq(int, profconv_profile_add_sample(prof, NULL, 0, v, &l, 1), PROFCONV_EINVAL));
+	cr_assert(eq(str, ERRMSG, "string label 'k' has an empty value"));
+}
+
+Test(model, getters_reject_bad_ids)
+{
+	struct profconv_mapping m;
+	struct profconv_location l;
+	struct profconv_sample s;
+
+	build_small();
+	cr_assert(eq(int, profconv_profile_mapping(prof, 0, &m), PROFCONV_EINVAL));
+	cr_assert(eq(str, ERRMSG, "no mapping 0"));
+	cr_assert(eq(int, profconv_profile_location(prof, 3, &l), PROFCONV_EINVAL));
+	cr_assert(eq(str, ERRMSG, "no location 3"));
+	cr_assert(eq(int, profconv_profile_sample(prof, 1, &s), PROFCONV_EINVAL));
+	cr_assert(eq(str, ERRMSG, "no sample 1"));
+}
+
+Test(model, header_fields_round_trip)
+{
+	struct profconv_value_type vt;
+
+	cr_assert(eq(int, profconv_profile_set_period(prof, "space", "bytes", 524288), 0));
+	cr_assert(eq(int, profconv_profile_set_drop_frames(prof, "malloc|free"), 0));
+	cr_assert(eq(int, profconv_profile_set_keep_frames(prof, "keep"), 0));
+	cr_assert(eq(int, profconv_profile_set_doc_url(prof, "https://example.org/doc"), 0));
+	cr_assert(eq(int, profconv_profile_add_comment(prof, "first"), 0));
+	cr_assert(eq(int, profconv_profile_add_comment(prof, "second"), 0));
+	profconv_profile_set_time(prof, 1234, 5678);
+	cr_assert(eq(i64, profconv_profile_period(prof, &vt), 524288));
+	cr_assert(eq(str, (char *)vt.type, "space"));
+	cr_assert(eq(str, (char *)vt.unit, "bytes"));
+	cr_assert(eq(str, (char *)profconv_profile_drop_frames(prof), "malloc|free"));
+	cr_assert(eq(str, (char *)profconv_profile_keep_frames(prof), "keep"));
+	cr_assert(eq(str, (char *)profconv_profile_doc_url(prof), "https://example.org/doc"));
+	cr_assert(eq(sz, profconv_profile_comment_count(prof), 2));
+	cr_assert(eq(str, (char *)profconv_profile_comment(prof, 1), "second"));
+	cr_assert(zero(ptr, (void *)profconv_profile_comment(prof, 2)));
+	cr_assert(eq(i64, profconv_profile_time_nanos(prof), 1234));
+	cr_assert(eq(i64, profconv_profile_duration_nanos(prof), 5678));
+}
+
+Test(model, holds_a_million_samples)
+{
+	int64_t v[1];
+	uint32_t locs[3] = { 1, 1, 1 };
+	size_t i;
+	int64_t t;
+
+	profconv_profile_add_sample_type(prof, "samples", "count");
+	profconv_profile_add_location(prof, 0, 0x10, NULL, 0, 0, NULL);
+	for (i = 0; i < 1000000; i++) {
+		v[0] = (int64_t)i;
+		cr_assert(eq(int, profconv_profile_add_sample(prof, locs, 3, v, NULL, 0), 0));
+	}
+	profconv_profile_total(prof, 0, &t);
+	cr_assert(eq(i64, t, 499999500000));
+	ASSERT_NO_LEAKS();
+}
+
+Test(model, free_accepts_null)
+{
+	profconv_profile_free(NULL);
+}

@@ -1,0 +1,404 @@
+/* SPDX-License-Identifier: MIT */
+/* test_pb.c - tests for the pprof codec: round trips and validation. */
+
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "helpers.h"
+#include "internal.h"
+#include "profile.pb-c.h"
+
+typedef Perftools__Profiles__Profile PbProfile;
+
+static struct profconv_profile *prof;
+
+static void
+drop(void)
+{
+	profconv_profile_free(prof);
+	prof = NULL;
+}
+
+TestSuite(pb, .fini = drop);
+
+/* Serialize PROF with OPTS level into a malloc'd buffer. */
+static char *
+write_mem(const struct profconv_profile *p, int level, size_t *len)
+{
+	struct profconv_write_options o = PROFCONV_WRITE_OPTIONS_INIT;
+	char *buf = NULL;
+	FILE *fp = open_memstream(&buf, len);
+
+	o.level = level;
+	cr_assert(not(zero(ptr, fp)));
+	cr_assert(eq(int, profconv_profile_write(p, fp, &o), 0), "%s",
+	    profconv_errmsg());
+	fclose(fp);
+	return buf;
+}
+
+/* Print a profile to a string, for whole-profile comparisons. */
+static char *
+dump(const struct profconv_profile *p)
+{
+	char *buf = NULL;
+	size_t len;
+	FILE *fp = open_memstream(&buf, &len);
+
+	cr_assert(eq(int, profconv_profile_print(p, fp, NULL), 0));
+	fclose(fp);
+	return buf;
+}
+
+static struct profconv_profile *
+build_full(void)
+{
+	struct profconv_profile *p;
+	struct profconv_mapping m = { 0x1000, 0x9000, 0x200, "/lib/x.so", "b1d",
+		1, 1, 1, 1 };
+	struct profconv_mapping m2 = { 0x10000, 0x20000, 0, "[vdso]", NULL,
+		0, 0, 0, 0 };
+	struct profconv_function f1 = { "inner", "_Z5innerv", "x.c", 4 };
+	struct profconv_function f2 = { "outer", "outer", "x.c", 20 };
+	struct profconv_line lines[2] = { { 1, 5, 7 }, { 2, 22, 0 } };
+	struct profconv_label labs[3] = {
+		{ .key = "bytes", .num = 32 },
+		{ .key = "size", .num = -5, .unit = "kilobytes" },
+		{ .key = "thread", .str = "t1" },
+	};
+	uint32_t locs[3];
+	int64_t v1[2] = { 1, 32 }, v2[2] = { -4, INT64_MIN };
+
+	cr_assert(eq(int, profconv_profile_new(&p), 0));
+	profconv_profile_add_sample_type(p, "alloc_objects", "count");
+	profconv_profile_add_sample_type(p, "alloc_space", "bytes");
+	profconv_profile_set_period(p, "space", "bytes", 524288);
+	profconv_profile_set_default_sample_type(p, "alloc_objects");
+	profconv_profile_set_drop_frames(p, "malloc");
+	profconv_profile_set_keep_frames(p, "keep");
+	profconv_profile_set_doc_url(p, "https://example.org");
+	profconv_profile_add_comment(p, "hello");
+	profconv_profile_set_time(p, 1700000000000000000, 30000000000);
+	profconv_profile_add_mapping(p, &m, NULL);
+	profconv_profile_add_mapping(p, &m2, NULL);
+	profconv_profile_add_function(p, &f1, NULL);
+	profconv_profile_add_function(p, &f2, NULL);
+	profconv_profile_add_location(p, 1, 0x1234, lines, 2, 1, &locs[0]);
+	profconv_profile_add_location(p, 2, 0x10010, NULL, 0, 0, &locs[1]);
+	profconv_profile_add_location(p, 0, 0xdead, NULL, 0, 0, &locs[2]);
+	cr_assert(eq(int, profconv_profile_add_sample(p, locs, 3, v1, labs, 3), 0));
+	cr_assert(eq(int, profconv_profile_add_sample(p, locs + 1, 2, v2, NULL, 0), 0));
+	cr_assert(eq(int, profconv_profile_add_sample(p, NULL, 0, v1, labs, 1), 0));
+	return p;
+}
+
+static void
+round_trip(int level)
+{
+	struct profconv_profile *orig = build_full();
+	size_t len;
+	char *buf = write_mem(orig, level, &len);
+	enum profconv_format fmt;
+	char *a, *b;
+
+	cr_assert(eq(int, profconv_profile_read_mem(&prof, buf, len, NULL, &fmt), 0),
+	    "%s", profconv_errmsg());
+	cr_assert(eq(int, fmt, PROFCONV_FORMAT_PPROF));
+	a = dump(orig);
+	b = dump(prof);
+	cr_assert(eq(str, b, a));
+	free(a);
+	free(b);
+	free(buf);
+	profconv_profile_free(orig);
+}
+
+Test(pb, round_trip_uncompressed_preserves_every_field)
+{
+	round_trip(0);
+}
+
+Test(pb, round_trip_gzip_preserves_every_field)
+{
+	round_trip(9);
+	ASSERT_NO_LEAKS();
+}
+
+Test(pb, gzip_output_has_gzip_magic)
+{
+	struct profconv_profile *p = build_full();
+	size_t len;
+	unsigned char *buf = (unsigned char *)write_mem(p, -1, &len);
+
+	cr_assert(eq(u8, buf[0], 0x1f));
+	cr_assert(eq(u8, buf[1], 0x8b));
+	free(buf);
+	profconv_profile_free(p);
+}
+
+Test(pb, rejects_bad_level)
+{
+	struct profconv_profile *p = build_full();
+	struct profconv_write_options o = { PROFCONV_WRITE_OPTIONS_VERSION, 10 };
+
+	cr_assert(eq(int, profconv_profile_write(p, stdout, &o), PROFCONV_EINVAL));
+	cr_assert(eq(str, ERRMSG, "compression level 10 is not in 0..9"));
+	profconv_profile_free(p);
+}
+
+Test(pb, many_samples_round_trip_across_batches)
+{
+	struct profconv_profile *p;
+	size_t i, len;
+	uint32_t loc[2];
+	int64_t v[1], t;
+	char *buf;
+
+	profconv_profile_new(&p);
+	profconv_profile_add_sample_type(p, "samples", "count");
+	profconv_profile_add_location(p, 0, 1, NULL, 0, 0, &loc[0]);
+	profconv_profile_add_location(p, 0, 2, NULL, 0, 0, &loc[1]);
+	for (i = 0; i < 10000; i++) {
+		v[0] = (int64_t)i;
+		profconv_profile_add_sample(p, loc, 1 + i % 2, v, NULL, 0);
+	}
+	buf = write_mem(p, 1, &len);
+	cr_assert(eq(int, profconv_profile_read_mem(&prof, buf, len, NULL, NULL), 0));
+	cr_assert(eq(sz, profconv_profile_sample_count(prof), 10000));
+	profconv_profile_total(prof, 0, &t);
+	cr_assert(eq(i64, t, 49995000));
+	free(buf);
+	profconv_profile_free(p);
+}
+
+/* --- validation: build wire bytes with protobuf-c, then decode ------------ */
+
+struct wire {
+	PbProfile p;
+	char *strs[8];
+	Perftools__Profiles__ValueType vt, *vtp[1];
+	Perftools__Profiles__Sample s, *sp[1];
+	uint64_t sloc[1];
+	int64_t sval[2];
+	Perftools__Profiles__Location l[2], *lp[2];
+	Perftools__Profiles__Line ln, *lnp[1];
+	Perftools__Profiles__Function f, *fp[1];
+	Perftools__Profiles__Mapping m, *mp[1];
+	Perftools__Profiles__Label lab, *labp[1];
+};
+
+/* A valid profile: one of each object, all cross-referenced. */
+static void
+wire_init(struct wire *w)
+{
+	static char s0[] = "", s1[] = "samples", s2[] = "count", s3[] = "main";
+
+	perftools__profiles__profile__init(&w->p);
+	w->strs[0] = s0;
+	w->strs[1] = s1;
+	w->strs[2] = s2;
+	w->strs[3] = s3;
+	w->p.n_string_table = 4;
+	w->p.string_table = w->strs;
+	perftools__profiles__value_type__init(&w->vt);
+	w->vt.type = 1;
+	w->vt.unit = 2;
+	w->vtp[0] = &w->vt;
+	w->p.n_sample_type = 1;
+	w->p.sample_type = w->vtp;
+	perftools__profiles__mapping__init(&w->m);
+	w->m.id = 1;
+	w->mp[0] = &w->m;
+	w->p.n_mapping = 1;
+	w->p.mapping = w->mp;
+	perftools__profiles__function__init(&w->f);
+	w->f.id = 7;
+	w->f.name = 3;
+	w->fp[0] = &w->f;
+	w->p.n_function = 1;
+	w->p.function = w->fp;
+	perftools__profiles__line__init(&w->ln);
+	w->ln.function_id = 7;
+	w->lnp[0] = &w->ln;
+	perftools__profiles__location__init(&w->l[0]);
+	w->l[0].id = 100;
+	w->l[0].mapping_id = 1;
+	w->l[0].n_line = 1;
+	w->l[0].line = w->lnp;
+	w->lp[0] = &w->l[0];
+	w->p.n_location = 1;
+	w->p.location = w->lp;
+	perftools__profiles__label__init(&w->lab);
+	w->lab.key = 1;
+	w->lab.str = 3;
+	w->labp[0] = &w->lab;
+	perftools__profiles__sample__init(&w->s);
+	w->sloc[0] = 100;
+	w->s.n_location_id = 1;
+	w->s.location_id = w->sloc;
+	w->sval[0] = 5;
+	w->s.n_value = 1;
+	w->s.value = w->sval;
+	w->s.n_label = 1;
+	w->s.label = w->labp;
+	w->sp[0] = &w->s;
+	w->p.n_sample = 1;
+	w->p.sample = w->sp;
+}
+
+static int
+decode_wire(struct wire *w)
+{
+	size_t n = perftools__profiles__profile__get_packed_size(&w->p);
+	uint8_t *buf = malloc(n + 1);
+	int rc;
+
+	perftools__profiles__profile__pack(&w->p, buf);
+	rc = profconv_profile_read_mem(&prof, buf, n, NULL, NULL);
+	free(buf);
+	return rc;
+}
+
+Test(pb, valid_wire_profile_decodes_with_dense_ids)
+{
+	struct wire w;
+	struct profconv_sample s;
+	struct profconv_location l;
+
+	wire_init(&w);
+	cr_assert(eq(int, decode_wire(&w), 0), "%s", profconv_errmsg());
+	profconv_profile_sample(prof, 0, &s);
+	cr_assert(eq(u32, s.location_ids[0], 1));
+	profconv_profile_location(prof, 1, &l);
+	cr_assert(eq(u32, l.lines[0].function_id, 1));
+}
+
+Test(pb, rejects_nonempty_first_string)
+{
+	struct wire w;
+	static char x[] = "x";
+
+	wire_init(&w);
+	w.strs[0] = x;
+	cr_assert(eq(int, decode_wire(&w), PROFCONV_EFORMAT));
+	cr_assert(eq(str, ERRMSG, "string_table[0] must be \"\""));
+}
+
+Test(pb, rejects_string_index_out_of_range)
+{
+	struct wire w;
+
+	wire_init(&w);
+	w.f.name = 4;
+	cr_assert(eq(int, decode_wire(&w), PROFCONV_EFORMAT));
+	cr_assert(eq(str, ERRMSG, "function name: string index 4 out of range "
+	    "(string table has 4 entries)"));
+}
+
+Test(pb, rejects_negative_string_index)
+{
+	struct wire w;
+
+	wire_init(&w);
+	w.lab.key = -1;
+	cr_assert(eq(int, decode_wire(&w), PROFCONV_EFORMAT));
+	cr_assert(eq(str, ERRMSG, "label key: string index -1 out of range "
+	    "(string table has 4 entries)"));
+}
+
+Test(pb, rejects_value_count_mismatch)
+{
+	struct wire w;
+
+	wire_init(&w);
+	w.s.n_value = 2;
+	cr_assert(eq(int, decode_wire(&w), PROFCONV_EFORMAT));
+	cr_assert(eq(str, ERRMSG, "sample 1 has 2 values, but there are 1 sample types"));
+}
+
+Test(pb, rejects_dangling_location)
+{
+	struct wire w;
+
+	wire_init(&w);
+	w.sloc[0] = 101;
+	cr_assert(eq(int, decode_wire(&w), PROFCONV_EFORMAT));
+	cr_assert(eq(str, ERRMSG, "sample 1 refers to unknown location 101"));
+}
+
+Test(pb, rejects_dangling_mapping)
+{
+	struct wire w;
+
+	wire_init(&w);
+	w.l[0].mapping_id = 2;
+	cr_assert(eq(int, decode_wire(&w), PROFCONV_EFORMAT));
+	cr_assert(eq(str, ERRMSG, "location 100 refers to unknown mapping 2"));
+}
+
+Test(pb, rejects_dangling_function)
+{
+	struct wire w;
+
+	wire_init(&w);
+	w.ln.function_id = 8;
+	cr_assert(eq(int, decode_wire(&w), PROFCONV_EFORMAT));
+	cr_assert(eq(str, ERRMSG, "location 100 refers to unknown function 8"));
+}
+
+Test(pb, rejects_duplicate_location_id)
+{
+	struct wire w;
+
+	wire_init(&w);
+	w.l[1] = w.l[0];
+	w.lp[1] = &w.l[1];
+	w.p.n_location = 2;
+	cr_assert(eq(int, decode_wire(&w), PROFCONV_EFORMAT));
+	cr_assert(eq(str, ERRMSG, "duplicate location id 100"));
+}
+
+Test(pb, rejects_zero_ids)
+{
+	struct wire w;
+
+	wire_init(&w);
+	w.m.id = 0;
+	w.l[0].mapping_id = 0;
+	cr_assert(eq(int, decode_wire(&w), PROFCONV_EFORMAT));
+	cr_assert(eq(str, ERRMSG, "mapping has id 0"));
+	drop();
+	wire_init(&w);
+	w.f.id = 0;
+	cr_assert(eq(int, decode_wire(&w), PROFCONV_EFORMAT));
+	cr_assert(eq(str, ERRMSG, "function has id 0"));
+}
+
+Test(pb, rejects_samples_without_sample_types)
+{
+	struct wire w;
+
+	wire_init(&w);
+	w.p.n_sample_type = 0;
+	w.s.n_value = 0;
+	cr_assert(eq(int, decode_wire(&w), PROFCONV_EFORMAT));
+	cr_assert(eq(str, ERRMSG, "profile has samples but no sample types"));
+}
+
+Test(pb, rejects_garbage)
+{
+	static const unsigned char junk[] = { 0x0a, 0xff, 0xff, 0xff, 0x0f, 1, 2 };
+
+	cr_assert(eq(int, profconv_profile_read_mem(&prof, junk, sizeof(junk),
+	    NULL, NULL), PROFCONV_EFORMAT));
+	cr_assert(zero(ptr, prof));
+	cr_assert(eq(str, ERRMSG, "not a valid pprof protobuf (7 bytes)"));
+}
+
+Test(pb, rejects_empty_input)
+{
+	cr_assert(eq(int, profconv_profile_read_mem(&prof, "", 0, NULL, NULL),
+	    PROFCONV_EFORMAT));
+	cr_assert(eq(str, ERRMSG, "empty input"));
+}

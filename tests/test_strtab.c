@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/* test_strtab.c - tests for the interned string table and the u64 map. */
+
+#include "config.h"
+
+#include <stdio.h>
+
+#include "helpers.h"
+#include "internal.h"
+
+Test(strtab, index_zero_is_empty_string)
+{
+	struct pc_strtab t;
+
+	cr_assert(eq(int, profconv__strtab_init(&t), 0));
+	cr_assert(eq(str, (char *)profconv__str(&t, 0), ""));
+	profconv__strtab_free(&t);
+}
+
+Test(strtab, interning_twice_gives_same_index)
+{
+	struct pc_strtab t;
+	uint32_t a, b, c;
+
+	profconv__strtab_init(&t);
+	cr_assert(eq(int, profconv__strtab_intern_cstr(&t, "malloc", &a), 0));
+	cr_assert(eq(int, profconv__strtab_intern_cstr(&t, "free", &b), 0));
+	cr_assert(eq(int, profconv__strtab_intern_cstr(&t, "malloc", &c), 0));
+	cr_assert(eq(u32, a, c));
+	cr_assert(ne(u32, a, b));
+	cr_assert(eq(u32, t.len, 3));
+	profconv__strtab_free(&t);
+}
+
+Test(strtab, keeps_embedded_lengths_apart)
+{
+	struct pc_strtab t;
+	uint32_t a, b;
+
+	profconv__strtab_init(&t);
+	profconv__strtab_intern(&t, "abc", 2, &a);
+	profconv__strtab_intern(&t, "abc", 3, &b);
+	cr_assert(ne(u32, a, b));
+	cr_assert(eq(str, (char *)profconv__str(&t, a), "ab"));
+	profconv__strtab_free(&t);
+}
+
+Test(strtab, survives_growth_with_stable_pointers)
+{
+	struct pc_strtab t;
+	char buf[32];
+	const char *first;
+	uint32_t idx, i;
+
+	profconv__strtab_init(&t);
+	profconv__strtab_intern_cstr(&t, "s0", &idx);
+	first = profconv__str(&t, idx);
+	for (i = 1; i < 200000; i++) {
+		snprintf(buf, sizeof(buf), "s%u", i);
+		cr_assert(eq(int, profconv__strtab_intern_cstr(&t, buf, &idx), 0));
+		cr_assert(eq(u32, idx, i + 1));
+	}
+	cr_assert(eq(str, (char *)first, "s0"));
+	cr_assert(profconv__strtab_find(&t, "s123456", 7, &idx));
+	cr_assert(eq(str, (char *)profconv__str(&t, idx), "s123456"));
+	cr_assert(not(profconv__strtab_find(&t, "nope", 4, &idx)));
+	profconv__strtab_free(&t);
+	ASSERT_NO_LEAKS();
+}
+
+Test(u64map, stores_zero_and_large_keys)
+{
+	struct pc_u64map m = { 0 };
+	uint32_t v;
+	uint64_t k;
+
+	cr_assert(not(profconv__u64map_get(&m, 0, &v)));
+	cr_assert(eq(int, profconv__u64map_put(&m, 0, 7), 0));
+	for (k = 1; k < 100000; k++)
+		cr_assert(eq(int, profconv__u64map_put(&m, k * 0x1000, (uint32_t)k), 0));
+	cr_assert(profconv__u64map_get(&m, 0, &v));
+	cr_assert(eq(u32, v, 7));
+	cr_assert(profconv__u64map_get(&m, 0x1000 * 777, &v));
+	cr_assert(eq(u32, v, 777));
+	cr_assert(not(profconv__u64map_get(&m, 0x1001, &v)));
+	cr_assert(eq(sz, m.len, 99999));
+	profconv__u64map_free(&m);
+}
