@@ -282,7 +282,13 @@ int profconv_profile_total(const struct profconv_profile *prof,
 /* Formats profconv_profile_read() can recognize. */
 enum profconv_format {
 	PROFCONV_FORMAT_UNKNOWN = 0,
-	PROFCONV_FORMAT_PPROF = 1	/* pprof protobuf */
+	PROFCONV_FORMAT_PPROF = 1,	/* pprof protobuf */
+	PROFCONV_FORMAT_HEAP = 2,	/* "heap profile:" text (gperftools, Go) */
+	PROFCONV_FORMAT_JEMALLOC = 3,	/* jemalloc "heap_v2/N" text */
+	PROFCONV_FORMAT_CPU = 4,	/* gperftools legacy CPU binary */
+	PROFCONV_FORMAT_CONTENTION = 5,	/* "--- contention" / "--- mutex" */
+	PROFCONV_FORMAT_GOCOUNT = 6,	/* "goroutine profile: total N" */
+	PROFCONV_FORMAT_THREAD = 7	/* "--- threadz" */
 };
 
 struct profconv_read_options {
@@ -290,9 +296,13 @@ struct profconv_read_options {
 	/* Largest decompressed or whole-file input accepted, in bytes;
 	 * 0 means the default, PROFCONV_DEFAULT_MAX_INPUT. */
 	uint64_t max_input;
+	/* jemalloc: one sample per thread line, with a "thread" label (and
+	 * "thread_name" where the header names the thread), instead of the
+	 * t*: totals. */
+	int threads;
 };
 #define PROFCONV_READ_OPTIONS_VERSION 1
-#define PROFCONV_READ_OPTIONS_INIT { PROFCONV_READ_OPTIONS_VERSION, 0 }
+#define PROFCONV_READ_OPTIONS_INIT { PROFCONV_READ_OPTIONS_VERSION, 0, 0 }
 #define PROFCONV_DEFAULT_MAX_INPUT ((uint64_t)16 << 30)	/* 16 GiB */
 
 /*

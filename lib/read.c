@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "input.h"
+#include "legacy.h"
 
 /* How much of the (decompressed) start of an input detection looks at. */
 #define SNIFF_BYTES 4096
@@ -13,6 +13,12 @@
 static const char *const format_names[] = {
 	[PROFCONV_FORMAT_UNKNOWN] = "unknown",
 	[PROFCONV_FORMAT_PPROF] = "pprof",
+	[PROFCONV_FORMAT_HEAP] = "heap",
+	[PROFCONV_FORMAT_JEMALLOC] = "jemalloc",
+	[PROFCONV_FORMAT_CPU] = "cpu",
+	[PROFCONV_FORMAT_CONTENTION] = "contention",
+	[PROFCONV_FORMAT_GOCOUNT] = "gocount",
+	[PROFCONV_FORMAT_THREAD] = "thread",
 };
 
 const char *
@@ -39,19 +45,179 @@ read_pprof(struct profconv_profile **out, struct pc_input *in)
 	return profconv__pb_decode(out, data, len);
 }
 
+/* Word I of a legacy CPU header: 32 or 64 bits, little or big endian. */
+static uint64_t
+cpu_word(const unsigned char *p, size_t i, int width, bool big)
+{
+	uint64_t v = 0;
+	int k;
+
+	p += i * (size_t)width;
+	for (k = 0; k < width; k++)
+		v |= (uint64_t)p[big ? width - 1 - k : k] << (8 * k);
+	return v;
+}
+
+/* The gperftools CPU header: words 0, 3, 0 (C++) or 1 (Java), period, 0. */
+static bool
+is_cpu_binary(const unsigned char *p, size_t len)
+{
+	static const struct { int width; bool big; } kinds[] = {
+		{ 4, false }, { 4, true }, { 8, false }, { 8, true },
+	};
+	size_t i;
+
+	for (i = 0; i < PC_ARRAY_LEN(kinds); i++) {
+		int w = kinds[i].width;
+		bool big = kinds[i].big;
+
+		if (len < (size_t)w * 5)
+			continue;
+		if (cpu_word(p, 0, w, big) == 0 && cpu_word(p, 1, w, big) == 3 &&
+		    cpu_word(p, 2, w, big) <= 1 && cpu_word(p, 3, w, big) > 0 &&
+		    cpu_word(p, 4, w, big) == 0)
+			return true;
+	}
+	return false;
+}
+
+static bool
+starts_with(const char *p, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return len >= n && memcmp(p, prefix, n) == 0;
+}
+
+/* "<word> profile: total <digits>" with nothing after. */
+static bool
+is_count_header(const char *p, size_t len)
+{
+	const char *end = p + len, *q = p;
+
+	while (q < end && *q != ' ' && *q != '\t')
+		q++;
+	if (q == p || !starts_with(q, (size_t)(end - q), " profile: total "))
+		return false;
+	q += strlen(" profile: total ");
+	if (q == end)
+		return false;
+	while (q < end && *q >= '0' && *q <= '9')
+		q++;
+	return q == end;
+}
+
+/* Recognize a text format by its first meaningful line. */
+static enum profconv_format
+sniff_text(const unsigned char *data, size_t len)
+{
+	const char *p = (const char *)data, *end = p + len, *nl;
+	size_t n;
+	bool first = true;
+
+	while (p < end) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		n = (size_t)((nl != NULL ? nl : end) - p);
+		if (n != 0 && p[n - 1] == '\r')
+			n--;
+		if (first && starts_with(p, n, "heap profile:"))
+			return PROFCONV_FORMAT_HEAP;
+		if (first && starts_with(p, n, "heap_v2/"))
+			return PROFCONV_FORMAT_JEMALLOC;
+		if (first && (starts_with(p, n, "--- contentionz ") ||
+		    starts_with(p, n, "--- mutex:") ||
+		    starts_with(p, n, "--- contention:")))
+			return PROFCONV_FORMAT_CONTENTION;
+		if (starts_with(p, n, "--- threadz ") ||
+		    starts_with(p, n, "--- Thread "))
+			return PROFCONV_FORMAT_THREAD;
+		if (is_count_header(p, n))
+			return PROFCONV_FORMAT_GOCOUNT;
+		/* Blank and '#' lines may precede the Go and thread headers. */
+		{
+			const char *q = pc_skip_space(p, p + n);
+
+			if (q != p + n && *q != '#')
+				break;
+		}
+		first = false;
+		if (nl == NULL)
+			break;
+		p = nl + 1;
+	}
+	return PROFCONV_FORMAT_UNKNOWN;
+}
+
+static int
+unrecognized(const unsigned char *data, size_t len)
+{
+	const char *what = "binary data";
+	size_t i, n = len < 64 ? len : 64;
+
+	for (i = 0; i < n && (data[i] >= 0x20 || data[i] == '\n' ||
+	    data[i] == '\t' || data[i] == '\r'); i++)
+		;
+	if (i == n)
+		what = "text";
+	return profconv__fail(PROFCONV_EFORMAT,
+	    "unrecognized profile format (%s); expected pprof protobuf, "
+	    "gperftools/Go heap or CPU, jemalloc heap_v2, contention, "
+	    "or Go goroutine/threadcreate", what);
+}
+
 static int
 read_input(struct profconv_profile **out, struct pc_input *in,
-    enum profconv_format *format_out)
+    const struct profconv_read_options *opts, enum profconv_format *format_out)
 {
-	enum profconv_format fmt = PROFCONV_FORMAT_PPROF;
+	const unsigned char *data;
+	unsigned char head[64];
+	enum profconv_format fmt;
+	size_t len;
 	int rc;
 
 	rc = profconv__input_fill(in, SNIFF_BYTES);
 	if (rc < 0)
 		return rc;
+	data = profconv__input_data(in);
+	len = profconv__input_avail(in);
+	if (len == 0)
+		return profconv__fail(PROFCONV_EFORMAT, "empty input");
+	fmt = is_cpu_binary(data, len) ? PROFCONV_FORMAT_CPU :
+	    sniff_text(data, len);
 	if (format_out != NULL)
 		*format_out = fmt;
-	return read_pprof(out, in);
+	switch (fmt) {
+	case PROFCONV_FORMAT_HEAP:
+		return profconv__read_heap(out, in, opts);
+	case PROFCONV_FORMAT_JEMALLOC:
+		return profconv__read_jemalloc(out, in, opts);
+	case PROFCONV_FORMAT_CPU:
+		return profconv__read_cpu(out, in, opts);
+	case PROFCONV_FORMAT_CONTENTION:
+		return profconv__read_contention(out, in, opts);
+	case PROFCONV_FORMAT_GOCOUNT:
+		return profconv__read_gocount(out, in, opts);
+	case PROFCONV_FORMAT_THREAD:
+		return profconv__read_thread(out, in, opts);
+	default:
+		break;
+	}
+	if (starts_with((const char *)data, len, "--- heapz "))
+		return profconv__fail(PROFCONV_EUNSUPPORTED,
+		    "Java heapz profiles are not supported");
+	/* Reading moves the buffer: keep the head for the message. */
+	memcpy(head, data, len < sizeof(head) ? len : sizeof(head));
+	len = len < sizeof(head) ? len : sizeof(head);
+	rc = read_pprof(out, in);
+	if (rc == PROFCONV_EFORMAT && strncmp(profconv_errmsg(),
+	    "not a valid pprof protobuf", 26) == 0) {
+		if (format_out != NULL)
+			*format_out = PROFCONV_FORMAT_UNKNOWN;
+		return unrecognized(head, len);
+	}
+	if (format_out != NULL)
+		*format_out = PROFCONV_FORMAT_PPROF;
+	return rc;
 }
 
 int
@@ -67,7 +233,7 @@ profconv_profile_read(struct profconv_profile **out, FILE *fp,
 	rc = profconv__input_init(&in, fp, NULL, 0,
 	    opts != NULL ? opts->max_input : 0);
 	if (rc == 0)
-		rc = read_input(out, &in, format_out);
+		rc = read_input(out, &in, opts, format_out);
 	profconv__input_free(&in);
 	return rc;
 }
@@ -86,7 +252,7 @@ profconv_profile_read_mem(struct profconv_profile **out, const void *data,
 	rc = profconv__input_init(&in, NULL, data, len,
 	    opts != NULL ? opts->max_input : 0);
 	if (rc == 0)
-		rc = read_input(out, &in, format_out);
+		rc = read_input(out, &in, opts, format_out);
 	profconv__input_free(&in);
 	return rc;
 }

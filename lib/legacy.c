@@ -1,0 +1,409 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * legacy.c - the builder shared by the legacy readers: address stacks to
+ * locations, map entries to mappings, and pprof's finishing heuristics.
+ */
+
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "legacy.h"
+
+/* --- number parsing ------------------------------------------------------------ */
+
+bool
+profconv__parse_u64(const char **pp, const char *end, uint64_t *out)
+{
+	const char *p = *pp;
+	uint64_t v = 0;
+
+	if (p == end || *p < '0' || *p > '9')
+		return false;
+	for (; p < end && *p >= '0' && *p <= '9'; p++) {
+		uint64_t d = (uint64_t)(*p - '0');
+
+		if (v > (UINT64_MAX - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	*out = v;
+	*pp = p;
+	return true;
+}
+
+bool
+profconv__parse_i64(const char **pp, const char *end, int64_t *out)
+{
+	const char *p = *pp;
+	bool neg = false;
+	uint64_t v;
+
+	if (p < end && *p == '-') {
+		neg = true;
+		p++;
+	}
+	if (!profconv__parse_u64(&p, end, &v))
+		return false;
+	if (neg ? v > (uint64_t)INT64_MAX + 1 : v > (uint64_t)INT64_MAX)
+		return false;
+	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
+	*pp = p;
+	return true;
+}
+
+bool
+profconv__parse_hex(const char **pp, const char *end, uint64_t *out)
+{
+	const char *p = *pp;
+	uint64_t v = 0;
+	unsigned d;
+
+	for (; p < end; p++) {
+		if (*p >= '0' && *p <= '9')
+			d = (unsigned)(*p - '0');
+		else if (*p >= 'a' && *p <= 'f')
+			d = (unsigned)(*p - 'a' + 10);
+		else if (*p >= 'A' && *p <= 'F')
+			d = (unsigned)(*p - 'A' + 10);
+		else
+			break;
+		if (v >> 60 != 0)
+			return false;
+		v = v << 4 | d;
+	}
+	if (p == *pp)
+		return false;
+	*out = v;
+	*pp = p;
+	return true;
+}
+
+/* --- building ------------------------------------------------------------------ */
+
+int
+profconv__legacy_init(struct pc_legacy *b)
+{
+	memset(b, 0, sizeof(*b));
+	return profconv_profile_new(&b->prof);
+}
+
+void
+profconv__legacy_free(struct pc_legacy *b)
+{
+	profconv_profile_free(b->prof);
+	profconv__u64map_free(&b->loc_by_addr);
+	free(b->stack);
+	profconv__maps_free(&b->maps);
+	memset(b, 0, sizeof(*b));
+}
+
+int
+profconv__legacy_location(struct pc_legacy *b, uint64_t address,
+    uint32_t *id_out)
+{
+	int rc;
+
+	if (profconv__u64map_get(&b->loc_by_addr, address, id_out))
+		return 0;
+	rc = profconv__add_location_raw(b->prof, 0, address, NULL, 0, false,
+	    id_out);
+	if (rc == 0)
+		rc = profconv__u64map_put(&b->loc_by_addr, address, *id_out);
+	return rc;
+}
+
+int
+profconv__legacy_add_sample(struct pc_legacy *b, const uint64_t *addrs,
+    size_t naddrs, const int64_t *values, const struct pc_label *labels,
+    size_t nlabels)
+{
+	size_t i;
+	int rc;
+
+	rc = PC_GROW(b->stack, b->stack_cap, 0, naddrs);
+	for (i = 0; rc == 0 && i < naddrs; i++)
+		rc = profconv__legacy_location(b, addrs[i], &b->stack[i]);
+	if (rc == 0)
+		rc = profconv__add_sample_raw(b->prof, b->stack, naddrs, values,
+		    labels, nlabels);
+	return rc;
+}
+
+/* --- finishing: pprof's massageMappings and remapMappingIDs -------------------- */
+
+static bool
+adjacent(const struct pc_map_entry *a, const struct pc_map_entry *b)
+{
+	if (a->file[0] != '\0' && b->file[0] != '\0' &&
+	    strcmp(a->file, b->file) != 0)
+		return false;
+	if (a->build_id[0] != '\0' && b->build_id[0] != '\0' &&
+	    strcmp(a->build_id, b->build_id) != 0)
+		return false;
+	if (a->limit != b->start)
+		return false;
+	if (a->offset != 0 && b->offset != 0 &&
+	    a->offset + (a->limit - a->start) != b->offset)
+		return false;
+	return true;
+}
+
+/* Merge adjacent entries: the later one's names win when set. */
+static void
+merge_adjacent(struct pc_maps *maps)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < maps->n; i++) {
+		struct pc_map_entry *m = &maps->v[i];
+
+		if (n != 0 && adjacent(&maps->v[n - 1], m)) {
+			struct pc_map_entry *last = &maps->v[n - 1];
+
+			last->limit = m->limit;
+			if (m->file[0] != '\0') {
+				free(last->file);
+				last->file = m->file;
+				m->file = NULL;
+			}
+			if (m->build_id[0] != '\0') {
+				free(last->build_id);
+				last->build_id = m->build_id;
+				m->build_id = NULL;
+			}
+			free(m->file);
+			free(m->build_id);
+			continue;
+		}
+		maps->v[n++] = *m;
+	}
+	maps->n = n;
+}
+
+/* libRx: ([.]so$|[.]so[._][0-9]+) on the trimmed name without "(deleted)". */
+static bool
+looks_like_library(const char *file, size_t len)
+{
+	const char *p;
+
+	if (len >= 3 && memcmp(file + len - 3, ".so", 3) == 0)
+		return true;
+	for (p = file; (p = memmem(p, (size_t)(file + len - p), ".so", 3));
+	    p += 3)
+		if (p + 4 < file + len && (p[3] == '.' || p[3] == '_') &&
+		    p[4] >= '0' && p[4] <= '9')
+			return true;
+	return false;
+}
+
+/* The mapping the main binary most likely is, moved to the front. */
+static void
+main_binary_first(struct pc_maps *maps)
+{
+	char buf[4096];
+	size_t i;
+
+	for (i = 0; i < maps->n; i++) {
+		const char *f = maps->v[i].file, *s, *e;
+		size_t n = 0;
+
+		/* Remove every "(deleted)", then trim. */
+		for (s = f; *s != '\0' && n < sizeof(buf) - 1;) {
+			if (strncmp(s, "(deleted)", 9) == 0) {
+				s += 9;
+				continue;
+			}
+			buf[n++] = *s++;
+		}
+		buf[n] = '\0';
+		for (s = buf; *s == ' ' || *s == '\t' || *s == '\n'; s++)
+			;
+		for (e = buf + n; e > s && (e[-1] == ' ' || e[-1] == '\t' ||
+		    e[-1] == '\n'); e--)
+			;
+		if (e == s || looks_like_library(s, (size_t)(e - s)) ||
+		    *s == '[')
+			continue;
+		if (i != 0) {
+			struct pc_map_entry t = maps->v[0];
+
+			maps->v[0] = maps->v[i];
+			maps->v[i] = t;
+		}
+		break;
+	}
+}
+
+static void
+fix_main_start(struct pc_maps *maps)
+{
+	struct pc_map_entry *m;
+
+	if (maps->n > 1 && strncmp(maps->v[0].file, "/anon_hugepage", 14) == 0 &&
+	    maps->v[0].limit == maps->v[1].start) {
+		free(maps->v[0].file);
+		free(maps->v[0].build_id);
+		memmove(&maps->v[0], &maps->v[1], (maps->n - 1) * sizeof(maps->v[0]));
+		maps->n--;
+	}
+	if (maps->n == 0)
+		return;
+	m = &maps->v[0];
+	if (m->start - m->offset == 0x400000) {
+		m->start = 0x400000;
+		m->offset = 0;
+	}
+}
+
+/* Attach each location to the first mapping that holds its address. */
+static int
+assign_locations(struct pc_legacy *b)
+{
+	struct profconv_profile *prof = b->prof;
+	struct pc_maps *maps = &b->maps;
+	uint32_t fake = 0;
+	size_t i, j;
+
+	for (i = 0; i < prof->nlocations; i++) {
+		struct pc_location *l = &prof->locations[i];
+		uint64_t a = l->address;
+
+		if (l->mapping != 0 || a == 0)
+			continue;
+		for (j = 0; j < maps->n; j++)
+			if (maps->v[j].start <= a && a < maps->v[j].limit)
+				break;
+		if (j == maps->n) {
+			/* Legacy handlers that lost the first part of a split
+			 * mapping: grow it back down to its file start. */
+			for (j = 0; j < maps->n; j++) {
+				struct pc_map_entry *m = &maps->v[j];
+
+				if (m->offset != 0 && m->start - m->offset <= a &&
+				    a < m->start) {
+					m->start -= m->offset;
+					m->offset = 0;
+					break;
+				}
+			}
+		}
+		if (j < maps->n) {
+			l->mapping = (uint32_t)j + 1;
+			continue;
+		}
+		if (fake == 0)
+			fake = (uint32_t)maps->n + 1;
+		l->mapping = fake;
+	}
+	return fake != 0 ? 1 : 0;
+}
+
+static const char alloc_rx[] =
+	"calloc|cfree|malloc|free|memalign|do_memalign|(__)?posix_memalign|"
+	"pvalloc|valloc|realloc|tcmalloc::.*|tc_calloc|tc_cfree|tc_malloc|"
+	"tc_free|tc_memalign|tc_posix_memalign|tc_pvalloc|tc_valloc|"
+	"tc_realloc|tc_new|tc_delete|tc_newarray|tc_deletearray|"
+	"tc_new_nothrow|tc_newarray_nothrow|malloc_zone_malloc|"
+	"malloc_zone_calloc|malloc_zone_valloc|malloc_zone_realloc|"
+	"malloc_zone_memalign|malloc_zone_free|runtime\\..*|BaseArena::.*|"
+	"(::)?do_malloc_no_errno|(::)?do_malloc_pages|(::)?do_malloc|"
+	"DoSampledAllocation|MallocedMemBlock::MallocedMemBlock|_M_allocate|"
+	"__builtin_(vec_)?delete|__builtin_(vec_)?new|"
+	"__gnu_cxx::new_allocator::allocate|__libc_malloc|"
+	"__malloc_alloc_template::allocate|allocate|cpp_alloc|"
+	"operator new(\\[\\])?|simple_alloc::allocate";
+static const char alloc_skip_rx[] =
+	"runtime\\.panic|runtime\\.reflectcall|runtime\\.call[0-9]*";
+static const char cpu_profiler_rx[] =
+	"ProfileData::Add|ProfileData::prof_handler|CpuProfiler::prof_handler|"
+	"__pthread_sighandler|__restore";
+static const char lock_rx[] =
+	"RecordLockProfileData|(base::)?RecordLockProfileData.*|"
+	"(base::)?SubmitMutexProfileData.*|(base::)?SubmitSpinLockProfileData.*|"
+	"(base::Mutex::)?AwaitCommon.*|(base::Mutex::)?Unlock.*|"
+	"(base::Mutex::)?UnlockSlow.*|(base::Mutex::)?ReaderUnlock.*|"
+	"(base::MutexLock::)?~MutexLock.*|(Mutex::)?AwaitCommon.*|"
+	"(Mutex::)?Unlock.*|(Mutex::)?UnlockSlow.*|(Mutex::)?ReaderUnlock.*|"
+	"(MutexLock::)?~MutexLock.*|(SpinLock::)?Unlock.*|"
+	"(SpinLock::)?SlowUnlock.*|(SpinLockHolder::)?~SpinLockHolder.*";
+
+/* Do the sample type names equal the NAMES list (NULL-terminated)? */
+static bool
+types_are(const struct profconv_profile *prof, const char *const *names)
+{
+	size_t i;
+
+	for (i = 0; names[i] != NULL; i++)
+		if (i >= prof->nsample_types || strcmp(profconv__pstr(prof,
+		    prof->sample_types[i].type), names[i]) != 0)
+			return false;
+	return i == prof->nsample_types;
+}
+
+/* pprof's addLegacyFrameInfo. */
+static int
+set_frame_info(struct profconv_profile *prof)
+{
+	static const char *const heap[][5] = {
+		{ "allocations", "size", NULL },
+		{ "objects", "space", NULL },
+		{ "inuse_objects", "inuse_space", NULL },
+		{ "alloc_objects", "alloc_space", NULL },
+		{ "alloc_objects", "alloc_space", "inuse_objects",
+		    "inuse_space", NULL },
+	};
+	static const char *const contention[] = { "contentions", "delay", NULL };
+	size_t i;
+	int rc;
+
+	for (i = 0; i < PC_ARRAY_LEN(heap); i++) {
+		if (!types_are(prof, heap[i]))
+			continue;
+		rc = profconv_profile_set_drop_frames(prof, alloc_rx);
+		if (rc == 0)
+			rc = profconv_profile_set_keep_frames(prof, alloc_skip_rx);
+		return rc;
+	}
+	if (types_are(prof, contention))
+		return profconv_profile_set_drop_frames(prof, lock_rx);
+	return profconv_profile_set_drop_frames(prof, cpu_profiler_rx);
+}
+
+int
+profconv__legacy_finish(struct pc_legacy *b, struct profconv_profile **out)
+{
+	struct profconv_mapping pm = { 0 };
+	size_t i;
+	int rc, fake;
+
+	*out = NULL;
+	merge_adjacent(&b->maps);
+	main_binary_first(&b->maps);
+	fix_main_start(&b->maps);
+	fake = assign_locations(b);
+	for (i = 0, rc = 0; rc == 0 && i < b->maps.n; i++) {
+		const struct pc_map_entry *m = &b->maps.v[i];
+
+		pm.start = m->start;
+		pm.limit = m->limit;
+		pm.offset = m->offset;
+		pm.file = m->file;
+		pm.build_id = m->build_id;
+		rc = profconv_profile_add_mapping(b->prof, &pm, NULL);
+	}
+	if (rc == 0 && fake) {
+		/* Go legacy profiles have no map: one mapping for all. */
+		memset(&pm, 0, sizeof(pm));
+		pm.limit = UINT64_MAX;
+		rc = profconv_profile_add_mapping(b->prof, &pm, NULL);
+	}
+	if (rc == 0)
+		rc = set_frame_info(b->prof);
+	if (rc < 0)
+		return rc;
+	*out = b->prof;
+	b->prof = NULL;
+	return 0;
+}

@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * legacy.h - what the legacy-format readers share: the memory-map parser
+ * and a builder that turns stacks of raw addresses into the model the way
+ * google/pprof's legacy parsers do (pprof-reference.md section 2).
+ */
+#ifndef PROFCONV_LEGACY_H
+#define PROFCONV_LEGACY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "input.h"
+#include "internal.h"
+
+/* --- memory maps (maps.c) --------------------------------------------------- */
+
+struct pc_map_entry {
+	uint64_t start, limit, offset;
+	char *file;			/* malloc'd; "" when absent */
+	char *build_id;			/* malloc'd; "" when absent */
+};
+
+/* A list of parsed map entries, plus the `$name` variables seen so far. */
+struct pc_maps {
+	struct pc_map_entry *v;
+	size_t n, cap;
+	char **vars;			/* name, value, name, value, ... */
+	size_t nvars, vars_cap;
+};
+
+void profconv__maps_free(struct pc_maps *maps);
+
+enum pc_map_line {
+	PC_MAP_ENTRY,		/* an entry was appended */
+	PC_MAP_SKIPPED,		/* a valid entry without 'x' permission */
+	PC_MAP_UNRECOGNIZED	/* not a maps line (maybe a $var assignment) */
+};
+
+/*
+ * Parse one line of a memory map in any form pprof accepts: the procfs
+ * form ("start-end perms offset dev inode [file]") or the brief form
+ * ("start-end[:] [perms] [file] [(@offset)] [buildid]"), after removing
+ * a glog prefix and substituting $variables.  A line of the form
+ * "name=value" that is not a map entry defines $name.  *KIND_OUT says what
+ * the line was.  Errors: PROFCONV_ENOMEM.
+ */
+int profconv__maps_parse_line(struct pc_maps *maps, const char *line,
+    size_t len, enum pc_map_line *kind_out);
+
+/* True when LINE contains one of the memory-map section sentinels. */
+bool profconv__maps_is_sentinel(const char *line, size_t len);
+
+/* Parse every remaining line of IN as map lines. */
+int profconv__maps_parse_rest(struct pc_maps *maps, struct pc_input *in);
+
+/* --- the legacy builder (legacy.c) ------------------------------------------- */
+
+/*
+ * Builds a profile from samples whose stacks are raw addresses.  Locations
+ * are deduplicated by address and numbered in first-use order, which is
+ * pprof's remapLocationIDs order.  Samples are never merged.
+ */
+struct pc_legacy {
+	struct profconv_profile *prof;
+	struct pc_u64map loc_by_addr;
+	uint32_t *stack;		/* scratch for one stack */
+	size_t stack_cap;
+	struct pc_maps maps;
+};
+
+int profconv__legacy_init(struct pc_legacy *b);
+void profconv__legacy_free(struct pc_legacy *b);
+
+/* The location id for ADDRESS (already adjusted by the reader). */
+int profconv__legacy_location(struct pc_legacy *b, uint64_t address,
+    uint32_t *id_out);
+
+/*
+ * Add a sample with the NADDRS addresses ADDRS, leaf first, each already
+ * adjusted, the values (one per sample type) and labels.
+ */
+int profconv__legacy_add_sample(struct pc_legacy *b, const uint64_t *addrs,
+    size_t naddrs, const int64_t *values, const struct pc_label *labels,
+    size_t nlabels);
+
+/*
+ * Finish: turn b->maps into mappings (merge adjacent entries, move the
+ * main binary first, drop a leading /anon_hugepage, fix a main binary at
+ * 0x400000), attach every location to its mapping (making a fake one when
+ * none fits), and set drop/keep frames from the sample types as pprof's
+ * addLegacyFrameInfo does.  Moves the profile to *OUT.
+ */
+int profconv__legacy_finish(struct pc_legacy *b,
+    struct profconv_profile **out);
+
+/* --- readers (one file each) -------------------------------------------------- */
+
+/*
+ * Every reader starts at the beginning of IN (nothing consumed yet, the
+ * first bytes visible through profconv__input_data()) and fills a new
+ * profile.  Messages name the line ("line 12: ...") or byte offset.
+ */
+int profconv__read_heap(struct profconv_profile **out, struct pc_input *in,
+    const struct profconv_read_options *opts);
+int profconv__read_jemalloc(struct profconv_profile **out,
+    struct pc_input *in, const struct profconv_read_options *opts);
+int profconv__read_contention(struct profconv_profile **out,
+    struct pc_input *in, const struct profconv_read_options *opts);
+int profconv__read_gocount(struct profconv_profile **out, struct pc_input *in,
+    const struct profconv_read_options *opts);
+int profconv__read_thread(struct profconv_profile **out, struct pc_input *in,
+    const struct profconv_read_options *opts);
+int profconv__read_cpu(struct profconv_profile **out, struct pc_input *in,
+    const struct profconv_read_options *opts);
+
+/* --- small parsing helpers (legacy.c) ----------------------------------------- */
+
+/* Skip spaces and tabs from *P up to END. */
+static inline const char *
+pc_skip_space(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+
+/*
+ * Parse an unsigned decimal number at *P (no sign), advancing *P.  False
+ * when there is no digit or it overflows 64 bits (then *P is unchanged).
+ */
+bool profconv__parse_u64(const char **p, const char *end, uint64_t *out);
+/* The same with an optional leading '-', into int64_t. */
+bool profconv__parse_i64(const char **p, const char *end, int64_t *out);
+/* Parse hex digits (no 0x) at *P; false on none or overflow. */
+bool profconv__parse_hex(const char **p, const char *end, uint64_t *out);
+
+#endif /* PROFCONV_LEGACY_H */
