@@ -393,7 +393,9 @@ Test(pb, rejects_garbage)
 	cr_assert(eq(int, profconv_profile_read_mem(&prof, junk, sizeof(junk),
 	    NULL, NULL), PROFCONV_EFORMAT));
 	cr_assert(zero(ptr, prof));
-	cr_assert(eq(str, ERRMSG, "not a valid pprof protobuf (7 bytes)"));
+	cr_assert(eq(str, ERRMSG, "unrecognized profile format (binary data); "
+	    "expected pprof protobuf, gperftools/Go heap or CPU, jemalloc "
+	    "heap_v2, contention, or Go goroutine/threadcreate"));
 }
 
 Test(pb, rejects_empty_input)
