@@ -92,7 +92,14 @@ match_range(const char *p, const char *end, struct range_text *r)
 		q += 2;
 	r->e0 = q;
 	r->e1 = skip_hex(q, end);
-	if (r->e1 == q) {
+	if (r->e1 == q && r->s1 - r->s0 >= 2 && r->s1[-1] == '0' &&
+	    end - r->s1 >= 2 && r->s1[0] == 'x' &&
+	    isxdigit((unsigned char)r->s1[1])) {
+		/* "...60x10": the regex gives the start's last 0 to "0x". */
+		r->s1--;
+		r->e0 = r->s1 + 2;
+		r->e1 = skip_hex(r->e0, end);
+	} else if (r->e1 == q) {
 		/* No end number: the regex backtracks into the start. */
 		if (r->s1 - r->s0 < 2)
 			return false;

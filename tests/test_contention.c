@@ -1,0 +1,346 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_contention.c - tests for the contention and threadz readers
+ * (lib/contention.c, lib/thread.c).
+ */
+
+#include "config.h"
+
+#include <stdint.h>
+
+#include "helpers.h"
+
+#include <criterion/parameterized.h>
+
+static struct profconv_profile *prof;
+
+static void
+drop(void)
+{
+	profconv_profile_free(prof);
+	prof = NULL;
+}
+
+TestSuite(contention, .fini = drop);
+TestSuite(thread, .fini = drop);
+
+static int
+read_text(const char *text, enum profconv_format want)
+{
+	enum profconv_format fmt;
+	int rc;
+
+	rc = profconv_profile_read_mem(&prof, text, strlen(text), NULL, &fmt);
+	cr_assert(eq(int, fmt, want));
+	return rc;
+}
+
+static void
+expect_stack(size_t i, const uint64_t *want, size_t n)
+{
+	struct profconv_location loc;
+	struct profconv_sample s;
+	size_t j;
+
+	cr_assert(eq(int, profconv_profile_sample(prof, i, &s), 0));
+	cr_assert(eq(sz, s.nlocations, n), "sample %zu", i);
+	for (j = 0; j < n; j++) {
+		cr_assert(eq(int, profconv_profile_location(prof,
+		    s.location_ids[j], &loc), 0));
+		cr_assert(eq(u64, loc.address, want[j]), "sample %zu frame %zu",
+		    i, j);
+	}
+}
+
+static void
+expect_values(size_t i, int64_t v0, int64_t v1)
+{
+	struct profconv_sample s;
+
+	cr_assert(eq(int, profconv_profile_sample(prof, i, &s), 0));
+	cr_assert(eq(i64, s.values[0], v0), "sample %zu", i);
+	cr_assert(eq(i64, s.values[1], v1), "sample %zu", i);
+}
+
+/* --- contention ----------------------------------------------------------- */
+
+/* The first sample of pprof's cppbench.contention and its golden values. */
+Test(contention, unsamples_like_pprof)
+{
+	static const char text[] =
+	    "--- contentionz 1 ---\n"
+	    "cycles/second = 3201000000\n"
+	    "sampling period = 100\n"
+	    "ms since reset = 16502830\n"
+	    "discarded samples = 0\n"
+	    "  19490304       27 @ 0xbccc97 0xc61202 0x42ed5f\n"
+	    "--- Memory map: ---\n"
+	    "  00400000-00fcb000: cppbench_server_main\n";
+	static const uint64_t want[] = { 0xbccc96, 0xc61201, 0x42ed5e };
+	struct profconv_value_type vt;
+	struct profconv_mapping m;
+
+	cr_assert(eq(int, read_text(text, PROFCONV_FORMAT_CONTENTION), 0),
+	    "%s", ERRMSG);
+	cr_assert(eq(i64, profconv_profile_period(prof, &vt), 100));
+	cr_assert(eq(str, (char *)vt.type, "contentions"));
+	cr_assert(eq(str, (char *)vt.unit, "count"));
+	cr_assert(eq(int, profconv_profile_sample_type(prof, 1, &vt), 0));
+	cr_assert(eq(str, (char *)vt.type, "delay"));
+	cr_assert(eq(str, (char *)vt.unit, "nanoseconds"));
+	cr_assert(eq(i64, profconv_profile_duration_nanos(prof),
+	    16502830000000));
+	expect_values(0, 2700, 608881724);
+	expect_stack(0, want, 3);	/* every frame moved back by one */
+	cr_assert(eq(sz, profconv_profile_mapping_count(prof), 1));
+	cr_assert(eq(int, profconv_profile_mapping(prof, 1, &m), 0));
+	cr_assert(eq(str, (char *)m.file, "cppbench_server_main"));
+	cr_assert(eq(int, strncmp(profconv_profile_drop_frames(prof),
+	    "RecordLockProfileData|", 22), 0));
+	ASSERT_NO_LEAKS();
+}
+
+/* Go's mutex profile: no attribute but a period; no clock, no scaling. */
+Test(contention, reads_go_mutex_profiles)
+{
+	static const char text[] =
+	    "--- mutex:\n"
+	    "cycles/second=2394000000\n"
+	    "sampling period=5\n"
+	    "# a comment\n"
+	    "\n"
+	    "1000 2 @ 0x10 0x20\n";
+	static const uint64_t want[] = { 0xf, 0x1f };
+
+	cr_assert(eq(int, read_text(text, PROFCONV_FORMAT_CONTENTION), 0),
+	    "%s", ERRMSG);
+	expect_values(0, 10, 2088);	/* 1000 * 5 / 2.394 */
+	expect_stack(0, want, 2);
+	cr_assert(eq(sz, profconv_profile_mapping_count(prof), 1));
+}
+
+Test(contention, scales_counts_only_without_a_clock)
+{
+	static const char text[] =
+	    "--- contention:\nsampling period = 3\n7 2 @ 0x10\n";
+
+	cr_assert(eq(int, read_text(text, PROFCONV_FORMAT_CONTENTION), 0),
+	    "%s", ERRMSG);
+	expect_values(0, 6, 7);
+}
+
+Test(contention, does_not_scale_with_a_zero_period)
+{
+	static const char text[] =
+	    "--- contention:\ncycles/second = 1000\nsampling period = 0\n"
+	    "7 2 @ 0x10\n";
+	struct profconv_value_type vt;
+
+	cr_assert(eq(int, read_text(text, PROFCONV_FORMAT_CONTENTION), 0),
+	    "%s", ERRMSG);
+	cr_assert(eq(i64, profconv_profile_period(prof, &vt), 0));
+	expect_values(0, 2, 7);
+}
+
+/* Attribute values are read like Go's strconv.ParseInt(s, 0, 64). */
+Test(contention, reads_go_integer_syntax_in_attributes)
+{
+	static const char text[] =
+	    "--- contention:\nsampling period = 0x10\n"
+	    "cycles/second = 1_000_000_000\nms since reset = 010\n"
+	    "1 1 @ 0x10\n";
+	struct profconv_value_type vt;
+
+	cr_assert(eq(int, read_text(text, PROFCONV_FORMAT_CONTENTION), 0),
+	    "%s", ERRMSG);
+	cr_assert(eq(i64, profconv_profile_period(prof, &vt), 16));
+	cr_assert(eq(i64, profconv_profile_duration_nanos(prof), 8000000));
+	expect_values(0, 16, 16);
+}
+
+/* The sample pattern's leftmost-first choice: "123 @" is 12 and 3. */
+Test(contention, splits_adjacent_numbers_like_the_regexp)
+{
+	static const char text[] =
+	    "--- contention:\nx 123 @ 0x10 0x20 zz 0x30\n";
+	static const uint64_t want[] = { 0xf, 0x1f };
+
+	cr_assert(eq(int, read_text(text, PROFCONV_FORMAT_CONTENTION), 0),
+	    "%s", ERRMSG);
+	expect_values(0, 3, 12);
+	expect_stack(0, want, 2);	/* the address list ends at "zz" */
+}
+
+Test(contention, stops_samples_at_a_dashed_line)
+{
+	static const char text[] =
+	    "--- contention:\n1 1 @ 0x400010\n--- other section ---\n"
+	    "not a sample\n"
+	    "MAPPED_LIBRARIES:\n00400000-00500000 r-xp 00000000 00:00 0 /a\n";
+
+	cr_assert(eq(int, read_text(text, PROFCONV_FORMAT_CONTENTION), 0),
+	    "%s", ERRMSG);
+	cr_assert(eq(sz, profconv_profile_sample_count(prof), 1));
+	cr_assert(eq(sz, profconv_profile_mapping_count(prof), 1));
+}
+
+Test(contention, rejects_java_profiles)
+{
+	static const char text[] =
+	    "--- contentionz 1 ---\nformat = java\n1 1 @ 0x10\n";
+
+	cr_assert(eq(int, read_text(text, PROFCONV_FORMAT_CONTENTION),
+	    PROFCONV_EUNSUPPORTED));
+	cr_assert(eq(str, ERRMSG,
+	    "Java contention profiles are not supported"));
+}
+
+struct bad_input {
+	char text[96];
+	char msg[96];
+};
+
+ParameterizedTestParameters(contention, rejects)
+{
+	static struct bad_input cases[] = {
+		{ "--- contention:\nfoo = 1\n",
+		    "line 2: unknown contention profile attribute 'foo'" },
+		{ "--- contention:\ncycles/second = 12x\n",
+		    "line 2: invalid value '12x' for attribute "
+		    "'cycles/second'" },
+		{ "--- contention:\nsampling period = 1__0\n",
+		    "line 2: invalid value '1__0' for attribute "
+		    "'sampling period'" },
+		{ "--- contention:\n\nhello\n",
+		    "line 3: expected 'delay count @ addresses', got 'hello'" },
+		{ "--- contention:\n99999999999999999999 1 @ 0x1\n",
+		    "line 2: sample value '99999999999999999999' is out of "
+		    "range" },
+		{ "--- contention:\n1 1 @ 0x10000000000000000\n",
+		    "line 2: address '0x10000000000000000' does not fit in 64 "
+		    "bits" },
+		{ "--- mutex:\nresolution = ms\n",
+		    "Java contention profiles are not supported" },
+	};
+
+	return cr_make_param_array(struct bad_input, cases,
+	    sizeof(cases) / sizeof(cases[0]));
+}
+
+ParameterizedTest(struct bad_input *c, contention, rejects)
+{
+	cr_assert(lt(int, read_text(c->text, PROFCONV_FORMAT_CONTENTION), 0));
+	cr_assert(zero(ptr, prof));
+	cr_assert(eq(str, ERRMSG, c->msg));
+}
+
+/* --- threadz -------------------------------------------------------------- */
+
+static void
+expect_count(size_t i, int64_t v)
+{
+	struct profconv_sample s;
+
+	cr_assert(eq(int, profconv_profile_sample(prof, i, &s), 0));
+	cr_assert(eq(i64, s.values[0], v), "sample %zu", i);
+}
+
+Test(thread, reads_threadz_blocks)
+{
+	static const char text[] =
+	    "--- threadz 1 ---\n"
+	    "some free text\n"
+	    "\n"
+	    "--- Thread 7f794ab90940 (name: main/14748) stack: ---\n"
+	    "  PC:  0x00bc8f1c: helper(arg *)\n"
+	    "  0x0040be31: main\n"
+	    "--- Thread 7f794964e700 (name: a/b/14751) stack: ---\n"
+	    "  PC: 0x7f794a32bf7d 0x7f794a32414e\n"
+	    "      creator: 0xa45b96 0x40bce4\n"
+	    "--- Thread 7f794934c700 (name: thread2/14752) stack: ---\n"
+	    "  same as previous thread\n"
+	    "--- Thread 7f794934c701 (name: thread3/14753) stack: ---\n"
+	    "--- Memory map: ---\n"
+	    "  00400000-00fcb000: /bin/app\n";
+	static const uint64_t s0[] = { 0xbc8f1c, 0x40be30 };
+	static const uint64_t s1[] = { 0x7f794a32bf7d, 0x7f794a32414d,
+		0xa45b95, 0x40bce3 };
+	struct profconv_value_type vt;
+	struct profconv_mapping m;
+
+	cr_assert(eq(int, read_text(text, PROFCONV_FORMAT_THREAD), 0), "%s",
+	    ERRMSG);
+	cr_assert(eq(sz, profconv_profile_sample_type_count(prof), 1));
+	cr_assert(eq(int, profconv_profile_sample_type(prof, 0, &vt), 0));
+	cr_assert(eq(str, (char *)vt.type, "thread"));
+	cr_assert(eq(str, (char *)vt.unit, "count"));
+	cr_assert(eq(i64, profconv_profile_period(prof, &vt), 1));
+	cr_assert(eq(str, (char *)vt.type, "thread"));
+	cr_assert(eq(sz, profconv_profile_sample_count(prof), 2));
+	expect_stack(0, s0, 2);
+	expect_stack(1, s1, 4);
+	/* "same as previous" and an empty block both count the previous. */
+	expect_count(0, 1);
+	expect_count(1, 3);
+	cr_assert(eq(int, profconv_profile_mapping(prof, 1, &m), 0));
+	cr_assert(eq(str, (char *)m.file, "/bin/app"));
+	ASSERT_NO_LEAKS();
+}
+
+Test(thread, reads_a_bare_thread_header_and_stops_at_no_stack_trace)
+{
+	static const char text[] =
+	    "# comment\n"
+	    "--- Thread 1 (name: t/2) stack: ---\n"
+	    "0x100 0x100 0x200\n"
+	    "---- no stack trace for thread 3\n"
+	    "--- Thread 4 (name: u/5) stack: ---\n"
+	    "0x300\n";
+	static const uint64_t s0[] = { 0x100, 0x1ff };
+
+	cr_assert(eq(int, read_text(text, PROFCONV_FORMAT_THREAD), 0), "%s",
+	    ERRMSG);
+	cr_assert(eq(sz, profconv_profile_sample_count(prof), 1));
+	/* The unwinder's copy of the leaf (now 0xff) is dropped, but keeps
+	 * its location, as in pprof. */
+	expect_stack(0, s0, 2);
+	cr_assert(eq(sz, profconv_profile_location_count(prof), 3));
+}
+
+Test(thread, rejects_an_overlong_address)
+{
+	static const char text[] =
+	    "\n--- threadz 1 ---\n\n"
+	    "--- Thread 7eff063d9940 (name: main/25376) stack: ---\n"
+	    "  PC: 0x40b688 0x4d5f51 0x40be31 0x473add693e639c6f0\n"
+	    "--- Memory map: ---\n";
+
+	cr_assert(eq(int, read_text(text, PROFCONV_FORMAT_THREAD),
+	    PROFCONV_EFORMAT));
+	cr_assert(eq(str, ERRMSG, "line 5: address '0x473add693e639c6f0' does "
+	    "not fit in 64 bits"));
+}
+
+Test(thread, rejects_a_stray_section)
+{
+	static const char text[] =
+	    "--- Thread 1 (name: t/2) stack: ---\n0x100\n--- bogus ---\n";
+
+	cr_assert(eq(int, read_text(text, PROFCONV_FORMAT_THREAD),
+	    PROFCONV_EFORMAT));
+	cr_assert(eq(str, ERRMSG, "line 3: expected '--- Thread ID (name: "
+	    "NAME/TID) stack: ---', got '--- bogus ---'"));
+}
+
+/* pprof fails a thread profile cut short; so do we rather than guess. */
+Test(thread, rejects_a_profile_without_its_memory_map)
+{
+	static const char text[] =
+	    "--- threadz 1 ---\n"
+	    "--- Thread 1 (name: t/2) stack: ---\n0x100\n\n";
+
+	cr_assert(eq(int, read_text(text, PROFCONV_FORMAT_THREAD),
+	    PROFCONV_EFORMAT));
+	cr_assert(eq(str, ERRMSG, "line 4: thread profile ends without a "
+	    "memory map"));
+}
