@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: MIT */
+/* symbolize.c - "profconv symbolize": add functions, files and lines. */
+
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <profconv.h>
+#include "commands.h"
+#include "common.h"
+
+static const char usage_text[] =
+	"usage: profconv symbolize [-o FILE] [--pid PID | --maps FILE]\n"
+	"                          [--sysroot DIR] [--search-path DIRS]\n"
+	"                          [--debuginfo-path PATH] [--debuginfod]\n"
+	"                          [--level N | --no-compress] INPUT\n"
+	"\n"
+	"Give every location of a profile its function, file, line, column and\n"
+	"inlined calls from the ELF binaries and DWARF debug info of its\n"
+	"mappings, and write it as a pprof protobuf.\n"
+	"\n"
+	"  -o, --output FILE        write to FILE (default: standard output)\n"
+	"  -p, --pid PID            map addresses with /proc/PID/maps of a\n"
+	"                           running process\n"
+	"  -m, --maps FILE          map addresses with a saved memory map\n"
+	"      --sysroot DIR        look for mapped files under DIR\n"
+	"      --search-path DIRS   colon-separated directories to search for\n"
+	"                           binaries by build id, path and base name\n"
+	"      --debuginfo-path PATH  colon-separated directories to search\n"
+	"                           for separate debug info first\n"
+	"      --debuginfod         ask the servers in $DEBUGINFOD_URLS for\n"
+	"                           missing debug info\n"
+	"  -l, --level N            gzip level 1-9 (default 6)\n"
+	"      --no-compress        write the protobuf uncompressed\n"
+	"  -h, --help               show this help and exit\n"
+	"\n"
+	"INPUT may be '-' for standard input.  A summary goes to standard error.\n"
+	"example: profconv symbolize -o heap.pb.gz heap.prof\n";
+
+enum {
+	OPT_SYSROOT = 256,
+	OPT_SEARCH_PATH,
+	OPT_DEBUGINFO_PATH,
+	OPT_DEBUGINFOD,
+	OPT_NO_COMPRESS
+};
+
+static void
+print_warning(const char *msg, void *payload)
+{
+	(void)payload;
+	cmd_warn("%s", msg);
+}
+
+/* One line: how many locations got symbols, and why the rest did not. */
+static void
+print_summary(const struct profconv_symbolize_stats *st)
+{
+	size_t todo = st->locations - st->already_symbolized;
+
+	fprintf(stderr, "%s: symbolized %zu of %zu locations", cmd_name,
+	    st->symbolized, todo);
+	if (st->already_symbolized != 0)
+		fprintf(stderr, " (%zu had symbols)", st->already_symbolized);
+	if (st->no_binary != 0)
+		fprintf(stderr, "; %zu: binary not found", st->no_binary);
+	if (st->build_id_mismatch != 0)
+		fprintf(stderr, "; %zu: build id mismatch",
+		    st->build_id_mismatch);
+	if (st->no_debuginfo != 0)
+		fprintf(stderr, "; %zu: no debug info", st->no_debuginfo);
+	if (st->unsymbolizable != 0)
+		fprintf(stderr, "; %zu: not symbolizable", st->unsymbolizable);
+	fputc('\n', stderr);
+}
+
+static int
+parse_options(int argc, char **argv,
+    struct profconv_symbolize_options *opts,
+    struct profconv_write_options *wopts, const char **out_path)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "maps", required_argument, NULL, 'm' },
+		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
+		{ "search-path", required_argument, NULL, OPT_SEARCH_PATH },
+		{ "debuginfo-path", required_argument, NULL,
+		    OPT_DEBUGINFO_PATH },
+		{ "debuginfod", no_argument, NULL, OPT_DEBUGINFOD },
+		{ "level", required_argument, NULL, 'l' },
+		{ "no-compress", no_argument, NULL, OPT_NO_COMPRESS },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	long v;
+	int c;
+
+	optind = 0;	/* glibc: a full reset for this argv */
+	while ((c = getopt_long(argc, argv, "o:p:m:l:h", longopts,
+	    NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			*out_path = optarg;
+			break;
+		case 'p':
+			if (!cmd_parse_long("--pid", optarg, 1, 0x7fffffff, &v))
+				return EXIT_USAGE;
+			opts->pid = (int)v;
+			break;
+		case 'm':
+			opts->maps_file = optarg;
+			break;
+		case OPT_SYSROOT:
+			opts->sysroot = optarg;
+			break;
+		case OPT_SEARCH_PATH:
+			opts->search_path = optarg;
+			break;
+		case OPT_DEBUGINFO_PATH:
+			opts->debuginfo_path = optarg;
+			break;
+		case OPT_DEBUGINFOD:
+			opts->debuginfod = 1;
+			break;
+		case 'l':
+			if (!cmd_parse_long("--level", optarg, 1, 9, &v))
+				return EXIT_USAGE;
+			wopts->level = (int)v;
+			break;
+		case OPT_NO_COMPRESS:
+			wopts->level = 0;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return -1;
+		default:
+			return cmd_usage_hint();
+		}
+	}
+	if (opts->pid != 0 && opts->maps_file != NULL)
+		return cmd_usage_error("--pid and --maps cannot be combined");
+	if (argc - optind != 1)
+		return cmd_usage_error("expected one INPUT");
+	return EXIT_OK;
+}
+
+int
+cmd_symbolize(int argc, char **argv)
+{
+	struct profconv_symbolize_options opts =
+	    PROFCONV_SYMBOLIZE_OPTIONS_INIT;
+	struct profconv_write_options wopts = PROFCONV_WRITE_OPTIONS_INIT;
+	struct profconv_symbolize_stats stats;
+	struct profconv_profile *prof = NULL;
+	struct cmd_output out = { 0 };
+	const char *out_path = "-";
+	int status;
+
+	status = parse_options(argc, argv, &opts, &wopts, &out_path);
+	if (status != EXIT_OK)
+		return status < 0 ? EXIT_OK : status;
+	opts.warn = print_warning;
+	status = cmd_read_profile(argv[optind], &prof);
+	if (status != EXIT_OK)
+		return status;
+	if (profconv_symbolize(prof, &opts, &stats) < 0) {
+		/* The library's message names the maps file it could not use. */
+		status = cmd_error_lib(argv[optind]);
+		goto out;
+	}
+	print_summary(&stats);
+	status = cmd_output_open(&out, out_path);
+	if (status != EXIT_OK)
+		goto out;
+	if (profconv_profile_write(prof, out.fp, &wopts) < 0) {
+		status = cmd_error_lib(out_path);
+		cmd_output_abort(&out);
+		goto out;
+	}
+	status = cmd_output_commit(&out);
+out:
+	profconv_profile_free(prof);
+	return status;
+}

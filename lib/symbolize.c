@@ -1,0 +1,734 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * symbolize.c - profconv_symbolize(): give a profile's locations their
+ * functions, files, lines and inline chains from the binaries and debug
+ * info of their mappings, through one libdwfl session.
+ *
+ * The work runs in three passes.  Planning finds a binary for every
+ * mapping that has locations to symbolize and computes the mapping's
+ * load bias; reporting hands each binary to libdwfl once; lookup turns
+ * each unique (binary, file address) into lines exactly once and copies
+ * them to every location at that address.
+ */
+
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <elfutils/libdwfl.h>
+
+#include "symbolize.h"
+
+#define MAX_FRAMES 64
+
+enum map_state {
+	MAP_TODO,
+	MAP_UNSYMBOLIZABLE,
+	MAP_NO_BINARY,
+	MAP_MISMATCH,
+	MAP_OK
+};
+
+/* One binary on disk and what was learnt from it. */
+struct sym_binary {
+	struct pc_found found;
+	uint64_t base;			/* bias of the first mapping using it */
+	Dwfl_Module *mod;		/* NULL: libdwfl refused it */
+	struct pc_symmod *index;
+	struct pc_u64map results;	/* file address -> result index */
+};
+
+/* One profile mapping's plan, and the has_* flags its locations earned. */
+struct sym_map {
+	uint8_t state;
+	uint8_t flags;
+	uint32_t binary;
+	uint64_t bias;
+};
+
+/* The lines of one unique address: s->rlines[off .. off + n). */
+struct sym_result {
+	size_t off;
+	uint32_t n;
+	uint8_t flags;
+};
+
+struct name_pair {
+	uint32_t name, system_name;
+};
+
+struct session {
+	struct profconv_profile *prof;
+	const struct profconv_symbolize_options *opts;
+	struct profconv_symbolize_stats *stats;
+	struct pc_find find;
+	Dwfl_Callbacks callbacks;
+	char *debuginfo_path;
+	Dwfl *dwfl;
+
+	struct sym_binary **bins;
+	size_t nbins, bins_cap;
+	struct pc_u64map bin_by_key;	/* (file, build id) -> plan code */
+	struct sym_map *maps;		/* one per profile mapping */
+
+	struct sym_result *results;
+	size_t nresults, results_cap;
+	struct pc_line *rlines;
+	size_t nrlines, rlines_cap;
+
+	struct pc_funcset funcs;
+	struct pc_demangler dm;
+	struct pc_u64map name_by_ptr;	/* libdw string -> name_pairs[] */
+	struct name_pair *name_pairs;
+	size_t nname_pairs, name_pairs_cap;
+	struct pc_u64map file_by_ptr;	/* libdw string -> string index */
+	struct pc_frame frames[MAX_FRAMES];
+};
+
+/* --- function deduplication ----------------------------------------------- */
+
+static uint64_t
+func_key(const struct pc_function *f)
+{
+	uint64_t k[4];
+
+	k[0] = f->name;
+	k[1] = f->system_name;
+	k[2] = f->file;
+	k[3] = (uint64_t)f->start_line;
+	return profconv__hash_bytes(k, sizeof(k), 0x9e3779b97f4a7c15ULL);
+}
+
+static bool
+same_function(const struct pc_function *a, const struct pc_function *b)
+{
+	return a->name == b->name && a->system_name == b->system_name &&
+	    a->file == b->file && a->start_line == b->start_line;
+}
+
+/*
+ * Find F under its hash key, or the first free key after it: keys of
+ * different functions that collide are told apart by comparing them.
+ */
+static bool
+funcset_find(const struct pc_funcset *set,
+    const struct profconv_profile *prof, const struct pc_function *f,
+    uint64_t *key, uint32_t *id)
+{
+	for (*key = func_key(f); profconv__u64map_get(&set->ids, *key, id);
+	    (*key)++)
+		if (same_function(&prof->functions[*id - 1], f))
+			return true;
+	return false;
+}
+
+int
+profconv__funcset_init(struct pc_funcset *set, struct profconv_profile *prof)
+{
+	uint64_t key;
+	uint32_t id;
+	size_t i;
+	int rc;
+
+	memset(set, 0, sizeof(*set));
+	for (i = 0; i < prof->nfunctions; i++) {
+		if (funcset_find(set, prof, &prof->functions[i], &key, &id))
+			continue;	/* a duplicate: the first one wins */
+		rc = profconv__u64map_put(&set->ids, key, (uint32_t)i + 1);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+void
+profconv__funcset_free(struct pc_funcset *set)
+{
+	profconv__u64map_free(&set->ids);
+}
+
+int
+profconv__funcset_get(struct pc_funcset *set, struct profconv_profile *prof,
+    const struct pc_function *f, uint32_t *id_out)
+{
+	uint64_t key;
+	int rc;
+
+	if (funcset_find(set, prof, f, &key, id_out))
+		return 0;
+	if (prof->nfunctions >= UINT32_MAX - 1)
+		return profconv__fail(PROFCONV_ENOMEM, "too many functions");
+	rc = PC_GROW(prof->functions, prof->functions_cap, prof->nfunctions, 1);
+	if (rc == 0)
+		rc = profconv__u64map_put(&set->ids, key,
+		    (uint32_t)prof->nfunctions + 1);
+	if (rc < 0)
+		return rc;
+	prof->functions[prof->nfunctions++] = *f;
+	*id_out = (uint32_t)prof->nfunctions;
+	return 0;
+}
+
+/* --- the session ---------------------------------------------------------- */
+
+static void
+warn(struct session *s, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (s->opts->warn == NULL)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	s->opts->warn(msg, s->opts->payload);
+}
+
+/*
+ * The debuginfo search path: the user's directories, then libdwfl's
+ * default (the binary's directory, its .debug, /usr/lib/debug with its
+ * .build-id tree), then the sysroot's /usr/lib/debug.
+ */
+static int
+make_debuginfo_path(struct session *s)
+{
+	const char *user = s->opts->debuginfo_path, *root = s->opts->sysroot;
+	size_t len;
+
+	if ((user == NULL || user[0] == '\0') && (root == NULL || root[0] == '\0'))
+		return 0;
+	len = (user != NULL ? strlen(user) : 0) + (root != NULL ?
+	    strlen(root) : 0) + 64;
+	s->debuginfo_path = malloc(len);
+	if (s->debuginfo_path == NULL)
+		return profconv__nomem();
+	snprintf(s->debuginfo_path, len, "%s%s:.debug:/usr/lib/debug%s%s%s",
+	    user != NULL ? user : "", user != NULL && user[0] != '\0' ? ":" : "",
+	    root != NULL && root[0] != '\0' ? ":" : "",
+	    root != NULL ? root : "",
+	    root != NULL && root[0] != '\0' ? "/usr/lib/debug" : "");
+	return 0;
+}
+
+static int
+session_init(struct session *s, struct profconv_profile *prof,
+    const struct profconv_symbolize_options *opts,
+    struct profconv_symbolize_stats *stats)
+{
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	s->prof = prof;
+	s->opts = opts;
+	s->stats = stats;
+	s->find.sysroot = opts->sysroot;
+	s->find.search_path = opts->search_path;
+	s->find.pid = opts->pid;
+	s->callbacks.find_elf = dwfl_build_id_find_elf;
+	s->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
+	s->callbacks.section_address = dwfl_offline_section_address;
+	s->callbacks.debuginfo_path = &s->debuginfo_path;
+	rc = make_debuginfo_path(s);
+	if (rc < 0)
+		return rc;
+	s->maps = calloc(prof->nmappings + 1, sizeof(*s->maps));
+	if (s->maps == NULL)
+		return profconv__nomem();
+	return profconv__funcset_init(&s->funcs, prof);
+}
+
+static void
+session_free(struct session *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nbins; i++) {
+		profconv__symmod_free(s->bins[i]->index);
+		profconv__u64map_free(&s->bins[i]->results);
+		profconv__found_free(&s->bins[i]->found);
+		free(s->bins[i]);
+	}
+	/* After the modules' indexes: they borrow libdw's data. */
+	if (s->dwfl != NULL)
+		dwfl_end(s->dwfl);
+	free(s->bins);
+	profconv__u64map_free(&s->bin_by_key);
+	free(s->maps);
+	free(s->results);
+	free(s->rlines);
+	profconv__funcset_free(&s->funcs);
+	profconv__demangler_free(&s->dm);
+	profconv__u64map_free(&s->name_by_ptr);
+	free(s->name_pairs);
+	profconv__u64map_free(&s->file_by_ptr);
+	free(s->debuginfo_path);
+}
+
+/* --- planning: a binary and a bias per mapping ---------------------------- */
+
+/* The binary already found at PATH, or nbins. */
+static size_t
+binary_at(const struct session *s, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < s->nbins; i++)
+		if (strcmp(s->bins[i]->found.path, path) == 0)
+			return i;
+	return s->nbins;
+}
+
+/* Keep FOUND as a binary (or reuse the same file); its index to *IDX. */
+static int
+add_binary(struct session *s, struct pc_found *found, uint32_t *idx)
+{
+	struct sym_binary *b;
+	size_t i = binary_at(s, found->path);
+
+	if (i < s->nbins) {
+		profconv__found_free(found);
+		*idx = (uint32_t)i;
+		return 0;
+	}
+	b = calloc(1, sizeof(*b));
+	if (b == NULL || PC_GROW(s->bins, s->bins_cap, s->nbins, 1) < 0) {
+		free(b);
+		profconv__found_free(found);
+		return profconv__nomem();
+	}
+	b->found = *found;
+	b->base = UINT64_MAX;
+	*idx = (uint32_t)s->nbins;
+	s->bins[s->nbins++] = b;
+	return 0;
+}
+
+/*
+ * Look for the binary of FILE with BUILD_ID; the outcome, coded as
+ * binary index << 3 | state, goes to *CODE.
+ */
+static int
+locate(struct session *s, const char *file, const char *build_id,
+    uint32_t *code)
+{
+	struct pc_found found;
+	uint32_t idx = 0;
+	int rc;
+
+	rc = profconv__find_binary(&s->find, file, build_id, &found);
+	if (rc == PROFCONV_ENOTFOUND) {
+		if (found.mismatch_id[0] == '\0') {
+			*code = MAP_NO_BINARY;
+			return 0;
+		}
+		warn(s, "'%s' has build id %s, not %s as in the profile; "
+		    "not used", found.mismatch_path, found.mismatch_id,
+		    build_id);
+		*code = MAP_MISMATCH;
+		return 0;
+	}
+	if (rc == 0)
+		rc = add_binary(s, &found, &idx);
+	if (rc < 0)
+		return rc;
+	*code = idx << 3 | MAP_OK;
+	return 0;
+}
+
+static int
+plan_mapping(struct session *s, uint32_t id)
+{
+	struct pc_mapping *m = &s->prof->mappings[id - 1];
+	struct sym_map *sm = &s->maps[id - 1];
+	const char *file = profconv__pstr(s->prof, m->file);
+	uint64_t key = (uint64_t)m->file << 32 | m->build_id;
+	struct sym_binary *b;
+	uint32_t code;
+	int rc;
+
+	if (profconv__unsymbolizable(file)) {
+		sm->state = MAP_UNSYMBOLIZABLE;
+		return 0;
+	}
+	if (!profconv__u64map_get(&s->bin_by_key, key, &code)) {
+		rc = locate(s, file, profconv__pstr(s->prof, m->build_id), &code);
+		if (rc == 0)
+			rc = profconv__u64map_put(&s->bin_by_key, key, code);
+		if (rc < 0)
+			return rc;
+	}
+	sm->state = code & 7;
+	sm->binary = code >> 3;
+	if (sm->state != MAP_OK)
+		return 0;
+	b = s->bins[sm->binary];
+	sm->bias = profconv__load_bias(&b->found.info, m->start, m->limit,
+	    m->offset);
+	if (b->base == UINT64_MAX)
+		b->base = sm->bias;
+	/* Record what the file says when the profile did not know. */
+	if (m->build_id == 0 && b->found.info.build_id[0] != '\0')
+		return profconv__intern(s->prof, b->found.info.build_id,
+		    &m->build_id);
+	return 0;
+}
+
+static bool
+needs_lines(const struct pc_location *loc)
+{
+	return loc->nlines == 0 && loc->mapping != 0;
+}
+
+static int
+plan(struct session *s)
+{
+	const struct pc_location *loc;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < s->prof->nlocations; i++) {
+		loc = &s->prof->locations[i];
+		if (!needs_lines(loc) || s->maps[loc->mapping - 1].state !=
+		    MAP_TODO)
+			continue;
+		rc = plan_mapping(s, loc->mapping);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* --- reporting the binaries to libdwfl ------------------------------------ */
+
+static int
+report(struct session *s)
+{
+	struct sym_binary *b;
+	size_t i;
+	int rc;
+
+	s->dwfl = dwfl_begin(&s->callbacks);
+	if (s->dwfl == NULL)
+		return profconv__fail(PROFCONV_EFORMAT, "libdwfl: %s",
+		    dwfl_errmsg(-1));
+	dwfl_report_begin(s->dwfl);
+	for (i = 0; i < s->nbins; i++) {
+		b = s->bins[i];
+		/* Each file once, placed by its first mapping; other
+		 * mappings' biases are undone before every lookup. */
+		b->mod = dwfl_report_elf(s->dwfl, b->found.path, b->found.path,
+		    b->found.fd, b->base, true);
+		if (b->mod == NULL) {
+			warn(s, "cannot use '%s': %s", b->found.path,
+			    dwfl_errmsg(-1));
+			continue;
+		}
+		b->found.fd = -1;	/* libdwfl closes it now */
+	}
+	if (dwfl_report_end(s->dwfl, NULL, NULL) != 0)
+		return profconv__fail(PROFCONV_EFORMAT, "libdwfl: %s",
+		    dwfl_errmsg(-1));
+	for (i = 0; i < s->nbins; i++) {
+		b = s->bins[i];
+		if (b->mod == NULL)
+			continue;
+		rc = profconv__symmod_new(&b->index, b->mod);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* --- lookup: frames to lines ---------------------------------------------- */
+
+/* String indexes of a frame's display name and system name. */
+static int
+frame_names(struct session *s, const struct pc_frame *f, uint32_t *name,
+    uint32_t *system_name)
+{
+	const char *sys = f->linkage != NULL ? f->linkage : f->name;
+	const char *shown;
+	struct name_pair np;
+	uint32_t k;
+	int rc;
+
+	*name = *system_name = 0;
+	if (sys == NULL)
+		return 0;
+	/* libdw's strings stay put, so their address identifies them. */
+	if (profconv__u64map_get(&s->name_by_ptr, (uintptr_t)sys, &k)) {
+		*name = s->name_pairs[k].name;
+		*system_name = s->name_pairs[k].system_name;
+		return 0;
+	}
+	shown = profconv__demangle(&s->dm, sys);
+	if (shown == NULL)
+		shown = f->name != NULL ? f->name : sys;
+	rc = profconv__intern(s->prof, shown, &np.name);
+	if (rc == 0)
+		rc = profconv__intern(s->prof, sys, &np.system_name);
+	if (rc == 0)
+		rc = PC_GROW(s->name_pairs, s->name_pairs_cap, s->nname_pairs,
+		    1);
+	if (rc == 0)
+		rc = profconv__u64map_put(&s->name_by_ptr, (uintptr_t)sys,
+		    (uint32_t)s->nname_pairs);
+	if (rc < 0)
+		return rc;
+	s->name_pairs[s->nname_pairs++] = np;
+	*name = np.name;
+	*system_name = np.system_name;
+	return 0;
+}
+
+static int
+file_index(struct session *s, const char *file, uint32_t *idx)
+{
+	int rc;
+
+	*idx = 0;
+	if (file == NULL)
+		return 0;
+	if (profconv__u64map_get(&s->file_by_ptr, (uintptr_t)file, idx))
+		return 0;
+	rc = profconv__intern(s->prof, file, idx);
+	if (rc == 0)
+		rc = profconv__u64map_put(&s->file_by_ptr, (uintptr_t)file,
+		    *idx);
+	return rc;
+}
+
+/* Turn frame F into a line with its (deduplicated) function. */
+static int
+frame_line(struct session *s, const struct pc_frame *f, struct pc_line *out,
+    uint8_t *flags)
+{
+	struct pc_function fn;
+	int rc;
+
+	fn.start_line = f->start_line;
+	rc = frame_names(s, f, &fn.name, &fn.system_name);
+	if (rc == 0)
+		rc = file_index(s, f->file, &fn.file);
+	if (rc == 0)
+		rc = profconv__funcset_get(&s->funcs, s->prof, &fn,
+		    &out->function);
+	if (rc < 0)
+		return rc;
+	out->line = f->line;
+	out->column = f->column;
+	*flags |= (fn.name != 0 ? PC_MAP_HAS_FUNCTIONS : 0) |
+	    (fn.file != 0 ? PC_MAP_HAS_FILENAMES : 0) |
+	    (f->line > 0 ? PC_MAP_HAS_LINE_NUMBERS : 0);
+	return 0;
+}
+
+/* Look ADDR up in binary B once; the result's index goes to *RES. */
+static int
+resolve(struct session *s, struct sym_binary *b, uint64_t addr,
+    uint32_t *res)
+{
+	struct sym_result r = { s->nrlines, 0, 0 };
+	enum pc_frame_source src;
+	size_t n, k;
+	int rc;
+
+	if (profconv__u64map_get(&b->results, addr, res))
+		return 0;
+	rc = profconv__symmod_lookup(b->index, addr, s->frames, MAX_FRAMES,
+	    &n, &src);
+	if (rc == 0)
+		rc = PC_GROW(s->rlines, s->rlines_cap, s->nrlines, n);
+	for (k = 0; rc == 0 && k < n; k++)
+		rc = frame_line(s, &s->frames[k], &s->rlines[r.off + k],
+		    &r.flags);
+	if (rc == 0)
+		rc = PC_GROW(s->results, s->results_cap, s->nresults, 1);
+	if (rc == 0)
+		rc = profconv__u64map_put(&b->results, addr,
+		    (uint32_t)s->nresults);
+	if (rc < 0)
+		return rc;
+	/* Only DWARF says whether calls were inlined into the address. */
+	if (src == PC_FRAMES_DWARF && n != 0)
+		r.flags |= PC_MAP_HAS_INLINE_FRAMES;
+	r.n = (uint32_t)n;
+	s->nrlines += n;
+	*res = (uint32_t)s->nresults;
+	s->results[s->nresults++] = r;
+	s->stats->addresses++;
+	return 0;
+}
+
+static int
+set_lines(struct profconv_profile *prof, struct pc_location *loc,
+    const struct pc_line *lines, size_t n)
+{
+	int rc = PC_GROW(prof->lines, prof->lines_cap, prof->nlines, n);
+
+	if (rc < 0)
+		return rc;
+	/* The old lines (none) stay unused in the flat array. */
+	memcpy(&prof->lines[prof->nlines], lines, n * sizeof(*lines));
+	loc->line_off = prof->nlines;
+	loc->nlines = (uint32_t)n;
+	loc->is_folded = false;
+	prof->nlines += n;
+	return 0;
+}
+
+/* Symbolize location LOC of a mapping planned MAP_OK. */
+static int
+symbolize_location(struct session *s, struct pc_location *loc,
+    struct sym_map *sm)
+{
+	struct sym_binary *b = s->bins[sm->binary];
+	const struct sym_result *r;
+	uint32_t res;
+	int rc;
+
+	if (b->index == NULL) {
+		s->stats->no_debuginfo++;
+		return 0;
+	}
+	rc = resolve(s, b, loc->address - sm->bias, &res);
+	if (rc < 0)
+		return rc;
+	r = &s->results[res];
+	if (r->n == 0) {
+		s->stats->no_debuginfo++;
+		return 0;
+	}
+	sm->flags |= r->flags;
+	s->stats->symbolized++;
+	return set_lines(s->prof, loc, &s->rlines[r->off], r->n);
+}
+
+static int
+symbolize_locations(struct session *s)
+{
+	struct profconv_symbolize_stats *st = s->stats;
+	struct pc_location *loc;
+	struct sym_map *sm;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < s->prof->nlocations; i++) {
+		loc = &s->prof->locations[i];
+		st->locations++;
+		if (loc->nlines != 0) {
+			st->already_symbolized++;
+			continue;
+		}
+		if (loc->mapping == 0) {
+			st->unsymbolizable++;
+			continue;
+		}
+		sm = &s->maps[loc->mapping - 1];
+		switch (sm->state) {
+		case MAP_OK:
+			rc = symbolize_location(s, loc, sm);
+			if (rc < 0)
+				return rc;
+			break;
+		case MAP_NO_BINARY:
+			st->no_binary++;
+			break;
+		case MAP_MISMATCH:
+			st->build_id_mismatch++;
+			break;
+		default:
+			st->unsymbolizable++;
+			break;
+		}
+	}
+	for (i = 0; i < s->prof->nmappings; i++)
+		s->prof->mappings[i].flags |= s->maps[i].flags;
+	return 0;
+}
+
+/* --- the entry point ------------------------------------------------------ */
+
+static int
+check_options(const struct profconv_symbolize_options *opts)
+{
+	if (opts->version != PROFCONV_SYMBOLIZE_OPTIONS_VERSION)
+		return profconv__fail(PROFCONV_EINVAL,
+		    "unknown symbolize options version %u", opts->version);
+	if (opts->pid < 0)
+		return profconv__fail(PROFCONV_EINVAL, "invalid process id %d",
+		    opts->pid);
+	if (opts->pid > 0 && opts->maps_file != NULL)
+		return profconv__fail(PROFCONV_EINVAL,
+		    "a process and a maps file cannot both be given");
+	return 0;
+}
+
+/*
+ * libdwfl asks debuginfod whenever $DEBUGINFOD_URLS is set, which can
+ * stall for minutes on the network.  It has no switch for that, so the
+ * variable is hidden for the duration of the run unless asked for.
+ */
+static char *
+debuginfod_off(const struct profconv_symbolize_options *opts, int *rc)
+{
+	const char *urls = getenv("DEBUGINFOD_URLS");
+	char *saved;
+
+	*rc = 0;
+	if (opts->debuginfod || urls == NULL)
+		return NULL;
+	saved = strdup(urls);
+	if (saved == NULL)
+		*rc = profconv__nomem();
+	else
+		unsetenv("DEBUGINFOD_URLS");
+	return saved;
+}
+
+static void
+debuginfod_restore(char *saved)
+{
+	if (saved == NULL)
+		return;
+	setenv("DEBUGINFOD_URLS", saved, 1);
+	free(saved);
+}
+
+int
+profconv_symbolize(struct profconv_profile *prof,
+    const struct profconv_symbolize_options *opts,
+    struct profconv_symbolize_stats *stats)
+{
+	static const struct profconv_symbolize_options defaults =
+	    PROFCONV_SYMBOLIZE_OPTIONS_INIT;
+	struct profconv_symbolize_stats ignored;
+	struct session s;
+	char *saved;
+	int rc;
+
+	opts = opts != NULL ? opts : &defaults;
+	stats = stats != NULL ? stats : &ignored;
+	memset(stats, 0, sizeof(*stats));
+	rc = check_options(opts);
+	if (rc == 0 && (opts->maps_file != NULL || opts->pid > 0))
+		rc = profconv__symbolize_remap(prof, opts->maps_file, opts->pid);
+	if (rc < 0)
+		return rc;
+	saved = debuginfod_off(opts, &rc);
+	if (rc < 0)
+		return rc;
+	rc = session_init(&s, prof, opts, stats);
+	if (rc == 0)
+		rc = plan(&s);
+	if (rc == 0)
+		rc = report(&s);
+	if (rc == 0)
+		rc = symbolize_locations(&s);
+	session_free(&s);
+	debuginfod_restore(saved);
+	return rc;
+}

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * symbolize.h - what the symbolizer's files share: ELF facts and load
+ * bias (elfinfo.c), the per-module address index (symdwarf.c), demangling
+ * (demangle.c) and function deduplication (symbolize.c).  libdw types stay
+ * behind forward declarations so unit tests need no elfutils headers.
+ */
+#ifndef PROFCONV_SYMBOLIZE_H
+#define PROFCONV_SYMBOLIZE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "internal.h"
+
+struct Dwfl_Module;
+
+/* --- ELF files (elfinfo.c) ------------------------------------------------ */
+
+/* A PT_LOAD program header, reduced to what the bias needs. */
+struct pc_phdr {
+	uint64_t offset, vaddr, filesz, memsz, align;
+	uint32_t flags;			/* PF_X, PF_W, PF_R */
+};
+
+/* What symbolization needs to know about one ELF file on disk. */
+struct pc_elfinfo {
+	int e_type;			/* ET_EXEC, ET_DYN, ... */
+	struct pc_phdr *loads;		/* PT_LOAD headers, malloc'd */
+	size_t nloads;
+	char build_id[129];		/* lowercase hex; "" when none */
+};
+
+void profconv__elfinfo_free(struct pc_elfinfo *info);
+
+/*
+ * Open PATH and read its type, PT_LOAD headers and GNU build id.  On
+ * success *FD_OUT is the open descriptor (the caller owns it).  Errors:
+ * PROFCONV_ENOTFOUND (missing or unreadable), PROFCONV_EFORMAT (not an
+ * executable or shared ELF file), PROFCONV_ENOMEM.
+ */
+int profconv__elfinfo_read(struct pc_elfinfo *info, const char *path,
+    int *fd_out);
+
+/*
+ * The load bias of a mapping [START, LIMIT) of the file at file offset
+ * OFFSET: runtime address minus file (link-time) address.  This is
+ * pprof's GetBase for user space: start - offset + p_offset - p_vaddr of
+ * the PT_LOAD that the mapping covers; 0 for a whole-address-space fake
+ * mapping; start - offset when no PT_LOAD matches.
+ */
+uint64_t profconv__load_bias(const struct pc_elfinfo *info, uint64_t start,
+    uint64_t limit, uint64_t offset);
+
+/*
+ * True when FILE names something that has no symbols on disk, by pprof's
+ * Unsymbolizable() rules plus deleted files: "", "[vdso]" and other
+ * "[...]" names, "linux-vdso...", "/dev/dri/...", "//anon", "/memfd:...",
+ * and "... (deleted)".
+ */
+bool profconv__unsymbolizable(const char *file);
+
+/* Lowercase hex and compare; true when A and B name the same build id. */
+bool profconv__build_id_equal(const char *a, const char *b);
+
+/* --- finding binaries (symfind.c) ----------------------------------------- */
+
+struct pc_find {
+	const char *sysroot;		/* NULL: none */
+	const char *search_path;	/* colon-separated; NULL: none */
+	int pid;			/* > 0: also try /proc/PID/root */
+};
+
+/* A binary found for a mapping, or why none was. */
+struct pc_found {
+	char *path;			/* malloc'd; NULL when not found */
+	struct pc_elfinfo info;
+	int fd;				/* open on PATH; -1 when not found */
+	char mismatch_id[129];		/* build id of a refused file, or "" */
+	char mismatch_path[256];	/* and its path */
+};
+
+/*
+ * Find the binary mapped from FILE whose build id is BUILD_ID ("" or
+ * NULL: any).  Candidates, in order: the build-id layouts in each search
+ * directory, SYSROOT/FILE (or FILE without a sysroot), /proc/PID/root/FILE,
+ * then FILE and its base name under each search directory.  A candidate
+ * with another build id is refused and remembered in OUT->mismatch_*.
+ * Errors: PROFCONV_ENOTFOUND (no usable file), PROFCONV_ENOMEM.
+ */
+int profconv__find_binary(const struct pc_find *how, const char *file,
+    const char *build_id, struct pc_found *out);
+void profconv__found_free(struct pc_found *found);
+
+/* --- memory maps from outside the profile (symmaps.c) --------------------- */
+
+/*
+ * Point each location covered by an executable entry of the maps file
+ * PATH (or, when PATH is NULL, of /proc/PID/maps) at a new mapping made
+ * from that entry, and drop the mappings no location uses any more.
+ * Errors: PROFCONV_ENOTFOUND, PROFCONV_EIO, PROFCONV_EFORMAT (no entries),
+ * PROFCONV_ENOMEM.
+ */
+int profconv__symbolize_remap(struct profconv_profile *prof,
+    const char *path, int pid);
+
+/* --- demangling (demangle.c) ---------------------------------------------- */
+
+/* A reusable output buffer for __cxa_demangle. */
+struct pc_demangler {
+	char *buf;
+	size_t cap;
+};
+
+/*
+ * The demangled form of NAME when it is an Itanium C++ ("_Z...") name,
+ * else NULL.  The result lives in D's buffer until the next call.
+ */
+const char *profconv__demangle(struct pc_demangler *d, const char *name);
+void profconv__demangler_free(struct pc_demangler *d);
+
+/* --- per-module address index (symdwarf.c) -------------------------------- */
+
+/* One frame of an answer, innermost first.  Strings borrow from libdw. */
+struct pc_frame {
+	const char *name;		/* DW_AT_name or symbol; NULL: unknown */
+	const char *linkage;		/* mangled linkage name; may be NULL */
+	const char *file;		/* NULL when unknown */
+	int64_t line, column, start_line;
+};
+
+/* Where a frame list came from, for the mapping's has_* flags. */
+enum pc_frame_source {
+	PC_FRAMES_NONE,			/* nothing known about the address */
+	PC_FRAMES_SYMTAB,		/* an ELF symbol only */
+	PC_FRAMES_DWARF			/* DWARF: lines and inline chain */
+};
+
+struct pc_symmod;
+
+/*
+ * Make the lookup structure for MOD.  Nothing is read yet: the symbol
+ * table, the CU range table and each CU's function intervals are built
+ * once, the first time an address needs them.
+ */
+int profconv__symmod_new(struct pc_symmod **out, struct Dwfl_Module *mod);
+void profconv__symmod_free(struct pc_symmod *m);
+
+/* True when the module has DWARF (after the first lookup tried it). */
+bool profconv__symmod_has_dwarf(struct pc_symmod *m);
+
+/*
+ * Frames for the file (link-time) address ADDR, innermost first, into
+ * FRAMES (room for MAX); their number goes to *N and their source to
+ * *SRC.  A chain deeper than MAX keeps its innermost MAX - 1 frames and
+ * its outermost one.  Errors: PROFCONV_ENOMEM.
+ */
+int profconv__symmod_lookup(struct pc_symmod *m, uint64_t addr,
+    struct pc_frame *frames, size_t max, size_t *n,
+    enum pc_frame_source *src);
+
+/* --- function deduplication (symbolize.c) --------------------------------- */
+
+/* Functions of a profile by (name, system name, file, start line). */
+struct pc_funcset {
+	struct pc_u64map ids;		/* probe key -> function id */
+};
+
+/* Index the functions PROF already has. */
+int profconv__funcset_init(struct pc_funcset *set,
+    struct profconv_profile *prof);
+void profconv__funcset_free(struct pc_funcset *set);
+
+/* The id of the function F (string indexes), added when new. */
+int profconv__funcset_get(struct pc_funcset *set,
+    struct profconv_profile *prof, const struct pc_function *f,
+    uint32_t *id_out);
+
+#endif /* PROFCONV_SYMBOLIZE_H */

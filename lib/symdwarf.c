@@ -1,0 +1,797 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * symdwarf.c - address lookup inside one module: a sorted ELF symbol
+ * table, a sorted table of CU address ranges, and per CU a sorted table
+ * of function and inlined-call ranges, each built once on first use.
+ *
+ * libdw's own per-address scope walk (dwarf_getscopes) rereads the whole
+ * CU for every address, milliseconds each in a large CU, and libdwfl's
+ * CU lookup in 0.188 needs .debug_aranges, which clang does not emit by
+ * default.  Both are avoided here: one pass over each CU's DIEs records
+ * every DW_TAG_subprogram and DW_TAG_inlined_subroutine range with its
+ * nesting, and an address is then a binary search plus a short walk up
+ * the nesting.  Only the line table comes from libdw as is
+ * (dwarf_getsrc_die), since it is parsed once per CU and searched by
+ * bisection already.
+ */
+
+#include "config.h"
+
+#include <dwarf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <elfutils/libdwfl.h>
+
+#include "symbolize.h"
+
+/* An ELF function symbol at a file address. */
+struct pc_sym {
+	uint64_t addr, size;
+	const char *name;
+	int rank;			/* preference among aliases */
+};
+
+/* The names of a function, shared by all its inlined instances. */
+struct pc_names {
+	const char *name, *linkage;
+	int64_t start_line;
+};
+
+/* A DIE that is a function or an inlined call. */
+struct pc_node {
+	Dwarf_Die die;
+	int32_t parent;			/* enclosing function node, or -1 */
+	bool inlined;			/* DW_TAG_inlined_subroutine */
+	bool resolved;			/* the fields below are filled in */
+	uint32_t range0, nranges;	/* its ranges in pc_cu.own */
+	uint32_t names;			/* index into the module's names */
+	int64_t call_file, call_line, call_column;	/* -1: none */
+};
+
+/* One address range [lo, hi) of a node, in DWARF addresses. */
+struct pc_range {
+	uint64_t lo, hi;
+	uint32_t node, depth;
+};
+
+struct pc_cu {
+	Dwarf_Die die;
+	bool indexed;
+	struct pc_node *nodes;
+	size_t nnodes, nodes_cap;
+	struct pc_range *ranges;	/* all ranges, by start address */
+	size_t nranges, ranges_cap;
+	struct pc_range *own;		/* the same, grouped by node */
+	Dwarf_Files *files;		/* for DW_AT_call_file; lazily */
+	size_t nfiles;
+	bool files_tried;
+};
+
+/* One address range of a CU. */
+struct pc_cu_range {
+	uint64_t lo, hi;
+	size_t cu;
+};
+
+struct pc_symmod {
+	Dwfl_Module *mod;
+	uint64_t main_bias;		/* Dwfl address = file address + this */
+
+	bool symtab_loaded;
+	struct pc_sym *syms;
+	size_t nsyms, syms_cap;
+
+	bool dwarf_loaded;
+	Dwarf *dw;			/* NULL: no DWARF */
+	uint64_t dw_bias;		/* Dwfl address = DWARF address + this */
+	struct pc_cu *cus;
+	size_t ncus, cus_cap;
+	struct pc_cu_range *curanges;
+	size_t ncuranges, curanges_cap;
+
+	/* Function names by the DIE offset of their abstract origin. */
+	struct pc_u64map names_by_die;
+	struct pc_names *names;
+	size_t nnames, names_cap;
+};
+
+int
+profconv__symmod_new(struct pc_symmod **out, struct Dwfl_Module *mod)
+{
+	struct pc_symmod *m = calloc(1, sizeof(*m));
+	Dwarf_Addr bias = 0;
+
+	*out = NULL;
+	if (m == NULL)
+		return profconv__nomem();
+	m->mod = mod;
+	if (dwfl_module_getelf(mod, &bias) != NULL)
+		m->main_bias = bias;
+	*out = m;
+	return 0;
+}
+
+void
+profconv__symmod_free(struct pc_symmod *m)
+{
+	size_t i;
+
+	if (m == NULL)
+		return;
+	for (i = 0; i < m->ncus; i++) {
+		free(m->cus[i].nodes);
+		free(m->cus[i].ranges);
+		free(m->cus[i].own);
+	}
+	free(m->cus);
+	free(m->curanges);
+	profconv__u64map_free(&m->names_by_die);
+	free(m->names);
+	free(m->syms);
+	free(m);
+}
+
+/* --- the symbol table ----------------------------------------------------- */
+
+static int
+cmp_sym(const void *a, const void *b)
+{
+	const struct pc_sym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	/* Best alias last, where the dedupe below keeps it. */
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static int
+sym_rank(const GElf_Sym *sym)
+{
+	int bind = GELF_ST_BIND(sym->st_info);
+
+	/* A sized global is what addr2line and nm -n users expect. */
+	return (sym->st_size != 0 ? 4 : 0) + (bind == STB_GLOBAL ? 2 :
+	    bind == STB_WEAK ? 1 : 0);
+}
+
+static int
+load_symtab(struct pc_symmod *m)
+{
+	int i, n = dwfl_module_getsymtab(m->mod);
+	size_t j, k;
+	const char *name;
+	GElf_Addr addr;
+	GElf_Sym sym;
+	int type;
+
+	m->symtab_loaded = true;
+	for (i = 1; i < n; i++) {
+		name = dwfl_module_getsym_info(m->mod, i, &sym, &addr, NULL,
+		    NULL, NULL);
+		type = GELF_ST_TYPE(sym.st_info);
+		if (name == NULL || name[0] == '\0' || sym.st_shndx == SHN_UNDEF ||
+		    (type != STT_FUNC && type != STT_GNU_IFUNC))
+			continue;
+		if (PC_GROW(m->syms, m->syms_cap, m->nsyms, 1) < 0)
+			return PROFCONV_ENOMEM;
+		m->syms[m->nsyms].addr = addr - m->main_bias;
+		m->syms[m->nsyms].size = sym.st_size;
+		m->syms[m->nsyms].name = name;
+		m->syms[m->nsyms].rank = sym_rank(&sym);
+		m->nsyms++;
+	}
+	if (m->nsyms == 0)
+		return 0;
+	qsort(m->syms, m->nsyms, sizeof(*m->syms), cmp_sym);
+	/* One symbol per address: the last, best-ranked alias. */
+	for (j = 0, k = 0; j < m->nsyms; j++) {
+		if (k > 0 && m->syms[k - 1].addr == m->syms[j].addr)
+			k--;
+		m->syms[k++] = m->syms[j];
+	}
+	m->nsyms = k;
+	return 0;
+}
+
+/* The function symbol covering file address ADDR, or NULL. */
+static const struct pc_sym *
+find_sym(struct pc_symmod *m, uint64_t addr)
+{
+	const struct pc_sym *s;
+	size_t lo = 0, hi, mid;
+
+	if (!m->symtab_loaded && load_symtab(m) < 0)
+		return NULL;
+	hi = m->nsyms;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (m->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	s = &m->syms[lo - 1];
+	/* A symbol without a size runs up to the next one. */
+	if (s->size != 0 && addr - s->addr >= s->size)
+		return NULL;
+	return s;
+}
+
+/* --- the CU table --------------------------------------------------------- */
+
+static int
+cmp_curange(const void *a, const void *b)
+{
+	const struct pc_cu_range *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return 0;
+}
+
+static int
+add_cu(struct pc_symmod *m, Dwarf_Die *cudie)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+	size_t idx = m->ncus;
+
+	if (PC_GROW(m->cus, m->cus_cap, m->ncus, 1) < 0)
+		return PROFCONV_ENOMEM;
+	memset(&m->cus[idx], 0, sizeof(m->cus[idx]));
+	m->cus[idx].die = *cudie;
+	m->ncus++;
+	while ((off = dwarf_ranges(cudie, off, &base, &lo, &hi)) > 0) {
+		/* Code the linker discarded keeps ranges at address 0. */
+		if (lo == 0 || lo >= hi)
+			continue;
+		if (PC_GROW(m->curanges, m->curanges_cap, m->ncuranges, 1) < 0)
+			return PROFCONV_ENOMEM;
+		m->curanges[m->ncuranges].lo = lo;
+		m->curanges[m->ncuranges].hi = hi;
+		m->curanges[m->ncuranges].cu = idx;
+		m->ncuranges++;
+	}
+	return 0;
+}
+
+/*
+ * Read the module's DWARF and the address ranges of all its CUs from the
+ * CU DIEs themselves, so a missing .debug_aranges costs nothing.
+ */
+static int
+load_dwarf(struct pc_symmod *m)
+{
+	Dwarf_Die cudie, subdie;
+	Dwarf_Addr bias = 0;
+	Dwarf_CU *cu = NULL;
+	uint8_t unit_type;
+	Dwarf_Half version;
+	int rc;
+
+	m->dwarf_loaded = true;
+	m->dw = dwfl_module_getdwarf(m->mod, &bias);
+	if (m->dw == NULL)
+		return 0;
+	m->dw_bias = bias;
+	while (dwarf_get_units(m->dw, cu, &cu, &version, &unit_type, &cudie,
+	    &subdie) == 0) {
+		if (unit_type != DW_UT_compile && unit_type != DW_UT_skeleton)
+			continue;
+		rc = add_cu(m, &cudie);
+		if (rc < 0)
+			return rc;
+	}
+	if (m->ncuranges > 1)
+		qsort(m->curanges, m->ncuranges, sizeof(*m->curanges),
+		    cmp_curange);
+	return 0;
+}
+
+static struct pc_cu *
+find_cu(struct pc_symmod *m, uint64_t dwaddr)
+{
+	size_t lo = 0, hi = m->ncuranges, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (m->curanges[mid].lo <= dwaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || dwaddr >= m->curanges[lo - 1].hi)
+		return NULL;
+	return &m->cus[m->curanges[lo - 1].cu];
+}
+
+/* --- one CU's function intervals ------------------------------------------ */
+
+static bool
+is_function_tag(int tag)
+{
+	return tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+	    tag == DW_TAG_entry_point;
+}
+
+/* Tags whose children can hold functions with code. */
+static bool
+may_hold_code(int tag)
+{
+	switch (tag) {
+	case DW_TAG_subprogram:
+	case DW_TAG_inlined_subroutine:
+	case DW_TAG_entry_point:
+	case DW_TAG_lexical_block:
+	case DW_TAG_try_block:
+	case DW_TAG_catch_block:
+	case DW_TAG_namespace:
+	case DW_TAG_module:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Record DIE as a node with its ranges; *IDX is -1 when it has no code. */
+static int
+add_node(struct pc_cu *cu, Dwarf_Die *die, int tag, int32_t parent,
+    uint32_t depth, int32_t *idx)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+	struct pc_node *n;
+
+	*idx = -1;
+	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
+		if (lo == 0 || lo >= hi)
+			continue;
+		if (*idx < 0) {
+			if (PC_GROW(cu->nodes, cu->nodes_cap, cu->nnodes, 1) < 0)
+				return PROFCONV_ENOMEM;
+			*idx = (int32_t)cu->nnodes++;
+			n = &cu->nodes[*idx];
+			memset(n, 0, sizeof(*n));
+			n->die = *die;
+			n->parent = parent;
+			n->inlined = tag == DW_TAG_inlined_subroutine;
+			n->range0 = (uint32_t)cu->nranges;
+		}
+		cu->nodes[*idx].nranges++;
+		if (PC_GROW(cu->ranges, cu->ranges_cap, cu->nranges, 1) < 0)
+			return PROFCONV_ENOMEM;
+		cu->ranges[cu->nranges].lo = lo;
+		cu->ranges[cu->nranges].hi = hi;
+		cu->ranges[cu->nranges].node = (uint32_t)*idx;
+		cu->ranges[cu->nranges].depth = depth;
+		cu->nranges++;
+	}
+	return 0;
+}
+
+/* Visit the children of PARENT_DIE, inside function node PARENT. */
+static int
+walk_children(struct pc_cu *cu, Dwarf_Die *parent_die, int32_t parent,
+    uint32_t depth)
+{
+	Dwarf_Die die;
+	int32_t node;
+	int tag, rc, more;
+
+	for (more = dwarf_child(parent_die, &die); more == 0;
+	    more = dwarf_siblingof(&die, &die)) {
+		tag = dwarf_tag(&die);
+		node = parent;
+		if (is_function_tag(tag)) {
+			rc = add_node(cu, &die, tag, parent, depth, &node);
+			if (rc < 0)
+				return rc;
+			/* A declaration has no code and no inlined calls. */
+			if (node < 0)
+				continue;
+		}
+		if (!may_hold_code(tag) || !dwarf_haschildren(&die))
+			continue;
+		rc = walk_children(cu, &die, node, node != parent ? depth + 1 :
+		    depth);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int
+cmp_range(const void *a, const void *b)
+{
+	const struct pc_range *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	/* At one start address the innermost range comes last. */
+	if (x->depth != y->depth)
+		return x->depth < y->depth ? -1 : 1;
+	return x->node < y->node ? -1 : x->node > y->node;
+}
+
+static bool
+ranges_sorted(const struct pc_cu *cu)
+{
+	size_t i;
+
+	for (i = 1; i < cu->nranges; i++)
+		if (cmp_range(&cu->ranges[i - 1], &cu->ranges[i]) > 0)
+			return false;
+	return true;
+}
+
+static int
+index_cu(struct pc_cu *cu)
+{
+	size_t size;
+	int rc;
+
+	cu->indexed = true;
+	rc = walk_children(cu, &cu->die, -1, 0);
+	if (rc < 0 || cu->nranges == 0)
+		return rc;
+	/* Keep each node's ranges together for the containment test. */
+	size = cu->nranges * sizeof(*cu->ranges);
+	cu->own = malloc(size);
+	if (cu->own == NULL)
+		return profconv__nomem();
+	memcpy(cu->own, cu->ranges, size);
+	/* Compilers mostly emit functions in address order already. */
+	if (!ranges_sorted(cu))
+		qsort(cu->ranges, cu->nranges, sizeof(*cu->ranges), cmp_range);
+	return 0;
+}
+
+static bool
+node_holds(const struct pc_cu *cu, const struct pc_node *n, uint64_t dwaddr)
+{
+	const struct pc_range *r = &cu->own[n->range0];
+	uint32_t i;
+
+	for (i = 0; i < n->nranges; i++)
+		if (dwaddr >= r[i].lo && dwaddr < r[i].hi)
+			return true;
+	return false;
+}
+
+/*
+ * The innermost function node whose ranges hold DWADDR, or -1.  Ranges
+ * nest like their DIEs, so among the ranges that start at or before the
+ * address the last one either holds it or lies inside one that does:
+ * then one of its enclosing nodes holds the address.
+ */
+static int32_t
+find_node(struct pc_cu *cu, uint64_t dwaddr)
+{
+	size_t lo = 0, hi = cu->nranges, mid, i;
+	const struct pc_range *r;
+	int32_t n;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (cu->ranges[mid].lo <= dwaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return -1;
+	r = &cu->ranges[lo - 1];
+	if (dwaddr < r->hi)
+		return (int32_t)r->node;
+	for (n = cu->nodes[r->node].parent; n >= 0; n = cu->nodes[n].parent)
+		if (node_holds(cu, &cu->nodes[n], dwaddr))
+			return n;
+	/* Producers that break the nesting: look back a little. */
+	for (i = lo - 1; i > 0 && lo - i < 64; i--)
+		if (dwaddr >= cu->ranges[i - 1].lo && dwaddr < cu->ranges[i - 1].hi)
+			return (int32_t)cu->ranges[i - 1].node;
+	return -1;
+}
+
+/* The attributes of one DIE that naming and call sites need. */
+enum {
+	A_NAME, A_LINKAGE, A_DECL_LINE, A_ORIGIN, A_SPEC,
+	A_CALL_FILE, A_CALL_LINE, A_CALL_COLUMN, A_COUNT
+};
+
+struct die_attrs {
+	Dwarf_Attribute at[A_COUNT];
+	unsigned int have;		/* bit (1 << A_x) per attribute found */
+};
+
+static int
+attr_slot(unsigned int name)
+{
+	switch (name) {
+	case DW_AT_name:
+		return A_NAME;
+	case DW_AT_linkage_name:
+	case DW_AT_MIPS_linkage_name:
+		return A_LINKAGE;
+	case DW_AT_decl_line:
+		return A_DECL_LINE;
+	case DW_AT_abstract_origin:
+		return A_ORIGIN;
+	case DW_AT_specification:
+		return A_SPEC;
+	case DW_AT_call_file:
+		return A_CALL_FILE;
+	case DW_AT_call_line:
+		return A_CALL_LINE;
+	case DW_AT_call_column:
+		return A_CALL_COLUMN;
+	default:
+		return -1;
+	}
+}
+
+static int
+collect_attr(Dwarf_Attribute *attr, void *arg)
+{
+	struct die_attrs *a = arg;
+	int slot = attr_slot(dwarf_whatattr(attr));
+
+	if (slot >= 0) {
+		a->at[slot] = *attr;
+		a->have |= 1u << slot;
+	}
+	return DWARF_CB_OK;
+}
+
+static bool
+has(const struct die_attrs *a, int slot)
+{
+	return (a->have & 1u << slot) != 0;
+}
+
+/* Read the attributes of DIE in one pass (dwarf_attr rescans each time). */
+static void
+read_attrs(Dwarf_Die *die, struct die_attrs *a)
+{
+	a->have = 0;
+	(void)dwarf_getattrs(die, collect_attr, a, 0);
+}
+
+/* Attribute SLOT of A as an unsigned number; -1 when absent. */
+static int64_t
+attr_udata(struct die_attrs *a, int slot)
+{
+	Dwarf_Word v;
+
+	if (!has(a, slot) || dwarf_formudata(&a->at[slot], &v) != 0)
+		return -1;
+	return (int64_t)v;
+}
+
+/*
+ * Fill OUT from DIE and the DIEs it refers to (abstract origin, then
+ * specification), as dwarf_attr_integrate would, reading each DIE once.
+ */
+static void
+names_of_die(Dwarf_Die *die, struct die_attrs *a, struct pc_names *out)
+{
+	Dwarf_Attribute *next;
+	Dwarf_Die mem;
+	int hops;
+
+	memset(out, 0, sizeof(*out));
+	for (hops = 0; hops < 8; hops++) {
+		if (out->linkage == NULL && has(a, A_LINKAGE))
+			out->linkage = dwarf_formstring(&a->at[A_LINKAGE]);
+		if (out->name == NULL && has(a, A_NAME))
+			out->name = dwarf_formstring(&a->at[A_NAME]);
+		if (out->start_line <= 0)
+			out->start_line = attr_udata(a, A_DECL_LINE);
+		next = has(a, A_ORIGIN) ? &a->at[A_ORIGIN] :
+		    has(a, A_SPEC) ? &a->at[A_SPEC] : NULL;
+		if (next == NULL || dwarf_formref_die(next, &mem) == NULL)
+			break;
+		die = &mem;
+		read_attrs(die, a);
+	}
+	if (out->start_line < 0)
+		out->start_line = 0;
+}
+
+/*
+ * The names of the function DIE (A: its attributes, or NULL to read them
+ * when they are not cached yet), remembered by its offset.
+ */
+static int
+cached_names(struct pc_symmod *m, Dwarf_Die *die, struct die_attrs *a,
+    uint32_t *idx)
+{
+	uint64_t key = dwarf_dieoffset(die);
+	struct die_attrs mine;
+	int rc;
+
+	if (profconv__u64map_get(&m->names_by_die, key, idx))
+		return 0;
+	if (a == NULL) {
+		read_attrs(die, &mine);
+		a = &mine;
+	}
+	rc = PC_GROW(m->names, m->names_cap, m->nnames, 1);
+	if (rc == 0)
+		rc = profconv__u64map_put(&m->names_by_die, key,
+		    (uint32_t)m->nnames);
+	if (rc < 0)
+		return rc;
+	names_of_die(die, a, &m->names[m->nnames]);
+	*idx = (uint32_t)m->nnames++;
+	return 0;
+}
+
+/*
+ * Names, declaration line and call site of node N.  Inlined instances
+ * of one function share its abstract origin, so names are looked up once
+ * per origin.
+ */
+static int
+resolve_node(struct pc_symmod *m, struct pc_node *n)
+{
+	struct die_attrs a;
+	Dwarf_Die origin;
+
+	read_attrs(&n->die, &a);
+	n->call_file = attr_udata(&a, A_CALL_FILE);
+	n->call_line = attr_udata(&a, A_CALL_LINE);
+	n->call_column = attr_udata(&a, A_CALL_COLUMN);
+	n->resolved = true;
+	if (has(&a, A_ORIGIN) &&
+	    dwarf_formref_die(&a.at[A_ORIGIN], &origin) != NULL)
+		return cached_names(m, &origin, NULL, &n->names);
+	return cached_names(m, &n->die, &a, &n->names);
+}
+
+/* The call site of inlined node N: file, line and column in its caller. */
+static void
+call_site(struct pc_cu *cu, const struct pc_node *n, struct pc_frame *f)
+{
+	if (!cu->files_tried) {
+		cu->files_tried = true;
+		if (dwarf_getsrcfiles(&cu->die, &cu->files, &cu->nfiles) != 0)
+			cu->files = NULL;
+	}
+	f->file = NULL;
+	if (cu->files != NULL && n->call_file >= 0 &&
+	    (size_t)n->call_file < cu->nfiles)
+		f->file = dwarf_filesrc(cu->files, (size_t)n->call_file, NULL,
+		    NULL);
+	f->line = n->call_line > 0 ? n->call_line : 0;
+	f->column = n->call_column > 0 ? n->call_column : 0;
+}
+
+static int
+frame_names(struct pc_symmod *m, struct pc_node *n, struct pc_frame *f)
+{
+	const struct pc_names *names;
+	int rc;
+
+	if (!n->resolved) {
+		rc = resolve_node(m, n);
+		if (rc < 0)
+			return rc;
+	}
+	names = &m->names[n->names];
+	f->name = names->name;
+	f->linkage = names->linkage;
+	f->start_line = names->start_line;
+	return 0;
+}
+
+/* The source position of DWADDR from the CU's line table. */
+static void
+line_of(struct pc_cu *cu, uint64_t dwaddr, struct pc_frame *f)
+{
+	Dwarf_Line *line = dwarf_getsrc_die(&cu->die, dwaddr);
+	int v;
+
+	if (line == NULL)
+		return;
+	f->file = dwarf_linesrc(line, NULL, NULL);
+	if (dwarf_lineno(line, &v) == 0)
+		f->line = v;
+	if (dwarf_linecol(line, &v) == 0)
+		f->column = v;
+}
+
+/*
+ * Fill FRAMES from node N outwards: frame 0 has the line-table position
+ * already; each further frame is the caller, positioned at the call site
+ * of the frame inside it.  The chain ends at the first real subprogram.
+ */
+static int
+inline_chain(struct pc_symmod *m, struct pc_cu *cu, int32_t n,
+    struct pc_frame *frames, size_t max, size_t *count)
+{
+	struct pc_frame f = frames[0];
+	size_t k = 0, total = 0;
+	struct pc_node *node;
+	int rc;
+
+	for (;;) {
+		node = &cu->nodes[n];
+		rc = frame_names(m, node, &f);
+		if (rc < 0)
+			return rc;
+		/* Too deep: the outermost frame overwrites the last slot. */
+		frames[k < max ? k : max - 1] = f;
+		k++;
+		total++;
+		if (!node->inlined || node->parent < 0)
+			break;
+		call_site(cu, node, &f);
+		n = node->parent;
+	}
+	*count = total < max ? total : max;
+	return 0;
+}
+
+int
+profconv__symmod_lookup(struct pc_symmod *m, uint64_t addr,
+    struct pc_frame *frames, size_t max, size_t *n,
+    enum pc_frame_source *src)
+{
+	const struct pc_sym *sym;
+	struct pc_cu *cu = NULL;
+	uint64_t dwaddr;
+	int32_t node = -1;
+	int rc;
+
+	*n = 0;
+	*src = PC_FRAMES_NONE;
+	memset(&frames[0], 0, sizeof(frames[0]));
+	if (!m->dwarf_loaded) {
+		rc = load_dwarf(m);
+		if (rc < 0)
+			return rc;
+	}
+	dwaddr = addr + m->main_bias - m->dw_bias;
+	if (m->dw != NULL)
+		cu = find_cu(m, dwaddr);
+	if (cu != NULL) {
+		if (!cu->indexed && (rc = index_cu(cu)) < 0)
+			return rc;
+		node = find_node(cu, dwaddr);
+		line_of(cu, dwaddr, &frames[0]);
+		*src = PC_FRAMES_DWARF;
+	}
+	if (node >= 0) {
+		rc = inline_chain(m, cu, node, frames, max, n);
+		if (rc < 0)
+			return rc;
+	}
+	/* No function DIE, or one without a name: the symbol names it. */
+	if (*n == 0 || frames[*n - 1].name == NULL) {
+		sym = find_sym(m, addr);
+		if (sym != NULL) {
+			if (*n == 0)
+				*n = 1;
+			frames[*n - 1].name = sym->name;
+			frames[*n - 1].linkage = NULL;
+			if (*src == PC_FRAMES_NONE)
+				*src = PC_FRAMES_SYMTAB;
+		}
+	}
+	if (*n == 0 && frames[0].file != NULL)
+		*n = 1;		/* a line without a function still helps */
+	return 0;
+}
+
+bool
+profconv__symmod_has_dwarf(struct pc_symmod *m)
+{
+	if (!m->dwarf_loaded && load_dwarf(m) < 0)
+		return false;
+	return m->dw != NULL;
+}
