@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: MIT */
+/* profdiff.c - compare two profiles: a table, a delta profile, a leak view. */
+
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <profconv.h>
+#include "common.h"
+
+/* diff(1)'s contract: 0 same, 1 different, 2 trouble. */
+enum { DIFF_SAME = 0, DIFF_DIFFERENT = 1, DIFF_TROUBLE = 2 };
+
+static const char usage_text[] =
+	"usage: profdiff [options] BASE CUR\n"
+	"\n"
+	"Compare two profiles (any formats profconv reads): print a table of\n"
+	"what changed from BASE to CUR, per function, line or stack.  Heap\n"
+	"profiles get New, Freed, Delta objs, Alloc bytes, Freed bytes and\n"
+	"Delta bytes; other profiles get base, cur and delta per sample type.\n"
+	"\n"
+	"  -o, --output DELTA  also write CUR - BASE as a pprof profile\n"
+	"  -L, --leaks         only what grew: stacks whose in-use objects or\n"
+	"                      bytes went up (in the table and in DELTA)\n"
+	"  -N, --normalize     scale BASE to CUR's totals first\n"
+	"  -b, --by KIND       rows per function (default), line or stack\n"
+	"  -s, --sort COLUMN   new, freed, delta-objects, alloc-bytes,\n"
+	"                      freed-bytes, delta-bytes (default), name, or a\n"
+	"                      sample type name for other profiles\n"
+	"  -n, --top N         print at most N rows\n"
+	"      --bytes         exact numbers instead of KiB/MiB/GiB\n"
+	"  -q, --quiet         print no table; only the exit status\n"
+	"  -h, --help          show this help and exit\n"
+	"  -V, --version       show version information and exit\n"
+	"\n"
+	"Exit status: 0 no differences, 1 differences, 2 trouble.\n"
+	"example: profdiff --leaks prog.0001.heap prog.0009.heap\n";
+
+struct diff_args {
+	struct profconv_diff_options table;
+	const char *out_path;
+	bool normalize, quiet;
+};
+
+static int
+parse_by(const char *s, enum profconv_diff_by *by)
+{
+	if (strcmp(s, "function") == 0)
+		*by = PROFCONV_DIFF_BY_FUNCTION;
+	else if (strcmp(s, "line") == 0)
+		*by = PROFCONV_DIFF_BY_LINE;
+	else if (strcmp(s, "stack") == 0)
+		*by = PROFCONV_DIFF_BY_STACK;
+	else
+		return cmd_usage_error("invalid --by value '%s' (use function, "
+		    "line or stack)", s);
+	return EXIT_OK;
+}
+
+static int
+parse_args(int argc, char **argv, struct diff_args *a)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "leaks", no_argument, NULL, 'L' },
+		{ "normalize", no_argument, NULL, 'N' },
+		{ "by", required_argument, NULL, 'b' },
+		{ "sort", required_argument, NULL, 's' },
+		{ "top", required_argument, NULL, 'n' },
+		{ "bytes", no_argument, NULL, 'B' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	long top;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "o:LNb:s:n:qhV", longopts,
+	    NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			a->out_path = optarg;
+			break;
+		case 'L':
+			a->table.leaks = 1;
+			break;
+		case 'N':
+			a->normalize = true;
+			break;
+		case 'b':
+			if (parse_by(optarg, &a->table.by) != EXIT_OK)
+				return DIFF_TROUBLE;
+			break;
+		case 's':
+			a->table.sort = optarg;
+			break;
+		case 'n':
+			if (!cmd_parse_long("--top", optarg, 0, 100000000, &top))
+				return DIFF_TROUBLE;
+			a->table.top = (size_t)top;
+			break;
+		case 'B':
+			a->table.exact = 1;
+			break;
+		case 'q':
+			a->quiet = true;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return -1;
+		case 'V':
+			cmd_version();
+			return -1;
+		default:
+			cmd_usage_hint();
+			return DIFF_TROUBLE;
+		}
+	}
+	if (argc - optind != 2) {
+		cmd_usage_error("expected BASE and CUR");
+		return DIFF_TROUBLE;
+	}
+	return DIFF_SAME;
+}
+
+/* Write DELTA (the leak view of it with --leaks) to the output file. */
+static int
+write_delta(const struct diff_args *a, struct profconv_profile *delta)
+{
+	struct cmd_output out;
+
+	if (cmd_output_open(&out, a->out_path) != EXIT_OK)
+		return DIFF_TROUBLE;
+	if (profconv_profile_write(delta, out.fp, NULL) < 0) {
+		cmd_error_lib(a->out_path);
+		cmd_output_abort(&out);
+		return DIFF_TROUBLE;
+	}
+	return cmd_output_commit(&out) == EXIT_OK ? DIFF_SAME : DIFF_TROUBLE;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct diff_args a = { PROFCONV_DIFF_OPTIONS_INIT, NULL, false, false };
+	struct profconv_profile *in[2] = { NULL, NULL }, *delta = NULL;
+	int status;
+
+	cmd_name = "profdiff";
+	status = parse_args(argc, argv, &a);
+	if (status < 0)		/* --help, --version */
+		return cmd_close_stdout(EXIT_OK) != EXIT_OK ? DIFF_TROUBLE : 0;
+	if (status != DIFF_SAME)
+		return status;
+	status = DIFF_TROUBLE;
+	if (cmd_read_profile(argv[optind], &in[0]) != EXIT_OK ||
+	    cmd_read_profile(argv[optind + 1], &in[1]) != EXIT_OK)
+		goto out;
+	if (profconv_profiles_compatibilize(in, 2) < 0 ||
+	    (a.normalize && profconv_profile_normalize(in[0], in[1]) < 0) ||
+	    profconv_profile_subtract(&delta, in[1], in[0]) < 0) {
+		cmd_error("cannot compare: %s", profconv_errmsg());
+		goto out;
+	}
+	if (a.table.leaks)
+		profconv_profile_keep_growth(delta);
+	if (!a.quiet && profconv_diff_print(in[0], in[1], stdout,
+	    &a.table) < 0) {
+		cmd_error("%s", profconv_errmsg());
+		goto out;
+	}
+	if (a.out_path != NULL && write_delta(&a, delta) != DIFF_SAME)
+		goto out;
+	status = profconv_profile_sample_count(delta) != 0 ?
+	    DIFF_DIFFERENT : DIFF_SAME;
+out:
+	profconv_profile_free(in[0]);
+	profconv_profile_free(in[1]);
+	profconv_profile_free(delta);
+	/* A failed table write is trouble, not "different". */
+	return cmd_close_stdout(EXIT_OK) != EXIT_OK ? DIFF_TROUBLE : status;
+}

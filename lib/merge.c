@@ -1,0 +1,670 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * merge.c - merging, subtracting, scaling and normalizing profiles with
+ * pprof's semantics (pprof-reference.md section 3).
+ *
+ * Identity across profiles ignores where things were loaded: a mapping is
+ * its size (rounded up to 4 KiB), file offset and build id or file name; a
+ * location is its mapping and mapping-relative address plus its lines; a
+ * sample is its stack plus its labels.  So two runs of one PIE binary
+ * merge and cancel as they should.
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct merger {
+	struct profconv_profile *dst;
+	struct pc_keymap mappings, functions, locations, samples;
+	/* Per source: memoized translations of its ids (0 = not yet). */
+	const struct profconv_profile *src;
+	uint32_t *str;
+	uint32_t *map_id;
+	int64_t *map_delta;
+	uint32_t *func_id;
+	uint32_t *loc_id;
+	/* Scratch. */
+	unsigned char *key;
+	size_t key_cap;
+	uint32_t *stack;
+	size_t stack_cap;
+	struct pc_label *labels;
+	size_t labels_cap;
+	struct pc_line *lines;
+	size_t lines_cap;
+	bool has_zero;		/* some merged sample summed to all zeros */
+};
+
+static bool
+same_vtype(const struct profconv_profile *a, const struct pc_vtype *x,
+    const struct profconv_profile *b, const struct pc_vtype *y)
+{
+	return strcmp(profconv__pstr(a, x->type), profconv__pstr(b, y->type)) == 0 &&
+	    strcmp(profconv__pstr(a, x->unit), profconv__pstr(b, y->unit)) == 0;
+}
+
+static int
+check_compatible(const struct profconv_profile *a,
+    const struct profconv_profile *b, size_t bi)
+{
+	size_t i;
+
+	if (!same_vtype(a, &a->period_type, b, &b->period_type))
+		return profconv__fail(PROFCONV_EINVAL,
+		    "profile %zu is incompatible: period type %s/%s, not %s/%s",
+		    bi + 1, profconv__pstr(b, b->period_type.type),
+		    profconv__pstr(b, b->period_type.unit),
+		    profconv__pstr(a, a->period_type.type),
+		    profconv__pstr(a, a->period_type.unit));
+	if (a->nsample_types != b->nsample_types)
+		return profconv__fail(PROFCONV_EINVAL,
+		    "profile %zu is incompatible: %zu sample types, not %zu",
+		    bi + 1, b->nsample_types, a->nsample_types);
+	for (i = 0; i < a->nsample_types; i++)
+		if (!same_vtype(a, &a->sample_types[i], b, &b->sample_types[i]))
+			return profconv__fail(PROFCONV_EINVAL,
+			    "profile %zu is incompatible: sample type %zu is "
+			    "%s/%s, not %s/%s", bi + 1, i + 1,
+			    profconv__pstr(b, b->sample_types[i].type),
+			    profconv__pstr(b, b->sample_types[i].unit),
+			    profconv__pstr(a, a->sample_types[i].type),
+			    profconv__pstr(a, a->sample_types[i].unit));
+	return 0;
+}
+
+/* Copy a string of the current source into the destination's table. */
+static uint32_t
+dstr(struct merger *m, uint32_t idx)
+{
+	return m->str[idx];
+}
+
+static int
+combine_headers(struct merger *m, const struct profconv_profile *const *profs,
+    size_t n)
+{
+	struct profconv_profile *dst = m->dst;
+	const struct profconv_profile *p0 = profs[0];
+	size_t i, j, k;
+	int rc = 0;
+
+	for (i = 1; i < n; i++) {
+		rc = check_compatible(p0, profs[i], i);
+		if (rc < 0)
+			return rc;
+	}
+	for (i = 0; rc == 0 && i < p0->nsample_types; i++)
+		rc = profconv_profile_add_sample_type(dst,
+		    profconv__pstr(p0, p0->sample_types[i].type),
+		    profconv__pstr(p0, p0->sample_types[i].unit));
+	if (rc == 0)
+		rc = profconv_profile_set_period(dst,
+		    profconv__pstr(p0, p0->period_type.type),
+		    profconv__pstr(p0, p0->period_type.unit), p0->period);
+	if (rc == 0)
+		rc = profconv_profile_set_drop_frames(dst,
+		    profconv__pstr(p0, p0->drop_frames));
+	if (rc == 0)
+		rc = profconv_profile_set_keep_frames(dst,
+		    profconv__pstr(p0, p0->keep_frames));
+	for (i = 0; rc == 0 && i < n; i++) {
+		const struct profconv_profile *p = profs[i];
+
+		if (p->period > dst->period)
+			dst->period = p->period;
+		dst->duration_nanos += p->duration_nanos;
+		if (p->time_nanos != 0 && (dst->time_nanos == 0 ||
+		    p->time_nanos < dst->time_nanos))
+			dst->time_nanos = p->time_nanos;
+		if (dst->default_sample_type == 0)
+			rc = profconv__intern(dst, profconv__pstr(p,
+			    p->default_sample_type), &dst->default_sample_type);
+		if (rc == 0 && dst->doc_url == 0)
+			rc = profconv__intern(dst, profconv__pstr(p, p->doc_url),
+			    &dst->doc_url);
+		for (j = 0; rc == 0 && j < p->ncomments; j++) {
+			uint32_t c;
+
+			rc = profconv__intern(dst, profconv__pstr(p,
+			    p->comments[j]), &c);
+			for (k = 0; rc == 0 && k < dst->ncomments &&
+			    dst->comments[k] != c; k++)
+				;
+			if (rc == 0 && k == dst->ncomments)
+				rc = profconv_profile_add_comment(dst,
+				    profconv__pstr(dst, c));
+		}
+	}
+	return rc;
+}
+
+static int
+key_reserve(struct merger *m, size_t n)
+{
+	return PC_GROW(m->key, m->key_cap, 0, n);
+}
+
+/* The destination mapping for source mapping ID, and the address shift. */
+static int
+map_mapping(struct merger *m, uint32_t id, uint32_t *out, int64_t *delta)
+{
+	const struct pc_mapping *s;
+	struct pc_mapping d;
+	struct { uint64_t size, offset; uint32_t name; } key;
+	uint32_t v;
+	bool added;
+	int rc;
+
+	*out = 0;
+	*delta = 0;
+	if (id == 0)
+		return 0;
+	if (m->map_id[id - 1] != 0) {
+		*out = m->map_id[id - 1];
+		*delta = m->map_delta[id - 1];
+		return 0;
+	}
+	s = &m->src->mappings[id - 1];
+	memset(&key, 0, sizeof(key));
+	key.size = s->limit - s->start;
+	key.size = (key.size + 0xfff) & ~(uint64_t)0xfff;
+	key.offset = s->offset;
+	key.name = s->build_id != 0 ? dstr(m, s->build_id) :
+	    s->file != 0 ? dstr(m, s->file) : 0;
+	rc = profconv__keymap_intern(&m->mappings, &key, sizeof(key),
+	    (uint32_t)m->dst->nmappings + 1, &v, &added);
+	if (rc < 0)
+		return rc;
+	if (added) {
+		d = *s;
+		d.file = dstr(m, s->file);
+		d.build_id = dstr(m, s->build_id);
+		rc = PC_GROW(m->dst->mappings, m->dst->mappings_cap,
+		    m->dst->nmappings, 1);
+		if (rc < 0)
+			return rc;
+		m->dst->mappings[m->dst->nmappings++] = d;
+	}
+	m->map_id[id - 1] = v;
+	m->map_delta[id - 1] = (int64_t)(m->dst->mappings[v - 1].start -
+	    s->start);
+	*out = v;
+	*delta = m->map_delta[id - 1];
+	return 0;
+}
+
+static int
+map_function(struct merger *m, uint32_t id, uint32_t *out)
+{
+	const struct pc_function *s = &m->src->functions[id - 1];
+	struct pc_function d;
+	struct { int64_t start_line; uint32_t name, system_name, file, pad; } key;
+	bool added;
+	int rc;
+
+	if (m->func_id[id - 1] != 0) {
+		*out = m->func_id[id - 1];
+		return 0;
+	}
+	memset(&key, 0, sizeof(key));
+	key.start_line = s->start_line;
+	key.name = dstr(m, s->name);
+	key.system_name = dstr(m, s->system_name);
+	key.file = dstr(m, s->file);
+	rc = profconv__keymap_intern(&m->functions, &key, sizeof(key),
+	    (uint32_t)m->dst->nfunctions + 1, out, &added);
+	if (rc == 0 && added) {
+		d.start_line = s->start_line;
+		d.name = key.name;
+		d.system_name = key.system_name;
+		d.file = key.file;
+		rc = PC_GROW(m->dst->functions, m->dst->functions_cap,
+		    m->dst->nfunctions, 1);
+		if (rc == 0)
+			m->dst->functions[m->dst->nfunctions++] = d;
+	}
+	if (rc == 0)
+		m->func_id[id - 1] = *out;
+	return rc;
+}
+
+/* Location key: mapping, mapping-relative address, folded, then lines. */
+struct lockey_head {
+	uint64_t rel;
+	uint32_t mapping, folded;
+};
+
+static int
+map_location(struct merger *m, uint32_t id, uint32_t *out)
+{
+	const struct pc_location *s = &m->src->locations[id - 1];
+	struct lockey_head head;
+	uint64_t address;
+	int64_t delta;
+	uint32_t mid;
+	size_t i, klen;
+	bool added;
+	int rc;
+
+	if (m->loc_id[id - 1] != 0) {
+		*out = m->loc_id[id - 1];
+		return 0;
+	}
+	rc = map_mapping(m, s->mapping, &mid, &delta);
+	if (rc == 0)
+		rc = PC_GROW(m->lines, m->lines_cap, 0, s->nlines);
+	for (i = 0; rc == 0 && i < s->nlines; i++) {
+		const struct pc_line *ln = &m->src->lines[s->line_off + i];
+
+		m->lines[i] = *ln;
+		rc = map_function(m, ln->function, &m->lines[i].function);
+	}
+	if (rc < 0)
+		return rc;
+	address = s->address + (uint64_t)delta;
+	memset(&head, 0, sizeof(head));
+	head.rel = mid != 0 ? address - m->dst->mappings[mid - 1].start : address;
+	head.mapping = mid;
+	head.folded = s->is_folded;
+	klen = sizeof(head) + s->nlines * 3 * sizeof(int64_t);
+	rc = key_reserve(m, klen);
+	if (rc < 0)
+		return rc;
+	memcpy(m->key, &head, sizeof(head));
+	for (i = 0; i < s->nlines; i++) {
+		int64_t t[3] = { m->lines[i].function, m->lines[i].line,
+			m->lines[i].column };
+
+		memcpy(m->key + sizeof(head) + i * sizeof(t), t, sizeof(t));
+	}
+	rc = profconv__keymap_intern(&m->locations, m->key, klen,
+	    (uint32_t)m->dst->nlocations + 1, out, &added);
+	if (rc == 0 && added)
+		rc = profconv__add_location_raw(m->dst, mid, address, m->lines,
+		    s->nlines, s->is_folded, NULL);
+	if (rc == 0)
+		m->loc_id[id - 1] = *out;
+	return rc;
+}
+
+static int
+label_cmp(const void *a, const void *b)
+{
+	const struct pc_label *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	if (x->str != y->str)
+		return x->str < y->str ? -1 : 1;
+	if (x->unit != y->unit)
+		return x->unit < y->unit ? -1 : 1;
+	return x->num < y->num ? -1 : x->num > y->num;
+}
+
+static bool
+all_zero(const int64_t *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i] != 0)
+			return false;
+	return true;
+}
+
+#define LABEL_KEY (3 * sizeof(uint32_t) + sizeof(int64_t))
+
+static int
+map_sample(struct merger *m, size_t si, int sign)
+{
+	const struct profconv_profile *src = m->src;
+	const struct pc_sample *s = &src->samples[si];
+	const int64_t *sv = &src->values[si * src->nsample_types];
+	struct profconv_profile *dst = m->dst;
+	size_t i, nt = dst->nsample_types, klen;
+	uint32_t idx;
+	bool added;
+	int64_t *dv;
+	int rc;
+
+	rc = PC_GROW(m->stack, m->stack_cap, 0, s->nlocs);
+	for (i = 0; rc == 0 && i < s->nlocs; i++)
+		rc = map_location(m, src->stack[s->loc_off + i], &m->stack[i]);
+	if (rc == 0)
+		rc = PC_GROW(m->labels, m->labels_cap, 0, s->nlabels);
+	if (rc < 0)
+		return rc;
+	for (i = 0; i < s->nlabels; i++) {
+		const struct pc_label *l = &src->labels[s->label_off + i];
+
+		m->labels[i] = *l;
+		m->labels[i].key = dstr(m, l->key);
+		m->labels[i].str = dstr(m, l->str);
+		m->labels[i].unit = dstr(m, l->unit);
+	}
+	/* Labels are a set: sort them so their order does not matter. */
+	if (s->nlabels > 1)
+		qsort(m->labels, s->nlabels, sizeof(*m->labels), label_cmp);
+	/* Key: the stack, its length, then each label field by field (no
+	 * struct padding may reach the key). */
+	klen = (s->nlocs + 1) * sizeof(uint32_t) + s->nlabels * LABEL_KEY;
+	rc = key_reserve(m, klen);
+	if (rc < 0)
+		return rc;
+	if (s->nlocs != 0)
+		memcpy(m->key, m->stack, s->nlocs * sizeof(uint32_t));
+	memcpy(m->key + s->nlocs * sizeof(uint32_t), &s->nlocs, sizeof(uint32_t));
+	for (i = 0; i < s->nlabels; i++) {
+		unsigned char *k = m->key + (s->nlocs + 1) * sizeof(uint32_t) +
+		    i * LABEL_KEY;
+		uint32_t f[3] = { m->labels[i].key, m->labels[i].str,
+			m->labels[i].unit };
+
+		memcpy(k, f, sizeof(f));
+		memcpy(k + sizeof(f), &m->labels[i].num, sizeof(int64_t));
+	}
+	rc = profconv__keymap_intern(&m->samples, m->key, klen,
+	    (uint32_t)dst->nsamples, &idx, &added);
+	if (rc < 0)
+		return rc;
+	if (added) {
+		rc = profconv__add_sample_raw(dst, m->stack, s->nlocs, sv,
+		    m->labels, s->nlabels);
+		if (rc < 0)
+			return rc;
+		dv = &dst->values[idx * nt];
+		for (i = 0; sign < 0 && i < nt; i++)
+			dv[i] = dv[i] == INT64_MIN ? INT64_MAX : -dv[i];
+		return 0;
+	}
+	dv = &dst->values[idx * nt];
+	for (i = 0; i < nt; i++) {
+		int64_t v = sign < 0 ? (sv[i] == INT64_MIN ? INT64_MAX : -sv[i]) :
+		    sv[i];
+
+		if (__builtin_add_overflow(dv[i], v, &dv[i]))
+			dv[i] = v > 0 ? INT64_MAX : INT64_MIN;
+	}
+	if (all_zero(dv, nt))
+		m->has_zero = true;
+	return 0;
+}
+
+static void
+source_done(struct merger *m)
+{
+	free(m->str);
+	free(m->map_id);
+	free(m->map_delta);
+	free(m->func_id);
+	free(m->loc_id);
+	m->str = m->map_id = m->func_id = m->loc_id = NULL;
+	m->map_delta = NULL;
+}
+
+static int
+merge_source(struct merger *m, const struct profconv_profile *src, int sign)
+{
+	size_t i, nt = src->nsample_types;
+	uint32_t mid;
+	int64_t delta;
+	int rc = 0;
+
+	m->src = src;
+	m->str = malloc((src->strings.len + 1) * sizeof(*m->str));
+	m->map_id = calloc(src->nmappings + 1, sizeof(*m->map_id));
+	m->map_delta = calloc(src->nmappings + 1, sizeof(*m->map_delta));
+	m->func_id = calloc(src->nfunctions + 1, sizeof(*m->func_id));
+	m->loc_id = calloc(src->nlocations + 1, sizeof(*m->loc_id));
+	if (m->str == NULL || m->map_id == NULL || m->map_delta == NULL ||
+	    m->func_id == NULL || m->loc_id == NULL)
+		rc = profconv__nomem();
+	for (i = 0; rc == 0 && i < src->strings.len; i++)
+		rc = profconv__strtab_intern(&m->dst->strings, src->strings.strs[i],
+		    src->strings.lens[i], &m->str[i]);
+	/* The first mapping seen is the main binary: keep it first. */
+	if (rc == 0 && m->dst->nmappings == 0 && src->nmappings != 0)
+		rc = map_mapping(m, 1, &mid, &delta);
+	for (i = 0; rc == 0 && i < src->nsamples; i++)
+		if (!all_zero(&src->values[i * nt], nt))
+			rc = map_sample(m, i, sign);
+	source_done(m);
+	return rc;
+}
+
+static void
+merger_free(struct merger *m)
+{
+	source_done(m);
+	profconv__keymap_free(&m->mappings);
+	profconv__keymap_free(&m->functions);
+	profconv__keymap_free(&m->locations);
+	profconv__keymap_free(&m->samples);
+	free(m->key);
+	free(m->stack);
+	free(m->labels);
+	free(m->lines);
+	profconv_profile_free(m->dst);
+}
+
+/* Merge PROFS, the I-th weighted by SIGNS[I] (1 or -1; NULL: all 1). */
+static int
+merge_signed(struct profconv_profile **out,
+    const struct profconv_profile *const *profs, const int *signs, size_t n)
+{
+	const struct profconv_profile *one[1];
+	struct profconv_profile *again;
+	struct merger m;
+	bool has_zero;
+	size_t i;
+	int rc;
+
+	*out = NULL;
+	if (n == 0)
+		return profconv__fail(PROFCONV_EINVAL, "no profiles to merge");
+	memset(&m, 0, sizeof(m));
+	rc = profconv_profile_new(&m.dst);
+	if (rc == 0)
+		rc = combine_headers(&m, profs, n);
+	for (i = 0; rc == 0 && i < n; i++)
+		rc = merge_source(&m, profs[i], signs != NULL ? signs[i] : 1);
+	has_zero = m.has_zero;
+	if (rc == 0) {
+		*out = m.dst;
+		m.dst = NULL;
+	}
+	merger_free(&m);
+	if (rc < 0 || !has_zero)
+		return rc;
+	/* Samples that cancelled out: merge once more to drop them and
+	 * whatever only they referred to. */
+	one[0] = *out;
+	rc = merge_signed(&again, one, NULL, 1);
+	profconv_profile_free(*out);
+	*out = again;
+	return rc;
+}
+
+int
+profconv_profile_merge(struct profconv_profile **out,
+    struct profconv_profile *const *profs, size_t n)
+{
+	const struct profconv_profile **srcs;
+	size_t i;
+	int rc;
+
+	*out = NULL;
+	srcs = malloc((n + 1) * sizeof(*srcs));
+	if (srcs == NULL)
+		return profconv__nomem();
+	for (i = 0; i < n; i++)
+		srcs[i] = profs[i];
+	rc = merge_signed(out, srcs, NULL, n);
+	free(srcs);
+	return rc;
+}
+
+int
+profconv_profile_subtract(struct profconv_profile **out,
+    const struct profconv_profile *cur, const struct profconv_profile *base)
+{
+	static const int signs[2] = { 1, -1 };
+	const struct profconv_profile *pair[2] = { cur, base };
+
+	return merge_signed(out, pair, signs, 2);
+}
+
+/* --- scaling -------------------------------------------------------------------- */
+
+int
+profconv_profile_scale(struct profconv_profile *prof, const double *ratios)
+{
+	size_t i, j, k, nt = prof->nsample_types, kept = 0;
+	bool all_ones = true, keep;
+
+	for (j = 0; j < nt; j++)
+		all_ones = all_ones && ratios[j] == 1;
+	if (all_ones)
+		return 0;
+	for (i = 0; i < prof->nsamples; i++) {
+		int64_t *v = &prof->values[i * nt];
+
+		keep = false;
+		for (j = 0; j < nt; j++) {
+			double x;
+
+			if (ratios[j] == 1)
+				continue;
+			x = round((double)v[j] * ratios[j]);
+			v[j] = x >= 9.2233720368547758e18 ? INT64_MAX :
+			    x <= -9.2233720368547758e18 ? INT64_MIN : (int64_t)x;
+			keep = keep || v[j] != 0;
+		}
+		if (!keep)
+			continue;
+		/* Compact in place: samples keep their stacks and labels. */
+		if (kept != i) {
+			prof->samples[kept] = prof->samples[i];
+			for (k = 0; k < nt; k++)
+				prof->values[kept * nt + k] = v[k];
+		}
+		kept++;
+	}
+	prof->nsamples = kept;
+	prof->nvalues = kept * nt;
+	return 0;
+}
+
+int
+profconv_profile_normalize(struct profconv_profile *prof,
+    const struct profconv_profile *to)
+{
+	double *ratios;
+	int64_t a, b;
+	size_t i;
+	int rc;
+
+	rc = check_compatible(to, prof, 1);
+	if (rc < 0)
+		return rc;
+	ratios = calloc(prof->nsample_types + 1, sizeof(*ratios));
+	if (ratios == NULL)
+		return profconv__nomem();
+	for (i = 0; i < prof->nsample_types; i++) {
+		profconv_profile_total(to, i, &a);
+		profconv_profile_total(prof, i, &b);
+		ratios[i] = b == 0 ? 0.0 : (double)a / (double)b;
+	}
+	rc = profconv_profile_scale(prof, ratios);
+	free(ratios);
+	return rc;
+}
+
+/* --- sample types common to all ------------------------------------------------ */
+
+/* Keep in PROF only the sample types listed in KEEP (indexes, in order). */
+static int
+select_types(struct profconv_profile *prof, const size_t *keep, size_t nkeep)
+{
+	size_t i, j, nt = prof->nsample_types;
+	struct pc_vtype *types;
+	int64_t *row;
+	bool has_default = false;
+
+	row = malloc((nt + 1) * sizeof(*row));
+	types = malloc((nkeep + 1) * sizeof(*types));
+	if (row == NULL || types == NULL) {
+		free(row);
+		free(types);
+		return profconv__nomem();
+	}
+	for (i = 0; i < prof->nsamples; i++) {
+		memcpy(row, &prof->values[i * nt], nt * sizeof(*row));
+		for (j = 0; j < nkeep; j++)
+			prof->values[i * nkeep + j] = row[keep[j]];
+	}
+	for (j = 0; j < nkeep; j++) {
+		types[j] = prof->sample_types[keep[j]];
+		has_default = has_default ||
+		    types[j].type == prof->default_sample_type;
+	}
+	memcpy(prof->sample_types, types, nkeep * sizeof(*types));
+	prof->nsample_types = nkeep;
+	prof->nvalues = prof->nsamples * nkeep;
+	if (prof->default_sample_type != 0 && !has_default)
+		prof->default_sample_type = nkeep != 0 ? types[0].type : 0;
+	free(row);
+	free(types);
+	return 0;
+}
+
+int
+profconv_profiles_compatibilize(struct profconv_profile *const *profs,
+    size_t n)
+{
+	const struct profconv_profile *p0;
+	size_t i, j, nkeep = 0, *keep = NULL;
+	const char **names = NULL;
+	int rc = 0, k;
+
+	if (n == 0)
+		return 0;
+	p0 = profs[0];
+	names = calloc(p0->nsample_types + 1, sizeof(*names));
+	keep = calloc(p0->nsample_types + 1, sizeof(*keep));
+	if (names == NULL || keep == NULL) {
+		rc = profconv__nomem();
+		goto out;
+	}
+	/* Type names present in every profile, in the first one's order. */
+	for (j = 0; j < p0->nsample_types; j++) {
+		const char *t = profconv__pstr(p0, p0->sample_types[j].type);
+
+		for (i = 1; i < n; i++)
+			if (profconv_profile_sample_type_index(profs[i], t) < 0)
+				break;
+		if (i == n)
+			names[nkeep++] = t;
+	}
+	if (nkeep == 0) {
+		rc = profconv__fail(PROFCONV_EINVAL,
+		    "profiles have no sample type in common");
+		goto out;
+	}
+	for (i = 0; rc == 0 && i < n; i++) {
+		for (j = 0; j < nkeep; j++) {
+			k = profconv_profile_sample_type_index(profs[i], names[j]);
+			keep[j] = (size_t)k;
+		}
+		rc = select_types(profs[i], keep, nkeep);
+	}
+out:
+	free(names);
+	free(keep);
+	return rc;
+}

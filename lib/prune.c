@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * prune.c - drop_frames and keep_frames as pprof applies them: allocator
+ * and profiler frames are cut off the leaf end of stacks, but never before
+ * the first frame of the program itself.
+ */
+
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+enum { LOC_UNKNOWN = 0, LOC_USER, LOC_PRUNE, LOC_PRUNE_BENEATH };
+
+/* Compile "^(RX)$"; an expression POSIX cannot read disables the filter. */
+static int
+compile(regex_t *re, const char *rx, bool *ok)
+{
+	size_t n = strlen(rx) + 8;
+	char *full;
+
+	*ok = false;
+	if (*rx == '\0')
+		return 0;
+	full = malloc(n);
+	if (full == NULL)
+		return profconv__nomem();
+	snprintf(full, n, "^(%s)$", rx);
+	*ok = regcomp(re, full, REG_EXTENDED | REG_NOSUB) == 0;
+	free(full);
+	return 0;
+}
+
+int
+profconv__pruner_init(struct pc_pruner *p, const struct profconv_profile *prof,
+    bool enabled)
+{
+	int rc;
+
+	memset(p, 0, sizeof(p[0]));
+	p->prof = prof;
+	if (!enabled)
+		return 0;
+	rc = compile(&p->drop, profconv__pstr(prof, prof->drop_frames),
+	    &p->has_drop);
+	if (rc == 0 && p->has_drop)
+		rc = compile(&p->keep, profconv__pstr(prof, prof->keep_frames),
+		    &p->has_keep);
+	if (rc == 0 && p->has_drop) {
+		p->state = calloc(prof->nlocations + 1, 1);
+		p->skip = calloc(prof->nlocations + 1, sizeof(*p->skip));
+		if (p->state == NULL || p->skip == NULL)
+			rc = profconv__nomem();
+	}
+	if (rc < 0)
+		profconv__pruner_free(p);
+	return rc;
+}
+
+void
+profconv__pruner_free(struct pc_pruner *p)
+{
+	if (p->has_drop)
+		regfree(&p->drop);
+	if (p->has_keep)
+		regfree(&p->keep);
+	free(p->state);
+	free(p->skip);
+	memset(p, 0, sizeof(p[0]));
+}
+
+/* pprof's simplifyFunc: no leading '.', no argument list. */
+static bool
+matches(const regex_t *re, const char *name)
+{
+	char buf[1024];
+	const char *p = name[0] == '.' ? name + 1 : name, *q = p;
+	size_t n;
+
+	for (;;) {
+		q = strchr(q, '(');
+		if (q == NULL) {
+			n = strlen(p);
+			break;
+		}
+		if (strncmp(q, "(anonymous namespace)", 21) == 0) {
+			q += 21;
+			continue;
+		}
+		if (strncmp(q, "()", 2) == 0 && q - p >= 8 &&
+		    strncmp(q - 8, "operator", 8) == 0) {
+			q += 2;
+			continue;
+		}
+		n = (size_t)(q - p);
+		break;
+	}
+	if (n >= sizeof(buf))
+		n = sizeof(buf) - 1;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	return regexec(re, buf, 0, NULL, 0) == 0;
+}
+
+/* Classify location ID once: scan its lines from the outermost. */
+static unsigned
+classify(struct pc_pruner *p, uint32_t id)
+{
+	const struct profconv_profile *prof = p->prof;
+	const struct pc_location *l = &prof->locations[id - 1];
+	size_t i;
+
+	if (p->state[id] != LOC_UNKNOWN)
+		return p->state[id];
+	p->state[id] = LOC_USER;
+	for (i = l->nlines; i > 0; i--) {
+		const struct pc_function *f =
+		    &prof->functions[prof->lines[l->line_off + i - 1].function - 1];
+		const char *name = profconv__pstr(prof, f->name);
+
+		if (*name == '\0' || !matches(&p->drop, name))
+			continue;
+		if (p->has_keep && matches(&p->keep, name))
+			continue;
+		if (i == l->nlines) {
+			p->state[id] = LOC_PRUNE;
+		} else {
+			/* Keep only the callers outside the match. */
+			p->state[id] = LOC_PRUNE_BENEATH;
+			p->skip[id] = (uint32_t)i;
+		}
+		break;
+	}
+	return p->state[id];
+}
+
+size_t
+profconv__prune_stack(struct pc_pruner *p, const uint32_t *stack, size_t n)
+{
+	bool user = false;
+	size_t i;
+	unsigned st;
+
+	if (!p->has_drop)
+		return 0;
+	for (i = n; i > 0; i--) {
+		st = classify(p, stack[i - 1]);
+		if (st == LOC_USER) {
+			user = true;
+			continue;
+		}
+		if (!user)
+			continue;
+		return st == LOC_PRUNE ? i : i - 1;
+	}
+	return 0;
+}
+
+uint32_t
+profconv__prune_skip(struct pc_pruner *p, uint32_t id)
+{
+	if (!p->has_drop)
+		return 0;
+	classify(p, id);
+	return p->skip[id];
+}

@@ -1,0 +1,310 @@
+/* SPDX-License-Identifier: MIT */
+/* test_merge.c - tests for merge, subtract, scale, normalize, common types. */
+
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "helpers.h"
+
+static struct profconv_profile *a, *b, *out;
+
+static void
+drop(void)
+{
+	profconv_profile_free(a);
+	profconv_profile_free(b);
+	profconv_profile_free(out);
+	a = b = out = NULL;
+}
+
+TestSuite(merge, .fini = drop);
+
+/*
+ * A heap-shaped profile of "/bin/app" loaded at BASE: two stacks,
+ * main->alloc (values V1) and main->other (values V2); addresses are
+ * BASE + fixed offsets, as with two runs of one PIE binary.
+ */
+static struct profconv_profile *
+app(uint64_t base, int64_t v1, int64_t v2, const char *label)
+{
+	struct profconv_profile *p;
+	struct profconv_mapping m = { base, base + 0x5000, 0, "/bin/app",
+		"b1d", 0, 0, 0, 0 };
+	struct profconv_label l = { .key = "thread", .str = label };
+	uint32_t loc[3], s1[2], s2[2];
+	int64_t x1[2] = { v1, v1 * 16 }, x2[2] = { v2, v2 * 16 };
+
+	cr_assert(eq(int, profconv_profile_new(&p), 0));
+	profconv_profile_add_sample_type(p, "objects", "count");
+	profconv_profile_add_sample_type(p, "space", "bytes");
+	profconv_profile_set_period(p, "space", "bytes", 512);
+	profconv_profile_add_mapping(p, &m, NULL);
+	profconv_profile_add_location(p, 1, base + 0x1100, NULL, 0, 0, &loc[0]);
+	profconv_profile_add_location(p, 1, base + 0x1200, NULL, 0, 0, &loc[1]);
+	profconv_profile_add_location(p, 1, base + 0x2300, NULL, 0, 0, &loc[2]);
+	s1[0] = loc[1];
+	s1[1] = loc[0];
+	s2[0] = loc[2];
+	s2[1] = loc[0];
+	profconv_profile_add_sample(p, s1, 2, x1, label ? &l : NULL, label ? 1 : 0);
+	profconv_profile_add_sample(p, s2, 2, x2, label ? &l : NULL, label ? 1 : 0);
+	return p;
+}
+
+static int64_t
+total(const struct profconv_profile *p, size_t i)
+{
+	int64_t t;
+
+	cr_assert(eq(int, profconv_profile_total(p, i, &t), 0));
+	return t;
+}
+
+Test(merge, identical_profiles_add_up_sample_by_sample)
+{
+	struct profconv_profile *in[2];
+
+	a = app(0x555500000000, 3, 5, NULL);
+	b = app(0x555500000000, 3, 5, NULL);
+	in[0] = a;
+	in[1] = b;
+	cr_assert(eq(int, profconv_profile_merge(&out, in, 2), 0), "%s", profconv_errmsg());
+	cr_assert(eq(sz, profconv_profile_sample_count(out), 2));
+	cr_assert(eq(sz, profconv_profile_location_count(out), 3));
+	cr_assert(eq(sz, profconv_profile_mapping_count(out), 1));
+	cr_assert(eq(i64, total(out, 0), 16));
+	cr_assert(eq(i64, total(out, 1), 256));
+	ASSERT_NO_LEAKS();
+}
+
+Test(merge, two_runs_of_a_pie_binary_merge_despite_aslr)
+{
+	struct profconv_profile *in[2];
+	struct profconv_location l;
+	struct profconv_mapping m;
+
+	a = app(0x555500000000, 1, 1, NULL);
+	b = app(0x563400000000, 2, 2, NULL);
+	in[0] = a;
+	in[1] = b;
+	cr_assert(eq(int, profconv_profile_merge(&out, in, 2), 0));
+	cr_assert(eq(sz, profconv_profile_sample_count(out), 2));
+	cr_assert(eq(sz, profconv_profile_location_count(out), 3));
+	cr_assert(eq(sz, profconv_profile_mapping_count(out), 1));
+	profconv_profile_mapping(out, 1, &m);
+	cr_assert(eq(u64, m.start, 0x555500000000));
+	profconv_profile_location(out, 1, &l);
+	cr_assert(eq(u64, l.address, 0x555500001200));
+	cr_assert(eq(i64, total(out, 0), 6));
+}
+
+Test(merge, subtract_of_itself_cancels_everything)
+{
+	a = app(0x555500000000, 3, 5, NULL);
+	b = app(0x777700000000, 3, 5, NULL);
+	cr_assert(eq(int, profconv_profile_subtract(&out, a, b), 0));
+	cr_assert(eq(sz, profconv_profile_sample_count(out), 0));
+	cr_assert(eq(sz, profconv_profile_location_count(out), 0));
+	/* As in pprof, the main binary's mapping stays. */
+	cr_assert(eq(sz, profconv_profile_mapping_count(out), 1));
+	ASSERT_NO_LEAKS();
+}
+
+Test(merge, subtract_keeps_growth_and_negatives)
+{
+	struct profconv_sample s;
+
+	a = app(0x555500000000, 10, 2, NULL);	/* current */
+	b = app(0x777700000000, 4, 5, NULL);	/* base */
+	cr_assert(eq(int, profconv_profile_subtract(&out, a, b), 0));
+	cr_assert(eq(sz, profconv_profile_sample_count(out), 2));
+	profconv_profile_sample(out, 0, &s);
+	cr_assert(eq(i64, s.values[0], 6));
+	cr_assert(eq(i64, s.values[1], 96));
+	profconv_profile_sample(out, 1, &s);
+	cr_assert(eq(i64, s.values[0], -3));
+	cr_assert(eq(i64, s.values[1], -48));
+}
+
+Test(merge, labels_are_part_of_the_sample_key)
+{
+	struct profconv_profile *in[2];
+
+	a = app(0x1000000, 1, 1, "t1");
+	b = app(0x1000000, 1, 1, "t2");
+	in[0] = a;
+	in[1] = b;
+	cr_assert(eq(int, profconv_profile_merge(&out, in, 2), 0));
+	cr_assert(eq(sz, profconv_profile_sample_count(out), 4));
+}
+
+Test(merge, label_order_does_not_matter)
+{
+	struct profconv_label l1[2] = { { .key = "a", .str = "x" }, { .key = "n", .num = 4, .unit = "bytes" } };
+	struct profconv_label l2[2] = { l1[1], l1[0] };
+	struct profconv_profile *in[1];
+	int64_t v[1] = { 1 };
+	uint32_t loc;
+
+	profconv_profile_new(&a);
+	profconv_profile_add_sample_type(a, "samples", "count");
+	profconv_profile_add_location(a, 0, 0x10, NULL, 0, 0, &loc);
+	profconv_profile_add_sample(a, &loc, 1, v, l1, 2);
+	profconv_profile_add_sample(a, &loc, 1, v, l2, 2);
+	in[0] = a;
+	cr_assert(eq(int, profconv_profile_merge(&out, in, 1), 0));
+	cr_assert(eq(sz, profconv_profile_sample_count(out), 1));
+	cr_assert(eq(i64, total(out, 0), 2));
+}
+
+Test(merge, drops_all_zero_samples_and_what_only_they_use)
+{
+	struct profconv_profile *in[1];
+	int64_t z[1] = { 0 }, one[1] = { 1 };
+	uint32_t l1, l2;
+
+	profconv_profile_new(&a);
+	profconv_profile_add_sample_type(a, "samples", "count");
+	profconv_profile_add_location(a, 0, 0x10, NULL, 0, 0, &l1);
+	profconv_profile_add_location(a, 0, 0x20, NULL, 0, 0, &l2);
+	profconv_profile_add_sample(a, &l1, 1, z, NULL, 0);
+	profconv_profile_add_sample(a, &l2, 1, one, NULL, 0);
+	in[0] = a;
+	cr_assert(eq(int, profconv_profile_merge(&out, in, 1), 0));
+	cr_assert(eq(sz, profconv_profile_sample_count(out), 1));
+	cr_assert(eq(sz, profconv_profile_location_count(out), 1));
+}
+
+Test(merge, symbolized_locations_keep_their_lines_and_functions)
+{
+	struct profconv_function f = { "main", "main", "a.c", 1 };
+	struct profconv_line ln = { 1, 7, 2 };
+	struct profconv_profile *in[2];
+	struct profconv_location l;
+	int64_t v[1] = { 1 };
+	uint32_t loc;
+
+	for (int i = 0; i < 2; i++) {
+		struct profconv_profile *p;
+
+		profconv_profile_new(&p);
+		profconv_profile_add_sample_type(p, "samples", "count");
+		profconv_profile_add_function(p, &f, NULL);
+		profconv_profile_add_location(p, 0, 0x40, &ln, 1, 0, &loc);
+		profconv_profile_add_sample(p, &loc, 1, v, NULL, 0);
+		in[i] = p;
+	}
+	a = in[0];
+	b = in[1];
+	cr_assert(eq(int, profconv_profile_merge(&out, in, 2), 0));
+	cr_assert(eq(sz, profconv_profile_function_count(out), 1));
+	profconv_profile_location(out, 1, &l);
+	cr_assert(eq(sz, l.nlines, 1));
+	cr_assert(eq(i64, l.lines[0].column, 2));
+	cr_assert(eq(i64, total(out, 0), 2));
+}
+
+Test(merge, combines_headers)
+{
+	struct profconv_profile *in[2];
+
+	a = app(0x1000, 1, 1, NULL);
+	b = app(0x1000, 1, 1, NULL);
+	profconv_profile_set_period(b, "space", "bytes", 4096);
+	profconv_profile_set_time(a, 0, 10);
+	profconv_profile_set_time(b, 500, 20);
+	profconv_profile_add_comment(a, "c1");
+	profconv_profile_add_comment(b, "c1");
+	profconv_profile_add_comment(b, "c2");
+	in[0] = a;
+	in[1] = b;
+	cr_assert(eq(int, profconv_profile_merge(&out, in, 2), 0));
+	cr_assert(eq(i64, profconv_profile_period(out, NULL), 4096));
+	cr_assert(eq(i64, profconv_profile_duration_nanos(out), 30));
+	cr_assert(eq(i64, profconv_profile_time_nanos(out), 500));
+	cr_assert(eq(sz, profconv_profile_comment_count(out), 2));
+}
+
+Test(merge, rejects_incompatible_profiles)
+{
+	struct profconv_profile *in[2];
+
+	a = app(0x1000, 1, 1, NULL);
+	profconv_profile_new(&b);
+	profconv_profile_add_sample_type(b, "samples", "count");
+	profconv_profile_set_period(b, "space", "bytes", 1);
+	in[0] = a;
+	in[1] = b;
+	cr_assert(eq(int, profconv_profile_merge(&out, in, 2), PROFCONV_EINVAL));
+	cr_assert(zero(ptr, out));
+	cr_assert(eq(str, ERRMSG, "profile 2 is incompatible: 1 sample types, not 2"));
+	cr_assert(eq(int, profconv_profile_merge(&out, in, 0), PROFCONV_EINVAL));
+	cr_assert(eq(str, ERRMSG, "no profiles to merge"));
+}
+
+Test(merge, compatibilize_keeps_common_types_in_first_order)
+{
+	struct profconv_profile *in[2];
+	struct profconv_value_type vt;
+	struct profconv_sample s;
+	uint32_t loc;
+	int64_t v[3] = { 1, 2, 3 };
+
+	a = app(0x1000, 1, 1, NULL);		/* objects, space */
+	profconv_profile_new(&b);
+	profconv_profile_add_sample_type(b, "space", "bytes");
+	profconv_profile_add_sample_type(b, "extra", "count");
+	profconv_profile_add_sample_type(b, "objects", "count");
+	profconv_profile_add_location(b, 0, 0x10, NULL, 0, 0, &loc);
+	profconv_profile_add_sample(b, &loc, 1, v, NULL, 0);
+	in[0] = a;
+	in[1] = b;
+	cr_assert(eq(int, profconv_profiles_compatibilize(in, 2), 0));
+	cr_assert(eq(sz, profconv_profile_sample_type_count(b), 2));
+	profconv_profile_sample_type(b, 0, &vt);
+	cr_assert(eq(str, (char *)vt.type, "objects"));
+	profconv_profile_sample(b, 0, &s);
+	cr_assert(eq(i64, s.values[0], 3));
+	cr_assert(eq(i64, s.values[1], 1));
+}
+
+Test(merge, compatibilize_fails_without_common_type)
+{
+	struct profconv_profile *in[2];
+
+	profconv_profile_new(&a);
+	profconv_profile_add_sample_type(a, "x", "count");
+	profconv_profile_new(&b);
+	profconv_profile_add_sample_type(b, "y", "count");
+	in[0] = a;
+	in[1] = b;
+	cr_assert(eq(int, profconv_profiles_compatibilize(in, 2), PROFCONV_EINVAL));
+	cr_assert(eq(str, ERRMSG, "profiles have no sample type in common"));
+}
+
+Test(merge, scale_rounds_and_drops_zeroed_samples)
+{
+	double r[2] = { 0.5, 1 };
+	struct profconv_sample s;
+
+	a = app(0x1000, 3, 1, NULL);		/* objects 3 and 1 */
+	cr_assert(eq(int, profconv_profile_scale(a, r), 0));
+	/* 1.5 rounds to 2 (away from zero); 0.5 rounds to 1. */
+	cr_assert(eq(sz, profconv_profile_sample_count(a), 2));
+	profconv_profile_sample(a, 0, &s);
+	cr_assert(eq(i64, s.values[0], 2));
+	cr_assert(eq(i64, s.values[1], 48));
+	r[0] = 0.1;
+	cr_assert(eq(int, profconv_profile_scale(a, r), 0));
+	cr_assert(eq(sz, profconv_profile_sample_count(a), 0));
+}
+
+Test(merge, normalize_matches_totals)
+{
+	a = app(0x1000, 10, 30, NULL);		/* 40 objects */
+	b = app(0x2000, 1, 3, NULL);		/* 4 objects */
+	cr_assert(eq(int, profconv_profile_normalize(b, a), 0));
+	cr_assert(eq(i64, total(b, 0), 40));
+	cr_assert(eq(i64, total(b, 1), 640));
+}
