@@ -17,7 +17,11 @@ struct subcommand {
 };
 
 static const struct subcommand subcommands[] = {
+	{ "merge", cmd_merge, "merge profiles into one pprof profile" },
 	{ "show", cmd_show, "print a profile as text, or its summary" },
+	{ "symbolize", cmd_symbolize,
+	    "add functions, files, lines and inlined calls" },
+	{ "text2pb", cmd_text2pb, "convert any readable profile to pprof" },
 };
 
 static void

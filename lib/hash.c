@@ -120,3 +120,91 @@ profconv__u64map_put(struct pc_u64map *m, uint64_t key, uint32_t val)
 	m->vals[i] = val + 1;
 	return 0;
 }
+
+/* --- byte-string keys -------------------------------------------------------- */
+
+void
+profconv__keymap_free(struct pc_keymap *m)
+{
+	free(m->slots);
+	free(m->entries);
+	free(m->blob);
+	memset(m, 0, sizeof(*m));
+}
+
+static size_t
+key_slot(const struct pc_keymap *m, const void *key, size_t len, uint64_t h)
+{
+	size_t mask = m->nslots - 1, i = h & mask;
+	uint32_t e;
+
+	for (;; i = (i + 1) & mask) {
+		e = m->slots[i];
+		if (e == 0)
+			return i;
+		e--;
+		if (m->entries[e].hash == h && m->entries[e].len == len &&
+		    memcmp(m->blob + m->entries[e].off, key, len) == 0)
+			return i;
+	}
+}
+
+static int
+key_rehash(struct pc_keymap *m, size_t nslots)
+{
+	uint32_t *slots = calloc(nslots, sizeof(*slots));
+	size_t i, j, mask = nslots - 1;
+
+	if (slots == NULL)
+		return profconv__nomem();
+	for (i = 0; i < m->n; i++) {
+		for (j = m->entries[i].hash & mask; slots[j] != 0;
+		    j = (j + 1) & mask)
+			;
+		slots[j] = (uint32_t)i + 1;
+	}
+	free(m->slots);
+	m->slots = slots;
+	m->nslots = nslots;
+	return 0;
+}
+
+int
+profconv__keymap_intern(struct pc_keymap *m, const void *key, size_t len,
+    uint32_t value, uint32_t *value_out, bool *inserted)
+{
+	uint64_t h = profconv__hash_bytes(key, len, 0x5eed);
+	struct pc_keyentry *e;
+	size_t slot;
+	int rc;
+
+	if ((m->n + 1) * 2 > m->nslots) {
+		rc = key_rehash(m, m->nslots != 0 ? m->nslots * 2 : 1024);
+		if (rc < 0)
+			return rc;
+	}
+	slot = key_slot(m, key, len, h);
+	if (m->slots[slot] != 0) {
+		*value_out = m->entries[m->slots[slot] - 1].value;
+		*inserted = false;
+		return 0;
+	}
+	if (m->n >= UINT32_MAX - 1)
+		return profconv__fail(PROFCONV_ENOMEM, "too many keys");
+	rc = PC_GROW(m->entries, m->entries_cap, m->n, 1);
+	if (rc == 0)
+		rc = PC_GROW(m->blob, m->blob_cap, m->blob_len, len);
+	if (rc < 0)
+		return rc;
+	memcpy(m->blob + m->blob_len, key, len);
+	e = &m->entries[m->n];
+	e->off = m->blob_len;
+	e->len = len;
+	e->hash = h;
+	e->value = value;
+	m->blob_len += len;
+	m->slots[slot] = (uint32_t)++m->n;
+	*value_out = value;
+	*inserted = true;
+	return 0;
+}

@@ -239,8 +239,9 @@ profconv__input_getline(struct pc_input *in, const char **line, size_t *len)
 	int rc;
 
 	for (;;) {
-		nl = memchr(in->view + in->pos + scanned, '\n',
-		    in->end - in->pos - scanned);
+		/* memchr() must not see a NULL buffer, even for 0 bytes. */
+		nl = in->end - in->pos > scanned ? memchr(in->view + in->pos +
+		    scanned, '\n', in->end - in->pos - scanned) : NULL;
 		if (nl != NULL)
 			break;
 		scanned = in->end - in->pos;

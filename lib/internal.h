@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <regex.h>
 
 #include "profconv.h"
 
@@ -67,6 +68,33 @@ bool profconv__u64map_get(const struct pc_u64map *m, uint64_t key,
     uint32_t *val);
 /* Insert or overwrite.  Returns 0 or PROFCONV_ENOMEM. */
 int profconv__u64map_put(struct pc_u64map *m, uint64_t key, uint32_t val);
+
+/*
+ * A table from byte-string keys to 32-bit values: for composite keys
+ * (mapping, function, location, sample identity) built by transforms.
+ */
+struct pc_keyentry {
+	size_t off, len;
+	uint64_t hash;
+	uint32_t value;
+};
+
+struct pc_keymap {
+	uint32_t *slots;		/* entry index + 1, 0 = empty */
+	size_t nslots;
+	struct pc_keyentry *entries;
+	size_t n, entries_cap;
+	unsigned char *blob;		/* the keys, back to back */
+	size_t blob_len, blob_cap;
+};
+
+void profconv__keymap_free(struct pc_keymap *m);
+/*
+ * Find KEY; when absent, add it with VALUE.  *VALUE_OUT is the stored
+ * value and *INSERTED says whether it was added.
+ */
+int profconv__keymap_intern(struct pc_keymap *m, const void *key, size_t len,
+    uint32_t value, uint32_t *value_out, bool *inserted);
 
 /* --- string table (strtab.c) ---------------------------------------------- */
 
@@ -209,6 +237,14 @@ int profconv__add_sample_raw(struct profconv_profile *prof,
     const uint32_t *locs, size_t nlocs, const int64_t *values,
     const struct pc_label *labels, size_t nlabels);
 
+/*
+ * The name of location ID for a human (print.c): its innermost function
+ * when symbolized, else "module+0xoffset", else its address.  BUF holds
+ * the text when it has to be made.
+ */
+const char *profconv__frame_name(const struct profconv_profile *prof,
+    uint32_t id, char *buf, size_t size);
+
 /* Add a location from model-level lines (no id checks). */
 int profconv__add_location_raw(struct profconv_profile *prof,
     uint32_t mapping, uint64_t address, const struct pc_line *lines,
@@ -219,6 +255,30 @@ profconv__is_gzip(const unsigned char *p, size_t len)
 {
 	return len >= 2 && p[0] == 0x1f && p[1] == 0x8b;
 }
+
+/* --- drop_frames / keep_frames (prune.c) ----------------------------------- */
+
+/*
+ * Applies a profile's drop_frames and keep_frames as pprof's Prune does.
+ * Locations are classified lazily, once each.
+ */
+struct pc_pruner {
+	const struct profconv_profile *prof;
+	regex_t drop, keep;
+	bool has_drop, has_keep;
+	uint8_t *state;		/* per location id */
+	uint32_t *skip;		/* innermost lines a location loses */
+};
+
+/* ENABLED false: a pruner that prunes nothing. */
+int profconv__pruner_init(struct pc_pruner *p,
+    const struct profconv_profile *prof, bool enabled);
+void profconv__pruner_free(struct pc_pruner *p);
+/* Index (leaf first) of the first location of STACK that stays. */
+size_t profconv__prune_stack(struct pc_pruner *p, const uint32_t *stack,
+    size_t n);
+/* How many innermost lines location ID loses to a match in its middle. */
+uint32_t profconv__prune_skip(struct pc_pruner *p, uint32_t id);
 
 /* --- pprof codec (pb.c) ---------------------------------------------------- */
 

@@ -275,6 +275,12 @@ assign_locations(struct pc_legacy *b)
 		for (j = 0; j < maps->n; j++)
 			if (maps->v[j].start <= a && a < maps->v[j].limit)
 				break;
+		/* pprof appends the fake mapping to its list, so once it
+		 * exists it takes every address before the repair below. */
+		if (j == maps->n && fake != 0) {
+			l->mapping = fake;
+			continue;
+		}
 		if (j == maps->n) {
 			/* Legacy handlers that lost the first part of a split
 			 * mapping: grow it back down to its file start. */

@@ -145,14 +145,9 @@ print_mappings(const struct profconv_profile *prof, FILE *fp)
 
 /* --- the summary --------------------------------------------------------------- */
 
-/*
- * The name of location ID for a human: its innermost function when
- * symbolized, else "module+0xoffset", else its address.  BUF holds the
- * text when it has to be made.
- */
-static const char *
-frame_name(const struct profconv_profile *prof, uint32_t id, char *buf,
-    size_t size)
+const char *
+profconv__frame_name(const struct profconv_profile *prof, uint32_t id,
+    char *buf, size_t size)
 {
 	const struct pc_location *l = &prof->locations[id - 1];
 	const struct pc_mapping *m;
@@ -182,7 +177,7 @@ frame_name(const struct profconv_profile *prof, uint32_t id, char *buf,
 	return buf;
 }
 
-/* An aggregate: a key (a stack, or a frame name) and its values. */
+/* An aggregate: a stack (or, for functions, a name) and its values. */
 struct agg {
 	size_t sample;		/* a sample that has this stack */
 	const char *name;	/* the frame name, for functions */
@@ -201,52 +196,59 @@ same_stack(const struct profconv_profile *prof, size_t a, size_t b)
 {
 	const struct pc_sample *x = &prof->samples[a], *y = &prof->samples[b];
 
-	return x->nlocs == y->nlocs && memcmp(&prof->stack[x->loc_off],
-	    &prof->stack[y->loc_off], x->nlocs * sizeof(uint32_t)) == 0;
+	return x->nlocs == y->nlocs && (x->nlocs == 0 ||
+	    memcmp(&prof->stack[x->loc_off], &prof->stack[y->loc_off],
+	    x->nlocs * sizeof(uint32_t)) == 0);
 }
 
-/* Find or add the item for sample SI's stack (NAME NULL) or for NAME. */
-static int
-agg_find(struct aggtab *t, const struct profconv_profile *prof, size_t si,
-    const char *name, struct agg **out)
+static uint64_t
+stack_hash(const struct profconv_profile *prof, size_t si)
 {
 	const struct pc_sample *s = &prof->samples[si];
-	uint64_t h;
+
+	return profconv__hash_bytes(prof->stack + s->loc_off,
+	    s->nlocs * sizeof(uint32_t), 0);
+}
+
+static int
+agg_rehash(struct aggtab *t, const struct profconv_profile *prof)
+{
+	size_t ns = t->nslots != 0 ? t->nslots * 2 : 1024, i, j;
+	uint32_t *slots = calloc(ns, sizeof(*slots));
+
+	if (slots == NULL)
+		return profconv__nomem();
+	for (i = 0; i < t->n; i++) {
+		for (j = stack_hash(prof, t->items[i].sample) & (ns - 1);
+		    slots[j] != 0; j = (j + 1) & (ns - 1))
+			;
+		slots[j] = (uint32_t)i + 1;
+	}
+	free(t->slots);
+	t->slots = slots;
+	t->nslots = ns;
+	return 0;
+}
+
+/* Find or add the item for sample SI's stack. */
+static int
+agg_find(struct aggtab *t, const struct profconv_profile *prof, size_t si,
+    struct agg **out)
+{
 	size_t i, mask;
 	int rc;
 
 	if ((t->n + 1) * 2 > t->nslots) {
-		size_t ns = t->nslots != 0 ? t->nslots * 2 : 1024;
-		uint32_t *slots = calloc(ns, sizeof(*slots));
-
-		if (slots == NULL)
-			return profconv__nomem();
-		free(t->slots);
-		t->slots = slots;
-		t->nslots = ns;
-		for (i = 0; i < t->n; i++) {
-			const struct agg *a = &t->items[i];
-			size_t j;
-
-			h = a->name != NULL ?
-			    profconv__hash_bytes(a->name, strlen(a->name), 1) :
-			    profconv__hash_bytes(&prof->stack[prof->samples[
-			    a->sample].loc_off], prof->samples[a->sample].nlocs *
-			    sizeof(uint32_t), 0);
-			for (j = h & (ns - 1); slots[j] != 0; j = (j + 1) & (ns - 1))
-				;
-			slots[j] = (uint32_t)i + 1;
-		}
+		rc = agg_rehash(t, prof);
+		if (rc < 0)
+			return rc;
 	}
-	h = name != NULL ? profconv__hash_bytes(name, strlen(name), 1) :
-	    profconv__hash_bytes(&prof->stack[s->loc_off],
-	    s->nlocs * sizeof(uint32_t), 0);
 	mask = t->nslots - 1;
-	for (i = h & mask; t->slots[i] != 0; i = (i + 1) & mask) {
+	for (i = stack_hash(prof, si) & mask; t->slots[i] != 0;
+	    i = (i + 1) & mask) {
 		struct agg *a = &t->items[t->slots[i] - 1];
 
-		if (name != NULL ? strcmp(a->name, name) == 0 :
-		    same_stack(prof, a->sample, si)) {
+		if (same_stack(prof, a->sample, si)) {
 			*out = a;
 			return 0;
 		}
@@ -254,7 +256,7 @@ agg_find(struct aggtab *t, const struct profconv_profile *prof, size_t si,
 	rc = PC_GROW(t->items, t->cap, t->n, 1);
 	if (rc < 0)
 		return rc;
-	t->items[t->n] = (struct agg){ si, name, 0, 0 };
+	t->items[t->n] = (struct agg){ si, NULL, 0, 0 };
 	t->slots[i] = (uint32_t)++t->n;
 	*out = &t->items[t->n - 1];
 	return 0;
@@ -294,12 +296,13 @@ print_top_stacks(const struct profconv_profile *prof, FILE *fp, int ti,
 	int rc = 0;
 
 	for (i = 0; rc == 0 && i < prof->nsamples; i++) {
-		rc = agg_find(&t, prof, i, NULL, &a);
+		rc = agg_find(&t, prof, i, &a);
 		if (rc == 0)
 			a->flat += prof->values[i * prof->nsample_types + ti];
 	}
 	if (rc == 0) {
-		qsort(t.items, t.n, sizeof(*t.items), by_flat_desc);
+		if (t.n > 1)
+			qsort(t.items, t.n, sizeof(*t.items), by_flat_desc);
 		fprintf(fp, "top %zu stacks by %s (of %zu distinct):\n",
 		    top < t.n ? top : t.n, profconv__pstr(prof,
 		    prof->sample_types[ti].type), t.n);
@@ -312,7 +315,7 @@ print_top_stacks(const struct profconv_profile *prof, FILE *fp, int ti,
 			/* Root first, as people read call paths. */
 			for (j = s->nlocs; j > 0; j--)
 				fprintf(fp, "%s%s", j == s->nlocs ? "" : ";",
-				    frame_name(prof, prof->stack[s->loc_off +
+				    profconv__frame_name(prof, prof->stack[s->loc_off +
 				    j - 1], buf[j & 1], sizeof(buf[0])));
 			if (s->nlocs == 0)
 				fputs("<empty stack>", fp);
@@ -325,69 +328,99 @@ print_top_stacks(const struct profconv_profile *prof, FILE *fp, int ti,
 }
 
 /*
- * Flat and cumulative values per function name.  Names that have to be
- * made (unsymbolized frames) are interned in a scratch table.
+ * Flat and cumulative values per function name.  Each location is named
+ * once; names index plain arrays, so the work is linear in the frames.
  */
+struct fn_sums {
+	uint32_t *loc_name;	/* location id -> name index + 1 */
+	struct agg *items;	/* by name index */
+	uint64_t *last;		/* by name index: last sample counted + 1 */
+	size_t cap, last_cap;
+};
+
+static int
+fn_name_of(struct fn_sums *fs, struct pc_strtab *names,
+    const struct profconv_profile *prof, uint32_t id, uint32_t *out)
+{
+	char buf[128];
+	size_t old = fs->cap;
+	int rc;
+
+	if (fs->loc_name[id] != 0) {
+		*out = fs->loc_name[id] - 1;
+		return 0;
+	}
+	rc = profconv__strtab_intern_cstr(names,
+	    profconv__frame_name(prof, id, buf, sizeof(buf)), out);
+	if (rc == 0 && *out >= fs->cap) {
+		rc = PC_GROW(fs->items, fs->cap, 0, *out + 1);
+		if (rc == 0)
+			rc = PC_GROW(fs->last, fs->last_cap, 0, fs->cap);
+		if (rc == 0) {
+			memset(fs->items + old, 0, (fs->cap - old) * sizeof(*fs->items));
+			memset(fs->last + old, 0, (fs->cap - old) * sizeof(*fs->last));
+		}
+	}
+	if (rc == 0)
+		fs->loc_name[id] = *out + 1;
+	return rc;
+}
+
 static int
 print_top_functions(const struct profconv_profile *prof, FILE *fp, int ti,
     int64_t total, size_t top)
 {
-	struct aggtab t = { 0 };
+	struct fn_sums fs = { 0 };
 	struct pc_strtab names;
-	struct agg *a;
-	size_t *seen = NULL;	/* item indexes: items may move */
-	size_t i, j, k, nseen, seen_cap = 0, ai;
-	char buf[128];
+	size_t i, j, n = 0;
 	uint32_t idx;
 	int64_t v;
 	int rc;
 
 	rc = profconv__strtab_init(&names);
+	fs.loc_name = calloc(prof->nlocations + 1, sizeof(*fs.loc_name));
+	if (rc == 0 && fs.loc_name == NULL)
+		rc = profconv__nomem();
 	for (i = 0; rc == 0 && i < prof->nsamples; i++) {
 		const struct pc_sample *s = &prof->samples[i];
 
 		v = prof->values[i * prof->nsample_types + ti];
-		nseen = 0;
 		for (j = 0; rc == 0 && j < s->nlocs; j++) {
-			const char *n = frame_name(prof,
-			    prof->stack[s->loc_off + j], buf, sizeof(buf));
-
-			rc = profconv__strtab_intern_cstr(&names, n, &idx);
-			if (rc == 0)
-				rc = agg_find(&t, prof, i,
-				    profconv__str(&names, idx), &a);
-			if (rc == 0)
-				rc = PC_GROW(seen, seen_cap, nseen, 1);
+			rc = fn_name_of(&fs, &names, prof,
+			    prof->stack[s->loc_off + j], &idx);
 			if (rc < 0)
 				break;
 			if (j == 0)
-				a->flat += v;
+				fs.items[idx].flat += v;
 			/* Count a function once per stack (recursion). */
-			ai = (size_t)(a - t.items);
-			for (k = 0; k < nseen && seen[k] != ai; k++)
-				;
-			if (k == nseen) {
-				seen[nseen++] = ai;
-				a->cum += v;
+			if (fs.last[idx] != i + 1) {
+				fs.last[idx] = i + 1;
+				fs.items[idx].cum += v;
 			}
 		}
 	}
+	/* Compact the used names (index 0, "", is never a frame name). */
+	for (i = 1; rc == 0 && i < names.len; i++) {
+		fs.items[n] = fs.items[i];
+		fs.items[n++].name = profconv__str(&names, (uint32_t)i);
+	}
 	if (rc == 0) {
-		qsort(t.items, t.n, sizeof(*t.items), by_flat_desc);
+		if (n > 1)
+			qsort(fs.items, n, sizeof(*fs.items), by_flat_desc);
 		fprintf(fp, "top %zu functions by %s (flat, flat%%, cum, "
-		    "cum%%):\n", top < t.n ? top : t.n,
+		    "cum%%):\n", top < n ? top : n,
 		    profconv__pstr(prof, prof->sample_types[ti].type));
-		for (i = 0; i < t.n && i < top; i++) {
-			fprintf(fp, " %14" PRId64, t.items[i].flat);
-			pct(fp, t.items[i].flat, total);
-			fprintf(fp, " %14" PRId64, t.items[i].cum);
-			pct(fp, t.items[i].cum, total);
-			fprintf(fp, " %s\n", t.items[i].name);
+		for (i = 0; i < n && i < top; i++) {
+			fprintf(fp, " %14" PRId64, fs.items[i].flat);
+			pct(fp, fs.items[i].flat, total);
+			fprintf(fp, " %14" PRId64, fs.items[i].cum);
+			pct(fp, fs.items[i].cum, total);
+			fprintf(fp, " %s\n", fs.items[i].name);
 		}
 	}
-	free(seen);
-	free(t.items);
-	free(t.slots);
+	free(fs.loc_name);
+	free(fs.items);
+	free(fs.last);
 	profconv__strtab_free(&names);
 	return rc;
 }

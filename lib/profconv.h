@@ -343,6 +343,142 @@ int profconv_profile_write(const struct profconv_profile *prof, FILE *fp,
 /* Name of FORMAT ("pprof"); never NULL. */
 const char *profconv_format_name(enum profconv_format format);
 
+/* --- transforms ----------------------------------------------------------- */
+
+/*
+ * Merge N profiles into a new one, *OUT, with pprof's semantics: the
+ * profiles must have the same period type and sample types (see
+ * profconv_profiles_compatibilize()); mappings are identified without
+ * their load address (size, file offset, build id or file), locations by
+ * mapping-relative address and lines, samples by stack and labels; values
+ * of identical samples add up; all-zero samples are dropped; period is the
+ * largest, duration the sum, time the earliest nonzero one.  The inputs
+ * are not changed.  Errors: PROFCONV_EINVAL (incompatible or no
+ * profiles), PROFCONV_ENOMEM.
+ */
+int profconv_profile_merge(struct profconv_profile **out,
+    struct profconv_profile *const *profs, size_t n);
+
+/*
+ * CUR minus BASE as a new profile *OUT: BASE's values negated and merged
+ * into CUR.  What cancels out disappears; negative values remain.
+ * Errors: as profconv_profile_merge().
+ */
+int profconv_profile_subtract(struct profconv_profile **out,
+    const struct profconv_profile *cur, const struct profconv_profile *base);
+
+/*
+ * Keep in each of the N profiles only the sample types (by type name)
+ * that all of them have, in the first profile's order.  A default sample
+ * type that goes away becomes the first common one.
+ * Errors: PROFCONV_EINVAL (nothing in common), PROFCONV_ENOMEM.
+ */
+int profconv_profiles_compatibilize(struct profconv_profile *const *profs,
+    size_t n);
+
+/*
+ * Multiply value slot I of every sample by RATIOS[I] (one per sample
+ * type), rounding to the nearest integer; samples whose scaled slots all
+ * become zero are dropped (slots with ratio 1 do not count), as pprof's
+ * ScaleN does.  Errors: PROFCONV_ENOMEM.
+ */
+int profconv_profile_scale(struct profconv_profile *prof,
+    const double *ratios);
+
+/*
+ * Scale PROF so that its total of every sample type equals TO's.
+ * Errors: PROFCONV_EINVAL (incompatible), PROFCONV_ENOMEM.
+ */
+int profconv_profile_normalize(struct profconv_profile *prof,
+    const struct profconv_profile *to);
+
+/* --- comparing two profiles ------------------------------------------------- */
+
+/* How profconv_diff_print() groups samples into rows. */
+enum profconv_diff_by {
+	PROFCONV_DIFF_BY_FUNCTION = 0,	/* the first frame not dropped */
+	PROFCONV_DIFF_BY_LINE = 1,	/* its file:line */
+	PROFCONV_DIFF_BY_STACK = 2	/* the whole stack, root first */
+};
+
+struct profconv_diff_options {
+	unsigned int version;		/* PROFCONV_DIFF_OPTIONS_VERSION */
+	enum profconv_diff_by by;
+	const char *sort;		/* column name; NULL: the delta bytes,
+					 * or delta of the default type */
+	size_t top;			/* rows to print; 0: all */
+	int exact;			/* exact numbers, not KiB/MiB */
+	int leaks;			/* only rows whose in-use values grew */
+};
+#define PROFCONV_DIFF_OPTIONS_VERSION 1
+#define PROFCONV_DIFF_OPTIONS_INIT \
+	{ PROFCONV_DIFF_OPTIONS_VERSION, PROFCONV_DIFF_BY_FUNCTION, NULL, 0, 0, 0 }
+
+/*
+ * Print the comparison table of BASE and CUR, which must have the same
+ * sample types (see profconv_profiles_compatibilize()).  Heap profiles
+ * with alloc_* and inuse_* types get the columns New, Freed, Delta objs,
+ * Alloc bytes, Freed bytes and Delta bytes (the memory debuggers'
+ * comparison view); others get base, cur and delta per sample type.
+ * Rows without change are left out; a TOTAL row ends the table.  Frames
+ * matching a profile's drop_frames (allocator frames) do not name rows.
+ * Sort columns: new, freed, delta-objects, alloc-bytes, freed-bytes,
+ * delta-bytes, name; or a sample type name.
+ * Errors: PROFCONV_EINVAL (unknown sort column, different types),
+ * PROFCONV_EIO, PROFCONV_ENOMEM.
+ */
+int profconv_diff_print(const struct profconv_profile *base,
+    const struct profconv_profile *cur, FILE *fp,
+    const struct profconv_diff_options *opts);
+
+/*
+ * The leak view of a delta profile: keep only the samples whose in-use
+ * objects or bytes grew (inuse_objects/inuse_space, or objects/space;
+ * for other profiles, any value).  Cannot fail; returns 0.
+ */
+int profconv_profile_keep_growth(struct profconv_profile *prof);
+
+/* --- folded stacks for flame graphs ---------------------------------------- */
+
+/* What names frames in folded output. */
+enum profconv_flame_names {
+	PROFCONV_FLAME_FUNCTIONS = 0,	/* function names */
+	PROFCONV_FLAME_LINES = 1,	/* "function file.c:12" */
+	PROFCONV_FLAME_ADDRESSES = 2	/* "function+0xaddress" */
+};
+
+struct profconv_flame_options {
+	unsigned int version;		/* PROFCONV_FLAME_OPTIONS_VERSION */
+	const char *sample_type;	/* NULL: the default sample type */
+	enum profconv_flame_names names;
+	int no_inline;			/* one frame per location: the
+					 * outermost function */
+	int keep_allocator_frames;	/* do not apply drop_frames */
+	const char *focus;		/* keep stacks with a frame matching
+					 * this POSIX extended regex */
+	const char *ignore;		/* drop stacks with a frame matching */
+};
+#define PROFCONV_FLAME_OPTIONS_VERSION 1
+#define PROFCONV_FLAME_OPTIONS_INIT \
+	{ PROFCONV_FLAME_OPTIONS_VERSION, NULL, PROFCONV_FLAME_FUNCTIONS, \
+	  0, 0, NULL, NULL }
+
+/*
+ * Write PROF as folded stacks to FP: "root;...;leaf COUNT" per distinct
+ * stack, root first, sorted, identical stacks merged, inline frames
+ * expanded outermost first, unsymbolized frames as "module+0xoffset",
+ * ';' and line breaks in names replaced; stacks with a zero count are
+ * left out.  With BASE, write "stack BASE_COUNT CUR_COUNT" for every stack
+ * of either profile (flamegraph.pl's differential form); the profiles
+ * must share the chosen sample type.  Negative counts (a delta profile)
+ * are refused.
+ * Errors: PROFCONV_ENOTFOUND (no such sample type), PROFCONV_EINVAL (a bad
+ * regex), PROFCONV_EFORMAT (negative counts), PROFCONV_EIO, PROFCONV_ENOMEM.
+ */
+int profconv_flame_write(const struct profconv_profile *prof,
+    const struct profconv_profile *base, FILE *fp,
+    const struct profconv_flame_options *opts);
+
 /* --- printing ------------------------------------------------------------- */
 
 struct profconv_print_options {
@@ -362,6 +498,73 @@ struct profconv_print_options {
  */
 int profconv_profile_print(const struct profconv_profile *prof, FILE *fp,
     const struct profconv_print_options *opts);
+
+/* --- symbolization --------------------------------------------------------- */
+
+/*
+ * Where profconv_symbolize() finds mappings, binaries and debug info.
+ * Every pointer may be NULL.  Addresses are looked up in the profile's own
+ * mappings unless MAPS_FILE or PID names a memory map to use instead.
+ */
+struct profconv_symbolize_options {
+	unsigned int version;		/* PROFCONV_SYMBOLIZE_OPTIONS_VERSION */
+	/* Directory prefixed to every mapped path ("/" of a copied system). */
+	const char *sysroot;
+	/* Colon-separated directories searched for binaries: by build id
+	 * (DIR/BUILDID/NAME, DIR/.build-id/xx/rest), then by mapped path
+	 * under DIR, then by base name. */
+	const char *search_path;
+	/* Colon-separated directories searched for separate debug info
+	 * before libdwfl's default (":.debug:/usr/lib/debug"). */
+	const char *debuginfo_path;
+	/* A saved memory map in any form the legacy readers accept
+	 * (/proc/PID/maps text, pprof's brief form); its entries replace the
+	 * profile's mappings for the addresses they cover. */
+	const char *maps_file;
+	/* A live process whose /proc/PID/maps is used like MAPS_FILE; 0: none. */
+	int pid;
+	/* Nonzero: let libdwfl ask the debuginfod servers in
+	 * $DEBUGINFOD_URLS for missing debug info.  Zero keeps it off even
+	 * when the variable is set. */
+	int debuginfod;
+	/* Called once per problem worth a warning (a binary whose build id
+	 * differs from the profile's), with a one-line message; may be NULL. */
+	void (*warn)(const char *msg, void *payload);
+	void *payload;
+};
+#define PROFCONV_SYMBOLIZE_OPTIONS_VERSION 1
+#define PROFCONV_SYMBOLIZE_OPTIONS_INIT \
+	{ PROFCONV_SYMBOLIZE_OPTIONS_VERSION, NULL, NULL, NULL, NULL, 0, 0, \
+	  NULL, NULL }
+
+/* What profconv_symbolize() did, counted in locations. */
+struct profconv_symbolize_stats {
+	size_t locations;		/* all locations of the profile */
+	size_t symbolized;		/* got at least a function or file */
+	size_t already_symbolized;	/* had lines before; left alone */
+	size_t unsymbolizable;		/* no mapping, or [vdso], anonymous,
+					 * deleted and the like */
+	size_t no_binary;		/* the mapped file was not found */
+	size_t build_id_mismatch;	/* only files with another build id */
+	size_t no_debuginfo;		/* binary found, address unknown to it */
+	size_t addresses;		/* unique addresses looked up */
+};
+
+/*
+ * Symbolize PROF in place: every location without lines whose mapping
+ * names a binary that can be found gets its lines, innermost inlined
+ * function first, with demangled names (system names stay mangled),
+ * files, lines and columns; mappings get their build ids and has_*
+ * flags.  Binaries are used only when their build id matches the
+ * mapping's.  OPTS and STATS may be NULL.  Missing binaries and debug
+ * info are not errors; they are counted in STATS.
+ * Errors: PROFCONV_EINVAL (bad options), PROFCONV_ENOTFOUND (the maps
+ * file or process cannot be read), PROFCONV_EFORMAT (libdwfl failed),
+ * PROFCONV_ENOMEM.
+ */
+int profconv_symbolize(struct profconv_profile *prof,
+    const struct profconv_symbolize_options *opts,
+    struct profconv_symbolize_stats *stats);
 
 #ifdef __cplusplus
 }
