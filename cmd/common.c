@@ -96,14 +96,15 @@ cmd_parse_long(const char *option, const char *text, long min, long max,
 }
 
 int
-cmd_read_profile(const char *path, struct profconv_profile **out)
+cmd_read_profile(const char *path, const struct profconv_read_options *opts,
+    struct profconv_profile **out)
 {
 	struct stat st;
 	FILE *fp;
 	int rc;
 
 	if (strcmp(path, "-") == 0) {
-		rc = profconv_profile_read(out, stdin, NULL, NULL);
+		rc = profconv_profile_read(out, stdin, opts, NULL);
 		return rc < 0 ? cmd_error_lib("<stdin>") : EXIT_OK;
 	}
 	fp = fopen(path, "rb");
@@ -113,9 +114,75 @@ cmd_read_profile(const char *path, struct profconv_profile **out)
 		fclose(fp);
 		return cmd_error("cannot read '%s': Is a directory", path);
 	}
-	rc = profconv_profile_read(out, fp, NULL, NULL);
+	rc = profconv_profile_read(out, fp, opts, NULL);
 	fclose(fp);
 	return rc < 0 ? cmd_error_lib(path) : EXIT_OK;
+}
+
+int
+cmd_write_profile(const struct profconv_profile *prof, const char *out_path,
+    const struct profconv_write_options *opts)
+{
+	struct cmd_output out;
+	int status;
+
+	status = cmd_output_open(&out, out_path);
+	if (status != EXIT_OK)
+		return status;
+	if (profconv_profile_write(prof, out.fp, opts) < 0) {
+		status = cmd_error_lib(strcmp(out_path, "-") == 0 ?
+		    "<stdout>" : out_path);
+		cmd_output_abort(&out);
+		return status;
+	}
+	return cmd_output_commit(&out);
+}
+
+static void
+print_warning(const char *msg, void *payload)
+{
+	(void)payload;
+	cmd_warn("%s", msg);
+}
+
+/* One line: how many locations got symbols, and why the rest did not. */
+static void
+print_summary(const struct profconv_symbolize_stats *st)
+{
+	size_t todo = st->locations - st->already_symbolized;
+
+	fprintf(stderr, "%s: symbolized %zu of %zu locations", cmd_name,
+	    st->symbolized, todo);
+	if (st->already_symbolized != 0)
+		fprintf(stderr, " (%zu had symbols)", st->already_symbolized);
+	if (st->no_binary != 0)
+		fprintf(stderr, "; %zu: binary not found", st->no_binary);
+	if (st->build_id_mismatch != 0)
+		fprintf(stderr, "; %zu: build id mismatch",
+		    st->build_id_mismatch);
+	if (st->no_debuginfo != 0)
+		fprintf(stderr, "; %zu: no debug info", st->no_debuginfo);
+	if (st->unsymbolizable != 0)
+		fprintf(stderr, "; %zu: not symbolizable", st->unsymbolizable);
+	fputc('\n', stderr);
+}
+
+int
+cmd_symbolize_profile(struct profconv_profile *prof,
+    struct profconv_symbolize_options *opts, const char *subject,
+    bool summary)
+{
+	struct profconv_symbolize_options def = PROFCONV_SYMBOLIZE_OPTIONS_INIT;
+	struct profconv_symbolize_stats stats;
+
+	if (opts == NULL)
+		opts = &def;
+	opts->warn = print_warning;
+	if (profconv_symbolize(prof, opts, &stats) < 0)
+		return cmd_error_lib(subject);
+	if (summary)
+		print_summary(&stats);
+	return EXIT_OK;
 }
 
 int

@@ -35,10 +35,27 @@ bool cmd_parse_long(const char *option, const char *text, long min, long max,
     long *out);
 
 /*
- * Read the profile at PATH ("-" is standard input) into *OUT; reports
- * its own errors.  Returns EXIT_OK or EXIT_FAIL.
+ * Read the profile at PATH ("-" is standard input) with OPTS (NULL: the
+ * defaults) into *OUT; reports its own errors.  EXIT_OK or EXIT_FAIL.
  */
-int cmd_read_profile(const char *path, struct profconv_profile **out);
+int cmd_read_profile(const char *path, const struct profconv_read_options *opts,
+    struct profconv_profile **out);
+
+/*
+ * Write PROF as pprof to OUT_PATH ("-": standard output) through a
+ * temporary file renamed when complete.  EXIT_OK or EXIT_FAIL.
+ */
+int cmd_write_profile(const struct profconv_profile *prof,
+    const char *out_path, const struct profconv_write_options *opts);
+
+/*
+ * Symbolize PROF (read from SUBJECT) with OPTS (NULL: the defaults),
+ * warnings on stderr; with SUMMARY, one line saying how many locations
+ * got symbols and why the rest did not.  EXIT_OK or EXIT_FAIL.
+ */
+int cmd_symbolize_profile(struct profconv_profile *prof,
+    struct profconv_symbolize_options *opts, const char *subject,
+    bool summary);
 
 /*
  * An output that appears whole or not at all: a temporary file beside

@@ -39,7 +39,6 @@ cmd_merge(int argc, char **argv)
 	};
 	struct profconv_write_options wo = PROFCONV_WRITE_OPTIONS_INIT;
 	struct profconv_profile **in = NULL, *merged = NULL;
-	struct cmd_output out = { 0 };
 	const char *out_path = "-";
 	int c, i, n, status = EXIT_FAIL;
 	long level;
@@ -74,7 +73,7 @@ cmd_merge(int argc, char **argv)
 	/* Read everything first: report every unreadable input at once. */
 	status = EXIT_OK;
 	for (i = 0; i < n; i++)
-		if (cmd_read_profile(argv[optind + i], &in[i]) != EXIT_OK)
+		if (cmd_read_profile(argv[optind + i], NULL, &in[i]) != EXIT_OK)
 			status = EXIT_FAIL;
 	if (status != EXIT_OK)
 		goto out;
@@ -84,14 +83,7 @@ cmd_merge(int argc, char **argv)
 		cmd_error("cannot merge: %s", profconv_errmsg());
 		goto out;
 	}
-	if (cmd_output_open(&out, out_path) != EXIT_OK)
-		goto out;
-	if (profconv_profile_write(merged, out.fp, &wo) < 0) {
-		cmd_error_lib(out_path);
-		cmd_output_abort(&out);
-		goto out;
-	}
-	status = cmd_output_commit(&out);
+	status = cmd_write_profile(merged, out_path, &wo);
 out:
 	for (i = 0; i < n; i++)
 		profconv_profile_free(in[i]);

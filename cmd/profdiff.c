@@ -32,6 +32,7 @@ static const char usage_text[] =
 	"  -n, --top N         print at most N rows\n"
 	"      --bytes         exact numbers instead of KiB/MiB/GiB\n"
 	"  -q, --quiet         print no table; only the exit status\n"
+	"      --no-symbolize  do not look up symbols in the mapped binaries\n"
 	"  -h, --help          show this help and exit\n"
 	"  -V, --version       show version information and exit\n"
 	"\n"
@@ -41,8 +42,10 @@ static const char usage_text[] =
 struct diff_args {
 	struct profconv_diff_options table;
 	const char *out_path;
-	bool normalize, quiet;
+	bool normalize, quiet, no_symbolize;
 };
+
+enum { OPT_BYTES = 256, OPT_NO_SYMBOLIZE };
 
 static int
 parse_by(const char *s, enum profconv_diff_by *by)
@@ -69,7 +72,8 @@ parse_args(int argc, char **argv, struct diff_args *a)
 		{ "by", required_argument, NULL, 'b' },
 		{ "sort", required_argument, NULL, 's' },
 		{ "top", required_argument, NULL, 'n' },
-		{ "bytes", no_argument, NULL, 'B' },
+		{ "bytes", no_argument, NULL, OPT_BYTES },
+		{ "no-symbolize", no_argument, NULL, OPT_NO_SYMBOLIZE },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -102,8 +106,11 @@ parse_args(int argc, char **argv, struct diff_args *a)
 				return DIFF_TROUBLE;
 			a->table.top = (size_t)top;
 			break;
-		case 'B':
+		case OPT_BYTES:
 			a->table.exact = 1;
+			break;
+		case OPT_NO_SYMBOLIZE:
+			a->no_symbolize = true;
 			break;
 		case 'q':
 			a->quiet = true;
@@ -126,28 +133,13 @@ parse_args(int argc, char **argv, struct diff_args *a)
 	return DIFF_SAME;
 }
 
-/* Write DELTA (the leak view of it with --leaks) to the output file. */
-static int
-write_delta(const struct diff_args *a, struct profconv_profile *delta)
-{
-	struct cmd_output out;
-
-	if (cmd_output_open(&out, a->out_path) != EXIT_OK)
-		return DIFF_TROUBLE;
-	if (profconv_profile_write(delta, out.fp, NULL) < 0) {
-		cmd_error_lib(a->out_path);
-		cmd_output_abort(&out);
-		return DIFF_TROUBLE;
-	}
-	return cmd_output_commit(&out) == EXIT_OK ? DIFF_SAME : DIFF_TROUBLE;
-}
-
 int
 main(int argc, char **argv)
 {
-	struct diff_args a = { PROFCONV_DIFF_OPTIONS_INIT, NULL, false, false };
+	struct diff_args a = { PROFCONV_DIFF_OPTIONS_INIT, NULL, false, false,
+		false };
 	struct profconv_profile *in[2] = { NULL, NULL }, *delta = NULL;
-	int status;
+	int i, status;
 
 	cmd_name = "profdiff";
 	status = parse_args(argc, argv, &a);
@@ -156,9 +148,13 @@ main(int argc, char **argv)
 	if (status != DIFF_SAME)
 		return status;
 	status = DIFF_TROUBLE;
-	if (cmd_read_profile(argv[optind], &in[0]) != EXIT_OK ||
-	    cmd_read_profile(argv[optind + 1], &in[1]) != EXIT_OK)
-		goto out;
+	for (i = 0; i < 2; i++) {
+		/* Unsymbolized input gets names from its binaries, if here. */
+		if (cmd_read_profile(argv[optind + i], NULL, &in[i]) != EXIT_OK ||
+		    (!a.no_symbolize && cmd_symbolize_profile(in[i], NULL,
+		    argv[optind + i], false) != EXIT_OK))
+			goto out;
+	}
 	if (profconv_profiles_compatibilize(in, 2) < 0 ||
 	    (a.normalize && profconv_profile_normalize(in[0], in[1]) < 0) ||
 	    profconv_profile_subtract(&delta, in[1], in[0]) < 0) {
@@ -172,7 +168,8 @@ main(int argc, char **argv)
 		cmd_error("%s", profconv_errmsg());
 		goto out;
 	}
-	if (a.out_path != NULL && write_delta(&a, delta) != DIFF_SAME)
+	if (a.out_path != NULL &&
+	    cmd_write_profile(delta, a.out_path, NULL) != EXIT_OK)
 		goto out;
 	status = profconv_profile_sample_count(delta) != 0 ?
 	    DIFF_DIFFERENT : DIFF_SAME;

@@ -28,6 +28,7 @@ static const char usage_text[] =
 	"      --focus RE           keep only stacks with a frame matching RE\n"
 	"      --ignore RE          drop stacks with a frame matching RE\n"
 	"      --keep-allocator-frames  keep malloc, operator new and the like\n"
+	"      --no-symbolize       do not look up symbols in the mapped binaries\n"
 	"  -o, --output FILE        write to FILE instead of standard output\n"
 	"  -h, --help               show this help and exit\n"
 	"  -V, --version            show version information and exit\n"
@@ -35,11 +36,15 @@ static const char usage_text[] =
 	"example: profflame heap.pb.gz | flamegraph.pl --colors=mem "
 	"--countname=bytes > heap.svg\n";
 
-enum { OPT_NO_INLINE = 256, OPT_FOCUS, OPT_IGNORE, OPT_KEEP_ALLOC };
+enum {
+	OPT_NO_INLINE = 256, OPT_FOCUS, OPT_IGNORE, OPT_KEEP_ALLOC,
+	OPT_NO_SYMBOLIZE
+};
 
 struct flame_args {
 	struct profconv_flame_options flame;
 	const char *base_path, *out_path;
+	bool no_symbolize;
 };
 
 /* Returns EXIT_OK to go on, -1 after --help/--version, or an exit status. */
@@ -56,6 +61,7 @@ parse_args(int argc, char **argv, struct flame_args *a)
 		{ "focus", required_argument, NULL, OPT_FOCUS },
 		{ "ignore", required_argument, NULL, OPT_IGNORE },
 		{ "keep-allocator-frames", no_argument, NULL, OPT_KEEP_ALLOC },
+		{ "no-symbolize", no_argument, NULL, OPT_NO_SYMBOLIZE },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -93,6 +99,9 @@ parse_args(int argc, char **argv, struct flame_args *a)
 		case OPT_KEEP_ALLOC:
 			a->flame.keep_allocator_frames = 1;
 			break;
+		case OPT_NO_SYMBOLIZE:
+			a->no_symbolize = true;
+			break;
 		case 'o':
 			a->out_path = optarg;
 			break;
@@ -111,10 +120,22 @@ parse_args(int argc, char **argv, struct flame_args *a)
 	return EXIT_OK;
 }
 
+/* Read PATH and, unless told not to, symbolize it from its binaries. */
+static int
+load(const struct flame_args *a, const char *path,
+    struct profconv_profile **out)
+{
+	int status = cmd_read_profile(path, NULL, out);
+
+	if (status == EXIT_OK && !a->no_symbolize)
+		status = cmd_symbolize_profile(*out, NULL, path, false);
+	return status;
+}
+
 int
 main(int argc, char **argv)
 {
-	struct flame_args a = { PROFCONV_FLAME_OPTIONS_INIT, NULL, "-" };
+	struct flame_args a = { PROFCONV_FLAME_OPTIONS_INIT, NULL, "-", false };
 	struct profconv_profile *prof[2] = { NULL, NULL };
 	struct cmd_output out = { 0 };
 	int status;
@@ -123,9 +144,9 @@ main(int argc, char **argv)
 	status = parse_args(argc, argv, &a);
 	if (status != EXIT_OK)
 		return cmd_close_stdout(status < 0 ? EXIT_OK : status);
-	status = cmd_read_profile(argv[optind], &prof[1]);
+	status = load(&a, argv[optind], &prof[1]);
 	if (status == EXIT_OK && a.base_path != NULL) {
-		status = cmd_read_profile(a.base_path, &prof[0]);
+		status = load(&a, a.base_path, &prof[0]);
 		/* Folded counts of one type: both must have it. */
 		if (status == EXIT_OK &&
 		    profconv_profiles_compatibilize(prof, 2) < 0)

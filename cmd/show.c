@@ -60,7 +60,7 @@ cmd_show(int argc, char **argv)
 	}
 	if (argc - optind != 1)
 		return cmd_usage_error("expected one FILE");
-	status = cmd_read_profile(argv[optind], &prof);
+	status = cmd_read_profile(argv[optind], NULL, &prof);
 	if (status == EXIT_OK && profconv_profile_print(prof, stdout,
 	    &opts) < 0)
 		status = cmd_error_lib("<stdout>");

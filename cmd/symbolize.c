@@ -47,35 +47,6 @@ enum {
 	OPT_NO_COMPRESS
 };
 
-static void
-print_warning(const char *msg, void *payload)
-{
-	(void)payload;
-	cmd_warn("%s", msg);
-}
-
-/* One line: how many locations got symbols, and why the rest did not. */
-static void
-print_summary(const struct profconv_symbolize_stats *st)
-{
-	size_t todo = st->locations - st->already_symbolized;
-
-	fprintf(stderr, "%s: symbolized %zu of %zu locations", cmd_name,
-	    st->symbolized, todo);
-	if (st->already_symbolized != 0)
-		fprintf(stderr, " (%zu had symbols)", st->already_symbolized);
-	if (st->no_binary != 0)
-		fprintf(stderr, "; %zu: binary not found", st->no_binary);
-	if (st->build_id_mismatch != 0)
-		fprintf(stderr, "; %zu: build id mismatch",
-		    st->build_id_mismatch);
-	if (st->no_debuginfo != 0)
-		fprintf(stderr, "; %zu: no debug info", st->no_debuginfo);
-	if (st->unsymbolizable != 0)
-		fprintf(stderr, "; %zu: not symbolizable", st->unsymbolizable);
-	fputc('\n', stderr);
-}
-
 static int
 parse_options(int argc, char **argv,
     struct profconv_symbolize_options *opts,
@@ -153,35 +124,18 @@ cmd_symbolize(int argc, char **argv)
 	struct profconv_symbolize_options opts =
 	    PROFCONV_SYMBOLIZE_OPTIONS_INIT;
 	struct profconv_write_options wopts = PROFCONV_WRITE_OPTIONS_INIT;
-	struct profconv_symbolize_stats stats;
 	struct profconv_profile *prof = NULL;
-	struct cmd_output out = { 0 };
 	const char *out_path = "-";
 	int status;
 
 	status = parse_options(argc, argv, &opts, &wopts, &out_path);
 	if (status != EXIT_OK)
 		return status < 0 ? EXIT_OK : status;
-	opts.warn = print_warning;
-	status = cmd_read_profile(argv[optind], &prof);
-	if (status != EXIT_OK)
-		return status;
-	if (profconv_symbolize(prof, &opts, &stats) < 0) {
-		/* The library's message names the maps file it could not use. */
-		status = cmd_error_lib(argv[optind]);
-		goto out;
-	}
-	print_summary(&stats);
-	status = cmd_output_open(&out, out_path);
-	if (status != EXIT_OK)
-		goto out;
-	if (profconv_profile_write(prof, out.fp, &wopts) < 0) {
-		status = cmd_error_lib(out_path);
-		cmd_output_abort(&out);
-		goto out;
-	}
-	status = cmd_output_commit(&out);
-out:
+	status = cmd_read_profile(argv[optind], NULL, &prof);
+	if (status == EXIT_OK)
+		status = cmd_symbolize_profile(prof, &opts, argv[optind], true);
+	if (status == EXIT_OK)
+		status = cmd_write_profile(prof, out_path, &wopts);
 	profconv_profile_free(prof);
 	return status;
 }

@@ -1,32 +1,42 @@
 #!/bin/sh
-# examples/run.sh - the README quick start's main job: build examples/leaky.c,
-# run it under tcmalloc's heap profiler, convert the heap profile to pprof
-# with profconv and print its summary.
+# examples/run.sh - the README quick start's main job, end to end: build
+# examples/leaky.c, run it under tcmalloc's heap profiler, convert the heap
+# profile to pprof, symbolize it, print its summary and write folded stacks
+# for a flame graph (and the SVG when flamegraph.pl is installed).
 #
 # usage: examples/run.sh [BUILD-DIR]   (default: the current directory)
 set -eu
 
 src=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:-.}" && pwd)
-profconv=$build/cmd/profconv
+bin=$build/cmd
 out=$build/examples/out
-[ -x "$profconv" ] || { echo "run.sh: no $profconv; build first" >&2; exit 1; }
+[ -x "$bin/profconv" ] || { echo "run.sh: no $bin/profconv; build first" >&2; exit 1; }
 
 mkdir -p "$out"
 rm -f "$out"/leaky.*.heap
 cc -O1 -g -fno-omit-frame-pointer -o "$out/leaky" "$src/leaky.c" -ltcmalloc
 
-# tcmalloc's heap profiler writes <prefix>.0001.heap ... and a final dump.
-HEAPPROFILE=$out/leaky HEAP_PROFILE_ALLOCATION_INTERVAL=1048576 \
-	"$out/leaky" 20000 2>"$out/leaky.stderr"
+# tcmalloc's heap profiler writes <prefix>.0001.heap at exit.
+HEAPPROFILE=$out/leaky "$out/leaky" 20000 2>"$out/leaky.stderr"
 heap=$(ls "$out"/leaky.*.heap | sort | tail -n 1)
 
-"$profconv" text2pb "$heap" -o "$out/leaky.pb.gz"
-"$profconv" show --summary --top 5 "$out/leaky.pb.gz"
+"$bin/profconv" text2pb "$heap" -o "$out/leaky.pb.gz"
+"$bin/profconv" symbolize "$out/leaky.pb.gz" -o "$out/leaky.sym.pb.gz"
+"$bin/profconv" show --summary --top 5 "$out/leaky.sym.pb.gz"
+"$bin/profflame" -t inuse_space "$out/leaky.sym.pb.gz" >"$out/leaky.folded"
+svg=
+if command -v flamegraph.pl >/dev/null 2>&1; then
+	flamegraph.pl --colors=mem --countname=bytes --title="leaky: in use" \
+	    <"$out/leaky.folded" >"$out/leaky.svg"
+	svg="  $out/leaky.svg            (open in a browser)"
+fi
 
 cat <<MSG
 
-profconv: converted $heap
-  -> $out/leaky.pb.gz
-Open it with:  go tool pprof -top $out/leaky.pb.gz
+profconv: converted and symbolized $heap
+  $out/leaky.sym.pb.gz     go tool pprof -top $out/leaky.sym.pb.gz
+                               (or load it in speedscope, Pyroscope, Parca)
+  $out/leaky.folded        flamegraph.pl --colors=mem --countname=bytes < leaky.folded > leaky.svg
+$svg
 MSG

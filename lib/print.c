@@ -13,7 +13,7 @@
 /* --- the full dump ----------------------------------------------------------- */
 
 static void
-print_header(const struct profconv_profile *prof, FILE *fp)
+print_header(const struct profconv_profile *prof, FILE *fp, bool brief)
 {
 	int def = profconv_profile_default_sample_index(prof);
 	size_t i;
@@ -36,6 +36,8 @@ print_header(const struct profconv_profile *prof, FILE *fp)
 	for (i = 0; i < prof->ncomments; i++)
 		fprintf(fp, "comment: %s\n",
 		    profconv__pstr(prof, prof->comments[i]));
+	if (brief)
+		return;
 	if (prof->drop_frames != 0)
 		fprintf(fp, "drop frames: %s\n",
 		    profconv__pstr(prof, prof->drop_frames));
@@ -463,7 +465,7 @@ profconv_profile_print(const struct profconv_profile *prof, FILE *fp,
 	if (opts == NULL)
 		opts = &def;
 	errno = 0;
-	print_header(prof, fp);
+	print_header(prof, fp, opts->summary != 0);
 	if (opts->summary) {
 		rc = print_summary(prof, fp, opts->top);
 	} else {
