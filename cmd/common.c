@@ -15,6 +15,9 @@
 
 const char *cmd_name = "profconv";
 
+static void vmessage(const char *prefix, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+
 static void
 vmessage(const char *prefix, const char *fmt, va_list ap)
 {

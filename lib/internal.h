@@ -18,7 +18,8 @@
 /* Set this thread's message and return CODE. */
 int profconv__fail(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-int profconv__vfail(int code, const char *fmt, va_list ap);
+int profconv__vfail(int code, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 /* The usual out-of-memory failure. */
 int profconv__nomem(void);
 

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fuzz_transform.c - fuzz what runs on a profile once it is read: the
+ * summary, folded output (plain and differential), merge and subtract,
+ * the comparison table.  Properties: a profile minus itself is empty, and
+ * merging a profile with itself doubles every total.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <profconv.h>
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
+
+int
+LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
+{
+	struct profconv_read_options ro = PROFCONV_READ_OPTIONS_INIT;
+	struct profconv_print_options po = PROFCONV_PRINT_OPTIONS_INIT;
+	struct profconv_profile *p = NULL, *m = NULL, *d = NULL;
+	struct profconv_profile *two[2];
+	FILE *sink = fopen("/dev/null", "w");
+	int64_t t1, t2;
+	size_t i;
+
+	ro.max_input = 64 << 20;
+	if (sink == NULL)
+		abort();
+	if (profconv_profile_read_mem(&p, data, size, &ro, NULL) < 0)
+		goto out;
+	po.summary = 1;
+	profconv_profile_print(p, sink, &po);
+	profconv_flame_write(p, NULL, sink, NULL);
+	profconv_flame_write(p, p, sink, NULL);
+	profconv_diff_print(p, p, sink, NULL);
+	if (profconv_profile_subtract(&d, p, p) == 0 &&
+	    profconv_profile_sample_count(d) != 0)
+		abort();
+	two[0] = p;
+	two[1] = p;
+	if (profconv_profile_merge(&m, two, 2) == 0) {
+		for (i = 0; i < profconv_profile_sample_type_count(p); i++) {
+			profconv_profile_total(p, i, &t1);
+			profconv_profile_total(m, i, &t2);
+			/* Saturated sums are allowed to disagree. */
+			if (t1 > -(INT64_MAX / 4) && t1 < INT64_MAX / 4 &&
+			    t2 != 2 * t1)
+				abort();
+		}
+	}
+out:
+	profconv_profile_free(p);
+	profconv_profile_free(m);
+	profconv_profile_free(d);
+	fclose(sink);
+	return 0;
+}
