@@ -202,6 +202,11 @@ read_input(struct profconv_profile **out, struct pc_input *in,
 	default:
 		break;
 	}
+	/* GetHeapSample() without sampling writes a note, not a profile. */
+	if (starts_with((const char *)data, len, "%warn"))
+		return profconv__fail(PROFCONV_EFORMAT,
+		    "not a profile: tcmalloc's heap sample was taken with "
+		    "sampling off (set TCMALLOC_SAMPLE_PARAMETER)");
 	if (starts_with((const char *)data, len, "--- heapz "))
 		return profconv__fail(PROFCONV_EUNSUPPORTED,
 		    "Java heapz profiles are not supported");
