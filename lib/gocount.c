@@ -52,7 +52,7 @@ unicode_space_len(const unsigned char *s, const unsigned char *end)
 		return 3;			/* U+1680 */
 	if (s[0] == 0xe2 && s[1] == 0x80 && ((s[2] >= 0x80 && s[2] <= 0x8a) ||
 	    s[2] == 0xa8 || s[2] == 0xa9 || s[2] == 0xaf))
-		return 3;			/* U+2000-200A, 2028, 2029, 202F */
+		return 3;		/* U+2000-200A, 2028, 2029, 202F */
 	if ((s[0] == 0xe2 && s[1] == 0x81 && s[2] == 0x9f) ||
 	    (s[0] == 0xe3 && s[1] == 0x80 && s[2] == 0x80))
 		return 3;			/* U+205F, U+3000 */
@@ -174,7 +174,8 @@ parse_stack(struct count_reader *r, const char *p, const char *end,
 			;
 		if (!profconv__parse_hex(&p, q, &a))
 			return profconv__fail(PROFCONV_EFORMAT,
-			    "line %llu: address '0x%.*s' does not fit in 64 bits",
+			    "line %llu: address '0x%.*s' does not fit in "
+			    "64 bits",
 			    (unsigned long long)r->in->lineno,
 			    (int)(q - p < 32 ? q - p : 32), p);
 		rc = PC_GROW(r->addrs, r->addrs_cap, *n, 1);

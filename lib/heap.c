@@ -35,7 +35,7 @@ struct heap_reader {
 	struct pc_legacy b;
 	struct pc_input *in;
 	bool v2;			/* Poisson unsampling at RATE */
-	bool has_alloc;			/* alloc pair before the inuse pair */
+	bool has_alloc;		/* alloc pair before the inuse pair */
 	int64_t rate;
 	uint32_t bytes_key;
 	uint64_t *addrs;
@@ -46,6 +46,12 @@ static bool
 is_digit(int c)
 {
 	return c >= '0' && c <= '9';
+}
+
+static bool
+is_lower_hex(int c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'f');
 }
 
 static const char *
@@ -106,7 +112,7 @@ unicode_space_len(const unsigned char *s, const unsigned char *end)
 		return 3;			/* U+1680 */
 	if (s[0] == 0xe2 && s[1] == 0x80 && ((s[2] >= 0x80 && s[2] <= 0x8a) ||
 	    s[2] == 0xa8 || s[2] == 0xa9 || s[2] == 0xaf))
-		return 3;			/* U+2000-200A, 2028, 2029, 202F */
+		return 3;		/* U+2000-200A, 2028, 2029, 202F */
 	if ((s[0] == 0xe2 && s[1] == 0x81 && s[2] == 0x9f) ||
 	    (s[0] == 0xe3 && s[1] == 0x80 && s[2] == 0x80))
 		return 3;			/* U+205F, U+3000 */
@@ -136,7 +142,7 @@ is_space_or_comment(const char *line, size_t len)
 	return true;
 }
 
-/* --- the header ------------------------------------------------------------- */
+/* --- the header ----------------------------------------------------------- */
 
 /*
  * Find the leftmost "heap profile:" occurrence in LINE that matches
@@ -240,40 +246,34 @@ parse_header(struct heap_reader *r, const char *line, size_t len)
 	    "line 1: malformed heap profile header");
 }
 
-/* Sample types, period and the "bytes" label key. */
+/*
+ * Sample types, period and the "bytes" label key.  Alloc values come
+ * first so that pprof's default, the last type, is inuse_space.
+ */
 static int
 set_types(struct heap_reader *r)
 {
-	struct profconv_profile *prof = r->b.prof;
+	static const char *const with_alloc[] = {
+		"alloc_objects", "count", "alloc_space", "bytes",
+		"inuse_objects", "count", "inuse_space", "bytes", NULL,
+	};
+	static const char *const plain[] = {
+		"objects", "count", "space", "bytes", NULL,
+	};
+	const char *const *t = r->has_alloc ? with_alloc : plain;
 	int rc = 0;
 
-	if (r->has_alloc) {
-		rc = profconv_profile_add_sample_type(prof, "alloc_objects",
-		    "count");
-		if (rc == 0)
-			rc = profconv_profile_add_sample_type(prof,
-			    "alloc_space", "bytes");
-		if (rc == 0)
-			rc = profconv_profile_add_sample_type(prof,
-			    "inuse_objects", "count");
-		if (rc == 0)
-			rc = profconv_profile_add_sample_type(prof,
-			    "inuse_space", "bytes");
-	} else {
-		rc = profconv_profile_add_sample_type(prof, "objects", "count");
-		if (rc == 0)
-			rc = profconv_profile_add_sample_type(prof, "space",
-			    "bytes");
-	}
+	for (; rc == 0 && *t != NULL; t += 2)
+		rc = profconv_profile_add_sample_type(r->b.prof, t[0], t[1]);
 	if (rc == 0)
-		rc = profconv_profile_set_period(prof, "space", "bytes",
+		rc = profconv_profile_set_period(r->b.prof, "space", "bytes",
 		    r->rate);
 	if (rc == 0)
-		rc = profconv__intern(prof, "bytes", &r->bytes_key);
+		rc = profconv__intern(r->b.prof, "bytes", &r->bytes_key);
 	return rc;
 }
 
-/* --- samples ------------------------------------------------------------------ */
+/* --- samples -------------------------------------------------------------- */
 
 /*
  * Go's int64(f) on amd64: out-of-range values and NaN become the
@@ -359,16 +359,15 @@ parse_stack(struct heap_reader *r, const char *p, const char *end, size_t *n)
 
 	*n = 0;
 	for (; end - p >= 3; p++) {
-		if (p[0] != '0' || p[1] != 'x' || !(is_digit(p[2]) ||
-		    (p[2] >= 'a' && p[2] <= 'f')))
+		if (p[0] != '0' || p[1] != 'x' || !is_lower_hex(p[2]))
 			continue;
-		for (q = p + 2; q < end && (is_digit(*q) ||
-		    (*q >= 'a' && *q <= 'f')); q++)
+		for (q = p + 2; q < end && is_lower_hex(*q); q++)
 			;
 		p += 2;
 		if (!profconv__parse_hex(&p, q, &a))
 			return profconv__fail(PROFCONV_EFORMAT,
-			    "line %llu: address '0x%.*s' does not fit in 64 bits",
+			    "line %llu: address '0x%.*s' does not fit in "
+			    "64 bits",
 			    (unsigned long long)r->in->lineno,
 			    (int)(q - p < 32 ? q - p : 32), p);
 		rc = PC_GROW(r->addrs, r->addrs_cap, *n, 1);
@@ -417,9 +416,9 @@ parse_sample(struct heap_reader *r, const char *line, size_t len)
 		return profconv__fail(PROFCONV_EFORMAT,
 		    "line %llu: malformed heap sample, expected "
 		    "'N: N [N: N] @ 0x...'", (unsigned long long)r->in->lineno);
+	/* The stack is the run of "[ x0-9a-f]" after the '@'. */
 	for (stack_end = stack; stack_end < end && (*stack_end == ' ' ||
-	    *stack_end == 'x' || is_digit(*stack_end) ||
-	    (*stack_end >= 'a' && *stack_end <= 'f')); stack_end++)
+	    *stack_end == 'x' || is_lower_hex(*stack_end)); stack_end++)
 		;
 	rc = 0;
 	if (r->has_alloc) {

@@ -17,11 +17,26 @@
 
 #include "legacy.h"
 
+/* Go's regexp \s: \v is not white space there. */
 static bool
 is_space(int c)
 {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' ||
-	    c == '\r';
+	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r';
+}
+
+/* strings.TrimSpace's ASCII white space, which does include \v. */
+static bool
+is_trim_space(int c)
+{
+	return is_space(c) || c == '\v';
+}
+
+static const char *
+skip_trim_space(const char *p, const char *end)
+{
+	while (p < end && is_trim_space((unsigned char)*p))
+		p++;
+	return p;
 }
 
 static bool
@@ -327,13 +342,13 @@ define_var(struct pc_maps *maps, const char *p, const char *end)
 
 	if (eq == NULL)
 		return 0;
-	a0 = skip_ws(p, eq);
+	a0 = skip_trim_space(p, eq);
 	a1 = eq;
-	while (a1 > a0 && is_space((unsigned char)a1[-1]))
+	while (a1 > a0 && is_trim_space((unsigned char)a1[-1]))
 		a1--;
-	b0 = skip_ws(eq + 1, end);
+	b0 = skip_trim_space(eq + 1, end);
 	b1 = end;
-	while (b1 > b0 && is_space((unsigned char)b1[-1]))
+	while (b1 > b0 && is_trim_space((unsigned char)b1[-1]))
 		b1--;
 	name = malloc((size_t)(a1 - a0) + 2);
 	value = dup_span(b0, b1);
