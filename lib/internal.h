@@ -267,6 +267,7 @@ struct pc_pruner {
 	const struct profconv_profile *prof;
 	regex_t drop, keep;
 	bool has_drop, has_keep;
+	bool alloc_profile;	/* drop_frames removes malloc */
 	uint8_t *state;		/* per location id */
 	uint32_t *skip;		/* innermost lines a location loses */
 };

@@ -48,6 +48,9 @@ profconv__pruner_init(struct pc_pruner *p, const struct profconv_profile *prof,
 	if (rc == 0 && p->has_drop)
 		rc = compile(&p->keep, profconv__pstr(prof, prof->keep_frames),
 		    &p->has_keep);
+	/* An allocation profile drops malloc; a CPU profile does not. */
+	p->alloc_profile = p->has_drop &&
+	    regexec(&p->drop, "malloc", 0, NULL, 0) == 0;
 	if (rc == 0 && p->has_drop) {
 		p->state = calloc(prof->nlocations + 1, 1);
 		p->skip = calloc(prof->nlocations + 1, sizeof(*p->skip));
@@ -104,6 +107,17 @@ matches(const regex_t *re, const char *name)
 	return regexec(re, buf, 0, NULL, 0) == 0;
 }
 
+/* Is FILE the allocator's own library (libjemalloc, libtcmalloc)? */
+static bool
+is_allocator_library(const char *file)
+{
+	const char *base = strrchr(file, '/');
+
+	base = base != NULL ? base + 1 : file;
+	return strncmp(base, "libjemalloc", 11) == 0 ||
+	    strncmp(base, "libtcmalloc", 11) == 0;
+}
+
 /* Classify location ID once: scan its lines from the outermost. */
 static unsigned
 classify(struct pc_pruner *p, uint32_t id)
@@ -115,6 +129,14 @@ classify(struct pc_pruner *p, uint32_t id)
 	if (p->state[id] != LOC_UNKNOWN)
 		return p->state[id];
 	p->state[id] = LOC_USER;
+	if (l->nlines == 0 && p->alloc_profile && l->mapping != 0 &&
+	    is_allocator_library(profconv__pstr(prof,
+	    prof->mappings[l->mapping - 1].file))) {
+		/* No symbols, but inside the allocator itself (Debian's
+		 * libjemalloc is stripped): an allocator frame all the same. */
+		p->state[id] = LOC_PRUNE;
+		return p->state[id];
+	}
 	for (i = l->nlines; i > 0; i--) {
 		const struct pc_function *f =
 		    &prof->functions[prof->lines[l->line_off + i - 1].function - 1];
