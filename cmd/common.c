@@ -15,6 +15,9 @@
 
 const char *cmd_name = "profconv";
 
+/* 0: the library's default, PROFCONV_DEFAULT_MAX_INPUT. */
+static uint64_t max_input;
+
 static void vmessage(const char *prefix, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 
@@ -98,16 +101,46 @@ cmd_parse_long(const char *option, const char *text, long min, long max,
 	return true;
 }
 
+bool
+cmd_set_max_input(const char *text)
+{
+	unsigned long long v;
+	char *end;
+	int shift = 0;
+
+	errno = 0;
+	v = strtoull(text, &end, 10);
+	if (end != text && end[0] != '\0' && end[1] == '\0') {
+		shift = end[0] == 'K' ? 10 : end[0] == 'M' ? 20 :
+		    end[0] == 'G' ? 30 : -1;
+		end++;
+	}
+	if (end == text || *end != '\0' || errno == ERANGE || shift < 0 ||
+	    v == 0 || v > (UINT64_MAX >> shift) || text[0] == '-') {
+		cmd_usage_error("invalid --max-input value '%s' (a size such "
+		    "as 512M or 4G)", text);
+		return false;
+	}
+	max_input = (uint64_t)v << shift;
+	return true;
+}
+
 int
-cmd_read_profile(const char *path, const struct profconv_read_options *opts,
+cmd_read_profile(const char *path, const struct profconv_read_options *given,
     struct profconv_profile **out)
 {
+	struct profconv_read_options opts = PROFCONV_READ_OPTIONS_INIT;
 	struct stat st;
 	FILE *fp;
 	int rc;
 
+	if (given != NULL)
+		opts = *given;
+	if (opts.max_input == 0)
+		opts.max_input = max_input;
+
 	if (strcmp(path, "-") == 0) {
-		rc = profconv_profile_read(out, stdin, opts, NULL);
+		rc = profconv_profile_read(out, stdin, &opts, NULL);
 		return rc < 0 ? cmd_error_lib("<stdin>") : EXIT_OK;
 	}
 	fp = fopen(path, "rb");
@@ -117,7 +150,7 @@ cmd_read_profile(const char *path, const struct profconv_read_options *opts,
 		fclose(fp);
 		return cmd_error("cannot read '%s': Is a directory", path);
 	}
-	rc = profconv_profile_read(out, fp, opts, NULL);
+	rc = profconv_profile_read(out, fp, &opts, NULL);
 	fclose(fp);
 	return rc < 0 ? cmd_error_lib(path) : EXIT_OK;
 }
@@ -191,6 +224,7 @@ cmd_symbolize_profile(struct profconv_profile *prof,
 int
 cmd_output_open(struct cmd_output *o, const char *path)
 {
+	struct stat st;
 	size_t n;
 	int fd;
 
@@ -198,6 +232,17 @@ cmd_output_open(struct cmd_output *o, const char *path)
 	o->path = path;
 	if (strcmp(path, "-") == 0) {
 		o->fp = stdout;
+		return EXIT_OK;
+	}
+	/* A device or pipe is written in place: never rename over it. */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if (S_ISDIR(st.st_mode))
+			return cmd_error("cannot write '%s': Is a directory",
+			    path);
+		o->fp = fopen(path, "wb");
+		if (o->fp == NULL)
+			return cmd_error("cannot open '%s': %s", path,
+			    strerror(errno));
 		return EXIT_OK;
 	}
 	n = strlen(path) + sizeof(".tmpXXXXXX");
@@ -248,6 +293,16 @@ cmd_output_commit(struct cmd_output *o)
 	if (o->fp == stdout) {
 		o->fp = NULL;
 		return EXIT_OK;		/* checked by cmd_close_stdout() */
+	}
+	if (o->tmp == NULL) {		/* a device, written in place */
+		errno = 0;
+		if (fflush(o->fp) != 0 || ferror(o->fp))
+			err = errno != 0 ? errno : EIO;
+		if (fclose(o->fp) != 0 && err == 0)
+			err = errno;
+		o->fp = NULL;
+		return err != 0 ? cmd_error("cannot write '%s': %s", o->path,
+		    strerror(err)) : EXIT_OK;
 	}
 	if (fflush(o->fp) != 0 || ferror(o->fp))
 		err = errno != 0 ? errno : EIO;

@@ -30,6 +30,19 @@ int cmd_usage_hint(void);
 /* Print the version lines for --version; return EXIT_OK. */
 int cmd_version(void);
 
+/*
+ * --max-input SIZE, which every reading command takes: the largest input
+ * accepted once decompressed, a bound on gzip bombs.
+ */
+#define CMD_OPT_MAX_INPUT 0x1000
+#define CMD_MAX_INPUT_OPTION \
+	{ "max-input", required_argument, NULL, CMD_OPT_MAX_INPUT }
+#define CMD_MAX_INPUT_HELP \
+	"      --max-input SIZE  refuse inputs larger than SIZE decompressed\n" \
+	"                        (suffix K, M or G; default 8G)\n"
+/* Set the bound from TEXT; false (after a usage message) when invalid. */
+bool cmd_set_max_input(const char *text);
+
 /* Parse a whole decimal number in [MIN, MAX] for OPTION. */
 bool cmd_parse_long(const char *option, const char *text, long min, long max,
     long *out);

@@ -23,6 +23,7 @@ static const char usage_text[] =
 	"  -o, --output OUT   write to OUT instead of standard output\n"
 	"  -l, --level N      gzip level 1..9 (default 6)\n"
 	"  -n, --no-compress  write uncompressed protobuf\n"
+	CMD_MAX_INPUT_HELP
 	"  -h, --help         show this help and exit\n"
 	"\n"
 	"example: profconv merge -o all.pb.gz heap.0001.heap heap.0002.heap\n";
@@ -34,6 +35,7 @@ cmd_merge(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "level", required_argument, NULL, 'l' },
 		{ "no-compress", no_argument, NULL, 'n' },
+		CMD_MAX_INPUT_OPTION,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -56,6 +58,10 @@ cmd_merge(int argc, char **argv)
 			break;
 		case 'n':
 			wo.level = 0;
+			break;
+		case CMD_OPT_MAX_INPUT:
+			if (!cmd_set_max_input(optarg))
+				return EXIT_USAGE;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);

@@ -33,6 +33,7 @@ static const char usage_text[] =
 	"      --bytes         exact numbers instead of KiB/MiB/GiB\n"
 	"  -q, --quiet         print no table; only the exit status\n"
 	"      --no-symbolize  do not look up symbols in the mapped binaries\n"
+	CMD_MAX_INPUT_HELP
 	"  -h, --help          show this help and exit\n"
 	"  -V, --version       show version information and exit\n"
 	"\n"
@@ -75,6 +76,7 @@ parse_args(int argc, char **argv, struct diff_args *a)
 		{ "bytes", no_argument, NULL, OPT_BYTES },
 		{ "no-symbolize", no_argument, NULL, OPT_NO_SYMBOLIZE },
 		{ "quiet", no_argument, NULL, 'q' },
+		CMD_MAX_INPUT_OPTION,
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -114,6 +116,10 @@ parse_args(int argc, char **argv, struct diff_args *a)
 			break;
 		case 'q':
 			a->quiet = true;
+			break;
+		case CMD_OPT_MAX_INPUT:
+			if (!cmd_set_max_input(optarg))
+				return DIFF_TROUBLE;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);

@@ -30,6 +30,7 @@ static const char usage_text[] =
 	"      --keep-allocator-frames  keep malloc, operator new and the like\n"
 	"      --no-symbolize       do not look up symbols in the mapped binaries\n"
 	"  -o, --output FILE        write to FILE instead of standard output\n"
+	CMD_MAX_INPUT_HELP
 	"  -h, --help               show this help and exit\n"
 	"  -V, --version            show version information and exit\n"
 	"\n"
@@ -63,6 +64,7 @@ parse_args(int argc, char **argv, struct flame_args *a)
 		{ "keep-allocator-frames", no_argument, NULL, OPT_KEEP_ALLOC },
 		{ "no-symbolize", no_argument, NULL, OPT_NO_SYMBOLIZE },
 		{ "output", required_argument, NULL, 'o' },
+		CMD_MAX_INPUT_OPTION,
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -104,6 +106,10 @@ parse_args(int argc, char **argv, struct flame_args *a)
 			break;
 		case 'o':
 			a->out_path = optarg;
+			break;
+		case CMD_OPT_MAX_INPUT:
+			if (!cmd_set_max_input(optarg))
+				return EXIT_USAGE;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);

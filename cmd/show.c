@@ -21,6 +21,7 @@ static const char usage_text[] =
 	"                  top stacks and functions by the default sample type\n"
 	"  -n, --top N     how many stacks and functions --summary lists\n"
 	"                  (default 10)\n"
+	CMD_MAX_INPUT_HELP
 	"  -h, --help      show this help and exit\n"
 	"\n"
 	"FILE may be '-' for standard input.\n"
@@ -32,6 +33,7 @@ cmd_show(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "summary", no_argument, NULL, 's' },
 		{ "top", required_argument, NULL, 'n' },
+		CMD_MAX_INPUT_OPTION,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -50,6 +52,10 @@ cmd_show(int argc, char **argv)
 			if (!cmd_parse_long("--top", optarg, 0, 1000000, &top))
 				return EXIT_USAGE;
 			opts.top = (size_t)top;
+			break;
+		case CMD_OPT_MAX_INPUT:
+			if (!cmd_set_max_input(optarg))
+				return EXIT_USAGE;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);

@@ -34,6 +34,7 @@ static const char usage_text[] =
 	"                           missing debug info\n"
 	"  -l, --level N            gzip level 1-9 (default 6)\n"
 	"      --no-compress        write the protobuf uncompressed\n"
+	CMD_MAX_INPUT_HELP
 	"  -h, --help               show this help and exit\n"
 	"\n"
 	"INPUT may be '-' for standard input.  A summary goes to standard error.\n"
@@ -63,6 +64,7 @@ parse_options(int argc, char **argv,
 		{ "debuginfod", no_argument, NULL, OPT_DEBUGINFOD },
 		{ "level", required_argument, NULL, 'l' },
 		{ "no-compress", no_argument, NULL, OPT_NO_COMPRESS },
+		CMD_MAX_INPUT_OPTION,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -103,6 +105,10 @@ parse_options(int argc, char **argv,
 			break;
 		case OPT_NO_COMPRESS:
 			wopts->level = 0;
+			break;
+		case CMD_OPT_MAX_INPUT:
+			if (!cmd_set_max_input(optarg))
+				return EXIT_USAGE;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);

@@ -26,6 +26,7 @@ static const char usage_text[] =
 	"                      binaries (see profconv symbolize)\n"
 	"  -n, --no-compress   write the protobuf without gzip (level 0)\n"
 	"  -l, --level N       gzip level 0..9 (default 6)\n"
+	CMD_MAX_INPUT_HELP
 	"  -h, --help          show this help and exit\n"
 	"\n"
 	"IN and OUT may be '-' for standard input and output.\n"
@@ -40,6 +41,7 @@ cmd_text2pb(int argc, char **argv)
 		{ "symbolize", no_argument, NULL, 's' },
 		{ "no-compress", no_argument, NULL, 'n' },
 		{ "level", required_argument, NULL, 'l' },
+		CMD_MAX_INPUT_OPTION,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -68,6 +70,10 @@ cmd_text2pb(int argc, char **argv)
 			break;
 		case 'l':
 			if (!cmd_parse_long("--level", optarg, 0, 9, &level))
+				return EXIT_USAGE;
+			break;
+		case CMD_OPT_MAX_INPUT:
+			if (!cmd_set_max_input(optarg))
 				return EXIT_USAGE;
 			break;
 		case 'h':

@@ -343,14 +343,14 @@ print_table(struct differ *d, const struct profconv_profile *cur, FILE *fp)
 	for (i = 0; i < d->nrows; i++) {
 		struct row *r = &d->rows[i];
 		const int64_t *b = &d->vals[r->off], *c = b + d->ntypes;
-		bool shown = row_shown(d, b, c);
+		bool visible = row_shown(d, b, c);
 
 		/* The leak view totals what it shows; else everything. */
-		for (t = 0; (shown || !d->opts->leaks) && t < d->ntypes; t++) {
+		for (t = 0; (visible || !d->opts->leaks) && t < d->ntypes; t++) {
 			tb[t] += b[t];
 			tc[t] += c[t];
 		}
-		if (!shown)
+		if (!visible)
 			continue;
 		r->key = col >= 0 ? column(d, b, c, (size_t)col) : 0;
 		d->rows[n++] = *r;

@@ -303,7 +303,7 @@ struct profconv_read_options {
 };
 #define PROFCONV_READ_OPTIONS_VERSION 1
 #define PROFCONV_READ_OPTIONS_INIT { PROFCONV_READ_OPTIONS_VERSION, 0, 0 }
-#define PROFCONV_DEFAULT_MAX_INPUT ((uint64_t)16 << 30)	/* 16 GiB */
+#define PROFCONV_DEFAULT_MAX_INPUT ((uint64_t)8 << 30)	/* 8 GiB */
 
 /*
  * Read a profile from FP in any supported format, gzip-compressed or not,

@@ -285,6 +285,32 @@ Test(pb, rejects_nonempty_first_string)
 	cr_assert(eq(str, ERRMSG, "string_table[0] must be \"\""));
 }
 
+Test(pb, rejects_invalid_utf8)
+{
+	struct wire w;
+	static char bad[] = "ma\xc3\x28in", overlong[] = "\xc0\xaf";
+
+	wire_init(&w);
+	w.strs[3] = bad;
+	cr_assert(eq(int, decode_wire(&w), PROFCONV_EFORMAT));
+	cr_assert(eq(str, ERRMSG, "string_table[3] is not valid UTF-8"));
+	drop();
+	wire_init(&w);
+	w.strs[2] = overlong;
+	cr_assert(eq(int, decode_wire(&w), PROFCONV_EFORMAT));
+	cr_assert(eq(str, ERRMSG, "string_table[2] is not valid UTF-8"));
+}
+
+Test(pb, accepts_multibyte_utf8)
+{
+	struct wire w;
+	static char ok[] = "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x94\xa5";
+
+	wire_init(&w);
+	w.strs[3] = ok;
+	cr_assert(eq(int, decode_wire(&w), 0), "%s", profconv_errmsg());
+}
+
 Test(pb, rejects_string_index_out_of_range)
 {
 	struct wire w;

@@ -17,4 +17,53 @@ printf 'hello world\n' >"$TMP/text"
 run 1 "$PROFCONV" show "$TMP/text"
 [ "$(wc -l <"$TMP/err")" -eq 1 ] || fail "error is not one line"
 grep -q "^profconv show: '$TMP/text': " "$TMP/err" || fail "error does not name the file"
+
+# A gzip bomb: 200 MB of zeros in under 1 MB, bounded by --max-input.
+head -c 200000000 /dev/zero | gzip -1 >"$TMP/bomb.gz"
+run 1 "$PROFCONV" show --max-input 10M "$TMP/bomb.gz"
+expect_err "profconv show: '$TMP/bomb.gz': input exceeds the limit of 10485760 bytes"
+run 2 "$PROFCONV" show --max-input 10Q "$TMP/bomb.gz"
+run 2 "$PROFCONV" show --max-input -5 "$TMP/bomb.gz"
+
+# A 10 MB line, numbers beyond int64, negatives where none are allowed.
+{ printf 'heap profile: 1: 2 [ 1: 2] @ heapprofile\n1: 1 [1: 1] @'
+  head -c 10000000 /dev/zero | tr '\0' ' '; echo; } >"$TMP/long.heap"
+run 1 "$PROFCONV" show "$TMP/long.heap"
+expect_err "profconv show: '$TMP/long.heap': line 2: longer than 1048576 bytes"
+printf 'heap profile: 1: 2 [ 1: 2] @ heapprofile\n99999999999999999999: 1 [1: 1] @ 0x1\n' >"$TMP/ovf.heap"
+run 1 "$PROFCONV" show "$TMP/ovf.heap"
+expect_err "profconv show: '$TMP/ovf.heap': line 2: inuse count '99999999999999999999' out of range"
+printf 'heap profile: 1: 2 [ 1: 2] @ heapprofile\n1: 1 [-1: 1] @ 0x1\n' >"$TMP/neg.heap"
+run 1 "$PROFCONV" show "$TMP/neg.heap"
+grep -q "^profconv show: '$TMP/neg.heap': line 2: " "$TMP/err" || fail "negative alloc count accepted"
+
+# pprof: invalid UTF-8, a string index out of range (hand-made wire bytes).
+printf '\062\000\062\002\303\050' >"$TMP/utf8.pb"
+run 1 "$PROFCONV" show "$TMP/utf8.pb"
+expect_err "profconv show: '$TMP/utf8.pb': string_table[1] is not valid UTF-8"
+printf '\012\004\010\007\020\000\062\000' >"$TMP/index.pb"
+run 1 "$PROFCONV" show "$TMP/index.pb"
+expect_err "profconv show: '$TMP/index.pb': sample_type: string index 7 out of range (string table has 1 entries)"
+
+# Output that cannot be written: a full device, a place nothing can be
+# created, and an existing output that must survive a failed command.
+run 1 "$PROFCONV" text2pb "$DATA/go/cpu.pb.gz" -o /dev/full
+expect_err "profconv text2pb: '/dev/full': write error: No space left on device"
+[ -c /dev/full ] || fail "/dev/full is no longer a device"
+run 1 "$PROFCONV" text2pb "$DATA/go/cpu.pb.gz" -o /proc/profconv-test.pb.gz
+expect_err "profconv text2pb: cannot create '/proc/profconv-test.pb.gz': No such file or directory"
+echo keep >"$TMP/existing.pb.gz"
+run 1 "$PROFCONV" text2pb "$TMP/neg.heap" -o "$TMP/existing.pb.gz"
+[ "$(cat "$TMP/existing.pb.gz")" = keep ] || fail "existing output clobbered"
+[ "$(ls "$TMP" | grep -c 'existing.pb.gz.tmp')" = 0 ] || fail "temporary file left behind"
+run 1 "$PROFCONV" text2pb "$DATA/go/cpu.pb.gz" -o "$TMP"
+expect_err "profconv text2pb: cannot write '$TMP': Is a directory"
+
+# An unreadable file (root reads everything: checked only as a user).
+if [ "$(id -u)" != 0 ]; then
+	cp "$DATA/go/cpu.pb.gz" "$TMP/secret.pb.gz"
+	chmod 000 "$TMP/secret.pb.gz"
+	run 1 "$PROFCONV" show "$TMP/secret.pb.gz"
+	expect_err "profconv show: cannot open '$TMP/secret.pb.gz': Permission denied"
+fi
 finish
