@@ -22,36 +22,8 @@ struct cont_state {
 	size_t len;
 	bool eof;			/* no current line: input exhausted */
 	int64_t period, cpu_hz;
-	uint64_t *addrs;		/* scratch for one stack */
-	size_t naddrs, addrs_cap;
+	struct pc_addrs addrs;		/* scratch for one stack */
 };
-
-static bool
-is_ws(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' ||
-	    c == '\r';
-}
-
-/* Trim ASCII white space from both ends of [*P, *P + *LEN). */
-static void
-trim(const char **p, size_t *len)
-{
-	while (*len != 0 && is_ws(**p)) {
-		(*p)++;
-		(*len)--;
-	}
-	while (*len != 0 && is_ws((*p)[*len - 1]))
-		(*len)--;
-}
-
-static bool
-has_prefix(const char *p, size_t len, const char *prefix)
-{
-	size_t n = strlen(prefix);
-
-	return len >= n && memcmp(p, prefix, n) == 0;
-}
 
 /* Make the next line current (trimmed); 0 at end of input. */
 static int
@@ -65,106 +37,8 @@ next_line(struct cont_state *st)
 	if (st->eof)
 		st->len = 0;
 	else
-		trim(&st->line, &st->len);
+		pc_trim(&st->line, &st->len);
 	return rc;
-}
-
-/* --- Go's strconv.ParseInt(s, 0, 64) -------------------------------------- */
-
-static int
-digit_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A' + 10;
-	return 99;
-}
-
-/*
- * Underscores may only separate digits (a base prefix counts as a digit).
- * P..END is the number after its sign; HEX allows a-f as digits.
- */
-static bool
-underscores_ok(const char *p, const char *end, bool prefixed, bool hex)
-{
-	char saw = prefixed ? '0' : '^';
-
-	for (; p < end; p++) {
-		bool digit = (*p >= '0' && *p <= '9') ||
-		    (hex && digit_value(*p) >= 10 && digit_value(*p) < 16);
-
-		if (digit)
-			saw = '0';
-		else if (*p == '_' && saw != '0')
-			return false;
-		else if (*p == '_')
-			saw = '_';
-		else if (saw == '_')
-			return false;
-		else
-			saw = '!';
-	}
-	return saw != '_';
-}
-
-/* The base of [*P, END) from its prefix, advancing *P past the prefix. */
-static unsigned
-go_base(const char **p, const char *end, bool *prefixed)
-{
-	const char *s = *p;
-
-	*prefixed = false;
-	if (s == end || *s != '0')
-		return 10;
-	if (end - s >= 3 && (s[1] == 'x' || s[1] == 'X' || s[1] == 'b' ||
-	    s[1] == 'B' || s[1] == 'o' || s[1] == 'O')) {
-		*prefixed = true;
-		*p = s + 2;
-		return s[1] == 'x' || s[1] == 'X' ? 16 :
-		    s[1] == 'b' || s[1] == 'B' ? 2 : 8;
-	}
-	*p = s + 1;		/* a leading 0 means octal */
-	return 8;
-}
-
-/* Parse an attribute value as Go's strconv.ParseInt(s, 0, 64) does. */
-static bool
-go_parse_int(const char *s, size_t len, int64_t *out)
-{
-	const char *p = s, *end = s + len, *num;
-	bool neg = false, prefixed, underscores = false;
-	uint64_t v = 0;
-	unsigned base;
-	int d;
-
-	if (p < end && (*p == '+' || *p == '-')) {
-		neg = *p == '-';
-		p++;
-	}
-	if (p == end)
-		return false;
-	num = p;
-	base = go_base(&p, end, &prefixed);
-	for (; p < end; p++) {
-		if (*p == '_') {
-			underscores = true;
-			continue;
-		}
-		d = digit_value(*p);
-		if (d >= (int)base || v > (UINT64_MAX - (uint64_t)d) / base)
-			return false;
-		v = v * base + (uint64_t)d;
-	}
-	if (underscores && !underscores_ok(num + (prefixed ? 2 : 0), end,
-	    prefixed, base == 16))
-		return false;
-	if (neg ? v > (uint64_t)INT64_MAX + 1 : v > (uint64_t)INT64_MAX)
-		return false;
-	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
-	return true;
 }
 
 /* --- attributes ----------------------------------------------------------- */
@@ -198,7 +72,7 @@ attribute(struct cont_state *st, const char *key, size_t klen,
 		    "line %llu: unknown contention profile attribute '%.*s'",
 		    (unsigned long long)st->in->lineno,
 		    (int)(klen < QUOTE_MAX ? klen : QUOTE_MAX), key);
-	if (!go_parse_int(val, vlen, &v))
+	if (profconv__go_parse_int(val, vlen, &v) != 0)
 		return bad_value(st, key, klen, val, vlen);
 	if (KEY_IS("cycles/second"))
 		st->cpu_hz = v;
@@ -225,7 +99,7 @@ read_attributes(struct cont_state *st)
 	while ((rc = next_line(st)) == 1) {
 		if (st->len == 0 || st->line[0] == '#')
 			continue;
-		if (has_prefix(st->line, st->len, "---"))
+		if (pc_has_prefix(st->line, st->len, "---"))
 			break;
 		eq = memchr(st->line, '=', st->len);
 		if (eq == NULL)
@@ -234,8 +108,8 @@ read_attributes(struct cont_state *st)
 		klen = (size_t)(eq - key);
 		val = eq + 1;
 		vlen = st->len - klen - 1;
-		trim(&key, &klen);
-		trim(&val, &vlen);
+		pc_trim(&key, &klen);
+		pc_trim(&val, &vlen);
 		rc = attribute(st, key, klen, val, vlen);
 		if (rc < 0)
 			return rc;
@@ -244,12 +118,6 @@ read_attributes(struct cont_state *st)
 }
 
 /* --- samples -------------------------------------------------------------- */
-
-static bool
-is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
 
 /*
  * pprof's unanchored contentionSampleRE, (\d+) *(\d+) @([ x0-9a-f]*),
@@ -265,15 +133,15 @@ match_sample(const char *p, const char *end, const char *num[4],
 	const char *r, *s, *t;
 
 	for (; p < end; p = r) {
-		if (!is_digit(*p)) {
+		if (!pc_is_digit(*p)) {
 			r = p + 1;
 			continue;
 		}
-		for (r = p; r < end && is_digit(*r); r++)
+		for (r = p; r < end && pc_is_digit(*r); r++)
 			;
 		for (s = r; s < end && *s == ' '; s++)
 			;
-		for (t = s; t < end && is_digit(*t); t++)
+		for (t = s; t < end && pc_is_digit(*t); t++)
 			;
 		if (t == s || end - t < 2 || t[0] != ' ' || t[1] != '@') {
 			/* Backtrack: the run's last digit is the count. */
@@ -289,50 +157,13 @@ match_sample(const char *p, const char *end, const char *num[4],
 		num[2] = s;
 		num[3] = t;
 		for (r = t + 2; r < end && (*r == ' ' || *r == 'x' ||
-		    is_digit(*r) || (*r >= 'a' && *r <= 'f')); r++)
+		    pc_is_lower_hex(*r)); r++)
 			;
 		*addrs = t + 2;
 		*addrs_end = r;
 		return true;
 	}
 	return false;
-}
-
-static bool
-is_lower_hex(char c)
-{
-	return is_digit(c) || (c >= 'a' && c <= 'f');
-}
-
-/* Every 0x<lowercase hex> in [P, END) minus one, as parseHexAddresses. */
-static int
-harvest_addresses(struct cont_state *st, const char *p, const char *end)
-{
-	const char *q;
-	uint64_t a;
-	int rc;
-
-	while (p < end) {
-		if (end - p < 3 || p[0] != '0' || p[1] != 'x' ||
-		    !is_lower_hex(p[2])) {
-			p++;
-			continue;
-		}
-		for (q = p + 2; q < end && is_lower_hex(*q); q++)
-			;
-		p += 2;
-		if (!profconv__parse_hex(&p, q, &a))
-			return profconv__fail(PROFCONV_EFORMAT,
-			    "line %llu: address '0x%.*s' does not fit in 64 "
-			    "bits", (unsigned long long)st->in->lineno,
-			    (int)(q - p < QUOTE_MAX ? q - p : QUOTE_MAX), p);
-		rc = PC_GROW(st->addrs, st->addrs_cap, st->naddrs, 1);
-		if (rc < 0)
-			return rc;
-		/* Return addresses: step back into the call (wraps like Go). */
-		st->addrs[st->naddrs++] = a - 1;
-	}
-	return 0;
 }
 
 /* Go's float64 -> int64 on amd64: out of range gives INT64_MIN. */
@@ -372,13 +203,15 @@ sample(struct cont_state *st)
 			    (double)st->period / ((double)st->cpu_hz / 1e9));
 		v[1] = (int64_t)((uint64_t)v[1] * (uint64_t)st->period);
 	}
-	st->naddrs = 0;
-	rc = harvest_addresses(st, a, a_end);
+	/* Return addresses: step back into the call (wraps like Go). */
+	st->addrs.n = 0;
+	rc = profconv__harvest_addresses(&st->addrs, a, a_end, 1,
+	    st->in->lineno, QUOTE_MAX);
 	if (rc == 0) {
 		int64_t values[2] = { v[1], v[0] };	/* count, delay */
 
-		rc = profconv__legacy_add_sample(&st->b, st->addrs, st->naddrs,
-		    values, NULL, 0);
+		rc = profconv__legacy_add_sample(&st->b, st->addrs.v,
+		    st->addrs.n, values, NULL, 0);
 	}
 	return rc;
 }
@@ -390,7 +223,7 @@ read_samples(struct cont_state *st)
 	int rc;
 
 	while (!st->eof) {
-		if (has_prefix(st->line, st->len, "---"))
+		if (pc_has_prefix(st->line, st->len, "---"))
 			return 0;
 		if (st->len != 0 && st->line[0] != '#') {
 			rc = sample(st);
@@ -404,22 +237,6 @@ read_samples(struct cont_state *st)
 	return 0;
 }
 
-/* Skip to the memory-map sentinel (maybe the current line); parse the rest. */
-static int
-read_maps(struct cont_state *st)
-{
-	int rc;
-
-	while (!st->eof && !profconv__maps_is_sentinel(st->line, st->len)) {
-		rc = next_line(st);
-		if (rc < 0)
-			return rc;
-	}
-	if (st->eof)
-		return 0;
-	return profconv__maps_parse_rest(&st->b.maps, st->in);
-}
-
 static int
 read_all(struct cont_state *st)
 {
@@ -429,9 +246,9 @@ read_all(struct cont_state *st)
 	rc = profconv__input_getline(st->in, &st->line, &st->len);
 	if (rc < 0)
 		return rc;
-	if (rc == 0 || !(has_prefix(st->line, st->len, "--- contentionz ") ||
-	    has_prefix(st->line, st->len, "--- mutex:") ||
-	    has_prefix(st->line, st->len, "--- contention:")))
+	if (rc == 0 || !(pc_has_prefix(st->line, st->len, "--- contentionz ") ||
+	    pc_has_prefix(st->line, st->len, "--- mutex:") ||
+	    pc_has_prefix(st->line, st->len, "--- contention:")))
 		return profconv__fail(PROFCONV_EFORMAT,
 		    "line 1: expected a '--- contentionz', '--- mutex:' or "
 		    "'--- contention:' header");
@@ -448,7 +265,8 @@ read_all(struct cont_state *st)
 	if (rc == 0)
 		rc = read_samples(st);
 	if (rc == 0)
-		rc = read_maps(st);
+		rc = profconv__maps_parse_after_sentinel(&st->b.maps, st->in,
+		    st->eof ? NULL : st->line, st->len);
 	return rc;
 }
 
@@ -466,7 +284,7 @@ profconv__read_contention(struct profconv_profile **out, struct pc_input *in,
 		rc = read_all(&st);
 	if (rc == 0)
 		rc = profconv__legacy_finish(&st.b, out);
-	free(st.addrs);
+	free(st.addrs.v);
 	profconv__legacy_free(&st.b);
 	return rc;
 }

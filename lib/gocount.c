@@ -17,70 +17,8 @@
 struct count_reader {
 	struct pc_legacy b;
 	struct pc_input *in;
-	uint64_t *addrs;
-	size_t addrs_cap;
+	struct pc_addrs addrs;
 };
-
-static bool
-is_digit(int c)
-{
-	return c >= '0' && c <= '9';
-}
-
-static bool
-is_lower_hex(int c)
-{
-	return is_digit(c) || (c >= 'a' && c <= 'f');
-}
-
-/* Go's regexp \s: only these five; \v is not white space there. */
-static bool
-is_re_space(int c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r';
-}
-
-/* Length of the UTF-8 encoded Unicode space (beyond ASCII) at S, or 0. */
-static size_t
-unicode_space_len(const unsigned char *s, const unsigned char *end)
-{
-	if (end - s >= 2 && s[0] == 0xc2 && (s[1] == 0x85 || s[1] == 0xa0))
-		return 2;			/* U+0085, U+00A0 */
-	if (end - s < 3)
-		return 0;
-	if (s[0] == 0xe1 && s[1] == 0x9a && s[2] == 0x80)
-		return 3;			/* U+1680 */
-	if (s[0] == 0xe2 && s[1] == 0x80 && ((s[2] >= 0x80 && s[2] <= 0x8a) ||
-	    s[2] == 0xa8 || s[2] == 0xa9 || s[2] == 0xaf))
-		return 3;		/* U+2000-200A, 2028, 2029, 202F */
-	if ((s[0] == 0xe2 && s[1] == 0x81 && s[2] == 0x9f) ||
-	    (s[0] == 0xe3 && s[1] == 0x80 && s[2] == 0x80))
-		return 3;			/* U+205F, U+3000 */
-	return 0;
-}
-
-/*
- * pprof's isSpaceOrComment: strings.TrimSpace(line) is empty or starts
- * with '#'.  TrimSpace trims Unicode white space, not only ASCII.
- */
-static bool
-is_space_or_comment(const char *line, size_t len)
-{
-	const unsigned char *s = (const unsigned char *)line, *end = s + len;
-	size_t n = 0;
-
-	while (s < end) {
-		if (*s == ' ' || (*s >= '\t' && *s <= '\r')) {
-			s++;
-			continue;
-		}
-		n = unicode_space_len(s, end);
-		if (n == 0)
-			return *s == '#';
-		s += n;
-	}
-	return true;
-}
 
 /*
  * countStartRE, "\A(\S+) profile: total \d+\z": the whole line.  The type
@@ -94,13 +32,13 @@ parse_header(struct count_reader *r, const char *line, size_t len,
 	size_t tag = strlen(TOTAL_TAG);
 
 	*type = NULL;
-	while (p < end && !is_re_space((unsigned char)*p))
+	while (p < end && !pc_is_re_space((unsigned char)*p))
 		p++;
 	q = p + tag;
 	if (p == line || (size_t)(end - p) <= tag ||
 	    memcmp(p, TOTAL_TAG, tag) != 0)
 		goto bad;
-	while (q < end && is_digit(*q))
+	while (q < end && pc_is_digit(*q))
 		q++;
 	if (q != end || q == p + tag)
 		goto bad;
@@ -112,34 +50,21 @@ bad:
 	    "'TYPE profile: total N'", (unsigned long long)r->in->lineno);
 }
 
-/*
- * The sample count, read as strconv.ParseInt(s, 0, 64) reads it: a
- * leading 0 makes the rest octal.
- */
+/* The sample count, read as strconv.ParseInt(s, 0, 64) reads it. */
 static int
 parse_count(struct count_reader *r, const char *p, const char *end,
     int64_t *out)
 {
-	unsigned base = (end - p > 1 && *p == '0') ? 8 : 10;
-	const char *s = p;
-	uint64_t v = 0;
+	int rc = profconv__go_parse_int(p, (size_t)(end - p), out);
 
-	for (; s < end; s++) {
-		unsigned d = (unsigned)(*s - '0');
-
-		if (d >= base)
-			return profconv__fail(PROFCONV_EFORMAT,
-			    "line %llu: invalid octal sample count '%.*s'",
-			    (unsigned long long)r->in->lineno,
-			    (int)(end - p < 32 ? end - p : 32), p);
-		if (v > ((uint64_t)INT64_MAX - d) / base)
-			return profconv__fail(PROFCONV_EFORMAT,
-			    "line %llu: sample count '%.*s' out of range",
-			    (unsigned long long)r->in->lineno,
-			    (int)(end - p < 32 ? end - p : 32), p);
-		v = v * base + d;
-	}
-	*out = (int64_t)v;
+	/* Only digits get here: a syntax error is an 8 or 9 after a 0. */
+	if (rc != 0)
+		return profconv__fail(PROFCONV_EFORMAT,
+		    rc == PC_GO_ESYNTAX ?
+		    "line %llu: invalid octal sample count '%.*s'" :
+		    "line %llu: sample count '%.*s' out of range",
+		    (unsigned long long)r->in->lineno,
+		    (int)(end - p < 32 ? end - p : 32), p);
 	return 0;
 }
 
@@ -151,39 +76,12 @@ is_stack(const char *p, const char *end)
 		return false;
 	while (p < end) {
 		if (end - p < 4 || p[0] != ' ' || p[1] != '0' || p[2] != 'x' ||
-		    !is_lower_hex(p[3]))
+		    !pc_is_lower_hex(p[3]))
 			return false;
-		for (p += 4; p < end && is_lower_hex(*p); p++)
+		for (p += 4; p < end && pc_is_lower_hex(*p); p++)
 			;
 	}
 	return true;
-}
-
-/* The addresses of a well-formed stack, each moved back onto its call. */
-static int
-parse_stack(struct count_reader *r, const char *p, const char *end,
-    size_t *n)
-{
-	const char *q;
-	uint64_t a;
-	int rc;
-
-	for (*n = 0; p < end; p = q) {
-		p += 3;
-		for (q = p; q < end && *q != ' '; q++)
-			;
-		if (!profconv__parse_hex(&p, q, &a))
-			return profconv__fail(PROFCONV_EFORMAT,
-			    "line %llu: address '0x%.*s' does not fit in "
-			    "64 bits",
-			    (unsigned long long)r->in->lineno,
-			    (int)(q - p < 32 ? q - p : 32), p);
-		rc = PC_GROW(r->addrs, r->addrs_cap, *n, 1);
-		if (rc < 0)
-			return rc;
-		r->addrs[(*n)++] = a - 1;
-	}
-	return 0;
 }
 
 /*
@@ -195,10 +93,9 @@ parse_sample(struct count_reader *r, const char *line, size_t len)
 {
 	const char *end = line + len, *p = line;
 	int64_t count;
-	size_t n = 0;
 	int rc;
 
-	while (p < end && is_digit(*p))
+	while (p < end && pc_is_digit(*p))
 		p++;
 	if (p == line || end - p < 2 || p[0] != ' ' || p[1] != '@' ||
 	    !is_stack(p + 2, end))
@@ -206,28 +103,15 @@ parse_sample(struct count_reader *r, const char *line, size_t len)
 		    "line %llu: malformed count profile sample, expected "
 		    "'N @ 0x...'", (unsigned long long)r->in->lineno);
 	rc = parse_count(r, line, p, &count);
+	/* Each address moved back onto its call. */
+	r->addrs.n = 0;
 	if (rc == 0)
-		rc = parse_stack(r, p + 2, end, &n);
+		rc = profconv__harvest_addresses(&r->addrs, p + 2, end, 1,
+		    r->in->lineno, 32);
 	if (rc < 0)
 		return rc;
-	return profconv__legacy_add_sample(&r->b, r->addrs, n, &count, NULL,
-	    0);
-}
-
-/*
- * After a "---" line, pprof skips to a memory-map sentinel (the "---"
- * line itself may be one) and reads the map that follows.
- */
-static int
-read_map(struct count_reader *r, const char *line, size_t len)
-{
-	int rc = 1;
-
-	while (rc == 1 && !profconv__maps_is_sentinel(line, len))
-		rc = profconv__input_getline(r->in, &line, &len);
-	if (rc == 1)
-		rc = profconv__maps_parse_rest(&r->b.maps, r->in);
-	return rc;
+	return profconv__legacy_add_sample(&r->b, r->addrs.v, r->addrs.n,
+	    &count, NULL, 0);
 }
 
 static int
@@ -238,10 +122,12 @@ read_samples(struct count_reader *r)
 	int rc;
 
 	while ((rc = profconv__input_getline(r->in, &line, &len)) == 1) {
-		if (is_space_or_comment(line, len))
+		if (profconv__is_space_or_comment(line, len))
 			continue;
+		/* After "---", skip to a map (this line may start it). */
 		if (len >= 3 && memcmp(line, "---", 3) == 0)
-			return read_map(r, line, len);
+			return profconv__maps_parse_after_sentinel(&r->b.maps,
+			    r->in, line, len);
 		rc = parse_sample(r, line, len);
 		if (rc < 0)
 			return rc;
@@ -260,7 +146,7 @@ read_header(struct count_reader *r)
 
 	do
 		rc = profconv__input_getline(r->in, &line, &len);
-	while (rc == 1 && is_space_or_comment(line, len));
+	while (rc == 1 && profconv__is_space_or_comment(line, len));
 	if (rc == 0)
 		rc = profconv__fail(PROFCONV_EFORMAT,
 		    "no count profile header");
@@ -291,6 +177,6 @@ profconv__read_gocount(struct profconv_profile **out, struct pc_input *in,
 	if (rc == 0)
 		rc = profconv__legacy_finish(&r.b, out);
 	profconv__legacy_free(&r.b);
-	free(r.addrs);
+	free(r.addrs.v);
 	return rc;
 }

@@ -38,26 +38,13 @@ struct heap_reader {
 	bool has_alloc;		/* alloc pair before the inuse pair */
 	int64_t rate;
 	uint32_t bytes_key;
-	uint64_t *addrs;
-	size_t addrs_cap;
+	struct pc_addrs addrs;
 };
-
-static bool
-is_digit(int c)
-{
-	return c >= '0' && c <= '9';
-}
-
-static bool
-is_lower_hex(int c)
-{
-	return is_digit(c) || (c >= 'a' && c <= 'f');
-}
 
 static const char *
 skip_digits(const char *p, const char *end)
 {
-	while (p < end && is_digit(*p))
+	while (p < end && pc_is_digit(*p))
 		p++;
 	return p;
 }
@@ -98,48 +85,6 @@ match_pattern(const char *p, const char *end, const char *pat,
 		}
 	}
 	return p;
-}
-
-/* Length of the UTF-8 encoded Unicode space (beyond ASCII) at S, or 0. */
-static size_t
-unicode_space_len(const unsigned char *s, const unsigned char *end)
-{
-	if (end - s >= 2 && s[0] == 0xc2 && (s[1] == 0x85 || s[1] == 0xa0))
-		return 2;			/* U+0085, U+00A0 */
-	if (end - s < 3)
-		return 0;
-	if (s[0] == 0xe1 && s[1] == 0x9a && s[2] == 0x80)
-		return 3;			/* U+1680 */
-	if (s[0] == 0xe2 && s[1] == 0x80 && ((s[2] >= 0x80 && s[2] <= 0x8a) ||
-	    s[2] == 0xa8 || s[2] == 0xa9 || s[2] == 0xaf))
-		return 3;		/* U+2000-200A, 2028, 2029, 202F */
-	if ((s[0] == 0xe2 && s[1] == 0x81 && s[2] == 0x9f) ||
-	    (s[0] == 0xe3 && s[1] == 0x80 && s[2] == 0x80))
-		return 3;			/* U+205F, U+3000 */
-	return 0;
-}
-
-/*
- * pprof's isSpaceOrComment: strings.TrimSpace(line) is empty or starts
- * with '#'.  TrimSpace trims Unicode white space, not only ASCII.
- */
-static bool
-is_space_or_comment(const char *line, size_t len)
-{
-	const unsigned char *s = (const unsigned char *)line, *end = s + len;
-	size_t n;
-
-	while (s < end) {
-		if (*s == ' ' || (*s >= '\t' && *s <= '\r')) {
-			s++;
-			continue;
-		}
-		n = unicode_space_len(s, end);
-		if (n == 0)
-			return *s == '#';
-		s += n;
-	}
-	return true;
 }
 
 /* --- the header ----------------------------------------------------------- */
@@ -193,7 +138,7 @@ parse_heap_type(struct heap_reader *r, const struct span *caps,
 	uint64_t n = 0;
 	size_t wlen;
 
-	while (p < end && (*p == '_' || is_digit(*p) ||
+	while (p < end && (*p == '_' || pc_is_digit(*p) ||
 	    (*p >= 'a' && *p <= 'z')))
 		p++;
 	wlen = (size_t)(p - word);
@@ -346,39 +291,6 @@ add_pair(struct heap_reader *r, struct span cs, struct span ss,
 	return 0;
 }
 
-/*
- * The addresses of a stack: every "0x[0-9a-f]+" in [P, END), each moved
- * back by one byte onto its call instruction.  The count goes to *N.
- */
-static int
-parse_stack(struct heap_reader *r, const char *p, const char *end, size_t *n)
-{
-	const char *q;
-	uint64_t a;
-	int rc;
-
-	*n = 0;
-	for (; end - p >= 3; p++) {
-		if (p[0] != '0' || p[1] != 'x' || !is_lower_hex(p[2]))
-			continue;
-		for (q = p + 2; q < end && is_lower_hex(*q); q++)
-			;
-		p += 2;
-		if (!profconv__parse_hex(&p, q, &a))
-			return profconv__fail(PROFCONV_EFORMAT,
-			    "line %llu: address '0x%.*s' does not fit in "
-			    "64 bits",
-			    (unsigned long long)r->in->lineno,
-			    (int)(q - p < 32 ? q - p : 32), p);
-		rc = PC_GROW(r->addrs, r->addrs_cap, *n, 1);
-		if (rc < 0)
-			return rc;
-		r->addrs[(*n)++] = a - 1;
-		p = q - 1;
-	}
-	return 0;
-}
-
 /* The leftmost match of SAMPLE_PAT in LINE, or NULL. */
 static const char *
 find_sample(const char *line, const char *end, struct span *caps)
@@ -386,7 +298,7 @@ find_sample(const char *line, const char *end, struct span *caps)
 	const char *p = line, *q, *m;
 
 	while (p < end) {
-		if (*p != '-' && !is_digit(*p)) {
+		if (*p != '-' && !pc_is_digit(*p)) {
 			p++;
 			continue;
 		}
@@ -408,7 +320,7 @@ parse_sample(struct heap_reader *r, const char *line, size_t len)
 	struct span caps[MAX_CAPS];
 	struct pc_label label = { 0 };
 	int64_t values[4], blocksize = 0;
-	size_t nv = 0, n = 0;
+	size_t nv = 0;
 	int rc;
 
 	stack = find_sample(line, end, caps);
@@ -418,7 +330,7 @@ parse_sample(struct heap_reader *r, const char *line, size_t len)
 		    "'N: N [N: N] @ 0x...'", (unsigned long long)r->in->lineno);
 	/* The stack is the run of "[ x0-9a-f]" after the '@'. */
 	for (stack_end = stack; stack_end < end && (*stack_end == ' ' ||
-	    *stack_end == 'x' || is_lower_hex(*stack_end)); stack_end++)
+	    *stack_end == 'x' || pc_is_lower_hex(*stack_end)); stack_end++)
 		;
 	rc = 0;
 	if (r->has_alloc) {
@@ -429,14 +341,17 @@ parse_sample(struct heap_reader *r, const char *line, size_t len)
 	if (rc == 0)
 		rc = add_pair(r, caps[0], caps[1], "inuse", values + nv,
 		    &blocksize);
+	/* Each address moved back by one byte onto its call instruction. */
+	r->addrs.n = 0;
 	if (rc == 0)
-		rc = parse_stack(r, stack, stack_end, &n);
+		rc = profconv__harvest_addresses(&r->addrs, stack, stack_end, 1,
+		    r->in->lineno, 32);
 	if (rc < 0)
 		return rc;
 	label.key = r->bytes_key;
 	label.num = blocksize;
-	return profconv__legacy_add_sample(&r->b, r->addrs, n, values, &label,
-	    1);
+	return profconv__legacy_add_sample(&r->b, r->addrs.v, r->addrs.n,
+	    values, &label, 1);
 }
 
 /* Sample lines up to a memory-map sentinel, then the map. */
@@ -448,7 +363,7 @@ read_samples(struct heap_reader *r)
 	int rc;
 
 	while ((rc = profconv__input_getline(r->in, &line, &len)) == 1) {
-		if (is_space_or_comment(line, len))
+		if (profconv__is_space_or_comment(line, len))
 			continue;
 		if (profconv__maps_is_sentinel(line, len))
 			return profconv__maps_parse_rest(&r->b.maps, r->in);
@@ -527,6 +442,6 @@ profconv__read_heap(struct profconv_profile **out, struct pc_input *in,
 	if (rc == 0)
 		rc = profconv__legacy_finish(&r.b, out);
 	profconv__legacy_free(&r.b);
-	free(r.addrs);
+	free(r.addrs.v);
 	return rc;
 }

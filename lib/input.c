@@ -249,28 +249,24 @@ profconv__input_getline(struct pc_input *in, const char **line, size_t *len)
 			return profconv__fail(PROFCONV_EFORMAT,
 			    "line %llu: longer than %zu bytes",
 			    (unsigned long long)in->lineno + 1, PC_MAX_LINE);
-		if (in->eof) {
-			if (scanned == 0)
-				return 0;
-			/* The last line lacks its newline. */
-			*line = (const char *)in->view + in->pos;
-			*len = scanned;
-			in->pos = in->end;
-			in->lineno++;
-			return 1;
-		}
+		if (in->eof)
+			break;
 		rc = profconv__input_fill(in, scanned + 1);
 		if (rc < 0)
 			return rc;
 	}
+	if (nl == NULL && scanned == 0)
+		return 0;
 	*line = (const char *)in->view + in->pos;
-	*len = (size_t)(nl - (in->view + in->pos));
+	/* The last line may lack its newline. */
+	*len = nl != NULL ? (size_t)(nl - (in->view + in->pos)) : scanned;
 	if (*len > PC_MAX_LINE)
 		return profconv__fail(PROFCONV_EFORMAT,
 		    "line %llu: longer than %zu bytes",
 		    (unsigned long long)in->lineno + 1, PC_MAX_LINE);
-	in->pos += *len + 1;
+	in->pos += nl != NULL ? *len + 1 : *len;
 	in->lineno++;
+	/* As bufio.ScanLines: a CR before the newline, or at the end, goes. */
 	if (*len != 0 && (*line)[*len - 1] == '\r')
 		(*len)--;
 	return 1;

@@ -39,7 +39,7 @@ int profconv__input_init(struct pc_input *in, FILE *fp, const void *mem,
 void profconv__input_free(struct pc_input *in);
 /* Make WANT bytes visible from POS, or as many as there are. */
 int profconv__input_fill(struct pc_input *in, size_t want);
-/* Next line without its newline (nor a CR before it), not NUL-terminated.
+/* Next line without its newline (nor a CR ending it), not NUL-terminated.
  * Returns 1, 0 at end of input, or a negative error. */
 int profconv__input_getline(struct pc_input *in, const char **line,
     size_t *len);

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "input.h"
 #include "internal.h"
@@ -53,6 +54,14 @@ bool profconv__maps_is_sentinel(const char *line, size_t len);
 
 /* Parse every remaining line of IN as map lines. */
 int profconv__maps_parse_rest(struct pc_maps *maps, struct pc_input *in);
+
+/*
+ * As pprof's legacy parsers do after their samples: skip lines up to a
+ * memory-map sentinel (LINE itself may be one; NULL when the input has
+ * ended), then parse every line after it as map lines.
+ */
+int profconv__maps_parse_after_sentinel(struct pc_maps *maps,
+    struct pc_input *in, const char *line, size_t len);
 
 /* --- the legacy builder (legacy.c) ------------------------------------------- */
 
@@ -125,6 +134,55 @@ pc_skip_space(const char *p, const char *end)
 	return p;
 }
 
+/* Go's regexp \d (and strconv's decimal digits): ASCII 0-9 only. */
+static inline bool
+pc_is_digit(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* [0-9a-f], the digits of pprof's address regexps (0x[0-9a-f]+). */
+static inline bool
+pc_is_lower_hex(int c)
+{
+	return pc_is_digit(c) || (c >= 'a' && c <= 'f');
+}
+
+/* Go's regexp \s: only these five; \v is not white space there. */
+static inline bool
+pc_is_re_space(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r';
+}
+
+/* The ASCII white space Go's strings.TrimSpace trims (with \v). */
+static inline bool
+pc_is_ws(int c)
+{
+	return pc_is_re_space(c) || c == '\v';
+}
+
+/* strings.TrimSpace on ASCII white space: trim both ends of [*P, +*LEN). */
+static inline void
+pc_trim(const char **p, size_t *len)
+{
+	while (*len != 0 && pc_is_ws(**p)) {
+		(*p)++;
+		(*len)--;
+	}
+	while (*len != 0 && pc_is_ws((*p)[*len - 1]))
+		(*len)--;
+}
+
+/* strings.HasPrefix: does [P, P + LEN) start with PREFIX? */
+static inline bool
+pc_has_prefix(const char *p, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return len >= n && memcmp(p, prefix, n) == 0;
+}
+
 /*
  * Parse an unsigned decimal number at *P (no sign), advancing *P.  False
  * when there is no digit or it overflows 64 bits (then *P is unchanged).
@@ -134,5 +192,35 @@ bool profconv__parse_u64(const char **p, const char *end, uint64_t *out);
 bool profconv__parse_i64(const char **p, const char *end, int64_t *out);
 /* Parse hex digits (no 0x) at *P; false on none or overflow. */
 bool profconv__parse_hex(const char **p, const char *end, uint64_t *out);
+
+/*
+ * Go's strconv.ParseInt(s, 0, 64): optional sign, a 0x/0o/0b prefix or a
+ * leading 0 for octal, '_' between digits.  Returns 0, PC_GO_ESYNTAX or
+ * PC_GO_ERANGE, deciding digit by digit which error comes first.
+ */
+#define PC_GO_ESYNTAX 1
+#define PC_GO_ERANGE 2
+int profconv__go_parse_int(const char *s, size_t len, int64_t *out);
+
+/*
+ * pprof's isSpaceOrComment: strings.TrimSpace(line) is empty or starts
+ * with '#'.  TrimSpace trims Unicode white space, not only ASCII.
+ */
+bool profconv__is_space_or_comment(const char *line, size_t len);
+
+/* A growing list of addresses (one stack). */
+struct pc_addrs {
+	uint64_t *v;
+	size_t n, cap;
+};
+
+/*
+ * pprof's parseHexAddresses: append every "0x[0-9a-f]+" in [P, END) to
+ * A, each minus ADJUST (wrapping like Go).  One too long for 64 bits
+ * fails with "line LINENO: address '0x...' does not fit in 64 bits",
+ * quoting at most QUOTE_MAX of its digits.
+ */
+int profconv__harvest_addresses(struct pc_addrs *a, const char *p,
+    const char *end, uint64_t adjust, uint64_t lineno, int quote_max);
 
 #endif /* PROFCONV_LEGACY_H */

@@ -17,24 +17,10 @@
 
 #include "legacy.h"
 
-/* Go's regexp \s: \v is not white space there. */
-static bool
-is_space(int c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r';
-}
-
-/* strings.TrimSpace's ASCII white space, which does include \v. */
-static bool
-is_trim_space(int c)
-{
-	return is_space(c) || c == '\v';
-}
-
 static const char *
 skip_trim_space(const char *p, const char *end)
 {
-	while (p < end && is_trim_space((unsigned char)*p))
+	while (p < end && pc_is_ws((unsigned char)*p))
 		p++;
 	return p;
 }
@@ -48,7 +34,7 @@ is_perm(int c)
 static const char *
 skip_ws(const char *p, const char *end)
 {
-	while (p < end && is_space((unsigned char)*p))
+	while (p < end && pc_is_re_space((unsigned char)*p))
 		p++;
 	return p;
 }
@@ -99,7 +85,7 @@ match_range(const char *p, const char *end, struct range_text *r)
 	if (r->s1 == p)
 		return false;
 	q = r->s1;
-	if (q < end && (is_space((unsigned char)*q) || *q == '-'))
+	if (q < end && (pc_is_re_space((unsigned char)*q) || *q == '-'))
 		q++;
 	q = skip_ws(q, end);
 	if (end - q >= 3 && q[0] == '0' && q[1] == 'x' &&
@@ -137,7 +123,7 @@ next_token(const char *p, const char *end, const char **t0, const char **t1)
 	if (q == p || q == end)
 		return false;
 	*t0 = q;
-	while (q < end && !is_space((unsigned char)*q))
+	while (q < end && !pc_is_re_space((unsigned char)*q))
 		q++;
 	*t1 = q;
 	return true;
@@ -277,7 +263,7 @@ strip_glog(const char *p, const char *end)
 		if (d == q || d - 1 <= p || d[-1] != ':')
 			return p;
 	}
-	if (q + 1 < end && is_space((unsigned char)q[1]))
+	if (q + 1 < end && pc_is_re_space((unsigned char)q[1]))
 		return q + 2;
 	return p;
 }
@@ -344,11 +330,11 @@ define_var(struct pc_maps *maps, const char *p, const char *end)
 		return 0;
 	a0 = skip_trim_space(p, eq);
 	a1 = eq;
-	while (a1 > a0 && is_trim_space((unsigned char)a1[-1]))
+	while (a1 > a0 && pc_is_ws((unsigned char)a1[-1]))
 		a1--;
 	b0 = skip_trim_space(eq + 1, end);
 	b1 = end;
-	while (b1 > b0 && is_trim_space((unsigned char)b1[-1]))
+	while (b1 > b0 && pc_is_ws((unsigned char)b1[-1]))
 		b1--;
 	name = malloc((size_t)(a1 - a0) + 2);
 	value = dup_span(b0, b1);
@@ -452,6 +438,19 @@ profconv__maps_parse_rest(struct pc_maps *maps, struct pc_input *in)
 		if (rc < 0)
 			return rc;
 	}
+	return rc;
+}
+
+int
+profconv__maps_parse_after_sentinel(struct pc_maps *maps,
+    struct pc_input *in, const char *line, size_t len)
+{
+	int rc = line != NULL ? 1 : 0;
+
+	while (rc == 1 && !profconv__maps_is_sentinel(line, len))
+		rc = profconv__input_getline(in, &line, &len);
+	if (rc == 1)
+		rc = profconv__maps_parse_rest(maps, in);
 	return rc;
 }
 

@@ -81,14 +81,6 @@ is_cpu_binary(const unsigned char *p, size_t len)
 	return false;
 }
 
-static bool
-starts_with(const char *p, size_t len, const char *prefix)
-{
-	size_t n = strlen(prefix);
-
-	return len >= n && memcmp(p, prefix, n) == 0;
-}
-
 /* "<word> profile: total <digits>" with nothing after. */
 static bool
 is_count_header(const char *p, size_t len)
@@ -97,7 +89,7 @@ is_count_header(const char *p, size_t len)
 
 	while (q < end && *q != ' ' && *q != '\t')
 		q++;
-	if (q == p || !starts_with(q, (size_t)(end - q), " profile: total "))
+	if (q == p || !pc_has_prefix(q, (size_t)(end - q), " profile: total "))
 		return false;
 	q += strlen(" profile: total ");
 	if (q == end)
@@ -120,26 +112,22 @@ sniff_text(const unsigned char *data, size_t len)
 		n = (size_t)((nl != NULL ? nl : end) - p);
 		if (n != 0 && p[n - 1] == '\r')
 			n--;
-		if (first && starts_with(p, n, "heap profile:"))
+		if (first && pc_has_prefix(p, n, "heap profile:"))
 			return PROFCONV_FORMAT_HEAP;
-		if (first && starts_with(p, n, "heap_v2/"))
+		if (first && pc_has_prefix(p, n, "heap_v2/"))
 			return PROFCONV_FORMAT_JEMALLOC;
-		if (first && (starts_with(p, n, "--- contentionz ") ||
-		    starts_with(p, n, "--- mutex:") ||
-		    starts_with(p, n, "--- contention:")))
+		if (first && (pc_has_prefix(p, n, "--- contentionz ") ||
+		    pc_has_prefix(p, n, "--- mutex:") ||
+		    pc_has_prefix(p, n, "--- contention:")))
 			return PROFCONV_FORMAT_CONTENTION;
-		if (starts_with(p, n, "--- threadz ") ||
-		    starts_with(p, n, "--- Thread "))
+		if (pc_has_prefix(p, n, "--- threadz ") ||
+		    pc_has_prefix(p, n, "--- Thread "))
 			return PROFCONV_FORMAT_THREAD;
 		if (is_count_header(p, n))
 			return PROFCONV_FORMAT_GOCOUNT;
 		/* Blank and '#' lines may precede the Go and thread headers. */
-		{
-			const char *q = pc_skip_space(p, p + n);
-
-			if (q != p + n && *q != '#')
-				break;
-		}
+		if (!profconv__is_space_or_comment(p, n))
+			break;
 		first = false;
 		if (nl == NULL)
 			break;
@@ -203,11 +191,11 @@ read_input(struct profconv_profile **out, struct pc_input *in,
 		break;
 	}
 	/* GetHeapSample() without sampling writes a note, not a profile. */
-	if (starts_with((const char *)data, len, "%warn"))
+	if (pc_has_prefix((const char *)data, len, "%warn"))
 		return profconv__fail(PROFCONV_EFORMAT,
 		    "not a profile: tcmalloc's heap sample was taken with "
 		    "sampling off (set TCMALLOC_SAMPLE_PARAMETER)");
-	if (starts_with((const char *)data, len, "--- heapz "))
+	if (pc_has_prefix((const char *)data, len, "--- heapz "))
 		return profconv__fail(PROFCONV_EUNSUPPORTED,
 		    "Java heapz profiles are not supported");
 	/* Reading moves the buffer: keep the head for the message. */

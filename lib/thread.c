@@ -20,54 +20,13 @@ struct thread_state {
 	const char *line;		/* the current line */
 	size_t len;
 	bool eof;			/* no current line: input exhausted */
-	uint64_t *addrs;		/* the stack of one thread */
-	size_t naddrs, addrs_cap;
+	struct pc_addrs addrs;		/* the stack of one thread */
 };
-
-static bool
-is_ws(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' ||
-	    c == '\r';
-}
-
-static void
-trim(const char **p, size_t *len)
-{
-	while (*len != 0 && is_ws(**p)) {
-		(*p)++;
-		(*len)--;
-	}
-	while (*len != 0 && is_ws((*p)[*len - 1]))
-		(*len)--;
-}
-
-static bool
-has_prefix(const char *p, size_t len, const char *prefix)
-{
-	size_t n = strlen(prefix);
-
-	return len >= n && memcmp(p, prefix, n) == 0;
-}
-
-static bool
-is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
 
 static bool
 is_xdigit(char c)
 {
-	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
-/* Blank or a '#' comment once trimmed (pprof's isSpaceOrComment). */
-static bool
-is_space_or_comment(const char *p, size_t len)
-{
-	trim(&p, &len);
-	return len == 0 || p[0] == '#';
+	return pc_is_lower_hex(c) || (c >= 'A' && c <= 'F');
 }
 
 /* Make the next line current, untrimmed; 0 at end of input. */
@@ -98,9 +57,9 @@ is_threadz_header(const char *p, size_t len)
 	const char *end = p + len, *q;
 
 	for (; (p = find(p, end, "--- threadz ")) != NULL; p++) {
-		for (q = p + 12; q < end && is_digit(*q); q++)
+		for (q = p + 12; q < end && pc_is_digit(*q); q++)
 			;
-		if (q > p + 12 && has_prefix(q, (size_t)(end - q), " ---"))
+		if (q > p + 12 && pc_has_prefix(q, (size_t)(end - q), " ---"))
 			return true;
 	}
 	return false;
@@ -119,55 +78,19 @@ is_thread_header(const char *p, size_t len)
 		for (q = p + 11; q < end && is_xdigit(*q); q++)
 			;
 		if (q == p + 11 ||
-		    !has_prefix(q, (size_t)(end - q), " (name: "))
+		    !pc_has_prefix(q, (size_t)(end - q), " (name: "))
 			continue;
 		/* The name may hold anything, even '/': any tail will do. */
 		for (q += 8; (q = memchr(q, '/', (size_t)(end - q))) != NULL;
 		    q++) {
-			for (r = q + 1; r < end && is_digit(*r); r++)
+			for (r = q + 1; r < end && pc_is_digit(*r); r++)
 				;
-			if (r > q + 1 && has_prefix(r, (size_t)(end - r),
+			if (r > q + 1 && pc_has_prefix(r, (size_t)(end - r),
 			    ") stack: ---"))
 				return true;
 		}
 	}
 	return false;
-}
-
-static bool
-is_lower_hex(char c)
-{
-	return is_digit(c) || (c >= 'a' && c <= 'f');
-}
-
-/* Append every 0x<lowercase hex> of [P, END), as parseHexAddresses. */
-static int
-harvest_addresses(struct thread_state *st, const char *p, const char *end)
-{
-	const char *q;
-	uint64_t a;
-	int rc;
-
-	while (p < end) {
-		if (end - p < 3 || p[0] != '0' || p[1] != 'x' ||
-		    !is_lower_hex(p[2])) {
-			p++;
-			continue;
-		}
-		for (q = p + 2; q < end && is_lower_hex(*q); q++)
-			;
-		p += 2;
-		if (!profconv__parse_hex(&p, q, &a))
-			return profconv__fail(PROFCONV_EFORMAT,
-			    "line %llu: address '0x%.*s' does not fit in 64 "
-			    "bits", (unsigned long long)st->in->lineno,
-			    (int)(q - p < QUOTE_MAX ? q - p : QUOTE_MAX), p);
-		rc = PC_GROW(st->addrs, st->addrs_cap, st->naddrs, 1);
-		if (rc < 0)
-			return rc;
-		st->addrs[st->naddrs++] = a;
-	}
-	return 0;
 }
 
 /*
@@ -181,19 +104,20 @@ read_block(struct thread_state *st, bool *same_out)
 {
 	int rc;
 
-	st->naddrs = 0;
+	st->addrs.n = 0;
 	*same_out = false;
 	while ((rc = next_line(st)) == 1) {
-		trim(&st->line, &st->len);
+		pc_trim(&st->line, &st->len);
 		if (st->len == 0)
 			continue;
-		if (has_prefix(st->line, st->len, "---"))
+		if (pc_has_prefix(st->line, st->len, "---"))
 			break;
 		if (memmem(st->line, st->len, "same as previous thread", 23)) {
 			*same_out = true;
 			continue;
 		}
-		rc = harvest_addresses(st, st->line, st->line + st->len);
+		rc = profconv__harvest_addresses(&st->addrs, st->line,
+		    st->line + st->len, 0, st->in->lineno, QUOTE_MAX);
 		if (rc < 0)
 			return rc;
 	}
@@ -210,8 +134,8 @@ static int
 add_stack(struct thread_state *st)
 {
 	static const int64_t one = 1;
-	uint64_t *a = st->addrs;
-	size_t i, n = st->naddrs;
+	uint64_t *a = st->addrs.v;
+	size_t i, n = st->addrs.n;
 	uint32_t id;
 	int rc = 0;
 
@@ -255,7 +179,7 @@ read_threads(struct thread_state *st)
 			return profconv__fail(PROFCONV_EFORMAT, "line %llu: "
 			    "thread profile ends without a memory map",
 			    (unsigned long long)st->in->lineno);
-		if (has_prefix(st->line, st->len, "---- no stack trace for"))
+		if (pc_has_prefix(st->line, st->len, "---- no stack trace for"))
 			return 0;
 		if (!is_thread_header(st->line, st->len))
 			return not_a_thread_header(st);
@@ -263,7 +187,7 @@ read_threads(struct thread_state *st)
 		if (rc < 0)
 			return rc;
 		/* No stack of its own: count it with the previous thread. */
-		if (same || st->naddrs == 0) {
+		if (same || st->addrs.n == 0) {
 			if (prof->nsamples != 0)
 				prof->values[prof->nvalues - 1]++;
 			continue;
@@ -282,14 +206,14 @@ read_header(struct thread_state *st)
 	int rc;
 
 	while ((rc = next_line(st)) == 1 &&
-	    is_space_or_comment(st->line, st->len))
+	    profconv__is_space_or_comment(st->line, st->len))
 		;
 	if (rc < 0)
 		return rc;
 	if (rc == 1 && is_threadz_header(st->line, st->len)) {
 		while ((rc = next_line(st)) == 1 &&
 		    !profconv__maps_is_sentinel(st->line, st->len) &&
-		    !has_prefix(st->line, st->len, "-"))
+		    !pc_has_prefix(st->line, st->len, "-"))
 			;
 		return rc < 0 ? rc : 0;
 	}
@@ -298,22 +222,6 @@ read_header(struct thread_state *st)
 	return profconv__fail(PROFCONV_EFORMAT,
 	    "line %llu: expected a '--- threadz N ---' or '--- Thread' header",
 	    (unsigned long long)st->in->lineno);
-}
-
-/* Skip to the memory-map sentinel (maybe the current line); parse the rest. */
-static int
-read_maps(struct thread_state *st)
-{
-	int rc;
-
-	while (!st->eof && !profconv__maps_is_sentinel(st->line, st->len)) {
-		rc = next_line(st);
-		if (rc < 0)
-			return rc;
-	}
-	if (st->eof)
-		return 0;
-	return profconv__maps_parse_rest(&st->b.maps, st->in);
 }
 
 int
@@ -337,10 +245,11 @@ profconv__read_thread(struct profconv_profile **out, struct pc_input *in,
 	if (rc == 0)
 		rc = read_threads(&st);
 	if (rc == 0)
-		rc = read_maps(&st);
+		rc = profconv__maps_parse_after_sentinel(&st.b.maps, st.in,
+		    st.eof ? NULL : st.line, st.len);
 	if (rc == 0)
 		rc = profconv__legacy_finish(&st.b, out);
-	free(st.addrs);
+	free(st.addrs.v);
 	profconv__legacy_free(&st.b);
 	return rc;
 }

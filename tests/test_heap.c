@@ -550,3 +550,29 @@ Test(gocount, rejects_bad_numbers)
 	    "1 @ 0x1 0x10000000000000000\n", PROFCONV_EFORMAT,
 	    "line 2: address '0x10000000000000000' does not fit in 64 bits");
 }
+
+/* pprof's isSpaceOrComment: any white space TrimSpace knows, Unicode too. */
+Test(gocount, header_after_lines_of_unicode_white_space)
+{
+	static const char *const blank[] = {
+		"\f", "\v", "\r", " \t#x", "\xc2\xa0", "\xe3\x80\x80 # y",
+		"\xc2\x85\xe2\x80\xa8",
+	};
+	struct profconv_profile *prof;
+	enum profconv_format fmt;
+	char text[128];
+	size_t i;
+
+	for (i = 0; i < PC_LEN(blank); i++) {
+		snprintf(text, sizeof(text), "%s\ngoroutine profile: total 1\n"
+		    "1 @ 0x1000\n", blank[i]);
+		prof = NULL;
+		cr_assert(eq(int, profconv_profile_read_mem(&prof, text,
+		    strlen(text), NULL, &fmt), 0), "case %zu: %s", i,
+		    profconv_errmsg());
+		cr_expect(eq(int, fmt, PROFCONV_FORMAT_GOCOUNT), "case %zu", i);
+		expect_types(prof, "goroutine/count");
+		cr_expect(eq(sz, profconv_profile_sample_count(prof), 1));
+		profconv_profile_free(prof);
+	}
+}

@@ -55,6 +55,30 @@ Test(input, splits_plain_memory_into_lines)
 	profconv__input_free(&in);
 }
 
+/* Like Go's bufio.ScanLines: a CR ending the last line goes too. */
+Test(input, drops_cr_ending_the_last_line)
+{
+	static const char text[] = "a\r\nb\r";
+	static const char *const want[] = { "a", "b" };
+	size_t n;
+	unsigned char *z = gz(text, strlen(text), &n);
+	FILE *fp = fmemopen(z, n, "rb");
+	struct pc_input in;
+
+	cr_assert(eq(int, profconv__input_init(&in, NULL, text, strlen(text),
+	    0), 0));
+	expect_lines(&in, want, 2);
+	profconv__input_free(&in);
+	cr_assert(eq(int, profconv__input_init(&in, fp, NULL, 0, 0), 0));
+	expect_lines(&in, want, 2);
+	profconv__input_free(&in);
+	cr_assert(eq(int, profconv__input_init(&in, NULL, "\r", 1, 0), 0));
+	expect_lines(&in, (const char *const[]){ "" }, 1);
+	profconv__input_free(&in);
+	fclose(fp);
+	free(z);
+}
+
 Test(input, inflates_gzip_from_a_file)
 {
 	static const char *const want[] = { "heap profile: 1: 2", "x" };
