@@ -277,7 +277,8 @@ add_samples(struct pc_legacy *b, struct cpu_stacks *s, uint64_t period)
 
 /* The text after the end marker: a procfs maps listing, line by line. */
 static int
-parse_maps_text(struct pc_maps *maps, const unsigned char *data, size_t len)
+parse_maps_text(struct pc_maps *maps, const unsigned char *data, size_t len,
+    size_t base)
 {
 	const char *p = (const char *)data, *end = p + len, *nl;
 	enum pc_map_line kind;
@@ -290,6 +291,13 @@ parse_maps_text(struct pc_maps *maps, const unsigned char *data, size_t len)
 		if (n != 0 && p[n - 1] == '\r')
 			n--;
 		rc = profconv__maps_parse_line(maps, p, n, &kind);
+		if (rc == PROFCONV_EFORMAT) {
+			char msg[256];
+
+			snprintf(msg, sizeof(msg), "%s", profconv_errmsg());
+			return profconv__fail(rc, "offset %zu: %s", base +
+			    (size_t)(p - (const char *)data), msg);
+		}
 		if (rc < 0)
 			return rc;
 		p = nl != NULL ? nl + 1 : end;
@@ -319,7 +327,7 @@ build(struct pc_legacy *b, const struct cpu_words *w, struct cpu_stacks *s)
 	strip_signal_frames(s);
 	rc = add_samples(b, s, period);
 	if (rc == 0)
-		rc = parse_maps_text(&b->maps, w->data + pos, w->len - pos);
+		rc = parse_maps_text(&b->maps, w->data + pos, w->len - pos, pos);
 	return rc;
 }
 

@@ -115,6 +115,9 @@ struct pc_strtab {
 	size_t nchunks, chunks_cap;
 };
 
+/* Is TEXT (LEN bytes) well-formed UTF-8 (no overlongs, surrogates)? */
+bool profconv__utf8_valid(const char *text, size_t len);
+
 int profconv__strtab_init(struct pc_strtab *t);
 void profconv__strtab_free(struct pc_strtab *t);
 /* Intern S of LEN bytes; its index goes to *IDX. */

@@ -99,47 +99,6 @@ dstr(const struct decoder *d, int64_t idx, const char *what, uint32_t *out)
 	return 0;
 }
 
-/* Is S (LEN bytes) well-formed UTF-8, as proto3 string fields must be? */
-static bool
-utf8_valid(const unsigned char *s, size_t len)
-{
-	const unsigned char *end = s + len;
-	uint32_t c;
-	int n, i;
-
-	while (s < end) {
-		if (*s < 0x80) {
-			s++;
-			continue;
-		}
-		if (*s >= 0xc2 && *s <= 0xdf) {
-			n = 1;
-			c = *s & 0x1f;
-		} else if (*s >= 0xe0 && *s <= 0xef) {
-			n = 2;
-			c = *s & 0x0f;
-		} else if (*s >= 0xf0 && *s <= 0xf4) {
-			n = 3;
-			c = *s & 0x07;
-		} else {
-			return false;
-		}
-		if (end - s <= n)
-			return false;
-		for (i = 1; i <= n; i++) {
-			if ((s[i] & 0xc0) != 0x80)
-				return false;
-			c = c << 6 | (s[i] & 0x3f);
-		}
-		/* Overlong forms, surrogates, beyond U+10FFFF. */
-		if ((n == 2 && c < 0x800) || (n == 3 && c < 0x10000) ||
-		    (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
-			return false;
-		s += n + 1;
-	}
-	return true;
-}
-
 static int
 decode_strings(struct decoder *d)
 {
@@ -155,7 +114,7 @@ decode_strings(struct decoder *d)
 	for (i = 0; i < d->pb->n_string_table; i++) {
 		const char *str = d->pb->string_table[i];
 
-		if (!utf8_valid((const unsigned char *)str, strlen(str)))
+		if (!profconv__utf8_valid(str, strlen(str)))
 			return profconv__fail(PROFCONV_EFORMAT,
 			    "string_table[%zu] is not valid UTF-8", i);
 		rc = profconv__intern(d->prof, str, &d->str[i]);

@@ -50,6 +50,46 @@ store(struct pc_strtab *t, const char *s, size_t len, const char **out)
 	return 0;
 }
 
+bool
+profconv__utf8_valid(const char *text, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)text, *end = s + len;
+	uint32_t c;
+	int n, i;
+
+	while (s < end) {
+		if (*s < 0x80) {
+			s++;
+			continue;
+		}
+		if (*s >= 0xc2 && *s <= 0xdf) {
+			n = 1;
+			c = *s & 0x1f;
+		} else if (*s >= 0xe0 && *s <= 0xef) {
+			n = 2;
+			c = *s & 0x0f;
+		} else if (*s >= 0xf0 && *s <= 0xf4) {
+			n = 3;
+			c = *s & 0x07;
+		} else {
+			return false;
+		}
+		if (end - s <= n)
+			return false;
+		for (i = 1; i <= n; i++) {
+			if ((s[i] & 0xc0) != 0x80)
+				return false;
+			c = c << 6 | (s[i] & 0x3f);
+		}
+		/* Overlong forms, surrogates, beyond U+10FFFF. */
+		if ((n == 2 && c < 0x800) || (n == 3 && c < 0x10000) ||
+		    (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
+			return false;
+		s += n + 1;
+	}
+	return true;
+}
+
 static size_t
 probe(const struct pc_strtab *t, const char *s, size_t len, uint64_t h)
 {
@@ -135,6 +175,10 @@ profconv__strtab_intern(struct pc_strtab *t, const char *s, size_t len,
 
 	if (len > UINT32_MAX - 1 || t->len >= UINT32_MAX - 1)
 		return profconv__fail(PROFCONV_ENOMEM, "string table is full");
+	/* The model holds UTF-8 only: proto3 strings must be. */
+	if (!profconv__utf8_valid(s, len))
+		return profconv__fail(PROFCONV_EFORMAT,
+		    "text is not valid UTF-8");
 	if ((t->len + 1) * 2 > t->nslots) {
 		rc = resize_slots(t, t->nslots != 0 ? t->nslots * 2 : 256);
 		if (rc < 0)

@@ -45,6 +45,11 @@ printf '\012\004\010\007\020\000\062\000' >"$TMP/index.pb"
 run 1 "$PROFCONV" show "$TMP/index.pb"
 expect_err "profconv show: '$TMP/index.pb': sample_type: string index 7 out of range (string table has 1 entries)"
 
+# Invalid UTF-8 in a legacy map file name (pprof strings must be UTF-8).
+printf 'heap profile: 1: 2 [ 1: 2] @ heapprofile\n1: 2 [1: 2] @ 0x401000\n\nMAPPED_LIBRARIES:\n00400000-00500000 r-xp 00000000 00:00 0 /bin/\377app\n' >"$TMP/utf8.heap"
+run 1 "$PROFCONV" show "$TMP/utf8.heap"
+expect_err "profconv show: '$TMP/utf8.heap': line 5: map file name is not valid UTF-8"
+
 # Output that cannot be written: a full device, a place nothing can be
 # created, and an existing output that must survive a failed command.
 run 1 "$PROFCONV" text2pb "$DATA/go/cpu.pb.gz" -o /dev/full
