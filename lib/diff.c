@@ -76,7 +76,7 @@ sample_name(struct differ *d, const struct profconv_profile *prof, size_t i,
     uint32_t *name)
 {
 	const struct pc_sample *s = &prof->samples[i];
-	const uint32_t *stk = &prof->stack[s->loc_off];
+	const uint32_t *stk = pc_sample_stack(prof, s);
 	char tmp[256];
 	size_t j, first = 0, len = 0, n;
 	const char *t;
@@ -159,7 +159,8 @@ add_profile(struct differ *d, const struct profconv_profile *prof, bool cur)
 			break;
 		off = r->off + (cur ? d->ntypes : 0);
 		for (t = 0; t < d->ntypes; t++)
-			d->vals[off + t] += prof->values[i * d->ntypes + t];
+			pc_add_sat(&d->vals[off + t],
+			    prof->values[i * d->ntypes + t]);
 	}
 	profconv__pruner_free(&d->pruner);
 	return rc;
@@ -183,18 +184,18 @@ column(const struct differ *d, const int64_t *base, const int64_t *cur,
 		size_t t = c / 3;
 
 		return c % 3 == 0 ? base[t] : c % 3 == 1 ? cur[t] :
-		    cur[t] - base[t];
+		    pc_sub_sat(cur[t], base[t]);
 	}
-	dan = cur[d->heap[HEAP_ALLOC_N]] - base[d->heap[HEAP_ALLOC_N]];
-	dab = cur[d->heap[HEAP_ALLOC_B]] - base[d->heap[HEAP_ALLOC_B]];
-	din = cur[d->heap[HEAP_INUSE_N]] - base[d->heap[HEAP_INUSE_N]];
-	dib = cur[d->heap[HEAP_INUSE_B]] - base[d->heap[HEAP_INUSE_B]];
+	dan = pc_sub_sat(cur[d->heap[HEAP_ALLOC_N]], base[d->heap[HEAP_ALLOC_N]]);
+	dab = pc_sub_sat(cur[d->heap[HEAP_ALLOC_B]], base[d->heap[HEAP_ALLOC_B]]);
+	din = pc_sub_sat(cur[d->heap[HEAP_INUSE_N]], base[d->heap[HEAP_INUSE_N]]);
+	dib = pc_sub_sat(cur[d->heap[HEAP_INUSE_B]], base[d->heap[HEAP_INUSE_B]]);
 	switch (c) {
 	case 0: return dan;
-	case 1: return dan - din;
+	case 1: return pc_sub_sat(dan, din);
 	case 2: return din;
 	case 3: return dab;
-	case 4: return dab - dib;
+	case 4: return pc_sub_sat(dab, dib);
 	default: return dib;
 	}
 }
@@ -347,8 +348,8 @@ print_table(struct differ *d, const struct profconv_profile *cur, FILE *fp)
 
 		/* The leak view totals what it shows; else everything. */
 		for (t = 0; (visible || !d->opts->leaks) && t < d->ntypes; t++) {
-			tb[t] += b[t];
-			tc[t] += c[t];
+			pc_add_sat(&tb[t], b[t]);
+			pc_add_sat(&tc[t], c[t]);
 		}
 		if (!visible)
 			continue;

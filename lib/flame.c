@@ -236,7 +236,7 @@ fold_sample(struct flamer *f, size_t si, int ti, bool is_base)
 {
 	const struct profconv_profile *prof = f->prof;
 	const struct pc_sample *s = &prof->samples[si];
-	const uint32_t *stk = &prof->stack[s->loc_off];
+	const uint32_t *stk = pc_sample_stack(prof, s);
 	int64_t v = prof->values[si * prof->nsample_types + (size_t)ti];
 	struct fstack *fs;
 	size_t i, first, total = 0;
@@ -279,8 +279,7 @@ fold_sample(struct flamer *f, size_t si, int ti, bool is_base)
 	if (rc == 0) {
 		int64_t *acc = is_base ? &fs->base : &fs->cur;
 
-		if (__builtin_add_overflow(*acc, v, acc))
-			*acc = v > 0 ? INT64_MAX : INT64_MIN;
+		pc_add_sat(acc, v);
 	}
 	return rc;
 }

@@ -23,7 +23,8 @@ profconv__hash_bytes(const void *data, size_t len, uint64_t seed)
 		len -= 8;
 	}
 	w = 0;
-	memcpy(&w, p, len);
+	if (len != 0)
+		memcpy(&w, p, len);
 	return profconv__hash_u64(h ^ w ^ ((uint64_t)len << 56));
 }
 

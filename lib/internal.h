@@ -222,6 +222,33 @@ struct profconv_profile {
 	size_t nlabels, labels_cap;
 };
 
+/* ACC += V, saturating at the int64 bounds instead of overflowing. */
+static inline void
+pc_add_sat(int64_t *acc, int64_t v)
+{
+	if (__builtin_add_overflow(*acc, v, acc))
+		*acc = v > 0 ? INT64_MAX : INT64_MIN;
+}
+
+/* A - B, saturating at the int64 bounds. */
+static inline int64_t
+pc_sub_sat(int64_t a, int64_t b)
+{
+	int64_t r;
+
+	if (__builtin_sub_overflow(a, b, &r))
+		r = b < 0 ? INT64_MAX : INT64_MIN;
+	return r;
+}
+
+/* The location ids of sample S, leaf first (NULL when it has none: no
+ * arithmetic on an array that may not exist yet). */
+static inline const uint32_t *
+pc_sample_stack(const struct profconv_profile *prof, const struct pc_sample *s)
+{
+	return s->nlocs != 0 ? prof->stack + s->loc_off : NULL;
+}
+
 /* Intern a C string into PROF's table (NULL is ""). */
 int profconv__intern(struct profconv_profile *prof, const char *s,
     uint32_t *idx);

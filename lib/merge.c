@@ -324,7 +324,8 @@ map_sample(struct merger *m, size_t si, int sign)
 {
 	const struct profconv_profile *src = m->src;
 	const struct pc_sample *s = &src->samples[si];
-	const int64_t *sv = &src->values[si * src->nsample_types];
+	const int64_t *sv = src->nsample_types != 0 ?
+	    &src->values[si * src->nsample_types] : NULL;
 	struct profconv_profile *dst = m->dst;
 	size_t i, nt = dst->nsample_types, klen;
 	uint32_t idx;

@@ -622,7 +622,7 @@ encode_locations(struct sink *s, const struct profconv_profile *prof)
 			locs[k].address = l->address;
 			locs[k].is_folded = l->is_folded;
 			locs[k].n_line = l->nlines;
-			locs[k].line = &linep[nl];
+			locs[k].line = l->nlines != 0 ? &linep[nl] : NULL;
 			for (j = 0; j < l->nlines; j++, nl++) {
 				const struct pc_line *ln =
 				    &prof->lines[l->line_off + j];
@@ -676,13 +676,14 @@ encode_sample_batch(struct sink *s, const struct profconv_profile *prof,
 
 		perftools__profiles__sample__init(&ss[k]);
 		ss[k].n_location_id = sm->nlocs;
-		ss[k].location_id = &b->ids[nid];
+		ss[k].location_id = sm->nlocs != 0 ? &b->ids[nid] : NULL;
 		for (j = 0; j < sm->nlocs; j++)
 			b->ids[nid++] = prof->stack[sm->loc_off + j];
 		ss[k].n_value = prof->nsample_types;
-		ss[k].value = &prof->values[(first + k) * prof->nsample_types];
+		ss[k].value = prof->nsample_types != 0 ?
+		    &prof->values[(first + k) * prof->nsample_types] : NULL;
 		ss[k].n_label = sm->nlabels;
-		ss[k].label = &b->labelp[nlab];
+		ss[k].label = sm->nlabels != 0 ? &b->labelp[nlab] : NULL;
 		for (j = 0; j < sm->nlabels; j++, nlab++) {
 			const struct pc_label *l = &prof->labels[sm->label_off + j];
 

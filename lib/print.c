@@ -199,7 +199,7 @@ same_stack(const struct profconv_profile *prof, size_t a, size_t b)
 	const struct pc_sample *x = &prof->samples[a], *y = &prof->samples[b];
 
 	return x->nlocs == y->nlocs && (x->nlocs == 0 ||
-	    memcmp(&prof->stack[x->loc_off], &prof->stack[y->loc_off],
+	    memcmp(pc_sample_stack(prof, x), pc_sample_stack(prof, y),
 	    x->nlocs * sizeof(uint32_t)) == 0);
 }
 
@@ -208,7 +208,7 @@ stack_hash(const struct profconv_profile *prof, size_t si)
 {
 	const struct pc_sample *s = &prof->samples[si];
 
-	return profconv__hash_bytes(prof->stack + s->loc_off,
+	return profconv__hash_bytes(pc_sample_stack(prof, s),
 	    s->nlocs * sizeof(uint32_t), 0);
 }
 
@@ -300,7 +300,8 @@ print_top_stacks(const struct profconv_profile *prof, FILE *fp, int ti,
 	for (i = 0; rc == 0 && i < prof->nsamples; i++) {
 		rc = agg_find(&t, prof, i, &a);
 		if (rc == 0)
-			a->flat += prof->values[i * prof->nsample_types + ti];
+			pc_add_sat(&a->flat,
+			    prof->values[i * prof->nsample_types + ti]);
 	}
 	if (rc == 0) {
 		if (t.n > 1)
@@ -393,11 +394,11 @@ print_top_functions(const struct profconv_profile *prof, FILE *fp, int ti,
 			if (rc < 0)
 				break;
 			if (j == 0)
-				fs.items[idx].flat += v;
+				pc_add_sat(&fs.items[idx].flat, v);
 			/* Count a function once per stack (recursion). */
 			if (fs.last[idx] != i + 1) {
 				fs.last[idx] = i + 1;
-				fs.items[idx].cum += v;
+				pc_add_sat(&fs.items[idx].cum, v);
 			}
 		}
 	}

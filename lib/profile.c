@@ -559,9 +559,10 @@ profconv_profile_sample(const struct profconv_profile *prof, size_t i,
 	if (i >= prof->nsamples)
 		return profconv__fail(PROFCONV_EINVAL, "no sample %zu", i);
 	s = &prof->samples[i];
-	out->location_ids = &prof->stack[s->loc_off];
+	out->location_ids = pc_sample_stack(prof, s);
 	out->nlocations = s->nlocs;
-	out->values = &prof->values[i * prof->nsample_types];
+	out->values = prof->nsample_types != 0 ?
+	    &prof->values[i * prof->nsample_types] : NULL;
 	out->nlabels = s->nlabels;
 	return 0;
 }
@@ -594,10 +595,10 @@ profconv_profile_total(const struct profconv_profile *prof, size_t type_index,
 	if (type_index >= nt)
 		return profconv__fail(PROFCONV_EINVAL,
 		    "no sample type %zu", type_index);
-	v = prof->values + type_index;
-	for (i = 0; i < prof->nsamples; i++, v += nt)
-		if (__builtin_add_overflow(sum, *v, &sum))
-			sum = *v > 0 ? INT64_MAX : INT64_MIN;
+	for (i = 0; i < prof->nsamples; i++) {
+		v = &prof->values[i * nt + type_index];
+		pc_add_sat(&sum, *v);
+	}
 	*out = sum;
 	return 0;
 }

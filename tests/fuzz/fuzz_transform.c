@@ -13,6 +13,28 @@
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
+/* Are all sums of absolute values far from int64 saturation?  Only then
+ * must arithmetic properties hold exactly. */
+static int
+small_values(const struct profconv_profile *p)
+{
+	struct profconv_sample s;
+	uint64_t sum = 0, v;
+	size_t i, j;
+
+	for (i = 0; i < profconv_profile_sample_count(p); i++) {
+		profconv_profile_sample(p, i, &s);
+		for (j = 0; j < profconv_profile_sample_type_count(p); j++) {
+			v = s.values[j] < 0 ? 0 - (uint64_t)s.values[j] :
+			    (uint64_t)s.values[j];
+			if (v > (UINT64_MAX >> 3) - sum)
+				return 0;
+			sum += v;
+		}
+	}
+	return sum < ((uint64_t)1 << 60);
+}
+
 int
 LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
@@ -34,18 +56,16 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	profconv_flame_write(p, NULL, sink, NULL);
 	profconv_flame_write(p, p, sink, NULL);
 	profconv_diff_print(p, p, sink, NULL);
-	if (profconv_profile_subtract(&d, p, p) == 0 &&
+	if (profconv_profile_subtract(&d, p, p) == 0 && small_values(p) &&
 	    profconv_profile_sample_count(d) != 0)
 		abort();
 	two[0] = p;
 	two[1] = p;
-	if (profconv_profile_merge(&m, two, 2) == 0) {
+	if (profconv_profile_merge(&m, two, 2) == 0 && small_values(p)) {
 		for (i = 0; i < profconv_profile_sample_type_count(p); i++) {
 			profconv_profile_total(p, i, &t1);
 			profconv_profile_total(m, i, &t2);
-			/* Saturated sums are allowed to disagree. */
-			if (t1 > -(INT64_MAX / 4) && t1 < INT64_MAX / 4 &&
-			    t2 != 2 * t1)
+			if (t2 != 2 * t1)
 				abort();
 		}
 	}
