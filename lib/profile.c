@@ -544,7 +544,8 @@ profconv_profile_location(const struct profconv_profile *prof, uint32_t id,
 	l = &prof->locations[id - 1];
 	out->mapping_id = l->mapping;
 	out->address = l->address;
-	out->lines = (const struct profconv_line *)&prof->lines[l->line_off];
+	out->lines = l->nlines != 0 ?
+	    (const struct profconv_line *)&prof->lines[l->line_off] : NULL;
 	out->nlines = l->nlines;
 	out->is_folded = l->is_folded;
 	return 0;
