@@ -40,7 +40,8 @@ cmd_merge(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct profconv_write_options wo = PROFCONV_WRITE_OPTIONS_INIT;
-	struct profconv_profile **in = NULL, *merged = NULL;
+	struct profconv_profile *prof = NULL, *merged = NULL;
+	struct profconv_merger *mg = NULL;
 	const char *out_path = "-";
 	int c, i, n, status = EXIT_FAIL;
 	long level;
@@ -73,27 +74,27 @@ cmd_merge(int argc, char **argv)
 	n = argc - optind;
 	if (n < 1)
 		return cmd_usage_error("expected at least one IN");
-	in = calloc((size_t)n, sizeof(*in));
-	if (in == NULL)
-		return cmd_error("out of memory");
-	/* Read everything first: report every unreadable input at once. */
+	if (profconv_merger_new(&mg) < 0)
+		return cmd_error("%s", profconv_errmsg());
+	/* One input at a time: each is merged, then freed.  Every
+	 * unreadable input is reported before giving up. */
 	status = EXIT_OK;
-	for (i = 0; i < n; i++)
-		if (cmd_read_profile(argv[optind + i], NULL, &in[i]) != EXIT_OK)
+	for (i = 0; i < n; i++) {
+		if (cmd_read_profile(argv[optind + i], NULL, &prof) != EXIT_OK) {
 			status = EXIT_FAIL;
-	if (status != EXIT_OK)
-		goto out;
-	status = EXIT_FAIL;
-	if (profconv_profiles_compatibilize(in, (size_t)n) < 0 ||
-	    profconv_profile_merge(&merged, in, (size_t)n) < 0) {
-		cmd_error("cannot merge: %s", profconv_errmsg());
-		goto out;
+			continue;
+		}
+		if (status == EXIT_OK && profconv_merger_add(mg, prof) < 0)
+			status = cmd_error("cannot merge '%s': %s",
+			    argv[optind + i], profconv_errmsg());
+		profconv_profile_free(prof);
+		prof = NULL;
 	}
-	status = cmd_write_profile(merged, out_path, &wo);
-out:
-	for (i = 0; i < n; i++)
-		profconv_profile_free(in[i]);
-	free(in);
+	if (status == EXIT_OK && profconv_merger_finish(mg, &merged) < 0)
+		status = cmd_error("cannot merge: %s", profconv_errmsg());
+	if (status == EXIT_OK)
+		status = cmd_write_profile(merged, out_path, &wo);
+	profconv_merger_free(mg);
 	profconv_profile_free(merged);
 	return status;
 }

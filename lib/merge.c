@@ -37,8 +37,19 @@ struct merger {
 	size_t labels_cap;
 	struct pc_line *lines;
 	size_t lines_cap;
-	bool has_zero;		/* some merged sample summed to all zeros */
+	/* Sample types, kept by name: the first source's, in its order. */
+	int *slot;		/* per type: the current source's slot, or -1 */
+	bool *live;		/* per type: every source so far has it */
+	int64_t *row;		/* one sample's values in the merged slots */
+	size_t nsources;
 };
+
+struct profconv_merger {
+	struct merger m;
+};
+
+static int select_types(struct profconv_profile *prof, const size_t *keep,
+    size_t nkeep);
 
 static bool
 same_vtype(const struct profconv_profile *a, const struct pc_vtype *x,
@@ -48,36 +59,7 @@ same_vtype(const struct profconv_profile *a, const struct pc_vtype *x,
 	    strcmp(profconv__pstr(a, x->unit), profconv__pstr(b, y->unit)) == 0;
 }
 
-static int
-check_compatible(const struct profconv_profile *a,
-    const struct profconv_profile *b, size_t bi)
-{
-	size_t i;
-
-	if (!same_vtype(a, &a->period_type, b, &b->period_type))
-		return profconv__fail(PROFCONV_EINVAL,
-		    "profile %zu is incompatible: period type %s/%s, not %s/%s",
-		    bi + 1, profconv__pstr(b, b->period_type.type),
-		    profconv__pstr(b, b->period_type.unit),
-		    profconv__pstr(a, a->period_type.type),
-		    profconv__pstr(a, a->period_type.unit));
-	if (a->nsample_types != b->nsample_types)
-		return profconv__fail(PROFCONV_EINVAL,
-		    "profile %zu is incompatible: %zu sample types, not %zu",
-		    bi + 1, b->nsample_types, a->nsample_types);
-	for (i = 0; i < a->nsample_types; i++)
-		if (!same_vtype(a, &a->sample_types[i], b, &b->sample_types[i]))
-			return profconv__fail(PROFCONV_EINVAL,
-			    "profile %zu is incompatible: sample type %zu is "
-			    "%s/%s, not %s/%s", bi + 1, i + 1,
-			    profconv__pstr(b, b->sample_types[i].type),
-			    profconv__pstr(b, b->sample_types[i].unit),
-			    profconv__pstr(a, a->sample_types[i].type),
-			    profconv__pstr(a, a->sample_types[i].unit));
-	return 0;
-}
-
-/* Copy a string of the current source into the destination's table. */
+/* A string index of the current source, in the merged table. */
 static uint32_t
 dstr(struct merger *m, uint32_t idx)
 {
@@ -85,23 +67,38 @@ dstr(struct merger *m, uint32_t idx)
 }
 
 static int
-combine_headers(struct merger *m, const struct profconv_profile *const *profs,
-    size_t n)
+check_period(const struct profconv_profile *a,
+    const struct profconv_profile *b, size_t bi)
+{
+	if (same_vtype(a, &a->period_type, b, &b->period_type))
+		return 0;
+	return profconv__fail(PROFCONV_EINVAL,
+	    "profile %zu is incompatible: period type %s/%s, not %s/%s",
+	    bi + 1, profconv__pstr(b, b->period_type.type),
+	    profconv__pstr(b, b->period_type.unit),
+	    profconv__pstr(a, a->period_type.type),
+	    profconv__pstr(a, a->period_type.unit));
+}
+
+/* The first source gives the sample types, period type and frame rules. */
+static int
+header_start(struct merger *m, const struct profconv_profile *p0)
 {
 	struct profconv_profile *dst = m->dst;
-	const struct profconv_profile *p0 = profs[0];
-	size_t i, j, k;
+	size_t i, nt = p0->nsample_types;
 	int rc = 0;
 
-	for (i = 1; i < n; i++) {
-		rc = check_compatible(p0, profs[i], i);
-		if (rc < 0)
-			return rc;
-	}
-	for (i = 0; rc == 0 && i < p0->nsample_types; i++)
+	m->slot = calloc(nt + 1, sizeof(*m->slot));
+	m->live = calloc(nt + 1, sizeof(*m->live));
+	m->row = calloc(nt + 1, sizeof(*m->row));
+	if (m->slot == NULL || m->live == NULL || m->row == NULL)
+		return profconv__nomem();
+	for (i = 0; rc == 0 && i < nt; i++) {
+		m->live[i] = true;
 		rc = profconv_profile_add_sample_type(dst,
 		    profconv__pstr(p0, p0->sample_types[i].type),
 		    profconv__pstr(p0, p0->sample_types[i].unit));
+	}
 	if (rc == 0)
 		rc = profconv_profile_set_period(dst,
 		    profconv__pstr(p0, p0->period_type.type),
@@ -112,33 +109,80 @@ combine_headers(struct merger *m, const struct profconv_profile *const *profs,
 	if (rc == 0)
 		rc = profconv_profile_set_keep_frames(dst,
 		    profconv__pstr(p0, p0->keep_frames));
-	for (i = 0; rc == 0 && i < n; i++) {
-		const struct profconv_profile *p = profs[i];
+	return rc;
+}
 
-		if (p->period > dst->period)
-			dst->period = p->period;
-		dst->duration_nanos += p->duration_nanos;
-		if (p->time_nanos != 0 && (dst->time_nanos == 0 ||
-		    p->time_nanos < dst->time_nanos))
-			dst->time_nanos = p->time_nanos;
-		if (dst->default_sample_type == 0)
-			rc = profconv__intern(dst, profconv__pstr(p,
-			    p->default_sample_type), &dst->default_sample_type);
-		if (rc == 0 && dst->doc_url == 0)
-			rc = profconv__intern(dst, profconv__pstr(p, p->doc_url),
-			    &dst->doc_url);
-		for (j = 0; rc == 0 && j < p->ncomments; j++) {
-			uint32_t c;
+/*
+ * Match source P's sample types to the merged ones by name: a type P
+ * lacks is not common and goes at the end; a type P has in another unit
+ * makes P incompatible.
+ */
+static int
+match_types(struct merger *m, const struct profconv_profile *p, size_t bi)
+{
+	const struct profconv_profile *dst = m->dst;
+	size_t k;
+	int j;
 
-			rc = profconv__intern(dst, profconv__pstr(p,
-			    p->comments[j]), &c);
-			for (k = 0; rc == 0 && k < dst->ncomments &&
-			    dst->comments[k] != c; k++)
-				;
-			if (rc == 0 && k == dst->ncomments)
-				rc = profconv_profile_add_comment(dst,
-				    profconv__pstr(dst, c));
+	for (k = 0; k < dst->nsample_types; k++) {
+		const struct pc_vtype *t = &dst->sample_types[k];
+
+		j = profconv_profile_sample_type_index(p, profconv__pstr(dst,
+		    t->type));
+		m->slot[k] = j;
+		if (j < 0) {
+			m->live[k] = false;
+			continue;
 		}
+		if (strcmp(profconv__pstr(dst, t->unit),
+		    profconv__pstr(p, p->sample_types[j].unit)) != 0)
+			return profconv__fail(PROFCONV_EINVAL,
+			    "profile %zu is incompatible: %s is in %s, not %s",
+			    bi + 1, profconv__pstr(dst, t->type),
+			    profconv__pstr(p, p->sample_types[j].unit),
+			    profconv__pstr(dst, t->unit));
+	}
+	return 0;
+}
+
+/* Fold source P's header into the merged one. */
+static int
+header_add(struct merger *m, const struct profconv_profile *p)
+{
+	struct profconv_profile *dst = m->dst;
+	size_t j, k;
+	int rc = 0;
+
+	if (m->nsources == 0)
+		rc = header_start(m, p);
+	if (rc == 0)
+		rc = check_period(dst, p, m->nsources);
+	if (rc == 0)
+		rc = match_types(m, p, m->nsources);
+	if (rc < 0)
+		return rc;
+	if (p->period > dst->period)
+		dst->period = p->period;
+	dst->duration_nanos += p->duration_nanos;
+	if (p->time_nanos != 0 && (dst->time_nanos == 0 ||
+	    p->time_nanos < dst->time_nanos))
+		dst->time_nanos = p->time_nanos;
+	if (dst->default_sample_type == 0)
+		rc = profconv__intern(dst, profconv__pstr(p,
+		    p->default_sample_type), &dst->default_sample_type);
+	if (rc == 0 && dst->doc_url == 0)
+		rc = profconv__intern(dst, profconv__pstr(p, p->doc_url),
+		    &dst->doc_url);
+	for (j = 0; rc == 0 && j < p->ncomments; j++) {
+		uint32_t c;
+
+		rc = profconv__intern(dst, profconv__pstr(p, p->comments[j]), &c);
+		for (k = 0; rc == 0 && k < dst->ncomments &&
+		    dst->comments[k] != c; k++)
+			;
+		if (rc == 0 && k == dst->ncomments)
+			rc = profconv_profile_add_comment(dst,
+			    profconv__pstr(dst, c));
 	}
 	return rc;
 }
@@ -373,27 +417,32 @@ map_sample(struct merger *m, size_t si, int sign)
 	    (uint32_t)dst->nsamples, &idx, &added);
 	if (rc < 0)
 		return rc;
-	if (added) {
-		rc = profconv__add_sample_raw(dst, m->stack, s->nlocs, sv,
-		    m->labels, s->nlabels);
-		if (rc < 0)
-			return rc;
-		dv = &dst->values[idx * nt];
-		for (i = 0; sign < 0 && i < nt; i++)
-			dv[i] = dv[i] == INT64_MIN ? INT64_MAX : -dv[i];
-		return 0;
-	}
-	dv = &dst->values[idx * nt];
+	/* The source's values in the merged slots, negated for a base. */
 	for (i = 0; i < nt; i++) {
-		int64_t v = sign < 0 ? (sv[i] == INT64_MIN ? INT64_MAX : -sv[i]) :
-		    sv[i];
+		int64_t v = m->slot[i] >= 0 ? sv[m->slot[i]] : 0;
 
-		if (__builtin_add_overflow(dv[i], v, &dv[i]))
-			dv[i] = v > 0 ? INT64_MAX : INT64_MIN;
+		m->row[i] = sign >= 0 ? v : v == INT64_MIN ? INT64_MAX : -v;
 	}
-	if (all_zero(dv, nt))
-		m->has_zero = true;
+	if (added)
+		return profconv__add_sample_raw(dst, m->stack, s->nlocs, m->row,
+		    m->labels, s->nlabels);
+	dv = &dst->values[idx * nt];
+	for (i = 0; i < nt; i++)
+		pc_add_sat(&dv[i], m->row[i]);
 	return 0;
+}
+
+/* Does source sample SI have a nonzero value in a type still common? */
+static bool
+counts(const struct merger *m, const struct profconv_profile *src, size_t si)
+{
+	const int64_t *sv = &src->values[si * src->nsample_types];
+	size_t k;
+
+	for (k = 0; k < m->dst->nsample_types; k++)
+		if (m->live[k] && sv[m->slot[k]] != 0)
+			return true;
+	return false;
 }
 
 static void
@@ -411,7 +460,7 @@ source_done(struct merger *m)
 static int
 merge_source(struct merger *m, const struct profconv_profile *src, int sign)
 {
-	size_t i, nt = src->nsample_types;
+	size_t i;
 	uint32_t mid;
 	int64_t delta;
 	int rc = 0;
@@ -432,7 +481,7 @@ merge_source(struct merger *m, const struct profconv_profile *src, int sign)
 	if (rc == 0 && m->dst->nmappings == 0 && src->nmappings != 0)
 		rc = map_mapping(m, 1, &mid, &delta);
 	for (i = 0; rc == 0 && i < src->nsamples; i++)
-		if (!all_zero(&src->values[i * nt], nt))
+		if (counts(m, src, i))
 			rc = map_sample(m, i, sign);
 	source_done(m);
 	return rc;
@@ -450,7 +499,123 @@ merger_free(struct merger *m)
 	free(m->stack);
 	free(m->labels);
 	free(m->lines);
+	free(m->slot);
+	free(m->live);
+	free(m->row);
 	profconv_profile_free(m->dst);
+}
+
+/* --- the merger: sources one at a time --------------------------------------- */
+
+int
+profconv_merger_new(struct profconv_merger **out)
+{
+	struct profconv_merger *mg;
+	int rc;
+
+	*out = NULL;
+	mg = calloc(1, sizeof(*mg));
+	if (mg == NULL)
+		return profconv__nomem();
+	rc = profconv_profile_new(&mg->m.dst);
+	if (rc < 0) {
+		free(mg);
+		return rc;
+	}
+	*out = mg;
+	return 0;
+}
+
+void
+profconv_merger_free(struct profconv_merger *mg)
+{
+	if (mg == NULL)
+		return;
+	merger_free(&mg->m);
+	free(mg);
+}
+
+static int
+merger_add(struct profconv_merger *mg, const struct profconv_profile *prof,
+    int sign)
+{
+	int rc;
+
+	if (mg->m.dst == NULL)
+		return profconv__fail(PROFCONV_EINVAL, "merger already finished");
+	rc = header_add(&mg->m, prof);
+	if (rc == 0)
+		rc = merge_source(&mg->m, prof, sign);
+	mg->m.nsources++;
+	return rc;
+}
+
+int
+profconv_merger_add(struct profconv_merger *mg,
+    const struct profconv_profile *prof)
+{
+	return merger_add(mg, prof, 1);
+}
+
+/* Is every value of sample I zero? */
+static bool
+sample_is_zero(const struct profconv_profile *p, size_t i)
+{
+	return all_zero(&p->values[i * p->nsample_types], p->nsample_types);
+}
+
+/* Drop the sample types some source lacked; then the samples left all
+ * zero (cancelled, or nonzero only in a dropped type) and whatever only
+ * they used, by merging the result once more. */
+static int
+finish(struct merger *m, struct profconv_profile **out)
+{
+	struct profconv_merger *again = NULL;
+	size_t *keep, nkeep = 0, k, i;
+	bool zero = false;
+	int rc;
+
+	keep = calloc(m->dst->nsample_types + 1, sizeof(*keep));
+	if (keep == NULL)
+		return profconv__nomem();
+	for (k = 0; k < m->dst->nsample_types; k++)
+		if (m->live[k])
+			keep[nkeep++] = k;
+	rc = 0;
+	if (nkeep == 0 && m->dst->nsample_types != 0)
+		rc = profconv__fail(PROFCONV_EINVAL,
+		    "profiles have no sample type in common");
+	if (rc == 0 && nkeep != m->dst->nsample_types)
+		rc = select_types(m->dst, keep, nkeep);
+	free(keep);
+	for (i = 0; rc == 0 && !zero && i < m->dst->nsamples; i++)
+		zero = sample_is_zero(m->dst, i);
+	if (rc < 0 || !zero) {
+		if (rc == 0) {
+			*out = m->dst;
+			m->dst = NULL;
+		}
+		return rc;
+	}
+	rc = profconv_merger_new(&again);
+	if (rc == 0)
+		rc = profconv_merger_add(again, m->dst);
+	if (rc == 0)
+		rc = profconv_merger_finish(again, out);
+	profconv_merger_free(again);
+	return rc;
+}
+
+int
+profconv_merger_finish(struct profconv_merger *mg,
+    struct profconv_profile **out)
+{
+	*out = NULL;
+	if (mg->m.dst == NULL)
+		return profconv__fail(PROFCONV_EINVAL, "merger already finished");
+	if (mg->m.nsources == 0)
+		return profconv__fail(PROFCONV_EINVAL, "no profiles to merge");
+	return finish(&mg->m, out);
 }
 
 /* Merge PROFS, the I-th weighted by SIGNS[I] (1 or -1; NULL: all 1). */
@@ -458,36 +623,17 @@ static int
 merge_signed(struct profconv_profile **out,
     const struct profconv_profile *const *profs, const int *signs, size_t n)
 {
-	const struct profconv_profile *one[1];
-	struct profconv_profile *again;
-	struct merger m;
-	bool has_zero;
+	struct profconv_merger *mg;
 	size_t i;
 	int rc;
 
 	*out = NULL;
-	if (n == 0)
-		return profconv__fail(PROFCONV_EINVAL, "no profiles to merge");
-	memset(&m, 0, sizeof(m));
-	rc = profconv_profile_new(&m.dst);
-	if (rc == 0)
-		rc = combine_headers(&m, profs, n);
+	rc = profconv_merger_new(&mg);
 	for (i = 0; rc == 0 && i < n; i++)
-		rc = merge_source(&m, profs[i], signs != NULL ? signs[i] : 1);
-	has_zero = m.has_zero;
-	if (rc == 0) {
-		*out = m.dst;
-		m.dst = NULL;
-	}
-	merger_free(&m);
-	if (rc < 0 || !has_zero)
-		return rc;
-	/* Samples that cancelled out: merge once more to drop them and
-	 * whatever only they referred to. */
-	one[0] = *out;
-	rc = merge_signed(&again, one, NULL, 1);
-	profconv_profile_free(*out);
-	*out = again;
+		rc = merger_add(mg, profs[i], signs != NULL ? signs[i] : 1);
+	if (rc == 0)
+		rc = profconv_merger_finish(mg, out);
+	profconv_merger_free(mg);
 	return rc;
 }
 
@@ -561,6 +707,26 @@ profconv_profile_scale(struct profconv_profile *prof, const double *ratios)
 	return 0;
 }
 
+/* Do A and B have the same period type and sample types, in order? */
+static int
+check_same_types(const struct profconv_profile *a,
+    const struct profconv_profile *b)
+{
+	size_t i;
+	int rc = check_period(a, b, 1);
+
+	if (rc < 0)
+		return rc;
+	for (i = 0; i < a->nsample_types && a->nsample_types ==
+	    b->nsample_types; i++)
+		if (!same_vtype(a, &a->sample_types[i], b, &b->sample_types[i]))
+			break;
+	if (a->nsample_types != b->nsample_types || i < a->nsample_types)
+		return profconv__fail(PROFCONV_EINVAL,
+		    "profiles have different sample types");
+	return 0;
+}
+
 int
 profconv_profile_normalize(struct profconv_profile *prof,
     const struct profconv_profile *to)
@@ -570,7 +736,7 @@ profconv_profile_normalize(struct profconv_profile *prof,
 	size_t i;
 	int rc;
 
-	rc = check_compatible(to, prof, 1);
+	rc = check_same_types(to, prof);
 	if (rc < 0)
 		return rc;
 	ratios = calloc(prof->nsample_types + 1, sizeof(*ratios));

@@ -79,12 +79,33 @@ arena_release(struct arena *a)
 
 /* --- decoding ---------------------------------------------------------------- */
 
+/*
+ * Wire ids to model ids.  Most producers number objects 1..n in order;
+ * then the id is the model id and no table is needed.
+ */
+struct idmap {
+	struct pc_u64map map;
+	bool dense;
+	size_t n;
+};
+
 struct decoder {
 	const PbProfile *pb;
 	struct profconv_profile *prof;
 	uint32_t *str;			/* pb string index -> model index */
-	struct pc_u64map mapping_ids, function_ids, location_ids;
+	struct idmap mapping_ids, function_ids, location_ids;
 };
+
+static bool
+id_lookup(const struct idmap *m, uint64_t id, uint32_t *out)
+{
+	if (!m->dense)
+		return profconv__u64map_get(&m->map, id, out);
+	if (id == 0 || id > m->n)
+		return false;
+	*out = (uint32_t)id;
+	return true;
+}
 
 /* Map string index IDX of field WHAT into the model. */
 static int
@@ -181,19 +202,31 @@ decode_header(struct decoder *d)
 }
 
 /* Record that object WHAT with wire id ID is model id N; ids must be
- * nonzero and unique. */
+ * nonzero and unique (dense maps already are). */
 static int
-claim_id(struct pc_u64map *map, uint64_t id, uint32_t n, const char *what)
+claim_id(struct idmap *m, uint64_t id, uint32_t n, const char *what)
 {
 	uint32_t old;
 
+	if (m->dense)
+		return 0;
 	if (id == 0)
 		return profconv__fail(PROFCONV_EFORMAT, "%s has id 0", what);
-	if (profconv__u64map_get(map, id, &old))
+	if (profconv__u64map_get(&m->map, id, &old))
 		return profconv__fail(PROFCONV_EFORMAT,
 		    "duplicate %s id %llu", what, (unsigned long long)id);
-	return profconv__u64map_put(map, id, n);
+	return profconv__u64map_put(&m->map, id, n);
 }
+
+/* Are the ids of the COUNT objects OBJS exactly 1..COUNT, in order?
+ * (A macro: mappings, functions and locations are different types.) */
+#define IDS_DENSE(objs, count, out) do {				\
+	size_t i_;							\
+	(out)->n = (count);						\
+	(out)->dense = true;						\
+	for (i_ = 0; i_ < (count) && (out)->dense; i_++)		\
+		(out)->dense = (objs)[i_]->id == i_ + 1;		\
+} while (0)
 
 static int
 decode_mappings(struct decoder *d)
@@ -203,6 +236,7 @@ decode_mappings(struct decoder *d)
 	size_t i;
 	int rc;
 
+	IDS_DENSE(d->pb->mapping, d->pb->n_mapping, &d->mapping_ids);
 	rc = PC_GROW(prof->mappings, prof->mappings_cap, 0,
 	    d->pb->n_mapping);
 	for (i = 0; rc == 0 && i < d->pb->n_mapping; i++) {
@@ -237,6 +271,7 @@ decode_functions(struct decoder *d)
 	size_t i;
 	int rc;
 
+	IDS_DENSE(d->pb->function, d->pb->n_function, &d->function_ids);
 	rc = PC_GROW(prof->functions, prof->functions_cap, 0,
 	    d->pb->n_function);
 	for (i = 0; rc == 0 && i < d->pb->n_function; i++) {
@@ -269,6 +304,7 @@ decode_locations(struct decoder *d)
 	uint32_t mid;
 	int rc = 0;
 
+	IDS_DENSE(d->pb->location, d->pb->n_location, &d->location_ids);
 	for (i = 0; rc == 0 && i < d->pb->n_location; i++) {
 		const PbLocation *pl = d->pb->location[i];
 
@@ -276,7 +312,7 @@ decode_locations(struct decoder *d)
 		    "location");
 		mid = 0;
 		if (rc == 0 && pl->mapping_id != 0 &&
-		    !profconv__u64map_get(&d->mapping_ids, pl->mapping_id, &mid))
+		    !id_lookup(&d->mapping_ids, pl->mapping_id, &mid))
 			rc = profconv__fail(PROFCONV_EFORMAT,
 			    "location %llu refers to unknown mapping %llu",
 			    (unsigned long long)pl->id,
@@ -286,7 +322,7 @@ decode_locations(struct decoder *d)
 		for (j = 0; rc == 0 && j < pl->n_line; j++) {
 			const PbLine *ln = pl->line[j];
 
-			if (!profconv__u64map_get(&d->function_ids,
+			if (!id_lookup(&d->function_ids,
 			    ln->function_id, &lines[j].function))
 				rc = profconv__fail(PROFCONV_EFORMAT,
 				    "location %llu refers to unknown "
@@ -317,7 +353,7 @@ decode_sample(struct decoder *d, size_t si, uint32_t **locs, size_t *lcap,
 		    si + 1, ps->n_value, d->pb->n_sample_type);
 	rc = PC_GROW(*locs, *lcap, 0, ps->n_location_id);
 	for (j = 0; rc == 0 && j < ps->n_location_id; j++)
-		if (!profconv__u64map_get(&d->location_ids, ps->location_id[j],
+		if (!id_lookup(&d->location_ids, ps->location_id[j],
 		    &(*locs)[j]))
 			rc = profconv__fail(PROFCONV_EFORMAT,
 			    "sample %zu refers to unknown location %llu",
@@ -409,9 +445,9 @@ profconv__pb_decode(struct profconv_profile **out, const unsigned char *data,
 		rc = profconv__fail(PROFCONV_EFORMAT,
 		    "profile has samples but no sample types");
 	free(d.str);
-	profconv__u64map_free(&d.mapping_ids);
-	profconv__u64map_free(&d.function_ids);
-	profconv__u64map_free(&d.location_ids);
+	profconv__u64map_free(&d.mapping_ids.map);
+	profconv__u64map_free(&d.function_ids.map);
+	profconv__u64map_free(&d.location_ids.map);
 	arena_release(&arena);
 	if (rc < 0) {
 		profconv_profile_free(d.prof);

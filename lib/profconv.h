@@ -347,8 +347,8 @@ const char *profconv_format_name(enum profconv_format format);
 
 /*
  * Merge N profiles into a new one, *OUT, with pprof's semantics: the
- * profiles must have the same period type and sample types (see
- * profconv_profiles_compatibilize()); mappings are identified without
+ * sample types all of them have are kept (by name, in the first one's
+ * order), and they must share the period type; mappings are identified without
  * their load address (size, file offset, build id or file), locations by
  * mapping-relative address and lines, samples by stack and labels; values
  * of identical samples add up; all-zero samples are dropped; period is the
@@ -358,6 +358,24 @@ const char *profconv_format_name(enum profconv_format format);
  */
 int profconv_profile_merge(struct profconv_profile **out,
     struct profconv_profile *const *profs, size_t n);
+
+/*
+ * The same merge one source at a time, so that a program need not hold
+ * every input at once: make a merger, add each profile (it may be freed
+ * right after), then finish to get the result.  Sample types are kept by
+ * name when every source has them, in the first source's order; one in
+ * another unit, or another period type, makes a source incompatible.
+ * Errors: PROFCONV_EINVAL (incompatible, or no sample type in common,
+ * reported by finish), PROFCONV_ENOMEM.
+ */
+struct profconv_merger;	/* opaque */
+int profconv_merger_new(struct profconv_merger **out);
+int profconv_merger_add(struct profconv_merger *merger,
+    const struct profconv_profile *prof);
+int profconv_merger_finish(struct profconv_merger *merger,
+    struct profconv_profile **out);
+/* Release MERGER; NULL is a no-op. */
+void profconv_merger_free(struct profconv_merger *merger);
 
 /*
  * CUR minus BASE as a new profile *OUT: BASE's values negated and merged

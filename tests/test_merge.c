@@ -233,14 +233,82 @@ Test(merge, rejects_incompatible_profiles)
 	a = app(0x1000, 1, 1, NULL);
 	profconv_profile_new(&b);
 	profconv_profile_add_sample_type(b, "samples", "count");
-	profconv_profile_set_period(b, "space", "bytes", 1);
+	profconv_profile_set_period(b, "cpu", "nanoseconds", 1);
 	in[0] = a;
 	in[1] = b;
 	cr_assert(eq(int, profconv_profile_merge(&out, in, 2), PROFCONV_EINVAL));
 	cr_assert(zero(ptr, out));
-	cr_assert(eq(str, ERRMSG, "profile 2 is incompatible: 1 sample types, not 2"));
+	cr_assert(eq(str, ERRMSG, "profile 2 is incompatible: period type "
+	    "cpu/nanoseconds, not space/bytes"));
+	profconv_profile_set_period(b, "space", "bytes", 1);
+	cr_assert(eq(int, profconv_profile_merge(&out, in, 2), PROFCONV_EINVAL));
+	cr_assert(eq(str, ERRMSG, "profiles have no sample type in common"));
 	cr_assert(eq(int, profconv_profile_merge(&out, in, 0), PROFCONV_EINVAL));
 	cr_assert(eq(str, ERRMSG, "no profiles to merge"));
+}
+
+Test(merge, rejects_a_type_in_another_unit)
+{
+	struct profconv_profile *in[2];
+
+	a = app(0x1000, 1, 1, NULL);
+	profconv_profile_new(&b);
+	profconv_profile_add_sample_type(b, "space", "kilobytes");
+	profconv_profile_set_period(b, "space", "bytes", 1);
+	in[0] = a;
+	in[1] = b;
+	cr_assert(eq(int, profconv_profile_merge(&out, in, 2), PROFCONV_EINVAL));
+	cr_assert(eq(str, ERRMSG, "profile 2 is incompatible: space is in "
+	    "kilobytes, not bytes"));
+}
+
+Test(merge, keeps_only_common_types_and_drops_samples_left_zero)
+{
+	struct profconv_profile *in[2];
+	struct profconv_value_type vt;
+	int64_t v[2] = { 0, 7 };
+	uint32_t loc;
+
+	a = app(0x1000, 1, 1, NULL);		/* objects, space */
+	profconv_profile_new(&b);
+	profconv_profile_add_sample_type(b, "extra", "count");
+	profconv_profile_add_sample_type(b, "objects", "count");
+	profconv_profile_set_period(b, "space", "bytes", 1);
+	profconv_profile_add_location(b, 0, 0x10, NULL, 0, 0, &loc);
+	profconv_profile_add_sample(b, &loc, 1, v, NULL, 0);
+	v[0] = 5;
+	v[1] = 0;			/* nonzero only in "extra" */
+	profconv_profile_add_sample(b, &loc, 1, v, NULL, 0);
+	in[0] = a;
+	in[1] = b;
+	cr_assert(eq(int, profconv_profile_merge(&out, in, 2), 0), "%s",
+	    profconv_errmsg());
+	cr_assert(eq(sz, profconv_profile_sample_type_count(out), 1));
+	profconv_profile_sample_type(out, 0, &vt);
+	cr_assert(eq(str, (char *)vt.type, "objects"));
+	cr_assert(eq(sz, profconv_profile_sample_count(out), 3));
+	cr_assert(eq(i64, total(out, 0), 9));
+}
+
+Test(merge, merger_takes_sources_one_at_a_time)
+{
+	struct profconv_merger *mg;
+	struct profconv_profile *p;
+	int i;
+
+	cr_assert(eq(int, profconv_merger_new(&mg), 0));
+	for (i = 0; i < 3; i++) {
+		p = app(0x1000 + (uint64_t)i * 0x100000, 2, 3, NULL);
+		cr_assert(eq(int, profconv_merger_add(mg, p), 0));
+		profconv_profile_free(p);	/* not needed any more */
+	}
+	cr_assert(eq(int, profconv_merger_finish(mg, &out), 0));
+	cr_assert(eq(int, profconv_merger_finish(mg, &a), PROFCONV_EINVAL));
+	cr_assert(eq(str, ERRMSG, "merger already finished"));
+	profconv_merger_free(mg);
+	cr_assert(eq(sz, profconv_profile_sample_count(out), 2));
+	cr_assert(eq(i64, total(out, 0), 15));
+	ASSERT_NO_LEAKS();
 }
 
 Test(merge, compatibilize_keeps_common_types_in_first_order)

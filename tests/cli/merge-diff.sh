@@ -39,7 +39,7 @@ run 2 "$PROFDIFF" --sort bogus "$a" "$a"
 expect_err "profdiff: cannot sort by 'bogus': no such column"
 run 2 "$PROFCONV" merge
 run 1 "$PROFCONV" merge "$a" "$DATA/go/cpu.pb.gz"
-expect_err "profconv merge: cannot merge: profiles have no sample type in common"
+expect_err "profconv merge: cannot merge '$DATA/go/cpu.pb.gz': profile 2 is incompatible: period type cpu/nanoseconds, not space/bytes"
 
 command -v go >/dev/null 2>&1 || { finish; }
 export HOME="$TMP" GOCACHE="$TMP/gocache" GOPATH="$TMP/gopath" GOFLAGS=-mod=mod GOTOOLCHAIN=local
