@@ -133,6 +133,25 @@ Test(symbolize, compares_build_ids_ignoring_case)
 
 /* --- demangling ----------------------------------------------------------- */
 
+Test(symbolize, demangles_rust_legacy_names_like_rustfilt)
+{
+	struct pc_demangler d = { 0 };
+
+	cr_assert(eq(str, STR(profconv__demangle(&d,
+	    "_ZN4main9keep_some17ha3f709c3fdb70cedE")), "main::keep_some"));
+	cr_assert(eq(str, STR(profconv__demangle(&d,
+	    "_ZN5alloc3vec16Vec$LT$T$C$A$GT$4push17h301c4d372852a1ebE")),
+	    "alloc::vec::Vec<T,A>::push"));
+	cr_assert(eq(str, STR(profconv__demangle(&d,
+	    "_ZN4core3ptr85drop_in_place$LT$std..rt..lang_start$LT$$LP$$RP$$GT$"
+	    "..$u7b$$u7b$closure$u7d$$u7d$$GT$17h0f1b2c3d4e5f6a7bE")),
+	    "core::ptr::drop_in_place<std::rt::lang_start<()>::{{closure}}>"));
+	/* A C++ name that merely ends in a word stays as it was. */
+	cr_assert(eq(str, STR(profconv__demangle(&d, "_ZN2ns4hashEv")),
+	    "ns::hash()"));
+	profconv__demangler_free(&d);
+}
+
 Test(symbolize, demangles_itanium_names_only)
 {
 	struct pc_demangler d = { 0 };
