@@ -198,6 +198,8 @@ print_summary(const struct profconv_symbolize_stats *st)
 		    st->build_id_mismatch);
 	if (st->no_debuginfo != 0)
 		fprintf(stderr, "; %zu: no debug info", st->no_debuginfo);
+	if (st->unusable != 0)
+		fprintf(stderr, "; %zu: file not usable", st->unusable);
 	if (st->unsymbolizable != 0)
 		fprintf(stderr, "; %zu: not symbolizable", st->unsymbolizable);
 	fputc('\n', stderr);

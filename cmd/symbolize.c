@@ -137,6 +137,8 @@ cmd_symbolize(int argc, char **argv)
 	status = parse_options(argc, argv, &opts, &wopts, &out_path);
 	if (status != EXIT_OK)
 		return status < 0 ? EXIT_OK : status;
+	/* Asked to symbolize: a mapped file that is no ELF is an error. */
+	opts.strict = 1;
 	status = cmd_read_profile(argv[optind], NULL, &prof);
 	if (status == EXIT_OK)
 		status = cmd_symbolize_profile(prof, &opts, argv[optind], true);

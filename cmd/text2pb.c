@@ -47,6 +47,8 @@ cmd_text2pb(int argc, char **argv)
 	};
 	struct profconv_read_options ropts = PROFCONV_READ_OPTIONS_INIT;
 	struct profconv_write_options wopts = PROFCONV_WRITE_OPTIONS_INIT;
+	struct profconv_symbolize_options sopts =
+	    PROFCONV_SYMBOLIZE_OPTIONS_INIT;
 	struct profconv_profile *prof = NULL;
 	const char *out_path = "-";
 	bool no_compress = false, symbolize = false;
@@ -64,6 +66,7 @@ cmd_text2pb(int argc, char **argv)
 			break;
 		case 's':
 			symbolize = true;
+			sopts.strict = 1;
 			break;
 		case 'n':
 			no_compress = true;
@@ -88,7 +91,7 @@ cmd_text2pb(int argc, char **argv)
 	wopts.level = no_compress ? 0 : (int)level;
 	status = cmd_read_profile(argv[optind], &ropts, &prof);
 	if (status == EXIT_OK && symbolize)
-		status = cmd_symbolize_profile(prof, NULL, argv[optind], true);
+		status = cmd_symbolize_profile(prof, &sopts, argv[optind], true);
 	if (status == EXIT_OK)
 		status = cmd_write_profile(prof, out_path, &wopts);
 	profconv_profile_free(prof);

@@ -545,6 +545,9 @@ struct profconv_symbolize_options {
 	 * $DEBUGINFOD_URLS for missing debug info.  Zero keeps it off even
 	 * when the variable is set. */
 	int debuginfod;
+	/* Nonzero: a mapped file that exists but is no usable ELF file (not
+	 * ELF, truncated) fails the call instead of being counted. */
+	int strict;
 	/* Called once per problem worth a warning (a binary whose build id
 	 * differs from the profile's), with a one-line message; may be NULL. */
 	void (*warn)(const char *msg, void *payload);
@@ -553,7 +556,7 @@ struct profconv_symbolize_options {
 #define PROFCONV_SYMBOLIZE_OPTIONS_VERSION 1
 #define PROFCONV_SYMBOLIZE_OPTIONS_INIT \
 	{ PROFCONV_SYMBOLIZE_OPTIONS_VERSION, NULL, NULL, NULL, NULL, 0, 0, \
-	  NULL, NULL }
+	  0, NULL, NULL }
 
 /* What profconv_symbolize() did, counted in locations. */
 struct profconv_symbolize_stats {
@@ -565,6 +568,7 @@ struct profconv_symbolize_stats {
 	size_t no_binary;		/* the mapped file was not found */
 	size_t build_id_mismatch;	/* only files with another build id */
 	size_t no_debuginfo;		/* binary found, address unknown to it */
+	size_t unusable;		/* file found, but no usable ELF file */
 	size_t addresses;		/* unique addresses looked up */
 };
 

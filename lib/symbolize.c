@@ -28,6 +28,7 @@ enum map_state {
 	MAP_UNSYMBOLIZABLE,
 	MAP_NO_BINARY,
 	MAP_MISMATCH,
+	MAP_UNUSABLE,
 	MAP_OK
 };
 
@@ -36,6 +37,7 @@ struct sym_binary {
 	struct pc_found found;
 	uint64_t base;			/* bias of the first mapping using it */
 	Dwfl_Module *mod;		/* NULL: libdwfl refused it */
+	bool unusable;			/* ... and that was reported */
 	struct pc_symmod *index;
 	struct pc_u64map results;	/* file address -> result index */
 };
@@ -307,6 +309,29 @@ add_binary(struct session *s, struct pc_found *found, uint32_t *idx)
 }
 
 /*
+ * A file was found for a mapping but is no ELF file libdw can use (not
+ * ELF, truncated): an error in strict mode, else a warning and a count.
+ */
+static int
+unusable(struct session *s, const char *path, const char *why,
+    uint32_t *code)
+{
+	*code = MAP_UNUSABLE;
+	/* The reason may name the file already. */
+	if (strstr(why, path) != NULL) {
+		if (s->opts->strict)
+			return profconv__fail(PROFCONV_EFORMAT, "%s", why);
+		warn(s, "%s", why);
+		return 0;
+	}
+	if (s->opts->strict)
+		return profconv__fail(PROFCONV_EFORMAT, "cannot use '%s': %s",
+		    path, why);
+	warn(s, "cannot use '%s': %s", path, why);
+	return 0;
+}
+
+/*
  * Look for the binary of FILE with BUILD_ID; the outcome, coded as
  * binary index << 3 | state, goes to *CODE.
  */
@@ -319,6 +344,9 @@ locate(struct session *s, const char *file, const char *build_id,
 	int rc;
 
 	rc = profconv__find_binary(&s->find, file, build_id, &found);
+	if (rc == PROFCONV_ENOTFOUND && found.mismatch_id[0] == '\0' &&
+	    found.bad_path[0] != '\0')
+		return unusable(s, found.bad_path, found.bad_why, code);
 	if (rc == PROFCONV_ENOTFOUND) {
 		if (found.mismatch_id[0] == '\0') {
 			*code = MAP_NO_BINARY;
@@ -422,8 +450,12 @@ report(struct session *s)
 		b->mod = dwfl_report_elf(s->dwfl, b->found.path, b->found.path,
 		    b->found.fd, b->base, true);
 		if (b->mod == NULL) {
-			warn(s, "cannot use '%s': %s", b->found.path,
-			    dwfl_errmsg(-1));
+			uint32_t code;
+
+			rc = unusable(s, b->found.path, dwfl_errmsg(-1), &code);
+			if (rc < 0)
+				return rc;
+			b->unusable = true;
 			continue;
 		}
 		b->found.fd = -1;	/* libdwfl closes it now */
@@ -590,6 +622,10 @@ symbolize_location(struct session *s, struct pc_location *loc,
 	uint32_t res;
 	int rc;
 
+	if (b->unusable) {
+		s->stats->unusable++;
+		return 0;
+	}
 	if (b->index == NULL) {
 		s->stats->no_debuginfo++;
 		return 0;
@@ -639,6 +675,9 @@ symbolize_locations(struct session *s)
 			break;
 		case MAP_MISMATCH:
 			st->build_id_mismatch++;
+			break;
+		case MAP_UNUSABLE:
+			st->unusable++;
 			break;
 		default:
 			st->unsymbolizable++;

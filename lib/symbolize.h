@@ -78,6 +78,8 @@ struct pc_found {
 	int fd;				/* open on PATH; -1 when not found */
 	char mismatch_id[129];		/* build id of a refused file, or "" */
 	char mismatch_path[256];	/* and its path */
+	char bad_path[256];		/* a file found that is no usable ELF */
+	char bad_why[160];		/* and what is wrong with it */
 };
 
 /*

@@ -40,8 +40,16 @@ try_path(struct finder *f, const char *path)
 		f->done = true;
 		return true;
 	}
-	if (rc < 0)
+	if (rc < 0) {
+		/* Readable but not a usable ELF file: remember the first. */
+		if (f->out->bad_path[0] == '\0') {
+			snprintf(f->out->bad_path, sizeof(f->out->bad_path),
+			    "%s", path);
+			snprintf(f->out->bad_why, sizeof(f->out->bad_why),
+			    "%s", profconv_errmsg());
+		}
 		return false;
+	}
 	if (f->want_id[0] != '\0' && info.build_id[0] != '\0' &&
 	    !profconv__build_id_equal(f->want_id, info.build_id)) {
 		if (f->out->mismatch_id[0] == '\0') {

@@ -64,6 +64,22 @@ run 1 "$PROFCONV" text2pb "$TMP/neg.heap" -o "$TMP/existing.pb.gz"
 run 1 "$PROFCONV" text2pb "$DATA/go/cpu.pb.gz" -o "$TMP"
 expect_err "profconv text2pb: cannot write '$TMP': Is a directory"
 
+# A mapped file that is not ELF, or truncated ELF: symbolize refuses it;
+# profflame, symbolizing only to name frames, warns and goes on.
+printf 'not an ELF file\n' >"$TMP/fakebin"
+head -c 200 "$(command -v sh)" >"$TMP/truncbin"
+for bin in fakebin truncbin; do
+	printf 'heap profile: 1: 2 [ 1: 2] @ heapprofile\n1: 2 [1: 2] @ 0x401010\n\nMAPPED_LIBRARIES:\n00400000-00500000 r-xp 00000000 00:00 0 %s\n' \
+		"$TMP/$bin" >"$TMP/$bin.heap"
+	run 1 "$PROFCONV" symbolize "$TMP/$bin.heap" -o "$TMP/$bin.pb.gz"
+	[ "$(wc -l <"$TMP/err")" -eq 1 ] || fail "$bin: not one line: $(cat "$TMP/err")"
+	grep -q "^profconv symbolize: '$TMP/$bin.heap': .*$TMP/$bin" "$TMP/err" ||
+		fail "$bin: message does not name the files: $(cat "$TMP/err")"
+	[ -e "$TMP/$bin.pb.gz" ] && fail "$bin: output written"
+	run 0 "$BIN/profflame" "$TMP/$bin.heap"
+	grep -q "warning: .*$TMP/$bin" "$TMP/err" || fail "$bin: profflame did not warn"
+done
+
 # An unreadable file (root reads everything: checked only as a user).
 if [ "$(id -u)" != 0 ]; then
 	cp "$DATA/go/cpu.pb.gz" "$TMP/secret.pb.gz"
