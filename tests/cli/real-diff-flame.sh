@@ -44,13 +44,28 @@ WANT
 		fail "tcmalloc: no root-first make_request_buffer stack"
 	awk -f "$PROFCONV_SRCDIR/tests/cli/folded-check.awk" "$TMP/out" >/dev/null ||
 		fail "tcmalloc: malformed folded output"
+	# Interval dumps of one process (HEAP_PROFILE_ALLOCATION_INTERVAL).
+	HEAPPROFILE=$TMP/iv HEAP_PROFILE_ALLOCATION_INTERVAL=4000000 \
+		"$TMP/leaky-tc" 20000 2>/dev/null
+	i1=$(ls "$TMP"/iv.*.heap | sort | head -n 1)
+	i2=$(ls "$TMP"/iv.*.heap | sort | tail -n 1)
+	[ "$i1" != "$i2" ] || fail "tcmalloc wrote no interval dumps"
+	run 1 "$PROFDIFF" -q --no-symbolize -o "$TMP/ivd.pb.gz" "$i1" "$i2"
+	for t in alloc_objects alloc_space inuse_objects inuse_space; do
+		want=$(( $(total $t "$i2") - $(total $t "$i1") ))
+		[ "$(total $t "$TMP/ivd.pb.gz")" = "$want" ] ||
+			fail "tcmalloc intervals $t: delta != $want"
+	done
 	if command -v go >/dev/null 2>&1; then
 		export HOME="$TMP" GOCACHE="$TMP/gocache" GOTOOLCHAIN=local
-		run 1 "$PROFDIFF" -q --no-symbolize -o "$TMP/delta.pb.gz" "$a" "$b"
-		go tool pprof -raw -symbolize=none "$TMP/delta.pb.gz" >"$TMP/ours" 2>/dev/null
-		go tool pprof -raw -symbolize=none -base "$a" "$b" >"$TMP/theirs" 2>/dev/null
-		[ -s "$TMP/theirs" ] && diff -u "$TMP/theirs" "$TMP/ours" >&2 ||
-			fail "tcmalloc: delta differs from go tool pprof -base"
+		for pair in "$a $b" "$i1 $i2"; do
+			set -- $pair
+			run 1 "$PROFDIFF" -q --no-symbolize -o "$TMP/delta.pb.gz" "$1" "$2"
+			go tool pprof -raw -symbolize=none "$TMP/delta.pb.gz" >"$TMP/ours" 2>/dev/null
+			go tool pprof -raw -symbolize=none -base "$1" "$2" >"$TMP/theirs" 2>/dev/null
+			[ -s "$TMP/theirs" ] && diff -u "$TMP/theirs" "$TMP/ours" >&2 ||
+				fail "tcmalloc: delta of $2 differs from go tool pprof -base"
+		done
 	fi
 else
 	echo "libtcmalloc not installed: tcmalloc part skipped" >&2
