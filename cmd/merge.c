@@ -4,6 +4,8 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -28,6 +30,107 @@ static const char usage_text[] =
 	"\n"
 	"example: profconv merge -o all.pb.gz heap.0001.heap heap.0002.heap\n";
 
+/*
+ * Reading an input (inflate, decode) costs more than merging it, so a
+ * second thread reads ahead while the first merges, at most DEPTH inputs
+ * in front.  The library keeps no shared state between profiles.
+ */
+#define DEPTH 2
+
+struct readahead {
+	char **paths;
+	int n;
+	struct profconv_profile **prof;	/* per input; NULL when unreadable */
+	bool *ready;
+	int merged;			/* inputs the merging side is done with */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+};
+
+static void *
+reader(void *arg)
+{
+	struct readahead *ra = arg;
+	struct profconv_profile *prof;
+	int i;
+
+	for (i = 0; i < ra->n; i++) {
+		pthread_mutex_lock(&ra->mu);
+		while (i - ra->merged >= DEPTH)
+			pthread_cond_wait(&ra->cv, &ra->mu);
+		pthread_mutex_unlock(&ra->mu);
+		prof = NULL;
+		/* Errors are reported here, in input order. */
+		(void)cmd_read_profile(ra->paths[i], NULL, &prof);
+		pthread_mutex_lock(&ra->mu);
+		ra->prof[i] = prof;
+		ra->ready[i] = true;
+		pthread_cond_broadcast(&ra->cv);
+		pthread_mutex_unlock(&ra->mu);
+	}
+	return NULL;
+}
+
+/* Wait for input I; the caller owns the result (NULL: unreadable). */
+static struct profconv_profile *
+take(struct readahead *ra, int i)
+{
+	struct profconv_profile *prof;
+
+	pthread_mutex_lock(&ra->mu);
+	while (!ra->ready[i])
+		pthread_cond_wait(&ra->cv, &ra->mu);
+	prof = ra->prof[i];
+	ra->prof[i] = NULL;
+	pthread_mutex_unlock(&ra->mu);
+	return prof;
+}
+
+/* Input I is merged: let the reader go on. */
+static void
+done_with(struct readahead *ra, int i)
+{
+	pthread_mutex_lock(&ra->mu);
+	ra->merged = i + 1;
+	pthread_cond_broadcast(&ra->cv);
+	pthread_mutex_unlock(&ra->mu);
+}
+
+/* Merge every input, reading ahead; EXIT_OK or EXIT_FAIL. */
+static int
+merge_all(struct profconv_merger *mg, char **paths, int n)
+{
+	struct readahead ra = { paths, n, NULL, NULL, 0,
+		PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER };
+	struct profconv_profile *prof;
+	pthread_t tid;
+	int i, status = EXIT_OK;
+
+	ra.prof = calloc((size_t)n, sizeof(*ra.prof));
+	ra.ready = calloc((size_t)n, sizeof(*ra.ready));
+	if (ra.prof == NULL || ra.ready == NULL ||
+	    pthread_create(&tid, NULL, reader, &ra) != 0) {
+		free(ra.prof);
+		free(ra.ready);
+		return cmd_error("out of memory");
+	}
+	for (i = 0; i < n; i++) {
+		prof = take(&ra, i);
+		/* Every unreadable input is reported before giving up. */
+		if (prof == NULL)
+			status = EXIT_FAIL;
+		else if (status == EXIT_OK && profconv_merger_add(mg, prof) < 0)
+			status = cmd_error("cannot merge '%s': %s", paths[i],
+			    profconv_errmsg());
+		profconv_profile_free(prof);
+		done_with(&ra, i);
+	}
+	pthread_join(tid, NULL);
+	free(ra.prof);
+	free(ra.ready);
+	return status;
+}
+
 int
 cmd_merge(int argc, char **argv)
 {
@@ -40,10 +143,10 @@ cmd_merge(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct profconv_write_options wo = PROFCONV_WRITE_OPTIONS_INIT;
-	struct profconv_profile *prof = NULL, *merged = NULL;
+	struct profconv_profile *merged = NULL;
 	struct profconv_merger *mg = NULL;
 	const char *out_path = "-";
-	int c, i, n, status = EXIT_FAIL;
+	int c, n, status;
 	long level;
 
 	optind = 0;	/* glibc: a full reset for this argv */
@@ -76,20 +179,7 @@ cmd_merge(int argc, char **argv)
 		return cmd_usage_error("expected at least one IN");
 	if (profconv_merger_new(&mg) < 0)
 		return cmd_error("%s", profconv_errmsg());
-	/* One input at a time: each is merged, then freed.  Every
-	 * unreadable input is reported before giving up. */
-	status = EXIT_OK;
-	for (i = 0; i < n; i++) {
-		if (cmd_read_profile(argv[optind + i], NULL, &prof) != EXIT_OK) {
-			status = EXIT_FAIL;
-			continue;
-		}
-		if (status == EXIT_OK && profconv_merger_add(mg, prof) < 0)
-			status = cmd_error("cannot merge '%s': %s",
-			    argv[optind + i], profconv_errmsg());
-		profconv_profile_free(prof);
-		prof = NULL;
-	}
+	status = merge_all(mg, argv + optind, n);
 	if (status == EXIT_OK && profconv_merger_finish(mg, &merged) < 0)
 		status = cmd_error("cannot merge: %s", profconv_errmsg());
 	if (status == EXIT_OK)
