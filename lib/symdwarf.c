@@ -65,6 +65,8 @@ struct pc_cu {
 	Dwarf_Files *files;		/* for DW_AT_call_file; lazily */
 	size_t nfiles;
 	bool files_tried;
+	const char *comp_dir;		/* DW_AT_comp_dir; lazily */
+	bool comp_dir_tried;
 };
 
 /* One address range of a CU. */
@@ -93,6 +95,7 @@ struct pc_symmod {
 	struct pc_u64map names_by_die;
 	struct pc_names *names;
 	size_t nnames, names_cap;
+	struct pc_strtab paths;		/* file names joined to comp_dir */
 };
 
 int
@@ -107,6 +110,10 @@ profconv__symmod_new(struct pc_symmod **out, struct Dwfl_Module *mod)
 	m->mod = mod;
 	if (dwfl_module_getelf(mod, &bias) != NULL)
 		m->main_bias = bias;
+	if (profconv__strtab_init(&m->paths) < 0) {
+		free(m);
+		return profconv__nomem();
+	}
 	*out = m;
 	return 0;
 }
@@ -128,6 +135,7 @@ profconv__symmod_free(struct pc_symmod *m)
 	profconv__u64map_free(&m->names_by_die);
 	free(m->names);
 	free(m->syms);
+	profconv__strtab_free(&m->paths);
 	free(m);
 }
 
@@ -653,9 +661,36 @@ resolve_node(struct pc_symmod *m, struct pc_node *n)
 	return cached_names(m, &n->die, &a, &n->names);
 }
 
+/*
+ * FILE as addr2line shows it: a relative name (clang writes them) is
+ * joined to the CU's compilation directory.  Borrowed from M or libdw.
+ */
+static const char *
+absolute_file(struct pc_symmod *m, struct pc_cu *cu, const char *file)
+{
+	Dwarf_Attribute attr;
+	char buf[4096];
+	uint32_t idx;
+
+	if (file == NULL || file[0] == '/')
+		return file;
+	if (!cu->comp_dir_tried) {
+		cu->comp_dir_tried = true;
+		cu->comp_dir = dwarf_formstring(dwarf_attr(&cu->die,
+		    DW_AT_comp_dir, &attr));
+	}
+	if (cu->comp_dir == NULL || cu->comp_dir[0] == '\0' ||
+	    (size_t)snprintf(buf, sizeof(buf), "%s/%s", cu->comp_dir,
+	    file) >= sizeof(buf) ||
+	    profconv__strtab_intern_cstr(&m->paths, buf, &idx) < 0)
+		return file;
+	return profconv__str(&m->paths, idx);
+}
+
 /* The call site of inlined node N: file, line and column in its caller. */
 static void
-call_site(struct pc_cu *cu, const struct pc_node *n, struct pc_frame *f)
+call_site(struct pc_symmod *m, struct pc_cu *cu, const struct pc_node *n,
+    struct pc_frame *f)
 {
 	if (!cu->files_tried) {
 		cu->files_tried = true;
@@ -665,8 +700,8 @@ call_site(struct pc_cu *cu, const struct pc_node *n, struct pc_frame *f)
 	f->file = NULL;
 	if (cu->files != NULL && n->call_file >= 0 &&
 	    (size_t)n->call_file < cu->nfiles)
-		f->file = dwarf_filesrc(cu->files, (size_t)n->call_file, NULL,
-		    NULL);
+		f->file = absolute_file(m, cu, dwarf_filesrc(cu->files,
+		    (size_t)n->call_file, NULL, NULL));
 	f->line = n->call_line > 0 ? n->call_line : 0;
 	f->column = n->call_column > 0 ? n->call_column : 0;
 }
@@ -691,14 +726,15 @@ frame_names(struct pc_symmod *m, struct pc_node *n, struct pc_frame *f)
 
 /* The source position of DWADDR from the CU's line table. */
 static void
-line_of(struct pc_cu *cu, uint64_t dwaddr, struct pc_frame *f)
+line_of(struct pc_symmod *m, struct pc_cu *cu, uint64_t dwaddr,
+    struct pc_frame *f)
 {
 	Dwarf_Line *line = dwarf_getsrc_die(&cu->die, dwaddr);
 	int v;
 
 	if (line == NULL)
 		return;
-	f->file = dwarf_linesrc(line, NULL, NULL);
+	f->file = absolute_file(m, cu, dwarf_linesrc(line, NULL, NULL));
 	if (dwarf_lineno(line, &v) == 0)
 		f->line = v;
 	if (dwarf_linecol(line, &v) == 0)
@@ -730,7 +766,7 @@ inline_chain(struct pc_symmod *m, struct pc_cu *cu, int32_t n,
 		total++;
 		if (!node->inlined || node->parent < 0)
 			break;
-		call_site(cu, node, &f);
+		call_site(m, cu, node, &f);
 		n = node->parent;
 	}
 	*count = total < max ? total : max;
@@ -763,7 +799,7 @@ profconv__symmod_lookup(struct pc_symmod *m, uint64_t addr,
 		if (!cu->indexed && (rc = index_cu(cu)) < 0)
 			return rc;
 		node = find_node(cu, dwaddr);
-		line_of(cu, dwaddr, &frames[0]);
+		line_of(m, cu, dwaddr, &frames[0]);
 		*src = PC_FRAMES_DWARF;
 	}
 	if (node >= 0) {
