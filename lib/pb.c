@@ -369,6 +369,8 @@ decode_sample(struct decoder *d, size_t si, uint32_t **locs, size_t *lcap,
 			rc = dstr(d, pl->str, "label str", &l->str);
 		if (rc == 0)
 			rc = dstr(d, pl->num_unit, "label num_unit", &l->unit);
+		if (rc < 0)
+			break;
 		/* As in pprof, a string value wins over a number. */
 		l->num = l->str != 0 ? 0 : pl->num;
 		if (l->str != 0)

@@ -194,6 +194,7 @@ wire_init(struct wire *w)
 {
 	static char s0[] = "", s1[] = "samples", s2[] = "count", s3[] = "main";
 
+	memset(w, 0, sizeof(*w));
 	perftools__profiles__profile__init(&w->p);
 	w->strs[0] = s0;
 	w->strs[1] = s1;
