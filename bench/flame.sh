@@ -61,16 +61,6 @@ done
 work=$out/flame
 mkdir -p "$work" || die "cannot create $work"
 
-summary() {
-	"$PROFCONV" show -s "$1" >"$2" 2>&1 || { cat "$2" >&2; die "profconv show -s $1 failed"; }
-}
-field() {
-	case $2 in
-	samples) sed -n 's/^samples: \([0-9]*\).*/\1/p' "$1" ;;
-	*) sed -n "s|^total $2: \\([0-9]*\\).*|\\1|p" "$1" ;;
-	esac
-}
-
 # --- the profiles ----------------------------------------------------------------
 
 big=$out/je/big-$BIG_N.heap

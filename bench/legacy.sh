@@ -159,16 +159,6 @@ stacks() {
 	esac
 }
 # total FILE FIELD: from `profconv show -s` of a file, samples or a total.
-summary() {
-	"$PROFCONV" show -s "$1" >"$2" 2>&1 || { cat "$2" >&2; die "profconv show -s $1 failed"; }
-}
-field() {
-	case $2 in
-	samples) sed -n 's/^samples: \([0-9]*\).*/\1/p' "$1" ;;
-	*) sed -n "s|^total $2: \\([0-9]*\\).*|\\1|p" "$1" ;;
-	esac
-}
-
 big_size=$(wc -c <"$big")
 small_size=$(wc -c <"$small")
 gpb_size=$(wc -c <"$gp_big")

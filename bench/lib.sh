@@ -192,3 +192,15 @@ bench_exit() {
 	fi
 	exit 0
 }
+
+# summary FILE OUT: profconv show -s of FILE into OUT, or die.
+# field OUT WHAT: "samples" or "TYPE/UNIT" total from such a summary.
+summary() {
+	"$PROFCONV" show -s "$1" >"$2" 2>&1 || { cat "$2" >&2; die "profconv show -s $1 failed"; }
+}
+field() {
+	case $2 in
+	samples) sed -n 's/^samples: \([0-9]*\).*/\1/p' "$1" ;;
+	*) sed -n "s|^total $2: \\([0-9]*\\).*|\\1|p" "$1" ;;
+	esac
+}

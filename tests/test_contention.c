@@ -35,33 +35,6 @@ read_text(const char *text, enum profconv_format want)
 	return rc;
 }
 
-static void
-expect_stack(size_t i, const uint64_t *want, size_t n)
-{
-	struct profconv_location loc;
-	struct profconv_sample s;
-	size_t j;
-
-	cr_assert(eq(int, profconv_profile_sample(prof, i, &s), 0));
-	cr_assert(eq(sz, s.nlocations, n), "sample %zu", i);
-	for (j = 0; j < n; j++) {
-		cr_assert(eq(int, profconv_profile_location(prof,
-		    s.location_ids[j], &loc), 0));
-		cr_assert(eq(u64, loc.address, want[j]), "sample %zu frame %zu",
-		    i, j);
-	}
-}
-
-static void
-expect_values(size_t i, int64_t v0, int64_t v1)
-{
-	struct profconv_sample s;
-
-	cr_assert(eq(int, profconv_profile_sample(prof, i, &s), 0));
-	cr_assert(eq(i64, s.values[0], v0), "sample %zu", i);
-	cr_assert(eq(i64, s.values[1], v1), "sample %zu", i);
-}
-
 /* --- contention ----------------------------------------------------------- */
 
 /* The first sample of pprof's cppbench.contention and its golden values. */
@@ -90,8 +63,8 @@ Test(contention, unsamples_like_pprof)
 	cr_assert(eq(str, (char *)vt.unit, "nanoseconds"));
 	cr_assert(eq(i64, profconv_profile_duration_nanos(prof),
 	    16502830000000));
-	expect_values(0, 2700, 608881724);
-	expect_stack(0, want, 3);	/* every frame moved back by one */
+	expect_two_values(prof, 0, 2700, 608881724);
+	expect_stack(prof, 0, want, 3);	/* every frame moved back by one */
 	cr_assert(eq(sz, profconv_profile_mapping_count(prof), 1));
 	cr_assert(eq(int, profconv_profile_mapping(prof, 1, &m), 0));
 	cr_assert(eq(str, (char *)m.file, "cppbench_server_main"));
@@ -114,8 +87,8 @@ Test(contention, reads_go_mutex_profiles)
 
 	cr_assert(eq(int, read_text(text, PROFCONV_FORMAT_CONTENTION), 0),
 	    "%s", ERRMSG);
-	expect_values(0, 10, 2088);	/* 1000 * 5 / 2.394 */
-	expect_stack(0, want, 2);
+	expect_two_values(prof, 0, 10, 2088);	/* 1000 * 5 / 2.394 */
+	expect_stack(prof, 0, want, 2);
 	cr_assert(eq(sz, profconv_profile_mapping_count(prof), 1));
 }
 
@@ -126,7 +99,7 @@ Test(contention, scales_counts_only_without_a_clock)
 
 	cr_assert(eq(int, read_text(text, PROFCONV_FORMAT_CONTENTION), 0),
 	    "%s", ERRMSG);
-	expect_values(0, 6, 7);
+	expect_two_values(prof, 0, 6, 7);
 }
 
 Test(contention, does_not_scale_with_a_zero_period)
@@ -139,7 +112,7 @@ Test(contention, does_not_scale_with_a_zero_period)
 	cr_assert(eq(int, read_text(text, PROFCONV_FORMAT_CONTENTION), 0),
 	    "%s", ERRMSG);
 	cr_assert(eq(i64, profconv_profile_period(prof, &vt), 0));
-	expect_values(0, 2, 7);
+	expect_two_values(prof, 0, 2, 7);
 }
 
 /* Attribute values are read like Go's strconv.ParseInt(s, 0, 64). */
@@ -155,7 +128,7 @@ Test(contention, reads_go_integer_syntax_in_attributes)
 	    "%s", ERRMSG);
 	cr_assert(eq(i64, profconv_profile_period(prof, &vt), 16));
 	cr_assert(eq(i64, profconv_profile_duration_nanos(prof), 8000000));
-	expect_values(0, 16, 16);
+	expect_two_values(prof, 0, 16, 16);
 }
 
 /* The sample pattern's leftmost-first choice: "123 @" is 12 and 3. */
@@ -167,8 +140,8 @@ Test(contention, splits_adjacent_numbers_like_the_regexp)
 
 	cr_assert(eq(int, read_text(text, PROFCONV_FORMAT_CONTENTION), 0),
 	    "%s", ERRMSG);
-	expect_values(0, 3, 12);
-	expect_stack(0, want, 2);	/* the address list ends at "zz" */
+	expect_two_values(prof, 0, 3, 12);
+	expect_stack(prof, 0, want, 2);	/* the address list ends at "zz" */
 }
 
 Test(contention, stops_samples_at_a_dashed_line)
@@ -277,8 +250,8 @@ Test(thread, reads_threadz_blocks)
 	cr_assert(eq(i64, profconv_profile_period(prof, &vt), 1));
 	cr_assert(eq(str, (char *)vt.type, "thread"));
 	cr_assert(eq(sz, profconv_profile_sample_count(prof), 2));
-	expect_stack(0, s0, 2);
-	expect_stack(1, s1, 4);
+	expect_stack(prof, 0, s0, 2);
+	expect_stack(prof, 1, s1, 4);
 	/* "same as previous" and an empty block both count the previous. */
 	expect_count(0, 1);
 	expect_count(1, 3);
@@ -303,7 +276,7 @@ Test(thread, reads_a_bare_thread_header_and_stops_at_no_stack_trace)
 	cr_assert(eq(sz, profconv_profile_sample_count(prof), 1));
 	/* The unwinder's copy of the leaf (now 0xff) is dropped, but keeps
 	 * its location, as in pprof. */
-	expect_stack(0, s0, 2);
+	expect_stack(prof, 0, s0, 2);
 	cr_assert(eq(sz, profconv_profile_location_count(prof), 3));
 }
 

@@ -97,34 +97,6 @@ read_buf(const struct wbuf *b)
 	return rc;
 }
 
-/* Sample I has the N addresses of WANT, leaf first. */
-static void
-expect_stack(size_t i, const uint64_t *want, size_t n)
-{
-	struct profconv_location loc;
-	struct profconv_sample s;
-	size_t j;
-
-	cr_assert(eq(int, profconv_profile_sample(prof, i, &s), 0));
-	cr_assert(eq(sz, s.nlocations, n), "sample %zu", i);
-	for (j = 0; j < n; j++) {
-		cr_assert(eq(int, profconv_profile_location(prof,
-		    s.location_ids[j], &loc), 0));
-		cr_assert(eq(u64, loc.address, want[j]), "sample %zu frame %zu",
-		    i, j);
-	}
-}
-
-static void
-expect_values(size_t i, int64_t count, int64_t ns)
-{
-	struct profconv_sample s;
-
-	cr_assert(eq(int, profconv_profile_sample(prof, i, &s), 0));
-	cr_assert(eq(i64, s.values[0], count));
-	cr_assert(eq(i64, s.values[1], ns));
-}
-
 struct kind {
 	int width;
 	bool big;
@@ -163,10 +135,10 @@ ParameterizedTest(struct kind *k, cpu, reads_every_word_size_and_byte_order)
 	cr_assert(eq(str, (char *)vt.type, "cpu"));
 	cr_assert(eq(sz, profconv_profile_sample_count(prof), 2));
 	/* The leaf is exact; callers are return addresses, moved back. */
-	expect_stack(0, s0, 3);
-	expect_stack(1, s1, 2);
-	expect_values(0, 3, 30000000);
-	expect_values(1, 1, 10000000);
+	expect_stack(prof, 0, s0, 3);
+	expect_stack(prof, 1, s1, 2);
+	expect_two_values(prof, 0, 3, 30000000);
+	expect_two_values(prof, 1, 1, 10000000);
 	/* No memory map: one fake mapping covers everything. */
 	cr_assert(eq(sz, profconv_profile_mapping_count(prof), 1));
 	cr_assert(eq(str, (char *)profconv_profile_drop_frames(prof),
@@ -195,10 +167,10 @@ Test(cpu, strips_signal_frame_and_duplicate_leaf)
 	    (uint64_t)609);
 	end_marker(&b);
 	cr_assert(eq(int, read_buf(&b), 0), "%s", ERRMSG);
-	expect_stack(0, w0, 1);
-	expect_stack(1, w1, 3);
-	expect_stack(2, w2, 10);
-	expect_values(0, 1, 1000);
+	expect_stack(prof, 0, w0, 1);
+	expect_stack(prof, 1, w1, 3);
+	expect_stack(prof, 2, w2, 10);
+	expect_two_values(prof, 0, 1, 1000);
 }
 
 /* Add N two-frame records; the first SHARED have frame 1 at 0x5001. */
@@ -223,8 +195,8 @@ Test(cpu, strips_a_frame_shared_by_all_but_n_over_32)
 	frame1_records(&b, 33, 32);
 	end_marker(&b);
 	cr_assert(eq(int, read_buf(&b), 0), "%s", ERRMSG);
-	expect_stack(0, leaf, 1);
-	expect_stack(32, outlier, 2);
+	expect_stack(prof, 0, leaf, 1);
+	expect_stack(prof, 32, outlier, 2);
 }
 
 Test(cpu, keeps_a_frame_shared_by_fewer)
@@ -236,7 +208,7 @@ Test(cpu, keeps_a_frame_shared_by_fewer)
 	frame1_records(&b, 33, 31);
 	end_marker(&b);
 	cr_assert(eq(int, read_buf(&b), 0), "%s", ERRMSG);
-	expect_stack(0, kept, 2);
+	expect_stack(prof, 0, kept, 2);
 }
 
 /* Two handler frames are stripped (two rounds), a third is kept. */
@@ -252,7 +224,7 @@ Test(cpu, strips_at_most_two_frames)
 	    (uint64_t)0x7001, (uint64_t)0x8001);
 	end_marker(&b);
 	cr_assert(eq(int, read_buf(&b), 0), "%s", ERRMSG);
-	expect_stack(0, want, 3);
+	expect_stack(prof, 0, want, 3);
 }
 
 /* pprof numbers locations before dropping a duplicate leaf, so the
@@ -269,7 +241,7 @@ Test(cpu, numbers_locations_before_dropping_duplicate_leaves)
 	record(&b, 1, 2, (uint64_t)0x700, (uint64_t)0x801);
 	end_marker(&b);
 	cr_assert(eq(int, read_buf(&b), 0), "%s", ERRMSG);
-	expect_stack(0, s0, 2);
+	expect_stack(prof, 0, s0, 2);
 	cr_assert(eq(sz, profconv_profile_location_count(prof), 5));
 	cr_assert(eq(int, profconv_profile_location(prof, 2, &loc), 0));
 	cr_assert(eq(u64, loc.address, 0x4ff));
@@ -286,8 +258,8 @@ Test(cpu, accepts_a_missing_end_marker_on_a_record_boundary)
 	record(&b, 7, 1, (uint64_t)0x42);
 	cr_assert(eq(int, read_buf(&b), 0), "%s", ERRMSG);
 	cr_assert(eq(sz, profconv_profile_sample_count(prof), 1));
-	expect_stack(0, s0, 1);
-	expect_values(0, 7, 700000);
+	expect_stack(prof, 0, s0, 1);
+	expect_two_values(prof, 0, 7, 700000);
 }
 
 /* Like pprof: an empty stack and a zero count are samples too. */
@@ -301,9 +273,9 @@ Test(cpu, keeps_empty_and_zero_count_records)
 	end_marker(&b);
 	cr_assert(eq(int, read_buf(&b), 0), "%s", ERRMSG);
 	cr_assert(eq(sz, profconv_profile_sample_count(prof), 2));
-	expect_stack(0, NULL, 0);
-	expect_values(0, 5, 5000);
-	expect_values(1, 0, 0);
+	expect_stack(prof, 0, NULL, 0);
+	expect_two_values(prof, 0, 5, 5000);
+	expect_two_values(prof, 1, 0, 0);
 }
 
 Test(cpu, names_the_offset_of_a_truncated_stack)
