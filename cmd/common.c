@@ -336,3 +336,67 @@ cmd_close_stdout(int status)
 	}
 	return status;
 }
+
+int
+cmd_view_option(struct cmd_view *v, int c, const char *arg)
+{
+	switch (c) {
+	case CMD_OPT_DEMANGLE:
+		if (profconv_demangle_parse(arg, &v->view.demangle) < 0) {
+			cmd_usage_error("invalid --demangle value '%s' (use "
+			    "simple, templates, full or none)", arg);
+			return -1;
+		}
+		return 1;
+	case CMD_OPT_NO_INLINE:
+		v->view.no_inline = 1;
+		return 1;
+	case CMD_OPT_FOCUS:
+		v->view.focus = arg;
+		return 1;
+	case CMD_OPT_IGNORE:
+		v->view.ignore = arg;
+		return 1;
+	case CMD_OPT_KEEP_ALLOC:
+		v->view.keep_allocator_frames = 1;
+		return 1;
+	case CMD_OPT_NO_SYMBOLIZE:
+		v->no_symbolize = true;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int
+cmd_load_profile(const struct cmd_view *v, const char *path,
+    struct profconv_profile **out)
+{
+	struct profconv_symbolize_options sym = PROFCONV_SYMBOLIZE_OPTIONS_INIT;
+	int status = cmd_read_profile(path, NULL, out);
+
+	sym.demangle = v->view.demangle;
+	if (status == EXIT_OK && !v->no_symbolize)
+		status = cmd_symbolize_profile(*out, &sym,
+		    strcmp(path, "-") == 0 ? "<stdin>" : path, false);
+	return status;
+}
+
+int
+cmd_level_option(struct profconv_write_options *w, int c, const char *arg)
+{
+	long level;
+
+	switch (c) {
+	case 'l':
+		if (!cmd_parse_long("--level", arg, 0, 9, &level))
+			return -1;
+		w->level = (int)level;
+		return 1;
+	case CMD_OPT_NO_COMPRESS:
+		w->level = 0;
+		return 1;
+	default:
+		return 0;
+	}
+}

@@ -43,6 +43,71 @@ int cmd_version(void);
 /* Set the bound from TEXT; false (after a usage message) when invalid. */
 bool cmd_set_max_input(const char *text);
 
+/*
+ * The options that say what a profile shows, the same in every command
+ * that shows stacks or names (show, profdiff, profflame, proftrend):
+ * --demangle, --no-inline, --focus, --ignore, --keep-allocator-frames.
+ */
+enum {
+	CMD_OPT_DEMANGLE = 0x1100, CMD_OPT_NO_INLINE, CMD_OPT_FOCUS,
+	CMD_OPT_IGNORE, CMD_OPT_KEEP_ALLOC, CMD_OPT_NO_SYMBOLIZE
+};
+#define CMD_VIEW_OPTIONS \
+	{ "demangle", required_argument, NULL, CMD_OPT_DEMANGLE }, \
+	{ "no-inline", no_argument, NULL, CMD_OPT_NO_INLINE }, \
+	{ "focus", required_argument, NULL, CMD_OPT_FOCUS }, \
+	{ "ignore", required_argument, NULL, CMD_OPT_IGNORE }, \
+	{ "keep-allocator-frames", no_argument, NULL, CMD_OPT_KEEP_ALLOC }, \
+	{ "no-symbolize", no_argument, NULL, CMD_OPT_NO_SYMBOLIZE }
+#define CMD_VIEW_HELP \
+	"      --demangle MODE   names as pprof shows them: simple (default;\n" \
+	"                        no parameters or template arguments),\n" \
+	"                        templates, full, or none (linker names)\n" \
+	"      --no-inline       one frame per location, no inlined calls\n" \
+	"      --focus RE        keep only stacks with a frame matching RE\n" \
+	"      --ignore RE       drop stacks with a frame matching RE\n" \
+	"      --keep-allocator-frames\n" \
+	"                        keep malloc, operator new, and frames inside\n" \
+	"                        the allocator's library\n" \
+	"      --no-symbolize    do not look up symbols in the mapped binaries\n"
+
+/* What a command shows, and whether it symbolizes on the fly. */
+struct cmd_view {
+	struct profconv_view_options view;
+	bool no_symbolize;
+};
+#define CMD_VIEW_INIT { PROFCONV_VIEW_OPTIONS_INIT, false }
+
+/*
+ * Take getopt's option C (argument ARG) when it is one of
+ * CMD_VIEW_OPTIONS: returns 1 when taken, 0 when it is not one of them,
+ * and -1 after a usage message for a bad value.
+ */
+int cmd_view_option(struct cmd_view *v, int c, const char *arg);
+
+/*
+ * Read PATH and, unless V says not to, symbolize it from its binaries
+ * with V's demangle mode (missing binaries are not errors).
+ * EXIT_OK or EXIT_FAIL.
+ */
+int cmd_load_profile(const struct cmd_view *v, const char *path,
+    struct profconv_profile **out);
+
+/*
+ * The options of every command that writes pprof (text2pb, symbolize,
+ * merge, profdiff -o): -l/--level 0..9 (0: uncompressed) and
+ * --no-compress, the same as --level 0.
+ */
+enum { CMD_OPT_NO_COMPRESS = 0x1200 };
+#define CMD_LEVEL_OPTIONS \
+	{ "level", required_argument, NULL, 'l' }, \
+	{ "no-compress", no_argument, NULL, CMD_OPT_NO_COMPRESS }
+#define CMD_LEVEL_HELP \
+	"  -l, --level N         gzip level 0..9 (default 6; 0: uncompressed)\n" \
+	"      --no-compress     write the protobuf without gzip (--level 0)\n"
+/* As cmd_view_option(), for CMD_LEVEL_OPTIONS. */
+int cmd_level_option(struct profconv_write_options *w, int c, const char *arg);
+
 /* Parse a whole decimal number in [MIN, MAX] for OPTION. */
 bool cmd_parse_long(const char *option, const char *text, long min, long max,
     long *out);

@@ -23,8 +23,7 @@ static const char usage_text[] =
 	"their mapping); samples that sum to zero are dropped.\n"
 	"\n"
 	"  -o, --output OUT   write to OUT instead of standard output\n"
-	"  -l, --level N      gzip level 1..9 (default 6)\n"
-	"  -n, --no-compress  write uncompressed protobuf\n"
+	CMD_LEVEL_HELP
 	CMD_MAX_INPUT_HELP
 	"  -h, --help         show this help and exit\n"
 	"\n"
@@ -136,8 +135,7 @@ cmd_merge(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
-		{ "level", required_argument, NULL, 'l' },
-		{ "no-compress", no_argument, NULL, 'n' },
+		CMD_LEVEL_OPTIONS,
 		CMD_MAX_INPUT_OPTION,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -146,22 +144,18 @@ cmd_merge(int argc, char **argv)
 	struct profconv_profile *merged = NULL;
 	struct profconv_merger *mg = NULL;
 	const char *out_path = "-";
-	int c, n, status;
-	long level;
+	int c, n, status, taken;
 
 	optind = 0;	/* glibc: a full reset for this argv */
-	while ((c = getopt_long(argc, argv, "o:l:nh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:l:h", longopts, NULL)) != -1) {
+		taken = cmd_level_option(&wo, c, optarg);
+		if (taken < 0)
+			return EXIT_USAGE;
+		if (taken > 0)
+			continue;
 		switch (c) {
 		case 'o':
 			out_path = optarg;
-			break;
-		case 'l':
-			if (!cmd_parse_long("--level", optarg, 1, 9, &level))
-				return EXIT_USAGE;
-			wo.level = (int)level;
-			break;
-		case 'n':
-			wo.level = 0;
 			break;
 		case CMD_OPT_MAX_INPUT:
 			if (!cmd_set_max_input(optarg))

@@ -20,33 +20,38 @@ static const char usage_text[] =
 	"what changed from BASE to CUR, per function, line or stack.  Heap\n"
 	"profiles get New, Freed, Delta objs, Alloc bytes, Freed bytes and\n"
 	"Delta bytes; other profiles get base, cur and delta per sample type.\n"
+	"The table is made from the delta profile -o writes, with the names\n"
+	"and stacks profconv show --summary and profflame show.\n"
 	"\n"
-	"  -o, --output DELTA  also write CUR - BASE as a pprof profile\n"
-	"  -L, --leaks         only what grew: stacks whose in-use objects or\n"
-	"                      bytes went up (in the table and in DELTA)\n"
-	"  -N, --normalize     scale BASE to CUR's totals first\n"
-	"  -b, --by KIND       rows per function (default), line or stack\n"
-	"  -s, --sort COLUMN   new, freed, delta-objects, alloc-bytes,\n"
-	"                      freed-bytes, delta-bytes (default), name, or a\n"
-	"                      sample type name for other profiles\n"
-	"  -n, --top N         print at most N rows\n"
-	"      --bytes         exact numbers instead of KiB/MiB/GiB\n"
-	"  -q, --quiet         print no table; only the exit status\n"
-	"      --no-symbolize  do not look up symbols in the mapped binaries\n"
+	"  -o, --output DELTA    also write CUR - BASE as a pprof profile\n"
+	"  -L, --leaks           only what grew: stacks whose in-use objects or\n"
+	"                        bytes went up (in the table and in DELTA)\n"
+	"  -N, --normalize       scale BASE to CUR's totals first\n"
+	"      --by KIND         rows per function (default), line or stack\n"
+	"      --sort COLUMN     new, freed, delta-objects, alloc-bytes,\n"
+	"                        freed-bytes, delta-bytes (default), name, or a\n"
+	"                        sample type name for other profiles\n"
+	"  -n, --top N           print at most N rows\n"
+	"      --bytes           exact numbers instead of KiB/MiB/GiB\n"
+	"      --json            print the comparison as JSON instead\n"
+	"  -q, --quiet           print no table; only the exit status\n"
+	CMD_VIEW_HELP
 	CMD_MAX_INPUT_HELP
-	"  -h, --help          show this help and exit\n"
-	"  -V, --version       show version information and exit\n"
+	"  -h, --help            show this help and exit\n"
+	"  -V, --version         show version information and exit\n"
 	"\n"
 	"Exit status: 0 no differences, 1 differences, 2 trouble.\n"
 	"example: profdiff --leaks prog.0001.heap prog.0009.heap\n";
 
 struct diff_args {
-	struct profconv_diff_options table;
+	struct profconv_diff_options diff;
+	struct profconv_diff_print_options table;
+	struct cmd_view view;
 	const char *out_path;
-	bool normalize, quiet, no_symbolize;
+	bool normalize, quiet, json;
 };
 
-enum { OPT_BYTES = 256, OPT_NO_SYMBOLIZE };
+enum { OPT_BYTES = 256, OPT_BY, OPT_SORT, OPT_JSON };
 
 static int
 parse_by(const char *s, enum profconv_diff_by *by)
@@ -70,37 +75,43 @@ parse_args(int argc, char **argv, struct diff_args *a)
 		{ "output", required_argument, NULL, 'o' },
 		{ "leaks", no_argument, NULL, 'L' },
 		{ "normalize", no_argument, NULL, 'N' },
-		{ "by", required_argument, NULL, 'b' },
-		{ "sort", required_argument, NULL, 's' },
+		{ "by", required_argument, NULL, OPT_BY },
+		{ "sort", required_argument, NULL, OPT_SORT },
 		{ "top", required_argument, NULL, 'n' },
 		{ "bytes", no_argument, NULL, OPT_BYTES },
-		{ "no-symbolize", no_argument, NULL, OPT_NO_SYMBOLIZE },
+		{ "json", no_argument, NULL, OPT_JSON },
 		{ "quiet", no_argument, NULL, 'q' },
+		CMD_VIEW_OPTIONS,
 		CMD_MAX_INPUT_OPTION,
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	long top;
-	int c;
+	int c, taken;
 
-	while ((c = getopt_long(argc, argv, "o:LNb:s:n:qhV", longopts,
+	while ((c = getopt_long(argc, argv, "o:LNn:qhV", longopts,
 	    NULL)) != -1) {
+		taken = cmd_view_option(&a->view, c, optarg);
+		if (taken < 0)
+			return DIFF_TROUBLE;
+		if (taken > 0)
+			continue;
 		switch (c) {
 		case 'o':
 			a->out_path = optarg;
 			break;
 		case 'L':
-			a->table.leaks = 1;
+			a->diff.leaks = 1;
 			break;
 		case 'N':
 			a->normalize = true;
 			break;
-		case 'b':
-			if (parse_by(optarg, &a->table.by) != EXIT_OK)
+		case OPT_BY:
+			if (parse_by(optarg, &a->diff.by) != EXIT_OK)
 				return DIFF_TROUBLE;
 			break;
-		case 's':
+		case OPT_SORT:
 			a->table.sort = optarg;
 			break;
 		case 'n':
@@ -111,8 +122,8 @@ parse_args(int argc, char **argv, struct diff_args *a)
 		case OPT_BYTES:
 			a->table.exact = 1;
 			break;
-		case OPT_NO_SYMBOLIZE:
-			a->no_symbolize = true;
+		case OPT_JSON:
+			a->json = true;
 			break;
 		case 'q':
 			a->quiet = true;
@@ -142,10 +153,13 @@ parse_args(int argc, char **argv, struct diff_args *a)
 int
 main(int argc, char **argv)
 {
-	struct diff_args a = { PROFCONV_DIFF_OPTIONS_INIT, NULL, false, false,
-		false };
-	struct profconv_profile *in[2] = { NULL, NULL }, *delta = NULL;
-	int i, status;
+	struct diff_args a = { PROFCONV_DIFF_OPTIONS_INIT,
+		PROFCONV_DIFF_PRINT_OPTIONS_INIT, CMD_VIEW_INIT, NULL, false,
+		false, false };
+	struct profconv_profile *in[2] = { NULL, NULL };
+	struct profconv_diff *diff = NULL;
+	const struct profconv_profile *delta;
+	int i, rc, status;
 
 	cmd_name = "profdiff";
 	status = parse_args(argc, argv, &a);
@@ -154,25 +168,29 @@ main(int argc, char **argv)
 	if (status != DIFF_SAME)
 		return status;
 	status = DIFF_TROUBLE;
-	for (i = 0; i < 2; i++) {
-		/* Unsymbolized input gets names from its binaries, if here. */
-		if (cmd_read_profile(argv[optind + i], NULL, &in[i]) != EXIT_OK ||
-		    (!a.no_symbolize && cmd_symbolize_profile(in[i], NULL,
-		    argv[optind + i], false) != EXIT_OK))
+	a.diff.view = &a.view.view;
+	for (i = 0; i < 2; i++)
+		if (cmd_load_profile(&a.view, argv[optind + i], &in[i]) !=
+		    EXIT_OK)
 			goto out;
-	}
 	if (profconv_profiles_compatibilize(in, 2) < 0 ||
 	    (a.normalize && profconv_profile_normalize(in[0], in[1]) < 0) ||
-	    profconv_profile_subtract(&delta, in[1], in[0]) < 0) {
-		cmd_error("cannot compare: %s", profconv_errmsg());
+	    profconv_diff_new(&diff, in[0], in[1], &a.diff) < 0) {
+		cmd_error("cannot compare '%s' with '%s': %s", argv[optind],
+		    argv[optind + 1], profconv_errmsg());
 		goto out;
 	}
-	if (a.table.leaks)
-		profconv_profile_keep_growth(delta);
-	if (!a.quiet && profconv_diff_print(in[0], in[1], stdout,
-	    &a.table) < 0) {
-		cmd_error("%s", profconv_errmsg());
-		goto out;
+	delta = profconv_diff_delta(diff);
+	if (!a.quiet) {
+		rc = a.json ? profconv_diff_write_json(diff, stdout, &a.table) :
+		    profconv_diff_print(diff, stdout, &a.table);
+		if (rc < 0) {
+			if (rc == PROFCONV_EIO)
+				cmd_error_lib("<stdout>");
+			else
+				cmd_error("%s", profconv_errmsg());
+			goto out;
+		}
 	}
 	if (a.out_path != NULL &&
 	    cmd_write_profile(delta, a.out_path, NULL) != EXIT_OK)
@@ -180,9 +198,9 @@ main(int argc, char **argv)
 	status = profconv_profile_sample_count(delta) != 0 ?
 	    DIFF_DIFFERENT : DIFF_SAME;
 out:
+	profconv_diff_free(diff);
 	profconv_profile_free(in[0]);
 	profconv_profile_free(in[1]);
-	profconv_profile_free(delta);
 	/* A failed table write is trouble, not "different". */
 	return cmd_close_stdout(EXIT_OK) != EXIT_OK ? DIFF_TROUBLE : status;
 }

@@ -11,18 +11,23 @@
 #include "common.h"
 
 static const char usage_text[] =
-	"usage: profconv show [--summary] [--top N] FILE\n"
+	"usage: profconv show [options] FILE\n"
 	"\n"
 	"Print a profile in any format profconv reads as stable, diffable\n"
 	"text: header, samples with values, labels and stacks (location ids,\n"
 	"leaf first), locations with their lines, functions and mappings.\n"
 	"\n"
-	"  -s, --summary   print totals per sample type, object counts and the\n"
-	"                  top stacks and functions by the default sample type\n"
-	"  -n, --top N     how many stacks and functions --summary lists\n"
-	"                  (default 10)\n"
+	"  -s, --summary         print totals per sample type, then the top\n"
+	"                        stacks and functions (the stacks profflame\n"
+	"                        prints and the names profdiff shows); an\n"
+	"                        unsymbolized profile is symbolized first\n"
+	"  -n, --top N           how many stacks and functions --summary lists\n"
+	"                        (default 10)\n"
+	"  -t, --type TYPE       sample type --summary ranks by (default: the\n"
+	"                        profile's default)\n"
+	CMD_VIEW_HELP
 	CMD_MAX_INPUT_HELP
-	"  -h, --help      show this help and exit\n"
+	"  -h, --help            show this help and exit\n"
 	"\n"
 	"FILE may be '-' for standard input.\n"
 	"example: profconv show --summary heap.pb.gz\n";
@@ -33,17 +38,25 @@ cmd_show(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "summary", no_argument, NULL, 's' },
 		{ "top", required_argument, NULL, 'n' },
+		{ "type", required_argument, NULL, 't' },
+		CMD_VIEW_OPTIONS,
 		CMD_MAX_INPUT_OPTION,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct profconv_print_options opts = PROFCONV_PRINT_OPTIONS_INIT;
+	struct cmd_view view = CMD_VIEW_INIT;
 	struct profconv_profile *prof = NULL;
 	long top;
-	int c, status;
+	int c, status, taken;
 
 	optind = 0;	/* glibc: a full reset for this argv */
-	while ((c = getopt_long(argc, argv, "sn:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "sn:t:h", longopts, NULL)) != -1) {
+		taken = cmd_view_option(&view, c, optarg);
+		if (taken < 0)
+			return EXIT_USAGE;
+		if (taken > 0)
+			continue;
 		switch (c) {
 		case 's':
 			opts.summary = 1;
@@ -52,6 +65,9 @@ cmd_show(int argc, char **argv)
 			if (!cmd_parse_long("--top", optarg, 0, 1000000, &top))
 				return EXIT_USAGE;
 			opts.top = (size_t)top;
+			break;
+		case 't':
+			opts.sample_type = optarg;
 			break;
 		case CMD_OPT_MAX_INPUT:
 			if (!cmd_set_max_input(optarg))
@@ -66,10 +82,19 @@ cmd_show(int argc, char **argv)
 	}
 	if (argc - optind != 1)
 		return cmd_usage_error("expected one FILE");
-	status = cmd_read_profile(argv[optind], NULL, &prof);
-	if (status == EXIT_OK && profconv_profile_print(prof, stdout,
-	    &opts) < 0)
-		status = cmd_error_lib("<stdout>");
+	/* The dump shows the file as it is; the summary shows what the
+	 * other commands show, so it symbolizes like them. */
+	if (!opts.summary)
+		view.no_symbolize = true;
+	opts.view = &view.view;
+	status = cmd_load_profile(&view, argv[optind], &prof);
+	if (status == EXIT_OK) {
+		int rc = profconv_profile_print(prof, stdout, &opts);
+
+		if (rc < 0)
+			status = cmd_error_lib(rc == PROFCONV_EIO ? "<stdout>" :
+			    argv[optind]);
+	}
 	profconv_profile_free(prof);
 	return status;
 }

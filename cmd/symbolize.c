@@ -32,8 +32,11 @@ static const char usage_text[] =
 	"                           for separate debug info first\n"
 	"      --debuginfod         ask the servers in $DEBUGINFOD_URLS for\n"
 	"                           missing debug info\n"
-	"  -l, --level N            gzip level 1-9 (default 6)\n"
-	"      --no-compress        write the protobuf uncompressed\n"
+	"      --demangle MODE      function names as pprof writes them:\n"
+	"                           simple (default; no parameters or\n"
+	"                           template arguments), templates, full,\n"
+	"                           or none (linker names)\n"
+	CMD_LEVEL_HELP
 	CMD_MAX_INPUT_HELP
 	"  -h, --help               show this help and exit\n"
 	"\n"
@@ -44,8 +47,7 @@ enum {
 	OPT_SYSROOT = 256,
 	OPT_SEARCH_PATH,
 	OPT_DEBUGINFO_PATH,
-	OPT_DEBUGINFOD,
-	OPT_NO_COMPRESS
+	OPT_DEBUGINFOD
 };
 
 static int
@@ -62,18 +64,23 @@ parse_options(int argc, char **argv,
 		{ "debuginfo-path", required_argument, NULL,
 		    OPT_DEBUGINFO_PATH },
 		{ "debuginfod", no_argument, NULL, OPT_DEBUGINFOD },
-		{ "level", required_argument, NULL, 'l' },
-		{ "no-compress", no_argument, NULL, OPT_NO_COMPRESS },
+		{ "demangle", required_argument, NULL, CMD_OPT_DEMANGLE },
+		CMD_LEVEL_OPTIONS,
 		CMD_MAX_INPUT_OPTION,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	long v;
-	int c;
+	int c, taken;
 
 	optind = 0;	/* glibc: a full reset for this argv */
 	while ((c = getopt_long(argc, argv, "o:p:m:l:h", longopts,
 	    NULL)) != -1) {
+		taken = cmd_level_option(wopts, c, optarg);
+		if (taken < 0)
+			return EXIT_USAGE;
+		if (taken > 0)
+			continue;
 		switch (c) {
 		case 'o':
 			*out_path = optarg;
@@ -98,13 +105,11 @@ parse_options(int argc, char **argv,
 		case OPT_DEBUGINFOD:
 			opts->debuginfod = 1;
 			break;
-		case 'l':
-			if (!cmd_parse_long("--level", optarg, 1, 9, &v))
-				return EXIT_USAGE;
-			wopts->level = (int)v;
-			break;
-		case OPT_NO_COMPRESS:
-			wopts->level = 0;
+		case CMD_OPT_DEMANGLE:
+			if (profconv_demangle_parse(optarg, &opts->demangle) < 0)
+				return cmd_usage_error("invalid --demangle value "
+				    "'%s' (use simple, templates, full or none)",
+				    optarg);
 			break;
 		case CMD_OPT_MAX_INPUT:
 			if (!cmd_set_max_input(optarg))

@@ -20,27 +20,31 @@ static const char usage_text[] =
 	"\n"
 	"  -o, --output OUT    write to OUT instead of standard output;\n"
 	"                      OUT appears whole or not at all\n"
-	"  -t, --threads       jemalloc: one sample per thread, labelled\n"
+	"      --threads       jemalloc: one sample per thread, labelled\n"
 	"                      'thread' (and 'thread_name' where known)\n"
-	"  -s, --symbolize     add functions, files and lines from the mapped\n"
+	"      --symbolize     add functions, files and lines from the mapped\n"
 	"                      binaries (see profconv symbolize)\n"
-	"  -n, --no-compress   write the protobuf without gzip (level 0)\n"
-	"  -l, --level N       gzip level 0..9 (default 6)\n"
+	"      --demangle MODE with --symbolize: function names as pprof\n"
+	"                      writes them: simple (default), templates,\n"
+	"                      full or none\n"
+	CMD_LEVEL_HELP
 	CMD_MAX_INPUT_HELP
 	"  -h, --help          show this help and exit\n"
 	"\n"
 	"IN and OUT may be '-' for standard input and output.\n"
 	"example: profconv text2pb -o heap.pb.gz jeprof.1234.0.f.heap\n";
 
+enum { OPT_THREADS = 256, OPT_SYMBOLIZE };
+
 int
 cmd_text2pb(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
-		{ "threads", no_argument, NULL, 't' },
-		{ "symbolize", no_argument, NULL, 's' },
-		{ "no-compress", no_argument, NULL, 'n' },
-		{ "level", required_argument, NULL, 'l' },
+		{ "threads", no_argument, NULL, OPT_THREADS },
+		{ "symbolize", no_argument, NULL, OPT_SYMBOLIZE },
+		{ "demangle", required_argument, NULL, CMD_OPT_DEMANGLE },
+		CMD_LEVEL_OPTIONS,
 		CMD_MAX_INPUT_OPTION,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -51,29 +55,32 @@ cmd_text2pb(int argc, char **argv)
 	    PROFCONV_SYMBOLIZE_OPTIONS_INIT;
 	struct profconv_profile *prof = NULL;
 	const char *out_path = "-";
-	bool no_compress = false, symbolize = false;
-	long level = 6;
-	int c, status;
+	bool symbolize = false;
+	int c, status, taken;
 
 	optind = 0;	/* glibc: a full reset for this argv */
-	while ((c = getopt_long(argc, argv, "o:tsnl:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:l:h", longopts, NULL)) != -1) {
+		taken = cmd_level_option(&wopts, c, optarg);
+		if (taken < 0)
+			return EXIT_USAGE;
+		if (taken > 0)
+			continue;
 		switch (c) {
 		case 'o':
 			out_path = optarg;
 			break;
-		case 't':
+		case OPT_THREADS:
 			ropts.threads = 1;
 			break;
-		case 's':
+		case OPT_SYMBOLIZE:
 			symbolize = true;
 			sopts.strict = 1;
 			break;
-		case 'n':
-			no_compress = true;
-			break;
-		case 'l':
-			if (!cmd_parse_long("--level", optarg, 0, 9, &level))
-				return EXIT_USAGE;
+		case CMD_OPT_DEMANGLE:
+			if (profconv_demangle_parse(optarg, &sopts.demangle) < 0)
+				return cmd_usage_error("invalid --demangle value "
+				    "'%s' (use simple, templates, full or none)",
+				    optarg);
 			break;
 		case CMD_OPT_MAX_INPUT:
 			if (!cmd_set_max_input(optarg))
@@ -88,7 +95,6 @@ cmd_text2pb(int argc, char **argv)
 	}
 	if (argc - optind != 1)
 		return cmd_usage_error("expected one input file");
-	wopts.level = no_compress ? 0 : (int)level;
 	status = cmd_read_profile(argv[optind], &ropts, &prof);
 	if (status == EXIT_OK && symbolize)
 		status = cmd_symbolize_profile(prof, &sopts, argv[optind], true);

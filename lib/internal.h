@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <regex.h>
 
 #include "profconv.h"
@@ -269,12 +270,13 @@ int profconv__add_sample_raw(struct profconv_profile *prof,
     const struct pc_label *labels, size_t nlabels);
 
 /*
- * The name of location ID for a human (print.c): its innermost function
- * when symbolized, else "module+0xoffset", else its address.  BUF holds
- * the text when it has to be made.
+ * Keep only the samples for which KEEP(PROF, I, PAYLOAD) is true, in
+ * order; the others' stacks and labels stay unreferenced until the
+ * profile is freed.  Cannot fail.
  */
-const char *profconv__frame_name(const struct profconv_profile *prof,
-    uint32_t id, char *buf, size_t size);
+void profconv__keep_samples(struct profconv_profile *prof,
+    bool (*keep)(const struct profconv_profile *prof, size_t i,
+    void *payload), void *payload);
 
 /* Add a location from model-level lines (no id checks). */
 int profconv__add_location_raw(struct profconv_profile *prof,
@@ -297,7 +299,8 @@ struct pc_pruner {
 	const struct profconv_profile *prof;
 	regex_t drop, keep;
 	bool has_drop, has_keep;
-	bool alloc_profile;	/* drop_frames removes malloc */
+	bool alloc_profile;	/* counts allocations, or drops malloc */
+	bool active;		/* anything to prune at all */
 	uint8_t *state;		/* per location id */
 	uint32_t *skip;		/* innermost lines a location loses */
 };
@@ -311,6 +314,69 @@ size_t profconv__prune_stack(struct pc_pruner *p, const uint32_t *stack,
     size_t n);
 /* How many innermost lines location ID loses to a match in its middle. */
 uint32_t profconv__prune_skip(struct pc_pruner *p, uint32_t id);
+
+/* --- names (names.c) -------------------------------------------------------- */
+
+/*
+ * NAME (LEN bytes, demangled C++ or Rust) as MODE shows it, into *BUF
+ * (grown as needed, NUL-terminated), its length in *OUT_LEN.
+ * Errors: PROFCONV_ENOMEM.
+ */
+int profconv__name_simplify(const char *name, size_t len,
+    enum profconv_demangle mode, char **buf, size_t *cap, size_t *out_len);
+/* Is NAME a mangled C++ ("_Z") or Rust v0 ("_R") linker name? */
+bool profconv__name_is_mangled(const char *name);
+/* Does NAME look like a C++ or Rust path (has "::")? */
+bool profconv__name_is_cxx(const char *name);
+
+/* --- views and rows (view.c, rows.c) ------------------------------------------ */
+
+/* How a stack without frames is named in every writer. */
+#define PC_EMPTY_STACK "[no stack]"
+
+/* The text of frame ID of VIEW (no checks). */
+const char *profconv__view_frame_text(const struct profconv_view *view,
+    uint32_t id);
+
+/*
+ * The one aggregation engine: rows keyed by the text writers show, each
+ * with WIDTH int64 columns.  Views add into it at a column offset, so
+ * several profiles share one table.
+ */
+struct pc_rows;
+enum pc_rows_by { PC_ROWS_FUNCTION, PC_ROWS_STACK };
+typedef int pc_rows_cmp(const int64_t *a, const char *aname,
+    const int64_t *b, const char *bname, void *payload);
+
+int profconv__rows_new(struct pc_rows **out, size_t width);
+void profconv__rows_free(struct pc_rows *r);
+/*
+ * Add VIEW's stacks: each sample type T's value goes to column COL + T
+ * of the row of the stack's leaf frame (PC_ROWS_FUNCTION; with CUM, of
+ * every distinct frame of the stack instead) or of the whole stack
+ * (PC_ROWS_STACK).  Errors: PROFCONV_EINVAL (columns out of range),
+ * PROFCONV_ENOMEM.
+ */
+int profconv__rows_add(struct pc_rows *r, const struct profconv_view *view,
+    enum pc_rows_by by, bool cum, size_t col);
+size_t profconv__rows_count(const struct pc_rows *r);
+const char *profconv__rows_name(const struct pc_rows *r, size_t i);
+int64_t *profconv__rows_values(struct pc_rows *r, size_t i);
+void profconv__rows_sort(struct pc_rows *r, pc_rows_cmp *cmp, void *payload);
+
+/*
+ * The one definition of "grew" (a leak candidate), for DELTA, values
+ * laid out as PROF's sample types: in-use objects or bytes went up
+ * (inuse_objects/inuse_space, else objects/space); in profiles without
+ * in-use counters, any value went up.
+ */
+bool profconv__grew(const struct profconv_profile *prof, const int64_t *delta);
+
+/* --- JSON text (json.c) ------------------------------------------------------- */
+
+/* Write S (LEN bytes, UTF-8) as a JSON string literal. */
+void profconv__json_string(FILE *fp, const char *s, size_t len);
+void profconv__json_cstr(FILE *fp, const char *s);
 
 /* --- pprof codec (pb.c) ---------------------------------------------------- */
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "symbolize.h"
 
 /* --- the full dump ----------------------------------------------------------- */
 
@@ -85,9 +86,24 @@ print_samples(const struct profconv_profile *prof, FILE *fp)
 	}
 }
 
-static void
-print_locations(const struct profconv_profile *prof, FILE *fp)
+/* Function FID's name in the dump's demangle mode. */
+static const char *
+fname(struct pc_namer *n, const struct profconv_profile *prof, uint32_t fid,
+    int *rc)
 {
+	const char *name;
+	size_t len;
+
+	if (*rc == 0)
+		*rc = profconv__namer_name(n, prof, fid, &name, &len);
+	return *rc == 0 ? name : "";
+}
+
+static int
+print_locations(const struct profconv_profile *prof, FILE *fp,
+    struct pc_namer *n)
+{
+	int rc = 0;
 	size_t i, j;
 
 	fprintf(fp, "locations: %zu\n", prof->nlocations);
@@ -103,26 +119,30 @@ print_locations(const struct profconv_profile *prof, FILE *fp)
 
 			fprintf(fp, "         F=%" PRIu32 " %s %s:%" PRId64
 			    ":%" PRId64 "\n", ln->function,
-			    profconv__pstr(prof, f->name),
+			    fname(n, prof, ln->function, &rc),
 			    profconv__pstr(prof, f->file), ln->line, ln->column);
 		}
 	}
+	return rc;
 }
 
-static void
-print_functions(const struct profconv_profile *prof, FILE *fp)
+static int
+print_functions(const struct profconv_profile *prof, FILE *fp,
+    struct pc_namer *n)
 {
 	size_t i;
+	int rc = 0;
 
 	fprintf(fp, "functions: %zu\n", prof->nfunctions);
 	for (i = 0; i < prof->nfunctions; i++) {
 		const struct pc_function *f = &prof->functions[i];
 
 		fprintf(fp, " %6zu: %s [%s] %s s=%" PRId64 "\n", i + 1,
-		    profconv__pstr(prof, f->name),
+		    fname(n, prof, (uint32_t)i + 1, &rc),
 		    profconv__pstr(prof, f->system_name),
 		    profconv__pstr(prof, f->file), f->start_line);
 	}
+	return rc;
 }
 
 static void
@@ -145,137 +165,13 @@ print_mappings(const struct profconv_profile *prof, FILE *fp)
 	}
 }
 
-/* --- the summary --------------------------------------------------------------- */
+/* --- the summary: the view's top stacks and functions ------------------------ */
 
-const char *
-profconv__frame_name(const struct profconv_profile *prof, uint32_t id,
-    char *buf, size_t size)
-{
-	const struct pc_location *l = &prof->locations[id - 1];
-	const struct pc_mapping *m;
-	const char *file, *base;
-
-	if (l->nlines != 0) {
-		const struct pc_function *f =
-		    &prof->functions[prof->lines[l->line_off].function - 1];
-
-		if (f->name != 0)
-			return profconv__pstr(prof, f->name);
-		if (f->system_name != 0)
-			return profconv__pstr(prof, f->system_name);
-	}
-	if (l->mapping != 0) {
-		m = &prof->mappings[l->mapping - 1];
-		file = profconv__pstr(prof, m->file);
-		base = strrchr(file, '/');
-		base = base != NULL ? base + 1 : file;
-		if (*base != '\0' && l->address >= m->start) {
-			snprintf(buf, size, "%s+%#" PRIx64, base,
-			    l->address - m->start + m->offset);
-			return buf;
-		}
-	}
-	snprintf(buf, size, "%#" PRIx64, l->address);
-	return buf;
-}
-
-/* An aggregate: a stack (or, for functions, a name) and its values. */
-struct agg {
-	size_t sample;		/* a sample that has this stack */
-	const char *name;	/* the frame name, for functions */
-	int64_t flat, cum;
-};
-
-struct aggtab {
-	struct agg *items;
-	size_t n, cap;
-	uint32_t *slots;	/* item index + 1 */
-	size_t nslots;
-};
-
-static bool
-same_stack(const struct profconv_profile *prof, size_t a, size_t b)
-{
-	const struct pc_sample *x = &prof->samples[a], *y = &prof->samples[b];
-
-	return x->nlocs == y->nlocs && (x->nlocs == 0 ||
-	    memcmp(pc_sample_stack(prof, x), pc_sample_stack(prof, y),
-	    x->nlocs * sizeof(uint32_t)) == 0);
-}
-
+/* |V| without overflow: INT64_MIN has no positive int64. */
 static uint64_t
-stack_hash(const struct profconv_profile *prof, size_t si)
+magnitude(int64_t v)
 {
-	const struct pc_sample *s = &prof->samples[si];
-
-	return profconv__hash_bytes(pc_sample_stack(prof, s),
-	    s->nlocs * sizeof(uint32_t), 0);
-}
-
-static int
-agg_rehash(struct aggtab *t, const struct profconv_profile *prof)
-{
-	size_t ns = t->nslots != 0 ? t->nslots * 2 : 1024, i, j;
-	uint32_t *slots = calloc(ns, sizeof(*slots));
-
-	if (slots == NULL)
-		return profconv__nomem();
-	for (i = 0; i < t->n; i++) {
-		for (j = stack_hash(prof, t->items[i].sample) & (ns - 1);
-		    slots[j] != 0; j = (j + 1) & (ns - 1))
-			;
-		slots[j] = (uint32_t)i + 1;
-	}
-	free(t->slots);
-	t->slots = slots;
-	t->nslots = ns;
-	return 0;
-}
-
-/* Find or add the item for sample SI's stack. */
-static int
-agg_find(struct aggtab *t, const struct profconv_profile *prof, size_t si,
-    struct agg **out)
-{
-	size_t i, mask;
-	int rc;
-
-	if ((t->n + 1) * 2 > t->nslots) {
-		rc = agg_rehash(t, prof);
-		if (rc < 0)
-			return rc;
-	}
-	mask = t->nslots - 1;
-	for (i = stack_hash(prof, si) & mask; t->slots[i] != 0;
-	    i = (i + 1) & mask) {
-		struct agg *a = &t->items[t->slots[i] - 1];
-
-		if (same_stack(prof, a->sample, si)) {
-			*out = a;
-			return 0;
-		}
-	}
-	rc = PC_GROW(t->items, t->cap, t->n, 1);
-	if (rc < 0)
-		return rc;
-	t->items[t->n] = (struct agg){ si, NULL, 0, 0 };
-	t->slots[i] = (uint32_t)++t->n;
-	*out = &t->items[t->n - 1];
-	return 0;
-}
-
-static int
-by_flat_desc(const void *a, const void *b)
-{
-	const struct agg *x = a, *y = b;
-	int64_t ax = x->flat < 0 ? -x->flat : x->flat;
-	int64_t ay = y->flat < 0 ? -y->flat : y->flat;
-
-	if (ax != ay)
-		return ax < ay ? 1 : -1;
-	if (x->name != NULL && y->name != NULL)
-		return strcmp(x->name, y->name);
-	return x->sample < y->sample ? -1 : x->sample > y->sample;
+	return v < 0 ? -(uint64_t)v : (uint64_t)v;
 }
 
 static void
@@ -287,172 +183,102 @@ pct(FILE *fp, int64_t v, int64_t total)
 		fputs("       -", fp);
 }
 
+/* Largest magnitude first, then by name: the order of both top lists. */
 static int
-print_top_stacks(const struct profconv_profile *prof, FILE *fp, int ti,
-    int64_t total, size_t top)
+by_value(const int64_t *a, const char *an, const int64_t *b, const char *bn,
+    void *payload)
 {
-	struct aggtab t = { 0 };
-	struct agg *a;
-	char buf[2][128];
-	size_t i, j;
-	int rc = 0;
+	size_t col = *(const size_t *)payload;
+	uint64_t x = magnitude(a[col]), y = magnitude(b[col]);
 
-	for (i = 0; rc == 0 && i < prof->nsamples; i++) {
-		rc = agg_find(&t, prof, i, &a);
-		if (rc == 0)
-			pc_add_sat(&a->flat,
-			    prof->values[i * prof->nsample_types + ti]);
-	}
-	if (rc == 0) {
-		if (t.n > 1)
-			qsort(t.items, t.n, sizeof(*t.items), by_flat_desc);
-		fprintf(fp, "top %zu stacks by %s (of %zu distinct):\n",
-		    top < t.n ? top : t.n, profconv__pstr(prof,
-		    prof->sample_types[ti].type), t.n);
-		for (i = 0; i < t.n && i < top; i++) {
-			const struct pc_sample *s = &prof->samples[t.items[i].sample];
-
-			fprintf(fp, " %14" PRId64, t.items[i].flat);
-			pct(fp, t.items[i].flat, total);
-			fputs(" ", fp);
-			/* Root first, as people read call paths. */
-			for (j = s->nlocs; j > 0; j--)
-				fprintf(fp, "%s%s", j == s->nlocs ? "" : ";",
-				    profconv__frame_name(prof, prof->stack[s->loc_off +
-				    j - 1], buf[j & 1], sizeof(buf[0])));
-			if (s->nlocs == 0)
-				fputs("<empty stack>", fp);
-			fputc('\n', fp);
-		}
-	}
-	free(t.items);
-	free(t.slots);
-	return rc;
-}
-
-/*
- * Flat and cumulative values per function name.  Each location is named
- * once; names index plain arrays, so the work is linear in the frames.
- */
-struct fn_sums {
-	uint32_t *loc_name;	/* location id -> name index + 1 */
-	struct agg *items;	/* by name index */
-	uint64_t *last;		/* by name index: last sample counted + 1 */
-	size_t cap, last_cap;
-};
-
-static int
-fn_name_of(struct fn_sums *fs, struct pc_strtab *names,
-    const struct profconv_profile *prof, uint32_t id, uint32_t *out)
-{
-	char buf[128];
-	size_t old = fs->cap;
-	int rc;
-
-	if (fs->loc_name[id] != 0) {
-		*out = fs->loc_name[id] - 1;
-		return 0;
-	}
-	rc = profconv__strtab_intern_cstr(names,
-	    profconv__frame_name(prof, id, buf, sizeof(buf)), out);
-	if (rc == 0 && *out >= fs->cap) {
-		rc = PC_GROW(fs->items, fs->cap, 0, *out + 1);
-		if (rc == 0)
-			rc = PC_GROW(fs->last, fs->last_cap, 0, fs->cap);
-		if (rc == 0) {
-			memset(fs->items + old, 0, (fs->cap - old) * sizeof(*fs->items));
-			memset(fs->last + old, 0, (fs->cap - old) * sizeof(*fs->last));
-		}
-	}
-	if (rc == 0)
-		fs->loc_name[id] = *out + 1;
-	return rc;
+	if (x != y)
+		return x < y ? 1 : -1;
+	return strcmp(an, bn);
 }
 
 static int
-print_top_functions(const struct profconv_profile *prof, FILE *fp, int ti,
-    int64_t total, size_t top)
+print_top(struct pc_rows *rows, FILE *fp, const char *what,
+    const char *type, size_t ti, size_t nt, int64_t total, size_t top,
+    bool cum)
 {
-	struct fn_sums fs = { 0 };
-	struct pc_strtab names;
-	size_t i, j, n = 0;
-	uint32_t idx;
-	int64_t v;
-	int rc;
+	size_t i, n = profconv__rows_count(rows), shown = 0;
 
-	rc = profconv__strtab_init(&names);
-	fs.loc_name = calloc(prof->nlocations + 1, sizeof(*fs.loc_name));
-	if (rc == 0 && fs.loc_name == NULL)
-		rc = profconv__nomem();
-	for (i = 0; rc == 0 && i < prof->nsamples; i++) {
-		const struct pc_sample *s = &prof->samples[i];
+	profconv__rows_sort(rows, by_value, &ti);
+	for (i = 0; i < n; i++)
+		shown += profconv__rows_values(rows, i)[ti] != 0 ||
+		    (cum && profconv__rows_values(rows, i)[nt + ti] != 0);
+	fprintf(fp, "top %zu %s by %s%s (of %zu):\n", top < shown ? top : shown,
+	    what, type, cum ? " (flat, flat%, cum, cum%)" : "", shown);
+	for (i = 0; i < n && top > 0; i++) {
+		const int64_t *v = profconv__rows_values(rows, i);
 
-		v = prof->values[i * prof->nsample_types + ti];
-		for (j = 0; rc == 0 && j < s->nlocs; j++) {
-			rc = fn_name_of(&fs, &names, prof,
-			    prof->stack[s->loc_off + j], &idx);
-			if (rc < 0)
-				break;
-			if (j == 0)
-				pc_add_sat(&fs.items[idx].flat, v);
-			/* Count a function once per stack (recursion). */
-			if (fs.last[idx] != i + 1) {
-				fs.last[idx] = i + 1;
-				pc_add_sat(&fs.items[idx].cum, v);
-			}
+		if (v[ti] == 0 && !(cum && v[nt + ti] != 0))
+			continue;
+		fprintf(fp, " %14" PRId64, v[ti]);
+		pct(fp, v[ti], total);
+		if (cum) {
+			fprintf(fp, " %14" PRId64, v[nt + ti]);
+			pct(fp, v[nt + ti], total);
 		}
+		fprintf(fp, " %s\n", profconv__rows_name(rows, i));
+		top--;
 	}
-	/* Compact the used names (index 0, "", is never a frame name). */
-	for (i = 1; rc == 0 && i < names.len; i++) {
-		fs.items[n] = fs.items[i];
-		fs.items[n++].name = profconv__str(&names, (uint32_t)i);
-	}
-	if (rc == 0) {
-		if (n > 1)
-			qsort(fs.items, n, sizeof(*fs.items), by_flat_desc);
-		fprintf(fp, "top %zu functions by %s (flat, flat%%, cum, "
-		    "cum%%):\n", top < n ? top : n,
-		    profconv__pstr(prof, prof->sample_types[ti].type));
-		for (i = 0; i < n && i < top; i++) {
-			fprintf(fp, " %14" PRId64, fs.items[i].flat);
-			pct(fp, fs.items[i].flat, total);
-			fprintf(fp, " %14" PRId64, fs.items[i].cum);
-			pct(fp, fs.items[i].cum, total);
-			fprintf(fp, " %s\n", fs.items[i].name);
-		}
-	}
-	free(fs.loc_name);
-	free(fs.items);
-	free(fs.last);
-	profconv__strtab_free(&names);
-	return rc;
+	return 0;
 }
 
 static int
-print_summary(const struct profconv_profile *prof, FILE *fp, size_t top)
+print_summary(const struct profconv_profile *prof, FILE *fp,
+    const struct profconv_print_options *opts,
+    const struct profconv_view_options *vopts)
 {
-	int ti = profconv_profile_default_sample_index(prof);
+	size_t top = opts->top;
+	struct profconv_view *view = NULL;
+	struct pc_rows *stacks = NULL, *funcs = NULL;
+	size_t ti = 0, nt = prof->nsample_types, i;
 	int64_t total = 0, sum;
-	size_t i;
+	const char *type;
+	int def = profconv_profile_default_sample_index(prof);
 	int rc;
 
 	fprintf(fp, "samples: %zu  locations: %zu  functions: %zu  "
 	    "mappings: %zu\n", prof->nsamples, prof->nlocations,
 	    prof->nfunctions, prof->nmappings);
-	for (i = 0; i < prof->nsample_types; i++) {
-		profconv_profile_total(prof, i, &sum);
-		if ((int)i == ti)
-			total = sum;
+	rc = profconv_view_new(&view, prof, vopts);
+	if (rc < 0)
+		return rc;
+	for (i = 0; i < nt; i++) {
+		profconv_view_total(view, i, &sum);
 		fprintf(fp, "total %s/%s: %" PRId64 "%s\n",
 		    profconv__pstr(prof, prof->sample_types[i].type),
 		    profconv__pstr(prof, prof->sample_types[i].unit), sum,
-		    (int)i == ti ? " [default]" : "");
+		    (int)i == def ? " [default]" : "");
 	}
-	if (ti < 0 || prof->nsamples == 0 || top == 0)
-		return 0;
-	rc = print_top_stacks(prof, fp, ti, total, top);
+	if (def < 0 || profconv_view_stack_count(view) == 0 || top == 0)
+		goto out;
+	rc = profconv_view_sample_index(view, opts->sample_type, &ti);
+	if (rc < 0)
+		goto out;
+	profconv_view_total(view, ti, &total);
+	type = profconv__pstr(prof, prof->sample_types[ti].type);
+	rc = profconv__rows_new(&stacks, nt);
 	if (rc == 0)
-		rc = print_top_functions(prof, fp, ti, total, top);
+		rc = profconv__rows_add(stacks, view, PC_ROWS_STACK, false, 0);
+	if (rc == 0)
+		rc = print_top(stacks, fp, "stacks", type, ti, nt, total, top,
+		    false);
+	if (rc == 0)
+		rc = profconv__rows_new(&funcs, 2 * nt);
+	if (rc == 0)
+		rc = profconv__rows_add(funcs, view, PC_ROWS_FUNCTION, false, 0);
+	if (rc == 0)
+		rc = profconv__rows_add(funcs, view, PC_ROWS_FUNCTION, true, nt);
+	if (rc == 0)
+		rc = print_top(funcs, fp, "functions", type, ti, nt, total, top,
+		    true);
+out:
+	profconv__rows_free(stacks);
+	profconv__rows_free(funcs);
+	profconv_view_free(view);
 	return rc;
 }
 
@@ -461,20 +287,32 @@ profconv_profile_print(const struct profconv_profile *prof, FILE *fp,
     const struct profconv_print_options *opts)
 {
 	struct profconv_print_options def = PROFCONV_PRINT_OPTIONS_INIT;
+	struct profconv_view_options vdef = PROFCONV_VIEW_OPTIONS_INIT;
+	const struct profconv_view_options *vopts;
+	struct pc_namer namer;
 	int rc = 0;
 
 	if (opts == NULL)
 		opts = &def;
+	if (opts->version != PROFCONV_PRINT_OPTIONS_VERSION)
+		return profconv__fail(PROFCONV_EINVAL,
+		    "print options version %u is not %u", opts->version,
+		    PROFCONV_PRINT_OPTIONS_VERSION);
+	vopts = opts->view != NULL ? opts->view : &vdef;
+	memset(&namer, 0, sizeof(namer));
+	namer.mode = vopts->demangle;
 	errno = 0;
 	print_header(prof, fp, opts->summary != 0);
 	if (opts->summary) {
-		rc = print_summary(prof, fp, opts->top);
+		rc = print_summary(prof, fp, opts, vopts);
 	} else {
 		print_samples(prof, fp);
-		print_locations(prof, fp);
-		print_functions(prof, fp);
+		rc = print_locations(prof, fp, &namer);
+		if (rc == 0)
+			rc = print_functions(prof, fp, &namer);
 		print_mappings(prof, fp);
 	}
+	profconv__namer_free(&namer);
 	if (rc == 0 && (fflush(fp) != 0 || ferror(fp)))
 		rc = profconv__fail(PROFCONV_EIO, "write error: %s",
 		    strerror(errno != 0 ? errno : EIO));

@@ -410,91 +410,240 @@ int profconv_profile_scale(struct profconv_profile *prof,
 int profconv_profile_normalize(struct profconv_profile *prof,
     const struct profconv_profile *to);
 
+/* --- views: what every writer shows ------------------------------------- */
+
+/*
+ * How function names are shown: pprof's -symbolize=demangle= modes.
+ * SIMPLE drops parameter lists, template arguments and return types
+ * ("app::Pool::grow"); TEMPLATES keeps template arguments; FULL is the
+ * demangler's whole text less clone suffixes; NONE is the linker's name.
+ * Applied to C++ and Rust names only (a mangled system name, or "::" in
+ * the name); Go and C names are shown as they are.
+ */
+enum profconv_demangle {
+	PROFCONV_DEMANGLE_SIMPLE = 0,
+	PROFCONV_DEMANGLE_TEMPLATES = 1,
+	PROFCONV_DEMANGLE_FULL = 2,
+	PROFCONV_DEMANGLE_NONE = 3
+};
+
+/*
+ * The mode named TEXT ("simple", "templates", "full", "none") into *OUT.
+ * Errors: PROFCONV_EINVAL (unknown name).
+ */
+int profconv_demangle_parse(const char *text, enum profconv_demangle *out);
+
+/* What one frame of a view is. */
+enum profconv_granularity {
+	PROFCONV_BY_FUNCTION = 0,	/* "name" */
+	PROFCONV_BY_LINE = 1,		/* "name file.c:12" (the file's base name) */
+	PROFCONV_BY_ADDRESS = 2		/* "name+0x4011f0": one per location */
+};
+
+struct profconv_view_options {
+	unsigned int version;		/* PROFCONV_VIEW_OPTIONS_VERSION */
+	enum profconv_granularity granularity;
+	enum profconv_demangle demangle;
+	/* One frame per location (its outermost function), no inlined calls. */
+	int no_inline;
+	/* Keep drop_frames matches and frames inside allocator libraries. */
+	int keep_allocator_frames;
+	/* Keep only stacks with a frame matching FOCUS, and drop those with
+	 * a frame matching IGNORE (POSIX extended regexes, searched in the
+	 * frame's text); NULL: no filter. */
+	const char *focus;
+	const char *ignore;
+};
+#define PROFCONV_VIEW_OPTIONS_VERSION 1
+#define PROFCONV_VIEW_OPTIONS_INIT \
+	{ PROFCONV_VIEW_OPTIONS_VERSION, PROFCONV_BY_FUNCTION, \
+	  PROFCONV_DEMANGLE_SIMPLE, 0, 0, NULL, NULL }
+
+/*
+ * A view: a profile as it is shown.  Every writer that shows stacks or
+ * names (the summary, the comparison table, folded stacks, SVG,
+ * speedscope, trend) reads one, so one profile shows the same stacks,
+ * names and totals everywhere:
+ *
+ *   - allocator frames are cut off the leaf end of each stack: the
+ *     profile's drop_frames (less keep_frames), and, in profiles that
+ *     count allocations, frames without symbols inside an allocator
+ *     library (libjemalloc*, libtcmalloc*, libmimalloc*);
+ *   - each location gives one frame per line, outermost first (inline
+ *     calls expanded), unless no_inline; a location without lines is
+ *     "module+0xoffset" (or its address);
+ *   - names follow the demangle mode;
+ *   - frames are identified by their text and stacks by their frames;
+ *     samples whose values are all zero are left out.
+ *
+ * Stacks run root first and are sorted by their folded text ("a;b;c",
+ * byte order).  The view borrows PROF, which must outlive it unchanged.
+ */
+struct profconv_view;	/* opaque */
+
+/* A frame of a view; strings borrowed from the view. */
+struct profconv_view_frame {
+	const char *name;	/* the frame's text, as writers show it */
+	const char *function;	/* function name in the demangle mode, "" when
+				 * unsymbolized */
+	const char *file;	/* source file as the profile names it, "" */
+	int64_t line;		/* line of the first location seen, 0 unknown */
+	const char *module;	/* base name of the mapped file, "" */
+};
+
+/* A stack of a view. */
+struct profconv_view_stack {
+	const uint32_t *frames;	/* frame ids, root first */
+	size_t nframes;		/* 0 for samples without frames */
+	const int64_t *values;	/* one per sample type of the profile */
+};
+
+/*
+ * Make the view of PROF in *OUT (free with profconv_view_free()).  OPTS
+ * may be NULL.  Errors: PROFCONV_EINVAL (bad options or regex),
+ * PROFCONV_ENOMEM.
+ */
+int profconv_view_new(struct profconv_view **out,
+    const struct profconv_profile *prof,
+    const struct profconv_view_options *opts);
+/* Release VIEW; NULL is a no-op. */
+void profconv_view_free(struct profconv_view *view);
+
+/* The profile VIEW shows.  Cannot fail. */
+const struct profconv_profile *profconv_view_profile(
+    const struct profconv_view *view);
+/* Number of frames (ids 1..n) and stacks (0..n-1).  Cannot fail. */
+size_t profconv_view_frame_count(const struct profconv_view *view);
+size_t profconv_view_stack_count(const struct profconv_view *view);
+/* Frame ID and stack I.  Errors: PROFCONV_EINVAL (no such one). */
+int profconv_view_frame(const struct profconv_view *view, uint32_t id,
+    struct profconv_view_frame *out);
+int profconv_view_stack(const struct profconv_view *view, size_t i,
+    struct profconv_view_stack *out);
+/* Sum of sample type TYPE_INDEX over the view's stacks (saturating).
+ * Errors: PROFCONV_EINVAL. */
+int profconv_view_total(const struct profconv_view *view, size_t type_index,
+    int64_t *out);
+/*
+ * Index of the sample type named TYPE, or of the default one when TYPE
+ * is NULL, into *OUT.  Errors: PROFCONV_ENOTFOUND (with a message).
+ */
+int profconv_view_sample_index(const struct profconv_view *view,
+    const char *type, size_t *out);
+
 /* --- comparing two profiles ------------------------------------------------- */
 
-/* How profconv_diff_print() groups samples into rows. */
+/* How the comparison groups stacks into rows. */
 enum profconv_diff_by {
-	PROFCONV_DIFF_BY_FUNCTION = 0,	/* the first frame not dropped */
-	PROFCONV_DIFF_BY_LINE = 1,	/* its file:line */
+	PROFCONV_DIFF_BY_FUNCTION = 0,	/* the leaf frame of the view */
+	PROFCONV_DIFF_BY_LINE = 1,	/* the leaf frame, "name file:line" */
 	PROFCONV_DIFF_BY_STACK = 2	/* the whole stack, root first */
 };
 
 struct profconv_diff_options {
 	unsigned int version;		/* PROFCONV_DIFF_OPTIONS_VERSION */
 	enum profconv_diff_by by;
+	/* Keep only what grew (profconv_profile_keep_growth()), in the
+	 * delta and in the table. */
+	int leaks;
+	/* Frames, names and filters; NULL: the defaults.  Its granularity
+	 * is set from BY. */
+	const struct profconv_view_options *view;
+};
+#define PROFCONV_DIFF_OPTIONS_VERSION 2
+#define PROFCONV_DIFF_OPTIONS_INIT \
+	{ PROFCONV_DIFF_OPTIONS_VERSION, PROFCONV_DIFF_BY_FUNCTION, 0, NULL }
+
+/*
+ * A comparison of BASE and CUR, which must have the same sample types
+ * (see profconv_profiles_compatibilize()): the delta profile CUR - BASE
+ * (profconv_profile_subtract(), then the leak filter when asked) and the
+ * rows of the table, all made from views of the three profiles with the
+ * same options.  The table's delta columns are the delta profile's.
+ */
+struct profconv_diff;	/* opaque */
+
+/*
+ * Compare BASE and CUR into *OUT (free with profconv_diff_free()); the
+ * inputs may be freed afterwards.  OPTS may be NULL.
+ * Errors: PROFCONV_EINVAL (different sample types, bad options),
+ * PROFCONV_ENOMEM.
+ */
+int profconv_diff_new(struct profconv_diff **out,
+    const struct profconv_profile *base, const struct profconv_profile *cur,
+    const struct profconv_diff_options *opts);
+void profconv_diff_free(struct profconv_diff *diff);
+
+/* The delta profile, borrowed from DIFF.  Cannot fail. */
+const struct profconv_profile *profconv_diff_delta(
+    const struct profconv_diff *diff);
+
+struct profconv_diff_print_options {
+	unsigned int version;		/* PROFCONV_DIFF_PRINT_OPTIONS_VERSION */
 	const char *sort;		/* column name; NULL: the delta bytes,
 					 * or delta of the default type */
 	size_t top;			/* rows to print; 0: all */
 	int exact;			/* exact numbers, not KiB/MiB */
-	int leaks;			/* only rows whose in-use values grew */
 };
-#define PROFCONV_DIFF_OPTIONS_VERSION 1
-#define PROFCONV_DIFF_OPTIONS_INIT \
-	{ PROFCONV_DIFF_OPTIONS_VERSION, PROFCONV_DIFF_BY_FUNCTION, NULL, 0, 0, 0 }
+#define PROFCONV_DIFF_PRINT_OPTIONS_VERSION 1
+#define PROFCONV_DIFF_PRINT_OPTIONS_INIT \
+	{ PROFCONV_DIFF_PRINT_OPTIONS_VERSION, NULL, 0, 0 }
 
 /*
- * Print the comparison table of BASE and CUR, which must have the same
- * sample types (see profconv_profiles_compatibilize()).  Heap profiles
- * with alloc_* and inuse_* types get the columns New, Freed, Delta objs,
- * Alloc bytes, Freed bytes and Delta bytes (the memory debuggers'
- * comparison view); others get base, cur and delta per sample type.
- * Rows without change are left out; a TOTAL row ends the table.  Frames
- * matching a profile's drop_frames (allocator frames) do not name rows.
- * Sort columns: new, freed, delta-objects, alloc-bytes, freed-bytes,
- * delta-bytes, name; or a sample type name.
- * Errors: PROFCONV_EINVAL (unknown sort column, different types),
- * PROFCONV_EIO, PROFCONV_ENOMEM.
+ * Print DIFF's comparison table to FP.  Heap profiles with alloc_* and
+ * inuse_* types get the columns New, Freed, Delta objs, Alloc bytes,
+ * Freed bytes and Delta bytes (the memory debuggers' comparison view,
+ * computed from the delta); others get base, cur and delta per sample
+ * type.  Rows whose delta is zero are left out; a TOTAL row ends the
+ * table.  Sort columns: new, freed, delta-objects, alloc-bytes,
+ * freed-bytes, delta-bytes, name; or a sample type name.
+ * Errors: PROFCONV_EINVAL (unknown sort column), PROFCONV_EIO,
+ * PROFCONV_ENOMEM.
  */
-int profconv_diff_print(const struct profconv_profile *base,
-    const struct profconv_profile *cur, FILE *fp,
-    const struct profconv_diff_options *opts);
+int profconv_diff_print(const struct profconv_diff *diff, FILE *fp,
+    const struct profconv_diff_print_options *opts);
 
 /*
- * The leak view of a delta profile: keep only the samples whose in-use
- * objects or bytes grew (inuse_objects/inuse_space, or objects/space;
- * for other profiles, any value).  Cannot fail; returns 0.
+ * Write DIFF as one JSON object to FP: "before" and "after" totals, and
+ * "rows" sorted as the table is.  Heap rows carry name, newCount,
+ * deletedCount, countDelta, allocatedSize, freedSize, sizeDelta (the
+ * DevTools comparison view's names); other rows carry name and, per
+ * sample type, base, cur and delta.  OPTS as for profconv_diff_print().
+ * Errors: as profconv_diff_print().
+ */
+int profconv_diff_write_json(const struct profconv_diff *diff, FILE *fp,
+    const struct profconv_diff_print_options *opts);
+
+/*
+ * The leak view of a delta profile: keep only the samples that grew,
+ * by one definition everywhere: in-use objects or bytes went up
+ * (inuse_objects/inuse_space, or objects/space); in profiles without
+ * in-use counters, any value went up.  Cannot fail; returns 0.
  */
 int profconv_profile_keep_growth(struct profconv_profile *prof);
 
 /* --- folded stacks for flame graphs ---------------------------------------- */
 
-/* What names frames in folded output. */
-enum profconv_flame_names {
-	PROFCONV_FLAME_FUNCTIONS = 0,	/* function names */
-	PROFCONV_FLAME_LINES = 1,	/* "function file.c:12" */
-	PROFCONV_FLAME_ADDRESSES = 2	/* "function+0xaddress" */
-};
-
 struct profconv_flame_options {
 	unsigned int version;		/* PROFCONV_FLAME_OPTIONS_VERSION */
 	const char *sample_type;	/* NULL: the default sample type */
-	enum profconv_flame_names names;
-	int no_inline;			/* one frame per location: the
-					 * outermost function */
-	int keep_allocator_frames;	/* do not apply drop_frames */
-	const char *focus;		/* keep stacks with a frame matching
-					 * this POSIX extended regex */
-	const char *ignore;		/* drop stacks with a frame matching */
 };
-#define PROFCONV_FLAME_OPTIONS_VERSION 1
-#define PROFCONV_FLAME_OPTIONS_INIT \
-	{ PROFCONV_FLAME_OPTIONS_VERSION, NULL, PROFCONV_FLAME_FUNCTIONS, \
-	  0, 0, NULL, NULL }
+#define PROFCONV_FLAME_OPTIONS_VERSION 2
+#define PROFCONV_FLAME_OPTIONS_INIT { PROFCONV_FLAME_OPTIONS_VERSION, NULL }
 
 /*
- * Write PROF as folded stacks to FP: "root;...;leaf COUNT" per distinct
- * stack, root first, sorted, identical stacks merged, inline frames
- * expanded outermost first, unsymbolized frames as "module+0xoffset",
- * ';' and line breaks in names replaced; stacks with a zero count are
- * left out.  With BASE, write "stack BASE_COUNT CUR_COUNT" for every stack
- * of either profile (flamegraph.pl's differential form); the profiles
- * must share the chosen sample type.  Negative counts (a delta profile)
- * are refused.
- * Errors: PROFCONV_ENOTFOUND (no such sample type), PROFCONV_EINVAL (a bad
- * regex), PROFCONV_EFORMAT (negative counts), PROFCONV_EIO, PROFCONV_ENOMEM.
+ * Write the view CUR as folded stacks to FP: "root;...;leaf COUNT" per
+ * stack of the view with a nonzero count, in the view's order; ';' and
+ * line breaks in names replaced, a stack without frames as "[no stack]".
+ * With BASE (a view made with the same options), write
+ * "stack BASE_COUNT CUR_COUNT" for every stack of either
+ * (flamegraph.pl's differential form).  Negative counts (a delta
+ * profile) are refused.
+ * Errors: PROFCONV_ENOTFOUND (no such sample type), PROFCONV_EFORMAT
+ * (negative counts), PROFCONV_EIO, PROFCONV_ENOMEM.
  */
-int profconv_flame_write(const struct profconv_profile *prof,
-    const struct profconv_profile *base, FILE *fp,
+int profconv_flame_write(const struct profconv_view *cur,
+    const struct profconv_view *base, FILE *fp,
     const struct profconv_flame_options *opts);
 
 /* --- printing ------------------------------------------------------------- */
@@ -503,16 +652,25 @@ struct profconv_print_options {
 	unsigned int version;		/* PROFCONV_PRINT_OPTIONS_VERSION */
 	int summary;			/* nonzero: totals and top lists only */
 	size_t top;			/* summary: how many stacks/functions */
+	/* Names and frames of the summary and of function names in the
+	 * dump; NULL: the defaults. */
+	const struct profconv_view_options *view;
+	/* Summary: the sample type the top lists rank by; NULL: the
+	 * default one. */
+	const char *sample_type;
 };
-#define PROFCONV_PRINT_OPTIONS_VERSION 1
-#define PROFCONV_PRINT_OPTIONS_INIT { PROFCONV_PRINT_OPTIONS_VERSION, 0, 10 }
+#define PROFCONV_PRINT_OPTIONS_VERSION 2
+#define PROFCONV_PRINT_OPTIONS_INIT \
+	{ PROFCONV_PRINT_OPTIONS_VERSION, 0, 10, NULL, NULL }
 
 /*
  * Print PROF to FP as stable, diffable text: header fields, sample types,
  * samples with values, labels and location ids, locations with their lines,
- * functions and mappings.  With OPTS->summary, print the totals per sample
- * type, object counts and the top stacks and functions by the default
- * sample type instead.  Errors: PROFCONV_EIO, PROFCONV_ENOMEM.
+ * functions (named in the view's demangle mode) and mappings.  With
+ * OPTS->summary, print the totals per sample type, then the top stacks
+ * and functions of the view by the chosen (or default) sample type
+ * instead.  Errors: PROFCONV_EINVAL (bad options), PROFCONV_ENOTFOUND
+ * (no such sample type), PROFCONV_EIO, PROFCONV_ENOMEM.
  */
 int profconv_profile_print(const struct profconv_profile *prof, FILE *fp,
     const struct profconv_print_options *opts);
@@ -552,11 +710,14 @@ struct profconv_symbolize_options {
 	 * differs from the profile's), with a one-line message; may be NULL. */
 	void (*warn)(const char *msg, void *payload);
 	void *payload;
+	/* How Function.name is written (system_name keeps the linker's
+	 * name); see enum profconv_demangle.  Default: simple, as pprof. */
+	enum profconv_demangle demangle;
 };
-#define PROFCONV_SYMBOLIZE_OPTIONS_VERSION 1
+#define PROFCONV_SYMBOLIZE_OPTIONS_VERSION 2
 #define PROFCONV_SYMBOLIZE_OPTIONS_INIT \
 	{ PROFCONV_SYMBOLIZE_OPTIONS_VERSION, NULL, NULL, NULL, NULL, 0, 0, \
-	  0, NULL, NULL }
+	  0, NULL, NULL, PROFCONV_DEMANGLE_SIMPLE }
 
 /* What profconv_symbolize() did, counted in locations. */
 struct profconv_symbolize_stats {

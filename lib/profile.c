@@ -603,3 +603,24 @@ profconv_profile_total(const struct profconv_profile *prof, size_t type_index,
 	*out = sum;
 	return 0;
 }
+
+void
+profconv__keep_samples(struct profconv_profile *prof,
+    bool (*keep)(const struct profconv_profile *prof, size_t i,
+    void *payload), void *payload)
+{
+	size_t i, nt = prof->nsample_types, kept = 0;
+
+	for (i = 0; i < prof->nsamples; i++) {
+		if (!keep(prof, i, payload))
+			continue;
+		if (kept != i) {
+			prof->samples[kept] = prof->samples[i];
+			memmove(&prof->values[kept * nt], &prof->values[i * nt],
+			    nt * sizeof(*prof->values));
+		}
+		kept++;
+	}
+	prof->nsamples = kept;
+	prof->nvalues = kept * nt;
+}

@@ -14,6 +14,27 @@
 
 enum { LOC_UNKNOWN = 0, LOC_USER, LOC_PRUNE, LOC_PRUNE_BENEATH };
 
+/* Does PROF count allocations (heap, heaptrack, massif), whatever its
+ * drop_frames says?  Then frames inside the allocator are not its
+ * program's. */
+static bool
+counts_allocations(const struct profconv_profile *prof)
+{
+	size_t i;
+
+	for (i = 0; i < prof->nsample_types; i++) {
+		const char *t = profconv__pstr(prof, prof->sample_types[i].type);
+		const char *u = profconv__pstr(prof, prof->sample_types[i].unit);
+
+		if (strncmp(t, "alloc_", 6) == 0 ||
+		    strncmp(t, "inuse_", 6) == 0 ||
+		    strcmp(t, "space") == 0 || strcmp(t, "objects") == 0 ||
+		    strcmp(u, "bytes") == 0)
+			return true;
+	}
+	return false;
+}
+
 /* Compile "^(RX)$"; an expression POSIX cannot read disables the filter. */
 static int
 compile(regex_t *re, const char *rx, bool *ok)
@@ -49,9 +70,11 @@ profconv__pruner_init(struct pc_pruner *p, const struct profconv_profile *prof,
 		rc = compile(&p->keep, profconv__pstr(prof, prof->keep_frames),
 		    &p->has_keep);
 	/* An allocation profile drops malloc; a CPU profile does not. */
-	p->alloc_profile = p->has_drop &&
-	    regexec(&p->drop, "malloc", 0, NULL, 0) == 0;
-	if (rc == 0 && p->has_drop) {
+	p->alloc_profile = (p->has_drop &&
+	    regexec(&p->drop, "malloc", 0, NULL, 0) == 0) ||
+	    counts_allocations(prof);
+	p->active = p->has_drop || p->alloc_profile;
+	if (rc == 0 && p->active) {
 		p->state = calloc(prof->nlocations + 1, 1);
 		p->skip = calloc(prof->nlocations + 1, sizeof(*p->skip));
 		if (p->state == NULL || p->skip == NULL)
@@ -115,7 +138,8 @@ is_allocator_library(const char *file)
 
 	base = base != NULL ? base + 1 : file;
 	return strncmp(base, "libjemalloc", 11) == 0 ||
-	    strncmp(base, "libtcmalloc", 11) == 0;
+	    strncmp(base, "libtcmalloc", 11) == 0 ||
+	    strncmp(base, "libmimalloc", 11) == 0;
 }
 
 /* Classify location ID once: scan its lines from the outermost. */
@@ -137,7 +161,7 @@ classify(struct pc_pruner *p, uint32_t id)
 		p->state[id] = LOC_PRUNE;
 		return p->state[id];
 	}
-	for (i = l->nlines; i > 0; i--) {
+	for (i = p->has_drop ? l->nlines : 0; i > 0; i--) {
 		const struct pc_function *f =
 		    &prof->functions[prof->lines[l->line_off + i - 1].function - 1];
 		const char *name = profconv__pstr(prof, f->name);
@@ -165,7 +189,7 @@ profconv__prune_stack(struct pc_pruner *p, const uint32_t *stack, size_t n)
 	size_t i;
 	unsigned st;
 
-	if (!p->has_drop)
+	if (!p->active)
 		return 0;
 	for (i = n; i > 0; i--) {
 		st = classify(p, stack[i - 1]);
@@ -183,7 +207,7 @@ profconv__prune_stack(struct pc_pruner *p, const uint32_t *stack, size_t n)
 uint32_t
 profconv__prune_skip(struct pc_pruner *p, uint32_t id)
 {
-	if (!p->has_drop)
+	if (!p->active)
 		return 0;
 	classify(p, id);
 	return p->skip[id];

@@ -82,6 +82,8 @@ struct session {
 
 	struct pc_funcset funcs;
 	struct pc_demangler dm;
+	char *nbuf;			/* a name in the demangle mode */
+	size_t nbuf_cap;
 	struct pc_u64map name_by_ptr;	/* libdw string -> name_pairs[] */
 	struct name_pair *name_pairs;
 	size_t nname_pairs, name_pairs_cap;
@@ -263,6 +265,7 @@ session_free(struct session *s)
 	free(s->rlines);
 	profconv__funcset_free(&s->funcs);
 	profconv__demangler_free(&s->dm);
+	free(s->nbuf);
 	profconv__u64map_free(&s->name_by_ptr);
 	free(s->name_pairs);
 	profconv__u64map_free(&s->file_by_ptr);
@@ -499,6 +502,18 @@ frame_names(struct session *s, const struct pc_frame *f, uint32_t *name,
 	shown = profconv__demangle(&s->dm, sys);
 	if (shown == NULL)
 		shown = f->name != NULL ? f->name : sys;
+	/* Function.name in the demangle mode; system_name stays mangled. */
+	if (s->opts->demangle == PROFCONV_DEMANGLE_NONE) {
+		shown = sys;
+	} else if (shown != sys || profconv__name_is_cxx(shown)) {
+		size_t len;
+
+		rc = profconv__name_simplify(shown, strlen(shown),
+		    s->opts->demangle, &s->nbuf, &s->nbuf_cap, &len);
+		if (rc < 0)
+			return rc;
+		shown = s->nbuf;
+	}
 	rc = profconv__intern(s->prof, shown, &np.name);
 	if (rc == 0)
 		rc = profconv__intern(s->prof, sys, &np.system_name);

@@ -121,6 +121,27 @@ struct pc_demangler {
 const char *profconv__demangle(struct pc_demangler *d, const char *name);
 void profconv__demangler_free(struct pc_demangler *d);
 
+/* --- names in a demangle mode (names.c) ------------------------------------ */
+
+/* Names functions in MODE; zero-initialise, then set MODE. */
+struct pc_namer {
+	enum profconv_demangle mode;
+	struct pc_demangler dm;
+	char *buf;
+	size_t cap;
+};
+
+/*
+ * The name of function FID of PROF in N's mode: the full demangled text
+ * of a mangled system name when the mode needs it, simplified for C++
+ * and Rust names, the linker's name for NONE.  *OUT is borrowed (from N
+ * or PROF) until the next call.  Errors: PROFCONV_ENOMEM.
+ */
+int profconv__namer_name(struct pc_namer *n,
+    const struct profconv_profile *prof, uint32_t fid, const char **out,
+    size_t *out_len);
+void profconv__namer_free(struct pc_namer *n);
+
 /* --- per-module address index (symdwarf.c) -------------------------------- */
 
 /* One frame of an answer, innermost first.  Strings borrow from libdw. */

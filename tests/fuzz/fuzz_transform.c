@@ -42,6 +42,10 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	struct profconv_print_options po = PROFCONV_PRINT_OPTIONS_INIT;
 	struct profconv_profile *p = NULL, *m = NULL, *d = NULL;
 	struct profconv_profile *two[2];
+	struct profconv_view_options vo = PROFCONV_VIEW_OPTIONS_INIT;
+	struct profconv_view *v = NULL;
+	struct profconv_diff *diff = NULL;
+	int mode;
 	FILE *sink = fopen("/dev/null", "w");
 	int64_t t1, t2;
 	size_t i;
@@ -53,9 +57,36 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		goto out;
 	po.summary = 1;
 	profconv_profile_print(p, sink, &po);
-	profconv_flame_write(p, NULL, sink, NULL);
-	profconv_flame_write(p, p, sink, NULL);
-	profconv_diff_print(p, p, sink, NULL);
+	po.view = &vo;
+	for (mode = 0; mode < 4; mode++) {
+		vo.demangle = (enum profconv_demangle)mode;
+		vo.granularity = (enum profconv_granularity)(mode % 3);
+		vo.no_inline = mode == 3;
+		profconv_profile_print(p, sink, &po);
+		if (profconv_view_new(&v, p, &vo) < 0)
+			continue;
+		profconv_flame_write(v, NULL, sink, NULL);
+		profconv_flame_write(v, v, sink, NULL);
+		/* The view cuts frames, never value: its totals are the
+		 * profile's. */
+		for (i = 0; small_values(p) &&
+		    i < profconv_profile_sample_type_count(p); i++) {
+			profconv_profile_total(p, i, &t1);
+			profconv_view_total(v, i, &t2);
+			if (t1 != t2)
+				abort();
+		}
+		profconv_view_free(v);
+		v = NULL;
+	}
+	if (profconv_diff_new(&diff, p, p, NULL) == 0) {
+		profconv_diff_print(diff, sink, NULL);
+		profconv_diff_write_json(diff, sink, NULL);
+		if (small_values(p) &&
+		    profconv_profile_sample_count(profconv_diff_delta(diff)) != 0)
+			abort();
+		profconv_diff_free(diff);
+	}
 	if (profconv_profile_subtract(&d, p, p) == 0 && small_values(p) &&
 	    profconv_profile_sample_count(d) != 0)
 		abort();

@@ -1,0 +1,339 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * names.c - function names as pprof shows them.
+ *
+ * pprof's symbolizer demangles in one of four modes: the default, simple,
+ * drops parameter lists, template arguments and return types
+ * ("app::Pool::grow"); "templates" keeps the template arguments; "full"
+ * is the demangler's whole text (without clone suffixes); "none" keeps the
+ * linker's name.  The same rules are applied here to text that is already
+ * demangled, so that a profile that carries full names (written by
+ * another tool, or by an older profconv) shows the same names as one
+ * symbolized in the chosen mode.
+ *
+ * Only C++ and Rust names are touched (the caller decides: a mangled
+ * system name, or "::" in the name); Go's "main.(*T).M" has parentheses
+ * that are not a parameter list.
+ */
+
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "symbolize.h"
+
+static bool
+is_ident(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9') || c == '_' || c == '$' ||
+	    (unsigned char)c >= 0x80;
+}
+
+/* Does the text before P (from START) end with "operator"? */
+static bool
+after_operator(const char *start, const char *p)
+{
+	return p - start >= 8 && memcmp(p - 8, "operator", 8) == 0 &&
+	    (p - start == 8 || !is_ident(p[-9]));
+}
+
+/*
+ * Length of the operator symbol at P, right after the keyword "operator"
+ * ("<<=", "()", "->*", "[]", ...), so that its brackets are not taken for
+ * a template or parameter list.  0 when P starts no such symbol.
+ */
+static size_t
+operator_symbol(const char *p)
+{
+	static const char *const ops[] = {
+		"<=>", "<<=", ">>=", "->*", "()", "[]", "<<", ">>", "<=",
+		">=", "->", "<", ">",
+	};
+	size_t i, n;
+
+	for (i = 0; i < PC_ARRAY_LEN(ops); i++) {
+		n = strlen(ops[i]);
+		if (strncmp(p, ops[i], n) == 0)
+			return n;
+	}
+	return 0;
+}
+
+/* Skip a balanced group that starts at P with OPEN; returns the position
+ * after its CLOSE (or the end of the text when it is not closed). */
+static const char *
+skip_group(const char *p, const char *end, char open, char close)
+{
+	int depth = 0;
+
+	for (; p < end; p++) {
+		if (*p == open)
+			depth++;
+		else if (*p == close && --depth == 0)
+			return p + 1;
+	}
+	return end;
+}
+
+/* Is P the start of a Rust crate disambiguator, "[" hex digits "]"? */
+static size_t
+disambiguator(const char *p, const char *end)
+{
+	const char *q = p + 1;
+
+	if (*p != '[')
+		return 0;
+	while (q < end && ((*q >= '0' && *q <= '9') || (*q >= 'a' && *q <= 'f')))
+		q++;
+	return q > p + 1 && q < end && *q == ']' ? (size_t)(q + 1 - p) : 0;
+}
+
+struct out {
+	char *buf;
+	size_t len, cap;
+	int rc;
+};
+
+static void
+put(struct out *o, const char *s, size_t n)
+{
+	if (o->rc != 0 || n == 0)
+		return;
+	o->rc = PC_GROW(o->buf, o->cap, o->len, n + 1);
+	if (o->rc == 0) {
+		memcpy(o->buf + o->len, s, n);
+		o->len += n;
+		o->buf[o->len] = '\0';
+	}
+}
+
+/*
+ * Copy [P, END) to O without parameter lists (and, with NO_TEMPLATES,
+ * template arguments and Rust crate disambiguators).  Brace groups ("{lambda(int)#1}") are kept whole;
+ * "(anonymous namespace)" stays; "<T as Trait>" qualified paths keep their
+ * brackets.
+ */
+static void
+strip(struct out *o, const char *p, const char *end, bool no_templates)
+{
+	const char *start = p, *q;
+	size_t n;
+
+	while (p < end && o->rc == 0) {
+		if (after_operator(start, p) && (n = operator_symbol(p)) != 0) {
+			put(o, p, n);
+			p += n;
+			continue;
+		}
+		switch (*p) {
+		case '{':
+			q = skip_group(p, end, '{', '}');
+			put(o, p, (size_t)(q - p));
+			p = q;
+			continue;
+		case '(':
+			if (end - p >= 21 &&
+			    strncmp(p, "(anonymous namespace)", 21) == 0) {
+				put(o, p, 21);
+				p += 21;
+				continue;
+			}
+			/* A parameter list, and the qualifiers after it
+			 * (" const", " &&") up to the next "::". */
+			p = skip_group(p, end, '(', ')');
+			while (p < end && *p != ':' && *p != '(' && *p != '<' &&
+			    !(p[0] == ' ' && end - p >= 2 && p[1] == '['))
+				p++;
+			continue;
+		case '<':
+			if (p > start && (is_ident(p[-1]) || p[-1] == '>')) {
+				q = skip_group(p, end, '<', '>');
+				if (no_templates) {
+					p = q;
+					continue;
+				}
+				/* Keep the arguments as they are: function
+				 * types in them are types, not parameters. */
+				put(o, p, (size_t)(q - p));
+				p = q;
+				continue;
+			}
+			/* A qualified path "<T as Trait>": keep the brackets. */
+			put(o, p, 1);
+			p++;
+			continue;
+		case ' ':
+			/* " [clone .cold]" and the like: pprof drops them. */
+			if (end - p >= 8 && strncmp(p, " [clone ", 8) == 0) {
+				p = skip_group(p + 1, end, '[', ']');
+				continue;
+			}
+			break;
+		case '[':
+			if (no_templates && (n = disambiguator(p, end)) != 0) {
+				p += n;
+				continue;
+			}
+			break;
+		default:
+			break;
+		}
+		put(o, p, 1);
+		p++;
+	}
+}
+
+/* Drop a return type: the text up to the last space at depth 0 that is
+ * not part of "operator new" and the like. */
+static size_t
+return_type_end(const char *s, size_t n)
+{
+	size_t i, cut = 0;
+	int depth = 0;
+
+	for (i = 0; i < n; i++) {
+		char c = s[i];
+
+		if (c == '(' || c == '<' || c == '[' || c == '{')
+			depth++;
+		else if ((c == ')' || c == '>' || c == ']' || c == '}') &&
+		    depth > 0)
+			depth--;
+		else if (c == ' ' && depth == 0 && !after_operator(s, s + i) &&
+		    i + 1 < n)
+			cut = i + 1;
+	}
+	return cut;
+}
+
+/* " [clone .isra.0]" suffixes alone, for the full mode. */
+static void
+strip_clones(struct out *o, const char *p, const char *end)
+{
+	const char *q;
+
+	while (p < end && o->rc == 0) {
+		q = p;
+		while (q < end && !(end - q >= 8 && strncmp(q, " [clone ", 8) == 0))
+			q++;
+		put(o, p, (size_t)(q - p));
+		if (q == end)
+			break;
+		p = skip_group(q + 1, end, '[', ']');
+	}
+}
+
+int
+profconv__name_simplify(const char *name, size_t len,
+    enum profconv_demangle mode, char **buf, size_t *cap, size_t *out_len)
+{
+	struct out o = { *buf, 0, *cap, 0 };
+	size_t cut;
+
+	switch (mode) {
+	case PROFCONV_DEMANGLE_SIMPLE:
+	case PROFCONV_DEMANGLE_TEMPLATES:
+		strip(&o, name, name + len, mode == PROFCONV_DEMANGLE_SIMPLE);
+		break;
+	case PROFCONV_DEMANGLE_FULL:
+		strip_clones(&o, name, name + len);
+		break;
+	default:
+		put(&o, name, len);
+		break;
+	}
+	if (o.rc == 0 && o.len == 0)
+		put(&o, name, len);	/* nothing left: show it as it was */
+	*buf = o.buf;
+	*cap = o.cap;
+	if (o.rc != 0)
+		return o.rc;
+	if (o.len == 0) {
+		*out_len = 0;
+		return 0;
+	}
+	if (mode == PROFCONV_DEMANGLE_SIMPLE ||
+	    mode == PROFCONV_DEMANGLE_TEMPLATES) {
+		cut = return_type_end(o.buf, o.len);
+		memmove(o.buf, o.buf + cut, o.len - cut + 1);
+		o.len -= cut;
+	}
+	*out_len = o.len;
+	return 0;
+}
+
+bool
+profconv__name_is_mangled(const char *name)
+{
+	return strncmp(name, "_Z", 2) == 0 || strncmp(name, "__Z", 3) == 0 ||
+	    (strncmp(name, "_R", 2) == 0 && name[2] >= 'A' && name[2] <= 'Z');
+}
+
+bool
+profconv__name_is_cxx(const char *name)
+{
+	return strstr(name, "::") != NULL;
+}
+
+int
+profconv_demangle_parse(const char *text, enum profconv_demangle *out)
+{
+	static const char *const modes[] = { "simple", "templates", "full",
+		"none" };
+	size_t i;
+
+	for (i = 0; i < PC_ARRAY_LEN(modes); i++)
+		if (strcmp(text, modes[i]) == 0) {
+			*out = (enum profconv_demangle)i;
+			return 0;
+		}
+	return profconv__fail(PROFCONV_EINVAL, "unknown demangle mode '%s' "
+	    "(use simple, templates, full or none)", text);
+}
+
+int
+profconv__namer_name(struct pc_namer *n, const struct profconv_profile *prof,
+    uint32_t fid, const char **out, size_t *out_len)
+{
+	const struct pc_function *f = &prof->functions[fid - 1];
+	const char *name = profconv__pstr(prof, f->name);
+	const char *sys = profconv__pstr(prof, f->system_name);
+	const char *full = NULL;
+	bool mangled = profconv__name_is_mangled(sys);
+	int rc;
+
+	if (n->mode == PROFCONV_DEMANGLE_NONE) {
+		*out = *sys != '\0' ? sys : name;
+		*out_len = strlen(*out);
+		return 0;
+	}
+	/* The full text from the linker's name when there is one: the
+	 * profile's own name may be simplified already. */
+	if (mangled && (n->mode == PROFCONV_DEMANGLE_FULL || *name == '\0'))
+		full = profconv__demangle(&n->dm, sys);
+	if (full != NULL)
+		name = full;
+	else if (*name == '\0')
+		name = sys;
+	if (full == NULL && !mangled && !profconv__name_is_cxx(name)) {
+		*out = name;
+		*out_len = strlen(name);
+		return 0;
+	}
+	rc = profconv__name_simplify(name, strlen(name), n->mode, &n->buf,
+	    &n->cap, out_len);
+	*out = n->buf;
+	return rc;
+}
+
+void
+profconv__namer_free(struct pc_namer *n)
+{
+	profconv__demangler_free(&n->dm);
+	free(n->buf);
+	n->buf = NULL;
+	n->cap = 0;
+}

@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rows.c - the one aggregation engine: a view's stacks grouped into rows
+ * by their leaf frame or by the whole stack, keyed by the text every
+ * writer shows.  show --summary, the profdiff table and the trend table
+ * are all made with it; several views (base and current, or a series of
+ * snapshots) add into one table at different column offsets, so one name
+ * is one row in all of them.
+ */
+
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct row {
+	uint32_t name;		/* index in r->names */
+	size_t off;		/* into r->vals */
+};
+
+struct pc_rows {
+	size_t width;
+	struct pc_strtab names;
+	uint32_t *row_of_name;	/* name index -> row + 1 */
+	size_t row_of_name_cap;
+	struct row *rows;
+	size_t nrows, rows_cap;
+	int64_t *vals;
+	size_t nvals, vals_cap;
+	uint64_t *seen;		/* per row: last stack counted + 1 (cum) */
+	size_t seen_cap;
+	char *buf;
+	size_t buf_cap;
+};
+
+int
+profconv__rows_new(struct pc_rows **out, size_t width)
+{
+	struct pc_rows *r = calloc(1, sizeof(*r));
+	int rc;
+
+	*out = NULL;
+	if (r == NULL)
+		return profconv__nomem();
+	r->width = width;
+	rc = profconv__strtab_init(&r->names);
+	if (rc < 0) {
+		free(r);
+		return rc;
+	}
+	*out = r;
+	return 0;
+}
+
+void
+profconv__rows_free(struct pc_rows *r)
+{
+	if (r == NULL)
+		return;
+	profconv__strtab_free(&r->names);
+	free(r->row_of_name);
+	free(r->rows);
+	free(r->vals);
+	free(r->seen);
+	free(r->buf);
+	free(r);
+}
+
+/* The row named TEXT (LEN bytes), made when new. */
+static int
+row_for(struct pc_rows *r, const char *text, size_t len, size_t *out)
+{
+	size_t old = r->row_of_name_cap;
+	uint32_t name;
+	int rc;
+
+	rc = profconv__strtab_intern(&r->names, text, len, &name);
+	if (rc == 0 && name >= r->row_of_name_cap) {
+		rc = PC_GROW(r->row_of_name, r->row_of_name_cap, 0, name + 1);
+		if (rc == 0)
+			memset(r->row_of_name + old, 0,
+			    (r->row_of_name_cap - old) *
+			    sizeof(*r->row_of_name));
+	}
+	if (rc < 0)
+		return rc;
+	if (r->row_of_name[name] == 0) {
+		rc = PC_GROW(r->rows, r->rows_cap, r->nrows, 1);
+		if (rc == 0)
+			rc = PC_GROW(r->vals, r->vals_cap, r->nvals, r->width);
+		if (rc == 0)
+			rc = PC_GROW(r->seen, r->seen_cap, r->nrows, 1);
+		if (rc < 0)
+			return rc;
+		r->rows[r->nrows] = (struct row){ name, r->nvals };
+		r->seen[r->nrows] = 0;
+		memset(r->vals + r->nvals, 0, r->width * sizeof(*r->vals));
+		r->nvals += r->width;
+		r->row_of_name[name] = (uint32_t)++r->nrows;
+	}
+	*out = r->row_of_name[name] - 1;
+	return 0;
+}
+
+static void
+add_values(struct pc_rows *r, size_t row, size_t col, const int64_t *v,
+    size_t n)
+{
+	int64_t *dst = r->vals + r->rows[row].off + col;
+	size_t t;
+
+	for (t = 0; t < n; t++)
+		pc_add_sat(&dst[t], v[t]);
+}
+
+/* The folded text of a stack ("root;...;leaf"), in r->buf. */
+static int
+stack_text(struct pc_rows *r, const struct profconv_view *view,
+    const struct profconv_view_stack *st, size_t *len)
+{
+	size_t i, n;
+	const char *t;
+	int rc;
+
+	*len = 0;
+	if (st->nframes == 0) {
+		t = PC_EMPTY_STACK;
+		n = strlen(t);
+		rc = PC_GROW(r->buf, r->buf_cap, 0, n + 1);
+		if (rc == 0)
+			memcpy(r->buf, t, n);
+		*len = n;
+		return rc;
+	}
+	for (i = 0; i < st->nframes; i++) {
+		t = profconv__view_frame_text(view, st->frames[i]);
+		n = strlen(t);
+		rc = PC_GROW(r->buf, r->buf_cap, *len, n + 2);
+		if (rc < 0)
+			return rc;
+		if (i != 0)
+			r->buf[(*len)++] = ';';
+		memcpy(r->buf + *len, t, n);
+		*len += n;
+	}
+	return 0;
+}
+
+int
+profconv__rows_add(struct pc_rows *r, const struct profconv_view *view,
+    enum pc_rows_by by, bool cum, size_t col)
+{
+	size_t ntypes = profconv_profile_sample_type_count(
+	    profconv_view_profile(view));
+	size_t i, j, row, len, n = profconv_view_stack_count(view);
+	struct profconv_view_stack st;
+	const char *t;
+	uint64_t stamp;
+	int rc = 0;
+
+	if (col + ntypes > r->width)
+		return profconv__fail(PROFCONV_EINVAL,
+		    "row columns %zu..%zu out of %zu", col, col + ntypes,
+		    r->width);
+	/* Each call counts its own stacks once per row: a fresh stamp. */
+	for (i = 0; i < r->nrows; i++)
+		r->seen[i] = 0;
+	for (i = 0; rc == 0 && i < n; i++) {
+		profconv_view_stack(view, i, &st);
+		stamp = i + 1;
+		if (by == PC_ROWS_STACK || st.nframes == 0) {
+			rc = stack_text(r, view, &st, &len);
+			if (by != PC_ROWS_STACK && st.nframes == 0)
+				len = strlen(PC_EMPTY_STACK);
+			if (rc == 0)
+				rc = row_for(r, r->buf, len, &row);
+			if (rc == 0)
+				add_values(r, row, col, st.values, ntypes);
+			continue;
+		}
+		if (!cum) {
+			t = profconv__view_frame_text(view,
+			    st.frames[st.nframes - 1]);
+			rc = row_for(r, t, strlen(t), &row);
+			if (rc == 0)
+				add_values(r, row, col, st.values, ntypes);
+			continue;
+		}
+		for (j = 0; rc == 0 && j < st.nframes; j++) {
+			t = profconv__view_frame_text(view, st.frames[j]);
+			rc = row_for(r, t, strlen(t), &row);
+			if (rc < 0 || r->seen[row] == stamp)
+				continue;	/* recursion: count once */
+			r->seen[row] = stamp;
+			add_values(r, row, col, st.values, ntypes);
+		}
+	}
+	return rc;
+}
+
+size_t
+profconv__rows_count(const struct pc_rows *r)
+{
+	return r->nrows;
+}
+
+const char *
+profconv__rows_name(const struct pc_rows *r, size_t i)
+{
+	return profconv__str(&r->names, r->rows[i].name);
+}
+
+int64_t *
+profconv__rows_values(struct pc_rows *r, size_t i)
+{
+	return r->vals + r->rows[i].off;
+}
+
+struct sort_ctx {
+	struct pc_rows *r;
+	pc_rows_cmp *cmp;
+	void *payload;
+};
+
+static int
+row_cmp(const void *a, const void *b, void *payload)
+{
+	const struct sort_ctx *c = payload;
+	const struct row *x = a, *y = b;
+
+	return c->cmp(c->r->vals + x->off, profconv__str(&c->r->names, x->name),
+	    c->r->vals + y->off, profconv__str(&c->r->names, y->name),
+	    c->payload);
+}
+
+void
+profconv__rows_sort(struct pc_rows *r, pc_rows_cmp *cmp, void *payload)
+{
+	struct sort_ctx c = { r, cmp, payload };
+	size_t i;
+
+	if (r->nrows > 1)
+		qsort_r(r->rows, r->nrows, sizeof(*r->rows), row_cmp, &c);
+	/* Names now point at other rows: rebuild the index. */
+	for (i = 0; i < r->nrows; i++)
+		r->row_of_name[r->rows[i].name] = (uint32_t)i + 1;
+}
