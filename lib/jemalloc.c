@@ -58,6 +58,7 @@
 #include <string.h>
 
 #include "legacy.h"
+#include "readers.h"
 
 /* jemalloc's allocation entry points and the internals leaf-ward of them,
  * added to pprof's alloc list (jeprof HEAD's list, with je_ prefixes). */
@@ -514,8 +515,20 @@ reader_free(struct je_reader *r)
 	free(r->thr);
 }
 
-int
-profconv__read_jemalloc(struct profconv_profile **out, struct pc_input *in,
+/* "heap_v2/" on the first line. */
+static bool
+sniff_jemalloc(const unsigned char *head, size_t len, bool whole)
+{
+	const char *line;
+	size_t n;
+
+	(void)whole;
+	profconv__head_first_line(head, len, &line, &n);
+	return pc_has_prefix(line, n, "heap_v2/");
+}
+
+static int
+read_jemalloc(struct profconv_profile **out, struct pc_input *in,
     const struct profconv_read_options *opts)
 {
 	struct je_reader r;
@@ -547,3 +560,7 @@ profconv__read_jemalloc(struct profconv_profile **out, struct pc_input *in,
 	reader_free(&r);
 	return rc < 0 ? rc : 0;
 }
+
+const struct pc_reader profconv__reader_jemalloc = {
+	PROFCONV_FORMAT_JEMALLOC, "jemalloc", sniff_jemalloc, read_jemalloc
+};

@@ -10,6 +10,7 @@
 
 #include "internal.h"
 #include "profile.pb-c.h"
+#include "readers.h"
 
 typedef Perftools__Profiles__Profile PbProfile;
 typedef Perftools__Profiles__Sample PbSample;
@@ -458,6 +459,91 @@ profconv__pb_decode(struct profconv_profile **out, const unsigned char *data,
 	*out = d.prof;
 	return 0;
 }
+
+/* --- the pprof reader ------------------------------------------------------ */
+
+/* A varint at *P before END; false when it is cut off or too long. */
+static bool
+sniff_varint(const unsigned char **p, const unsigned char *end, uint64_t *v)
+{
+	int shift;
+
+	*v = 0;
+	for (shift = 0; *p < end && shift < 64; shift += 7) {
+		*v |= (uint64_t)(**p & 0x7f) << shift;
+		if ((*(*p)++ & 0x80) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The wire type a field of Profile has: 2 for messages, strings and
+ * packed numbers, 0 for numbers; -1 for a number Profile does not have.
+ * comment (13) is a repeated int64, so it may come either way.
+ */
+static int
+profile_wire_type(uint64_t field, int got)
+{
+	if ((field >= 1 && field <= 6) || field == 11)
+		return 2;
+	if (field == 13 && got == 2)
+		return 2;
+	if (field >= 7 && field <= 15)
+		return 0;
+	return -1;
+}
+
+/*
+ * Does HEAD start like a serialized Profile?  Every field seen must carry
+ * a number and wire type Profile has (unknown fields are ignored by
+ * decoders, but one does not start a profile), and fields must end where
+ * the input does when HEAD is all of it.  Cheap, and an input that is not
+ * pprof is turned away before it is read whole.
+ */
+static bool
+sniff_pprof(const unsigned char *head, size_t len, bool whole)
+{
+	const unsigned char *p = head, *end = head + len;
+	uint64_t key, v;
+	int wt;
+
+	while (p < end) {
+		if (!sniff_varint(&p, end, &key))
+			return !whole && p == end;
+		wt = (int)(key & 7);
+		if (profile_wire_type(key >> 3, wt) != wt)
+			return false;
+		if (!sniff_varint(&p, end, &v))
+			return !whole && p == end;
+		if (wt == 2) {
+			if (v > (uint64_t)(end - p))
+				return !whole;
+			p += v;
+		}
+	}
+	return true;
+}
+
+static int
+read_pprof(struct profconv_profile **out, struct pc_input *in,
+    const struct profconv_read_options *opts)
+{
+	const unsigned char *data;
+	size_t len;
+	int rc;
+
+	(void)opts;
+	*out = NULL;
+	rc = profconv__input_slurp(in, &data, &len);
+	if (rc < 0)
+		return rc;
+	return profconv__pb_decode(out, data, len);
+}
+
+const struct pc_reader profconv__reader_pprof = {
+	PROFCONV_FORMAT_PPROF, "pprof", sniff_pprof, read_pprof
+};
 
 /* --- encoding ---------------------------------------------------------------- */
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "legacy.h"
+#include "maps.h"
 #include "symbolize.h"
 
 /* Mark the newest entry as a file removed since it was mapped. */
