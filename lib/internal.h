@@ -24,6 +24,21 @@ int profconv__vfail(int code, const char *fmt, va_list ap)
 /* The usual out-of-memory failure. */
 int profconv__nomem(void);
 
+/*
+ * Options structs carry the version of the layout the caller was built
+ * with: refuse one this library does not know (0 is an uninitialised
+ * struct).  WHAT names the struct in the message ("read", "write"...).
+ */
+static inline int
+profconv__check_version(unsigned int got, unsigned int want, const char *what)
+{
+	if (got != want)
+		return profconv__fail(PROFCONV_EINVAL,
+		    "unknown %s options version %u (this library knows %u)",
+		    what, got, want);
+	return 0;
+}
+
 /* --- growable arrays (vec.c) ---------------------------------------------- */
 
 /*

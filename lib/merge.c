@@ -601,14 +601,14 @@ finish(struct merger *m, struct profconv_profile **out)
 	if (rc == 0)
 		rc = profconv_merger_add(again, m->dst);
 	if (rc == 0)
-		rc = profconv_merger_finish(again, out);
+		rc = profconv_merger_finish(out, again);
 	profconv_merger_free(again);
 	return rc;
 }
 
 int
-profconv_merger_finish(struct profconv_merger *mg,
-    struct profconv_profile **out)
+profconv_merger_finish(struct profconv_profile **out,
+    struct profconv_merger *mg)
 {
 	*out = NULL;
 	if (mg->m.dst == NULL)
@@ -632,7 +632,7 @@ merge_signed(struct profconv_profile **out,
 	for (i = 0; rc == 0 && i < n; i++)
 		rc = merger_add(mg, profs[i], signs != NULL ? signs[i] : 1);
 	if (rc == 0)
-		rc = profconv_merger_finish(mg, out);
+		rc = profconv_merger_finish(out, mg);
 	profconv_merger_free(mg);
 	return rc;
 }

@@ -868,6 +868,9 @@ profconv_profile_write(const struct profconv_profile *prof, FILE *fp,
 	int level = opts != NULL ? opts->level : -1;
 	int rc;
 
+	if (opts != NULL && (rc = profconv__check_version(opts->version,
+	    PROFCONV_WRITE_OPTIONS_VERSION, "write")) < 0)
+		return rc;
 	if (level < -1 || level > 9)
 		return profconv__fail(PROFCONV_EINVAL,
 		    "compression level %d is not in 0..9", level);

@@ -415,7 +415,7 @@ profconv_profile_sample_type_index(const struct profconv_profile *prof,
 		if (strcmp(profconv__pstr(prof, prof->sample_types[i].type),
 		    type) == 0)
 			return (int)i;
-	return -1;
+	return PROFCONV_ENOTFOUND;
 }
 
 int
@@ -424,7 +424,7 @@ profconv_profile_default_sample_index(const struct profconv_profile *prof)
 	size_t i;
 
 	if (prof->nsample_types == 0)
-		return -1;
+		return PROFCONV_ENOTFOUND;
 	for (i = 0; prof->default_sample_type != 0 &&
 	    i < prof->nsample_types; i++)
 		if (prof->sample_types[i].type == prof->default_sample_type)

@@ -127,6 +127,9 @@ profconv_profile_read(struct profconv_profile **out, FILE *fp,
 	*out = NULL;
 	if (format_out != NULL)
 		*format_out = PROFCONV_FORMAT_UNKNOWN;
+	if (opts != NULL && (rc = profconv__check_version(opts->version,
+	    PROFCONV_READ_OPTIONS_VERSION, "read")) < 0)
+		return rc;
 	rc = profconv__input_init(&in, fp, NULL, 0,
 	    opts != NULL ? opts->max_input : 0);
 	if (rc == 0)
@@ -146,6 +149,9 @@ profconv_profile_read_mem(struct profconv_profile **out, const void *data,
 	*out = NULL;
 	if (format_out != NULL)
 		*format_out = PROFCONV_FORMAT_UNKNOWN;
+	if (opts != NULL && (rc = profconv__check_version(opts->version,
+	    PROFCONV_READ_OPTIONS_VERSION, "read")) < 0)
+		return rc;
 	rc = profconv__input_init(&in, NULL, data, len,
 	    opts != NULL ? opts->max_input : 0);
 	if (rc == 0)

@@ -709,9 +709,11 @@ symbolize_locations(struct session *s)
 static int
 check_options(const struct profconv_symbolize_options *opts)
 {
-	if (opts->version != PROFCONV_SYMBOLIZE_OPTIONS_VERSION)
-		return profconv__fail(PROFCONV_EINVAL,
-		    "unknown symbolize options version %u", opts->version);
+	int rc = profconv__check_version(opts->version,
+	    PROFCONV_SYMBOLIZE_OPTIONS_VERSION, "symbolize");
+
+	if (rc < 0)
+		return rc;
 	if (opts->pid < 0)
 		return profconv__fail(PROFCONV_EINVAL, "invalid process id %d",
 		    opts->pid);

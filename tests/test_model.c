@@ -52,7 +52,8 @@ Test(model, new_profile_is_empty)
 {
 	cr_assert(eq(sz, profconv_profile_sample_count(prof), 0));
 	cr_assert(eq(sz, profconv_profile_sample_type_count(prof), 0));
-	cr_assert(eq(int, profconv_profile_default_sample_index(prof), -1));
+	cr_assert(eq(int, profconv_profile_default_sample_index(prof),
+	    PROFCONV_ENOTFOUND));
 	cr_assert(eq(str, (char *)profconv_profile_drop_frames(prof), ""));
 }
 
@@ -100,7 +101,8 @@ Test(model, default_sample_type_is_named_or_last)
 	cr_assert(eq(int, profconv_profile_set_default_sample_type(prof, "objects"), 0));
 	cr_assert(eq(int, profconv_profile_default_sample_index(prof), 0));
 	cr_assert(eq(int, profconv_profile_sample_type_index(prof, "space"), 1));
-	cr_assert(eq(int, profconv_profile_sample_type_index(prof, "nope"), -1));
+	cr_assert(eq(int, profconv_profile_sample_type_index(prof, "nope"),
+	    PROFCONV_ENOTFOUND));
 }
 
 Test(model, total_sums_one_slot)

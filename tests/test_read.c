@@ -199,3 +199,46 @@ Test(read, a_failing_reader_keeps_its_format)
 	    NULL, &fmt), 0));
 	cr_expect(eq(int, fmt, PROFCONV_FORMAT_HEAP));
 }
+
+/* An options struct of a layout this library does not know is refused
+ * before anything is read or written. */
+Test(read, unknown_options_versions_are_refused)
+{
+	struct profconv_read_options ro = PROFCONV_READ_OPTIONS_INIT;
+	struct profconv_write_options wo = PROFCONV_WRITE_OPTIONS_INIT;
+	struct profconv_symbolize_options so = PROFCONV_SYMBOLIZE_OPTIONS_INIT;
+	static const char text[] = "goroutine profile: total 1\n1 @ 0x1000\n";
+	static const unsigned int bad[] = { 0, 2, 0xffffffffu };
+	char msg[128];
+	size_t i;
+	FILE *fp;
+
+	cr_assert(eq(int, profconv_profile_read_mem(&prof, text, strlen(text),
+	    &ro, NULL), 0), "%s", ERRMSG);
+	fp = fopen("/dev/null", "w");
+	cr_assert(not(zero(ptr, fp)));
+	for (i = 0; i < PC_LEN(bad); i++) {
+		struct profconv_profile *p2 = NULL;
+
+		ro.version = wo.version = so.version = bad[i];
+		cr_expect(eq(int, profconv_profile_read_mem(&p2, text,
+		    strlen(text), &ro, NULL), PROFCONV_EINVAL));
+		cr_expect(zero(ptr, p2));
+		snprintf(msg, sizeof(msg), "unknown read options version %u "
+		    "(this library knows 1)", bad[i]);
+		cr_expect(eq(str, ERRMSG, msg));
+		cr_expect(eq(int, profconv_profile_read(&p2, fp, &ro, NULL),
+		    PROFCONV_EINVAL));
+		cr_expect(eq(int, profconv_profile_write(prof, fp, &wo),
+		    PROFCONV_EINVAL));
+		snprintf(msg, sizeof(msg), "unknown write options version %u "
+		    "(this library knows 1)", bad[i]);
+		cr_expect(eq(str, ERRMSG, msg));
+		cr_expect(eq(int, profconv_symbolize(prof, &so, NULL),
+		    PROFCONV_EINVAL));
+		snprintf(msg, sizeof(msg), "unknown symbolize options version "
+		    "%u (this library knows 1)", bad[i]);
+		cr_expect(eq(str, ERRMSG, msg));
+	}
+	fclose(fp);
+}
