@@ -167,15 +167,19 @@ decode_header(struct decoder *d)
 {
 	struct profconv_profile *prof = d->prof;
 	const PbProfile *pb = d->pb;
+	struct pc_reserve room = {
+		.sample_types = pb->n_sample_type, .comments = pb->n_comment,
+	};
+	struct pc_vtype vt;
+	uint32_t str = 0;
 	size_t i;
 	int rc;
 
-	rc = PC_GROW(prof->sample_types, prof->sample_types_cap, 0,
-	    pb->n_sample_type);
+	rc = profconv__reserve(prof, &room);
 	for (i = 0; rc == 0 && i < pb->n_sample_type; i++) {
-		rc = decode_vtype(d, pb->sample_type[i], "sample_type",
-		    &prof->sample_types[i]);
-		prof->nsample_types = i + 1;
+		rc = decode_vtype(d, pb->sample_type[i], "sample_type", &vt);
+		if (rc == 0)
+			rc = profconv__add_sample_type_raw(prof, &vt);
 	}
 	if (rc == 0)
 		rc = decode_vtype(d, pb->period_type, "period_type",
@@ -189,12 +193,10 @@ decode_header(struct decoder *d)
 		    &prof->default_sample_type);
 	if (rc == 0)
 		rc = dstr(d, pb->doc_url, "doc_url", &prof->doc_url);
-	if (rc == 0)
-		rc = PC_GROW(prof->comments, prof->comments_cap, 0,
-		    pb->n_comment);
 	for (i = 0; rc == 0 && i < pb->n_comment; i++) {
-		rc = dstr(d, pb->comment[i], "comment", &prof->comments[i]);
-		prof->ncomments = i + 1;
+		rc = dstr(d, pb->comment[i], "comment", &str);
+		if (rc == 0)
+			rc = profconv__add_comment_raw(prof, str);
 	}
 	prof->period = pb->period;
 	prof->time_nanos = pb->time_nanos;
@@ -233,17 +235,16 @@ static int
 decode_mappings(struct decoder *d)
 {
 	struct profconv_profile *prof = d->prof;
-	struct pc_mapping *m;
+	struct pc_reserve room = { .mappings = d->pb->n_mapping };
+	struct pc_mapping mm, *m = &mm;
 	size_t i;
 	int rc;
 
 	IDS_DENSE(d->pb->mapping, d->pb->n_mapping, &d->mapping_ids);
-	rc = PC_GROW(prof->mappings, prof->mappings_cap, 0,
-	    d->pb->n_mapping);
+	rc = profconv__reserve(prof, &room);
 	for (i = 0; rc == 0 && i < d->pb->n_mapping; i++) {
 		const PbMapping *pm = d->pb->mapping[i];
 
-		m = &prof->mappings[i];
 		memset(m, 0, sizeof(*m));
 		m->start = pm->memory_start;
 		m->limit = pm->memory_limit;
@@ -259,7 +260,8 @@ decode_mappings(struct decoder *d)
 		if (rc == 0)
 			rc = dstr(d, pm->build_id, "mapping build_id",
 			    &m->build_id);
-		prof->nmappings = i + 1;
+		if (rc == 0)
+			rc = profconv__add_mapping_raw(prof, m, NULL);
 	}
 	return rc;
 }
@@ -268,17 +270,16 @@ static int
 decode_functions(struct decoder *d)
 {
 	struct profconv_profile *prof = d->prof;
-	struct pc_function *f;
+	struct pc_reserve room = { .functions = d->pb->n_function };
+	struct pc_function ff, *f = &ff;
 	size_t i;
 	int rc;
 
 	IDS_DENSE(d->pb->function, d->pb->n_function, &d->function_ids);
-	rc = PC_GROW(prof->functions, prof->functions_cap, 0,
-	    d->pb->n_function);
+	rc = profconv__reserve(prof, &room);
 	for (i = 0; rc == 0 && i < d->pb->n_function; i++) {
 		const PbFunction *pf = d->pb->function[i];
 
-		f = &prof->functions[i];
 		f->start_line = pf->start_line;
 		rc = claim_id(&d->function_ids, pf->id, (uint32_t)i + 1,
 		    "function");
@@ -290,7 +291,8 @@ decode_functions(struct decoder *d)
 		if (rc == 0)
 			rc = dstr(d, pf->filename, "function filename",
 			    &f->file);
-		prof->nfunctions = i + 1;
+		if (rc == 0)
+			rc = profconv__add_function_raw(prof, f, NULL);
 	}
 	return rc;
 }
@@ -300,12 +302,17 @@ static int
 decode_locations(struct decoder *d)
 {
 	struct profconv_profile *prof = d->prof;
+	struct pc_reserve room = { 0 };
 	struct pc_line *lines = NULL;
 	size_t i, j, cap = 0;
 	uint32_t mid;
-	int rc = 0;
+	int rc;
 
 	IDS_DENSE(d->pb->location, d->pb->n_location, &d->location_ids);
+	room.locations = d->pb->n_location;
+	for (i = 0; i < d->pb->n_location; i++)
+		room.lines += d->pb->location[i]->n_line;
+	rc = profconv__reserve(prof, &room);
 	for (i = 0; rc == 0 && i < d->pb->n_location; i++) {
 		const PbLocation *pl = d->pb->location[i];
 
@@ -388,6 +395,7 @@ decode_samples(struct decoder *d)
 {
 	struct profconv_profile *prof = d->prof;
 	struct pc_label *labels = NULL;
+	struct pc_reserve room = { 0 };
 	uint32_t *locs = NULL;
 	size_t i, lcap = 0, bcap = 0, nstack = 0;
 	int rc;
@@ -395,15 +403,15 @@ decode_samples(struct decoder *d)
 	/* Size the flat arrays once. */
 	for (i = 0; i < d->pb->n_sample; i++)
 		nstack += d->pb->sample[i]->n_location_id;
-	rc = PC_GROW(prof->samples, prof->samples_cap, 0, d->pb->n_sample);
-	if (rc == 0)
-		rc = PC_GROW(prof->stack, prof->stack_cap, 0, nstack);
-	if (rc == 0 && d->pb->n_sample_type != 0 &&
+	room.samples = d->pb->n_sample;
+	room.stack = nstack;
+	rc = 0;
+	if (d->pb->n_sample_type != 0 &&
 	    d->pb->n_sample > SIZE_MAX / d->pb->n_sample_type)
 		rc = profconv__nomem();
+	room.values = d->pb->n_sample * d->pb->n_sample_type;
 	if (rc == 0)
-		rc = PC_GROW(prof->values, prof->values_cap, 0,
-		    d->pb->n_sample * d->pb->n_sample_type);
+		rc = profconv__reserve(prof, &room);
 	for (i = 0; rc == 0 && i < d->pb->n_sample; i++)
 		rc = decode_sample(d, i, &locs, &lcap, &labels, &bcap);
 	free(locs);
@@ -738,7 +746,9 @@ encode_locations(struct sink *s, const struct profconv_profile *prof)
 		if (rc < 0)
 			break;
 		for (k = 0, nl = 0; k < BATCH && i + k < prof->nlocations; k++) {
-			const struct pc_location *l = &prof->locations[i + k];
+			const struct pc_location *l = pc_location(prof,
+			    (uint32_t)(i + k + 1));
+			const struct pc_line *ll = pc_location_lines(prof, l);
 
 			perftools__profiles__location__init(&locs[k]);
 			locs[k].id = i + k + 1;
@@ -748,8 +758,7 @@ encode_locations(struct sink *s, const struct profconv_profile *prof)
 			locs[k].n_line = l->nlines;
 			locs[k].line = l->nlines != 0 ? &linep[nl] : NULL;
 			for (j = 0; j < l->nlines; j++, nl++) {
-				const struct pc_line *ln =
-				    &prof->lines[l->line_off + j];
+				const struct pc_line *ln = &ll[j];
 
 				perftools__profiles__line__init(&lines[nl]);
 				lines[nl].function_id = ln->function;
@@ -797,19 +806,21 @@ encode_sample_batch(struct sink *s, const struct profconv_profile *prof,
 	nid = nlab = 0;
 	for (k = 0; k < count; k++) {
 		const struct pc_sample *sm = &prof->samples[first + k];
+		const uint32_t *stk = pc_sample_stack(prof, sm);
+		const struct pc_label *lab = pc_sample_labels(prof, sm);
 
 		perftools__profiles__sample__init(&ss[k]);
 		ss[k].n_location_id = sm->nlocs;
 		ss[k].location_id = sm->nlocs != 0 ? &b->ids[nid] : NULL;
 		for (j = 0; j < sm->nlocs; j++)
-			b->ids[nid++] = prof->stack[sm->loc_off + j];
+			b->ids[nid++] = stk[j];
 		ss[k].n_value = prof->nsample_types;
 		ss[k].value = prof->nsample_types != 0 ?
 		    &prof->values[(first + k) * prof->nsample_types] : NULL;
 		ss[k].n_label = sm->nlabels;
 		ss[k].label = sm->nlabels != 0 ? &b->labelp[nlab] : NULL;
 		for (j = 0; j < sm->nlabels; j++, nlab++) {
-			const struct pc_label *l = &prof->labels[sm->label_off + j];
+			const struct pc_label *l = &lab[j];
 
 			perftools__profiles__label__init(&b->labels[nlab]);
 			b->labels[nlab].key = l->key;

@@ -171,7 +171,8 @@ read_threads(struct thread_state *st)
 		/* No stack of its own: count it with the previous thread. */
 		if (same || st->addrs.n == 0) {
 			if (prof->nsamples != 0)
-				prof->values[prof->nvalues - 1]++;
+				pc_sample_values(prof,
+				    prof->nsamples - 1)[0]++;
 			continue;
 		}
 		rc = add_stack(st);
