@@ -34,8 +34,7 @@ profconv__check_version(unsigned int got, unsigned int want, const char *what)
 {
 	if (got != want)
 		return profconv__fail(PROFCONV_EINVAL,
-		    "unknown %s options version %u (this library knows %u)",
-		    what, got, want);
+		    "%s options version %u is not %u", what, got, want);
 	return 0;
 }
 

@@ -208,7 +208,7 @@ Test(read, unknown_options_versions_are_refused)
 	struct profconv_write_options wo = PROFCONV_WRITE_OPTIONS_INIT;
 	struct profconv_symbolize_options so = PROFCONV_SYMBOLIZE_OPTIONS_INIT;
 	static const char text[] = "goroutine profile: total 1\n1 @ 0x1000\n";
-	static const unsigned int bad[] = { 0, 2, 0xffffffffu };
+	static const unsigned int bad[] = { 0, 99, 0xffffffffu };
 	char msg[128];
 	size_t i;
 	FILE *fp;
@@ -224,21 +224,63 @@ Test(read, unknown_options_versions_are_refused)
 		cr_expect(eq(int, profconv_profile_read_mem(&p2, text,
 		    strlen(text), &ro, NULL), PROFCONV_EINVAL));
 		cr_expect(zero(ptr, p2));
-		snprintf(msg, sizeof(msg), "unknown read options version %u "
-		    "(this library knows 1)", bad[i]);
+		snprintf(msg, sizeof(msg), "read options version %u is not %u",
+		    bad[i], PROFCONV_READ_OPTIONS_VERSION);
 		cr_expect(eq(str, ERRMSG, msg));
 		cr_expect(eq(int, profconv_profile_read(&p2, fp, &ro, NULL),
 		    PROFCONV_EINVAL));
 		cr_expect(eq(int, profconv_profile_write(prof, fp, &wo),
 		    PROFCONV_EINVAL));
-		snprintf(msg, sizeof(msg), "unknown write options version %u "
-		    "(this library knows 1)", bad[i]);
+		snprintf(msg, sizeof(msg), "write options version %u is not %u",
+		    bad[i], PROFCONV_WRITE_OPTIONS_VERSION);
 		cr_expect(eq(str, ERRMSG, msg));
 		cr_expect(eq(int, profconv_symbolize(prof, &so, NULL),
 		    PROFCONV_EINVAL));
-		snprintf(msg, sizeof(msg), "unknown symbolize options version "
-		    "%u (this library knows 1)", bad[i]);
+		snprintf(msg, sizeof(msg), "symbolize options version %u is "
+		    "not %u", bad[i], PROFCONV_SYMBOLIZE_OPTIONS_VERSION);
 		cr_expect(eq(str, ERRMSG, msg));
 	}
 	fclose(fp);
+}
+
+/* The same for the options of the view, diff, flame and print writers. */
+Test(read, every_writer_checks_its_options_version)
+{
+	struct profconv_view_options vo = PROFCONV_VIEW_OPTIONS_INIT;
+	struct profconv_diff_options dop = PROFCONV_DIFF_OPTIONS_INIT;
+	struct profconv_diff_print_options dpo =
+	    PROFCONV_DIFF_PRINT_OPTIONS_INIT;
+	struct profconv_flame_options fo = PROFCONV_FLAME_OPTIONS_INIT;
+	struct profconv_print_options po = PROFCONV_PRINT_OPTIONS_INIT;
+	static const char text[] = "goroutine profile: total 1\n1 @ 0x1000\n";
+	struct profconv_view *view = NULL, *v2 = NULL;
+	struct profconv_diff *diff = NULL, *d2 = NULL;
+	FILE *fp;
+
+	cr_assert(eq(int, profconv_profile_read_mem(&prof, text, strlen(text),
+	    NULL, NULL), 0), "%s", ERRMSG);
+	cr_assert(eq(int, profconv_view_new(&view, prof, &vo), 0), "%s",
+	    ERRMSG);
+	cr_assert(eq(int, profconv_diff_new(&diff, prof, prof, &dop), 0), "%s",
+	    ERRMSG);
+	fp = fopen("/dev/null", "w");
+	cr_assert(not(zero(ptr, fp)));
+	vo.version = dop.version = dpo.version = fo.version = po.version = 99;
+	cr_expect(eq(int, profconv_view_new(&v2, prof, &vo), PROFCONV_EINVAL));
+	cr_expect(eq(str, ERRMSG, "view options version 99 is not 1"));
+	cr_expect(eq(int, profconv_diff_new(&d2, prof, prof, &dop),
+	    PROFCONV_EINVAL));
+	cr_expect(eq(int, profconv_diff_print(diff, fp, &dpo),
+	    PROFCONV_EINVAL));
+	cr_expect(eq(int, profconv_diff_write_json(diff, fp, &dpo),
+	    PROFCONV_EINVAL));
+	cr_expect(eq(int, profconv_flame_write(view, NULL, fp, &fo),
+	    PROFCONV_EINVAL));
+	cr_expect(eq(int, profconv_profile_print(prof, fp, &po),
+	    PROFCONV_EINVAL));
+	cr_expect(zero(ptr, v2));
+	cr_expect(zero(ptr, d2));
+	fclose(fp);
+	profconv_diff_free(diff);
+	profconv_view_free(view);
 }
