@@ -174,7 +174,7 @@ cmd_merge(int argc, char **argv)
 	if (profconv_merger_new(&mg) < 0)
 		return cmd_error("%s", profconv_errmsg());
 	status = merge_all(mg, argv + optind, n);
-	if (status == EXIT_OK && profconv_merger_finish(mg, &merged) < 0)
+	if (status == EXIT_OK && profconv_merger_finish(&merged, mg) < 0)
 		status = cmd_error("cannot merge: %s", profconv_errmsg());
 	if (status == EXIT_OK)
 		status = cmd_write_profile(merged, out_path, &wo);

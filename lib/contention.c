@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "legacy.h"
+#include "readers.h"
 
 /* Longest piece of input quoted in an error message. */
 #define QUOTE_MAX 64
@@ -24,22 +25,6 @@ struct cont_state {
 	int64_t period, cpu_hz;
 	struct pc_addrs addrs;		/* scratch for one stack */
 };
-
-/* Make the next line current (trimmed); 0 at end of input. */
-static int
-next_line(struct cont_state *st)
-{
-	int rc = profconv__input_getline(st->in, &st->line, &st->len);
-
-	if (rc < 0)
-		return rc;
-	st->eof = rc == 0;
-	if (st->eof)
-		st->len = 0;
-	else
-		pc_trim(&st->line, &st->len);
-	return rc;
-}
 
 /* --- attributes ----------------------------------------------------------- */
 
@@ -96,7 +81,8 @@ read_attributes(struct cont_state *st)
 	size_t klen, vlen;
 	int rc;
 
-	while ((rc = next_line(st)) == 1) {
+	while ((rc = profconv__next_line(st->in, &st->line, &st->len,
+	    &st->eof, true)) == 1) {
 		if (st->len == 0 || st->line[0] == '#')
 			continue;
 		if (pc_has_prefix(st->line, st->len, "---"))
@@ -166,15 +152,6 @@ match_sample(const char *p, const char *end, const char *num[4],
 	return false;
 }
 
-/* Go's float64 -> int64 on amd64: out of range gives INT64_MIN. */
-static int64_t
-go_float_to_int64(double x)
-{
-	if (x >= -0x1p63 && x < 0x1p63)
-		return (int64_t)x;
-	return INT64_MIN;
-}
-
 /* One "delay count @ addrs" line: values unsampled as pprof does. */
 static int
 sample(struct cont_state *st)
@@ -199,7 +176,7 @@ sample(struct cont_state *st)
 	if (st->period > 0) {
 		/* The exact float64 steps of pprof, so results agree. */
 		if (st->cpu_hz > 0)
-			v[0] = go_float_to_int64((double)v[0] *
+			v[0] = pc_go_float_to_int64((double)v[0] *
 			    (double)st->period / ((double)st->cpu_hz / 1e9));
 		v[1] = (int64_t)((uint64_t)v[1] * (uint64_t)st->period);
 	}
@@ -230,7 +207,8 @@ read_samples(struct cont_state *st)
 			if (rc < 0)
 				return rc;
 		}
-		rc = next_line(st);
+		rc = profconv__next_line(st->in, &st->line, &st->len,
+		    &st->eof, true);
 		if (rc < 0)
 			return rc;
 	}
@@ -270,8 +248,22 @@ read_all(struct cont_state *st)
 	return rc;
 }
 
-int
-profconv__read_contention(struct profconv_profile **out, struct pc_input *in,
+/* A contentionz or Go mutex/contention header on the first line. */
+static bool
+sniff_contention(const unsigned char *head, size_t len, bool whole)
+{
+	const char *line;
+	size_t n;
+
+	(void)whole;
+	profconv__head_first_line(head, len, &line, &n);
+	return pc_has_prefix(line, n, "--- contentionz ") ||
+	    pc_has_prefix(line, n, "--- mutex:") ||
+	    pc_has_prefix(line, n, "--- contention:");
+}
+
+static int
+read_contention(struct profconv_profile **out, struct pc_input *in,
     const struct profconv_read_options *opts)
 {
 	struct cont_state st = { .in = in, .period = 1 };
@@ -288,3 +280,7 @@ profconv__read_contention(struct profconv_profile **out, struct pc_input *in,
 	profconv__legacy_free(&st.b);
 	return rc;
 }
+
+const struct pc_reader profconv__reader_contention = {
+	PROFCONV_FORMAT_CONTENTION, "contention", sniff_contention, read_contention
+};

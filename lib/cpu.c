@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "legacy.h"
+#include "readers.h"
 
 /* How the words of one file are encoded. */
 struct cpu_words {
@@ -331,8 +332,19 @@ build(struct pc_legacy *b, const struct cpu_words *w, struct cpu_stacks *s)
 	return rc;
 }
 
-int
-profconv__read_cpu(struct profconv_profile **out, struct pc_input *in,
+/* The binary header, in any of the four word layouts. */
+static bool
+sniff_cpu(const unsigned char *head, size_t len, bool whole)
+{
+	struct cpu_words w = { .data = head, .len = len };
+	bool java;
+
+	(void)whole;
+	return detect_words(&w, &java);
+}
+
+static int
+read_cpu(struct profconv_profile **out, struct pc_input *in,
     const struct profconv_read_options *opts)
 {
 	struct cpu_stacks stacks = { 0 };
@@ -362,3 +374,7 @@ profconv__read_cpu(struct profconv_profile **out, struct pc_input *in,
 	profconv__legacy_free(&b);
 	return rc;
 }
+
+const struct pc_reader profconv__reader_cpu = {
+	PROFCONV_FORMAT_CPU, "cpu", sniff_cpu, read_cpu
+};

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "legacy.h"
+#include "readers.h"
 
 #define TOTAL_TAG " profile: total "
 
@@ -20,34 +21,38 @@ struct count_reader {
 	struct pc_addrs addrs;
 };
 
-/*
- * countStartRE, "\A(\S+) profile: total \d+\z": the whole line.  The type
- * word goes to *TYPE as a NUL-terminated copy the caller frees.
- */
-static int
-parse_header(struct count_reader *r, const char *line, size_t len,
-    char **type)
+bool
+profconv__is_count_header(const char *line, size_t len)
 {
 	const char *end = line + len, *p = line, *q;
 	size_t tag = strlen(TOTAL_TAG);
 
-	*type = NULL;
 	while (p < end && !pc_is_re_space((unsigned char)*p))
 		p++;
-	q = p + tag;
 	if (p == line || (size_t)(end - p) <= tag ||
 	    memcmp(p, TOTAL_TAG, tag) != 0)
-		goto bad;
-	while (q < end && pc_is_digit(*q))
-		q++;
-	if (q != end || q == p + tag)
-		goto bad;
+		return false;
+	for (q = p + tag; q < end && pc_is_digit(*q); q++)
+		;
+	return q == end;
+}
+
+/* The header's type word goes to *TYPE, a copy the caller frees. */
+static int
+parse_header(struct count_reader *r, const char *line, size_t len,
+    char **type)
+{
+	const char *end = line + len, *p = line;
+
+	*type = NULL;
+	if (!profconv__is_count_header(line, len))
+		return profconv__fail(PROFCONV_EFORMAT,
+		    "line %llu: malformed count profile header, expected "
+		    "'TYPE profile: total N'", (unsigned long long)r->in->lineno);
+	while (p < end && !pc_is_re_space((unsigned char)*p))
+		p++;
 	*type = strndup(line, (size_t)(p - line));
 	return *type != NULL ? 0 : profconv__nomem();
-bad:
-	return profconv__fail(PROFCONV_EFORMAT,
-	    "line %llu: malformed count profile header, expected "
-	    "'TYPE profile: total N'", (unsigned long long)r->in->lineno);
 }
 
 /* The sample count, read as strconv.ParseInt(s, 0, 64) reads it. */
@@ -160,8 +165,20 @@ read_header(struct count_reader *r)
 	return rc;
 }
 
-int
-profconv__read_gocount(struct profconv_profile **out, struct pc_input *in,
+/* The first line that is not blank or a comment is a count header. */
+static bool
+sniff_gocount(const unsigned char *head, size_t len, bool whole)
+{
+	const char *line;
+	size_t n;
+
+	(void)whole;
+	return profconv__head_content_line(head, len, &line, &n) &&
+	    profconv__is_count_header(line, n);
+}
+
+static int
+read_gocount(struct profconv_profile **out, struct pc_input *in,
     const struct profconv_read_options *opts)
 {
 	struct count_reader r = { .in = in };
@@ -180,3 +197,7 @@ profconv__read_gocount(struct profconv_profile **out, struct pc_input *in,
 	free(r.addrs.v);
 	return rc;
 }
+
+const struct pc_reader profconv__reader_gocount = {
+	PROFCONV_FORMAT_GOCOUNT, "gocount", sniff_gocount, read_gocount
+};

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "legacy.h"
+#include "readers.h"
 
 #define HEADER_TAG "heap profile:"
 /* The totals every header starts with, then each kind's own tail. */
@@ -221,18 +222,6 @@ set_types(struct heap_reader *r)
 /* --- samples -------------------------------------------------------------- */
 
 /*
- * Go's int64(f) on amd64: out-of-range values and NaN become the
- * "integer indefinite" value, INT64_MIN, where C leaves them undefined.
- */
-static int64_t
-go_trunc(double f)
-{
-	if (f >= -9223372036854775808.0 && f < 9223372036854775808.0)
-		return (int64_t)f;
-	return INT64_MIN;
-}
-
-/*
  * pprof's scaleHeapSample: divide by the chance 1 - exp(-avg/rate) that
  * a Poisson sampler with mean RATE bytes saw a block of the average size.
  */
@@ -250,8 +239,8 @@ unsample(int64_t *count, int64_t *size, int64_t rate)
 		return;
 	avg = (double)*size / (double)*count;
 	scale = 1 / (1 - exp(-avg / (double)rate));
-	*count = go_trunc((double)*count * scale);
-	*size = go_trunc((double)*size * scale);
+	*count = pc_go_float_to_int64((double)*count * scale);
+	*size = pc_go_float_to_int64((double)*size * scale);
 }
 
 /* One "count: bytes" pair; its block size goes to *BLOCKSIZE if counted. */
@@ -375,46 +364,24 @@ read_samples(struct heap_reader *r)
 }
 
 /*
- * The first line of IN, not consumed.  pprof hands a first line that is
- * no heap header to its other parsers, so "heap profile: total N" is read
- * as a Go count profile of type "heap".
+ * "heap profile:" on the first line.  pprof hands a first line that is no
+ * heap header to its other parsers, so "heap profile: total N" is left to
+ * the Go count reader (a count profile of type "heap").
  */
-static int
-peek_line(struct pc_input *in, const char **line, size_t *len)
-{
-	const char *p, *nl;
-	size_t n;
-	int rc;
-
-	for (;;) {
-		p = (const char *)profconv__input_data(in);
-		n = profconv__input_avail(in);
-		nl = memchr(p, '\n', n);
-		if (nl != NULL || in->eof || n > PC_MAX_LINE)
-			break;
-		rc = profconv__input_fill(in, n + 1);
-		if (rc < 0)
-			return rc;
-	}
-	*line = p;
-	*len = nl != NULL ? (size_t)(nl - p) : n;
-	if (*len != 0 && p[*len - 1] == '\r')
-		(*len)--;
-	return 0;
-}
-
 static bool
-is_count_header(const char *line, size_t len)
+sniff_heap(const unsigned char *head, size_t len, bool whole)
 {
-	static const char tag[] = HEADER_TAG " total ";
-	size_t n = sizeof(tag) - 1;
+	const char *line;
+	size_t n;
 
-	return len > n && memcmp(line, tag, n) == 0 &&
-	    skip_digits(line + n, line + len) == line + len;
+	(void)whole;
+	profconv__head_first_line(head, len, &line, &n);
+	return pc_has_prefix(line, n, HEADER_TAG) &&
+	    !profconv__is_count_header(line, n);
 }
 
-int
-profconv__read_heap(struct profconv_profile **out, struct pc_input *in,
+static int
+read_heap(struct profconv_profile **out, struct pc_input *in,
     const struct profconv_read_options *opts)
 {
 	struct heap_reader r = { .in = in };
@@ -422,12 +389,8 @@ profconv__read_heap(struct profconv_profile **out, struct pc_input *in,
 	size_t len;
 	int rc;
 
+	(void)opts;
 	*out = NULL;
-	rc = peek_line(in, &line, &len);
-	if (rc < 0)
-		return rc;
-	if (is_count_header(line, len))
-		return profconv__read_gocount(out, in, opts);
 	rc = profconv__legacy_init(&r.b);
 	if (rc == 0)
 		rc = profconv__input_getline(in, &line, &len);
@@ -445,3 +408,7 @@ profconv__read_heap(struct profconv_profile **out, struct pc_input *in,
 	free(r.addrs.v);
 	return rc;
 }
+
+const struct pc_reader profconv__reader_heap = {
+	PROFCONV_FORMAT_HEAP, "heap", sniff_heap, read_heap
+};

@@ -24,6 +24,20 @@ int profconv__vfail(int code, const char *fmt, va_list ap)
 /* The usual out-of-memory failure. */
 int profconv__nomem(void);
 
+/*
+ * Options structs carry the version of the layout the caller was built
+ * with: refuse one this library does not know (0 is an uninitialised
+ * struct).  WHAT names the struct in the message ("read", "write"...).
+ */
+static inline int
+profconv__check_version(unsigned int got, unsigned int want, const char *what)
+{
+	if (got != want)
+		return profconv__fail(PROFCONV_EINVAL,
+		    "%s options version %u is not %u", what, got, want);
+	return 0;
+}
+
 /* --- growable arrays (vec.c) ---------------------------------------------- */
 
 /*
@@ -242,12 +256,66 @@ pc_sub_sat(int64_t a, int64_t b)
 	return r;
 }
 
+/*
+ * Reading the model.  Ids are 1-based; these turn an id into its element
+ * (the id must be valid: 1..n).  Everything outside profile.c reads the
+ * arrays through them, never by hand.
+ */
+static inline const struct pc_mapping *
+pc_mapping(const struct profconv_profile *prof, uint32_t id)
+{
+	return &prof->mappings[id - 1];
+}
+
+/* The same for changing a mapping's fields (the symbolizer fills in a
+ * build id and flags); its place in the array never changes. */
+static inline struct pc_mapping *
+pc_mapping_mut(struct profconv_profile *prof, uint32_t id)
+{
+	return &prof->mappings[id - 1];
+}
+
+static inline const struct pc_function *
+pc_function(const struct profconv_profile *prof, uint32_t id)
+{
+	return &prof->functions[id - 1];
+}
+
+static inline const struct pc_location *
+pc_location(const struct profconv_profile *prof, uint32_t id)
+{
+	return &prof->locations[id - 1];
+}
+
+/* The lines of location L, innermost first (NULL when it has none). */
+static inline const struct pc_line *
+pc_location_lines(const struct profconv_profile *prof,
+    const struct pc_location *l)
+{
+	return l->nlines != 0 ? prof->lines + l->line_off : NULL;
+}
+
 /* The location ids of sample S, leaf first (NULL when it has none: no
  * arithmetic on an array that may not exist yet). */
 static inline const uint32_t *
 pc_sample_stack(const struct profconv_profile *prof, const struct pc_sample *s)
 {
 	return s->nlocs != 0 ? prof->stack + s->loc_off : NULL;
+}
+
+/* The labels of sample S (NULL when it has none). */
+static inline const struct pc_label *
+pc_sample_labels(const struct profconv_profile *prof, const struct pc_sample *s)
+{
+	return s->nlabels != 0 ? prof->labels + s->label_off : NULL;
+}
+
+/* The values of sample I, one per sample type; they may be changed in
+ * place (a transform scaling them), never resized. */
+static inline int64_t *
+pc_sample_values(struct profconv_profile *prof, size_t i)
+{
+	return prof->values + i * prof->nsample_types;
 }
 
 /* Intern a C string into PROF's table (NULL is ""). */
@@ -282,6 +350,58 @@ void profconv__keep_samples(struct profconv_profile *prof,
 int profconv__add_location_raw(struct profconv_profile *prof,
     uint32_t mapping, uint64_t address, const struct pc_line *lines,
     size_t nlines, bool is_folded, uint32_t *id_out);
+
+/*
+ * --- changing the model's layout --------------------------------------------
+ * Only profile.c grows, compacts or re-lays out the model's arrays; readers,
+ * transforms and the symbolizer go through these.  tests/cli/model-owner.sh
+ * checks that no other file does.  Ids passed in are not checked: these
+ * serve callers that build from trusted state.
+ */
+
+/* Room for N more of each (bulk decoding sizes the arrays once). */
+struct pc_reserve {
+	size_t sample_types, comments, mappings, functions, locations, lines;
+	size_t samples, stack, values, labels;
+};
+int profconv__reserve(struct profconv_profile *prof,
+    const struct pc_reserve *n);
+
+/* Append one element already in the model's terms (string indexes). */
+int profconv__add_sample_type_raw(struct profconv_profile *prof,
+    const struct pc_vtype *vt);
+int profconv__add_comment_raw(struct profconv_profile *prof, uint32_t str);
+int profconv__add_mapping_raw(struct profconv_profile *prof,
+    const struct pc_mapping *m, uint32_t *id_out);
+int profconv__add_function_raw(struct profconv_profile *prof,
+    const struct pc_function *f, uint32_t *id_out);
+
+/* Give location ID the N lines LINES (innermost first) in place of its
+ * own, and unfold it.  Its old lines stay unused in the flat array. */
+int profconv__set_location_lines(struct profconv_profile *prof, uint32_t id,
+    const struct pc_line *lines, size_t n);
+
+/* Point location ID at mapping MAPPING (0: none). */
+void profconv__set_location_mapping(struct profconv_profile *prof,
+    uint32_t id, uint32_t mapping);
+
+/*
+ * Keep the mappings whose KEEP[id] is true (KEEP has nmappings + 1
+ * entries, [0] unused), renumbering them in order; locations follow, and
+ * one whose mapping goes points at none.
+ */
+int profconv__compact_mappings(struct profconv_profile *prof,
+    const bool *keep);
+
+/*
+ * Re-lay out the sample types as the N types TYPES: value J of every
+ * sample becomes its old value FROM[J], or 0 when FROM[J] is negative.
+ * Widening (jemalloc's alloc pair) and narrowing (types in common) are
+ * both this.  A default sample type naming no remaining type moves to
+ * the first one.
+ */
+int profconv__retype(struct profconv_profile *prof,
+    const struct pc_vtype *types, const ptrdiff_t *from, size_t n);
 
 static inline bool
 profconv__is_gzip(const unsigned char *p, size_t len)

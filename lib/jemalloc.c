@@ -58,6 +58,7 @@
 #include <string.h>
 
 #include "legacy.h"
+#include "readers.h"
 
 /* jemalloc's allocation entry points and the internals leaf-ward of them,
  * added to pprof's alloc list (jeprof HEAD's list, with je_ prefixes). */
@@ -179,10 +180,14 @@ static int
 add_alloc_types(struct je_reader *r)
 {
 	struct profconv_profile *prof = r->b.prof;
-	struct pc_vtype t[2];
-	size_t i, n = prof->nsamples;
+	/* [inuse_objects, inuse_space] -> [0, 0, inuse_objects, inuse_space] */
+	static const ptrdiff_t from[4] = { -1, -1, 0, 1 };
+	struct pc_vtype t[4];
 	int rc;
 
+	/* set_types made the inuse pair; this runs once (has_alloc). */
+	t[2] = prof->sample_types[0];
+	t[3] = prof->sample_types[1];
 	rc = profconv__intern(prof, "alloc_objects", &t[0].type);
 	if (rc == 0)
 		rc = profconv__intern(prof, "count", &t[0].unit);
@@ -191,27 +196,9 @@ add_alloc_types(struct je_reader *r)
 	if (rc == 0)
 		rc = profconv__intern(prof, "bytes", &t[1].unit);
 	if (rc == 0)
-		rc = PC_GROW(prof->sample_types, prof->sample_types_cap,
-		    prof->nsample_types, 2);
-	if (rc == 0)
-		rc = PC_GROW(prof->values, prof->values_cap, prof->nvalues,
-		    2 * n);
+		rc = profconv__retype(prof, t, from, 4);
 	if (rc < 0)
 		return rc;
-	memmove(prof->sample_types + 2, prof->sample_types,
-	    prof->nsample_types * sizeof(*prof->sample_types));
-	memcpy(prof->sample_types, t, sizeof(t));
-	prof->nsample_types += 2;
-	/* Widen in place from the end: [io, is] -> [0, 0, io, is]. */
-	for (i = n; i-- > 0;) {
-		int64_t io = prof->values[2 * i], is = prof->values[2 * i + 1];
-
-		prof->values[4 * i] = 0;
-		prof->values[4 * i + 1] = 0;
-		prof->values[4 * i + 2] = io;
-		prof->values[4 * i + 3] = is;
-	}
-	prof->nvalues = 4 * n;
 	r->has_alloc = true;
 	return 0;
 }
@@ -514,8 +501,20 @@ reader_free(struct je_reader *r)
 	free(r->thr);
 }
 
-int
-profconv__read_jemalloc(struct profconv_profile **out, struct pc_input *in,
+/* "heap_v2/" on the first line. */
+static bool
+sniff_jemalloc(const unsigned char *head, size_t len, bool whole)
+{
+	const char *line;
+	size_t n;
+
+	(void)whole;
+	profconv__head_first_line(head, len, &line, &n);
+	return pc_has_prefix(line, n, "heap_v2/");
+}
+
+static int
+read_jemalloc(struct profconv_profile **out, struct pc_input *in,
     const struct profconv_read_options *opts)
 {
 	struct je_reader r;
@@ -547,3 +546,7 @@ profconv__read_jemalloc(struct profconv_profile **out, struct pc_input *in,
 	reader_free(&r);
 	return rc < 0 ? rc : 0;
 }
+
+const struct pc_reader profconv__reader_jemalloc = {
+	PROFCONV_FORMAT_JEMALLOC, "jemalloc", sniff_jemalloc, read_jemalloc
+};

@@ -60,15 +60,8 @@ profconv__parse_hex(const char **pp, const char *end, uint64_t *out)
 	uint64_t v = 0;
 	unsigned d;
 
-	for (; p < end; p++) {
-		if (*p >= '0' && *p <= '9')
-			d = (unsigned)(*p - '0');
-		else if (*p >= 'a' && *p <= 'f')
-			d = (unsigned)(*p - 'a' + 10);
-		else if (*p >= 'A' && *p <= 'F')
-			d = (unsigned)(*p - 'A' + 10);
-		else
-			break;
+	for (; p < end && pc_is_hex(*p); p++) {
+		d = pc_hex_value(*p);
 		if (v >> 60 != 0)
 			return false;
 		v = v << 4 | d;
@@ -78,6 +71,24 @@ profconv__parse_hex(const char **pp, const char *end, uint64_t *out)
 	*out = v;
 	*pp = p;
 	return true;
+}
+
+/* --- lines ------------------------------------------------------------------ */
+
+int
+profconv__next_line(struct pc_input *in, const char **line, size_t *len,
+    bool *eof, bool trim)
+{
+	int rc = profconv__input_getline(in, line, len);
+
+	if (rc < 0)
+		return rc;
+	*eof = rc == 0;
+	if (*eof)
+		*len = 0;
+	else if (trim)
+		pc_trim(line, len);
+	return rc;
 }
 
 /* --- Go's strconv.ParseInt(s, 0, 64) ------------------------------------------ */

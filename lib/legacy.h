@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * legacy.h - what the legacy-format readers share: the memory-map parser
- * and a builder that turns stacks of raw addresses into the model the way
- * google/pprof's legacy parsers do (pprof-reference.md section 2).
+ * legacy.h - what the legacy-format readers share: a builder that turns
+ * stacks of raw addresses into the model the way google/pprof's legacy
+ * parsers do (pprof-reference.md section 2), and the lexing and
+ * Go-compatible number parsing of their text.
  */
 #ifndef PROFCONV_LEGACY_H
 #define PROFCONV_LEGACY_H
@@ -13,55 +14,7 @@
 
 #include "input.h"
 #include "internal.h"
-
-/* --- memory maps (maps.c) --------------------------------------------------- */
-
-struct pc_map_entry {
-	uint64_t start, limit, offset;
-	char *file;			/* malloc'd; "" when absent */
-	char *build_id;			/* malloc'd; "" when absent */
-};
-
-/* A list of parsed map entries, plus the `$name` variables seen so far. */
-struct pc_maps {
-	struct pc_map_entry *v;
-	size_t n, cap;
-	char **vars;			/* name, value, name, value, ... */
-	size_t nvars, vars_cap;
-};
-
-void profconv__maps_free(struct pc_maps *maps);
-
-enum pc_map_line {
-	PC_MAP_ENTRY,		/* an entry was appended */
-	PC_MAP_SKIPPED,		/* a valid entry without 'x' permission */
-	PC_MAP_UNRECOGNIZED	/* not a maps line (maybe a $var assignment) */
-};
-
-/*
- * Parse one line of a memory map in any form pprof accepts: the procfs
- * form ("start-end perms offset dev inode [file]") or the brief form
- * ("start-end[:] [perms] [file] [(@offset)] [buildid]"), after removing
- * a glog prefix and substituting $variables.  A line of the form
- * "name=value" that is not a map entry defines $name.  *KIND_OUT says what
- * the line was.  Errors: PROFCONV_ENOMEM.
- */
-int profconv__maps_parse_line(struct pc_maps *maps, const char *line,
-    size_t len, enum pc_map_line *kind_out);
-
-/* True when LINE contains one of the memory-map section sentinels. */
-bool profconv__maps_is_sentinel(const char *line, size_t len);
-
-/* Parse every remaining line of IN as map lines. */
-int profconv__maps_parse_rest(struct pc_maps *maps, struct pc_input *in);
-
-/*
- * As pprof's legacy parsers do after their samples: skip lines up to a
- * memory-map sentinel (LINE itself may be one; NULL when the input has
- * ended), then parse every line after it as map lines.
- */
-int profconv__maps_parse_after_sentinel(struct pc_maps *maps,
-    struct pc_input *in, const char *line, size_t len);
+#include "maps.h"
 
 /* --- the legacy builder (legacy.c) ------------------------------------------- */
 
@@ -103,26 +56,6 @@ int profconv__legacy_add_sample(struct pc_legacy *b, const uint64_t *addrs,
 int profconv__legacy_finish(struct pc_legacy *b,
     struct profconv_profile **out);
 
-/* --- readers (one file each) -------------------------------------------------- */
-
-/*
- * Every reader starts at the beginning of IN (nothing consumed yet, the
- * first bytes visible through profconv__input_data()) and fills a new
- * profile.  Messages name the line ("line 12: ...") or byte offset.
- */
-int profconv__read_heap(struct profconv_profile **out, struct pc_input *in,
-    const struct profconv_read_options *opts);
-int profconv__read_jemalloc(struct profconv_profile **out,
-    struct pc_input *in, const struct profconv_read_options *opts);
-int profconv__read_contention(struct profconv_profile **out,
-    struct pc_input *in, const struct profconv_read_options *opts);
-int profconv__read_gocount(struct profconv_profile **out, struct pc_input *in,
-    const struct profconv_read_options *opts);
-int profconv__read_thread(struct profconv_profile **out, struct pc_input *in,
-    const struct profconv_read_options *opts);
-int profconv__read_cpu(struct profconv_profile **out, struct pc_input *in,
-    const struct profconv_read_options *opts);
-
 /* --- small parsing helpers (legacy.c) ----------------------------------------- */
 
 /* Skip spaces and tabs from *P up to END. */
@@ -146,6 +79,34 @@ static inline bool
 pc_is_lower_hex(int c)
 {
 	return pc_is_digit(c) || (c >= 'a' && c <= 'f');
+}
+
+/* [0-9a-fA-F] in ASCII, whatever the locale (isxdigit() is not). */
+static inline bool
+pc_is_hex(int c)
+{
+	return pc_is_lower_hex(c) || (c >= 'A' && c <= 'F');
+}
+
+/* The value of the hex digit C (pc_is_hex(C) holds). */
+static inline unsigned
+pc_hex_value(int c)
+{
+	if (pc_is_digit(c))
+		return (unsigned)(c - '0');
+	return (unsigned)((c | 0x20) - 'a' + 10);
+}
+
+/*
+ * Go's int64(f) on amd64: out-of-range values and NaN become the
+ * "integer indefinite" value, INT64_MIN, where C leaves them undefined.
+ */
+static inline int64_t
+pc_go_float_to_int64(double f)
+{
+	if (f >= -0x1p63 && f < 0x1p63)
+		return (int64_t)f;
+	return INT64_MIN;
 }
 
 /* Go's regexp \s: only these five; \v is not white space there. */
@@ -207,6 +168,14 @@ int profconv__go_parse_int(const char *s, size_t len, int64_t *out);
  * with '#'.  TrimSpace trims Unicode white space, not only ASCII.
  */
 bool profconv__is_space_or_comment(const char *line, size_t len);
+
+/*
+ * Make the next line of IN current in *LINE and *LEN, trimmed as
+ * strings.TrimSpace does when TRIM.  Returns 1; at end of input 0, with
+ * *EOF set and *LEN 0; or a negative error.
+ */
+int profconv__next_line(struct pc_input *in, const char **line, size_t *len,
+    bool *eof, bool trim);
 
 /* A growing list of addresses (one stack). */
 struct pc_addrs {

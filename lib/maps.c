@@ -11,7 +11,6 @@
 
 #include "config.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,7 +41,7 @@ skip_ws(const char *p, const char *end)
 static const char *
 skip_hex(const char *p, const char *end)
 {
-	while (p < end && isxdigit((unsigned char)*p))
+	while (p < end && pc_is_hex(*p))
 		p++;
 	return p;
 }
@@ -55,8 +54,7 @@ hex_value(const char *p, const char *q, uint64_t *out)
 	int d;
 
 	for (; p < q; p++) {
-		d = isdigit((unsigned char)*p) ? *p - '0' :
-		    tolower((unsigned char)*p) - 'a' + 10;
+		d = (int)pc_hex_value(*p);
 		if (v > (UINT64_MAX >> 4))
 			return false;
 		v = v << 4 | (uint64_t)d;
@@ -78,7 +76,7 @@ match_range(const char *p, const char *end, struct range_text *r)
 
 	p = skip_ws(p, end);
 	if (end - p >= 3 && p[0] == '0' && p[1] == 'x' &&
-	    isxdigit((unsigned char)p[2]))
+	    pc_is_hex(p[2]))
 		p += 2;
 	r->s0 = p;
 	r->s1 = skip_hex(p, end);
@@ -89,13 +87,13 @@ match_range(const char *p, const char *end, struct range_text *r)
 		q++;
 	q = skip_ws(q, end);
 	if (end - q >= 3 && q[0] == '0' && q[1] == 'x' &&
-	    isxdigit((unsigned char)q[2]))
+	    pc_is_hex(q[2]))
 		q += 2;
 	r->e0 = q;
 	r->e1 = skip_hex(q, end);
 	if (r->e1 == q && r->s1 - r->s0 >= 2 && r->s1[-1] == '0' &&
 	    end - r->s1 >= 2 && r->s1[0] == 'x' &&
-	    isxdigit((unsigned char)r->s1[1])) {
+	    pc_is_hex(r->s1[1])) {
 		/* "...60x10": the regex gives the start's last 0 to "0x". */
 		r->s1--;
 		r->e0 = r->s1 + 2;
@@ -140,12 +138,6 @@ all_of(const char *p, const char *q, bool (*pred)(int))
 	return true;
 }
 
-static bool
-is_xdigit_pred(int c)
-{
-	return isxdigit(c) != 0;
-}
-
 /* Fields of one entry as text spans; NULL spans are absent. */
 struct entry_text {
 	const char *perm0, *perm1, *off0, *off1, *file0, *file1, *bid0, *bid1;
@@ -167,7 +159,7 @@ match_proc(const char *p, const char *end, struct entry_text *e)
 		if (!next_token(p, end, &t0, &t1))
 			return false;
 	}
-	if (all_of(t0, t1, is_xdigit_pred)) {
+	if (all_of(t0, t1, pc_is_hex)) {
 		e->off0 = t0;
 		e->off1 = t1;
 		p = t1;
@@ -175,15 +167,15 @@ match_proc(const char *p, const char *end, struct entry_text *e)
 			return false;
 	}
 	colon = memchr(t0, ':', (size_t)(t1 - t0));
-	if (colon == NULL || !all_of(t0, colon, is_xdigit_pred) ||
-	    !all_of(colon + 1, t1, is_xdigit_pred))
+	if (colon == NULL || !all_of(t0, colon, pc_is_hex) ||
+	    !all_of(colon + 1, t1, pc_is_hex))
 		return false;
 	p = t1;
-	if (!next_token(p, end, &t0, &t1) || !isdigit((unsigned char)*t0))
+	if (!next_token(p, end, &t0, &t1) || !pc_is_digit(*t0))
 		return false;
 	/* The inode is the token's leading digits; the rest is ignored. */
 	p = t0;
-	while (p < end && isdigit((unsigned char)*p))
+	while (p < end && pc_is_digit(*p))
 		p++;
 	if (next_token(p, end, &t0, &t1)) {
 		e->file0 = t0;
@@ -224,7 +216,7 @@ match_brief(const char *p, const char *end, struct entry_text *e)
 		}
 	}
 	q = skip_ws(p, end);
-	if (q != p && q < end && isxdigit((unsigned char)*q)) {
+	if (q != p && q < end && pc_is_hex(*q)) {
 		e->bid0 = q;
 		e->bid1 = skip_hex(q, end);
 	}
@@ -258,7 +250,7 @@ strip_glog(const char *p, const char *end)
 	{
 		const char *d = q;
 
-		while (d > p && isdigit((unsigned char)d[-1]))
+		while (d > p && pc_is_digit(d[-1]))
 			d--;
 		if (d == q || d - 1 <= p || d[-1] != ':')
 			return p;

@@ -213,7 +213,7 @@ map_mapping(struct merger *m, uint32_t id, uint32_t *out, int64_t *delta)
 		*delta = m->map_delta[id - 1];
 		return 0;
 	}
-	s = &m->src->mappings[id - 1];
+	s = pc_mapping(m->src, id);
 	memset(&key, 0, sizeof(key));
 	key.size = s->limit - s->start;
 	key.size = (key.size + 0xfff) & ~(uint64_t)0xfff;
@@ -228,14 +228,12 @@ map_mapping(struct merger *m, uint32_t id, uint32_t *out, int64_t *delta)
 		d = *s;
 		d.file = dstr(m, s->file);
 		d.build_id = dstr(m, s->build_id);
-		rc = PC_GROW(m->dst->mappings, m->dst->mappings_cap,
-		    m->dst->nmappings, 1);
+		rc = profconv__add_mapping_raw(m->dst, &d, NULL);
 		if (rc < 0)
 			return rc;
-		m->dst->mappings[m->dst->nmappings++] = d;
 	}
 	m->map_id[id - 1] = v;
-	m->map_delta[id - 1] = (int64_t)(m->dst->mappings[v - 1].start -
+	m->map_delta[id - 1] = (int64_t)(pc_mapping(m->dst, v)->start -
 	    s->start);
 	*out = v;
 	*delta = m->map_delta[id - 1];
@@ -245,7 +243,7 @@ map_mapping(struct merger *m, uint32_t id, uint32_t *out, int64_t *delta)
 static int
 map_function(struct merger *m, uint32_t id, uint32_t *out)
 {
-	const struct pc_function *s = &m->src->functions[id - 1];
+	const struct pc_function *s = pc_function(m->src, id);
 	struct pc_function d;
 	struct { int64_t start_line; uint32_t name, system_name, file, pad; } key;
 	bool added;
@@ -267,10 +265,7 @@ map_function(struct merger *m, uint32_t id, uint32_t *out)
 		d.name = key.name;
 		d.system_name = key.system_name;
 		d.file = key.file;
-		rc = PC_GROW(m->dst->functions, m->dst->functions_cap,
-		    m->dst->nfunctions, 1);
-		if (rc == 0)
-			m->dst->functions[m->dst->nfunctions++] = d;
+		rc = profconv__add_function_raw(m->dst, &d, NULL);
 	}
 	if (rc == 0)
 		m->func_id[id - 1] = *out;
@@ -286,7 +281,8 @@ struct lockey_head {
 static int
 map_location(struct merger *m, uint32_t id, uint32_t *out)
 {
-	const struct pc_location *s = &m->src->locations[id - 1];
+	const struct pc_location *s = pc_location(m->src, id);
+	const struct pc_line *sl = pc_location_lines(m->src, s);
 	struct lockey_head head;
 	uint64_t address;
 	int64_t delta;
@@ -303,7 +299,7 @@ map_location(struct merger *m, uint32_t id, uint32_t *out)
 	if (rc == 0)
 		rc = PC_GROW(m->lines, m->lines_cap, 0, s->nlines);
 	for (i = 0; rc == 0 && i < s->nlines; i++) {
-		const struct pc_line *ln = &m->src->lines[s->line_off + i];
+		const struct pc_line *ln = &sl[i];
 
 		m->lines[i] = *ln;
 		rc = map_function(m, ln->function, &m->lines[i].function);
@@ -312,7 +308,8 @@ map_location(struct merger *m, uint32_t id, uint32_t *out)
 		return rc;
 	address = s->address + (uint64_t)delta;
 	memset(&head, 0, sizeof(head));
-	head.rel = mid != 0 ? address - m->dst->mappings[mid - 1].start : address;
+	head.rel = mid != 0 ? address - pc_mapping(m->dst, mid)->start :
+	    address;
 	head.mapping = mid;
 	head.folded = s->is_folded;
 	klen = sizeof(head) + s->nlines * 3 * sizeof(int64_t);
@@ -368,6 +365,8 @@ map_sample(struct merger *m, size_t si, int sign)
 {
 	const struct profconv_profile *src = m->src;
 	const struct pc_sample *s = &src->samples[si];
+	const uint32_t *stk = pc_sample_stack(src, s);
+	const struct pc_label *lab = pc_sample_labels(src, s);
 	const int64_t *sv = src->nsample_types != 0 ?
 	    &src->values[si * src->nsample_types] : NULL;
 	struct profconv_profile *dst = m->dst;
@@ -379,13 +378,13 @@ map_sample(struct merger *m, size_t si, int sign)
 
 	rc = PC_GROW(m->stack, m->stack_cap, 0, s->nlocs);
 	for (i = 0; rc == 0 && i < s->nlocs; i++)
-		rc = map_location(m, src->stack[s->loc_off + i], &m->stack[i]);
+		rc = map_location(m, stk[i], &m->stack[i]);
 	if (rc == 0)
 		rc = PC_GROW(m->labels, m->labels_cap, 0, s->nlabels);
 	if (rc < 0)
 		return rc;
 	for (i = 0; i < s->nlabels; i++) {
-		const struct pc_label *l = &src->labels[s->label_off + i];
+		const struct pc_label *l = &lab[i];
 
 		m->labels[i] = *l;
 		m->labels[i].key = dstr(m, l->key);
@@ -426,7 +425,7 @@ map_sample(struct merger *m, size_t si, int sign)
 	if (added)
 		return profconv__add_sample_raw(dst, m->stack, s->nlocs, m->row,
 		    m->labels, s->nlabels);
-	dv = &dst->values[idx * nt];
+	dv = pc_sample_values(dst, idx);
 	for (i = 0; i < nt; i++)
 		pc_add_sat(&dv[i], m->row[i]);
 	return 0;
@@ -601,14 +600,14 @@ finish(struct merger *m, struct profconv_profile **out)
 	if (rc == 0)
 		rc = profconv_merger_add(again, m->dst);
 	if (rc == 0)
-		rc = profconv_merger_finish(again, out);
+		rc = profconv_merger_finish(out, again);
 	profconv_merger_free(again);
 	return rc;
 }
 
 int
-profconv_merger_finish(struct profconv_merger *mg,
-    struct profconv_profile **out)
+profconv_merger_finish(struct profconv_profile **out,
+    struct profconv_merger *mg)
 {
 	*out = NULL;
 	if (mg->m.dst == NULL)
@@ -632,7 +631,7 @@ merge_signed(struct profconv_profile **out,
 	for (i = 0; rc == 0 && i < n; i++)
 		rc = merger_add(mg, profs[i], signs != NULL ? signs[i] : 1);
 	if (rc == 0)
-		rc = profconv_merger_finish(mg, out);
+		rc = profconv_merger_finish(out, mg);
 	profconv_merger_free(mg);
 	return rc;
 }
@@ -668,20 +667,33 @@ profconv_profile_subtract(struct profconv_profile **out,
 
 /* --- scaling -------------------------------------------------------------------- */
 
+/* Keep sample I when a type that was scaled (ratio not 1) is nonzero. */
+static bool
+scaled_nonzero(const struct profconv_profile *prof, size_t i, void *payload)
+{
+	const double *ratios = payload;
+	const int64_t *v = &prof->values[i * prof->nsample_types];
+	size_t j;
+
+	for (j = 0; j < prof->nsample_types; j++)
+		if (ratios[j] != 1 && v[j] != 0)
+			return true;
+	return false;
+}
+
 int
 profconv_profile_scale(struct profconv_profile *prof, const double *ratios)
 {
-	size_t i, j, k, nt = prof->nsample_types, kept = 0;
-	bool all_ones = true, keep;
+	size_t i, j, nt = prof->nsample_types;
+	bool all_ones = true;
 
 	for (j = 0; j < nt; j++)
 		all_ones = all_ones && ratios[j] == 1;
 	if (all_ones)
 		return 0;
 	for (i = 0; i < prof->nsamples; i++) {
-		int64_t *v = &prof->values[i * nt];
+		int64_t *v = pc_sample_values(prof, i);
 
-		keep = false;
 		for (j = 0; j < nt; j++) {
 			double x;
 
@@ -690,20 +702,9 @@ profconv_profile_scale(struct profconv_profile *prof, const double *ratios)
 			x = round((double)v[j] * ratios[j]);
 			v[j] = x >= 9.2233720368547758e18 ? INT64_MAX :
 			    x <= -9.2233720368547758e18 ? INT64_MIN : (int64_t)x;
-			keep = keep || v[j] != 0;
 		}
-		if (!keep)
-			continue;
-		/* Compact in place: samples keep their stacks and labels. */
-		if (kept != i) {
-			prof->samples[kept] = prof->samples[i];
-			for (k = 0; k < nt; k++)
-				prof->values[kept * nt + k] = v[k];
-		}
-		kept++;
 	}
-	prof->nsamples = kept;
-	prof->nvalues = kept * nt;
+	profconv__keep_samples(prof, scaled_nonzero, (void *)ratios);
 	return 0;
 }
 
@@ -758,36 +759,24 @@ profconv_profile_normalize(struct profconv_profile *prof,
 static int
 select_types(struct profconv_profile *prof, const size_t *keep, size_t nkeep)
 {
-	size_t i, j, nt = prof->nsample_types;
-	struct pc_vtype *types;
-	int64_t *row;
-	bool has_default = false;
+	struct pc_vtype *types = malloc((nkeep + 1) * sizeof(*types));
+	ptrdiff_t *from = malloc((nkeep + 1) * sizeof(*from));
+	size_t j;
+	int rc;
 
-	row = malloc((nt + 1) * sizeof(*row));
-	types = malloc((nkeep + 1) * sizeof(*types));
-	if (row == NULL || types == NULL) {
-		free(row);
+	if (types == NULL || from == NULL) {
 		free(types);
+		free(from);
 		return profconv__nomem();
-	}
-	for (i = 0; i < prof->nsamples; i++) {
-		memcpy(row, &prof->values[i * nt], nt * sizeof(*row));
-		for (j = 0; j < nkeep; j++)
-			prof->values[i * nkeep + j] = row[keep[j]];
 	}
 	for (j = 0; j < nkeep; j++) {
 		types[j] = prof->sample_types[keep[j]];
-		has_default = has_default ||
-		    types[j].type == prof->default_sample_type;
+		from[j] = (ptrdiff_t)keep[j];
 	}
-	memcpy(prof->sample_types, types, nkeep * sizeof(*types));
-	prof->nsample_types = nkeep;
-	prof->nvalues = prof->nsamples * nkeep;
-	if (prof->default_sample_type != 0 && !has_default)
-		prof->default_sample_type = nkeep != 0 ? types[0].type : 0;
-	free(row);
+	rc = profconv__retype(prof, types, from, nkeep);
 	free(types);
-	return 0;
+	free(from);
+	return rc;
 }
 
 int

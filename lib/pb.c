@@ -10,6 +10,7 @@
 
 #include "internal.h"
 #include "profile.pb-c.h"
+#include "readers.h"
 
 typedef Perftools__Profiles__Profile PbProfile;
 typedef Perftools__Profiles__Sample PbSample;
@@ -166,15 +167,19 @@ decode_header(struct decoder *d)
 {
 	struct profconv_profile *prof = d->prof;
 	const PbProfile *pb = d->pb;
+	struct pc_reserve room = {
+		.sample_types = pb->n_sample_type, .comments = pb->n_comment,
+	};
+	struct pc_vtype vt;
+	uint32_t str = 0;
 	size_t i;
 	int rc;
 
-	rc = PC_GROW(prof->sample_types, prof->sample_types_cap, 0,
-	    pb->n_sample_type);
+	rc = profconv__reserve(prof, &room);
 	for (i = 0; rc == 0 && i < pb->n_sample_type; i++) {
-		rc = decode_vtype(d, pb->sample_type[i], "sample_type",
-		    &prof->sample_types[i]);
-		prof->nsample_types = i + 1;
+		rc = decode_vtype(d, pb->sample_type[i], "sample_type", &vt);
+		if (rc == 0)
+			rc = profconv__add_sample_type_raw(prof, &vt);
 	}
 	if (rc == 0)
 		rc = decode_vtype(d, pb->period_type, "period_type",
@@ -188,12 +193,10 @@ decode_header(struct decoder *d)
 		    &prof->default_sample_type);
 	if (rc == 0)
 		rc = dstr(d, pb->doc_url, "doc_url", &prof->doc_url);
-	if (rc == 0)
-		rc = PC_GROW(prof->comments, prof->comments_cap, 0,
-		    pb->n_comment);
 	for (i = 0; rc == 0 && i < pb->n_comment; i++) {
-		rc = dstr(d, pb->comment[i], "comment", &prof->comments[i]);
-		prof->ncomments = i + 1;
+		rc = dstr(d, pb->comment[i], "comment", &str);
+		if (rc == 0)
+			rc = profconv__add_comment_raw(prof, str);
 	}
 	prof->period = pb->period;
 	prof->time_nanos = pb->time_nanos;
@@ -232,17 +235,16 @@ static int
 decode_mappings(struct decoder *d)
 {
 	struct profconv_profile *prof = d->prof;
-	struct pc_mapping *m;
+	struct pc_reserve room = { .mappings = d->pb->n_mapping };
+	struct pc_mapping mm, *m = &mm;
 	size_t i;
 	int rc;
 
 	IDS_DENSE(d->pb->mapping, d->pb->n_mapping, &d->mapping_ids);
-	rc = PC_GROW(prof->mappings, prof->mappings_cap, 0,
-	    d->pb->n_mapping);
+	rc = profconv__reserve(prof, &room);
 	for (i = 0; rc == 0 && i < d->pb->n_mapping; i++) {
 		const PbMapping *pm = d->pb->mapping[i];
 
-		m = &prof->mappings[i];
 		memset(m, 0, sizeof(*m));
 		m->start = pm->memory_start;
 		m->limit = pm->memory_limit;
@@ -258,7 +260,8 @@ decode_mappings(struct decoder *d)
 		if (rc == 0)
 			rc = dstr(d, pm->build_id, "mapping build_id",
 			    &m->build_id);
-		prof->nmappings = i + 1;
+		if (rc == 0)
+			rc = profconv__add_mapping_raw(prof, m, NULL);
 	}
 	return rc;
 }
@@ -267,17 +270,16 @@ static int
 decode_functions(struct decoder *d)
 {
 	struct profconv_profile *prof = d->prof;
-	struct pc_function *f;
+	struct pc_reserve room = { .functions = d->pb->n_function };
+	struct pc_function ff, *f = &ff;
 	size_t i;
 	int rc;
 
 	IDS_DENSE(d->pb->function, d->pb->n_function, &d->function_ids);
-	rc = PC_GROW(prof->functions, prof->functions_cap, 0,
-	    d->pb->n_function);
+	rc = profconv__reserve(prof, &room);
 	for (i = 0; rc == 0 && i < d->pb->n_function; i++) {
 		const PbFunction *pf = d->pb->function[i];
 
-		f = &prof->functions[i];
 		f->start_line = pf->start_line;
 		rc = claim_id(&d->function_ids, pf->id, (uint32_t)i + 1,
 		    "function");
@@ -289,7 +291,8 @@ decode_functions(struct decoder *d)
 		if (rc == 0)
 			rc = dstr(d, pf->filename, "function filename",
 			    &f->file);
-		prof->nfunctions = i + 1;
+		if (rc == 0)
+			rc = profconv__add_function_raw(prof, f, NULL);
 	}
 	return rc;
 }
@@ -299,12 +302,17 @@ static int
 decode_locations(struct decoder *d)
 {
 	struct profconv_profile *prof = d->prof;
+	struct pc_reserve room = { 0 };
 	struct pc_line *lines = NULL;
 	size_t i, j, cap = 0;
 	uint32_t mid;
-	int rc = 0;
+	int rc;
 
 	IDS_DENSE(d->pb->location, d->pb->n_location, &d->location_ids);
+	room.locations = d->pb->n_location;
+	for (i = 0; i < d->pb->n_location; i++)
+		room.lines += d->pb->location[i]->n_line;
+	rc = profconv__reserve(prof, &room);
 	for (i = 0; rc == 0 && i < d->pb->n_location; i++) {
 		const PbLocation *pl = d->pb->location[i];
 
@@ -387,6 +395,7 @@ decode_samples(struct decoder *d)
 {
 	struct profconv_profile *prof = d->prof;
 	struct pc_label *labels = NULL;
+	struct pc_reserve room = { 0 };
 	uint32_t *locs = NULL;
 	size_t i, lcap = 0, bcap = 0, nstack = 0;
 	int rc;
@@ -394,15 +403,15 @@ decode_samples(struct decoder *d)
 	/* Size the flat arrays once. */
 	for (i = 0; i < d->pb->n_sample; i++)
 		nstack += d->pb->sample[i]->n_location_id;
-	rc = PC_GROW(prof->samples, prof->samples_cap, 0, d->pb->n_sample);
-	if (rc == 0)
-		rc = PC_GROW(prof->stack, prof->stack_cap, 0, nstack);
-	if (rc == 0 && d->pb->n_sample_type != 0 &&
+	room.samples = d->pb->n_sample;
+	room.stack = nstack;
+	rc = 0;
+	if (d->pb->n_sample_type != 0 &&
 	    d->pb->n_sample > SIZE_MAX / d->pb->n_sample_type)
 		rc = profconv__nomem();
+	room.values = d->pb->n_sample * d->pb->n_sample_type;
 	if (rc == 0)
-		rc = PC_GROW(prof->values, prof->values_cap, 0,
-		    d->pb->n_sample * d->pb->n_sample_type);
+		rc = profconv__reserve(prof, &room);
 	for (i = 0; rc == 0 && i < d->pb->n_sample; i++)
 		rc = decode_sample(d, i, &locs, &lcap, &labels, &bcap);
 	free(locs);
@@ -458,6 +467,91 @@ profconv__pb_decode(struct profconv_profile **out, const unsigned char *data,
 	*out = d.prof;
 	return 0;
 }
+
+/* --- the pprof reader ------------------------------------------------------ */
+
+/* A varint at *P before END; false when it is cut off or too long. */
+static bool
+sniff_varint(const unsigned char **p, const unsigned char *end, uint64_t *v)
+{
+	int shift;
+
+	*v = 0;
+	for (shift = 0; *p < end && shift < 64; shift += 7) {
+		*v |= (uint64_t)(**p & 0x7f) << shift;
+		if ((*(*p)++ & 0x80) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The wire type a field of Profile has: 2 for messages, strings and
+ * packed numbers, 0 for numbers; -1 for a number Profile does not have.
+ * comment (13) is a repeated int64, so it may come either way.
+ */
+static int
+profile_wire_type(uint64_t field, int got)
+{
+	if ((field >= 1 && field <= 6) || field == 11)
+		return 2;
+	if (field == 13 && got == 2)
+		return 2;
+	if (field >= 7 && field <= 15)
+		return 0;
+	return -1;
+}
+
+/*
+ * Does HEAD start like a serialized Profile?  Every field seen must carry
+ * a number and wire type Profile has (unknown fields are ignored by
+ * decoders, but one does not start a profile), and fields must end where
+ * the input does when HEAD is all of it.  Cheap, and an input that is not
+ * pprof is turned away before it is read whole.
+ */
+static bool
+sniff_pprof(const unsigned char *head, size_t len, bool whole)
+{
+	const unsigned char *p = head, *end = head + len;
+	uint64_t key, v;
+	int wt;
+
+	while (p < end) {
+		if (!sniff_varint(&p, end, &key))
+			return !whole && p == end;
+		wt = (int)(key & 7);
+		if (profile_wire_type(key >> 3, wt) != wt)
+			return false;
+		if (!sniff_varint(&p, end, &v))
+			return !whole && p == end;
+		if (wt == 2) {
+			if (v > (uint64_t)(end - p))
+				return !whole;
+			p += v;
+		}
+	}
+	return true;
+}
+
+static int
+read_pprof(struct profconv_profile **out, struct pc_input *in,
+    const struct profconv_read_options *opts)
+{
+	const unsigned char *data;
+	size_t len;
+	int rc;
+
+	(void)opts;
+	*out = NULL;
+	rc = profconv__input_slurp(in, &data, &len);
+	if (rc < 0)
+		return rc;
+	return profconv__pb_decode(out, data, len);
+}
+
+const struct pc_reader profconv__reader_pprof = {
+	PROFCONV_FORMAT_PPROF, "pprof", sniff_pprof, read_pprof
+};
 
 /* --- encoding ---------------------------------------------------------------- */
 
@@ -652,7 +746,9 @@ encode_locations(struct sink *s, const struct profconv_profile *prof)
 		if (rc < 0)
 			break;
 		for (k = 0, nl = 0; k < BATCH && i + k < prof->nlocations; k++) {
-			const struct pc_location *l = &prof->locations[i + k];
+			const struct pc_location *l = pc_location(prof,
+			    (uint32_t)(i + k + 1));
+			const struct pc_line *ll = pc_location_lines(prof, l);
 
 			perftools__profiles__location__init(&locs[k]);
 			locs[k].id = i + k + 1;
@@ -662,8 +758,7 @@ encode_locations(struct sink *s, const struct profconv_profile *prof)
 			locs[k].n_line = l->nlines;
 			locs[k].line = l->nlines != 0 ? &linep[nl] : NULL;
 			for (j = 0; j < l->nlines; j++, nl++) {
-				const struct pc_line *ln =
-				    &prof->lines[l->line_off + j];
+				const struct pc_line *ln = &ll[j];
 
 				perftools__profiles__line__init(&lines[nl]);
 				lines[nl].function_id = ln->function;
@@ -711,19 +806,21 @@ encode_sample_batch(struct sink *s, const struct profconv_profile *prof,
 	nid = nlab = 0;
 	for (k = 0; k < count; k++) {
 		const struct pc_sample *sm = &prof->samples[first + k];
+		const uint32_t *stk = pc_sample_stack(prof, sm);
+		const struct pc_label *lab = pc_sample_labels(prof, sm);
 
 		perftools__profiles__sample__init(&ss[k]);
 		ss[k].n_location_id = sm->nlocs;
 		ss[k].location_id = sm->nlocs != 0 ? &b->ids[nid] : NULL;
 		for (j = 0; j < sm->nlocs; j++)
-			b->ids[nid++] = prof->stack[sm->loc_off + j];
+			b->ids[nid++] = stk[j];
 		ss[k].n_value = prof->nsample_types;
 		ss[k].value = prof->nsample_types != 0 ?
 		    &prof->values[(first + k) * prof->nsample_types] : NULL;
 		ss[k].n_label = sm->nlabels;
 		ss[k].label = sm->nlabels != 0 ? &b->labelp[nlab] : NULL;
 		for (j = 0; j < sm->nlabels; j++, nlab++) {
-			const struct pc_label *l = &prof->labels[sm->label_off + j];
+			const struct pc_label *l = &lab[j];
 
 			perftools__profiles__label__init(&b->labels[nlab]);
 			b->labels[nlab].key = l->key;
@@ -782,6 +879,9 @@ profconv_profile_write(const struct profconv_profile *prof, FILE *fp,
 	int level = opts != NULL ? opts->level : -1;
 	int rc;
 
+	if (opts != NULL && (rc = profconv__check_version(opts->version,
+	    PROFCONV_WRITE_OPTIONS_VERSION, "write")) < 0)
+		return rc;
 	if (level < -1 || level > 9)
 		return profconv__fail(PROFCONV_EINVAL,
 		    "compression level %d is not in 0..9", level);

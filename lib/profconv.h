@@ -230,14 +230,20 @@ int profconv_profile_sample_type(const struct profconv_profile *prof,
     size_t i, struct profconv_value_type *out);
 
 /*
+ * Functions that look something up return its index (0 or more), or
+ * PROFCONV_ENOTFOUND when it is absent: "none" is never -1, which is
+ * PROFCONV_ENOMEM.  Test the result with < 0.  Absence is an answer, not
+ * a failure: no message is set (these run on hot paths).
+ */
+
+/*
  * Index of the default sample type: the one named by default_sample_type,
- * else the last one, as pprof chooses.  -1 when there are no sample types.
+ * else the last one, as pprof chooses.  PROFCONV_ENOTFOUND when there are
+ * no sample types.
  */
 int profconv_profile_default_sample_index(const struct profconv_profile *prof);
 
-/*
- * Index of the sample type named TYPE, or -1.  Cannot fail.
- */
+/* Index of the sample type named TYPE, or PROFCONV_ENOTFOUND. */
 int profconv_profile_sample_type_index(const struct profconv_profile *prof,
     const char *type);
 
@@ -372,8 +378,8 @@ struct profconv_merger;	/* opaque */
 int profconv_merger_new(struct profconv_merger **out);
 int profconv_merger_add(struct profconv_merger *merger,
     const struct profconv_profile *prof);
-int profconv_merger_finish(struct profconv_merger *merger,
-    struct profconv_profile **out);
+int profconv_merger_finish(struct profconv_profile **out,
+    struct profconv_merger *merger);
 /* Release MERGER; NULL is a no-op. */
 void profconv_merger_free(struct profconv_merger *merger);
 

@@ -68,11 +68,20 @@ profconv_profile_add_sample_type(struct profconv_profile *prof,
 	if (rc == 0)
 		rc = profconv__intern(prof, unit, &vt.unit);
 	if (rc == 0)
-		rc = PC_GROW(prof->sample_types, prof->sample_types_cap,
-		    prof->nsample_types, 1);
+		rc = profconv__add_sample_type_raw(prof, &vt);
+	return rc;
+}
+
+int
+profconv__add_sample_type_raw(struct profconv_profile *prof,
+    const struct pc_vtype *vt)
+{
+	int rc = PC_GROW(prof->sample_types, prof->sample_types_cap,
+	    prof->nsample_types, 1);
+
 	if (rc < 0)
 		return rc;
-	prof->sample_types[prof->nsample_types++] = vt;
+	prof->sample_types[prof->nsample_types++] = *vt;
 	return 0;
 }
 
@@ -137,11 +146,19 @@ profconv_profile_add_comment(struct profconv_profile *prof,
 
 	rc = profconv__intern(prof, comment, &idx);
 	if (rc == 0)
-		rc = PC_GROW(prof->comments, prof->comments_cap,
-		    prof->ncomments, 1);
+		rc = profconv__add_comment_raw(prof, idx);
+	return rc;
+}
+
+int
+profconv__add_comment_raw(struct profconv_profile *prof, uint32_t str)
+{
+	int rc = PC_GROW(prof->comments, prof->comments_cap, prof->ncomments,
+	    1);
+
 	if (rc < 0)
 		return rc;
-	prof->comments[prof->ncomments++] = idx;
+	prof->comments[prof->ncomments++] = str;
 	return 0;
 }
 
@@ -164,14 +181,23 @@ profconv_profile_add_mapping(struct profconv_profile *prof,
 	rc = profconv__intern(prof, m->file, &pm.file);
 	if (rc == 0)
 		rc = profconv__intern(prof, m->build_id, &pm.build_id);
-	if (rc == 0 && prof->nmappings >= UINT32_MAX - 1)
-		rc = profconv__fail(PROFCONV_ENOMEM, "too many mappings");
 	if (rc == 0)
-		rc = PC_GROW(prof->mappings, prof->mappings_cap,
-		    prof->nmappings, 1);
+		rc = profconv__add_mapping_raw(prof, &pm, id_out);
+	return rc;
+}
+
+int
+profconv__add_mapping_raw(struct profconv_profile *prof,
+    const struct pc_mapping *m, uint32_t *id_out)
+{
+	int rc;
+
+	if (prof->nmappings >= UINT32_MAX - 1)
+		return profconv__fail(PROFCONV_ENOMEM, "too many mappings");
+	rc = PC_GROW(prof->mappings, prof->mappings_cap, prof->nmappings, 1);
 	if (rc < 0)
 		return rc;
-	prof->mappings[prof->nmappings++] = pm;
+	prof->mappings[prof->nmappings++] = *m;
 	if (id_out != NULL)
 		*id_out = (uint32_t)prof->nmappings;
 	return 0;
@@ -190,14 +216,24 @@ profconv_profile_add_function(struct profconv_profile *prof,
 		rc = profconv__intern(prof, f->system_name, &pf.system_name);
 	if (rc == 0)
 		rc = profconv__intern(prof, f->file, &pf.file);
-	if (rc == 0 && prof->nfunctions >= UINT32_MAX - 1)
-		rc = profconv__fail(PROFCONV_ENOMEM, "too many functions");
 	if (rc == 0)
-		rc = PC_GROW(prof->functions, prof->functions_cap,
-		    prof->nfunctions, 1);
+		rc = profconv__add_function_raw(prof, &pf, id_out);
+	return rc;
+}
+
+int
+profconv__add_function_raw(struct profconv_profile *prof,
+    const struct pc_function *f, uint32_t *id_out)
+{
+	int rc;
+
+	if (prof->nfunctions >= UINT32_MAX - 1)
+		return profconv__fail(PROFCONV_ENOMEM, "too many functions");
+	rc = PC_GROW(prof->functions, prof->functions_cap, prof->nfunctions,
+	    1);
 	if (rc < 0)
 		return rc;
-	prof->functions[prof->nfunctions++] = pf;
+	prof->functions[prof->nfunctions++] = *f;
 	if (id_out != NULL)
 		*id_out = (uint32_t)prof->nfunctions;
 	return 0;
@@ -231,6 +267,55 @@ profconv__add_location_raw(struct profconv_profile *prof, uint32_t mapping,
 	prof->nlines += nlines;
 	if (id_out != NULL)
 		*id_out = (uint32_t)prof->nlocations;
+	return 0;
+}
+
+int
+profconv__set_location_lines(struct profconv_profile *prof, uint32_t id,
+    const struct pc_line *lines, size_t n)
+{
+	struct pc_location *loc = &prof->locations[id - 1];
+	int rc;
+
+	if (n > UINT32_MAX)
+		return profconv__fail(PROFCONV_ENOMEM, "too many lines");
+	rc = PC_GROW(prof->lines, prof->lines_cap, prof->nlines, n);
+	if (rc < 0)
+		return rc;
+	if (n != 0)
+		memcpy(&prof->lines[prof->nlines], lines, n * sizeof(*lines));
+	loc->line_off = prof->nlines;
+	loc->nlines = (uint32_t)n;
+	loc->is_folded = false;
+	prof->nlines += n;
+	return 0;
+}
+
+void
+profconv__set_location_mapping(struct profconv_profile *prof, uint32_t id,
+    uint32_t mapping)
+{
+	prof->locations[id - 1].mapping = mapping;
+}
+
+int
+profconv__compact_mappings(struct profconv_profile *prof, const bool *keep)
+{
+	uint32_t *newid = calloc(prof->nmappings + 1, sizeof(*newid));
+	size_t i, n = 0;
+
+	if (newid == NULL)
+		return profconv__nomem();
+	for (i = 1; i <= prof->nmappings; i++) {
+		if (!keep[i])
+			continue;
+		prof->mappings[n] = prof->mappings[i - 1];
+		newid[i] = (uint32_t)++n;
+	}
+	prof->nmappings = n;
+	for (i = 0; i < prof->nlocations; i++)
+		prof->locations[i].mapping = newid[prof->locations[i].mapping];
+	free(newid);
 	return 0;
 }
 
@@ -304,6 +389,93 @@ profconv__add_sample_raw(struct profconv_profile *prof, const uint32_t *locs,
 		memcpy(&prof->labels[prof->nlabels], labels,
 		    nlabels * sizeof(*labels));
 	prof->nlabels += nlabels;
+	return 0;
+}
+
+int
+profconv__reserve(struct profconv_profile *prof, const struct pc_reserve *n)
+{
+	int rc;
+
+	rc = PC_GROW(prof->sample_types, prof->sample_types_cap,
+	    prof->nsample_types, n->sample_types);
+	if (rc == 0)
+		rc = PC_GROW(prof->comments, prof->comments_cap,
+		    prof->ncomments, n->comments);
+	if (rc == 0)
+		rc = PC_GROW(prof->mappings, prof->mappings_cap,
+		    prof->nmappings, n->mappings);
+	if (rc == 0)
+		rc = PC_GROW(prof->functions, prof->functions_cap,
+		    prof->nfunctions, n->functions);
+	if (rc == 0)
+		rc = PC_GROW(prof->locations, prof->locations_cap,
+		    prof->nlocations, n->locations);
+	if (rc == 0)
+		rc = PC_GROW(prof->lines, prof->lines_cap, prof->nlines,
+		    n->lines);
+	if (rc == 0)
+		rc = PC_GROW(prof->samples, prof->samples_cap, prof->nsamples,
+		    n->samples);
+	if (rc == 0)
+		rc = PC_GROW(prof->stack, prof->stack_cap, prof->nstack,
+		    n->stack);
+	if (rc == 0)
+		rc = PC_GROW(prof->values, prof->values_cap, prof->nvalues,
+		    n->values);
+	if (rc == 0)
+		rc = PC_GROW(prof->labels, prof->labels_cap, prof->nlabels,
+		    n->labels);
+	return rc;
+}
+
+/* Does TYPE name one of the N types TYPES? */
+static bool
+has_type(const struct pc_vtype *types, size_t n, uint32_t type)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (types[i].type == type)
+			return true;
+	return false;
+}
+
+int
+profconv__retype(struct profconv_profile *prof, const struct pc_vtype *types,
+    const ptrdiff_t *from, size_t n)
+{
+	size_t i, j, nt = prof->nsample_types, cap = 0, tcap = 0;
+	struct pc_vtype *nty = NULL;
+	int64_t *nv = NULL;
+	int rc;
+
+	if (n != 0 && prof->nsamples > SIZE_MAX / sizeof(*nv) / n)
+		return profconv__nomem();
+	rc = PC_GROW(nty, tcap, 0, n);
+	if (rc == 0)
+		rc = PC_GROW(nv, cap, 0, prof->nsamples * n);
+	if (rc < 0) {
+		free(nty);
+		return rc;
+	}
+	if (n != 0)
+		memcpy(nty, types, n * sizeof(*types));
+	for (i = 0; i < prof->nsamples; i++)
+		for (j = 0; j < n; j++)
+			nv[i * n + j] = from[j] >= 0 ?
+			    prof->values[i * nt + (size_t)from[j]] : 0;
+	if (prof->default_sample_type != 0 &&
+	    !has_type(nty, n, prof->default_sample_type))
+		prof->default_sample_type = n != 0 ? nty[0].type : 0;
+	free(prof->sample_types);
+	free(prof->values);
+	prof->sample_types = nty;
+	prof->nsample_types = n;
+	prof->sample_types_cap = tcap;
+	prof->values = nv;
+	prof->nvalues = prof->nsamples * n;
+	prof->values_cap = cap;
 	return 0;
 }
 
@@ -415,7 +587,7 @@ profconv_profile_sample_type_index(const struct profconv_profile *prof,
 		if (strcmp(profconv__pstr(prof, prof->sample_types[i].type),
 		    type) == 0)
 			return (int)i;
-	return -1;
+	return PROFCONV_ENOTFOUND;
 }
 
 int
@@ -424,7 +596,7 @@ profconv_profile_default_sample_index(const struct profconv_profile *prof)
 	size_t i;
 
 	if (prof->nsample_types == 0)
-		return -1;
+		return PROFCONV_ENOTFOUND;
 	for (i = 0; prof->default_sample_type != 0 &&
 	    i < prof->nsample_types; i++)
 		if (prof->sample_types[i].type == prof->default_sample_type)

@@ -147,7 +147,8 @@ static unsigned
 classify(struct pc_pruner *p, uint32_t id)
 {
 	const struct profconv_profile *prof = p->prof;
-	const struct pc_location *l = &prof->locations[id - 1];
+	const struct pc_location *l = pc_location(prof, id);
+	const struct pc_line *ln = pc_location_lines(prof, l);
 	size_t i;
 
 	if (p->state[id] != LOC_UNKNOWN)
@@ -155,15 +156,15 @@ classify(struct pc_pruner *p, uint32_t id)
 	p->state[id] = LOC_USER;
 	if (l->nlines == 0 && p->alloc_profile && l->mapping != 0 &&
 	    is_allocator_library(profconv__pstr(prof,
-	    prof->mappings[l->mapping - 1].file))) {
+	    pc_mapping(prof, l->mapping)->file))) {
 		/* No symbols, but inside the allocator itself (Debian's
 		 * libjemalloc is stripped): an allocator frame all the same. */
 		p->state[id] = LOC_PRUNE;
 		return p->state[id];
 	}
 	for (i = p->has_drop ? l->nlines : 0; i > 0; i--) {
-		const struct pc_function *f =
-		    &prof->functions[prof->lines[l->line_off + i - 1].function - 1];
+		const struct pc_function *f = pc_function(prof,
+		    ln[i - 1].function);
 		const char *name = profconv__pstr(prof, f->name);
 
 		if (*name == '\0' || !matches(&p->drop, name))

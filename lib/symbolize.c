@@ -123,7 +123,7 @@ funcset_find(const struct pc_funcset *set,
 {
 	for (*key = func_key(f); profconv__u64map_get(&set->ids, *key, id);
 	    (*key)++)
-		if (same_function(&prof->functions[*id - 1], f))
+		if (same_function(pc_function(prof, *id), f))
 			return true;
 	return false;
 }
@@ -162,17 +162,10 @@ profconv__funcset_get(struct pc_funcset *set, struct profconv_profile *prof,
 
 	if (funcset_find(set, prof, f, &key, id_out))
 		return 0;
-	if (prof->nfunctions >= UINT32_MAX - 1)
-		return profconv__fail(PROFCONV_ENOMEM, "too many functions");
-	rc = PC_GROW(prof->functions, prof->functions_cap, prof->nfunctions, 1);
+	rc = profconv__add_function_raw(prof, f, id_out);
 	if (rc == 0)
-		rc = profconv__u64map_put(&set->ids, key,
-		    (uint32_t)prof->nfunctions + 1);
-	if (rc < 0)
-		return rc;
-	prof->functions[prof->nfunctions++] = *f;
-	*id_out = (uint32_t)prof->nfunctions;
-	return 0;
+		rc = profconv__u64map_put(&set->ids, key, *id_out);
+	return rc;
 }
 
 /* --- the session ---------------------------------------------------------- */
@@ -372,7 +365,7 @@ locate(struct session *s, const char *file, const char *build_id,
 static int
 plan_mapping(struct session *s, uint32_t id)
 {
-	struct pc_mapping *m = &s->prof->mappings[id - 1];
+	struct pc_mapping *m = pc_mapping_mut(s->prof, id);
 	struct sym_map *sm = &s->maps[id - 1];
 	const char *file = profconv__pstr(s->prof, m->file);
 	uint64_t key = (uint64_t)m->file << 32 | m->build_id;
@@ -421,7 +414,7 @@ plan(struct session *s)
 	int rc;
 
 	for (i = 0; i < s->prof->nlocations; i++) {
-		loc = &s->prof->locations[i];
+		loc = pc_location(s->prof, (uint32_t)i + 1);
 		if (!needs_lines(loc) || s->maps[loc->mapping - 1].state !=
 		    MAP_TODO)
 			continue;
@@ -610,28 +603,11 @@ resolve(struct session *s, struct sym_binary *b, uint64_t addr,
 	return 0;
 }
 
+/* Symbolize location ID of a mapping planned MAP_OK. */
 static int
-set_lines(struct profconv_profile *prof, struct pc_location *loc,
-    const struct pc_line *lines, size_t n)
+symbolize_location(struct session *s, uint32_t id, struct sym_map *sm)
 {
-	int rc = PC_GROW(prof->lines, prof->lines_cap, prof->nlines, n);
-
-	if (rc < 0)
-		return rc;
-	/* The old lines (none) stay unused in the flat array. */
-	memcpy(&prof->lines[prof->nlines], lines, n * sizeof(*lines));
-	loc->line_off = prof->nlines;
-	loc->nlines = (uint32_t)n;
-	loc->is_folded = false;
-	prof->nlines += n;
-	return 0;
-}
-
-/* Symbolize location LOC of a mapping planned MAP_OK. */
-static int
-symbolize_location(struct session *s, struct pc_location *loc,
-    struct sym_map *sm)
-{
+	const struct pc_location *loc = pc_location(s->prof, id);
 	struct sym_binary *b = s->bins[sm->binary];
 	const struct sym_result *r;
 	uint32_t res;
@@ -655,20 +631,21 @@ symbolize_location(struct session *s, struct pc_location *loc,
 	}
 	sm->flags |= r->flags;
 	s->stats->symbolized++;
-	return set_lines(s->prof, loc, &s->rlines[r->off], r->n);
+	return profconv__set_location_lines(s->prof, id, &s->rlines[r->off],
+	    r->n);
 }
 
 static int
 symbolize_locations(struct session *s)
 {
 	struct profconv_symbolize_stats *st = s->stats;
-	struct pc_location *loc;
+	const struct pc_location *loc;
 	struct sym_map *sm;
 	size_t i;
 	int rc;
 
 	for (i = 0; i < s->prof->nlocations; i++) {
-		loc = &s->prof->locations[i];
+		loc = pc_location(s->prof, (uint32_t)i + 1);
 		st->locations++;
 		if (loc->nlines != 0) {
 			st->already_symbolized++;
@@ -681,7 +658,7 @@ symbolize_locations(struct session *s)
 		sm = &s->maps[loc->mapping - 1];
 		switch (sm->state) {
 		case MAP_OK:
-			rc = symbolize_location(s, loc, sm);
+			rc = symbolize_location(s, (uint32_t)i + 1, sm);
 			if (rc < 0)
 				return rc;
 			break;
@@ -709,9 +686,11 @@ symbolize_locations(struct session *s)
 static int
 check_options(const struct profconv_symbolize_options *opts)
 {
-	if (opts->version != PROFCONV_SYMBOLIZE_OPTIONS_VERSION)
-		return profconv__fail(PROFCONV_EINVAL,
-		    "unknown symbolize options version %u", opts->version);
+	int rc = profconv__check_version(opts->version,
+	    PROFCONV_SYMBOLIZE_OPTIONS_VERSION, "symbolize");
+
+	if (rc < 0)
+		return rc;
 	if (opts->pid < 0)
 		return profconv__fail(PROFCONV_EINVAL, "invalid process id %d",
 		    opts->pid);

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "legacy.h"
+#include "maps.h"
 #include "symbolize.h"
 
 /* Mark the newest entry as a file removed since it was mapped. */
@@ -114,29 +114,19 @@ static int
 drop_replaced(struct profconv_profile *prof, const bool *used_before,
     size_t nbefore)
 {
-	uint32_t *newid = calloc(prof->nmappings + 1, sizeof(*newid));
-	bool *used = calloc(prof->nmappings + 1, sizeof(*used));
-	size_t i, n = 0;
+	bool *keep = malloc((prof->nmappings + 1) * sizeof(*keep));
+	size_t i;
+	int rc;
 
-	if (newid == NULL || used == NULL) {
-		free(newid);
-		free(used);
+	if (keep == NULL)
 		return profconv__nomem();
-	}
+	for (i = 0; i <= prof->nmappings; i++)
+		keep[i] = i > nbefore || !used_before[i];
 	for (i = 0; i < prof->nlocations; i++)
-		used[prof->locations[i].mapping] = true;
-	for (i = 1; i <= prof->nmappings; i++) {
-		if (i <= nbefore && used_before[i] && !used[i])
-			continue;
-		prof->mappings[n] = prof->mappings[i - 1];
-		newid[i] = (uint32_t)++n;
-	}
-	prof->nmappings = n;
-	for (i = 0; i < prof->nlocations; i++)
-		prof->locations[i].mapping = newid[prof->locations[i].mapping];
-	free(newid);
-	free(used);
-	return 0;
+		keep[pc_location(prof, (uint32_t)i + 1)->mapping] = true;
+	rc = profconv__compact_mappings(prof, keep);
+	free(keep);
+	return rc;
 }
 
 /* Point every location that an entry of MAPS covers at that entry. */
@@ -154,13 +144,16 @@ remap_locations(struct profconv_profile *prof, struct pc_maps *maps)
 	if (maps->n > 1)
 		qsort(maps->v, maps->n, sizeof(*maps->v), cmp_entry);
 	for (i = 0; rc == 0 && i < prof->nlocations; i++) {
-		used_before[prof->locations[i].mapping] = true;
-		e = find_entry(maps, prof->locations[i].address);
+		const struct pc_location *l = pc_location(prof, (uint32_t)i + 1);
+
+		used_before[l->mapping] = true;
+		e = find_entry(maps, l->address);
 		if (e == NULL)
 			continue;
 		if (ids[e - maps->v] == 0)
 			rc = add_entry_mapping(prof, e, &ids[e - maps->v]);
-		prof->locations[i].mapping = ids[e - maps->v];
+		profconv__set_location_mapping(prof, (uint32_t)i + 1,
+		    ids[e - maps->v]);
 	}
 	if (rc == 0)
 		rc = drop_replaced(prof, used_before, nbefore);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "legacy.h"
+#include "readers.h"
 
 /* Longest piece of input quoted in an error message. */
 #define QUOTE_MAX 64
@@ -22,26 +23,6 @@ struct thread_state {
 	bool eof;			/* no current line: input exhausted */
 	struct pc_addrs addrs;		/* the stack of one thread */
 };
-
-static bool
-is_xdigit(char c)
-{
-	return pc_is_lower_hex(c) || (c >= 'A' && c <= 'F');
-}
-
-/* Make the next line current, untrimmed; 0 at end of input. */
-static int
-next_line(struct thread_state *st)
-{
-	int rc = profconv__input_getline(st->in, &st->line, &st->len);
-
-	if (rc < 0)
-		return rc;
-	st->eof = rc == 0;
-	if (st->eof)
-		st->len = 0;
-	return rc;
-}
 
 /* Where LITERAL occurs in [P, END) at or after P, or NULL. */
 static const char *
@@ -75,7 +56,7 @@ is_thread_header(const char *p, size_t len)
 	const char *end = p + len, *q, *r;
 
 	for (; (p = find(p, end, "--- Thread ")) != NULL; p++) {
-		for (q = p + 11; q < end && is_xdigit(*q); q++)
+		for (q = p + 11; q < end && pc_is_hex(*q); q++)
 			;
 		if (q == p + 11 ||
 		    !pc_has_prefix(q, (size_t)(end - q), " (name: "))
@@ -106,7 +87,8 @@ read_block(struct thread_state *st, bool *same_out)
 
 	st->addrs.n = 0;
 	*same_out = false;
-	while ((rc = next_line(st)) == 1) {
+	while ((rc = profconv__next_line(st->in, &st->line, &st->len,
+	    &st->eof, false)) == 1) {
 		pc_trim(&st->line, &st->len);
 		if (st->len == 0)
 			continue;
@@ -189,7 +171,8 @@ read_threads(struct thread_state *st)
 		/* No stack of its own: count it with the previous thread. */
 		if (same || st->addrs.n == 0) {
 			if (prof->nsamples != 0)
-				prof->values[prof->nvalues - 1]++;
+				pc_sample_values(prof,
+				    prof->nsamples - 1)[0]++;
 			continue;
 		}
 		rc = add_stack(st);
@@ -205,13 +188,15 @@ read_header(struct thread_state *st)
 {
 	int rc;
 
-	while ((rc = next_line(st)) == 1 &&
+	while ((rc = profconv__next_line(st->in, &st->line, &st->len,
+	    &st->eof, false)) == 1 &&
 	    profconv__is_space_or_comment(st->line, st->len))
 		;
 	if (rc < 0)
 		return rc;
 	if (rc == 1 && is_threadz_header(st->line, st->len)) {
-		while ((rc = next_line(st)) == 1 &&
+		while ((rc = profconv__next_line(st->in, &st->line,
+		    &st->len, &st->eof, false)) == 1 &&
 		    !profconv__maps_is_sentinel(st->line, st->len) &&
 		    !pc_has_prefix(st->line, st->len, "-"))
 			;
@@ -224,8 +209,21 @@ read_header(struct thread_state *st)
 	    (unsigned long long)st->in->lineno);
 }
 
-int
-profconv__read_thread(struct profconv_profile **out, struct pc_input *in,
+/* The first line that is not blank or a comment is a threadz header. */
+static bool
+sniff_thread(const unsigned char *head, size_t len, bool whole)
+{
+	const char *line;
+	size_t n;
+
+	(void)whole;
+	return profconv__head_content_line(head, len, &line, &n) &&
+	    (pc_has_prefix(line, n, "--- threadz ") ||
+	    pc_has_prefix(line, n, "--- Thread "));
+}
+
+static int
+read_thread(struct profconv_profile **out, struct pc_input *in,
     const struct profconv_read_options *opts)
 {
 	struct thread_state st = { .in = in };
@@ -253,3 +251,7 @@ profconv__read_thread(struct profconv_profile **out, struct pc_input *in,
 	profconv__legacy_free(&st.b);
 	return rc;
 }
+
+const struct pc_reader profconv__reader_thread = {
+	PROFCONV_FORMAT_THREAD, "thread", sniff_thread, read_thread
+};

@@ -302,8 +302,8 @@ Test(merge, merger_takes_sources_one_at_a_time)
 		cr_assert(eq(int, profconv_merger_add(mg, p), 0));
 		profconv_profile_free(p);	/* not needed any more */
 	}
-	cr_assert(eq(int, profconv_merger_finish(mg, &out), 0));
-	cr_assert(eq(int, profconv_merger_finish(mg, &a), PROFCONV_EINVAL));
+	cr_assert(eq(int, profconv_merger_finish(&out, mg), 0));
+	cr_assert(eq(int, profconv_merger_finish(&a, mg), PROFCONV_EINVAL));
 	cr_assert(eq(str, ERRMSG, "merger already finished"));
 	profconv_merger_free(mg);
 	cr_assert(eq(sz, profconv_profile_sample_count(out), 2));

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* test_model.c - tests for the profile model: builders and accessors. */
+/* test_model.c - tests for the profile model: builders, accessors and the
+ * seams through which the rest of the library changes its layout. */
 
 #include "config.h"
 
 #include "helpers.h"
+#include "internal.h"
 
 static struct profconv_profile *prof;
 
@@ -52,7 +54,8 @@ Test(model, new_profile_is_empty)
 {
 	cr_assert(eq(sz, profconv_profile_sample_count(prof), 0));
 	cr_assert(eq(sz, profconv_profile_sample_type_count(prof), 0));
-	cr_assert(eq(int, profconv_profile_default_sample_index(prof), -1));
+	cr_assert(eq(int, profconv_profile_default_sample_index(prof),
+	    PROFCONV_ENOTFOUND));
 	cr_assert(eq(str, (char *)profconv_profile_drop_frames(prof), ""));
 }
 
@@ -100,7 +103,8 @@ Test(model, default_sample_type_is_named_or_last)
 	cr_assert(eq(int, profconv_profile_set_default_sample_type(prof, "objects"), 0));
 	cr_assert(eq(int, profconv_profile_default_sample_index(prof), 0));
 	cr_assert(eq(int, profconv_profile_sample_type_index(prof, "space"), 1));
-	cr_assert(eq(int, profconv_profile_sample_type_index(prof, "nope"), -1));
+	cr_assert(eq(int, profconv_profile_sample_type_index(prof, "nope"),
+	    PROFCONV_ENOTFOUND));
 }
 
 Test(model, total_sums_one_slot)
@@ -229,4 +233,215 @@ Test(model, holds_a_million_samples)
 Test(model, free_accepts_null)
 {
 	profconv_profile_free(NULL);
+}
+
+/* --- the seams: only profile.c changes the layout ----------------------------- */
+
+/* Sample I's values, through the public API. */
+static void
+expect_values(size_t i, const int64_t *want, size_t n)
+{
+	struct profconv_sample s;
+	size_t j;
+
+	cr_assert(eq(int, profconv_profile_sample(prof, i, &s), 0));
+	for (j = 0; j < n; j++)
+		cr_expect(eq(i64, s.values[j], want[j]), "sample %zu value %zu",
+		    i, j);
+}
+
+static void
+expect_type(size_t i, const char *type, const char *unit)
+{
+	struct profconv_value_type vt;
+
+	cr_assert(eq(int, profconv_profile_sample_type(prof, i, &vt), 0));
+	cr_expect(eq(str, (char *)vt.type, (char *)type), "type %zu", i);
+	cr_expect(eq(str, (char *)vt.unit, (char *)unit), "type %zu", i);
+}
+
+/* Add N one-frame samples at location 1, valued (I + 1, 10 * (I + 1)). */
+static void
+add_samples(size_t n)
+{
+	uint32_t loc = 1;
+	int64_t v[2];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		v[0] = (int64_t)i + 1;
+		v[1] = 10 * ((int64_t)i + 1);
+		cr_assert(eq(int, profconv_profile_add_sample(prof, &loc, 1, v,
+		    NULL, 0), 0));
+	}
+}
+
+/* jemalloc's case: alloc types put in front after samples exist. */
+Test(model, retype_widens_with_zeros_in_front)
+{
+	static const ptrdiff_t from[4] = { -1, -1, 0, 1 };
+	struct pc_vtype t[4];
+	static const int64_t want0[4] = { 0, 0, 1, 10 };
+	static const int64_t want2[4] = { 0, 0, 2, 20 };
+
+	build_small();
+	add_samples(2);
+	cr_assert(eq(int, profconv_profile_set_default_sample_type(prof,
+	    "space"), 0));
+	t[2] = prof->sample_types[0];
+	t[3] = prof->sample_types[1];
+	cr_assert(eq(int, profconv__intern(prof, "alloc_objects", &t[0].type), 0));
+	cr_assert(eq(int, profconv__intern(prof, "count", &t[0].unit), 0));
+	cr_assert(eq(int, profconv__intern(prof, "alloc_space", &t[1].type), 0));
+	cr_assert(eq(int, profconv__intern(prof, "bytes", &t[1].unit), 0));
+	cr_assert(eq(int, profconv__retype(prof, t, from, 4), 0));
+	cr_assert(eq(sz, profconv_profile_sample_type_count(prof), 4));
+	expect_type(0, "alloc_objects", "count");
+	expect_type(3, "space", "bytes");
+	expect_values(1, want0, 4);
+	expect_values(2, want2, 4);
+	cr_expect(eq(int, profconv_profile_default_sample_index(prof), 3));
+	/* Samples added afterwards have the new width. */
+	cr_assert(eq(int, profconv__add_sample_raw(prof, NULL, 0, want2, NULL,
+	    0), 0));
+	expect_values(3, want2, 4);
+	cr_expect(eq(sz, prof->nvalues, 4 * prof->nsamples));
+}
+
+/* merge's case: keep the types in common, in a new order. */
+Test(model, retype_narrows_and_moves_a_lost_default)
+{
+	static const ptrdiff_t from[1] = { 0 };
+	static const int64_t want[1] = { 2 };
+	struct pc_vtype t[1];
+
+	build_small();
+	add_samples(1);
+	cr_assert(eq(int, profconv_profile_set_default_sample_type(prof,
+	    "space"), 0));
+	t[0] = prof->sample_types[0];
+	cr_assert(eq(int, profconv__retype(prof, t, from, 1), 0));
+	cr_assert(eq(sz, profconv_profile_sample_type_count(prof), 1));
+	expect_type(0, "objects", "count");
+	expect_values(0, want, 1);
+	expect_values(1, (const int64_t[]){ 1 }, 1);
+	cr_expect(eq(str, (char *)profconv_profile_default_sample_type(prof),
+	    "objects"));
+	/* Down to none: no types, no values, no default. */
+	cr_assert(eq(int, profconv__retype(prof, NULL, NULL, 0), 0));
+	cr_expect(eq(sz, profconv_profile_sample_type_count(prof), 0));
+	cr_expect(eq(sz, profconv_profile_sample_count(prof), 2));
+	cr_expect(eq(str, (char *)profconv_profile_default_sample_type(prof),
+	    ""));
+}
+
+/* Keep every other sample, asked once each, in order. */
+static bool
+keep_even(const struct profconv_profile *p, size_t i, void *payload)
+{
+	size_t *calls = payload;
+
+	(void)p;
+	cr_assert(eq(sz, i, (*calls)++), "called out of order");
+	return i % 2 == 0;
+}
+
+Test(model, keep_samples_keeps_stacks_labels_and_order)
+{
+	struct profconv_sample s;
+	struct profconv_label l;
+	size_t calls = 0;
+
+	build_small();		/* sample 0: two frames, two labels */
+	add_samples(4);		/* samples 1..4: one frame, values (1..4) */
+	profconv__keep_samples(prof, keep_even, &calls);
+	cr_assert(eq(sz, calls, 5));
+	cr_assert(eq(sz, profconv_profile_sample_count(prof), 3));
+	cr_assert(eq(int, profconv_profile_sample(prof, 0, &s), 0));
+	cr_expect(eq(sz, s.nlocations, 2));
+	cr_expect(eq(u32, s.location_ids[1], 2));
+	cr_expect(eq(sz, s.nlabels, 2));
+	cr_assert(eq(int, profconv_profile_sample_label(prof, 0, 1, &l), 0));
+	cr_expect(eq(str, (char *)l.str, "worker"));
+	expect_values(0, (const int64_t[]){ 2, 128 }, 2);
+	expect_values(1, (const int64_t[]){ 2, 20 }, 2);
+	expect_values(2, (const int64_t[]){ 4, 40 }, 2);
+	cr_expect(eq(sz, prof->nvalues, 3 * 2));
+}
+
+Test(model, compact_mappings_renumbers_locations)
+{
+	struct profconv_mapping m = { .start = 0x1000, .limit = 0x2000,
+		.file = "/lib/b.so" };
+	struct profconv_location loc;
+	bool keep[4] = { false, false, true, true };
+	uint32_t id;
+
+	build_small();		/* mapping 1 holds locations 1 and 2 */
+	cr_assert(eq(int, profconv_profile_add_mapping(prof, &m, &id), 0));
+	m.file = "/lib/c.so";
+	cr_assert(eq(int, profconv_profile_add_mapping(prof, &m, &id), 0));
+	cr_assert(eq(int, profconv_profile_add_location(prof, 3, 0x1100, NULL,
+	    0, 0, &id), 0));
+	cr_assert(eq(int, profconv__compact_mappings(prof, keep), 0));
+	cr_assert(eq(sz, profconv_profile_mapping_count(prof), 2));
+	cr_expect(eq(str, (char *)profconv__pstr(prof,
+	    pc_mapping(prof, 1)->file), "/lib/b.so"));
+	cr_assert(eq(int, profconv_profile_location(prof, 3, &loc), 0));
+	cr_expect(eq(u32, loc.mapping_id, 2));
+	cr_assert(eq(int, profconv_profile_location(prof, 1, &loc), 0));
+	cr_expect(eq(u32, loc.mapping_id, 0));
+}
+
+Test(model, set_location_lines_replaces_and_unfolds)
+{
+	struct pc_line lines[2] = { { 1, 7, 0 }, { 1, 9, 2 } };
+	struct profconv_location loc;
+
+	build_small();
+	cr_assert(eq(int, profconv_profile_add_location(prof, 1, 0x403000,
+	    NULL, 0, 1, NULL), 0));
+	cr_assert(eq(int, profconv__set_location_lines(prof, 3, lines, 2), 0));
+	cr_assert(eq(int, profconv_profile_location(prof, 3, &loc), 0));
+	cr_expect(eq(sz, loc.nlines, 2));
+	cr_expect(eq(i64, loc.lines[1].line, 9));
+	cr_expect(eq(int, loc.is_folded, 0));
+	/* The others keep their own lines. */
+	cr_assert(eq(int, profconv_profile_location(prof, 1, &loc), 0));
+	cr_expect(eq(sz, loc.nlines, 1));
+	cr_expect(eq(i64, loc.lines[0].line, 12));
+	profconv__set_location_mapping(prof, 3, 0);
+	cr_expect(eq(u32, pc_location(prof, 3)->mapping, 0));
+}
+
+/* Reserved room is used without moving the arrays; raw adds number ids. */
+Test(model, reserve_then_add_raw)
+{
+	struct pc_reserve room = { .mappings = 100, .functions = 100,
+		.samples = 1000, .values = 2000, .stack = 1000 };
+	struct pc_mapping pm = { .start = 1, .limit = 2 };
+	struct pc_function pf = { 0 };
+	const void *before;
+	uint32_t id = 0, loc = 1;
+	int64_t v[2] = { 1, 1 };
+	size_t i;
+
+	build_small();
+	cr_assert(eq(int, profconv__reserve(prof, &room), 0));
+	before = prof->mappings;
+	for (i = 0; i < 100; i++)
+		cr_assert(eq(int, profconv__add_mapping_raw(prof, &pm, &id), 0));
+	cr_expect(eq(u32, id, 101));
+	cr_expect(eq(ptr, (void *)prof->mappings, (void *)before));
+	for (i = 0; i < 100; i++)
+		cr_assert(eq(int, profconv__add_function_raw(prof, &pf, &id), 0));
+	cr_expect(eq(u32, id, 101));
+	before = prof->values;
+	for (i = 0; i < 1000; i++)
+		cr_assert(eq(int, profconv__add_sample_raw(prof, &loc, 1, v,
+		    NULL, 0), 0));
+	cr_expect(eq(ptr, (void *)prof->values, (void *)before));
+	cr_assert(eq(int, profconv__add_comment_raw(prof, 0), 0));
+	cr_expect(eq(sz, profconv_profile_comment_count(prof), 1));
+	cr_expect(eq(sz, profconv_profile_sample_count(prof), 1001));
 }

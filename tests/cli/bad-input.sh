@@ -18,10 +18,16 @@ run 1 "$PROFCONV" show "$TMP/text"
 [ "$(wc -l <"$TMP/err")" -eq 1 ] || fail "error is not one line"
 grep -q "^profconv show: '$TMP/text': " "$TMP/err" || fail "error does not name the file"
 
-# A gzip bomb: 200 MB of zeros in under 1 MB, bounded by --max-input.
-head -c 200000000 /dev/zero | gzip -1 >"$TMP/bomb.gz"
+# A gzip bomb: a pprof field header claiming 2 GB, then 200 MB of zeros in
+# under 1 MB, bounded by --max-input.  Zeros alone are no format at all and
+# are refused from their first bytes.
+{ printf '\012\377\377\377\377\007'; head -c 200000000 /dev/zero; } |
+	gzip -1 >"$TMP/bomb.gz"
 run 1 "$PROFCONV" show --max-input 10M "$TMP/bomb.gz"
 expect_err "profconv show: '$TMP/bomb.gz': input exceeds the limit of 10485760 bytes"
+head -c 200000000 /dev/zero | gzip -1 >"$TMP/zeros.gz"
+run 1 "$PROFCONV" show --max-input 10M "$TMP/zeros.gz"
+expect_err "profconv show: '$TMP/zeros.gz': unrecognized profile format (binary data); expected pprof protobuf, gperftools/Go heap or CPU, jemalloc heap_v2, contention, or Go goroutine/threadcreate"
 run 2 "$PROFCONV" show --max-input 10Q "$TMP/bomb.gz"
 run 2 "$PROFCONV" show --max-input -5 "$TMP/bomb.gz"
 
