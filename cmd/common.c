@@ -125,6 +125,22 @@ cmd_set_max_input(const char *text)
 	return true;
 }
 
+/* The end of a read: its error, or the one warning repairs deserve. */
+static int
+read_done(int rc, const struct profconv_profile *prof, const char *subject)
+{
+	size_t n;
+
+	if (rc < 0)
+		return cmd_error_lib(subject);
+	n = profconv_profile_repaired_strings(prof);
+	if (n != 0)
+		cmd_warn("'%s': %zu string%s not valid UTF-8, invalid bytes "
+		    "replaced by U+FFFD", subject, n, n == 1 ? " was" :
+		    "s were");
+	return EXIT_OK;
+}
+
 int
 cmd_read_profile(const char *path, const struct profconv_read_options *given,
     struct profconv_profile **out)
@@ -141,7 +157,7 @@ cmd_read_profile(const char *path, const struct profconv_read_options *given,
 
 	if (strcmp(path, "-") == 0) {
 		rc = profconv_profile_read(out, stdin, &opts, NULL);
-		return rc < 0 ? cmd_error_lib("<stdin>") : EXIT_OK;
+		return read_done(rc, *out, "<stdin>");
 	}
 	fp = fopen(path, "rb");
 	if (fp == NULL)
@@ -152,7 +168,7 @@ cmd_read_profile(const char *path, const struct profconv_read_options *given,
 	}
 	rc = profconv_profile_read(out, fp, &opts, NULL);
 	fclose(fp);
-	return rc < 0 ? cmd_error_lib(path) : EXIT_OK;
+	return read_done(rc, *out, path);
 }
 
 int

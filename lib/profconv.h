@@ -24,6 +24,17 @@
  * string index names one entry of the profile's string table, whose entry
  * 0 is always the empty string.  Every pointer a getter returns is
  * borrowed: it stays valid until the profile is changed or freed.
+ *
+ * Strings.  The model holds UTF-8: text read that is not UTF-8 is
+ * repaired on the way in, each byte that starts no well-formed sequence
+ * replaced by U+FFFD, and counted (profconv_profile_repaired_strings()).
+ * Strings keep their full length: a pprof string is length-prefixed and
+ * may hold NUL bytes, and those stay through reading, merging and
+ * writing; "ma\0in" and "ma" are two strings.  Every string a getter
+ * returns is NUL-terminated and also carries its length, which
+ * profconv_string_len() gives; it differs from strlen() only for a
+ * string that holds a NUL.  The builder calls take C strings, so they
+ * cannot make such a string.
  */
 #ifndef PROFCONV_H
 #define PROFCONV_H
@@ -75,6 +86,13 @@ unsigned int profconv_version_number(void);
  * "libprofconv 0.1.0 protobuf-c/1.4.1 zlib/1.2.13 libdw/0.188".
  */
 const char *profconv_version_details(void);
+
+/*
+ * Full length in bytes, NULs included, of S, a string returned by a
+ * getter of this library (any other pointer is undefined behaviour);
+ * 0 for NULL.
+ */
+size_t profconv_string_len(const char *s);
 
 /* --- plain structures the API fills in or takes ------------------------- */
 
@@ -224,6 +242,13 @@ size_t profconv_profile_mapping_count(const struct profconv_profile *prof);
 size_t profconv_profile_function_count(const struct profconv_profile *prof);
 size_t profconv_profile_location_count(const struct profconv_profile *prof);
 size_t profconv_profile_comment_count(const struct profconv_profile *prof);
+
+/*
+ * How many distinct strings were not UTF-8 when they came into PROF (read
+ * from a file or passed to a builder call) and were repaired, each bad
+ * byte replaced by U+FFFD.  Cannot fail.
+ */
+size_t profconv_profile_repaired_strings(const struct profconv_profile *prof);
 
 /* Sample type I (0-based), borrowed strings.  Errors: PROFCONV_EINVAL. */
 int profconv_profile_sample_type(const struct profconv_profile *prof,
