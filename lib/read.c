@@ -136,6 +136,22 @@ sniff_text(const unsigned char *data, size_t len)
 	return PROFCONV_FORMAT_UNKNOWN;
 }
 
+/* "goroutine 1 [running]:": a debug=2 goroutine dump or runtime.Stack. */
+static bool
+is_goroutine_dump(const unsigned char *data, size_t len)
+{
+	const char *p = (const char *)data, *end = p + len;
+
+	if (!pc_has_prefix(p, len, "goroutine "))
+		return false;
+	p += strlen("goroutine ");
+	if (p == end || *p < '0' || *p > '9')
+		return false;
+	while (p < end && *p >= '0' && *p <= '9')
+		p++;
+	return end - p >= 2 && p[0] == ' ' && p[1] == '[';
+}
+
 static int
 unrecognized(const unsigned char *data, size_t len)
 {
@@ -195,6 +211,11 @@ read_input(struct profconv_profile **out, struct pc_input *in,
 		return profconv__fail(PROFCONV_EFORMAT,
 		    "not a profile: tcmalloc's heap sample was taken with "
 		    "sampling off (set TCMALLOC_SAMPLE_PARAMETER)");
+	if (is_goroutine_dump(data, len))
+		return profconv__fail(PROFCONV_EUNSUPPORTED,
+		    "unsupported Go goroutine stack dump (debug=2 or "
+		    "runtime.Stack): only the debug=1 count profile "
+		    "('goroutine profile: total N') is read");
 	if (pc_has_prefix((const char *)data, len, "--- heapz "))
 		return profconv__fail(PROFCONV_EUNSUPPORTED,
 		    "Java heapz profiles are not supported");
