@@ -77,7 +77,8 @@ cmd_usage_error(const char *fmt, ...)
 int
 cmd_version(void)
 {
-	printf("%s %s\n%s\n", cmd_name, PACKAGE_VERSION,
+	/* GNU's form, "PROGRAM (PACKAGE) VERSION", then the libraries. */
+	printf("%s (%s) %s\n%s\n", cmd_name, PACKAGE_NAME, PACKAGE_VERSION,
 	    profconv_version_details());
 	return EXIT_OK;
 }
