@@ -316,6 +316,16 @@ enum profconv_format {
 	PROFCONV_FORMAT_THREAD = 7	/* "--- threadz" */
 };
 
+/*
+ * Progress of a long call: DONE of TOTAL units (TOTAL 0: not known), the
+ * units being what the option that takes it says.  Called from the
+ * calling thread, now and then (not for every unit); it must not call
+ * back into the library on the object being worked on.  The library
+ * never prints: a program shows progress, if it wants, from here.
+ */
+typedef void (*profconv_progress_fn)(uint64_t done, uint64_t total,
+    void *payload);
+
 struct profconv_read_options {
 	unsigned int version;		/* PROFCONV_READ_OPTIONS_VERSION */
 	/* Largest decompressed or whole-file input accepted, in bytes;
@@ -325,14 +335,20 @@ struct profconv_read_options {
 	 * "thread_name" where the header names the thread), instead of the
 	 * t*: totals. */
 	int threads;
+	/* Version 2.  Bytes of the input (compressed, as stored) read so
+	 * far, of the file's size (0 for a pipe); may be NULL. */
+	profconv_progress_fn progress;
+	void *progress_payload;
 };
-#define PROFCONV_READ_OPTIONS_VERSION 1
-#define PROFCONV_READ_OPTIONS_INIT { PROFCONV_READ_OPTIONS_VERSION, 0, 0 }
+#define PROFCONV_READ_OPTIONS_VERSION 2
+#define PROFCONV_READ_OPTIONS_INIT \
+	{ PROFCONV_READ_OPTIONS_VERSION, 0, 0, NULL, NULL }
 #define PROFCONV_DEFAULT_MAX_INPUT ((uint64_t)8 << 30)	/* 8 GiB */
 
 /*
  * Read a profile from FP in any supported format, gzip-compressed or not,
- * into a new profile *OUT owned by the caller.  OPTS may be NULL.  When
+ * into a new profile *OUT owned by the caller.  OPTS may be NULL, or of
+ * version 1 or 2.  When
  * FORMAT_OUT is not NULL it receives the format found.  On failure *OUT is
  * NULL and profconv_errmsg() says what is wrong, with the line or byte
  * offset where there is one.
@@ -738,11 +754,14 @@ struct profconv_symbolize_options {
 	/* How Function.name is written (system_name keeps the linker's
 	 * name); see enum profconv_demangle.  Default: simple, as pprof. */
 	enum profconv_demangle demangle;
+	/* Version 3.  Modules (binaries found) indexed so far, of how many;
+	 * may be NULL.  PAYLOAD is passed to it. */
+	profconv_progress_fn progress;
 };
-#define PROFCONV_SYMBOLIZE_OPTIONS_VERSION 2
+#define PROFCONV_SYMBOLIZE_OPTIONS_VERSION 3
 #define PROFCONV_SYMBOLIZE_OPTIONS_INIT \
 	{ PROFCONV_SYMBOLIZE_OPTIONS_VERSION, NULL, NULL, NULL, NULL, 0, 0, \
-	  0, NULL, NULL, PROFCONV_DEMANGLE_SIMPLE }
+	  0, NULL, NULL, PROFCONV_DEMANGLE_SIMPLE, NULL }
 
 /* What profconv_symbolize() did, counted in locations. */
 struct profconv_symbolize_stats {

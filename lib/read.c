@@ -234,6 +234,17 @@ read_input(struct profconv_profile **out, struct pc_input *in,
 	return rc;
 }
 
+/* Version 1 is version 2 without the progress callback. */
+static int
+check_options(const struct profconv_read_options *opts)
+{
+	if (opts != NULL && (opts->version < 1 ||
+	    opts->version > PROFCONV_READ_OPTIONS_VERSION))
+		return profconv__fail(PROFCONV_EINVAL,
+		    "unknown read options version %u", opts->version);
+	return 0;
+}
+
 int
 profconv_profile_read(struct profconv_profile **out, FILE *fp,
     const struct profconv_read_options *opts, enum profconv_format *format_out)
@@ -244,8 +255,14 @@ profconv_profile_read(struct profconv_profile **out, FILE *fp,
 	*out = NULL;
 	if (format_out != NULL)
 		*format_out = PROFCONV_FORMAT_UNKNOWN;
+	rc = check_options(opts);
+	if (rc < 0)
+		return rc;
 	rc = profconv__input_init(&in, fp, NULL, 0,
 	    opts != NULL ? opts->max_input : 0);
+	if (rc == 0 && opts != NULL && opts->version >= 2)
+		profconv__input_progress(&in, opts->progress,
+		    opts->progress_payload);
 	if (rc == 0)
 		rc = read_input(out, &in, opts, format_out);
 	profconv__input_free(&in);
@@ -263,8 +280,14 @@ profconv_profile_read_mem(struct profconv_profile **out, const void *data,
 	*out = NULL;
 	if (format_out != NULL)
 		*format_out = PROFCONV_FORMAT_UNKNOWN;
+	rc = check_options(opts);
+	if (rc < 0)
+		return rc;
 	rc = profconv__input_init(&in, NULL, data, len,
 	    opts != NULL ? opts->max_input : 0);
+	if (rc == 0 && opts != NULL && opts->version >= 2)
+		profconv__input_progress(&in, opts->progress,
+		    opts->progress_payload);
 	if (rc == 0)
 		rc = read_input(out, &in, opts, format_out);
 	profconv__input_free(&in);

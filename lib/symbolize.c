@@ -473,6 +473,8 @@ report(struct session *s)
 		rc = profconv__symmod_new(&b->index, b->mod);
 		if (rc < 0)
 			return rc;
+		if (s->opts->version >= 3 && s->opts->progress != NULL)
+			s->opts->progress(i + 1, s->nbins, s->opts->payload);
 	}
 	return 0;
 }
@@ -709,7 +711,9 @@ symbolize_locations(struct session *s)
 static int
 check_options(const struct profconv_symbolize_options *opts)
 {
-	if (opts->version != PROFCONV_SYMBOLIZE_OPTIONS_VERSION)
+	/* Version 2 is version 3 without the progress callback. */
+	if (opts->version != 2 &&
+	    opts->version != PROFCONV_SYMBOLIZE_OPTIONS_VERSION)
 		return profconv__fail(PROFCONV_EINVAL,
 		    "unknown symbolize options version %u", opts->version);
 	if (opts->pid < 0)
