@@ -91,7 +91,8 @@ long=$(printf '%0250d' 0 | tr 0 f)
 } >"$TMP/delta.pb"
 run 1 "$BIN/profflame" "$TMP/delta.pb"
 [ "$(wc -l <"$TMP/err")" -eq 1 ] || fail "long refusal is not one line"
-grep -q "^profflame: '$TMP/delta.pb': .*has a negative count (a delta profile?); compare with a base instead$" "$TMP/err" ||
+grep "^profflame: '$TMP/delta.pb': " "$TMP/err" | grep "negative count" |
+    grep -q "compare with a base instead$" ||
 	fail "long refusal lost its reason: $(cat "$TMP/err")"
 
 # Output that cannot be written: a full device, a place nothing can be

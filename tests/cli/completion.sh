@@ -34,7 +34,7 @@ expect "--level" profconv merge --l
 expect "--no-compress" profconv text2pb --no
 expect "--sysroot" profconv symbolize --sys
 expect "function line stack" profdiff --by ""
-expect "line" profdiff -b l
+expect "line" profdiff --by l
 expect "delta-bytes delta-objects" profdiff --sort delta
 expect "stack" profdiff --by=st
 expect "--focus --functions" profflame --f

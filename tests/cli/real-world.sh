@@ -54,7 +54,7 @@ hex "$TMP/out.pb" | grep -q "$(hex "$TMP/want-name")" ||
 run 0 "$PROFCONV" show "$TMP/out.pb"
 [ -s "$TMP/err" ] && fail "a repaired profile warns again: $(cat "$TMP/err")"
 # One warning per input, naming it; the stdin form too.
-run 0 "$PROFCONV" merge -n "$TMP/binary-name.pb" "$TMP/binary-name.pb" -o "$TMP/m.pb"
+run 0 "$PROFCONV" merge --no-compress "$TMP/binary-name.pb" "$TMP/binary-name.pb" -o "$TMP/m.pb"
 [ "$(grep -c "^profconv merge: warning: '$TMP/binary-name.pb': 1 string was not valid UTF-8" "$TMP/err")" = 2 ] ||
 	fail "merge: not one warning per input: $(cat "$TMP/err")"
 run 0 "$PROFCONV" show - <"$TMP/binary-name.pb"
@@ -72,7 +72,7 @@ expect_err "profconv show: warning: '<stdin>': 1 string was not valid UTF-8, inv
 	printf '\052\004\010\002\020\004'
 	str '' ; str samples; str count; str 'ma\000in'; str ma
 } >"$TMP/nul.pb"
-run 0 "$PROFCONV" merge -n "$TMP/nul.pb" "$TMP/nul.pb" -o "$TMP/nul-m.pb"
+run 0 "$PROFCONV" merge --no-compress "$TMP/nul.pb" "$TMP/nul.pb" -o "$TMP/nul-m.pb"
 [ -s "$TMP/err" ] && fail "merge warned: $(cat "$TMP/err")"
 run 0 "$PROFCONV" show "$TMP/nul-m.pb"
 expect_out_has '^functions: 2$'
