@@ -30,10 +30,10 @@
  * replaced by U+FFFD, and counted (profconv_profile_repaired_strings()).
  * Strings keep their full length: a pprof string is length-prefixed and
  * may hold NUL bytes, and those stay through reading, merging and
- * writing; "ma\0in" and "ma" are two strings.  Every string a getter
- * returns is NUL-terminated and also carries its length, which
- * profconv_string_len() gives; it differs from strlen() only for a
- * string that holds a NUL.  The builder calls take C strings, so they
+ * writing; "ma\0in" and "ma" are two strings.  Every string the
+ * profconv_profile_*() getters return is NUL-terminated and also carries
+ * its length, which profconv_string_len() gives; it differs from strlen()
+ * only for a string that holds a NUL.  The builder calls take C strings, so they
  * cannot make such a string.
  */
 #ifndef PROFCONV_H
@@ -88,9 +88,10 @@ unsigned int profconv_version_number(void);
 const char *profconv_version_details(void);
 
 /*
- * Full length in bytes, NULs included, of S, a string returned by a
- * getter of this library (any other pointer is undefined behaviour);
- * 0 for NULL.
+ * Full length in bytes, NULs included, of S, a string of a profile's
+ * string table as the profconv_profile_*() getters return them (sample
+ * and period types, header strings, comments, mappings, functions,
+ * labels); any other pointer is undefined behaviour.  0 for NULL.
  */
 size_t profconv_string_len(const char *s);
 
