@@ -137,8 +137,10 @@ decode_strings(struct decoder *d)
 	for (i = 0; i < d->pb->n_string_table; i++) {
 		const ProtobufCBinaryData *str = &d->pb->string_table[i];
 
+		/* protobuf-c leaves an empty entry's data NULL. */
 		rc = profconv__strtab_intern(&d->prof->strings,
-		    (const char *)str->data, str->len, &d->str[i]);
+		    str->len != 0 ? (const char *)str->data : "", str->len,
+		    &d->str[i]);
 		if (rc < 0)
 			return rc;
 	}
