@@ -5,9 +5,11 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
@@ -18,15 +20,135 @@ const char *cmd_name = "profconv";
 /* 0: the library's default, PROFCONV_DEFAULT_MAX_INPUT. */
 static uint64_t max_input;
 
+bool cmd_quiet;
+bool cmd_read_progress = true;
+
+/* --- progress on a terminal ----------------------------------------------- */
+
+/* Work shorter than this shows no progress at all. */
+#define PROGRESS_DELAY 1.0
+/* The line is rewritten at most this often. */
+#define PROGRESS_EVERY 0.1
+
+static pthread_mutex_t stderr_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static struct {
+	bool on;		/* this phase shows progress */
+	bool shown;		/* a progress line is on the terminal */
+	bool bytes;		/* units are bytes */
+	char units[16];
+	char label[256];
+	double start, last;
+} prog;
+
+static double
+seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Erase the progress line; the caller holds stderr_mu. */
+static void
+erase_progress(void)
+{
+	if (prog.shown)
+		fputs("\r\033[K", stderr);
+	prog.shown = false;
+}
+
+void
+cmd_progress_begin(const char *units, const char *fmt, ...)
+{
+	va_list ap;
+
+	pthread_mutex_lock(&stderr_mu);
+	erase_progress();
+	prog.on = !cmd_quiet && isatty(STDERR_FILENO);
+	prog.bytes = strcmp(units, "bytes") == 0;
+	snprintf(prog.units, sizeof(prog.units), "%s", units);
+	va_start(ap, fmt);
+	vsnprintf(prog.label, sizeof(prog.label), fmt, ap);
+	va_end(ap);
+	prog.start = seconds();
+	prog.last = 0;
+	pthread_mutex_unlock(&stderr_mu);
+}
+
+static void
+print_mib(uint64_t n)
+{
+	fprintf(stderr, "%.1f MiB", (double)n / (1024.0 * 1024.0));
+}
+
+void
+cmd_progress(uint64_t done, uint64_t total)
+{
+	double now;
+
+	if (!prog.on)
+		return;
+	now = seconds();
+	pthread_mutex_lock(&stderr_mu);
+	if (now - prog.start >= PROGRESS_DELAY &&
+	    now - prog.last >= PROGRESS_EVERY) {
+		prog.last = now;
+		fprintf(stderr, "\r%s: %s: ", cmd_name, prog.label);
+		if (prog.bytes && total != 0) {
+			fprintf(stderr, "%d%% (", (int)(done * 100 / total));
+			print_mib(done);
+			fputs(" of ", stderr);
+			print_mib(total);
+			fputc(')', stderr);
+		} else if (prog.bytes) {
+			print_mib(done);
+		} else if (total != 0) {
+			fprintf(stderr, "%llu of %llu %s",
+			    (unsigned long long)done,
+			    (unsigned long long)total, prog.units);
+		} else {
+			fprintf(stderr, "%llu %s", (unsigned long long)done,
+			    prog.units);
+		}
+		fputs("\033[K", stderr);
+		fflush(stderr);
+		prog.shown = true;
+	}
+	pthread_mutex_unlock(&stderr_mu);
+}
+
+void
+cmd_progress_fn(uint64_t done, uint64_t total, void *payload)
+{
+	(void)payload;
+	cmd_progress(done, total);
+}
+
+void
+cmd_progress_end(void)
+{
+	pthread_mutex_lock(&stderr_mu);
+	erase_progress();
+	prog.on = false;
+	pthread_mutex_unlock(&stderr_mu);
+}
+
+/* --- messages --------------------------------------------------------------- */
+
 static void vmessage(const char *prefix, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 
 static void
 vmessage(const char *prefix, const char *fmt, va_list ap)
 {
+	pthread_mutex_lock(&stderr_mu);
+	erase_progress();
 	fprintf(stderr, "%s: %s", cmd_name, prefix);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
+	pthread_mutex_unlock(&stderr_mu);
 }
 
 int
@@ -77,7 +199,8 @@ cmd_usage_error(const char *fmt, ...)
 int
 cmd_version(void)
 {
-	printf("%s %s\n%s\n", cmd_name, PACKAGE_VERSION,
+	/* GNU's form, "PROGRAM (PACKAGE) VERSION", then the libraries. */
+	printf("%s (%s) %s\n%s\n", cmd_name, PACKAGE_NAME, PACKAGE_VERSION,
 	    profconv_version_details());
 	return EXIT_OK;
 }
@@ -125,6 +248,24 @@ cmd_set_max_input(const char *text)
 	return true;
 }
 
+/* The end of a read: its error, or the one warning repairs deserve. */
+static int
+read_done(int rc, const struct profconv_profile *prof, const char *subject)
+{
+	size_t n;
+
+	if (cmd_read_progress)
+		cmd_progress_end();
+	if (rc < 0)
+		return cmd_error_lib(subject);
+	n = profconv_profile_repaired_strings(prof);
+	if (n != 0)
+		cmd_warn("'%s': %zu string%s not valid UTF-8, invalid bytes "
+		    "replaced by U+FFFD", subject, n, n == 1 ? " was" :
+		    "s were");
+	return EXIT_OK;
+}
+
 int
 cmd_read_profile(const char *path, const struct profconv_read_options *given,
     struct profconv_profile **out)
@@ -138,10 +279,15 @@ cmd_read_profile(const char *path, const struct profconv_read_options *given,
 		opts = *given;
 	if (opts.max_input == 0)
 		opts.max_input = max_input;
+	if (cmd_read_progress) {
+		opts.progress = cmd_progress_fn;
+		cmd_progress_begin("bytes", "reading '%s'",
+		    strcmp(path, "-") == 0 ? "<stdin>" : path);
+	}
 
 	if (strcmp(path, "-") == 0) {
 		rc = profconv_profile_read(out, stdin, &opts, NULL);
-		return rc < 0 ? cmd_error_lib("<stdin>") : EXIT_OK;
+		return read_done(rc, *out, "<stdin>");
 	}
 	fp = fopen(path, "rb");
 	if (fp == NULL)
@@ -152,7 +298,7 @@ cmd_read_profile(const char *path, const struct profconv_read_options *given,
 	}
 	rc = profconv_profile_read(out, fp, &opts, NULL);
 	fclose(fp);
-	return rc < 0 ? cmd_error_lib(path) : EXIT_OK;
+	return read_done(rc, *out, path);
 }
 
 int
@@ -212,11 +358,16 @@ cmd_symbolize_profile(struct profconv_profile *prof,
 {
 	struct profconv_symbolize_options def = PROFCONV_SYMBOLIZE_OPTIONS_INIT;
 	struct profconv_symbolize_stats stats;
+	int rc;
 
 	if (opts == NULL)
 		opts = &def;
 	opts->warn = print_warning;
-	if (profconv_symbolize(prof, opts, &stats) < 0)
+	opts->progress = cmd_progress_fn;
+	cmd_progress_begin("modules", "symbolizing '%s'", subject);
+	rc = profconv_symbolize(prof, opts, &stats);
+	cmd_progress_end();
+	if (rc < 0)
 		return cmd_error_lib(subject);
 	if (summary)
 		print_summary(&stats);

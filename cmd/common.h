@@ -4,6 +4,7 @@
 #define PROFCONV_CMD_COMMON_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include <profconv.h>
@@ -107,6 +108,31 @@ enum { CMD_OPT_NO_COMPRESS = 0x1200 };
 	"      --no-compress     write the protobuf without gzip (--level 0)\n"
 /* As cmd_view_option(), for CMD_LEVEL_OPTIONS. */
 int cmd_level_option(struct profconv_write_options *w, int c, const char *arg);
+
+/*
+ * --quiet: no progress line.  Progress shows on standard error only when
+ * it is a terminal, and only for work that has run a second already.
+ */
+extern bool cmd_quiet;
+#define CMD_OPT_QUIET 0x1001
+#define CMD_QUIET_OPTION { "quiet", no_argument, NULL, CMD_OPT_QUIET }
+#define CMD_QUIET_HELP \
+	"      --quiet           show no progress on a terminal\n"
+
+/*
+ * A one-line progress indicator, rewritten in place: begin a phase whose
+ * units are UNITS ("bytes" prints sizes) with a label ("reading 'x'"),
+ * report DONE of TOTAL (0: unknown), end it (erases the line).  Messages
+ * erase it too.  Safe from two threads.
+ */
+void cmd_progress_begin(const char *units, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void cmd_progress(uint64_t done, uint64_t total);
+void cmd_progress_end(void);
+/* cmd_progress() in the library's profconv_progress_fn form. */
+void cmd_progress_fn(uint64_t done, uint64_t total, void *payload);
+/* Whether cmd_read_profile() shows reading progress (merge shows files). */
+extern bool cmd_read_progress;
 
 /* Parse a whole decimal number in [MIN, MAX] for OPTION. */
 bool cmd_parse_long(const char *option, const char *text, long min, long max,

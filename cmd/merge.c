@@ -25,6 +25,7 @@ static const char usage_text[] =
 	"  -o, --output OUT   write to OUT instead of standard output\n"
 	CMD_LEVEL_HELP
 	CMD_MAX_INPUT_HELP
+	CMD_QUIET_HELP
 	"  -h, --help         show this help and exit\n"
 	"\n"
 	"example: profconv merge -o all.pb.gz heap.0001.heap heap.0002.heap\n";
@@ -113,7 +114,11 @@ merge_all(struct profconv_merger *mg, char **paths, int n)
 		free(ra.ready);
 		return cmd_error("out of memory");
 	}
+	/* Progress counts files; reading each one shows none. */
+	cmd_read_progress = false;
+	cmd_progress_begin("files", "merging");
 	for (i = 0; i < n; i++) {
+		cmd_progress((uint64_t)i, (uint64_t)n);
 		prof = take(&ra, i);
 		/* Every unreadable input is reported before giving up. */
 		if (prof == NULL)
@@ -124,6 +129,8 @@ merge_all(struct profconv_merger *mg, char **paths, int n)
 		profconv_profile_free(prof);
 		done_with(&ra, i);
 	}
+	cmd_progress((uint64_t)n, (uint64_t)n);
+	cmd_progress_end();
 	pthread_join(tid, NULL);
 	free(ra.prof);
 	free(ra.ready);
@@ -137,6 +144,7 @@ cmd_merge(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		CMD_LEVEL_OPTIONS,
 		CMD_MAX_INPUT_OPTION,
+		CMD_QUIET_OPTION,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -156,6 +164,9 @@ cmd_merge(int argc, char **argv)
 		switch (c) {
 		case 'o':
 			out_path = optarg;
+			break;
+		case CMD_OPT_QUIET:
+			cmd_quiet = true;
 			break;
 		case CMD_OPT_MAX_INPUT:
 			if (!cmd_set_max_input(optarg))

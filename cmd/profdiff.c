@@ -34,7 +34,8 @@ static const char usage_text[] =
 	"  -n, --top N           print at most N rows\n"
 	"      --bytes           exact numbers instead of KiB/MiB/GiB\n"
 	"      --json            print the comparison as JSON instead\n"
-	"  -q, --quiet           print no table; only the exit status\n"
+	"  -q, --quiet           print no table (nor progress); only the exit\n"
+	"                        status\n"
 	CMD_VIEW_HELP
 	CMD_MAX_INPUT_HELP
 	"  -h, --help            show this help and exit\n"
@@ -127,6 +128,7 @@ parse_args(int argc, char **argv, struct diff_args *a)
 			break;
 		case 'q':
 			a->quiet = true;
+			cmd_quiet = true;
 			break;
 		case CMD_OPT_MAX_INPUT:
 			if (!cmd_set_max_input(optarg))

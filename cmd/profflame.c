@@ -28,6 +28,7 @@ static const char usage_text[] =
 	CMD_VIEW_HELP
 	"  -o, --output FILE     write to FILE instead of standard output\n"
 	CMD_MAX_INPUT_HELP
+	CMD_QUIET_HELP
 	"  -h, --help            show this help and exit\n"
 	"  -V, --version         show version information and exit\n"
 	"\n"
@@ -55,6 +56,7 @@ parse_args(int argc, char **argv, struct flame_args *a)
 		CMD_VIEW_OPTIONS,
 		{ "output", required_argument, NULL, 'o' },
 		CMD_MAX_INPUT_OPTION,
+		CMD_QUIET_OPTION,
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -86,6 +88,9 @@ parse_args(int argc, char **argv, struct flame_args *a)
 			break;
 		case 'o':
 			a->out_path = optarg;
+			break;
+		case CMD_OPT_QUIET:
+			cmd_quiet = true;
 			break;
 		case CMD_OPT_MAX_INPUT:
 			if (!cmd_set_max_input(optarg))

@@ -27,6 +27,7 @@ static const char usage_text[] =
 	"                        profile's default)\n"
 	CMD_VIEW_HELP
 	CMD_MAX_INPUT_HELP
+	CMD_QUIET_HELP
 	"  -h, --help            show this help and exit\n"
 	"\n"
 	"FILE may be '-' for standard input.\n"
@@ -41,6 +42,7 @@ cmd_show(int argc, char **argv)
 		{ "type", required_argument, NULL, 't' },
 		CMD_VIEW_OPTIONS,
 		CMD_MAX_INPUT_OPTION,
+		CMD_QUIET_OPTION,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -68,6 +70,9 @@ cmd_show(int argc, char **argv)
 			break;
 		case 't':
 			opts.sample_type = optarg;
+			break;
+		case CMD_OPT_QUIET:
+			cmd_quiet = true;
 			break;
 		case CMD_OPT_MAX_INPUT:
 			if (!cmd_set_max_input(optarg))

@@ -38,6 +38,7 @@ static const char usage_text[] =
 	"                           or none (linker names)\n"
 	CMD_LEVEL_HELP
 	CMD_MAX_INPUT_HELP
+	CMD_QUIET_HELP
 	"  -h, --help               show this help and exit\n"
 	"\n"
 	"INPUT may be '-' for standard input.  A summary goes to standard error.\n"
@@ -67,6 +68,7 @@ parse_options(int argc, char **argv,
 		{ "demangle", required_argument, NULL, CMD_OPT_DEMANGLE },
 		CMD_LEVEL_OPTIONS,
 		CMD_MAX_INPUT_OPTION,
+		CMD_QUIET_OPTION,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -110,6 +112,9 @@ parse_options(int argc, char **argv,
 				return cmd_usage_error("invalid --demangle value "
 				    "'%s' (use simple, templates, full or none)",
 				    optarg);
+			break;
+		case CMD_OPT_QUIET:
+			cmd_quiet = true;
 			break;
 		case CMD_OPT_MAX_INPUT:
 			if (!cmd_set_max_input(optarg))

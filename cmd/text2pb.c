@@ -29,6 +29,7 @@ static const char usage_text[] =
 	"                      full or none\n"
 	CMD_LEVEL_HELP
 	CMD_MAX_INPUT_HELP
+	CMD_QUIET_HELP
 	"  -h, --help          show this help and exit\n"
 	"\n"
 	"IN and OUT may be '-' for standard input and output.\n"
@@ -46,6 +47,7 @@ cmd_text2pb(int argc, char **argv)
 		{ "demangle", required_argument, NULL, CMD_OPT_DEMANGLE },
 		CMD_LEVEL_OPTIONS,
 		CMD_MAX_INPUT_OPTION,
+		CMD_QUIET_OPTION,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -81,6 +83,9 @@ cmd_text2pb(int argc, char **argv)
 				return cmd_usage_error("invalid --demangle value "
 				    "'%s' (use simple, templates, full or none)",
 				    optarg);
+			break;
+		case CMD_OPT_QUIET:
+			cmd_quiet = true;
 			break;
 		case CMD_OPT_MAX_INPUT:
 			if (!cmd_set_max_input(optarg))

@@ -182,8 +182,9 @@ sample(struct cont_state *st)
 	}
 	/* Return addresses: step back into the call (wraps like Go). */
 	st->addrs.n = 0;
-	rc = profconv__harvest_addresses(&st->addrs, a, a_end, 1,
-	    st->in->lineno, QUOTE_MAX);
+	(void)a_end;	/* the stack runs to the end of the line */
+	rc = profconv__parse_stack(&st->addrs, a, st->line + st->len, 1,
+	    st->in->lineno);
 	if (rc == 0) {
 		int64_t values[2] = { v[1], v[0] };	/* count, delay */
 

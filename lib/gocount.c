@@ -90,8 +90,11 @@ is_stack(const char *p, const char *end)
 }
 
 /*
- * countRE, "\A(\d+) @(( 0x[0-9a-f]+)+)\z": the count, then the stack and
+ * countRE, "\A(\d+) @(( 0x[0-9a-f]+)*)\z": the count, then the stack and
  * nothing else.  As in pprof, the shape is checked before the numbers.
+ * pprof wants one address at least; the Go runtime writes "1012 @" for
+ * threads it has no stack of (threadcreate, goroutine debug=1), and those
+ * are read as samples with an empty stack.
  */
 static int
 parse_sample(struct count_reader *r, const char *line, size_t len)
@@ -103,7 +106,7 @@ parse_sample(struct count_reader *r, const char *line, size_t len)
 	while (p < end && pc_is_digit(*p))
 		p++;
 	if (p == line || end - p < 2 || p[0] != ' ' || p[1] != '@' ||
-	    !is_stack(p + 2, end))
+	    (p + 2 != end && !is_stack(p + 2, end)))
 		return profconv__fail(PROFCONV_EFORMAT,
 		    "line %llu: malformed count profile sample, expected "
 		    "'N @ 0x...'", (unsigned long long)r->in->lineno);

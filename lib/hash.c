@@ -145,7 +145,8 @@ key_slot(const struct pc_keymap *m, const void *key, size_t len, uint64_t h)
 			return i;
 		e--;
 		if (m->entries[e].hash == h && m->entries[e].len == len &&
-		    memcmp(m->blob + m->entries[e].off, key, len) == 0)
+		    (len == 0 ||
+		    memcmp(m->blob + m->entries[e].off, key, len) == 0))
 			return i;
 	}
 }
@@ -197,7 +198,9 @@ profconv__keymap_intern(struct pc_keymap *m, const void *key, size_t len,
 		rc = PC_GROW(m->blob, m->blob_cap, m->blob_len, len);
 	if (rc < 0)
 		return rc;
-	memcpy(m->blob + m->blob_len, key, len);
+	/* An empty key (a sample without a stack) may come as NULL. */
+	if (len != 0)
+		memcpy(m->blob + m->blob_len, key, len);
 	e = &m->entries[m->n];
 	e->off = m->blob_len;
 	e->len = len;

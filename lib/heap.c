@@ -317,10 +317,12 @@ parse_sample(struct heap_reader *r, const char *line, size_t len)
 		return profconv__fail(PROFCONV_EFORMAT,
 		    "line %llu: malformed heap sample, expected "
 		    "'N: N [N: N] @ 0x...'", (unsigned long long)r->in->lineno);
-	/* The stack is the run of "[ x0-9a-f]" after the '@'. */
-	for (stack_end = stack; stack_end < end && (*stack_end == ' ' ||
-	    *stack_end == 'x' || pc_is_lower_hex(*stack_end)); stack_end++)
-		;
+	/* The stack is the rest of the line: addresses and nothing else
+	 * (none for a sample whose stack was not recorded). */
+	stack_end = end;
+	while (stack_end > stack && (stack_end[-1] == ' ' ||
+	    stack_end[-1] == '\t' || stack_end[-1] == '\r'))
+		stack_end--;
 	rc = 0;
 	if (r->has_alloc) {
 		rc = add_pair(r, caps[2], caps[3], "allocation", values,
@@ -333,8 +335,8 @@ parse_sample(struct heap_reader *r, const char *line, size_t len)
 	/* Each address moved back by one byte onto its call instruction. */
 	r->addrs.n = 0;
 	if (rc == 0)
-		rc = profconv__harvest_addresses(&r->addrs, stack, stack_end, 1,
-		    r->in->lineno, 32);
+		rc = profconv__parse_stack(&r->addrs, stack, stack_end, 1,
+		    r->in->lineno);
 	if (rc < 0)
 		return rc;
 	label.key = r->bytes_key;

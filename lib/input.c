@@ -7,10 +7,42 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
 #include "input.h"
 
 #define RAW_CHUNK ((size_t)256 << 10)
 #define BUF_MIN ((size_t)256 << 10)
+
+/* Reports come every 1/256 of the size, or every 4 MiB when unknown. */
+#define PROGRESS_STEP ((uint64_t)4 << 20)
+
+void
+profconv__input_progress(struct pc_input *in, profconv_progress_fn fn,
+    void *payload)
+{
+	struct stat st;
+
+	in->progress = fn;
+	in->progress_payload = payload;
+	in->src_size = 0;
+	if (in->fp == NULL)
+		in->src_size = in->memlen;
+	else if (fstat(fileno(in->fp), &st) == 0 && S_ISREG(st.st_mode))
+		in->src_size = (uint64_t)st.st_size;
+	in->src_next = in->src_size != 0 ? in->src_size / 256 : PROGRESS_STEP;
+}
+
+static void
+count_source(struct pc_input *in, size_t k)
+{
+	in->src_done += k;
+	if (in->progress == NULL || in->src_done < in->src_next)
+		return;
+	in->progress(in->src_done, in->src_size, in->progress_payload);
+	in->src_next = in->src_done + (in->src_size != 0 ?
+	    in->src_size / 256 + 1 : PROGRESS_STEP);
+}
 
 /* Read up to N raw (possibly compressed) bytes from the source. */
 static int
@@ -25,6 +57,7 @@ raw_read(struct pc_input *in, unsigned char *dst, size_t n, size_t *got)
 		memcpy(dst, in->mem + in->mempos, k);
 		in->mempos += k;
 		*got = k;
+		count_source(in, k);
 		return 0;
 	}
 	k = fread(dst, 1, n, in->fp);
@@ -32,6 +65,7 @@ raw_read(struct pc_input *in, unsigned char *dst, size_t n, size_t *got)
 		return profconv__fail(PROFCONV_EIO, "read error: %s",
 		    strerror(errno != 0 ? errno : EIO));
 	*got = k;
+	count_source(in, k);
 	return 0;
 }
 

@@ -31,12 +31,18 @@ struct pc_input {
 	uint64_t total;			/* decompressed bytes so far */
 	uint64_t max;
 	uint64_t lineno;		/* lines returned so far */
+	profconv_progress_fn progress;	/* source bytes read, of size */
+	void *progress_payload;
+	uint64_t src_done, src_size, src_next;
 };
 
 /* Start reading FP (or MEM/LEN when FP is NULL); MAX 0 is the default. */
 int profconv__input_init(struct pc_input *in, FILE *fp, const void *mem,
     size_t len, uint64_t max);
 void profconv__input_free(struct pc_input *in);
+/* Report the source bytes read to FN now and then (FN may be NULL). */
+void profconv__input_progress(struct pc_input *in, profconv_progress_fn fn,
+    void *payload);
 /* Make WANT bytes visible from POS, or as many as there are. */
 int profconv__input_fill(struct pc_input *in, size_t want);
 /* Next line without its newline (nor a CR ending it), not NUL-terminated.

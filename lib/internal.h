@@ -38,6 +38,15 @@ profconv__check_version(unsigned int got, unsigned int want, const char *what)
 	return 0;
 }
 
+/*
+ * A piece of input or a path fit to quote in a message: LEN bytes of S,
+ * control bytes shown as '?', and when longer than PC_QUOTE_SIZE - 1
+ * bytes its middle elided as "...", so that the reason around it stays
+ * readable.  Writes BUF (PC_QUOTE_SIZE bytes) and returns it.
+ */
+#define PC_QUOTE_SIZE 64
+const char *profconv__quote(char *buf, const char *s, size_t len);
+
 /* --- growable arrays (vec.c) ---------------------------------------------- */
 
 /*
@@ -116,10 +125,14 @@ int profconv__keymap_intern(struct pc_keymap *m, const void *key, size_t len,
 
 /*
  * Interned strings.  Index 0 is "".  Strings live in large chunks, so a
- * pointer once returned stays valid until the table is freed.
+ * pointer once returned stays valid until the table is freed.  LENS is
+ * authoritative: a string may hold NULs (pprof's may), and two strings
+ * that differ only after a NUL are different entries.  Text that is not
+ * UTF-8 is repaired on the way in (each bad byte becomes U+FFFD) and
+ * counted in REPAIRED.
  */
 struct pc_strtab {
-	const char **strs;	/* index -> NUL-terminated string */
+	const char **strs;	/* index -> string, NUL-terminated too */
 	uint32_t *lens;
 	size_t len, cap, lens_cap;
 	uint32_t *slots;	/* hash slots: index + 1, 0 = empty */
@@ -128,6 +141,7 @@ struct pc_strtab {
 	size_t chunk_left;
 	char **chunks;
 	size_t nchunks, chunks_cap;
+	size_t repaired;	/* distinct strings repaired to UTF-8 */
 };
 
 /* Is TEXT (LEN bytes) well-formed UTF-8 (no overlongs, surrogates)? */
@@ -326,6 +340,15 @@ static inline const char *
 profconv__pstr(const struct profconv_profile *prof, uint32_t idx)
 {
 	return profconv__str(&prof->strings, idx);
+}
+
+/* Intern string IDX of SRC (its full length) into DST's table. */
+static inline int
+profconv__intern_from(struct profconv_profile *dst,
+    const struct profconv_profile *src, uint32_t idx, uint32_t *out)
+{
+	return profconv__strtab_intern(&dst->strings, src->strings.strs[idx],
+	    src->strings.lens[idx], out);
 }
 
 /*

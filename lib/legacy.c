@@ -265,6 +265,35 @@ profconv__harvest_addresses(struct pc_addrs *a, const char *p,
 	return 0;
 }
 
+int
+profconv__parse_stack(struct pc_addrs *a, const char *p, const char *end,
+    uint64_t adjust, uint64_t lineno)
+{
+	char quoted[PC_QUOTE_SIZE];
+	const char *q, *h;
+	int rc;
+
+	for (;;) {
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p == end)
+			return 0;
+		for (q = p; q < end && *q != ' ' && *q != '\t'; q++)
+			;
+		for (h = p + 2; h < q && pc_is_lower_hex(*h); h++)
+			;
+		if (q - p < 3 || p[0] != '0' || p[1] != 'x' || h != q)
+			return profconv__fail(PROFCONV_EFORMAT,
+			    "line %llu: malformed address '%s' in stack",
+			    (unsigned long long)lineno,
+			    profconv__quote(quoted, p, (size_t)(q - p)));
+		rc = profconv__harvest_addresses(a, p, q, adjust, lineno, 32);
+		if (rc < 0)
+			return rc;
+		p = q;
+	}
+}
+
 /* --- building ------------------------------------------------------------------ */
 
 int

@@ -192,4 +192,13 @@ struct pc_addrs {
 int profconv__harvest_addresses(struct pc_addrs *a, const char *p,
     const char *end, uint64_t adjust, uint64_t lineno, int quote_max);
 
+/*
+ * A stack that is nothing but addresses: [P, END) must be blank-separated
+ * "0x[0-9a-f]+" tokens (possibly none), appended to A as by
+ * profconv__harvest_addresses().  Any other token fails with "line
+ * LINENO: malformed address 'TOKEN' in stack" instead of being skipped.
+ */
+int profconv__parse_stack(struct pc_addrs *a, const char *p,
+    const char *end, uint64_t adjust, uint64_t lineno);
+
 #endif /* PROFCONV_LEGACY_H */

@@ -361,11 +361,6 @@ append_entry(struct pc_maps *maps, const struct range_text *r,
 		*kind = PC_MAP_SKIPPED;
 		return 0;
 	}
-	if ((e->file0 != NULL && !profconv__utf8_valid(e->file0,
-	    (size_t)(e->file1 - e->file0))) || (e->bid0 != NULL &&
-	    !profconv__utf8_valid(e->bid0, (size_t)(e->bid1 - e->bid0))))
-		return profconv__fail(PROFCONV_EFORMAT,
-		    "map file name is not valid UTF-8");
 	m.file = dup_span(e->file0, e->file1);
 	m.build_id = dup_span(e->bid0, e->bid1);
 	if (m.file == NULL || m.build_id == NULL ||

@@ -51,12 +51,22 @@ struct profconv_merger {
 static int select_types(struct profconv_profile *prof, const size_t *keep,
     size_t nkeep);
 
+/* Are string IA of A and IB of B the same bytes (NULs included)? */
+static bool
+same_str(const struct profconv_profile *a, uint32_t ia,
+    const struct profconv_profile *b, uint32_t ib)
+{
+	return a->strings.lens[ia] == b->strings.lens[ib] &&
+	    memcmp(a->strings.strs[ia], b->strings.strs[ib],
+	    a->strings.lens[ia]) == 0;
+}
+
 static bool
 same_vtype(const struct profconv_profile *a, const struct pc_vtype *x,
     const struct profconv_profile *b, const struct pc_vtype *y)
 {
-	return strcmp(profconv__pstr(a, x->type), profconv__pstr(b, y->type)) == 0 &&
-	    strcmp(profconv__pstr(a, x->unit), profconv__pstr(b, y->unit)) == 0;
+	return same_str(a, x->type, b, y->type) &&
+	    same_str(a, x->unit, b, y->unit);
 }
 
 /* A string index of the current source, in the merged table. */
@@ -93,22 +103,32 @@ header_start(struct merger *m, const struct profconv_profile *p0)
 	m->row = calloc(nt + 1, sizeof(*m->row));
 	if (m->slot == NULL || m->live == NULL || m->row == NULL)
 		return profconv__nomem();
+	/* Strings copied whole: a NUL inside one stays. */
 	for (i = 0; rc == 0 && i < nt; i++) {
+		struct pc_vtype vt;
+
 		m->live[i] = true;
-		rc = profconv_profile_add_sample_type(dst,
-		    profconv__pstr(p0, p0->sample_types[i].type),
-		    profconv__pstr(p0, p0->sample_types[i].unit));
+		rc = profconv__intern_from(dst, p0, p0->sample_types[i].type,
+		    &vt.type);
+		if (rc == 0)
+			rc = profconv__intern_from(dst, p0,
+			    p0->sample_types[i].unit, &vt.unit);
+		if (rc == 0)
+			rc = profconv__add_sample_type_raw(dst, &vt);
 	}
 	if (rc == 0)
-		rc = profconv_profile_set_period(dst,
-		    profconv__pstr(p0, p0->period_type.type),
-		    profconv__pstr(p0, p0->period_type.unit), p0->period);
+		rc = profconv__intern_from(dst, p0, p0->period_type.type,
+		    &dst->period_type.type);
 	if (rc == 0)
-		rc = profconv_profile_set_drop_frames(dst,
-		    profconv__pstr(p0, p0->drop_frames));
+		rc = profconv__intern_from(dst, p0, p0->period_type.unit,
+		    &dst->period_type.unit);
+	dst->period = p0->period;
 	if (rc == 0)
-		rc = profconv_profile_set_keep_frames(dst,
-		    profconv__pstr(p0, p0->keep_frames));
+		rc = profconv__intern_from(dst, p0, p0->drop_frames,
+		    &dst->drop_frames);
+	if (rc == 0)
+		rc = profconv__intern_from(dst, p0, p0->keep_frames,
+		    &dst->keep_frames);
 	return rc;
 }
 
@@ -117,6 +137,19 @@ header_start(struct merger *m, const struct profconv_profile *p0)
  * lacks is not common and goes at the end; a type P has in another unit
  * makes P incompatible.
  */
+/* Index of P's sample type named like DST's string TYPE, or -1. */
+static int
+type_index(const struct profconv_profile *p,
+    const struct profconv_profile *dst, uint32_t type)
+{
+	size_t i;
+
+	for (i = 0; i < p->nsample_types; i++)
+		if (same_str(p, p->sample_types[i].type, dst, type))
+			return (int)i;
+	return -1;
+}
+
 static int
 match_types(struct merger *m, const struct profconv_profile *p, size_t bi)
 {
@@ -127,15 +160,13 @@ match_types(struct merger *m, const struct profconv_profile *p, size_t bi)
 	for (k = 0; k < dst->nsample_types; k++) {
 		const struct pc_vtype *t = &dst->sample_types[k];
 
-		j = profconv_profile_sample_type_index(p, profconv__pstr(dst,
-		    t->type));
+		j = type_index(p, dst, t->type);
 		m->slot[k] = j;
 		if (j < 0) {
 			m->live[k] = false;
 			continue;
 		}
-		if (strcmp(profconv__pstr(dst, t->unit),
-		    profconv__pstr(p, p->sample_types[j].unit)) != 0)
+		if (!same_str(dst, t->unit, p, p->sample_types[j].unit))
 			return profconv__fail(PROFCONV_EINVAL,
 			    "profile %zu is incompatible: %s is in %s, not %s",
 			    bi + 1, profconv__pstr(dst, t->type),
@@ -168,21 +199,19 @@ header_add(struct merger *m, const struct profconv_profile *p)
 	    p->time_nanos < dst->time_nanos))
 		dst->time_nanos = p->time_nanos;
 	if (dst->default_sample_type == 0)
-		rc = profconv__intern(dst, profconv__pstr(p,
-		    p->default_sample_type), &dst->default_sample_type);
+		rc = profconv__intern_from(dst, p, p->default_sample_type,
+		    &dst->default_sample_type);
 	if (rc == 0 && dst->doc_url == 0)
-		rc = profconv__intern(dst, profconv__pstr(p, p->doc_url),
-		    &dst->doc_url);
+		rc = profconv__intern_from(dst, p, p->doc_url, &dst->doc_url);
 	for (j = 0; rc == 0 && j < p->ncomments; j++) {
 		uint32_t c;
 
-		rc = profconv__intern(dst, profconv__pstr(p, p->comments[j]), &c);
+		rc = profconv__intern_from(dst, p, p->comments[j], &c);
 		for (k = 0; rc == 0 && k < dst->ncomments &&
 		    dst->comments[k] != c; k++)
 			;
 		if (rc == 0 && k == dst->ncomments)
-			rc = profconv_profile_add_comment(dst,
-			    profconv__pstr(dst, c));
+			rc = profconv__add_comment_raw(dst, c);
 	}
 	return rc;
 }

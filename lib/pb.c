@@ -127,19 +127,21 @@ decode_strings(struct decoder *d)
 	size_t i;
 	int rc;
 
-	if (d->pb->n_string_table == 0 || d->pb->string_table[0][0] != '\0')
+	if (d->pb->n_string_table == 0 || d->pb->string_table[0].len != 0)
 		return profconv__fail(PROFCONV_EFORMAT,
 		    "string_table[0] must be \"\"");
 	d->str = malloc(d->pb->n_string_table * sizeof(*d->str));
 	if (d->str == NULL)
 		return profconv__nomem();
+	/* Full lengths, NULs included; the table repairs what is not
+	 * UTF-8 and counts it. */
 	for (i = 0; i < d->pb->n_string_table; i++) {
-		const char *str = d->pb->string_table[i];
+		const ProtobufCBinaryData *str = &d->pb->string_table[i];
 
-		if (!profconv__utf8_valid(str, strlen(str)))
-			return profconv__fail(PROFCONV_EFORMAT,
-			    "string_table[%zu] is not valid UTF-8", i);
-		rc = profconv__intern(d->prof, str, &d->str[i]);
+		/* protobuf-c leaves an empty entry's data NULL. */
+		rc = profconv__strtab_intern(&d->prof->strings,
+		    str->len != 0 ? (const char *)str->data : "", str->len,
+		    &d->str[i]);
 		if (rc < 0)
 			return rc;
 	}
@@ -858,14 +860,19 @@ encode_strings(struct sink *s, const struct profconv_profile *prof)
 {
 	PbProfile msg = PERFTOOLS__PROFILES__PROFILE__INIT;
 	const struct pc_strtab *t = &prof->strings;
-	size_t i, k;
+	ProtobufCBinaryData bd[BATCH];
+	size_t i, j, k;
 	int rc = 0;
 
 	for (i = 0; rc == 0 && i < t->len; i += k) {
 		k = t->len - i < BATCH ? t->len - i : BATCH;
+		for (j = 0; j < k; j++) {
+			/* protobuf-c only reads the bytes. */
+			bd[j].data = (uint8_t *)(uintptr_t)t->strs[i + j];
+			bd[j].len = t->lens[i + j];
+		}
 		msg.n_string_table = k;
-		/* protobuf-c only reads the strings. */
-		msg.string_table = (char **)&t->strs[i];
+		msg.string_table = bd;
 		rc = sink_message(s, &msg);
 	}
 	return rc;

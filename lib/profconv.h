@@ -24,6 +24,17 @@
  * string index names one entry of the profile's string table, whose entry
  * 0 is always the empty string.  Every pointer a getter returns is
  * borrowed: it stays valid until the profile is changed or freed.
+ *
+ * Strings.  The model holds UTF-8: text read that is not UTF-8 is
+ * repaired on the way in, each byte that starts no well-formed sequence
+ * replaced by U+FFFD, and counted (profconv_profile_repaired_strings()).
+ * Strings keep their full length: a pprof string is length-prefixed and
+ * may hold NUL bytes, and those stay through reading, merging and
+ * writing; "ma\0in" and "ma" are two strings.  Every string the
+ * profconv_profile_*() getters return is NUL-terminated and also carries
+ * its length, which profconv_string_len() gives; it differs from strlen()
+ * only for a string that holds a NUL.  The builder calls take C strings, so they
+ * cannot make such a string.
  */
 #ifndef PROFCONV_H
 #define PROFCONV_H
@@ -75,6 +86,14 @@ unsigned int profconv_version_number(void);
  * "libprofconv 0.1.0 protobuf-c/1.4.1 zlib/1.2.13 libdw/0.188".
  */
 const char *profconv_version_details(void);
+
+/*
+ * Full length in bytes, NULs included, of S, a string of a profile's
+ * string table as the profconv_profile_*() getters return them (sample
+ * and period types, header strings, comments, mappings, functions,
+ * labels); any other pointer is undefined behaviour.  0 for NULL.
+ */
+size_t profconv_string_len(const char *s);
 
 /* --- plain structures the API fills in or takes ------------------------- */
 
@@ -225,6 +244,13 @@ size_t profconv_profile_function_count(const struct profconv_profile *prof);
 size_t profconv_profile_location_count(const struct profconv_profile *prof);
 size_t profconv_profile_comment_count(const struct profconv_profile *prof);
 
+/*
+ * How many distinct strings were not UTF-8 when they came into PROF (read
+ * from a file or passed to a builder call) and were repaired, each bad
+ * byte replaced by U+FFFD.  Cannot fail.
+ */
+size_t profconv_profile_repaired_strings(const struct profconv_profile *prof);
+
 /* Sample type I (0-based), borrowed strings.  Errors: PROFCONV_EINVAL. */
 int profconv_profile_sample_type(const struct profconv_profile *prof,
     size_t i, struct profconv_value_type *out);
@@ -297,6 +323,16 @@ enum profconv_format {
 	PROFCONV_FORMAT_THREAD = 7	/* "--- threadz" */
 };
 
+/*
+ * Progress of a long call: DONE of TOTAL units (TOTAL 0: not known), the
+ * units being what the option that takes it says.  Called from the
+ * calling thread, now and then (not for every unit); it must not call
+ * back into the library on the object being worked on.  The library
+ * never prints: a program shows progress, if it wants, from here.
+ */
+typedef void (*profconv_progress_fn)(uint64_t done, uint64_t total,
+    void *payload);
+
 struct profconv_read_options {
 	unsigned int version;		/* PROFCONV_READ_OPTIONS_VERSION */
 	/* Largest decompressed or whole-file input accepted, in bytes;
@@ -306,14 +342,20 @@ struct profconv_read_options {
 	 * "thread_name" where the header names the thread), instead of the
 	 * t*: totals. */
 	int threads;
+	/* Version 2.  Bytes of the input (compressed, as stored) read so
+	 * far, of the file's size (0 for a pipe); may be NULL. */
+	profconv_progress_fn progress;
+	void *progress_payload;
 };
-#define PROFCONV_READ_OPTIONS_VERSION 1
-#define PROFCONV_READ_OPTIONS_INIT { PROFCONV_READ_OPTIONS_VERSION, 0, 0 }
+#define PROFCONV_READ_OPTIONS_VERSION 2
+#define PROFCONV_READ_OPTIONS_INIT \
+	{ PROFCONV_READ_OPTIONS_VERSION, 0, 0, NULL, NULL }
 #define PROFCONV_DEFAULT_MAX_INPUT ((uint64_t)8 << 30)	/* 8 GiB */
 
 /*
  * Read a profile from FP in any supported format, gzip-compressed or not,
- * into a new profile *OUT owned by the caller.  OPTS may be NULL.  When
+ * into a new profile *OUT owned by the caller.  OPTS may be NULL, or of
+ * version 1 or 2.  When
  * FORMAT_OUT is not NULL it receives the format found.  On failure *OUT is
  * NULL and profconv_errmsg() says what is wrong, with the line or byte
  * offset where there is one.
@@ -719,11 +761,14 @@ struct profconv_symbolize_options {
 	/* How Function.name is written (system_name keeps the linker's
 	 * name); see enum profconv_demangle.  Default: simple, as pprof. */
 	enum profconv_demangle demangle;
+	/* Version 3.  Modules (binaries found) indexed so far, of how many;
+	 * may be NULL.  PAYLOAD is passed to it. */
+	profconv_progress_fn progress;
 };
-#define PROFCONV_SYMBOLIZE_OPTIONS_VERSION 2
+#define PROFCONV_SYMBOLIZE_OPTIONS_VERSION 3
 #define PROFCONV_SYMBOLIZE_OPTIONS_INIT \
 	{ PROFCONV_SYMBOLIZE_OPTIONS_VERSION, NULL, NULL, NULL, NULL, 0, 0, \
-	  0, NULL, NULL, PROFCONV_DEMANGLE_SIMPLE }
+	  0, NULL, NULL, PROFCONV_DEMANGLE_SIMPLE, NULL }
 
 /* What profconv_symbolize() did, counted in locations. */
 struct profconv_symbolize_stats {

@@ -52,6 +52,12 @@ profconv__intern(struct profconv_profile *prof, const char *s, uint32_t *idx)
 	return profconv__strtab_intern_cstr(&prof->strings, s, idx);
 }
 
+size_t
+profconv_profile_repaired_strings(const struct profconv_profile *prof)
+{
+	return prof->strings.repaired;
+}
+
 /* --- header fields -------------------------------------------------------- */
 
 int

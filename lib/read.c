@@ -63,6 +63,22 @@ profconv__head_content_line(const unsigned char *head, size_t len,
 	return false;
 }
 
+/* "goroutine 1 [running]:": a debug=2 goroutine dump or runtime.Stack. */
+static bool
+is_goroutine_dump(const unsigned char *data, size_t len)
+{
+	const char *p = (const char *)data, *end = p + len;
+
+	if (!pc_has_prefix(p, len, "goroutine "))
+		return false;
+	p += strlen("goroutine ");
+	if (p == end || *p < '0' || *p > '9')
+		return false;
+	while (p < end && *p >= '0' && *p <= '9')
+		p++;
+	return end - p >= 2 && p[0] == ' ' && p[1] == '[';
+}
+
 static int
 unrecognized(const unsigned char *data, size_t len)
 {
@@ -111,6 +127,11 @@ read_input(struct profconv_profile **out, struct pc_input *in,
 		return profconv__fail(PROFCONV_EFORMAT,
 		    "not a profile: tcmalloc's heap sample was taken with "
 		    "sampling off (set TCMALLOC_SAMPLE_PARAMETER)");
+	if (is_goroutine_dump(data, len))
+		return profconv__fail(PROFCONV_EUNSUPPORTED,
+		    "unsupported Go goroutine stack dump (debug=2 or "
+		    "runtime.Stack): only the debug=1 count profile "
+		    "('goroutine profile: total N') is read");
 	if (pc_has_prefix((const char *)data, len, "--- heapz "))
 		return profconv__fail(PROFCONV_EUNSUPPORTED,
 		    "Java heapz profiles are not supported");
@@ -132,6 +153,9 @@ profconv_profile_read(struct profconv_profile **out, FILE *fp,
 		return rc;
 	rc = profconv__input_init(&in, fp, NULL, 0,
 	    opts != NULL ? opts->max_input : 0);
+	if (rc == 0 && opts != NULL)
+		profconv__input_progress(&in, opts->progress,
+		    opts->progress_payload);
 	if (rc == 0)
 		rc = read_input(out, &in, opts, format_out);
 	profconv__input_free(&in);
@@ -154,6 +178,9 @@ profconv_profile_read_mem(struct profconv_profile **out, const void *data,
 		return rc;
 	rc = profconv__input_init(&in, NULL, data, len,
 	    opts != NULL ? opts->max_input : 0);
+	if (rc == 0 && opts != NULL)
+		profconv__input_progress(&in, opts->progress,
+		    opts->progress_payload);
 	if (rc == 0)
 		rc = read_input(out, &in, opts, format_out);
 	profconv__input_free(&in);

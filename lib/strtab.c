@@ -29,65 +29,127 @@ chunk_alloc(struct pc_strtab *t, size_t need)
 	return 0;
 }
 
-/* Copy S into chunk storage, NUL-terminated. */
+/*
+ * Copy S into chunk storage, NUL-terminated, after its length in 4 bytes:
+ * profconv_string_len() finds the full length of a string that holds a
+ * NUL from the pointer alone.
+ */
 static int
 store(struct pc_strtab *t, const char *s, size_t len, const char **out)
 {
+	uint32_t n = (uint32_t)len;
+	size_t need = sizeof(n) + len + 1;
 	char *p;
 	int rc;
 
-	if (len + 1 > t->chunk_left) {
-		rc = chunk_alloc(t, len + 1);
+	if (need > t->chunk_left) {
+		rc = chunk_alloc(t, need);
 		if (rc < 0)
 			return rc;
 	}
 	p = t->chunk;
+	memcpy(p, &n, sizeof(n));
+	p += sizeof(n);
 	memcpy(p, s, len);
 	p[len] = '\0';
-	t->chunk += len + 1;
-	t->chunk_left -= len + 1;
+	t->chunk += need;
+	t->chunk_left -= need;
 	*out = p;
 	return 0;
+}
+
+size_t
+profconv_string_len(const char *s)
+{
+	uint32_t n;
+
+	if (s == NULL)
+		return 0;
+	memcpy(&n, s - sizeof(n), sizeof(n));
+	return n;
+}
+
+/* Length of the well-formed UTF-8 sequence at S (before END), 0 if none. */
+static int
+utf8_seq(const unsigned char *s, const unsigned char *end)
+{
+	uint32_t c;
+	int n, i;
+
+	if (*s < 0x80)
+		return 1;
+	if (*s >= 0xc2 && *s <= 0xdf) {
+		n = 1;
+		c = *s & 0x1f;
+	} else if (*s >= 0xe0 && *s <= 0xef) {
+		n = 2;
+		c = *s & 0x0f;
+	} else if (*s >= 0xf0 && *s <= 0xf4) {
+		n = 3;
+		c = *s & 0x07;
+	} else {
+		return 0;
+	}
+	if (end - s <= n)
+		return 0;
+	for (i = 1; i <= n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	/* Overlong forms, surrogates, beyond U+10FFFF. */
+	if ((n == 2 && c < 0x800) || (n == 3 && c < 0x10000) ||
+	    (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
+		return 0;
+	return n + 1;
 }
 
 bool
 profconv__utf8_valid(const char *text, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)text, *end = s + len;
-	uint32_t c;
-	int n, i;
+	int n;
 
 	while (s < end) {
-		if (*s < 0x80) {
-			s++;
-			continue;
-		}
-		if (*s >= 0xc2 && *s <= 0xdf) {
-			n = 1;
-			c = *s & 0x1f;
-		} else if (*s >= 0xe0 && *s <= 0xef) {
-			n = 2;
-			c = *s & 0x0f;
-		} else if (*s >= 0xf0 && *s <= 0xf4) {
-			n = 3;
-			c = *s & 0x07;
-		} else {
+		n = utf8_seq(s, end);
+		if (n == 0)
 			return false;
-		}
-		if (end - s <= n)
-			return false;
-		for (i = 1; i <= n; i++) {
-			if ((s[i] & 0xc0) != 0x80)
-				return false;
-			c = c << 6 | (s[i] & 0x3f);
-		}
-		/* Overlong forms, surrogates, beyond U+10FFFF. */
-		if ((n == 2 && c < 0x800) || (n == 3 && c < 0x10000) ||
-		    (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
-			return false;
-		s += n + 1;
+		s += n;
 	}
 	return true;
+}
+
+/*
+ * TEXT with each byte that starts no well-formed sequence replaced by
+ * U+FFFD (EF BF BD), as a malloc'd copy of *LEN_OUT bytes.  One byte per
+ * replacement keeps the count of bad bytes visible, and the rest of the
+ * string, NULs included, stays as it was.
+ */
+static char *
+utf8_repair(const char *text, size_t len, size_t *len_out)
+{
+	const unsigned char *s = (const unsigned char *)text, *end = s + len;
+	char *out, *o;
+	int n;
+
+	if (len > (SIZE_MAX - 1) / 3)
+		return NULL;
+	out = malloc(len * 3 + 1);
+	if (out == NULL)
+		return NULL;
+	for (o = out; s < end; s += n) {
+		n = utf8_seq(s, end);
+		if (n == 0) {
+			memcpy(o, "\xef\xbf\xbd", 3);
+			o += 3;
+			n = 1;
+			continue;
+		}
+		memcpy(o, s, (size_t)n);
+		o += n;
+	}
+	*len_out = (size_t)(o - out);
+	return out;
 }
 
 static size_t
@@ -165,6 +227,9 @@ profconv__strtab_find(const struct pc_strtab *t, const char *s, size_t len,
 	return true;
 }
 
+static int intern_repaired(struct pc_strtab *t, const char *s, size_t len,
+    uint32_t *idx);
+
 int
 profconv__strtab_intern(struct pc_strtab *t, const char *s, size_t len,
     uint32_t *idx)
@@ -175,10 +240,10 @@ profconv__strtab_intern(struct pc_strtab *t, const char *s, size_t len,
 
 	if (len > UINT32_MAX - 1 || t->len >= UINT32_MAX - 1)
 		return profconv__fail(PROFCONV_ENOMEM, "string table is full");
-	/* The model holds UTF-8 only: proto3 strings must be. */
+	/* The model holds UTF-8 only (pprof's readers expect it): what is
+	 * not is repaired, and counted. */
 	if (!profconv__utf8_valid(s, len))
-		return profconv__fail(PROFCONV_EFORMAT,
-		    "text is not valid UTF-8");
+		return intern_repaired(t, s, len, idx);
 	if ((t->len + 1) * 2 > t->nslots) {
 		rc = resize_slots(t, t->nslots != 0 ? t->nslots * 2 : 256);
 		if (rc < 0)
@@ -202,6 +267,25 @@ profconv__strtab_intern(struct pc_strtab *t, const char *s, size_t len,
 	t->slots[slot] = (uint32_t)t->len + 1;
 	*idx = (uint32_t)t->len++;
 	return 0;
+}
+
+/* Intern the repair of S; count it when it is new to the table. */
+static int
+intern_repaired(struct pc_strtab *t, const char *s, size_t len,
+    uint32_t *idx)
+{
+	size_t n, before = t->len;
+	char *fixed;
+	int rc;
+
+	fixed = utf8_repair(s, len, &n);
+	if (fixed == NULL)
+		return profconv__nomem();
+	rc = profconv__strtab_intern(t, fixed, n, idx);
+	free(fixed);
+	if (rc == 0 && t->len > before)
+		t->repaired++;
+	return rc;
 }
 
 int

@@ -466,6 +466,8 @@ report(struct session *s)
 		rc = profconv__symmod_new(&b->index, b->mod);
 		if (rc < 0)
 			return rc;
+		if (s->opts->progress != NULL)
+			s->opts->progress(i + 1, s->nbins, s->opts->payload);
 	}
 	return 0;
 }

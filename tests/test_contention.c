@@ -135,13 +135,25 @@ Test(contention, reads_go_integer_syntax_in_attributes)
 Test(contention, splits_adjacent_numbers_like_the_regexp)
 {
 	static const char text[] =
-	    "--- contention:\nx 123 @ 0x10 0x20 zz 0x30\n";
+	    "--- contention:\nx 123 @ 0x10 0x20\n";
 	static const uint64_t want[] = { 0xf, 0x1f };
 
 	cr_assert(eq(int, read_text(text, PROFCONV_FORMAT_CONTENTION), 0),
 	    "%s", ERRMSG);
 	expect_two_values(prof, 0, 3, 12);
-	expect_stack(prof, 0, want, 2);	/* the address list ends at "zz" */
+	expect_stack(prof, 0, want, 2);
+}
+
+/* pprof's regexp ends the stack at the first token that is no address,
+ * dropping the rest; that is refused instead. */
+Test(contention, rejects_a_token_that_is_no_address)
+{
+	static const char text[] =
+	    "--- contention:\n1 1 @ 0x10 0x20 zz 0x30\n";
+
+	cr_assert(eq(int, read_text(text, PROFCONV_FORMAT_CONTENTION),
+	    PROFCONV_EFORMAT));
+	cr_assert(eq(str, ERRMSG, "line 2: malformed address 'zz' in stack"));
 }
 
 Test(contention, stops_samples_at_a_dashed_line)

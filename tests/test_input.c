@@ -193,3 +193,64 @@ Test(input, long_lines_across_buffer_refills)
 	fclose(fp);
 	free(text);
 }
+
+/* --- progress ---------------------------------------------------------------- */
+
+struct progress_log {
+	size_t calls;
+	uint64_t last, total;
+	bool monotonic;
+};
+
+static void
+log_progress(uint64_t done, uint64_t total, void *payload)
+{
+	struct progress_log *log = payload;
+
+	log->monotonic = log->monotonic && done >= log->last;
+	log->calls++;
+	log->last = done;
+	log->total = total;
+}
+
+/* Reading a file reports its bytes, of the file's size, in order. */
+Test(input, read_reports_progress_in_bytes_of_the_size)
+{
+	struct profconv_read_options opts = PROFCONV_READ_OPTIONS_INIT;
+	struct progress_log log = { 0, 0, 0, true };
+	struct profconv_profile *prof;
+	FILE *fp = tmpfile();
+	long size;
+	int i;
+
+	fputs("heap profile: 1: 2 [ 1: 2] @ heapprofile\n", fp);
+	for (i = 0; i < 20000; i++)
+		fprintf(fp, "1: 16 [1: 16] @ 0x%x 0x402000\n", 0x401000 + i * 16);
+	size = ftell(fp);
+	rewind(fp);
+	opts.progress = log_progress;
+	opts.progress_payload = &log;
+	cr_assert(eq(int, profconv_profile_read(&prof, fp, &opts, NULL), 0),
+	    "%s", profconv_errmsg());
+	cr_assert(ge(sz, log.calls, 2));	/* read in 256 KiB chunks */
+	cr_assert(log.monotonic);
+	cr_assert(eq(u64, log.total, (uint64_t)size));
+	cr_assert(le(u64, log.last, (uint64_t)size));
+	profconv_profile_free(prof);
+	fclose(fp);
+}
+
+Test(input, read_refuses_unknown_options_versions)
+{
+	struct profconv_read_options opts = PROFCONV_READ_OPTIONS_INIT;
+	struct profconv_profile *prof;
+
+	opts.version = 3;
+	cr_assert(eq(int, profconv_profile_read_mem(&prof, "x", 1, &opts, NULL),
+	    PROFCONV_EINVAL));
+	cr_assert(eq(str, (char *)profconv_errmsg(),
+	    "read options version 3 is not 2"));
+	opts.version = 1;	/* the layout before the progress callback */
+	cr_assert(eq(int, profconv_profile_read_mem(&prof, "x", 1, &opts, NULL),
+	    PROFCONV_EINVAL));
+}

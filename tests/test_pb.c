@@ -177,6 +177,8 @@ Test(pb, many_samples_round_trip_across_batches)
 struct wire {
 	PbProfile p;
 	char *strs[8];
+	size_t lens[8];			/* 0: strlen(strs[i]) */
+	ProtobufCBinaryData bstrs[8];	/* what is packed, from strs */
 	Perftools__Profiles__ValueType vt, *vtp[1];
 	Perftools__Profiles__Sample s, *sp[1];
 	uint64_t sloc[1];
@@ -201,7 +203,7 @@ wire_init(struct wire *w)
 	w->strs[2] = s2;
 	w->strs[3] = s3;
 	w->p.n_string_table = 4;
-	w->p.string_table = w->strs;
+	w->p.string_table = w->bstrs;
 	perftools__profiles__value_type__init(&w->vt);
 	w->vt.type = 1;
 	w->vt.unit = 2;
@@ -251,10 +253,18 @@ wire_init(struct wire *w)
 static int
 decode_wire(struct wire *w)
 {
-	size_t n = perftools__profiles__profile__get_packed_size(&w->p);
-	uint8_t *buf = malloc(n + 1);
+	size_t i, n;
+	uint8_t *buf;
 	int rc;
 
+	for (i = 0; i < w->p.n_string_table && w->p.string_table == w->bstrs;
+	    i++) {
+		w->bstrs[i].data = (uint8_t *)w->strs[i];
+		w->bstrs[i].len = w->lens[i] != 0 ? w->lens[i] :
+		    strlen(w->strs[i]);
+	}
+	n = perftools__profiles__profile__get_packed_size(&w->p);
+	buf = malloc(n + 1);
 	perftools__profiles__profile__pack(&w->p, buf);
 	rc = profconv_profile_read_mem(&prof, buf, n, NULL, NULL);
 	free(buf);
@@ -286,20 +296,103 @@ Test(pb, rejects_nonempty_first_string)
 	cr_assert(eq(str, ERRMSG, "string_table[0] must be \"\""));
 }
 
-Test(pb, rejects_invalid_utf8)
+/* Each byte that starts no well-formed sequence becomes U+FFFD, and the
+ * repair is counted; the rest of the string is kept. */
+Test(pb, repairs_invalid_utf8)
 {
 	struct wire w;
 	static char bad[] = "ma\xc3\x28in", overlong[] = "\xc0\xaf";
+	struct profconv_function f;
 
 	wire_init(&w);
 	w.strs[3] = bad;
-	cr_assert(eq(int, decode_wire(&w), PROFCONV_EFORMAT));
-	cr_assert(eq(str, ERRMSG, "string_table[3] is not valid UTF-8"));
+	cr_assert(eq(int, decode_wire(&w), 0), "%s", profconv_errmsg());
+	profconv_profile_function(prof, 1, &f);
+	cr_assert(eq(str, (char *)f.name, "ma\xef\xbf\xbd(in"));
+	cr_assert(eq(sz, profconv_profile_repaired_strings(prof), 1));
 	drop();
 	wire_init(&w);
 	w.strs[2] = overlong;
-	cr_assert(eq(int, decode_wire(&w), PROFCONV_EFORMAT));
-	cr_assert(eq(str, ERRMSG, "string_table[2] is not valid UTF-8"));
+	cr_assert(eq(int, decode_wire(&w), 0), "%s", profconv_errmsg());
+	{
+		struct profconv_value_type vt;
+
+		profconv_profile_sample_type(prof, 0, &vt);
+		cr_assert(eq(str, (char *)vt.unit,
+		    "\xef\xbf\xbd\xef\xbf\xbd"));
+	}
+	cr_assert(eq(sz, profconv_profile_repaired_strings(prof), 1));
+}
+
+/* A NUL inside a string is kept, and "ma\0in" is not "ma". */
+Test(pb, keeps_strings_with_nul)
+{
+	struct wire w;
+	static char nul[] = "ma\0in", ma[] = "ma";
+	struct profconv_function f;
+	struct profconv_label l;
+
+	wire_init(&w);
+	w.strs[3] = nul;
+	w.lens[3] = 5;
+	w.strs[4] = ma;
+	w.p.n_string_table = 5;
+	w.lab.str = 4;
+	cr_assert(eq(int, decode_wire(&w), 0), "%s", profconv_errmsg());
+	cr_assert(eq(sz, profconv_profile_repaired_strings(prof), 0));
+	profconv_profile_function(prof, 1, &f);
+	cr_assert(eq(sz, profconv_string_len(f.name), 5));
+	cr_assert(eq(int, memcmp(f.name, "ma\0in", 6), 0));
+	profconv_profile_sample_label(prof, 0, 0, &l);
+	cr_assert(eq(sz, profconv_string_len(l.str), 2));
+	cr_assert(eq(sz, profconv_string_len(NULL), 0));
+}
+
+/* Written and read back, then merged with a profile naming "ma": the
+ * NUL stays, and the two functions stay two. */
+Test(pb, nul_survives_write_and_merge)
+{
+	struct wire w;
+	static char nul[] = "ma\0in", ma[] = "ma";
+	struct profconv_profile *a, *b, *m, *back, *pair[2];
+	struct profconv_function f;
+	char *buf;
+	size_t len, i, nul_names = 0;
+	FILE *fp;
+
+	wire_init(&w);
+	w.strs[3] = nul;
+	w.lens[3] = 5;
+	cr_assert(eq(int, decode_wire(&w), 0), "%s", profconv_errmsg());
+	a = prof;
+	prof = NULL;
+	wire_init(&w);
+	w.strs[3] = ma;
+	cr_assert(eq(int, decode_wire(&w), 0), "%s", profconv_errmsg());
+	b = prof;
+	prof = NULL;
+	pair[0] = a;
+	pair[1] = b;
+	cr_assert(eq(int, profconv_profile_merge(&m, pair, 2), 0));
+	cr_assert(eq(sz, profconv_profile_function_count(m), 2));
+	fp = open_memstream(&buf, &len);
+	cr_assert(eq(int, profconv_profile_write(m, fp, NULL), 0));
+	fclose(fp);
+	cr_assert(eq(int, profconv_profile_read_mem(&back, buf, len, NULL,
+	    NULL), 0), "%s", profconv_errmsg());
+	cr_assert(eq(sz, profconv_profile_function_count(back), 2));
+	for (i = 1; i <= 2; i++) {
+		profconv_profile_function(back, (uint32_t)i, &f);
+		if (profconv_string_len(f.name) == 5 &&
+		    memcmp(f.name, "ma\0in", 5) == 0)
+			nul_names++;
+	}
+	cr_assert(eq(sz, nul_names, 1));
+	free(buf);
+	profconv_profile_free(a);
+	profconv_profile_free(b);
+	profconv_profile_free(m);
+	profconv_profile_free(back);
 }
 
 Test(pb, accepts_multibyte_utf8)

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "helpers.h"
 #include "internal.h"
@@ -43,6 +44,72 @@ Test(strtab, keeps_embedded_lengths_apart)
 	cr_assert(ne(u32, a, b));
 	cr_assert(eq(str, (char *)profconv__str(&t, a), "ab"));
 	profconv__strtab_free(&t);
+}
+
+Test(strtab, keeps_nul_bytes_and_full_lengths)
+{
+	struct pc_strtab t;
+	uint32_t a, b;
+
+	profconv__strtab_init(&t);
+	profconv__strtab_intern(&t, "ma\0in", 5, &a);
+	profconv__strtab_intern(&t, "ma", 2, &b);
+	cr_assert(ne(u32, a, b));
+	cr_assert(eq(sz, profconv_string_len(profconv__str(&t, a)), 5));
+	cr_assert(eq(sz, profconv_string_len(profconv__str(&t, b)), 2));
+	cr_assert(eq(sz, profconv_string_len(profconv__str(&t, 0)), 0));
+	profconv__strtab_free(&t);
+}
+
+/* Each byte that starts no UTF-8 sequence becomes U+FFFD; a repaired
+ * string is counted once however often it is interned. */
+Test(strtab, repairs_invalid_utf8_and_counts_it)
+{
+	struct pc_strtab t;
+	uint32_t a, b, c;
+
+	profconv__strtab_init(&t);
+	cr_assert(eq(int, profconv__strtab_intern(&t, "caf\xe9", 4, &a), 0));
+	cr_assert(eq(str, (char *)profconv__str(&t, a), "caf\xef\xbf\xbd"));
+	profconv__strtab_intern(&t, "caf\xe9", 4, &b);
+	cr_assert(eq(u32, a, b));
+	/* A truncated sequence, a lone continuation, a surrogate. */
+	profconv__strtab_intern(&t, "\xe2\x82x\x80\xed\xa0\x80", 7, &c);
+	cr_assert(eq(str, (char *)profconv__str(&t, c), "\xef\xbf\xbd"
+	    "\xef\xbf\xbdx\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"));
+	cr_assert(eq(sz, t.repaired, 2));
+	profconv__strtab_free(&t);
+}
+
+/* A message longer than the buffer keeps its head and its tail. */
+Test(error, long_messages_keep_their_reason)
+{
+	char subject[3000];
+	const char *msg;
+
+	memset(subject, 'x', sizeof(subject) - 1);
+	subject[sizeof(subject) - 1] = '\0';
+	profconv__fail(PROFCONV_EFORMAT, "stack '%s' has a negative count",
+	    subject);
+	msg = profconv_errmsg();
+	cr_assert(strncmp(msg, "stack 'xxx", 10) == 0);
+	cr_assert(strstr(msg, "...") != NULL);
+	cr_assert(strlen(msg) < 1024);
+	cr_assert(eq(str, (char *)msg + strlen(msg) - 23,
+	    "x' has a negative count"));
+}
+
+Test(error, quote_elides_the_middle_and_hides_control_bytes)
+{
+	char buf[PC_QUOTE_SIZE], in[200];
+
+	cr_assert(eq(str, (char *)profconv__quote(buf, "a\0b\n", 4), "a?b?"));
+	memset(in, 'a', 100);
+	memset(in + 100, 'b', 100);
+	profconv__quote(buf, in, sizeof(in));
+	cr_assert(eq(sz, strlen(buf), PC_QUOTE_SIZE - 1));
+	cr_assert(strncmp(buf, "aaaa", 4) == 0);
+	cr_assert(strstr(buf, "a...b") != NULL);
 }
 
 Test(strtab, survives_growth_with_stable_pointers)

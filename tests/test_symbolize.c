@@ -376,3 +376,36 @@ Test(symbolize, names_a_maps_file_it_cannot_open)
 	cr_assert(eq(str, ERRMSG,
 	    "cannot open '/nonexistent/maps': No such file or directory"));
 }
+
+static void
+count_modules(uint64_t done, uint64_t total, void *payload)
+{
+	uint64_t *seen = payload;
+
+	seen[0]++;
+	seen[1] = done;
+	seen[2] = total;
+}
+
+/* Progress counts the modules indexed, of how many. */
+Test(symbolize, reports_progress_in_modules)
+{
+	struct profconv_symbolize_options opts =
+	    PROFCONV_SYMBOLIZE_OPTIONS_INIT;
+	uint64_t seen[3] = { 0, 0, 0 };
+	uintptr_t addr = (uintptr_t)probe_function + 2;
+	uint32_t lid;
+
+	cr_assert(eq(int, profconv_profile_new(&prof), 0));
+	cr_assert(eq(int, profconv_profile_add_location(prof, 0, addr, NULL,
+	    0, 0, &lid), 0));
+	opts.pid = (int)getpid();
+	opts.progress = count_modules;
+	opts.payload = seen;
+	cr_assert(eq(int, profconv_symbolize(prof, &opts, NULL), 0),
+	    "%s", profconv_errmsg());
+	cr_assert(eq(u64, seen[0], 1));
+	cr_assert(eq(u64, seen[1], 1));
+	cr_assert(eq(u64, seen[2], 1));
+	expect_function(lid, "probe_function", "test_symbolize.c");
+}

@@ -43,18 +43,63 @@ printf 'heap profile: 1: 2 [ 1: 2] @ heapprofile\n1: 1 [-1: 1] @ 0x1\n' >"$TMP/n
 run 1 "$PROFCONV" show "$TMP/neg.heap"
 grep -q "^profconv show: '$TMP/neg.heap': line 2: " "$TMP/err" || fail "negative alloc count accepted"
 
-# pprof: invalid UTF-8, a string index out of range (hand-made wire bytes).
-printf '\062\000\062\002\303\050' >"$TMP/utf8.pb"
-run 1 "$PROFCONV" show "$TMP/utf8.pb"
-expect_err "profconv show: '$TMP/utf8.pb': string_table[1] is not valid UTF-8"
+# pprof: a string index out of range (hand-made wire bytes).  Invalid
+# UTF-8 is no longer refused: see real-world.sh.
 printf '\012\004\010\007\020\000\062\000' >"$TMP/index.pb"
 run 1 "$PROFCONV" show "$TMP/index.pb"
 expect_err "profconv show: '$TMP/index.pb': sample_type: string index 7 out of range (string table has 1 entries)"
 
-# Invalid UTF-8 in a legacy map file name (pprof strings must be UTF-8).
-printf 'heap profile: 1: 2 [ 1: 2] @ heapprofile\n1: 2 [1: 2] @ 0x401000\n\nMAPPED_LIBRARIES:\n00400000-00500000 r-xp 00000000 00:00 0 /bin/\377app\n' >"$TMP/utf8.heap"
-run 1 "$PROFCONV" show "$TMP/utf8.heap"
-expect_err "profconv show: '$TMP/utf8.heap': line 5: map file name is not valid UTF-8"
+# A stack token that is not an address is refused with its line, never
+# skipped (that gave a sample with a shorter stack, or none).
+printf 'heap profile: 1: 2 [ 1: 2] @ heapprofile\n1: 1 [1: 1] @ 0x10\n1: 1 [1: 1] @ 0xZZ 0x1ffffffffffffffffff\n' >"$TMP/token.heap"
+run 1 "$PROFCONV" show "$TMP/token.heap"
+expect_err "profconv show: '$TMP/token.heap': line 3: malformed address '0xZZ' in stack"
+printf 'heap profile: 1: 2 [ 1: 2] @ heapprofile\n1: 1 [1: 1] @ 0x10 main+0x4 0x20\n' >"$TMP/token2.heap"
+run 1 "$PROFCONV" show "$TMP/token2.heap"
+expect_err "profconv show: '$TMP/token2.heap': line 2: malformed address 'main+0x4' in stack"
+printf 'heap profile: 1: 2 [ 1: 2] @ heapprofile\n1: 1 [1: 1] @ 0x10 0x1%080d\n' 0 >"$TMP/token3.heap"
+run 1 "$PROFCONV" show "$TMP/token3.heap"
+expect_err "profconv show: '$TMP/token3.heap': line 2: address '0x10000000000000000000000000000000' does not fit in 64 bits"
+# A long token is quoted with its middle elided.
+printf 'heap profile: 1: 2 [ 1: 2] @ heapprofile\n1: 1 [1: 1] @ 0x10 %s%s\n' "$(printf '%0200d' 0 | tr 0 g)" END >"$TMP/token4.heap"
+run 1 "$PROFCONV" show "$TMP/token4.heap"
+expect_err "profconv show: '$TMP/token4.heap': line 2: malformed address '$(printf '%030d' 0 | tr 0 g)...$(printf '%027d' 0 | tr 0 g)END' in stack"
+printf -- '--- contention:\ncycles/second=1000\n1 1 @ 0x10 0xQ1\n' >"$TMP/token.cont"
+run 1 "$PROFCONV" show "$TMP/token.cont"
+[ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q "^profconv show: '$TMP/token.cont': line 3: " "$TMP/err" ||
+	fail "contention stack token: $(cat "$TMP/err")"
+printf 'goroutine profile: total 1\n1 @ 0x10 0xZZ\n' >"$TMP/token.go"
+run 1 "$PROFCONV" show "$TMP/token.go"
+expect_err "profconv show: '$TMP/token.go': line 2: malformed count profile sample, expected 'N @ 0x...'"
+
+# A goroutine dump with stacks (debug=2, runtime.Stack) is not the count
+# profile: say so instead of "unrecognized".
+printf 'goroutine 1 [running]:\nmain.main()\n\t/src/main.go:5 +0x1d\n' >"$TMP/debug2.txt"
+run 1 "$PROFCONV" show "$TMP/debug2.txt"
+expect_err "profconv show: '$TMP/debug2.txt': unsupported Go goroutine stack dump (debug=2 or runtime.Stack): only the debug=1 count profile ('goroutine profile: total N') is read"
+
+# A refusal that quotes a long subject keeps its reason (as profflame on
+# Parca's alloc_space_delta.pb.gz: a long stack with a negative count).
+byte() { printf "\\$(printf %o "$1")"; }
+long=$(printf '%0250d' 0 | tr 0 f)
+{
+	printf '\012\004\010\001\020\002'			# sample_type
+	printf '\022\021\012\003\001\002\003\022\012'	# sample: 1 2 3,
+	printf '\377\377\377\377\377\377\377\377\377\001'	# value -1
+	for i in 1 2 3; do					# locations
+		printf '\042\006\010'; byte $i; printf '\042\002\010'; byte $i
+	done
+	for i in 1 2 3; do					# functions
+		printf '\052\004\010'; byte $i; printf '\020'; byte $((i + 2))
+	done
+	printf '\062\000\062\005space\062\005bytes'
+	for i in 1 2 3; do printf '\062\372\001%s%s' "$long" $i | head -c 253; done
+} >"$TMP/delta.pb"
+run 1 "$BIN/profflame" "$TMP/delta.pb"
+[ "$(wc -l <"$TMP/err")" -eq 1 ] || fail "long refusal is not one line"
+grep "^profflame: '$TMP/delta.pb': " "$TMP/err" | grep "negative count" |
+    grep -q "compare with a base instead$" ||
+	fail "long refusal lost its reason: $(cat "$TMP/err")"
 
 # Output that cannot be written: a full device, a place nothing can be
 # created, and an existing output that must survive a failed command.

@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: MIT
+# completion.sh - the bash completion, sourced in bash, offers each
+# command's subcommands, options and option arguments as its --help
+# lists them, and files elsewhere.
+. "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
+
+command -v bash >/dev/null 2>&1 || skip "bash is not installed"
+comp=$PROFCONV_SRCDIR/completion/profconv
+mkdir -p "$TMP/dir" && : >"$TMP/dir/heap.0001.heap" && : >"$TMP/dir/other.pb.gz"
+
+# complete WORD...: COMPREPLY, sorted, one line, for the last word.
+cat >"$TMP/complete.bash" <<'EOS'
+. "$1"
+shift
+cd "$DIR" || exit 1
+COMP_WORDS=("$@")
+COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+COMPREPLY=()
+fn=$(complete -p "$1" | sed 's/.*-F \([^ ]*\) .*/\1/')
+"$fn" "$1" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+printf '%s\n' "${COMPREPLY[@]}" | sort | tr '\n' ' ' | sed 's/ $//'
+EOS
+expect() {
+	want=$1
+	shift
+	got=$(PATH=$BIN:$PATH DIR=$TMP/dir bash "$TMP/complete.bash" "$comp" "$@" 2>&1)
+	[ "$got" = "$want" ] || fail "'$*': got '$got', expected '$want'"
+}
+
+expect "merge show symbolize text2pb" profconv ""
+expect "text2pb" profconv te
+expect "--help --version" profconv --
+expect "--level" profconv merge --l
+expect "--no-compress" profconv text2pb --no
+expect "--sysroot" profconv symbolize --sys
+expect "function line stack" profdiff --by ""
+expect "line" profdiff --by l
+expect "delta-bytes delta-objects" profdiff --sort delta
+expect "stack" profdiff --by=st
+expect "--focus --functions" profflame --f
+expect "heap.0001.heap" profflame --base he
+expect "heap.0001.heap" profconv show he
+expect "other.pb.gz" profconv merge -o ot
+expect "" profconv text2pb --level ""
+expect "heap.0001.heap" profdiff he
+# Every command has a completion.
+for cmd in profconv profdiff profflame; do
+	bash -c ". '$comp'; complete -p $cmd" >/dev/null 2>&1 ||
+		fail "no completion for $cmd"
+done
+finish
