@@ -68,14 +68,18 @@ check_counts(const struct profconv_view *v, size_t ti)
 {
 	struct profconv_view_stack st;
 	size_t i, n = profconv_view_stack_count(v);
+	char q[PC_QUOTE_SIZE];
+	const char *leaf;
 
 	for (i = 0; i < n; i++) {
 		profconv_view_stack(v, i, &st);
-		if (st.values[ti] < 0)
-			return profconv__fail(PROFCONV_EFORMAT,
-			    "negative count in a stack ending in '%s' (a delta "
-			    "profile?): compare with a base instead",
-			    stack_subject(v, &st));
+		if (st.values[ti] >= 0)
+			continue;
+		leaf = stack_subject(v, &st);
+		return profconv__fail(PROFCONV_EFORMAT,
+		    "negative count in a stack ending in '%s' (a delta "
+		    "profile?): compare with a base instead",
+		    profconv__quote(q, leaf, strlen(leaf)));
 	}
 	return 0;
 }
