@@ -58,13 +58,12 @@ profconv__parse_hex(const char **pp, const char *end, uint64_t *out)
 {
 	const char *p = *pp;
 	uint64_t v = 0;
-	unsigned d;
+	int d;
 
-	for (; p < end && pc_is_hex(*p); p++) {
-		d = pc_hex_value(*p);
+	for (; p < end && (d = pc_hex_value(*p)) >= 0; p++) {
 		if (v >> 60 != 0)
 			return false;
-		v = v << 4 | d;
+		v = v << 4 | (uint64_t)d;
 	}
 	if (p == *pp)
 		return false;

@@ -81,20 +81,21 @@ pc_is_lower_hex(int c)
 	return pc_is_digit(c) || (c >= 'a' && c <= 'f');
 }
 
-/* [0-9a-fA-F] in ASCII, whatever the locale (isxdigit() is not). */
-static inline bool
-pc_is_hex(int c)
-{
-	return pc_is_lower_hex(c) || (c >= 'A' && c <= 'F');
-}
-
-/* The value of the hex digit C (pc_is_hex(C) holds). */
-static inline unsigned
+/* The value of the hex digit C ([0-9a-fA-F] in ASCII, whatever the
+ * locale), or -1 when C is none. */
+static inline int
 pc_hex_value(int c)
 {
 	if (pc_is_digit(c))
-		return (unsigned)(c - '0');
-	return (unsigned)((c | 0x20) - 'a' + 10);
+		return c - '0';
+	c |= 0x20;
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+static inline bool
+pc_is_hex(int c)
+{
+	return pc_hex_value(c) >= 0;
 }
 
 /*

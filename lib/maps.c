@@ -54,7 +54,7 @@ hex_value(const char *p, const char *q, uint64_t *out)
 	int d;
 
 	for (; p < q; p++) {
-		d = (int)pc_hex_value(*p);
+		d = pc_hex_value(*p);
 		if (v > (UINT64_MAX >> 4))
 			return false;
 		v = v << 4 | (uint64_t)d;
