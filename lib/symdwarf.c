@@ -381,35 +381,131 @@ add_node(struct pc_cu *cu, Dwarf_Die *die, int tag, int32_t parent,
 	return 0;
 }
 
-/* Visit the children of PARENT_DIE, inside function node PARENT. */
-static int
-walk_children(struct pc_cu *cu, Dwarf_Die *parent_die, int32_t parent,
-    uint32_t depth)
-{
+/* A DIE whose children the walk is visiting, and its function node. */
+struct walk_frame {
 	Dwarf_Die die;
 	int32_t node;
-	int tag, rc, more;
+	uint32_t depth;
+};
 
-	for (more = dwarf_child(parent_die, &die); more == 0;
-	    more = dwarf_siblingof(&die, &die)) {
-		tag = dwarf_tag(&die);
-		node = parent;
-		if (is_function_tag(tag)) {
-			rc = add_node(cu, &die, tag, parent, depth, &node);
-			if (rc < 0)
-				return rc;
-			/* A declaration has no code and no inlined calls. */
-			if (node < 0)
-				continue;
-		}
-		if (!may_hold_code(tag) || !dwarf_haschildren(&die))
-			continue;
-		rc = walk_children(cu, &die, node, node != parent ? depth + 1 :
-		    depth);
-		if (rc < 0)
-			return rc;
+/*
+ * The DIE after CUR among its siblings into *NEXT: 0, or 1 at the end of
+ * the list with *END at the null entry that closes it (NULL when libdw
+ * did not say where), or -1 on malformed data.
+ */
+static int
+next_sibling(Dwarf_Die *cur, Dwarf_Die *next, unsigned char **end)
+{
+	int rc;
+
+	next->addr = NULL;
+	rc = dwarf_siblingof(cur, next);
+	*end = rc == 1 ? next->addr : NULL;
+	return rc;
+}
+
+/*
+ * The sibling of the DIE whose children ended at the null entry END:
+ * the entry right after it, unless that is a null entry as well (its
+ * parent's list ends there too: *END moves to it and 1 is returned).
+ * The Dwarf_Die is made the way dwarf_siblingof makes one: address and
+ * unit, the rest cleared.
+ */
+static int
+after_children(Dwarf_Die *parent, unsigned char **end,
+    const unsigned char *cu_end, Dwarf_Die *next)
+{
+	unsigned char *p = *end + 1;
+
+	if (p >= cu_end)
+		return -1;
+	if (*p == '\0') {
+		*end = p;
+		return 1;
 	}
+	memset(next, 0, sizeof(*next));
+	next->addr = p;
+	next->cu = parent->cu;
 	return 0;
+}
+
+/* The first byte after the unit of CUDIE, for bounds checks. */
+static const unsigned char *
+unit_end(Dwarf_Die *cudie)
+{
+	Dwarf_Off die_off = dwarf_dieoffset(cudie), start, next = 0;
+	Dwarf *dw = dwarf_cu_getdwarf(cudie->cu);
+
+	start = die_off - dwarf_cuoffset(cudie);
+	if (dw == NULL || dwarf_next_unit(dw, start, &next, NULL, NULL, NULL,
+	    NULL, NULL, NULL, NULL) != 0 || next <= die_off)
+		return NULL;
+	return (const unsigned char *)cudie->addr + (next - die_off);
+}
+
+/*
+ * Record the function nodes among the descendants of TOP, in DIE order,
+ * with an explicit stack: nesting is bounded by nothing but the input.
+ * Walking a DIE's children ends at the null entry that closes them, and
+ * the DIE's sibling starts right after it, so no subtree is skipped over
+ * twice (dwarf_siblingof on a DIE whose children were walked would scan
+ * them again, which makes deep nesting quadratic).
+ */
+static int
+walk_children(struct pc_cu *cu, Dwarf_Die *top)
+{
+	const unsigned char *cu_end = unit_end(top);
+	struct walk_frame *stack = NULL, *f;
+	size_t nstack = 0, cap = 0;
+	unsigned char *end;
+	Dwarf_Die cur, next;
+	int32_t node;
+	int tag, rc = 0, more;
+
+	if (dwarf_child(top, &cur) != 0)
+		return 0;
+	if (PC_GROW(stack, cap, nstack, 1) < 0)
+		return PROFCONV_ENOMEM;
+	stack[nstack++] = (struct walk_frame){ *top, -1, 0 };
+	for (;;) {
+		f = &stack[nstack - 1];
+		tag = dwarf_tag(&cur);
+		node = f->node;
+		if (is_function_tag(tag)) {
+			rc = add_node(cu, &cur, tag, f->node, f->depth, &node);
+			if (rc < 0)
+				break;
+		}
+		/* A declaration (no code) has no inlined calls either. */
+		if ((node >= 0 || !is_function_tag(tag)) &&
+		    may_hold_code(tag) && dwarf_haschildren(&cur) &&
+		    dwarf_child(&cur, &next) == 0) {
+			uint32_t depth = node != f->node ? f->depth + 1 :
+			    f->depth;
+
+			/* F points into the stack, which may move now. */
+			if ((rc = PC_GROW(stack, cap, nstack, 1)) < 0)
+				break;
+			stack[nstack++] = (struct walk_frame){ cur, node, depth };
+			cur = next;
+			continue;
+		}
+		more = next_sibling(&cur, &next, &end);
+		while (more == 1 && --nstack > 0) {
+			/* The children of the popped DIE are done. */
+			f = &stack[nstack];
+			if (end != NULL && cu_end != NULL)
+				more = after_children(&f->die, &end, cu_end,
+				    &next);
+			else	/* libdw did not say where: skip again */
+				more = next_sibling(&f->die, &next, &end);
+		}
+		if (more != 0)
+			break;	/* the end, or malformed data: stop here */
+		cur = next;
+	}
+	free(stack);
+	return rc;
 }
 
 static int
@@ -443,7 +539,7 @@ index_cu(struct pc_cu *cu)
 	int rc;
 
 	cu->indexed = true;
-	rc = walk_children(cu, &cu->die, -1, 0);
+	rc = walk_children(cu, &cu->die);
 	if (rc < 0 || cu->nranges == 0)
 		return rc;
 	/* Keep each node's ranges together for the containment test. */
