@@ -33,6 +33,17 @@ struct pc_elfinfo {
 
 void profconv__elfinfo_free(struct pc_elfinfo *info);
 
+/* elf_version(), once per process, safely from any thread. */
+void profconv__libelf_init(void);
+
+/*
+ * Open PATH read-only without blocking (a FIFO named by a profile must
+ * not hang the caller) and check that it is a regular file; the
+ * descriptor goes to *FD_OUT.  Errors: PROFCONV_ENOTFOUND (cannot open),
+ * PROFCONV_EFORMAT (not a regular file).
+ */
+int profconv__open_regular(const char *path, int *fd_out);
+
 /*
  * Open PATH and read its type, PT_LOAD headers and GNU build id.  On
  * success *FD_OUT is the open descriptor (the caller owns it).  Errors:
@@ -93,6 +104,36 @@ struct pc_found {
 int profconv__find_binary(const struct pc_find *how, const char *file,
     const char *build_id, struct pc_found *out);
 void profconv__found_free(struct pc_found *found);
+
+/* What to look for when a module's separate debug info is wanted. */
+struct pc_debug_query {
+	const char *file;		/* the file that names it */
+	const char *link;		/* its .gnu_debuglink or dwz alt name */
+	uint32_t crc;			/* the debuglink's CRC; 0: none */
+	const unsigned char *id;	/* the build id it must have, or NULL */
+	size_t id_len;
+	const char *dirs;		/* colon-separated debug directories */
+	const char *sysroot;		/* NULL: none */
+};
+
+/*
+ * Find the separate debug file QUERY describes by name, the way GDB and
+ * libdwfl do (the file's directory, its .debug, each debug directory
+ * with and without the file's directory), without debuginfod and
+ * without blocking on special files.  A candidate must have the wanted
+ * build id, or when none is known, the debuglink's CRC.  Returns an open
+ * descriptor and the path in *PATH_OUT (malloc'd), or -1.
+ */
+int profconv__find_debugfile(const struct pc_debug_query *query,
+    char **path_out);
+
+/*
+ * The build id a dwz alternate file must have when FILE's
+ * .gnu_debugaltlink names it as LINK: length, bytes in ID (room for
+ * 64); 0 when FILE has no such link.
+ */
+size_t profconv__altlink_id(const char *file, const char *link,
+    unsigned char *id);
 
 /* --- memory maps from outside the profile (symmaps.c) --------------------- */
 
