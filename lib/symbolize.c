@@ -47,6 +47,7 @@ struct sym_binary {
 	uint64_t base;			/* bias of the first mapping using it */
 	Dwfl_Module *mod;		/* NULL: libdwfl refused it */
 	bool unusable;			/* ... and that was reported */
+	bool warned_utf8;		/* a repaired string was reported */
 	struct pc_symmod *index;
 	struct pc_u64map results;	/* file address -> result index */
 };
@@ -98,6 +99,9 @@ struct session {
 	struct name_pair *name_pairs;
 	size_t nname_pairs, name_pairs_cap;
 	struct pc_u64map file_by_ptr;	/* libdw string -> string index */
+	struct sym_binary *cur;		/* the binary being looked up */
+	char *fixed;			/* a repaired string */
+	size_t fixed_cap;
 	struct pc_frame frames[MAX_FRAMES];
 };
 
@@ -331,6 +335,7 @@ session_free(struct session *s)
 	free(s->name_pairs);
 	profconv__u64map_free(&s->file_by_ptr);
 	free(s->debuginfo_path);
+	free(s->fixed);
 }
 
 /* --- planning: a binary and a bias per mapping ---------------------------- */
@@ -607,6 +612,44 @@ end_batch(struct session *s)
 
 /* --- lookup: frames to lines ---------------------------------------------- */
 
+/*
+ * TEXT for the profile's string table, which holds UTF-8 only.  Debug
+ * info may carry other bytes (a source tree in a Latin-1 directory):
+ * each byte that starts no valid sequence becomes U+FFFD, and the binary
+ * is named in one warning, rather than failing the whole call.
+ */
+static int
+intern_text(struct session *s, const char *text, uint32_t *idx)
+{
+	size_t len = strlen(text), i, n, o = 0;
+	unsigned char c;
+
+	if (profconv__utf8_valid(text, len))
+		return profconv__intern(s->prof, text, idx);
+	if (len > (SIZE_MAX - 1) / 3 ||
+	    PC_GROW(s->fixed, s->fixed_cap, 0, len * 3 + 1) < 0)
+		return profconv__nomem();
+	for (i = 0; i < len; i += n) {
+		c = (unsigned char)text[i];
+		n = c < 0x80 ? 1 : c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
+		if (i + n <= len && profconv__utf8_valid(text + i, n)) {
+			memcpy(s->fixed + o, text + i, n);
+			o += n;
+			continue;
+		}
+		memcpy(s->fixed + o, "\xef\xbf\xbd", 3);
+		o += 3;
+		n = 1;
+	}
+	s->fixed[o] = '\0';
+	if (s->cur != NULL && !s->cur->warned_utf8) {
+		s->cur->warned_utf8 = true;
+		warn(s, "'%s': debug info has text that is not UTF-8 "
+		    "(shown with U+FFFD): '%s'", s->cur->found.path, s->fixed);
+	}
+	return profconv__intern(s->prof, s->fixed, idx);
+}
+
 /* String indexes of a frame's display name and system name. */
 static int
 frame_names(struct session *s, const struct pc_frame *f, uint32_t *name,
@@ -642,9 +685,9 @@ frame_names(struct session *s, const struct pc_frame *f, uint32_t *name,
 			return rc;
 		shown = s->nbuf;
 	}
-	rc = profconv__intern(s->prof, shown, &np.name);
+	rc = intern_text(s, shown, &np.name);
 	if (rc == 0)
-		rc = profconv__intern(s->prof, sys, &np.system_name);
+		rc = intern_text(s, sys, &np.system_name);
 	if (rc == 0)
 		rc = PC_GROW(s->name_pairs, s->name_pairs_cap, s->nname_pairs,
 		    1);
@@ -669,7 +712,7 @@ file_index(struct session *s, const char *file, uint32_t *idx)
 		return 0;
 	if (profconv__u64map_get(&s->file_by_ptr, (uintptr_t)file, idx))
 		return 0;
-	rc = profconv__intern(s->prof, file, idx);
+	rc = intern_text(s, file, idx);
 	if (rc == 0)
 		rc = profconv__u64map_put(&s->file_by_ptr, (uintptr_t)file,
 		    *idx);
@@ -713,6 +756,7 @@ resolve(struct session *s, struct sym_binary *b, uint64_t addr,
 
 	if (profconv__u64map_get(&b->results, addr, res))
 		return 0;
+	s->cur = b;
 	rc = profconv__symmod_lookup(b->index, addr, s->frames, MAX_FRAMES,
 	    &n, &src);
 	if (rc == 0)
