@@ -670,7 +670,8 @@ frame_names(struct session *s, const struct pc_frame *f, uint32_t *name,
 		*system_name = s->name_pairs[k].system_name;
 		return 0;
 	}
-	shown = profconv__demangle(&s->dm, sys);
+	/* Readable names without build hashes until the caller picks. */
+	shown = profconv__demangle(sys, &s->dm, PC_DEMANGLE_NO_HASH);
 	if (shown == NULL)
 		shown = f->name != NULL ? f->name : sys;
 	/* Function.name in the demangle mode; system_name stays mangled. */

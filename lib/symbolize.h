@@ -149,17 +149,24 @@ int profconv__symbolize_remap(struct profconv_profile *prof,
 
 /* --- demangling (demangle.c) ---------------------------------------------- */
 
-/* A reusable output buffer for __cxa_demangle. */
+/* A reusable output buffer (malloc'd: __cxa_demangle may realloc it). */
 struct pc_demangler {
 	char *buf;
 	size_t cap;
 };
 
+/* Leave out what only tells builds apart: Rust's legacy "::h<hash>"
+ * and v0 crate disambiguators "[...]", and v0 consts' ": type". */
+#define PC_DEMANGLE_NO_HASH 1u
+
 /*
- * The demangled form of NAME when it is an Itanium C++ ("_Z...") name,
- * else NULL.  The result lives in D's buffer until the next call.
+ * The demangled form of MANGLED when it is an Itanium C++ ("_Z..."), a
+ * Rust legacy ("_ZN...17h<hash>E") or a Rust v0 ("_R...") name, else
+ * NULL.  With FLAGS 0 it is the full text GNU c++filt 2.40 prints for
+ * the name.  The result lives in D's buffer until the next call.
  */
-const char *profconv__demangle(struct pc_demangler *d, const char *name);
+const char *profconv__demangle(const char *mangled, struct pc_demangler *d,
+    unsigned flags);
 void profconv__demangler_free(struct pc_demangler *d);
 
 /* --- names in a demangle mode (names.c) ------------------------------------ */
