@@ -55,7 +55,9 @@ struct pc_range {
 };
 
 struct pc_cu {
-	Dwarf_Die die;
+	Dwarf_Die die;			/* the unit: ranges, lines, files */
+	Dwarf_Die tree;			/* where its functions are: the split
+					 * unit of a skeleton, else DIE */
 	bool indexed;
 	struct pc_node *nodes;
 	size_t nnodes, nodes_cap;
@@ -242,7 +244,7 @@ cmp_curange(const void *a, const void *b)
 }
 
 static int
-add_cu(struct pc_symmod *m, Dwarf_Die *cudie)
+add_cu(struct pc_symmod *m, Dwarf_Die *cudie, Dwarf_Die *tree)
 {
 	Dwarf_Addr base, lo, hi;
 	ptrdiff_t off = 0;
@@ -252,6 +254,7 @@ add_cu(struct pc_symmod *m, Dwarf_Die *cudie)
 		return PROFCONV_ENOMEM;
 	memset(&m->cus[idx], 0, sizeof(m->cus[idx]));
 	m->cus[idx].die = *cudie;
+	m->cus[idx].tree = *tree;
 	m->ncus++;
 	while ((off = dwarf_ranges(cudie, off, &base, &lo, &hi)) > 0) {
 		/* Code the linker discarded keeps ranges at address 0. */
@@ -290,7 +293,17 @@ load_dwarf(struct pc_symmod *m)
 	    &subdie) == 0) {
 		if (unit_type != DW_UT_compile && unit_type != DW_UT_skeleton)
 			continue;
-		rc = add_cu(m, &cudie);
+		/*
+		 * Split DWARF (-gsplit-dwarf): the skeleton in the binary
+		 * has the address ranges and the line table, the split unit
+		 * libdw found in the .dwo file has the function DIEs with
+		 * their inlined calls.  Without the .dwo, the skeleton
+		 * alone still gives lines.  (libdw 0.188 reads .dwo files,
+		 * not .dwp packages.)
+		 */
+		rc = add_cu(m, &cudie, unit_type == DW_UT_skeleton &&
+		    dwarf_tag(&subdie) == DW_TAG_compile_unit ? &subdie :
+		    &cudie);
 		if (rc < 0)
 			return rc;
 	}
@@ -539,7 +552,7 @@ index_cu(struct pc_cu *cu)
 	int rc;
 
 	cu->indexed = true;
-	rc = walk_children(cu, &cu->die);
+	rc = walk_children(cu, &cu->tree);
 	if (rc < 0 || cu->nranges == 0)
 		return rc;
 	/* Keep each node's ranges together for the containment test. */
