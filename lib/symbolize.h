@@ -190,6 +190,44 @@ int profconv__namer_name(struct pc_namer *n,
     size_t *out_len);
 void profconv__namer_free(struct pc_namer *n);
 
+/* --- split DWARF packages (symdwp.c) --------------------------------------- */
+
+struct Dwarf;
+struct pc_dwp;
+
+/*
+ * Open the DWARF 5 package (.dwp) at PATH.  Errors: PROFCONV_ENOTFOUND
+ * (no such file), PROFCONV_EFORMAT (not a DWARF 5 package of this host's
+ * byte order), PROFCONV_ENOMEM.
+ */
+int profconv__dwp_open(struct pc_dwp **out, const char *path);
+void profconv__dwp_free(struct pc_dwp *p);
+
+/*
+ * The compile unit DIE (into *DIE, a Dwarf_Die) of the split unit whose
+ * DWO id is DWO_ID, readable by libdw; ADDR (ADDR_LEN bytes) is the
+ * skeleton's .debug_addr from its address base on.  The unit lives as
+ * long as P.  Errors: PROFCONV_ENOTFOUND, PROFCONV_EFORMAT,
+ * PROFCONV_ENOMEM.
+ */
+int profconv__dwp_unit(struct pc_dwp *p, uint64_t dwo_id, const void *addr,
+    size_t addr_len, void *die);
+
+/* A section of an ELF image made in memory. */
+struct pc_elf_section {
+	const char *name;
+	const void *data;
+	size_t size;
+};
+
+/*
+ * A 64-bit relocatable ELF image holding SECS, with IDENT's byte order
+ * and MACHINE; malloc'd into *IMAGE_OUT.  Errors: PROFCONV_ENOMEM.
+ */
+int profconv__elf_image(const struct pc_elf_section *secs, size_t n,
+    const unsigned char *ident, uint16_t machine, void **image_out,
+    size_t *size_out);
+
 /* --- per-module address index (symdwarf.c) -------------------------------- */
 
 /* One frame of an answer, innermost first.  Strings borrow from libdw. */

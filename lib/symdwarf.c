@@ -18,6 +18,8 @@
 #include "config.h"
 
 #include <dwarf.h>
+#include <gelf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <elfutils/libdwfl.h>
@@ -98,6 +100,12 @@ struct pc_symmod {
 	struct pc_names *names;
 	size_t nnames, names_cap;
 	struct pc_strtab paths;		/* file names joined to comp_dir */
+
+	/* Split DWARF packed in BINARY.dwp; read on the first skeleton
+	 * whose .dwo libdw did not find. */
+	struct pc_dwp *dwp;
+	bool dwp_tried;
+	Elf_Data *addr;			/* the skeletons' .debug_addr */
 };
 
 int
@@ -138,6 +146,8 @@ profconv__symmod_free(struct pc_symmod *m)
 	free(m->names);
 	free(m->syms);
 	profconv__strtab_free(&m->paths);
+	/* After the CUs: their split unit DIEs may live in it. */
+	profconv__dwp_free(m->dwp);
 	free(m);
 }
 
@@ -270,6 +280,66 @@ add_cu(struct pc_symmod *m, Dwarf_Die *cudie, Dwarf_Die *tree)
 	return 0;
 }
 
+/* The section NAME of the ELF file behind M's DWARF, or NULL. */
+static Elf_Data *
+dwarf_section(struct pc_symmod *m, const char *name)
+{
+	Elf *elf = dwarf_getelf(m->dw);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	const char *sn;
+	GElf_Shdr sh;
+
+	if (elf == NULL || elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type == SHT_NOBITS)
+			continue;
+		sn = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (sn != NULL && strcmp(sn, name) == 0)
+			return elf_getdata(scn, NULL);
+	}
+	return NULL;
+}
+
+/*
+ * The split unit of the skeleton CUDIE (unit CU) from the package
+ * BINARY.dwp, as llvm-symbolizer and GDB find it: into *SPLIT, or false.
+ */
+static bool
+split_from_dwp(struct pc_symmod *m, Dwarf_CU *cu, Dwarf_Die *cudie,
+    Dwarf_Die *split)
+{
+	const char *mainfile = NULL;
+	Dwarf_Attribute attr;
+	Dwarf_Word base = 0;
+	uint64_t dwo_id = 0;
+	char path[4096];
+
+	if (!m->dwp_tried) {
+		m->dwp_tried = true;
+		(void)dwfl_module_info(m->mod, NULL, NULL, NULL, NULL, NULL,
+		    &mainfile, NULL);
+		if (mainfile == NULL || (size_t)snprintf(path, sizeof(path),
+		    "%s.dwp", mainfile) >= sizeof(path) ||
+		    profconv__dwp_open(&m->dwp, path) < 0)
+			return false;
+		m->addr = dwarf_section(m, ".debug_addr");
+	}
+	if (m->dwp == NULL ||
+	    dwarf_cu_info(cu, NULL, NULL, NULL, NULL, &dwo_id, NULL,
+	    NULL) != 0)
+		return false;
+	/* Index 0 of the unit's addresses is at the skeleton's base. */
+	if (dwarf_attr(cudie, DW_AT_addr_base, &attr) != NULL)
+		(void)dwarf_formudata(&attr, &base);
+	if (m->addr != NULL && base > m->addr->d_size)
+		return false;
+	return profconv__dwp_unit(m->dwp, dwo_id, m->addr != NULL ?
+	    (const char *)m->addr->d_buf + base : NULL, m->addr != NULL ?
+	    m->addr->d_size - base : 0, split) == 0;
+}
+
 /*
  * Read the module's DWARF and the address ranges of all its CUs from the
  * CU DIEs themselves, so a missing .debug_aranges costs nothing.
@@ -298,11 +368,14 @@ load_dwarf(struct pc_symmod *m)
 		 * has the address ranges and the line table, the split unit
 		 * libdw found in the .dwo file has the function DIEs with
 		 * their inlined calls.  Without the .dwo, the skeleton
-		 * alone still gives lines.  (libdw 0.188 reads .dwo files,
-		 * not .dwp packages.)
+		 * alone still gives lines.  libdw 0.188 reads .dwo files but
+		 * not .dwp packages: those are read here.
 		 */
-		rc = add_cu(m, &cudie, unit_type == DW_UT_skeleton &&
-		    dwarf_tag(&subdie) == DW_TAG_compile_unit ? &subdie :
+		if (unit_type == DW_UT_skeleton &&
+		    dwarf_tag(&subdie) != DW_TAG_compile_unit &&
+		    !split_from_dwp(m, cu, &cudie, &subdie))
+			subdie = cudie;
+		rc = add_cu(m, &cudie, unit_type == DW_UT_skeleton ? &subdie :
 		    &cudie);
 		if (rc < 0)
 			return rc;

@@ -150,6 +150,27 @@ run 0 "$PROFCONV" symbolize --no-compress -o "$TMP/inl-clang.pb" "$prof"
 compare "$TMP/inl-clang.pb" "clang -gsplit-dwarf (.dwo)" llvm "$TMP/inl-clang"
 agree "$TMP/inl-clang.pb" "clang -gsplit-dwarf (.dwo)" "$TMP/inl-clang"
 
+# --- split DWARF: .dwp packages --------------------------------------------
+# llvm-dwp packs the .dwo files into BINARY.dwp (binutils' dwp 2.40
+# cannot read DWARF 5); with the .dwo files gone, the chains come from
+# the package, which libdw 0.188 cannot read by itself.
+if command -v llvm-dwp >/dev/null 2>&1; then
+	for cc in g++ clang++; do
+		mkdir "$TMP/dwp-$cc"
+		cp "$SRC/inl.cc" "$TMP/dwp-$cc/"
+		(cd "$TMP/dwp-$cc" && $cc -O2 -g -gsplit-dwarf -o inl inl.cc &&
+		    llvm-dwp -e inl -o inl.dwp && rm -f ./*.dwo) ||
+			{ fail "$cc: cannot make a .dwp"; continue; }
+		prof=$(heap_profile "h-dwp-$cc" "$TMP/dwp-$cc/inl")
+		run 0 "$PROFCONV" symbolize --no-compress -o "$TMP/dwp-$cc.pb" "$prof"
+		compare "$TMP/dwp-$cc.pb" "$cc -gsplit-dwarf (.dwp)" llvm "$TMP/dwp-$cc/inl"
+		frames "$TMP/dwp-$cc.pb" | grep -q 'inl::Pool<int>::make([^|]*|int\* inl::twice<int>(' ||
+			fail "$cc .dwp: no inline chain make < twice"
+	done
+else
+	fail "llvm-dwp missing (CI installs llvm)"
+fi
+
 # --- clang without split DWARF: llvm-symbolizer is the reference ----------
 (cd "$TMP" && clang++ -O2 -g -o inl-clang2 inl.cc) || fail "clang++ failed"
 prof=$(heap_profile h-inl-clang2 "$TMP/inl-clang2")
