@@ -268,6 +268,13 @@ int profconv__symmod_lookup(struct pc_symmod *m, uint64_t addr,
     struct pc_frame *frames, size_t max, size_t *n,
     enum pc_frame_source *src);
 
+/*
+ * Index every CU of M and look up the first addresses of its function
+ * ranges, counting the frames into *NFRAMES: the fuzz harness's way to
+ * reach the whole DWARF walk.  Errors: PROFCONV_ENOMEM.
+ */
+int profconv__symmod_check(struct pc_symmod *m, size_t *nframes);
+
 /* --- function deduplication (symbolize.c) --------------------------------- */
 
 /* Functions of a profile by (name, system name, file, start line). */

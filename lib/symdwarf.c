@@ -1013,3 +1013,31 @@ profconv__symmod_has_dwarf(struct pc_symmod *m)
 		return false;
 	return m->dw != NULL;
 }
+
+int
+profconv__symmod_check(struct pc_symmod *m, size_t *nframes)
+{
+	struct pc_frame frames[16];
+	enum pc_frame_source src;
+	size_t i, j, n;
+	int rc;
+
+	*nframes = 0;
+	if (!m->dwarf_loaded && (rc = load_dwarf(m)) < 0)
+		return rc;
+	/* Every CU is walked; the start of each of its ranges looked up. */
+	for (i = 0; i < m->ncus; i++) {
+		struct pc_cu *cu = &m->cus[i];
+
+		if (!cu->indexed && (rc = index_cu(cu)) < 0)
+			return rc;
+		for (j = 0; j < cu->nranges && j < 64; j++) {
+			rc = profconv__symmod_lookup(m, cu->ranges[j].lo +
+			    m->dw_bias - m->main_bias, frames, 16, &n, &src);
+			if (rc < 0)
+				return rc;
+			*nframes += n;
+		}
+	}
+	return 0;
+}
