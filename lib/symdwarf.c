@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <elfutils/libdwfl.h>
 
 #include "symbolize.h"
@@ -340,6 +341,51 @@ split_from_dwp(struct pc_symmod *m, Dwarf_CU *cu, Dwarf_Die *cudie,
 	    m->addr->d_size - base : 0, split) == 0;
 }
 
+/* Is PATH absent or a regular file (anything libdw may open)? */
+static bool
+openable(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) != 0 || S_ISREG(st.st_mode);
+}
+
+/*
+ * May libdw look for the .dwo file of the skeleton CUDIE?  It opens the
+ * candidates (next to the debug info, then under DW_AT_comp_dir) with a
+ * plain open(), which waits forever on a FIFO: a name that is there but
+ * no regular file is not handed to it.
+ */
+static bool
+dwo_safe(struct pc_symmod *m, Dwarf_Die *cudie)
+{
+	const char *name, *dir, *mainfile = NULL, *debugfile = NULL, *file;
+	Dwarf_Attribute attr;
+	const char *slash;
+	char path[4096];
+
+	name = dwarf_formstring(dwarf_attr(cudie, DW_AT_dwo_name, &attr));
+	if (name == NULL)
+		name = dwarf_formstring(dwarf_attr(cudie, DW_AT_GNU_dwo_name,
+		    &attr));
+	if (name == NULL)
+		return true;
+	if (name[0] == '/')
+		return openable(name);
+	(void)dwfl_module_info(m->mod, NULL, NULL, NULL, NULL, NULL,
+	    &mainfile, &debugfile);
+	file = debugfile != NULL ? debugfile : mainfile;
+	if (file != NULL && (slash = strrchr(file, '/')) != NULL &&
+	    (size_t)snprintf(path, sizeof(path), "%.*s/%s",
+	    (int)(slash - file), file, name) < sizeof(path) && !openable(path))
+		return false;
+	dir = dwarf_formstring(dwarf_attr(cudie, DW_AT_comp_dir, &attr));
+	if (dir != NULL && (size_t)snprintf(path, sizeof(path), "%s/%s", dir,
+	    name) < sizeof(path) && !openable(path))
+		return false;
+	return true;
+}
+
 /*
  * Read the module's DWARF and the address ranges of all its CUs from the
  * CU DIEs themselves, so a missing .debug_aranges costs nothing.
@@ -359,10 +405,15 @@ load_dwarf(struct pc_symmod *m)
 	if (m->dw == NULL)
 		return 0;
 	m->dw_bias = bias;
+	/* No split unit asked for yet: libdw would look for the .dwo. */
 	while (dwarf_get_units(m->dw, cu, &cu, &version, &unit_type, &cudie,
-	    &subdie) == 0) {
+	    NULL) == 0) {
 		if (unit_type != DW_UT_compile && unit_type != DW_UT_skeleton)
 			continue;
+		memset(&subdie, 0, sizeof(subdie));
+		if (unit_type == DW_UT_skeleton && dwo_safe(m, &cudie))
+			(void)dwarf_cu_info(cu, NULL, NULL, NULL, &subdie, NULL,
+			    NULL, NULL);
 		/*
 		 * Split DWARF (-gsplit-dwarf): the skeleton in the binary
 		 * has the address ranges and the line table, the split unit
@@ -372,7 +423,8 @@ load_dwarf(struct pc_symmod *m)
 		 * not .dwp packages: those are read here.
 		 */
 		if (unit_type == DW_UT_skeleton &&
-		    dwarf_tag(&subdie) != DW_TAG_compile_unit &&
+		    (subdie.addr == NULL ||
+		    dwarf_tag(&subdie) != DW_TAG_compile_unit) &&
 		    !split_from_dwp(m, cu, &cudie, &subdie))
 			subdie = cudie;
 		rc = add_cu(m, &cudie, unit_type == DW_UT_skeleton ? &subdie :

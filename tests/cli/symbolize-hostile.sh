@@ -86,6 +86,23 @@ run 0 timeout 20 "$PROFCONV" symbolize --no-compress -o "$TMP/sfifo.pb" "$TMP/sf
 "$PROFCONV" show "$TMP/sfifo.pb" | grep -q 'F=[0-9]* small_work' ||
 	fail "fifo debug file: the symbol table was not used"
 
+# ... and as the .dwo file of split DWARF: lines from the skeleton only.
+mkdir "$TMP/split"
+cp "$TMP/small.c" "$TMP/split/"
+(cd "$TMP/split" && gcc -g -O0 -no-pie -gsplit-dwarf -o small small.c) ||
+	fail "cannot build split small"
+dwo=$(ls "$TMP"/split/*.dwo 2>/dev/null | head -n 1)
+if [ -n "$dwo" ]; then
+	rm "$dwo"
+	mkfifo "$dwo"
+	heap "$TMP/dwofifo.heap" "$TMP/split/small" 0 $(($(sym "$TMP/split/small" small_work) + 4))
+	run 0 timeout 20 "$PROFCONV" symbolize --no-compress -o "$TMP/dwofifo.pb" "$TMP/dwofifo.heap"
+	"$PROFCONV" show "$TMP/dwofifo.pb" | grep -q 'small\.c:1' ||
+		fail "fifo .dwo: the skeleton's line was not used"
+else
+	fail "split small: no .dwo written"
+fi
+
 # 13. 1,100 mapped files under ulimit -n 1024.
 printf 'int lib_fn(int x) { return x + 7; }\n' >"$TMP/lib.c"
 gcc -g -O1 -fPIC -shared -o "$TMP/lib.so" "$TMP/lib.c" || fail "cannot build lib.so"
@@ -136,6 +153,7 @@ grep -q "warning: '$TMP/latin': debug info has text that is not UTF-8" "$TMP/err
 	fail "latin: the file name was not repaired with U+FFFD"
 run 0 "$BIN/profflame" "$TMP/latin.heap"
 grep -q '^small_work 100$' "$TMP/out" || fail "latin: profflame did not go on"
+run 0 "$BIN/profdiff" "$TMP/latin.heap" "$TMP/latin.heap"
 
 # 18. Threads with $DEBUGINFOD_URLS set: no connection attempted.  The
 # binary has a build id and no debug info, so libdwfl's standard
