@@ -670,8 +670,11 @@ frame_names(struct session *s, const struct pc_frame *f, uint32_t *name,
 		*system_name = s->name_pairs[k].system_name;
 		return 0;
 	}
-	/* Readable names without build hashes until the caller picks. */
-	shown = profconv__demangle(sys, &s->dm, PC_DEMANGLE_NO_HASH);
+	/* FULL is c++filt's whole text; the other modes drop the build
+	 * hashes here (legacy Rust "::h<hash>") and simplify below. */
+	shown = profconv__demangle(sys, &s->dm,
+	    s->opts->demangle == PROFCONV_DEMANGLE_FULL ? 0 :
+	    PC_DEMANGLE_NO_HASH);
 	if (shown == NULL)
 		shown = f->name != NULL ? f->name : sys;
 	/* Function.name in the demangle mode; system_name stays mangled. */
