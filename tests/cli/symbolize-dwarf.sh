@@ -33,7 +33,7 @@ bias() {
 # frames PB: "file address start offset frames" per location, frames as
 # "name file:line|" innermost first.
 frames() {
-	"$PROFCONV" show "$1" | awk '
+	"$PROFCONV" show --demangle=full "$1" | awk '
 	/^locations:/ { sec = "l"; next }
 	/^functions:/ { sec = "f"; next }
 	/^mappings:/ { sec = "m"; next }
