@@ -257,12 +257,22 @@ find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 	unsigned char alt_id[64];
 	const unsigned char *bits;
 	GElf_Addr vaddr;
+	char guess[256];
+	const char *slash;
 	int fd, n;
 
 	fd = dwfl_build_id_find_debuginfo(mod, userdata, modname, base,
 	    file_name, debuglink, crc, debuginfo_file_name);
-	if (fd >= 0 || s == NULL || file_name == NULL || debuglink == NULL)
+	if (fd >= 0 || s == NULL || file_name == NULL)
 		return fd;
+	/* Without a debuglink, "NAME.debug" as libdwfl would guess. */
+	if (debuglink == NULL) {
+		slash = strrchr(file_name, '/');
+		if ((size_t)snprintf(guess, sizeof(guess), "%s.debug",
+		    slash != NULL ? slash + 1 : file_name) >= sizeof(guess))
+			return -1;
+		debuglink = guess;
+	}
 	memset(&q, 0, sizeof(q));
 	q.file = file_name;
 	q.link = debuglink;
