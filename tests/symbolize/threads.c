@@ -4,7 +4,8 @@
  * its own copy, and check that every copy comes out the same: the
  * library must keep no process-wide state during a call.
  *
- * usage: threads NTHREADS PROFILE
+ * usage: threads NTHREADS PROFILE [ROUNDS]
+ *   each thread reads and symbolizes the profile ROUNDS times (default 1)
  */
 
 #include <pthread.h>
@@ -16,6 +17,7 @@
 
 struct job {
 	const char *path;
+	int rounds;
 	struct profconv_profile *prof;
 	struct profconv_symbolize_stats stats;
 	int rc;
@@ -27,20 +29,26 @@ run(void *arg)
 {
 	struct job *j = arg;
 	struct profconv_symbolize_options opts = PROFCONV_SYMBOLIZE_OPTIONS_INIT;
+	int r;
+	FILE *fp;
 
-	FILE *fp = fopen(j->path, "rb");
-
-	if (fp == NULL) {
-		j->rc = -1;
-		return NULL;
+	for (r = 0; r < j->rounds && j->rc == 0; r++) {
+		profconv_profile_free(j->prof);
+		j->prof = NULL;
+		if ((fp = fopen(j->path, "rb")) == NULL) {
+			j->rc = -1;
+			snprintf(j->err, sizeof(j->err), "cannot open");
+			return NULL;
+		}
+		j->rc = profconv_profile_read(&j->prof, fp, NULL, NULL);
+		fclose(fp);
+		if (j->rc == 0)
+			j->rc = profconv_symbolize(j->prof, &opts, &j->stats);
+		/* The message is per thread. */
+		if (j->rc != 0)
+			snprintf(j->err, sizeof(j->err), "%s",
+			    profconv_errmsg());
 	}
-	j->rc = profconv_profile_read(&j->prof, fp, NULL, NULL);
-	fclose(fp);
-	if (j->rc == 0)
-		j->rc = profconv_symbolize(j->prof, &opts, &j->stats);
-	/* The message is per thread. */
-	if (j->rc != 0)
-		snprintf(j->err, sizeof(j->err), "%s", profconv_errmsg());
 	return NULL;
 }
 
@@ -49,10 +57,11 @@ main(int argc, char **argv)
 {
 	struct job *jobs;
 	pthread_t *tids;
-	int i, n;
+	int i, n, rounds;
 
-	if (argc != 3 || (n = atoi(argv[1])) < 1 || n > 64) {
-		fprintf(stderr, "usage: threads NTHREADS PROFILE\n");
+	if (argc < 3 || argc > 4 || (n = atoi(argv[1])) < 1 || n > 64 ||
+	    (rounds = argc == 4 ? atoi(argv[3]) : 1) < 1) {
+		fprintf(stderr, "usage: threads NTHREADS PROFILE [ROUNDS]\n");
 		return 2;
 	}
 	jobs = calloc((size_t)n, sizeof(*jobs));
@@ -61,6 +70,7 @@ main(int argc, char **argv)
 		return 1;
 	for (i = 0; i < n; i++) {
 		jobs[i].path = argv[2];
+		jobs[i].rounds = rounds;
 		if (pthread_create(&tids[i], NULL, run, &jobs[i]) != 0)
 			return 1;
 	}
