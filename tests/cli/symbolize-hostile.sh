@@ -169,6 +169,9 @@ if ! command -v strace >/dev/null 2>&1; then
 elif ! ldconfig -p | grep -q 'libdebuginfod\.so\.1 '; then
 	fail "libdebuginfod1 missing (CI installs it): the check would prove nothing"
 else
+	# LeakSanitizer cannot run under ptrace (the sanitizer build).
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+	export ASAN_OPTIONS
 	# The control: asked to, libdwfl does contact the server.
 	DEBUGINFOD_URLS=http://127.0.0.1:9 DEBUGINFOD_TIMEOUT=2 \
 	    strace -f -qq -e trace=connect -o "$TMP/strace0" \
