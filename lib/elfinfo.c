@@ -11,9 +11,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <elfutils/libdwelf.h>
 
 #include "symbolize.h"
@@ -86,6 +88,42 @@ read_elf(struct pc_elfinfo *info, Elf *elf, const char *path)
 	return read_loads(info, elf);
 }
 
+static void
+init_libelf(void)
+{
+	(void)elf_version(EV_CURRENT);
+}
+
+void
+profconv__libelf_init(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	/* elf_version() sets a global: once, not once per call and thread. */
+	(void)pthread_once(&once, init_libelf);
+}
+
+int
+profconv__open_regular(const char *path, int *fd_out)
+{
+	struct stat st;
+	int fd;
+
+	*fd_out = -1;
+	/* A FIFO would block open() itself until a writer came along. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return profconv__fail(PROFCONV_ENOTFOUND, "cannot open '%s': %s",
+		    path, strerror(errno));
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return profconv__fail(PROFCONV_EFORMAT,
+		    "'%s' is not a regular file", path);
+	}
+	*fd_out = fd;
+	return 0;
+}
+
 int
 profconv__elfinfo_read(struct pc_elfinfo *info, const char *path,
     int *fd_out)
@@ -95,11 +133,10 @@ profconv__elfinfo_read(struct pc_elfinfo *info, const char *path,
 
 	memset(info, 0, sizeof(*info));
 	*fd_out = -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return profconv__fail(PROFCONV_ENOTFOUND, "cannot open '%s': %s",
-		    path, strerror(errno));
-	(void)elf_version(EV_CURRENT);
+	rc = profconv__open_regular(path, &fd);
+	if (rc < 0)
+		return rc;
+	profconv__libelf_init();
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (elf == NULL) {
 		close(fd);

@@ -313,7 +313,9 @@ profconv__namer_name(struct pc_namer *n, const struct profconv_profile *prof,
 	/* The full text from the linker's name when there is one: the
 	 * profile's own name may be simplified already. */
 	if (mangled && (n->mode == PROFCONV_DEMANGLE_FULL || *name == '\0'))
-		full = profconv__demangle(&n->dm, sys);
+		full = profconv__demangle(sys, &n->dm,
+		    n->mode == PROFCONV_DEMANGLE_FULL ? 0 :
+		    PC_DEMANGLE_NO_HASH);
 	if (full != NULL)
 		name = full;
 	else if (*name == '\0')

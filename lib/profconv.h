@@ -749,7 +749,7 @@ struct profconv_symbolize_options {
 	int pid;
 	/* Nonzero: let libdwfl ask the debuginfod servers in
 	 * $DEBUGINFOD_URLS for missing debug info.  Zero keeps it off even
-	 * when the variable is set. */
+	 * when the variable is set, without changing the environment. */
 	int debuginfod;
 	/* Nonzero: a mapped file that exists but is no usable ELF file (not
 	 * ELF, truncated) fails the call instead of being counted. */
@@ -791,7 +791,16 @@ struct profconv_symbolize_stats {
  * files, lines and columns; mappings get their build ids and has_*
  * flags.  Binaries are used only when their build id matches the
  * mapping's.  OPTS and STATS may be NULL.  Missing binaries and debug
- * info are not errors; they are counted in STATS.
+ * info are not errors; they are counted in STATS.  Debug-info text that
+ * is not UTF-8 is kept with U+FFFD in place of the bad bytes, and one
+ * warning per binary goes to OPTS->warn.
+ *
+ * Thread safety: calls on different profiles may run at the same time
+ * in different threads.  The call keeps all its state in its own
+ * libdwfl sessions, never touches the environment (debuginfod is kept
+ * off through its own callbacks, not by hiding $DEBUGINFOD_URLS), and
+ * OPTS->warn is called from the calling thread.  One profile must not
+ * be used by another thread during the call.
  * Errors: PROFCONV_EINVAL (bad options), PROFCONV_ENOTFOUND (the maps
  * file or process cannot be read), PROFCONV_EFORMAT (libdwfl failed),
  * PROFCONV_ENOMEM.

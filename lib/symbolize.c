@@ -8,7 +8,14 @@
  * mapping that has locations to symbolize and computes the mapping's
  * load bias; reporting hands each binary to libdwfl once; lookup turns
  * each unique (binary, file address) into lines exactly once and copies
- * them to every location at that address.
+ * them to every location at that address.  Reporting and lookup run over
+ * the binaries in batches, each with its own libdwfl session, so that
+ * the open files (binary, debug file, dwz file, .dwo files) stay well
+ * below the process's limit however many files a profile maps.
+ *
+ * Nothing here touches process-wide state: debuginfod stays off through
+ * the session's own find_debuginfo callback, not by hiding
+ * $DEBUGINFOD_URLS, so calls on different profiles may run in parallel.
  */
 
 #include "config.h"
@@ -17,6 +24,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/resource.h>
 #include <elfutils/libdwfl.h>
 
 #include "symbolize.h"
@@ -38,6 +47,7 @@ struct sym_binary {
 	uint64_t base;			/* bias of the first mapping using it */
 	Dwfl_Module *mod;		/* NULL: libdwfl refused it */
 	bool unusable;			/* ... and that was reported */
+	bool warned_utf8;		/* a repaired string was reported */
 	struct pc_symmod *index;
 	struct pc_u64map results;	/* file address -> result index */
 };
@@ -72,6 +82,7 @@ struct session {
 
 	struct sym_binary **bins;
 	size_t nbins, bins_cap;
+	size_t batch_lo, batch_hi;	/* the binaries reported now */
 	struct pc_u64map bin_by_key;	/* (file, build id) -> plan code */
 	struct sym_map *maps;		/* one per profile mapping */
 
@@ -88,8 +99,13 @@ struct session {
 	struct name_pair *name_pairs;
 	size_t nname_pairs, name_pairs_cap;
 	struct pc_u64map file_by_ptr;	/* libdw string -> string index */
+	struct sym_binary *cur;		/* the binary being looked up */
+	char *fixed;			/* a repaired string */
+	size_t fixed_cap;
 	struct pc_frame frames[MAX_FRAMES];
 };
+
+static void end_batch(struct session *s);
 
 /* --- function deduplication ----------------------------------------------- */
 
@@ -210,6 +226,70 @@ make_debuginfo_path(struct session *s)
 	return 0;
 }
 
+/* --- finding files for libdwfl, without debuginfod ----------------------- */
+
+/* Every module is reported with its file already open. */
+static int
+no_find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
+    Dwarf_Addr base, char **file_name, Elf **elfp)
+{
+	(void)mod;
+	(void)userdata;
+	(void)modname;
+	(void)base;
+	(void)file_name;
+	(void)elfp;
+	return -1;
+}
+
+/*
+ * The separate debug file of a module, or the dwz alternate file of its
+ * debug info (then DEBUGLINK is the .gnu_debugaltlink name and CRC 0):
+ * by build id in the .build-id trees of the debug path, else by name.
+ */
+static int
+find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+    Dwarf_Addr base, const char *file_name, const char *debuglink,
+    GElf_Word crc, char **debuginfo_file_name)
+{
+	const struct session *s = *userdata;
+	struct pc_debug_query q;
+	unsigned char alt_id[64];
+	const unsigned char *bits;
+	GElf_Addr vaddr;
+	char guess[256];
+	const char *slash;
+	int fd, n;
+
+	fd = dwfl_build_id_find_debuginfo(mod, userdata, modname, base,
+	    file_name, debuglink, crc, debuginfo_file_name);
+	if (fd >= 0 || s == NULL || file_name == NULL)
+		return fd;
+	/* Without a debuglink, "NAME.debug" as libdwfl would guess. */
+	if (debuglink == NULL) {
+		slash = strrchr(file_name, '/');
+		if ((size_t)snprintf(guess, sizeof(guess), "%s.debug",
+		    slash != NULL ? slash + 1 : file_name) >= sizeof(guess))
+			return -1;
+		debuglink = guess;
+	}
+	memset(&q, 0, sizeof(q));
+	q.file = file_name;
+	q.link = debuglink;
+	q.crc = crc;
+	q.dirs = s->opts->debuginfo_path;
+	q.sysroot = s->opts->sysroot;
+	q.id_len = profconv__altlink_id(file_name, debuglink, alt_id);
+	if (q.id_len > 0) {
+		q.id = alt_id;
+		q.crc = 0;
+	} else if ((n = dwfl_module_build_id(mod, &bits, &vaddr)) > 0) {
+		q.id = bits;
+		q.id_len = (size_t)n;
+	}
+	return profconv__find_debugfile(&q, debuginfo_file_name);
+}
+
 static int
 session_init(struct session *s, struct profconv_profile *prof,
     const struct profconv_symbolize_options *opts,
@@ -224,8 +304,12 @@ session_init(struct session *s, struct profconv_profile *prof,
 	s->find.sysroot = opts->sysroot;
 	s->find.search_path = opts->search_path;
 	s->find.pid = opts->pid;
-	s->callbacks.find_elf = dwfl_build_id_find_elf;
-	s->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
+	/* libdwfl's standard callbacks ask debuginfod whenever
+	 * $DEBUGINFOD_URLS is set; ours never do. */
+	s->callbacks.find_elf = opts->debuginfod ? dwfl_build_id_find_elf :
+	    no_find_elf;
+	s->callbacks.find_debuginfo = opts->debuginfod ?
+	    dwfl_standard_find_debuginfo : find_debuginfo;
 	s->callbacks.section_address = dwfl_offline_section_address;
 	s->callbacks.debuginfo_path = &s->debuginfo_path;
 	rc = make_debuginfo_path(s);
@@ -242,15 +326,13 @@ session_free(struct session *s)
 {
 	size_t i;
 
+	/* The modules' indexes first: they borrow libdw's data. */
+	end_batch(s);
 	for (i = 0; i < s->nbins; i++) {
-		profconv__symmod_free(s->bins[i]->index);
 		profconv__u64map_free(&s->bins[i]->results);
 		profconv__found_free(&s->bins[i]->found);
 		free(s->bins[i]);
 	}
-	/* After the modules' indexes: they borrow libdw's data. */
-	if (s->dwfl != NULL)
-		dwfl_end(s->dwfl);
 	free(s->bins);
 	profconv__u64map_free(&s->bin_by_key);
 	free(s->maps);
@@ -263,6 +345,7 @@ session_free(struct session *s)
 	free(s->name_pairs);
 	profconv__u64map_free(&s->file_by_ptr);
 	free(s->debuginfo_path);
+	free(s->fixed);
 }
 
 /* --- planning: a binary and a bias per mapping ---------------------------- */
@@ -298,6 +381,11 @@ add_binary(struct session *s, struct pc_found *found, uint32_t *idx)
 		return profconv__nomem();
 	}
 	b->found = *found;
+	/* Opened again when its batch is reported: a profile may map
+	 * more files than the process may have open. */
+	if (b->found.fd >= 0)
+		close(b->found.fd);
+	b->found.fd = -1;
 	b->base = UINT64_MAX;
 	*idx = (uint32_t)s->nbins;
 	s->bins[s->nbins++] = b;
@@ -427,43 +515,79 @@ plan(struct session *s)
 
 /* --- reporting the binaries to libdwfl ------------------------------------ */
 
-static int
-report(struct session *s)
+/*
+ * How many binaries one libdwfl session holds: each may keep a few files
+ * open (binary, debug file, dwz file, .dwo files), and the caller's own
+ * descriptors need room too.
+ */
+static size_t
+batch_size(void)
 {
-	struct sym_binary *b;
+	struct rlimit rl;
+	rlim_t n = 1024;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+		n = rl.rlim_cur;
+	n /= 8;
+	return n < 8 ? 8 : n > 256 ? 256 : (size_t)n;
+}
+
+/* Hand binary B to libdwfl, placed by its first mapping. */
+static int
+report_binary(struct session *s, struct sym_binary *b)
+{
+	uint32_t code;
+	void **userdata;
+	int fd, rc;
+
+	rc = profconv__open_regular(b->found.path, &fd);
+	if (rc == 0) {
+		/* Other mappings' biases are undone before every lookup. */
+		b->mod = dwfl_report_elf(s->dwfl, b->found.path,
+		    b->found.path, fd, b->base, true);
+		if (b->mod == NULL) {
+			close(fd);
+			profconv__fail(PROFCONV_EFORMAT, "%s", dwfl_errmsg(-1));
+		}
+	}
+	if (b->mod == NULL) {
+		rc = unusable(s, b->found.path, profconv_errmsg(), &code);
+		b->unusable = true;
+		return rc;
+	}
+	/* libdwfl owns FD now; our finder gets the session back. */
+	(void)dwfl_module_info(b->mod, &userdata, NULL, NULL, NULL, NULL,
+	    NULL, NULL);
+	*userdata = s;
+	return 0;
+}
+
+/* Report the binaries [LO, HI) to a new libdwfl session. */
+static int
+report_batch(struct session *s, size_t lo, size_t hi)
+{
 	size_t i;
 	int rc;
 
+	s->batch_lo = lo;
+	s->batch_hi = hi;
 	s->dwfl = dwfl_begin(&s->callbacks);
 	if (s->dwfl == NULL)
 		return profconv__fail(PROFCONV_EFORMAT, "libdwfl: %s",
 		    dwfl_errmsg(-1));
 	dwfl_report_begin(s->dwfl);
-	for (i = 0; i < s->nbins; i++) {
-		b = s->bins[i];
-		/* Each file once, placed by its first mapping; other
-		 * mappings' biases are undone before every lookup. */
-		b->mod = dwfl_report_elf(s->dwfl, b->found.path, b->found.path,
-		    b->found.fd, b->base, true);
-		if (b->mod == NULL) {
-			uint32_t code;
-
-			rc = unusable(s, b->found.path, dwfl_errmsg(-1), &code);
-			if (rc < 0)
-				return rc;
-			b->unusable = true;
-			continue;
-		}
-		b->found.fd = -1;	/* libdwfl closes it now */
+	for (i = lo; i < hi; i++) {
+		rc = report_binary(s, s->bins[i]);
+		if (rc < 0)
+			return rc;
 	}
 	if (dwfl_report_end(s->dwfl, NULL, NULL) != 0)
 		return profconv__fail(PROFCONV_EFORMAT, "libdwfl: %s",
 		    dwfl_errmsg(-1));
-	for (i = 0; i < s->nbins; i++) {
-		b = s->bins[i];
-		if (b->mod == NULL)
+	for (i = lo; i < hi; i++) {
+		if (s->bins[i]->mod == NULL)
 			continue;
-		rc = profconv__symmod_new(&b->index, b->mod);
+		rc = profconv__symmod_new(&s->bins[i]->index, s->bins[i]->mod);
 		if (rc < 0)
 			return rc;
 		if (s->opts->progress != NULL)
@@ -472,7 +596,69 @@ report(struct session *s)
 	return 0;
 }
 
+/*
+ * Close the batch's libdwfl session.  The name and file caches are keyed
+ * by libdw's string addresses, which mean nothing once it is gone.
+ */
+static void
+end_batch(struct session *s)
+{
+	size_t i;
+
+	for (i = s->batch_lo; i < s->batch_hi; i++) {
+		profconv__symmod_free(s->bins[i]->index);
+		s->bins[i]->index = NULL;
+		s->bins[i]->mod = NULL;
+	}
+	if (s->dwfl != NULL)
+		dwfl_end(s->dwfl);
+	s->dwfl = NULL;
+	profconv__u64map_free(&s->name_by_ptr);
+	memset(&s->name_by_ptr, 0, sizeof(s->name_by_ptr));
+	profconv__u64map_free(&s->file_by_ptr);
+	memset(&s->file_by_ptr, 0, sizeof(s->file_by_ptr));
+	s->nname_pairs = 0;
+}
+
 /* --- lookup: frames to lines ---------------------------------------------- */
+
+/*
+ * TEXT for the profile's string table, which holds UTF-8 only.  Debug
+ * info may carry other bytes (a source tree in a Latin-1 directory):
+ * each byte that starts no valid sequence becomes U+FFFD, and the binary
+ * is named in one warning, rather than failing the whole call.
+ */
+static int
+intern_text(struct session *s, const char *text, uint32_t *idx)
+{
+	size_t len = strlen(text), i, n, o = 0;
+	unsigned char c;
+
+	if (profconv__utf8_valid(text, len))
+		return profconv__intern(s->prof, text, idx);
+	if (len > (SIZE_MAX - 1) / 3 ||
+	    PC_GROW(s->fixed, s->fixed_cap, 0, len * 3 + 1) < 0)
+		return profconv__nomem();
+	for (i = 0; i < len; i += n) {
+		c = (unsigned char)text[i];
+		n = c < 0x80 ? 1 : c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
+		if (i + n <= len && profconv__utf8_valid(text + i, n)) {
+			memcpy(s->fixed + o, text + i, n);
+			o += n;
+			continue;
+		}
+		memcpy(s->fixed + o, "\xef\xbf\xbd", 3);
+		o += 3;
+		n = 1;
+	}
+	s->fixed[o] = '\0';
+	if (s->cur != NULL && !s->cur->warned_utf8) {
+		s->cur->warned_utf8 = true;
+		warn(s, "'%s': debug info has text that is not UTF-8 "
+		    "(shown with U+FFFD): '%s'", s->cur->found.path, s->fixed);
+	}
+	return profconv__intern(s->prof, s->fixed, idx);
+}
 
 /* String indexes of a frame's display name and system name. */
 static int
@@ -494,7 +680,11 @@ frame_names(struct session *s, const struct pc_frame *f, uint32_t *name,
 		*system_name = s->name_pairs[k].system_name;
 		return 0;
 	}
-	shown = profconv__demangle(&s->dm, sys);
+	/* FULL is c++filt's whole text; the other modes drop the build
+	 * hashes here (legacy Rust "::h<hash>") and simplify below. */
+	shown = profconv__demangle(sys, &s->dm,
+	    s->opts->demangle == PROFCONV_DEMANGLE_FULL ? 0 :
+	    PC_DEMANGLE_NO_HASH);
 	if (shown == NULL)
 		shown = f->name != NULL ? f->name : sys;
 	/* Function.name in the demangle mode; system_name stays mangled. */
@@ -509,9 +699,9 @@ frame_names(struct session *s, const struct pc_frame *f, uint32_t *name,
 			return rc;
 		shown = s->nbuf;
 	}
-	rc = profconv__intern(s->prof, shown, &np.name);
+	rc = intern_text(s, shown, &np.name);
 	if (rc == 0)
-		rc = profconv__intern(s->prof, sys, &np.system_name);
+		rc = intern_text(s, sys, &np.system_name);
 	if (rc == 0)
 		rc = PC_GROW(s->name_pairs, s->name_pairs_cap, s->nname_pairs,
 		    1);
@@ -536,7 +726,7 @@ file_index(struct session *s, const char *file, uint32_t *idx)
 		return 0;
 	if (profconv__u64map_get(&s->file_by_ptr, (uintptr_t)file, idx))
 		return 0;
-	rc = profconv__intern(s->prof, file, idx);
+	rc = intern_text(s, file, idx);
 	if (rc == 0)
 		rc = profconv__u64map_put(&s->file_by_ptr, (uintptr_t)file,
 		    *idx);
@@ -580,6 +770,7 @@ resolve(struct session *s, struct sym_binary *b, uint64_t addr,
 
 	if (profconv__u64map_get(&b->results, addr, res))
 		return 0;
+	s->cur = b;
 	rc = profconv__symmod_lookup(b->index, addr, s->frames, MAX_FRAMES,
 	    &n, &src);
 	if (rc == 0)
@@ -637,10 +828,45 @@ symbolize_location(struct session *s, uint32_t id, struct sym_map *sm)
 	    r->n);
 }
 
-static int
-symbolize_locations(struct session *s)
+/* Count the locations that no batch will look at. */
+static void
+count_others(struct session *s)
 {
 	struct profconv_symbolize_stats *st = s->stats;
+	const struct pc_location *loc;
+	size_t i;
+
+	for (i = 0; i < s->prof->nlocations; i++) {
+		loc = pc_location(s->prof, (uint32_t)i + 1);
+		st->locations++;
+		if (loc->nlines != 0)
+			st->already_symbolized++;
+		else if (loc->mapping == 0)
+			st->unsymbolizable++;
+		else
+			switch (s->maps[loc->mapping - 1].state) {
+			case MAP_OK:
+				break;
+			case MAP_NO_BINARY:
+				st->no_binary++;
+				break;
+			case MAP_MISMATCH:
+				st->build_id_mismatch++;
+				break;
+			case MAP_UNUSABLE:
+				st->unusable++;
+				break;
+			default:
+				st->unsymbolizable++;
+				break;
+			}
+	}
+}
+
+/* Symbolize the locations whose binaries the current batch holds. */
+static int
+symbolize_batch(struct session *s)
+{
 	const struct pc_location *loc;
 	struct sym_map *sm;
 	size_t i;
@@ -648,39 +874,36 @@ symbolize_locations(struct session *s)
 
 	for (i = 0; i < s->prof->nlocations; i++) {
 		loc = pc_location(s->prof, (uint32_t)i + 1);
-		st->locations++;
-		if (loc->nlines != 0) {
-			st->already_symbolized++;
+		if (loc->nlines != 0 || loc->mapping == 0)
 			continue;
-		}
-		if (loc->mapping == 0) {
-			st->unsymbolizable++;
-			continue;
-		}
 		sm = &s->maps[loc->mapping - 1];
-		switch (sm->state) {
-		case MAP_OK:
-			rc = symbolize_location(s, (uint32_t)i + 1, sm);
-			if (rc < 0)
-				return rc;
-			break;
-		case MAP_NO_BINARY:
-			st->no_binary++;
-			break;
-		case MAP_MISMATCH:
-			st->build_id_mismatch++;
-			break;
-		case MAP_UNUSABLE:
-			st->unusable++;
-			break;
-		default:
-			st->unsymbolizable++;
-			break;
-		}
+		if (sm->state != MAP_OK || sm->binary < s->batch_lo ||
+		    sm->binary >= s->batch_hi)
+			continue;
+		rc = symbolize_location(s, (uint32_t)i + 1, sm);
+		if (rc < 0)
+			return rc;
 	}
-	for (i = 0; i < s->prof->nmappings; i++)
-		s->prof->mappings[i].flags |= s->maps[i].flags;
 	return 0;
+}
+
+static int
+symbolize_locations(struct session *s)
+{
+	size_t lo, hi, step = batch_size();
+	int rc = 0;
+
+	count_others(s);
+	for (lo = 0; rc == 0 && lo < s->nbins; lo = hi) {
+		hi = s->nbins - lo > step ? lo + step : s->nbins;
+		rc = report_batch(s, lo, hi);
+		if (rc == 0)
+			rc = symbolize_batch(s);
+		end_batch(s);
+	}
+	for (lo = 0; lo < s->prof->nmappings; lo++)
+		s->prof->mappings[lo].flags |= s->maps[lo].flags;
+	return rc;
 }
 
 /* --- the entry point ------------------------------------------------------ */
@@ -702,37 +925,6 @@ check_options(const struct profconv_symbolize_options *opts)
 	return 0;
 }
 
-/*
- * libdwfl asks debuginfod whenever $DEBUGINFOD_URLS is set, which can
- * stall for minutes on the network.  It has no switch for that, so the
- * variable is hidden for the duration of the run unless asked for.
- */
-static char *
-debuginfod_off(const struct profconv_symbolize_options *opts, int *rc)
-{
-	const char *urls = getenv("DEBUGINFOD_URLS");
-	char *saved;
-
-	*rc = 0;
-	if (opts->debuginfod || urls == NULL)
-		return NULL;
-	saved = strdup(urls);
-	if (saved == NULL)
-		*rc = profconv__nomem();
-	else
-		unsetenv("DEBUGINFOD_URLS");
-	return saved;
-}
-
-static void
-debuginfod_restore(char *saved)
-{
-	if (saved == NULL)
-		return;
-	setenv("DEBUGINFOD_URLS", saved, 1);
-	free(saved);
-}
-
 int
 profconv_symbolize(struct profconv_profile *prof,
     const struct profconv_symbolize_options *opts,
@@ -742,7 +934,6 @@ profconv_symbolize(struct profconv_profile *prof,
 	    PROFCONV_SYMBOLIZE_OPTIONS_INIT;
 	struct profconv_symbolize_stats ignored;
 	struct session s;
-	char *saved;
 	int rc;
 
 	opts = opts != NULL ? opts : &defaults;
@@ -753,17 +944,11 @@ profconv_symbolize(struct profconv_profile *prof,
 		rc = profconv__symbolize_remap(prof, opts->maps_file, opts->pid);
 	if (rc < 0)
 		return rc;
-	saved = debuginfod_off(opts, &rc);
-	if (rc < 0)
-		return rc;
 	rc = session_init(&s, prof, opts, stats);
 	if (rc == 0)
 		rc = plan(&s);
 	if (rc == 0)
-		rc = report(&s);
-	if (rc == 0)
 		rc = symbolize_locations(&s);
 	session_free(&s);
-	debuginfod_restore(saved);
 	return rc;
 }

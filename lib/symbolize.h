@@ -33,6 +33,17 @@ struct pc_elfinfo {
 
 void profconv__elfinfo_free(struct pc_elfinfo *info);
 
+/* elf_version(), once per process, safely from any thread. */
+void profconv__libelf_init(void);
+
+/*
+ * Open PATH read-only without blocking (a FIFO named by a profile must
+ * not hang the caller) and check that it is a regular file; the
+ * descriptor goes to *FD_OUT.  Errors: PROFCONV_ENOTFOUND (cannot open),
+ * PROFCONV_EFORMAT (not a regular file).
+ */
+int profconv__open_regular(const char *path, int *fd_out);
+
 /*
  * Open PATH and read its type, PT_LOAD headers and GNU build id.  On
  * success *FD_OUT is the open descriptor (the caller owns it).  Errors:
@@ -94,6 +105,36 @@ int profconv__find_binary(const struct pc_find *how, const char *file,
     const char *build_id, struct pc_found *out);
 void profconv__found_free(struct pc_found *found);
 
+/* What to look for when a module's separate debug info is wanted. */
+struct pc_debug_query {
+	const char *file;		/* the file that names it */
+	const char *link;		/* its .gnu_debuglink or dwz alt name */
+	uint32_t crc;			/* the debuglink's CRC; 0: none */
+	const unsigned char *id;	/* the build id it must have, or NULL */
+	size_t id_len;
+	const char *dirs;		/* colon-separated debug directories */
+	const char *sysroot;		/* NULL: none */
+};
+
+/*
+ * Find the separate debug file QUERY describes by name, the way GDB and
+ * libdwfl do (the file's directory, its .debug, each debug directory
+ * with and without the file's directory), without debuginfod and
+ * without blocking on special files.  A candidate must have the wanted
+ * build id, or when none is known, the debuglink's CRC.  Returns an open
+ * descriptor and the path in *PATH_OUT (malloc'd), or -1.
+ */
+int profconv__find_debugfile(const struct pc_debug_query *query,
+    char **path_out);
+
+/*
+ * The build id a dwz alternate file must have when FILE's
+ * .gnu_debugaltlink names it as LINK: length, bytes in ID (room for
+ * 64); 0 when FILE has no such link.
+ */
+size_t profconv__altlink_id(const char *file, const char *link,
+    unsigned char *id);
+
 /* --- memory maps from outside the profile (symmaps.c) --------------------- */
 
 /*
@@ -108,17 +149,24 @@ int profconv__symbolize_remap(struct profconv_profile *prof,
 
 /* --- demangling (demangle.c) ---------------------------------------------- */
 
-/* A reusable output buffer for __cxa_demangle. */
+/* A reusable output buffer (malloc'd: __cxa_demangle may realloc it). */
 struct pc_demangler {
 	char *buf;
 	size_t cap;
 };
 
+/* Leave out what only tells builds apart: Rust's legacy "::h<hash>"
+ * and v0 crate disambiguators "[...]", and v0 consts' ": type". */
+#define PC_DEMANGLE_NO_HASH 1u
+
 /*
- * The demangled form of NAME when it is an Itanium C++ ("_Z...") name,
- * else NULL.  The result lives in D's buffer until the next call.
+ * The demangled form of MANGLED when it is an Itanium C++ ("_Z..."), a
+ * Rust legacy ("_ZN...17h<hash>E") or a Rust v0 ("_R...") name, else
+ * NULL.  With FLAGS 0 it is the full text GNU c++filt 2.40 prints for
+ * the name.  The result lives in D's buffer until the next call.
  */
-const char *profconv__demangle(struct pc_demangler *d, const char *name);
+const char *profconv__demangle(const char *mangled, struct pc_demangler *d,
+    unsigned flags);
 void profconv__demangler_free(struct pc_demangler *d);
 
 /* --- names in a demangle mode (names.c) ------------------------------------ */
@@ -141,6 +189,44 @@ int profconv__namer_name(struct pc_namer *n,
     const struct profconv_profile *prof, uint32_t fid, const char **out,
     size_t *out_len);
 void profconv__namer_free(struct pc_namer *n);
+
+/* --- split DWARF packages (symdwp.c) --------------------------------------- */
+
+struct Dwarf;
+struct pc_dwp;
+
+/*
+ * Open the DWARF 5 package (.dwp) at PATH.  Errors: PROFCONV_ENOTFOUND
+ * (no such file), PROFCONV_EFORMAT (not a DWARF 5 package of this host's
+ * byte order), PROFCONV_ENOMEM.
+ */
+int profconv__dwp_open(struct pc_dwp **out, const char *path);
+void profconv__dwp_free(struct pc_dwp *p);
+
+/*
+ * The compile unit DIE (into *DIE, a Dwarf_Die) of the split unit whose
+ * DWO id is DWO_ID, readable by libdw; ADDR (ADDR_LEN bytes) is the
+ * skeleton's .debug_addr from its address base on.  The unit lives as
+ * long as P.  Errors: PROFCONV_ENOTFOUND, PROFCONV_EFORMAT,
+ * PROFCONV_ENOMEM.
+ */
+int profconv__dwp_unit(struct pc_dwp *p, uint64_t dwo_id, const void *addr,
+    size_t addr_len, void *die);
+
+/* A section of an ELF image made in memory. */
+struct pc_elf_section {
+	const char *name;
+	const void *data;
+	size_t size;
+};
+
+/*
+ * A 64-bit relocatable ELF image holding SECS, with IDENT's byte order
+ * and MACHINE; malloc'd into *IMAGE_OUT.  Errors: PROFCONV_ENOMEM.
+ */
+int profconv__elf_image(const struct pc_elf_section *secs, size_t n,
+    const unsigned char *ident, uint16_t machine, void **image_out,
+    size_t *size_out);
 
 /* --- per-module address index (symdwarf.c) -------------------------------- */
 
@@ -181,6 +267,13 @@ bool profconv__symmod_has_dwarf(struct pc_symmod *m);
 int profconv__symmod_lookup(struct pc_symmod *m, uint64_t addr,
     struct pc_frame *frames, size_t max, size_t *n,
     enum pc_frame_source *src);
+
+/*
+ * Index every CU of M and look up the first addresses of its function
+ * ranges, counting the frames into *NFRAMES: the fuzz harness's way to
+ * reach the whole DWARF walk.  Errors: PROFCONV_ENOMEM.
+ */
+int profconv__symmod_check(struct pc_symmod *m, size_t *nframes);
 
 /* --- function deduplication (symbolize.c) --------------------------------- */
 

@@ -18,8 +18,11 @@
 #include "config.h"
 
 #include <dwarf.h>
+#include <gelf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <elfutils/libdwfl.h>
 
 #include "symbolize.h"
@@ -55,7 +58,9 @@ struct pc_range {
 };
 
 struct pc_cu {
-	Dwarf_Die die;
+	Dwarf_Die die;			/* the unit: ranges, lines, files */
+	Dwarf_Die tree;			/* where its functions are: the split
+					 * unit of a skeleton, else DIE */
 	bool indexed;
 	struct pc_node *nodes;
 	size_t nnodes, nodes_cap;
@@ -96,6 +101,12 @@ struct pc_symmod {
 	struct pc_names *names;
 	size_t nnames, names_cap;
 	struct pc_strtab paths;		/* file names joined to comp_dir */
+
+	/* Split DWARF packed in BINARY.dwp; read on the first skeleton
+	 * whose .dwo libdw did not find. */
+	struct pc_dwp *dwp;
+	bool dwp_tried;
+	Elf_Data *addr;			/* the skeletons' .debug_addr */
 };
 
 int
@@ -136,6 +147,8 @@ profconv__symmod_free(struct pc_symmod *m)
 	free(m->names);
 	free(m->syms);
 	profconv__strtab_free(&m->paths);
+	/* After the CUs: their split unit DIEs may live in it. */
+	profconv__dwp_free(m->dwp);
 	free(m);
 }
 
@@ -242,7 +255,7 @@ cmp_curange(const void *a, const void *b)
 }
 
 static int
-add_cu(struct pc_symmod *m, Dwarf_Die *cudie)
+add_cu(struct pc_symmod *m, Dwarf_Die *cudie, Dwarf_Die *tree)
 {
 	Dwarf_Addr base, lo, hi;
 	ptrdiff_t off = 0;
@@ -252,6 +265,7 @@ add_cu(struct pc_symmod *m, Dwarf_Die *cudie)
 		return PROFCONV_ENOMEM;
 	memset(&m->cus[idx], 0, sizeof(m->cus[idx]));
 	m->cus[idx].die = *cudie;
+	m->cus[idx].tree = *tree;
 	m->ncus++;
 	while ((off = dwarf_ranges(cudie, off, &base, &lo, &hi)) > 0) {
 		/* Code the linker discarded keeps ranges at address 0. */
@@ -265,6 +279,111 @@ add_cu(struct pc_symmod *m, Dwarf_Die *cudie)
 		m->ncuranges++;
 	}
 	return 0;
+}
+
+/* The section NAME of the ELF file behind M's DWARF, or NULL. */
+static Elf_Data *
+dwarf_section(struct pc_symmod *m, const char *name)
+{
+	Elf *elf = dwarf_getelf(m->dw);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	const char *sn;
+	GElf_Shdr sh;
+
+	if (elf == NULL || elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type == SHT_NOBITS)
+			continue;
+		sn = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (sn != NULL && strcmp(sn, name) == 0)
+			return elf_getdata(scn, NULL);
+	}
+	return NULL;
+}
+
+/*
+ * The split unit of the skeleton CUDIE (unit CU) from the package
+ * BINARY.dwp, as llvm-symbolizer and GDB find it: into *SPLIT, or false.
+ */
+static bool
+split_from_dwp(struct pc_symmod *m, Dwarf_CU *cu, Dwarf_Die *cudie,
+    Dwarf_Die *split)
+{
+	const char *mainfile = NULL;
+	Dwarf_Attribute attr;
+	Dwarf_Word base = 0;
+	uint64_t dwo_id = 0;
+	char path[4096];
+
+	if (!m->dwp_tried) {
+		m->dwp_tried = true;
+		(void)dwfl_module_info(m->mod, NULL, NULL, NULL, NULL, NULL,
+		    &mainfile, NULL);
+		if (mainfile == NULL || (size_t)snprintf(path, sizeof(path),
+		    "%s.dwp", mainfile) >= sizeof(path) ||
+		    profconv__dwp_open(&m->dwp, path) < 0)
+			return false;
+		m->addr = dwarf_section(m, ".debug_addr");
+	}
+	if (m->dwp == NULL ||
+	    dwarf_cu_info(cu, NULL, NULL, NULL, NULL, &dwo_id, NULL,
+	    NULL) != 0)
+		return false;
+	/* Index 0 of the unit's addresses is at the skeleton's base. */
+	if (dwarf_attr(cudie, DW_AT_addr_base, &attr) != NULL)
+		(void)dwarf_formudata(&attr, &base);
+	if (m->addr != NULL && base > m->addr->d_size)
+		return false;
+	return profconv__dwp_unit(m->dwp, dwo_id, m->addr != NULL ?
+	    (const char *)m->addr->d_buf + base : NULL, m->addr != NULL ?
+	    m->addr->d_size - base : 0, split) == 0;
+}
+
+/* Is PATH absent or a regular file (anything libdw may open)? */
+static bool
+openable(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) != 0 || S_ISREG(st.st_mode);
+}
+
+/*
+ * May libdw look for the .dwo file of the skeleton CUDIE?  It opens the
+ * candidates (next to the debug info, then under DW_AT_comp_dir) with a
+ * plain open(), which waits forever on a FIFO: a name that is there but
+ * no regular file is not handed to it.
+ */
+static bool
+dwo_safe(struct pc_symmod *m, Dwarf_Die *cudie)
+{
+	const char *name, *dir, *mainfile = NULL, *debugfile = NULL, *file;
+	Dwarf_Attribute attr;
+	const char *slash;
+	char path[4096];
+
+	name = dwarf_formstring(dwarf_attr(cudie, DW_AT_dwo_name, &attr));
+	if (name == NULL)
+		name = dwarf_formstring(dwarf_attr(cudie, DW_AT_GNU_dwo_name,
+		    &attr));
+	if (name == NULL)
+		return true;
+	if (name[0] == '/')
+		return openable(name);
+	(void)dwfl_module_info(m->mod, NULL, NULL, NULL, NULL, NULL,
+	    &mainfile, &debugfile);
+	file = debugfile != NULL ? debugfile : mainfile;
+	if (file != NULL && (slash = strrchr(file, '/')) != NULL &&
+	    (size_t)snprintf(path, sizeof(path), "%.*s/%s",
+	    (int)(slash - file), file, name) < sizeof(path) && !openable(path))
+		return false;
+	dir = dwarf_formstring(dwarf_attr(cudie, DW_AT_comp_dir, &attr));
+	if (dir != NULL && (size_t)snprintf(path, sizeof(path), "%s/%s", dir,
+	    name) < sizeof(path) && !openable(path))
+		return false;
+	return true;
 }
 
 /*
@@ -286,11 +405,30 @@ load_dwarf(struct pc_symmod *m)
 	if (m->dw == NULL)
 		return 0;
 	m->dw_bias = bias;
+	/* No split unit asked for yet: libdw would look for the .dwo. */
 	while (dwarf_get_units(m->dw, cu, &cu, &version, &unit_type, &cudie,
-	    &subdie) == 0) {
+	    NULL) == 0) {
 		if (unit_type != DW_UT_compile && unit_type != DW_UT_skeleton)
 			continue;
-		rc = add_cu(m, &cudie);
+		memset(&subdie, 0, sizeof(subdie));
+		if (unit_type == DW_UT_skeleton && dwo_safe(m, &cudie))
+			(void)dwarf_cu_info(cu, NULL, NULL, NULL, &subdie, NULL,
+			    NULL, NULL);
+		/*
+		 * Split DWARF (-gsplit-dwarf): the skeleton in the binary
+		 * has the address ranges and the line table, the split unit
+		 * libdw found in the .dwo file has the function DIEs with
+		 * their inlined calls.  Without the .dwo, the skeleton
+		 * alone still gives lines.  libdw 0.188 reads .dwo files but
+		 * not .dwp packages: those are read here.
+		 */
+		if (unit_type == DW_UT_skeleton &&
+		    (subdie.addr == NULL ||
+		    dwarf_tag(&subdie) != DW_TAG_compile_unit) &&
+		    !split_from_dwp(m, cu, &cudie, &subdie))
+			subdie = cudie;
+		rc = add_cu(m, &cudie, unit_type == DW_UT_skeleton ? &subdie :
+		    &cudie);
 		if (rc < 0)
 			return rc;
 	}
@@ -381,35 +519,131 @@ add_node(struct pc_cu *cu, Dwarf_Die *die, int tag, int32_t parent,
 	return 0;
 }
 
-/* Visit the children of PARENT_DIE, inside function node PARENT. */
-static int
-walk_children(struct pc_cu *cu, Dwarf_Die *parent_die, int32_t parent,
-    uint32_t depth)
-{
+/* A DIE whose children the walk is visiting, and its function node. */
+struct walk_frame {
 	Dwarf_Die die;
 	int32_t node;
-	int tag, rc, more;
+	uint32_t depth;
+};
 
-	for (more = dwarf_child(parent_die, &die); more == 0;
-	    more = dwarf_siblingof(&die, &die)) {
-		tag = dwarf_tag(&die);
-		node = parent;
-		if (is_function_tag(tag)) {
-			rc = add_node(cu, &die, tag, parent, depth, &node);
-			if (rc < 0)
-				return rc;
-			/* A declaration has no code and no inlined calls. */
-			if (node < 0)
-				continue;
-		}
-		if (!may_hold_code(tag) || !dwarf_haschildren(&die))
-			continue;
-		rc = walk_children(cu, &die, node, node != parent ? depth + 1 :
-		    depth);
-		if (rc < 0)
-			return rc;
+/*
+ * The DIE after CUR among its siblings into *NEXT: 0, or 1 at the end of
+ * the list with *END at the null entry that closes it (NULL when libdw
+ * did not say where), or -1 on malformed data.
+ */
+static int
+next_sibling(Dwarf_Die *cur, Dwarf_Die *next, unsigned char **end)
+{
+	int rc;
+
+	next->addr = NULL;
+	rc = dwarf_siblingof(cur, next);
+	*end = rc == 1 ? next->addr : NULL;
+	return rc;
+}
+
+/*
+ * The sibling of the DIE whose children ended at the null entry END:
+ * the entry right after it, unless that is a null entry as well (its
+ * parent's list ends there too: *END moves to it and 1 is returned).
+ * The Dwarf_Die is made the way dwarf_siblingof makes one: address and
+ * unit, the rest cleared.
+ */
+static int
+after_children(Dwarf_Die *parent, unsigned char **end,
+    const unsigned char *cu_end, Dwarf_Die *next)
+{
+	unsigned char *p = *end + 1;
+
+	if (p >= cu_end)
+		return -1;
+	if (*p == '\0') {
+		*end = p;
+		return 1;
 	}
+	memset(next, 0, sizeof(*next));
+	next->addr = p;
+	next->cu = parent->cu;
 	return 0;
+}
+
+/* The first byte after the unit of CUDIE, for bounds checks. */
+static const unsigned char *
+unit_end(Dwarf_Die *cudie)
+{
+	Dwarf_Off die_off = dwarf_dieoffset(cudie), start, next = 0;
+	Dwarf *dw = dwarf_cu_getdwarf(cudie->cu);
+
+	start = die_off - dwarf_cuoffset(cudie);
+	if (dw == NULL || dwarf_next_unit(dw, start, &next, NULL, NULL, NULL,
+	    NULL, NULL, NULL, NULL) != 0 || next <= die_off)
+		return NULL;
+	return (const unsigned char *)cudie->addr + (next - die_off);
+}
+
+/*
+ * Record the function nodes among the descendants of TOP, in DIE order,
+ * with an explicit stack: nesting is bounded by nothing but the input.
+ * Walking a DIE's children ends at the null entry that closes them, and
+ * the DIE's sibling starts right after it, so no subtree is skipped over
+ * twice (dwarf_siblingof on a DIE whose children were walked would scan
+ * them again, which makes deep nesting quadratic).
+ */
+static int
+walk_children(struct pc_cu *cu, Dwarf_Die *top)
+{
+	const unsigned char *cu_end = unit_end(top);
+	struct walk_frame *stack = NULL, *f;
+	size_t nstack = 0, cap = 0;
+	unsigned char *end;
+	Dwarf_Die cur, next;
+	int32_t node;
+	int tag, rc = 0, more;
+
+	if (dwarf_child(top, &cur) != 0)
+		return 0;
+	if (PC_GROW(stack, cap, nstack, 1) < 0)
+		return PROFCONV_ENOMEM;
+	stack[nstack++] = (struct walk_frame){ *top, -1, 0 };
+	for (;;) {
+		f = &stack[nstack - 1];
+		tag = dwarf_tag(&cur);
+		node = f->node;
+		if (is_function_tag(tag)) {
+			rc = add_node(cu, &cur, tag, f->node, f->depth, &node);
+			if (rc < 0)
+				break;
+		}
+		/* A declaration (no code) has no inlined calls either. */
+		if ((node >= 0 || !is_function_tag(tag)) &&
+		    may_hold_code(tag) && dwarf_haschildren(&cur) &&
+		    dwarf_child(&cur, &next) == 0) {
+			uint32_t depth = node != f->node ? f->depth + 1 :
+			    f->depth;
+
+			/* F points into the stack, which may move now. */
+			if ((rc = PC_GROW(stack, cap, nstack, 1)) < 0)
+				break;
+			stack[nstack++] = (struct walk_frame){ cur, node, depth };
+			cur = next;
+			continue;
+		}
+		more = next_sibling(&cur, &next, &end);
+		while (more == 1 && --nstack > 0) {
+			/* The children of the popped DIE are done. */
+			f = &stack[nstack];
+			if (end != NULL && cu_end != NULL)
+				more = after_children(&f->die, &end, cu_end,
+				    &next);
+			else	/* libdw did not say where: skip again */
+				more = next_sibling(&f->die, &next, &end);
+		}
+		if (more != 0)
+			break;	/* the end, or malformed data: stop here */
+		cur = next;
+	}
+	free(stack);
+	return rc;
 }
 
 static int
@@ -443,7 +677,7 @@ index_cu(struct pc_cu *cu)
 	int rc;
 
 	cu->indexed = true;
-	rc = walk_children(cu, &cu->die, -1, 0);
+	rc = walk_children(cu, &cu->tree);
 	if (rc < 0 || cu->nranges == 0)
 		return rc;
 	/* Keep each node's ranges together for the containment test. */
@@ -830,4 +1064,32 @@ profconv__symmod_has_dwarf(struct pc_symmod *m)
 	if (!m->dwarf_loaded && load_dwarf(m) < 0)
 		return false;
 	return m->dw != NULL;
+}
+
+int
+profconv__symmod_check(struct pc_symmod *m, size_t *nframes)
+{
+	struct pc_frame frames[16];
+	enum pc_frame_source src;
+	size_t i, j, n;
+	int rc;
+
+	*nframes = 0;
+	if (!m->dwarf_loaded && (rc = load_dwarf(m)) < 0)
+		return rc;
+	/* Every CU is walked; the start of each of its ranges looked up. */
+	for (i = 0; i < m->ncus; i++) {
+		struct pc_cu *cu = &m->cus[i];
+
+		if (!cu->indexed && (rc = index_cu(cu)) < 0)
+			return rc;
+		for (j = 0; j < cu->nranges && j < 64; j++) {
+			rc = profconv__symmod_lookup(m, cu->ranges[j].lo +
+			    m->dw_bias - m->main_bias, frames, 16, &n, &src);
+			if (rc < 0)
+				return rc;
+			*nframes += n;
+		}
+	}
+	return 0;
 }

@@ -2,7 +2,8 @@
 /*
  * symfind.c - find the binary behind a mapping: under a sysroot, at the
  * mapped path, or in search directories by build id, path or base name,
- * refusing files whose build id is not the mapping's.
+ * refusing files whose build id is not the mapping's; and find a
+ * module's separate debug file by its debuglink or dwz alternate link.
  */
 
 #include "config.h"
@@ -13,6 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <gelf.h>
+#include <zlib.h>
+#include <elfutils/libdwelf.h>
 
 #include "symbolize.h"
 
@@ -184,4 +189,208 @@ profconv__found_free(struct pc_found *found)
 		close(found->fd);
 	memset(found, 0, sizeof(*found));
 	found->fd = -1;
+}
+
+/* --- separate debug files ------------------------------------------------- */
+
+/* The CRC-32 of the whole file FD, as .gnu_debuglink records it. */
+static bool
+file_crc(int fd, uint32_t *crc)
+{
+	unsigned char buf[65536];
+	uLong c = crc32(0, Z_NULL, 0);
+	ssize_t n;
+	off_t off = 0;
+
+	while ((n = pread(fd, buf, sizeof(buf), off)) > 0) {
+		c = crc32(c, buf, (uInt)n);
+		off += n;
+	}
+	*crc = (uint32_t)c;
+	return n == 0;
+}
+
+/* Is the file open on FD the debug file QUERY wants? */
+static bool
+debugfile_matches(const struct pc_debug_query *q, int fd)
+{
+	const void *bits;
+	ssize_t n = -1;
+	uint32_t crc;
+	Elf *elf;
+
+	profconv__libelf_init();
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf == NULL)
+		return false;
+	if (elf_kind(elf) == ELF_K_ELF)
+		n = dwelf_elf_gnu_build_id(elf, &bits);
+	if (elf_kind(elf) != ELF_K_ELF) {
+		elf_end(elf);
+		return false;
+	}
+	if (q->id != NULL && q->id_len > 0) {
+		bool same = n == (ssize_t)q->id_len &&
+		    memcmp(bits, q->id, q->id_len) == 0;
+
+		elf_end(elf);
+		return same;
+	}
+	elf_end(elf);
+	return q->crc == 0 || (file_crc(fd, &crc) && crc == q->crc);
+}
+
+/* Try PATH as the debug file; its descriptor, or -1. */
+static int
+try_debugfile(const struct pc_debug_query *q, const struct stat *self,
+    const char *path)
+{
+	struct stat st;
+	int fd;
+
+	if (access(path, R_OK) != 0 || profconv__open_regular(path, &fd) < 0)
+		return -1;
+	/* A debuglink naming the very file it is in. */
+	if (self != NULL && fstat(fd, &st) == 0 && st.st_dev == self->st_dev &&
+	    st.st_ino == self->st_ino) {
+		close(fd);
+		return -1;
+	}
+	if (!debugfile_matches(q, fd)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int
+try_debugfmt(const struct pc_debug_query *q, const struct stat *self,
+    char **path_out, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int
+try_debugfmt(const struct pc_debug_query *q, const struct stat *self,
+    char **path_out, const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	va_list ap;
+	int n, fd;
+
+	va_start(ap, fmt);
+	n = vsnprintf(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return -1;
+	fd = try_debugfile(q, self, path);
+	if (fd >= 0 && (*path_out = strdup(path)) == NULL) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* LINK under each directory of DIRS: DIR/FILEDIR/LINK, then DIR/LINK. */
+static int
+try_debugdirs(const struct pc_debug_query *q, const struct stat *self,
+    const char *dirs, const char *prefix, const char *filedir,
+    char **path_out)
+{
+	char buf[PATH_MAX];
+	const char *dir;
+	int fd = -1;
+
+	while (fd < 0 && dirs != NULL &&
+	    (dir = next_dir(&dirs, buf, sizeof(buf))) != NULL) {
+		/* Relative entries (".debug") are the file's own dir's. */
+		if (dir[0] != '/')
+			continue;
+		if (filedir[0] == '/')
+			fd = try_debugfmt(q, self, path_out, "%s%s%s/%s",
+			    prefix, dir, filedir, q->link);
+		if (fd < 0)
+			fd = try_debugfmt(q, self, path_out, "%s%s/%s", prefix,
+			    dir, q->link);
+	}
+	return fd;
+}
+
+int
+profconv__find_debugfile(const struct pc_debug_query *q, char **path_out)
+{
+	const char *slash = strrchr(q->file, '/');
+	const char *root = q->sysroot != NULL ? q->sysroot : "";
+	char filedir[PATH_MAX];
+	struct stat self_st, *self = NULL;
+	int fd;
+
+	*path_out = NULL;
+	if (q->link == NULL || q->link[0] == '\0')
+		return -1;
+	if (stat(q->file, &self_st) == 0)
+		self = &self_st;
+	if (q->link[0] == '/') {
+		fd = try_debugfmt(q, self, path_out, "%s", q->link);
+		if (fd < 0 && root[0] != '\0')
+			fd = try_debugfmt(q, self, path_out, "%s%s", root,
+			    q->link);
+		return fd;
+	}
+	snprintf(filedir, sizeof(filedir), "%.*s", slash != NULL ?
+	    (int)(slash - q->file) : 1, slash != NULL ? q->file : ".");
+	fd = try_debugfmt(q, self, path_out, "%s/%s", filedir, q->link);
+	if (fd < 0)
+		fd = try_debugfmt(q, self, path_out, "%s/.debug/%s", filedir,
+		    q->link);
+	if (fd < 0)
+		fd = try_debugdirs(q, self, q->dirs, "", filedir, path_out);
+	if (fd < 0)
+		fd = try_debugdirs(q, self, "/usr/lib/debug", "", filedir,
+		    path_out);
+	if (fd < 0 && root[0] != '\0')
+		fd = try_debugdirs(q, self, "/usr/lib/debug", root, filedir,
+		    path_out);
+	return fd;
+}
+
+size_t
+profconv__altlink_id(const char *file, const char *link, unsigned char *id)
+{
+	Elf_Scn *scn = NULL;
+	Elf_Data *data;
+	GElf_Shdr sh;
+	size_t shstrndx, len = 0, namelen;
+	const char *name;
+	Elf *elf;
+	int fd;
+
+	if (profconv__open_regular(file, &fd) < 0)
+		return 0;
+	profconv__libelf_init();
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf == NULL || elf_getshdrstrndx(elf, &shstrndx) != 0)
+		goto out;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type == SHT_NOBITS)
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (name == NULL || strcmp(name, ".gnu_debugaltlink") != 0)
+			continue;
+		/* The alternate file's name, a NUL, its build id. */
+		data = elf_getdata(scn, NULL);
+		if (data == NULL || data->d_buf == NULL)
+			break;
+		namelen = strnlen(data->d_buf, data->d_size);
+		if (namelen >= data->d_size || strcmp(data->d_buf, link) != 0)
+			break;
+		len = data->d_size - namelen - 1;
+		if (len > 64)
+			len = 64;
+		memcpy(id, (const char *)data->d_buf + namelen + 1, len);
+		break;
+	}
+out:
+	if (elf != NULL)
+		elf_end(elf);
+	close(fd);
+	return len;
 }

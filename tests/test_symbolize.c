@@ -133,40 +133,135 @@ Test(symbolize, compares_build_ids_ignoring_case)
 
 /* --- demangling ----------------------------------------------------------- */
 
+static struct pc_demangler dm_buf;
+
+/* NAME demangled with FLAGS, or "(null)". */
+static const char *
+dm(const char *name, unsigned flags)
+{
+	const char *out = profconv__demangle(name, &dm_buf, flags);
+
+	return out != NULL ? out : "(null)";
+}
+
+#define HIDE PC_DEMANGLE_NO_HASH
+
 Test(symbolize, demangles_rust_legacy_names_like_rustfilt)
 {
-	struct pc_demangler d = { 0 };
-
-	cr_assert(eq(str, STR(profconv__demangle(&d,
-	    "_ZN4main9keep_some17ha3f709c3fdb70cedE")), "main::keep_some"));
-	cr_assert(eq(str, STR(profconv__demangle(&d,
-	    "_ZN5alloc3vec16Vec$LT$T$C$A$GT$4push17h301c4d372852a1ebE")),
+	cr_assert(eq(str, STR(dm("_ZN4main9keep_some17ha3f709c3fdb70cedE",
+	    HIDE)), "main::keep_some"));
+	cr_assert(eq(str, STR(dm(
+	    "_ZN5alloc3vec16Vec$LT$T$C$A$GT$4push17h301c4d372852a1ebE", HIDE)),
 	    "alloc::vec::Vec<T,A>::push"));
-	cr_assert(eq(str, STR(profconv__demangle(&d,
+	cr_assert(eq(str, STR(dm(
 	    "_ZN4core3ptr85drop_in_place$LT$std..rt..lang_start$LT$$LP$$RP$$GT$"
-	    "..$u7b$$u7b$closure$u7d$$u7d$$GT$17h0f1b2c3d4e5f6a7bE")),
+	    "..$u7b$$u7b$closure$u7d$$u7d$$GT$17h0f1b2c3d4e5f6a7bE", HIDE)),
 	    "core::ptr::drop_in_place<std::rt::lang_start<()>::{{closure}}>"));
 	/* A C++ name that merely ends in a word stays as it was. */
-	cr_assert(eq(str, STR(profconv__demangle(&d, "_ZN2ns4hashEv")),
-	    "ns::hash()"));
-	profconv__demangler_free(&d);
+	cr_assert(eq(str, STR(dm("_ZN2ns4hashEv", HIDE)), "ns::hash()"));
+	profconv__demangler_free(&dm_buf);
+}
+
+Test(symbolize, demangles_rust_legacy_names_like_cxxfilt_in_full)
+{
+	/* c++filt 2.40 keeps the hash and drops an LLVM suffix. */
+	cr_assert(eq(str, STR(dm("_ZN3foo3bar17h0123456789abcdefE", 0)),
+	    "foo::bar::h0123456789abcdef"));
+	cr_assert(eq(str, STR(dm("_ZN3foo3bar17h0123456789abcdefE.llvm.99",
+	    0)), "foo::bar::h0123456789abcdef"));
+	/* Too few different digits: not a Rust hash, so C++. */
+	cr_assert(eq(str, STR(dm("_ZN3foo3bar17h0000000000000000E", 0)),
+	    "foo::bar::h0000000000000000"));
+	profconv__demangler_free(&dm_buf);
+}
+
+Test(symbolize, demangles_rust_v0_names_like_cxxfilt)
+{
+	/* Each expected text is what GNU c++filt 2.40 prints. */
+	static const char *const cases[][2] = {
+		{ "_RNvCs6KtT2fMGqXk_8infiloop4main",
+		  "infiloop[4e9e38d21762ec98]::main" },
+		{ "_RINvCs_3abc3fooKc0a_E", "abc[1]::foo::<'\\n': char>" },
+		{ "_RINvCs_3abc3fooKc27_E", "abc[1]::foo::<''': char>" },
+		{ "_RINvCs_3abc3fooKce9_E", "abc[1]::foo::<'\\u{e9}': char>" },
+		{ "_RINvCs_3abc3fooKo123456789abcdef0123_E",
+		  "abc[1]::foo::<0x23456789abcdef0123_: u128>" },
+		{ "_RINvCs_3abc3fooKpE", "abc[1]::foo::<_>" },
+		{ "_RNvNvC3abc3foo0", "abc[0]::foo" },
+		{ "_RNvC3abcu7gre_cua", "abc[0]::gr\xc4\xaf" "e" },
+		{ "_RINvC3abc3fooAhj3_E", "abc[0]::foo::<[u8; 3: usize]>" },
+		{ "_RINvC3abc3fooFK9rust_callhEhE",
+		  "abc[0]::foo::<extern \"rust-call\" fn(u8) -> u8>" },
+		{ "_RINvC3abc3fooFUKCEuE",
+		  "abc[0]::foo::<unsafe extern \"C\" fn()>" },
+		{ "_RINvC3abc3fooFG_RL0_hEuE",
+		  "abc[0]::foo::<for<'a> fn(&'a u8)>" },
+		{ "_RINvC3abc3fooThEE", "abc[0]::foo::<(u8,)>" },
+		{ "_RINvC3abc3fooQL_hE", "abc[0]::foo::<&mut u8>" },
+		{ "_RINvC3abc3fooDG_NtC3abc3BarEL0_E",
+		  "abc[0]::foo::<dyn for<'a> abc[0]::Bar + "
+		  "'_18446744073709551615>" },
+		{ "_RINvC3abc3fooLs_E", "abc[0]::foo::<'_18446744073709551587>" },
+		{ "_RNvNCC3abc3foos0_3bar", "abc[0]::{closure:foo#0}::bar" },
+		{ "_RNvNXC3abc4name3bar", "abc[0]::{X:name#0}::bar" },
+		{ "_RNvYhNtC3abc5Trait3bar", "<u8 as abc[0]::Trait>::bar" },
+		{ "_RNvXC3abchINtC3abc5TraitpE3bar",
+		  "<u8 as abc[0]::Trait<_>>::bar" },
+		{ "_RNvCs9HOLXVGwAZm_6v0prog4main.llvm.1234",
+		  "v0prog[710f8397f055e12e]::main" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		cr_expect(eq(str, STR(dm(cases[i][0], 0)), STR(cases[i][1])),
+		    "%s", cases[i][0]);
+	cr_assert(eq(str, STR(dm("_RNvCs6KtT2fMGqXk_8infiloop4main", HIDE)),
+	    "infiloop::main"));
+	cr_assert(eq(str, STR(dm("_RINvCs_3abc3fooKj19_E", HIDE)),
+	    "abc::foo::<25>"));
+	profconv__demangler_free(&dm_buf);
+}
+
+Test(symbolize, refuses_what_cxxfilt_refuses_in_v0)
+{
+	static const char *const bad[] = {
+		"_RINvCs_3abc3fooKp_E", "_RINvCs_3abc3fooKhn1_E",
+		"_RINvC3abc3fooKe_E", "_RNvC0_3abc3foo", "_R0NvC3abc3foo",
+		"_RNvCs_3abc3foo$x", "_RINvCs_3abc3fooKj_E",
+		"_RINvCs_3abc3fooKb2_E", "_RINvC3abc3fooG_QL0_hE",
+		/* Hostile: a backreference to itself, runaway nesting. */
+		"_RNvB0_3foo", "_RNvNtB2_3foo3bar", "_R", "_RC", "_RNv",
+	};
+	char deep[4096];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		cr_expect(eq(str, STR(dm(bad[i], 0)), "(null)"), "%s", bad[i]);
+	/* 1,000 nested references: refused, not a stack overflow. */
+	snprintf(deep, sizeof(deep), "_RINvC1a1f");
+	for (i = 0; i < 1000; i++)
+		deep[10 + i] = 'R';
+	snprintf(deep + 1010, sizeof(deep) - 1010, "hE");
+	cr_assert(eq(str, STR(dm(deep, 0)), "(null)"));
+	profconv__demangler_free(&dm_buf);
 }
 
 Test(symbolize, demangles_itanium_names_only)
 {
 	struct pc_demangler d = { 0 };
 
-	cr_assert(eq(str, STR(profconv__demangle(&d, "_Z3fooi")), "foo(int)"));
-	cr_assert(eq(str, STR(profconv__demangle(&d,
-	    "_ZN2ns3BoxIiE3getEv")), "ns::Box<int>::get()"));
-	cr_assert(eq(str, STR(profconv__demangle(&d, "_Z3barv.cold")),
+	cr_assert(eq(str, STR(profconv__demangle("_Z3fooi", &d, 0)),
+	    "foo(int)"));
+	cr_assert(eq(str, STR(profconv__demangle("_ZN2ns3BoxIiE3getEv", &d,
+	    0)), "ns::Box<int>::get()"));
+	cr_assert(eq(str, STR(profconv__demangle("_Z3barv.cold", &d, 0)),
 	    "bar() [clone .cold]"));
-	cr_assert(zero(ptr, (void *)profconv__demangle(&d, "main")));
-	cr_assert(zero(ptr, (void *)profconv__demangle(&d, "i")));
-	cr_assert(zero(ptr, (void *)profconv__demangle(&d, "_Zqq")));
+	cr_assert(zero(ptr, (void *)profconv__demangle("main", &d, 0)));
+	cr_assert(zero(ptr, (void *)profconv__demangle("i", &d, 0)));
+	cr_assert(zero(ptr, (void *)profconv__demangle("_Zqq", &d, 0)));
 	/* The buffer survives a failure and grows for a long name. */
-	cr_assert(eq(str, STR(profconv__demangle(&d,
-	    "_ZN5outer5inner6middle4deep9very_long13function_nameEv")),
+	cr_assert(eq(str, STR(profconv__demangle(
+	    "_ZN5outer5inner6middle4deep9very_long13function_nameEv", &d, 0)),
 	    "outer::inner::middle::deep::very_long::function_name()"));
 	profconv__demangler_free(&d);
 	ASSERT_NO_LEAKS();

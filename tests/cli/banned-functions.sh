@@ -13,4 +13,9 @@ if grep -nE '\<(printf|fprintf|puts|exit|abort)[[:space:]]*\(' lib/*.c |
 	cat "$TMP/hits" >&2
 	fail "the library prints or exits on its own"
 fi
+# The library leaves the process environment alone (threads, callers).
+if grep -nE '\<(setenv|unsetenv|putenv|clearenv)[[:space:]]*\(' lib/*.c >"$TMP/hits"; then
+	cat "$TMP/hits" >&2
+	fail "the library changes the environment"
+fi
 finish

@@ -149,6 +149,15 @@ run 0 "$PROFCONV" symbolize --no-compress -o "$TMP/stripped.pb" "$prof"
 # addr2line reads the unstripped twin; the addresses are the same.
 compare "$TMP/stripped.pb" stripped "$TMP/stripped=$TMP/gcc-O2"
 
+# No debuglink at all: NAME.debug next to the binary, as libdwfl guesses,
+# taken only because its build id is the binary's.
+cp "$TMP/gcc-O2" "$TMP/nolink"
+objcopy --only-keep-debug "$TMP/nolink" "$TMP/nolink.debug"
+strip --strip-debug "$TMP/nolink"
+nolink=$(heap_profile h-nolink "$TMP/nolink")
+run 0 "$PROFCONV" symbolize --no-compress -o "$TMP/nolink.pb" "$nolink"
+compare "$TMP/nolink.pb" nolink "$TMP/nolink=$TMP/gcc-O2"
+
 # The debug file elsewhere: only --debuginfo-path finds it.
 mkdir -p "$TMP/dbg"
 mv "$TMP/stripped.debug" "$TMP/dbg/"

@@ -1,0 +1,209 @@
+# SPDX-License-Identifier: MIT
+# symbolize-hostile.sh - binaries and debug files crafted the way a
+# hostile profile can name them: DWARF nested 100,000 deep, FIFOs as the
+# mapped file and as the separate debug file, more mapped files than
+# open files allowed, debug info that is not UTF-8, and symbolization
+# from several threads with $DEBUGINFOD_URLS set (no connection, no
+# environment changes: issue 16 items 1, 6, 13, 14 and 18).
+. "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
+
+SRC=$PROFCONV_SRCDIR/tests/symbolize
+command -v gcc >/dev/null 2>&1 || skip "no gcc"
+command -v nm >/dev/null 2>&1 || skip "no nm (binutils)"
+command -v readelf >/dev/null 2>&1 || skip "no readelf (binutils)"
+
+# sym FILE NAME: the address of symbol NAME in FILE, as a number.
+sym() {
+	printf '%d' "0x$(nm "$1" | awk -v n="$2" '$3 == n {print $1; exit}')"
+}
+
+# text_map FILE: "offset vaddr" of FILE's executable PT_LOAD.
+text_map() {
+	readelf -lW "$1" | awk '$1 == "LOAD" && / R E / {print $2, $3; exit}'
+}
+
+# heap OUT FILE BASE ADDR...: a heap profile with one sample per address
+# (file addresses of FILE, loaded at BASE) and FILE's text mapped.
+heap() {
+	out=$1 file=$2 base=$3
+	shift 3
+	set -- "$@"
+	{
+		echo "heap profile: $#: $(($# * 100)) [ $#: $(($# * 100))] @ heapprofile"
+		for a in "$@"; do
+			printf '1: 100 [ 1: 100] @ 0x%x\n' $((base + a))
+		done
+		echo
+		echo "MAPPED_LIBRARIES:"
+		set -- $(text_map "$file")
+		printf '%x-%x r-xp %08x 00:00 0 %s\n' $((base + $2)) \
+		    $((base + $2 + 0x10000)) $(($1)) "$file"
+	} >"$out"
+}
+
+# 1. 100,000 nested lexical blocks: no stack overflow, no quadratic walk.
+. "$SRC/deep-dwarf.sh"
+deep_asm 100000 >"$TMP/deep.s"
+gcc -no-pie -o "$TMP/deep" "$TMP/deep.s" 2>/dev/null || fail "cannot build deep"
+main=$(sym "$TMP/deep" main)
+after=$(sym "$TMP/deep" after_nest)
+heap "$TMP/deep.heap" "$TMP/deep" 0 $((main + 7)) $((after + 3))
+run 0 timeout 60 "$PROFCONV" symbolize --no-compress -o "$TMP/deep.pb" "$TMP/deep.heap"
+"$PROFCONV" show "$TMP/deep.pb" >"$TMP/deep.txt"
+grep -q 'F=[0-9]* deepest_inline' "$TMP/deep.txt" ||
+	fail "deep: the inlined call at the bottom was not found"
+grep -q 'F=[0-9]* after_nest' "$TMP/deep.txt" ||
+	fail "deep: the function after the nesting was not found"
+run 0 timeout 60 "$BIN/profflame" "$TMP/deep.heap"
+grep -q '^main;deepest_inline 100$' "$TMP/out" ||
+	fail "deep: profflame lacks main;deepest_inline"
+
+# A small C program, not position independent, for the next cases.
+cat >"$TMP/small.c" <<'C'
+int small_work(int x) { return x * 3 + 1; }
+int main(int argc, char **argv) { (void)argv; return small_work(argc); }
+C
+gcc -g -O0 -no-pie -o "$TMP/small" "$TMP/small.c" || fail "cannot build small"
+work=$(sym "$TMP/small" small_work)
+
+# 6. A FIFO as the mapped file, and as the separate debug file.
+mkfifo "$TMP/fifo"
+heap "$TMP/fifo.heap" "$TMP/small" 0 $((work + 4))
+sed -i "s|$TMP/small\$|$TMP/fifo|" "$TMP/fifo.heap"
+# symbolize refuses a mapped file it cannot use; profflame warns, goes on.
+run 1 timeout 20 "$PROFCONV" symbolize --no-compress -o "$TMP/fifo.pb" "$TMP/fifo.heap"
+expect_err "profconv symbolize: '$TMP/fifo.heap': '$TMP/fifo' is not a regular file"
+run 0 timeout 20 "$BIN/profflame" "$TMP/fifo.heap"
+grep -q "'$TMP/fifo' is not a regular file" "$TMP/err" ||
+	fail "fifo: profflame did not warn"
+cp "$TMP/small" "$TMP/stripped"
+objcopy --only-keep-debug "$TMP/stripped" "$TMP/stripped.debug"
+objcopy --strip-debug --add-gnu-debuglink="$TMP/stripped.debug" "$TMP/stripped"
+rm "$TMP/stripped.debug"
+mkfifo "$TMP/stripped.debug"
+heap "$TMP/sfifo.heap" "$TMP/stripped" 0 $((work + 4))
+run 0 timeout 20 "$PROFCONV" symbolize --no-compress -o "$TMP/sfifo.pb" "$TMP/sfifo.heap"
+"$PROFCONV" show "$TMP/sfifo.pb" | grep -q 'F=[0-9]* small_work' ||
+	fail "fifo debug file: the symbol table was not used"
+
+# ... and as the .dwo file of split DWARF: lines from the skeleton only.
+mkdir "$TMP/split"
+cp "$TMP/small.c" "$TMP/split/"
+(cd "$TMP/split" && gcc -g -O0 -no-pie -gsplit-dwarf -o small small.c) ||
+	fail "cannot build split small"
+dwo=$(ls "$TMP"/split/*.dwo 2>/dev/null | head -n 1)
+if [ -n "$dwo" ]; then
+	rm "$dwo"
+	mkfifo "$dwo"
+	heap "$TMP/dwofifo.heap" "$TMP/split/small" 0 $(($(sym "$TMP/split/small" small_work) + 4))
+	run 0 timeout 20 "$PROFCONV" symbolize --no-compress -o "$TMP/dwofifo.pb" "$TMP/dwofifo.heap"
+	"$PROFCONV" show "$TMP/dwofifo.pb" | grep -q 'small\.c:1' ||
+		fail "fifo .dwo: the skeleton's line was not used"
+else
+	fail "split small: no .dwo written"
+fi
+
+# 13. 1,100 mapped files under ulimit -n 1024.
+printf 'int lib_fn(int x) { return x + 7; }\n' >"$TMP/lib.c"
+gcc -g -O1 -fPIC -shared -o "$TMP/lib.so" "$TMP/lib.c" || fail "cannot build lib.so"
+fn=$(sym "$TMP/lib.so" lib_fn)
+set -- $(text_map "$TMP/lib.so")
+toff=$(($1))
+tvaddr=$(($2))
+mkdir "$TMP/many"
+i=0
+{
+	echo "heap profile: 1100: 110000 [ 1100: 110000] @ heapprofile"
+	while [ $i -lt 1100 ]; do
+		printf '1: 100 [ 1: 100] @ 0x%x\n' $((0x10000000 * (i + 1) + fn + 2))
+		i=$((i + 1))
+	done
+	echo
+	echo "MAPPED_LIBRARIES:"
+	i=0
+	while [ $i -lt 1100 ]; do
+		b=$((0x10000000 * (i + 1)))
+		printf '%x-%x r-xp %08x 00:00 0 %s/many/lib%d.so\n' \
+		    $((b + tvaddr)) $((b + tvaddr + 0x1000)) "$toff" "$TMP" "$i"
+		i=$((i + 1))
+	done
+} >"$TMP/many.heap"
+i=0
+while [ $i -lt 1100 ]; do
+	ln "$TMP/lib.so" "$TMP/many/lib$i.so" 2>/dev/null ||
+		cp "$TMP/lib.so" "$TMP/many/lib$i.so"
+	i=$((i + 1))
+done
+(ulimit -n 1024 && exec "$PROFCONV" symbolize --no-compress \
+    -o "$TMP/many.pb" "$TMP/many.heap") >"$TMP/out" 2>"$TMP/err" ||
+	{ sed 's/^/  stderr: /' "$TMP/err" >&2; fail "many: failed under ulimit -n 1024"; }
+grep -q 'symbolized 1100 of 1100 locations' "$TMP/err" ||
+	{ cat "$TMP/err" >&2; fail "many: not every location symbolized"; }
+
+# 14. Debug info from a directory whose name is Latin-1, not UTF-8.
+latin=$TMP/$(printf 'caf\351')
+mkdir "$latin"
+cp "$TMP/small.c" "$latin/"
+(cd "$latin" && gcc -g -O0 -no-pie -o "$TMP/latin" small.c) || fail "cannot build latin"
+heap "$TMP/latin.heap" "$TMP/latin" 0 $(($(sym "$TMP/latin" small_work) + 4))
+run 0 "$PROFCONV" symbolize --no-compress -o "$TMP/latin.pb" "$TMP/latin.heap"
+grep -q "warning: '$TMP/latin': debug info has text that is not UTF-8" "$TMP/err" ||
+	fail "latin: no warning naming the binary"
+"$PROFCONV" show "$TMP/latin.pb" | grep -q "caf$(printf '\357\277\275')/small.c" ||
+	fail "latin: the file name was not repaired with U+FFFD"
+run 0 "$BIN/profflame" "$TMP/latin.heap"
+grep -q '^small_work 100$' "$TMP/out" || fail "latin: profflame did not go on"
+run 0 "$BIN/profdiff" "$TMP/latin.heap" "$TMP/latin.heap"
+
+# 18. Threads with $DEBUGINFOD_URLS set: no connection attempted.  The
+# binary has a build id and no debug info, so libdwfl's standard
+# callbacks would ask the server for it.
+threads=$BIN/../tests/symbolize/threads
+[ -x "$threads" ] || fail "tests/symbolize/threads not built"
+cp "$TMP/small" "$TMP/nodebug"
+strip --strip-debug "$TMP/nodebug"
+heap "$TMP/nodebug.heap" "$TMP/nodebug" 0 $((work + 4))
+if ! command -v strace >/dev/null 2>&1; then
+	echo "note: no strace; connections not checked" >&2
+	fail "strace missing (CI installs it)"
+elif ! ldconfig -p | grep -q 'libdebuginfod\.so\.1 '; then
+	fail "libdebuginfod1 missing (CI installs it): the check would prove nothing"
+else
+	# LeakSanitizer cannot run under ptrace (the sanitizer build).
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+	export ASAN_OPTIONS
+	# The control: asked to, libdwfl does contact the server.
+	DEBUGINFOD_URLS=http://127.0.0.1:9 DEBUGINFOD_TIMEOUT=2 \
+	    strace -f -qq -e trace=connect -o "$TMP/strace0" \
+	    "$PROFCONV" symbolize --debuginfod --no-compress -o "$TMP/d0.pb" \
+	    "$TMP/nodebug.heap" 2>/dev/null
+	grep -q 'connect(.*127\.0\.0\.1' "$TMP/strace0" ||
+		fail "control: --debuginfod made no connection; the check proves nothing"
+	# The old unsetenv/setenv dance lost this race 36 to 54 times in
+	# each of five runs of 8 threads x 20 rounds here.
+	DEBUGINFOD_URLS=http://127.0.0.1:9 DEBUGINFOD_TIMEOUT=2 \
+	    strace -f -qq -e trace=connect -o "$TMP/strace1" \
+	    "$threads" 8 "$TMP/nodebug.heap" 20 >"$TMP/out" 2>"$TMP/err" ||
+		{ cat "$TMP/err" >&2; fail "threads: failed"; }
+	if grep -q 'connect(.*127\.0\.0\.1' "$TMP/strace1"; then
+		echo "$(grep -c 'connect(' "$TMP/strace1") connect() calls" >&2
+		fail "threads: debuginfod was contacted with debuginfod off"
+	fi
+fi
+# Thread safety under helgrind: several threads, each on its own profile.
+# (Not in the sanitizer build: valgrind cannot run ASan programs.)
+if nm "$(dirname "$threads")/.libs/threads" "$BIN/../lib/.libs/libprofconv.so" \
+    2>/dev/null | grep -q '__asan_init'; then
+	echo "note: AddressSanitizer build; helgrind part left to the plain build" >&2
+elif command -v valgrind >/dev/null 2>&1; then
+	gcc -g -O0 -o "$TMP/withdebug" "$TMP/small.c"
+	heap "$TMP/wd.heap" "$TMP/small" 0 $((work + 4)) $((work + 8))
+	LD_LIBRARY_PATH=$BIN/../lib/.libs valgrind --tool=helgrind --error-exitcode=9 -q \
+	    --suppressions="$SRC/helgrind.supp" \
+	    "$(dirname "$threads")/.libs/threads" 3 "$TMP/wd.heap" \
+	    >"$TMP/out" 2>"$TMP/hg" ||
+		{ head -n 60 "$TMP/hg" >&2; fail "helgrind found races (or the run failed)"; }
+else
+	fail "valgrind missing (CI installs it)"
+fi
+finish
