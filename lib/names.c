@@ -91,6 +91,27 @@ disambiguator(const char *p, const char *end)
 	return q > p + 1 && q < end && *q == ']' ? (size_t)(q + 1 - p) : 0;
 }
 
+/* Past the qualifiers of a member function after its parameter list:
+ * " const", " volatile", " &", " &&", " noexcept". */
+static const char *
+skip_qualifiers(const char *p, const char *end)
+{
+	static const char *const quals[] = {
+		" const", " volatile", " &&", " &", " noexcept", " restrict",
+	};
+	size_t i, n;
+
+	for (i = 0; i < PC_ARRAY_LEN(quals); i++) {
+		n = strlen(quals[i]);
+		if ((size_t)(end - p) >= n && strncmp(p, quals[i], n) == 0 &&
+		    (p + n == end || !is_ident(p[n]))) {
+			p += n;
+			i = (size_t)-1;	/* another may follow */
+		}
+	}
+	return p;
+}
+
 struct out {
 	char *buf;
 	size_t len, cap;
@@ -141,12 +162,17 @@ strip(struct out *o, const char *p, const char *end, bool no_templates)
 				p += 21;
 				continue;
 			}
-			/* A parameter list, and the qualifiers after it
-			 * (" const", " &&") up to the next "::". */
-			p = skip_group(p, end, '(', ')');
-			while (p < end && *p != ':' && *p != '(' && *p != '<' &&
-			    !(p[0] == ' ' && end - p >= 2 && p[1] == '['))
-				p++;
+			/* A type, not a parameter list, unless it follows a
+			 * name (or "operator()"): Rust's "()" and "(A, B)". */
+			if (p == start || !(is_ident(p[-1]) || p[-1] == '>' ||
+			    p[-1] == ']' || p[-1] == ')')) {
+				q = skip_group(p, end, '(', ')');
+				put(o, p, (size_t)(q - p));
+				p = q;
+				continue;
+			}
+			/* A parameter list, and the qualifiers after it. */
+			p = skip_qualifiers(skip_group(p, end, '(', ')'), end);
 			continue;
 		case '<':
 			if (p > start && (is_ident(p[-1]) || p[-1] == '>')) {
@@ -157,6 +183,20 @@ strip(struct out *o, const char *p, const char *end, bool no_templates)
 				}
 				/* Keep the arguments as they are: function
 				 * types in them are types, not parameters. */
+				put(o, p, (size_t)(q - p));
+				p = q;
+				continue;
+			}
+			/* Rust's turbofish, "path::<T>": generic arguments
+			 * too, and the "::" before them goes with them. */
+			if (p - start >= 2 && p[-1] == ':' && p[-2] == ':') {
+				q = skip_group(p, end, '<', '>');
+				if (no_templates) {
+					if (o->len >= 2 && o->buf[o->len - 1] == ':')
+						o->buf[o->len -= 2] = '\0';
+					p = q;
+					continue;
+				}
 				put(o, p, (size_t)(q - p));
 				p = q;
 				continue;

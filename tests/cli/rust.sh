@@ -71,4 +71,7 @@ run 0 "$PROFCONV" symbolize --no-compress -o "$TMP/v0s.pb" "$v0heap"
 grep -q '^rsv0::main$' "$TMP/v0f-got" || fail "v0: main not in the simple names"
 grep -q '\[[0-9a-f]*\]' "$TMP/v0f-got" && fail "v0: crate hashes left in simple names"
 grep -q "^rsv0::$puffer\$" "$TMP/v0f-got" || fail "v0: the Punycode function not in the profile"
+# Generic arguments go in simple mode, turbofish and all.
+grep -q '^rsv0::keep_in$' "$TMP/v0f-got" || fail "v0: keep_in::<...> not simplified to rsv0::keep_in"
+grep -q '::<\|Vec<' "$TMP/v0f-got" && fail "v0: generic arguments left in simple names"
 finish
