@@ -818,19 +818,95 @@ attr_udata(struct die_attrs *a, int slot)
  * Fill OUT from DIE and the DIEs it refers to (abstract origin, then
  * specification), as dwarf_attr_integrate would, reading each DIE once.
  */
+/* Is DIE in a C++ compilation unit? */
+static bool
+in_cxx_unit(Dwarf_Die *die)
+{
+	Dwarf_Die cu;
+
+	if (dwarf_diecu(die, &cu, NULL, NULL) == NULL)
+		return false;
+	switch (dwarf_srclang(&cu)) {
+	case DW_LANG_C_plus_plus:
+	case DW_LANG_C_plus_plus_03:
+	case DW_LANG_C_plus_plus_11:
+	case DW_LANG_C_plus_plus_14:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * NAME qualified by the scopes DECL is declared in, as llvm-symbolizer
+ * names a function that has no linkage name (members of an anonymous
+ * namespace, local classes): "(anonymous namespace)::Maker::operator()".
+ * Interned in M's string table; NAME itself when there is nothing to add.
+ */
+static const char *
+qualified_name(struct pc_symmod *m, Dwarf_Die *decl, const char *name)
+{
+	Dwarf_Die *scopes = NULL;
+	char buf[1024];
+	size_t len = 0, n;
+	const char *part;
+	uint32_t idx;
+	int i, nscopes;
+
+	nscopes = dwarf_getscopes_die(decl, &scopes);
+	for (i = nscopes - 1; i >= 1; i--) {
+		switch (dwarf_tag(&scopes[i])) {
+		case DW_TAG_namespace:
+			part = dwarf_diename(&scopes[i]);
+			if (part == NULL)
+				part = "(anonymous namespace)";
+			break;
+		case DW_TAG_class_type:
+		case DW_TAG_structure_type:
+		case DW_TAG_union_type:
+		case DW_TAG_subprogram:
+			part = dwarf_diename(&scopes[i]);
+			if (part == NULL)
+				part = "{lambda}";
+			break;
+		default:
+			continue;
+		}
+		n = strlen(part);
+		if (len + n + 2 >= sizeof(buf))
+			break;
+		memcpy(buf + len, part, n);
+		memcpy(buf + len + n, "::", 2);
+		len += n + 2;
+	}
+	free(scopes);
+	n = strlen(name);
+	if (len == 0 || len + n >= sizeof(buf))
+		return name;
+	memcpy(buf + len, name, n + 1);
+	if (profconv__strtab_intern(&m->paths, buf, len + n, &idx) < 0)
+		return name;
+	return profconv__str(&m->paths, idx);
+}
+
 static void
-names_of_die(Dwarf_Die *die, struct die_attrs *a, struct pc_names *out)
+names_of_die(struct pc_symmod *m, Dwarf_Die *die, struct die_attrs *a,
+    struct pc_names *out)
 {
 	Dwarf_Attribute *next;
-	Dwarf_Die mem;
+	Dwarf_Die mem, decl;
+	bool have_decl = false;
 	int hops;
 
 	memset(out, 0, sizeof(*out));
 	for (hops = 0; hops < 8; hops++) {
 		if (out->linkage == NULL && has(a, A_LINKAGE))
 			out->linkage = dwarf_formstring(&a->at[A_LINKAGE]);
-		if (out->name == NULL && has(a, A_NAME))
+		if (out->name == NULL && has(a, A_NAME)) {
 			out->name = dwarf_formstring(&a->at[A_NAME]);
+			decl = *die;
+			have_decl = true;
+		}
 		if (out->start_line <= 0)
 			out->start_line = attr_udata(a, A_DECL_LINE);
 		next = has(a, A_ORIGIN) ? &a->at[A_ORIGIN] :
@@ -842,6 +918,11 @@ names_of_die(Dwarf_Die *die, struct die_attrs *a, struct pc_names *out)
 	}
 	if (out->start_line < 0)
 		out->start_line = 0;
+	/* Without a linkage name a C++ function's DW_AT_name is bare
+	 * ("operator()"): qualify it by its scopes.  C names need none. */
+	if (out->linkage == NULL && out->name != NULL && have_decl &&
+	    in_cxx_unit(&decl))
+		out->name = qualified_name(m, &decl, out->name);
 }
 
 /*
@@ -868,7 +949,7 @@ cached_names(struct pc_symmod *m, Dwarf_Die *die, struct die_attrs *a,
 		    (uint32_t)m->nnames);
 	if (rc < 0)
 		return rc;
-	names_of_die(die, a, &m->names[m->nnames]);
+	names_of_die(m, die, a, &m->names[m->nnames]);
 	*idx = (uint32_t)m->nnames++;
 	return 0;
 }

@@ -107,7 +107,8 @@ if command -v c++ >/dev/null 2>&1 && ldconfig -p | grep -q 'libtcmalloc\.so\.4';
 	# Default names: pprof's simple form, no parameters or template
 	# arguments anywhere.
 	"$FLAME" -t alloc_space "$cxx" >"$TMP/simple"
-	for name in 'app::Cache::put' 'app::Pool::grow' 'std::vector::push_back'; do
+	for name in 'app::Cache::put' 'app::Pool::grow' 'std::vector::push_back' \
+	    '(anonymous namespace)::Maker::operator()'; do
 		grep -q "$name;" "$TMP/simple" || fail "C++: no frame '$name'"
 	done
 	if grep -E '\((int|unsigned|char|std)|<(int|char|std)' "$TMP/simple" >&2; then
