@@ -351,8 +351,11 @@ profconv__namer_name(struct pc_namer *n, const struct profconv_profile *prof,
 		return 0;
 	}
 	/* The full text from the linker's name when there is one: the
-	 * profile's own name may be simplified already. */
-	if (mangled && (n->mode == PROFCONV_DEMANGLE_FULL || *name == '\0'))
+	 * profile's own name may be simplified already (no template
+	 * arguments left for the templates mode), or be that mangled name
+	 * itself (written with demangle none), which pprof demangles. */
+	if (mangled && (n->mode != PROFCONV_DEMANGLE_SIMPLE || *name == '\0' ||
+	    strcmp(name, sys) == 0))
 		full = profconv__demangle(sys, &n->dm,
 		    n->mode == PROFCONV_DEMANGLE_FULL ? 0 :
 		    PC_DEMANGLE_NO_HASH);
