@@ -62,6 +62,34 @@ operator_symbol(const char *p)
 	return 0;
 }
 
+/* Does the text before P (from START) end with an operator symbol
+ * ("operator<", "operator<<") and a space, as in "operator< <int>",
+ * where the template arguments of an operator function follow? */
+static bool
+after_operator_symbol(const char *start, const char *p)
+{
+	const char *q;
+
+	if (p - start < 10 || p[-1] != ' ')
+		return false;
+	for (q = p - 2; q > start && p - 1 - q < 3 && !is_ident(*q); q--)
+		if (after_operator(start, q) && operator_symbol(q) ==
+		    (size_t)(p - 1 - q))
+			return true;
+	return false;
+}
+
+/* Does the text before P (from START) end with "decltype" (and a space)?
+ * Then the parentheses at P are a type, not a parameter list. */
+static bool
+after_decltype(const char *start, const char *p)
+{
+	if (p > start && p[-1] == ' ')
+		p--;
+	return p - start >= 8 && memcmp(p - 8, "decltype", 8) == 0 &&
+	    (p - start == 8 || !is_ident(p[-9]));
+}
+
 /* Skip a balanced group that starts at P with OPEN; returns the position
  * after its CLOSE (or the end of the text when it is not closed). */
 static const char *
@@ -162,10 +190,12 @@ strip(struct out *o, const char *p, const char *end, bool no_templates)
 				p += 21;
 				continue;
 			}
-			/* A type, not a parameter list, unless it follows a
-			 * name (or "operator()"): Rust's "()" and "(A, B)". */
-			if (p == start || !(is_ident(p[-1]) || p[-1] == '>' ||
-			    p[-1] == ']' || p[-1] == ')')) {
+			/* A type, not a parameter list: decltype's operand,
+			 * and a group that follows no name (or "operator()"):
+			 * Rust's "()" and "(A, B)". */
+			if (after_decltype(start, p) || p == start ||
+			    !(is_ident(p[-1]) || p[-1] == '>' || p[-1] == ']' ||
+			    p[-1] == ')')) {
 				q = skip_group(p, end, '(', ')');
 				put(o, p, (size_t)(q - p));
 				p = q;
@@ -175,9 +205,12 @@ strip(struct out *o, const char *p, const char *end, bool no_templates)
 			p = skip_qualifiers(skip_group(p, end, '(', ')'), end);
 			continue;
 		case '<':
-			if (p > start && (is_ident(p[-1]) || p[-1] == '>')) {
+			if (p > start && (is_ident(p[-1]) || p[-1] == '>' ||
+			    after_operator_symbol(start, p))) {
 				q = skip_group(p, end, '<', '>');
 				if (no_templates) {
+					if (p[-1] == ' ' && o->len > 0)	/* "operator< " */
+						o->buf[--o->len] = '\0';
 					p = q;
 					continue;
 				}
@@ -236,7 +269,16 @@ return_type_end(const char *s, size_t n)
 
 	for (i = 0; i < n; i++) {
 		char c = s[i];
+		size_t k;
 
+		if (after_operator(s, s + i) && (k = operator_symbol(s + i)) != 0) {
+			/* "operator<" opens nothing, and in "operator< <int>"
+			 * the space ends no return type. */
+			i += k - 1;
+			if (i + 1 < n && s[i + 1] == ' ')
+				i++;
+			continue;
+		}
 		if (c == '(' || c == '<' || c == '[' || c == '{')
 			depth++;
 		else if ((c == ')' || c == '>' || c == ']' || c == '}') &&
