@@ -106,6 +106,25 @@ skip_group(const char *p, const char *end, char open, char close)
 	return end;
 }
 
+/* Skip template arguments that start at P with '<': parenthesized
+ * expressions in them ("enable_if<(sizeof (T)>2), void>") are opaque, so
+ * their '>' closes nothing. */
+static const char *
+skip_template(const char *p, const char *end)
+{
+	int depth = 0;
+
+	for (; p < end; p++) {
+		if (*p == '(')
+			p = skip_group(p, end, '(', ')') - 1;
+		else if (*p == '<')
+			depth++;
+		else if (*p == '>' && --depth == 0)
+			return p + 1;
+	}
+	return end;
+}
+
 /* Is P the start of a Rust crate disambiguator, "[" hex digits "]"? */
 static size_t
 disambiguator(const char *p, const char *end)
@@ -207,7 +226,7 @@ strip(struct out *o, const char *p, const char *end, bool no_templates)
 		case '<':
 			if (p > start && (is_ident(p[-1]) || p[-1] == '>' ||
 			    after_operator_symbol(start, p))) {
-				q = skip_group(p, end, '<', '>');
+				q = skip_template(p, end);
 				if (no_templates) {
 					if (p[-1] == ' ' && o->len > 0)	/* "operator< " */
 						o->buf[--o->len] = '\0';
@@ -279,10 +298,15 @@ return_type_end(const char *s, size_t n)
 				i++;
 			continue;
 		}
-		if (c == '(' || c == '<' || c == '[' || c == '{')
+		if (c == '(') {
+			/* Parentheses hold no return type's end, and their
+			 * '<' and '>' are operators, not brackets. */
+			i = (size_t)(skip_group(s + i, s + n, '(', ')') - s) - 1;
+			continue;
+		}
+		if (c == '<' || c == '[' || c == '{')
 			depth++;
-		else if ((c == ')' || c == '>' || c == ']' || c == '}') &&
-		    depth > 0)
+		else if ((c == '>' || c == ']' || c == '}') && depth > 0)
 			depth--;
 		else if (c == ' ' && depth == 0 && !after_operator(s, s + i) &&
 		    i + 1 < n)
@@ -329,6 +353,12 @@ profconv__name_simplify(const char *name, size_t len,
 	}
 	if (o.rc == 0 && o.len == 0)
 		put(&o, name, len);	/* nothing left: show it as it was */
+	if (o.rc == 0 && o.len == 0) {
+		/* An empty name: the result is "", not what BUF held. */
+		o.rc = PC_GROW(o.buf, o.cap, 0, 1);
+		if (o.rc == 0)
+			o.buf[0] = '\0';
+	}
 	*buf = o.buf;
 	*cap = o.cap;
 	if (o.rc != 0)

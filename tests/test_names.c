@@ -117,6 +117,11 @@ static const struct name_case cases[] = {
 	  "first", "first<std::vector<int, std::allocator<int> > >",
 	  "decltype (({parm#1}.begin)()) first<std::vector<int, "
 	  "std::allocator<int> > >(std::vector<int, std::allocator<int> >&)" },
+	/* Expressions in template arguments: their '>' closes nothing. */
+	{ "std::enable_if<((sizeof (int))>(2)), void>::type big<int>(int)",
+	  "big", "big<int>",
+	  "std::enable_if<((sizeof (int))>(2)), void>::type big<int>(int)" },
+	{ "Arr<5>::fill()", "Arr::fill", "Arr<5>::fill", "Arr<5>::fill()" },
 	{ "app::Cache::find(std::map<int, int, std::less<int>, "
 	  "std::allocator<std::pair<int const, int> > > const&)",
 	  "app::Cache::find", "app::Cache::find",
@@ -155,6 +160,26 @@ Test(names, table)
 		cr_expect(eq(str, (char *)simplify(c->in,
 		    PROFCONV_DEMANGLE_NONE), (char *)c->in), "none: %s", c->in);
 	}
+}
+
+/* Text no demangler writes (unbalanced, cut short, empty) gives some
+ * NUL-terminated text of the length reported, in every mode. */
+Test(names, odd_text)
+{
+	static const char *const odd[] = { "(", ")", "<", ">", "{", "}", "[",
+		"operator", "a::operator<", "operator< ", "operator<<=<", "foo(",
+		"x<y", "a<b(c>d)>::f()", " [clone", "f() [clone .cold",
+		"decltype(", "a b c", " ", "::", "<a as b>::c<", "foo[abc",
+		"operator()(", "operator new[", "" };
+	size_t i;
+	int m;
+
+	for (i = 0; i < sizeof(odd) / sizeof(odd[0]); i++)
+		for (m = 0; m <= PROFCONV_DEMANGLE_NONE; m++)
+			(void)simplify(odd[i], (enum profconv_demangle)m);
+	cr_expect(eq(str, (char *)simplify("foo(int",
+	    PROFCONV_DEMANGLE_SIMPLE), "foo"));
+	cr_expect(eq(str, (char *)simplify("", PROFCONV_DEMANGLE_SIMPLE), ""));
 }
 
 Test(names, parse_modes)
