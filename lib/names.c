@@ -79,6 +79,20 @@ after_operator_symbol(const char *start, const char *p)
 	return false;
 }
 
+/* Does the text before P (from START) end with an operator's name,
+ * "operator" and its symbol ("operator<<", "operator==")?  Then a '('
+ * at P opens its parameter list. */
+static bool
+after_operator_name(const char *start, const char *p)
+{
+	const char *q = p;
+
+	while (q > start && p - q < 3 && q[-1] != '\0' &&
+	    strchr("+-*/%^&|~!=<>,", q[-1]) != NULL)
+		q--;
+	return q < p && after_operator(start, q);
+}
+
 /* Does the text before P (from START) end with "decltype" (and a space)?
  * Then the parentheses at P are a type, not a parameter list. */
 static bool
@@ -210,11 +224,11 @@ strip(struct out *o, const char *p, const char *end, bool no_templates)
 				continue;
 			}
 			/* A type, not a parameter list: decltype's operand,
-			 * and a group that follows no name (or "operator()"):
-			 * Rust's "()" and "(A, B)". */
+			 * and a group that follows no name ("operator<<" and
+			 * "operator()" are names): Rust's "()" and "(A, B)". */
 			if (after_decltype(start, p) || p == start ||
 			    !(is_ident(p[-1]) || p[-1] == '>' || p[-1] == ']' ||
-			    p[-1] == ')')) {
+			    p[-1] == ')' || after_operator_name(start, p))) {
 				q = skip_group(p, end, '(', ')');
 				put(o, p, (size_t)(q - p));
 				p = q;
@@ -225,7 +239,8 @@ strip(struct out *o, const char *p, const char *end, bool no_templates)
 			continue;
 		case '<':
 			if (p > start && (is_ident(p[-1]) || p[-1] == '>' ||
-			    after_operator_symbol(start, p))) {
+			    after_operator_symbol(start, p) ||
+			    after_operator_name(start, p))) {
 				q = skip_template(p, end);
 				if (no_templates) {
 					if (p[-1] == ' ' && o->len > 0)	/* "operator< " */

@@ -55,6 +55,14 @@ static const struct name_case cases[] = {
 	  "app::Box<int>::operator<<", "app::Box<int>::operator<<(int)" },
 	{ "app::Box<int>::operator>>=(int)", "app::Box::operator>>=",
 	  "app::Box<int>::operator>>=", "app::Box<int>::operator>>=(int)" },
+	{ "app::Box<int>::operator+(int) const", "app::Box::operator+",
+	  "app::Box<int>::operator+", "app::Box<int>::operator+(int) const" },
+	{ "bool app::operator==<int>(app::Box<int> const&, app::Box<int> "
+	  "const&)", "app::operator==", "app::operator==<int>",
+	  "bool app::operator==<int>(app::Box<int> const&, app::Box<int> "
+	  "const&)" },
+	{ "app::Box<int>::operator->*(int)", "app::Box::operator->*",
+	  "app::Box<int>::operator->*", "app::Box<int>::operator->*(int)" },
 	{ "app::Box<int>::operator()(int)", "app::Box::operator()",
 	  "app::Box<int>::operator()", "app::Box<int>::operator()(int)" },
 	{ "app::Box<int>::operator->()", "app::Box::operator->",
