@@ -62,6 +62,48 @@ operator_symbol(const char *p)
 	return 0;
 }
 
+/* Does the text before P (from START) end with an operator symbol
+ * ("operator<", "operator<<") and a space, as in "operator< <int>",
+ * where the template arguments of an operator function follow? */
+static bool
+after_operator_symbol(const char *start, const char *p)
+{
+	const char *q;
+
+	if (p - start < 10 || p[-1] != ' ')
+		return false;
+	for (q = p - 2; q > start && p - 1 - q < 3 && !is_ident(*q); q--)
+		if (after_operator(start, q) && operator_symbol(q) ==
+		    (size_t)(p - 1 - q))
+			return true;
+	return false;
+}
+
+/* Does the text before P (from START) end with an operator's name,
+ * "operator" and its symbol ("operator<<", "operator==")?  Then a '('
+ * at P opens its parameter list. */
+static bool
+after_operator_name(const char *start, const char *p)
+{
+	const char *q = p;
+
+	while (q > start && p - q < 3 && q[-1] != '\0' &&
+	    strchr("+-*/%^&|~!=<>,", q[-1]) != NULL)
+		q--;
+	return q < p && after_operator(start, q);
+}
+
+/* Does the text before P (from START) end with "decltype" (and a space)?
+ * Then the parentheses at P are a type, not a parameter list. */
+static bool
+after_decltype(const char *start, const char *p)
+{
+	if (p > start && p[-1] == ' ')
+		p--;
+	return p - start >= 8 && memcmp(p - 8, "decltype", 8) == 0 &&
+	    (p - start == 8 || !is_ident(p[-9]));
+}
+
 /* Skip a balanced group that starts at P with OPEN; returns the position
  * after its CLOSE (or the end of the text when it is not closed). */
 static const char *
@@ -73,6 +115,25 @@ skip_group(const char *p, const char *end, char open, char close)
 		if (*p == open)
 			depth++;
 		else if (*p == close && --depth == 0)
+			return p + 1;
+	}
+	return end;
+}
+
+/* Skip template arguments that start at P with '<': parenthesized
+ * expressions in them ("enable_if<(sizeof (T)>2), void>") are opaque, so
+ * their '>' closes nothing. */
+static const char *
+skip_template(const char *p, const char *end)
+{
+	int depth = 0;
+
+	for (; p < end; p++) {
+		if (*p == '(')
+			p = skip_group(p, end, '(', ')') - 1;
+		else if (*p == '<')
+			depth++;
+		else if (*p == '>' && --depth == 0)
 			return p + 1;
 	}
 	return end;
@@ -162,10 +223,12 @@ strip(struct out *o, const char *p, const char *end, bool no_templates)
 				p += 21;
 				continue;
 			}
-			/* A type, not a parameter list, unless it follows a
-			 * name (or "operator()"): Rust's "()" and "(A, B)". */
-			if (p == start || !(is_ident(p[-1]) || p[-1] == '>' ||
-			    p[-1] == ']' || p[-1] == ')')) {
+			/* A type, not a parameter list: decltype's operand,
+			 * and a group that follows no name ("operator<<" and
+			 * "operator()" are names): Rust's "()" and "(A, B)". */
+			if (after_decltype(start, p) || p == start ||
+			    !(is_ident(p[-1]) || p[-1] == '>' || p[-1] == ']' ||
+			    p[-1] == ')' || after_operator_name(start, p))) {
 				q = skip_group(p, end, '(', ')');
 				put(o, p, (size_t)(q - p));
 				p = q;
@@ -175,9 +238,13 @@ strip(struct out *o, const char *p, const char *end, bool no_templates)
 			p = skip_qualifiers(skip_group(p, end, '(', ')'), end);
 			continue;
 		case '<':
-			if (p > start && (is_ident(p[-1]) || p[-1] == '>')) {
-				q = skip_group(p, end, '<', '>');
+			if (p > start && (is_ident(p[-1]) || p[-1] == '>' ||
+			    after_operator_symbol(start, p) ||
+			    after_operator_name(start, p))) {
+				q = skip_template(p, end);
 				if (no_templates) {
+					if (p[-1] == ' ' && o->len > 0)	/* "operator< " */
+						o->buf[--o->len] = '\0';
 					p = q;
 					continue;
 				}
@@ -236,11 +303,25 @@ return_type_end(const char *s, size_t n)
 
 	for (i = 0; i < n; i++) {
 		char c = s[i];
+		size_t k;
 
-		if (c == '(' || c == '<' || c == '[' || c == '{')
+		if (after_operator(s, s + i) && (k = operator_symbol(s + i)) != 0) {
+			/* "operator<" opens nothing, and in "operator< <int>"
+			 * the space ends no return type. */
+			i += k - 1;
+			if (i + 1 < n && s[i + 1] == ' ')
+				i++;
+			continue;
+		}
+		if (c == '(') {
+			/* Parentheses hold no return type's end, and their
+			 * '<' and '>' are operators, not brackets. */
+			i = (size_t)(skip_group(s + i, s + n, '(', ')') - s) - 1;
+			continue;
+		}
+		if (c == '<' || c == '[' || c == '{')
 			depth++;
-		else if ((c == ')' || c == '>' || c == ']' || c == '}') &&
-		    depth > 0)
+		else if ((c == '>' || c == ']' || c == '}') && depth > 0)
 			depth--;
 		else if (c == ' ' && depth == 0 && !after_operator(s, s + i) &&
 		    i + 1 < n)
@@ -287,6 +368,12 @@ profconv__name_simplify(const char *name, size_t len,
 	}
 	if (o.rc == 0 && o.len == 0)
 		put(&o, name, len);	/* nothing left: show it as it was */
+	if (o.rc == 0 && o.len == 0) {
+		/* An empty name: the result is "", not what BUF held. */
+		o.rc = PC_GROW(o.buf, o.cap, 0, 1);
+		if (o.rc == 0)
+			o.buf[0] = '\0';
+	}
 	*buf = o.buf;
 	*cap = o.cap;
 	if (o.rc != 0)
@@ -351,8 +438,11 @@ profconv__namer_name(struct pc_namer *n, const struct profconv_profile *prof,
 		return 0;
 	}
 	/* The full text from the linker's name when there is one: the
-	 * profile's own name may be simplified already. */
-	if (mangled && (n->mode == PROFCONV_DEMANGLE_FULL || *name == '\0'))
+	 * profile's own name may be simplified already (no template
+	 * arguments left for the templates mode), or be that mangled name
+	 * itself (written with demangle none), which pprof demangles. */
+	if (mangled && (n->mode != PROFCONV_DEMANGLE_SIMPLE || *name == '\0' ||
+	    strcmp(name, sys) == 0))
 		full = profconv__demangle(sys, &n->dm,
 		    n->mode == PROFCONV_DEMANGLE_FULL ? 0 :
 		    PC_DEMANGLE_NO_HASH);

@@ -1,0 +1,384 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_view.c - views (view.c, prune.c): what every writer shows of a
+ * profile, checked exactly on profiles built by hand.
+ */
+
+#include "config.h"
+
+#include "view_helpers.h"
+
+static struct profconv_profile *p;
+
+static void
+setup(void)
+{
+	cr_assert(eq(int, profconv_profile_new(&p), 0));
+}
+
+static void
+teardown(void)
+{
+	profconv_profile_free(p);
+	p = NULL;
+}
+
+TestSuite(view, .init = setup, .fini = teardown);
+
+/* A heap profile: one sample type in bytes. */
+static void
+heap_types(void)
+{
+	profconv_profile_add_sample_type(p, "inuse_space", "bytes");
+}
+
+/*
+ * drop_frames as pprof's Prune applies it: walking from the root, the
+ * first matching frame after a frame of the program is cut with
+ * everything beneath it; a match before any program frame stays.
+ */
+Test(view, drop_frames_cut_after_program_frame)
+{
+	uint32_t m, g, ma, je, lm, lg, lma, lje;
+	int64_t v1 = 100, v2 = 7;
+
+	heap_types();
+	profconv_profile_set_drop_frames(p, "malloc|je_.*");
+	m = add_fn(p, "main", "");
+	g = add_fn(p, "grow", "");
+	ma = add_fn(p, "malloc", "");
+	je = add_fn(p, "je_prof_backtrace", "");
+	lm = LOC1(p, 0, 0x10, m, 1);
+	lg = LOC1(p, 0, 0x20, g, 1);
+	lma = LOC1(p, 0, 0x30, ma, 1);
+	lje = LOC1(p, 0, 0x40, je, 1);
+	SAMPLE(p, &v1, lje, lma, lg, lm);
+	/* malloc at the root is no allocator frame under the program. */
+	SAMPLE(p, &v2, lma, lm, lma);
+	expect_view(p, NULL, "main;grow 100\nmalloc;main 7\n");
+}
+
+/* A frame that matches keep_frames as well is the program's. */
+Test(view, keep_frames_survive)
+{
+	uint32_t m, ma, xm, lm, lma, lxm;
+	int64_t v = 5;
+
+	heap_types();
+	profconv_profile_set_drop_frames(p, "x?malloc");
+	profconv_profile_set_keep_frames(p, "xmalloc");
+	m = add_fn(p, "main", "");
+	ma = add_fn(p, "malloc", "");
+	xm = add_fn(p, "xmalloc", "");
+	lm = LOC1(p, 0, 0x10, m, 1);
+	lma = LOC1(p, 0, 0x20, ma, 1);
+	lxm = LOC1(p, 0, 0x30, xm, 1);
+	SAMPLE(p, &v, lma, lxm, lm);
+	expect_view(p, NULL, "main;xmalloc 5\n");
+}
+
+/* A match in the middle of a location's inline chain keeps only the
+ * callers outside it. */
+Test(view, drop_inside_inline_chain)
+{
+	uint32_t m, in, ma, out, lm, l;
+	int64_t v = 3;
+
+	heap_types();
+	profconv_profile_set_drop_frames(p, "malloc");
+	m = add_fn(p, "main", "");
+	in = add_fn(p, "inner", "");
+	ma = add_fn(p, "malloc", "");
+	out = add_fn(p, "outer", "");
+	lm = LOC1(p, 0, 0x10, m, 1);
+	l = LOCN(p, 0, 0x20, 1, in, ma, out);
+	SAMPLE(p, &v, l, lm);
+	expect_view(p, NULL, "main;outer 3\n");
+}
+
+/* Frames without symbols inside the allocator's own library are cut
+ * from allocation profiles even without drop_frames, not from others. */
+static void
+allocator_library(const char *lib)
+{
+	uint32_t app, al, m, lm, la;
+	int64_t v[2] = { 1, 64 };
+
+	app = add_map(p, 0x1000, 0x2000, "/bin/app");
+	al = add_map(p, 0x7000, 0x9000, lib);
+	m = add_fn(p, "main", "");
+	lm = LOC1(p, app, 0x1010, m, 1);
+	la = add_loc(p, al, 0x7123, NULL, 0, 0);
+	SAMPLE(p, v, la, lm);
+}
+
+Test(view, allocator_library_cut_in_heap_profile)
+{
+	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
+
+	profconv_profile_add_sample_type(p, "alloc_objects", "count");
+	profconv_profile_add_sample_type(p, "inuse_space", "bytes");
+	allocator_library("/usr/lib/x86_64-linux-gnu/libjemalloc.so.2");
+	expect_view(p, NULL, "main 1 64\n");
+	o.keep_allocator_frames = 1;
+	expect_view(p, &o, "main;libjemalloc.so.2+0x123 1 64\n");
+}
+
+Test(view, tcmalloc_library_cut_in_heap_profile)
+{
+	profconv_profile_add_sample_type(p, "space", "bytes");
+	profconv_profile_add_sample_type(p, "objects", "count");
+	allocator_library("/usr/lib/x86_64-linux-gnu/libtcmalloc.so.4");
+	expect_view(p, NULL, "main 1 64\n");
+}
+
+Test(view, allocator_library_kept_in_cpu_profile)
+{
+	profconv_profile_add_sample_type(p, "samples", "count");
+	profconv_profile_add_sample_type(p, "cpu", "nanoseconds");
+	allocator_library("/usr/lib/x86_64-linux-gnu/libjemalloc.so.2");
+	expect_view(p, NULL, "main;libjemalloc.so.2+0x123 1 64\n");
+}
+
+/* Inline calls expand root first, the outermost line first; no_inline
+ * keeps one frame per location, its outermost function. */
+Test(view, inline_order_and_no_inline)
+{
+	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
+	uint32_t m, a, b, c, lm, l;
+	int64_t v = 9;
+
+	profconv_profile_add_sample_type(p, "samples", "count");
+	m = add_fn(p, "main", "");
+	a = add_fn(p, "leaf", "");
+	b = add_fn(p, "middle", "");
+	c = add_fn(p, "outer", "");
+	lm = LOC1(p, 0, 0x10, m, 1);
+	l = LOCN(p, 0, 0x20, 1, a, b, c);
+	SAMPLE(p, &v, l, lm);
+	expect_view(p, NULL, "main;outer;middle;leaf 9\n");
+	o.no_inline = 1;
+	expect_view(p, &o, "main;outer 9\n");
+}
+
+/* By line: "name file.c:12" with the file's base name; by address: one
+ * frame per location, "outermost+0xaddress"; a location without lines
+ * is "module+0xoffset", or its address without a mapping. */
+Test(view, granularity)
+{
+	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
+	uint32_t map, m, a, b, l1, l2, l3, l4;
+	int64_t v = 2, w = 3;
+
+	profconv_profile_add_sample_type(p, "samples", "count");
+	map = add_map(p, 0x400000, 0x500000, "/usr/bin/app");
+	m = add_fn(p, "main", "/src/app/main.c");
+	a = add_fn(p, "grow", "/src/app/pool.c");
+	b = add_fn(p, "nofile", "");
+	l1 = LOC1(p, map, 0x401000, m, 12);
+	l2 = LOCN(p, map, 0x402000, 40, a, m);
+	l3 = LOC1(p, map, 0x403000, b, 7);
+	l4 = add_loc(p, map, 0x404abc, NULL, 0, 0);
+	SAMPLE(p, &v, l2, l1);
+	SAMPLE(p, &w, 0x0 + l4, l3, l1);
+	expect_view(p, NULL, "main;main;grow 2\nmain;nofile;app+0x4abc 3\n");
+	o.granularity = PROFCONV_BY_LINE;
+	expect_view(p, &o, "main main.c:12;main main.c:41;grow pool.c:40 2\n"
+	    "main main.c:12;nofile;app+0x4abc 3\n");
+	o.granularity = PROFCONV_BY_ADDRESS;
+	expect_view(p, &o, "main+0x401000;main+0x402000 2\n"
+	    "main+0x401000;nofile+0x403000;app+0x4abc 3\n");
+}
+
+Test(view, unmapped_location_is_its_address)
+{
+	uint32_t l;
+	int64_t v = 1;
+
+	profconv_profile_add_sample_type(p, "samples", "count");
+	l = add_loc(p, 0, 0xdeadbeef, NULL, 0, 0);
+	SAMPLE(p, &v, l);
+	expect_view(p, NULL, "0xdeadbeef 1\n");
+}
+
+/* focus keeps the stacks with a matching frame, ignore drops them; the
+ * expressions are searched in the frame's text. */
+Test(view, focus_and_ignore)
+{
+	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
+	struct profconv_view *v = NULL;
+	uint32_t m, g, s, lm, lg, ls;
+	int64_t a = 10, b = 20;
+
+	profconv_profile_add_sample_type(p, "samples", "count");
+	m = add_fn(p, "main", "");
+	g = add_fn(p, "Pool::grow", "");
+	s = add_fn(p, "shrink", "");
+	lm = LOC1(p, 0, 0x10, m, 1);
+	lg = LOC1(p, 0, 0x20, g, 1);
+	ls = LOC1(p, 0, 0x30, s, 1);
+	SAMPLE(p, &a, lg, lm);
+	SAMPLE(p, &b, ls, lm);
+	o.focus = "gro";
+	expect_view(p, &o, "main;Pool::grow 10\n");
+	o.focus = NULL;
+	o.ignore = "^shr";
+	expect_view(p, &o, "main;Pool::grow 10\n");
+	o.focus = "main";
+	o.ignore = "grow";
+	expect_view(p, &o, "main;shrink 20\n");
+	o.ignore = "(";
+	cr_assert(eq(int, profconv_view_new(&v, p, &o), PROFCONV_EINVAL));
+	cr_assert(v == NULL);
+	cr_assert(strncmp(ERRMSG, "invalid ignore expression '(': ", 31) == 0,
+	    "%s", ERRMSG);
+}
+
+/* Samples whose values are all zero are left out; two samples that show
+ * the same frames are one stack with their values added; the totals
+ * are the profile's. */
+Test(view, zeros_merges_and_totals)
+{
+	struct profconv_view *v = NULL;
+	uint32_t m, g, lm, lg1, lg2;
+	int64_t a[2] = { 1, 100 }, b[2] = { 2, 200 }, z[2] = { 0, 0 };
+	int64_t half[2] = { 0, 5 }, t, want;
+	size_t i;
+
+	profconv_profile_add_sample_type(p, "alloc_objects", "count");
+	profconv_profile_add_sample_type(p, "alloc_space", "bytes");
+	m = add_fn(p, "main", "");
+	g = add_fn(p, "grow", "");
+	lm = LOC1(p, 0, 0x10, m, 1);
+	lg1 = LOC1(p, 0, 0x20, g, 5);
+	lg2 = LOC1(p, 0, 0x28, g, 6);
+	SAMPLE(p, a, lg1, lm);
+	SAMPLE(p, b, lg2, lm);
+	SAMPLE(p, z, lm);
+	SAMPLE(p, half, lm);
+	expect_view(p, NULL, "main 0 5\nmain;grow 3 300\n");
+	cr_assert(eq(int, profconv_view_new(&v, p, NULL), 0));
+	for (i = 0; i < 2; i++) {
+		cr_assert(eq(int, profconv_view_total(v, i, &t), 0));
+		cr_assert(eq(int, profconv_profile_total(p, i, &want), 0));
+		cr_expect(eq(i64, t, want), "type %zu", i);
+	}
+	cr_assert(eq(int, profconv_view_total(v, 2, &t), PROFCONV_EINVAL));
+	profconv_view_free(v);
+}
+
+/*
+ * Stacks sort by their folded text in byte order, ';' between frames:
+ * ':' and '.' sort before it, '<' and letters after it.
+ */
+Test(view, sorted_by_folded_text)
+{
+	const char *names[] = { "main", "main:x", "a", "main<x>", "a.b", "bc",
+		"ab", "c" };
+	uint32_t f[8], l[8];
+	int64_t v = 1;
+	size_t i;
+
+	profconv_profile_add_sample_type(p, "samples", "count");
+	for (i = 0; i < 8; i++) {
+		f[i] = add_fn(p, names[i], "");
+		l[i] = LOC1(p, 0, 0x100 + 16 * i, f[i], 1);
+	}
+	SAMPLE(p, &v, l[0]);		/* main */
+	SAMPLE(p, &v, l[1]);		/* main:x */
+	SAMPLE(p, &v, l[2], l[0]);	/* main;a */
+	SAMPLE(p, &v, l[3]);		/* main<x> */
+	SAMPLE(p, &v, l[4]);		/* a.b */
+	SAMPLE(p, &v, l[5], l[2]);	/* a;bc */
+	SAMPLE(p, &v, l[7], l[6]);	/* ab;c */
+	expect_view(p, NULL, "a.b 1\na;bc 1\nab;c 1\nmain 1\nmain:x 1\n"
+	    "main;a 1\nmain<x> 1\n");
+}
+
+/* A sample without locations is a stack without frames. */
+Test(view, empty_stack)
+{
+	int64_t v = 4;
+
+	profconv_profile_add_sample_type(p, "samples", "count");
+	cr_assert(eq(int, profconv_profile_add_sample(p, NULL, 0, &v, NULL,
+	    0), 0));
+	expect_view(p, NULL, "- 4\n");
+}
+
+/* What a frame says of itself. */
+Test(view, frame_fields)
+{
+	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
+	struct profconv_view_frame fr;
+	struct profconv_view_stack st;
+	struct profconv_view *v = NULL;
+	uint32_t map, g, l1, l2, l3;
+	int64_t val = 1;
+
+	profconv_profile_add_sample_type(p, "samples", "count");
+	map = add_map(p, 0x1000, 0x9000, "/opt/lib/libpool.so");
+	g = add_fn(p, "app::Pool<int>::grow(unsigned long)", "/src/pool.cc");
+	l1 = LOC1(p, map, 0x1100, g, 42);
+	l2 = LOC1(p, map, 0x1200, g, 43);
+	l3 = add_loc(p, map, 0x1300, NULL, 0, 0);
+	SAMPLE(p, &val, l1);
+	SAMPLE(p, &val, l2);
+	SAMPLE(p, &val, l3);
+	cr_assert(eq(int, profconv_view_new(&v, p, &o), 0));
+	cr_assert(eq(sz, profconv_view_frame_count(v), 2));
+	cr_assert(eq(sz, profconv_view_stack_count(v), 2));
+	cr_assert(eq(int, profconv_view_stack(v, 0, &st), 0));
+	cr_assert(eq(sz, st.nframes, 1));
+	cr_assert(eq(i64, st.values[0], 2));
+	cr_assert(eq(int, profconv_view_frame(v, st.frames[0], &fr), 0));
+	cr_expect(eq(str, (char *)fr.name, "app::Pool::grow"));
+	cr_expect(eq(str, (char *)fr.function, "app::Pool::grow"));
+	cr_expect(eq(str, (char *)fr.file, "/src/pool.cc"));
+	cr_expect(eq(i64, fr.line, 42));
+	cr_expect(eq(str, (char *)fr.module, "libpool.so"));
+	cr_assert(eq(int, profconv_view_stack(v, 1, &st), 0));
+	cr_assert(eq(int, profconv_view_frame(v, st.frames[0], &fr), 0));
+	cr_expect(eq(str, (char *)fr.name, "libpool.so+0x300"));
+	cr_expect(eq(str, (char *)fr.function, ""));
+	cr_expect(eq(str, (char *)fr.file, ""));
+	cr_expect(eq(i64, fr.line, 0));
+	cr_expect(eq(str, (char *)fr.module, "libpool.so"));
+	cr_assert(eq(int, profconv_view_frame(v, 0, &fr), PROFCONV_EINVAL));
+	cr_assert(eq(int, profconv_view_frame(v, 3, &fr), PROFCONV_EINVAL));
+	cr_assert(eq(int, profconv_view_stack(v, 2, &st), PROFCONV_EINVAL));
+	cr_assert(profconv_view_profile(v) == p);
+	profconv_view_free(v);
+	o.demangle = PROFCONV_DEMANGLE_FULL;
+	o.granularity = PROFCONV_BY_LINE;
+	expect_view(p, &o, "app::Pool<int>::grow(unsigned long) pool.cc:42 1\n"
+	    "app::Pool<int>::grow(unsigned long) pool.cc:43 1\n"
+	    "libpool.so+0x300 1\n");
+}
+
+Test(view, sample_index_and_options)
+{
+	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
+	struct profconv_view *v = NULL;
+	size_t i = 99;
+
+	profconv_profile_add_sample_type(p, "alloc_space", "bytes");
+	profconv_profile_add_sample_type(p, "inuse_space", "bytes");
+	cr_assert(eq(int, profconv_view_new(&v, p, NULL), 0));
+	cr_assert(eq(int, profconv_view_sample_index(v, NULL, &i), 0));
+	cr_assert(eq(sz, i, 1));
+	cr_assert(eq(int, profconv_view_sample_index(v, "alloc_space", &i),
+	    0));
+	cr_assert(eq(sz, i, 0));
+	cr_assert(eq(int, profconv_view_sample_index(v, "cpu", &i),
+	    PROFCONV_ENOTFOUND));
+	cr_assert(eq(str, ERRMSG, "profile has no sample type 'cpu'"));
+	profconv_view_free(v);
+	profconv_view_free(NULL);
+	o.version = 99;
+	cr_assert(eq(int, profconv_view_new(&v, p, &o), PROFCONV_EINVAL));
+	o.version = PROFCONV_VIEW_OPTIONS_VERSION;
+	o.granularity = (enum profconv_granularity)7;
+	cr_assert(eq(int, profconv_view_new(&v, p, &o), PROFCONV_EINVAL));
+	cr_assert(v == NULL);
+}
