@@ -299,6 +299,11 @@ profconv_profile_print(const struct profconv_profile *prof, FILE *fp,
 		    "print options version %u is not %u", opts->version,
 		    PROFCONV_PRINT_OPTIONS_VERSION);
 	vopts = opts->view != NULL ? opts->view : &vdef;
+	/* Refuse a bad sample type before anything is written. */
+	if (opts->summary && opts->sample_type != NULL &&
+	    profconv_profile_sample_type_index(prof, opts->sample_type) < 0)
+		return profconv__fail(PROFCONV_ENOTFOUND,
+		    "profile has no sample type '%s'", opts->sample_type);
 	memset(&namer, 0, sizeof(namer));
 	namer.mode = vopts->demangle;
 	errno = 0;

@@ -715,6 +715,23 @@ Test(print, summary)
 
 /* INT64_MIN has no magnitude in int64: ranking and totals must not
  * overflow (run under -fsanitize=undefined in CI). */
+/* A summary that fails writes nothing: the type is checked first. */
+Test(print, nothing_written_on_error)
+{
+	struct profconv_print_options po = PROFCONV_PRINT_OPTIONS_INIT;
+	size_t len = 0;
+	FILE *fp;
+
+	a = small();
+	po.summary = 1;
+	po.sample_type = "cpu";
+	fp = open_memstream(&out, &len);
+	cr_assert(eq(int, profconv_profile_print(a, fp, &po),
+	    PROFCONV_ENOTFOUND));
+	fclose(fp);
+	cr_expect(eq(str, out, ""));
+}
+
 Test(print, int64_min_summary)
 {
 	struct profconv_print_options po = PROFCONV_PRINT_OPTIONS_INIT;
