@@ -245,12 +245,15 @@ Test(input, read_refuses_unknown_options_versions)
 	struct profconv_read_options opts = PROFCONV_READ_OPTIONS_INIT;
 	struct profconv_profile *prof;
 
-	opts.version = 3;
+	opts.version = 4;
 	cr_assert(eq(int, profconv_profile_read_mem(&prof, "x", 1, &opts, NULL),
 	    PROFCONV_EINVAL));
 	cr_assert(eq(str, (char *)profconv_errmsg(),
-	    "read options version 3 is not 2"));
+	    "read options version 4 is not 3"));
 	opts.version = 1;	/* the layout before the progress callback */
+	cr_assert(eq(int, profconv_profile_read_mem(&prof, "x", 1, &opts, NULL),
+	    PROFCONV_EINVAL));
+	opts.version = 2;	/* the layout before the massif snapshot */
 	cr_assert(eq(int, profconv_profile_read_mem(&prof, "x", 1, &opts, NULL),
 	    PROFCONV_EINVAL));
 }
