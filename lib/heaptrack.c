@@ -398,12 +398,19 @@ on_ip(struct ht_reader *r, const char *line, size_t len)
 		return bad(r, "too many instruction pointers");
 	/* Before format 3 addresses are return addresses: move onto the call. */
 	addr = r->fields[0] - (r->format < 3 && r->fields[0] != 0);
-	rc = module_of(r, r->fields[1], &mapping);
+	/*
+	 * Before its first ip the interpreter interns every loaded module,
+	 * the executable first: string 1 becomes mapping 1, the main binary
+	 * for pprof.
+	 */
+	rc = r->nips == 0 && r->nstrs != 0 ? module_of(r, 1, &mapping) : 0;
+	if (rc == 0)
+		rc = module_of(r, r->fields[1], &mapping);
 	nlines = n == 3 ? 1 : (n - 2) / 3;
 	if (rc == 0)
 		rc = PC_GROW(r->lines, r->lines_cap, 0, nlines);
 	for (k = 0; rc == 0 && k < nlines; k++)
-		rc = frame_line(r, r->fields[0], &r->fields[2 + 3 * k], n > 3,
+		rc = frame_line(r, addr, &r->fields[2 + 3 * k], n > 3,
 		    &r->lines[k], &flags);
 	if (rc == 0)
 		rc = profconv__add_location_raw(r->prof, mapping, addr,
