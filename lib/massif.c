@@ -117,6 +117,8 @@ header_value(struct ms_reader *r, const char *line, size_t len,
 
 	if (!pc_has_prefix(line, len, key))
 		return bad(r, "expected '%s' in the massif header", key);
+	if (!profconv__utf8_valid(line, len))
+		return bad(r, "header line is not valid UTF-8");
 	free(*out);
 	*out = strndup(line + klen, len - klen);
 	return *out != NULL ? 0 : profconv__nomem();
@@ -177,6 +179,8 @@ parse_node(struct ms_reader *r, struct ms_tree *t, const char *line,
 	uint64_t nch;
 	int rc;
 
+	if (!profconv__utf8_valid(line, len))
+		return bad(r, "heap tree line is not valid UTF-8");
 	while (p < end && *p == ' ')
 		p++;
 	if (p == end || *p++ != 'n' || !profconv__parse_u64(&p, end, &nch) ||
@@ -726,8 +730,8 @@ build(struct ms_reader *r, const struct ms_snap *s, bool fallback,
 	rc = profconv_profile_new(&b.prof);
 	if (rc == 0)
 		rc = add_header(r, b.prof, s, fallback);
-	/* Node 0 is the root, not a frame; bytes no child holds end here. */
-	for (i = 1; rc == 0 && i < s->tree.n; i++) {
+	/* Bytes no child holds end at their node (the root: no frames). */
+	for (i = 0; rc == 0 && i < s->tree.n; i++) {
 		nd = &s->tree.v[i];
 		if (nd->bytes > nd->children_bytes)
 			rc = add_node_sample(&b, (uint32_t)i,
