@@ -83,7 +83,7 @@ unsigned int profconv_version_number(void);
 
 /*
  * The library and the versions of the libraries it was built with, as
- * "libprofconv 0.1.0 protobuf-c/1.4.1 zlib/1.2.13 libdw/0.188".
+ * "libprofconv 0.1.0 protobuf-c/1.4.1 zlib/1.2.13 libdw/0.188 zstd/1.5.4".
  */
 const char *profconv_version_details(void);
 
