@@ -74,15 +74,16 @@ bad(struct ms_reader *r, const char *fmt, ...)
 	    (unsigned long long)r->in->lineno, msg);
 }
 
-/* The next line that is not a '#' comment; 0 at the end of input. */
+/* The next line that is neither blank nor a '#' comment; 0 at the end. */
 static int
 next_line(struct ms_reader *r, const char **line, size_t *len)
 {
 	int rc;
 
+	/* ms_print skips blank lines too. */
 	do
 		rc = profconv__input_getline(r->in, line, len);
-	while (rc == 1 && *len != 0 && (*line)[0] == '#');
+	while (rc == 1 && (*len == 0 || (*line)[0] == '#'));
 	return rc;
 }
 
@@ -669,14 +670,44 @@ comment(struct profconv_profile *prof, const char *fmt, ...)
 	return profconv_profile_add_comment(prof, buf);
 }
 
+/*
+ * What the tree counts.  Valgrind's xtree memory reports (--xtree-memory,
+ * a ".ms" file) use massif's format with one snapshot per event, named
+ * by the root's text: "curB : currently allocated Bytes" and so on.
+ */
+static void
+value_type(const struct ms_tree *t, struct profconv_value_type *vt)
+{
+	static const struct { const char *event, *type, *unit; } events[] = {
+		{ "curB : ", "inuse_space", "bytes" },
+		{ "curBk : ", "inuse_objects", "count" },
+		{ "totB : ", "alloc_space", "bytes" },
+		{ "totBk : ", "alloc_objects", "count" },
+		{ "totFdB : ", "freed_space", "bytes" },
+		{ "totFdBk : ", "freed_objects", "count" },
+	};
+	const char *text = t->text + t->v[0].text;
+	size_t i;
+
+	vt->type = "inuse_space";
+	vt->unit = "bytes";
+	for (i = 0; i < PC_ARRAY_LEN(events); i++)
+		if (pc_has_prefix(text, t->v[0].text_len, events[i].event)) {
+			vt->type = events[i].type;
+			vt->unit = events[i].unit;
+		}
+}
+
 static int
 add_header(struct ms_reader *r, struct profconv_profile *prof,
     const struct ms_snap *s, bool fallback)
 {
 	const struct profconv_snapshot *i = &s->info;
+	struct profconv_value_type vt;
 	int rc;
 
-	rc = profconv_profile_add_sample_type(prof, "inuse_space", "bytes");
+	value_type(&s->tree, &vt);
+	rc = profconv_profile_add_sample_type(prof, vt.type, vt.unit);
 	if (rc == 0)
 		rc = profconv_profile_set_period(prof, "space", "bytes", 1);
 	if (rc == 0)

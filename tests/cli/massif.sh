@@ -34,6 +34,10 @@ massif hu2 hu2 --threshold=0
 massif hucc hucc
 massif depth hu2 --depth=2 --time-unit=ms --stacks=yes
 massif pages hu0 --pages-as-heap=yes
+# memcheck's xtree memory report: massif's format, a snapshot per event.
+(cd "$TMP" && valgrind --tool=memcheck --xtree-memory=full \
+    --xtree-memory-file="$TMP/xtree.ms" ./hu0 300 >"$TMP/xtree.log" 2>&1) ||
+	fail "memcheck --xtree-memory failed"
 
 # check FILE SNAPSHOT-OPTION NUMBER: total and stacks of snapshot NUMBER.
 check() {
@@ -42,7 +46,7 @@ check() {
 	heap=$(awk -v n="$3" '/^snapshot=/ {s = substr($0, 10)}
 	    /^mem_heap_B=/ && s == n {print substr($0, 12)}' "$1")
 	got=$("$PROFCONV" show -s "$TMP/p.pb.gz" |
-	    sed -n 's/^total inuse_space\/bytes: \([0-9]*\).*/\1/p')
+	    sed -n 's/^total [a-z_]*\/[a-z]*: \([0-9]*\).*/\1/p')
 	[ "$got" = "$heap" ] ||
 		fail "$1 snapshot $3: total $got, mem_heap_B $heap"
 	awk -v snap="$3" -f "$AWK_STACKS" "$1" | sort >"$TMP/want"
@@ -55,7 +59,7 @@ check() {
 		fail "$1 --snapshot $2: the comment does not name snapshot $3"
 }
 
-for name in hu0 hu0t hu2 hucc depth pages; do
+for name in hu0 hu0t hu2 hucc depth pages xtree; do
 	f=$TMP/$name.ms
 	[ -s "$f" ] || continue
 	# ms_print's list of detailed snapshots, "(peak)" marked.
@@ -81,6 +85,15 @@ for name in hu0 hu0t hu2 hucc depth pages; do
 		expect_err "profconv text2pb: '$f': massif snapshot $empty has no heap tree ($(grep -c '^snapshot=' "$f") snapshots, $(grep -c '^heap_tree=[dp]' "$f") with a heap tree)"
 		[ ! -e "$TMP/x.pb.gz" ] || fail "$name: a partial output was left"
 	fi
+done
+
+# Each xtree event is named as pprof names the value.
+n=0
+for t in inuse_space inuse_objects alloc_space alloc_objects freed_space \
+    freed_objects; do
+	"$PROFCONV" show -s --snapshot $n "$TMP/xtree.ms" >"$TMP/out" 2>&1
+	grep -q "^sample types: $t/" "$TMP/out" || fail "xtree snapshot $n is not $t"
+	n=$((n + 1))
 done
 
 # The -O2 inline chain is one location with three lines.
