@@ -27,7 +27,7 @@ run 1 "$PROFCONV" show --max-input 10M "$TMP/bomb.gz"
 expect_err "profconv show: '$TMP/bomb.gz': input exceeds the limit of 10485760 bytes"
 head -c 200000000 /dev/zero | gzip -1 >"$TMP/zeros.gz"
 run 1 "$PROFCONV" show --max-input 10M "$TMP/zeros.gz"
-expect_err "profconv show: '$TMP/zeros.gz': unrecognized profile format (binary data); expected pprof protobuf, gperftools/Go heap or CPU, jemalloc heap_v2, contention, or Go goroutine/threadcreate"
+expect_err "profconv show: '$TMP/zeros.gz': unrecognized profile format (binary data); expected pprof protobuf, gperftools/Go heap or CPU, jemalloc heap_v2, contention, Go goroutine/threadcreate, heaptrack or massif"
 run 2 "$PROFCONV" show --max-input 10Q "$TMP/bomb.gz"
 run 2 "$PROFCONV" show --max-input -5 "$TMP/bomb.gz"
 

@@ -28,8 +28,10 @@ run 0 "$PROFCONV" text2pb "$TMP/tc.heap.zst" -o "$TMP/a.pb.gz"
 run 0 "$PROFCONV" text2pb "$TMP/tc.heap" -o "$TMP/b.pb.gz"
 cmp -s "$TMP/a.pb.gz" "$TMP/b.pb.gz" || fail "text2pb output differs for .zst"
 
-# A zstd bomb: 200 MB of zeros, bounded like a gzip one.
-head -c 200000000 /dev/zero | zstd -q -c >"$TMP/bomb.zst"
+# A zstd bomb: a pprof field header claiming 2 GB, then 200 MB of zeros,
+# bounded like a gzip one.
+{ printf '\012\377\377\377\377\007'; head -c 200000000 /dev/zero; } |
+	zstd -q -c >"$TMP/bomb.zst"
 run 1 "$PROFCONV" show --max-input 10M "$TMP/bomb.zst"
 expect_err "profconv show: '$TMP/bomb.zst': input exceeds the limit of 10485760 bytes"
 # Garbage after a frame.
