@@ -239,8 +239,6 @@ on_string(struct ht_reader *r, const char *line, size_t len)
 	int rc;
 
 	rc = string_field(r, line, len, &s, &n);
-	if (rc == 0 && !profconv__utf8_valid(s, n))
-		rc = bad(r, "string is not valid UTF-8");
 	if (rc == 0 && r->nstrs >= UINT32_MAX - 1)
 		rc = bad(r, "too many strings");
 	if (rc == 0)
@@ -259,8 +257,6 @@ on_command(struct ht_reader *r, const char *line, size_t len)
 {
 	if (r->cmdline != NULL)
 		return bad(r, "a second 'X' record");
-	if (!profconv__utf8_valid(line, len))
-		return bad(r, "command line is not valid UTF-8");
 	r->cmdline = len > 2 ? strndup(line + 2, len - 2) : strdup("");
 	return r->cmdline != NULL ? 0 : profconv__nomem();
 }

@@ -118,8 +118,6 @@ header_value(struct ms_reader *r, const char *line, size_t len,
 
 	if (!pc_has_prefix(line, len, key))
 		return bad(r, "expected '%s' in the massif header", key);
-	if (!profconv__utf8_valid(line, len))
-		return bad(r, "header line is not valid UTF-8");
 	free(*out);
 	*out = strndup(line + klen, len - klen);
 	return *out != NULL ? 0 : profconv__nomem();
@@ -180,8 +178,6 @@ parse_node(struct ms_reader *r, struct ms_tree *t, const char *line,
 	uint64_t nch;
 	int rc;
 
-	if (!profconv__utf8_valid(line, len))
-		return bad(r, "heap tree line is not valid UTF-8");
 	while (p < end && *p == ' ')
 		p++;
 	if (p == end || *p++ != 'n' || !profconv__parse_u64(&p, end, &nch) ||

@@ -166,9 +166,10 @@ expect_err "profconv show: '$TMP/trace.ht': line 9: trace refers to instruction 
 ht len.ht 's 9 short\n'
 run 1 "$PROFCONV" show "$TMP/len.ht"
 expect_err "profconv show: '$TMP/len.ht': line 9: string of 5 bytes, its length says 9"
-ht utf8.ht 's 2 \377\376\n'
-run 1 "$PROFCONV" show "$TMP/utf8.ht"
-expect_err "profconv show: '$TMP/utf8.ht': line 9: string is not valid UTF-8"
+# Not UTF-8: repaired, as every reader repairs strings, with a warning.
+ht utf8.ht 's 2 \377\376\n' '\n# strings: 3\n# ips: 1\n'
+run 0 "$PROFCONV" show -s "$TMP/utf8.ht"
+expect_err "profconv show: warning: '$TMP/utf8.ht': 1 string was not valid UTF-8, invalid bytes replaced by U+FFFD"
 printf 'v 10400 3\nx 4 prog\nm 1 x 5609b27b5000 0 6f8\n' >"$TMP/raw.ht"
 run 1 "$PROFCONV" show "$TMP/raw.ht"
 expect_err "profconv show: '$TMP/raw.ht': line 2: raw heaptrack data (not interpreted); run it through heaptrack_interpret first"
