@@ -19,6 +19,9 @@ const char *cmd_name = "profconv";
 
 /* 0: the library's default, PROFCONV_DEFAULT_MAX_INPUT. */
 static uint64_t max_input;
+/* --snapshot, when given. */
+static int64_t snapshot;
+static bool snapshot_set;
 
 bool cmd_quiet;
 bool cmd_read_progress = true;
@@ -266,6 +269,30 @@ read_done(int rc, const struct profconv_profile *prof, const char *subject)
 	return EXIT_OK;
 }
 
+bool
+cmd_set_snapshot(const char *text)
+{
+	unsigned long long v;
+	char *end;
+
+	snapshot_set = true;
+	if (strcmp(text, "peak") == 0 || strcmp(text, "last") == 0) {
+		snapshot = text[0] == 'p' ? PROFCONV_SNAPSHOT_PEAK :
+		    PROFCONV_SNAPSHOT_LAST;
+		return true;
+	}
+	errno = 0;
+	v = strtoull(text, &end, 10);
+	if (end == text || *end != '\0' || errno == ERANGE || v > INT64_MAX ||
+	    text[0] < '0' || text[0] > '9') {
+		cmd_usage_error("invalid --snapshot value '%s' (peak, last or "
+		    "a snapshot number)", text);
+		return false;
+	}
+	snapshot = (int64_t)v;
+	return true;
+}
+
 int
 cmd_read_profile(const char *path, const struct profconv_read_options *given,
     struct profconv_profile **out)
@@ -284,6 +311,8 @@ cmd_read_profile(const char *path, const struct profconv_read_options *given,
 		cmd_progress_begin("bytes", "reading '%s'",
 		    strcmp(path, "-") == 0 ? "<stdin>" : path);
 	}
+	if (snapshot_set)
+		opts.snapshot = snapshot;
 
 	if (strcmp(path, "-") == 0) {
 		rc = profconv_profile_read(out, stdin, &opts, NULL);

@@ -134,6 +134,19 @@ void cmd_progress_fn(uint64_t done, uint64_t total, void *payload);
 /* Whether cmd_read_profile() shows reading progress (merge shows files). */
 extern bool cmd_read_progress;
 
+/*
+ * --snapshot peak|last|N: which snapshot of a series (Valgrind massif)
+ * becomes the profile.
+ */
+#define CMD_OPT_SNAPSHOT 0x1002
+#define CMD_SNAPSHOT_OPTION \
+	{ "snapshot", required_argument, NULL, CMD_OPT_SNAPSHOT }
+#define CMD_SNAPSHOT_HELP \
+	"      --snapshot WHICH  massif: the snapshot to read, peak (default),\n" \
+	"                        last, or a snapshot number\n"
+/* Set the snapshot from TEXT; false (after a usage message) when invalid. */
+bool cmd_set_snapshot(const char *text);
+
 /* Parse a whole decimal number in [MIN, MAX] for OPTION. */
 bool cmd_parse_long(const char *option, const char *text, long min, long max,
     long *out);

@@ -38,6 +38,7 @@ static const char usage_text[] =
 	"                        status\n"
 	CMD_VIEW_HELP
 	CMD_MAX_INPUT_HELP
+	CMD_SNAPSHOT_HELP
 	"  -h, --help            show this help and exit\n"
 	"  -V, --version         show version information and exit\n"
 	"\n"
@@ -84,6 +85,7 @@ parse_args(int argc, char **argv, struct diff_args *a)
 		{ "quiet", no_argument, NULL, 'q' },
 		CMD_VIEW_OPTIONS,
 		CMD_MAX_INPUT_OPTION,
+		CMD_SNAPSHOT_OPTION,
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -129,6 +131,10 @@ parse_args(int argc, char **argv, struct diff_args *a)
 		case 'q':
 			a->quiet = true;
 			cmd_quiet = true;
+			break;
+		case CMD_OPT_SNAPSHOT:
+			if (!cmd_set_snapshot(optarg))
+				return DIFF_TROUBLE;
 			break;
 		case CMD_OPT_MAX_INPUT:
 			if (!cmd_set_max_input(optarg))

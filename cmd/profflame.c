@@ -29,6 +29,7 @@ static const char usage_text[] =
 	"  -o, --output FILE     write to FILE instead of standard output\n"
 	CMD_MAX_INPUT_HELP
 	CMD_QUIET_HELP
+	CMD_SNAPSHOT_HELP
 	"  -h, --help            show this help and exit\n"
 	"  -V, --version         show version information and exit\n"
 	"\n"
@@ -57,6 +58,7 @@ parse_args(int argc, char **argv, struct flame_args *a)
 		{ "output", required_argument, NULL, 'o' },
 		CMD_MAX_INPUT_OPTION,
 		CMD_QUIET_OPTION,
+		CMD_SNAPSHOT_OPTION,
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -91,6 +93,10 @@ parse_args(int argc, char **argv, struct flame_args *a)
 			break;
 		case CMD_OPT_QUIET:
 			cmd_quiet = true;
+			break;
+		case CMD_OPT_SNAPSHOT:
+			if (!cmd_set_snapshot(optarg))
+				return EXIT_USAGE;
 			break;
 		case CMD_OPT_MAX_INPUT:
 			if (!cmd_set_max_input(optarg))

@@ -28,6 +28,7 @@ static const char usage_text[] =
 	CMD_VIEW_HELP
 	CMD_MAX_INPUT_HELP
 	CMD_QUIET_HELP
+	CMD_SNAPSHOT_HELP
 	"  -h, --help            show this help and exit\n"
 	"\n"
 	"FILE may be '-' for standard input.\n"
@@ -43,6 +44,7 @@ cmd_show(int argc, char **argv)
 		CMD_VIEW_OPTIONS,
 		CMD_MAX_INPUT_OPTION,
 		CMD_QUIET_OPTION,
+		CMD_SNAPSHOT_OPTION,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -67,6 +69,10 @@ cmd_show(int argc, char **argv)
 			if (!cmd_parse_long("--top", optarg, 0, 1000000, &top))
 				return EXIT_USAGE;
 			opts.top = (size_t)top;
+			break;
+		case CMD_OPT_SNAPSHOT:
+			if (!cmd_set_snapshot(optarg))
+				return EXIT_USAGE;
 			break;
 		case 't':
 			opts.sample_type = optarg;

@@ -30,6 +30,7 @@ static const char usage_text[] =
 	CMD_LEVEL_HELP
 	CMD_MAX_INPUT_HELP
 	CMD_QUIET_HELP
+	CMD_SNAPSHOT_HELP
 	"  -h, --help          show this help and exit\n"
 	"\n"
 	"IN and OUT may be '-' for standard input and output.\n"
@@ -48,6 +49,7 @@ cmd_text2pb(int argc, char **argv)
 		CMD_LEVEL_OPTIONS,
 		CMD_MAX_INPUT_OPTION,
 		CMD_QUIET_OPTION,
+		CMD_SNAPSHOT_OPTION,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -86,6 +88,10 @@ cmd_text2pb(int argc, char **argv)
 			break;
 		case CMD_OPT_QUIET:
 			cmd_quiet = true;
+			break;
+		case CMD_OPT_SNAPSHOT:
+			if (!cmd_set_snapshot(optarg))
+				return EXIT_USAGE;
 			break;
 		case CMD_OPT_MAX_INPUT:
 			if (!cmd_set_max_input(optarg))

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* input.c - buffered input from a FILE or memory, inflating gzip on the fly. */
+/*
+ * input.c - buffered input from a FILE or memory, inflating gzip and zstd
+ * on the fly.
+ */
 
 #include "config.h"
 
@@ -94,11 +97,31 @@ too_big(const struct pc_input *in)
 	    (unsigned long long)in->max);
 }
 
+/* zstd: decode from the bytes read ahead (or the memory block). */
+static int
+zst_init(struct pc_input *in)
+{
+	in->zst_hint = 1;	/* no complete frame yet */
+	in->zd = ZSTD_createDStream();
+	if (in->zd == NULL || ZSTD_isError(ZSTD_initDStream(in->zd)))
+		return profconv__nomem();
+	if (in->fp == NULL) {
+		in->zin.src = in->mem;
+		in->zin.size = in->memlen;
+		in->mempos = in->memlen;
+		in->zst_eof = true;
+	} else {
+		in->zin.src = in->raw;
+		in->zin.size = in->rawlen;
+	}
+	return 0;
+}
+
 int
 profconv__input_init(struct pc_input *in, FILE *fp, const void *mem,
     size_t len, uint64_t max)
 {
-	unsigned char magic[2];
+	unsigned char magic[4];
 	size_t got;
 	int rc;
 
@@ -109,7 +132,8 @@ profconv__input_init(struct pc_input *in, FILE *fp, const void *mem,
 	in->max = max != 0 ? max : PROFCONV_DEFAULT_MAX_INPUT;
 	if (fp == NULL) {
 		in->gz = profconv__is_gzip(mem, len);
-		if (!in->gz) {
+		in->zst = profconv__is_zstd(mem, len);
+		if (!in->gz && !in->zst) {
 			/* Plain memory: read it in place, no copy. */
 			if (len > in->max)
 				return too_big(in);
@@ -120,16 +144,19 @@ profconv__input_init(struct pc_input *in, FILE *fp, const void *mem,
 			return 0;
 		}
 	} else {
-		rc = raw_read(in, magic, 2, &got);
+		rc = raw_read(in, magic, sizeof(magic), &got);
 		if (rc < 0)
 			return rc;
 		in->gz = profconv__is_gzip(magic, got);
+		in->zst = profconv__is_zstd(magic, got);
 		in->raw = malloc(RAW_CHUNK);
 		if (in->raw == NULL)
 			return profconv__nomem();
 		memcpy(in->raw, magic, got);
 		in->rawlen = got;
 	}
+	if (in->zst)
+		return zst_init(in);
 	if (in->gz) {
 		if (fp == NULL) {
 			in->z.next_in = (unsigned char *)mem;
@@ -152,6 +179,7 @@ profconv__input_free(struct pc_input *in)
 {
 	if (in->zinit)
 		inflateEnd(&in->z);
+	ZSTD_freeDStream(in->zd);
 	free(in->raw);
 	free(in->buf);
 	memset(in, 0, sizeof(*in));
@@ -224,6 +252,52 @@ gz_read(struct pc_input *in, unsigned char *dst, size_t n, size_t *got)
 	return 0;
 }
 
+/*
+ * Produce up to N bytes of zstd frames at DST.  Frames may follow one
+ * another; input that ends inside a frame is an error.
+ */
+static int
+zst_read(struct pc_input *in, unsigned char *dst, size_t n, size_t *got)
+{
+	ZSTD_outBuffer out = { dst, n, 0 };
+	size_t r, before, pos;
+	int rc;
+
+	while (out.pos < out.size && !in->zend) {
+		if (in->zin.pos == in->zin.size && !in->zst_eof) {
+			rc = raw_read(in, in->raw, RAW_CHUNK, &in->zin.size);
+			if (rc < 0)
+				return rc;
+			in->zin.src = in->raw;
+			in->zin.pos = 0;
+			in->zst_eof = in->zin.size == 0;
+		}
+		before = out.pos;
+		pos = in->zin.pos;
+		r = ZSTD_decompressStream(in->zd, &out, &in->zin);
+		in->zst_in += in->zin.pos - pos;
+		if (ZSTD_isError(r))
+			return profconv__fail(PROFCONV_EFORMAT,
+			    "corrupt zstd data at offset %llu: %s",
+			    (unsigned long long)in->zst_in,
+			    ZSTD_getErrorName(r));
+		/* 0: the frame just decoded is complete, and flushed. */
+		if (out.pos != before || in->zin.pos != pos)
+			in->zst_hint = r;
+		if (in->zst_eof && in->zin.pos == in->zin.size &&
+		    out.pos == before) {
+			/* No input left and nothing more comes out. */
+			if (in->zst_hint != 0)
+				return profconv__fail(PROFCONV_EFORMAT,
+				    "truncated zstd data at offset %llu",
+				    (unsigned long long)in->zst_in);
+			in->zend = true;
+		}
+	}
+	*got = out.pos;
+	return 0;
+}
+
 int
 profconv__input_fill(struct pc_input *in, size_t want)
 {
@@ -249,7 +323,9 @@ profconv__input_fill(struct pc_input *in, size_t want)
 			in->view = in->buf;
 		}
 		room = in->cap - have;
-		if (in->gz)
+		if (in->zst)
+			rc = zst_read(in, in->buf + have, room, &got);
+		else if (in->gz)
 			rc = gz_read(in, in->buf + have, room, &got);
 		else
 			rc = raw_read_buffered(in, in->buf + have, room, &got);

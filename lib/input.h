@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* input.h - buffered, gzip-transparent input shared by every reader. */
+/* input.h - buffered input shared by every reader; gzip and zstd inflated. */
 #ifndef PROFCONV_INPUT_H
 #define PROFCONV_INPUT_H
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <zlib.h>
+#include <zstd.h>
 
 #include "internal.h"
 
@@ -13,8 +14,8 @@
 #define PC_MAX_LINE ((size_t)1 << 20)
 
 /*
- * An input: a FILE or a memory block, gzip-compressed or not.  Data is
- * seen through VIEW[POS..END); for plain memory VIEW is the caller's block
+ * An input: a FILE or a memory block, gzip- or zstd-compressed or not.
+ * Data is seen through VIEW[POS..END); for plain memory VIEW is the caller's block
  * (no copy), otherwise the malloc'd BUF.
  */
 struct pc_input {
@@ -25,6 +26,11 @@ struct pc_input {
 	size_t rawlen, rawpos;
 	bool gz, zinit, zend, member_done, eof;
 	z_stream z;
+	bool zst, zst_eof;		/* zstd frames; no more raw bytes */
+	ZSTD_DStream *zd;
+	ZSTD_inBuffer zin;
+	uint64_t zst_in;		/* compressed bytes consumed */
+	size_t zst_hint;		/* the decoder's last answer */
 	const unsigned char *view;
 	unsigned char *buf;
 	size_t cap, pos, end;

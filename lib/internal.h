@@ -432,6 +432,14 @@ profconv__is_gzip(const unsigned char *p, size_t len)
 	return len >= 2 && p[0] == 0x1f && p[1] == 0x8b;
 }
 
+/* The magic number of a zstd frame, 0xFD2FB528 little endian. */
+static inline bool
+profconv__is_zstd(const unsigned char *p, size_t len)
+{
+	return len >= 4 && p[0] == 0x28 && p[1] == 0xb5 && p[2] == 0x2f &&
+	    p[3] == 0xfd;
+}
+
 /* --- drop_frames / keep_frames (prune.c) ----------------------------------- */
 
 /*

@@ -83,7 +83,7 @@ unsigned int profconv_version_number(void);
 
 /*
  * The library and the versions of the libraries it was built with, as
- * "libprofconv 0.1.0 protobuf-c/1.4.1 zlib/1.2.13 libdw/0.188".
+ * "libprofconv 0.1.0 protobuf-c/1.4.1 zlib/1.2.13 libdw/0.188 zstd/1.5.4".
  */
 const char *profconv_version_details(void);
 
@@ -320,7 +320,9 @@ enum profconv_format {
 	PROFCONV_FORMAT_CPU = 4,	/* gperftools legacy CPU binary */
 	PROFCONV_FORMAT_CONTENTION = 5,	/* "--- contention" / "--- mutex" */
 	PROFCONV_FORMAT_GOCOUNT = 6,	/* "goroutine profile: total N" */
-	PROFCONV_FORMAT_THREAD = 7	/* "--- threadz" */
+	PROFCONV_FORMAT_THREAD = 7,	/* "--- threadz" */
+	PROFCONV_FORMAT_HEAPTRACK = 8,	/* heaptrack data, "v 10400 3" */
+	PROFCONV_FORMAT_MASSIF = 9	/* Valgrind massif, "desc: ..." */
 };
 
 /*
@@ -346,10 +348,20 @@ struct profconv_read_options {
 	 * far, of the file's size (0 for a pipe); may be NULL. */
 	profconv_progress_fn progress;
 	void *progress_payload;
+	/* Version 3.  Valgrind massif: which snapshot becomes the profile,
+	 * a snapshot number or PROFCONV_SNAPSHOT_PEAK (the default) or
+	 * PROFCONV_SNAPSHOT_LAST; see profconv_snapshots_read(). */
+	int64_t snapshot;
 };
-#define PROFCONV_READ_OPTIONS_VERSION 2
+#define PROFCONV_READ_OPTIONS_VERSION 3
+/* The peak snapshot; the detailed one with the largest total when massif
+ * recorded no peak (a program that never frees). */
+#define PROFCONV_SNAPSHOT_PEAK (-1)
+/* The last snapshot that has a heap tree. */
+#define PROFCONV_SNAPSHOT_LAST (-2)
 #define PROFCONV_READ_OPTIONS_INIT \
-	{ PROFCONV_READ_OPTIONS_VERSION, 0, 0, NULL, NULL }
+	{ PROFCONV_READ_OPTIONS_VERSION, 0, 0, NULL, NULL, \
+	PROFCONV_SNAPSHOT_PEAK }
 #define PROFCONV_DEFAULT_MAX_INPUT ((uint64_t)8 << 30)	/* 8 GiB */
 
 /*
@@ -371,6 +383,35 @@ int profconv_profile_read(struct profconv_profile **out, FILE *fp,
 int profconv_profile_read_mem(struct profconv_profile **out,
     const void *data, size_t len, const struct profconv_read_options *opts,
     enum profconv_format *format_out);
+
+/*
+ * A snapshot of a series (Valgrind massif): its number, time in the
+ * file's unit (instructions, ms or bytes), memory, and whether it has a
+ * heap tree, so that reading with options.snapshot = NUMBER gives it as
+ * a profile.
+ */
+struct profconv_snapshot {
+	uint64_t number;
+	int64_t time;
+	int64_t heap_bytes;		/* mem_heap_B: what the tree holds */
+	int64_t heap_extra_bytes;	/* mem_heap_extra_B */
+	int64_t stacks_bytes;		/* mem_stacks_B */
+	int detailed;			/* has a heap tree */
+	int peak;			/* massif's peak snapshot */
+};
+
+/*
+ * List the snapshots of a massif file read from FP, in file order, into
+ * *OUT (freed with profconv_snapshots_free()) and their number into
+ * *COUNT.  Only OPTS->max_input is used; OPTS may be NULL.
+ * Errors: PROFCONV_EFORMAT (not massif, or malformed), PROFCONV_EIO,
+ * PROFCONV_ENOMEM.
+ */
+int profconv_snapshots_read(struct profconv_snapshot **out, size_t *count,
+    FILE *fp, const struct profconv_read_options *opts);
+
+/* Release a list from profconv_snapshots_read().  NULL is a no-op. */
+void profconv_snapshots_free(struct profconv_snapshot *snapshots);
 
 struct profconv_write_options {
 	unsigned int version;		/* PROFCONV_WRITE_OPTIONS_VERSION */

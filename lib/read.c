@@ -19,6 +19,8 @@ static const struct pc_reader *const readers[] = {
 	&profconv__reader_contention,
 	&profconv__reader_thread,
 	&profconv__reader_gocount,
+	&profconv__reader_heaptrack,
+	&profconv__reader_massif,
 	&profconv__reader_pprof,
 };
 
@@ -93,7 +95,7 @@ unrecognized(const unsigned char *data, size_t len)
 	return profconv__fail(PROFCONV_EFORMAT,
 	    "unrecognized profile format (%s); expected pprof protobuf, "
 	    "gperftools/Go heap or CPU, jemalloc heap_v2, contention, "
-	    "or Go goroutine/threadcreate", what);
+	    "Go goroutine/threadcreate, heaptrack or massif", what);
 }
 
 static int

@@ -50,6 +50,8 @@ extern const struct pc_reader profconv__reader_cpu;		/* cpu.c */
 extern const struct pc_reader profconv__reader_contention;	/* contention.c */
 extern const struct pc_reader profconv__reader_gocount;	/* gocount.c */
 extern const struct pc_reader profconv__reader_thread;		/* thread.c */
+extern const struct pc_reader profconv__reader_heaptrack;	/* heaptrack.c */
+extern const struct pc_reader profconv__reader_massif;		/* massif.c */
 
 /* --- what sniffs share (read.c) ------------------------------------------- */
 

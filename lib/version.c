@@ -7,6 +7,7 @@
 #include <elfutils/libdwfl.h>
 #include <protobuf-c/protobuf-c.h>
 #include <zlib.h>
+#include <zstd.h>
 
 #include "internal.h"
 
@@ -29,7 +30,7 @@ profconv_version_details(void)
 
 	/* Run-time versions: what is loaded, not what was compiled against. */
 	snprintf(buf, sizeof(buf), "libprofconv %s protobuf-c/%s zlib/%s "
-	    "libdw/%s", PACKAGE_VERSION, protobuf_c_version(), zlibVersion(),
-	    dwfl_version(NULL));
+	    "libdw/%s zstd/%s", PACKAGE_VERSION, protobuf_c_version(),
+	    zlibVersion(), dwfl_version(NULL), ZSTD_versionString());
 	return buf;
 }

@@ -245,12 +245,119 @@ Test(input, read_refuses_unknown_options_versions)
 	struct profconv_read_options opts = PROFCONV_READ_OPTIONS_INIT;
 	struct profconv_profile *prof;
 
-	opts.version = 3;
+	opts.version = 4;
 	cr_assert(eq(int, profconv_profile_read_mem(&prof, "x", 1, &opts, NULL),
 	    PROFCONV_EINVAL));
 	cr_assert(eq(str, (char *)profconv_errmsg(),
-	    "read options version 3 is not 2"));
+	    "read options version 4 is not 3"));
 	opts.version = 1;	/* the layout before the progress callback */
 	cr_assert(eq(int, profconv_profile_read_mem(&prof, "x", 1, &opts, NULL),
 	    PROFCONV_EINVAL));
+	opts.version = 2;	/* the layout before the massif snapshot */
+	cr_assert(eq(int, profconv_profile_read_mem(&prof, "x", 1, &opts, NULL),
+	    PROFCONV_EINVAL));
+}
+
+/* LEN bytes of TEXT as one zstd frame (malloc'd), its size in *N. */
+static unsigned char *
+zst(const char *text, size_t len, size_t *n)
+{
+	size_t cap = ZSTD_compressBound(len);
+	unsigned char *out = malloc(cap);
+
+	cr_assert(not(eq(ptr, out, NULL)));
+	*n = ZSTD_compress(out, cap, text, len, 3);
+	cr_assert(eq(uint, ZSTD_isError(*n), 0));
+	return out;
+}
+
+Test(input, decodes_zstd_from_memory_and_file)
+{
+	static const char *const want[] = { "v 10400 3", "X ./prog" };
+	const char text[] = "v 10400 3\nX ./prog\n";
+	size_t n;
+	unsigned char *z = zst(text, strlen(text), &n);
+	FILE *fp = fmemopen(z, n, "rb");
+	struct pc_input in;
+
+	cr_assert(eq(int, profconv__input_init(&in, NULL, z, n, 0), 0));
+	expect_lines(&in, want, 2);
+	profconv__input_free(&in);
+	cr_assert(eq(int, profconv__input_init(&in, fp, NULL, 0, 0), 0));
+	expect_lines(&in, want, 2);
+	profconv__input_free(&in);
+	fclose(fp);
+	free(z);
+}
+
+Test(input, reads_concatenated_zstd_frames)
+{
+	size_t n1, n2;
+	unsigned char *a = zst("one\n", 4, &n1), *b = zst("two\n", 4, &n2);
+	unsigned char *both = malloc(n1 + n2);
+	static const char *const want[] = { "one", "two" };
+	FILE *fp;
+	struct pc_input in;
+
+	memcpy(both, a, n1);
+	memcpy(both + n1, b, n2);
+	cr_assert(eq(int, profconv__input_init(&in, NULL, both, n1 + n2, 0), 0));
+	expect_lines(&in, want, 2);
+	profconv__input_free(&in);
+	fp = fmemopen(both, n1 + n2, "rb");
+	cr_assert(eq(int, profconv__input_init(&in, fp, NULL, 0, 0), 0));
+	expect_lines(&in, want, 2);
+	profconv__input_free(&in);
+	fclose(fp);
+	free(a);
+	free(b);
+	free(both);
+}
+
+/* Input that ends inside a frame is an error, at any cut. */
+Test(input, reports_truncated_zstd)
+{
+	static char text[300000];
+	const unsigned char *data;
+	size_t n, len, cut;
+	unsigned char *z;
+	struct pc_input in;
+	unsigned i;
+
+	for (i = 0; i < sizeof(text); i++)
+		text[i] = (char)('a' + (i * 7919u) % 23);
+	z = zst(text, sizeof(text), &n);
+	for (cut = 4; cut < n; cut += n / 7) {
+		cr_assert(eq(int, profconv__input_init(&in, NULL, z, cut, 0), 0));
+		cr_assert(eq(int, profconv__input_slurp(&in, &data, &len),
+		    PROFCONV_EFORMAT), "cut %zu", cut);
+		cr_assert(strncmp(profconv_errmsg(), "truncated zstd data at "
+		    "offset ", 29) == 0, "%s", profconv_errmsg());
+		profconv__input_free(&in);
+	}
+	/* Whole, it decodes to the text. */
+	cr_assert(eq(int, profconv__input_init(&in, NULL, z, n, 0), 0));
+	cr_assert(eq(int, profconv__input_slurp(&in, &data, &len), 0));
+	cr_assert(eq(sz, len, sizeof(text)));
+	cr_assert(memcmp(data, text, len) == 0);
+	profconv__input_free(&in);
+	free(z);
+}
+
+Test(input, bounds_decompressed_zstd_size)
+{
+	static char text[1 << 20];
+	const unsigned char *data;
+	size_t n, len;
+	unsigned char *z;
+	struct pc_input in;
+
+	memset(text, 'x', sizeof(text));
+	z = zst(text, sizeof(text), &n);
+	cr_assert(eq(int, profconv__input_init(&in, NULL, z, n, 1000), 0));
+	cr_assert(eq(int, profconv__input_slurp(&in, &data, &len),
+	    PROFCONV_EFORMAT));
+	cr_assert(eq(str, ERRMSG, "input exceeds the limit of 1000 bytes"));
+	profconv__input_free(&in);
+	free(z);
 }

@@ -515,7 +515,8 @@ Test(pb, rejects_garbage)
 	cr_assert(zero(ptr, prof));
 	cr_assert(eq(str, ERRMSG, "unrecognized profile format (binary data); "
 	    "expected pprof protobuf, gperftools/Go heap or CPU, jemalloc "
-	    "heap_v2, contention, or Go goroutine/threadcreate"));
+	    "heap_v2, contention, Go goroutine/threadcreate, heaptrack or "
+	    "massif"));
 }
 
 Test(pb, rejects_empty_input)

@@ -27,7 +27,7 @@ run 1 "$PROFCONV" show --max-input 10M "$TMP/bomb.gz"
 expect_err "profconv show: '$TMP/bomb.gz': input exceeds the limit of 10485760 bytes"
 head -c 200000000 /dev/zero | gzip -1 >"$TMP/zeros.gz"
 run 1 "$PROFCONV" show --max-input 10M "$TMP/zeros.gz"
-expect_err "profconv show: '$TMP/zeros.gz': unrecognized profile format (binary data); expected pprof protobuf, gperftools/Go heap or CPU, jemalloc heap_v2, contention, or Go goroutine/threadcreate"
+expect_err "profconv show: '$TMP/zeros.gz': unrecognized profile format (binary data); expected pprof protobuf, gperftools/Go heap or CPU, jemalloc heap_v2, contention, Go goroutine/threadcreate, heaptrack or massif"
 run 2 "$PROFCONV" show --max-input 10Q "$TMP/bomb.gz"
 run 2 "$PROFCONV" show --max-input -5 "$TMP/bomb.gz"
 
@@ -130,6 +130,79 @@ for bin in fakebin truncbin; do
 	run 0 "$BIN/profflame" "$TMP/$bin.heap"
 	grep -q "warning: .*$TMP/$bin" "$TMP/err" || fail "$bin: profflame did not warn"
 done
+
+# heaptrack: a small valid file, then broken copies of it.
+ht() {	# ht NAME EVENTS [TRAILER]: a heaptrack file with EVENTS
+	printf 'v 10400 3\nX ./p\nI 1000 5e298d\ns 4 prog\ns 4 main\ni 1001 1 2\nt 1 0\na 10 1\n%b%b' \
+	    "$2" "${3-\n# strings: 2\n# ips: 1\n}" >"$TMP/$1"
+}
+ht ok.ht '+ 0\n+ 0\n- 0\nc 5\n'
+run 0 "$PROFCONV" show -s "$TMP/ok.ht"
+grep -q '^total inuse_space/bytes: 16 ' "$TMP/out" || fail "small heaptrack file misread"
+if command -v zstd >/dev/null 2>&1; then
+	zstd -q -c "$TMP/ok.ht" | head -c 30 >"$TMP/cut.zst"
+	run 1 "$PROFCONV" show "$TMP/cut.zst"
+	grep -Eq "^profconv show: '$TMP/cut.zst': truncated zstd data at offset 30$" "$TMP/err" ||
+		fail "truncated zstd not reported: $(cat "$TMP/err")"
+fi
+ht notrailer.ht '+ 0\n' ''
+run 1 "$PROFCONV" show "$TMP/notrailer.ht"
+expect_err "profconv show: '$TMP/notrailer.ht': truncated heaptrack data: the '# strings:' and '# ips:' trailer is missing after line 9"
+ht count.ht '+ 0\n' '\n# strings: 3\n# ips: 1\n'
+run 1 "$PROFCONV" show "$TMP/count.ht"
+expect_err "profconv show: '$TMP/count.ht': heaptrack data is inconsistent: its trailer counts 3 strings and 1 ips, the file has 2 and 1"
+ht info.ht '+ 1\n'
+run 1 "$PROFCONV" show "$TMP/info.ht"
+expect_err "profconv show: '$TMP/info.ht': line 9: allocation info 1 is not defined (1 so far)"
+ht free.ht '- 0\n'
+run 1 "$PROFCONV" show "$TMP/free.ht"
+expect_err "profconv show: '$TMP/free.ht': line 9: free of allocation info 0, which has no live block"
+ht hex.ht '+ 0x\n'
+run 1 "$PROFCONV" show "$TMP/hex.ht"
+expect_err "profconv show: '$TMP/hex.ht': line 9: unexpected character 'x' in a hex field"
+ht trace.ht 't 9 0\n'
+run 1 "$PROFCONV" show "$TMP/trace.ht"
+expect_err "profconv show: '$TMP/trace.ht': line 9: trace refers to instruction pointer 9 (1 defined)"
+ht len.ht 's 9 short\n'
+run 1 "$PROFCONV" show "$TMP/len.ht"
+expect_err "profconv show: '$TMP/len.ht': line 9: string of 5 bytes, its length says 9"
+# Not UTF-8: repaired, as every reader repairs strings, with a warning.
+ht utf8.ht 's 2 \377\376\n' '\n# strings: 3\n# ips: 1\n'
+run 0 "$PROFCONV" show -s "$TMP/utf8.ht"
+expect_err "profconv show: warning: '$TMP/utf8.ht': 1 string was not valid UTF-8, invalid bytes replaced by U+FFFD"
+printf 'v 10400 3\nx 4 prog\nm 1 x 5609b27b5000 0 6f8\n' >"$TMP/raw.ht"
+run 1 "$PROFCONV" show "$TMP/raw.ht"
+expect_err "profconv show: '$TMP/raw.ht': line 2: raw heaptrack data (not interpreted); run it through heaptrack_interpret first"
+printf 'v 10400 4\n' >"$TMP/future.ht"
+run 1 "$PROFCONV" show "$TMP/future.ht"
+expect_err "profconv show: '$TMP/future.ht': heaptrack file format 4 is newer than this reader knows (3)"
+
+# massif: a small valid file, then broken copies of it.
+ms() {	# ms NAME TREE
+	printf 'desc: (none)\ncmd: ./p\ntime_unit: i\n#-----------\nsnapshot=0\n#-----------\ntime=0\nmem_heap_B=0\nmem_heap_extra_B=0\nmem_stacks_B=0\nheap_tree=empty\n#-----------\nsnapshot=1\n#-----------\ntime=9\nmem_heap_B=300\nmem_heap_extra_B=8\nmem_stacks_B=0\nheap_tree=peak\n%b' \
+	    "$2" >"$TMP/$1"
+}
+ms ok.ms 'n2: 300 (heap allocation functions) malloc/new/new[], --alloc-fns, etc.\n n1: 200 0x1091A8: f (p.c:3)\n  n0: 200 0x109216: main (p.c:7)\n n0: 100 in 2 places, all below massif'"'"'s threshold (1.00%%)\n'
+run 0 "$PROFCONV" show -s "$TMP/ok.ms"
+grep -q '^total inuse_space/bytes: 300 ' "$TMP/out" || fail "small massif file misread"
+ms cut.ms 'n2: 300 (heap allocation functions) malloc/new/new[], --alloc-fns, etc.\n n1: 200 0x1091A8: f (p.c:3)\n'
+run 1 "$PROFCONV" show "$TMP/cut.ms"
+expect_err "profconv show: '$TMP/cut.ms': truncated massif data: a heap tree ends at line 21"
+ms sum.ms 'n1: 250 (heap allocation functions) malloc/new/new[], --alloc-fns, etc.\n n0: 250 0x1091A8: f (p.c:3)\n'
+run 1 "$PROFCONV" show "$TMP/sum.ms"
+expect_err "profconv show: '$TMP/sum.ms': line 21: heap tree holds 250 bytes, mem_heap_B says 300"
+ms kids.ms 'n1: 300 (heap allocation functions) malloc/new/new[], --alloc-fns, etc.\n n1: 300 0x1091A8: f (p.c:3)\n  n0: 400 0x109216: main (p.c:7)\n'
+run 1 "$PROFCONV" show "$TMP/kids.ms"
+expect_err "profconv show: '$TMP/kids.ms': line 22: heap tree children hold more bytes than their parent"
+ms node.ms 'x1: 300 (heap allocation functions)\n'
+run 1 "$PROFCONV" show "$TMP/node.ms"
+expect_err "profconv show: '$TMP/node.ms': line 20: malformed heap tree line, expected 'nCHILDREN: BYTES TEXT'"
+printf 'desc: (none)\ncmd: ./p\ntime_unit: i\nsnapshot=0\ntime=0\n' >"$TMP/short.ms"
+run 1 "$PROFCONV" show "$TMP/short.ms"
+expect_err "profconv show: '$TMP/short.ms': truncated massif data: the input ends where 'mem_heap_B=' was expected"
+run 1 "$PROFCONV" show --snapshot 0 "$TMP/ok.ms"
+expect_err "profconv show: '$TMP/ok.ms': massif snapshot 0 has no heap tree (2 snapshots, 1 with a heap tree)"
+run 2 "$PROFCONV" show --snapshot -1 "$TMP/ok.ms"
 
 # An unreadable file.  Root reads everything, so as root the command runs
 # as nobody (setpriv), when nobody can run it from this build at all.

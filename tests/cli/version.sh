@@ -7,7 +7,7 @@ for cmd in profconv profdiff profflame; do
 	run 0 "$BIN/$cmd" --version
 	head -n 1 "$TMP/out" | grep -Eq "^$cmd \(profconv\) [0-9]+\.[0-9]+\.[0-9]+\$" ||
 		fail "$cmd --version first line: $(head -n 1 "$TMP/out")"
-	expect_out_has '^libprofconv [0-9.]+ protobuf-c/[0-9.]+ zlib/[0-9.]+ libdw/[0-9.]+$'
+	expect_out_has '^libprofconv [0-9.]+ protobuf-c/[0-9.]+ zlib/[0-9.]+ libdw/[0-9.]+ zstd/[0-9.]+$'
 	[ "$(wc -l <"$TMP/out")" -eq 2 ] || fail "$cmd --version: not two lines"
 done
 run 0 "$PROFCONV" -V

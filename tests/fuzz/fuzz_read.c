@@ -41,6 +41,9 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	/* Keep gzip bombs from eating the fuzzer's memory. */
 	ro.max_input = 64 << 20;
 	ro.threads = size != 0 && (data[size - 1] & 1);
+	/* massif: the peak or the last snapshot. */
+	ro.snapshot = size != 0 && (data[size - 1] & 2) ?
+	    PROFCONV_SNAPSHOT_LAST : PROFCONV_SNAPSHOT_PEAK;
 	if (profconv_profile_read_mem(&a, data, size, &ro, NULL) < 0)
 		return 0;
 	wo.level = 0;
