@@ -93,3 +93,13 @@ profconv_errmsg(void)
 {
 	return last_msg[0] != '\0' ? last_msg : "no error";
 }
+
+int
+profconv__vfail_line(uint64_t lineno, const char *fmt, va_list ap)
+{
+	char msg[MSG_SIZE];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	return profconv__fail(PROFCONV_EFORMAT, "line %llu: %s",
+	    (unsigned long long)lineno, msg);
+}

@@ -113,14 +113,13 @@ bad(struct ht_reader *r, const char *fmt, ...)
 static int
 bad(struct ht_reader *r, const char *fmt, ...)
 {
-	char msg[256];
 	va_list ap;
+	int rc;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	rc = profconv__vfail_line(r->in->lineno, fmt, ap);
 	va_end(ap);
-	return profconv__fail(PROFCONV_EFORMAT, "line %llu: %s",
-	    (unsigned long long)r->in->lineno, msg);
+	return rc;
 }
 
 /*

@@ -64,14 +64,13 @@ bad(struct ms_reader *r, const char *fmt, ...)
 static int
 bad(struct ms_reader *r, const char *fmt, ...)
 {
-	char msg[256];
 	va_list ap;
+	int rc;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	rc = profconv__vfail_line(r->in->lineno, fmt, ap);
 	va_end(ap);
-	return profconv__fail(PROFCONV_EFORMAT, "line %llu: %s",
-	    (unsigned long long)r->in->lineno, msg);
+	return rc;
 }
 
 /* The next line that is neither blank nor a '#' comment; 0 at the end. */
