@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* common.c - messages, number parsing and whole-or-nothing output files. */
+/* common.c - messages, number parsing, reading and writing profiles. */
 
 #include "config.h"
 
@@ -371,106 +371,6 @@ cmd_symbolize_profile(struct profconv_profile *prof,
 		return cmd_error_lib(subject);
 	if (summary)
 		print_summary(&stats);
-	return EXIT_OK;
-}
-
-int
-cmd_output_open(struct cmd_output *o, const char *path)
-{
-	struct stat st;
-	size_t n;
-	int fd;
-
-	memset(o, 0, sizeof(*o));
-	o->path = path;
-	if (strcmp(path, "-") == 0) {
-		o->fp = stdout;
-		return EXIT_OK;
-	}
-	/* A device or pipe is written in place: never rename over it. */
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		if (S_ISDIR(st.st_mode))
-			return cmd_error("cannot write '%s': Is a directory",
-			    path);
-		o->fp = fopen(path, "wb");
-		if (o->fp == NULL)
-			return cmd_error("cannot open '%s': %s", path,
-			    strerror(errno));
-		return EXIT_OK;
-	}
-	n = strlen(path) + sizeof(".tmpXXXXXX");
-	o->tmp = malloc(n);
-	if (o->tmp == NULL)
-		return cmd_error("out of memory");
-	snprintf(o->tmp, n, "%s.tmpXXXXXX", path);
-	fd = mkstemp(o->tmp);
-	if (fd < 0) {
-		cmd_error("cannot create '%s': %s", path, strerror(errno));
-		free(o->tmp);
-		o->tmp = NULL;
-		return EXIT_FAIL;
-	}
-	/* mkstemp makes 0600; give the file the usual umask-based mode. */
-	{
-		mode_t mask = umask(0);
-
-		umask(mask);
-		(void)fchmod(fd, 0666 & ~mask);
-	}
-	o->fp = fdopen(fd, "wb");
-	if (o->fp == NULL) {
-		close(fd);
-		cmd_output_abort(o);
-		return cmd_error("cannot create '%s': %s", path,
-		    strerror(errno));
-	}
-	return EXIT_OK;
-}
-
-void
-cmd_output_abort(struct cmd_output *o)
-{
-	if (o->fp != NULL && o->fp != stdout)
-		fclose(o->fp);
-	if (o->tmp != NULL)
-		unlink(o->tmp);
-	free(o->tmp);
-	memset(o, 0, sizeof(*o));
-}
-
-int
-cmd_output_commit(struct cmd_output *o)
-{
-	int err = 0;
-
-	if (o->fp == stdout) {
-		o->fp = NULL;
-		return EXIT_OK;		/* checked by cmd_close_stdout() */
-	}
-	if (o->tmp == NULL) {		/* a device, written in place */
-		errno = 0;
-		if (fflush(o->fp) != 0 || ferror(o->fp))
-			err = errno != 0 ? errno : EIO;
-		if (fclose(o->fp) != 0 && err == 0)
-			err = errno;
-		o->fp = NULL;
-		return err != 0 ? cmd_error("cannot write '%s': %s", o->path,
-		    strerror(err)) : EXIT_OK;
-	}
-	if (fflush(o->fp) != 0 || ferror(o->fp))
-		err = errno != 0 ? errno : EIO;
-	if (fclose(o->fp) != 0 && err == 0)
-		err = errno;
-	o->fp = NULL;
-	if (err == 0 && rename(o->tmp, o->path) != 0)
-		err = errno;
-	if (err != 0) {
-		cmd_output_abort(o);
-		return cmd_error("cannot write '%s': %s", o->path,
-		    strerror(err));
-	}
-	free(o->tmp);
-	o->tmp = NULL;
 	return EXIT_OK;
 }
 

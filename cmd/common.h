@@ -163,12 +163,15 @@ int cmd_symbolize_profile(struct profconv_profile *prof,
 
 /*
  * An output that appears whole or not at all: a temporary file beside
- * PATH renamed over it on commit; "-" is standard output.
+ * PATH renamed over it on commit; "-" is standard output.  The rules for
+ * links, descriptors, devices, attributes and signals are in output.c.
  */
 struct cmd_output {
-	const char *path;
-	char *tmp;
+	const char *path;	/* as the user gave it, for messages */
+	char *target;		/* the file written, links followed */
+	char *tmp;		/* the temporary file, or NULL */
 	FILE *fp;
+	bool in_place;		/* hard-linked: copy into target on commit */
 };
 
 int cmd_output_open(struct cmd_output *o, const char *path);
