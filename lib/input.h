@@ -9,9 +9,6 @@
 
 #include "internal.h"
 
-/* Longest text line a reader accepts. */
-#define PC_MAX_LINE ((size_t)1 << 20)
-
 /*
  * An input: a FILE or a memory block, gzip-compressed or not.  Data is
  * seen through VIEW[POS..END); for plain memory VIEW is the caller's block

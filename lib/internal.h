@@ -11,6 +11,7 @@
 #include <regex.h>
 
 #include "profconv.h"
+#include "bounds.h"
 
 #define PC_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -442,11 +443,24 @@ struct pc_pruner {
 	const struct profconv_profile *prof;
 	regex_t drop, keep;
 	bool has_drop, has_keep;
+	/* Why the profile's own drop_frames or keep_frames was refused as
+	 * too costly (PC_RX_* bounds; the defaults below are used instead),
+	 * for the caller to warn; "" when nothing was. */
+	char refused[192];
 	bool alloc_profile;	/* counts allocations, or drops malloc */
 	bool active;		/* anything to prune at all */
 	uint8_t *state;		/* per location id */
 	uint32_t *skip;		/* innermost lines a location loses */
 };
+
+/* 0 when RX is within the PC_RX_* bounds (bounds.h); else -1 with the
+ * reason in WHY. */
+int profconv__rx_check(const char *rx, char *why, size_t whylen);
+
+/* pprof's default drop_frames and keep_frames (NULL: none) for PROF's
+ * sample types (legacy.c). */
+void profconv__default_frames(const struct profconv_profile *prof,
+    const char **drop, const char **keep);
 
 /* ENABLED false: a pruner that prunes nothing. */
 int profconv__pruner_init(struct pc_pruner *p,

@@ -561,9 +561,10 @@ types_are(const struct profconv_profile *prof, const char *const *names)
 	return i == prof->nsample_types;
 }
 
-/* pprof's addLegacyFrameInfo. */
-static int
-set_frame_info(struct profconv_profile *prof)
+/* pprof's addLegacyFrameInfo: the frames PROF's sample types drop. */
+void
+profconv__default_frames(const struct profconv_profile *prof,
+    const char **drop, const char **keep)
 {
 	static const char *const heap[][5] = {
 		{ "allocations", "size", NULL },
@@ -575,19 +576,29 @@ set_frame_info(struct profconv_profile *prof)
 	};
 	static const char *const contention[] = { "contentions", "delay", NULL };
 	size_t i;
+
+	*keep = NULL;
+	for (i = 0; i < PC_ARRAY_LEN(heap); i++) {
+		if (types_are(prof, heap[i])) {
+			*drop = alloc_rx;
+			*keep = alloc_skip_rx;
+			return;
+		}
+	}
+	*drop = types_are(prof, contention) ? lock_rx : cpu_profiler_rx;
+}
+
+static int
+set_frame_info(struct profconv_profile *prof)
+{
+	const char *drop, *keep;
 	int rc;
 
-	for (i = 0; i < PC_ARRAY_LEN(heap); i++) {
-		if (!types_are(prof, heap[i]))
-			continue;
-		rc = profconv_profile_set_drop_frames(prof, alloc_rx);
-		if (rc == 0)
-			rc = profconv_profile_set_keep_frames(prof, alloc_skip_rx);
-		return rc;
-	}
-	if (types_are(prof, contention))
-		return profconv_profile_set_drop_frames(prof, lock_rx);
-	return profconv_profile_set_drop_frames(prof, cpu_profiler_rx);
+	profconv__default_frames(prof, &drop, &keep);
+	rc = profconv_profile_set_drop_frames(prof, drop);
+	if (rc == 0 && keep != NULL)
+		rc = profconv_profile_set_keep_frames(prof, keep);
+	return rc;
 }
 
 int

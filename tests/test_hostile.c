@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_hostile.c - inputs built to cost time or memory (issue 16): each
+ * runs under a memory limit and a timeout far above what the fixed code
+ * needs, so only a regression fails.
+ */
+
+#include "config.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+
+#include "helpers.h"
+#include "../lib/internal.h"
+
+/* Cap the address space (not under ASan, whose shadow needs terabytes). */
+static void
+limit_memory(rlim_t bytes)
+{
+#if !defined(__SANITIZE_ADDRESS__)
+	struct rlimit rl = { bytes, bytes };
+
+	cr_assert(eq(int, setrlimit(RLIMIT_AS, &rl), 0));
+#else
+	(void)bytes;
+#endif
+}
+
+/* --- item 7: drop_frames costs bounded ---------------------------------- */
+
+Test(rx, bounds_counted_repetition)
+{
+	char why[96];
+
+	cr_expect(eq(int, profconv__rx_check("malloc|free|tc_.*", why,
+	    sizeof(why)), 0));
+	cr_expect(eq(int, profconv__rx_check("x{0,1000}", why, sizeof(why)), 0));
+	cr_expect(eq(int, profconv__rx_check("((x{0,10}){0,10}){0,10}", why,
+	    sizeof(why)), 0));
+	cr_expect(eq(int, profconv__rx_check("(((x{0,40}){0,40}){0,40})", why,
+	    sizeof(why)), -1));
+	cr_expect(eq(str, why, "counted repetitions multiply to more than 1000"));
+	cr_expect(eq(int, profconv__rx_check("x{2}{600}", why, sizeof(why)), -1));
+	cr_expect(eq(int, profconv__rx_check("(x{0,1000})(y{0,1000})(z{0,1000})"
+	    "(w{0,1000})(v{0,1000})", why, sizeof(why)), -1));
+	cr_expect(eq(str, why, "more than 4000 atoms with its counted "
+	    "repetitions expanded"));
+	cr_expect(eq(int, profconv__rx_check("(a)\\1", why, sizeof(why)), -1));
+	cr_expect(eq(str, why, "back-reference '\\1'"));
+	/* Brackets are one atom; "{" without a count is a literal. */
+	cr_expect(eq(int, profconv__rx_check("[{}()]{0,900}a{b", why,
+	    sizeof(why)), 0));
+}
+
+Test(rx, depth_is_bounded)
+{
+	char rx[512], why[96];
+	size_t i;
+
+	for (i = 0; i < 150; i++)
+		rx[i] = '(';
+	rx[i] = '\0';
+	cr_expect(eq(int, profconv__rx_check(rx, why, sizeof(why)), -1));
+	cr_expect(eq(str, why, "groups nest more than 100 deep"));
+}
+
+/* The default allocator lists are themselves within the bound. */
+Test(rx, defaults_pass)
+{
+	static const char *const types[][2] = {
+		{ "inuse_objects", "inuse_space" }, { "contentions", "delay" },
+		{ "samples", "cpu" },
+	};
+	const char *drop, *keep;
+	char why[96];
+
+	for (size_t i = 0; i < 3; i++) {
+		struct profconv_profile *prof;
+
+		cr_assert(eq(int, profconv_profile_new(&prof), 0));
+		profconv_profile_add_sample_type(prof, types[i][0], "count");
+		profconv_profile_add_sample_type(prof, types[i][1], "bytes");
+		profconv__default_frames(prof, &drop, &keep);
+		cr_expect(eq(int, profconv__rx_check(drop, why, sizeof(why)), 0),
+		    "%s", why);
+		profconv_profile_free(prof);
+	}
+}
+
+/* A heap profile whose stack is main -> operator new -> malloc. */
+static struct profconv_profile *
+heap_profile(const char *drop_frames)
+{
+	static const char *const names[] = { "malloc", "operator new", "main" };
+	struct profconv_profile *prof;
+	uint32_t locs[3], fid;
+	int64_t v[2] = { 1, 64 };
+
+	cr_assert(eq(int, profconv_profile_new(&prof), 0));
+	profconv_profile_add_sample_type(prof, "inuse_objects", "count");
+	profconv_profile_add_sample_type(prof, "inuse_space", "bytes");
+	for (uint32_t i = 0; i < 3; i++) {
+		struct profconv_function f = { names[i], names[i], "a.c", 1 };
+		struct profconv_line ln = { 0, 10, 0 };
+
+		cr_assert(eq(int, profconv_profile_add_function(prof, &f, &fid), 0));
+		ln.function_id = fid;
+		cr_assert(eq(int, profconv_profile_add_location(prof, 0,
+		    0x1000 + i, &ln, 1, 0, &locs[i]), 0));
+	}
+	cr_assert(eq(int, profconv_profile_add_sample(prof, locs, 3, v, NULL, 0), 0));
+	cr_assert(eq(int, profconv_profile_set_drop_frames(prof, drop_frames), 0));
+	return prof;
+}
+
+/* Glibc needed 3 GB and 11 s for this pattern; now it is refused and the
+ * default allocator frames are dropped instead. */
+Test(rx, hostile_drop_frames_in_flame, .timeout = 60)
+{
+	struct profconv_flame_options fo = PROFCONV_FLAME_OPTIONS_INIT;
+	struct profconv_profile *prof;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	prof = heap_profile("(((x{0,80}){0,80}){0,80})|malloc");
+	limit_memory((rlim_t)512 << 20);
+	fp = open_memstream(&buf, &len);
+	cr_assert(eq(int, profconv_flame_write(prof, NULL, fp, &fo), 0), "%s",
+	    ERRMSG);
+	fclose(fp);
+	cr_expect(eq(str, buf, "main 64\n"));
+	free(buf);
+	profconv_profile_free(prof);
+}
+
+Test(rx, pruner_says_why)
+{
+	struct profconv_profile *prof = heap_profile("(x{0,40}){0,40}");
+	struct pc_pruner p;
+
+	cr_assert(eq(int, profconv__pruner_init(&p, prof, true), 0));
+	cr_expect(eq(str, p.refused, "drop_frames or keep_frames refused "
+	    "(counted repetitions multiply to more than 1000); default "
+	    "allocator frames used"));
+	cr_expect(p.alloc_profile);
+	profconv__pruner_free(&p);
+	profconv_profile_free(prof);
+}
