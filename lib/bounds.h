@@ -34,4 +34,13 @@
 #define PC_RX_MAX_SIZE 4000
 #define PC_RX_MAX_DEPTH 100
 
+/*
+ * $variables in a memory map (maps.c): the values substituted into one
+ * map's lines total at most PC_MAPS_MAX_EXPANSION bytes (three lines could
+ * otherwise expand to 1 GB each), and finding them costs at most
+ * PC_MAPS_MAX_LOOKUPS name comparisons (variables times '$' characters).
+ */
+#define PC_MAPS_MAX_EXPANSION ((uint64_t)16 << 20)
+#define PC_MAPS_MAX_LOOKUPS ((uint64_t)64 << 20)
+
 #endif /* PROFCONV_BOUNDS_H */
