@@ -149,3 +149,54 @@ Test(rx, pruner_says_why)
 	profconv__pruner_free(&p);
 	profconv_profile_free(prof);
 }
+
+/* --- item 9: the address table cannot be flooded ----------------------- */
+
+/* The inverse of A modulo 2^64 (A odd), by Newton's iteration. */
+static uint64_t
+inverse(uint64_t a)
+{
+	uint64_t x = a;
+
+	for (int i = 0; i < 6; i++)
+		x *= 2 - a * x;
+	return x;
+}
+
+/* The key the unkeyed mixer sends to hash H: fmix64 run backwards. */
+static uint64_t
+unmix(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= inverse(0xc4ceb9fe1a85ec53ULL);
+	h ^= h >> 33;
+	h *= inverse(0xff51afd7ed558ccdULL);
+	h ^= h >> 33;
+	return h;
+}
+
+/* 200,000 keys whose unkeyed hashes all end in 24 zero bits: one probe
+ * chain took minutes; with the per-process seed they spread. */
+Test(hash, crafted_keys_do_not_collide, .timeout = 60)
+{
+	struct pc_u64map m = { 0 };
+	uint32_t v;
+
+	cr_assert(eq(u64, profconv__hash_u64(unmix(12345)), 12345));
+	for (uint32_t i = 1; i <= 200000; i++)
+		cr_assert(eq(int, profconv__u64map_put(&m, unmix((uint64_t)i << 24),
+		    i), 0));
+	for (uint32_t i = 1; i <= 200000; i++) {
+		cr_assert(profconv__u64map_get(&m, unmix((uint64_t)i << 24), &v));
+		cr_assert(eq(u32, v, i));
+	}
+	profconv__u64map_free(&m);
+}
+
+Test(hash, seed_is_stable_within_a_process)
+{
+	uint64_t a = profconv__hash_bytes("abc", 3, 7);
+
+	cr_expect(eq(u64, profconv__hash_seed(), profconv__hash_seed()));
+	cr_expect(eq(u64, profconv__hash_bytes("abc", 3, 7), a));
+}
