@@ -22,6 +22,7 @@ struct pc_input {
 	size_t rawlen, rawpos;
 	bool gz, zinit, zend, member_done, eof;
 	z_stream z;
+	uint64_t zfed;			/* compressed bytes given to zlib */
 	const unsigned char *view;
 	unsigned char *buf;
 	size_t cap, pos, end;

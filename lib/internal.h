@@ -545,8 +545,15 @@ void profconv__json_cstr(FILE *fp, const char *s);
 
 /* --- pprof codec (pb.c) ---------------------------------------------------- */
 
-/* Decode pprof protobuf bytes into a new profile. */
+/*
+ * Decode pprof protobuf bytes into a new profile, with at most BUDGET bytes
+ * (0: no bound) of protobuf-c's unpacked messages, which can be 60 times
+ * the wire size.
+ */
 int profconv__pb_decode(struct profconv_profile **out,
-    const unsigned char *data, size_t len);
+    const unsigned char *data, size_t len, uint64_t budget);
+/* Fail with why DATA is no pprof Profile, as far as its top-level fields
+ * tell: one cut off by the end (truncated), a bad field, or neither. */
+int profconv__pb_invalid(const unsigned char *data, size_t len);
 
 #endif /* PROFCONV_INTERNAL_H */

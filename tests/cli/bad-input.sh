@@ -31,6 +31,24 @@ expect_err "profconv show: '$TMP/zeros.gz': unrecognized profile format (binary 
 run 2 "$PROFCONV" show --max-input 10Q "$TMP/bomb.gz"
 run 2 "$PROFCONV" show --max-input -5 "$TMP/bomb.gz"
 
+# Other compressors are named, not "unrecognized" (magic numbers only),
+# as are a CPU profile with period 0 and a corrupt gzip stream's offset.
+printf '\375\067zXZ\000\000\004' >"$TMP/p.xz"
+printf 'BZh91AY&SY' >"$TMP/p.bz2"
+printf '\050\265\057\375\044\000' >"$TMP/p.zst"
+for f in p.xz:xz p.bz2:bzip2 p.zst:zstd; do
+	run 1 "$PROFCONV" show "$TMP/${f%%:*}"
+	expect_err "profconv show: '$TMP/${f%%:*}': ${f#*:}-compressed input: only gzip is read; decompress it first"
+done
+printf '\000\000\000\000\003\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000' >"$TMP/cpu0.prof"
+run 1 "$PROFCONV" show "$TMP/cpu0.prof"
+expect_err "profconv show: '$TMP/cpu0.prof': gperftools CPU profile with a sampling period of 0"
+{ printf 'heap profile: 1: 2 [ 1: 2] @ heapprofile\n' | gzip -c | head -c 12
+  printf 'garbage that is no deflate stream'; } >"$TMP/corrupt.gz"
+run 1 "$PROFCONV" show "$TMP/corrupt.gz"
+grep -Eq "^profconv show: '$TMP/corrupt.gz': corrupt gzip data at offset [0-9]+: " "$TMP/err" ||
+	fail "corrupt gzip without offset: $(cat "$TMP/err")"
+
 # A 10 MB line, numbers beyond int64, negatives where none are allowed.
 { printf 'heap profile: 1: 2 [ 1: 2] @ heapprofile\n1: 1 [1: 1] @'
   head -c 10000000 /dev/zero | tr '\0' ' '; echo; } >"$TMP/long.heap"

@@ -56,4 +56,28 @@ expect_err "profconv show: '$TMP/lookups.heap': line 16046: \$variable lookups e
 bounded 0 "$PROFCONV" show "$TMP/okvars.heap"
 expect_out_has '/opt/app/bin/app'
 
+# Item 10: an unrecognizable input is refused from its first bytes, not
+# read whole (/dev/zero up to --max-input: 2.1 GB).
+bounded 1 "$PROFCONV" show --max-input 4G /dev/zero
+expect_err "profconv show: '/dev/zero': unrecognized profile format (binary data); expected pprof protobuf, gperftools/Go heap or CPU, jemalloc heap_v2, contention, or Go goroutine/threadcreate"
+
+# Item 10: 8M empty samples, 16 MB (16 KB gzipped), unpack to 1 GB; the
+# unpacked messages are bounded by --max-input as the input is.
+printf '\022\000' >"$TMP/empty.pb"
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23; do
+	cat "$TMP/empty.pb" "$TMP/empty.pb" >"$TMP/twice.pb"
+	mv "$TMP/twice.pb" "$TMP/empty.pb"
+done
+bounded 1 "$PROFCONV" show --max-input 64M "$TMP/empty.pb"
+expect_err "profconv show: '$TMP/empty.pb': decoding this pprof protobuf (16777216 bytes) needs more than the input bound, 64 MiB, of memory"
+# Item 15: running out of memory there says so (not "unrecognized").
+(ulimit -v 262144 && exec "$PROFCONV" show "$TMP/empty.pb") >/dev/null 2>"$TMP/err"
+expect_err "profconv show: '$TMP/empty.pb': out of memory"
+# Item 17: a pprof cut short says where, not "unrecognized".
+"$PROFCONV" text2pb -n "$DATA/go/cpu.pb.gz" -o "$TMP/cpu.pb"
+head -c 1000 "$TMP/cpu.pb" >"$TMP/cut.pb"
+run 1 "$PROFCONV" show "$TMP/cut.pb"
+grep -Eq "^profconv show: '$TMP/cut.pb': truncated pprof protobuf: field [0-9]+ at offset [0-9]+ runs past the end \(1000 bytes\)\$" "$TMP/err" ||
+	fail "truncated pprof: $(cat "$TMP/err")"
+
 finish
