@@ -121,18 +121,22 @@ Test(rx, hostile_drop_frames_in_flame, .timeout = 60)
 {
 	struct profconv_flame_options fo = PROFCONV_FLAME_OPTIONS_INIT;
 	struct profconv_profile *prof;
+	struct profconv_view *view;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *fp;
 
 	prof = heap_profile("(((x{0,80}){0,80}){0,80})|malloc");
 	limit_memory((rlim_t)512 << 20);
+	cr_assert(eq(int, profconv_view_new(&view, prof, NULL), 0), "%s",
+	    ERRMSG);
 	fp = open_memstream(&buf, &len);
-	cr_assert(eq(int, profconv_flame_write(prof, NULL, fp, &fo), 0), "%s",
+	cr_assert(eq(int, profconv_flame_write(view, NULL, fp, &fo), 0), "%s",
 	    ERRMSG);
 	fclose(fp);
 	cr_expect(eq(str, buf, "main 64\n"));
 	free(buf);
+	profconv_view_free(view);
 	profconv_profile_free(prof);
 }
 

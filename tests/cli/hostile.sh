@@ -74,7 +74,7 @@ expect_err "profconv show: '$TMP/empty.pb': decoding this pprof protobuf (167772
 (ulimit -v 262144 && exec "$PROFCONV" show "$TMP/empty.pb") >/dev/null 2>"$TMP/err"
 expect_err "profconv show: '$TMP/empty.pb': out of memory"
 # Item 17: a pprof cut short says where, not "unrecognized".
-"$PROFCONV" text2pb -n "$DATA/go/cpu.pb.gz" -o "$TMP/cpu.pb"
+"$PROFCONV" text2pb --no-compress "$DATA/go/cpu.pb.gz" -o "$TMP/cpu.pb"
 head -c 1000 "$TMP/cpu.pb" >"$TMP/cut.pb"
 run 1 "$PROFCONV" show "$TMP/cut.pb"
 grep -Eq "^profconv show: '$TMP/cut.pb': truncated pprof protobuf: field [0-9]+ at offset [0-9]+ runs past the end \(1000 bytes\)\$" "$TMP/err" ||

@@ -104,7 +104,7 @@ signal_mid_write() {
 	tries=0
 	while [ "$tries" -lt 5 ]; do
 		tries=$((tries + 1))
-		"$@" 2>/dev/null &
+		"$@" 2>"$TMP/s/err" &
 		pid=$!
 		while kill -0 "$pid" 2>/dev/null && ! has_tmp "$out"; do
 			:
@@ -121,7 +121,7 @@ signal_mid_write() {
 			return
 		fi
 		kill -CONT "$pid" 2>/dev/null
-		wait "$pid"
+		wait "$pid" || { fail "'$*' failed"; return; }
 		rm -f "$out"
 	done
 	skip "the write was too quick to catch five times"
@@ -129,7 +129,7 @@ signal_mid_write() {
 signal_mid_write TERM "$TMP/s/big.pb.gz" \
 	"$PROFCONV" text2pb -l 9 "$TMP/s/big.heap" -o "$TMP/s/big.pb.gz"
 signal_mid_write HUP "$TMP/s/big.folded" \
-	"$BIN/profflame" --no-symbolize -a "$TMP/s/big.heap" -o "$TMP/s/big.folded"
+	"$BIN/profflame" --no-symbolize --addresses "$TMP/s/big.heap" -o "$TMP/s/big.folded"
 # A file size limit (SIGXFSZ) is a signal mid-write as well.
 (ulimit -f 1; exec "$PROFCONV" text2pb "$IN" -o "$TMP/s/small.pb.gz") 2>/dev/null
 [ $? -gt 128 ] || fail "ulimit -f did not stop text2pb"
