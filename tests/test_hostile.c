@@ -204,3 +204,50 @@ Test(hash, seed_is_stable_within_a_process)
 	cr_expect(eq(u64, profconv__hash_seed(), profconv__hash_seed()));
 	cr_expect(eq(u64, profconv__hash_bytes("abc", 3, 7), a));
 }
+
+/* --- item 12: map entries found by search, not one by one -------------- */
+
+/* The stabbing index gives what a linear search gives: the lowest id of
+ * the live intervals holding a point, with overlaps, empty intervals,
+ * shared end points and removals. */
+Test(stab, agrees_with_linear_search)
+{
+	enum { N = 300, Q = 3000 };
+	uint64_t lo[N], hi[N], ends[2 * N];
+	bool dead[N] = { false };
+	struct pc_stab added, removable;
+	unsigned seed = 12345;
+
+	for (size_t i = 0; i < N; i++) {
+		seed = seed * 1103515245 + 12345;
+		lo[i] = (seed >> 8) % 1000;
+		seed = seed * 1103515245 + 12345;
+		hi[i] = lo[i] + (seed >> 8) % 60;	/* some empty */
+		ends[2 * i] = lo[i];
+		ends[2 * i + 1] = hi[i];
+	}
+	cr_assert(eq(int, profconv__stab_init(&added, ends, 2 * N), 0));
+	cr_assert(eq(int, profconv__stab_init(&removable, ends, 2 * N), 0));
+	cr_assert(eq(int, profconv__stab_build_removable(&removable, lo, hi, N), 0));
+	for (size_t i = 0; i < N; i++)
+		profconv__stab_add(&added, lo[i], hi[i], (uint32_t)i);
+	for (uint64_t a = 0; a < Q; a++) {
+		uint32_t want = PC_STAB_NONE, want_alive = PC_STAB_NONE;
+
+		if (a % 7 == 0)
+			dead[(a * 31) % N] = true;
+		for (size_t i = N; i > 0; i--) {
+			if (lo[i - 1] <= a % 1100 && a % 1100 < hi[i - 1]) {
+				want = (uint32_t)(i - 1);
+				if (!dead[i - 1])
+					want_alive = (uint32_t)(i - 1);
+			}
+		}
+		cr_assert(eq(u32, profconv__stab_min(&added, a % 1100), want),
+		    "point %llu", (unsigned long long)(a % 1100));
+		cr_assert(eq(u32, profconv__stab_min_alive(&removable, a % 1100,
+		    dead), want_alive), "point %llu", (unsigned long long)(a % 1100));
+	}
+	profconv__stab_free(&added);
+	profconv__stab_free(&removable);
+}
