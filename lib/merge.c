@@ -194,7 +194,7 @@ header_add(struct merger *m, const struct profconv_profile *p)
 		return rc;
 	if (p->period > dst->period)
 		dst->period = p->period;
-	dst->duration_nanos += p->duration_nanos;
+	pc_add_sat(&dst->duration_nanos, p->duration_nanos);
 	if (p->time_nanos != 0 && (dst->time_nanos == 0 ||
 	    p->time_nanos < dst->time_nanos))
 		dst->time_nanos = p->time_nanos;

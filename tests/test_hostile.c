@@ -251,3 +251,27 @@ Test(stab, agrees_with_linear_search)
 	profconv__stab_free(&added);
 	profconv__stab_free(&removable);
 }
+
+/* --- item 16: merged durations saturate -------------------------------- */
+
+Test(merge, duration_saturates)
+{
+	struct profconv_profile *p[2], *m;
+
+	for (int i = 0; i < 2; i++) {
+		cr_assert(eq(int, profconv_profile_new(&p[i]), 0));
+		profconv_profile_add_sample_type(p[i], "samples", "count");
+		profconv_profile_set_time(p[i], 1000, INT64_MAX - 1);
+	}
+	cr_assert(eq(int, profconv_profile_merge(&m, p, 2), 0), "%s", ERRMSG);
+	cr_expect(eq(i64, profconv_profile_duration_nanos(m), INT64_MAX));
+	profconv_profile_free(m);
+	for (int i = 0; i < 2; i++) {
+		profconv_profile_set_time(p[i], 1000, INT64_MIN + 1);
+	}
+	cr_assert(eq(int, profconv_profile_merge(&m, p, 2), 0), "%s", ERRMSG);
+	cr_expect(eq(i64, profconv_profile_duration_nanos(m), INT64_MIN));
+	profconv_profile_free(m);
+	profconv_profile_free(p[0]);
+	profconv_profile_free(p[1]);
+}
