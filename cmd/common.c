@@ -311,9 +311,9 @@ cmd_write_profile(const struct profconv_profile *prof, const char *out_path,
 	status = cmd_output_open(&out, out_path);
 	if (status != EXIT_OK)
 		return status;
-	if (profconv_profile_write(prof, out.fp, opts) < 0) {
-		status = cmd_error_lib(strcmp(out_path, "-") == 0 ?
-		    "<stdout>" : out_path);
+	status = profconv_profile_write(prof, out.fp, opts);
+	if (status < 0) {
+		status = cmd_write_failed(out_path, status, errno, out_path);
 		cmd_output_abort(&out);
 		return status;
 	}
@@ -374,12 +374,32 @@ cmd_symbolize_profile(struct profconv_profile *prof,
 	return EXIT_OK;
 }
 
+/* A write error on standard output was reported already. */
+static bool stdout_reported;
+
+int
+cmd_write_failed(const char *out_path, int rc, int err, const char *input)
+{
+	bool to_stdout = out_path == NULL || strcmp(out_path, "-") == 0;
+
+	if (rc != PROFCONV_EIO)
+		return cmd_error_lib(input);
+	if (to_stdout)
+		stdout_reported = true;
+	/* A reader that went away (SIGPIPE ignored) is not our failure to
+	 * report, as in cmd_close_stdout(). */
+	if (err == EPIPE)
+		return EXIT_OK;
+	return cmd_error_lib(to_stdout ? "<stdout>" : out_path);
+}
+
 int
 cmd_close_stdout(int status)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		/* A reader that went away is not our failure to report. */
-		if (errno == EPIPE)
+		/* A reader that went away is not our failure to report;
+		 * cmd_write_failed() reported (and set STATUS) already. */
+		if (errno == EPIPE || stdout_reported)
 			return status;
 		cmd_error("write error on standard output: %s",
 		    strerror(errno != 0 ? errno : EIO));

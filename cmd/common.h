@@ -180,7 +180,16 @@ int cmd_output_commit(struct cmd_output *o);
 /* Give up: close and remove the temporary file. */
 void cmd_output_abort(struct cmd_output *o);
 
-/* Flush and check standard output at the end of a command. */
+/*
+ * Report RC, the failure of a library call writing to OUT_PATH ("-" or
+ * NULL: standard output) what it read from INPUT, with ERR the errno
+ * just after it: a write error names the output, once; a reader gone
+ * away (EPIPE) is not reported (EXIT_OK); anything else names INPUT.
+ */
+int cmd_write_failed(const char *out_path, int rc, int err,
+    const char *input);
+/* Flush and check standard output at the end of a command (silent when
+ * cmd_write_failed() reported it). */
 int cmd_close_stdout(int status);
 
 #endif /* PROFCONV_CMD_COMMON_H */

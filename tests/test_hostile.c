@@ -275,3 +275,22 @@ Test(merge, duration_saturates)
 	profconv_profile_free(p[0]);
 	profconv_profile_free(p[1]);
 }
+
+/* --- item 17: a comparison names the base, and "none" for no type ------- */
+
+Test(merge, subtract_names_the_base)
+{
+	struct profconv_profile *cur, *base, *d;
+
+	cr_assert(eq(int, profconv_profile_new(&cur), 0));
+	cr_assert(eq(int, profconv_profile_new(&base), 0));
+	profconv_profile_add_sample_type(cur, "space", "bytes");
+	profconv_profile_add_sample_type(base, "space", "bytes");
+	profconv_profile_set_period(cur, "space", "bytes", 524288);
+	cr_assert(eq(int, profconv_profile_subtract(&d, cur, base),
+	    PROFCONV_EINVAL));
+	cr_expect(eq(str, ERRMSG, "the base profile is incompatible: period "
+	    "type none, not space/bytes"));
+	profconv_profile_free(cur);
+	profconv_profile_free(base);
+}

@@ -124,6 +124,28 @@ grep "^profflame: '$TMP/delta.pb': " "$TMP/err" | grep "negative count" |
 run 1 "$PROFCONV" text2pb "$DATA/go/cpu.pb.gz" -o /dev/full
 expect_err "profconv text2pb: '/dev/full': write error: No space left on device"
 [ -c /dev/full ] || fail "/dev/full is no longer a device"
+# One line per write error, naming the output and the reason.
+run 1 "$BIN/profflame" --no-symbolize "$DATA/go/mem.pb.gz" -o /dev/full
+expect_err "profflame: '/dev/full': write error: No space left on device"
+for cmd in "$PROFCONV show" "$PROFCONV text2pb" "$BIN/profflame --no-symbolize"; do
+	$cmd "$DATA/go/mem.pb.gz" >/dev/full 2>"$TMP/err"
+	[ $? = 1 ] || fail "$cmd >/dev/full: exit status"
+	name=${cmd##*/}
+	expect_err "${name% --*}: '<stdout>': write error: No space left on device"
+done
+"$BIN/profdiff" --no-symbolize "$DATA/go/mem.pb.gz" "$DATA/go/mem.pb.gz" >/dev/full 2>"$TMP/err"
+[ $? = 2 ] || fail "profdiff >/dev/full: exit status"
+expect_err "profdiff: '<stdout>': write error: No space left on device"
+# With SIGPIPE ignored, a reader that leaves early is no error.
+awk 'BEGIN { print "heap profile: 1: 2 [ 1: 2] @ heapprofile"
+	for (i = 0; i < 20000; i++) printf "1: 16 [1: 16] @ 0x%x\n", 4096 + i * 16 }' \
+	>"$TMP/long.heap"
+for cmd in "$PROFCONV show" "$BIN/profflame --no-symbolize --addresses"; do
+	(trap '' PIPE; { $cmd "$TMP/long.heap" 2>"$TMP/err"; echo $? >"$TMP/status"; } |
+		head -c 1 >/dev/null)
+	[ "$(cat "$TMP/status")" = 0 ] || fail "$cmd | head, SIGPIPE ignored: exit $(cat "$TMP/status")"
+	[ -s "$TMP/err" ] && fail "$cmd | head, SIGPIPE ignored: $(cat "$TMP/err")"
+done
 run 1 "$PROFCONV" text2pb "$DATA/go/cpu.pb.gz" -o /proc/profconv-test.pb.gz
 expect_err "profconv text2pb: cannot create '/proc/profconv-test.pb.gz': No such file or directory"
 echo keep >"$TMP/existing.pb.gz"
