@@ -256,12 +256,15 @@ open_descriptor(struct cmd_output *o, int n)
 static int
 open_temporary(struct cmd_output *o, const struct stat *old)
 {
+	const char *path = o->path;	/* abort clears O */
 	sigset_t mask;
 	int fd, err;
 
 	o->tmp = temp_name(o->target);
-	if (o->tmp == NULL)
+	if (o->tmp == NULL) {
+		cmd_output_abort(o);
 		return cmd_error("out of memory");
+	}
 	block_signals(&mask);
 	fd = mkstemp(o->tmp);
 	err = errno;
@@ -271,7 +274,8 @@ open_temporary(struct cmd_output *o, const struct stat *old)
 	if (fd < 0) {
 		free(o->tmp);
 		o->tmp = NULL;
-		return cmd_error("cannot create '%s': %s", o->path,
+		cmd_output_abort(o);	/* frees the target's name */
+		return cmd_error("cannot create '%s': %s", path,
 		    strerror(err));
 	}
 	if (old != NULL) {
@@ -289,7 +293,7 @@ open_temporary(struct cmd_output *o, const struct stat *old)
 		err = errno;
 		close(fd);
 		cmd_output_abort(o);
-		return cmd_error("cannot create '%s': %s", o->path,
+		return cmd_error("cannot create '%s': %s", path,
 		    strerror(err));
 	}
 	return EXIT_OK;
