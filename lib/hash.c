@@ -3,7 +3,6 @@
 
 #include "config.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -12,10 +11,14 @@
 
 #include "internal.h"
 
-static pthread_once_t seed_once = PTHREAD_ONCE_INIT;
 static uint64_t seed_value;
 
-static void
+/*
+ * Chosen when the library is loaded, before any thread of the program can
+ * hash: a seed read by many threads and written by none is no race (and
+ * needs no pthread_once, which helgrind cannot see through).
+ */
+__attribute__((constructor)) static void
 choose_seed(void)
 {
 	struct timespec ts;
@@ -33,7 +36,6 @@ choose_seed(void)
 uint64_t
 profconv__hash_seed(void)
 {
-	pthread_once(&seed_once, choose_seed);
 	return seed_value;
 }
 

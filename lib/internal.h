@@ -64,10 +64,10 @@ int profconv__grow(void **ptr, size_t *cap, size_t len, size_t n,
 /* --- hashing (hash.c) ----------------------------------------------------- */
 
 /*
- * The hashes are keyed with a random seed chosen once per process, so a
- * crafted input cannot aim all its keys at one chain of a table (the
- * tables probe linearly).  Nothing may depend on the order of a table's
- * slots: it changes from run to run.
+ * The hashes are keyed with a random seed chosen when the library is
+ * loaded (once per process), so a crafted input cannot aim all its keys
+ * at one chain of a table (the tables probe linearly).  Nothing may
+ * depend on the order of a table's slots: it changes from run to run.
  */
 uint64_t profconv__hash_seed(void);
 uint64_t profconv__hash_bytes(const void *data, size_t len, uint64_t seed);
