@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* common.c - messages, number parsing and whole-or-nothing output files. */
+/* common.c - messages, number parsing, reading and writing profiles. */
 
 #include "config.h"
 
@@ -340,9 +340,9 @@ cmd_write_profile(const struct profconv_profile *prof, const char *out_path,
 	status = cmd_output_open(&out, out_path);
 	if (status != EXIT_OK)
 		return status;
-	if (profconv_profile_write(prof, out.fp, opts) < 0) {
-		status = cmd_error_lib(strcmp(out_path, "-") == 0 ?
-		    "<stdout>" : out_path);
+	status = profconv_profile_write(prof, out.fp, opts);
+	if (status < 0) {
+		status = cmd_write_failed(out_path, status, errno, out_path);
 		cmd_output_abort(&out);
 		return status;
 	}
@@ -403,112 +403,32 @@ cmd_symbolize_profile(struct profconv_profile *prof,
 	return EXIT_OK;
 }
 
-int
-cmd_output_open(struct cmd_output *o, const char *path)
-{
-	struct stat st;
-	size_t n;
-	int fd;
-
-	memset(o, 0, sizeof(*o));
-	o->path = path;
-	if (strcmp(path, "-") == 0) {
-		o->fp = stdout;
-		return EXIT_OK;
-	}
-	/* A device or pipe is written in place: never rename over it. */
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		if (S_ISDIR(st.st_mode))
-			return cmd_error("cannot write '%s': Is a directory",
-			    path);
-		o->fp = fopen(path, "wb");
-		if (o->fp == NULL)
-			return cmd_error("cannot open '%s': %s", path,
-			    strerror(errno));
-		return EXIT_OK;
-	}
-	n = strlen(path) + sizeof(".tmpXXXXXX");
-	o->tmp = malloc(n);
-	if (o->tmp == NULL)
-		return cmd_error("out of memory");
-	snprintf(o->tmp, n, "%s.tmpXXXXXX", path);
-	fd = mkstemp(o->tmp);
-	if (fd < 0) {
-		cmd_error("cannot create '%s': %s", path, strerror(errno));
-		free(o->tmp);
-		o->tmp = NULL;
-		return EXIT_FAIL;
-	}
-	/* mkstemp makes 0600; give the file the usual umask-based mode. */
-	{
-		mode_t mask = umask(0);
-
-		umask(mask);
-		(void)fchmod(fd, 0666 & ~mask);
-	}
-	o->fp = fdopen(fd, "wb");
-	if (o->fp == NULL) {
-		close(fd);
-		cmd_output_abort(o);
-		return cmd_error("cannot create '%s': %s", path,
-		    strerror(errno));
-	}
-	return EXIT_OK;
-}
-
-void
-cmd_output_abort(struct cmd_output *o)
-{
-	if (o->fp != NULL && o->fp != stdout)
-		fclose(o->fp);
-	if (o->tmp != NULL)
-		unlink(o->tmp);
-	free(o->tmp);
-	memset(o, 0, sizeof(*o));
-}
+/* A write error on standard output was reported already. */
+static bool stdout_reported;
 
 int
-cmd_output_commit(struct cmd_output *o)
+cmd_write_failed(const char *out_path, int rc, int err, const char *input)
 {
-	int err = 0;
+	bool to_stdout = out_path == NULL || strcmp(out_path, "-") == 0;
 
-	if (o->fp == stdout) {
-		o->fp = NULL;
-		return EXIT_OK;		/* checked by cmd_close_stdout() */
-	}
-	if (o->tmp == NULL) {		/* a device, written in place */
-		errno = 0;
-		if (fflush(o->fp) != 0 || ferror(o->fp))
-			err = errno != 0 ? errno : EIO;
-		if (fclose(o->fp) != 0 && err == 0)
-			err = errno;
-		o->fp = NULL;
-		return err != 0 ? cmd_error("cannot write '%s': %s", o->path,
-		    strerror(err)) : EXIT_OK;
-	}
-	if (fflush(o->fp) != 0 || ferror(o->fp))
-		err = errno != 0 ? errno : EIO;
-	if (fclose(o->fp) != 0 && err == 0)
-		err = errno;
-	o->fp = NULL;
-	if (err == 0 && rename(o->tmp, o->path) != 0)
-		err = errno;
-	if (err != 0) {
-		cmd_output_abort(o);
-		return cmd_error("cannot write '%s': %s", o->path,
-		    strerror(err));
-	}
-	free(o->tmp);
-	o->tmp = NULL;
-	return EXIT_OK;
+	if (rc != PROFCONV_EIO)
+		return cmd_error_lib(input);
+	if (to_stdout)
+		stdout_reported = true;
+	/* A reader that went away (SIGPIPE ignored) is not our failure to
+	 * report, as in cmd_close_stdout(). */
+	if (err == EPIPE)
+		return EXIT_OK;
+	return cmd_error_lib(to_stdout ? "<stdout>" : out_path);
 }
 
 int
 cmd_close_stdout(int status)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		/* A reader that went away is not our failure to report. */
-		if (errno == EPIPE)
+		/* A reader that went away is not our failure to report;
+		 * cmd_write_failed() reported (and set STATUS) already. */
+		if (errno == EPIPE || stdout_reported)
 			return status;
 		cmd_error("write error on standard output: %s",
 		    strerror(errno != 0 ? errno : EIO));

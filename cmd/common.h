@@ -176,12 +176,15 @@ int cmd_symbolize_profile(struct profconv_profile *prof,
 
 /*
  * An output that appears whole or not at all: a temporary file beside
- * PATH renamed over it on commit; "-" is standard output.
+ * PATH renamed over it on commit; "-" is standard output.  The rules for
+ * links, descriptors, devices, attributes and signals are in output.c.
  */
 struct cmd_output {
-	const char *path;
-	char *tmp;
+	const char *path;	/* as the user gave it, for messages */
+	char *target;		/* the file written, links followed */
+	char *tmp;		/* the temporary file, or NULL */
 	FILE *fp;
+	bool in_place;		/* hard-linked: copy into target on commit */
 };
 
 int cmd_output_open(struct cmd_output *o, const char *path);
@@ -190,7 +193,16 @@ int cmd_output_commit(struct cmd_output *o);
 /* Give up: close and remove the temporary file. */
 void cmd_output_abort(struct cmd_output *o);
 
-/* Flush and check standard output at the end of a command. */
+/*
+ * Report RC, the failure of a library call writing to OUT_PATH ("-" or
+ * NULL: standard output) what it read from INPUT, with ERR the errno
+ * just after it: a write error names the output, once; a reader gone
+ * away (EPIPE) is not reported (EXIT_OK); anything else names INPUT.
+ */
+int cmd_write_failed(const char *out_path, int rc, int err,
+    const char *input);
+/* Flush and check standard output at the end of a command (silent when
+ * cmd_write_failed() reported it). */
 int cmd_close_stdout(int status);
 
 #endif /* PROFCONV_CMD_COMMON_H */

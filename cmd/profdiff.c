@@ -3,6 +3,7 @@
 
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -192,13 +193,13 @@ main(int argc, char **argv)
 	if (!a.quiet) {
 		rc = a.json ? profconv_diff_write_json(diff, stdout, &a.table) :
 		    profconv_diff_print(diff, stdout, &a.table);
-		if (rc < 0) {
-			if (rc == PROFCONV_EIO)
-				cmd_error_lib("<stdout>");
-			else
-				cmd_error("%s", profconv_errmsg());
+		if (rc < 0 && rc != PROFCONV_EIO) {
+			cmd_error("%s", profconv_errmsg());
 			goto out;
 		}
+		/* A reader gone away (EPIPE) is no trouble. */
+		if (rc < 0 && cmd_write_failed("-", rc, errno, NULL) != EXIT_OK)
+			goto out;
 	}
 	if (a.out_path != NULL &&
 	    cmd_write_profile(delta, a.out_path, NULL) != EXIT_OK)

@@ -3,6 +3,7 @@
 
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 
@@ -149,9 +150,10 @@ main(int argc, char **argv)
 	if (status == EXIT_OK)
 		status = cmd_output_open(&out, a.out_path);
 	if (status == EXIT_OK) {
-		if (profconv_flame_write(view[1], view[0], out.fp,
-		    &a.flame) < 0) {
-			status = cmd_error_lib(in);
+		status = profconv_flame_write(view[1], view[0], out.fp,
+		    &a.flame);
+		if (status < 0) {
+			status = cmd_write_failed(a.out_path, status, errno, in);
 			cmd_output_abort(&out);
 		} else {
 			status = cmd_output_commit(&out);

@@ -3,6 +3,7 @@
 
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 
@@ -103,8 +104,7 @@ cmd_show(int argc, char **argv)
 		int rc = profconv_profile_print(prof, stdout, &opts);
 
 		if (rc < 0)
-			status = cmd_error_lib(rc == PROFCONV_EIO ? "<stdout>" :
-			    argv[optind]);
+			status = cmd_write_failed("-", rc, errno, argv[optind]);
 	}
 	profconv_profile_free(prof);
 	return status;

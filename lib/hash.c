@@ -5,14 +5,53 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/random.h>
 
 #include "internal.h"
+
+static uint64_t seed_value;
+
+/*
+ * Chosen when the library is loaded, before any thread of the program can
+ * hash: a seed read by many threads and written by none is no race (and
+ * needs no pthread_once, which helgrind cannot see through).
+ */
+__attribute__((constructor)) static void
+choose_seed(void)
+{
+	struct timespec ts;
+	uint64_t s = 0;
+
+	if (getrandom(&s, sizeof(s), GRND_NONBLOCK) != (ssize_t)sizeof(s)) {
+		/* No entropy yet (early boot): time, pid and ASLR. */
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		s = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 32) ^
+		    ((uint64_t)getpid() << 16) ^ (uint64_t)(uintptr_t)&s;
+	}
+	seed_value = profconv__hash_u64(s) | 1;
+}
+
+uint64_t
+profconv__hash_seed(void)
+{
+	return seed_value;
+}
+
+/* A key's slot hash: the mixer keyed with the process seed. */
+static inline uint64_t
+hash_key(uint64_t key)
+{
+	return profconv__hash_u64(key ^ profconv__hash_seed());
+}
 
 uint64_t
 profconv__hash_bytes(const void *data, size_t len, uint64_t seed)
 {
 	const unsigned char *p = data;
-	uint64_t h = seed ^ (len * 0x9e3779b97f4a7c15ULL);
+	uint64_t h = seed ^ profconv__hash_seed() ^
+	    (len * 0x9e3779b97f4a7c15ULL);
 	uint64_t w;
 
 	/* Eight bytes at a time through the u64 mixer; the tail padded. */
@@ -40,7 +79,7 @@ static size_t
 slot_of(const struct pc_u64map *m, uint64_t key)
 {
 	size_t mask = m->cap - 1;
-	size_t i = profconv__hash_u64(key) & mask;
+	size_t i = hash_key(key) & mask;
 
 	while (m->vals[i] != 0 && m->keys[i] != key)
 		i = (i + 1) & mask;

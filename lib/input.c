@@ -166,6 +166,7 @@ profconv__input_init(struct pc_input *in, FILE *fp, const void *mem,
 			in->z.next_in = in->raw;
 			in->z.avail_in = (uInt)in->rawlen;
 		}
+		in->zfed = in->z.avail_in;
 		/* 16 + MAX_WBITS: a gzip wrapper, not zlib. */
 		if (inflateInit2(&in->z, 16 + MAX_WBITS) != Z_OK)
 			return profconv__nomem();
@@ -199,6 +200,7 @@ gz_refill(struct pc_input *in)
 		in->z.next_in = (unsigned char *)in->mem + in->mempos;
 		in->z.avail_in = (uInt)n;
 		in->mempos += n;
+		in->zfed += n;
 		return 0;
 	}
 	rc = raw_read(in, in->raw, RAW_CHUNK, &got);
@@ -206,7 +208,15 @@ gz_refill(struct pc_input *in)
 		return rc;
 	in->z.next_in = in->raw;
 	in->z.avail_in = (uInt)got;
+	in->zfed += got;
 	return 0;
+}
+
+/* Where zlib is in the compressed input. */
+static unsigned long long
+gz_offset(const struct pc_input *in)
+{
+	return (unsigned long long)(in->zfed - in->z.avail_in);
 }
 
 /* Produce up to N decompressed bytes at DST. */
@@ -228,7 +238,7 @@ gz_read(struct pc_input *in, unsigned char *dst, size_t n, size_t *got)
 				else
 					return profconv__fail(PROFCONV_EFORMAT,
 					    "truncated gzip data at offset %llu",
-					    (unsigned long long)in->z.total_in);
+					    gz_offset(in));
 				break;
 			}
 		}
@@ -245,7 +255,7 @@ gz_read(struct pc_input *in, unsigned char *dst, size_t n, size_t *got)
 			return profconv__nomem();
 		if (zr != Z_OK && zr != Z_BUF_ERROR)
 			return profconv__fail(PROFCONV_EFORMAT,
-			    "corrupt gzip data: %s",
+			    "corrupt gzip data at offset %llu: %s", gz_offset(in),
 			    in->z.msg != NULL ? in->z.msg : "inflate failed");
 	}
 	*got = (size_t)(in->z.next_out - dst);
@@ -317,6 +327,11 @@ profconv__input_fill(struct pc_input *in, size_t want)
 
 			while (ncap - have < BUF_MIN / 2 || ncap < want)
 				ncap *= 2;
+			/* No more than the bound needs: a whole input of
+			 * max_input bytes may not cost twice that. */
+			if (ncap > in->max + BUF_MIN && in->max + BUF_MIN >= want &&
+			    in->max + BUF_MIN - have >= BUF_MIN / 2)
+				ncap = (size_t)(in->max + BUF_MIN);
 			rc = PC_GROW(in->buf, in->cap, 0, ncap);
 			if (rc < 0)
 				return rc;

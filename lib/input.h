@@ -10,9 +10,6 @@
 
 #include "internal.h"
 
-/* Longest text line a reader accepts. */
-#define PC_MAX_LINE ((size_t)1 << 20)
-
 /*
  * An input: a FILE or a memory block, gzip- or zstd-compressed or not.
  * Data is seen through VIEW[POS..END); for plain memory VIEW is the caller's block
@@ -31,6 +28,7 @@ struct pc_input {
 	ZSTD_inBuffer zin;
 	uint64_t zst_in;		/* compressed bytes consumed */
 	size_t zst_hint;		/* the decoder's last answer */
+	uint64_t zfed;			/* compressed bytes given to zlib */
 	const unsigned char *view;
 	unsigned char *buf;
 	size_t cap, pos, end;

@@ -11,6 +11,7 @@
 #include <regex.h>
 
 #include "profconv.h"
+#include "bounds.h"
 
 #define PC_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -65,7 +66,15 @@ int profconv__grow(void **ptr, size_t *cap, size_t len, size_t n,
 
 /* --- hashing (hash.c) ----------------------------------------------------- */
 
+/*
+ * The hashes are keyed with a random seed chosen when the library is
+ * loaded (once per process), so a crafted input cannot aim all its keys
+ * at one chain of a table (the tables probe linearly).  Nothing may
+ * depend on the order of a table's slots: it changes from run to run.
+ */
+uint64_t profconv__hash_seed(void);
 uint64_t profconv__hash_bytes(const void *data, size_t len, uint64_t seed);
+/* The unkeyed 64-bit mixer (MurmurHash3's fmix64); see hash_key(). */
 static inline uint64_t
 profconv__hash_u64(uint64_t x)
 {
@@ -442,6 +451,37 @@ profconv__is_zstd(const unsigned char *p, size_t len)
 	return len >= 4 && p[0] == 0x28 && p[1] == 0xb5 && p[2] == 0x2f &&
 	    p[3] == 0xfd;
 }
+/* --- interval stabbing (stab.c) ------------------------------------------ */
+
+/*
+ * Which of a set of half-open intervals [lo, hi), numbered from 0, holds
+ * a point: the lowest number, in O(log n).  All end points are given to
+ * init; intervals are then added (stab_add) or, for a set whose members
+ * can be removed, given at once (stab_build_removable).
+ */
+struct pc_stab {
+	uint64_t *x;		/* distinct end points, sorted */
+	size_t nx, size;	/* leaves: the gaps between end points */
+	uint32_t *tag;		/* per node: lowest id added over it */
+	uint32_t *list;		/* removable: ids per node, ascending */
+	size_t *first;		/* removable: node i's ids at first[i] */
+	size_t *cursor;		/* removable: ids before it are dead */
+};
+#define PC_STAB_NONE UINT32_MAX
+
+int profconv__stab_init(struct pc_stab *s, const uint64_t *ends, size_t n);
+void profconv__stab_free(struct pc_stab *s);
+/* Add interval ID, [LO, HI), whose ends were given to init. */
+void profconv__stab_add(struct pc_stab *s, uint64_t lo, uint64_t hi,
+    uint32_t id);
+/* The lowest id added that holds A, or PC_STAB_NONE. */
+uint32_t profconv__stab_min(const struct pc_stab *s, uint64_t a);
+/* Intervals 0..N-1, [LO[i], HI[i]), of which some may later die. */
+int profconv__stab_build_removable(struct pc_stab *s, const uint64_t *lo,
+    const uint64_t *hi, size_t n);
+/* The lowest id of those built that holds A and is not DEAD[id]. */
+uint32_t profconv__stab_min_alive(struct pc_stab *s, uint64_t a,
+    const bool *dead);
 
 /* --- drop_frames / keep_frames (prune.c) ----------------------------------- */
 
@@ -453,11 +493,24 @@ struct pc_pruner {
 	const struct profconv_profile *prof;
 	regex_t drop, keep;
 	bool has_drop, has_keep;
+	/* Why the profile's own drop_frames or keep_frames was refused as
+	 * too costly (PC_RX_* bounds; the defaults below are used instead),
+	 * for the caller to warn; "" when nothing was. */
+	char refused[192];
 	bool alloc_profile;	/* counts allocations, or drops malloc */
 	bool active;		/* anything to prune at all */
 	uint8_t *state;		/* per location id */
 	uint32_t *skip;		/* innermost lines a location loses */
 };
+
+/* 0 when RX is within the PC_RX_* bounds (bounds.h); else -1 with the
+ * reason in WHY. */
+int profconv__rx_check(const char *rx, char *why, size_t whylen);
+
+/* pprof's default drop_frames and keep_frames (NULL: none) for PROF's
+ * sample types (legacy.c). */
+void profconv__default_frames(const struct profconv_profile *prof,
+    const char **drop, const char **keep);
 
 /* ENABLED false: a pruner that prunes nothing. */
 int profconv__pruner_init(struct pc_pruner *p,
@@ -534,8 +587,15 @@ void profconv__json_cstr(FILE *fp, const char *s);
 
 /* --- pprof codec (pb.c) ---------------------------------------------------- */
 
-/* Decode pprof protobuf bytes into a new profile. */
+/*
+ * Decode pprof protobuf bytes into a new profile, with at most BUDGET bytes
+ * (0: no bound) of protobuf-c's unpacked messages, which can be 60 times
+ * the wire size.
+ */
 int profconv__pb_decode(struct profconv_profile **out,
-    const unsigned char *data, size_t len);
+    const unsigned char *data, size_t len, uint64_t budget);
+/* Fail with why DATA is no pprof Profile, as far as its top-level fields
+ * tell: one cut off by the end (truncated), a bad field, or neither. */
+int profconv__pb_invalid(const unsigned char *data, size_t len);
 
 #endif /* PROFCONV_INTERNAL_H */

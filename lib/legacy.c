@@ -470,53 +470,133 @@ fix_main_start(struct pc_maps *maps)
 	}
 }
 
-/* Attach each location to the first mapping that holds its address. */
+/*
+ * Where assign_locations() looks addresses up: the entries' own ranges
+ * (MAIN), the ranges below entries with an offset that a repair adds
+ * (REPAIR, removable), and those repairs once made (GROWN).
+ */
+struct map_index {
+	struct pc_stab main, repair, grown;
+	uint64_t *lo, *hi;		/* repair ranges, per entry */
+	bool *repaired;
+};
+
+static void
+map_index_free(struct map_index *x)
+{
+	profconv__stab_free(&x->main);
+	profconv__stab_free(&x->repair);
+	profconv__stab_free(&x->grown);
+	free(x->lo);
+	free(x->hi);
+	free(x->repaired);
+}
+
+static int
+map_index_init(struct map_index *x, const struct pc_maps *maps)
+{
+	size_t n = maps->n, i;
+	uint64_t *ends = malloc((2 * n + 1) * sizeof(*ends));
+	int rc;
+
+	memset(x, 0, sizeof(*x));
+	x->lo = calloc(n + 1, sizeof(*x->lo));
+	x->hi = calloc(n + 1, sizeof(*x->hi));
+	x->repaired = calloc(n + 1, sizeof(*x->repaired));
+	if (ends == NULL || x->lo == NULL || x->hi == NULL ||
+	    x->repaired == NULL) {
+		free(ends);
+		return profconv__nomem();
+	}
+	for (i = 0; i < n; i++) {
+		const struct pc_map_entry *m = &maps->v[i];
+
+		ends[2 * i] = m->start;
+		ends[2 * i + 1] = m->limit;
+		/* As pprof: start - offset <= a < start, in uint64 (an
+		 * offset beyond start wraps to an empty range). */
+		if (m->offset != 0 && m->offset <= m->start) {
+			x->lo[i] = m->start - m->offset;
+			x->hi[i] = m->start;
+		}
+	}
+	rc = profconv__stab_init(&x->main, ends, 2 * n);
+	for (i = 0; i < n; i++) {
+		ends[2 * i] = x->lo[i];
+		ends[2 * i + 1] = x->hi[i];
+	}
+	if (rc == 0)
+		rc = profconv__stab_init(&x->repair, ends, 2 * n);
+	if (rc == 0)
+		rc = profconv__stab_init(&x->grown, ends, 2 * n);
+	free(ends);
+	if (rc == 0)
+		rc = profconv__stab_build_removable(&x->repair, x->lo, x->hi, n);
+	for (i = 0; rc == 0 && i < n; i++)
+		profconv__stab_add(&x->main, maps->v[i].start, maps->v[i].limit,
+		    (uint32_t)i);
+	return rc;
+}
+
+/* The first entry holding A: its own range, or a repair made earlier. */
+static uint32_t
+map_index_find(const struct map_index *x, uint64_t a)
+{
+	uint32_t j = profconv__stab_min(&x->main, a);
+	uint32_t k = profconv__stab_min(&x->grown, a);
+
+	return j < k ? j : k;
+}
+
+/*
+ * Attach each location to the first mapping that holds its address, as
+ * pprof does, looking entries up in O(log n) instead of one by one.
+ */
 static int
 assign_locations(struct pc_legacy *b)
 {
 	struct profconv_profile *prof = b->prof;
 	struct pc_maps *maps = &b->maps;
-	uint32_t fake = 0;
-	size_t i, j;
+	struct map_index x;
+	uint32_t fake = 0, j;
+	size_t i;
+	int rc;
 
-	for (i = 0; i < prof->nlocations; i++) {
+	rc = map_index_init(&x, maps);
+	for (i = 0; rc == 0 && i < prof->nlocations; i++) {
 		struct pc_location *l = &prof->locations[i];
 		uint64_t a = l->address;
 
 		if (l->mapping != 0 || a == 0)
 			continue;
-		for (j = 0; j < maps->n; j++)
-			if (maps->v[j].start <= a && a < maps->v[j].limit)
-				break;
+		j = map_index_find(&x, a);
 		/* pprof appends the fake mapping to its list, so once it
 		 * exists it takes every address before the repair below. */
-		if (j == maps->n && fake != 0) {
+		if (j == PC_STAB_NONE && fake != 0) {
 			l->mapping = fake;
 			continue;
 		}
-		if (j == maps->n) {
+		if (j == PC_STAB_NONE) {
 			/* Legacy handlers that lost the first part of a split
 			 * mapping: grow it back down to its file start. */
-			for (j = 0; j < maps->n; j++) {
-				struct pc_map_entry *m = &maps->v[j];
-
-				if (m->offset != 0 && m->start - m->offset <= a &&
-				    a < m->start) {
-					m->start -= m->offset;
-					m->offset = 0;
-					break;
-				}
+			j = profconv__stab_min_alive(&x.repair, a, x.repaired);
+			if (j != PC_STAB_NONE) {
+				maps->v[j].start -= maps->v[j].offset;
+				maps->v[j].offset = 0;
+				x.repaired[j] = true;
+				profconv__stab_add(&x.grown, x.lo[j], x.hi[j], j);
 			}
 		}
-		if (j < maps->n) {
-			l->mapping = (uint32_t)j + 1;
+		if (j != PC_STAB_NONE) {
+			l->mapping = j + 1;
 			continue;
 		}
 		if (fake == 0)
 			fake = (uint32_t)maps->n + 1;
 		l->mapping = fake;
 	}
-	return fake != 0 ? 1 : 0;
+	map_index_free(&x);
+	return rc < 0 ? rc : fake != 0 ? 1 : 0;
 }
 
 static const char alloc_rx[] =
@@ -561,9 +641,10 @@ types_are(const struct profconv_profile *prof, const char *const *names)
 	return i == prof->nsample_types;
 }
 
-/* pprof's addLegacyFrameInfo. */
-static int
-set_frame_info(struct profconv_profile *prof)
+/* pprof's addLegacyFrameInfo: the frames PROF's sample types drop. */
+void
+profconv__default_frames(const struct profconv_profile *prof,
+    const char **drop, const char **keep)
 {
 	static const char *const heap[][5] = {
 		{ "allocations", "size", NULL },
@@ -575,19 +656,29 @@ set_frame_info(struct profconv_profile *prof)
 	};
 	static const char *const contention[] = { "contentions", "delay", NULL };
 	size_t i;
+
+	*keep = NULL;
+	for (i = 0; i < PC_ARRAY_LEN(heap); i++) {
+		if (types_are(prof, heap[i])) {
+			*drop = alloc_rx;
+			*keep = alloc_skip_rx;
+			return;
+		}
+	}
+	*drop = types_are(prof, contention) ? lock_rx : cpu_profiler_rx;
+}
+
+static int
+set_frame_info(struct profconv_profile *prof)
+{
+	const char *drop, *keep;
 	int rc;
 
-	for (i = 0; i < PC_ARRAY_LEN(heap); i++) {
-		if (!types_are(prof, heap[i]))
-			continue;
-		rc = profconv_profile_set_drop_frames(prof, alloc_rx);
-		if (rc == 0)
-			rc = profconv_profile_set_keep_frames(prof, alloc_skip_rx);
-		return rc;
-	}
-	if (types_are(prof, contention))
-		return profconv_profile_set_drop_frames(prof, lock_rx);
-	return profconv_profile_set_drop_frames(prof, cpu_profiler_rx);
+	profconv__default_frames(prof, &drop, &keep);
+	rc = profconv_profile_set_drop_frames(prof, drop);
+	if (rc == 0 && keep != NULL)
+		rc = profconv_profile_set_keep_frames(prof, keep);
+	return rc;
 }
 
 int
@@ -602,6 +693,8 @@ profconv__legacy_finish(struct pc_legacy *b, struct profconv_profile **out)
 	main_binary_first(&b->maps);
 	fix_main_start(&b->maps);
 	fake = assign_locations(b);
+	if (fake < 0)
+		return fake;
 	for (i = 0, rc = 0; rc == 0 && i < b->maps.n; i++) {
 		const struct pc_map_entry *m = &b->maps.v[i];
 

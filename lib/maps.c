@@ -260,53 +260,93 @@ strip_glog(const char *p, const char *end)
 	return p;
 }
 
-/* Replace every $name in LINE, in order of definition; malloc'd result. */
-static char *
-substitute(const struct pc_maps *maps, const char *p, size_t len)
+/* Grow OUT (capacity *CAP) to hold NEED bytes; false when out of memory. */
+static bool
+reserve(char **out, size_t *cap, size_t need)
+{
+	char *grown;
+
+	if (need <= *cap)
+		return true;
+	grown = realloc(*out, need * 2);
+	if (grown == NULL)
+		return false;
+	*out = grown;
+	*cap = need * 2;
+	return true;
+}
+
+/* The first variable, in order of definition, whose name is at P. */
+static size_t
+find_var(struct pc_maps *maps, const char *p, size_t left)
+{
+	size_t k;
+
+	for (k = 0; k < maps->nvars; k += 2) {
+		const char *name = maps->vars[k];
+		size_t nl;
+
+		maps->lookups++;
+		/* name[0] is '$'; "$" alone matches every '$'. */
+		if (name[1] != '\0' && (left < 2 || name[1] != p[1]))
+			continue;
+		nl = strlen(name);
+		if (nl <= left && memcmp(p, name, nl) == 0)
+			break;
+	}
+	return k;
+}
+
+/*
+ * Replace every $name in LINE, in order of definition, into the malloc'd
+ * *OUT.  Bounded by PC_MAPS_MAX_EXPANSION and PC_MAPS_MAX_LOOKUPS over the
+ * whole map (bounds.h).
+ */
+static int
+substitute(struct pc_maps *maps, const char *p, size_t len, char **out)
 {
 	size_t cap = len + 1, n = 0, i, k;
-	char *out = malloc(cap), *grown;
+	char *o = malloc(cap);
 
-	if (out == NULL)
-		return NULL;
+	*out = NULL;
+	if (o == NULL)
+		return profconv__nomem();
 	for (i = 0; i < len;) {
-		for (k = 0; p[i] == '$' && k < maps->nvars; k += 2) {
-			size_t nl = strlen(maps->vars[k]);
+		const char *v = NULL;
+		size_t vl = 0;
 
-			if (nl <= len - i && memcmp(p + i, maps->vars[k], nl) == 0)
-				break;
+		k = maps->nvars;
+		if (p[i] == '$' && maps->nvars != 0)
+			k = find_var(maps, p + i, len - i);
+		if (k < maps->nvars) {
+			v = maps->vars[k + 1];
+			vl = strlen(v);
 		}
-		if (p[i] == '$' && k < maps->nvars) {
-			const char *v = maps->vars[k + 1];
-			size_t vl = strlen(v);
-
-			if (n + vl + 1 > cap) {
-				cap = (n + vl + 1) * 2;
-				grown = realloc(out, cap);
-				if (grown == NULL) {
-					free(out);
-					return NULL;
-				}
-				out = grown;
-			}
-			memcpy(out + n, v, vl);
-			n += vl;
-			i += strlen(maps->vars[k]);
+		maps->expanded += vl;
+		if (maps->expanded > PC_MAPS_MAX_EXPANSION ||
+		    maps->lookups > PC_MAPS_MAX_LOOKUPS) {
+			free(o);
+			return profconv__fail(PROFCONV_EFORMAT, "%s",
+			    maps->expanded > PC_MAPS_MAX_EXPANSION ?
+			    "$variable expansion exceeds 16 MiB" :
+			    "$variable lookups exceed 64M comparisons "
+			    "(too many variables)");
+		}
+		if (v == NULL) {
+			o[n++] = p[i++];
 			continue;
 		}
-		if (n + 2 > cap) {
-			cap *= 2;
-			grown = realloc(out, cap);
-			if (grown == NULL) {
-				free(out);
-				return NULL;
-			}
-			out = grown;
+		if (!reserve(&o, &cap, n + vl + (len - i) + 1)) {
+			free(o);
+			return profconv__nomem();
 		}
-		out[n++] = p[i++];
+		memcpy(o + n, v, vl);
+		n += vl;
+		i += strlen(maps->vars[k]);
 	}
-	out[n] = '\0';
-	return out;
+	o[n] = '\0';
+	*out = o;
+	return 0;
 }
 
 /* "name=value": define $name (both trimmed). */
@@ -386,9 +426,9 @@ profconv__maps_parse_line(struct pc_maps *maps, const char *line, size_t len,
 
 	/* As pprof: the glog prefix goes first, then $variables. */
 	p = strip_glog(line, line + len);
-	text = substitute(maps, p, len - (size_t)(p - line));
-	if (text == NULL)
-		return profconv__nomem();
+	rc = substitute(maps, p, len - (size_t)(p - line), &text);
+	if (rc < 0)
+		return rc;
 	p = text;
 	end = text + strlen(text);
 	*kind_out = PC_MAP_UNRECOGNIZED;

@@ -24,6 +24,7 @@ struct pc_maps {
 	size_t n, cap;
 	char **vars;			/* name, value, name, value, ... */
 	size_t nvars, vars_cap;
+	uint64_t expanded, lookups;	/* $variable cost so far (bounds.h) */
 };
 
 void profconv__maps_free(struct pc_maps *maps);

@@ -42,6 +42,7 @@ struct merger {
 	bool *live;		/* per type: every source so far has it */
 	int64_t *row;		/* one sample's values in the merged slots */
 	size_t nsources;
+	int sign;		/* of the source being added */
 };
 
 struct profconv_merger {
@@ -76,18 +77,33 @@ dstr(struct merger *m, uint32_t idx)
 	return m->str[idx];
 }
 
+/* "type/unit" of VT into BUF, or "none" when both are empty. */
+static const char *
+vtype_text(const struct profconv_profile *p, const struct pc_vtype *vt,
+    char *buf, size_t size)
+{
+	const char *t = profconv__pstr(p, vt->type);
+	const char *u = profconv__pstr(p, vt->unit);
+
+	if (*t == '\0' && *u == '\0')
+		return "none";
+	snprintf(buf, size, "%s/%s", t, u);
+	return buf;
+}
+
+/* WHO names B in messages: "profile 2", "the base profile". */
 static int
 check_period(const struct profconv_profile *a,
-    const struct profconv_profile *b, size_t bi)
+    const struct profconv_profile *b, const char *who)
 {
+	char x[128], y[128];
+
 	if (same_vtype(a, &a->period_type, b, &b->period_type))
 		return 0;
 	return profconv__fail(PROFCONV_EINVAL,
-	    "profile %zu is incompatible: period type %s/%s, not %s/%s",
-	    bi + 1, profconv__pstr(b, b->period_type.type),
-	    profconv__pstr(b, b->period_type.unit),
-	    profconv__pstr(a, a->period_type.type),
-	    profconv__pstr(a, a->period_type.unit));
+	    "%s is incompatible: period type %s, not %s", who,
+	    vtype_text(b, &b->period_type, x, sizeof(x)),
+	    vtype_text(a, &a->period_type, y, sizeof(y)));
 }
 
 /* The first source gives the sample types, period type and frame rules. */
@@ -151,7 +167,8 @@ type_index(const struct profconv_profile *p,
 }
 
 static int
-match_types(struct merger *m, const struct profconv_profile *p, size_t bi)
+match_types(struct merger *m, const struct profconv_profile *p,
+    const char *who)
 {
 	const struct profconv_profile *dst = m->dst;
 	size_t k;
@@ -168,8 +185,8 @@ match_types(struct merger *m, const struct profconv_profile *p, size_t bi)
 		}
 		if (!same_str(dst, t->unit, p, p->sample_types[j].unit))
 			return profconv__fail(PROFCONV_EINVAL,
-			    "profile %zu is incompatible: %s is in %s, not %s",
-			    bi + 1, profconv__pstr(dst, t->type),
+			    "%s is incompatible: %s is in %s, not %s",
+			    who, profconv__pstr(dst, t->type),
 			    profconv__pstr(p, p->sample_types[j].unit),
 			    profconv__pstr(dst, t->unit));
 	}
@@ -181,20 +198,26 @@ static int
 header_add(struct merger *m, const struct profconv_profile *p)
 {
 	struct profconv_profile *dst = m->dst;
+	char who[40];
 	size_t j, k;
 	int rc = 0;
 
+	/* Subtracting, the one taken away is the base of a comparison. */
+	if (m->sign < 0)
+		snprintf(who, sizeof(who), "the base profile");
+	else
+		snprintf(who, sizeof(who), "profile %zu", m->nsources + 1);
 	if (m->nsources == 0)
 		rc = header_start(m, p);
 	if (rc == 0)
-		rc = check_period(dst, p, m->nsources);
+		rc = check_period(dst, p, who);
 	if (rc == 0)
-		rc = match_types(m, p, m->nsources);
+		rc = match_types(m, p, who);
 	if (rc < 0)
 		return rc;
 	if (p->period > dst->period)
 		dst->period = p->period;
-	dst->duration_nanos += p->duration_nanos;
+	pc_add_sat(&dst->duration_nanos, p->duration_nanos);
 	if (p->time_nanos != 0 && (dst->time_nanos == 0 ||
 	    p->time_nanos < dst->time_nanos))
 		dst->time_nanos = p->time_nanos;
@@ -571,6 +594,7 @@ merger_add(struct profconv_merger *mg, const struct profconv_profile *prof,
 
 	if (mg->m.dst == NULL)
 		return profconv__fail(PROFCONV_EINVAL, "merger already finished");
+	mg->m.sign = sign;
 	rc = header_add(&mg->m, prof);
 	if (rc == 0)
 		rc = merge_source(&mg->m, prof, sign);
@@ -743,7 +767,7 @@ check_same_types(const struct profconv_profile *a,
     const struct profconv_profile *b)
 {
 	size_t i;
-	int rc = check_period(a, b, 1);
+	int rc = check_period(a, b, "profile 2");
 
 	if (rc < 0)
 		return rc;

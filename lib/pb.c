@@ -28,7 +28,8 @@ struct arena {
 	size_t nchunks, cap;
 	char *cur;
 	size_t left;
-	bool failed;
+	uint64_t used, budget;	/* chunk bytes; at most BUDGET (0: none) */
+	bool failed, over_budget;
 };
 
 #define ARENA_CHUNK ((size_t)4 << 20)
@@ -43,6 +44,11 @@ arena_alloc(void *data, size_t size)
 	size = (size + 15) & ~(size_t)15;
 	if (size > a->left) {
 		chunk = size > ARENA_CHUNK ? size : ARENA_CHUNK;
+		if (a->budget != 0 && a->used + chunk > a->budget) {
+			a->over_budget = true;
+			goto fail;
+		}
+		a->used += chunk;
 		if (PC_GROW(a->chunks, a->cap, a->nchunks, 1) < 0)
 			goto fail;
 		a->cur = malloc(chunk);
@@ -216,10 +222,12 @@ claim_id(struct idmap *m, uint64_t id, uint32_t n, const char *what)
 	if (m->dense)
 		return 0;
 	if (id == 0)
-		return profconv__fail(PROFCONV_EFORMAT, "%s has id 0", what);
+		return profconv__fail(PROFCONV_EFORMAT, "%s[%u] has id 0",
+		    what, n - 1);
 	if (profconv__u64map_get(&m->map, id, &old))
 		return profconv__fail(PROFCONV_EFORMAT,
-		    "duplicate %s id %llu", what, (unsigned long long)id);
+		    "duplicate %s id %llu (%s[%u] and [%u])", what,
+		    (unsigned long long)id, what, old - 1, n - 1);
 	return profconv__u64map_put(&m->map, id, n);
 }
 
@@ -421,24 +429,124 @@ decode_samples(struct decoder *d)
 	return rc;
 }
 
+static int profile_wire_type(uint64_t field, int got);
+
+/* A varint at P[*I..LEN): 1, 0 when cut off by LEN, -1 when too long. */
+static int
+walk_varint(const unsigned char *p, size_t len, size_t *i, uint64_t *v)
+{
+	*v = 0;
+	for (int shift = 0; shift < 70; shift += 7) {
+		unsigned char b;
+
+		if (*i >= len)
+			return 0;
+		b = p[(*i)++];
+		*v |= shift < 64 ? (uint64_t)(b & 0x7f) << shift : 0;
+		if ((b & 0x80) == 0)
+			return 1;
+	}
+	return -1;
+}
+
+enum walk { WALK_OK, WALK_CUT, WALK_BAD };
+
+/*
+ * Walk the top-level fields of a Profile in P[0..LEN): WALK_OK, WALK_CUT
+ * (a field runs past LEN) or WALK_BAD (a tag or type pprof never writes),
+ * with the field's offset and number.
+ */
+static enum walk
+walk_profile(const unsigned char *p, size_t len, size_t *off, uint64_t *field)
+{
+	size_t i = 0;
+	uint64_t tag, v;
+	int r;
+
+	while (i < len) {
+		int wt;
+
+		*off = i;
+		r = walk_varint(p, len, &i, &tag);
+		if (r <= 0)
+			return r == 0 ? WALK_CUT : WALK_BAD;
+		*field = tag >> 3;
+		wt = (int)(tag & 7);
+		if (*field == 0 || profile_wire_type(*field, wt) != wt)
+			return WALK_BAD;
+		switch (wt) {
+		case PROTOBUF_C_WIRE_TYPE_VARINT:
+			r = walk_varint(p, len, &i, &v);
+			if (r <= 0)
+				return r == 0 ? WALK_CUT : WALK_BAD;
+			break;
+		case PROTOBUF_C_WIRE_TYPE_64BIT:
+		case PROTOBUF_C_WIRE_TYPE_32BIT:
+			v = wt == PROTOBUF_C_WIRE_TYPE_64BIT ? 8 : 4;
+			if (v > len - i)
+				return WALK_CUT;
+			i += v;
+			break;
+		case PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED:
+			r = walk_varint(p, len, &i, &v);
+			if (r <= 0)
+				return r == 0 ? WALK_CUT : WALK_BAD;
+			if (v > len - i)
+				return WALK_CUT;
+			i += v;
+			break;
+		default:
+			return WALK_BAD;	/* groups and types 6, 7 */
+		}
+	}
+	return WALK_OK;
+}
+
+int
+profconv__pb_invalid(const unsigned char *data, size_t len)
+{
+	size_t off = 0;
+	uint64_t field = 0;
+
+	switch (walk_profile(data, len, &off, &field)) {
+	case WALK_CUT:
+		return profconv__fail(PROFCONV_EFORMAT, "truncated pprof "
+		    "protobuf: field %llu at offset %zu runs past the end "
+		    "(%zu bytes)", (unsigned long long)field, off, len);
+	case WALK_BAD:
+		return profconv__fail(PROFCONV_EFORMAT, "not a valid pprof "
+		    "protobuf: bad field at offset %zu", off);
+	default:
+		return profconv__fail(PROFCONV_EFORMAT,
+		    "not a valid pprof protobuf (%zu bytes)", len);
+	}
+}
+
 int
 profconv__pb_decode(struct profconv_profile **out, const unsigned char *data,
-    size_t len)
+    size_t len, uint64_t budget)
 {
-	struct arena arena = { 0 };
+	struct arena arena = { .budget = budget };
 	ProtobufCAllocator alloc = { arena_alloc, arena_free_one, &arena };
 	struct decoder d = { 0 };
 	PbProfile *pb;
+	bool failed, over;
 	int rc;
 
 	*out = NULL;
 	pb = perftools__profiles__profile__unpack(&alloc, len, data);
 	if (pb == NULL) {
+		failed = arena.failed;
+		over = arena.over_budget;
 		arena_release(&arena);
-		if (arena.failed)
+		if (failed && over)
+			return profconv__fail(PROFCONV_EFORMAT, "decoding this "
+			    "pprof protobuf (%zu bytes) needs more than the "
+			    "input bound, %llu MiB, of memory", len,
+			    (unsigned long long)(budget >> 20));
+		if (failed)
 			return profconv__nomem();
-		return profconv__fail(PROFCONV_EFORMAT,
-		    "not a valid pprof protobuf (%zu bytes)", len);
+		return profconv__pb_invalid(data, len);
 	}
 	d.pb = pb;
 	rc = profconv_profile_new(&d.prof);
@@ -548,7 +656,8 @@ read_pprof(struct profconv_profile **out, struct pc_input *in,
 	rc = profconv__input_slurp(in, &data, &len);
 	if (rc < 0)
 		return rc;
-	return profconv__pb_decode(out, data, len);
+	/* The unpacked messages are bounded as the input is. */
+	return profconv__pb_decode(out, data, len, in->max);
 }
 
 const struct pc_reader profconv__reader_pprof = {

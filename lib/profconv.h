@@ -441,7 +441,7 @@ const char *profconv_format_name(enum profconv_format format);
  * their load address (size, file offset, build id or file), locations by
  * mapping-relative address and lines, samples by stack and labels; values
  * of identical samples add up; all-zero samples are dropped; period is the
- * largest, duration the sum, time the earliest nonzero one.  The inputs
+ * largest, duration the sum (saturating), time the earliest nonzero one.  The inputs
  * are not changed.  Errors: PROFCONV_EINVAL (incompatible or no
  * profiles), PROFCONV_ENOMEM.
  */

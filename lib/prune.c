@@ -35,6 +35,168 @@ counts_allocations(const struct profconv_profile *prof)
 	return false;
 }
 
+/* --- the cost bound of a regex (PC_RX_* in bounds.h) ----------------- */
+
+/* A group being scanned: its expanded size, its largest repeat product,
+ * and its last atom, to which a repetition applies. */
+struct rx_group {
+	uint64_t size, prod;
+	uint64_t atom_size, atom_prod;
+	bool has_atom;
+};
+
+static void
+rx_close_atom(struct rx_group *g)
+{
+	if (!g->has_atom)
+		return;
+	g->size += g->atom_size;
+	if (g->atom_prod > g->prod)
+		g->prod = g->atom_prod;
+	g->has_atom = false;
+}
+
+static void
+rx_atom(struct rx_group *g, uint64_t size, uint64_t prod)
+{
+	rx_close_atom(g);
+	g->atom_size = size;
+	g->atom_prod = prod;
+	g->has_atom = true;
+}
+
+/* After '[': past the closing ']', or NULL when there is none. */
+static const char *
+rx_skip_bracket(const char *p)
+{
+	if (*p == '^')
+		p++;
+	if (*p == ']')
+		p++;
+	while (*p != '\0' && *p != ']') {
+		if (p[0] == '[' && (p[1] == ':' || p[1] == '=' || p[1] == '.')) {
+			char c = p[1];
+
+			for (p += 2; *p != '\0' && !(p[0] == c && p[1] == ']');)
+				p++;
+			if (*p == '\0')
+				return NULL;
+			p += 2;
+		} else {
+			p++;
+		}
+	}
+	return *p == ']' ? p + 1 : NULL;
+}
+
+static unsigned long
+rx_number(const char *p, const char **end)
+{
+	unsigned long v = 0;
+
+	for (; *p >= '0' && *p <= '9'; p++)
+		if (v < 1000000)
+			v = v * 10 + (unsigned long)(*p - '0');
+	*end = p;
+	return v;
+}
+
+/* "{m}", "{m,}", "{,n}" or "{m,n}" at P: how many copies regcomp makes. */
+static bool
+rx_interval(const char *p, uint64_t *count, const char **end)
+{
+	const char *q;
+	unsigned long m, n;
+
+	m = rx_number(p + 1, &q);
+	if (q == p + 1 && *q != ',')
+		return false;
+	if (*q == '}') {
+		n = m;
+	} else if (*q == ',') {
+		const char *r;
+
+		n = rx_number(q + 1, &r);
+		if (r == q + 1)
+			n = m + 1;	/* "{m,}": m copies and a star */
+		q = r;
+	} else {
+		return false;
+	}
+	if (*q != '}')
+		return false;
+	*count = n > m ? n : m;
+	if (*count == 0)
+		*count = 1;
+	*end = q + 1;
+	return true;
+}
+
+int
+profconv__rx_check(const char *rx, char *why, size_t whylen)
+{
+	struct rx_group st[PC_RX_MAX_DEPTH + 1];
+	int depth = 0;
+	const char *p = rx, *end;
+	uint64_t count;
+
+	memset(&st[0], 0, sizeof(st[0]));
+	while (*p != '\0') {
+		struct rx_group *g = &st[depth];
+
+		if (*p == '(') {
+			if (depth == PC_RX_MAX_DEPTH) {
+				snprintf(why, whylen, "groups nest more than "
+				    "%d deep", PC_RX_MAX_DEPTH);
+				return -1;
+			}
+			rx_close_atom(g);
+			memset(&st[++depth], 0, sizeof(st[0]));
+			p++;
+		} else if (*p == ')' && depth > 0) {
+			rx_close_atom(g);
+			depth--;
+			rx_atom(&st[depth], g->size, g->prod);
+			p++;
+		} else if (*p == '|') {
+			rx_close_atom(g);
+			p++;
+		} else if (*p == '{' && g->has_atom &&
+		    rx_interval(p, &count, &end)) {
+			g->atom_size *= count;
+			g->atom_prod = (g->atom_prod > 0 ? g->atom_prod : 1) *
+			    count;
+			if (g->atom_prod > PC_RX_MAX_REPEAT) {
+				snprintf(why, whylen, "counted repetitions "
+				    "multiply to more than %d",
+				    PC_RX_MAX_REPEAT);
+				return -1;
+			}
+			p = end;
+		} else if (*p == '*' || *p == '+' || *p == '?') {
+			p++;
+		} else if (*p == '[') {
+			end = rx_skip_bracket(p + 1);
+			if (end == NULL)
+				return 0;	/* regcomp refuses it */
+			rx_atom(g, 1, 0);
+			p = end;
+		} else if (*p == '\\' && p[1] >= '1' && p[1] <= '9') {
+			snprintf(why, whylen, "back-reference '\\%c'", p[1]);
+			return -1;
+		} else {
+			rx_atom(g, 1, 0);
+			p += *p == '\\' && p[1] != '\0' ? 2 : 1;
+		}
+		if (g->atom_size + g->size > PC_RX_MAX_SIZE) {
+			snprintf(why, whylen, "more than %d atoms with its "
+			    "counted repetitions expanded", PC_RX_MAX_SIZE);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* Compile "^(RX)$"; an expression POSIX cannot read disables the filter. */
 static int
 compile(regex_t *re, const char *rx, bool *ok)
@@ -54,21 +216,43 @@ compile(regex_t *re, const char *rx, bool *ok)
 	return 0;
 }
 
+/*
+ * The profile's drop_frames and keep_frames, or, when either is beyond
+ * the cost bound, the defaults for its sample types (p->refused says why).
+ */
+static void
+choose_frames(struct pc_pruner *p, const char **drop, const char **keep)
+{
+	const struct profconv_profile *prof = p->prof;
+	char why[96];
+
+	*drop = profconv__pstr(prof, prof->drop_frames);
+	*keep = profconv__pstr(prof, prof->keep_frames);
+	if (profconv__rx_check(*drop, why, sizeof(why)) == 0 &&
+	    profconv__rx_check(*keep, why, sizeof(why)) == 0)
+		return;
+	snprintf(p->refused, sizeof(p->refused), "drop_frames or "
+	    "keep_frames refused (%s); default allocator frames used", why);
+	profconv__default_frames(prof, drop, keep);
+	if (*keep == NULL)
+		*keep = "";
+}
+
 int
 profconv__pruner_init(struct pc_pruner *p, const struct profconv_profile *prof,
     bool enabled)
 {
+	const char *drop, *keep;
 	int rc;
 
 	memset(p, 0, sizeof(p[0]));
 	p->prof = prof;
 	if (!enabled)
 		return 0;
-	rc = compile(&p->drop, profconv__pstr(prof, prof->drop_frames),
-	    &p->has_drop);
+	choose_frames(p, &drop, &keep);
+	rc = compile(&p->drop, drop, &p->has_drop);
 	if (rc == 0 && p->has_drop)
-		rc = compile(&p->keep, profconv__pstr(prof, prof->keep_frames),
-		    &p->has_keep);
+		rc = compile(&p->keep, keep, &p->has_keep);
 	/* An allocation profile drops malloc; a CPU profile does not. */
 	p->alloc_profile = (p->has_drop &&
 	    regexec(&p->drop, "malloc", 0, NULL, 0) == 0) ||

@@ -476,7 +476,7 @@ Test(pb, rejects_duplicate_location_id)
 	w.lp[1] = &w.l[1];
 	w.p.n_location = 2;
 	cr_assert(eq(int, decode_wire(&w), PROFCONV_EFORMAT));
-	cr_assert(eq(str, ERRMSG, "duplicate location id 100"));
+	cr_assert(eq(str, ERRMSG, "duplicate location id 100 (location[0] and [1])"));
 }
 
 Test(pb, rejects_zero_ids)
@@ -487,12 +487,12 @@ Test(pb, rejects_zero_ids)
 	w.m.id = 0;
 	w.l[0].mapping_id = 0;
 	cr_assert(eq(int, decode_wire(&w), PROFCONV_EFORMAT));
-	cr_assert(eq(str, ERRMSG, "mapping has id 0"));
+	cr_assert(eq(str, ERRMSG, "mapping[0] has id 0"));
 	drop();
 	wire_init(&w);
 	w.f.id = 0;
 	cr_assert(eq(int, decode_wire(&w), PROFCONV_EFORMAT));
-	cr_assert(eq(str, ERRMSG, "function has id 0"));
+	cr_assert(eq(str, ERRMSG, "function[0] has id 0"));
 }
 
 Test(pb, rejects_samples_without_sample_types)
@@ -508,11 +508,32 @@ Test(pb, rejects_samples_without_sample_types)
 
 Test(pb, rejects_garbage)
 {
-	static const unsigned char junk[] = { 0x0a, 0xff, 0xff, 0xff, 0x0f, 1, 2 };
+	/* Field 8 (keep_frames) is a varint, never a fixed64. */
+	static const unsigned char junk[] = { 0x41, 0x41, 0x41, 0x41, 0x41,
+		0x41, 0x41, 0x41, 0x41, 0x41 };
 
 	cr_assert(eq(int, profconv_profile_read_mem(&prof, junk, sizeof(junk),
 	    NULL, NULL), PROFCONV_EFORMAT));
 	cr_assert(zero(ptr, prof));
+	cr_assert(eq(str, ERRMSG, "unrecognized profile format (text); "
+	    "expected pprof protobuf, gperftools/Go heap or CPU, jemalloc "
+	    "heap_v2, contention, Go goroutine/threadcreate, heaptrack or "
+	    "massif"));
+}
+
+Test(pb, says_where_it_is_truncated)
+{
+	/* sample_type claiming 4 GB, then two bytes. */
+	static const unsigned char cut[] = { 0x0a, 0xff, 0xff, 0xff, 0x0f, 1, 2 };
+	static const unsigned char bad[] = { 0x60, 0x01, 0x0b, 0x01 };
+
+	cr_assert(eq(int, profconv_profile_read_mem(&prof, cut, sizeof(cut),
+	    NULL, NULL), PROFCONV_EFORMAT));
+	cr_assert(eq(str, ERRMSG, "truncated pprof protobuf: field 1 at offset "
+	    "0 runs past the end (7 bytes)"));
+	/* period 1, then a group tag: pprof never writes groups. */
+	cr_assert(eq(int, profconv_profile_read_mem(&prof, bad, sizeof(bad),
+	    NULL, NULL), PROFCONV_EFORMAT));
 	cr_assert(eq(str, ERRMSG, "unrecognized profile format (binary data); "
 	    "expected pprof protobuf, gperftools/Go heap or CPU, jemalloc "
 	    "heap_v2, contention, Go goroutine/threadcreate, heaptrack or "
@@ -524,4 +545,17 @@ Test(pb, rejects_empty_input)
 	cr_assert(eq(int, profconv_profile_read_mem(&prof, "", 0, NULL, NULL),
 	    PROFCONV_EFORMAT));
 	cr_assert(eq(str, ERRMSG, "empty input"));
+}
+
+Test(pb, says_which_location_has_id_0)
+{
+	struct wire w;
+
+	wire_init(&w);
+	w.l[1] = w.l[0];
+	w.lp[1] = &w.l[1];
+	w.l[1].id = 0;
+	w.p.n_location = 2;
+	cr_assert(eq(int, decode_wire(&w), PROFCONV_EFORMAT));
+	cr_assert(eq(str, ERRMSG, "location[1] has id 0"));
 }

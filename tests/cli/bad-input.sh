@@ -31,6 +31,23 @@ expect_err "profconv show: '$TMP/zeros.gz': unrecognized profile format (binary 
 run 2 "$PROFCONV" show --max-input 10Q "$TMP/bomb.gz"
 run 2 "$PROFCONV" show --max-input -5 "$TMP/bomb.gz"
 
+# Other compressors are named, not "unrecognized" (magic numbers only),
+# as are a CPU profile with period 0 and a corrupt gzip stream's offset.
+printf '\375\067zXZ\000\000\004' >"$TMP/p.xz"
+printf 'BZh91AY&SY' >"$TMP/p.bz2"
+for f in p.xz:xz p.bz2:bzip2; do
+	run 1 "$PROFCONV" show "$TMP/${f%%:*}"
+	expect_err "profconv show: '$TMP/${f%%:*}': ${f#*:}-compressed input: only gzip and zstd are read; decompress it first"
+done
+printf '\000\000\000\000\003\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000' >"$TMP/cpu0.prof"
+run 1 "$PROFCONV" show "$TMP/cpu0.prof"
+expect_err "profconv show: '$TMP/cpu0.prof': gperftools CPU profile with a sampling period of 0"
+{ printf 'heap profile: 1: 2 [ 1: 2] @ heapprofile\n' | gzip -c | head -c 12
+  printf 'garbage that is no deflate stream'; } >"$TMP/corrupt.gz"
+run 1 "$PROFCONV" show "$TMP/corrupt.gz"
+grep -Eq "^profconv show: '$TMP/corrupt.gz': corrupt gzip data at offset [0-9]+: " "$TMP/err" ||
+	fail "corrupt gzip without offset: $(cat "$TMP/err")"
+
 # A 10 MB line, numbers beyond int64, negatives where none are allowed.
 { printf 'heap profile: 1: 2 [ 1: 2] @ heapprofile\n1: 1 [1: 1] @'
   head -c 10000000 /dev/zero | tr '\0' ' '; echo; } >"$TMP/long.heap"
@@ -106,6 +123,28 @@ grep "^profflame: '$TMP/delta.pb': " "$TMP/err" | grep "negative count" |
 run 1 "$PROFCONV" text2pb "$DATA/go/cpu.pb.gz" -o /dev/full
 expect_err "profconv text2pb: '/dev/full': write error: No space left on device"
 [ -c /dev/full ] || fail "/dev/full is no longer a device"
+# One line per write error, naming the output and the reason.
+run 1 "$BIN/profflame" --no-symbolize "$DATA/go/mem.pb.gz" -o /dev/full
+expect_err "profflame: '/dev/full': write error: No space left on device"
+for cmd in "$PROFCONV show" "$PROFCONV text2pb" "$BIN/profflame --no-symbolize"; do
+	$cmd "$DATA/go/mem.pb.gz" >/dev/full 2>"$TMP/err"
+	[ $? = 1 ] || fail "$cmd >/dev/full: exit status"
+	name=${cmd##*/}
+	expect_err "${name% --*}: '<stdout>': write error: No space left on device"
+done
+"$BIN/profdiff" --no-symbolize "$DATA/go/mem.pb.gz" "$DATA/go/mem.pb.gz" >/dev/full 2>"$TMP/err"
+[ $? = 2 ] || fail "profdiff >/dev/full: exit status"
+expect_err "profdiff: '<stdout>': write error: No space left on device"
+# With SIGPIPE ignored, a reader that leaves early is no error.
+awk 'BEGIN { print "heap profile: 1: 2 [ 1: 2] @ heapprofile"
+	for (i = 0; i < 20000; i++) printf "1: 16 [1: 16] @ 0x%x\n", 4096 + i * 16 }' \
+	>"$TMP/long.heap"
+for cmd in "$PROFCONV show" "$BIN/profflame --no-symbolize --addresses"; do
+	(trap '' PIPE; { $cmd "$TMP/long.heap" 2>"$TMP/err"; echo $? >"$TMP/status"; } |
+		head -c 1 >/dev/null)
+	[ "$(cat "$TMP/status")" = 0 ] || fail "$cmd | head, SIGPIPE ignored: exit $(cat "$TMP/status")"
+	[ -s "$TMP/err" ] && fail "$cmd | head, SIGPIPE ignored: $(cat "$TMP/err")"
+done
 run 1 "$PROFCONV" text2pb "$DATA/go/cpu.pb.gz" -o /proc/profconv-test.pb.gz
 expect_err "profconv text2pb: cannot create '/proc/profconv-test.pb.gz': No such file or directory"
 echo keep >"$TMP/existing.pb.gz"

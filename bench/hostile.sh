@@ -1,0 +1,172 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# hostile.sh - time and peak memory of profconv on the crafted inputs of
+# issue 16, for one build or a before/after pair of builds.
+#
+#   bench/hostile.sh NEW_BUILDDIR [OLD_BUILDDIR]
+#
+# Each input is made here (small C generators are compiled with cc); each
+# run is capped (ulimit -v $CAP_KB, default 8 GiB; timeout $CAP_S, default
+# 300 s) so that an old build cannot take the machine down.  Prints one
+# line per case and build: "case build seconds peak-KB exit".
+set -eu
+
+prog=hostile.sh
+[ $# -ge 1 ] && [ $# -le 2 ] || {
+	echo "usage: $prog NEW_BUILDDIR [OLD_BUILDDIR]" >&2
+	exit 2
+}
+new=$(cd "$1" && pwd)
+old=${2:+$(cd "$2" && pwd)}
+CAP_KB=${CAP_KB:-8388608}
+CAP_S=${CAP_S:-300}
+src=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/profconv-hostile.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# measure CASE BUILD CMD...: CMD with BUILD's binaries, capped.
+measure() {
+	name=$1 build=$2
+	shift 2
+	set +e
+	(ulimit -v "$CAP_KB" && exec /usr/bin/time -f '%e %M' -o "$work/time" \
+		timeout "$CAP_S" "$@") >/dev/null 2>"$work/err"
+	status=$?
+	set -e
+	printf '%-22s %-4s %8s s %10s KB  exit %s\n' "$name" "$build" \
+		"$(cut -d' ' -f1 "$work/time" | tail -n 1)" \
+		"$(cut -d' ' -f2 "$work/time" | tail -n 1)" "$status"
+}
+
+# each CASE ARGS...: run "TOOL ARGS" for the new and the old build;
+# TOOL is the first argument (profconv, profflame).
+each() {
+	name=$1 tool=$2
+	shift 2
+	for b in new ${old:+old}; do
+		dir=$new
+		[ "$b" = old ] && dir=$old
+		LD_LIBRARY_PATH=$dir/lib/.libs measure "$name" "$b" \
+			"$dir/cmd/.libs/$tool" "$@"
+	done
+}
+
+# Item 7: a pprof whose drop_frames is (((x{0,40}){0,40}){0,40}).
+cat >"$work/rx.c" <<'EOF'
+#include <stdio.h>
+#include <profconv.h>
+int
+main(int argc, char **argv)
+{
+	static const char *const names[] = { "malloc", "operator new", "main" };
+	struct profconv_profile *p;
+	uint32_t locs[3], fid;
+	int64_t v[2] = { 1, 64 };
+	FILE *fp = fopen(argv[1], "wb");
+
+	profconv_profile_new(&p);
+	profconv_profile_add_sample_type(p, "inuse_objects", "count");
+	profconv_profile_add_sample_type(p, "inuse_space", "bytes");
+	for (uint32_t i = 0; i < 3; i++) {
+		struct profconv_function f = { names[i], names[i], "a.c", 1 };
+		struct profconv_line ln = { 0, 10, 0 };
+
+		profconv_profile_add_function(p, &f, &fid);
+		ln.function_id = fid;
+		profconv_profile_add_location(p, 0, 0x1000 + i, &ln, 1, 0,
+		    &locs[i]);
+	}
+	profconv_profile_add_sample(p, locs, 3, v, NULL, 0);
+	profconv_profile_set_drop_frames(p, argv[2]);
+	return argc != 3 || profconv_profile_write(p, fp, NULL) != 0 ||
+	    fclose(fp) != 0;
+}
+EOF
+cc -std=gnu11 -I"$src/lib" "$work/rx.c" -o "$work/rx" \
+	-L"$new/lib/.libs" -lprofconv
+LD_LIBRARY_PATH=$new/lib/.libs "$work/rx" "$work/rx.pb.gz" \
+	'(((x{0,40}){0,40}){0,40})|malloc'
+each "7 drop_frames regex" profflame --no-symbolize "$work/rx.pb.gz"
+
+# Item 8: $variables expanding to 1 GB; 16,000 variables.
+{
+	printf 'heap profile: 1: 2 [ 1: 2] @ heapprofile\n1: 2 [1: 2] @ 0x401000\n\nMAPPED_LIBRARIES:\n'
+	printf 'a=%s\n' "$(printf '%1000s' '' | tr ' ' x)"
+	printf 'b=%s\n' "$(printf '%1000s' '' | sed 's/ /$a/g')"
+	printf 'c=%s\n' "$(printf '%1000s' '' | sed 's/ /$b/g')"
+	printf '00400000-00500000 r-xp 00000000 00:00 0 /bin/$c\n'
+} >"$work/vars.heap"
+each "8 maps expansion" profconv show "$work/vars.heap"
+{
+	printf 'heap profile: 1: 2 [ 1: 2] @ heapprofile\n1: 2 [1: 2] @ 0x401000\n\nMAPPED_LIBRARIES:\n'
+	awk 'BEGIN { for (i = 0; i < 16000; i++) printf "v%d=1\n", i
+		for (i = 0; i < 2000; i++) {
+			s = ""
+			for (j = 0; j < 100; j++) s = s "$"
+			print s
+		} }'
+} >"$work/lookups.heap"
+each "8 maps lookups" profconv show "$work/lookups.heap"
+
+# Item 9: 200,000 addresses whose unkeyed hashes share 24 low bits.
+cat >"$work/flood.c" <<'EOF'
+#include <stdint.h>
+#include <stdio.h>
+static uint64_t
+inverse(uint64_t a)
+{
+	uint64_t x = a;
+
+	for (int i = 0; i < 6; i++)
+		x *= 2 - a * x;
+	return x;
+}
+int
+main(void)
+{
+	puts("heap profile: 1: 2 [ 1: 2] @ heapprofile");
+	for (uint64_t i = 1; i <= 200000; i++) {
+		uint64_t h = i << 24;	/* fmix64 backwards, then +1: the
+					 * reader keys return address - 1 */
+		h ^= h >> 33;
+		h *= inverse(0xc4ceb9fe1a85ec53ULL);
+		h ^= h >> 33;
+		h *= inverse(0xff51afd7ed558ccdULL);
+		h ^= h >> 33;
+		printf("1: 16 [1: 16] @ 0x%llx\n", (unsigned long long)h + 1);
+	}
+	return 0;
+}
+EOF
+cc -std=gnu11 -O2 "$work/flood.c" -o "$work/flood"
+"$work/flood" >"$work/flood.heap"
+each "9 hash flooding" profconv text2pb "$work/flood.heap" -o /dev/null
+
+# Item 10: /dev/zero; 8M empty samples (16 KB gzipped).
+each "10 /dev/zero" profconv show --max-input 1G /dev/zero
+printf '\022\000' >"$work/empty.pb"
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23; do
+	cat "$work/empty.pb" "$work/empty.pb" >"$work/twice.pb"
+	mv "$work/twice.pb" "$work/empty.pb"
+done
+gzip -9 "$work/empty.pb"
+each "10 pprof unpacking" profconv show --max-input 64M "$work/empty.pb.gz"
+
+# Item 12: 1M addresses against 100k map entries.
+awk 'BEGIN { print "heap profile: 1: 2 [ 1: 2] @ heapprofile"
+	for (i = 0; i < 25000; i++) {
+		line = "1: 16 [1: 16] @"
+		for (k = 0; k < 40; k++) {
+			n = i * 40 + k
+			e = n * 7919 % 100000
+			a = 268435456 + e * 65536 + 256 + int(n / 100000) * 16
+			line = line sprintf(" 0x%x", a)
+		}
+		print line
+	}
+	print ""; print "MAPPED_LIBRARIES:"
+	for (j = 0; j < 100000; j++)
+		printf "%x-%x r-xp 00000000 00:00 0 /lib/l%d.so\n",
+		    268435456 + j * 65536, 268435456 + j * 65536 + 32768, j
+	}' >"$work/maps.heap"
+each "12 map search" profconv text2pb --level 0 "$work/maps.heap" -o /dev/null

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bounds.h - every bound the library puts on its input, in one place.
+ *
+ * profconv reads profiles from production hosts, and binaries the profile
+ * itself names, so whoever writes a profile controls the input.  Each
+ * bound below keeps a small hostile input from costing much more time or
+ * memory than a real one of its size; an input beyond a bound is refused
+ * with PROFCONV_EFORMAT (or, where noted, worked around with a warning),
+ * never cut short silently.  man/libprofconv.3 (LIMITS) lists them for
+ * users; keep the two in step.
+ *
+ * The whole decompressed input is bounded by the read options' max_input
+ * (PROFCONV_DEFAULT_MAX_INPUT, 8 GiB, in profconv.h).
+ */
+#ifndef PROFCONV_BOUNDS_H
+#define PROFCONV_BOUNDS_H
+
+/* Longest text line a reader accepts (input.c). */
+#define PC_MAX_LINE ((size_t)1 << 20)
+
+/*
+ * drop_frames and keep_frames regexes (prune.c), compiled with glibc's
+ * regcomp, whose time and memory grow with the expansion of counted
+ * repetitions, not with the text: nested {m,n} counts multiply to at most
+ * PC_RX_MAX_REPEAT, as in RE2 and Go (which pprof uses); the pattern with
+ * every counted repetition expanded has at most PC_RX_MAX_SIZE atoms;
+ * groups nest at most PC_RX_MAX_DEPTH deep; no back-references
+ * (exponential to match, and unknown to RE2).  A pattern beyond these is
+ * replaced by pprof's default for the sample types, with a reason the
+ * caller can show as a warning.
+ */
+#define PC_RX_MAX_REPEAT 1000
+#define PC_RX_MAX_SIZE 4000
+#define PC_RX_MAX_DEPTH 100
+
+/*
+ * $variables in a memory map (maps.c): the values substituted into one
+ * map's lines total at most PC_MAPS_MAX_EXPANSION bytes (three lines could
+ * otherwise expand to 1 GB each), and finding them costs at most
+ * PC_MAPS_MAX_LOOKUPS name comparisons (variables times '$' characters).
+ */
+#define PC_MAPS_MAX_EXPANSION ((uint64_t)16 << 20)
+#define PC_MAPS_MAX_LOOKUPS ((uint64_t)64 << 20)
+
+#endif /* PROFCONV_BOUNDS_H */

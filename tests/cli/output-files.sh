@@ -1,0 +1,139 @@
+# SPDX-License-Identifier: MIT
+# output-files.sh - -o through links and descriptors, overwriting keeps
+# mode, owner and hard links, long names, no temporary file after a signal.
+. "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
+
+IN=$DATA/go/cpu.pb.gz
+"$PROFCONV" text2pb "$IN" -o "$TMP/ref.pb.gz" || fail "reference output"
+
+# no_temporaries DIR: no OUT.tmpXXXXXX stays behind in DIR.
+no_temporaries() {
+	if ls "$1" | grep -q '\.tmp......$'; then
+		fail "temporary file left in $1: $(ls "$1" | grep '\.tmp')"
+	fi
+}
+
+# A link to a file: the file gets the data, the link stays a link.
+mkdir "$TMP/l"
+ln -s real.pb.gz "$TMP/l/link.pb.gz"
+run 0 "$PROFCONV" text2pb "$IN" -o "$TMP/l/link.pb.gz"
+[ -L "$TMP/l/link.pb.gz" ] || fail "-o LINK replaced the link"
+cmp -s "$TMP/ref.pb.gz" "$TMP/l/real.pb.gz" || fail "-o LINK: target lacks the data"
+# ... through a chain of links, relative and absolute.
+ln -s "$TMP/l/link.pb.gz" "$TMP/l/chain"
+rm -f "$TMP/l/real.pb.gz"
+run 0 "$PROFCONV" text2pb "$IN" -o "$TMP/l/chain"
+[ -L "$TMP/l/chain" ] && [ -L "$TMP/l/link.pb.gz" ] || fail "-o CHAIN replaced a link"
+cmp -s "$TMP/ref.pb.gz" "$TMP/l/real.pb.gz" || fail "-o CHAIN: target lacks the data"
+no_temporaries "$TMP/l"
+
+# A link to this process's standard output, as /dev/stdout is: the data
+# go where the shell sent stdout ("> f" and ">> f" alike).  A link of our
+# own, so that a regression cannot replace the system's /dev/stdout.
+ln -s /proc/self/fd/1 "$TMP/l/stdout"
+"$PROFCONV" text2pb "$IN" -o "$TMP/l/stdout" >"$TMP/l/got.pb.gz" ||
+	fail "-o link-to-stdout exited $?"
+[ -L "$TMP/l/stdout" ] || fail "-o link-to-stdout replaced the link"
+cmp -s "$TMP/ref.pb.gz" "$TMP/l/got.pb.gz" || fail "-o link-to-stdout: '> f' lacks the data"
+echo first >"$TMP/l/log"
+"$BIN/profflame" --no-symbolize "$IN" -o "$TMP/l/stdout" >>"$TMP/l/log" ||
+	fail "profflame -o link-to-stdout exited $?"
+[ "$(head -n 1 "$TMP/l/log")" = first ] || fail "-o link-to-stdout: '>> f' was not appended to"
+[ "$(wc -l <"$TMP/l/log")" -gt 1 ] || fail "-o link-to-stdout: '>> f' lacks the data"
+if [ "$(id -u)" != 0 ]; then
+	# Safe only when we cannot replace /dev/stdout.
+	"$PROFCONV" text2pb "$IN" -o /dev/stdout >"$TMP/l/dev.pb.gz"
+	cmp -s "$TMP/ref.pb.gz" "$TMP/l/dev.pb.gz" || fail "-o /dev/stdout: '> f' lacks the data"
+fi
+"$PROFCONV" text2pb "$IN" -o /dev/fd/3 3>"$TMP/l/fd3.pb.gz" >/dev/null
+cmp -s "$TMP/ref.pb.gz" "$TMP/l/fd3.pb.gz" || fail "-o /dev/fd/3: '3> f' lacks the data"
+[ -L /dev/stdout ] || [ -c /dev/stdout ] || fail "/dev/stdout is no longer a link"
+
+# Overwriting keeps mode and (as root) owner and group; hard links keep
+# sharing one file, which gets the new data.
+mkdir "$TMP/m"
+echo old >"$TMP/m/out"
+chmod 0640 "$TMP/m/out"
+if [ "$(id -u)" = 0 ]; then
+	chown 65534:65534 "$TMP/m/out"
+fi
+before=$(stat -c '%a %u %g' "$TMP/m/out")
+ln "$TMP/m/out" "$TMP/m/other"
+run 0 "$PROFCONV" text2pb "$IN" -o "$TMP/m/out"
+after=$(stat -c '%a %u %g' "$TMP/m/out")
+[ "$before" = "$after" ] || fail "overwriting changed mode/owner: $before -> $after"
+[ "$(stat -c %i "$TMP/m/out")" = "$(stat -c %i "$TMP/m/other")" ] ||
+	fail "overwriting broke the hard link"
+cmp -s "$TMP/ref.pb.gz" "$TMP/m/other" || fail "the other hard link lacks the new data"
+# A failed command leaves a hard-linked output as it was.
+run 1 "$PROFCONV" text2pb /dev/null -o "$TMP/m/out"
+cmp -s "$TMP/ref.pb.gz" "$TMP/m/other" || fail "a failed command changed the output"
+no_temporaries "$TMP/m"
+
+# Names of up to NAME_MAX (255) bytes: the temporary name must fit too.
+mkdir "$TMP/n"
+for len in 246 250 255; do
+	name=$(printf "%${len}s" "" | tr ' ' n)
+	run 0 "$PROFCONV" text2pb "$IN" -o "$TMP/n/$name"
+	cmp -s "$TMP/ref.pb.gz" "$TMP/n/$name" || fail "a $len-byte output name"
+done
+no_temporaries "$TMP/n"
+
+# A signal mid-write removes the temporary file.  The output is big enough
+# to take a while; the process is stopped once the temporary file exists,
+# so the signal is sure to come mid-write.
+mkdir "$TMP/s"
+awk 'BEGIN { print "heap profile: 1: 2 [ 1: 2] @ heapprofile"
+	for (i = 0; i < 100000; i++)
+		printf "1: 16 [1: 16] @ 0x%x 0x%x 0x%x\n", 4096 + i * 16,
+		    8192 + i * 32, 99999 + i * 7 }' >"$TMP/s/big.heap"
+
+# has_tmp OUT: OUT.tmpXXXXXX exists.
+has_tmp() {
+	for f in "$1".tmp*; do
+		[ -e "$f" ] && return 0
+	done
+	return 1
+}
+
+# signal_mid_write SIGNAL OUT CMD...: run CMD in the background, stop it
+# once OUT.tmp* exists, send SIGNAL; no temporary file may survive.
+signal_mid_write() {
+	sig=$1 out=$2
+	shift 2
+	tries=0
+	while [ "$tries" -lt 5 ]; do
+		tries=$((tries + 1))
+		"$@" 2>"$TMP/s/err" &
+		pid=$!
+		while kill -0 "$pid" 2>/dev/null && ! has_tmp "$out"; do
+			:
+		done
+		kill -STOP "$pid" 2>/dev/null
+		if has_tmp "$out"; then
+			kill "-$sig" "$pid"
+			kill -CONT "$pid"
+			wait "$pid"
+			status=$?
+			[ "$status" -gt 128 ] || fail "$sig mid-write: exit $status"
+			no_temporaries "$(dirname "$out")"
+			rm -f "$out" "$out".tmp*
+			return
+		fi
+		kill -CONT "$pid" 2>/dev/null
+		wait "$pid" || { fail "'$*' failed"; return; }
+		rm -f "$out"
+	done
+	skip "the write was too quick to catch five times"
+}
+signal_mid_write TERM "$TMP/s/big.pb.gz" \
+	"$PROFCONV" text2pb -l 9 "$TMP/s/big.heap" -o "$TMP/s/big.pb.gz"
+signal_mid_write HUP "$TMP/s/big.folded" \
+	"$BIN/profflame" --no-symbolize --addresses "$TMP/s/big.heap" -o "$TMP/s/big.folded"
+# A file size limit (SIGXFSZ) is a signal mid-write as well.
+(ulimit -f 1; exec "$PROFCONV" text2pb "$IN" -o "$TMP/s/small.pb.gz") 2>/dev/null
+[ $? -gt 128 ] || fail "ulimit -f did not stop text2pb"
+no_temporaries "$TMP/s"
+[ -e "$TMP/s/small.pb.gz" ] && fail "a partial output after SIGXFSZ"
+
+finish
