@@ -468,6 +468,13 @@ cmd_view_option(struct cmd_view *v, int c, const char *arg)
 	}
 }
 
+void
+cmd_view_warn(const char *msg, void *payload)
+{
+	(void)payload;
+	cmd_warn("%s", msg);
+}
+
 int
 cmd_load_profile(const struct cmd_view *v, const char *path,
     struct profconv_profile **out)

@@ -77,7 +77,11 @@ struct cmd_view {
 	struct profconv_view_options view;
 	bool no_symbolize;
 };
-#define CMD_VIEW_INIT { PROFCONV_VIEW_OPTIONS_INIT, false }
+/* The views' warnings go to standard error. */
+void cmd_view_warn(const char *msg, void *payload);
+#define CMD_VIEW_INIT { { PROFCONV_VIEW_OPTIONS_VERSION, \
+	PROFCONV_BY_FUNCTION, PROFCONV_DEMANGLE_SIMPLE, 0, 0, NULL, NULL, \
+	cmd_view_warn, NULL }, false }
 
 /*
  * Take getopt's option C (argument ARG) when it is one of

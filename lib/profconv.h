@@ -542,11 +542,17 @@ struct profconv_view_options {
 	 * frame's text); NULL: no filter. */
 	const char *focus;
 	const char *ignore;
+	/* Called with a one-line message when the view is made differently
+	 * from what the profile asks (its own drop_frames or keep_frames
+	 * refused as too costly to match: the defaults are used); NULL: no
+	 * warnings. */
+	void (*warn)(const char *msg, void *payload);
+	void *payload;
 };
 #define PROFCONV_VIEW_OPTIONS_VERSION 1
 #define PROFCONV_VIEW_OPTIONS_INIT \
 	{ PROFCONV_VIEW_OPTIONS_VERSION, PROFCONV_BY_FUNCTION, \
-	  PROFCONV_DEMANGLE_SIMPLE, 0, 0, NULL, NULL }
+	  PROFCONV_DEMANGLE_SIMPLE, 0, 0, NULL, NULL, NULL, NULL }
 
 /*
  * A view: a profile as it is shown.  Every writer that shows stacks or

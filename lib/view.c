@@ -567,6 +567,8 @@ profconv_view_new(struct profconv_view **out,
 		    v->fn_name == NULL)
 			rc = profconv__nomem();
 	}
+	if (rc == 0 && v->pruner.refused[0] != '\0' && opts->warn != NULL)
+		opts->warn(v->pruner.refused, opts->payload);
 	for (i = 0; rc == 0 && i < prof->nsamples; i++)
 		rc = add_sample(v, i);
 	if (rc == 0)

@@ -154,6 +154,37 @@ Test(rx, pruner_says_why)
 	profconv_profile_free(prof);
 }
 
+static void
+collect(const char *msg, void *payload)
+{
+	char *seen = payload;
+
+	snprintf(seen, 256, "%s", msg);
+}
+
+/* The view hands the refusal to its caller's warn callback, once. */
+Test(rx, view_warns_of_a_refused_pattern)
+{
+	struct profconv_view_options vo = PROFCONV_VIEW_OPTIONS_INIT;
+	struct profconv_profile *prof = heap_profile("(x{0,40}){0,40}");
+	struct profconv_view *view;
+	char seen[256] = "";
+
+	vo.warn = collect;
+	vo.payload = seen;
+	cr_assert(eq(int, profconv_view_new(&view, prof, &vo), 0));
+	cr_expect(eq(str, seen, "drop_frames or keep_frames refused "
+	    "(counted repetitions multiply to more than 1000); default "
+	    "allocator frames used"));
+	profconv_view_free(view);
+	seen[0] = '\0';
+	profconv_profile_set_drop_frames(prof, "malloc|operator new");
+	cr_assert(eq(int, profconv_view_new(&view, prof, &vo), 0));
+	cr_expect(eq(str, seen, ""));
+	profconv_view_free(view);
+	profconv_profile_free(prof);
+}
+
 /* --- item 9: the address table cannot be flooded ----------------------- */
 
 /* The inverse of A modulo 2^64 (A odd), by Newton's iteration. */
