@@ -42,5 +42,8 @@
  */
 #define PC_MAPS_MAX_EXPANSION ((uint64_t)16 << 20)
 #define PC_MAPS_MAX_LOOKUPS ((uint64_t)64 << 20)
+/* A maps file given to the symbolizer (--maps, /proc/PID/maps): a real one
+ * with 100,000 entries is about 10 MB. */
+#define PC_MAPS_MAX_FILE ((uint64_t)256 << 20)
 
 #endif /* PROFCONV_BOUNDS_H */

@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input.h"
 #include "maps.h"
+#include "bounds.h"
 #include "symbolize.h"
 
 /* Mark the newest entry as a file removed since it was mapped. */
@@ -38,28 +40,44 @@ ends_with_deleted(const char *line, size_t len)
 	    memcmp(line + len - (sizeof(tail) - 1), tail, sizeof(tail) - 1) == 0;
 }
 
-/* Parse every line of FP; lines that are not map entries are skipped. */
+/*
+ * Parse every line of FP; lines that are not map entries are skipped.
+ * Read through the bounded input: a line is at most PC_MAX_LINE bytes and
+ * the file PC_MAPS_MAX_FILE (a maps file of /dev/zero is refused, not
+ * read until memory runs out).
+ */
 static int
 read_maps(struct pc_maps *maps, FILE *fp, const char *name)
 {
 	enum pc_map_line kind;
+	struct pc_input in;
+	const char *got;
 	char *line = NULL;
 	size_t cap = 0, len;
-	ssize_t got;
-	int rc = 0;
+	int rc, more;
 
-	while (rc == 0 && (got = getline(&line, &cap, fp)) >= 0) {
-		len = (size_t)got;
-		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-			len--;
+	rc = profconv__input_init(&in, fp, NULL, 0, PC_MAPS_MAX_FILE);
+	while (rc == 0 && (more = profconv__input_getline(&in, &got,
+	    &len)) != 0) {
+		if (more < 0) {
+			char why[256];
+
+			snprintf(why, sizeof(why), "%s", profconv_errmsg());
+			rc = profconv__fail(more, "'%s': %s", name, why);
+			break;
+		}
+		/* The parser wants a NUL-terminated copy. */
+		rc = PC_GROW(line, cap, 0, len + 1);
+		if (rc < 0)
+			break;
+		memcpy(line, got, len);
+		line[len] = '\0';
 		rc = profconv__maps_parse_line(maps, line, len, &kind);
 		/* The parser keeps one path token; the kernel's mark is two. */
 		if (rc == 0 && kind == PC_MAP_ENTRY && ends_with_deleted(line, len))
 			rc = mark_deleted(maps);
 	}
-	if (rc == 0 && ferror(fp))
-		rc = profconv__fail(PROFCONV_EIO, "cannot read '%s': %s", name,
-		    strerror(errno));
+	profconv__input_free(&in);
 	free(line);
 	return rc;
 }

@@ -113,4 +113,13 @@ LIMIT_S=12
 bounded 0 "$PROFCONV" text2pb --level 0 "$TMP/many-maps.heap" -o "$TMP/many-maps.pb"
 LIMIT_S=30
 
+# Item 11: a maps file without line ends is refused at the line bound,
+# not read until memory runs out.
+printf 'heap profile: 1: 8 [ 1: 8] @ heapprofile\n1: 8 [ 1: 8] @ 0x1000\n' \
+	>"$TMP/one.heap"
+bounded 1 "$PROFCONV" symbolize --maps /dev/zero -o "$TMP/z.pb" "$TMP/one.heap"
+grep -q "'/dev/zero': line 1: longer than 1048576 bytes" "$TMP/err" ||
+	fail "symbolize --maps /dev/zero: $(cat "$TMP/err")"
+[ -e "$TMP/z.pb" ] && fail "symbolize --maps /dev/zero left an output"
+
 finish
