@@ -453,7 +453,10 @@ int profconv_profile_merge(struct profconv_profile **out,
  * every input at once: make a merger, add each profile (it may be freed
  * right after), then finish to get the result.  Sample types are kept by
  * name when every source has them, in the first source's order; one in
- * another unit, or another period type, makes a source incompatible.
+ * another unit, or another period type, makes a source incompatible.  A
+ * heap source typed objects/space gives its values to alloc_* and inuse_*;
+ * when the first source is typed objects/space, later sources' inuse_*
+ * values go to objects/space (see profconv_profiles_compatibilize()).
  * Errors: PROFCONV_EINVAL (incompatible, or no sample type in common,
  * reported by finish), PROFCONV_ENOMEM.
  */
@@ -477,7 +480,14 @@ int profconv_profile_subtract(struct profconv_profile **out,
 /*
  * Keep in each of the N profiles only the sample types (by type name)
  * that all of them have, in the first profile's order.  A default sample
- * type that goes away becomes the first common one.
+ * type that goes away becomes the first common one.  Heap profiles of one
+ * producer are made comparable first: when some profile has inuse_objects
+ * and inuse_space, one typed objects/space (pprof's name for a heap dump
+ * whose alloc totals equal its in-use totals: the first dump of a
+ * process) is retyped alloc_objects, alloc_space, inuse_objects,
+ * inuse_space, each pair holding its values; so it compares with later
+ * dumps on all four, and with jemalloc's inuse-only dumps (no prof_accum)
+ * on the in-use pair.
  * Errors: PROFCONV_EINVAL (nothing in common), PROFCONV_ENOMEM.
  */
 int profconv_profiles_compatibilize(struct profconv_profile *const *profs,
