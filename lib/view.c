@@ -392,47 +392,49 @@ add_sample(struct profconv_view *v, size_t si)
 	return rc;
 }
 
-/* --- order: folded text, byte by byte ---------------------------------------- */
+/* --- order: folded text, byte order ------------------------------------------ */
 
-struct cursor {
-	const struct profconv_view *v;
-	const uint32_t *fr;
-	size_t n, i;		/* frame i of n */
-	const char *p;		/* in frame i's text */
-};
-
-/* The next byte of the stack's folded text ("a;b;c"), or -1 at its end. */
+/*
+ * The byte of a folded text after frame I of N ends: ';' when another
+ * frame follows, -1 at the end of the stack.
+ */
 static int
-next_byte(struct cursor *c)
+after_frame(size_t i, size_t n)
 {
-	while (c->i < c->n) {
-		if (c->p == NULL)
-			c->p = profconv__str(&c->v->strs,
-			    c->v->frames[c->fr[c->i] - 1].text);
-		if (*c->p != '\0')
-			return (unsigned char)*c->p++;
-		c->p = NULL;
-		if (++c->i < c->n)
-			return ';';
-	}
-	return -1;
+	return i + 1 < n ? ';' : -1;
 }
 
-/* Order stack indexes A and B by their folded text (qsort_r). */
+/*
+ * Order stack indexes A and B by their folded text ("a;b;c", byte
+ * order; qsort_r).  One frame id is one text, and two ids two texts: the
+ * common root frames are skipped whole, and the first frame that differs
+ * (or the end of one stack) decides.
+ */
 static int
 by_text(const void *a, const void *b, void *payload)
 {
 	const struct profconv_view *v = payload;
 	const struct vstack *x = &v->stacks[*(const size_t *)a];
 	const struct vstack *y = &v->stacks[*(const size_t *)b];
-	struct cursor cx = { v, v->sframes + x->off, x->n, 0, NULL };
-	struct cursor cy = { v, v->sframes + y->off, y->n, 0, NULL };
+	const uint32_t *fx = v->sframes + x->off, *fy = v->sframes + y->off;
+	size_t i = 0, n = x->n < y->n ? x->n : y->n;
+	const unsigned char *tx, *ty;
 	int bx, by;
 
-	do {
-		bx = next_byte(&cx);
-		by = next_byte(&cy);
-	} while (bx == by && bx != -1);
+	while (i < n && fx[i] == fy[i])
+		i++;
+	if (i == n)		/* one is the other's prefix, or equal */
+		return (x->n > n) - (y->n > n);
+	tx = (const unsigned char *)profconv__str(&v->strs,
+	    v->frames[fx[i] - 1].text);
+	ty = (const unsigned char *)profconv__str(&v->strs,
+	    v->frames[fy[i] - 1].text);
+	while (*tx != '\0' && *tx == *ty) {
+		tx++;
+		ty++;
+	}
+	bx = *tx != '\0' ? *tx : after_frame(i, x->n);
+	by = *ty != '\0' ? *ty : after_frame(i, y->n);
 	return bx < by ? -1 : bx > by;
 }
 
