@@ -50,6 +50,7 @@ struct profconv_view {
 	int64_t *vals;			/* nstacks * ntypes */
 	size_t nvals, vals_cap;
 	int64_t *totals;		/* ntypes */
+	uint32_t *sample_stack;		/* sample -> stack + 1, 0: not shown */
 
 	/* Scratch while building. */
 	struct pc_pruner pruner;
@@ -385,6 +386,8 @@ add_sample(struct profconv_view *v, size_t si)
 		memset(v->vals + v->nvals, 0, v->ntypes * sizeof(*v->vals));
 		v->nvals += v->ntypes;
 	}
+	if (rc == 0)
+		v->sample_stack[si] = idx + 1;
 	for (t = 0; rc == 0 && t < v->ntypes; t++) {
 		pc_add_sat(&v->vals[(size_t)idx * v->ntypes + t], vals[t]);
 		pc_add_sat(&v->totals[t], vals[t]);
@@ -438,6 +441,24 @@ by_text(const void *a, const void *b, void *payload)
 	return bx < by ? -1 : bx > by;
 }
 
+/* Samples follow their stacks: stack IDX[I] is now stack I. */
+static int
+renumber_samples(struct profconv_view *v, const size_t *idx)
+{
+	uint32_t *now = malloc(v->nstacks * sizeof(*now));
+	size_t i;
+
+	if (now == NULL)
+		return profconv__nomem();
+	for (i = 0; i < v->nstacks; i++)
+		now[idx[i]] = (uint32_t)i;
+	for (i = 0; i < v->prof->nsamples; i++)
+		if (v->sample_stack[i] != 0)
+			v->sample_stack[i] = now[v->sample_stack[i] - 1] + 1;
+	free(now);
+	return 0;
+}
+
 /* Sort the stacks by their folded text; their values move with them. */
 static int
 sort_stacks(struct profconv_view *v)
@@ -467,6 +488,7 @@ sort_stacks(struct profconv_view *v)
 	}
 	memcpy(v->stacks, stacks, v->nstacks * sizeof(*stacks));
 	memcpy(v->vals, vals, v->nvals * sizeof(*vals));
+	rc = renumber_samples(v, idx);
 out:
 	free(idx);
 	free(stacks);
@@ -516,6 +538,7 @@ profconv_view_free(struct profconv_view *v)
 	free(v->sframes);
 	free(v->vals);
 	free(v->totals);
+	free(v->sample_stack);
 	free(v);
 }
 
@@ -564,7 +587,10 @@ profconv_view_new(struct profconv_view **out,
 		v->loc_n = calloc(nloc, sizeof(*v->loc_n));
 		v->loc_match = calloc(nloc, 1);
 		v->fn_name = calloc(prof->nfunctions + 1, sizeof(*v->fn_name));
+		v->sample_stack = calloc(prof->nsamples + 1,
+		    sizeof(*v->sample_stack));
 		if (v->totals == NULL || v->loc_off == NULL ||
+		    v->sample_stack == NULL ||
 		    v->loc_n == NULL || v->loc_match == NULL ||
 		    v->fn_name == NULL)
 			rc = profconv__nomem();
@@ -669,4 +695,10 @@ const char *
 profconv__view_frame_text(const struct profconv_view *v, uint32_t id)
 {
 	return profconv__str(&v->strs, v->frames[id - 1].text);
+}
+
+size_t
+profconv__view_sample_stack(const struct profconv_view *v, size_t i)
+{
+	return i < v->prof->nsamples ? v->sample_stack[i] : 0;
 }
