@@ -735,8 +735,9 @@ int profconv_profile_keep_growth(struct profconv_profile *prof);
  * is a suspect when all of these hold:
  *   - it grew (its value went up) in at least min_grew_fraction of the
  *     intervals, rounded up (default 0.8: 8 of 9, 4 of 4, 1 of 1);
- *   - after the first interval it never came back down to its value in
- *     the first snapshot;
+ *   - from the third snapshot on, its value is always above its value in
+ *     the first snapshot (the first interval may be flat: a leak that
+ *     starts late; no later value may come back down to the start);
  *   - the least-squares slope of its values per snapshot is positive;
  *   - it grew, last minus first, by at least min_growth (bytes, default
  *     4096) and by at least min_growth_share (default 0.01) of the growth
@@ -804,7 +805,8 @@ struct profconv_trend_snapshot {
 					 * -1 when the profile has none */
 };
 
-/* One row of a run analysis.  VALUES has one entry per snapshot. */
+/* One row of a run analysis.  VALUES has one entry per snapshot; it is
+ * valid until the next call of profconv_trend_row(). */
 struct profconv_trend_row {
 	const char *name;
 	int64_t first_bytes, last_bytes, growth_bytes;
