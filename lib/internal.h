@@ -541,6 +541,11 @@ bool profconv__name_is_cxx(const char *name);
 /* How a stack without frames is named in every writer. */
 #define PC_EMPTY_STACK "[no stack]"
 
+/* The stack of VIEW that sample I of its profile went to, plus one; 0
+ * when the sample is not shown (all zero, filtered out). */
+size_t profconv__view_sample_stack(const struct profconv_view *view,
+    size_t i);
+
 /* The text of frame ID of VIEW (no checks). */
 const char *profconv__view_frame_text(const struct profconv_view *view,
     uint32_t id);
@@ -566,6 +571,13 @@ void profconv__rows_free(struct pc_rows *r);
  */
 int profconv__rows_add(struct pc_rows *r, const struct profconv_view *view,
     enum pc_rows_by by, bool cum, size_t col);
+/*
+ * The row that stack I of VIEW goes to without CUM (made when new, with
+ * zero values) into *OUT.  Errors: PROFCONV_EINVAL (no stack I),
+ * PROFCONV_ENOMEM.
+ */
+int profconv__rows_row_of(struct pc_rows *r, const struct profconv_view *view,
+    enum pc_rows_by by, size_t i, size_t *out);
 size_t profconv__rows_count(const struct pc_rows *r);
 const char *profconv__rows_name(const struct pc_rows *r, size_t i);
 int64_t *profconv__rows_values(struct pc_rows *r, size_t i);

@@ -51,6 +51,9 @@ struct profconv_merger {
 
 static int select_types(struct profconv_profile *prof, const size_t *keep,
     size_t nkeep);
+static bool is_objects_space(const struct profconv_profile *p);
+static int heap_alias(const struct profconv_profile *p,
+    const struct profconv_profile *dst, uint32_t type);
 
 /* Are string IA of A and IB of B the same bytes (NULs included)? */
 static bool
@@ -178,6 +181,8 @@ match_types(struct merger *m, const struct profconv_profile *p,
 		const struct pc_vtype *t = &dst->sample_types[k];
 
 		j = type_index(p, dst, t->type);
+		if (j < 0)
+			j = heap_alias(p, dst, t->type);
 		m->slot[k] = j;
 		if (j < 0) {
 			m->live[k] = false;
@@ -832,6 +837,118 @@ select_types(struct profconv_profile *prof, const size_t *keep, size_t nkeep)
 	return rc;
 }
 
+/* --- pprof's two names for the values of one heap profile -------------------- */
+
+/*
+ * pprof types a legacy heap profile whose alloc totals equal its in-use
+ * totals (or are not recorded) objects/space, and one whose totals differ
+ * alloc_objects, alloc_space, inuse_objects, inuse_space.  The first dump
+ * of a process, written before anything was freed, is the former and the
+ * later ones the latter: objects/space are the in-use values and, where
+ * alloc totals are recorded, also the allocated ones.
+ */
+/* Is string IDX of P exactly S (no NUL inside)? */
+static bool
+str_is(const struct profconv_profile *p, uint32_t idx, const char *s)
+{
+	return p->strings.lens[idx] == strlen(s) &&
+	    memcmp(p->strings.strs[idx], s, p->strings.lens[idx]) == 0;
+}
+
+static bool
+type_is(const struct profconv_profile *p, size_t i, const char *type,
+    const char *unit)
+{
+	return i < p->nsample_types && str_is(p, p->sample_types[i].type,
+	    type) && str_is(p, p->sample_types[i].unit, unit);
+}
+
+static bool
+is_objects_space(const struct profconv_profile *p)
+{
+	return p->nsample_types == 2 && type_is(p, 0, "objects", "count") &&
+	    type_is(p, 1, "space", "bytes");
+}
+
+static bool
+has_inuse_types(const struct profconv_profile *p)
+{
+	int o = profconv_profile_sample_type_index(p, "inuse_objects");
+	int s = profconv_profile_sample_type_index(p, "inuse_space");
+
+	return o >= 0 && s >= 0 && type_is(p, (size_t)o, "inuse_objects",
+	    "count") && type_is(p, (size_t)s, "inuse_space", "bytes");
+}
+
+/*
+ * The slot of P that stands for the merged type, string TYPE of DST,
+ * under the other naming, or -1: objects/space for alloc_* and inuse_*,
+ * inuse_* for objects/space (when DST is typed objects/space).
+ */
+static int
+heap_alias(const struct profconv_profile *p,
+    const struct profconv_profile *dst, uint32_t type)
+{
+	static const char *const alias[][2] = {
+		{ "alloc_objects", "objects" }, { "inuse_objects", "objects" },
+		{ "alloc_space", "space" }, { "inuse_space", "space" },
+		{ "objects", "inuse_objects" }, { "space", "inuse_space" },
+	};
+	size_t i, first = is_objects_space(dst) ? 4 : 0;
+
+	if (first == 4 ? !has_inuse_types(p) : !is_objects_space(p))
+		return -1;
+	for (i = first; i < (first == 4 ? 6 : 4); i++)
+		if (str_is(dst, type, alias[i][0]))
+			return profconv_profile_sample_type_index(p,
+			    alias[i][1]);
+	return -1;
+}
+
+/* Rename an objects/space profile to the four heap types pprof uses. */
+static int
+widen_heap_types(struct profconv_profile *prof)
+{
+	static const char *const names[] = {
+		"alloc_objects", "alloc_space", "inuse_objects", "inuse_space"
+	};
+	static const ptrdiff_t from[] = { 0, 1, 0, 1 };
+	struct pc_vtype types[4];
+	uint32_t def = prof->default_sample_type;
+	uint32_t objects = prof->sample_types[0].type;
+	size_t j;
+	int rc = 0;
+
+	for (j = 0; rc == 0 && j < 4; j++) {
+		types[j].unit = prof->sample_types[from[j]].unit;
+		rc = profconv__intern(prof, names[j], &types[j].type);
+	}
+	if (rc == 0)
+		rc = profconv__retype(prof, types, from, 4);
+	if (rc == 0 && def != 0)	/* objects -> inuse_objects, ... */
+		rc = profconv_profile_set_default_sample_type(prof,
+		    def == objects ? "inuse_objects" : "inuse_space");
+	return rc;
+}
+
+/* Widen objects/space profiles when another profile has inuse_* types. */
+static int
+unify_heap_names(struct profconv_profile *const *profs, size_t n)
+{
+	size_t i;
+	bool plain = false, inuse = false;
+	int rc = 0;
+
+	for (i = 0; i < n; i++) {
+		plain = plain || is_objects_space(profs[i]);
+		inuse = inuse || has_inuse_types(profs[i]);
+	}
+	for (i = 0; rc == 0 && plain && inuse && i < n; i++)
+		if (is_objects_space(profs[i]))
+			rc = widen_heap_types(profs[i]);
+	return rc;
+}
+
 int
 profconv_profiles_compatibilize(struct profconv_profile *const *profs,
     size_t n)
@@ -843,6 +960,9 @@ profconv_profiles_compatibilize(struct profconv_profile *const *profs,
 
 	if (n == 0)
 		return 0;
+	rc = unify_heap_names(profs, n);
+	if (rc < 0)
+		return rc;
 	p0 = profs[0];
 	names = calloc(p0->nsample_types + 1, sizeof(*names));
 	keep = calloc(p0->nsample_types + 1, sizeof(*keep));

@@ -453,7 +453,10 @@ int profconv_profile_merge(struct profconv_profile **out,
  * every input at once: make a merger, add each profile (it may be freed
  * right after), then finish to get the result.  Sample types are kept by
  * name when every source has them, in the first source's order; one in
- * another unit, or another period type, makes a source incompatible.
+ * another unit, or another period type, makes a source incompatible.  A
+ * heap source typed objects/space gives its values to alloc_* and inuse_*;
+ * when the first source is typed objects/space, later sources' inuse_*
+ * values go to objects/space (see profconv_profiles_compatibilize()).
  * Errors: PROFCONV_EINVAL (incompatible, or no sample type in common,
  * reported by finish), PROFCONV_ENOMEM.
  */
@@ -477,7 +480,14 @@ int profconv_profile_subtract(struct profconv_profile **out,
 /*
  * Keep in each of the N profiles only the sample types (by type name)
  * that all of them have, in the first profile's order.  A default sample
- * type that goes away becomes the first common one.
+ * type that goes away becomes the first common one.  Heap profiles of one
+ * producer are made comparable first: when some profile has inuse_objects
+ * and inuse_space, one typed objects/space (pprof's name for a heap dump
+ * whose alloc totals equal its in-use totals: the first dump of a
+ * process) is retyped alloc_objects, alloc_space, inuse_objects,
+ * inuse_space, each pair holding its values; so it compares with later
+ * dumps on all four, and with jemalloc's inuse-only dumps (no prof_accum)
+ * on the in-use pair.
  * Errors: PROFCONV_EINVAL (nothing in common), PROFCONV_ENOMEM.
  */
 int profconv_profiles_compatibilize(struct profconv_profile *const *profs,
@@ -716,6 +726,139 @@ int profconv_diff_write_json(const struct profconv_diff *diff, FILE *fp,
  * in-use counters, any value went up.  Cannot fail; returns 0.
  */
 int profconv_profile_keep_growth(struct profconv_profile *prof);
+
+/* --- a series of snapshots: leak suspects --------------------------------- */
+
+/*
+ * proftrend's analysis of N >= 2 snapshots of one program (heap dumps
+ * taken one after another).  Every snapshot is seen through a view (see
+ * profconv_view_new()) and its stacks grouped into rows, one per
+ * function, line or stack, the same row in every snapshot; each row's
+ * value of one sample type (in-use bytes for heap profiles) is followed
+ * from the first snapshot to the last.
+ *
+ * The suspect rule.  With N snapshots there are N - 1 intervals.  A row
+ * is a suspect when all of these hold:
+ *   - it grew (its value went up) in at least min_grew_fraction of the
+ *     intervals, rounded up (default 0.8: 8 of 9, 4 of 4, 1 of 1);
+ *   - from the third snapshot on, its value is always above its value in
+ *     the first snapshot (the first interval may be flat: a leak that
+ *     starts late; no later value may come back down to the start);
+ *   - the least-squares slope of its values per snapshot is positive;
+ *   - it grew, last minus first, by at least min_growth (bytes, default
+ *     4096) and by at least min_growth_share (default 0.01) of the growth
+ *     of the whole view's total, when that grew.
+ * So a steady or slow leak is a suspect; memory that grows and is freed,
+ * a sawtooth, and a cache filled once and then flat are not.
+ */
+struct profconv_trend_options {
+	unsigned int version;		/* PROFCONV_TREND_OPTIONS_VERSION */
+	enum profconv_diff_by by;	/* rows per function, line or stack */
+	/* Frames, names and filters; NULL: the defaults.  Its granularity
+	 * is set from BY; its regexes must outlive the run. */
+	const struct profconv_view_options *view;
+	const char *sample_type;	/* NULL: inuse_space, else space, else
+					 * the default sample type */
+	int keep_order;			/* snapshots in the order added */
+	double min_grew_fraction;	/* of the intervals; 0..1 */
+	int64_t min_growth;		/* bytes (units of the type) */
+	double min_growth_share;	/* of the total's growth; 0..1 */
+};
+#define PROFCONV_TREND_OPTIONS_VERSION 1
+#define PROFCONV_TREND_OPTIONS_INIT \
+	{ PROFCONV_TREND_OPTIONS_VERSION, PROFCONV_DIFF_BY_FUNCTION, NULL, \
+	  NULL, 0, 0.8, 4096, 0.01 }
+
+struct profconv_trend;	/* opaque */
+
+/*
+ * Make an empty analysis in *OUT with OPTS (NULL: the defaults).
+ * Errors: PROFCONV_EINVAL (a bad option), PROFCONV_ENOMEM.
+ */
+int profconv_trend_new(struct profconv_trend **out,
+    const struct profconv_trend_options *opts);
+
+/* Release TREND and the profiles it took.  NULL is a no-op. */
+void profconv_trend_free(struct profconv_trend *trend);
+
+/*
+ * Add snapshot PROF, named NAME (its file; copied).  TREND takes PROF,
+ * even on failure.  Errors: PROFCONV_EINVAL (after profconv_trend_run()),
+ * PROFCONV_ENOMEM.
+ */
+int profconv_trend_add(struct profconv_trend *trend,
+    struct profconv_profile *prof, const char *name);
+
+/*
+ * Analyse the snapshots: order them (by collection time when every one
+ * has a time, else by name in natural order, so "x.m2" comes before
+ * "x.m10"; as added with keep_order), make their sample types comparable
+ * (profconv_profiles_compatibilize()), group their stacks into rows and
+ * give every row its statistics and verdict.  Rows come suspects first,
+ * then by growth (largest first), then by name.
+ * Errors: PROFCONV_EINVAL (fewer than 2 snapshots, or run twice),
+ * PROFCONV_ENOTFOUND (no such sample type), the errors of
+ * profconv_profiles_compatibilize() and profconv_view_new().
+ */
+int profconv_trend_run(struct profconv_trend *trend);
+
+/* One snapshot of a run analysis, in order. */
+struct profconv_trend_snapshot {
+	const char *name;
+	int64_t time_nanos;		/* 0: unknown */
+	int64_t inuse_bytes;		/* total of the chosen type */
+	int64_t inuse_objects;		/* total of inuse_objects/objects;
+					 * -1 when the profile has none */
+};
+
+/* One row of a run analysis.  VALUES has one entry per snapshot; it is
+ * valid until the next call of profconv_trend_row(). */
+struct profconv_trend_row {
+	const char *name;
+	int64_t first_bytes, last_bytes, growth_bytes;
+	double slope_bytes;		/* per snapshot, least squares */
+	size_t grew_intervals;
+	size_t intervals;		/* snapshots - 1 */
+	int suspect;
+	const int64_t *values;
+};
+
+size_t profconv_trend_snapshot_count(const struct profconv_trend *trend);
+/* Errors: PROFCONV_EINVAL (I out of range, or not run). */
+int profconv_trend_snapshot(const struct profconv_trend *trend, size_t i,
+    struct profconv_trend_snapshot *out);
+/* Rows whose value changed at some snapshot, in the order above. */
+size_t profconv_trend_row_count(const struct profconv_trend *trend);
+size_t profconv_trend_suspect_count(const struct profconv_trend *trend);
+/* Errors: PROFCONV_EINVAL (I out of range, or not run). */
+int profconv_trend_row(const struct profconv_trend *trend, size_t i,
+    struct profconv_trend_row *out);
+
+/*
+ * Print the analysis as a table: a line per snapshot, then per row the
+ * first, last, growth, slope, grown intervals and verdict; TOP rows at
+ * most (0: all); EXACT: numbers in units, not KiB/MiB/GiB.
+ * Errors: PROFCONV_EINVAL (not run), PROFCONV_EIO.
+ */
+int profconv_trend_print(const struct profconv_trend *trend, FILE *fp,
+    size_t top, int exact);
+
+/*
+ * Write the analysis as one JSON object: "snapshots" (file, inuse_bytes,
+ * inuse_objects, time_nanos), "rows" (name, first_bytes, last_bytes,
+ * growth_bytes, slope_bytes, grew_intervals, intervals, suspect, values)
+ * and the rule's settings.  Errors: PROFCONV_EINVAL (not run),
+ * PROFCONV_EIO.
+ */
+int profconv_trend_write_json(const struct profconv_trend *trend, FILE *fp);
+
+/*
+ * The last snapshot minus the first as a new profile *OUT, keeping only
+ * the samples whose row is a suspect.
+ * Errors: PROFCONV_EINVAL (not run), PROFCONV_ENOMEM.
+ */
+int profconv_trend_suspects(const struct profconv_trend *trend,
+    struct profconv_profile **out);
 
 /* --- folded stacks for flame graphs ---------------------------------------- */
 

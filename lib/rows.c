@@ -200,6 +200,26 @@ profconv__rows_add(struct pc_rows *r, const struct profconv_view *view,
 	return rc;
 }
 
+int
+profconv__rows_row_of(struct pc_rows *r, const struct profconv_view *view,
+    enum pc_rows_by by, size_t i, size_t *out)
+{
+	struct profconv_view_stack st;
+	const char *t;
+	size_t len;
+	int rc;
+
+	rc = profconv_view_stack(view, i, &st);
+	if (rc < 0)
+		return rc;
+	if (by == PC_ROWS_STACK || st.nframes == 0) {
+		rc = stack_text(r, view, &st, &len);
+		return rc < 0 ? rc : row_for(r, r->buf, len, out);
+	}
+	t = profconv__view_frame_text(view, st.frames[st.nframes - 1]);
+	return row_for(r, t, strlen(t), out);
+}
+
 size_t
 profconv__rows_count(const struct pc_rows *r)
 {

@@ -50,6 +50,7 @@ struct profconv_view {
 	int64_t *vals;			/* nstacks * ntypes */
 	size_t nvals, vals_cap;
 	int64_t *totals;		/* ntypes */
+	uint32_t *sample_stack;		/* sample -> stack + 1, 0: not shown */
 
 	/* Scratch while building. */
 	struct pc_pruner pruner;
@@ -385,6 +386,8 @@ add_sample(struct profconv_view *v, size_t si)
 		memset(v->vals + v->nvals, 0, v->ntypes * sizeof(*v->vals));
 		v->nvals += v->ntypes;
 	}
+	if (rc == 0)
+		v->sample_stack[si] = idx + 1;
 	for (t = 0; rc == 0 && t < v->ntypes; t++) {
 		pc_add_sat(&v->vals[(size_t)idx * v->ntypes + t], vals[t]);
 		pc_add_sat(&v->totals[t], vals[t]);
@@ -392,48 +395,68 @@ add_sample(struct profconv_view *v, size_t si)
 	return rc;
 }
 
-/* --- order: folded text, byte by byte ---------------------------------------- */
+/* --- order: folded text, byte order ------------------------------------------ */
 
-struct cursor {
-	const struct profconv_view *v;
-	const uint32_t *fr;
-	size_t n, i;		/* frame i of n */
-	const char *p;		/* in frame i's text */
-};
-
-/* The next byte of the stack's folded text ("a;b;c"), or -1 at its end. */
+/*
+ * The byte of a folded text after frame I of N ends: ';' when another
+ * frame follows, -1 at the end of the stack.
+ */
 static int
-next_byte(struct cursor *c)
+after_frame(size_t i, size_t n)
 {
-	while (c->i < c->n) {
-		if (c->p == NULL)
-			c->p = profconv__str(&c->v->strs,
-			    c->v->frames[c->fr[c->i] - 1].text);
-		if (*c->p != '\0')
-			return (unsigned char)*c->p++;
-		c->p = NULL;
-		if (++c->i < c->n)
-			return ';';
-	}
-	return -1;
+	return i + 1 < n ? ';' : -1;
 }
 
-/* Order stack indexes A and B by their folded text (qsort_r). */
+/*
+ * Order stack indexes A and B by their folded text ("a;b;c", byte
+ * order; qsort_r).  One frame id is one text, and two ids two texts: the
+ * common root frames are skipped whole, and the first frame that differs
+ * (or the end of one stack) decides.
+ */
 static int
 by_text(const void *a, const void *b, void *payload)
 {
 	const struct profconv_view *v = payload;
 	const struct vstack *x = &v->stacks[*(const size_t *)a];
 	const struct vstack *y = &v->stacks[*(const size_t *)b];
-	struct cursor cx = { v, v->sframes + x->off, x->n, 0, NULL };
-	struct cursor cy = { v, v->sframes + y->off, y->n, 0, NULL };
+	const uint32_t *fx = v->sframes + x->off, *fy = v->sframes + y->off;
+	size_t i = 0, n = x->n < y->n ? x->n : y->n;
+	const unsigned char *tx, *ty;
 	int bx, by;
 
-	do {
-		bx = next_byte(&cx);
-		by = next_byte(&cy);
-	} while (bx == by && bx != -1);
+	while (i < n && fx[i] == fy[i])
+		i++;
+	if (i == n)		/* one is the other's prefix, or equal */
+		return (x->n > n) - (y->n > n);
+	tx = (const unsigned char *)profconv__str(&v->strs,
+	    v->frames[fx[i] - 1].text);
+	ty = (const unsigned char *)profconv__str(&v->strs,
+	    v->frames[fy[i] - 1].text);
+	while (*tx != '\0' && *tx == *ty) {
+		tx++;
+		ty++;
+	}
+	bx = *tx != '\0' ? *tx : after_frame(i, x->n);
+	by = *ty != '\0' ? *ty : after_frame(i, y->n);
 	return bx < by ? -1 : bx > by;
+}
+
+/* Samples follow their stacks: stack IDX[I] is now stack I. */
+static int
+renumber_samples(struct profconv_view *v, const size_t *idx)
+{
+	uint32_t *now = malloc(v->nstacks * sizeof(*now));
+	size_t i;
+
+	if (now == NULL)
+		return profconv__nomem();
+	for (i = 0; i < v->nstacks; i++)
+		now[idx[i]] = (uint32_t)i;
+	for (i = 0; i < v->prof->nsamples; i++)
+		if (v->sample_stack[i] != 0)
+			v->sample_stack[i] = now[v->sample_stack[i] - 1] + 1;
+	free(now);
+	return 0;
 }
 
 /* Sort the stacks by their folded text; their values move with them. */
@@ -465,6 +488,7 @@ sort_stacks(struct profconv_view *v)
 	}
 	memcpy(v->stacks, stacks, v->nstacks * sizeof(*stacks));
 	memcpy(v->vals, vals, v->nvals * sizeof(*vals));
+	rc = renumber_samples(v, idx);
 out:
 	free(idx);
 	free(stacks);
@@ -514,6 +538,7 @@ profconv_view_free(struct profconv_view *v)
 	free(v->sframes);
 	free(v->vals);
 	free(v->totals);
+	free(v->sample_stack);
 	free(v);
 }
 
@@ -562,7 +587,10 @@ profconv_view_new(struct profconv_view **out,
 		v->loc_n = calloc(nloc, sizeof(*v->loc_n));
 		v->loc_match = calloc(nloc, 1);
 		v->fn_name = calloc(prof->nfunctions + 1, sizeof(*v->fn_name));
+		v->sample_stack = calloc(prof->nsamples + 1,
+		    sizeof(*v->sample_stack));
 		if (v->totals == NULL || v->loc_off == NULL ||
+		    v->sample_stack == NULL ||
 		    v->loc_n == NULL || v->loc_match == NULL ||
 		    v->fn_name == NULL)
 			rc = profconv__nomem();
@@ -669,4 +697,10 @@ const char *
 profconv__view_frame_text(const struct profconv_view *v, uint32_t id)
 {
 	return profconv__str(&v->strs, v->frames[id - 1].text);
+}
+
+size_t
+profconv__view_sample_stack(const struct profconv_view *v, size_t i)
+{
+	return i < v->prof->nsamples ? v->sample_stack[i] : 0;
 }

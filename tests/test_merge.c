@@ -337,6 +337,126 @@ Test(merge, compatibilize_keeps_common_types_in_first_order)
 	cr_assert(eq(i64, s.values[1], 1));
 }
 
+/* APP's profile with pprof's four heap types: alloc = X, in use = Y. */
+static struct profconv_profile *
+heap4(uint64_t base, int64_t x, int64_t y)
+{
+	struct profconv_profile *p;
+	struct profconv_mapping m = { base, base + 0x5000, 0, "/bin/app",
+		"b1d", 0, 0, 0, 0 };
+	uint32_t loc[2];
+	int64_t v[4] = { x, x * 16, y, y * 16 };
+
+	cr_assert(eq(int, profconv_profile_new(&p), 0));
+	profconv_profile_add_sample_type(p, "alloc_objects", "count");
+	profconv_profile_add_sample_type(p, "alloc_space", "bytes");
+	profconv_profile_add_sample_type(p, "inuse_objects", "count");
+	profconv_profile_add_sample_type(p, "inuse_space", "bytes");
+	profconv_profile_set_period(p, "space", "bytes", 512);
+	profconv_profile_add_mapping(p, &m, NULL);
+	profconv_profile_add_location(p, 1, base + 0x1100, NULL, 0, 0, &loc[1]);
+	profconv_profile_add_location(p, 1, base + 0x1200, NULL, 0, 0, &loc[0]);
+	profconv_profile_add_sample(p, loc, 2, v, NULL, 0);
+	return p;
+}
+
+static void
+expect_type(const struct profconv_profile *p, size_t i, const char *type)
+{
+	struct profconv_value_type vt;
+
+	cr_assert(eq(int, profconv_profile_sample_type(p, i, &vt), 0));
+	cr_assert(eq(str, (char *)vt.type, (char *)type));
+}
+
+/* The first dump of a process (nothing freed: objects/space) and a later
+ * one (alloc_* and inuse_*) compare with all four heap types. */
+Test(merge, compatibilize_widens_objects_space_to_heap_types)
+{
+	static const char *const names[] = { "alloc_objects", "alloc_space",
+		"inuse_objects", "inuse_space" };
+	struct profconv_profile *in[2];
+	struct profconv_sample s;
+	size_t i;
+
+	a = app(0x1000, 3, 5, NULL);
+	b = heap4(0x1000, 9, 4);
+	profconv_profile_set_default_sample_type(a, "space");
+	in[0] = a;
+	in[1] = b;
+	cr_assert(eq(int, profconv_profiles_compatibilize(in, 2), 0));
+	for (i = 0; i < 4; i++) {
+		expect_type(a, i, names[i]);
+		expect_type(b, i, names[i]);
+	}
+	cr_assert(eq(str, (char *)profconv_profile_default_sample_type(a),
+	    "inuse_space"));
+	cr_assert(eq(sz, profconv_profile_sample_count(a), 2));
+	profconv_profile_sample(a, 1, &s);
+	cr_assert(eq(i64, s.values[0], 5));
+	cr_assert(eq(i64, s.values[1], 80));
+	cr_assert(eq(i64, s.values[2], 5));
+	cr_assert(eq(i64, s.values[3], 80));
+	profconv_profile_sample(a, 0, &s);
+	cr_assert(eq(i64, s.values[2], 3));
+	cr_assert(eq(i64, s.values[3], 48));
+	cr_assert(eq(int, profconv_profile_subtract(&out, b, a), 0));
+	cr_assert(eq(sz, profconv_profile_sample_type_count(out), 4));
+	ASSERT_NO_LEAKS();
+}
+
+/* jemalloc without prof_accum (inuse only) against one with it, and
+ * against an objects/space dump: the in-use pair is what they share. */
+Test(merge, compatibilize_keeps_inuse_of_jemalloc_without_accum)
+{
+	struct profconv_profile *in[3], *c;
+	uint32_t loc;
+	int64_t v[2] = { 2, 32 };
+
+	profconv_profile_new(&c);
+	profconv_profile_add_sample_type(c, "inuse_objects", "count");
+	profconv_profile_add_sample_type(c, "inuse_space", "bytes");
+	profconv_profile_set_period(c, "space", "bytes", 512);
+	profconv_profile_add_location(c, 0, 0x10, NULL, 0, 0, &loc);
+	profconv_profile_add_sample(c, &loc, 1, v, NULL, 0);
+	a = heap4(0x1000, 9, 4);
+	b = app(0x1000, 3, 5, NULL);
+	in[0] = c;
+	in[1] = a;
+	in[2] = b;
+	cr_assert(eq(int, profconv_profiles_compatibilize(in, 3), 0));
+	for (size_t i = 0; i < 3; i++) {
+		cr_assert(eq(sz, profconv_profile_sample_type_count(in[i]), 2));
+		expect_type(in[i], 0, "inuse_objects");
+		expect_type(in[i], 1, "inuse_space");
+	}
+	cr_assert(eq(i64, total(a, 1), 64));
+	cr_assert(eq(i64, total(b, 1), 128));
+	profconv_profile_free(c);
+}
+
+/* The merger matches the two namings in either order. */
+Test(merge, merger_matches_objects_space_with_heap_types)
+{
+	struct profconv_profile *in[2];
+
+	a = heap4(0x1000, 9, 4);
+	b = app(0x1000, 3, 5, NULL);
+	in[0] = a;
+	in[1] = b;
+	cr_assert(eq(int, profconv_profile_merge(&out, in, 2), 0));
+	cr_assert(eq(sz, profconv_profile_sample_type_count(out), 4));
+	cr_assert(eq(i64, total(out, 0), 9 + 3 + 5));
+	cr_assert(eq(i64, total(out, 3), (4 + 3 + 5) * 16));
+	profconv_profile_free(out);
+	in[0] = b;
+	in[1] = a;
+	cr_assert(eq(int, profconv_profile_merge(&out, in, 2), 0));
+	cr_assert(eq(sz, profconv_profile_sample_type_count(out), 2));
+	expect_type(out, 1, "space");
+	cr_assert(eq(i64, total(out, 1), (3 + 5 + 4) * 16));
+}
+
 Test(merge, compatibilize_fails_without_common_type)
 {
 	struct profconv_profile *in[2];

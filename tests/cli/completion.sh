@@ -43,8 +43,12 @@ expect "heap.0001.heap" profconv show he
 expect "other.pb.gz" profconv merge -o ot
 expect "" profconv text2pb --level ""
 expect "heap.0001.heap" profdiff he
+expect "function line stack" proftrend --by ""
+expect "--no-sort" proftrend --no-so
+expect "other.pb.gz" proftrend -o ot
+expect "heap.0001.heap" proftrend other.pb.gz he
 # Every command has a completion.
-for cmd in profconv profdiff profflame; do
+for cmd in profconv profdiff profflame proftrend; do
 	bash -c ". '$comp'; complete -p $cmd" >/dev/null 2>&1 ||
 		fail "no completion for $cmd"
 done

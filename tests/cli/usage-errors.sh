@@ -20,4 +20,22 @@ run 2 "$PROFCONV" show --top x "$DATA/go/cpu.pb.gz"
 expect_err "profconv show: invalid --top value 'x' (expected 0..1000000)
 Try 'profconv show --help'."
 [ -s "$TMP/out" ] && fail "usage error wrote to stdout"
+run 2 "$BIN/proftrend" "$DATA/go/mem.pb.gz"
+expect_err "proftrend: expected two SNAPSHOTs or more
+Try 'proftrend --help'."
+run 2 "$BIN/proftrend" --by frame a b
+expect_err "proftrend: invalid --by value 'frame' (use function, line or stack)
+Try 'proftrend --help'."
+run 2 "$BIN/proftrend" --min-grew 1.5 a b
+expect_err "proftrend: invalid --min-grew value '1.5' (a number from 0 to 1)
+Try 'proftrend --help'."
+run 2 "$BIN/proftrend" --min-growth 4X a b
+expect_err "proftrend: invalid --min-growth value '4X' (bytes, with an optional K, M or G)
+Try 'proftrend --help'."
+run 2 "$BIN/proftrend" --min-growth K a b
+expect_err "proftrend: invalid --min-growth value 'K' (bytes, with an optional K, M or G)
+Try 'proftrend --help'."
+run 2 "$BIN/proftrend" --bogus a b
+grep -q "Try 'proftrend --help'." "$TMP/err" || fail "no hint for proftrend --bogus"
+[ -s "$TMP/out" ] && fail "proftrend usage error wrote to stdout"
 finish

@@ -1,0 +1,143 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# trend.sh - time proftrend over a series of 20 real jemalloc heap
+# profiles of ~36k stacks each.
+#
+# usage: bench/trend.sh [BUILDDIR]
+#
+# The goal (issue 11): `proftrend` over 20 snapshots of ~36k stacks each
+# takes at most 2 s.
+#
+# What it does:
+#  1. Makes (once; cached in bench/out/trend/in/) NSNAP profiles: runs of
+#     bench/gen-je-heap.sh's program under jemalloc with lg_prof_sample:0,
+#     run r walking PATHS call paths from r*STEP, so the series shares most
+#     stacks and every stack appears, grows for a while and goes away; each
+#     kept as jemalloc wrote it (heap_v2 text, ~13 MB) and converted to
+#     symbolized pprof with `profconv symbolize` (untimed).
+#  2. Times, interleaved, RUNS times each (/usr/bin/time: wall seconds and
+#     peak RSS; the table shows medians):
+#       proftrend S1 .. SN                  jemalloc text, symbolized on the fly
+#       proftrend --no-symbolize S1 .. SN   jemalloc text
+#       proftrend P1 .. PN                  the symbolized pprof conversions
+#       proftrend --json -o OUT P1 .. PN
+#     and checks that the first and the pprof runs print the same table,
+#     and that the JSON names as many suspects as the table.
+#
+# BUILDDIR (or $PROFCONV_BUILD) is a build of profconv; default ./build,
+# or the current directory if it has cmd/profconv.
+#
+# Environment:
+#   RUNS=3          timed runs per variant (the median is reported)
+#   NSNAP=20        snapshots
+#   PATHS=36000     call paths (stacks) per snapshot
+#   STEP=1800       first path of snapshot r is r*STEP
+#   BENCH_OUT=DIR   where generated data and outputs go (bench/out)
+#   BENCH_STRICT=1  exit 3 if the goal is not met
+#
+# Exit status: 0 done (goal met or not, unless BENCH_STRICT), 1 error,
+# 2 usage, 3 goal missed with BENCH_STRICT=1.
+# Needs: bash, gcc, Debian libjemalloc2, GNU time (time), awk.  Takes
+# about a minute (one more the first time, to make the profiles).
+
+set -euo pipefail
+prog=trend.sh
+. "$(dirname "$0")/lib.sh"
+bench_usage "$@"
+bench_init "${1:-}"
+
+PROFTREND=$build/cmd/proftrend
+[ -x "$build/cmd/.libs/proftrend" ] && PROFTREND=$build/cmd/.libs/proftrend
+"$PROFTREND" --help >/dev/null 2>&1 || die "$PROFTREND does not run"
+
+NSNAP=${NSNAP:-20}
+PATHS=${PATHS:-36000}
+STEP=${STEP:-1800}
+for v in "$NSNAP" "$PATHS" "$STEP"; do
+	case $v in '' | *[!0-9]*) die "NSNAP, PATHS and STEP must be numbers" ;; esac
+done
+[ "$NSNAP" -ge 2 ] || die "NSNAP must be 2 or more"
+
+work=$out/trend
+mkdir -p "$work/in" || die "cannot create $work/in"
+
+# --- the snapshots -------------------------------------------------------------
+
+je_profile "$out/je/trend-probe.heap" 10 0	# builds the program
+heaps=()
+pbs=()
+r=0
+while [ "$r" -lt "$NSNAP" ]; do
+	base=$work/in/s$(printf %03d "$r")-$PATHS-$((r * STEP))
+	if [ ! -s "$base.heap" ] || [ "$JE_PROG" -nt "$base.heap" ] ||
+	    [ "$benchdir/gen-je-heap.sh" -nt "$base.heap" ]; then
+		note "making snapshot $r of $NSNAP ($PATHS call paths from $((r * STEP)))"
+		"$benchdir/gen-je-heap.sh" "$JE_PROG" "$base.heap" "$PATHS" $((r * STEP)) ||
+			die "cannot make snapshot $r"
+		rm -f "$base.pb.gz"
+	fi
+	if [ ! -s "$base.pb.gz" ]; then
+		"$PROFCONV" symbolize "$base.heap" -o "$base.pb.gz" 2>/dev/null ||
+			die "profconv symbolize cannot convert snapshot $r"
+	fi
+	heaps+=("$base.heap")
+	pbs+=("$base.pb.gz")
+	r=$((r + 1))
+done
+stacks=$(grep -c '^@' "${heaps[0]}")
+insize=$(cat "${heaps[@]}" | wc -c)
+pbsize=$(cat "${pbs[@]}" | wc -c)
+
+load_warning
+cat <<EOF
+build:     $build
+snapshots: $NSNAP jemalloc profiles ($work/in), $stacks stacks in the first,
+           $insize bytes of text in all; their pprof conversions $pbsize bytes
+outputs:   $work
+runs:      $RUNS per variant, interleaved; median shown
+machine:   $cpus CPUs, load average $load at start ($(uptime))
+EOF
+
+rm -f "$work"/*.times
+i=1
+while [ "$i" -le "$RUNS" ]; do
+	note "run $i/$RUNS"
+	timed --diff text "$PROFTREND" "${heaps[@]}"
+	timed --diff text_nosym "$PROFTREND" --no-symbolize "${heaps[@]}"
+	timed --diff pb "$PROFTREND" "${pbs[@]}"
+	timed --diff json "$PROFTREND" --json -o "$work/suspects.pb.gz" "${pbs[@]}"
+	i=$((i + 1))
+done
+
+note "checking the outputs"
+# The snapshot lines name different files; the rows must be the same.
+rows() { sed -n '/^ *First /,$p' "$1"; }
+[ -s "$work/text.out" ] && [ -s "$work/pb.out" ] || die "proftrend printed nothing"
+cmp -s <(rows "$work/text.out") <(rows "$work/pb.out") ||
+	die "OUTPUTS DIFFER: the table of the text and of the pprof snapshots"
+nsus=$(sed -n 's/^\([0-9]*\) suspects\{0,1\} in .*/\1/p' "$work/pb.out")
+jsus=$({ grep -o '"suspect":true' "$work/json.out" || true; } | wc -l)
+[ "$nsus" = "$jsus" ] || die "the table has $nsus suspects, the JSON $jsus"
+nrows=$(sed -n 's/.* in \([0-9]*\) rows that changed$/\1/p' "$work/pb.out")
+
+echo
+echo "proftrend over $NSNAP snapshots of ~$PATHS stacks: $nrows rows changed, $nsus suspects"
+report_head
+report text "proftrend (jemalloc text, symbolizing)"
+report text_nosym "proftrend --no-symbolize (jemalloc text)"
+report pb "proftrend (symbolized pprof)"
+report json "proftrend --json -o (symbolized pprof)"
+goal "(proftrend <= 2 s on the jemalloc text)" "$(median 1 "$work/text.times") <= 2"
+# CPU seconds (user + system) tell the work apart from the machine's
+# load; proftrend loads snapshots in two threads, so wall time on an idle
+# 2-CPU machine is about half the CPU time of the loading.
+cpu() {
+	/usr/bin/time -f '%U %S' -o "$scratch/cpu" "$@" >/dev/null 2>&1 || true
+	awk '{ printf "%.2f", $1 + $2 }' "$scratch/cpu"
+}
+echo "  CPU seconds (user+sys, one run each): text $(cpu "$PROFTREND" "${heaps[@]}")," \
+    "text --no-symbolize $(cpu "$PROFTREND" --no-symbolize "${heaps[@]}")," \
+    "pprof $(cpu "$PROFTREND" "${pbs[@]}")"
+echo "  checked: same rows from text and pprof; JSON and table agree on suspects"
+echo "timings per run (seconds, peak RSS KB): $work/*.times"
+bench_exit

@@ -1,0 +1,390 @@
+/* SPDX-License-Identifier: MIT */
+/* proftrend.c - leak suspects across a series of snapshots of one program. */
+
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <profconv.h>
+#include "common.h"
+
+/* As profdiff: 0 nothing found, 1 suspects found, 2 trouble. */
+enum { TREND_CLEAN = 0, TREND_SUSPECTS = 1, TREND_TROUBLE = 2 };
+
+static const char usage_text[] =
+	"usage: proftrend [options] SNAPSHOT SNAPSHOT...\n"
+	"\n"
+	"Follow every function (line, stack) through two or more snapshots of\n"
+	"one program (heap dumps in any format profconv reads) and name the\n"
+	"leak suspects: rows whose in-use bytes grew steadily.  Snapshots are\n"
+	"taken in natural order of their names (x.m2 before x.m10), or by\n"
+	"collection time when every one has a time.\n"
+	"\n"
+	"      --by KIND         rows per function (default), line or stack\n"
+	"  -t, --type TYPE       sample type to follow (default inuse_space,\n"
+	"                        else space, else the default type)\n"
+	"      --json            print the analysis as JSON, not a table\n"
+	"  -o, --output FILE     write the last snapshot minus the first,\n"
+	"                        suspect rows only, as a pprof profile\n"
+	"  -n, --top N           print at most N rows\n"
+	"      --bytes           exact numbers instead of KiB/MiB/GiB\n"
+	"      --no-sort         take the snapshots in the order given\n"
+	"      --min-grew FRAC   a suspect grew in at least FRAC of the\n"
+	"                        intervals (default 0.8)\n"
+	"      --min-growth SIZE and by at least SIZE bytes (suffix K, M or\n"
+	"                        G; default 4K)\n"
+	"      --min-share FRAC  and by at least FRAC of the total's growth\n"
+	"                        (default 0.01)\n"
+	"  -q, --quiet           print nothing; only the exit status\n"
+	CMD_VIEW_HELP
+	CMD_LEVEL_HELP
+	CMD_MAX_INPUT_HELP
+	"  -h, --help            show this help and exit\n"
+	"  -V, --version         show version information and exit\n"
+	"\n"
+	"Exit status: 0 no suspects, 1 suspects found, 2 trouble.\n"
+	"example: proftrend prog.*.heap\n";
+
+enum {
+	OPT_JSON = 256, OPT_BYTES, OPT_NO_SORT, OPT_MIN_GREW, OPT_MIN_GROWTH,
+	OPT_MIN_SHARE, OPT_BY
+};
+
+struct trend_args {
+	struct profconv_trend_options trend;
+	struct cmd_view view;
+	struct profconv_write_options write;
+	const char *out_path;
+	size_t top;
+	bool json, exact, quiet;
+};
+
+static bool
+parse_by(const char *s, enum profconv_diff_by *by)
+{
+	if (strcmp(s, "function") == 0)
+		*by = PROFCONV_DIFF_BY_FUNCTION;
+	else if (strcmp(s, "line") == 0)
+		*by = PROFCONV_DIFF_BY_LINE;
+	else if (strcmp(s, "stack") == 0)
+		*by = PROFCONV_DIFF_BY_STACK;
+	else
+		return cmd_usage_error("invalid --by value '%s' (use "
+		    "function, line or stack)", s), false;
+	return true;
+}
+
+static bool
+parse_fraction(const char *option, const char *s, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(s, &end);
+	if (errno != 0 || end == s || *end != '\0' || !(*out >= 0 &&
+	    *out <= 1))
+		return cmd_usage_error("invalid %s value '%s' (a number from "
+		    "0 to 1)", option, s), false;
+	return true;
+}
+
+/* A byte count with an optional K, M or G suffix (powers of 1024). */
+static bool
+parse_size(const char *option, const char *s, int64_t *out)
+{
+	static const char suffixes[] = "KkMmGg";
+	unsigned long long v = 0;
+	char *end = NULL;
+	const char *u;
+	int shift = 0;
+
+	errno = 0;
+	if (s[0] >= '0' && s[0] <= '9')	/* no sign, space or bare suffix */
+		v = strtoull(s, &end, 10);
+	if (end != NULL && *end != '\0' && (u = strchr(suffixes, *end)) != NULL) {
+		shift = 10 * (int)((u - suffixes) / 2 + 1);
+		end++;
+	}
+	if (end == NULL || errno != 0 || *end != '\0' ||
+	    v > ((unsigned long long)INT64_MAX >> shift))
+		return cmd_usage_error("invalid %s value '%s' (bytes, with "
+		    "an optional K, M or G)", option, s), false;
+	*out = (int64_t)(v << shift);
+	return true;
+}
+
+/* One option of the rule or of the output; false after a usage error. */
+static bool
+parse_option(int c, struct trend_args *a)
+{
+	long top;
+
+	switch (c) {
+	case OPT_BY:
+		return parse_by(optarg, &a->trend.by);
+	case 't':
+		a->trend.sample_type = optarg;
+		return true;
+	case 'o':
+		a->out_path = optarg;
+		return true;
+	case 'n':
+		if (!cmd_parse_long("--top", optarg, 0, 100000000, &top))
+			return false;
+		a->top = (size_t)top;
+		return true;
+	case 'q':
+		a->quiet = true;
+		return true;
+	case OPT_JSON:
+		a->json = true;
+		return true;
+	case OPT_BYTES:
+		a->exact = true;
+		return true;
+	case OPT_NO_SORT:
+		a->trend.keep_order = 1;
+		return true;
+	case OPT_MIN_GREW:
+		return parse_fraction("--min-grew", optarg,
+		    &a->trend.min_grew_fraction);
+	case OPT_MIN_GROWTH:
+		return parse_size("--min-growth", optarg, &a->trend.min_growth);
+	case OPT_MIN_SHARE:
+		return parse_fraction("--min-share", optarg,
+		    &a->trend.min_growth_share);
+	case CMD_OPT_MAX_INPUT:
+		return cmd_set_max_input(optarg);
+	}
+	cmd_usage_hint();
+	return false;
+}
+
+/* Returns TREND_CLEAN to go on, -1 after --help/--version, or 2. */
+static int
+parse_args(int argc, char **argv, struct trend_args *a)
+{
+	static const struct option longopts[] = {
+		{ "by", required_argument, NULL, OPT_BY },
+		{ "type", required_argument, NULL, 't' },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "output", required_argument, NULL, 'o' },
+		{ "top", required_argument, NULL, 'n' },
+		{ "bytes", no_argument, NULL, OPT_BYTES },
+		{ "no-sort", no_argument, NULL, OPT_NO_SORT },
+		{ "min-grew", required_argument, NULL, OPT_MIN_GREW },
+		{ "min-growth", required_argument, NULL, OPT_MIN_GROWTH },
+		{ "min-share", required_argument, NULL, OPT_MIN_SHARE },
+		{ "quiet", no_argument, NULL, 'q' },
+		CMD_VIEW_OPTIONS,
+		CMD_LEVEL_OPTIONS,
+		CMD_MAX_INPUT_OPTION,
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c, taken;
+
+	while ((c = getopt_long(argc, argv, "t:o:n:ql:hV", longopts,
+	    NULL)) != -1) {
+		taken = cmd_view_option(&a->view, c, optarg);
+		if (taken == 0)
+			taken = cmd_level_option(&a->write, c, optarg);
+		if (taken < 0)
+			return TREND_TROUBLE;
+		if (taken > 0)
+			continue;
+		if (c == 'h') {
+			fputs(usage_text, stdout);
+			return -1;
+		}
+		if (c == 'V') {
+			cmd_version();
+			return -1;
+		}
+		if (!parse_option(c, a))
+			return TREND_TROUBLE;
+	}
+	if (argc - optind < 2) {
+		cmd_usage_error("expected two SNAPSHOTs or more");
+		return TREND_TROUBLE;
+	}
+	return TREND_CLEAN;
+}
+
+/*
+ * Reading and symbolizing are most of the time: a second thread reads
+ * ahead while this one symbolizes (libdw stays in one thread).
+ */
+struct readahead {
+	char **paths;
+	struct profconv_profile **profs;	/* NULL: unreadable */
+	int n, nread;				/* inputs 0..nread-1 are read */
+	bool stop;				/* the first thread gave up */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+};
+
+static void *
+read_ahead(void *arg)
+{
+	struct readahead *ra = arg;
+	struct profconv_profile *prof;
+	bool stop = false;
+	int i;
+
+	for (i = 0; i < ra->n && !stop; i++) {
+		if (cmd_read_profile(ra->paths[i], NULL, &prof) != EXIT_OK)
+			prof = NULL;
+		pthread_mutex_lock(&ra->mu);
+		ra->profs[i] = prof;
+		ra->nread = prof != NULL ? i + 1 : ra->n;
+		stop = ra->stop || prof == NULL;
+		pthread_cond_broadcast(&ra->cv);
+		pthread_mutex_unlock(&ra->mu);
+	}
+	return NULL;
+}
+
+/* Input I once read (NULL when it could not be), handed over to the caller. */
+static struct profconv_profile *
+take(struct readahead *ra, int i)
+{
+	struct profconv_profile *prof;
+
+	pthread_mutex_lock(&ra->mu);
+	while (ra->nread <= i)
+		pthread_cond_wait(&ra->cv, &ra->mu);
+	prof = ra->profs[i];
+	ra->profs[i] = NULL;
+	pthread_mutex_unlock(&ra->mu);
+	return prof;
+}
+
+/* Symbolize PROF, read from PATH, unless told not to (as cmd_load_profile). */
+static int
+symbolize(const struct cmd_view *v, const char *path,
+    struct profconv_profile *prof)
+{
+	struct profconv_symbolize_options sym = PROFCONV_SYMBOLIZE_OPTIONS_INIT;
+
+	if (v->no_symbolize)
+		return EXIT_OK;
+	sym.demangle = v->view.demangle;
+	return cmd_symbolize_profile(prof, &sym,
+	    strcmp(path, "-") == 0 ? "<stdin>" : path, false);
+}
+
+/* Symbolize every snapshot as it is read and hand it over, in order. */
+static int
+add_all(const struct trend_args *a, struct profconv_trend *trend,
+    struct readahead *ra)
+{
+	struct profconv_profile *prof;
+	int i;
+
+	for (i = 0; i < ra->n; i++) {
+		prof = take(ra, i);
+		if (prof == NULL)
+			return EXIT_FAIL;	/* the reader said why */
+		if (symbolize(&a->view, ra->paths[i], prof) != EXIT_OK) {
+			profconv_profile_free(prof);
+			return EXIT_FAIL;
+		}
+		if (profconv_trend_add(trend, prof, ra->paths[i]) < 0)
+			return cmd_error("%s", profconv_errmsg());
+	}
+	return EXIT_OK;
+}
+
+static int
+add_snapshots(const struct trend_args *a, struct profconv_trend *trend,
+    char **paths, int n)
+{
+	struct readahead ra = { paths, NULL, n, 0, false,
+		PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER };
+	pthread_t tid;
+	int i, status;
+
+	ra.profs = calloc((size_t)n, sizeof(*ra.profs));
+	if (ra.profs == NULL)
+		return cmd_error("out of memory");
+	if (pthread_create(&tid, NULL, read_ahead, &ra) != 0) {
+		free(ra.profs);
+		return cmd_error("cannot start a thread");
+	}
+	status = add_all(a, trend, &ra);
+	pthread_mutex_lock(&ra.mu);
+	ra.stop = true;
+	pthread_mutex_unlock(&ra.mu);
+	pthread_join(tid, NULL);
+	for (i = 0; i < n; i++)		/* read, never taken */
+		profconv_profile_free(ra.profs[i]);
+	free(ra.profs);
+	return status;
+}
+
+/* The table or JSON, and the suspects' profile. */
+static int
+report(const struct trend_args *a, const struct profconv_trend *trend)
+{
+	struct profconv_profile *suspects = NULL;
+	int rc = 0, status;
+
+	if (a->json && !a->quiet)
+		rc = profconv_trend_write_json(trend, stdout);
+	else if (!a->quiet)
+		rc = profconv_trend_print(trend, stdout, a->top, a->exact);
+	if (rc < 0)
+		return cmd_error("%s", profconv_errmsg());
+	if (a->out_path == NULL)
+		return EXIT_OK;
+	if (profconv_trend_suspects(trend, &suspects) < 0)
+		return cmd_error("cannot make '%s': %s", a->out_path,
+		    profconv_errmsg());
+	status = cmd_write_profile(suspects, a->out_path, &a->write);
+	profconv_profile_free(suspects);
+	return status;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct trend_args a = { PROFCONV_TREND_OPTIONS_INIT, CMD_VIEW_INIT,
+		PROFCONV_WRITE_OPTIONS_INIT, NULL, 0, false, false, false };
+	struct profconv_trend *trend = NULL;
+	int status;
+
+	cmd_name = "proftrend";
+	a.trend.view = &a.view.view;
+	status = parse_args(argc, argv, &a);
+	if (status < 0)		/* --help, --version */
+		return cmd_close_stdout(EXIT_OK) != EXIT_OK ? TREND_TROUBLE : 0;
+	if (status != TREND_CLEAN)
+		return status;
+	status = TREND_TROUBLE;
+	if (profconv_trend_new(&trend, &a.trend) < 0) {
+		cmd_error("%s", profconv_errmsg());
+		goto out;
+	}
+	if (add_snapshots(&a, trend, argv + optind, argc - optind) != EXIT_OK)
+		goto out;
+	if (profconv_trend_run(trend) < 0) {
+		cmd_error("cannot follow the snapshots: %s", profconv_errmsg());
+		goto out;
+	}
+	if (report(&a, trend) != EXIT_OK)
+		goto out;
+	status = profconv_trend_suspect_count(trend) != 0 ? TREND_SUSPECTS :
+	    TREND_CLEAN;
+out:
+	profconv_trend_free(trend);
+	/* A failed write of the table is trouble, not "suspects". */
+	return cmd_close_stdout(EXIT_OK) != EXIT_OK ? TREND_TROUBLE : status;
+}

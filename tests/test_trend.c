@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: MIT */
+/* test_trend.c - proftrend's order of snapshots, growth statistics and
+ * suspect rule. */
+
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "helpers.h"
+#include "trend.h"
+
+TestSuite(trend);
+
+static int
+sign(int x)
+{
+	return (x > 0) - (x < 0);
+}
+
+Test(trend, natural_order_compares_numbers_as_numbers)
+{
+	static const struct { const char *a, *b; int want; } cases[] = {
+		{ "x.m2.heap", "x.m10.heap", -1 },
+		{ "prog.0009.heap", "prog.0010.heap", -1 },
+		{ "je.77.9.i9.heap", "je.77.10.i10.heap", -1 },
+		{ "je.77.10.m3.heap", "je.77.9.m4.heap", 1 },
+		{ "a10", "a9b", 1 },
+		{ "a", "a1", -1 },
+		{ "abc", "abd", -1 },
+		{ "a2", "a02", -1 },	/* equal numbers: fewer zeros first */
+		{ "a02", "a2", 1 },
+		{ "a0", "a00", -1 },
+		{ "same.1", "same.1", 0 },
+		{ "a99999999999999999999999", "a100000000000000000000000", -1 },
+		{ "", "a", -1 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		cr_assert(eq(int, sign(profconv__natural_cmp(cases[i].a,
+		    cases[i].b)), cases[i].want), "%s vs %s", cases[i].a,
+		    cases[i].b);
+		cr_assert(eq(int, sign(profconv__natural_cmp(cases[i].b,
+		    cases[i].a)), -cases[i].want));
+	}
+}
+
+Test(trend, order_by_name_time_or_as_given)
+{
+	const char *names[] = { "p.m10.heap", "p.m2.heap", "p.m1.heap",
+		"p.m100.heap" };
+	int64_t times[] = { 40, 30, 20, 10 };
+	int64_t some[] = { 40, 0, 20, 10 };
+	size_t order[4];
+	size_t by_name[] = { 2, 1, 0, 3 }, by_time[] = { 3, 2, 1, 0 };
+	size_t i;
+
+	cr_assert(eq(int, profconv__trend_order(order, names, NULL, 4, false), 0));
+	for (i = 0; i < 4; i++)
+		cr_assert(eq(sz, order[i], by_name[i]));
+	/* Every snapshot has a time: time wins over the names. */
+	profconv__trend_order(order, names, times, 4, false);
+	for (i = 0; i < 4; i++)
+		cr_assert(eq(sz, order[i], by_time[i]));
+	/* One without a time: names again. */
+	profconv__trend_order(order, names, some, 4, false);
+	for (i = 0; i < 4; i++)
+		cr_assert(eq(sz, order[i], by_name[i]));
+	profconv__trend_order(order, names, times, 4, true);
+	for (i = 0; i < 4; i++)
+		cr_assert(eq(sz, order[i], i));
+}
+
+Test(trend, growth_statistics)
+{
+	/* Two columns per snapshot: the stride skips the other one. */
+	int64_t v[] = { 100, -1, 200, -1, 300, -1, 400, -1, 500, -1 };
+	int64_t saw[] = { 0, 50, 0, 50, 0, 50 };
+	int64_t flat[] = { 7, 7, 7 };
+	struct pc_growth g;
+
+	profconv__growth(v, 5, 2, &g);
+	cr_assert(eq(i64, g.first, 100));
+	cr_assert(eq(i64, g.last, 500));
+	cr_assert(eq(i64, g.growth, 400));
+	cr_assert(eq(dbl, g.slope, 100.0));
+	cr_assert(eq(sz, g.grew, 4));
+	cr_assert(eq(sz, g.intervals, 4));
+	cr_assert(g.above_start && g.changed);
+
+	profconv__growth(saw, 6, 1, &g);
+	cr_assert(eq(sz, g.grew, 3));
+	cr_assert(eq(sz, g.intervals, 5));
+	cr_assert(not(g.above_start));
+	/* x - 2.5 = -2.5 .. 2.5, y - 25 = -25, 25, ...: sxy 75, sxx 17.5 */
+	cr_assert(ieee_ulp_eq(dbl, g.slope, 75.0 / 17.5, 4));
+	cr_assert(eq(i64, g.growth, 50));
+
+	profconv__growth(flat, 3, 1, &g);
+	cr_assert(not(g.changed));
+	cr_assert(eq(sz, g.grew, 0));
+	cr_assert(eq(dbl, g.slope, 0.0));
+
+	/* Saturation instead of overflow. */
+	int64_t big[] = { INT64_MIN, INT64_MAX };
+	profconv__growth(big, 2, 1, &g);
+	cr_assert(eq(i64, g.growth, INT64_MAX));
+}
+
+/* The verdict on the values V of one row, with HEAP the total's growth. */
+static bool
+verdict(const int64_t *v, size_t n, int64_t heap)
+{
+	struct profconv_trend_options o = PROFCONV_TREND_OPTIONS_INIT;
+	struct pc_growth g;
+
+	profconv__growth(v, n, 1, &g);
+	return profconv__trend_suspect(&g, &o, heap);
+}
+
+Test(trend, verdict_flags_leaks_only)
+{
+	const int64_t K = 1024;
+	int64_t steady[10], slow[10], grow_free[10], saw[10], cache[10];
+	int64_t late[10], one_dip[10], dips_below[10], tiny[10];
+	size_t i;
+
+	for (i = 0; i < 10; i++) {
+		steady[i] = 64 * K * (int64_t)(i + 1);
+		slow[i] = 8 * K * (int64_t)(i + 1);
+		grow_free[i] = i < 6 ? 100 * K * (int64_t)(i + 1) : 0;
+		saw[i] = i % 2 ? 512 * K : 0;
+		cache[i] = 1024 * K;
+		late[i] = i < 2 ? 0 : 32 * K * (int64_t)i;
+		one_dip[i] = 16 * K * (int64_t)(i + 1) - (i == 5 ? 20 * K : 0);
+		dips_below[i] = i == 6 ? 0 : 16 * K * (int64_t)(i + 1);
+		tiny[i] = 100 * (int64_t)(i + 1);
+	}
+	cache[0] = 0;		/* filled in the first interval, then flat */
+	cr_assert(verdict(steady, 10, 700 * K));
+	cr_assert(verdict(slow, 10, 700 * K));
+	cr_assert(not(verdict(grow_free, 10, 700 * K)));
+	cr_assert(not(verdict(saw, 10, 700 * K)));
+	cr_assert(not(verdict(cache, 10, 700 * K)));
+	/* Starts one interval late: 8 of 9 intervals. */
+	cr_assert(verdict(late, 10, 700 * K));
+	/* One interval down, still above the start: 8 of 9. */
+	cr_assert(verdict(one_dip, 10, 700 * K));
+	/* Back to the first snapshot's level once: not a steady grower. */
+	cr_assert(not(verdict(dips_below, 10, 700 * K)));
+	/* Grew every time, but by less than the absolute floor (4 KiB). */
+	cr_assert(not(verdict(tiny, 10, 700 * K)));
+	/* Less than 1% of the heap's growth. */
+	cr_assert(not(verdict(slow, 10, 100 * 1024 * K)));
+	/* Heap shrank overall: the share does not apply. */
+	cr_assert(verdict(slow, 10, -5 * K));
+	/* Two snapshots: one interval, grown. */
+	cr_assert(verdict(steady, 2, 64 * K));
+	cr_assert(not(verdict(saw + 1, 2, 64 * K)));
+}
+
+Test(trend, verdict_thresholds_are_options)
+{
+	struct profconv_trend_options o = PROFCONV_TREND_OPTIONS_INIT;
+	int64_t v[] = { 0, 10, 20, 15, 30, 40 };	/* grew 4 of 5 */
+	struct pc_growth g;
+
+	profconv__growth(v, 6, 1, &g);
+	o.min_growth = 0;
+	cr_assert(profconv__trend_suspect(&g, &o, 40));
+	o.min_grew_fraction = 0.81;			/* needs 5 of 5 */
+	cr_assert(not(profconv__trend_suspect(&g, &o, 40)));
+	o.min_grew_fraction = 0.8;
+	o.min_growth = 41;
+	cr_assert(not(profconv__trend_suspect(&g, &o, 40)));
+	o.min_growth = 40;
+	o.min_growth_share = 0.5;
+	cr_assert(not(profconv__trend_suspect(&g, &o, 81)));
+	cr_assert(profconv__trend_suspect(&g, &o, 80));
+}
+
+Test(trend, names_become_valid_utf8)
+{
+	char *s = profconv__utf8_copy("a\"b \xc3\xa9 \xff\xc3 \xe2\x82\xac \xed\xa0\x80");
+
+	cr_assert(s != NULL);
+	cr_assert(eq(str, s, "a\"b \xc3\xa9 \xef\xbf\xbd\xef\xbf\xbd \xe2\x82\xac "
+	    "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"));
+	free(s);
+}
