@@ -156,6 +156,28 @@ sort_entries(struct svg *g)
 		    by_frames, &c);
 }
 
+/* One line per stack: a base stack and the current one with the same
+ * frames become one, whose change is the difference of the two. */
+static void
+merge_entries(struct svg *g)
+{
+	bool rev = g->o->reverse != 0;
+	size_t i, n = 0;
+
+	for (i = 0; i < g->nentries; i++) {
+		struct entry *e = &g->entries[i];
+
+		if (n != 0 && compare_entries(&g->entries[n - 1], e, g->rank,
+		    rev) == 0) {
+			pc_add_sat(&g->entries[n - 1].cur, e->cur);
+			pc_add_sat(&g->entries[n - 1].base, e->base);
+		} else {
+			g->entries[n++] = *e;
+		}
+	}
+	g->nentries = n;
+}
+
 /* --- collecting the stacks -------------------------------------------------- */
 
 static int
@@ -475,6 +497,8 @@ draw(struct svg *g)
 	if ((rc = rank_frames(g)) < 0)
 		return rc;
 	sort_entries(g);
+	if (g->base != NULL)
+		merge_entries(g);
 	if ((rc = layout(g)) < 0)
 		return rc;
 	qsort(g->drawn, g->ndrawn, sizeof(*g->drawn), by_position);
