@@ -55,3 +55,43 @@ make_profiles() {
 show_total() {
 	"$PROFCONV" show -s "$2" | sed -n "s/^total $1\/[a-z]*: \(-*[0-9]*\).*/\1/p"
 }
+
+# need_browser: $CHROME is headless-capable Chromium, or skip.
+need_browser() {
+	CHROME=
+	for c in chromium chromium-browser google-chrome; do
+		command -v "$c" >/dev/null 2>&1 && { CHROME=$c; break; }
+	done
+	[ -n "$CHROME" ] || skip "chromium not installed (Debian: chromium)"
+	chrome_runs=0
+}
+
+# browser ARGS...: one headless Chromium run with its own profile
+# directory (tests run in parallel); --no-sandbox because CI runs as root.
+# Stops after 90 s: an alert() in a page would otherwise hang it.
+browser() {
+	chrome_runs=$((chrome_runs + 1))
+	timeout 90 "$CHROME" --headless --no-sandbox --disable-gpu \
+	    --no-first-run --disable-dev-shm-usage --hide-scrollbars \
+	    --user-data-dir="$TMP/chrome-$chrome_runs" "$@" 2>>"$TMP/chrome.err"
+}
+
+# serve DIR: a loopback HTTP server for DIR on a free port ($PORT),
+# stopped (by its own pid) when the test exits.
+serve() {
+	PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	python3 -m http.server "$PORT" --bind 127.0.0.1 --directory "$1" \
+	    >"$TMP/http.log" 2>&1 &
+	SERVER_PID=$!
+	trap 'kill "$SERVER_PID" 2>/dev/null; rm -rf "$TMP"' EXIT
+	python3 - "$PORT" <<'PY' || fail "the HTTP server did not start"
+import socket, sys, time
+for _ in range(100):
+    try:
+        socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1).close()
+        sys.exit(0)
+    except OSError:
+        time.sleep(0.1)
+sys.exit(1)
+PY
+}
