@@ -327,8 +327,25 @@ keep(struct svg *g, uint32_t frame, uint32_t depth, int64_t start,
 	return 0;
 }
 
+/* Close the open frames deeper than TO: each is as wide as the running
+ * total X has grown since it opened. */
+static int
+close_frames(struct svg *g, size_t *depth, size_t to, int64_t x)
+{
+	int rc = 0;
+
+	while (rc == 0 && *depth > to) {
+		const struct open *o = &g->path[--*depth];
+
+		rc = keep(g, o->frame, (uint32_t)*depth + 1, o->start,
+		    x - o->start, o->delta);
+	}
+	return rc;
+}
+
 /* flamegraph.pl's flow: walk the sorted stacks, closing the frames the
- * next one does not share and opening the ones it adds. */
+ * next one does not share and opening the ones it adds.  A stack's change
+ * belongs to the frame where it ends (its self value). */
 static int
 layout(struct svg *g)
 {
@@ -344,31 +361,22 @@ layout(struct svg *g)
 		for (d = 0; d < depth && d < e->n &&
 		    g->path[d].frame == frame_at(e, d, rev); d++)
 			;
-		while (rc == 0 && depth > d) {
-			depth--;
-			rc = keep(g, g->path[depth].frame, (uint32_t)depth + 1,
-			    g->path[depth].start, x - g->path[depth].start,
-			    g->path[depth].delta);
-		}
+		rc = close_frames(g, &depth, d, x);
 		if (rc == 0)
 			rc = PC_GROW(g->path, g->path_cap, 0, e->n + 1);
-		for (; rc == 0 && depth < e->n; depth++)
+		if (rc < 0)
+			break;
+		for (; depth < e->n; depth++)
 			g->path[depth] = (struct open){ frame_at(e, depth, rev),
 			    x, 0 };
-		if (e->n != 0)
-			pc_add_sat(&g->path[e->n - 1].delta, delta);
-		else
-			pc_add_sat(&root_delta, delta);
+		pc_add_sat(e->n != 0 ? &g->path[e->n - 1].delta : &root_delta,
+		    delta);
 		if (delta != INT64_MIN && llabs(delta) > g->maxdelta)
 			g->maxdelta = llabs(delta);
 		pc_add_sat(&x, e->cur);
 	}
-	while (rc == 0 && depth > 0) {
-		depth--;
-		rc = keep(g, g->path[depth].frame, (uint32_t)depth + 1,
-		    g->path[depth].start, x - g->path[depth].start,
-		    g->path[depth].delta);
-	}
+	if (rc == 0)
+		rc = close_frames(g, &depth, 0, x);
 	if (rc == 0 && x > 0)
 		rc = keep(g, 0, 0, 0, x, root_delta);
 	return rc;
