@@ -392,48 +392,38 @@ add_sample(struct profconv_view *v, size_t si)
 	return rc;
 }
 
-/* --- order: folded text, byte by byte ---------------------------------------- */
+/* --- order: folded text, frame by frame ---------------------------------------- */
 
-struct cursor {
-	const struct profconv_view *v;
-	const uint32_t *fr;
-	size_t n, i;		/* frame i of n */
-	const char *p;		/* in frame i's text */
-};
-
-/* The next byte of the stack's folded text ("a;b;c"), or -1 at its end. */
-static int
-next_byte(struct cursor *c)
-{
-	while (c->i < c->n) {
-		if (c->p == NULL)
-			c->p = profconv__str(&c->v->strs,
-			    c->v->frames[c->fr[c->i] - 1].text);
-		if (*c->p != '\0')
-			return (unsigned char)*c->p++;
-		c->p = NULL;
-		if (++c->i < c->n)
-			return ';';
-	}
-	return -1;
-}
-
-/* Order stack indexes A and B by their folded text (qsort_r). */
+/* Order stack indexes A and B by their folded text (qsort_r), frame by
+ * frame: equal ids are equal texts, so only the first frames that differ
+ * are compared byte by byte; where one text is a prefix of the other,
+ * what follows it in the folded text (';' or the end) decides. */
 static int
 by_text(const void *a, const void *b, void *payload)
 {
 	const struct profconv_view *v = payload;
 	const struct vstack *x = &v->stacks[*(const size_t *)a];
 	const struct vstack *y = &v->stacks[*(const size_t *)b];
-	struct cursor cx = { v, v->sframes + x->off, x->n, 0, NULL };
-	struct cursor cy = { v, v->sframes + y->off, y->n, 0, NULL };
-	int bx, by;
+	const uint32_t *fx = v->sframes + x->off, *fy = v->sframes + y->off;
+	size_t i, n = x->n < y->n ? x->n : y->n;
+	const unsigned char *p, *q;
+	int cp, cq;
 
-	do {
-		bx = next_byte(&cx);
-		by = next_byte(&cy);
-	} while (bx == by && bx != -1);
-	return bx < by ? -1 : bx > by;
+	for (i = 0; i < n && fx[i] == fy[i]; i++)
+		;
+	if (i == n)
+		return x->n < y->n ? -1 : x->n > y->n;
+	p = (const unsigned char *)profconv__str(&v->strs,
+	    v->frames[fx[i] - 1].text);
+	q = (const unsigned char *)profconv__str(&v->strs,
+	    v->frames[fy[i] - 1].text);
+	while (*p != '\0' && *p == *q) {
+		p++;
+		q++;
+	}
+	cp = *p != '\0' ? *p : i + 1 < x->n ? ';' : -1;
+	cq = *q != '\0' ? *q : i + 1 < y->n ? ';' : -1;
+	return cp < cq ? -1 : cp > cq;
 }
 
 /* Sort the stacks by their folded text; their values move with them. */
