@@ -32,7 +32,7 @@ void profconv__palette_background(const struct pc_palette *p,
  * a largest change MAXDELTA (> 0): red grew, blue shrank, white none. */
 struct pc_rgb profconv__diff_color(int64_t delta, int64_t maxdelta);
 
-/* --- text (svgtext.c) --------------------------------------------------------- */
+/* --- text (svgtext.c) ---------------------------------------------------- */
 
 /* Write S as XML character data or attribute text: markup characters
  * escaped, characters XML cannot hold and bad UTF-8 as U+FFFD; at most
@@ -45,7 +45,7 @@ void profconv__json_put(FILE *fp, const char *s);
 /* V with thousands separators ("1,234,567") into BUF (>= 32 bytes). */
 char *profconv__group_digits(char *buf, int64_t v);
 
-/* --- emitting the SVG (svgemit.c) --------------------------------------------- */
+/* --- emitting the SVG (svgemit.c) ---------------------------------------- */
 
 /* A frame that is drawn: where it starts and how wide it is, in values. */
 struct pc_drawn {

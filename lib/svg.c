@@ -68,7 +68,7 @@ struct svg {
 	const struct pc_palette *palette;
 };
 
-/* --- sorting the stacks by their frames' names ---------------------------- */
+/* --- sorting the stacks by their frames' names --------------------------- */
 
 static int
 by_name(const void *a, const void *b, void *arg)
@@ -178,7 +178,7 @@ merge_entries(struct svg *g)
 	g->nentries = n;
 }
 
-/* --- collecting the stacks -------------------------------------------------- */
+/* --- collecting the stacks ----------------------------------------------- */
 
 static int
 negative(const struct profconv_view *v, const struct profconv_view_stack *s,
@@ -307,7 +307,7 @@ add_base(struct svg *g)
 	return 0;
 }
 
-/* --- layout ------------------------------------------------------------------ */
+/* --- layout -------------------------------------------------------------- */
 
 static int
 keep(struct svg *g, uint32_t frame, uint32_t depth, int64_t start,
@@ -392,7 +392,7 @@ by_position(const void *a, const void *b)
 	return x->depth < y->depth ? -1 : x->depth > y->depth;
 }
 
-/* --- options ------------------------------------------------------------------ */
+/* --- options ------------------------------------------------------------- */
 
 /* The word after a value: what the sample type counts. */
 static const char *
@@ -480,7 +480,7 @@ choose_types(struct svg *g)
 	return rc;
 }
 
-/* --- the whole picture --------------------------------------------------------- */
+/* --- the whole picture --------------------------------------------------- */
 
 static int
 draw(struct svg *g)
