@@ -155,9 +155,9 @@ profconv_speedscope_write(const struct profconv_view *view, FILE *fp,
 		opts = &defaults;
 	if (view == NULL || fp == NULL)
 		return profconv__fail(PROFCONV_EINVAL, "no view or no file");
-	if (opts->version != PROFCONV_SPEEDSCOPE_OPTIONS_VERSION)
-		return profconv__fail(PROFCONV_EINVAL, "unknown speedscope "
-		    "options version %u", opts->version);
+	if ((rc = profconv__check_version(opts->version,
+	    PROFCONV_SPEEDSCOPE_OPTIONS_VERSION, "speedscope")) < 0)
+		return rc;
 	ntypes = profconv_profile_sample_type_count(profconv_view_profile(view));
 	if ((rc = profconv_view_sample_index(view, opts->sample_type,
 	    &chosen)) < 0)

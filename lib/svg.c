@@ -444,10 +444,11 @@ static int
 check_options(struct svg *g)
 {
 	const struct profconv_svg_options *o = g->o;
+	int rc = profconv__check_version(o->version,
+	    PROFCONV_SVG_OPTIONS_VERSION, "SVG");
 
-	if (o->version != PROFCONV_SVG_OPTIONS_VERSION)
-		return profconv__fail(PROFCONV_EINVAL, "unknown SVG options "
-		    "version %u", o->version);
+	if (rc < 0)
+		return rc;
 	g->width = o->width != 0 ? o->width : 1200;
 	g->fheight = o->frame_height != 0 ? o->frame_height : 16;
 	if (g->width < 2 * XPAD + 10 || g->width > 1000000)
