@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* profflame.c - folded stacks for flame graphs, differential with --base. */
+/* profflame.c - folded stacks, flame-graph SVG or speedscope JSON of a
+ * profile, differential with --base. */
 
 #include "config.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <profconv.h>
 #include "common.h"
@@ -28,22 +30,87 @@ static const char usage_text[] =
 	"      --addresses       name frames by function and address\n"
 	CMD_VIEW_HELP
 	"  -o, --output FILE     write to FILE instead of standard output\n"
+	"\n"
+	"Pictures instead of folded stacks:\n"
+	"      --svg             a flame graph as one self-contained SVG (click\n"
+	"                        to zoom, Ctrl-F to search); with --base, red\n"
+	"                        where IN grew, blue where it shrank\n"
+	"      --speedscope      speedscope's JSON file format, one profile per\n"
+	"                        sample type (only TYPE's with -t)\n"
+	"SVG options, as flamegraph.pl's:\n"
+	"      --title TEXT      heading (default \"Flame Graph\")\n"
+	"      --subtitle TEXT   second heading\n"
+	"      --countname TEXT  word after values (default: from the unit)\n"
+	"      --colors PALETTE  hot (default), mem, io, wakeup, red, green,\n"
+	"                        blue, aqua, yellow, purple, orange\n"
+	"      --width PIXELS    image width (default 1200)\n"
+	"      --height PIXELS   height of one frame (default 16)\n"
+	"      --minwidth N[%]   leave out frames narrower than N pixels or N%\n"
+	"                        of the total (default 0.1)\n"
+	"      --inverted        icicle graph: the root at the top\n"
+	"      --reverse         merge stacks from the leaf end\n"
+	"      --negate          differential: swap red and blue\n"
 	CMD_MAX_INPUT_HELP
 	CMD_QUIET_HELP
 	CMD_SNAPSHOT_HELP
 	"  -h, --help            show this help and exit\n"
 	"  -V, --version         show version information and exit\n"
 	"\n"
-	"example: profflame heap.pb.gz | flamegraph.pl --colors=mem "
-	"--countname=bytes > heap.svg\n";
+	"examples: profflame --svg --colors=mem heap.pb.gz -o heap.svg\n"
+	"          profflame heap.pb.gz | flamegraph.pl --colors=mem > heap.svg\n";
 
-enum { OPT_FUNCTIONS = 256, OPT_LINES, OPT_ADDRESSES };
+enum {
+	OPT_FUNCTIONS = 256, OPT_LINES, OPT_ADDRESSES, OPT_SVG,
+	OPT_SPEEDSCOPE, OPT_TITLE, OPT_SUBTITLE, OPT_COUNTNAME, OPT_COLORS,
+	OPT_WIDTH, OPT_HEIGHT, OPT_MINWIDTH, OPT_INVERTED, OPT_REVERSE,
+	OPT_NEGATE
+};
+
+enum picture { FOLDED, SVG, SPEEDSCOPE };
 
 struct flame_args {
 	struct profconv_flame_options flame;
 	struct cmd_view view;
 	const char *base_path, *out_path;
+	enum picture picture;
+	struct profconv_svg_options svg;
+	const char *svg_option;		/* an SVG option given, for messages */
 };
+
+/* One of flamegraph.pl's options, C, into A->svg; false after a usage
+ * message. */
+static bool
+svg_option(struct flame_args *a, int c, const struct option *longopts)
+{
+	struct profconv_svg_options *o = &a->svg;
+	long v;
+
+	for (; longopts->name != NULL; longopts++)
+		if (longopts->val == c)
+			a->svg_option = longopts->name;
+	switch (c) {
+	case OPT_TITLE: o->title = optarg; break;
+	case OPT_SUBTITLE: o->subtitle = optarg; break;
+	case OPT_COUNTNAME: o->countname = optarg; break;
+	case OPT_COLORS: o->colors = optarg; break;
+	case OPT_MINWIDTH: o->minwidth = optarg; break;
+	case OPT_INVERTED: o->inverted = 1; break;
+	case OPT_REVERSE: o->reverse = 1; break;
+	case OPT_NEGATE: o->negate = 1; break;
+	case OPT_WIDTH:
+	case OPT_HEIGHT:
+		if (!cmd_parse_long(c == OPT_WIDTH ? "--width" : "--height",
+		    optarg, c == OPT_WIDTH ? 30 : 2,
+		    c == OPT_WIDTH ? 1000000 : 1000, &v))
+			return false;
+		if (c == OPT_WIDTH)
+			o->width = (unsigned int)v;
+		else
+			o->frame_height = (unsigned int)v;
+		break;
+	}
+	return true;
+}
 
 /* Returns EXIT_OK to go on, -1 after --help/--version, or an exit status. */
 static int
@@ -57,6 +124,18 @@ parse_args(int argc, char **argv, struct flame_args *a)
 		{ "addresses", no_argument, NULL, OPT_ADDRESSES },
 		CMD_VIEW_OPTIONS,
 		{ "output", required_argument, NULL, 'o' },
+		{ "svg", no_argument, NULL, OPT_SVG },
+		{ "speedscope", no_argument, NULL, OPT_SPEEDSCOPE },
+		{ "title", required_argument, NULL, OPT_TITLE },
+		{ "subtitle", required_argument, NULL, OPT_SUBTITLE },
+		{ "countname", required_argument, NULL, OPT_COUNTNAME },
+		{ "colors", required_argument, NULL, OPT_COLORS },
+		{ "width", required_argument, NULL, OPT_WIDTH },
+		{ "height", required_argument, NULL, OPT_HEIGHT },
+		{ "minwidth", required_argument, NULL, OPT_MINWIDTH },
+		{ "inverted", no_argument, NULL, OPT_INVERTED },
+		{ "reverse", no_argument, NULL, OPT_REVERSE },
+		{ "negate", no_argument, NULL, OPT_NEGATE },
 		CMD_MAX_INPUT_OPTION,
 		CMD_QUIET_OPTION,
 		CMD_SNAPSHOT_OPTION,
@@ -99,6 +178,20 @@ parse_args(int argc, char **argv, struct flame_args *a)
 			if (!cmd_set_snapshot(optarg))
 				return EXIT_USAGE;
 			break;
+		case OPT_SVG:
+		case OPT_SPEEDSCOPE:
+			if (a->picture != FOLDED)
+				return cmd_usage_error("--svg and --speedscope "
+				    "exclude each other");
+			a->picture = c == OPT_SVG ? SVG : SPEEDSCOPE;
+			break;
+		case OPT_TITLE: case OPT_SUBTITLE: case OPT_COUNTNAME:
+		case OPT_COLORS: case OPT_WIDTH: case OPT_HEIGHT:
+		case OPT_MINWIDTH: case OPT_INVERTED: case OPT_REVERSE:
+		case OPT_NEGATE:
+			if (!svg_option(a, c, longopts))
+				return EXIT_USAGE;
+			break;
 		case CMD_OPT_MAX_INPUT:
 			if (!cmd_set_max_input(optarg))
 				return EXIT_USAGE;
@@ -115,14 +208,45 @@ parse_args(int argc, char **argv, struct flame_args *a)
 	}
 	if (argc - optind != 1)
 		return cmd_usage_error("expected one IN");
+	if (a->svg_option != NULL && a->picture != SVG)
+		return cmd_usage_error("--%s draws SVG: add --svg",
+		    a->svg_option);
+	if (a->picture == SPEEDSCOPE && a->base_path != NULL)
+		return cmd_usage_error("--speedscope shows one profile: "
+		    "use --svg for a differential picture");
 	return EXIT_OK;
+}
+
+/* The SVG or speedscope picture of VIEW[1] (and VIEW[0]) to FP; an exit
+ * status.  A writer's EINVAL is a bad option (exit 2). */
+static int
+write_picture(const struct flame_args *a,
+    struct profconv_view *const *view, const char *in, FILE *fp)
+{
+	struct profconv_speedscope_options so =
+	    PROFCONV_SPEEDSCOPE_OPTIONS_INIT;
+	struct profconv_svg_options svg = a->svg;
+	const char *slash = strrchr(in, '/');
+	int rc;
+
+	svg.sample_type = a->flame.sample_type;
+	so.sample_type = a->flame.sample_type;
+	so.name = slash != NULL ? slash + 1 : in;
+	rc = a->picture == SVG ?
+	    profconv_svg_write(view[1], view[0], fp, &svg) :
+	    profconv_speedscope_write(view[1], fp, &so);
+	if (rc == PROFCONV_EINVAL) {
+		cmd_error("%s", profconv_errmsg());
+		return EXIT_USAGE;
+	}
+	return rc < 0 ? cmd_write_failed(a->out_path, rc, errno, in) : EXIT_OK;
 }
 
 int
 main(int argc, char **argv)
 {
 	struct flame_args a = { PROFCONV_FLAME_OPTIONS_INIT, CMD_VIEW_INIT,
-		NULL, "-" };
+		NULL, "-", FOLDED, PROFCONV_SVG_OPTIONS_INIT, NULL };
 	struct profconv_profile *prof[2] = { NULL, NULL };
 	struct profconv_view *view[2] = { NULL, NULL };
 	struct cmd_output out = { 0 };
@@ -150,14 +274,19 @@ main(int argc, char **argv)
 	if (status == EXIT_OK)
 		status = cmd_output_open(&out, a.out_path);
 	if (status == EXIT_OK) {
-		status = profconv_flame_write(view[1], view[0], out.fp,
-		    &a.flame);
-		if (status < 0) {
-			status = cmd_write_failed(a.out_path, status, errno, in);
-			cmd_output_abort(&out);
+		if (a.picture != FOLDED) {
+			status = write_picture(&a, view, in, out.fp);
 		} else {
-			status = cmd_output_commit(&out);
+			status = profconv_flame_write(view[1], view[0], out.fp,
+			    &a.flame);
+			if (status < 0)
+				status = cmd_write_failed(a.out_path, status,
+				    errno, in);
 		}
+		if (status != EXIT_OK)
+			cmd_output_abort(&out);
+		else
+			status = cmd_output_commit(&out);
 	}
 	for (i = 0; i < 2; i++) {
 		profconv_view_free(view[i]);

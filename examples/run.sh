@@ -1,8 +1,8 @@
 #!/bin/sh
 # examples/run.sh - the README quick start's main job, end to end: build
 # examples/leaky.c, run it under tcmalloc's heap profiler, convert the heap
-# profile to pprof, symbolize it, print its summary and write folded stacks
-# for a flame graph (and the SVG when flamegraph.pl is installed).
+# profile to pprof, symbolize it, print its summary, and write its folded
+# stacks, its flame graph (SVG) and a speedscope file with profflame.
 #
 # usage: examples/run.sh [BUILD-DIR]   (default: the current directory)
 set -eu
@@ -25,18 +25,19 @@ heap=$(ls "$out"/leaky.*.heap | sort | tail -n 1)
 "$bin/profconv" symbolize "$out/leaky.pb.gz" -o "$out/leaky.sym.pb.gz"
 "$bin/profconv" show --summary --top 5 "$out/leaky.sym.pb.gz"
 "$bin/profflame" -t inuse_space "$out/leaky.sym.pb.gz" >"$out/leaky.folded"
-svg=
-if command -v flamegraph.pl >/dev/null 2>&1; then
-	flamegraph.pl --colors=mem --countname=bytes --title="leaky: in use" \
-	    <"$out/leaky.folded" >"$out/leaky.svg"
-	svg="  $out/leaky.svg            (open in a browser)"
-fi
+"$bin/profflame" --svg -t inuse_space --colors mem --title "leaky: in use" \
+    "$out/leaky.sym.pb.gz" -o "$out/leaky.svg"
+"$bin/profflame" --speedscope "$out/leaky.sym.pb.gz" -o "$out/leaky.speedscope.json"
 
 cat <<MSG
 
 profconv: converted and symbolized $heap
   $out/leaky.sym.pb.gz     go tool pprof -top $out/leaky.sym.pb.gz
                                (or load it in speedscope, Pyroscope, Parca)
-  $out/leaky.folded        flamegraph.pl --colors=mem --countname=bytes < leaky.folded > leaky.svg
-$svg
+  $out/leaky.folded        folded stacks (flamegraph.pl, inferno)
+  $out/leaky.svg           the flame graph: open it in a browser,
+                               xdg-open $out/leaky.svg
+                               or file://$out/leaky.svg
+                               (click to zoom, Ctrl-F to search)
+  $out/leaky.speedscope.json  drop it on https://www.speedscope.app
 MSG

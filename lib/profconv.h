@@ -884,6 +884,81 @@ int profconv_flame_write(const struct profconv_view *cur,
     const struct profconv_view *base, FILE *fp,
     const struct profconv_flame_options *opts);
 
+/* --- pictures: flame-graph SVG and speedscope JSON ------------------------ */
+
+struct profconv_view;		/* a profile's stacks as writers show them */
+
+struct profconv_svg_options {
+	unsigned int version;		/* PROFCONV_SVG_OPTIONS_VERSION */
+	const char *sample_type;	/* NULL: the view's default type */
+	const char *title;		/* NULL: "Flame Graph" ("Icicle Graph"
+					 * when inverted) */
+	const char *subtitle;		/* NULL: none */
+	const char *countname;		/* word after each value; NULL: from
+					 * the unit ("bytes", "objects",
+					 * "samples", "ns", ...) */
+	const char *colors;		/* palette (hot, mem, io, wakeup, red,
+					 * green, blue, aqua, yellow, purple,
+					 * orange); NULL: "hot" */
+	unsigned int width;		/* image width in pixels; 0: 1200 */
+	unsigned int frame_height;	/* height of one row; 0: 16 */
+	const char *minwidth;		/* frames narrower than this many
+					 * pixels ("0.1") or this share of
+					 * the total ("0.5%") are not drawn;
+					 * NULL: "0.1" */
+	int inverted;			/* icicle graph: the root at the top */
+	int reverse;			/* merge stacks from the leaf end */
+	int negate;			/* differential: swap red and blue */
+};
+#define PROFCONV_SVG_OPTIONS_VERSION 1
+#define PROFCONV_SVG_OPTIONS_INIT \
+	{ PROFCONV_SVG_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, 0, 0, \
+	  NULL, 0, 0, 0 }
+
+/*
+ * Write CUR as a self-contained flame-graph SVG to FP: one rectangle per
+ * node of the merged stack tree (siblings in name order), each with a
+ * <title> giving its full name, its value with the unit and its share of
+ * the total; an embedded script (no external resource) zooms on click and
+ * searches (Ctrl-F); colours are a function of the function name only, so
+ * one function has one colour in every graph.  Frames narrower than
+ * OPTS->minwidth are left to their parent.  With BASE (a view of an older
+ * profile of the same kind) the graph is differential, as flamegraph.pl
+ * draws two-count input: widths from CUR, each frame red when its own
+ * (self) value grew and blue when it shrank, deeper for larger changes.
+ * OPTS may be NULL.  Negative values (a delta profile) are refused.
+ * Errors: PROFCONV_EINVAL (bad options), PROFCONV_ENOTFOUND (no such
+ * sample type), PROFCONV_EFORMAT (negative values), PROFCONV_EIO,
+ * PROFCONV_ENOMEM.
+ */
+int profconv_svg_write(const struct profconv_view *cur,
+    const struct profconv_view *base, FILE *fp,
+    const struct profconv_svg_options *opts);
+
+struct profconv_speedscope_options {
+	unsigned int version;		/* PROFCONV_SPEEDSCOPE_OPTIONS_VERSION */
+	const char *sample_type;	/* NULL: one profile per sample type */
+	const char *name;		/* the file's "name"; NULL: none */
+};
+#define PROFCONV_SPEEDSCOPE_OPTIONS_VERSION 1
+#define PROFCONV_SPEEDSCOPE_OPTIONS_INIT \
+	{ PROFCONV_SPEEDSCOPE_OPTIONS_VERSION, NULL, NULL }
+
+/*
+ * Write VIEW in speedscope's file format (JSON, $schema
+ * https://www.speedscope.app/file-format-schema.json) to FP: the view's
+ * frames (name, file, line) shared by one "sampled" profile per sample
+ * type (or only OPTS->sample_type), each stack root first with its value
+ * as the weight, in the type's unit (bytes and time units as such, others
+ * "none"); the default sample type is the one shown first.  Stacks with
+ * a zero value are left out.  OPTS may be NULL.
+ * Errors: PROFCONV_EINVAL (bad options), PROFCONV_ENOTFOUND (no such
+ * sample type), PROFCONV_EFORMAT (negative values), PROFCONV_EIO,
+ * PROFCONV_ENOMEM.
+ */
+int profconv_speedscope_write(const struct profconv_view *view, FILE *fp,
+    const struct profconv_speedscope_options *opts);
+
 /* --- printing ------------------------------------------------------------- */
 
 struct profconv_print_options {

@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: MIT
+// flamegraph.js - the script profflame embeds in every SVG it writes
+// (lib/svgemit.c): hover details, click to zoom, search with highlight and
+// matched share.  Frames are the <g> children of #frames; each carries its
+// start, width (in values) and depth as data-s, data-v, data-d, so zooming
+// is exact arithmetic, not a rescaling of rounded pixels.  Nothing is
+// fetched: the picture works from a file:// URL.  URL parameters (kept up
+// to date with history.replaceState): s=REGEX searches, x=START&y=DEPTH
+// zooms on the frame that starts there.
+(function () {
+	"use strict";
+	var doc = document;
+	var svg = doc.documentElement;
+	var group = doc.getElementById("frames");
+	var W = +svg.getAttribute("width");
+	var xpad = +group.getAttribute("data-xpad");
+	var charw = +group.getAttribute("data-charw");
+	var total = +group.getAttribute("data-total");
+	var unit = group.getAttribute("data-unit");
+	var details = doc.getElementById("details");
+	var matched = doc.getElementById("matched");
+	var unzoomBtn = doc.getElementById("unzoom");
+	var searchBtn = doc.getElementById("search");
+	var icBtn = doc.getElementById("ignorecase");
+	var frames = [];
+	var zoomed = null, term = null, ignoreCase = false;
+
+	function Frame(g) {
+		var title = g.querySelector("title").textContent;
+		this.g = g;
+		this.title = title;
+		this.name = title.slice(0, title.lastIndexOf(" ("));
+		this.rect = g.querySelector("rect");
+		this.text = g.querySelector("text");
+		this.fill = this.rect.getAttribute("fill");
+		this.s = +g.getAttribute("data-s");
+		this.v = +g.getAttribute("data-v");
+		this.d = +g.getAttribute("data-d");
+		g.flameFrame = this;
+	}
+
+	function grouped(n) {
+		return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+	}
+
+	// The label for a frame WIDTH pixels wide: as much of the name as
+	// fits, ".." where it is cut (the same rule as the C writer).
+	function label(name, width) {
+		var chars = Math.floor(width / charw);
+		var cps = Array.from(name);
+		if (chars < 3)
+			return "";
+		if (cps.length <= chars)
+			return name;
+		return cps.slice(0, chars - 2).join("") + "..";
+	}
+
+	// Draw F as if the range [from, from + span) filled the width.
+	function place(f, from, span) {
+		var k = (W - 2 * xpad) / span;
+		var x1 = xpad + (f.s - from) * k, x2 = xpad + (f.s + f.v - from) * k;
+		var r1 = Math.round(x1 * 10) / 10, r2 = Math.round(x2 * 10) / 10;
+		f.rect.setAttribute("x", r1.toFixed(1));
+		f.rect.setAttribute("width", (r2 - r1).toFixed(1));
+		f.text.setAttribute("x", (x1 + 3).toFixed(2));
+		f.text.textContent = label(f.name, x2 - x1);
+		f.g.classList.remove("hide");
+	}
+
+	function setParams() {
+		var p = new URLSearchParams(location.search);
+		if (zoomed) {
+			p.set("x", zoomed.s);
+			p.set("y", zoomed.d);
+		} else {
+			p.delete("x");
+			p.delete("y");
+		}
+		if (term !== null)
+			p.set("s", term);
+		else
+			p.delete("s");
+		var q = p.toString();
+		try {
+			history.replaceState(null, "", location.pathname +
+			    (q ? "?" + q : "") + location.hash);
+		} catch (e) {
+			// Some viewers forbid it (sandboxed or opaque origins).
+		}
+	}
+
+	function unzoom() {
+		zoomed = null;
+		frames.forEach(function (f) {
+			f.g.classList.remove("parent");
+			place(f, 0, total);
+		});
+		unzoomBtn.classList.add("hide");
+		setParams();
+	}
+
+	// Z fills the width; its ancestors stay, stretched and faded; what is
+	// outside it is hidden.
+	function zoom(z) {
+		if (z.d === 0) {
+			unzoom();
+			return;
+		}
+		zoomed = z;
+		frames.forEach(function (f) {
+			if (f.d < z.d && f.s <= z.s && f.s + f.v >= z.s + z.v) {
+				f.g.classList.add("parent");
+				place(f, f.s, f.v);
+			} else if (f.d >= z.d && f.s >= z.s && f.s + f.v <= z.s + z.v) {
+				f.g.classList.remove("parent");
+				place(f, z.s, z.v);
+			} else {
+				f.g.classList.remove("parent");
+				f.g.classList.add("hide");
+			}
+		});
+		unzoomBtn.classList.remove("hide");
+		setParams();
+	}
+
+	// Paint the frames whose name matches RE; the share they hold counts
+	// each matched frame once, not again inside a matched ancestor.
+	function search(re) {
+		var rx, hits = [], end = -1, sum = 0, pct;
+		try {
+			rx = new RegExp(re, ignoreCase ? "i" : "");
+		} catch (e) {
+			details.textContent = "invalid regular expression: " + re;
+			return;
+		}
+		term = re;
+		frames.forEach(function (f) {
+			if (rx.test(f.name)) {
+				f.rect.setAttribute("fill", "rgb(230,0,230)");
+				hits.push(f);
+			} else {
+				f.rect.setAttribute("fill", f.fill);
+			}
+		});
+		hits.sort(function (a, b) { return a.s - b.s || a.d - b.d; });
+		hits.forEach(function (f) {
+			if (f.s >= end) {
+				sum += f.v;
+				end = f.s + f.v;
+			}
+		});
+		pct = total > 0 ? 100 * sum / total : 0;
+		matched.textContent = "Matched: " + (pct === 100 ? "100" :
+		    pct.toFixed(1)) + "% (" + grouped(sum) + " " + unit + ")";
+		searchBtn.textContent = "Reset Search";
+		searchBtn.classList.add("show");
+		setParams();
+	}
+
+	function resetSearch() {
+		term = null;
+		frames.forEach(function (f) {
+			f.rect.setAttribute("fill", f.fill);
+		});
+		matched.textContent = " ";
+		searchBtn.textContent = "Search";
+		searchBtn.classList.remove("show");
+		setParams();
+	}
+
+	function askSearch() {
+		var re = window.prompt("Search for (a regular expression, " +
+		    "e.g. ^malloc$ or alloc):", term !== null ? term : "");
+		if (re !== null && re !== "")
+			search(re);
+	}
+
+	function toggleCase() {
+		ignoreCase = !ignoreCase;
+		icBtn.classList.toggle("show", ignoreCase);
+		if (term !== null)
+			search(term);
+	}
+
+	function frameOf(node) {
+		while (node && node.parentNode !== group)
+			node = node.parentNode;
+		return node ? node.flameFrame : null;
+	}
+
+	Array.prototype.forEach.call(group.children, function (g) {
+		frames.push(new Frame(g));
+	});
+	group.addEventListener("click", function (e) {
+		var f = frameOf(e.target);
+		if (f)
+			zoom(f);
+	});
+	group.addEventListener("mouseover", function (e) {
+		var f = frameOf(e.target);
+		if (f)
+			details.textContent = "Function: " + f.title;
+	});
+	group.addEventListener("mouseout", function () {
+		details.textContent = " ";
+	});
+	unzoomBtn.addEventListener("click", unzoom);
+	searchBtn.addEventListener("click", function () {
+		if (term !== null)
+			resetSearch();
+		else
+			askSearch();
+	});
+	icBtn.addEventListener("click", toggleCase);
+	window.addEventListener("keydown", function (e) {
+		if (e.key === "F3" || ((e.ctrlKey || e.metaKey) && e.key === "f")) {
+			e.preventDefault();
+			askSearch();
+		} else if ((e.ctrlKey || e.metaKey) && e.key === "i") {
+			e.preventDefault();
+			toggleCase();
+		} else if (e.key === "Escape") {
+			unzoom();
+		}
+	});
+
+	// State from the URL: svg?s=malloc, svg?x=START&y=DEPTH.
+	(function () {
+		var p = new URLSearchParams(location.search);
+		var x = p.get("x"), y = p.get("y");
+		if (x !== null && y !== null) {
+			frames.forEach(function (f) {
+				if (f.s === +x && f.d === +y)
+					zoom(f);
+			});
+		}
+		if (p.get("s"))
+			search(p.get("s"));
+	})();
+
+	// For scripts that drive the picture (tests, embedding pages).
+	window.flamegraph = {
+		zoom: function (start, depth) {
+			frames.forEach(function (f) {
+				if (f.s === start && f.d === depth)
+					zoom(f);
+			});
+		},
+		unzoom: unzoom,
+		search: search,
+		resetSearch: resetSearch
+	};
+})();

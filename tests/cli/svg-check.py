@@ -1,0 +1,301 @@
+# SPDX-License-Identifier: MIT
+# svg-check.py - checks of profflame's SVG flame graphs against profflame's
+# folded output (the tests' oracle for stacks and values), used by
+# tests/cli/svg.sh and svg-browser.sh.  Every command exits 1 with
+# "svg-check: ..." lines on a fault.
+#
+#   tree SVG FOLDED [--reverse] [--minwidth PX|N%] [--unit U]
+#       SVG parses as XML; every frame's title, rect and data attributes
+#       agree; the tree the frames draw equals the tree of FOLDED's stacks
+#       (merged from the leaf with --reverse), minus the frames narrower
+#       than the minimum width and nothing else; siblings in name order.
+#       Prints the root's value.
+#   colors SVG...
+#       within each file, a name has one colour, and the same in every file.
+#   diff SVG DIFF-FOLDED [--negate]
+#       frame colours and title deltas follow flamegraph.pl's difference
+#       rules for the "stack BASE CUR" lines.
+#   png PNG SVG
+#       the screenshot PNG shows each wide frame's fill at its place.
+#   dom DUMP
+#       parse a chromium --dump-dom of an SVG; print "name class fill x
+#       width" per frame and the matched text, for the shell to check.
+import re
+import struct
+import sys
+import xml.etree.ElementTree as ET
+import zlib
+
+NS = "{http://www.w3.org/2000/svg}"
+TITLE = re.compile(r"^(.*) \(([0-9,]+) (.+), ([0-9.]+)%(?:; ([-+]?[0-9.]+)%)?\)$")
+faults = []
+
+
+def fault(msg):
+    faults.append(msg)
+    if len(faults) < 20:
+        print("svg-check: " + msg, file=sys.stderr)
+
+
+def done():
+    sys.exit(1 if faults else 0)
+
+
+class Frame:
+    pass
+
+
+def frames_of(path):
+    try:
+        root = ET.parse(path).getroot()
+    except ET.ParseError as e:
+        print("svg-check: %s: not well-formed XML: %s" % (path, e), file=sys.stderr)
+        sys.exit(1)
+    if root.tag != NS + "svg":
+        fault("%s: root element is %s" % (path, root.tag))
+    group = root.find(".//%sg[@id='frames']" % NS)
+    if group is None:
+        fault("%s: no <g id='frames'>" % path)
+        done()
+    out = []
+    for g in group:
+        f = Frame()
+        title, rect, text = g.find(NS + "title"), g.find(NS + "rect"), g.find(NS + "text")
+        if title is None or rect is None or text is None:
+            fault("%s: a frame lacks title, rect or text" % path)
+            continue
+        m = TITLE.match(title.text or "")
+        if not m:
+            fault("%s: bad title %r" % (path, title.text))
+            continue
+        f.name, f.unit = m.group(1), m.group(3)
+        f.value = int(m.group(2).replace(",", ""))
+        f.pct, f.dpct = float(m.group(4)), m.group(5)
+        f.s, f.v, f.d = int(g.get("data-s")), int(g.get("data-v")), int(g.get("data-d"))
+        f.x, f.w = float(rect.get("x")), float(rect.get("width"))
+        f.y, f.fill, f.label = float(rect.get("y")), rect.get("fill"), text.text or ""
+        f.cls = g.get("class") or ""
+        if f.value != f.v:
+            fault("%s: title value %d != data-v %d" % (f.name, f.value, f.v))
+        out.append(f)
+    return root, group, out
+
+
+def parent_map(frames):
+    """Each frame's parent: the frame one level up whose range holds it."""
+    by_depth = {}
+    for f in frames:
+        by_depth.setdefault(f.d, []).append(f)
+    parents = {}
+    for f in frames:
+        if f.d == 0:
+            parents[id(f)] = None
+            continue
+        ps = [p for p in by_depth.get(f.d - 1, []) if p.s <= f.s and f.s + f.v <= p.s + p.v]
+        if len(ps) != 1:
+            fault("%s (depth %d): %d parents" % (f.name, f.d, len(ps)))
+            parents[id(f)] = None
+        else:
+            parents[id(f)] = ps[0]
+    return parents
+
+
+def paths_of(frames):
+    parents = parent_map(frames)
+    paths = {}
+    for f in frames:
+        p, names = f, []
+        while p is not None and p.d > 0:
+            names.append(p.name)
+            p = parents[id(p)]
+        paths[tuple(reversed(names))] = f
+    return paths
+
+
+def folded_tree(path, reverse):
+    tree = {(): 0}
+    for line in open(path, encoding="utf-8"):
+        stack, count = line.rstrip("\n").rsplit(" ", 1)
+        frames = [] if stack == "[no stack]" else stack.split(";")
+        if reverse:
+            frames.reverse()
+        for i in range(len(frames) + 1):
+            key = tuple(frames[:i])
+            tree[key] = tree.get(key, 0) + int(count)
+    return tree
+
+
+def cmd_tree(args):
+    svg, folded = args[0], args[1]
+    reverse = "--reverse" in args
+    minwidth = args[args.index("--minwidth") + 1] if "--minwidth" in args else "0.1"
+    unit = args[args.index("--unit") + 1] if "--unit" in args else None
+    root, group, frames = frames_of(svg)
+    width = float(root.get("width"))
+    total = int(group.get("data-total"))
+    want = folded_tree(folded, reverse)
+    if want[()] != total:
+        fault("SVG total %d != folded total %d" % (total, want[()]))
+    if minwidth.endswith("%"):
+        threshold = total * float(minwidth[:-1]) / 100
+    else:
+        threshold = float(minwidth) * total / (width - 20)
+    got = paths_of(frames)
+    for key, f in got.items():
+        if key not in want:
+            fault("drawn frame %r is no stack prefix of the folded output" % (key,))
+        elif want[key] != f.v:
+            fault("%r: drawn %d, folded %d" % (key, f.v, want[key]))
+        if f.v < threshold:
+            fault("%r: %d is narrower than the minimum %.1f" % (key, f.v, threshold))
+        if unit is not None and f.unit != unit:
+            fault("%r: unit %r, expected %r" % (key, f.unit, unit))
+        if abs(f.pct - round(100.0 * f.v / total, 2)) > 0.0051:
+            fault("%r: share %.2f%% != %d/%d" % (key, f.pct, f.v, total))
+        x1 = 10 + f.s * (width - 20) / total
+        x2 = 10 + (f.s + f.v) * (width - 20) / total
+        if abs(f.x - x1) > 0.051 or abs(f.w - (x2 - x1)) > 0.11:
+            fault("%r: rect x %.1f width %.1f, expected %.2f %.2f" % (key, f.x, f.w, x1, x2 - x1))
+        name = "all" if not key else key[-1]
+        if f.name != name:
+            fault("%r: titled %r" % (key, f.name))
+    for key, v in want.items():
+        if key not in got and v >= threshold * 1.0001:
+            fault("folded stack prefix %r (%d) is not drawn (minimum %.1f)" % (key, v, threshold))
+    # Siblings left to right in byte order of names.
+    kids = {}
+    for key, f in got.items():
+        if key:
+            kids.setdefault(key[:-1], []).append(f)
+    for key, fs in kids.items():
+        order = [f.name for f in sorted(fs, key=lambda f: f.s)]
+        if order != sorted(order, key=lambda n: n.encode("utf-8")):
+            fault("children of %r not in name order: %r" % (key, order))
+    print(total)
+    done()
+
+
+def cmd_colors(args):
+    seen = {}
+    for path in args:
+        mine = {}
+        for f in frames_of(path)[2]:
+            if mine.setdefault(f.name, f.fill) != f.fill:
+                fault("%s: %r has colours %s and %s" % (path, f.name, mine[f.name], f.fill))
+        for name, fill in mine.items():
+            if seen.setdefault(name, (fill, path))[0] != fill:
+                fault("%r is %s in %s but %s in %s" % (name, seen[name][0], seen[name][1], fill, path))
+    done()
+
+
+def cmd_diff(args):
+    svg, folded, negate = args[0], args[1], "--negate" in args
+    root, group, frames = frames_of(svg)
+    total = int(group.get("data-total"))
+    delta, maxdelta = {}, 0
+    for line in open(folded, encoding="utf-8"):
+        stack, base, cur = line.rstrip("\n").rsplit(" ", 2)
+        key = tuple(stack.split(";"))
+        d = int(cur) - int(base)
+        delta[key] = delta.get(key, 0) + d
+        maxdelta = max(maxdelta, abs(d))
+    maxdelta = max(maxdelta, 1)
+    reds = blues = 0
+    for key, f in paths_of(frames).items():
+        d = delta.get(key, 0) * (-1 if negate else 1)
+        if d > 0:
+            c = int(210 * (maxdelta - d) / maxdelta)
+            want, reds = "rgb(255,%d,%d)" % (c, c), reds + 1
+        elif d < 0:
+            c = int(210 * (maxdelta + d) / maxdelta)
+            want, blues = "rgb(%d,%d,255)" % (c, c), blues + 1
+        else:
+            want = "rgb(255,255,255)"
+        if f.fill != want:
+            fault("%r: delta %d of %d: fill %s, expected %s" % (key, d, maxdelta, f.fill, want))
+        if f.dpct is None or abs(float(f.dpct) - 100.0 * d / total) > 0.0051:
+            fault("%r: title delta %s%%, expected %.2f%%" % (key, f.dpct, 100.0 * d / total))
+    print(reds, blues)
+    done()
+
+
+def png_pixels(path):
+    """Decode an 8-bit RGB or RGBA, non-interlaced PNG (what chromium writes)."""
+    data = open(path, "rb").read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        fault("%s: not a PNG" % path)
+        done()
+    pos, idat = 8, b""
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            w, h, depth, ctype, _, _, interlace = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    if depth != 8 or ctype not in (2, 6) or interlace:
+        fault("%s: PNG kind %d/%d/%d not handled" % (path, depth, ctype, interlace))
+        done()
+    bpp = 3 if ctype == 2 else 4
+    raw, stride, rows, prev = zlib.decompress(idat), w * bpp, [], bytearray(w * bpp)
+    for y in range(h):
+        ftype, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if ftype == 1:
+                line[i] = (line[i] + a) & 255
+            elif ftype == 2:
+                line[i] = (line[i] + b) & 255
+            elif ftype == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif ftype == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(line)
+        prev = line
+    return w, h, bpp, rows
+
+
+def cmd_png(args):
+    w, h, bpp, rows = png_pixels(args[0])
+    checked = 0
+    for f in frames_of(args[1])[2]:
+        if f.w < 20:
+            continue
+        # A point inside the rectangle, clear of the label's glyphs.
+        x, y = int(f.x + f.w - 4), int(f.y + 2)
+        if x >= w or y >= h:
+            fault("frame %r at %d,%d is outside the %dx%d screenshot" % (f.name, x, y, w, h))
+            continue
+        px = tuple(rows[y][x * bpp:x * bpp + 3])
+        want = tuple(int(v) for v in re.findall(r"\d+", f.fill))
+        if px != want:
+            fault("frame %r: pixel %d,%d is rgb%r, fill is %s" % (f.name, x, y, px, f.fill))
+        checked += 1
+    if checked == 0:
+        fault("no frame wide enough to check")
+    print(checked)
+    done()
+
+
+def cmd_dom(args):
+    text = open(args[0], encoding="utf-8").read()
+    text = re.sub(r"<!DOCTYPE[^>]*>", "", text)
+    root = ET.fromstring(text)
+    group = root.find(".//%sg[@id='frames']" % NS)
+    for g in group:
+        rect = g.find(NS + "rect")
+        name = TITLE.match(g.find(NS + "title").text).group(1)
+        print("frame", name.replace(" ", "_"), g.get("data-d"), g.get("class") or "-",
+              rect.get("fill"), rect.get("x"), rect.get("width"))
+    for tid in ("matched", "unzoom", "search"):
+        t = root.find(".//%stext[@id='%s']" % (NS, tid))
+        print(tid, t.get("class") or "-", (t.text or "").strip() or "-")
+
+
+if __name__ == "__main__":
+    {"tree": cmd_tree, "colors": cmd_colors, "diff": cmd_diff, "png": cmd_png,
+     "dom": cmd_dom}[sys.argv[1]](sys.argv[2:])
