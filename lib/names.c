@@ -425,7 +425,7 @@ int
 profconv__namer_name(struct pc_namer *n, const struct profconv_profile *prof,
     uint32_t fid, const char **out, size_t *out_len)
 {
-	const struct pc_function *f = &prof->functions[fid - 1];
+	const struct pc_function *f = pc_function(prof, fid);
 	const char *name = profconv__pstr(prof, f->name);
 	const char *sys = profconv__pstr(prof, f->system_name);
 	const char *full = NULL;

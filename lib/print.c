@@ -75,13 +75,13 @@ print_samples(const struct profconv_profile *prof, FILE *fp)
 			fprintf(fp, " %10" PRId64, prof->values[i * nt + j]);
 		fputs(":", fp);
 		for (j = 0; j < s->nlocs; j++)
-			fprintf(fp, " %" PRIu32, prof->stack[s->loc_off + j]);
+			fprintf(fp, " %" PRIu32, pc_sample_stack(prof, s)[j]);
 		fputc('\n', fp);
 		if (s->nlabels == 0)
 			continue;
 		fputs("   labels:", fp);
 		for (j = 0; j < s->nlabels; j++)
-			print_label(prof, &prof->labels[s->label_off + j], fp);
+			print_label(prof, &pc_sample_labels(prof, s)[j], fp);
 		fputc('\n', fp);
 	}
 }
@@ -113,9 +113,9 @@ print_locations(const struct profconv_profile *prof, FILE *fp,
 		fprintf(fp, " %6zu: %#" PRIx64 " M=%" PRIu32 "%s\n", i + 1,
 		    l->address, l->mapping, l->is_folded ? " [folded]" : "");
 		for (j = 0; j < l->nlines; j++) {
-			const struct pc_line *ln = &prof->lines[l->line_off + j];
+			const struct pc_line *ln = &pc_location_lines(prof, l)[j];
 			const struct pc_function *f =
-			    &prof->functions[ln->function - 1];
+			    pc_function(prof, ln->function);
 
 			fprintf(fp, "         F=%" PRIu32 " %s %s:%" PRId64
 			    ":%" PRId64 "\n", ln->function,

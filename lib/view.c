@@ -156,7 +156,7 @@ module_of(struct profconv_view *v, const struct pc_location *l, uint32_t *out)
 
 	if (l->mapping != 0)
 		file = base_name(profconv__pstr(prof,
-		    prof->mappings[l->mapping - 1].file));
+		    pc_mapping(prof, l->mapping)->file));
 	return profconv__strtab_intern_cstr(&v->strs, file, out);
 }
 
@@ -166,7 +166,7 @@ line_frame(struct profconv_view *v, const struct pc_location *l,
     const struct pc_line *ln, uint32_t module, uint32_t *id)
 {
 	const struct profconv_profile *prof = v->prof;
-	const struct pc_function *f = &prof->functions[ln->function - 1];
+	const struct pc_function *f = pc_function(prof, ln->function);
 	const char *fname, *file = profconv__pstr(prof, f->file);
 	uint32_t name, filei;
 	char tmp[64];
@@ -204,7 +204,7 @@ static int
 location_frames(struct profconv_view *v, uint32_t id)
 {
 	const struct profconv_profile *prof = v->prof;
-	const struct pc_location *l = &prof->locations[id - 1];
+	const struct pc_location *l = pc_location(prof, id);
 	uint32_t skip = profconv__prune_skip(&v->pruner, id);
 	uint32_t module, fid, empty;
 	size_t i, first, len = 0, start = v->nloc_frames;
@@ -221,7 +221,7 @@ location_frames(struct profconv_view *v, uint32_t id)
 	for (i = l->nlines; rc == 0 && i > first; i--) {
 		rc = PC_GROW(v->loc_frames, v->loc_frames_cap, v->nloc_frames, 1);
 		if (rc == 0)
-			rc = line_frame(v, l, &prof->lines[l->line_off + i - 1],
+			rc = line_frame(v, l, &pc_location_lines(prof, l)[i - 1],
 			    module, &fid);
 		if (rc == 0 && v->opts.granularity == PROFCONV_BY_ADDRESS) {
 			/* One frame per location: "outermost+0xaddress". */
@@ -265,12 +265,12 @@ static const char *
 frame_name(const struct profconv_profile *prof, uint32_t id,
     char *buf, size_t size)
 {
-	const struct pc_location *l = &prof->locations[id - 1];
+	const struct pc_location *l = pc_location(prof, id);
 	const struct pc_mapping *m;
 	const char *file, *base;
 
 	if (l->mapping != 0) {
-		m = &prof->mappings[l->mapping - 1];
+		m = pc_mapping(prof, l->mapping);
 		file = profconv__pstr(prof, m->file);
 		base = strrchr(file, '/');
 		base = base != NULL ? base + 1 : file;
