@@ -507,3 +507,20 @@ cmd_level_option(struct profconv_write_options *w, int c, const char *arg)
 		return 0;
 	}
 }
+
+bool
+cmd_parse_by(const char *s, enum profconv_diff_by *by)
+{
+	if (strcmp(s, "function") == 0)
+		*by = PROFCONV_DIFF_BY_FUNCTION;
+	else if (strcmp(s, "line") == 0)
+		*by = PROFCONV_DIFF_BY_LINE;
+	else if (strcmp(s, "stack") == 0)
+		*by = PROFCONV_DIFF_BY_STACK;
+	else {
+		cmd_usage_error("invalid --by value '%s' (use function, line "
+		    "or stack)", s);
+		return false;
+	}
+	return true;
+}

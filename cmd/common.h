@@ -209,4 +209,22 @@ int cmd_write_failed(const char *out_path, int rc, int err,
  * cmd_write_failed() reported it). */
 int cmd_close_stdout(int status);
 
+/*
+ * Reading ahead (readahead.c): a second thread reads PATHS[0..N-1] in
+ * order, at most DEPTH inputs ahead of what the caller has taken,
+ * reporting unreadable ones itself.  Take each input in order; the caller
+ * owns it (NULL: unreadable).  Finish to stop early or at the end.
+ */
+struct cmd_readahead;
+int cmd_readahead_start(struct cmd_readahead **out, char **paths, int n,
+    int depth);
+struct profconv_profile *cmd_readahead_take(struct cmd_readahead *ra, int i);
+void cmd_readahead_finish(struct cmd_readahead *ra);
+
+/*
+ * --by function|line|stack (profdiff, proftrend) into *BY; false after a
+ * usage message.
+ */
+bool cmd_parse_by(const char *s, enum profconv_diff_by *by);
+
 #endif /* PROFCONV_CMD_COMMON_H */

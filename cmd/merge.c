@@ -4,7 +4,6 @@
 #include "config.h"
 
 #include <getopt.h>
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,89 +36,22 @@ static const char usage_text[] =
  */
 #define DEPTH 2
 
-struct readahead {
-	char **paths;
-	int n;
-	struct profconv_profile **prof;	/* per input; NULL when unreadable */
-	bool *ready;
-	int merged;			/* inputs the merging side is done with */
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-};
-
-static void *
-reader(void *arg)
-{
-	struct readahead *ra = arg;
-	struct profconv_profile *prof;
-	int i;
-
-	for (i = 0; i < ra->n; i++) {
-		pthread_mutex_lock(&ra->mu);
-		while (i - ra->merged >= DEPTH)
-			pthread_cond_wait(&ra->cv, &ra->mu);
-		pthread_mutex_unlock(&ra->mu);
-		prof = NULL;
-		/* Errors are reported here, in input order. */
-		(void)cmd_read_profile(ra->paths[i], NULL, &prof);
-		pthread_mutex_lock(&ra->mu);
-		ra->prof[i] = prof;
-		ra->ready[i] = true;
-		pthread_cond_broadcast(&ra->cv);
-		pthread_mutex_unlock(&ra->mu);
-	}
-	return NULL;
-}
-
-/* Wait for input I; the caller owns the result (NULL: unreadable). */
-static struct profconv_profile *
-take(struct readahead *ra, int i)
-{
-	struct profconv_profile *prof;
-
-	pthread_mutex_lock(&ra->mu);
-	while (!ra->ready[i])
-		pthread_cond_wait(&ra->cv, &ra->mu);
-	prof = ra->prof[i];
-	ra->prof[i] = NULL;
-	pthread_mutex_unlock(&ra->mu);
-	return prof;
-}
-
-/* Input I is merged: let the reader go on. */
-static void
-done_with(struct readahead *ra, int i)
-{
-	pthread_mutex_lock(&ra->mu);
-	ra->merged = i + 1;
-	pthread_cond_broadcast(&ra->cv);
-	pthread_mutex_unlock(&ra->mu);
-}
-
 /* Merge every input, reading ahead; EXIT_OK or EXIT_FAIL. */
 static int
 merge_all(struct profconv_merger *mg, char **paths, int n)
 {
-	struct readahead ra = { paths, n, NULL, NULL, 0,
-		PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER };
+	struct cmd_readahead *ra;
 	struct profconv_profile *prof;
-	pthread_t tid;
 	int i, status = EXIT_OK;
 
-	ra.prof = calloc((size_t)n, sizeof(*ra.prof));
-	ra.ready = calloc((size_t)n, sizeof(*ra.ready));
-	if (ra.prof == NULL || ra.ready == NULL ||
-	    pthread_create(&tid, NULL, reader, &ra) != 0) {
-		free(ra.prof);
-		free(ra.ready);
-		return cmd_error("out of memory");
-	}
+	if (cmd_readahead_start(&ra, paths, n, DEPTH) != EXIT_OK)
+		return EXIT_FAIL;
 	/* Progress counts files; reading each one shows none. */
 	cmd_read_progress = false;
 	cmd_progress_begin("files", "merging");
 	for (i = 0; i < n; i++) {
 		cmd_progress((uint64_t)i, (uint64_t)n);
-		prof = take(&ra, i);
+		prof = cmd_readahead_take(ra, i);
 		/* Every unreadable input is reported before giving up. */
 		if (prof == NULL)
 			status = EXIT_FAIL;
@@ -127,13 +59,10 @@ merge_all(struct profconv_merger *mg, char **paths, int n)
 			status = cmd_error("cannot merge '%s': %s", paths[i],
 			    profconv_errmsg());
 		profconv_profile_free(prof);
-		done_with(&ra, i);
 	}
 	cmd_progress((uint64_t)n, (uint64_t)n);
 	cmd_progress_end();
-	pthread_join(tid, NULL);
-	free(ra.prof);
-	free(ra.ready);
+	cmd_readahead_finish(ra);
 	return status;
 }
 

@@ -57,21 +57,6 @@ struct diff_args {
 enum { OPT_BYTES = 256, OPT_BY, OPT_SORT, OPT_JSON };
 
 static int
-parse_by(const char *s, enum profconv_diff_by *by)
-{
-	if (strcmp(s, "function") == 0)
-		*by = PROFCONV_DIFF_BY_FUNCTION;
-	else if (strcmp(s, "line") == 0)
-		*by = PROFCONV_DIFF_BY_LINE;
-	else if (strcmp(s, "stack") == 0)
-		*by = PROFCONV_DIFF_BY_STACK;
-	else
-		return cmd_usage_error("invalid --by value '%s' (use function, "
-		    "line or stack)", s);
-	return EXIT_OK;
-}
-
-static int
 parse_args(int argc, char **argv, struct diff_args *a)
 {
 	static const struct option longopts[] = {
@@ -112,7 +97,7 @@ parse_args(int argc, char **argv, struct diff_args *a)
 			a->normalize = true;
 			break;
 		case OPT_BY:
-			if (parse_by(optarg, &a->diff.by) != EXIT_OK)
+			if (!cmd_parse_by(optarg, &a->diff.by))
 				return DIFF_TROUBLE;
 			break;
 		case OPT_SORT:

@@ -5,7 +5,6 @@
 
 #include <errno.h>
 #include <getopt.h>
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,21 +65,6 @@ struct trend_args {
 };
 
 static bool
-parse_by(const char *s, enum profconv_diff_by *by)
-{
-	if (strcmp(s, "function") == 0)
-		*by = PROFCONV_DIFF_BY_FUNCTION;
-	else if (strcmp(s, "line") == 0)
-		*by = PROFCONV_DIFF_BY_LINE;
-	else if (strcmp(s, "stack") == 0)
-		*by = PROFCONV_DIFF_BY_STACK;
-	else
-		return cmd_usage_error("invalid --by value '%s' (use "
-		    "function, line or stack)", s), false;
-	return true;
-}
-
-static bool
 parse_fraction(const char *option, const char *s, double *out)
 {
 	char *end;
@@ -127,7 +111,7 @@ parse_option(int c, struct trend_args *a)
 
 	switch (c) {
 	case OPT_BY:
-		return parse_by(optarg, &a->trend.by);
+		return cmd_parse_by(optarg, &a->trend.by);
 	case 't':
 		a->trend.sample_type = optarg;
 		return true;
@@ -222,50 +206,7 @@ parse_args(int argc, char **argv, struct trend_args *a)
  * Reading and symbolizing are most of the time: a second thread reads
  * ahead while this one symbolizes (libdw stays in one thread).
  */
-struct readahead {
-	char **paths;
-	struct profconv_profile **profs;	/* NULL: unreadable */
-	int n, nread;				/* inputs 0..nread-1 are read */
-	bool stop;				/* the first thread gave up */
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-};
-
-static void *
-read_ahead(void *arg)
-{
-	struct readahead *ra = arg;
-	struct profconv_profile *prof;
-	bool stop = false;
-	int i;
-
-	for (i = 0; i < ra->n && !stop; i++) {
-		if (cmd_read_profile(ra->paths[i], NULL, &prof) != EXIT_OK)
-			prof = NULL;
-		pthread_mutex_lock(&ra->mu);
-		ra->profs[i] = prof;
-		ra->nread = prof != NULL ? i + 1 : ra->n;
-		stop = ra->stop || prof == NULL;
-		pthread_cond_broadcast(&ra->cv);
-		pthread_mutex_unlock(&ra->mu);
-	}
-	return NULL;
-}
-
-/* Input I once read (NULL when it could not be), handed over to the caller. */
-static struct profconv_profile *
-take(struct readahead *ra, int i)
-{
-	struct profconv_profile *prof;
-
-	pthread_mutex_lock(&ra->mu);
-	while (ra->nread <= i)
-		pthread_cond_wait(&ra->cv, &ra->mu);
-	prof = ra->profs[i];
-	ra->profs[i] = NULL;
-	pthread_mutex_unlock(&ra->mu);
-	return prof;
-}
+#define DEPTH 2
 
 /* Symbolize PROF, read from PATH, unless told not to (as cmd_load_profile). */
 static int
@@ -283,50 +224,29 @@ symbolize(const struct cmd_view *v, const char *path,
 
 /* Symbolize every snapshot as it is read and hand it over, in order. */
 static int
-add_all(const struct trend_args *a, struct profconv_trend *trend,
-    struct readahead *ra)
-{
-	struct profconv_profile *prof;
-	int i;
-
-	for (i = 0; i < ra->n; i++) {
-		prof = take(ra, i);
-		if (prof == NULL)
-			return EXIT_FAIL;	/* the reader said why */
-		if (symbolize(&a->view, ra->paths[i], prof) != EXIT_OK) {
-			profconv_profile_free(prof);
-			return EXIT_FAIL;
-		}
-		if (profconv_trend_add(trend, prof, ra->paths[i]) < 0)
-			return cmd_error("%s", profconv_errmsg());
-	}
-	return EXIT_OK;
-}
-
-static int
 add_snapshots(const struct trend_args *a, struct profconv_trend *trend,
     char **paths, int n)
 {
-	struct readahead ra = { paths, NULL, n, 0, false,
-		PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER };
-	pthread_t tid;
-	int i, status;
+	struct cmd_readahead *ra;
+	struct profconv_profile *prof;
+	int i, status = EXIT_OK;
 
-	ra.profs = calloc((size_t)n, sizeof(*ra.profs));
-	if (ra.profs == NULL)
-		return cmd_error("out of memory");
-	if (pthread_create(&tid, NULL, read_ahead, &ra) != 0) {
-		free(ra.profs);
-		return cmd_error("cannot start a thread");
+	if (cmd_readahead_start(&ra, paths, n, DEPTH) != EXIT_OK)
+		return EXIT_FAIL;
+	for (i = 0; i < n && status == EXIT_OK; i++) {
+		prof = cmd_readahead_take(ra, i);
+		if (prof == NULL) {
+			status = EXIT_FAIL;	/* the reader said why */
+			break;
+		}
+		if (symbolize(&a->view, paths[i], prof) != EXIT_OK) {
+			profconv_profile_free(prof);
+			status = EXIT_FAIL;
+		} else if (profconv_trend_add(trend, prof, paths[i]) < 0) {
+			status = cmd_error("%s", profconv_errmsg());
+		}
 	}
-	status = add_all(a, trend, &ra);
-	pthread_mutex_lock(&ra.mu);
-	ra.stop = true;
-	pthread_mutex_unlock(&ra.mu);
-	pthread_join(tid, NULL);
-	for (i = 0; i < n; i++)		/* read, never taken */
-		profconv_profile_free(ra.profs[i]);
-	free(ra.profs);
+	cmd_readahead_finish(ra);
 	return status;
 }
 
