@@ -18,9 +18,11 @@ enum { TREND_CLEAN = 0, TREND_SUSPECTS = 1, TREND_TROUBLE = 2 };
 
 static const char usage_text[] =
 	"usage: proftrend [options] SNAPSHOT SNAPSHOT...\n"
+	"       proftrend [options] MASSIF-FILE\n"
 	"\n"
 	"Follow every function (line, stack) through two or more snapshots of\n"
-	"one program (heap dumps in any format profconv reads) and name the\n"
+	"one program (heap dumps in any format profconv reads, or the detailed\n"
+	"snapshots of one Valgrind massif file) and name the\n"
 	"leak suspects: rows whose in-use bytes grew steadily.  Snapshots are\n"
 	"taken in natural order of their names (x.m2 before x.m10), or by\n"
 	"collection time when every one has a time.\n"
@@ -195,8 +197,9 @@ parse_args(int argc, char **argv, struct trend_args *a)
 		if (!parse_option(c, a))
 			return TREND_TROUBLE;
 	}
-	if (argc - optind < 2) {
-		cmd_usage_error("expected two SNAPSHOTs or more");
+	if (argc - optind < 1) {
+		cmd_usage_error("expected two SNAPSHOTs or more, or a "
+		    "massif file with two detailed snapshots");
 		return TREND_TROUBLE;
 	}
 	return TREND_CLEAN;
@@ -220,6 +223,57 @@ symbolize(const struct cmd_view *v, const char *path,
 	sym.demangle = v->view.demangle;
 	return cmd_symbolize_profile(prof, &sym,
 	    strcmp(path, "-") == 0 ? "<stdin>" : path, false);
+}
+
+/*
+ * One massif file is a series by itself: its detailed snapshots, in
+ * order, named "FILE#N".  Returns EXIT_OK, EXIT_FAIL, or -1 when PATH is
+ * no massif file with two detailed snapshots (then read it as a profile).
+ */
+static int
+add_massif_series(const struct trend_args *a, struct profconv_trend *trend,
+    const char *path)
+{
+	struct profconv_read_options ro = PROFCONV_READ_OPTIONS_INIT;
+	struct profconv_snapshot *snaps = NULL;
+	struct profconv_profile *prof;
+	size_t i, n = 0, detailed = 0;
+	char name[4096];
+	FILE *fp;
+	int status = EXIT_OK;
+
+	fp = strcmp(path, "-") != 0 ? fopen(path, "rb") : NULL;
+	if (fp == NULL)
+		return -1;
+	if (profconv_snapshots_read(&snaps, &n, fp, &ro) < 0)
+		n = 0;
+	fclose(fp);
+	for (i = 0; i < n; i++)
+		detailed += snaps[i].detailed != 0;
+	if (detailed < 2) {
+		profconv_snapshots_free(snaps);
+		return -1;
+	}
+	for (i = 0; i < n && status == EXIT_OK; i++) {
+		if (!snaps[i].detailed)
+			continue;
+		ro.snapshot = (int64_t)snaps[i].number;
+		prof = NULL;
+		if (cmd_read_profile(path, &ro, &prof) != EXIT_OK) {
+			status = EXIT_FAIL;
+			break;
+		}
+		snprintf(name, sizeof(name), "%s#%llu", path,
+		    (unsigned long long)snaps[i].number);
+		if (symbolize(&a->view, path, prof) != EXIT_OK) {
+			profconv_profile_free(prof);
+			status = EXIT_FAIL;
+		} else if (profconv_trend_add(trend, prof, name) < 0) {
+			status = cmd_error("%s", profconv_errmsg());
+		}
+	}
+	profconv_snapshots_free(snaps);
+	return status;
 }
 
 /* Symbolize every snapshot as it is read and hand it over, in order. */
@@ -293,8 +347,24 @@ main(int argc, char **argv)
 		cmd_error("%s", profconv_errmsg());
 		goto out;
 	}
-	if (add_snapshots(&a, trend, argv + optind, argc - optind) != EXIT_OK)
-		goto out;
+	/* One massif file: its detailed snapshots are the series. */
+	if (argc - optind == 1) {
+		status = add_massif_series(&a, trend, argv[optind]);
+		if (status == -1)
+			cmd_usage_error("expected two SNAPSHOTs or more, or a "
+			    "massif file with two detailed snapshots");
+		if (status != EXIT_OK) {
+			status = TREND_TROUBLE;
+			goto out;
+		}
+	}
+	if (status == -1 || argc - optind != 1) {
+		status = TREND_TROUBLE;
+		if (add_snapshots(&a, trend, argv + optind, argc - optind) !=
+		    EXIT_OK)
+			goto out;
+	}
+	status = TREND_TROUBLE;
 	if (profconv_trend_run(trend) < 0) {
 		cmd_error("cannot follow the snapshots: %s", profconv_errmsg());
 		goto out;

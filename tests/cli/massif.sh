@@ -121,4 +121,20 @@ fi
 "$BIN/profflame" "$TMP/hu0t.ms" >"$TMP/out" 2>"$TMP/err" ||
 	fail "profflame on a massif file: $(cat "$TMP/err")"
 grep -q '^main;recurse;recurse' "$TMP/out" || fail "profflame: no recursion stack"
+# proftrend over one massif file: its detailed snapshots are the series;
+# the steady leak is the one suspect, the freed allocation is not.
+cc -g -O1 -o "$TMP/msleak" "$SRC/massif-leak.c" || fail "cannot build massif-leak.c"
+(cd "$TMP" && valgrind --tool=massif --time-unit=B --detailed-freq=1 \
+    --massif-out-file="$TMP/leak.ms" ./msleak >/dev/null 2>&1) ||
+	fail "massif of massif-leak failed"
+run 1 "$BIN/proftrend" --json "$TMP/leak.ms"
+python3 - "$TMP/out" <<'PY' || fail "proftrend on one massif file: $(head -c 400 "$TMP/out")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert len(d["snapshots"]) >= 40, len(d["snapshots"])
+assert d["snapshots"][-1]["file"].endswith("leak.ms#%d" % (len(d["snapshots"]) - 1))
+sus = [r["name"] for r in d["rows"] if r["suspect"]]
+assert sus == ["leak_step"], sus
+assert not any(r["name"] == "churn" and r["suspect"] for r in d["rows"])
+PY
 finish

@@ -21,7 +21,10 @@ expect_err "profconv show: invalid --top value 'x' (expected 0..1000000)
 Try 'profconv show --help'."
 [ -s "$TMP/out" ] && fail "usage error wrote to stdout"
 run 2 "$BIN/proftrend" "$DATA/go/mem.pb.gz"
-expect_err "proftrend: expected two SNAPSHOTs or more
+expect_err "proftrend: expected two SNAPSHOTs or more, or a massif file with two detailed snapshots
+Try 'proftrend --help'."
+run 2 "$BIN/proftrend"
+expect_err "proftrend: expected two SNAPSHOTs or more, or a massif file with two detailed snapshots
 Try 'proftrend --help'."
 run 2 "$BIN/proftrend" --by frame a b
 expect_err "proftrend: invalid --by value 'frame' (use function, line or stack)
