@@ -122,4 +122,12 @@ grep -q "'/dev/zero': line 1: longer than 1048576 bytes" "$TMP/err" ||
 	fail "symbolize --maps /dev/zero: $(cat "$TMP/err")"
 [ -e "$TMP/z.pb" ] && fail "symbolize --maps /dev/zero left an output"
 
+# Item 17: a directory named as a mapped file is "not a regular file",
+# not "invalid file descriptor".
+mkdir "$TMP/dirbin"
+printf 'heap profile: 1: 8 [ 1: 8] @ heapprofile\n1: 8 [ 1: 8] @ 0x401000\n\nMAPPED_LIBRARIES:\n00400000-00500000 r-xp 00000000 00:00 0 %s\n' \
+	"$TMP/dirbin" >"$TMP/dir.heap"
+run 1 "$PROFCONV" symbolize -o "$TMP/dir.pb" "$TMP/dir.heap"
+expect_err "profconv symbolize: '$TMP/dir.heap': '$TMP/dirbin' is not a regular file"
+
 finish
