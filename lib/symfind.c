@@ -314,6 +314,38 @@ try_debugdirs(const struct pc_debug_query *q, const struct stat *self,
 	return fd;
 }
 
+/*
+ * By build id: DIR/.build-id/xx/rest.debug under each directory of DIRS
+ * (absolute ones), PREFIX before each.  Opened as every file named by a
+ * profile is, so a FIFO planted there cannot block.
+ */
+static int
+try_build_id(const struct pc_debug_query *q, const struct stat *self,
+    const char *dirs, const char *prefix, char **path_out)
+{
+	static const char hex[] = "0123456789abcdef";
+	char id[2 * 64 + 1], buf[PATH_MAX];
+	const char *dir;
+	size_t i, n = q->id_len < 64 ? q->id_len : 64;
+	int fd = -1;
+
+	if (q->id == NULL || n < 2)
+		return -1;
+	for (i = 0; i < n; i++) {
+		id[2 * i] = hex[q->id[i] >> 4];
+		id[2 * i + 1] = hex[q->id[i] & 15];
+	}
+	id[2 * n] = '\0';
+	while (fd < 0 && dirs != NULL &&
+	    (dir = next_dir(&dirs, buf, sizeof(buf))) != NULL) {
+		if (dir[0] != '/')
+			continue;
+		fd = try_debugfmt(q, self, path_out, "%s%s/.build-id/%.2s/%s.debug",
+		    prefix, dir, id, id + 2);
+	}
+	return fd;
+}
+
 int
 profconv__find_debugfile(const struct pc_debug_query *q, char **path_out)
 {
@@ -324,10 +356,18 @@ profconv__find_debugfile(const struct pc_debug_query *q, char **path_out)
 	int fd;
 
 	*path_out = NULL;
-	if (q->link == NULL || q->link[0] == '\0')
-		return -1;
 	if (stat(q->file, &self_st) == 0)
 		self = &self_st;
+	/* By build id first, as libdwfl does, in the same directories. */
+	fd = try_build_id(q, self, q->dirs, "", path_out);
+	if (fd < 0)
+		fd = try_build_id(q, self, "/usr/lib/debug", "", path_out);
+	if (fd < 0 && root[0] != '\0')
+		fd = try_build_id(q, self, "/usr/lib/debug", root, path_out);
+	if (fd >= 0)
+		return fd;
+	if (q->link == NULL || q->link[0] == '\0')
+		return -1;
 	if (q->link[0] == '/') {
 		fd = try_debugfmt(q, self, path_out, "%s", q->link);
 		if (fd < 0 && root[0] != '\0')

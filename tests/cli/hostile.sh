@@ -130,4 +130,22 @@ printf 'heap profile: 1: 8 [ 1: 8] @ heapprofile\n1: 8 [ 1: 8] @ 0x401000\n\nMAP
 run 1 "$PROFCONV" symbolize -o "$TMP/dir.pb" "$TMP/dir.heap"
 expect_err "profconv symbolize: '$TMP/dir.heap': '$TMP/dirbin' is not a regular file"
 
+# Item 6: a FIFO planted as the separate debug file in a .build-id tree
+# of the debug path does not block the symbolizer.
+if command -v cc >/dev/null 2>&1 && command -v readelf >/dev/null 2>&1; then
+	printf 'int main(void) { return 0; }\n' >"$TMP/bid.c"
+	cc -g -Wl,--build-id -o "$TMP/bid" "$TMP/bid.c" && strip -g "$TMP/bid"
+	id=$(readelf -n "$TMP/bid" | awk '/Build ID/ {print $3}')
+	if [ -n "$id" ]; then
+		mkdir -p "$TMP/dbg/.build-id/$(echo "$id" | cut -c1-2)"
+		mkfifo "$TMP/dbg/.build-id/$(echo "$id" | cut -c1-2)/$(echo "$id" | cut -c3-).debug"
+		printf 'heap profile: 1: 8 [ 1: 8] @ heapprofile\n1: 8 [ 1: 8] @ 0x401130\n\nMAPPED_LIBRARIES:\n00400000-00500000 r-xp 00000000 00:00 0 %s\n' \
+			"$TMP/bid" >"$TMP/bid.heap"
+		LIMIT_S=20
+		bounded 0 "$PROFCONV" symbolize --debuginfo-path "$TMP/dbg" \
+			-o "$TMP/bid.pb" "$TMP/bid.heap"
+		LIMIT_S=30
+	fi
+fi
+
 finish
