@@ -510,7 +510,8 @@ draw(struct svg *g)
 		merge_entries(g);
 	if ((rc = layout(g)) < 0)
 		return rc;
-	qsort(g->drawn, g->ndrawn, sizeof(*g->drawn), by_position);
+	if (g->ndrawn > 1)
+		qsort(g->drawn, g->ndrawn, sizeof(*g->drawn), by_position);
 	g->height = (g->maxdepth + 1) * g->fheight + YPAD_TITLE +
 	    YPAD_DETAILS + (g->o->subtitle != NULL ? YPAD_SUBTITLE : 0);
 	g->countname = count_name(g);

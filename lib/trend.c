@@ -294,7 +294,8 @@ judge_rows(struct profconv_trend *t)
 		t->nsuspects += r->suspect;
 		t->ntrows++;
 	}
-	qsort(t->trows, t->ntrows, sizeof(*t->trows), trow_cmp);
+	if (t->ntrows > 1)
+		qsort(t->trows, t->ntrows, sizeof(*t->trows), trow_cmp);
 	return 0;
 }
 
