@@ -19,6 +19,7 @@ const char *cmd_name = "profconv";
 
 /* 0: the library's default, PROFCONV_DEFAULT_MAX_INPUT. */
 static uint64_t max_input;
+static unsigned int jobs;
 /* --snapshot, when given. */
 static int64_t snapshot;
 static bool snapshot_set;
@@ -251,6 +252,23 @@ cmd_set_max_input(const char *text)
 	return true;
 }
 
+bool
+cmd_set_jobs(const char *text)
+{
+	long v;
+
+	if (!cmd_parse_long("--jobs", text, 1, PROFCONV_MAX_JOBS, &v))
+		return false;
+	jobs = (unsigned int)v;
+	return true;
+}
+
+unsigned int
+cmd_jobs(void)
+{
+	return jobs;
+}
+
 /* The end of a read: its error, or the one warning repairs deserve. */
 static int
 read_done(int rc, const struct profconv_profile *prof, const char *subject)
@@ -306,6 +324,8 @@ cmd_read_profile(const char *path, const struct profconv_read_options *given,
 		opts = *given;
 	if (opts.max_input == 0)
 		opts.max_input = max_input;
+	if (opts.jobs == 0)
+		opts.jobs = jobs;
 	if (cmd_read_progress) {
 		opts.progress = cmd_progress_fn;
 		cmd_progress_begin("bytes", "reading '%s'",
@@ -332,15 +352,20 @@ cmd_read_profile(const char *path, const struct profconv_read_options *given,
 
 int
 cmd_write_profile(const struct profconv_profile *prof, const char *out_path,
-    const struct profconv_write_options *opts)
+    const struct profconv_write_options *given)
 {
+	struct profconv_write_options opts = PROFCONV_WRITE_OPTIONS_INIT;
 	struct cmd_output out;
 	int status;
 
+	if (given != NULL)
+		opts = *given;
+	if (opts.jobs == 0)
+		opts.jobs = jobs;
 	status = cmd_output_open(&out, out_path);
 	if (status != EXIT_OK)
 		return status;
-	status = profconv_profile_write(prof, out.fp, opts);
+	status = profconv_profile_write(prof, out.fp, &opts);
 	if (status < 0) {
 		status = cmd_write_failed(out_path, status, errno, out_path);
 		cmd_output_abort(&out);

@@ -45,6 +45,20 @@ int cmd_version(void);
 bool cmd_set_max_input(const char *text);
 
 /*
+ * -j, --jobs N: threads for reading, writing and drawing (default: one per
+ * online CPU).  The output is the same whatever N is.
+ */
+#define CMD_JOBS_OPTION { "jobs", required_argument, NULL, 'j' }
+#define CMD_JOBS_HELP \
+	"  -j, --jobs N          use N threads (default: one per CPU); the\n" \
+	"                        output is the same for every N\n"
+/* Set the thread count from TEXT; false (after a usage message) when
+ * invalid. */
+bool cmd_set_jobs(const char *text);
+/* The thread count asked for; 0: the library's default (one per CPU). */
+unsigned int cmd_jobs(void);
+
+/*
  * The options that say what a profile shows, the same in every command
  * that shows stacks or names (show, profdiff, profflame, proftrend):
  * --demangle, --no-inline, --focus, --ignore, --keep-allocator-frames.

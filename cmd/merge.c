@@ -24,6 +24,7 @@ static const char usage_text[] =
 	"  -o, --output OUT   write to OUT instead of standard output\n"
 	CMD_LEVEL_HELP
 	CMD_MAX_INPUT_HELP
+	CMD_JOBS_HELP
 	CMD_QUIET_HELP
 	"  -h, --help         show this help and exit\n"
 	"\n"
@@ -73,6 +74,7 @@ cmd_merge(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		CMD_LEVEL_OPTIONS,
 		CMD_MAX_INPUT_OPTION,
+		CMD_JOBS_OPTION,
 		CMD_QUIET_OPTION,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -84,7 +86,7 @@ cmd_merge(int argc, char **argv)
 	int c, n, status, taken;
 
 	optind = 0;	/* glibc: a full reset for this argv */
-	while ((c = getopt_long(argc, argv, "o:l:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:l:j:h", longopts, NULL)) != -1) {
 		taken = cmd_level_option(&wo, c, optarg);
 		if (taken < 0)
 			return EXIT_USAGE;
@@ -99,6 +101,10 @@ cmd_merge(int argc, char **argv)
 			break;
 		case CMD_OPT_MAX_INPUT:
 			if (!cmd_set_max_input(optarg))
+				return EXIT_USAGE;
+			break;
+		case 'j':
+			if (!cmd_set_jobs(optarg))
 				return EXIT_USAGE;
 			break;
 		case 'h':

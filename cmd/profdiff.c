@@ -39,6 +39,7 @@ static const char usage_text[] =
 	"                        status\n"
 	CMD_VIEW_HELP
 	CMD_MAX_INPUT_HELP
+	CMD_JOBS_HELP
 	CMD_SNAPSHOT_HELP
 	"  -h, --help            show this help and exit\n"
 	"  -V, --version         show version information and exit\n"
@@ -71,6 +72,7 @@ parse_args(int argc, char **argv, struct diff_args *a)
 		{ "quiet", no_argument, NULL, 'q' },
 		CMD_VIEW_OPTIONS,
 		CMD_MAX_INPUT_OPTION,
+		CMD_JOBS_OPTION,
 		CMD_SNAPSHOT_OPTION,
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -79,7 +81,7 @@ parse_args(int argc, char **argv, struct diff_args *a)
 	long top;
 	int c, taken;
 
-	while ((c = getopt_long(argc, argv, "o:LNn:qhV", longopts,
+	while ((c = getopt_long(argc, argv, "o:LNn:qj:hV", longopts,
 	    NULL)) != -1) {
 		taken = cmd_view_option(&a->view, c, optarg);
 		if (taken < 0)
@@ -124,6 +126,10 @@ parse_args(int argc, char **argv, struct diff_args *a)
 			break;
 		case CMD_OPT_MAX_INPUT:
 			if (!cmd_set_max_input(optarg))
+				return DIFF_TROUBLE;
+			break;
+		case 'j':
+			if (!cmd_set_jobs(optarg))
 				return DIFF_TROUBLE;
 			break;
 		case 'h':

@@ -51,6 +51,7 @@ static const char usage_text[] =
 	"      --reverse         merge stacks from the leaf end\n"
 	"      --negate          differential: swap red and blue\n"
 	CMD_MAX_INPUT_HELP
+	CMD_JOBS_HELP
 	CMD_QUIET_HELP
 	CMD_SNAPSHOT_HELP
 	"  -h, --help            show this help and exit\n"
@@ -137,6 +138,7 @@ parse_args(int argc, char **argv, struct flame_args *a)
 		{ "reverse", no_argument, NULL, OPT_REVERSE },
 		{ "negate", no_argument, NULL, OPT_NEGATE },
 		CMD_MAX_INPUT_OPTION,
+		CMD_JOBS_OPTION,
 		CMD_QUIET_OPTION,
 		CMD_SNAPSHOT_OPTION,
 		{ "help", no_argument, NULL, 'h' },
@@ -145,7 +147,7 @@ parse_args(int argc, char **argv, struct flame_args *a)
 	};
 	int c, taken;
 
-	while ((c = getopt_long(argc, argv, "t:b:o:hV", longopts,
+	while ((c = getopt_long(argc, argv, "t:b:o:j:hV", longopts,
 	    NULL)) != -1) {
 		taken = cmd_view_option(&a->view, c, optarg);
 		if (taken < 0)
@@ -194,6 +196,10 @@ parse_args(int argc, char **argv, struct flame_args *a)
 			break;
 		case CMD_OPT_MAX_INPUT:
 			if (!cmd_set_max_input(optarg))
+				return EXIT_USAGE;
+			break;
+		case 'j':
+			if (!cmd_set_jobs(optarg))
 				return EXIT_USAGE;
 			break;
 		case 'h':

@@ -46,6 +46,7 @@ static const char usage_text[] =
 	CMD_VIEW_HELP
 	CMD_LEVEL_HELP
 	CMD_MAX_INPUT_HELP
+	CMD_JOBS_HELP
 	"  -h, --help            show this help and exit\n"
 	"  -V, --version         show version information and exit\n"
 	"\n"
@@ -147,6 +148,8 @@ parse_option(int c, struct trend_args *a)
 		    &a->trend.min_growth_share);
 	case CMD_OPT_MAX_INPUT:
 		return cmd_set_max_input(optarg);
+	case 'j':
+		return cmd_set_jobs(optarg);
 	}
 	cmd_usage_hint();
 	return false;
@@ -171,13 +174,14 @@ parse_args(int argc, char **argv, struct trend_args *a)
 		CMD_VIEW_OPTIONS,
 		CMD_LEVEL_OPTIONS,
 		CMD_MAX_INPUT_OPTION,
+		CMD_JOBS_OPTION,
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int c, taken;
 
-	while ((c = getopt_long(argc, argv, "t:o:n:ql:hV", longopts,
+	while ((c = getopt_long(argc, argv, "t:o:n:ql:j:hV", longopts,
 	    NULL)) != -1) {
 		taken = cmd_view_option(&a->view, c, optarg);
 		if (taken == 0)

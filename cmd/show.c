@@ -28,6 +28,7 @@ static const char usage_text[] =
 	"                        profile's default)\n"
 	CMD_VIEW_HELP
 	CMD_MAX_INPUT_HELP
+	CMD_JOBS_HELP
 	CMD_QUIET_HELP
 	CMD_SNAPSHOT_HELP
 	"  -h, --help            show this help and exit\n"
@@ -44,6 +45,7 @@ cmd_show(int argc, char **argv)
 		{ "type", required_argument, NULL, 't' },
 		CMD_VIEW_OPTIONS,
 		CMD_MAX_INPUT_OPTION,
+		CMD_JOBS_OPTION,
 		CMD_QUIET_OPTION,
 		CMD_SNAPSHOT_OPTION,
 		{ "help", no_argument, NULL, 'h' },
@@ -56,7 +58,7 @@ cmd_show(int argc, char **argv)
 	int c, status, taken;
 
 	optind = 0;	/* glibc: a full reset for this argv */
-	while ((c = getopt_long(argc, argv, "sn:t:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "sn:t:j:h", longopts, NULL)) != -1) {
 		taken = cmd_view_option(&view, c, optarg);
 		if (taken < 0)
 			return EXIT_USAGE;
@@ -83,6 +85,10 @@ cmd_show(int argc, char **argv)
 			break;
 		case CMD_OPT_MAX_INPUT:
 			if (!cmd_set_max_input(optarg))
+				return EXIT_USAGE;
+			break;
+		case 'j':
+			if (!cmd_set_jobs(optarg))
 				return EXIT_USAGE;
 			break;
 		case 'h':

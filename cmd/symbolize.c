@@ -38,6 +38,7 @@ static const char usage_text[] =
 	"                           or none (linker names)\n"
 	CMD_LEVEL_HELP
 	CMD_MAX_INPUT_HELP
+	CMD_JOBS_HELP
 	CMD_QUIET_HELP
 	"  -h, --help               show this help and exit\n"
 	"\n"
@@ -68,6 +69,7 @@ parse_options(int argc, char **argv,
 		{ "demangle", required_argument, NULL, CMD_OPT_DEMANGLE },
 		CMD_LEVEL_OPTIONS,
 		CMD_MAX_INPUT_OPTION,
+		CMD_JOBS_OPTION,
 		CMD_QUIET_OPTION,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -76,7 +78,7 @@ parse_options(int argc, char **argv,
 	int c, taken;
 
 	optind = 0;	/* glibc: a full reset for this argv */
-	while ((c = getopt_long(argc, argv, "o:p:m:l:h", longopts,
+	while ((c = getopt_long(argc, argv, "o:p:m:l:j:h", longopts,
 	    NULL)) != -1) {
 		taken = cmd_level_option(wopts, c, optarg);
 		if (taken < 0)
@@ -118,6 +120,10 @@ parse_options(int argc, char **argv,
 			break;
 		case CMD_OPT_MAX_INPUT:
 			if (!cmd_set_max_input(optarg))
+				return EXIT_USAGE;
+			break;
+		case 'j':
+			if (!cmd_set_jobs(optarg))
 				return EXIT_USAGE;
 			break;
 		case 'h':

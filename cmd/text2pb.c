@@ -29,6 +29,7 @@ static const char usage_text[] =
 	"                      full or none\n"
 	CMD_LEVEL_HELP
 	CMD_MAX_INPUT_HELP
+	CMD_JOBS_HELP
 	CMD_QUIET_HELP
 	CMD_SNAPSHOT_HELP
 	"  -h, --help          show this help and exit\n"
@@ -48,6 +49,7 @@ cmd_text2pb(int argc, char **argv)
 		{ "demangle", required_argument, NULL, CMD_OPT_DEMANGLE },
 		CMD_LEVEL_OPTIONS,
 		CMD_MAX_INPUT_OPTION,
+		CMD_JOBS_OPTION,
 		CMD_QUIET_OPTION,
 		CMD_SNAPSHOT_OPTION,
 		{ "help", no_argument, NULL, 'h' },
@@ -63,7 +65,7 @@ cmd_text2pb(int argc, char **argv)
 	int c, status, taken;
 
 	optind = 0;	/* glibc: a full reset for this argv */
-	while ((c = getopt_long(argc, argv, "o:l:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:l:j:h", longopts, NULL)) != -1) {
 		taken = cmd_level_option(&wopts, c, optarg);
 		if (taken < 0)
 			return EXIT_USAGE;
@@ -95,6 +97,10 @@ cmd_text2pb(int argc, char **argv)
 			break;
 		case CMD_OPT_MAX_INPUT:
 			if (!cmd_set_max_input(optarg))
+				return EXIT_USAGE;
+			break;
+		case 'j':
+			if (!cmd_set_jobs(optarg))
 				return EXIT_USAGE;
 			break;
 		case 'h':

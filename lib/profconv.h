@@ -352,8 +352,12 @@ struct profconv_read_options {
 	 * a snapshot number or PROFCONV_SNAPSHOT_PEAK (the default) or
 	 * PROFCONV_SNAPSHOT_LAST; see profconv_snapshots_read(). */
 	int64_t snapshot;
+	/* Version 4.  Threads that may parse a large input at once; 0: one
+	 * per online CPU, 1: none but the caller's.  The profile read is the
+	 * same whatever the count. */
+	unsigned int jobs;
 };
-#define PROFCONV_READ_OPTIONS_VERSION 3
+#define PROFCONV_READ_OPTIONS_VERSION 4
 /* The peak snapshot; the detailed one with the largest total when massif
  * recorded no peak (a program that never frees). */
 #define PROFCONV_SNAPSHOT_PEAK (-1)
@@ -361,7 +365,9 @@ struct profconv_read_options {
 #define PROFCONV_SNAPSHOT_LAST (-2)
 #define PROFCONV_READ_OPTIONS_INIT \
 	{ PROFCONV_READ_OPTIONS_VERSION, 0, 0, NULL, NULL, \
-	PROFCONV_SNAPSHOT_PEAK }
+	PROFCONV_SNAPSHOT_PEAK, 0 }
+/* The most threads any call uses, whatever it is asked for. */
+#define PROFCONV_MAX_JOBS 256
 #define PROFCONV_DEFAULT_MAX_INPUT ((uint64_t)8 << 30)	/* 8 GiB */
 
 /*
@@ -417,9 +423,13 @@ struct profconv_write_options {
 	unsigned int version;		/* PROFCONV_WRITE_OPTIONS_VERSION */
 	/* gzip level 1..9, 0 for uncompressed output, -1 for the default (6) */
 	int level;
+	/* Version 2.  Threads that may compress at once; 0: one per online
+	 * CPU, 1: none but the caller's.  The bytes written are the same
+	 * whatever the count. */
+	unsigned int jobs;
 };
-#define PROFCONV_WRITE_OPTIONS_VERSION 1
-#define PROFCONV_WRITE_OPTIONS_INIT { PROFCONV_WRITE_OPTIONS_VERSION, -1 }
+#define PROFCONV_WRITE_OPTIONS_VERSION 2
+#define PROFCONV_WRITE_OPTIONS_INIT { PROFCONV_WRITE_OPTIONS_VERSION, -1, 0 }
 
 /*
  * Write PROF to FP as a pprof protobuf, gzip-compressed unless OPTS says

@@ -140,7 +140,7 @@ Test(pb, gzip_output_has_gzip_magic)
 Test(pb, rejects_bad_level)
 {
 	struct profconv_profile *p = build_full();
-	struct profconv_write_options o = { PROFCONV_WRITE_OPTIONS_VERSION, 10 };
+	struct profconv_write_options o = { PROFCONV_WRITE_OPTIONS_VERSION, 10, 0 };
 
 	cr_assert(eq(int, profconv_profile_write(p, stdout, &o), PROFCONV_EINVAL));
 	cr_assert(eq(str, ERRMSG, "compression level 10 is not in 0..9"));
