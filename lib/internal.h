@@ -28,6 +28,23 @@ int profconv__vfail_line(uint64_t lineno, const char *fmt, va_list ap)
 /* The usual out-of-memory failure. */
 int profconv__nomem(void);
 
+/* --- threads (jobs.c) --- */
+
+/* ASKED threads (an options' jobs field), 0 meaning one per online CPU,
+ * clamped to PROFCONV_MAX_JOBS. */
+unsigned int profconv__jobs_count(unsigned int asked);
+
+/*
+ * Run TASK(ARG, I) for every I in [0, N) on up to JOBS threads (resolved
+ * by profconv__jobs_count()), the caller's thread among them.  Tasks are
+ * taken in increasing order; once one fails no more are started.
+ * Returns 0, or the error of the lowest-numbered task that failed, with
+ * its message set in the caller's thread, so that what is reported does
+ * not depend on the thread count.
+ */
+int profconv__jobs_run(unsigned int jobs, size_t n,
+    int (*task)(void *arg, size_t i), void *arg);
+
 /*
  * Options structs carry the version of the layout the caller was built
  * with: refuse one this library does not know (0 is an uninitialised
