@@ -95,11 +95,14 @@ profconv_errmsg(void)
 }
 
 int
-profconv__vfail_line(uint64_t lineno, const char *fmt, va_list ap)
+profconv__fail_line(uint64_t lineno, const char *fmt, ...)
 {
 	char msg[MSG_SIZE];
+	va_list ap;
 
+	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
 	return profconv__fail(PROFCONV_EFORMAT, "line %llu: %s",
 	    (unsigned long long)lineno, msg);
 }

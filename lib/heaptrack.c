@@ -105,22 +105,8 @@ struct ht_reader {
 	size_t stack_cap;
 };
 
-static int
-bad(struct ht_reader *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/* A message naming the line: "line N: ...". */
-static int
-bad(struct ht_reader *r, const char *fmt, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = profconv__vfail_line(r->in->lineno, fmt, ap);
-	va_end(ap);
-	return rc;
-}
+/* A failure naming the current line: "line N: ...". */
+#define bad(r, ...) profconv__fail_line((r)->in->lineno, __VA_ARGS__)
 
 /*
  * The numbers after the record letter: lower-case hex without 0x, one

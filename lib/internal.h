@@ -23,8 +23,8 @@ int profconv__fail(int code, const char *fmt, ...)
 int profconv__vfail(int code, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 /* A PROFCONV_EFORMAT failure at input line LINENO: "line N: ...". */
-int profconv__vfail_line(uint64_t lineno, const char *fmt, va_list ap)
-	__attribute__((format(printf, 2, 0)));
+int profconv__fail_line(uint64_t lineno, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* The usual out-of-memory failure. */
 int profconv__nomem(void);
 

@@ -57,21 +57,8 @@ struct ms_reader {
 	size_t pending_cap;
 };
 
-static int
-bad(struct ms_reader *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int
-bad(struct ms_reader *r, const char *fmt, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = profconv__vfail_line(r->in->lineno, fmt, ap);
-	va_end(ap);
-	return rc;
-}
+/* A failure naming the current line: "line N: ...". */
+#define bad(r, ...) profconv__fail_line((r)->in->lineno, __VA_ARGS__)
 
 /* The next line that is neither blank nor a '#' comment; 0 at the end. */
 static int
