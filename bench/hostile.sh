@@ -21,6 +21,7 @@ old=${2:+$(cd "$2" && pwd)}
 CAP_KB=${CAP_KB:-8388608}
 CAP_S=${CAP_S:-300}
 src=$(cd "$(dirname "$0")/.." && pwd)
+. "$src/tests/cli/hostile-inputs.sh"
 work=$(mktemp -d "${TMPDIR:-/tmp}/profconv-hostile.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
@@ -89,23 +90,9 @@ LD_LIBRARY_PATH=$new/lib/.libs "$work/rx" "$work/rx.pb.gz" \
 each "7 drop_frames regex" profflame --no-symbolize "$work/rx.pb.gz"
 
 # Item 8: $variables expanding to 1 GB; 16,000 variables.
-{
-	printf 'heap profile: 1: 2 [ 1: 2] @ heapprofile\n1: 2 [1: 2] @ 0x401000\n\nMAPPED_LIBRARIES:\n'
-	printf 'a=%s\n' "$(printf '%1000s' '' | tr ' ' x)"
-	printf 'b=%s\n' "$(printf '%1000s' '' | sed 's/ /$a/g')"
-	printf 'c=%s\n' "$(printf '%1000s' '' | sed 's/ /$b/g')"
-	printf '00400000-00500000 r-xp 00000000 00:00 0 /bin/$c\n'
-} >"$work/vars.heap"
+hostile_vars "$work/vars.heap"
 each "8 maps expansion" profconv show "$work/vars.heap"
-{
-	printf 'heap profile: 1: 2 [ 1: 2] @ heapprofile\n1: 2 [1: 2] @ 0x401000\n\nMAPPED_LIBRARIES:\n'
-	awk 'BEGIN { for (i = 0; i < 16000; i++) printf "v%d=1\n", i
-		for (i = 0; i < 2000; i++) {
-			s = ""
-			for (j = 0; j < 100; j++) s = s "$"
-			print s
-		} }'
-} >"$work/lookups.heap"
+hostile_lookups "$work/lookups.heap"
 each "8 maps lookups" profconv show "$work/lookups.heap"
 
 # Item 9: 200,000 addresses whose unkeyed hashes share 24 low bits.
@@ -144,29 +131,10 @@ each "9 hash flooding" profconv text2pb "$work/flood.heap" -o /dev/null
 
 # Item 10: /dev/zero; 8M empty samples (16 KB gzipped).
 each "10 /dev/zero" profconv show --max-input 1G /dev/zero
-printf '\022\000' >"$work/empty.pb"
-for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23; do
-	cat "$work/empty.pb" "$work/empty.pb" >"$work/twice.pb"
-	mv "$work/twice.pb" "$work/empty.pb"
-done
+hostile_empty_pb "$work/empty.pb"
 gzip -9 "$work/empty.pb"
 each "10 pprof unpacking" profconv show --max-input 64M "$work/empty.pb.gz"
 
 # Item 12: 1M addresses against 100k map entries.
-awk 'BEGIN { print "heap profile: 1: 2 [ 1: 2] @ heapprofile"
-	for (i = 0; i < 25000; i++) {
-		line = "1: 16 [1: 16] @"
-		for (k = 0; k < 40; k++) {
-			n = i * 40 + k
-			e = n * 7919 % 100000
-			a = 268435456 + e * 65536 + 256 + int(n / 100000) * 16
-			line = line sprintf(" 0x%x", a)
-		}
-		print line
-	}
-	print ""; print "MAPPED_LIBRARIES:"
-	for (j = 0; j < 100000; j++)
-		printf "%x-%x r-xp 00000000 00:00 0 /lib/l%d.so\n",
-		    268435456 + j * 65536, 268435456 + j * 65536 + 32768, j
-	}' >"$work/maps.heap"
+hostile_many_maps "$work/maps.heap" 25000
 each "12 map search" profconv text2pb --level 0 "$work/maps.heap" -o /dev/null

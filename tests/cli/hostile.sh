@@ -3,6 +3,7 @@
 # Each runs under a memory cap and a timeout far above what profconv needs
 # (a few MB, well under a second), so only a real regression fails.
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
+. "$PROFCONV_SRCDIR/tests/cli/hostile-inputs.sh"
 
 LIMIT_KB=1048576	# 1 GiB of address space
 LIMIT_S=30
@@ -29,36 +30,17 @@ bounded() {
 	fi
 }
 
-heap_head() {
-	printf 'heap profile: 1: 2 [ 1: 2] @ heapprofile\n'
-	printf '1: 2 [1: 2] @ 0x401000\n\nMAPPED_LIBRARIES:\n'
-}
-
 # Item 8: $variables in the map.  Three lines expand $c to 1 GB; 16,000
 # variables make every '$' a long search.
-{
-	heap_head
-	printf 'a=%s\n' "$(printf '%1000s' '' | tr ' ' x)"
-	printf 'b=%s\n' "$(printf '%1000s' '' | sed 's/ /$a/g')"
-	printf 'c=%s\n' "$(printf '%1000s' '' | sed 's/ /$b/g')"
-	printf '00400000-00500000 r-xp 00000000 00:00 0 /bin/$c\n'
-} >"$TMP/vars.heap"
+hostile_vars "$TMP/vars.heap"
 bounded 1 "$PROFCONV" show "$TMP/vars.heap"
 expect_err "profconv show: '$TMP/vars.heap': line 7: \$variable expansion exceeds 16 MiB"
-{
-	heap_head
-	awk 'BEGIN { for (i = 0; i < 16000; i++) printf "v%d=1\n", i
-		for (i = 0; i < 2000; i++) {
-			s = ""
-			for (j = 0; j < 100; j++) s = s "$"
-			print s
-		} }'
-} >"$TMP/lookups.heap"
+hostile_lookups "$TMP/lookups.heap"
 bounded 1 "$PROFCONV" show "$TMP/lookups.heap"
 expect_err "profconv show: '$TMP/lookups.heap': line 16046: \$variable lookups exceed 64M comparisons (too many variables)"
 # Variables as real maps use them still work.
 {
-	heap_head
+	hostile_heap_head
 	printf 'build=/opt/app\n00400000-00500000 r-xp 00000000 00:00 0 $build/bin/app\n'
 } >"$TMP/okvars.heap"
 bounded 0 "$PROFCONV" show "$TMP/okvars.heap"
@@ -71,11 +53,7 @@ expect_err "profconv show: '/dev/zero': unrecognized profile format (binary data
 
 # Item 10: 8M empty samples, 16 MB (16 KB gzipped), unpack to 1 GB; the
 # unpacked messages are bounded by --max-input as the input is.
-printf '\022\000' >"$TMP/empty.pb"
-for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23; do
-	cat "$TMP/empty.pb" "$TMP/empty.pb" >"$TMP/twice.pb"
-	mv "$TMP/twice.pb" "$TMP/empty.pb"
-done
+hostile_empty_pb "$TMP/empty.pb"
 bounded 1 "$PROFCONV" show --max-input 64M "$TMP/empty.pb"
 expect_err "profconv show: '$TMP/empty.pb': decoding this pprof protobuf (16777216 bytes) needs more than the input bound, 64 MiB, of memory"
 # Item 15: running out of memory there says so (not "unrecognized").
@@ -93,22 +71,7 @@ grep -Eq "^profconv show: '$TMP/cut.pb': truncated pprof protobuf: field [0-9]+ 
 
 # Item 12: 400k distinct addresses against 100k map entries: each address
 # was compared with every entry (18 s); now a search (under 2 s).
-awk 'BEGIN { print "heap profile: 1: 2 [ 1: 2] @ heapprofile"
-	for (i = 0; i < 10000; i++) {
-		line = "1: 16 [1: 16] @"
-		for (k = 0; k < 40; k++) {
-			n = i * 40 + k
-			e = n * 7919 % 100000
-			a = 268435456 + e * 65536 + 256 + int(n / 100000) * 16
-			line = line sprintf(" 0x%x", a)
-		}
-		print line
-	}
-	print ""; print "MAPPED_LIBRARIES:"
-	for (j = 0; j < 100000; j++)
-		printf "%x-%x r-xp 00000000 00:00 0 /lib/l%d.so\n",
-		    268435456 + j * 65536, 268435456 + j * 65536 + 32768, j
-	}' >"$TMP/many-maps.heap"
+hostile_many_maps "$TMP/many-maps.heap" 10000
 LIMIT_S=12
 bounded 0 "$PROFCONV" text2pb --level 0 "$TMP/many-maps.heap" -o "$TMP/many-maps.pb"
 LIMIT_S=30
