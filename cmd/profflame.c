@@ -6,8 +6,13 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/random.h>
 
 #include <profconv.h>
 #include "common.h"
@@ -41,8 +46,25 @@ static const char usage_text[] =
 	"      --title TEXT      heading (default \"Flame Graph\")\n"
 	"      --subtitle TEXT   second heading\n"
 	"      --countname TEXT  word after values (default: from the unit)\n"
-	"      --colors PALETTE  hot (default), mem, io, wakeup, red, green,\n"
-	"                        blue, aqua, yellow, purple, orange\n"
+	"      --colors PALETTE  hot (default), mem, io, red, green, blue, aqua,\n"
+	"                        yellow, purple, orange; by name: java, js,\n"
+	"                        perl; wakeup, chain\n"
+	"      --hash            shades from a hash of the name, not a seed\n"
+	"      --random          random shades, new on every run\n"
+	"      --cp              keep colours in palette.map (read, then\n"
+	"                        written back with the new names)\n"
+	"      --palfile FILE    the same with FILE instead of palette.map\n"
+	"      --bgcolors BGCOLOR  yellow, blue, green, grey or #rrggbb\n"
+	"                        (default: by palette)\n"
+	"      --fonttype FONT   CSS font family (default Verdana)\n"
+	"      --fontsize SIZE   font size in pixels (default 12)\n"
+	"      --fontwidth WIDTH  mean glyph width / font size, to fit labels\n"
+	"                        (default 0.59)\n"
+	"      --nametype TEXT   before a frame's title on mouse-over\n"
+	"                        (default \"Function:\")\n"
+	"      --notes TEXT      a comment in the SVG\n"
+	"      --total N         widths and shares out of N, not the total\n"
+	"      --factor F        multiply the values shown by F\n"
 	"      --width PIXELS    image width (default 1200)\n"
 	"      --height PIXELS   height of one frame (default 16)\n"
 	"      --minwidth N[%]   leave out frames narrower than N pixels or N%\n"
@@ -64,7 +86,9 @@ enum {
 	OPT_FUNCTIONS = 256, OPT_LINES, OPT_ADDRESSES, OPT_SVG,
 	OPT_SPEEDSCOPE, OPT_TITLE, OPT_SUBTITLE, OPT_COUNTNAME, OPT_COLORS,
 	OPT_WIDTH, OPT_HEIGHT, OPT_MINWIDTH, OPT_INVERTED, OPT_REVERSE,
-	OPT_NEGATE
+	OPT_NEGATE, OPT_HASH, OPT_RANDOM, OPT_CP, OPT_PALFILE, OPT_BGCOLORS,
+	OPT_FONTTYPE, OPT_FONTSIZE, OPT_FONTWIDTH, OPT_NAMETYPE, OPT_NOTES,
+	OPT_TOTAL, OPT_FACTOR
 };
 
 enum picture { FOLDED, SVG, SPEEDSCOPE };
@@ -76,7 +100,75 @@ struct flame_args {
 	enum picture picture;
 	struct profconv_svg_options svg;
 	const char *svg_option;		/* an SVG option given, for messages */
+	const char *palfile;		/* --cp, --palfile: the palette map */
+	struct profconv_palette_map *map;
 };
+
+/* A number from MIN to MAX for OPTION, or false after a usage message. */
+static bool
+parse_double(const char *option, const char *text, double min, double max,
+    double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(text, &end);
+	if (end == text || *end != '\0' || errno == ERANGE || !(v >= min) ||
+	    !(v <= max)) {
+		cmd_usage_error("invalid %s value '%s' (expected %g..%g)",
+		    option, text, min, max);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+/* A seed for --random: new on every run. */
+static uint64_t
+random_seed(void)
+{
+	uint64_t seed = 0;
+
+	if (getrandom(&seed, sizeof(seed), GRND_NONBLOCK) != sizeof(seed))
+		seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+	return seed;
+}
+
+/* The numeric SVG options; false after a usage message. */
+static bool
+svg_number(struct profconv_svg_options *o, int c)
+{
+	long v;
+
+	switch (c) {
+	case OPT_WIDTH:
+		if (!cmd_parse_long("--width", optarg, 30, 1000000, &v))
+			return false;
+		o->width = (unsigned int)v;
+		return true;
+	case OPT_HEIGHT:
+		if (!cmd_parse_long("--height", optarg, 2, 1000, &v))
+			return false;
+		o->frame_height = (unsigned int)v;
+		return true;
+	case OPT_TOTAL:
+		if (!cmd_parse_long("--total", optarg, 1, LONG_MAX, &v))
+			return false;
+		o->total = v;
+		return true;
+	case OPT_FONTSIZE:
+		return parse_double("--fontsize", optarg, 1, 1000,
+		    &o->font_size);
+	case OPT_FONTWIDTH:
+		return parse_double("--fontwidth", optarg, 0.01, 10,
+		    &o->font_width);
+	case OPT_FACTOR:
+		return parse_double("--factor", optarg, 1e-12, 1e12,
+		    &o->factor);
+	}
+	return true;
+}
 
 /* One of flamegraph.pl's options, C, into A->svg; false after a usage
  * message. */
@@ -84,7 +176,6 @@ static bool
 svg_option(struct flame_args *a, int c, const struct option *longopts)
 {
 	struct profconv_svg_options *o = &a->svg;
-	long v;
 
 	for (; longopts->name != NULL; longopts++)
 		if (longopts->val == c)
@@ -98,17 +189,15 @@ svg_option(struct flame_args *a, int c, const struct option *longopts)
 	case OPT_INVERTED: o->inverted = 1; break;
 	case OPT_REVERSE: o->reverse = 1; break;
 	case OPT_NEGATE: o->negate = 1; break;
-	case OPT_WIDTH:
-	case OPT_HEIGHT:
-		if (!cmd_parse_long(c == OPT_WIDTH ? "--width" : "--height",
-		    optarg, c == OPT_WIDTH ? 30 : 2,
-		    c == OPT_WIDTH ? 1000000 : 1000, &v))
-			return false;
-		if (c == OPT_WIDTH)
-			o->width = (unsigned int)v;
-		else
-			o->frame_height = (unsigned int)v;
-		break;
+	case OPT_HASH: o->hash = 1; break;
+	case OPT_RANDOM: o->random = 1; o->random_seed = random_seed(); break;
+	case OPT_CP: a->palfile = "palette.map"; break;
+	case OPT_PALFILE: a->palfile = optarg; break;
+	case OPT_BGCOLORS: o->bgcolors = optarg; break;
+	case OPT_FONTTYPE: o->font_type = optarg; break;
+	case OPT_NAMETYPE: o->nametype = optarg; break;
+	case OPT_NOTES: o->notes = optarg; break;
+	default: return svg_number(o, c);
 	}
 	return true;
 }
@@ -137,6 +226,18 @@ parse_args(int argc, char **argv, struct flame_args *a)
 		{ "inverted", no_argument, NULL, OPT_INVERTED },
 		{ "reverse", no_argument, NULL, OPT_REVERSE },
 		{ "negate", no_argument, NULL, OPT_NEGATE },
+		{ "hash", no_argument, NULL, OPT_HASH },
+		{ "random", no_argument, NULL, OPT_RANDOM },
+		{ "cp", no_argument, NULL, OPT_CP },
+		{ "palfile", required_argument, NULL, OPT_PALFILE },
+		{ "bgcolors", required_argument, NULL, OPT_BGCOLORS },
+		{ "fonttype", required_argument, NULL, OPT_FONTTYPE },
+		{ "fontsize", required_argument, NULL, OPT_FONTSIZE },
+		{ "fontwidth", required_argument, NULL, OPT_FONTWIDTH },
+		{ "nametype", required_argument, NULL, OPT_NAMETYPE },
+		{ "notes", required_argument, NULL, OPT_NOTES },
+		{ "total", required_argument, NULL, OPT_TOTAL },
+		{ "factor", required_argument, NULL, OPT_FACTOR },
 		CMD_MAX_INPUT_OPTION,
 		CMD_JOBS_OPTION,
 		CMD_QUIET_OPTION,
@@ -190,7 +291,10 @@ parse_args(int argc, char **argv, struct flame_args *a)
 		case OPT_TITLE: case OPT_SUBTITLE: case OPT_COUNTNAME:
 		case OPT_COLORS: case OPT_WIDTH: case OPT_HEIGHT:
 		case OPT_MINWIDTH: case OPT_INVERTED: case OPT_REVERSE:
-		case OPT_NEGATE:
+		case OPT_NEGATE: case OPT_HASH: case OPT_RANDOM: case OPT_CP:
+		case OPT_PALFILE: case OPT_BGCOLORS: case OPT_FONTTYPE:
+		case OPT_FONTSIZE: case OPT_FONTWIDTH: case OPT_NAMETYPE:
+		case OPT_NOTES: case OPT_TOTAL: case OPT_FACTOR:
 			if (!svg_option(a, c, longopts))
 				return EXIT_USAGE;
 			break;
@@ -217,10 +321,49 @@ parse_args(int argc, char **argv, struct flame_args *a)
 	if (a->svg_option != NULL && a->picture != SVG)
 		return cmd_usage_error("--%s draws SVG: add --svg",
 		    a->svg_option);
+	if (a->svg.hash && a->svg.random)
+		return cmd_usage_error("--hash and --random exclude each other");
 	if (a->picture == SPEEDSCOPE && a->base_path != NULL)
 		return cmd_usage_error("--speedscope shows one profile: "
 		    "use --svg for a differential picture");
 	return EXIT_OK;
+}
+
+/* --cp, --palfile: the palette map as the file holds it (empty when
+ * there is no file yet); an exit status. */
+static int
+load_palette(struct flame_args *a)
+{
+	FILE *fp;
+	int rc;
+
+	if (profconv_palette_map_new(&a->map) < 0)
+		return cmd_error("%s", profconv_errmsg());
+	fp = fopen(a->palfile, "r");
+	if (fp == NULL && errno == ENOENT)
+		return EXIT_OK;
+	if (fp == NULL)
+		return cmd_error("'%s': %s", a->palfile, strerror(errno));
+	rc = profconv_palette_map_read(a->map, fp);
+	fclose(fp);
+	return rc < 0 ? cmd_error_lib(a->palfile) : EXIT_OK;
+}
+
+/* The palette map with the names the picture added, written whole or
+ * not at all; an exit status. */
+static int
+save_palette(const struct flame_args *a)
+{
+	struct cmd_output out = { 0 };
+	int status = cmd_output_open(&out, a->palfile);
+
+	if (status != EXIT_OK)
+		return status;
+	if (profconv_palette_map_write(a->map, out.fp) < 0) {
+		cmd_output_abort(&out);
+		return cmd_error_lib(a->palfile);
+	}
+	return cmd_output_commit(&out);
 }
 
 /* The SVG or speedscope picture of VIEW[1] (and VIEW[0]) to FP; an exit
@@ -236,6 +379,7 @@ write_picture(const struct flame_args *a,
 	int rc;
 
 	svg.sample_type = a->flame.sample_type;
+	svg.palette_map = a->map;
 	so.sample_type = a->flame.sample_type;
 	so.name = slash != NULL ? slash + 1 : in;
 	rc = a->picture == SVG ?
@@ -252,7 +396,8 @@ int
 main(int argc, char **argv)
 {
 	struct flame_args a = { PROFCONV_FLAME_OPTIONS_INIT, CMD_VIEW_INIT,
-		NULL, "-", FOLDED, PROFCONV_SVG_OPTIONS_INIT, NULL };
+		NULL, "-", FOLDED, PROFCONV_SVG_OPTIONS_INIT, NULL, NULL,
+		NULL };
 	struct profconv_profile *prof[2] = { NULL, NULL };
 	struct profconv_view *view[2] = { NULL, NULL };
 	struct cmd_output out = { 0 };
@@ -277,6 +422,8 @@ main(int argc, char **argv)
 		if (prof[i] != NULL && profconv_view_new(&view[i], prof[i],
 		    &a.view.view) < 0)
 			status = cmd_error("%s", profconv_errmsg());
+	if (status == EXIT_OK && a.palfile != NULL)
+		status = load_palette(&a);
 	if (status == EXIT_OK)
 		status = cmd_output_open(&out, a.out_path);
 	if (status == EXIT_OK) {
@@ -293,7 +440,10 @@ main(int argc, char **argv)
 			cmd_output_abort(&out);
 		else
 			status = cmd_output_commit(&out);
+		if (status == EXIT_OK && a.map != NULL)
+			status = save_palette(&a);
 	}
+	profconv_palette_map_free(a.map);
 	for (i = 0; i < 2; i++) {
 		profconv_view_free(view[i]);
 		profconv_profile_free(prof[i]);

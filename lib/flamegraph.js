@@ -17,6 +17,8 @@
 	var charw = +group.getAttribute("data-charw");
 	var total = +group.getAttribute("data-total");
 	var unit = group.getAttribute("data-unit");
+	var nametype = group.getAttribute("data-nametype");
+	var factor = +group.getAttribute("data-factor");
 	var details = doc.getElementById("details");
 	var matched = doc.getElementById("matched");
 	var unzoomBtn = doc.getElementById("unzoom");
@@ -151,7 +153,8 @@
 		});
 		pct = total > 0 ? 100 * sum / total : 0;
 		matched.textContent = "Matched: " + (pct === 100 ? "100" :
-		    pct.toFixed(1)) + "% (" + grouped(sum) + " " + unit + ")";
+		    pct.toFixed(1)) + "% (" + grouped(Math.round(sum * factor)) +
+		    " " + unit + ")";
 		searchBtn.textContent = "Reset Search";
 		searchBtn.classList.add("show");
 		setParams();
@@ -199,7 +202,7 @@
 	group.addEventListener("mouseover", function (e) {
 		var f = frameOf(e.target);
 		if (f)
-			details.textContent = "Function: " + f.title;
+			details.textContent = nametype + " " + f.title;
 	});
 	group.addEventListener("mouseout", function () {
 		details.textContent = " ";

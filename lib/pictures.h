@@ -21,13 +21,36 @@ struct pc_palette;
 const struct pc_palette *profconv__palette(const char *name);
 /* The names it knows, comma-separated, for messages. */
 const char *profconv__palette_names(void);
-/* The colour of a frame whose function is NAME: the same name gives the
- * same colour in every graph (flamegraph.pl's name-seeded default). */
+/* Whether P colours the frames after a "--" frame apart (chain). */
+bool profconv__palette_chain(const struct pc_palette *p);
+
+/* The three numbers in [0,1) a colour is made of (flamegraph.pl's v1, v2,
+ * v3; the single-hue palettes use only v1). */
+struct pc_shade {
+	double v1, v2, v3;
+};
+
+/* flamegraph.pl's default: seeded by NAME, so the same name has the same
+ * colour in every graph. */
+struct pc_shade profconv__shade_seeded(const char *name);
+/* --hash: from a hash of NAME's first characters and of its last ones. */
+struct pc_shade profconv__shade_hash(const char *name);
+/* --random: the next three numbers of the generator in *STATE. */
+struct pc_shade profconv__shade_random(uint64_t *state);
+
+/* The colour of a frame called NAME in palette P with shade S; WAKER: the
+ * frame lies above a "--" frame (the chain palette's waker stacks). */
 struct pc_rgb profconv__palette_color(const struct pc_palette *p,
-    const char *name);
-/* The background gradient's two stops ("#eeeeee"). */
-void profconv__palette_background(const struct pc_palette *p,
-    const char **top, const char **bottom);
+    const char *name, bool waker, struct pc_shade s);
+/* The background gradient's two stops ("#eeeeee") for the background
+ * called NAME (yellow, blue, green, grey, or "#rrggbb" for one flat
+ * colour), or P's own when NAME is NULL; -1 when NAME is no background. */
+int profconv__background(const struct pc_palette *p, const char *name,
+    char top[8], char bottom[8]);
+/* The colour MAP holds for NAME into *C; when it has none, NAME gets *C
+ * (a name with a line break is left out). */
+int profconv__palette_map_color(struct profconv_palette_map *map,
+    const char *name, struct pc_rgb *c);
 /* Differential colour of a frame whose own value changed by DELTA out of
  * a largest change MAXDELTA (> 0): red grew, blue shrank, white none. */
 struct pc_rgb profconv__diff_color(int64_t delta, int64_t maxdelta);
@@ -44,6 +67,12 @@ size_t profconv__utf8_chars(const char *s);
 void profconv__json_put(FILE *fp, const char *s);
 /* V with thousands separators ("1,234,567") into BUF (>= 32 bytes). */
 char *profconv__group_digits(char *buf, int64_t v);
+/* DIGITS ("-1234567") with thousands separators into BUF (room for the
+ * digits and a third more). */
+char *profconv__group_text(char *buf, const char *digits);
+/* Whether S can be written in XML as it is: well-formed UTF-8 without
+ * control characters (tab aside) or U+FFFE, U+FFFF. */
+bool profconv__xml_clean(const char *s);
 
 /* --- emitting the SVG (svgemit.c) ---------------------------------------- */
 
@@ -55,16 +84,38 @@ struct pc_drawn {
 	int64_t delta;		/* differential: its own value's change */
 };
 
+/* The options that shape the text and background, checked, defaults
+ * filled in. */
+struct pc_svg_style {
+	const char *font_type, *nametype;
+	double font_size, font_width, factor;
+	double pad_title, pad_details, pad_subtitle;	/* flamegraph.pl's
+					 * ypad1, ypad2, ypad3 */
+	char bg_top[8], bg_bottom[8];
+};
+
+/* Check O's text, font, background and colour options (P: the palette)
+ * into *ST; PROFCONV_EINVAL with a message when one is wrong. */
+int profconv__svg_style(const struct profconv_svg_options *o,
+    const struct pc_palette *p, struct pc_svg_style *st);
+/* The image height for MAXDEPTH + 1 rows of FHEIGHT pixels. */
+double profconv__svg_height(const struct pc_svg_style *st,
+    const struct profconv_svg_options *o, unsigned int maxdepth,
+    unsigned int fheight);
+
 struct pc_svg_picture {
 	const struct profconv_view *cur;
 	const struct profconv_svg_options *opts;
+	const struct pc_svg_style *style;
 	const struct pc_palette *palette;
-	const struct pc_drawn *drawn;	/* root first, then by position */
+	const struct pc_drawn *drawn;	/* root first, then by position:
+					 * each frame after its parent */
 	size_t ndrawn;
-	int64_t total, maxdelta;
+	int64_t total;			/* the scale: 100% */
+	int64_t maxdelta;
 	bool diff;
-	double per_value;
-	unsigned int width, height, fheight;
+	double per_value, height;
+	unsigned int width, fheight;
 	const char *countname;
 };
 

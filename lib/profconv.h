@@ -898,6 +898,8 @@ int profconv_flame_write(const struct profconv_view *cur,
 
 struct profconv_view;		/* a profile's stacks as writers show them */
 
+struct profconv_palette_map;	/* function name -> colour, shared */
+
 struct profconv_svg_options {
 	unsigned int version;		/* PROFCONV_SVG_OPTIONS_VERSION */
 	const char *sample_type;	/* NULL: the view's default type */
@@ -907,8 +909,9 @@ struct profconv_svg_options {
 	const char *countname;		/* word after each value; NULL: from
 					 * the unit ("bytes", "objects",
 					 * "samples", "ns", ...) */
-	const char *colors;		/* palette (hot, mem, io, wakeup, red,
-					 * green, blue, aqua, yellow, purple,
+	const char *colors;		/* palette (hot, mem, io, wakeup,
+					 * chain, java, js, perl, red, green,
+					 * blue, aqua, yellow, purple,
 					 * orange); NULL: "hot" */
 	unsigned int width;		/* image width in pixels; 0: 1200 */
 	unsigned int frame_height;	/* height of one row; 0: 16 */
@@ -919,11 +922,52 @@ struct profconv_svg_options {
 	int inverted;			/* icicle graph: the root at the top */
 	int reverse;			/* merge stacks from the leaf end */
 	int negate;			/* differential: swap red and blue */
+	/* Version 2. */
+	int hash;			/* shades from flamegraph.pl's name
+					 * hash (--hash) */
+	int random;			/* shades at random from random_seed,
+					 * per frame (--random) */
+	uint64_t random_seed;
+	const char *bgcolors;		/* yellow, blue, green, grey or
+					 * "#rrggbb"; NULL: by palette */
+	const char *font_type;		/* CSS font-family; NULL: "Verdana" */
+	double font_size;		/* pixels; 0: 12 */
+	double font_width;		/* mean glyph width / font size, to fit
+					 * labels; 0: 0.59 */
+	const char *nametype;		/* before a frame's title on mouse-over;
+					 * NULL: "Function:" */
+	const char *notes;		/* in a comment "<!-- NOTES: ... -->" */
+	int64_t total;			/* widths and shares out of this
+					 * (>= the profile's); 0: its own */
+	double factor;			/* displayed values are multiplied by
+					 * it; 0: 1 */
+	struct profconv_palette_map *palette_map;	/* colours of names
+					 * found here kept, of the others
+					 * added; NULL: none */
 };
-#define PROFCONV_SVG_OPTIONS_VERSION 1
+#define PROFCONV_SVG_OPTIONS_VERSION 2
 #define PROFCONV_SVG_OPTIONS_INIT \
 	{ PROFCONV_SVG_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, 0, 0, \
-	  NULL, 0, 0, 0 }
+	  NULL, 0, 0, 0, 0, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL }
+
+/*
+ * A palette map: function names and their colours, read from and
+ * written to flamegraph.pl's palette.map text ("name->rgb(r,g,b)" lines,
+ * sorted by name), so that several graphs give one function one colour
+ * whatever the palette options.  profconv_svg_write adds the names it
+ * colours that the map lacks.  read takes the lines of FP into MAP, a
+ * later line for a name replacing an earlier one (a name may hold "->":
+ * the colour follows the last one); write prints the whole map, sorted
+ * bytewise by name.  A name holding a line break cannot be written and
+ * is not kept.
+ * Errors: PROFCONV_EFORMAT (a bad line, with its number), PROFCONV_EIO,
+ * PROFCONV_ENOMEM.
+ */
+int profconv_palette_map_new(struct profconv_palette_map **out);
+int profconv_palette_map_read(struct profconv_palette_map *map, FILE *fp);
+int profconv_palette_map_write(const struct profconv_palette_map *map,
+    FILE *fp);
+void profconv_palette_map_free(struct profconv_palette_map *map);
 
 /*
  * Write CUR as a self-contained flame-graph SVG to FP: one rectangle per

@@ -22,15 +22,8 @@
 #include "internal.h"
 #include "pictures.h"
 
-/* Geometry, in pixels (flamegraph.pl's defaults). */
+/* Geometry, in pixels (flamegraph.pl's); the rest is svgemit.c's. */
 #define XPAD 10
-#define FONT_SIZE 12
-#define FONT_WIDTH 0.59
-#define FRAME_PAD 1
-#define YPAD_TITLE (FONT_SIZE * 3)
-#define YPAD_DETAILS (FONT_SIZE * 2 + 10)
-#define YPAD_SUBTITLE (FONT_SIZE * 2)
-#define SEARCH_FILL "rgb(230,0,230)"
 
 /* One stack to lay out: a view stack (or a base stack in the current
  * view's frame ids) and its values. */
@@ -64,8 +57,10 @@ struct svg {
 	int64_t total, maxdelta;
 	double threshold;		/* narrowest drawn width, in values */
 	double per_value;		/* pixels per unit of value */
-	unsigned int width, fheight, height, maxdepth;
+	unsigned int width, fheight, maxdepth;
+	double height;
 	const struct pc_palette *palette;
+	struct pc_svg_style style;
 };
 
 /* --- sorting the stacks by their frames' names --------------------------- */
@@ -461,7 +456,7 @@ check_options(struct svg *g)
 	if (g->palette == NULL)
 		return profconv__fail(PROFCONV_EINVAL, "unknown palette '%s' "
 		    "(%s)", o->colors, profconv__palette_names());
-	return 0;
+	return profconv__svg_style(o, g->palette, &g->style);
 }
 
 static int
@@ -497,6 +492,12 @@ draw(struct svg *g)
 		rc = add_base(g);
 	if (rc < 0)
 		return rc;
+	/* --total: widths and shares out of more than this profile holds. */
+	if (g->o->total != 0 && g->o->total < g->total)
+		return profconv__fail(PROFCONV_EINVAL, "invalid total %" PRId64
+		    ": less than the profile's %" PRId64, g->o->total, g->total);
+	if (g->o->total != 0)
+		g->total = g->o->total;
 	g->per_value = g->total > 0 ?
 	    (double)(g->width - 2 * XPAD) / (double)g->total : 0;
 	if (g->total > 0 && (rc = parse_minwidth(g)) < 0)
@@ -512,11 +513,12 @@ draw(struct svg *g)
 		return rc;
 	if (g->ndrawn > 1)
 		qsort(g->drawn, g->ndrawn, sizeof(*g->drawn), by_position);
-	g->height = (g->maxdepth + 1) * g->fheight + YPAD_TITLE +
-	    YPAD_DETAILS + (g->o->subtitle != NULL ? YPAD_SUBTITLE : 0);
+	g->height = profconv__svg_height(&g->style, g->o, g->maxdepth,
+	    g->fheight);
 	g->countname = count_name(g);
 	return profconv__svg_emit(g->fp, &(struct pc_svg_picture){
-	    .cur = g->cur, .opts = g->o, .palette = g->palette,
+	    .cur = g->cur, .opts = g->o, .style = &g->style,
+	    .palette = g->palette,
 	    .drawn = g->drawn, .ndrawn = g->ndrawn, .total = g->total,
 	    .maxdelta = g->maxdelta, .diff = g->base != NULL,
 	    .per_value = g->per_value, .width = g->width,

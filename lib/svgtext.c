@@ -101,3 +101,36 @@ profconv__group_digits(char *buf, int64_t v)
 	*o = '\0';
 	return buf;
 }
+
+char *
+profconv__group_text(char *buf, const char *digits)
+{
+	size_t n, i;
+	char *o = buf;
+
+	if (*digits == '-')
+		*o++ = *digits++;
+	n = strlen(digits);
+	for (i = 0; i < n; i++) {
+		if (i != 0 && (n - i) % 3 == 0)
+			*o++ = ',';
+		*o++ = digits[i];
+	}
+	*o = '\0';
+	return buf;
+}
+
+bool
+profconv__xml_clean(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t k;
+
+	for (; *p != '\0'; p += k) {
+		k = sequence(p);
+		if (k == 0 || (k == 1 && *p < 0x20 && *p != '\t') ||
+		    (k == 3 && p[0] == 0xef && p[1] == 0xbf && p[2] >= 0xbe))
+			return false;
+	}
+	return true;
+}

@@ -5,7 +5,9 @@
  * text, and whole pictures of a profile whose names try to break them.
  */
 
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "helpers.h"
 #include "internal.h"
@@ -42,23 +44,186 @@ capture_json(const char *s)
 	cr_expect(eq(int, c_.b, B)); \
 } while (0)
 
+/* A frame's colour as flamegraph.pl's default gives it. */
+static struct pc_rgb
+seeded(const char *palette, const char *name)
+{
+	const struct pc_palette *p = profconv__palette(palette);
+
+	cr_assert(p != NULL, "%s", palette);
+	return profconv__palette_color(p, name, false,
+	    profconv__shade_seeded(name));
+}
+
 Test(svg, flamegraph_pl_colours)
 {
-	const struct pc_palette *hot = profconv__palette("hot");
-
-	cr_assert(hot != NULL);
 	/* flamegraph.pl's default: srand(sum of code points), one rand(). */
-	EXPECT_RGB(profconv__palette_color(hot, "malloc"), 230, 119, 28);
-	EXPECT_RGB(profconv__palette_color(hot, ""), 213, 39, 9);
+	EXPECT_RGB(seeded("hot", "malloc"), 230, 119, 28);
+	EXPECT_RGB(seeded("hot", ""), 213, 39, 9);
 	cr_expect(profconv__palette("warm") == NULL);
 	/* The seed sums code points, not bytes: "\u00e9t\u00e9" (233 + 116 +
 	 * 233 = 582) is coloured as "tuuvr" (582). */
 	{
-		struct pc_rgb a = profconv__palette_color(hot, "\xc3\xa9t\xc3\xa9");
-		struct pc_rgb b = profconv__palette_color(hot, "tuuvr");
+		struct pc_rgb a = seeded("hot", "\xc3\xa9t\xc3\xa9");
+		struct pc_rgb b = seeded("hot", "tuuvr");
 
 		EXPECT_RGB(a, b.r, b.g, b.b);
 	}
+}
+
+/* reverse(S), ASCII only. */
+static void
+reversed(const char *s, char *out)
+{
+	size_t n = strlen(s), i;
+
+	for (i = 0; i < n; i++)
+		out[i] = s[n - 1 - i];
+	out[n] = '\0';
+}
+
+Test(svg, name_hash)
+{
+	static const char *const names[] = { "malloc", "ab`cd", "`abc",
+	    "abc`", "a`b`c", "``", "`", "", "libc.so`malloc`", "x``yz`",
+	    "ab" };
+	const struct pc_palette *hot = profconv__palette("hot");
+	struct pc_shade m = profconv__shade_hash("malloc");
+	char rev[32];
+	size_t i;
+
+	/* The notes' figures, checked against flamegraph.pl --hash. */
+	cr_expect(fabs(m.v1 - 0.48903) < 1e-5, "%f", m.v1);
+	cr_expect(fabs(m.v2 - 0.66458) < 1e-5, "%f", m.v2);
+	cr_expect(m.v2 == m.v3);
+	EXPECT_RGB(profconv__palette_color(hot, "malloc", false, m), 238, 112,
+	    36);
+	/* A module prefix up to a back-quote is not hashed... */
+	cr_expect(profconv__shade_hash("libc.so.6`malloc").v1 == m.v1);
+	/* ...nor one in first place; no name, 1. */
+	cr_expect(profconv__shade_hash("`ab").v1 !=
+	    profconv__shade_hash("ab").v1);
+	cr_expect(profconv__shade_hash("").v1 == 1);
+	/* The second number is the first of the name read backwards. */
+	for (i = 0; i < PC_ARRAY_LEN(names); i++) {
+		reversed(names[i], rev);
+		cr_expect(profconv__shade_hash(names[i]).v2 ==
+		    profconv__shade_hash(rev).v1, "%s", names[i]);
+	}
+}
+
+/* The hue a palette gives NAME, told by its colour at shade 0. */
+static const char *
+hue(const char *palette, const char *name, bool waker)
+{
+	static const struct {
+		const char *hue;
+		struct pc_rgb c;
+	} hues[] = {
+		{ "red", { 200, 50, 50 } }, { "green", { 50, 200, 50 } },
+		{ "aqua", { 50, 165, 165 } }, { "yellow", { 175, 175, 50 } },
+		{ "orange", { 190, 90, 0 } }, { "blue", { 80, 80, 205 } },
+		{ "grey", { 160, 160, 160 } }, { "light", { 200, 200, 200 } },
+	};
+	struct pc_rgb c = profconv__palette_color(profconv__palette(palette),
+	    name, waker, (struct pc_shade){ 0, 0, 0 });
+	size_t i;
+
+	for (i = 0; i < PC_ARRAY_LEN(hues); i++)
+		if (hues[i].c.r == c.r && hues[i].c.g == c.g &&
+		    hues[i].c.b == c.b)
+			return hues[i].hue;
+	return "?";
+}
+
+Test(svg, language_palettes)
+{
+	/* java: annotations, JVM packages, C++, the rest. */
+	cr_expect(eq(str, (char *)hue("java", "foo_[j]", false), "green"));
+	cr_expect(eq(str, (char *)hue("java", "std::foo_[i]", false), "aqua"));
+	cr_expect(eq(str, (char *)hue("java", "java/lang/Thread.run", false),
+	    "green"));
+	cr_expect(eq(str, (char *)hue("java", "Lorg/x/Y;.z", false), "green"));
+	cr_expect(eq(str, (char *)hue("java", "xjava/lang", false), "red"));
+	cr_expect(eq(str, (char *)hue("java", "a:::b", false), "green"));
+	cr_expect(eq(str, (char *)hue("java", "std::vector<int>::push_back",
+	    false), "yellow"));
+	cr_expect(eq(str, (char *)hue("java", "vfs_read_[k]", false),
+	    "orange"));
+	cr_expect(eq(str, (char *)hue("java", "malloc", false), "red"));
+	/* perl */
+	cr_expect(eq(str, (char *)hue("perl", "Foo::bar", false), "yellow"));
+	cr_expect(eq(str, (char *)hue("perl", "Perl_pp_entersub", false),
+	    "green"));
+	cr_expect(eq(str, (char *)hue("perl", "/usr/bin/x.pl", false),
+	    "green"));
+	cr_expect(eq(str, (char *)hue("perl", "do_sys_open_[k]", false),
+	    "orange"));
+	cr_expect(eq(str, (char *)hue("perl", "main", false), "red"));
+	/* js */
+	cr_expect(eq(str, (char *)hue("js", "/app/a.js:3_[j]", false),
+	    "green"));
+	cr_expect(eq(str, (char *)hue("js", "Builtin:Map_[j]", false), "aqua"));
+	cr_expect(eq(str, (char *)hue("js", "v8::internal::Heap", false),
+	    "yellow"));
+	cr_expect(eq(str, (char *)hue("js", "/app/src/index.js", false),
+	    "green"));
+	cr_expect(eq(str, (char *)hue("js", "a.js/b", false), "red"));
+	cr_expect(eq(str, (char *)hue("js", "LazyCompile:foo", false),
+	    "aqua"));
+	cr_expect(eq(str, (char *)hue("js", " ", false), "green"));
+	cr_expect(eq(str, (char *)hue("js", "x_[k]y", false), "orange"));
+	cr_expect(eq(str, (char *)hue("js", "uv_run", false), "red"));
+	/* wakeup, chain, and the separators in every palette. */
+	cr_expect(eq(str, (char *)hue("wakeup", "schedule", false), "aqua"));
+	cr_expect(eq(str, (char *)hue("chain", "schedule", false), "blue"));
+	cr_expect(eq(str, (char *)hue("chain", "schedule", true), "aqua"));
+	cr_expect(eq(str, (char *)hue("chain", "wake_[w]", false), "aqua"));
+	cr_expect(eq(str, (char *)hue("chain", "--", true), "grey"));
+	cr_expect(eq(str, (char *)hue("java", "-", false), "light"));
+	cr_expect(eq(str, (char *)hue("hot", "--", false), "grey"));
+}
+
+Test(svg, random_shades)
+{
+	uint64_t a = 42, b = 42, c = 43;
+	struct pc_shade x = profconv__shade_random(&a);
+	struct pc_shade y = profconv__shade_random(&b);
+	struct pc_shade z = profconv__shade_random(&c);
+	int i;
+
+	/* One seed, one sequence; another seed, another. */
+	cr_expect(x.v1 == y.v1 && x.v2 == y.v2 && x.v3 == y.v3);
+	cr_expect(x.v1 != z.v1);
+	cr_expect(x.v1 != x.v2);
+	for (i = 0; i < 1000; i++) {
+		x = profconv__shade_random(&a);
+		cr_assert(x.v1 >= 0 && x.v1 < 1 && x.v3 >= 0 && x.v3 < 1);
+	}
+}
+
+Test(svg, backgrounds)
+{
+	const struct pc_palette *mem = profconv__palette("mem");
+	char top[8], bottom[8];
+
+	cr_expect(eq(int, profconv__background(mem, NULL, top, bottom), 0));
+	cr_expect(eq(str, top, "#eef2ee"));
+	cr_expect(eq(str, bottom, "#e0ffe0"));
+	cr_expect(eq(int, profconv__background(profconv__palette("chain"),
+	    NULL, top, bottom), 0));
+	cr_expect(eq(str, bottom, "#e0e0ff"));
+	cr_expect(eq(int, profconv__background(mem, "yellow", top, bottom), 0));
+	cr_expect(eq(str, bottom, "#eeeeb0"));
+	cr_expect(eq(int, profconv__background(mem, "#A0b0c0", top, bottom),
+	    0));
+	cr_expect(eq(str, top, "#A0b0c0"));
+	cr_expect(eq(str, bottom, "#A0b0c0"));
+	cr_expect(eq(int, profconv__background(mem, "#a0b0c", top, bottom),
+	    -1));
+	cr_expect(eq(int, profconv__background(mem, "#a0b0cg", top, bottom),
+	    -1));
+	cr_expect(eq(int, profconv__background(mem, "pink", top, bottom), -1));
 }
 
 Test(svg, difference_colours)
@@ -203,7 +368,7 @@ Test(svg, bad_options)
 	cr_assert(eq(int, profconv_view_new(&v, p, NULL), 0));
 	o.version = 99;
 	cr_expect(eq(int, profconv_svg_write(v, NULL, fp, &o), PROFCONV_EINVAL));
-	cr_expect(eq(str, ERRMSG, "SVG options version 99 is not 1"));
+	cr_expect(eq(str, ERRMSG, "SVG options version 99 is not 2"));
 	o.version = PROFCONV_SVG_OPTIONS_VERSION;
 	o.colors = "warm";
 	cr_expect(eq(int, profconv_svg_write(v, NULL, fp, &o), PROFCONV_EINVAL));
@@ -216,11 +381,149 @@ Test(svg, bad_options)
 	o.sample_type = "nope";
 	cr_expect(eq(int, profconv_svg_write(v, NULL, fp, &o),
 	    PROFCONV_ENOTFOUND));
+	o.sample_type = NULL;
+	o.font_type = "x{y}";
+	cr_expect(eq(int, profconv_svg_write(v, NULL, fp, &o), PROFCONV_EINVAL));
+	o.font_type = "\"DejaVu Sans\", monospace";
+	cr_expect(eq(int, profconv_svg_write(v, NULL, fp, &o), 0), "%s", ERRMSG);
+	o.notes = "a--b";
+	cr_expect(eq(int, profconv_svg_write(v, NULL, fp, &o), PROFCONV_EINVAL));
+	cr_expect(eq(str, ERRMSG, "invalid notes 'a--b': '--' cannot be in an "
+	    "XML comment"));
+	o.notes = "a\x01";
+	cr_expect(eq(int, profconv_svg_write(v, NULL, fp, &o), PROFCONV_EINVAL));
+	o.notes = NULL;
+	o.total = 399;		/* the profile holds 400 */
+	cr_expect(eq(int, profconv_svg_write(v, NULL, fp, &o), PROFCONV_EINVAL));
+	cr_expect(eq(str, ERRMSG, "invalid total 399: less than the profile's "
+	    "400"));
+	o.total = 400;
+	cr_expect(eq(int, profconv_svg_write(v, NULL, fp, &o), 0));
+	o.total = 0;
+	o.hash = o.random = 1;
+	cr_expect(eq(int, profconv_svg_write(v, NULL, fp, &o), PROFCONV_EINVAL));
+	o.hash = 0;
+	o.font_size = 0.5;
+	cr_expect(eq(int, profconv_svg_write(v, NULL, fp, &o), PROFCONV_EINVAL));
+	o.font_size = 0;
+	o.factor = -1;
+	cr_expect(eq(int, profconv_svg_write(v, NULL, fp, &o), PROFCONV_EINVAL));
+	o.factor = 0;
+	o.bgcolors = "#12345";
+	cr_expect(eq(int, profconv_svg_write(v, NULL, fp, &o), PROFCONV_EINVAL));
+	cr_expect(eq(str, ERRMSG, "invalid background '#12345': yellow, blue, "
+	    "green, grey or #rrggbb expected"));
 	so.version = 0;
 	cr_expect(eq(int, profconv_speedscope_write(v, fp, &so),
 	    PROFCONV_EINVAL));
 	cr_expect(eq(str, ERRMSG, "speedscope options version 0 is not 1"));
 	fclose(fp);
+	profconv_view_free(v);
+	profconv_profile_free(p);
+}
+
+static char *
+map_text(const struct profconv_palette_map *m)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	cr_assert(eq(int, profconv_palette_map_write(m, fp), 0), "%s", ERRMSG);
+	fclose(fp);
+	return buf;
+}
+
+static int
+map_read(struct profconv_palette_map *m, const char *text)
+{
+	FILE *fp = fmemopen((void *)text, strlen(text), "r");
+	int rc = profconv_palette_map_read(m, fp);
+
+	fclose(fp);
+	return rc;
+}
+
+Test(svg, palette_map_text)
+{
+	struct profconv_palette_map *m;
+	char *t;
+
+	cr_assert(eq(int, profconv_palette_map_new(&m), 0));
+	/* Sorted by name on the way out; a later line wins; a name may hold
+	 * "->" (C++'s operator->), the colour follows the last one. */
+	cr_expect(eq(int, map_read(m, "zeta->rgb(1,2,3)\n"
+	    "std::unique_ptr<T>::operator->->rgb(4,5,6)\n\n"
+	    "alpha->rgb(7,8,9)\r\nzeta->rgb(10,11,12)\n"), 0), "%s", ERRMSG);
+	t = map_text(m);
+	cr_expect(eq(str, t, "alpha->rgb(7,8,9)\n"
+	    "std::unique_ptr<T>::operator->->rgb(4,5,6)\n"
+	    "zeta->rgb(10,11,12)\n"));
+	free(t);
+	cr_expect(eq(int, map_read(m, "a->rgb(1,2,3)\nb->rgb(256,0,0)\n"),
+	    PROFCONV_EFORMAT));
+	cr_expect(eq(str, ERRMSG, "line 2: invalid colour 'rgb(256,0,0)' "
+	    "(expected rgb(R,G,B), each 0 to 255)"));
+	cr_expect(eq(int, map_read(m, "no arrow\n"), PROFCONV_EFORMAT));
+	cr_expect(eq(str, ERRMSG, "line 1: no '->' between a name and a "
+	    "colour"));
+	cr_expect(eq(int, map_read(m, "a->rgb(1,2,3) \n"), PROFCONV_EFORMAT));
+	cr_expect(eq(int, map_read(m, "a->rgb(-1,2,3)\n"), PROFCONV_EFORMAT));
+	profconv_palette_map_free(m);
+}
+
+static char *
+draw(const struct profconv_view *v, struct profconv_svg_options *o)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	cr_assert(eq(int, profconv_svg_write(v, NULL, fp, o), 0), "%s",
+	    ERRMSG);
+	fclose(fp);
+	return buf;
+}
+
+Test(svg, palette_map_keeps_colours)
+{
+	struct profconv_profile *p = hostile_profile();
+	struct profconv_view *v;
+	struct profconv_svg_options o = PROFCONV_SVG_OPTIONS_INIT;
+	struct profconv_palette_map *m;
+	char *first, *second, *t;
+
+	cr_assert(eq(int, profconv_view_new(&v, p, NULL), 0));
+	cr_assert(eq(int, profconv_palette_map_new(&m), 0));
+	cr_assert(eq(int, map_read(m, "main->rgb(1,2,3)\n"), 0));
+	o.minwidth = "0";
+	o.palette_map = m;
+	o.random = 1;
+	o.random_seed = 1;
+	first = draw(v, &o);
+	/* The mapped name keeps its colour; the others were added. */
+	cr_expect(strstr(first, "<title>main (400 bytes") != NULL);
+	cr_expect(strstr(first, "fill=\"rgb(1,2,3)\"") != NULL);
+	t = map_text(m);
+	cr_expect(eq(sz, count(t, "\n"), 4), "%s", t);	/* "", 3 names */
+	cr_expect(strncmp(t, "->rgb(", 6) == 0, "%s", t);
+	cr_expect(strstr(t, "main->rgb(1,2,3)\n") != NULL, "%s", t);
+	free(t);
+	/* Another palette, another seed: the same colours. */
+	o.random_seed = 2;
+	o.colors = "aqua";
+	/* (The background is the palette's: compare the frames.) */
+	second = draw(v, &o);
+	cr_expect(eq(str, strstr(second, "<g id=\"frames\""),
+	    strstr(first, "<g id=\"frames\"")));
+	o.palette_map = NULL;
+	free(second);
+	second = draw(v, &o);
+	cr_expect(strcmp(strstr(second, "<g id=\"frames\""),
+	    strstr(first, "<g id=\"frames\"")) != 0);
+	free(first);
+	free(second);
+	profconv_palette_map_free(m);
 	profconv_view_free(v);
 	profconv_profile_free(p);
 }

@@ -20,6 +20,20 @@
 #   dom DUMP
 #       parse a chromium --dump-dom of an SVG; print "name class fill x
 #       width" per frame and the matched text, for the shell to check.
+#   fg OURS THEIRS FOLDED [--reverse] [--total] [--chain]
+#       OURS (profflame --svg) and THEIRS (flamegraph.pl on FOLDED, with
+#       the same options) draw the same frames: per stack path the same
+#       fill, value, share, change, row, width and label, the same x when
+#       flamegraph.pl's whole-line sort puts the stacks in our order, and
+#       the same image size and background.  With --total the roots are
+#       not compared (flamegraph.pl stretches its root to the total).
+#       flamegraph.pl strips an annotation (_[k]...) off titles, so ours are
+#       compared without it, but with --chain (where it adds _[w] and
+#       strips it again).
+#       Prints the number of frames compared.
+#   pprof FOLDED OUT
+#       write FOLDED ("a;b;c 10" lines) as an uncompressed pprof profile
+#       with one sample type samples/count: names exactly as given.
 import re
 import struct
 import sys
@@ -58,6 +72,7 @@ def frames_of(path):
         fault("%s: no <g id='frames'>" % path)
         done()
     out = []
+    factor = float(group.get("data-factor") or 1)
     for g in group:
         f = Frame()
         title, rect, text = g.find(NS + "title"), g.find(NS + "rect"), g.find(NS + "text")
@@ -75,7 +90,7 @@ def frames_of(path):
         f.x, f.w = float(rect.get("x")), float(rect.get("width"))
         f.y, f.fill, f.label = float(rect.get("y")), rect.get("fill"), text.text or ""
         f.cls = g.get("class") or ""
-        if f.value != f.v:
+        if factor == 1 and f.value != f.v:
             fault("%s: title value %d != data-v %d" % (f.name, f.value, f.v))
         out.append(f)
     return root, group, out
@@ -296,6 +311,171 @@ def cmd_dom(args):
         print(tid, t.get("class") or "-", (t.text or "").strip() or "-")
 
 
+FG_TITLE = re.compile(r"^(.*) \(([0-9,]+) (.+), ([0-9.]+)%(?:; ([-+]?[0-9.]+)%)?\)$")
+ANNOTATION = re.compile(r"_\[[kwij]\]$")
+
+
+def fg_frames(path):
+    """flamegraph.pl's frames: <g> with title, rect and text, no data-*."""
+    text = re.sub(r"<!DOCTYPE[^>]*>", "", open(path, encoding="utf-8").read())
+    root = ET.fromstring(text)
+    group = root.find(".//%sg[@id='frames']" % NS)
+    out = []
+    for g in group:
+        f = Frame()
+        m = FG_TITLE.match(g.find(NS + "title").text)
+        if not m:
+            fault("flamegraph.pl title %r not understood" % g.find(NS + "title").text)
+            continue
+        rect = g.find(NS + "rect")
+        f.name, f.value = m.group(1), int(m.group(2).replace(",", ""))
+        f.pct, f.dpct = float(m.group(4)), m.group(5)
+        f.x, f.w = float(rect.get("x")), float(rect.get("width"))
+        f.y, f.h = float(rect.get("y")), float(rect.get("height"))
+        f.fill, f.label = rect.get("fill"), g.find(NS + "text").text or ""
+        out.append(f)
+    # Depth from the row: the root's row is the lowest (or, inverted, the
+    # highest) and rows are one frame height apart.
+    ys = sorted({f.y for f in out})
+    step = ys[1] - ys[0] if len(ys) > 1 else 1
+    base = [f for f in out if f.name == "all"][0].y
+    for f in out:
+        f.d = int(round(abs(f.y - base) / step))
+    # Values in width order: start from x.
+    width = float(root.get("width"))
+    total = [f for f in out if f.name == "all"][0].w
+    for f in out:
+        f.s, f.v = f.x, f.w
+    return root, out
+
+
+def fg_paths(frames):
+    by_depth = {}
+    for f in frames:
+        by_depth.setdefault(f.d, []).append(f)
+    paths = {}
+    for f in frames:
+        names, p = [], f
+        while p.d > 0:
+            names.append(p.name)
+            # Coordinates are rounded to 0.1 px: the parent is the frame
+            # one row down that holds the centre most deeply.
+            c = p.x + p.w / 2
+            ps = sorted((min(c - q.x, q.x + q.w - c), id(q), q) for q in by_depth.get(p.d - 1, [])
+                        if q.x - 0.06 <= c <= q.x + q.w + 0.06)
+            ps = [t[2] for t in ps[-1:]]
+            if len(ps) != 1:
+                fault("flamegraph.pl frame %r (depth %d): %d parents" % (p.name, p.d, len(ps)))
+                break
+            p = ps[0]
+        paths[tuple(reversed(names))] = f
+    return paths
+
+
+def same_order(folded, reverse):
+    lines = []
+    for line in open(folded, encoding="utf-8"):
+        parts = line.rstrip("\n").split(" ")
+        stack, counts = " ".join(p for p in parts if not re.match(r"^[0-9]+$", p)), [p for p in parts if re.match(r"^[0-9]+$", p)]
+        frames = stack.split(";")
+        if reverse:
+            frames.reverse()
+        lines.append((frames, ";".join(frames) + " " + " ".join(counts)))
+    perl = [f for f, _ in sorted(lines, key=lambda t: t[1].encode("utf-8"))]
+    ours = sorted((f for f, _ in lines), key=lambda fs: [n.encode("utf-8") for n in fs])
+    return perl == ours
+
+
+def background(root):
+    return [s.get("stop-color") for s in root.iter(NS + "stop")]
+
+
+def cmd_fg(args):
+    ours_path, theirs_path, folded = args[0], args[1], args[2]
+    reverse, total = "--reverse" in args, "--total" in args
+    strip = (lambda n: n) if "--chain" in args else (lambda n: ANNOTATION.sub("", n))
+    oroot, _, ours = frames_of(ours_path)
+    troot, theirs = fg_frames(theirs_path)
+    for attr in ("width", "height"):
+        if abs(float(oroot.get(attr)) - float(troot.get(attr))) > 1e-9:
+            fault("image %s %s, flamegraph.pl's %s" % (attr, oroot.get(attr), troot.get(attr)))
+    if background(oroot) != background(troot):
+        fault("background %r, flamegraph.pl's %r" % (background(oroot), background(troot)))
+    xs = same_order(folded, reverse)
+    mine = {tuple(strip(n) for n in k): f for k, f in paths_of(ours).items()}
+    theirs = fg_paths(theirs)
+    if set(mine) != set(theirs):
+        fault("frames only we draw: %r; only flamegraph.pl: %r" %
+              (sorted(set(mine) - set(theirs))[:5], sorted(set(theirs) - set(mine))[:5]))
+    n = 0
+    for key in sorted(set(mine) & set(theirs)):
+        a, b = mine[key], theirs[key]
+        if total and not key:
+            continue
+        n += 1
+        what = []
+        if a.fill != b.fill:
+            what.append("fill %s, flamegraph.pl's %s" % (a.fill, b.fill))
+        if a.value != b.value and key:
+            what.append("value %d, flamegraph.pl's %d" % (a.value, b.value))
+        if abs(a.pct - b.pct) > 0.0101 and key:
+            what.append("share %.2f, flamegraph.pl's %.2f" % (a.pct, b.pct))
+        if (a.dpct is None) != (b.dpct is None) or (a.dpct is not None and key and abs(float(a.dpct) - float(b.dpct)) > 0.0101):
+            what.append("change %s, flamegraph.pl's %s" % (a.dpct, b.dpct))
+        if abs(a.y - b.y) > 0.051 or abs(a.w - b.w) > 0.11:
+            what.append("row %.1f width %.1f, flamegraph.pl's %.1f %.1f" % (a.y, a.w, b.y, b.w))
+        if xs and abs(a.x - b.x) > 0.051:
+            what.append("x %.1f, flamegraph.pl's %.1f" % (a.x, b.x))
+        if key and not ANNOTATION.search(a.name) and a.label != b.label:
+            what.append("label %r, flamegraph.pl's %r" % (a.label, b.label))
+        if what:
+            fault("%r: %s" % (key, "; ".join(what)))
+    print(n)
+    done()
+
+
+def varint(v):
+    out = bytearray()
+    v &= (1 << 64) - 1
+    while True:
+        b = v & 0x7f
+        v >>= 7
+        out.append(b | (0x80 if v else 0))
+        if not v:
+            return bytes(out)
+
+
+def field(num, payload):
+    if isinstance(payload, int):
+        return varint(num << 3) + varint(payload)
+    return varint(num << 3 | 2) + varint(len(payload)) + payload
+
+
+def cmd_pprof(args):
+    strings, funcs, out = [""], {}, bytearray()
+
+    def sid(s):
+        if s not in strings:
+            strings.append(s)
+        return strings.index(s)
+    out += field(1, field(1, sid("samples")) + field(2, sid("count")))
+    for line in open(args[0], encoding="utf-8"):
+        stack, count = line.rstrip("\n").rsplit(" ", 1)
+        locs = []
+        for name in stack.split(";"):
+            if name not in funcs:
+                funcs[name] = len(funcs) + 1
+            locs.append(funcs[name])
+        ids = b"".join(varint(i) for i in reversed(locs))
+        out += field(2, field(1, ids) + field(2, varint(int(count))))
+    for name, i in funcs.items():
+        out += field(4, field(1, i) + field(4, field(1, i) + field(2, 1)))
+        out += field(5, field(1, i) + field(2, sid(name)) + field(3, sid(name)))
+    for s in strings:
+        out += field(6, s.encode("utf-8"))
+    open(args[1], "wb").write(out)
+
+
 if __name__ == "__main__":
     {"tree": cmd_tree, "colors": cmd_colors, "diff": cmd_diff, "png": cmd_png,
-     "dom": cmd_dom}[sys.argv[1]](sys.argv[2:])
+     "dom": cmd_dom, "fg": cmd_fg, "pprof": cmd_pprof}[sys.argv[1]](sys.argv[2:])

@@ -137,7 +137,7 @@ svgcheck tree "$TMP/diff.svg" "$TMP/cur.folded" --minwidth 0 >/dev/null ||
 
 # --- errors --------------------------------------------------------------------
 run 2 "$FLAME" --svg --colors nope "$mem"
-expect_err "profflame: unknown palette 'nope' (hot, mem, io, wakeup, red, green, blue, aqua, yellow, purple, orange)"
+expect_err "profflame: unknown palette 'nope' (hot, mem, io, wakeup, chain, java, js, perl, red, green, blue, aqua, yellow, purple, orange)"
 run 2 "$FLAME" --svg --minwidth 1x "$mem"
 expect_err "profflame: invalid minimum width '1x': pixels or a percentage expected"
 run 2 "$FLAME" --title x "$mem"
