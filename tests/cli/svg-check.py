@@ -4,12 +4,13 @@
 # tests/cli/svg.sh and svg-browser.sh.  Every command exits 1 with
 # "svg-check: ..." lines on a fault.
 #
-#   tree SVG FOLDED [--reverse] [--minwidth PX|N%] [--unit U]
+#   tree SVG FOLDED [--reverse] [--minwidth PX|N%] [--unit U] [--total N]
 #       SVG parses as XML; every frame's title, rect and data attributes
 #       agree; the tree the frames draw equals the tree of FOLDED's stacks
 #       (merged from the leaf with --reverse), minus the frames narrower
 #       than the minimum width and nothing else; siblings in name order.
-#       Prints the root's value.
+#       With --total, widths and shares are out of N.  Prints the root's
+#       value.
 #   colors SVG...
 #       within each file, a name has one colour, and the same in every file.
 #   diff SVG DIFF-FOLDED [--negate]
@@ -31,6 +32,11 @@
 #       compared without it, but with --chain (where it adds _[w] and
 #       strips it again).
 #       Prints the number of frames compared.
+#   hues SVG...
+#       print "HUE NAME" per frame: which of flamegraph.pl's one-hue
+#       palettes (red green blue aqua yellow purple orange; grey and light
+#       for the separators; white, diff-red, diff-blue) can make its fill,
+#       "?" when none can.
 #   pprof FOLDED OUT
 #       write FOLDED ("a;b;c 10" lines) as an uncompressed pprof profile
 #       with one sample type samples/count: names exactly as given.
@@ -149,8 +155,9 @@ def cmd_tree(args):
     width = float(root.get("width"))
     total = int(group.get("data-total"))
     want = folded_tree(folded, reverse)
-    if want[()] != total:
-        fault("SVG total %d != folded total %d" % (total, want[()]))
+    scale = int(args[args.index("--total") + 1]) if "--total" in args else want[()]
+    if scale != total:
+        fault("SVG total %d != %d" % (total, scale))
     if minwidth.endswith("%"):
         threshold = total * float(minwidth[:-1]) / 100
     else:
@@ -186,7 +193,7 @@ def cmd_tree(args):
         order = [f.name for f in sorted(fs, key=lambda f: f.s)]
         if order != sorted(order, key=lambda n: n.encode("utf-8")):
             fault("children of %r not in name order: %r" % (key, order))
-    print(total)
+    print(want[()] if () in got and got[()].v == want[()] else -1)
     done()
 
 
@@ -420,7 +427,8 @@ def cmd_fg(args):
             what.append("value %d, flamegraph.pl's %d" % (a.value, b.value))
         if abs(a.pct - b.pct) > 0.0101 and key:
             what.append("share %.2f, flamegraph.pl's %.2f" % (a.pct, b.pct))
-        if (a.dpct is None) != (b.dpct is None) or (a.dpct is not None and key and abs(float(a.dpct) - float(b.dpct)) > 0.0101):
+        # (flamegraph.pl gives its root no change; ours has one.)
+        if key and ((a.dpct is None) != (b.dpct is None) or (a.dpct is not None and abs(float(a.dpct) - float(b.dpct)) > 0.0101)):
             what.append("change %s, flamegraph.pl's %s" % (a.dpct, b.dpct))
         if abs(a.y - b.y) > 0.051 or abs(a.w - b.w) > 0.11:
             what.append("row %.1f width %.1f, flamegraph.pl's %.1f %.1f" % (a.y, a.w, b.y, b.w))
@@ -431,6 +439,44 @@ def cmd_fg(args):
         if what:
             fault("%r: %s" % (key, "; ".join(what)))
     print(n)
+    done()
+
+
+# flamegraph.pl's one-hue palettes, as functions of their number v.
+HUES = {
+    "red": lambda v: (200 + int(55 * v), 50 + int(80 * v), 50 + int(80 * v)),
+    "green": lambda v: (50 + int(60 * v), 200 + int(55 * v), 50 + int(60 * v)),
+    "blue": lambda v: (80 + int(60 * v), 80 + int(60 * v), 205 + int(50 * v)),
+    "aqua": lambda v: (50 + int(60 * v), 165 + int(55 * v), 165 + int(55 * v)),
+    "yellow": lambda v: (175 + int(55 * v), 175 + int(55 * v), 50 + int(20 * v)),
+    "purple": lambda v: (190 + int(65 * v), 80 + int(60 * v), 190 + int(65 * v)),
+    "orange": lambda v: (190 + int(65 * v), 90 + int(65 * v), 0),
+}
+
+
+def hue_of(fill, table):
+    rgb = tuple(int(x) for x in re.findall(r"\d+", fill))
+    if rgb == (160, 160, 160):
+        return "grey"
+    if rgb == (200, 200, 200):
+        return "light"
+    if rgb == (255, 255, 255):
+        return "white"
+    for name, colours in table.items():
+        if rgb in colours:
+            return name
+    if rgb[0] == 255 and rgb[1] == rgb[2]:
+        return "diff-red"
+    if rgb[2] == 255 and rgb[0] == rgb[1]:
+        return "diff-blue"
+    return "?"
+
+
+def cmd_hues(args):
+    table = {name: {f(i / 20000) for i in range(20000)} for name, f in HUES.items()}
+    for path in args:
+        for f in frames_of(path)[2]:
+            print(hue_of(f.fill, table), f.name)
     done()
 
 
@@ -478,4 +524,4 @@ def cmd_pprof(args):
 
 if __name__ == "__main__":
     {"tree": cmd_tree, "colors": cmd_colors, "diff": cmd_diff, "png": cmd_png,
-     "dom": cmd_dom, "fg": cmd_fg, "pprof": cmd_pprof}[sys.argv[1]](sys.argv[2:])
+     "dom": cmd_dom, "fg": cmd_fg, "pprof": cmd_pprof, "hues": cmd_hues}[sys.argv[1]](sys.argv[2:])
