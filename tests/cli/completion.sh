@@ -37,7 +37,8 @@ expect "function line stack" profdiff --by ""
 expect "line" profdiff --by l
 expect "delta-bytes delta-objects" profdiff --sort delta
 expect "stack" profdiff --by=st
-expect "--focus --functions" profflame --f
+expect "--functions" profflame --fu
+expect "--factor --focus --fontsize --fonttype --fontwidth --functions" profflame --f
 expect "heap.0001.heap" profflame --base he
 expect "heap.0001.heap" profconv show he
 expect "other.pb.gz" profconv merge -o ot
@@ -47,6 +48,16 @@ expect "function line stack" proftrend --by ""
 expect "--no-sort" proftrend --no-so
 expect "other.pb.gz" proftrend -o ot
 expect "heap.0001.heap" proftrend other.pb.gz he
+# profflame --svg: the palettes the library knows, the backgrounds, files.
+palettes=$("$BIN/profflame" --svg --colors nope "$DATA/go/mem.pb.gz" 2>&1 |
+	sed -n "s/^profflame: unknown palette 'nope' (\(.*\))$/\1/p" | tr -d , |
+	tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//')
+[ -n "$palettes" ] || fail "no palette list from profflame"
+expect "$palettes" profflame --svg --colors ""
+expect "java js" profflame --svg --colors=j
+expect "blue green grey yellow" profflame --svg --bgcolors ""
+expect "heap.0001.heap" profflame --svg --palfile he
+expect "--factor" profflame --fa
 # Every command has a completion.
 for cmd in profconv profdiff profflame proftrend; do
 	bash -c ". '$comp'; complete -p $cmd" >/dev/null 2>&1 ||

@@ -55,6 +55,19 @@ browser --force-device-scale-factor=1 --window-size=1200,"$height" \
 	fail "the screenshot does not show the frames"; }
 echo "screenshot: ${n:-0} frames seen in their colours" >&2
 
+# The same with another font, background and name type: what a person
+# sees changes with them.
+variant=$TMP/www/variant.svg
+"$BIN/profflame" --svg -t inuse_space --bgcolors '#203040' --fontsize 16 \
+    --fontwidth 0.65 --fonttype monospace --nametype 'Allocated by:' "$heap" \
+    -o "$variant" 2>/dev/null || fail "profflame --svg (variant)"
+svgcheck tree "$variant" "$TMP/leaky.folded" >/dev/null || fail "the variant does not draw the folded stacks"
+vheight=$(sed -n 's/^<svg [^>]*height="\([0-9]*\)".*/\1/p' "$variant")
+browser --force-device-scale-factor=1 --window-size=1200,"$vheight" \
+    --screenshot="$TMP/variant.png" "file://$variant" >/dev/null
+[ -s "$TMP/variant.png" ] && { n=$(svgcheck png "$TMP/variant.png" "$variant") ||
+	fail "the variant's screenshot does not show its frames or background"; }
+
 # 2. From a file:// URL: zoom on remember and search for it.
 browser --virtual-time-budget=3000 --dump-dom \
     "file://$svg?s=remember&x=$rs&y=$rd" >"$TMP/dom.svg"
@@ -72,9 +85,11 @@ cat >"$TMP/www/embed.html" <<'HTML'
 <!DOCTYPE html>
 <html><body><pre id="result">not run</pre>
 <iframe id="pic" src="leaky.svg" width="1200" height="400"></iframe>
+<iframe id="variant" src="variant.svg" width="1200" height="400"></iframe>
 <script>
-document.getElementById("pic").addEventListener("load", function () {
-	var win = this.contentWindow, doc = this.contentDocument, out = [];
+window.addEventListener("load", function () {
+	var pic = document.getElementById("pic");
+	var win = pic.contentWindow, doc = pic.contentDocument, out = [];
 	function state(tag) {
 		Array.prototype.forEach.call(doc.getElementById("frames").children, function (g) {
 			var t = g.querySelector("title").textContent, r = g.querySelector("rect");
@@ -108,6 +123,10 @@ document.getElementById("pic").addEventListener("load", function () {
 		state("search");
 		click(doc.getElementById("search"));
 		state("unsearch");
+		doc = document.getElementById("variant").contentDocument;
+		frame("make_request_buffer").querySelector("rect").dispatchEvent(
+		    new MouseEvent("mouseover", { bubbles: true }));
+		state("variant");
 	} catch (e) {
 		out.push("error " + e);
 	}
@@ -129,6 +148,7 @@ check page.txt '^reset unzoom hide Reset Zoom$'
 check page.txt "^search matched - Matched: $share% \\($grouped bytes\\)\$"
 check page.txt '^search remember - rgb\(230,0,230\) '
 check page.txt '^unsearch search - Search$'
+check page.txt '^variant details - Allocated by: make_request_buffer \([0-9,]+ bytes, [0-9.]+%\)$'
 # After the reset every frame is where it was at load, label included.
 sed -n 's/^load //p' "$TMP/page.txt" | grep -v '^details\|^matched\|^unzoom\|^search' >"$TMP/load.txt"
 sed -n 's/^reset //p' "$TMP/page.txt" | grep -v '^details\|^matched\|^unzoom\|^search' >"$TMP/reset.txt"

@@ -17,7 +17,9 @@
 #       frame colours and title deltas follow flamegraph.pl's difference
 #       rules for the "stack BASE CUR" lines.
 #   png PNG SVG
-#       the screenshot PNG shows each wide frame's fill at its place.
+#       the screenshot PNG shows each wide frame's fill at its place, and
+#       the background's top colour in the top left corner, its bottom
+#       colour in the bottom left one.
 #   dom DUMP
 #       parse a chromium --dump-dom of an SVG; print "name class fill x
 #       width" per frame and the matched text, for the shell to check.
@@ -299,6 +301,13 @@ def cmd_png(args):
         checked += 1
     if checked == 0:
         fault("no frame wide enough to check")
+    root = ET.parse(args[1]).getroot()
+    stops = [s.get("stop-color") for s in root.iter(NS + "stop")]
+    for (x, y), stop in zip(((1, 1), (1, int(float(root.get("height"))) - 2)), stops):
+        px = tuple(rows[y][x * bpp:x * bpp + 3])
+        want = tuple(int(stop[i:i + 2], 16) for i in (1, 3, 5))
+        if px != want:
+            fault("background at %d,%d is rgb%r, not %s" % (x, y, px, stop))
     print(checked)
     done()
 
