@@ -245,11 +245,14 @@ Test(input, read_refuses_unknown_options_versions)
 	struct profconv_read_options opts = PROFCONV_READ_OPTIONS_INIT;
 	struct profconv_profile *prof;
 
-	opts.version = 4;
+	opts.version = 5;
 	cr_assert(eq(int, profconv_profile_read_mem(&prof, "x", 1, &opts, NULL),
 	    PROFCONV_EINVAL));
 	cr_assert(eq(str, (char *)profconv_errmsg(),
-	    "read options version 4 is not 3"));
+	    "read options version 5 is not 4"));
+	opts.version = 3;	/* the layout before jobs */
+	cr_assert(eq(int, profconv_profile_read_mem(&prof, "x", 1, &opts, NULL),
+	    PROFCONV_EINVAL));
 	opts.version = 1;	/* the layout before the progress callback */
 	cr_assert(eq(int, profconv_profile_read_mem(&prof, "x", 1, &opts, NULL),
 	    PROFCONV_EINVAL));
