@@ -99,6 +99,8 @@ read_line(struct profconv_palette_map *m, char *line, size_t len,
 		line[--len] = '\0';
 	if (len != 0 && line[len - 1] == '\r')
 		line[--len] = '\0';
+	if (len == 0)
+		return 0;	/* an empty line */
 	if (memchr(line, '\0', len) != NULL)
 		return profconv__fail(PROFCONV_EFORMAT, "line %llu: a NUL "
 		    "byte", lineno);
@@ -127,8 +129,6 @@ profconv_palette_map_read(struct profconv_palette_map *map, FILE *fp)
 		return profconv__fail(PROFCONV_EINVAL, "no map or no file");
 	while (rc == 0 && (len = getline(&line, &cap, fp)) >= 0) {
 		lineno++;
-		if (len == 0 || (len == 1 && line[0] == '\n'))
-			continue;
 		rc = read_line(map, line, (size_t)len, lineno);
 	}
 	if (rc == 0 && ferror(fp))

@@ -454,7 +454,8 @@ Test(svg, palette_map_text)
 	 * "->" (C++'s operator->), the colour follows the last one. */
 	cr_expect(eq(int, map_read(m, "zeta->rgb(1,2,3)\n"
 	    "std::unique_ptr<T>::operator->->rgb(4,5,6)\n\n"
-	    "alpha->rgb(7,8,9)\r\nzeta->rgb(10,11,12)\n"), 0), "%s", ERRMSG);
+	    "alpha->rgb(7,8,9)\r\n\r\nzeta->rgb(10,11,12)\n"), 0), "%s",
+	    ERRMSG);
 	t = map_text(m);
 	cr_expect(eq(str, t, "alpha->rgb(7,8,9)\n"
 	    "std::unique_ptr<T>::operator->->rgb(4,5,6)\n"
