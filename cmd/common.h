@@ -224,10 +224,13 @@ int cmd_write_failed(const char *out_path, int rc, int err,
 int cmd_close_stdout(int status);
 
 /*
- * Reading ahead (readahead.c): a second thread reads PATHS[0..N-1] in
- * order, at most DEPTH inputs ahead of what the caller has taken,
- * reporting unreadable ones itself.  Take each input in order; the caller
- * owns it (NULL: unreadable).  Finish to stop early or at the end.
+ * Reading ahead (readahead.c): reader threads read PATHS[0..N-1], claimed
+ * in order, at most DEPTH inputs (or one per reader, if more) ahead of
+ * what the caller has taken, reporting unreadable ones themselves (with
+ * several readers, messages about different inputs may come in any
+ * order).  The -j threads go to up to 4 concurrent reads, the rest to
+ * each read.  Take each input in order; the caller owns it (NULL:
+ * unreadable).  Finish to stop early or at the end.
  */
 struct cmd_readahead;
 int cmd_readahead_start(struct cmd_readahead **out, char **paths, int n,

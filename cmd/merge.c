@@ -31,9 +31,11 @@ static const char usage_text[] =
 	"example: profconv merge -o all.pb.gz heap.0001.heap heap.0002.heap\n";
 
 /*
- * Reading an input (inflate, decode) costs more than merging it, so a
- * second thread reads ahead while the first merges, at most DEPTH inputs
- * in front.  The library keeps no shared state between profiles.
+ * Reading an input (inflate, decode, parse) costs far more than merging
+ * it, so reader threads (-j) read ahead while this one merges, in input
+ * order, at most DEPTH inputs (or one per reader) in front: memory stays
+ * bounded whatever the number of inputs, and the output is the same
+ * whatever the number of threads.
  */
 #define DEPTH 2
 

@@ -1,50 +1,72 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * readahead.c - read the next inputs in a second thread while the first
- * one works on the current input (merge, proftrend).  The library keeps
- * no shared state between profiles, so reading one profile while another
- * is merged or symbolized is safe; symbolizing stays in the caller's
- * thread.
+ * readahead.c - read the next inputs on reader threads while the caller
+ * works on the current one (merge, proftrend).  The library keeps no
+ * shared state between profiles, so reading several profiles at once,
+ * and reading while another is merged or symbolized, is safe; what the
+ * caller does with them (merging, symbolizing) stays in its own thread,
+ * in input order, so the result does not depend on the thread count.
  */
 
 #include "config.h"
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "common.h"
+
+/*
+ * Reading many large inputs at once multiplies peak memory: past this
+ * many concurrent reads, the threads -j allows go to reading each input
+ * in parallel (the library's own read jobs) instead.
+ */
+#define MAX_READERS 4
 
 struct cmd_readahead {
 	char **paths;
 	int n, depth;
+	int nthreads;			/* reader threads started */
+	unsigned int read_jobs;		/* library threads per read */
 	struct profconv_profile **prof;	/* per input; NULL when unreadable */
 	bool *ready;
+	int next;			/* the next input a reader claims */
 	int taken;			/* inputs handed over so far */
 	bool stop;			/* the caller needs no more */
-	pthread_t tid;
+	pthread_t *tids;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 };
+
+/* Claim the next input to read, or -1 when none is left or wanted. */
+static int
+claim(struct cmd_readahead *ra)
+{
+	int i = -1;
+
+	pthread_mutex_lock(&ra->mu);
+	while (!ra->stop && ra->next < ra->n &&
+	    ra->next - ra->taken >= ra->depth)
+		pthread_cond_wait(&ra->cv, &ra->mu);
+	if (!ra->stop && ra->next < ra->n)
+		i = ra->next++;
+	pthread_mutex_unlock(&ra->mu);
+	return i;
+}
 
 static void *
 reader(void *arg)
 {
 	struct cmd_readahead *ra = arg;
+	struct profconv_read_options ro = PROFCONV_READ_OPTIONS_INIT;
 	struct profconv_profile *prof;
-	bool stop;
 	int i;
 
-	for (i = 0; i < ra->n; i++) {
-		pthread_mutex_lock(&ra->mu);
-		while (i - ra->taken >= ra->depth && !ra->stop)
-			pthread_cond_wait(&ra->cv, &ra->mu);
-		stop = ra->stop;
-		pthread_mutex_unlock(&ra->mu);
-		if (stop)
-			break;
+	ro.jobs = ra->read_jobs;
+	while ((i = claim(ra)) >= 0) {
 		prof = NULL;
-		/* Errors are reported here, in input order. */
-		(void)cmd_read_profile(ra->paths[i], NULL, &prof);
+		/* Errors are reported here, by the thread that read. */
+		(void)cmd_read_profile(ra->paths[i], &ro, &prof);
 		pthread_mutex_lock(&ra->mu);
 		ra->prof[i] = prof;
 		ra->ready[i] = true;
@@ -54,11 +76,66 @@ reader(void *arg)
 	return NULL;
 }
 
+/* -j N, or one per online CPU; at least 1. */
+static unsigned int
+jobs_wanted(void)
+{
+	unsigned int jobs = cmd_jobs();
+	long cpus;
+
+	if (jobs == 0) {
+		cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		jobs = cpus > 0 ? (unsigned int)cpus : 1;
+	}
+	return jobs < PROFCONV_MAX_JOBS ? jobs : PROFCONV_MAX_JOBS;
+}
+
+/* Split the threads -j allows between concurrent reads and each read. */
+static void
+plan(struct cmd_readahead *ra)
+{
+	unsigned int jobs = jobs_wanted();
+	unsigned int readers = jobs < MAX_READERS ? jobs : MAX_READERS;
+
+	if (readers > (unsigned int)ra->n)
+		readers = (unsigned int)ra->n;
+	if (readers == 0)
+		readers = 1;
+	ra->nthreads = (int)readers;
+	ra->read_jobs = jobs / readers;
+	/* Every reader needs room for the input it reads. */
+	if (ra->depth < ra->nthreads)
+		ra->depth = ra->nthreads;
+}
+
+/* Stop the readers, wait for them and free everything left. */
+static void
+finish(struct cmd_readahead *ra, int started)
+{
+	int i;
+
+	pthread_mutex_lock(&ra->mu);
+	ra->stop = true;
+	pthread_cond_broadcast(&ra->cv);
+	pthread_mutex_unlock(&ra->mu);
+	for (i = 0; i < started; i++)
+		pthread_join(ra->tids[i], NULL);
+	for (i = 0; i < ra->n; i++)	/* read, never taken */
+		profconv_profile_free(ra->prof[i]);
+	pthread_mutex_destroy(&ra->mu);
+	pthread_cond_destroy(&ra->cv);
+	free(ra->tids);
+	free(ra->prof);
+	free(ra->ready);
+	free(ra);
+}
+
 int
 cmd_readahead_start(struct cmd_readahead **out, char **paths, int n,
     int depth)
 {
 	struct cmd_readahead *ra = calloc(1, sizeof(*ra));
+	int i;
 
 	*out = NULL;
 	if (ra == NULL)
@@ -66,17 +143,24 @@ cmd_readahead_start(struct cmd_readahead **out, char **paths, int n,
 	ra->paths = paths;
 	ra->n = n;
 	ra->depth = depth > 0 ? depth : 1;
+	plan(ra);
 	ra->prof = calloc((size_t)n + 1, sizeof(*ra->prof));
 	ra->ready = calloc((size_t)n + 1, sizeof(*ra->ready));
+	ra->tids = calloc((size_t)ra->nthreads, sizeof(*ra->tids));
 	pthread_mutex_init(&ra->mu, NULL);
 	pthread_cond_init(&ra->cv, NULL);
-	if (ra->prof == NULL || ra->ready == NULL ||
-	    pthread_create(&ra->tid, NULL, reader, ra) != 0) {
-		free(ra->prof);
-		free(ra->ready);
-		free(ra);
+	if (ra->prof == NULL || ra->ready == NULL || ra->tids == NULL) {
+		finish(ra, 0);
+		return cmd_error("out of memory");
+	}
+	for (i = 0; i < ra->nthreads; i++)
+		if (pthread_create(&ra->tids[i], NULL, reader, ra) != 0)
+			break;
+	if (i == 0) {
+		finish(ra, 0);
 		return cmd_error("cannot start reading ahead");
 	}
+	ra->nthreads = i;	/* fewer readers still read everything */
 	*out = ra;
 	return EXIT_OK;
 }
@@ -100,20 +184,6 @@ cmd_readahead_take(struct cmd_readahead *ra, int i)
 void
 cmd_readahead_finish(struct cmd_readahead *ra)
 {
-	int i;
-
-	if (ra == NULL)
-		return;
-	pthread_mutex_lock(&ra->mu);
-	ra->stop = true;
-	pthread_cond_broadcast(&ra->cv);
-	pthread_mutex_unlock(&ra->mu);
-	pthread_join(ra->tid, NULL);
-	for (i = 0; i < ra->n; i++)	/* read, never taken */
-		profconv_profile_free(ra->prof[i]);
-	pthread_mutex_destroy(&ra->mu);
-	pthread_cond_destroy(&ra->cv);
-	free(ra->prof);
-	free(ra->ready);
-	free(ra);
+	if (ra != NULL)
+		finish(ra, ra->nthreads);
 }
