@@ -18,9 +18,22 @@
 
 #include "internal.h"
 
+/*
+ * The merged samples by identity (stack and labels): open addressing over
+ * indexes into dst's samples, with each one's hash beside it, so a probe
+ * compares a key with a sample only when the hashes agree, and no copy of
+ * the key is kept.
+ */
+struct sample_set {
+	uint32_t *slots;	/* dst sample index + 1; 0: empty */
+	uint64_t *hashes;	/* per slot */
+	size_t cap, n;		/* cap: a power of two, or 0 */
+};
+
 struct merger {
 	struct profconv_profile *dst;
-	struct pc_keymap mappings, functions, locations, samples;
+	struct pc_keymap mappings, functions, locations;
+	struct sample_set samples;
 	/* Per source: memoized translations of its ids (0 = not yet). */
 	const struct profconv_profile *src;
 	uint32_t *str;
@@ -415,74 +428,216 @@ all_zero(const int64_t *v, size_t n)
 	return true;
 }
 
-#define LABEL_KEY (3 * sizeof(uint32_t) + sizeof(int64_t))
+/* --- samples by identity --------------------------------------------------- */
+
+/* One step of the sample hash: cheap, since every frame goes through it;
+ * the table's seed and a full mix at the end (sample_hash_end) spread it. */
+static inline uint64_t
+sample_hash_step(uint64_t h, uint64_t w)
+{
+	h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+	return h ^ (h >> 29);
+}
+
+static inline uint64_t
+sample_hash_end(uint64_t h, size_t nlocs, size_t nlabels)
+{
+	return profconv__hash_u64(h ^ ((uint64_t)nlocs << 32 | nlabels));
+}
+
+/* The hash of a stack of merged location ids and its sorted labels. */
+static uint64_t
+sample_hash(const uint32_t *stk, size_t nlocs, const struct pc_label *lab,
+    size_t nlabels)
+{
+	uint64_t h = profconv__hash_seed();
+	size_t i;
+
+	for (i = 0; i + 1 < nlocs; i += 2)
+		h = sample_hash_step(h, (uint64_t)stk[i] << 32 | stk[i + 1]);
+	if (i < nlocs)
+		h = sample_hash_step(h, stk[i]);
+	for (i = 0; i < nlabels; i++) {
+		h = sample_hash_step(h, (uint64_t)lab[i].key << 32 | lab[i].str);
+		h = sample_hash_step(h, lab[i].unit);
+		h = sample_hash_step(h, (uint64_t)lab[i].num);
+	}
+	return sample_hash_end(h, nlocs, nlabels);
+}
+
+/* Is merged sample IDX this stack with these (sorted) labels? */
+static bool
+sample_is(const struct profconv_profile *dst, uint32_t idx,
+    const uint32_t *stk, size_t nlocs, const struct pc_label *lab,
+    size_t nlabels)
+{
+	const struct pc_sample *s = &dst->samples[idx];
+	const struct pc_label *dl = pc_sample_labels(dst, s);
+	size_t i;
+
+	if (s->nlocs != nlocs || s->nlabels != nlabels)
+		return false;
+	if (nlocs != 0 && memcmp(pc_sample_stack(dst, s), stk,
+	    nlocs * sizeof(*stk)) != 0)
+		return false;
+	for (i = 0; i < nlabels; i++)
+		if (dl[i].key != lab[i].key || dl[i].str != lab[i].str ||
+		    dl[i].unit != lab[i].unit || dl[i].num != lab[i].num)
+			return false;
+	return true;
+}
+
+static void
+sample_set_free(struct sample_set *t)
+{
+	free(t->slots);
+	free(t->hashes);
+	memset(t, 0, sizeof(*t));
+}
+
+/* Double the table (or make its first one). */
+static int
+sample_set_grow(struct sample_set *t)
+{
+	size_t cap = t->cap != 0 ? t->cap * 2 : 1024, i, j;
+	uint32_t *slots = calloc(cap, sizeof(*slots));
+	uint64_t *hashes = malloc(cap * sizeof(*hashes));
+
+	if (slots == NULL || hashes == NULL) {
+		free(slots);
+		free(hashes);
+		return profconv__nomem();
+	}
+	for (i = 0; i < t->cap; i++) {
+		if (t->slots[i] == 0)
+			continue;
+		for (j = t->hashes[i] & (cap - 1); slots[j] != 0;
+		    j = (j + 1) & (cap - 1))
+			;
+		slots[j] = t->slots[i];
+		hashes[j] = t->hashes[i];
+	}
+	free(t->slots);
+	free(t->hashes);
+	t->slots = slots;
+	t->hashes = hashes;
+	t->cap = cap;
+	return 0;
+}
+
+/*
+ * The slot of the merged sample with this stack and these labels, or the
+ * empty slot where it goes; the table has room for one more.
+ */
+static size_t
+sample_slot(const struct merger *m, uint64_t h, const uint32_t *stk,
+    size_t nlocs, const struct pc_label *lab, size_t nlabels)
+{
+	const struct sample_set *t = &m->samples;
+	size_t mask = t->cap - 1, i;
+
+	for (i = h & mask; t->slots[i] != 0; i = (i + 1) & mask)
+		if (t->hashes[i] == h && sample_is(m->dst, t->slots[i] - 1,
+		    stk, nlocs, lab, nlabels))
+			break;
+	return i;
+}
+
+/* --- adding a source's samples ------------------------------------------------- */
+
+/* The merged ids of source sample S's stack into m->stack. */
+static int
+map_stack(struct merger *m, const struct pc_sample *s)
+{
+	const uint32_t *stk = pc_sample_stack(m->src, s);
+	const uint32_t *seen = m->loc_id;
+	uint32_t *out, id;
+	size_t i, n = s->nlocs;
+	int rc;
+
+	rc = PC_GROW(m->stack, m->stack_cap, 0, n);
+	if (rc < 0)
+		return rc;
+	out = m->stack;
+	for (i = 0; i < n; i++) {
+		/* Most frames were seen before: a look-up, no call. */
+		id = seen[stk[i] - 1];
+		if (id == 0) {
+			rc = map_location(m, stk[i], &id);
+			if (rc < 0)
+				return rc;
+		}
+		out[i] = id;
+	}
+	return 0;
+}
+
+/* Source sample S's labels, in merged strings, sorted, into m->labels. */
+static int
+map_labels(struct merger *m, const struct pc_sample *s)
+{
+	const struct pc_label *lab = pc_sample_labels(m->src, s);
+	size_t i;
+	int rc;
+
+	rc = PC_GROW(m->labels, m->labels_cap, 0, s->nlabels);
+	if (rc < 0)
+		return rc;
+	for (i = 0; i < s->nlabels; i++) {
+		m->labels[i] = lab[i];
+		m->labels[i].key = dstr(m, lab[i].key);
+		m->labels[i].str = dstr(m, lab[i].str);
+		m->labels[i].unit = dstr(m, lab[i].unit);
+	}
+	/* Labels are a set: sort them so their order does not matter. */
+	if (s->nlabels > 1)
+		qsort(m->labels, s->nlabels, sizeof(*m->labels), label_cmp);
+	return 0;
+}
 
 static int
 map_sample(struct merger *m, size_t si, int sign)
 {
 	const struct profconv_profile *src = m->src;
 	const struct pc_sample *s = &src->samples[si];
-	const uint32_t *stk = pc_sample_stack(src, s);
-	const struct pc_label *lab = pc_sample_labels(src, s);
 	const int64_t *sv = src->nsample_types != 0 ?
 	    &src->values[si * src->nsample_types] : NULL;
 	struct profconv_profile *dst = m->dst;
-	size_t i, nt = dst->nsample_types, klen;
-	uint32_t idx;
-	bool added;
+	struct sample_set *t = &m->samples;
+	size_t i, nt = dst->nsample_types, slot;
+	uint64_t h;
 	int64_t *dv;
 	int rc;
 
-	rc = PC_GROW(m->stack, m->stack_cap, 0, s->nlocs);
-	for (i = 0; rc == 0 && i < s->nlocs; i++)
-		rc = map_location(m, stk[i], &m->stack[i]);
+	rc = map_stack(m, s);
 	if (rc == 0)
-		rc = PC_GROW(m->labels, m->labels_cap, 0, s->nlabels);
+		rc = map_labels(m, s);
+	if (rc == 0 && (t->n + 1) * 2 > t->cap)
+		rc = sample_set_grow(t);
 	if (rc < 0)
 		return rc;
-	for (i = 0; i < s->nlabels; i++) {
-		const struct pc_label *l = &lab[i];
-
-		m->labels[i] = *l;
-		m->labels[i].key = dstr(m, l->key);
-		m->labels[i].str = dstr(m, l->str);
-		m->labels[i].unit = dstr(m, l->unit);
-	}
-	/* Labels are a set: sort them so their order does not matter. */
-	if (s->nlabels > 1)
-		qsort(m->labels, s->nlabels, sizeof(*m->labels), label_cmp);
-	/* Key: the stack, its length, then each label field by field (no
-	 * struct padding may reach the key). */
-	klen = (s->nlocs + 1) * sizeof(uint32_t) + s->nlabels * LABEL_KEY;
-	rc = key_reserve(m, klen);
-	if (rc < 0)
-		return rc;
-	if (s->nlocs != 0)
-		memcpy(m->key, m->stack, s->nlocs * sizeof(uint32_t));
-	memcpy(m->key + s->nlocs * sizeof(uint32_t), &s->nlocs, sizeof(uint32_t));
-	for (i = 0; i < s->nlabels; i++) {
-		unsigned char *k = m->key + (s->nlocs + 1) * sizeof(uint32_t) +
-		    i * LABEL_KEY;
-		uint32_t f[3] = { m->labels[i].key, m->labels[i].str,
-			m->labels[i].unit };
-
-		memcpy(k, f, sizeof(f));
-		memcpy(k + sizeof(f), &m->labels[i].num, sizeof(int64_t));
-	}
-	rc = profconv__keymap_intern(&m->samples, m->key, klen,
-	    (uint32_t)dst->nsamples, &idx, &added);
-	if (rc < 0)
-		return rc;
+	h = sample_hash(m->stack, s->nlocs, m->labels, s->nlabels);
+	slot = sample_slot(m, h, m->stack, s->nlocs, m->labels, s->nlabels);
 	/* The source's values in the merged slots, negated for a base. */
 	for (i = 0; i < nt; i++) {
 		int64_t v = m->slot[i] >= 0 ? sv[m->slot[i]] : 0;
 
 		m->row[i] = sign >= 0 ? v : v == INT64_MIN ? INT64_MAX : -v;
 	}
-	if (added)
-		return profconv__add_sample_raw(dst, m->stack, s->nlocs, m->row,
+	if (t->slots[slot] == 0) {
+		if (dst->nsamples >= UINT32_MAX - 1)
+			return profconv__fail(PROFCONV_ENOMEM,
+			    "too many samples");
+		rc = profconv__add_sample_raw(dst, m->stack, s->nlocs, m->row,
 		    m->labels, s->nlabels);
-	dv = pc_sample_values(dst, idx);
+		if (rc < 0)
+			return rc;
+		t->slots[slot] = (uint32_t)dst->nsamples;	/* index + 1 */
+		t->hashes[slot] = h;
+		t->n++;
+		return 0;
+	}
+	dv = pc_sample_values(dst, t->slots[slot] - 1);
 	for (i = 0; i < nt; i++)
 		pc_add_sat(&dv[i], m->row[i]);
 	return 0;
@@ -550,7 +705,7 @@ merger_free(struct merger *m)
 	profconv__keymap_free(&m->mappings);
 	profconv__keymap_free(&m->functions);
 	profconv__keymap_free(&m->locations);
-	profconv__keymap_free(&m->samples);
+	sample_set_free(&m->samples);
 	free(m->key);
 	free(m->stack);
 	free(m->labels);

@@ -496,3 +496,96 @@ Test(merge, normalize_matches_totals)
 	cr_assert(eq(i64, total(b, 0), 40));
 	cr_assert(eq(i64, total(b, 1), 640));
 }
+
+/*
+ * NSTACKS samples over 64 locations of binary FILE at BASE: sample i has
+ * a stack of 1 + i % 23 frames drawn from i, so that stacks repeat and
+ * many are prefixes of others; one in three has a thread label and a
+ * numeric label (listed in the order SWAP says), and sample 0 has no
+ * stack at all.  Values are (i + 1) * SCALE and 32 times that.  REVERSED
+ * adds them last to first.
+ */
+#define NSTACKS 3000
+
+static struct profconv_profile *
+big(const char *file, uint64_t base, int64_t scale, bool reversed, bool swap)
+{
+	struct profconv_profile *p;
+	struct profconv_mapping m = { base, base + 0x10000, 0, file, NULL,
+		0, 0, 0, 0 };
+	struct profconv_label l[2] = {
+		{ .key = "thread", .str = "worker" },
+		{ .key = "bytes", .num = 0, .unit = "bytes" },
+	}, sl[2];
+	uint32_t loc[64], stk[23];
+	int64_t v[2];
+	size_t i, k, n, j;
+
+	cr_assert(eq(int, profconv_profile_new(&p), 0));
+	profconv_profile_add_sample_type(p, "objects", "count");
+	profconv_profile_add_sample_type(p, "space", "bytes");
+	profconv_profile_add_mapping(p, &m, NULL);
+	for (i = 0; i < 64; i++)
+		profconv_profile_add_location(p, 1, base + 0x1000 + 16 * i,
+		    NULL, 0, 0, &loc[i]);
+	for (k = 0; k < NSTACKS; k++) {
+		i = reversed ? NSTACKS - 1 - k : k;
+		n = i == 0 ? 0 : 1 + i % 23;
+		for (j = 0; j < n; j++)
+			stk[j] = loc[(i / (j + 1) + j * 7) % 64];
+		v[0] = (int64_t)(i + 1) * scale;
+		v[1] = v[0] * 32;
+		l[1].num = (int64_t)(i % 5);
+		sl[0] = l[swap ? 1 : 0];
+		sl[1] = l[swap ? 0 : 1];
+		cr_assert(eq(int, profconv_profile_add_sample(p, stk, n, v,
+		    i % 3 == 0 ? sl : NULL, i % 3 == 0 ? 2 : 0), 0), "%s",
+		    profconv_errmsg());
+	}
+	return p;
+}
+
+Test(merge, many_samples_merge_by_stack_and_labels)
+{
+	struct profconv_profile *in[3];
+	struct profconv_sample s;
+	size_t nsamples, i;
+
+	/* Merging one profile adds up its repeated stacks. */
+	a = big("/bin/big", 0x555500000000, 1, false, false);
+	cr_assert(eq(int, profconv_profile_merge(&out, &a, 1), 0), "%s",
+	    profconv_errmsg());
+	nsamples = profconv_profile_sample_count(out);
+	cr_assert(gt(sz, nsamples, 1024), "%zu samples", nsamples);
+	cr_assert(lt(sz, nsamples, NSTACKS), "%zu samples", nsamples);
+	profconv_profile_free(out);
+	out = NULL;
+
+	/* The same samples from another run of the binary, in the other
+	 * order, labels listed the other way round, twice the values: every
+	 * one meets its twin. */
+	b = big("/bin/big", 0x7f0000000000, 2, true, true);
+	in[0] = a;
+	in[1] = b;
+	cr_assert(eq(int, profconv_profile_merge(&out, in, 2), 0), "%s",
+	    profconv_errmsg());
+	cr_assert(eq(sz, profconv_profile_sample_count(out), nsamples));
+	cr_assert(eq(i64, total(out, 0), 3 * total(a, 0)));
+	cr_assert(eq(i64, total(out, 1), 3 * total(a, 1)));
+	for (i = 0; i < nsamples; i++) {
+		cr_assert(eq(int, profconv_profile_sample(out, i, &s), 0));
+		cr_assert(eq(i64, s.values[1], 32 * s.values[0]));
+	}
+	profconv_profile_free(out);
+	out = NULL;
+
+	/* Another binary's samples, at the same addresses, meet none. */
+	in[2] = big("/bin/other", 0x555500000000, 1, false, false);
+	cr_assert(eq(int, profconv_profile_merge(&out, in, 3), 0), "%s",
+	    profconv_errmsg());
+	/* The stackless sample is the same in all three. */
+	cr_assert(eq(sz, profconv_profile_sample_count(out), 2 * nsamples - 1));
+	cr_assert(eq(i64, total(out, 0), 4 * total(a, 0)));
+	profconv_profile_free(in[2]);
+	ASSERT_NO_LEAKS();
+}
