@@ -17,13 +17,17 @@
 # timed [--diff] NAME CMD...
 #                          run CMD with /usr/bin/time: stdout to
 #                          $work/NAME.out, stderr to $work/NAME.err, and
-#                          "seconds peak-RSS-KB" appended to $work/NAME.times;
+#                          "seconds peak-RSS-KB user-s system-s" appended
+#                          to $work/NAME.times;
 #                          a non-zero exit is an error (with --diff: above 1)
 # median COLUMN FILE       the median of one column of a .times file
 # load_warning             warn when the load average is above cpus/2
 # report NAME LABEL        a table row: median seconds and MB of NAME
 # ratio A B                "A/B" of the median seconds and of the medians
 #                          of peak RSS, as "Xs Ym" (B is profconv)
+# je_to_gperftools IN OUT  the jemalloc heap_v2 profile IN rewritten as
+#                          gperftools heap-profiler text, made unless OUT
+#                          is newer than IN and bench/lib.sh
 
 die() {
 	echo "$prog: error: $*" >&2
@@ -131,7 +135,7 @@ timed() {
 	fi
 	name=$1
 	shift
-	/usr/bin/time -f '%e %M' -o "$scratch/time" "$@" \
+	/usr/bin/time -f '%e %M %U %S' -o "$scratch/time" "$@" \
 	    >"$work/$name.out" 2>"$work/$name.err" || rc=$?
 	if [ "$rc" != 0 ] && [ "$rc" != "$ok" ]; then
 		tail -n 20 "$work/$name.err" >&2
@@ -203,4 +207,62 @@ field() {
 	samples) sed -n 's/^samples: \([0-9]*\).*/\1/p' "$1" ;;
 	*) sed -n "s|^total $2: \\([0-9]*\\).*|\\1|p" "$1" ;;
 	esac
+}
+
+# je_to_gperftools IN OUT: IN (jemalloc heap_v2/1 text, lg_prof_sample:0,
+# so values need no unbiasing) as gperftools heap-profiler text
+# (/work/shared/docs/legacy-producers.md, section 1), as bench/legacy.sh
+# rewrites its profiles: one `inuse_n: inuse_b [alloc_n: alloc_b] @ PCS`
+# line per stack from its t*: line, libjemalloc's own leading frames cut
+# off (tcmalloc strips its own), a header that sums the lines, then
+# MAPPED_LIBRARIES as jemalloc wrote it.  Written to OUT.tmp, then renamed.
+je_to_gperftools() {
+	if [ -s "$2" ] && [ "$2" -nt "$1" ] && [ "$2" -nt "$benchdir/lib.sh" ]; then
+		return 0
+	fi
+	perl -e '
+	use strict;
+	my ($in, $out) = @ARGV;
+	my (@lines, @maps, @je, @sum, $pcs);
+	open my $f, "<", $in or die "$in: $!\n";
+	defined(my $first = <$f>) or die "$in: empty\n";
+	$first =~ m{^heap_v2/1$} or die "$in: not a heap_v2/1 profile\n";
+	while (<$f>) {
+		if (/^MAPPED_LIBRARIES:/) {
+			@maps = <$f>;
+			last;
+		}
+		if (/^@ (.*)/) {
+			$pcs = [ split / /, $1 ];
+		} elsif ($pcs && /^  t\*: (\d+): (\d+) \[(\d+): (\d+)\]/) {
+			push @lines, [ $1, $2, $3, $4, $pcs ];
+			undef $pcs;
+		}
+	}
+	close $f;
+	for (@maps) {
+		push @je, [ hex $1, hex $2 ]
+		    if /^([0-9a-f]+)-([0-9a-f]+) \S*x\S* .*libjemalloc/;
+	}
+	@je or die "$in: no executable libjemalloc mapping\n";
+	my $injem = sub {
+		my $a = hex $_[0];
+		$a >= $_->[0] && $a < $_->[1] and return 1 for @je;
+		0;
+	};
+	my $body = "";
+	for my $l (@lines) {
+		my @p = @{$l->[4]};
+		shift @p while @p && $injem->($p[0]);
+		$sum[$_] += $l->[$_] for 0 .. 3;
+		$body .= sprintf "%6d: %8d [%6d: %8d] @ %s\n", @$l[0 .. 3],
+		    join(" ", @p);
+	}
+	open my $o, ">", "$out.tmp" or die "$out.tmp: $!\n";
+	printf $o "heap profile: %6d: %8d [%6d: %8d] @ heapprofile\n",
+	    map { $_ // 0 } @sum[0 .. 3];
+	print $o $body, "\nMAPPED_LIBRARIES:\n", @maps;
+	close $o or die "$out.tmp: $!\n";
+	rename "$out.tmp", $out or die "$out: $!\n";
+	' "$1" "$2" || die "cannot rewrite $1 as gperftools text ($2)"
 }
