@@ -228,9 +228,10 @@ int cmd_close_stdout(int status);
  * in order, at most DEPTH inputs (or one per reader, if more) ahead of
  * what the caller has taken, reporting unreadable ones themselves (with
  * several readers, messages about different inputs may come in any
- * order).  The -j threads go to up to 4 concurrent reads, the rest to
- * each read.  Take each input in order; the caller owns it (NULL:
- * unreadable).  Finish to stop early or at the end.
+ * order).  The -j threads go to up to 4 concurrent reads, the rest (and
+ * at the end, those of idle readers) to each read.  Take each input in
+ * order; the caller owns it (NULL: unreadable).  Finish to stop early or
+ * at the end.
  */
 struct cmd_readahead;
 int cmd_readahead_start(struct cmd_readahead **out, char **paths, int n,

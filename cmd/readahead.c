@@ -26,8 +26,9 @@
 struct cmd_readahead {
 	char **paths;
 	int n, depth;
-	int nthreads;			/* reader threads started */
-	unsigned int read_jobs;		/* library threads per read */
+	int nthreads;			/* reader threads planned */
+	int started;			/* and started (the caller's to read) */
+	unsigned int jobs;		/* threads -j allows in all */
 	struct profconv_profile **prof;	/* per input; NULL when unreadable */
 	bool *ready;
 	int next;			/* the next input a reader claims */
@@ -54,6 +55,19 @@ claim(struct cmd_readahead *ra)
 	return i;
 }
 
+/*
+ * The library threads for reading input I: the threads -j allows, shared
+ * by the reads that can run beside it (the last inputs have fewer).
+ */
+static unsigned int
+read_jobs(const struct cmd_readahead *ra, int i)
+{
+	int beside = ra->n - i < ra->nthreads ? ra->n - i : ra->nthreads;
+	unsigned int jobs = ra->jobs / (unsigned int)beside;
+
+	return jobs > 0 ? jobs : 1;
+}
+
 static void *
 reader(void *arg)
 {
@@ -62,8 +76,8 @@ reader(void *arg)
 	struct profconv_profile *prof;
 	int i;
 
-	ro.jobs = ra->read_jobs;
 	while ((i = claim(ra)) >= 0) {
+		ro.jobs = read_jobs(ra, i);
 		prof = NULL;
 		/* Errors are reported here, by the thread that read. */
 		(void)cmd_read_profile(ra->paths[i], &ro, &prof);
@@ -102,7 +116,7 @@ plan(struct cmd_readahead *ra)
 	if (readers == 0)
 		readers = 1;
 	ra->nthreads = (int)readers;
-	ra->read_jobs = jobs / readers;
+	ra->jobs = jobs;
 	/* Every reader needs room for the input it reads. */
 	if (ra->depth < ra->nthreads)
 		ra->depth = ra->nthreads;
@@ -160,7 +174,7 @@ cmd_readahead_start(struct cmd_readahead **out, char **paths, int n,
 		finish(ra, 0);
 		return cmd_error("cannot start reading ahead");
 	}
-	ra->nthreads = i;	/* fewer readers still read everything */
+	ra->started = i;	/* fewer readers still read everything */
 	*out = ra;
 	return EXIT_OK;
 }
@@ -185,5 +199,5 @@ void
 cmd_readahead_finish(struct cmd_readahead *ra)
 {
 	if (ra != NULL)
-		finish(ra, ra->nthreads);
+		finish(ra, ra->started);
 }
