@@ -45,8 +45,8 @@
 #     and checks that the in-use bytes delta is the same for all three
 #     (jeprof's within 2 bytes: it adds up floating-point values).
 #  4. Takes bench/trend.sh's first NGP snapshots (made the same way and in
-#     the same place, bench/out/trend/in/, when missing: snapshot r is a
-#     process of its own walking 36,000 call paths from r*1,800), rewrites
+#     the same place, bench/out/trend/in/, only when missing: snapshot r is
+#     a process of its own walking 36,000 call paths from r*1,800), rewrites
 #     them (once; cached in bench/out/merge/gp/) as gperftools
 #     heap-profiler text as bench/legacy.sh does (lib.sh:
 #     je_to_gperftools; MAPPED_LIBRARIES kept), and times, interleaved,
@@ -157,7 +157,9 @@ same_merge() {
 # --- the profiles ----------------------------------------------------------------
 
 # The program first (its rebuild makes every cached profile stale).
-je_profile "$out/je/pair-$SMALL_N.f.heap" "$SMALL_N" 0 "$out/je/pair-$SMALL_N.m.heap"
+if part A || part B; then
+	je_profile "$out/je/pair-$SMALL_N.f.heap" "$SMALL_N" 0 "$out/je/pair-$SMALL_N.m.heap"
+fi
 
 inputs=()
 if part A; then
@@ -197,15 +199,17 @@ if part B; then
 fi
 
 # C: bench/trend.sh's snapshots (36,000 paths from r*1,800), made as
-# trend.sh makes them when missing, rewritten as gperftools text.
+# trend.sh makes them when missing (only then: trend.sh owns them),
+# rewritten as gperftools text.
 gps=()
 if part C; then
 	r=0
 	while [ "$r" -lt "$NGP" ]; do
 		name=s$(printf %03d "$r")-36000-$((r * 1800))
 		je=$out/trend/in/$name.heap
-		if [ ! -s "$je" ] || [ "$JE_PROG" -nt "$je" ] || [ "$benchdir/gen-je-heap.sh" -nt "$je" ]; then
+		if [ ! -s "$je" ]; then
 			mkdir -p "$out/trend/in" || die "cannot create $out/trend/in"
+			[ -n "$JE_PROG" ] || je_profile "$out/je/trend-probe.heap" 10 0
 			note "making snapshot $r of $NGP as bench/trend.sh does ($je)"
 			"$benchdir/gen-je-heap.sh" "$JE_PROG" "$je" 36000 $((r * 1800)) ||
 				die "cannot make snapshot $r"
