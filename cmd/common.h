@@ -229,9 +229,10 @@ int cmd_close_stdout(int status);
  * what the caller has taken, reporting unreadable ones themselves (with
  * several readers, messages about different inputs may come in any
  * order).  The -j threads go to up to 4 concurrent reads, the rest (and
- * at the end, those of idle readers) to each read.  Take each input in
- * order; the caller owns it (NULL: unreadable).  Finish to stop early or
- * at the end.
+ * at the end, those of idle readers) to each read; with more than one
+ * reader, reads show no progress of their own (cmd_read_progress is false
+ * until finish).  Take each input in order; the caller owns it (NULL:
+ * unreadable).  Finish to stop early or at the end.
  */
 struct cmd_readahead;
 int cmd_readahead_start(struct cmd_readahead **out, char **paths, int n,

@@ -47,10 +47,11 @@ merge_all(struct profconv_merger *mg, char **paths, int n)
 	struct profconv_profile *prof;
 	int i, status = EXIT_OK;
 
+	/* Progress counts files; reading each one shows none (set before
+	 * the readers start: they read it). */
+	cmd_read_progress = false;
 	if (cmd_readahead_start(&ra, paths, n, DEPTH) != EXIT_OK)
 		return EXIT_FAIL;
-	/* Progress counts files; reading each one shows none. */
-	cmd_read_progress = false;
 	cmd_progress_begin("files", "merging");
 	for (i = 0; i < n; i++) {
 		cmd_progress((uint64_t)i, (uint64_t)n);

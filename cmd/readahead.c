@@ -34,6 +34,7 @@ struct cmd_readahead {
 	int next;			/* the next input a reader claims */
 	int taken;			/* inputs handed over so far */
 	bool stop;			/* the caller needs no more */
+	bool progress;			/* cmd_read_progress before start */
 	pthread_t *tids;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -136,6 +137,7 @@ finish(struct cmd_readahead *ra, int started)
 		pthread_join(ra->tids[i], NULL);
 	for (i = 0; i < ra->n; i++)	/* read, never taken */
 		profconv_profile_free(ra->prof[i]);
+	cmd_read_progress = ra->progress;
 	pthread_mutex_destroy(&ra->mu);
 	pthread_cond_destroy(&ra->cv);
 	free(ra->tids);
@@ -158,6 +160,10 @@ cmd_readahead_start(struct cmd_readahead **out, char **paths, int n,
 	ra->n = n;
 	ra->depth = depth > 0 ? depth : 1;
 	plan(ra);
+	/* One progress line cannot follow several reads at once. */
+	ra->progress = cmd_read_progress;
+	if (ra->nthreads > 1)
+		cmd_read_progress = false;
 	ra->prof = calloc((size_t)n + 1, sizeof(*ra->prof));
 	ra->ready = calloc((size_t)n + 1, sizeof(*ra->ready));
 	ra->tids = calloc((size_t)ra->nthreads, sizeof(*ra->tids));

@@ -5,8 +5,9 @@
 # jemalloc), the merged profile is byte for byte the same for -j 1, 2, 3
 # and 8, with more readers than inputs and fewer, and proftrend prints
 # the same table; the merge adds up to what go tool pprof's own merge of
-# the same files gives; unreadable inputs among readable ones are each
-# reported, whatever the thread count, and no output is written.
+# the same files gives; helgrind finds no race; unreadable inputs among
+# readable ones are each reported, whatever the thread count, and no
+# output is written.
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
@@ -111,6 +112,28 @@ fi
 
 # proftrend reads ahead through the same readers: the same table.
 same_for_every_j "proftrend" - "$TREND" --bytes --no-symbolize "${inputs[@]}"
+
+# No data races between the readers and the merging (or trending) thread
+# (helgrind; not in the sanitizer build: valgrind cannot run ASan
+# programs).
+if nm "$BIN/.libs/profconv" "$BIN/../lib/.libs/libprofconv.so" 2>/dev/null |
+    grep -q '__asan_init'; then
+	echo "note: AddressSanitizer build; helgrind part left to the plain build" >&2
+elif command -v valgrind >/dev/null 2>&1; then
+	few=("${inputs[@]:1:5}")
+	for cmd in "$BIN/.libs/profconv merge -o $TMP/hg.pb.gz" \
+	    "$BIN/.libs/proftrend --no-symbolize"; do
+		LD_LIBRARY_PATH=$BIN/../lib/.libs valgrind --tool=helgrind \
+		    --error-exitcode=9 -q \
+		    --suppressions="$PROFCONV_SRCDIR/tests/symbolize/helgrind.supp" \
+		    $cmd -j 3 "${few[@]}" "$TMP/missing.heap" >"$TMP/out" 2>"$TMP/hg"
+		st=$?	# the missing input: 1 (merge) or 2 (proftrend)
+		[ $st = 1 ] || [ $st = 2 ] && ! grep -q '^==[0-9]*==' "$TMP/hg" ||
+			{ head -n 60 "$TMP/hg" >&2; fail "helgrind: ${cmd%% *} -j 3: races (or the run failed)"; }
+	done
+else
+	fail "valgrind missing (CI installs it)"
+fi
 
 # Unreadable inputs among readable ones: each is named, the exit status
 # is 1, and nothing is written, whatever the thread count.
