@@ -405,6 +405,78 @@ print_summary(const struct profconv_symbolize_stats *st)
 	fputc('\n', stderr);
 }
 
+/*
+ * One symbolizer for the whole command, so that the profiles of one
+ * program (profdiff's two, proftrend's series, merge's inputs) open and
+ * decode each binary once; made again when the options change.
+ */
+static struct profconv_symbolizer *symbolizer;
+static struct profconv_symbolize_options symbolizer_opts;
+
+static bool
+same_string(const char *a, const char *b)
+{
+	return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+static bool
+same_symbolize_options(const struct profconv_symbolize_options *a,
+    const struct profconv_symbolize_options *b)
+{
+	return same_string(a->sysroot, b->sysroot) &&
+	    same_string(a->search_path, b->search_path) &&
+	    same_string(a->debuginfo_path, b->debuginfo_path) &&
+	    same_string(a->maps_file, b->maps_file) && a->pid == b->pid &&
+	    a->debuginfod == b->debuginfod && a->strict == b->strict &&
+	    a->demangle == b->demangle && a->jobs == b->jobs;
+}
+
+static char *symbolizer_strs[4];
+
+static void
+free_symbolizer(void)
+{
+	size_t i;
+
+	profconv_symbolizer_free(symbolizer);
+	symbolizer = NULL;
+	for (i = 0; i < 4; i++) {
+		free(symbolizer_strs[i]);
+		symbolizer_strs[i] = NULL;
+	}
+}
+
+/* A copy of the string option *FIELD that outlives the caller's. */
+static bool
+keep_string(const char **field, size_t slot)
+{
+	if (*field == NULL)
+		return true;
+	symbolizer_strs[slot] = strdup(*field);
+	*field = symbolizer_strs[slot];
+	return *field != NULL;
+}
+
+static int
+get_symbolizer(const struct profconv_symbolize_options *opts)
+{
+	static bool registered;
+
+	if (symbolizer != NULL && same_symbolize_options(&symbolizer_opts,
+	    opts))
+		return 0;
+	free_symbolizer();
+	if (!registered && atexit(free_symbolizer) == 0)
+		registered = true;
+	symbolizer_opts = *opts;
+	if (!keep_string(&symbolizer_opts.sysroot, 0) ||
+	    !keep_string(&symbolizer_opts.search_path, 1) ||
+	    !keep_string(&symbolizer_opts.debuginfo_path, 2) ||
+	    !keep_string(&symbolizer_opts.maps_file, 3))
+		return PROFCONV_ENOMEM;
+	return profconv_symbolizer_new(&symbolizer, opts);
+}
+
 int
 cmd_symbolize_profile(struct profconv_profile *prof,
     struct profconv_symbolize_options *opts, const char *subject,
@@ -418,8 +490,11 @@ cmd_symbolize_profile(struct profconv_profile *prof,
 		opts = &def;
 	opts->warn = print_warning;
 	opts->progress = cmd_progress_fn;
+	opts->jobs = cmd_jobs();
 	cmd_progress_begin("modules", "symbolizing '%s'", subject);
-	rc = profconv_symbolize(prof, opts, &stats);
+	rc = get_symbolizer(opts);
+	if (rc == 0)
+		rc = profconv_symbolizer_run(symbolizer, prof, &stats);
 	cmd_progress_end();
 	if (rc < 0)
 		return cmd_error_lib(subject);

@@ -68,6 +68,32 @@ read_loads(struct pc_elfinfo *info, Elf *elf)
 	return 0;
 }
 
+/*
+ * The size of the file's own .debug_info when it is stored uncompressed,
+ * else 0: only then can more threads open the file each without
+ * inflating the whole debug info again.
+ */
+static uint64_t
+plain_debug_size(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	const char *name;
+	GElf_Shdr sh;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return 0;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_PROGBITS)
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (name != NULL && strcmp(name, ".debug_info") == 0)
+			return (sh.sh_flags & SHF_COMPRESSED) != 0 ? 0 :
+			    sh.sh_size;
+	}
+	return 0;
+}
+
 static int
 read_elf(struct pc_elfinfo *info, Elf *elf, const char *path)
 {
@@ -85,6 +111,7 @@ read_elf(struct pc_elfinfo *info, Elf *elf, const char *path)
 	n = dwelf_elf_gnu_build_id(elf, &bits);
 	if (n > 0)
 		hex_build_id(info, bits, (size_t)n);
+	info->plain_debug = plain_debug_size(elf);
 	return read_loads(info, elf);
 }
 

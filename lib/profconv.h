@@ -1083,11 +1083,15 @@ struct profconv_symbolize_options {
 	/* Version 3.  Modules (binaries found) indexed so far, of how many;
 	 * may be NULL.  PAYLOAD is passed to it. */
 	profconv_progress_fn progress;
+	/* Version 4.  Threads that look addresses up, one binary (or part
+	 * of a large one) each; 0: one per CPU.  The result is the same
+	 * whatever the number. */
+	unsigned int jobs;
 };
-#define PROFCONV_SYMBOLIZE_OPTIONS_VERSION 3
+#define PROFCONV_SYMBOLIZE_OPTIONS_VERSION 4
 #define PROFCONV_SYMBOLIZE_OPTIONS_INIT \
 	{ PROFCONV_SYMBOLIZE_OPTIONS_VERSION, NULL, NULL, NULL, NULL, 0, 0, \
-	  0, NULL, NULL, PROFCONV_DEMANGLE_SIMPLE, NULL }
+	  0, NULL, NULL, PROFCONV_DEMANGLE_SIMPLE, NULL, 0 }
 
 /* What profconv_symbolize() did, counted in locations. */
 struct profconv_symbolize_stats {
@@ -1127,6 +1131,37 @@ struct profconv_symbolize_stats {
 int profconv_symbolize(struct profconv_profile *prof,
     const struct profconv_symbolize_options *opts,
     struct profconv_symbolize_stats *stats);
+
+/*
+ * A symbolizer that outlives one profile: it keeps the binaries it opened,
+ * their debug info and every address it looked up, so that symbolizing
+ * several profiles of one program (a series of heap dumps, the two sides
+ * of a diff) opens and decodes each binary once.  A binary is reused only
+ * while its path, build id and file identity (device, inode, size and
+ * modification time) stay the same: a file changed on disk is read again.
+ * At most a few hundred binaries stay open (the rest are closed, least
+ * recently used first), so open files stay well below the process limit.
+ */
+struct profconv_symbolizer;
+
+/*
+ * A new symbolizer into *OUT with OPTS (copied, strings included; NULL:
+ * the defaults).  Errors: PROFCONV_EINVAL (bad options), PROFCONV_ENOMEM.
+ */
+int profconv_symbolizer_new(struct profconv_symbolizer **out,
+    const struct profconv_symbolize_options *opts);
+
+/*
+ * Symbolize PROF in place with S, exactly as profconv_symbolize() with
+ * S's options would.  STATS may be NULL.  One symbolizer must not be used
+ * by two threads at the same time; different symbolizers may.  Errors:
+ * as profconv_symbolize().
+ */
+int profconv_symbolizer_run(struct profconv_symbolizer *s,
+    struct profconv_profile *prof, struct profconv_symbolize_stats *stats);
+
+/* Close S's binaries and free it; NULL is a no-op. */
+void profconv_symbolizer_free(struct profconv_symbolizer *s);
 
 #ifdef __cplusplus
 }

@@ -1,21 +1,26 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * symbolize.c - profconv_symbolize(): give a profile's locations their
- * functions, files, lines and inline chains from the binaries and debug
- * info of their mappings, through one libdwfl session.
+ * symbolize.c - profconv_symbolize() and the symbolizer that outlives a
+ * profile: give a profile's locations their functions, files, lines and
+ * inline chains from the binaries and debug info of their mappings.
  *
- * The work runs in three passes.  Planning finds a binary for every
- * mapping that has locations to symbolize and computes the mapping's
- * load bias; reporting hands each binary to libdwfl once; lookup turns
- * each unique (binary, file address) into lines exactly once and copies
- * them to every location at that address.  Reporting and lookup run over
- * the binaries in batches, each with its own libdwfl session, so that
- * the open files (binary, debug file, dwz file, .dwo files) stay well
- * below the process's limit however many files a profile maps.
+ * A run has three passes.  Planning finds a binary for every mapping
+ * that has locations to symbolize and computes the mapping's load bias.
+ * Lookup opens each binary with its own libdwfl session (a module, kept
+ * by the symbolizer for later runs) and turns every address not seen
+ * before into frames; modules are independent, so they are looked up on
+ * several threads at once, and a large binary whose debug info is
+ * stored uncompressed is opened more than once and split by address.
+ * Conversion then turns the frames into the profile's lines, functions
+ * and strings in location order, in the caller's thread, so the result
+ * does not depend on the thread count.  Runs go over the binaries in
+ * batches and the symbolizer closes the least recently used modules,
+ * so the open files (binary, debug file, dwz file, .dwo files) stay
+ * well below the process's limit however many files profiles map.
  *
  * Nothing here touches process-wide state: debuginfod stays off through
  * the session's own find_debuginfo callback, not by hiding
- * $DEBUGINFOD_URLS, so calls on different profiles may run in parallel.
+ * $DEBUGINFOD_URLS, so different symbolizers may run in parallel.
  */
 
 #include "config.h"
@@ -26,11 +31,15 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <elfutils/libdwfl.h>
 
 #include "symbolize.h"
 
 #define MAX_FRAMES 64
+#define MAX_SHARDS 8
+/* Addresses below which one module is not worth a second handle. */
+#define SHARD_MIN 2048
 
 enum map_state {
 	MAP_TODO,
@@ -41,14 +50,92 @@ enum map_state {
 	MAP_OK
 };
 
-/* One binary on disk and what was learnt from it. */
+/* One frame as looked up, with its name in the symbolizer's mode. */
+struct sym_frame {
+	struct pc_frame f;
+	const char *shown;		/* Function.name; NULL: none */
+};
+
+/* The frames of one file address: frames[off .. off + n). */
+struct sym_answer {
+	uint64_t addr;
+	uint32_t off, n;
+	uint8_t src;			/* enum pc_frame_source */
+};
+
+/*
+ * One libdwfl session on a module's file, with what its lookups made.
+ * Strings of the frames borrow from it.
+ */
+struct sym_handle {
+	Dwfl *dwfl;
+	struct pc_symmod *index;
+	struct pc_demangler dm;
+	char *nbuf;
+	size_t nbuf_cap;
+	struct pc_strtab names;		/* names in the demangle mode */
+	bool names_ready;
+	struct pc_u64map shown_by_ptr;	/* libdw string -> shown[] */
+	const char **shown;
+	size_t nshown, shown_cap;
+	/* One lookup task's answers, merged into the module after it. */
+	const uint64_t *todo;
+	size_t ntodo;
+	struct sym_answer *ans;
+	size_t nans, ans_cap;
+	struct sym_frame *frames;
+	size_t nframes, frames_cap;
+	struct pc_frame buf[MAX_FRAMES];
+	int rc;
+};
+
+/* A file identity: a file changed on disk is another module. */
+struct file_id {
+	uint64_t dev, ino, size;
+	int64_t mtime_sec, mtime_nsec;
+};
+
+/* One binary on disk, opened once per symbolizer. */
+struct sym_module {
+	char *path;
+	char build_id[129];
+	struct file_id id;
+	uint64_t plain_debug;		/* see struct pc_elfinfo */
+	uint64_t base;			/* where libdwfl places it */
+	uint64_t used;			/* the batch that used it last */
+	bool pinned;			/* a run still needs it */
+	bool tried;			/* opened, or found unusable */
+	bool unusable;
+	char *why;			/* and why */
+	struct sym_handle *h[MAX_SHARDS];	/* [0]: the first one */
+	struct pc_u64map by_addr;	/* file address -> ans[] */
+	struct sym_answer *ans;
+	size_t nans, ans_cap;
+	struct sym_frame *frames;
+	size_t nframes, frames_cap;
+	/* This batch's addresses not looked up yet. */
+	uint64_t *todo;
+	size_t ntodo, todo_cap;
+	size_t nshards;
+};
+
+struct profconv_symbolizer {
+	struct profconv_symbolize_options opts;	/* strings copied */
+	char *strs[4];
+	unsigned int jobs;
+	Dwfl_Callbacks callbacks;
+	char *debuginfo_path;
+	struct sym_module **mods;
+	size_t nmods, mods_cap;
+	uint64_t batches;		/* batches run so far */
+};
+
+/* A binary a run uses, and what was learnt from it in this run. */
 struct sym_binary {
 	struct pc_found found;
+	struct sym_module *m;
 	uint64_t base;			/* bias of the first mapping using it */
-	Dwfl_Module *mod;		/* NULL: libdwfl refused it */
-	bool unusable;			/* ... and that was reported */
 	bool warned_utf8;		/* a repaired string was reported */
-	struct pc_symmod *index;
 	struct pc_u64map results;	/* file address -> result index */
 };
 
@@ -71,20 +158,26 @@ struct name_pair {
 	uint32_t name, system_name;
 };
 
+/* One lookup task: a module's handle and its share of the addresses. */
+struct sym_task {
+	struct sym_module *m;
+	size_t shard;
+};
+
 struct session {
+	struct profconv_symbolizer *sz;
 	struct profconv_profile *prof;
 	const struct profconv_symbolize_options *opts;
 	struct profconv_symbolize_stats *stats;
 	struct pc_find find;
-	Dwfl_Callbacks callbacks;
-	char *debuginfo_path;
-	Dwfl *dwfl;
 
 	struct sym_binary **bins;
 	size_t nbins, bins_cap;
-	size_t batch_lo, batch_hi;	/* the binaries reported now */
+	size_t batch_lo, batch_hi;	/* the binaries looked up now */
 	struct pc_u64map bin_by_key;	/* (file, build id) -> plan code */
 	struct sym_map *maps;		/* one per profile mapping */
+	struct sym_task *tasks;
+	size_t ntasks, tasks_cap;
 
 	struct sym_result *results;
 	size_t nresults, results_cap;
@@ -92,20 +185,14 @@ struct session {
 	size_t nrlines, rlines_cap;
 
 	struct pc_funcset funcs;
-	struct pc_demangler dm;
-	char *nbuf;			/* a name in the demangle mode */
-	size_t nbuf_cap;
 	struct pc_u64map name_by_ptr;	/* libdw string -> name_pairs[] */
 	struct name_pair *name_pairs;
 	size_t nname_pairs, name_pairs_cap;
 	struct pc_u64map file_by_ptr;	/* libdw string -> string index */
-	struct sym_binary *cur;		/* the binary being looked up */
+	struct sym_binary *cur;		/* the binary being converted */
 	char *fixed;			/* a repaired string */
 	size_t fixed_cap;
-	struct pc_frame frames[MAX_FRAMES];
 };
-
-static void end_batch(struct session *s);
 
 /* --- function deduplication ----------------------------------------------- */
 
@@ -184,21 +271,7 @@ profconv__funcset_get(struct pc_funcset *set, struct profconv_profile *prof,
 	return rc;
 }
 
-/* --- the session ---------------------------------------------------------- */
-
-static void
-warn(struct session *s, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	if (s->opts->warn == NULL)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	s->opts->warn(msg, s->opts->payload);
-}
+/* --- the symbolizer's libdwfl setup ------------------------------------- */
 
 /*
  * The debuginfo search path: the user's directories, then libdwfl's
@@ -206,9 +279,9 @@ warn(struct session *s, const char *fmt, ...)
  * .build-id tree), then the sysroot's /usr/lib/debug.
  */
 static int
-make_debuginfo_path(struct session *s)
+make_debuginfo_path(struct profconv_symbolizer *s)
 {
-	const char *user = s->opts->debuginfo_path, *root = s->opts->sysroot;
+	const char *user = s->opts.debuginfo_path, *root = s->opts.sysroot;
 	size_t len;
 
 	if ((user == NULL || user[0] == '\0') && (root == NULL || root[0] == '\0'))
@@ -252,7 +325,7 @@ find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
     Dwarf_Addr base, const char *file_name, const char *debuglink,
     GElf_Word crc, char **debuginfo_file_name)
 {
-	const struct session *s = *userdata;
+	const struct profconv_symbolizer *s = *userdata;
 	struct pc_debug_query q;
 	unsigned char alt_id[64];
 	const unsigned char *bits;
@@ -280,8 +353,8 @@ find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 	q.file = file_name;
 	q.link = debuglink;
 	q.crc = crc;
-	q.dirs = s->opts->debuginfo_path;
-	q.sysroot = s->opts->sysroot;
+	q.dirs = s->opts.debuginfo_path;
+	q.sysroot = s->opts.sysroot;
 	q.id_len = profconv__altlink_id(file_name, debuglink, alt_id);
 	if (q.id_len > 0) {
 		q.id = alt_id;
@@ -293,35 +366,426 @@ find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 	return profconv__find_debugfile(&q, debuginfo_file_name);
 }
 
+/* --- modules: one binary, its libdwfl sessions and its answers ------------- */
+
+static void
+handle_free(struct sym_handle *h)
+{
+	if (h == NULL)
+		return;
+	/* The index first: it borrows libdw's data. */
+	profconv__symmod_free(h->index);
+	if (h->dwfl != NULL)
+		dwfl_end(h->dwfl);
+	profconv__demangler_free(&h->dm);
+	free(h->nbuf);
+	if (h->names_ready)
+		profconv__strtab_free(&h->names);
+	profconv__u64map_free(&h->shown_by_ptr);
+	free(h->shown);
+	free(h->ans);
+	free(h->frames);
+	free(h);
+}
+
+static void
+module_free(struct sym_module *m)
+{
+	size_t i;
+
+	if (m == NULL)
+		return;
+	for (i = 0; i < MAX_SHARDS; i++)
+		handle_free(m->h[i]);
+	free(m->path);
+	free(m->why);
+	profconv__u64map_free(&m->by_addr);
+	free(m->ans);
+	free(m->frames);
+	free(m->todo);
+	free(m);
+}
+
+static void
+file_id_of(const struct stat *st, struct file_id *id)
+{
+	memset(id, 0, sizeof(*id));
+	id->dev = (uint64_t)st->st_dev;
+	id->ino = (uint64_t)st->st_ino;
+	id->size = (uint64_t)st->st_size;
+	id->mtime_sec = (int64_t)st->st_mtim.tv_sec;
+	id->mtime_nsec = (int64_t)st->st_mtim.tv_nsec;
+}
+
+static bool
+same_file(const struct sym_module *m, const char *path, const char *build_id,
+    const struct file_id *id)
+{
+	return strcmp(m->path, path) == 0 &&
+	    strcmp(m->build_id, build_id) == 0 &&
+	    memcmp(&m->id, id, sizeof(*id)) == 0;
+}
+
+/*
+ * The module for the file FOUND names (open on FOUND->fd): the one kept
+ * when the same file was used before, else a new one.  A module of the
+ * same path whose file changed is dropped.
+ */
 static int
-session_init(struct session *s, struct profconv_profile *prof,
-    const struct profconv_symbolize_options *opts,
-    struct profconv_symbolize_stats *stats)
+module_for(struct profconv_symbolizer *sz, const struct pc_found *found,
+    uint64_t base, struct sym_module **out)
+{
+	struct sym_module *m;
+	struct file_id id;
+	struct stat st;
+	size_t i;
+
+	if (fstat(found->fd, &st) != 0)
+		memset(&st, 0, sizeof(st));
+	file_id_of(&st, &id);
+	for (i = 0; i < sz->nmods; i++) {
+		m = sz->mods[i];
+		if (same_file(m, found->path, found->info.build_id, &id)) {
+			*out = m;
+			return 0;
+		}
+		if (strcmp(m->path, found->path) == 0 && !m->pinned) {
+			/* Changed on disk since: read it again. */
+			module_free(m);
+			sz->mods[i--] = sz->mods[--sz->nmods];
+		}
+	}
+	m = calloc(1, sizeof(*m));
+	if (m == NULL || (m->path = strdup(found->path)) == NULL ||
+	    PC_GROW(sz->mods, sz->mods_cap, sz->nmods, 1) < 0) {
+		module_free(m);
+		return profconv__nomem();
+	}
+	memcpy(m->build_id, found->info.build_id, sizeof(m->build_id));
+	m->id = id;
+	m->plain_debug = found->info.plain_debug;
+	m->base = base;
+	sz->mods[sz->nmods++] = m;
+	*out = m;
+	return 0;
+}
+
+/*
+ * How many modules a symbolizer keeps open: each may keep a few files
+ * open (binary, debug file, dwz file, .dwo files) per handle, and the
+ * caller's own descriptors need room too.
+ */
+static size_t
+open_limit(void)
+{
+	struct rlimit rl;
+	rlim_t n = 1024;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+		n = rl.rlim_cur;
+	n /= 8;
+	return n < 8 ? 8 : n > 256 ? 256 : (size_t)n;
+}
+
+static size_t
+handles_open(const struct sym_module *m)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < MAX_SHARDS; i++)
+		n += m->h[i] != NULL;
+	return n;
+}
+
+/* Close the least recently used modules until LIMIT handles are open. */
+static void
+evict(struct profconv_symbolizer *sz, size_t limit)
+{
+	size_t i, oldest, open = 0;
+
+	for (i = 0; i < sz->nmods; i++)
+		open += handles_open(sz->mods[i]);
+	while (open > limit && sz->nmods > 0) {
+		oldest = sz->nmods;
+		for (i = 0; i < sz->nmods; i++)
+			if (!sz->mods[i]->pinned && (oldest == sz->nmods ||
+			    sz->mods[i]->used < sz->mods[oldest]->used))
+				oldest = i;
+		if (oldest == sz->nmods)
+			break;
+		open -= handles_open(sz->mods[oldest]);
+		module_free(sz->mods[oldest]);
+		/* Keep the order: it is the order modules were first used. */
+		memmove(&sz->mods[oldest], &sz->mods[oldest + 1],
+		    (sz->nmods - oldest - 1) * sizeof(*sz->mods));
+		sz->nmods--;
+	}
+}
+
+/*
+ * A new libdwfl session on M's file into *OUT.  A file libdwfl refuses
+ * gives PROFCONV_EFORMAT with libdwfl's reason.
+ */
+static int
+handle_open(struct profconv_symbolizer *sz, struct sym_module *m,
+    struct sym_handle **out)
+{
+	struct sym_handle *h = calloc(1, sizeof(*h));
+	Dwfl_Module *mod = NULL;
+	void **userdata;
+	int fd = -1, rc;
+
+	*out = NULL;
+	if (h == NULL)
+		return profconv__nomem();
+	h->dwfl = dwfl_begin(&sz->callbacks);
+	if (h->dwfl == NULL) {
+		handle_free(h);
+		return profconv__fail(PROFCONV_EFORMAT, "libdwfl: %s",
+		    dwfl_errmsg(-1));
+	}
+	rc = profconv__open_regular(m->path, &fd);
+	if (rc == 0) {
+		dwfl_report_begin(h->dwfl);
+		mod = dwfl_report_elf(h->dwfl, m->path, m->path, fd, m->base,
+		    true);
+		if (mod == NULL || dwfl_report_end(h->dwfl, NULL, NULL) != 0) {
+			if (mod == NULL)
+				close(fd);
+			rc = profconv__fail(PROFCONV_EFORMAT, "%s",
+			    dwfl_errmsg(-1));
+		}
+	}
+	if (rc == 0) {
+		/* libdwfl owns FD now; our finder gets the symbolizer. */
+		(void)dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL,
+		    NULL, NULL);
+		*userdata = sz;
+		rc = profconv__symmod_new(&h->index, mod);
+	}
+	if (rc == 0)
+		rc = profconv__strtab_init(&h->names);
+	if (rc < 0) {
+		handle_free(h);
+		return rc;
+	}
+	h->names_ready = true;
+	*out = h;
+	return 0;
+}
+
+/* Open M's first handle and read its debug info: once per module. */
+static int
+module_open(struct profconv_symbolizer *sz, struct sym_module *m)
 {
 	int rc;
 
-	memset(s, 0, sizeof(*s));
-	s->prof = prof;
-	s->opts = opts;
-	s->stats = stats;
-	s->find.sysroot = opts->sysroot;
-	s->find.search_path = opts->search_path;
-	s->find.pid = opts->pid;
-	/* libdwfl's standard callbacks ask debuginfod whenever
-	 * $DEBUGINFOD_URLS is set; ours never do. */
-	s->callbacks.find_elf = opts->debuginfod ? dwfl_build_id_find_elf :
-	    no_find_elf;
-	s->callbacks.find_debuginfo = opts->debuginfod ?
-	    dwfl_standard_find_debuginfo : find_debuginfo;
-	s->callbacks.section_address = dwfl_offline_section_address;
-	s->callbacks.debuginfo_path = &s->debuginfo_path;
-	rc = make_debuginfo_path(s);
+	m->tried = true;
+	rc = handle_open(sz, m, &m->h[0]);
+	if (rc == PROFCONV_EFORMAT || rc == PROFCONV_ENOTFOUND) {
+		m->unusable = true;
+		m->why = strdup(profconv_errmsg());
+		return m->why != NULL ? 0 : profconv__nomem();
+	}
 	if (rc < 0)
 		return rc;
+	/* Decompressing the debug info is the slow part: do it here. */
+	(void)profconv__symmod_has_dwarf(m->h[0]->index);
+	return 0;
+}
+
+/*
+ * The name of frame F in the demangle mode, kept by H.  libdw's strings
+ * stay put, so their address identifies them.
+ */
+static int
+shown_name(struct sym_handle *h, enum profconv_demangle mode,
+    const struct pc_frame *f, const char **out)
+{
+	const char *sys = f->linkage != NULL ? f->linkage : f->name;
+	const char *shown;
+	uint32_t k, idx;
+	size_t len;
+	int rc;
+
+	*out = NULL;
+	if (sys == NULL)
+		return 0;
+	if (profconv__u64map_get(&h->shown_by_ptr, (uintptr_t)sys, &k)) {
+		*out = h->shown[k];
+		return 0;
+	}
+	/* FULL is c++filt's whole text; the other modes drop the build
+	 * hashes here (legacy Rust "::h<hash>") and simplify below. */
+	shown = profconv__demangle(sys, &h->dm,
+	    mode == PROFCONV_DEMANGLE_FULL ? 0 : PC_DEMANGLE_NO_HASH);
+	if (shown == NULL)
+		shown = f->name != NULL ? f->name : sys;
+	/* Function.name in the demangle mode; system_name stays mangled. */
+	if (mode == PROFCONV_DEMANGLE_NONE) {
+		shown = sys;
+	} else if (shown != sys || profconv__name_is_cxx(shown)) {
+		rc = profconv__name_simplify(shown, strlen(shown), mode,
+		    &h->nbuf, &h->nbuf_cap, &len);
+		if (rc == 0)
+			rc = profconv__strtab_intern(&h->names, h->nbuf, len,
+			    &idx);
+		if (rc < 0)
+			return rc;
+		shown = profconv__str(&h->names, idx);
+	}
+	rc = PC_GROW(h->shown, h->shown_cap, h->nshown, 1);
+	if (rc == 0)
+		rc = profconv__u64map_put(&h->shown_by_ptr, (uintptr_t)sys,
+		    (uint32_t)h->nshown);
+	if (rc < 0)
+		return rc;
+	h->shown[h->nshown++] = shown;
+	*out = shown;
+	return 0;
+}
+
+/* Look ADDR up with H into its answers. */
+static int
+handle_lookup(struct sym_handle *h, enum profconv_demangle mode,
+    uint64_t addr)
+{
+	struct sym_answer a = { addr, (uint32_t)h->nframes, 0, 0 };
+	enum pc_frame_source src;
+	size_t n, k;
+	int rc;
+
+	rc = profconv__symmod_lookup(h->index, addr, h->buf, MAX_FRAMES, &n,
+	    &src);
+	if (rc == 0)
+		rc = PC_GROW(h->frames, h->frames_cap, h->nframes, n);
+	if (rc == 0)
+		rc = PC_GROW(h->ans, h->ans_cap, h->nans, 1);
+	for (k = 0; rc == 0 && k < n; k++) {
+		h->frames[a.off + k].f = h->buf[k];
+		rc = shown_name(h, mode, &h->buf[k],
+		    &h->frames[a.off + k].shown);
+	}
+	if (rc < 0)
+		return rc;
+	a.n = (uint32_t)n;
+	a.src = (uint8_t)src;
+	h->nframes += n;
+	h->ans[h->nans++] = a;
+	return 0;
+}
+
+/* Task I: one shard of one module's addresses (see plan_shards). */
+static int
+lookup_task(void *arg, size_t i)
+{
+	struct session *s = arg;
+	struct sym_task *t = &s->tasks[i];
+	struct sym_module *m = t->m;
+	struct sym_handle *h;
+	size_t k, lo, hi;
+	int rc;
+
+	if (t->shard == 0 && !m->tried) {
+		rc = module_open(s->sz, m);
+		if (rc < 0)
+			return rc;
+	}
+	if (t->shard == 0 && m->unusable)
+		return 0;
+	if (m->h[t->shard] == NULL) {
+		/* The same file opened again for this thread; when that
+		 * fails, the first handle does this share afterwards. */
+		rc = handle_open(s->sz, m, &m->h[t->shard]);
+		if (rc == PROFCONV_EFORMAT || rc == PROFCONV_ENOTFOUND)
+			return 0;
+		if (rc < 0)
+			return rc;
+	}
+	h = m->h[t->shard];
+	lo = m->ntodo * t->shard / m->nshards;
+	hi = m->ntodo * (t->shard + 1) / m->nshards;
+	h->nans = h->nframes = 0;
+	for (k = lo; k < hi; k++) {
+		rc = handle_lookup(h, s->opts->demangle, m->todo[k]);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Keep the answers of H's task in M. */
+static int
+merge_answers(struct sym_module *m, struct sym_handle *h)
+{
+	struct sym_answer a;
+	size_t i;
+	int rc;
+
+	rc = PC_GROW(m->frames, m->frames_cap, m->nframes, h->nframes);
+	if (rc < 0)
+		return rc;
+	memcpy(m->frames + m->nframes, h->frames, h->nframes *
+	    sizeof(*h->frames));
+	for (i = 0; i < h->nans; i++) {
+		a = h->ans[i];
+		a.off += (uint32_t)m->nframes;
+		rc = PC_GROW(m->ans, m->ans_cap, m->nans, 1);
+		if (rc == 0)
+			rc = profconv__u64map_put(&m->by_addr, a.addr,
+			    (uint32_t)m->nans);
+		if (rc < 0)
+			return rc;
+		m->ans[m->nans++] = a;
+	}
+	m->nframes += h->nframes;
+	h->nans = h->nframes = 0;
+	return 0;
+}
+
+/* --- a run: one profile --------------------------------------------------- */
+
+static void
+warn(struct session *s, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (s->opts->warn == NULL)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	s->opts->warn(msg, s->opts->payload);
+}
+
+static int
+session_init(struct session *s, struct profconv_symbolizer *sz,
+    struct profconv_profile *prof, struct profconv_symbolize_stats *stats)
+{
+	memset(s, 0, sizeof(*s));
+	s->sz = sz;
+	s->prof = prof;
+	s->opts = &sz->opts;
+	s->stats = stats;
+	s->find.sysroot = sz->opts.sysroot;
+	s->find.search_path = sz->opts.search_path;
+	s->find.pid = sz->opts.pid;
 	s->maps = calloc(prof->nmappings + 1, sizeof(*s->maps));
 	if (s->maps == NULL)
 		return profconv__nomem();
 	return profconv__funcset_init(&s->funcs, prof);
+}
+
+/* Forget libdw's string addresses: modules may be closed after this. */
+static void
+forget_strings(struct session *s)
+{
+	profconv__u64map_free(&s->name_by_ptr);
+	memset(&s->name_by_ptr, 0, sizeof(s->name_by_ptr));
+	profconv__u64map_free(&s->file_by_ptr);
+	memset(&s->file_by_ptr, 0, sizeof(s->file_by_ptr));
+	s->nname_pairs = 0;
 }
 
 static void
@@ -329,8 +793,7 @@ session_free(struct session *s)
 {
 	size_t i;
 
-	/* The modules' indexes first: they borrow libdw's data. */
-	end_batch(s);
+	forget_strings(s);
 	for (i = 0; i < s->nbins; i++) {
 		profconv__u64map_free(&s->bins[i]->results);
 		profconv__found_free(&s->bins[i]->found);
@@ -339,15 +802,11 @@ session_free(struct session *s)
 	free(s->bins);
 	profconv__u64map_free(&s->bin_by_key);
 	free(s->maps);
+	free(s->tasks);
 	free(s->results);
 	free(s->rlines);
 	profconv__funcset_free(&s->funcs);
-	profconv__demangler_free(&s->dm);
-	free(s->nbuf);
-	profconv__u64map_free(&s->name_by_ptr);
 	free(s->name_pairs);
-	profconv__u64map_free(&s->file_by_ptr);
-	free(s->debuginfo_path);
 	free(s->fixed);
 }
 
@@ -367,10 +826,12 @@ binary_at(const struct session *s, const char *path)
 
 /* Keep FOUND as a binary (or reuse the same file); its index to *IDX. */
 static int
-add_binary(struct session *s, struct pc_found *found, uint32_t *idx)
+add_binary(struct session *s, struct pc_found *found, uint64_t bias,
+    uint32_t *idx)
 {
 	struct sym_binary *b;
 	size_t i = binary_at(s, found->path);
+	int rc;
 
 	if (i < s->nbins) {
 		profconv__found_free(found);
@@ -384,12 +845,18 @@ add_binary(struct session *s, struct pc_found *found, uint32_t *idx)
 		return profconv__nomem();
 	}
 	b->found = *found;
-	/* Opened again when its batch is reported: a profile may map
-	 * more files than the process may have open. */
+	b->base = bias;
+	rc = module_for(s->sz, &b->found, bias, &b->m);
+	/* Opened again when it is looked up: a profile may map more
+	 * files than the process may have open. */
 	if (b->found.fd >= 0)
 		close(b->found.fd);
 	b->found.fd = -1;
-	b->base = UINT64_MAX;
+	if (rc < 0) {
+		profconv__found_free(&b->found);
+		free(b);
+		return rc;
+	}
 	*idx = (uint32_t)s->nbins;
 	s->bins[s->nbins++] = b;
 	return 0;
@@ -419,12 +886,12 @@ unusable(struct session *s, const char *path, const char *why,
 }
 
 /*
- * Look for the binary of FILE with BUILD_ID; the outcome, coded as
- * binary index << 3 | state, goes to *CODE.
+ * Look for the binary of mapping M's file FILE with BUILD_ID; the
+ * outcome, coded as binary index << 3 | state, goes to *CODE.
  */
 static int
-locate(struct session *s, const char *file, const char *build_id,
-    uint32_t *code)
+locate(struct session *s, const struct pc_mapping *m, const char *file,
+    const char *build_id, uint32_t *code)
 {
 	struct pc_found found;
 	uint32_t idx = 0;
@@ -446,7 +913,8 @@ locate(struct session *s, const char *file, const char *build_id,
 		return 0;
 	}
 	if (rc == 0)
-		rc = add_binary(s, &found, &idx);
+		rc = add_binary(s, &found, profconv__load_bias(&found.info,
+		    m->start, m->limit, m->offset), &idx);
 	if (rc < 0)
 		return rc;
 	*code = idx << 3 | MAP_OK;
@@ -469,7 +937,8 @@ plan_mapping(struct session *s, uint32_t id)
 		return 0;
 	}
 	if (!profconv__u64map_get(&s->bin_by_key, key, &code)) {
-		rc = locate(s, file, profconv__pstr(s->prof, m->build_id), &code);
+		rc = locate(s, m, file, profconv__pstr(s->prof, m->build_id),
+		    &code);
 		if (rc == 0)
 			rc = profconv__u64map_put(&s->bin_by_key, key, code);
 		if (rc < 0)
@@ -482,8 +951,6 @@ plan_mapping(struct session *s, uint32_t id)
 	b = s->bins[sm->binary];
 	sm->bias = profconv__load_bias(&b->found.info, m->start, m->limit,
 	    m->offset);
-	if (b->base == UINT64_MAX)
-		b->base = sm->bias;
 	/* Record what the file says when the profile did not know. */
 	if (m->build_id == 0 && b->found.info.build_id[0] != '\0')
 		return profconv__intern(s->prof, b->found.info.build_id,
@@ -516,114 +983,170 @@ plan(struct session *s)
 	return 0;
 }
 
-/* --- reporting the binaries to libdwfl ------------------------------------ */
+/* --- lookup: the batch's new addresses, on several threads --------------- */
 
-/*
- * How many binaries one libdwfl session holds: each may keep a few files
- * open (binary, debug file, dwz file, .dwo files), and the caller's own
- * descriptors need room too.
- */
-static size_t
-batch_size(void)
+static int
+cmp_u64(const void *a, const void *b)
 {
-	struct rlimit rl;
-	rlim_t n = 1024;
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
-		n = rl.rlim_cur;
-	n /= 8;
-	return n < 8 ? 8 : n > 256 ? 256 : (size_t)n;
+	return x < y ? -1 : x > y;
 }
 
-/* Hand binary B to libdwfl, placed by its first mapping. */
+/* The addresses of the batch's locations that no module answered yet. */
 static int
-report_binary(struct session *s, struct sym_binary *b)
+collect_todo(struct session *s)
 {
-	uint32_t code;
-	void **userdata;
-	int fd, rc;
+	const struct pc_location *loc;
+	struct sym_module *m;
+	struct sym_map *sm;
+	uint64_t addr;
+	uint32_t k;
+	size_t i, j, n;
 
-	rc = profconv__open_regular(b->found.path, &fd);
-	if (rc == 0) {
-		/* Other mappings' biases are undone before every lookup. */
-		b->mod = dwfl_report_elf(s->dwfl, b->found.path,
-		    b->found.path, fd, b->base, true);
-		if (b->mod == NULL) {
-			close(fd);
-			profconv__fail(PROFCONV_EFORMAT, "%s", dwfl_errmsg(-1));
-		}
+	for (i = 0; i < s->prof->nlocations; i++) {
+		loc = pc_location(s->prof, (uint32_t)i + 1);
+		if (!needs_lines(loc))
+			continue;
+		sm = &s->maps[loc->mapping - 1];
+		if (sm->state != MAP_OK || sm->binary < s->batch_lo ||
+		    sm->binary >= s->batch_hi)
+			continue;
+		m = s->bins[sm->binary]->m;
+		addr = loc->address - sm->bias;
+		if (profconv__u64map_get(&m->by_addr, addr, &k))
+			continue;
+		if (PC_GROW(m->todo, m->todo_cap, m->ntodo, 1) < 0)
+			return PROFCONV_ENOMEM;
+		m->todo[m->ntodo++] = addr;
 	}
-	if (b->mod == NULL) {
-		rc = unusable(s, b->found.path, profconv_errmsg(), &code);
-		b->unusable = true;
-		return rc;
+	/* Sorted, once each: a share of them is a range of addresses. */
+	for (i = s->batch_lo; i < s->batch_hi; i++) {
+		m = s->bins[i]->m;
+		if (m->ntodo < 2)
+			continue;
+		qsort(m->todo, m->ntodo, sizeof(*m->todo), cmp_u64);
+		for (j = n = 1; j < m->ntodo; j++)
+			if (m->todo[j] != m->todo[n - 1])
+				m->todo[n++] = m->todo[j];
+		m->ntodo = n;
 	}
-	/* libdwfl owns FD now; our finder gets the session back. */
-	(void)dwfl_module_info(b->mod, &userdata, NULL, NULL, NULL, NULL,
-	    NULL, NULL);
-	*userdata = s;
 	return 0;
 }
 
-/* Report the binaries [LO, HI) to a new libdwfl session. */
+/*
+ * One task per module with work, more for a module with many addresses
+ * whose debug info each thread can read without inflating it again.
+ */
 static int
-report_batch(struct session *s, size_t lo, size_t hi)
+plan_shards(struct session *s, unsigned int jobs)
 {
-	size_t i;
+	struct sym_module *m;
+	size_t i, k, n;
+
+	s->ntasks = 0;
+	for (i = s->batch_lo; i < s->batch_hi; i++) {
+		m = s->bins[i]->m;
+		n = m->tried ? 0 : 1;
+		if (m->ntodo > 0 && !m->unusable) {
+			n = 1;
+			if (m->plain_debug != 0 && jobs > 1)
+				n = m->ntodo / SHARD_MIN;
+			n = n < 1 ? 1 : n > jobs ? jobs : n;
+			n = n > MAX_SHARDS ? MAX_SHARDS : n;
+		}
+		m->nshards = n;
+		for (k = 0; k < n; k++) {
+			if (PC_GROW(s->tasks, s->tasks_cap, s->ntasks, 1) < 0)
+				return PROFCONV_ENOMEM;
+			s->tasks[s->ntasks++] = (struct sym_task){ m, k };
+		}
+	}
+	return 0;
+}
+
+/* Keep every task's answers in its module, in address order. */
+static int
+merge_batch(struct session *s)
+{
+	struct sym_module *m;
+	struct sym_handle *h;
+	size_t i, k, lo, hi, j;
 	int rc;
 
-	s->batch_lo = lo;
-	s->batch_hi = hi;
-	s->dwfl = dwfl_begin(&s->callbacks);
-	if (s->dwfl == NULL)
-		return profconv__fail(PROFCONV_EFORMAT, "libdwfl: %s",
-		    dwfl_errmsg(-1));
-	dwfl_report_begin(s->dwfl);
-	for (i = lo; i < hi; i++) {
-		rc = report_binary(s, s->bins[i]);
+	for (i = 0; i < s->ntasks; i++) {
+		m = s->tasks[i].m;
+		k = s->tasks[i].shard;
+		h = m->h[k];
+		if (m->unusable)
+			continue;
+		if (h == NULL) {
+			/* This share's own handle failed: the first one. */
+			h = m->h[0];
+			lo = m->ntodo * k / m->nshards;
+			hi = m->ntodo * (k + 1) / m->nshards;
+			for (j = lo; j < hi; j++)
+				if ((rc = handle_lookup(h, s->opts->demangle,
+				    m->todo[j])) < 0)
+					return rc;
+		}
+		rc = merge_answers(m, h);
 		if (rc < 0)
 			return rc;
 	}
-	if (dwfl_report_end(s->dwfl, NULL, NULL) != 0)
-		return profconv__fail(PROFCONV_EFORMAT, "libdwfl: %s",
-		    dwfl_errmsg(-1));
-	for (i = lo; i < hi; i++) {
-		if (s->bins[i]->mod == NULL)
-			continue;
-		rc = profconv__symmod_new(&s->bins[i]->index, s->bins[i]->mod);
-		if (rc < 0)
-			return rc;
+	return 0;
+}
+
+static int
+lookup_batch(struct session *s)
+{
+	struct sym_module *m;
+	unsigned int jobs = profconv__jobs_count(s->sz->jobs);
+	size_t i;
+	int rc;
+
+	s->sz->batches++;
+	for (i = s->batch_lo; i < s->batch_hi; i++) {
+		m = s->bins[i]->m;
+		m->used = s->sz->batches;
+		m->ntodo = 0;
+		m->nshards = 0;
+	}
+	rc = collect_todo(s);
+	if (rc == 0)
+		rc = plan_shards(s, jobs);
+	if (rc == 0)
+		rc = profconv__jobs_run(jobs, s->ntasks, lookup_task, s);
+	if (rc == 0)
+		rc = merge_batch(s);
+	for (i = s->batch_lo; i < s->batch_hi; i++)
+		s->bins[i]->m->ntodo = 0;
+	return rc;
+}
+
+/* Warnings, errors and progress of the batch's binaries, in order. */
+static int
+report_batch(struct session *s)
+{
+	struct sym_binary *b;
+	uint32_t code;
+	size_t i;
+	int rc;
+
+	for (i = s->batch_lo; i < s->batch_hi; i++) {
+		b = s->bins[i];
+		if (b->m->unusable) {
+			rc = unusable(s, b->found.path, b->m->why, &code);
+			if (rc < 0)
+				return rc;
+		}
 		if (s->opts->progress != NULL)
 			s->opts->progress(i + 1, s->nbins, s->opts->payload);
 	}
 	return 0;
 }
 
-/*
- * Close the batch's libdwfl session.  The name and file caches are keyed
- * by libdw's string addresses, which mean nothing once it is gone.
- */
-static void
-end_batch(struct session *s)
-{
-	size_t i;
-
-	for (i = s->batch_lo; i < s->batch_hi; i++) {
-		profconv__symmod_free(s->bins[i]->index);
-		s->bins[i]->index = NULL;
-		s->bins[i]->mod = NULL;
-	}
-	if (s->dwfl != NULL)
-		dwfl_end(s->dwfl);
-	s->dwfl = NULL;
-	profconv__u64map_free(&s->name_by_ptr);
-	memset(&s->name_by_ptr, 0, sizeof(s->name_by_ptr));
-	profconv__u64map_free(&s->file_by_ptr);
-	memset(&s->file_by_ptr, 0, sizeof(s->file_by_ptr));
-	s->nname_pairs = 0;
-}
-
-/* --- lookup: frames to lines ---------------------------------------------- */
+/* --- conversion: frames to lines, in location order ----------------------- */
 
 /*
  * TEXT for the profile's string table, which holds UTF-8 only.  Debug
@@ -665,11 +1188,11 @@ intern_text(struct session *s, const char *text, uint32_t *idx)
 
 /* String indexes of a frame's display name and system name. */
 static int
-frame_names(struct session *s, const struct pc_frame *f, uint32_t *name,
+frame_names(struct session *s, const struct sym_frame *sf, uint32_t *name,
     uint32_t *system_name)
 {
+	const struct pc_frame *f = &sf->f;
 	const char *sys = f->linkage != NULL ? f->linkage : f->name;
-	const char *shown;
 	struct name_pair np;
 	uint32_t k;
 	int rc;
@@ -683,26 +1206,7 @@ frame_names(struct session *s, const struct pc_frame *f, uint32_t *name,
 		*system_name = s->name_pairs[k].system_name;
 		return 0;
 	}
-	/* FULL is c++filt's whole text; the other modes drop the build
-	 * hashes here (legacy Rust "::h<hash>") and simplify below. */
-	shown = profconv__demangle(sys, &s->dm,
-	    s->opts->demangle == PROFCONV_DEMANGLE_FULL ? 0 :
-	    PC_DEMANGLE_NO_HASH);
-	if (shown == NULL)
-		shown = f->name != NULL ? f->name : sys;
-	/* Function.name in the demangle mode; system_name stays mangled. */
-	if (s->opts->demangle == PROFCONV_DEMANGLE_NONE) {
-		shown = sys;
-	} else if (shown != sys || profconv__name_is_cxx(shown)) {
-		size_t len;
-
-		rc = profconv__name_simplify(shown, strlen(shown),
-		    s->opts->demangle, &s->nbuf, &s->nbuf_cap, &len);
-		if (rc < 0)
-			return rc;
-		shown = s->nbuf;
-	}
-	rc = intern_text(s, shown, &np.name);
+	rc = intern_text(s, sf->shown, &np.name);
 	if (rc == 0)
 		rc = intern_text(s, sys, &np.system_name);
 	if (rc == 0)
@@ -736,16 +1240,17 @@ file_index(struct session *s, const char *file, uint32_t *idx)
 	return rc;
 }
 
-/* Turn frame F into a line with its (deduplicated) function. */
+/* Turn frame SF into a line with its (deduplicated) function. */
 static int
-frame_line(struct session *s, const struct pc_frame *f, struct pc_line *out,
-    uint8_t *flags)
+frame_line(struct session *s, const struct sym_frame *sf,
+    struct pc_line *out, uint8_t *flags)
 {
+	const struct pc_frame *f = &sf->f;
 	struct pc_function fn;
 	int rc;
 
 	fn.start_line = f->start_line;
-	rc = frame_names(s, f, &fn.name, &fn.system_name);
+	rc = frame_names(s, sf, &fn.name, &fn.system_name);
 	if (rc == 0)
 		rc = file_index(s, f->file, &fn.file);
 	if (rc == 0)
@@ -761,26 +1266,29 @@ frame_line(struct session *s, const struct pc_frame *f, struct pc_line *out,
 	return 0;
 }
 
-/* Look ADDR up in binary B once; the result's index goes to *RES. */
+/* Convert ADDR of binary B once; the result's index goes to *RES. */
 static int
 resolve(struct session *s, struct sym_binary *b, uint64_t addr,
     uint32_t *res)
 {
 	struct sym_result r = { s->nrlines, 0, 0 };
-	enum pc_frame_source src;
-	size_t n, k;
+	const struct sym_answer *a;
+	uint32_t k;
+	size_t i;
 	int rc;
 
 	if (profconv__u64map_get(&b->results, addr, res))
 		return 0;
+	if (!profconv__u64map_get(&b->m->by_addr, addr, &k))
+		return profconv__fail(PROFCONV_EFORMAT,
+		    "internal error: address %#llx of '%s' not looked up",
+		    (unsigned long long)addr, b->found.path);
+	a = &b->m->ans[k];
 	s->cur = b;
-	rc = profconv__symmod_lookup(b->index, addr, s->frames, MAX_FRAMES,
-	    &n, &src);
-	if (rc == 0)
-		rc = PC_GROW(s->rlines, s->rlines_cap, s->nrlines, n);
-	for (k = 0; rc == 0 && k < n; k++)
-		rc = frame_line(s, &s->frames[k], &s->rlines[r.off + k],
-		    &r.flags);
+	rc = PC_GROW(s->rlines, s->rlines_cap, s->nrlines, a->n);
+	for (i = 0; rc == 0 && i < a->n; i++)
+		rc = frame_line(s, &b->m->frames[a->off + i],
+		    &s->rlines[r.off + i], &r.flags);
 	if (rc == 0)
 		rc = PC_GROW(s->results, s->results_cap, s->nresults, 1);
 	if (rc == 0)
@@ -789,10 +1297,10 @@ resolve(struct session *s, struct sym_binary *b, uint64_t addr,
 	if (rc < 0)
 		return rc;
 	/* Only DWARF says whether calls were inlined into the address. */
-	if (src == PC_FRAMES_DWARF && n != 0)
+	if (a->src == PC_FRAMES_DWARF && a->n != 0)
 		r.flags |= PC_MAP_HAS_INLINE_FRAMES;
-	r.n = (uint32_t)n;
-	s->nrlines += n;
+	r.n = a->n;
+	s->nrlines += a->n;
 	*res = (uint32_t)s->nresults;
 	s->results[s->nresults++] = r;
 	s->stats->addresses++;
@@ -809,12 +1317,8 @@ symbolize_location(struct session *s, uint32_t id, struct sym_map *sm)
 	uint32_t res;
 	int rc;
 
-	if (b->unusable) {
+	if (b->m->unusable) {
 		s->stats->unusable++;
-		return 0;
-	}
-	if (b->index == NULL) {
-		s->stats->no_debuginfo++;
 		return 0;
 	}
 	rc = resolve(s, b, loc->address - sm->bias, &res);
@@ -893,23 +1397,36 @@ symbolize_batch(struct session *s)
 static int
 symbolize_locations(struct session *s)
 {
-	size_t lo, hi, step = batch_size();
+	size_t lo, hi, i, step = open_limit();
 	int rc = 0;
 
 	count_others(s);
+	for (i = 0; i < s->nbins; i++)
+		s->bins[i]->m->pinned = true;
+	/* The modules of batches done may be closed: B->m is stale there. */
 	for (lo = 0; rc == 0 && lo < s->nbins; lo = hi) {
 		hi = s->nbins - lo > step ? lo + step : s->nbins;
-		rc = report_batch(s, lo, hi);
+		s->batch_lo = lo;
+		s->batch_hi = hi;
+		rc = lookup_batch(s);
+		if (rc == 0)
+			rc = report_batch(s);
 		if (rc == 0)
 			rc = symbolize_batch(s);
-		end_batch(s);
+		/* The batch's modules may be closed from here on. */
+		forget_strings(s);
+		for (i = lo; i < hi; i++)
+			s->bins[i]->m->pinned = false;
+		evict(s->sz, step);
 	}
+	for (i = lo; i < s->nbins; i++)	/* after a failure */
+		s->bins[i]->m->pinned = false;
 	for (lo = 0; lo < s->prof->nmappings; lo++)
 		s->prof->mappings[lo].flags |= s->maps[lo].flags;
 	return rc;
 }
 
-/* --- the entry point ------------------------------------------------------ */
+/* --- the symbolizer -------------------------------------------------------- */
 
 static int
 check_options(const struct profconv_symbolize_options *opts)
@@ -928,30 +1445,117 @@ check_options(const struct profconv_symbolize_options *opts)
 	return 0;
 }
 
+/* Copy the string option *FIELD into SZ; NULL stays NULL. */
+static int
+copy_string(struct profconv_symbolizer *sz, size_t slot, const char **field)
+{
+	if (*field == NULL)
+		return 0;
+	sz->strs[slot] = strdup(*field);
+	if (sz->strs[slot] == NULL)
+		return profconv__nomem();
+	*field = sz->strs[slot];
+	return 0;
+}
+
 int
-profconv_symbolize(struct profconv_profile *prof,
-    const struct profconv_symbolize_options *opts,
-    struct profconv_symbolize_stats *stats)
+profconv_symbolizer_new(struct profconv_symbolizer **out,
+    const struct profconv_symbolize_options *opts)
 {
 	static const struct profconv_symbolize_options defaults =
 	    PROFCONV_SYMBOLIZE_OPTIONS_INIT;
-	struct profconv_symbolize_stats ignored;
-	struct session s;
+	struct profconv_symbolizer *sz;
 	int rc;
 
+	*out = NULL;
 	opts = opts != NULL ? opts : &defaults;
-	stats = stats != NULL ? stats : &ignored;
-	memset(stats, 0, sizeof(*stats));
 	rc = check_options(opts);
-	if (rc == 0 && (opts->maps_file != NULL || opts->pid > 0))
-		rc = profconv__symbolize_remap(prof, opts->maps_file, opts->pid);
 	if (rc < 0)
 		return rc;
-	rc = session_init(&s, prof, opts, stats);
+	sz = calloc(1, sizeof(*sz));
+	if (sz == NULL)
+		return profconv__nomem();
+	sz->opts = *opts;
+	sz->jobs = opts->jobs;
+	rc = copy_string(sz, 0, &sz->opts.sysroot);
+	if (rc == 0)
+		rc = copy_string(sz, 1, &sz->opts.search_path);
+	if (rc == 0)
+		rc = copy_string(sz, 2, &sz->opts.debuginfo_path);
+	if (rc == 0)
+		rc = copy_string(sz, 3, &sz->opts.maps_file);
+	if (rc == 0)
+		rc = make_debuginfo_path(sz);
+	if (rc < 0) {
+		profconv_symbolizer_free(sz);
+		return rc;
+	}
+	/* libdwfl's standard callbacks ask debuginfod whenever
+	 * $DEBUGINFOD_URLS is set; ours never do. */
+	sz->callbacks.find_elf = opts->debuginfod ? dwfl_build_id_find_elf :
+	    no_find_elf;
+	sz->callbacks.find_debuginfo = opts->debuginfod ?
+	    dwfl_standard_find_debuginfo : find_debuginfo;
+	sz->callbacks.section_address = dwfl_offline_section_address;
+	sz->callbacks.debuginfo_path = &sz->debuginfo_path;
+	profconv__libelf_init();
+	*out = sz;
+	return 0;
+}
+
+void
+profconv_symbolizer_free(struct profconv_symbolizer *sz)
+{
+	size_t i;
+
+	if (sz == NULL)
+		return;
+	for (i = 0; i < sz->nmods; i++)
+		module_free(sz->mods[i]);
+	free(sz->mods);
+	for (i = 0; i < sizeof(sz->strs) / sizeof(sz->strs[0]); i++)
+		free(sz->strs[i]);
+	free(sz->debuginfo_path);
+	free(sz);
+}
+
+int
+profconv_symbolizer_run(struct profconv_symbolizer *sz,
+    struct profconv_profile *prof, struct profconv_symbolize_stats *stats)
+{
+	struct profconv_symbolize_stats ignored;
+	struct session s;
+	int rc = 0;
+
+	stats = stats != NULL ? stats : &ignored;
+	memset(stats, 0, sizeof(*stats));
+	if (sz->opts.maps_file != NULL || sz->opts.pid > 0)
+		rc = profconv__symbolize_remap(prof, sz->opts.maps_file,
+		    sz->opts.pid);
+	if (rc < 0)
+		return rc;
+	rc = session_init(&s, sz, prof, stats);
 	if (rc == 0)
 		rc = plan(&s);
 	if (rc == 0)
 		rc = symbolize_locations(&s);
 	session_free(&s);
+	return rc;
+}
+
+int
+profconv_symbolize(struct profconv_profile *prof,
+    const struct profconv_symbolize_options *opts,
+    struct profconv_symbolize_stats *stats)
+{
+	struct profconv_symbolizer *sz;
+	int rc;
+
+	if (stats != NULL)
+		memset(stats, 0, sizeof(*stats));
+	rc = profconv_symbolizer_new(&sz, opts);
+	if (rc == 0)
+		rc = profconv_symbolizer_run(sz, prof, stats);
+	profconv_symbolizer_free(sz);
 	return rc;
 }

@@ -29,6 +29,8 @@ struct pc_elfinfo {
 	struct pc_phdr *loads;		/* PT_LOAD headers, malloc'd */
 	size_t nloads;
 	char build_id[129];		/* lowercase hex; "" when none */
+	uint64_t plain_debug;		/* bytes of uncompressed .debug_info
+					 * in the file itself; 0: none */
 };
 
 void profconv__elfinfo_free(struct pc_elfinfo *info);
