@@ -45,8 +45,8 @@ int cmd_version(void);
 bool cmd_set_max_input(const char *text);
 
 /*
- * -j, --jobs N: threads for reading, writing and drawing (default: one per
- * online CPU).  The output is the same whatever N is.
+ * -j, --jobs N: threads for reading, symbolizing, writing and drawing
+ * (default: one per online CPU).  The output is the same whatever N is.
  */
 #define CMD_JOBS_OPTION { "jobs", required_argument, NULL, 'j' }
 #define CMD_JOBS_HELP \

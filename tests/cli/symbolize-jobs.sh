@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: MIT
+# symbolize-jobs.sh - symbolizing on several threads gives the same bytes
+# as on one, and one symbolizer kept over several profiles gives what a
+# fresh one gives, on real jemalloc profiles of a program of 2048
+# functions (bench/gen-je-heap.sh: ~8,900 unique addresses, enough for a
+# binary to be split between threads); a binary changed on disk is read
+# again.
+. "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
+
+command -v gcc >/dev/null 2>&1 || skip "no gcc"
+command -v strip >/dev/null 2>&1 || skip "no binutils strip"
+ldconfig -p 2>/dev/null | grep -q 'libjemalloc\.so\.2 ' ||
+	skip "no libjemalloc.so.2 (Debian libjemalloc2)"
+PROFDIFF=$BIN/profdiff
+reuse=$BIN/../tests/symbolize/reuse
+[ -x "$reuse" ] || fail "tests/symbolize/reuse not built"
+
+# Two dumps of one process: MID after a first pass, OUT at the end.
+DEPTH=6 "$PROFCONV_SRCDIR/bench/gen-je-heap.sh" "$TMP/prog" "$TMP/out.heap" \
+    3000 0 "$TMP/mid.heap" 2>"$TMP/gen.err" ||
+	{ cat "$TMP/gen.err" >&2; fail "cannot make the jemalloc profiles"; }
+
+for j in 1 2 3 8; do
+	run 0 "$PROFCONV" symbolize -j "$j" --no-compress -o "$TMP/out$j.pb" \
+	    "$TMP/out.heap"
+	cp "$TMP/err" "$TMP/summary$j"
+	run 1 "$PROFDIFF" -j "$j" "$TMP/mid.heap" "$TMP/out.heap"
+	mv "$TMP/out" "$TMP/diff$j"
+	run 1 "$BIN/proftrend" -j "$j" --by line "$TMP/mid.heap" "$TMP/out.heap"
+	mv "$TMP/out" "$TMP/trend$j"
+done
+grep -q 'symbolized 88[0-9][0-9] of 88[0-9][0-9] locations' "$TMP/summary1" ||
+	{ cat "$TMP/summary1" >&2; fail "expected ~8,900 locations symbolized"; }
+for j in 2 3 8; do
+	cmp -s "$TMP/out1.pb" "$TMP/out$j.pb" ||
+		fail "symbolize -j $j: not the bytes of -j 1"
+	cmp -s "$TMP/summary1" "$TMP/summary$j" ||
+		fail "symbolize -j $j: another summary than -j 1"
+	cmp -s "$TMP/diff1" "$TMP/diff$j" || fail "profdiff -j $j: not -j 1's table"
+	cmp -s "$TMP/trend1" "$TMP/trend$j" || fail "proftrend -j $j: not -j 1's table"
+done
+# The functions are the program's, with lines (not only symbols).
+"$PROFCONV" show "$TMP/out1.pb" >"$TMP/show" || fail "show failed"
+grep -q 'f[0-9][0-9][0-9][0-9] .*/f[0-7]\.c:[0-9]' "$TMP/show" ||
+	fail "no f*.c lines in the symbolized profile"
+
+# One symbolizer over three runs, and a rebuilt (here: stripped) binary.
+strip --strip-debug -o "$TMP/stripped" "$TMP/prog" || fail "strip failed"
+for j in 1 3; do
+	cp -p "$TMP/prog" "$TMP/prog.keep"
+	"$reuse" "$TMP/out.heap" "$TMP/prog" "$TMP/stripped" "$j" \
+	    >"$TMP/out" 2>"$TMP/err" ||
+		{ cat "$TMP/err" >&2; fail "reuse -j $j"; }
+	grep -qx ok "$TMP/out" || fail "reuse -j $j printed no ok"
+	mv "$TMP/prog.keep" "$TMP/prog"
+done
+finish
