@@ -13,7 +13,8 @@
 # What it does:
 #  1. Takes the profile: MODE=je (default) the jemalloc profile of
 #     bench/gen-je-heap.sh's program, $BENCH_OUT/je/pair-$SMALL_N.f.heap
-#     (made once, as legacy.sh and flame.sh make it); MODE=gen a gperftools
+#     (made when missing, as legacy.sh and flame.sh make it; an existing
+#     one is never made again); MODE=gen a gperftools
 #     heap profile of the call instructions of a generated C program whose
 #     calls sit in always_inline helpers (NFUNCS functions in NFILES
 #     files), so most frames have inline chains.
@@ -165,7 +166,11 @@ EOF
 case $MODE in
 je)
 	IN=$out/je/pair-$SMALL_N.f.heap
-	je_profile "$IN" "$SMALL_N" 0 "$out/je/pair-$SMALL_N.m.heap"
+	# Made only when missing: shared data (BENCH_OUT) is used as it is,
+	# whatever the dates of this tree's generator.
+	if [ ! -s "$IN" ] || [ ! -x "$out/je/jeheap" ]; then
+		je_profile "$IN" "$SMALL_N" 0 "$out/je/pair-$SMALL_N.m.heap"
+	fi
 	;;
 gen) gen_profile ;;
 *) die "MODE must be je or gen" ;;

@@ -9,7 +9,7 @@
 # takes at most 2 s.
 #
 # What it does:
-#  1. Makes (once; cached in bench/out/trend/in/) NSNAP profiles: runs of
+#  1. Makes (when missing; kept in bench/out/trend/in/) NSNAP profiles: runs of
 #     bench/gen-je-heap.sh's program under jemalloc with lg_prof_sample:0,
 #     run r walking PATHS call paths from r*STEP, so the series shares most
 #     stacks and every stack appears, grows for a while and goes away; each
@@ -63,14 +63,17 @@ mkdir -p "$work/in" || die "cannot create $work/in"
 
 # --- the snapshots -------------------------------------------------------------
 
-je_profile "$out/je/trend-probe.heap" 10 0	# builds the program
+# Shared data (BENCH_OUT) is used as it is: the program and snapshots are
+# made only when missing, whatever the dates of this tree's generator
+# (a fresh checkout's generator is newer than any data made before).
+JE_PROG=$out/je/jeheap
+[ -x "$JE_PROG" ] || je_profile "$out/je/trend-probe.heap" 10 0	# builds it
 heaps=()
 pbs=()
 r=0
 while [ "$r" -lt "$NSNAP" ]; do
 	base=$work/in/s$(printf %03d "$r")-$PATHS-$((r * STEP))
-	if [ ! -s "$base.heap" ] || [ "$JE_PROG" -nt "$base.heap" ] ||
-	    [ "$benchdir/gen-je-heap.sh" -nt "$base.heap" ]; then
+	if [ ! -s "$base.heap" ]; then
 		note "making snapshot $r of $NSNAP ($PATHS call paths from $((r * STEP)))"
 		"$benchdir/gen-je-heap.sh" "$JE_PROG" "$base.heap" "$PATHS" $((r * STEP)) ||
 			die "cannot make snapshot $r"

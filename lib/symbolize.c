@@ -1035,31 +1035,58 @@ collect_todo(struct session *s)
 }
 
 /*
- * One task per module with work, more for a module with many addresses
- * whose debug info each thread can read without inflating it again.
+ * The modules to open whose debug info is not in the file itself: a
+ * separate debug file, often compressed, which libdw inflates whole on
+ * opening.  Their tasks go first so that the slowest start first.
  */
+static bool
+opens_slowly(const struct sym_module *m)
+{
+	return !m->tried && m->plain_debug == 0;
+}
+
+/*
+ * M's tasks: one when it has work (or must be opened), more for many
+ * addresses in debug info each thread can read without inflating it
+ * again.
+ */
+static int
+add_tasks(struct session *s, struct sym_module *m, unsigned int jobs)
+{
+	size_t k, n = m->tried ? 0 : 1;
+
+	if (m->ntodo > 0 && !m->unusable) {
+		n = 1;
+		if (m->plain_debug != 0 && jobs > 1)
+			n = m->ntodo / SHARD_MIN;
+		n = n < 1 ? 1 : n > jobs ? jobs : n;
+		n = n > MAX_SHARDS ? MAX_SHARDS : n;
+	}
+	m->nshards = n;
+	for (k = 0; k < n; k++) {
+		if (PC_GROW(s->tasks, s->tasks_cap, s->ntasks, 1) < 0)
+			return PROFCONV_ENOMEM;
+		s->tasks[s->ntasks++] = (struct sym_task){ m, k };
+	}
+	return 0;
+}
+
+/* The batch's tasks, those of modules that open slowly first. */
 static int
 plan_shards(struct session *s, unsigned int jobs)
 {
 	struct sym_module *m;
-	size_t i, k, n;
+	size_t i, pass;
+	int rc;
 
 	s->ntasks = 0;
-	for (i = s->batch_lo; i < s->batch_hi; i++) {
-		m = s->bins[i]->m;
-		n = m->tried ? 0 : 1;
-		if (m->ntodo > 0 && !m->unusable) {
-			n = 1;
-			if (m->plain_debug != 0 && jobs > 1)
-				n = m->ntodo / SHARD_MIN;
-			n = n < 1 ? 1 : n > jobs ? jobs : n;
-			n = n > MAX_SHARDS ? MAX_SHARDS : n;
-		}
-		m->nshards = n;
-		for (k = 0; k < n; k++) {
-			if (PC_GROW(s->tasks, s->tasks_cap, s->ntasks, 1) < 0)
-				return PROFCONV_ENOMEM;
-			s->tasks[s->ntasks++] = (struct sym_task){ m, k };
+	for (pass = 0; pass < 2; pass++) {
+		for (i = s->batch_lo; i < s->batch_hi; i++) {
+			m = s->bins[i]->m;
+			if (opens_slowly(m) != (pass == 0))
+				continue;
+			if ((rc = add_tasks(s, m, jobs)) < 0)
+				return rc;
 		}
 	}
 	return 0;
