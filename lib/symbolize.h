@@ -230,6 +230,53 @@ int profconv__elf_image(const struct pc_elf_section *secs, size_t n,
     const unsigned char *ident, uint16_t machine, void **image_out,
     size_t *size_out);
 
+/* --- line tables (symline.c) --------------------------------------------- */
+
+/* The sections a line table refers to (NULL: absent). */
+struct pc_line_sections {
+	const unsigned char *line, *line_str, *str;
+	size_t line_size, line_str_size, str_size;
+};
+
+/* A row of a line table. */
+struct pc_linerow {
+	uint64_t addr;
+	uint32_t seq;			/* order in the line program */
+	uint32_t file;
+	int32_t line;
+	uint16_t column;
+	bool end;			/* ends a sequence */
+};
+
+/* One compile unit's line table, rows sorted as libdw sorts them. */
+struct pc_linetab {
+	struct pc_linerow *rows;
+	size_t nrows, rows_cap;
+	const char **files;		/* libdw's file names, by index */
+	size_t nfiles, files_cap;
+};
+
+/* Returned when libdw should decode the table instead. */
+#define PC_LINES_LIBDW 1
+
+/*
+ * Decode the line program at OFFSET of SEC->line for a unit with
+ * COMP_DIR (may be NULL) and ADDRESS_SIZE into T; composed file names are
+ * interned in NAMES.  Returns 0, PC_LINES_LIBDW for anything not read
+ * exactly as libdw 0.188 reads it, or PROFCONV_ENOMEM.
+ */
+int profconv__linetab_decode(struct pc_linetab *t,
+    const struct pc_line_sections *sec, uint64_t offset,
+    const char *comp_dir, unsigned address_size, struct pc_strtab *names);
+void profconv__linetab_free(struct pc_linetab *t);
+
+/* The row dwarf_getsrc_die would give for ADDR, or NULL. */
+const struct pc_linerow *profconv__linetab_find(const struct pc_linetab *t,
+    uint64_t addr);
+
+/* The name of file FILE, as dwarf_linesrc and dwarf_filesrc give it. */
+const char *profconv__linetab_file(const struct pc_linetab *t, uint64_t file);
+
 /* --- per-module address index (symdwarf.c) -------------------------------- */
 
 /* One frame of an answer, innermost first.  Strings borrow from libdw. */
@@ -276,6 +323,14 @@ int profconv__symmod_lookup(struct pc_symmod *m, uint64_t addr,
  * reach the whole DWARF walk.  Errors: PROFCONV_ENOMEM.
  */
 int profconv__symmod_check(struct pc_symmod *m, size_t *nframes);
+
+/*
+ * Compare every line table of M that symline.c decodes with libdw's,
+ * row by row (address, end of sequence, file name, line, column); the
+ * rows compared go to *NROWS.  Errors: PROFCONV_EFORMAT naming the first
+ * difference, PROFCONV_ENOMEM.
+ */
+int profconv__symmod_check_lines(struct pc_symmod *m, size_t *nrows);
 
 /* --- function deduplication (symbolize.c) --------------------------------- */
 

@@ -18,6 +18,7 @@
 #include "config.h"
 
 #include <dwarf.h>
+#include <endian.h>
 #include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +73,9 @@ struct pc_cu {
 	bool files_tried;
 	const char *comp_dir;		/* DW_AT_comp_dir; lazily */
 	bool comp_dir_tried;
+	struct pc_linetab lines;	/* our decoding of its line table */
+	bool lines_tried;
+	bool lines_ours;		/* else libdw's answers are used */
 };
 
 /* One address range of a CU. */
@@ -101,6 +105,11 @@ struct pc_symmod {
 	struct pc_names *names;
 	size_t nnames, names_cap;
 	struct pc_strtab paths;		/* file names joined to comp_dir */
+
+	/* The sections line tables use, for our own decoder. */
+	struct pc_line_sections linesec;
+	bool linesec_tried;
+	bool linesec_ok;		/* a little-endian file */
 
 	/* Split DWARF packed in BINARY.dwp; read on the first skeleton
 	 * whose .dwo libdw did not find. */
@@ -140,6 +149,7 @@ profconv__symmod_free(struct pc_symmod *m)
 		free(m->cus[i].nodes);
 		free(m->cus[i].ranges);
 		free(m->cus[i].own);
+		profconv__linetab_free(&m->cus[i].lines);
 	}
 	free(m->cus);
 	free(m->curanges);
@@ -1002,21 +1012,84 @@ absolute_file(struct pc_symmod *m, struct pc_cu *cu, const char *file)
 	return profconv__str(&m->paths, idx);
 }
 
-/* The call site of inlined node N: file, line and column in its caller. */
-static void
-call_site(struct pc_symmod *m, struct pc_cu *cu, const struct pc_node *n,
-    struct pc_frame *f)
+/* The bytes of section NAME of M's DWARF file, or NULL. */
+static const unsigned char *
+section_bytes(struct pc_symmod *m, const char *name, size_t *size)
 {
+	Elf_Data *d = dwarf_section(m, name);
+
+	*size = d != NULL ? d->d_size : 0;
+	return d != NULL ? d->d_buf : NULL;
+}
+
+/*
+ * Decode CU's line table ourselves, once; when that is not possible
+ * exactly as libdw would, libdw's answers are used for the unit.
+ */
+static int
+own_lines(struct pc_symmod *m, struct pc_cu *cu)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word off;
+	uint8_t asize = 0, osize;
+	const char *ident;
+	Dwarf_Die die;
+	Elf *elf;
+	int rc;
+
+	cu->lines_tried = true;
+	if (!m->linesec_tried) {
+		m->linesec_tried = true;
+		elf = dwarf_getelf(m->dw);
+		ident = elf != NULL ? elf_getident(elf, NULL) : NULL;
+		m->linesec_ok = ident != NULL && ident[EI_DATA] == ELFDATA2LSB &&
+		    BYTE_ORDER == LITTLE_ENDIAN;
+		m->linesec.line = section_bytes(m, ".debug_line",
+		    &m->linesec.line_size);
+		m->linesec.line_str = section_bytes(m, ".debug_line_str",
+		    &m->linesec.line_str_size);
+		m->linesec.str = section_bytes(m, ".debug_str",
+		    &m->linesec.str_size);
+	}
+	if (!m->linesec_ok || dwarf_diecu(&cu->die, &die, &asize, &osize) ==
+	    NULL || dwarf_formudata(dwarf_attr(&cu->die, DW_AT_stmt_list,
+	    &attr), &off) != 0)
+		return 0;
+	if (!cu->comp_dir_tried) {
+		cu->comp_dir_tried = true;
+		cu->comp_dir = dwarf_formstring(dwarf_attr(&cu->die,
+		    DW_AT_comp_dir, &attr));
+	}
+	rc = profconv__linetab_decode(&cu->lines, &m->linesec, off,
+	    cu->comp_dir, asize, &m->paths);
+	cu->lines_ours = rc == 0;
+	return rc < 0 ? rc : 0;
+}
+
+/* The name of file IDX of CU's line table, or NULL. */
+static const char *
+cu_file(struct pc_cu *cu, int64_t idx)
+{
+	if (idx < 0)
+		return NULL;
+	if (cu->lines_ours)
+		return profconv__linetab_file(&cu->lines, (uint64_t)idx);
 	if (!cu->files_tried) {
 		cu->files_tried = true;
 		if (dwarf_getsrcfiles(&cu->die, &cu->files, &cu->nfiles) != 0)
 			cu->files = NULL;
 	}
-	f->file = NULL;
-	if (cu->files != NULL && n->call_file >= 0 &&
-	    (size_t)n->call_file < cu->nfiles)
-		f->file = absolute_file(m, cu, dwarf_filesrc(cu->files,
-		    (size_t)n->call_file, NULL, NULL));
+	if (cu->files == NULL || (size_t)idx >= cu->nfiles)
+		return NULL;
+	return dwarf_filesrc(cu->files, (size_t)idx, NULL, NULL);
+}
+
+/* The call site of inlined node N: file, line and column in its caller. */
+static void
+call_site(struct pc_symmod *m, struct pc_cu *cu, const struct pc_node *n,
+    struct pc_frame *f)
+{
+	f->file = absolute_file(m, cu, cu_file(cu, n->call_file));
 	f->line = n->call_line > 0 ? n->call_line : 0;
 	f->column = n->call_column > 0 ? n->call_column : 0;
 }
@@ -1040,20 +1113,35 @@ frame_names(struct pc_symmod *m, struct pc_node *n, struct pc_frame *f)
 }
 
 /* The source position of DWADDR from the CU's line table. */
-static void
+static int
 line_of(struct pc_symmod *m, struct pc_cu *cu, uint64_t dwaddr,
     struct pc_frame *f)
 {
-	Dwarf_Line *line = dwarf_getsrc_die(&cu->die, dwaddr);
-	int v;
+	const struct pc_linerow *row;
+	Dwarf_Line *line;
+	int v, rc;
 
+	if (!cu->lines_tried && (rc = own_lines(m, cu)) < 0)
+		return rc;
+	if (cu->lines_ours) {
+		row = profconv__linetab_find(&cu->lines, dwaddr);
+		if (row != NULL) {
+			f->file = absolute_file(m, cu, profconv__linetab_file(
+			    &cu->lines, row->file));
+			f->line = row->line;
+			f->column = row->column;
+		}
+		return 0;
+	}
+	line = dwarf_getsrc_die(&cu->die, dwaddr);
 	if (line == NULL)
-		return;
+		return 0;
 	f->file = absolute_file(m, cu, dwarf_linesrc(line, NULL, NULL));
 	if (dwarf_lineno(line, &v) == 0)
 		f->line = v;
 	if (dwarf_linecol(line, &v) == 0)
 		f->column = v;
+	return 0;
 }
 
 /*
@@ -1114,7 +1202,8 @@ profconv__symmod_lookup(struct pc_symmod *m, uint64_t addr,
 		if (!cu->indexed && (rc = index_cu(cu)) < 0)
 			return rc;
 		node = find_node(cu, dwaddr);
-		line_of(m, cu, dwaddr, &frames[0]);
+		if ((rc = line_of(m, cu, dwaddr, &frames[0])) < 0)
+			return rc;
 		*src = PC_FRAMES_DWARF;
 	}
 	if (node >= 0) {
@@ -1147,6 +1236,60 @@ profconv__symmod_has_dwarf(struct pc_symmod *m)
 	return m->dw != NULL;
 }
 
+/* Row I of our table against libdw's LINE: true when the same. */
+static bool
+same_row(struct pc_cu *cu, size_t i, Dwarf_Line *line)
+{
+	const struct pc_linerow *row = &cu->lines.rows[i];
+	const char *ours, *theirs;
+	Dwarf_Addr addr;
+	bool end;
+	int v;
+
+	if (dwarf_lineaddr(line, &addr) != 0 || addr != row->addr ||
+	    dwarf_lineendsequence(line, &end) != 0 || end != row->end ||
+	    dwarf_lineno(line, &v) != 0 || v != row->line ||
+	    dwarf_linecol(line, &v) != 0 || v != row->column)
+		return false;
+	ours = profconv__linetab_file(&cu->lines, row->file);
+	theirs = dwarf_linesrc(line, NULL, NULL);
+	return ours == theirs || (ours != NULL && theirs != NULL &&
+	    strcmp(ours, theirs) == 0);
+}
+
+int
+profconv__symmod_check_lines(struct pc_symmod *m, size_t *nrows)
+{
+	Dwarf_Lines *lines;
+	size_t i, j, n;
+	struct pc_cu *cu;
+	int rc;
+
+	*nrows = 0;
+	if (!m->dwarf_loaded && (rc = load_dwarf(m)) < 0)
+		return rc;
+	for (i = 0; i < m->ncus; i++) {
+		cu = &m->cus[i];
+		if (!cu->lines_tried && (rc = own_lines(m, cu)) < 0)
+			return rc;
+		if (!cu->lines_ours)
+			continue;	/* libdw answers for it anyway */
+		if (dwarf_getsrclines(&cu->die, &lines, &n) != 0)
+			return profconv__fail(PROFCONV_EFORMAT, "unit %zu: "
+			    "decoded a line table libdw refuses", i);
+		if (n != cu->lines.nrows)
+			return profconv__fail(PROFCONV_EFORMAT, "unit %zu: "
+			    "%zu line rows, libdw %zu", i, cu->lines.nrows, n);
+		for (j = 0; j < n; j++)
+			if (!same_row(cu, j, dwarf_onesrcline(lines, j)))
+				return profconv__fail(PROFCONV_EFORMAT,
+				    "unit %zu: line row %zu differs from "
+				    "libdw's", i, j);
+		*nrows += n;
+	}
+	return 0;
+}
+
 int
 profconv__symmod_check(struct pc_symmod *m, size_t *nframes)
 {
@@ -1157,6 +1300,9 @@ profconv__symmod_check(struct pc_symmod *m, size_t *nframes)
 
 	*nframes = 0;
 	if (!m->dwarf_loaded && (rc = load_dwarf(m)) < 0)
+		return rc;
+	/* Our line tables are libdw's, row for row. */
+	if ((rc = profconv__symmod_check_lines(m, &n)) < 0)
 		return rc;
 	/* Every CU is walked; the start of each of its ranges looked up. */
 	for (i = 0; i < m->ncus; i++) {

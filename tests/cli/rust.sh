@@ -74,4 +74,9 @@ grep -q "^rsv0::$puffer\$" "$TMP/v0f-got" || fail "v0: the Punycode function not
 # Generic arguments go in simple mode, turbofish and all.
 grep -q '^rsv0::keep_in$' "$TMP/v0f-got" || fail "v0: keep_in::<...> not simplified to rsv0::keep_in"
 grep -q '::<\|Vec<' "$TMP/v0f-got" && fail "v0: generic arguments left in simple names"
+# rustc's line tables: our decoder (lib/symline.c) against libdw's.
+linecheck=$BIN/../tests/symbolize/linecheck
+[ -x "$linecheck" ] || fail "tests/symbolize/linecheck not built"
+run 0 "$linecheck" "$TMP/rsprog" "$TMP/rsv0"
+grep -q 'rsv0: [1-9][0-9]* rows$' "$TMP/out" || fail "linecheck: no rows of rsv0"
 finish

@@ -281,4 +281,19 @@ else
 	compare "$TMP/libc.pb" "libc6-dbg (lines)" addr2line "$mapped" "$mapped" lines
 	frames "$TMP/libc.pb" | grep -q 'strdup' || fail "libc: no strdup frame"
 fi
+
+# --- our line-table decoder against libdw's, row by row --------------------
+# (The symbolizer decodes line tables itself: lib/symline.c.)  Split DWARF
+# skeletons, clang's DWARF 5, dwz'ed files, libc6-dbg's compressed debug
+# file, the linker's and this test's own programs.
+linecheck=$BIN/../tests/symbolize/linecheck
+[ -x "$linecheck" ] || fail "tests/symbolize/linecheck not built"
+files="$TMP/inl-gcc $TMP/inl-clang $TMP/inl-clang2"
+[ -f "$TMP/rel/dz-a" ] && files="$files $TMP/dz-a $TMP/rel/dz-a $TMP/rel/dz-b"
+for lib in /usr/lib/x86_64-linux-gnu/libc.so.6 /lib/x86_64-linux-gnu/libc.so.6 \
+    "$TCMALLOC"; do
+	[ -f "$lib" ] && { files="$files $lib"; break; }
+done
+run 0 "$linecheck" $files "$TCMALLOC"
+[ "$(grep -c ' rows$' "$TMP/out")" -ge 4 ] || fail "linecheck checked too few files"
 finish
