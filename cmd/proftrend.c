@@ -211,7 +211,9 @@ parse_args(int argc, char **argv, struct trend_args *a)
 
 /*
  * Reading and symbolizing are most of the time: a second thread reads
- * ahead while this one symbolizes (libdw stays in one thread).
+ * ahead while this one symbolizes.  Every snapshot goes through the one
+ * symbolizer cmd_symbolize_profile() keeps, so each binary of the
+ * program is opened and its debug info decoded once for the series.
  */
 #define DEPTH 2
 

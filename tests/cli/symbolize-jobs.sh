@@ -44,6 +44,33 @@ done
 grep -q 'f[0-9][0-9][0-9][0-9] .*/f[0-7]\.c:[0-9]' "$TMP/show" ||
 	fail "no f*.c lines in the symbolized profile"
 
+# proftrend and profdiff symbolize every snapshot with one symbolizer:
+# libc's separate debug file (libc6-dbg) is opened once for the series.
+if command -v strace >/dev/null 2>&1; then
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+	export ASAN_OPTIONS
+	strace -f -qq -e trace=openat -o "$TMP/strace" "$BIN/proftrend" -j 2 \
+	    "$TMP/mid.heap" "$TMP/out.heap" "$TMP/mid.heap" >/dev/null 2>&1
+	# Our opens (O_NONBLOCK: profconv__open_regular and the finder).
+	grep 'O_NONBLOCK.*= [0-9]' "$TMP/strace" | sed -n 's/.*openat([^"]*"\([^"]*\)".*/\1/p' |
+	    sort | uniq -c >"$TMP/opens"
+	n=$(grep -c '/usr/lib/debug/.*\.debug$' "$TMP/opens" || true)
+	if [ "$n" -eq 0 ]; then
+		echo "note: no separate debug file opened (libc6-dbg missing?)" >&2
+	else
+		# Each debug file once for the series; each binary once per
+		# snapshot (its build id is checked), then twice for libdwfl
+		# (the module, and its debug link read by our finder): 5, where
+		# a symbolizer per snapshot opens it 9 times.
+		awk '$2 ~ /^\/usr\/lib\/debug\// && $1 != 1' "$TMP/opens" | grep . >&2 &&
+			fail "proftrend opened a debug file more than once for 3 snapshots"
+		awk '$2 ~ /libc\.so\.6$/ && $1 > 5' "$TMP/opens" | grep . >&2 &&
+			fail "proftrend opened libc.so.6 more than 5 times for 3 snapshots"
+	fi
+else
+	fail "strace missing (CI installs it)"
+fi
+
 # One symbolizer over three runs, and a rebuilt (here: stripped) binary.
 strip --strip-debug -o "$TMP/stripped" "$TMP/prog" || fail "strip failed"
 for j in 1 3; do
