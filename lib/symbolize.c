@@ -73,8 +73,8 @@ struct sym_handle {
 	struct pc_demangler dm;
 	char *nbuf;
 	size_t nbuf_cap;
-	struct pc_strtab names;		/* names in the demangle mode */
-	bool names_ready;
+	struct pc_rawpool names;	/* names in the demangle mode, byte
+					 * for byte (see intern_text) */
 	struct pc_u64map shown_by_ptr;	/* libdw string -> shown[] */
 	const char **shown;
 	size_t nshown, shown_cap;
@@ -379,8 +379,7 @@ handle_free(struct sym_handle *h)
 		dwfl_end(h->dwfl);
 	profconv__demangler_free(&h->dm);
 	free(h->nbuf);
-	if (h->names_ready)
-		profconv__strtab_free(&h->names);
+	profconv__rawpool_free(&h->names);
 	profconv__u64map_free(&h->shown_by_ptr);
 	free(h->shown);
 	free(h->ans);
@@ -563,13 +562,10 @@ handle_open(struct profconv_symbolizer *sz, struct sym_module *m,
 		*userdata = sz;
 		rc = profconv__symmod_new(&h->index, mod);
 	}
-	if (rc == 0)
-		rc = profconv__strtab_init(&h->names);
 	if (rc < 0) {
 		handle_free(h);
 		return rc;
 	}
-	h->names_ready = true;
 	*out = h;
 	return 0;
 }
@@ -604,7 +600,7 @@ shown_name(struct sym_handle *h, enum profconv_demangle mode,
 {
 	const char *sys = f->linkage != NULL ? f->linkage : f->name;
 	const char *shown;
-	uint32_t k, idx;
+	uint32_t k;
 	size_t len;
 	int rc;
 
@@ -627,12 +623,11 @@ shown_name(struct sym_handle *h, enum profconv_demangle mode,
 	} else if (shown != sys || profconv__name_is_cxx(shown)) {
 		rc = profconv__name_simplify(shown, strlen(shown), mode,
 		    &h->nbuf, &h->nbuf_cap, &len);
-		if (rc == 0)
-			rc = profconv__strtab_intern(&h->names, h->nbuf, len,
-			    &idx);
 		if (rc < 0)
 			return rc;
-		shown = profconv__str(&h->names, idx);
+		shown = profconv__rawpool_add(&h->names, h->nbuf, len);
+		if (shown == NULL)
+			return profconv__nomem();
 	}
 	rc = PC_GROW(h->shown, h->shown_cap, h->nshown, 1);
 	if (rc == 0)

@@ -256,18 +256,35 @@ struct pc_linetab {
 	size_t nfiles, files_cap;
 };
 
+/*
+ * Strings kept byte for byte (a pc_strtab repairs text that is not UTF-8,
+ * which would hide it from the symbolizer's one warning per binary).
+ * Pointers stay valid until the pool is freed.
+ */
+struct pc_rawpool {
+	char **chunks;
+	size_t nchunks, chunks_cap;
+	char *cur;
+	size_t left;
+};
+
+/* A copy of S (LEN bytes, then a NUL) in P, or NULL when out of memory. */
+const char *profconv__rawpool_add(struct pc_rawpool *p, const char *s,
+    size_t len);
+void profconv__rawpool_free(struct pc_rawpool *p);
+
 /* Returned when libdw should decode the table instead. */
 #define PC_LINES_LIBDW 1
 
 /*
  * Decode the line program at OFFSET of SEC->line for a unit with
  * COMP_DIR (may be NULL) and ADDRESS_SIZE into T; composed file names are
- * interned in NAMES.  Returns 0, PC_LINES_LIBDW for anything not read
+ * kept in NAMES.  Returns 0, PC_LINES_LIBDW for anything not read
  * exactly as libdw 0.188 reads it, or PROFCONV_ENOMEM.
  */
 int profconv__linetab_decode(struct pc_linetab *t,
     const struct pc_line_sections *sec, uint64_t offset,
-    const char *comp_dir, unsigned address_size, struct pc_strtab *names);
+    const char *comp_dir, unsigned address_size, struct pc_rawpool *names);
 void profconv__linetab_free(struct pc_linetab *t);
 
 /* The row dwarf_getsrc_die would give for ADDR, or NULL. */

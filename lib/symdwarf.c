@@ -105,6 +105,7 @@ struct pc_symmod {
 	struct pc_names *names;
 	size_t nnames, names_cap;
 	struct pc_strtab paths;		/* file names joined to comp_dir */
+	struct pc_rawpool lines_raw;	/* line tables' file names */
 
 	/* The sections line tables use, for our own decoder. */
 	struct pc_line_sections linesec;
@@ -157,6 +158,7 @@ profconv__symmod_free(struct pc_symmod *m)
 	free(m->names);
 	free(m->syms);
 	profconv__strtab_free(&m->paths);
+	profconv__rawpool_free(&m->lines_raw);
 	/* After the CUs: their split unit DIEs may live in it. */
 	profconv__dwp_free(m->dwp);
 	free(m);
@@ -1061,7 +1063,7 @@ own_lines(struct pc_symmod *m, struct pc_cu *cu)
 		    DW_AT_comp_dir, &attr));
 	}
 	rc = profconv__linetab_decode(&cu->lines, &m->linesec, off,
-	    cu->comp_dir, asize, &m->paths);
+	    cu->comp_dir, asize, &m->lines_raw);
 	cu->lines_ours = rc == 0;
 	return rc < 0 ? rc : 0;
 }

@@ -242,15 +242,49 @@ add_file(struct pc_linetab *t, const char *name)
 	return 0;
 }
 
+#define RAW_CHUNK ((size_t)64 << 10)
+
+const char *
+profconv__rawpool_add(struct pc_rawpool *p, const char *s, size_t len)
+{
+	size_t size = len + 1 > RAW_CHUNK ? len + 1 : RAW_CHUNK;
+	char *out;
+
+	if (len + 1 > p->left) {
+		if (PC_GROW(p->chunks, p->chunks_cap, p->nchunks, 1) < 0 ||
+		    (p->cur = malloc(size)) == NULL) {
+			p->left = 0;
+			return NULL;
+		}
+		p->chunks[p->nchunks++] = p->cur;
+		p->left = size;
+	}
+	out = p->cur;
+	memcpy(out, s, len);
+	out[len] = '\0';
+	p->cur += len + 1;
+	p->left -= len + 1;
+	return out;
+}
+
+void
+profconv__rawpool_free(struct pc_rawpool *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nchunks; i++)
+		free(p->chunks[i]);
+	free(p->chunks);
+	memset(p, 0, sizeof(*p));
+}
+
 /* DIR/NAME as libdw builds it (NAME alone when absolute or no DIR). */
 static int
-file_name(struct pc_strtab *names, const char *dir, const char *name,
+file_name(struct pc_rawpool *names, const char *dir, const char *name,
     const char **out)
 {
 	size_t dl, nl;
-	uint32_t idx;
 	char *buf;
-	int rc;
 
 	if (name[0] == '/' || dir == NULL) {
 		*out = name;
@@ -264,18 +298,15 @@ file_name(struct pc_strtab *names, const char *dir, const char *name,
 	memcpy(buf, dir, dl);
 	buf[dl] = '/';
 	memcpy(buf + dl + 1, name, nl + 1);
-	rc = profconv__strtab_intern(names, buf, dl + 1 + nl, &idx);
+	*out = profconv__rawpool_add(names, buf, dl + 1 + nl);
 	free(buf);
-	if (rc < 0)
-		return rc;
-	*out = profconv__str(names, idx);
-	return 0;
+	return *out != NULL ? 0 : profconv__nomem();
 }
 
 /* Directories and files of a version 5 header. */
 static int
 read_v5_tables(struct rd *r, struct header *h, struct pc_linetab *t,
-    const struct pc_line_sections *sec, struct pc_strtab *names)
+    const struct pc_line_sections *sec, struct pc_rawpool *names)
 {
 	struct entry_fmt f;
 	const char *s, *name;
@@ -351,7 +382,7 @@ read_v5_tables(struct rd *r, struct header *h, struct pc_linetab *t,
 /* Directories and files of a version 2 to 4 header. */
 static int
 read_v4_tables(struct rd *r, struct header *h, struct pc_linetab *t,
-    const char *comp_dir, struct pc_strtab *names)
+    const char *comp_dir, struct pc_rawpool *names)
 {
 	const unsigned char *p;
 	const char *s, *name;
@@ -400,7 +431,7 @@ read_v4_tables(struct rd *r, struct header *h, struct pc_linetab *t,
 static int
 read_header(struct rd *r, struct header *h, struct pc_linetab *t,
     const struct pc_line_sections *sec, const char *comp_dir,
-    struct pc_strtab *names)
+    struct pc_rawpool *names)
 {
 	const unsigned char *start;
 	uint64_t len, hlen;
@@ -495,7 +526,7 @@ advance(const struct header *h, struct regs *s, uint64_t n)
 /* One extended opcode (after its 0 byte). */
 static int
 extended(struct rd *r, const struct header *h, struct regs *s,
-    struct pc_linetab *t, struct pc_strtab *names)
+    struct pc_linetab *t, struct pc_rawpool *names)
 {
 	const char *name, *path;
 	unsigned len, op;
@@ -596,7 +627,7 @@ standard(struct rd *r, const struct header *h, struct regs *s,
 
 static int
 run_program(struct rd *r, const struct header *h, struct pc_linetab *t,
-    struct pc_strtab *names)
+    struct pc_rawpool *names)
 {
 	struct regs s;
 	unsigned op, adj;
@@ -653,7 +684,7 @@ sort_rows(struct pc_linetab *t)
 int
 profconv__linetab_decode(struct pc_linetab *t,
     const struct pc_line_sections *sec, uint64_t offset,
-    const char *comp_dir, unsigned address_size, struct pc_strtab *names)
+    const char *comp_dir, unsigned address_size, struct pc_rawpool *names)
 {
 	struct header h;
 	struct rd r;
