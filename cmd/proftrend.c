@@ -210,7 +210,7 @@ parse_args(int argc, char **argv, struct trend_args *a)
 }
 
 /*
- * Reading and symbolizing are most of the time: a second thread reads
+ * Reading and symbolizing are most of the time: reader threads read
  * ahead while this one symbolizes.  Every snapshot goes through the one
  * symbolizer cmd_symbolize_profile() keeps, so each binary of the
  * program is opened and its debug info decoded once for the series.
