@@ -127,7 +127,7 @@ cpu() {
 # per NAME ANCHOR: how many times ANCHOR's median wall time NAME's is.
 per() {
 	awk -v a="$(median 1 "$work/$1.times")" -v b="$(median 1 "$work/$2.times")" \
-	    'BEGIN { printf "%.2f", b > 0 ? a / b : 0 }'
+	    'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'
 }
 
 rm -f "$work"/*.times
