@@ -33,10 +33,10 @@ struct obuf {
 	int rc;
 };
 
-static void
+static inline void
 put(struct obuf *o, const char *s, size_t n)
 {
-	if (o->rc == 0 && o->cap - o->len < n)
+	if (__builtin_expect(o->cap - o->len < n, 0) && o->rc == 0)
 		o->rc = PC_GROW(o->p, o->cap, o->len, n);
 	if (o->rc == 0) {
 		memcpy(o->p + o->len, s, n);

@@ -571,8 +571,10 @@ struct pc_seqsort {
 	bool reverse;
 	unsigned int jobs;
 };
-/* ORDER[I] = the item in place I. */
-int profconv__seqsort(const struct pc_seqsort *s, uint32_t *order);
+/* ORDER[I] = the item in place I, and LENS[I] (unless NULL) its length
+ * (at most UINT32_MAX). */
+int profconv__seqsort(const struct pc_seqsort *s, uint32_t *order,
+    uint32_t *lens);
 
 /* --- views and rows (view.c, rows.c) ------------------------------------------ */
 

@@ -192,7 +192,7 @@ merge_task(void *arg, size_t t)
 }
 
 int
-profconv__seqsort(const struct pc_seqsort *s, uint32_t *order)
+profconv__seqsort(const struct pc_seqsort *s, uint32_t *order, uint32_t *lens)
 {
 	struct sorter st = { .s = s };
 	unsigned int jobs = profconv__jobs_count(s->jobs);
@@ -236,6 +236,8 @@ profconv__seqsort(const struct pc_seqsort *s, uint32_t *order)
 	}
 	for (i = 0; rc == 0 && i < s->n; i++)
 		order[i] = st.src[i].item;
+	for (i = 0; rc == 0 && lens != NULL && i < s->n; i++)
+		lens[i] = st.src[i].n;
 	free(st.a);
 	free(st.tmp);
 	return rc;

@@ -366,6 +366,7 @@ struct build {
 	uint32_t *rep;		/* stack -> its first sample */
 	uint32_t *order;	/* place -> stack */
 	uint32_t *place;	/* stack -> place */
+	uint32_t *lens;		/* place -> frames */
 };
 
 /* Pass 1 for sample SI: is it shown, and with how many frames? */
@@ -653,7 +654,9 @@ number_stacks(struct build *b)
 	b->rep = malloc((n + 1) * sizeof(*b->rep));
 	b->order = malloc((n + 1) * sizeof(*b->order));
 	b->place = malloc((n + 1) * sizeof(*b->place));
-	if (b->rep == NULL || b->order == NULL || b->place == NULL)
+	b->lens = malloc((n + 1) * sizeof(*b->lens));
+	if (b->rep == NULL || b->order == NULL || b->place == NULL ||
+	    b->lens == NULL)
 		return profconv__nomem();
 	n = 0;
 	for (si = 0; si < b->v->prof->nsamples; si++) {
@@ -686,7 +689,7 @@ sort_stacks(struct build *b)
 	s.jobs = b->jobs;
 	rc = frame_keys(v, (uint32_t **)&s.cont, (uint32_t **)&s.end);
 	if (rc == 0)
-		rc = profconv__seqsort(&s, b->order);
+		rc = profconv__seqsort(&s, b->order, b->lens);
 	free((void *)s.cont);
 	free((void *)s.end);
 	for (i = 0; rc == 0 && i < v->nstacks; i++)
@@ -754,10 +757,8 @@ lay_out(struct build *b)
 	v->vals_cap = n * v->ntypes + 1;
 	v->nvals = n * v->ntypes;
 	for (i = 0; i < n; i++) {
-		size_t si = b->rep[b->order[i]];
-
 		v->stacks[i].off = at;
-		v->stacks[i].n = (uint32_t)(b->off[si + 1] - b->off[si]);
+		v->stacks[i].n = b->lens[i];
 		at += v->stacks[i].n;
 	}
 	v->sframes = malloc((at + 1) * sizeof(*v->sframes));
@@ -792,6 +793,7 @@ build_free(struct build *b)
 	free(b->rep);
 	free(b->order);
 	free(b->place);
+	free(b->lens);
 }
 
 static int
