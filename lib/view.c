@@ -660,9 +660,12 @@ number_stacks(struct build *b)
 		return profconv__nomem();
 	n = 0;
 	for (si = 0; si < b->v->prof->nsamples; si++) {
-		struct part *pt = &b->parts[part_of(b->hash[si])];
+		struct part *pt;
 
-		if (b->first[si] == NOT_SHOWN || pt->rep[b->local[si]] != si)
+		if (b->first[si] == NOT_SHOWN)
+			continue;
+		pt = &b->parts[part_of(b->hash[si])];
+		if (pt->rep[b->local[si]] != si)
 			continue;
 		pt->gid[b->local[si]] = (uint32_t)n;
 		b->rep[n++] = (uint32_t)si;
