@@ -15,18 +15,19 @@
 #     bench/gen-je-heap.sh and cached in bench/out/je/; symbolized once
 #     with `profconv symbolize`, cached in bench/out/flame/): SMALL_N call
 #     paths (~12.7 MB) and BIG_N (~1.27 GB).  BIG_N=0 skips the big one.
-#  2. Times, interleaved, RUNS times each (/usr/bin/time: wall seconds and
-#     peak RSS; the tables show medians):
-#       small: profflame --svg SMALL.sym.pb.gz, profflame (folded) of the
-#              same, flamegraph.pl on those folded stacks
-#       big:   profflame --svg BIG.sym.pb.gz, profflame (folded), and
-#              flamegraph.pl on the folded stacks
+#  2. Times, interleaved, RUNS times each (/usr/bin/time: wall seconds,
+#     peak RSS, user and system seconds; the tables show medians):
+#       small: profflame --svg SMALL.sym.pb.gz, the same with -j 1,
+#              profflame (folded) of the same, flamegraph.pl on those
+#              folded stacks
+#       big:   the same for BIG.sym.pb.gz
 #     flamegraph.pl is not packaged by Debian: it is timed when it is on
 #     the PATH (or FLAMEGRAPH=/path/to/flamegraph.pl), and its absence is
-#     reported.
+#     reported.  It is the anchor: each table says how many times
+#     profflame --svg's time flamegraph.pl takes on stacks already folded.
 #  3. Checks: each SVG parses as XML (python3) and its root is titled with
 #     the profile's inuse_space total; flamegraph.pl's SVG (when run) has
-#     the same total.
+#     the same total; the SVG is the same with one thread and with all.
 #
 # Environment:
 #   RUNS=3          timed runs per tool (the median is reported)
@@ -118,6 +119,7 @@ while [ "$i" -le "$RUNS" ]; do
 		pb=${s}_pb
 		note "run $i/$RUNS: $s: profflame --svg, profflame (folded)${FLAMEGRAPH:+, flamegraph.pl}"
 		timed_cpu "svg_${s}" "$PROFFLAME" --svg "${!pb}"
+		timed_cpu "svg_${s}_j1" "$PROFFLAME" -j 1 --svg "${!pb}"
 		timed_cpu "svg_${s}_folded" "$PROFFLAME" "${!pb}"
 		if [ -n "$FLAMEGRAPH" ]; then
 			timed_cpu "svg_${s}_fg" "$FLAMEGRAPH" "$work/svg_${s}_folded.out"
@@ -130,6 +132,8 @@ done
 
 note "checking the outputs"
 for s in $sets; do
+	cmp -s "$work/svg_$s.out" "$work/svg_${s}_j1.out" ||
+		die "OUTPUTS DIFFER: profflame --svg of the $s profile with one thread and with all"
 	want=$(field "$scratch/$s.s" inuse_space/bytes)
 	for tool in svg ${FLAMEGRAPH:+fg}; do
 		f=$work/svg_$s.out
@@ -156,12 +160,20 @@ for s in $sets; do
 	    "$(grep -c '^<g data-s' "$work/svg_$s.out") frames drawn)"
 	report_head
 	report "svg_$s" "profflame --svg ${s^^}.sym.pb.gz"
+	report "svg_${s}_j1" "profflame -j 1 --svg ${s^^}.sym.pb.gz"
 	report "svg_${s}_folded" "profflame ${s^^}.sym.pb.gz (folded)"
 	if [ -n "$FLAMEGRAPH" ]; then
 		report "svg_${s}_fg" "flamegraph.pl < folded"
 	fi
 	echo "  CPU seconds (user + system, median): --svg $(cpu "svg_$s")," \
-	    "folded $(cpu "svg_${s}_folded")${FLAMEGRAPH:+, flamegraph.pl $(cpu "svg_${s}_fg")}"
+	    "-j 1 $(cpu "svg_${s}_j1"), folded $(cpu "svg_${s}_folded")${FLAMEGRAPH:+, flamegraph.pl $(cpu "svg_${s}_fg")}"
+	if [ -n "$FLAMEGRAPH" ]; then
+		read -r sp me <<<"$(ratio "svg_${s}_fg" "svg_$s")"
+		echo "  flamegraph.pl/profflame --svg: ${sp}x time, ${me}x memory" \
+		    "(flamegraph.pl from folded stacks, profflame from the pprof file)"
+	else
+		echo "  flamegraph.pl: not run (not installed; FLAMEGRAPH=/path/to/flamegraph.pl)"
+	fi
 done
 echo
 goal "A (profflame --svg of the small profile <= 0.5 s)" \
@@ -169,7 +181,7 @@ goal "A (profflame --svg of the small profile <= 0.5 s)" \
 if [ "$BIG_N" != 0 ]; then
 	goal "B (profflame --svg of the big profile <= 15 s)" \
 	    "$(median 1 "$work/svg_big.times") <= 15"
-	rm -f "$work"/svg_big_folded.out	# large; checked above
+	rm -f "$work"/svg_big_folded.out "$work"/svg_big_fg.out	# large; checked above
 fi
 echo "timings per run (seconds, peak RSS KB): $work/svg_*.times"
 bench_exit

@@ -95,7 +95,7 @@ struct cmd_view {
 void cmd_view_warn(const char *msg, void *payload);
 #define CMD_VIEW_INIT { { PROFCONV_VIEW_OPTIONS_VERSION, \
 	PROFCONV_BY_FUNCTION, PROFCONV_DEMANGLE_SIMPLE, 0, 0, NULL, NULL, \
-	cmd_view_warn, NULL }, false }
+	cmd_view_warn, NULL, 0 }, false }
 
 /*
  * Take getopt's option C (argument ARG) when it is one of

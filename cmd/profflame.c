@@ -409,6 +409,7 @@ main(int argc, char **argv)
 	if (status != EXIT_OK)
 		return cmd_close_stdout(status < 0 ? EXIT_OK : status);
 	in = argv[optind];
+	a.view.view.jobs = cmd_jobs();
 	status = cmd_load_profile(&a.view, in, &prof[1]);
 	if (status == EXIT_OK && a.base_path != NULL) {
 		status = cmd_load_profile(&a.view, a.base_path, &prof[0]);

@@ -16,42 +16,142 @@
 
 #include "internal.h"
 
-/* Write NAME made safe for the folded format: no ';', no line breaks, and
- * no whitespace before a trailing number (flamegraph.pl would read the
- * number as a second count). */
-static void
-put_name(FILE *fp, const char *name)
+#define RANGE 8192		/* stacks per writing task */
+#define FLUSH_AT (1 << 20)	/* bytes gathered before a write */
+
+static int
+write_error(void)
 {
-	size_t n = strlen(name), i, digits = n;
+	return profconv__fail(PROFCONV_EIO, "write error: %s",
+	    strerror(errno != 0 ? errno : EIO));
+}
 
-	while (digits > 0 && name[digits - 1] >= '0' && name[digits - 1] <= '9')
-		digits--;
-	for (i = 0; i < n; i++) {
-		char c = name[i];
+/* Output made in memory, written in large pieces. */
+struct obuf {
+	char *p;
+	size_t len, cap;
+	int rc;
+};
 
-		if (c == ';')
-			c = ':';
-		else if (c == '\n' || c == '\r' || c == '\t')
-			c = ' ';
-		if (c == ' ' && i + 1 == digits && digits < n && i > 0)
-			c = '_';
-		putc(c, fp);
+static inline void
+put(struct obuf *o, const char *s, size_t n)
+{
+	if (__builtin_expect(o->cap - o->len < n, 0) && o->rc == 0)
+		o->rc = PC_GROW(o->p, o->cap, o->len, n);
+	if (o->rc == 0) {
+		memcpy(o->p + o->len, s, n);
+		o->len += n;
 	}
 }
 
+/* " COUNT" for each of V[0, N), and the line's end. */
 static void
-put_stack(FILE *fp, const struct profconv_view *v,
+put_counts(struct obuf *o, const int64_t *v, size_t n)
+{
+	char tmp[24 * 2 + 2], *q = tmp;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		char d[21], *e = d + sizeof(d);
+		uint64_t u = v[i] < 0 ? -(uint64_t)v[i] : (uint64_t)v[i];
+
+		do {
+			*--e = (char)('0' + u % 10);
+			u /= 10;
+		} while (u != 0);
+		*q++ = ' ';
+		if (v[i] < 0)
+			*q++ = '-';
+		memcpy(q, e, (size_t)(d + sizeof(d) - e));
+		q += d + sizeof(d) - e;
+	}
+	*q++ = '\n';
+	put(o, tmp, (size_t)(q - tmp));
+}
+
+/*
+ * Every frame's name made safe for the folded format, once: no ';', no
+ * line breaks, and no whitespace before a trailing number (flamegraph.pl
+ * would read the number as a second count).  Frame F is
+ * text[off[F - 1], off[F]).
+ */
+struct names {
+	char *text;
+	size_t *off;
+};
+
+static void
+names_free(struct names *nm)
+{
+	free(nm->text);
+	free(nm->off);
+}
+
+static int
+names_make(struct names *nm, const struct profconv_view *v)
+{
+	size_t nf = profconv_view_frame_count(v), f, i, n, digits, len = 0;
+	char *t;
+
+	nm->text = NULL;
+	nm->off = malloc((nf + 1) * sizeof(*nm->off));
+	if (nm->off == NULL)
+		return profconv__nomem();
+	nm->off[0] = 0;
+	for (f = 1; f <= nf; f++)
+		len += strlen(profconv__view_frame_text(v, (uint32_t)f));
+	nm->text = malloc(len + 1);
+	if (nm->text == NULL)
+		return profconv__nomem();
+	t = nm->text;
+	for (f = 1; f <= nf; f++) {
+		const char *name = profconv__view_frame_text(v, (uint32_t)f);
+
+		n = strlen(name);
+		for (digits = n; digits > 0 && name[digits - 1] >= '0' &&
+		    name[digits - 1] <= '9'; digits--)
+			;
+		for (i = 0; i < n; i++) {
+			char c = name[i];
+
+			if (c == ';')
+				c = ':';
+			else if (c == '\n' || c == '\r' || c == '\t')
+				c = ' ';
+			if (c == ' ' && i + 1 == digits && digits < n && i > 0)
+				c = '_';
+			*t++ = c;
+		}
+		nm->off[f] = (size_t)(t - nm->text);
+	}
+	return 0;
+}
+
+static void
+put_stack(struct obuf *o, const struct names *nm,
     const struct profconv_view_stack *st)
 {
 	size_t i;
 
 	if (st->nframes == 0)
-		fputs(PC_EMPTY_STACK, fp);
+		put(o, PC_EMPTY_STACK, strlen(PC_EMPTY_STACK));
 	for (i = 0; i < st->nframes; i++) {
+		uint32_t f = st->frames[i];
+
 		if (i != 0)
-			putc(';', fp);
-		put_name(fp, profconv__view_frame_text(v, st->frames[i]));
+			put(o, ";", 1);
+		put(o, nm->text + nm->off[f - 1], nm->off[f] - nm->off[f - 1]);
 	}
+}
+
+/* Write O's bytes to FP and empty it; false on a write error. */
+static bool
+flush_obuf(struct obuf *o, FILE *fp)
+{
+	bool ok = o->len == 0 || fwrite(o->p, 1, o->len, fp) == o->len;
+
+	o->len = 0;
+	return ok;
 }
 
 /* Quote a stack for a message: its leaf end, which says the most. */
@@ -115,32 +215,108 @@ cmp_stacks(const struct profconv_view *a, const struct profconv_view_stack *x,
 }
 
 /* The two-count form: merge the two sorted views' stacks. */
-static void
+static int
 write_diff(const struct profconv_view *cur, const struct profconv_view *base,
     size_t ti, size_t bti, FILE *fp)
 {
 	size_t i = 0, j = 0, n = profconv_view_stack_count(cur);
 	size_t m = profconv_view_stack_count(base);
 	struct profconv_view_stack x, y;
-	int c;
+	struct names nc, nb;
+	struct obuf o = { 0 };
+	bool ok = true;
+	int c, rc;
 
-	while (i < n || j < m) {
-		int64_t bv, cv;
+	rc = names_make(&nc, cur);
+	if (rc == 0)
+		rc = names_make(&nb, base);
+	else
+		nb = (struct names){ NULL, NULL };
+	while (rc == 0 && ok && (i < n || j < m)) {
+		int64_t bv[2];
 
 		if (i < n)
 			profconv_view_stack(cur, i, &x);
 		if (j < m)
 			profconv_view_stack(base, j, &y);
 		c = i == n ? 1 : j == m ? -1 : cmp_stacks(cur, &x, base, &y);
-		bv = c >= 0 ? y.values[bti] : 0;
-		cv = c <= 0 ? x.values[ti] : 0;
-		if (bv != 0 || cv != 0) {
-			put_stack(fp, c <= 0 ? cur : base, c <= 0 ? &x : &y);
-			fprintf(fp, " %" PRId64 " %" PRId64 "\n", bv, cv);
+		bv[0] = c >= 0 ? y.values[bti] : 0;
+		bv[1] = c <= 0 ? x.values[ti] : 0;
+		if (bv[0] != 0 || bv[1] != 0) {
+			put_stack(&o, c <= 0 ? &nc : &nb, c <= 0 ? &x : &y);
+			put_counts(&o, bv, 2);
 		}
 		i += c <= 0;
 		j += c >= 0;
+		if (o.len >= FLUSH_AT)
+			ok = flush_obuf(&o, fp);
+		rc = o.rc;
 	}
+	if (rc == 0 && ok)
+		ok = flush_obuf(&o, fp);
+	names_free(&nc);
+	names_free(&nb);
+	free(o.p);
+	return rc < 0 ? rc : ok ? 0 : write_error();
+}
+
+/* One writer's job: the lines of stacks [R * RANGE, ...) in BUF[R % W]. */
+struct folded {
+	const struct profconv_view *v;
+	const struct names *nm;
+	size_t ti, n, first;	/* first: the window's first range */
+	struct obuf *buf;
+};
+
+static int
+format_task(void *arg, size_t k)
+{
+	struct folded *f = arg;
+	struct obuf *o = &f->buf[k];
+	struct profconv_view_stack st;
+	size_t i, lo = (f->first + k) * RANGE, hi = lo + RANGE;
+
+	if (hi > f->n)
+		hi = f->n;
+	for (i = lo; i < hi && o->rc == 0; i++) {
+		profconv_view_stack(f->v, i, &st);
+		if (st.values[f->ti] == 0)
+			continue;
+		put_stack(o, f->nm, &st);
+		put_counts(o, &st.values[f->ti], 1);
+	}
+	return o->rc;
+}
+
+/* The lines of every stack, made by ranges on the view's threads, a
+ * window of ranges at a time, and written in order. */
+static int
+write_folded(const struct profconv_view *v, size_t ti, FILE *fp)
+{
+	unsigned int jobs = profconv__jobs_count(profconv__view_jobs(v));
+	size_t nranges, k, w = (size_t)jobs * 4;
+	struct names nm;
+	struct folded f = { v, &nm, ti, profconv_view_stack_count(v), 0,
+		NULL };
+	bool ok = true;
+	int rc;
+
+	nranges = (f.n + RANGE - 1) / RANGE;
+	rc = names_make(&nm, v);
+	if (rc == 0 && (f.buf = calloc(w, sizeof(*f.buf))) == NULL)
+		rc = profconv__nomem();
+	for (; rc == 0 && ok && f.first < nranges; f.first += w) {
+		size_t now = nranges - f.first < w ? nranges - f.first : w;
+
+		rc = profconv__jobs_run(jobs, now, format_task, &f);
+		for (k = 0; rc == 0 && ok && k < now; k++)
+			ok = flush_obuf(&f.buf[k], fp);
+	}
+	for (k = 0; f.buf != NULL && k < w; k++)
+		free(f.buf[k].p);
+	free(f.buf);
+	names_free(&nm);
+	return rc < 0 ? rc : ok ? 0 : write_error();
 }
 
 int
@@ -149,8 +325,7 @@ profconv_flame_write(const struct profconv_view *cur,
     const struct profconv_flame_options *opts)
 {
 	struct profconv_flame_options def = PROFCONV_FLAME_OPTIONS_INIT;
-	struct profconv_view_stack st;
-	size_t ti, bti = 0, i, n;
+	size_t ti, bti = 0;
 	int rc;
 
 	if (opts == NULL)
@@ -172,20 +347,9 @@ profconv_flame_write(const struct profconv_view *cur,
 	if (rc < 0)
 		return rc;
 	errno = 0;
-	if (base != NULL) {
-		write_diff(cur, base, ti, bti, fp);
-	} else {
-		n = profconv_view_stack_count(cur);
-		for (i = 0; i < n; i++) {
-			profconv_view_stack(cur, i, &st);
-			if (st.values[ti] == 0)
-				continue;
-			put_stack(fp, cur, &st);
-			fprintf(fp, " %" PRId64 "\n", st.values[ti]);
-		}
-	}
-	if (fflush(fp) != 0 || ferror(fp))
-		return profconv__fail(PROFCONV_EIO, "write error: %s",
-		    strerror(errno != 0 ? errno : EIO));
-	return 0;
+	rc = base != NULL ? write_diff(cur, base, ti, bti, fp) :
+	    write_folded(cur, ti, fp);
+	if (rc == 0 && (fflush(fp) != 0 || ferror(fp)))
+		rc = write_error();
+	return rc;
 }

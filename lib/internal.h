@@ -553,6 +553,29 @@ bool profconv__name_is_mangled(const char *name);
 /* Does NAME look like a C++ or Rust path (has "::")? */
 bool profconv__name_is_cxx(const char *name);
 
+/* --- sorting stacks (seqsort.c) --------------------------------------------- */
+
+/*
+ * Items 0..N-1, each a sequence of frame ids (SEQ gives item K's and its
+ * length), ordered by their frames' keys: frame F counts CONT[F] where
+ * another frame follows it and END[F] where it is the last, keys in
+ * 1..MAXKEY; a sequence before every longer one it begins; equal ones
+ * by item number.  REVERSE reads each sequence from its end.
+ */
+struct pc_seqsort {
+	size_t n;
+	const uint32_t *(*seq)(const void *arg, size_t k, size_t *len);
+	const void *arg;
+	const uint32_t *cont, *end;
+	uint32_t maxkey;
+	bool reverse;
+	unsigned int jobs;
+};
+/* ORDER[I] = the item in place I, and LENS[I] (unless NULL) its length
+ * (at most UINT32_MAX). */
+int profconv__seqsort(const struct pc_seqsort *s, uint32_t *order,
+    uint32_t *lens);
+
 /* --- views and rows (view.c, rows.c) ------------------------------------------ */
 
 /* How a stack without frames is named in every writer. */
@@ -563,6 +586,9 @@ bool profconv__name_is_cxx(const char *name);
 size_t profconv__view_sample_stack(const struct profconv_view *view,
     size_t i);
 
+/* The threads the view's options ask for (0: one per CPU), which the
+ * writers that read it use too. */
+unsigned int profconv__view_jobs(const struct profconv_view *view);
 /* The text of frame ID of VIEW (no checks). */
 const char *profconv__view_frame_text(const struct profconv_view *view,
     uint32_t id);

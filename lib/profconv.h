@@ -568,11 +568,15 @@ struct profconv_view_options {
 	 * warnings. */
 	void (*warn)(const char *msg, void *payload);
 	void *payload;
+	/* Threads for building the view and for the folded and SVG writers
+	 * that read it (0: one per online CPU); the view is the same
+	 * whatever the number. */
+	unsigned int jobs;
 };
-#define PROFCONV_VIEW_OPTIONS_VERSION 1
+#define PROFCONV_VIEW_OPTIONS_VERSION 2
 #define PROFCONV_VIEW_OPTIONS_INIT \
 	{ PROFCONV_VIEW_OPTIONS_VERSION, PROFCONV_BY_FUNCTION, \
-	  PROFCONV_DEMANGLE_SIMPLE, 0, 0, NULL, NULL, NULL, NULL }
+	  PROFCONV_DEMANGLE_SIMPLE, 0, 0, NULL, NULL, NULL, NULL, 0 }
 
 /*
  * A view: a profile as it is shown.  Every writer that shows stacks or

@@ -377,7 +377,9 @@ profconv__prune_stack(struct pc_pruner *p, const uint32_t *stack, size_t n)
 	if (!p->active)
 		return 0;
 	for (i = n; i > 0; i--) {
-		st = classify(p, stack[i - 1]);
+		st = p->state[stack[i - 1]];
+		if (st == LOC_UNKNOWN)
+			st = classify(p, stack[i - 1]);
 		if (st == LOC_USER) {
 			user = true;
 			continue;

@@ -121,34 +121,54 @@ compare_entries(const struct entry *x, const struct entry *y,
 	return x->n < y->n ? -1 : x->n > y->n;
 }
 
-struct sort_ctx {
-	const uint32_t *rank;
-	bool reverse;
-};
-
-static int
-by_frames(const void *a, const void *b, void *arg)
+static const uint32_t *
+entry_frames(const void *arg, size_t k, size_t *len)
 {
-	const struct sort_ctx *c = arg;
+	const struct svg *g = arg;
 
-	return compare_entries(a, b, c->rank, c->reverse);
+	*len = g->entries[k].n;
+	return g->entries[k].frames;
 }
 
 /* The view's order (folded text) is nearly frame order; sort only when a
- * name with a character below ';' or --reverse says it is not. */
-static void
+ * name with a character below ';' or --reverse says it is not, with
+ * seqsort.c on the view's threads (equal stacks keep their order). */
+static int
 sort_entries(struct svg *g)
 {
-	struct sort_ctx c = { g->rank, g->o->reverse != 0 };
+	struct pc_seqsort s = { 0 };
+	struct entry *sorted;
+	uint32_t *order;
 	size_t i;
+	int rc;
 
 	for (i = 1; i < g->nentries; i++)
 		if (compare_entries(&g->entries[i - 1], &g->entries[i],
-		    c.rank, c.reverse) > 0)
+		    g->rank, g->o->reverse != 0) > 0)
 			break;
-	if (i < g->nentries)
-		qsort_r(g->entries, g->nentries, sizeof(*g->entries),
-		    by_frames, &c);
+	if (i >= g->nentries)
+		return 0;
+	s.n = g->nentries;
+	s.seq = entry_frames;
+	s.arg = g;
+	s.cont = s.end = g->rank;
+	s.maxkey = (uint32_t)profconv_view_frame_count(g->cur);
+	s.reverse = g->o->reverse != 0;
+	s.jobs = profconv__view_jobs(g->cur);
+	order = malloc(g->nentries * sizeof(*order));
+	sorted = malloc(g->nentries * sizeof(*sorted));
+	rc = order == NULL || sorted == NULL ? profconv__nomem() :
+	    profconv__seqsort(&s, order, NULL);
+	for (i = 0; rc == 0 && i < g->nentries; i++)
+		sorted[i] = g->entries[order[i]];
+	if (rc == 0) {
+		free(g->entries);
+		g->entries = sorted;
+		sorted = NULL;
+	}
+	free(order);
+	free(sorted);
+	return rc;
 }
 
 /* One line per stack: a base stack and the current one with the same
@@ -506,7 +526,8 @@ draw(struct svg *g)
 		g->maxdelta = 1;
 	if ((rc = rank_frames(g)) < 0)
 		return rc;
-	sort_entries(g);
+	if ((rc = sort_entries(g)) < 0)
+		return rc;
 	if (g->base != NULL)
 		merge_entries(g);
 	if ((rc = layout(g)) < 0)

@@ -36,6 +36,7 @@ struct profconv_view {
 	const struct profconv_profile *prof;
 	struct profconv_view_options opts;
 	size_t ntypes;
+	unsigned int jobs;		/* for the writers too */
 
 	struct pc_strtab strs;		/* frame texts and their parts */
 	uint32_t *frame_of_text;	/* text index -> frame id */
@@ -65,9 +66,6 @@ struct profconv_view {
 	struct pc_namer namer;
 	char *buf;
 	size_t buf_cap;
-	uint32_t *path;
-	size_t path_cap;
-	struct pc_keymap stack_index;
 };
 
 static const char *frame_name(const struct profconv_profile *prof,
@@ -327,26 +325,73 @@ location_match(struct profconv_view *v, uint32_t id)
 	return *m & 3;
 }
 
+/* --- building: which samples show, and their frames ------------------------ */
+
+/*
+ * The view is built in passes, so that the work per sample can run on
+ * the job threads and still give the same view whatever their number:
+ *
+ *  1. in sample order (frames are numbered as they are first met): cut
+ *     the allocator frames, make each new location's frames, apply focus
+ *     and ignore, and place each shown sample's frames in one array;
+ *  2. per range of samples: write those frames, root first, and hash them;
+ *  3. per part of the hash space: find each sample's stack, adding the
+ *     values of one stack in sample order (saturating sums depend on it);
+ *  4. sort the stacks (seqsort.c) and lay them out in that order.
+ */
+
+#define NPARTS 256		/* of the hash space, in pass 3 */
+#define RANGE 16384		/* samples per task, in passes 2 and 4 */
+#define NOT_SHOWN UINT32_MAX
+
+/* A part's stacks: the first sample of each and their summed values. */
+struct part {
+	uint32_t *rep;
+	int64_t *vals;
+	size_t n;
+	uint32_t *members;	/* its samples, in order */
+	size_t nmembers;
+	uint32_t *gid;		/* its stacks' numbers in the whole list */
+};
+
+struct build {
+	struct profconv_view *v;
+	unsigned int jobs;
+	uint32_t *first;	/* sample -> frames cut off, or NOT_SHOWN */
+	size_t *off;		/* sample -> its frames in path */
+	uint32_t *path;		/* every shown sample's frames, root first */
+	uint64_t *hash;		/* sample -> hash of its frames */
+	uint32_t *local;	/* sample -> stack in its part */
+	struct part parts[NPARTS];
+	uint32_t *rep;		/* stack -> its first sample */
+	uint32_t *order;	/* place -> stack */
+	uint32_t *place;	/* stack -> place */
+	uint32_t *lens;		/* place -> frames */
+};
+
+/* Pass 1 for sample SI: is it shown, and with how many frames? */
 static int
-add_sample(struct profconv_view *v, size_t si)
+plan_sample(struct build *b, size_t si, size_t *at)
 {
+	struct profconv_view *v = b->v;
 	const struct profconv_profile *prof = v->prof;
 	const struct pc_sample *s = &prof->samples[si];
 	const uint32_t *stk = pc_sample_stack(prof, s);
 	const int64_t *vals = &prof->values[si * v->ntypes];
-	size_t i, j, n = 0, first, t;
+	size_t i, n = 0, first, t;
 	unsigned match = 0;
-	uint32_t idx;
-	bool added;
 	int rc = 0;
 
+	b->first[si] = NOT_SHOWN;
+	b->off[si] = *at;
 	for (t = 0; t < v->ntypes && vals[t] == 0; t++)
 		;
 	if (t == v->ntypes)
 		return 0;	/* all zero: nothing to show */
 	first = profconv__prune_stack(&v->pruner, stk, s->nlocs);
 	for (i = first; rc == 0 && i < s->nlocs; i++) {
-		rc = location_frames(v, stk[i]);
+		if (v->loc_off[stk[i]] == 0)
+			rc = location_frames(v, stk[i]);
 		if (rc == 0 && (v->has_focus || v->has_ignore))
 			match |= location_match(v, stk[i]);
 		if (rc == 0)
@@ -356,143 +401,424 @@ add_sample(struct profconv_view *v, size_t si)
 		return rc;
 	if ((v->has_focus && (match & 1) == 0) || (match & 2) != 0)
 		return 0;
-	rc = PC_GROW(v->path, v->path_cap, 0, n + 1);
+	if (n > UINT32_MAX)
+		return profconv__fail(PROFCONV_ENOMEM, "a stack of %zu frames "
+		    "is too deep to show", n);
+	b->first[si] = (uint32_t)first;
+	*at += n;
+	for (t = 0; t < v->ntypes; t++)
+		pc_add_sat(&v->totals[t], vals[t]);
+	return 0;
+}
+
+static int
+plan(struct build *b)
+{
+	size_t i, at = 0, n = b->v->prof->nsamples;
+	int rc = 0;
+
+	if (n >= UINT32_MAX)
+		return profconv__fail(PROFCONV_ENOMEM, "too many samples to "
+		    "show: %zu", n);
+	b->first = malloc((n + 1) * sizeof(*b->first));
+	b->off = malloc((n + 1) * sizeof(*b->off));
+	b->hash = malloc((n + 1) * sizeof(*b->hash));
+	b->local = malloc((n + 1) * sizeof(*b->local));
+	if (b->first == NULL || b->off == NULL || b->hash == NULL ||
+	    b->local == NULL)
+		return profconv__nomem();
+	for (i = 0; rc == 0 && i < n; i++)
+		rc = plan_sample(b, i, &at);
 	if (rc < 0)
 		return rc;
-	n = 0;
-	for (i = s->nlocs; i > first; i--) {
-		uint32_t id = stk[i - 1];
+	b->off[n] = at;
+	b->path = malloc((at + 1) * sizeof(*b->path));
+	return b->path == NULL ? profconv__nomem() : 0;
+}
 
-		for (j = 0; j < v->loc_n[id]; j++)
-			v->path[n++] = v->loc_frames[v->loc_off[id] - 1 + j];
+/* Pass 2: the frames of samples [I * RANGE, ...), root first, hashed. */
+static int
+path_task(void *arg, size_t r)
+{
+	struct build *b = arg;
+	const struct profconv_view *v = b->v;
+	const struct profconv_profile *prof = v->prof;
+	size_t si, i, j, lo = r * RANGE, hi = lo + RANGE;
+
+	if (hi > prof->nsamples)
+		hi = prof->nsamples;
+	for (si = lo; si < hi; si++) {
+		const struct pc_sample *s = &prof->samples[si];
+		const uint32_t *stk = pc_sample_stack(prof, s);
+		uint32_t *p = b->path + b->off[si];
+
+		if (b->first[si] == NOT_SHOWN)
+			continue;
+		for (i = s->nlocs; i > b->first[si]; i--) {
+			uint32_t id = stk[i - 1];
+			const uint32_t *lf = v->loc_frames + v->loc_off[id] - 1;
+
+			for (j = 0; j < v->loc_n[id]; j++)
+				*p++ = lf[j];
+		}
+		b->hash[si] = profconv__hash_bytes(b->path + b->off[si],
+		    (b->off[si + 1] - b->off[si]) * sizeof(*p), 0);
 	}
-	rc = profconv__keymap_intern(&v->stack_index, v->path,
-	    n * sizeof(*v->path), (uint32_t)v->nstacks, &idx, &added);
-	if (rc == 0 && added) {
-		rc = PC_GROW(v->stacks, v->stacks_cap, v->nstacks, 1);
-		if (rc == 0)
-			rc = PC_GROW(v->sframes, v->sframes_cap, v->nsframes,
-			    n + 1);
-		if (rc == 0)
-			rc = PC_GROW(v->vals, v->vals_cap, v->nvals, v->ntypes);
-		if (rc < 0)
-			return rc;
-		v->stacks[v->nstacks++] = (struct vstack){ v->nsframes,
-			(uint32_t)n };
-		if (n != 0)
-			memcpy(v->sframes + v->nsframes, v->path,
-			    n * sizeof(*v->path));
-		v->nsframes += n;
-		memset(v->vals + v->nvals, 0, v->ntypes * sizeof(*v->vals));
-		v->nvals += v->ntypes;
+	return 0;
+}
+
+static inline size_t
+part_of(uint64_t h)
+{
+	return (size_t)(h >> 56) % NPARTS;
+}
+
+static bool
+same_path(const struct build *b, size_t x, size_t y)
+{
+	size_t n = b->off[x + 1] - b->off[x];
+
+	return b->off[y + 1] - b->off[y] == n &&
+	    memcmp(b->path + b->off[x], b->path + b->off[y],
+	    n * sizeof(*b->path)) == 0;
+}
+
+/* Pass 3: the stacks of part P, each sample's values added in order.
+ * A slot keeps its stack's hash, so that a probe reads no stack but the
+ * one it finds. */
+struct slot {
+	uint64_t hash;
+	uint32_t stack;		/* + 1; 0: empty */
+};
+
+static int
+part_task(void *arg, size_t p)
+{
+	struct build *b = arg;
+	const struct profconv_view *v = b->v;
+	struct part *pt = &b->parts[p];
+	size_t nslots = 16, k, h, t;
+	struct slot *slots;
+
+	while (nslots < 2 * pt->nmembers)
+		nslots *= 2;
+	slots = calloc(nslots, sizeof(*slots));
+	pt->rep = malloc((pt->nmembers + 1) * sizeof(*pt->rep));
+	pt->vals = malloc((pt->nmembers * v->ntypes + 1) * sizeof(*pt->vals));
+	if (slots == NULL || pt->rep == NULL || pt->vals == NULL) {
+		free(slots);
+		return profconv__nomem();
 	}
-	if (rc == 0)
-		v->sample_stack[si] = idx + 1;
-	for (t = 0; rc == 0 && t < v->ntypes; t++) {
-		pc_add_sat(&v->vals[(size_t)idx * v->ntypes + t], vals[t]);
-		pc_add_sat(&v->totals[t], vals[t]);
+	for (k = 0; k < pt->nmembers; k++) {
+		size_t si = pt->members[k];
+		uint64_t hash = b->hash[si];
+		const int64_t *vals = &v->prof->values[si * v->ntypes];
+		int64_t *acc;
+
+		for (h = hash & (nslots - 1); slots[h].stack != 0 &&
+		    (slots[h].hash != hash ||
+		    !same_path(b, pt->rep[slots[h].stack - 1], si));
+		    h = (h + 1) & (nslots - 1))
+			;
+		if (slots[h].stack == 0) {
+			pt->rep[pt->n] = (uint32_t)si;
+			memset(pt->vals + pt->n * v->ntypes, 0,
+			    v->ntypes * sizeof(*pt->vals));
+			slots[h] = (struct slot){ hash, (uint32_t)++pt->n };
+		}
+		b->local[si] = slots[h].stack - 1;
+		acc = pt->vals + (size_t)b->local[si] * v->ntypes;
+		for (t = 0; t < v->ntypes; t++)
+			pc_add_sat(&acc[t], vals[t]);
 	}
-	return rc;
+	free(slots);
+	return 0;
+}
+
+/* Each shown sample into its part, in sample order. */
+static int
+split_parts(struct build *b)
+{
+	size_t i, n = b->v->prof->nsamples, p, at = 0;
+	uint32_t *all;
+
+	for (i = 0; i < n; i++)
+		if (b->first[i] != NOT_SHOWN)
+			b->parts[part_of(b->hash[i])].nmembers++;
+	all = malloc((b->off[n] != 0 || n != 0 ? n : 1) * sizeof(*all) + 1);
+	if (all == NULL)
+		return profconv__nomem();
+	for (p = 0; p < NPARTS; p++) {
+		b->parts[p].members = all + at;
+		at += b->parts[p].nmembers;
+		b->parts[p].nmembers = 0;
+	}
+	for (i = 0; i < n; i++)
+		if (b->first[i] != NOT_SHOWN) {
+			struct part *pt = &b->parts[part_of(b->hash[i])];
+
+			pt->members[pt->nmembers++] = (uint32_t)i;
+		}
+	return 0;
 }
 
 /* --- order: folded text, byte order ------------------------------------------ */
 
-/*
- * The byte of a folded text after frame I of N ends: ';' when another
- * frame follows, -1 at the end of the stack.
- */
-static int
-after_frame(size_t i, size_t n)
-{
-	return i + 1 < n ? ';' : -1;
-}
+/* A frame where another follows (';' after its text in the folded form)
+ * or where its stack ends. */
+struct fkey {
+	uint32_t frame;
+	int after;		/* ';', or -1 at the end */
+};
 
 /*
- * Order stack indexes A and B by their folded text ("a;b;c", byte
- * order; qsort_r).  One frame id is one text, and two ids two texts: the
- * common root frames are skipped whole, and the first frame that differs
- * (or the end of one stack) decides.
+ * The folded text's byte order on a frame's text and what follows it,
+ * which is all that decides between two stacks at the first frame where
+ * they differ.
  */
 static int
-by_text(const void *a, const void *b, void *payload)
+by_folded(const void *a, const void *b, void *payload)
 {
 	const struct profconv_view *v = payload;
-	const struct vstack *x = &v->stacks[*(const size_t *)a];
-	const struct vstack *y = &v->stacks[*(const size_t *)b];
-	const uint32_t *fx = v->sframes + x->off, *fy = v->sframes + y->off;
-	size_t i = 0, n = x->n < y->n ? x->n : y->n;
-	const unsigned char *tx, *ty;
-	int bx, by;
+	const struct fkey *x = a, *y = b;
+	uint32_t tx = v->frames[x->frame - 1].text;
+	uint32_t ty = v->frames[y->frame - 1].text;
+	size_t lx = v->strs.lens[tx], ly = v->strs.lens[ty];
+	size_t n = lx < ly ? lx : ly;
+	int c = memcmp(profconv__str(&v->strs, tx), profconv__str(&v->strs, ty),
+	    n), cx, cy;
 
-	while (i < n && fx[i] == fy[i])
-		i++;
-	if (i == n)		/* one is the other's prefix, or equal */
-		return (x->n > n) - (y->n > n);
-	tx = (const unsigned char *)profconv__str(&v->strs,
-	    v->frames[fx[i] - 1].text);
-	ty = (const unsigned char *)profconv__str(&v->strs,
-	    v->frames[fy[i] - 1].text);
-	while (*tx != '\0' && *tx == *ty) {
-		tx++;
-		ty++;
-	}
-	bx = *tx != '\0' ? *tx : after_frame(i, x->n);
-	by = *ty != '\0' ? *ty : after_frame(i, y->n);
-	return bx < by ? -1 : bx > by;
+	if (c != 0)
+		return c;
+	cx = n < lx ? (unsigned char)profconv__str(&v->strs, tx)[n] : x->after;
+	cy = n < ly ? (unsigned char)profconv__str(&v->strs, ty)[n] : y->after;
+	if (cx != cy)
+		return cx < cy ? -1 : 1;
+	/* One text and what follows it begins the other's. */
+	return lx < ly ? -1 : lx > ly;
 }
 
-/* Samples follow their stacks: stack IDX[I] is now stack I. */
+/* cont[f] and end[f]: frame F's place among all frames' two keys. */
 static int
-renumber_samples(struct profconv_view *v, const size_t *idx)
+frame_keys(const struct profconv_view *v, uint32_t **cont, uint32_t **end)
 {
-	uint32_t *now = malloc(v->nstacks * sizeof(*now));
-	size_t i;
+	size_t n = 2 * v->nframes, i;
+	struct fkey *k = malloc((n + 1) * sizeof(*k));
 
-	if (now == NULL)
+	*cont = calloc(v->nframes + 1, sizeof(**cont));
+	*end = calloc(v->nframes + 1, sizeof(**end));
+	if (k == NULL || *cont == NULL || *end == NULL) {
+		free(k);
 		return profconv__nomem();
-	for (i = 0; i < v->nstacks; i++)
-		now[idx[i]] = (uint32_t)i;
-	for (i = 0; i < v->prof->nsamples; i++)
-		if (v->sample_stack[i] != 0)
-			v->sample_stack[i] = now[v->sample_stack[i] - 1] + 1;
-	free(now);
+	}
+	for (i = 0; i < v->nframes; i++) {
+		k[2 * i] = (struct fkey){ (uint32_t)i + 1, ';' };
+		k[2 * i + 1] = (struct fkey){ (uint32_t)i + 1, -1 };
+	}
+	qsort_r(k, n, sizeof(*k), by_folded, (void *)v);
+	for (i = 0; i < n; i++)
+		(k[i].after == -1 ? *end : *cont)[k[i].frame] =
+		    (uint32_t)i + 1;
+	free(k);
 	return 0;
 }
 
-/* Sort the stacks by their folded text; their values move with them. */
-static int
-sort_stacks(struct profconv_view *v)
+static const uint32_t *
+stack_path(const void *arg, size_t k, size_t *len)
 {
-	struct vstack *stacks;
-	int64_t *vals;
-	size_t *idx, i, k;
-	int rc = 0;
+	const struct build *b = arg;
+	size_t si = b->rep[k];
 
-	if (v->nstacks < 2)
-		return 0;
-	idx = malloc(v->nstacks * sizeof(*idx));
-	stacks = malloc(v->nstacks * sizeof(*stacks));
-	vals = malloc(v->nvals * sizeof(*vals) + 1);
-	if (idx == NULL || stacks == NULL || vals == NULL) {
-		rc = profconv__nomem();
-		goto out;
+	*len = b->off[si + 1] - b->off[si];
+	return b->path + b->off[si];
+}
+
+/* Number the stacks in the order of their first samples, so that
+ * reading them follows the frames' array. */
+static int
+number_stacks(struct build *b)
+{
+	size_t p, si, n = 0;
+
+	for (p = 0; p < NPARTS; p++) {
+		n += b->parts[p].n;
+		b->parts[p].gid = malloc((b->parts[p].n + 1) *
+		    sizeof(*b->parts[p].gid));
+		if (b->parts[p].gid == NULL)
+			return profconv__nomem();
 	}
-	for (i = 0; i < v->nstacks; i++)
-		idx[i] = i;
-	qsort_r(idx, v->nstacks, sizeof(*idx), by_text, v);
-	for (i = 0; i < v->nstacks; i++) {
-		k = idx[i];
-		stacks[i] = v->stacks[k];
-		memcpy(vals + i * v->ntypes, v->vals + k * v->ntypes,
-		    v->ntypes * sizeof(*vals));
+	if (n >= UINT32_MAX)
+		return profconv__fail(PROFCONV_ENOMEM, "too many stacks to "
+		    "show: %zu", n);
+	b->v->nstacks = n;
+	b->rep = malloc((n + 1) * sizeof(*b->rep));
+	b->order = malloc((n + 1) * sizeof(*b->order));
+	b->place = malloc((n + 1) * sizeof(*b->place));
+	b->lens = malloc((n + 1) * sizeof(*b->lens));
+	if (b->rep == NULL || b->order == NULL || b->place == NULL ||
+	    b->lens == NULL)
+		return profconv__nomem();
+	n = 0;
+	for (si = 0; si < b->v->prof->nsamples; si++) {
+		struct part *pt;
+
+		if (b->first[si] == NOT_SHOWN)
+			continue;
+		pt = &b->parts[part_of(b->hash[si])];
+		if (pt->rep[b->local[si]] != si)
+			continue;
+		pt->gid[b->local[si]] = (uint32_t)n;
+		b->rep[n++] = (uint32_t)si;
 	}
-	memcpy(v->stacks, stacks, v->nstacks * sizeof(*stacks));
-	memcpy(v->vals, vals, v->nvals * sizeof(*vals));
-	rc = renumber_samples(v, idx);
-out:
-	free(idx);
-	free(stacks);
-	free(vals);
+	return 0;
+}
+
+/* Sort the stacks by their folded text. */
+static int
+sort_stacks(struct build *b)
+{
+	struct profconv_view *v = b->v;
+	struct pc_seqsort s = { 0 };
+	size_t i;
+	int rc;
+
+	rc = number_stacks(b);
+	if (rc < 0)
+		return rc;
+	s.n = v->nstacks;
+	s.seq = stack_path;
+	s.arg = b;
+	s.maxkey = (uint32_t)(2 * v->nframes);
+	s.jobs = b->jobs;
+	rc = frame_keys(v, (uint32_t **)&s.cont, (uint32_t **)&s.end);
+	if (rc == 0)
+		rc = profconv__seqsort(&s, b->order, b->lens);
+	free((void *)s.cont);
+	free((void *)s.end);
+	for (i = 0; rc == 0 && i < v->nstacks; i++)
+		b->place[b->order[i]] = (uint32_t)i;
+	return rc;
+}
+
+/* Pass 4: stacks [R * RANGE, ...), in the order of their first samples
+ * (so that what is read is read in order), to their places, with their
+ * values and frames. */
+static int
+place_task(void *arg, size_t r)
+{
+	struct build *b = arg;
+	struct profconv_view *v = b->v;
+	size_t k, lo = r * RANGE, hi = lo + RANGE, nt = v->ntypes;
+
+	if (hi > v->nstacks)
+		hi = v->nstacks;
+	for (k = lo; k < hi; k++) {
+		size_t si = b->rep[k], i = b->place[k];
+		const struct part *pt = &b->parts[part_of(b->hash[si])];
+
+		if (v->stacks[i].n != 0)
+			memcpy(v->sframes + v->stacks[i].off,
+			    b->path + b->off[si],
+			    v->stacks[i].n * sizeof(*v->sframes));
+		memcpy(v->vals + i * nt, pt->vals + (size_t)b->local[si] * nt,
+		    nt * sizeof(*v->vals));
+	}
+	return 0;
+}
+
+/* ... and samples [R * RANGE, ...) pointed at their stacks' places. */
+static int
+sample_task(void *arg, size_t r)
+{
+	struct build *b = arg;
+	struct profconv_view *v = b->v;
+	size_t si, lo = r * RANGE, hi = lo + RANGE;
+
+	if (hi > v->prof->nsamples)
+		hi = v->prof->nsamples;
+	for (si = lo; si < hi; si++)
+		v->sample_stack[si] = b->first[si] == NOT_SHOWN ? 0 :
+		    b->place[b->parts[part_of(b->hash[si])].gid[
+		    b->local[si]]] + 1;
+	return 0;
+}
+
+/* The view's stacks in their order, their frames copied in that order
+ * (the writers read them so). */
+static int
+lay_out(struct build *b)
+{
+	struct profconv_view *v = b->v;
+	size_t i, at = 0, n = v->nstacks;
+	int rc;
+
+	v->stacks = malloc((n + 1) * sizeof(*v->stacks));
+	v->vals = malloc((n * v->ntypes + 1) * sizeof(*v->vals));
+	if (v->stacks == NULL || v->vals == NULL)
+		return profconv__nomem();
+	v->stacks_cap = n + 1;
+	v->vals_cap = n * v->ntypes + 1;
+	v->nvals = n * v->ntypes;
+	for (i = 0; i < n; i++) {
+		v->stacks[i].off = at;
+		v->stacks[i].n = b->lens[i];
+		at += v->stacks[i].n;
+	}
+	v->sframes = malloc((at + 1) * sizeof(*v->sframes));
+	if (v->sframes == NULL)
+		return profconv__nomem();
+	v->sframes_cap = at + 1;
+	v->nsframes = at;
+	rc = profconv__jobs_run(b->jobs, (n + RANGE - 1) / RANGE, place_task,
+	    b);
+	if (rc == 0)
+		rc = profconv__jobs_run(b->jobs,
+		    (v->prof->nsamples + RANGE - 1) / RANGE, sample_task, b);
+	return rc;
+}
+
+static void
+build_free(struct build *b)
+{
+	size_t p;
+
+	free(b->first);
+	free(b->off);
+	free(b->path);
+	free(b->hash);
+	free(b->local);
+	free(b->parts[0].members);
+	for (p = 0; p < NPARTS; p++) {
+		free(b->parts[p].rep);
+		free(b->parts[p].vals);
+		free(b->parts[p].gid);
+	}
+	free(b->rep);
+	free(b->order);
+	free(b->place);
+	free(b->lens);
+}
+
+static int
+build(struct profconv_view *v, unsigned int jobs)
+{
+	struct build b = { .v = v, .jobs = jobs };
+	size_t ns = v->prof->nsamples;
+	int rc;
+
+	rc = plan(&b);
+	if (rc == 0)
+		rc = profconv__jobs_run(jobs, (ns + RANGE - 1) / RANGE,
+		    path_task, &b);
+	if (rc == 0)
+		rc = split_parts(&b);
+	if (rc == 0)
+		rc = profconv__jobs_run(jobs, NPARTS, part_task, &b);
+	if (rc == 0)
+		rc = sort_stacks(&b);
+	if (rc == 0)
+		rc = lay_out(&b);
+	build_free(&b);
 	return rc;
 }
 
@@ -513,16 +839,13 @@ free_scratch(struct profconv_view *v)
 	free(v->loc_frames);
 	free(v->fn_name);
 	free(v->buf);
-	free(v->path);
 	profconv__namer_free(&v->namer);
-	profconv__keymap_free(&v->stack_index);
 	v->loc_off = NULL;
 	v->loc_n = NULL;
 	v->loc_match = NULL;
 	v->loc_frames = NULL;
 	v->fn_name = NULL;
 	v->buf = NULL;
-	v->path = NULL;
 }
 
 void
@@ -549,7 +872,7 @@ profconv_view_new(struct profconv_view **out,
 {
 	struct profconv_view_options def = PROFCONV_VIEW_OPTIONS_INIT;
 	struct profconv_view *v;
-	size_t i, nloc;
+	size_t nloc;
 	int rc;
 
 	*out = NULL;
@@ -569,6 +892,7 @@ profconv_view_new(struct profconv_view **out,
 	v->prof = prof;
 	v->opts = *opts;
 	v->opts.focus = v->opts.ignore = NULL;	/* not kept: caller's */
+	v->jobs = opts->jobs;
 	v->ntypes = prof->nsample_types;
 	v->namer.mode = opts->demangle;
 	nloc = prof->nlocations + 1;
@@ -597,10 +921,8 @@ profconv_view_new(struct profconv_view **out,
 	}
 	if (rc == 0 && v->pruner.refused[0] != '\0' && opts->warn != NULL)
 		opts->warn(v->pruner.refused, opts->payload);
-	for (i = 0; rc == 0 && i < prof->nsamples; i++)
-		rc = add_sample(v, i);
 	if (rc == 0)
-		rc = sort_stacks(v);
+		rc = build(v, v->jobs);
 	free_scratch(v);
 	if (rc < 0) {
 		profconv_view_free(v);
@@ -703,4 +1025,10 @@ size_t
 profconv__view_sample_stack(const struct profconv_view *v, size_t i)
 {
 	return i < v->prof->nsamples ? v->sample_stack[i] : 0;
+}
+
+unsigned int
+profconv__view_jobs(const struct profconv_view *v)
+{
+	return v->jobs;
 }

@@ -382,3 +382,101 @@ Test(view, sample_index_and_options)
 	cr_assert(eq(int, profconv_view_new(&v, p, &o), PROFCONV_EINVAL));
 	cr_assert(v == NULL);
 }
+
+/* The folded text of stack I of V, root first, ';' between frames. */
+static char *
+folded_text(const struct profconv_view *v, size_t i)
+{
+	struct profconv_view_stack st;
+	struct profconv_view_frame fr;
+	char *buf = NULL;
+	size_t len = 0, k;
+	FILE *fp = open_memstream(&buf, &len);
+
+	cr_assert(fp != NULL);
+	cr_assert(eq(int, profconv_view_stack(v, i, &st), 0));
+	for (k = 0; k < st.nframes; k++) {
+		cr_assert(eq(int, profconv_view_frame(v, st.frames[k], &fr), 0));
+		fprintf(fp, "%s%s", k != 0 ? ";" : "", fr.name);
+	}
+	fclose(fp);
+	return buf;
+}
+
+/*
+ * Many stacks, deep enough that their frames' keys overflow a sort record
+ * (so that ties on it are settled frame by frame), names one another's
+ * prefixes ("f1", "f10", "f1+x", "f1:y"), samples that repeat a stack:
+ * the view is in byte order of the folded text, sums repeated stacks, and
+ * is the same with 1, 2, 3 and 8 threads.
+ */
+Test(view, many_deep_stacks_any_thread_count)
+{
+	static const char *const names[] = { "f1", "f10", "f1+x", "f1:y",
+		"f2", "main", "g", "g<int>", "h", "h h", "z" };
+	enum { NF = sizeof(names) / sizeof(names[0]), NS = 40000, DEPTH = 90 };
+	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
+	struct profconv_view *v[4] = { NULL };
+	static const unsigned int jobs[4] = { 1, 2, 3, 8 };
+	uint32_t loc[NF], stk[DEPTH];
+	uint64_t r;
+	int64_t val, total = 0, sum = 0;
+	size_t i, k, n, j;
+	char *prev = NULL, *cur;
+
+	profconv_profile_add_sample_type(p, "samples", "count");
+	for (i = 0; i < NF; i++)
+		loc[i] = LOC1(p, 0, 0x100 + 16 * i, add_fn(p, names[i], ""), 1);
+	for (i = 0; i < NS; i++) {
+		/* Deep shared roots, then a few varied frames at the leaf end;
+		 * every fifth sample repeats an earlier stack. */
+		uint64_t s = i % 5 == 4 ? (i - 4) * 7919 : i * 7919;
+
+		n = DEPTH - 8 + s % 9;
+		for (k = 0; k < n; k++) {
+			r = s * 0x9e3779b97f4a7c15ULL + k;
+			r = (r ^ (r >> 31)) * 0xbf58476d1ce4e5b9ULL;
+			r ^= r >> 27;
+			stk[n - 1 - k] = loc[k < n - 6 ? (k % 3 == 0 ? 5 : 6) :
+			    r % NF];
+		}
+		val = (int64_t)(i % 7) + 1;
+		total += val;
+		cr_assert(eq(int, profconv_profile_add_sample(p, stk, n, &val,
+		    NULL, 0), 0), "%s", ERRMSG);
+	}
+	for (j = 0; j < 4; j++) {
+		o.jobs = jobs[j];
+		cr_assert(eq(int, profconv_view_new(&v[j], p, &o), 0), "%s",
+		    ERRMSG);
+	}
+	n = profconv_view_stack_count(v[0]);
+	cr_assert(gt(sz, n, NS / 2), "%zu stacks", n);
+	cr_assert(lt(sz, n, NS));	/* repeated stacks are one */
+	for (i = 0; i < n; i++) {
+		struct profconv_view_stack st;
+
+		cur = folded_text(v[0], i);
+		if (prev != NULL)
+			cr_assert(lt(int, strcmp(prev, cur), 0),
+			    "stack %zu is not after the one before", i);
+		free(prev);
+		prev = cur;
+		cr_assert(eq(int, profconv_view_stack(v[0], i, &st), 0));
+		sum += st.values[0];
+		for (j = 1; j < 4; j++) {
+			char *other = folded_text(v[j], i);
+			struct profconv_view_stack so;
+
+			cr_assert(eq(str, other, cur), "-j %u, stack %zu",
+			    jobs[j], i);
+			cr_assert(eq(int, profconv_view_stack(v[j], i, &so), 0));
+			cr_assert(eq(i64, so.values[0], st.values[0]));
+			free(other);
+		}
+	}
+	free(prev);
+	cr_assert(eq(i64, sum, total));
+	for (j = 0; j < 4; j++)
+		profconv_view_free(v[j]);
+}

@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * seqsort.c - sort stacks (sequences of frame ids) by their frames'
+ * keys, on a few threads.
+ *
+ * A comparison that walks two stacks through memory for every step of a
+ * sort of millions of them spends its time waiting for cache lines.  So
+ * each stack's keys are packed first, a fixed number of bits per key,
+ * into a 256-bit record that sorts by plain word comparison; only stacks
+ * longer than the record holds, tied on all of it, are walked again.
+ * Records are merge-sorted in chunks on the job threads, and the chunks
+ * merged in rounds.  The order is total (equal sequences go by item
+ * number), so the result does not depend on the thread count.
+ */
+
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define REC_BITS 256
+
+struct srec {
+	uint64_t w[REC_BITS / 64];
+	uint32_t item;
+	uint32_t n;		/* frames, for the long-stack fallback */
+};
+
+struct sorter {
+	const struct pc_seqsort *s;
+	unsigned int bits, cap;	/* bits per key; keys a record holds */
+	struct srec *a, *tmp;
+	size_t nchunks, chunk;
+	size_t width;		/* merge round: sorted run length in chunks */
+	struct srec *src, *dst;
+};
+
+/* Key of frame I of item SEQ (N frames): END's for the last frame. */
+static inline uint32_t
+key_at(const struct pc_seqsort *s, const uint32_t *seq, size_t n, size_t i)
+{
+	uint32_t f = seq[s->reverse ? n - 1 - i : i];
+
+	return i + 1 < n ? s->cont[f] : s->end[f];
+}
+
+/* The whole comparison, for records tied on their packed keys. */
+static int
+compare_full(const struct pc_seqsort *s, const struct srec *x,
+    const struct srec *y)
+{
+	size_t nx, ny, i;
+	const uint32_t *fx = s->seq(s->arg, x->item, &nx);
+	const uint32_t *fy = s->seq(s->arg, y->item, &ny);
+
+	for (i = 0; i < nx && i < ny; i++) {
+		uint32_t a = key_at(s, fx, nx, i), b = key_at(s, fy, ny, i);
+
+		if (a != b)
+			return a < b ? -1 : 1;
+	}
+	if (nx != ny)
+		return nx < ny ? -1 : 1;
+	return x->item < y->item ? -1 : x->item > y->item;
+}
+
+static inline int
+compare(const struct sorter *st, const struct srec *x, const struct srec *y)
+{
+	size_t i;
+
+	for (i = 0; i < REC_BITS / 64; i++)
+		if (x->w[i] != y->w[i])
+			return x->w[i] < y->w[i] ? -1 : 1;
+	if (x->n > st->cap || y->n > st->cap)
+		return compare_full(st->s, x, y);
+	return x->item < y->item ? -1 : x->item > y->item;
+}
+
+/* Put KEY at bit O (from the most significant) of R's words. */
+static inline void
+pack(struct srec *r, unsigned int o, unsigned int bits, uint64_t key)
+{
+	unsigned int j = o / 64, at = o % 64;
+
+	if (at + bits <= 64) {
+		r->w[j] |= key << (64 - at - bits);
+	} else {
+		unsigned int hi = 64 - at;
+
+		r->w[j] |= key >> (bits - hi);
+		r->w[j + 1] |= key << (64 - (bits - hi));
+	}
+}
+
+static int
+build_task(void *arg, size_t c)
+{
+	struct sorter *st = arg;
+	const struct pc_seqsort *s = st->s;
+	size_t k, i, n, lo = c * st->chunk, hi = lo + st->chunk;
+
+	if (hi > s->n)
+		hi = s->n;
+	for (k = lo; k < hi; k++) {
+		struct srec *r = &st->a[k];
+		const uint32_t *seq = s->seq(s->arg, k, &n);
+		size_t m = n < st->cap ? n : st->cap;
+
+		memset(r, 0, sizeof(*r));
+		r->item = (uint32_t)k;
+		r->n = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+		for (i = 0; i < m; i++)
+			pack(r, (unsigned int)i * st->bits, st->bits,
+			    key_at(s, seq, n, i));
+	}
+	return 0;
+}
+
+/* Merge the sorted runs A[0, NA) and B[0, NB) into OUT. */
+static void
+merge(const struct sorter *st, const struct srec *a, size_t na,
+    const struct srec *b, size_t nb, struct srec *out)
+{
+	size_t i = 0, j = 0;
+
+	while (i < na && j < nb)
+		*out++ = compare(st, &b[j], &a[i]) < 0 ? b[j++] : a[i++];
+	memcpy(out, a + i, (na - i) * sizeof(*a));
+	memcpy(out + (na - i), b + j, (nb - j) * sizeof(*b));
+}
+
+/* Sort A[0, N), using TMP (as long): the result is in TMP when TO_TMP,
+ * else in A.  Each level merges from one array into the other, so that
+ * nothing is copied but by the merges. */
+static void
+merge_sort(const struct sorter *st, struct srec *a, struct srec *tmp, size_t n,
+    bool to_tmp)
+{
+	size_t i, j, h;
+	struct srec *src, *dst;
+
+	if (n <= 16) {
+		for (i = 1; i < n; i++) {
+			struct srec x = a[i];
+
+			for (j = i; j > 0 && compare(st, &x, &a[j - 1]) < 0; j--)
+				a[j] = a[j - 1];
+			a[j] = x;
+		}
+		if (to_tmp)
+			memcpy(tmp, a, n * sizeof(*a));
+		return;
+	}
+	h = n / 2;
+	merge_sort(st, a, tmp, h, !to_tmp);
+	merge_sort(st, a + h, tmp + h, n - h, !to_tmp);
+	src = to_tmp ? a : tmp;
+	dst = to_tmp ? tmp : a;
+	merge(st, src, h, src + h, n - h, dst);
+}
+
+static int
+sort_task(void *arg, size_t c)
+{
+	struct sorter *st = arg;
+	size_t lo = c * st->chunk, hi = lo + st->chunk;
+
+	if (hi > st->s->n)
+		hi = st->s->n;
+	merge_sort(st, st->a + lo, st->tmp + lo, hi - lo, false);
+	return 0;
+}
+
+/* Merge round: runs of WIDTH chunks pair up into runs of 2 * WIDTH. */
+static int
+merge_task(void *arg, size_t t)
+{
+	struct sorter *st = arg;
+	size_t n = st->s->n, run = st->width * st->chunk;
+	size_t lo = 2 * t * run, mid = lo + run, hi = mid + run;
+
+	if (mid > n)
+		mid = n;
+	if (hi > n)
+		hi = n;
+	merge(st, st->src + lo, mid - lo, st->src + mid, hi - mid,
+	    st->dst + lo);
+	return 0;
+}
+
+int
+profconv__seqsort(const struct pc_seqsort *s, uint32_t *order, uint32_t *lens)
+{
+	struct sorter st = { .s = s };
+	unsigned int jobs = profconv__jobs_count(s->jobs);
+	size_t i, nmerge;
+	struct srec *t;
+	int rc;
+
+	if (s->n == 0)
+		return 0;
+	if (s->n > UINT32_MAX)
+		return profconv__fail(PROFCONV_ENOMEM, "too many stacks to "
+		    "sort: %zu", s->n);
+	for (st.bits = 1; st.bits < 32 && (s->maxkey >> st.bits) != 0;
+	    st.bits++)
+		;
+	st.cap = REC_BITS / st.bits;
+	st.a = malloc(s->n * sizeof(*st.a));
+	st.tmp = malloc(s->n * sizeof(*st.tmp));
+	if (st.a == NULL || st.tmp == NULL) {
+		free(st.a);
+		free(st.tmp);
+		return profconv__nomem();
+	}
+	/* Chunks: a few per thread, none tiny; their number does not change
+	 * the result. */
+	st.nchunks = jobs > 1 ? (size_t)jobs * 2 : 1;
+	if (st.nchunks > s->n / 4096 + 1)
+		st.nchunks = s->n / 4096 + 1;
+	st.chunk = (s->n + st.nchunks - 1) / st.nchunks;
+	rc = profconv__jobs_run(jobs, st.nchunks, build_task, &st);
+	if (rc == 0)
+		rc = profconv__jobs_run(jobs, st.nchunks, sort_task, &st);
+	st.src = st.a;
+	st.dst = st.tmp;
+	for (st.width = 1; rc == 0 && st.width < st.nchunks; st.width *= 2) {
+		nmerge = (st.nchunks + 2 * st.width - 1) / (2 * st.width);
+		rc = profconv__jobs_run(jobs, nmerge, merge_task, &st);
+		t = st.src;
+		st.src = st.dst;
+		st.dst = t;
+	}
+	for (i = 0; rc == 0 && i < s->n; i++)
+		order[i] = st.src[i].item;
+	for (i = 0; rc == 0 && lens != NULL && i < s->n; i++)
+		lens[i] = st.src[i].n;
+	free(st.a);
+	free(st.tmp);
+	return rc;
+}
