@@ -147,6 +147,7 @@ parse_args(int argc, char **argv, struct diff_args *a)
 		cmd_usage_error("expected BASE and CUR");
 		return DIFF_TROUBLE;
 	}
+	a->view.view.jobs = cmd_jobs();
 	return DIFF_SAME;
 }
 

@@ -206,6 +206,7 @@ parse_args(int argc, char **argv, struct trend_args *a)
 		    "massif file with two detailed snapshots");
 		return TREND_TROUBLE;
 	}
+	a->view.view.jobs = cmd_jobs();
 	return TREND_CLEAN;
 }
 

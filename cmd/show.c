@@ -100,6 +100,7 @@ cmd_show(int argc, char **argv)
 	}
 	if (argc - optind != 1)
 		return cmd_usage_error("expected one FILE");
+	view.view.jobs = cmd_jobs();
 	/* The dump shows the file as it is; the summary shows what the
 	 * other commands show, so it symbolizes like them. */
 	if (!opts.summary)
