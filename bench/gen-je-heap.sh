@@ -241,9 +241,14 @@ EOF
 
 mkdir -p "$(dirname "$prog")" "$(dirname "$out")"
 prog=$(cd "$(dirname "$prog")" && pwd)/$(basename "$prog")
-if [ ! -x "$prog" ] || [ "$0" -nt "$prog" ]; then
+# The program is remade when this script's content changes (a checksum in
+# PROG.sum), not its date: a fresh checkout sharing BENCH_OUT with another
+# must not remake data that is still right.
+sum=$(cksum <"$0")
+if [ ! -x "$prog" ] || [ "$(cat "$prog.sum" 2>/dev/null)" != "$sum" ]; then
 	echo "gen-je-heap.sh: building $prog ($nfuncs functions, depth $DEPTH)" >&2
 	build
+	printf '%s\n' "$sum" >"$prog.sum"
 fi
 
 # --- the run -------------------------------------------------------------------

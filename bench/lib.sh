@@ -114,11 +114,17 @@ bench_jeprof() {
 	JEPROF=$(command -v jeprof 2>/dev/null) || die "jeprof not found (Debian: libjemalloc-dev)"
 }
 
+# True when $out/je/jeheap was built by this checkout's gen-je-heap.sh
+# (by content: dates differ between checkouts that share BENCH_OUT).
+je_generator_current() {
+	[ "$(cat "$out/je/jeheap.sum" 2>/dev/null)" = "$(cksum <"$benchdir/gen-je-heap.sh")" ]
+}
+
 JE_PROG=
 je_profile() {
 	local f=$1
 	JE_PROG=$out/je/jeheap
-	if [ -s "$f" ] && [ "$f" -nt "$benchdir/gen-je-heap.sh" ] &&
+	if [ -s "$f" ] && je_generator_current &&
 	    [ -x "$JE_PROG" ] && [ "$f" -nt "$JE_PROG" ] &&
 	    { [ -z "${4:-}" ] || { [ -s "$4" ] && [ "$4" -nt "$JE_PROG" ]; }; }; then
 		return 0

@@ -167,7 +167,7 @@ if part A; then
 	r=0
 	while [ "$r" -lt "$NPROF" ]; do
 		pb=$work/in/p$(printf %03d "$r")-$PATHS-$((r * STEP)).pb.gz
-		if [ ! -s "$pb" ] || [ "$JE_PROG" -nt "$pb" ] || [ "$benchdir/gen-je-heap.sh" -nt "$pb" ]; then
+		if [ ! -s "$pb" ] || [ "$JE_PROG" -nt "$pb" ] || ! je_generator_current; then
 			[ "$made" = 1 ] || note "making $NPROF profiles of $PATHS call paths in $work/in (~2 s each)"
 			made=1
 			"$benchdir/gen-je-heap.sh" "$JE_PROG" "$scratch/p.heap" "$PATHS" $((r * STEP)) ||
