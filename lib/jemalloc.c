@@ -53,6 +53,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,19 +89,74 @@ struct je_counts {
 	const char *rest, *end;
 };
 
+/* What a chunk knows of a thread: its uid and first sample. */
+struct je_chunk_thread {
+	uint64_t uid;
+	size_t first;
+};
+
+struct je_sample {
+	uint32_t stack;		/* local stack index, or JE_INHERITED */
+	uint32_t thread;	/* local thread index, or JE_NO_THREAD */
+	int64_t v[4];		/* alloc objects, bytes, inuse objects, bytes */
+	int64_t bytes;		/* the "bytes" label */
+};
+
+#define JE_INHERITED UINT32_MAX		/* the stack before the chunk */
+#define JE_UNRESOLVED (UINT32_MAX - 1)	/* a backtrace without samples yet */
+#define JE_NO_THREAD UINT32_MAX
+
+/* A piece of the body and what parsing it found, in its own terms. */
+struct je_chunk {
+	const char *text, *end;
+	uint64_t lines_read;		/* lines parsed */
+	size_t used;			/* bytes parsed (up to a sentinel) */
+	bool sentinel;			/* the memory map starts after USED */
+	int rc;				/* < 0: failed with MSG */
+	uint64_t err_line;		/* at this line of the chunk (0: none) */
+	char msg[512];
+	struct pc_u64map loc_index;	/* address -> local location */
+	uint64_t *loc_addr;		/* local location -> address */
+	size_t nloc, loc_cap;
+	uint32_t *ids;			/* the stacks' local locations */
+	size_t nids, ids_cap;
+	struct { size_t off; uint32_t n; } *stacks;
+	size_t nstacks, stacks_cap;
+	struct je_sample *samples;
+	size_t nsamp, samples_cap;
+	size_t alloc_first;		/* first sample with accumulated counts */
+	struct pc_addrs cur;		/* the current backtrace */
+	uint32_t *ends;			/* where its addresses end in PREV */
+	size_t ends_cap;
+	const char *prev;		/* its line (from the '@'), or NULL */
+	size_t prev_len;
+	size_t reuse;			/* addresses the same as before */
+	uint32_t reuse_stack;		/* ...whose ids this stack has */
+	uint32_t cur_stack;		/* its local stack, JE_UNRESOLVED... */
+	bool has_stack;			/* an '@' line was seen */
+	struct pc_u64map thr_index;	/* uid -> local thread */
+	struct je_chunk_thread *thr;
+	size_t nthr, thr_cap;
+};
+
 struct je_reader {
 	struct pc_legacy b;
 	struct pc_input *in;
+	unsigned int jobs;
 	bool threads;		/* one sample per tN: line */
 	bool has_alloc;		/* alloc_* sample types present */
 	bool types_set;
-	bool in_stacks;		/* an '@' line has been seen */
 	double rate;		/* R; 0: no scaling */
-	uint64_t *addrs;	/* the current backtrace, adjusted */
-	size_t naddrs, addrs_cap;
-	uint32_t *locs;		/* its location ids, once resolved */
-	size_t locs_cap;
-	bool locs_ready;
+	struct pc_addrs cur;	/* the current backtrace, adjusted */
+	uint32_t *cur_ids;	/* its location ids, once resolved */
+	size_t cur_ids_cap;
+	bool cur_resolved;
+	uint32_t *lmap;		/* a chunk's local location -> id */
+	size_t lmap_cap;
+	uint32_t *tmap;		/* a chunk's local thread -> index into thr */
+	size_t tmap_cap;
+	uint32_t *ids;		/* scratch: one stack's ids */
+	size_t ids_cap;
 	struct pc_u64map thread_index;	/* uid -> index into thr */
 	struct je_thread *thr;
 	size_t nthr, thr_cap;
@@ -293,53 +349,48 @@ parse_counts(const char *p, const char *end, struct je_counts *c)
 	return true;
 }
 
-/* "@ 0x... 0x...": the backtrace, leaf first, each address minus one. */
+/*
+ * "@ 0x... 0x...": the backtrace, leaf first, each address minus one,
+ * into A from its entry A->n on, parsing from P (the '@' or a blank after
+ * an address already in A).  The end of each address, as an offset from
+ * AT, goes to ENDS when not NULL (room for as many as A).  Returns 0, or
+ * 1 with the bad token in [*BAD, *BAD_END), or a negative error.
+ */
 static int
-parse_stack(struct je_reader *r, const char *p, const char *end)
+parse_stack(const char *at, const char *p, const char *end,
+    struct pc_addrs *a, uint32_t *ends, const char **bad,
+    const char **bad_end)
 {
 	const char *tok;
-	uint64_t a;
-	int rc;
+	uint64_t v;
 
-	r->naddrs = 0;
-	r->locs_ready = false;
-	r->in_stacks = true;
-	for (p++; (p = pc_skip_space(p, end)) < end; r->naddrs++) {
+	for (p++; (p = pc_skip_space(p, end)) < end; a->n++) {
 		tok = p;
-		if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		if (end - p > 2 && p[0] == '0' && (p[1] | 0x20) == 'x')
 			p += 2;
-		if (!profconv__parse_hex(&p, end, &a) ||
+		if (!profconv__parse_hex(&p, end, &v) ||
 		    (p < end && *p != ' ' && *p != '\t')) {
 			while (p < end && *p != ' ' && *p != '\t')
 				p++;
-			return bad_text(r, "bad address", tok, p);
+			*bad = tok;
+			*bad_end = p;
+			return 1;
 		}
-		rc = PC_GROW(r->addrs, r->addrs_cap, r->naddrs, 1);
-		if (rc < 0)
-			return rc;
 		/* Return addresses: point into the call instruction.  A
 		 * frame jemalloc could not read prints as 0; keep it 0. */
-		r->addrs[r->naddrs] = a != 0 ? a - 1 : 0;
+		a->v[a->n] = v != 0 ? v - 1 : 0;
+		if (ends != NULL)
+			ends[a->n] = (uint32_t)(p - at);
 	}
 	return 0;
 }
 
-/* Location ids of the current backtrace, made when first needed so that
- * locations are numbered in the order samples use them. */
+/* Room in A for every address a line of LEN bytes can hold. */
 static int
-resolve_locations(struct je_reader *r)
+stack_room(struct pc_addrs *a, size_t len)
 {
-	size_t i;
-	int rc;
-
-	if (r->locs_ready)
-		return 0;
-	rc = PC_GROW(r->locs, r->locs_cap, 0, r->naddrs);
-	for (i = 0; rc == 0 && i < r->naddrs; i++)
-		rc = profconv__legacy_location(&r->b, r->addrs[i], &r->locs[i]);
-	if (rc == 0)
-		r->locs_ready = true;
-	return rc;
+	/* At least two bytes per address (a digit and a blank). */
+	return PC_GROW(a->v, a->cap, 0, len / 2 + 1);
 }
 
 /*
@@ -364,34 +415,354 @@ unsample(uint64_t count, uint64_t bytes, double rate, int64_t *c_out,
 	return true;
 }
 
-/* Emit one sample from count line C for the current backtrace. */
+/* --- chunks: the body parsed in pieces ------------------------------------ */
+
+/*
+ * A chunk parses its text on its own, on any thread, into local terms:
+ * locations numbered in their first use in the chunk, stacks as lists of
+ * those numbers, threads by first sight.  merge_chunk() then replays the
+ * chunks in file order into the model, so that ids, strings and samples
+ * come out exactly as one pass over the whole file makes them.  A chunk
+ * may start inside a backtrace: its first samples then use the stack
+ * inherited from the chunks before it.
+ */
 static int
-add_sample(struct je_reader *r, const struct je_counts *c)
+chunk_fail(struct je_chunk *c, int code, bool at_line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int
+chunk_fail(struct je_chunk *c, int code, bool at_line, const char *fmt, ...)
 {
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->msg, sizeof(c->msg), fmt, ap);
+	va_end(ap);
+	c->rc = code;
+	c->err_line = at_line ? c->lines_read : 0;
+	return code;
+}
+
+/* A failure set by a helper (no memory, too many ...): keep its message. */
+static int
+chunk_failed(struct je_chunk *c, int rc)
+{
+	return chunk_fail(c, rc, false, "%s", profconv_errmsg());
+}
+
+/* "WHAT 'excerpt'" for the bad text [P, END) of the current line. */
+static int
+chunk_bad(struct je_chunk *c, const char *what, const char *p,
+    const char *end)
+{
+	int n = end - p > EXCERPT ? EXCERPT : (int)(end - p);
+
+	return chunk_fail(c, PROFCONV_EFORMAT, true, "%s '%.*s%s'", what, n, p,
+	    end - p > EXCERPT ? "..." : "");
+}
+
+static void
+chunk_free(struct je_chunk *c)
+{
+	profconv__u64map_free(&c->loc_index);
+	profconv__u64map_free(&c->thr_index);
+	free(c->loc_addr);
+	free(c->ids);
+	free(c->stacks);
+	free(c->samples);
+	free(c->cur.v);
+	free(c->ends);
+	free(c->thr);
+}
+
+/* Local ids for the current backtrace, at its first sample. */
+static int
+chunk_resolve(struct je_chunk *c)
+{
+	size_t i;
+	uint32_t id;
+	int rc;
+
+	rc = PC_GROW(c->stacks, c->stacks_cap, c->nstacks, 1);
+	if (rc == 0)
+		rc = PC_GROW(c->ids, c->ids_cap, c->nids, c->cur.n);
+	i = 0;
+	if (rc == 0 && c->reuse_stack != JE_UNRESOLVED) {
+		/* The frames shared with the previous backtrace. */
+		memcpy(c->ids + c->nids, c->ids + c->stacks[c->reuse_stack].off,
+		    c->reuse * sizeof(*c->ids));
+		i = c->reuse;
+	}
+	for (; rc == 0 && i < c->cur.n; i++) {
+		uint64_t a = c->cur.v[i];
+
+		if (!profconv__u64map_get(&c->loc_index, a, &id)) {
+			id = (uint32_t)c->nloc;
+			rc = PC_GROW(c->loc_addr, c->loc_cap, c->nloc, 1);
+			if (rc == 0)
+				rc = profconv__u64map_put(&c->loc_index, a, id);
+			if (rc < 0)
+				break;
+			c->loc_addr[c->nloc++] = a;
+		}
+		c->ids[c->nids + i] = id;
+	}
+	if (rc < 0)
+		return rc;
+	c->stacks[c->nstacks].off = c->nids;
+	c->stacks[c->nstacks].n = (uint32_t)c->cur.n;
+	c->nids += c->cur.n;
+	c->cur_stack = (uint32_t)c->nstacks++;
+	return 0;
+}
+
+/* The local index of thread UID, noted at its first sample. */
+static int
+chunk_thread(struct je_chunk *c, uint64_t uid, uint32_t *out)
+{
+	int rc;
+
+	if (profconv__u64map_get(&c->thr_index, uid, out))
+		return 0;
+	rc = PC_GROW(c->thr, c->thr_cap, c->nthr, 1);
+	if (rc == 0)
+		rc = profconv__u64map_put(&c->thr_index, uid, (uint32_t)c->nthr);
+	if (rc < 0)
+		return rc;
+	c->thr[c->nthr].uid = uid;
+	c->thr[c->nthr].first = c->nsamp;
+	*out = (uint32_t)c->nthr++;
+	return 0;
+}
+
+/* A count line of the body: one sample, or nothing. */
+static int
+chunk_counts(struct je_chunk *c, const struct je_reader *r, const char *p,
+    const char *end)
+{
+	struct je_counts k;
+	struct je_sample *s;
+	int rc;
+
+	if (!parse_counts(p, end, &k))
+		return chunk_bad(c, "malformed counts", p, end);
+	if (k.star == r->threads)
+		return 0;
+	rc = PC_GROW(c->samples, c->samples_cap, c->nsamp, 1);
+	if (rc == 0 && c->cur_stack == JE_UNRESOLVED)
+		rc = chunk_resolve(c);
+	if (rc < 0)
+		return chunk_failed(c, rc);
+	s = &c->samples[c->nsamp];
+	if (!unsample(k.v[2], k.v[3], r->rate, &s->v[0], &s->v[1]) ||
+	    !unsample(k.v[0], k.v[1], r->rate, &s->v[2], &s->v[3]))
+		return chunk_fail(c, PROFCONV_EFORMAT, true,
+		    "counts too large");
+	s->stack = c->cur_stack;
+	s->thread = JE_NO_THREAD;
+	s->bytes = k.v[0] != 0 ? (int64_t)(k.v[1] / k.v[0]) :
+	    k.v[2] != 0 ? (int64_t)(k.v[3] / k.v[2]) : 0;
+	if (!k.star && (rc = chunk_thread(c, k.uid, &s->thread)) < 0)
+		return chunk_failed(c, rc);
+	if ((k.v[2] != 0 || k.v[3] != 0) && c->alloc_first == SIZE_MAX)
+		c->alloc_first = c->nsamp;
+	c->nsamp++;
+	return 0;
+}
+
+/* Bytes at the start of A and B that are the same, a word at a time. */
+static size_t
+same_prefix(const char *a, const char *b, size_t max)
+{
+	size_t n = 0;
+	uint64_t x, y;
+
+	while (n + 8 <= max) {
+		memcpy(&x, a + n, 8);
+		memcpy(&y, b + n, 8);
+		if (x != y)
+			break;
+		n += 8;
+	}
+	while (n < max && a[n] == b[n])
+		n++;
+	return n;
+}
+
+/*
+ * A backtrace line at P.  Backtraces mostly start with the same frames
+ * (the allocator's): the addresses the line shares, as text, with the
+ * previous backtrace line are taken from it instead of parsed again, and
+ * so are their locations when that backtrace had some.
+ */
+static int
+chunk_stack(struct je_chunk *c, const char *p, const char *end)
+{
+	size_t len = (size_t)(end - p), same, k = 0;
+	const char *bad, *bad_end;
+	int rc;
+
+	if (c->prev != NULL) {
+		same = same_prefix(p, c->prev, len < c->prev_len ? len :
+		    c->prev_len);
+		while (k < c->cur.n && c->ends[k] < same)
+			k++;
+	}
+	c->reuse_stack = c->cur_stack < JE_UNRESOLVED ? c->cur_stack :
+	    JE_UNRESOLVED;
+	c->reuse = k;
+	c->cur.n = k;
+	rc = stack_room(&c->cur, len);
+	if (rc == 0)
+		rc = PC_GROW(c->ends, c->ends_cap, 0, c->cur.cap);
+	if (rc < 0)
+		return chunk_failed(c, rc);
+	rc = parse_stack(p, k != 0 ? p + c->ends[k - 1] : p, end, &c->cur,
+	    c->ends, &bad, &bad_end);
+	if (rc > 0) {
+		c->prev = NULL;
+		return chunk_bad(c, "bad address", bad, bad_end);
+	}
+	c->prev = p;
+	c->prev_len = len;
+	c->cur_stack = JE_UNRESOLVED;
+	c->has_stack = true;
+	return 0;
+}
+
+static int
+chunk_line(struct je_chunk *c, const struct je_reader *r, const char *line,
+    const char *end)
+{
+	const char *p = pc_skip_space(line, end);
+
+	if (p == end)
+		return 0;
+	if (*p == 't')
+		return chunk_counts(c, r, p, end);
+	if (*p != '@') {
+		if (profconv__maps_is_sentinel(line, (size_t)(end - line)))
+			return 1;
+		return chunk_bad(c, "unexpected line", p, end);
+	}
+	return chunk_stack(c, p, end);
+}
+
+/* Parse the lines of chunk C up to its end or a memory-map sentinel. */
+static int
+chunk_parse(struct je_chunk *c, const struct je_reader *r)
+{
+	const char *p = c->text, *end = c->end, *nl, *le;
+	int rc;
+
+	c->cur_stack = JE_INHERITED;
+	c->alloc_first = SIZE_MAX;
+	while (p < end) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		le = nl != NULL ? nl : end;
+		c->lines_read++;
+		if ((size_t)(le - p) > PC_MAX_LINE)
+			return chunk_fail(c, PROFCONV_EFORMAT, true,
+			    "longer than %zu bytes", PC_MAX_LINE);
+		/* As bufio.ScanLines: a CR before the newline goes. */
+		rc = chunk_line(c, r, p, le > p && le[-1] == '\r' ? le - 1 : le);
+		p = nl != NULL ? nl + 1 : end;
+		if (rc < 0)
+			return rc;
+		if (rc > 0) {
+			c->sentinel = true;
+			c->used = (size_t)(p - c->text);
+			return 0;
+		}
+	}
+	c->used = (size_t)(end - c->text);
+	return 0;
+}
+
+struct je_batch {
+	struct je_reader *r;
+	struct je_chunk *chunks;
+};
+
+static int
+chunk_task(void *arg, size_t i)
+{
+	struct je_batch *b = arg;
+
+	return chunk_parse(&b->chunks[i], b->r);
+}
+
+/* --- merging chunks into the model ---------------------------------------- */
+
+/* Location ids for the stack the chunk inherited, at its first sample. */
+static int
+resolve_inherited(struct je_reader *r)
+{
+	size_t i;
+	int rc;
+
+	if (r->cur_resolved)
+		return 0;
+	rc = PC_GROW(r->cur_ids, r->cur_ids_cap, 0, r->cur.n);
+	for (i = 0; rc == 0 && i < r->cur.n; i++)
+		rc = profconv__legacy_location(&r->b, r->cur.v[i],
+		    &r->cur_ids[i]);
+	if (rc == 0)
+		r->cur_resolved = true;
+	return rc;
+}
+
+/* The model's ids for local stack K of chunk C, in R->ids. */
+static const uint32_t *
+global_stack(struct je_reader *r, const struct je_chunk *c, uint32_t k,
+    size_t *n)
+{
+	const uint32_t *local;
+	size_t i;
+
+	if (k == JE_INHERITED) {
+		*n = r->cur.n;
+		return r->cur_ids;
+	}
+	local = c->ids + c->stacks[k].off;
+	*n = c->stacks[k].n;
+	for (i = 0; i < *n; i++)
+		r->ids[i] = r->lmap[local[i]];
+	return r->ids;
+}
+
+/* Sample I of chunk C into the model, with what its first use brings. */
+static int
+merge_sample(struct je_reader *r, const struct je_chunk *c, size_t i,
+    size_t *next_thread)
+{
+	const struct je_sample *s = &c->samples[i];
 	struct pc_label labels[3] = { { 0 } };
+	const struct je_chunk_thread *ct;
+	const uint32_t *ids;
 	struct je_thread *t;
-	int64_t v[4];
-	size_t nl = 1;
+	size_t nl = 1, n;
 	int rc;
 
 	rc = set_types(r);
-	if (rc == 0 && !r->has_alloc && (c->v[2] != 0 || c->v[3] != 0))
+	if (rc == 0 && i == c->alloc_first && !r->has_alloc)
 		rc = add_alloc_types(r);
-	if (rc == 0)
-		rc = resolve_locations(r);
 	if (rc < 0)
 		return rc;
-	if (!unsample(c->v[2], c->v[3], r->rate, &v[0], &v[1]) ||
-	    !unsample(c->v[0], c->v[1], r->rate, &v[2], &v[3]))
-		return profconv__fail(PROFCONV_EFORMAT,
-		    "line %llu: counts too large", lineno(r));
 	labels[0].key = r->k_bytes;
-	labels[0].num = c->v[0] != 0 ? (int64_t)(c->v[1] / c->v[0]) :
-	    c->v[2] != 0 ? (int64_t)(c->v[3] / c->v[2]) : 0;
-	if (!c->star) {
-		rc = thread_entry(r, c->uid, &t);
-		if (rc < 0)
-			return rc;
+	labels[0].num = s->bytes;
+	if (s->thread != JE_NO_THREAD) {
+		ct = &c->thr[s->thread];
+		if (*next_thread == s->thread) {
+			/* First sight: strings go in the order one pass
+			 * interns them. */
+			rc = thread_entry(r, ct->uid, &t);
+			if (rc < 0)
+				return rc;
+			r->tmap[s->thread] = (uint32_t)(t - r->thr);
+			++*next_thread;
+		}
+		t = &r->thr[r->tmap[s->thread]];
 		labels[nl].key = r->k_thread;
 		labels[nl++].str = t->id;
 		if (t->name != 0) {
@@ -399,33 +770,197 @@ add_sample(struct je_reader *r, const struct je_counts *c)
 			labels[nl++].str = t->name;
 		}
 	}
-	return profconv__add_sample_raw(r->b.prof, r->locs, r->naddrs,
-	    r->has_alloc ? v : v + 2, labels, nl);
+	ids = global_stack(r, c, s->stack, &n);
+	return profconv__add_sample_raw(r->b.prof, ids, n,
+	    r->has_alloc ? s->v : s->v + 2, labels, nl);
 }
 
+/* Replay chunk C (parsed without error) into the model. */
 static int
-count_line(struct je_reader *r, const char *p, const char *end)
+merge_chunk(struct je_reader *r, const struct je_chunk *c)
+{
+	size_t i, next_thread = 0, maxn = r->cur.n;
+	int rc = 0;
+
+	/* Inherited samples come first: so do their locations. */
+	if (c->nsamp != 0 && c->samples[0].stack == JE_INHERITED)
+		rc = resolve_inherited(r);
+	if (rc == 0)
+		rc = PC_GROW(r->lmap, r->lmap_cap, 0, c->nloc);
+	if (rc == 0)
+		rc = PC_GROW(r->tmap, r->tmap_cap, 0, c->nthr);
+	for (i = 0; rc == 0 && i < c->nloc; i++)
+		rc = profconv__legacy_location(&r->b, c->loc_addr[i],
+		    &r->lmap[i]);
+	for (i = 0; i < c->nstacks; i++)
+		if (c->stacks[i].n > maxn)
+			maxn = c->stacks[i].n;
+	if (rc == 0)
+		rc = PC_GROW(r->ids, r->ids_cap, 0, maxn);
+	for (i = 0; rc == 0 && i < c->nsamp; i++)
+		rc = merge_sample(r, c, i, &next_thread);
+	if (rc < 0 || !c->has_stack)
+		return rc;
+	/* The chunk's last backtrace goes on into the next chunk. */
+	rc = PC_GROW(r->cur.v, r->cur.cap, 0, c->cur.n);
+	if (rc == 0)
+		rc = PC_GROW(r->cur_ids, r->cur_ids_cap, 0, c->cur.n);
+	if (rc < 0)
+		return rc;
+	r->cur.n = c->cur.n;
+	if (c->cur.n != 0)
+		memcpy(r->cur.v, c->cur.v, c->cur.n * sizeof(*c->cur.v));
+	r->cur_resolved = c->cur_stack != JE_UNRESOLVED;
+	if (r->cur_resolved) {
+		size_t n;
+		const uint32_t *ids = global_stack(r, c, c->cur_stack, &n);
+
+		if (n != 0)
+			memcpy(r->cur_ids, ids, n * sizeof(*ids));
+	}
+	return 0;
+}
+
+/* Chunk C's failure, its line counted from the start of the input. */
+static int
+chunk_error(const struct je_reader *r, const struct je_chunk *c)
+{
+	if (c->err_line == 0)
+		return profconv__fail(c->rc, "%s", c->msg);
+	return profconv__fail(c->rc, "line %llu: %s",
+	    (unsigned long long)(r->in->lineno + c->err_line), c->msg);
+}
+
+/* --- the body --------------------------------------------------------------- */
+
+/* Bytes per chunk: big enough to amortize a chunk's tables, small
+ * enough to share the work and to bound what is held at once. */
+#define CHUNK_BYTES ((size_t)4 << 20)
+/* Chunks parsed between two merges, per thread. */
+#define CHUNKS_PER_JOB 4
+
+size_t profconv__test_chunk_bytes;
+
+/*
+ * Cut the visible input into at most MAX chunks of about SIZE bytes,
+ * each ending after a newline (or at the end of the input).  Returns how
+ * many; 0 when more input is needed first.
+ */
+static size_t
+carve(struct pc_input *in, size_t size, struct je_chunk *chunks, size_t max)
+{
+	const char *data = (const char *)profconv__input_data(in);
+	size_t avail = profconv__input_avail(in), at = 0, k, e;
+	const char *nl;
+
+	for (k = 0; k < max && at < avail; k++) {
+		e = avail - at > size ? at + size : avail;
+		nl = memchr(data + e - 1, '\n', avail - (e - 1));
+		if (nl != NULL)
+			e = (size_t)(nl - data) + 1;
+		else if (in->eof || (k == 0 && avail - at > PC_MAX_LINE))
+			e = avail;	/* the last line, or one too long */
+		else
+			break;
+		memset(&chunks[k], 0, sizeof(chunks[k]));
+		chunks[k].text = data + at;
+		chunks[k].end = data + e;
+		at = e;
+	}
+	return k;
+}
+
+/* One batch: parse the chunks (on several threads), then merge them. */
+static int
+read_batch(struct je_reader *r, struct je_chunk *chunks, size_t n,
+    bool *done)
+{
+	struct je_batch b = { r, chunks };
+	size_t i, used = 0;
+	uint64_t lines = 0;
+	int rc, jrc;
+
+	/* Tasks stop at their first failure; the chunks before a failing
+	 * one have all been parsed. */
+	jrc = profconv__jobs_run(r->jobs, n, chunk_task, &b);
+	for (i = 0, rc = 0; rc == 0 && i < n; i++) {
+		if (chunks[i].rc < 0) {
+			profconv__input_skip(r->in, used, lines);
+			return chunk_error(r, &chunks[i]);
+		}
+		if (chunks[i].text == NULL || chunks[i].lines_read == 0)
+			break;		/* never run (jobs_run failed) */
+		rc = merge_chunk(r, &chunks[i]);
+		used += chunks[i].used;
+		lines += chunks[i].lines_read;
+		if (chunks[i].sentinel) {
+			*done = true;
+			break;
+		}
+	}
+	if (rc == 0 && jrc < 0 && !*done && i < n)
+		rc = jrc;
+	profconv__input_skip(r->in, used, lines);
+	profconv__input_release(r->in);
+	return rc;
+}
+
+/* Everything after the first backtrace line: chunks, then the maps. */
+static int
+read_chunks(struct je_reader *r)
+{
+	size_t size = profconv__test_chunk_bytes != 0 ?
+	    profconv__test_chunk_bytes : CHUNK_BYTES;
+	size_t max = (size_t)r->jobs * CHUNKS_PER_JOB, n, i;
+	struct je_chunk *chunks;
+	bool done = false;
+	int rc;
+
+	rc = profconv__input_map(r->in);
+	if (rc < 0)
+		return rc;
+	chunks = calloc(max, sizeof(*chunks));
+	if (chunks == NULL)
+		return profconv__nomem();
+	while (!done) {
+		/* A batch and a longest line beyond it. */
+		rc = profconv__input_fill(r->in, size * max + PC_MAX_LINE + 2);
+		if (rc < 0)
+			break;
+		n = carve(r->in, size, chunks, max);
+		if (n == 0)
+			break;
+		rc = read_batch(r, chunks, n, &done);
+		for (i = 0; i < n; i++)
+			chunk_free(&chunks[i]);
+		if (rc < 0)
+			break;
+	}
+	free(chunks);
+	if (rc == 0 && done)
+		rc = profconv__maps_parse_rest(&r->b.maps, r->in);
+	return rc;
+}
+
+/* Count lines before any backtrace: the process total, then the live
+ * threads (and, with the threads option, their names). */
+static int
+header_counts(struct je_reader *r, const char *p, const char *end)
 {
 	struct je_counts c;
 
 	if (!parse_counts(p, end, &c))
 		return bad_text(r, "malformed counts", p, end);
-	if (!r->in_stacks) {
-		/* The header: the process total, then the live threads. */
-		if (c.star)
-			r->has_alloc = c.v[2] != 0 || c.v[3] != 0;
-		return c.star || !r->threads ? 0 : note_thread_name(r, &c);
-	}
-	if (c.star == r->threads)
-		return 0;
-	return add_sample(r, &c);
+	if (c.star)
+		r->has_alloc = c.v[2] != 0 || c.v[3] != 0;
+	return c.star || !r->threads ? 0 : note_thread_name(r, &c);
 }
 
-/* Everything after line 1: backtraces and counts, then the maps. */
+/* The lines up to the first backtrace, which becomes the current one. */
 static int
 read_body(struct je_reader *r)
 {
-	const char *line, *p, *end;
+	const char *line, *p, *end, *bad, *bad_end;
 	size_t len;
 	int rc;
 
@@ -434,15 +969,23 @@ read_body(struct je_reader *r)
 		p = pc_skip_space(line, end);
 		if (p == end)
 			continue;
-		if (*p == '@')
-			rc = parse_stack(r, p, end);
-		else if (*p == 't') {
-			rc = count_line(r, p, end);
-		} else if (profconv__maps_is_sentinel(line, len)) {
-			return profconv__maps_parse_rest(&r->b.maps, r->in);
-		} else {
-			rc = bad_text(r, "unexpected line", p, end);
+		if (*p == '@') {
+			r->cur.n = 0;
+			rc = stack_room(&r->cur, len);
+			if (rc == 0)
+				rc = parse_stack(p, p, end, &r->cur, NULL, &bad,
+				    &bad_end);
+			if (rc > 0)
+				return bad_text(r, "bad address", bad, bad_end);
+			r->cur_resolved = false;
+			return rc < 0 ? rc : read_chunks(r);
 		}
+		if (*p == 't')
+			rc = header_counts(r, p, end);
+		else if (profconv__maps_is_sentinel(line, len))
+			return profconv__maps_parse_rest(&r->b.maps, r->in);
+		else
+			rc = bad_text(r, "unexpected line", p, end);
 		if (rc < 0)
 			return rc;
 	}
@@ -478,6 +1021,7 @@ reader_init(struct je_reader *r, struct pc_input *in,
 	memset(r, 0, sizeof(*r));
 	r->in = in;
 	r->threads = opts != NULL && opts->threads;
+	r->jobs = profconv__jobs_count(opts != NULL ? opts->jobs : 0);
 	rc = profconv__legacy_init(&r->b);
 	if (rc < 0)
 		return rc;
@@ -496,8 +1040,11 @@ reader_free(struct je_reader *r)
 {
 	profconv__legacy_free(&r->b);
 	profconv__u64map_free(&r->thread_index);
-	free(r->addrs);
-	free(r->locs);
+	free(r->cur.v);
+	free(r->cur_ids);
+	free(r->lmap);
+	free(r->tmap);
+	free(r->ids);
 	free(r->thr);
 }
 

@@ -16,11 +16,15 @@
 bool
 profconv__parse_u64(const char **pp, const char *end, uint64_t *out)
 {
-	const char *p = *pp;
+	const char *p = *pp, *fast;
 	uint64_t v = 0;
 
 	if (p == end || *p < '0' || *p > '9')
 		return false;
+	/* 19 digits cannot overflow: no check until then. */
+	fast = end - p > 19 ? p + 19 : end;
+	for (; p < fast && *p >= '0' && *p <= '9'; p++)
+		v = v * 10 + (uint64_t)(*p - '0');
 	for (; p < end && *p >= '0' && *p <= '9'; p++) {
 		uint64_t d = (uint64_t)(*p - '0');
 
@@ -56,14 +60,20 @@ profconv__parse_i64(const char **pp, const char *end, int64_t *out)
 bool
 profconv__parse_hex(const char **pp, const char *end, uint64_t *out)
 {
-	const char *p = *pp;
+	const char *p = *pp, *fast;
 	uint64_t v = 0;
-	int d;
+	unsigned d;
 
-	for (; p < end && (d = pc_hex_value(*p)) >= 0; p++) {
+	/* 16 digits cannot overflow: no check until then. */
+	fast = end - p > 16 ? p + 16 : end;
+	for (; p < fast && (d = profconv__hex_digit[(unsigned char)*p]) < 16;
+	    p++)
+		v = v << 4 | d;
+	for (; p < end && (d = profconv__hex_digit[(unsigned char)*p]) < 16;
+	    p++) {
 		if (v >> 60 != 0)
 			return false;
-		v = v << 4 | (uint64_t)d;
+		v = v << 4 | d;
 	}
 	if (p == *pp)
 		return false;
@@ -71,6 +81,21 @@ profconv__parse_hex(const char **pp, const char *end, uint64_t *out)
 	*pp = p;
 	return true;
 }
+
+/* [0-9a-fA-F] to their values, anything else to 0xff. */
+#define H16(c) ((c) >= '0' && (c) <= '9' ? (c) - '0' : \
+	(c) >= 'a' && (c) <= 'f' ? (c) - 'a' + 10 : \
+	(c) >= 'A' && (c) <= 'F' ? (c) - 'A' + 10 : 0xff)
+#define H4(c) H16(c), H16((c) + 1), H16((c) + 2), H16((c) + 3)
+#define H32(c) H4(c), H4((c) + 4), H4((c) + 8), H4((c) + 12), \
+	H4((c) + 16), H4((c) + 20), H4((c) + 24), H4((c) + 28)
+const unsigned char profconv__hex_digit[256] = {
+	H32(0), H32(32), H32(64), H32(96),
+	H32(128), H32(160), H32(192), H32(224)
+};
+#undef H32
+#undef H4
+#undef H16
 
 /* --- lines ------------------------------------------------------------------ */
 

@@ -56,6 +56,13 @@ int profconv__legacy_add_sample(struct pc_legacy *b, const uint64_t *addrs,
 int profconv__legacy_finish(struct pc_legacy *b,
     struct profconv_profile **out);
 
+/*
+ * The size of the pieces large text inputs are cut into to be parsed on
+ * several threads; 0 is the readers' default.  Only tests set it (tiny
+ * pieces put a boundary at every line).
+ */
+extern size_t profconv__test_chunk_bytes;
+
 /* --- small parsing helpers (legacy.c) ----------------------------------------- */
 
 /* Skip spaces and tabs from *P up to END. */
@@ -153,6 +160,7 @@ bool profconv__parse_u64(const char **p, const char *end, uint64_t *out);
 /* The same with an optional leading '-', into int64_t. */
 bool profconv__parse_i64(const char **p, const char *end, int64_t *out);
 /* Parse hex digits (no 0x) at *P; false on none or overflow. */
+extern const unsigned char profconv__hex_digit[256];	/* or 0xff */
 bool profconv__parse_hex(const char **p, const char *end, uint64_t *out);
 
 /*
