@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chunk.h"
 #include "legacy.h"
 #include "readers.h"
 
@@ -35,11 +36,29 @@ struct span {
 struct heap_reader {
 	struct pc_legacy b;
 	struct pc_input *in;
+	unsigned int jobs;
 	bool v2;			/* Poisson unsampling at RATE */
 	bool has_alloc;		/* alloc pair before the inuse pair */
 	int64_t rate;
 	uint32_t bytes_key;
-	struct pc_addrs addrs;
+	uint32_t *lmap;		/* a chunk's local location -> id */
+	size_t lmap_cap;
+	uint32_t *ids;		/* scratch: one stack's ids */
+	size_t ids_cap;
+};
+
+/* One bucket line, in its chunk's terms. */
+struct heap_sample {
+	uint32_t stack;		/* local stack */
+	int64_t v[4];		/* [alloc pair,] inuse pair */
+	int64_t blocksize;	/* the "bytes" label */
+};
+
+/* What a chunk of the buckets holds beyond its locations and stacks. */
+struct heap_chunk {
+	struct heap_sample *samples;
+	size_t nsamp, samples_cap;
+	struct pc_addrs addrs;	/* scratch: the current line's stack */
 };
 
 static const char *
@@ -245,8 +264,8 @@ unsample(int64_t *count, int64_t *size, int64_t rate)
 
 /* One "count: bytes" pair; its block size goes to *BLOCKSIZE if counted. */
 static int
-add_pair(struct heap_reader *r, struct span cs, struct span ss,
-    const char *what, int64_t *out, int64_t *blocksize)
+add_pair(const struct heap_reader *r, uint64_t lineno, struct span cs,
+    struct span ss, const char *what, int64_t *out, int64_t *blocksize)
 {
 	const char *p;
 	int64_t count, size;
@@ -255,18 +274,18 @@ add_pair(struct heap_reader *r, struct span cs, struct span ss,
 	if (!profconv__parse_i64(&p, cs.p + cs.n, &count))
 		return profconv__fail(PROFCONV_EFORMAT,
 		    "line %llu: %s count '%.*s' out of range",
-		    (unsigned long long)r->in->lineno, what,
+		    (unsigned long long)lineno, what,
 		    (int)(cs.n < 32 ? cs.n : 32), cs.p);
 	p = ss.p;
 	if (!profconv__parse_i64(&p, ss.p + ss.n, &size))
 		return profconv__fail(PROFCONV_EFORMAT,
 		    "line %llu: %s bytes '%.*s' out of range",
-		    (unsigned long long)r->in->lineno, what,
+		    (unsigned long long)lineno, what,
 		    (int)(ss.n < 32 ? ss.n : 32), ss.p);
 	if (count == 0 && size != 0)
 		return profconv__fail(PROFCONV_EFORMAT,
 		    "line %llu: %s count was 0 but %s bytes was %lld",
-		    (unsigned long long)r->in->lineno, what, what,
+		    (unsigned long long)lineno, what, what,
 		    (long long)size);
 	if (count != 0) {
 		/* Go's division wraps where C's would trap. */
@@ -301,67 +320,126 @@ find_sample(const char *line, const char *end, struct span *caps)
 	return NULL;
 }
 
-/* One sample line: "inuse: bytes [alloc: bytes] @ 0x... 0x...". */
+/*
+ * One sample line of chunk C: "inuse: bytes [alloc: bytes] @ 0x...", its
+ * errors told the chunk's line number (chunk.c makes it the input's).
+ */
 static int
-parse_sample(struct heap_reader *r, const char *line, size_t len)
+parse_sample(const struct heap_reader *r, struct pc_chunk *c,
+    const char *line, size_t len)
 {
 	const char *end = line + len, *stack, *stack_end;
+	struct heap_chunk *h = c->data;
 	struct span caps[MAX_CAPS];
-	struct pc_label label = { 0 };
-	int64_t values[4], blocksize = 0;
+	struct heap_sample *s;
+	uint64_t lineno = c->lines_read;
 	size_t nv = 0;
 	int rc;
 
+	rc = PC_GROW(h->samples, h->samples_cap, h->nsamp, 1);
+	if (rc < 0)
+		return profconv__chunk_failed(c, rc);
+	s = &h->samples[h->nsamp];
+	s->blocksize = 0;
 	stack = find_sample(line, end, caps);
 	if (stack == NULL)
-		return profconv__fail(PROFCONV_EFORMAT,
-		    "line %llu: malformed heap sample, expected "
-		    "'N: N [N: N] @ 0x...'", (unsigned long long)r->in->lineno);
+		return profconv__chunk_fail(c, PROFCONV_EFORMAT, true,
+		    "malformed heap sample, expected 'N: N [N: N] @ 0x...'");
 	/* The stack is the rest of the line: addresses and nothing else
 	 * (none for a sample whose stack was not recorded). */
 	stack_end = end;
 	while (stack_end > stack && (stack_end[-1] == ' ' ||
 	    stack_end[-1] == '\t' || stack_end[-1] == '\r'))
 		stack_end--;
-	rc = 0;
 	if (r->has_alloc) {
-		rc = add_pair(r, caps[2], caps[3], "allocation", values,
-		    &blocksize);
+		rc = add_pair(r, lineno, caps[2], caps[3], "allocation", s->v,
+		    &s->blocksize);
 		nv = 2;
 	}
 	if (rc == 0)
-		rc = add_pair(r, caps[0], caps[1], "inuse", values + nv,
-		    &blocksize);
+		rc = add_pair(r, lineno, caps[0], caps[1], "inuse", s->v + nv,
+		    &s->blocksize);
 	/* Each address moved back by one byte onto its call instruction. */
-	r->addrs.n = 0;
+	h->addrs.n = 0;
 	if (rc == 0)
-		rc = profconv__parse_stack(&r->addrs, stack, stack_end, 1,
-		    r->in->lineno);
+		rc = profconv__parse_stack(&h->addrs, stack, stack_end, 1,
+		    lineno);
+	if (rc == 0)
+		rc = profconv__chunk_add_stack(c, h->addrs.v, h->addrs.n, 0, 0,
+		    &s->stack);
 	if (rc < 0)
-		return rc;
+		return c->rc < 0 ? rc : profconv__chunk_failed_at_line(c, rc);
+	h->nsamp++;
+	return 0;
+}
+
+/* A line of the buckets: blank, a comment, a sample, or the map. */
+static int
+chunk_line(void *arg, struct pc_chunk *c, const char *line, const char *end)
+{
+	size_t len = (size_t)(end - line);
+
+	if (profconv__is_space_or_comment(line, len))
+		return 0;
+	if (profconv__maps_is_sentinel(line, len))
+		return 1;
+	return parse_sample(arg, c, line, len);
+}
+
+static void
+chunk_free_data(void *data)
+{
+	struct heap_chunk *h = data;
+
+	free(h->samples);
+	free(h->addrs.v);
+}
+
+/* Chunk C's samples into the model, in order. */
+static int
+merge_chunk(void *arg, struct pc_chunk *c)
+{
+	struct heap_reader *r = arg;
+	const struct heap_chunk *h = c->data;
+	struct pc_label label = { 0 };
+	size_t i, k, maxn = 0;
+	int rc;
+
+	rc = profconv__chunk_locations(&r->b, c, &r->lmap, &r->lmap_cap);
+	for (i = 0; i < c->nstacks; i++)
+		if (c->stacks[i].n > maxn)
+			maxn = c->stacks[i].n;
+	if (rc == 0)
+		rc = PC_GROW(r->ids, r->ids_cap, 0, maxn);
 	label.key = r->bytes_key;
-	label.num = blocksize;
-	return profconv__legacy_add_sample(&r->b, r->addrs.v, r->addrs.n,
-	    values, &label, 1);
+	for (i = 0; rc == 0 && i < h->nsamp; i++) {
+		const struct heap_sample *s = &h->samples[i];
+		const struct pc_chunk_stack *st = &c->stacks[s->stack];
+
+		for (k = 0; k < st->n; k++)
+			r->ids[k] = r->lmap[c->ids[st->off + k]];
+		label.num = s->blocksize;
+		rc = profconv__add_sample_raw(r->b.prof, r->ids, st->n, s->v,
+		    &label, 1);
+	}
+	return rc;
 }
 
 /* Sample lines up to a memory-map sentinel, then the map. */
 static int
 read_samples(struct heap_reader *r)
 {
-	const char *line;
-	size_t len;
+	struct pc_chunked ck = {
+		.in = r->in, .jobs = r->jobs,
+		.data_size = sizeof(struct heap_chunk), .arg = r,
+		.line = chunk_line, .merge = merge_chunk,
+		.free_data = chunk_free_data,
+	};
 	int rc;
 
-	while ((rc = profconv__input_getline(r->in, &line, &len)) == 1) {
-		if (profconv__is_space_or_comment(line, len))
-			continue;
-		if (profconv__maps_is_sentinel(line, len))
-			return profconv__maps_parse_rest(&r->b.maps, r->in);
-		rc = parse_sample(r, line, len);
-		if (rc < 0)
-			return rc;
-	}
+	rc = profconv__chunked_read(&ck);
+	if (rc == 0 && ck.sentinel)
+		rc = profconv__maps_parse_rest(&r->b.maps, r->in);
 	return rc;
 }
 
@@ -391,8 +469,8 @@ read_heap(struct profconv_profile **out, struct pc_input *in,
 	size_t len;
 	int rc;
 
-	(void)opts;
 	*out = NULL;
+	r.jobs = profconv__jobs_count(opts != NULL ? opts->jobs : 0);
 	rc = profconv__legacy_init(&r.b);
 	if (rc == 0)
 		rc = profconv__input_getline(in, &line, &len);
@@ -407,7 +485,8 @@ read_heap(struct profconv_profile **out, struct pc_input *in,
 	if (rc == 0)
 		rc = profconv__legacy_finish(&r.b, out);
 	profconv__legacy_free(&r.b);
-	free(r.addrs.v);
+	free(r.lmap);
+	free(r.ids);
 	return rc;
 }
 

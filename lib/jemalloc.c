@@ -58,6 +58,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chunk.h"
 #include "legacy.h"
 #include "readers.h"
 
@@ -106,22 +107,8 @@ struct je_sample {
 #define JE_UNRESOLVED (UINT32_MAX - 1)	/* a backtrace without samples yet */
 #define JE_NO_THREAD UINT32_MAX
 
-/* A piece of the body and what parsing it found, in its own terms. */
+/* What a chunk of the body holds beyond its locations and stacks. */
 struct je_chunk {
-	const char *text, *end;
-	uint64_t lines_read;		/* lines parsed */
-	size_t used;			/* bytes parsed (up to a sentinel) */
-	bool sentinel;			/* the memory map starts after USED */
-	int rc;				/* < 0: failed with MSG */
-	uint64_t err_line;		/* at this line of the chunk (0: none) */
-	char msg[512];
-	struct pc_u64map loc_index;	/* address -> local location */
-	uint64_t *loc_addr;		/* local location -> address */
-	size_t nloc, loc_cap;
-	uint32_t *ids;			/* the stacks' local locations */
-	size_t nids, ids_cap;
-	struct { size_t off; uint32_t n; } *stacks;
-	size_t nstacks, stacks_cap;
 	struct je_sample *samples;
 	size_t nsamp, samples_cap;
 	size_t alloc_first;		/* first sample with accumulated counts */
@@ -415,131 +402,73 @@ unsample(uint64_t count, uint64_t bytes, double rate, int64_t *c_out,
 	return true;
 }
 
-/* --- chunks: the body parsed in pieces ------------------------------------ */
+/* --- chunks: the body parsed in pieces (chunk.h) ---------------------------- */
 
 /*
- * A chunk parses its text on its own, on any thread, into local terms:
- * locations numbered in their first use in the chunk, stacks as lists of
- * those numbers, threads by first sight.  merge_chunk() then replays the
- * chunks in file order into the model, so that ids, strings and samples
- * come out exactly as one pass over the whole file makes them.  A chunk
- * may start inside a backtrace: its first samples then use the stack
- * inherited from the chunks before it.
+ * Besides locations and stacks, a chunk keeps its samples and threads
+ * (by first sight), replayed by merge_chunk().  A chunk may start inside
+ * a backtrace: its first samples then use the stack inherited from the
+ * chunks before it (JE_INHERITED).
  */
-static int
-chunk_fail(struct je_chunk *c, int code, bool at_line, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int
-chunk_fail(struct je_chunk *c, int code, bool at_line, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(c->msg, sizeof(c->msg), fmt, ap);
-	va_end(ap);
-	c->rc = code;
-	c->err_line = at_line ? c->lines_read : 0;
-	return code;
-}
-
-/* A failure set by a helper (no memory, too many ...): keep its message. */
-static int
-chunk_failed(struct je_chunk *c, int rc)
-{
-	return chunk_fail(c, rc, false, "%s", profconv_errmsg());
-}
 
 /* "WHAT 'excerpt'" for the bad text [P, END) of the current line. */
 static int
-chunk_bad(struct je_chunk *c, const char *what, const char *p,
+chunk_bad(struct pc_chunk *c, const char *what, const char *p,
     const char *end)
 {
 	int n = end - p > EXCERPT ? EXCERPT : (int)(end - p);
 
-	return chunk_fail(c, PROFCONV_EFORMAT, true, "%s '%.*s%s'", what, n, p,
-	    end - p > EXCERPT ? "..." : "");
+	return profconv__chunk_fail(c, PROFCONV_EFORMAT, true, "%s '%.*s%s'",
+	    what, n, p, end - p > EXCERPT ? "..." : "");
 }
 
 static void
-chunk_free(struct je_chunk *c)
+chunk_start(void *arg, struct pc_chunk *c)
 {
-	profconv__u64map_free(&c->loc_index);
-	profconv__u64map_free(&c->thr_index);
-	free(c->loc_addr);
-	free(c->ids);
-	free(c->stacks);
-	free(c->samples);
-	free(c->cur.v);
-	free(c->ends);
-	free(c->thr);
+	struct je_chunk *j = c->data;
+
+	(void)arg;
+	j->cur_stack = JE_INHERITED;
+	j->alloc_first = SIZE_MAX;
 }
 
-/* Local ids for the current backtrace, at its first sample. */
-static int
-chunk_resolve(struct je_chunk *c)
+static void
+chunk_free_data(void *data)
 {
-	size_t i;
-	uint32_t id;
-	int rc;
+	struct je_chunk *j = data;
 
-	rc = PC_GROW(c->stacks, c->stacks_cap, c->nstacks, 1);
-	if (rc == 0)
-		rc = PC_GROW(c->ids, c->ids_cap, c->nids, c->cur.n);
-	i = 0;
-	if (rc == 0 && c->reuse_stack != JE_UNRESOLVED) {
-		/* The frames shared with the previous backtrace. */
-		memcpy(c->ids + c->nids, c->ids + c->stacks[c->reuse_stack].off,
-		    c->reuse * sizeof(*c->ids));
-		i = c->reuse;
-	}
-	for (; rc == 0 && i < c->cur.n; i++) {
-		uint64_t a = c->cur.v[i];
-
-		if (!profconv__u64map_get(&c->loc_index, a, &id)) {
-			id = (uint32_t)c->nloc;
-			rc = PC_GROW(c->loc_addr, c->loc_cap, c->nloc, 1);
-			if (rc == 0)
-				rc = profconv__u64map_put(&c->loc_index, a, id);
-			if (rc < 0)
-				break;
-			c->loc_addr[c->nloc++] = a;
-		}
-		c->ids[c->nids + i] = id;
-	}
-	if (rc < 0)
-		return rc;
-	c->stacks[c->nstacks].off = c->nids;
-	c->stacks[c->nstacks].n = (uint32_t)c->cur.n;
-	c->nids += c->cur.n;
-	c->cur_stack = (uint32_t)c->nstacks++;
-	return 0;
+	profconv__u64map_free(&j->thr_index);
+	free(j->samples);
+	free(j->cur.v);
+	free(j->ends);
+	free(j->thr);
 }
 
 /* The local index of thread UID, noted at its first sample. */
 static int
-chunk_thread(struct je_chunk *c, uint64_t uid, uint32_t *out)
+chunk_thread(struct je_chunk *j, uint64_t uid, uint32_t *out)
 {
 	int rc;
 
-	if (profconv__u64map_get(&c->thr_index, uid, out))
+	if (profconv__u64map_get(&j->thr_index, uid, out))
 		return 0;
-	rc = PC_GROW(c->thr, c->thr_cap, c->nthr, 1);
+	rc = PC_GROW(j->thr, j->thr_cap, j->nthr, 1);
 	if (rc == 0)
-		rc = profconv__u64map_put(&c->thr_index, uid, (uint32_t)c->nthr);
+		rc = profconv__u64map_put(&j->thr_index, uid, (uint32_t)j->nthr);
 	if (rc < 0)
 		return rc;
-	c->thr[c->nthr].uid = uid;
-	c->thr[c->nthr].first = c->nsamp;
-	*out = (uint32_t)c->nthr++;
+	j->thr[j->nthr].uid = uid;
+	j->thr[j->nthr].first = j->nsamp;
+	*out = (uint32_t)j->nthr++;
 	return 0;
 }
 
 /* A count line of the body: one sample, or nothing. */
 static int
-chunk_counts(struct je_chunk *c, const struct je_reader *r, const char *p,
+chunk_counts(struct pc_chunk *c, const struct je_reader *r, const char *p,
     const char *end)
 {
+	struct je_chunk *j = c->data;
 	struct je_counts k;
 	struct je_sample *s;
 	int rc;
@@ -548,25 +477,29 @@ chunk_counts(struct je_chunk *c, const struct je_reader *r, const char *p,
 		return chunk_bad(c, "malformed counts", p, end);
 	if (k.star == r->threads)
 		return 0;
-	rc = PC_GROW(c->samples, c->samples_cap, c->nsamp, 1);
-	if (rc == 0 && c->cur_stack == JE_UNRESOLVED)
-		rc = chunk_resolve(c);
+	rc = PC_GROW(j->samples, j->samples_cap, j->nsamp, 1);
 	if (rc < 0)
-		return chunk_failed(c, rc);
-	s = &c->samples[c->nsamp];
+		return profconv__chunk_failed(c, rc);
+	if (j->cur_stack == JE_UNRESOLVED) {
+		rc = profconv__chunk_add_stack(c, j->cur.v, j->cur.n,
+		    j->reuse_stack, j->reuse, &j->cur_stack);
+		if (rc < 0)
+			return rc;
+	}
+	s = &j->samples[j->nsamp];
 	if (!unsample(k.v[2], k.v[3], r->rate, &s->v[0], &s->v[1]) ||
 	    !unsample(k.v[0], k.v[1], r->rate, &s->v[2], &s->v[3]))
-		return chunk_fail(c, PROFCONV_EFORMAT, true,
+		return profconv__chunk_fail(c, PROFCONV_EFORMAT, true,
 		    "counts too large");
-	s->stack = c->cur_stack;
+	s->stack = j->cur_stack;
 	s->thread = JE_NO_THREAD;
 	s->bytes = k.v[0] != 0 ? (int64_t)(k.v[1] / k.v[0]) :
 	    k.v[2] != 0 ? (int64_t)(k.v[3] / k.v[2]) : 0;
-	if (!k.star && (rc = chunk_thread(c, k.uid, &s->thread)) < 0)
-		return chunk_failed(c, rc);
-	if ((k.v[2] != 0 || k.v[3] != 0) && c->alloc_first == SIZE_MAX)
-		c->alloc_first = c->nsamp;
-	c->nsamp++;
+	if (!k.star && (rc = chunk_thread(j, k.uid, &s->thread)) < 0)
+		return profconv__chunk_failed(c, rc);
+	if ((k.v[2] != 0 || k.v[3] != 0) && j->alloc_first == SIZE_MAX)
+		j->alloc_first = j->nsamp;
+	j->nsamp++;
 	return 0;
 }
 
@@ -596,100 +529,52 @@ same_prefix(const char *a, const char *b, size_t max)
  * so are their locations when that backtrace had some.
  */
 static int
-chunk_stack(struct je_chunk *c, const char *p, const char *end)
+chunk_stack(struct pc_chunk *c, const char *p, const char *end)
 {
+	struct je_chunk *j = c->data;
 	size_t len = (size_t)(end - p), same, k = 0;
 	const char *bad, *bad_end;
 	int rc;
 
-	if (c->prev != NULL) {
-		same = same_prefix(p, c->prev, len < c->prev_len ? len :
-		    c->prev_len);
-		while (k < c->cur.n && c->ends[k] < same)
+	if (j->prev != NULL) {
+		same = same_prefix(p, j->prev, len < j->prev_len ? len :
+		    j->prev_len);
+		while (k < j->cur.n && j->ends[k] < same)
 			k++;
 	}
-	c->reuse_stack = c->cur_stack < JE_UNRESOLVED ? c->cur_stack :
-	    JE_UNRESOLVED;
-	c->reuse = k;
-	c->cur.n = k;
-	rc = stack_room(&c->cur, len);
+	j->reuse_stack = j->cur_stack < JE_UNRESOLVED ? j->cur_stack : 0;
+	j->reuse = j->cur_stack < JE_UNRESOLVED ? k : 0;
+	j->cur.n = k;
+	rc = stack_room(&j->cur, len);
 	if (rc == 0)
-		rc = PC_GROW(c->ends, c->ends_cap, 0, c->cur.cap);
+		rc = PC_GROW(j->ends, j->ends_cap, 0, j->cur.cap);
 	if (rc < 0)
-		return chunk_failed(c, rc);
-	rc = parse_stack(p, k != 0 ? p + c->ends[k - 1] : p, end, &c->cur,
-	    c->ends, &bad, &bad_end);
-	if (rc > 0) {
-		c->prev = NULL;
+		return profconv__chunk_failed(c, rc);
+	rc = parse_stack(p, k != 0 ? p + j->ends[k - 1] : p, end, &j->cur,
+	    j->ends, &bad, &bad_end);
+	if (rc > 0)
 		return chunk_bad(c, "bad address", bad, bad_end);
-	}
-	c->prev = p;
-	c->prev_len = len;
-	c->cur_stack = JE_UNRESOLVED;
-	c->has_stack = true;
+	j->prev = p;
+	j->prev_len = len;
+	j->cur_stack = JE_UNRESOLVED;
+	j->has_stack = true;
 	return 0;
 }
 
 static int
-chunk_line(struct je_chunk *c, const struct je_reader *r, const char *line,
-    const char *end)
+chunk_line(void *arg, struct pc_chunk *c, const char *line, const char *end)
 {
 	const char *p = pc_skip_space(line, end);
 
 	if (p == end)
 		return 0;
 	if (*p == 't')
-		return chunk_counts(c, r, p, end);
-	if (*p != '@') {
-		if (profconv__maps_is_sentinel(line, (size_t)(end - line)))
-			return 1;
-		return chunk_bad(c, "unexpected line", p, end);
-	}
-	return chunk_stack(c, p, end);
-}
-
-/* Parse the lines of chunk C up to its end or a memory-map sentinel. */
-static int
-chunk_parse(struct je_chunk *c, const struct je_reader *r)
-{
-	const char *p = c->text, *end = c->end, *nl, *le;
-	int rc;
-
-	c->cur_stack = JE_INHERITED;
-	c->alloc_first = SIZE_MAX;
-	while (p < end) {
-		nl = memchr(p, '\n', (size_t)(end - p));
-		le = nl != NULL ? nl : end;
-		c->lines_read++;
-		if ((size_t)(le - p) > PC_MAX_LINE)
-			return chunk_fail(c, PROFCONV_EFORMAT, true,
-			    "longer than %zu bytes", PC_MAX_LINE);
-		/* As bufio.ScanLines: a CR before the newline goes. */
-		rc = chunk_line(c, r, p, le > p && le[-1] == '\r' ? le - 1 : le);
-		p = nl != NULL ? nl + 1 : end;
-		if (rc < 0)
-			return rc;
-		if (rc > 0) {
-			c->sentinel = true;
-			c->used = (size_t)(p - c->text);
-			return 0;
-		}
-	}
-	c->used = (size_t)(end - c->text);
-	return 0;
-}
-
-struct je_batch {
-	struct je_reader *r;
-	struct je_chunk *chunks;
-};
-
-static int
-chunk_task(void *arg, size_t i)
-{
-	struct je_batch *b = arg;
-
-	return chunk_parse(&b->chunks[i], b->r);
+		return chunk_counts(c, arg, p, end);
+	if (*p == '@')
+		return chunk_stack(c, p, end);
+	if (profconv__maps_is_sentinel(line, (size_t)(end - line)))
+		return 1;
+	return chunk_bad(c, "unexpected line", p, end);
 }
 
 /* --- merging chunks into the model ---------------------------------------- */
@@ -714,7 +599,7 @@ resolve_inherited(struct je_reader *r)
 
 /* The model's ids for local stack K of chunk C, in R->ids. */
 static const uint32_t *
-global_stack(struct je_reader *r, const struct je_chunk *c, uint32_t k,
+global_stack(struct je_reader *r, const struct pc_chunk *c, uint32_t k,
     size_t *n)
 {
 	const uint32_t *local;
@@ -733,30 +618,29 @@ global_stack(struct je_reader *r, const struct je_chunk *c, uint32_t k,
 
 /* Sample I of chunk C into the model, with what its first use brings. */
 static int
-merge_sample(struct je_reader *r, const struct je_chunk *c, size_t i,
+merge_sample(struct je_reader *r, const struct pc_chunk *c, size_t i,
     size_t *next_thread)
 {
-	const struct je_sample *s = &c->samples[i];
+	const struct je_chunk *j = c->data;
+	const struct je_sample *s = &j->samples[i];
 	struct pc_label labels[3] = { { 0 } };
-	const struct je_chunk_thread *ct;
 	const uint32_t *ids;
 	struct je_thread *t;
 	size_t nl = 1, n;
 	int rc;
 
 	rc = set_types(r);
-	if (rc == 0 && i == c->alloc_first && !r->has_alloc)
+	if (rc == 0 && i == j->alloc_first && !r->has_alloc)
 		rc = add_alloc_types(r);
 	if (rc < 0)
 		return rc;
 	labels[0].key = r->k_bytes;
 	labels[0].num = s->bytes;
 	if (s->thread != JE_NO_THREAD) {
-		ct = &c->thr[s->thread];
 		if (*next_thread == s->thread) {
 			/* First sight: strings go in the order one pass
 			 * interns them. */
-			rc = thread_entry(r, ct->uid, &t);
+			rc = thread_entry(r, j->thr[s->thread].uid, &t);
 			if (rc < 0)
 				return rc;
 			r->tmap[s->thread] = (uint32_t)(t - r->thr);
@@ -777,43 +661,42 @@ merge_sample(struct je_reader *r, const struct je_chunk *c, size_t i,
 
 /* Replay chunk C (parsed without error) into the model. */
 static int
-merge_chunk(struct je_reader *r, const struct je_chunk *c)
+merge_chunk(void *arg, struct pc_chunk *c)
 {
+	struct je_reader *r = arg;
+	const struct je_chunk *j = c->data;
 	size_t i, next_thread = 0, maxn = r->cur.n;
 	int rc = 0;
 
 	/* Inherited samples come first: so do their locations. */
-	if (c->nsamp != 0 && c->samples[0].stack == JE_INHERITED)
+	if (j->nsamp != 0 && j->samples[0].stack == JE_INHERITED)
 		rc = resolve_inherited(r);
 	if (rc == 0)
-		rc = PC_GROW(r->lmap, r->lmap_cap, 0, c->nloc);
+		rc = profconv__chunk_locations(&r->b, c, &r->lmap, &r->lmap_cap);
 	if (rc == 0)
-		rc = PC_GROW(r->tmap, r->tmap_cap, 0, c->nthr);
-	for (i = 0; rc == 0 && i < c->nloc; i++)
-		rc = profconv__legacy_location(&r->b, c->loc_addr[i],
-		    &r->lmap[i]);
+		rc = PC_GROW(r->tmap, r->tmap_cap, 0, j->nthr);
 	for (i = 0; i < c->nstacks; i++)
 		if (c->stacks[i].n > maxn)
 			maxn = c->stacks[i].n;
 	if (rc == 0)
 		rc = PC_GROW(r->ids, r->ids_cap, 0, maxn);
-	for (i = 0; rc == 0 && i < c->nsamp; i++)
+	for (i = 0; rc == 0 && i < j->nsamp; i++)
 		rc = merge_sample(r, c, i, &next_thread);
-	if (rc < 0 || !c->has_stack)
+	if (rc < 0 || !j->has_stack)
 		return rc;
 	/* The chunk's last backtrace goes on into the next chunk. */
-	rc = PC_GROW(r->cur.v, r->cur.cap, 0, c->cur.n);
+	rc = PC_GROW(r->cur.v, r->cur.cap, 0, j->cur.n);
 	if (rc == 0)
-		rc = PC_GROW(r->cur_ids, r->cur_ids_cap, 0, c->cur.n);
+		rc = PC_GROW(r->cur_ids, r->cur_ids_cap, 0, j->cur.n);
 	if (rc < 0)
 		return rc;
-	r->cur.n = c->cur.n;
-	if (c->cur.n != 0)
-		memcpy(r->cur.v, c->cur.v, c->cur.n * sizeof(*c->cur.v));
-	r->cur_resolved = c->cur_stack != JE_UNRESOLVED;
+	r->cur.n = j->cur.n;
+	if (j->cur.n != 0)
+		memcpy(r->cur.v, j->cur.v, j->cur.n * sizeof(*j->cur.v));
+	r->cur_resolved = j->cur_stack != JE_UNRESOLVED;
 	if (r->cur_resolved) {
 		size_t n;
-		const uint32_t *ids = global_stack(r, c, c->cur_stack, &n);
+		const uint32_t *ids = global_stack(r, c, j->cur_stack, &n);
 
 		if (n != 0)
 			memcpy(r->cur_ids, ids, n * sizeof(*ids));
@@ -821,123 +704,19 @@ merge_chunk(struct je_reader *r, const struct je_chunk *c)
 	return 0;
 }
 
-/* Chunk C's failure, its line counted from the start of the input. */
-static int
-chunk_error(const struct je_reader *r, const struct je_chunk *c)
-{
-	if (c->err_line == 0)
-		return profconv__fail(c->rc, "%s", c->msg);
-	return profconv__fail(c->rc, "line %llu: %s",
-	    (unsigned long long)(r->in->lineno + c->err_line), c->msg);
-}
-
-/* --- the body --------------------------------------------------------------- */
-
-/* Bytes per chunk: big enough to amortize a chunk's tables, small
- * enough to share the work and to bound what is held at once. */
-#define CHUNK_BYTES ((size_t)4 << 20)
-/* Chunks parsed between two merges, per thread. */
-#define CHUNKS_PER_JOB 4
-
-size_t profconv__test_chunk_bytes;
-
-/*
- * Cut the visible input into at most MAX chunks of about SIZE bytes,
- * each ending after a newline (or at the end of the input).  Returns how
- * many; 0 when more input is needed first.
- */
-static size_t
-carve(struct pc_input *in, size_t size, struct je_chunk *chunks, size_t max)
-{
-	const char *data = (const char *)profconv__input_data(in);
-	size_t avail = profconv__input_avail(in), at = 0, k, e;
-	const char *nl;
-
-	for (k = 0; k < max && at < avail; k++) {
-		e = avail - at > size ? at + size : avail;
-		nl = memchr(data + e - 1, '\n', avail - (e - 1));
-		if (nl != NULL)
-			e = (size_t)(nl - data) + 1;
-		else if (in->eof || (k == 0 && avail - at > PC_MAX_LINE))
-			e = avail;	/* the last line, or one too long */
-		else
-			break;
-		memset(&chunks[k], 0, sizeof(chunks[k]));
-		chunks[k].text = data + at;
-		chunks[k].end = data + e;
-		at = e;
-	}
-	return k;
-}
-
-/* One batch: parse the chunks (on several threads), then merge them. */
-static int
-read_batch(struct je_reader *r, struct je_chunk *chunks, size_t n,
-    bool *done)
-{
-	struct je_batch b = { r, chunks };
-	size_t i, used = 0;
-	uint64_t lines = 0;
-	int rc, jrc;
-
-	/* Tasks stop at their first failure; the chunks before a failing
-	 * one have all been parsed. */
-	jrc = profconv__jobs_run(r->jobs, n, chunk_task, &b);
-	for (i = 0, rc = 0; rc == 0 && i < n; i++) {
-		if (chunks[i].rc < 0) {
-			profconv__input_skip(r->in, used, lines);
-			return chunk_error(r, &chunks[i]);
-		}
-		if (chunks[i].text == NULL || chunks[i].lines_read == 0)
-			break;		/* never run (jobs_run failed) */
-		rc = merge_chunk(r, &chunks[i]);
-		used += chunks[i].used;
-		lines += chunks[i].lines_read;
-		if (chunks[i].sentinel) {
-			*done = true;
-			break;
-		}
-	}
-	if (rc == 0 && jrc < 0 && !*done && i < n)
-		rc = jrc;
-	profconv__input_skip(r->in, used, lines);
-	profconv__input_release(r->in);
-	return rc;
-}
-
 /* Everything after the first backtrace line: chunks, then the maps. */
 static int
 read_chunks(struct je_reader *r)
 {
-	size_t size = profconv__test_chunk_bytes != 0 ?
-	    profconv__test_chunk_bytes : CHUNK_BYTES;
-	size_t max = (size_t)r->jobs * CHUNKS_PER_JOB, n, i;
-	struct je_chunk *chunks;
-	bool done = false;
+	struct pc_chunked ck = {
+		.in = r->in, .jobs = r->jobs, .data_size = sizeof(struct je_chunk),
+		.arg = r, .start = chunk_start, .line = chunk_line,
+		.merge = merge_chunk, .free_data = chunk_free_data,
+	};
 	int rc;
 
-	rc = profconv__input_map(r->in);
-	if (rc < 0)
-		return rc;
-	chunks = calloc(max, sizeof(*chunks));
-	if (chunks == NULL)
-		return profconv__nomem();
-	while (!done) {
-		/* A batch and a longest line beyond it. */
-		rc = profconv__input_fill(r->in, size * max + PC_MAX_LINE + 2);
-		if (rc < 0)
-			break;
-		n = carve(r->in, size, chunks, max);
-		if (n == 0)
-			break;
-		rc = read_batch(r, chunks, n, &done);
-		for (i = 0; i < n; i++)
-			chunk_free(&chunks[i]);
-		if (rc < 0)
-			break;
-	}
-	free(chunks);
-	if (rc == 0 && done)
+	rc = profconv__chunked_read(&ck);
+	if (rc == 0 && ck.sentinel)
 		rc = profconv__maps_parse_rest(&r->b.maps, r->in);
 	return rc;
 }

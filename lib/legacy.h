@@ -56,13 +56,6 @@ int profconv__legacy_add_sample(struct pc_legacy *b, const uint64_t *addrs,
 int profconv__legacy_finish(struct pc_legacy *b,
     struct profconv_profile **out);
 
-/*
- * The size of the pieces large text inputs are cut into to be parsed on
- * several threads; 0 is the readers' default.  Only tests set it (tiny
- * pieces put a boundary at every line).
- */
-extern size_t profconv__test_chunk_bytes;
-
 /* --- small parsing helpers (legacy.c) ----------------------------------------- */
 
 /* Skip spaces and tabs from *P up to END. */

@@ -1,0 +1,300 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * chunk.c - legacy text parsed in chunks on several threads, merged in
+ * file order (chunk.h).
+ */
+
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chunk.h"
+
+/* Bytes per chunk: the input shared out, CHUNKS_PER_JOB per thread per
+ * batch, within these bounds.  Below CHUNK_MIN bytes no thread is
+ * started; CHUNK_MAX bounds what a batch holds. */
+#define CHUNK_MIN ((size_t)256 << 10)
+#define CHUNK_MAX ((size_t)4 << 20)
+#define CHUNKS_PER_JOB 4
+
+size_t profconv__test_chunk_bytes;
+
+int
+profconv__chunk_fail(struct pc_chunk *c, int code, bool at_line,
+    const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->msg, sizeof(c->msg), fmt, ap);
+	va_end(ap);
+	c->rc = code;
+	c->err_line = at_line ? c->lines_read : 0;
+	return code;
+}
+
+int
+profconv__chunk_failed(struct pc_chunk *c, int rc)
+{
+	return profconv__chunk_fail(c, rc, false, "%s", profconv_errmsg());
+}
+
+int
+profconv__chunk_failed_at_line(struct pc_chunk *c, int rc)
+{
+	const char *msg = profconv_errmsg(), *p = msg + 5;
+
+	/* "line N: why": keep the why, the line is counted here. */
+	if (strncmp(msg, "line ", 5) != 0 || *p < '0' || *p > '9')
+		return profconv__chunk_failed(c, rc);
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (p[0] != ':' || p[1] != ' ')
+		return profconv__chunk_failed(c, rc);
+	return profconv__chunk_fail(c, rc, true, "%s", p + 2);
+}
+
+int
+profconv__chunk_add_stack(struct pc_chunk *c, const uint64_t *addrs,
+    size_t n, uint32_t from, size_t reuse, uint32_t *out)
+{
+	uint32_t id;
+	size_t i = 0;
+	int rc;
+
+	if (c->nstacks >= UINT32_MAX - 2 || n > UINT32_MAX)
+		return profconv__chunk_fail(c, PROFCONV_ENOMEM, false,
+		    "too many stacks");
+	rc = PC_GROW(c->stacks, c->stacks_cap, c->nstacks, 1);
+	if (rc == 0)
+		rc = PC_GROW(c->ids, c->ids_cap, c->nids, n);
+	if (rc < 0)
+		return profconv__chunk_failed(c, rc);
+	if (reuse != 0) {
+		memcpy(c->ids + c->nids, c->ids + c->stacks[from].off,
+		    reuse * sizeof(*c->ids));
+		i = reuse;
+	}
+	for (; i < n; i++) {
+		if (!profconv__u64map_get(&c->loc_index, addrs[i], &id)) {
+			id = (uint32_t)c->nloc;
+			rc = PC_GROW(c->loc_addr, c->loc_cap, c->nloc, 1);
+			if (rc == 0)
+				rc = profconv__u64map_put(&c->loc_index,
+				    addrs[i], id);
+			if (rc < 0)
+				return profconv__chunk_failed(c, rc);
+			c->loc_addr[c->nloc++] = addrs[i];
+		}
+		c->ids[c->nids + i] = id;
+	}
+	c->stacks[c->nstacks].off = c->nids;
+	c->stacks[c->nstacks].n = (uint32_t)n;
+	c->nids += n;
+	*out = (uint32_t)c->nstacks++;
+	return 0;
+}
+
+int
+profconv__chunk_locations(struct pc_legacy *b, const struct pc_chunk *c,
+    uint32_t **map, size_t *cap)
+{
+	size_t i;
+	int rc;
+
+	rc = profconv__grow((void **)map, cap, 0, c->nloc, sizeof(**map));
+	for (i = 0; rc == 0 && i < c->nloc; i++)
+		rc = profconv__legacy_location(b, c->loc_addr[i], &(*map)[i]);
+	return rc;
+}
+
+static void
+chunk_free(struct pc_chunked *r, struct pc_chunk *c)
+{
+	if (r->free_data != NULL && c->data != NULL)
+		r->free_data(c->data);
+	profconv__u64map_free(&c->loc_index);
+	free(c->loc_addr);
+	free(c->ids);
+	free(c->stacks);
+}
+
+/* Parse the lines of chunk C up to its end or a memory-map sentinel. */
+static int
+chunk_parse(struct pc_chunked *r, struct pc_chunk *c)
+{
+	const char *p = c->text, *end = c->end, *nl, *le;
+	int rc;
+
+	if (r->start != NULL)
+		r->start(r->arg, c);
+	while (p < end) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		le = nl != NULL ? nl : end;
+		c->lines_read++;
+		if ((size_t)(le - p) > PC_MAX_LINE)
+			return profconv__chunk_fail(c, PROFCONV_EFORMAT, true,
+			    "longer than %zu bytes", PC_MAX_LINE);
+		/* As bufio.ScanLines: a CR before the newline goes. */
+		rc = r->line(r->arg, c, p, le > p && le[-1] == '\r' ? le - 1 :
+		    le);
+		p = nl != NULL ? nl + 1 : end;
+		if (rc < 0)
+			return rc;
+		if (rc > 0) {
+			c->sentinel = true;
+			break;
+		}
+	}
+	c->used = (size_t)(p - c->text);
+	return 0;
+}
+
+struct batch {
+	struct pc_chunked *r;
+	struct pc_chunk *chunks;
+};
+
+static int
+chunk_task(void *arg, size_t i)
+{
+	struct batch *b = arg;
+
+	return chunk_parse(b->r, &b->chunks[i]);
+}
+
+/* Chunk C's failure, its line counted from the start of the input. */
+static int
+chunk_error(const struct pc_input *in, const struct pc_chunk *c)
+{
+	if (c->err_line == 0)
+		return profconv__fail(c->rc, "%s", c->msg);
+	return profconv__fail(c->rc, "line %llu: %s",
+	    (unsigned long long)(in->lineno + c->err_line), c->msg);
+}
+
+/*
+ * Cut the visible input into at most MAX chunks of about SIZE bytes,
+ * each ending after a newline (or at the end of the input), with their
+ * DATA in the DATA_SIZE-byte slots of DATA.  Returns how many.
+ */
+static size_t
+carve(struct pc_input *in, size_t size, struct pc_chunk *chunks, size_t max,
+    unsigned char *data, size_t data_size)
+{
+	const char *text = (const char *)profconv__input_data(in);
+	size_t avail = profconv__input_avail(in), at = 0, k, e;
+	const char *nl;
+
+	for (k = 0; k < max && at < avail; k++) {
+		e = avail - at > size ? at + size : avail;
+		nl = memchr(text + e - 1, '\n', avail - (e - 1));
+		if (nl != NULL)
+			e = (size_t)(nl - text) + 1;
+		else if (in->eof || (k == 0 && avail - at > PC_MAX_LINE))
+			e = avail;	/* the last line, or one too long */
+		else
+			break;
+		memset(&chunks[k], 0, sizeof(chunks[k]));
+		chunks[k].text = text + at;
+		chunks[k].end = text + e;
+		if (data_size != 0) {
+			chunks[k].data = data + k * data_size;
+			memset(chunks[k].data, 0, data_size);
+		}
+		at = e;
+	}
+	return k;
+}
+
+/* Parse N chunks (on several threads), then merge them in order. */
+static int
+read_batch(struct pc_chunked *r, struct pc_chunk *chunks, size_t n)
+{
+	struct batch b = { r, chunks };
+	uint64_t lines = 0;
+	size_t i, used = 0;
+	int rc = 0, jrc;
+
+	/* Tasks stop at their first failure; the chunks before a failing
+	 * one have all been parsed. */
+	jrc = profconv__jobs_run(r->jobs, n, chunk_task, &b);
+	for (i = 0; rc == 0 && i < n; i++) {
+		if (chunks[i].rc < 0) {
+			profconv__input_skip(r->in, used, lines);
+			return chunk_error(r->in, &chunks[i]);
+		}
+		if (chunks[i].lines_read == 0)
+			break;		/* never run: jobs_run failed */
+		rc = r->merge(r->arg, &chunks[i]);
+		used += chunks[i].used;
+		lines += chunks[i].lines_read;
+		if (chunks[i].sentinel) {
+			r->sentinel = true;
+			break;
+		}
+	}
+	if (rc == 0 && jrc < 0 && i < n && !r->sentinel)
+		rc = jrc;
+	profconv__input_skip(r->in, used, lines);
+	profconv__input_release(r->in);
+	return rc;
+}
+
+/* The chunk size for what is left of IN. */
+static size_t
+chunk_size(const struct pc_chunked *r)
+{
+	size_t size;
+
+	if (profconv__test_chunk_bytes != 0)
+		return profconv__test_chunk_bytes;
+	if (!r->in->eof)
+		return CHUNK_MAX;
+	size = profconv__input_avail(r->in) / ((size_t)r->jobs *
+	    CHUNKS_PER_JOB);
+	return size < CHUNK_MIN ? CHUNK_MIN : size > CHUNK_MAX ? CHUNK_MAX :
+	    size;
+}
+
+int
+profconv__chunked_read(struct pc_chunked *r)
+{
+	size_t max = (size_t)r->jobs * CHUNKS_PER_JOB, size, n, i;
+	struct pc_chunk *chunks;
+	unsigned char *data;
+	int rc;
+
+	r->sentinel = false;
+	rc = profconv__input_map(r->in);
+	if (rc < 0)
+		return rc;
+	size = chunk_size(r);
+	chunks = calloc(max, sizeof(*chunks));
+	data = calloc(max, r->data_size != 0 ? r->data_size : 1);
+	if (chunks == NULL || data == NULL) {
+		free(chunks);
+		free(data);
+		return profconv__nomem();
+	}
+	while (!r->sentinel) {
+		/* A batch, and a longest line beyond it. */
+		rc = profconv__input_fill(r->in, size * max + PC_MAX_LINE + 2);
+		if (rc < 0)
+			break;
+		n = carve(r->in, size, chunks, max, data, r->data_size);
+		if (n == 0)
+			break;
+		rc = read_batch(r, chunks, n);
+		for (i = 0; i < n; i++)
+			chunk_free(r, &chunks[i]);
+		if (rc < 0)
+			break;
+	}
+	free(chunks);
+	free(data);
+	return rc;
+}

@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_chunks.c - large legacy text is read in chunks on several threads
+ * (lib/chunk.c): whatever the chunk size and the thread count, the
+ * profile is the same, byte for byte in pprof, and so is the error of a
+ * bad line.  Tiny chunks (the test-only knob profconv__test_chunk_bytes)
+ * put a cut at every line, so that every line is in turn the last of a
+ * chunk and the first of the next.
+ */
+
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "chunk.h"
+
+/*
+ * Backtraces that share leading frames (parsed once), one without
+ * samples, a bare '@', blank and CRLF lines, named threads, a thread
+ * first seen late, the memory map.
+ */
+static const char je_threads[] =
+	"heap_v2/524288\n"
+	"  t*: 3: 100 [5: 200]\n"
+	"  t0: 2: 50 [3: 120] main thread\n"
+	"  t1: 1: 50 [2: 80]\n"
+	"  t7: 0: 0 [0: 0] worker\n"
+	"@ 0x1010 0x2020 0x3030\n"
+	"  t*: 2: 8192 [4: 16384]\n"
+	"  t0: 1: 4096 [2: 8192]\n"
+	"  t1: 1: 4096 [2: 8192]\n"
+	"@ 0x1010 0x2020 0x4040\n"
+	"\n"
+	"@ 0x1010 0x2020 0x4040 0x5050\n"
+	"  t*: 1: 64 [1: 64]\r\n"
+	"  t7: 1: 64 [1: 64]\n"
+	"@\n"
+	"  t*: 1: 32 [1: 32]\n"
+	"  t1: 1: 32 [1: 32]\n"
+	"@ 0x1010 0x6060 0x3030\n"
+	"  t*: 0: 32 [1: 4096]\n"
+	"  t1: 0: 32 [1: 4096]\n"
+	"  t0: 0: 0 [3: 96]\n"
+	"@ 0x1010 0x2020 0x3030\n"
+	"  t*: 5: 500 [5: 500]\n"
+	"  t9: 5: 500 [5: 500]\n"
+	"\n"
+	"MAPPED_LIBRARIES:\n"
+	"00001000-00004000 r-xp 00000000 08:01 123 /usr/bin/prog\n"
+	"00004000-00007000 r-xp 00003000 08:01 123 /usr/bin/prog\n";
+
+/* No prof_accum in the header, then a backtrace that has some: the alloc
+ * types arrive in the middle; no trailing newline. */
+static const char je_late_alloc[] =
+	"heap_v2/0\n"
+	"  t*: 3: 100 [0: 0]\n"
+	"@ 0x10 0x20\n"
+	"  t*: 1: 16 [0: 0]\n"
+	"@ 0x30 0x20\n"
+	"  t*: 1: 16 [0: 0]\n"
+	"@ 0x10 0x20 0x40\n"
+	"  t*: 1: 16 [2: 32]\n"
+	"@ 0x50\n"
+	"  t*: 2: 16 [0: 0]";
+
+static struct profconv_profile *prof;
+
+static void
+cleanup(void)
+{
+	profconv_profile_free(prof);
+	prof = NULL;
+	profconv__test_chunk_bytes = 0;
+}
+
+TestSuite(chunks, .fini = cleanup);
+
+/*
+ * TEXT read with chunks of CHUNK bytes (0: the default) on JOBS threads,
+ * as uncompressed pprof in *OUT (*N bytes); or the error's message in
+ * MSG and a negative code.
+ */
+static int
+convert(const char *text, size_t len, size_t chunk, unsigned jobs,
+    bool threads, char **out, size_t *n, char *msg, size_t msgsize)
+{
+	struct profconv_read_options ro = PROFCONV_READ_OPTIONS_INIT;
+	struct profconv_write_options wo = PROFCONV_WRITE_OPTIONS_INIT;
+	FILE *fp;
+	int rc;
+
+	ro.jobs = jobs;
+	ro.threads = threads;
+	wo.level = 0;
+	*out = NULL;
+	*n = 0;
+	profconv__test_chunk_bytes = chunk;
+	rc = profconv_profile_read_mem(&prof, text, len, &ro, NULL);
+	profconv__test_chunk_bytes = 0;
+	if (rc < 0) {
+		snprintf(msg, msgsize, "%s", profconv_errmsg());
+		return rc;
+	}
+	fp = open_memstream(out, n);
+	cr_assert(fp != NULL);
+	cr_assert(eq(int, profconv_profile_write(prof, fp, &wo), 0), "%s",
+	    ERRMSG);
+	cr_assert(eq(int, fclose(fp), 0));
+	profconv_profile_free(prof);
+	prof = NULL;
+	return 0;
+}
+
+/* Every chunk size from 1 to past the length, on 1 and 3 threads, gives
+ * what one chunk gives. */
+static void
+expect_same_everywhere(const char *text, bool threads)
+{
+	static const unsigned jobs[] = { 1, 3 };
+	size_t len = strlen(text), nref, n, chunk, k;
+	char *ref, *out, msg[512];
+
+	cr_assert(eq(int, convert(text, len, 0, 1, threads, &ref, &nref, msg,
+	    sizeof(msg)), 0), "%s", msg);
+	cr_assert(nref > 0);
+	for (chunk = 1; chunk <= len + 1; chunk++) {
+		for (k = 0; k < PC_ARRAY_LEN(jobs); k++) {
+			cr_assert(eq(int, convert(text, len, chunk, jobs[k],
+			    threads, &out, &n, msg, sizeof(msg)), 0),
+			    "chunk %zu jobs %u: %s", chunk, jobs[k], msg);
+			cr_assert(n == nref && memcmp(out, ref, n) == 0,
+			    "chunk %zu jobs %u threads %d: different pprof",
+			    chunk, jobs[k], threads);
+			free(out);
+		}
+	}
+	free(ref);
+}
+
+Test(chunks, jemalloc_same_profile_wherever_the_cuts_fall)
+{
+	expect_same_everywhere(je_threads, false);
+	expect_same_everywhere(je_threads, true);
+	expect_same_everywhere(je_late_alloc, false);
+}
+
+/* TEXT with line LINE (1-based) replaced by BAD. */
+static char *
+with_line(const char *text, size_t line, const char *bad)
+{
+	const char *p = text, *e;
+	size_t i;
+	char *out;
+
+	for (i = 1; i < line; i++)
+		p = strchr(p, '\n') + 1;
+	e = strchr(p, '\n');
+	if (e == NULL)
+		e = p + strlen(p);
+	out = malloc(strlen(text) + strlen(bad) + 1);
+	cr_assert(out != NULL);
+	sprintf(out, "%.*s%s%s", (int)(p - text), text, bad, e);
+	return out;
+}
+
+/* The error of TEXT is WANT with one chunk and with every chunk size. */
+static void
+expect_error_everywhere(const char *text, bool threads, const char *want)
+{
+	size_t len = strlen(text), chunk, n;
+	char msg[512], *out;
+
+	cr_assert(lt(int, convert(text, len, 0, 1, threads, &out, &n, msg,
+	    sizeof(msg)), 0), "no error for:\n%s", text);
+	cr_assert(eq(str, msg, (char *)want));
+	for (chunk = 1; chunk <= len + 1; chunk++) {
+		cr_assert(lt(int, convert(text, len, chunk, 3, threads, &out,
+		    &n, msg, sizeof(msg)), 0), "chunk %zu: no error", chunk);
+		cr_assert(eq(str, msg, (char *)want), "chunk %zu", chunk);
+	}
+}
+
+Test(chunks, jemalloc_same_error_wherever_the_cuts_fall)
+{
+	static const struct {
+		const char *line, *what;
+	} bad[] = {
+		{ "@ 0x1010 0xZZ", "bad address '0xZZ'" },
+		{ "  t1: 1 [2: 3]", "malformed counts 't1: 1 [2: 3]'" },
+		{ "junk", "unexpected line 'junk'" },
+		{ "  t*: 1: 18446744073709551615 [0: 0]", "counts too large" },
+	};
+	size_t nlines = 0, line, k;
+	const char *p;
+	char want[256], *text;
+
+	for (p = je_threads; *p != '\0'; p++)
+		nlines += *p == '\n';
+	/* Every line after the first backtrace, up to the map, in turn. */
+	for (line = 7; line < nlines - 3; line++) {
+		k = line % PC_ARRAY_LEN(bad);
+		text = with_line(je_threads, line, bad[k].line);
+		snprintf(want, sizeof(want), "line %zu: %s", line, bad[k].what);
+		expect_error_everywhere(text, line % 2 == 0, want);
+		free(text);
+	}
+}
+
+Test(chunks, jemalloc_too_long_a_line_wherever_the_cuts_fall)
+{
+	size_t len = PC_MAX_LINE + 10, head = strlen("heap_v2/1\n@ 0x1\n");
+	static const size_t chunks[] = { 0, 1, 7, 4096, PC_MAX_LINE };
+	char *text = malloc(head + len + 32), msg[512], *out;
+	size_t n, k;
+
+	cr_assert(text != NULL);
+	memcpy(text, "heap_v2/1\n@ 0x1\n", head);
+	memcpy(text + head, "  t*: 1: 1 [1: 1]\n", 18);
+	memset(text + head + 18, ' ', len);
+	strcpy(text + head + 18 + len, "\n");
+	for (k = 0; k < PC_ARRAY_LEN(chunks); k++) {
+		cr_assert(lt(int, convert(text, strlen(text), chunks[k], 2,
+		    false, &out, &n, msg, sizeof(msg)), 0));
+		cr_assert(eq(str, msg, "line 4: longer than 1048576 bytes"),
+		    "chunk %zu", chunks[k]);
+	}
+	free(text);
+}
+
+/* gperftools heap profiler buckets: shared frames, comments, blank and
+ * CRLF lines, an empty stack, the memory map. */
+static const char gp_heap[] =
+	"heap profile:    4:   400 [    6:   600] @ heapprofile\n"
+	"     1:   100 [     2:   200] @ 0x1010 0x2020 0x3030\n"
+	"# a comment\n"
+	"     1:   100 [     2:   200] @ 0x1010 0x2020 0x4040\n"
+	"\n"
+	"     1:   100 [     1:   100] @\n"
+	"     1:   100 [     1:   100] @ 0x5050 0x1010\r\n"
+	"     0:     0 [     0:     0] @ 0x6060 0x4040 0x1010\n"
+	"\n"
+	"MAPPED_LIBRARIES:\n"
+	"00001000-00007000 r-xp 00000000 08:01 123 /usr/bin/prog\n";
+
+Test(chunks, heap_same_profile_wherever_the_cuts_fall)
+{
+	expect_same_everywhere(gp_heap, false);
+}
+
+Test(chunks, heap_same_error_wherever_the_cuts_fall)
+{
+	static const char *const bad[] = {
+		"junk",
+		"     1:   100 [     2:   200] @ 0x1010 0xzz",
+		"     0:     5 [     0:     0] @ 0x1010",
+		"     1:     1 [     1:     1] @ 0x11111111111111111",
+	};
+	size_t line, len, n;
+	char want[512], prefix[32], *text, *out;
+
+	for (line = 2; line <= 8; line++) {
+		text = with_line(gp_heap, line, bad[line % PC_ARRAY_LEN(bad)]);
+		len = strlen(text);
+		cr_assert(lt(int, convert(text, len, 0, 1, false, &out, &n,
+		    want, sizeof(want)), 0), "line %zu: no error", line);
+		snprintf(prefix, sizeof(prefix), "line %zu: ", line);
+		cr_assert(strncmp(want, prefix, strlen(prefix)) == 0,
+		    "line %zu: '%s'", line, want);
+		expect_error_everywhere(text, false, want);
+		free(text);
+	}
+}
