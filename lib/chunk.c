@@ -153,17 +153,48 @@ chunk_parse(struct pc_chunked *r, struct pc_chunk *c)
 	return 0;
 }
 
+/*
+ * A batch of chunks.  Its merge runs as task 0 of the next batch's jobs,
+ * while the other threads parse that batch: one thread merges (in file
+ * order, as it must), the others never wait for it.
+ */
 struct batch {
-	struct pc_chunked *r;
 	struct pc_chunk *chunks;
+	unsigned char *data;
+	size_t n;			/* chunks parsed, to merge */
 };
 
-static int
-chunk_task(void *arg, size_t i)
-{
-	struct batch *b = arg;
+struct run {
+	struct pc_chunked *r;
+	struct batch *parse, *merge;	/* MERGE may be NULL */
+	bool merged;
+	int merge_rc;
+};
 
-	return chunk_parse(b->r, &b->chunks[i]);
+/* Merge every chunk of B in order. */
+static int
+merge_batch(struct pc_chunked *r, const struct batch *b)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; rc == 0 && i < b->n; i++)
+		rc = r->merge(r->arg, &b->chunks[i]);
+	return rc;
+}
+
+static int
+run_task(void *arg, size_t i)
+{
+	struct run *run = arg;
+
+	if (i == 0) {
+		if (run->merge != NULL)
+			run->merge_rc = merge_batch(run->r, run->merge);
+		run->merged = true;
+		return run->merge_rc;
+	}
+	return chunk_parse(run->r, &run->parse->chunks[i - 1]);
 }
 
 /* Chunk C's failure, its line counted from the start of the input. */
@@ -179,14 +210,15 @@ chunk_error(const struct pc_input *in, const struct pc_chunk *c)
 /*
  * Cut the visible input into at most MAX chunks of about SIZE bytes,
  * each ending after a newline (or at the end of the input), with their
- * DATA in the DATA_SIZE-byte slots of DATA.  Returns how many.
+ * DATA in the DATA_SIZE-byte slots of B->data.  Returns how many.
  */
 static size_t
-carve(struct pc_input *in, size_t size, struct pc_chunk *chunks, size_t max,
-    unsigned char *data, size_t data_size)
+carve(struct pc_input *in, size_t size, struct batch *b, size_t max,
+    size_t data_size)
 {
 	const char *text = (const char *)profconv__input_data(in);
 	size_t avail = profconv__input_avail(in), at = 0, k, e;
+	struct pc_chunk *c;
 	const char *nl;
 
 	for (k = 0; k < max && at < avail; k++) {
@@ -198,50 +230,62 @@ carve(struct pc_input *in, size_t size, struct pc_chunk *chunks, size_t max,
 			e = avail;	/* the last line, or one too long */
 		else
 			break;
-		memset(&chunks[k], 0, sizeof(chunks[k]));
-		chunks[k].text = text + at;
-		chunks[k].end = text + e;
+		c = &b->chunks[k];
+		memset(c, 0, sizeof(*c));
+		c->text = text + at;
+		c->end = text + e;
 		if (data_size != 0) {
-			chunks[k].data = data + k * data_size;
-			memset(chunks[k].data, 0, data_size);
+			c->data = b->data + k * data_size;
+			memset(c->data, 0, data_size);
 		}
 		at = e;
 	}
 	return k;
 }
 
-/* Parse N chunks (on several threads), then merge them in order. */
-static int
-read_batch(struct pc_chunked *r, struct pc_chunk *chunks, size_t n)
+static void
+batch_free(struct pc_chunked *r, struct batch *b, size_t n)
 {
-	struct batch b = { r, chunks };
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		chunk_free(r, &b->chunks[i]);
+	b->n = 0;
+}
+
+/*
+ * After parsing N chunks of B: consume the input they cover up to the
+ * first sentinel (which ends the chunks) or failure, and keep those to
+ * merge in B->n.  Returns a chunk's failure, JRC (the jobs' result) for
+ * a chunk that never ran, or 0.
+ */
+static int
+take_parsed(struct pc_chunked *r, struct batch *b, size_t n, int jrc)
+{
 	uint64_t lines = 0;
 	size_t i, used = 0;
-	int rc = 0, jrc;
 
-	/* Tasks stop at their first failure; the chunks before a failing
-	 * one have all been parsed. */
-	jrc = profconv__jobs_run(r->jobs, n, chunk_task, &b);
-	for (i = 0; rc == 0 && i < n; i++) {
-		if (chunks[i].rc < 0) {
+	b->n = 0;
+	for (i = 0; i < n; i++) {
+		const struct pc_chunk *c = &b->chunks[i];
+
+		if (c->rc < 0) {
 			profconv__input_skip(r->in, used, lines);
-			return chunk_error(r->in, &chunks[i]);
+			return chunk_error(r->in, c);
 		}
-		if (chunks[i].lines_read == 0)
-			break;		/* never run: jobs_run failed */
-		rc = r->merge(r->arg, &chunks[i]);
-		used += chunks[i].used;
-		lines += chunks[i].lines_read;
-		if (chunks[i].sentinel) {
+		if (c->lines_read == 0)		/* no thread ran it */
+			return jrc < 0 ? jrc : profconv__nomem();
+		used += c->used;
+		lines += c->lines_read;
+		b->n++;
+		if (c->sentinel) {
 			r->sentinel = true;
 			break;
 		}
 	}
-	if (rc == 0 && jrc < 0 && i < n && !r->sentinel)
-		rc = jrc;
 	profconv__input_skip(r->in, used, lines);
 	profconv__input_release(r->in);
-	return rc;
+	return 0;
 }
 
 /* The chunk size for what is left of IN. */
@@ -260,12 +304,72 @@ chunk_size(const struct pc_chunked *r)
 	    size;
 }
 
+static int
+batch_alloc(struct batch *b, size_t max, size_t data_size)
+{
+	b->n = 0;
+	b->chunks = calloc(max, sizeof(*b->chunks));
+	b->data = calloc(max, data_size != 0 ? data_size : 1);
+	return b->chunks != NULL && b->data != NULL ? 0 : profconv__nomem();
+}
+
+/* Parse batches while the last one's merge runs beside. */
+static int
+read_batches(struct pc_chunked *r, struct batch *b, size_t max, size_t size)
+{
+	struct run run = { .r = r };
+	struct batch *cur = &b[0], *prev = NULL, *t;
+	size_t n, i;
+	int rc = 0, jrc;
+
+	while (!r->sentinel) {
+		/* A batch, and a longest line beyond it.  The merge of the
+		 * last batch needs none of its text. */
+		rc = profconv__input_fill(r->in, size * max + PC_MAX_LINE + 2);
+		if (rc < 0)
+			break;
+		n = carve(r->in, size, cur, max, r->data_size);
+		if (n == 0)
+			break;
+		run.parse = cur;
+		run.merge = prev;
+		run.merge_rc = 0;
+		/* Tasks stop at their first failure: the merge (task 0)
+		 * and the chunks before a failing one have all run. */
+		run.merged = false;
+		jrc = profconv__jobs_run(r->jobs, n + 1, run_task, &run);
+		if (run.merge_rc < 0 || !run.merged) {
+			/* The merge's message is set (or jobs_run's). */
+			rc = run.merge_rc < 0 ? run.merge_rc : jrc;
+			batch_free(r, cur, n);
+			break;
+		}
+		if (prev != NULL)
+			batch_free(r, prev, prev->n);
+		rc = take_parsed(r, cur, n, jrc);
+		if (rc < 0) {
+			batch_free(r, cur, n);
+			return rc;
+		}
+		/* Chunks after a sentinel are not merged. */
+		for (i = cur->n; i < n; i++)
+			chunk_free(r, &cur->chunks[i]);
+		t = prev != NULL ? prev : &b[1];
+		prev = cur;
+		cur = t;
+	}
+	if (rc == 0 && prev != NULL)
+		rc = merge_batch(r, prev);
+	if (prev != NULL)
+		batch_free(r, prev, prev->n);
+	return rc;
+}
+
 int
 profconv__chunked_read(struct pc_chunked *r)
 {
-	size_t max = (size_t)r->jobs * CHUNKS_PER_JOB, size, n, i;
-	struct pc_chunk *chunks;
-	unsigned char *data;
+	size_t max = (size_t)r->jobs * CHUNKS_PER_JOB, size;
+	struct batch b[2] = { { 0 } };
 	int rc;
 
 	r->sentinel = false;
@@ -273,28 +377,14 @@ profconv__chunked_read(struct pc_chunked *r)
 	if (rc < 0)
 		return rc;
 	size = chunk_size(r);
-	chunks = calloc(max, sizeof(*chunks));
-	data = calloc(max, r->data_size != 0 ? r->data_size : 1);
-	if (chunks == NULL || data == NULL) {
-		free(chunks);
-		free(data);
-		return profconv__nomem();
-	}
-	while (!r->sentinel) {
-		/* A batch, and a longest line beyond it. */
-		rc = profconv__input_fill(r->in, size * max + PC_MAX_LINE + 2);
-		if (rc < 0)
-			break;
-		n = carve(r->in, size, chunks, max, data, r->data_size);
-		if (n == 0)
-			break;
-		rc = read_batch(r, chunks, n);
-		for (i = 0; i < n; i++)
-			chunk_free(r, &chunks[i]);
-		if (rc < 0)
-			break;
-	}
-	free(chunks);
-	free(data);
+	rc = batch_alloc(&b[0], max, r->data_size);
+	if (rc == 0)
+		rc = batch_alloc(&b[1], max, r->data_size);
+	if (rc == 0)
+		rc = read_batches(r, b, max, size);
+	free(b[0].chunks);
+	free(b[0].data);
+	free(b[1].chunks);
+	free(b[1].data);
 	return rc;
 }
