@@ -6,6 +6,9 @@
 # usage: bench/legacy.sh [BUILDDIR]
 #
 # The goals (issues):
+#  Issue 14, row 1: the big conversion below in at most 4 s with at most
+#     1 GB (1e9 bytes) of peak RSS, reported as ratios against `wc -l` and
+#     `grep -c '^@'` of the same file from the page cache.
 #  A. `profconv text2pb` converts a ~1.3 GB jemalloc heap_v2 profile with
 #     ~3.4M distinct stacks in at most 10 s, with at most 1.5 GB of peak RSS
 #     (1.5e9 bytes), on a 2-CPU machine.  jeprof needs 14+ minutes on such
@@ -31,13 +34,20 @@
 #     frames cut off (tcmalloc strips its own), then MAPPED_LIBRARIES.
 #  3. Times, interleaved, RUNS times each (/usr/bin/time: wall seconds and
 #     peak RSS; the tables show medians and ratios other/profconv):
-#       A  profconv text2pb BIG -o OUT
+#       A  wc -l BIG and grep -c '^@' BIG from the page cache (issue 14's
+#          anchors), profconv text2pb -j CPUS and -j 1 BIG -o OUT, and the
+#          read side alone: bench/readtime.c (built here against the
+#          build's library) reading BIG into the model with -j CPUS and
+#          -j 1, writing nothing; each
+#          profconv time also as a ratio to the anchors, with the load
+#          average at the start and end of A
 #          on the small file: jeprof --text --show_bytes, profconv
 #          text2pb, profconv text2pb --symbolize
 #       B  profconv text2pb GP -o OUT, go tool pprof -proto -symbolize=none
 #          -output OUT GP (the pprof binary of `go env GOTOOLDIR`), on the
 #          big rewrite (GO_RUNS times; or its first GO_STACKS stacks)
-#  4. Checks: profconv's sample count and in-use total equal the file's
+#  4. Checks: -j CPUS and -j 1 give identical outputs; grep's count is
+#     the stack count; profconv's sample count and in-use total equal the file's
 #     stack count and its t*: total; jeprof's "Total:" equals profconv's
 #     inuse_space; `go tool pprof -raw -symbolize=none` of go's and
 #     profconv's outputs is identical for the small rewrite, and for the
@@ -57,7 +67,7 @@
 #
 # Exit status: 0 done (goals met or not, unless BENCH_STRICT), 1 error,
 # 2 usage, 3 goal missed with BENCH_STRICT=1.
-# Needs: bash, gcc, Debian libjemalloc2 and libjemalloc-dev (jeprof), go
+# Needs: bash, gcc (also for bench/readtime.c), Debian libjemalloc2 and libjemalloc-dev (jeprof), go
 # (golang-go), GNU time (time), perl, awk.  Disk: ~4 GB in bench/out.
 # Takes about 10 minutes (2 more the first time, to make the data).
 
@@ -191,10 +201,24 @@ rm -f "$work"/*.times
 
 # --- A: jemalloc -------------------------------------------------------------------
 
+# Issue 14, row 1: the same conversion on one thread and on all, the
+# read side alone (bench/readtime.c: read into the model, no output),
+# against a line scan of the same file from the page cache in the same run.
+readtime=$scratch/readtime
+"${CC:-cc}" -O2 -I"$benchdir/../lib" -o "$readtime" "$benchdir/readtime.c" \
+    -L"$build/lib/.libs" -lprofconv || die "cannot build bench/readtime.c"
+cat "$big" >/dev/null
+load_a=$(cut -d' ' -f1 /proc/loadavg)
 i=1
 while [ "$i" -le "$RUNS" ]; do
-	note "A run $i/$RUNS: profconv text2pb (big jemalloc)"
-	timed pc_big "$PROFCONV" text2pb "$big" -o "$work/big.pb.gz"
+	note "A run $i/$RUNS: wc -l, grep -c '^@' (big jemalloc, page cache)"
+	timed wc_big wc -l "$big"
+	timed grep_big grep -c '^@' "$big"
+	note "A run $i/$RUNS: profconv text2pb -j1 and -j$cpus, show -s (big jemalloc)"
+	timed pc_big "$PROFCONV" text2pb -j "$cpus" "$big" -o "$work/big.pb.gz"
+	timed pc_big1 "$PROFCONV" text2pb -j 1 "$big" -o "$work/big-j1.pb.gz"
+	timed pcr_big "$readtime" "$big" "$cpus"
+	timed pcr_big1 "$readtime" "$big" 1
 	note "A run $i/$RUNS: jeprof --text (small)"
 	timed jeprof_small "$JEPROF" --text --show_bytes "$JE_PROG" "$small"
 	note "A run $i/$RUNS: profconv text2pb (small), and --symbolize"
@@ -203,7 +227,19 @@ while [ "$i" -le "$RUNS" ]; do
 	i=$((i + 1))
 done
 
+load_a_end=$(cut -d' ' -f1 /proc/loadavg)
+
 note "checking A"
+cmp -s "$work/big.pb.gz" "$work/big-j1.pb.gz" ||
+	die "OUTPUTS DIFFER: text2pb -j$cpus and -j1 of $big"
+cmp -s "$work/pcr_big.out" "$work/pcr_big1.out" ||
+	die "OUTPUTS DIFFER: readtime -j$cpus and -j1 of $big"
+grep -q "^samples $big_stacks " "$work/pcr_big.out" ||
+	die "readtime of $big: $(cat "$work/pcr_big.out"), expected $big_stacks samples"
+[ "$(cat "$work/grep_big.out")" = "$big_stacks" ] ||
+	die "grep -c '^@' says $(cat "$work/grep_big.out"), expected $big_stacks"
+[ "$(awk '{ print $1 }' "$work/wc_big.out")" -gt "$big_stacks" ] ||
+	die "wc -l of $big: $(cat "$work/wc_big.out")"
 je_total() {	# the process total line: t*: inuse_n: inuse_b [alloc_n: alloc_b]
 	sed -n '2s/^  t\*: \([0-9]*\): \([0-9]*\) \[\([0-9]*\): \([0-9]*\)\]$/\1 \2 \3 \4/p' "$1"
 }
@@ -261,12 +297,30 @@ done
 
 # --- the tables ----------------------------------------------------------------------
 
+# anchor NAME ANCHOR: "N.Nx" - NAME's median time over ANCHOR's.
+anchor() {
+	awk -v a="$(median 1 "$work/$1.times")" -v b="$(median 1 "$work/$2.times")" \
+	    'BEGIN { printf "%.1fx", (b > 0 ? a / b : 0) }'
+}
+
 echo
-echo "A. jemalloc heap_v2 -> pprof"
+echo "A. jemalloc heap_v2 -> pprof (load average $load_a at the start of A, $load_a_end at its end)"
 report_head
-report pc_big "profconv text2pb, big ($((big_size / 1000000)) MB)"
+report wc_big "wc -l, big (page cache)"
+report grep_big "grep -c '^@', big (page cache)"
+report pc_big "profconv text2pb -j$cpus, big ($((big_size / 1000000)) MB)"
+report pc_big1 "profconv text2pb -j1, big"
+report pcr_big "read side alone (readtime) -j$cpus, big"
+report pcr_big1 "read side alone (readtime) -j1, big"
+for r in pc_big pc_big1 pcr_big pcr_big1; do
+	printf '  %-9s %s of wc -l, %s of grep -c\n' "$r:" \
+	    "$(anchor "$r" wc_big)" "$(anchor "$r" grep_big)"
+done
 goal "A (big: <= 10 s, peak RSS <= 1.5 GB)" \
     "$(median 1 "$work/pc_big.times") <= 10 && $(median 2 "$work/pc_big.times") * 1024 <= 1500000000"
+goal "issue 14 row 1 (big, -j$cpus: <= 4 s, peak RSS <= 1 GB)" \
+    "$(median 1 "$work/pc_big.times") <= 4 && $(median 2 "$work/pc_big.times") * 1024 <= 1000000000"
+echo "  checked: -j$cpus and -j1 outputs identical (text2pb; readtime's counts)"
 report jeprof_small "jeprof --text --show_bytes, small"
 report pc_small "profconv text2pb, small"
 report pcs_small "profconv text2pb --symbolize, small"
