@@ -19,6 +19,9 @@
 #define CHUNK_MIN ((size_t)256 << 10)
 #define CHUNK_MAX ((size_t)4 << 20)
 #define CHUNKS_PER_JOB 4
+/* Slots of a chunk's address cache: the distinct frames of a program's
+ * allocation paths mostly fit, and a hit costs no hashing. */
+#define SEEN_SLOTS 8192
 
 size_t profconv__test_chunk_bytes;
 
@@ -78,17 +81,31 @@ profconv__chunk_add_stack(struct pc_chunk *c, const uint64_t *addrs,
 		    reuse * sizeof(*c->ids));
 		i = reuse;
 	}
+	if (c->seen == NULL && n > i) {
+		c->seen = calloc(SEEN_SLOTS, sizeof(*c->seen));
+		if (c->seen == NULL)
+			return profconv__chunk_failed(c, profconv__nomem());
+	}
 	for (; i < n; i++) {
-		if (!profconv__u64map_get(&c->loc_index, addrs[i], &id)) {
+		uint64_t a = addrs[i];
+		struct pc_chunk_seen *s = &c->seen[(a ^ a >> 13) &
+		    (SEEN_SLOTS - 1)];
+
+		if (s->id1 != 0 && s->addr == a) {
+			c->ids[c->nids + i] = s->id1 - 1;
+			continue;
+		}
+		if (!profconv__u64map_get(&c->loc_index, a, &id)) {
 			id = (uint32_t)c->nloc;
 			rc = PC_GROW(c->loc_addr, c->loc_cap, c->nloc, 1);
 			if (rc == 0)
-				rc = profconv__u64map_put(&c->loc_index,
-				    addrs[i], id);
+				rc = profconv__u64map_put(&c->loc_index, a, id);
 			if (rc < 0)
 				return profconv__chunk_failed(c, rc);
-			c->loc_addr[c->nloc++] = addrs[i];
+			c->loc_addr[c->nloc++] = a;
 		}
+		s->addr = a;
+		s->id1 = id + 1;
 		c->ids[c->nids + i] = id;
 	}
 	c->stacks[c->nstacks].off = c->nids;
@@ -117,6 +134,7 @@ chunk_free(struct pc_chunked *r, struct pc_chunk *c)
 	if (r->free_data != NULL && c->data != NULL)
 		r->free_data(c->data);
 	profconv__u64map_free(&c->loc_index);
+	free(c->seen);
 	free(c->loc_addr);
 	free(c->ids);
 	free(c->stacks);

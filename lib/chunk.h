@@ -23,6 +23,12 @@ struct pc_chunk_stack {
 	uint32_t n;
 };
 
+/* An address and its local location + 1 (0: an empty slot). */
+struct pc_chunk_seen {
+	uint64_t addr;
+	uint32_t id1;
+};
+
 struct pc_chunk {
 	const char *text, *end;
 	uint64_t lines_read;		/* lines parsed, the current one too */
@@ -32,6 +38,7 @@ struct pc_chunk {
 	uint64_t err_line;		/* at this line of the chunk (0: none) */
 	char msg[512];
 	struct pc_u64map loc_index;	/* address -> local location */
+	struct pc_chunk_seen *seen;	/* a cache in front of it */
 	uint64_t *loc_addr;		/* local location -> address */
 	size_t nloc, loc_cap;
 	uint32_t *ids;			/* the stacks' local locations */
