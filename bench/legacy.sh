@@ -214,7 +214,7 @@ while [ "$i" -le "$RUNS" ]; do
 	note "A run $i/$RUNS: wc -l, grep -c '^@' (big jemalloc, page cache)"
 	timed wc_big wc -l "$big"
 	timed grep_big grep -c '^@' "$big"
-	note "A run $i/$RUNS: profconv text2pb -j1 and -j$cpus, show -s (big jemalloc)"
+	note "A run $i/$RUNS: profconv text2pb and readtime, -j$cpus and -j1 (big jemalloc)"
 	timed pc_big "$PROFCONV" text2pb -j "$cpus" "$big" -o "$work/big.pb.gz"
 	timed pc_big1 "$PROFCONV" text2pb -j 1 "$big" -o "$work/big-j1.pb.gz"
 	timed pcr_big "$readtime" "$big" "$cpus"

@@ -90,8 +90,13 @@ for f in $files; do
 			fail "$f: zstd input differs"
 	fi
 	for j in 1 3; do
+		# Standard input from the file (mapped), and from a pipe.
 		"$PROFCONV" text2pb -j "$j" - -o "$TMP/j.pb.gz" <"$f" ||
 			fail "$f: stdin -j$j"
+		cmp -s "$TMP/ref.pb.gz" "$TMP/j.pb.gz" ||
+			fail "$f: standard input -j$j differs"
+		cat "$f" | "$PROFCONV" text2pb -j "$j" - -o "$TMP/j.pb.gz" ||
+			fail "$f: pipe -j$j"
 		cmp -s "$TMP/ref.pb.gz" "$TMP/j.pb.gz" ||
 			fail "$f: piped input -j$j differs"
 	done
