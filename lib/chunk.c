@@ -19,6 +19,9 @@
 #define CHUNK_MIN ((size_t)256 << 10)
 #define CHUNK_MAX ((size_t)4 << 20)
 #define CHUNKS_PER_JOB 4
+/* What a batch covers, unless the threads need more: its text (for
+ * compressed or piped input) and its chunks' results are held at once. */
+#define BATCH_BYTES ((size_t)64 << 20)
 /* Slots of a chunk's address cache: the distinct frames of a program's
  * allocation paths mostly fit, and a hit costs no hashing. */
 #define SEEN_SLOTS 8192
@@ -395,6 +398,10 @@ profconv__chunked_read(struct pc_chunked *r)
 	if (rc < 0)
 		return rc;
 	size = chunk_size(r);
+	if (max > BATCH_BYTES / size && BATCH_BYTES / size >= r->jobs)
+		max = BATCH_BYTES / size;
+	else if (max > BATCH_BYTES / size)
+		max = r->jobs;
 	rc = batch_alloc(&b[0], max, r->data_size);
 	if (rc == 0)
 		rc = batch_alloc(&b[1], max, r->data_size);

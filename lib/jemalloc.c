@@ -90,10 +90,9 @@ struct je_counts {
 	const char *rest, *end;
 };
 
-/* What a chunk knows of a thread: its uid and first sample. */
+/* What a chunk knows of a thread (numbered in the order first seen). */
 struct je_chunk_thread {
 	uint64_t uid;
-	size_t first;
 };
 
 struct je_sample {
@@ -458,7 +457,6 @@ chunk_thread(struct je_chunk *j, uint64_t uid, uint32_t *out)
 	if (rc < 0)
 		return rc;
 	j->thr[j->nthr].uid = uid;
-	j->thr[j->nthr].first = j->nsamp;
 	*out = (uint32_t)j->nthr++;
 	return 0;
 }
