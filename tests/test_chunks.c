@@ -5,7 +5,8 @@
  * profile is the same, byte for byte in pprof, and so is the error of a
  * bad line.  Tiny chunks (the test-only knob profconv__test_chunk_bytes)
  * put a cut at every line, so that every line is in turn the last of a
- * chunk and the first of the next.
+ * chunk and the first of the next, and every size up to a few lines
+ * moves the cuts across each line.
  */
 
 #include "config.h"
@@ -68,6 +69,23 @@ static const char je_late_alloc[] =
 
 static struct profconv_profile *prof;
 
+/*
+ * The chunk sizes tried on a text of LEN bytes: every size up to a few
+ * lines (with size 1 every line is a chunk of its own; with the others
+ * each line falls in turn at the start, the inside and the end of a
+ * chunk), then a few larger ones up to past the end.  Returns the next
+ * size after SIZE, or 0 when done.
+ */
+static size_t
+next_size(size_t size, size_t len)
+{
+	if (size < 48)
+		return size + 1;
+	if (size <= len)
+		return size + len / 4 + 1;
+	return 0;
+}
+
 static void
 cleanup(void)
 {
@@ -126,7 +144,7 @@ expect_same_everywhere(const char *text, bool threads)
 	cr_assert(eq(int, convert(text, len, 0, 1, threads, &ref, &nref, msg,
 	    sizeof(msg)), 0), "%s", msg);
 	cr_assert(nref > 0);
-	for (chunk = 1; chunk <= len + 1; chunk++) {
+	for (chunk = 1; chunk != 0; chunk = next_size(chunk, len)) {
 		for (k = 0; k < PC_ARRAY_LEN(jobs); k++) {
 			cr_assert(eq(int, convert(text, len, chunk, jobs[k],
 			    threads, &out, &n, msg, sizeof(msg)), 0),
@@ -176,7 +194,7 @@ expect_error_everywhere(const char *text, bool threads, const char *want)
 	cr_assert(lt(int, convert(text, len, 0, 1, threads, &out, &n, msg,
 	    sizeof(msg)), 0), "no error for:\n%s", text);
 	cr_assert(eq(str, msg, (char *)want));
-	for (chunk = 1; chunk <= len + 1; chunk++) {
+	for (chunk = 1; chunk != 0; chunk = next_size(chunk, len)) {
 		cr_assert(lt(int, convert(text, len, chunk, 3, threads, &out,
 		    &n, msg, sizeof(msg)), 0), "chunk %zu: no error", chunk);
 		cr_assert(eq(str, msg, (char *)want), "chunk %zu", chunk);
