@@ -204,14 +204,16 @@ merge_batch(struct pc_chunked *r, const struct batch *b)
 	return rc;
 }
 
+/* Task 0 merges the last batch when there is one; the others parse. */
 static int
 run_task(void *arg, size_t i)
 {
 	struct run *run = arg;
 
+	if (run->merge == NULL)
+		return chunk_parse(run->r, &run->parse->chunks[i]);
 	if (i == 0) {
-		if (run->merge != NULL)
-			run->merge_rc = merge_batch(run->r, run->merge);
+		run->merge_rc = merge_batch(run->r, run->merge);
 		run->merged = true;
 		return run->merge_rc;
 	}
@@ -357,8 +359,10 @@ read_batches(struct pc_chunked *r, struct batch *b, size_t max, size_t size)
 		run.merge_rc = 0;
 		/* Tasks stop at their first failure: the merge (task 0)
 		 * and the chunks before a failing one have all run. */
-		run.merged = false;
-		jrc = profconv__jobs_run(r->jobs, n + 1, run_task, &run);
+		run.merged = prev == NULL;
+		/* One chunk and nothing to merge: no thread is started. */
+		jrc = profconv__jobs_run(r->jobs, n + (prev != NULL), run_task,
+		    &run);
 		if (run.merge_rc < 0 || !run.merged) {
 			/* The merge's message is set (or jobs_run's). */
 			rc = run.merge_rc < 0 ? run.merge_rc : jrc;
