@@ -10,7 +10,7 @@
 
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
 PROG=$TMP/manystacks
-cc -O0 -g -fno-omit-frame-pointer -o "$PROG" \
+cc -O1 -g -fno-omit-frame-pointer -o "$PROG" \
     "$PROFCONV_SRCDIR/tests/producers/manystacks.c" ||
 	skip "cannot build tests/producers/manystacks.c"
 
