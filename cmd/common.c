@@ -269,6 +269,30 @@ cmd_jobs(void)
 	return jobs;
 }
 
+int
+cmd_input_option(int c, const char *arg)
+{
+	bool ok;
+
+	switch (c) {
+	case CMD_OPT_QUIET:
+		cmd_quiet = true;
+		return 1;
+	case CMD_OPT_SNAPSHOT:
+		ok = cmd_set_snapshot(arg);
+		break;
+	case CMD_OPT_MAX_INPUT:
+		ok = cmd_set_max_input(arg);
+		break;
+	case 'j':
+		ok = cmd_set_jobs(arg);
+		break;
+	default:
+		return 0;
+	}
+	return ok ? 1 : -1;
+}
+
 /* The end of a read: its error, or the one warning repairs deserve. */
 static int
 read_done(int rc, const struct profconv_profile *prof, const char *subject)

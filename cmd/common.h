@@ -59,6 +59,14 @@ bool cmd_set_jobs(const char *text);
 unsigned int cmd_jobs(void);
 
 /*
+ * The options every command that reads profiles takes the same way:
+ * --quiet, --snapshot, --max-input and -j/--jobs.  Returns 1 when C was
+ * one of them and taken, 0 when it is none of them, -1 after a usage
+ * message for a bad value.
+ */
+int cmd_input_option(int c, const char *arg);
+
+/*
  * The options that say what a profile shows, the same in every command
  * that shows stacks or names (show, profdiff, profflame, proftrend):
  * --demangle, --no-inline, --focus, --ignore, --keep-allocator-frames.

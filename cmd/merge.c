@@ -91,6 +91,8 @@ cmd_merge(int argc, char **argv)
 	optind = 0;	/* glibc: a full reset for this argv */
 	while ((c = getopt_long(argc, argv, "o:l:j:h", longopts, NULL)) != -1) {
 		taken = cmd_level_option(&wo, c, optarg);
+		if (taken == 0)
+			taken = cmd_input_option(c, optarg);
 		if (taken < 0)
 			return EXIT_USAGE;
 		if (taken > 0)
@@ -98,17 +100,6 @@ cmd_merge(int argc, char **argv)
 		switch (c) {
 		case 'o':
 			out_path = optarg;
-			break;
-		case CMD_OPT_QUIET:
-			cmd_quiet = true;
-			break;
-		case CMD_OPT_MAX_INPUT:
-			if (!cmd_set_max_input(optarg))
-				return EXIT_USAGE;
-			break;
-		case 'j':
-			if (!cmd_set_jobs(optarg))
-				return EXIT_USAGE;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);

@@ -84,6 +84,8 @@ parse_args(int argc, char **argv, struct diff_args *a)
 	while ((c = getopt_long(argc, argv, "o:LNn:qj:hV", longopts,
 	    NULL)) != -1) {
 		taken = cmd_view_option(&a->view, c, optarg);
+		if (taken == 0)
+			taken = cmd_input_option(c, optarg);
 		if (taken < 0)
 			return DIFF_TROUBLE;
 		if (taken > 0)
@@ -119,18 +121,6 @@ parse_args(int argc, char **argv, struct diff_args *a)
 		case 'q':
 			a->quiet = true;
 			cmd_quiet = true;
-			break;
-		case CMD_OPT_SNAPSHOT:
-			if (!cmd_set_snapshot(optarg))
-				return DIFF_TROUBLE;
-			break;
-		case CMD_OPT_MAX_INPUT:
-			if (!cmd_set_max_input(optarg))
-				return DIFF_TROUBLE;
-			break;
-		case 'j':
-			if (!cmd_set_jobs(optarg))
-				return DIFF_TROUBLE;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);

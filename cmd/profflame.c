@@ -251,6 +251,8 @@ parse_args(int argc, char **argv, struct flame_args *a)
 	while ((c = getopt_long(argc, argv, "t:b:o:j:hV", longopts,
 	    NULL)) != -1) {
 		taken = cmd_view_option(&a->view, c, optarg);
+		if (taken == 0)
+			taken = cmd_input_option(c, optarg);
 		if (taken < 0)
 			return EXIT_USAGE;
 		if (taken > 0)
@@ -274,13 +276,6 @@ parse_args(int argc, char **argv, struct flame_args *a)
 		case 'o':
 			a->out_path = optarg;
 			break;
-		case CMD_OPT_QUIET:
-			cmd_quiet = true;
-			break;
-		case CMD_OPT_SNAPSHOT:
-			if (!cmd_set_snapshot(optarg))
-				return EXIT_USAGE;
-			break;
 		case OPT_SVG:
 		case OPT_SPEEDSCOPE:
 			if (a->picture != FOLDED)
@@ -296,14 +291,6 @@ parse_args(int argc, char **argv, struct flame_args *a)
 		case OPT_FONTSIZE: case OPT_FONTWIDTH: case OPT_NAMETYPE:
 		case OPT_NOTES: case OPT_TOTAL: case OPT_FACTOR:
 			if (!svg_option(a, c, longopts))
-				return EXIT_USAGE;
-			break;
-		case CMD_OPT_MAX_INPUT:
-			if (!cmd_set_max_input(optarg))
-				return EXIT_USAGE;
-			break;
-		case 'j':
-			if (!cmd_set_jobs(optarg))
 				return EXIT_USAGE;
 			break;
 		case 'h':

@@ -146,10 +146,6 @@ parse_option(int c, struct trend_args *a)
 	case OPT_MIN_SHARE:
 		return parse_fraction("--min-share", optarg,
 		    &a->trend.min_growth_share);
-	case CMD_OPT_MAX_INPUT:
-		return cmd_set_max_input(optarg);
-	case 'j':
-		return cmd_set_jobs(optarg);
 	}
 	cmd_usage_hint();
 	return false;
@@ -186,6 +182,8 @@ parse_args(int argc, char **argv, struct trend_args *a)
 		taken = cmd_view_option(&a->view, c, optarg);
 		if (taken == 0)
 			taken = cmd_level_option(&a->write, c, optarg);
+		if (taken == 0)
+			taken = cmd_input_option(c, optarg);
 		if (taken < 0)
 			return TREND_TROUBLE;
 		if (taken > 0)

@@ -60,6 +60,8 @@ cmd_show(int argc, char **argv)
 	optind = 0;	/* glibc: a full reset for this argv */
 	while ((c = getopt_long(argc, argv, "sn:t:j:h", longopts, NULL)) != -1) {
 		taken = cmd_view_option(&view, c, optarg);
+		if (taken == 0)
+			taken = cmd_input_option(c, optarg);
 		if (taken < 0)
 			return EXIT_USAGE;
 		if (taken > 0)
@@ -73,23 +75,8 @@ cmd_show(int argc, char **argv)
 				return EXIT_USAGE;
 			opts.top = (size_t)top;
 			break;
-		case CMD_OPT_SNAPSHOT:
-			if (!cmd_set_snapshot(optarg))
-				return EXIT_USAGE;
-			break;
 		case 't':
 			opts.sample_type = optarg;
-			break;
-		case CMD_OPT_QUIET:
-			cmd_quiet = true;
-			break;
-		case CMD_OPT_MAX_INPUT:
-			if (!cmd_set_max_input(optarg))
-				return EXIT_USAGE;
-			break;
-		case 'j':
-			if (!cmd_set_jobs(optarg))
-				return EXIT_USAGE;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);

@@ -81,6 +81,8 @@ parse_options(int argc, char **argv,
 	while ((c = getopt_long(argc, argv, "o:p:m:l:j:h", longopts,
 	    NULL)) != -1) {
 		taken = cmd_level_option(wopts, c, optarg);
+		if (taken == 0)
+			taken = cmd_input_option(c, optarg);
 		if (taken < 0)
 			return EXIT_USAGE;
 		if (taken > 0)
@@ -114,17 +116,6 @@ parse_options(int argc, char **argv,
 				return cmd_usage_error("invalid --demangle value "
 				    "'%s' (use simple, templates, full or none)",
 				    optarg);
-			break;
-		case CMD_OPT_QUIET:
-			cmd_quiet = true;
-			break;
-		case CMD_OPT_MAX_INPUT:
-			if (!cmd_set_max_input(optarg))
-				return EXIT_USAGE;
-			break;
-		case 'j':
-			if (!cmd_set_jobs(optarg))
-				return EXIT_USAGE;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);

@@ -67,6 +67,8 @@ cmd_text2pb(int argc, char **argv)
 	optind = 0;	/* glibc: a full reset for this argv */
 	while ((c = getopt_long(argc, argv, "o:l:j:h", longopts, NULL)) != -1) {
 		taken = cmd_level_option(&wopts, c, optarg);
+		if (taken == 0)
+			taken = cmd_input_option(c, optarg);
 		if (taken < 0)
 			return EXIT_USAGE;
 		if (taken > 0)
@@ -87,21 +89,6 @@ cmd_text2pb(int argc, char **argv)
 				return cmd_usage_error("invalid --demangle value "
 				    "'%s' (use simple, templates, full or none)",
 				    optarg);
-			break;
-		case CMD_OPT_QUIET:
-			cmd_quiet = true;
-			break;
-		case CMD_OPT_SNAPSHOT:
-			if (!cmd_set_snapshot(optarg))
-				return EXIT_USAGE;
-			break;
-		case CMD_OPT_MAX_INPUT:
-			if (!cmd_set_max_input(optarg))
-				return EXIT_USAGE;
-			break;
-		case 'j':
-			if (!cmd_set_jobs(optarg))
-				return EXIT_USAGE;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
