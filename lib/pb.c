@@ -8,82 +8,161 @@
 #include <string.h>
 
 #include "internal.h"
-#include "profile.pb-c.h"
 #include "readers.h"
 
-typedef Perftools__Profiles__Profile PbProfile;
-typedef Perftools__Profiles__Sample PbSample;
-typedef Perftools__Profiles__Label PbLabel;
-typedef Perftools__Profiles__Mapping PbMapping;
-typedef Perftools__Profiles__Location PbLocation;
-typedef Perftools__Profiles__Line PbLine;
-typedef Perftools__Profiles__Function PbFunction;
-typedef Perftools__Profiles__ValueType PbValueType;
+/* --- decoding ---------------------------------------------------------------- */
 
-/* --- an arena for protobuf-c's unpacking: one free for everything --------- */
+/*
+ * The wire bytes are read by hand, straight into the model: no message
+ * tree in between (protobuf-c's took 60 times the input's size and most
+ * of the time).  As protobuf-c did, the decoder takes fields in any
+ * order, repeated messages split over several Profile messages, packed
+ * and unpacked repeated numbers, and skips fields it does not know;
+ * a known field with the wrong wire type, a varint over 10 bytes or a
+ * length past its message's end make the input invalid.
+ *
+ * A first walk over the Profile's fields finds the pieces: the strings,
+ * the small tables (kept as spans, decoded in the order their references
+ * need: strings, header, mappings, functions, locations) and the samples,
+ * counted.  A second walk decodes the samples.
+ */
 
-struct arena {
-	char **chunks;
-	size_t nchunks, cap;
-	char *cur;
-	size_t left;
-	uint64_t used, budget;	/* chunk bytes; at most BUDGET (0: none) */
-	bool failed, over_budget;
+enum { WT_VARINT = 0, WT_64BIT = 1, WT_LEN = 2, WT_32BIT = 5 };
+
+/* A wire error: the caller turns it into the input's message. */
+#define PB_WIRE 1
+
+struct rd {
+	const unsigned char *p, *end;
 };
 
-#define ARENA_CHUNK ((size_t)4 << 20)
+struct field {
+	uint32_t num;
+	int wt;
+	uint64_t v;			/* a varint's value */
+	const unsigned char *p;		/* a length-delimited field's bytes */
+	size_t len;
+};
 
-static void *
-arena_alloc(void *data, size_t size)
+/* A varint, at most 10 bytes and bits past 64 dropped, as protobuf-c. */
+static inline bool
+rd_varint(struct rd *r, uint64_t *v)
 {
-	struct arena *a = data;
-	size_t chunk;
-	void *p;
+	const unsigned char *p = r->p;
+	uint64_t x = 0;
+	int shift;
 
-	size = (size + 15) & ~(size_t)15;
-	if (size > a->left) {
-		chunk = size > ARENA_CHUNK ? size : ARENA_CHUNK;
-		if (a->budget != 0 && a->used + chunk > a->budget) {
-			a->over_budget = true;
-			goto fail;
+	/* Ids and small values: one or two bytes. */
+	if (r->end - p >= 2 && (p[0] < 0x80 || p[1] < 0x80)) {
+		if (p[0] < 0x80) {
+			*v = p[0];
+			r->p = p + 1;
+		} else {
+			*v = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+			r->p = p + 2;
 		}
-		a->used += chunk;
-		if (PC_GROW(a->chunks, a->cap, a->nchunks, 1) < 0)
-			goto fail;
-		a->cur = malloc(chunk);
-		if (a->cur == NULL)
-			goto fail;
-		a->chunks[a->nchunks++] = a->cur;
-		a->left = chunk;
+		return true;
 	}
-	p = a->cur;
-	a->cur += size;
-	a->left -= size;
-	return p;
-fail:
-	a->failed = true;
-	return NULL;
+	for (shift = 0; shift < 70 && p < r->end; shift += 7) {
+		x |= shift < 64 ? (uint64_t)(*p & 0x7f) << shift : 0;
+		if ((*p++ & 0x80) == 0) {
+			*v = x;
+			r->p = p;
+			return true;
+		}
+	}
+	return false;
 }
 
-static void
-arena_free_one(void *data, void *p)
+/* The next field: 1, 0 at the end, -1 when it is not well formed. */
+static inline int
+rd_field(struct rd *r, struct field *f)
 {
-	(void)data;
-	(void)p;	/* released all at once by arena_release() */
+	uint64_t tag;
+
+	if (r->p >= r->end)
+		return 0;
+	if (!rd_varint(r, &tag) || (tag >> 3) == 0 || (tag >> 3) > 0x1fffffff)
+		return -1;
+	f->num = (uint32_t)(tag >> 3);
+	f->wt = (int)(tag & 7);
+	f->v = 0;
+	f->p = NULL;
+	f->len = 0;
+	switch (f->wt) {
+	case WT_VARINT:
+		return rd_varint(r, &f->v) ? 1 : -1;
+	case WT_64BIT:
+	case WT_32BIT:
+		f->len = f->wt == WT_64BIT ? 8 : 4;
+		break;
+	case WT_LEN:
+		if (!rd_varint(r, &f->v))
+			return -1;
+		f->len = (size_t)f->v;
+		if (f->v > (uint64_t)(r->end - r->p))
+			return -1;
+		break;
+	default:
+		return -1;	/* groups, types 6 and 7 */
+	}
+	if (f->len > (size_t)(r->end - r->p))
+		return -1;
+	f->p = r->p;
+	r->p += f->len;
+	return 1;
 }
 
-static void
-arena_release(struct arena *a)
+/*
+ * Check field F of a message has wire type WT when its number is one the
+ * message has (KNOWN), i.e. whether to use it: 1 yes, 0 skip it (a field
+ * the message does not have), -1 wrong type.
+ */
+static inline int
+want(const struct field *f, bool known, int wt)
 {
-	size_t i;
-
-	for (i = 0; i < a->nchunks; i++)
-		free(a->chunks[i]);
-	free(a->chunks);
-	memset(a, 0, sizeof(*a));
+	if (!known)
+		return 0;
+	return f->wt == wt ? 1 : -1;
 }
 
-/* --- decoding ---------------------------------------------------------------- */
+/* A message of only varint fields 1..N into V[0..N) (zeros when absent;
+ * the last occurrence wins).  0, or -1 when not well formed. */
+static int
+rd_varints(const unsigned char *p, size_t len, uint64_t *v, unsigned int n)
+{
+	struct rd r = { p, p + len };
+	struct field f;
+	int k;
+
+	while ((k = rd_field(&r, &f)) > 0) {
+		k = want(&f, f.num <= n, WT_VARINT);
+		if (k < 0)
+			return -1;
+		if (k > 0)
+			v[f.num - 1] = f.v;
+	}
+	return k;
+}
+
+struct span {
+	const unsigned char *p;
+	size_t len;
+};
+
+struct spans {
+	struct span *s;
+	size_t n, cap;
+};
+
+static int
+spans_add(struct spans *s, const struct field *f)
+{
+	if (PC_GROW(s->s, s->cap, s->n, 1) < 0)
+		return PROFCONV_ENOMEM;
+	s->s[s->n++] = (struct span){ f->p, f->len };
+	return 0;
+}
 
 /*
  * Wire ids to model ids.  Most producers number objects 1..n in order;
@@ -96,10 +175,24 @@ struct idmap {
 };
 
 struct decoder {
-	const PbProfile *pb;
+	const unsigned char *data;
+	size_t len;
+	uint64_t budget;		/* bytes of samples' arrays; 0: none */
 	struct profconv_profile *prof;
-	uint32_t *str;			/* pb string index -> model index */
+	/* the first walk's findings */
+	struct spans strings, sample_types, mappings, functions, locations,
+	    period_type;
+	int64_t *comments;
+	size_t ncomments, comments_cap;
+	uint64_t scalars[16];		/* fields 7..15 by number */
+	size_t nsamples, sample_bytes;
+	uint32_t *str;			/* string index -> model index */
 	struct idmap mapping_ids, function_ids, location_ids;
+	/* one sample's pieces */
+	uint32_t *locs;
+	int64_t *vals;
+	struct pc_label *labels;
+	size_t locs_cap, vals_cap, labels_cap;
 };
 
 static bool
@@ -117,13 +210,83 @@ id_lookup(const struct idmap *m, uint64_t id, uint32_t *out)
 static int
 dstr(const struct decoder *d, int64_t idx, const char *what, uint32_t *out)
 {
-	if (idx < 0 || (uint64_t)idx >= d->pb->n_string_table)
+	if (idx < 0 || (uint64_t)idx >= d->strings.n)
 		return profconv__fail(PROFCONV_EFORMAT,
 		    "%s: string index %lld out of range (string table has "
-		    "%zu entries)", what, (long long)idx,
-		    d->pb->n_string_table);
+		    "%zu entries)", what, (long long)idx, d->strings.n);
 	*out = d->str[idx];
 	return 0;
+}
+
+/* Add the values of repeated int64 field F (packed or not) to *V. */
+static int
+add_numbers(const struct field *f, int64_t **v, size_t *n, size_t *cap)
+{
+	struct rd r = { f->p, f->p + f->len };
+	uint64_t x;
+
+	if (f->wt == WT_VARINT) {
+		if (PC_GROW(*v, *cap, *n, 1) < 0)
+			return PROFCONV_ENOMEM;
+		(*v)[(*n)++] = (int64_t)f->v;
+		return 0;
+	}
+	if (f->wt != WT_LEN)
+		return PB_WIRE;
+	/* At most one number per byte. */
+	if (*cap - *n < f->len && PC_GROW(*v, *cap, *n, f->len) < 0)
+		return PROFCONV_ENOMEM;
+	while (r.p < r.end) {
+		if (!rd_varint(&r, &x))
+			return PB_WIRE;
+		(*v)[(*n)++] = (int64_t)x;
+	}
+	return 0;
+}
+
+/* The first walk: where everything is.  0, PB_WIRE or an error. */
+static int
+find_fields(struct decoder *d)
+{
+	struct rd r = { d->data, d->data + d->len };
+	struct field f;
+	struct spans *sp;
+	int k, rc = 0;
+
+	while (rc == 0 && (k = rd_field(&r, &f)) > 0) {
+		sp = NULL;
+		switch (f.num) {
+		case 1: sp = &d->sample_types; break;
+		case 3: sp = &d->mappings; break;
+		case 4: sp = &d->locations; break;
+		case 5: sp = &d->functions; break;
+		case 6: sp = &d->strings; break;
+		case 11: sp = &d->period_type; break;
+		case 2:
+			if (f.wt != WT_LEN)
+				return PB_WIRE;
+			d->nsamples++;
+			d->sample_bytes += f.len;
+			continue;
+		case 13:
+			rc = add_numbers(&f, &d->comments, &d->ncomments,
+			    &d->comments_cap);
+			continue;
+		default:
+			if (f.num > 15)
+				continue;	/* unknown: skipped */
+			if (f.wt != WT_VARINT)
+				return PB_WIRE;
+			d->scalars[f.num] = f.v;
+			continue;
+		}
+		if (f.wt != WT_LEN)
+			return PB_WIRE;
+		rc = spans_add(sp, &f);
+	}
+	if (rc != 0)
+		return rc;
+	return k < 0 ? PB_WIRE : 0;
 }
 
 static int
@@ -132,20 +295,19 @@ decode_strings(struct decoder *d)
 	size_t i;
 	int rc;
 
-	if (d->pb->n_string_table == 0 || d->pb->string_table[0].len != 0)
+	if (d->strings.n == 0 || d->strings.s[0].len != 0)
 		return profconv__fail(PROFCONV_EFORMAT,
 		    "string_table[0] must be \"\"");
-	d->str = malloc(d->pb->n_string_table * sizeof(*d->str));
+	d->str = malloc(d->strings.n * sizeof(*d->str));
 	if (d->str == NULL)
 		return profconv__nomem();
 	/* Full lengths, NULs included; the table repairs what is not
 	 * UTF-8 and counts it. */
-	for (i = 0; i < d->pb->n_string_table; i++) {
-		const ProtobufCBinaryData *str = &d->pb->string_table[i];
+	for (i = 0; i < d->strings.n; i++) {
+		const struct span *s = &d->strings.s[i];
 
-		/* protobuf-c leaves an empty entry's data NULL. */
 		rc = profconv__strtab_intern(&d->prof->strings,
-		    str->len != 0 ? (const char *)str->data : "", str->len,
+		    s->len != 0 ? (const char *)s->p : "", s->len,
 		    &d->str[i]);
 		if (rc < 0)
 			return rc;
@@ -153,19 +315,16 @@ decode_strings(struct decoder *d)
 	return 0;
 }
 
+/* ValueType V (raw type and unit) into OUT. */
 static int
-decode_vtype(const struct decoder *d, const PbValueType *vt, const char *what,
+decode_vtype(const struct decoder *d, const uint64_t *v, const char *what,
     struct pc_vtype *out)
 {
 	int rc;
 
-	if (vt == NULL) {
-		out->type = out->unit = 0;
-		return 0;
-	}
-	rc = dstr(d, vt->type, what, &out->type);
+	rc = dstr(d, (int64_t)v[0], what, &out->type);
 	if (rc == 0)
-		rc = dstr(d, vt->unit, what, &out->unit);
+		rc = dstr(d, (int64_t)v[1], what, &out->unit);
 	return rc;
 }
 
@@ -173,41 +332,51 @@ static int
 decode_header(struct decoder *d)
 {
 	struct profconv_profile *prof = d->prof;
-	const PbProfile *pb = d->pb;
 	struct pc_reserve room = {
-		.sample_types = pb->n_sample_type, .comments = pb->n_comment,
+		.sample_types = d->sample_types.n, .comments = d->ncomments,
 	};
+	const uint64_t *sc = d->scalars;
 	struct pc_vtype vt;
+	uint64_t v[2];
 	uint32_t str = 0;
 	size_t i;
 	int rc;
 
 	rc = profconv__reserve(prof, &room);
-	for (i = 0; rc == 0 && i < pb->n_sample_type; i++) {
-		rc = decode_vtype(d, pb->sample_type[i], "sample_type", &vt);
+	for (i = 0; rc == 0 && i < d->sample_types.n; i++) {
+		v[0] = v[1] = 0;
+		if (rd_varints(d->sample_types.s[i].p,
+		    d->sample_types.s[i].len, v, 2) < 0)
+			return PB_WIRE;
+		rc = decode_vtype(d, v, "sample_type", &vt);
 		if (rc == 0)
 			rc = profconv__add_sample_type_raw(prof, &vt);
 	}
+	/* A message field given twice is the two merged. */
+	v[0] = v[1] = 0;
+	for (i = 0; rc == 0 && i < d->period_type.n; i++)
+		if (rd_varints(d->period_type.s[i].p, d->period_type.s[i].len,
+		    v, 2) < 0)
+			return PB_WIRE;
 	if (rc == 0)
-		rc = decode_vtype(d, pb->period_type, "period_type",
-		    &prof->period_type);
+		rc = decode_vtype(d, v, "period_type", &prof->period_type);
 	if (rc == 0)
-		rc = dstr(d, pb->drop_frames, "drop_frames", &prof->drop_frames);
+		rc = dstr(d, (int64_t)sc[7], "drop_frames", &prof->drop_frames);
 	if (rc == 0)
-		rc = dstr(d, pb->keep_frames, "keep_frames", &prof->keep_frames);
+		rc = dstr(d, (int64_t)sc[8], "keep_frames", &prof->keep_frames);
 	if (rc == 0)
-		rc = dstr(d, pb->default_sample_type, "default_sample_type",
+		rc = dstr(d, (int64_t)sc[14], "default_sample_type",
 		    &prof->default_sample_type);
 	if (rc == 0)
-		rc = dstr(d, pb->doc_url, "doc_url", &prof->doc_url);
-	for (i = 0; rc == 0 && i < pb->n_comment; i++) {
-		rc = dstr(d, pb->comment[i], "comment", &str);
+		rc = dstr(d, (int64_t)sc[15], "doc_url", &prof->doc_url);
+	for (i = 0; rc == 0 && i < d->ncomments; i++) {
+		rc = dstr(d, d->comments[i], "comment", &str);
 		if (rc == 0)
 			rc = profconv__add_comment_raw(prof, str);
 	}
-	prof->period = pb->period;
-	prof->time_nanos = pb->time_nanos;
-	prof->duration_nanos = pb->duration_nanos;
+	prof->period = (int64_t)sc[12];
+	prof->time_nanos = (int64_t)sc[9];
+	prof->duration_nanos = (int64_t)sc[10];
 	return rc;
 }
 
@@ -230,44 +399,61 @@ claim_id(struct idmap *m, uint64_t id, uint32_t n, const char *what)
 	return profconv__u64map_put(&m->map, id, n);
 }
 
-/* Are the ids of the COUNT objects OBJS exactly 1..COUNT, in order?
- * (A macro: mappings, functions and locations are different types.) */
-#define IDS_DENSE(objs, count, out) do {				\
-	size_t i_;							\
-	(out)->n = (count);						\
-	(out)->dense = true;						\
-	for (i_ = 0; i_ < (count) && (out)->dense; i_++)		\
-		(out)->dense = (objs)[i_]->id == i_ + 1;		\
-} while (0)
+/*
+ * Are the ids of the N objects in SP exactly 1..N, in order?  Each
+ * object's id is field 1, a varint; a message whose first field is not
+ * its id (legal, rare) makes the map a table.
+ */
+static int
+ids_dense(const struct spans *sp, struct idmap *out)
+{
+	size_t i;
+	uint64_t v[1];
+
+	out->n = sp->n;
+	out->dense = true;
+	for (i = 0; i < sp->n && out->dense; i++) {
+		v[0] = 0;
+		if (rd_varints(sp->s[i].p, sp->s[i].len, v, 1) < 0)
+			return PB_WIRE;
+		out->dense = v[0] == i + 1;
+	}
+	return 0;
+}
 
 static int
 decode_mappings(struct decoder *d)
 {
 	struct profconv_profile *prof = d->prof;
-	struct pc_reserve room = { .mappings = d->pb->n_mapping };
+	struct pc_reserve room = { .mappings = d->mappings.n };
 	struct pc_mapping mm, *m = &mm;
+	uint64_t v[10];
 	size_t i;
 	int rc;
 
-	IDS_DENSE(d->pb->mapping, d->pb->n_mapping, &d->mapping_ids);
-	rc = profconv__reserve(prof, &room);
-	for (i = 0; rc == 0 && i < d->pb->n_mapping; i++) {
-		const PbMapping *pm = d->pb->mapping[i];
-
+	rc = ids_dense(&d->mappings, &d->mapping_ids);
+	if (rc == 0)
+		rc = profconv__reserve(prof, &room);
+	for (i = 0; rc == 0 && i < d->mappings.n; i++) {
+		memset(v, 0, sizeof(v));
+		if (rd_varints(d->mappings.s[i].p, d->mappings.s[i].len, v,
+		    10) < 0)
+			return PB_WIRE;
 		memset(m, 0, sizeof(*m));
-		m->start = pm->memory_start;
-		m->limit = pm->memory_limit;
-		m->offset = pm->file_offset;
-		m->flags = (pm->has_functions ? PC_MAP_HAS_FUNCTIONS : 0) |
-		    (pm->has_filenames ? PC_MAP_HAS_FILENAMES : 0) |
-		    (pm->has_line_numbers ? PC_MAP_HAS_LINE_NUMBERS : 0) |
-		    (pm->has_inline_frames ? PC_MAP_HAS_INLINE_FRAMES : 0);
-		rc = claim_id(&d->mapping_ids, pm->id, (uint32_t)i + 1,
+		m->start = v[1];
+		m->limit = v[2];
+		m->offset = v[3];
+		m->flags = (v[6] != 0 ? PC_MAP_HAS_FUNCTIONS : 0) |
+		    (v[7] != 0 ? PC_MAP_HAS_FILENAMES : 0) |
+		    (v[8] != 0 ? PC_MAP_HAS_LINE_NUMBERS : 0) |
+		    (v[9] != 0 ? PC_MAP_HAS_INLINE_FRAMES : 0);
+		rc = claim_id(&d->mapping_ids, v[0], (uint32_t)i + 1,
 		    "mapping");
 		if (rc == 0)
-			rc = dstr(d, pm->filename, "mapping filename", &m->file);
+			rc = dstr(d, (int64_t)v[4], "mapping filename",
+			    &m->file);
 		if (rc == 0)
-			rc = dstr(d, pm->build_id, "mapping build_id",
+			rc = dstr(d, (int64_t)v[5], "mapping build_id",
 			    &m->build_id);
 		if (rc == 0)
 			rc = profconv__add_mapping_raw(prof, m, NULL);
@@ -279,26 +465,30 @@ static int
 decode_functions(struct decoder *d)
 {
 	struct profconv_profile *prof = d->prof;
-	struct pc_reserve room = { .functions = d->pb->n_function };
+	struct pc_reserve room = { .functions = d->functions.n };
 	struct pc_function ff, *f = &ff;
+	uint64_t v[5];
 	size_t i;
 	int rc;
 
-	IDS_DENSE(d->pb->function, d->pb->n_function, &d->function_ids);
-	rc = profconv__reserve(prof, &room);
-	for (i = 0; rc == 0 && i < d->pb->n_function; i++) {
-		const PbFunction *pf = d->pb->function[i];
-
-		f->start_line = pf->start_line;
-		rc = claim_id(&d->function_ids, pf->id, (uint32_t)i + 1,
+	rc = ids_dense(&d->functions, &d->function_ids);
+	if (rc == 0)
+		rc = profconv__reserve(prof, &room);
+	for (i = 0; rc == 0 && i < d->functions.n; i++) {
+		memset(v, 0, sizeof(v));
+		if (rd_varints(d->functions.s[i].p, d->functions.s[i].len, v,
+		    5) < 0)
+			return PB_WIRE;
+		f->start_line = (int64_t)v[4];
+		rc = claim_id(&d->function_ids, v[0], (uint32_t)i + 1,
 		    "function");
 		if (rc == 0)
-			rc = dstr(d, pf->name, "function name", &f->name);
+			rc = dstr(d, (int64_t)v[1], "function name", &f->name);
 		if (rc == 0)
-			rc = dstr(d, pf->system_name, "function system_name",
+			rc = dstr(d, (int64_t)v[2], "function system_name",
 			    &f->system_name);
 		if (rc == 0)
-			rc = dstr(d, pf->filename, "function filename",
+			rc = dstr(d, (int64_t)v[3], "function filename",
 			    &f->file);
 		if (rc == 0)
 			rc = profconv__add_function_raw(prof, f, NULL);
@@ -306,126 +496,307 @@ decode_functions(struct decoder *d)
 	return rc;
 }
 
+/* Location S: its fields into V (id, mapping_id, address, -, is_folded)
+ * and its lines into *LINES (function ids still wire ids). */
+static int
+read_location(const struct span *s, uint64_t *v, uint64_t **fids,
+    struct pc_line **lines, size_t *n, size_t *cap, size_t *fcap)
+{
+	struct rd r = { s->p, s->p + s->len };
+	struct field f;
+	uint64_t lv[3];
+	int k;
+
+	*n = 0;
+	while ((k = rd_field(&r, &f)) > 0) {
+		k = want(&f, f.num <= 5, f.num == 4 ? WT_LEN : WT_VARINT);
+		if (k < 0)
+			return PB_WIRE;
+		if (k == 0)
+			continue;
+		if (f.num != 4) {
+			v[f.num - 1] = f.v;
+			continue;
+		}
+		lv[0] = lv[1] = lv[2] = 0;
+		if (rd_varints(f.p, f.len, lv, 3) < 0)
+			return PB_WIRE;
+		if (PC_GROW(*lines, *cap, *n, 1) < 0 ||
+		    PC_GROW(*fids, *fcap, *n, 1) < 0)
+			return PROFCONV_ENOMEM;
+		(*fids)[*n] = lv[0];
+		(*lines)[*n].line = (int64_t)lv[1];
+		(*lines)[*n].column = (int64_t)lv[2];
+		(*n)++;
+	}
+	return k < 0 ? PB_WIRE : 0;
+}
+
 /* Locations come after functions and mappings: their ids must resolve. */
 static int
 decode_locations(struct decoder *d)
 {
 	struct profconv_profile *prof = d->prof;
-	struct pc_reserve room = { 0 };
+	struct pc_reserve room = { .locations = d->locations.n };
 	struct pc_line *lines = NULL;
-	size_t i, j, cap = 0;
+	uint64_t *fids = NULL, v[5];
+	size_t i, j, nl = 0, cap = 0, fcap = 0;
 	uint32_t mid;
 	int rc;
 
-	IDS_DENSE(d->pb->location, d->pb->n_location, &d->location_ids);
-	room.locations = d->pb->n_location;
-	for (i = 0; i < d->pb->n_location; i++)
-		room.lines += d->pb->location[i]->n_line;
-	rc = profconv__reserve(prof, &room);
-	for (i = 0; rc == 0 && i < d->pb->n_location; i++) {
-		const PbLocation *pl = d->pb->location[i];
-
-		rc = claim_id(&d->location_ids, pl->id, (uint32_t)i + 1,
-		    "location");
+	rc = ids_dense(&d->locations, &d->location_ids);
+	if (rc == 0)
+		rc = profconv__reserve(prof, &room);
+	for (i = 0; rc == 0 && i < d->locations.n; i++) {
+		memset(v, 0, sizeof(v));
+		rc = read_location(&d->locations.s[i], v, &fids, &lines, &nl,
+		    &cap, &fcap);
+		if (rc == 0)
+			rc = claim_id(&d->location_ids, v[0], (uint32_t)i + 1,
+			    "location");
 		mid = 0;
-		if (rc == 0 && pl->mapping_id != 0 &&
-		    !id_lookup(&d->mapping_ids, pl->mapping_id, &mid))
+		if (rc == 0 && v[1] != 0 &&
+		    !id_lookup(&d->mapping_ids, v[1], &mid))
 			rc = profconv__fail(PROFCONV_EFORMAT,
 			    "location %llu refers to unknown mapping %llu",
-			    (unsigned long long)pl->id,
-			    (unsigned long long)pl->mapping_id);
-		if (rc == 0)
-			rc = PC_GROW(lines, cap, 0, pl->n_line);
-		for (j = 0; rc == 0 && j < pl->n_line; j++) {
-			const PbLine *ln = pl->line[j];
-
-			if (!id_lookup(&d->function_ids,
-			    ln->function_id, &lines[j].function))
+			    (unsigned long long)v[0], (unsigned long long)v[1]);
+		for (j = 0; rc == 0 && j < nl; j++)
+			if (!id_lookup(&d->function_ids, fids[j],
+			    &lines[j].function))
 				rc = profconv__fail(PROFCONV_EFORMAT,
 				    "location %llu refers to unknown "
-				    "function %llu", (unsigned long long)pl->id,
-				    (unsigned long long)ln->function_id);
-			lines[j].line = ln->line;
-			lines[j].column = ln->column;
-		}
+				    "function %llu", (unsigned long long)v[0],
+				    (unsigned long long)fids[j]);
 		if (rc == 0)
-			rc = profconv__add_location_raw(prof, mid, pl->address,
-			    lines, pl->n_line, pl->is_folded, NULL);
+			rc = profconv__add_location_raw(prof, mid, v[2],
+			    lines, nl, v[4] != 0, NULL);
 	}
 	free(lines);
+	free(fids);
 	return rc;
+}
+
+/* Location ID of sample SI as the sample's next (room is made). */
+static inline int
+add_location(struct decoder *d, uint64_t id, size_t si, size_t *n)
+{
+	if (d->location_ids.dense && id != 0 && id <= d->location_ids.n) {
+		d->locs[(*n)++] = (uint32_t)id;
+		return 0;
+	}
+	if (!id_lookup(&d->location_ids, id, &d->locs[*n]))
+		return profconv__fail(PROFCONV_EFORMAT,
+		    "sample %zu refers to unknown location %llu", si + 1,
+		    (unsigned long long)id);
+	(*n)++;
+	return 0;
+}
+
+/* The location ids of field F (packed or not) onto sample SI's. */
+static int
+add_locations(struct decoder *d, const struct field *f, size_t si,
+    size_t *n)
+{
+	struct rd r = { f->p, f->p + f->len };
+	uint64_t id;
+	int rc;
+
+	if (f->wt == WT_VARINT) {
+		if (PC_GROW(d->locs, d->locs_cap, *n, 1) < 0)
+			return PROFCONV_ENOMEM;
+		return add_location(d, f->v, si, n);
+	}
+	if (f->wt != WT_LEN)
+		return PB_WIRE;
+	/* At most one id per byte. */
+	if (d->locs_cap - *n < f->len &&
+	    PC_GROW(d->locs, d->locs_cap, *n, f->len) < 0)
+		return PROFCONV_ENOMEM;
+	while (r.p < r.end) {
+		if (!rd_varint(&r, &id))
+			return PB_WIRE;
+		rc = add_location(d, id, si, n);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
 }
 
 static int
-decode_sample(struct decoder *d, size_t si, uint32_t **locs, size_t *lcap,
-    struct pc_label **labels, size_t *bcap)
+add_label(struct decoder *d, const struct field *f, size_t *n)
 {
-	const PbSample *ps = d->pb->sample[si];
-	size_t j, nl = 0;
+	struct pc_label *l;
+	uint64_t v[4] = { 0, 0, 0, 0 };
 	int rc;
 
-	if (ps->n_value != d->pb->n_sample_type)
-		return profconv__fail(PROFCONV_EFORMAT,
-		    "sample %zu has %zu values, but there are %zu sample types",
-		    si + 1, ps->n_value, d->pb->n_sample_type);
-	rc = PC_GROW(*locs, *lcap, 0, ps->n_location_id);
-	for (j = 0; rc == 0 && j < ps->n_location_id; j++)
-		if (!id_lookup(&d->location_ids, ps->location_id[j],
-		    &(*locs)[j]))
-			rc = profconv__fail(PROFCONV_EFORMAT,
-			    "sample %zu refers to unknown location %llu",
-			    si + 1, (unsigned long long)ps->location_id[j]);
+	if (f->wt != WT_LEN || rd_varints(f->p, f->len, v, 4) < 0)
+		return PB_WIRE;
+	if (d->labels_cap == *n &&
+	    PC_GROW(d->labels, d->labels_cap, *n, 1) < 0)
+		return PROFCONV_ENOMEM;
+	l = &d->labels[(*n)++];
+	rc = dstr(d, (int64_t)v[0], "label key", &l->key);
 	if (rc == 0)
-		rc = PC_GROW(*labels, *bcap, 0, ps->n_label);
-	for (j = 0; rc == 0 && j < ps->n_label; j++) {
-		const PbLabel *pl = ps->label[j];
-		struct pc_label *l = &(*labels)[nl++];
-
-		rc = dstr(d, pl->key, "label key", &l->key);
-		if (rc == 0)
-			rc = dstr(d, pl->str, "label str", &l->str);
-		if (rc == 0)
-			rc = dstr(d, pl->num_unit, "label num_unit", &l->unit);
-		if (rc < 0)
-			break;
-		/* As in pprof, a string value wins over a number. */
-		l->num = l->str != 0 ? 0 : pl->num;
-		if (l->str != 0)
-			l->unit = 0;
-	}
+		rc = dstr(d, (int64_t)v[1], "label str", &l->str);
 	if (rc == 0)
-		rc = profconv__add_sample_raw(d->prof, *locs, ps->n_location_id,
-		    ps->value, *labels, nl);
+		rc = dstr(d, (int64_t)v[3], "label num_unit", &l->unit);
+	/* As in pprof, a string value wins over a number. */
+	l->num = l->str != 0 ? 0 : (int64_t)v[2];
+	if (l->str != 0)
+		l->unit = 0;
 	return rc;
 }
 
+/* Sample SI, the LEN bytes at P, into the model. */
+static int
+decode_sample(struct decoder *d, size_t si, const unsigned char *p,
+    size_t len)
+{
+	struct rd r = { p, p + len };
+	struct field f;
+	size_t nloc = 0, nval = 0, nlab = 0;
+	int k, rc = 0;
+
+	while (rc == 0 && (k = rd_field(&r, &f)) > 0) {
+		switch (f.num) {
+		case 1:
+			rc = add_locations(d, &f, si, &nloc);
+			break;
+		case 2:
+			rc = add_numbers(&f, &d->vals, &nval, &d->vals_cap);
+			break;
+		case 3:
+			rc = add_label(d, &f, &nlab);
+			break;
+		default:
+			break;		/* unknown: skipped */
+		}
+	}
+	if (rc != 0)
+		return rc;
+	if (k < 0)
+		return PB_WIRE;
+	if (nval != d->prof->nsample_types)
+		return profconv__fail(PROFCONV_EFORMAT,
+		    "sample %zu has %zu values, but there are %zu sample types",
+		    si + 1, nval, d->prof->nsample_types);
+	return profconv__add_sample_raw(d->prof, d->locs, nloc, d->vals,
+	    d->labels, nlab);
+}
+
+static int
+budget_fail(const struct decoder *d)
+{
+	return profconv__fail(PROFCONV_EFORMAT, "decoding this pprof "
+	    "protobuf (%zu bytes) needs more than the input bound, %llu MiB, "
+	    "of memory", d->len, (unsigned long long)(d->budget >> 20));
+}
+
+/* The model's bytes for the samples so far. */
+static uint64_t
+samples_bytes(const struct profconv_profile *prof)
+{
+	return (uint64_t)prof->nsamples * sizeof(struct pc_sample) +
+	    (uint64_t)prof->nstack * sizeof(uint32_t) +
+	    (uint64_t)prof->nvalues * sizeof(int64_t) +
+	    (uint64_t)prof->nlabels * sizeof(struct pc_label);
+}
+
+/*
+ * Room for the samples, their values, and their stacks as far as the
+ * bytes tell (a location id takes two bytes or so), taken before anything
+ * else is decoded; beyond the bound on memory, refused before it is taken.
+ */
+static int
+reserve_samples(struct decoder *d)
+{
+	struct pc_reserve room = { 0 };
+	size_t nt = d->sample_types.n;
+
+	room.samples = d->nsamples;
+	if (nt != 0 && d->nsamples > SIZE_MAX / 16 / nt)
+		return profconv__nomem();
+	room.values = d->nsamples * nt;
+	room.stack = d->sample_bytes / 2;
+	if (d->budget != 0 &&
+	    (uint64_t)room.samples * sizeof(struct pc_sample) +
+	    (uint64_t)room.values * sizeof(int64_t) > d->budget)
+		return budget_fail(d);
+	return profconv__reserve(d->prof, &room);
+}
+
+/* The second walk: every sample, in order. */
 static int
 decode_samples(struct decoder *d)
 {
-	struct profconv_profile *prof = d->prof;
-	struct pc_label *labels = NULL;
-	struct pc_reserve room = { 0 };
-	uint32_t *locs = NULL;
-	size_t i, lcap = 0, bcap = 0, nstack = 0;
+	struct rd r = { d->data, d->data + d->len };
+	struct field f;
+	size_t si = 0;
+	int rc = 0;
+
+	while (rc == 0 && rd_field(&r, &f) > 0) {
+		if (f.num != 2)
+			continue;
+		rc = decode_sample(d, si++, f.p, f.len);
+		if (rc == 0 && d->budget != 0 && (si & 4095) == 0 &&
+		    samples_bytes(d->prof) > d->budget)
+			rc = budget_fail(d);
+	}
+	return rc;
+}
+
+int
+profconv__pb_decode(struct profconv_profile **out, const unsigned char *data,
+    size_t len, uint64_t budget)
+{
+	struct decoder d = { .data = data, .len = len, .budget = budget };
 	int rc;
 
-	/* Size the flat arrays once. */
-	for (i = 0; i < d->pb->n_sample; i++)
-		nstack += d->pb->sample[i]->n_location_id;
-	room.samples = d->pb->n_sample;
-	room.stack = nstack;
-	rc = 0;
-	if (d->pb->n_sample_type != 0 &&
-	    d->pb->n_sample > SIZE_MAX / d->pb->n_sample_type)
-		rc = profconv__nomem();
-	room.values = d->pb->n_sample * d->pb->n_sample_type;
+	*out = NULL;
+	rc = find_fields(&d);
 	if (rc == 0)
-		rc = profconv__reserve(prof, &room);
-	for (i = 0; rc == 0 && i < d->pb->n_sample; i++)
-		rc = decode_sample(d, i, &locs, &lcap, &labels, &bcap);
-	free(locs);
-	free(labels);
-	return rc;
+		rc = profconv_profile_new(&d.prof);
+	if (rc == 0)
+		rc = reserve_samples(&d);
+	if (rc == 0)
+		rc = decode_strings(&d);
+	if (rc == 0)
+		rc = decode_header(&d);
+	if (rc == 0)
+		rc = decode_mappings(&d);
+	if (rc == 0)
+		rc = decode_functions(&d);
+	if (rc == 0)
+		rc = decode_locations(&d);
+	if (rc == 0)
+		rc = decode_samples(&d);
+	if (rc == 0 && d.nsamples != 0 && d.sample_types.n == 0)
+		rc = profconv__fail(PROFCONV_EFORMAT,
+		    "profile has samples but no sample types");
+	if (rc == PB_WIRE)
+		rc = profconv__pb_invalid(data, len);
+	else if (rc == PROFCONV_ENOMEM)
+		rc = profconv__nomem();
+	free(d.strings.s);
+	free(d.sample_types.s);
+	free(d.mappings.s);
+	free(d.functions.s);
+	free(d.locations.s);
+	free(d.period_type.s);
+	free(d.comments);
+	free(d.str);
+	free(d.locs);
+	free(d.vals);
+	free(d.labels);
+	profconv__u64map_free(&d.mapping_ids.map);
+	profconv__u64map_free(&d.function_ids.map);
+	profconv__u64map_free(&d.location_ids.map);
+	if (rc < 0) {
+		profconv_profile_free(d.prof);
+		return rc;
+	}
+	*out = d.prof;
+	return 0;
 }
 
 static int profile_wire_type(uint64_t field, int got);
@@ -474,19 +845,19 @@ walk_profile(const unsigned char *p, size_t len, size_t *off, uint64_t *field)
 		if (*field == 0 || profile_wire_type(*field, wt) != wt)
 			return WALK_BAD;
 		switch (wt) {
-		case PROTOBUF_C_WIRE_TYPE_VARINT:
+		case WT_VARINT:
 			r = walk_varint(p, len, &i, &v);
 			if (r <= 0)
 				return r == 0 ? WALK_CUT : WALK_BAD;
 			break;
-		case PROTOBUF_C_WIRE_TYPE_64BIT:
-		case PROTOBUF_C_WIRE_TYPE_32BIT:
-			v = wt == PROTOBUF_C_WIRE_TYPE_64BIT ? 8 : 4;
+		case WT_64BIT:
+		case WT_32BIT:
+			v = wt == WT_64BIT ? 8 : 4;
 			if (v > len - i)
 				return WALK_CUT;
 			i += v;
 			break;
-		case PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED:
+		case WT_LEN:
 			r = walk_varint(p, len, &i, &v);
 			if (r <= 0)
 				return r == 0 ? WALK_CUT : WALK_BAD;
@@ -519,62 +890,6 @@ profconv__pb_invalid(const unsigned char *data, size_t len)
 		return profconv__fail(PROFCONV_EFORMAT,
 		    "not a valid pprof protobuf (%zu bytes)", len);
 	}
-}
-
-int
-profconv__pb_decode(struct profconv_profile **out, const unsigned char *data,
-    size_t len, uint64_t budget)
-{
-	struct arena arena = { .budget = budget };
-	ProtobufCAllocator alloc = { arena_alloc, arena_free_one, &arena };
-	struct decoder d = { 0 };
-	PbProfile *pb;
-	bool failed, over;
-	int rc;
-
-	*out = NULL;
-	pb = perftools__profiles__profile__unpack(&alloc, len, data);
-	if (pb == NULL) {
-		failed = arena.failed;
-		over = arena.over_budget;
-		arena_release(&arena);
-		if (failed && over)
-			return profconv__fail(PROFCONV_EFORMAT, "decoding this "
-			    "pprof protobuf (%zu bytes) needs more than the "
-			    "input bound, %llu MiB, of memory", len,
-			    (unsigned long long)(budget >> 20));
-		if (failed)
-			return profconv__nomem();
-		return profconv__pb_invalid(data, len);
-	}
-	d.pb = pb;
-	rc = profconv_profile_new(&d.prof);
-	if (rc == 0)
-		rc = decode_strings(&d);
-	if (rc == 0)
-		rc = decode_header(&d);
-	if (rc == 0)
-		rc = decode_mappings(&d);
-	if (rc == 0)
-		rc = decode_functions(&d);
-	if (rc == 0)
-		rc = decode_locations(&d);
-	if (rc == 0)
-		rc = decode_samples(&d);
-	if (rc == 0 && pb->n_sample != 0 && pb->n_sample_type == 0)
-		rc = profconv__fail(PROFCONV_EFORMAT,
-		    "profile has samples but no sample types");
-	free(d.str);
-	profconv__u64map_free(&d.mapping_ids.map);
-	profconv__u64map_free(&d.function_ids.map);
-	profconv__u64map_free(&d.location_ids.map);
-	arena_release(&arena);
-	if (rc < 0) {
-		profconv_profile_free(d.prof);
-		return rc;
-	}
-	*out = d.prof;
-	return 0;
 }
 
 /* --- the pprof reader ------------------------------------------------------ */

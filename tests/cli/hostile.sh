@@ -56,11 +56,14 @@ expect_err "profconv show: '/dev/zero': unrecognized profile format (binary data
 hostile_empty_pb "$TMP/empty.pb"
 bounded 1 "$PROFCONV" show --max-input 64M "$TMP/empty.pb"
 expect_err "profconv show: '$TMP/empty.pb': decoding this pprof protobuf (16777216 bytes) needs more than the input bound, 64 MiB, of memory"
-# Item 15: running out of memory there says so (not "unrecognized").
+# Item 15: running out of memory there says so (not "unrecognized"):
+# 32M empty samples (64 MB) need 768 MB of sample records.
 if [ "$CAP" != : ]; then
-	(ulimit -v 262144 && exec "$PROFCONV" show "$TMP/empty.pb") \
+	cat "$TMP/empty.pb" "$TMP/empty.pb" "$TMP/empty.pb" "$TMP/empty.pb" \
+		>"$TMP/empty4.pb"
+	(ulimit -v 262144 && exec "$PROFCONV" show "$TMP/empty4.pb") \
 		>/dev/null 2>"$TMP/err"
-	expect_err "profconv show: '$TMP/empty.pb': out of memory"
+	expect_err "profconv show: '$TMP/empty4.pb': out of memory"
 fi
 # Item 17: a pprof cut short says where, not "unrecognized".
 "$PROFCONV" text2pb --no-compress "$DATA/go/cpu.pb.gz" -o "$TMP/cpu.pb"
