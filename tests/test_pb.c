@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <zlib.h>
 
 #include "helpers.h"
 #include "internal.h"
@@ -558,4 +559,252 @@ Test(pb, says_which_location_has_id_0)
 	w.p.n_location = 2;
 	cr_assert(eq(int, decode_wire(&w), PROFCONV_EFORMAT));
 	cr_assert(eq(str, ERRMSG, "location[1] has id 0"));
+}
+
+/* --- the hand-made wire format against protobuf-c ------------------------ */
+
+/* A profile with PER_TYPE-valued samples over many stacks, labels and
+ * lines: a few MiB of pprof, so several gzip members. */
+static struct profconv_profile *
+build_large(size_t nsamples)
+{
+	struct profconv_profile *p;
+	struct profconv_mapping m = { 0x400000, 0x800000, 0, "/bin/big",
+		"0123abcd", 1, 1, 1, 0 };
+	struct profconv_line ln[2];
+	struct profconv_label lab[2] = {
+		{ .key = "thread", .str = "worker" },
+		{ .key = "bytes", .num = 0, .unit = "bytes" },
+	};
+	uint32_t locs[600], stack[40];
+	int64_t v[3];
+	char name[32];
+	size_t i, k;
+
+	cr_assert(eq(int, profconv_profile_new(&p), 0));
+	profconv_profile_add_sample_type(p, "alloc_objects", "count");
+	profconv_profile_add_sample_type(p, "alloc_space", "bytes");
+	profconv_profile_add_sample_type(p, "inuse_space", "bytes");
+	profconv_profile_set_period(p, "space", "bytes", 524288);
+	profconv_profile_add_mapping(p, &m, NULL);
+	for (i = 0; i < 300; i++) {
+		struct profconv_function f = { name, name, "big.c",
+			(int64_t)i * 10 };
+
+		snprintf(name, sizeof(name), "fn%zu", i);
+		profconv_profile_add_function(p, &f, NULL);
+	}
+	for (i = 0; i < 600; i++) {
+		ln[0] = (struct profconv_line){ (uint32_t)(i % 300) + 1,
+			(int64_t)i, 0 };
+		ln[1] = (struct profconv_line){ (uint32_t)((i * 7) % 300) + 1,
+			(int64_t)i * 3, 5 };
+		profconv_profile_add_location(p, i % 50 ? 1 : 0,
+		    0x400000 + i * 0x40, ln, 1 + i % 2, 0, &locs[i]);
+	}
+	for (i = 0; i < nsamples; i++) {
+		for (k = 0; k < 40; k++)
+			stack[k] = locs[(i * 31 + k * k * 17 + (i >> k % 16)) % 600];
+		v[0] = (int64_t)(i % 9) + 1;
+		v[1] = (int64_t)(i * 4099 % 1000003);
+		v[2] = i % 5 == 0 ? -v[1] : 0;
+		lab[1].num = (int64_t)i;
+		cr_assert(eq(int, profconv_profile_add_sample(p, stack,
+		    5 + i % 36, v, lab, i % 3), 0));
+	}
+	return p;
+}
+
+/* Our packing is protobuf-c's: unpack what we wrote and pack it again. */
+static void
+assert_canonical(const struct profconv_profile *p)
+{
+	size_t len, n;
+	unsigned char *buf = (unsigned char *)write_mem(p, 0, &len), *again;
+	PbProfile *pb = perftools__profiles__profile__unpack(NULL, len, buf);
+
+	cr_assert(not(zero(ptr, pb)), "protobuf-c cannot unpack our output");
+	n = perftools__profiles__profile__get_packed_size(pb);
+	cr_assert(eq(sz, n, len));
+	again = malloc(n + 1);
+	perftools__profiles__profile__pack(pb, again);
+	cr_assert(eq(int, memcmp(again, buf, len), 0),
+	    "protobuf-c packs the message into other bytes");
+	perftools__profiles__profile__free_unpacked(pb, NULL);
+	free(again);
+	free(buf);
+}
+
+Test(pb, packing_is_protobuf_c_packing)
+{
+	struct profconv_profile *p = build_full();
+
+	assert_canonical(p);
+	profconv_profile_free(p);
+	p = build_large(20000);
+	assert_canonical(p);
+	profconv_profile_free(p);
+}
+
+/* Write P with BACKEND at LEVEL on JOBS threads into memory. */
+static unsigned char *
+write_with(const struct profconv_profile *p, int level, unsigned int jobs,
+    enum pc_gz_backend backend, size_t *len)
+{
+	char *buf = NULL;
+	FILE *fp = open_memstream(&buf, len);
+
+	cr_assert(not(zero(ptr, fp)));
+	cr_assert(eq(int, profconv__pb_write(p, fp, level, jobs, backend), 0),
+	    "%s", profconv_errmsg());
+	fclose(fp);
+	return (unsigned char *)buf;
+}
+
+/* Count the gzip members: each starts 1f 8b 08 at a member boundary,
+ * which inflating finds. */
+static size_t
+gzip_members(const unsigned char *buf, size_t len, size_t *raw)
+{
+	z_stream z;
+	unsigned char out[65536];
+	size_t members = 0;
+	int zr;
+
+	memset(&z, 0, sizeof(z));
+	cr_assert(eq(int, inflateInit2(&z, 16 + MAX_WBITS), Z_OK));
+	z.next_in = (unsigned char *)buf;
+	z.avail_in = (uInt)len;
+	*raw = 0;
+	while (z.avail_in != 0) {
+		z.next_out = out;
+		z.avail_out = sizeof(out);
+		zr = inflate(&z, Z_NO_FLUSH);
+		cr_assert(zr == Z_OK || zr == Z_STREAM_END, "inflate: %d", zr);
+		*raw += sizeof(out) - z.avail_out;
+		if (zr == Z_STREAM_END) {
+			members++;
+			cr_assert(eq(int, inflateReset(&z), Z_OK));
+		}
+	}
+	inflateEnd(&z);
+	return members;
+}
+
+/* Every backend this build has, every level and thread count: the same
+ * bytes for every count, gzip members of 1 MiB, the same profile back. */
+Test(pb, output_does_not_depend_on_threads)
+{
+	static const enum pc_gz_backend backends[] = { PC_GZ_ZLIB,
+		PC_GZ_LIBDEFLATE };
+	static const unsigned int jobs[] = { 2, 3, 8 };
+	static const int levels[] = { 0, 1, 6, -1 };
+	struct profconv_profile *p = build_large(60000), *back;
+	unsigned char *one, *many, *plain;
+	size_t b, l, j, len1, len, plen, raw, tested = 0;
+	char *a, *d;
+
+	plain = write_with(p, 0, 1, PC_GZ_BEST, &plen);
+	cr_assert(gt(sz, plen, 3 * PC_GZ_BLOCK), "only %zu bytes", plen);
+	a = dump(p);
+	for (b = 0; b < PC_ARRAY_LEN(backends); b++) {
+		if (!profconv__gz_has(backends[b]))
+			continue;	/* configured without libdeflate */
+		tested++;
+		for (l = 0; l < PC_ARRAY_LEN(levels); l++) {
+			one = write_with(p, levels[l], 1, backends[b], &len1);
+			for (j = 0; j < PC_ARRAY_LEN(jobs); j++) {
+				many = write_with(p, levels[l], jobs[j],
+				    backends[b], &len);
+				cr_assert(eq(sz, len, len1));
+				cr_assert(eq(int, memcmp(one, many, len), 0),
+				    "backend %zu level %d: -j %u differs",
+				    b, levels[l], jobs[j]);
+				free(many);
+			}
+			if (levels[l] != 0) {
+				cr_assert(eq(sz, gzip_members(one, len1, &raw),
+				    (plen + PC_GZ_BLOCK - 1) / PC_GZ_BLOCK));
+				cr_assert(eq(sz, raw, plen));
+			}
+			cr_assert(eq(int, profconv_profile_read_mem(&back, one,
+			    len1, NULL, NULL), 0), "%s", profconv_errmsg());
+			d = dump(back);
+			cr_assert(eq(str, d, a));
+			free(d);
+			profconv_profile_free(back);
+			free(one);
+		}
+	}
+	cr_assert(ge(sz, tested, 1));
+	free(a);
+	free(plain);
+	profconv_profile_free(p);
+}
+
+/* --- the decoder takes what protobuf-c took ------------------------------ */
+
+/* The valid wire profile, then the LEN bytes MORE. */
+static int
+decode_wire_plus(const unsigned char *more, size_t len, size_t *total)
+{
+	struct wire w;
+	size_t i, n;
+	uint8_t *buf;
+	int rc;
+
+	wire_init(&w);
+	for (i = 0; i < w.p.n_string_table; i++) {
+		w.bstrs[i].data = (uint8_t *)w.strs[i];
+		w.bstrs[i].len = strlen(w.strs[i]);
+	}
+	n = perftools__profiles__profile__get_packed_size(&w.p);
+	buf = malloc(n + len);
+	perftools__profiles__profile__pack(&w.p, buf);
+	memcpy(buf + n, more, len);
+	*total = n + len;
+	rc = profconv_profile_read_mem(&prof, buf, n + len, NULL, NULL);
+	free(buf);
+	return rc;
+}
+
+/* A second Profile message after the first adds to it (a sample with
+ * its location id and value unpacked); unknown fields of any wire type
+ * inside a message are skipped (at the top, detection refuses them). */
+Test(pb, decodes_unpacked_split_and_unknown_fields)
+{
+	static const unsigned char more[] = {
+		0x12, 0x14, 0x08, 0x64,
+		0x48, 0x01,					/* field 9 */
+		0x10, 0x07, 0x08, 0x64,
+		0xa0, 0x01, 0x05,				/* field 20 */
+		0xad, 0x01, 1, 2, 3, 4,				/* field 21 */
+		0xb2, 0x01, 0x00,				/* field 22 */
+	};
+	struct profconv_sample s;
+	size_t n;
+
+	cr_assert(eq(int, decode_wire_plus(more, sizeof(more), &n), 0), "%s",
+	    profconv_errmsg());
+	cr_assert(eq(sz, profconv_profile_sample_count(prof), 2));
+	profconv_profile_sample(prof, 1, &s);
+	cr_assert(eq(sz, s.nlocations, 2));
+	cr_assert(eq(u32, s.location_ids[0], 1));
+	cr_assert(eq(u32, s.location_ids[1], 1));
+	cr_assert(eq(i64, s.values[0], 7));
+}
+
+/* A known field with another wire type inside a message is refused. */
+Test(pb, refuses_known_fields_of_the_wrong_wire_type)
+{
+	static const unsigned char ids_fixed[] = { 0x12, 0x09, 0x09, 1, 2, 3,
+		4, 5, 6, 7, 8 };
+	char want[128];
+	size_t n;
+
+	cr_assert(eq(int, decode_wire_plus(ids_fixed, sizeof(ids_fixed), &n),
+	    PROFCONV_EFORMAT));
+	snprintf(want, sizeof(want), "not a valid pprof protobuf (%zu bytes)",
+	    n);
+	cr_assert(eq(str, ERRMSG, want));
 }
