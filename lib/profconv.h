@@ -421,7 +421,8 @@ void profconv_snapshots_free(struct profconv_snapshot *snapshots);
 
 struct profconv_write_options {
 	unsigned int version;		/* PROFCONV_WRITE_OPTIONS_VERSION */
-	/* gzip level 1..9, 0 for uncompressed output, -1 for the default (6) */
+	/* gzip level 1..9, 0 for uncompressed output, -1 for the default:
+	 * 6, or 1 above 32 MiB of uncompressed output */
 	int level;
 	/* Version 2.  Threads that may compress at once; 0: one per online
 	 * CPU, 1: none but the caller's.  The bytes written are the same
