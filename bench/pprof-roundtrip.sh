@@ -25,7 +25,9 @@
 #     median of each, and the ratios go/profconv (> 1: profconv wins).
 #  3. Checks the outputs agree: `go tool pprof -raw -symbolize=none` of the
 #     two outputs must be identical, and `profconv show` of the input and
-#     of profconv's output too.  Any difference is an error.
+#     of profconv's output too; with text2pb, its output on one thread
+#     (-j 1) must be the same bytes as on all CPUs.  Any difference is an
+#     error.
 #
 # BUILDDIR (or $PROFCONV_BUILD) is an out-of-tree build of profconv;
 # default ./build, or the current directory if it has cmd/profconv.
@@ -215,6 +217,14 @@ cmp -s "$work/input.show" "$work/profconv.show" ||
 	die "OUTPUTS DIFFER: profconv show of the input and of profconv's" \
 	    "output (see $work/input.show, $work/profconv.show)"
 rm -f "$work"/*.raw "$work"/*.show	# ~100 MB each; the check passed
+if [ "$tool" = text2pb ]; then
+	# The bytes do not depend on the thread count.
+	"$PROFCONV" text2pb -j 1 "$input" -o "$work/profconv-j1.pb.gz" ||
+		die "profconv text2pb -j 1 failed"
+	cmp -s "$work/profconv.pb.gz" "$work/profconv-j1.pb.gz" ||
+		die "OUTPUTS DIFFER: text2pb -j $(nproc 2>/dev/null || echo 1) and -j 1" \
+		    "($work/profconv.pb.gz, $work/profconv-j1.pb.gz)"
+fi
 
 # --- the table -------------------------------------------------------------------
 
@@ -239,7 +249,7 @@ BEGIN {
 	    (sp >= 5 && me >= 1) ? "met" : "NOT MET"
 	exit !(sp >= 5 && me >= 1)
 }' && met=1 || met=0
-echo "outputs agree (go tool pprof -raw identical; profconv show identical)"
+echo "outputs agree (go tool pprof -raw identical; profconv show identical$([ "$tool" = text2pb ] && echo "; -j 1 bytes identical"))"
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
 echo "timings per run (seconds, peak RSS KB): $work/profconv.times, $work/go.times"
 

@@ -66,10 +66,8 @@ if [ -n "${BASELINE:-}" ]; then
 	fi
 	[ -x "$BASE_PROFCONV" ] || die "$BASE_PROFCONV is not built"
 fi
-# The baseline's library comes first for its command only.
-base_run() {
-	LD_LIBRARY_PATH=$base/lib/.libs "$BASE_PROFCONV" "$@"
-}
+# The baseline's command with its own library.
+base_cmd=(env "LD_LIBRARY_PATH=${base:+$base/lib/.libs}" "${BASE_PROFCONV:-}")
 
 summary "$input" "$scratch/in.s"
 load_warning
@@ -110,8 +108,8 @@ while [ "$i" -le "$RUNS" ]; do
 	timedcpu pc_l6 "$PROFCONV" text2pb --level 6 "$input" -o "$work/pc_l6.pb.gz"
 	timedcpu pc_raw "$PROFCONV" text2pb --no-compress "$input" -o "$work/pc_raw.pb"
 	if [ -n "$base" ]; then
-		timedcpu base base_run text2pb "$input" -o "$work/base.pb.gz"
-		timedcpu base_raw base_run text2pb --no-compress "$input" -o "$work/base_raw.pb"
+		timedcpu base "${base_cmd[@]}" text2pb "$input" -o "$work/base.pb.gz"
+		timedcpu base_raw "${base_cmd[@]}" text2pb --no-compress "$input" -o "$work/base_raw.pb"
 	fi
 	timedcpu go "$GOPPROF" -proto -symbolize=none -output "$work/go.pb.gz" "$input"
 	i=$((i + 1))

@@ -644,11 +644,12 @@ void profconv__json_cstr(FILE *fp, const char *s);
 
 /*
  * Decode pprof protobuf bytes into a new profile, with at most BUDGET bytes
- * (0: no bound) of protobuf-c's unpacked messages, which can be 60 times
- * the wire size.
+ * (0: no bound) of sample arrays (an empty sample of 2 wire bytes takes
+ * 24), decoding samples on up to JOBS threads (the result is the same).
  */
 int profconv__pb_decode(struct profconv_profile **out,
-    const unsigned char *data, size_t len, uint64_t budget);
+    const unsigned char *data, size_t len, uint64_t budget,
+    unsigned int jobs);
 /* Fail with why DATA is no pprof Profile, as far as its top-level fields
  * tell: one cut off by the end (truncated), a bad field, or neither. */
 int profconv__pb_invalid(const unsigned char *data, size_t len);

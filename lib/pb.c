@@ -186,14 +186,16 @@ struct decoder {
 	size_t ncomments, comments_cap;
 	uint64_t scalars[16];		/* fields 7..15 by number */
 	size_t nsamples, sample_bytes;
+	size_t *chunk_at;		/* offset of every DECODE_CHUNK'th sample */
+	size_t nchunks, chunk_cap;
 	uint32_t *str;			/* string index -> model index */
 	struct idmap mapping_ids, function_ids, location_ids;
-	/* one sample's pieces */
-	uint32_t *locs;
-	int64_t *vals;
-	struct pc_label *labels;
-	size_t locs_cap, vals_cap, labels_cap;
+	unsigned int jobs;
 };
+
+/* Samples per chunk decoded by one task, and between checks of the bound
+ * on memory. */
+#define DECODE_CHUNK 4096
 
 static bool
 id_lookup(const struct idmap *m, uint64_t id, uint32_t *out)
@@ -249,11 +251,12 @@ static int
 find_fields(struct decoder *d)
 {
 	struct rd r = { d->data, d->data + d->len };
+	const unsigned char *at = r.p;
 	struct field f;
 	struct spans *sp;
 	int k, rc = 0;
 
-	while (rc == 0 && (k = rd_field(&r, &f)) > 0) {
+	for (; rc == 0 && (k = rd_field(&r, &f)) > 0; at = r.p) {
 		sp = NULL;
 		switch (f.num) {
 		case 1: sp = &d->sample_types; break;
@@ -265,6 +268,13 @@ find_fields(struct decoder *d)
 		case 2:
 			if (f.wt != WT_LEN)
 				return PB_WIRE;
+			if (d->nsamples % DECODE_CHUNK == 0) {
+				if (PC_GROW(d->chunk_at, d->chunk_cap,
+				    d->nchunks, 1) < 0)
+					return PROFCONV_ENOMEM;
+				d->chunk_at[d->nchunks++] =
+				    (size_t)(at - d->data);
+			}
 			d->nsamples++;
 			d->sample_bytes += f.len;
 			continue;
@@ -576,46 +586,62 @@ decode_locations(struct decoder *d)
 	return rc;
 }
 
-/* Location ID of sample SI as the sample's next (room is made). */
+/*
+ * The samples of one chunk, decoded on some thread, waiting to be added
+ * to the model in order; RC and MSG: how decoding them failed.
+ */
+struct sample_batch {
+	uint32_t *locs;
+	int64_t *vals;
+	struct pc_label *labels;
+	uint32_t *counts;		/* per sample: locations, labels */
+	size_t nlocs, nvals, nlabels, nsamples;
+	size_t locs_cap, vals_cap, labels_cap, counts_cap;
+	int rc;
+	char msg[256];
+};
+
+/* Location ID of sample SI as the batch's next (room is made). */
 static inline int
-add_location(struct decoder *d, uint64_t id, size_t si, size_t *n)
+add_location(const struct decoder *d, struct sample_batch *b, uint64_t id,
+    size_t si)
 {
 	if (d->location_ids.dense && id != 0 && id <= d->location_ids.n) {
-		d->locs[(*n)++] = (uint32_t)id;
+		b->locs[b->nlocs++] = (uint32_t)id;
 		return 0;
 	}
-	if (!id_lookup(&d->location_ids, id, &d->locs[*n]))
+	if (!id_lookup(&d->location_ids, id, &b->locs[b->nlocs]))
 		return profconv__fail(PROFCONV_EFORMAT,
 		    "sample %zu refers to unknown location %llu", si + 1,
 		    (unsigned long long)id);
-	(*n)++;
+	b->nlocs++;
 	return 0;
 }
 
 /* The location ids of field F (packed or not) onto sample SI's. */
 static int
-add_locations(struct decoder *d, const struct field *f, size_t si,
-    size_t *n)
+add_locations(const struct decoder *d, struct sample_batch *b,
+    const struct field *f, size_t si)
 {
 	struct rd r = { f->p, f->p + f->len };
 	uint64_t id;
 	int rc;
 
 	if (f->wt == WT_VARINT) {
-		if (PC_GROW(d->locs, d->locs_cap, *n, 1) < 0)
+		if (PC_GROW(b->locs, b->locs_cap, b->nlocs, 1) < 0)
 			return PROFCONV_ENOMEM;
-		return add_location(d, f->v, si, n);
+		return add_location(d, b, f->v, si);
 	}
 	if (f->wt != WT_LEN)
 		return PB_WIRE;
 	/* At most one id per byte. */
-	if (d->locs_cap - *n < f->len &&
-	    PC_GROW(d->locs, d->locs_cap, *n, f->len) < 0)
+	if (b->locs_cap - b->nlocs < f->len &&
+	    PC_GROW(b->locs, b->locs_cap, b->nlocs, f->len) < 0)
 		return PROFCONV_ENOMEM;
 	while (r.p < r.end) {
 		if (!rd_varint(&r, &id))
 			return PB_WIRE;
-		rc = add_location(d, id, si, n);
+		rc = add_location(d, b, id, si);
 		if (rc < 0)
 			return rc;
 	}
@@ -623,7 +649,8 @@ add_locations(struct decoder *d, const struct field *f, size_t si,
 }
 
 static int
-add_label(struct decoder *d, const struct field *f, size_t *n)
+add_label(const struct decoder *d, struct sample_batch *b,
+    const struct field *f)
 {
 	struct pc_label *l;
 	uint64_t v[4] = { 0, 0, 0, 0 };
@@ -631,10 +658,10 @@ add_label(struct decoder *d, const struct field *f, size_t *n)
 
 	if (f->wt != WT_LEN || rd_varints(f->p, f->len, v, 4) < 0)
 		return PB_WIRE;
-	if (d->labels_cap == *n &&
-	    PC_GROW(d->labels, d->labels_cap, *n, 1) < 0)
+	if (b->labels_cap == b->nlabels &&
+	    PC_GROW(b->labels, b->labels_cap, b->nlabels, 1) < 0)
 		return PROFCONV_ENOMEM;
-	l = &d->labels[(*n)++];
+	l = &b->labels[b->nlabels++];
 	rc = dstr(d, (int64_t)v[0], "label key", &l->key);
 	if (rc == 0)
 		rc = dstr(d, (int64_t)v[1], "label str", &l->str);
@@ -647,26 +674,26 @@ add_label(struct decoder *d, const struct field *f, size_t *n)
 	return rc;
 }
 
-/* Sample SI, the LEN bytes at P, into the model. */
+/* Sample SI, the LEN bytes at P, onto batch B. */
 static int
-decode_sample(struct decoder *d, size_t si, const unsigned char *p,
-    size_t len)
+decode_sample(const struct decoder *d, struct sample_batch *b, size_t si,
+    const unsigned char *p, size_t len)
 {
 	struct rd r = { p, p + len };
 	struct field f;
-	size_t nloc = 0, nval = 0, nlab = 0;
+	size_t nloc = b->nlocs, nval = b->nvals, nlab = b->nlabels;
 	int k, rc = 0;
 
 	while (rc == 0 && (k = rd_field(&r, &f)) > 0) {
 		switch (f.num) {
 		case 1:
-			rc = add_locations(d, &f, si, &nloc);
+			rc = add_locations(d, b, &f, si);
 			break;
 		case 2:
-			rc = add_numbers(&f, &d->vals, &nval, &d->vals_cap);
+			rc = add_numbers(&f, &b->vals, &b->nvals, &b->vals_cap);
 			break;
 		case 3:
-			rc = add_label(d, &f, &nlab);
+			rc = add_label(d, b, &f);
 			break;
 		default:
 			break;		/* unknown: skipped */
@@ -676,12 +703,18 @@ decode_sample(struct decoder *d, size_t si, const unsigned char *p,
 		return rc;
 	if (k < 0)
 		return PB_WIRE;
-	if (nval != d->prof->nsample_types)
+	if (b->nvals - nval != d->sample_types.n)
 		return profconv__fail(PROFCONV_EFORMAT,
 		    "sample %zu has %zu values, but there are %zu sample types",
-		    si + 1, nval, d->prof->nsample_types);
-	return profconv__add_sample_raw(d->prof, d->locs, nloc, d->vals,
-	    d->labels, nlab);
+		    si + 1, b->nvals - nval, d->sample_types.n);
+	if (b->nlocs - nloc > UINT32_MAX || b->nlabels - nlab > UINT32_MAX)
+		return profconv__fail(PROFCONV_EINVAL, "sample is too large");
+	if (PC_GROW(b->counts, b->counts_cap, 2 * b->nsamples, 2) < 0)
+		return PROFCONV_ENOMEM;
+	b->counts[2 * b->nsamples] = (uint32_t)(b->nlocs - nloc);
+	b->counts[2 * b->nsamples + 1] = (uint32_t)(b->nlabels - nlab);
+	b->nsamples++;
+	return 0;
 }
 
 static int
@@ -725,31 +758,115 @@ reserve_samples(struct decoder *d)
 	return profconv__reserve(d->prof, &room);
 }
 
-/* The second walk: every sample, in order. */
+struct sample_round {
+	const struct decoder *d;
+	size_t first;			/* chunk of batches[0] */
+	struct sample_batch *batches;
+};
+
+/* Decode chunk FIRST + I of the samples into its batch; failures are
+ * kept in the batch, to be reported in order. */
+static int
+decode_chunk(void *arg, size_t i)
+{
+	struct sample_round *sr = arg;
+	const struct decoder *d = sr->d;
+	struct sample_batch *b = &sr->batches[i];
+	size_t c = sr->first + i, si = c * DECODE_CHUNK;
+	size_t end = si + DECODE_CHUNK < d->nsamples ? si + DECODE_CHUNK :
+	    d->nsamples;
+	struct rd r = { d->data + d->chunk_at[c], d->data + d->len };
+	struct field f;
+	int rc = 0;
+
+	while (rc == 0 && si < end && rd_field(&r, &f) > 0)
+		if (f.num == 2)
+			rc = decode_sample(d, b, si++, f.p, f.len);
+	if (rc == PB_WIRE)
+		rc = profconv__pb_invalid(d->data, d->len);
+	else if (rc == PROFCONV_ENOMEM)
+		rc = profconv__nomem();
+	if (rc < 0) {
+		b->rc = rc;
+		snprintf(b->msg, sizeof(b->msg), "%s", profconv_errmsg());
+	}
+	return 0;
+}
+
+/* Batch B's samples into the model, in order. */
+static int
+add_batch(struct decoder *d, const struct sample_batch *b)
+{
+	size_t k, lo = 0, bo = 0, nt = d->sample_types.n;
+	int rc = 0;
+
+	if (b->rc < 0)
+		return profconv__fail(b->rc, "%s", b->msg);
+	for (k = 0; rc == 0 && k < b->nsamples; k++) {
+		rc = profconv__add_sample_raw(d->prof, b->locs + lo,
+		    b->counts[2 * k], b->vals + k * nt, b->labels + bo,
+		    b->counts[2 * k + 1]);
+		lo += b->counts[2 * k];
+		bo += b->counts[2 * k + 1];
+	}
+	if (rc == 0 && d->budget != 0 && samples_bytes(d->prof) > d->budget)
+		rc = budget_fail(d);
+	return rc;
+}
+
+static void
+batch_clear(struct sample_batch *b)
+{
+	b->nlocs = b->nvals = b->nlabels = b->nsamples = 0;
+	b->rc = 0;
+}
+
+static void
+batch_free(struct sample_batch *b)
+{
+	free(b->locs);
+	free(b->vals);
+	free(b->labels);
+	free(b->counts);
+}
+
+/*
+ * The samples, chunk by chunk: a round of chunks decoded on the threads,
+ * then added to the model in order, so that what is kept and the first
+ * error reported are the same whatever the number of threads.
+ */
 static int
 decode_samples(struct decoder *d)
 {
-	struct rd r = { d->data, d->data + d->len };
-	struct field f;
-	size_t si = 0;
+	struct sample_round sr = { .d = d };
+	size_t per_round, k, i;
 	int rc = 0;
 
-	while (rc == 0 && rd_field(&r, &f) > 0) {
-		if (f.num != 2)
-			continue;
-		rc = decode_sample(d, si++, f.p, f.len);
-		if (rc == 0 && d->budget != 0 && (si & 4095) == 0 &&
-		    samples_bytes(d->prof) > d->budget)
-			rc = budget_fail(d);
+	per_round = (size_t)profconv__jobs_count(d->jobs) * 2;
+	sr.batches = calloc(per_round, sizeof(*sr.batches));
+	if (sr.batches == NULL)
+		return profconv__nomem();
+	for (sr.first = 0; rc == 0 && sr.first < d->nchunks; sr.first += k) {
+		k = d->nchunks - sr.first < per_round ?
+		    d->nchunks - sr.first : per_round;
+		for (i = 0; i < k; i++)
+			batch_clear(&sr.batches[i]);
+		rc = profconv__jobs_run(d->jobs, k, decode_chunk, &sr);
+		for (i = 0; rc == 0 && i < k; i++)
+			rc = add_batch(d, &sr.batches[i]);
 	}
+	for (i = 0; i < per_round; i++)
+		batch_free(&sr.batches[i]);
+	free(sr.batches);
 	return rc;
 }
 
 int
 profconv__pb_decode(struct profconv_profile **out, const unsigned char *data,
-    size_t len, uint64_t budget)
+    size_t len, uint64_t budget, unsigned int jobs)
 {
-	struct decoder d = { .data = data, .len = len, .budget = budget };
+	struct decoder d = { .data = data, .len = len, .budget = budget,
+	    .jobs = jobs };
 	int rc;
 
 	*out = NULL;
@@ -785,9 +902,7 @@ profconv__pb_decode(struct profconv_profile **out, const unsigned char *data,
 	free(d.period_type.s);
 	free(d.comments);
 	free(d.str);
-	free(d.locs);
-	free(d.vals);
-	free(d.labels);
+	free(d.chunk_at);
 	profconv__u64map_free(&d.mapping_ids.map);
 	profconv__u64map_free(&d.function_ids.map);
 	profconv__u64map_free(&d.location_ids.map);
@@ -965,13 +1080,13 @@ read_pprof(struct profconv_profile **out, struct pc_input *in,
 	size_t len;
 	int rc;
 
-	(void)opts;
 	*out = NULL;
 	rc = profconv__input_slurp(in, &data, &len);
 	if (rc < 0)
 		return rc;
-	/* The unpacked messages are bounded as the input is. */
-	return profconv__pb_decode(out, data, len, in->max);
+	/* The samples' arrays are bounded as the input is. */
+	return profconv__pb_decode(out, data, len, in->max,
+	    opts != NULL ? opts->jobs : 0);
 }
 
 const struct pc_reader profconv__reader_pprof = {
