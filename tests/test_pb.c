@@ -808,3 +808,42 @@ Test(pb, refuses_known_fields_of_the_wrong_wire_type)
 	    n);
 	cr_assert(eq(str, ERRMSG, want));
 }
+
+/* Samples are decoded in chunks on the threads: the same profile, and
+ * the same first error, whatever their number. */
+Test(pb, reading_does_not_depend_on_threads)
+{
+	static const unsigned int jobs[] = { 1, 2, 3, 8 };
+	struct profconv_read_options ro = PROFCONV_READ_OPTIONS_INIT;
+	struct profconv_profile *p = build_large(30000), *back;
+	size_t len, j, n;
+	unsigned char *buf = (unsigned char *)write_mem(p, 0, &len);
+	unsigned char *bad = malloc(len + 32);
+	char *want = dump(p), *got;
+	/* Two bad samples after all the others: the first one is named. */
+	static const unsigned char tail[] = {
+		0x12, 0x06, 0x0a, 0x02, 0xd0, 0x0f, 0x10, 0x01,	/* 2000 */
+		0x12, 0x02, 0x10, 0x01,				/* 1 value */
+	};
+
+	memcpy(bad, buf, len);
+	memcpy(bad + len, tail, sizeof(tail));
+	n = len + sizeof(tail);
+	for (j = 0; j < PC_ARRAY_LEN(jobs); j++) {
+		ro.jobs = jobs[j];
+		cr_assert(eq(int, profconv_profile_read_mem(&back, buf, len, &ro,
+		    NULL), 0), "%s", profconv_errmsg());
+		got = dump(back);
+		cr_assert(eq(str, got, want), "-j %u", jobs[j]);
+		free(got);
+		profconv_profile_free(back);
+		cr_assert(eq(int, profconv_profile_read_mem(&back, bad, n, &ro,
+		    NULL), PROFCONV_EFORMAT));
+		cr_assert(eq(str, ERRMSG, "sample 30001 refers to unknown "
+		    "location 2000"), "-j %u", jobs[j]);
+	}
+	free(want);
+	free(bad);
+	free(buf);
+	profconv_profile_free(p);
+}
