@@ -51,8 +51,8 @@ expect_out_has '/opt/app/bin/app'
 bounded 1 "$PROFCONV" show --max-input 4G /dev/zero
 expect_err "profconv show: '/dev/zero': unrecognized profile format (binary data); expected pprof protobuf, gperftools/Go heap or CPU, jemalloc heap_v2, contention, Go goroutine/threadcreate, heaptrack or massif"
 
-# Item 10: 8M empty samples, 16 MB (16 KB gzipped), unpack to 1 GB; the
-# unpacked messages are bounded by --max-input as the input is.
+# Item 10: 8M empty samples, 16 MB (16 KB gzipped), need 192 MB of
+# sample records; those are bounded by --max-input as the input is.
 hostile_empty_pb "$TMP/empty.pb"
 bounded 1 "$PROFCONV" show --max-input 64M "$TMP/empty.pb"
 expect_err "profconv show: '$TMP/empty.pb': decoding this pprof protobuf (16777216 bytes) needs more than the input bound, 64 MiB, of memory"
