@@ -23,8 +23,11 @@
 #     before and after are measured in one run.
 #  3. Checks: the default output is byte-identical to the -j 1 one;
 #     gzip -d of each compressed output is the --no-compress output;
-#     go tool pprof -raw of the input and of profconv's default output
-#     print the same (CHECK_GO=0 skips this: ~1 min, several GB).
+#     go tool pprof -raw prints the same for flame.sh's small symbolized
+#     profile (~2 MB of protobuf: several gzip members) and for its
+#     rewrite by text2pb (CHECK_GO=small, the default), or for the big
+#     input and profconv's default output (CHECK_GO=big: about 10
+#     minutes and over 8 GB of memory per go run), or not (CHECK_GO=0).
 #  4. Prints the table with the ratio go/profconv per row, the sizes,
 #     and the load average at the start and at the end.
 #
@@ -36,7 +39,8 @@
 #   BIG_N=3400000   call paths of flame.sh's big profile
 #   WRITE_INPUT=F   the pprof file to read and write instead
 #   BASELINE=DIR    a second build to time in the same run
-#   CHECK_GO=1      compare go tool pprof -raw of input and output
+#   CHECK_GO=small  what go tool pprof -raw compares: small, big or 0
+#   SMALL_N=32000   call paths of flame.sh's small profile
 #   BENCH_OUT=DIR   where generated data and outputs go (bench/out)
 #
 # Exit status: 0 done, 1 error (a check failed), 2 usage.
@@ -50,7 +54,9 @@ bench_init "${1:-}"
 bench_go
 
 BIG_N=${BIG_N:-3400000}
-CHECK_GO=${CHECK_GO:-1}
+CHECK_GO=${CHECK_GO:-small}
+SMALL_N=${SMALL_N:-32000}
+checked_go=
 input=${WRITE_INPUT:-$out/flame/big-$BIG_N.sym.pb.gz}
 [ -s "$input" ] || die "$input not found: run bench/flame.sh first, or set WRITE_INPUT"
 work=$out/write
@@ -124,16 +130,37 @@ for f in pc pc_l6; do
 	gzip -dc "$work/$f.pb.gz" | cmp -s - "$work/pc_raw.pb" ||
 		die "OUTPUTS DIFFER: gzip -d $work/$f.pb.gz is not $work/pc_raw.pb"
 done
-if [ "$CHECK_GO" = 1 ]; then
-	note "checking with go tool pprof -raw (input and profconv's output)"
-	"$GOPPROF" -raw -symbolize=none "$input" >"$scratch/in.raw" 2>"$scratch/go.err" ||
-		die "go tool pprof -raw cannot read $input: $(cat "$scratch/go.err")"
-	"$GOPPROF" -raw -symbolize=none "$work/pc.pb.gz" >"$scratch/pc.raw" 2>"$scratch/go.err" ||
-		die "go tool pprof -raw cannot read profconv's output: $(cat "$scratch/go.err")"
+# go_check IN OUT: go tool pprof -raw prints the same for both.
+go_check() {
+	"$GOPPROF" -raw -symbolize=none "$1" >"$scratch/in.raw" 2>"$scratch/go.err" ||
+		die "go tool pprof -raw cannot read $1: $(cat "$scratch/go.err")"
+	"$GOPPROF" -raw -symbolize=none "$2" >"$scratch/pc.raw" 2>"$scratch/go.err" ||
+		die "go tool pprof -raw cannot read profconv's output $2: $(cat "$scratch/go.err")"
 	cmp -s "$scratch/in.raw" "$scratch/pc.raw" ||
-		die "OUTPUTS DIFFER: go tool pprof -raw of $input and of $work/pc.pb.gz"
+		die "OUTPUTS DIFFER: go tool pprof -raw of $1 and of $2"
 	rm -f "$scratch"/*.raw
-fi
+}
+case $CHECK_GO in
+big)
+	note "checking with go tool pprof -raw (input and profconv's output)"
+	go_check "$input" "$work/pc.pb.gz"
+	checked_go="go tool pprof -raw of input = of output"
+	;;
+small)
+	small=$out/flame/pair-$SMALL_N.f.sym.pb.gz
+	if [ -s "$small" ]; then
+		note "checking with go tool pprof -raw ($small rewritten)"
+		"$PROFCONV" text2pb "$small" -o "$work/small.pb.gz" ||
+			die "profconv text2pb $small failed"
+		go_check "$small" "$work/small.pb.gz"
+		checked_go="go tool pprof -raw of $(basename "$small") = of its rewrite"
+	else
+		note "no $small (flame.sh makes it): go tool pprof -raw not checked"
+	fi
+	;;
+0) ;;
+*) die "CHECK_GO must be small, big or 0" ;;
+esac
 
 # --- the table -----------------------------------------------------------------------
 
@@ -154,8 +181,7 @@ if [ -n "$base" ]; then
 	row "baseline text2pb --no-compress" base_raw "$work/base_raw.pb"
 fi
 row "go tool pprof -proto" go "$work/go.pb.gz"
-checked="-j $cpus = -j 1 bytes; gzip -d = --no-compress"
-[ "$CHECK_GO" = 1 ] && checked="$checked; go tool pprof -raw of input = of output"
+checked="-j $cpus = -j 1 bytes; gzip -d = --no-compress${checked_go:+; $checked_go}"
 echo "outputs agree ($checked)"
 rm -f "$work"/*.pb "$work"/*.pb.gz
 bench_exit
