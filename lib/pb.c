@@ -185,7 +185,7 @@ struct decoder {
 	int64_t *comments;
 	size_t ncomments, comments_cap;
 	uint64_t scalars[16];		/* fields 7..15 by number */
-	size_t nsamples, sample_bytes;
+	size_t sample_count, sample_bytes;
 	size_t *chunk_at;		/* offset of every DECODE_CHUNK'th sample */
 	size_t nchunks, chunk_cap;
 	uint32_t *str;			/* string index -> model index */
@@ -268,14 +268,14 @@ find_fields(struct decoder *d)
 		case 2:
 			if (f.wt != WT_LEN)
 				return PB_WIRE;
-			if (d->nsamples % DECODE_CHUNK == 0) {
+			if (d->sample_count % DECODE_CHUNK == 0) {
 				if (PC_GROW(d->chunk_at, d->chunk_cap,
 				    d->nchunks, 1) < 0)
 					return PROFCONV_ENOMEM;
 				d->chunk_at[d->nchunks++] =
 				    (size_t)(at - d->data);
 			}
-			d->nsamples++;
+			d->sample_count++;
 			d->sample_bytes += f.len;
 			continue;
 		case 13:
@@ -595,7 +595,7 @@ struct sample_batch {
 	int64_t *vals;
 	struct pc_label *labels;
 	uint32_t *counts;		/* per sample: locations, labels */
-	size_t nlocs, nvals, nlabels, nsamples;
+	size_t locs_len, vals_len, labels_len, count;
 	size_t locs_cap, vals_cap, labels_cap, counts_cap;
 	int rc;
 	char msg[256];
@@ -607,14 +607,14 @@ add_location(const struct decoder *d, struct sample_batch *b, uint64_t id,
     size_t si)
 {
 	if (d->location_ids.dense && id != 0 && id <= d->location_ids.n) {
-		b->locs[b->nlocs++] = (uint32_t)id;
+		b->locs[b->locs_len++] = (uint32_t)id;
 		return 0;
 	}
-	if (!id_lookup(&d->location_ids, id, &b->locs[b->nlocs]))
+	if (!id_lookup(&d->location_ids, id, &b->locs[b->locs_len]))
 		return profconv__fail(PROFCONV_EFORMAT,
 		    "sample %zu refers to unknown location %llu", si + 1,
 		    (unsigned long long)id);
-	b->nlocs++;
+	b->locs_len++;
 	return 0;
 }
 
@@ -628,15 +628,15 @@ add_locations(const struct decoder *d, struct sample_batch *b,
 	int rc;
 
 	if (f->wt == WT_VARINT) {
-		if (PC_GROW(b->locs, b->locs_cap, b->nlocs, 1) < 0)
+		if (PC_GROW(b->locs, b->locs_cap, b->locs_len, 1) < 0)
 			return PROFCONV_ENOMEM;
 		return add_location(d, b, f->v, si);
 	}
 	if (f->wt != WT_LEN)
 		return PB_WIRE;
 	/* At most one id per byte. */
-	if (b->locs_cap - b->nlocs < f->len &&
-	    PC_GROW(b->locs, b->locs_cap, b->nlocs, f->len) < 0)
+	if (b->locs_cap - b->locs_len < f->len &&
+	    PC_GROW(b->locs, b->locs_cap, b->locs_len, f->len) < 0)
 		return PROFCONV_ENOMEM;
 	while (r.p < r.end) {
 		if (!rd_varint(&r, &id))
@@ -658,10 +658,10 @@ add_label(const struct decoder *d, struct sample_batch *b,
 
 	if (f->wt != WT_LEN || rd_varints(f->p, f->len, v, 4) < 0)
 		return PB_WIRE;
-	if (b->labels_cap == b->nlabels &&
-	    PC_GROW(b->labels, b->labels_cap, b->nlabels, 1) < 0)
+	if (b->labels_cap == b->labels_len &&
+	    PC_GROW(b->labels, b->labels_cap, b->labels_len, 1) < 0)
 		return PROFCONV_ENOMEM;
-	l = &b->labels[b->nlabels++];
+	l = &b->labels[b->labels_len++];
 	rc = dstr(d, (int64_t)v[0], "label key", &l->key);
 	if (rc == 0)
 		rc = dstr(d, (int64_t)v[1], "label str", &l->str);
@@ -681,7 +681,7 @@ decode_sample(const struct decoder *d, struct sample_batch *b, size_t si,
 {
 	struct rd r = { p, p + len };
 	struct field f;
-	size_t nloc = b->nlocs, nval = b->nvals, nlab = b->nlabels;
+	size_t nloc = b->locs_len, nval = b->vals_len, nlab = b->labels_len;
 	int k, rc = 0;
 
 	while (rc == 0 && (k = rd_field(&r, &f)) > 0) {
@@ -690,7 +690,7 @@ decode_sample(const struct decoder *d, struct sample_batch *b, size_t si,
 			rc = add_locations(d, b, &f, si);
 			break;
 		case 2:
-			rc = add_numbers(&f, &b->vals, &b->nvals, &b->vals_cap);
+			rc = add_numbers(&f, &b->vals, &b->vals_len, &b->vals_cap);
 			break;
 		case 3:
 			rc = add_label(d, b, &f);
@@ -703,17 +703,17 @@ decode_sample(const struct decoder *d, struct sample_batch *b, size_t si,
 		return rc;
 	if (k < 0)
 		return PB_WIRE;
-	if (b->nvals - nval != d->sample_types.n)
+	if (b->vals_len - nval != d->sample_types.n)
 		return profconv__fail(PROFCONV_EFORMAT,
 		    "sample %zu has %zu values, but there are %zu sample types",
-		    si + 1, b->nvals - nval, d->sample_types.n);
-	if (b->nlocs - nloc > UINT32_MAX || b->nlabels - nlab > UINT32_MAX)
+		    si + 1, b->vals_len - nval, d->sample_types.n);
+	if (b->locs_len - nloc > UINT32_MAX || b->labels_len - nlab > UINT32_MAX)
 		return profconv__fail(PROFCONV_EINVAL, "sample is too large");
-	if (PC_GROW(b->counts, b->counts_cap, 2 * b->nsamples, 2) < 0)
+	if (PC_GROW(b->counts, b->counts_cap, 2 * b->count, 2) < 0)
 		return PROFCONV_ENOMEM;
-	b->counts[2 * b->nsamples] = (uint32_t)(b->nlocs - nloc);
-	b->counts[2 * b->nsamples + 1] = (uint32_t)(b->nlabels - nlab);
-	b->nsamples++;
+	b->counts[2 * b->count] = (uint32_t)(b->locs_len - nloc);
+	b->counts[2 * b->count + 1] = (uint32_t)(b->labels_len - nlab);
+	b->count++;
 	return 0;
 }
 
@@ -746,10 +746,10 @@ reserve_samples(struct decoder *d)
 	struct pc_reserve room = { 0 };
 	size_t nt = d->sample_types.n;
 
-	room.samples = d->nsamples;
-	if (nt != 0 && d->nsamples > SIZE_MAX / 16 / nt)
+	room.samples = d->sample_count;
+	if (nt != 0 && d->sample_count > SIZE_MAX / 16 / nt)
 		return profconv__nomem();
-	room.values = d->nsamples * nt;
+	room.values = d->sample_count * nt;
 	room.stack = d->sample_bytes / 2;
 	if (d->budget != 0 &&
 	    (uint64_t)room.samples * sizeof(struct pc_sample) +
@@ -773,8 +773,8 @@ decode_chunk(void *arg, size_t i)
 	const struct decoder *d = sr->d;
 	struct sample_batch *b = &sr->batches[i];
 	size_t c = sr->first + i, si = c * DECODE_CHUNK;
-	size_t end = si + DECODE_CHUNK < d->nsamples ? si + DECODE_CHUNK :
-	    d->nsamples;
+	size_t end = si + DECODE_CHUNK < d->sample_count ? si + DECODE_CHUNK :
+	    d->sample_count;
 	struct rd r = { d->data + d->chunk_at[c], d->data + d->len };
 	struct field f;
 	int rc = 0;
@@ -802,7 +802,7 @@ add_batch(struct decoder *d, const struct sample_batch *b)
 
 	if (b->rc < 0)
 		return profconv__fail(b->rc, "%s", b->msg);
-	for (k = 0; rc == 0 && k < b->nsamples; k++) {
+	for (k = 0; rc == 0 && k < b->count; k++) {
 		rc = profconv__add_sample_raw(d->prof, b->locs + lo,
 		    b->counts[2 * k], b->vals + k * nt, b->labels + bo,
 		    b->counts[2 * k + 1]);
@@ -817,7 +817,7 @@ add_batch(struct decoder *d, const struct sample_batch *b)
 static void
 batch_clear(struct sample_batch *b)
 {
-	b->nlocs = b->nvals = b->nlabels = b->nsamples = 0;
+	b->locs_len = b->vals_len = b->labels_len = b->count = 0;
 	b->rc = 0;
 }
 
@@ -887,7 +887,7 @@ profconv__pb_decode(struct profconv_profile **out, const unsigned char *data,
 		rc = decode_locations(&d);
 	if (rc == 0)
 		rc = decode_samples(&d);
-	if (rc == 0 && d.nsamples != 0 && d.sample_types.n == 0)
+	if (rc == 0 && d.sample_count != 0 && d.sample_types.n == 0)
 		rc = profconv__fail(PROFCONV_EFORMAT,
 		    "profile has samples but no sample types");
 	if (rc == PB_WIRE)
@@ -1431,7 +1431,9 @@ put_scalars(struct wbuf *b, const struct profconv_profile *prof)
 		rc = put_vtype(b, 11, &prof->period_type);
 	for (i = 0; i < prof->ncomments; i++)
 		comments += vsize(prof->comments[i]);
-	p = rc == 0 ? wb_room(b, 2 * 11 + len_size(comments)) : NULL;
+	if (rc < 0)
+		return rc;
+	p = wb_room(b, 2 * 11 + len_size(comments));
 	if (p == NULL)
 		return PROFCONV_ENOMEM;
 	p = put_num(p, 12, (uint64_t)prof->period);
@@ -1468,8 +1470,9 @@ pack_rest(struct wbuf *b, const struct profconv_profile *prof)
 
 /*
  * PROF's whole Profile message as pieces in order into *PIECES (the
- * first the sample types, then one per chunk of samples, then the
- * rest), NPIECES of them, the buffers to free in *CHUNKS.
+ * first the sample types, from HEAD, then one per chunk of samples, from
+ * SP's chunks, then the rest, from REST), *NPIECES of them.  The caller
+ * frees the buffers whether this succeeds or not.
  */
 static int
 pack_profile(const struct profconv_profile *prof, unsigned int jobs,
@@ -1526,18 +1529,14 @@ profconv__pb_write(const struct profconv_profile *prof, FILE *fp,
 	errno = 0;
 	for (i = 0; rc == 0 && i < n; i++)
 		len += pieces[i].len;
-	if (rc < 0)
-		;
-	else if (level == 0) {
-		for (i = 0; rc == 0 && i < n; i++)
-			if (pieces[i].len != 0 && fwrite(pieces[i].p, 1,
-			    pieces[i].len, fp) != pieces[i].len)
-				rc = write_error();
-	} else {
-		if (level == -1)
-			level = len > FAST_ABOVE ? 1 : 6;
+	if (rc == 0 && level == -1)
+		level = len > FAST_ABOVE ? 1 : 6;
+	if (rc == 0 && level != 0)
 		rc = profconv__gz_write(fp, pieces, n, level, jobs, backend);
-	}
+	for (i = 0; rc == 0 && level == 0 && i < n; i++)
+		if (pieces[i].len != 0 && fwrite(pieces[i].p, 1, pieces[i].len,
+		    fp) != pieces[i].len)
+			rc = write_error();
 	for (i = 0; sp.chunks != NULL && i < sp.nchunks; i++)
 		free(sp.chunks[i].p);
 	free(sp.chunks);
