@@ -168,7 +168,7 @@ row() {
 	awk -v l="$1" -v s="$(median 1 "$work/$2.times")" \
 	    -v kb="$(median 2 "$work/$2.times")" -v cpu="$(median 3 "$work/$2.times")" \
 	    -v g="$(median 1 "$work/go.times")" -v b="$(wc -c <"$3")" '
-	    BEGIN { printf "  %-38s %7.2f %7.2f %8.1f %11d %8.1fx\n", l, s, cpu, kb / 1024, b, s > 0 ? g / s : 0 }'
+	    BEGIN { printf "  %-38s %7.2f %7.2f %8.1f %11d %8.1fx\n", l, s, cpu, kb / 1024, b, (s > 0 ? g / s : 0) }'
 }
 echo
 printf '  %-38s %7s %7s %8s %11s %9s\n' "command" "wall s" "cpu s" "peak MB" "output B" "go/this"
