@@ -307,7 +307,6 @@ take_parsed(struct pc_chunked *r, struct batch *b, size_t n, int jrc)
 		}
 	}
 	profconv__input_skip(r->in, used, lines);
-	profconv__input_release(r->in);
 	return 0;
 }
 
@@ -398,9 +397,6 @@ profconv__chunked_read(struct pc_chunked *r)
 	int rc;
 
 	r->sentinel = false;
-	rc = profconv__input_map(r->in);
-	if (rc < 0)
-		return rc;
 	size = chunk_size(r);
 	if (max > BATCH_BYTES / size && BATCH_BYTES / size >= r->jobs)
 		max = BATCH_BYTES / size;

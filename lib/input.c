@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -132,7 +131,6 @@ profconv__input_init(struct pc_input *in, FILE *fp, const void *mem,
 	in->mem = mem;
 	in->memlen = len;
 	in->max = max != 0 ? max : PROFCONV_DEFAULT_MAX_INPUT;
-	in->fp_start = fp != NULL ? (int64_t)ftello(fp) : -1;
 	if (fp == NULL) {
 		in->gz = profconv__is_gzip(mem, len);
 		in->zst = profconv__is_zstd(mem, len);
@@ -184,8 +182,6 @@ profconv__input_free(struct pc_input *in)
 	if (in->zinit)
 		inflateEnd(&in->z);
 	ZSTD_freeDStream(in->zd);
-	if (in->map != NULL)
-		munmap(in->map, in->maplen);
 	free(in->raw);
 	free(in->buf);
 	memset(in, 0, sizeof(*in));
@@ -402,68 +398,11 @@ profconv__input_getline(struct pc_input *in, const char **line, size_t *len)
 	return 1;
 }
 
-int
-profconv__input_map(struct pc_input *in)
-{
-	uint64_t consumed = in->total - (in->end - in->pos);
-	struct stat st;
-	void *map;
-	size_t len;
-
-	if (in->fp == NULL || in->gz || in->zst || in->map != NULL ||
-	    in->fp_start < 0 || fstat(fileno(in->fp), &st) != 0 ||
-	    !S_ISREG(st.st_mode) || st.st_size <= in->fp_start)
-		return 0;
-	len = (size_t)(st.st_size - in->fp_start);
-	if ((uint64_t)st.st_size != (uint64_t)(size_t)st.st_size ||
-	    len > in->max || consumed > len)
-		return 0;
-	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE,
-	    fileno(in->fp), 0);
-	if (map == MAP_FAILED)
-		return 0;
-	/* Read ahead in big steps: the parse goes front to back. */
-	(void)madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
-	in->map = map;
-	in->maplen = (size_t)st.st_size;
-	free(in->buf);
-	in->buf = NULL;
-	in->cap = 0;
-	in->view = (const unsigned char *)map + in->fp_start;
-	in->pos = (size_t)consumed;
-	in->end = len;
-	in->eof = true;
-	in->total = len;
-	in->released = 0;
-	return 1;
-}
-
 void
 profconv__input_skip(struct pc_input *in, size_t n, uint64_t lines)
 {
 	in->pos += n;
 	in->lineno += lines;
-	/* Buffered input counted its source bytes as it read them. */
-	if (in->map != NULL && in->pos > in->src_done)
-		count_source(in, in->pos - in->src_done);
-}
-
-void
-profconv__input_release(struct pc_input *in)
-{
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	uintptr_t from, to;
-
-	if (in->map == NULL)
-		return;
-	from = (uintptr_t)in->view + in->released;
-	to = (uintptr_t)in->view + in->pos;
-	from = (from + page - 1) / page * page;
-	to = to / page * page;
-	if (to > from)
-		(void)madvise((void *)from, to - from, MADV_DONTNEED);
-	if (to > (uintptr_t)in->view + in->released)
-		in->released = (size_t)(to - (uintptr_t)in->view);
 }
 
 int

@@ -38,10 +38,6 @@ struct pc_input {
 	profconv_progress_fn progress;	/* source bytes read, of size */
 	void *progress_payload;
 	uint64_t src_done, src_size, src_next;
-	int64_t fp_start;		/* file offset FP was at, or -1 */
-	void *map;			/* the file mapped whole, or NULL */
-	size_t maplen;
-	size_t released;		/* bytes of VIEW given back (madvise) */
 };
 
 /* Start reading FP (or MEM/LEN when FP is NULL); MAX 0 is the default. */
@@ -57,18 +53,8 @@ int profconv__input_fill(struct pc_input *in, size_t want);
  * Returns 1, 0 at end of input, or a negative error. */
 int profconv__input_getline(struct pc_input *in, const char **line,
     size_t *len);
-/*
- * For an uncompressed regular file within max_input, see the whole file
- * through a read-only mapping instead of the buffer (nothing is copied
- * and what has been parsed can be given back).  Returns 1 when mapped, 0
- * when IN stays as it was (a pipe, compressed data, no mmap), or an error.
- */
-int profconv__input_map(struct pc_input *in);
 /* Consume N bytes holding LINES lines (the caller has parsed them). */
 void profconv__input_skip(struct pc_input *in, size_t n, uint64_t lines);
-/* The mapped pages before POS are no longer needed: drop them from the
- * process (the page cache keeps them).  Nothing for buffered input. */
-void profconv__input_release(struct pc_input *in);
 /* All remaining data in one block, borrowed from IN. */
 int profconv__input_slurp(struct pc_input *in, const unsigned char **data,
     size_t *len);

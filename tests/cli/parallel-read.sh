@@ -90,7 +90,7 @@ for f in $files; do
 			fail "$f: zstd input differs"
 	fi
 	for j in 1 3; do
-		# Standard input from the file (mapped), and from a pipe.
+		# Standard input from the file, and from a pipe.
 		"$PROFCONV" text2pb -j "$j" - -o "$TMP/j.pb.gz" <"$f" ||
 			fail "$f: stdin -j$j"
 		cmp -s "$TMP/ref.pb.gz" "$TMP/j.pb.gz" ||
