@@ -289,6 +289,16 @@ profconv__harvest_addresses(struct pc_addrs *a, const char *p,
 	return 0;
 }
 
+/* The value of [0-9a-f] (pprof's address digits), or 16 and more. */
+static inline unsigned
+lower_hex(char c)
+{
+	unsigned d = (unsigned)(unsigned char)c - '0';
+
+	return d < 10 ? d : (unsigned)(unsigned char)c - 'a' < 6 ?
+	    (unsigned)(unsigned char)c - 'a' + 10 : 16;
+}
+
 int
 profconv__parse_stack(struct pc_addrs *a, const char *p, const char *end,
     uint64_t adjust, uint64_t lineno)
@@ -302,6 +312,26 @@ profconv__parse_stack(struct pc_addrs *a, const char *p, const char *end,
 			p++;
 		if (p == end)
 			return 0;
+		/* The usual token, 0x and at most 16 lower-case hex digits,
+		 * scanned and converted in one pass; anything else goes the
+		 * long way below, which also words the errors. */
+		if (end - p >= 3 && p[0] == '0' && p[1] == 'x') {
+			uint64_t v = 0;
+			unsigned d;
+
+			for (h = p + 2; h < end && h - p <= 17 &&
+			    (d = lower_hex(*h)) < 16; h++)
+				v = v << 4 | d;
+			if (h > p + 2 && h - p <= 18 &&
+			    (h == end || *h == ' ' || *h == '\t')) {
+				rc = PC_GROW(a->v, a->cap, a->n, 1);
+				if (rc < 0)
+					return rc;
+				a->v[a->n++] = v - adjust;
+				p = h;
+				continue;
+			}
+		}
 		for (q = p; q < end && *q != ' ' && *q != '\t'; q++)
 			;
 		for (h = p + 2; h < q && pc_is_lower_hex(*h); h++)

@@ -464,6 +464,18 @@ Test(heap, rejects_malformed_samples)
 	    "line 2: address '0x10000000000000000' does not fit in 64 bits");
 }
 
+Test(heap, reads_sixteen_digit_addresses_and_tabs)
+{
+	struct profconv_profile *prof = read_ok(
+	    "heap profile: 1: 2 [1: 2] @ heapprofile\n"
+	    "1: 2 [1: 2] @ 0xffffffffffffffff\t0x10 0x0123456789abcdef\n");
+
+	expect_frame(prof, 0, 0, UINT64_MAX - 1);
+	expect_frame(prof, 0, 1, 0xf);
+	expect_frame(prof, 0, 2, 0x0123456789abcdeeULL);
+	profconv_profile_free(prof);
+}
+
 Test(heap, accepts_leading_zeros_in_addresses)
 {
 	struct profconv_profile *prof = read_ok(
