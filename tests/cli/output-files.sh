@@ -104,7 +104,9 @@ signal_mid_write() {
 	tries=0
 	while [ "$tries" -lt 5 ]; do
 		tries=$((tries + 1))
-		"$@" 2>"$TMP/s/err" &
+		# Default dispositions: a caller's nohup (SIGHUP ignored, as
+		# inherited) must not turn the signal into a clean exit.
+		env --default-signal "$@" 2>"$TMP/s/err" &
 		pid=$!
 		while kill -0 "$pid" 2>/dev/null && ! has_tmp "$out"; do
 			:
