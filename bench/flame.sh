@@ -104,26 +104,6 @@ runs:     $RUNS per tool, interleaved; median shown
 machine:  $cpus CPUs, load average $load at start
 EOF
 
-# timed_cpu NAME CMD...: lib.sh's timed, recording also user and system
-# seconds ("wall KB user sys").
-timed_cpu() {
-	local name=$1 rc=0
-	shift
-	/usr/bin/time -f '%e %M %U %S' -o "$scratch/time" "$@" \
-	    >"$work/$name.out" 2>"$work/$name.err" || rc=$?
-	if [ "$rc" != 0 ]; then
-		tail -n 20 "$work/$name.err" >&2
-		die "'$*' failed (exit status $rc)"
-	fi
-	tail -n 1 "$scratch/time" >>"$work/$name.times"
-}
-
-# cpu NAME: the median of user + system seconds.
-cpu() {
-	awk '{ print $3 + $4 }' "$work/$1.times" | sort -g |
-	    awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-
 # per NAME ANCHOR: how many times ANCHOR's median wall time NAME's is.
 per() {
 	awk -v a="$(median 1 "$work/$1.times")" -v b="$(median 1 "$work/$2.times")" \
@@ -135,14 +115,14 @@ rm -f "$work"/*.times
 i=1
 while [ "$i" -le "$RUNS" ]; do
 	note "run $i/$RUNS: small: profflame (pprof, legacy), jeprof --collapsed"
-	timed_cpu fl_small_pb "$PROFFLAME" "$small_pb"
-	timed_cpu fl_small_je "$PROFFLAME" "$small"
-	timed_cpu jeprof "$JEPROF" --collapsed "$JE_PROG" "$small"
+	timed fl_small_pb "$PROFFLAME" "$small_pb"
+	timed fl_small_je "$PROFFLAME" "$small"
+	timed jeprof "$JEPROF" --collapsed "$JE_PROG" "$small"
 	note "run $i/$RUNS: big: profflame (pprof, legacy, one thread), the parse alone"
-	timed_cpu fl_big_pb "$PROFFLAME" "$big_pb"
-	timed_cpu fl_big_je "$PROFFLAME" "$big"
-	timed_cpu fl_big_pb1 "$PROFFLAME" -j 1 "$big_pb"
-	timed_cpu parse_big "$PROFCONV" text2pb --level 0 -o /dev/null "$big"
+	timed fl_big_pb "$PROFFLAME" "$big_pb"
+	timed fl_big_je "$PROFFLAME" "$big"
+	timed fl_big_pb1 "$PROFFLAME" -j 1 "$big_pb"
+	timed parse_big "$PROFCONV" text2pb --level 0 -o /dev/null "$big"
 	i=$((i + 1))
 done
 

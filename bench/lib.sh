@@ -21,6 +21,7 @@
 #                          to $work/NAME.times;
 #                          a non-zero exit is an error (with --diff: above 1)
 # median COLUMN FILE       the median of one column of a .times file
+# cpu NAME                 the median CPU seconds (user + system) of NAME
 # load_warning             warn when the load average is above cpus/2
 # report NAME LABEL        a table row: median seconds and MB of NAME
 # ratio A B                "A/B" of the median seconds and of the medians
@@ -148,6 +149,11 @@ timed() {
 		die "'$*' failed (exit status $rc)"
 	fi
 	tail -n 1 "$scratch/time" >>"$work/$name.times"
+}
+
+cpu() {
+	awk '{ print $3 + $4 }' "$work/$1.times" | sort -g |
+	    awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
 median() {

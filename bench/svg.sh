@@ -91,38 +91,17 @@ echo "flamegraph.pl: ${FLAMEGRAPH:-not installed (Debian does not package it)}"
 echo "runs:     $RUNS per tool, interleaved; median shown"
 echo "machine:  $cpus CPUs, load average $load at start"
 
-# timed_cpu NAME CMD...: lib.sh's timed, recording also user and system
-# seconds ("wall KB user sys"): on a shared machine the CPU time says
-# what the wall time cannot.
-timed_cpu() {
-	local name=$1 rc=0
-	shift
-	/usr/bin/time -f '%e %M %U %S' -o "$scratch/time" "$@" \
-	    >"$work/$name.out" 2>"$work/$name.err" || rc=$?
-	if [ "$rc" != 0 ]; then
-		tail -n 20 "$work/$name.err" >&2
-		die "'$*' failed (exit status $rc)"
-	fi
-	tail -n 1 "$scratch/time" >>"$work/$name.times"
-}
-
-# cpu NAME: the median of user + system seconds.
-cpu() {
-	awk '{ print $3 + $4 }' "$work/$1.times" | sort -g |
-	    awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-
 rm -f "$work"/svg_*.times
 i=1
 while [ "$i" -le "$RUNS" ]; do
 	for s in $sets; do
 		pb=${s}_pb
 		note "run $i/$RUNS: $s: profflame --svg, profflame (folded)${FLAMEGRAPH:+, flamegraph.pl}"
-		timed_cpu "svg_${s}" "$PROFFLAME" --svg "${!pb}"
-		timed_cpu "svg_${s}_j1" "$PROFFLAME" -j 1 --svg "${!pb}"
-		timed_cpu "svg_${s}_folded" "$PROFFLAME" "${!pb}"
+		timed "svg_${s}" "$PROFFLAME" --svg "${!pb}"
+		timed "svg_${s}_j1" "$PROFFLAME" -j 1 --svg "${!pb}"
+		timed "svg_${s}_folded" "$PROFFLAME" "${!pb}"
 		if [ -n "$FLAMEGRAPH" ]; then
-			timed_cpu "svg_${s}_fg" "$FLAMEGRAPH" "$work/svg_${s}_folded.out"
+			timed "svg_${s}_fg" "$FLAMEGRAPH" "$work/svg_${s}_folded.out"
 		fi
 	done
 	i=$((i + 1))

@@ -132,15 +132,9 @@ report pb "proftrend (symbolized pprof)"
 report json "proftrend --json -o (symbolized pprof)"
 goal "(proftrend <= 2 s on the jemalloc text)" "$(median 1 "$work/text.times") <= 2"
 # CPU seconds (user + system) tell the work apart from the machine's
-# load; proftrend loads snapshots in two threads, so wall time on an idle
-# 2-CPU machine is about half the CPU time of the loading.
-cpu() {
-	/usr/bin/time -f '%U %S' -o "$scratch/cpu" "$@" >/dev/null 2>&1 || true
-	awk '{ printf "%.2f", $1 + $2 }' "$scratch/cpu"
-}
-echo "  CPU seconds (user+sys, one run each): text $(cpu "$PROFTREND" "${heaps[@]}")," \
-    "text --no-symbolize $(cpu "$PROFTREND" --no-symbolize "${heaps[@]}")," \
-    "pprof $(cpu "$PROFTREND" "${pbs[@]}")"
+# load; proftrend loads snapshots on several threads.
+echo "  CPU seconds (user+sys, median): text $(cpu text)," \
+    "text --no-symbolize $(cpu text_nosym), pprof $(cpu pb)"
 echo "  checked: same rows from text and pprof; JSON and table agree on suspects"
 echo "timings per run (seconds, peak RSS KB): $work/*.times"
 bench_exit

@@ -92,32 +92,19 @@ runs:     $RUNS per command, interleaved; median shown
 machine:  $cpus CPUs, load average $load at start
 EOF
 
-# timedcpu NAME CMD...: as timed, with CPU seconds (user + system) too.
-timedcpu() {
-	local name=$1 rc=0
-	shift
-	/usr/bin/time -f '%e %M %U %S' -o "$scratch/time" "$@" \
-	    >"$work/$name.out" 2>"$work/$name.err" || rc=$?
-	if [ "$rc" != 0 ]; then
-		tail -n 20 "$work/$name.err" >&2
-		die "'$*' failed (exit status $rc)"
-	fi
-	tail -n 1 "$scratch/time" | awk '{ print $1, $2, $3 + $4 }' >>"$work/$name.times"
-}
-
 rm -f "$work"/*.times
 i=1
 while [ "$i" -le "$RUNS" ]; do
 	note "run $i/$RUNS"
-	timedcpu pc "$PROFCONV" text2pb "$input" -o "$work/pc.pb.gz"
-	timedcpu pc_j1 "$PROFCONV" text2pb -j 1 "$input" -o "$work/pc_j1.pb.gz"
-	timedcpu pc_l6 "$PROFCONV" text2pb --level 6 "$input" -o "$work/pc_l6.pb.gz"
-	timedcpu pc_raw "$PROFCONV" text2pb --no-compress "$input" -o "$work/pc_raw.pb"
+	timed pc "$PROFCONV" text2pb "$input" -o "$work/pc.pb.gz"
+	timed pc_j1 "$PROFCONV" text2pb -j 1 "$input" -o "$work/pc_j1.pb.gz"
+	timed pc_l6 "$PROFCONV" text2pb --level 6 "$input" -o "$work/pc_l6.pb.gz"
+	timed pc_raw "$PROFCONV" text2pb --no-compress "$input" -o "$work/pc_raw.pb"
 	if [ -n "$base" ]; then
-		timedcpu base "${base_cmd[@]}" text2pb "$input" -o "$work/base.pb.gz"
-		timedcpu base_raw "${base_cmd[@]}" text2pb --no-compress "$input" -o "$work/base_raw.pb"
+		timed base "${base_cmd[@]}" text2pb "$input" -o "$work/base.pb.gz"
+		timed base_raw "${base_cmd[@]}" text2pb --no-compress "$input" -o "$work/base_raw.pb"
 	fi
-	timedcpu go "$GOPPROF" -proto -symbolize=none -output "$work/go.pb.gz" "$input"
+	timed go "$GOPPROF" -proto -symbolize=none -output "$work/go.pb.gz" "$input"
 	i=$((i + 1))
 done
 
@@ -166,7 +153,7 @@ esac
 
 row() {
 	awk -v l="$1" -v s="$(median 1 "$work/$2.times")" \
-	    -v kb="$(median 2 "$work/$2.times")" -v cpu="$(median 3 "$work/$2.times")" \
+	    -v kb="$(median 2 "$work/$2.times")" -v cpu="$(cpu "$2")" \
 	    -v g="$(median 1 "$work/go.times")" -v b="$(wc -c <"$3")" '
 	    BEGIN { printf "  %-38s %7.2f %7.2f %8.1f %11d %8.1fx\n", l, s, cpu, kb / 1024, b, (s > 0 ? g / s : 0) }'
 }
