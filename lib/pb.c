@@ -662,16 +662,19 @@ add_label(const struct decoder *d, struct sample_batch *b,
 	    PC_GROW(b->labels, b->labels_cap, b->labels_len, 1) < 0)
 		return PROFCONV_ENOMEM;
 	l = &b->labels[b->labels_len++];
+	memset(l, 0, sizeof(*l));
 	rc = dstr(d, (int64_t)v[0], "label key", &l->key);
 	if (rc == 0)
 		rc = dstr(d, (int64_t)v[1], "label str", &l->str);
 	if (rc == 0)
 		rc = dstr(d, (int64_t)v[3], "label num_unit", &l->unit);
+	if (rc != 0)
+		return rc;
 	/* As in pprof, a string value wins over a number. */
 	l->num = l->str != 0 ? 0 : (int64_t)v[2];
 	if (l->str != 0)
 		l->unit = 0;
-	return rc;
+	return 0;
 }
 
 /* Sample SI, the LEN bytes at P, onto batch B. */
