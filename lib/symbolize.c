@@ -720,8 +720,9 @@ merge_answers(struct sym_module *m, struct sym_handle *h)
 	rc = PC_GROW(m->frames, m->frames_cap, m->nframes, h->nframes);
 	if (rc < 0)
 		return rc;
-	memcpy(m->frames + m->nframes, h->frames, h->nframes *
-	    sizeof(*h->frames));
+	if (h->nframes > 0)	/* both may still be NULL */
+		memcpy(m->frames + m->nframes, h->frames, h->nframes *
+		    sizeof(*h->frames));
 	for (i = 0; i < h->nans; i++) {
 		a = h->ans[i];
 		a.off += (uint32_t)m->nframes;
