@@ -46,44 +46,47 @@ rd_fixed(struct rd *r, size_t n)
 	return v;
 }
 
+/* An LEB128 number: its low 64 bits, and in *SHIFT and *LAST where its
+ * sign bit lies (r->bad when it runs past the end). */
 static uint64_t
-rd_uleb(struct rd *r)
+rd_leb(struct rd *r, unsigned *shift, unsigned char *last)
 {
 	uint64_t v = 0;
-	unsigned shift = 0;
 	unsigned char b;
 
+	*shift = 0;
 	do {
 		if (r->bad || r->p >= r->end) {
 			r->bad = true;
+			*last = 0;
 			return 0;
 		}
 		b = *r->p++;
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
+		if (*shift < 64)
+			v |= (uint64_t)(b & 0x7f) << *shift;
+		*shift += 7;
 	} while (b & 0x80);
+	*last = b;
 	return v;
+}
+
+static uint64_t
+rd_uleb(struct rd *r)
+{
+	unsigned shift;
+	unsigned char last;
+
+	return rd_leb(r, &shift, &last);
 }
 
 static int64_t
 rd_sleb(struct rd *r)
 {
-	uint64_t v = 0;
-	unsigned shift = 0;
-	unsigned char b;
+	unsigned shift;
+	unsigned char last;
+	uint64_t v = rd_leb(r, &shift, &last);
 
-	do {
-		if (r->bad || r->p >= r->end) {
-			r->bad = true;
-			return 0;
-		}
-		b = *r->p++;
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-	} while (b & 0x80);
-	if (shift < 64 && (b & 0x40))
+	if (shift < 64 && (last & 0x40))
 		v |= ~(uint64_t)0 << shift;
 	return (int64_t)v;
 }
