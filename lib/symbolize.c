@@ -332,7 +332,7 @@ find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 	GElf_Addr vaddr;
 	char guess[256];
 	const char *slash;
-	int n;
+	int n, fd;
 
 	(void)modname;
 	(void)base;
@@ -363,7 +363,8 @@ find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 		q.id = bits;
 		q.id_len = (size_t)n;
 	}
-	return profconv__find_debugfile(&q, debuginfo_file_name);
+	fd = profconv__find_debugfile(&q, debuginfo_file_name);
+	return fd >= 0 ? profconv__debug_image(fd, s->jobs) : fd;
 }
 
 /* --- modules: one binary, its libdwfl sessions and its answers ------------- */

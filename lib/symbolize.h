@@ -130,6 +130,15 @@ int profconv__find_debugfile(const struct pc_debug_query *query,
     char **path_out);
 
 /*
+ * The descriptor libdw should read the debug file open on FD through:
+ * when the file has zlib-compressed DWARF sections, a new in-memory
+ * image of it with them inflated on up to JOBS threads (and those the
+ * symbolizer never reads left out), FD being closed; else FD itself.
+ * Never fails: whatever cannot be rewritten is read as it is (symimage.c).
+ */
+int profconv__debug_image(int fd, unsigned int jobs);
+
+/*
  * The build id a dwz alternate file must have when FILE's
  * .gnu_debugaltlink names it as LINK: length, bytes in ID (room for
  * 64); 0 when FILE has no such link.
