@@ -379,8 +379,10 @@ overlaps_skip(const struct image *im, uint64_t off, uint64_t len)
 
 /*
  * Whether everything the image keeps is clear of the compressed bytes
- * it leaves out: the ELF header, the program headers and every kept
- * section.  Only a crafted file has them overlap; it is kept as it is.
+ * it leaves out (the ELF header, the program headers and every kept
+ * section), and no kept section holds the ELF header, whose e_shoff the
+ * image changes.  Only a crafted file has them overlap; it is kept as
+ * it is.
  */
 static bool
 skips_clear(const struct image *im)
@@ -393,8 +395,12 @@ skips_clear(const struct image *im)
 		return false;
 	for (i = 1; i < im->nsecs; i++) {
 		sh = &im->secs[i].sh;
-		if (im->secs[i].fate == KEEP && sh->sh_type != SHT_NOBITS &&
-		    overlaps_skip(im, sh->sh_offset, sh->sh_size))
+		if (im->secs[i].fate != KEEP || sh->sh_type == SHT_NOBITS ||
+		    sh->sh_size == 0)
+			continue;
+		/* The image's ELF header differs (e_shoff): no section's. */
+		if (overlaps_skip(im, sh->sh_offset, sh->sh_size) ||
+		    sh->sh_offset < im->ehlen)
 			return false;
 	}
 	return true;

@@ -219,6 +219,16 @@ if command -v dwz >/dev/null 2>&1; then
 	frames "$TMP/dz3.pb" >"$TMP/dz3.frames"
 	diff "$TMP/dz0.frames" "$TMP/dz3.frames" >&2 ||
 		fail "dwz (alt file by build id): frames differ from before dwz"
+	# The alt file compressed: read through its inflated image.
+	alt="$TMP/dbg/.build-id/$(echo "$altid" | cut -c1-2)/$(echo "$altid" | cut -c3-).debug"
+	objcopy --compress-debug-sections=zlib "$alt" "$TMP/alt.z" &&
+	    mv "$TMP/alt.z" "$alt" || fail "cannot compress the alt file"
+	readelf -SW "$alt" | grep -q '\.debug_info .* C ' ||
+		fail "dwz: the alt file was not compressed"
+	run 0 "$PROFCONV" symbolize --debuginfo-path "$TMP/dbg" --no-compress \
+	    -o "$TMP/dz3z.pb" "$pa"
+	cmp -s "$TMP/dz3.pb" "$TMP/dz3z.pb" ||
+		fail "dwz (compressed alt file): output differs from the plain one's"
 	# A relative link (dwz -r), resolved from the debug file's directory.
 	mkdir -p "$TMP/rel/common"
 	cp "$TMP/dz-a.orig" "$TMP/rel/dz-a"

@@ -86,6 +86,47 @@ run 0 timeout 20 "$PROFCONV" symbolize --no-compress -o "$TMP/sfifo.pb" "$TMP/sf
 "$PROFCONV" show "$TMP/sfifo.pb" | grep -q 'F=[0-9]* small_work' ||
 	fail "fifo debug file: the symbol table was not used"
 
+# A compressed .debug file whose .debug_info does not inflate: a damaged
+# stream, then a stated size no stream of its length could have.  No
+# inflated image is made (symimage.c), libdw reads the file as it is and
+# finds no DWARF; the symbol table still names the function.
+rm "$TMP/stripped.debug"
+objcopy --only-keep-debug --compress-debug-sections=zlib "$TMP/small" \
+    "$TMP/good.debug" || fail "cannot make a compressed .debug file"
+set -- $(readelf -SW "$TMP/good.debug" | sed 's/^ *\[ *[0-9]*\]//' |
+    awk '$1 == ".debug_info" && $7 ~ /C/ {print $4, $5}')
+[ $# -eq 2 ] || fail "objcopy did not compress .debug_info"
+info_off=$((0x${1:-0}))
+info_size=$((0x${2:-0}))
+for how in stream size; do
+	cp "$TMP/good.debug" "$TMP/stripped.debug"
+	if [ $how = stream ]; then
+		# 16 bytes of the deflate stream, after the 24-byte header.
+		at=$((info_off + 24 + (info_size - 24) / 2)) n=16
+		byte='\377'
+	else
+		# The high bytes of ch_size (little-endian, at offset 8).
+		at=$((info_off + 13)) n=2 byte='\177'
+	fi
+	head -c $n /dev/zero | tr '\0' "$byte" |
+	    dd of="$TMP/stripped.debug" bs=1 seek=$at conv=notrunc 2>/dev/null
+	cmp -s "$TMP/good.debug" "$TMP/stripped.debug" &&
+		fail "damaged .debug ($how): nothing was changed"
+	heap "$TMP/zbad.heap" "$TMP/stripped" 0 $((work + 4))
+	run 0 timeout 20 "$PROFCONV" symbolize --no-compress -o "$TMP/zbad.pb" \
+	    "$TMP/zbad.heap"
+	"$PROFCONV" show "$TMP/zbad.pb" >"$TMP/zbad.txt"
+	grep -q 'F=[0-9]* small_work' "$TMP/zbad.txt" ||
+		fail "damaged .debug ($how): the symbol table was not used"
+	grep -q 'small\.c:' "$TMP/zbad.txt" &&
+		fail "damaged .debug ($how): lines from DWARF that does not inflate"
+done
+cp "$TMP/good.debug" "$TMP/stripped.debug"
+run 0 timeout 20 "$PROFCONV" symbolize --no-compress -o "$TMP/zgood.pb" \
+    "$TMP/zbad.heap"
+"$PROFCONV" show "$TMP/zgood.pb" | grep -q 'small_work .*small\.c:[0-9]' ||
+	fail "compressed .debug: no line for small_work"
+
 # ... and as the .dwo file of split DWARF: lines from the skeleton only.
 mkdir "$TMP/split"
 cp "$TMP/small.c" "$TMP/split/"

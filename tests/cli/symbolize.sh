@@ -149,6 +149,28 @@ run 0 "$PROFCONV" symbolize --no-compress -o "$TMP/stripped.pb" "$prof"
 # addr2line reads the unstripped twin; the addresses are the same.
 compare "$TMP/stripped.pb" stripped "$TMP/stripped=$TMP/gcc-O2"
 
+# The .debug file compressed, as distributions ship them: symbolize hands
+# libdw an image of it with the DWARF inflated ahead (symimage.c), and
+# the output is the plain file's, byte for byte.
+cp "$TMP/stripped.debug" "$TMP/plain.debug"
+objcopy --compress-debug-sections=zlib "$TMP/plain.debug" "$TMP/stripped.debug"
+readelf -SW "$TMP/stripped.debug" | grep -q '\.debug_info .* C ' ||
+	fail "objcopy did not compress the .debug file"
+run 0 "$PROFCONV" symbolize --no-compress -o "$TMP/stripped-z.pb" "$prof"
+cmp -s "$TMP/stripped.pb" "$TMP/stripped-z.pb" ||
+	fail "compressed .debug: output differs from the plain file's"
+if command -v strace >/dev/null 2>&1; then
+	strace -f -qq -e trace=memfd_create -o "$TMP/strace" "$PROFCONV" \
+	    symbolize --no-compress -o "$TMP/stripped-z2.pb" "$prof" 2>/dev/null
+	grep -q 'memfd_create("profconv-debuginfo"' "$TMP/strace" ||
+		fail "compressed .debug: no inflated image was made"
+	cmp -s "$TMP/stripped.pb" "$TMP/stripped-z2.pb" ||
+		fail "compressed .debug: output differs under strace"
+else
+	fail "strace missing (CI installs it)"
+fi
+cp "$TMP/plain.debug" "$TMP/stripped.debug"
+
 # No debuglink at all: NAME.debug next to the binary, as libdwfl guesses,
 # taken only because its build id is the binary's.
 cp "$TMP/gcc-O2" "$TMP/nolink"
