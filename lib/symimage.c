@@ -187,7 +187,10 @@ plan_section(struct image *im, struct img_sec *sec, const char *name)
 		ch.ch_size = c32.ch_size;
 		ch.ch_addralign = c32.ch_addralign;
 	}
-	if (ch.ch_type != ELFCOMPRESS_ZLIB || strncmp(name, ".debug_", 7) != 0)
+	/* What libelf would not inflate either is left to it as it is. */
+	if (ch.ch_type != ELFCOMPRESS_ZLIB || strncmp(name, ".debug_", 7) != 0 ||
+	    (sh->sh_flags & SHF_ALLOC) != 0 ||
+	    (ch.ch_addralign & (ch.ch_addralign - 1)) != 0)
 		return true;
 	sec->src = sh->sh_offset + chlen;
 	sec->srclen = sh->sh_size - chlen;
@@ -435,14 +438,19 @@ inflate_task(void *arg, size_t k)
 #ifdef HAVE_LIBDEFLATE
 	struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
 	enum libdeflate_result r;
+	size_t used;
 
 	if (d == NULL)
 		return profconv__nomem();
-	r = libdeflate_zlib_decompress(d, in, sec->srclen, to, sec->sh.sh_size,
-	    NULL);
+	r = libdeflate_zlib_decompress_ex(d, in, sec->srclen, to,
+	    sec->sh.sh_size, &used, NULL);
 	libdeflate_free_decompressor(d);
-	/* NULL for the actual size: anything short of it is an error. */
-	if (r != LIBDEFLATE_SUCCESS)
+	/*
+	 * NULL for the size made: anything short of the stated size is an
+	 * error.  A stream followed by more bytes is left to libelf, which
+	 * reads them as another stream.
+	 */
+	if (r != LIBDEFLATE_SUCCESS || used != sec->srclen)
 		return profconv__fail(PROFCONV_EFORMAT,
 		    "a debug section does not inflate");
 	return 0;
@@ -455,19 +463,17 @@ inflate_task(void *arg, size_t k)
 		return profconv__nomem();
 	z.next_in = (unsigned char *)in;
 	z.next_out = to;
-	zr = Z_OK;
-	/* zlib counts in uInt: feed sections over 4 GiB in steps. */
-	while (zr == Z_OK) {
+	/* zlib counts in uInt: sections over 4 GiB go in steps. */
+	do {
 		z.avail_in = (uInt)(sec->srclen - z.total_in > UINT32_MAX ?
 		    UINT32_MAX : sec->srclen - z.total_in);
-		z.avail_out = (uInt)(sec->sh.sh_size - z.total_out > UINT32_MAX ?
-		    UINT32_MAX : sec->sh.sh_size - z.total_out);
-		zr = inflate(&z, Z_FINISH);
-		if (zr == Z_BUF_ERROR && z.avail_in != 0 && z.avail_out != 0)
-			zr = Z_OK;
-	}
+		z.avail_out = (uInt)(sec->sh.sh_size - z.total_out >
+		    UINT32_MAX ? UINT32_MAX : sec->sh.sh_size - z.total_out);
+		zr = inflate(&z, Z_NO_FLUSH);
+	} while (zr == Z_OK);
 	inflateEnd(&z);
-	if (zr != Z_STREAM_END || z.total_out != sec->sh.sh_size)
+	if (zr != Z_STREAM_END || z.total_out != sec->sh.sh_size ||
+	    z.total_in != sec->srclen)
 		return profconv__fail(PROFCONV_EFORMAT,
 		    "a debug section does not inflate");
 	return 0;

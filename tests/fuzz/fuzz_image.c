@@ -58,8 +58,14 @@ check_section(Elf *in_elf, Elf_Scn *in, Elf_Scn *out, size_t shstrndx)
 	name = elf_strptr(in_elf, shstrndx, a.sh_name);
 	if (a.sh_type == SHT_NOBITS || (a.sh_flags & SHF_COMPRESSED) == 0 ||
 	    name == NULL || strncmp(name, ".debug_", 7) != 0 ||
-	    gelf_getchdr(in, &ch) == NULL || ch.ch_type != ELFCOMPRESS_ZLIB) {
-		/* Kept: the same header, the same bytes. */
+	    gelf_getchdr(in, &ch) == NULL || ch.ch_type != ELFCOMPRESS_ZLIB ||
+	    (b.sh_flags & SHF_COMPRESSED) != 0) {
+		/* Kept: the same header, the same bytes; a compressed debug
+		 * section only when libelf would not inflate it either. */
+		if ((b.sh_flags & SHF_COMPRESSED) != 0 && name != NULL &&
+		    strncmp(name, ".debug_", 7) == 0 &&
+		    a.sh_type != SHT_NOBITS)
+			check(elf_compress(in, 0, 0) != 1);
 		check(a.sh_type == b.sh_type && a.sh_flags == b.sh_flags &&
 		    a.sh_offset == b.sh_offset && a.sh_size == b.sh_size &&
 		    a.sh_addralign == b.sh_addralign);
