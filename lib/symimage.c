@@ -252,7 +252,8 @@ plan(struct image *im)
 	    !in_file(im, shoff, nsh * shentsize))
 		return false;
 	get_shdr(im, shoff + strndx * shentsize, &strsh);
-	if (strsh.sh_type == SHT_NOBITS ||
+	/* libelf reads names only from a string table. */
+	if (strsh.sh_type != SHT_STRTAB ||
 	    (strsh.sh_flags & SHF_COMPRESSED) != 0 ||
 	    !in_file(im, strsh.sh_offset, strsh.sh_size) ||
 	    strsh.sh_size == 0 || f[strsh.sh_offset + strsh.sh_size - 1] != '\0')
