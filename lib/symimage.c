@@ -382,11 +382,11 @@ overlaps_skip(const struct image *im, uint64_t off, uint64_t len)
 }
 
 /*
- * Whether everything the image keeps is clear of the compressed bytes
- * it leaves out (the ELF header, the program headers and every kept
- * section), and no kept section holds the ELF header, whose e_shoff the
- * image changes.  Only a crafted file has them overlap; it is kept as
- * it is.
+ * Whether everything the image keeps is inside the file and clear of
+ * the compressed bytes it leaves out (the ELF header, the program
+ * headers and every kept section), and no kept section holds the ELF
+ * header, whose e_shoff the image changes.  Only a crafted file fails
+ * this; it is read as it is.
  */
 static bool
 skips_clear(const struct image *im)
@@ -394,8 +394,11 @@ skips_clear(const struct image *im)
 	const Elf64_Shdr *sh;
 	size_t i;
 
-	if (overlaps_skip(im, 0, im->ehlen) ||
-	    overlaps_skip(im, im->phoff, im->phlen))
+	/* The image is longer: what lies past the file's end must not be
+	 * found in the bytes appended to it. */
+	if (overlaps_skip(im, 0, im->ehlen) || (im->phlen > 0 &&
+	    (!in_file(im, im->phoff, im->phlen) ||
+	    overlaps_skip(im, im->phoff, im->phlen))))
 		return false;
 	for (i = 1; i < im->nsecs; i++) {
 		sh = &im->secs[i].sh;
@@ -403,7 +406,8 @@ skips_clear(const struct image *im)
 		    sh->sh_size == 0)
 			continue;
 		/* The image's ELF header differs (e_shoff): no section's. */
-		if (overlaps_skip(im, sh->sh_offset, sh->sh_size) ||
+		if (!in_file(im, sh->sh_offset, sh->sh_size) ||
+		    overlaps_skip(im, sh->sh_offset, sh->sh_size) ||
 		    sh->sh_offset < im->ehlen)
 			return false;
 	}
