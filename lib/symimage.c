@@ -175,7 +175,8 @@ plan_section(struct image *im, struct img_sec *sec, const char *name)
 	size_t chlen = im->is64 ? sizeof(ch) : sizeof(c32);
 
 	sec->fate = KEEP;
-	if (sh->sh_type == SHT_NOBITS || (sh->sh_flags & SHF_COMPRESSED) == 0)
+	if (sh->sh_type == SHT_NOBITS || sh->sh_type == SHT_NULL ||
+	    (sh->sh_flags & SHF_COMPRESSED) == 0)
 		return true;
 	if (!in_file(im, sh->sh_offset, sh->sh_size) || sh->sh_size < chlen)
 		return false;
