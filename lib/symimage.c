@@ -188,8 +188,14 @@ plan_section(struct image *im, struct img_sec *sec, const char *name)
 		ch.ch_size = c32.ch_size;
 		ch.ch_addralign = c32.ch_addralign;
 	}
-	/* What libelf would not inflate either is left to it as it is. */
+	/*
+	 * What libelf would not inflate either is left to it as it is, and
+	 * so are debug sections of another type than DWARF's: libelf reads
+	 * typed data (relocations, symbols) differently when it is stored
+	 * plain.
+	 */
 	if (ch.ch_type != ELFCOMPRESS_ZLIB || strncmp(name, ".debug_", 7) != 0 ||
+	    (sh->sh_type != SHT_PROGBITS && sh->sh_type != SHT_MIPS_DWARF) ||
 	    (sh->sh_flags & SHF_ALLOC) != 0 ||
 	    (ch.ch_addralign & (ch.ch_addralign - 1)) != 0)
 		return true;

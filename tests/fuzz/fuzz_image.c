@@ -60,11 +60,11 @@ check_section(Elf *in_elf, Elf_Scn *in, Elf_Scn *out, size_t shstrndx)
 	    name == NULL || strncmp(name, ".debug_", 7) != 0 ||
 	    gelf_getchdr(in, &ch) == NULL || ch.ch_type != ELFCOMPRESS_ZLIB ||
 	    (b.sh_flags & SHF_COMPRESSED) != 0) {
-		/* Kept: the same header, the same bytes; a compressed debug
+		/* Kept: the same header, the same bytes; a compressed DWARF
 		 * section only when libelf would not inflate it either. */
 		if ((b.sh_flags & SHF_COMPRESSED) != 0 && name != NULL &&
 		    strncmp(name, ".debug_", 7) == 0 &&
-		    a.sh_type != SHT_NOBITS)
+		    a.sh_type == SHT_PROGBITS)
 			check(elf_compress(in, 0, 0) != 1);
 		check(a.sh_type == b.sh_type && a.sh_flags == b.sh_flags &&
 		    a.sh_offset == b.sh_offset && a.sh_size == b.sh_size &&
