@@ -70,6 +70,7 @@ struct image {
 					 * start; END is the largest so far */
 	size_t nskip;
 	uint64_t phoff, phlen;		/* the program header table */
+	uint64_t phnum;
 	uint64_t ehlen;
 	unsigned char *out;		/* the image, mapped shared */
 	uint64_t outsize;
@@ -212,6 +213,16 @@ plan_section(struct image *im, struct img_sec *sec, const char *name)
 	return true;
 }
 
+/*
+ * The bytes the program headers may take: libelf reads them at its own
+ * entry size whatever e_phentsize says.
+ */
+static uint64_t
+phdrs_len(uint64_t phnum, uint64_t entsize, uint64_t native)
+{
+	return phnum * (entsize > native ? entsize : native);
+}
+
 /* The section headers and what becomes of each; false: keep the file. */
 static bool
 plan(struct image *im)
@@ -236,7 +247,9 @@ plan(struct image *im)
 		memcpy(&eh, f, sizeof(eh));
 		im->ehlen = sizeof(eh);
 		im->phoff = eh.e_phoff;
-		im->phlen = (uint64_t)eh.e_phnum * eh.e_phentsize;
+		im->phnum = eh.e_phnum;
+		im->phlen = phdrs_len(eh.e_phnum, eh.e_phentsize,
+		    sizeof(Elf64_Phdr));
 		shoff = eh.e_shoff;
 		nsh = eh.e_shnum;
 		shentsize = eh.e_shentsize;
@@ -247,14 +260,17 @@ plan(struct image *im)
 		memcpy(&e32, f, sizeof(e32));
 		im->ehlen = sizeof(e32);
 		im->phoff = e32.e_phoff;
-		im->phlen = (uint64_t)e32.e_phnum * e32.e_phentsize;
+		im->phnum = e32.e_phnum;
+		im->phlen = phdrs_len(e32.e_phnum, e32.e_phentsize,
+		    sizeof(Elf32_Phdr));
 		shoff = e32.e_shoff;
 		nsh = e32.e_shnum;
 		shentsize = e32.e_shentsize;
 		strndx = e32.e_shstrndx;
 	}
-	/* Extended numbering (more than 65279 sections) is left to libelf. */
-	if (nsh == 0 || strndx == SHN_UNDEF || strndx >= nsh ||
+	/* Extended numbering (more than 65279 sections, or PN_XNUM
+	 * program headers) is left to libelf. */
+	if (nsh == 0 || im->phnum == PN_XNUM || strndx == SHN_UNDEF || strndx >= nsh ||
 	    shentsize != (im->is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr)) ||
 	    !in_file(im, shoff, nsh * shentsize))
 		return false;
