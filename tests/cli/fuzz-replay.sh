@@ -12,4 +12,17 @@ for h in read transform maps dwarf image; do
 	grep -Eq "^.*: [1-9][0-9]* inputs replayed$" "$TMP/out" ||
 		fail "replay_$h replayed nothing"
 done
+# The image harness also on every debug file the system's debug packages
+# installed (libc6-dbg's, zlib-compressed): each must give an image, and
+# each image must read as libelf reads the file.
+if [ -d /usr/lib/debug/.build-id ]; then
+	find /usr/lib/debug/.build-id -name '*.debug' -type f >"$TMP/debugfiles"
+	[ -s "$TMP/debugfiles" ] || fail "no debug files under /usr/lib/debug (CI installs libc6-dbg)"
+	xargs env FUZZ_IMAGE_EXPECT=1 "$BIN/../tests/fuzz/replay_image" \
+	    <"$TMP/debugfiles" >"$TMP/out" 2>"$TMP/err" ||
+		{ cat "$TMP/err" >&2; fail "replay_image on the system's debug files failed"; }
+	echo "system debug files: $(cat "$TMP/out")" >&2
+else
+	fail "no /usr/lib/debug (CI installs libc6-dbg)"
+fi
 finish
