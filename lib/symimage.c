@@ -407,8 +407,8 @@ overlaps_skip(const struct image *im, uint64_t off, uint64_t len)
 /*
  * Whether everything the image keeps is inside the file and clear of
  * the compressed bytes it leaves out (the ELF header, the program
- * headers and every kept section), and no kept section holds the ELF
- * header, whose e_shoff the image changes.  Only a crafted file fails
+ * headers and every kept section), and neither the program headers nor
+ * a kept section hold the ELF header, whose e_shoff the image changes.  Only a crafted file fails
  * this; it is read as it is.
  */
 static bool
@@ -420,7 +420,7 @@ skips_clear(const struct image *im)
 	/* The image is longer: what lies past the file's end must not be
 	 * found in the bytes appended to it. */
 	if (overlaps_skip(im, 0, im->ehlen) || (im->phlen > 0 &&
-	    (!in_file(im, im->phoff, im->phlen) ||
+	    (!in_file(im, im->phoff, im->phlen) || im->phoff < im->ehlen ||
 	    overlaps_skip(im, im->phoff, im->phlen))))
 		return false;
 	for (i = 1; i < im->nsecs; i++) {
