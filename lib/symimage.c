@@ -31,6 +31,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <zlib.h>
 #ifdef HAVE_LIBDEFLATE
@@ -531,6 +532,7 @@ finish(struct image *im)
 static int
 build(struct image *im, unsigned int jobs)
 {
+	struct rlimit rl;
 	int mfd;
 	bool ok;
 
@@ -538,6 +540,11 @@ build(struct image *im, unsigned int jobs)
 		return -1;
 	/* 32-bit headers cannot point past 4 GiB. */
 	if (!lay_out(im) || (!im->is64 && im->outsize > UINT32_MAX))
+		return -1;
+	/* Growing a memfd past RLIMIT_FSIZE raises SIGXFSZ, as for a file:
+	 * under such a limit the file is read as it is. */
+	if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    im->outsize > rl.rlim_cur)
 		return -1;
 	mfd = memfd_create("profconv-debuginfo", MFD_CLOEXEC);
 	if (mfd < 0)

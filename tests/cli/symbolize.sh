@@ -169,6 +169,13 @@ if command -v strace >/dev/null 2>&1; then
 else
 	fail "strace missing (CI installs it)"
 fi
+# Under a file size limit smaller than the image (the output goes to a
+# pipe): no memfd to grow past it (SIGXFSZ), the file is read as it is.
+(ulimit -f 1; exec "$PROFCONV" symbolize --no-compress -o - "$prof") \
+    2>"$TMP/err" | cat >"$TMP/stripped-z3.pb"
+[ "${PIPESTATUS[0]}" = 0 ] || { cat "$TMP/err" >&2; fail "compressed .debug under ulimit -f: failed"; }
+cmp -s "$TMP/stripped.pb" "$TMP/stripped-z3.pb" ||
+	fail "compressed .debug under ulimit -f: output differs"
 cp "$TMP/plain.debug" "$TMP/stripped.debug"
 
 # No debuglink at all: NAME.debug next to the binary, as libdwfl guesses,
