@@ -119,7 +119,9 @@ compare(int in_fd, int out_fd)
 	check(elf_getshdrstrndx(a, &ia) == 0 && elf_getshdrstrndx(b, &ib) == 0 &&
 	    ia == ib);
 	strndx = ia;
-	check(elf_getphdrnum(a, &pa) == 0 && elf_getphdrnum(b, &pb) == 0 &&
+	/* Program headers libelf refuses in the file, it refuses here. */
+	pa = pb = 0;
+	check((elf_getphdrnum(a, &pa) == 0) == (elf_getphdrnum(b, &pb) == 0) &&
 	    pa == pb);
 	for (i = 0; i < pa; i++)
 		check(gelf_getphdr(a, (int)i, &ha) != NULL &&
