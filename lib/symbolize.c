@@ -546,6 +546,10 @@ handle_open(struct profconv_symbolizer *sz, struct sym_module *m,
 	}
 	rc = profconv__open_regular(m->path, &fd);
 	if (rc == 0) {
+		/* Debug info compressed in the binary itself (gcc -gz),
+		 * inflated ahead as for a separate debug file. */
+		if (m->plain_debug == 0)
+			fd = profconv__debug_image(fd, sz->jobs);
 		dwfl_report_begin(h->dwfl);
 		mod = dwfl_report_elf(h->dwfl, m->path, m->path, fd, m->base,
 		    true);

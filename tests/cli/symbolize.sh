@@ -135,6 +135,21 @@ if command -v clang >/dev/null 2>&1; then
 	symbolize_and_compare clang-O2
 fi
 
+# Debug info compressed in the binary itself (gcc -gz): read through an
+# inflated image as a separate debug file is; every frame still matches
+# addr2line, and the image is really made.
+build gcc-gz gcc -O2 -g -gz=zlib
+readelf -SW "$TMP/gcc-gz" | grep -q '\.debug_info .* C ' ||
+	fail "gcc -gz did not compress the debug info"
+symbolize_and_compare gcc-gz
+if command -v strace >/dev/null 2>&1; then
+	strace -f -qq -e trace=memfd_create -o "$TMP/strace" "$PROFCONV" \
+	    symbolize --no-compress -o "$TMP/gz2.pb" "$prof" 2>/dev/null
+	grep -q 'memfd_create("profconv-debuginfo"' "$TMP/strace" ||
+		fail "gcc -gz: no inflated image was made"
+	cmp -s "$TMP/gcc-gz.pb" "$TMP/gz2.pb" || fail "gcc -gz: output differs under strace"
+fi
+
 # Inline chains are there: some location has a leaf_alloc frame inside gNN.
 frames "$TMP/gcc-O2.pb" | grep -Eq 'leaf_alloc [^|]*prog\.c:[0-9]+\|(mid_alloc [^|]*\|)?g[0-9]+ ' ||
 	fail "no inlined leaf_alloc frame under a gNN caller"
