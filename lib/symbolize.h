@@ -130,7 +130,8 @@ int profconv__find_debugfile(const struct pc_debug_query *query,
     char **path_out);
 
 /*
- * The descriptor libdw should read the debug file open on FD through:
+ * The descriptor libdw should read the debug file (or binary) open on FD
+ * through:
  * when the file has zlib-compressed DWARF sections, a new in-memory
  * image of it with them inflated on up to JOBS threads (and those the
  * symbolizer never reads left out), FD being closed; else FD itself.
