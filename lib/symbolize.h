@@ -131,8 +131,7 @@ int profconv__find_debugfile(const struct pc_debug_query *query,
 
 /*
  * The descriptor libdw should read the debug file (or binary) open on FD
- * through:
- * when the file has zlib-compressed DWARF sections, a new in-memory
+ * through: when the file has zlib-compressed DWARF sections, a new in-memory
  * image of it with them inflated on up to JOBS threads (and those the
  * symbolizer never reads left out), FD being closed; else FD itself.
  * Never fails: whatever cannot be rewritten is read as it is (symimage.c).
