@@ -120,6 +120,26 @@ alignment(uint64_t a)
 	return a;
 }
 
+/* The ELF header's fields the image needs, whatever the class. */
+static void
+get_ehdr(const struct image *im, Elf64_Ehdr *eh)
+{
+	Elf32_Ehdr e32;
+
+	if (im->is64) {
+		memcpy(eh, im->file, sizeof(*eh));
+		return;
+	}
+	memcpy(&e32, im->file, sizeof(e32));
+	eh->e_phoff = e32.e_phoff;
+	eh->e_shoff = e32.e_shoff;
+	eh->e_phentsize = e32.e_phentsize;
+	eh->e_phnum = e32.e_phnum;
+	eh->e_shentsize = e32.e_shentsize;
+	eh->e_shnum = e32.e_shnum;
+	eh->e_shstrndx = e32.e_shstrndx;
+}
+
 static void
 get_shdr(const struct image *im, uint64_t at, Elf64_Shdr *sh)
 {
@@ -232,7 +252,6 @@ plan(struct image *im)
 	const unsigned char *f = im->file;
 	uint64_t shoff, nsh, shentsize, strndx, i;
 	Elf64_Ehdr eh;
-	Elf32_Ehdr e32;
 	Elf64_Shdr strsh;
 	const char *name;
 
@@ -243,33 +262,18 @@ plan(struct image *im)
 	    f[EI_CLASS] != ELFCLASS32))
 		return false;
 	im->is64 = f[EI_CLASS] == ELFCLASS64;
-	if (im->is64) {
-		if (im->filesize < sizeof(eh))
-			return false;
-		memcpy(&eh, f, sizeof(eh));
-		im->ehlen = sizeof(eh);
-		im->phoff = eh.e_phoff;
-		im->phnum = eh.e_phnum;
-		im->phlen = phdrs_len(eh.e_phnum, eh.e_phentsize,
-		    sizeof(Elf64_Phdr));
-		shoff = eh.e_shoff;
-		nsh = eh.e_shnum;
-		shentsize = eh.e_shentsize;
-		strndx = eh.e_shstrndx;
-	} else {
-		if (im->filesize < sizeof(e32))
-			return false;
-		memcpy(&e32, f, sizeof(e32));
-		im->ehlen = sizeof(e32);
-		im->phoff = e32.e_phoff;
-		im->phnum = e32.e_phnum;
-		im->phlen = phdrs_len(e32.e_phnum, e32.e_phentsize,
-		    sizeof(Elf32_Phdr));
-		shoff = e32.e_shoff;
-		nsh = e32.e_shnum;
-		shentsize = e32.e_shentsize;
-		strndx = e32.e_shstrndx;
-	}
+	im->ehlen = im->is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
+	if (im->filesize < im->ehlen)
+		return false;
+	get_ehdr(im, &eh);
+	im->phoff = eh.e_phoff;
+	im->phnum = eh.e_phnum;
+	im->phlen = phdrs_len(eh.e_phnum, eh.e_phentsize, im->is64 ?
+	    sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr));
+	shoff = eh.e_shoff;
+	nsh = eh.e_shnum;
+	shentsize = eh.e_shentsize;
+	strndx = eh.e_shstrndx;
 	/* Extended numbering (more than 65279 sections, or PN_XNUM
 	 * program headers) is left to libelf. */
 	if (nsh == 0 || im->phnum == PN_XNUM || strndx == SHN_UNDEF || strndx >= nsh ||
