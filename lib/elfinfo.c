@@ -69,29 +69,35 @@ read_loads(struct pc_elfinfo *info, Elf *elf)
 }
 
 /*
- * The size of the file's own .debug_info when it is stored uncompressed,
- * else 0: only then can more threads open the file each without
- * inflating the whole debug info again.
+ * How the file's own debug info is stored: INFO->plain_debug, the size of
+ * its .debug_info when stored uncompressed (only then can more threads
+ * open the file each without inflating the whole debug info again), and
+ * INFO->zdebug, whether any debug section is compressed (then it is
+ * read through an inflated image, symimage.c).
  */
-static uint64_t
-plain_debug_size(Elf *elf)
+static void
+debug_storage(struct pc_elfinfo *info, Elf *elf)
 {
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
 	const char *name;
 	GElf_Shdr sh;
 
+	info->plain_debug = 0;
+	info->zdebug = false;
 	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
-		return 0;
+		return;
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
 		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_PROGBITS)
 			continue;
 		name = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (name != NULL && strcmp(name, ".debug_info") == 0)
-			return (sh.sh_flags & SHF_COMPRESSED) != 0 ? 0 :
-			    sh.sh_size;
+		if (name == NULL || strncmp(name, ".debug_", 7) != 0)
+			continue;
+		if ((sh.sh_flags & SHF_COMPRESSED) != 0)
+			info->zdebug = true;
+		else if (strcmp(name, ".debug_info") == 0)
+			info->plain_debug = sh.sh_size;
 	}
-	return 0;
 }
 
 static int
@@ -111,7 +117,7 @@ read_elf(struct pc_elfinfo *info, Elf *elf, const char *path)
 	n = dwelf_elf_gnu_build_id(elf, &bits);
 	if (n > 0)
 		hex_build_id(info, bits, (size_t)n);
-	info->plain_debug = plain_debug_size(elf);
+	debug_storage(info, elf);
 	return read_loads(info, elf);
 }
 

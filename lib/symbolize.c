@@ -101,6 +101,7 @@ struct sym_module {
 	char build_id[129];
 	struct file_id id;
 	uint64_t plain_debug;		/* see struct pc_elfinfo */
+	bool zdebug;
 	uint64_t base;			/* where libdwfl places it */
 	uint64_t used;			/* the batch that used it last */
 	bool pinned;			/* a run still needs it */
@@ -464,6 +465,7 @@ module_for(struct profconv_symbolizer *sz, const struct pc_found *found,
 	memcpy(m->build_id, found->info.build_id, sizeof(m->build_id));
 	m->id = id;
 	m->plain_debug = found->info.plain_debug;
+	m->zdebug = found->info.zdebug;
 	m->base = base;
 	sz->mods[sz->nmods++] = m;
 	*out = m;
@@ -548,7 +550,7 @@ handle_open(struct profconv_symbolizer *sz, struct sym_module *m,
 	if (rc == 0) {
 		/* Debug info compressed in the binary itself (gcc -gz),
 		 * inflated ahead as for a separate debug file. */
-		if (m->plain_debug == 0)
+		if (m->zdebug)
 			fd = profconv__debug_image(fd, sz->jobs);
 		dwfl_report_begin(h->dwfl);
 		mod = dwfl_report_elf(h->dwfl, m->path, m->path, fd, m->base,

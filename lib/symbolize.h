@@ -31,6 +31,8 @@ struct pc_elfinfo {
 	char build_id[129];		/* lowercase hex; "" when none */
 	uint64_t plain_debug;		/* bytes of uncompressed .debug_info
 					 * in the file itself; 0: none */
+	bool zdebug;			/* a compressed .debug_ section in
+					 * the file itself (gcc -gz) */
 };
 
 void profconv__elfinfo_free(struct pc_elfinfo *info);

@@ -72,7 +72,6 @@ struct image {
 					 * start; END is the largest so far */
 	size_t nskip;
 	uint64_t phoff, phlen;		/* the program header table */
-	uint64_t phnum;
 	uint64_t ehlen;
 	unsigned char *out;		/* the image, mapped shared */
 	uint64_t outsize;
@@ -267,7 +266,6 @@ plan(struct image *im)
 		return false;
 	get_ehdr(im, &eh);
 	im->phoff = eh.e_phoff;
-	im->phnum = eh.e_phnum;
 	im->phlen = phdrs_len(eh.e_phnum, eh.e_phentsize, im->is64 ?
 	    sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr));
 	shoff = eh.e_shoff;
@@ -276,7 +274,8 @@ plan(struct image *im)
 	strndx = eh.e_shstrndx;
 	/* Extended numbering (more than 65279 sections, or PN_XNUM
 	 * program headers) is left to libelf. */
-	if (nsh == 0 || im->phnum == PN_XNUM || strndx == SHN_UNDEF || strndx >= nsh ||
+	if (nsh == 0 || eh.e_phnum == PN_XNUM || strndx == SHN_UNDEF ||
+	    strndx >= nsh ||
 	    shentsize != (im->is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr)) ||
 	    !in_file(im, shoff, nsh * shentsize))
 		return false;
@@ -414,8 +413,8 @@ overlaps_skip(const struct image *im, uint64_t off, uint64_t len)
  * Whether everything the image keeps is inside the file and clear of
  * the compressed bytes it leaves out (the ELF header, the program
  * headers and every kept section), and neither the program headers nor
- * a kept section hold the ELF header, whose e_shoff the image changes.  Only a crafted file fails
- * this; it is read as it is.
+ * a kept section hold the ELF header, whose e_shoff the image changes.
+ * Only a crafted file fails this; it is read as it is.
  */
 static bool
 skips_clear(const struct image *im)
