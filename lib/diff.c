@@ -20,7 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "model/seams.h"
+#include "pictures.h"
+#include "transform/transform.h"
+#include "view/view.h"
 
 enum { HEAP_ALLOC_N, HEAP_ALLOC_B, HEAP_INUSE_N, HEAP_INUSE_B, HEAP_SLOTS };
 enum { COL_BASE, COL_CUR, COL_DELTA };

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "view/view.h"
 
 #define RANGE 8192		/* stacks per writing task */
 #define FLUSH_AT (1 << 20)	/* bytes gathered before a write */

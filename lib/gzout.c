@@ -25,7 +25,7 @@
 #include <libdeflate.h>
 #endif
 
-#include "internal.h"
+#include "pprof/pprof.h"
 
 /* Blocks compressed per round: a few per thread, so that threads stay
  * busy while memory stays bounded (round * block bound). */

@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include <sys/random.h>
 
-#include "internal.h"
+#include "base/base.h"
 
 static uint64_t seed_value;
 

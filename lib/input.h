@@ -8,7 +8,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "internal.h"
+#include "base/base.h"
 
 /*
  * An input: a FILE or a memory block, gzip- or zstd-compressed or not.

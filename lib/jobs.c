@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "base/base.h"
 
 unsigned int
 profconv__jobs_count(unsigned int asked)

@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "internal.h"
+#include "pictures.h"
 
 void
 profconv__json_string(FILE *fp, const char *s, size_t len)

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "input.h"
-#include "internal.h"
+#include "model/seams.h"
 #include "maps.h"
 
 /* --- the legacy builder (legacy.c) ------------------------------------------- */

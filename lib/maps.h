@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "input.h"
-#include "internal.h"
+#include "base/base.h"
 
 struct pc_map_entry {
 	uint64_t start, limit, offset;

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "model/seams.h"
 
 /*
  * The merged samples by identity (stack and labels): open addressing over

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "names/names.h"
 #include "symbolize.h"
 
 static bool

@@ -12,7 +12,7 @@
 
 #include <string.h>
 
-#include "internal.h"
+#include "model/model.h"
 #include "pictures.h"
 
 enum hue { HOT, MEM, IO, RED, GREEN, BLUE, AQUA, YELLOW, PURPLE, ORANGE };

@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "model/seams.h"
+#include "pprof/pprof.h"
 #include "readers.h"
 
 /* --- decoding ---------------------------------------------------------------- */

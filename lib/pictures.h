@@ -121,4 +121,10 @@ struct pc_svg_picture {
 
 int profconv__svg_emit(FILE *fp, const struct pc_svg_picture *pic);
 
+/* --- JSON text (json.c) ------------------------------------------------------- */
+
+/* Write S (LEN bytes, UTF-8) as a JSON string literal. */
+void profconv__json_string(FILE *fp, const char *s, size_t len);
+void profconv__json_cstr(FILE *fp, const char *s);
+
 #endif /* PROFCONV_PICTURES_H */

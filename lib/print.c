@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "names/names.h"
+#include "view/view.h"
 #include "symbolize.h"
 
 /* --- the full dump ----------------------------------------------------------- */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "model/seams.h"
 
 int
 profconv_profile_new(struct profconv_profile **out)

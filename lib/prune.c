@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "view/view.h"
 
 enum { LOC_UNKNOWN = 0, LOC_USER, LOC_PRUNE, LOC_PRUNE_BENEATH };
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "legacy.h"
+#include "pprof/pprof.h"
 #include "readers.h"
 
 /* In the order their sniffs are tried: binary formats, then text. */

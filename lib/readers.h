@@ -20,7 +20,7 @@
 #include <stddef.h>
 
 #include "input.h"
-#include "internal.h"
+#include "model/seams.h"
 
 /* How much of the (decompressed) start of an input a sniff is shown. */
 #define PC_SNIFF_BYTES 4096

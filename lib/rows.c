@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "view/view.h"
 
 struct row {
 	uint32_t name;		/* index in r->names */

@@ -13,7 +13,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "internal.h"
+#include "base/base.h"
 #include "pictures.h"
 
 /* speedscope's units: bytes and time as such, counts as plain numbers. */

@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "base/base.h"
+#include "base/intervals.h"
 
 static int
 cmp_u64(const void *a, const void *b)

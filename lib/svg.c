@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "view/view.h"
 #include "pictures.h"
 
 /* Geometry, in pixels (flamegraph.pl's); the rest is svgemit.c's. */

@@ -6,7 +6,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "internal.h"
+#include "model/model.h"
 #include "pictures.h"
 
 /* Length of the well-formed UTF-8 sequence at P, 0 when it is not one. */

@@ -11,7 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "internal.h"
+#include "model/seams.h"
+#include "names/names.h"
 
 struct Dwfl_Module;
 
@@ -159,49 +160,6 @@ size_t profconv__altlink_id(const char *file, const char *link,
  */
 int profconv__symbolize_remap(struct profconv_profile *prof,
     const char *path, int pid);
-
-/* --- demangling (demangle.c) ---------------------------------------------- */
-
-/* A reusable output buffer (malloc'd: __cxa_demangle may realloc it). */
-struct pc_demangler {
-	char *buf;
-	size_t cap;
-};
-
-/* Leave out what only tells builds apart: Rust's legacy "::h<hash>"
- * and v0 crate disambiguators "[...]", and v0 consts' ": type". */
-#define PC_DEMANGLE_NO_HASH 1u
-
-/*
- * The demangled form of MANGLED when it is an Itanium C++ ("_Z..."), a
- * Rust legacy ("_ZN...17h<hash>E") or a Rust v0 ("_R...") name, else
- * NULL.  With FLAGS 0 it is the full text GNU c++filt 2.40 prints for
- * the name.  The result lives in D's buffer until the next call.
- */
-const char *profconv__demangle(const char *mangled, struct pc_demangler *d,
-    unsigned flags);
-void profconv__demangler_free(struct pc_demangler *d);
-
-/* --- names in a demangle mode (names.c) ------------------------------------ */
-
-/* Names functions in MODE; zero-initialise, then set MODE. */
-struct pc_namer {
-	enum profconv_demangle mode;
-	struct pc_demangler dm;
-	char *buf;
-	size_t cap;
-};
-
-/*
- * The name of function FID of PROF in N's mode: the full demangled text
- * of a mangled system name when the mode needs it, simplified for C++
- * and Rust names, the linker's name for NONE.  *OUT is borrowed (from N
- * or PROF) until the next call.  Errors: PROFCONV_ENOMEM.
- */
-int profconv__namer_name(struct pc_namer *n,
-    const struct profconv_profile *prof, uint32_t fid, const char **out,
-    size_t *out_len);
-void profconv__namer_free(struct pc_namer *n);
 
 /* --- split DWARF packages (symdwp.c) --------------------------------------- */
 

@@ -13,7 +13,7 @@
 
 #include "input.h"
 #include "maps.h"
-#include "bounds.h"
+#include "base/bounds.h"
 #include "symbolize.h"
 
 /* Mark the newest entry as a file removed since it was mapped. */

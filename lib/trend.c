@@ -14,7 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "model/seams.h"
+#include "view/view.h"
 #include "trend.h"
 
 struct snapshot {

@@ -6,7 +6,8 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "internal.h"
+#include "model/model.h"
+#include "pictures.h"
 #include "trend.h"
 
 /* A number of bytes (or of units, when EXACT) in a field of WIDTH. */

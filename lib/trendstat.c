@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "model/model.h"
 #include "trend.h"
 
 /* --- natural order ---------------------------------------------------------- */

@@ -5,7 +5,7 @@
 
 #include <stdlib.h>
 
-#include "internal.h"
+#include "base/base.h"
 
 int
 profconv__grow(void **ptr, size_t *cap, size_t len, size_t n, size_t size)

@@ -9,7 +9,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "internal.h"
+#include "base/base.h"
 
 const char *
 profconv_version(void)

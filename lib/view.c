@@ -19,7 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "names/names.h"
+#include "view/view.h"
 #include "symbolize.h"
 
 struct vframe {

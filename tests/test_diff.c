@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "view_helpers.h"
-#include "internal.h"
+#include "view/view.h"
 
 static struct profconv_profile *a, *b;
 static struct profconv_view *va, *vb;

@@ -13,7 +13,8 @@
 #include <sys/resource.h>
 
 #include "helpers.h"
-#include "../lib/internal.h"
+#include "base/intervals.h"
+#include "view/view.h"
 
 /* Cap the address space (not under ASan, whose shadow needs terabytes). */
 static void

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "helpers.h"
-#include "internal.h"
+#include "base/base.h"
 
 #define NTASKS 1000
 

@@ -5,7 +5,7 @@
 #include "config.h"
 
 #include "helpers.h"
-#include "internal.h"
+#include "model/seams.h"
 
 static struct profconv_profile *prof;
 

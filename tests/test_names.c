@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "helpers.h"
-#include "internal.h"
+#include "names/names.h"
 
 struct name_case {
 	const char *in;

@@ -7,7 +7,7 @@
 #include <zlib.h>
 
 #include "helpers.h"
-#include "internal.h"
+#include "pprof/pprof.h"
 #include "profile.pb-c.h"
 
 typedef Perftools__Profiles__Profile PbProfile;

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "helpers.h"
-#include "internal.h"
+#include "model/model.h"
 
 Test(strtab, index_zero_is_empty_string)
 {

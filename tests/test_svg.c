@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "helpers.h"
-#include "internal.h"
+#include "base/base.h"
 #include "pictures.h"
 
 static char *

@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * base.h - what every part of libprofconv uses and that knows nothing of
+ * profiles: errors, threads, options versions, quoting, growable arrays,
+ * hashes, saturating arithmetic, compressed-stream magic numbers.
+ * May include: libc and profconv.h (for the error codes) only.
+ */
+#ifndef PROFCONV_BASE_H
+#define PROFCONV_BASE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "profconv.h"
+#include "base/bounds.h"
+
+#define PC_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* --- errors (error.c) ----------------------------------------------------- */
+
+/* Set this thread's message and return CODE. */
+int profconv__fail(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int profconv__vfail(int code, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+/* A PROFCONV_EFORMAT failure at input line LINENO: "line N: ...". */
+int profconv__fail_line(uint64_t lineno, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* The usual out-of-memory failure. */
+int profconv__nomem(void);
+
+/* --- threads (jobs.c) --- */
+
+/* ASKED threads (an options' jobs field), 0 meaning one per online CPU,
+ * clamped to PROFCONV_MAX_JOBS. */
+unsigned int profconv__jobs_count(unsigned int asked);
+
+/*
+ * Run TASK(ARG, I) for every I in [0, N) on up to JOBS threads (resolved
+ * by profconv__jobs_count()), the caller's thread among them.  Tasks are
+ * taken in increasing order; once one fails no more are started.
+ * Returns 0, or the error of the lowest-numbered task that failed, with
+ * its message set in the caller's thread, so that what is reported does
+ * not depend on the thread count.
+ */
+int profconv__jobs_run(unsigned int jobs, size_t n,
+    int (*task)(void *arg, size_t i), void *arg);
+
+/*
+ * Options structs carry the version of the layout the caller was built
+ * with: refuse one this library does not know (0 is an uninitialised
+ * struct).  WHAT names the struct in the message ("read", "write"...).
+ */
+static inline int
+profconv__check_version(unsigned int got, unsigned int want, const char *what)
+{
+	if (got != want)
+		return profconv__fail(PROFCONV_EINVAL,
+		    "%s options version %u is not %u", what, got, want);
+	return 0;
+}
+
+/*
+ * A piece of input or a path fit to quote in a message: LEN bytes of S,
+ * control bytes shown as '?', and when longer than PC_QUOTE_SIZE - 1
+ * bytes its middle elided as "...", so that the reason around it stays
+ * readable.  Writes BUF (PC_QUOTE_SIZE bytes) and returns it.
+ */
+#define PC_QUOTE_SIZE 64
+const char *profconv__quote(char *buf, const char *s, size_t len);
+
+/* --- growable arrays (vec.c) ---------------------------------------------- */
+
+/*
+ * Make room for N more elements of SIZE bytes in the array *PTR that holds
+ * *LEN and has room for *CAP.  Grows geometrically.  Returns 0 or
+ * PROFCONV_ENOMEM (with the message set).
+ */
+int profconv__grow(void **ptr, size_t *cap, size_t len, size_t n,
+    size_t size);
+
+#define PC_GROW(ptr, cap, len, n) \
+	profconv__grow((void **)&(ptr), &(cap), (len), (n), sizeof(*(ptr)))
+
+/* --- hashing (hash.c) ----------------------------------------------------- */
+
+/*
+ * The hashes are keyed with a random seed chosen when the library is
+ * loaded (once per process), so a crafted input cannot aim all its keys
+ * at one chain of a table (the tables probe linearly).  Nothing may
+ * depend on the order of a table's slots: it changes from run to run.
+ */
+uint64_t profconv__hash_seed(void);
+uint64_t profconv__hash_bytes(const void *data, size_t len, uint64_t seed);
+/* The unkeyed 64-bit mixer (MurmurHash3's fmix64); see hash_key(). */
+static inline uint64_t
+profconv__hash_u64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+/*
+ * An open-addressing table from 64-bit keys to 32-bit values; key 0 is
+ * allowed (kept aside).  Used to deduplicate addresses and ids.
+ */
+struct pc_u64map {
+	uint64_t *keys;
+	uint32_t *vals;		/* 0 marks an empty slot; values are stored +1 */
+	size_t cap;		/* a power of two, or 0 */
+	size_t len;
+	bool has_zero;
+	uint32_t zero_val;
+};
+
+void profconv__u64map_free(struct pc_u64map *m);
+/* Find KEY; true and *VAL when present. */
+bool profconv__u64map_get(const struct pc_u64map *m, uint64_t key,
+    uint32_t *val);
+/* Insert or overwrite.  Returns 0 or PROFCONV_ENOMEM. */
+int profconv__u64map_put(struct pc_u64map *m, uint64_t key, uint32_t val);
+
+/*
+ * A table from byte-string keys to 32-bit values: for composite keys
+ * (mapping, function, location, sample identity) built by transforms.
+ */
+struct pc_keyentry {
+	size_t off, len;
+	uint64_t hash;
+	uint32_t value;
+};
+
+struct pc_keymap {
+	uint32_t *slots;		/* entry index + 1, 0 = empty */
+	size_t nslots;
+	struct pc_keyentry *entries;
+	size_t n, entries_cap;
+	unsigned char *blob;		/* the keys, back to back */
+	size_t blob_len, blob_cap;
+};
+
+void profconv__keymap_free(struct pc_keymap *m);
+/*
+ * Find KEY; when absent, add it with VALUE.  *VALUE_OUT is the stored
+ * value and *INSERTED says whether it was added.
+ */
+int profconv__keymap_intern(struct pc_keymap *m, const void *key, size_t len,
+    uint32_t value, uint32_t *value_out, bool *inserted);
+
+/* ACC += V, saturating at the int64 bounds instead of overflowing. */
+static inline void
+pc_add_sat(int64_t *acc, int64_t v)
+{
+	if (__builtin_add_overflow(*acc, v, acc))
+		*acc = v > 0 ? INT64_MAX : INT64_MIN;
+}
+
+/* A - B, saturating at the int64 bounds. */
+static inline int64_t
+pc_sub_sat(int64_t a, int64_t b)
+{
+	int64_t r;
+
+	if (__builtin_sub_overflow(a, b, &r))
+		r = b < 0 ? INT64_MAX : INT64_MIN;
+	return r;
+}
+
+static inline bool
+profconv__is_gzip(const unsigned char *p, size_t len)
+{
+	return len >= 2 && p[0] == 0x1f && p[1] == 0x8b;
+}
+
+/* The magic number of a zstd frame, 0xFD2FB528 little endian. */
+static inline bool
+profconv__is_zstd(const unsigned char *p, size_t len)
+{
+	return len >= 4 && p[0] == 0x28 && p[1] == 0xb5 && p[2] == 0x2f &&
+	    p[3] == 0xfd;
+}
+
+#endif /* PROFCONV_BASE_H */

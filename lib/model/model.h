@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * model.h - the profile model every layer reads: the string table
+ * (strtab.c), the model's structures and their read-only accessors
+ * (profile.c).  Changing the model goes through seams.h.
+ * May include: base/.
+ */
+#ifndef PROFCONV_MODEL_H
+#define PROFCONV_MODEL_H
+
+#include "base/base.h"
+
+/* --- string table (strtab.c) ---------------------------------------------- */
+
+/*
+ * Interned strings.  Index 0 is "".  Strings live in large chunks, so a
+ * pointer once returned stays valid until the table is freed.  LENS is
+ * authoritative: a string may hold NULs (pprof's may), and two strings
+ * that differ only after a NUL are different entries.  Text that is not
+ * UTF-8 is repaired on the way in (each bad byte becomes U+FFFD) and
+ * counted in REPAIRED.
+ */
+struct pc_strtab {
+	const char **strs;	/* index -> string, NUL-terminated too */
+	uint32_t *lens;
+	size_t len, cap, lens_cap;
+	uint32_t *slots;	/* hash slots: index + 1, 0 = empty */
+	size_t nslots;
+	char *chunk;		/* current chunk, and room left in it */
+	size_t chunk_left;
+	char **chunks;
+	size_t nchunks, chunks_cap;
+	size_t repaired;	/* distinct strings repaired to UTF-8 */
+};
+
+/* Is TEXT (LEN bytes) well-formed UTF-8 (no overlongs, surrogates)? */
+bool profconv__utf8_valid(const char *text, size_t len);
+
+int profconv__strtab_init(struct pc_strtab *t);
+void profconv__strtab_free(struct pc_strtab *t);
+/* Intern S of LEN bytes; its index goes to *IDX. */
+int profconv__strtab_intern(struct pc_strtab *t, const char *s, size_t len,
+    uint32_t *idx);
+/* Intern a NUL-terminated string; NULL interns "". */
+int profconv__strtab_intern_cstr(struct pc_strtab *t, const char *s,
+    uint32_t *idx);
+/* Find S without adding it; true when present. */
+bool profconv__strtab_find(const struct pc_strtab *t, const char *s,
+    size_t len, uint32_t *idx);
+
+static inline const char *
+profconv__str(const struct pc_strtab *t, uint32_t idx)
+{
+	return t->strs[idx];
+}
+
+/* --- the profile model (profile.c) ---------------------------------------- */
+
+struct pc_vtype {
+	uint32_t type, unit;		/* string indexes */
+};
+
+struct pc_mapping {
+	uint64_t start, limit, offset;
+	uint32_t file, build_id;	/* string indexes */
+	uint8_t flags;			/* PC_MAP_HAS_* */
+};
+
+enum {
+	PC_MAP_HAS_FUNCTIONS = 1,
+	PC_MAP_HAS_FILENAMES = 2,
+	PC_MAP_HAS_LINE_NUMBERS = 4,
+	PC_MAP_HAS_INLINE_FRAMES = 8
+};
+
+struct pc_function {
+	uint32_t name, system_name, file;	/* string indexes */
+	int64_t start_line;
+};
+
+struct pc_line {
+	uint32_t function;	/* function id */
+	int64_t line, column;
+};
+
+struct pc_location {
+	uint64_t address;
+	size_t line_off;	/* into profile->lines */
+	uint32_t nlines;
+	uint32_t mapping;	/* mapping id, 0 = none */
+	bool is_folded;
+};
+
+struct pc_label {
+	uint32_t key, str, unit;	/* string indexes; str != 0: string label */
+	int64_t num;
+};
+
+/*
+ * Samples keep their stacks and labels in the profile's flat arrays and
+ * their values in a flat array of nsamples * ntypes: no allocation per
+ * sample.
+ */
+struct pc_sample {
+	size_t loc_off;		/* into profile->stack */
+	size_t label_off;	/* into profile->labels */
+	uint32_t nlocs;
+	uint32_t nlabels;
+};
+
+struct profconv_profile {
+	struct pc_strtab strings;
+
+	struct pc_vtype *sample_types;
+	size_t nsample_types, sample_types_cap;
+	uint32_t default_sample_type;
+	struct pc_vtype period_type;
+	int64_t period;
+	int64_t time_nanos, duration_nanos;
+	uint32_t drop_frames, keep_frames, doc_url;
+	uint32_t *comments;
+	size_t ncomments, comments_cap;
+
+	struct pc_mapping *mappings;		/* id - 1 */
+	size_t nmappings, mappings_cap;
+	struct pc_function *functions;		/* id - 1 */
+	size_t nfunctions, functions_cap;
+	struct pc_location *locations;		/* id - 1 */
+	size_t nlocations, locations_cap;
+	struct pc_line *lines;
+	size_t nlines, lines_cap;
+
+	struct pc_sample *samples;
+	size_t nsamples, samples_cap;
+	uint32_t *stack;			/* location ids of all samples */
+	size_t nstack, stack_cap;
+	int64_t *values;			/* nsamples * nsample_types */
+	size_t nvalues, values_cap;
+	struct pc_label *labels;
+	size_t nlabels, labels_cap;
+};
+
+/*
+ * Reading the model.  Ids are 1-based; these turn an id into its element
+ * (the id must be valid: 1..n).  Everything outside profile.c reads the
+ * arrays through them, never by hand.
+ */
+static inline const struct pc_mapping *
+pc_mapping(const struct profconv_profile *prof, uint32_t id)
+{
+	return &prof->mappings[id - 1];
+}
+
+
+static inline const struct pc_function *
+pc_function(const struct profconv_profile *prof, uint32_t id)
+{
+	return &prof->functions[id - 1];
+}
+
+static inline const struct pc_location *
+pc_location(const struct profconv_profile *prof, uint32_t id)
+{
+	return &prof->locations[id - 1];
+}
+
+/* The lines of location L, innermost first (NULL when it has none). */
+static inline const struct pc_line *
+pc_location_lines(const struct profconv_profile *prof,
+    const struct pc_location *l)
+{
+	return l->nlines != 0 ? prof->lines + l->line_off : NULL;
+}
+
+/* The location ids of sample S, leaf first (NULL when it has none: no
+ * arithmetic on an array that may not exist yet). */
+static inline const uint32_t *
+pc_sample_stack(const struct profconv_profile *prof, const struct pc_sample *s)
+{
+	return s->nlocs != 0 ? prof->stack + s->loc_off : NULL;
+}
+
+/* The labels of sample S (NULL when it has none). */
+static inline const struct pc_label *
+pc_sample_labels(const struct profconv_profile *prof, const struct pc_sample *s)
+{
+	return s->nlabels != 0 ? prof->labels + s->label_off : NULL;
+}
+
+/* The values of sample I, one per sample type; they may be changed in
+ * place (a transform scaling them), never resized. */
+static inline int64_t *
+pc_sample_values(struct profconv_profile *prof, size_t i)
+{
+	return prof->values + i * prof->nsample_types;
+}
+
+static inline const char *
+profconv__pstr(const struct profconv_profile *prof, uint32_t idx)
+{
+	return profconv__str(&prof->strings, idx);
+}
+
+/* pprof's default drop_frames and keep_frames (NULL: none) for PROF's
+ * sample types (frames.c). */
+void profconv__default_frames(const struct profconv_profile *prof,
+    const char **drop, const char **keep);
+
+#endif /* PROFCONV_MODEL_H */

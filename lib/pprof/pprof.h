@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pprof.h - the pprof codec (pb.c), both directions, and the gzip
+ * members it writes on threads (gzout.c).
+ * May include: base/, model/ (seams.h too), read/readers.h, read/input.h.
+ */
+#ifndef PROFCONV_PPROF_H
+#define PROFCONV_PPROF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "model/model.h"
+
+/* --- pprof codec (pb.c) ---------------------------------------------------- */
+
+/*
+ * Decode pprof protobuf bytes into a new profile, with at most BUDGET bytes
+ * (0: no bound) of sample arrays (an empty sample of 2 wire bytes takes
+ * 24), decoding samples on up to JOBS threads (the result is the same).
+ */
+int profconv__pb_decode(struct profconv_profile **out,
+    const unsigned char *data, size_t len, uint64_t budget,
+    unsigned int jobs);
+/* Fail with why DATA is no pprof Profile, as far as its top-level fields
+ * tell: one cut off by the end (truncated), a bad field, or neither. */
+int profconv__pb_invalid(const unsigned char *data, size_t len);
+
+/*
+ * Write PROF as pprof at LEVEL (0: uncompressed, -1: the default) on up
+ * to JOBS threads with compressor BACKEND; the bytes depend on neither
+ * JOBS nor how they are scheduled.  profconv_profile_write() is this
+ * with PC_GZ_BEST; tests name a backend.
+ */
+enum pc_gz_backend { PC_GZ_BEST, PC_GZ_ZLIB, PC_GZ_LIBDEFLATE };
+int profconv__pb_write(const struct profconv_profile *prof, FILE *fp,
+    int level, unsigned int jobs, enum pc_gz_backend backend);
+
+/* --- gzip output (gzout.c) ------------------------------------------------- */
+
+/* Uncompressed bytes per gzip member. */
+#define PC_GZ_BLOCK ((size_t)1 << 20)
+
+/* A piece of a stream to compress. */
+struct pc_piece {
+	const unsigned char *p;
+	size_t len;
+};
+
+/* Does this build have BACKEND (PC_GZ_BEST: the fastest it has)? */
+bool profconv__gz_has(enum pc_gz_backend backend);
+/*
+ * Write the N pieces PIECES, one stream in order, to FP gzip-compressed
+ * at LEVEL (1..9): one member per PC_GZ_BLOCK bytes of the stream,
+ * compressed on up to JOBS threads.  Errors: PROFCONV_EIO,
+ * PROFCONV_ENOMEM, PROFCONV_EINVAL (no BACKEND).
+ */
+int profconv__gz_write(FILE *fp, const struct pc_piece *pieces, size_t n,
+    int level, unsigned int jobs, enum pc_gz_backend backend);
+
+#endif /* PROFCONV_PPROF_H */

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * view.h - the view's private parts: the drop/keep-frames pruner
+ * (prune.c), the stack sort (stacksort.c), the view's internals
+ * (view.c) and the one row engine (rows.c).
+ * May include: base/, model/model.h, names/.
+ */
+#ifndef PROFCONV_VIEW_INTERNAL_H
+#define PROFCONV_VIEW_INTERNAL_H
+
+#include <regex.h>
+
+#include "model/model.h"
+
+/* --- drop_frames / keep_frames (prune.c) ----------------------------------- */
+
+/*
+ * Applies a profile's drop_frames and keep_frames as pprof's Prune does.
+ * Locations are classified lazily, once each.
+ */
+struct pc_pruner {
+	const struct profconv_profile *prof;
+	regex_t drop, keep;
+	bool has_drop, has_keep;
+	/* Why the profile's own drop_frames or keep_frames was refused as
+	 * too costly (PC_RX_* bounds; the defaults below are used instead),
+	 * for the caller to warn; "" when nothing was. */
+	char refused[192];
+	bool alloc_profile;	/* counts allocations, or drops malloc */
+	bool active;		/* anything to prune at all */
+	uint8_t *state;		/* per location id */
+	uint32_t *skip;		/* innermost lines a location loses */
+};
+
+/* 0 when RX is within the PC_RX_* bounds (bounds.h); else -1 with the
+ * reason in WHY. */
+int profconv__rx_check(const char *rx, char *why, size_t whylen);
+
+
+/* ENABLED false: a pruner that prunes nothing. */
+int profconv__pruner_init(struct pc_pruner *p,
+    const struct profconv_profile *prof, bool enabled);
+void profconv__pruner_free(struct pc_pruner *p);
+/* Index (leaf first) of the first location of STACK that stays. */
+size_t profconv__prune_stack(struct pc_pruner *p, const uint32_t *stack,
+    size_t n);
+/* How many innermost lines location ID loses to a match in its middle. */
+uint32_t profconv__prune_skip(struct pc_pruner *p, uint32_t id);
+
+/* --- sorting stacks (seqsort.c) --------------------------------------------- */
+
+/*
+ * Items 0..N-1, each a sequence of frame ids (SEQ gives item K's and its
+ * length), ordered by their frames' keys: frame F counts CONT[F] where
+ * another frame follows it and END[F] where it is the last, keys in
+ * 1..MAXKEY; a sequence before every longer one it begins; equal ones
+ * by item number.  REVERSE reads each sequence from its end.
+ */
+struct pc_seqsort {
+	size_t n;
+	const uint32_t *(*seq)(const void *arg, size_t k, size_t *len);
+	const void *arg;
+	const uint32_t *cont, *end;
+	uint32_t maxkey;
+	bool reverse;
+	unsigned int jobs;
+};
+/* ORDER[I] = the item in place I, and LENS[I] (unless NULL) its length
+ * (at most UINT32_MAX). */
+int profconv__seqsort(const struct pc_seqsort *s, uint32_t *order,
+    uint32_t *lens);
+
+/* --- views and rows (view.c, rows.c) ------------------------------------------ */
+
+/* How a stack without frames is named in every writer. */
+#define PC_EMPTY_STACK "[no stack]"
+
+/* The stack of VIEW that sample I of its profile went to, plus one; 0
+ * when the sample is not shown (all zero, filtered out). */
+size_t profconv__view_sample_stack(const struct profconv_view *view,
+    size_t i);
+
+/* The threads the view's options ask for (0: one per CPU), which the
+ * writers that read it use too. */
+unsigned int profconv__view_jobs(const struct profconv_view *view);
+/* The text of frame ID of VIEW (no checks). */
+const char *profconv__view_frame_text(const struct profconv_view *view,
+    uint32_t id);
+
+/*
+ * The one aggregation engine: rows keyed by the text writers show, each
+ * with WIDTH int64 columns.  Views add into it at a column offset, so
+ * several profiles share one table.
+ */
+struct pc_rows;
+enum pc_rows_by { PC_ROWS_FUNCTION, PC_ROWS_STACK };
+typedef int pc_rows_cmp(const int64_t *a, const char *aname,
+    const int64_t *b, const char *bname, void *payload);
+
+int profconv__rows_new(struct pc_rows **out, size_t width);
+void profconv__rows_free(struct pc_rows *r);
+/*
+ * Add VIEW's stacks: each sample type T's value goes to column COL + T
+ * of the row of the stack's leaf frame (PC_ROWS_FUNCTION; with CUM, of
+ * every distinct frame of the stack instead) or of the whole stack
+ * (PC_ROWS_STACK).  Errors: PROFCONV_EINVAL (columns out of range),
+ * PROFCONV_ENOMEM.
+ */
+int profconv__rows_add(struct pc_rows *r, const struct profconv_view *view,
+    enum pc_rows_by by, bool cum, size_t col);
+/*
+ * The row that stack I of VIEW goes to without CUM (made when new, with
+ * zero values) into *OUT.  Errors: PROFCONV_EINVAL (no stack I),
+ * PROFCONV_ENOMEM.
+ */
+int profconv__rows_row_of(struct pc_rows *r, const struct profconv_view *view,
+    enum pc_rows_by by, size_t i, size_t *out);
+size_t profconv__rows_count(const struct pc_rows *r);
+const char *profconv__rows_name(const struct pc_rows *r, size_t i);
+int64_t *profconv__rows_values(struct pc_rows *r, size_t i);
+void profconv__rows_sort(struct pc_rows *r, pc_rows_cmp *cmp, void *payload);
+
+#endif /* PROFCONV_VIEW_INTERNAL_H */
