@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "symbolize.h"
+#include "names/names.h"
 
 /* The Itanium C++ ABI demangler; declared here to avoid a C++ header. */
 extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len,

@@ -22,7 +22,6 @@
 #include <string.h>
 
 #include "names/names.h"
-#include "symbolize.h"
 
 static bool
 is_ident(char c)

@@ -10,7 +10,6 @@
 
 #include "names/names.h"
 #include "view/view.h"
-#include "symbolize.h"
 
 /* --- the full dump ----------------------------------------------------------- */
 

@@ -21,7 +21,6 @@
 
 #include "names/names.h"
 #include "view/view.h"
-#include "symbolize.h"
 
 struct vframe {
 	uint32_t text, function, file, module;	/* indexes in view->strs */
