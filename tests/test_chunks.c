@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "helpers.h"
-#include "chunk.h"
+#include "read/chunked.h"
 
 /*
  * Backtraces that share leading frames (parsed once), one without

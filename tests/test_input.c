@@ -7,7 +7,7 @@
 #include <zlib.h>
 
 #include "helpers.h"
-#include "input.h"
+#include "read/input.h"
 
 /* Gzip DATA into a malloc'd buffer. */
 static unsigned char *

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "helpers.h"
-#include "legacy.h"
+#include "read/legacy.h"
 
 struct map_case {
 	const char *line;

@@ -11,7 +11,7 @@
 
 #include "helpers.h"
 #include "base/base.h"
-#include "pictures.h"
+#include "write/write.h"
 
 static char *
 capture_xml(const char *s, size_t max)

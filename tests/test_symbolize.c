@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "helpers.h"
-#include "symbolize.h"
+#include "symbolize/symbolize.h"
 
 #define STR(s) ((char *)(s))
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "helpers.h"
-#include "trend.h"
+#include "report/trend.h"
 
 TestSuite(trend);
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# model-owner.sh - only lib/profile.c grows, compacts or re-lays out the
+# model-owner.sh - only lib/model/profile.c grows, compacts or re-lays out the
 # model's arrays; every other file goes through the seams internal.h
 # declares (profconv__reserve, profconv__add_*_raw, profconv__retype,
 # profconv__keep_samples, ...) and reads ids through pc_location() and
@@ -10,14 +10,14 @@ cd "$PROFCONV_SRCDIR" || exit 1
 ARRAYS='sample_types|comments|mappings|functions|locations|lines|samples|stack|values|labels'
 # A model pointer: prof, dst or src, possibly reached through a struct.
 MODEL='(\<prof|\<dst|\<src)(->|\.)'
-SOURCES=$(ls lib/*.c | grep -v '^lib/profile\.c$')
+SOURCES=$(ls lib/*.c lib/*/*.c | grep -v '^lib/model/profile\.c$')
 
 check() {	# check WHAT PATTERN [FILES]
 	what=$1 pattern=$2
 	shift 2
 	grep -nE -e "$pattern" ${@:-$SOURCES} >"$TMP/hits"
 	case $? in
-	0) cat "$TMP/hits" >&2; fail "$what outside lib/profile.c" ;;
+	0) cat "$TMP/hits" >&2; fail "$what outside lib/model/profile.c" ;;
 	1) ;;
 	*) fail "grep failed on: $pattern" ;;
 	esac

@@ -20,7 +20,7 @@
 #include <elf.h>
 #include <elfutils/libdwfl.h>
 
-#include "symbolize.h"
+#include "symbolize/symbolize.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 

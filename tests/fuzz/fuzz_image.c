@@ -22,7 +22,7 @@
 #include <sys/mman.h>
 #include <gelf.h>
 
-#include "symbolize.h"
+#include "symbolize/symbolize.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "legacy.h"
+#include "read/legacy.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "symbolize.h"
+#include "symbolize/symbolize.h"
 
 int
 main(int argc, char **argv)

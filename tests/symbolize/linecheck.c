@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <elfutils/libdwfl.h>
 
-#include "symbolize.h"
+#include "symbolize/symbolize.h"
 
 static int
 check(const char *path)

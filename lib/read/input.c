@@ -1,0 +1,423 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * input.c - buffered input from a FILE or memory, inflating gzip and zstd
+ * on the fly.
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "read/input.h"
+
+#define RAW_CHUNK ((size_t)256 << 10)
+#define BUF_MIN ((size_t)256 << 10)
+
+/* Reports come every 1/256 of the size, or every 4 MiB when unknown. */
+#define PROGRESS_STEP ((uint64_t)4 << 20)
+
+void
+profconv__input_progress(struct pc_input *in, profconv_progress_fn fn,
+    void *payload)
+{
+	struct stat st;
+
+	in->progress = fn;
+	in->progress_payload = payload;
+	in->src_size = 0;
+	if (in->fp == NULL)
+		in->src_size = in->memlen;
+	else if (fstat(fileno(in->fp), &st) == 0 && S_ISREG(st.st_mode))
+		in->src_size = (uint64_t)st.st_size;
+	in->src_next = in->src_size != 0 ? in->src_size / 256 : PROGRESS_STEP;
+}
+
+static void
+count_source(struct pc_input *in, size_t k)
+{
+	in->src_done += k;
+	if (in->progress == NULL || in->src_done < in->src_next)
+		return;
+	in->progress(in->src_done, in->src_size, in->progress_payload);
+	in->src_next = in->src_done + (in->src_size != 0 ?
+	    in->src_size / 256 + 1 : PROGRESS_STEP);
+}
+
+/* Read up to N raw (possibly compressed) bytes from the source. */
+static int
+raw_read(struct pc_input *in, unsigned char *dst, size_t n, size_t *got)
+{
+	size_t k;
+
+	if (in->fp == NULL) {
+		k = in->memlen - in->mempos;
+		if (k > n)
+			k = n;
+		memcpy(dst, in->mem + in->mempos, k);
+		in->mempos += k;
+		*got = k;
+		count_source(in, k);
+		return 0;
+	}
+	k = fread(dst, 1, n, in->fp);
+	if (k < n && ferror(in->fp))
+		return profconv__fail(PROFCONV_EIO, "read error: %s",
+		    strerror(errno != 0 ? errno : EIO));
+	*got = k;
+	count_source(in, k);
+	return 0;
+}
+
+/* Plain file input: first the bytes read ahead for the magic check. */
+static int
+raw_read_buffered(struct pc_input *in, unsigned char *dst, size_t n,
+    size_t *got)
+{
+	size_t k = in->rawlen - in->rawpos;
+
+	if (k == 0)
+		return raw_read(in, dst, n, got);
+	if (k > n)
+		k = n;
+	memcpy(dst, in->raw + in->rawpos, k);
+	in->rawpos += k;
+	*got = k;
+	return 0;
+}
+
+static int
+too_big(const struct pc_input *in)
+{
+	return profconv__fail(PROFCONV_EFORMAT,
+	    "input exceeds the limit of %llu bytes",
+	    (unsigned long long)in->max);
+}
+
+/* zstd: decode from the bytes read ahead (or the memory block). */
+static int
+zst_init(struct pc_input *in)
+{
+	in->zst_hint = 1;	/* no complete frame yet */
+	in->zd = ZSTD_createDStream();
+	if (in->zd == NULL || ZSTD_isError(ZSTD_initDStream(in->zd)))
+		return profconv__nomem();
+	if (in->fp == NULL) {
+		in->zin.src = in->mem;
+		in->zin.size = in->memlen;
+		in->mempos = in->memlen;
+		in->zst_eof = true;
+	} else {
+		in->zin.src = in->raw;
+		in->zin.size = in->rawlen;
+	}
+	return 0;
+}
+
+int
+profconv__input_init(struct pc_input *in, FILE *fp, const void *mem,
+    size_t len, uint64_t max)
+{
+	unsigned char magic[4];
+	size_t got;
+	int rc;
+
+	memset(in, 0, sizeof(*in));
+	in->fp = fp;
+	in->mem = mem;
+	in->memlen = len;
+	in->max = max != 0 ? max : PROFCONV_DEFAULT_MAX_INPUT;
+	if (fp == NULL) {
+		in->gz = profconv__is_gzip(mem, len);
+		in->zst = profconv__is_zstd(mem, len);
+		if (!in->gz && !in->zst) {
+			/* Plain memory: read it in place, no copy. */
+			if (len > in->max)
+				return too_big(in);
+			in->view = mem;
+			in->end = len;
+			in->eof = true;
+			in->total = len;
+			return 0;
+		}
+	} else {
+		rc = raw_read(in, magic, sizeof(magic), &got);
+		if (rc < 0)
+			return rc;
+		in->gz = profconv__is_gzip(magic, got);
+		in->zst = profconv__is_zstd(magic, got);
+		in->raw = malloc(RAW_CHUNK);
+		if (in->raw == NULL)
+			return profconv__nomem();
+		memcpy(in->raw, magic, got);
+		in->rawlen = got;
+	}
+	if (in->zst)
+		return zst_init(in);
+	if (in->gz) {
+		if (fp == NULL) {
+			in->z.next_in = (unsigned char *)mem;
+			in->z.avail_in = len > UINT32_MAX ? UINT32_MAX : len;
+			in->mempos = in->z.avail_in;
+		} else {
+			in->z.next_in = in->raw;
+			in->z.avail_in = (uInt)in->rawlen;
+		}
+		in->zfed = in->z.avail_in;
+		/* 16 + MAX_WBITS: a gzip wrapper, not zlib. */
+		if (inflateInit2(&in->z, 16 + MAX_WBITS) != Z_OK)
+			return profconv__nomem();
+		in->zinit = true;
+	}
+	return 0;
+}
+
+void
+profconv__input_free(struct pc_input *in)
+{
+	if (in->zinit)
+		inflateEnd(&in->z);
+	ZSTD_freeDStream(in->zd);
+	free(in->raw);
+	free(in->buf);
+	memset(in, 0, sizeof(*in));
+}
+
+/* Refill compressed input for zlib.  Returns 0 with avail_in 0 at EOF. */
+static int
+gz_refill(struct pc_input *in)
+{
+	size_t got, n;
+	int rc;
+
+	if (in->fp == NULL) {
+		n = in->memlen - in->mempos;
+		if (n > UINT32_MAX)
+			n = UINT32_MAX;
+		in->z.next_in = (unsigned char *)in->mem + in->mempos;
+		in->z.avail_in = (uInt)n;
+		in->mempos += n;
+		in->zfed += n;
+		return 0;
+	}
+	rc = raw_read(in, in->raw, RAW_CHUNK, &got);
+	if (rc < 0)
+		return rc;
+	in->z.next_in = in->raw;
+	in->z.avail_in = (uInt)got;
+	in->zfed += got;
+	return 0;
+}
+
+/* Where zlib is in the compressed input. */
+static unsigned long long
+gz_offset(const struct pc_input *in)
+{
+	return (unsigned long long)(in->zfed - in->z.avail_in);
+}
+
+/* Produce up to N decompressed bytes at DST. */
+static int
+gz_read(struct pc_input *in, unsigned char *dst, size_t n, size_t *got)
+{
+	int zr, rc;
+
+	in->z.next_out = dst;
+	in->z.avail_out = n > UINT32_MAX ? UINT32_MAX : (uInt)n;
+	while (in->z.avail_out != 0 && !in->zend) {
+		if (in->z.avail_in == 0) {
+			rc = gz_refill(in);
+			if (rc < 0)
+				return rc;
+			if (in->z.avail_in == 0) {
+				if (in->member_done)
+					in->zend = true;
+				else
+					return profconv__fail(PROFCONV_EFORMAT,
+					    "truncated gzip data at offset %llu",
+					    gz_offset(in));
+				break;
+			}
+		}
+		in->member_done = false;
+		zr = inflate(&in->z, Z_NO_FLUSH);
+		if (zr == Z_STREAM_END) {
+			/* Another gzip member may follow, as gzip(1) allows. */
+			in->member_done = true;
+			if (inflateReset(&in->z) != Z_OK)
+				return profconv__nomem();
+			continue;
+		}
+		if (zr == Z_MEM_ERROR)
+			return profconv__nomem();
+		if (zr != Z_OK && zr != Z_BUF_ERROR)
+			return profconv__fail(PROFCONV_EFORMAT,
+			    "corrupt gzip data at offset %llu: %s", gz_offset(in),
+			    in->z.msg != NULL ? in->z.msg : "inflate failed");
+	}
+	*got = (size_t)(in->z.next_out - dst);
+	return 0;
+}
+
+/*
+ * Produce up to N bytes of zstd frames at DST.  Frames may follow one
+ * another; input that ends inside a frame is an error.
+ */
+static int
+zst_read(struct pc_input *in, unsigned char *dst, size_t n, size_t *got)
+{
+	ZSTD_outBuffer out = { dst, n, 0 };
+	size_t r, before, pos;
+	int rc;
+
+	while (out.pos < out.size && !in->zend) {
+		if (in->zin.pos == in->zin.size && !in->zst_eof) {
+			rc = raw_read(in, in->raw, RAW_CHUNK, &in->zin.size);
+			if (rc < 0)
+				return rc;
+			in->zin.src = in->raw;
+			in->zin.pos = 0;
+			in->zst_eof = in->zin.size == 0;
+		}
+		before = out.pos;
+		pos = in->zin.pos;
+		r = ZSTD_decompressStream(in->zd, &out, &in->zin);
+		in->zst_in += in->zin.pos - pos;
+		if (ZSTD_isError(r))
+			return profconv__fail(PROFCONV_EFORMAT,
+			    "corrupt zstd data at offset %llu: %s",
+			    (unsigned long long)in->zst_in,
+			    ZSTD_getErrorName(r));
+		/* 0: the frame just decoded is complete, and flushed. */
+		if (out.pos != before || in->zin.pos != pos)
+			in->zst_hint = r;
+		if (in->zst_eof && in->zin.pos == in->zin.size &&
+		    out.pos == before) {
+			/* No input left and nothing more comes out. */
+			if (in->zst_hint != 0)
+				return profconv__fail(PROFCONV_EFORMAT,
+				    "truncated zstd data at offset %llu",
+				    (unsigned long long)in->zst_in);
+			in->zend = true;
+		}
+	}
+	*got = out.pos;
+	return 0;
+}
+
+int
+profconv__input_fill(struct pc_input *in, size_t want)
+{
+	size_t have, room, got;
+	int rc;
+
+	while (!in->eof && in->end - in->pos < want) {
+		/* Slide what is unread to the front, then grow if needed. */
+		if (in->pos != 0) {
+			memmove(in->buf, in->buf + in->pos, in->end - in->pos);
+			in->end -= in->pos;
+			in->pos = 0;
+		}
+		have = in->end;
+		if (in->cap - have < BUF_MIN / 2 || in->cap < want) {
+			size_t ncap = in->cap != 0 ? in->cap : BUF_MIN;
+
+			while (ncap - have < BUF_MIN / 2 || ncap < want)
+				ncap *= 2;
+			/* No more than the bound needs: a whole input of
+			 * max_input bytes may not cost twice that. */
+			if (ncap > in->max + BUF_MIN && in->max + BUF_MIN >= want &&
+			    in->max + BUF_MIN - have >= BUF_MIN / 2)
+				ncap = (size_t)(in->max + BUF_MIN);
+			rc = PC_GROW(in->buf, in->cap, 0, ncap);
+			if (rc < 0)
+				return rc;
+			in->view = in->buf;
+		}
+		room = in->cap - have;
+		if (in->zst)
+			rc = zst_read(in, in->buf + have, room, &got);
+		else if (in->gz)
+			rc = gz_read(in, in->buf + have, room, &got);
+		else
+			rc = raw_read_buffered(in, in->buf + have, room, &got);
+		if (rc < 0)
+			return rc;
+		if (got == 0)
+			in->eof = true;
+		in->end += got;
+		in->total += got;
+		if (in->total > in->max)
+			return too_big(in);
+	}
+	return 0;
+}
+
+int
+profconv__input_getline(struct pc_input *in, const char **line, size_t *len)
+{
+	const unsigned char *nl;
+	size_t scanned = 0;
+	int rc;
+
+	for (;;) {
+		/* memchr() must not see a NULL buffer, even for 0 bytes. */
+		nl = in->end - in->pos > scanned ? memchr(in->view + in->pos +
+		    scanned, '\n', in->end - in->pos - scanned) : NULL;
+		if (nl != NULL)
+			break;
+		scanned = in->end - in->pos;
+		if (scanned > PC_MAX_LINE)
+			return profconv__fail(PROFCONV_EFORMAT,
+			    "line %llu: longer than %zu bytes",
+			    (unsigned long long)in->lineno + 1, PC_MAX_LINE);
+		if (in->eof)
+			break;
+		rc = profconv__input_fill(in, scanned + 1);
+		if (rc < 0)
+			return rc;
+	}
+	if (nl == NULL && scanned == 0)
+		return 0;
+	*line = (const char *)in->view + in->pos;
+	/* The last line may lack its newline. */
+	*len = nl != NULL ? (size_t)(nl - (in->view + in->pos)) : scanned;
+	if (*len > PC_MAX_LINE)
+		return profconv__fail(PROFCONV_EFORMAT,
+		    "line %llu: longer than %zu bytes",
+		    (unsigned long long)in->lineno + 1, PC_MAX_LINE);
+	in->pos += nl != NULL ? *len + 1 : *len;
+	in->lineno++;
+	/* As bufio.ScanLines: a CR before the newline, or at the end, goes. */
+	if (*len != 0 && (*line)[*len - 1] == '\r')
+		(*len)--;
+	return 1;
+}
+
+void
+profconv__input_skip(struct pc_input *in, size_t n, uint64_t lines)
+{
+	in->pos += n;
+	in->lineno += lines;
+}
+
+int
+profconv__input_slurp(struct pc_input *in, const unsigned char **data,
+    size_t *len)
+{
+	int rc;
+
+	/* Read everything: fill until EOF, growing the buffer. */
+	while (!in->eof) {
+		rc = profconv__input_fill(in, in->end - in->pos + BUF_MIN);
+		if (rc < 0)
+			return rc;
+	}
+	*data = in->view + in->pos;
+	*len = in->end - in->pos;
+	return 0;
+}

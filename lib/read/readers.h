@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * readers.h - the input formats libprofconv reads, one registration each.
+ *
+ * Each reader is described by one struct pc_reader defined beside its
+ * parser (heap.c defines profconv__reader_heap, pb.c profconv__reader_pprof
+ * ...), as libarchive registers its formats.  read.c lists them in the
+ * order their sniffs are tried and hands an input to the first reader
+ * whose sniff accepts its first bytes.  Detection happens there and only
+ * there: a reader never looks for another format, and nothing is decided
+ * from an error message.
+ *
+ * To add a format: write its sniff and reader in a new file, define its
+ * entry there, declare it below and add it to the table in read.c.
+ */
+#ifndef PROFCONV_READERS_H
+#define PROFCONV_READERS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "read/input.h"
+#include "model/seams.h"
+
+/* How much of the (decompressed) start of an input a sniff is shown. */
+#define PC_SNIFF_BYTES 4096
+
+struct pc_reader {
+	enum profconv_format format;
+	const char *name;		/* what profconv_format_name() says */
+	/*
+	 * Does an input starting with HEAD (LEN bytes, 1 to PC_SNIFF_BYTES)
+	 * look like this format?  WHOLE: HEAD is the entire input.  Only
+	 * looks: no allocation, no message.
+	 */
+	bool (*sniff)(const unsigned char *head, size_t len, bool whole);
+	/*
+	 * Read IN from its beginning (nothing consumed yet, the first bytes
+	 * visible through profconv__input_data()) into a new profile.
+	 * Messages name the line ("line 12: ...") or byte offset.
+	 */
+	int (*read)(struct profconv_profile **out, struct pc_input *in,
+	    const struct profconv_read_options *opts);
+};
+
+extern const struct pc_reader profconv__reader_pprof;		/* pb.c */
+extern const struct pc_reader profconv__reader_heap;		/* heap.c */
+extern const struct pc_reader profconv__reader_jemalloc;	/* jemalloc.c */
+extern const struct pc_reader profconv__reader_cpu;		/* cpu.c */
+extern const struct pc_reader profconv__reader_contention;	/* contention.c */
+extern const struct pc_reader profconv__reader_gocount;	/* gocount.c */
+extern const struct pc_reader profconv__reader_thread;		/* thread.c */
+extern const struct pc_reader profconv__reader_heaptrack;	/* heaptrack.c */
+extern const struct pc_reader profconv__reader_massif;		/* massif.c */
+
+/* --- what sniffs share (read.c) ------------------------------------------- */
+
+/* The first line of HEAD, without its newline or a CR ending it. */
+void profconv__head_first_line(const unsigned char *head, size_t len,
+    const char **line, size_t *n);
+
+/*
+ * The first line of HEAD that is not blank or a '#' comment (pprof's
+ * isSpaceOrComment), as above; false when HEAD has none.
+ */
+bool profconv__head_content_line(const unsigned char *head, size_t len,
+    const char **line, size_t *n);
+
+/* Go's countStartRE, "\A\S+ profile: total \d+\z" (gocount.c). */
+bool profconv__is_count_header(const char *line, size_t len);
+
+#endif /* PROFCONV_READERS_H */

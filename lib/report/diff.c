@@ -1,0 +1,558 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * diff.c - the comparison of two profiles: the delta profile, its table
+ * and its JSON, and the leak filter.
+ *
+ * The delta is CUR - BASE (profconv_profile_subtract()); the table's rows
+ * come from views of BASE, CUR and the delta, grouped by one engine
+ * (rows.c), so a row's delta columns are exactly what the delta profile
+ * written with -o holds.  For heap profiles with alloc and inuse counters
+ * the table is the memory debuggers' comparison view: New = delta
+ * alloc_objects, Freed = New - delta inuse_objects, delta objects = delta
+ * inuse_objects, and the same three for bytes.  Other profiles get base,
+ * cur and delta for every sample type.
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/seams.h"
+#include "write/write.h"
+#include "transform/transform.h"
+#include "view/view.h"
+
+enum { HEAP_ALLOC_N, HEAP_ALLOC_B, HEAP_INUSE_N, HEAP_INUSE_B, HEAP_SLOTS };
+enum { COL_BASE, COL_CUR, COL_DELTA };
+
+struct profconv_diff {
+	struct profconv_profile *delta;
+	struct pc_rows *rows;	/* 3 * nt columns: base, cur, delta */
+	size_t nt;
+	int heap[HEAP_SLOTS];	/* slot of each heap counter */
+	bool is_heap;
+	bool leaks;
+	int64_t *totals;	/* 3 * nt: the views' totals */
+};
+
+/* --- the leak filter --------------------------------------------------------- */
+
+bool
+profconv__grew(const struct profconv_profile *prof, const int64_t *delta)
+{
+	int n = profconv_profile_sample_type_index(prof, "inuse_objects");
+	int b = profconv_profile_sample_type_index(prof, "inuse_space");
+	size_t t;
+
+	if (n < 0 && b < 0) {
+		n = profconv_profile_sample_type_index(prof, "objects");
+		b = profconv_profile_sample_type_index(prof, "space");
+	}
+	if (n >= 0 || b >= 0)
+		return (n >= 0 && delta[n] > 0) || (b >= 0 && delta[b] > 0);
+	for (t = 0; t < prof->nsample_types; t++)
+		if (delta[t] > 0)
+			return true;
+	return false;
+}
+
+static bool
+keep_grown(const struct profconv_profile *prof, size_t i, void *payload)
+{
+	(void)payload;
+	return profconv__grew(prof, &prof->values[i * prof->nsample_types]);
+}
+
+int
+profconv_profile_keep_growth(struct profconv_profile *prof)
+{
+	profconv__keep_samples(prof, keep_grown, NULL);
+	return 0;
+}
+
+/* --- building the comparison -------------------------------------------------- */
+
+static void
+find_heap_slots(struct profconv_diff *d)
+{
+	static const char *const names[HEAP_SLOTS] = {
+		"alloc_objects", "alloc_space", "inuse_objects", "inuse_space",
+	};
+	size_t i;
+
+	d->is_heap = true;
+	for (i = 0; i < HEAP_SLOTS; i++) {
+		d->heap[i] = profconv_profile_sample_type_index(d->delta,
+		    names[i]);
+		d->is_heap = d->is_heap && d->heap[i] >= 0;
+	}
+}
+
+static int
+same_types(const struct profconv_profile *a, const struct profconv_profile *b)
+{
+	size_t i;
+
+	if (a->nsample_types == b->nsample_types) {
+		for (i = 0; i < a->nsample_types; i++)
+			if (strcmp(profconv__pstr(a, a->sample_types[i].type),
+			    profconv__pstr(b, b->sample_types[i].type)) != 0)
+				break;
+		if (i == a->nsample_types)
+			return 0;
+	}
+	return profconv__fail(PROFCONV_EINVAL, "profiles have different "
+	    "sample types (make them compatible first)");
+}
+
+/* Add the view of PROF at column group GROUP. */
+static int
+add_view(struct profconv_diff *d, const struct profconv_profile *prof,
+    const struct profconv_view_options *vopts, enum pc_rows_by by,
+    size_t group)
+{
+	struct profconv_view *view = NULL;
+	size_t t;
+	int rc;
+
+	rc = profconv_view_new(&view, prof, vopts);
+	if (rc == 0)
+		rc = profconv__rows_add(d->rows, view, by, false, group * d->nt);
+	for (t = 0; rc == 0 && t < d->nt; t++)
+		profconv_view_total(view, t, &d->totals[group * d->nt + t]);
+	profconv_view_free(view);
+	return rc;
+}
+
+void
+profconv_diff_free(struct profconv_diff *d)
+{
+	if (d == NULL)
+		return;
+	profconv_profile_free(d->delta);
+	profconv__rows_free(d->rows);
+	free(d->totals);
+	free(d);
+}
+
+int
+profconv_diff_new(struct profconv_diff **out,
+    const struct profconv_profile *base, const struct profconv_profile *cur,
+    const struct profconv_diff_options *opts)
+{
+	struct profconv_diff_options def = PROFCONV_DIFF_OPTIONS_INIT;
+	struct profconv_view_options vopts = PROFCONV_VIEW_OPTIONS_INIT;
+	struct profconv_diff *d;
+	enum pc_rows_by by;
+	int rc;
+
+	*out = NULL;
+	if (opts == NULL)
+		opts = &def;
+	if (opts->version != PROFCONV_DIFF_OPTIONS_VERSION)
+		return profconv__fail(PROFCONV_EINVAL,
+		    "diff options version %u is not %u", opts->version,
+		    PROFCONV_DIFF_OPTIONS_VERSION);
+	if ((unsigned)opts->by > PROFCONV_DIFF_BY_STACK)
+		return profconv__fail(PROFCONV_EINVAL, "invalid diff grouping");
+	rc = same_types(base, cur);
+	if (rc < 0)
+		return rc;
+	if (opts->view != NULL)
+		vopts = *opts->view;
+	vopts.granularity = opts->by == PROFCONV_DIFF_BY_LINE ?
+	    PROFCONV_BY_LINE : vopts.granularity == PROFCONV_BY_LINE ?
+	    PROFCONV_BY_FUNCTION : vopts.granularity;
+	by = opts->by == PROFCONV_DIFF_BY_STACK ? PC_ROWS_STACK :
+	    PC_ROWS_FUNCTION;
+	d = calloc(1, sizeof(*d));
+	if (d == NULL)
+		return profconv__nomem();
+	d->nt = cur->nsample_types;
+	d->leaks = opts->leaks != 0;
+	d->totals = calloc(3 * d->nt + 1, sizeof(*d->totals));
+	rc = d->totals == NULL ? profconv__nomem() :
+	    profconv_profile_subtract(&d->delta, cur, base);
+	if (rc == 0 && d->leaks)
+		rc = profconv_profile_keep_growth(d->delta);
+	if (rc == 0)
+		rc = profconv__rows_new(&d->rows, 3 * d->nt);
+	if (rc == 0)
+		rc = add_view(d, base, &vopts, by, COL_BASE);
+	if (rc == 0)
+		rc = add_view(d, cur, &vopts, by, COL_CUR);
+	if (rc == 0)
+		rc = add_view(d, d->delta, &vopts, by, COL_DELTA);
+	if (rc < 0) {
+		profconv_diff_free(d);
+		return rc;
+	}
+	find_heap_slots(d);
+	*out = d;
+	return 0;
+}
+
+const struct profconv_profile *
+profconv_diff_delta(const struct profconv_diff *d)
+{
+	return d->delta;
+}
+
+/* --- columns ------------------------------------------------------------------ */
+
+static const char *const heap_columns[] = {
+	"new", "freed", "delta-objects", "alloc-bytes", "freed-bytes",
+	"delta-bytes",
+};
+
+static const char *const heap_titles[] = {
+	"New", "Freed", "Delta objs", "Alloc bytes", "Freed bytes",
+	"Delta bytes",
+};
+
+static size_t
+ncolumns(const struct profconv_diff *d)
+{
+	return d->is_heap ? PC_ARRAY_LEN(heap_columns) : 3 * d->nt;
+}
+
+/* Column C of a row whose 3 * nt values are V. */
+static int64_t
+column(const struct profconv_diff *d, const int64_t *v, size_t c)
+{
+	const int64_t *delta = v + COL_DELTA * d->nt;
+	int64_t dan, dab, din, dib;
+
+	if (!d->is_heap)
+		return v[(c % 3) * d->nt + c / 3];
+	dan = delta[d->heap[HEAP_ALLOC_N]];
+	dab = delta[d->heap[HEAP_ALLOC_B]];
+	din = delta[d->heap[HEAP_INUSE_N]];
+	dib = delta[d->heap[HEAP_INUSE_B]];
+	switch (c) {
+	case 0: return dan;
+	case 1: return pc_sub_sat(dan, din);
+	case 2: return din;
+	case 3: return dab;
+	case 4: return pc_sub_sat(dab, dib);
+	default: return dib;
+	}
+}
+
+static const char *
+type_name(const struct profconv_diff *d, size_t t)
+{
+	return profconv__pstr(d->delta, d->delta->sample_types[t].type);
+}
+
+static bool
+column_is_bytes(const struct profconv_diff *d, size_t c)
+{
+	if (d->is_heap)
+		return c >= 3;
+	return strcmp(profconv__pstr(d->delta,
+	    d->delta->sample_types[c / 3].unit), "bytes") == 0;
+}
+
+/* The sort column for NAME (NULL: the default); -1 sorts by row name,
+ * -2 is unknown. */
+static int
+sort_column(const struct profconv_diff *d, const char *s)
+{
+	size_t c;
+	int t;
+
+	if (s == NULL) {
+		if (d->is_heap)
+			return 5;
+		t = profconv_profile_default_sample_index(d->delta);
+		return t < 0 ? -1 : 3 * t + 2;
+	}
+	if (strcmp(s, "name") == 0)
+		return -1;
+	if (d->is_heap) {
+		for (c = 0; c < PC_ARRAY_LEN(heap_columns); c++)
+			if (strcmp(s, heap_columns[c]) == 0)
+				return (int)c;
+		return -2;
+	}
+	t = profconv_profile_sample_type_index(d->delta, s);
+	return t < 0 ? -2 : 3 * t + 2;
+}
+
+struct sort_ctx {
+	const struct profconv_diff *d;
+	int col;
+};
+
+static int
+row_cmp(const int64_t *a, const char *an, const int64_t *b, const char *bn,
+    void *payload)
+{
+	const struct sort_ctx *c = payload;
+	int64_t x, y;
+
+	if (c->col >= 0) {
+		x = column(c->d, a, (size_t)c->col);
+		y = column(c->d, b, (size_t)c->col);
+		if (x != y)
+			return x < y ? 1 : -1;
+	}
+	return strcmp(an, bn);
+}
+
+/* Is a row shown: did anything change in the delta? */
+static bool
+row_shown(const struct profconv_diff *d, const int64_t *v)
+{
+	size_t t;
+
+	for (t = 0; t < d->nt; t++)
+		if (v[COL_DELTA * d->nt + t] != 0)
+			return true;
+	return false;
+}
+
+/*
+ * Sort the rows for OPTS and fill TOTAL (3 * nt) with the TOTAL row: the
+ * views' totals, or in the leak view the sums of the rows it shows.
+ */
+static int
+prepare(const struct profconv_diff *d,
+    const struct profconv_diff_print_options *opts, int64_t *total)
+{
+	struct sort_ctx c = { d, 0 };
+	size_t i, t, n = profconv__rows_count(d->rows);
+
+	if (opts->version != PROFCONV_DIFF_PRINT_OPTIONS_VERSION)
+		return profconv__fail(PROFCONV_EINVAL,
+		    "diff print options version %u is not %u", opts->version,
+		    PROFCONV_DIFF_PRINT_OPTIONS_VERSION);
+	c.col = sort_column(d, opts->sort);
+	if (c.col == -2)
+		return profconv__fail(PROFCONV_EINVAL,
+		    "cannot sort by '%s': no such column", opts->sort);
+	profconv__rows_sort(d->rows, row_cmp, &c);
+	memcpy(total, d->totals, 3 * d->nt * sizeof(*total));
+	if (!d->leaks)
+		return 0;
+	memset(total, 0, 2 * d->nt * sizeof(*total));
+	for (i = 0; i < n; i++) {
+		const int64_t *v = profconv__rows_values(d->rows, i);
+
+		if (!row_shown(d, v))
+			continue;
+		for (t = 0; t < 2 * d->nt; t++)
+			pc_add_sat(&total[t], v[t]);
+	}
+	return 0;
+}
+
+/* --- the table ----------------------------------------------------------------- */
+
+/* "14 characters or the title's length": no header is ever cut. */
+static int
+column_width(const struct profconv_diff *d, size_t c, char *title,
+    size_t size)
+{
+	static const char *const group[] = { "base", "cur", "delta" };
+	const char *type;
+	int n;
+
+	if (d->is_heap) {
+		n = snprintf(title, size, "%s", heap_titles[c]);
+	} else {
+		type = type_name(d, c / 3);
+		n = snprintf(title, size, "%s%s%s", group[c % 3],
+		    *type != '\0' ? " " : "", type);
+	}
+	return n > 14 ? n : 14;
+}
+
+static void
+print_value(FILE *fp, int width, int64_t v, bool bytes, bool exact)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB",
+		"PiB", "EiB" };
+	double x = (double)v;
+	size_t u = 0;
+
+	if (!bytes || exact || (v > -1024 && v < 1024)) {
+		if (bytes && !exact)
+			fprintf(fp, " %*" PRId64 "B", width - 1, v);
+		else
+			fprintf(fp, " %*" PRId64, width, v);
+		return;
+	}
+	while ((x >= 1024 || x <= -1024) && u + 1 < PC_ARRAY_LEN(units)) {
+		x /= 1024;
+		u++;
+	}
+	fprintf(fp, " %*.2f%s", width - (int)strlen(units[u]), x, units[u]);
+}
+
+static void
+print_row(const struct profconv_diff *d, FILE *fp, const int *widths,
+    const int64_t *v, const char *name, bool exact)
+{
+	size_t c;
+
+	for (c = 0; c < ncolumns(d); c++)
+		print_value(fp, widths[c], column(d, v, c),
+		    column_is_bytes(d, c), exact);
+	fprintf(fp, "  %s\n", name);
+}
+
+int
+profconv_diff_print(const struct profconv_diff *d, FILE *fp,
+    const struct profconv_diff_print_options *opts)
+{
+	struct profconv_diff_print_options def =
+	    PROFCONV_DIFF_PRINT_OPTIONS_INIT;
+	size_t i, c, n = profconv__rows_count(d->rows), shown = 0, rows = 0;
+	int64_t *total;
+	int *widths;
+	char title[256];
+	int rc;
+
+	if (opts == NULL)
+		opts = &def;
+	total = calloc(3 * d->nt + 1, sizeof(*total));
+	widths = calloc(ncolumns(d) + 1, sizeof(*widths));
+	if (total == NULL || widths == NULL) {
+		free(total);
+		free(widths);
+		return profconv__nomem();
+	}
+	rc = prepare(d, opts, total);
+	if (rc < 0)
+		goto out;
+	errno = 0;
+	for (c = 0; c < ncolumns(d); c++) {
+		widths[c] = column_width(d, c, title, sizeof(title));
+		fprintf(fp, " %*s", widths[c], title);
+	}
+	fputs("  Name\n", fp);
+	for (i = 0; i < n; i++) {
+		const int64_t *v = profconv__rows_values(d->rows, i);
+
+		if (!row_shown(d, v))
+			continue;
+		rows++;
+		if (opts->top != 0 && shown >= opts->top)
+			continue;
+		print_row(d, fp, widths, v, profconv__rows_name(d->rows, i),
+		    opts->exact != 0);
+		shown++;
+	}
+	if (shown < rows)
+		fprintf(fp, "  ... %zu more rows\n", rows - shown);
+	print_row(d, fp, widths, total, "TOTAL", opts->exact != 0);
+	if (fflush(fp) != 0 || ferror(fp))
+		rc = profconv__fail(PROFCONV_EIO, "write error: %s",
+		    strerror(errno != 0 ? errno : EIO));
+out:
+	free(total);
+	free(widths);
+	return rc;
+}
+
+/* --- JSON ------------------------------------------------------------------------ */
+
+static const char *const heap_json[] = {
+	"newCount", "deletedCount", "countDelta", "allocatedSize", "freedSize",
+	"sizeDelta",
+};
+
+static void
+json_totals(const struct profconv_diff *d, FILE *fp, const int64_t *v)
+{
+	size_t t;
+
+	putc('{', fp);
+	for (t = 0; t < d->nt; t++) {
+		if (t != 0)
+			putc(',', fp);
+		profconv__json_cstr(fp, type_name(d, t));
+		fprintf(fp, ":%" PRId64, v[t]);
+	}
+	putc('}', fp);
+}
+
+static void
+json_row(const struct profconv_diff *d, FILE *fp, const int64_t *v,
+    const char *name)
+{
+	static const char *const group[] = { "base", "cur", "delta" };
+	size_t c, t;
+
+	fputs("{\"name\":", fp);
+	profconv__json_cstr(fp, name);
+	if (d->is_heap) {
+		for (c = 0; c < PC_ARRAY_LEN(heap_json); c++)
+			fprintf(fp, ",\"%s\":%" PRId64, heap_json[c],
+			    column(d, v, c));
+	}
+	fputs(",\"values\":{", fp);
+	for (t = 0; t < d->nt; t++) {
+		fputs(t != 0 ? "," : "", fp);
+		profconv__json_cstr(fp, type_name(d, t));
+		putc(':', fp);
+		for (c = 0; c < 3; c++)
+			fprintf(fp, "%s\"%s\":%" PRId64, c == 0 ? "{" : ",",
+			    group[c], v[c * d->nt + t]);
+		putc('}', fp);
+	}
+	fputs("}}", fp);
+}
+
+int
+profconv_diff_write_json(const struct profconv_diff *d, FILE *fp,
+    const struct profconv_diff_print_options *opts)
+{
+	struct profconv_diff_print_options def =
+	    PROFCONV_DIFF_PRINT_OPTIONS_INIT;
+	size_t i, n = profconv__rows_count(d->rows), shown = 0;
+	int64_t *total;
+	int rc;
+
+	if (opts == NULL)
+		opts = &def;
+	total = calloc(3 * d->nt + 1, sizeof(*total));
+	if (total == NULL)
+		return profconv__nomem();
+	rc = prepare(d, opts, total);
+	if (rc < 0)
+		goto out;
+	errno = 0;
+	fprintf(fp, "{\"kind\":\"%s\",\"leaks\":%s,\"before\":",
+	    d->is_heap ? "heap" : "values", d->leaks ? "true" : "false");
+	json_totals(d, fp, total);
+	fputs(",\"after\":", fp);
+	json_totals(d, fp, total + d->nt);
+	fputs(",\"delta\":", fp);
+	json_totals(d, fp, total + 2 * d->nt);
+	fputs(",\"total\":", fp);
+	json_row(d, fp, total, "TOTAL");
+	fputs(",\"rows\":[", fp);
+	for (i = 0; i < n; i++) {
+		const int64_t *v = profconv__rows_values(d->rows, i);
+
+		if (!row_shown(d, v) ||
+		    (opts->top != 0 && shown >= opts->top))
+			continue;
+		fputs(shown != 0 ? ",\n" : "\n", fp);
+		json_row(d, fp, v, profconv__rows_name(d->rows, i));
+		shown++;
+	}
+	fputs("]}\n", fp);
+	if (fflush(fp) != 0 || ferror(fp))
+		rc = profconv__fail(PROFCONV_EIO, "write error: %s",
+		    strerror(errno != 0 ? errno : EIO));
+out:
+	free(total);
+	return rc;
+}

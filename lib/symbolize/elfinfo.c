@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * elfinfo.c - the ELF facts symbolization checks before using a file: its
+ * type, PT_LOAD headers and build id, the load bias of a mapping, and
+ * pprof's rules for mappings that cannot be symbolized.
+ */
+
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <elfutils/libdwelf.h>
+
+#include "symbolize/symbolize.h"
+
+void
+profconv__elfinfo_free(struct pc_elfinfo *info)
+{
+	free(info->loads);
+	memset(info, 0, sizeof(*info));
+}
+
+static void
+hex_build_id(struct pc_elfinfo *info, const unsigned char *bits, size_t len)
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t i;
+
+	/* Longer ids than 64 bytes do not exist in practice; keep a prefix. */
+	if (len > (sizeof(info->build_id) - 1) / 2)
+		len = (sizeof(info->build_id) - 1) / 2;
+	for (i = 0; i < len; i++) {
+		info->build_id[2 * i] = digits[bits[i] >> 4];
+		info->build_id[2 * i + 1] = digits[bits[i] & 15];
+	}
+	info->build_id[2 * len] = '\0';
+}
+
+static int
+read_loads(struct pc_elfinfo *info, Elf *elf)
+{
+	size_t phnum, i, cap = 0;
+	GElf_Phdr ph;
+
+	if (elf_getphdrnum(elf, &phnum) != 0)
+		return profconv__fail(PROFCONV_EFORMAT, "%s", elf_errmsg(-1));
+	for (i = 0; i < phnum; i++) {
+		if (gelf_getphdr(elf, (int)i, &ph) == NULL ||
+		    ph.p_type != PT_LOAD)
+			continue;
+		if (PC_GROW(info->loads, cap, info->nloads, 1) < 0)
+			return PROFCONV_ENOMEM;
+		info->loads[info->nloads].offset = ph.p_offset;
+		info->loads[info->nloads].vaddr = ph.p_vaddr;
+		info->loads[info->nloads].filesz = ph.p_filesz;
+		info->loads[info->nloads].memsz = ph.p_memsz;
+		info->loads[info->nloads].align = ph.p_align;
+		info->loads[info->nloads].flags = ph.p_flags;
+		info->nloads++;
+	}
+	return 0;
+}
+
+/*
+ * How the file's own debug info is stored: INFO->plain_debug, the size of
+ * its .debug_info when stored uncompressed (only then can more threads
+ * open the file each without inflating the whole debug info again), and
+ * INFO->zdebug, whether any debug section is compressed (then it is
+ * read through an inflated image, symimage.c).
+ */
+static void
+debug_storage(struct pc_elfinfo *info, Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	const char *name;
+	GElf_Shdr sh;
+
+	info->plain_debug = 0;
+	info->zdebug = false;
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_PROGBITS)
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (name == NULL || strncmp(name, ".debug_", 7) != 0)
+			continue;
+		if ((sh.sh_flags & SHF_COMPRESSED) != 0)
+			info->zdebug = true;
+		else if (strcmp(name, ".debug_info") == 0)
+			info->plain_debug = sh.sh_size;
+	}
+}
+
+static int
+read_elf(struct pc_elfinfo *info, Elf *elf, const char *path)
+{
+	const void *bits;
+	GElf_Ehdr eh;
+	ssize_t n;
+
+	if (elf_kind(elf) != ELF_K_ELF || gelf_getehdr(elf, &eh) == NULL)
+		return profconv__fail(PROFCONV_EFORMAT,
+		    "'%s' is not an ELF file", path);
+	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)
+		return profconv__fail(PROFCONV_EFORMAT,
+		    "'%s' is neither an executable nor a shared object", path);
+	info->e_type = eh.e_type;
+	n = dwelf_elf_gnu_build_id(elf, &bits);
+	if (n > 0)
+		hex_build_id(info, bits, (size_t)n);
+	debug_storage(info, elf);
+	return read_loads(info, elf);
+}
+
+static void
+init_libelf(void)
+{
+	(void)elf_version(EV_CURRENT);
+}
+
+void
+profconv__libelf_init(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	/* elf_version() sets a global: once, not once per call and thread. */
+	(void)pthread_once(&once, init_libelf);
+}
+
+int
+profconv__open_regular(const char *path, int *fd_out)
+{
+	struct stat st;
+	int fd;
+
+	*fd_out = -1;
+	/* A FIFO would block open() itself until a writer came along. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return profconv__fail(PROFCONV_ENOTFOUND, "cannot open '%s': %s",
+		    path, strerror(errno));
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return profconv__fail(PROFCONV_EFORMAT,
+		    "'%s' is not a regular file", path);
+	}
+	*fd_out = fd;
+	return 0;
+}
+
+int
+profconv__elfinfo_read(struct pc_elfinfo *info, const char *path,
+    int *fd_out)
+{
+	Elf *elf;
+	int fd, rc;
+
+	memset(info, 0, sizeof(*info));
+	*fd_out = -1;
+	rc = profconv__open_regular(path, &fd);
+	if (rc < 0)
+		return rc;
+	profconv__libelf_init();
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf == NULL) {
+		close(fd);
+		return profconv__fail(PROFCONV_EFORMAT, "'%s': %s", path,
+		    elf_errmsg(-1));
+	}
+	rc = read_elf(info, elf, path);
+	elf_end(elf);
+	if (rc < 0) {
+		profconv__elfinfo_free(info);
+		close(fd);
+		return rc;
+	}
+	*fd_out = fd;
+	return 0;
+}
+
+/*
+ * The PT_LOAD the mapping [OFFSET, OFFSET + SIZE) of the file shows.  A
+ * segment's first page counts: the kernel maps whole pages, so a segment
+ * whose p_offset is not page aligned starts inside a mapping whose offset
+ * is.  The page where two segments meet is mapped twice, once per
+ * segment, at addresses that differ when their p_vaddr - p_offset do; a
+ * profile's mappings are its executable ones, so an executable segment
+ * wins, then one that holds the mapping's first byte.
+ */
+static const struct pc_phdr *
+covered_load(const struct pc_elfinfo *info, uint64_t offset, uint64_t size)
+{
+	const struct pc_phdr *ph, *best = NULL;
+	int score, best_score = -1;
+	uint64_t lo;
+	size_t i;
+
+	for (i = 0; i < info->nloads; i++) {
+		ph = &info->loads[i];
+		lo = ph->offset & ~(uint64_t)0xfff;
+		if (ph->filesz == 0 || offset >= ph->offset + ph->filesz ||
+		    lo >= offset + size)
+			continue;
+		score = ((ph->flags & PF_X) != 0 ? 2 : 0) + (lo <= offset);
+		if (score > best_score) {
+			best = ph;
+			best_score = score;
+		}
+	}
+	return best;
+}
+
+uint64_t
+profconv__load_bias(const struct pc_elfinfo *info, uint64_t start,
+    uint64_t limit, uint64_t offset)
+{
+	const struct pc_phdr *ph;
+
+	/* A fake mapping of the whole address space: addresses are file ones. */
+	if (start == 0 && offset == 0 && (limit == 0 || limit == UINT64_MAX))
+		return 0;
+	ph = covered_load(info, offset, limit > start ? limit - start : 1);
+	if (ph == NULL)
+		return start - offset;
+	/*
+	 * Runtime address of file offset X is start + (X - offset); its
+	 * link-time address is p_vaddr + (X - p_offset).  Unsigned
+	 * wrap-around gives the right difference either way.
+	 */
+	return start - offset + ph->offset - ph->vaddr;
+}
+
+static bool
+has_prefix(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+bool
+profconv__unsymbolizable(const char *file)
+{
+	const char *base = strrchr(file, '/');
+	size_t len = strlen(file);
+
+	base = base != NULL ? base + 1 : file;
+	if (len == 0 || base[0] == '[' || has_prefix(base, "linux-vdso"))
+		return true;
+	if (has_prefix(file, "/dev/dri/") || strcmp(file, "//anon") == 0 ||
+	    has_prefix(file, "/memfd:"))
+		return true;
+	/* The kernel's mark for a file removed since it was mapped. */
+	return len > 10 && strcmp(file + len - 10, " (deleted)") == 0;
+}
+
+bool
+profconv__build_id_equal(const char *a, const char *b)
+{
+	for (; *a != '\0' && *b != '\0'; a++, b++)
+		if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+			return false;
+	return *a == *b;
+}

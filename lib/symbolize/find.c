@@ -1,0 +1,436 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * symfind.c - find the binary behind a mapping: under a sysroot, at the
+ * mapped path, or in search directories by build id, path or base name,
+ * refusing files whose build id is not the mapping's; and find a
+ * module's separate debug file by its debuglink or dwz alternate link.
+ */
+
+#include "config.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <gelf.h>
+#include <zlib.h>
+#include <elfutils/libdwelf.h>
+
+#include "symbolize/symbolize.h"
+
+struct finder {
+	const char *want_id;		/* "" when the mapping has none */
+	struct pc_found *out;
+	int rc;				/* a hard failure (ENOMEM) */
+	bool done;
+};
+
+/* Try PATH; true once a usable file was found or a hard error happened. */
+static bool
+try_path(struct finder *f, const char *path)
+{
+	struct pc_elfinfo info;
+	int fd, rc;
+
+	if (f->done)
+		return true;
+	if (access(path, R_OK) != 0)
+		return false;
+	rc = profconv__elfinfo_read(&info, path, &fd);
+	if (rc == PROFCONV_ENOMEM) {
+		f->rc = rc;
+		f->done = true;
+		return true;
+	}
+	if (rc < 0) {
+		/* Readable but not a usable ELF file: remember the first. */
+		if (f->out->bad_path[0] == '\0') {
+			snprintf(f->out->bad_path, sizeof(f->out->bad_path),
+			    "%s", path);
+			snprintf(f->out->bad_why, sizeof(f->out->bad_why),
+			    "%s", profconv_errmsg());
+		}
+		return false;
+	}
+	if (f->want_id[0] != '\0' && info.build_id[0] != '\0' &&
+	    !profconv__build_id_equal(f->want_id, info.build_id)) {
+		if (f->out->mismatch_id[0] == '\0') {
+			memcpy(f->out->mismatch_id, info.build_id,
+			    sizeof(info.build_id));
+			snprintf(f->out->mismatch_path,
+			    sizeof(f->out->mismatch_path), "%s", path);
+		}
+		profconv__elfinfo_free(&info);
+		close(fd);
+		return false;
+	}
+	f->out->path = strdup(path);
+	if (f->out->path == NULL) {
+		profconv__elfinfo_free(&info);
+		close(fd);
+		f->rc = profconv__nomem();
+	} else {
+		f->out->info = info;
+		f->out->fd = fd;
+	}
+	f->done = true;
+	return true;
+}
+
+/* Try the path that FMT and its arguments make. */
+static bool __attribute__((format(printf, 2, 3)))
+try_fmt(struct finder *f, const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	va_list ap;
+	int n;
+
+	if (f->done)
+		return true;
+	va_start(ap, fmt);
+	n = vsnprintf(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return false;
+	return try_path(f, path);
+}
+
+/* The next element of a colon-separated list into BUF; NULL at the end. */
+static const char *
+next_dir(const char **list, char *buf, size_t size)
+{
+	const char *p = *list, *colon;
+	size_t len;
+
+	while (*p == ':')
+		p++;
+	if (*p == '\0')
+		return NULL;
+	colon = strchr(p, ':');
+	len = colon != NULL ? (size_t)(colon - p) : strlen(p);
+	*list = p + len;
+	if (len >= size)
+		len = size - 1;
+	memcpy(buf, p, len);
+	buf[len] = '\0';
+	return buf;
+}
+
+/* pprof's build-id layouts and the .build-id tree, in each directory. */
+static void
+try_by_build_id(struct finder *f, const char *dirs, const char *base)
+{
+	const char *id = f->want_id, *dir;
+	char buf[PATH_MAX];
+
+	if (dirs == NULL || strlen(id) < 3)
+		return;
+	while ((dir = next_dir(&dirs, buf, sizeof(buf))) != NULL) {
+		if (try_fmt(f, "%s/%s/%s", dir, id, base) ||
+		    try_fmt(f, "%s/.build-id/%.2s/%s", dir, id, id + 2) ||
+		    try_fmt(f, "%s/.build-id/%.2s/%s.debug", dir, id, id + 2) ||
+		    try_fmt(f, "%s/%.2s/%s.debug", dir, id, id + 2))
+			return;
+	}
+}
+
+/* The mapped path under each directory, then the base name there. */
+static void
+try_by_name(struct finder *f, const char *dirs, const char *file,
+    const char *base)
+{
+	const char *dir;
+	char buf[PATH_MAX];
+
+	if (dirs == NULL)
+		return;
+	while ((dir = next_dir(&dirs, buf, sizeof(buf))) != NULL) {
+		if ((file[0] == '/' && try_fmt(f, "%s%s", dir, file)) ||
+		    try_fmt(f, "%s/%s", dir, base))
+			return;
+	}
+}
+
+int
+profconv__find_binary(const struct pc_find *how, const char *file,
+    const char *build_id, struct pc_found *out)
+{
+	struct finder f = { build_id != NULL ? build_id : "", out, 0, false };
+	const char *base = strrchr(file, '/');
+
+	memset(out, 0, sizeof(*out));
+	out->fd = -1;
+	base = base != NULL ? base + 1 : file;
+	/* A build id names the very file, wherever the path points. */
+	try_by_build_id(&f, how->search_path, base);
+	if (how->sysroot != NULL && how->sysroot[0] != '\0')
+		try_fmt(&f, "%s%s%s", how->sysroot, file[0] == '/' ? "" : "/",
+		    file);
+	else
+		try_path(&f, file);
+	/* A process in a container sees its files under its own root. */
+	if (how->pid > 0 && file[0] == '/')
+		try_fmt(&f, "/proc/%d/root%s", how->pid, file);
+	try_by_name(&f, how->search_path, file, base);
+	if (f.rc < 0)
+		return f.rc;
+	return f.done ? 0 : PROFCONV_ENOTFOUND;
+}
+
+void
+profconv__found_free(struct pc_found *found)
+{
+	free(found->path);
+	profconv__elfinfo_free(&found->info);
+	if (found->fd >= 0)
+		close(found->fd);
+	memset(found, 0, sizeof(*found));
+	found->fd = -1;
+}
+
+/* --- separate debug files ------------------------------------------------- */
+
+/* The CRC-32 of the whole file FD, as .gnu_debuglink records it. */
+static bool
+file_crc(int fd, uint32_t *crc)
+{
+	unsigned char buf[65536];
+	uLong c = crc32(0, Z_NULL, 0);
+	ssize_t n;
+	off_t off = 0;
+
+	while ((n = pread(fd, buf, sizeof(buf), off)) > 0) {
+		c = crc32(c, buf, (uInt)n);
+		off += n;
+	}
+	*crc = (uint32_t)c;
+	return n == 0;
+}
+
+/* Is the file open on FD the debug file QUERY wants? */
+static bool
+debugfile_matches(const struct pc_debug_query *q, int fd)
+{
+	const void *bits;
+	ssize_t n = -1;
+	uint32_t crc;
+	Elf *elf;
+
+	profconv__libelf_init();
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf == NULL)
+		return false;
+	if (elf_kind(elf) == ELF_K_ELF)
+		n = dwelf_elf_gnu_build_id(elf, &bits);
+	if (elf_kind(elf) != ELF_K_ELF) {
+		elf_end(elf);
+		return false;
+	}
+	if (q->id != NULL && q->id_len > 0) {
+		bool same = n == (ssize_t)q->id_len &&
+		    memcmp(bits, q->id, q->id_len) == 0;
+
+		elf_end(elf);
+		return same;
+	}
+	elf_end(elf);
+	return q->crc == 0 || (file_crc(fd, &crc) && crc == q->crc);
+}
+
+/* Try PATH as the debug file; its descriptor, or -1. */
+static int
+try_debugfile(const struct pc_debug_query *q, const struct stat *self,
+    const char *path)
+{
+	struct stat st;
+	int fd;
+
+	if (access(path, R_OK) != 0 || profconv__open_regular(path, &fd) < 0)
+		return -1;
+	/* A debuglink naming the very file it is in. */
+	if (self != NULL && fstat(fd, &st) == 0 && st.st_dev == self->st_dev &&
+	    st.st_ino == self->st_ino) {
+		close(fd);
+		return -1;
+	}
+	if (!debugfile_matches(q, fd)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int
+try_debugfmt(const struct pc_debug_query *q, const struct stat *self,
+    char **path_out, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int
+try_debugfmt(const struct pc_debug_query *q, const struct stat *self,
+    char **path_out, const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	va_list ap;
+	int n, fd;
+
+	va_start(ap, fmt);
+	n = vsnprintf(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return -1;
+	fd = try_debugfile(q, self, path);
+	if (fd >= 0 && (*path_out = strdup(path)) == NULL) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* LINK under each directory of DIRS: DIR/FILEDIR/LINK, then DIR/LINK. */
+static int
+try_debugdirs(const struct pc_debug_query *q, const struct stat *self,
+    const char *dirs, const char *prefix, const char *filedir,
+    char **path_out)
+{
+	char buf[PATH_MAX];
+	const char *dir;
+	int fd = -1;
+
+	while (fd < 0 && dirs != NULL &&
+	    (dir = next_dir(&dirs, buf, sizeof(buf))) != NULL) {
+		/* Relative entries (".debug") are the file's own dir's. */
+		if (dir[0] != '/')
+			continue;
+		if (filedir[0] == '/')
+			fd = try_debugfmt(q, self, path_out, "%s%s%s/%s",
+			    prefix, dir, filedir, q->link);
+		if (fd < 0)
+			fd = try_debugfmt(q, self, path_out, "%s%s/%s", prefix,
+			    dir, q->link);
+	}
+	return fd;
+}
+
+/*
+ * By build id: DIR/.build-id/xx/rest.debug under each directory of DIRS
+ * (absolute ones), PREFIX before each.  Opened as every file named by a
+ * profile is, so a FIFO planted there cannot block.
+ */
+static int
+try_build_id(const struct pc_debug_query *q, const struct stat *self,
+    const char *dirs, const char *prefix, char **path_out)
+{
+	static const char hex[] = "0123456789abcdef";
+	char id[2 * 64 + 1], buf[PATH_MAX];
+	const char *dir;
+	size_t i, n = q->id_len < 64 ? q->id_len : 64;
+	int fd = -1;
+
+	if (q->id == NULL || n < 2)
+		return -1;
+	for (i = 0; i < n; i++) {
+		id[2 * i] = hex[q->id[i] >> 4];
+		id[2 * i + 1] = hex[q->id[i] & 15];
+	}
+	id[2 * n] = '\0';
+	while (fd < 0 && dirs != NULL &&
+	    (dir = next_dir(&dirs, buf, sizeof(buf))) != NULL) {
+		if (dir[0] != '/')
+			continue;
+		fd = try_debugfmt(q, self, path_out, "%s%s/.build-id/%.2s/%s.debug",
+		    prefix, dir, id, id + 2);
+	}
+	return fd;
+}
+
+int
+profconv__find_debugfile(const struct pc_debug_query *q, char **path_out)
+{
+	const char *slash = strrchr(q->file, '/');
+	const char *root = q->sysroot != NULL ? q->sysroot : "";
+	char filedir[PATH_MAX];
+	struct stat self_st, *self = NULL;
+	int fd;
+
+	*path_out = NULL;
+	if (stat(q->file, &self_st) == 0)
+		self = &self_st;
+	/* By build id first, as libdwfl does, in the same directories. */
+	fd = try_build_id(q, self, q->dirs, "", path_out);
+	if (fd < 0)
+		fd = try_build_id(q, self, "/usr/lib/debug", "", path_out);
+	if (fd < 0 && root[0] != '\0')
+		fd = try_build_id(q, self, "/usr/lib/debug", root, path_out);
+	if (fd >= 0)
+		return fd;
+	if (q->link == NULL || q->link[0] == '\0')
+		return -1;
+	if (q->link[0] == '/') {
+		fd = try_debugfmt(q, self, path_out, "%s", q->link);
+		if (fd < 0 && root[0] != '\0')
+			fd = try_debugfmt(q, self, path_out, "%s%s", root,
+			    q->link);
+		return fd;
+	}
+	snprintf(filedir, sizeof(filedir), "%.*s", slash != NULL ?
+	    (int)(slash - q->file) : 1, slash != NULL ? q->file : ".");
+	fd = try_debugfmt(q, self, path_out, "%s/%s", filedir, q->link);
+	if (fd < 0)
+		fd = try_debugfmt(q, self, path_out, "%s/.debug/%s", filedir,
+		    q->link);
+	if (fd < 0)
+		fd = try_debugdirs(q, self, q->dirs, "", filedir, path_out);
+	if (fd < 0)
+		fd = try_debugdirs(q, self, "/usr/lib/debug", "", filedir,
+		    path_out);
+	if (fd < 0 && root[0] != '\0')
+		fd = try_debugdirs(q, self, "/usr/lib/debug", root, filedir,
+		    path_out);
+	return fd;
+}
+
+size_t
+profconv__altlink_id(const char *file, const char *link, unsigned char *id)
+{
+	Elf_Scn *scn = NULL;
+	Elf_Data *data;
+	GElf_Shdr sh;
+	size_t shstrndx, len = 0, namelen;
+	const char *name;
+	Elf *elf;
+	int fd;
+
+	if (profconv__open_regular(file, &fd) < 0)
+		return 0;
+	profconv__libelf_init();
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf == NULL || elf_getshdrstrndx(elf, &shstrndx) != 0)
+		goto out;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type == SHT_NOBITS)
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (name == NULL || strcmp(name, ".gnu_debugaltlink") != 0)
+			continue;
+		/* The alternate file's name, a NUL, its build id. */
+		data = elf_getdata(scn, NULL);
+		if (data == NULL || data->d_buf == NULL)
+			break;
+		namelen = strnlen(data->d_buf, data->d_size);
+		if (namelen >= data->d_size || strcmp(data->d_buf, link) != 0)
+			break;
+		len = data->d_size - namelen - 1;
+		if (len > 64)
+			len = 64;
+		memcpy(id, (const char *)data->d_buf + namelen + 1, len);
+		break;
+	}
+out:
+	if (elf != NULL)
+		elf_end(elf);
+	close(fd);
+	return len;
+}

@@ -1,0 +1,576 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * svg.c - a flame graph as one self-contained SVG, drawn from a view.
+ *
+ * The layout follows flamegraph.pl's (the format its users know: the same
+ * geometry, titles "name (N unit, P%)", palettes and difference colours),
+ * written from the description in the project's notes; the script is our
+ * own.  The view gives distinct root-first stacks; sorted by their frames'
+ * names they form the tree in order, so one pass with a stack of open
+ * frames lays it out (a frame's width is where the running total stands
+ * when it closes minus where it stood when it opened) and only frames wide
+ * enough to draw are kept: memory follows the picture, not the profile.
+ */
+
+#include "config.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "view/view.h"
+#include "write/write.h"
+
+/* Geometry, in pixels (flamegraph.pl's); the rest is svgemit.c's. */
+#define XPAD 10
+
+/* One stack to lay out: a view stack (or a base stack in the current
+ * view's frame ids) and its values. */
+struct entry {
+	const uint32_t *frames;
+	uint32_t n;
+	int64_t cur, base;
+};
+
+/* A frame of the current path while laying out. */
+struct open {
+	uint32_t frame;
+	int64_t start, delta;
+};
+
+struct svg {
+	const struct profconv_view *cur, *base;
+	const struct profconv_svg_options *o;
+	FILE *fp;
+	size_t type, base_type;
+	const char *countname;
+	char unit_buf[64];
+	struct entry *entries;
+	size_t nentries;
+	uint32_t *base_frames;		/* base stacks in current frame ids */
+	uint32_t *rank;			/* frame id -> rank in name order */
+	struct open *path;
+	size_t path_cap;
+	struct pc_drawn *drawn;
+	size_t ndrawn, drawn_cap;
+	int64_t total, maxdelta;
+	double threshold;		/* narrowest drawn width, in values */
+	double per_value;		/* pixels per unit of value */
+	unsigned int width, fheight, maxdepth;
+	double height;
+	const struct pc_palette *palette;
+	struct pc_svg_style style;
+};
+
+/* --- sorting the stacks by their frames' names --------------------------- */
+
+static int
+by_name(const void *a, const void *b, void *arg)
+{
+	const struct profconv_view *v = arg;
+	struct profconv_view_frame x, y;
+
+	profconv_view_frame(v, *(const uint32_t *)a, &x);
+	profconv_view_frame(v, *(const uint32_t *)b, &y);
+	return strcmp(x.name, y.name);
+}
+
+/* rank[id]: the frame's place in byte order of names. */
+static int
+rank_frames(struct svg *g)
+{
+	size_t n = profconv_view_frame_count(g->cur), i;
+	uint32_t *ids = malloc((n + 1) * sizeof(*ids));
+
+	g->rank = calloc(n + 1, sizeof(*g->rank));
+	if (ids == NULL || g->rank == NULL) {
+		free(ids);
+		return profconv__nomem();
+	}
+	for (i = 0; i < n; i++)
+		ids[i] = (uint32_t)i + 1;
+	qsort_r(ids, n, sizeof(*ids), by_name, (void *)g->cur);
+	for (i = 0; i < n; i++)
+		g->rank[ids[i]] = (uint32_t)i + 1;
+	free(ids);
+	return 0;
+}
+
+/* Frame I of E, counted from where the merge starts (the root, or the
+ * leaf with --reverse). */
+static inline uint32_t
+frame_at(const struct entry *e, size_t i, bool reverse)
+{
+	return e->frames[reverse ? e->n - 1 - i : i];
+}
+
+static int
+compare_entries(const struct entry *x, const struct entry *y,
+    const uint32_t *rank, bool reverse)
+{
+	size_t i, n = x->n < y->n ? x->n : y->n;
+
+	for (i = 0; i < n; i++) {
+		uint32_t a = rank[frame_at(x, i, reverse)];
+		uint32_t b = rank[frame_at(y, i, reverse)];
+
+		if (a != b)
+			return a < b ? -1 : 1;
+	}
+	return x->n < y->n ? -1 : x->n > y->n;
+}
+
+static const uint32_t *
+entry_frames(const void *arg, size_t k, size_t *len)
+{
+	const struct svg *g = arg;
+
+	*len = g->entries[k].n;
+	return g->entries[k].frames;
+}
+
+/* The view's order (folded text) is nearly frame order; sort only when a
+ * name with a character below ';' or --reverse says it is not, with
+ * seqsort.c on the view's threads (equal stacks keep their order). */
+static int
+sort_entries(struct svg *g)
+{
+	struct pc_seqsort s = { 0 };
+	struct entry *sorted;
+	uint32_t *order;
+	size_t i;
+	int rc;
+
+	for (i = 1; i < g->nentries; i++)
+		if (compare_entries(&g->entries[i - 1], &g->entries[i],
+		    g->rank, g->o->reverse != 0) > 0)
+			break;
+	if (i >= g->nentries)
+		return 0;
+	s.n = g->nentries;
+	s.seq = entry_frames;
+	s.arg = g;
+	s.cont = s.end = g->rank;
+	s.maxkey = (uint32_t)profconv_view_frame_count(g->cur);
+	s.reverse = g->o->reverse != 0;
+	s.jobs = profconv__view_jobs(g->cur);
+	order = malloc(g->nentries * sizeof(*order));
+	sorted = malloc(g->nentries * sizeof(*sorted));
+	rc = order == NULL || sorted == NULL ? profconv__nomem() :
+	    profconv__seqsort(&s, order, NULL);
+	for (i = 0; rc == 0 && i < g->nentries; i++)
+		sorted[i] = g->entries[order[i]];
+	if (rc == 0) {
+		free(g->entries);
+		g->entries = sorted;
+		sorted = NULL;
+	}
+	free(order);
+	free(sorted);
+	return rc;
+}
+
+/* One line per stack: a base stack and the current one with the same
+ * frames become one, whose change is the difference of the two. */
+static void
+merge_entries(struct svg *g)
+{
+	bool rev = g->o->reverse != 0;
+	size_t i, n = 0;
+
+	for (i = 0; i < g->nentries; i++) {
+		struct entry *e = &g->entries[i];
+
+		if (n != 0 && compare_entries(&g->entries[n - 1], e, g->rank,
+		    rev) == 0) {
+			pc_add_sat(&g->entries[n - 1].cur, e->cur);
+			pc_add_sat(&g->entries[n - 1].base, e->base);
+		} else {
+			g->entries[n++] = *e;
+		}
+	}
+	g->nentries = n;
+}
+
+/* --- collecting the stacks ----------------------------------------------- */
+
+static int
+negative(const struct profconv_view *v, const struct profconv_view_stack *s,
+    const char *which)
+{
+	struct profconv_view_frame f;
+	const char *leaf = "";
+
+	if (s->nframes != 0 &&
+	    profconv_view_frame(v, s->frames[s->nframes - 1], &f) == 0)
+		leaf = f.name;
+	return profconv__fail(PROFCONV_EFORMAT, "%s stack ending in '%s' has "
+	    "a negative value (a delta profile?); compare with a base instead",
+	    which, leaf);
+}
+
+static int
+add_current(struct svg *g)
+{
+	size_t n = profconv_view_stack_count(g->cur), i;
+	struct profconv_view_stack s;
+	int rc;
+
+	g->entries = calloc(n != 0 ? n : 1, sizeof(*g->entries));
+	if (g->entries == NULL)
+		return profconv__nomem();
+	for (i = 0; i < n; i++) {
+		rc = profconv_view_stack(g->cur, i, &s);
+		if (rc < 0)
+			return rc;
+		if (s.values[g->type] < 0)
+			return negative(g->cur, &s, "a");
+		if (s.values[g->type] == 0)
+			continue;
+		g->entries[g->nentries++] = (struct entry){ s.frames,
+		    (uint32_t)s.nframes, s.values[g->type], 0 };
+		pc_add_sat(&g->total, s.values[g->type]);
+	}
+	return 0;
+}
+
+/* Base frame id -> current frame id with the same name, 0 when none. */
+static int
+map_base_frames(struct svg *g, uint32_t **out)
+{
+	size_t nc = profconv_view_frame_count(g->cur);
+	size_t nb = profconv_view_frame_count(g->base), i;
+	struct profconv_view_frame f;
+	struct pc_keymap names = { 0 };
+	uint32_t *map = calloc(nb + 1, sizeof(*map)), v;
+	bool added;
+	int rc = map == NULL ? profconv__nomem() : 0;
+
+	for (i = 1; rc == 0 && i <= nc; i++) {
+		rc = profconv_view_frame(g->cur, (uint32_t)i, &f);
+		if (rc == 0)
+			rc = profconv__keymap_intern(&names, f.name,
+			    strlen(f.name), (uint32_t)i, &v, &added);
+	}
+	for (i = 1; rc == 0 && i <= nb; i++) {
+		rc = profconv_view_frame(g->base, (uint32_t)i, &f);
+		if (rc == 0)
+			rc = profconv__keymap_intern(&names, f.name,
+			    strlen(f.name), 0, &map[i], &added);
+	}
+	profconv__keymap_free(&names);
+	if (rc < 0) {
+		free(map);
+		return rc;
+	}
+	*out = map;
+	return 0;
+}
+
+/* Base stacks join the current ones with no width: their values only
+ * count against the frame where they end, as flamegraph.pl's two-count
+ * lines do.  One whose frames the current view lacks is never drawn, but
+ * its change still sets the scale of the colours. */
+static int
+add_base(struct svg *g)
+{
+	size_t n = profconv_view_stack_count(g->base), i, j, nf = 0, at = 0;
+	struct profconv_view_stack s;
+	struct entry *e;
+	uint32_t *map;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		if ((rc = profconv_view_stack(g->base, i, &s)) < 0)
+			return rc;
+		nf += s.nframes;
+	}
+	if ((rc = map_base_frames(g, &map)) < 0)
+		return rc;
+	e = realloc(g->entries, (g->nentries + n + 1) * sizeof(*e));
+	g->base_frames = malloc((nf + 1) * sizeof(*g->base_frames));
+	if (e != NULL)
+		g->entries = e;
+	if (e == NULL || g->base_frames == NULL) {
+		free(map);
+		return profconv__nomem();
+	}
+	for (i = 0; i < n; i++) {
+		int64_t v;
+
+		profconv_view_stack(g->base, i, &s);
+		v = s.values[g->base_type];
+		if (v < 0) {
+			free(map);
+			return negative(g->base, &s, "a base");
+		}
+		for (j = 0; j < s.nframes && map[s.frames[j]] != 0; j++)
+			g->base_frames[at + j] = map[s.frames[j]];
+		if (v == 0)
+			continue;
+		if (j < s.nframes) {
+			if (v > g->maxdelta)
+				g->maxdelta = v;
+			continue;
+		}
+		g->entries[g->nentries++] = (struct entry){ g->base_frames + at,
+		    (uint32_t)s.nframes, 0, v };
+		at += s.nframes;
+	}
+	free(map);
+	return 0;
+}
+
+/* --- layout -------------------------------------------------------------- */
+
+static int
+keep(struct svg *g, uint32_t frame, uint32_t depth, int64_t start,
+    int64_t width, int64_t delta)
+{
+	int rc;
+
+	if (width <= 0 || (double)width < g->threshold)
+		return 0;
+	rc = PC_GROW(g->drawn, g->drawn_cap, g->ndrawn, 1);
+	if (rc < 0)
+		return rc;
+	g->drawn[g->ndrawn++] = (struct pc_drawn){ frame, depth, start, width,
+	    delta };
+	if (depth > g->maxdepth)
+		g->maxdepth = depth;
+	return 0;
+}
+
+/* Close the open frames deeper than TO: each is as wide as the running
+ * total X has grown since it opened. */
+static int
+close_frames(struct svg *g, size_t *depth, size_t to, int64_t x)
+{
+	int rc = 0;
+
+	while (rc == 0 && *depth > to) {
+		const struct open *o = &g->path[--*depth];
+
+		rc = keep(g, o->frame, (uint32_t)*depth + 1, o->start,
+		    x - o->start, o->delta);
+	}
+	return rc;
+}
+
+/* flamegraph.pl's flow: walk the sorted stacks, closing the frames the
+ * next one does not share and opening the ones it adds.  A stack's change
+ * belongs to the frame where it ends (its self value). */
+static int
+layout(struct svg *g)
+{
+	bool rev = g->o->reverse != 0;
+	size_t depth = 0, i, d;
+	int64_t x = 0, root_delta = 0;
+	int rc = 0;
+
+	for (i = 0; rc == 0 && i < g->nentries; i++) {
+		const struct entry *e = &g->entries[i];
+		int64_t delta = pc_sub_sat(e->cur, e->base);
+
+		for (d = 0; d < depth && d < e->n &&
+		    g->path[d].frame == frame_at(e, d, rev); d++)
+			;
+		rc = close_frames(g, &depth, d, x);
+		if (rc == 0)
+			rc = PC_GROW(g->path, g->path_cap, 0, e->n + 1);
+		if (rc < 0)
+			break;
+		for (; depth < e->n; depth++)
+			g->path[depth] = (struct open){ frame_at(e, depth, rev),
+			    x, 0 };
+		pc_add_sat(e->n != 0 ? &g->path[e->n - 1].delta : &root_delta,
+		    delta);
+		if (delta != INT64_MIN && llabs(delta) > g->maxdelta)
+			g->maxdelta = llabs(delta);
+		pc_add_sat(&x, e->cur);
+	}
+	if (rc == 0)
+		rc = close_frames(g, &depth, 0, x);
+	if (rc == 0 && x > 0)
+		rc = keep(g, 0, 0, 0, x, root_delta);
+	return rc;
+}
+
+static int
+by_position(const void *a, const void *b)
+{
+	const struct pc_drawn *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->depth < y->depth ? -1 : x->depth > y->depth;
+}
+
+/* --- options ------------------------------------------------------------- */
+
+/* The word after a value: what the sample type counts. */
+static const char *
+count_name(struct svg *g)
+{
+	const struct profconv_profile *prof = profconv_view_profile(g->cur);
+	struct profconv_value_type vt;
+	size_t n;
+
+	if (g->o->countname != NULL)
+		return g->o->countname;
+	if (profconv_profile_sample_type(prof, g->type, &vt) < 0)
+		return "samples";
+	if (strcmp(vt.unit, "count") == 0 || *vt.unit == '\0') {
+		n = strlen(vt.type);
+		if (n >= 7 && strcmp(vt.type + n - 7, "objects") == 0)
+			return "objects";
+		return *vt.type != '\0' ? vt.type : "samples";
+	}
+	if (strcmp(vt.unit, "nanoseconds") == 0)
+		return "ns";
+	snprintf(g->unit_buf, sizeof(g->unit_buf), "%s", vt.unit);
+	return g->unit_buf;
+}
+
+/* "0.1" pixels or "2.5%" of the total, as flamegraph.pl takes it. */
+static int
+parse_minwidth(struct svg *g)
+{
+	const char *text = g->o->minwidth != NULL ? g->o->minwidth : "0.1";
+	size_t n = strlen(text), digits = strspn(text, "0123456789.");
+	bool pct = n > 0 && text[n - 1] == '%';
+	double v;
+	char *end;
+
+	if (n == 0 || digits != n - (pct ? 1 : 0) || digits == 0)
+		return profconv__fail(PROFCONV_EINVAL, "invalid minimum width "
+		    "'%s': pixels or a percentage expected", text);
+	v = strtod(text, &end);
+	if (end != text + digits || !isfinite(v))
+		return profconv__fail(PROFCONV_EINVAL, "invalid minimum width "
+		    "'%s': pixels or a percentage expected", text);
+	g->threshold = pct ? (double)g->total * v / 100.0 :
+	    v / g->per_value;
+	return 0;
+}
+
+static int
+check_options(struct svg *g)
+{
+	const struct profconv_svg_options *o = g->o;
+	int rc = profconv__check_version(o->version,
+	    PROFCONV_SVG_OPTIONS_VERSION, "SVG");
+
+	if (rc < 0)
+		return rc;
+	g->width = o->width != 0 ? o->width : 1200;
+	g->fheight = o->frame_height != 0 ? o->frame_height : 16;
+	if (g->width < 2 * XPAD + 10 || g->width > 1000000)
+		return profconv__fail(PROFCONV_EINVAL, "invalid width %u: "
+		    "%d to 1000000 pixels", g->width, 2 * XPAD + 10);
+	if (g->fheight < 2 || g->fheight > 1000)
+		return profconv__fail(PROFCONV_EINVAL, "invalid frame height "
+		    "%u: 2 to 1000 pixels", g->fheight);
+	g->palette = profconv__palette(o->colors != NULL ? o->colors : "hot");
+	if (g->palette == NULL)
+		return profconv__fail(PROFCONV_EINVAL, "unknown palette '%s' "
+		    "(%s)", o->colors, profconv__palette_names());
+	return profconv__svg_style(o, g->palette, &g->style);
+}
+
+static int
+choose_types(struct svg *g)
+{
+	struct profconv_value_type vt;
+	int rc;
+
+	rc = profconv_view_sample_index(g->cur, g->o->sample_type, &g->type);
+	if (rc < 0 || g->base == NULL)
+		return rc;
+	rc = profconv_profile_sample_type(profconv_view_profile(g->cur),
+	    g->type, &vt);
+	if (rc == 0)
+		rc = profconv_view_sample_index(g->base, vt.type,
+		    &g->base_type);
+	return rc;
+}
+
+/* --- the whole picture --------------------------------------------------- */
+
+static int
+draw(struct svg *g)
+{
+	int rc;
+
+	rc = check_options(g);
+	if (rc == 0)
+		rc = choose_types(g);
+	if (rc == 0)
+		rc = add_current(g);
+	if (rc == 0 && g->base != NULL)
+		rc = add_base(g);
+	if (rc < 0)
+		return rc;
+	/* --total: widths and shares out of more than this profile holds. */
+	if (g->o->total != 0 && g->o->total < g->total)
+		return profconv__fail(PROFCONV_EINVAL, "invalid total %" PRId64
+		    ": less than the profile's %" PRId64, g->o->total, g->total);
+	if (g->o->total != 0)
+		g->total = g->o->total;
+	g->per_value = g->total > 0 ?
+	    (double)(g->width - 2 * XPAD) / (double)g->total : 0;
+	if (g->total > 0 && (rc = parse_minwidth(g)) < 0)
+		return rc;
+	if (g->maxdelta < 1)
+		g->maxdelta = 1;
+	if ((rc = rank_frames(g)) < 0)
+		return rc;
+	if ((rc = sort_entries(g)) < 0)
+		return rc;
+	if (g->base != NULL)
+		merge_entries(g);
+	if ((rc = layout(g)) < 0)
+		return rc;
+	if (g->ndrawn > 1)
+		qsort(g->drawn, g->ndrawn, sizeof(*g->drawn), by_position);
+	g->height = profconv__svg_height(&g->style, g->o, g->maxdepth,
+	    g->fheight);
+	g->countname = count_name(g);
+	return profconv__svg_emit(g->fp, &(struct pc_svg_picture){
+	    .cur = g->cur, .opts = g->o, .style = &g->style,
+	    .palette = g->palette,
+	    .drawn = g->drawn, .ndrawn = g->ndrawn, .total = g->total,
+	    .maxdelta = g->maxdelta, .diff = g->base != NULL,
+	    .per_value = g->per_value, .width = g->width,
+	    .height = g->height, .fheight = g->fheight,
+	    .countname = g->countname });
+}
+
+int
+profconv_svg_write(const struct profconv_view *cur,
+    const struct profconv_view *base, FILE *fp,
+    const struct profconv_svg_options *opts)
+{
+	static const struct profconv_svg_options defaults =
+	    PROFCONV_SVG_OPTIONS_INIT;
+	struct svg g;
+	int rc;
+
+	if (cur == NULL || fp == NULL)
+		return profconv__fail(PROFCONV_EINVAL, "no view or no file");
+	memset(&g, 0, sizeof(g));
+	g.cur = cur;
+	g.base = base;
+	g.fp = fp;
+	g.o = opts != NULL ? opts : &defaults;
+	rc = draw(&g);
+	if (rc == 0 && (fflush(fp) != 0 || ferror(fp)))
+		rc = profconv__fail(PROFCONV_EIO, "write error");
+	free(g.entries);
+	free(g.base_frames);
+	free(g.rank);
+	free(g.path);
+	free(g.drawn);
+	return rc;
+}

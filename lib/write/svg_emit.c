@@ -1,0 +1,435 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * svgemit.c - the SVG text of a laid-out flame graph: flamegraph.pl's
+ * document structure (frames as <g> with <title>, <rect>, <text> inside
+ * <g id="frames">), our own style sheet and script (lib/flamegraph.js).
+ */
+
+#include "config.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model.h"
+#include "write/write.h"
+
+#define XPAD 10
+#define FRAME_PAD 1
+#define DEFAULT_FONT "Verdana, sans-serif"
+
+static const char script[] =
+#include "write/svg_script.h"
+    ;
+
+/* State while the frames are written. */
+struct emit {
+	FILE *fp;
+	const struct pc_svg_picture *pic;
+	uint64_t random;		/* --random's generator */
+	struct {
+		uint32_t depth;
+		bool waker;		/* it or a caller is a "--" frame */
+	} *path;			/* the callers of the current frame */
+	size_t npath, path_cap;
+	char *name;			/* a waker frame's name + "_[w]" */
+	size_t name_cap;
+};
+
+/* --- options ----------------------------------------------------------------- */
+
+static int
+bad(const char *what, const char *value, const char *expected)
+{
+	return profconv__fail(PROFCONV_EINVAL, "invalid %s '%.60s': %s", what,
+	    value, expected);
+}
+
+/* A CSS font-family list: names, quoted or not, and commas.  Anything
+ * that could end the declaration or the style sheet is refused. */
+static bool
+font_ok(const char *s)
+{
+	size_t dq = 0, sq = 0;
+
+	if (*s == '\0' || !profconv__utf8_valid(s, strlen(s)))
+		return false;
+	for (; *s != '\0'; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		dq += c == '"';
+		sq += c == '\'';
+		if (c < 0x80 && !(c >= '0' && c <= '9') &&
+		    !((c | 0x20) >= 'a' && (c | 0x20) <= 'z') && strchr(" ,-_.\"'", c) == NULL)
+			return false;
+	}
+	return dq % 2 == 0 && sq % 2 == 0;
+}
+
+static int
+check_numbers(const struct profconv_svg_options *o, struct pc_svg_style *st)
+{
+	char v[32];
+
+	st->font_size = o->font_size != 0 ? o->font_size : 12;
+	st->font_width = o->font_width != 0 ? o->font_width : 0.59;
+	st->factor = o->factor != 0 ? o->factor : 1;
+	if (!(st->font_size >= 1 && st->font_size <= 1000)) {
+		snprintf(v, sizeof(v), "%g", o->font_size);
+		return bad("font size", v, "1 to 1000 pixels expected");
+	}
+	if (!(st->font_width >= 0.01 && st->font_width <= 10)) {
+		snprintf(v, sizeof(v), "%g", o->font_width);
+		return bad("font width", v, "0.01 to 10 (a share of the font "
+		    "size) expected");
+	}
+	if (!(st->factor > 0 && st->factor <= 1e12)) {
+		snprintf(v, sizeof(v), "%g", o->factor);
+		return bad("factor", v, "a positive number up to 1e12 expected");
+	}
+	if (o->total < 0) {
+		snprintf(v, sizeof(v), "%" PRId64, o->total);
+		return bad("total", v, "a positive count expected");
+	}
+	return 0;
+}
+
+int
+profconv__svg_style(const struct profconv_svg_options *o,
+    const struct pc_palette *p, struct pc_svg_style *st)
+{
+	int rc = check_numbers(o, st);
+
+	if (rc < 0)
+		return rc;
+	st->font_type = o->font_type != NULL ? o->font_type : DEFAULT_FONT;
+	st->nametype = o->nametype != NULL ? o->nametype : "Function:";
+	st->pad_title = st->font_size * 3;
+	st->pad_details = st->font_size * 2 + 10;
+	st->pad_subtitle = st->font_size * 2;
+	if (!font_ok(st->font_type))
+		return bad("font", st->font_type, "CSS font names (letters, "
+		    "digits, spaces, quotes, '-', '_', '.') separated by "
+		    "commas expected");
+	if (o->notes != NULL && strstr(o->notes, "--") != NULL)
+		return bad("notes", o->notes, "'--' cannot be in an XML "
+		    "comment");
+	if (o->notes != NULL && !profconv__xml_clean(o->notes))
+		return bad("notes", o->notes, "control characters and bad "
+		    "UTF-8 cannot be in an XML comment");
+	if (o->hash && o->random)
+		return profconv__fail(PROFCONV_EINVAL, "hash and random "
+		    "colours exclude each other");
+	if (profconv__background(p, o->bgcolors, st->bg_top,
+	    st->bg_bottom) < 0)
+		return bad("background", o->bgcolors, "yellow, blue, green, "
+		    "grey or #rrggbb expected");
+	return 0;
+}
+
+double
+profconv__svg_height(const struct pc_svg_style *st,
+    const struct profconv_svg_options *o, unsigned int maxdepth,
+    unsigned int fheight)
+{
+	return (double)(maxdepth + 1) * fheight + st->pad_title +
+	    st->pad_details + (o->subtitle != NULL ? st->pad_subtitle : 0);
+}
+
+/* --- frames ------------------------------------------------------------------ */
+
+static double
+tenths(double x)
+{
+	return round(x * 10) / 10;
+}
+
+/* The frame's name (for the title and label) and the name that chooses
+ * its colour (its function's, the same at every line of it). */
+static const char *
+frame_name(const struct pc_svg_picture *pic, uint32_t id, const char **fn)
+{
+	struct profconv_view_frame f;
+
+	if (id == 0 || profconv_view_frame(pic->cur, id, &f) < 0) {
+		*fn = "";	/* flamegraph.pl colours its root by "" */
+		return "all";
+	}
+	*fn = *f.function != '\0' ? f.function : f.name;
+	return f.name;
+}
+
+/* V times --factor, as flamegraph.pl prints it: to the nearest whole
+ * number (half to even), with thousands separators. */
+static char *
+shown_value(char *buf, int64_t v, double factor)
+{
+	char digits[400];
+
+	if (factor == 1)
+		return profconv__group_digits(buf, v);
+	snprintf(digits, sizeof(digits), "%.0f", (double)v * factor);
+	return profconv__group_text(buf, digits);
+}
+
+/* "name (1,234 bytes, 5.67%)", and "; +1.23%" of change when differential. */
+static void
+put_title(FILE *fp, const struct pc_svg_picture *pic,
+    const struct pc_drawn *d, const char *name)
+{
+	char n[64];
+	double share = 100.0 * (double)d->width / (double)pic->total;
+
+	profconv__xml_put(fp, name, (size_t)-1);
+	fprintf(fp, " (%s ", shown_value(n, d->width, pic->style->factor));
+	profconv__xml_put(fp, pic->countname, (size_t)-1);
+	fprintf(fp, ", %.2f%%", share);
+	if (pic->diff) {
+		int64_t delta = pic->opts->negate ? -d->delta : d->delta;
+		double pct = 100.0 * (double)delta / (double)pic->total;
+
+		if (delta == 0)
+			fputs("; 0.00%", fp);
+		else
+			fprintf(fp, "; %+.2f%%", pct);
+	}
+	putc(')', fp);
+}
+
+/* The label: as much of the name as fits, ".." where it was cut. */
+static void
+put_label(FILE *fp, const struct pc_svg_style *st, const char *name,
+    double x1, double x2)
+{
+	int chars = (int)((x2 - x1) / (st->font_size * st->font_width));
+
+	if (chars < 3)
+		return;
+	if (profconv__utf8_chars(name) <= (size_t)chars) {
+		profconv__xml_put(fp, name, (size_t)-1);
+		return;
+	}
+	profconv__xml_put(fp, name, (size_t)chars - 2);
+	fputs("..", fp);
+}
+
+static bool
+separator(const char *fn)
+{
+	return strcmp(fn, "--") == 0 || strcmp(fn, "-") == 0;
+}
+
+/* Whether D lies above a "--" frame: its callers are the frames on the
+ * path whose depth is smaller (frames come each after its parent). */
+static int
+waker(struct emit *e, const struct pc_drawn *d, const char *fn, bool *out)
+{
+	int rc;
+
+	while (e->npath != 0 && e->path[e->npath - 1].depth >= d->depth)
+		e->npath--;
+	*out = e->npath != 0 && e->path[e->npath - 1].waker;
+	if ((rc = PC_GROW(e->path, e->path_cap, e->npath, 1)) < 0)
+		return rc;
+	e->path[e->npath].depth = d->depth;
+	e->path[e->npath++].waker = *out || strcmp(fn, "--") == 0;
+	return 0;
+}
+
+/* FN with "_[w]" after it, in E->name. */
+static int
+waker_name(struct emit *e, const char *fn)
+{
+	size_t n = strlen(fn);
+	int rc = PC_GROW(e->name, e->name_cap, 0, n + 5);
+
+	if (rc < 0)
+		return rc;
+	memcpy(e->name, fn, n);
+	memcpy(e->name + n, "_[w]", 5);
+	return 0;
+}
+
+/* flamegraph.pl's order: separators grey, differences red and blue, the
+ * palette map's colour, the palette's. */
+static int
+frame_color(struct emit *e, const struct pc_drawn *d, const char *fn,
+    struct pc_rgb *c)
+{
+	const struct pc_svg_picture *pic = e->pic;
+	const struct profconv_svg_options *o = pic->opts;
+	struct pc_shade shade;
+	bool wakes = false;
+	int rc;
+
+	if (profconv__palette_chain(pic->palette) &&
+	    (rc = waker(e, d, fn, &wakes)) < 0)
+		return rc;
+	if (pic->diff && !separator(fn)) {
+		*c = profconv__diff_color(o->negate ? -d->delta : d->delta,
+		    pic->maxdelta);
+		return 0;
+	}
+	/* flamegraph.pl names the frames of a waker stack NAME_[w]: their
+	 * shade, and "-" no longer a separator, follow from that name. */
+	if (wakes && strcmp(fn, "--") != 0) {
+		if ((rc = waker_name(e, fn)) < 0)
+			return rc;
+		fn = e->name;
+	}
+	shade = o->hash ? profconv__shade_hash(fn) : o->random ?
+	    profconv__shade_random(&e->random) : profconv__shade_seeded(fn);
+	*c = profconv__palette_color(pic->palette, fn, wakes, shade);
+	if (o->palette_map != NULL && !separator(fn))
+		return profconv__palette_map_color(o->palette_map, fn, c);
+	return 0;
+}
+
+static int
+put_frame(struct emit *e, const struct pc_drawn *d)
+{
+	const struct pc_svg_picture *pic = e->pic;
+	const struct pc_svg_style *st = pic->style;
+	FILE *fp = e->fp;
+	const char *fn, *name = frame_name(pic, d->frame, &fn);
+	double x1 = XPAD + (double)d->start * pic->per_value;
+	double x2 = XPAD + (double)(d->start + d->width) * pic->per_value;
+	double y1, y2;
+	struct pc_rgb c;
+	int rc;
+
+	if (pic->opts->inverted) {
+		y1 = st->pad_title + (pic->opts->subtitle != NULL ?
+		    st->pad_subtitle : 0) + (double)d->depth * pic->fheight;
+		y2 = y1 + pic->fheight - FRAME_PAD;
+	} else {
+		y2 = pic->height - st->pad_details -
+		    (double)d->depth * pic->fheight;
+		y1 = y2 - pic->fheight + FRAME_PAD;
+	}
+	if ((rc = frame_color(e, d, fn, &c)) < 0)
+		return rc;
+	fprintf(fp, "<g data-s=\"%" PRId64 "\" data-v=\"%" PRId64
+	    "\" data-d=\"%" PRIu32 "\"><title>", d->start, d->width, d->depth);
+	put_title(fp, pic, d, name);
+	fprintf(fp, "</title><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+	    "height=\"%.1f\" fill=\"rgb(%d,%d,%d)\" rx=\"2\" ry=\"2\"/>"
+	    "<text x=\"%.2f\" y=\"%.1f\">", tenths(x1), y1,
+	    tenths(x2) - tenths(x1), y2 - y1, c.r, c.g, c.b, x1 + 3,
+	    3 + (y1 + y2) / 2);
+	put_label(fp, st, name, x1, x2);
+	fputs("</text></g>\n", fp);
+	return 0;
+}
+
+/* --- the document ------------------------------------------------------------ */
+
+static void
+put_text(FILE *fp, const char *id, double x, double y, const char *cls,
+    const char *text)
+{
+	fprintf(fp, "<text id=\"%s\" x=\"%.1f\" y=\"%.1f\"%s%s%s>", id, x, y,
+	    cls != NULL ? " class=\"" : "", cls != NULL ? cls : "",
+	    cls != NULL ? "\"" : "");
+	profconv__xml_put(fp, text, (size_t)-1);
+	fputs("</text>\n", fp);
+}
+
+static void
+put_style(FILE *fp, const struct pc_svg_style *st)
+{
+	fprintf(fp, "<style type=\"text/css\">\n"
+	    "text { font-size: %gpx; fill: rgb(0,0,0);\n  font-family: ",
+	    st->font_size);
+	profconv__xml_put(fp, st->font_type, (size_t)-1);
+	fprintf(fp, "; }\n"
+	    "#title { text-anchor: middle; font-size: %gpx; }\n"
+	    "#subtitle { text-anchor: middle; }\n"
+	    "#matched { text-anchor: end; }\n"
+	    "#search, #ignorecase { opacity: 0.1; cursor: pointer; }\n"
+	    "#search:hover, #search.show, #ignorecase:hover, #ignorecase.show "
+	    "{ opacity: 1; }\n"
+	    "#unzoom { cursor: pointer; }\n"
+	    "#frames > *:hover { stroke: black; stroke-width: 0.5; "
+	    "cursor: pointer; }\n"
+	    ".hide { display: none; }\n"
+	    ".parent { opacity: 0.5; }\n</style>\n", st->font_size + 5);
+}
+
+static void
+put_head(FILE *fp, const struct pc_svg_picture *pic)
+{
+	const struct profconv_svg_options *o = pic->opts;
+	const struct pc_svg_style *st = pic->style;
+	unsigned int w = pic->width;
+	double h = pic->height, fs = st->font_size;
+
+	fprintf(fp, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
+	    "<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" "
+	    "\"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n"
+	    "<svg version=\"1.1\" width=\"%u\" height=\"%g\" "
+	    "viewBox=\"0 0 %u %g\" xmlns=\"http://www.w3.org/2000/svg\">\n"
+	    "<!-- Flame graph by profflame (profconv %s); click a frame to "
+	    "zoom, Ctrl-F to search. -->\n", w, h, w, h,
+	    PROFCONV_VERSION_STRING);
+	if (o->notes != NULL)
+		fprintf(fp, "<!-- NOTES: %s -->\n", o->notes);
+	fprintf(fp, "<defs><linearGradient id=\"background\" y1=\"0\" "
+	    "y2=\"1\" x1=\"0\" x2=\"0\"><stop stop-color=\"%s\" "
+	    "offset=\"5%%\"/><stop stop-color=\"%s\" offset=\"95%%\"/>"
+	    "</linearGradient></defs>\n", st->bg_top, st->bg_bottom);
+	put_style(fp, st);
+	fprintf(fp, "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%g\" "
+	    "fill=\"url(#background)\"/>\n", w, h);
+	put_text(fp, "title", w / 2.0, fs * 2, NULL, o->title != NULL ?
+	    o->title : o->inverted ? "Icicle Graph" : "Flame Graph");
+	if (o->subtitle != NULL)
+		put_text(fp, "subtitle", w / 2.0, fs * 4, NULL, o->subtitle);
+	put_text(fp, "details", XPAD, h - st->pad_details / 2, NULL, " ");
+	put_text(fp, "unzoom", XPAD, fs * 2, "hide", "Reset Zoom");
+	put_text(fp, "search", w - XPAD - 100, fs * 2, NULL, "Search");
+	put_text(fp, "ignorecase", w - XPAD - 16, fs * 2, NULL, "ic");
+	put_text(fp, "matched", w - XPAD, h - st->pad_details / 2, NULL, " ");
+}
+
+/* The attributes of <g id="frames"> the script reads. */
+static void
+put_frames_start(FILE *fp, const struct pc_svg_picture *pic)
+{
+	const struct pc_svg_style *st = pic->style;
+
+	fprintf(fp, "<g id=\"frames\" data-total=\"%" PRId64 "\" "
+	    "data-xpad=\"%d\" data-charw=\"%.6g\" data-factor=\"%.17g\" "
+	    "data-unit=\"", pic->total, XPAD, st->font_size * st->font_width,
+	    st->factor);
+	profconv__xml_put(fp, pic->countname, (size_t)-1);
+	fputs("\" data-nametype=\"", fp);
+	profconv__xml_put(fp, st->nametype, (size_t)-1);
+	fputs("\">\n", fp);
+}
+
+int
+profconv__svg_emit(FILE *fp, const struct pc_svg_picture *pic)
+{
+	struct emit e = { fp, pic, pic->opts->random_seed, NULL, 0, 0, NULL,
+	    0 };
+	size_t i;
+	int rc = 0;
+
+	put_head(fp, pic);
+	put_frames_start(fp, pic);
+	for (i = 0; rc == 0 && i < pic->ndrawn; i++)
+		rc = put_frame(&e, &pic->drawn[i]);
+	free(e.path);
+	free(e.name);
+	if (rc < 0)
+		return rc;
+	fputs("</g>\n", fp);
+	if (pic->ndrawn == 0)
+		put_text(fp, "empty", pic->width / 2.0, pic->height / 2,
+		    NULL, "no samples");
+	fprintf(fp, "<script type=\"text/ecmascript\"><![CDATA[\n%s]]>"
+	    "</script>\n</svg>\n", script);
+	return 0;
+}
