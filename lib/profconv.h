@@ -3,17 +3,28 @@
  * profconv.h - public interface of libprofconv.
  *
  * libprofconv holds one in-memory profile model, shaped like pprof's
- * Profile message.  Readers fill it, writers drain it, transforms change
- * it.  Typical use:
+ * Profile message.  Readers fill it, transforms change it, a view decides
+ * what is shown, and writers draw from the view.  The sections below
+ * follow that pipeline:
  *
- *   1. profconv_profile_read() reads any supported file (pprof protobuf,
- *      raw or gzipped, and the legacy formats) into a new profile, or
- *      profconv_profile_new() plus the builder calls makes one by hand;
- *   2. accessors and iteration (profconv_profile_sample() and friends)
- *      look at it;
- *   3. profconv_profile_write() writes it as pprof protobuf, and
- *      profconv_profile_print() prints it as text;
- *   4. profconv_profile_free() releases it.
+ *   1. errors and versions; the plain structures; lifetime and building
+ *      (profconv_profile_new() and the builder calls make one by hand);
+ *   2. reading the model (profconv_profile_sample() and friends);
+ *   3. reading and writing files: profconv_profile_read() reads any
+ *      supported input (pprof protobuf, raw or gzipped, and the legacy
+ *      formats), profconv_profile_write() writes pprof protobuf;
+ *   4. symbolization: function names, files, lines and inlined calls from
+ *      the mapped binaries (profconv_symbolize(), a reusable symbolizer);
+ *   5. transforms: merge, subtract, scale, keep growth;
+ *   6. views: what every writer shows (profconv_view_new());
+ *   7. reports over views: comparing two profiles (profconv_diff_new()),
+ *      a series of snapshots (profconv_trend_new());
+ *   8. writers of a view: folded stacks, flame-graph SVG, speedscope
+ *      JSON; and printing a profile as text (profconv_profile_print()).
+ *
+ * Options structs start with a version, set by their _INIT macro; fields
+ * are only appended (under a "Version N." comment), and a library reads
+ * every older version it knows, the newer fields keeping their defaults.
  *
  * Functions that can fail return 0 or a negative PROFCONV_E* value and
  * leave a one-line description in profconv_errmsg().  The library never
@@ -443,6 +454,149 @@ int profconv_profile_write(const struct profconv_profile *prof, FILE *fp,
 /* Name of FORMAT ("pprof"); never NULL. */
 const char *profconv_format_name(enum profconv_format format);
 
+/* --- symbolization --------------------------------------------------------- */
+
+/*
+ * How function names are shown: pprof's -symbolize=demangle= modes.
+ * SIMPLE drops parameter lists, template arguments and return types
+ * ("app::Pool::grow"); TEMPLATES keeps template arguments; FULL is the
+ * demangler's whole text less clone suffixes; NONE is the linker's name.
+ * Applied to C++ and Rust names only (a mangled system name, or "::" in
+ * the name); Go and C names are shown as they are.
+ */
+enum profconv_demangle {
+	PROFCONV_DEMANGLE_SIMPLE = 0,
+	PROFCONV_DEMANGLE_TEMPLATES = 1,
+	PROFCONV_DEMANGLE_FULL = 2,
+	PROFCONV_DEMANGLE_NONE = 3
+};
+
+/*
+ * The mode named TEXT ("simple", "templates", "full", "none") into *OUT.
+ * Errors: PROFCONV_EINVAL (unknown name).
+ */
+int profconv_demangle_parse(const char *text, enum profconv_demangle *out);
+
+/*
+ * Where profconv_symbolize() finds mappings, binaries and debug info.
+ * Every pointer may be NULL.  Addresses are looked up in the profile's own
+ * mappings unless MAPS_FILE or PID names a memory map to use instead.
+ */
+struct profconv_symbolize_options {
+	unsigned int version;		/* PROFCONV_SYMBOLIZE_OPTIONS_VERSION */
+	/* Directory prefixed to every mapped path ("/" of a copied system). */
+	const char *sysroot;
+	/* Colon-separated directories searched for binaries: by build id
+	 * (DIR/BUILDID/NAME, DIR/.build-id/xx/rest), then by mapped path
+	 * under DIR, then by base name. */
+	const char *search_path;
+	/* Colon-separated directories searched for separate debug info
+	 * before libdwfl's default (":.debug:/usr/lib/debug"). */
+	const char *debuginfo_path;
+	/* A saved memory map in any form the legacy readers accept
+	 * (/proc/PID/maps text, pprof's brief form); its entries replace the
+	 * profile's mappings for the addresses they cover. */
+	const char *maps_file;
+	/* A live process whose /proc/PID/maps is used like MAPS_FILE; 0: none. */
+	int pid;
+	/* Nonzero: let libdwfl ask the debuginfod servers in
+	 * $DEBUGINFOD_URLS for missing debug info.  Zero keeps it off even
+	 * when the variable is set, without changing the environment. */
+	int debuginfod;
+	/* Nonzero: a mapped file that exists but is no usable ELF file (not
+	 * ELF, truncated) fails the call instead of being counted. */
+	int strict;
+	/* Called once per problem worth a warning (a binary whose build id
+	 * differs from the profile's), with a one-line message; may be NULL. */
+	void (*warn)(const char *msg, void *payload);
+	void *payload;
+	/* Version 2.  How Function.name is written (system_name keeps the
+	 * linker's name); see enum profconv_demangle.  Default: simple, as
+	 * pprof. */
+	enum profconv_demangle demangle;
+	/* Version 3.  Modules (binaries found) indexed so far, of how many;
+	 * may be NULL.  PAYLOAD is passed to it. */
+	profconv_progress_fn progress;
+	/* Version 4.  Threads that look addresses up, one binary (or part
+	 * of a large one) each; 0: one per CPU.  The result is the same
+	 * whatever the number. */
+	unsigned int jobs;
+};
+#define PROFCONV_SYMBOLIZE_OPTIONS_VERSION 4
+#define PROFCONV_SYMBOLIZE_OPTIONS_INIT \
+	{ PROFCONV_SYMBOLIZE_OPTIONS_VERSION, NULL, NULL, NULL, NULL, 0, 0, \
+	  0, NULL, NULL, PROFCONV_DEMANGLE_SIMPLE, NULL, 0 }
+
+/* What profconv_symbolize() did, counted in locations. */
+struct profconv_symbolize_stats {
+	size_t locations;		/* all locations of the profile */
+	size_t symbolized;		/* got at least a function or file */
+	size_t already_symbolized;	/* had lines before; left alone */
+	size_t unsymbolizable;		/* no mapping, or [vdso], anonymous,
+					 * deleted and the like */
+	size_t no_binary;		/* the mapped file was not found */
+	size_t build_id_mismatch;	/* only files with another build id */
+	size_t no_debuginfo;		/* binary found, address unknown to it */
+	size_t unusable;		/* file found, but no usable ELF file */
+	size_t addresses;		/* unique addresses looked up */
+};
+
+/*
+ * Symbolize PROF in place: every location without lines whose mapping
+ * names a binary that can be found gets its lines, innermost inlined
+ * function first, with demangled names (system names stay mangled),
+ * files, lines and columns; mappings get their build ids and has_*
+ * flags.  Binaries are used only when their build id matches the
+ * mapping's.  OPTS and STATS may be NULL.  Missing binaries and debug
+ * info are not errors; they are counted in STATS.  Debug-info text that
+ * is not UTF-8 is kept with U+FFFD in place of the bad bytes, and one
+ * warning per binary goes to OPTS->warn.
+ *
+ * Thread safety: calls on different profiles may run at the same time
+ * in different threads.  The call keeps all its state in its own
+ * libdwfl sessions, never touches the environment (debuginfod is kept
+ * off through its own callbacks, not by hiding $DEBUGINFOD_URLS), and
+ * OPTS->warn is called from the calling thread.  One profile must not
+ * be used by another thread during the call.
+ * Errors: PROFCONV_EINVAL (bad options), PROFCONV_ENOTFOUND (the maps
+ * file or process cannot be read), PROFCONV_EFORMAT (libdwfl failed),
+ * PROFCONV_ENOMEM.
+ */
+int profconv_symbolize(struct profconv_profile *prof,
+    const struct profconv_symbolize_options *opts,
+    struct profconv_symbolize_stats *stats);
+
+/*
+ * A symbolizer that outlives one profile: it keeps the binaries it opened,
+ * their debug info and every address it looked up, so that symbolizing
+ * several profiles of one program (a series of heap dumps, the two sides
+ * of a diff) opens and decodes each binary once.  A binary is reused only
+ * while its path, build id and file identity (device, inode, size and
+ * modification time) stay the same: a file changed on disk is read again.
+ * At most a few hundred binaries stay open (the rest are closed, least
+ * recently used first), so open files stay well below the process limit.
+ */
+struct profconv_symbolizer;
+
+/*
+ * A new symbolizer into *OUT with OPTS (copied, strings included; NULL:
+ * the defaults).  Errors: PROFCONV_EINVAL (bad options), PROFCONV_ENOMEM.
+ */
+int profconv_symbolizer_new(struct profconv_symbolizer **out,
+    const struct profconv_symbolize_options *opts);
+
+/*
+ * Symbolize PROF in place with S, exactly as profconv_symbolize() with
+ * S's options would.  STATS may be NULL.  One symbolizer must not be used
+ * by two threads at the same time; different symbolizers may.  Errors:
+ * as profconv_symbolize().
+ */
+int profconv_symbolizer_run(struct profconv_symbolizer *s,
+    struct profconv_profile *prof, struct profconv_symbolize_stats *stats);
+
+/* Close S's binaries and free it; NULL is a no-op. */
+void profconv_symbolizer_free(struct profconv_symbolizer *s);
+
 /* --- transforms ----------------------------------------------------------- */
 
 /*
@@ -522,27 +676,6 @@ int profconv_profile_normalize(struct profconv_profile *prof,
 
 /* --- views: what every writer shows ------------------------------------- */
 
-/*
- * How function names are shown: pprof's -symbolize=demangle= modes.
- * SIMPLE drops parameter lists, template arguments and return types
- * ("app::Pool::grow"); TEMPLATES keeps template arguments; FULL is the
- * demangler's whole text less clone suffixes; NONE is the linker's name.
- * Applied to C++ and Rust names only (a mangled system name, or "::" in
- * the name); Go and C names are shown as they are.
- */
-enum profconv_demangle {
-	PROFCONV_DEMANGLE_SIMPLE = 0,
-	PROFCONV_DEMANGLE_TEMPLATES = 1,
-	PROFCONV_DEMANGLE_FULL = 2,
-	PROFCONV_DEMANGLE_NONE = 3
-};
-
-/*
- * The mode named TEXT ("simple", "templates", "full", "none") into *OUT.
- * Errors: PROFCONV_EINVAL (unknown name).
- */
-int profconv_demangle_parse(const char *text, enum profconv_demangle *out);
-
 /* What one frame of a view is. */
 enum profconv_granularity {
 	PROFCONV_BY_FUNCTION = 0,	/* "name" */
@@ -569,9 +702,9 @@ struct profconv_view_options {
 	 * warnings. */
 	void (*warn)(const char *msg, void *payload);
 	void *payload;
-	/* Threads for building the view and for the folded and SVG writers
-	 * that read it (0: one per online CPU); the view is the same
-	 * whatever the number. */
+	/* Version 2.  Threads for building the view and for the folded and
+	 * SVG writers that read it (0: one per online CPU); the view is the
+	 * same whatever the number. */
 	unsigned int jobs;
 };
 #define PROFCONV_VIEW_OPTIONS_VERSION 2
@@ -663,8 +796,8 @@ enum profconv_diff_by {
 struct profconv_diff_options {
 	unsigned int version;		/* PROFCONV_DIFF_OPTIONS_VERSION */
 	enum profconv_diff_by by;
-	/* Keep only what grew (profconv_profile_keep_growth()), in the
-	 * delta and in the table. */
+	/* Version 2.  Keep only what grew (profconv_profile_keep_growth()),
+	 * in the delta and in the table. */
 	int leaks;
 	/* Frames, names and filters; NULL: the defaults.  Its granularity
 	 * is set from BY. */
@@ -901,7 +1034,6 @@ int profconv_flame_write(const struct profconv_view *cur,
 
 /* --- pictures: flame-graph SVG and speedscope JSON ------------------------ */
 
-struct profconv_view;		/* a profile's stacks as writers show them */
 
 struct profconv_palette_map;	/* function name -> colour, shared */
 
@@ -1024,8 +1156,8 @@ struct profconv_print_options {
 	unsigned int version;		/* PROFCONV_PRINT_OPTIONS_VERSION */
 	int summary;			/* nonzero: totals and top lists only */
 	size_t top;			/* summary: how many stacks/functions */
-	/* Names and frames of the summary and of function names in the
-	 * dump; NULL: the defaults. */
+	/* Version 2.  Names and frames of the summary and of function names
+	 * in the dump; NULL: the defaults. */
 	const struct profconv_view_options *view;
 	/* Summary: the sample type the top lists rank by; NULL: the
 	 * default one. */
@@ -1046,127 +1178,6 @@ struct profconv_print_options {
  */
 int profconv_profile_print(const struct profconv_profile *prof, FILE *fp,
     const struct profconv_print_options *opts);
-
-/* --- symbolization --------------------------------------------------------- */
-
-/*
- * Where profconv_symbolize() finds mappings, binaries and debug info.
- * Every pointer may be NULL.  Addresses are looked up in the profile's own
- * mappings unless MAPS_FILE or PID names a memory map to use instead.
- */
-struct profconv_symbolize_options {
-	unsigned int version;		/* PROFCONV_SYMBOLIZE_OPTIONS_VERSION */
-	/* Directory prefixed to every mapped path ("/" of a copied system). */
-	const char *sysroot;
-	/* Colon-separated directories searched for binaries: by build id
-	 * (DIR/BUILDID/NAME, DIR/.build-id/xx/rest), then by mapped path
-	 * under DIR, then by base name. */
-	const char *search_path;
-	/* Colon-separated directories searched for separate debug info
-	 * before libdwfl's default (":.debug:/usr/lib/debug"). */
-	const char *debuginfo_path;
-	/* A saved memory map in any form the legacy readers accept
-	 * (/proc/PID/maps text, pprof's brief form); its entries replace the
-	 * profile's mappings for the addresses they cover. */
-	const char *maps_file;
-	/* A live process whose /proc/PID/maps is used like MAPS_FILE; 0: none. */
-	int pid;
-	/* Nonzero: let libdwfl ask the debuginfod servers in
-	 * $DEBUGINFOD_URLS for missing debug info.  Zero keeps it off even
-	 * when the variable is set, without changing the environment. */
-	int debuginfod;
-	/* Nonzero: a mapped file that exists but is no usable ELF file (not
-	 * ELF, truncated) fails the call instead of being counted. */
-	int strict;
-	/* Called once per problem worth a warning (a binary whose build id
-	 * differs from the profile's), with a one-line message; may be NULL. */
-	void (*warn)(const char *msg, void *payload);
-	void *payload;
-	/* How Function.name is written (system_name keeps the linker's
-	 * name); see enum profconv_demangle.  Default: simple, as pprof. */
-	enum profconv_demangle demangle;
-	/* Version 3.  Modules (binaries found) indexed so far, of how many;
-	 * may be NULL.  PAYLOAD is passed to it. */
-	profconv_progress_fn progress;
-	/* Version 4.  Threads that look addresses up, one binary (or part
-	 * of a large one) each; 0: one per CPU.  The result is the same
-	 * whatever the number. */
-	unsigned int jobs;
-};
-#define PROFCONV_SYMBOLIZE_OPTIONS_VERSION 4
-#define PROFCONV_SYMBOLIZE_OPTIONS_INIT \
-	{ PROFCONV_SYMBOLIZE_OPTIONS_VERSION, NULL, NULL, NULL, NULL, 0, 0, \
-	  0, NULL, NULL, PROFCONV_DEMANGLE_SIMPLE, NULL, 0 }
-
-/* What profconv_symbolize() did, counted in locations. */
-struct profconv_symbolize_stats {
-	size_t locations;		/* all locations of the profile */
-	size_t symbolized;		/* got at least a function or file */
-	size_t already_symbolized;	/* had lines before; left alone */
-	size_t unsymbolizable;		/* no mapping, or [vdso], anonymous,
-					 * deleted and the like */
-	size_t no_binary;		/* the mapped file was not found */
-	size_t build_id_mismatch;	/* only files with another build id */
-	size_t no_debuginfo;		/* binary found, address unknown to it */
-	size_t unusable;		/* file found, but no usable ELF file */
-	size_t addresses;		/* unique addresses looked up */
-};
-
-/*
- * Symbolize PROF in place: every location without lines whose mapping
- * names a binary that can be found gets its lines, innermost inlined
- * function first, with demangled names (system names stay mangled),
- * files, lines and columns; mappings get their build ids and has_*
- * flags.  Binaries are used only when their build id matches the
- * mapping's.  OPTS and STATS may be NULL.  Missing binaries and debug
- * info are not errors; they are counted in STATS.  Debug-info text that
- * is not UTF-8 is kept with U+FFFD in place of the bad bytes, and one
- * warning per binary goes to OPTS->warn.
- *
- * Thread safety: calls on different profiles may run at the same time
- * in different threads.  The call keeps all its state in its own
- * libdwfl sessions, never touches the environment (debuginfod is kept
- * off through its own callbacks, not by hiding $DEBUGINFOD_URLS), and
- * OPTS->warn is called from the calling thread.  One profile must not
- * be used by another thread during the call.
- * Errors: PROFCONV_EINVAL (bad options), PROFCONV_ENOTFOUND (the maps
- * file or process cannot be read), PROFCONV_EFORMAT (libdwfl failed),
- * PROFCONV_ENOMEM.
- */
-int profconv_symbolize(struct profconv_profile *prof,
-    const struct profconv_symbolize_options *opts,
-    struct profconv_symbolize_stats *stats);
-
-/*
- * A symbolizer that outlives one profile: it keeps the binaries it opened,
- * their debug info and every address it looked up, so that symbolizing
- * several profiles of one program (a series of heap dumps, the two sides
- * of a diff) opens and decodes each binary once.  A binary is reused only
- * while its path, build id and file identity (device, inode, size and
- * modification time) stay the same: a file changed on disk is read again.
- * At most a few hundred binaries stay open (the rest are closed, least
- * recently used first), so open files stay well below the process limit.
- */
-struct profconv_symbolizer;
-
-/*
- * A new symbolizer into *OUT with OPTS (copied, strings included; NULL:
- * the defaults).  Errors: PROFCONV_EINVAL (bad options), PROFCONV_ENOMEM.
- */
-int profconv_symbolizer_new(struct profconv_symbolizer **out,
-    const struct profconv_symbolize_options *opts);
-
-/*
- * Symbolize PROF in place with S, exactly as profconv_symbolize() with
- * S's options would.  STATS may be NULL.  One symbolizer must not be used
- * by two threads at the same time; different symbolizers may.  Errors:
- * as profconv_symbolize().
- */
-int profconv_symbolizer_run(struct profconv_symbolizer *s,
-    struct profconv_profile *prof, struct profconv_symbolize_stats *stats);
-
-/* Close S's binaries and free it; NULL is a no-op. */
-void profconv_symbolizer_free(struct profconv_symbolizer *s);
 
 #ifdef __cplusplus
 }

@@ -249,16 +249,46 @@ Test(input, read_refuses_unknown_options_versions)
 	cr_assert(eq(int, profconv_profile_read_mem(&prof, "x", 1, &opts, NULL),
 	    PROFCONV_EINVAL));
 	cr_assert(eq(str, (char *)profconv_errmsg(),
-	    "read options version 5 is not 4"));
-	opts.version = 3;	/* the layout before jobs */
+	    "read options version 5 is not one this library reads (1 to 4)"));
+	opts.version = 0;	/* never initialised */
 	cr_assert(eq(int, profconv_profile_read_mem(&prof, "x", 1, &opts, NULL),
 	    PROFCONV_EINVAL));
-	opts.version = 1;	/* the layout before the progress callback */
-	cr_assert(eq(int, profconv_profile_read_mem(&prof, "x", 1, &opts, NULL),
-	    PROFCONV_EINVAL));
-	opts.version = 2;	/* the layout before the massif snapshot */
-	cr_assert(eq(int, profconv_profile_read_mem(&prof, "x", 1, &opts, NULL),
-	    PROFCONV_EINVAL));
+}
+
+/*
+ * A caller built against an older profconv.h passes the older, shorter
+ * layout: the library reads its fields and no further (here the bytes
+ * after it are 0xff, which as a progress callback would crash and as a
+ * snapshot number would name no snapshot).
+ */
+struct read_options_v1 {
+	unsigned int version;
+	uint64_t max_input;
+	int threads;
+};
+
+Test(input, read_takes_older_options_layouts)
+{
+	static const char text[] = "goroutine profile: total 1\n1 @ 0x1000\n";
+	struct {
+		struct read_options_v1 v1;
+		unsigned char after[64];
+	} caller;
+	struct profconv_profile *prof = NULL;
+
+	memset(&caller, 0xff, sizeof(caller));
+	caller.v1.version = 1;
+	caller.v1.max_input = 0;
+	caller.v1.threads = 0;
+	cr_assert(eq(int, profconv_profile_read_mem(&prof, text, strlen(text),
+	    (const struct profconv_read_options *)&caller.v1, NULL), 0), "%s",
+	    profconv_errmsg());
+	profconv_profile_free(prof);
+	/* Its fields are used: a bound below the input's size refuses it. */
+	caller.v1.max_input = 8;
+	cr_assert(eq(int, profconv_profile_read_mem(&prof, text, strlen(text),
+	    (const struct profconv_read_options *)&caller.v1, NULL),
+	    PROFCONV_EFORMAT), "%s", profconv_errmsg());
 }
 
 /* LEN bytes of TEXT as one zstd frame (malloc'd), its size in *N. */

@@ -224,20 +224,23 @@ Test(read, unknown_options_versions_are_refused)
 		cr_expect(eq(int, profconv_profile_read_mem(&p2, text,
 		    strlen(text), &ro, NULL), PROFCONV_EINVAL));
 		cr_expect(zero(ptr, p2));
-		snprintf(msg, sizeof(msg), "read options version %u is not %u",
-		    bad[i], PROFCONV_READ_OPTIONS_VERSION);
+		snprintf(msg, sizeof(msg), "read options version %u is not "
+		    "one this library reads (1 to %u)", bad[i],
+		    PROFCONV_READ_OPTIONS_VERSION);
 		cr_expect(eq(str, ERRMSG, msg));
 		cr_expect(eq(int, profconv_profile_read(&p2, fp, &ro, NULL),
 		    PROFCONV_EINVAL));
 		cr_expect(eq(int, profconv_profile_write(prof, fp, &wo),
 		    PROFCONV_EINVAL));
-		snprintf(msg, sizeof(msg), "write options version %u is not %u",
-		    bad[i], PROFCONV_WRITE_OPTIONS_VERSION);
+		snprintf(msg, sizeof(msg), "write options version %u is not "
+		    "one this library reads (1 to %u)", bad[i],
+		    PROFCONV_WRITE_OPTIONS_VERSION);
 		cr_expect(eq(str, ERRMSG, msg));
 		cr_expect(eq(int, profconv_symbolize(prof, &so, NULL),
 		    PROFCONV_EINVAL));
 		snprintf(msg, sizeof(msg), "symbolize options version %u is "
-		    "not %u", bad[i], PROFCONV_SYMBOLIZE_OPTIONS_VERSION);
+		    "not one this library reads (1 to %u)", bad[i],
+		    PROFCONV_SYMBOLIZE_OPTIONS_VERSION);
 		cr_expect(eq(str, ERRMSG, msg));
 	}
 	fclose(fp);
@@ -267,7 +270,8 @@ Test(read, every_writer_checks_its_options_version)
 	cr_assert(not(zero(ptr, fp)));
 	vo.version = dop.version = dpo.version = fo.version = po.version = 99;
 	cr_expect(eq(int, profconv_view_new(&v2, prof, &vo), PROFCONV_EINVAL));
-	cr_expect(eq(str, ERRMSG, "view options version 99 is not 2"));
+	cr_expect(eq(str, ERRMSG, "view options version 99 is not one this library "
+	    "reads (1 to 2)"));
 	cr_expect(eq(int, profconv_diff_new(&d2, prof, prof, &dop),
 	    PROFCONV_EINVAL));
 	cr_expect(eq(int, profconv_diff_print(diff, fp, &dpo),

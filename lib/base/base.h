@@ -51,17 +51,28 @@ int profconv__jobs_run(unsigned int jobs, size_t n,
 
 /*
  * Options structs carry the version of the layout the caller was built
- * with: refuse one this library does not know (0 is an uninitialised
- * struct).  WHAT names the struct in the message ("read", "write"...).
+ * with.  Copy the caller's SRC into DST (a struct of the current layout
+ * L describes) as that version laid it out, the fields appended since
+ * keeping their defaults; SRC NULL: the defaults.  Version 0 (an
+ * uninitialised struct) and versions newer than this library are
+ * refused with PROFCONV_EINVAL.  The layouts are in options.c.
  */
-static inline int
-profconv__check_version(unsigned int got, unsigned int want, const char *what)
-{
-	if (got != want)
-		return profconv__fail(PROFCONV_EINVAL,
-		    "%s options version %u is not %u", what, got, want);
-	return 0;
-}
+struct pc_options_layout {
+	const char *what;		/* "read", "view"... for the message */
+	unsigned int oldest;		/* the oldest version still read */
+	const size_t *ends;		/* [v - oldest]: where version v ends */
+	size_t n;			/* versions oldest .. oldest + n - 1 */
+	const void *defaults;		/* the current _INIT */
+	size_t size;			/* sizeof the current struct */
+};
+int profconv__options_take(void *dst, const void *src,
+    const struct pc_options_layout *l);
+extern const struct pc_options_layout profconv__options_read,
+    profconv__options_write, profconv__options_view, profconv__options_diff,
+    profconv__options_diff_print, profconv__options_trend,
+    profconv__options_flame, profconv__options_svg,
+    profconv__options_speedscope, profconv__options_print,
+    profconv__options_symbolize;
 
 /*
  * A piece of input or a path fit to quote in a message: LEN bytes of S,

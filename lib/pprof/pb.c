@@ -1556,14 +1556,10 @@ int
 profconv_profile_write(const struct profconv_profile *prof, FILE *fp,
     const struct profconv_write_options *opts)
 {
+	struct profconv_write_options o;
 	int rc;
 
-	if (opts == NULL)
-		return profconv__pb_write(prof, fp, -1, 0, PC_GZ_BEST);
-	rc = profconv__check_version(opts->version,
-	    PROFCONV_WRITE_OPTIONS_VERSION, "write");
-	if (rc < 0)
+	if ((rc = profconv__options_take(&o, opts, &profconv__options_write)) < 0)
 		return rc;
-	return profconv__pb_write(prof, fp, opts->level, opts->jobs,
-	    PC_GZ_BEST);
+	return profconv__pb_write(prof, fp, o.level, o.jobs, PC_GZ_BEST);
 }

@@ -823,6 +823,7 @@ int
 profconv_snapshots_read(struct profconv_snapshot **out, size_t *count,
     FILE *fp, const struct profconv_read_options *opts)
 {
+	struct profconv_read_options o;
 	struct ms_reader r;
 	struct pc_input in;
 	int rc;
@@ -832,9 +833,9 @@ profconv_snapshots_read(struct profconv_snapshot **out, size_t *count,
 	memset(&r, 0, sizeof(r));
 	r.in = &in;
 	r.listing = true;
-	if (opts != NULL && (rc = profconv__check_version(opts->version,
-	    PROFCONV_READ_OPTIONS_VERSION, "read")) < 0)
+	if ((rc = profconv__options_take(&o, opts, &profconv__options_read)) < 0)
 		return rc;
+	opts = &o;
 	rc = profconv__input_init(&in, fp, NULL, 0,
 	    opts != NULL ? opts->max_input : 0);
 	if (rc == 0)

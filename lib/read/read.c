@@ -205,15 +205,16 @@ int
 profconv_profile_read(struct profconv_profile **out, FILE *fp,
     const struct profconv_read_options *opts, enum profconv_format *format_out)
 {
+	struct profconv_read_options o;
 	struct pc_input in;
 	int rc;
 
 	*out = NULL;
 	if (format_out != NULL)
 		*format_out = PROFCONV_FORMAT_UNKNOWN;
-	if (opts != NULL && (rc = profconv__check_version(opts->version,
-	    PROFCONV_READ_OPTIONS_VERSION, "read")) < 0)
+	if ((rc = profconv__options_take(&o, opts, &profconv__options_read)) < 0)
 		return rc;
+	opts = &o;
 	rc = profconv__input_init(&in, fp, NULL, 0,
 	    opts != NULL ? opts->max_input : 0);
 	if (rc == 0 && opts != NULL)
@@ -230,15 +231,16 @@ profconv_profile_read_mem(struct profconv_profile **out, const void *data,
     size_t len, const struct profconv_read_options *opts,
     enum profconv_format *format_out)
 {
+	struct profconv_read_options o;
 	struct pc_input in;
 	int rc;
 
 	*out = NULL;
 	if (format_out != NULL)
 		*format_out = PROFCONV_FORMAT_UNKNOWN;
-	if (opts != NULL && (rc = profconv__check_version(opts->version,
-	    PROFCONV_READ_OPTIONS_VERSION, "read")) < 0)
+	if ((rc = profconv__options_take(&o, opts, &profconv__options_read)) < 0)
 		return rc;
+	opts = &o;
 	rc = profconv__input_init(&in, NULL, data, len,
 	    opts != NULL ? opts->max_input : 0);
 	if (rc == 0 && opts != NULL)

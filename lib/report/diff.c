@@ -143,26 +143,24 @@ profconv_diff_new(struct profconv_diff **out,
     const struct profconv_profile *base, const struct profconv_profile *cur,
     const struct profconv_diff_options *opts)
 {
-	struct profconv_diff_options def = PROFCONV_DIFF_OPTIONS_INIT;
-	struct profconv_view_options vopts = PROFCONV_VIEW_OPTIONS_INIT;
+	struct profconv_diff_options o;
+	struct profconv_view_options vopts;
 	struct profconv_diff *d;
 	enum pc_rows_by by;
 	int rc;
 
 	*out = NULL;
-	if (opts == NULL)
-		opts = &def;
-	if (opts->version != PROFCONV_DIFF_OPTIONS_VERSION)
-		return profconv__fail(PROFCONV_EINVAL,
-		    "diff options version %u is not %u", opts->version,
-		    PROFCONV_DIFF_OPTIONS_VERSION);
+	if ((rc = profconv__options_take(&o, opts, &profconv__options_diff)) < 0)
+		return rc;
+	opts = &o;
 	if ((unsigned)opts->by > PROFCONV_DIFF_BY_STACK)
 		return profconv__fail(PROFCONV_EINVAL, "invalid diff grouping");
 	rc = same_types(base, cur);
 	if (rc < 0)
 		return rc;
-	if (opts->view != NULL)
-		vopts = *opts->view;
+	if ((rc = profconv__options_take(&vopts, opts->view,
+	    &profconv__options_view)) < 0)
+		return rc;
 	vopts.granularity = opts->by == PROFCONV_DIFF_BY_LINE ?
 	    PROFCONV_BY_LINE : vopts.granularity == PROFCONV_BY_LINE ?
 	    PROFCONV_BY_FUNCTION : vopts.granularity;
@@ -327,10 +325,6 @@ prepare(const struct profconv_diff *d,
 	struct sort_ctx c = { d, 0 };
 	size_t i, t, n = profconv__rows_count(d->rows);
 
-	if (opts->version != PROFCONV_DIFF_PRINT_OPTIONS_VERSION)
-		return profconv__fail(PROFCONV_EINVAL,
-		    "diff print options version %u is not %u", opts->version,
-		    PROFCONV_DIFF_PRINT_OPTIONS_VERSION);
 	c.col = sort_column(d, opts->sort);
 	if (c.col == -2)
 		return profconv__fail(PROFCONV_EINVAL,
@@ -410,16 +404,17 @@ int
 profconv_diff_print(const struct profconv_diff *d, FILE *fp,
     const struct profconv_diff_print_options *opts)
 {
-	struct profconv_diff_print_options def =
-	    PROFCONV_DIFF_PRINT_OPTIONS_INIT;
+	struct profconv_diff_print_options o;
 	size_t i, c, n = profconv__rows_count(d->rows), shown = 0, rows = 0;
 	int64_t *total;
 	int *widths;
 	char title[256];
 	int rc;
 
-	if (opts == NULL)
-		opts = &def;
+	if ((rc = profconv__options_take(&o, opts,
+	    &profconv__options_diff_print)) < 0)
+		return rc;
+	opts = &o;
 	total = calloc(3 * d->nt + 1, sizeof(*total));
 	widths = calloc(ncolumns(d) + 1, sizeof(*widths));
 	if (total == NULL || widths == NULL) {
@@ -513,14 +508,15 @@ int
 profconv_diff_write_json(const struct profconv_diff *d, FILE *fp,
     const struct profconv_diff_print_options *opts)
 {
-	struct profconv_diff_print_options def =
-	    PROFCONV_DIFF_PRINT_OPTIONS_INIT;
+	struct profconv_diff_print_options o;
 	size_t i, n = profconv__rows_count(d->rows), shown = 0;
 	int64_t *total;
 	int rc;
 
-	if (opts == NULL)
-		opts = &def;
+	if ((rc = profconv__options_take(&o, opts,
+	    &profconv__options_diff_print)) < 0)
+		return rc;
+	opts = &o;
 	total = calloc(3 * d->nt + 1, sizeof(*total));
 	if (total == NULL)
 		return profconv__nomem();

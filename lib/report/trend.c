@@ -50,9 +50,6 @@ struct profconv_trend {
 static int
 check_options(const struct profconv_trend_options *o)
 {
-	if (o->version != PROFCONV_TREND_OPTIONS_VERSION)
-		return profconv__fail(PROFCONV_EINVAL,
-		    "unknown trend options version %u", o->version);
 	if (!(o->min_grew_fraction >= 0 && o->min_grew_fraction <= 1) ||
 	    !(o->min_growth_share >= 0 && o->min_growth_share <= 1))
 		return profconv__fail(PROFCONV_EINVAL,
@@ -70,15 +67,19 @@ int
 profconv_trend_new(struct profconv_trend **out,
     const struct profconv_trend_options *opts)
 {
-	static const struct profconv_trend_options defaults =
-	    PROFCONV_TREND_OPTIONS_INIT;
+	struct profconv_trend_options o;
+	struct profconv_view_options view;
 	struct profconv_trend *t;
 	int rc;
 
 	*out = NULL;
-	if (opts == NULL)
-		opts = &defaults;
+	if ((rc = profconv__options_take(&o, opts, &profconv__options_trend)) < 0)
+		return rc;
+	opts = &o;
 	rc = check_options(opts);
+	if (rc == 0)
+		rc = profconv__options_take(&view, opts->view,
+		    &profconv__options_view);
 	if (rc < 0)
 		return rc;
 	t = calloc(1, sizeof(*t));
@@ -86,11 +87,7 @@ profconv_trend_new(struct profconv_trend **out,
 		return profconv__nomem();
 	t->opts = *opts;
 	t->opts.view = NULL;	/* copied into t->view */
-	if (opts->view != NULL)
-		t->view = *opts->view;
-	else
-		t->view = (struct profconv_view_options)
-		    PROFCONV_VIEW_OPTIONS_INIT;
+	t->view = view;
 	t->view.granularity = opts->by == PROFCONV_DIFF_BY_LINE ?
 	    PROFCONV_BY_LINE : PROFCONV_BY_FUNCTION;
 	t->objects_type = -1;

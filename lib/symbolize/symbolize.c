@@ -1461,11 +1461,6 @@ symbolize_locations(struct session *s)
 static int
 check_options(const struct profconv_symbolize_options *opts)
 {
-	int rc = profconv__check_version(opts->version,
-	    PROFCONV_SYMBOLIZE_OPTIONS_VERSION, "symbolize");
-
-	if (rc < 0)
-		return rc;
 	if (opts->pid < 0)
 		return profconv__fail(PROFCONV_EINVAL, "invalid process id %d",
 		    opts->pid);
@@ -1492,13 +1487,15 @@ int
 profconv_symbolizer_new(struct profconv_symbolizer **out,
     const struct profconv_symbolize_options *opts)
 {
-	static const struct profconv_symbolize_options defaults =
-	    PROFCONV_SYMBOLIZE_OPTIONS_INIT;
+	struct profconv_symbolize_options o;
 	struct profconv_symbolizer *sz;
 	int rc;
 
 	*out = NULL;
-	opts = opts != NULL ? opts : &defaults;
+	if ((rc = profconv__options_take(&o, opts,
+	    &profconv__options_symbolize)) < 0)
+		return rc;
+	opts = &o;
 	rc = check_options(opts);
 	if (rc < 0)
 		return rc;

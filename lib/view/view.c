@@ -870,18 +870,15 @@ profconv_view_new(struct profconv_view **out,
     const struct profconv_profile *prof,
     const struct profconv_view_options *opts)
 {
-	struct profconv_view_options def = PROFCONV_VIEW_OPTIONS_INIT;
+	struct profconv_view_options o;
 	struct profconv_view *v;
 	size_t nloc;
 	int rc;
 
 	*out = NULL;
-	if (opts == NULL)
-		opts = &def;
-	if (opts->version != PROFCONV_VIEW_OPTIONS_VERSION)
-		return profconv__fail(PROFCONV_EINVAL,
-		    "view options version %u is not %u", opts->version,
-		    PROFCONV_VIEW_OPTIONS_VERSION);
+	if ((rc = profconv__options_take(&o, opts, &profconv__options_view)) < 0)
+		return rc;
+	opts = &o;
 	if ((unsigned)opts->granularity > PROFCONV_BY_ADDRESS ||
 	    (unsigned)opts->demangle > PROFCONV_DEMANGLE_NONE)
 		return profconv__fail(PROFCONV_EINVAL,

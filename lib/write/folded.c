@@ -324,16 +324,13 @@ profconv_flame_write(const struct profconv_view *cur,
     const struct profconv_view *base, FILE *fp,
     const struct profconv_flame_options *opts)
 {
-	struct profconv_flame_options def = PROFCONV_FLAME_OPTIONS_INIT;
+	struct profconv_flame_options o;
 	size_t ti, bti = 0;
 	int rc;
 
-	if (opts == NULL)
-		opts = &def;
-	if (opts->version != PROFCONV_FLAME_OPTIONS_VERSION)
-		return profconv__fail(PROFCONV_EINVAL,
-		    "flame options version %u is not %u", opts->version,
-		    PROFCONV_FLAME_OPTIONS_VERSION);
+	if ((rc = profconv__options_take(&o, opts, &profconv__options_flame)) < 0)
+		return rc;
+	opts = &o;
 	rc = profconv_view_sample_index(cur, opts->sample_type, &ti);
 	if (rc == 0 && base != NULL)
 		rc = profconv_view_sample_index(base, opts->sample_type != NULL ?

@@ -146,18 +146,16 @@ int
 profconv_speedscope_write(const struct profconv_view *view, FILE *fp,
     const struct profconv_speedscope_options *opts)
 {
-	static const struct profconv_speedscope_options defaults =
-	    PROFCONV_SPEEDSCOPE_OPTIONS_INIT;
+	struct profconv_speedscope_options o;
 	size_t ntypes, chosen, first = 0, last;
 	int rc;
 
-	if (opts == NULL)
-		opts = &defaults;
 	if (view == NULL || fp == NULL)
 		return profconv__fail(PROFCONV_EINVAL, "no view or no file");
-	if ((rc = profconv__check_version(opts->version,
-	    PROFCONV_SPEEDSCOPE_OPTIONS_VERSION, "speedscope")) < 0)
+	if ((rc = profconv__options_take(&o, opts,
+	    &profconv__options_speedscope)) < 0)
 		return rc;
+	opts = &o;
 	ntypes = profconv_profile_sample_type_count(profconv_view_profile(view));
 	if ((rc = profconv_view_sample_index(view, opts->sample_type,
 	    &chosen)) < 0)

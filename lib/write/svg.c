@@ -459,11 +459,7 @@ static int
 check_options(struct svg *g)
 {
 	const struct profconv_svg_options *o = g->o;
-	int rc = profconv__check_version(o->version,
-	    PROFCONV_SVG_OPTIONS_VERSION, "SVG");
 
-	if (rc < 0)
-		return rc;
 	g->width = o->width != 0 ? o->width : 1200;
 	g->fheight = o->frame_height != 0 ? o->frame_height : 16;
 	if (g->width < 2 * XPAD + 10 || g->width > 1000000)
@@ -552,18 +548,19 @@ profconv_svg_write(const struct profconv_view *cur,
     const struct profconv_view *base, FILE *fp,
     const struct profconv_svg_options *opts)
 {
-	static const struct profconv_svg_options defaults =
-	    PROFCONV_SVG_OPTIONS_INIT;
+	struct profconv_svg_options o;
 	struct svg g;
 	int rc;
 
 	if (cur == NULL || fp == NULL)
 		return profconv__fail(PROFCONV_EINVAL, "no view or no file");
+	if ((rc = profconv__options_take(&o, opts, &profconv__options_svg)) < 0)
+		return rc;
 	memset(&g, 0, sizeof(g));
 	g.cur = cur;
 	g.base = base;
 	g.fp = fp;
-	g.o = opts != NULL ? opts : &defaults;
+	g.o = &o;
 	rc = draw(&g);
 	if (rc == 0 && (fflush(fp) != 0 || ferror(fp)))
 		rc = profconv__fail(PROFCONV_EIO, "write error");

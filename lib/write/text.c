@@ -286,19 +286,19 @@ int
 profconv_profile_print(const struct profconv_profile *prof, FILE *fp,
     const struct profconv_print_options *opts)
 {
-	struct profconv_print_options def = PROFCONV_PRINT_OPTIONS_INIT;
-	struct profconv_view_options vdef = PROFCONV_VIEW_OPTIONS_INIT;
+	struct profconv_print_options o;
+	struct profconv_view_options vdef;
 	const struct profconv_view_options *vopts;
 	struct pc_namer namer;
 	int rc = 0;
 
-	if (opts == NULL)
-		opts = &def;
-	if (opts->version != PROFCONV_PRINT_OPTIONS_VERSION)
-		return profconv__fail(PROFCONV_EINVAL,
-		    "print options version %u is not %u", opts->version,
-		    PROFCONV_PRINT_OPTIONS_VERSION);
-	vopts = opts->view != NULL ? opts->view : &vdef;
+	if ((rc = profconv__options_take(&o, opts, &profconv__options_print)) < 0)
+		return rc;
+	opts = &o;
+	if ((rc = profconv__options_take(&vdef, opts->view,
+	    &profconv__options_view)) < 0)
+		return rc;
+	vopts = &vdef;
 	/* Refuse a bad sample type before anything is written. */
 	if (opts->summary && opts->sample_type != NULL &&
 	    profconv_profile_sample_type_index(prof, opts->sample_type) < 0)
