@@ -187,6 +187,51 @@ Test(read, unrecognized_input_is_unknown)
 	    "unknown"));
 }
 
+/*
+ * Input near a format that no reader takes is explained by the reader
+ * that knows that format (its explain hook), first words of the message
+ * saying what it is; the rest gets the generic message.
+ */
+Test(read, readers_explain_what_they_refuse)
+{
+	static const struct {
+		const char *text;
+		size_t len;
+		int rc;
+		const char *msg;
+	} cases[] = {
+		{ "%warn heap sampling is off\n", 27, PROFCONV_EFORMAT,
+		    "not a profile: tcmalloc's heap sample was taken" },
+		{ "--- heapz 1 ---\n", 16, PROFCONV_EUNSUPPORTED,
+		    "Java heapz profiles are not supported" },
+		{ "goroutine 1 [running]:\nmain.main()\n", 35,
+		    PROFCONV_EUNSUPPORTED, "unsupported Go goroutine stack dump" },
+		/* 32-bit little-endian header words 0, 3, 0, period 0, 0. */
+		{ "\0\0\0\0\3\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 20,
+		    PROFCONV_EFORMAT, "gperftools CPU profile with a sampling "
+		    "period of 0" },
+		{ "BZh91AY&SY", 10, PROFCONV_EUNSUPPORTED,
+		    "bzip2-compressed input" },
+		{ "\x0a\xff\xff\xff\x0f\x01\x02", 7, PROFCONV_EFORMAT,
+		    "" },
+		{ "hello world\n", 12, PROFCONV_EFORMAT,
+		    "unrecognized profile format (text)" },
+	};
+	size_t i;
+
+	for (i = 0; i < PC_LEN(cases); i++) {
+		cr_assert(eq(int, profconv_profile_read_mem(&prof, cases[i].text,
+		    cases[i].len, NULL, NULL), cases[i].rc), "case %zu: %s", i,
+		    ERRMSG);
+		cr_expect(eq(int, strncmp(ERRMSG, cases[i].msg,
+		    strlen(cases[i].msg)), 0), "case %zu: %s", i, ERRMSG);
+		/* pprof's own explanation is not the generic message. */
+		if (cases[i].msg[0] == '\0')
+			cr_expect(zero(ptr, strstr(ERRMSG, "unrecognized")),
+			    "case %zu: %s", i, ERRMSG);
+	}
+}
+
 /* A reader that fails still says which format it was: detection and
  * reading are separate steps. */
 Test(read, a_failing_reader_keeps_its_format)

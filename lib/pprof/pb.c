@@ -1093,8 +1093,18 @@ read_pprof(struct profconv_profile **out, struct pc_input *in,
 	    opts != NULL ? opts->jobs : 0);
 }
 
+/* A whole input that a lenient sniff takes for pprof (a field cut off
+ * by the end, say): say where it stops being one. */
+static int
+explain_pprof(const unsigned char *head, size_t len, bool whole)
+{
+	if (!whole || !sniff_pprof(head, len, false))
+		return 0;
+	return profconv__pb_invalid(head, len);
+}
+
 const struct pc_reader profconv__reader_pprof = {
-	PROFCONV_FORMAT_PPROF, "pprof", sniff_pprof, read_pprof
+	PROFCONV_FORMAT_PPROF, "pprof", sniff_pprof, read_pprof, explain_pprof
 };
 
 /* --- encoding ---------------------------------------------------------------- */

@@ -283,5 +283,6 @@ read_contention(struct profconv_profile **out, struct pc_input *in,
 }
 
 const struct pc_reader profconv__reader_contention = {
-	PROFCONV_FORMAT_CONTENTION, "contention", sniff_contention, read_contention
+	PROFCONV_FORMAT_CONTENTION, "contention", sniff_contention, read_contention,
+	NULL
 };

@@ -55,9 +55,10 @@ word_at(const struct cpu_words *w, size_t pos)
  * Find the word size and byte order the way pprof does: the first of
  * 32-bit LE, 32-bit BE, 64-bit LE, 64-bit BE whose header reads
  * 0, 3, 0 or 1, a nonzero period, 0.  *JAVA_OUT tells the third word.
+ * With ZERO_PERIOD, the header must read a period of 0 instead.
  */
 static bool
-detect_words(struct cpu_words *w, bool *java_out)
+header_words(struct cpu_words *w, bool *java_out, bool zero_period)
 {
 	static const struct { size_t width; bool big; } kinds[] = {
 		{ 4, false }, { 4, true }, { 8, false }, { 8, true },
@@ -71,7 +72,7 @@ detect_words(struct cpu_words *w, bool *java_out)
 			continue;
 		if (word_at(w, 0) == 0 && word_at(w, w->width) == 3 &&
 		    word_at(w, 2 * w->width) <= 1 &&
-		    word_at(w, 3 * w->width) > 0 &&
+		    (word_at(w, 3 * w->width) == 0) == zero_period &&
 		    word_at(w, 4 * w->width) == 0) {
 			*java_out = word_at(w, 2 * w->width) == 1;
 			return true;
@@ -340,7 +341,7 @@ sniff_cpu(const unsigned char *head, size_t len, bool whole)
 	bool java;
 
 	(void)whole;
-	return detect_words(&w, &java);
+	return header_words(&w, &java, false);
 }
 
 static int
@@ -358,7 +359,7 @@ read_cpu(struct profconv_profile **out, struct pc_input *in,
 	rc = profconv__input_slurp(in, &w.data, &w.len);
 	if (rc < 0)
 		return rc;
-	if (!detect_words(&w, &java))
+	if (!header_words(&w, &java, false))
 		return profconv__fail(PROFCONV_EFORMAT,
 		    "offset 0: not a legacy CPU profile header");
 	if (java)
@@ -375,6 +376,21 @@ read_cpu(struct profconv_profile **out, struct pc_input *in,
 	return rc;
 }
 
+/* A header whose sampling period is 0: no profiler writes one, and the
+ * sniff does not take it, but it is a CPU profile's all the same. */
+static int
+explain_cpu(const unsigned char *head, size_t len, bool whole)
+{
+	struct cpu_words w = { .data = head, .len = len };
+	bool java;
+
+	(void)whole;
+	if (!header_words(&w, &java, true))
+		return 0;
+	return profconv__fail(PROFCONV_EFORMAT,
+	    "gperftools CPU profile with a sampling period of 0");
+}
+
 const struct pc_reader profconv__reader_cpu = {
-	PROFCONV_FORMAT_CPU, "cpu", sniff_cpu, read_cpu
+	PROFCONV_FORMAT_CPU, "cpu", sniff_cpu, read_cpu, explain_cpu
 };

@@ -201,6 +201,30 @@ read_gocount(struct profconv_profile **out, struct pc_input *in,
 	return rc;
 }
 
+/* "goroutine 1 [running]:": a debug=2 goroutine dump or runtime.Stack,
+ * the same profile's other form, which this reader does not read. */
+static int
+explain_gocount(const unsigned char *head, size_t len, bool whole)
+{
+	const char *p = (const char *)head, *end = p + len;
+
+	(void)whole;
+	if (!pc_has_prefix(p, len, "goroutine "))
+		return 0;
+	p += strlen("goroutine ");
+	if (p == end || *p < '0' || *p > '9')
+		return 0;
+	while (p < end && *p >= '0' && *p <= '9')
+		p++;
+	if (end - p < 2 || p[0] != ' ' || p[1] != '[')
+		return 0;
+	return profconv__fail(PROFCONV_EUNSUPPORTED,
+	    "unsupported Go goroutine stack dump (debug=2 or "
+	    "runtime.Stack): only the debug=1 count profile "
+	    "('goroutine profile: total N') is read");
+}
+
 const struct pc_reader profconv__reader_gocount = {
-	PROFCONV_FORMAT_GOCOUNT, "gocount", sniff_gocount, read_gocount
+	PROFCONV_FORMAT_GOCOUNT, "gocount", sniff_gocount, read_gocount,
+	explain_gocount
 };

@@ -490,6 +490,24 @@ read_heap(struct profconv_profile **out, struct pc_input *in,
 	return rc;
 }
 
+/* What comes near a heap profile without being one this reader reads. */
+static int
+explain_heap(const unsigned char *head, size_t len, bool whole)
+{
+	const char *p = (const char *)head;
+
+	(void)whole;
+	/* GetHeapSample() without sampling writes a note, not a profile. */
+	if (pc_has_prefix(p, len, "%warn"))
+		return profconv__fail(PROFCONV_EFORMAT,
+		    "not a profile: tcmalloc's heap sample was taken with "
+		    "sampling off (set TCMALLOC_SAMPLE_PARAMETER)");
+	if (pc_has_prefix(p, len, "--- heapz "))
+		return profconv__fail(PROFCONV_EUNSUPPORTED,
+		    "Java heapz profiles are not supported");
+	return 0;
+}
+
 const struct pc_reader profconv__reader_heap = {
-	PROFCONV_FORMAT_HEAP, "heap", sniff_heap, read_heap
+	PROFCONV_FORMAT_HEAP, "heap", sniff_heap, read_heap, explain_heap
 };

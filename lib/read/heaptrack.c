@@ -892,5 +892,6 @@ sniff_heaptrack(const unsigned char *head, size_t len, bool whole)
 }
 
 const struct pc_reader profconv__reader_heaptrack = {
-	PROFCONV_FORMAT_HEAPTRACK, "heaptrack", sniff_heaptrack, read_heaptrack
+	PROFCONV_FORMAT_HEAPTRACK, "heaptrack", sniff_heaptrack, read_heaptrack,
+	NULL
 };

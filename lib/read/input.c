@@ -421,3 +421,23 @@ profconv__input_slurp(struct pc_input *in, const unsigned char **data,
 	*len = in->end - in->pos;
 	return 0;
 }
+
+const char *
+profconv__input_other_compression(const unsigned char *p, size_t len)
+{
+	static const struct { const char *name, *magic; size_t n; } kinds[] = {
+		{ "xz", "\xfd" "7zXZ\0", 6 },
+		{ "lzma", "\x5d\0\0", 3 },
+		{ "lz4", "\x04\x22\x4d\x18", 4 },
+	};
+
+	for (size_t i = 0; i < PC_ARRAY_LEN(kinds); i++)
+		if (len >= kinds[i].n && memcmp(p, kinds[i].magic,
+		    kinds[i].n) == 0)
+			return kinds[i].name;
+	/* "BZh", the block size digit, a block or end-of-stream magic. */
+	if (len >= 5 && memcmp(p, "BZh", 3) == 0 && p[3] >= '1' &&
+	    p[3] <= '9' && (p[4] == 0x31 || p[4] == 0x17))
+		return "bzip2";
+	return NULL;
+}

@@ -71,4 +71,9 @@ profconv__input_data(const struct pc_input *in)
 	return in->view + in->pos;
 }
 
+/* The name of the compression other than gzip and zstd whose magic
+ * number P (LEN bytes) starts with ("xz", "bzip2"...), or NULL. */
+const char *profconv__input_other_compression(const unsigned char *p,
+    size_t len);
+
 #endif /* PROFCONV_INPUT_H */

@@ -872,5 +872,6 @@ read_jemalloc(struct profconv_profile **out, struct pc_input *in,
 }
 
 const struct pc_reader profconv__reader_jemalloc = {
-	PROFCONV_FORMAT_JEMALLOC, "jemalloc", sniff_jemalloc, read_jemalloc
+	PROFCONV_FORMAT_JEMALLOC, "jemalloc", sniff_jemalloc, read_jemalloc,
+	NULL
 };

@@ -869,5 +869,5 @@ sniff_massif(const unsigned char *head, size_t len, bool whole)
 }
 
 const struct pc_reader profconv__reader_massif = {
-	PROFCONV_FORMAT_MASSIF, "massif", sniff_massif, read_massif
+	PROFCONV_FORMAT_MASSIF, "massif", sniff_massif, read_massif, NULL
 };

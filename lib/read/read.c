@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "read/legacy.h"
-#include "pprof/pprof.h"
 #include "read/readers.h"
 
 /* In the order their sniffs are tried: binary formats, then text. */
@@ -66,87 +65,22 @@ profconv__head_content_line(const unsigned char *head, size_t len,
 	return false;
 }
 
-/* "goroutine 1 [running]:": a debug=2 goroutine dump or runtime.Stack. */
-static bool
-is_goroutine_dump(const unsigned char *data, size_t len)
-{
-	const char *p = (const char *)data, *end = p + len;
-
-	if (!pc_has_prefix(p, len, "goroutine "))
-		return false;
-	p += strlen("goroutine ");
-	if (p == end || *p < '0' || *p > '9')
-		return false;
-	while (p < end && *p >= '0' && *p <= '9')
-		p++;
-	return end - p >= 2 && p[0] == ' ' && p[1] == '[';
-}
-
-/* A compression format other than gzip, by its magic number, or NULL. */
-static const char *
-other_compression(const unsigned char *p, size_t len)
-{
-	static const struct { const char *name, *magic; size_t n; } kinds[] = {
-		{ "xz", "\xfd" "7zXZ\0", 6 },
-		{ "lzma", "\x5d\0\0", 3 },
-		{ "lz4", "\x04\x22\x4d\x18", 4 },
-	};
-
-	for (size_t i = 0; i < PC_ARRAY_LEN(kinds); i++)
-		if (len >= kinds[i].n && memcmp(p, kinds[i].magic,
-		    kinds[i].n) == 0)
-			return kinds[i].name;
-	/* "BZh", the block size digit, a block or end-of-stream magic. */
-	if (len >= 5 && memcmp(p, "BZh", 3) == 0 && p[3] >= '1' &&
-	    p[3] <= '9' && (p[4] == 0x31 || p[4] == 0x17))
-		return "bzip2";
-	return NULL;
-}
-
-/* Word I of WIDTH bytes at P, little or BIG endian. */
-static uint64_t
-word_at(const unsigned char *p, size_t i, int width, bool big)
-{
-	uint64_t v = 0;
-
-	p += i * (size_t)width;
-	for (int k = 0; k < width; k++)
-		v |= (uint64_t)p[big ? width - 1 - k : k] << (8 * k);
-	return v;
-}
-
-/* A gperftools CPU header (words 0, 3, 0 or 1, period, 0) whose period is
- * 0, which no profiler writes and cpu.c's sniff does not accept. */
-static bool
-cpu_period_zero(const unsigned char *p, size_t len)
-{
-	for (int w = 4; w <= 8; w += 4)
-		for (int big = 0; big <= 1; big++)
-			if (len >= 5 * (size_t)w && word_at(p, 0, w, big) == 0 &&
-			    word_at(p, 1, w, big) == 3 &&
-			    word_at(p, 2, w, big) <= 1 &&
-			    word_at(p, 3, w, big) == 0 &&
-			    word_at(p, 4, w, big) == 0)
-				return true;
-	return false;
-}
-
 static int
 unrecognized(const unsigned char *data, size_t len, bool whole)
 {
-	const char *what = "binary data";
+	const char *what = "binary data", *compression;
 	size_t i, n = len < 64 ? len : 64;
+	int rc;
 
-	if (other_compression(data, len) != NULL)
+	compression = profconv__input_other_compression(data, len);
+	if (compression != NULL)
 		return profconv__fail(PROFCONV_EUNSUPPORTED, "%s-compressed "
 		    "input: only gzip and zstd are read; decompress it first",
-		    other_compression(data, len));
-	if (cpu_period_zero(data, len))
-		return profconv__fail(PROFCONV_EFORMAT, "gperftools CPU "
-		    "profile with a sampling period of 0");
-	/* A pprof whose last field runs past the end: say where. */
-	if (whole && profconv__reader_pprof.sniff(data, len, false))
-		return profconv__pb_invalid(data, len);
+		    compression);
+	for (i = 0; i < PC_ARRAY_LEN(readers); i++)
+		if (readers[i]->explain != NULL &&
+		    (rc = readers[i]->explain(data, len, whole)) < 0)
+			return rc;
 
 	for (i = 0; i < n && (data[i] >= 0x20 || data[i] == '\n' ||
 	    data[i] == '\t' || data[i] == '\r'); i++)
@@ -185,19 +119,6 @@ read_input(struct profconv_profile **out, struct pc_input *in,
 			*format_out = readers[i]->format;
 		return readers[i]->read(out, in, opts);
 	}
-	/* GetHeapSample() without sampling writes a note, not a profile. */
-	if (pc_has_prefix((const char *)data, len, "%warn"))
-		return profconv__fail(PROFCONV_EFORMAT,
-		    "not a profile: tcmalloc's heap sample was taken with "
-		    "sampling off (set TCMALLOC_SAMPLE_PARAMETER)");
-	if (is_goroutine_dump(data, len))
-		return profconv__fail(PROFCONV_EUNSUPPORTED,
-		    "unsupported Go goroutine stack dump (debug=2 or "
-		    "runtime.Stack): only the debug=1 count profile "
-		    "('goroutine profile: total N') is read");
-	if (pc_has_prefix((const char *)data, len, "--- heapz "))
-		return profconv__fail(PROFCONV_EUNSUPPORTED,
-		    "Java heapz profiles are not supported");
 	return unrecognized(data, len, whole);
 }
 

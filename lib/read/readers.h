@@ -41,6 +41,15 @@ struct pc_reader {
 	 */
 	int (*read)(struct profconv_profile **out, struct pc_input *in,
 	    const struct profconv_read_options *opts);
+	/*
+	 * May be NULL.  HEAD (as for sniff) was accepted by no reader: when
+	 * it is near this format (a header with an impossible field, a
+	 * producer's output that is no profile, a related format this
+	 * reader does not read), fail saying why; else return 0.  Asked in
+	 * the table's order, so that what is said about an input comes
+	 * from the reader that knows its kind, not from read.c.
+	 */
+	int (*explain)(const unsigned char *head, size_t len, bool whole);
 };
 
 extern const struct pc_reader profconv__reader_pprof;		/* pb.c */

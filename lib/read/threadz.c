@@ -253,5 +253,5 @@ read_thread(struct profconv_profile **out, struct pc_input *in,
 }
 
 const struct pc_reader profconv__reader_thread = {
-	PROFCONV_FORMAT_THREAD, "thread", sniff_thread, read_thread
+	PROFCONV_FORMAT_THREAD, "thread", sniff_thread, read_thread, NULL
 };
