@@ -25,14 +25,15 @@ capture_xml(const char *s, size_t max)
 	return buf;
 }
 
+/* S (LEN bytes) as the one JSON escaper writes it. */
 static char *
-capture_json(const char *s)
+capture_json(const char *s, size_t n)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
 
-	profconv__json_put(fp, s);
+	profconv__json_string(fp, s, n);
 	fclose(fp);
 	return buf;
 }
@@ -254,11 +255,20 @@ Test(svg, xml_text)
 	cr_expect(eq(sz, profconv__utf8_chars("\xc3\xa9t\xc3\xa9"), 3));
 }
 
+/*
+ * Every JSON writer (speedscope, the diff and trend JSON) spells a name
+ * the same way: short escapes, other controls as \u00XX, bytes that are
+ * not UTF-8 (a cut sequence at the end too) as U+FFFD, a NUL kept, and
+ * U+2028/2029, which end a line in JavaScript, escaped.
+ */
 Test(svg, json_text)
 {
-	char *s = capture_json("a\"b\\c\nd\x01\xc3\xa9\xff");
+	static const char in[] = "a\"b\\c\nd\x01\xc3\xa9\xff\t\0"
+	    "\xe2\x80\xa8\xe2\x80\xa9\xe2\x80";
+	char *s = capture_json(in, sizeof(in) - 1);
 
-	cr_expect(eq(str, s, "\"a\\\"b\\\\c\\u000ad\\u0001\xc3\xa9\\ufffd\""));
+	cr_expect(eq(str, s, "\"a\\\"b\\\\c\\nd\\u0001\xc3\xa9\\ufffd\\t"
+	    "\\u0000\\u2028\\u2029\\ufffd\\ufffd\""));
 	free(s);
 }
 

@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* svgtext.c - names as XML and JSON text, numbers for people. */
+/*
+ * escape.c - names as XML and JSON text, numbers for people: the one
+ * place every writer (SVG, speedscope, the diff and trend JSON) turns a
+ * name into markup or a string literal, so a name is spelt the same in
+ * every output.
+ */
 
 #include "config.h"
 
@@ -9,17 +14,24 @@
 #include "model/model.h"
 #include "write/write.h"
 
-/* Length of the well-formed UTF-8 sequence at P, 0 when it is not one. */
+/* Length of the well-formed UTF-8 sequence at P, of AVAIL bytes (>= 1),
+ * 0 when it is not one. */
 static size_t
-sequence(const unsigned char *p)
+sequence_in(const unsigned char *p, size_t avail)
 {
 	size_t n = *p < 0x80 ? 1 : *p >= 0xf8 ? 0 : *p >= 0xf0 ? 4 :
 	    *p >= 0xe0 ? 3 : *p >= 0xc2 ? 2 : 0;
 
-	if (n > 1 && (strnlen((const char *)p, n) < n ||
-	    !profconv__utf8_valid((const char *)p, n)))
+	if (n > avail || (n > 1 && !profconv__utf8_valid((const char *)p, n)))
 		return 0;
 	return n;
+}
+
+/* The same in a NUL-terminated string (the NUL ends any sequence). */
+static size_t
+sequence(const unsigned char *p)
+{
+	return sequence_in(p, strnlen((const char *)p, 4));
 }
 
 size_t
@@ -63,24 +75,43 @@ profconv__xml_put(FILE *fp, const char *s, size_t max)
 }
 
 void
-profconv__json_put(FILE *fp, const char *s)
+profconv__json_string(FILE *fp, const char *s, size_t len)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
 	size_t k;
 
 	putc('"', fp);
-	for (; *p != '\0'; p += k != 0 ? k : 1) {
-		k = sequence(p);
-		if (k == 0)
+	for (; p < end; p += k != 0 ? k : 1) {
+		k = sequence_in(p, (size_t)(end - p));
+		if (k == 0) {
+			/* Not UTF-8: JSON text must be, so U+FFFD. */
 			fputs("\\ufffd", fp);
-		else if (*p == '"' || *p == '\\')
-			fprintf(fp, "\\%c", *p);
-		else if (*p < 0x20)
-			fprintf(fp, "\\u%04x", *p);
-		else
+		} else if (k == 1 && (*p == '"' || *p == '\\')) {
+			putc('\\', fp);
+			putc(*p, fp);
+		} else if (k == 1 && (*p == '\n' || *p == '\r' || *p == '\t')) {
+			putc('\\', fp);
+			putc(*p == '\n' ? 'n' : *p == '\r' ? 'r' : 't', fp);
+		} else if (k == 1 && *p < 0x20) {
+			fputs("\\u00", fp);
+			putc(hex[*p >> 4], fp);
+			putc(hex[*p & 15], fp);
+		} else if (k == 3 && p[0] == 0xe2 && p[1] == 0x80 &&
+		    (p[2] & 0xfe) == 0xa8) {
+			/* U+2028 and U+2029 end a line in JavaScript. */
+			fputs(p[2] == 0xa8 ? "\\u2028" : "\\u2029", fp);
+		} else {
 			fwrite(p, 1, k, fp);
+		}
 	}
 	putc('"', fp);
+}
+
+void
+profconv__json_cstr(FILE *fp, const char *s)
+{
+	profconv__json_string(fp, s, strlen(s));
 }
 
 char *

@@ -42,10 +42,10 @@ put_frames(const struct profconv_view *v, FILE *fp)
 		if ((rc = profconv_view_frame(v, (uint32_t)i, &f)) < 0)
 			return rc;
 		fputs(i > 1 ? ",\n{\"name\":" : "\n{\"name\":", fp);
-		profconv__json_put(fp, f.name);
+		profconv__json_cstr(fp, f.name);
 		if (*f.file != '\0') {
 			fputs(",\"file\":", fp);
-			profconv__json_put(fp, f.file);
+			profconv__json_cstr(fp, f.file);
 		}
 		if (f.line > 0)
 			fprintf(fp, ",\"line\":%" PRId64, f.line);
@@ -74,7 +74,7 @@ put_profile(const struct profconv_view *v, FILE *fp, size_t type)
 		pc_add_sat(&total, s.values[type]);
 	}
 	fputs("{\"type\":\"sampled\",\"name\":", fp);
-	profconv__json_put(fp, vt.type);
+	profconv__json_cstr(fp, vt.type);
 	fprintf(fp, ",\"unit\":\"%s\",\"startValue\":0,\"endValue\":%" PRId64
 	    ",\n\"samples\":[", unit_of(vt.unit), total);
 	for (i = 0; i < n; i++) {
@@ -171,7 +171,7 @@ profconv_speedscope_write(const struct profconv_view *view, FILE *fp,
 	    "file-format-schema.json\",\n", fp);
 	if (opts->name != NULL) {
 		fputs("\"name\":", fp);
-		profconv__json_put(fp, opts->name);
+		profconv__json_cstr(fp, opts->name);
 		fputs(",\n", fp);
 	}
 	fputs("\"exporter\":\"profconv@" PROFCONV_VERSION_STRING "\",\n", fp);

@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* pictures.h - private parts the SVG and speedscope writers share. */
-#ifndef PROFCONV_PICTURES_H
-#define PROFCONV_PICTURES_H
+/*
+ * write.h - what the writers share: palettes and colours (svg_palette.c,
+ * svg_palmap.c), XML and JSON text and digit grouping (escape.c), the
+ * SVG emitter (svg_emit.c).
+ * May include: base/, model/model.h, view/, names/.
+ */
+#ifndef PROFCONV_WRITE_H
+#define PROFCONV_WRITE_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -9,7 +14,7 @@
 
 #include "profconv.h"
 
-/* --- palettes (palette.c) ------------------------------------------------ */
+/* --- palettes (svg_palette.c) ---------------------------------------------- */
 
 struct pc_rgb {
 	unsigned char r, g, b;
@@ -55,7 +60,7 @@ int profconv__palette_map_color(struct profconv_palette_map *map,
  * a largest change MAXDELTA (> 0): red grew, blue shrank, white none. */
 struct pc_rgb profconv__diff_color(int64_t delta, int64_t maxdelta);
 
-/* --- text (svgtext.c) ---------------------------------------------------- */
+/* --- text (escape.c) ----------------------------------------------------- */
 
 /* Write S as XML character data or attribute text: markup characters
  * escaped, characters XML cannot hold and bad UTF-8 as U+FFFD; at most
@@ -63,8 +68,6 @@ struct pc_rgb profconv__diff_color(int64_t delta, int64_t maxdelta);
 void profconv__xml_put(FILE *fp, const char *s, size_t max);
 /* Code points in S (bad bytes count one each). */
 size_t profconv__utf8_chars(const char *s);
-/* Write S as a JSON string, quotes included. */
-void profconv__json_put(FILE *fp, const char *s);
 /* V with thousands separators ("1,234,567") into BUF (>= 32 bytes). */
 char *profconv__group_digits(char *buf, int64_t v);
 /* DIGITS ("-1234567") with thousands separators into BUF (room for the
@@ -74,7 +77,7 @@ char *profconv__group_text(char *buf, const char *digits);
  * control characters (tab aside) or U+FFFE, U+FFFF. */
 bool profconv__xml_clean(const char *s);
 
-/* --- emitting the SVG (svgemit.c) ---------------------------------------- */
+/* --- emitting the SVG (svg_emit.c) -------------------------------------- */
 
 /* A frame that is drawn: where it starts and how wide it is, in values. */
 struct pc_drawn {
@@ -121,10 +124,10 @@ struct pc_svg_picture {
 
 int profconv__svg_emit(FILE *fp, const struct pc_svg_picture *pic);
 
-/* --- JSON text (json.c) ------------------------------------------------------- */
+/* --- JSON text (escape.c) --------------------------------------------------- */
 
 /* Write S (LEN bytes, UTF-8) as a JSON string literal. */
 void profconv__json_string(FILE *fp, const char *s, size_t len);
 void profconv__json_cstr(FILE *fp, const char *s);
 
-#endif /* PROFCONV_PICTURES_H */
+#endif /* PROFCONV_WRITE_H */
