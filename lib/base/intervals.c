@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * stab.c - the lowest-numbered of many intervals that holds a point, in
+ * intervals.c - the lowest-numbered of many intervals that holds a point, in
  * O(log n): a segment tree over the intervals' end points.  Legacy
  * profiles attach each address to the first map entry holding it; a
  * linear search made 1M addresses against 100k entries take a minute.

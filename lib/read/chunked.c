@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * chunk.c - legacy text parsed in chunks on several threads, merged in
+ * chunked.c - legacy text parsed in chunks on several threads, merged in
  * file order (chunk.h).
  */
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * chunk.h - large legacy text read in pieces on several threads.
+ * chunked.h - large legacy text read in pieces on several threads.
  *
  * The text after a reader's header is cut at newlines into chunks.  Each
  * chunk is parsed on its own, on any thread, into local terms: locations

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cpu.c - reader of gperftools' legacy binary CPU profile (CPUPROFILE),
+ * cpuprofile.c - reader of gperftools' legacy binary CPU profile (CPUPROFILE),
  * with google/pprof's parseCPU semantics (pprof-reference.md section 2.2).
  *
  * The file is a sequence of 32- or 64-bit words in the writer's byte

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * heap.c - reader of the "heap profile:" text family: gperftools heap
+ * heapprofile.c - reader of the "heap profile:" text family: gperftools heap
  * profiler dumps, sampled heapz/heap_v2 profiles, old Go heap profiles,
  * growth and fragmentation stacks, read as google/pprof's parseHeap does
  * (pprof-reference.md section 2.1).

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * thread.c - reader of legacy threadz profiles (one stack per thread)
+ * threadz.c - reader of legacy threadz profiles (one stack per thread)
  * with google/pprof's parseThread semantics (pprof-reference.md 2.5).
  */
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* trendprint.c - proftrend's table and JSON output. */
+/* trendtable.c - proftrend's table and JSON output. */
 
 #include "config.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * seqsort.c - sort stacks (sequences of frame ids) by their frames'
+ * stacksort.c - sort stacks (sequences of frame ids) by their frames'
  * keys, on a few threads.
  *
  * A comparison that walks two stacks through memory for every step of a

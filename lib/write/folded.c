@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * flame.c - folded stacks for flame graphs (flamegraph.pl, inferno,
+ * folded.c - folded stacks for flame graphs (flamegraph.pl, inferno,
  * speedscope): "root;...;leaf COUNT", one line per stack of the view, in
  * the view's order, and the two-count differential form "stack BASE CUR".
  * The stacks, names and counts are the view's (view.c); this file only

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * svgemit.c - the SVG text of a laid-out flame graph: flamegraph.pl's
+ * svg_emit.c - the SVG text of a laid-out flame graph: flamegraph.pl's
  * document structure (frames as <g> with <title>, <rect>, <text> inside
  * <g id="frames">), our own style sheet and script (lib/flamegraph.js).
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * palette.c - flame-graph colours: flamegraph.pl's palettes (the same
+ * svg_palette.c - flame-graph colours: flamegraph.pl's palettes (the same
  * names give the same hues), its language palettes that pick a hue from
  * what a name looks like, its three ways of choosing a shade (by a seed
  * from the name, by its name hash, at random), its backgrounds, and the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * palmap.c - palette maps: function name -> colour, kept between graphs
+ * svg_palmap.c - palette maps: function name -> colour, kept between graphs
  * in flamegraph.pl's palette.map text ("name->rgb(r,g,b)" per line), so
  * that a function keeps the colour it was first given whatever palette,
  * shade or random colours later graphs use.

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* print.c - the text writers: a full, diffable dump and a summary. */
+/* text.c - the text writers: a full, diffable dump and a summary. */
 
 #include "config.h"
 
