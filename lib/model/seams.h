@@ -58,7 +58,7 @@ int profconv__add_location_raw(struct profconv_profile *prof,
 /*
  * --- changing the model's layout --------------------------------------------
  * Only profile.c grows, compacts or re-lays out the model's arrays; readers,
- * transforms and the symbolizer go through these.  tests/cli/model-owner.sh
+ * transforms and the symbolizer go through these.  tests/policy/model-owner.sh
  * checks that no other file does.  Ids passed in are not checked: these
  * serve callers that build from trusted state.
  */
