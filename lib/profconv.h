@@ -430,6 +430,25 @@ int profconv_snapshots_read(struct profconv_snapshot **out, size_t *count,
 /* Release a list from profconv_snapshots_read().  NULL is a no-op. */
 void profconv_snapshots_free(struct profconv_snapshot *snapshots);
 
+/*
+ * Read a massif file from FP once and every snapshot of it: *SNAPSHOTS
+ * lists them as profconv_snapshots_read() does, and *PROFILES holds, for
+ * each of the *COUNT in the same order, the profile that reading with
+ * options.snapshot set to its number gives, or NULL for a snapshot
+ * without a heap tree: a series for profconv_trend_add() without
+ * reading the file again per snapshot.  OPTS's snapshot is not used;
+ * OPTS may be NULL.  Release with profconv_snapshot_profiles_free() and
+ * profconv_snapshots_free().  Errors: those of profconv_snapshots_read().
+ */
+int profconv_snapshots_read_profiles(struct profconv_snapshot **snapshots,
+    struct profconv_profile ***profiles, size_t *count, FILE *fp,
+    const struct profconv_read_options *opts);
+
+/* Release the COUNT profiles (NULLs among them) and the array from
+ * profconv_snapshots_read_profiles().  NULL is a no-op. */
+void profconv_snapshot_profiles_free(struct profconv_profile **profiles,
+    size_t count);
+
 struct profconv_write_options {
 	unsigned int version;		/* PROFCONV_WRITE_OPTIONS_VERSION */
 	/* gzip level 1..9, 0 for uncompressed output, -1 for the default:

@@ -3,7 +3,8 @@
  * test_massif.c - tests for the massif reader on small hand-written
  * files in the grammar valgrind writes (heaptrack-massif.md B.2): snapshot
  * choice, stacks from the heap tree, inline folding, below-threshold
- * frames, frame text parsing, and the snapshot list.
+ * frames, frame text parsing, the snapshot list, and the whole series
+ * read in one pass.
  */
 
 #include "config.h"
@@ -11,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "helpers.h"
 
@@ -230,6 +232,65 @@ Test(massif, lists_the_snapshots)
 	    PROFCONV_EFORMAT));
 	cr_expect(eq(ptr, s, NULL));
 	fclose(fp);
+}
+
+/* PROF as pprof bytes (uncompressed) in a malloc'd buffer. */
+static char *
+pprof_bytes(const struct profconv_profile *prof, size_t *len)
+{
+	struct profconv_write_options wo = PROFCONV_WRITE_OPTIONS_INIT;
+	char *buf = NULL;
+	FILE *fp = open_memstream(&buf, len);
+
+	wo.level = 0;
+	cr_assert(eq(int, profconv_profile_write(prof, fp, &wo), 0));
+	fclose(fp);
+	return buf;
+}
+
+/* One pass gives every snapshot with a tree as the profile reading it by
+ * number gives, byte for byte; the others are NULL. */
+Test(massif, reads_every_snapshot_in_one_pass)
+{
+	FILE *fp = fmemopen((void *)series, strlen(series), "rb");
+	struct profconv_snapshot *s = NULL;
+	struct profconv_profile **profs = NULL, *one;
+	size_t n = 0, i, la, lb;
+	char *a, *b;
+
+	cr_assert(eq(int, profconv_snapshots_read_profiles(&s, &profs, &n, fp,
+	    NULL), 0), "%s", profconv_errmsg());
+	fclose(fp);
+	cr_assert(eq(sz, n, 5));
+	for (i = 0; i < n; i++) {
+		cr_assert(eq(u64, s[i].number, i));
+		if (!s[i].detailed) {
+			cr_expect(zero(ptr, profs[i]), "snapshot %zu", i);
+			continue;
+		}
+		cr_assert(not(zero(ptr, profs[i])), "snapshot %zu", i);
+		one = read_snapshot(series, (int64_t)i, 0);
+		a = pprof_bytes(profs[i], &la);
+		b = pprof_bytes(one, &lb);
+		cr_expect(eq(sz, la, lb), "snapshot %zu", i);
+		cr_expect(eq(int, memcmp(a, b, la < lb ? la : lb), 0),
+		    "snapshot %zu", i);
+		free(a);
+		free(b);
+		profconv_profile_free(one);
+	}
+	cr_expect(eq(i64, total(profs[3]), 300));
+	profconv_snapshot_profiles_free(profs, n);
+	profconv_snapshots_free(s);
+	/* Not massif: nothing to free. */
+	fp = fmemopen((void *)"v 10400 3\n", 10, "rb");
+	cr_expect(eq(int, profconv_snapshots_read_profiles(&s, &profs, &n, fp,
+	    NULL), PROFCONV_EFORMAT));
+	cr_expect(zero(ptr, s));
+	cr_expect(zero(ptr, profs));
+	cr_expect(eq(sz, n, 0));
+	fclose(fp);
+	profconv_snapshot_profiles_free(NULL, 3);
 }
 
 Test(massif, checks_the_tree)

@@ -49,10 +49,14 @@ struct ms_reader {
 	struct ms_snap cur, chosen, largest;
 	bool have_chosen, have_largest;
 	size_t nsnaps, ndetailed;
-	/* Listing mode: every header goes here. */
+	/* Listing mode: every header goes here, and with KEEP_TREES the
+	 * detailed snapshots' trees to KEPT, whose I[] are their places in
+	 * the list. */
 	struct profconv_snapshot *list;
 	size_t list_cap;
-	bool listing;
+	bool listing, keep_trees;
+	struct ms_snap *kept;
+	size_t *kept_at, nkept, kept_cap, kept_at_cap;
 	uint32_t *pending;		/* children still to read, per depth */
 	size_t pending_cap;
 };
@@ -287,6 +291,24 @@ consider(struct ms_reader *r)
 	}
 }
 
+/* Keep the snapshot just read, tree and all (its buffers move; the next
+ * snapshot is read into new ones). */
+static int
+keep_tree(struct ms_reader *r)
+{
+	int rc;
+
+	rc = PC_GROW(r->kept, r->kept_cap, r->nkept, 1);
+	if (rc == 0)
+		rc = PC_GROW(r->kept_at, r->kept_at_cap, r->nkept, 1);
+	if (rc < 0)
+		return rc;
+	r->kept_at[r->nkept] = r->nsnaps - 1;
+	r->kept[r->nkept++] = r->cur;
+	memset(&r->cur.tree, 0, sizeof(r->cur.tree));
+	return 0;
+}
+
 /* "snapshot=N" and the lines after it; LINE is the first. */
 static int
 read_snapshot(struct ms_reader *r, const char *line, size_t len)
@@ -329,6 +351,8 @@ read_snapshot(struct ms_reader *r, const char *line, size_t len)
 		rc = PC_GROW(r->list, r->list_cap, r->nsnaps - 1, 1);
 		if (rc == 0)
 			r->list[r->nsnaps - 1] = *s;
+		if (rc == 0 && r->keep_trees && s->detailed)
+			rc = keep_tree(r);
 		return rc;
 	}
 	consider(r);
@@ -790,6 +814,12 @@ reader_free(struct ms_reader *r)
 	free(r->largest.tree.text);
 	free(r->pending);
 	free(r->list);
+	for (size_t i = 0; i < r->nkept; i++) {
+		free(r->kept[i].tree.v);
+		free(r->kept[i].tree.text);
+	}
+	free(r->kept);
+	free(r->kept_at);
 }
 
 static int
@@ -854,6 +884,61 @@ void
 profconv_snapshots_free(struct profconv_snapshot *snapshots)
 {
 	free(snapshots);
+}
+
+int
+profconv_snapshots_read_profiles(struct profconv_snapshot **snapshots,
+    struct profconv_profile ***profiles, size_t *count, FILE *fp,
+    const struct profconv_read_options *opts)
+{
+	struct profconv_read_options o;
+	struct profconv_profile **profs = NULL;
+	struct ms_reader r;
+	struct pc_input in;
+	size_t i;
+	int rc;
+
+	*snapshots = NULL;
+	*profiles = NULL;
+	*count = 0;
+	memset(&r, 0, sizeof(r));
+	r.in = &in;
+	r.listing = r.keep_trees = true;
+	if ((rc = profconv__options_take(&o, opts, &profconv__options_read)) < 0)
+		return rc;
+	rc = profconv__input_init(&in, fp, NULL, 0, o.max_input);
+	if (rc == 0)
+		rc = read_file(&r);
+	if (rc == 0 && (profs = calloc(r.nsnaps, sizeof(*profs))) == NULL)
+		rc = profconv__nomem();
+	/* Built after the whole file is read: each says "snapshot N of
+	 * <all of them>", as reading that one snapshot does. */
+	for (i = 0; rc == 0 && i < r.nkept; i++)
+		rc = build(&r, &r.kept[i], false, &profs[r.kept_at[i]]);
+	if (rc == 0) {
+		*snapshots = r.list;
+		*profiles = profs;
+		*count = r.nsnaps;
+		r.list = NULL;
+		profs = NULL;
+	}
+	profconv_snapshot_profiles_free(profs, r.nsnaps);
+	profconv__input_free(&in);
+	reader_free(&r);
+	return rc;
+}
+
+void
+profconv_snapshot_profiles_free(struct profconv_profile **profiles,
+    size_t count)
+{
+	size_t i;
+
+	if (profiles == NULL)
+		return;
+	for (i = 0; i < count; i++)
+		profconv_profile_free(profiles[i]);
+	free(profiles);
 }
 
 /* The first line: "desc: ..." (massif's own options, or "(none)"). */
