@@ -616,6 +616,18 @@ int profconv_symbolizer_run(struct profconv_symbolizer *s,
 /* Close S's binaries and free it; NULL is a no-op. */
 void profconv_symbolizer_free(struct profconv_symbolizer *s);
 
+/*
+ * Read a profile from FP with OPTS (NULL: the defaults) into *OUT and,
+ * when SYM is not NULL, symbolize it with SYM (a binary that is missing
+ * is counted in STATS, not an error; STATS may be NULL): how the profconv
+ * commands take every input.  Keeping one SYM for the profiles of one
+ * program opens and indexes each binary once.  On failure *OUT is NULL.
+ * Errors: those of profconv_profile_read() and profconv_symbolizer_run().
+ */
+int profconv_profile_load(struct profconv_profile **out, FILE *fp,
+    const struct profconv_read_options *opts, struct profconv_symbolizer *sym,
+    struct profconv_symbolize_stats *stats);
+
 /* --- transforms ----------------------------------------------------------- */
 
 /*
