@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* show.c - "profconv show": print any readable profile as text. */
+/* cmd_show.c - "profconv show": print any readable profile as text. */
 
 #include "config.h"
 
