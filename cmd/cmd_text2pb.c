@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* text2pb.c - "profconv text2pb": convert any readable profile to pprof. */
+/* cmd_text2pb.c - "profconv text2pb": convert any readable profile to pprof. */
 
 #include "config.h"
 
