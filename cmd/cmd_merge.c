@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* merge.c - "profconv merge": merge profiles of any format into one pprof. */
+/* cmd_merge.c - "profconv merge": merge profiles of any format into one
+ * pprof. */
 
 #include "config.h"
 
