@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* symbolize.c - "profconv symbolize": add functions, files and lines. */
+/* cmd_symbolize.c - "profconv symbolize": add functions, files and lines. */
 
 #include "config.h"
 
