@@ -10,8 +10,7 @@
 #include <stdlib.h>
 
 #include <profconv.h>
-#include "commands.h"
-#include "common.h"
+#include "cli.h"
 
 static const char usage_text[] =
 	"usage: profconv merge [-o OUT] [--level N | --no-compress] IN...\n"

@@ -8,8 +8,7 @@
 #include <stdio.h>
 
 #include <profconv.h>
-#include "commands.h"
-#include "common.h"
+#include "cli.h"
 
 static const char usage_text[] =
 	"usage: profconv show [options] FILE\n"

@@ -8,8 +8,7 @@
 #include <string.h>
 
 #include <profconv.h>
-#include "commands.h"
-#include "common.h"
+#include "cli.h"
 
 static const char usage_text[] =
 	"usage: profconv symbolize [-o FILE] [--pid PID | --maps FILE]\n"

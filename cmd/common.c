@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "common.h"
+#include "cli.h"
 
 const char *cmd_name = "profconv";
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include <profconv.h>
-#include "common.h"
+#include "cli.h"
 
 /* diff(1)'s contract: 0 same, 1 different, 2 trouble. */
 enum { DIFF_SAME = 0, DIFF_DIFFERENT = 1, DIFF_TROUBLE = 2 };

@@ -15,7 +15,7 @@
 #include <sys/random.h>
 
 #include <profconv.h>
-#include "common.h"
+#include "cli.h"
 
 static const char usage_text[] =
 	"usage: profflame [options] IN\n"

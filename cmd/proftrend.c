@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include <profconv.h>
-#include "common.h"
+#include "cli.h"
 
 /* As profdiff: 0 nothing found, 1 suspects found, 2 trouble. */
 enum { TREND_CLEAN = 0, TREND_SUSPECTS = 1, TREND_TROUBLE = 2 };

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* common.h - helpers every profconv command shares: messages, files, exits. */
-#ifndef PROFCONV_CMD_COMMON_H
-#define PROFCONV_CMD_COMMON_H
+/* cli.h - what the commands share: entry points, messages, options, files. */
+#ifndef PROFCONV_CMD_CLI_H
+#define PROFCONV_CMD_CLI_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -254,4 +254,10 @@ void cmd_readahead_finish(struct cmd_readahead *ra);
  */
 bool cmd_parse_by(const char *s, enum profconv_diff_by *by);
 
-#endif /* PROFCONV_CMD_COMMON_H */
+/* The entry points of the profconv subcommands (profconv.c's table). */
+int cmd_merge(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_symbolize(int argc, char **argv);
+int cmd_text2pb(int argc, char **argv);
+
+#endif /* PROFCONV_CMD_CLI_H */
