@@ -15,6 +15,8 @@ enum {
 	EXIT_USAGE = 2
 };
 
+/* --- messages.c ---------------------------------------------------------- */
+
 /* The program name for messages: "profconv text2pb", "profdiff". */
 extern const char *cmd_name;
 
@@ -30,6 +32,51 @@ int cmd_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cmd_usage_hint(void);
 /* Print the version lines for --version; return EXIT_OK. */
 int cmd_version(void);
+/* cmd_warn() in the library's warning-callback form (PAYLOAD unused). */
+void cmd_warn_fn(const char *msg, void *payload);
+
+/*
+ * Report RC, the failure of a library call writing to OUT_PATH ("-" or
+ * NULL: standard output) what it read from INPUT, with ERR the errno
+ * just after it: a write error names the output, once; a reader gone
+ * away (EPIPE) is not reported (EXIT_OK); anything else names INPUT.
+ */
+int cmd_write_failed(const char *out_path, int rc, int err,
+    const char *input);
+/* Flush and check standard output at the end of a command (silent when
+ * cmd_write_failed() reported it). */
+int cmd_close_stdout(int status);
+
+/* --- progress.c ---------------------------------------------------------- */
+
+/*
+ * --quiet: no progress line.  Progress shows on standard error only when
+ * it is a terminal, and only for work that has run a second already.
+ */
+extern bool cmd_quiet;
+#define CMD_OPT_QUIET 0x1001
+#define CMD_QUIET_OPTION { "quiet", no_argument, NULL, CMD_OPT_QUIET }
+#define CMD_QUIET_HELP \
+	"      --quiet           show no progress on a terminal\n"
+
+/*
+ * A one-line progress indicator, rewritten in place: begin a phase whose
+ * units are UNITS ("bytes" prints sizes) with a label ("reading 'x'"),
+ * report DONE of TOTAL (0: unknown), end it (erases the line).  Messages
+ * erase it too.  Safe from two threads.
+ */
+void cmd_progress_begin(const char *units, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void cmd_progress(uint64_t done, uint64_t total);
+void cmd_progress_end(void);
+/* cmd_progress() in the library's profconv_progress_fn form. */
+void cmd_progress_fn(uint64_t done, uint64_t total, void *payload);
+/* Messages hold standard error between these; the progress line is
+ * erased first. */
+void cmd_stderr_lock(void);
+void cmd_stderr_unlock(void);
+
+/* --- options.c ----------------------------------------------------------- */
 
 /*
  * --max-input SIZE, which every reading command takes: the largest input
@@ -99,11 +146,9 @@ struct cmd_view {
 	struct profconv_view_options view;
 	bool no_symbolize;
 };
-/* The views' warnings go to standard error. */
-void cmd_view_warn(const char *msg, void *payload);
 #define CMD_VIEW_INIT { { PROFCONV_VIEW_OPTIONS_VERSION, \
 	PROFCONV_BY_FUNCTION, PROFCONV_DEMANGLE_SIMPLE, 0, 0, NULL, NULL, \
-	cmd_view_warn, NULL, 0 }, false }
+	cmd_warn_fn, NULL, 0 }, false }
 
 /*
  * Take getopt's option C (argument ARG) when it is one of
@@ -111,14 +156,6 @@ void cmd_view_warn(const char *msg, void *payload);
  * and -1 after a usage message for a bad value.
  */
 int cmd_view_option(struct cmd_view *v, int c, const char *arg);
-
-/*
- * Read PATH and, unless V says not to, symbolize it from its binaries
- * with V's demangle mode (missing binaries are not errors).
- * EXIT_OK or EXIT_FAIL.
- */
-int cmd_load_profile(const struct cmd_view *v, const char *path,
-    struct profconv_profile **out);
 
 /*
  * The options of every command that writes pprof (text2pb, symbolize,
@@ -136,31 +173,6 @@ enum { CMD_OPT_NO_COMPRESS = 0x1200 };
 int cmd_level_option(struct profconv_write_options *w, int c, const char *arg);
 
 /*
- * --quiet: no progress line.  Progress shows on standard error only when
- * it is a terminal, and only for work that has run a second already.
- */
-extern bool cmd_quiet;
-#define CMD_OPT_QUIET 0x1001
-#define CMD_QUIET_OPTION { "quiet", no_argument, NULL, CMD_OPT_QUIET }
-#define CMD_QUIET_HELP \
-	"      --quiet           show no progress on a terminal\n"
-
-/*
- * A one-line progress indicator, rewritten in place: begin a phase whose
- * units are UNITS ("bytes" prints sizes) with a label ("reading 'x'"),
- * report DONE of TOTAL (0: unknown), end it (erases the line).  Messages
- * erase it too.  Safe from two threads.
- */
-void cmd_progress_begin(const char *units, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-void cmd_progress(uint64_t done, uint64_t total);
-void cmd_progress_end(void);
-/* cmd_progress() in the library's profconv_progress_fn form. */
-void cmd_progress_fn(uint64_t done, uint64_t total, void *payload);
-/* Whether cmd_read_profile() shows reading progress (merge shows files). */
-extern bool cmd_read_progress;
-
-/*
  * --snapshot peak|last|N: which snapshot of a series (Valgrind massif)
  * becomes the profile.
  */
@@ -172,10 +184,32 @@ extern bool cmd_read_progress;
 	"                        last, or a snapshot number\n"
 /* Set the snapshot from TEXT; false (after a usage message) when invalid. */
 bool cmd_set_snapshot(const char *text);
+/* Put what --max-input, -j and --snapshot said into OPTS where it leaves
+ * them to the command line. */
+void cmd_apply_input_options(struct profconv_read_options *opts);
 
 /* Parse a whole decimal number in [MIN, MAX] for OPTION. */
 bool cmd_parse_long(const char *option, const char *text, long min, long max,
     long *out);
+
+/*
+ * --by function|line|stack (profdiff, proftrend) into *BY; false after a
+ * usage message.
+ */
+bool cmd_parse_by(const char *s, enum profconv_diff_by *by);
+
+/* --- load.c -------------------------------------------------------------- */
+
+/* Whether cmd_read_profile() shows reading progress (merge shows files). */
+extern bool cmd_read_progress;
+
+/*
+ * Read PATH and, unless V says not to, symbolize it from its binaries
+ * with V's demangle mode (missing binaries are not errors).
+ * EXIT_OK or EXIT_FAIL.
+ */
+int cmd_load_profile(const struct cmd_view *v, const char *path,
+    struct profconv_profile **out);
 
 /*
  * Read the profile at PATH ("-" is standard input) with OPTS (NULL: the
@@ -200,6 +234,8 @@ int cmd_symbolize_profile(struct profconv_profile *prof,
     struct profconv_symbolize_options *opts, const char *subject,
     bool summary);
 
+/* --- output.c ------------------------------------------------------------ */
+
 /*
  * An output that appears whole or not at all: a temporary file beside
  * PATH renamed over it on commit; "-" is standard output.  The rules for
@@ -219,17 +255,7 @@ int cmd_output_commit(struct cmd_output *o);
 /* Give up: close and remove the temporary file. */
 void cmd_output_abort(struct cmd_output *o);
 
-/*
- * Report RC, the failure of a library call writing to OUT_PATH ("-" or
- * NULL: standard output) what it read from INPUT, with ERR the errno
- * just after it: a write error names the output, once; a reader gone
- * away (EPIPE) is not reported (EXIT_OK); anything else names INPUT.
- */
-int cmd_write_failed(const char *out_path, int rc, int err,
-    const char *input);
-/* Flush and check standard output at the end of a command (silent when
- * cmd_write_failed() reported it). */
-int cmd_close_stdout(int status);
+/* --- readahead.c --------------------------------------------------------- */
 
 /*
  * Reading ahead (readahead.c): reader threads read PATHS[0..N-1], claimed
@@ -248,11 +274,7 @@ int cmd_readahead_start(struct cmd_readahead **out, char **paths, int n,
 struct profconv_profile *cmd_readahead_take(struct cmd_readahead *ra, int i);
 void cmd_readahead_finish(struct cmd_readahead *ra);
 
-/*
- * --by function|line|stack (profdiff, proftrend) into *BY; false after a
- * usage message.
- */
-bool cmd_parse_by(const char *s, enum profconv_diff_by *by);
+/* --- cmd_*.c ------------------------------------------------------------- */
 
 /* The entry points of the profconv subcommands (profconv.c's table). */
 int cmd_merge(int argc, char **argv);

@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: MIT */
+/* options.c - the options the commands share, and the number parsers
+ * every option value goes through. */
+
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* 0: the library's default, PROFCONV_DEFAULT_MAX_INPUT. */
+static uint64_t max_input;
+static unsigned int jobs;
+/* --snapshot, when given. */
+static int64_t snapshot;
+static bool snapshot_set;
+
+bool
+cmd_parse_long(const char *option, const char *text, long min, long max,
+    long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(text, &end, 10);
+	if (end == text || *end != '\0' || errno == ERANGE || v < min ||
+	    v > max) {
+		cmd_usage_error("invalid %s value '%s' (expected %ld..%ld)",
+		    option, text, min, max);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+bool
+cmd_set_max_input(const char *text)
+{
+	unsigned long long v;
+	char *end;
+	int shift = 0;
+
+	errno = 0;
+	v = strtoull(text, &end, 10);
+	if (end != text && end[0] != '\0' && end[1] == '\0') {
+		shift = end[0] == 'K' ? 10 : end[0] == 'M' ? 20 :
+		    end[0] == 'G' ? 30 : -1;
+		end++;
+	}
+	if (end == text || *end != '\0' || errno == ERANGE || shift < 0 ||
+	    v == 0 || v > (UINT64_MAX >> shift) || text[0] == '-') {
+		cmd_usage_error("invalid --max-input value '%s' (a size such "
+		    "as 512M or 4G)", text);
+		return false;
+	}
+	max_input = (uint64_t)v << shift;
+	return true;
+}
+
+bool
+cmd_set_jobs(const char *text)
+{
+	long v;
+
+	if (!cmd_parse_long("--jobs", text, 1, PROFCONV_MAX_JOBS, &v))
+		return false;
+	jobs = (unsigned int)v;
+	return true;
+}
+
+unsigned int
+cmd_jobs(void)
+{
+	return jobs;
+}
+
+int
+cmd_input_option(int c, const char *arg)
+{
+	bool ok;
+
+	switch (c) {
+	case CMD_OPT_QUIET:
+		cmd_quiet = true;
+		return 1;
+	case CMD_OPT_SNAPSHOT:
+		ok = cmd_set_snapshot(arg);
+		break;
+	case CMD_OPT_MAX_INPUT:
+		ok = cmd_set_max_input(arg);
+		break;
+	case 'j':
+		ok = cmd_set_jobs(arg);
+		break;
+	default:
+		return 0;
+	}
+	return ok ? 1 : -1;
+}
+
+bool
+cmd_set_snapshot(const char *text)
+{
+	unsigned long long v;
+	char *end;
+
+	snapshot_set = true;
+	if (strcmp(text, "peak") == 0 || strcmp(text, "last") == 0) {
+		snapshot = text[0] == 'p' ? PROFCONV_SNAPSHOT_PEAK :
+		    PROFCONV_SNAPSHOT_LAST;
+		return true;
+	}
+	errno = 0;
+	v = strtoull(text, &end, 10);
+	if (end == text || *end != '\0' || errno == ERANGE || v > INT64_MAX ||
+	    text[0] < '0' || text[0] > '9') {
+		cmd_usage_error("invalid --snapshot value '%s' (peak, last or "
+		    "a snapshot number)", text);
+		return false;
+	}
+	snapshot = (int64_t)v;
+	return true;
+}
+
+void
+cmd_apply_input_options(struct profconv_read_options *opts)
+{
+	if (opts->max_input == 0)
+		opts->max_input = max_input;
+	if (opts->jobs == 0)
+		opts->jobs = jobs;
+	if (snapshot_set)
+		opts->snapshot = snapshot;
+}
+
+int
+cmd_view_option(struct cmd_view *v, int c, const char *arg)
+{
+	switch (c) {
+	case CMD_OPT_DEMANGLE:
+		if (profconv_demangle_parse(arg, &v->view.demangle) < 0) {
+			cmd_usage_error("invalid --demangle value '%s' (use "
+			    "simple, templates, full or none)", arg);
+			return -1;
+		}
+		return 1;
+	case CMD_OPT_NO_INLINE:
+		v->view.no_inline = 1;
+		return 1;
+	case CMD_OPT_FOCUS:
+		v->view.focus = arg;
+		return 1;
+	case CMD_OPT_IGNORE:
+		v->view.ignore = arg;
+		return 1;
+	case CMD_OPT_KEEP_ALLOC:
+		v->view.keep_allocator_frames = 1;
+		return 1;
+	case CMD_OPT_NO_SYMBOLIZE:
+		v->no_symbolize = true;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int
+cmd_level_option(struct profconv_write_options *w, int c, const char *arg)
+{
+	long level;
+
+	switch (c) {
+	case 'l':
+		if (!cmd_parse_long("--level", arg, 0, 9, &level))
+			return -1;
+		w->level = (int)level;
+		return 1;
+	case CMD_OPT_NO_COMPRESS:
+		w->level = 0;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+bool
+cmd_parse_by(const char *s, enum profconv_diff_by *by)
+{
+	if (strcmp(s, "function") == 0)
+		*by = PROFCONV_DIFF_BY_FUNCTION;
+	else if (strcmp(s, "line") == 0)
+		*by = PROFCONV_DIFF_BY_LINE;
+	else if (strcmp(s, "stack") == 0)
+		*by = PROFCONV_DIFF_BY_STACK;
+	else {
+		cmd_usage_error("invalid --by value '%s' (use function, line "
+		    "or stack)", s);
+		return false;
+	}
+	return true;
+}
