@@ -188,6 +188,14 @@ bool cmd_set_snapshot(const char *text);
  * them to the command line. */
 void cmd_apply_input_options(struct profconv_read_options *opts);
 
+/*
+ * TEXT as a byte count into *OUT: decimal digits and an optional suffix
+ * K, M or G in either case (KiB, MiB, GiB), from MIN to MAX bytes.
+ * False, and no message, when it is not: each option words its own.
+ */
+bool cmd_parse_size(const char *text, uint64_t min, uint64_t max,
+    uint64_t *out);
+
 /* Parse a whole decimal number in [MIN, MAX] for OPTION. */
 bool cmd_parse_long(const char *option, const char *text, long min, long max,
     long *out);

@@ -4,6 +4,7 @@
 
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,26 +38,44 @@ cmd_parse_long(const char *option, const char *text, long min, long max,
 }
 
 bool
-cmd_set_max_input(const char *text)
+cmd_parse_size(const char *text, uint64_t min, uint64_t max, uint64_t *out)
 {
+	static const char suffixes[] = "KkMmGg";
+	const char *p = text, *u;
 	unsigned long long v;
 	char *end;
 	int shift = 0;
 
+	/* Blanks and a '+' first are strtoull()'s, and --max-input has
+	 * always taken them; a '-' it would wrap round to a huge size. */
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p == '+')
+		p++;
+	if (*p < '0' || *p > '9')
+		return false;
 	errno = 0;
 	v = strtoull(text, &end, 10);
-	if (end != text && end[0] != '\0' && end[1] == '\0') {
-		shift = end[0] == 'K' ? 10 : end[0] == 'M' ? 20 :
-		    end[0] == 'G' ? 30 : -1;
+	if (errno == ERANGE)
+		return false;
+	if (*end != '\0' && (u = strchr(suffixes, *end)) != NULL) {
+		shift = 10 * (int)((u - suffixes) / 2 + 1);
 		end++;
 	}
-	if (end == text || *end != '\0' || errno == ERANGE || shift < 0 ||
-	    v == 0 || v > (UINT64_MAX >> shift) || text[0] == '-') {
+	if (*end != '\0' || v > (max >> shift) || ((uint64_t)v << shift) < min)
+		return false;
+	*out = (uint64_t)v << shift;
+	return true;
+}
+
+bool
+cmd_set_max_input(const char *text)
+{
+	if (!cmd_parse_size(text, 1, UINT64_MAX, &max_input)) {
 		cmd_usage_error("invalid --max-input value '%s' (a size such "
 		    "as 512M or 4G)", text);
 		return false;
 	}
-	max_input = (uint64_t)v << shift;
 	return true;
 }
 

@@ -81,28 +81,16 @@ parse_fraction(const char *option, const char *s, double *out)
 	return true;
 }
 
-/* A byte count with an optional K, M or G suffix (powers of 1024). */
+/* --min-growth: a byte count, as --max-input's, that fits in an int64_t. */
 static bool
-parse_size(const char *option, const char *s, int64_t *out)
+parse_growth(const char *option, const char *s, int64_t *out)
 {
-	static const char suffixes[] = "KkMmGg";
-	unsigned long long v = 0;
-	char *end = NULL;
-	const char *u;
-	int shift = 0;
+	uint64_t v;
 
-	errno = 0;
-	if (s[0] >= '0' && s[0] <= '9')	/* no sign, space or bare suffix */
-		v = strtoull(s, &end, 10);
-	if (end != NULL && *end != '\0' && (u = strchr(suffixes, *end)) != NULL) {
-		shift = 10 * (int)((u - suffixes) / 2 + 1);
-		end++;
-	}
-	if (end == NULL || errno != 0 || *end != '\0' ||
-	    v > ((unsigned long long)INT64_MAX >> shift))
+	if (!cmd_parse_size(s, 0, INT64_MAX, &v))
 		return cmd_usage_error("invalid %s value '%s' (bytes, with "
 		    "an optional K, M or G)", option, s), false;
-	*out = (int64_t)(v << shift);
+	*out = (int64_t)v;
 	return true;
 }
 
@@ -142,7 +130,8 @@ parse_option(int c, struct trend_args *a)
 		return parse_fraction("--min-grew", optarg,
 		    &a->trend.min_grew_fraction);
 	case OPT_MIN_GROWTH:
-		return parse_size("--min-growth", optarg, &a->trend.min_growth);
+		return parse_growth("--min-growth", optarg,
+		    &a->trend.min_growth);
 	case OPT_MIN_SHARE:
 		return parse_fraction("--min-share", optarg,
 		    &a->trend.min_growth_share);
