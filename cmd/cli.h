@@ -3,6 +3,7 @@
 #ifndef PROFCONV_CMD_CLI_H
 #define PROFCONV_CMD_CLI_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -58,6 +59,8 @@ extern bool cmd_quiet;
 #define CMD_QUIET_OPTION { "quiet", no_argument, NULL, CMD_OPT_QUIET }
 #define CMD_QUIET_HELP \
 	"      --quiet           show no progress on a terminal\n"
+#define CMD_QUIET_OPT { "quiet", CMD_OPT_QUIET, no_argument, CMD_INPUT, \
+	CMD_QUIET_HELP }
 
 /*
  * A one-line progress indicator, rewritten in place: begin a phase whose
@@ -79,6 +82,62 @@ void cmd_stderr_unlock(void);
 /* --- options.c ----------------------------------------------------------- */
 
 /*
+ * Each command declares its options once, in a table, as libgit2's cli
+ * does with cli_opt_spec: an entry gives the long NAME, the ID getopt
+ * returns for it (a letter is also its short option; other IDs are 256
+ * or more), whether it takes an argument, the GROUP that takes it, and
+ * HELP, its lines in --help exactly as printed.  The shared groups come
+ * as the CMD_*_OPTS entries below, with their own help, so a command
+ * names the groups it takes and lists only what is its own.
+ *
+ * An entry with HELP and no NAME is a heading in --help.  An entry with
+ * a NAME and NULL HELP prints nothing: a later heading entry holds its
+ * lines (getopt's messages about an ambiguous abbreviation list the
+ * candidates in table order, so the table keeps that order even where
+ * --help lists them in another).  An entry of zeros ends the table.
+ */
+enum cmd_opt_group {
+	CMD_OWN,	/* returned to the command by cmd_getopt() */
+	CMD_INPUT,	/* --max-input, -j, --quiet, --snapshot */
+	CMD_VIEW,	/* into cmd_parser.view */
+	CMD_LEVEL,	/* into cmd_parser.write */
+	CMD_HELP,	/* -h prints --help, -V the version */
+};
+
+struct cmd_opt {
+	const char *name;
+	int id;
+	int has_arg;	/* getopt's no_argument or required_argument */
+	enum cmd_opt_group group;
+	const char *help;
+};
+
+/* A command's options: its table, the text of --help around the
+ * options' lines, and where the CMD_VIEW and CMD_LEVEL groups go (NULL
+ * when the table has none of them). */
+struct cmd_parser {
+	const struct cmd_opt *opts;
+	const char *usage;
+	const char *footer;
+	struct cmd_view *view;
+	struct profconv_write_options *write;
+};
+
+enum {
+	CMD_OPTS_END = 0,	/* no more options: optind is the first operand */
+	CMD_OPTS_EXIT = -1,	/* --help or --version printed: exit 0 */
+	CMD_OPTS_USAGE = -2	/* a usage message printed: exit 2 */
+};
+
+/*
+ * The next option in ARGV that is the command's own (CMD_OWN): its ID,
+ * with its argument in optarg.  Options of the shared groups are taken on
+ * the way; otherwise CMD_OPTS_END, CMD_OPTS_EXIT or CMD_OPTS_USAGE.  The
+ * first call starts ARGV afresh (optind = 0), as a subcommand must.
+ */
+int cmd_getopt(const struct cmd_parser *p, int argc, char **argv);
+
+/*
  * --max-input SIZE, which every reading command takes: the largest input
  * accepted once decompressed, a bound on gzip bombs.
  */
@@ -88,6 +147,8 @@ void cmd_stderr_unlock(void);
 #define CMD_MAX_INPUT_HELP \
 	"      --max-input SIZE  refuse inputs larger than SIZE decompressed\n" \
 	"                        (suffix K, M or G; default 8G)\n"
+#define CMD_MAX_INPUT_OPT { "max-input", CMD_OPT_MAX_INPUT, \
+	required_argument, CMD_INPUT, CMD_MAX_INPUT_HELP }
 /* Set the bound from TEXT; false (after a usage message) when invalid. */
 bool cmd_set_max_input(const char *text);
 
@@ -99,11 +160,18 @@ bool cmd_set_max_input(const char *text);
 #define CMD_JOBS_HELP \
 	"  -j, --jobs N          use N threads (default: one per CPU); the\n" \
 	"                        output is the same for every N\n"
+#define CMD_JOBS_OPT { "jobs", 'j', required_argument, CMD_INPUT, \
+	CMD_JOBS_HELP }
 /* Set the thread count from TEXT; false (after a usage message) when
  * invalid. */
 bool cmd_set_jobs(const char *text);
 /* The thread count asked for; 0: the library's default (one per CPU). */
 unsigned int cmd_jobs(void);
+
+/* All four input options, for a command that reads profiles and takes
+ * them all. */
+#define CMD_INPUT_OPTS CMD_MAX_INPUT_OPT, CMD_JOBS_OPT, CMD_QUIET_OPT, \
+	CMD_SNAPSHOT_OPT
 
 /*
  * The options every command that reads profiles takes the same way:
@@ -140,6 +208,23 @@ enum {
 	"                        keep malloc, operator new, and frames inside\n" \
 	"                        the allocator's library\n" \
 	"      --no-symbolize    do not look up symbols in the mapped binaries\n"
+#define CMD_VIEW_OPTS \
+	{ "demangle", CMD_OPT_DEMANGLE, required_argument, CMD_VIEW, \
+	  "      --demangle MODE   names as pprof shows them: simple (default;\n" \
+	  "                        no parameters or template arguments),\n" \
+	  "                        templates, full, or none (linker names)\n" }, \
+	{ "no-inline", CMD_OPT_NO_INLINE, no_argument, CMD_VIEW, \
+	  "      --no-inline       one frame per location, no inlined calls\n" }, \
+	{ "focus", CMD_OPT_FOCUS, required_argument, CMD_VIEW, \
+	  "      --focus RE        keep only stacks with a frame matching RE\n" }, \
+	{ "ignore", CMD_OPT_IGNORE, required_argument, CMD_VIEW, \
+	  "      --ignore RE       drop stacks with a frame matching RE\n" }, \
+	{ "keep-allocator-frames", CMD_OPT_KEEP_ALLOC, no_argument, CMD_VIEW, \
+	  "      --keep-allocator-frames\n" \
+	  "                        keep malloc, operator new, and frames inside\n" \
+	  "                        the allocator's library\n" }, \
+	{ "no-symbolize", CMD_OPT_NO_SYMBOLIZE, no_argument, CMD_VIEW, \
+	  "      --no-symbolize    do not look up symbols in the mapped binaries\n" }
 
 /* What a command shows, and whether it symbolizes on the fly. */
 struct cmd_view {
@@ -169,6 +254,11 @@ enum { CMD_OPT_NO_COMPRESS = 0x1200 };
 #define CMD_LEVEL_HELP \
 	"  -l, --level N         gzip level 0..9 (default 6; 0: uncompressed)\n" \
 	"      --no-compress     write the protobuf without gzip (--level 0)\n"
+#define CMD_LEVEL_OPTS \
+	{ "level", 'l', required_argument, CMD_LEVEL, \
+	  "  -l, --level N         gzip level 0..9 (default 6; 0: uncompressed)\n" }, \
+	{ "no-compress", CMD_OPT_NO_COMPRESS, no_argument, CMD_LEVEL, \
+	  "      --no-compress     write the protobuf without gzip (--level 0)\n" }
 /* As cmd_view_option(), for CMD_LEVEL_OPTIONS. */
 int cmd_level_option(struct profconv_write_options *w, int c, const char *arg);
 
@@ -182,6 +272,8 @@ int cmd_level_option(struct profconv_write_options *w, int c, const char *arg);
 #define CMD_SNAPSHOT_HELP \
 	"      --snapshot WHICH  massif: the snapshot to read, peak (default),\n" \
 	"                        last, or a snapshot number\n"
+#define CMD_SNAPSHOT_OPT { "snapshot", CMD_OPT_SNAPSHOT, required_argument, \
+	CMD_INPUT, CMD_SNAPSHOT_HELP }
 /* Set the snapshot from TEXT; false (after a usage message) when invalid. */
 bool cmd_set_snapshot(const char *text);
 /* Put what --max-input, -j and --snapshot said into OPTS where it leaves

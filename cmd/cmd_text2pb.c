@@ -16,62 +16,51 @@ static const char usage_text[] =
 	"Convert a profile in any format profconv reads (legacy gperftools,\n"
 	"jemalloc and Go text or binary profiles, or pprof itself) into a\n"
 	"pprof protobuf, gzip-compressed unless --no-compress is given.\n"
-	"\n"
-	"  -o, --output OUT    write to OUT instead of standard output;\n"
-	"                      OUT appears whole or not at all\n"
-	"      --threads       jemalloc: one sample per thread, labelled\n"
-	"                      'thread' (and 'thread_name' where known)\n"
-	"      --symbolize     add functions, files and lines from the mapped\n"
-	"                      binaries (see profconv symbolize)\n"
-	"      --demangle MODE with --symbolize: function names as pprof\n"
-	"                      writes them: simple (default), templates,\n"
-	"                      full or none\n"
-	CMD_LEVEL_HELP
-	CMD_MAX_INPUT_HELP
-	CMD_JOBS_HELP
-	CMD_QUIET_HELP
-	CMD_SNAPSHOT_HELP
-	"  -h, --help          show this help and exit\n"
+	"\n";
+
+enum { OPT_THREADS = 256, OPT_SYMBOLIZE, OPT_DEMANGLE };
+
+static const struct cmd_opt opts[] = {
+	{ "output", 'o', required_argument, CMD_OWN,
+	  "  -o, --output OUT    write to OUT instead of standard output;\n"
+	  "                      OUT appears whole or not at all\n" },
+	{ "threads", OPT_THREADS, no_argument, CMD_OWN,
+	  "      --threads       jemalloc: one sample per thread, labelled\n"
+	  "                      'thread' (and 'thread_name' where known)\n" },
+	{ "symbolize", OPT_SYMBOLIZE, no_argument, CMD_OWN,
+	  "      --symbolize     add functions, files and lines from the mapped\n"
+	  "                      binaries (see profconv symbolize)\n" },
+	/* Not the view's --demangle: it says how names are written. */
+	{ "demangle", OPT_DEMANGLE, required_argument, CMD_OWN,
+	  "      --demangle MODE with --symbolize: function names as pprof\n"
+	  "                      writes them: simple (default), templates,\n"
+	  "                      full or none\n" },
+	CMD_LEVEL_OPTS,
+	CMD_INPUT_OPTS,
+	{ "help", 'h', no_argument, CMD_HELP,
+	  "  -h, --help          show this help and exit\n" },
+	{ NULL, 0, 0, CMD_OWN, NULL }
+};
+
+static const char footer[] =
 	"\n"
 	"IN and OUT may be '-' for standard input and output.\n"
 	"example: profconv text2pb -o heap.pb.gz jeprof.1234.0.f.heap\n";
 
-enum { OPT_THREADS = 256, OPT_SYMBOLIZE };
-
 int
 cmd_text2pb(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "threads", no_argument, NULL, OPT_THREADS },
-		{ "symbolize", no_argument, NULL, OPT_SYMBOLIZE },
-		{ "demangle", required_argument, NULL, CMD_OPT_DEMANGLE },
-		CMD_LEVEL_OPTIONS,
-		CMD_MAX_INPUT_OPTION,
-		CMD_JOBS_OPTION,
-		CMD_QUIET_OPTION,
-		CMD_SNAPSHOT_OPTION,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct profconv_read_options ropts = PROFCONV_READ_OPTIONS_INIT;
 	struct profconv_write_options wopts = PROFCONV_WRITE_OPTIONS_INIT;
+	struct cmd_parser parser = { opts, usage_text, footer, NULL, &wopts };
 	struct profconv_symbolize_options sopts =
 	    PROFCONV_SYMBOLIZE_OPTIONS_INIT;
 	struct profconv_profile *prof = NULL;
 	const char *out_path = "-";
 	bool symbolize = false;
-	int c, status, taken;
+	int c, status;
 
-	optind = 0;	/* glibc: a full reset for this argv */
-	while ((c = getopt_long(argc, argv, "o:l:j:h", longopts, NULL)) != -1) {
-		taken = cmd_level_option(&wopts, c, optarg);
-		if (taken == 0)
-			taken = cmd_input_option(c, optarg);
-		if (taken < 0)
-			return EXIT_USAGE;
-		if (taken > 0)
-			continue;
+	while ((c = cmd_getopt(&parser, argc, argv)) > 0) {
 		switch (c) {
 		case 'o':
 			out_path = optarg;
@@ -83,19 +72,16 @@ cmd_text2pb(int argc, char **argv)
 			symbolize = true;
 			sopts.strict = 1;
 			break;
-		case CMD_OPT_DEMANGLE:
+		case OPT_DEMANGLE:
 			if (profconv_demangle_parse(optarg, &sopts.demangle) < 0)
 				return cmd_usage_error("invalid --demangle value "
 				    "'%s' (use simple, templates, full or none)",
 				    optarg);
 			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return EXIT_OK;
-		default:
-			return cmd_usage_hint();
 		}
 	}
+	if (c != CMD_OPTS_END)
+		return c == CMD_OPTS_EXIT ? EXIT_OK : EXIT_USAGE;
 	if (argc - optind != 1)
 		return cmd_usage_error("expected one input file");
 	status = cmd_read_profile(argv[optind], &ropts, &prof);

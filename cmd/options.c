@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -220,4 +221,118 @@ cmd_parse_by(const char *s, enum profconv_diff_by *by)
 		return false;
 	}
 	return true;
+}
+
+/* --- the option tables ----------------------------------------------------- */
+
+/* The most options a table may have (profflame has 42). */
+#define MAX_OPTS 64
+
+/* getopt_long()'s arrays for the table they were made from. */
+static const struct cmd_opt *built_for;
+static struct option longopts[MAX_OPTS + 1];
+static char shortopts[2 * MAX_OPTS + 1];
+
+/* Make getopt_long()'s arrays from OPTS, in table order: that order is
+ * the one getopt lists the candidates of an ambiguous abbreviation in. */
+static void
+build(const struct cmd_opt *opts)
+{
+	size_t n = 0, k = 0;
+
+	for (; opts->name != NULL || opts->help != NULL; opts++) {
+		if (opts->name == NULL)
+			continue;	/* a heading */
+		if (n == MAX_OPTS)
+			abort();	/* a table larger than MAX_OPTS */
+		longopts[n].name = opts->name;
+		longopts[n].has_arg = opts->has_arg;
+		longopts[n].flag = NULL;
+		longopts[n].val = opts->id;
+		n++;
+		if (opts->id < 256) {
+			shortopts[k++] = (char)opts->id;
+			if (opts->has_arg == required_argument)
+				shortopts[k++] = ':';
+		}
+	}
+	memset(&longopts[n], 0, sizeof(longopts[n]));
+	shortopts[k] = '\0';
+}
+
+/* The entry of OPTS whose ID getopt returned as C, or NULL for '?'. */
+static const struct cmd_opt *
+find(const struct cmd_opt *opts, int c)
+{
+	for (; opts->name != NULL || opts->help != NULL; opts++)
+		if (opts->name != NULL && opts->id == c)
+			return opts;
+	return NULL;
+}
+
+static void
+print_help(const struct cmd_parser *p)
+{
+	const struct cmd_opt *o;
+
+	fputs(p->usage, stdout);
+	for (o = p->opts; o->name != NULL || o->help != NULL; o++)
+		if (o->help != NULL)
+			fputs(o->help, stdout);
+	fputs(p->footer, stdout);
+}
+
+/* Take O, a shared group's option, with its argument ARG: 0, or
+ * CMD_OPTS_EXIT or CMD_OPTS_USAGE. */
+static int
+take(const struct cmd_parser *p, const struct cmd_opt *o, const char *arg)
+{
+	int taken = 1;
+
+	switch (o->group) {
+	case CMD_INPUT:
+		taken = cmd_input_option(o->id, arg);
+		break;
+	case CMD_VIEW:
+		taken = cmd_view_option(p->view, o->id, arg);
+		break;
+	case CMD_LEVEL:
+		taken = cmd_level_option(p->write, o->id, arg);
+		break;
+	case CMD_HELP:
+		if (o->id == 'V')
+			cmd_version();
+		else
+			print_help(p);
+		return CMD_OPTS_EXIT;
+	case CMD_OWN:
+		break;
+	}
+	return taken < 0 ? CMD_OPTS_USAGE : 0;
+}
+
+int
+cmd_getopt(const struct cmd_parser *p, int argc, char **argv)
+{
+	const struct cmd_opt *o;
+	int c, rc;
+
+	if (built_for != p->opts) {
+		build(p->opts);
+		built_for = p->opts;
+		optind = 0;	/* glibc: a full reset for this argv */
+	}
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		o = find(p->opts, c);
+		if (o == NULL) {	/* getopt has said what was wrong */
+			cmd_usage_hint();
+			return CMD_OPTS_USAGE;
+		}
+		if (o->group == CMD_OWN)
+			return c;
+		rc = take(p, o, optarg);
+		if (rc != 0)
+			return rc;
+	}
+	return CMD_OPTS_END;
 }
