@@ -55,12 +55,6 @@ int cmd_close_stdout(int status);
  * it is a terminal, and only for work that has run a second already.
  */
 extern bool cmd_quiet;
-#define CMD_OPT_QUIET 0x1001
-#define CMD_QUIET_OPTION { "quiet", no_argument, NULL, CMD_OPT_QUIET }
-#define CMD_QUIET_HELP \
-	"      --quiet           show no progress on a terminal\n"
-#define CMD_QUIET_OPT { "quiet", CMD_OPT_QUIET, no_argument, CMD_INPUT, \
-	CMD_QUIET_HELP }
 
 /*
  * A one-line progress indicator, rewritten in place: begin a phase whose
@@ -138,76 +132,49 @@ enum {
 int cmd_getopt(const struct cmd_parser *p, int argc, char **argv);
 
 /*
- * --max-input SIZE, which every reading command takes: the largest input
- * accepted once decompressed, a bound on gzip bombs.
+ * The input group, options of every command that reads profiles:
+ * --max-input SIZE, the largest input accepted once decompressed (a
+ * bound on gzip bombs); -j N, threads for reading, symbolizing, writing
+ * and drawing (default: one per online CPU; the output is the same
+ * whatever N is); --quiet (progress.c); --snapshot peak|last|N, which
+ * snapshot of a series (Valgrind massif) becomes the profile.
  */
-#define CMD_OPT_MAX_INPUT 0x1000
-#define CMD_MAX_INPUT_OPTION \
-	{ "max-input", required_argument, NULL, CMD_OPT_MAX_INPUT }
-#define CMD_MAX_INPUT_HELP \
-	"      --max-input SIZE  refuse inputs larger than SIZE decompressed\n" \
-	"                        (suffix K, M or G; default 8G)\n"
+enum {
+	CMD_OPT_MAX_INPUT = 0x1000, CMD_OPT_QUIET, CMD_OPT_SNAPSHOT
+};
 #define CMD_MAX_INPUT_OPT { "max-input", CMD_OPT_MAX_INPUT, \
-	required_argument, CMD_INPUT, CMD_MAX_INPUT_HELP }
-/* Set the bound from TEXT; false (after a usage message) when invalid. */
-bool cmd_set_max_input(const char *text);
-
-/*
- * -j, --jobs N: threads for reading, symbolizing, writing and drawing
- * (default: one per online CPU).  The output is the same whatever N is.
- */
-#define CMD_JOBS_OPTION { "jobs", required_argument, NULL, 'j' }
-#define CMD_JOBS_HELP \
-	"  -j, --jobs N          use N threads (default: one per CPU); the\n" \
-	"                        output is the same for every N\n"
+	required_argument, CMD_INPUT, \
+	"      --max-input SIZE  refuse inputs larger than SIZE decompressed\n" \
+	"                        (suffix K, M or G; default 8G)\n" }
 #define CMD_JOBS_OPT { "jobs", 'j', required_argument, CMD_INPUT, \
-	CMD_JOBS_HELP }
-/* Set the thread count from TEXT; false (after a usage message) when
- * invalid. */
-bool cmd_set_jobs(const char *text);
-/* The thread count asked for; 0: the library's default (one per CPU). */
-unsigned int cmd_jobs(void);
-
-/* All four input options, for a command that reads profiles and takes
- * them all. */
+	"  -j, --jobs N          use N threads (default: one per CPU); the\n" \
+	"                        output is the same for every N\n" }
+#define CMD_QUIET_OPT { "quiet", CMD_OPT_QUIET, no_argument, CMD_INPUT, \
+	"      --quiet           show no progress on a terminal\n" }
+#define CMD_SNAPSHOT_OPT { "snapshot", CMD_OPT_SNAPSHOT, \
+	required_argument, CMD_INPUT, \
+	"      --snapshot WHICH  massif: the snapshot to read, peak (default),\n" \
+	"                        last, or a snapshot number\n" }
+/* All four, for a command that takes them all. */
 #define CMD_INPUT_OPTS CMD_MAX_INPUT_OPT, CMD_JOBS_OPT, CMD_QUIET_OPT, \
 	CMD_SNAPSHOT_OPT
 
-/*
- * The options every command that reads profiles takes the same way:
- * --quiet, --snapshot, --max-input and -j/--jobs.  Returns 1 when C was
- * one of them and taken, 0 when it is none of them, -1 after a usage
- * message for a bad value.
- */
-int cmd_input_option(int c, const char *arg);
+/* The thread count -j asked for; 0: the library's default (one per CPU). */
+unsigned int cmd_jobs(void);
+/* Put what --max-input, -j and --snapshot said into OPTS where it leaves
+ * them to the command line. */
+void cmd_apply_input_options(struct profconv_read_options *opts);
 
 /*
- * The options that say what a profile shows, the same in every command
- * that shows stacks or names (show, profdiff, profflame, proftrend):
- * --demangle, --no-inline, --focus, --ignore, --keep-allocator-frames.
+ * The view group, the options that say what a profile shows, the same
+ * in every command that shows stacks or names (show, profdiff,
+ * profflame, proftrend): --demangle, --no-inline, --focus, --ignore,
+ * --keep-allocator-frames, --no-symbolize.
  */
 enum {
 	CMD_OPT_DEMANGLE = 0x1100, CMD_OPT_NO_INLINE, CMD_OPT_FOCUS,
 	CMD_OPT_IGNORE, CMD_OPT_KEEP_ALLOC, CMD_OPT_NO_SYMBOLIZE
 };
-#define CMD_VIEW_OPTIONS \
-	{ "demangle", required_argument, NULL, CMD_OPT_DEMANGLE }, \
-	{ "no-inline", no_argument, NULL, CMD_OPT_NO_INLINE }, \
-	{ "focus", required_argument, NULL, CMD_OPT_FOCUS }, \
-	{ "ignore", required_argument, NULL, CMD_OPT_IGNORE }, \
-	{ "keep-allocator-frames", no_argument, NULL, CMD_OPT_KEEP_ALLOC }, \
-	{ "no-symbolize", no_argument, NULL, CMD_OPT_NO_SYMBOLIZE }
-#define CMD_VIEW_HELP \
-	"      --demangle MODE   names as pprof shows them: simple (default;\n" \
-	"                        no parameters or template arguments),\n" \
-	"                        templates, full, or none (linker names)\n" \
-	"      --no-inline       one frame per location, no inlined calls\n" \
-	"      --focus RE        keep only stacks with a frame matching RE\n" \
-	"      --ignore RE       drop stacks with a frame matching RE\n" \
-	"      --keep-allocator-frames\n" \
-	"                        keep malloc, operator new, and frames inside\n" \
-	"                        the allocator's library\n" \
-	"      --no-symbolize    do not look up symbols in the mapped binaries\n"
 #define CMD_VIEW_OPTS \
 	{ "demangle", CMD_OPT_DEMANGLE, required_argument, CMD_VIEW, \
 	  "      --demangle MODE   names as pprof shows them: simple (default;\n" \
@@ -236,49 +203,20 @@ struct cmd_view {
 	cmd_warn_fn, NULL, 0 }, false }
 
 /*
- * Take getopt's option C (argument ARG) when it is one of
- * CMD_VIEW_OPTIONS: returns 1 when taken, 0 when it is not one of them,
- * and -1 after a usage message for a bad value.
- */
-int cmd_view_option(struct cmd_view *v, int c, const char *arg);
-
-/*
- * The options of every command that writes pprof (text2pb, symbolize,
- * merge, profdiff -o): -l/--level 0..9 (0: uncompressed) and
- * --no-compress, the same as --level 0.
+ * The level group, options of every command that writes pprof (text2pb,
+ * symbolize, merge, proftrend -o): -l/--level 0..9 (0: uncompressed)
+ * and --no-compress, the same as --level 0.
  */
 enum { CMD_OPT_NO_COMPRESS = 0x1200 };
-#define CMD_LEVEL_OPTIONS \
-	{ "level", required_argument, NULL, 'l' }, \
-	{ "no-compress", no_argument, NULL, CMD_OPT_NO_COMPRESS }
-#define CMD_LEVEL_HELP \
-	"  -l, --level N         gzip level 0..9 (default 6; 0: uncompressed)\n" \
-	"      --no-compress     write the protobuf without gzip (--level 0)\n"
 #define CMD_LEVEL_OPTS \
 	{ "level", 'l', required_argument, CMD_LEVEL, \
 	  "  -l, --level N         gzip level 0..9 (default 6; 0: uncompressed)\n" }, \
 	{ "no-compress", CMD_OPT_NO_COMPRESS, no_argument, CMD_LEVEL, \
 	  "      --no-compress     write the protobuf without gzip (--level 0)\n" }
-/* As cmd_view_option(), for CMD_LEVEL_OPTIONS. */
-int cmd_level_option(struct profconv_write_options *w, int c, const char *arg);
 
-/*
- * --snapshot peak|last|N: which snapshot of a series (Valgrind massif)
- * becomes the profile.
- */
-#define CMD_OPT_SNAPSHOT 0x1002
-#define CMD_SNAPSHOT_OPTION \
-	{ "snapshot", required_argument, NULL, CMD_OPT_SNAPSHOT }
-#define CMD_SNAPSHOT_HELP \
-	"      --snapshot WHICH  massif: the snapshot to read, peak (default),\n" \
-	"                        last, or a snapshot number\n"
-#define CMD_SNAPSHOT_OPT { "snapshot", CMD_OPT_SNAPSHOT, required_argument, \
-	CMD_INPUT, CMD_SNAPSHOT_HELP }
-/* Set the snapshot from TEXT; false (after a usage message) when invalid. */
-bool cmd_set_snapshot(const char *text);
-/* Put what --max-input, -j and --snapshot said into OPTS where it leaves
- * them to the command line. */
-void cmd_apply_input_options(struct profconv_read_options *opts);
+/* Parse a whole decimal number in [MIN, MAX] for OPTION. */
+bool cmd_parse_long(const char *option, const char *text, long min, long max,
+    long *out);
 
 /*
  * TEXT as a byte count into *OUT: decimal digits and an optional suffix
@@ -287,10 +225,6 @@ void cmd_apply_input_options(struct profconv_read_options *opts);
  */
 bool cmd_parse_size(const char *text, uint64_t min, uint64_t max,
     uint64_t *out);
-
-/* Parse a whole decimal number in [MIN, MAX] for OPTION. */
-bool cmd_parse_long(const char *option, const char *text, long min, long max,
-    long *out);
 
 /*
  * --by function|line|stack (profdiff, proftrend) into *BY; false after a

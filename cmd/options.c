@@ -69,8 +69,9 @@ cmd_parse_size(const char *text, uint64_t min, uint64_t max, uint64_t *out)
 	return true;
 }
 
-bool
-cmd_set_max_input(const char *text)
+/* The --max-input, -j and --snapshot values: false after a usage message. */
+static bool
+set_max_input(const char *text)
 {
 	if (!cmd_parse_size(text, 1, UINT64_MAX, &max_input)) {
 		cmd_usage_error("invalid --max-input value '%s' (a size such "
@@ -80,8 +81,8 @@ cmd_set_max_input(const char *text)
 	return true;
 }
 
-bool
-cmd_set_jobs(const char *text)
+static bool
+set_jobs(const char *text)
 {
 	long v;
 
@@ -97,32 +98,8 @@ cmd_jobs(void)
 	return jobs;
 }
 
-int
-cmd_input_option(int c, const char *arg)
-{
-	bool ok;
-
-	switch (c) {
-	case CMD_OPT_QUIET:
-		cmd_quiet = true;
-		return 1;
-	case CMD_OPT_SNAPSHOT:
-		ok = cmd_set_snapshot(arg);
-		break;
-	case CMD_OPT_MAX_INPUT:
-		ok = cmd_set_max_input(arg);
-		break;
-	case 'j':
-		ok = cmd_set_jobs(arg);
-		break;
-	default:
-		return 0;
-	}
-	return ok ? 1 : -1;
-}
-
-bool
-cmd_set_snapshot(const char *text)
+static bool
+set_snapshot(const char *text)
 {
 	unsigned long long v;
 	char *end;
@@ -145,6 +122,35 @@ cmd_set_snapshot(const char *text)
 	return true;
 }
 
+/*
+ * The input group's option C with its argument ARG, and likewise
+ * view_option() and level_option() for theirs: 1 when taken, -1 after a
+ * usage message for a bad value.
+ */
+static int
+input_option(int c, const char *arg)
+{
+	bool ok;
+
+	switch (c) {
+	case CMD_OPT_QUIET:
+		cmd_quiet = true;
+		return 1;
+	case CMD_OPT_SNAPSHOT:
+		ok = set_snapshot(arg);
+		break;
+	case CMD_OPT_MAX_INPUT:
+		ok = set_max_input(arg);
+		break;
+	case 'j':
+		ok = set_jobs(arg);
+		break;
+	default:
+		return 0;
+	}
+	return ok ? 1 : -1;
+}
+
 void
 cmd_apply_input_options(struct profconv_read_options *opts)
 {
@@ -156,8 +162,8 @@ cmd_apply_input_options(struct profconv_read_options *opts)
 		opts->snapshot = snapshot;
 }
 
-int
-cmd_view_option(struct cmd_view *v, int c, const char *arg)
+static int
+view_option(struct cmd_view *v, int c, const char *arg)
 {
 	switch (c) {
 	case CMD_OPT_DEMANGLE:
@@ -187,8 +193,8 @@ cmd_view_option(struct cmd_view *v, int c, const char *arg)
 	}
 }
 
-int
-cmd_level_option(struct profconv_write_options *w, int c, const char *arg)
+static int
+level_option(struct profconv_write_options *w, int c, const char *arg)
 {
 	long level;
 
@@ -223,7 +229,7 @@ cmd_parse_by(const char *s, enum profconv_diff_by *by)
 	return true;
 }
 
-/* --- the option tables ----------------------------------------------------- */
+/* --- the option tables ------------------------------------------------ */
 
 /* The most options a table may have (profflame has 42). */
 #define MAX_OPTS 64
@@ -291,13 +297,13 @@ take(const struct cmd_parser *p, const struct cmd_opt *o, const char *arg)
 
 	switch (o->group) {
 	case CMD_INPUT:
-		taken = cmd_input_option(o->id, arg);
+		taken = input_option(o->id, arg);
 		break;
 	case CMD_VIEW:
-		taken = cmd_view_option(p->view, o->id, arg);
+		taken = view_option(p->view, o->id, arg);
 		break;
 	case CMD_LEVEL:
-		taken = cmd_level_option(p->write, o->id, arg);
+		taken = level_option(p->write, o->id, arg);
 		break;
 	case CMD_HELP:
 		if (o->id == 'V')

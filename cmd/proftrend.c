@@ -26,37 +26,57 @@ static const char usage_text[] =
 	"leak suspects: rows whose in-use bytes grew steadily.  Snapshots are\n"
 	"taken in natural order of their names (x.m2 before x.m10), or by\n"
 	"collection time when every one has a time.\n"
-	"\n"
-	"      --by KIND         rows per function (default), line or stack\n"
-	"  -t, --type TYPE       sample type to follow (default inuse_space,\n"
-	"                        else space, else the default type)\n"
-	"      --json            print the analysis as JSON, not a table\n"
-	"  -o, --output FILE     write the last snapshot minus the first,\n"
-	"                        suspect rows only, as a pprof profile\n"
-	"  -n, --top N           print at most N rows\n"
-	"      --bytes           exact numbers instead of KiB/MiB/GiB\n"
-	"      --no-sort         take the snapshots in the order given\n"
-	"      --min-grew FRAC   a suspect grew in at least FRAC of the\n"
-	"                        intervals (default 0.8)\n"
-	"      --min-growth SIZE and by at least SIZE bytes (suffix K, M or\n"
-	"                        G; default 4K)\n"
-	"      --min-share FRAC  and by at least FRAC of the total's growth\n"
-	"                        (default 0.01)\n"
-	"  -q, --quiet           print nothing; only the exit status\n"
-	CMD_VIEW_HELP
-	CMD_LEVEL_HELP
-	CMD_MAX_INPUT_HELP
-	CMD_JOBS_HELP
-	"  -h, --help            show this help and exit\n"
-	"  -V, --version         show version information and exit\n"
-	"\n"
-	"Exit status: 0 no suspects, 1 suspects found, 2 trouble.\n"
-	"example: proftrend prog.*.heap\n";
+	"\n";
 
 enum {
 	OPT_JSON = 256, OPT_BYTES, OPT_NO_SORT, OPT_MIN_GREW, OPT_MIN_GROWTH,
 	OPT_MIN_SHARE, OPT_BY
 };
+
+static const struct cmd_opt opts[] = {
+	{ "by", OPT_BY, required_argument, CMD_OWN,
+	  "      --by KIND         rows per function (default), line or stack\n" },
+	{ "type", 't', required_argument, CMD_OWN,
+	  "  -t, --type TYPE       sample type to follow (default inuse_space,\n"
+	  "                        else space, else the default type)\n" },
+	{ "json", OPT_JSON, no_argument, CMD_OWN,
+	  "      --json            print the analysis as JSON, not a table\n" },
+	{ "output", 'o', required_argument, CMD_OWN,
+	  "  -o, --output FILE     write the last snapshot minus the first,\n"
+	  "                        suspect rows only, as a pprof profile\n" },
+	{ "top", 'n', required_argument, CMD_OWN,
+	  "  -n, --top N           print at most N rows\n" },
+	{ "bytes", OPT_BYTES, no_argument, CMD_OWN,
+	  "      --bytes           exact numbers instead of KiB/MiB/GiB\n" },
+	{ "no-sort", OPT_NO_SORT, no_argument, CMD_OWN,
+	  "      --no-sort         take the snapshots in the order given\n" },
+	{ "min-grew", OPT_MIN_GREW, required_argument, CMD_OWN,
+	  "      --min-grew FRAC   a suspect grew in at least FRAC of the\n"
+	  "                        intervals (default 0.8)\n" },
+	{ "min-growth", OPT_MIN_GROWTH, required_argument, CMD_OWN,
+	  "      --min-growth SIZE and by at least SIZE bytes (suffix K, M or\n"
+	  "                        G; default 4K)\n" },
+	{ "min-share", OPT_MIN_SHARE, required_argument, CMD_OWN,
+	  "      --min-share FRAC  and by at least FRAC of the total's growth\n"
+	  "                        (default 0.01)\n" },
+	/* Not the input group's --quiet: this one prints nothing at all. */
+	{ "quiet", 'q', no_argument, CMD_OWN,
+	  "  -q, --quiet           print nothing; only the exit status\n" },
+	CMD_VIEW_OPTS,
+	CMD_LEVEL_OPTS,
+	CMD_MAX_INPUT_OPT,
+	CMD_JOBS_OPT,
+	{ "help", 'h', no_argument, CMD_HELP,
+	  "  -h, --help            show this help and exit\n" },
+	{ "version", 'V', no_argument, CMD_HELP,
+	  "  -V, --version         show version information and exit\n" },
+	{ NULL, 0, 0, CMD_OWN, NULL }
+};
+
+static const char footer[] =
+	"\n"
+	"Exit status: 0 no suspects, 1 suspects found, 2 trouble.\n"
+	"example: proftrend prog.*.heap\n";
 
 struct trend_args {
 	struct profconv_trend_options trend;
@@ -136,58 +156,21 @@ parse_option(int c, struct trend_args *a)
 		return parse_fraction("--min-share", optarg,
 		    &a->trend.min_growth_share);
 	}
-	cmd_usage_hint();
-	return false;
+	return true;
 }
 
 /* Returns TREND_CLEAN to go on, -1 after --help/--version, or 2. */
 static int
 parse_args(int argc, char **argv, struct trend_args *a)
 {
-	static const struct option longopts[] = {
-		{ "by", required_argument, NULL, OPT_BY },
-		{ "type", required_argument, NULL, 't' },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "output", required_argument, NULL, 'o' },
-		{ "top", required_argument, NULL, 'n' },
-		{ "bytes", no_argument, NULL, OPT_BYTES },
-		{ "no-sort", no_argument, NULL, OPT_NO_SORT },
-		{ "min-grew", required_argument, NULL, OPT_MIN_GREW },
-		{ "min-growth", required_argument, NULL, OPT_MIN_GROWTH },
-		{ "min-share", required_argument, NULL, OPT_MIN_SHARE },
-		{ "quiet", no_argument, NULL, 'q' },
-		CMD_VIEW_OPTIONS,
-		CMD_LEVEL_OPTIONS,
-		CMD_MAX_INPUT_OPTION,
-		CMD_JOBS_OPTION,
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
-	};
-	int c, taken;
+	struct cmd_parser p = { opts, usage_text, footer, &a->view, &a->write };
+	int c;
 
-	while ((c = getopt_long(argc, argv, "t:o:n:ql:j:hV", longopts,
-	    NULL)) != -1) {
-		taken = cmd_view_option(&a->view, c, optarg);
-		if (taken == 0)
-			taken = cmd_level_option(&a->write, c, optarg);
-		if (taken == 0)
-			taken = cmd_input_option(c, optarg);
-		if (taken < 0)
-			return TREND_TROUBLE;
-		if (taken > 0)
-			continue;
-		if (c == 'h') {
-			fputs(usage_text, stdout);
-			return -1;
-		}
-		if (c == 'V') {
-			cmd_version();
-			return -1;
-		}
+	while ((c = cmd_getopt(&p, argc, argv)) > 0)
 		if (!parse_option(c, a))
 			return TREND_TROUBLE;
-	}
+	if (c != CMD_OPTS_END)
+		return c == CMD_OPTS_EXIT ? -1 : TREND_TROUBLE;
 	if (argc - optind < 1) {
 		cmd_usage_error("expected two SNAPSHOTs or more, or a "
 		    "massif file with two detailed snapshots");
