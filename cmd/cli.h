@@ -131,6 +131,13 @@ enum {
  */
 int cmd_getopt(const struct cmd_parser *p, int argc, char **argv);
 
+/* -h and -V as most commands print them (show, profdiff, profflame,
+ * proftrend); a command whose help has another column writes its own. */
+#define CMD_HELP_OPT { "help", 'h', no_argument, CMD_HELP, \
+	"  -h, --help            show this help and exit\n" }
+#define CMD_VERSION_OPT { "version", 'V', no_argument, CMD_HELP, \
+	"  -V, --version         show version information and exit\n" }
+
 /*
  * The input group, options of every command that reads profiles:
  * --max-input SIZE, the largest input accepted once decompressed (a

@@ -32,8 +32,7 @@ static const struct cmd_opt opts[] = {
 	  "                        profile's default)\n" },
 	CMD_VIEW_OPTS,
 	CMD_INPUT_OPTS,
-	{ "help", 'h', no_argument, CMD_HELP,
-	  "  -h, --help            show this help and exit\n" },
+	CMD_HELP_OPT,
 	{ NULL, 0, 0, CMD_OWN, NULL }
 };
 

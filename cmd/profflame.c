@@ -120,10 +120,8 @@ static const struct cmd_opt opts[] = {
 	  "      --reverse         merge stacks from the leaf end\n"
 	  "      --negate          differential: swap red and blue\n" },
 	CMD_INPUT_OPTS,
-	{ "help", 'h', no_argument, CMD_HELP,
-	  "  -h, --help            show this help and exit\n" },
-	{ "version", 'V', no_argument, CMD_HELP,
-	  "  -V, --version         show version information and exit\n" },
+	CMD_HELP_OPT,
+	CMD_VERSION_OPT,
 	{ NULL, 0, 0, CMD_OWN, NULL }
 };
 

@@ -66,10 +66,8 @@ static const struct cmd_opt opts[] = {
 	CMD_LEVEL_OPTS,
 	CMD_MAX_INPUT_OPT,
 	CMD_JOBS_OPT,
-	{ "help", 'h', no_argument, CMD_HELP,
-	  "  -h, --help            show this help and exit\n" },
-	{ "version", 'V', no_argument, CMD_HELP,
-	  "  -V, --version         show version information and exit\n" },
+	CMD_HELP_OPT,
+	CMD_VERSION_OPT,
 	{ NULL, 0, 0, CMD_OWN, NULL }
 };
 
