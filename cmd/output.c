@@ -32,7 +32,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "common.h"
+#include "cli.h"
 
 /* Links followed before giving up with ELOOP, as the kernel does. */
 #define MAX_LINKS 40

@@ -7,8 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commands.h"
-#include "common.h"
+#include "cli.h"
 
 struct subcommand {
 	const char *name;

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include <profconv.h>
-#include "common.h"
+#include "cli.h"
 
 /* diff(1)'s contract: 0 same, 1 different, 2 trouble. */
 enum { DIFF_SAME = 0, DIFF_DIFFERENT = 1, DIFF_TROUBLE = 2 };
@@ -23,26 +23,44 @@ static const char usage_text[] =
 	"Delta bytes; other profiles get base, cur and delta per sample type.\n"
 	"The table is made from the delta profile -o writes, with the names\n"
 	"and stacks profconv show --summary and profflame show.\n"
-	"\n"
-	"  -o, --output DELTA    also write CUR - BASE as a pprof profile\n"
-	"  -L, --leaks           only what grew: stacks whose in-use objects or\n"
-	"                        bytes went up (in the table and in DELTA)\n"
-	"  -N, --normalize       scale BASE to CUR's totals first\n"
-	"      --by KIND         rows per function (default), line or stack\n"
-	"      --sort COLUMN     new, freed, delta-objects, alloc-bytes,\n"
-	"                        freed-bytes, delta-bytes (default), name, or a\n"
-	"                        sample type name for other profiles\n"
-	"  -n, --top N           print at most N rows\n"
-	"      --bytes           exact numbers instead of KiB/MiB/GiB\n"
-	"      --json            print the comparison as JSON instead\n"
-	"  -q, --quiet           print no table (nor progress); only the exit\n"
-	"                        status\n"
-	CMD_VIEW_HELP
-	CMD_MAX_INPUT_HELP
-	CMD_JOBS_HELP
-	CMD_SNAPSHOT_HELP
-	"  -h, --help            show this help and exit\n"
-	"  -V, --version         show version information and exit\n"
+	"\n";
+
+enum { OPT_BYTES = 256, OPT_BY, OPT_SORT, OPT_JSON };
+
+static const struct cmd_opt opts[] = {
+	{ "output", 'o', required_argument, CMD_OWN,
+	  "  -o, --output DELTA    also write CUR - BASE as a pprof profile\n" },
+	{ "leaks", 'L', no_argument, CMD_OWN,
+	  "  -L, --leaks           only what grew: stacks whose in-use objects or\n"
+	  "                        bytes went up (in the table and in DELTA)\n" },
+	{ "normalize", 'N', no_argument, CMD_OWN,
+	  "  -N, --normalize       scale BASE to CUR's totals first\n" },
+	{ "by", OPT_BY, required_argument, CMD_OWN,
+	  "      --by KIND         rows per function (default), line or stack\n" },
+	{ "sort", OPT_SORT, required_argument, CMD_OWN,
+	  "      --sort COLUMN     new, freed, delta-objects, alloc-bytes,\n"
+	  "                        freed-bytes, delta-bytes (default), name, or a\n"
+	  "                        sample type name for other profiles\n" },
+	{ "top", 'n', required_argument, CMD_OWN,
+	  "  -n, --top N           print at most N rows\n" },
+	{ "bytes", OPT_BYTES, no_argument, CMD_OWN,
+	  "      --bytes           exact numbers instead of KiB/MiB/GiB\n" },
+	{ "json", OPT_JSON, no_argument, CMD_OWN,
+	  "      --json            print the comparison as JSON instead\n" },
+	/* Not the input group's --quiet: this one prints no table either. */
+	{ "quiet", 'q', no_argument, CMD_OWN,
+	  "  -q, --quiet           print no table (nor progress); only the exit\n"
+	  "                        status\n" },
+	CMD_VIEW_OPTS,
+	CMD_MAX_INPUT_OPT,
+	CMD_JOBS_OPT,
+	CMD_SNAPSHOT_OPT,
+	CMD_HELP_OPT,
+	CMD_VERSION_OPT,
+	{ NULL, 0, 0, CMD_OWN, NULL }
+};
+
+static const char footer[] =
 	"\n"
 	"Exit status: 0 no differences, 1 differences, 2 trouble.\n"
 	"example: profdiff --leaks prog.0001.heap prog.0009.heap\n";
@@ -55,84 +73,59 @@ struct diff_args {
 	bool normalize, quiet, json;
 };
 
-enum { OPT_BYTES = 256, OPT_BY, OPT_SORT, OPT_JSON };
+/* One of profdiff's own options, C, into A; false after a usage
+ * message. */
+static bool
+own_option(struct diff_args *a, int c)
+{
+	long top;
 
+	switch (c) {
+	case 'o':
+		a->out_path = optarg;
+		break;
+	case 'L':
+		a->diff.leaks = 1;
+		break;
+	case 'N':
+		a->normalize = true;
+		break;
+	case OPT_BY:
+		return cmd_parse_by(optarg, &a->diff.by);
+	case OPT_SORT:
+		a->table.sort = optarg;
+		break;
+	case 'n':
+		if (!cmd_parse_long("--top", optarg, 0, 100000000, &top))
+			return false;
+		a->table.top = (size_t)top;
+		break;
+	case OPT_BYTES:
+		a->table.exact = 1;
+		break;
+	case OPT_JSON:
+		a->json = true;
+		break;
+	case 'q':
+		a->quiet = true;
+		cmd_quiet = true;
+		break;
+	}
+	return true;
+}
+
+/* DIFF_SAME to go on, -1 after --help/--version, or DIFF_TROUBLE. */
 static int
 parse_args(int argc, char **argv, struct diff_args *a)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "leaks", no_argument, NULL, 'L' },
-		{ "normalize", no_argument, NULL, 'N' },
-		{ "by", required_argument, NULL, OPT_BY },
-		{ "sort", required_argument, NULL, OPT_SORT },
-		{ "top", required_argument, NULL, 'n' },
-		{ "bytes", no_argument, NULL, OPT_BYTES },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "quiet", no_argument, NULL, 'q' },
-		CMD_VIEW_OPTIONS,
-		CMD_MAX_INPUT_OPTION,
-		CMD_JOBS_OPTION,
-		CMD_SNAPSHOT_OPTION,
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
-	};
-	long top;
-	int c, taken;
+	struct cmd_parser p = { opts, usage_text, footer, &a->view, NULL };
+	int c;
 
-	while ((c = getopt_long(argc, argv, "o:LNn:qj:hV", longopts,
-	    NULL)) != -1) {
-		taken = cmd_view_option(&a->view, c, optarg);
-		if (taken == 0)
-			taken = cmd_input_option(c, optarg);
-		if (taken < 0)
+	while ((c = cmd_getopt(&p, argc, argv)) > 0)
+		if (!own_option(a, c))
 			return DIFF_TROUBLE;
-		if (taken > 0)
-			continue;
-		switch (c) {
-		case 'o':
-			a->out_path = optarg;
-			break;
-		case 'L':
-			a->diff.leaks = 1;
-			break;
-		case 'N':
-			a->normalize = true;
-			break;
-		case OPT_BY:
-			if (!cmd_parse_by(optarg, &a->diff.by))
-				return DIFF_TROUBLE;
-			break;
-		case OPT_SORT:
-			a->table.sort = optarg;
-			break;
-		case 'n':
-			if (!cmd_parse_long("--top", optarg, 0, 100000000, &top))
-				return DIFF_TROUBLE;
-			a->table.top = (size_t)top;
-			break;
-		case OPT_BYTES:
-			a->table.exact = 1;
-			break;
-		case OPT_JSON:
-			a->json = true;
-			break;
-		case 'q':
-			a->quiet = true;
-			cmd_quiet = true;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return -1;
-		case 'V':
-			cmd_version();
-			return -1;
-		default:
-			cmd_usage_hint();
-			return DIFF_TROUBLE;
-		}
-	}
+	if (c != CMD_OPTS_END)
+		return c == CMD_OPTS_EXIT ? -1 : DIFF_TROUBLE;
 	if (argc - optind != 2) {
 		cmd_usage_error("expected BASE and CUR");
 		return DIFF_TROUBLE;

@@ -15,7 +15,7 @@
 #include <sys/random.h>
 
 #include <profconv.h>
-#include "common.h"
+#include "cli.h"
 
 static const char usage_text[] =
 	"usage: profflame [options] IN\n"
@@ -25,62 +25,7 @@ static const char usage_text[] =
 	"distinct stack, sorted.  Allocator frames are cut off; inline frames\n"
 	"are expanded, outermost first.  The stacks and names are the ones\n"
 	"profconv show --summary and profdiff show for the same profile.\n"
-	"\n"
-	"  -t, --type TYPE       sample type to count (default: the profile's\n"
-	"                        default, else the last one)\n"
-	"  -b, --base BASE       differential output \"stack BASE CUR\"\n"
-	"                        (flamegraph.pl colours what grew red)\n"
-	"      --functions       name frames by function (default)\n"
-	"      --lines           name frames by function, file and line\n"
-	"      --addresses       name frames by function and address\n"
-	CMD_VIEW_HELP
-	"  -o, --output FILE     write to FILE instead of standard output\n"
-	"\n"
-	"Pictures instead of folded stacks:\n"
-	"      --svg             a flame graph as one self-contained SVG (click\n"
-	"                        to zoom, Ctrl-F to search); with --base, red\n"
-	"                        where IN grew, blue where it shrank\n"
-	"      --speedscope      speedscope's JSON file format, one profile per\n"
-	"                        sample type (only TYPE's with -t)\n"
-	"SVG options, as flamegraph.pl's:\n"
-	"      --title TEXT      heading (default \"Flame Graph\")\n"
-	"      --subtitle TEXT   second heading\n"
-	"      --countname TEXT  word after values (default: from the unit)\n"
-	"      --colors PALETTE  hot (default), mem, io, red, green, blue, aqua,\n"
-	"                        yellow, purple, orange; by name: java, js,\n"
-	"                        perl; wakeup, chain\n"
-	"      --hash            shades from a hash of the name, not a seed\n"
-	"      --random          random shades, new on every run\n"
-	"      --cp              keep colours in palette.map (read, then\n"
-	"                        written back with the new names)\n"
-	"      --palfile FILE    the same with FILE instead of palette.map\n"
-	"      --bgcolors BGCOLOR  yellow, blue, green, grey or #rrggbb\n"
-	"                        (default: by palette)\n"
-	"      --fonttype FONT   CSS font family (default Verdana)\n"
-	"      --fontsize SIZE   font size in pixels (default 12)\n"
-	"      --fontwidth WIDTH  mean glyph width / font size, to fit labels\n"
-	"                        (default 0.59)\n"
-	"      --nametype TEXT   before a frame's title on mouse-over\n"
-	"                        (default \"Function:\")\n"
-	"      --notes TEXT      a comment in the SVG\n"
-	"      --total N         widths and shares out of N, not the total\n"
-	"      --factor F        multiply the values shown by F\n"
-	"      --width PIXELS    image width (default 1200)\n"
-	"      --height PIXELS   height of one frame (default 16)\n"
-	"      --minwidth N[%]   leave out frames narrower than N pixels or N%\n"
-	"                        of the total (default 0.1)\n"
-	"      --inverted        icicle graph: the root at the top\n"
-	"      --reverse         merge stacks from the leaf end\n"
-	"      --negate          differential: swap red and blue\n"
-	CMD_MAX_INPUT_HELP
-	CMD_JOBS_HELP
-	CMD_QUIET_HELP
-	CMD_SNAPSHOT_HELP
-	"  -h, --help            show this help and exit\n"
-	"  -V, --version         show version information and exit\n"
-	"\n"
-	"examples: profflame --svg --colors=mem heap.pb.gz -o heap.svg\n"
-	"          profflame heap.pb.gz | flamegraph.pl --colors=mem > heap.svg\n";
+	"\n";
 
 enum {
 	OPT_FUNCTIONS = 256, OPT_LINES, OPT_ADDRESSES, OPT_SVG,
@@ -90,6 +35,100 @@ enum {
 	OPT_FONTTYPE, OPT_FONTSIZE, OPT_FONTWIDTH, OPT_NAMETYPE, OPT_NOTES,
 	OPT_TOTAL, OPT_FACTOR
 };
+
+static const struct cmd_opt opts[] = {
+	{ "type", 't', required_argument, CMD_OWN,
+	  "  -t, --type TYPE       sample type to count (default: the profile's\n"
+	  "                        default, else the last one)\n" },
+	{ "base", 'b', required_argument, CMD_OWN,
+	  "  -b, --base BASE       differential output \"stack BASE CUR\"\n"
+	  "                        (flamegraph.pl colours what grew red)\n" },
+	{ "functions", OPT_FUNCTIONS, no_argument, CMD_OWN,
+	  "      --functions       name frames by function (default)\n" },
+	{ "lines", OPT_LINES, no_argument, CMD_OWN,
+	  "      --lines           name frames by function, file and line\n" },
+	{ "addresses", OPT_ADDRESSES, no_argument, CMD_OWN,
+	  "      --addresses       name frames by function and address\n" },
+	CMD_VIEW_OPTS,
+	{ "output", 'o', required_argument, CMD_OWN,
+	  "  -o, --output FILE     write to FILE instead of standard output\n" },
+	{ NULL, 0, 0, CMD_OWN,
+	  "\n"
+	  "Pictures instead of folded stacks:\n" },
+	{ "svg", OPT_SVG, no_argument, CMD_OWN,
+	  "      --svg             a flame graph as one self-contained SVG (click\n"
+	  "                        to zoom, Ctrl-F to search); with --base, red\n"
+	  "                        where IN grew, blue where it shrank\n" },
+	{ "speedscope", OPT_SPEEDSCOPE, no_argument, CMD_OWN,
+	  "      --speedscope      speedscope's JSON file format, one profile per\n"
+	  "                        sample type (only TYPE's with -t)\n" },
+	{ NULL, 0, 0, CMD_OWN,
+	  "SVG options, as flamegraph.pl's:\n" },
+	{ "title", OPT_TITLE, required_argument, CMD_OWN,
+	  "      --title TEXT      heading (default \"Flame Graph\")\n" },
+	{ "subtitle", OPT_SUBTITLE, required_argument, CMD_OWN,
+	  "      --subtitle TEXT   second heading\n" },
+	{ "countname", OPT_COUNTNAME, required_argument, CMD_OWN,
+	  "      --countname TEXT  word after values (default: from the unit)\n" },
+	{ "colors", OPT_COLORS, required_argument, CMD_OWN,
+	  "      --colors PALETTE  hot (default), mem, io, red, green, blue, aqua,\n"
+	  "                        yellow, purple, orange; by name: java, js,\n"
+	  "                        perl; wakeup, chain\n" },
+	/* --help lists these six last (see "geometry" below); here they keep
+	 * the place they have always had in getopt's array. */
+	{ "width", OPT_WIDTH, required_argument, CMD_OWN, NULL },
+	{ "height", OPT_HEIGHT, required_argument, CMD_OWN, NULL },
+	{ "minwidth", OPT_MINWIDTH, required_argument, CMD_OWN, NULL },
+	{ "inverted", OPT_INVERTED, no_argument, CMD_OWN, NULL },
+	{ "reverse", OPT_REVERSE, no_argument, CMD_OWN, NULL },
+	{ "negate", OPT_NEGATE, no_argument, CMD_OWN, NULL },
+	{ "hash", OPT_HASH, no_argument, CMD_OWN,
+	  "      --hash            shades from a hash of the name, not a seed\n" },
+	{ "random", OPT_RANDOM, no_argument, CMD_OWN,
+	  "      --random          random shades, new on every run\n" },
+	{ "cp", OPT_CP, no_argument, CMD_OWN,
+	  "      --cp              keep colours in palette.map (read, then\n"
+	  "                        written back with the new names)\n" },
+	{ "palfile", OPT_PALFILE, required_argument, CMD_OWN,
+	  "      --palfile FILE    the same with FILE instead of palette.map\n" },
+	{ "bgcolors", OPT_BGCOLORS, required_argument, CMD_OWN,
+	  "      --bgcolors BGCOLOR  yellow, blue, green, grey or #rrggbb\n"
+	  "                        (default: by palette)\n" },
+	{ "fonttype", OPT_FONTTYPE, required_argument, CMD_OWN,
+	  "      --fonttype FONT   CSS font family (default Verdana)\n" },
+	{ "fontsize", OPT_FONTSIZE, required_argument, CMD_OWN,
+	  "      --fontsize SIZE   font size in pixels (default 12)\n" },
+	{ "fontwidth", OPT_FONTWIDTH, required_argument, CMD_OWN,
+	  "      --fontwidth WIDTH  mean glyph width / font size, to fit labels\n"
+	  "                        (default 0.59)\n" },
+	{ "nametype", OPT_NAMETYPE, required_argument, CMD_OWN,
+	  "      --nametype TEXT   before a frame's title on mouse-over\n"
+	  "                        (default \"Function:\")\n" },
+	{ "notes", OPT_NOTES, required_argument, CMD_OWN,
+	  "      --notes TEXT      a comment in the SVG\n" },
+	{ "total", OPT_TOTAL, required_argument, CMD_OWN,
+	  "      --total N         widths and shares out of N, not the total\n" },
+	{ "factor", OPT_FACTOR, required_argument, CMD_OWN,
+	  "      --factor F        multiply the values shown by F\n" },
+	/* The lines of the geometry options, --width to --negate (above). */
+	{ NULL, 0, 0, CMD_OWN,
+	  "      --width PIXELS    image width (default 1200)\n"
+	  "      --height PIXELS   height of one frame (default 16)\n"
+	  "      --minwidth N[%]   leave out frames narrower than N pixels or N%\n"
+	  "                        of the total (default 0.1)\n"
+	  "      --inverted        icicle graph: the root at the top\n"
+	  "      --reverse         merge stacks from the leaf end\n"
+	  "      --negate          differential: swap red and blue\n" },
+	CMD_INPUT_OPTS,
+	CMD_HELP_OPT,
+	CMD_VERSION_OPT,
+	{ NULL, 0, 0, CMD_OWN, NULL }
+};
+
+static const char footer[] =
+	"\n"
+	"examples: profflame --svg --colors=mem heap.pb.gz -o heap.svg\n"
+	"          profflame heap.pb.gz | flamegraph.pl --colors=mem > heap.svg\n";
 
 enum picture { FOLDED, SVG, SPEEDSCOPE };
 
@@ -173,13 +212,14 @@ svg_number(struct profconv_svg_options *o, int c)
 /* One of flamegraph.pl's options, C, into A->svg; false after a usage
  * message. */
 static bool
-svg_option(struct flame_args *a, int c, const struct option *longopts)
+svg_option(struct flame_args *a, int c)
 {
 	struct profconv_svg_options *o = &a->svg;
+	const struct cmd_opt *opt;
 
-	for (; longopts->name != NULL; longopts++)
-		if (longopts->val == c)
-			a->svg_option = longopts->name;
+	for (opt = opts; opt->name != NULL || opt->help != NULL; opt++)
+		if (opt->name != NULL && opt->id == c)
+			a->svg_option = opt->name;
 	switch (c) {
 	case OPT_TITLE: o->title = optarg; break;
 	case OPT_SUBTITLE: o->subtitle = optarg; break;
@@ -202,107 +242,57 @@ svg_option(struct flame_args *a, int c, const struct option *longopts)
 	return true;
 }
 
+/* One of profflame's own options, C, into A; false after a usage
+ * message. */
+static bool
+own_option(struct flame_args *a, int c)
+{
+	switch (c) {
+	case 't':
+		a->flame.sample_type = optarg;
+		break;
+	case 'b':
+		a->base_path = optarg;
+		break;
+	case OPT_FUNCTIONS:
+		a->view.view.granularity = PROFCONV_BY_FUNCTION;
+		break;
+	case OPT_LINES:
+		a->view.view.granularity = PROFCONV_BY_LINE;
+		break;
+	case OPT_ADDRESSES:
+		a->view.view.granularity = PROFCONV_BY_ADDRESS;
+		break;
+	case 'o':
+		a->out_path = optarg;
+		break;
+	case OPT_SVG:
+	case OPT_SPEEDSCOPE:
+		if (a->picture != FOLDED) {
+			cmd_usage_error("--svg and --speedscope exclude each "
+			    "other");
+			return false;
+		}
+		a->picture = c == OPT_SVG ? SVG : SPEEDSCOPE;
+		break;
+	default:	/* the rest are flamegraph.pl's */
+		return svg_option(a, c);
+	}
+	return true;
+}
+
 /* Returns EXIT_OK to go on, -1 after --help/--version, or an exit status. */
 static int
 parse_args(int argc, char **argv, struct flame_args *a)
 {
-	static const struct option longopts[] = {
-		{ "type", required_argument, NULL, 't' },
-		{ "base", required_argument, NULL, 'b' },
-		{ "functions", no_argument, NULL, OPT_FUNCTIONS },
-		{ "lines", no_argument, NULL, OPT_LINES },
-		{ "addresses", no_argument, NULL, OPT_ADDRESSES },
-		CMD_VIEW_OPTIONS,
-		{ "output", required_argument, NULL, 'o' },
-		{ "svg", no_argument, NULL, OPT_SVG },
-		{ "speedscope", no_argument, NULL, OPT_SPEEDSCOPE },
-		{ "title", required_argument, NULL, OPT_TITLE },
-		{ "subtitle", required_argument, NULL, OPT_SUBTITLE },
-		{ "countname", required_argument, NULL, OPT_COUNTNAME },
-		{ "colors", required_argument, NULL, OPT_COLORS },
-		{ "width", required_argument, NULL, OPT_WIDTH },
-		{ "height", required_argument, NULL, OPT_HEIGHT },
-		{ "minwidth", required_argument, NULL, OPT_MINWIDTH },
-		{ "inverted", no_argument, NULL, OPT_INVERTED },
-		{ "reverse", no_argument, NULL, OPT_REVERSE },
-		{ "negate", no_argument, NULL, OPT_NEGATE },
-		{ "hash", no_argument, NULL, OPT_HASH },
-		{ "random", no_argument, NULL, OPT_RANDOM },
-		{ "cp", no_argument, NULL, OPT_CP },
-		{ "palfile", required_argument, NULL, OPT_PALFILE },
-		{ "bgcolors", required_argument, NULL, OPT_BGCOLORS },
-		{ "fonttype", required_argument, NULL, OPT_FONTTYPE },
-		{ "fontsize", required_argument, NULL, OPT_FONTSIZE },
-		{ "fontwidth", required_argument, NULL, OPT_FONTWIDTH },
-		{ "nametype", required_argument, NULL, OPT_NAMETYPE },
-		{ "notes", required_argument, NULL, OPT_NOTES },
-		{ "total", required_argument, NULL, OPT_TOTAL },
-		{ "factor", required_argument, NULL, OPT_FACTOR },
-		CMD_MAX_INPUT_OPTION,
-		CMD_JOBS_OPTION,
-		CMD_QUIET_OPTION,
-		CMD_SNAPSHOT_OPTION,
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
-	};
-	int c, taken;
+	struct cmd_parser p = { opts, usage_text, footer, &a->view, NULL };
+	int c;
 
-	while ((c = getopt_long(argc, argv, "t:b:o:j:hV", longopts,
-	    NULL)) != -1) {
-		taken = cmd_view_option(&a->view, c, optarg);
-		if (taken == 0)
-			taken = cmd_input_option(c, optarg);
-		if (taken < 0)
+	while ((c = cmd_getopt(&p, argc, argv)) > 0)
+		if (!own_option(a, c))
 			return EXIT_USAGE;
-		if (taken > 0)
-			continue;
-		switch (c) {
-		case 't':
-			a->flame.sample_type = optarg;
-			break;
-		case 'b':
-			a->base_path = optarg;
-			break;
-		case OPT_FUNCTIONS:
-			a->view.view.granularity = PROFCONV_BY_FUNCTION;
-			break;
-		case OPT_LINES:
-			a->view.view.granularity = PROFCONV_BY_LINE;
-			break;
-		case OPT_ADDRESSES:
-			a->view.view.granularity = PROFCONV_BY_ADDRESS;
-			break;
-		case 'o':
-			a->out_path = optarg;
-			break;
-		case OPT_SVG:
-		case OPT_SPEEDSCOPE:
-			if (a->picture != FOLDED)
-				return cmd_usage_error("--svg and --speedscope "
-				    "exclude each other");
-			a->picture = c == OPT_SVG ? SVG : SPEEDSCOPE;
-			break;
-		case OPT_TITLE: case OPT_SUBTITLE: case OPT_COUNTNAME:
-		case OPT_COLORS: case OPT_WIDTH: case OPT_HEIGHT:
-		case OPT_MINWIDTH: case OPT_INVERTED: case OPT_REVERSE:
-		case OPT_NEGATE: case OPT_HASH: case OPT_RANDOM: case OPT_CP:
-		case OPT_PALFILE: case OPT_BGCOLORS: case OPT_FONTTYPE:
-		case OPT_FONTSIZE: case OPT_FONTWIDTH: case OPT_NAMETYPE:
-		case OPT_NOTES: case OPT_TOTAL: case OPT_FACTOR:
-			if (!svg_option(a, c, longopts))
-				return EXIT_USAGE;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return -1;
-		case 'V':
-			cmd_version();
-			return -1;
-		default:
-			return cmd_usage_hint();
-		}
-	}
+	if (c != CMD_OPTS_END)
+		return c == CMD_OPTS_EXIT ? -1 : EXIT_USAGE;
 	if (argc - optind != 1)
 		return cmd_usage_error("expected one IN");
 	if (a->svg_option != NULL && a->picture != SVG)

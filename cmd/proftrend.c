@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include <profconv.h>
-#include "common.h"
+#include "cli.h"
 
 /* As profdiff: 0 nothing found, 1 suspects found, 2 trouble. */
 enum { TREND_CLEAN = 0, TREND_SUSPECTS = 1, TREND_TROUBLE = 2 };
@@ -26,37 +26,55 @@ static const char usage_text[] =
 	"leak suspects: rows whose in-use bytes grew steadily.  Snapshots are\n"
 	"taken in natural order of their names (x.m2 before x.m10), or by\n"
 	"collection time when every one has a time.\n"
-	"\n"
-	"      --by KIND         rows per function (default), line or stack\n"
-	"  -t, --type TYPE       sample type to follow (default inuse_space,\n"
-	"                        else space, else the default type)\n"
-	"      --json            print the analysis as JSON, not a table\n"
-	"  -o, --output FILE     write the last snapshot minus the first,\n"
-	"                        suspect rows only, as a pprof profile\n"
-	"  -n, --top N           print at most N rows\n"
-	"      --bytes           exact numbers instead of KiB/MiB/GiB\n"
-	"      --no-sort         take the snapshots in the order given\n"
-	"      --min-grew FRAC   a suspect grew in at least FRAC of the\n"
-	"                        intervals (default 0.8)\n"
-	"      --min-growth SIZE and by at least SIZE bytes (suffix K, M or\n"
-	"                        G; default 4K)\n"
-	"      --min-share FRAC  and by at least FRAC of the total's growth\n"
-	"                        (default 0.01)\n"
-	"  -q, --quiet           print nothing; only the exit status\n"
-	CMD_VIEW_HELP
-	CMD_LEVEL_HELP
-	CMD_MAX_INPUT_HELP
-	CMD_JOBS_HELP
-	"  -h, --help            show this help and exit\n"
-	"  -V, --version         show version information and exit\n"
-	"\n"
-	"Exit status: 0 no suspects, 1 suspects found, 2 trouble.\n"
-	"example: proftrend prog.*.heap\n";
+	"\n";
 
 enum {
 	OPT_JSON = 256, OPT_BYTES, OPT_NO_SORT, OPT_MIN_GREW, OPT_MIN_GROWTH,
 	OPT_MIN_SHARE, OPT_BY
 };
+
+static const struct cmd_opt opts[] = {
+	{ "by", OPT_BY, required_argument, CMD_OWN,
+	  "      --by KIND         rows per function (default), line or stack\n" },
+	{ "type", 't', required_argument, CMD_OWN,
+	  "  -t, --type TYPE       sample type to follow (default inuse_space,\n"
+	  "                        else space, else the default type)\n" },
+	{ "json", OPT_JSON, no_argument, CMD_OWN,
+	  "      --json            print the analysis as JSON, not a table\n" },
+	{ "output", 'o', required_argument, CMD_OWN,
+	  "  -o, --output FILE     write the last snapshot minus the first,\n"
+	  "                        suspect rows only, as a pprof profile\n" },
+	{ "top", 'n', required_argument, CMD_OWN,
+	  "  -n, --top N           print at most N rows\n" },
+	{ "bytes", OPT_BYTES, no_argument, CMD_OWN,
+	  "      --bytes           exact numbers instead of KiB/MiB/GiB\n" },
+	{ "no-sort", OPT_NO_SORT, no_argument, CMD_OWN,
+	  "      --no-sort         take the snapshots in the order given\n" },
+	{ "min-grew", OPT_MIN_GREW, required_argument, CMD_OWN,
+	  "      --min-grew FRAC   a suspect grew in at least FRAC of the\n"
+	  "                        intervals (default 0.8)\n" },
+	{ "min-growth", OPT_MIN_GROWTH, required_argument, CMD_OWN,
+	  "      --min-growth SIZE and by at least SIZE bytes (suffix K, M or\n"
+	  "                        G; default 4K)\n" },
+	{ "min-share", OPT_MIN_SHARE, required_argument, CMD_OWN,
+	  "      --min-share FRAC  and by at least FRAC of the total's growth\n"
+	  "                        (default 0.01)\n" },
+	/* Not the input group's --quiet: this one prints nothing at all. */
+	{ "quiet", 'q', no_argument, CMD_OWN,
+	  "  -q, --quiet           print nothing; only the exit status\n" },
+	CMD_VIEW_OPTS,
+	CMD_LEVEL_OPTS,
+	CMD_MAX_INPUT_OPT,
+	CMD_JOBS_OPT,
+	CMD_HELP_OPT,
+	CMD_VERSION_OPT,
+	{ NULL, 0, 0, CMD_OWN, NULL }
+};
+
+static const char footer[] =
+	"\n"
+	"Exit status: 0 no suspects, 1 suspects found, 2 trouble.\n"
+	"example: proftrend prog.*.heap\n";
 
 struct trend_args {
 	struct profconv_trend_options trend;
@@ -81,28 +99,16 @@ parse_fraction(const char *option, const char *s, double *out)
 	return true;
 }
 
-/* A byte count with an optional K, M or G suffix (powers of 1024). */
+/* --min-growth: a byte count, as --max-input's, that fits in an int64_t. */
 static bool
-parse_size(const char *option, const char *s, int64_t *out)
+parse_growth(const char *option, const char *s, int64_t *out)
 {
-	static const char suffixes[] = "KkMmGg";
-	unsigned long long v = 0;
-	char *end = NULL;
-	const char *u;
-	int shift = 0;
+	uint64_t v;
 
-	errno = 0;
-	if (s[0] >= '0' && s[0] <= '9')	/* no sign, space or bare suffix */
-		v = strtoull(s, &end, 10);
-	if (end != NULL && *end != '\0' && (u = strchr(suffixes, *end)) != NULL) {
-		shift = 10 * (int)((u - suffixes) / 2 + 1);
-		end++;
-	}
-	if (end == NULL || errno != 0 || *end != '\0' ||
-	    v > ((unsigned long long)INT64_MAX >> shift))
+	if (!cmd_parse_size(s, 0, INT64_MAX, &v))
 		return cmd_usage_error("invalid %s value '%s' (bytes, with "
 		    "an optional K, M or G)", option, s), false;
-	*out = (int64_t)(v << shift);
+	*out = (int64_t)v;
 	return true;
 }
 
@@ -142,63 +148,27 @@ parse_option(int c, struct trend_args *a)
 		return parse_fraction("--min-grew", optarg,
 		    &a->trend.min_grew_fraction);
 	case OPT_MIN_GROWTH:
-		return parse_size("--min-growth", optarg, &a->trend.min_growth);
+		return parse_growth("--min-growth", optarg,
+		    &a->trend.min_growth);
 	case OPT_MIN_SHARE:
 		return parse_fraction("--min-share", optarg,
 		    &a->trend.min_growth_share);
 	}
-	cmd_usage_hint();
-	return false;
+	return true;
 }
 
 /* Returns TREND_CLEAN to go on, -1 after --help/--version, or 2. */
 static int
 parse_args(int argc, char **argv, struct trend_args *a)
 {
-	static const struct option longopts[] = {
-		{ "by", required_argument, NULL, OPT_BY },
-		{ "type", required_argument, NULL, 't' },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "output", required_argument, NULL, 'o' },
-		{ "top", required_argument, NULL, 'n' },
-		{ "bytes", no_argument, NULL, OPT_BYTES },
-		{ "no-sort", no_argument, NULL, OPT_NO_SORT },
-		{ "min-grew", required_argument, NULL, OPT_MIN_GREW },
-		{ "min-growth", required_argument, NULL, OPT_MIN_GROWTH },
-		{ "min-share", required_argument, NULL, OPT_MIN_SHARE },
-		{ "quiet", no_argument, NULL, 'q' },
-		CMD_VIEW_OPTIONS,
-		CMD_LEVEL_OPTIONS,
-		CMD_MAX_INPUT_OPTION,
-		CMD_JOBS_OPTION,
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
-	};
-	int c, taken;
+	struct cmd_parser p = { opts, usage_text, footer, &a->view, &a->write };
+	int c;
 
-	while ((c = getopt_long(argc, argv, "t:o:n:ql:j:hV", longopts,
-	    NULL)) != -1) {
-		taken = cmd_view_option(&a->view, c, optarg);
-		if (taken == 0)
-			taken = cmd_level_option(&a->write, c, optarg);
-		if (taken == 0)
-			taken = cmd_input_option(c, optarg);
-		if (taken < 0)
-			return TREND_TROUBLE;
-		if (taken > 0)
-			continue;
-		if (c == 'h') {
-			fputs(usage_text, stdout);
-			return -1;
-		}
-		if (c == 'V') {
-			cmd_version();
-			return -1;
-		}
+	while ((c = cmd_getopt(&p, argc, argv)) > 0)
 		if (!parse_option(c, a))
 			return TREND_TROUBLE;
-	}
+	if (c != CMD_OPTS_END)
+		return c == CMD_OPTS_EXIT ? -1 : TREND_TROUBLE;
 	if (argc - optind < 1) {
 		cmd_usage_error("expected two SNAPSHOTs or more, or a "
 		    "massif file with two detailed snapshots");

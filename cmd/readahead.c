@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "common.h"
+#include "cli.h"
 
 /*
  * Reading many large inputs at once multiplies peak memory: past this

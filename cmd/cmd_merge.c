@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* merge.c - "profconv merge": merge profiles of any format into one pprof. */
+/* cmd_merge.c - "profconv merge": merge profiles of any format into one
+ * pprof. */
 
 #include "config.h"
 
@@ -9,8 +10,7 @@
 #include <stdlib.h>
 
 #include <profconv.h>
-#include "commands.h"
-#include "common.h"
+#include "cli.h"
 
 static const char usage_text[] =
 	"usage: profconv merge [-o OUT] [--level N | --no-compress] IN...\n"
@@ -20,13 +20,21 @@ static const char usage_text[] =
 	"inputs share are kept; identical stacks with identical labels add up,\n"
 	"across runs of one binary too (addresses are compared relative to\n"
 	"their mapping); samples that sum to zero are dropped.\n"
-	"\n"
-	"  -o, --output OUT   write to OUT instead of standard output\n"
-	CMD_LEVEL_HELP
-	CMD_MAX_INPUT_HELP
-	CMD_JOBS_HELP
-	CMD_QUIET_HELP
-	"  -h, --help         show this help and exit\n"
+	"\n";
+
+static const struct cmd_opt opts[] = {
+	{ "output", 'o', required_argument, CMD_OWN,
+	  "  -o, --output OUT   write to OUT instead of standard output\n" },
+	CMD_LEVEL_OPTS,
+	CMD_MAX_INPUT_OPT,
+	CMD_JOBS_OPT,
+	CMD_QUIET_OPT,
+	{ "help", 'h', no_argument, CMD_HELP,
+	  "  -h, --help         show this help and exit\n" },
+	{ NULL, 0, 0, CMD_OWN, NULL }
+};
+
+static const char footer[] =
 	"\n"
 	"example: profconv merge -o all.pb.gz heap.0001.heap heap.0002.heap\n";
 
@@ -73,41 +81,18 @@ merge_all(struct profconv_merger *mg, char **paths, int n)
 int
 cmd_merge(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		CMD_LEVEL_OPTIONS,
-		CMD_MAX_INPUT_OPTION,
-		CMD_JOBS_OPTION,
-		CMD_QUIET_OPTION,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct profconv_write_options wo = PROFCONV_WRITE_OPTIONS_INIT;
+	struct cmd_parser parser = { opts, usage_text, footer, NULL, &wo };
 	struct profconv_profile *merged = NULL;
 	struct profconv_merger *mg = NULL;
 	const char *out_path = "-";
-	int c, n, status, taken;
+	int c, n, status;
 
-	optind = 0;	/* glibc: a full reset for this argv */
-	while ((c = getopt_long(argc, argv, "o:l:j:h", longopts, NULL)) != -1) {
-		taken = cmd_level_option(&wo, c, optarg);
-		if (taken == 0)
-			taken = cmd_input_option(c, optarg);
-		if (taken < 0)
-			return EXIT_USAGE;
-		if (taken > 0)
-			continue;
-		switch (c) {
-		case 'o':
+	while ((c = cmd_getopt(&parser, argc, argv)) > 0)
+		if (c == 'o')
 			out_path = optarg;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return EXIT_OK;
-		default:
-			return cmd_usage_hint();
-		}
-	}
+	if (c != CMD_OPTS_END)
+		return c == CMD_OPTS_EXIT ? EXIT_OK : EXIT_USAGE;
 	n = argc - optind;
 	if (n < 1)
 		return cmd_usage_error("expected at least one IN");

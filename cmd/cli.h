@@ -1,0 +1,326 @@
+/* SPDX-License-Identifier: MIT */
+/* cli.h - what the commands share: entry points, messages, options, files. */
+#ifndef PROFCONV_CMD_CLI_H
+#define PROFCONV_CMD_CLI_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <profconv.h>
+
+enum {
+	EXIT_OK = 0,
+	EXIT_FAIL = 1,
+	EXIT_USAGE = 2
+};
+
+/* --- messages.c ---------------------------------------------------------- */
+
+/* The program name for messages: "profconv text2pb", "profdiff". */
+extern const char *cmd_name;
+
+/* Print "NAME: message" to stderr; return EXIT_FAIL. */
+int cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print "NAME: warning: message" to stderr. */
+void cmd_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print "NAME: 'SUBJECT': <profconv_errmsg()>"; return EXIT_FAIL. */
+int cmd_error_lib(const char *subject);
+/* Print the message and a "Try 'NAME --help'." line; return EXIT_USAGE. */
+int cmd_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print only the "Try ..." line (getopt has complained); EXIT_USAGE. */
+int cmd_usage_hint(void);
+/* Print the version lines for --version; return EXIT_OK. */
+int cmd_version(void);
+/* cmd_warn() in the library's warning-callback form (PAYLOAD unused). */
+void cmd_warn_fn(const char *msg, void *payload);
+
+/*
+ * Report RC, the failure of a library call writing to OUT_PATH ("-" or
+ * NULL: standard output) what it read from INPUT, with ERR the errno
+ * just after it: a write error names the output, once; a reader gone
+ * away (EPIPE) is not reported (EXIT_OK); anything else names INPUT.
+ */
+int cmd_write_failed(const char *out_path, int rc, int err,
+    const char *input);
+/* Flush and check standard output at the end of a command (silent when
+ * cmd_write_failed() reported it). */
+int cmd_close_stdout(int status);
+
+/* --- progress.c ---------------------------------------------------------- */
+
+/*
+ * --quiet: no progress line.  Progress shows on standard error only when
+ * it is a terminal, and only for work that has run a second already.
+ */
+extern bool cmd_quiet;
+
+/*
+ * A one-line progress indicator, rewritten in place: begin a phase whose
+ * units are UNITS ("bytes" prints sizes) with a label ("reading 'x'"),
+ * report DONE of TOTAL (0: unknown), end it (erases the line).  Messages
+ * erase it too.  Safe from two threads.
+ */
+void cmd_progress_begin(const char *units, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void cmd_progress(uint64_t done, uint64_t total);
+void cmd_progress_end(void);
+/* cmd_progress() in the library's profconv_progress_fn form. */
+void cmd_progress_fn(uint64_t done, uint64_t total, void *payload);
+/* Messages hold standard error between these; the progress line is
+ * erased first. */
+void cmd_stderr_lock(void);
+void cmd_stderr_unlock(void);
+
+/* --- options.c ----------------------------------------------------------- */
+
+/*
+ * Each command declares its options once, in a table, as libgit2's cli
+ * does with cli_opt_spec: an entry gives the long NAME, the ID getopt
+ * returns for it (a letter is also its short option; other IDs are 256
+ * or more), whether it takes an argument, the GROUP that takes it, and
+ * HELP, its lines in --help exactly as printed.  The shared groups come
+ * as the CMD_*_OPTS entries below, with their own help, so a command
+ * names the groups it takes and lists only what is its own.
+ *
+ * An entry with HELP and no NAME is a heading in --help.  An entry with
+ * a NAME and NULL HELP prints nothing: a later heading entry holds its
+ * lines (getopt's messages about an ambiguous abbreviation list the
+ * candidates in table order, so the table keeps that order even where
+ * --help lists them in another).  An entry of zeros ends the table.
+ */
+enum cmd_opt_group {
+	CMD_OWN,	/* returned to the command by cmd_getopt() */
+	CMD_INPUT,	/* --max-input, -j, --quiet, --snapshot */
+	CMD_VIEW,	/* into cmd_parser.view */
+	CMD_LEVEL,	/* into cmd_parser.write */
+	CMD_HELP,	/* -h prints --help, -V the version */
+};
+
+struct cmd_opt {
+	const char *name;
+	int id;
+	int has_arg;	/* getopt's no_argument or required_argument */
+	enum cmd_opt_group group;
+	const char *help;
+};
+
+/* A command's options: its table, the text of --help around the
+ * options' lines, and where the CMD_VIEW and CMD_LEVEL groups go (NULL
+ * when the table has none of them). */
+struct cmd_parser {
+	const struct cmd_opt *opts;
+	const char *usage;
+	const char *footer;
+	struct cmd_view *view;
+	struct profconv_write_options *write;
+};
+
+enum {
+	CMD_OPTS_END = 0,	/* no more options: optind is the first operand */
+	CMD_OPTS_EXIT = -1,	/* --help or --version printed: exit 0 */
+	CMD_OPTS_USAGE = -2	/* a usage message printed: exit 2 */
+};
+
+/*
+ * The next option in ARGV that is the command's own (CMD_OWN): its ID,
+ * with its argument in optarg.  Options of the shared groups are taken on
+ * the way; otherwise CMD_OPTS_END, CMD_OPTS_EXIT or CMD_OPTS_USAGE.  The
+ * first call starts ARGV afresh (optind = 0), as a subcommand must.
+ */
+int cmd_getopt(const struct cmd_parser *p, int argc, char **argv);
+
+/* -h and -V as most commands print them (show, profdiff, profflame,
+ * proftrend); a command whose help has another column writes its own. */
+#define CMD_HELP_OPT { "help", 'h', no_argument, CMD_HELP, \
+	"  -h, --help            show this help and exit\n" }
+#define CMD_VERSION_OPT { "version", 'V', no_argument, CMD_HELP, \
+	"  -V, --version         show version information and exit\n" }
+
+/*
+ * The input group, options of every command that reads profiles:
+ * --max-input SIZE, the largest input accepted once decompressed (a
+ * bound on gzip bombs); -j N, threads for reading, symbolizing, writing
+ * and drawing (default: one per online CPU; the output is the same
+ * whatever N is); --quiet (progress.c); --snapshot peak|last|N, which
+ * snapshot of a series (Valgrind massif) becomes the profile.
+ */
+enum {
+	CMD_OPT_MAX_INPUT = 0x1000, CMD_OPT_QUIET, CMD_OPT_SNAPSHOT
+};
+#define CMD_MAX_INPUT_OPT { "max-input", CMD_OPT_MAX_INPUT, \
+	required_argument, CMD_INPUT, \
+	"      --max-input SIZE  refuse inputs larger than SIZE decompressed\n" \
+	"                        (suffix K, M or G; default 8G)\n" }
+#define CMD_JOBS_OPT { "jobs", 'j', required_argument, CMD_INPUT, \
+	"  -j, --jobs N          use N threads (default: one per CPU); the\n" \
+	"                        output is the same for every N\n" }
+#define CMD_QUIET_OPT { "quiet", CMD_OPT_QUIET, no_argument, CMD_INPUT, \
+	"      --quiet           show no progress on a terminal\n" }
+#define CMD_SNAPSHOT_OPT { "snapshot", CMD_OPT_SNAPSHOT, \
+	required_argument, CMD_INPUT, \
+	"      --snapshot WHICH  massif: the snapshot to read, peak (default),\n" \
+	"                        last, or a snapshot number\n" }
+/* All four, for a command that takes them all. */
+#define CMD_INPUT_OPTS CMD_MAX_INPUT_OPT, CMD_JOBS_OPT, CMD_QUIET_OPT, \
+	CMD_SNAPSHOT_OPT
+
+/* The thread count -j asked for; 0: the library's default (one per CPU). */
+unsigned int cmd_jobs(void);
+/* Put what --max-input, -j and --snapshot said into OPTS where it leaves
+ * them to the command line. */
+void cmd_apply_input_options(struct profconv_read_options *opts);
+
+/*
+ * The view group, the options that say what a profile shows, the same
+ * in every command that shows stacks or names (show, profdiff,
+ * profflame, proftrend): --demangle, --no-inline, --focus, --ignore,
+ * --keep-allocator-frames, --no-symbolize.
+ */
+enum {
+	CMD_OPT_DEMANGLE = 0x1100, CMD_OPT_NO_INLINE, CMD_OPT_FOCUS,
+	CMD_OPT_IGNORE, CMD_OPT_KEEP_ALLOC, CMD_OPT_NO_SYMBOLIZE
+};
+#define CMD_VIEW_OPTS \
+	{ "demangle", CMD_OPT_DEMANGLE, required_argument, CMD_VIEW, \
+	  "      --demangle MODE   names as pprof shows them: simple (default;\n" \
+	  "                        no parameters or template arguments),\n" \
+	  "                        templates, full, or none (linker names)\n" }, \
+	{ "no-inline", CMD_OPT_NO_INLINE, no_argument, CMD_VIEW, \
+	  "      --no-inline       one frame per location, no inlined calls\n" }, \
+	{ "focus", CMD_OPT_FOCUS, required_argument, CMD_VIEW, \
+	  "      --focus RE        keep only stacks with a frame matching RE\n" }, \
+	{ "ignore", CMD_OPT_IGNORE, required_argument, CMD_VIEW, \
+	  "      --ignore RE       drop stacks with a frame matching RE\n" }, \
+	{ "keep-allocator-frames", CMD_OPT_KEEP_ALLOC, no_argument, CMD_VIEW, \
+	  "      --keep-allocator-frames\n" \
+	  "                        keep malloc, operator new, and frames inside\n" \
+	  "                        the allocator's library\n" }, \
+	{ "no-symbolize", CMD_OPT_NO_SYMBOLIZE, no_argument, CMD_VIEW, \
+	  "      --no-symbolize    do not look up symbols in the mapped binaries\n" }
+
+/* What a command shows, and whether it symbolizes on the fly. */
+struct cmd_view {
+	struct profconv_view_options view;
+	bool no_symbolize;
+};
+#define CMD_VIEW_INIT { { PROFCONV_VIEW_OPTIONS_VERSION, \
+	PROFCONV_BY_FUNCTION, PROFCONV_DEMANGLE_SIMPLE, 0, 0, NULL, NULL, \
+	cmd_warn_fn, NULL, 0 }, false }
+
+/*
+ * The level group, options of every command that writes pprof (text2pb,
+ * symbolize, merge, proftrend -o): -l/--level 0..9 (0: uncompressed)
+ * and --no-compress, the same as --level 0.
+ */
+enum { CMD_OPT_NO_COMPRESS = 0x1200 };
+#define CMD_LEVEL_OPTS \
+	{ "level", 'l', required_argument, CMD_LEVEL, \
+	  "  -l, --level N         gzip level 0..9 (default 6; 0: uncompressed)\n" }, \
+	{ "no-compress", CMD_OPT_NO_COMPRESS, no_argument, CMD_LEVEL, \
+	  "      --no-compress     write the protobuf without gzip (--level 0)\n" }
+
+/* Parse a whole decimal number in [MIN, MAX] for OPTION. */
+bool cmd_parse_long(const char *option, const char *text, long min, long max,
+    long *out);
+
+/*
+ * TEXT as a byte count into *OUT: decimal digits and an optional suffix
+ * K, M or G in either case (KiB, MiB, GiB), from MIN to MAX bytes.
+ * False, and no message, when it is not: each option words its own.
+ */
+bool cmd_parse_size(const char *text, uint64_t min, uint64_t max,
+    uint64_t *out);
+
+/*
+ * --by function|line|stack (profdiff, proftrend) into *BY; false after a
+ * usage message.
+ */
+bool cmd_parse_by(const char *s, enum profconv_diff_by *by);
+
+/* --- load.c -------------------------------------------------------------- */
+
+/* Whether cmd_read_profile() shows reading progress (merge shows files). */
+extern bool cmd_read_progress;
+
+/*
+ * Read PATH and, unless V says not to, symbolize it from its binaries
+ * with V's demangle mode (missing binaries are not errors).
+ * EXIT_OK or EXIT_FAIL.
+ */
+int cmd_load_profile(const struct cmd_view *v, const char *path,
+    struct profconv_profile **out);
+
+/*
+ * Read the profile at PATH ("-" is standard input) with OPTS (NULL: the
+ * defaults) into *OUT; reports its own errors.  EXIT_OK or EXIT_FAIL.
+ */
+int cmd_read_profile(const char *path, const struct profconv_read_options *opts,
+    struct profconv_profile **out);
+
+/*
+ * Write PROF as pprof to OUT_PATH ("-": standard output) through a
+ * temporary file renamed when complete.  EXIT_OK or EXIT_FAIL.
+ */
+int cmd_write_profile(const struct profconv_profile *prof,
+    const char *out_path, const struct profconv_write_options *opts);
+
+/*
+ * Symbolize PROF (read from SUBJECT) with OPTS (NULL: the defaults),
+ * warnings on stderr; with SUMMARY, one line saying how many locations
+ * got symbols and why the rest did not.  EXIT_OK or EXIT_FAIL.
+ */
+int cmd_symbolize_profile(struct profconv_profile *prof,
+    struct profconv_symbolize_options *opts, const char *subject,
+    bool summary);
+
+/* --- output.c ------------------------------------------------------------ */
+
+/*
+ * An output that appears whole or not at all: a temporary file beside
+ * PATH renamed over it on commit; "-" is standard output.  The rules for
+ * links, descriptors, devices, attributes and signals are in output.c.
+ */
+struct cmd_output {
+	const char *path;	/* as the user gave it, for messages */
+	char *target;		/* the file written, links followed */
+	char *tmp;		/* the temporary file, or NULL */
+	FILE *fp;
+	bool in_place;		/* hard-linked: copy into target on commit */
+};
+
+int cmd_output_open(struct cmd_output *o, const char *path);
+/* Finish: flush, close and rename; reports errors.  EXIT_OK/EXIT_FAIL. */
+int cmd_output_commit(struct cmd_output *o);
+/* Give up: close and remove the temporary file. */
+void cmd_output_abort(struct cmd_output *o);
+
+/* --- readahead.c --------------------------------------------------------- */
+
+/*
+ * Reading ahead (readahead.c): reader threads read PATHS[0..N-1], claimed
+ * in order, at most DEPTH inputs (or one per reader, if more) ahead of
+ * what the caller has taken, reporting unreadable ones themselves (with
+ * several readers, messages about different inputs may come in any
+ * order).  The -j threads go to up to 4 concurrent reads, the rest (and
+ * at the end, those of idle readers) to each read; with more than one
+ * reader, reads show no progress of their own (cmd_read_progress is false
+ * until finish).  Take each input in order; the caller owns it (NULL:
+ * unreadable).  Finish to stop early or at the end.
+ */
+struct cmd_readahead;
+int cmd_readahead_start(struct cmd_readahead **out, char **paths, int n,
+    int depth);
+struct profconv_profile *cmd_readahead_take(struct cmd_readahead *ra, int i);
+void cmd_readahead_finish(struct cmd_readahead *ra);
+
+/* --- cmd_*.c ------------------------------------------------------------- */
+
+/* The entry points of the profconv subcommands (profconv.c's table). */
+int cmd_merge(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_symbolize(int argc, char **argv);
+int cmd_text2pb(int argc, char **argv);
+
+#endif /* PROFCONV_CMD_CLI_H */

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/* cmd_show.c - "profconv show": print any readable profile as text. */
+
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+
+#include <profconv.h>
+#include "cli.h"
+
+static const char usage_text[] =
+	"usage: profconv show [options] FILE\n"
+	"\n"
+	"Print a profile in any format profconv reads as stable, diffable\n"
+	"text: header, samples with values, labels and stacks (location ids,\n"
+	"leaf first), locations with their lines, functions and mappings.\n"
+	"\n";
+
+static const struct cmd_opt opts[] = {
+	{ "summary", 's', no_argument, CMD_OWN,
+	  "  -s, --summary         print totals per sample type, then the top\n"
+	  "                        stacks and functions (the stacks profflame\n"
+	  "                        prints and the names profdiff shows); an\n"
+	  "                        unsymbolized profile is symbolized first\n" },
+	{ "top", 'n', required_argument, CMD_OWN,
+	  "  -n, --top N           how many stacks and functions --summary lists\n"
+	  "                        (default 10)\n" },
+	{ "type", 't', required_argument, CMD_OWN,
+	  "  -t, --type TYPE       sample type --summary ranks by (default: the\n"
+	  "                        profile's default)\n" },
+	CMD_VIEW_OPTS,
+	CMD_INPUT_OPTS,
+	CMD_HELP_OPT,
+	{ NULL, 0, 0, CMD_OWN, NULL }
+};
+
+static const char footer[] =
+	"\n"
+	"FILE may be '-' for standard input.\n"
+	"example: profconv show --summary heap.pb.gz\n";
+
+int
+cmd_show(int argc, char **argv)
+{
+	struct profconv_print_options print = PROFCONV_PRINT_OPTIONS_INIT;
+	struct cmd_view view = CMD_VIEW_INIT;
+	struct cmd_parser parser = { opts, usage_text, footer, &view, NULL };
+	struct profconv_profile *prof = NULL;
+	long top;
+	int c, status;
+
+	while ((c = cmd_getopt(&parser, argc, argv)) > 0) {
+		switch (c) {
+		case 's':
+			print.summary = 1;
+			break;
+		case 'n':
+			if (!cmd_parse_long("--top", optarg, 0, 1000000, &top))
+				return EXIT_USAGE;
+			print.top = (size_t)top;
+			break;
+		case 't':
+			print.sample_type = optarg;
+			break;
+		}
+	}
+	if (c != CMD_OPTS_END)
+		return c == CMD_OPTS_EXIT ? EXIT_OK : EXIT_USAGE;
+	if (argc - optind != 1)
+		return cmd_usage_error("expected one FILE");
+	view.view.jobs = cmd_jobs();
+	/* The dump shows the file as it is; the summary shows what the
+	 * other commands show, so it symbolizes like them. */
+	if (!print.summary)
+		view.no_symbolize = true;
+	print.view = &view.view;
+	status = cmd_load_profile(&view, argv[optind], &prof);
+	if (status == EXIT_OK) {
+		int rc = profconv_profile_print(prof, stdout, &print);
+
+		if (rc < 0)
+			status = cmd_write_failed("-", rc, errno, argv[optind]);
+	}
+	profconv_profile_free(prof);
+	return status;
+}

@@ -1,0 +1,344 @@
+/* SPDX-License-Identifier: MIT */
+/* options.c - the options the commands share, and the number parsers
+ * every option value goes through. */
+
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* 0: the library's default, PROFCONV_DEFAULT_MAX_INPUT. */
+static uint64_t max_input;
+static unsigned int jobs;
+/* --snapshot, when given. */
+static int64_t snapshot;
+static bool snapshot_set;
+
+bool
+cmd_parse_long(const char *option, const char *text, long min, long max,
+    long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(text, &end, 10);
+	if (end == text || *end != '\0' || errno == ERANGE || v < min ||
+	    v > max) {
+		cmd_usage_error("invalid %s value '%s' (expected %ld..%ld)",
+		    option, text, min, max);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+bool
+cmd_parse_size(const char *text, uint64_t min, uint64_t max, uint64_t *out)
+{
+	static const char suffixes[] = "KkMmGg";
+	const char *p = text, *u;
+	unsigned long long v;
+	char *end;
+	int shift = 0;
+
+	/* Blanks and a '+' first are strtoull()'s, and --max-input has
+	 * always taken them; a '-' it would wrap round to a huge size. */
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p == '+')
+		p++;
+	if (*p < '0' || *p > '9')
+		return false;
+	errno = 0;
+	v = strtoull(text, &end, 10);
+	if (errno == ERANGE)
+		return false;
+	if (*end != '\0' && (u = strchr(suffixes, *end)) != NULL) {
+		shift = 10 * (int)((u - suffixes) / 2 + 1);
+		end++;
+	}
+	if (*end != '\0' || v > (max >> shift) || ((uint64_t)v << shift) < min)
+		return false;
+	*out = (uint64_t)v << shift;
+	return true;
+}
+
+/* The --max-input, -j and --snapshot values: false after a usage message. */
+static bool
+set_max_input(const char *text)
+{
+	if (!cmd_parse_size(text, 1, UINT64_MAX, &max_input)) {
+		cmd_usage_error("invalid --max-input value '%s' (a size such "
+		    "as 512M or 4G)", text);
+		return false;
+	}
+	return true;
+}
+
+static bool
+set_jobs(const char *text)
+{
+	long v;
+
+	if (!cmd_parse_long("--jobs", text, 1, PROFCONV_MAX_JOBS, &v))
+		return false;
+	jobs = (unsigned int)v;
+	return true;
+}
+
+unsigned int
+cmd_jobs(void)
+{
+	return jobs;
+}
+
+static bool
+set_snapshot(const char *text)
+{
+	unsigned long long v;
+	char *end;
+
+	snapshot_set = true;
+	if (strcmp(text, "peak") == 0 || strcmp(text, "last") == 0) {
+		snapshot = text[0] == 'p' ? PROFCONV_SNAPSHOT_PEAK :
+		    PROFCONV_SNAPSHOT_LAST;
+		return true;
+	}
+	errno = 0;
+	v = strtoull(text, &end, 10);
+	if (end == text || *end != '\0' || errno == ERANGE || v > INT64_MAX ||
+	    text[0] < '0' || text[0] > '9') {
+		cmd_usage_error("invalid --snapshot value '%s' (peak, last or "
+		    "a snapshot number)", text);
+		return false;
+	}
+	snapshot = (int64_t)v;
+	return true;
+}
+
+/*
+ * The input group's option C with its argument ARG, and likewise
+ * view_option() and level_option() for theirs: 1 when taken, -1 after a
+ * usage message for a bad value.
+ */
+static int
+input_option(int c, const char *arg)
+{
+	bool ok;
+
+	switch (c) {
+	case CMD_OPT_QUIET:
+		cmd_quiet = true;
+		return 1;
+	case CMD_OPT_SNAPSHOT:
+		ok = set_snapshot(arg);
+		break;
+	case CMD_OPT_MAX_INPUT:
+		ok = set_max_input(arg);
+		break;
+	case 'j':
+		ok = set_jobs(arg);
+		break;
+	default:
+		return 0;
+	}
+	return ok ? 1 : -1;
+}
+
+void
+cmd_apply_input_options(struct profconv_read_options *opts)
+{
+	if (opts->max_input == 0)
+		opts->max_input = max_input;
+	if (opts->jobs == 0)
+		opts->jobs = jobs;
+	if (snapshot_set)
+		opts->snapshot = snapshot;
+}
+
+static int
+view_option(struct cmd_view *v, int c, const char *arg)
+{
+	switch (c) {
+	case CMD_OPT_DEMANGLE:
+		if (profconv_demangle_parse(arg, &v->view.demangle) < 0) {
+			cmd_usage_error("invalid --demangle value '%s' (use "
+			    "simple, templates, full or none)", arg);
+			return -1;
+		}
+		return 1;
+	case CMD_OPT_NO_INLINE:
+		v->view.no_inline = 1;
+		return 1;
+	case CMD_OPT_FOCUS:
+		v->view.focus = arg;
+		return 1;
+	case CMD_OPT_IGNORE:
+		v->view.ignore = arg;
+		return 1;
+	case CMD_OPT_KEEP_ALLOC:
+		v->view.keep_allocator_frames = 1;
+		return 1;
+	case CMD_OPT_NO_SYMBOLIZE:
+		v->no_symbolize = true;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static int
+level_option(struct profconv_write_options *w, int c, const char *arg)
+{
+	long level;
+
+	switch (c) {
+	case 'l':
+		if (!cmd_parse_long("--level", arg, 0, 9, &level))
+			return -1;
+		w->level = (int)level;
+		return 1;
+	case CMD_OPT_NO_COMPRESS:
+		w->level = 0;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+bool
+cmd_parse_by(const char *s, enum profconv_diff_by *by)
+{
+	if (strcmp(s, "function") == 0)
+		*by = PROFCONV_DIFF_BY_FUNCTION;
+	else if (strcmp(s, "line") == 0)
+		*by = PROFCONV_DIFF_BY_LINE;
+	else if (strcmp(s, "stack") == 0)
+		*by = PROFCONV_DIFF_BY_STACK;
+	else {
+		cmd_usage_error("invalid --by value '%s' (use function, line "
+		    "or stack)", s);
+		return false;
+	}
+	return true;
+}
+
+/* --- the option tables ------------------------------------------------ */
+
+/* The most options a table may have (profflame has 42). */
+#define MAX_OPTS 64
+
+/* getopt_long()'s arrays for the table they were made from. */
+static const struct cmd_opt *built_for;
+static struct option longopts[MAX_OPTS + 1];
+static char shortopts[2 * MAX_OPTS + 1];
+
+/* Make getopt_long()'s arrays from OPTS, in table order: that order is
+ * the one getopt lists the candidates of an ambiguous abbreviation in. */
+static void
+build(const struct cmd_opt *opts)
+{
+	size_t n = 0, k = 0;
+
+	for (; opts->name != NULL || opts->help != NULL; opts++) {
+		if (opts->name == NULL)
+			continue;	/* a heading */
+		if (n == MAX_OPTS)
+			abort();	/* a table larger than MAX_OPTS */
+		longopts[n].name = opts->name;
+		longopts[n].has_arg = opts->has_arg;
+		longopts[n].flag = NULL;
+		longopts[n].val = opts->id;
+		n++;
+		if (opts->id < 256) {
+			shortopts[k++] = (char)opts->id;
+			if (opts->has_arg == required_argument)
+				shortopts[k++] = ':';
+		}
+	}
+	memset(&longopts[n], 0, sizeof(longopts[n]));
+	shortopts[k] = '\0';
+}
+
+/* The entry of OPTS whose ID getopt returned as C, or NULL for '?'. */
+static const struct cmd_opt *
+find(const struct cmd_opt *opts, int c)
+{
+	for (; opts->name != NULL || opts->help != NULL; opts++)
+		if (opts->name != NULL && opts->id == c)
+			return opts;
+	return NULL;
+}
+
+static void
+print_help(const struct cmd_parser *p)
+{
+	const struct cmd_opt *o;
+
+	fputs(p->usage, stdout);
+	for (o = p->opts; o->name != NULL || o->help != NULL; o++)
+		if (o->help != NULL)
+			fputs(o->help, stdout);
+	fputs(p->footer, stdout);
+}
+
+/* Take O, a shared group's option, with its argument ARG: 0, or
+ * CMD_OPTS_EXIT or CMD_OPTS_USAGE. */
+static int
+take(const struct cmd_parser *p, const struct cmd_opt *o, const char *arg)
+{
+	int taken = 1;
+
+	switch (o->group) {
+	case CMD_INPUT:
+		taken = input_option(o->id, arg);
+		break;
+	case CMD_VIEW:
+		taken = view_option(p->view, o->id, arg);
+		break;
+	case CMD_LEVEL:
+		taken = level_option(p->write, o->id, arg);
+		break;
+	case CMD_HELP:
+		if (o->id == 'V')
+			cmd_version();
+		else
+			print_help(p);
+		return CMD_OPTS_EXIT;
+	case CMD_OWN:
+		break;
+	}
+	return taken < 0 ? CMD_OPTS_USAGE : 0;
+}
+
+int
+cmd_getopt(const struct cmd_parser *p, int argc, char **argv)
+{
+	const struct cmd_opt *o;
+	int c, rc;
+
+	if (built_for != p->opts) {
+		build(p->opts);
+		built_for = p->opts;
+		optind = 0;	/* glibc: a full reset for this argv */
+	}
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		o = find(p->opts, c);
+		if (o == NULL) {	/* getopt has said what was wrong */
+			cmd_usage_hint();
+			return CMD_OPTS_USAGE;
+		}
+		if (o->group == CMD_OWN)
+			return c;
+		rc = take(p, o, optarg);
+		if (rc != 0)
+			return rc;
+	}
+	return CMD_OPTS_END;
+}
