@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* load.c - reading, symbolizing and writing a profile for a command, with
- * one symbolizer kept for the whole command. */
+ * one symbolizer kept for the whole command (profconv_profile_load()). */
 
 #include "config.h"
 
@@ -19,8 +19,6 @@ read_done(int rc, const struct profconv_profile *prof, const char *subject)
 {
 	size_t n;
 
-	if (cmd_read_progress)
-		cmd_progress_end();
 	if (rc < 0)
 		return cmd_error_lib(subject);
 	n = profconv_profile_repaired_strings(prof);
@@ -31,38 +29,89 @@ read_done(int rc, const struct profconv_profile *prof, const char *subject)
 	return EXIT_OK;
 }
 
+/*
+ * Open PATH ("-": standard input) into *FP, refusing a directory.
+ * EXIT_OK or EXIT_FAIL (reported).
+ */
+static int
+open_input(const char *path, FILE **fp)
+{
+	struct stat st;
+
+	if (strcmp(path, "-") == 0) {
+		*fp = stdin;
+		return EXIT_OK;
+	}
+	*fp = fopen(path, "rb");
+	if (*fp == NULL)
+		return cmd_error("cannot open '%s': %s", path, strerror(errno));
+	if (fstat(fileno(*fp), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(*fp);
+		return cmd_error("cannot read '%s': Is a directory", path);
+	}
+	return EXIT_OK;
+}
+
+/* The symbolizer's progress names the input being loaded. */
+static const char *load_subject;
+static bool load_symbolizing;
+
+static void
+symbolize_progress(uint64_t done, uint64_t total, void *payload)
+{
+	(void)payload;
+	if (!load_symbolizing) {
+		cmd_progress_end();
+		cmd_progress_begin("modules", "symbolizing '%s'", load_subject);
+		load_symbolizing = true;
+	}
+	cmd_progress(done, total);
+}
+
+/*
+ * Read PATH with GIVEN (NULL: the defaults) and, when SYM is not NULL,
+ * symbolize it with SYM: profconv_profile_load(), with the command's
+ * input options, its progress line and its messages.
+ */
+static int
+load(const char *path, const struct profconv_read_options *given,
+    struct profconv_symbolizer *sym, struct profconv_profile **out)
+{
+	struct profconv_read_options opts = PROFCONV_READ_OPTIONS_INIT;
+	const char *subject = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	FILE *fp;
+	int rc;
+
+	*out = NULL;
+	if (given != NULL)
+		opts = *given;
+	cmd_apply_input_options(&opts);
+	if (open_input(path, &fp) != EXIT_OK)
+		return EXIT_FAIL;
+	if (cmd_read_progress) {
+		opts.progress = cmd_progress_fn;
+		cmd_progress_begin("bytes", "reading '%s'", subject);
+	}
+	/* Reader threads (readahead.c) come here too, but without SYM:
+	 * only the command's own thread touches what the symbolizer's
+	 * progress reads. */
+	if (sym != NULL) {
+		load_subject = subject;
+		load_symbolizing = false;
+	}
+	rc = profconv_profile_load(out, fp, &opts, sym, NULL);
+	if (fp != stdin)
+		fclose(fp);
+	if (cmd_read_progress || (sym != NULL && load_symbolizing))
+		cmd_progress_end();
+	return read_done(rc, *out, subject);
+}
+
 int
 cmd_read_profile(const char *path, const struct profconv_read_options *given,
     struct profconv_profile **out)
 {
-	struct profconv_read_options opts = PROFCONV_READ_OPTIONS_INIT;
-	struct stat st;
-	FILE *fp;
-	int rc;
-
-	if (given != NULL)
-		opts = *given;
-	cmd_apply_input_options(&opts);
-	if (cmd_read_progress) {
-		opts.progress = cmd_progress_fn;
-		cmd_progress_begin("bytes", "reading '%s'",
-		    strcmp(path, "-") == 0 ? "<stdin>" : path);
-	}
-
-	if (strcmp(path, "-") == 0) {
-		rc = profconv_profile_read(out, stdin, &opts, NULL);
-		return read_done(rc, *out, "<stdin>");
-	}
-	fp = fopen(path, "rb");
-	if (fp == NULL)
-		return cmd_error("cannot open '%s': %s", path, strerror(errno));
-	if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
-		fclose(fp);
-		return cmd_error("cannot read '%s': Is a directory", path);
-	}
-	rc = profconv_profile_read(out, fp, &opts, NULL);
-	fclose(fp);
-	return read_done(rc, *out, path);
+	return load(path, given, NULL, out);
 }
 
 int
@@ -114,73 +163,29 @@ print_summary(const struct profconv_symbolize_stats *st)
 }
 
 /*
- * One symbolizer for the whole command, so that the profiles of one
- * program (profdiff's two, proftrend's series, merge's inputs) open and
- * decode each binary once; made again when the options change.
+ * One symbolizer for the whole command, made with the options of its
+ * first use (a command symbolizes every input the same way), so that the
+ * profiles of one program (profdiff's two, proftrend's series, merge's
+ * inputs) open and decode each binary once.
  */
 static struct profconv_symbolizer *symbolizer;
-static struct profconv_symbolize_options symbolizer_opts;
-
-static bool
-same_string(const char *a, const char *b)
-{
-	return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
-}
-
-static bool
-same_symbolize_options(const struct profconv_symbolize_options *a,
-    const struct profconv_symbolize_options *b)
-{
-	return same_string(a->sysroot, b->sysroot) &&
-	    same_string(a->search_path, b->search_path) &&
-	    same_string(a->debuginfo_path, b->debuginfo_path) &&
-	    same_string(a->maps_file, b->maps_file) && a->pid == b->pid &&
-	    a->debuginfod == b->debuginfod && a->strict == b->strict &&
-	    a->demangle == b->demangle && a->jobs == b->jobs;
-}
-
-static char *symbolizer_strs[4];
 
 static void
 free_symbolizer(void)
 {
-	size_t i;
-
 	profconv_symbolizer_free(symbolizer);
 	symbolizer = NULL;
-	for (i = 0; i < 4; i++) {
-		free(symbolizer_strs[i]);
-		symbolizer_strs[i] = NULL;
-	}
-}
-
-/* A copy of the string option *FIELD that outlives the caller's. */
-static bool
-keep_string(const char **field, size_t slot)
-{
-	if (*field == NULL)
-		return true;
-	symbolizer_strs[slot] = strdup(*field);
-	*field = symbolizer_strs[slot];
-	return *field != NULL;
 }
 
 static int
-get_symbolizer(const struct profconv_symbolize_options *opts)
+get_symbolizer(struct profconv_symbolize_options *opts)
 {
-	static bool registered;
-
-	if (symbolizer != NULL && same_symbolize_options(&symbolizer_opts,
-	    opts))
+	if (symbolizer != NULL)
 		return 0;
-	free_symbolizer();
-	if (!registered && atexit(free_symbolizer) == 0)
-		registered = true;
-	symbolizer_opts = *opts;
-	if (!keep_string(&symbolizer_opts.sysroot, 0) ||
-	    !keep_string(&symbolizer_opts.search_path, 1) ||
-	    !keep_string(&symbolizer_opts.debuginfo_path, 2) ||
-	    !keep_string(&symbolizer_opts.maps_file, 3))
+	opts->warn = cmd_warn_fn;
+	opts->progress = symbolize_progress;
+	opts->jobs = cmd_jobs();
+	if (atexit(free_symbolizer) != 0)
 		return PROFCONV_ENOMEM;
 	return profconv_symbolizer_new(&symbolizer, opts);
 }
@@ -194,16 +199,13 @@ cmd_symbolize_profile(struct profconv_profile *prof,
 	struct profconv_symbolize_stats stats;
 	int rc;
 
-	if (opts == NULL)
-		opts = &def;
-	opts->warn = cmd_warn_fn;
-	opts->progress = cmd_progress_fn;
-	opts->jobs = cmd_jobs();
-	cmd_progress_begin("modules", "symbolizing '%s'", subject);
-	rc = get_symbolizer(opts);
+	rc = get_symbolizer(opts != NULL ? opts : &def);
+	load_subject = subject;
+	load_symbolizing = false;
 	if (rc == 0)
 		rc = profconv_symbolizer_run(symbolizer, prof, &stats);
-	cmd_progress_end();
+	if (load_symbolizing)
+		cmd_progress_end();
 	if (rc < 0)
 		return cmd_error_lib(subject);
 	if (summary)
@@ -216,11 +218,11 @@ cmd_load_profile(const struct cmd_view *v, const char *path,
     struct profconv_profile **out)
 {
 	struct profconv_symbolize_options sym = PROFCONV_SYMBOLIZE_OPTIONS_INIT;
-	int status = cmd_read_profile(path, NULL, out);
 
+	if (v->no_symbolize)
+		return load(path, NULL, NULL, out);
 	sym.demangle = v->view.demangle;
-	if (status == EXIT_OK && !v->no_symbolize)
-		status = cmd_symbolize_profile(*out, &sym,
-		    strcmp(path, "-") == 0 ? "<stdin>" : path, false);
-	return status;
+	if (get_symbolizer(&sym) < 0)
+		return cmd_error_lib(strcmp(path, "-") == 0 ? "<stdin>" : path);
+	return load(path, NULL, symbolizer, out);
 }
