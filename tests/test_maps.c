@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "helpers.h"
-#include "read/legacy.h"
+#include "read/builder.h"
 
 struct map_case {
 	const char *line;

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "read/legacy.h"
+#include "read/builder.h"
 #include "read/readers.h"
 
 /* Longest piece of input quoted in an error message. */

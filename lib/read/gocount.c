@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "read/legacy.h"
+#include "read/builder.h"
 #include "read/readers.h"
 
 #define TOTAL_TAG " profile: total "

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "read/legacy.h"
+#include "read/builder.h"
 
 static const char *
 skip_trim_space(const char *p, const char *end)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "read/legacy.h"
+#include "read/builder.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 

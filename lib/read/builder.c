@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * legacy.c - the builder shared by the legacy readers: address stacks to
+ * builder.c - the builder shared by the legacy readers: address stacks to
  * locations, map entries to mappings, and pprof's finishing heuristics.
  */
 
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "base/intervals.h"
-#include "read/legacy.h"
+#include "read/builder.h"
 
 /* --- number parsing ------------------------------------------------------------ */
 

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * legacy.h - what the legacy-format readers share: a builder that turns
+ * builder.h - what the legacy-format readers share: a builder that turns
  * stacks of raw addresses into the model the way google/pprof's legacy
  * parsers do (pprof-reference.md section 2), and the lexing and
  * Go-compatible number parsing of their text.
  */
-#ifndef PROFCONV_LEGACY_H
-#define PROFCONV_LEGACY_H
+#ifndef PROFCONV_BUILDER_H
+#define PROFCONV_BUILDER_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -16,7 +16,7 @@
 #include "model/seams.h"
 #include "read/maps.h"
 
-/* --- the legacy builder (legacy.c) ------------------------------------------- */
+/* --- the legacy builder (builder.c) ------------------------------------------- */
 
 /*
  * Builds a profile from samples whose stacks are raw addresses.  Locations
@@ -56,7 +56,7 @@ int profconv__legacy_add_sample(struct pc_legacy *b, const uint64_t *addrs,
 int profconv__legacy_finish(struct pc_legacy *b,
     struct profconv_profile **out);
 
-/* --- small parsing helpers (legacy.c) ----------------------------------------- */
+/* --- small parsing helpers (builder.c) ----------------------------------------- */
 
 /* Skip spaces and tabs from *P up to END. */
 static inline const char *
@@ -203,4 +203,4 @@ int profconv__harvest_addresses(struct pc_addrs *a, const char *p,
 int profconv__parse_stack(struct pc_addrs *a, const char *p,
     const char *end, uint64_t adjust, uint64_t lineno);
 
-#endif /* PROFCONV_LEGACY_H */
+#endif /* PROFCONV_BUILDER_H */
