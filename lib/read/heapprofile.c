@@ -20,6 +20,7 @@
 
 #include "read/chunked.h"
 #include "read/builder.h"
+#include "read/lex.h"
 #include "read/readers.h"
 
 #define HEADER_TAG "heap profile:"

@@ -60,6 +60,7 @@
 
 #include "read/chunked.h"
 #include "read/builder.h"
+#include "read/lex.h"
 #include "read/readers.h"
 
 /* jemalloc's allocation entry points and the internals leaf-ward of them,

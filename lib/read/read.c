@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "read/builder.h"
+#include "read/lex.h"
 #include "pprof/pprof.h"
 #include "read/readers.h"
 

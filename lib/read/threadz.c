@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "read/builder.h"
+#include "read/lex.h"
 #include "read/readers.h"
 
 /* Longest piece of input quoted in an error message. */

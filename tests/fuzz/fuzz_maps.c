@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "read/builder.h"
+#include "read/maps.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
