@@ -269,7 +269,9 @@ map_index_find(const struct map_index *x, uint64_t a)
 
 /*
  * Attach each location to the first mapping that holds its address, as
- * pprof does, looking entries up in O(log n) instead of one by one.
+ * pprof does, looking entries up in O(log n) instead of one by one.  The
+ * mapping ids are those the entries get in profconv__legacy_finish(),
+ * which adds them in order after this.
  */
 static int
 assign_locations(struct pc_legacy *b)
@@ -277,13 +279,12 @@ assign_locations(struct pc_legacy *b)
 	struct profconv_profile *prof = b->prof;
 	struct pc_maps *maps = &b->maps;
 	struct map_index x;
-	uint32_t fake = 0, j;
-	size_t i;
+	uint32_t fake = 0, j, id;
 	int rc;
 
 	rc = map_index_init(&x, maps);
-	for (i = 0; rc == 0 && i < prof->nlocations; i++) {
-		struct pc_location *l = &prof->locations[i];
+	for (id = 1; rc == 0 && id <= prof->nlocations; id++) {
+		const struct pc_location *l = pc_location(prof, id);
 		uint64_t a = l->address;
 
 		if (l->mapping != 0 || a == 0)
@@ -292,7 +293,7 @@ assign_locations(struct pc_legacy *b)
 		/* pprof appends the fake mapping to its list, so once it
 		 * exists it takes every address before the repair below. */
 		if (j == PC_STAB_NONE && fake != 0) {
-			l->mapping = fake;
+			profconv__set_location_mapping(prof, id, fake);
 			continue;
 		}
 		if (j == PC_STAB_NONE) {
@@ -307,12 +308,12 @@ assign_locations(struct pc_legacy *b)
 			}
 		}
 		if (j != PC_STAB_NONE) {
-			l->mapping = j + 1;
+			profconv__set_location_mapping(prof, id, j + 1);
 			continue;
 		}
 		if (fake == 0)
 			fake = (uint32_t)maps->n + 1;
-		l->mapping = fake;
+		profconv__set_location_mapping(prof, id, fake);
 	}
 	map_index_free(&x);
 	return rc < 0 ? rc : fake != 0 ? 1 : 0;
