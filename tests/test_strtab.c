@@ -81,37 +81,6 @@ Test(strtab, repairs_invalid_utf8_and_counts_it)
 	profconv__strtab_free(&t);
 }
 
-/* A message longer than the buffer keeps its head and its tail. */
-Test(error, long_messages_keep_their_reason)
-{
-	char subject[3000];
-	const char *msg;
-
-	memset(subject, 'x', sizeof(subject) - 1);
-	subject[sizeof(subject) - 1] = '\0';
-	profconv__fail(PROFCONV_EFORMAT, "stack '%s' has a negative count",
-	    subject);
-	msg = profconv_errmsg();
-	cr_assert(strncmp(msg, "stack 'xxx", 10) == 0);
-	cr_assert(strstr(msg, "...") != NULL);
-	cr_assert(strlen(msg) < 1024);
-	cr_assert(eq(str, (char *)msg + strlen(msg) - 23,
-	    "x' has a negative count"));
-}
-
-Test(error, quote_elides_the_middle_and_hides_control_bytes)
-{
-	char buf[PC_QUOTE_SIZE], in[200];
-
-	cr_assert(eq(str, (char *)profconv__quote(buf, "a\0b\n", 4), "a?b?"));
-	memset(in, 'a', 100);
-	memset(in + 100, 'b', 100);
-	profconv__quote(buf, in, sizeof(in));
-	cr_assert(eq(sz, strlen(buf), PC_QUOTE_SIZE - 1));
-	cr_assert(strncmp(buf, "aaaa", 4) == 0);
-	cr_assert(strstr(buf, "a...b") != NULL);
-}
-
 Test(strtab, survives_growth_with_stable_pointers)
 {
 	struct pc_strtab t;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * names.h - function names: demangling C++ and Rust (demangle.c) and
- * pprof's display modes (simplify.c).  No libdw.
+ * names.h - function names: demangling C++ and Rust (demangle.c,
+ * rust_v0.c) and pprof's display modes (simplify.c).  No libdw.
  * May include: base/, model/model.h.
  */
 #ifndef PROFCONV_NAMES_H
@@ -24,7 +24,7 @@ bool profconv__name_is_mangled(const char *name);
 /* Does NAME look like a C++ or Rust path (has "::")? */
 bool profconv__name_is_cxx(const char *name);
 
-/* --- demangling (demangle.c) ---------------------------------------------- */
+/* --- demangling (demangle.c, rust_v0.c) ----------------------------------- */
 
 /* A reusable output buffer (malloc'd: __cxa_demangle may realloc it). */
 struct pc_demangler {

@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "read/legacy.h"
+#include "read/builder.h"
 
 struct pc_chunk_stack {
 	size_t off;			/* into ids */

@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "read/legacy.h"
+#include "read/builder.h"
+#include "read/lex.h"
 #include "read/readers.h"
 
 /* Longest piece of input quoted in an error message. */

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "read/legacy.h"
+#include "read/builder.h"
 #include "read/readers.h"
 
 /* How the words of one file are encoded. */

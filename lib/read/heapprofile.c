@@ -19,7 +19,8 @@
 #include <string.h>
 
 #include "read/chunked.h"
-#include "read/legacy.h"
+#include "read/builder.h"
+#include "read/lex.h"
 #include "read/readers.h"
 
 #define HEADER_TAG "heap profile:"

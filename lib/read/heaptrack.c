@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "read/legacy.h"
+#include "read/lex.h"
 #include "read/readers.h"
 
 /* The newest file format this reader knows. */

@@ -59,7 +59,8 @@
 #include <string.h>
 
 #include "read/chunked.h"
-#include "read/legacy.h"
+#include "read/builder.h"
+#include "read/lex.h"
 #include "read/readers.h"
 
 /* jemalloc's allocation entry points and the internals leaf-ward of them,

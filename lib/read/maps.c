@@ -14,7 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "read/legacy.h"
+#include "read/lex.h"
+#include "read/maps.h"
 
 static const char *
 skip_trim_space(const char *p, const char *end)

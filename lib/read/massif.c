@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "read/legacy.h"
+#include "read/lex.h"
 #include "read/readers.h"
 
 /* A node of a heap tree, in file (pre-)order. */

@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "read/legacy.h"
+#include "read/lex.h"
 #include "read/readers.h"
 
 /* In the order their sniffs are tried: binary formats, then text. */

@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "read/legacy.h"
+#include "read/builder.h"
+#include "read/maps.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 

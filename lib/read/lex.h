@@ -1,62 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * legacy.h - what the legacy-format readers share: a builder that turns
- * stacks of raw addresses into the model the way google/pprof's legacy
- * parsers do (pprof-reference.md section 2), and the lexing and
- * Go-compatible number parsing of their text.
+ * lex.h - the lexing every text reader shares: white space and digits as
+ * Go's regexps and strings package see them, numbers (and Go's
+ * strconv.ParseInt), lines of an input, and stacks of hex addresses as
+ * google/pprof's legacy parsers read them (pprof-reference.md section 2).
  */
-#ifndef PROFCONV_LEGACY_H
-#define PROFCONV_LEGACY_H
+#ifndef PROFCONV_LEX_H
+#define PROFCONV_LEX_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "read/input.h"
-#include "model/seams.h"
-#include "read/maps.h"
-
-/* --- the legacy builder (legacy.c) ------------------------------------------- */
-
-/*
- * Builds a profile from samples whose stacks are raw addresses.  Locations
- * are deduplicated by address and numbered in first-use order, which is
- * pprof's remapLocationIDs order.  Samples are never merged.
- */
-struct pc_legacy {
-	struct profconv_profile *prof;
-	struct pc_u64map loc_by_addr;
-	uint32_t *stack;		/* scratch for one stack */
-	size_t stack_cap;
-	struct pc_maps maps;
-};
-
-int profconv__legacy_init(struct pc_legacy *b);
-void profconv__legacy_free(struct pc_legacy *b);
-
-/* The location id for ADDRESS (already adjusted by the reader). */
-int profconv__legacy_location(struct pc_legacy *b, uint64_t address,
-    uint32_t *id_out);
-
-/*
- * Add a sample with the NADDRS addresses ADDRS, leaf first, each already
- * adjusted, the values (one per sample type) and labels.
- */
-int profconv__legacy_add_sample(struct pc_legacy *b, const uint64_t *addrs,
-    size_t naddrs, const int64_t *values, const struct pc_label *labels,
-    size_t nlabels);
-
-/*
- * Finish: turn b->maps into mappings (merge adjacent entries, move the
- * main binary first, drop a leading /anon_hugepage, fix a main binary at
- * 0x400000), attach every location to its mapping (making a fake one when
- * none fits), and set drop/keep frames from the sample types as pprof's
- * addLegacyFrameInfo does.  Moves the profile to *OUT.
- */
-int profconv__legacy_finish(struct pc_legacy *b,
-    struct profconv_profile **out);
-
-/* --- small parsing helpers (legacy.c) ----------------------------------------- */
 
 /* Skip spaces and tabs from *P up to END. */
 static inline const char *
@@ -203,4 +159,4 @@ int profconv__harvest_addresses(struct pc_addrs *a, const char *p,
 int profconv__parse_stack(struct pc_addrs *a, const char *p,
     const char *end, uint64_t adjust, uint64_t lineno);
 
-#endif /* PROFCONV_LEGACY_H */
+#endif /* PROFCONV_LEX_H */

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_rows.c - the row engine (view/rows.c): a view's stacks grouped
+ * into rows by function, flat and cum, or by whole stack, for one view
+ * or several at their column offsets, on profiles built by hand.
+ */
+
+#include "config.h"
+
+#include <stdint.h>
+
+#include "view/view.h"
+/* Last: its globals A and B would shadow parameters of base.h. */
+#include "writer_fixture.h"
+
+TestSuite(rows, .fini = teardown);
+
+/* main;a;b 10, main;b 5, main;a;a 3 (a recursive), one type. */
+static struct profconv_profile *
+recursive(void)
+{
+	struct profconv_profile *p;
+	uint32_t m, fa, fb, lm, la, lb;
+	int64_t v1 = 10, v2 = 5, v3 = 3;
+
+	cr_assert(eq(int, profconv_profile_new(&p), 0));
+	profconv_profile_add_sample_type(p, "samples", "count");
+	m = add_fn(p, "main", "");
+	fa = add_fn(p, "a", "");
+	fb = add_fn(p, "b", "");
+	lm = LOC1(p, 0, 0x10, m, 1);
+	la = LOC1(p, 0, 0x20, fa, 1);
+	lb = LOC1(p, 0, 0x30, fb, 1);
+	SAMPLE(p, &v1, lb, la, lm);
+	SAMPLE(p, &v2, lb, lm);
+	SAMPLE(p, &v3, la, la, lm);
+	return p;
+}
+
+/* The rows of R as "name v0 v1...\n" lines, in their order. */
+static char *
+rows_text(struct pc_rows *r, size_t width)
+{
+	size_t i, j, len = 0;
+	char *text = NULL;
+	FILE *fp = open_memstream(&text, &len);
+
+	for (i = 0; i < profconv__rows_count(r); i++) {
+		fputs(profconv__rows_name(r, i), fp);
+		for (j = 0; j < width; j++)
+			fprintf(fp, " %lld",
+			    (long long)profconv__rows_values(r, i)[j]);
+		fputs("\n", fp);
+	}
+	fclose(fp);
+	return text;
+}
+
+static int
+by_name(const int64_t *x, const char *xn, const int64_t *y, const char *yn,
+    void *payload)
+{
+	(void)x;
+	(void)y;
+	(void)payload;
+	return strcmp(xn, yn);
+}
+
+/* Flat counts the leaf, cum every frame once per stack (recursion
+ * counted once); stack rows are the folded stacks. */
+Test(rows, flat_cum_and_stacks)
+{
+	struct pc_rows *flat, *cum, *stk;
+
+	a = recursive();
+	cr_assert(eq(int, profconv_view_new(&va, a, NULL), 0));
+	cr_assert(eq(int, profconv__rows_new(&flat, 1), 0));
+	cr_assert(eq(int, profconv__rows_new(&cum, 1), 0));
+	cr_assert(eq(int, profconv__rows_new(&stk, 1), 0));
+	cr_assert(eq(int, profconv__rows_add(flat, va, PC_ROWS_FUNCTION,
+	    false, 0), 0));
+	cr_assert(eq(int, profconv__rows_add(cum, va, PC_ROWS_FUNCTION, true,
+	    0), 0));
+	cr_assert(eq(int, profconv__rows_add(stk, va, PC_ROWS_STACK, false,
+	    0), 0));
+	profconv__rows_sort(flat, by_name, NULL);
+	profconv__rows_sort(cum, by_name, NULL);
+	out = rows_text(flat, 1);
+	cr_expect(eq(str, out, "a 3\nb 15\n"));
+	free(out);
+	out = rows_text(cum, 1);
+	cr_expect(eq(str, out, "a 13\nb 15\nmain 18\n"));
+	free(out);
+	out = rows_text(stk, 1);
+	cr_expect(eq(str, out, "main;a;a 3\nmain;a;b 10\nmain;b 5\n"));
+	/* Sorting rebuilt the index: adding again finds the same rows. */
+	cr_assert(eq(int, profconv__rows_add(cum, va, PC_ROWS_FUNCTION, true,
+	    0), 0));
+	free(out);
+	out = rows_text(cum, 1);
+	cr_expect(eq(str, out, "a 26\nb 30\nmain 36\n"));
+	cr_assert(eq(int, profconv__rows_add(cum, va, PC_ROWS_FUNCTION, true,
+	    1), PROFCONV_EINVAL));
+	profconv__rows_free(flat);
+	profconv__rows_free(cum);
+	profconv__rows_free(stk);
+}
+
+/* Views of two profiles at two column offsets: one row per name. */
+Test(rows, views_at_offsets)
+{
+	struct pc_rows *r;
+	uint32_t m, g, s, lm, lg, ls;
+	int64_t one = 1, two = 2, four = 4;
+
+	a = recursive();
+	cr_assert(eq(int, profconv_profile_new(&b), 0));
+	profconv_profile_add_sample_type(b, "samples", "count");
+	m = add_fn(b, "main", "");
+	g = add_fn(b, "b", "");
+	s = add_fn(b, "c", "");
+	lm = LOC1(b, 0, 0x99, m, 1);
+	lg = LOC1(b, 0, 0x98, g, 1);
+	ls = LOC1(b, 0, 0x97, s, 1);
+	SAMPLE(b, &one, lg, lm);
+	SAMPLE(b, &two, ls, lm);
+	cr_assert(eq(int, profconv_profile_add_sample(b, NULL, 0, &four, NULL,
+	    0), 0));
+	cr_assert(eq(int, profconv_view_new(&va, a, NULL), 0));
+	cr_assert(eq(int, profconv_view_new(&vb, b, NULL), 0));
+	cr_assert(eq(int, profconv__rows_new(&r, 2), 0));
+	cr_assert(eq(int, profconv__rows_add(r, va, PC_ROWS_FUNCTION, false,
+	    0), 0));
+	cr_assert(eq(int, profconv__rows_add(r, vb, PC_ROWS_FUNCTION, false,
+	    1), 0));
+	profconv__rows_sort(r, by_name, NULL);
+	out = rows_text(r, 2);
+	cr_expect(eq(str, out, "[no stack] 0 4\na 3 0\nb 15 1\nc 0 2\n"));
+	profconv__rows_free(r);
+}

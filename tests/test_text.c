@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_text.c - the text writer (write/text.c, profconv_profile_print):
+ * the full dump and the summary, checked to the byte on profiles built
+ * by hand.
+ */
+
+#include "config.h"
+
+#include <stdint.h>
+
+#include "writer_fixture.h"
+
+TestSuite(print, .fini = teardown);
+
+/* A small heap profile with every header field, a label, an inline
+ * chain, a mapping and a C++ name. */
+static struct profconv_profile *
+small(void)
+{
+	struct profconv_profile *p;
+	struct profconv_mapping mp = { 0x400000, 0x500000, 0x1000,
+		"/usr/bin/app", "abc123", 1, 1, 1, 0 };
+	struct profconv_function f = { "app::Pool<int>::grow(unsigned long)",
+		"_ZN3app4PoolIiE4growEm", "/src/pool.cc", 40 };
+	struct profconv_label lb[2] = { { "thread", "worker", 0, NULL },
+		{ "bytes", NULL, 64, "bytes" } };
+	uint32_t map, m, g, lm, lg;
+	int64_t v1[2] = { 2, 128 }, v2[2] = { 1, 4096 };
+
+	cr_assert(eq(int, profconv_profile_new(&p), 0));
+	profconv_profile_add_sample_type(p, "inuse_objects", "count");
+	profconv_profile_add_sample_type(p, "inuse_space", "bytes");
+	profconv_profile_set_period(p, "space", "bytes", 524288);
+	profconv_profile_set_time(p, 1700000000000000000, 5000000000);
+	profconv_profile_add_comment(p, "made by hand");
+	profconv_profile_set_drop_frames(p, "malloc");
+	profconv_profile_set_keep_frames(p, "xmalloc");
+	profconv_profile_set_doc_url(p, "https://example.com/doc");
+	cr_assert(eq(int, profconv_profile_add_mapping(p, &mp, &map), 0));
+	m = add_fn(p, "main", "/src/main.cc");
+	cr_assert(eq(int, profconv_profile_add_function(p, &f, &g), 0));
+	lm = LOC1(p, map, 0x401000, m, 12);
+	lg = LOCN(p, map, 0x402000, 40, g, m);
+	cr_assert(eq(int, profconv_profile_add_sample(p, (uint32_t[]){ lg, lm },
+	    2, v1, lb, 2), 0));
+	SAMPLE(p, v2, lm);
+	return p;
+}
+
+#define HEADER "sample types: inuse_objects/count " \
+	"inuse_space/bytes[default]\n" \
+	"period: 524288 space/bytes\n" \
+	"time: 1700000000000000000 ns\n" \
+	"duration: 5000000000 ns\n" \
+	"comment: made by hand\n"
+
+/* The dump: every field, function names in the view's demangle mode
+ * (the linker's name in brackets). */
+Test(print, dump)
+{
+	struct profconv_view_options vo = PROFCONV_VIEW_OPTIONS_INIT;
+	struct profconv_print_options po = PROFCONV_PRINT_OPTIONS_INIT;
+
+	a = small();
+	CAPTURE(out, profconv_profile_print(a, fp, NULL));
+	cr_expect(eq(str, out, HEADER
+	    "drop frames: malloc\n"
+	    "keep frames: xmalloc\n"
+	    "doc url: https://example.com/doc\n"
+	    "samples: 2\n"
+	    "          2        128: 2 1\n"
+	    "   labels: thread=\"worker\" bytes=64bytes\n"
+	    "          1       4096: 1\n"
+	    "locations: 2\n"
+	    "      1: 0x401000 M=1\n"
+	    "         F=1 main /src/main.cc:12:0\n"
+	    "      2: 0x402000 M=1\n"
+	    "         F=2 app::Pool::grow /src/pool.cc:40:0\n"
+	    "         F=1 main /src/main.cc:41:0\n"
+	    "functions: 2\n"
+	    "      1: main [main] /src/main.cc s=1\n"
+	    "      2: app::Pool::grow [_ZN3app4PoolIiE4growEm] /src/pool.cc "
+	    "s=40\n"
+	    "mappings: 1\n"
+	    "      1: 0x400000/0x500000/0x1000 /usr/bin/app abc123 "
+	    "[FN] [FL] [LN]\n"));
+	free(out);
+	vo.demangle = PROFCONV_DEMANGLE_TEMPLATES;
+	po.view = &vo;
+	CAPTURE(out, profconv_profile_print(a, fp, &po));
+	cr_expect(strstr(out, "      2: app::Pool<int>::grow "
+	    "[_ZN3app4PoolIiE4growEm] /src/pool.cc s=40\n") != NULL, "%s", out);
+}
+
+/* The summary: totals, then the view's top stacks and functions, flat
+ * and cum (a frame counted once per stack). */
+Test(print, summary)
+{
+	struct profconv_print_options po = PROFCONV_PRINT_OPTIONS_INIT;
+
+	a = small();
+	po.summary = 1;
+	CAPTURE(out, profconv_profile_print(a, fp, &po));
+	cr_expect(eq(str, out, HEADER
+	    "samples: 2  locations: 2  functions: 2  mappings: 1\n"
+	    "total inuse_objects/count: 3\n"
+	    "total inuse_space/bytes: 4224 [default]\n"
+	    "top 2 stacks by inuse_space (of 2):\n"
+	    "           4096  96.97% main\n"
+	    "            128   3.03% main;main;app::Pool::grow\n"
+	    "top 2 functions by inuse_space (flat, flat%, cum, cum%) (of 2):\n"
+	    "           4096  96.97%           4224 100.00% main\n"
+	    "            128   3.03%            128   3.03% app::Pool::grow\n"));
+	free(out);
+	po.sample_type = "inuse_objects";
+	po.top = 1;
+	CAPTURE(out, profconv_profile_print(a, fp, &po));
+	cr_expect(eq(str, out, HEADER
+	    "samples: 2  locations: 2  functions: 2  mappings: 1\n"
+	    "total inuse_objects/count: 3\n"
+	    "total inuse_space/bytes: 4224 [default]\n"
+	    "top 1 stacks by inuse_objects (of 2):\n"
+	    "              2  66.67% main;main;app::Pool::grow\n"
+	    "top 1 functions by inuse_objects (flat, flat%, cum, cum%) "
+	    "(of 2):\n"
+	    "              2  66.67%              2  66.67% app::Pool::grow\n"));
+	po.sample_type = "cpu";
+	free(out);
+	out = NULL;
+	{
+		size_t len = 0;
+		FILE *fp = open_memstream(&out, &len);
+
+		cr_assert(eq(int, profconv_profile_print(a, fp, &po),
+		    PROFCONV_ENOTFOUND));
+		cr_expect(eq(str, ERRMSG, "profile has no sample type 'cpu'"));
+		fclose(fp);
+	}
+}
+
+/* INT64_MIN has no magnitude in int64: ranking and totals must not
+ * overflow (run under -fsanitize=undefined in CI). */
+/* A summary that fails writes nothing: the type is checked first. */
+Test(print, nothing_written_on_error)
+{
+	struct profconv_print_options po = PROFCONV_PRINT_OPTIONS_INIT;
+	size_t len = 0;
+	FILE *fp;
+
+	a = small();
+	po.summary = 1;
+	po.sample_type = "cpu";
+	fp = open_memstream(&out, &len);
+	cr_assert(eq(int, profconv_profile_print(a, fp, &po),
+	    PROFCONV_ENOTFOUND));
+	fclose(fp);
+	cr_expect(eq(str, out, ""));
+}
+
+Test(print, int64_min_summary)
+{
+	struct profconv_print_options po = PROFCONV_PRINT_OPTIONS_INIT;
+	uint32_t f, g, lf, lg;
+	int64_t min = INT64_MIN, one = 1;
+
+	cr_assert(eq(int, profconv_profile_new(&a), 0));
+	profconv_profile_add_sample_type(a, "delta", "count");
+	f = add_fn(a, "f", "");
+	g = add_fn(a, "g", "");
+	lf = LOC1(a, 0, 0x10, f, 1);
+	lg = LOC1(a, 0, 0x20, g, 1);
+	SAMPLE(a, &min, lf);
+	SAMPLE(a, &min, lg, lf);
+	SAMPLE(a, &one, lg);
+	po.summary = 1;
+	CAPTURE(out, profconv_profile_print(a, fp, &po));
+	/* Saturated at INT64_MIN, then 1 added. */
+	cr_expect(strstr(out, "total delta/count: -9223372036854775807 "
+	    "[default]\n") != NULL, "%s", out);
+	cr_expect(strstr(out, "top 3 stacks by delta (of 3):\n"
+	    " -9223372036854775808 100.00% f\n"
+	    " -9223372036854775808 100.00% f;g\n") != NULL, "%s", out);
+}
