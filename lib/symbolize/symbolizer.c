@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * symbolize.c - profconv_symbolize() and the symbolizer that outlives a
+ * symbolizer.c - profconv_symbolize() and the symbolizer that outlives a
  * profile: give a profile's locations their functions, files, lines and
  * inline chains from the binaries and debug info of their mappings.
  *
