@@ -2,8 +2,8 @@
 /*
  * symbolize.h - what the symbolizer's files share: ELF facts and load
  * bias (elfinfo.c), the per-module address index (symdwarf.c), demangling
- * (demangle.c) and function deduplication (symbolize.c).  libdw types stay
- * behind forward declarations so unit tests need no elfutils headers.
+ * (demangle.c) and function deduplication (symbolizer.c).  libdw types
+ * stay behind forward declarations so unit tests need no elfutils headers.
  */
 #ifndef PROFCONV_SYMBOLIZE_H
 #define PROFCONV_SYMBOLIZE_H
@@ -318,7 +318,7 @@ int profconv__symmod_check(struct pc_symmod *m, size_t *nframes);
  */
 int profconv__symmod_check_lines(struct pc_symmod *m, size_t *nrows);
 
-/* --- function deduplication (symbolize.c) --------------------------------- */
+/* --- function deduplication (symbolizer.c) -------------------------------- */
 
 /* Functions of a profile by (name, system name, file, start line). */
 struct pc_funcset {
