@@ -295,7 +295,10 @@ profconv__sym_symbolize_locations(struct session *s)
 	}
 	for (i = lo; i < s->nbins; i++)	/* after a failure */
 		s->bins[i]->m->pinned = false;
-	for (lo = 0; lo < s->prof->nmappings; lo++)
-		s->prof->mappings[lo].flags |= s->maps[lo].flags;
+	/* The has_* flags the mappings' locations earned, through the
+	 * model's seam: mappings are 1-based there. */
+	for (i = 0; i < s->prof->nmappings; i++)
+		pc_mapping_mut(s->prof, (uint32_t)i + 1)->flags |=
+		    s->maps[i].flags;
 	return rc;
 }

@@ -68,7 +68,8 @@ profconv__funcset_init(struct pc_funcset *set, struct profconv_profile *prof)
 
 	memset(set, 0, sizeof(*set));
 	for (i = 0; i < prof->nfunctions; i++) {
-		if (funcset_find(set, prof, &prof->functions[i], &key, &id))
+		if (funcset_find(set, prof, pc_function(prof, (uint32_t)i + 1),
+		    &key, &id))
 			continue;	/* a duplicate: the first one wins */
 		rc = profconv__u64map_put(&set->ids, key, (uint32_t)i + 1);
 		if (rc < 0)
