@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * symdwarf.c - address lookup inside one module: a sorted ELF symbol
+ * dwarf_index.c - address lookup inside one module: a sorted ELF symbol
  * table, a sorted table of CU address ranges, and per CU a sorted table
  * of function and inlined-call ranges, each built once on first use.
  *
