@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * symimage.c - a debug file (or a binary built with -gz) as libdw should
- * read it: with its compressed DWARF sections inflated ahead of time, on
- * threads and with libdeflate where configure found it, in an anonymous
- * in-memory file.
+ * debug_inflate.c - a debug file (or a binary built with -gz) as libdw
+ * should read it: with its compressed DWARF sections inflated ahead of
+ * time, on threads and with libdeflate where configure found it, in an
+ * anonymous in-memory file.
  *
  * libdw (0.188) inflates every compressed debug section it knows when it
  * opens a file, one after the other with zlib, whatever the caller reads

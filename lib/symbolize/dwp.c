@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * symdwp.c - split DWARF units from a DWARF 5 package (.dwp), for libdw
+ * dwp.c - split DWARF units from a DWARF 5 package (.dwp), for libdw
  * 0.188, which reads .dwo files but not packages.
  *
  * A package holds many split units; its .debug_cu_index says, for each

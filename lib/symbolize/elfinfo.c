@@ -73,7 +73,7 @@ read_loads(struct pc_elfinfo *info, Elf *elf)
  * its .debug_info when stored uncompressed (only then can more threads
  * open the file each without inflating the whole debug info again), and
  * INFO->zdebug, whether any debug section is compressed (then it is
- * read through an inflated image, symimage.c).
+ * read through an inflated image, debug_inflate.c).
  */
 static void
 debug_storage(struct pc_elfinfo *info, Elf *elf)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * symfind.c - find the binary behind a mapping: under a sysroot, at the
+ * find.c - find the binary behind a mapping: under a sysroot, at the
  * mapped path, or in search directories by build id, path or base name,
  * refusing files whose build id is not the mapping's; and find a
  * module's separate debug file by its debuglink or dwz alternate link.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * symline.c - decode one compile unit's DWARF line table (versions 2 to
- * 5) into a sorted array of rows and its file names, with the same
+ * linetable.c - decode one compile unit's DWARF line table (versions 2
+ * to 5) into a sorted array of rows and its file names, with the same
  * answers as libdw 0.188's dwarf_getsrclines, dwarf_getsrc_die and
  * dwarf_linesrc.
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * symmaps.c - re-map a profile's locations with a memory map from outside
+ * remap.c - re-map a profile's locations with a memory map from outside
  * the profile: a live process's /proc/PID/maps or a saved maps file.
  */
 

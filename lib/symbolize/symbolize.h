@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * symbolize.h - what the symbolizer's files share: ELF facts and load
- * bias (elfinfo.c), the per-module address index (symdwarf.c), demangling
- * (demangle.c) and function deduplication (symbolize.c).  libdw types stay
- * behind forward declarations so unit tests need no elfutils headers.
+ * bias (elfinfo.c), finding binaries and debug files (find.c,
+ * debug_inflate.c), memory maps from outside (remap.c), DWARF packages
+ * (dwp.c), line tables (linetable.c), the per-module address index
+ * (dwarf_index.c, dwarf_frames.c) and function deduplication
+ * (symbolizer.c).  libdw types stay behind forward declarations so unit
+ * tests need no elfutils headers; what needs them is in the private
+ * headers symbolizer.h and dwarf_index.h.
  */
 #ifndef PROFCONV_SYMBOLIZE_H
 #define PROFCONV_SYMBOLIZE_H
@@ -79,7 +83,7 @@ bool profconv__unsymbolizable(const char *file);
 /* Lowercase hex and compare; true when A and B name the same build id. */
 bool profconv__build_id_equal(const char *a, const char *b);
 
-/* --- finding binaries (symfind.c) ----------------------------------------- */
+/* --- finding binaries (find.c) -------------------------------------------- */
 
 struct pc_find {
 	const char *sysroot;		/* NULL: none */
@@ -137,7 +141,8 @@ int profconv__find_debugfile(const struct pc_debug_query *query,
  * through: when the file has zlib-compressed DWARF sections, a new in-memory
  * image of it with them inflated on up to JOBS threads (and those the
  * symbolizer never reads left out), FD being closed; else FD itself.
- * Never fails: whatever cannot be rewritten is read as it is (symimage.c).
+ * Never fails: whatever cannot be rewritten is read as it is
+ * (debug_inflate.c).
  */
 int profconv__debug_image(int fd, unsigned int jobs);
 
@@ -149,7 +154,7 @@ int profconv__debug_image(int fd, unsigned int jobs);
 size_t profconv__altlink_id(const char *file, const char *link,
     unsigned char *id);
 
-/* --- memory maps from outside the profile (symmaps.c) --------------------- */
+/* --- memory maps from outside the profile (remap.c) ----------------------- */
 
 /*
  * Point each location covered by an executable entry of the maps file
@@ -161,7 +166,7 @@ size_t profconv__altlink_id(const char *file, const char *link,
 int profconv__symbolize_remap(struct profconv_profile *prof,
     const char *path, int pid);
 
-/* --- split DWARF packages (symdwp.c) --------------------------------------- */
+/* --- split DWARF packages (dwp.c) ----------------------------------------- */
 
 struct Dwarf;
 struct pc_dwp;
@@ -199,7 +204,7 @@ int profconv__elf_image(const struct pc_elf_section *secs, size_t n,
     const unsigned char *ident, uint16_t machine, void **image_out,
     size_t *size_out);
 
-/* --- line tables (symline.c) --------------------------------------------- */
+/* --- line tables (linetable.c) -------------------------------------------- */
 
 /* The sections a line table refers to (NULL: absent). */
 struct pc_line_sections {
@@ -263,7 +268,7 @@ const struct pc_linerow *profconv__linetab_find(const struct pc_linetab *t,
 /* The name of file FILE, as dwarf_linesrc and dwarf_filesrc give it. */
 const char *profconv__linetab_file(const struct pc_linetab *t, uint64_t file);
 
-/* --- per-module address index (symdwarf.c) -------------------------------- */
+/* --- per-module address index (dwarf_index.c, dwarf_frames.c) ------------- */
 
 /* One frame of an answer, innermost first.  Strings borrow from libdw. */
 struct pc_frame {
@@ -311,14 +316,14 @@ int profconv__symmod_lookup(struct pc_symmod *m, uint64_t addr,
 int profconv__symmod_check(struct pc_symmod *m, size_t *nframes);
 
 /*
- * Compare every line table of M that symline.c decodes with libdw's,
+ * Compare every line table of M that linetable.c decodes with libdw's,
  * row by row (address, end of sequence, file name, line, column); the
  * rows compared go to *NROWS.  Errors: PROFCONV_EFORMAT naming the first
  * difference, PROFCONV_ENOMEM.
  */
 int profconv__symmod_check_lines(struct pc_symmod *m, size_t *nrows);
 
-/* --- function deduplication (symbolize.c) --------------------------------- */
+/* --- function deduplication (symbolizer.c) -------------------------------- */
 
 /* Functions of a profile by (name, system name, file, start line). */
 struct pc_funcset {

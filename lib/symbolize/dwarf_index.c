@@ -1,0 +1,662 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dwarf_index.c - the address index of one module: a sorted ELF symbol
+ * table, a sorted table of CU address ranges, and per CU a sorted table
+ * of function and inlined-call ranges, each built once on first use.
+ *
+ * libdw's own per-address scope walk (dwarf_getscopes) rereads the whole
+ * CU for every address, milliseconds each in a large CU, and libdwfl's
+ * CU lookup in 0.188 needs .debug_aranges, which clang does not emit by
+ * default.  Both are avoided here: one pass over each CU's DIEs records
+ * every DW_TAG_subprogram and DW_TAG_inlined_subroutine range with its
+ * nesting, and an address is then a binary search plus a short walk up
+ * the nesting.
+ *
+ * Cut here because this file only finds things (a symbol, a CU, the
+ * innermost function node); what an address is called and where it is
+ * in the source is dwarf_frames.c's.
+ */
+
+#include "config.h"
+
+#include <dwarf.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "symbolize/dwarf_index.h"
+
+
+int
+profconv__symmod_new(struct pc_symmod **out, struct Dwfl_Module *mod)
+{
+	struct pc_symmod *m = calloc(1, sizeof(*m));
+	Dwarf_Addr bias = 0;
+
+	*out = NULL;
+	if (m == NULL)
+		return profconv__nomem();
+	m->mod = mod;
+	if (dwfl_module_getelf(mod, &bias) != NULL)
+		m->main_bias = bias;
+	if (profconv__strtab_init(&m->paths) < 0) {
+		free(m);
+		return profconv__nomem();
+	}
+	*out = m;
+	return 0;
+}
+
+void
+profconv__symmod_free(struct pc_symmod *m)
+{
+	size_t i;
+
+	if (m == NULL)
+		return;
+	for (i = 0; i < m->ncus; i++) {
+		free(m->cus[i].nodes);
+		free(m->cus[i].ranges);
+		free(m->cus[i].own);
+		profconv__linetab_free(&m->cus[i].lines);
+	}
+	free(m->cus);
+	free(m->curanges);
+	profconv__u64map_free(&m->names_by_die);
+	free(m->names);
+	free(m->syms);
+	profconv__strtab_free(&m->paths);
+	profconv__rawpool_free(&m->lines_raw);
+	/* After the CUs: their split unit DIEs may live in it. */
+	profconv__dwp_free(m->dwp);
+	free(m);
+}
+
+/* --- the symbol table ----------------------------------------------------- */
+
+static int
+cmp_sym(const void *a, const void *b)
+{
+	const struct pc_sym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	/* Best alias last, where the dedupe below keeps it. */
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static int
+sym_rank(const GElf_Sym *sym)
+{
+	int bind = GELF_ST_BIND(sym->st_info);
+
+	/* A sized global is what addr2line and nm -n users expect. */
+	return (sym->st_size != 0 ? 4 : 0) + (bind == STB_GLOBAL ? 2 :
+	    bind == STB_WEAK ? 1 : 0);
+}
+
+static int
+load_symtab(struct pc_symmod *m)
+{
+	int i, n = dwfl_module_getsymtab(m->mod);
+	size_t j, k;
+	const char *name;
+	GElf_Addr addr;
+	GElf_Sym sym;
+	int type;
+
+	m->symtab_loaded = true;
+	for (i = 1; i < n; i++) {
+		name = dwfl_module_getsym_info(m->mod, i, &sym, &addr, NULL,
+		    NULL, NULL);
+		type = GELF_ST_TYPE(sym.st_info);
+		if (name == NULL || name[0] == '\0' || sym.st_shndx == SHN_UNDEF ||
+		    (type != STT_FUNC && type != STT_GNU_IFUNC))
+			continue;
+		if (PC_GROW(m->syms, m->syms_cap, m->nsyms, 1) < 0)
+			return PROFCONV_ENOMEM;
+		m->syms[m->nsyms].addr = addr - m->main_bias;
+		m->syms[m->nsyms].size = sym.st_size;
+		m->syms[m->nsyms].name = name;
+		m->syms[m->nsyms].rank = sym_rank(&sym);
+		m->nsyms++;
+	}
+	if (m->nsyms == 0)
+		return 0;
+	qsort(m->syms, m->nsyms, sizeof(*m->syms), cmp_sym);
+	/* One symbol per address: the last, best-ranked alias. */
+	for (j = 0, k = 0; j < m->nsyms; j++) {
+		if (k > 0 && m->syms[k - 1].addr == m->syms[j].addr)
+			k--;
+		m->syms[k++] = m->syms[j];
+	}
+	m->nsyms = k;
+	return 0;
+}
+
+/* The function symbol covering file address ADDR, or NULL. */
+const struct pc_sym *
+profconv__dwarf_find_sym(struct pc_symmod *m, uint64_t addr)
+{
+	const struct pc_sym *s;
+	size_t lo = 0, hi, mid;
+
+	if (!m->symtab_loaded && load_symtab(m) < 0)
+		return NULL;
+	hi = m->nsyms;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (m->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	s = &m->syms[lo - 1];
+	/* A symbol without a size runs up to the next one. */
+	if (s->size != 0 && addr - s->addr >= s->size)
+		return NULL;
+	return s;
+}
+
+/* --- the CU table --------------------------------------------------------- */
+
+static int
+cmp_curange(const void *a, const void *b)
+{
+	const struct pc_cu_range *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return 0;
+}
+
+static int
+add_cu(struct pc_symmod *m, Dwarf_Die *cudie, Dwarf_Die *tree)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+	size_t idx = m->ncus;
+
+	if (PC_GROW(m->cus, m->cus_cap, m->ncus, 1) < 0)
+		return PROFCONV_ENOMEM;
+	memset(&m->cus[idx], 0, sizeof(m->cus[idx]));
+	m->cus[idx].die = *cudie;
+	m->cus[idx].tree = *tree;
+	m->ncus++;
+	while ((off = dwarf_ranges(cudie, off, &base, &lo, &hi)) > 0) {
+		/* Code the linker discarded keeps ranges at address 0. */
+		if (lo == 0 || lo >= hi)
+			continue;
+		if (PC_GROW(m->curanges, m->curanges_cap, m->ncuranges, 1) < 0)
+			return PROFCONV_ENOMEM;
+		m->curanges[m->ncuranges].lo = lo;
+		m->curanges[m->ncuranges].hi = hi;
+		m->curanges[m->ncuranges].cu = idx;
+		m->ncuranges++;
+	}
+	return 0;
+}
+
+/* The section NAME of the ELF file behind M's DWARF, or NULL. */
+Elf_Data *
+profconv__dwarf_section(struct pc_symmod *m, const char *name)
+{
+	Elf *elf = dwarf_getelf(m->dw);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	const char *sn;
+	GElf_Shdr sh;
+
+	if (elf == NULL || elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type == SHT_NOBITS)
+			continue;
+		sn = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (sn != NULL && strcmp(sn, name) == 0)
+			return elf_getdata(scn, NULL);
+	}
+	return NULL;
+}
+
+/*
+ * The split unit of the skeleton CUDIE (unit CU) from the package
+ * BINARY.dwp, as llvm-symbolizer and GDB find it: into *SPLIT, or false.
+ */
+static bool
+split_from_dwp(struct pc_symmod *m, Dwarf_CU *cu, Dwarf_Die *cudie,
+    Dwarf_Die *split)
+{
+	const char *mainfile = NULL;
+	Dwarf_Attribute attr;
+	Dwarf_Word base = 0;
+	uint64_t dwo_id = 0;
+	char path[4096];
+
+	if (!m->dwp_tried) {
+		m->dwp_tried = true;
+		(void)dwfl_module_info(m->mod, NULL, NULL, NULL, NULL, NULL,
+		    &mainfile, NULL);
+		if (mainfile == NULL || (size_t)snprintf(path, sizeof(path),
+		    "%s.dwp", mainfile) >= sizeof(path) ||
+		    profconv__dwp_open(&m->dwp, path) < 0)
+			return false;
+		m->addr = profconv__dwarf_section(m, ".debug_addr");
+	}
+	if (m->dwp == NULL ||
+	    dwarf_cu_info(cu, NULL, NULL, NULL, NULL, &dwo_id, NULL,
+	    NULL) != 0)
+		return false;
+	/* Index 0 of the unit's addresses is at the skeleton's base. */
+	if (dwarf_attr(cudie, DW_AT_addr_base, &attr) != NULL)
+		(void)dwarf_formudata(&attr, &base);
+	if (m->addr != NULL && base > m->addr->d_size)
+		return false;
+	return profconv__dwp_unit(m->dwp, dwo_id, m->addr != NULL ?
+	    (const char *)m->addr->d_buf + base : NULL, m->addr != NULL ?
+	    m->addr->d_size - base : 0, split) == 0;
+}
+
+/* Is PATH absent or a regular file (anything libdw may open)? */
+static bool
+openable(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) != 0 || S_ISREG(st.st_mode);
+}
+
+/*
+ * May libdw look for the .dwo file of the skeleton CUDIE?  It opens the
+ * candidates (next to the debug info, then under DW_AT_comp_dir) with a
+ * plain open(), which waits forever on a FIFO: a name that is there but
+ * no regular file is not handed to it.
+ */
+static bool
+dwo_safe(struct pc_symmod *m, Dwarf_Die *cudie)
+{
+	const char *name, *dir, *mainfile = NULL, *debugfile = NULL, *file;
+	Dwarf_Attribute attr;
+	const char *slash;
+	char path[4096];
+
+	name = dwarf_formstring(dwarf_attr(cudie, DW_AT_dwo_name, &attr));
+	if (name == NULL)
+		name = dwarf_formstring(dwarf_attr(cudie, DW_AT_GNU_dwo_name,
+		    &attr));
+	if (name == NULL)
+		return true;
+	if (name[0] == '/')
+		return openable(name);
+	(void)dwfl_module_info(m->mod, NULL, NULL, NULL, NULL, NULL,
+	    &mainfile, &debugfile);
+	file = debugfile != NULL ? debugfile : mainfile;
+	if (file != NULL && (slash = strrchr(file, '/')) != NULL &&
+	    (size_t)snprintf(path, sizeof(path), "%.*s/%s",
+	    (int)(slash - file), file, name) < sizeof(path) && !openable(path))
+		return false;
+	dir = dwarf_formstring(dwarf_attr(cudie, DW_AT_comp_dir, &attr));
+	if (dir != NULL && (size_t)snprintf(path, sizeof(path), "%s/%s", dir,
+	    name) < sizeof(path) && !openable(path))
+		return false;
+	return true;
+}
+
+/*
+ * Read the module's DWARF and the address ranges of all its CUs from the
+ * CU DIEs themselves, so a missing .debug_aranges costs nothing.
+ */
+int
+profconv__dwarf_load(struct pc_symmod *m)
+{
+	Dwarf_Die cudie, subdie;
+	Dwarf_Addr bias = 0;
+	Dwarf_CU *cu = NULL;
+	uint8_t unit_type;
+	Dwarf_Half version;
+	int rc;
+
+	m->dwarf_loaded = true;
+	m->dw = dwfl_module_getdwarf(m->mod, &bias);
+	if (m->dw == NULL)
+		return 0;
+	m->dw_bias = bias;
+	/* No split unit asked for yet: libdw would look for the .dwo. */
+	while (dwarf_get_units(m->dw, cu, &cu, &version, &unit_type, &cudie,
+	    NULL) == 0) {
+		if (unit_type != DW_UT_compile && unit_type != DW_UT_skeleton)
+			continue;
+		memset(&subdie, 0, sizeof(subdie));
+		if (unit_type == DW_UT_skeleton && dwo_safe(m, &cudie))
+			(void)dwarf_cu_info(cu, NULL, NULL, NULL, &subdie, NULL,
+			    NULL, NULL);
+		/*
+		 * Split DWARF (-gsplit-dwarf): the skeleton in the binary
+		 * has the address ranges and the line table, the split unit
+		 * libdw found in the .dwo file has the function DIEs with
+		 * their inlined calls.  Without the .dwo, the skeleton
+		 * alone still gives lines.  libdw 0.188 reads .dwo files but
+		 * not .dwp packages: those are read here.
+		 */
+		if (unit_type == DW_UT_skeleton &&
+		    (subdie.addr == NULL ||
+		    dwarf_tag(&subdie) != DW_TAG_compile_unit) &&
+		    !split_from_dwp(m, cu, &cudie, &subdie))
+			subdie = cudie;
+		rc = add_cu(m, &cudie, unit_type == DW_UT_skeleton ? &subdie :
+		    &cudie);
+		if (rc < 0)
+			return rc;
+	}
+	if (m->ncuranges > 1)
+		qsort(m->curanges, m->ncuranges, sizeof(*m->curanges),
+		    cmp_curange);
+	return 0;
+}
+
+struct pc_cu *
+profconv__dwarf_find_cu(struct pc_symmod *m, uint64_t dwaddr)
+{
+	size_t lo = 0, hi = m->ncuranges, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (m->curanges[mid].lo <= dwaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || dwaddr >= m->curanges[lo - 1].hi)
+		return NULL;
+	return &m->cus[m->curanges[lo - 1].cu];
+}
+
+/* --- one CU's function intervals ------------------------------------------ */
+
+static bool
+is_function_tag(int tag)
+{
+	return tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+	    tag == DW_TAG_entry_point;
+}
+
+/* Tags whose children can hold functions with code. */
+static bool
+may_hold_code(int tag)
+{
+	switch (tag) {
+	case DW_TAG_subprogram:
+	case DW_TAG_inlined_subroutine:
+	case DW_TAG_entry_point:
+	case DW_TAG_lexical_block:
+	case DW_TAG_try_block:
+	case DW_TAG_catch_block:
+	case DW_TAG_namespace:
+	case DW_TAG_module:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Record DIE as a node with its ranges; *IDX is -1 when it has no code. */
+static int
+add_node(struct pc_cu *cu, Dwarf_Die *die, int tag, int32_t parent,
+    uint32_t depth, int32_t *idx)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+	struct pc_node *n;
+
+	*idx = -1;
+	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
+		if (lo == 0 || lo >= hi)
+			continue;
+		if (*idx < 0) {
+			if (PC_GROW(cu->nodes, cu->nodes_cap, cu->nnodes, 1) < 0)
+				return PROFCONV_ENOMEM;
+			*idx = (int32_t)cu->nnodes++;
+			n = &cu->nodes[*idx];
+			memset(n, 0, sizeof(*n));
+			n->die = *die;
+			n->parent = parent;
+			n->inlined = tag == DW_TAG_inlined_subroutine;
+			n->range0 = (uint32_t)cu->nranges;
+		}
+		cu->nodes[*idx].nranges++;
+		if (PC_GROW(cu->ranges, cu->ranges_cap, cu->nranges, 1) < 0)
+			return PROFCONV_ENOMEM;
+		cu->ranges[cu->nranges].lo = lo;
+		cu->ranges[cu->nranges].hi = hi;
+		cu->ranges[cu->nranges].node = (uint32_t)*idx;
+		cu->ranges[cu->nranges].depth = depth;
+		cu->nranges++;
+	}
+	return 0;
+}
+
+/* A DIE whose children the walk is visiting, and its function node. */
+struct walk_frame {
+	Dwarf_Die die;
+	int32_t node;
+	uint32_t depth;
+};
+
+/*
+ * The DIE after CUR among its siblings into *NEXT: 0, or 1 at the end of
+ * the list with *END at the null entry that closes it (NULL when libdw
+ * did not say where), or -1 on malformed data.
+ */
+static int
+next_sibling(Dwarf_Die *cur, Dwarf_Die *next, unsigned char **end)
+{
+	int rc;
+
+	next->addr = NULL;
+	rc = dwarf_siblingof(cur, next);
+	*end = rc == 1 ? next->addr : NULL;
+	return rc;
+}
+
+/*
+ * The sibling of the DIE whose children ended at the null entry END:
+ * the entry right after it, unless that is a null entry as well (its
+ * parent's list ends there too: *END moves to it and 1 is returned).
+ * The Dwarf_Die is made the way dwarf_siblingof makes one: address and
+ * unit, the rest cleared.
+ */
+static int
+after_children(Dwarf_Die *parent, unsigned char **end,
+    const unsigned char *cu_end, Dwarf_Die *next)
+{
+	unsigned char *p = *end + 1;
+
+	if (p >= cu_end)
+		return -1;
+	if (*p == '\0') {
+		*end = p;
+		return 1;
+	}
+	memset(next, 0, sizeof(*next));
+	next->addr = p;
+	next->cu = parent->cu;
+	return 0;
+}
+
+/* The first byte after the unit of CUDIE, for bounds checks. */
+static const unsigned char *
+unit_end(Dwarf_Die *cudie)
+{
+	Dwarf_Off die_off = dwarf_dieoffset(cudie), start, next = 0;
+	Dwarf *dw = dwarf_cu_getdwarf(cudie->cu);
+
+	start = die_off - dwarf_cuoffset(cudie);
+	if (dw == NULL || dwarf_next_unit(dw, start, &next, NULL, NULL, NULL,
+	    NULL, NULL, NULL, NULL) != 0 || next <= die_off)
+		return NULL;
+	return (const unsigned char *)cudie->addr + (next - die_off);
+}
+
+/*
+ * Record the function nodes among the descendants of TOP, in DIE order,
+ * with an explicit stack: nesting is bounded by nothing but the input.
+ * Walking a DIE's children ends at the null entry that closes them, and
+ * the DIE's sibling starts right after it, so no subtree is skipped over
+ * twice (dwarf_siblingof on a DIE whose children were walked would scan
+ * them again, which makes deep nesting quadratic).
+ */
+static int
+walk_children(struct pc_cu *cu, Dwarf_Die *top)
+{
+	const unsigned char *cu_end = unit_end(top);
+	struct walk_frame *stack = NULL, *f;
+	size_t nstack = 0, cap = 0;
+	unsigned char *end;
+	Dwarf_Die cur, next;
+	int32_t node;
+	int tag, rc = 0, more;
+
+	if (dwarf_child(top, &cur) != 0)
+		return 0;
+	if (PC_GROW(stack, cap, nstack, 1) < 0)
+		return PROFCONV_ENOMEM;
+	stack[nstack++] = (struct walk_frame){ *top, -1, 0 };
+	for (;;) {
+		f = &stack[nstack - 1];
+		tag = dwarf_tag(&cur);
+		node = f->node;
+		if (is_function_tag(tag)) {
+			rc = add_node(cu, &cur, tag, f->node, f->depth, &node);
+			if (rc < 0)
+				break;
+		}
+		/* A declaration (no code) has no inlined calls either. */
+		if ((node >= 0 || !is_function_tag(tag)) &&
+		    may_hold_code(tag) && dwarf_haschildren(&cur) &&
+		    dwarf_child(&cur, &next) == 0) {
+			uint32_t depth = node != f->node ? f->depth + 1 :
+			    f->depth;
+
+			/* F points into the stack, which may move now. */
+			if ((rc = PC_GROW(stack, cap, nstack, 1)) < 0)
+				break;
+			stack[nstack++] = (struct walk_frame){ cur, node, depth };
+			cur = next;
+			continue;
+		}
+		more = next_sibling(&cur, &next, &end);
+		while (more == 1 && --nstack > 0) {
+			/* The children of the popped DIE are done. */
+			f = &stack[nstack];
+			if (end != NULL && cu_end != NULL)
+				more = after_children(&f->die, &end, cu_end,
+				    &next);
+			else	/* libdw did not say where: skip again */
+				more = next_sibling(&f->die, &next, &end);
+		}
+		if (more != 0)
+			break;	/* the end, or malformed data: stop here */
+		cur = next;
+	}
+	free(stack);
+	return rc;
+}
+
+static int
+cmp_range(const void *a, const void *b)
+{
+	const struct pc_range *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	/* At one start address the innermost range comes last. */
+	if (x->depth != y->depth)
+		return x->depth < y->depth ? -1 : 1;
+	return x->node < y->node ? -1 : x->node > y->node;
+}
+
+static bool
+ranges_sorted(const struct pc_cu *cu)
+{
+	size_t i;
+
+	for (i = 1; i < cu->nranges; i++)
+		if (cmp_range(&cu->ranges[i - 1], &cu->ranges[i]) > 0)
+			return false;
+	return true;
+}
+
+int
+profconv__dwarf_index_cu(struct pc_cu *cu)
+{
+	size_t size;
+	int rc;
+
+	cu->indexed = true;
+	rc = walk_children(cu, &cu->tree);
+	if (rc < 0 || cu->nranges == 0)
+		return rc;
+	/* Keep each node's ranges together for the containment test. */
+	size = cu->nranges * sizeof(*cu->ranges);
+	cu->own = malloc(size);
+	if (cu->own == NULL)
+		return profconv__nomem();
+	memcpy(cu->own, cu->ranges, size);
+	/* Compilers mostly emit functions in address order already. */
+	if (!ranges_sorted(cu))
+		qsort(cu->ranges, cu->nranges, sizeof(*cu->ranges), cmp_range);
+	return 0;
+}
+
+static bool
+node_holds(const struct pc_cu *cu, const struct pc_node *n, uint64_t dwaddr)
+{
+	const struct pc_range *r = &cu->own[n->range0];
+	uint32_t i;
+
+	for (i = 0; i < n->nranges; i++)
+		if (dwaddr >= r[i].lo && dwaddr < r[i].hi)
+			return true;
+	return false;
+}
+
+/*
+ * The innermost function node whose ranges hold DWADDR, or -1.  Ranges
+ * nest like their DIEs, so among the ranges that start at or before the
+ * address the last one either holds it or lies inside one that does:
+ * then one of its enclosing nodes holds the address.
+ */
+int32_t
+profconv__dwarf_find_node(struct pc_cu *cu, uint64_t dwaddr)
+{
+	size_t lo = 0, hi = cu->nranges, mid, i;
+	const struct pc_range *r;
+	int32_t n;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (cu->ranges[mid].lo <= dwaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return -1;
+	r = &cu->ranges[lo - 1];
+	if (dwaddr < r->hi)
+		return (int32_t)r->node;
+	for (n = cu->nodes[r->node].parent; n >= 0; n = cu->nodes[n].parent)
+		if (node_holds(cu, &cu->nodes[n], dwaddr))
+			return n;
+	/* Producers that break the nesting: look back a little. */
+	for (i = lo - 1; i > 0 && lo - i < 64; i--)
+		if (dwaddr >= cu->ranges[i - 1].lo && dwaddr < cu->ranges[i - 1].hi)
+			return (int32_t)cu->ranges[i - 1].node;
+	return -1;
+}
