@@ -54,13 +54,13 @@ find_fields(struct decoder *d)
 	for (; rc == 0 && (k = rd_field(&r, &f)) > 0; at = r.p) {
 		sp = NULL;
 		switch (f.num) {
-		case 1: sp = &d->sample_types; break;
-		case 3: sp = &d->mappings; break;
-		case 4: sp = &d->locations; break;
-		case 5: sp = &d->functions; break;
-		case 6: sp = &d->strings; break;
-		case 11: sp = &d->period_type; break;
-		case 2:
+		case PF_SAMPLE_TYPE: sp = &d->sample_types; break;
+		case PF_MAPPING: sp = &d->mappings; break;
+		case PF_LOCATION: sp = &d->locations; break;
+		case PF_FUNCTION: sp = &d->functions; break;
+		case PF_STRING_TABLE: sp = &d->strings; break;
+		case PF_PERIOD_TYPE: sp = &d->period_type; break;
+		case PF_SAMPLE:
 			if (f.wt != WT_LEN)
 				return PB_WIRE;
 			if (d->sample_count % DECODE_CHUNK == 0) {
@@ -73,12 +73,12 @@ find_fields(struct decoder *d)
 			d->sample_count++;
 			d->sample_bytes += f.len;
 			continue;
-		case 13:
+		case PF_COMMENT:
 			rc = add_numbers(&f, &d->comments, &d->ncomments,
 			    &d->comments_cap);
 			continue;
 		default:
-			if (f.num > 15)
+			if (f.num > PF_DOC_URL)
 				continue;	/* unknown: skipped */
 			if (f.wt != WT_VARINT)
 				return PB_WIRE;
@@ -166,22 +166,24 @@ decode_header(struct decoder *d)
 	if (rc == 0)
 		rc = decode_vtype(d, v, "period_type", &prof->period_type);
 	if (rc == 0)
-		rc = dstr(d, (int64_t)sc[7], "drop_frames", &prof->drop_frames);
+		rc = dstr(d, (int64_t)sc[PF_DROP_FRAMES],
+		    "drop_frames", &prof->drop_frames);
 	if (rc == 0)
-		rc = dstr(d, (int64_t)sc[8], "keep_frames", &prof->keep_frames);
+		rc = dstr(d, (int64_t)sc[PF_KEEP_FRAMES],
+		    "keep_frames", &prof->keep_frames);
 	if (rc == 0)
-		rc = dstr(d, (int64_t)sc[14], "default_sample_type",
-		    &prof->default_sample_type);
+		rc = dstr(d, (int64_t)sc[PF_DEFAULT_SAMPLE_TYPE],
+		    "default_sample_type", &prof->default_sample_type);
 	if (rc == 0)
-		rc = dstr(d, (int64_t)sc[15], "doc_url", &prof->doc_url);
+		rc = dstr(d, (int64_t)sc[PF_DOC_URL], "doc_url", &prof->doc_url);
 	for (i = 0; rc == 0 && i < d->ncomments; i++) {
 		rc = dstr(d, d->comments[i], "comment", &str);
 		if (rc == 0)
 			rc = profconv__add_comment_raw(prof, str);
 	}
-	prof->period = (int64_t)sc[12];
-	prof->time_nanos = (int64_t)sc[9];
-	prof->duration_nanos = (int64_t)sc[10];
+	prof->period = (int64_t)sc[PF_PERIOD];
+	prof->time_nanos = (int64_t)sc[PF_TIME_NANOS];
+	prof->duration_nanos = (int64_t)sc[PF_DURATION_NANOS];
 	return rc;
 }
 

@@ -120,13 +120,13 @@ decode_sample(const struct decoder *d, struct sample_batch *b, size_t si,
 
 	while (rc == 0 && (k = rd_field(&r, &f)) > 0) {
 		switch (f.num) {
-		case 1:
+		case SF_LOCATION_ID:
 			rc = add_locations(d, b, &f, si);
 			break;
-		case 2:
+		case SF_VALUE:
 			rc = add_numbers(&f, &b->vals, &b->vals_len, &b->vals_cap);
 			break;
-		case 3:
+		case SF_LABEL:
 			rc = add_label(d, b, &f);
 			break;
 		default:
@@ -214,7 +214,7 @@ decode_chunk(void *arg, size_t i)
 	int rc = 0;
 
 	while (rc == 0 && si < end && rd_field(&r, &f) > 0)
-		if (f.num == 2)
+		if (f.num == PF_SAMPLE)
 			rc = decode_sample(d, b, si++, f.p, f.len);
 	if (rc == PB_WIRE)
 		rc = profconv__pb_invalid(d->data, d->len);

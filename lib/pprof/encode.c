@@ -93,24 +93,24 @@ put_sample(unsigned char *p, const struct profconv_profile *prof, size_t i,
 	unsigned char *body, *q, *start;
 	size_t j;
 
-	*p++ = TAG_LEN(2);
+	*p++ = TAG_LEN(PF_SAMPLE);
 	body = q = p + *guess;
 	if (sm->nlocs != 0) {
-		*q++ = TAG_LEN(1);
+		*q++ = TAG_LEN(SF_LOCATION_ID);
 		start = ++q;
 		for (j = 0; j < sm->nlocs; j++)
 			q = put_varint(q, stk[j]);
 		q = fix_len(start, 1, (size_t)(q - start));
 	}
 	if (prof->nsample_types != 0) {
-		*q++ = TAG_LEN(2);
+		*q++ = TAG_LEN(SF_VALUE);
 		start = ++q;
 		for (j = 0; j < prof->nsample_types; j++)
 			q = put_varint(q, (uint64_t)v[j]);
 		q = fix_len(start, 1, (size_t)(q - start));
 	}
 	for (j = 0; j < sm->nlabels; j++) {
-		*q++ = TAG_LEN(3);
+		*q++ = TAG_LEN(SF_LABEL);
 		*q++ = (unsigned char)label_size(&lab[j]);	/* < 128 */
 		q = put_num(q, 1, lab[j].key);
 		q = put_num(q, 2, lab[j].str);
@@ -192,7 +192,7 @@ put_mapping(struct wbuf *b, const struct pc_mapping *m, uint64_t id)
 
 	if (p == NULL)
 		return PROFCONV_ENOMEM;
-	p = put_len(p, 3, body);
+	p = put_len(p, PF_MAPPING, body);
 	p = put_num(p, 1, id);
 	p = put_num(p, 2, m->start);
 	p = put_num(p, 3, m->limit);
@@ -230,7 +230,7 @@ put_location(struct wbuf *b, const struct profconv_profile *prof,
 	p = wb_room(b, len_size(body));
 	if (p == NULL)
 		return PROFCONV_ENOMEM;
-	p = put_len(p, 4, body);
+	p = put_len(p, PF_LOCATION, body);
 	p = put_num(p, 1, id);
 	p = put_num(p, 2, l->mapping);
 	p = put_num(p, 3, l->address);
@@ -255,7 +255,7 @@ put_function(struct wbuf *b, const struct pc_function *f, uint64_t id)
 
 	if (p == NULL)
 		return PROFCONV_ENOMEM;
-	p = put_len(p, 5, body);
+	p = put_len(p, PF_FUNCTION, body);
 	p = put_num(p, 1, id);
 	p = put_num(p, 2, f->name);
 	p = put_num(p, 3, f->system_name);
@@ -275,14 +275,14 @@ put_strings(struct wbuf *b, const struct pc_strtab *t)
 		p = wb_room(b, len_size(t->lens[i]));
 		if (p == NULL)
 			return PROFCONV_ENOMEM;
-		p = put_len(p, 6, t->lens[i]);
+		p = put_len(p, PF_STRING_TABLE, t->lens[i]);
 		memcpy(p, t->strs[i], t->lens[i]);
 		wb_done(b, p + t->lens[i]);
 	}
 	return 0;
 }
 
-/* Fields 7..15, after the string table. */
+/* Fields PF_DROP_FRAMES..PF_DOC_URL, after the string table. */
 static int
 put_scalars(struct wbuf *b, const struct profconv_profile *prof)
 {
@@ -293,13 +293,14 @@ put_scalars(struct wbuf *b, const struct profconv_profile *prof)
 	p = wb_room(b, 4 * 11);
 	if (p == NULL)
 		return PROFCONV_ENOMEM;
-	p = put_num(p, 7, prof->drop_frames);
-	p = put_num(p, 8, prof->keep_frames);
-	p = put_num(p, 9, (uint64_t)prof->time_nanos);
-	p = put_num(p, 10, (uint64_t)prof->duration_nanos);
+	p = put_num(p, PF_DROP_FRAMES, prof->drop_frames);
+	p = put_num(p, PF_KEEP_FRAMES, prof->keep_frames);
+	p = put_num(p, PF_TIME_NANOS, (uint64_t)prof->time_nanos);
+	p = put_num(p, PF_DURATION_NANOS,
+	    (uint64_t)prof->duration_nanos);
 	wb_done(b, p);
 	if (prof->period_type.type != 0 || prof->period_type.unit != 0)
-		rc = put_vtype(b, 11, &prof->period_type);
+		rc = put_vtype(b, PF_PERIOD_TYPE, &prof->period_type);
 	for (i = 0; i < prof->ncomments; i++)
 		comments += vsize(prof->comments[i]);
 	if (rc < 0)
@@ -307,14 +308,15 @@ put_scalars(struct wbuf *b, const struct profconv_profile *prof)
 	p = wb_room(b, 2 * 11 + len_size(comments));
 	if (p == NULL)
 		return PROFCONV_ENOMEM;
-	p = put_num(p, 12, (uint64_t)prof->period);
+	p = put_num(p, PF_PERIOD, (uint64_t)prof->period);
 	if (prof->ncomments != 0) {	/* a packed repeated int64 */
-		p = put_len(p, 13, comments);
+		p = put_len(p, PF_COMMENT, comments);
 		for (i = 0; i < prof->ncomments; i++)
 			p = put_varint(p, prof->comments[i]);
 	}
-	p = put_num(p, 14, prof->default_sample_type);
-	p = put_num(p, 15, prof->doc_url);
+	p = put_num(p, PF_DEFAULT_SAMPLE_TYPE,
+	    prof->default_sample_type);
+	p = put_num(p, PF_DOC_URL, prof->doc_url);
 	wb_done(b, p);
 	return 0;
 }
@@ -360,7 +362,8 @@ pack_profile(const struct profconv_profile *prof, unsigned int jobs,
 	if (sp->chunks == NULL || *pieces == NULL)
 		return profconv__nomem();
 	for (i = 0; rc == 0 && i < prof->nsample_types; i++)
-		rc = put_vtype(head, 1, &prof->sample_types[i]);
+		rc = put_vtype(head, PF_SAMPLE_TYPE,
+		    &prof->sample_types[i]);
 	if (rc == 0)
 		rc = profconv__jobs_run(jobs, sp->nchunks, pack_task, sp);
 	if (rc == 0)

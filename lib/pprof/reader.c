@@ -26,11 +26,12 @@
 static int
 profile_wire_type(uint64_t field, int got)
 {
-	if ((field >= 1 && field <= 6) || field == 11)
+	if ((field >= PF_SAMPLE_TYPE && field <= PF_STRING_TABLE) ||
+	    field == PF_PERIOD_TYPE)
 		return 2;
-	if (field == 13 && got == 2)
+	if (field == PF_COMMENT && got == WT_LEN)
 		return 2;
-	if (field >= 7 && field <= 15)
+	if (field >= PF_DROP_FRAMES && field <= PF_DOC_URL)
 		return 0;
 	return -1;
 }
@@ -165,7 +166,7 @@ sniff_pprof(const unsigned char *head, size_t len, bool whole)
 			return false;
 		if (!sniff_varint(&p, end, &v))
 			return !whole && p == end;
-		if (wt == 2) {
+		if (wt == WT_LEN) {
 			if (v > (uint64_t)(end - p))
 				return !whole;
 			p += v;
