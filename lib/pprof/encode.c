@@ -86,10 +86,10 @@ static unsigned char *
 put_sample(unsigned char *p, const struct profconv_profile *prof, size_t i,
     size_t *guess)
 {
-	const struct pc_sample *sm = &prof->samples[i];
+	const struct pc_sample *sm = pc_sample(prof, i);
 	const uint32_t *stk = pc_sample_stack(prof, sm);
 	const struct pc_label *lab = pc_sample_labels(prof, sm);
-	const int64_t *v = prof->values + i * prof->nsample_types;
+	const int64_t *v = pc_sample_values_ro(prof, i);
 	unsigned char *body, *q, *start;
 	size_t j;
 
@@ -134,7 +134,7 @@ pack_task(void *arg, size_t c)
 	if (end > prof->nsamples)
 		end = prof->nsamples;
 	for (; i < end; i++) {
-		need = sample_bound(prof, &prof->samples[i]);
+		need = sample_bound(prof, pc_sample(prof, i));
 		if (ch->cap - ch->len < need &&
 		    PC_GROW(ch->p, ch->cap, ch->len, need) < 0)
 			return PROFCONV_ENOMEM;
@@ -325,15 +325,15 @@ put_scalars(struct wbuf *b, const struct profconv_profile *prof)
 static int
 pack_rest(struct wbuf *b, const struct profconv_profile *prof)
 {
-	size_t i;
+	size_t id;
 	int rc = 0;
 
-	for (i = 0; rc == 0 && i < prof->nmappings; i++)
-		rc = put_mapping(b, &prof->mappings[i], i + 1);
-	for (i = 0; rc == 0 && i < prof->nlocations; i++)
-		rc = put_location(b, prof, (uint32_t)(i + 1));
-	for (i = 0; rc == 0 && i < prof->nfunctions; i++)
-		rc = put_function(b, &prof->functions[i], i + 1);
+	for (id = 1; rc == 0 && id <= prof->nmappings; id++)
+		rc = put_mapping(b, pc_mapping(prof, (uint32_t)id), id);
+	for (id = 1; rc == 0 && id <= prof->nlocations; id++)
+		rc = put_location(b, prof, (uint32_t)id);
+	for (id = 1; rc == 0 && id <= prof->nfunctions; id++)
+		rc = put_function(b, pc_function(prof, (uint32_t)id), id);
 	if (rc == 0)
 		rc = put_strings(b, &prof->strings);
 	if (rc == 0)
