@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * growth.c - keeping only the samples of a profile that grew: the leak
- * filter of profdiff and proftrend, and the one definition of "grew".
- * Cut from report/diff.c: changing the model is a transform's job.
+ * growth.c - keeping only some samples of a profile: those that grew
+ * (the leak filter of profdiff and proftrend, and the one definition of
+ * "grew") and those a caller marked.  Cut from report/, which only
+ * decides what to keep: changing the model is a transform's job, and
+ * report/ does not include model/seams.h.
  */
 
 #include "config.h"
@@ -41,4 +43,19 @@ profconv_profile_keep_growth(struct profconv_profile *prof)
 {
 	profconv__keep_samples(prof, keep_grown, NULL);
 	return 0;
+}
+
+static bool
+keep_marked(const struct profconv_profile *prof, size_t i, void *payload)
+{
+	const bool *keep = payload;
+
+	(void)prof;
+	return keep[i];
+}
+
+void
+profconv__keep_marked(struct profconv_profile *prof, const bool *keep)
+{
+	profconv__keep_samples(prof, keep_marked, (void *)keep);
 }
