@@ -469,7 +469,7 @@ sample_is(const struct profconv_profile *dst, uint32_t idx,
     const uint32_t *stk, size_t nlocs, const struct pc_label *lab,
     size_t nlabels)
 {
-	const struct pc_sample *s = &dst->samples[idx];
+	const struct pc_sample *s = pc_sample(dst, idx);
 	const struct pc_label *dl = pc_sample_labels(dst, s);
 	size_t i;
 
@@ -597,9 +597,9 @@ static int
 map_sample(struct merger *m, size_t si, int sign)
 {
 	const struct profconv_profile *src = m->src;
-	const struct pc_sample *s = &src->samples[si];
+	const struct pc_sample *s = pc_sample(src, si);
 	const int64_t *sv = src->nsample_types != 0 ?
-	    &src->values[si * src->nsample_types] : NULL;
+	    pc_sample_values_ro(src, si) : NULL;
 	struct profconv_profile *dst = m->dst;
 	struct sample_set *t = &m->samples;
 	size_t i, nt = dst->nsample_types, slot;
@@ -645,7 +645,7 @@ map_sample(struct merger *m, size_t si, int sign)
 static bool
 counts(const struct merger *m, const struct profconv_profile *src, size_t si)
 {
-	const int64_t *sv = &src->values[si * src->nsample_types];
+	const int64_t *sv = pc_sample_values_ro(src, si);
 	size_t k;
 
 	for (k = 0; k < m->dst->nsample_types; k++)
@@ -771,7 +771,7 @@ profconv_merger_add(struct profconv_merger *mg,
 static bool
 sample_is_zero(const struct profconv_profile *p, size_t i)
 {
-	return all_zero(&p->values[i * p->nsample_types], p->nsample_types);
+	return all_zero(pc_sample_values_ro(p, i), p->nsample_types);
 }
 
 /* Drop the sample types some source lacked; then the samples left all

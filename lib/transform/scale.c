@@ -19,7 +19,7 @@ static bool
 scaled_nonzero(const struct profconv_profile *prof, size_t i, void *payload)
 {
 	const double *ratios = payload;
-	const int64_t *v = &prof->values[i * prof->nsample_types];
+	const int64_t *v = pc_sample_values_ro(prof, i);
 	size_t j;
 
 	for (j = 0; j < prof->nsample_types; j++)
