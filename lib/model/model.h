@@ -187,6 +187,20 @@ pc_sample_labels(const struct profconv_profile *prof, const struct pc_sample *s)
 	return s->nlabels != 0 ? prof->labels + s->label_off : NULL;
 }
 
+/* Sample I, 0-based (samples have no ids), read-only. */
+static inline const struct pc_sample *
+pc_sample(const struct profconv_profile *prof, size_t i)
+{
+	return &prof->samples[i];
+}
+
+/* The values of sample I, one per sample type, read-only. */
+static inline const int64_t *
+pc_sample_values_ro(const struct profconv_profile *prof, size_t i)
+{
+	return prof->values + i * prof->nsample_types;
+}
+
 /* The values of sample I, one per sample type; they may be changed in
  * place (a transform scaling them), never resized. */
 static inline int64_t *

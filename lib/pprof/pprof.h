@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pprof.h - the pprof codec (pb.c), both directions, and the gzip
- * members it writes on threads (gzout.c).
+ * pprof.h - what other layers call of the pprof codec: decoding
+ * (decode.c, decode_samples.c), the why-not-pprof diagnosis (reader.c),
+ * encoding (encode.c), and the gzip members it writes on threads
+ * (gzout.c).  What the codec's files share only among themselves is in
+ * wire.h.
  * May include: base/, model/ (seams.h too), read/readers.h, read/input.h.
  */
 #ifndef PROFCONV_PPROF_H
@@ -13,7 +16,7 @@
 
 #include "model/model.h"
 
-/* --- pprof codec (pb.c) ---------------------------------------------------- */
+/* --- pprof codec (decode.c, reader.c, encode.c) --------------------------- */
 
 /*
  * Decode pprof protobuf bytes into a new profile, with at most BUDGET bytes

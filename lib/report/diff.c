@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * diff.c - the comparison of two profiles: the delta profile, its table
- * and its JSON, and the leak filter.
+ * and its JSON, with the leak filter applied to the delta.
  *
  * The delta is CUR - BASE (profconv_profile_subtract()); the table's rows
  * come from views of BASE, CUR and the delta, grouped by one engine
@@ -10,7 +10,8 @@
  * the table is the memory debuggers' comparison view: New = delta
  * alloc_objects, Freed = New - delta inuse_objects, delta objects = delta
  * inuse_objects, and the same three for bytes.  Other profiles get base,
- * cur and delta for every sample type.
+ * cur and delta for every sample type.  The leak filter itself (what
+ * "grew" means, keeping what grew) is a transform: transform/growth.c.
  */
 
 #include "config.h"
@@ -20,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/seams.h"
+#include "model/model.h"
 #include "write/write.h"
 #include "transform/transform.h"
 #include "view/view.h"
@@ -37,41 +38,6 @@ struct profconv_diff {
 	bool leaks;
 	int64_t *totals;	/* 3 * nt: the views' totals */
 };
-
-/* --- the leak filter --------------------------------------------------------- */
-
-bool
-profconv__grew(const struct profconv_profile *prof, const int64_t *delta)
-{
-	int n = profconv_profile_sample_type_index(prof, "inuse_objects");
-	int b = profconv_profile_sample_type_index(prof, "inuse_space");
-	size_t t;
-
-	if (n < 0 && b < 0) {
-		n = profconv_profile_sample_type_index(prof, "objects");
-		b = profconv_profile_sample_type_index(prof, "space");
-	}
-	if (n >= 0 || b >= 0)
-		return (n >= 0 && delta[n] > 0) || (b >= 0 && delta[b] > 0);
-	for (t = 0; t < prof->nsample_types; t++)
-		if (delta[t] > 0)
-			return true;
-	return false;
-}
-
-static bool
-keep_grown(const struct profconv_profile *prof, size_t i, void *payload)
-{
-	(void)payload;
-	return profconv__grew(prof, &prof->values[i * prof->nsample_types]);
-}
-
-int
-profconv_profile_keep_growth(struct profconv_profile *prof)
-{
-	profconv__keep_samples(prof, keep_grown, NULL);
-	return 0;
-}
 
 /* --- building the comparison -------------------------------------------------- */
 

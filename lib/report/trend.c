@@ -14,7 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/seams.h"
+#include "model/model.h"
+#include "transform/transform.h"
 #include "view/view.h"
 #include "report/trend.h"
 
@@ -448,15 +449,6 @@ suspect_stacks(const struct profconv_trend *t, const struct profconv_view *view,
 	return rc;
 }
 
-static bool
-keep_marked(const struct profconv_profile *prof, size_t i, void *payload)
-{
-	const bool *keep = payload;
-
-	(void)prof;
-	return keep[i];
-}
-
 /* Mark the samples of DELTA whose stack is in a suspect row. */
 static int
 mark_samples(const struct profconv_trend *t, struct profconv_profile *delta,
@@ -503,7 +495,7 @@ profconv_trend_suspects(const struct profconv_trend *t,
 		    mark_samples(t, delta, keep);
 	}
 	if (rc == 0) {
-		profconv__keep_samples(delta, keep_marked, keep);
+		profconv__keep_marked(delta, keep);
 		*out = delta;
 		delta = NULL;
 	}

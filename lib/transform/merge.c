@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * merge.c - merging, subtracting, scaling and normalizing profiles with
- * pprof's semantics (pprof-reference.md section 3).
+ * merge.c - merging and subtracting profiles with pprof's semantics
+ * (pprof-reference.md section 3): identity across profiles, adding a
+ * source's samples, the merger that takes sources one at a time, and
+ * profconv_profile_merge() and _subtract() over it.  Scaling is in
+ * scale.c, choosing the sample types profiles share in compat.c.
  *
  * Identity across profiles ignores where things were loaded: a mapping is
  * its size (rounded up to 4 KiB), file offset and build id or file name; a
@@ -12,11 +15,11 @@
 
 #include "config.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/seams.h"
+#include "transform/types.h"
 
 /*
  * The merged samples by identity (stack and labels): open addressing over
@@ -62,12 +65,6 @@ struct profconv_merger {
 	struct merger m;
 };
 
-static int select_types(struct profconv_profile *prof, const size_t *keep,
-    size_t nkeep);
-static bool is_objects_space(const struct profconv_profile *p);
-static int heap_alias(const struct profconv_profile *p,
-    const struct profconv_profile *dst, uint32_t type);
-
 /* Are string IA of A and IB of B the same bytes (NULs included)? */
 static bool
 same_str(const struct profconv_profile *a, uint32_t ia,
@@ -78,9 +75,10 @@ same_str(const struct profconv_profile *a, uint32_t ia,
 	    a->strings.lens[ia]) == 0;
 }
 
-static bool
-same_vtype(const struct profconv_profile *a, const struct pc_vtype *x,
-    const struct profconv_profile *b, const struct pc_vtype *y)
+bool
+profconv__same_vtype(const struct profconv_profile *a,
+    const struct pc_vtype *x, const struct profconv_profile *b,
+    const struct pc_vtype *y)
 {
 	return same_str(a, x->type, b, y->type) &&
 	    same_str(a, x->unit, b, y->unit);
@@ -108,13 +106,13 @@ vtype_text(const struct profconv_profile *p, const struct pc_vtype *vt,
 }
 
 /* WHO names B in messages: "profile 2", "the base profile". */
-static int
-check_period(const struct profconv_profile *a,
+int
+profconv__check_period(const struct profconv_profile *a,
     const struct profconv_profile *b, const char *who)
 {
 	char x[128], y[128];
 
-	if (same_vtype(a, &a->period_type, b, &b->period_type))
+	if (profconv__same_vtype(a, &a->period_type, b, &b->period_type))
 		return 0;
 	return profconv__fail(PROFCONV_EINVAL,
 	    "%s is incompatible: period type %s, not %s", who,
@@ -195,7 +193,7 @@ match_types(struct merger *m, const struct profconv_profile *p,
 
 		j = type_index(p, dst, t->type);
 		if (j < 0)
-			j = heap_alias(p, dst, t->type);
+			j = profconv__heap_alias(p, dst, t->type);
 		m->slot[k] = j;
 		if (j < 0) {
 			m->live[k] = false;
@@ -228,7 +226,7 @@ header_add(struct merger *m, const struct profconv_profile *p)
 	if (m->nsources == 0)
 		rc = header_start(m, p);
 	if (rc == 0)
-		rc = check_period(dst, p, who);
+		rc = profconv__check_period(dst, p, who);
 	if (rc == 0)
 		rc = match_types(m, p, who);
 	if (rc < 0)
@@ -471,7 +469,7 @@ sample_is(const struct profconv_profile *dst, uint32_t idx,
     const uint32_t *stk, size_t nlocs, const struct pc_label *lab,
     size_t nlabels)
 {
-	const struct pc_sample *s = &dst->samples[idx];
+	const struct pc_sample *s = pc_sample(dst, idx);
 	const struct pc_label *dl = pc_sample_labels(dst, s);
 	size_t i;
 
@@ -599,9 +597,9 @@ static int
 map_sample(struct merger *m, size_t si, int sign)
 {
 	const struct profconv_profile *src = m->src;
-	const struct pc_sample *s = &src->samples[si];
+	const struct pc_sample *s = pc_sample(src, si);
 	const int64_t *sv = src->nsample_types != 0 ?
-	    &src->values[si * src->nsample_types] : NULL;
+	    pc_sample_values_ro(src, si) : NULL;
 	struct profconv_profile *dst = m->dst;
 	struct sample_set *t = &m->samples;
 	size_t i, nt = dst->nsample_types, slot;
@@ -647,7 +645,7 @@ map_sample(struct merger *m, size_t si, int sign)
 static bool
 counts(const struct merger *m, const struct profconv_profile *src, size_t si)
 {
-	const int64_t *sv = &src->values[si * src->nsample_types];
+	const int64_t *sv = pc_sample_values_ro(src, si);
 	size_t k;
 
 	for (k = 0; k < m->dst->nsample_types; k++)
@@ -773,7 +771,7 @@ profconv_merger_add(struct profconv_merger *mg,
 static bool
 sample_is_zero(const struct profconv_profile *p, size_t i)
 {
-	return all_zero(&p->values[i * p->nsample_types], p->nsample_types);
+	return all_zero(pc_sample_values_ro(p, i), p->nsample_types);
 }
 
 /* Drop the sample types some source lacked; then the samples left all
@@ -798,7 +796,7 @@ finish(struct merger *m, struct profconv_profile **out)
 		rc = profconv__fail(PROFCONV_EINVAL,
 		    "profiles have no sample type in common");
 	if (rc == 0 && nkeep != m->dst->nsample_types)
-		rc = select_types(m->dst, keep, nkeep);
+		rc = profconv__select_types(m->dst, keep, nkeep);
 	free(keep);
 	for (i = 0; rc == 0 && !zero && i < m->dst->nsamples; i++)
 		zero = sample_is_zero(m->dst, i);
@@ -876,279 +874,4 @@ profconv_profile_subtract(struct profconv_profile **out,
 	const struct profconv_profile *pair[2] = { cur, base };
 
 	return merge_signed(out, pair, signs, 2);
-}
-
-/* --- scaling -------------------------------------------------------------------- */
-
-/* Keep sample I when a type that was scaled (ratio not 1) is nonzero. */
-static bool
-scaled_nonzero(const struct profconv_profile *prof, size_t i, void *payload)
-{
-	const double *ratios = payload;
-	const int64_t *v = &prof->values[i * prof->nsample_types];
-	size_t j;
-
-	for (j = 0; j < prof->nsample_types; j++)
-		if (ratios[j] != 1 && v[j] != 0)
-			return true;
-	return false;
-}
-
-int
-profconv_profile_scale(struct profconv_profile *prof, const double *ratios)
-{
-	size_t i, j, nt = prof->nsample_types;
-	bool all_ones = true;
-
-	for (j = 0; j < nt; j++)
-		all_ones = all_ones && ratios[j] == 1;
-	if (all_ones)
-		return 0;
-	for (i = 0; i < prof->nsamples; i++) {
-		int64_t *v = pc_sample_values(prof, i);
-
-		for (j = 0; j < nt; j++) {
-			double x;
-
-			if (ratios[j] == 1)
-				continue;
-			x = round((double)v[j] * ratios[j]);
-			v[j] = x >= 9.2233720368547758e18 ? INT64_MAX :
-			    x <= -9.2233720368547758e18 ? INT64_MIN : (int64_t)x;
-		}
-	}
-	profconv__keep_samples(prof, scaled_nonzero, (void *)ratios);
-	return 0;
-}
-
-/* Do A and B have the same period type and sample types, in order? */
-static int
-check_same_types(const struct profconv_profile *a,
-    const struct profconv_profile *b)
-{
-	size_t i;
-	int rc = check_period(a, b, "profile 2");
-
-	if (rc < 0)
-		return rc;
-	for (i = 0; i < a->nsample_types && a->nsample_types ==
-	    b->nsample_types; i++)
-		if (!same_vtype(a, &a->sample_types[i], b, &b->sample_types[i]))
-			break;
-	if (a->nsample_types != b->nsample_types || i < a->nsample_types)
-		return profconv__fail(PROFCONV_EINVAL,
-		    "profiles have different sample types");
-	return 0;
-}
-
-int
-profconv_profile_normalize(struct profconv_profile *prof,
-    const struct profconv_profile *to)
-{
-	double *ratios;
-	int64_t a, b;
-	size_t i;
-	int rc;
-
-	rc = check_same_types(to, prof);
-	if (rc < 0)
-		return rc;
-	ratios = calloc(prof->nsample_types + 1, sizeof(*ratios));
-	if (ratios == NULL)
-		return profconv__nomem();
-	for (i = 0; i < prof->nsample_types; i++) {
-		profconv_profile_total(to, i, &a);
-		profconv_profile_total(prof, i, &b);
-		ratios[i] = b == 0 ? 0.0 : (double)a / (double)b;
-	}
-	rc = profconv_profile_scale(prof, ratios);
-	free(ratios);
-	return rc;
-}
-
-/* --- sample types common to all ------------------------------------------------ */
-
-/* Keep in PROF only the sample types listed in KEEP (indexes, in order). */
-static int
-select_types(struct profconv_profile *prof, const size_t *keep, size_t nkeep)
-{
-	struct pc_vtype *types = malloc((nkeep + 1) * sizeof(*types));
-	ptrdiff_t *from = malloc((nkeep + 1) * sizeof(*from));
-	size_t j;
-	int rc;
-
-	if (types == NULL || from == NULL) {
-		free(types);
-		free(from);
-		return profconv__nomem();
-	}
-	for (j = 0; j < nkeep; j++) {
-		types[j] = prof->sample_types[keep[j]];
-		from[j] = (ptrdiff_t)keep[j];
-	}
-	rc = profconv__retype(prof, types, from, nkeep);
-	free(types);
-	free(from);
-	return rc;
-}
-
-/* --- pprof's two names for the values of one heap profile -------------------- */
-
-/*
- * pprof types a legacy heap profile whose alloc totals equal its in-use
- * totals (or are not recorded) objects/space, and one whose totals differ
- * alloc_objects, alloc_space, inuse_objects, inuse_space.  The first dump
- * of a process, written before anything was freed, is the former and the
- * later ones the latter: objects/space are the in-use values and, where
- * alloc totals are recorded, also the allocated ones.
- */
-/* Is string IDX of P exactly S (no NUL inside)? */
-static bool
-str_is(const struct profconv_profile *p, uint32_t idx, const char *s)
-{
-	return p->strings.lens[idx] == strlen(s) &&
-	    memcmp(p->strings.strs[idx], s, p->strings.lens[idx]) == 0;
-}
-
-static bool
-type_is(const struct profconv_profile *p, size_t i, const char *type,
-    const char *unit)
-{
-	return i < p->nsample_types && str_is(p, p->sample_types[i].type,
-	    type) && str_is(p, p->sample_types[i].unit, unit);
-}
-
-static bool
-is_objects_space(const struct profconv_profile *p)
-{
-	return p->nsample_types == 2 && type_is(p, 0, "objects", "count") &&
-	    type_is(p, 1, "space", "bytes");
-}
-
-static bool
-has_inuse_types(const struct profconv_profile *p)
-{
-	int o = profconv_profile_sample_type_index(p, "inuse_objects");
-	int s = profconv_profile_sample_type_index(p, "inuse_space");
-
-	return o >= 0 && s >= 0 && type_is(p, (size_t)o, "inuse_objects",
-	    "count") && type_is(p, (size_t)s, "inuse_space", "bytes");
-}
-
-/*
- * The slot of P that stands for the merged type, string TYPE of DST,
- * under the other naming, or -1: objects/space for alloc_* and inuse_*,
- * inuse_* for objects/space (when DST is typed objects/space).
- */
-static int
-heap_alias(const struct profconv_profile *p,
-    const struct profconv_profile *dst, uint32_t type)
-{
-	static const char *const alias[][2] = {
-		{ "alloc_objects", "objects" }, { "inuse_objects", "objects" },
-		{ "alloc_space", "space" }, { "inuse_space", "space" },
-		{ "objects", "inuse_objects" }, { "space", "inuse_space" },
-	};
-	size_t i, first = is_objects_space(dst) ? 4 : 0;
-
-	if (first == 4 ? !has_inuse_types(p) : !is_objects_space(p))
-		return -1;
-	for (i = first; i < (first == 4 ? 6 : 4); i++)
-		if (str_is(dst, type, alias[i][0]))
-			return profconv_profile_sample_type_index(p,
-			    alias[i][1]);
-	return -1;
-}
-
-/* Rename an objects/space profile to the four heap types pprof uses. */
-static int
-widen_heap_types(struct profconv_profile *prof)
-{
-	static const char *const names[] = {
-		"alloc_objects", "alloc_space", "inuse_objects", "inuse_space"
-	};
-	static const ptrdiff_t from[] = { 0, 1, 0, 1 };
-	struct pc_vtype types[4];
-	uint32_t def = prof->default_sample_type;
-	uint32_t objects = prof->sample_types[0].type;
-	size_t j;
-	int rc = 0;
-
-	for (j = 0; rc == 0 && j < 4; j++) {
-		types[j].unit = prof->sample_types[from[j]].unit;
-		rc = profconv__intern(prof, names[j], &types[j].type);
-	}
-	if (rc == 0)
-		rc = profconv__retype(prof, types, from, 4);
-	if (rc == 0 && def != 0)	/* objects -> inuse_objects, ... */
-		rc = profconv_profile_set_default_sample_type(prof,
-		    def == objects ? "inuse_objects" : "inuse_space");
-	return rc;
-}
-
-/* Widen objects/space profiles when another profile has inuse_* types. */
-static int
-unify_heap_names(struct profconv_profile *const *profs, size_t n)
-{
-	size_t i;
-	bool plain = false, inuse = false;
-	int rc = 0;
-
-	for (i = 0; i < n; i++) {
-		plain = plain || is_objects_space(profs[i]);
-		inuse = inuse || has_inuse_types(profs[i]);
-	}
-	for (i = 0; rc == 0 && plain && inuse && i < n; i++)
-		if (is_objects_space(profs[i]))
-			rc = widen_heap_types(profs[i]);
-	return rc;
-}
-
-int
-profconv_profiles_compatibilize(struct profconv_profile *const *profs,
-    size_t n)
-{
-	const struct profconv_profile *p0;
-	size_t i, j, nkeep = 0, *keep = NULL;
-	const char **names = NULL;
-	int rc = 0, k;
-
-	if (n == 0)
-		return 0;
-	rc = unify_heap_names(profs, n);
-	if (rc < 0)
-		return rc;
-	p0 = profs[0];
-	names = calloc(p0->nsample_types + 1, sizeof(*names));
-	keep = calloc(p0->nsample_types + 1, sizeof(*keep));
-	if (names == NULL || keep == NULL) {
-		rc = profconv__nomem();
-		goto out;
-	}
-	/* Type names present in every profile, in the first one's order. */
-	for (j = 0; j < p0->nsample_types; j++) {
-		const char *t = profconv__pstr(p0, p0->sample_types[j].type);
-
-		for (i = 1; i < n; i++)
-			if (profconv_profile_sample_type_index(profs[i], t) < 0)
-				break;
-		if (i == n)
-			names[nkeep++] = t;
-	}
-	if (nkeep == 0) {
-		rc = profconv__fail(PROFCONV_EINVAL,
-		    "profiles have no sample type in common");
-		goto out;
-	}
-	for (i = 0; rc == 0 && i < n; i++) {
-		for (j = 0; j < nkeep; j++) {
-			k = profconv_profile_sample_type_index(profs[i], names[j]);
-			keep[j] = (size_t)k;
-		}
-		rc = select_types(profs[i], keep, nkeep);
-	}
-out:
-	free(names);
-	free(keep);
-	return rc;
 }

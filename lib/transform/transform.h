@@ -19,4 +19,8 @@
  */
 bool profconv__grew(const struct profconv_profile *prof, const int64_t *delta);
 
+/* Keep only the samples I of PROF for which KEEP[I] is true (KEEP has
+ * one entry per sample), in order.  Cannot fail. */
+void profconv__keep_marked(struct profconv_profile *prof, const bool *keep);
+
 #endif /* PROFCONV_TRANSFORM_H */
