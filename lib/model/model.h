@@ -194,19 +194,18 @@ pc_sample(const struct profconv_profile *prof, size_t i)
 	return &prof->samples[i];
 }
 
-/* The values of sample I, one per sample type, read-only. */
+/* The values of sample I, one per sample type. */
 static inline const int64_t *
-pc_sample_values_ro(const struct profconv_profile *prof, size_t i)
+pc_sample_values(const struct profconv_profile *prof, size_t i)
 {
 	return prof->values + i * prof->nsample_types;
 }
 
-/* The values of sample I, one per sample type; they may be changed in
- * place (a transform scaling them), never resized. */
-static inline int64_t *
-pc_sample_values(struct profconv_profile *prof, size_t i)
+/* Sample type I, 0-based. */
+static inline const struct pc_vtype *
+pc_sample_type(const struct profconv_profile *prof, size_t i)
 {
-	return prof->values + i * prof->nsample_types;
+	return &prof->sample_types[i];
 }
 
 static inline const char *

@@ -19,6 +19,14 @@ pc_mapping_mut(struct profconv_profile *prof, uint32_t id)
 	return &prof->mappings[id - 1];
 }
 
+/* The values of sample I, to change in place (a transform scaling
+ * them); never resized. */
+static inline int64_t *
+pc_sample_values_mut(struct profconv_profile *prof, size_t i)
+{
+	return prof->values + i * prof->nsample_types;
+}
+
 /* Intern a C string into PROF's table (NULL is ""). */
 int profconv__intern(struct profconv_profile *prof, const char *s,
     uint32_t *idx);

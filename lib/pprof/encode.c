@@ -89,7 +89,7 @@ put_sample(unsigned char *p, const struct profconv_profile *prof, size_t i,
 	const struct pc_sample *sm = pc_sample(prof, i);
 	const uint32_t *stk = pc_sample_stack(prof, sm);
 	const struct pc_label *lab = pc_sample_labels(prof, sm);
-	const int64_t *v = pc_sample_values_ro(prof, i);
+	const int64_t *v = pc_sample_values(prof, i);
 	unsigned char *body, *q, *start;
 	size_t j;
 
@@ -362,8 +362,7 @@ pack_profile(const struct profconv_profile *prof, unsigned int jobs,
 	if (sp->chunks == NULL || *pieces == NULL)
 		return profconv__nomem();
 	for (i = 0; rc == 0 && i < prof->nsample_types; i++)
-		rc = put_vtype(head, PF_SAMPLE_TYPE,
-		    &prof->sample_types[i]);
+		rc = put_vtype(head, PF_SAMPLE_TYPE, pc_sample_type(prof, i));
 	if (rc == 0)
 		rc = profconv__jobs_run(jobs, sp->nchunks, pack_task, sp);
 	if (rc == 0)

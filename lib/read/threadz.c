@@ -172,7 +172,7 @@ read_threads(struct thread_state *st)
 		/* No stack of its own: count it with the previous thread. */
 		if (same || st->addrs.n == 0) {
 			if (prof->nsamples != 0)
-				pc_sample_values(prof,
+				pc_sample_values_mut(prof,
 				    prof->nsamples - 1)[0]++;
 			continue;
 		}

@@ -35,7 +35,7 @@ static bool
 keep_grown(const struct profconv_profile *prof, size_t i, void *payload)
 {
 	(void)payload;
-	return profconv__grew(prof, pc_sample_values_ro(prof, i));
+	return profconv__grew(prof, pc_sample_values(prof, i));
 }
 
 int

@@ -189,7 +189,7 @@ match_types(struct merger *m, const struct profconv_profile *p,
 	int j;
 
 	for (k = 0; k < dst->nsample_types; k++) {
-		const struct pc_vtype *t = &dst->sample_types[k];
+		const struct pc_vtype *t = pc_sample_type(dst, k);
 
 		j = type_index(p, dst, t->type);
 		if (j < 0)
@@ -599,7 +599,7 @@ map_sample(struct merger *m, size_t si, int sign)
 	const struct profconv_profile *src = m->src;
 	const struct pc_sample *s = pc_sample(src, si);
 	const int64_t *sv = src->nsample_types != 0 ?
-	    pc_sample_values_ro(src, si) : NULL;
+	    pc_sample_values(src, si) : NULL;
 	struct profconv_profile *dst = m->dst;
 	struct sample_set *t = &m->samples;
 	size_t i, nt = dst->nsample_types, slot;
@@ -635,7 +635,7 @@ map_sample(struct merger *m, size_t si, int sign)
 		t->n++;
 		return 0;
 	}
-	dv = pc_sample_values(dst, t->slots[slot] - 1);
+	dv = pc_sample_values_mut(dst, t->slots[slot] - 1);
 	for (i = 0; i < nt; i++)
 		pc_add_sat(&dv[i], m->row[i]);
 	return 0;
@@ -645,7 +645,7 @@ map_sample(struct merger *m, size_t si, int sign)
 static bool
 counts(const struct merger *m, const struct profconv_profile *src, size_t si)
 {
-	const int64_t *sv = pc_sample_values_ro(src, si);
+	const int64_t *sv = pc_sample_values(src, si);
 	size_t k;
 
 	for (k = 0; k < m->dst->nsample_types; k++)
@@ -771,7 +771,7 @@ profconv_merger_add(struct profconv_merger *mg,
 static bool
 sample_is_zero(const struct profconv_profile *p, size_t i)
 {
-	return all_zero(pc_sample_values_ro(p, i), p->nsample_types);
+	return all_zero(pc_sample_values(p, i), p->nsample_types);
 }
 
 /* Drop the sample types some source lacked; then the samples left all

@@ -19,7 +19,7 @@ static bool
 scaled_nonzero(const struct profconv_profile *prof, size_t i, void *payload)
 {
 	const double *ratios = payload;
-	const int64_t *v = pc_sample_values_ro(prof, i);
+	const int64_t *v = pc_sample_values(prof, i);
 	size_t j;
 
 	for (j = 0; j < prof->nsample_types; j++)
@@ -39,7 +39,7 @@ profconv_profile_scale(struct profconv_profile *prof, const double *ratios)
 	if (all_ones)
 		return 0;
 	for (i = 0; i < prof->nsamples; i++) {
-		int64_t *v = pc_sample_values(prof, i);
+		int64_t *v = pc_sample_values_mut(prof, i);
 
 		for (j = 0; j < nt; j++) {
 			double x;
@@ -67,8 +67,8 @@ check_same_types(const struct profconv_profile *a,
 		return rc;
 	for (i = 0; i < a->nsample_types && a->nsample_types ==
 	    b->nsample_types; i++)
-		if (!profconv__same_vtype(a, &a->sample_types[i], b,
-		    &b->sample_types[i]))
+		if (!profconv__same_vtype(a, pc_sample_type(a, i), b,
+		    pc_sample_type(b, i)))
 			break;
 	if (a->nsample_types != b->nsample_types || i < a->nsample_types)
 		return profconv__fail(PROFCONV_EINVAL,

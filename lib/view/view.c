@@ -375,9 +375,9 @@ plan_sample(struct build *b, size_t si, size_t *at)
 {
 	struct profconv_view *v = b->v;
 	const struct profconv_profile *prof = v->prof;
-	const struct pc_sample *s = &prof->samples[si];
+	const struct pc_sample *s = pc_sample(prof, si);
 	const uint32_t *stk = pc_sample_stack(prof, s);
-	const int64_t *vals = &prof->values[si * v->ntypes];
+	const int64_t *vals = pc_sample_values(prof, si);
 	size_t i, n = 0, first, t;
 	unsigned match = 0;
 	int rc = 0;
@@ -448,7 +448,7 @@ path_task(void *arg, size_t r)
 	if (hi > prof->nsamples)
 		hi = prof->nsamples;
 	for (si = lo; si < hi; si++) {
-		const struct pc_sample *s = &prof->samples[si];
+		const struct pc_sample *s = pc_sample(prof, si);
 		const uint32_t *stk = pc_sample_stack(prof, s);
 		uint32_t *p = b->path + b->off[si];
 

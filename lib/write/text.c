@@ -69,10 +69,11 @@ print_samples(const struct profconv_profile *prof, FILE *fp)
 
 	fprintf(fp, "samples: %zu\n", prof->nsamples);
 	for (i = 0; i < prof->nsamples; i++) {
-		const struct pc_sample *s = &prof->samples[i];
+		const struct pc_sample *s = pc_sample(prof, i);
+		const int64_t *v = pc_sample_values(prof, i);
 
 		for (j = 0; j < nt; j++)
-			fprintf(fp, " %10" PRId64, prof->values[i * nt + j]);
+			fprintf(fp, " %10" PRId64, v[j]);
 		fputs(":", fp);
 		for (j = 0; j < s->nlocs; j++)
 			fprintf(fp, " %" PRIu32, pc_sample_stack(prof, s)[j]);
@@ -108,7 +109,8 @@ print_locations(const struct profconv_profile *prof, FILE *fp,
 
 	fprintf(fp, "locations: %zu\n", prof->nlocations);
 	for (i = 0; i < prof->nlocations; i++) {
-		const struct pc_location *l = &prof->locations[i];
+		const struct pc_location *l = pc_location(prof,
+		    (uint32_t)i + 1);
 
 		fprintf(fp, " %6zu: %#" PRIx64 " M=%" PRIu32 "%s\n", i + 1,
 		    l->address, l->mapping, l->is_folded ? " [folded]" : "");
@@ -135,7 +137,8 @@ print_functions(const struct profconv_profile *prof, FILE *fp,
 
 	fprintf(fp, "functions: %zu\n", prof->nfunctions);
 	for (i = 0; i < prof->nfunctions; i++) {
-		const struct pc_function *f = &prof->functions[i];
+		const struct pc_function *f = pc_function(prof,
+		    (uint32_t)i + 1);
 
 		fprintf(fp, " %6zu: %s [%s] %s s=%" PRId64 "\n", i + 1,
 		    fname(n, prof, (uint32_t)i + 1, &rc),
@@ -152,7 +155,7 @@ print_mappings(const struct profconv_profile *prof, FILE *fp)
 
 	fprintf(fp, "mappings: %zu\n", prof->nmappings);
 	for (i = 0; i < prof->nmappings; i++) {
-		const struct pc_mapping *m = &prof->mappings[i];
+		const struct pc_mapping *m = pc_mapping(prof, (uint32_t)i + 1);
 
 		fprintf(fp, " %6zu: %#" PRIx64 "/%#" PRIx64 "/%#" PRIx64
 		    " %s %s%s%s%s%s\n", i + 1, m->start, m->limit, m->offset,

@@ -1,44 +1,99 @@
 # SPDX-License-Identifier: MIT
-# model-owner.sh - only lib/model/profile.c grows, compacts or re-lays out the
-# model's arrays; every other file goes through the seams internal.h
-# declares (profconv__reserve, profconv__add_*_raw, profconv__retype,
-# profconv__keep_samples, ...) and reads ids through pc_location() and
-# its kin instead of indexing [id - 1] by hand.
+# model-owner.sh - only lib/model/profile.c grows, compacts or re-lays out
+# the model's arrays, or changes their elements; every other file goes
+# through the seams model/seams.h declares (profconv__reserve,
+# profconv__add_*_raw, profconv__set_location_*, pc_mapping_mut ...) and
+# reads through pc_location() and its kin, which hand out const pointers.
+#
+# A profile is known by its name: every name a file declares as a
+# struct profconv_profile pointer (prof, dst, p, a struct's prof member).
+# The checks run on the tree, then on a copy with model writes put in,
+# which they must see.
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
-cd "$PROFCONV_SRCDIR" || exit 1
 ARRAYS='sample_types|comments|mappings|functions|locations|lines|samples|stack|values|labels'
-# A model pointer: prof, dst or src, possibly reached through a struct.
-MODEL='(\<prof|\<dst|\<src)(->|\.)'
-SOURCES=$(ls lib/*.c lib/*/*.c | grep -v '^lib/model/profile\.c$')
+ELEMENTS='pc_mapping|pc_function|pc_location|pc_line|pc_sample|pc_label|pc_vtype'
+ASSIGN='(=[^=]|\+=|-=|\*=|/=|\|=|&=|\^=|<<=|>>=|\+\+|--)'
 
-check() {	# check WHAT PATTERN [FILES]
-	what=$1 pattern=$2
-	shift 2
-	grep -nE -e "$pattern" ${@:-$SOURCES} >"$TMP/hits"
-	case $? in
-	0) cat "$TMP/hits" >&2; fail "$what outside lib/model/profile.c" ;;
-	1) ;;
-	*) fail "grep failed on: $pattern" ;;
-	esac
+# hits WHAT PATTERN FILE: report PATTERN's matches in FILE as WHAT.
+hits() {
+	grep -nE -e "$2" "$3" | sed "s|^|$3:|; s|\$|  [$1]|"
 }
 
-# The counts of the model's arrays change only in profile.c.
-check "a model array's count is changed" \
-	"->n($ARRAYS)\\>[[:space:]]*(=[^=]|\\+=|-=|\\+\\+|--)|(\\+\\+|--)[a-z_>.]*->n($ARRAYS)\\>"
-# Nothing else grows them: their capacities are profile.c's alone.
-check "a model array is grown" "$MODEL($ARRAYS)_cap\\>"
-# Nor replaces them, nor moves or copies whole elements into them.
-check "a model array is replaced" "$MODEL($ARRAYS)[[:space:]]*=[^=]"
-check "model elements are moved" \
-	"$MODEL($ARRAYS)\\[[^]]*\\][[:space:]]*=[^=]|mem(move|cpy|set)\\([[:space:]]*&?[[:space:]]*$MODEL($ARRAYS)"
-# Ids are read through pc_mapping(), pc_function(), pc_location() and
-# stacks through pc_sample_stack(), not by hand.  No file is exempt.
-PENDING=''
+# check_file FILE: one line per model write outside the seams.
+check_file() {
+	f=$1
+	names=$(grep -ohE 'struct profconv_profile[[:space:]]*\*[[:space:]]*(const[[:space:]]+)?[a-z_][a-z0-9_]*' "$f" |
+	    sed 's/.*[* ]//' | sort -u | tr '\n' '|')
+	model="(\\<(${names}prof|dst|src))(->|\\.)"
+	# Counts change only in profile.c.
+	hits "a model array's count is changed" \
+	    "->n($ARRAYS)\\>[[:space:]]*$ASSIGN|(\\+\\+|--)[a-z_>.]*->n($ARRAYS)\\>" "$f"
+	# Nothing else grows, replaces or fills them.
+	hits "a model array is grown" "$model($ARRAYS)_cap\\>" "$f"
+	hits "a model array is replaced" "$model($ARRAYS)[[:space:]]*=[^=]" "$f"
+	hits "model elements are moved" \
+	    "$model($ARRAYS)\\[[^]]*\\][[:space:]]*=[^=]|mem(move|cpy|set)\\([[:space:]]*&?[[:space:]]*$model($ARRAYS)" "$f"
+	# Nor changes a field of an element in place.
+	hits "a model element's field is written" \
+	    "$model($ARRAYS)\\[[^]]*\\](\\.|->)[a-z_]+[[:space:]]*$ASSIGN" "$f"
+	# Elements are reached through the accessors, never by address or
+	# by index by hand, and what they return stays const.
+	hits "a model element is taken by address" \
+	    "&[[:space:]]*$model($ARRAYS)\\[|$model($ARRAYS)[[:space:]]*\\+" "$f"
+	hits "the model is indexed by hand" \
+	    "$model(mappings|functions|locations|samples)\\[" "$f"
+	hits "an accessor's const is cast away" \
+	    "\\([[:space:]]*struct[[:space:]]+($ELEMENTS)[[:space:]]*\\*[[:space:]]*\\)" "$f"
+	# A non-const element pointer set from the model by hand: flag the
+	# writes through it.  (pc_mapping_mut() is the one seam that hands
+	# out a writable element.)
+	for v in $(grep -ohE "(const[[:space:]]+)?struct[[:space:]]+($ELEMENTS)[[:space:]]*\\*[[:space:]]*[a-z_][a-z0-9_]*[[:space:]]*=[[:space:]]*(\\([^)]*\\)[[:space:]]*)?&?[[:space:]]*$model" "$f" |
+	    grep -v '^const' | sed -E 's/.*\*[[:space:]]*([a-z_][a-z0-9_]*)[[:space:]]*=.*/\1/' | sort -u); do
+		hits "a model element is written through '$v'" \
+		    "\\<$v->[a-z_]+[[:space:]]*$ASSIGN" "$f"
+	done
+}
 
-READERS=$(for f in $SOURCES; do
-	case " $PENDING " in *" $f "*) ;; *) echo "$f" ;; esac; done)
-check "the model is indexed by hand" \
-	"$MODEL(mappings|functions|locations)\\[[^]]*-[[:space:]]*1[[:space:]]*\\]|$MODEL(stack|labels|lines)\\[[a-z_>.-]*(loc_off|label_off|line_off)" \
-	$READERS
+# check ROOT: every library file but profile.c.
+check() {
+	files=$(ls "$1"/lib/*.c "$1"/lib/*/*.c | grep -v '/lib/model/profile\.c$')
+	[ "$(echo "$files" | wc -l)" -gt 40 ] || echo "no library sources under $1/lib"
+	for f in $files; do
+		check_file "$f"
+	done
+}
+
+cd "$PROFCONV_SRCDIR" || exit 1
+check . >"$TMP/hits"
+if [ -s "$TMP/hits" ]; then
+	cat "$TMP/hits" >&2
+	fail "the model is changed outside lib/model/profile.c"
+fi
+
+# The checks must see writes of every kind the seams replace.
+mkdir -p "$TMP/tree"
+cp -R lib "$TMP/tree/lib"
+cat >>"$TMP/tree/lib/view/rows.c" <<'CODE'
+static void
+bad_writes(struct profconv_profile *pr, size_t i, uint32_t m)
+{
+	struct pc_location *l = &pr->locations[i];
+	struct pc_mapping *mp = (struct pc_mapping *)pc_mapping(pr, 1);
+
+	l->mapping = m;
+	pr->mappings[i].flags |= 1;
+	pr->nsamples--;
+	mp->flags = 0;
+}
+CODE
+check "$TMP/tree" | sed "s|^$TMP/tree/|./|" | sort >"$TMP/all"
+sort "$TMP/hits" | comm -23 "$TMP/all" - >"$TMP/bad"
+for want in "a model element is taken by address" \
+    "an accessor's const is cast away" \
+    "a model element is written through 'l'" \
+    "a model element's field is written" \
+    "a model array's count is changed"; do
+	grep -qF "[$want]" "$TMP/bad" || { cat "$TMP/bad" >&2; fail "the check missed: $want"; }
+done
 finish
