@@ -1,0 +1,106 @@
+# SPDX-License-Identifier: MIT
+# layers.sh - every include line of the library names its layer, and each
+# folder of lib/ includes only the folders lib/README.md lets it:
+#
+#   folder      may include (besides itself, profconv.h and config.h)
+#   base        -
+#   model       base
+#   names       base, model/model.h
+#   read        base, model (seams.h too)
+#   pprof       base, model (seams.h too), read/readers.h, read/input.h
+#   symbolize   base, model (seams.h too), names, read/input.h, read/maps.h
+#   transform   base, model (seams.h too)
+#   view        base, model/model.h, names
+#   report      base, model/model.h, names, view, transform, write/write.h
+#   write       base, model/model.h, names, view
+#
+# model/seams.h, the door to changing the model, is thus open to read,
+# pprof, symbolize and transform only.  elfutils' headers (libdw, libelf)
+# are the symbolizer's alone, and lib/version.c's, which reports their
+# version.  The check runs on the tree, then on a copy with forbidden
+# includes put in, which it must refuse.
+. "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
+
+# allowed FOLDER: the include targets FOLDER may name, as patterns.
+allowed() {
+	case $1 in
+	base) echo 'base/*' ;;
+	model) echo 'base/* model/*' ;;
+	names) echo 'base/* model/model.h names/*' ;;
+	read) echo 'base/* model/* read/*' ;;
+	pprof) echo 'base/* model/* read/readers.h read/input.h pprof/*' ;;
+	symbolize) echo 'base/* model/* names/* read/input.h read/maps.h' \
+	    'symbolize/*' ;;
+	transform) echo 'base/* model/* transform/*' ;;
+	view) echo 'base/* model/model.h names/* view/*' ;;
+	report) echo 'base/* model/model.h names/* view/* transform/*' \
+	    'write/write.h report/*' ;;
+	write) echo 'base/* model/model.h names/* view/* write/*' ;;
+	*) echo '' ;;
+	esac
+}
+
+# check ROOT: one line per forbidden include under ROOT/lib.
+check() {
+	root=$1
+	[ "$(ls "$root"/lib/*/*.c | wc -l)" -gt 40 ] ||
+		echo "no library sources under $root/lib"
+	for f in "$root"/lib/*/*.[ch]; do
+		folder=${f#"$root"/lib/}
+		folder=${folder%%/*}
+		rules=$(allowed "$folder")
+		[ -n "$rules" ] || { echo "$f: folder '$folder' has no rule"; continue; }
+		grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*["<]' "$f" |
+		while IFS= read -r line; do
+			target=$(printf '%s\n' "$line" | sed 's/.*include[[:space:]]*["<]\([^">]*\)[">].*/\1/')
+			case $line in
+			*'<'*)
+				case $target in
+				elfutils/*|libelf.h|gelf.h|dwarf.h|libdw.h|libdwfl.h)
+					[ "$folder" = symbolize ] ||
+						echo "$f:${line%%:*}: $target is the symbolizer's"
+					;;
+				esac
+				continue ;;
+			esac
+			case $target in
+			config.h|profconv.h) continue ;;
+			*/*) ;;
+			*) echo "$f:${line%%:*}: \"$target\" names no layer"; continue ;;
+			esac
+			ok=
+			for rule in $rules; do
+				# shellcheck disable=SC2254
+				case $target in $rule) ok=1; break ;; esac
+			done
+			[ -n "$ok" ] || echo "$f:${line%%:*}: $folder/ may not include $target"
+		done
+	done
+}
+
+cd "$PROFCONV_SRCDIR" || exit 1
+check . >"$TMP/hits"
+if [ -s "$TMP/hits" ]; then
+	cat "$TMP/hits" >&2
+	fail "includes across layers that lib/README.md forbids"
+fi
+
+# The same check must see forbidden includes: a view file that changes
+# the model, a writer that reaches into the symbolizer, a reader that
+# includes a header without its folder, and libdw outside symbolize/.
+mkdir -p "$TMP/tree"
+cp -R lib "$TMP/tree/lib"
+printf '#include "model/seams.h"\n' >>"$TMP/tree/lib/view/rows.c"
+printf '#include "symbolize/symbolize.h"\n' >>"$TMP/tree/lib/write/folded.c"
+printf '#include "readers.h"\n' >>"$TMP/tree/lib/read/gocount.c"
+printf '#include <elfutils/libdw.h>\n' >>"$TMP/tree/lib/names/simplify.c"
+check "$TMP/tree" | sed "s|^$TMP/tree/|./|" | sort >"$TMP/all"
+sort "$TMP/hits" | comm -23 "$TMP/all" - >"$TMP/bad"
+for want in 'view/rows.c:.*view/ may not include model/seams.h' \
+    'write/folded.c:.*write/ may not include symbolize/symbolize.h' \
+    'read/gocount.c:.*"readers.h" names no layer' \
+    'names/simplify.c:.*elfutils/libdw.h is the symbolizer'"'"'s'; do
+	grep -q "$want" "$TMP/bad" || fail "the check missed: $want"
+done
+[ "$(wc -l <"$TMP/bad")" -eq 4 ] || { cat "$TMP/bad" >&2; fail "the check saw more than the four"; }
+finish
