@@ -252,6 +252,10 @@ extern bool cmd_read_progress;
 int cmd_load_profile(const struct cmd_view *v, const char *path,
     struct profconv_profile **out);
 
+/* Warn once that PROF, read from SUBJECT, had text that was not UTF-8. */
+void cmd_warn_repairs(const struct profconv_profile *prof,
+    const char *subject);
+
 /*
  * Read the profile at PATH ("-" is standard input) with OPTS (NULL: the
  * defaults) into *OUT; reports its own errors.  EXIT_OK or EXIT_FAIL.

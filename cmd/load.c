@@ -13,19 +13,24 @@
 
 bool cmd_read_progress = true;
 
-/* The end of a read: its error, or the one warning repairs deserve. */
-static int
-read_done(int rc, const struct profconv_profile *prof, const char *subject)
+void
+cmd_warn_repairs(const struct profconv_profile *prof, const char *subject)
 {
-	size_t n;
+	size_t n = profconv_profile_repaired_strings(prof);
 
-	if (rc < 0)
-		return cmd_error_lib(subject);
-	n = profconv_profile_repaired_strings(prof);
 	if (n != 0)
 		cmd_warn("'%s': %zu string%s not valid UTF-8, invalid bytes "
 		    "replaced by U+FFFD", subject, n, n == 1 ? " was" :
 		    "s were");
+}
+
+/* The end of a read: its error, or the one warning repairs deserve. */
+static int
+read_done(int rc, const struct profconv_profile *prof, const char *subject)
+{
+	if (rc < 0)
+		return cmd_error_lib(subject);
+	cmd_warn_repairs(prof, subject);
 	return EXIT_OK;
 }
 

@@ -202,7 +202,7 @@ symbolize(const struct cmd_view *v, const char *path,
 
 /*
  * One massif file is a series by itself: its detailed snapshots, in
- * order, named "FILE#N".  Returns EXIT_OK, EXIT_FAIL, or -1 when PATH is
+ * order, named "FILE#N", read in one pass.  Returns EXIT_OK, EXIT_FAIL, or -1 when PATH is
  * no massif file with two detailed snapshots (then read it as a profile).
  */
 static int
@@ -211,7 +211,7 @@ add_massif_series(const struct trend_args *a, struct profconv_trend *trend,
 {
 	struct profconv_read_options ro = PROFCONV_READ_OPTIONS_INIT;
 	struct profconv_snapshot *snaps = NULL;
-	struct profconv_profile *prof;
+	struct profconv_profile **profs = NULL, *prof;
 	size_t i, n = 0, detailed = 0;
 	char name[4096];
 	FILE *fp;
@@ -220,24 +220,23 @@ add_massif_series(const struct trend_args *a, struct profconv_trend *trend,
 	fp = strcmp(path, "-") != 0 ? fopen(path, "rb") : NULL;
 	if (fp == NULL)
 		return -1;
-	if (profconv_snapshots_read(&snaps, &n, fp, &ro) < 0)
+	cmd_apply_input_options(&ro);
+	if (profconv_snapshots_read_profiles(&snaps, &profs, &n, fp, &ro) < 0)
 		n = 0;
 	fclose(fp);
 	for (i = 0; i < n; i++)
-		detailed += snaps[i].detailed != 0;
+		detailed += profs[i] != NULL;
 	if (detailed < 2) {
+		profconv_snapshot_profiles_free(profs, n);
 		profconv_snapshots_free(snaps);
 		return -1;
 	}
 	for (i = 0; i < n && status == EXIT_OK; i++) {
-		if (!snaps[i].detailed)
+		if (profs[i] == NULL)
 			continue;
-		ro.snapshot = (int64_t)snaps[i].number;
-		prof = NULL;
-		if (cmd_read_profile(path, &ro, &prof) != EXIT_OK) {
-			status = EXIT_FAIL;
-			break;
-		}
+		prof = profs[i];
+		profs[i] = NULL;
+		cmd_warn_repairs(prof, path);
 		snprintf(name, sizeof(name), "%s#%llu", path,
 		    (unsigned long long)snaps[i].number);
 		if (symbolize(&a->view, path, prof) != EXIT_OK) {
@@ -247,6 +246,7 @@ add_massif_series(const struct trend_args *a, struct profconv_trend *trend,
 			status = cmd_error("%s", profconv_errmsg());
 		}
 	}
+	profconv_snapshot_profiles_free(profs, n);
 	profconv_snapshots_free(snaps);
 	return status;
 }

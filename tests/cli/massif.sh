@@ -137,4 +137,13 @@ sus = [r["name"] for r in d["rows"] if r["suspect"]]
 assert sus == ["leak_step"], sus
 assert not any(r["name"] == "churn" and r["suspect"] for r in d["rows"])
 PY
+# The file is read once for the whole series, not once per snapshot.
+if command -v strace >/dev/null 2>&1; then
+	strace -f -e trace=open,openat -o "$TMP/trace" \
+	    "$BIN/proftrend" --json "$TMP/leak.ms" >/dev/null 2>&1
+	opens=$(grep -c 'leak\.ms"' "$TMP/trace")
+	[ "$opens" -eq 1 ] || fail "proftrend opened the massif file $opens times"
+else
+	fail "strace missing (CI installs it)"
+fi
 finish
