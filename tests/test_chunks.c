@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_chunks.c - large legacy text is read in chunks on several threads
- * (lib/chunk.c): whatever the chunk size and the thread count, the
+ * (lib/read/chunked.c): whatever the chunk size and the thread count, the
  * profile is the same, byte for byte in pprof, and so is the error of a
  * bad line.  Tiny chunks (the test-only knob profconv__test_chunk_bytes)
  * put a cut at every line, so that every line is in turn the last of a

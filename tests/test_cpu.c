@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* test_cpu.c - tests for the legacy binary CPU profile reader (lib/cpu.c). */
+/*
+ * test_cpu.c - tests for the legacy binary CPU profile reader
+ * (lib/read/cpuprofile.c).
+ */
 
 #include "config.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_names.c - pprof's demangle modes applied to demangled C++ and Rust
- * names (names.c), and the namer that picks the text to simplify.
+ * names (names/simplify.c), and the namer that picks the text to simplify.
  */
 
 #include "config.h"

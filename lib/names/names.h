@@ -46,7 +46,7 @@ const char *profconv__demangle(const char *mangled, struct pc_demangler *d,
     unsigned flags);
 void profconv__demangler_free(struct pc_demangler *d);
 
-/* --- names in a demangle mode (names.c) ------------------------------------ */
+/* --- names in a demangle mode (simplify.c) ------------------------------- */
 
 /* Names functions in MODE; zero-initialise, then set MODE. */
 struct pc_namer {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * names.c - function names as pprof shows them.
+ * simplify.c - function names as pprof shows them.
  *
  * pprof's symbolizer demangles in one of four modes: the default, simple,
  * drops parameter lists, template arguments and return types

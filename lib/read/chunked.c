@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * chunked.c - legacy text parsed in chunks on several threads, merged in
- * file order (chunk.h).
+ * file order (chunked.h).
  */
 
 #include "config.h"

@@ -323,7 +323,7 @@ find_sample(const char *line, const char *end, struct span *caps)
 
 /*
  * One sample line of chunk C: "inuse: bytes [alloc: bytes] @ 0x...", its
- * errors told the chunk's line number (chunk.c makes it the input's).
+ * errors told the chunk's line number (chunked.c makes it the input's).
  */
 static int
 parse_sample(const struct heap_reader *r, struct pc_chunk *c,

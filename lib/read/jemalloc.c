@@ -402,7 +402,7 @@ unsample(uint64_t count, uint64_t bytes, double rate, int64_t *c_out,
 	return true;
 }
 
-/* --- chunks: the body parsed in pieces (chunk.h) ---------------------------- */
+/* --- chunks: the body parsed in pieces (chunked.h) ----------------------- */
 
 /*
  * Besides locations and stacks, a chunk keeps its samples and threads

@@ -3,12 +3,14 @@
  * readers.h - the input formats libprofconv reads, one registration each.
  *
  * Each reader is described by one struct pc_reader defined beside its
- * parser (heap.c defines profconv__reader_heap, pb.c profconv__reader_pprof
- * ...), as libarchive registers its formats.  read.c lists them in the
- * order their sniffs are tried and hands an input to the first reader
- * whose sniff accepts its first bytes.  Detection happens there and only
- * there: a reader never looks for another format, and nothing is decided
- * from an error message.
+ * parser (heapprofile.c defines profconv__reader_heap, pprof/reader.c
+ * profconv__reader_pprof ...), as libarchive registers its formats.
+ * read.c lists them in the order their sniffs are tried and hands an
+ * input to the first reader whose sniff accepts its first bytes.
+ * Detection happens there and only there: a reader never looks for
+ * another format, and nothing is decided from an error message; what an
+ * input near a format but refused is, the reader of that format's
+ * explain hook says.
  *
  * To add a format: write its sniff and reader in a new file, define its
  * entry there, declare it below and add it to the table in read.c.
@@ -52,13 +54,13 @@ struct pc_reader {
 	int (*explain)(const unsigned char *head, size_t len, bool whole);
 };
 
-extern const struct pc_reader profconv__reader_pprof;		/* pb.c */
-extern const struct pc_reader profconv__reader_heap;		/* heap.c */
+extern const struct pc_reader profconv__reader_pprof;		/* pprof/reader.c */
+extern const struct pc_reader profconv__reader_heap;		/* heapprofile.c */
 extern const struct pc_reader profconv__reader_jemalloc;	/* jemalloc.c */
-extern const struct pc_reader profconv__reader_cpu;		/* cpu.c */
+extern const struct pc_reader profconv__reader_cpu;		/* cpuprofile.c */
 extern const struct pc_reader profconv__reader_contention;	/* contention.c */
 extern const struct pc_reader profconv__reader_gocount;	/* gocount.c */
-extern const struct pc_reader profconv__reader_thread;		/* thread.c */
+extern const struct pc_reader profconv__reader_thread;		/* threadz.c */
 extern const struct pc_reader profconv__reader_heaptrack;	/* heaptrack.c */
 extern const struct pc_reader profconv__reader_massif;		/* massif.c */
 

@@ -61,7 +61,7 @@ void profconv__growth(const int64_t *v, size_t n, size_t stride,
 bool profconv__trend_suspect(const struct pc_growth *g,
     const struct profconv_trend_options *opts, int64_t heap_growth);
 
-/* For trendprint.c: whether T was run successfully, its options, and
+/* For trendtable.c: whether T was run successfully, its options, and
  * the name of the sample type it follows. */
 bool profconv__trend_ran(const struct profconv_trend *t);
 const struct profconv_trend_options *profconv__trend_options(

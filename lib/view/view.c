@@ -7,7 +7,7 @@
  * frames (inline calls expanded, outermost first, unless no_inline); the
  * innermost lines that drop_frames removes, and whole allocator frames at
  * the leaf end, are cut off (prune.c); focus and ignore pick whole stacks;
- * names follow the demangle mode (names.c).  Frames are identified by
+ * names follow the demangle mode (names/simplify.c).  Frames are identified by
  * their text, so two locations of one function are one frame; stacks by
  * their frame sequence.  The summary, the diff table, folded stacks, SVG,
  * speedscope and the trend table all read this, and so agree.
@@ -337,7 +337,7 @@ location_match(struct profconv_view *v, uint32_t id)
  *  2. per range of samples: write those frames, root first, and hash them;
  *  3. per part of the hash space: find each sample's stack, adding the
  *     values of one stack in sample order (saturating sums depend on it);
- *  4. sort the stacks (seqsort.c) and lay them out in that order.
+ *  4. sort the stacks (stacksort.c) and lay them out in that order.
  */
 
 #define NPARTS 256		/* of the hash space, in pass 3 */

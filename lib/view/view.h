@@ -47,7 +47,7 @@ size_t profconv__prune_stack(struct pc_pruner *p, const uint32_t *stack,
 /* How many innermost lines location ID loses to a match in its middle. */
 uint32_t profconv__prune_skip(struct pc_pruner *p, uint32_t id);
 
-/* --- sorting stacks (seqsort.c) --------------------------------------------- */
+/* --- sorting stacks (stacksort.c) ---------------------------------------- */
 
 /*
  * Items 0..N-1, each a sequence of frame ids (SEQ gives item K's and its

@@ -22,7 +22,7 @@
 #include "view/view.h"
 #include "write/write.h"
 
-/* Geometry, in pixels (flamegraph.pl's); the rest is svgemit.c's. */
+/* Geometry, in pixels (flamegraph.pl's); the rest is svg_emit.c's. */
 #define XPAD 10
 
 /* One stack to lay out: a view stack (or a base stack in the current
@@ -132,7 +132,7 @@ entry_frames(const void *arg, size_t k, size_t *len)
 
 /* The view's order (folded text) is nearly frame order; sort only when a
  * name with a character below ';' or --reverse says it is not, with
- * seqsort.c on the view's threads (equal stacks keep their order). */
+ * stacksort.c on the view's threads (equal stacks keep their order). */
 static int
 sort_entries(struct svg *g)
 {

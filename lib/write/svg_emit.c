@@ -2,7 +2,7 @@
 /*
  * svg_emit.c - the SVG text of a laid-out flame graph: flamegraph.pl's
  * document structure (frames as <g> with <title>, <rect>, <text> inside
- * <g id="frames">), our own style sheet and script (lib/flamegraph.js).
+ * <g id="frames">), our own style sheet and script (svg_script.js).
  */
 
 #include "config.h"

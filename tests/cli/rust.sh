@@ -52,7 +52,7 @@ echo "v0: $n names compared with c++filt" >&2
 
 # The heap profile: with --demangle=full each function named by a v0
 # symbol shows exactly what c++filt prints for it; by default (pprof's
-# simple names, lib/names.c) without crate hashes.
+# simple names, lib/names/simplify.c) without crate hashes.
 HEAPPROFILE=$TMP/v0h LD_PRELOAD=$tc "$TMP/rsv0" >/dev/null 2>&1 || fail "v0 program failed"
 v0heap=$TMP/v0h.0001.heap
 [ -s "$v0heap" ] || { fail "no v0 heap profile"; finish; }
@@ -74,7 +74,7 @@ grep -q "^rsv0::$puffer\$" "$TMP/v0f-got" || fail "v0: the Punycode function not
 # Generic arguments go in simple mode, turbofish and all.
 grep -q '^rsv0::keep_in$' "$TMP/v0f-got" || fail "v0: keep_in::<...> not simplified to rsv0::keep_in"
 grep -q '::<\|Vec<' "$TMP/v0f-got" && fail "v0: generic arguments left in simple names"
-# rustc's line tables: our decoder (lib/symline.c) against libdw's.
+# rustc's line tables: our decoder (lib/symbolize/linetable.c) against libdw's.
 linecheck=$BIN/../tests/symbolize/linecheck
 [ -x "$linecheck" ] || fail "tests/symbolize/linecheck not built"
 run 0 "$linecheck" "$TMP/rsprog" "$TMP/rsv0"

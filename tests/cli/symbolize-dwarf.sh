@@ -293,7 +293,7 @@ else
 fi
 
 # --- our line-table decoder against libdw's, row by row --------------------
-# (The symbolizer decodes line tables itself: lib/symline.c.)  Split DWARF
+# (The symbolizer decodes line tables itself: lib/symbolize/linetable.c.)  Split DWARF
 # skeletons, clang's DWARF 5, dwz'ed files, libc6-dbg's compressed debug
 # file, the linker's and this test's own programs.
 linecheck=$BIN/../tests/symbolize/linecheck

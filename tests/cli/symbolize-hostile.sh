@@ -88,7 +88,7 @@ run 0 timeout 20 "$PROFCONV" symbolize --no-compress -o "$TMP/sfifo.pb" "$TMP/sf
 
 # A compressed .debug file whose .debug_info does not inflate: a damaged
 # stream, then a stated size no stream of its length could have.  No
-# inflated image is made (symimage.c), libdw reads the file as it is and
+# inflated image is made (symbolize/debug_inflate.c), libdw reads the file as it is and
 # finds no DWARF; the symbol table still names the function.
 rm "$TMP/stripped.debug"
 objcopy --only-keep-debug --compress-debug-sections=zlib "$TMP/small" \

@@ -165,7 +165,7 @@ run 0 "$PROFCONV" symbolize --no-compress -o "$TMP/stripped.pb" "$prof"
 compare "$TMP/stripped.pb" stripped "$TMP/stripped=$TMP/gcc-O2"
 
 # The .debug file compressed, as distributions ship them: symbolize hands
-# libdw an image of it with the DWARF inflated ahead (symimage.c), and
+# libdw an image of it with the DWARF inflated ahead (symbolize/debug_inflate.c), and
 # the output is the plain file's, byte for byte.
 cp "$TMP/stripped.debug" "$TMP/plain.debug"
 objcopy --compress-debug-sections=zlib "$TMP/plain.debug" "$TMP/stripped.debug"

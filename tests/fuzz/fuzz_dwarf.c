@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fuzz_dwarf.c - fuzz the symbolizer's DWARF walk (symdwarf.c) on crafted
+ * fuzz_dwarf.c - fuzz the symbolizer's DWARF walk (symbolize/dwarf_index.c, dwarf_frames.c) on crafted
  * DWARF: the input is a little-endian 32-bit length N, N bytes of
  * .debug_abbrev, then .debug_info (the rest, or up to a second length
  * word ".str" marker: see below).  The sections become an ELF file in

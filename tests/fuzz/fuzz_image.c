@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fuzz_image.c - fuzz the debug-file image (symimage.c): the input is an
+ * fuzz_image.c - fuzz the debug-file image (symbolize/debug_inflate.c): the input is an
  * ELF file.  When an image comes back, libelf must read it as the same
  * file: the same ELF header but for where the section headers are, the
  * same program headers and sections, each inflated section equal to

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * linecheck.c - the symbolizer's own line-table decoder (lib/symline.c)
+ * linecheck.c - the symbolizer's own line-table decoder (lib/symbolize/linetable.c)
  * against libdw's, row by row, on every compile unit of real files.
  *
  * usage: linecheck FILE...
