@@ -55,7 +55,7 @@ int profconv__jobs_run(unsigned int jobs, size_t n,
  * L describes) as that version laid it out, the fields appended since
  * keeping their defaults; SRC NULL: the defaults.  Version 0 (an
  * uninitialised struct) and versions newer than this library are
- * refused with PROFCONV_EINVAL.  The layouts are in options.c.
+ * refused with PROFCONV_EINVAL.  The layouts are in versions.c.
  */
 struct pc_options_layout {
 	const char *what;		/* "read", "view"... for the message */

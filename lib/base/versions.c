@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * options.c - the one check of an options struct's version, and what each
+ * versions.c - the one check of an options struct's version, and what each
  * version of each public options struct looked like.
  *
  * A caller built against an older profconv.h passes an older layout: the

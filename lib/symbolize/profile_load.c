@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * load.c - profconv_profile_load(): a profile read and symbolized in one
- * call, the way every profconv command takes its inputs.  Reading and
- * symbolizing stay two steps of the library; this is the order they go
- * in, with the caller's symbolizer kept across profiles so that the
+ * profile_load.c - profconv_profile_load(): a profile read and symbolized
+ * in one call, the way every profconv command takes its inputs.  Reading
+ * and symbolizing stay two steps of the library; this is the order they
+ * go in, with the caller's symbolizer kept across profiles so that the
  * binaries of one program are opened and indexed once.
  */
 
