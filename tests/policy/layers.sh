@@ -79,6 +79,11 @@ check() {
 }
 
 cd "$PROFCONV_SRCDIR" || exit 1
+# A file name says where it is: no basename is shared between cmd/ and
+# lib/, nor between two folders of lib/.
+dups=$( (ls cmd; find lib -name '*.[ch]' -exec basename {} \;) |
+    grep '\.[ch]$' | sort | uniq -d)
+[ -z "$dups" ] || fail "file names used twice in cmd/ and lib/: $dups"
 check . >"$TMP/hits"
 if [ -s "$TMP/hits" ]; then
 	cat "$TMP/hits" >&2
