@@ -122,33 +122,9 @@ read_input(struct profconv_profile **out, struct pc_input *in,
 	return unrecognized(data, len, whole);
 }
 
-int
-profconv_profile_read(struct profconv_profile **out, FILE *fp,
-    const struct profconv_read_options *opts, enum profconv_format *format_out)
-{
-	struct profconv_read_options o;
-	struct pc_input in;
-	int rc;
-
-	*out = NULL;
-	if (format_out != NULL)
-		*format_out = PROFCONV_FORMAT_UNKNOWN;
-	if ((rc = profconv__options_take(&o, opts, &profconv__options_read)) < 0)
-		return rc;
-	opts = &o;
-	rc = profconv__input_init(&in, fp, NULL, 0,
-	    opts != NULL ? opts->max_input : 0);
-	if (rc == 0 && opts != NULL)
-		profconv__input_progress(&in, opts->progress,
-		    opts->progress_payload);
-	if (rc == 0)
-		rc = read_input(out, &in, opts, format_out);
-	profconv__input_free(&in);
-	return rc;
-}
-
-int
-profconv_profile_read_mem(struct profconv_profile **out, const void *data,
+/* Read from FP, or from DATA (LEN bytes) when FP is NULL. */
+static int
+read_from(struct profconv_profile **out, FILE *fp, const void *data,
     size_t len, const struct profconv_read_options *opts,
     enum profconv_format *format_out)
 {
@@ -161,14 +137,26 @@ profconv_profile_read_mem(struct profconv_profile **out, const void *data,
 		*format_out = PROFCONV_FORMAT_UNKNOWN;
 	if ((rc = profconv__options_take(&o, opts, &profconv__options_read)) < 0)
 		return rc;
-	opts = &o;
-	rc = profconv__input_init(&in, NULL, data, len,
-	    opts != NULL ? opts->max_input : 0);
-	if (rc == 0 && opts != NULL)
-		profconv__input_progress(&in, opts->progress,
-		    opts->progress_payload);
-	if (rc == 0)
-		rc = read_input(out, &in, opts, format_out);
+	rc = profconv__input_init(&in, fp, data, len, o.max_input);
+	if (rc == 0) {
+		profconv__input_progress(&in, o.progress, o.progress_payload);
+		rc = read_input(out, &in, &o, format_out);
+	}
 	profconv__input_free(&in);
 	return rc;
+}
+
+int
+profconv_profile_read(struct profconv_profile **out, FILE *fp,
+    const struct profconv_read_options *opts, enum profconv_format *format_out)
+{
+	return read_from(out, fp, NULL, 0, opts, format_out);
+}
+
+int
+profconv_profile_read_mem(struct profconv_profile **out, const void *data,
+    size_t len, const struct profconv_read_options *opts,
+    enum profconv_format *format_out)
+{
+	return read_from(out, NULL, data, len, opts, format_out);
 }

@@ -281,16 +281,22 @@ row_shown(const struct profconv_diff *d, const int64_t *v)
 }
 
 /*
- * Sort the rows for OPTS and fill TOTAL (3 * nt) with the TOTAL row: the
- * views' totals, or in the leak view the sums of the rows it shows.
+ * Take the caller's GIVEN options into OPTS, sort the rows for them and
+ * fill TOTAL (3 * nt) with the TOTAL row: the views' totals, or in the
+ * leak view the sums of the rows it shows.
  */
 static int
 prepare(const struct profconv_diff *d,
-    const struct profconv_diff_print_options *opts, int64_t *total)
+    const struct profconv_diff_print_options *given,
+    struct profconv_diff_print_options *opts, int64_t *total)
 {
 	struct sort_ctx c = { d, 0 };
 	size_t i, t, n = profconv__rows_count(d->rows);
+	int rc;
 
+	if ((rc = profconv__options_take(opts, given,
+	    &profconv__options_diff_print)) < 0)
+		return rc;
 	c.col = sort_column(d, opts->sort);
 	if (c.col == -2)
 		return profconv__fail(PROFCONV_EINVAL,
@@ -377,10 +383,6 @@ profconv_diff_print(const struct profconv_diff *d, FILE *fp,
 	char title[256];
 	int rc;
 
-	if ((rc = profconv__options_take(&o, opts,
-	    &profconv__options_diff_print)) < 0)
-		return rc;
-	opts = &o;
 	total = calloc(3 * d->nt + 1, sizeof(*total));
 	widths = calloc(ncolumns(d) + 1, sizeof(*widths));
 	if (total == NULL || widths == NULL) {
@@ -388,7 +390,8 @@ profconv_diff_print(const struct profconv_diff *d, FILE *fp,
 		free(widths);
 		return profconv__nomem();
 	}
-	rc = prepare(d, opts, total);
+	rc = prepare(d, opts, &o, total);
+	opts = &o;
 	if (rc < 0)
 		goto out;
 	errno = 0;
@@ -479,14 +482,11 @@ profconv_diff_write_json(const struct profconv_diff *d, FILE *fp,
 	int64_t *total;
 	int rc;
 
-	if ((rc = profconv__options_take(&o, opts,
-	    &profconv__options_diff_print)) < 0)
-		return rc;
-	opts = &o;
 	total = calloc(3 * d->nt + 1, sizeof(*total));
 	if (total == NULL)
 		return profconv__nomem();
-	rc = prepare(d, opts, total);
+	rc = prepare(d, opts, &o, total);
+	opts = &o;
 	if (rc < 0)
 		goto out;
 	errno = 0;

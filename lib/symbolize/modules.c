@@ -50,9 +50,8 @@ make_debuginfo_path(struct profconv_symbolizer *s)
 
 /* --- finding files for libdwfl, without debuginfod ----------------------- */
 
-/* Every module is reported with its file already open. */
-static int
-no_find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
+int
+profconv__sym_no_find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
     Dwarf_Addr base, char **file_name, Elf **elfp)
 {
 	(void)mod;
@@ -126,7 +125,7 @@ profconv__sym_dwfl_setup(struct profconv_symbolizer *sz)
 	/* libdwfl's standard callbacks ask debuginfod whenever
 	 * $DEBUGINFOD_URLS is set; ours never do. */
 	sz->callbacks.find_elf = sz->opts.debuginfod ? dwfl_build_id_find_elf :
-	    no_find_elf;
+	    profconv__sym_no_find_elf;
 	sz->callbacks.find_debuginfo = sz->opts.debuginfod ?
 	    dwfl_standard_find_debuginfo : find_debuginfo;
 	sz->callbacks.section_address = dwfl_offline_section_address;

@@ -293,4 +293,10 @@ int profconv__sym_report_batch(struct session *s);
  */
 int profconv__sym_symbolize_locations(struct session *s);
 
+/* libdwfl's find_elf callback for modules reported with their file
+ * already open: there is nothing to find (modules.c; the DWARF fuzzer
+ * uses it too). */
+int profconv__sym_no_find_elf(Dwfl_Module *mod, void **userdata,
+    const char *modname, Dwarf_Addr base, char **file_name, Elf **elfp);
+
 #endif /* PROFCONV_SYMBOLIZER_H */

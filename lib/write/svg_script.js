@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// svg_script.js - the script profflame embeds in every SVG it writes
-// (lib/write/svg_emit.c): hover details, click to zoom, search with highlight and
+// flamegraph.js - the script profflame embeds in every SVG it writes
+// (lib/svgemit.c): hover details, click to zoom, search with highlight and
 // matched share.  Frames are the <g> children of #frames; each carries its
 // start, width (in values) and depth as data-s, data-v, data-d, so zooming
 // is exact arithmetic, not a rescaling of rounded pixels.  Nothing is

@@ -21,6 +21,7 @@
 #include <elfutils/libdwfl.h>
 
 #include "symbolize/symbolize.h"
+#include "symbolize/symbolizer.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
@@ -83,19 +84,6 @@ no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 	return -1;
 }
 
-static int
-no_elf(Dwfl_Module *mod, void **userdata, const char *modname,
-    Dwarf_Addr base, char **file_name, Elf **elfp)
-{
-	(void)mod;
-	(void)userdata;
-	(void)modname;
-	(void)base;
-	(void)file_name;
-	(void)elfp;
-	return -1;
-}
-
 int
 LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
@@ -105,7 +93,7 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	};
 	static char *debuginfo_path;
 	static const Dwfl_Callbacks callbacks = {
-		.find_elf = no_elf,
+		.find_elf = profconv__sym_no_find_elf,
 		.find_debuginfo = no_debuginfo,
 		.section_address = dwfl_offline_section_address,
 		.debuginfo_path = &debuginfo_path,
