@@ -9,11 +9,7 @@
 
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
 command -v go >/dev/null 2>&1 || skip "go not installed (Debian: golang-go)"
-LIBJE=
-for f in $(ldconfig -p 2>/dev/null | awk '/libjemalloc\.so\.2 / {print $NF}') \
-    /usr/lib/*/libjemalloc.so.2 /usr/lib/libjemalloc.so.2; do
-	[ -f "$f" ] && { LIBJE=$f; break; }
-done
+LIBJE=$(find_lib libjemalloc.so.2)
 [ -n "$LIBJE" ] || skip "libjemalloc.so.2 not found (Debian: libjemalloc2)"
 export LC_ALL=C HOME="$TMP" GOCACHE="$TMP/gocache" GOTOOLCHAIN=local
 

@@ -23,6 +23,15 @@ skip() {
 	exit 77
 }
 
+# find_lib NAME: the path of shared library NAME (ldconfig's, then the
+# usual directories), or nothing.
+find_lib() {
+	for f in $(ldconfig -p 2>/dev/null | awk -v n="$1" '$1 == n {print $NF}') \
+	    /usr/lib/*/"$1" /usr/lib/"$1" /usr/local/lib/"$1"; do
+		[ -f "$f" ] && { echo "$f"; return; }
+	done
+}
+
 # run EXPECTED_STATUS CMD...: run CMD with stdout/stderr in $TMP/out, $TMP/err.
 run() {
 	want=$1

@@ -25,7 +25,7 @@ if [ -e /usr/lib/x86_64-linux-gnu/libtcmalloc.so ] || ldconfig -p | grep -q libt
 else
 	echo "libtcmalloc not installed: gperftools dumps skipped" >&2
 fi
-je=$(ldconfig -p | sed -n 's/.*libjemalloc.so.2 .*=> //p' | head -n 1)
+je=$(find_lib libjemalloc.so.2)
 if [ -n "$je" ]; then
 	cc -O1 -g -fno-omit-frame-pointer -o "$TMP/pat-je" "$src" ||
 		fail "cannot build patterns"

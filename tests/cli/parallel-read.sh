@@ -14,12 +14,6 @@ cc -O1 -g -fno-omit-frame-pointer -o "$PROG" \
     "$PROFCONV_SRCDIR/tests/producers/manystacks.c" ||
 	skip "cannot build tests/producers/manystacks.c"
 
-find_lib() {	# find_lib NAME: the path of shared library NAME, or nothing
-	for f in $(ldconfig -p 2>/dev/null | awk -v n="$1" '$1 == n {print $NF}') \
-	    /usr/lib/*/"$1" /usr/lib/"$1" /usr/local/lib/"$1"; do
-		[ -f "$f" ] && { echo "$f"; return; }
-	done
-}
 LIBJE=$(find_lib libjemalloc.so.2)
 LIBTC=$(find_lib libtcmalloc.so.4)
 [ -n "$LIBJE$LIBTC" ] ||

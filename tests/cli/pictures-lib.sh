@@ -33,11 +33,7 @@ make_profiles() {
 	TC_OLD=$TMP/tc-old.pb.gz
 	TC_NEW=$TMP/tc-new.pb.gz
 	JE=
-	libje=
-	for f in $(ldconfig -p 2>/dev/null | awk '/libjemalloc\.so\.2 / {print $NF}') \
-	    /usr/lib/*/libjemalloc.so.2; do
-		[ -f "$f" ] && { libje=$f; break; }
-	done
+	libje=$(find_lib libjemalloc.so.2)
 	[ -n "$libje" ] || return 0
 	g++ -O2 -g -fno-omit-frame-pointer -o "$TMP/pic-je" "$src" ||
 		{ fail "cannot build $src"; return 0; }

@@ -72,7 +72,7 @@ else
 fi
 
 # --- jemalloc: interval dumps of one process --------------------------------
-je=$(ldconfig -p | sed -n 's/.*libjemalloc.so.2 .*=> //p' | head -n 1)
+je=$(find_lib libjemalloc.so.2)
 if [ -n "$je" ]; then
 	cc -O1 -g -fno-omit-frame-pointer -o "$TMP/leaky-je" "$src" ||
 		fail "cannot build leaky"

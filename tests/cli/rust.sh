@@ -7,7 +7,7 @@
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
 command -v rustc >/dev/null 2>&1 || skip "rustc not installed"
-tc=$(ldconfig -p | sed -n 's/.*libtcmalloc.so.4 .*=> //p' | head -n 1)
+tc=$(find_lib libtcmalloc.so.4)
 [ -n "$tc" ] || skip "libtcmalloc not installed"
 
 rustc -g -O -o "$TMP/rsprog" "$PROFCONV_SRCDIR/tests/symbolize/rsprog.rs" \

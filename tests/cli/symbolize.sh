@@ -9,7 +9,7 @@ SRC=$PROFCONV_SRCDIR/tests/symbolize
 command -v gcc >/dev/null 2>&1 || skip "no gcc"
 command -v addr2line >/dev/null 2>&1 || skip "no binutils addr2line"
 command -v readelf >/dev/null 2>&1 || skip "no readelf"
-TCMALLOC=$(ldconfig -p 2>/dev/null | awk '$1 == "libtcmalloc.so.4" {print $NF; exit}')
+TCMALLOC=$(find_lib libtcmalloc.so.4)
 [ -n "$TCMALLOC" ] || skip "no libtcmalloc.so.4 (gperftools heap profiler)"
 
 # heap_profile NAME CMD...: run CMD under the heap profiler; print the file.

@@ -11,11 +11,7 @@
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
 command -v go >/dev/null 2>&1 || skip "go not installed (Debian: golang-go)"
 command -v gzip >/dev/null 2>&1 || skip "gzip not installed"
-LIBJE=
-for f in $(ldconfig -p 2>/dev/null | awk '/libjemalloc\.so\.2 / {print $NF}') \
-    /usr/lib/*/libjemalloc.so.2 /usr/lib/libjemalloc.so.2; do
-	[ -f "$f" ] && { LIBJE=$f; break; }
-done
+LIBJE=$(find_lib libjemalloc.so.2)
 [ -n "$LIBJE" ] || skip "libjemalloc.so.2 not found (Debian: libjemalloc2)"
 export HOME="$TMP" GOCACHE="$TMP/gocache" GOPATH="$TMP/gopath" GOTOOLCHAIN=local
 
