@@ -164,24 +164,40 @@ sample_program(struct buf *b, size_t *program)
 	sample_program_v(b, program, 4);
 }
 
+/* The sections decoded by the test: a table's file names may point into
+ * its section, as into libdw's, so they live until the test ends. */
+static unsigned char **sections;
+static size_t nsections;
+
+static void
+free_sections(void)
+{
+	while (nsections > 0)
+		free(sections[--nsections]);
+	free(sections);
+	sections = NULL;
+}
+
 /* Decode the N bytes at P as a .debug_line section of its own. */
 static int
 decode(struct pc_linetab *t, struct pc_rawpool *names,
     const unsigned char *p, size_t n, unsigned address_size)
 {
 	struct pc_line_sections sec = { 0 };
-	unsigned char *copy = malloc(n > 0 ? n : 1);
-	int rc;
-
 	/* An exact-size copy: reading past it is a sanitizer report. */
+	unsigned char *copy = malloc(n > 0 ? n : 1);
+	unsigned char **grown = realloc(sections,
+	    (nsections + 1) * sizeof(*sections));
+
 	cr_assert(not(zero(ptr, copy)));
+	cr_assert(not(zero(ptr, grown)));
+	sections = grown;
 	memcpy(copy, p, n);
+	sections[nsections++] = copy;
 	sec.line = copy;
 	sec.line_size = n;
-	rc = profconv__linetab_decode(t, &sec, 0, "/src", address_size,
+	return profconv__linetab_decode(t, &sec, 0, "/src", address_size,
 	    names);
-	free(copy);
-	return rc;
 }
 
 struct want_row {
@@ -208,7 +224,7 @@ expect_rows(const struct pc_linetab *t, const struct want_row *w, size_t n)
 	}
 }
 
-TestSuite(linetable);
+TestSuite(linetable, .fini = free_sections);
 
 /* --- a known program ------------------------------------------------------ */
 
