@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* test_trend.c - proftrend's order of snapshots, growth statistics and
- * suspect rule. */
+ * suspect rule, and what the library's trend calls refuse. */
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
-#include "helpers.h"
 #include "report/trend.h"
+#include "view_helpers.h"
 
 TestSuite(trend);
 
@@ -187,4 +189,44 @@ Test(trend, names_become_valid_utf8)
 	cr_assert(eq(str, s, "a\"b \xc3\xa9 \xef\xbf\xbd\xef\xbf\xbd \xe2\x82\xac "
 	    "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"));
 	free(s);
+}
+
+/* A snapshot with one stack, "leak", holding V bytes. */
+static struct profconv_profile *
+one_row(int64_t v)
+{
+	struct profconv_profile *p;
+	uint32_t fn, loc;
+
+	cr_assert(eq(int, profconv_profile_new(&p), 0));
+	profconv_profile_add_sample_type(p, "space", "bytes");
+	fn = add_fn(p, "leak", "");
+	loc = LOC1(p, 0, 0x10, fn, 1);
+	SAMPLE(p, ((int64_t[]){ v }), loc);
+	return p;
+}
+
+Test(trend, slope_beyond_int64_saturates)
+{
+	struct profconv_trend *t = NULL;
+	int64_t first, last, growth, slope;
+	char *text = NULL;
+	const char *row;
+
+	cr_assert(eq(int, profconv_trend_new(&t, NULL), 0));
+	cr_assert(eq(int, profconv_trend_add(t, one_row(1), "a"), 0));
+	cr_assert(eq(int, profconv_trend_add(t, one_row(INT64_MAX), "b"), 0));
+	cr_assert(eq(int, profconv_trend_run(t), 0), "%s", ERRMSG);
+	/* The slope is 2^63 - 2, 2^63 in doubles: one more than int64. */
+	CAPTURE(text, profconv_trend_print(t, fp, 0, 1));
+	row = strstr(text, "Name\n");
+	cr_assert(row != NULL, "%s", text);
+	cr_assert(eq(int, sscanf(row + 5, " %" SCNd64 " %" SCNd64 " %" SCNd64
+	    " %" SCNd64, &first, &last, &growth, &slope), 4), "%s", text);
+	cr_expect(eq(i64, first, 1));
+	cr_expect(eq(i64, last, INT64_MAX));
+	cr_expect(eq(i64, growth, INT64_MAX - 1));
+	cr_expect(eq(i64, slope, INT64_MAX), "%s", text);
+	free(text);
+	profconv_trend_free(t);
 }

@@ -30,6 +30,18 @@ print_amount(FILE *fp, int width, int64_t v, bool exact)
 	fprintf(fp, " %*.2f%s", width - 3, x, units[u]);
 }
 
+/* A slope as a whole number of bytes: the doubles beyond int64 (a row
+ * that went from 0 to INT64_MAX in one step is 2^63) saturate. */
+static int64_t
+slope_amount(double slope)
+{
+	if (slope >= 9.2233720368547758e18)
+		return INT64_MAX;
+	if (slope <= -9.2233720368547758e18)
+		return INT64_MIN;
+	return slope == slope ? (int64_t)slope : 0;
+}
+
 static void
 print_snapshots(const struct profconv_trend *t, FILE *fp, bool exact)
 {
@@ -68,7 +80,7 @@ profconv_trend_print(const struct profconv_trend *t, FILE *fp, size_t top,
 		print_amount(fp, 14, r.first_bytes, exact);
 		print_amount(fp, 14, r.last_bytes, exact);
 		print_amount(fp, 14, r.growth_bytes, exact);
-		print_amount(fp, 14, (int64_t)r.slope_bytes, exact);
+		print_amount(fp, 14, slope_amount(r.slope_bytes), exact);
 		fprintf(fp, " %3zu/%-3zu  %-7s  %s\n", r.grew_intervals,
 		    r.intervals, r.suspect ? "SUSPECT" : "-", r.name);
 	}
