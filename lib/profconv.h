@@ -693,7 +693,8 @@ int profconv_profiles_compatibilize(struct profconv_profile *const *profs,
  * Multiply value slot I of every sample by RATIOS[I] (one per sample
  * type), rounding to the nearest integer; samples whose scaled slots all
  * become zero are dropped (slots with ratio 1 do not count), as pprof's
- * ScaleN does.  Errors: PROFCONV_ENOMEM.
+ * ScaleN does.  Errors: PROFCONV_EINVAL (a ratio that is NaN or
+ * infinite: nothing is changed), PROFCONV_ENOMEM.
  */
 int profconv_profile_scale(struct profconv_profile *prof,
     const double *ratios);
@@ -962,8 +963,8 @@ void profconv_trend_free(struct profconv_trend *trend);
 
 /*
  * Add snapshot PROF, named NAME (its file; copied).  TREND takes PROF,
- * even on failure.  Errors: PROFCONV_EINVAL (after profconv_trend_run()),
- * PROFCONV_ENOMEM.
+ * even on failure.  Errors: PROFCONV_EINVAL (no TREND or no PROF, or
+ * after profconv_trend_run()), PROFCONV_ENOMEM.
  */
 int profconv_trend_add(struct profconv_trend *trend,
     struct profconv_profile *prof, const char *name);
@@ -1056,8 +1057,9 @@ struct profconv_flame_options {
  * "stack BASE_COUNT CUR_COUNT" for every stack of either
  * (flamegraph.pl's differential form).  Negative counts (a delta
  * profile) are refused.
- * Errors: PROFCONV_ENOTFOUND (no such sample type), PROFCONV_EFORMAT
- * (negative counts), PROFCONV_EIO, PROFCONV_ENOMEM.
+ * Errors: PROFCONV_EINVAL (no CUR or no FP), PROFCONV_ENOTFOUND (no such
+ * sample type), PROFCONV_EFORMAT (negative counts), PROFCONV_EIO,
+ * PROFCONV_ENOMEM.
  */
 int profconv_flame_write(const struct profconv_view *cur,
     const struct profconv_view *base, FILE *fp,

@@ -119,3 +119,20 @@ Test(flame, unknown_type)
 	    PROFCONV_EINVAL));
 	fclose(fp);
 }
+
+Test(flame, no_view_or_no_file_is_einval)
+{
+	FILE *fp = fopen("/dev/null", "w");
+
+	cr_assert(fp != NULL);
+	flame_pair();
+	cr_expect(eq(int, profconv_flame_write(NULL, NULL, fp, NULL),
+	    PROFCONV_EINVAL));
+	cr_expect(eq(int, profconv_flame_write(NULL, va, fp, NULL),
+	    PROFCONV_EINVAL));
+	cr_expect(eq(int, profconv_flame_write(vb, NULL, NULL, NULL),
+	    PROFCONV_EINVAL));
+	cr_expect(eq(int, profconv_flame_write(vb, va, fp, NULL), 0),
+	    "%s", ERRMSG);
+	fclose(fp);
+}

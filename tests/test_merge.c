@@ -3,6 +3,7 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 #include "helpers.h"
@@ -486,6 +487,26 @@ Test(merge, scale_rounds_and_drops_zeroed_samples)
 	r[0] = 0.1;
 	cr_assert(eq(int, profconv_profile_scale(a, r), 0));
 	cr_assert(eq(sz, profconv_profile_sample_count(a), 0));
+}
+
+Test(merge, scale_refuses_ratios_that_are_not_numbers)
+{
+	double r[2] = { NAN, 1 };
+	struct profconv_sample s;
+
+	a = app(0x1000, 3, 1, NULL);
+	cr_assert(eq(int, profconv_profile_scale(a, r), PROFCONV_EINVAL));
+	r[0] = 2;
+	r[1] = INFINITY;	/* INFINITY * 0 would be NaN too */
+	cr_assert(eq(int, profconv_profile_scale(a, r), PROFCONV_EINVAL));
+	r[1] = -INFINITY;
+	cr_assert(eq(int, profconv_profile_scale(a, r), PROFCONV_EINVAL));
+	cr_assert(eq(int, profconv_profile_scale(NULL, r), PROFCONV_EINVAL));
+	cr_assert(eq(int, profconv_profile_scale(a, NULL), PROFCONV_EINVAL));
+	/* Refused before anything changed. */
+	profconv_profile_sample(a, 0, &s);
+	cr_assert(eq(i64, s.values[0], 3));
+	cr_assert(eq(i64, s.values[1], 48));
 }
 
 Test(merge, normalize_matches_totals)

@@ -230,3 +230,18 @@ Test(trend, slope_beyond_int64_saturates)
 	free(text);
 	profconv_trend_free(t);
 }
+
+Test(trend, add_refuses_no_profile)
+{
+	struct profconv_trend *t = NULL;
+
+	cr_assert(eq(int, profconv_trend_add(NULL, one_row(1), "a"),
+	    PROFCONV_EINVAL));
+	cr_assert(eq(int, profconv_trend_new(&t, NULL), 0));
+	cr_assert(eq(int, profconv_trend_add(t, NULL, "a"), PROFCONV_EINVAL));
+	cr_assert(eq(int, profconv_trend_add(t, one_row(1), "a"), 0));
+	cr_assert(eq(int, profconv_trend_add(t, one_row(2), "b"), 0));
+	cr_assert(eq(int, profconv_trend_run(t), 0), "%s", ERRMSG);
+	cr_assert(eq(sz, profconv_trend_snapshot_count(t), 2));
+	profconv_trend_free(t);
+}

@@ -121,6 +121,10 @@ profconv_trend_add(struct profconv_trend *t, struct profconv_profile *prof,
 	char *copy;
 	int rc;
 
+	if (t == NULL || prof == NULL) {
+		profconv_profile_free(prof);
+		return profconv__fail(PROFCONV_EINVAL, "no trend or no profile");
+	}
 	if (t->ran) {
 		profconv_profile_free(prof);
 		return profconv__fail(PROFCONV_EINVAL,

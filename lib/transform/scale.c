@@ -31,9 +31,17 @@ scaled_nonzero(const struct profconv_profile *prof, size_t i, void *payload)
 int
 profconv_profile_scale(struct profconv_profile *prof, const double *ratios)
 {
-	size_t i, j, nt = prof->nsample_types;
+	size_t i, j, nt;
 	bool all_ones = true;
 
+	if (prof == NULL || ratios == NULL)
+		return profconv__fail(PROFCONV_EINVAL, "no profile or no ratios");
+	nt = prof->nsample_types;
+	/* NaN, or infinity times a zero value, has no integer to round to. */
+	for (j = 0; j < nt; j++)
+		if (!isfinite(ratios[j]))
+			return profconv__fail(PROFCONV_EINVAL, "scale ratio %zu "
+			    "is %g, not a finite number", j, ratios[j]);
 	for (j = 0; j < nt; j++)
 		all_ones = all_ones && ratios[j] == 1;
 	if (all_ones)

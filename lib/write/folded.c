@@ -328,6 +328,8 @@ profconv_flame_write(const struct profconv_view *cur,
 	size_t ti, bti = 0;
 	int rc;
 
+	if (cur == NULL || fp == NULL)
+		return profconv__fail(PROFCONV_EINVAL, "no view or no file");
 	if ((rc = profconv__options_take(&o, opts, &profconv__options_flame)) < 0)
 		return rc;
 	opts = &o;
