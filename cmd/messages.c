@@ -113,7 +113,7 @@ cmd_close_stdout(int status)
 		 * cmd_write_failed() reported (and set STATUS) already. */
 		if (errno == EPIPE || stdout_reported)
 			return status;
-		cmd_error("write error on standard output: %s",
+		cmd_error("'<stdout>': write error: %s",
 		    strerror(errno != 0 ? errno : EIO));
 		return status == EXIT_OK ? EXIT_FAIL : status;
 	}

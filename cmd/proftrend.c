@@ -290,8 +290,11 @@ report(const struct trend_args *a, const struct profconv_trend *trend)
 		rc = profconv_trend_write_json(trend, stdout);
 	else if (!a->quiet)
 		rc = profconv_trend_print(trend, stdout, a->top, a->exact);
-	if (rc < 0)
+	if (rc < 0 && rc != PROFCONV_EIO)
 		return cmd_error("%s", profconv_errmsg());
+	/* A reader gone away (EPIPE) is no trouble. */
+	if (rc < 0 && cmd_write_failed("-", rc, errno, NULL) != EXIT_OK)
+		return EXIT_FAIL;
 	if (a->out_path == NULL)
 		return EXIT_OK;
 	if (profconv_trend_suspects(trend, &suspects) < 0)

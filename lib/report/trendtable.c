@@ -3,6 +3,7 @@
 
 #include "config.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -42,6 +43,16 @@ slope_amount(double slope)
 	return slope == slope ? (int64_t)slope : 0;
 }
 
+/* PROFCONV_EIO with the reason when FP could not take everything. */
+static int
+check_written(FILE *fp)
+{
+	if (fflush(fp) != 0 || ferror(fp))
+		return profconv__fail(PROFCONV_EIO, "write error: %s",
+		    strerror(errno != 0 ? errno : EIO));
+	return 0;
+}
+
 static void
 print_snapshots(const struct profconv_trend *t, FILE *fp, bool exact)
 {
@@ -67,6 +78,7 @@ profconv_trend_print(const struct profconv_trend *t, FILE *fp, size_t top,
 
 	if (!profconv__trend_ran(t))
 		return profconv__fail(PROFCONV_EINVAL, "trend not analysed");
+	errno = 0;
 	fprintf(fp, "%zu snapshots, %s:\n", profconv_trend_snapshot_count(t),
 	    profconv__trend_type_name(t));
 	print_snapshots(t, fp, exact != 0);
@@ -84,8 +96,7 @@ profconv_trend_print(const struct profconv_trend *t, FILE *fp, size_t top,
 		fprintf(fp, " %3zu/%-3zu  %-7s  %s\n", r.grew_intervals,
 		    r.intervals, r.suspect ? "SUSPECT" : "-", r.name);
 	}
-	return ferror(fp) ? profconv__fail(PROFCONV_EIO,
-	    "cannot write the trend table") : 0;
+	return check_written(fp);
 }
 
 /* --- JSON ------------------------------------------------------------------------ */
@@ -139,6 +150,7 @@ profconv_trend_write_json(const struct profconv_trend *t, FILE *fp)
 
 	if (!profconv__trend_ran(t))
 		return profconv__fail(PROFCONV_EINVAL, "trend not analysed");
+	errno = 0;
 	fputs("{", fp);
 	json_snapshots(t, fp);
 	fputs(",\n\"sample_type\":", fp);
@@ -153,6 +165,5 @@ profconv_trend_write_json(const struct profconv_trend *t, FILE *fp)
 		json_row(fp, &r, profconv_trend_snapshot_count(t));
 	}
 	fputs("]}\n", fp);
-	return ferror(fp) ? profconv__fail(PROFCONV_EIO,
-	    "cannot write the trend as JSON") : 0;
+	return check_written(fp);
 }

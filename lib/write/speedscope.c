@@ -10,6 +10,7 @@
 
 #include "config.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -167,6 +168,7 @@ profconv_speedscope_write(const struct profconv_view *view, FILE *fp,
 	}
 	if ((rc = check_values(view, first, last)) < 0)
 		return rc;
+	errno = 0;	/* what a failed write leaves is the reason */
 	fputs("{\"$schema\":\"https://www.speedscope.app/"
 	    "file-format-schema.json\",\n", fp);
 	if (opts->name != NULL) {
@@ -179,6 +181,7 @@ profconv_speedscope_write(const struct profconv_view *view, FILE *fp,
 	if (rc == 0)
 		rc = put_profiles(view, fp, first, last, chosen - first);
 	if (rc == 0 && (fflush(fp) != 0 || ferror(fp)))
-		rc = profconv__fail(PROFCONV_EIO, "write error");
+		rc = profconv__fail(PROFCONV_EIO, "write error: %s",
+		    strerror(errno != 0 ? errno : EIO));
 	return rc;
 }

@@ -14,6 +14,7 @@
 
 #include "config.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -561,9 +562,11 @@ profconv_svg_write(const struct profconv_view *cur,
 	g.base = base;
 	g.fp = fp;
 	g.o = &o;
+	errno = 0;	/* what a failed write leaves is the reason */
 	rc = draw(&g);
 	if (rc == 0 && (fflush(fp) != 0 || ferror(fp)))
-		rc = profconv__fail(PROFCONV_EIO, "write error");
+		rc = profconv__fail(PROFCONV_EIO, "write error: %s",
+		    strerror(errno != 0 ? errno : EIO));
 	free(g.entries);
 	free(g.base_frames);
 	free(g.rank);

@@ -135,6 +135,33 @@ done
 "$BIN/profdiff" --no-symbolize "$DATA/go/mem.pb.gz" "$DATA/go/mem.pb.gz" >/dev/full 2>"$TMP/err"
 [ $? = 2 ] || fail "profdiff >/dev/full: exit status"
 expect_err "profdiff: '<stdout>': write error: No space left on device"
+# Every command that writes says it the same way, with the reason:
+# NAME: 'FILE': write error: REASON, one line.
+M=$DATA/go/mem.pb.gz
+full_says() {	# full_says STATUS NAME FILE CMD...: CMD fails writing FILE
+	want=$1 name=$2 file=$3
+	shift 3
+	"$@" >/dev/full 2>"$TMP/err"
+	got=$?
+	[ "$got" = "$want" ] || fail "'$*' >/dev/full exited $got, expected $want"
+	grep -v "^$name: symbolized " "$TMP/err" >"$TMP/err1"
+	mv "$TMP/err1" "$TMP/err"
+	expect_err "$name: '$file': write error: No space left on device"
+}
+for to in "-o /dev/full|/dev/full" "|<stdout>"; do
+	o=${to%|*} f=${to#*|}
+	full_says 1 "profconv symbolize" "$f" "$PROFCONV" symbolize $o "$M"
+	full_says 1 "profconv merge" "$f" "$PROFCONV" merge $o "$M" "$M"
+	full_says 1 profflame "$f" "$BIN/profflame" --no-symbolize --svg $o "$M"
+	full_says 1 profflame "$f" "$BIN/profflame" --no-symbolize --speedscope $o "$M"
+	full_says 1 profflame "$f" "$BIN/profflame" --no-symbolize $o "$M"
+done
+full_says 2 profdiff "<stdout>" "$BIN/profdiff" --no-symbolize --json "$M" "$M"
+full_says 2 profdiff /dev/full "$BIN/profdiff" --no-symbolize -q -o /dev/full "$M" "$M"
+full_says 2 proftrend "<stdout>" "$BIN/proftrend" --no-symbolize "$M" "$M"
+full_says 2 proftrend "<stdout>" "$BIN/proftrend" --no-symbolize --json "$M" "$M"
+full_says 2 proftrend /dev/full "$BIN/proftrend" --no-symbolize -q -o /dev/full "$M" "$M"
+full_says 1 "profconv show" "<stdout>" "$PROFCONV" show --summary "$M"
 # With SIGPIPE ignored, a reader that leaves early is no error.
 awk 'BEGIN { print "heap profile: 1: 2 [ 1: 2] @ heapprofile"
 	for (i = 0; i < 20000; i++) printf "1: 16 [1: 16] @ 0x%x\n", 4096 + i * 16 }' \
