@@ -395,6 +395,22 @@ Test(svg, bad_options)
 	o.sample_type = NULL;
 	o.font_type = "x{y}";
 	cr_expect(eq(int, profconv_svg_write(v, NULL, fp, &o), PROFCONV_EINVAL));
+	/* Quotes that balance in number but nest, or stand inside a name,
+	 * would end a CSS string early and run it into the style sheet. */
+	o.font_type = "\"x'\" y 'z\"";
+	cr_expect(eq(int, profconv_svg_write(v, NULL, fp, &o), PROFCONV_EINVAL));
+	o.font_type = "'a\"b', \"c'd\"";
+	cr_expect(eq(int, profconv_svg_write(v, NULL, fp, &o), PROFCONV_EINVAL));
+	o.font_type = "Dejavu\"Sans\"";
+	cr_expect(eq(int, profconv_svg_write(v, NULL, fp, &o), PROFCONV_EINVAL));
+	o.font_type = "\"Sans\" Mono";
+	cr_expect(eq(int, profconv_svg_write(v, NULL, fp, &o), PROFCONV_EINVAL));
+	o.font_type = "\"\"";
+	cr_expect(eq(int, profconv_svg_write(v, NULL, fp, &o), PROFCONV_EINVAL));
+	o.font_type = "a,,b";
+	cr_expect(eq(int, profconv_svg_write(v, NULL, fp, &o), PROFCONV_EINVAL));
+	o.font_type = "'DejaVu Sans Mono' ,Courier-New, \"x.y_z\" ";
+	cr_expect(eq(int, profconv_svg_write(v, NULL, fp, &o), 0), "%s", ERRMSG);
 	o.font_type = "\"DejaVu Sans\", monospace";
 	cr_expect(eq(int, profconv_svg_write(v, NULL, fp, &o), 0), "%s", ERRMSG);
 	o.notes = "a--b";

@@ -46,25 +46,57 @@ bad(const char *what, const char *value, const char *expected)
 	    value, expected);
 }
 
+/* Skip one name of a font-family list at *P, with the spaces around it:
+ * a whole name in quotes that holds no quote, or a name without quotes.
+ * False when there is no such name (quotes that nest or stand inside a
+ * name would end a CSS string early, and the style sheet with it). */
+static bool
+font_name(const char **p)
+{
+	const char *s = *p + strspn(*p, " ");
+	size_t len = 0;
+	char q = *s;
+
+	if (q == '"' || q == '\'') {
+		for (s++; *s != q; s++, len++)
+			if (*s == '\0' || *s == '"' || *s == '\'')
+				return false;
+		s++;
+	} else {
+		for (; *s != '\0' && *s != ','; s++) {
+			if (*s == '"' || *s == '\'')
+				return false;
+			len += *s != ' ';
+		}
+	}
+	*p = s + strspn(s, " ");
+	return len > 0;
+}
+
 /* A CSS font-family list: names, quoted or not, and commas.  Anything
  * that could end the declaration or the style sheet is refused. */
 static bool
 font_ok(const char *s)
 {
-	size_t dq = 0, sq = 0;
+	const char *p;
 
 	if (*s == '\0' || !profconv__utf8_valid(s, strlen(s)))
 		return false;
-	for (; *s != '\0'; s++) {
-		unsigned char c = (unsigned char)*s;
+	for (p = s; *p != '\0'; p++) {
+		unsigned char c = (unsigned char)*p;
 
-		dq += c == '"';
-		sq += c == '\'';
 		if (c < 0x80 && !(c >= '0' && c <= '9') &&
-		    !((c | 0x20) >= 'a' && (c | 0x20) <= 'z') && strchr(" ,-_.\"'", c) == NULL)
+		    !((c | 0x20) >= 'a' && (c | 0x20) <= 'z') &&
+		    strchr(" ,-_.\"'", c) == NULL)
 			return false;
 	}
-	return dq % 2 == 0 && sq % 2 == 0;
+	for (;;) {
+		if (!font_name(&s))
+			return false;
+		if (*s != ',')
+			return *s == '\0';
+		s++;
+	}
 }
 
 static int
@@ -110,8 +142,8 @@ profconv__svg_style(const struct profconv_svg_options *o,
 	st->pad_subtitle = st->font_size * 2;
 	if (!font_ok(st->font_type))
 		return bad("font", st->font_type, "CSS font names (letters, "
-		    "digits, spaces, quotes, '-', '_', '.') separated by "
-		    "commas expected");
+		    "digits, spaces, '-', '_', '.'), each quoted or not, "
+		    "separated by commas expected");
 	if (o->notes != NULL && strstr(o->notes, "--") != NULL)
 		return bad("notes", o->notes, "'--' cannot be in an XML "
 		    "comment");

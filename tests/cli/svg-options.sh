@@ -238,7 +238,11 @@ PY
 run 2 "$FLAME" --svg --bgcolors pink "$mem"
 expect_err "profflame: invalid background 'pink': yellow, blue, green, grey or #rrggbb expected"
 run 2 "$FLAME" --svg --fonttype 'Sans; x' "$mem"
-expect_err "profflame: invalid font 'Sans; x': CSS font names (letters, digits, spaces, quotes, '-', '_', '.') separated by commas expected"
+expect_err "profflame: invalid font 'Sans; x': CSS font names (letters, digits, spaces, '-', '_', '.'), each quoted or not, separated by commas expected"
+# Quotes that balance in number but nest would run into the style sheet.
+run 2 "$FLAME" --svg --fonttype "\"x'\" y 'z\"" "$mem"
+expect_err "profflame: invalid font '\"x'\" y 'z\"': CSS font names (letters, digits, spaces, '-', '_', '.'), each quoted or not, separated by commas expected"
+[ -s "$TMP/out" ] && fail "a refused font wrote an SVG"
 run 2 "$FLAME" --svg --notes 'a -- b' "$mem"
 expect_err "profflame: invalid notes 'a -- b': '--' cannot be in an XML comment"
 run 2 "$FLAME" --svg --fontsize 0 "$mem"
