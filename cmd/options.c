@@ -340,5 +340,11 @@ cmd_getopt(const struct cmd_parser *p, int argc, char **argv)
 		if (rc != 0)
 			return rc;
 	}
+	/* A --focus or --ignore that cannot compile is a usage error, said
+	 * before any input is read. */
+	if (p->view != NULL && profconv_view_options_check(&p->view->view) < 0) {
+		cmd_usage_error("%s", profconv_errmsg());
+		return CMD_OPTS_USAGE;
+	}
 	return CMD_OPTS_END;
 }

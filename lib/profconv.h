@@ -791,6 +791,13 @@ struct profconv_view_stack {
 int profconv_view_new(struct profconv_view **out,
     const struct profconv_profile *prof,
     const struct profconv_view_options *opts);
+/*
+ * Check OPTS as profconv_view_new() would, without a profile: the
+ * version, the modes, and that FOCUS and IGNORE compile; so a caller can
+ * refuse them before reading any input.  OPTS may be NULL.
+ * Errors: PROFCONV_EINVAL (the message says what is wrong).
+ */
+int profconv_view_options_check(const struct profconv_view_options *opts);
 /* Release VIEW; NULL is a no-op. */
 void profconv_view_free(struct profconv_view *view);
 

@@ -480,3 +480,26 @@ Test(view, many_deep_stacks_any_thread_count)
 	for (j = 0; j < 4; j++)
 		profconv_view_free(v[j]);
 }
+
+Test(view, options_check_without_a_profile)
+{
+	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
+
+	cr_assert(eq(int, profconv_view_options_check(NULL), 0));
+	o.focus = "a|b";
+	o.ignore = "^c$";
+	cr_assert(eq(int, profconv_view_options_check(&o), 0), "%s", ERRMSG);
+	o.focus = "(";
+	cr_assert(eq(int, profconv_view_options_check(&o), PROFCONV_EINVAL));
+	cr_assert(eq(str, ERRMSG, "invalid focus expression '(': Unmatched ( "
+	    "or \\("));
+	o.focus = NULL;
+	o.ignore = "x[";
+	cr_assert(eq(int, profconv_view_options_check(&o), PROFCONV_EINVAL));
+	o.ignore = NULL;
+	o.demangle = (enum profconv_demangle)9;
+	cr_assert(eq(int, profconv_view_options_check(&o), PROFCONV_EINVAL));
+	o.demangle = PROFCONV_DEMANGLE_SIMPLE;
+	o.version = 99;
+	cr_assert(eq(int, profconv_view_options_check(&o), PROFCONV_EINVAL));
+}

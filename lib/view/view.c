@@ -865,6 +865,39 @@ profconv_view_free(struct profconv_view *v)
 	free(v);
 }
 
+/* The modes of OPTS are ones this library knows. */
+static int
+check_modes(const struct profconv_view_options *opts)
+{
+	if ((unsigned)opts->granularity > PROFCONV_BY_ADDRESS ||
+	    (unsigned)opts->demangle > PROFCONV_DEMANGLE_NONE)
+		return profconv__fail(PROFCONV_EINVAL,
+		    "invalid view granularity or demangle mode");
+	return 0;
+}
+
+int
+profconv_view_options_check(const struct profconv_view_options *opts)
+{
+	struct profconv_view_options o;
+	regex_t re;
+	bool ok;
+	int rc;
+
+	if ((rc = profconv__options_take(&o, opts, &profconv__options_view)) < 0)
+		return rc;
+	rc = check_modes(&o);
+	if (rc == 0)
+		rc = compile(&re, o.focus, &ok, "focus");
+	if (rc == 0 && ok)
+		regfree(&re);
+	if (rc == 0)
+		rc = compile(&re, o.ignore, &ok, "ignore");
+	if (rc == 0 && ok)
+		regfree(&re);
+	return rc;
+}
+
 int
 profconv_view_new(struct profconv_view **out,
     const struct profconv_profile *prof,
@@ -879,10 +912,8 @@ profconv_view_new(struct profconv_view **out,
 	if ((rc = profconv__options_take(&o, opts, &profconv__options_view)) < 0)
 		return rc;
 	opts = &o;
-	if ((unsigned)opts->granularity > PROFCONV_BY_ADDRESS ||
-	    (unsigned)opts->demangle > PROFCONV_DEMANGLE_NONE)
-		return profconv__fail(PROFCONV_EINVAL,
-		    "invalid view granularity or demangle mode");
+	if ((rc = check_modes(opts)) < 0)
+		return rc;
 	v = calloc(1, sizeof(*v));
 	if (v == NULL)
 		return profconv__nomem();

@@ -50,7 +50,7 @@ run 0 "$FLAME" --focus 'allocSmall' "$mem"
 [ "$(grep -vc allocSmall "$TMP/out")" = 0 ] || fail "--focus kept other stacks"
 run 0 "$FLAME" --ignore 'allocSmall' "$mem"
 grep -q allocSmall "$TMP/out" && fail "--ignore kept allocSmall"
-run 1 "$FLAME" --focus '(' "$mem"
+run 2 "$FLAME" --focus '(' "$mem"
 grep -q "invalid focus expression '('" "$TMP/err" || fail "bad regex not reported"
 
 # Differential: two counts, both sides' totals.

@@ -41,4 +41,27 @@ Try 'proftrend --help'."
 run 2 "$BIN/proftrend" --bogus a b
 grep -q "Try 'proftrend --help'." "$TMP/err" || fail "no hint for proftrend --bogus"
 [ -s "$TMP/out" ] && fail "proftrend usage error wrote to stdout"
+# A bad --focus or --ignore is a usage error found before any input is
+# read: exit 2, nothing on standard output, even with a missing input.
+bad_regex() {	# bad_regex NAME OPTION CMD...
+	name=$1 what=$2
+	shift 2
+	run 2 "$@"
+	head -n 1 "$TMP/err" | grep -qF "$name: invalid $what expression '(': " ||
+		fail "'$*': $(head -n 1 "$TMP/err")"
+	[ "$(sed -n 2p "$TMP/err")" = "Try '$name --help'." ] ||
+		fail "'$*': no hint"
+	[ "$(wc -l <"$TMP/err")" = 2 ] || fail "'$*': more than a message and a hint"
+	[ -s "$TMP/out" ] && fail "'$*': usage error wrote to stdout"
+}
+M=$DATA/go/mem.pb.gz
+for in in "$M" "$TMP/no-such-input"; do
+	bad_regex "profconv show" focus "$PROFCONV" show --focus '(' "$in"
+	bad_regex "profconv show" ignore "$PROFCONV" show --ignore '(' "$in"
+	bad_regex profdiff ignore "$BIN/profdiff" --ignore '(' "$in" "$in"
+	bad_regex profflame focus "$BIN/profflame" --focus '(' "$in"
+	bad_regex profflame ignore "$BIN/profflame" --svg --ignore '(' "$in"
+	bad_regex proftrend focus "$BIN/proftrend" --focus '(' "$in" "$in"
+done
+
 finish
