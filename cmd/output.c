@@ -15,8 +15,10 @@
  *   set-user/group-ID bits are dropped when the owner cannot be kept).
  * - A file with several hard links is written in place once the whole
  *   output exists in the temporary file, so every link sees the new data
- *   (as cp(1) does); space is reserved first, so a full disk fails before
- *   the old contents are touched.
+ *   (as cp(1) does).  Its old contents are copied aside first (FILE.old*)
+ *   and written back if the copy fails, and the signals below wait until
+ *   the copy is over, so the links see the old file or the new one.  Only
+ *   when writing back fails too is the copy aside kept, and named.
  * - SIGINT, SIGTERM, SIGHUP and the other signals that end a process
  *   remove the temporary file before the process dies.
  */
@@ -199,20 +201,20 @@ resolve(const char *path, char **target, int *fd)
 	return ENOMEM;
 }
 
-/* A temporary name beside TARGET whose last component fits NAME_MAX. */
+/* A name for mkstemp() beside TARGET, TARGET's with SUFFIX (".tmpXXXXXX"
+ * or ".oldXXXXXX"), whose last component fits NAME_MAX. */
 static char *
-temp_name(const char *target)
+temp_name(const char *target, const char *suffix)
 {
-	static const char suffix[] = ".tmpXXXXXX";
 	const char *slash = strrchr(target, '/');
 	size_t dirlen = slash == NULL ? 0 : (size_t)(slash - target) + 1;
 	size_t baselen = strlen(target) - dirlen;
 	size_t n;
 	char *tmp;
 
-	if (baselen > NAME_MAX - (sizeof(suffix) - 1))
-		baselen = NAME_MAX - (sizeof(suffix) - 1);
-	n = dirlen + baselen + sizeof(suffix);
+	if (baselen > NAME_MAX - strlen(suffix))
+		baselen = NAME_MAX - strlen(suffix);
+	n = dirlen + baselen + strlen(suffix) + 1;
 	tmp = malloc(n);
 	if (tmp != NULL)
 		snprintf(tmp, n, "%.*s%s", (int)(dirlen + baselen), target,
@@ -260,7 +262,7 @@ open_temporary(struct cmd_output *o, const struct stat *old)
 	sigset_t mask;
 	int fd, err;
 
-	o->tmp = temp_name(o->target);
+	o->tmp = temp_name(o->target, ".tmpXXXXXX");
 	if (o->tmp == NULL) {
 		cmd_output_abort(o);
 		return cmd_error("out of memory");
@@ -391,35 +393,76 @@ copy_fd(int from, int to)
 	return 0;
 }
 
-/*
- * Copy the finished temporary file into the hard-linked target.  Space is
- * reserved before anything is overwritten, so ENOSPC leaves it intact.
- */
+/* Copy FROM to TO, both from their start, and cut TO to SIZE bytes.
+ * With RESERVE, reserve SIZE bytes first, so a full file system fails
+ * before TO is overwritten.  0, or an errno value. */
 static int
-copy_into_target(struct cmd_output *o)
+copy_whole(int from, int to, off_t size, bool reserve)
 {
-	struct stat st;
-	int from, to, err;
+	int err = 0;
 
-	from = open(o->tmp, O_RDONLY | O_CLOEXEC);
-	if (from < 0)
+	if (lseek(from, 0, SEEK_SET) < 0 || lseek(to, 0, SEEK_SET) < 0)
 		return errno;
-	to = open(o->target, O_WRONLY | O_CLOEXEC);
-	if (to < 0 || fstat(from, &st) != 0) {
-		err = errno;
-		close(from);
-		if (to >= 0)
-			close(to);
-		return err;
-	}
-	err = st.st_size == 0 ? 0 : posix_fallocate(to, 0, st.st_size);
+	if (reserve && size != 0)
+		err = posix_fallocate(to, 0, size);
 	if (err == EOPNOTSUPP || err == EINVAL)
 		err = 0;
 	if (err == 0)
 		err = copy_fd(from, to);
-	if (err == 0 && ftruncate(to, st.st_size) != 0)
+	if (err == 0 && ftruncate(to, size) != 0)
 		err = errno;
-	if (close(to) != 0 && err == 0)
+	return err;
+}
+
+/*
+ * Copy the finished temporary file into the hard-linked target, with the
+ * fatal signals blocked by the caller.  The target's old contents go to
+ * a file beside it first (a full file system fails there, before the
+ * target is touched); when the copy fails they are written back, so the
+ * target is its old self or the new output, whole.  Only when writing
+ * back fails too is that file kept, its name in *KEPT.  0, or an errno
+ * value.
+ */
+static int
+copy_into_target(struct cmd_output *o, char **kept)
+{
+	struct stat st, old;
+	char *aside = NULL;
+	int from, to, bak = -1, err = 0;
+
+	*kept = NULL;
+	from = open(o->tmp, O_RDONLY | O_CLOEXEC);
+	if (from < 0)
+		return errno;
+	to = open(o->target, O_RDWR | O_CLOEXEC);
+	if (to < 0 || fstat(from, &st) != 0 || fstat(to, &old) != 0)
+		err = errno;
+	if (err == 0) {
+		aside = temp_name(o->target, ".oldXXXXXX");
+		bak = aside == NULL ? -1 : mkostemp(aside, O_CLOEXEC);
+		if (bak < 0)
+			err = aside == NULL ? ENOMEM : errno;
+	}
+	if (err == 0)
+		err = copy_whole(to, bak, old.st_size, true);
+	if (err != 0) {
+		/* The target is as it was. */
+		if (bak >= 0)
+			unlink(aside);
+	} else {
+		err = copy_whole(from, to, st.st_size, true);
+		if (err == 0 && fsync(to) != 0 && errno != EINVAL)
+			err = errno;
+		if (err != 0 && copy_whole(bak, to, old.st_size, false) != 0)
+			*kept = aside;		/* the old contents are there */
+		else
+			unlink(aside);
+	}
+	if (*kept == NULL)
+		free(aside);
+	if (bak >= 0)
+		close(bak);
+	if (to >= 0 && close(to) != 0 && err == 0)
 		err = errno;
 	close(from);
 	return err;
@@ -428,30 +471,39 @@ copy_into_target(struct cmd_output *o)
 int
 cmd_output_commit(struct cmd_output *o)
 {
+	const char *path = o->path;	/* abort clears O */
+	char *kept = NULL;
 	sigset_t mask;
-	int err;
+	int err, status = EXIT_OK;
 
 	if (o->fp == stdout) {
 		o->fp = NULL;
 		return EXIT_OK;		/* checked by cmd_close_stdout() */
 	}
 	err = close_stream(o);
+	/* A signal now waits until the output is in place (or the old one
+	 * is back) and the message is out; then it removes the temporary
+	 * file, if any is left, and ends the process. */
+	block_signals(&mask);
 	if (err == 0 && o->tmp != NULL) {
 		if (o->in_place) {
-			err = copy_into_target(o);
+			err = copy_into_target(o, &kept);
+		} else if (rename(o->tmp, o->target) == 0) {
+			disarm();
+			free(o->tmp);
+			o->tmp = NULL;
 		} else {
-			block_signals(&mask);
-			if (rename(o->tmp, o->target) == 0) {
-				disarm();
-				free(o->tmp);
-				o->tmp = NULL;
-			} else {
-				err = errno;
-			}
-			sigprocmask(SIG_SETMASK, &mask, NULL);
+			err = errno;
 		}
 	}
 	cmd_output_abort(o);
-	return err != 0 ? cmd_error("cannot write '%s': %s", o->path,
-	    strerror(err)) : EXIT_OK;
+	if (err != 0 && kept != NULL)
+		status = cmd_error("cannot write '%s': %s; its old contents "
+		    "are in '%s'", path, strerror(err), kept);
+	else if (err != 0)
+		status = cmd_error("cannot write '%s': %s", path,
+		    strerror(err));
+	free(kept);
+	sigprocmask(SIG_SETMASK, &mask, NULL);
+	return status;
 }

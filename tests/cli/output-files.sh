@@ -8,8 +8,8 @@ IN=$DATA/go/cpu.pb.gz
 
 # no_temporaries DIR: no OUT.tmpXXXXXX stays behind in DIR.
 no_temporaries() {
-	if ls "$1" | grep -q '\.tmp......$'; then
-		fail "temporary file left in $1: $(ls "$1" | grep '\.tmp')"
+	if ls "$1" | grep -Eq '\.(tmp|old)......$'; then
+		fail "temporary file left in $1: $(ls "$1" | grep -E '\.(tmp|old)')"
 	fi
 }
 
@@ -69,6 +69,65 @@ cmp -s "$TMP/ref.pb.gz" "$TMP/m/other" || fail "the other hard link lacks the ne
 run 1 "$PROFCONV" text2pb /dev/null -o "$TMP/m/out"
 cmp -s "$TMP/ref.pb.gz" "$TMP/m/other" || fail "a failed command changed the output"
 no_temporaries "$TMP/m"
+
+# The copy into a hard-linked output, hurt on cue by failio.c: a write
+# error puts the old contents back; a signal waits for the copy to end.
+# Either way the other link sees the old file or the new one, whole.
+mkdir "$TMP/h"
+awk 'BEGIN { for (i = 0; i < 5000; i++) print "old line", i }' >"$TMP/h/old"
+
+# hurt DO AFTER: a fresh pair of links, "out" and "other", holding the old
+# contents; text2pb -o out runs with failio doing DO after AFTER bytes.
+hurt() {
+	rm -f "$TMP/h/out" "$TMP/h/other"
+	cp "$TMP/h/old" "$TMP/h/out"
+	ln "$TMP/h/out" "$TMP/h/other"
+	FAILIO_PATH=$TMP/h/out FAILIO_DO=$1 FAILIO_AFTER=$2 \
+	    LD_PRELOAD=$TMP/failio.so env --default-signal \
+	    "$PROFCONV" text2pb "$IN" -o "$TMP/h/out" >"$TMP/out" 2>"$TMP/err"
+}
+hurt_copies() {
+	for at in 0 1000 2686; do
+		hurt eio $at
+		[ $? = 1 ] || fail "EIO at $at: exit status"
+		expect_err "profconv text2pb: cannot write '$TMP/h/out': Input/output error"
+		cmp -s "$TMP/h/old" "$TMP/h/other" || fail "EIO at $at: the old contents are not back"
+		[ "$(stat -c %i "$TMP/h/out")" = "$(stat -c %i "$TMP/h/other")" ] ||
+			fail "EIO at $at: the hard link is broken"
+		[ "$(ls "$TMP/h" | wc -l)" = 3 ] || fail "EIO at $at: files left: $(ls "$TMP/h")"
+	done
+	# The disk fails for good: the old contents stay in a file the message names.
+	hurt eio-always 1000
+	[ $? = 1 ] || fail "lasting EIO: exit status"
+	kept=$(ls "$TMP/h" | grep '^out\.old......$')
+	expect_err "profconv text2pb: cannot write '$TMP/h/out': Input/output error; its old contents are in '$TMP/h/$kept'"
+	cmp -s "$TMP/h/old" "$TMP/h/$kept" || fail "lasting EIO: the kept copy differs"
+	rm -f "$TMP/h/$kept"
+	no_temporaries "$TMP/h"
+	for sig in TERM INT HUP; do
+		hurt $sig 1000
+		status=$?
+		[ "$status" -gt 128 ] || fail "SIG$sig mid-copy: exit $status"
+		cmp -s "$TMP/ref.pb.gz" "$TMP/h/other" || fail "SIG$sig mid-copy: the output is not whole"
+		[ "$(ls "$TMP/h" | wc -l)" = 3 ] || fail "SIG$sig mid-copy: files left: $(ls "$TMP/h")"
+	done
+	# A rename that fails names the output.
+	rm -f "$TMP/h/out" "$TMP/h/other"
+	cp "$TMP/h/old" "$TMP/h/out"
+	FAILIO_DO=rename LD_PRELOAD=$TMP/failio.so \
+	    "$PROFCONV" text2pb "$IN" -o "$TMP/h/out" >"$TMP/out" 2>"$TMP/err"
+	[ $? = 1 ] || fail "failed rename: exit status"
+	expect_err "profconv text2pb: cannot write '$TMP/h/out': Input/output error"
+	cmp -s "$TMP/h/old" "$TMP/h/out" || fail "failed rename: the output changed"
+	no_temporaries "$TMP/h"
+}
+if ! cc -shared -fPIC -o "$TMP/failio.so" "$PROFCONV_SRCDIR/tests/cli/failio.c" 2>/dev/null; then
+	echo "no C compiler: failed copies are not tested" >&2
+elif ! LD_PRELOAD=$TMP/failio.so "$PROFCONV" --version >/dev/null 2>&1; then
+	echo "failio.so cannot be preloaded (a sanitizer build?): failed copies are not tested" >&2
+else
+	hurt_copies
+fi
 
 # Names of up to NAME_MAX (255) bytes: the temporary name must fit too.
 mkdir "$TMP/n"
