@@ -46,7 +46,8 @@ struct field {
 	uint32_t num;
 	int wt;
 	uint64_t v;			/* a varint's value */
-	const unsigned char *p;		/* a length-delimited field's bytes */
+	const unsigned char *p;		/* a length-delimited field's bytes;
+					 * never NULL, so P + LEN is defined */
 	size_t len;
 };
 
@@ -93,7 +94,7 @@ rd_field(struct rd *r, struct field *f)
 	f->num = (uint32_t)(tag >> 3);
 	f->wt = (int)(tag & 7);
 	f->v = 0;
-	f->p = NULL;
+	f->p = r->p;		/* a varint's: empty, where its value is */
 	f->len = 0;
 	switch (f->wt) {
 	case WT_VARINT:
