@@ -394,3 +394,62 @@ Test(input, bounds_decompressed_zstd_size)
 	profconv__input_free(&in);
 	free(z);
 }
+
+/* A skippable frame (magic 0x184D2A50 + K, little endian) of N bytes. */
+static size_t
+skippable(unsigned char *p, unsigned k, uint32_t n)
+{
+	static const unsigned char magic[4] = { 0x50, 0x2a, 0x4d, 0x18 };
+
+	memcpy(p, magic, 4);
+	p[0] |= (unsigned char)k;
+	for (int i = 0; i < 4; i++)
+		p[4 + i] = (unsigned char)(n >> (8 * i));
+	memset(p + 8, 'S', n);
+	return 8 + n;
+}
+
+/* As zstd -d: skippable frames first (pzstd's files), between frames and
+ * last are passed over; alone they are no data. */
+Test(input, skips_skippable_zstd_frames)
+{
+	static const char *const want[] = { "one", "two" };
+	size_t n1, n2, n = 0;
+	unsigned char *a = zst("one\n", 4, &n1), *b = zst("two\n", 4, &n2);
+	unsigned char *all = malloc(n1 + n2 + 3 * 8 + 12 + 300);
+	const unsigned char *data;
+	size_t len;
+	FILE *fp;
+	struct pc_input in;
+
+	n += skippable(all + n, 0, 4);		/* as pzstd writes */
+	memcpy(all + n, a, n1);
+	n += n1;
+	n += skippable(all + n, 15, 300);
+	memcpy(all + n, b, n2);
+	n += n2;
+	n += skippable(all + n, 7, 0);
+	cr_assert(eq(int, profconv__input_init(&in, NULL, all, n, 0), 0));
+	expect_lines(&in, want, 2);
+	profconv__input_free(&in);
+	fp = fmemopen(all, n, "rb");
+	cr_assert(eq(int, profconv__input_init(&in, fp, NULL, 0, 0), 0));
+	expect_lines(&in, want, 2);
+	profconv__input_free(&in);
+	fclose(fp);
+	/* Only a skippable frame: nothing. */
+	cr_assert(eq(int, profconv__input_init(&in, NULL, all, 12, 0), 0));
+	cr_assert(eq(int, profconv__input_slurp(&in, &data, &len), 0));
+	cr_assert(eq(sz, len, 0));
+	profconv__input_free(&in);
+	/* Cut inside one: truncated, as zstd -d says. */
+	cr_assert(eq(int, profconv__input_init(&in, NULL, all, 10, 0), 0));
+	cr_assert(eq(int, profconv__input_slurp(&in, &data, &len),
+	    PROFCONV_EFORMAT));
+	cr_assert(strncmp(profconv_errmsg(), "truncated zstd data", 19) == 0,
+	    "%s", profconv_errmsg());
+	profconv__input_free(&in);
+	free(a);
+	free(b);
+	free(all);
+}

@@ -98,6 +98,19 @@ too_big(const struct pc_input *in)
 	    (unsigned long long)in->max);
 }
 
+/*
+ * Does P start a zstd stream: a frame, or a skippable frame (magic
+ * 0x184D2A50 to 0x184D2A5F, little endian), as pzstd writes before every
+ * frame?  The decoder passes over skippable frames wherever they are.
+ */
+static bool
+is_zstd_stream(const unsigned char *p, size_t len)
+{
+	return profconv__is_zstd(p, len) || (len >= 4 &&
+	    (p[0] & 0xf0) == 0x50 && p[1] == 0x2a && p[2] == 0x4d &&
+	    p[3] == 0x18);
+}
+
 /* zstd: decode from the bytes read ahead (or the memory block). */
 static int
 zst_init(struct pc_input *in)
@@ -133,7 +146,7 @@ profconv__input_init(struct pc_input *in, FILE *fp, const void *mem,
 	in->max = max != 0 ? max : PROFCONV_DEFAULT_MAX_INPUT;
 	if (fp == NULL) {
 		in->gz = profconv__is_gzip(mem, len);
-		in->zst = profconv__is_zstd(mem, len);
+		in->zst = is_zstd_stream(mem, len);
 		if (!in->gz && !in->zst) {
 			/* Plain memory: read it in place, no copy. */
 			if (len > in->max)
@@ -149,7 +162,7 @@ profconv__input_init(struct pc_input *in, FILE *fp, const void *mem,
 		if (rc < 0)
 			return rc;
 		in->gz = profconv__is_gzip(magic, got);
-		in->zst = profconv__is_zstd(magic, got);
+		in->zst = is_zstd_stream(magic, got);
 		in->raw = malloc(RAW_CHUNK);
 		if (in->raw == NULL)
 			return profconv__nomem();
