@@ -453,3 +453,57 @@ Test(input, skips_skippable_zstd_frames)
 	free(b);
 	free(all);
 }
+
+/* TEXT as one frame with a window of 2^LOG and no content size, as
+ * zstd --long writes from a pipe (malloc'd), its size in *N. */
+static unsigned char *
+zst_window(const char *text, size_t len, int log, size_t *n)
+{
+	ZSTD_CCtx *c = ZSTD_createCCtx();
+	size_t cap = ZSTD_compressBound(len) + 64;
+	unsigned char *out = malloc(cap);
+	ZSTD_inBuffer src = { text, len, 0 };
+	ZSTD_outBuffer dst = { out, cap, 0 };
+
+	cr_assert(not(eq(ptr, out, NULL)));
+	cr_assert(eq(uint, ZSTD_isError(ZSTD_CCtx_setParameter(c,
+	    ZSTD_c_windowLog, log)), 0));
+	/* Fed before it is ended: the size stays unknown. */
+	cr_assert(eq(uint, ZSTD_isError(ZSTD_compressStream2(c, &dst, &src,
+	    ZSTD_e_continue)), 0));
+	src = (ZSTD_inBuffer){ NULL, 0, 0 };
+	cr_assert(eq(sz, ZSTD_compressStream2(c, &dst, &src, ZSTD_e_end), 0));
+	ZSTD_freeCCtx(c);
+	*n = dst.pos;
+	return out;
+}
+
+/* A window over zstd's default 128 MiB reads when the input bound
+ * allows that much data; else the message says how large it is. */
+Test(input, takes_zstd_windows_the_input_bound_allows)
+{
+	static const char *const want[] = { "v 10400 3", "X ./prog" };
+	const char text[] = "v 10400 3\nX ./prog\n";
+	const unsigned char *data;
+	size_t n, len;
+	unsigned char *z = zst_window(text, strlen(text), 30, &n);
+	FILE *fp;
+	struct pc_input in;
+
+	cr_assert(eq(int, profconv__input_init(&in, NULL, z, n, 0), 0));
+	expect_lines(&in, want, 2);
+	profconv__input_free(&in);
+	cr_assert(eq(int, profconv__input_init(&in, NULL, z, n, 1 << 30), 0));
+	expect_lines(&in, want, 2);
+	profconv__input_free(&in);
+	fp = fmemopen(z, n, "rb");
+	cr_assert(eq(int, profconv__input_init(&in, fp, NULL, 0, 100 << 20),
+	    0));
+	cr_assert(eq(int, profconv__input_slurp(&in, &data, &len),
+	    PROFCONV_EFORMAT));
+	cr_assert(eq(str, ERRMSG, "zstd frame at offset 0 needs a window of "
+	    "1024 MiB, more than the input limit of 104857600 bytes allows"));
+	profconv__input_free(&in);
+	fclose(fp);
+	free(z);
+}
