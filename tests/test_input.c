@@ -394,3 +394,116 @@ Test(input, bounds_decompressed_zstd_size)
 	profconv__input_free(&in);
 	free(z);
 }
+
+/* A skippable frame (magic 0x184D2A50 + K, little endian) of N bytes. */
+static size_t
+skippable(unsigned char *p, unsigned k, uint32_t n)
+{
+	static const unsigned char magic[4] = { 0x50, 0x2a, 0x4d, 0x18 };
+
+	memcpy(p, magic, 4);
+	p[0] |= (unsigned char)k;
+	for (int i = 0; i < 4; i++)
+		p[4 + i] = (unsigned char)(n >> (8 * i));
+	memset(p + 8, 'S', n);
+	return 8 + n;
+}
+
+/* As zstd -d: skippable frames first (pzstd's files), between frames and
+ * last are passed over; alone they are no data. */
+Test(input, skips_skippable_zstd_frames)
+{
+	static const char *const want[] = { "one", "two" };
+	size_t n1, n2, n = 0;
+	unsigned char *a = zst("one\n", 4, &n1), *b = zst("two\n", 4, &n2);
+	unsigned char *all = malloc(n1 + n2 + 3 * 8 + 12 + 300);
+	const unsigned char *data;
+	size_t len;
+	FILE *fp;
+	struct pc_input in;
+
+	n += skippable(all + n, 0, 4);		/* as pzstd writes */
+	memcpy(all + n, a, n1);
+	n += n1;
+	n += skippable(all + n, 15, 300);
+	memcpy(all + n, b, n2);
+	n += n2;
+	n += skippable(all + n, 7, 0);
+	cr_assert(eq(int, profconv__input_init(&in, NULL, all, n, 0), 0));
+	expect_lines(&in, want, 2);
+	profconv__input_free(&in);
+	fp = fmemopen(all, n, "rb");
+	cr_assert(eq(int, profconv__input_init(&in, fp, NULL, 0, 0), 0));
+	expect_lines(&in, want, 2);
+	profconv__input_free(&in);
+	fclose(fp);
+	/* Only a skippable frame: nothing. */
+	cr_assert(eq(int, profconv__input_init(&in, NULL, all, 12, 0), 0));
+	cr_assert(eq(int, profconv__input_slurp(&in, &data, &len), 0));
+	cr_assert(eq(sz, len, 0));
+	profconv__input_free(&in);
+	/* Cut inside one: truncated, as zstd -d says. */
+	cr_assert(eq(int, profconv__input_init(&in, NULL, all, 10, 0), 0));
+	cr_assert(eq(int, profconv__input_slurp(&in, &data, &len),
+	    PROFCONV_EFORMAT));
+	cr_assert(strncmp(profconv_errmsg(), "truncated zstd data", 19) == 0,
+	    "%s", profconv_errmsg());
+	profconv__input_free(&in);
+	free(a);
+	free(b);
+	free(all);
+}
+
+/* TEXT as one frame with a window of 2^LOG and no content size, as
+ * zstd --long writes from a pipe (malloc'd), its size in *N. */
+static unsigned char *
+zst_window(const char *text, size_t len, int log, size_t *n)
+{
+	ZSTD_CCtx *c = ZSTD_createCCtx();
+	size_t cap = ZSTD_compressBound(len) + 64;
+	unsigned char *out = malloc(cap);
+	ZSTD_inBuffer src = { text, len, 0 };
+	ZSTD_outBuffer dst = { out, cap, 0 };
+
+	cr_assert(not(eq(ptr, out, NULL)));
+	cr_assert(eq(uint, ZSTD_isError(ZSTD_CCtx_setParameter(c,
+	    ZSTD_c_windowLog, log)), 0));
+	/* Fed before it is ended: the size stays unknown. */
+	cr_assert(eq(uint, ZSTD_isError(ZSTD_compressStream2(c, &dst, &src,
+	    ZSTD_e_continue)), 0));
+	src = (ZSTD_inBuffer){ NULL, 0, 0 };
+	cr_assert(eq(sz, ZSTD_compressStream2(c, &dst, &src, ZSTD_e_end), 0));
+	ZSTD_freeCCtx(c);
+	*n = dst.pos;
+	return out;
+}
+
+/* A window over zstd's default 128 MiB reads when the input bound
+ * allows that much data; else the message says how large it is. */
+Test(input, takes_zstd_windows_the_input_bound_allows)
+{
+	static const char *const want[] = { "v 10400 3", "X ./prog" };
+	const char text[] = "v 10400 3\nX ./prog\n";
+	const unsigned char *data;
+	size_t n, len;
+	unsigned char *z = zst_window(text, strlen(text), 30, &n);
+	FILE *fp;
+	struct pc_input in;
+
+	cr_assert(eq(int, profconv__input_init(&in, NULL, z, n, 0), 0));
+	expect_lines(&in, want, 2);
+	profconv__input_free(&in);
+	cr_assert(eq(int, profconv__input_init(&in, NULL, z, n, 1 << 30), 0));
+	expect_lines(&in, want, 2);
+	profconv__input_free(&in);
+	fp = fmemopen(z, n, "rb");
+	cr_assert(eq(int, profconv__input_init(&in, fp, NULL, 0, 100 << 20),
+	    0));
+	cr_assert(eq(int, profconv__input_slurp(&in, &data, &len),
+	    PROFCONV_EFORMAT));
+	cr_assert(eq(str, ERRMSG, "zstd frame at offset 0 needs a window of "
+	    "1024 MiB, more than the input limit of 104857600 bytes allows"));
+	profconv__input_free(&in);
+	fclose(fp);
+	free(z);
+}

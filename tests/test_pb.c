@@ -794,6 +794,36 @@ Test(pb, decodes_unpacked_split_and_unknown_fields)
 	cr_assert(eq(i64, s.values[0], 7));
 }
 
+/*
+ * NUL padding after a profile reads as go tool pprof reads it: two zero
+ * bytes are field 0, varint 0, which pprof's decoder skips as any field
+ * it does not know (in any wire type); an odd count ends cut off.
+ */
+Test(pb, skips_nul_padding_as_pprof_does)
+{
+	static unsigned char pad[4096];
+	static const unsigned char field0[] = {
+		0x00, 0x05, 0x01, 1, 2, 3, 4, 5, 6, 7, 8,	/* 0: varint, fixed64 */
+		0x02, 0x02, 0xff, 0xff, 0x05, 1, 2, 3, 4,	/* 0: bytes, fixed32 */
+	};
+	char want[128];
+	size_t n;
+
+	cr_assert(eq(int, decode_wire_plus(pad, 2, &n), 0), "%s", ERRMSG);
+	cr_assert(eq(sz, profconv_profile_sample_count(prof), 1));
+	drop();
+	cr_assert(eq(int, decode_wire_plus(pad, sizeof(pad), &n), 0), "%s",
+	    ERRMSG);
+	drop();
+	cr_assert(eq(int, decode_wire_plus(field0, sizeof(field0), &n), 0),
+	    "%s", ERRMSG);
+	drop();
+	cr_assert(eq(int, decode_wire_plus(pad, 3, &n), PROFCONV_EFORMAT));
+	snprintf(want, sizeof(want), "truncated pprof protobuf: field 0 at "
+	    "offset %zu runs past the end (%zu bytes)", n - 1, n);
+	cr_assert(eq(str, ERRMSG, want));
+}
+
 /* A known field with another wire type inside a message is refused. */
 Test(pb, refuses_known_fields_of_the_wrong_wire_type)
 {

@@ -95,6 +95,30 @@ Test(read, each_text_format_names_its_reader)
 		    texts[i].format, texts[i].name, i);
 }
 
+/*
+ * A UTF-8 byte order mark before a text profile: go tool pprof reads heap
+ * and thread profiles after one, and a goroutine profile with the mark in
+ * its type's name; every text format reads so here.
+ */
+Test(read, text_formats_read_after_a_byte_order_mark)
+{
+	struct profconv_value_type vt;
+	char buf[512];
+	size_t i, n;
+
+	for (i = 0; i < PC_LEN(texts); i++) {
+		n = (size_t)snprintf(buf, sizeof(buf), "\xef\xbb\xbf%s",
+		    texts[i].text);
+		expect_read(buf, n, texts[i].format, texts[i].name, i);
+	}
+	n = (size_t)snprintf(buf, sizeof(buf), "\xef\xbb\xbf%s",
+	    texts[4].text);	/* goroutine */
+	cr_assert(eq(int, profconv_profile_read_mem(&prof, buf, n, NULL, NULL),
+	    0));
+	cr_assert(eq(int, profconv_profile_sample_type(prof, 0, &vt), 0));
+	cr_assert(eq(str, (char *)vt.type, "\xef\xbb\xbfgoroutine"));
+}
+
 /* Compressed input is sniffed after decompression. */
 Test(read, gzip_input_names_the_inner_format)
 {

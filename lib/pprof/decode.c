@@ -78,7 +78,7 @@ find_fields(struct decoder *d)
 			    &d->comments_cap);
 			continue;
 		default:
-			if (f.num > PF_DOC_URL)
+			if (f.num == 0 || f.num > PF_DOC_URL)
 				continue;	/* unknown: skipped */
 			if (f.wt != WT_VARINT)
 				return PB_WIRE;

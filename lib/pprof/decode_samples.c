@@ -227,6 +227,10 @@ decode_chunk(void *arg, size_t i)
 	return 0;
 }
 
+/* The arrays of a batch stay NULL until something is put in them
+ * (samples without labels, say): NULL + 0 is undefined, so say NULL. */
+#define BATCH_AT(a, i) ((a) != NULL ? (a) + (i) : NULL)
+
 /* Batch B's samples into the model, in order. */
 static int
 add_batch(struct decoder *d, const struct sample_batch *b)
@@ -237,9 +241,9 @@ add_batch(struct decoder *d, const struct sample_batch *b)
 	if (b->rc < 0)
 		return profconv__fail(b->rc, "%s", b->msg);
 	for (k = 0; rc == 0 && k < b->count; k++) {
-		rc = profconv__add_sample_raw(d->prof, b->locs + lo,
-		    b->counts[2 * k], b->vals + k * nt, b->labels + bo,
-		    b->counts[2 * k + 1]);
+		rc = profconv__add_sample_raw(d->prof, BATCH_AT(b->locs, lo),
+		    b->counts[2 * k], BATCH_AT(b->vals, k * nt),
+		    BATCH_AT(b->labels, bo), b->counts[2 * k + 1]);
 		lo += b->counts[2 * k];
 		bo += b->counts[2 * k + 1];
 	}

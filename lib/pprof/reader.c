@@ -21,11 +21,16 @@
 /*
  * The wire type a field of Profile has: 2 for messages, strings and
  * packed numbers, 0 for numbers; -1 for a number Profile does not have.
- * comment (13) is a repeated int64, so it may come either way.
+ * comment (13) is a repeated int64, so it may come either way.  Field 0,
+ * which pprof skips in any wire type it knows, is what NUL padding after
+ * a profile reads as (wire.h's rd_field()).
  */
 static int
 profile_wire_type(uint64_t field, int got)
 {
+	if (field == 0)
+		return got == WT_VARINT || got == WT_64BIT || got == WT_LEN ||
+		    got == WT_32BIT ? got : -1;
 	if ((field >= PF_SAMPLE_TYPE && field <= PF_STRING_TABLE) ||
 	    field == PF_PERIOD_TYPE)
 		return 2;
@@ -77,7 +82,7 @@ walk_profile(const unsigned char *p, size_t len, size_t *off, uint64_t *field)
 			return r == 0 ? WALK_CUT : WALK_BAD;
 		*field = tag >> 3;
 		wt = (int)(tag & 7);
-		if (*field == 0 || profile_wire_type(*field, wt) != wt)
+		if (profile_wire_type(*field, wt) != wt)
 			return WALK_BAD;
 		switch (wt) {
 		case WT_VARINT:
@@ -147,9 +152,10 @@ sniff_varint(const unsigned char **p, const unsigned char *end, uint64_t *v)
 /*
  * Does HEAD start like a serialized Profile?  Every field seen must carry
  * a number and wire type Profile has (unknown fields are ignored by
- * decoders, but one does not start a profile), and fields must end where
- * the input does when HEAD is all of it.  Cheap, and an input that is not
- * pprof is turned away before it is read whole.
+ * decoders, but one does not start a profile; field 0, padding, may
+ * follow one), and fields must end where the input does when HEAD is all
+ * of it.  Cheap, and an input that is not pprof is turned away before it
+ * is read whole.
  */
 static bool
 sniff_pprof(const unsigned char *head, size_t len, bool whole)
@@ -159,11 +165,20 @@ sniff_pprof(const unsigned char *head, size_t len, bool whole)
 	int wt;
 
 	while (p < end) {
+		if (p == head && *p < 8)
+			return false;	/* field 0 first: no profile */
 		if (!sniff_varint(&p, end, &key))
 			return !whole && p == end;
 		wt = (int)(key & 7);
 		if (profile_wire_type(key >> 3, wt) != wt)
 			return false;
+		if (wt == WT_64BIT || wt == WT_32BIT) {
+			v = wt == WT_64BIT ? 8 : 4;
+			if (v > (uint64_t)(end - p))
+				return !whole;
+			p += v;
+			continue;
+		}
 		if (!sniff_varint(&p, end, &v))
 			return !whole && p == end;
 		if (wt == WT_LEN) {

@@ -46,7 +46,8 @@ struct field {
 	uint32_t num;
 	int wt;
 	uint64_t v;			/* a varint's value */
-	const unsigned char *p;		/* a length-delimited field's bytes */
+	const unsigned char *p;		/* a length-delimited field's bytes;
+					 * never NULL, so P + LEN is defined */
 	size_t len;
 };
 
@@ -80,7 +81,13 @@ rd_varint(struct rd *r, uint64_t *v)
 	return false;
 }
 
-/* The next field: 1, 0 at the end, -1 when it is not well formed. */
+/*
+ * The next field: 1, 0 at the end, -1 when it is not well formed.
+ * Number 0 is no field protobuf allows, but pprof's decoder skips it as
+ * it skips any field it does not know, so NUL padding after a profile
+ * (each two zero bytes field 0, varint 0) reads in go tool pprof: it is
+ * a field no message has here too.
+ */
 static inline int
 rd_field(struct rd *r, struct field *f)
 {
@@ -88,12 +95,12 @@ rd_field(struct rd *r, struct field *f)
 
 	if (r->p >= r->end)
 		return 0;
-	if (!rd_varint(r, &tag) || (tag >> 3) == 0 || (tag >> 3) > 0x1fffffff)
+	if (!rd_varint(r, &tag) || (tag >> 3) > 0x1fffffff)
 		return -1;
 	f->num = (uint32_t)(tag >> 3);
 	f->wt = (int)(tag & 7);
 	f->v = 0;
-	f->p = NULL;
+	f->p = r->p;		/* a varint's: empty, where its value is */
 	f->len = 0;
 	switch (f->wt) {
 	case WT_VARINT:
@@ -121,13 +128,13 @@ rd_field(struct rd *r, struct field *f)
 
 /*
  * Check field F of a message has wire type WT when its number is one the
- * message has (KNOWN), i.e. whether to use it: 1 yes, 0 skip it (a field
- * the message does not have), -1 wrong type.
+ * message has (KNOWN; never field 0), i.e. whether to use it: 1 yes, 0
+ * skip it (a field the message does not have), -1 wrong type.
  */
 static inline int
 want(const struct field *f, bool known, int wt)
 {
-	if (!known)
+	if (!known || f->num == 0)
 		return 0;
 	return f->wt == wt ? 1 : -1;
 }

@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <zstd_errors.h>
+
 #include "read/input.h"
 
 #define RAW_CHUNK ((size_t)256 << 10)
@@ -98,13 +100,107 @@ too_big(const struct pc_input *in)
 	    (unsigned long long)in->max);
 }
 
+/*
+ * Does P start a zstd stream: a frame, or a skippable frame (magic
+ * 0x184D2A50 to 0x184D2A5F, little endian), as pzstd writes before every
+ * frame?  The decoder passes over skippable frames wherever they are.
+ */
+static bool
+is_zstd_stream(const unsigned char *p, size_t len)
+{
+	return profconv__is_zstd(p, len) || (len >= 4 &&
+	    (p[0] & 0xf0) == 0x50 && p[1] == 0x2a && p[2] == 0x4d &&
+	    p[3] == 0x18);
+}
+
+/*
+ * The largest window a frame may ask for: zstd's default limit, 128 MiB
+ * (what zstd -d takes without --long or --memory), or more, up to the
+ * most the library decodes (2 GiB on 64-bit), as far as MAX, the bound
+ * on the decompressed input, goes: no window needs to be larger than
+ * all the data it may hold, and its pages are only touched as data is
+ * written.
+ */
+static int
+zst_window_log(uint64_t max)
+{
+	ZSTD_bounds b = ZSTD_dParam_getBounds(ZSTD_d_windowLogMax);
+	int log = 27;
+
+	if (ZSTD_isError(b.error))
+		return 0;	/* the library's default */
+	while (log < b.upperBound && ((uint64_t)1 << log) < max)
+		log++;
+	return log;
+}
+
+/* The window the frame header at P (LEN bytes) asks for, 0 when P does
+ * not hold it (RFC 8878, 3.1.1.1). */
+static uint64_t
+zst_frame_window(const unsigned char *p, size_t len)
+{
+	static const unsigned char dict_bytes[4] = { 0, 1, 2, 4 };
+	static const unsigned char fcs_bytes[4] = { 0, 2, 4, 8 };
+	uint64_t w = 0;
+	unsigned char fhd;
+	size_t at, i, n;
+
+	if (len < 6 || !profconv__is_zstd(p, len))
+		return 0;
+	fhd = p[4];
+	if ((fhd & 0x20) == 0) {		/* a window descriptor */
+		w = (uint64_t)1 << (10 + (p[5] >> 3));
+		return w + w / 8 * (p[5] & 7);
+	}
+	/* Single segment: the window is the content size. */
+	at = 5 + dict_bytes[fhd & 3];
+	n = fcs_bytes[fhd >> 6] != 0 ? fcs_bytes[fhd >> 6] : 1;
+	if (len < at + n)
+		return 0;
+	for (i = n; i > 0; i--)
+		w = w << 8 | p[at + i - 1];
+	return n == 2 ? w + 256 : w;
+}
+
+/* A frame asks for a window over the limit zst_window_log() set: say
+ * how large, and why it is refused. */
+static int
+zst_window_fail(const struct pc_input *in)
+{
+	const unsigned char *p = (const unsigned char *)in->zin.src;
+	uint64_t w = 0;
+
+	if (in->zst_frame >= in->zst_at &&
+	    in->zst_frame - in->zst_at < in->zin.size)
+		w = zst_frame_window(p + (in->zst_frame - in->zst_at),
+		    in->zin.size - (size_t)(in->zst_frame - in->zst_at));
+	if (w == 0)
+		return profconv__fail(PROFCONV_EFORMAT, "zstd frame at offset "
+		    "%llu needs a window over %llu MiB, more than the input "
+		    "limit of %llu bytes allows",
+		    (unsigned long long)in->zst_frame,
+		    (unsigned long long)(((uint64_t)1 <<
+		    zst_window_log(in->max)) >> 20),
+		    (unsigned long long)in->max);
+	return profconv__fail(PROFCONV_EFORMAT, "zstd frame at offset %llu "
+	    "needs a window of %llu MiB, more than the input limit of %llu "
+	    "bytes allows", (unsigned long long)in->zst_frame,
+	    (unsigned long long)((w + (1 << 20) - 1) >> 20),
+	    (unsigned long long)in->max);
+}
+
 /* zstd: decode from the bytes read ahead (or the memory block). */
 static int
 zst_init(struct pc_input *in)
 {
+	int log = zst_window_log(in->max);
+
 	in->zst_hint = 1;	/* no complete frame yet */
 	in->zd = ZSTD_createDStream();
 	if (in->zd == NULL || ZSTD_isError(ZSTD_initDStream(in->zd)))
+		return profconv__nomem();
+	if (log != 0 && ZSTD_isError(ZSTD_DCtx_setParameter(in->zd,
+	    ZSTD_d_windowLogMax, log)))
 		return profconv__nomem();
 	if (in->fp == NULL) {
 		in->zin.src = in->mem;
@@ -112,6 +208,15 @@ zst_init(struct pc_input *in)
 		in->mempos = in->memlen;
 		in->zst_eof = true;
 	} else {
+		/* A whole chunk now, so that the first frame's header is in
+		 * it when zst_window_fail() looks. */
+		size_t got;
+		int rc = raw_read(in, in->raw + in->rawlen,
+		    RAW_CHUNK - in->rawlen, &got);
+
+		if (rc < 0)
+			return rc;
+		in->rawlen += got;
 		in->zin.src = in->raw;
 		in->zin.size = in->rawlen;
 	}
@@ -133,7 +238,7 @@ profconv__input_init(struct pc_input *in, FILE *fp, const void *mem,
 	in->max = max != 0 ? max : PROFCONV_DEFAULT_MAX_INPUT;
 	if (fp == NULL) {
 		in->gz = profconv__is_gzip(mem, len);
-		in->zst = profconv__is_zstd(mem, len);
+		in->zst = is_zstd_stream(mem, len);
 		if (!in->gz && !in->zst) {
 			/* Plain memory: read it in place, no copy. */
 			if (len > in->max)
@@ -149,7 +254,7 @@ profconv__input_init(struct pc_input *in, FILE *fp, const void *mem,
 		if (rc < 0)
 			return rc;
 		in->gz = profconv__is_gzip(magic, got);
-		in->zst = profconv__is_zstd(magic, got);
+		in->zst = is_zstd_stream(magic, got);
 		in->raw = malloc(RAW_CHUNK);
 		if (in->raw == NULL)
 			return profconv__nomem();
@@ -276,6 +381,7 @@ zst_read(struct pc_input *in, unsigned char *dst, size_t n, size_t *got)
 
 	while (out.pos < out.size && !in->zend) {
 		if (in->zin.pos == in->zin.size && !in->zst_eof) {
+			in->zst_at = in->zst_in;
 			rc = raw_read(in, in->raw, RAW_CHUNK, &in->zin.size);
 			if (rc < 0)
 				return rc;
@@ -287,6 +393,9 @@ zst_read(struct pc_input *in, unsigned char *dst, size_t n, size_t *got)
 		pos = in->zin.pos;
 		r = ZSTD_decompressStream(in->zd, &out, &in->zin);
 		in->zst_in += in->zin.pos - pos;
+		if (ZSTD_getErrorCode(r) ==
+		    ZSTD_error_frameParameter_windowTooLarge)
+			return zst_window_fail(in);
 		if (ZSTD_isError(r))
 			return profconv__fail(PROFCONV_EFORMAT,
 			    "corrupt zstd data at offset %llu: %s",
@@ -295,6 +404,8 @@ zst_read(struct pc_input *in, unsigned char *dst, size_t n, size_t *got)
 		/* 0: the frame just decoded is complete, and flushed. */
 		if (out.pos != before || in->zin.pos != pos)
 			in->zst_hint = r;
+		if (r == 0)		/* the next frame starts here */
+			in->zst_frame = in->zst_in;
 		if (in->zst_eof && in->zin.pos == in->zin.size &&
 		    out.pos == before) {
 			/* No input left and nothing more comes out. */

@@ -27,6 +27,8 @@ struct pc_input {
 	ZSTD_DStream *zd;
 	ZSTD_inBuffer zin;
 	uint64_t zst_in;		/* compressed bytes consumed */
+	uint64_t zst_at;		/* offset of ZIN's first byte */
+	uint64_t zst_frame;		/* offset of the frame being decoded */
 	size_t zst_hint;		/* the decoder's last answer */
 	uint64_t zfed;			/* compressed bytes given to zlib */
 	const unsigned char *view;

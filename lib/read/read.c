@@ -65,11 +65,23 @@ profconv__head_content_line(const unsigned char *head, size_t len,
 	return false;
 }
 
+/* Do the first (at most 64) of the LEN bytes at DATA look like text? */
+static bool
+looks_text(const unsigned char *data, size_t len)
+{
+	size_t i, n = len < 64 ? len : 64;
+
+	for (i = 0; i < n && (data[i] >= 0x20 || data[i] == '\n' ||
+	    data[i] == '\t' || data[i] == '\r'); i++)
+		;
+	return i == n;
+}
+
 static int
 unrecognized(const unsigned char *data, size_t len, bool whole)
 {
-	const char *what = "binary data", *compression;
-	size_t i, n = len < 64 ? len : 64;
+	const char *compression;
+	size_t i;
 	int rc;
 
 	compression = profconv__input_other_compression(data, len);
@@ -82,23 +94,54 @@ unrecognized(const unsigned char *data, size_t len, bool whole)
 		    (rc = readers[i]->explain(data, len, whole)) < 0)
 			return rc;
 
-	for (i = 0; i < n && (data[i] >= 0x20 || data[i] == '\n' ||
-	    data[i] == '\t' || data[i] == '\r'); i++)
-		;
-	if (i == n)
-		what = "text";
 	return profconv__fail(PROFCONV_EFORMAT,
 	    "unrecognized profile format (%s); expected pprof protobuf, "
 	    "gperftools/Go heap or CPU, jemalloc heap_v2, contention, "
-	    "Go goroutine/threadcreate, heaptrack or massif", what);
+	    "Go goroutine/threadcreate, heaptrack or massif",
+	    looks_text(data, len) ? "text" : "binary data");
+}
+
+/* The reader whose sniff accepts HEAD (LEN bytes), or NULL. */
+static const struct pc_reader *
+sniff(const unsigned char *head, size_t len, bool whole)
+{
+	size_t i;
+
+	for (i = 0; i < PC_ARRAY_LEN(readers); i++)
+		if (readers[i]->sniff(head, len, whole))
+			return readers[i];
+	return NULL;
+}
+
+/*
+ * A UTF-8 byte order mark before text no reader takes with it: is the
+ * text after it one's?  Then the mark is passed over, as go tool pprof
+ * passes over anything before "heap profile:" or "--- threadz" (its
+ * header patterns are not anchored).  A goroutine profile's sniff takes
+ * the mark as it is, into the sample type's name, as pprof does.
+ */
+static const struct pc_reader *
+sniff_after_bom(struct pc_input *in, const unsigned char *head, size_t len,
+    bool whole)
+{
+	const struct pc_reader *r;
+
+	if (len <= 3 || memcmp(head, "\xef\xbb\xbf", 3) != 0 ||
+	    !looks_text(head + 3, len - 3))
+		return NULL;
+	r = sniff(head + 3, len - 3, whole);
+	if (r != NULL)
+		profconv__input_skip(in, 3, 0);
+	return r;
 }
 
 static int
 read_input(struct profconv_profile **out, struct pc_input *in,
     const struct profconv_read_options *opts, enum profconv_format *format_out)
 {
+	const struct pc_reader *r;
 	const unsigned char *data;
-	size_t len, i;
+	size_t len;
 	bool whole;
 	int rc;
 
@@ -112,14 +155,14 @@ read_input(struct profconv_profile **out, struct pc_input *in,
 	whole = in->eof && len <= PC_SNIFF_BYTES;
 	if (len > PC_SNIFF_BYTES)
 		len = PC_SNIFF_BYTES;
-	for (i = 0; i < PC_ARRAY_LEN(readers); i++) {
-		if (!readers[i]->sniff(data, len, whole))
-			continue;
-		if (format_out != NULL)
-			*format_out = readers[i]->format;
-		return readers[i]->read(out, in, opts);
-	}
-	return unrecognized(data, len, whole);
+	r = sniff(data, len, whole);
+	if (r == NULL)
+		r = sniff_after_bom(in, data, len, whole);
+	if (r == NULL)
+		return unrecognized(data, len, whole);
+	if (format_out != NULL)
+		*format_out = r->format;
+	return r->read(out, in, opts);
 }
 
 /* Read from FP, or from DATA (LEN bytes) when FP is NULL. */
