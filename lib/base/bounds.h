@@ -11,7 +11,12 @@
  * users; keep the two in step.
  *
  * The whole decompressed input is bounded by the read options' max_input
- * (PROFCONV_DEFAULT_MAX_INPUT, 8 GiB, in profconv.h).
+ * (PROFCONV_DEFAULT_MAX_INPUT, 8 GiB, in profconv.h), and so are the
+ * samples it expands to in the model: the pprof decoder's sample arrays
+ * (pprof/decode_samples.c), and the stacks of heaptrack's trace nodes and
+ * massif's heap tree nodes (read/heaptrack.c, read/massif.c), where N
+ * chained nodes are N * N / 2 frames; these are counted before any
+ * sample is made.
  */
 #ifndef PROFCONV_BOUNDS_H
 #define PROFCONV_BOUNDS_H

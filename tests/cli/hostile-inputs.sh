@@ -61,3 +61,30 @@ hostile_many_maps() {
 			    268435456 + j * 65536, 268435456 + j * 65536 + 32768, j
 		}' >"$1"
 }
+
+# Issue 29 item 7: heaptrack data whose $2 trace nodes form one chain,
+# each with an allocation: $2 samples of depth 1 to $2.
+hostile_ht_chain() {
+	awk -v n="$2" 'BEGIN {
+		print "v 10400 3"; print "s 4 main"; print "i 1010 0 1"
+		for (i = 0; i < n; i++) printf "t 1 %x\n", i
+		for (i = 0; i < n; i++) printf "a 10 %x\n", i + 1
+		for (i = 0; i < n; i++) printf "+ %x\n", i
+		print "# strings: 1"; print "# ips: 1"
+	}' >"$1"
+}
+
+# Issue 29 item 7: a massif heap tree of $2 nested nodes, each holding
+# 16 bytes of its own: $2 stacks of depth 1 to $2.
+hostile_massif_chain() {
+	awk -v n="$2" 'BEGIN {
+		print "desc: (none)"; print "cmd: ./chain"; print "time_unit: i"
+		print "#-----------"; print "snapshot=0"; print "#-----------"
+		print "time=0"; printf "mem_heap_B=%d\n", 16 * n
+		print "mem_heap_extra_B=0"; print "mem_stacks_B=0"
+		print "heap_tree=peak"
+		printf "n1: %d (heap allocation functions) malloc/new/new[], --alloc-fns, etc.\n", 16 * n
+		for (i = 0; i < n; i++)
+			printf "n%d: %d 0x%x: f%d (c.c:%d)\n", i + 1 < n, 16 * (n - i), 4096 + i, i % 7, i
+	}' >"$1"
+}
