@@ -51,4 +51,18 @@
  * with 100,000 entries is about 10 MB. */
 #define PC_MAPS_MAX_FILE ((uint64_t)256 << 20)
 
+/*
+ * What a view shows (view/view.c), so that every writer draws the same:
+ * a 227-byte pprof can hold a stack 100,000 frames deep whose one name
+ * is 10 KB, a gigabyte of folded text or SVG.  A stack deeper than
+ * PC_VIEW_MAX_DEPTH frames keeps its PC_VIEW_MAX_DEPTH - 1 innermost
+ * ones under one frame, PC_VIEW_CUT_FRAME, at the root end; a name or
+ * frame text longer than PC_VIEW_MAX_NAME bytes keeps its beginning and
+ * end around "..." (cut between UTF-8 characters).  Stacks (and names)
+ * that differ only in what is cut show as one.
+ */
+#define PC_VIEW_MAX_DEPTH 1024
+#define PC_VIEW_MAX_NAME 1024
+#define PC_VIEW_CUT_FRAME "[stack cut: deeper than 1024 frames]"
+
 #endif /* PROFCONV_BOUNDS_H */
