@@ -8,7 +8,8 @@
 # Each input is made here (small C generators are compiled with cc); each
 # run is capped (ulimit -v $CAP_KB, default 8 GiB; timeout $CAP_S, default
 # 300 s) so that an old build cannot take the machine down.  Prints one
-# line per case and build: "case build seconds peak-KB exit".
+# line per case and build: "case build seconds peak-KB exit".  ONLY=PREFIX
+# runs the cases whose names begin with it (ONLY=29 for issue 29's).
 set -eu
 
 prog=hostile.sh
@@ -20,6 +21,7 @@ new=$(cd "$1" && pwd)
 old=${2:+$(cd "$2" && pwd)}
 CAP_KB=${CAP_KB:-8388608}
 CAP_S=${CAP_S:-300}
+ONLY=${ONLY:-}
 src=$(cd "$(dirname "$0")/.." && pwd)
 . "$src/tests/cli/hostile-inputs.sh"
 work=$(mktemp -d "${TMPDIR:-/tmp}/profconv-hostile.XXXXXX")
@@ -44,6 +46,7 @@ measure() {
 each() {
 	name=$1 tool=$2
 	shift 2
+	case $name in "$ONLY"*) ;; *) return 0 ;; esac
 	for b in new ${old:+old}; do
 		dir=$new
 		[ "$b" = old ] && dir=$old
@@ -138,3 +141,21 @@ each "10 pprof unpacking" profconv show --max-input 64M "$work/empty.pb.gz"
 # Item 12: 1M addresses against 100k map entries.
 hostile_many_maps "$work/maps.heap" 25000
 each "12 map search" profconv text2pb --level 0 "$work/maps.heap" -o /dev/null
+
+# Issue 29 item 7: 20,000 chained heaptrack trace nodes (0.5 MB) and a
+# massif heap tree 20,000 deep (0.7 MB), each node with an allocation:
+# 200M frames of samples, beyond --max-input 64M.
+hostile_ht_chain "$work/chain.ht" 20000
+each "29.7 heaptrack chain" profconv text2pb --max-input 64M --level 0 \
+	"$work/chain.ht" -o /dev/null
+hostile_massif_chain "$work/chain.ms" 20000
+each "29.7 massif chain" profconv text2pb --max-input 64M --level 0 \
+	"$work/chain.ms" -o /dev/null
+
+# Issue 29 item 8: one stack 100,000 frames deep of one 10 KB name (211
+# bytes gzipped), drawn by every writer.
+hostile_deep_pb "$work/deep.pb" 100000 "$(printf '%10240s' '' | tr ' ' n)"
+gzip -9 "$work/deep.pb"
+each "29.8 deep, folded" profflame "$work/deep.pb.gz"
+each "29.8 deep, svg" profflame --svg "$work/deep.pb.gz"
+each "29.8 deep, summary" profconv show --summary "$work/deep.pb.gz"

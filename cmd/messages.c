@@ -6,11 +6,65 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
 const char *cmd_name = "profconv";
+
+/* Length of the well-formed UTF-8 sequence at P (NUL-terminated), 0 when
+ * there is none; its code point in *CP. */
+static size_t
+utf8_at(const unsigned char *p, uint32_t *cp)
+{
+	size_t n = *p < 0x80 ? 1 : *p >= 0xf5 ? 0 : *p >= 0xf0 ? 4 :
+	    *p >= 0xe0 ? 3 : *p >= 0xc2 ? 2 : 0;
+	size_t i;
+
+	*cp = n == 1 ? *p : *p & (0x7f >> n);
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		*cp = *cp << 6 | (p[i] & 0x3f);
+	}
+	/* Overlong, surrogate or beyond U+10FFFF: not UTF-8. */
+	if ((n == 3 && (*cp < 0x800 || (*cp >= 0xd800 && *cp <= 0xdfff))) ||
+	    (n == 4 && (*cp < 0x10000 || *cp > 0x10ffff)))
+		return 0;
+	return n;
+}
+
+/*
+ * MSG to standard error as the library's text writers write names
+ * (lib/write/write.h, profconv__text_safe()): a message can carry a
+ * profile's paths and names, so C0 controls, DEL and bytes that are not
+ * UTF-8 are written "\xNN", C1, bidi and line separator characters
+ * "\uNNNN", and a terminal obeys none of them.
+ */
+static void
+put_escaped(const char *msg)
+{
+	const unsigned char *p = (const unsigned char *)msg;
+	uint32_t c;
+	size_t n;
+
+	for (; *p != '\0'; p += n) {
+		n = utf8_at(p, &c);
+		if (*p < 0x20 || *p == 0x7f || n == 0) {
+			fprintf(stderr, "\\x%02x", *p);
+			n = 1;
+		} else if ((c >= 0x80 && c <= 0x9f) || c == 0x61c ||
+		    c == 0x200e || c == 0x200f || (c >= 0x2028 && c <= 0x202e) ||
+		    (c >= 0x2066 && c <= 0x2069)) {
+			fprintf(stderr, "\\u%04x", (unsigned)c);
+		} else {
+			fwrite(p, 1, n, stderr);
+		}
+	}
+}
 
 static void vmessage(const char *prefix, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
@@ -18,11 +72,16 @@ static void vmessage(const char *prefix, const char *fmt, va_list ap)
 static void
 vmessage(const char *prefix, const char *fmt, va_list ap)
 {
+	char *msg = NULL;
+
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
 	cmd_stderr_lock();
 	fprintf(stderr, "%s: %s", cmd_name, prefix);
-	vfprintf(stderr, fmt, ap);
+	put_escaped(msg != NULL ? msg : "out of memory");
 	fputc('\n', stderr);
 	cmd_stderr_unlock();
+	free(msg);
 }
 
 int

@@ -11,7 +11,12 @@
  * users; keep the two in step.
  *
  * The whole decompressed input is bounded by the read options' max_input
- * (PROFCONV_DEFAULT_MAX_INPUT, 8 GiB, in profconv.h).
+ * (PROFCONV_DEFAULT_MAX_INPUT, 8 GiB, in profconv.h), and so are the
+ * samples it expands to in the model: the pprof decoder's sample arrays
+ * (pprof/decode_samples.c), and the stacks of heaptrack's trace nodes and
+ * massif's heap tree nodes (read/heaptrack.c, read/massif.c), where N
+ * chained nodes are N * N / 2 frames; these are counted before any
+ * sample is made.
  */
 #ifndef PROFCONV_BOUNDS_H
 #define PROFCONV_BOUNDS_H
@@ -45,5 +50,19 @@
 /* A maps file given to the symbolizer (--maps, /proc/PID/maps): a real one
  * with 100,000 entries is about 10 MB. */
 #define PC_MAPS_MAX_FILE ((uint64_t)256 << 20)
+
+/*
+ * What a view shows (view/view.c), so that every writer draws the same:
+ * a 227-byte pprof can hold a stack 100,000 frames deep whose one name
+ * is 10 KB, a gigabyte of folded text or SVG.  A stack deeper than
+ * PC_VIEW_MAX_DEPTH frames keeps its PC_VIEW_MAX_DEPTH - 1 innermost
+ * ones under one frame, PC_VIEW_CUT_FRAME, at the root end; a name or
+ * frame text longer than PC_VIEW_MAX_NAME bytes keeps its beginning and
+ * end around "..." (cut between UTF-8 characters).  Stacks (and names)
+ * that differ only in what is cut show as one.
+ */
+#define PC_VIEW_MAX_DEPTH 1024
+#define PC_VIEW_MAX_NAME 1024
+#define PC_VIEW_CUT_FRAME "[stack cut: deeper than 1024 frames]"
 
 #endif /* PROFCONV_BOUNDS_H */

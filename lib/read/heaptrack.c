@@ -35,9 +35,10 @@ static const struct profconv_value_type value_types[V_COUNT] = {
 	{ "peak_space", "bytes" }, { "temporary_objects", "count" },
 };
 
-/* A trace node: an instruction pointer and the node it was called from. */
+/* A trace node: an instruction pointer, the node it was called from, and
+ * the frames of its stack (nodes without an ip add none). */
 struct ht_trace {
-	uint32_t ip, parent;
+	uint32_t ip, parent, depth;
 };
 
 /* An allocation info: one (size, trace) pair, and its live blocks. */
@@ -436,6 +437,8 @@ on_trace(struct ht_reader *r, const char *line, size_t len)
 		return rc;
 	r->traces[r->ntraces].ip = (uint32_t)r->fields[0];
 	r->traces[r->ntraces].parent = (uint32_t)r->fields[1];
+	r->traces[r->ntraces].depth = (r->fields[1] != 0 ?
+	    r->traces[r->fields[1] - 1].depth : 0) + (r->fields[0] != 0);
 	r->ntraces++;
 	return 0;
 }
@@ -749,6 +752,32 @@ add_mappings(struct ht_reader *r)
 	return 0;
 }
 
+/*
+ * A chain of N trace nodes with an allocation each is N lines of input
+ * and N * N / 2 frames of samples: the samples' bytes in the model are
+ * bounded by the input bound, as the pprof decoder bounds them, and
+ * counted before any is made.
+ */
+static int
+check_budget(struct ht_reader *r)
+{
+	uint64_t bytes, frames = 0;
+	size_t i;
+
+	for (i = 0; i < r->nslots; i++)
+		if (r->slots[i].trace != 0)
+			frames += r->traces[r->slots[i].trace - 1].depth;
+	bytes = (uint64_t)r->nslots * (sizeof(struct pc_sample) +
+	    V_COUNT * sizeof(int64_t)) + frames * sizeof(uint32_t);
+	if (bytes <= r->in->max)
+		return 0;
+	return profconv__fail(PROFCONV_EFORMAT, "heaptrack data (%llu "
+	    "bytes) expands to %zu stacks of %llu frames, more than the "
+	    "input bound, %llu MiB, of memory",
+	    (unsigned long long)r->in->total, r->nslots,
+	    (unsigned long long)frames, (unsigned long long)(r->in->max >> 20));
+}
+
 /* One sample per trace: its ips from the allocation site outwards. */
 static int
 add_samples(struct ht_reader *r)
@@ -758,6 +787,9 @@ add_samples(struct ht_reader *r)
 	size_t i, n;
 	int rc;
 
+	rc = check_budget(r);
+	if (rc < 0)
+		return rc;
 	for (i = 0; i < r->nslots; i++) {
 		s = &r->slots[i];
 		s->v[V_PEAK_SPACE] = s->epoch == r->epoch ? s->peak :

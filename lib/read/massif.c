@@ -26,6 +26,7 @@ struct ms_node {
 	size_t text, text_len;		/* into the tree's TEXT */
 	uint32_t parent;		/* node index + 1, 0 for the root */
 	uint32_t nchildren;
+	uint32_t depth;			/* nodes above it (its stack's frames) */
 	bool has_addr;
 };
 
@@ -187,6 +188,7 @@ parse_node(struct ms_reader *r, struct ms_tree *t, const char *line,
 		p++;
 	nd->nchildren = (uint32_t)nch;
 	nd->parent = parent;
+	nd->depth = parent != 0 ? t->v[parent - 1].depth + 1 : 0;
 	/* "0xADDR: ..." is a frame; anything else is the root or an
 	 * aggregate of entries below the threshold. */
 	q = p + 2;
@@ -753,6 +755,33 @@ builder_free(struct ms_builder *b)
 	free(b->path);
 }
 
+/*
+ * A chain of N nodes each holding a few bytes of its own is N lines of
+ * input and N * N / 2 frames of samples: the samples' bytes in the model
+ * are bounded by the input bound, as the pprof decoder bounds them, and
+ * counted (at most one frame per node) before any is made.
+ */
+static int
+check_budget(const struct ms_reader *r, const struct ms_tree *t)
+{
+	uint64_t bytes = 0, frames = 0, n = 0;
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->v[i].bytes > t->v[i].children_bytes) {
+			n++;
+			frames += t->v[i].depth;
+		}
+	bytes = n * (sizeof(struct pc_sample) + sizeof(int64_t)) +
+	    frames * sizeof(uint32_t);
+	if (bytes <= r->in->max)
+		return 0;
+	return profconv__fail(PROFCONV_EFORMAT, "massif heap tree of %zu "
+	    "nodes expands to %llu stacks of %llu frames, more than the input "
+	    "bound, %llu MiB, of memory", t->n, (unsigned long long)n,
+	    (unsigned long long)frames, (unsigned long long)(r->in->max >> 20));
+}
+
 static int
 build(struct ms_reader *r, const struct ms_snap *s, bool fallback,
     struct profconv_profile **out)
@@ -764,6 +793,9 @@ build(struct ms_reader *r, const struct ms_snap *s, bool fallback,
 
 	memset(&b, 0, sizeof(b));
 	b.tree = &s->tree;
+	rc = check_budget(r, &s->tree);
+	if (rc < 0)
+		return rc;
 	rc = profconv_profile_new(&b.prof);
 	if (rc == 0)
 		rc = add_header(r, b.prof, s, fallback);

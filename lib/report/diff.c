@@ -378,6 +378,7 @@ profconv_diff_print(const struct profconv_diff *d, FILE *fp,
 {
 	struct profconv_diff_print_options o;
 	size_t i, c, n = profconv__rows_count(d->rows), shown = 0, rows = 0;
+	struct pc_textbuf tb = { 0 };
 	int64_t *total;
 	int *widths;
 	char title[256];
@@ -397,7 +398,7 @@ profconv_diff_print(const struct profconv_diff *d, FILE *fp,
 	errno = 0;
 	for (c = 0; c < ncolumns(d); c++) {
 		widths[c] = column_width(d, c, title, sizeof(title));
-		fprintf(fp, " %*s", widths[c], title);
+		fprintf(fp, " %*s", widths[c], profconv__text_safe(&tb, title));
 	}
 	fputs("  Name\n", fp);
 	for (i = 0; i < n; i++) {
@@ -408,8 +409,8 @@ profconv_diff_print(const struct profconv_diff *d, FILE *fp,
 		rows++;
 		if (opts->top != 0 && shown >= opts->top)
 			continue;
-		print_row(d, fp, widths, v, profconv__rows_name(d->rows, i),
-		    opts->exact != 0);
+		print_row(d, fp, widths, v, profconv__text_safe(&tb,
+		    profconv__rows_name(d->rows, i)), opts->exact != 0);
 		shown++;
 	}
 	if (shown < rows)
@@ -419,6 +420,7 @@ profconv_diff_print(const struct profconv_diff *d, FILE *fp,
 		rc = profconv__fail(PROFCONV_EIO, "write error: %s",
 		    strerror(errno != 0 ? errno : EIO));
 out:
+	profconv__textbuf_free(&tb);
 	free(total);
 	free(widths);
 	return rc;

@@ -54,7 +54,8 @@ check_written(FILE *fp)
 }
 
 static void
-print_snapshots(const struct profconv_trend *t, FILE *fp, bool exact)
+print_snapshots(const struct profconv_trend *t, FILE *fp, bool exact,
+    struct pc_textbuf *tb)
 {
 	struct profconv_trend_snapshot s;
 	size_t i, n = profconv_trend_snapshot_count(t);
@@ -65,7 +66,7 @@ print_snapshots(const struct profconv_trend *t, FILE *fp, bool exact)
 		print_amount(fp, 14, s.inuse_bytes, exact);
 		if (s.inuse_objects >= 0)
 			fprintf(fp, " %10" PRId64 " objs", s.inuse_objects);
-		fprintf(fp, "  %s\n", s.name);
+		fprintf(fp, "  %s\n", profconv__text_safe(tb, s.name));
 	}
 }
 
@@ -73,15 +74,18 @@ int
 profconv_trend_print(const struct profconv_trend *t, FILE *fp, size_t top,
     int exact)
 {
+	struct pc_textbuf tb = { 0 };
 	struct profconv_trend_row r;
 	size_t i, n = profconv_trend_row_count(t);
 
 	if (!profconv__trend_ran(t))
 		return profconv__fail(PROFCONV_EINVAL, "trend not analysed");
+	/* Names, the sample type and the files' names as text for a
+	 * terminal (write.h). */
 	errno = 0;
 	fprintf(fp, "%zu snapshots, %s:\n", profconv_trend_snapshot_count(t),
-	    profconv__trend_type_name(t));
-	print_snapshots(t, fp, exact != 0);
+	    profconv__text_safe(&tb, profconv__trend_type_name(t)));
+	print_snapshots(t, fp, exact != 0, &tb);
 	fprintf(fp, "%zu suspect%s in %zu rows that changed\n\n",
 	    profconv_trend_suspect_count(t),
 	    profconv_trend_suspect_count(t) == 1 ? "" : "s", n);
@@ -94,8 +98,10 @@ profconv_trend_print(const struct profconv_trend *t, FILE *fp, size_t top,
 		print_amount(fp, 14, r.growth_bytes, exact);
 		print_amount(fp, 14, slope_amount(r.slope_bytes), exact);
 		fprintf(fp, " %3zu/%-3zu  %-7s  %s\n", r.grew_intervals,
-		    r.intervals, r.suspect ? "SUSPECT" : "-", r.name);
+		    r.intervals, r.suspect ? "SUSPECT" : "-",
+		    profconv__text_safe(&tb, r.name));
 	}
+	profconv__textbuf_free(&tb);
 	return check_written(fp);
 }
 

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/bounds.h"
 #include "names/names.h"
 #include "view/view.h"
 
@@ -52,6 +53,7 @@ struct profconv_view {
 	size_t nvals, vals_cap;
 	int64_t *totals;		/* ntypes */
 	uint32_t *sample_stack;		/* sample -> stack + 1, 0: not shown */
+	uint32_t cut_frame;		/* PC_VIEW_CUT_FRAME's id, 0: none yet */
 
 	/* Scratch while building. */
 	struct pc_pruner pruner;
@@ -73,10 +75,76 @@ static const char *frame_name(const struct profconv_profile *prof,
 
 /* --- names ----------------------------------------------------------------- */
 
-/* The name of function FID in the view's demangle mode, interned. */
+/*
+ * S (LEN bytes) cut to at most PC_VIEW_MAX_NAME bytes in place: its
+ * beginning and end around "...", cut between UTF-8 characters.  Returns
+ * the new length.
+ */
+static size_t
+elide(char *s, size_t len)
+{
+	size_t head = (PC_VIEW_MAX_NAME - 3) / 2, tail;
+
+	if (len <= PC_VIEW_MAX_NAME)
+		return len;
+	while (head > 0 && ((unsigned char)s[head] & 0xc0) == 0x80)
+		head--;
+	tail = len - (PC_VIEW_MAX_NAME - 3 - head);
+	while (tail < len && ((unsigned char)s[tail] & 0xc0) == 0x80)
+		tail++;
+	/* TAIL > HEAD + 3: the dots overwrite nothing that stays. */
+	memcpy(s + head, "...", 3);
+	memmove(s + head + 3, s + tail, len - tail);
+	return head + 3 + len - tail;
+}
+
+/* Does model string IDX hold a NUL before its end? */
+static bool
+has_nul(const struct profconv_profile *prof, uint32_t idx)
+{
+	return strlen(profconv__pstr(prof, idx)) != prof->strings.lens[idx];
+}
+
+/*
+ * The name of a function whose name holds a NUL, into V->buf (*LEN
+ * bytes): each NUL written "\x00", as the text writers write control
+ * bytes, so that names that differ only after one stay apart (C strings
+ * would end there).  Such a name is no linker's: it is not demangled.
+ */
+static int
+nul_name(struct profconv_view *v, const struct pc_function *f, size_t *len)
+{
+	const struct profconv_profile *prof = v->prof;
+	uint32_t idx = f->name;
+	const char *s;
+	size_t n, i;
+	int rc;
+
+	if (prof->strings.lens[idx] == 0 ||
+	    (v->opts.demangle == PROFCONV_DEMANGLE_NONE &&
+	    prof->strings.lens[f->system_name] != 0))
+		idx = f->system_name;
+	s = profconv__pstr(prof, idx);
+	n = prof->strings.lens[idx];
+	*len = 0;
+	rc = PC_GROW(v->buf, v->buf_cap, 0, 4 * n + 1);
+	for (i = 0; rc == 0 && i < n; i++) {
+		if (s[i] == '\0') {
+			memcpy(v->buf + *len, "\\x00", 4);
+			*len += 4;
+		} else {
+			v->buf[(*len)++] = s[i];
+		}
+	}
+	return rc;
+}
+
+/* The name of function FID in the view's demangle mode, interned; at
+ * most PC_VIEW_MAX_NAME bytes. */
 static int
 function_name(struct profconv_view *v, uint32_t fid, uint32_t *out)
 {
+	const struct pc_function *f = pc_function(v->prof, fid);
 	const char *name;
 	size_t len;
 	int rc;
@@ -85,7 +153,21 @@ function_name(struct profconv_view *v, uint32_t fid, uint32_t *out)
 		*out = v->fn_name[fid] - 1;
 		return 0;
 	}
-	rc = profconv__namer_name(&v->namer, v->prof, fid, &name, &len);
+	if (has_nul(v->prof, f->name) || has_nul(v->prof, f->system_name)) {
+		rc = nul_name(v, f, &len);
+		name = v->buf;
+	} else {
+		rc = profconv__namer_name(&v->namer, v->prof, fid, &name,
+		    &len);
+	}
+	if (rc == 0 && len > PC_VIEW_MAX_NAME && name != v->buf) {
+		rc = PC_GROW(v->buf, v->buf_cap, 0, len + 1);
+		if (rc == 0)
+			memcpy(v->buf, name, len);
+		name = v->buf;
+	}
+	if (rc == 0 && len > PC_VIEW_MAX_NAME)
+		len = elide(v->buf, len);
 	if (rc == 0)
 		rc = profconv__strtab_intern(&v->strs, name, len, out);
 	if (rc == 0)
@@ -113,8 +195,9 @@ base_name(const char *path)
 	return b != NULL ? b + 1 : path;
 }
 
-/* Intern the frame whose text is V->buf[0, LEN); its parts go with it
- * the first time the text is seen. */
+/* Intern the frame whose text is V->buf[0, LEN) (cut to
+ * PC_VIEW_MAX_NAME bytes); its parts go with it the first time the text
+ * is seen. */
 static int
 intern_frame(struct profconv_view *v, size_t len, uint32_t function,
     uint32_t file, int64_t line, uint32_t module, uint32_t *id)
@@ -123,6 +206,7 @@ intern_frame(struct profconv_view *v, size_t len, uint32_t function,
 	uint32_t t;
 	int rc;
 
+	len = elide(v->buf, len);
 	rc = profconv__strtab_intern(&v->strs, v->buf, len, &t);
 	if (rc == 0 && t >= v->frame_of_text_cap) {
 		rc = PC_GROW(v->frame_of_text, v->frame_of_text_cap, 0, t + 1);
@@ -369,6 +453,24 @@ struct build {
 	uint32_t *lens;		/* place -> frames */
 };
 
+/* The frame at the root of a stack cut to PC_VIEW_MAX_DEPTH frames. */
+static int
+cut_frame(struct profconv_view *v)
+{
+	size_t len = 0;
+	uint32_t empty;
+	int rc;
+
+	rc = profconv__strtab_intern_cstr(&v->strs, "", &empty);
+	if (rc == 0)
+		rc = append(v, &len, PC_VIEW_CUT_FRAME,
+		    strlen(PC_VIEW_CUT_FRAME));
+	if (rc == 0)
+		rc = intern_frame(v, len, empty, empty, 0, empty,
+		    &v->cut_frame);
+	return rc;
+}
+
 /* Pass 1 for sample SI: is it shown, and with how many frames? */
 static int
 plan_sample(struct build *b, size_t si, size_t *at)
@@ -401,9 +503,14 @@ plan_sample(struct build *b, size_t si, size_t *at)
 		return rc;
 	if ((v->has_focus && (match & 1) == 0) || (match & 2) != 0)
 		return 0;
-	if (n > UINT32_MAX)
-		return profconv__fail(PROFCONV_ENOMEM, "a stack of %zu frames "
-		    "is too deep to show", n);
+	/* Too deep: the innermost frames under one that says so. */
+	if (n > PC_VIEW_MAX_DEPTH) {
+		n = PC_VIEW_MAX_DEPTH;
+		if (v->cut_frame == 0)
+			rc = cut_frame(v);
+		if (rc < 0)
+			return rc;
+	}
 	b->first[si] = (uint32_t)first;
 	*at += n;
 	for (t = 0; t < v->ntypes; t++)
@@ -451,15 +558,28 @@ path_task(void *arg, size_t r)
 		const struct pc_sample *s = pc_sample(prof, si);
 		const uint32_t *stk = pc_sample_stack(prof, s);
 		uint32_t *p = b->path + b->off[si];
+		size_t all = 0, skip = 0;
 
 		if (b->first[si] == NOT_SHOWN)
 			continue;
+		for (i = b->first[si]; i < s->nlocs; i++)
+			all += v->loc_n[stk[i]];
+		/* A stack cut by plan_sample(): the frames nearest the root
+		 * give way to the one that says so. */
+		if (all > b->off[si + 1] - b->off[si]) {
+			skip = all - (b->off[si + 1] - b->off[si]) + 1;
+			*p++ = v->cut_frame;
+		}
 		for (i = s->nlocs; i > b->first[si]; i--) {
 			uint32_t id = stk[i - 1];
 			const uint32_t *lf = v->loc_frames + v->loc_off[id] - 1;
 
-			for (j = 0; j < v->loc_n[id]; j++)
-				*p++ = lf[j];
+			for (j = 0; j < v->loc_n[id]; j++) {
+				if (skip != 0)
+					skip--;
+				else
+					*p++ = lf[j];
+			}
 		}
 		b->hash[si] = profconv__hash_bytes(b->path + b->off[si],
 		    (b->off[si + 1] - b->off[si]) * sizeof(*p), 0);

@@ -9,6 +9,8 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/model.h"
@@ -164,4 +166,97 @@ profconv__xml_clean(const char *s)
 			return false;
 	}
 	return true;
+}
+
+/* --- text for a terminal ------------------------------------------------- */
+
+/* The code point of the LEN-byte UTF-8 sequence at P. */
+static uint32_t
+code_point(const unsigned char *p, size_t len)
+{
+	static const unsigned char lead[5] = { 0, 0x7f, 0x1f, 0x0f, 0x07 };
+	uint32_t c = p[0] & lead[len];
+	size_t i;
+
+	for (i = 1; i < len; i++)
+		c = c << 6 | (p[i] & 0x3f);
+	return c;
+}
+
+static bool
+terminal_control(uint32_t c)
+{
+	return (c >= 0x80 && c <= 0x9f) || c == 0x61c || c == 0x200e ||
+	    c == 0x200f || (c >= 0x2028 && c <= 0x202e) ||
+	    (c >= 0x2066 && c <= 0x2069);
+}
+
+/*
+ * The escape of the character at P (its bytes in *LEN) into ESC, or
+ * false (and *LEN) when it stays as it is.
+ */
+static bool
+text_escape(const unsigned char *p, size_t *len, char esc[8])
+{
+	size_t n = sequence(p);
+
+	if (*p < 0x20 || *p == 0x7f || n == 0) {
+		snprintf(esc, 8, "\\x%02x", *p);
+		*len = 1;
+		return true;
+	}
+	*len = n;
+	if (n == 1 || !terminal_control(code_point(p, n)))
+		return false;
+	snprintf(esc, 8, "\\u%04x", (unsigned)code_point(p, n));
+	return true;
+}
+
+const char *
+profconv__text_safe(struct pc_textbuf *b, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t len, o = 0, need, k;
+	unsigned int i;
+	char esc[8];
+	char *out;
+
+	for (; *p != '\0'; p += len)
+		if (text_escape(p, &len, esc))
+			break;
+	if (*p == '\0')
+		return s;
+	/* At most 6 bytes of escape for each byte. */
+	need = strlen(s) * 6 + 1;
+	i = b->next++ % PC_TEXT_BUFS;
+	if (need > b->cap[i]) {
+		out = realloc(b->buf[i], need);
+		if (out == NULL)
+			return "";
+		b->buf[i] = out;
+		b->cap[i] = need;
+	}
+	out = b->buf[i];
+	o = (size_t)((const char *)p - s);
+	memcpy(out, s, o);
+	for (; *p != '\0'; p += len) {
+		if (text_escape(p, &len, esc)) {
+			k = strlen(esc);
+			memcpy(out + o, esc, k);
+			o += k;
+		} else {
+			memcpy(out + o, p, len);
+			o += len;
+		}
+	}
+	out[o] = '\0';
+	return out;
+}
+
+void
+profconv__textbuf_free(struct pc_textbuf *b)
+{
+	for (unsigned int i = 0; i < PC_TEXT_BUFS; i++)
+		free(b->buf[i]);
+	memset(b, 0, sizeof(*b));
 }

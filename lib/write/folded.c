@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "view/view.h"
+#include "write/write.h"
 
 #define RANGE 8192		/* stacks per writing task */
 #define FLUSH_AT (1 << 20)	/* bytes gathered before a write */
@@ -87,44 +88,114 @@ names_free(struct names *nm)
 	free(nm->off);
 }
 
+/*
+ * The bytes of the character at S (N > 0 left) that Perl's \s matches,
+ * with or without Unicode rules, other than ' ' itself; 0 for any other.
+ * flamegraph.pl splits a line at \s before its counts: \t \n \v \f \r;
+ * U+0085, U+00A0, U+1680, U+2000..U+200A, U+2028, U+2029, U+202F,
+ * U+205F, U+3000 in UTF-8; and 0x85 and 0xA0 as Latin-1 bytes, where
+ * they are no part of UTF-8.  *LEN is the character's length either way.
+ */
+static size_t
+perl_space(const unsigned char *s, size_t n, size_t *len)
+{
+	size_t k = *s < 0x80 ? 1 : *s >= 0xf0 ? 4 : *s >= 0xe0 ? 3 :
+	    *s >= 0xc2 ? 2 : 0;
+	uint32_t c;
+
+	if (k == 0 || k > n || (k > 1 && !profconv__utf8_valid((const char *)s,
+	    k))) {
+		*len = 1;
+		return *s == 0x85 || *s == 0xa0;
+	}
+	*len = k;
+	if (k == 1)
+		return *s == '\t' || *s == '\n' || *s == '\v' || *s == '\f' ||
+		    *s == '\r';
+	c = k == 2 ? (uint32_t)(s[0] & 0x1f) << 6 | (s[1] & 0x3f) :
+	    k == 3 ? (uint32_t)(s[0] & 0x0f) << 12 |
+	    (uint32_t)(s[1] & 0x3f) << 6 | (s[2] & 0x3f) : 0;
+	return c == 0x85 || c == 0xa0 || c == 0x1680 ||
+	    (c >= 0x2000 && c <= 0x200a) || c == 0x2028 || c == 0x2029 ||
+	    c == 0x202f || c == 0x205f || c == 0x3000 ? k : 0;
+}
+
+/*
+ * Where the number at the end of NAME (N bytes) begins, as flamegraph.pl
+ * reads counts (\d+(\.\d*)?); N when there is none.
+ */
+static size_t
+trailing_number(const char *name, size_t n)
+{
+	size_t j = n, k;
+
+	while (j > 0 && name[j - 1] >= '0' && name[j - 1] <= '9')
+		j--;
+	if (j > 0 && name[j - 1] == '.') {
+		for (k = j - 1; k > 0 && name[k - 1] >= '0' &&
+		    name[k - 1] <= '9'; k--)
+			;
+		if (k < j - 1)
+			return k;
+	}
+	return j;
+}
+
 static int
 names_make(struct names *nm, const struct profconv_view *v)
 {
-	size_t nf = profconv_view_frame_count(v), f, i, n, digits, len = 0;
-	char *t;
+	size_t nf = profconv_view_frame_count(v), f, i, n, num, k;
+	size_t len = 0, cap = 0, tmp_cap = 0;
+	struct pc_textbuf tb = { 0 };
+	char *tmp = NULL, *t;
+	const char *safe;
+	int rc = 0;
 
 	nm->text = NULL;
 	nm->off = malloc((nf + 1) * sizeof(*nm->off));
 	if (nm->off == NULL)
 		return profconv__nomem();
 	nm->off[0] = 0;
-	for (f = 1; f <= nf; f++)
-		len += strlen(profconv__view_frame_text(v, (uint32_t)f));
-	nm->text = malloc(len + 1);
-	if (nm->text == NULL)
-		return profconv__nomem();
-	t = nm->text;
-	for (f = 1; f <= nf; f++) {
+	for (f = 1; rc == 0 && f <= nf; f++) {
 		const char *name = profconv__view_frame_text(v, (uint32_t)f);
 
+		/* Every whitespace a space (never longer), then the control
+		 * characters escaped as in every text output (write.h). */
 		n = strlen(name);
-		for (digits = n; digits > 0 && name[digits - 1] >= '0' &&
-		    name[digits - 1] <= '9'; digits--)
-			;
-		for (i = 0; i < n; i++) {
-			char c = name[i];
-
-			if (c == ';')
-				c = ':';
-			else if (c == '\n' || c == '\r' || c == '\t')
-				c = ' ';
-			if (c == ' ' && i + 1 == digits && digits < n && i > 0)
-				c = '_';
-			*t++ = c;
+		rc = PC_GROW(tmp, tmp_cap, 0, n + 1);
+		for (i = 0, t = tmp; rc == 0 && i < n; i += k) {
+			if (perl_space((const unsigned char *)name + i, n - i,
+			    &k) != 0) {
+				*t++ = ' ';
+			} else {
+				memcpy(t, name + i, k);
+				t += k;
+			}
 		}
-		nm->off[f] = (size_t)(t - nm->text);
+		if (rc < 0)
+			break;
+		*t = '\0';
+		safe = profconv__text_safe(&tb, tmp);
+		n = strlen(safe);
+		rc = PC_GROW(nm->text, cap, len, n + 1);
+		if (rc < 0)
+			break;
+		t = nm->text + len;
+		memcpy(t, safe, n);
+		num = trailing_number(t, n);
+		for (i = 0; i < n; i++)
+			if (t[i] == ';')
+				t[i] = ':';
+		if (num < n && num > 0 && t[num - 1] == ' ')
+			t[num - 1] = '_';
+		len += n;
+		nm->off[f] = len;
 	}
-	return 0;
+	free(tmp);
+	profconv__textbuf_free(&tb);
+	if (rc == 0 && nm->text == NULL)
+		rc = PC_GROW(nm->text, cap, 0, 1);
+	return rc;
 }
 
 static void

@@ -10,11 +10,16 @@
 
 #include "names/names.h"
 #include "view/view.h"
+#include "write/write.h"
+
+/* A string of the profile as the terminal may be sent it (write.h). */
+#define T(s) profconv__text_safe(tb, (s))
 
 /* --- the full dump ----------------------------------------------------------- */
 
 static void
-print_header(const struct profconv_profile *prof, FILE *fp, bool brief)
+print_header(const struct profconv_profile *prof, FILE *fp, bool brief,
+    struct pc_textbuf *tb)
 {
 	int def = profconv_profile_default_sample_index(prof);
 	size_t i;
@@ -22,48 +27,51 @@ print_header(const struct profconv_profile *prof, FILE *fp, bool brief)
 	fputs("sample types:", fp);
 	for (i = 0; i < prof->nsample_types; i++)
 		fprintf(fp, " %s/%s%s",
-		    profconv__pstr(prof, prof->sample_types[i].type),
-		    profconv__pstr(prof, prof->sample_types[i].unit),
+		    T(profconv__pstr(prof, prof->sample_types[i].type)),
+		    T(profconv__pstr(prof, prof->sample_types[i].unit)),
 		    (int)i == def ? "[default]" : "");
 	fputc('\n', fp);
 	if (prof->period_type.type != 0 || prof->period != 0)
 		fprintf(fp, "period: %" PRId64 " %s/%s\n", prof->period,
-		    profconv__pstr(prof, prof->period_type.type),
-		    profconv__pstr(prof, prof->period_type.unit));
+		    T(profconv__pstr(prof, prof->period_type.type)),
+		    T(profconv__pstr(prof, prof->period_type.unit)));
 	if (prof->time_nanos != 0)
 		fprintf(fp, "time: %" PRId64 " ns\n", prof->time_nanos);
 	if (prof->duration_nanos != 0)
 		fprintf(fp, "duration: %" PRId64 " ns\n", prof->duration_nanos);
 	for (i = 0; i < prof->ncomments; i++)
 		fprintf(fp, "comment: %s\n",
-		    profconv__pstr(prof, prof->comments[i]));
+		    T(profconv__pstr(prof, prof->comments[i])));
 	if (brief)
 		return;
 	if (prof->drop_frames != 0)
 		fprintf(fp, "drop frames: %s\n",
-		    profconv__pstr(prof, prof->drop_frames));
+		    T(profconv__pstr(prof, prof->drop_frames)));
 	if (prof->keep_frames != 0)
 		fprintf(fp, "keep frames: %s\n",
-		    profconv__pstr(prof, prof->keep_frames));
+		    T(profconv__pstr(prof, prof->keep_frames)));
 	if (prof->doc_url != 0)
-		fprintf(fp, "doc url: %s\n", profconv__pstr(prof, prof->doc_url));
+		fprintf(fp, "doc url: %s\n",
+		    T(profconv__pstr(prof, prof->doc_url)));
 }
 
 static void
 print_label(const struct profconv_profile *prof, const struct pc_label *l,
-    FILE *fp)
+    FILE *fp, struct pc_textbuf *tb)
 {
-	fprintf(fp, " %s=", profconv__pstr(prof, l->key));
+	fprintf(fp, " %s=", T(profconv__pstr(prof, l->key)));
 	if (l->str != 0)
-		fprintf(fp, "\"%s\"", profconv__pstr(prof, l->str));
+		fprintf(fp, "\"%s\"", T(profconv__pstr(prof, l->str)));
 	else if (l->unit != 0)
-		fprintf(fp, "%" PRId64 "%s", l->num, profconv__pstr(prof, l->unit));
+		fprintf(fp, "%" PRId64 "%s", l->num,
+		    T(profconv__pstr(prof, l->unit)));
 	else
 		fprintf(fp, "%" PRId64, l->num);
 }
 
 static void
-print_samples(const struct profconv_profile *prof, FILE *fp)
+print_samples(const struct profconv_profile *prof, FILE *fp,
+    struct pc_textbuf *tb)
 {
 	size_t i, j, nt = prof->nsample_types;
 
@@ -82,7 +90,8 @@ print_samples(const struct profconv_profile *prof, FILE *fp)
 			continue;
 		fputs("   labels:", fp);
 		for (j = 0; j < s->nlabels; j++)
-			print_label(prof, &pc_sample_labels(prof, s)[j], fp);
+			print_label(prof, &pc_sample_labels(prof, s)[j], fp,
+			    tb);
 		fputc('\n', fp);
 	}
 }
@@ -102,7 +111,7 @@ fname(struct pc_namer *n, const struct profconv_profile *prof, uint32_t fid,
 
 static int
 print_locations(const struct profconv_profile *prof, FILE *fp,
-    struct pc_namer *n)
+    struct pc_namer *n, struct pc_textbuf *tb)
 {
 	int rc = 0;
 	size_t i, j;
@@ -121,8 +130,9 @@ print_locations(const struct profconv_profile *prof, FILE *fp,
 
 			fprintf(fp, "         F=%" PRIu32 " %s %s:%" PRId64
 			    ":%" PRId64 "\n", ln->function,
-			    fname(n, prof, ln->function, &rc),
-			    profconv__pstr(prof, f->file), ln->line, ln->column);
+			    T(fname(n, prof, ln->function, &rc)),
+			    T(profconv__pstr(prof, f->file)), ln->line,
+			    ln->column);
 		}
 	}
 	return rc;
@@ -130,7 +140,7 @@ print_locations(const struct profconv_profile *prof, FILE *fp,
 
 static int
 print_functions(const struct profconv_profile *prof, FILE *fp,
-    struct pc_namer *n)
+    struct pc_namer *n, struct pc_textbuf *tb)
 {
 	size_t i;
 	int rc = 0;
@@ -141,15 +151,16 @@ print_functions(const struct profconv_profile *prof, FILE *fp,
 		    (uint32_t)i + 1);
 
 		fprintf(fp, " %6zu: %s [%s] %s s=%" PRId64 "\n", i + 1,
-		    fname(n, prof, (uint32_t)i + 1, &rc),
-		    profconv__pstr(prof, f->system_name),
-		    profconv__pstr(prof, f->file), f->start_line);
+		    T(fname(n, prof, (uint32_t)i + 1, &rc)),
+		    T(profconv__pstr(prof, f->system_name)),
+		    T(profconv__pstr(prof, f->file)), f->start_line);
 	}
 	return rc;
 }
 
 static void
-print_mappings(const struct profconv_profile *prof, FILE *fp)
+print_mappings(const struct profconv_profile *prof, FILE *fp,
+    struct pc_textbuf *tb)
 {
 	size_t i;
 
@@ -159,8 +170,8 @@ print_mappings(const struct profconv_profile *prof, FILE *fp)
 
 		fprintf(fp, " %6zu: %#" PRIx64 "/%#" PRIx64 "/%#" PRIx64
 		    " %s %s%s%s%s%s\n", i + 1, m->start, m->limit, m->offset,
-		    profconv__pstr(prof, m->file),
-		    profconv__pstr(prof, m->build_id),
+		    T(profconv__pstr(prof, m->file)),
+		    T(profconv__pstr(prof, m->build_id)),
 		    m->flags & PC_MAP_HAS_FUNCTIONS ? " [FN]" : "",
 		    m->flags & PC_MAP_HAS_FILENAMES ? " [FL]" : "",
 		    m->flags & PC_MAP_HAS_LINE_NUMBERS ? " [LN]" : "",
@@ -202,7 +213,7 @@ by_value(const int64_t *a, const char *an, const int64_t *b, const char *bn,
 static int
 print_top(struct pc_rows *rows, FILE *fp, const char *what,
     const char *type, size_t ti, size_t nt, int64_t total, size_t top,
-    bool cum)
+    bool cum, struct pc_textbuf *tb)
 {
 	size_t i, n = profconv__rows_count(rows), shown = 0;
 
@@ -211,7 +222,7 @@ print_top(struct pc_rows *rows, FILE *fp, const char *what,
 		shown += profconv__rows_values(rows, i)[ti] != 0 ||
 		    (cum && profconv__rows_values(rows, i)[nt + ti] != 0);
 	fprintf(fp, "top %zu %s by %s%s (of %zu):\n", top < shown ? top : shown,
-	    what, type, cum ? " (flat, flat%, cum, cum%)" : "", shown);
+	    what, T(type), cum ? " (flat, flat%, cum, cum%)" : "", shown);
 	for (i = 0; i < n && top > 0; i++) {
 		const int64_t *v = profconv__rows_values(rows, i);
 
@@ -223,7 +234,7 @@ print_top(struct pc_rows *rows, FILE *fp, const char *what,
 			fprintf(fp, " %14" PRId64, v[nt + ti]);
 			pct(fp, v[nt + ti], total);
 		}
-		fprintf(fp, " %s\n", profconv__rows_name(rows, i));
+		fprintf(fp, " %s\n", T(profconv__rows_name(rows, i)));
 		top--;
 	}
 	return 0;
@@ -232,7 +243,7 @@ print_top(struct pc_rows *rows, FILE *fp, const char *what,
 static int
 print_summary(const struct profconv_profile *prof, FILE *fp,
     const struct profconv_print_options *opts,
-    const struct profconv_view_options *vopts)
+    const struct profconv_view_options *vopts, struct pc_textbuf *tb)
 {
 	size_t top = opts->top;
 	struct profconv_view *view = NULL;
@@ -252,8 +263,8 @@ print_summary(const struct profconv_profile *prof, FILE *fp,
 	for (i = 0; i < nt; i++) {
 		profconv_view_total(view, i, &sum);
 		fprintf(fp, "total %s/%s: %" PRId64 "%s\n",
-		    profconv__pstr(prof, prof->sample_types[i].type),
-		    profconv__pstr(prof, prof->sample_types[i].unit), sum,
+		    T(profconv__pstr(prof, prof->sample_types[i].type)),
+		    T(profconv__pstr(prof, prof->sample_types[i].unit)), sum,
 		    (int)i == def ? " [default]" : "");
 	}
 	if (def < 0 || profconv_view_stack_count(view) == 0 || top == 0)
@@ -268,7 +279,7 @@ print_summary(const struct profconv_profile *prof, FILE *fp,
 		rc = profconv__rows_add(stacks, view, PC_ROWS_STACK, false, 0);
 	if (rc == 0)
 		rc = print_top(stacks, fp, "stacks", type, ti, nt, total, top,
-		    false);
+		    false, tb);
 	if (rc == 0)
 		rc = profconv__rows_new(&funcs, 2 * nt);
 	if (rc == 0)
@@ -277,7 +288,7 @@ print_summary(const struct profconv_profile *prof, FILE *fp,
 		rc = profconv__rows_add(funcs, view, PC_ROWS_FUNCTION, true, nt);
 	if (rc == 0)
 		rc = print_top(funcs, fp, "functions", type, ti, nt, total, top,
-		    true);
+		    true, tb);
 out:
 	profconv__rows_free(stacks);
 	profconv__rows_free(funcs);
@@ -292,6 +303,7 @@ profconv_profile_print(const struct profconv_profile *prof, FILE *fp,
 	struct profconv_print_options o;
 	struct profconv_view_options vdef;
 	const struct profconv_view_options *vopts;
+	struct pc_textbuf tb = { 0 };
 	struct pc_namer namer;
 	int rc = 0;
 
@@ -310,17 +322,18 @@ profconv_profile_print(const struct profconv_profile *prof, FILE *fp,
 	memset(&namer, 0, sizeof(namer));
 	namer.mode = vopts->demangle;
 	errno = 0;
-	print_header(prof, fp, opts->summary != 0);
+	print_header(prof, fp, opts->summary != 0, &tb);
 	if (opts->summary) {
-		rc = print_summary(prof, fp, opts, vopts);
+		rc = print_summary(prof, fp, opts, vopts, &tb);
 	} else {
-		print_samples(prof, fp);
-		rc = print_locations(prof, fp, &namer);
+		print_samples(prof, fp, &tb);
+		rc = print_locations(prof, fp, &namer, &tb);
 		if (rc == 0)
-			rc = print_functions(prof, fp, &namer);
-		print_mappings(prof, fp);
+			rc = print_functions(prof, fp, &namer, &tb);
+		print_mappings(prof, fp, &tb);
 	}
 	profconv__namer_free(&namer);
+	profconv__textbuf_free(&tb);
 	if (rc == 0 && (fflush(fp) != 0 || ferror(fp)))
 		rc = profconv__fail(PROFCONV_EIO, "write error: %s",
 		    strerror(errno != 0 ? errno : EIO));

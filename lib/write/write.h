@@ -77,6 +77,31 @@ char *profconv__group_text(char *buf, const char *digits);
  * control characters (tab aside) or U+FFFE, U+FFFF. */
 bool profconv__xml_clean(const char *s);
 
+/*
+ * Text for a terminal (the dump, the summary, the diff and trend
+ * tables): a name, label, comment or path from a profile is written with
+ * what a terminal would obey escaped, so that a profile cannot clear the
+ * screen, retitle the window, move the cursor or reorder a line: C0
+ * control bytes and DEL as "\xNN", bytes that are not UTF-8 as "\xNN",
+ * the C1 controls (U+0080..U+009F), the bidi controls (U+061C, U+200E,
+ * U+200F, U+202A..U+202E, U+2066..U+2069) and the line and paragraph
+ * separators (U+2028, U+2029) as "\uNNNN".  Everything else, backslashes
+ * too, stays as it is.
+ *
+ * profconv__text_safe() returns S itself when nothing in it needs
+ * escaping, else its escaped copy in one of B's buffers, which the next
+ * PC_TEXT_BUFS calls leave alone (so one printf can take several); ""
+ * when memory runs out.
+ */
+#define PC_TEXT_BUFS 4
+struct pc_textbuf {
+	char *buf[PC_TEXT_BUFS];
+	size_t cap[PC_TEXT_BUFS];
+	unsigned int next;
+};
+const char *profconv__text_safe(struct pc_textbuf *b, const char *s);
+void profconv__textbuf_free(struct pc_textbuf *b);
+
 /* --- emitting the SVG (svg_emit.c) -------------------------------------- */
 
 /* A frame that is drawn: where it starts and how wide it is, in values. */
