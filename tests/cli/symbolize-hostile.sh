@@ -247,4 +247,48 @@ elif command -v valgrind >/dev/null 2>&1; then
 else
 	fail "valgrind missing (CI installs it)"
 fi
+# Issue 29 item 12.  A symbol of size 0 covers up to the end of its
+# section, as in addr2line and eu-addr2line: a PLT stub is not "_init",
+# and an address past .fini is not "_fini".  Checked against addr2line
+# on a binary without debug info, so only the symbol table names things.
+cat >"$TMP/plt.c" <<'C'
+#include <stdio.h>
+int plt_work(int x) { printf("%d\n", x); return x + 1; }
+int main(int argc, char **argv) { (void)argv; return plt_work(argc); }
+C
+gcc -O0 -no-pie -o "$TMP/plt" "$TMP/plt.c" || fail "cannot build plt"
+# section_end FILE NAME: the address after section NAME; section_start too.
+section_start() {
+	printf '%d' "0x$(readelf -SW "$1" | sed 's/^ *\[ *[0-9]*\]//' |
+	    awk -v n="$2" '$1 == n {print $3; exit}')"
+}
+section_end() {
+	set -- $(readelf -SW "$1" | sed 's/^ *\[ *[0-9]*\]//' |
+	    awk -v n="$2" '$1 == n {print $3, $5; exit}')
+	printf '%d' $((0x$1 + 0x$2))
+}
+plt_stub=$(($(section_start "$TMP/plt" .plt) + 0x14))
+init_in=$(($(section_start "$TMP/plt" .init) + 4))
+fini_end=$(section_end "$TMP/plt" .fini)
+past_text=$(((fini_end + 15) / 16 * 16 + 8))
+main_in=$(($(sym "$TMP/plt" main) + 4))
+# heap() adds nothing; a heap profile's addresses are return addresses,
+# one past the call, so each gets 1 more.
+heap "$TMP/plt.heap" "$TMP/plt" 0 $((plt_stub + 1)) $((init_in + 1)) \
+    $((past_text + 1)) $((main_in + 1))
+run 0 "$PROFCONV" symbolize --no-compress -o "$TMP/plt.pb" "$TMP/plt.heap"
+"$PROFCONV" show "$TMP/plt.pb" | awk '
+	/^locations:/ { on = 1; next }
+	/^functions:/ { if (addr != "") print addr, name; exit }
+	on && $2 ~ /^0x/ { if (addr != "") print addr, name; addr = $2; name = "??"; next }
+	on && $1 ~ /^F=/ { name = $2 }' >"$TMP/plt.got"
+for a in $plt_stub $init_in $past_text $main_in; do
+	want=$(addr2line -f -e "$TMP/plt" "$(printf '0x%x' $a)" | head -n 1)
+	got=$(awk -v a="$(printf '0x%x' $a)" '$1 == a {print $2}' "$TMP/plt.got")
+	[ "$got" = "$want" ] ||
+		fail "plt: $(printf '0x%x' $a) is '$got', addr2line says '$want'"
+done
+[ "$(addr2line -f -e "$TMP/plt" "$(printf '0x%x' $plt_stub)" | head -n 1)" = "??" ] ||
+	fail "plt: addr2line names the PLT; the check proves nothing"
+
 finish
