@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -136,23 +137,62 @@ profconv__libelf_init(void)
 	(void)pthread_once(&once, init_libelf);
 }
 
+/*
+ * Open the regular file that O_PATH descriptor PFD (whose stat is ST)
+ * names, for reading: through /proc/self/fd, the very inode, else by
+ * PATH again when /proc is not mounted, checking it is still that inode.
+ */
+static int
+reopen_regular(int pfd, const struct stat *st, const char *path)
+{
+	char proc[64];
+	struct stat now;
+	int fd;
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pfd);
+	fd = open(proc, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd >= 0 || (errno != ENOENT && errno != ENOTDIR))
+		return fd;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &now) != 0 || now.st_dev != st->st_dev ||
+	    now.st_ino != st->st_ino) {
+		close(fd);
+		errno = ESTALE;
+		return -1;
+	}
+	return fd;
+}
+
 int
 profconv__open_regular(const char *path, int *fd_out)
 {
 	struct stat st;
-	int fd;
+	int pfd, fd, err;
 
 	*fd_out = -1;
-	/* A FIFO would block open() itself until a writer came along. */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	if (fd < 0)
+	/*
+	 * Nothing but a regular file is ever opened for reading: opening a
+	 * device runs its driver (/dev/ptmx makes a pty, a watchdog arms),
+	 * and a FIFO blocks open() until a writer comes.  An O_PATH
+	 * descriptor opens nothing, and says what the path is.
+	 */
+	pfd = open(path, O_PATH | O_CLOEXEC);
+	if (pfd < 0)
 		return profconv__fail(PROFCONV_ENOTFOUND, "cannot open '%s': %s",
 		    path, strerror(errno));
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
+	if (fstat(pfd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(pfd);
 		return profconv__fail(PROFCONV_EFORMAT,
 		    "'%s' is not a regular file", path);
 	}
+	fd = reopen_regular(pfd, &st, path);
+	err = errno;
+	close(pfd);
+	if (fd < 0)
+		return profconv__fail(PROFCONV_ENOTFOUND, "cannot open '%s': %s",
+		    path, strerror(err));
 	*fd_out = fd;
 	return 0;
 }

@@ -46,9 +46,9 @@ void profconv__elfinfo_free(struct pc_elfinfo *info);
 void profconv__libelf_init(void);
 
 /*
- * Open PATH read-only without blocking (a FIFO named by a profile must
- * not hang the caller) and check that it is a regular file; the
- * descriptor goes to *FD_OUT.  Errors: PROFCONV_ENOTFOUND (cannot open),
+ * Open PATH read-only if it is a regular file, without opening anything
+ * else even for a moment (a FIFO would hang the caller, a device's
+ * driver would act); the descriptor goes to *FD_OUT.  Errors: PROFCONV_ENOTFOUND (cannot open),
  * PROFCONV_EFORMAT (not a regular file).
  */
 int profconv__open_regular(const char *path, int *fd_out);

@@ -291,4 +291,29 @@ done
 [ "$(addr2line -f -e "$TMP/plt" "$(printf '0x%x' $plt_stub)" | head -n 1)" = "??" ] ||
 	fail "plt: addr2line names the PLT; the check proves nothing"
 
+# Issue 29 item 3.  Nothing but a regular file is opened for reading:
+# opening /dev/ptmx makes a pty, a FIFO waits for a writer.  strace
+# shows every open of the mapped files; only O_PATH ones (which open
+# nothing) may name them.
+if command -v strace >/dev/null 2>&1; then
+	[ -p "$TMP/fifo" ] || mkfifo "$TMP/fifo"
+	for dev in /dev/ptmx "$TMP/fifo"; do
+		[ -e "$dev" ] || continue
+		heap "$TMP/dev.heap" "$TMP/small" 0 $((work + 4))
+		sed -i "s|$TMP/small\$|$dev|" "$TMP/dev.heap"
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+		    timeout 20 strace -f -qq -e trace=open,openat,openat2 \
+		    -o "$TMP/dev.strace" "$PROFCONV" symbolize --no-compress \
+		    -o "$TMP/dev.pb" "$TMP/dev.heap" >/dev/null 2>&1
+		grep -q "\"$dev\"" "$TMP/dev.strace" ||
+			fail "$dev: never looked at; the check proves nothing"
+		if grep "\"$dev\"" "$TMP/dev.strace" | grep -qv O_PATH; then
+			grep "\"$dev\"" "$TMP/dev.strace" >&2
+			fail "$dev: opened, though it is no regular file"
+		fi
+	done
+else
+	fail "strace missing (CI installs it)"
+fi
+
 finish
