@@ -46,4 +46,15 @@
  * with 100,000 entries is about 10 MB. */
 #define PC_MAPS_MAX_FILE ((uint64_t)256 << 20)
 
+/*
+ * A separate debug file found by its .gnu_debuglink is checked by the
+ * CRC-32 of the whole file (find.c); one whose size is more than
+ * PC_DEBUGLINK_MAX_RATIO times the binary's and more than
+ * PC_DEBUGLINK_MIN_BOUND is not read and not used, as if absent (a
+ * sparse 20 GB file took 70 s per candidate).  Debug files found by
+ * build id are not read whole, and not bounded.
+ */
+#define PC_DEBUGLINK_MAX_RATIO 64
+#define PC_DEBUGLINK_MIN_BOUND ((uint64_t)256 << 20)
+
 #endif /* PROFCONV_BOUNDS_H */

@@ -19,6 +19,7 @@
 #include <zlib.h>
 #include <elfutils/libdwelf.h>
 
+#include "base/bounds.h"
 #include "symbolize/symbolize.h"
 
 struct finder {
@@ -210,9 +211,26 @@ file_crc(int fd, uint32_t *crc)
 	return n == 0;
 }
 
-/* Is the file open on FD the debug file QUERY wants? */
+/*
+ * May the whole of a debug file of SIZE bytes be read for its CRC, for
+ * the binary SELF (NULL: unknown)?  base/bounds.h.
+ */
 static bool
-debugfile_matches(const struct pc_debug_query *q, int fd)
+crc_affordable(const struct stat *self, off_t size)
+{
+	uint64_t bound = PC_DEBUGLINK_MIN_BOUND;
+
+	if (self != NULL && (uint64_t)self->st_size <= UINT64_MAX /
+	    PC_DEBUGLINK_MAX_RATIO && (uint64_t)self->st_size *
+	    PC_DEBUGLINK_MAX_RATIO > bound)
+		bound = (uint64_t)self->st_size * PC_DEBUGLINK_MAX_RATIO;
+	return size >= 0 && (uint64_t)size <= bound;
+}
+
+/* Is the file open on FD (of SIZE bytes) the debug file QUERY wants? */
+static bool
+debugfile_matches(const struct pc_debug_query *q, const struct stat *self,
+    int fd, off_t size)
 {
 	const void *bits;
 	ssize_t n = -1;
@@ -237,7 +255,10 @@ debugfile_matches(const struct pc_debug_query *q, int fd)
 		return same;
 	}
 	elf_end(elf);
-	return q->crc == 0 || (file_crc(fd, &crc) && crc == q->crc);
+	if (q->crc == 0)
+		return true;
+	return crc_affordable(self, size) && file_crc(fd, &crc) &&
+	    crc == q->crc;
 }
 
 /* Try PATH as the debug file; its descriptor, or -1. */
@@ -250,13 +271,17 @@ try_debugfile(const struct pc_debug_query *q, const struct stat *self,
 
 	if (access(path, R_OK) != 0 || profconv__open_regular(path, &fd) < 0)
 		return -1;
+	if (fstat(fd, &st) != 0) {
+		close(fd);
+		return -1;
+	}
 	/* A debuglink naming the very file it is in. */
-	if (self != NULL && fstat(fd, &st) == 0 && st.st_dev == self->st_dev &&
+	if (self != NULL && st.st_dev == self->st_dev &&
 	    st.st_ino == self->st_ino) {
 		close(fd);
 		return -1;
 	}
-	if (!debugfile_matches(q, fd)) {
+	if (!debugfile_matches(q, self, fd, st.st_size)) {
 		close(fd);
 		return -1;
 	}

@@ -316,4 +316,31 @@ else
 	fail "strace missing (CI installs it)"
 fi
 
+# Issue 29 item 6.  A .gnu_debuglink candidate is checked by the CRC of
+# the whole file; a sparse 20 GB one (the real debug file, grown) is not
+# read: it is over the bound (64 times the binary, at least 256 MiB), so
+# the run is fast and names functions from the symbol table.  Built
+# without a build id, so the CRC is the only check.
+gcc -g -O0 -no-pie -Wl,--build-id=none -o "$TMP/nobid" "$TMP/small.c" ||
+	fail "cannot build nobid"
+objcopy --only-keep-debug "$TMP/nobid" "$TMP/nobid.debug"
+objcopy --strip-debug --add-gnu-debuglink="$TMP/nobid.debug" "$TMP/nobid"
+heap "$TMP/nobid.heap" "$TMP/nobid" 0 $(($(sym "$TMP/nobid" small_work) + 4))
+run 0 timeout 20 "$PROFCONV" symbolize --no-compress -o "$TMP/nobid.pb" \
+    "$TMP/nobid.heap"
+"$PROFCONV" show "$TMP/nobid.pb" | grep -q 'small_work .*small\.c:[0-9]' ||
+	fail "debuglink: the debug file was not used (control)"
+if truncate -s 20G "$TMP/nobid.debug" 2>/dev/null; then
+	run 0 timeout 20 "$PROFCONV" symbolize --no-compress \
+	    -o "$TMP/sparse.pb" "$TMP/nobid.heap"
+	"$PROFCONV" show "$TMP/sparse.pb" >"$TMP/sparse.txt"
+	grep -q 'F=[0-9]* small_work' "$TMP/sparse.txt" ||
+		fail "sparse debug file: the symbol table was not used"
+	grep -q 'small\.c:' "$TMP/sparse.txt" &&
+		fail "sparse debug file: used, though its CRC cannot match"
+	rm -f "$TMP/nobid.debug"
+else
+	echo "note: no sparse files here; the debuglink bound is not checked" >&2
+fi
+
 finish
