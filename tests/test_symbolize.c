@@ -3,11 +3,14 @@
 
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "helpers.h"
 #include "symbolize/symbolize.h"
@@ -503,4 +506,105 @@ Test(symbolize, reports_progress_in_modules)
 	cr_assert(eq(u64, seen[1], 1));
 	cr_assert(eq(u64, seen[2], 1));
 	expect_function(lid, "probe_function", "test_symbolize.c");
+}
+
+/* --- paths inside a root -------------------------------------------------- */
+
+static char root_dir[64];
+
+/* A root with a file, links into it of every kind, a loop and an escape. */
+static void
+make_root(void)
+{
+	char cmd[512];
+
+	snprintf(root_dir, sizeof(root_dir), "/tmp/test_symbolize.XXXXXX");
+	cr_assert(not(zero(ptr, mkdtemp(root_dir))));
+	snprintf(cmd, sizeof(cmd), "cd %s && mkdir a && echo in >a/file && "
+	    "ln -s /a/file abs && ln -s a/../a/file rel && "
+	    "ln -s ../../../a/file up && ln -s loop loop && "
+	    "ln -s /etc/hostname esc && ln -s /a absdir", root_dir);
+	cr_assert(eq(int, system(cmd), 0), "%s", cmd);
+}
+
+static void
+remove_root(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root_dir);
+	(void)system(cmd);
+}
+
+/* The inode PATH (inside the root) resolves to by both ways, or 0. */
+static ino_t
+resolved_inode(const char *path, int *err)
+{
+	struct stat st, st2;
+	char *real = NULL;
+	int rootfd, fd, fd2;
+	ino_t ino = 0;
+
+	rootfd = open(root_dir, O_PATH | O_DIRECTORY);
+	cr_assert(ge(int, rootfd, 0));
+	fd = profconv__walk_in_root(rootfd, path);
+	*err = fd < 0 ? errno : 0;
+	if (fd >= 0) {
+		cr_assert(eq(int, fstat(fd, &st), 0));
+		ino = st.st_ino;
+		close(fd);
+	}
+	close(rootfd);
+	/* The library's way (openat2 where the kernel has it) agrees. */
+	if (profconv__open_in_root(root_dir, path, &fd2, &real) == 0) {
+		cr_assert(eq(int, fstat(fd2, &st2), 0));
+		cr_assert(eq(u64, (uint64_t)st2.st_ino, (uint64_t)ino), "%s",
+		    path);
+		cr_assert(eq(int, strncmp(real, root_dir, strlen(root_dir)), 0),
+		    "%s is %s", path, real);
+		close(fd2);
+		free(real);
+	} else {
+		cr_assert(eq(u64, (uint64_t)ino, 0), "%s", path);
+	}
+	return ino;
+}
+
+Test(symbolize, resolves_paths_inside_a_root, .init = make_root,
+    .fini = remove_root)
+{
+	char file[128];
+	struct stat st;
+	int err;
+
+	snprintf(file, sizeof(file), "%s/a/file", root_dir);
+	cr_assert(eq(int, stat(file, &st), 0));
+	cr_assert(eq(u64, (uint64_t)resolved_inode("/a/file", &err),
+	    (uint64_t)st.st_ino));
+	cr_assert(eq(u64, (uint64_t)resolved_inode("/../../../a/./file",
+	    &err), (uint64_t)st.st_ino));
+	cr_assert(eq(u64, (uint64_t)resolved_inode("/abs", &err),
+	    (uint64_t)st.st_ino));
+	cr_assert(eq(u64, (uint64_t)resolved_inode("rel", &err),
+	    (uint64_t)st.st_ino));
+	cr_assert(eq(u64, (uint64_t)resolved_inode("/up", &err),
+	    (uint64_t)st.st_ino));
+	cr_assert(eq(u64, (uint64_t)resolved_inode("/absdir/../absdir/file",
+	    &err), (uint64_t)st.st_ino));
+	cr_assert(eq(u64, (uint64_t)resolved_inode("/esc", &err), 0));
+	cr_assert(eq(int, err, ENOENT));
+	cr_assert(eq(u64, (uint64_t)resolved_inode("/loop", &err), 0));
+	cr_assert(eq(int, err, ELOOP));
+	cr_assert(eq(u64, (uint64_t)resolved_inode("/a/file/x", &err), 0));
+	cr_assert(eq(int, err, ENOTDIR));
+}
+
+Test(symbolize, uses_only_hex_build_ids_in_paths)
+{
+	cr_assert(profconv__build_id_valid("c7784650f8d4ab980208fc09fd353d76"));
+	cr_assert(profconv__build_id_valid("ABCDEF01"));
+	cr_assert(not(profconv__build_id_valid("../out")));
+	cr_assert(not(profconv__build_id_valid("abc/def")));
+	cr_assert(not(profconv__build_id_valid("abc")));
+	cr_assert(not(profconv__build_id_valid("")));
 }

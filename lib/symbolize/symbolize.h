@@ -54,6 +54,26 @@ void profconv__libelf_init(void);
 int profconv__open_regular(const char *path, int *fd_out);
 
 /*
+ * Open PATH inside the directory ROOT as openat2(RESOLVE_IN_ROOT) does:
+ * ".." stops at ROOT, and a symbolic link, absolute or not, is followed
+ * inside ROOT (copied system roots are full of absolute links).  Only a
+ * regular file is opened, as by profconv__open_regular(); its path on
+ * this host goes to *REAL_OUT (malloc'd).  Where the kernel lacks
+ * openat2, profconv__walk_in_root() resolves the path instead.  Errors:
+ * PROFCONV_ENOTFOUND, PROFCONV_EFORMAT (not a regular file),
+ * PROFCONV_ENOMEM.
+ */
+int profconv__open_in_root(const char *root, const char *path, int *fd_out,
+    char **real_out);
+
+/*
+ * PATH inside the directory open on ROOTFD, resolved one component at a
+ * time as RESOLVE_IN_ROOT would (at most 40 links), opened O_PATH: a
+ * descriptor, or -1 with errno.
+ */
+int profconv__walk_in_root(int rootfd, const char *path);
+
+/*
  * Open PATH and read its type, PT_LOAD headers and GNU build id.  On
  * success *FD_OUT is the open descriptor (the caller owns it).  Errors:
  * PROFCONV_ENOTFOUND (missing or unreadable), PROFCONV_EFORMAT (not an
@@ -61,6 +81,14 @@ int profconv__open_regular(const char *path, int *fd_out);
  */
 int profconv__elfinfo_read(struct pc_elfinfo *info, const char *path,
     int *fd_out);
+
+/*
+ * profconv__elfinfo_read() of PATH inside ROOT, opened as by
+ * profconv__open_in_root(); the file's path on this host goes to
+ * *REAL_OUT (malloc'd).
+ */
+int profconv__elfinfo_read_in(struct pc_elfinfo *info, const char *root,
+    const char *path, int *fd_out, char **real_out);
 
 /*
  * The load bias of a mapping [START, LIMIT) of the file at file offset
@@ -79,6 +107,12 @@ uint64_t profconv__load_bias(const struct pc_elfinfo *info, uint64_t start,
  * and "... (deleted)".
  */
 bool profconv__unsymbolizable(const char *file);
+
+/*
+ * True when ID is a build id that may be used in a path: 2 to 128 hex
+ * digits, an even number (find.c).
+ */
+bool profconv__build_id_valid(const char *id);
 
 /* Lowercase hex and compare; true when A and B name the same build id. */
 bool profconv__build_id_equal(const char *a, const char *b);

@@ -343,4 +343,60 @@ else
 	echo "note: no sparse files here; the debuglink bound is not checked" >&2
 fi
 
+# Issue 29 item 4.  --sysroot and --search-path are directories, not
+# string prefixes: a ".." in a mapped path, an absolute link in the
+# sysroot and a build id used as a path component all stay inside them.
+# The host's $TMP/small is what an escape would reach.
+mkdir -p "$TMP/root/usr/bin" "$TMP/root/usr/lib" "$TMP/sp" "$TMP/out"
+# symbolized HEAP ARGS...: did symbolize name small_work from HEAP?
+symbolized() {
+	h=$1
+	shift
+	"$PROFCONV" symbolize --no-compress -o "$TMP/esc.pb" "$@" "$h" \
+	    >/dev/null 2>&1 &&
+	    "$PROFCONV" show "$TMP/esc.pb" | grep -q 'F=[0-9]* small_work'
+}
+# A ".." climbing out of the sysroot.
+heap "$TMP/dots.heap" "$TMP/small" 0 $((work + 4))
+sed -i "s|$TMP/small\$|/../../../../../../..$TMP/small|" "$TMP/dots.heap"
+symbolized "$TMP/dots.heap" --sysroot "$TMP/root" &&
+	fail "sysroot: '..' in the mapped path reached the host"
+# An absolute link in the sysroot means the sysroot's file...
+ln -s /usr/lib/profconv-test-small "$TMP/root/usr/bin/small"
+cp "$TMP/small" "$TMP/root/usr/lib/profconv-test-small"
+heap "$TMP/link.heap" "$TMP/small" 0 $((work + 4))
+sed -i "s|$TMP/small\$|/usr/bin/small|" "$TMP/link.heap"
+symbolized "$TMP/link.heap" --sysroot "$TMP/root" ||
+	fail "sysroot: an absolute link was not followed inside the sysroot"
+# ... never the host's.
+ln -s "$TMP/small" "$TMP/root/usr/bin/escape"
+sed -i "s|/usr/bin/small\$|/usr/bin/escape|" "$TMP/link.heap"
+symbolized "$TMP/link.heap" --sysroot "$TMP/root" &&
+	fail "sysroot: an absolute link reached the host's file"
+# A ".." under a search directory.
+sed -i "s|/usr/bin/escape\$|/../small|" "$TMP/link.heap"
+symbolized "$TMP/link.heap" --search-path "$TMP/sp" &&
+	fail "search path: '..' in the mapped path left the directory"
+# A build id that is a path: "../out" makes SP/../out/small2 of the
+# pprof layout SP/ID/BASE.  The file has no build id to refuse it by.
+gcc -g -O0 -no-pie -Wl,--build-id=none -o "$TMP/out/small2" "$TMP/small.c" ||
+	fail "cannot build small2"
+heap "$TMP/bid.heap" "$TMP/out/small2" 0 $(($(sym "$TMP/out/small2" small_work) + 4))
+awk -v f="/nowhere/small2" '/r-xp/ { split($1, r, "-");
+	printf "%s-%s r-xp %s (@%s) abcdef\n", r[1], r[2], f, $3; next } 1' \
+    "$TMP/bid.heap" >"$TMP/bid2.heap"
+"$PROFCONV" text2pb -o "$TMP/bid.pb.gz" "$TMP/bid2.heap" &&
+	gzip -dc "$TMP/bid.pb.gz" >"$TMP/bid.pb" ||
+	fail "cannot make the build-id profile"
+perl -pi -e 's|abcdef|../out|' "$TMP/bid.pb"
+"$PROFCONV" show "$TMP/bid.pb" | grep -q ' \.\./out$' ||
+	fail "build id: the profile does not have '../out'"
+symbolized "$TMP/bid.pb" --search-path "$TMP/sp" &&
+	fail "search path: a build id reached a file outside the directory"
+# The control: with the hex id kept, the pprof layout is used.
+mkdir -p "$TMP/sp/abcdef"
+cp "$TMP/out/small2" "$TMP/sp/abcdef/small2"
+symbolized "$TMP/bid.pb.gz" --search-path "$TMP/sp" ||
+	fail "search path: the SP/ID/BASE layout was not used (control)"
+
 finish
