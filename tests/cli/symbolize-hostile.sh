@@ -347,7 +347,7 @@ fi
 # string prefixes: a ".." in a mapped path, an absolute link in the
 # sysroot and a build id used as a path component all stay inside them.
 # The host's $TMP/small is what an escape would reach.
-mkdir -p "$TMP/root/usr/bin" "$TMP/root/usr/lib" "$TMP/sp" "$TMP/out"
+mkdir -p "$TMP/root/usr/bin" "$TMP/root/usr/lib" "$TMP/sp" "$TMP/outside"
 # symbolized HEAP ARGS...: did symbolize name small_work from HEAP?
 symbolized() {
 	h=$1
@@ -377,25 +377,25 @@ symbolized "$TMP/link.heap" --sysroot "$TMP/root" &&
 sed -i "s|/usr/bin/escape\$|/../small|" "$TMP/link.heap"
 symbolized "$TMP/link.heap" --search-path "$TMP/sp" &&
 	fail "search path: '..' in the mapped path left the directory"
-# A build id that is a path: "../out" makes SP/../out/small2 of the
+# A build id that is a path: "../outside" makes SP/../outside/small2 of the
 # pprof layout SP/ID/BASE.  The file has no build id to refuse it by.
-gcc -g -O0 -no-pie -Wl,--build-id=none -o "$TMP/out/small2" "$TMP/small.c" ||
+gcc -g -O0 -no-pie -Wl,--build-id=none -o "$TMP/outside/small2" "$TMP/small.c" ||
 	fail "cannot build small2"
-heap "$TMP/bid.heap" "$TMP/out/small2" 0 $(($(sym "$TMP/out/small2" small_work) + 4))
+heap "$TMP/bid.heap" "$TMP/outside/small2" 0 $(($(sym "$TMP/outside/small2" small_work) + 4))
 awk -v f="/nowhere/small2" '/r-xp/ { split($1, r, "-");
-	printf "%s-%s r-xp %s (@%s) abcdef\n", r[1], r[2], f, $3; next } 1' \
+	printf "%s-%s r-xp %s (@%s) abcdef0123\n", r[1], r[2], f, $3; next } 1' \
     "$TMP/bid.heap" >"$TMP/bid2.heap"
 "$PROFCONV" text2pb -o "$TMP/bid.pb.gz" "$TMP/bid2.heap" &&
 	gzip -dc "$TMP/bid.pb.gz" >"$TMP/bid.pb" ||
 	fail "cannot make the build-id profile"
-perl -pi -e 's|abcdef|../out|' "$TMP/bid.pb"
-"$PROFCONV" show "$TMP/bid.pb" | grep -q ' \.\./out$' ||
-	fail "build id: the profile does not have '../out'"
+perl -pi -e 's|abcdef0123|../outside|' "$TMP/bid.pb"
+"$PROFCONV" show "$TMP/bid.pb" | grep -q ' \.\./outside$' ||
+	fail "build id: the profile does not have '../outside'"
 symbolized "$TMP/bid.pb" --search-path "$TMP/sp" &&
 	fail "search path: a build id reached a file outside the directory"
 # The control: with the hex id kept, the pprof layout is used.
-mkdir -p "$TMP/sp/abcdef"
-cp "$TMP/out/small2" "$TMP/sp/abcdef/small2"
+mkdir -p "$TMP/sp/abcdef0123"
+cp "$TMP/outside/small2" "$TMP/sp/abcdef0123/small2"
 symbolized "$TMP/bid.pb.gz" --search-path "$TMP/sp" ||
 	fail "search path: the SP/ID/BASE layout was not used (control)"
 
