@@ -122,7 +122,10 @@ Test(symbolize, follows_pprof_unsymbolizable_rules)
 	cr_assert(profconv__unsymbolizable("/dev/dri/renderD128"));
 	cr_assert(profconv__unsymbolizable("//anon"));
 	cr_assert(profconv__unsymbolizable("/memfd:jit (deleted)"));
-	cr_assert(profconv__unsymbolizable("/usr/bin/prog (deleted)"));
+	/* Used when the build id proves it the same file (below). */
+	cr_assert(not(profconv__unsymbolizable("/usr/bin/prog (deleted)")));
+	cr_assert(eq(sz, profconv__deleted_file("/usr/bin/prog (deleted)"), 13));
+	cr_assert(eq(sz, profconv__deleted_file("/usr/bin/prog"), 0));
 	cr_assert(not(profconv__unsymbolizable("/usr/lib/libc.so.6")));
 	cr_assert(not(profconv__unsymbolizable("./a.out")));
 }
@@ -607,4 +610,61 @@ Test(symbolize, uses_only_hex_build_ids_in_paths)
 	cr_assert(not(profconv__build_id_valid("abc/def")));
 	cr_assert(not(profconv__build_id_valid("abc")));
 	cr_assert(not(profconv__build_id_valid("")));
+}
+
+/* --- deleted files -------------------------------------------------------- */
+
+/* This program's location at ADDR, its file marked deleted, with BUILD_ID
+ * ("self": its own). */
+static uint32_t
+deleted_location(uintptr_t addr, const char *build_id)
+{
+	struct profconv_mapping m = { 0 };
+	struct pc_elfinfo info;
+	char file[4096], marked[4200];
+	uint32_t mid, lid;
+	int fd;
+
+	self_mapping(addr, &m, file, sizeof(file));
+	cr_assert(eq(int, profconv__elfinfo_read(&info, file, &fd), 0));
+	close(fd);
+	cr_assert(not(eq(str, info.build_id, "")), "%s has no build id", file);
+	snprintf(marked, sizeof(marked), "%s (deleted)", file);
+	m.file = marked;
+	m.build_id = strcmp(build_id, "self") == 0 ? info.build_id : build_id;
+	cr_assert(eq(int, profconv_profile_new(&prof), 0));
+	cr_assert(eq(int, profconv_profile_add_mapping(prof, &m, &mid), 0));
+	cr_assert(eq(int, profconv_profile_add_location(prof, mid, addr, NULL,
+	    0, 0, &lid), 0));
+	profconv__elfinfo_free(&info);
+	return lid;
+}
+
+Test(symbolize, uses_a_deleted_file_only_when_its_build_id_proves_it)
+{
+	static const char *const others[] = {
+		"", "00112233445566778899aabbccddeeff00112233", "../x",
+	};
+	struct profconv_symbolize_stats st;
+	struct profconv_location loc;
+	uintptr_t addr = (uintptr_t)probe_function + 2;
+	uint32_t lid = deleted_location(addr, "self");
+	size_t i;
+
+	/* The file at the path is the very one: its build id says so. */
+	cr_assert(eq(int, profconv_symbolize(prof, NULL, &st), 0),
+	    "%s", profconv_errmsg());
+	cr_assert(eq(sz, st.symbolized, 1));
+	expect_function(lid, "probe_function", "test_symbolize.c");
+	/* No build id, or another: whatever is there now is not used. */
+	for (i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
+		drop_profile();
+		lid = deleted_location(addr, others[i]);
+		cr_assert(eq(int, profconv_symbolize(prof, NULL, &st), 0));
+		cr_assert(eq(sz, st.symbolized, 0), "build id '%s'", others[i]);
+		cr_assert(eq(sz, st.unsymbolizable, 1), "build id '%s'",
+		    others[i]);
+		cr_assert(eq(int, profconv_profile_location(prof, lid, &loc), 0));
+		cr_assert(eq(sz, loc.nlines, 0));
+	}
 }

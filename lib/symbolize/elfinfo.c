@@ -504,11 +504,19 @@ profconv__unsymbolizable(const char *file)
 	base = base != NULL ? base + 1 : file;
 	if (len == 0 || base[0] == '[' || has_prefix(base, "linux-vdso"))
 		return true;
-	if (has_prefix(file, "/dev/dri/") || strcmp(file, "//anon") == 0 ||
-	    has_prefix(file, "/memfd:"))
-		return true;
+	return has_prefix(file, "/dev/dri/") || strcmp(file, "//anon") == 0 ||
+	    has_prefix(file, "/memfd:");
+}
+
+size_t
+profconv__deleted_file(const char *file)
+{
+	size_t len = strlen(file);
+
 	/* The kernel's mark for a file removed since it was mapped. */
-	return len > 10 && strcmp(file + len - 10, " (deleted)") == 0;
+	if (len > 10 && strcmp(file + len - 10, " (deleted)") == 0)
+		return len - 10;
+	return 0;
 }
 
 bool

@@ -25,6 +25,7 @@
 struct finder {
 	const char *want_id;		/* "" when the mapping has none */
 	struct pc_found *out;
+	bool require_id;		/* refuse files without one */
 	int rc;				/* a hard failure (ENOMEM) */
 	bool done;
 };
@@ -64,7 +65,8 @@ try_in(struct finder *f, const char *root, const char *path)
 		}
 		return false;
 	}
-	if (f->want_id[0] != '\0' && info.build_id[0] != '\0' &&
+	if (f->want_id[0] != '\0' && (info.build_id[0] != '\0' ||
+	    f->require_id) &&
 	    !profconv__build_id_equal(f->want_id, info.build_id)) {
 		if (f->out->mismatch_id[0] == '\0') {
 			memcpy(f->out->mismatch_id, info.build_id,
@@ -209,7 +211,8 @@ int
 profconv__find_binary(const struct pc_find *how, const char *file,
     const char *build_id, struct pc_found *out)
 {
-	struct finder f = { build_id != NULL ? build_id : "", out, 0, false };
+	struct finder f = { build_id != NULL ? build_id : "", out,
+		how->require_id, 0, false };
 	const char *base = strrchr(file, '/');
 
 	memset(out, 0, sizeof(*out));

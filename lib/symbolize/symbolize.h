@@ -102,11 +102,17 @@ uint64_t profconv__load_bias(const struct pc_elfinfo *info, uint64_t start,
 
 /*
  * True when FILE names something that has no symbols on disk, by pprof's
- * Unsymbolizable() rules plus deleted files: "", "[vdso]" and other
- * "[...]" names, "linux-vdso...", "/dev/dri/...", "//anon", "/memfd:...",
- * and "... (deleted)".
+ * Unsymbolizable() rules: "", "[vdso]" and other "[...]" names,
+ * "linux-vdso...", "/dev/dri/...", "//anon" and "/memfd:...".
  */
 bool profconv__unsymbolizable(const char *file);
+
+/*
+ * When FILE is "PATH (deleted)", a file removed since it was mapped, the
+ * length of PATH; else 0.  Whatever sits at PATH now is another file,
+ * used only when its build id is the mapping's.
+ */
+size_t profconv__deleted_file(const char *file);
 
 /*
  * True when ID is a build id that may be used in a path: 2 to 128 hex
@@ -123,6 +129,7 @@ struct pc_find {
 	const char *sysroot;		/* NULL: none */
 	const char *search_path;	/* colon-separated; NULL: none */
 	int pid;			/* > 0: also try /proc/PID/root */
+	bool require_id;		/* refuse files without the build id */
 };
 
 /* A binary found for a mapping, or why none was. */
@@ -141,7 +148,8 @@ struct pc_found {
  * NULL: any).  Candidates, in order: the build-id layouts in each search
  * directory, SYSROOT/FILE (or FILE without a sysroot), /proc/PID/root/FILE,
  * then FILE and its base name under each search directory.  A candidate
- * with another build id is refused and remembered in OUT->mismatch_*.
+ * with another build id is refused and remembered in OUT->mismatch_*;
+ * with HOW->require_id, so is one without a build id.
  * Errors: PROFCONV_ENOTFOUND (no usable file), PROFCONV_ENOMEM.
  */
 int profconv__find_binary(const struct pc_find *how, const char *file,
