@@ -57,4 +57,12 @@
 #define PC_DEBUGLINK_MAX_RATIO 64
 #define PC_DEBUGLINK_MIN_BOUND ((uint64_t)256 << 20)
 
+/*
+ * A binary or separate debug file up to PC_SYM_MAX_COPY bytes is read
+ * into a private copy in memory before libdw maps it (modules.c): a
+ * mapped file truncated while it is read would kill the process with
+ * SIGBUS.  A larger one is mapped in place, and is not protected.
+ */
+#define PC_SYM_MAX_COPY ((uint64_t)1 << 30)
+
 #endif /* PROFCONV_BOUNDS_H */

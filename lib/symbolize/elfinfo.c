@@ -384,7 +384,7 @@ elfinfo_from_fd(struct pc_elfinfo *info, int fd, const char *path)
 	int rc;
 
 	profconv__libelf_init();
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (elf == NULL)
 		return profconv__fail(PROFCONV_EFORMAT, "'%s': %s", path,
 		    elf_errmsg(-1));

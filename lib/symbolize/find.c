@@ -295,7 +295,7 @@ debugfile_matches(const struct pc_debug_query *q, const struct stat *self,
 	Elf *elf;
 
 	profconv__libelf_init();
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (elf == NULL)
 		return false;
 	if (elf_kind(elf) == ELF_K_ELF)
@@ -499,7 +499,7 @@ profconv__altlink_id(const char *file, const char *link, unsigned char *id)
 	if (profconv__open_regular(file, &fd) < 0)
 		return 0;
 	profconv__libelf_init();
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (elf == NULL || elf_getshdrstrndx(elf, &shstrndx) != 0)
 		goto out;
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {

@@ -399,4 +399,56 @@ cp "$TMP/outside/small2" "$TMP/sp/abcdef0123/small2"
 symbolized "$TMP/bid.pb.gz" --search-path "$TMP/sp" ||
 	fail "search path: the SP/ID/BASE layout was not used (control)"
 
+# Issue 29 item 2.  A binary truncated while it is read (a rebuild
+# copied over it): an error naming it, or the result, never SIGBUS.
+# Another process copies over and truncates the library's own shared
+# object (big enough to take a while) while it is symbolized 100 times;
+# before it was read through a private copy, a third of the runs died.
+victim=$(ls "$BIN"/../lib/.libs/libprofconv.so.*.*.* 2>/dev/null | head -n 1)
+if [ -n "$victim" ]; then
+	cp "$victim" "$TMP/victim.orig"
+	cp "$victim" "$TMP/victim.so"
+	set -- $(text_map "$TMP/victim.so")
+	voff=$(($1)) vva=$(($2))
+	vsz=$(readelf -lW "$TMP/victim.so" | awk '$1 == "LOAD" && / R E / {print $5; exit}')
+	vsz=$((vsz))
+	vbase=$((0x7f0000000000))
+	{
+		echo "heap profile: 200: 20000 [ 200: 20000] @ heapprofile"
+		i=0
+		while [ $i -lt 200 ]; do
+			printf '1: 100 [ 1: 100] @ 0x%x\n' $((vbase + vva + vsz * i / 200 + 1))
+			i=$((i + 1))
+		done
+		echo
+		echo "MAPPED_LIBRARIES:"
+		printf '%x-%x r-xp %08x 00:00 0 %s\n' $((vbase + vva)) \
+		    $((vbase + vva + vsz)) "$voff" "$TMP/victim.so"
+	} >"$TMP/victim.heap"
+	touch "$TMP/copying"
+	( while [ -e "$TMP/copying" ]; do
+		cp "$TMP/victim.orig" "$TMP/victim.so"
+		truncate -s 100000 "$TMP/victim.so"
+	done ) &
+	copier=$!
+	i=0 died=0
+	while [ $i -lt 100 ]; do
+		"$PROFCONV" symbolize --no-compress -o "$TMP/victim.pb" \
+		    "$TMP/victim.heap" >/dev/null 2>"$TMP/victim.err"
+		rc=$?
+		if [ $rc -gt 128 ] || grep -q 'Sanitizer\|deadly signal' "$TMP/victim.err"; then
+			died=$((died + 1))
+		elif [ $rc -ne 0 ] && ! grep -q "$TMP/victim.so" "$TMP/victim.err"; then
+			cat "$TMP/victim.err" >&2
+			fail "truncated: an error that does not name the file"
+		fi
+		i=$((i + 1))
+	done
+	rm -f "$TMP/copying"
+	wait $copier
+	[ $died -eq 0 ] || fail "truncated: $died of 100 runs died of a signal"
+else
+	fail "truncated: no lib/.libs/libprofconv.so.* to use"
+fi
+
 finish
