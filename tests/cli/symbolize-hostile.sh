@@ -4,7 +4,10 @@
 # mapped file and as the separate debug file, more mapped files than
 # open files allowed, debug info that is not UTF-8, and symbolization
 # from several threads with $DEBUGINFOD_URLS set (no connection, no
-# environment changes: issue 16 items 1, 6, 13, 14 and 18).
+# environment changes: issue 16 items 1, 6, 13, 14 and 18); and at the
+# end issue 29 items 2 to 6 and 12: sizeless symbols against addr2line,
+# device nodes never opened, escapes from --sysroot and --search-path, a
+# sparse debuglink target, a binary truncated while it is read.
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
 SRC=$PROFCONV_SRCDIR/tests/symbolize
