@@ -61,7 +61,9 @@
  * A binary or separate debug file up to PC_SYM_MAX_COPY bytes is read
  * into a private copy in memory before libdw maps it (modules.c): a
  * mapped file truncated while it is read would kill the process with
- * SIGBUS.  A larger one is mapped in place, and is not protected.
+ * SIGBUS.  A larger one (or one over RLIMIT_FSIZE, which a memfd obeys,
+ * or a binary when debuginfod is on, whose libdwfl search needs the
+ * file itself) is mapped in place, and is not protected.
  */
 #define PC_SYM_MAX_COPY ((uint64_t)1 << 30)
 

@@ -58,12 +58,14 @@ make_debuginfo_path(struct profconv_symbolizer *s)
  * into *OUT; FD is closed either way.  libelf maps what it is given,
  * and a mapped file truncated while it is read (a rebuild copied over
  * it) kills the process with SIGBUS; a copy no one else can reach
- * cannot shrink.  A file over PC_SYM_MAX_COPY is left mapped in place.
+ * cannot shrink.  A file over PC_SYM_MAX_COPY, or over RLIMIT_FSIZE, is
+ * left mapped in place.
  * Errors: PROFCONV_EIO (read error, or the file shrank while copied).
  */
 int
 profconv__sym_private_copy(int fd, const char *path, int *out)
 {
+	struct rlimit rl;
 	struct stat st;
 	off_t off = 0;
 	ssize_t n;
@@ -71,6 +73,11 @@ profconv__sym_private_copy(int fd, const char *path, int *out)
 
 	*out = fd;
 	if (fstat(fd, &st) != 0 || (uint64_t)st.st_size > PC_SYM_MAX_COPY)
+		return 0;
+	/* Growing a memfd past RLIMIT_FSIZE raises SIGXFSZ, as for a file:
+	 * under such a limit the file is read as it is. */
+	if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    (uint64_t)st.st_size > rl.rlim_cur)
 		return 0;
 	mfd = memfd_create("profconv-elf", MFD_CLOEXEC);
 	if (mfd < 0)
@@ -362,7 +369,10 @@ profconv__sym_handle_open(struct profconv_symbolizer *sz, struct sym_module *m,
 		    dwfl_errmsg(-1));
 	}
 	rc = profconv__open_regular(m->path, &fd);
-	if (rc == 0)
+	/* libdwfl's own debug file search (--debuginfod) tells the binary
+	 * from its debug file by the inode of the descriptor it holds: a
+	 * copy would be taken for a stripped debug file of itself. */
+	if (rc == 0 && !sz->opts.debuginfod)
 		rc = profconv__sym_private_copy(fd, m->path, &fd);
 	if (rc == 0) {
 		/* Debug info compressed in the binary itself (gcc -gz),
