@@ -3,11 +3,14 @@
 
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "helpers.h"
 #include "symbolize/symbolize.h"
@@ -119,7 +122,10 @@ Test(symbolize, follows_pprof_unsymbolizable_rules)
 	cr_assert(profconv__unsymbolizable("/dev/dri/renderD128"));
 	cr_assert(profconv__unsymbolizable("//anon"));
 	cr_assert(profconv__unsymbolizable("/memfd:jit (deleted)"));
-	cr_assert(profconv__unsymbolizable("/usr/bin/prog (deleted)"));
+	/* Used when the build id proves it the same file (below). */
+	cr_assert(not(profconv__unsymbolizable("/usr/bin/prog (deleted)")));
+	cr_assert(eq(sz, profconv__deleted_file("/usr/bin/prog (deleted)"), 13));
+	cr_assert(eq(sz, profconv__deleted_file("/usr/bin/prog"), 0));
 	cr_assert(not(profconv__unsymbolizable("/usr/lib/libc.so.6")));
 	cr_assert(not(profconv__unsymbolizable("./a.out")));
 }
@@ -503,4 +509,162 @@ Test(symbolize, reports_progress_in_modules)
 	cr_assert(eq(u64, seen[1], 1));
 	cr_assert(eq(u64, seen[2], 1));
 	expect_function(lid, "probe_function", "test_symbolize.c");
+}
+
+/* --- paths inside a root -------------------------------------------------- */
+
+static char root_dir[64];
+
+/* A root with a file, links into it of every kind, a loop and an escape. */
+static void
+make_root(void)
+{
+	char cmd[512];
+
+	snprintf(root_dir, sizeof(root_dir), "/tmp/test_symbolize.XXXXXX");
+	cr_assert(not(zero(ptr, mkdtemp(root_dir))));
+	snprintf(cmd, sizeof(cmd), "cd %s && mkdir a && echo in >a/file && "
+	    "ln -s /a/file abs && ln -s a/../a/file rel && "
+	    "ln -s ../../../a/file up && ln -s loop loop && "
+	    "ln -s /etc/hostname esc && ln -s /a absdir", root_dir);
+	cr_assert(eq(int, system(cmd), 0), "%s", cmd);
+}
+
+static void
+remove_root(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root_dir);
+	(void)system(cmd);
+}
+
+/* The inode PATH (inside the root) resolves to by both ways, or 0. */
+static ino_t
+resolved_inode(const char *path, int *err)
+{
+	struct stat st, st2;
+	char *real = NULL;
+	int rootfd, fd, fd2;
+	ino_t ino = 0;
+
+	rootfd = open(root_dir, O_PATH | O_DIRECTORY);
+	cr_assert(ge(int, rootfd, 0));
+	fd = profconv__walk_in_root(rootfd, path);
+	*err = fd < 0 ? errno : 0;
+	if (fd >= 0) {
+		cr_assert(eq(int, fstat(fd, &st), 0));
+		ino = st.st_ino;
+		close(fd);
+	}
+	close(rootfd);
+	/* The library's way (openat2 where the kernel has it) agrees. */
+	if (profconv__open_in_root(root_dir, path, &fd2, &real) == 0) {
+		cr_assert(eq(int, fstat(fd2, &st2), 0));
+		cr_assert(eq(u64, (uint64_t)st2.st_ino, (uint64_t)ino), "%s",
+		    path);
+		cr_assert(eq(int, strncmp(real, root_dir, strlen(root_dir)), 0),
+		    "%s is %s", path, real);
+		close(fd2);
+		free(real);
+	} else {
+		cr_assert(eq(u64, (uint64_t)ino, 0), "%s", path);
+	}
+	return ino;
+}
+
+Test(symbolize, resolves_paths_inside_a_root, .init = make_root,
+    .fini = remove_root)
+{
+	char file[128];
+	struct stat st;
+	int err;
+
+	snprintf(file, sizeof(file), "%s/a/file", root_dir);
+	cr_assert(eq(int, stat(file, &st), 0));
+	cr_assert(eq(u64, (uint64_t)resolved_inode("/a/file", &err),
+	    (uint64_t)st.st_ino));
+	cr_assert(eq(u64, (uint64_t)resolved_inode("/../../../a/./file",
+	    &err), (uint64_t)st.st_ino));
+	cr_assert(eq(u64, (uint64_t)resolved_inode("/abs", &err),
+	    (uint64_t)st.st_ino));
+	cr_assert(eq(u64, (uint64_t)resolved_inode("rel", &err),
+	    (uint64_t)st.st_ino));
+	cr_assert(eq(u64, (uint64_t)resolved_inode("/up", &err),
+	    (uint64_t)st.st_ino));
+	cr_assert(eq(u64, (uint64_t)resolved_inode("/absdir/../absdir/file",
+	    &err), (uint64_t)st.st_ino));
+	cr_assert(eq(u64, (uint64_t)resolved_inode("/esc", &err), 0));
+	cr_assert(eq(int, err, ENOENT));
+	cr_assert(eq(u64, (uint64_t)resolved_inode("/loop", &err), 0));
+	cr_assert(eq(int, err, ELOOP));
+	cr_assert(eq(u64, (uint64_t)resolved_inode("/a/file/x", &err), 0));
+	cr_assert(eq(int, err, ENOTDIR));
+}
+
+Test(symbolize, uses_only_hex_build_ids_in_paths)
+{
+	cr_assert(profconv__build_id_valid("c7784650f8d4ab980208fc09fd353d76"));
+	cr_assert(profconv__build_id_valid("ABCDEF01"));
+	cr_assert(not(profconv__build_id_valid("../out")));
+	cr_assert(not(profconv__build_id_valid("abc/def")));
+	cr_assert(not(profconv__build_id_valid("abc")));
+	cr_assert(not(profconv__build_id_valid("")));
+}
+
+/* --- deleted files -------------------------------------------------------- */
+
+/* This program's location at ADDR, its file marked deleted, with BUILD_ID
+ * ("self": its own). */
+static uint32_t
+deleted_location(uintptr_t addr, const char *build_id)
+{
+	struct profconv_mapping m = { 0 };
+	struct pc_elfinfo info;
+	char file[4096], marked[4200];
+	uint32_t mid, lid;
+	int fd;
+
+	self_mapping(addr, &m, file, sizeof(file));
+	cr_assert(eq(int, profconv__elfinfo_read(&info, file, &fd), 0));
+	close(fd);
+	cr_assert(not(eq(str, info.build_id, "")), "%s has no build id", file);
+	snprintf(marked, sizeof(marked), "%s (deleted)", file);
+	m.file = marked;
+	m.build_id = strcmp(build_id, "self") == 0 ? info.build_id : build_id;
+	cr_assert(eq(int, profconv_profile_new(&prof), 0));
+	cr_assert(eq(int, profconv_profile_add_mapping(prof, &m, &mid), 0));
+	cr_assert(eq(int, profconv_profile_add_location(prof, mid, addr, NULL,
+	    0, 0, &lid), 0));
+	profconv__elfinfo_free(&info);
+	return lid;
+}
+
+Test(symbolize, uses_a_deleted_file_only_when_its_build_id_proves_it)
+{
+	static const char *const others[] = {
+		"", "00112233445566778899aabbccddeeff00112233", "../x",
+	};
+	struct profconv_symbolize_stats st;
+	struct profconv_location loc;
+	uintptr_t addr = (uintptr_t)probe_function + 2;
+	uint32_t lid = deleted_location(addr, "self");
+	size_t i;
+
+	/* The file at the path is the very one: its build id says so. */
+	cr_assert(eq(int, profconv_symbolize(prof, NULL, &st), 0),
+	    "%s", profconv_errmsg());
+	cr_assert(eq(sz, st.symbolized, 1));
+	expect_function(lid, "probe_function", "test_symbolize.c");
+	/* No build id, or another: whatever is there now is not used. */
+	for (i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
+		drop_profile();
+		lid = deleted_location(addr, others[i]);
+		cr_assert(eq(int, profconv_symbolize(prof, NULL, &st), 0));
+		cr_assert(eq(sz, st.symbolized, 0), "build id '%s'", others[i]);
+		cr_assert(eq(sz, st.unsymbolizable, 1), "build id '%s'",
+		    others[i]);
+		cr_assert(eq(int, profconv_profile_location(prof, lid, &loc), 0));
+		cr_assert(eq(sz, loc.nlines, 0));
+	}
 }

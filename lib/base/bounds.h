@@ -65,4 +65,25 @@
 #define PC_VIEW_MAX_NAME 1024
 #define PC_VIEW_CUT_FRAME "[stack cut: deeper than 1024 frames]"
 
+/*
+ * A separate debug file found by its .gnu_debuglink is checked by the
+ * CRC-32 of the whole file (find.c); one whose size is more than
+ * PC_DEBUGLINK_MAX_RATIO times the binary's and more than
+ * PC_DEBUGLINK_MIN_BOUND is not read and not used, as if absent (a
+ * sparse 20 GB file took 70 s per candidate).  Debug files found by
+ * build id are not read whole, and not bounded.
+ */
+#define PC_DEBUGLINK_MAX_RATIO 64
+#define PC_DEBUGLINK_MIN_BOUND ((uint64_t)256 << 20)
+
+/*
+ * A binary or separate debug file up to PC_SYM_MAX_COPY bytes is read
+ * into a private copy in memory before libdw maps it (modules.c): a
+ * mapped file truncated while it is read would kill the process with
+ * SIGBUS.  A larger one (or one over RLIMIT_FSIZE, which a memfd obeys,
+ * or a binary when debuginfod is on, whose libdwfl search needs the
+ * file itself) is mapped in place, and is not protected.
+ */
+#define PC_SYM_MAX_COPY ((uint64_t)1 << 30)
+
 #endif /* PROFCONV_BOUNDS_H */

@@ -99,20 +99,49 @@ sym_rank(const GElf_Sym *sym)
 	    bind == STB_WEAK ? 1 : 0);
 }
 
+/*
+ * How far a symbol of size 0 at ADDR (with ELF's BIAS) reaches: to the
+ * end of its section SHNDX, as addr2line and eu-addr2line let it (so the
+ * PLT is not "_init", nor what lies past .fini "_fini"); its own address
+ * alone when the section is unknown.
+ */
+static uint64_t
+sizeless_reach(Elf *elf, GElf_Word shndx, GElf_Addr addr, Dwarf_Addr bias)
+{
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+	uint64_t end;
+
+	if (elf == NULL || shndx == SHN_ABS || shndx == SHN_COMMON ||
+	    shndx >= SHN_LORESERVE)
+		return 1;
+	scn = elf_getscn(elf, shndx);
+	if (scn == NULL || gelf_getshdr(scn, &sh) == NULL ||
+	    (sh.sh_flags & SHF_ALLOC) == 0)
+		return 1;
+	end = sh.sh_addr + sh.sh_size + bias;
+	return end > addr ? end - addr : 1;
+}
+
 static int
 load_symtab(struct pc_symmod *m)
 {
 	int i, n = dwfl_module_getsymtab(m->mod);
 	size_t j, k;
 	const char *name;
+	Dwarf_Addr bias;
 	GElf_Addr addr;
+	GElf_Word shndx;
 	GElf_Sym sym;
+	Elf *elf;
 	int type;
 
 	m->symtab_loaded = true;
 	for (i = 1; i < n; i++) {
-		name = dwfl_module_getsym_info(m->mod, i, &sym, &addr, NULL,
-		    NULL, NULL);
+		elf = NULL;
+		bias = 0;
+		name = dwfl_module_getsym_info(m->mod, i, &sym, &addr, &shndx,
+		    &elf, &bias);
 		type = GELF_ST_TYPE(sym.st_info);
 		if (name == NULL || name[0] == '\0' || sym.st_shndx == SHN_UNDEF ||
 		    (type != STT_FUNC && type != STT_GNU_IFUNC))
@@ -120,7 +149,8 @@ load_symtab(struct pc_symmod *m)
 		if (PC_GROW(m->syms, m->syms_cap, m->nsyms, 1) < 0)
 			return PROFCONV_ENOMEM;
 		m->syms[m->nsyms].addr = addr - m->main_bias;
-		m->syms[m->nsyms].size = sym.st_size;
+		m->syms[m->nsyms].size = sym.st_size != 0 ? sym.st_size :
+		    sizeless_reach(elf, shndx, addr, bias);
 		m->syms[m->nsyms].name = name;
 		m->syms[m->nsyms].rank = sym_rank(&sym);
 		m->nsyms++;
@@ -158,8 +188,9 @@ profconv__dwarf_find_sym(struct pc_symmod *m, uint64_t addr)
 	if (lo == 0)
 		return NULL;
 	s = &m->syms[lo - 1];
-	/* A symbol without a size runs up to the next one. */
-	if (s->size != 0 && addr - s->addr >= s->size)
+	/* One without a size in ELF runs up to the next one, within its
+	 * section (load_symtab). */
+	if (addr - s->addr >= s->size)
 		return NULL;
 	return s;
 }

@@ -16,7 +16,9 @@
 
 /* An ELF function symbol at a file address. */
 struct pc_sym {
-	uint64_t addr, size;
+	uint64_t addr;
+	uint64_t size;			/* st_size; for size 0, to the end
+					 * of its section */
 	const char *name;
 	int rank;			/* preference among aliases */
 };

@@ -10,12 +10,21 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <gelf.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#if defined(__has_include)
+#if __has_include(<linux/openat2.h>)
+#include <linux/openat2.h>
+#define PC_HAVE_OPENAT2 1
+#endif
+#endif
 #include <elfutils/libdwelf.h>
 
 #include "symbolize/symbolize.h"
@@ -136,32 +145,260 @@ profconv__libelf_init(void)
 	(void)pthread_once(&once, init_libelf);
 }
 
-int
-profconv__open_regular(const char *path, int *fd_out)
+/*
+ * Open the regular file that O_PATH descriptor PFD (whose stat is ST)
+ * names, for reading: through /proc/self/fd, the very inode, else by
+ * PATH again when /proc is not mounted, checking it is still that inode.
+ */
+static int
+reopen_regular(int pfd, const struct stat *st, const char *path)
 {
-	struct stat st;
+	char proc[64];
+	struct stat now;
 	int fd;
 
-	*fd_out = -1;
-	/* A FIFO would block open() itself until a writer came along. */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pfd);
+	fd = open(proc, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd >= 0 || (errno != ENOENT && errno != ENOTDIR))
+		return fd;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
-		return profconv__fail(PROFCONV_ENOTFOUND, "cannot open '%s': %s",
-		    path, strerror(errno));
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		return -1;
+	if (fstat(fd, &now) != 0 || now.st_dev != st->st_dev ||
+	    now.st_ino != st->st_ino) {
 		close(fd);
+		errno = ESTALE;
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * The regular file O_PATH descriptor PFD names (PATH, for messages and
+ * for a system without /proc), opened for reading into *FD_OUT; PFD is
+ * closed.
+ */
+static int
+open_checked(int pfd, const char *path, int *fd_out)
+{
+	struct stat st;
+	int fd, err;
+
+	if (fstat(pfd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(pfd);
 		return profconv__fail(PROFCONV_EFORMAT,
 		    "'%s' is not a regular file", path);
 	}
+	fd = reopen_regular(pfd, &st, path);
+	err = errno;
+	close(pfd);
+	if (fd < 0)
+		return profconv__fail(PROFCONV_ENOTFOUND, "cannot open '%s': %s",
+		    path, strerror(err));
 	*fd_out = fd;
 	return 0;
+}
+
+int
+profconv__open_regular(const char *path, int *fd_out)
+{
+	int pfd;
+
+	*fd_out = -1;
+	/*
+	 * Nothing but a regular file is ever opened for reading: opening a
+	 * device runs its driver (/dev/ptmx makes a pty, a watchdog arms),
+	 * and a FIFO blocks open() until a writer comes.  An O_PATH
+	 * descriptor opens nothing, and says what the path is.
+	 */
+	pfd = open(path, O_PATH | O_CLOEXEC);
+	if (pfd < 0)
+		return profconv__fail(PROFCONV_ENOTFOUND, "cannot open '%s': %s",
+		    path, strerror(errno));
+	return open_checked(pfd, path, fd_out);
+}
+
+/* --- paths inside a root -------------------------------------------------- */
+
+/* Symbolic links followed in one path at most, as the kernel's MAXSYMLINKS. */
+#define MAX_LINKS 40
+
+/* Append component C (N bytes) to the root-relative path P (SIZE). */
+static bool
+push_component(char *p, size_t size, const char *c, size_t n)
+{
+	size_t len = strlen(p);
+
+	if (len + (len > 0) + n + 1 > size)
+		return false;
+	if (len > 0)
+		p[len++] = '/';
+	memcpy(p + len, c, n);
+	p[len + n] = '\0';
+	return true;
+}
+
+int
+profconv__walk_in_root(int rootfd, const char *path)
+{
+	char done[PATH_MAX] = "", rest[PATH_MAX], link[PATH_MAX],
+	    tmp[PATH_MAX];
+	const char *p, *c;
+	size_t n, links = 0, save;
+	struct stat st;
+	ssize_t len;
+
+	if (strlen(path) >= sizeof(rest)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(rest, path, strlen(path) + 1);
+	p = rest;
+	for (;;) {
+		while (*p == '/')
+			p++;
+		if (*p == '\0')
+			break;
+		c = p;
+		while (*p != '\0' && *p != '/')
+			p++;
+		n = (size_t)(p - c);
+		if (n == 1 && c[0] == '.')
+			continue;
+		if (n == 2 && c[0] == '.' && c[1] == '.') {
+			/* Never above the root. */
+			char *slash = strrchr(done, '/');
+
+			if (slash != NULL)
+				*slash = '\0';
+			else
+				done[0] = '\0';
+			continue;
+		}
+		save = strlen(done);
+		if (!push_component(done, sizeof(done), c, n)) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		if (fstatat(rootfd, done, &st, AT_SYMLINK_NOFOLLOW) != 0)
+			return -1;
+		if (!S_ISLNK(st.st_mode)) {
+			if (*p != '\0' && !S_ISDIR(st.st_mode)) {
+				errno = ENOTDIR;
+				return -1;
+			}
+			continue;
+		}
+		if (++links > MAX_LINKS) {
+			errno = ELOOP;
+			return -1;
+		}
+		len = readlinkat(rootfd, done, link, sizeof(link) - 1);
+		if (len < 0)
+			return -1;
+		link[len] = '\0';
+		/* The link's text replaces it; an absolute one starts over
+		 * at the root, not at the host's. */
+		done[save] = '\0';
+		if (link[0] == '/')
+			done[0] = '\0';
+		if ((size_t)snprintf(tmp, sizeof(tmp), "%s%s%s", link,
+		    *p != '\0' ? "/" : "", p) >= sizeof(tmp)) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		memcpy(rest, tmp, strlen(tmp) + 1);
+		p = rest;
+	}
+	return openat(rootfd, done[0] != '\0' ? done : ".",
+	    O_PATH | O_CLOEXEC | O_NOFOLLOW);
+}
+
+/* PATH inside the directory ROOTFD by openat2(RESOLVE_IN_ROOT), O_PATH. */
+static int
+openat2_in_root(int rootfd, const char *path)
+{
+#if defined(SYS_openat2) && defined(PC_HAVE_OPENAT2)
+	struct open_how how;
+
+	memset(&how, 0, sizeof(how));
+	how.flags = O_PATH | O_CLOEXEC;
+	how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
+	return (int)syscall(SYS_openat2, rootfd, path, &how, sizeof(how));
+#else
+	(void)rootfd;
+	(void)path;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+int
+profconv__open_in_root(const char *root, const char *path, int *fd_out,
+    char **real_out)
+{
+	char shown[PATH_MAX], proc[64], real[PATH_MAX];
+	int rootfd, pfd, rc;
+	ssize_t n;
+
+	*fd_out = -1;
+	*real_out = NULL;
+	snprintf(shown, sizeof(shown), "%s%s%s", root, path[0] == '/' ? "" :
+	    "/", path);
+	rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (rootfd < 0)
+		return profconv__fail(PROFCONV_ENOTFOUND, "cannot open '%s': %s",
+		    root, strerror(errno));
+	pfd = openat2_in_root(rootfd, path);
+	/* Kernels before 5.6, and sandboxes that refuse the call. */
+	if (pfd < 0 && (errno == ENOSYS || errno == EPERM))
+		pfd = profconv__walk_in_root(rootfd, path);
+	close(rootfd);
+	if (pfd < 0)
+		return profconv__fail(PROFCONV_ENOTFOUND, "cannot open '%s': %s",
+		    shown, strerror(errno));
+	/* Where it is on this host: what libdwfl is told, and what is
+	 * opened again later. */
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pfd);
+	n = readlink(proc, real, sizeof(real) - 1);
+	if (n <= 0 || real[0] != '/') {
+		close(pfd);
+		return profconv__fail(PROFCONV_ENOTFOUND,
+		    "cannot open '%s': where it is is unknown", shown);
+	}
+	real[n] = '\0';
+	rc = open_checked(pfd, shown, fd_out);
+	if (rc == 0 && (*real_out = strdup(real)) == NULL) {
+		close(*fd_out);
+		*fd_out = -1;
+		return profconv__nomem();
+	}
+	return rc;
+}
+
+/* Read INFO from the file open on FD (PATH, for messages); FD is kept. */
+static int
+elfinfo_from_fd(struct pc_elfinfo *info, int fd, const char *path)
+{
+	Elf *elf;
+	int rc;
+
+	profconv__libelf_init();
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (elf == NULL)
+		return profconv__fail(PROFCONV_EFORMAT, "'%s': %s", path,
+		    elf_errmsg(-1));
+	rc = read_elf(info, elf, path);
+	elf_end(elf);
+	if (rc < 0)
+		profconv__elfinfo_free(info);
+	return rc;
 }
 
 int
 profconv__elfinfo_read(struct pc_elfinfo *info, const char *path,
     int *fd_out)
 {
-	Elf *elf;
 	int fd, rc;
 
 	memset(info, 0, sizeof(*info));
@@ -169,18 +406,31 @@ profconv__elfinfo_read(struct pc_elfinfo *info, const char *path,
 	rc = profconv__open_regular(path, &fd);
 	if (rc < 0)
 		return rc;
-	profconv__libelf_init();
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (elf == NULL) {
-		close(fd);
-		return profconv__fail(PROFCONV_EFORMAT, "'%s': %s", path,
-		    elf_errmsg(-1));
-	}
-	rc = read_elf(info, elf, path);
-	elf_end(elf);
+	rc = elfinfo_from_fd(info, fd, path);
 	if (rc < 0) {
-		profconv__elfinfo_free(info);
 		close(fd);
+		return rc;
+	}
+	*fd_out = fd;
+	return 0;
+}
+
+int
+profconv__elfinfo_read_in(struct pc_elfinfo *info, const char *root,
+    const char *path, int *fd_out, char **real_out)
+{
+	int fd, rc;
+
+	memset(info, 0, sizeof(*info));
+	*fd_out = -1;
+	rc = profconv__open_in_root(root, path, &fd, real_out);
+	if (rc < 0)
+		return rc;
+	rc = elfinfo_from_fd(info, fd, *real_out);
+	if (rc < 0) {
+		close(fd);
+		free(*real_out);
+		*real_out = NULL;
 		return rc;
 	}
 	*fd_out = fd;
@@ -254,11 +504,19 @@ profconv__unsymbolizable(const char *file)
 	base = base != NULL ? base + 1 : file;
 	if (len == 0 || base[0] == '[' || has_prefix(base, "linux-vdso"))
 		return true;
-	if (has_prefix(file, "/dev/dri/") || strcmp(file, "//anon") == 0 ||
-	    has_prefix(file, "/memfd:"))
-		return true;
+	return has_prefix(file, "/dev/dri/") || strcmp(file, "//anon") == 0 ||
+	    has_prefix(file, "/memfd:");
+}
+
+size_t
+profconv__deleted_file(const char *file)
+{
+	size_t len = strlen(file);
+
 	/* The kernel's mark for a file removed since it was mapped. */
-	return len > 10 && strcmp(file + len - 10, " (deleted)") == 0;
+	if (len > 10 && strcmp(file + len - 10, " (deleted)") == 0)
+		return len - 10;
+	return 0;
 }
 
 bool

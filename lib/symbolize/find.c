@@ -19,55 +19,68 @@
 #include <zlib.h>
 #include <elfutils/libdwelf.h>
 
+#include "base/bounds.h"
 #include "symbolize/symbolize.h"
 
 struct finder {
 	const char *want_id;		/* "" when the mapping has none */
 	struct pc_found *out;
+	bool require_id;		/* refuse files without one */
 	int rc;				/* a hard failure (ENOMEM) */
 	bool done;
 };
 
-/* Try PATH; true once a usable file was found or a hard error happened. */
+/*
+ * Try PATH, inside ROOT when ROOT is not NULL; true once a usable file
+ * was found or a hard error happened.
+ */
 static bool
-try_path(struct finder *f, const char *path)
+try_in(struct finder *f, const char *root, const char *path)
 {
 	struct pc_elfinfo info;
+	char *real = NULL;
 	int fd, rc;
 
 	if (f->done)
 		return true;
-	if (access(path, R_OK) != 0)
+	if (root == NULL && access(path, R_OK) != 0)
 		return false;
-	rc = profconv__elfinfo_read(&info, path, &fd);
+	rc = root != NULL ? profconv__elfinfo_read_in(&info, root, path, &fd,
+	    &real) : profconv__elfinfo_read(&info, path, &fd);
 	if (rc == PROFCONV_ENOMEM) {
 		f->rc = rc;
 		f->done = true;
 		return true;
 	}
+	if (rc == PROFCONV_ENOTFOUND)
+		return false;
 	if (rc < 0) {
 		/* Readable but not a usable ELF file: remember the first. */
 		if (f->out->bad_path[0] == '\0') {
 			snprintf(f->out->bad_path, sizeof(f->out->bad_path),
-			    "%s", path);
+			    "%s%s%s", root != NULL ? root : "", root != NULL &&
+			    path[0] != '/' ? "/" : "", path);
 			snprintf(f->out->bad_why, sizeof(f->out->bad_why),
 			    "%s", profconv_errmsg());
 		}
 		return false;
 	}
-	if (f->want_id[0] != '\0' && info.build_id[0] != '\0' &&
+	if (f->want_id[0] != '\0' && (info.build_id[0] != '\0' ||
+	    f->require_id) &&
 	    !profconv__build_id_equal(f->want_id, info.build_id)) {
 		if (f->out->mismatch_id[0] == '\0') {
 			memcpy(f->out->mismatch_id, info.build_id,
 			    sizeof(info.build_id));
 			snprintf(f->out->mismatch_path,
-			    sizeof(f->out->mismatch_path), "%s", path);
+			    sizeof(f->out->mismatch_path), "%s",
+			    real != NULL ? real : path);
 		}
 		profconv__elfinfo_free(&info);
+		free(real);
 		close(fd);
 		return false;
 	}
-	f->out->path = strdup(path);
+	f->out->path = real != NULL ? real : strdup(path);
 	if (f->out->path == NULL) {
 		profconv__elfinfo_free(&info);
 		close(fd);
@@ -78,6 +91,44 @@ try_path(struct finder *f, const char *path)
 	}
 	f->done = true;
 	return true;
+}
+
+static bool
+try_path(struct finder *f, const char *path)
+{
+	return try_in(f, NULL, path);
+}
+
+/*
+ * Does PATH, from a profile, have a "." or ".." component?  Under a
+ * search directory it would name files outside it.
+ */
+static bool
+has_dot_component(const char *path)
+{
+	const char *p = path;
+	size_t n;
+
+	while (*p != '\0') {
+		while (*p == '/')
+			p++;
+		n = strcspn(p, "/");
+		if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' &&
+		    p[1] == '.'))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+bool
+profconv__build_id_valid(const char *id)
+{
+	size_t n = strlen(id);
+
+	/* Hex only: it is used as a path component. */
+	return n >= 2 && n <= 128 && n % 2 == 0 &&
+	    strspn(id, "0123456789abcdefABCDEF") == n;
 }
 
 /* Try the path that FMT and its arguments make. */
@@ -126,7 +177,8 @@ try_by_build_id(struct finder *f, const char *dirs, const char *base)
 	const char *id = f->want_id, *dir;
 	char buf[PATH_MAX];
 
-	if (dirs == NULL || strlen(id) < 3)
+	if (dirs == NULL || !profconv__build_id_valid(id) ||
+	    has_dot_component(base) || base[0] == '\0')
 		return;
 	while ((dir = next_dir(&dirs, buf, sizeof(buf))) != NULL) {
 		if (try_fmt(f, "%s/%s/%s", dir, id, base) ||
@@ -145,10 +197,11 @@ try_by_name(struct finder *f, const char *dirs, const char *file,
 	const char *dir;
 	char buf[PATH_MAX];
 
-	if (dirs == NULL)
+	if (dirs == NULL || has_dot_component(base) || base[0] == '\0')
 		return;
 	while ((dir = next_dir(&dirs, buf, sizeof(buf))) != NULL) {
-		if ((file[0] == '/' && try_fmt(f, "%s%s", dir, file)) ||
+		if ((file[0] == '/' && !has_dot_component(file) &&
+		    try_fmt(f, "%s%s", dir, file)) ||
 		    try_fmt(f, "%s/%s", dir, base))
 			return;
 	}
@@ -158,7 +211,8 @@ int
 profconv__find_binary(const struct pc_find *how, const char *file,
     const char *build_id, struct pc_found *out)
 {
-	struct finder f = { build_id != NULL ? build_id : "", out, 0, false };
+	struct finder f = { build_id != NULL ? build_id : "", out,
+		how->require_id, 0, false };
 	const char *base = strrchr(file, '/');
 
 	memset(out, 0, sizeof(*out));
@@ -166,14 +220,18 @@ profconv__find_binary(const struct pc_find *how, const char *file,
 	base = base != NULL ? base + 1 : file;
 	/* A build id names the very file, wherever the path points. */
 	try_by_build_id(&f, how->search_path, base);
+	/* Inside a root, "..", and links, absolute or not, stay in it. */
 	if (how->sysroot != NULL && how->sysroot[0] != '\0')
-		try_fmt(&f, "%s%s%s", how->sysroot, file[0] == '/' ? "" : "/",
-		    file);
+		try_in(&f, how->sysroot, file);
 	else
 		try_path(&f, file);
 	/* A process in a container sees its files under its own root. */
-	if (how->pid > 0 && file[0] == '/')
-		try_fmt(&f, "/proc/%d/root%s", how->pid, file);
+	if (how->pid > 0 && file[0] == '/') {
+		char root[64];
+
+		snprintf(root, sizeof(root), "/proc/%d/root", how->pid);
+		try_in(&f, root, file);
+	}
 	try_by_name(&f, how->search_path, file, base);
 	if (f.rc < 0)
 		return f.rc;
@@ -210,9 +268,26 @@ file_crc(int fd, uint32_t *crc)
 	return n == 0;
 }
 
-/* Is the file open on FD the debug file QUERY wants? */
+/*
+ * May the whole of a debug file of SIZE bytes be read for its CRC, for
+ * the binary SELF (NULL: unknown)?  base/bounds.h.
+ */
 static bool
-debugfile_matches(const struct pc_debug_query *q, int fd)
+crc_affordable(const struct stat *self, off_t size)
+{
+	uint64_t bound = PC_DEBUGLINK_MIN_BOUND;
+
+	if (self != NULL && (uint64_t)self->st_size <= UINT64_MAX /
+	    PC_DEBUGLINK_MAX_RATIO && (uint64_t)self->st_size *
+	    PC_DEBUGLINK_MAX_RATIO > bound)
+		bound = (uint64_t)self->st_size * PC_DEBUGLINK_MAX_RATIO;
+	return size >= 0 && (uint64_t)size <= bound;
+}
+
+/* Is the file open on FD (of SIZE bytes) the debug file QUERY wants? */
+static bool
+debugfile_matches(const struct pc_debug_query *q, const struct stat *self,
+    int fd, off_t size)
 {
 	const void *bits;
 	ssize_t n = -1;
@@ -220,7 +295,7 @@ debugfile_matches(const struct pc_debug_query *q, int fd)
 	Elf *elf;
 
 	profconv__libelf_init();
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (elf == NULL)
 		return false;
 	if (elf_kind(elf) == ELF_K_ELF)
@@ -237,27 +312,39 @@ debugfile_matches(const struct pc_debug_query *q, int fd)
 		return same;
 	}
 	elf_end(elf);
-	return q->crc == 0 || (file_crc(fd, &crc) && crc == q->crc);
+	if (q->crc == 0)
+		return true;
+	return crc_affordable(self, size) && file_crc(fd, &crc) &&
+	    crc == q->crc;
 }
 
-/* Try PATH as the debug file; its descriptor, or -1. */
+/*
+ * Try PATH, inside ROOT unless it is "", as the debug file; its
+ * descriptor, or -1.  Inside a root, *REAL_OUT is the file's path on
+ * this host (malloc'd).
+ */
 static int
 try_debugfile(const struct pc_debug_query *q, const struct stat *self,
-    const char *path)
+    const char *root, const char *path, char **real_out)
 {
 	struct stat st;
 	int fd;
 
-	if (access(path, R_OK) != 0 || profconv__open_regular(path, &fd) < 0)
-		return -1;
-	/* A debuglink naming the very file it is in. */
-	if (self != NULL && fstat(fd, &st) == 0 && st.st_dev == self->st_dev &&
-	    st.st_ino == self->st_ino) {
-		close(fd);
+	*real_out = NULL;
+	if (root[0] != '\0') {
+		if (profconv__open_in_root(root, path, &fd, real_out) < 0)
+			return -1;
+	} else if (access(path, R_OK) != 0 ||
+	    profconv__open_regular(path, &fd) < 0) {
 		return -1;
 	}
-	if (!debugfile_matches(q, fd)) {
+	/* Not the file, or a debuglink naming the very file it is in. */
+	if (fstat(fd, &st) != 0 || (self != NULL && st.st_dev ==
+	    self->st_dev && st.st_ino == self->st_ino) ||
+	    !debugfile_matches(q, self, fd, st.st_size)) {
 		close(fd);
+		free(*real_out);
+		*real_out = NULL;
 		return -1;
 	}
 	return fd;
@@ -265,14 +352,15 @@ try_debugfile(const struct pc_debug_query *q, const struct stat *self,
 
 static int
 try_debugfmt(const struct pc_debug_query *q, const struct stat *self,
-    char **path_out, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    const char *root, char **path_out, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 
+/* Try the path FMT makes, inside ROOT unless it is "". */
 static int
 try_debugfmt(const struct pc_debug_query *q, const struct stat *self,
-    char **path_out, const char *fmt, ...)
+    const char *root, char **path_out, const char *fmt, ...)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], *real;
 	va_list ap;
 	int n, fd;
 
@@ -281,18 +369,23 @@ try_debugfmt(const struct pc_debug_query *q, const struct stat *self,
 	va_end(ap);
 	if (n < 0 || (size_t)n >= sizeof(path))
 		return -1;
-	fd = try_debugfile(q, self, path);
-	if (fd >= 0 && (*path_out = strdup(path)) == NULL) {
+	fd = try_debugfile(q, self, root, path, &real);
+	if (fd >= 0 && real != NULL)
+		*path_out = real;
+	else if (fd >= 0 && (*path_out = strdup(path)) == NULL) {
 		close(fd);
 		return -1;
 	}
 	return fd;
 }
 
-/* LINK under each directory of DIRS: DIR/FILEDIR/LINK, then DIR/LINK. */
+/*
+ * LINK under each directory of DIRS: DIR/FILEDIR/LINK, then DIR/LINK,
+ * inside ROOT unless it is "".
+ */
 static int
 try_debugdirs(const struct pc_debug_query *q, const struct stat *self,
-    const char *dirs, const char *prefix, const char *filedir,
+    const char *dirs, const char *root, const char *filedir,
     char **path_out)
 {
 	char buf[PATH_MAX];
@@ -305,10 +398,10 @@ try_debugdirs(const struct pc_debug_query *q, const struct stat *self,
 		if (dir[0] != '/')
 			continue;
 		if (filedir[0] == '/')
-			fd = try_debugfmt(q, self, path_out, "%s%s%s/%s",
-			    prefix, dir, filedir, q->link);
+			fd = try_debugfmt(q, self, root, path_out, "%s%s/%s",
+			    dir, filedir, q->link);
 		if (fd < 0)
-			fd = try_debugfmt(q, self, path_out, "%s%s/%s", prefix,
+			fd = try_debugfmt(q, self, root, path_out, "%s/%s",
 			    dir, q->link);
 	}
 	return fd;
@@ -316,12 +409,12 @@ try_debugdirs(const struct pc_debug_query *q, const struct stat *self,
 
 /*
  * By build id: DIR/.build-id/xx/rest.debug under each directory of DIRS
- * (absolute ones), PREFIX before each.  Opened as every file named by a
+ * (absolute ones), inside ROOT unless it is "".  Opened as every file named by a
  * profile is, so a FIFO planted there cannot block.
  */
 static int
 try_build_id(const struct pc_debug_query *q, const struct stat *self,
-    const char *dirs, const char *prefix, char **path_out)
+    const char *dirs, const char *root, char **path_out)
 {
 	static const char hex[] = "0123456789abcdef";
 	char id[2 * 64 + 1], buf[PATH_MAX];
@@ -340,8 +433,8 @@ try_build_id(const struct pc_debug_query *q, const struct stat *self,
 	    (dir = next_dir(&dirs, buf, sizeof(buf))) != NULL) {
 		if (dir[0] != '/')
 			continue;
-		fd = try_debugfmt(q, self, path_out, "%s%s/.build-id/%.2s/%s.debug",
-		    prefix, dir, id, id + 2);
+		fd = try_debugfmt(q, self, root, path_out,
+		    "%s/.build-id/%.2s/%s.debug", dir, id, id + 2);
 	}
 	return fd;
 }
@@ -369,18 +462,18 @@ profconv__find_debugfile(const struct pc_debug_query *q, char **path_out)
 	if (q->link == NULL || q->link[0] == '\0')
 		return -1;
 	if (q->link[0] == '/') {
-		fd = try_debugfmt(q, self, path_out, "%s", q->link);
+		fd = try_debugfmt(q, self, "", path_out, "%s", q->link);
 		if (fd < 0 && root[0] != '\0')
-			fd = try_debugfmt(q, self, path_out, "%s%s", root,
+			fd = try_debugfmt(q, self, root, path_out, "%s",
 			    q->link);
 		return fd;
 	}
 	snprintf(filedir, sizeof(filedir), "%.*s", slash != NULL ?
 	    (int)(slash - q->file) : 1, slash != NULL ? q->file : ".");
-	fd = try_debugfmt(q, self, path_out, "%s/%s", filedir, q->link);
+	fd = try_debugfmt(q, self, "", path_out, "%s/%s", filedir, q->link);
 	if (fd < 0)
-		fd = try_debugfmt(q, self, path_out, "%s/.debug/%s", filedir,
-		    q->link);
+		fd = try_debugfmt(q, self, "", path_out, "%s/.debug/%s",
+		    filedir, q->link);
 	if (fd < 0)
 		fd = try_debugdirs(q, self, q->dirs, "", filedir, path_out);
 	if (fd < 0)
@@ -406,7 +499,7 @@ profconv__altlink_id(const char *file, const char *link, unsigned char *id)
 	if (profconv__open_regular(file, &fd) < 0)
 		return 0;
 	profconv__libelf_init();
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (elf == NULL || elf_getshdrstrndx(elf, &shstrndx) != 0)
 		goto out;
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {

@@ -15,9 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
 
+#include "base/bounds.h"
 #include "symbolize/symbolizer.h"
 
 /* --- the symbolizer's libdwfl setup ------------------------------------- */
@@ -45,6 +48,54 @@ make_debuginfo_path(struct profconv_symbolizer *s)
 	    root != NULL && root[0] != '\0' ? ":" : "",
 	    root != NULL ? root : "",
 	    root != NULL && root[0] != '\0' ? "/usr/lib/debug" : "");
+	return 0;
+}
+
+/* --- private copies -------------------------------------------------------- */
+
+/*
+ * The file open on FD (PATH, for messages) as a private copy in a memfd,
+ * into *OUT; FD is closed either way.  libelf maps what it is given,
+ * and a mapped file truncated while it is read (a rebuild copied over
+ * it) kills the process with SIGBUS; a copy no one else can reach
+ * cannot shrink.  A file over PC_SYM_MAX_COPY, or over RLIMIT_FSIZE, is
+ * left mapped in place.
+ * Errors: PROFCONV_EIO (read error, or the file shrank while copied).
+ */
+int
+profconv__sym_private_copy(int fd, const char *path, int *out)
+{
+	struct rlimit rl;
+	struct stat st;
+	off_t off = 0;
+	ssize_t n;
+	int mfd;
+
+	*out = fd;
+	if (fstat(fd, &st) != 0 || (uint64_t)st.st_size > PC_SYM_MAX_COPY)
+		return 0;
+	/* Growing a memfd past RLIMIT_FSIZE raises SIGXFSZ, as for a file:
+	 * under such a limit the file is read as it is. */
+	if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    (uint64_t)st.st_size > rl.rlim_cur)
+		return 0;
+	mfd = memfd_create("profconv-elf", MFD_CLOEXEC);
+	if (mfd < 0)
+		return 0;
+	while (off < st.st_size) {
+		n = sendfile(mfd, fd, &off, (size_t)(st.st_size - off));
+		if (n <= 0)
+			break;
+	}
+	close(fd);
+	*out = -1;
+	if (off < st.st_size) {
+		close(mfd);
+		return profconv__fail(PROFCONV_EIO, "'%s' changed while it "
+		    "was read (%lld of %lld bytes)", path, (long long)off,
+		    (long long)st.st_size);
+	}
+	*out = mfd;
 	return 0;
 }
 
@@ -112,7 +163,13 @@ find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 		q.id_len = (size_t)n;
 	}
 	fd = profconv__find_debugfile(&q, debuginfo_file_name);
-	return fd >= 0 ? profconv__debug_image(fd, s->jobs) : fd;
+	if (fd < 0 || profconv__sym_private_copy(fd, *debuginfo_file_name,
+	    &fd) < 0) {
+		free(*debuginfo_file_name);
+		*debuginfo_file_name = NULL;
+		return -1;
+	}
+	return profconv__debug_image(fd, s->jobs);
 }
 
 int
@@ -312,6 +369,11 @@ profconv__sym_handle_open(struct profconv_symbolizer *sz, struct sym_module *m,
 		    dwfl_errmsg(-1));
 	}
 	rc = profconv__open_regular(m->path, &fd);
+	/* libdwfl's own debug file search (--debuginfod) tells the binary
+	 * from its debug file by the inode of the descriptor it holds: a
+	 * copy would be taken for a stripped debug file of itself. */
+	if (rc == 0 && !sz->opts.debuginfod)
+		rc = profconv__sym_private_copy(fd, m->path, &fd);
 	if (rc == 0) {
 		/* Debug info compressed in the binary itself (gcc -gz),
 		 * inflated ahead as for a separate debug file. */

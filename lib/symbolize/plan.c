@@ -168,11 +168,34 @@ static int
 locate(struct session *s, const struct pc_mapping *m, const char *file,
     const char *build_id, uint32_t *code)
 {
+	char path[4096];
+	struct pc_find how = s->find;
 	struct pc_found found;
+	size_t len = profconv__deleted_file(file);
 	uint32_t idx = 0;
 	int rc;
 
-	rc = profconv__find_binary(&s->find, file, build_id, &found);
+	/*
+	 * A file deleted since it was mapped: what sits at its path now is
+	 * another file (a rebuild, an upgrade), used only when its build id
+	 * is the mapping's.  Skipped quietly otherwise, as pprof does.
+	 */
+	if (len > 0) {
+		if (!profconv__build_id_valid(build_id) || len >= sizeof(path)) {
+			*code = MAP_UNSYMBOLIZABLE;
+			return 0;
+		}
+		memcpy(path, file, len);
+		path[len] = '\0';
+		file = path;
+		how.require_id = true;
+	}
+	rc = profconv__find_binary(&how, file, build_id, &found);
+	if (len > 0 && rc == PROFCONV_ENOTFOUND) {
+		profconv__found_free(&found);
+		*code = MAP_UNSYMBOLIZABLE;
+		return 0;
+	}
 	if (rc == PROFCONV_ENOTFOUND && found.mismatch_id[0] == '\0' &&
 	    found.bad_path[0] != '\0')
 		return profconv__sym_unusable(s, found.bad_path, found.bad_why,

@@ -46,12 +46,32 @@ void profconv__elfinfo_free(struct pc_elfinfo *info);
 void profconv__libelf_init(void);
 
 /*
- * Open PATH read-only without blocking (a FIFO named by a profile must
- * not hang the caller) and check that it is a regular file; the
- * descriptor goes to *FD_OUT.  Errors: PROFCONV_ENOTFOUND (cannot open),
+ * Open PATH read-only if it is a regular file, without opening anything
+ * else even for a moment (a FIFO would hang the caller, a device's
+ * driver would act); the descriptor goes to *FD_OUT.  Errors: PROFCONV_ENOTFOUND (cannot open),
  * PROFCONV_EFORMAT (not a regular file).
  */
 int profconv__open_regular(const char *path, int *fd_out);
+
+/*
+ * Open PATH inside the directory ROOT as openat2(RESOLVE_IN_ROOT) does:
+ * ".." stops at ROOT, and a symbolic link, absolute or not, is followed
+ * inside ROOT (copied system roots are full of absolute links).  Only a
+ * regular file is opened, as by profconv__open_regular(); its path on
+ * this host goes to *REAL_OUT (malloc'd).  Where the kernel lacks
+ * openat2, profconv__walk_in_root() resolves the path instead.  Errors:
+ * PROFCONV_ENOTFOUND, PROFCONV_EFORMAT (not a regular file),
+ * PROFCONV_ENOMEM.
+ */
+int profconv__open_in_root(const char *root, const char *path, int *fd_out,
+    char **real_out);
+
+/*
+ * PATH inside the directory open on ROOTFD, resolved one component at a
+ * time as RESOLVE_IN_ROOT would (at most 40 links), opened O_PATH: a
+ * descriptor, or -1 with errno.
+ */
+int profconv__walk_in_root(int rootfd, const char *path);
 
 /*
  * Open PATH and read its type, PT_LOAD headers and GNU build id.  On
@@ -61,6 +81,14 @@ int profconv__open_regular(const char *path, int *fd_out);
  */
 int profconv__elfinfo_read(struct pc_elfinfo *info, const char *path,
     int *fd_out);
+
+/*
+ * profconv__elfinfo_read() of PATH inside ROOT, opened as by
+ * profconv__open_in_root(); the file's path on this host goes to
+ * *REAL_OUT (malloc'd).
+ */
+int profconv__elfinfo_read_in(struct pc_elfinfo *info, const char *root,
+    const char *path, int *fd_out, char **real_out);
 
 /*
  * The load bias of a mapping [START, LIMIT) of the file at file offset
@@ -74,11 +102,23 @@ uint64_t profconv__load_bias(const struct pc_elfinfo *info, uint64_t start,
 
 /*
  * True when FILE names something that has no symbols on disk, by pprof's
- * Unsymbolizable() rules plus deleted files: "", "[vdso]" and other
- * "[...]" names, "linux-vdso...", "/dev/dri/...", "//anon", "/memfd:...",
- * and "... (deleted)".
+ * Unsymbolizable() rules: "", "[vdso]" and other "[...]" names,
+ * "linux-vdso...", "/dev/dri/...", "//anon" and "/memfd:...".
  */
 bool profconv__unsymbolizable(const char *file);
+
+/*
+ * When FILE is "PATH (deleted)", a file removed since it was mapped, the
+ * length of PATH; else 0.  Whatever sits at PATH now is another file,
+ * used only when its build id is the mapping's.
+ */
+size_t profconv__deleted_file(const char *file);
+
+/*
+ * True when ID is a build id that may be used in a path: 2 to 128 hex
+ * digits, an even number (find.c).
+ */
+bool profconv__build_id_valid(const char *id);
 
 /* Lowercase hex and compare; true when A and B name the same build id. */
 bool profconv__build_id_equal(const char *a, const char *b);
@@ -89,6 +129,7 @@ struct pc_find {
 	const char *sysroot;		/* NULL: none */
 	const char *search_path;	/* colon-separated; NULL: none */
 	int pid;			/* > 0: also try /proc/PID/root */
+	bool require_id;		/* refuse files without the build id */
 };
 
 /* A binary found for a mapping, or why none was. */
@@ -107,7 +148,8 @@ struct pc_found {
  * NULL: any).  Candidates, in order: the build-id layouts in each search
  * directory, SYSROOT/FILE (or FILE without a sysroot), /proc/PID/root/FILE,
  * then FILE and its base name under each search directory.  A candidate
- * with another build id is refused and remembered in OUT->mismatch_*.
+ * with another build id is refused and remembered in OUT->mismatch_*;
+ * with HOW->require_id, so is one without a build id.
  * Errors: PROFCONV_ENOTFOUND (no usable file), PROFCONV_ENOMEM.
  */
 int profconv__find_binary(const struct pc_find *how, const char *file,

@@ -264,6 +264,9 @@ void profconv__sym_forget_strings(struct session *s);
  * error in strict mode, else a warning; *CODE becomes MAP_UNUSABLE.
  * Errors: PROFCONV_EFORMAT (strict mode).
  */
+/* A private copy of the file open on FD: modules.c. */
+int profconv__sym_private_copy(int fd, const char *path, int *out);
+
 int profconv__sym_unusable(struct session *s, const char *path,
     const char *why, uint32_t *code);
 

@@ -4,7 +4,10 @@
 # mapped file and as the separate debug file, more mapped files than
 # open files allowed, debug info that is not UTF-8, and symbolization
 # from several threads with $DEBUGINFOD_URLS set (no connection, no
-# environment changes: issue 16 items 1, 6, 13, 14 and 18).
+# environment changes: issue 16 items 1, 6, 13, 14 and 18); and at the
+# end issue 29 items 2 to 6 and 12: sizeless symbols against addr2line,
+# device nodes never opened, escapes from --sysroot and --search-path, a
+# sparse debuglink target, a binary truncated while it is read.
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
 SRC=$PROFCONV_SRCDIR/tests/symbolize
@@ -247,4 +250,208 @@ elif command -v valgrind >/dev/null 2>&1; then
 else
 	fail "valgrind missing (CI installs it)"
 fi
+# Issue 29 item 12.  A symbol of size 0 covers up to the end of its
+# section, as in addr2line and eu-addr2line: a PLT stub is not "_init",
+# and an address past .fini is not "_fini".  Checked against addr2line
+# on a binary without debug info, so only the symbol table names things.
+cat >"$TMP/plt.c" <<'C'
+#include <stdio.h>
+int plt_work(int x) { printf("%d\n", x); return x + 1; }
+int main(int argc, char **argv) { (void)argv; return plt_work(argc); }
+C
+gcc -O0 -no-pie -o "$TMP/plt" "$TMP/plt.c" || fail "cannot build plt"
+# section_end FILE NAME: the address after section NAME; section_start too.
+section_start() {
+	printf '%d' "0x$(readelf -SW "$1" | sed 's/^ *\[ *[0-9]*\]//' |
+	    awk -v n="$2" '$1 == n {print $3; exit}')"
+}
+section_end() {
+	set -- $(readelf -SW "$1" | sed 's/^ *\[ *[0-9]*\]//' |
+	    awk -v n="$2" '$1 == n {print $3, $5; exit}')
+	printf '%d' $((0x$1 + 0x$2))
+}
+plt_stub=$(($(section_start "$TMP/plt" .plt) + 0x14))
+init_in=$(($(section_start "$TMP/plt" .init) + 4))
+fini_end=$(section_end "$TMP/plt" .fini)
+past_text=$(((fini_end + 15) / 16 * 16 + 8))
+main_in=$(($(sym "$TMP/plt" main) + 4))
+# heap() adds nothing; a heap profile's addresses are return addresses,
+# one past the call, so each gets 1 more.
+heap "$TMP/plt.heap" "$TMP/plt" 0 $((plt_stub + 1)) $((init_in + 1)) \
+    $((past_text + 1)) $((main_in + 1))
+run 0 "$PROFCONV" symbolize --no-compress -o "$TMP/plt.pb" "$TMP/plt.heap"
+"$PROFCONV" show "$TMP/plt.pb" | awk '
+	/^locations:/ { on = 1; next }
+	/^functions:/ { if (addr != "") print addr, name; exit }
+	on && $2 ~ /^0x/ { if (addr != "") print addr, name; addr = $2; name = "??"; next }
+	on && $1 ~ /^F=/ { name = $2 }' >"$TMP/plt.got"
+for a in $plt_stub $init_in $past_text $main_in; do
+	want=$(addr2line -f -e "$TMP/plt" "$(printf '0x%x' $a)" | head -n 1)
+	got=$(awk -v a="$(printf '0x%x' $a)" '$1 == a {print $2}' "$TMP/plt.got")
+	[ "$got" = "$want" ] ||
+		fail "plt: $(printf '0x%x' $a) is '$got', addr2line says '$want'"
+done
+[ "$(addr2line -f -e "$TMP/plt" "$(printf '0x%x' $plt_stub)" | head -n 1)" = "??" ] ||
+	fail "plt: addr2line names the PLT; the check proves nothing"
+
+# Issue 29 item 3.  Nothing but a regular file is opened for reading:
+# opening /dev/ptmx makes a pty, a FIFO waits for a writer.  strace
+# shows every open of the mapped files; only O_PATH ones (which open
+# nothing) may name them.
+if command -v strace >/dev/null 2>&1; then
+	[ -p "$TMP/fifo" ] || mkfifo "$TMP/fifo"
+	for dev in /dev/ptmx "$TMP/fifo"; do
+		[ -e "$dev" ] || continue
+		heap "$TMP/dev.heap" "$TMP/small" 0 $((work + 4))
+		sed -i "s|$TMP/small\$|$dev|" "$TMP/dev.heap"
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+		    timeout 20 strace -f -qq -e trace=open,openat,openat2 \
+		    -o "$TMP/dev.strace" "$PROFCONV" symbolize --no-compress \
+		    -o "$TMP/dev.pb" "$TMP/dev.heap" >/dev/null 2>&1
+		grep -q "\"$dev\"" "$TMP/dev.strace" ||
+			fail "$dev: never looked at; the check proves nothing"
+		if grep "\"$dev\"" "$TMP/dev.strace" | grep -qv O_PATH; then
+			grep "\"$dev\"" "$TMP/dev.strace" >&2
+			fail "$dev: opened, though it is no regular file"
+		fi
+	done
+else
+	fail "strace missing (CI installs it)"
+fi
+
+# Issue 29 item 6.  A .gnu_debuglink candidate is checked by the CRC of
+# the whole file; a sparse 20 GB one (the real debug file, grown) is not
+# read: it is over the bound (64 times the binary, at least 256 MiB), so
+# the run is fast and names functions from the symbol table.  Built
+# without a build id, so the CRC is the only check.
+gcc -g -O0 -no-pie -Wl,--build-id=none -o "$TMP/nobid" "$TMP/small.c" ||
+	fail "cannot build nobid"
+objcopy --only-keep-debug "$TMP/nobid" "$TMP/nobid.debug"
+objcopy --strip-debug --add-gnu-debuglink="$TMP/nobid.debug" "$TMP/nobid"
+heap "$TMP/nobid.heap" "$TMP/nobid" 0 $(($(sym "$TMP/nobid" small_work) + 4))
+run 0 timeout 20 "$PROFCONV" symbolize --no-compress -o "$TMP/nobid.pb" \
+    "$TMP/nobid.heap"
+"$PROFCONV" show "$TMP/nobid.pb" | grep -q 'small_work .*small\.c:[0-9]' ||
+	fail "debuglink: the debug file was not used (control)"
+if truncate -s 20G "$TMP/nobid.debug" 2>/dev/null; then
+	run 0 timeout 20 "$PROFCONV" symbolize --no-compress \
+	    -o "$TMP/sparse.pb" "$TMP/nobid.heap"
+	"$PROFCONV" show "$TMP/sparse.pb" >"$TMP/sparse.txt"
+	grep -q 'F=[0-9]* small_work' "$TMP/sparse.txt" ||
+		fail "sparse debug file: the symbol table was not used"
+	grep -q 'small\.c:' "$TMP/sparse.txt" &&
+		fail "sparse debug file: used, though its CRC cannot match"
+	rm -f "$TMP/nobid.debug"
+else
+	echo "note: no sparse files here; the debuglink bound is not checked" >&2
+fi
+
+# Issue 29 item 4.  --sysroot and --search-path are directories, not
+# string prefixes: a ".." in a mapped path, an absolute link in the
+# sysroot and a build id used as a path component all stay inside them.
+# The host's $TMP/small is what an escape would reach.
+mkdir -p "$TMP/root/usr/bin" "$TMP/root/usr/lib" "$TMP/sp" "$TMP/outside"
+# symbolized HEAP ARGS...: did symbolize name small_work from HEAP?
+symbolized() {
+	h=$1
+	shift
+	"$PROFCONV" symbolize --no-compress -o "$TMP/esc.pb" "$@" "$h" \
+	    >/dev/null 2>&1 &&
+	    "$PROFCONV" show "$TMP/esc.pb" | grep -q 'F=[0-9]* small_work'
+}
+# A ".." climbing out of the sysroot.
+heap "$TMP/dots.heap" "$TMP/small" 0 $((work + 4))
+sed -i "s|$TMP/small\$|/../../../../../../..$TMP/small|" "$TMP/dots.heap"
+symbolized "$TMP/dots.heap" --sysroot "$TMP/root" &&
+	fail "sysroot: '..' in the mapped path reached the host"
+# An absolute link in the sysroot means the sysroot's file...
+ln -s /usr/lib/profconv-test-small "$TMP/root/usr/bin/small"
+cp "$TMP/small" "$TMP/root/usr/lib/profconv-test-small"
+heap "$TMP/link.heap" "$TMP/small" 0 $((work + 4))
+sed -i "s|$TMP/small\$|/usr/bin/small|" "$TMP/link.heap"
+symbolized "$TMP/link.heap" --sysroot "$TMP/root" ||
+	fail "sysroot: an absolute link was not followed inside the sysroot"
+# ... never the host's.
+ln -s "$TMP/small" "$TMP/root/usr/bin/escape"
+sed -i "s|/usr/bin/small\$|/usr/bin/escape|" "$TMP/link.heap"
+symbolized "$TMP/link.heap" --sysroot "$TMP/root" &&
+	fail "sysroot: an absolute link reached the host's file"
+# A ".." under a search directory.
+sed -i "s|/usr/bin/escape\$|/../small|" "$TMP/link.heap"
+symbolized "$TMP/link.heap" --search-path "$TMP/sp" &&
+	fail "search path: '..' in the mapped path left the directory"
+# A build id that is a path: "../outside" makes SP/../outside/small2 of the
+# pprof layout SP/ID/BASE.  The file has no build id to refuse it by.
+gcc -g -O0 -no-pie -Wl,--build-id=none -o "$TMP/outside/small2" "$TMP/small.c" ||
+	fail "cannot build small2"
+heap "$TMP/bid.heap" "$TMP/outside/small2" 0 $(($(sym "$TMP/outside/small2" small_work) + 4))
+awk -v f="/nowhere/small2" '/r-xp/ { split($1, r, "-");
+	printf "%s-%s r-xp %s (@%s) abcdef0123\n", r[1], r[2], f, $3; next } 1' \
+    "$TMP/bid.heap" >"$TMP/bid2.heap"
+"$PROFCONV" text2pb -o "$TMP/bid.pb.gz" "$TMP/bid2.heap" &&
+	gzip -dc "$TMP/bid.pb.gz" >"$TMP/bid.pb" ||
+	fail "cannot make the build-id profile"
+perl -pi -e 's|abcdef0123|../outside|' "$TMP/bid.pb"
+"$PROFCONV" show "$TMP/bid.pb" | grep -q ' \.\./outside$' ||
+	fail "build id: the profile does not have '../outside'"
+symbolized "$TMP/bid.pb" --search-path "$TMP/sp" &&
+	fail "search path: a build id reached a file outside the directory"
+# The control: with the hex id kept, the pprof layout is used.
+mkdir -p "$TMP/sp/abcdef0123"
+cp "$TMP/outside/small2" "$TMP/sp/abcdef0123/small2"
+symbolized "$TMP/bid.pb.gz" --search-path "$TMP/sp" ||
+	fail "search path: the SP/ID/BASE layout was not used (control)"
+
+# Issue 29 item 2.  A binary truncated while it is read (a rebuild
+# copied over it): an error naming it, or the result, never SIGBUS.
+# Another process copies over and truncates the library's own shared
+# object (big enough to take a while) while it is symbolized 100 times;
+# before it was read through a private copy, a third of the runs died.
+victim=$(ls "$BIN"/../lib/.libs/libprofconv.so.*.*.* 2>/dev/null | head -n 1)
+if [ -n "$victim" ]; then
+	cp "$victim" "$TMP/victim.orig"
+	cp "$victim" "$TMP/victim.so"
+	set -- $(text_map "$TMP/victim.so")
+	voff=$(($1)) vva=$(($2))
+	vsz=$(readelf -lW "$TMP/victim.so" | awk '$1 == "LOAD" && / R E / {print $5; exit}')
+	vsz=$((vsz))
+	vbase=$((0x7f0000000000))
+	{
+		echo "heap profile: 200: 20000 [ 200: 20000] @ heapprofile"
+		i=0
+		while [ $i -lt 200 ]; do
+			printf '1: 100 [ 1: 100] @ 0x%x\n' $((vbase + vva + vsz * i / 200 + 1))
+			i=$((i + 1))
+		done
+		echo
+		echo "MAPPED_LIBRARIES:"
+		printf '%x-%x r-xp %08x 00:00 0 %s\n' $((vbase + vva)) \
+		    $((vbase + vva + vsz)) "$voff" "$TMP/victim.so"
+	} >"$TMP/victim.heap"
+	touch "$TMP/copying"
+	( while [ -e "$TMP/copying" ]; do
+		cp "$TMP/victim.orig" "$TMP/victim.so"
+		truncate -s 100000 "$TMP/victim.so"
+	done ) &
+	copier=$!
+	i=0 died=0
+	while [ $i -lt 100 ]; do
+		"$PROFCONV" symbolize --no-compress -o "$TMP/victim.pb" \
+		    "$TMP/victim.heap" >/dev/null 2>"$TMP/victim.err"
+		rc=$?
+		if [ $rc -gt 128 ] || grep -q 'Sanitizer\|deadly signal' "$TMP/victim.err"; then
+			died=$((died + 1))
+		elif [ $rc -ne 0 ] && ! grep -q "$TMP/victim.so" "$TMP/victim.err"; then
+			cat "$TMP/victim.err" >&2
+			fail "truncated: an error that does not name the file"
+		fi
+		i=$((i + 1))
+	done
+	rm -f "$TMP/copying"
+	wait $copier
+	[ $died -eq 0 ] || fail "truncated: $died of 100 runs died of a signal"
+else
+	fail "truncated: no lib/.libs/libprofconv.so.* to use"
+fi
+
 finish
