@@ -63,14 +63,19 @@ struct pc_vtype {
 struct pc_mapping {
 	uint64_t start, limit, offset;
 	uint32_t file, build_id;	/* string indexes */
-	uint8_t flags;			/* PC_MAP_HAS_* */
+	uint8_t flags;			/* PC_MAP_HAS_*, PC_MAP_DELETED */
 };
 
 enum {
 	PC_MAP_HAS_FUNCTIONS = 1,
 	PC_MAP_HAS_FILENAMES = 2,
 	PC_MAP_HAS_LINE_NUMBERS = 4,
-	PC_MAP_HAS_INLINE_FRAMES = 8
+	PC_MAP_HAS_INLINE_FRAMES = 8,
+	/* Not pprof's, never written: the kernel marked the file deleted
+	 * after it was mapped (a legacy map's " (deleted)", which pprof
+	 * drops from the name), so what sits at its path now is another
+	 * file. */
+	PC_MAP_DELETED = 16
 };
 
 struct pc_function {

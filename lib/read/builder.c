@@ -98,6 +98,7 @@ merge_adjacent(struct pc_maps *maps)
 			if (m->file[0] != '\0') {
 				free(last->file);
 				last->file = m->file;
+				last->deleted = m->deleted;
 				m->file = NULL;
 			}
 			if (m->build_id[0] != '\0') {
@@ -348,13 +349,17 @@ profconv__legacy_finish(struct pc_legacy *b, struct profconv_profile **out)
 		return fake;
 	for (i = 0, rc = 0; rc == 0 && i < b->maps.n; i++) {
 		const struct pc_map_entry *m = &b->maps.v[i];
+		uint32_t id;
 
 		pm.start = m->start;
 		pm.limit = m->limit;
 		pm.offset = m->offset;
 		pm.file = m->file;
 		pm.build_id = m->build_id;
-		rc = profconv_profile_add_mapping(b->prof, &pm, NULL);
+		rc = profconv_profile_add_mapping(b->prof, &pm, &id);
+		/* The symbolizer must not take today's file at the path. */
+		if (rc == 0 && m->deleted)
+			pc_mapping_mut(b->prof, id)->flags |= PC_MAP_DELETED;
 	}
 	if (rc == 0 && fake) {
 		/* Go legacy profiles have no map: one mapping for all. */

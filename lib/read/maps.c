@@ -142,7 +142,21 @@ all_of(const char *p, const char *q, bool (*pred)(int))
 /* Fields of one entry as text spans; NULL spans are absent. */
 struct entry_text {
 	const char *perm0, *perm1, *off0, *off1, *file0, *file1, *bid0, *bid1;
+	bool deleted;
 };
+
+/* Is what follows the file token, P to END, the kernel's " (deleted)"? */
+static bool
+is_deleted_mark(const char *p, const char *end)
+{
+	static const char mark[] = "(deleted)";
+
+	p = skip_ws(p, end);
+	if ((size_t)(end - p) < sizeof(mark) - 1 ||
+	    memcmp(p, mark, sizeof(mark) - 1) != 0)
+		return false;
+	return skip_ws(p + sizeof(mark) - 1, end) == end;
+}
 
 /* procMapsRE: [perms] [offset] dev(hex:hex) inode(digits...) [file]. */
 static bool
@@ -181,6 +195,8 @@ match_proc(const char *p, const char *end, struct entry_text *e)
 	if (next_token(p, end, &t0, &t1)) {
 		e->file0 = t0;
 		e->file1 = t1;
+		/* pprof keeps one token for the file; the mark is two. */
+		e->deleted = is_deleted_mark(t1, end);
 	}
 	return true;
 }
@@ -204,6 +220,7 @@ match_brief(const char *p, const char *end, struct entry_text *e)
 	if (next_token(p, end, &t0, &t1)) {
 		e->file0 = t0;
 		e->file1 = t1;
+		e->deleted = is_deleted_mark(t1, end);
 		p = t1;
 	}
 	q = skip_ws(p, end);
@@ -404,6 +421,7 @@ append_entry(struct pc_maps *maps, const struct range_text *r,
 	}
 	m.file = dup_span(e->file0, e->file1);
 	m.build_id = dup_span(e->bid0, e->bid1);
+	m.deleted = e->deleted;
 	if (m.file == NULL || m.build_id == NULL ||
 	    PC_GROW(maps->v, maps->cap, maps->n, 1) < 0) {
 		free(m.file);

@@ -16,6 +16,7 @@ struct pc_map_entry {
 	uint64_t start, limit, offset;
 	char *file;			/* malloc'd; "" when absent */
 	char *build_id;			/* malloc'd; "" when absent */
+	bool deleted;			/* the file ends " (deleted)" */
 };
 
 /* A list of parsed map entries, plus the `$name` variables seen so far. */

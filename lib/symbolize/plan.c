@@ -175,6 +175,8 @@ locate(struct session *s, const struct pc_mapping *m, const char *file,
 	uint32_t idx = 0;
 	int rc;
 
+	if (len == 0 && (m->flags & PC_MAP_DELETED) != 0)
+		len = strlen(file);
 	/*
 	 * A file deleted since it was mapped: what sits at its path now is
 	 * another file (a rebuild, an upgrade), used only when its build id

@@ -31,15 +31,6 @@ mark_deleted(struct pc_maps *maps)
 	return 0;
 }
 
-static bool
-ends_with_deleted(const char *line, size_t len)
-{
-	static const char tail[] = " (deleted)";
-
-	return len >= sizeof(tail) - 1 &&
-	    memcmp(line + len - (sizeof(tail) - 1), tail, sizeof(tail) - 1) == 0;
-}
-
 /*
  * Parse every line of FP; lines that are not map entries are skipped.
  * Read through the bounded input: a line is at most PC_MAX_LINE bytes and
@@ -73,8 +64,10 @@ read_maps(struct pc_maps *maps, FILE *fp, const char *name)
 		memcpy(line, got, len);
 		line[len] = '\0';
 		rc = profconv__maps_parse_line(maps, line, len, &kind);
-		/* The parser keeps one path token; the kernel's mark is two. */
-		if (rc == 0 && kind == PC_MAP_ENTRY && ends_with_deleted(line, len))
+		/* The parser keeps one path token and notes the kernel's
+		 * mark; the mapping made from it carries the mark in its
+		 * name, as a pprof mapping would. */
+		if (rc == 0 && kind == PC_MAP_ENTRY && maps->v[maps->n - 1].deleted)
 			rc = mark_deleted(maps);
 	}
 	profconv__input_free(&in);

@@ -454,4 +454,33 @@ else
 	fail "truncated: no lib/.libs/libprofconv.so.* to use"
 fi
 
+
+# A legacy map line marks a file deleted since it was mapped (the
+# kernel's " (deleted)"): what sits at the path now is another file, and
+# without a build id (legacy maps have none) its symbols are not taken.
+# The same profile without the mark names the function.
+if cc -g -O0 -no-pie -o "$TMP/delprog" -x c - <<'C' 2>/dev/null; then
+#include <stdlib.h>
+__attribute__((noinline)) void *grab(size_t n) { return malloc(n); }
+int main(void) { return grab(8) == NULL; }
+C
+	grab=$(nm "$TMP/delprog" | awk '$3 == "grab" {print $1}')
+	addr=$(printf '0x%x' $((0x$grab + 5)))
+	for mark in "" " (deleted)"; do
+		printf 'heap profile:    1:     8 [     1:     8] @ heapprofile\n' >"$TMP/del.heap"
+		printf '     1:     8 [     1:     8] @ %s\n\nMAPPED_LIBRARIES:\n' "$addr" >>"$TMP/del.heap"
+		printf '00401000-00402000 r-xp 00001000 00:00 0   %s%s\n' \
+		    "$TMP/delprog" "$mark" >>"$TMP/del.heap"
+		run 0 "$BIN/profflame" --no-inline "$TMP/del.heap"
+		case $mark in
+		"") grep -q '^grab 8$' "$TMP/out" ||
+			fail "legacy map: grab not named: $(cat "$TMP/out")" ;;
+		*) grep -q '^grab ' "$TMP/out" &&
+			fail "legacy map of a deleted file: symbolized from today's file" ;;
+		esac
+	done
+else
+	fail "deleted: cannot build a non-PIE test program"
+fi
+
 finish
