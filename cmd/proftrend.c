@@ -262,11 +262,17 @@ add_snapshots(const struct trend_args *a, struct profconv_trend *trend,
 
 	if (cmd_readahead_start(&ra, paths, n, DEPTH) != EXIT_OK)
 		return EXIT_FAIL;
-	for (i = 0; i < n && status == EXIT_OK; i++) {
+	/* Every unreadable input is reported (by its reader) before giving
+	 * up, whatever the readers' timing, as merge does. */
+	for (i = 0; i < n; i++) {
 		prof = cmd_readahead_take(ra, i);
 		if (prof == NULL) {
-			status = EXIT_FAIL;	/* the reader said why */
-			break;
+			status = EXIT_FAIL;
+			continue;
+		}
+		if (status != EXIT_OK) {
+			profconv_profile_free(prof);
+			continue;
 		}
 		if (symbolize(&a->view, paths[i], prof) != EXIT_OK) {
 			profconv_profile_free(prof);

@@ -175,4 +175,20 @@ run 2 "$TREND" -o "$TMP/none.pb.gz" "$DATA/go/mem.pb.gz" "$TMP/missing.heap"
 # One profile twice: nothing changed, nothing to suspect.
 run 0 "$TREND" "$DATA/go/mem.pb.gz" "$DATA/go/mem.pb.gz"
 expect_out_has '^0 suspects in 0 rows that changed$'
+
+# Every unreadable snapshot is reported, whatever the readers' timing:
+# the first failure used to stop the readers, and the snapshots not yet
+# claimed (with 8, always some) were never reported.
+printf 'heap profile: 1: 8 [1: 8] @ heapprofile\n1: 8 [1: 8] @ 0xZZ\n' >"$TMP/bad1.heap"
+bad="$TMP/bad1.heap"
+for k in 2 3 4 5 6 7 8; do
+	cp "$TMP/bad1.heap" "$TMP/bad$k.heap"
+	bad="$bad $TMP/bad$k.heap"
+done
+# shellcheck disable=SC2086
+run 2 "$BIN/proftrend" $bad
+for k in 1 2 3 4 5 6 7 8; do
+	grep -q "'$TMP/bad$k.heap': line 2:" "$TMP/err" ||
+		fail "bad$k.heap not reported: $(cat "$TMP/err")"
+done
 finish
