@@ -271,6 +271,19 @@ int cmd_write_profile(const struct profconv_profile *prof,
     const char *out_path, const struct profconv_write_options *opts);
 
 /*
+ * Whether PATH names an ELF executable or shared object (a program
+ * given where a profile was expected, as jeprof takes it).
+ */
+bool cmd_is_program(const char *path);
+
+/*
+ * The usage error of a pprof writer given no -o while standard output is
+ * a terminal, as gzip refuses one: EXIT_USAGE after one line saying to
+ * use -o FILE or a pipe, or EXIT_OK when standard output is no terminal.
+ */
+int cmd_refuse_terminal(void);
+
+/*
  * Symbolize PROF (read from SUBJECT) with OPTS (NULL: the defaults),
  * warnings on stderr; with SUMMARY, one line saying how many locations
  * got symbols and why the rest did not.  EXIT_OK or EXIT_FAIL.

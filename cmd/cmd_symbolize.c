@@ -120,7 +120,7 @@ cmd_symbolize(int argc, char **argv)
 	struct cmd_parser parser = { opts_table, usage_text, footer, NULL,
 		&wopts };
 	struct profconv_profile *prof = NULL;
-	const char *out_path = "-";
+	const char *out_path = NULL;
 	int c, status;
 
 	while ((c = cmd_getopt(&parser, argc, argv)) > 0)
@@ -130,8 +130,18 @@ cmd_symbolize(int argc, char **argv)
 		return c == CMD_OPTS_EXIT ? EXIT_OK : EXIT_USAGE;
 	if (opts.pid != 0 && opts.maps_file != NULL)
 		return cmd_usage_error("--pid and --maps cannot be combined");
+	if (argc - optind == 2 && cmd_is_program(argv[optind]))
+		return cmd_usage_error("expected one INPUT, the profile; '%s' "
+		    "is a program, and binaries are found from the profile's "
+		    "mappings (--search-path or --sysroot to look elsewhere)",
+		    argv[optind]);
 	if (argc - optind != 1)
 		return cmd_usage_error("expected one INPUT");
+	if (out_path == NULL) {
+		if (cmd_refuse_terminal() != EXIT_OK)
+			return EXIT_USAGE;
+		out_path = "-";
+	}
 	/* Asked to symbolize: a mapped file that is no ELF is an error. */
 	opts.strict = 1;
 	status = cmd_read_profile(argv[optind], NULL, &prof);

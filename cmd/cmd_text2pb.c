@@ -56,7 +56,7 @@ cmd_text2pb(int argc, char **argv)
 	struct profconv_symbolize_options sopts =
 	    PROFCONV_SYMBOLIZE_OPTIONS_INIT;
 	struct profconv_profile *prof = NULL;
-	const char *out_path = "-";
+	const char *out_path = NULL;
 	bool symbolize = false;
 	int c, status;
 
@@ -82,8 +82,18 @@ cmd_text2pb(int argc, char **argv)
 	}
 	if (c != CMD_OPTS_END)
 		return c == CMD_OPTS_EXIT ? EXIT_OK : EXIT_USAGE;
+	if (argc - optind == 2 && cmd_is_program(argv[optind]))
+		return cmd_usage_error("expected one input file, the profile; "
+		    "'%s' is a program, and --symbolize finds binaries from the "
+		    "profile's mappings (profconv symbolize --search-path or "
+		    "--sysroot to look elsewhere)", argv[optind]);
 	if (argc - optind != 1)
 		return cmd_usage_error("expected one input file");
+	if (out_path == NULL) {
+		if (cmd_refuse_terminal() != EXIT_OK)
+			return EXIT_USAGE;
+		out_path = "-";
+	}
 	status = cmd_read_profile(argv[optind], &ropts, &prof);
 	if (status == EXIT_OK && symbolize)
 		status = cmd_symbolize_profile(prof, &sopts, argv[optind], true);

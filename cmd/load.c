@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -141,6 +142,38 @@ cmd_write_profile(const struct profconv_profile *prof, const char *out_path,
 		return status;
 	}
 	return cmd_output_commit(&out);
+}
+
+bool
+cmd_is_program(const char *path)
+{
+	unsigned char h[18];
+	struct stat st;
+	FILE *fp;
+	size_t n;
+	unsigned int type;
+
+	/* Only a regular file: a FIFO given by mistake is not read here. */
+	if (strcmp(path, "-") == 0 || stat(path, &st) != 0 ||
+	    !S_ISREG(st.st_mode) || (fp = fopen(path, "rb")) == NULL)
+		return false;
+	n = fread(h, 1, sizeof(h), fp);
+	fclose(fp);
+	if (n != sizeof(h) || memcmp(h, "\177ELF", 4) != 0)
+		return false;
+	/* e_type, in the byte order EI_DATA says: ET_EXEC 2 or ET_DYN 3. */
+	type = h[5] == 2 ? (unsigned int)h[16] << 8 | h[17] :
+	    (unsigned int)h[17] << 8 | h[16];
+	return type == 2 || type == 3;
+}
+
+int
+cmd_refuse_terminal(void)
+{
+	if (!isatty(STDOUT_FILENO))
+		return EXIT_OK;
+	return cmd_usage_error("not writing a pprof profile to a terminal: "
+	    "use -o FILE or a pipe");
 }
 
 /* One line: how many locations got symbols, and why the rest did not. */
