@@ -26,7 +26,8 @@ static const struct cmd_opt opts[] = {
 	  "                      OUT appears whole or not at all\n" },
 	{ "threads", OPT_THREADS, no_argument, CMD_OWN,
 	  "      --threads       jemalloc: one sample per thread, labelled\n"
-	  "                      'thread' (and 'thread_name' where known)\n" },
+	  "                      'thread', a number (and 'thread_name' where\n"
+	  "                      known)\n" },
 	{ "symbolize", OPT_SYMBOLIZE, no_argument, CMD_OWN,
 	  "      --symbolize     add functions, files and lines from the mapped\n"
 	  "                      binaries (see profconv symbolize)\n" },

@@ -351,9 +351,9 @@ struct profconv_read_options {
 	/* Largest decompressed or whole-file input accepted, in bytes;
 	 * 0 means the default, PROFCONV_DEFAULT_MAX_INPUT. */
 	uint64_t max_input;
-	/* jemalloc: one sample per thread line, with a "thread" label (and
-	 * "thread_name" where the header names the thread), instead of the
-	 * t*: totals. */
+	/* jemalloc: one sample per thread line, with a numeric "thread"
+	 * label, the thread's uid (and a string "thread_name" where the
+	 * header names the thread), instead of the t*: totals. */
 	int threads;
 	/* Version 2.  Bytes of the input (compressed, as stored) read so
 	 * far, of the file's size (0 for a pipe); may be NULL. */

@@ -73,10 +73,12 @@ expect_label(size_t i, size_t j, const char *key, const char *str,
 
 	cr_assert(eq(int, profconv_profile_sample_label(prof, i, j, &l), 0));
 	cr_expect(eq(str, (char *)l.key, (char *)key));
-	if (str != NULL)
+	if (str != NULL) {
 		cr_expect(eq(str, (char *)l.str, (char *)str));
-	else
+	} else {
+		cr_expect(l.str == NULL, "label %s is a string", key);
 		cr_expect(eq(i64, l.num, num));
+	}
 }
 
 static void
@@ -158,11 +160,11 @@ Test(jemalloc, splits_by_thread_on_request)
 	cr_assert(eq(int, profconv_profile_sample(prof, 0, &s), 0));
 	cr_assert(eq(sz, s.nlabels, 3));
 	expect_label(0, 0, "bytes", NULL, 4096);
-	expect_label(0, 1, "thread", "0", 0);
+	expect_label(0, 1, "thread", NULL, 0);
 	expect_label(0, 2, "thread_name", "main thread", 0);
 	cr_assert(eq(int, profconv_profile_sample(prof, 1, &s), 0));
 	cr_assert(eq(sz, s.nlabels, 2));
-	expect_label(1, 1, "thread", "1", 0);
+	expect_label(1, 1, "thread", NULL, 1);
 }
 
 Test(jemalloc, keeps_only_inuse_types_without_prof_accum)

@@ -79,7 +79,8 @@ static const char jemalloc_drop_rx[] =
 #define EXCERPT 40
 
 struct je_thread {
-	uint32_t id;		/* string index of the decimal uid */
+	uint64_t uid;		/* the "thread" label, a number as pprof's
+				 * -tagfocus thread=N wants it */
 	uint32_t name;		/* string index of its name, 0 if unknown */
 };
 
@@ -252,7 +253,6 @@ add_alloc_types(struct je_reader *r)
 static int
 thread_entry(struct je_reader *r, uint64_t uid, struct je_thread **out)
 {
-	char buf[24];
 	uint32_t i;
 	int rc;
 
@@ -263,13 +263,10 @@ thread_entry(struct je_reader *r, uint64_t uid, struct je_thread **out)
 	rc = PC_GROW(r->thr, r->thr_cap, r->nthr, 1);
 	if (rc < 0)
 		return rc;
-	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)uid);
-	rc = profconv__intern(r->b.prof, buf, &r->thr[r->nthr].id);
-	if (rc == 0)
-		rc = profconv__u64map_put(&r->thread_index, uid,
-		    (uint32_t)r->nthr);
+	rc = profconv__u64map_put(&r->thread_index, uid, (uint32_t)r->nthr);
 	if (rc < 0)
 		return rc;
+	r->thr[r->nthr].uid = uid;
 	r->thr[r->nthr].name = 0;
 	*out = &r->thr[r->nthr++];
 	return 0;
@@ -647,7 +644,7 @@ merge_sample(struct je_reader *r, const struct pc_chunk *c, size_t i,
 		}
 		t = &r->thr[r->tmap[s->thread]];
 		labels[nl].key = r->k_thread;
-		labels[nl++].str = t->id;
+		labels[nl++].num = (int64_t)t->uid;
 		if (t->name != 0) {
 			labels[nl].key = r->k_thread_name;
 			labels[nl++].str = t->name;

@@ -4,8 +4,10 @@
 # MALLOC_CONF settings, converted by "profconv text2pb": the totals equal
 # jeprof's (which sums unrounded floats where we truncate each line, so
 # ours may be lower by less than one per backtrace), --threads splits
-# them as jeprof --thread does and labels the samples, and go tool pprof
-# reads the result and adds up to the same totals.
+# them as jeprof --thread does and labels the samples (the thread a
+# number, so go tool pprof -tagfocus thread=1 keeps thread 1 alone, not
+# 10 and 11), and go tool pprof reads the result and adds up to the same
+# totals.
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
@@ -20,12 +22,13 @@ cc -O1 -g -fno-omit-frame-pointer -pthread -o "$PROG" \
 	skip "cannot build tests/producers/alloc.c"
 export HOME="$TMP" GOCACHE="$TMP/gocache" GOPATH="$TMP/gopath" GOTOOLCHAIN=local
 
-# produce NAME ROUNDS MALLOC_CONF-extra: profiles in $TMP/NAME/je.*.heap.
+# produce NAME ROUNDS MALLOC_CONF-extra [THREADS]: profiles in
+# $TMP/NAME/je.*.heap.
 produce() {
 	mkdir -p "$TMP/$1"
 	LD_PRELOAD=$LIBJE \
 	MALLOC_CONF="prof:true,prof_final:true,prof_prefix:$TMP/$1/je,$3" \
-	    "$PROG" "$2" >/dev/null 2>"$TMP/$1.err" ||
+	    "$PROG" "$2" "${4:-3}" >/dev/null 2>"$TMP/$1.err" ||
 		fail "$1: alloc failed: $(cat "$TMP/$1.err")"
 }
 
@@ -77,8 +80,8 @@ thread_totals() {
 		/^samples:/ {s = 1; next}
 		/^locations:/ {s = 0}
 		s && $1 ~ /^-?[0-9]+$/ {v = $col; next}
-		s && /labels:/ && match($0, /thread="[0-9]+"/) {
-			t[substr($0, RSTART + 8, RLENGTH - 9)] += v
+		s && /labels:/ && match($0, / thread=[0-9]+/) {
+			t[substr($0, RSTART + 8, RLENGTH - 8)] += v
 		}
 		END {for (k in t) print k, t[k]}' | sort -n
 }
@@ -171,10 +174,44 @@ for run in exact default; do
 		grep -q "thread_name=\"worker-$i\"" "$TMP/thr.txt" ||
 			fail "$run: no thread_name worker-$i label"
 	done
-	grep -q 'labels: bytes=[0-9]* thread="0"' "$TMP/thr.txt" ||
-		fail "$run: no thread label"
+	grep -q 'labels: bytes=[0-9]* thread=0 ' "$TMP/thr.txt" ||
+		fail "$run: no numeric thread label"
 	check_go "$TMP/thr.pb"
 done
+# Thirteen threads (uids 0 to 12): pprof's -tagfocus thread=N keeps the
+# samples of thread N alone, with our per-thread total; a string label
+# would be taken as a regular expression, "1" matching 1, 10, 11 and 12.
+produce many 0 "lg_prof_sample:0,prof_accum:true,prof_sys_thread_name:true" 12
+m0=$(ls "$TMP/many"/je.*.m0.heap 2>/dev/null | head -1)
+if [ -z "$m0" ]; then
+	fail "many: no prof.dump profile"
+elif "$PROFCONV" text2pb --threads -o "$TMP/many.pb" "$m0"; then
+	thread_totals "$TMP/many.pb" 4 >"$TMP/many.thr"
+	grep -q '^12 ' "$TMP/many.thr" || fail "many: no thread 12"
+	for uid in 1 2 10; do
+		go tool pprof -raw -symbolize=none -tagfocus "thread=$uid" \
+		    "$TMP/many.pb" >"$TMP/raw" 2>"$TMP/raw.err"
+		sed -n '/^Samples:/,/^Locations/p' "$TMP/raw" >"$TMP/raw.s"
+		got=$(grep -o 'thread:\[[0-9]*\]' "$TMP/raw.s" | sort -u | tr '\n' ' ')
+		[ "$got" = "thread:[$uid] " ] ||
+			fail "many: -tagfocus thread=$uid kept '$got': $(head -3 "$TMP/raw.err")"
+		sum=$(awk '$1 ~ /^[0-9]+$/ {t += $4} END {print t + 0}' "$TMP/raw.s")
+		want=$(awk -v u="$uid" '$1 == u {print $2}' "$TMP/many.thr")
+		[ "$sum" = "${want:-none}" ] ||
+			fail "many: thread $uid: pprof inuse_space $sum, ours ${want:-none}"
+	done
+	# The names stay strings, matched as pprof matches text (which uid
+	# worker-9 got depends on the threads' start).
+	w9=$("$PROFCONV" show "$TMP/many.pb" |
+	    sed -n 's/.* thread=\([0-9]*\) thread_name="worker-9".*/\1/p' | sort -u)
+	go tool pprof -raw -symbolize=none -tagfocus 'thread_name=^worker-9$' \
+	    "$TMP/many.pb" 2>/dev/null | sed -n '/^Samples:/,/^Locations/p' |
+	    grep -o 'thread:\[[0-9]*\]' | sort -u >"$TMP/named"
+	[ -n "$w9" ] && [ "$(cat "$TMP/named")" = "thread:[$w9]" ] ||
+		fail "many: thread_name=worker-9 kept '$(tr '\n' ' ' <"$TMP/named")'"
+else
+	fail "many: text2pb --threads"
+fi
 # Without prof_accum: only the inuse types.
 "$PROFCONV" show -s "$(ls "$TMP/noaccum"/je.*.f.heap.pb.gz | head -1)" |
 	grep -q '^sample types: inuse_objects/count inuse_space/bytes\[default\]$' ||

@@ -69,7 +69,7 @@ done
 run 0 "$PROFCONV" text2pb --threads -o "$TMP/t.pb.gz" "$in"
 "$PROFCONV" show "$TMP/t.pb.gz" >"$TMP/show-t"
 grep -q '^samples: 3$' "$TMP/show-t" || fail "--threads: not 3 samples"
-grep -q '^   labels: bytes=4096 thread="0" thread_name="main"$' "$TMP/show-t" ||
+grep -q '^   labels: bytes=4096 thread=0 thread_name="main"$' "$TMP/show-t" ||
 	fail "--threads: no thread/thread_name labels"
 
 # Usage errors exit 2 with one message and a hint.

@@ -4,12 +4,12 @@
  * jemalloc's heap profiler by tests/cli/producers-jemalloc.sh.
  *
  * Build: cc -O1 -g -fno-omit-frame-pointer -pthread -o alloc alloc.c -ldl
- * Usage: alloc [ROUNDS]
+ * Usage: alloc [ROUNDS [THREADS]]
  *
  * Call paths with different sizes: a leak of small blocks, blocks kept
  * through two levels of calls, zeroed blocks, a realloc chain, blocks
- * allocated and freed again (alloc-only), and NTHREADS named threads
- * that each allocate their own size.  While every thread is alive, main
+ * allocated and freed again (alloc-only), and THREADS (default 3, at
+ * most MAXTHREADS) named threads that each allocate their own size.  While every thread is alive, main
  * asks jemalloc for a dump ("prof.dump", so the header lists the named
  * threads); ROUNDS rounds of 1 MiB churn can trigger interval dumps.
  */
@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NTHREADS 3
+#define MAXTHREADS 16
 #define NOINLINE __attribute__((noinline))
 
 static void *kept[4096];
@@ -131,8 +131,9 @@ worker(void *arg)
 	 * prof_sys_thread_name reads it. */
 	snprintf(name, sizeof(name), "worker-%d", id);
 	pthread_setname_np(pthread_self(), name);
-	/* 4.9, 9.8 and 19.7 MB: sampled even at jemalloc's default rate. */
-	thread_work((size_t)16384 << id);
+	/* 4.9, 9.8 and 19.7 MB: sampled even at jemalloc's default rate;
+	 * threads past the third, a little each, so many fit. */
+	thread_work(id < 3 ? (size_t)16384 << id : (size_t)1024 * id);
 	pthread_barrier_wait(&alive);
 	pthread_barrier_wait(&dumped);
 	return NULL;
@@ -152,23 +153,25 @@ dump_now(void)
 int
 main(int argc, char **argv)
 {
-	pthread_t t[NTHREADS];
+	pthread_t t[MAXTHREADS];
 	int rounds = argc > 1 ? (int)strtol(argv[1], NULL, 10) : 0;
-	long i;
+	long i, n = argc > 2 ? strtol(argv[2], NULL, 10) : 3;
 
 	leak_small();
 	level1();
 	zeroed();
 	grow();
 	churn(777, 500);
-	pthread_barrier_init(&alive, NULL, NTHREADS + 1);
-	pthread_barrier_init(&dumped, NULL, NTHREADS + 1);
-	for (i = 0; i < NTHREADS; i++)
+	if (n < 0 || n > MAXTHREADS)
+		n = 3;
+	pthread_barrier_init(&alive, NULL, (unsigned int)n + 1);
+	pthread_barrier_init(&dumped, NULL, (unsigned int)n + 1);
+	for (i = 0; i < n; i++)
 		pthread_create(&t[i], NULL, worker, (void *)i);
 	pthread_barrier_wait(&alive);
 	dump_now();
 	pthread_barrier_wait(&dumped);
-	for (i = 0; i < NTHREADS; i++)
+	for (i = 0; i < n; i++)
 		pthread_join(t[i], NULL);
 	for (i = 0; i < rounds; i++)
 		churn(1 << 20, 4);
