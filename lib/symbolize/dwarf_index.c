@@ -89,10 +89,20 @@ cmp_sym(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/*
+ * A symbol's preference among aliases at one address; NOTYPE_RANK, the
+ * lowest, for a label without a type in code (assembly's _start,
+ * _dl_start_user), which names only what no sized symbol covers.
+ */
+#define NOTYPE_RANK (-1)
+
 static int
 sym_rank(const GElf_Sym *sym)
 {
 	int bind = GELF_ST_BIND(sym->st_info);
+
+	if (GELF_ST_TYPE(sym->st_info) == STT_NOTYPE)
+		return NOTYPE_RANK;
 
 	/* A sized global is what addr2line and nm -n users expect. */
 	return (sym->st_size != 0 ? 4 : 0) + (bind == STB_GLOBAL ? 2 :
@@ -123,6 +133,43 @@ sizeless_reach(Elf *elf, GElf_Word shndx, GElf_Addr addr, Dwarf_Addr bias)
 	return end > addr ? end - addr : 1;
 }
 
+/* Whether section SHNDX of ELF holds code. */
+static bool
+code_section(Elf *elf, GElf_Word shndx)
+{
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+
+	if (elf == NULL || shndx == SHN_UNDEF || shndx >= SHN_LORESERVE)
+		return false;
+	scn = elf_getscn(elf, shndx);
+	return scn != NULL && gelf_getshdr(scn, &sh) != NULL &&
+	    (sh.sh_flags & (SHF_ALLOC | SHF_EXECINSTR)) ==
+	    (SHF_ALLOC | SHF_EXECINSTR);
+}
+
+/*
+ * Drop the NOTYPE labels of M's sorted symbols that lie inside a sized
+ * symbol: there, as in eu-addr2line, the sized one names the address.
+ */
+static void
+drop_covered_labels(struct pc_symmod *m)
+{
+	uint64_t covered = 0;	/* end of the sized symbols so far */
+	size_t j, k;
+
+	for (j = 0, k = 0; j < m->nsyms; j++) {
+		const struct pc_sym *s = &m->syms[j];
+
+		if (s->rank == NOTYPE_RANK && s->addr < covered)
+			continue;
+		if (s->rank >= 4 && s->addr + s->size > covered)
+			covered = s->addr + s->size;
+		m->syms[k++] = *s;
+	}
+	m->nsyms = k;
+}
+
 static int
 load_symtab(struct pc_symmod *m)
 {
@@ -144,7 +191,8 @@ load_symtab(struct pc_symmod *m)
 		    &elf, &bias);
 		type = GELF_ST_TYPE(sym.st_info);
 		if (name == NULL || name[0] == '\0' || sym.st_shndx == SHN_UNDEF ||
-		    (type != STT_FUNC && type != STT_GNU_IFUNC))
+		    (type != STT_FUNC && type != STT_GNU_IFUNC &&
+		    (type != STT_NOTYPE || !code_section(elf, shndx))))
 			continue;
 		if (PC_GROW(m->syms, m->syms_cap, m->nsyms, 1) < 0)
 			return PROFCONV_ENOMEM;
@@ -165,6 +213,7 @@ load_symtab(struct pc_symmod *m)
 		m->syms[k++] = m->syms[j];
 	}
 	m->nsyms = k;
+	drop_covered_labels(m);
 	return 0;
 }
 
