@@ -262,6 +262,16 @@ size_t profconv_profile_comment_count(const struct profconv_profile *prof);
  */
 size_t profconv_profile_repaired_strings(const struct profconv_profile *prof);
 
+/*
+ * What the reader found wrong with the input PROF was read from, as one
+ * line without the file's name, or NULL: a gperftools heap dump whose
+ * header counts more than its samples hold (cut at 1 MiB, or cut short
+ * before its memory map).  Borrowed from PROF; not written with it, nor
+ * carried into profiles made from it.  Cannot fail.
+ */
+const char *profconv_profile_read_warning(
+    const struct profconv_profile *prof);
+
 /* Sample type I (0-based), borrowed strings.  Errors: PROFCONV_EINVAL. */
 int profconv_profile_sample_type(const struct profconv_profile *prof,
     size_t i, struct profconv_value_type *out);
