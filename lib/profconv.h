@@ -851,10 +851,20 @@ struct profconv_diff_options {
 	/* Frames, names and filters; NULL: the defaults.  Its granularity
 	 * is set from BY. */
 	const struct profconv_view_options *view;
+	/* Version 3.  Called with a one-line message for each reason to
+	 * doubt the comparison (CUR allocated less in all than BASE: the
+	 * two swapped; their main binaries differ); NULL: no warnings.
+	 * BASE_NAME and CUR_NAME name the profiles in it (NULL: "BASE",
+	 * "CUR"). */
+	void (*warn)(const char *msg, void *payload);
+	void *payload;
+	const char *base_name;
+	const char *cur_name;
 };
-#define PROFCONV_DIFF_OPTIONS_VERSION 2
+#define PROFCONV_DIFF_OPTIONS_VERSION 3
 #define PROFCONV_DIFF_OPTIONS_INIT \
-	{ PROFCONV_DIFF_OPTIONS_VERSION, PROFCONV_DIFF_BY_FUNCTION, 0, NULL }
+	{ PROFCONV_DIFF_OPTIONS_VERSION, PROFCONV_DIFF_BY_FUNCTION, 0, NULL, \
+	  NULL, NULL, NULL, NULL }
 
 /*
  * A comparison of BASE and CUR, which must have the same sample types
