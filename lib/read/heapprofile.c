@@ -42,6 +42,7 @@ struct heap_reader {
 	bool has_alloc;		/* alloc pair before the inuse pair */
 	bool gperftools;	/* "heapprofile": HEAD holds its totals */
 	bool maps;		/* a memory map followed the samples */
+	bool cut_line;		/* the samples' last line has no newline */
 	int64_t head[2];	/* the header's bytes: in use, allocated */
 	int64_t held[2];	/* the samples' sums of the same */
 	int64_t rate;
@@ -64,6 +65,7 @@ struct heap_chunk {
 	struct heap_sample *samples;
 	size_t nsamp, samples_cap;
 	struct pc_addrs addrs;	/* scratch: the current line's stack */
+	bool cut_line;		/* its last line ends without a newline */
 };
 
 static const char *
@@ -408,6 +410,9 @@ chunk_line(void *arg, struct pc_chunk *c, const char *line, const char *end)
 		return 0;
 	if (profconv__maps_is_sentinel(line, len))
 		return 1;
+	/* Chunks end after a newline but the last one, at the input's end. */
+	if (end == c->end)
+		((struct heap_chunk *)c->data)->cut_line = true;
 	return parse_sample(arg, c, line, len);
 }
 
@@ -445,6 +450,7 @@ merge_chunk(void *arg, struct pc_chunk *c)
 	size_t i, k, maxn = 0;
 	int rc;
 
+	r->cut_line = h->cut_line;
 	rc = profconv__chunk_locations(&r->b, c, &r->lmap, &r->lmap_cap);
 	for (i = 0; i < c->nstacks; i++)
 		if (c->stacks[i].n > maxn)
@@ -489,8 +495,9 @@ read_samples(struct heap_reader *r)
  * gperftools writes its header's totals first, then as many buckets as
  * fit in 1 MiB (kProfileBufferSize), the memory map being kept room for:
  * a header counting more bytes than the samples hold is a dump cut, by
- * gperftools when the map follows, by a copy cut short when it does not.
- * The profile read is kept, with a warning the command shows.
+ * gperftools when the map follows, by a copy cut short when it does not;
+ * so is a dump whose samples end mid-line with no map.  The profile read
+ * is kept, with a warning the command shows.
  */
 static int
 check_totals(struct heap_reader *r, struct profconv_profile *prof)
@@ -499,9 +506,16 @@ check_totals(struct heap_reader *r, struct profconv_profile *prof)
 	int i = r->has_alloc ? 1 : 0;
 	char msg[256];
 
-	if (!r->gperftools || r->head[i] <= r->held[i])
+	if (!r->gperftools)
 		return 0;
-	if (r->maps)
+	if (r->head[i] <= r->held[i]) {
+		if (r->maps || !r->cut_line)
+			return 0;
+		snprintf(msg, sizeof(msg), "sample %zu ends mid-line and no "
+		    "memory map follows: the dump was cut short (its "
+		    "addresses cannot be symbolized)",
+		    profconv_profile_sample_count(prof));
+	} else if (r->maps)
 		snprintf(msg, sizeof(msg), "the header counts %lld bytes %s, "
 		    "the samples hold %lld: the dump was cut (gperftools "
 		    "writes at most 1 MiB per dump)", (long long)r->head[i],

@@ -98,7 +98,7 @@ warn(const struct profconv_diff_options *o, const char *fmt, ...)
 /*
  * Allocation counters (alloc_objects, alloc_space) only go up in the
  * life of a process: a later dump that allocated fewer bytes in all was
- * most likely taken first.
+ * most likely taken first, unless its reader found it cut short.
  */
 static void
 check_swapped(const struct profconv_diff_options *o,
@@ -107,6 +107,9 @@ check_swapped(const struct profconv_diff_options *o,
 	int i = profconv_profile_sample_type_index(cur, "alloc_space");
 	int64_t b, c;
 
+	/* A dump cut short (its reader's warning) lost bytes: no hint. */
+	if (base->read_warning != NULL || cur->read_warning != NULL)
+		return;
 	if (i < 0 || profconv_profile_total(base, (size_t)i, &b) < 0 ||
 	    profconv_profile_total(cur, (size_t)i, &c) < 0 || c >= b)
 		return;
