@@ -252,7 +252,8 @@ extern bool cmd_read_progress;
 int cmd_load_profile(const struct cmd_view *v, const char *path,
     struct profconv_profile **out);
 
-/* Warn once that PROF, read from SUBJECT, had text that was not UTF-8. */
+/* Warn once that PROF, read from SUBJECT, had text that was not UTF-8,
+ * and once more if its reader found the input cut short. */
 void cmd_warn_repairs(const struct profconv_profile *prof,
     const char *subject);
 

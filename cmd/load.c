@@ -18,14 +18,17 @@ void
 cmd_warn_repairs(const struct profconv_profile *prof, const char *subject)
 {
 	size_t n = profconv_profile_repaired_strings(prof);
+	const char *cut = profconv_profile_read_warning(prof);
 
 	if (n != 0)
 		cmd_warn("'%s': %zu string%s not valid UTF-8, invalid bytes "
 		    "replaced by U+FFFD", subject, n, n == 1 ? " was" :
 		    "s were");
+	if (cut != NULL)
+		cmd_warn("'%s': %s", subject, cut);
 }
 
-/* The end of a read: its error, or the one warning repairs deserve. */
+/* The end of a read: its error, or the warnings its input deserves. */
 static int
 read_done(int rc, const struct profconv_profile *prof, const char *subject)
 {

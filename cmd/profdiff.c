@@ -153,6 +153,9 @@ main(int argc, char **argv)
 		return status;
 	status = DIFF_TROUBLE;
 	a.diff.view = &a.view.view;
+	a.diff.warn = cmd_warn_fn;
+	a.diff.base_name = argv[optind];
+	a.diff.cur_name = argv[optind + 1];
 	for (i = 0; i < 2; i++)
 		if (cmd_load_profile(&a.view, argv[optind + i], &in[i]) !=
 		    EXIT_OK)

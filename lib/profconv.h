@@ -262,6 +262,16 @@ size_t profconv_profile_comment_count(const struct profconv_profile *prof);
  */
 size_t profconv_profile_repaired_strings(const struct profconv_profile *prof);
 
+/*
+ * What the reader found wrong with the input PROF was read from, as one
+ * line without the file's name, or NULL: a gperftools heap dump whose
+ * header counts more than its samples hold (cut at 1 MiB, or cut short
+ * before its memory map).  Borrowed from PROF; not written with it, nor
+ * carried into profiles made from it.  Cannot fail.
+ */
+const char *profconv_profile_read_warning(
+    const struct profconv_profile *prof);
+
 /* Sample type I (0-based), borrowed strings.  Errors: PROFCONV_EINVAL. */
 int profconv_profile_sample_type(const struct profconv_profile *prof,
     size_t i, struct profconv_value_type *out);
@@ -841,10 +851,20 @@ struct profconv_diff_options {
 	/* Frames, names and filters; NULL: the defaults.  Its granularity
 	 * is set from BY. */
 	const struct profconv_view_options *view;
+	/* Version 3.  Called with a one-line message for each reason to
+	 * doubt the comparison (CUR allocated less in all than BASE: the
+	 * two swapped; their main binaries differ); NULL: no warnings.
+	 * BASE_NAME and CUR_NAME name the profiles in it (NULL: "BASE",
+	 * "CUR"). */
+	void (*warn)(const char *msg, void *payload);
+	void *payload;
+	const char *base_name;
+	const char *cur_name;
 };
-#define PROFCONV_DIFF_OPTIONS_VERSION 2
+#define PROFCONV_DIFF_OPTIONS_VERSION 3
 #define PROFCONV_DIFF_OPTIONS_INIT \
-	{ PROFCONV_DIFF_OPTIONS_VERSION, PROFCONV_DIFF_BY_FUNCTION, 0, NULL }
+	{ PROFCONV_DIFF_OPTIONS_VERSION, PROFCONV_DIFF_BY_FUNCTION, 0, NULL, \
+	  NULL, NULL, NULL, NULL }
 
 /*
  * A comparison of BASE and CUR, which must have the same sample types

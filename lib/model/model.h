@@ -143,6 +143,10 @@ struct profconv_profile {
 	size_t nvalues, values_cap;
 	struct pc_label *labels;
 	size_t nlabels, labels_cap;
+
+	/* What the reader found wrong with its input, one line, or NULL;
+	 * not part of the profile (never written, nor copied). */
+	char *read_warning;
 };
 
 /*

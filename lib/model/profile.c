@@ -43,6 +43,7 @@ profconv_profile_free(struct profconv_profile *prof)
 	free(prof->stack);
 	free(prof->values);
 	free(prof->labels);
+	free(prof->read_warning);
 	free(prof);
 }
 
@@ -50,6 +51,24 @@ int
 profconv__intern(struct profconv_profile *prof, const char *s, uint32_t *idx)
 {
 	return profconv__strtab_intern_cstr(&prof->strings, s, idx);
+}
+
+int
+profconv__set_read_warning(struct profconv_profile *prof, const char *msg)
+{
+	char *copy = strdup(msg);
+
+	if (copy == NULL)
+		return profconv__nomem();
+	free(prof->read_warning);
+	prof->read_warning = copy;
+	return 0;
+}
+
+const char *
+profconv_profile_read_warning(const struct profconv_profile *prof)
+{
+	return prof->read_warning;
 }
 
 size_t

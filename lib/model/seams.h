@@ -79,6 +79,11 @@ struct pc_reserve {
 int profconv__reserve(struct profconv_profile *prof,
     const struct pc_reserve *n);
 
+/* Leave MSG (copied) as what the reader found wrong with its input, in
+ * place of any earlier one (profconv_profile_read_warning()). */
+int profconv__set_read_warning(struct profconv_profile *prof,
+    const char *msg);
+
 /* Append one element already in the model's terms (string indexes). */
 int profconv__add_sample_type_raw(struct profconv_profile *prof,
     const struct pc_vtype *vt);

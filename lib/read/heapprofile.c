@@ -40,6 +40,11 @@ struct heap_reader {
 	unsigned int jobs;
 	bool v2;			/* Poisson unsampling at RATE */
 	bool has_alloc;		/* alloc pair before the inuse pair */
+	bool gperftools;	/* "heapprofile": HEAD holds its totals */
+	bool maps;		/* a memory map followed the samples */
+	bool cut_line;		/* the samples' last line has no newline */
+	int64_t head[2];	/* the header's bytes: in use, allocated */
+	int64_t held[2];	/* the samples' sums of the same */
 	int64_t rate;
 	uint32_t bytes_key;
 	uint32_t *lmap;		/* a chunk's local location -> id */
@@ -60,6 +65,7 @@ struct heap_chunk {
 	struct heap_sample *samples;
 	size_t nsamp, samples_cap;
 	struct pc_addrs addrs;	/* scratch: the current line's stack */
+	bool cut_line;		/* its last line ends without a newline */
 };
 
 static const char *
@@ -147,6 +153,25 @@ span_is_zero(struct span a)
 }
 
 /*
+ * gperftools' header totals, kept to tell a dump cut short (see
+ * check_totals()); totals out of range are not kept.
+ */
+static void
+keep_totals(struct heap_reader *r, const struct span *caps)
+{
+	const char *p;
+	int i;
+
+	r->gperftools = true;
+	for (i = 0; i < 2; i++) {
+		p = caps[2 * i + 1].p;
+		if (!profconv__parse_i64(&p, p + caps[2 * i + 1].n,
+		    &r->head[i]))
+			r->gperftools = false;
+	}
+}
+
+/*
  * The "@ heap..." header: its type word, "heap[_a-z0-9]*", and the number
  * after an optional '/' choose the sampling and the period.  The totals
  * decide whether there are alloc values, compared as text as pprof does.
@@ -186,6 +211,7 @@ parse_heap_type(struct heap_reader *r, const struct span *caps,
 	if (wlen == 11 && memcmp(word, "heapprofile", 11) == 0) {
 		r->v2 = false;
 		r->rate = 1;
+		keep_totals(r, caps);
 		return 0;
 	}
 	return profconv__fail(PROFCONV_EUNSUPPORTED,
@@ -384,6 +410,9 @@ chunk_line(void *arg, struct pc_chunk *c, const char *line, const char *end)
 		return 0;
 	if (profconv__maps_is_sentinel(line, len))
 		return 1;
+	/* Chunks end after a newline but the last one, at the input's end. */
+	if (end == c->end)
+		((struct heap_chunk *)c->data)->cut_line = true;
 	return parse_sample(arg, c, line, len);
 }
 
@@ -396,6 +425,21 @@ chunk_free_data(void *data)
 	free(h->addrs.v);
 }
 
+/* Add a sample's bytes in use and allocated to R's sums (gperftools
+ * dumps are not sampled: they are the header's terms). */
+static void
+add_held(struct heap_reader *r, const int64_t *v)
+{
+	/* Without alloc values V is the in-use pair alone. */
+	int64_t inuse = r->has_alloc ? v[3] : v[1], alloc = v[1];
+
+	if (!r->gperftools)
+		return;
+	if (__builtin_add_overflow(r->held[0], inuse, &r->held[0]) ||
+	    __builtin_add_overflow(r->held[1], alloc, &r->held[1]))
+		r->gperftools = false;
+}
+
 /* Chunk C's samples into the model, in order. */
 static int
 merge_chunk(void *arg, struct pc_chunk *c)
@@ -406,6 +450,7 @@ merge_chunk(void *arg, struct pc_chunk *c)
 	size_t i, k, maxn = 0;
 	int rc;
 
+	r->cut_line = h->cut_line;
 	rc = profconv__chunk_locations(&r->b, c, &r->lmap, &r->lmap_cap);
 	for (i = 0; i < c->nstacks; i++)
 		if (c->stacks[i].n > maxn)
@@ -420,6 +465,7 @@ merge_chunk(void *arg, struct pc_chunk *c)
 		for (k = 0; k < st->n; k++)
 			r->ids[k] = r->lmap[c->ids[st->off + k]];
 		label.num = s->blocksize;
+		add_held(r, s->v);
 		rc = profconv__add_sample_raw(r->b.prof, r->ids, st->n, s->v,
 		    &label, 1);
 	}
@@ -439,9 +485,48 @@ read_samples(struct heap_reader *r)
 	int rc;
 
 	rc = profconv__chunked_read(&ck);
+	r->maps = ck.sentinel;
 	if (rc == 0 && ck.sentinel)
 		rc = profconv__maps_parse_rest(&r->b.maps, r->in);
 	return rc;
+}
+
+/*
+ * gperftools writes its header's totals first, then as many buckets as
+ * fit in 1 MiB (kProfileBufferSize), the memory map being kept room for:
+ * a header counting more bytes than the samples hold is a dump cut, by
+ * gperftools when the map follows, by a copy cut short when it does not;
+ * so is a dump whose samples end mid-line with no map.  The profile read
+ * is kept, with a warning the command shows.
+ */
+static int
+check_totals(struct heap_reader *r, struct profconv_profile *prof)
+{
+	/* Without alloc values the header's pair is the in-use one. */
+	int i = r->has_alloc ? 1 : 0;
+	char msg[256];
+
+	if (!r->gperftools)
+		return 0;
+	if (r->head[i] <= r->held[i]) {
+		if (r->maps || !r->cut_line)
+			return 0;
+		snprintf(msg, sizeof(msg), "sample %zu ends mid-line and no "
+		    "memory map follows: the dump was cut short (its "
+		    "addresses cannot be symbolized)",
+		    profconv_profile_sample_count(prof));
+	} else if (r->maps)
+		snprintf(msg, sizeof(msg), "the header counts %lld bytes %s, "
+		    "the samples hold %lld: the dump was cut (gperftools "
+		    "writes at most 1 MiB per dump)", (long long)r->head[i],
+		    i ? "allocated" : "in use", (long long)r->held[i]);
+	else
+		snprintf(msg, sizeof(msg), "the header counts %lld bytes %s, "
+		    "the samples hold %lld and no memory map follows: the "
+		    "dump was cut short (its addresses cannot be symbolized)",
+		    (long long)r->head[i], i ? "allocated" : "in use",
+		    (long long)r->held[i]);
+	return profconv__set_read_warning(prof, msg);
 }
 
 /*
@@ -485,6 +570,12 @@ read_heap(struct profconv_profile **out, struct pc_input *in,
 		rc = read_samples(&r);
 	if (rc == 0)
 		rc = profconv__legacy_finish(&r.b, out);
+	if (rc == 0)
+		rc = check_totals(&r, *out);
+	if (rc < 0) {
+		profconv_profile_free(*out);
+		*out = NULL;
+	}
 	profconv__legacy_free(&r.b);
 	free(r.lmap);
 	free(r.ids);

@@ -18,6 +18,8 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,6 +76,101 @@ same_types(const struct profconv_profile *a, const struct profconv_profile *b)
 	    "sample types (make them compatible first)");
 }
 
+/* --- reasons to doubt the comparison --------------------------------------- */
+
+static void
+warn(const struct profconv_diff_options *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* One line to O's warn callback, if any. */
+static void
+warn(const struct profconv_diff_options *o, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	o->warn(msg, o->payload);
+}
+
+/*
+ * Allocation counters (alloc_objects, alloc_space) only go up in the
+ * life of a process: a later dump that allocated fewer bytes in all was
+ * most likely taken first, unless its reader found it cut short.
+ */
+static void
+check_swapped(const struct profconv_diff_options *o,
+    const struct profconv_profile *base, const struct profconv_profile *cur)
+{
+	int i = profconv_profile_sample_type_index(cur, "alloc_space");
+	int64_t b, c;
+
+	/* A dump cut short (its reader's warning) lost bytes: no hint. */
+	if (base->read_warning != NULL || cur->read_warning != NULL)
+		return;
+	if (i < 0 || profconv_profile_total(base, (size_t)i, &b) < 0 ||
+	    profconv_profile_total(cur, (size_t)i, &c) < 0 || c >= b)
+		return;
+	warn(o, "'%s' allocated fewer bytes in all than '%s' (%" PRId64
+	    " < %" PRId64 "): are BASE and CUR swapped?", o->cur_name,
+	    o->base_name, c, b);
+}
+
+/* The base name of PROF's main binary (its first mapping), or "". */
+static const char *
+main_binary(const struct profconv_profile *prof, const char **build_id)
+{
+	const char *file, *slash;
+
+	*build_id = "";
+	if (prof->nmappings == 0)
+		return "";
+	*build_id = profconv__pstr(prof, pc_mapping(prof, 1)->build_id);
+	file = profconv__pstr(prof, pc_mapping(prof, 1)->file);
+	slash = strrchr(file, '/');
+	return slash != NULL ? slash + 1 : file;
+}
+
+/*
+ * Two profiles of different programs compare nothing alike.  Programs
+ * are told apart by their main binary's name; a build id alone differs
+ * after every rebuild, which is what a comparison is often about, so it
+ * counts only when neither profile names its binary.
+ */
+static void
+check_unrelated(const struct profconv_diff_options *o,
+    const struct profconv_profile *base, const struct profconv_profile *cur)
+{
+	const char *bid, *cid;
+	const char *bf = main_binary(base, &bid), *cf = main_binary(cur, &cid);
+
+	if (*bf != '\0' && *cf != '\0' && strcmp(bf, cf) != 0)
+		warn(o, "'%s' and '%s' profile different programs ('%.100s' "
+		    "and '%.100s')", o->base_name, o->cur_name, bf, cf);
+	else if (*bf == '\0' && *cf == '\0' && *bid != '\0' &&
+	    *cid != '\0' && strcmp(bid, cid) != 0)
+		warn(o, "'%s' and '%s' profile different programs (build "
+		    "ids %.64s and %.64s)", o->base_name, o->cur_name, bid,
+		    cid);
+}
+
+/* Every reason to doubt comparing BASE with CUR, to O's warn callback. */
+static void
+check_inputs(struct profconv_diff_options *o,
+    const struct profconv_profile *base, const struct profconv_profile *cur)
+{
+	if (o->warn == NULL)
+		return;
+	if (o->base_name == NULL)
+		o->base_name = "BASE";
+	if (o->cur_name == NULL)
+		o->cur_name = "CUR";
+	check_swapped(o, base, cur);
+	check_unrelated(o, base, cur);
+}
+
 /* Add the view of PROF at column group GROUP. */
 static int
 add_view(struct profconv_diff *d, const struct profconv_profile *prof,
@@ -124,6 +221,7 @@ profconv_diff_new(struct profconv_diff **out,
 	rc = same_types(base, cur);
 	if (rc < 0)
 		return rc;
+	check_inputs(&o, base, cur);
 	if ((rc = profconv__options_take(&vopts, opts->view,
 	    &profconv__options_view)) < 0)
 		return rc;
