@@ -85,7 +85,7 @@ cmd_merge(int argc, char **argv)
 	struct cmd_parser parser = { opts, usage_text, footer, NULL, &wo };
 	struct profconv_profile *merged = NULL;
 	struct profconv_merger *mg = NULL;
-	const char *out_path = "-";
+	const char *out_path = NULL;
 	int c, n, status;
 
 	while ((c = cmd_getopt(&parser, argc, argv)) > 0)
@@ -96,6 +96,11 @@ cmd_merge(int argc, char **argv)
 	n = argc - optind;
 	if (n < 1)
 		return cmd_usage_error("expected at least one IN");
+	if (out_path == NULL) {
+		if (cmd_refuse_terminal() != EXIT_OK)
+			return EXIT_USAGE;
+		out_path = "-";
+	}
 	if (profconv_merger_new(&mg) < 0)
 		return cmd_error("%s", profconv_errmsg());
 	status = merge_all(mg, argv + optind, n);

@@ -33,7 +33,7 @@ command -v script >/dev/null 2>&1 || skip "script (util-linux) is not installed"
 on_tty() {
 	script -qec "sh -c '$1; echo rc=\$?'" /dev/null >"$TMP/tty" 2>&1 </dev/null
 }
-for sub in "text2pb $M" "symbolize s.heap"; do
+for sub in "text2pb $M" "symbolize s.heap" "merge s.heap s.heap"; do
 	name="profconv ${sub%% *}"
 	on_tty "\"$PROFCONV\" $sub"
 	tr -d '\r' <"$TMP/tty" >"$TMP/got"
