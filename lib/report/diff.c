@@ -379,22 +379,16 @@ row_shown(const struct profconv_diff *d, const int64_t *v)
 }
 
 /*
- * Take the caller's GIVEN options into OPTS, sort the rows for them and
- * fill TOTAL (3 * nt) with the TOTAL row: the views' totals, or in the
- * leak view the sums of the rows it shows.
+ * Sort the rows for OPTS and fill TOTAL (3 * nt) with the TOTAL row: the
+ * views' totals, or in the leak view the sums of the rows it shows.
  */
 static int
-prepare(const struct profconv_diff *d,
-    const struct profconv_diff_print_options *given,
-    struct profconv_diff_print_options *opts, int64_t *total)
+sort_and_total(const struct profconv_diff *d,
+    const struct profconv_diff_print_options *opts, int64_t *total)
 {
 	struct sort_ctx c = { d, 0 };
 	size_t i, t, n = profconv__rows_count(d->rows);
-	int rc;
 
-	if ((rc = profconv__options_take(opts, given,
-	    &profconv__options_diff_print)) < 0)
-		return rc;
 	c.col = sort_column(d, opts->sort);
 	if (c.col == -2)
 		return profconv__fail(PROFCONV_EINVAL,
@@ -413,6 +407,28 @@ prepare(const struct profconv_diff *d,
 			pc_add_sat(&total[t], v[t]);
 	}
 	return 0;
+}
+
+/*
+ * What both printers start with: the caller's GIVEN options taken into
+ * OPTS, the rows sorted for them, and the TOTAL row in *TOTAL (3 * nt,
+ * malloc'd; NULL on failure).
+ */
+static int
+prepare(const struct profconv_diff *d,
+    const struct profconv_diff_print_options *given,
+    struct profconv_diff_print_options *opts, int64_t **total)
+{
+	int rc;
+
+	*total = NULL;
+	if ((rc = profconv__options_take(opts, given,
+	    &profconv__options_diff_print)) < 0)
+		return rc;
+	*total = calloc(3 * d->nt + 1, sizeof(**total));
+	if (*total == NULL)
+		return profconv__nomem();
+	return sort_and_total(d, opts, *total);
 }
 
 /* --- the table ----------------------------------------------------------------- */
@@ -482,14 +498,10 @@ profconv_diff_print(const struct profconv_diff *d, FILE *fp,
 	char title[256];
 	int rc;
 
-	total = calloc(3 * d->nt + 1, sizeof(*total));
 	widths = calloc(ncolumns(d) + 1, sizeof(*widths));
-	if (total == NULL || widths == NULL) {
-		free(total);
-		free(widths);
+	if (widths == NULL)
 		return profconv__nomem();
-	}
-	rc = prepare(d, opts, &o, total);
+	rc = prepare(d, opts, &o, &total);
 	opts = &o;
 	if (rc < 0)
 		goto out;
@@ -582,10 +594,7 @@ profconv_diff_write_json(const struct profconv_diff *d, FILE *fp,
 	int64_t *total;
 	int rc;
 
-	total = calloc(3 * d->nt + 1, sizeof(*total));
-	if (total == NULL)
-		return profconv__nomem();
-	rc = prepare(d, opts, &o, total);
+	rc = prepare(d, opts, &o, &total);
 	opts = &o;
 	if (rc < 0)
 		goto out;

@@ -6,26 +6,7 @@
 . "$PROFCONV_SRCDIR/tests/cli/hostile-inputs.sh"
 
 PROFFLAME=$BIN/profflame PROFDIFF=$BIN/profdiff PROFTREND=$BIN/proftrend
-LIMIT_KB=1048576	# 1 GiB of address space
-LIMIT_S=30
-if (ulimit -v "$LIMIT_KB" && exec "$PROFCONV" --version) >/dev/null 2>&1; then
-	CAP="ulimit -v $LIMIT_KB"
-else
-	echo "note: no memory cap: '$PROFCONV' cannot run under ulimit -v" >&2
-	CAP=:
-fi
-
-# bounded STATUS CMD...: run CMD as run() does, under the caps.
-bounded() {
-	want=$1
-	shift
-	($CAP && exec timeout "$LIMIT_S" "$@") >"$TMP/out" 2>"$TMP/err"
-	got=$?
-	if [ "$got" != "$want" ]; then
-		fail "'$*' exited $got under ${LIMIT_KB} KB/${LIMIT_S} s, expected $want"
-		sed 's/^/  stderr: /' "$TMP/err" | head -n 5 >&2
-	fi
-}
+use_caps
 
 # Item 7: 3,000 chained heaptrack trace nodes (68 KB) and a massif tree
 # 3,000 deep (94 KB) expand to 4.5M frames, 18 MB of stacks: beyond

@@ -5,30 +5,7 @@
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 . "$PROFCONV_SRCDIR/tests/cli/hostile-inputs.sh"
 
-LIMIT_KB=1048576	# 1 GiB of address space
-LIMIT_S=30
-
-# A sanitizer build cannot run under an address-space cap (its shadow
-# memory is terabytes of reservations): time bounds only, then.
-if (ulimit -v "$LIMIT_KB" && exec "$PROFCONV" --version) >/dev/null 2>&1; then
-	CAP="ulimit -v $LIMIT_KB"
-else
-	echo "note: no memory cap: '$PROFCONV' cannot run under ulimit -v" >&2
-	CAP=:
-fi
-
-# bounded STATUS CMD...: run CMD as run() does, under the caps; a cap hit
-# shows as a kill by signal or a failed allocation.
-bounded() {
-	want=$1
-	shift
-	($CAP && exec timeout "$LIMIT_S" "$@") >"$TMP/out" 2>"$TMP/err"
-	got=$?
-	if [ "$got" != "$want" ]; then
-		fail "'$*' exited $got under ${LIMIT_KB} KB/${LIMIT_S} s, expected $want"
-		sed 's/^/  stderr: /' "$TMP/err" | head -n 5 >&2
-	fi
-}
+use_caps
 
 # Item 8: $variables in the map.  Three lines expand $c to 1 GB; 16,000
 # variables make every '$' a long search.

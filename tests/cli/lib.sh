@@ -32,6 +32,35 @@ find_lib() {
 	done
 }
 
+# use_caps: the caps bounded() runs hostile inputs under, LIMIT_KB of
+# address space and LIMIT_S seconds (a test may change LIMIT_S).  A
+# sanitizer build cannot run under an address-space cap (its shadow
+# memory is terabytes of reservations): time bounds only, then.
+use_caps() {
+	LIMIT_KB=1048576	# 1 GiB of address space
+	LIMIT_S=30
+	if (ulimit -v "$LIMIT_KB" && exec "$PROFCONV" --version) \
+	    >/dev/null 2>&1; then
+		CAP="ulimit -v $LIMIT_KB"
+	else
+		echo "note: no memory cap: '$PROFCONV' cannot run under ulimit -v" >&2
+		CAP=:
+	fi
+}
+
+# bounded STATUS CMD...: run CMD as run() does, under the caps; a cap hit
+# shows as a kill by signal or a failed allocation.
+bounded() {
+	want=$1
+	shift
+	($CAP && exec timeout "$LIMIT_S" "$@") >"$TMP/out" 2>"$TMP/err"
+	got=$?
+	if [ "$got" != "$want" ]; then
+		fail "'$*' exited $got under ${LIMIT_KB} KB/${LIMIT_S} s, expected $want"
+		sed 's/^/  stderr: /' "$TMP/err" | head -n 5 >&2
+	fi
+}
+
 # run EXPECTED_STATUS CMD...: run CMD with stdout/stderr in $TMP/out, $TMP/err.
 run() {
 	want=$1
