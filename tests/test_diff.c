@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <stdint.h>
+#include <string.h>
 
 #include "writer_fixture.h"
 
@@ -310,6 +311,55 @@ Test(diff, plain_table)
 	    "              3              1              -2  "
 	    "sync.(*Mutex).Lock\n"
 	    "              4              5               1  TOTAL\n"));
+	profconv_diff_free(d);
+}
+
+/* The warnings a comparison gives, one line each, joined by '|'. */
+static char warned[1024];
+
+static void
+collect_warning(const char *msg, void *payload)
+{
+	size_t n = strlen(warned);
+
+	(void)payload;
+	snprintf(warned + n, sizeof(warned) - n, "%s%s", n != 0 ? "|" : "",
+	    msg);
+}
+
+/*
+ * Cumulative alloc counters that go down mean BASE and CUR are swapped:
+ * one warning naming both and the figures; none the right way round, and
+ * none without a callback (or with an older options layout).
+ */
+Test(diff, warns_when_base_and_cur_look_swapped)
+{
+	static const char *const leaf[] = { "grow" };
+	static const int64_t early[][4] = { { 10, 1000, 5, 500 } };
+	static const int64_t late[][4] = { { 30, 3000, 20, 2000 } };
+	struct profconv_diff_options o = PROFCONV_DIFF_OPTIONS_INIT;
+	struct profconv_diff *d = NULL;
+
+	a = heap(early, leaf, 1);
+	b = heap(late, leaf, 1);
+	o.warn = collect_warning;
+	o.base_name = "early.heap";
+	o.cur_name = "late.heap";
+	warned[0] = '\0';
+	cr_assert(eq(int, profconv_diff_new(&d, a, b, &o), 0), "%s", ERRMSG);
+	cr_expect(eq(str, warned, ""));
+	profconv_diff_free(d);
+	o.base_name = "late.heap";
+	o.cur_name = "early.heap";
+	cr_assert(eq(int, profconv_diff_new(&d, b, a, &o), 0), "%s", ERRMSG);
+	cr_expect(not(zero(ptr, strstr(warned, "'early.heap' allocated fewer "
+	    "bytes in all than 'late.heap' (1000 < 3000)"))), "%s", warned);
+	cr_expect(not(zero(ptr, strstr(warned, "swapped"))), "%s", warned);
+	cr_expect(zero(ptr, strchr(warned, '\n')));
+	profconv_diff_free(d);
+	/* No callback: nothing to call, the comparison is the same. */
+	o.warn = NULL;
+	cr_assert(eq(int, profconv_diff_new(&d, b, a, &o), 0), "%s", ERRMSG);
 	profconv_diff_free(d);
 }
 

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <stdint.h>
+#include <string.h>
 
 #include "read_helpers.h"
 
@@ -44,6 +45,41 @@ Test(heap, unsamples_heapz_v2_exactly)
 	/* Every frame, the leaf too, moves back onto its call. */
 	expect_frame(prof, 0, 0, 0xfff);
 	expect_frame(prof, 0, 1, 0x1fff);
+	profconv_profile_free(prof);
+}
+
+/*
+ * A gperftools dump whose header counts more than its samples hold was
+ * cut (gperftools writes at most 1 MiB per dump): read, with one line
+ * saying so and the figures; a whole dump has no warning.  The warning
+ * is not part of the profile.
+ */
+Test(heap, cut_dump_is_read_with_a_warning)
+{
+	static const char whole[] =
+	    "heap profile:      2:      300 [     2:      300] @ heapprofile\n"
+	    "     1:      100 [     1:      100] @ 0x1000\n"
+	    "     1:      200 [     1:      200] @ 0x2000\n"
+	    "\nMAPPED_LIBRARIES:\n"
+	    "00000000-00003000 r-xp 00000000 00:00 0   /bin/prog\n";
+	static const char cut[] =
+	    "heap profile:      9:     9000 [     9:     9000] @ heapprofile\n"
+	    "     1:      100 [     1:      100] @ 0x1000\n"
+	    "     1:      200 [     1:      200] @ 0x2000\n"
+	    "\nMAPPED_LIBRARIES:\n"
+	    "00000000-00003000 r-xp 00000000 00:00 0   /bin/prog\n";
+	struct profconv_profile *prof = read_ok(whole);
+	const char *w;
+
+	cr_expect(zero(ptr, (void *)profconv_profile_read_warning(prof)));
+	profconv_profile_free(prof);
+	prof = read_ok(cut);
+	w = profconv_profile_read_warning(prof);
+	cr_assert(not(zero(ptr, (void *)w)));
+	cr_expect(not(zero(ptr, strstr(w, "9000"))), "%s", w);
+	cr_expect(not(zero(ptr, strstr(w, "300"))), "%s", w);
+	cr_expect(not(zero(ptr, strstr(w, "the dump was cut"))), "%s", w);
+	cr_expect(zero(ptr, strchr(w, '\n')), "%s", w);
 	profconv_profile_free(prof);
 }
 
