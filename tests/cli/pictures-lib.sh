@@ -91,3 +91,24 @@ for _ in range(100):
 sys.exit(1)
 PY
 }
+
+# need_webdriver: $WEBDRIVER_PY is a Python with Selenium, and chromium
+# and chromedriver are there, or skip.  Debian's python3-selenium is for
+# /usr/bin/python3, which may not be the first python3 on PATH.
+# webdriver PY_SCRIPT ARGS...: run a test script that imports
+# tests/cli/webdriver.py (PROFCONV_SRCDIR is exported to it).
+need_webdriver() {
+	WEBDRIVER_PY=
+	for py in python3 /usr/bin/python3; do
+		command -v "$py" >/dev/null 2>&1 || continue
+		"$py" -c 'import selenium' 2>/dev/null && { WEBDRIVER_PY=$py; break; }
+	done
+	[ -n "$WEBDRIVER_PY" ] || skip "python3-selenium missing"
+	why=$("$WEBDRIVER_PY" -c "
+import sys; sys.path.insert(0, '$PROFCONV_SRCDIR/tests/cli')
+import webdriver; print(webdriver.available() or '')")
+	[ -z "$why" ] || skip "$why"
+}
+webdriver() {
+	PROFCONV_SRCDIR=$PROFCONV_SRCDIR timeout 300 "$WEBDRIVER_PY" "$@"
+}
