@@ -313,6 +313,19 @@ int cmd_output_open(struct cmd_output *o, const char *path);
 int cmd_output_commit(struct cmd_output *o);
 /* Give up: close and remove the temporary file. */
 void cmd_output_abort(struct cmd_output *o);
+/* Remove the temporary file of the output being written, if any, from
+ * a signal handler (async-signal-safe); the process is about to end. */
+void cmd_output_abandon(void);
+
+/* --- sigbus.c ------------------------------------------------------------ */
+
+/*
+ * While symbolizing: SIGBUS on an address in a mapped file (truncated
+ * while it is read) prints one line naming the file and offset, removes
+ * the temporary output file and exits EXIT_FAIL.  Idempotent; leaves a
+ * handler someone else installed.
+ */
+void cmd_catch_sigbus(void);
 
 /* --- readahead.c --------------------------------------------------------- */
 

@@ -228,6 +228,7 @@ get_symbolizer(struct profconv_symbolize_options *opts)
 	opts->jobs = cmd_jobs();
 	if (atexit(free_symbolizer) != 0)
 		return PROFCONV_ENOMEM;
+	cmd_catch_sigbus();
 	return profconv_symbolizer_new(&symbolizer, opts);
 }
 
