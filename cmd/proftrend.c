@@ -63,6 +63,7 @@ static const struct cmd_opt opts[] = {
 	{ "quiet", 'q', no_argument, CMD_OWN,
 	  "  -q, --quiet           print nothing; only the exit status\n" },
 	CMD_VIEW_OPTS,
+	CMD_FIND_OPTS,
 	CMD_LEVEL_OPTS,
 	CMD_MAX_INPUT_OPT,
 	CMD_JOBS_OPT,
@@ -191,13 +192,7 @@ static int
 symbolize(const struct cmd_view *v, const char *path,
     struct profconv_profile *prof)
 {
-	struct profconv_symbolize_options sym = PROFCONV_SYMBOLIZE_OPTIONS_INIT;
-
-	if (v->no_symbolize)
-		return EXIT_OK;
-	sym.demangle = v->view.demangle;
-	return cmd_symbolize_profile(prof, &sym,
-	    strcmp(path, "-") == 0 ? "<stdin>" : path, false);
+	return cmd_symbolize_view(v, prof, path);
 }
 
 /*

@@ -507,6 +507,30 @@ enum profconv_demangle {
 int profconv_demangle_parse(const char *text, enum profconv_demangle *out);
 
 /*
+ * Why the locations of one mapped file got no name, as a symbolizer run
+ * reports it to profconv_symbolize_options.binary_report.
+ */
+enum profconv_binary_problem {
+	PROFCONV_BINARY_MISSING = 1,	/* the mapped file was not found */
+	PROFCONV_BINARY_OTHER_BUILD,	/* only files with another build id */
+	PROFCONV_BINARY_UNUSABLE,	/* found, but no usable ELF file */
+	PROFCONV_BINARY_NO_SYMBOLS,	/* found, without symbols for these
+					 * addresses (stripped, or no debug
+					 * info found) */
+	PROFCONV_BINARY_LAYOUT		/* found, but no loadable segment
+					 * holds the mapping's file range:
+					 * likely another build of it; its
+					 * names may be wrong (LOCATIONS
+					 * counts every location there) */
+};
+struct profconv_binary_report {
+	const char *path;		/* the file found, else the mapped
+					 * path; valid during the call */
+	enum profconv_binary_problem problem;
+	size_t locations;		/* locations concerned */
+};
+
+/*
  * Where profconv_symbolize() finds mappings, binaries and debug info.
  * Every pointer may be NULL.  Addresses are looked up in the profile's own
  * mappings unless MAPS_FILE or PID names a memory map to use instead.
@@ -550,11 +574,17 @@ struct profconv_symbolize_options {
 	 * of a large one) each; 0: one per CPU.  The result is the same
 	 * whatever the number. */
 	unsigned int jobs;
+	/* Version 5.  Called at the end of a run, from the calling thread,
+	 * once per mapped file and problem that left locations without a
+	 * name (see struct profconv_binary_report); may be NULL.  PAYLOAD
+	 * is passed to it. */
+	void (*binary_report)(const struct profconv_binary_report *r,
+	    void *payload);
 };
-#define PROFCONV_SYMBOLIZE_OPTIONS_VERSION 4
+#define PROFCONV_SYMBOLIZE_OPTIONS_VERSION 5
 #define PROFCONV_SYMBOLIZE_OPTIONS_INIT \
 	{ PROFCONV_SYMBOLIZE_OPTIONS_VERSION, NULL, NULL, NULL, NULL, 0, 0, \
-	  0, NULL, NULL, PROFCONV_DEMANGLE_SIMPLE, NULL, 0 }
+	  0, NULL, NULL, PROFCONV_DEMANGLE_SIMPLE, NULL, 0, NULL }
 
 /* What profconv_symbolize() did, counted in locations. */
 struct profconv_symbolize_stats {

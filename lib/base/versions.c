@@ -86,4 +86,5 @@ LAYOUT(symbolize, "symbolize", struct profconv_symbolize_options,
     PC_END(struct profconv_symbolize_options, payload),
     PC_END(struct profconv_symbolize_options, demangle),
     PC_END(struct profconv_symbolize_options, progress),
+    PC_END(struct profconv_symbolize_options, jobs),
     sizeof(struct profconv_symbolize_options));
