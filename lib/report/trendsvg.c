@@ -665,6 +665,8 @@ put_legend(struct pic *p)
 static void
 put_svg(struct pic *p)
 {
+	FILE *fp = p->fp;
+
 	put_head(p);
 	put_titles(p);
 	put_axes(p);
@@ -672,7 +674,7 @@ put_svg(struct pic *p)
 	put_peak(p);
 	put_snapshots(p);
 	put_legend(p);
-	fprintf(p->fp, "<script type=\"text/ecmascript\"><![CDATA[\n%s]]>"
+	fprintf(fp, "<script type=\"text/ecmascript\"><![CDATA[\n%s]]>"
 	    "</script>\n</svg>\n", script);
 }
 
