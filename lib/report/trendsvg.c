@@ -467,7 +467,7 @@ put_axes(struct pic *p)
 	double span, unit = 1, step, v, x;
 	const char *uname = "s";
 	char buf[48];
-	int i;
+	int i, decimals;
 
 	for (i = 0; i <= 4; i++) {
 		double y = y_of(p, p->ymax * i / 4);
@@ -498,12 +498,14 @@ put_axes(struct pic *p)
 	step = nice_step(span > 0 ? span : 1);
 	if (!p->by_time && step < 1)
 		step = 1;
+	/* Enough decimals for the step: 0.05 needs two. */
+	decimals = step < 1 ? (int)ceil(-log10(step) - 1e-9) : 0;
 	for (v = 0; v <= span + step * 1e-9; v += step) {
 		x = p->cx0 + (span > 0 ? v / span : 0) * (p->cx1 - p->cx0);
 		fprintf(fp, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" "
 		    "x2=\"%.1f\" y2=\"%.1f\"/><text class=\"xlabel\" "
 		    "x=\"%.1f\" y=\"%.1f\">%.*f</text>\n", x, p->cy1, x,
-		    p->cy1 + 4, x, p->cy1 + 17, step < 1 ? 1 : 0,
+		    p->cy1 + 4, x, p->cy1 + 17, decimals,
 		    p->by_time ? v : v + 1);
 	}
 	fprintf(fp, "<text id=\"xaxis\" data-mode=\"%s\" x=\"%.1f\" "
