@@ -194,6 +194,9 @@ parse_args(int argc, char **argv, struct trend_args *a)
 	if (a->svg && a->json && a->out_path == NULL)
 		return cmd_usage_error("--svg without -o and --json both "
 		    "write to standard output: give the SVG a file with -o");
+	if (a->svg && a->write.level != -1)
+		return cmd_usage_error("--level and --no-compress are for the "
+		    "pprof output, which --svg replaces");
 	if (a->svg && a->top > 40)
 		return cmd_usage_error("--svg draws at most 40 rows of their "
 		    "own, not %zu (--top)", a->top);

@@ -159,5 +159,6 @@ expect_err "proftrend: --title names the SVG: add --svg
 Try 'proftrend --help'."
 run 2 "$TREND" --svg --json "$@"
 run 2 "$TREND" --svg --top 41 -o "$TMP/x.svg" "$@"
+run 2 "$TREND" --svg --no-compress -o "$TMP/x.svg" "$@"
 [ -e "$TMP/x.svg" ] && fail "a usage error wrote a file"
 finish
