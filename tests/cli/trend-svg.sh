@@ -130,6 +130,31 @@ size=$(wc -c <"$TMP/many.svg")
 [ "$size" -lt 2097152 ] || fail "3000 snapshots: $size bytes"
 grep -q '<g id="peak" data-i="1777"' "$TMP/many.svg" || fail "the peak is not snapshot 1778"
 
+# The worst names: 40 bands of 2000 quotes each (6 bytes as XML), 600
+# snapshots in a directory whose name is 200 ampersands: still < 2 MB.
+long=$TMP/$(printf '&%.0s' $(seq 200))
+mkdir "$long"
+python3 - "$long" 600 "$PROFCONV_SRCDIR/tests/cli/svg-check.py" <<'PY' || fail "cannot write the dumps"
+import importlib.util, os, sys
+d, n = sys.argv[1], int(sys.argv[2])
+spec = importlib.util.spec_from_file_location("svgcheck", sys.argv[3])
+mod = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(mod)
+for i in range(n):
+    folded = os.path.join(d, "f")
+    with open(folded, "w") as f:
+        for s in range(45):
+            f.write("main;%s%d %d\n" % ('"' * 2000, s, 1000 + (i * (s + 1)) % 997))
+    mod.cmd_pprof([folded, os.path.join(d, "snapshot-%04d.pb" % i)])
+os.remove(os.path.join(d, "f"))
+PY
+draw --demangle none --top 40 --svg -o "$TMP/long.svg" "$long"/*.pb
+size=$(wc -c <"$TMP/long.svg")
+[ "$size" -lt 2097152 ] || fail "long names: $size bytes"
+[ "$size" -gt 1000000 ] || fail "long names: only $size bytes, are names cut too short?"
+python3 -c 'import sys, xml.etree.ElementTree as ET; ET.parse(sys.argv[1])' "$TMP/long.svg" ||
+	fail "long names: not XML"
+
 # --- the size does not follow the number of stacks ---------------------------
 for stacks in 40 4000; do
 	mkdir "$TMP/s$stacks"
