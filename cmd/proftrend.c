@@ -49,7 +49,8 @@ static const struct cmd_opt opts[] = {
 	  "                        to -o FILE (then not the profile), else to\n"
 	  "                        standard output instead of the table\n" },
 	{ "title", OPT_TITLE, required_argument, CMD_OWN,
-	  "      --title TEXT      the SVG's heading (default \"Memory over time\")\n" },
+	  "      --title TEXT      the SVG's heading (default \"Memory over\n"
+	  "                        time\")\n" },
 	{ "top", 'n', required_argument, CMD_OWN,
 	  "  -n, --top N           print at most N rows; --svg: draw N rows\n"
 	  "                        (1 to 40, default 19) and \"other\"\n" },

@@ -66,7 +66,8 @@ check_pick(const int64_t *v, size_t n, size_t budget)
 		for (i = lo; i < hi; i++)
 			if (v[i] > v[best])
 				best = i;
-		cr_expect(eq(sz, out[j + 1], best), "bucket %zu of n %zu", j, n);
+		cr_expect(eq(sz, out[j + 1], best), "bucket %zu of n %zu", j,
+		    n);
 	}
 	free(out);
 }
@@ -134,7 +135,8 @@ series(const char *name, int64_t v1, int64_t v2)
 
 Test(trendsvg, hostile_names_are_text)
 {
-	static const char name[] = "<script>alert(1)</script>]]>\"'&\x01\x1b[2J";
+	static const char name[] =
+	    "<script>alert(1)</script>]]>\"'&\x01\x1b[2J";
 	struct profconv_trend *t = series(name, 5000, 70);
 	char *text = NULL;
 	const char *end;
@@ -168,13 +170,16 @@ Test(trendsvg, refuses_bad_options_and_negative_values)
 
 	cr_assert(fp != NULL);
 	o.width = 100;
-	cr_expect(eq(int, profconv_trend_write_svg(t, fp, &o), PROFCONV_EINVAL));
+	cr_expect(eq(int, profconv_trend_write_svg(t, fp, &o),
+	    PROFCONV_EINVAL));
 	o.width = 0;
 	o.top = 41;
-	cr_expect(eq(int, profconv_trend_write_svg(t, fp, &o), PROFCONV_EINVAL));
+	cr_expect(eq(int, profconv_trend_write_svg(t, fp, &o),
+	    PROFCONV_EINVAL));
 	o.top = 0;
 	o.version = 99;
-	cr_expect(eq(int, profconv_trend_write_svg(t, fp, &o), PROFCONV_EINVAL));
+	cr_expect(eq(int, profconv_trend_write_svg(t, fp, &o),
+	    PROFCONV_EINVAL));
 	cr_assert(eq(int, profconv_trend_new(&unrun, NULL), 0));
 	cr_expect(eq(int, profconv_trend_write_svg(unrun, fp, NULL),
 	    PROFCONV_EINVAL));

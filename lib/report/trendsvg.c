@@ -80,6 +80,7 @@ struct pic {
 	size_t n;			/* snapshots */
 	int64_t *totals, *times;	/* per snapshot */
 	bool by_time;
+	bool bytes;			/* the type counts bytes */
 	size_t peak;
 	size_t *pick, k;		/* the snapshots drawn */
 	double *x;			/* their x */
@@ -89,7 +90,7 @@ struct pic {
 	double w, h, cx0, cx1, cy0, cy1, ymax;
 };
 
-/* --- text ---------------------------------------------------------------------- */
+/* --- text ----------------------------------------------------------------- */
 
 /* S as XML text, at most MAX characters: its start, or with TAIL its
  * end, and ".." where it is cut. */
@@ -117,16 +118,22 @@ put_cut(FILE *fp, const char *s, size_t max, bool tail)
 	profconv__xml_put(fp, s, (size_t)-1);
 }
 
-/* V bytes for people: "512 B", "1.5 KiB", "-3.25 MiB"; with SIGN a "+"
- * before growth. */
+/* V for people: bytes (BYTES) as "512 B", "1.5 KiB", "-3.25 MiB",
+ * other units as "1,234,567"; with SIGN a "+" before growth.  BUF holds
+ * 48 bytes or more. */
 static char *
-human(char *buf, size_t len, int64_t v, bool sign)
+human(char *buf, size_t len, int64_t v, bool sign, bool bytes)
 {
 	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB",
 	    "PiB", "EiB" };
 	double x = (double)v;
 	size_t u = 0;
 
+	if (!bytes) {
+		buf[0] = '+';
+		profconv__group_digits(buf + (sign && v > 0), v);
+		return buf;
+	}
 	if (v > -1024 && v < 1024) {
 		snprintf(buf, len, sign && v > 0 ? "+%" PRId64 " B" :
 		    "%" PRId64 " B", v);
@@ -145,7 +152,7 @@ human(char *buf, size_t len, int64_t v, bool sign)
 /* The figures of a band after its name, in its <title>: the last group
  * in parentheses, which the script strips to get the name back. */
 static void
-put_figures(FILE *fp, const struct band *b)
+put_figures(FILE *fp, const struct band *b, bool bytes)
 {
 	char f[48], l[48], g[48], s[48];
 	double slope = b->row.slope_bytes;
@@ -159,14 +166,14 @@ put_figures(FILE *fp, const struct band *b)
 		slope = 0;
 	fprintf(fp, " (%s; first %s, last %s, growth %s, slope %s per "
 	    "snapshot, grew in %zu of %zu intervals)", b->verdict,
-	    human(f, sizeof(f), b->row.first_bytes, false),
-	    human(l, sizeof(l), b->row.last_bytes, false),
-	    human(g, sizeof(g), b->row.growth_bytes, true),
-	    human(s, sizeof(s), (int64_t)slope, true),
+	    human(f, sizeof(f), b->row.first_bytes, false, bytes),
+	    human(l, sizeof(l), b->row.last_bytes, false, bytes),
+	    human(g, sizeof(g), b->row.growth_bytes, true, bytes),
+	    human(s, sizeof(s), (int64_t)slope, true, bytes),
 	    b->row.grew_intervals, b->row.intervals);
 }
 
-/* --- the data ----------------------------------------------------------------- */
+/* --- the data ------------------------------------------------------------- */
 
 static int
 check_options(const struct profconv_trend_svg_options *o)
@@ -225,7 +232,8 @@ band_color(size_t i)
 {
 	double h = fmod(20 + 137.508 * (double)i, 360) / 60;
 	double l = i % 2 ? 0.62 : 0.50, s = 0.62;
-	double c = (1 - fabs(2 * l - 1)) * s, x = c * (1 - fabs(fmod(h, 2) - 1));
+	double c = (1 - fabs(2 * l - 1)) * s;
+	double x = c * (1 - fabs(fmod(h, 2) - 1));
 	double m = l - c / 2, r = 0, g = 0, b = 0;
 
 	switch ((int)h) {
@@ -300,7 +308,7 @@ read_bands(struct pic *p)
 	return 0;
 }
 
-/* --- layout --------------------------------------------------------------------- */
+/* --- layout --------------------------------------------------------------- */
 
 static double
 y_of(const struct pic *p, double v)
@@ -349,7 +357,7 @@ lay_out(struct pic *p)
 	return 0;
 }
 
-/* --- the SVG ---------------------------------------------------------------------- */
+/* --- the SVG -------------------------------------------------------------- */
 
 static void
 put_text(FILE *fp, const char *id, double x, double y, const char *cls,
@@ -476,7 +484,7 @@ put_axes(struct pic *p)
 		    "x2=\"%.1f\" y2=\"%.1f\"/><text class=\"ylabel\" "
 		    "x=\"%.1f\" y=\"%.1f\">%s</text>\n", p->cx0, y, p->cx1, y,
 		    p->cx0 - 6, y + 4, human(buf, sizeof(buf),
-		    (int64_t)llround(p->ymax * i / 4), false));
+		    (int64_t)llround(p->ymax * i / 4), false, p->bytes));
 	}
 	fprintf(fp, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
 	    "y2=\"%.1f\"/>\n<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" "
@@ -547,8 +555,9 @@ put_bands(struct pic *p)
 	size_t i, j;
 
 	fprintf(fp, "<g id=\"bands\" data-snapshots=\"%zu\" data-drawn="
-	    "\"%zu\" data-rows=\"%zu\" data-by=\"%s\">\n", p->n, p->k,
-	    p->nrows, p->by == PROFCONV_DIFF_BY_STACK ? "stack" :
+	    "\"%zu\" data-rows=\"%zu\" data-bytes=\"%d\" data-by=\"%s\">"
+	    "\n", p->n, p->k, p->nrows, p->bytes,
+	    p->by == PROFCONV_DIFF_BY_STACK ? "stack" :
 	    p->by == PROFCONV_DIFF_BY_LINE ? "line" : "function");
 	for (i = 0; i < p->nb; i++) {
 		b = &p->b[i];
@@ -569,7 +578,7 @@ put_bands(struct pic *p)
 		fputs("\"><title>", fp);
 		put_cut(fp, b->row.name, NAME_MAX_CHARS,
 		    p->by == PROFCONV_DIFF_BY_STACK);
-		put_figures(fp, b);
+		put_figures(fp, b, p->bytes);
 		fputs("</title>", fp);
 		put_area(p, i);
 		fputs("</g>\n", fp);
@@ -613,7 +622,7 @@ put_peak(struct pic *p)
 	    "at snapshot %zu</text></g>\n", p->peak, s.inuse_bytes, x,
 	    p->cy0 - 2, x, p->cy1, right ? x - 4 : x + 4, p->cy0 + 10,
 	    right ? "end" : "start", human(buf, sizeof(buf), s.inuse_bytes,
-	    false), p->peak + 1);
+	    false, p->bytes), p->peak + 1);
 	fprintf(fp, "<line id=\"cursor\" class=\"hide\" x1=\"0\" y1=\"%.1f\" "
 	    "x2=\"0\" y2=\"%.1f\"/>\n", p->cy0, p->cy1);
 }
@@ -658,7 +667,8 @@ put_legend(struct pic *p)
 		    "y=\"%.1f\">%s</text><text class=\"name\" x=\"%d\" "
 		    "y=\"%.1f\">", b->verdict, VERDICT_X, y + 12, b->verdict,
 		    NAME_X, y + 12);
-		put_cut(fp, b->row.name, chars, p->by == PROFCONV_DIFF_BY_STACK);
+		put_cut(fp, b->row.name, chars,
+		    p->by == PROFCONV_DIFF_BY_STACK);
 		fputs("</text></g>\n", fp);
 	}
 	fputs("</g>\n", fp);
@@ -715,6 +725,9 @@ profconv_trend_write_svg(const struct profconv_trend *t, FILE *fp,
 	p.fp = fp;
 	p.t = t;
 	p.by = profconv__trend_options(t)->by;
+	/* inuse_space, alloc_space, space, ..._bytes: bytes; else counts. */
+	p.bytes = strstr(profconv__trend_type_name(t), "space") != NULL ||
+	    strstr(profconv__trend_type_name(t), "bytes") != NULL;
 	rc = read_snapshots(&p);
 	if (rc == 0)
 		rc = read_bands(&p);
@@ -731,7 +744,7 @@ profconv_trend_write_svg(const struct profconv_trend *t, FILE *fp,
 	return rc;
 }
 
-/* --- which snapshots are drawn ------------------------------------------------- */
+/* --- which snapshots are drawn -------------------------------------------- */
 
 size_t
 profconv__trend_peak(const int64_t *totals, size_t n)

@@ -23,12 +23,16 @@
 	var cursor = doc.getElementById("cursor");
 	var peak = doc.getElementById("peak");
 	var nsnaps = +group.getAttribute("data-snapshots");
+	var bytes = group.getAttribute("data-bytes") === "1";
 	var bands = [], snaps = [], items = [];
 	var term = null, ignoreCase = false;
 
 	function human(v, sign) {
 		var units = ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
 		var x = v, u = 0, a;
+		if (!bytes)
+			return (sign && v > 0 ? "+" : "") +
+			    String(v).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 		if (v > -1024 && v < 1024)
 			return (sign && v > 0 ? "+" : "") + v + " B";
 		x /= 1024;
@@ -131,7 +135,8 @@
 		try {
 			rx = new RegExp(re, ignoreCase ? "i" : "");
 		} catch (e) {
-			details.textContent = "invalid regular expression: " + re;
+			details.textContent = "invalid regular expression: " +
+			    re;
 			return;
 		}
 		term = re;
@@ -236,7 +241,8 @@
 	});
 	icBtn.addEventListener("click", toggleCase);
 	window.addEventListener("keydown", function (e) {
-		if (e.key === "F3" || ((e.ctrlKey || e.metaKey) && e.key === "f")) {
+		if (e.key === "F3" ||
+		    ((e.ctrlKey || e.metaKey) && e.key === "f")) {
 			e.preventDefault();
 			askSearch();
 		} else if ((e.ctrlKey || e.metaKey) && e.key === "i") {
