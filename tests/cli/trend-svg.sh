@@ -46,6 +46,14 @@ if [ -e /usr/include/gperftools/heap-profiler.h ] && command -v cc >/dev/null 2>
 		fail "steady_leak is no leak band"
 	grep -q "innermost frame is that function, its own bytes" "$TMP/function.svg" ||
 		fail "the subtitle does not say what a row holds"
+	# Another type: object counts, as numbers, not bytes.
+	draw -t inuse_objects --json "$@"
+	cp "$TMP/out" "$TMP/objects.json"
+	draw -t inuse_objects --svg -o "$TMP/objects.svg" "$@"
+	check sums "$TMP/objects.svg" "$TMP/objects.json" 19 order >/dev/null ||
+		fail "-t inuse_objects: the SVG does not match the JSON"
+	grep -q '<title>steady_leak ([^;]*; first 64, last 768, growth +704,' "$TMP/objects.svg" ||
+		fail "-t inuse_objects: $(grep -o '<title>steady_leak[^<]*' "$TMP/objects.svg")"
 	# --top: fewer bands, the rest in "other".
 	draw --top 2 --svg -o "$TMP/top2.svg" "$@"
 	check sums "$TMP/top2.svg" "$TMP/function.json" 2 order >/dev/null ||
