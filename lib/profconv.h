@@ -1097,6 +1097,41 @@ int profconv_trend_write_json(const struct profconv_trend *trend, FILE *fp);
 int profconv_trend_suspects(const struct profconv_trend *trend,
     struct profconv_profile **out);
 
+/* Options of profconv_trend_write_svg(). */
+struct profconv_trend_svg_options {
+	unsigned int version;		/* PROFCONV_TREND_SVG_OPTIONS_VERSION */
+	const char *title;		/* NULL: "Memory over time" */
+	const char *subtitle;		/* NULL: what the bands are */
+	unsigned int width;		/* pixels, 600..10000; 0: 1200 */
+	size_t top;			/* rows with a band of their own, the
+					 * first of the table; at most 40;
+					 * 0: 19 */
+};
+#define PROFCONV_TREND_SVG_OPTIONS_VERSION 1
+#define PROFCONV_TREND_SVG_OPTIONS_INIT \
+	{ PROFCONV_TREND_SVG_OPTIONS_VERSION, NULL, NULL, 0, 0 }
+
+/*
+ * Draw the analysis as one self-contained SVG to FP (an embedded script,
+ * nothing fetched): a stacked area of the followed type per snapshot, a
+ * band for each of the first OPTS->top rows of the table (in its order)
+ * and one "other" band holding the rest of each snapshot's total, so the
+ * bands add up to the total exactly (rows are disjoint: by function, a
+ * row holds the stacks whose innermost frame is that function).  The
+ * peak snapshot is marked; the x axis is the snapshots' collection time
+ * when every one has a time, in order, else the snapshot number.  A
+ * legend gives each band's sparkline, verdict and name; hovering a band
+ * shows its figures, Ctrl-F searches bands by regular expression.  Of
+ * more than 500 snapshots, 500 are drawn: the first, the last, and the
+ * one with the largest total of each stretch between them (the peak
+ * among them).  Names longer than 1024 characters are cut.  OPTS may be
+ * NULL.
+ * Errors: PROFCONV_EINVAL (not run, or bad options), PROFCONV_EFORMAT (a
+ * negative value, which cannot be stacked), PROFCONV_EIO, PROFCONV_ENOMEM.
+ */
+int profconv_trend_write_svg(const struct profconv_trend *trend, FILE *fp,
+    const struct profconv_trend_svg_options *opts);
+
 /* --- folded stacks for flame graphs ---------------------------------------- */
 
 struct profconv_flame_options {
