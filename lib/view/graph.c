@@ -302,6 +302,57 @@ printable(struct gkey *k)
 	return 0;
 }
 
+/* PATH made lexically clean as Go's filepath.Clean does ("./a/../b"
+ * is "b"), into a new string. */
+static char *
+clean_path(const char *path)
+{
+	size_t n = strlen(path), r = 0, w = 0, dotdot = 0;
+	bool rooted = n > 0 && path[0] == '/';
+	char *out = malloc(n + 2);
+
+	if (out == NULL)
+		return NULL;
+	if (n == 0) {
+		out[0] = '.';
+		out[1] = '\0';
+		return out;
+	}
+	if (rooted) {
+		out[w++] = '/';
+		r = dotdot = 1;
+	}
+	while (r < n) {
+		if (path[r] == '/') {
+			r++;
+		} else if (path[r] == '.' && (r + 1 == n || path[r + 1] == '/')) {
+			r++;
+		} else if (path[r] == '.' && path[r + 1] == '.' &&
+		    (r + 2 == n || path[r + 2] == '/')) {
+			r += 2;
+			if (w > dotdot) {
+				for (w--; w > dotdot && out[w] != '/'; w--)
+					;
+			} else if (!rooted) {
+				if (w > 0)
+					out[w++] = '/';
+				out[w++] = '.';
+				out[w++] = '.';
+				dotdot = w;
+			}
+		} else {
+			if ((rooted && w != 1) || (!rooted && w != 0))
+				out[w++] = '/';
+			for (; r < n && path[r] != '/'; r++)
+				out[w++] = path[r];
+		}
+	}
+	if (w == 0)
+		out[w++] = '.';
+	out[w] = '\0';
+	return out;
+}
+
 /* The key of frame F of a view, interned. */
 static int
 frame_key(struct pc_graph_build *b, const struct profconv_view_frame *f,
@@ -315,8 +366,12 @@ frame_key(struct pc_graph_build *b, const struct profconv_view_frame *f,
 
 	if (*k.name == '\0') {
 		k.objfile = f->module;
+	} else if (lines && *f->file != '\0') {
+		k.file = clean_path(f->file);
+		if (k.file == NULL)
+			return profconv__nomem();
+		k.line = f->line;
 	} else if (lines) {
-		k.file = f->file;
 		k.line = f->line;
 	}
 	n = strlen(k.name) + strlen(k.file) + strlen(k.objfile) + 32;
@@ -332,9 +387,13 @@ frame_key(struct pc_graph_build *b, const struct profconv_view_frame *f,
 		rc = PC_GROW(b->keys, b->keys_cap, b->nkeys, 1);
 		if (rc == 0)
 			rc = printable(&k);
-		if (rc == 0)
+		if (rc == 0) {
 			b->keys[b->nkeys++] = k;
+			return 0;
+		}
 	}
+	if (*k.file != '\0')
+		free((char *)k.file);
 	return rc;
 }
 
@@ -791,6 +850,17 @@ sort_nodes(struct pc_graph_build *b)
 
 /* --- trimming ------------------------------------------------------------------ */
 
+/* POS[K]: the place of key K in the graph's nodes + 1, 0 when not in. */
+static void
+mark_nodes(struct pc_graph_build *b)
+{
+	size_t i;
+
+	memset(b->pos, 0, b->nkeys * sizeof(*b->pos));
+	for (i = 0; i < b->nnodes; i++)
+		b->pos[b->nodes[i]] = (uint32_t)i + 1;
+}
+
 static void
 trim_tags(struct pc_graph_build *b, int64_t cutoff)
 {
@@ -802,16 +872,19 @@ trim_tags(struct pc_graph_build *b, int64_t cutoff)
 			b->tags[i].dead = true;
 }
 
-/* Edges between nodes of the graph under CUTOFF go; how many. */
+/* Edges into nodes of the graph under CUTOFF go; how many.  (An edge
+ * into a node whose values cancelled out, which is not in the graph,
+ * stays, as in pprof: it still counts as an out edge of its source.) */
 static size_t
 trim_edges(struct pc_graph_build *b, int64_t cutoff)
 {
 	size_t i, n = 0;
 
+	mark_nodes(b);
 	for (i = 0; i < b->nedges; i++) {
 		struct bedge *e = &b->edges[i];
 
-		if (!e->dead && abs64(e->w) < cutoff) {
+		if (!e->dead && b->pos[e->dst] != 0 && abs64(e->w) < cutoff) {
 			e->dead = true;
 			n++;
 		}
@@ -1089,14 +1162,18 @@ result(struct pc_graph *g, struct pc_graph_build *b)
 		free(ids);
 		return profconv__nomem();
 	}
-	for (i = 0; i < b->nkeys; i++)
-		b->pos[i] = 0;
-	for (i = 0; i < b->nnodes; i++)
-		b->pos[b->nodes[i]] = (uint32_t)i + 1;
-	for (i = 0; i < b->nedges; i++)
-		if (!b->edges[i].dead && b->pos[b->edges[i].src] != 0 &&
-		    b->pos[b->edges[i].dst] != 0)
+	mark_nodes(b);
+	for (i = 0; i < b->nedges; i++) {
+		const struct bedge *e = &b->edges[i];
+
+		if (e->dead || b->pos[e->src] == 0)
+			continue;
+		g->nodes[b->pos[e->src] - 1].has_out = true;
+		/* pprof writes an edge into a node that is not in the graph
+		 * (its values cancelled out) to "N0"; it is left out here. */
+		if (b->pos[e->dst] != 0)
 			ids[n++] = (uint32_t)i;
+	}
 	sort_build = b;
 	qsort(ids, n, sizeof(*ids), by_edge_id);
 	sort_build = NULL;
@@ -1105,7 +1182,6 @@ result(struct pc_graph *g, struct pc_graph_build *b)
 
 		g->edges[i] = (struct pc_gedge){ b->pos[e->src] - 1,
 			b->pos[e->dst] - 1, e->w, e->residual, e->inl };
-		g->nodes[b->pos[e->src] - 1].has_out = true;
 	}
 	g->nedges = n;
 	free(ids);
@@ -1141,20 +1217,34 @@ result(struct pc_graph *g, struct pc_graph_build *b)
 	return 0;
 }
 
-/* pprof's computeTotal: the sum of |value| (of the base's samples in a
- * diff). */
+/* The sum of |value| of type TYPE over PROF's samples, focus and ignore
+ * or not. */
 static int64_t
-report_total(const struct pc_graph_build *b)
+sum_abs(const struct profconv_profile *prof, size_t type)
 {
-	int64_t all = 0, base = 0;
-	size_t i;
+	size_t i, nt = prof->nsample_types;
+	int64_t sum = 0;
 
-	for (i = 0; i < b->nsamples; i++) {
-		pc_add_sat(&all, abs64(b->samples[i].w));
-		if (b->samples[i].view == 1)
-			pc_add_sat(&base, abs64(b->samples[i].w));
-	}
-	return base > 0 ? base : all;
+	for (i = 0; i < prof->nsamples; i++)
+		pc_add_sat(&sum, abs64(prof->values[i * nt + type]));
+	return sum;
+}
+
+/* pprof's computeTotal, taken before focus and ignore apply (pprof's
+ * default, percentages of the whole profile): the sum of |value|, of
+ * the base's samples in a diff. */
+static int64_t
+report_total(const struct profconv_view *cur, const struct profconv_view *base,
+    const struct pc_graph_options *o)
+{
+	int64_t all = sum_abs(profconv_view_profile(cur), o->type), b = 0;
+
+	if (base != NULL)
+		b = sum_abs(profconv_view_profile(base), o->base_type);
+	if (b > 0)
+		return b;
+	pc_add_sat(&all, b);
+	return all;
 }
 
 int
@@ -1190,7 +1280,7 @@ profconv__graph_new(struct pc_graph **out, const struct profconv_view *cur,
 	if (rc == 0)
 		rc = alloc_build(b);
 	if (rc == 0) {
-		g->total = report_total(b);
+		g->total = report_total(cur, base, o);
 		rc = trimmed(g, b, o);
 	}
 	if (rc == 0)
@@ -1213,8 +1303,11 @@ profconv__graph_free(struct pc_graph *g)
 		return;
 	b = g->build;
 	if (b != NULL) {
-		for (i = 0; i < b->nkeys; i++)
+		for (i = 0; i < b->nkeys; i++) {
 			free(b->keys[i].printable);
+			if (*b->keys[i].file != '\0')
+				free((char *)b->keys[i].file);
+		}
 		free(b->keys);
 		profconv__keymap_free(&b->keymap);
 		free(b->frame_key[0]);

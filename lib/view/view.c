@@ -57,6 +57,7 @@ struct profconv_view {
 	int64_t *totals;		/* ntypes */
 	uint32_t *sample_stack;		/* sample -> stack + 1, 0: not shown */
 	uint32_t cut_frame;		/* PC_VIEW_CUT_FRAME's id, 0: none yet */
+	char *focus_text, *ignore_text;	/* copies, for legends; NULL: none */
 
 	/* Scratch while building. */
 	struct pc_pruner pruner;
@@ -997,6 +998,8 @@ profconv_view_free(struct profconv_view *v)
 	free(v->vals);
 	free(v->totals);
 	free(v->sample_stack);
+	free(v->focus_text);
+	free(v->ignore_text);
 	free(v);
 }
 
@@ -1065,6 +1068,12 @@ profconv_view_new(struct profconv_view **out,
 	if (rc == 0)
 		rc = compile(&v->ignore, opts->ignore, &v->has_ignore,
 		    "ignore");
+	if (rc == 0 && opts->focus != NULL &&
+	    (v->focus_text = strdup(opts->focus)) == NULL)
+		rc = profconv__nomem();
+	if (rc == 0 && opts->ignore != NULL &&
+	    (v->ignore_text = strdup(opts->ignore)) == NULL)
+		rc = profconv__nomem();
 	if (rc == 0)
 		rc = profconv__pruner_init(&v->pruner, prof,
 		    !opts->keep_allocator_frames);
@@ -1197,10 +1206,12 @@ profconv__view_stack_inline(const struct profconv_view *v, size_t i)
 	    v->sinline + v->stacks[i].off : NULL;
 }
 
-const struct profconv_view_options *
-profconv__view_options(const struct profconv_view *v)
+void
+profconv__view_filters(const struct profconv_view *v, const char **focus,
+    const char **ignore)
 {
-	return &v->opts;
+	*focus = v->focus_text;
+	*ignore = v->ignore_text;
 }
 
 enum profconv_granularity

@@ -86,9 +86,9 @@ size_t profconv__view_sample_stack(const struct profconv_view *view,
 const uint8_t *profconv__view_stack_inline(const struct profconv_view *view,
     size_t i);
 
-/* The options VIEW was made with (strings borrowed from its caller). */
-const struct profconv_view_options *profconv__view_options(
-    const struct profconv_view *view);
+/* The focus and ignore expressions VIEW was made with (NULL: none). */
+void profconv__view_filters(const struct profconv_view *view,
+    const char **focus, const char **ignore);
 /* What a frame of VIEW is: a function, a line or an address. */
 enum profconv_granularity profconv__view_granularity(
     const struct profconv_view *view);

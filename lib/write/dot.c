@@ -491,22 +491,23 @@ legend(struct labels *l, const struct dot *d, const struct profconv_view *cur,
     const struct profconv_graph_options *o)
 {
 	const struct pc_graph *g = d->g;
-	const struct profconv_view_options *vo = profconv__view_options(cur);
+	const char *focus, *ignore;
 	char a[VALUE_SIZE], b[VALUE_SIZE], pct[32];
 	int64_t shown = 0;
 	size_t i;
 	int rc;
 
+	profconv__view_filters(cur, &focus, &ignore);
 	rc = profile_labels(l, d, profconv_view_profile(cur),
 	    base != NULL ? profconv_view_profile(base) : NULL, type);
-	if (rc == 0 && (vo->focus != NULL || vo->ignore != NULL)) {
+	if (rc == 0 && (focus != NULL || ignore != NULL)) {
 		rc = add_label(l, "Active filters:");
-		if (rc == 0 && vo->focus != NULL)
-			rc = add_label(l, "   focus=%.80s%s", vo->focus,
-			    strlen(vo->focus) > 80 ? "\xe2\x80\xa6" : "");
-		if (rc == 0 && vo->ignore != NULL)
-			rc = add_label(l, "   ignore=%.80s%s", vo->ignore,
-			    strlen(vo->ignore) > 80 ? "\xe2\x80\xa6" : "");
+		if (rc == 0 && focus != NULL)
+			rc = add_label(l, "   focus=%.80s%s", focus,
+			    strlen(focus) > 80 ? "\xe2\x80\xa6" : "");
+		if (rc == 0 && ignore != NULL)
+			rc = add_label(l, "   ignore=%.80s%s", ignore,
+			    strlen(ignore) > 80 ? "\xe2\x80\xa6" : "");
 	}
 	for (i = 0; i < g->nnodes; i++)
 		shown += g->nodes[i].flat;
