@@ -225,7 +225,7 @@ main(int argc, char **argv)
 		status = cmd_output_open(&out, a.out_path);
 	if (status == EXIT_OK) {
 		rc = profconv_graph_write(view[1], view[0], out.fp, &a.graph);
-		if (rc == PROFCONV_EINVAL || rc == PROFCONV_ENOTFOUND) {
+		if (rc == PROFCONV_EINVAL) {
 			cmd_error("%s", profconv_errmsg());
 			status = EXIT_USAGE;
 		} else if (rc < 0) {

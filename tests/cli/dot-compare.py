@@ -8,7 +8,8 @@ Both files are parsed statement by statement (the two writers put one
 statement per line) into the title, the legend's lines, the nodes with
 their attributes, the nodelets and the edges, and compared node by node
 (same ids, so the same selection and order), nodelet by nodelet and edge
-by edge (label, weight, penwidth, colour, style, tooltips; the same order).
+by edge (label, weight, penwidth, colour, style, tooltips; the same order,
+but for pprof's own ties, see settle_ties()).
 pprof writes an edge into a node that left the graph because its values
 cancelled out (in a diff) to the node "N0", which does not exist; such
 edges are counted and left out, as profgraph leaves them out.  With
@@ -91,6 +92,26 @@ def parse(path):
     return g
 
 
+def settle_ties(edges):
+    """pprof orders edges by |weight|, then by names, but takes two of
+    equal |weight| and opposite signs as equal: their order is then that
+    of a Go map.  Such runs are put in name order on both sides."""
+    def absval(e):
+        return e[2].get('label', '').strip().split('\\n')[0].lstrip('-')
+    out, i = [], 0
+    while i < len(edges):
+        j = i + 1
+        while j < len(edges) and absval(edges[j]) == absval(edges[i]):
+            j += 1
+        run = edges[i:j]
+        signs = {e[2].get('label', '').strip().startswith('-') for e in run}
+        if len(signs) > 1:
+            run = sorted(run, key=lambda e: e[2].get('tooltip', ''))
+        out.extend(run)
+        i = j
+    return out
+
+
 def counts(g):
     dotted = sum(1 for e in g['edges'] if e[2].get('style') == 'dotted'
                  and not e[1].startswith('NN'))
@@ -135,7 +156,8 @@ def main(argv):
     for (ta, tb) in zip(theirs['nodelets'], ours['nodelets']):
         differ('nodelet %s' % ta[0], ta, tb)
     differ('edge count', len(theirs['edges']), len(ours['edges']))
-    for (ta, tb) in zip(theirs['edges'], ours['edges']):
+    for (ta, tb) in zip(settle_ties(theirs['edges']),
+                        settle_ties(ours['edges'])):
         differ('edge %s -> %s' % (ta[0], ta[1]), ta, tb)
     print(counts(ours), 'n0', theirs['n0'])
     if diffs:
