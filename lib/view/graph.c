@@ -83,8 +83,8 @@ struct pc_graph_build {
 	char **groups;
 	size_t ngroups, groups_cap;
 
-	struct gsample *samples;
-	size_t nsamples, samples_cap;
+	struct gsample *gsamples;
+	size_t ngsamples, gsamples_cap;
 	struct gnum *nums;
 	size_t nnums, nums_cap;
 	const char *num_unit;
@@ -581,9 +581,9 @@ add_samples(struct pc_graph_build *b, const struct profconv_view *v, int vi,
 		if (rc == 0)
 			rc = sample_nums(b, prof, pc_sample(prof, si), &gs);
 		if (rc == 0)
-			rc = PC_GROW(b->samples, b->samples_cap, b->nsamples, 1);
+			rc = PC_GROW(b->gsamples, b->gsamples_cap, b->ngsamples, 1);
 		if (rc == 0)
-			b->samples[b->nsamples++] = gs;
+			b->gsamples[b->ngsamples++] = gs;
 	}
 	return rc;
 }
@@ -694,8 +694,8 @@ build(struct pc_graph_build *b, const uint8_t *kept)
 	int rc = 0;
 
 	reset(b);
-	for (si = 0; rc == 0 && si < b->nsamples; si++) {
-		const struct gsample *s = &b->samples[si];
+	for (si = 0; rc == 0 && si < b->ngsamples; si++) {
+		const struct gsample *s = &b->gsamples[si];
 		uint32_t parent = NONE;
 		bool residual = false;
 
@@ -1064,8 +1064,8 @@ alloc_build(struct pc_graph_build *b)
 {
 	size_t n = b->nkeys + 1, d = 0, i;
 
-	for (i = 0; i < b->nsamples; i++)
-		d += b->samples[i].nframes;
+	for (i = 0; i < b->ngsamples; i++)
+		d += b->gsamples[i].nframes;
 	b->flat = calloc(n, sizeof(*b->flat));
 	b->cum = calloc(n, sizeof(*b->cum));
 	b->stamp = calloc(n, sizeof(*b->stamp));
@@ -1316,7 +1316,7 @@ profconv__graph_free(struct pc_graph *g)
 		for (i = 0; i < b->ngroups; i++)
 			free(b->groups[i]);
 		free(b->groups);
-		free(b->samples);
+		free(b->gsamples);
 		free(b->nums);
 		free(b->flat);
 		free(b->cum);
