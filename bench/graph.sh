@@ -62,7 +62,9 @@ if [ ! -s "$pb" ] || [ "$small" -nt "$pb" ]; then
 fi
 summary "$pb" "$scratch/small.s"
 svg_ok=1
-"$PROFGRAPH" --svg --help >/dev/null 2>&1 || svg_ok=0
+if "$PROFGRAPH" --svg "$scratch/no-such-file" 2>&1 | grep -q 'built without'; then
+	svg_ok=0
+fi
 
 load_warning
 echo "build:    $build"

@@ -11,7 +11,8 @@
 need_webdriver
 command -v g++ >/dev/null 2>&1 || skip "no C++ compiler"
 [ -e /usr/include/gperftools/heap-profiler.h ] || skip "libgoogle-perftools-dev missing"
-"$BIN/profgraph" --svg --help >/dev/null 2>&1 || skip "profgraph cannot draw SVG (no libgvc)"
+"$BIN/profgraph" --svg "$TMP/no-such-file" 2>&1 | grep -q 'built without' &&
+	skip "profgraph cannot draw SVG (built without libgvc)"
 
 g++ -O2 -g -fno-omit-frame-pointer -o "$TMP/graph" \
     "$PROFCONV_SRCDIR/tests/producers/graph.cc" -ltcmalloc ||

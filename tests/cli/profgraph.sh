@@ -124,12 +124,29 @@ for want in 'quo\"te' 'back\\slash' 'new\lline' '}\"];digraph x {'; do
 	grep -qF "$want" "$TMP/out" || fail "hostile: '$want' not escaped"
 done
 grep -q "LLLLLLLL" "$TMP/out" || fail "hostile: the long name is missing"
-run 0 "$PROFGRAPH" --svg "$TMP/evil.pb" -o "$TMP/evil.svg"
-python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$TMP/evil.svg" ||
-	fail "hostile: the SVG is not XML"
-[ "$(grep -c 'class="node"' "$TMP/evil.svg")" -ge 5 ] || fail "hostile: nodes missing in the SVG"
 
+# --- errors ----------------------------------------------------------------------------
+run 2 "$PROFGRAPH" --nodefraction 2 "$TC"
+grep -qF "invalid --nodefraction value '2'" "$TMP/err" || fail "--nodefraction 2: $(cat "$TMP/err")"
+run 2 "$PROFGRAPH" --dot --svg "$TC"
+run 2 "$PROFGRAPH" --nodecount -1 "$TC"
+run 1 "$PROFGRAPH" --dot -t nope "$TC" -o "$TMP/none.svg"
+grep -qF "nope" "$TMP/err" || fail "-t nope: $(cat "$TMP/err")"
+[ -e "$TMP/none.svg" ] && fail "a failed run left its output"
+printf 'not a profile\n' >"$TMP/bad"
+run 1 "$PROFGRAPH" --dot "$TMP/bad"
+[ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -qF "$TMP/bad" "$TMP/err" ||
+	fail "bad input: $(cat "$TMP/err")"
 # --- pictures -----------------------------------------------------------------------
+# Built without Graphviz's library: a picture fails at once, one line.
+if "$PROFGRAPH" --svg "$TMP/no-such-file" 2>&1 | grep -q 'built without'; then
+	run 1 "$PROFGRAPH" "$TC" -o "$TMP/tc.svg"
+	[ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -qF 'libgvc' "$TMP/err" ||
+		fail "no libgvc: $(cat "$TMP/err")"
+	[ -e "$TMP/tc.svg" ] && fail "no libgvc: an output file was left"
+	echo "built without libgvc: pictures left out" >&2
+	finish
+fi
 run 0 "$PROFGRAPH" "$TC" -o "$TMP/tc.svg"
 python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$TMP/tc.svg" ||
 	fail "the SVG is not XML"
@@ -137,21 +154,15 @@ nodes=$(($(count tc nodes) + $(count tc nodelets) + 1))
 [ "$(grep -c 'class="node"' "$TMP/tc.svg")" -eq "$nodes" ] ||
 	fail "the SVG has $(grep -c 'class="node"' "$TMP/tc.svg") nodes, the DOT $nodes"
 grep -q '<script' "$TMP/tc.svg" || fail "the SVG has no pan/zoom script"
+# Hostile names: Graphviz's library reads the DOT and draws them.
+run 0 "$PROFGRAPH" --svg "$TMP/evil.pb" -o "$TMP/evil.svg"
+python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$TMP/evil.svg" ||
+	fail "hostile: the SVG is not XML"
+[ "$(grep -c 'class="node"' "$TMP/evil.svg")" -ge 5 ] || fail "hostile: nodes missing in the SVG"
+grep -qF 'quo&quot;te' "$TMP/evil.svg" || fail "hostile: the quoted name is not in the SVG"
 run 0 "$PROFGRAPH" --png "$TC" -o "$TMP/tc.png"
 [ "$(head -c 4 "$TMP/tc.png" | od -An -c | tr -d ' ')" = '211PNG' ] || fail "--png: not a PNG"
 run 0 "$PROFGRAPH" --pdf "$TC" -o "$TMP/tc.pdf"
 [ "$(head -c 5 "$TMP/tc.pdf")" = '%PDF-' ] || fail "--pdf: not a PDF"
 
-# --- errors ----------------------------------------------------------------------------
-run 2 "$PROFGRAPH" --nodefraction 2 "$TC"
-grep -qF "invalid --nodefraction value '2'" "$TMP/err" || fail "--nodefraction 2: $(cat "$TMP/err")"
-run 2 "$PROFGRAPH" --dot --svg "$TC"
-run 2 "$PROFGRAPH" --nodecount -1 "$TC"
-run 1 "$PROFGRAPH" -t nope "$TC" -o "$TMP/none.svg"
-grep -qF "nope" "$TMP/err" || fail "-t nope: $(cat "$TMP/err")"
-[ -e "$TMP/none.svg" ] && fail "a failed run left its output"
-printf 'not a profile\n' >"$TMP/bad"
-run 1 "$PROFGRAPH" --dot "$TMP/bad"
-[ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -qF "$TMP/bad" "$TMP/err" ||
-	fail "bad input: $(cat "$TMP/err")"
 finish
