@@ -1264,7 +1264,8 @@ int profconv_graph_options_check(const struct profconv_graph_options *opts);
  * total.  With a picture format the DOT is laid out and drawn in-process
  * by Graphviz's library (no "dot" program is run); an SVG gets an
  * embedded script to pan (drag) and zoom (wheel) that needs no other
- * file.  OPTS may be NULL.
+ * file.  Graphviz's library is not thread-safe: draw pictures from one
+ * thread at a time (DOT has no such limit).  OPTS may be NULL.
  * Errors: PROFCONV_EINVAL (bad options), PROFCONV_ENOTFOUND (no such
  * sample type), PROFCONV_EUNSUPPORTED (a picture without libgvc),
  * PROFCONV_EFORMAT (Graphviz refused the graph), PROFCONV_EIO,

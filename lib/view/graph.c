@@ -738,10 +738,21 @@ build(struct pc_graph_build *b, const uint8_t *kept)
 
 /* --- order: pprof's EntropyOrder ---------------------------------------------- */
 
+/* |V|, wrapping as Go's does: INT64_MIN stays INT64_MIN. */
 static int64_t
 abs64(int64_t v)
 {
-	return v < 0 ? -v : v;
+	return v < 0 ? (int64_t)(0 - (uint64_t)v) : v;
+}
+
+/* Go's int64(X) on amd64: NaN and values out of range are INT64_MIN. */
+static int64_t
+go_int64(double x)
+{
+	if (isnan(x) || x >= 9223372036854775808.0 ||
+	    x < -9223372036854775808.0)
+		return INT64_MIN;
+	return (int64_t)x;
 }
 
 /* The edges into and out of each node, the live ones. */
@@ -812,15 +823,16 @@ entropy_score(const struct pc_graph_build *b, uint32_t k)
 	score += nin == 0 ? 1 : edge_entropy(b, b->in + b->in_off[k], nin, 0);
 	score += nout == 0 ? 1 : edge_entropy(b, b->out + b->out_off[k], nout,
 	    b->flat[k]);
-	return (int64_t)(score * (double)b->cum[k]) + b->flat[k];
+	/* An edge of weight 0 makes the score NaN, as in pprof (0 * log2 0):
+	 * such a node sorts last.  Sums wrap as Go's. */
+	return (int64_t)((uint64_t)go_int64(score * (double)b->cum[k]) +
+	    (uint64_t)b->flat[k]);
 }
 
-static const struct pc_graph_build *sort_build;	/* qsort has no payload */
-
 static int
-by_score(const void *pa, const void *pb)
+by_score(const void *pa, const void *pb, void *payload)
 {
-	const struct pc_graph_build *b = sort_build;
+	const struct pc_graph_build *b = payload;
 	uint32_t l = *(const uint32_t *)pa, r = *(const uint32_t *)pb;
 	int64_t ls = abs64(b->score[l]), rs = abs64(b->score[r]);
 	int c;
@@ -843,9 +855,7 @@ sort_nodes(struct pc_graph_build *b)
 	adjacency(b);
 	for (i = 0; i < b->nnodes; i++)
 		b->score[b->nodes[i]] = entropy_score(b, b->nodes[i]);
-	sort_build = b;
-	qsort(b->nodes, b->nnodes, sizeof(*b->nodes), by_score);
-	sort_build = NULL;
+	qsort_r(b->nodes, b->nnodes, sizeof(*b->nodes), by_score, b);
 }
 
 /* --- trimming ------------------------------------------------------------------ */
@@ -925,7 +935,8 @@ group_tags(struct pc_graph_build *b, size_t **first)
 {
 	size_t i;
 
-	qsort(b->tags, b->ntags, sizeof(*b->tags), by_tag_key);
+	if (b->ntags > 0)
+		qsort(b->tags, b->ntags, sizeof(*b->tags), by_tag_key);
 	*first = malloc((b->nkeys + 1) * sizeof(**first));
 	if (*first == NULL)
 		return profconv__nomem();
@@ -974,9 +985,9 @@ by_edge(const struct pc_graph_build *b, const struct bedge *x,
 }
 
 static int
-by_edge_id(const void *pa, const void *pb)
+by_edge_id(const void *pa, const void *pb, void *payload)
 {
-	const struct pc_graph_build *b = sort_build;
+	const struct pc_graph_build *b = payload;
 
 	return by_edge(b, &b->edges[*(const uint32_t *)pa],
 	    &b->edges[*(const uint32_t *)pb]);
@@ -1038,9 +1049,7 @@ remove_redundant(struct pc_graph_build *b)
 		if (in == NULL)
 			return profconv__nomem();
 		memcpy(in, b->in + b->in_off[k], n * sizeof(*in));
-		sort_build = b;
-		qsort(in, n, sizeof(*in), by_edge_id);
-		sort_build = NULL;
+		qsort_r(in, n, sizeof(*in), by_edge_id, b);
 		for (j = n; rc == 0 && j > 0; j--) {
 			struct bedge *e = &b->edges[in[j - 1]];
 
@@ -1114,7 +1123,7 @@ trimmed(struct pc_graph *g, struct pc_graph_build *b,
 	if ((rc = build(b, NULL)) < 0)
 		return rc;
 	for (i = 0; i < b->nnodes; i++)
-		total += b->flat[b->nodes[i]];
+		pc_add_sat(&total, b->flat[b->nodes[i]]);
 	node_cut = abs64((int64_t)((double)total * o->nodefraction));
 	edge_cut = abs64((int64_t)((double)total * o->edgefraction));
 	if (node_cut > 0) {
@@ -1174,9 +1183,7 @@ result(struct pc_graph *g, struct pc_graph_build *b)
 		if (b->pos[e->dst] != 0)
 			ids[n++] = (uint32_t)i;
 	}
-	sort_build = b;
-	qsort(ids, n, sizeof(*ids), by_edge_id);
-	sort_build = NULL;
+	qsort_r(ids, n, sizeof(*ids), by_edge_id, b);
 	for (i = 0; i < n; i++) {
 		const struct bedge *e = &b->edges[ids[i]];
 

@@ -324,10 +324,11 @@ dot_color(char *buf, size_t size, double score, bool background)
 	    (unsigned)(uint8_t)(g * 255.0), (unsigned)(uint8_t)(b * 255.0));
 }
 
+/* |V|, wrapping as Go's does: INT64_MIN stays INT64_MIN. */
 static int64_t
 abs64(int64_t v)
 {
-	return v < 0 ? -v : v;
+	return v < 0 ? (int64_t)(0 - (uint64_t)v) : v;
 }
 
 /* pprof's selectOutputUnit: the unit of the smallest value shown, or a
@@ -355,7 +356,8 @@ output_unit(struct dot *d)
 	profconv__measure_scale(min, d->unit, "minimum", &min_unit);
 	profconv__measure_scale(max, d->unit, "minimum", &max_unit);
 	unit = min_unit;
-	if (strcmp(min_unit, max_unit) != 0 && min * 100 < max)
+	/* MIN * 100 < MAX <= INT64_MAX: no overflow. */
+	if (strcmp(min_unit, max_unit) != 0 && (__int128)min * 100 < max)
 		profconv__measure_scale(100 * min, d->unit, "minimum", &unit);
 	d->out_unit = *unit != '\0' ? unit : d->unit;
 }
@@ -510,7 +512,7 @@ legend(struct labels *l, const struct dot *d, const struct profconv_view *cur,
 			    strlen(ignore) > 80 ? "\xe2\x80\xa6" : "");
 	}
 	for (i = 0; i < g->nnodes; i++)
-		shown += g->nodes[i].flat;
+		pc_add_sat(&shown, g->nodes[i].flat);
 	if (rc == 0)
 		rc = add_label(l, "Showing nodes accounting for %s, %s of %s "
 		    "total", fmt_value(d, a, shown),
@@ -546,16 +548,15 @@ struct ntag {
 	int64_t value, flat, cum;
 };
 
-static bool flat_order;	/* qsort has no payload */
-
-/* pprof's SortTags. */
+/* pprof's SortTags; PAYLOAD points to FLAT. */
 static int
-by_weight(const void *pa, const void *pb)
+by_weight(const void *pa, const void *pb, void *payload)
 {
 	const struct ntag *a = pa, *b = pb;
+	bool flat = *(const bool *)payload;
 	int c;
 
-	if (!flat_order && a->cum != b->cum && abs64(a->cum) != abs64(b->cum))
+	if (!flat && a->cum != b->cum && abs64(a->cum) != abs64(b->cum))
 		return abs64(a->cum) > abs64(b->cum) ? -1 : 1;
 	if (a->flat != b->flat && abs64(a->flat) != abs64(b->flat))
 		return abs64(a->flat) > abs64(b->flat) ? -1 : 1;
@@ -566,8 +567,7 @@ by_weight(const void *pa, const void *pb)
 static void
 sort_tags(struct ntag *t, size_t n, bool flat)
 {
-	flat_order = flat;
-	qsort(t, n, sizeof(*t), by_weight);
+	qsort_r(t, n, sizeof(*t), by_weight, &flat);
 }
 
 static double
@@ -627,8 +627,8 @@ collapse(struct ntag *t, size_t *n, size_t count, bool flat)
 				    t[i].unit, max->unit, &unit) > max->value)
 					max = &t[i];
 			}
-			f += t[i].flat;
-			c += t[i].cum;
+			pc_add_sat(&f, t[i].flat);
+			pc_add_sat(&c, t[i].cum);
 		}
 		profconv__measure_label(a, sizeof(a), min->value, min->unit,
 		    "auto");
@@ -816,15 +816,18 @@ put_edge(const struct dot *d, const struct pc_gedge *e, bool has_nodelets)
 	fprintf(fp, "N%zu -> N%zu [label=\" %s%s\"", e->src + 1, e->dst + 1,
 	    w, e->inl ? "\\n (inline)" : "");
 	if (g->total != 0) {
-		int64_t weight = abs64(e->weight * 100 / g->total);
-		int64_t width = abs64(e->weight * 5 / g->total);
+		__int128 weight = (__int128)e->weight * 100 / g->total;
+		__int128 width = (__int128)e->weight * 5 / g->total;
+
+		weight = weight < 0 ? -weight : weight;
+		width = width < 0 ? -width : width;
 
 		weight = 1 + (weight < 100 ? weight : 100);
 		width = 1 + (width < 5 ? width : 5);
 		if (weight > 1)
-			fprintf(fp, " weight=%" PRId64, weight);
+			fprintf(fp, " weight=%d", (int)weight);
 		if (width > 1)
-			fprintf(fp, " penwidth=%" PRId64, width);
+			fprintf(fp, " penwidth=%d", (int)width);
 		dot_color(c, sizeof(c), (double)e->weight /
 		    (double)abs64(g->total), false);
 		fprintf(fp, " color=\"%s\"", c);

@@ -6,6 +6,8 @@
 # and the console stays free of errors.  The profile is made now by the
 # C++ producer of profgraph.sh under tcmalloc.
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
+# Graphviz's library keeps what it loads (see the file) from LeakSanitizer.
+export LSAN_OPTIONS="suppressions=$PROFCONV_SRCDIR/tests/graphviz-lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 . "$PROFCONV_SRCDIR/tests/cli/pictures-lib.sh"
 
 need_webdriver

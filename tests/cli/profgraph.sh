@@ -10,6 +10,8 @@
 # with quotes, backslashes, line breaks and 10 KB: the DOT parses and
 # Graphviz's library draws it; pictures, usage errors, no partial output.
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
+# Graphviz's library keeps what it loads (see the file) from LeakSanitizer.
+export LSAN_OPTIONS="suppressions=$PROFCONV_SRCDIR/tests/graphviz-lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 . "$PROFCONV_SRCDIR/tests/cli/hostile-inputs.sh"
 
 command -v python3 >/dev/null 2>&1 || skip "python3 missing"
@@ -106,6 +108,14 @@ if [ -n "$libje" ] && command -v gcc >/dev/null 2>&1; then
 else
 	echo "no libjemalloc.so.2 or gcc: jemalloc part left out" >&2
 fi
+
+# --- a Go heap profile: Go names shortened, its time in the legend -----------------
+same go "" "" "$DATA/go/mem.pb.gz"
+grep -qF 'label="gowork\nallocLarge\n' "$TMP/go.dot" || fail "go: names not shortened"
+grep -qF '\lTime: ' "$TMP/go.dot" || fail "go: no time in the legend"
+# A CPU profile: time units, the duration line, inline edges.
+same go-cpu "" "" "$DATA/go/cpu.pb.gz"
+grep -qF '\lDuration: ' "$TMP/go-cpu.dot" || fail "go-cpu: no duration in the legend"
 
 # --- string labels as nodelets ------------------------------------------------------
 hostile_names_pb "$TMP/labels.pb" alpha beta.gamma 'ns::Cls::method' delta
