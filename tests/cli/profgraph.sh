@@ -3,8 +3,10 @@
 # and edge by edge (tests/cli/dot-compare.py), on real profiles made now:
 # a C++ program with class templates, members inlined into their callers,
 # namespaces and an operator under tcmalloc (tests/producers/graph.cc,
-# two runs: a differential pair), by function and by line, with a sample
-# type, focus and ignore; a jemalloc profile of a program with 2,048
+# two runs: a differential pair), by function and by line, with sample
+# types, without inline frames, with focus and ignore, without cutoffs;
+# Go heap and CPU profiles (Go names, time units, the legend's time and
+# duration); a jemalloc profile of a program with 2,048
 # functions (bench/gen-je-heap.sh), more than 80 nodes, so pprof's cutoffs
 # and node selection are exercised; string labels as nodelets.  Then names
 # with quotes, backslashes, line breaks and 10 KB: the DOT parses and
@@ -69,6 +71,8 @@ same tc-objects "-sample_index=inuse_objects" "-t inuse_objects" "$TC"
 same tc-alloc "-sample_index=alloc_space" "-t alloc_space" "$TC"
 same tc-lines "-lines" "--lines" "$TC"
 grep -qF 'graph.cc:' "$TMP/tc-lines.dot" || fail "tc-lines: no file:line in labels"
+same tc-noinline "-noinlines" "--no-inline" "$TC"
+[ "$(count tc-noinline inline)" -eq 0 ] || fail "tc-noinline: inline edges left"
 same tc-focus "-focus=serve" "--focus=serve" "$TC"
 grep -qF 'Active filters:\l   focus=serve\l' "$TMP/tc-focus.dot" || fail "tc-focus: no filter in the legend"
 same tc-ignore "-ignore=receive" "--ignore=receive" "$TC"
