@@ -1275,6 +1275,71 @@ struct profconv_speedscope_options {
 int profconv_speedscope_write(const struct profconv_view *view, FILE *fp,
     const struct profconv_speedscope_options *opts);
 
+/* --- call graphs: pprof's graph as DOT, SVG, PNG or PDF ------------------ */
+
+enum profconv_graph_format {
+	PROFCONV_GRAPH_DOT = 0,		/* Graphviz DOT text */
+	PROFCONV_GRAPH_SVG = 1,		/* laid out by Graphviz's library */
+	PROFCONV_GRAPH_PNG = 2,
+	PROFCONV_GRAPH_PDF = 3
+};
+
+struct profconv_graph_options {
+	unsigned int version;		/* PROFCONV_GRAPH_OPTIONS_VERSION */
+	const char *sample_type;	/* NULL: the view's default type */
+	enum profconv_graph_format format;
+	size_t nodecount;		/* at most this many nodes (nodelets
+					 * count too); 0: all */
+	double nodefraction;		/* nodes whose |cum| is under this
+					 * share of the total go */
+	double edgefraction;		/* and edges under this share */
+	const char *title;		/* the graph's name; NULL: the base
+					 * name of the main mapping */
+};
+#define PROFCONV_GRAPH_OPTIONS_VERSION 1
+#define PROFCONV_GRAPH_OPTIONS_INIT \
+	{ PROFCONV_GRAPH_OPTIONS_VERSION, NULL, PROFCONV_GRAPH_DOT, 80, \
+	  0.005, 0.001, NULL }
+
+/*
+ * Check OPTS as profconv_graph_write() would, before any input is read:
+ * the version, the fractions, and that a picture format can be drawn
+ * (SVG, PNG and PDF need Graphviz's library, libgvc, found when profconv
+ * was built).  OPTS may be NULL.
+ * Errors: PROFCONV_EINVAL (bad options), PROFCONV_EUNSUPPORTED (no
+ * libgvc: only DOT).
+ */
+int profconv_graph_options_check(const struct profconv_graph_options *opts);
+
+/*
+ * Write the call graph of CUR to FP as google/pprof's graph outputs draw
+ * it (pprof -dot): one node per function of the view (functions without
+ * a name one per module, "[libfoo.so]"), each labelled with its name
+ * split at "::" and ".", its flat and cumulative values and their shares
+ * of the total; edges weighted by the value that went through each call,
+ * dotted where nodes between were left out, marked "(inline)" where the
+ * call was inlined; string labels and the numeric "bytes" label as
+ * nodelets; pprof's cutoffs (OPTS->nodefraction of the total for nodes
+ * and tags, OPTS->edgefraction for edges), its entropy order and
+ * OPTS->nodecount; pprof's colours, font sizes and legend.  Values are
+ * written in the unit pprof picks (B, kB, MB...; ns, ms, s...).
+ * With BASE (a view of an older profile, made with the same options),
+ * the graph is of CUR minus BASE, as pprof -diff_base draws it: signed
+ * values, red where CUR grew and green where it shrank, shares of BASE's
+ * total.  With a picture format the DOT is laid out and drawn in-process
+ * by Graphviz's library (no "dot" program is run); an SVG gets an
+ * embedded script to pan (drag) and zoom (wheel) that needs no other
+ * file.  Graphviz's library is not thread-safe: draw pictures from one
+ * thread at a time (DOT has no such limit).  OPTS may be NULL.
+ * Errors: PROFCONV_EINVAL (bad options), PROFCONV_ENOTFOUND (no such
+ * sample type), PROFCONV_EUNSUPPORTED (a picture without libgvc),
+ * PROFCONV_EFORMAT (Graphviz refused the graph), PROFCONV_EIO,
+ * PROFCONV_ENOMEM.
+ */
+int profconv_graph_write(const struct profconv_view *cur,
+    const struct profconv_view *base, FILE *fp,
+    const struct profconv_graph_options *opts);
+
 /* --- printing ------------------------------------------------------------- */
 
 struct profconv_print_options {

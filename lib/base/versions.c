@@ -78,6 +78,9 @@ LAYOUT(svg, "SVG", struct profconv_svg_options, PROFCONV_SVG_OPTIONS_INIT, 1,
 LAYOUT(speedscope, "speedscope", struct profconv_speedscope_options,
     PROFCONV_SPEEDSCOPE_OPTIONS_INIT, 1,
     sizeof(struct profconv_speedscope_options));
+LAYOUT(graph, "graph", struct profconv_graph_options,
+    PROFCONV_GRAPH_OPTIONS_INIT, 1,
+    sizeof(struct profconv_graph_options));
 LAYOUT(print, "print", struct profconv_print_options, PROFCONV_PRINT_OPTIONS_INIT, 1,
     PC_END(struct profconv_print_options, top),
     sizeof(struct profconv_print_options));

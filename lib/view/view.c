@@ -49,11 +49,15 @@ struct profconv_view {
 	size_t nstacks, stacks_cap;
 	uint32_t *sframes;		/* frame ids of all stacks, root first */
 	size_t nsframes, sframes_cap;
+	uint8_t *sinline;		/* per sframes entry: 1 when the frame
+					 * is an inlined line of the location
+					 * the previous frame belongs to */
 	int64_t *vals;			/* nstacks * ntypes */
 	size_t nvals, vals_cap;
 	int64_t *totals;		/* ntypes */
 	uint32_t *sample_stack;		/* sample -> stack + 1, 0: not shown */
 	uint32_t cut_frame;		/* PC_VIEW_CUT_FRAME's id, 0: none yet */
+	char *focus_text, *ignore_text;	/* copies, for legends; NULL: none */
 
 	/* Scratch while building. */
 	struct pc_pruner pruner;
@@ -444,6 +448,7 @@ struct build {
 	uint32_t *first;	/* sample -> frames cut off, or NOT_SHOWN */
 	size_t *off;		/* sample -> its frames in path */
 	uint32_t *path;		/* every shown sample's frames, root first */
+	uint8_t *pinl;		/* per path entry: an inlined line */
 	uint64_t *hash;		/* sample -> hash of its frames */
 	uint32_t *local;	/* sample -> stack in its part */
 	struct part parts[NPARTS];
@@ -540,7 +545,8 @@ plan(struct build *b)
 		return rc;
 	b->off[n] = at;
 	b->path = malloc((at + 1) * sizeof(*b->path));
-	return b->path == NULL ? profconv__nomem() : 0;
+	b->pinl = malloc(at + 1);
+	return b->path == NULL || b->pinl == NULL ? profconv__nomem() : 0;
 }
 
 /* Pass 2: the frames of samples [I * RANGE, ...), root first, hashed. */
@@ -558,6 +564,7 @@ path_task(void *arg, size_t r)
 		const struct pc_sample *s = pc_sample(prof, si);
 		const uint32_t *stk = pc_sample_stack(prof, s);
 		uint32_t *p = b->path + b->off[si];
+		uint8_t *inl = b->pinl + b->off[si];
 		size_t all = 0, skip = 0;
 
 		if (b->first[si] == NOT_SHOWN)
@@ -569,16 +576,19 @@ path_task(void *arg, size_t r)
 		if (all > b->off[si + 1] - b->off[si]) {
 			skip = all - (b->off[si + 1] - b->off[si]) + 1;
 			*p++ = v->cut_frame;
+			*inl++ = 0;
 		}
 		for (i = s->nlocs; i > b->first[si]; i--) {
 			uint32_t id = stk[i - 1];
 			const uint32_t *lf = v->loc_frames + v->loc_off[id] - 1;
 
 			for (j = 0; j < v->loc_n[id]; j++) {
-				if (skip != 0)
+				if (skip != 0) {
 					skip--;
-				else
+				} else {
 					*p++ = lf[j];
+					*inl++ = j != 0;
+				}
 			}
 		}
 		b->hash[si] = profconv__hash_bytes(b->path + b->off[si],
@@ -836,10 +846,13 @@ place_task(void *arg, size_t r)
 		size_t si = b->rep[k], i = b->place[k];
 		const struct part *pt = &b->parts[part_of(b->hash[si])];
 
-		if (v->stacks[i].n != 0)
+		if (v->stacks[i].n != 0) {
 			memcpy(v->sframes + v->stacks[i].off,
 			    b->path + b->off[si],
 			    v->stacks[i].n * sizeof(*v->sframes));
+			memcpy(v->sinline + v->stacks[i].off,
+			    b->pinl + b->off[si], v->stacks[i].n);
+		}
 		memcpy(v->vals + i * nt, pt->vals + (size_t)b->local[si] * nt,
 		    nt * sizeof(*v->vals));
 	}
@@ -885,7 +898,8 @@ lay_out(struct build *b)
 		at += v->stacks[i].n;
 	}
 	v->sframes = malloc((at + 1) * sizeof(*v->sframes));
-	if (v->sframes == NULL)
+	v->sinline = malloc(at + 1);
+	if (v->sframes == NULL || v->sinline == NULL)
 		return profconv__nomem();
 	v->sframes_cap = at + 1;
 	v->nsframes = at;
@@ -905,6 +919,7 @@ build_free(struct build *b)
 	free(b->first);
 	free(b->off);
 	free(b->path);
+	free(b->pinl);
 	free(b->hash);
 	free(b->local);
 	free(b->parts[0].members);
@@ -979,9 +994,12 @@ profconv_view_free(struct profconv_view *v)
 	free(v->frames);
 	free(v->stacks);
 	free(v->sframes);
+	free(v->sinline);
 	free(v->vals);
 	free(v->totals);
 	free(v->sample_stack);
+	free(v->focus_text);
+	free(v->ignore_text);
 	free(v);
 }
 
@@ -1050,6 +1068,12 @@ profconv_view_new(struct profconv_view **out,
 	if (rc == 0)
 		rc = compile(&v->ignore, opts->ignore, &v->has_ignore,
 		    "ignore");
+	if (rc == 0 && opts->focus != NULL &&
+	    (v->focus_text = strdup(opts->focus)) == NULL)
+		rc = profconv__nomem();
+	if (rc == 0 && opts->ignore != NULL &&
+	    (v->ignore_text = strdup(opts->ignore)) == NULL)
+		rc = profconv__nomem();
 	if (rc == 0)
 		rc = profconv__pruner_init(&v->pruner, prof,
 		    !opts->keep_allocator_frames);
@@ -1173,6 +1197,27 @@ size_t
 profconv__view_sample_stack(const struct profconv_view *v, size_t i)
 {
 	return i < v->prof->nsamples ? v->sample_stack[i] : 0;
+}
+
+const uint8_t *
+profconv__view_stack_inline(const struct profconv_view *v, size_t i)
+{
+	return i < v->nstacks && v->stacks[i].n != 0 ?
+	    v->sinline + v->stacks[i].off : NULL;
+}
+
+void
+profconv__view_filters(const struct profconv_view *v, const char **focus,
+    const char **ignore)
+{
+	*focus = v->focus_text;
+	*ignore = v->ignore_text;
+}
+
+enum profconv_granularity
+profconv__view_granularity(const struct profconv_view *v)
+{
+	return v->opts.granularity;
 }
 
 unsigned int

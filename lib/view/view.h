@@ -80,6 +80,19 @@ int profconv__seqsort(const struct pc_seqsort *s, uint32_t *order,
 size_t profconv__view_sample_stack(const struct profconv_view *view,
     size_t i);
 
+/* One byte per frame of stack I of VIEW (NULL when it has none):
+ * nonzero where the frame is an inlined line of the location its
+ * caller, the frame before it, belongs to (pprof's inline edges). */
+const uint8_t *profconv__view_stack_inline(const struct profconv_view *view,
+    size_t i);
+
+/* The focus and ignore expressions VIEW was made with (NULL: none). */
+void profconv__view_filters(const struct profconv_view *view,
+    const char **focus, const char **ignore);
+/* What a frame of VIEW is: a function, a line or an address. */
+enum profconv_granularity profconv__view_granularity(
+    const struct profconv_view *view);
+
 /* The threads the view's options ask for (0: one per CPU), which the
  * writers that read it use too. */
 unsigned int profconv__view_jobs(const struct profconv_view *view);

@@ -155,4 +155,15 @@ int profconv__svg_emit(FILE *fp, const struct pc_svg_picture *pic);
 void profconv__json_string(FILE *fp, const char *s, size_t len);
 void profconv__json_cstr(FILE *fp, const char *s);
 
+/* --- Graphviz's library (graphviz.c, or its absence) -------------------- */
+
+/* 0 when pictures can be drawn; else PROFCONV_EUNSUPPORTED, with why. */
+int profconv__graphviz_check(void);
+/* The DOT text TEXT (LEN bytes) laid out with dot and drawn as FORMAT
+ * (enum profconv_graph_format, not DOT) to FP.  Errors:
+ * PROFCONV_EUNSUPPORTED, PROFCONV_EFORMAT (Graphviz's message),
+ * PROFCONV_EIO, PROFCONV_ENOMEM. */
+int profconv__graphviz_render(const char *text, size_t len, int format,
+    FILE *fp);
+
 #endif /* PROFCONV_WRITE_H */
