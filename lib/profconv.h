@@ -684,6 +684,20 @@ int profconv_profile_subtract(struct profconv_profile **out,
     const struct profconv_profile *cur, const struct profconv_profile *base);
 
 /*
+ * CUR and BASE as pprof's -diff_base combines them, into a new profile
+ * *OUT: BASE's samples labelled pprof::base=true (replacing any value of
+ * that label), negated and merged after CUR's.  The label keeps BASE's
+ * samples apart from CUR's, so nothing cancels: pprof shows the
+ * difference and takes the labelled samples' total as 100% (percentages
+ * of the base), and go tool pprof -http draws its diff flame graph.
+ * Normalize first, if at all, as pprof does: CUR scaled to BASE
+ * (profconv_profile_normalize(cur, base)).
+ * Errors: as profconv_profile_merge().
+ */
+int profconv_profile_diff_base(struct profconv_profile **out,
+    const struct profconv_profile *cur, const struct profconv_profile *base);
+
+/*
  * Keep in each of the N profiles only the sample types (by type name)
  * that all of them have, in the first profile's order.  A default sample
  * type that goes away becomes the first common one.  Heap profiles of one
