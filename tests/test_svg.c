@@ -379,8 +379,20 @@ Test(svg, bad_options)
 	o.version = 99;
 	cr_expect(eq(int, profconv_svg_write(v, NULL, fp, &o), PROFCONV_EINVAL));
 	cr_expect(eq(str, ERRMSG, "SVG options version 99 is not one this library "
-	    "reads (1 to 2)"));
+	    "reads (1 to 3)"));
 	o.version = PROFCONV_SVG_OPTIONS_VERSION;
+	o.diff_width = (enum profconv_diff_width)7;
+	cr_expect(eq(int, profconv_svg_write(v, v, fp, &o), PROFCONV_EINVAL));
+	cr_expect(eq(str, ERRMSG, "invalid differential width 7"));
+	o.diff_width = PROFCONV_DIFF_WIDTH_DELTA;
+	o.min_delta = 101;
+	cr_expect(eq(int, profconv_svg_write(v, v, fp, &o), PROFCONV_EINVAL));
+	cr_expect(eq(str, ERRMSG, "invalid noise floor 101: 0 to 100 (percent "
+	    "of the base's total) expected"));
+	o.min_delta = 0.0 / 0.0;
+	cr_expect(eq(int, profconv_svg_write(v, v, fp, &o), PROFCONV_EINVAL));
+	o.min_delta = 0;
+	o.diff_width = PROFCONV_DIFF_WIDTH_MAX;
 	o.colors = "warm";
 	cr_expect(eq(int, profconv_svg_write(v, NULL, fp, &o), PROFCONV_EINVAL));
 	o.colors = NULL;
