@@ -356,14 +356,17 @@ def cmd_delta(args):
             fault("drawn frame %r is in neither profile" % (key,))
     ref = btot if btot else ctot
     floor = max(1, math.ceil(abs(ref) * min_delta / 100)) if min_delta > 0 else 1
+    # A frame's own change: its stacks' and that of its children not drawn.
+    hidden = {}
+    for k, t in tree.items():
+        if k and k not in got:
+            hidden[k[:-1]] = hidden.get(k[:-1], 0) + t["c"] - t["b"]
     qs = {}
     for key, f in got.items():
         if key not in tree:
             continue
         t = tree[key]
-        own = t["own"] + sum(tree[k]["c"] - tree[k]["b"] for k in tree
-                             if len(k) == len(key) + 1 and k[:-1] == key and k not in got)
-        qs[key] = own if self_mode else t["c"] - t["b"]
+        qs[key] = t["own"] + hidden.get(key, 0) if self_mode else t["c"] - t["b"]
     maxdelta = max([1] + [abs(q) for q in qs.values()])
     counts = {"red": 0, "blue": 0, "new": 0, "white": 0}
     for key, f in got.items():
