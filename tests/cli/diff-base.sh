@@ -6,7 +6,9 @@
 # every sample type, with and without -normalize (pprof scales CUR to
 # BASE; profdiff --normalize --diff-base does the same), on two real heap
 # dumps of one process made now (tests/producers/diffpair.c: memory freed,
-# leaked and newly held between them) and on the picture tests' pair.
+# leaked and newly held between them) and on the picture tests' pair; and
+# go tool pprof -http draws the same diff flame graph from FILE as from
+# -diff_base BASE CUR.
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 . "$PROFCONV_SRCDIR/tests/cli/pictures-lib.sh"
 
@@ -66,6 +68,39 @@ same pictures-norm "$TC_OLD" "$TC_NEW" -normalize
 go tool pprof -sample_index=inuse_space -top "$TMP/dp.pb.gz" 2>/dev/null |
 	grep -Eq -- '^ *-2\.73MB +75\.90% .*cache_fill$' ||
 	fail "the freed cache_fill is not -2.73MB, 75.90% of the base"
+# go tool pprof -http draws the same diff flame graph from our file as
+# from -diff_base (the tree of its page's data; pprof orders siblings by
+# a map's iteration, so they are compared sorted).
+port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+p1=$(port) p2=$(port)
+go tool pprof -no_browser -http="127.0.0.1:$p1" "$TMP/dp.pb.gz" >"$TMP/http1.log" 2>&1 &
+pid1=$!
+go tool pprof -no_browser -http="127.0.0.1:$p2" -diff_base "$TMP/dp-base.pb.gz" "$TMP/dp-cur.pb.gz" >"$TMP/http2.log" 2>&1 &
+pid2=$!
+python3 - "$p1" "$p2" <<'PY' || fail "go tool pprof -http draws another flame graph from our file"
+import json, re, sys, time, urllib.request
+def page(port):
+    for _ in range(300):
+        try:
+            return urllib.request.urlopen("http://127.0.0.1:%s/ui/flamegraph?si=inuse_space" % port, timeout=5).read().decode()
+        except OSError:
+            time.sleep(0.2)
+    sys.exit("no pprof server on port %s" % port)
+def tree(port):
+    m = re.search(r'var data = JSON\.parse\((".*?")\);', page(port))
+    if not m:
+        sys.exit("no flame graph data on port %s" % port)
+    def norm(n):
+        return (n["n"], n["v"], n["l"], n["p"], sorted(norm(c) for c in (n["c"] or []) if c))
+    return norm(json.loads(json.loads(m.group(1))))
+ours, theirs = tree(sys.argv[1]), tree(sys.argv[2])
+if ours != theirs:
+    sys.exit("ours %r\ntheirs %r" % (ours, theirs))
+if ours[1] >= 0 or ours[3] != "80.83%":
+    sys.exit("root %r: not the freed -80.83%% of the base" % (ours[:4],))
+PY
+kill "$pid1" "$pid2" 2>/dev/null
+wait "$pid1" "$pid2" 2>/dev/null
 # Without --diff-base, -o keeps writing CUR - BASE, cancelled.
 run 1 "$PROFDIFF" -q -o "$TMP/plain.pb.gz" "$TMP/dp-base.pb.gz" "$TMP/dp-cur.pb.gz"
 go tool pprof -raw "$TMP/plain.pb.gz" 2>/dev/null | grep -q 'pprof::base' &&
