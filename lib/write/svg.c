@@ -60,7 +60,7 @@ struct svg {
 	char unit_buf[64];
 	struct entry *entries;
 	size_t nentries;
-	uint32_t *base_frames;		/* base stacks in current frame ids */
+	uint32_t *base_frames;		/* base stacks in the ids of names */
 	struct pc_svg_names names;	/* both views' frames as one */
 	uint32_t *extra;		/* names.extra, owned */
 	uint32_t *rank;			/* frame id -> rank in name order */
