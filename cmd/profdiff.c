@@ -25,16 +25,21 @@ static const char usage_text[] =
 	"and stacks profconv show --summary and profflame show.\n"
 	"\n";
 
-enum { OPT_BYTES = 256, OPT_BY, OPT_SORT, OPT_JSON };
+enum { OPT_BYTES = 256, OPT_BY, OPT_SORT, OPT_JSON, OPT_DIFF_BASE };
 
 static const struct cmd_opt opts[] = {
 	{ "output", 'o', required_argument, CMD_OWN,
 	  "  -o, --output DELTA    also write CUR - BASE as a pprof profile\n" },
+	{ "diff-base", OPT_DIFF_BASE, no_argument, CMD_OWN,
+	  "      --diff-base       write DELTA as go tool pprof -diff_base makes it:\n"
+	  "                        BASE negated and labelled pprof::base=true\n"
+	  "                        (percentages of BASE, pprof's diff view)\n" },
 	{ "leaks", 'L', no_argument, CMD_OWN,
 	  "  -L, --leaks           only what grew: stacks whose in-use objects or\n"
 	  "                        bytes went up (in the table and in DELTA)\n" },
 	{ "normalize", 'N', no_argument, CMD_OWN,
-	  "  -N, --normalize       scale BASE to CUR's totals first\n" },
+	  "  -N, --normalize       scale BASE to CUR's totals first; with\n"
+	  "                        --diff-base, CUR to BASE's (as pprof does)\n" },
 	{ "by", OPT_BY, required_argument, CMD_OWN,
 	  "      --by KIND         rows per function (default), line or stack\n" },
 	{ "sort", OPT_SORT, required_argument, CMD_OWN,
@@ -72,6 +77,7 @@ struct diff_args {
 	struct cmd_view view;
 	const char *out_path;
 	bool normalize, quiet, json;
+	bool diff_base;		/* -o in pprof's -diff_base form */
 };
 
 /* One of profdiff's own options, C, into A; false after a usage
@@ -107,6 +113,9 @@ own_option(struct diff_args *a, int c)
 	case OPT_JSON:
 		a->json = true;
 		break;
+	case OPT_DIFF_BASE:
+		a->diff_base = true;
+		break;
 	case 'q':
 		a->quiet = true;
 		cmd_quiet = true;
@@ -131,6 +140,11 @@ parse_args(int argc, char **argv, struct diff_args *a)
 		cmd_usage_error("expected BASE and CUR");
 		return DIFF_TROUBLE;
 	}
+	if (a->diff_base && (a->out_path == NULL || a->diff.leaks)) {
+		cmd_usage_error(a->out_path == NULL ? "--diff-base needs -o" :
+		    "--diff-base writes both profiles whole: not with --leaks");
+		return DIFF_TROUBLE;
+	}
 	a->view.view.jobs = cmd_jobs();
 	return DIFF_SAME;
 }
@@ -140,9 +154,10 @@ main(int argc, char **argv)
 {
 	struct diff_args a = { PROFCONV_DIFF_OPTIONS_INIT,
 		PROFCONV_DIFF_PRINT_OPTIONS_INIT, CMD_VIEW_INIT, NULL, false,
-		false, false };
+		false, false, false };
 	struct profconv_profile *in[2] = { NULL, NULL };
 	struct profconv_diff *diff = NULL;
+	struct profconv_profile *pprof_diff = NULL;
 	const struct profconv_profile *delta;
 	int i, rc, status;
 
@@ -161,9 +176,15 @@ main(int argc, char **argv)
 		if (cmd_load_profile(&a.view, argv[optind + i], &in[i]) !=
 		    EXIT_OK)
 			goto out;
+	/* pprof's -normalize scales the source to the base; ours the base
+	 * to CUR, but pprof's way where the output is pprof's form. */
 	if (profconv_profiles_compatibilize(in, 2) < 0 ||
-	    (a.normalize && profconv_profile_normalize(in[0], in[1]) < 0) ||
-	    profconv_diff_new(&diff, in[0], in[1], &a.diff) < 0) {
+	    (a.normalize && (a.diff_base ?
+	    profconv_profile_normalize(in[1], in[0]) :
+	    profconv_profile_normalize(in[0], in[1])) < 0) ||
+	    profconv_diff_new(&diff, in[0], in[1], &a.diff) < 0 ||
+	    (a.diff_base &&
+	    profconv_profile_diff_base(&pprof_diff, in[1], in[0]) < 0)) {
 		cmd_error("cannot compare '%s' with '%s': %s", argv[optind],
 		    argv[optind + 1], profconv_errmsg());
 		goto out;
@@ -180,13 +201,14 @@ main(int argc, char **argv)
 		if (rc < 0 && cmd_write_failed("-", rc, errno, NULL) != EXIT_OK)
 			goto out;
 	}
-	if (a.out_path != NULL &&
-	    cmd_write_profile(delta, a.out_path, NULL) != EXIT_OK)
+	if (a.out_path != NULL && cmd_write_profile(pprof_diff != NULL ?
+	    pprof_diff : delta, a.out_path, NULL) != EXIT_OK)
 		goto out;
 	status = profconv_profile_sample_count(delta) != 0 ?
 	    DIFF_DIFFERENT : DIFF_SAME;
 out:
 	profconv_diff_free(diff);
+	profconv_profile_free(pprof_diff);
 	profconv_profile_free(in[0]);
 	profconv_profile_free(in[1]);
 	/* A failed table write is trouble, not "different". */

@@ -714,6 +714,20 @@ int profconv_profile_subtract(struct profconv_profile **out,
     const struct profconv_profile *cur, const struct profconv_profile *base);
 
 /*
+ * CUR and BASE as pprof's -diff_base combines them, into a new profile
+ * *OUT: BASE's samples labelled pprof::base=true (replacing any value of
+ * that label), negated and merged after CUR's.  The label keeps BASE's
+ * samples apart from CUR's, so nothing cancels: pprof shows the
+ * difference and takes the labelled samples' total as 100% (percentages
+ * of the base), and go tool pprof -http draws its diff flame graph.
+ * Normalize first, if at all, as pprof does: CUR scaled to BASE
+ * (profconv_profile_normalize(cur, base)).
+ * Errors: as profconv_profile_merge().
+ */
+int profconv_profile_diff_base(struct profconv_profile **out,
+    const struct profconv_profile *cur, const struct profconv_profile *base);
+
+/*
  * Keep in each of the N profiles only the sample types (by type name)
  * that all of them have, in the first profile's order.  A default sample
  * type that goes away becomes the first common one.  Heap profiles of one
@@ -1162,6 +1176,18 @@ int profconv_flame_write(const struct profconv_view *cur,
 
 struct profconv_palette_map;	/* function name -> colour, shared */
 
+/* What a frame of a differential flame graph is as wide as: the sum,
+ * over the stacks beneath it, of each stack's value in the current
+ * profile, in the base, the larger of the two (nothing that existed on
+ * either side vanishes), or |change| (pprof's diff flame graph:
+ * |increases| + |decreases|; what did not change vanishes). */
+enum profconv_diff_width {
+	PROFCONV_DIFF_WIDTH_MAX = 0,
+	PROFCONV_DIFF_WIDTH_CUR = 1,
+	PROFCONV_DIFF_WIDTH_BASE = 2,
+	PROFCONV_DIFF_WIDTH_DELTA = 3
+};
+
 struct profconv_svg_options {
 	unsigned int version;		/* PROFCONV_SVG_OPTIONS_VERSION */
 	const char *sample_type;	/* NULL: the view's default type */
@@ -1206,11 +1232,20 @@ struct profconv_svg_options {
 	struct profconv_palette_map *palette_map;	/* colours of names
 					 * found here kept, of the others
 					 * added; NULL: none */
+	/* Version 3: the differential graph (with a base view). */
+	enum profconv_diff_width diff_width;	/* what a frame's width is */
+	int self_diff;			/* colour by the frame's own value's
+					 * change (flamegraph.pl), not by its
+					 * whole change (callees included) */
+	double min_delta;		/* noise floor: changes smaller than
+					 * this percentage of the base's
+					 * total are drawn as none; 0: none */
 };
-#define PROFCONV_SVG_OPTIONS_VERSION 2
+#define PROFCONV_SVG_OPTIONS_VERSION 3
 #define PROFCONV_SVG_OPTIONS_INIT \
 	{ PROFCONV_SVG_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, 0, 0, \
-	  NULL, 0, 0, 0, 0, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL }
+	  NULL, 0, 0, 0, 0, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL, \
+	  PROFCONV_DIFF_WIDTH_MAX, 0, 0 }
 
 /*
  * A palette map: function names and their colours, read from and
@@ -1239,10 +1274,17 @@ void profconv_palette_map_free(struct profconv_palette_map *map);
  * searches (Ctrl-F); colours are a function of the function name only, so
  * one function has one colour in every graph.  Frames narrower than
  * OPTS->minwidth are left to their parent.  With BASE (a view of an older
- * profile of the same kind) the graph is differential, as flamegraph.pl
- * draws two-count input: widths from CUR, each frame red when its own
- * (self) value grew and blue when it shrank, deeper for larger changes.
- * OPTS may be NULL.  Negative values (a delta profile) are refused.
+ * profile of the same kind) the graph is differential: the stacks of
+ * both, those only in BASE too; widths as OPTS->diff_width says; each
+ * frame red when its whole value (callees included; its own value with
+ * OPTS->self_diff, as flamegraph.pl) grew, blue when it shrank, purple
+ * when it is new, deeper for larger changes on one scale symmetric about
+ * zero, white under the noise floor OPTS->min_delta; the change of a
+ * frame too narrow to draw counts in its parent's, so the root's is the
+ * profile's; titles in pprof's form "CHANGE (PERCENT) | BEFORE -> AFTER
+ * | NAME", percentages of BASE's total; a subtitle naming the widths and
+ * a legend.  OPTS may be NULL.  Negative values (a delta profile) are
+ * refused.
  * Errors: PROFCONV_EINVAL (bad options), PROFCONV_ENOTFOUND (no such
  * sample type), PROFCONV_EFORMAT (negative values), PROFCONV_EIO,
  * PROFCONV_ENOMEM.

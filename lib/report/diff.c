@@ -12,6 +12,9 @@
  * inuse_objects, and the same three for bytes.  Other profiles get base,
  * cur and delta for every sample type.  The leak filter itself (what
  * "grew" means, keeping what grew) is a transform: transform/growth.c.
+ * Whether a row changed, and which way, is judged by the rules every
+ * comparison shares (view/delta.c), as the differential flame graph
+ * judges its frames.
  */
 
 #include "config.h"
@@ -26,6 +29,7 @@
 #include "model/model.h"
 #include "write/write.h"
 #include "transform/transform.h"
+#include "view/delta.h"
 #include "view/view.h"
 
 enum { HEAP_ALLOC_N, HEAP_ALLOC_B, HEAP_INUSE_N, HEAP_INUSE_B, HEAP_SLOTS };
@@ -366,6 +370,19 @@ row_cmp(const int64_t *a, const char *an, const int64_t *b, const char *bn,
 	return strcmp(an, bn);
 }
 
+/* How sample type T of a row whose 3 * nt values are V changed (no
+ * noise floor: every change counts). */
+static enum pc_change
+row_change(const struct profconv_diff *d, const int64_t *v, size_t t)
+{
+	struct pc_delta_scale s;
+
+	profconv__delta_scale(&s, d->totals[COL_BASE * d->nt + t],
+	    d->totals[COL_CUR * d->nt + t], 0);
+	return profconv__delta_change(&s, v[COL_DELTA * d->nt + t],
+	    v[COL_BASE * d->nt + t], v[COL_CUR * d->nt + t]);
+}
+
 /* Is a row shown: did anything change in the delta? */
 static bool
 row_shown(const struct profconv_diff *d, const int64_t *v)
@@ -373,7 +390,7 @@ row_shown(const struct profconv_diff *d, const int64_t *v)
 	size_t t;
 
 	for (t = 0; t < d->nt; t++)
-		if (v[COL_DELTA * d->nt + t] != 0)
+		if (row_change(d, v, t) != PC_SAME)
 			return true;
 	return false;
 }
@@ -580,7 +597,8 @@ json_row(const struct profconv_diff *d, FILE *fp, const int64_t *v,
 		for (c = 0; c < 3; c++)
 			fprintf(fp, "%s\"%s\":%" PRId64, c == 0 ? "{" : ",",
 			    group[c], v[c * d->nt + t]);
-		putc('}', fp);
+		fprintf(fp, ",\"change\":\"%s\"}", profconv__change_name(
+		    row_change(d, v, t)));
 	}
 	fputs("}}", fp);
 }
