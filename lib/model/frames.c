@@ -9,6 +9,8 @@
 
 #include "config.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "model/model.h"
@@ -82,3 +84,87 @@ profconv__default_frames(const struct profconv_profile *prof,
 	*drop = types_are(prof, contention) ? lock_rx : cpu_profiler_rx;
 }
 
+
+bool
+profconv__counts_allocations(const struct profconv_profile *prof)
+{
+	size_t i;
+
+	for (i = 0; i < prof->nsample_types; i++) {
+		const char *t = profconv__pstr(prof, prof->sample_types[i].type);
+		const char *u = profconv__pstr(prof, prof->sample_types[i].unit);
+
+		if (strncmp(t, "alloc_", 6) == 0 ||
+		    strncmp(t, "inuse_", 6) == 0 ||
+		    strcmp(t, "space") == 0 || strcmp(t, "objects") == 0 ||
+		    strcmp(u, "bytes") == 0)
+			return true;
+	}
+	return false;
+}
+
+bool
+profconv__allocator_library(const char *file)
+{
+	const char *base = strrchr(file, '/');
+
+	base = base != NULL ? base + 1 : file;
+	return strncmp(base, "libjemalloc", 11) == 0 ||
+	    strncmp(base, "libtcmalloc", 11) == 0 ||
+	    strncmp(base, "libmimalloc", 11) == 0;
+}
+
+/* POSIX ERE and RE2 alike; pprof anchors it whole. */
+const char profconv__allocator_library_rx[] =
+	"lib(jemalloc|tcmalloc|mimalloc)[^+]*\\+0x[0-9a-f]+";
+
+const char *
+profconv__unnamed_frame(const struct profconv_profile *prof, uint32_t id,
+    char *buf, size_t size)
+{
+	const struct pc_location *l = pc_location(prof, id);
+	const struct pc_mapping *m;
+	const char *file, *base;
+	uint64_t at;
+
+	if (l->mapping != 0) {
+		m = pc_mapping(prof, l->mapping);
+		file = profconv__pstr(prof, m->file);
+		base = strrchr(file, '/');
+		base = base != NULL ? base + 1 : file;
+		if (*base != '\0' && l->address >= m->start) {
+			/* The file offset, then where the linker put it. */
+			at = l->address - m->start + m->offset;
+			if ((m->flags & PC_MAP_VADDR) != 0)
+				at += m->vaddr_delta;
+			snprintf(buf, size, "%s+0x%" PRIx64, base, at);
+			return buf;
+		}
+	}
+	snprintf(buf, size, "%#" PRIx64, l->address);
+	return buf;
+}
+
+bool
+profconv__named_unnamed(const struct profconv_profile *prof, uint32_t id)
+{
+	const struct pc_location *l = pc_location(prof, id);
+	const struct pc_function *f;
+	const char *name, *file, *base;
+	size_t n;
+
+	if (l->nlines != 1 || l->mapping == 0)
+		return false;
+	f = pc_function(prof, pc_location_lines(prof, l)[0].function);
+	if (f->file != 0 || pc_location_lines(prof, l)[0].line != 0)
+		return false;
+	file = profconv__pstr(prof, pc_mapping(prof, l->mapping)->file);
+	base = strrchr(file, '/');
+	base = base != NULL ? base + 1 : file;
+	name = profconv__pstr(prof, f->name);
+	n = strlen(base);
+	if (n == 0 || strncmp(name, base, n) != 0 ||
+	    strncmp(name + n, "+0x", 3) != 0 || name[n + 3] == '\0')
+		return false;
+	return strspn(name + n + 3, "0123456789abcdef") == strlen(name + n + 3);
+}

@@ -220,7 +220,8 @@ count_others(struct session *s)
 	for (i = 0; i < s->prof->nlocations; i++) {
 		loc = pc_location(s->prof, (uint32_t)i + 1);
 		st->locations++;
-		if (loc->nlines != 0)
+		if (loc->nlines != 0 && !sym_needs_lines(s->prof,
+		    (uint32_t)i + 1))
 			st->already_symbolized++;
 		else if (loc->mapping == 0)
 			st->unsymbolizable++;
@@ -255,7 +256,7 @@ symbolize_batch(struct session *s)
 
 	for (i = 0; i < s->prof->nlocations; i++) {
 		loc = pc_location(s->prof, (uint32_t)i + 1);
-		if (loc->nlines != 0 || loc->mapping == 0)
+		if (!sym_needs_lines(s->prof, (uint32_t)i + 1))
 			continue;
 		sm = &s->maps[loc->mapping - 1];
 		if (sm->state != MAP_OK || sm->binary < s->batch_lo ||

@@ -70,8 +70,6 @@ struct profconv_view {
 	size_t buf_cap;
 };
 
-static const char *frame_name(const struct profconv_profile *prof,
-    uint32_t id, char *buf, size_t size);
 
 /* --- names ----------------------------------------------------------------- */
 
@@ -325,7 +323,7 @@ location_frames(struct profconv_view *v, uint32_t id)
 	}
 	if (rc == 0 && l->nlines <= skip) {
 		/* No lines (or all of them pruned): module+offset. */
-		t = frame_name(prof, id, tmp, sizeof(tmp));
+		t = profconv__unnamed_frame(prof, id, tmp, sizeof(tmp));
 		rc = PC_GROW(v->loc_frames, v->loc_frames_cap, v->nloc_frames, 1);
 		if (rc == 0)
 			rc = append(v, &len, t, strlen(t));
@@ -339,31 +337,6 @@ location_frames(struct profconv_view *v, uint32_t id)
 		v->loc_n[id] = (uint32_t)(v->nloc_frames - start);
 	}
 	return rc;
-}
-
-/* The name of a location without lines (or whose lines were all
- * pruned): "module+0xoffset", else its address. */
-static const char *
-frame_name(const struct profconv_profile *prof, uint32_t id,
-    char *buf, size_t size)
-{
-	const struct pc_location *l = pc_location(prof, id);
-	const struct pc_mapping *m;
-	const char *file, *base;
-
-	if (l->mapping != 0) {
-		m = pc_mapping(prof, l->mapping);
-		file = profconv__pstr(prof, m->file);
-		base = strrchr(file, '/');
-		base = base != NULL ? base + 1 : file;
-		if (*base != '\0' && l->address >= m->start) {
-			snprintf(buf, size, "%s+%#" PRIx64, base,
-			    l->address - m->start + m->offset);
-			return buf;
-		}
-	}
-	snprintf(buf, size, "%#" PRIx64, l->address);
-	return buf;
 }
 
 /* --- building --------------------------------------------------------------- */
