@@ -11,6 +11,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/model.h"
@@ -167,4 +168,73 @@ profconv__named_unnamed(const struct profconv_profile *prof, uint32_t id)
 	    strncmp(name + n, "+0x", 3) != 0 || name[n + 3] == '\0')
 		return false;
 	return strspn(name + n + 3, "0123456789abcdef") == strlen(name + n + 3);
+}
+
+/*
+ * The allocation wrappers of common runtimes and libraries, cut like
+ * malloc: a row named after one says nothing about who allocated.
+ * POSIX ERE and RE2 alike; matched whole, as drop_frames is.
+ */
+const char profconv__wrappers_rx[] =
+	/* GCC, binutils (libiberty), git, coreutils (gnulib) */
+	"xmalloc|xcalloc|xrealloc|xzalloc|xmallocz|xmallocz_gently|do_xmalloc|"
+	"xstrdup|xstrndup|xmemdup|xmemdupz|xnmalloc|xnrealloc|x2realloc|"
+	"x2nrealloc|xcharalloc|"
+	/* redis (zmalloc.c) */
+	"z(try)?(malloc|calloc|realloc)(_[a-z_]+)?|zstrdup|zcalloc_num|"
+	/* CPython */
+	"_?PyObject_(Malloc|Calloc|Realloc)|_?PyMem_(Raw)?(Malloc|Calloc|Realloc)|"
+	"_PyMem_Debug(Raw)?(Malloc|Calloc|Realloc|Alloc)|"
+	"_PyObject_GC_(Alloc|Malloc|Calloc|New|NewVar|Link)|"
+	"PyObject_GC_(Malloc|Calloc)|gc_alloc|_PyObject_(New|NewVar)|"
+	"PyType_GenericAlloc|pymalloc_alloc|pymalloc_realloc|"
+	/* SQLite */
+	"sqlite3(Mem|Db)?(Malloc|Realloc)[A-Za-z0-9]*|sqlite3_(malloc|realloc)(64)?|"
+	"mallocWithAlarm|dbMallocRawFinish|dbReallocFinish|sqlite3DbStrN?Dup|"
+	/* GLib */
+	"g_(try_)?(malloc0?|realloc)(_n)?|g_slice_alloc0?|g_memdup2?|g_strn?dup|"
+	/* C++ standard library allocators */
+	"std::(__new_allocator|allocator|allocator_traits)(<.*>)?::allocate|"
+	"__gnu_cxx::(__)?new_allocator(<.*>)?::allocate|"
+	"std::_Vector_base(<.*>)?::_M_allocate|"
+	/* Rust */
+	"__rust_(alloc|alloc_zeroed|realloc)|__r[dg]l_(alloc|alloc_zeroed|realloc)|"
+	"alloc::alloc::(alloc|alloc_zeroed|realloc|exchange_malloc)|"
+	"alloc::alloc::Global::(alloc_impl|grow_impl)|"
+	"<alloc::alloc::Global as core::alloc::Allocator>::"
+	"(allocate|allocate_zeroed|grow|grow_zeroed)";
+
+char *
+profconv__drop_with(const char *drop, const char *alt, bool with)
+{
+	size_t n = strlen(drop), k = strlen(alt);
+	const char *at = NULL, *p;
+	char *out;
+
+	/* ALT as one whole alternative of DROP. */
+	for (p = strstr(drop, alt); p != NULL; p = strstr(p + 1, alt))
+		if ((p == drop || p[-1] == '|') &&
+		    (p[k] == '\0' || p[k] == '|')) {
+			at = p;
+			break;
+		}
+	out = malloc(n + k + 2);
+	if (out == NULL)
+		return NULL;
+	if (at != NULL && !with) {
+		size_t head = (size_t)(at - drop), tail = head + k;
+
+		/* Its '|' goes with it: the one before, or else after. */
+		if (head > 0)
+			head--;
+		else if (drop[tail] == '|')
+			tail++;
+		memcpy(out, drop, head);
+		strcpy(out + head, drop + tail);
+	} else if (at == NULL && with) {
+		snprintf(out, n + k + 2, "%s%s%s", drop, n != 0 ? "|" : "", alt);
+	} else {
+		strcpy(out, drop);
+	}
+	return out;
 }

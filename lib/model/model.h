@@ -243,6 +243,12 @@ bool profconv__counts_allocations(const struct profconv_profile *prof);
 /* Is FILE (a path) an allocator's own library: libjemalloc*,
  * libtcmalloc*, libmimalloc*? */
 bool profconv__allocator_library(const char *file);
+/* The well-known allocation wrappers (frames.c), cut like malloc unless
+ * the view's no_wrappers: a drop_frames alternative. */
+extern const char profconv__wrappers_rx[];
+/* DROP with ALT as one of its alternatives (WITH) or without it, newly
+ * allocated; NULL when out of memory. */
+char *profconv__drop_with(const char *drop, const char *alt, bool with);
 /* The drop_frames alternative that matches the names
  * profconv__unnamed_frame() gives locations in allocator libraries. */
 extern const char profconv__allocator_library_rx[];

@@ -175,7 +175,8 @@ wb_done(struct wbuf *b, unsigned char *end)
  * frame at the top.  Each of those locations is written with one line
  * whose function is named as the view names the location
  * ("libjemalloc.so.2+0xa262f"), and drop_frames gets an alternative that
- * matches those names.  The model is not changed.
+ * matches those names, and one for the allocation wrappers the view
+ * cuts by default (profconv__wrappers_rx).  The model is not changed.
  */
 struct named {
 	uint32_t *fn;		/* location id -> function id written, 0 */
@@ -228,19 +229,21 @@ named_init(struct named *nm, const struct profconv_profile *prof)
 		rc = named_add(nm, prof, buf, &str);
 		nm->fn[id] = (uint32_t)(prof->nfunctions + ++nm->nfns);
 	}
-	/* Written once: a file read back already has it. */
-	if (rc == 0 && nm->nfns != 0 &&
-	    strstr(drop, profconv__allocator_library_rx) == NULL) {
-		size_t n = strlen(drop) +
-		    strlen(profconv__allocator_library_rx) + 2;
-		char *d = malloc(n);
+	/* The wrappers the view cuts (unless told not to), and the names
+	 * above; each written once: a file read back already has them. */
+	if (rc == 0) {
+		char *w = profconv__drop_with(drop, profconv__wrappers_rx, true);
+		char *d = w == NULL || nm->nfns == 0 ? w :
+		    profconv__drop_with(w, profconv__allocator_library_rx,
+		    true);
 
 		if (d == NULL)
-			return PROFCONV_ENOMEM;
-		snprintf(d, n, "%s%s%s", drop, *drop != '\0' ? "|" : "",
-		    profconv__allocator_library_rx);
-		rc = named_add(nm, prof, d, &nm->drop);
-		free(d);
+			rc = PROFCONV_ENOMEM;
+		else if (strcmp(d, drop) != 0)
+			rc = named_add(nm, prof, d, &nm->drop);
+		if (d != w)
+			free(d);
+		free(w);
 	}
 	return rc;
 }

@@ -219,9 +219,10 @@ choose_frames(struct pc_pruner *p, const char **drop, const char **keep)
 
 int
 profconv__pruner_init(struct pc_pruner *p, const struct profconv_profile *prof,
-    bool enabled)
+    bool enabled, bool wrappers)
 {
 	const char *drop, *keep;
+	char *own, *with = NULL;
 	int rc;
 
 	memset(p, 0, sizeof(p[0]));
@@ -229,13 +230,26 @@ profconv__pruner_init(struct pc_pruner *p, const struct profconv_profile *prof,
 	if (!enabled)
 		return 0;
 	choose_frames(p, &drop, &keep);
-	rc = compile(&p->drop, drop, &p->has_drop);
-	if (rc == 0 && p->has_drop)
-		rc = compile(&p->keep, keep, &p->has_keep);
+	/* The wrappers the pprof writer adds go when they are not wanted. */
+	own = profconv__drop_with(drop, profconv__wrappers_rx, false);
+	if (own == NULL)
+		return profconv__nomem();
+	rc = compile(&p->drop, own, &p->has_drop);
 	/* An allocation profile drops malloc; a CPU profile does not. */
 	p->alloc_profile = (p->has_drop &&
 	    regexec(&p->drop, "malloc", 0, NULL, 0) == 0) ||
 	    profconv__counts_allocations(prof);
+	if (rc == 0 && wrappers && p->alloc_profile) {
+		with = profconv__drop_with(own, profconv__wrappers_rx, true);
+		if (p->has_drop)
+			regfree(&p->drop);
+		rc = with == NULL ? profconv__nomem() :
+		    compile(&p->drop, with, &p->has_drop);
+	}
+	free(own);
+	free(with);
+	if (rc == 0 && p->has_drop)
+		rc = compile(&p->keep, keep, &p->has_keep);
 	p->active = p->has_drop || p->alloc_profile;
 	if (rc == 0 && p->active) {
 		p->state = calloc(prof->nlocations + 1, 1);
