@@ -230,11 +230,11 @@ profconv__drop_with(const char *drop, const char *alt, bool with)
 		else if (drop[tail] == '|')
 			tail++;
 		memcpy(out, drop, head);
-		strcpy(out + head, drop + tail);
+		memcpy(out + head, drop + tail, n - tail + 1);
 	} else if (at == NULL && with) {
 		snprintf(out, n + k + 2, "%s%s%s", drop, n != 0 ? "|" : "", alt);
 	} else {
-		strcpy(out, drop);
+		memcpy(out, drop, n + 1);
 	}
 	return out;
 }

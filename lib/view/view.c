@@ -424,7 +424,8 @@ location_frames(struct profconv_view *v, uint32_t id)
 	if (rc == 0) {
 		v->loc_off[id] = start + 1;
 		v->loc_n[id] = (uint32_t)(v->nloc_frames - start);
-		filter_location(v, l, id, l->nlines > skip);
+		filter_location(v, l, id, l->nlines > skip &&
+		    !profconv__named_unnamed(prof, id));
 	}
 	return rc;
 }
