@@ -785,7 +785,8 @@ struct profconv_view_options {
  *     and prune_from cut stacks, in pprof's order;
  *   - each location gives one frame per line, outermost first (inline
  *     calls expanded), unless no_inline; a location without lines is
- *     "module+0xoffset" (or its address);
+ *     "module+0xADDRESS", the ELF address addr2line takes (or its
+ *     address without a mapped file);
  *   - names follow the demangle mode;
  *   - frames are identified by their text and stacks by their frames;
  *     samples whose values are all zero are left out.
