@@ -261,6 +261,10 @@ extern const char profconv__allocator_library_rx[];
  */
 const char *profconv__unnamed_frame(const struct profconv_profile *prof,
     uint32_t id, char *buf, size_t size);
+/* The buffer size the view and the pprof writer name them in: a longer
+ * name (a module's name of hundreds of bytes) is cut short the same in
+ * both. */
+#define PC_UNNAMED_MAX 256
 /* Is location ID's one line a function named so by the pprof writer
  * (lib/pprof/encode.c), that is, still without symbols? */
 bool profconv__named_unnamed(const struct profconv_profile *prof,

@@ -205,7 +205,7 @@ static int
 named_init(struct named *nm, const struct profconv_profile *prof)
 {
 	const char *drop = profconv__pstr(prof, prof->drop_frames);
-	char buf[4096];
+	char buf[PC_UNNAMED_MAX];
 	uint32_t id, str;
 	int rc = 0;
 
@@ -225,7 +225,11 @@ named_init(struct named *nm, const struct profconv_profile *prof)
 			if (nm->fn == NULL)
 				return PROFCONV_ENOMEM;
 		}
-		profconv__unnamed_frame(prof, id, buf, sizeof(buf));
+		/* A name cut short matches no drop_frames alternative: the
+		 * location stays without one, as in the view. */
+		if (strlen(profconv__unnamed_frame(prof, id, buf,
+		    sizeof(buf))) >= sizeof(buf) - 1)
+			continue;
 		rc = named_add(nm, prof, buf, &str);
 		nm->fn[id] = (uint32_t)(prof->nfunctions + ++nm->nfns);
 	}

@@ -377,7 +377,7 @@ location_frames(struct profconv_view *v, uint32_t id)
 	uint32_t skip = profconv__prune_skip(&v->pruner, id);
 	uint32_t module, fid, empty;
 	size_t i, first, len = 0, start = v->nloc_frames;
-	char tmp[256];
+	char tmp[PC_UNNAMED_MAX];
 	const char *t;
 	int rc;
 
