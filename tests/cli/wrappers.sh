@@ -8,6 +8,7 @@
 # keeps them; --hide, --show, --show-from and --prune-from give the same
 # functions and flat values as go tool pprof's -hide, -show, -show_from
 # and -prune_from on the same file, in every command's view.
+# profconv(1) lists the wrappers the written file names.
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 . "$PROFCONV_SRCDIR/tests/cli/pprof-top-lib.sh"
 
@@ -82,4 +83,12 @@ grep -q ';build_index [0-9]*$' "$TMP/folded" || fail "profflame --prune-from: no
 "$BIN/proftrend" --hide pool_alloc "$TMP/w.heap" "$W" >/dev/null 2>&1
 [ $? -le 1 ] || fail "proftrend --hide"
 run 2 "$PROFCONV" show -s --hide '(' "$W"
+
+# The list profconv(1) prints is the one the written file names.
+man_list=$(sed -n '/well-known allocation wrappers that the commands/,/^\.Ed/p' \
+    "$MANDIR/profconv.1" | sed -n '/^\.Bd/,/^\.Ed/{/^\./d;p}' |
+	tr -d '\n' | sed 's/\\e/\\/g')
+[ -n "$man_list" ] || fail "no wrapper list in profconv(1)"
+"$PROFCONV" show "$W" | grep '^drop frames: ' | grep -qF -- "|$man_list" ||
+	fail "profconv(1)'s wrapper list is not the one written: $man_list"
 finish
