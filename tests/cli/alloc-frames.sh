@@ -6,7 +6,9 @@
 # symbolize, and `go tool pprof -top` on each file names the same
 # functions with the same flat values as `profconv show -s` (frames
 # without symbols compared as pprof names them, "[module]"), with no
-# "[libjemalloc...]" row at the top.
+# "[libjemalloc...]" row at the top; tcmalloc's sampled heap
+# (tests/producers/tcmalloc.cc), whose stacks hold libtcmalloc's frames,
+# too.
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 . "$PROFCONV_SRCDIR/tests/cli/pprof-top-lib.sh"
 
@@ -21,26 +23,34 @@ PROG=$TMP/leaky
 cc -O1 -g -fno-omit-frame-pointer -o "$PROG" "$PROFCONV_SRCDIR/examples/leaky.c" ||
 	skip "cannot build examples/leaky.c"
 
-# check NAME: the dumps in $TMP/NAME.heap, through text2pb and symbolize.
+# check NAME [TOP TYPE...]: the dump $TMP/NAME.heap through text2pb and
+# symbolize; TOP (make_request_buffer) must be a top function of the
+# symbolized file for each sample TYPE (inuse_space inuse_objects).
 check() {
-	"$PROFCONV" text2pb "$TMP/$1.heap" -o "$TMP/$1.pb.gz" ||
-		{ fail "$1: text2pb"; return; }
-	"$PROFCONV" symbolize --quiet "$TMP/$1.pb.gz" -o "$TMP/$1.sym.pb.gz" \
-	    2>/dev/null || { fail "$1: symbolize"; return; }
-	for t in inuse_space inuse_objects; do
-		agree "$1 symbolized $t" "$TMP/$1.sym.pb.gz" $t -symbolize=none --
-		grep -q '^make_request_buffer	' "$TMP/go.top" ||
-			fail "$1 $t: make_request_buffer is no top function"
-		agree "$1 text2pb $t" "$TMP/$1.pb.gz" $t -symbolize=none -- --no-symbolize
+	name=$1 top=${2:-make_request_buffer}
+	shift $(($# > 1 ? 2 : 1))
+	types=${*:-inuse_space inuse_objects}
+	"$PROFCONV" text2pb "$TMP/$name.heap" -o "$TMP/$name.pb.gz" ||
+		{ fail "$name: text2pb"; return; }
+	"$PROFCONV" symbolize --quiet "$TMP/$name.pb.gz" -o "$TMP/$name.sym.pb.gz" \
+	    2>/dev/null || { fail "$name: symbolize"; return; }
+	for t in $types; do
+		agree "$name symbolized $t" "$TMP/$name.sym.pb.gz" $t -symbolize=none --
+		grep -q "^$top	" "$TMP/go.top" ||
+			fail "$name $t: $top is no top function"
+		agree "$name text2pb $t" "$TMP/$name.pb.gz" $t -symbolize=none -- --no-symbolize
 	done
 	# Written again (symbolize of a written file), drop_frames keeps one
 	# copy of the allocator alternative.
-	"$PROFCONV" symbolize --quiet "$TMP/$1.sym.pb.gz" -o "$TMP/$1.again.pb.gz" \
-	    2>/dev/null || fail "$1: symbolize again"
-	n=$("$PROFCONV" show "$TMP/$1.again.pb.gz" | grep '^drop frames:' |
+	"$PROFCONV" symbolize --quiet "$TMP/$name.sym.pb.gz" -o "$TMP/$name.again.pb.gz" \
+	    2>/dev/null || fail "$name: symbolize again"
+	n=$("$PROFCONV" show "$TMP/$name.again.pb.gz" | grep '^drop frames:' |
 		grep -o 'lib(jemalloc|tcmalloc|mimalloc)' | wc -l)
-	[ "$n" -le 1 ] || fail "$1: the allocator alternative is in drop_frames $n times"
-	agree "$1 written twice" "$TMP/$1.again.pb.gz" inuse_space -symbolize=none --
+	[ "$n" -le 1 ] || fail "$name: the allocator alternative is in drop_frames $n times"
+	for t in $types; do
+		agree "$name written twice" "$TMP/$name.again.pb.gz" $t -symbolize=none --
+		break
+	done
 }
 
 if [ -n "$LIBJE" ]; then
@@ -64,5 +74,18 @@ if [ -n "$LIBTC" ]; then
 	cp "$(ls "$TMP"/tc.*.heap | tail -n 1)" "$TMP/tc.heap" 2>/dev/null ||
 		fail "tcmalloc wrote no dump"
 	check tc
+fi
+# tcmalloc's own sampled heap (MallocExtension::GetHeapSample), whose
+# stacks hold libtcmalloc's frames, and the C++ library's allocators.
+if [ -n "$LIBTC" ] && command -v g++ >/dev/null 2>&1 &&
+    [ -e /usr/include/gperftools/malloc_extension.h ]; then
+	g++ -O1 -g -fno-omit-frame-pointer -o "$TMP/tcprog" \
+	    "$PROFCONV_SRCDIR/tests/producers/tcmalloc.cc" -ltcmalloc -lpthread ||
+		fail "cannot build tests/producers/tcmalloc.cc"
+	TCMALLOC_SAMPLE_PARAMETER=65536 "$TMP/tcprog" "$TMP/tcs.heap" \
+	    "$TMP/tcg.heap" 20000 2>/dev/null || fail "tcprog failed"
+	grep -q 'libtcmalloc' "$TMP/tcs.heap" ||
+		fail "tcmalloc's sample maps no libtcmalloc"
+	check tcs alloc_large space objects
 fi
 finish
