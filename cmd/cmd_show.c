@@ -38,6 +38,7 @@ static const struct cmd_opt opts[] = {
 	  "                        cumulative value (default; pprof -top -cum),\n"
 	  "                        or flat, their own (pprof -top)\n" },
 	CMD_VIEW_OPTS,
+	CMD_FIND_OPTS,
 	CMD_INPUT_OPTS,
 	CMD_HELP_OPT,
 	{ NULL, 0, 0, CMD_OWN, NULL }

@@ -256,6 +256,8 @@ plan_mapping(struct session *s, uint32_t id)
 	 * one (profconv__unnamed_frame()). */
 	m->vaddr_delta = m->start - m->offset - sm->bias;
 	m->flags |= PC_MAP_VADDR;
+	sm->layout = !profconv__load_matches(&b->found.info, m->start,
+	    m->limit, m->offset);
 	/* Record what the file says when the profile did not know. */
 	if (m->build_id == 0 && b->found.info.build_id[0] != '\0')
 		return profconv__intern(s->prof, b->found.info.build_id,
