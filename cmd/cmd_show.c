@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <profconv.h>
 #include "cli.h"
@@ -17,6 +18,8 @@ static const char usage_text[] =
 	"text: header, samples with values, labels and stacks (location ids,\n"
 	"leaf first), locations with their lines, functions and mappings.\n"
 	"\n";
+
+enum { OPT_SORT = 256 };
 
 static const struct cmd_opt opts[] = {
 	{ "summary", 's', no_argument, CMD_OWN,
@@ -30,6 +33,10 @@ static const struct cmd_opt opts[] = {
 	{ "type", 't', required_argument, CMD_OWN,
 	  "  -t, --type TYPE       sample type --summary ranks by (default: the\n"
 	  "                        profile's default)\n" },
+	{ "sort", OPT_SORT, required_argument, CMD_OWN,
+	  "      --sort ORDER      rank --summary's functions by cum, their\n"
+	  "                        cumulative value (default; pprof -top -cum),\n"
+	  "                        or flat, their own (pprof -top)\n" },
 	CMD_VIEW_OPTS,
 	CMD_FIND_OPTS,
 	CMD_INPUT_OPTS,
@@ -52,6 +59,7 @@ cmd_show(int argc, char **argv)
 	long top;
 	int c, status;
 
+	print.by_cum = 1;
 	while ((c = cmd_getopt(&parser, argc, argv)) > 0) {
 		switch (c) {
 		case 's':
@@ -64,6 +72,13 @@ cmd_show(int argc, char **argv)
 			break;
 		case 't':
 			print.sample_type = optarg;
+			break;
+		case OPT_SORT:
+			if (strcmp(optarg, "cum") != 0 &&
+			    strcmp(optarg, "flat") != 0)
+				return cmd_usage_error("invalid --sort value "
+				    "'%s' (use cum or flat)", optarg);
+			print.by_cum = optarg[0] == 'c';
 			break;
 		}
 	}

@@ -792,11 +792,27 @@ struct profconv_view_options {
 	 * SVG writers that read it (0: one per online CPU); the view is the
 	 * same whatever the number. */
 	unsigned int jobs;
+	/* Version 3.  Keep the well-known allocation wrappers of runtimes
+	 * and libraries (xmalloc, zmalloc, PyObject_Malloc, g_malloc, ...),
+	 * which are otherwise cut like malloc in profiles that count
+	 * allocations. */
+	int no_wrappers;
+	/* pprof's -hide, -show, -show_from and -prune_from (POSIX extended
+	 * regexes, searched; NULL: none): HIDE removes the frames whose
+	 * function, source file or mapped file matches, SHOW keeps only
+	 * those; SHOW_FROM drops the frames above the outermost match of a
+	 * stack (and stacks without one); PRUNE_FROM drops the frames below
+	 * the innermost function that matches. */
+	const char *hide;
+	const char *show;
+	const char *show_from;
+	const char *prune_from;
 };
-#define PROFCONV_VIEW_OPTIONS_VERSION 2
+#define PROFCONV_VIEW_OPTIONS_VERSION 3
 #define PROFCONV_VIEW_OPTIONS_INIT \
 	{ PROFCONV_VIEW_OPTIONS_VERSION, PROFCONV_BY_FUNCTION, \
-	  PROFCONV_DEMANGLE_SIMPLE, 0, 0, NULL, NULL, NULL, NULL, 0 }
+	  PROFCONV_DEMANGLE_SIMPLE, 0, 0, NULL, NULL, NULL, NULL, 0, 0, \
+	  NULL, NULL, NULL, NULL }
 
 /*
  * A view: a profile as it is shown.  Every writer that shows stacks or
@@ -806,11 +822,15 @@ struct profconv_view_options {
  *
  *   - allocator frames are cut off the leaf end of each stack: the
  *     profile's drop_frames (less keep_frames), and, in profiles that
- *     count allocations, frames without symbols inside an allocator
+ *     count allocations, the well-known allocation wrappers (unless
+ *     no_wrappers) and frames without symbols inside an allocator
  *     library (libjemalloc*, libtcmalloc*, libmimalloc*);
+ *   - then focus and ignore pick stacks, hide and show frames, show_from
+ *     and prune_from cut stacks, in pprof's order;
  *   - each location gives one frame per line, outermost first (inline
  *     calls expanded), unless no_inline; a location without lines is
- *     "module+0xoffset" (or its address);
+ *     "module+0xADDRESS", the ELF address addr2line takes (or its
+ *     address without a mapped file);
  *   - names follow the demangle mode;
  *   - frames are identified by their text and stacks by their frames;
  *     samples whose values are all zero are left out.
@@ -1394,10 +1414,13 @@ struct profconv_print_options {
 	/* Summary: the sample type the top lists rank by; NULL: the
 	 * default one. */
 	const char *sample_type;
+	/* Version 3.  Summary: rank functions by their cumulative value
+	 * (pprof's -top -cum); 0: by flat value (pprof's -top). */
+	int by_cum;
 };
-#define PROFCONV_PRINT_OPTIONS_VERSION 2
+#define PROFCONV_PRINT_OPTIONS_VERSION 3
 #define PROFCONV_PRINT_OPTIONS_INIT \
-	{ PROFCONV_PRINT_OPTIONS_VERSION, 0, 10, NULL, NULL }
+	{ PROFCONV_PRINT_OPTIONS_VERSION, 0, 10, NULL, NULL, 0 }
 
 /*
  * Print PROF to FP as stable, diffable text: header fields, sample types,

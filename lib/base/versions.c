@@ -58,6 +58,7 @@ LAYOUT(write, "write", struct profconv_write_options, PROFCONV_WRITE_OPTIONS_INI
     sizeof(struct profconv_write_options));
 LAYOUT(view, "view", struct profconv_view_options, PROFCONV_VIEW_OPTIONS_INIT, 1,
     PC_END(struct profconv_view_options, payload),
+    PC_END(struct profconv_view_options, jobs),
     sizeof(struct profconv_view_options));
 LAYOUT(diff, "diff", struct profconv_diff_options, PROFCONV_DIFF_OPTIONS_INIT, 1,
     PC_END(struct profconv_diff_options, by),
@@ -84,6 +85,7 @@ LAYOUT(graph, "graph", struct profconv_graph_options,
     sizeof(struct profconv_graph_options));
 LAYOUT(print, "print", struct profconv_print_options, PROFCONV_PRINT_OPTIONS_INIT, 1,
     PC_END(struct profconv_print_options, top),
+    PC_END(struct profconv_print_options, sample_type),
     sizeof(struct profconv_print_options));
 LAYOUT(symbolize, "symbolize", struct profconv_symbolize_options,
     PROFCONV_SYMBOLIZE_OPTIONS_INIT, 1,

@@ -63,9 +63,13 @@ struct profconv_view {
 	struct pc_pruner pruner;
 	regex_t focus, ignore;
 	bool has_focus, has_ignore;
+	/* pprof's -hide, -show, -show_from, -prune_from. */
+	regex_t hide, show, show_from, prune_from;
+	bool has_hide, has_show, has_show_from, has_prune_from;
 	size_t *loc_off;		/* location id -> frames + 1 (0: unknown) */
 	uint32_t *loc_n;
-	uint8_t *loc_match;		/* 1 focus, 2 ignore, 4 known */
+	uint8_t *loc_match;		/* 1 focus, 2 ignore, 4 known,
+					 * LOC_SHOW_FROM, LOC_PRUNE_FROM */
 	uint32_t *loc_frames;
 	size_t nloc_frames, loc_frames_cap;
 	uint32_t *fn_name;		/* function id -> text index + 1 */
@@ -74,8 +78,6 @@ struct profconv_view {
 	size_t buf_cap;
 };
 
-static const char *frame_name(const struct profconv_profile *prof,
-    uint32_t id, char *buf, size_t size);
 
 /* --- names ----------------------------------------------------------------- */
 
@@ -178,6 +180,10 @@ function_name(struct profconv_view *v, uint32_t fid, uint32_t *out)
 		v->fn_name[fid] = *out + 1;
 	return rc;
 }
+
+/* Bits of loc_match: the location matches show_from, prune_from. */
+#define LOC_SHOW_FROM 8
+#define LOC_PRUNE_FROM 16
 
 static int
 append(struct profconv_view *v, size_t *len, const char *s, size_t n)
@@ -285,6 +291,87 @@ line_frame(struct profconv_view *v, const struct pc_location *l,
 	return rc;
 }
 
+static unsigned location_match(struct profconv_view *v, uint32_t id);
+
+/* Does RE find a match in the function name or source file of frame F
+ * (pprof's Function.name and filename)? */
+static bool
+frame_matches(const struct profconv_view *v, const regex_t *re, uint32_t f)
+{
+	const struct vframe *fr = &v->frames[f - 1];
+
+	return regexec(re, profconv__str(&v->strs, fr->function), 0, NULL,
+	    0) == 0 || regexec(re, profconv__str(&v->strs, fr->file), 0,
+	    NULL, 0) == 0;
+}
+
+/*
+ * pprof's location filters on location ID's frames (outermost first),
+ * once, in its order: focus and ignore see them all; hide drops the
+ * matching ones and show keeps only those (the whole location when its
+ * mapped file matches: kept by show, dropped by hide; a location
+ * without LINES has no names to match); show_from drops the frames
+ * outside its outermost match, prune_from those inside its innermost
+ * one, and each marks the location for its cut of the stacks.
+ */
+static void
+filter_location(struct profconv_view *v, const struct pc_location *l,
+    uint32_t id, bool lines)
+{
+	uint32_t *f = v->loc_frames + v->loc_off[id] - 1;
+	uint32_t n = v->loc_n[id], i, k, j;
+	const char *file = l->mapping != 0 ? profconv__pstr(v->prof,
+	    pc_mapping(v->prof, l->mapping)->file) : "";
+	bool in_file;
+
+	if (v->has_focus || v->has_ignore)
+		location_match(v, id);
+	if (v->has_hide) {
+		in_file = *file != '\0' && regexec(&v->hide, file, 0, NULL,
+		    0) == 0;
+		for (i = k = 0; i < n; i++)
+			if (!in_file && (!lines || !frame_matches(v, &v->hide,
+			    f[i])))
+				f[k++] = f[i];
+		n = k;
+	}
+	if (v->has_show && !(*file != '\0' && regexec(&v->show, file, 0,
+	    NULL, 0) == 0)) {
+		for (i = k = 0; i < n; i++)
+			if (lines && frame_matches(v, &v->show, f[i]))
+				f[k++] = f[i];
+		n = k;
+	}
+	if (v->has_show_from && n != 0) {
+		if (*file != '\0' && regexec(&v->show_from, file, 0, NULL,
+		    0) == 0) {
+			v->loc_match[id] |= LOC_SHOW_FROM;
+		} else if (lines) {
+			for (j = 0; j < n && !frame_matches(v, &v->show_from,
+			    f[j]); j++)
+				;
+			if (j < n) {
+				memmove(f, f + j, (n - j) * sizeof(*f));
+				n -= j;
+				v->loc_match[id] |= LOC_SHOW_FROM;
+			}
+		}
+	}
+	if (v->has_prune_from && lines) {
+		for (j = n; j > 0; j--) {
+			const struct vframe *fr = &v->frames[f[j - 1] - 1];
+
+			if (regexec(&v->prune_from, profconv__str(&v->strs,
+			    fr->function), 0, NULL, 0) == 0) {
+				n = j;
+				v->loc_match[id] |= LOC_PRUNE_FROM;
+				break;
+			}
+		}
+	}
+	v->loc_n[id] = n;
+}
+
 /* The frames of location ID, outermost first, computed once. */
 static int
 location_frames(struct profconv_view *v, uint32_t id)
@@ -294,7 +381,7 @@ location_frames(struct profconv_view *v, uint32_t id)
 	uint32_t skip = profconv__prune_skip(&v->pruner, id);
 	uint32_t module, fid, empty;
 	size_t i, first, len = 0, start = v->nloc_frames;
-	char tmp[256];
+	char tmp[PC_UNNAMED_MAX];
 	const char *t;
 	int rc;
 
@@ -329,7 +416,7 @@ location_frames(struct profconv_view *v, uint32_t id)
 	}
 	if (rc == 0 && l->nlines <= skip) {
 		/* No lines (or all of them pruned): module+offset. */
-		t = frame_name(prof, id, tmp, sizeof(tmp));
+		t = profconv__unnamed_frame(prof, id, tmp, sizeof(tmp));
 		rc = PC_GROW(v->loc_frames, v->loc_frames_cap, v->nloc_frames, 1);
 		if (rc == 0)
 			rc = append(v, &len, t, strlen(t));
@@ -341,33 +428,10 @@ location_frames(struct profconv_view *v, uint32_t id)
 	if (rc == 0) {
 		v->loc_off[id] = start + 1;
 		v->loc_n[id] = (uint32_t)(v->nloc_frames - start);
+		filter_location(v, l, id, l->nlines > skip &&
+		    !profconv__named_unnamed(prof, id));
 	}
 	return rc;
-}
-
-/* The name of a location without lines (or whose lines were all
- * pruned): "module+0xoffset", else its address. */
-static const char *
-frame_name(const struct profconv_profile *prof, uint32_t id,
-    char *buf, size_t size)
-{
-	const struct pc_location *l = pc_location(prof, id);
-	const struct pc_mapping *m;
-	const char *file, *base;
-
-	if (l->mapping != 0) {
-		m = pc_mapping(prof, l->mapping);
-		file = profconv__pstr(prof, m->file);
-		base = strrchr(file, '/');
-		base = base != NULL ? base + 1 : file;
-		if (*base != '\0' && l->address >= m->start) {
-			snprintf(buf, size, "%s+%#" PRIx64, base,
-			    l->address - m->start + m->offset);
-			return buf;
-		}
-	}
-	snprintf(buf, size, "%#" PRIx64, l->address);
-	return buf;
 }
 
 /* --- building --------------------------------------------------------------- */
@@ -400,7 +464,7 @@ location_match(struct profconv_view *v, uint32_t id)
 
 	if ((*m & 4) != 0)
 		return *m & 3;
-	*m = 4;
+	*m |= 4;
 	for (i = 0; i < v->loc_n[id]; i++) {
 		const char *t = profconv__str(&v->strs,
 		    v->frames[v->loc_frames[v->loc_off[id] - 1 + i] - 1].text);
@@ -446,6 +510,7 @@ struct build {
 	struct profconv_view *v;
 	unsigned int jobs;
 	uint32_t *first;	/* sample -> frames cut off, or NOT_SHOWN */
+	uint32_t *last;		/* sample -> end of its locations shown */
 	size_t *off;		/* sample -> its frames in path */
 	uint32_t *path;		/* every shown sample's frames, root first */
 	uint8_t *pinl;		/* per path entry: an inlined line */
@@ -485,7 +550,7 @@ plan_sample(struct build *b, size_t si, size_t *at)
 	const struct pc_sample *s = pc_sample(prof, si);
 	const uint32_t *stk = pc_sample_stack(prof, s);
 	const int64_t *vals = pc_sample_values(prof, si);
-	size_t i, n = 0, first, t;
+	size_t i, n = 0, first, end = s->nlocs, t;
 	unsigned match = 0;
 	int rc = 0;
 
@@ -501,12 +566,29 @@ plan_sample(struct build *b, size_t si, size_t *at)
 			rc = location_frames(v, stk[i]);
 		if (rc == 0 && (v->has_focus || v->has_ignore))
 			match |= location_match(v, stk[i]);
-		if (rc == 0)
-			n += v->loc_n[stk[i]];
 	}
 	if (rc < 0)
 		return rc;
 	if ((v->has_focus && (match & 1) == 0) || (match & 2) != 0)
+		return 0;
+	/* show_from: from the outermost match, or nothing; prune_from: from
+	 * the innermost match. */
+	if (v->has_show_from) {
+		for (; end > first && (v->loc_match[stk[end - 1]] &
+		    LOC_SHOW_FROM) == 0; end--)
+			;
+		if (end == first)
+			return 0;
+	}
+	for (i = first; v->has_prune_from && i < end; i++)
+		if ((v->loc_match[stk[i]] & LOC_PRUNE_FROM) != 0) {
+			first = i;
+			break;
+		}
+	for (i = first; i < end; i++)
+		n += v->loc_n[stk[i]];
+	/* As pprof: a stack whose frames were all hidden goes. */
+	if (n == 0 && (v->has_hide || v->has_show))
 		return 0;
 	/* Too deep: the innermost frames under one that says so. */
 	if (n > PC_VIEW_MAX_DEPTH) {
@@ -517,6 +599,7 @@ plan_sample(struct build *b, size_t si, size_t *at)
 			return rc;
 	}
 	b->first[si] = (uint32_t)first;
+	b->last[si] = (uint32_t)end;
 	*at += n;
 	for (t = 0; t < v->ntypes; t++)
 		pc_add_sat(&v->totals[t], vals[t]);
@@ -533,11 +616,12 @@ plan(struct build *b)
 		return profconv__fail(PROFCONV_ENOMEM, "too many samples to "
 		    "show: %zu", n);
 	b->first = malloc((n + 1) * sizeof(*b->first));
+	b->last = malloc((n + 1) * sizeof(*b->last));
 	b->off = malloc((n + 1) * sizeof(*b->off));
 	b->hash = malloc((n + 1) * sizeof(*b->hash));
 	b->local = malloc((n + 1) * sizeof(*b->local));
-	if (b->first == NULL || b->off == NULL || b->hash == NULL ||
-	    b->local == NULL)
+	if (b->first == NULL || b->last == NULL || b->off == NULL ||
+	    b->hash == NULL || b->local == NULL)
 		return profconv__nomem();
 	for (i = 0; rc == 0 && i < n; i++)
 		rc = plan_sample(b, i, &at);
@@ -569,7 +653,7 @@ path_task(void *arg, size_t r)
 
 		if (b->first[si] == NOT_SHOWN)
 			continue;
-		for (i = b->first[si]; i < s->nlocs; i++)
+		for (i = b->first[si]; i < b->last[si]; i++)
 			all += v->loc_n[stk[i]];
 		/* A stack cut by plan_sample(): the frames nearest the root
 		 * give way to the one that says so. */
@@ -578,7 +662,7 @@ path_task(void *arg, size_t r)
 			*p++ = v->cut_frame;
 			*inl++ = 0;
 		}
-		for (i = s->nlocs; i > b->first[si]; i--) {
+		for (i = b->last[si]; i > b->first[si]; i--) {
 			uint32_t id = stk[i - 1];
 			const uint32_t *lf = v->loc_frames + v->loc_off[id] - 1;
 
@@ -917,6 +1001,7 @@ build_free(struct build *b)
 	size_t p;
 
 	free(b->first);
+	free(b->last);
 	free(b->off);
 	free(b->path);
 	free(b->pinl);
@@ -967,7 +1052,17 @@ free_scratch(struct profconv_view *v)
 		regfree(&v->focus);
 	if (v->has_ignore)
 		regfree(&v->ignore);
+	if (v->has_hide)
+		regfree(&v->hide);
+	if (v->has_show)
+		regfree(&v->show);
+	if (v->has_show_from)
+		regfree(&v->show_from);
+	if (v->has_prune_from)
+		regfree(&v->prune_from);
 	v->has_focus = v->has_ignore = false;
+	v->has_hide = v->has_show = v->has_show_from = false;
+	v->has_prune_from = false;
 	free(v->loc_off);
 	free(v->loc_n);
 	free(v->loc_match);
@@ -1003,6 +1098,25 @@ profconv_view_free(struct profconv_view *v)
 	free(v);
 }
 
+/* OPTS's hide, show, show_from and prune_from into V. */
+static int
+compile_filters(struct profconv_view *v,
+    const struct profconv_view_options *opts)
+{
+	int rc;
+
+	rc = compile(&v->hide, opts->hide, &v->has_hide, "hide");
+	if (rc == 0)
+		rc = compile(&v->show, opts->show, &v->has_show, "show");
+	if (rc == 0)
+		rc = compile(&v->show_from, opts->show_from,
+		    &v->has_show_from, "show-from");
+	if (rc == 0)
+		rc = compile(&v->prune_from, opts->prune_from,
+		    &v->has_prune_from, "prune-from");
+	return rc;
+}
+
 /* The modes of OPTS are ones this library knows. */
 static int
 check_modes(const struct profconv_view_options *opts)
@@ -1033,6 +1147,13 @@ profconv_view_options_check(const struct profconv_view_options *opts)
 		rc = compile(&re, o.ignore, &ok, "ignore");
 	if (rc == 0 && ok)
 		regfree(&re);
+	if (rc == 0) {
+		struct profconv_view v;
+
+		memset(&v, 0, sizeof(v));
+		rc = compile_filters(&v, &o);
+		free_scratch(&v);
+	}
 	return rc;
 }
 
@@ -1058,6 +1179,8 @@ profconv_view_new(struct profconv_view **out,
 	v->prof = prof;
 	v->opts = *opts;
 	v->opts.focus = v->opts.ignore = NULL;	/* not kept: caller's */
+	v->opts.hide = v->opts.show = NULL;
+	v->opts.show_from = v->opts.prune_from = NULL;
 	v->jobs = opts->jobs;
 	v->ntypes = prof->nsample_types;
 	v->namer.mode = opts->demangle;
@@ -1075,8 +1198,10 @@ profconv_view_new(struct profconv_view **out,
 	    (v->ignore_text = strdup(opts->ignore)) == NULL)
 		rc = profconv__nomem();
 	if (rc == 0)
+		rc = compile_filters(v, opts);
+	if (rc == 0)
 		rc = profconv__pruner_init(&v->pruner, prof,
-		    !opts->keep_allocator_frames);
+		    !opts->keep_allocator_frames, !opts->no_wrappers);
 	if (rc == 0) {
 		v->totals = calloc(v->ntypes + 1, sizeof(*v->totals));
 		v->loc_off = calloc(nloc, sizeof(*v->loc_off));

@@ -37,9 +37,11 @@ struct pc_pruner {
 int profconv__rx_check(const char *rx, char *why, size_t whylen);
 
 
-/* ENABLED false: a pruner that prunes nothing. */
+/* ENABLED false: a pruner that prunes nothing.  WRAPPERS: in a profile
+ * that counts allocations, cut the well-known allocation wrappers too
+ * (profconv__wrappers_rx); else not even when its drop_frames has them. */
 int profconv__pruner_init(struct pc_pruner *p,
-    const struct profconv_profile *prof, bool enabled);
+    const struct profconv_profile *prof, bool enabled, bool wrappers);
 void profconv__pruner_free(struct pc_pruner *p);
 /* Index (leaf first) of the first location of STACK that stays. */
 size_t profconv__prune_stack(struct pc_pruner *p, const uint32_t *stack,
