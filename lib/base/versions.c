@@ -78,6 +78,8 @@ LAYOUT(svg, "SVG", struct profconv_svg_options, PROFCONV_SVG_OPTIONS_INIT, 1,
 LAYOUT(speedscope, "speedscope", struct profconv_speedscope_options,
     PROFCONV_SPEEDSCOPE_OPTIONS_INIT, 1,
     sizeof(struct profconv_speedscope_options));
+LAYOUT(list, "list", struct profconv_list_options, PROFCONV_LIST_OPTIONS_INIT, 1,
+    sizeof(struct profconv_list_options));
 LAYOUT(print, "print", struct profconv_print_options, PROFCONV_PRINT_OPTIONS_INIT, 1,
     PC_END(struct profconv_print_options, top),
     sizeof(struct profconv_print_options));

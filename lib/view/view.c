@@ -26,6 +26,7 @@
 struct vframe {
 	uint32_t text, function, file, module;	/* indexes in view->strs */
 	int64_t line;
+	int64_t start_line;		/* the function's first line, 0 */
 };
 
 struct vstack {
@@ -49,6 +50,11 @@ struct profconv_view {
 	size_t nstacks, stacks_cap;
 	uint32_t *sframes;		/* frame ids of all stacks, root first */
 	size_t nsframes, sframes_cap;
+	/* With marks asked for (profconv__view_new_marked()): per frame of
+	 * sframes, 1 when it was inlined into the frame before it (not the
+	 * outermost line of its location). */
+	bool want_marks;
+	uint8_t *smarks;
 	int64_t *vals;			/* nstacks * ntypes */
 	size_t nvals, vals_cap;
 	int64_t *totals;		/* ntypes */
@@ -200,7 +206,8 @@ base_name(const char *path)
  * is seen. */
 static int
 intern_frame(struct profconv_view *v, size_t len, uint32_t function,
-    uint32_t file, int64_t line, uint32_t module, uint32_t *id)
+    uint32_t file, int64_t line, int64_t start_line, uint32_t module,
+    uint32_t *id)
 {
 	size_t old = v->frame_of_text_cap;
 	uint32_t t;
@@ -222,7 +229,7 @@ intern_frame(struct profconv_view *v, size_t len, uint32_t function,
 		if (rc < 0)
 			return rc;
 		v->frames[v->nframes] = (struct vframe){ t, function, file,
-			module, line };
+			module, line, start_line };
 		v->frame_of_text[t] = (uint32_t)++v->nframes;
 	}
 	*id = v->frame_of_text[t];
@@ -277,7 +284,8 @@ line_frame(struct profconv_view *v, const struct pc_location *l,
 			rc = append(v, &len, tmp, strlen(tmp));
 	}
 	if (rc == 0)
-		rc = intern_frame(v, len, name, filei, ln->line, module, id);
+		rc = intern_frame(v, len, name, filei, ln->line, f->start_line,
+		    module, id);
 	return rc;
 }
 
@@ -317,7 +325,7 @@ location_frames(struct profconv_view *v, uint32_t id)
 				rc = append(v, &len, tmp, strlen(tmp));
 			if (rc == 0)
 				rc = intern_frame(v, len, f->function, f->file,
-				    f->line, module, &fid);
+				    f->line, f->start_line, module, &fid);
 			i = first + 1;	/* the outermost line only */
 		}
 		if (rc == 0)
@@ -330,7 +338,8 @@ location_frames(struct profconv_view *v, uint32_t id)
 		if (rc == 0)
 			rc = append(v, &len, t, strlen(t));
 		if (rc == 0)
-			rc = intern_frame(v, len, empty, empty, 0, module, &fid);
+			rc = intern_frame(v, len, empty, empty, 0, 0, module,
+			    &fid);
 		if (rc == 0)
 			v->loc_frames[v->nloc_frames++] = fid;
 	}
@@ -444,6 +453,7 @@ struct build {
 	uint32_t *first;	/* sample -> frames cut off, or NOT_SHOWN */
 	size_t *off;		/* sample -> its frames in path */
 	uint32_t *path;		/* every shown sample's frames, root first */
+	uint8_t *marks;		/* with want_marks: path's inline marks */
 	uint64_t *hash;		/* sample -> hash of its frames */
 	uint32_t *local;	/* sample -> stack in its part */
 	struct part parts[NPARTS];
@@ -466,7 +476,7 @@ cut_frame(struct profconv_view *v)
 		rc = append(v, &len, PC_VIEW_CUT_FRAME,
 		    strlen(PC_VIEW_CUT_FRAME));
 	if (rc == 0)
-		rc = intern_frame(v, len, empty, empty, 0, empty,
+		rc = intern_frame(v, len, empty, empty, 0, 0, empty,
 		    &v->cut_frame);
 	return rc;
 }
@@ -540,7 +550,10 @@ plan(struct build *b)
 		return rc;
 	b->off[n] = at;
 	b->path = malloc((at + 1) * sizeof(*b->path));
-	return b->path == NULL ? profconv__nomem() : 0;
+	if (b->v->want_marks)
+		b->marks = calloc(at + 1, 1);
+	return b->path == NULL || (b->v->want_marks && b->marks == NULL) ?
+	    profconv__nomem() : 0;
 }
 
 /* Pass 2: the frames of samples [I * RANGE, ...), root first, hashed. */
@@ -558,6 +571,7 @@ path_task(void *arg, size_t r)
 		const struct pc_sample *s = pc_sample(prof, si);
 		const uint32_t *stk = pc_sample_stack(prof, s);
 		uint32_t *p = b->path + b->off[si];
+		uint8_t *mk = b->marks != NULL ? b->marks + b->off[si] : NULL;
 		size_t all = 0, skip = 0;
 
 		if (b->first[si] == NOT_SHOWN)
@@ -575,10 +589,13 @@ path_task(void *arg, size_t r)
 			const uint32_t *lf = v->loc_frames + v->loc_off[id] - 1;
 
 			for (j = 0; j < v->loc_n[id]; j++) {
-				if (skip != 0)
+				if (skip != 0) {
 					skip--;
-				else
-					*p++ = lf[j];
+					continue;
+				}
+				if (mk != NULL)
+					mk[p - (b->path + b->off[si])] = j != 0;
+				*p++ = lf[j];
 			}
 		}
 		b->hash[si] = profconv__hash_bytes(b->path + b->off[si],
@@ -840,6 +857,9 @@ place_task(void *arg, size_t r)
 			memcpy(v->sframes + v->stacks[i].off,
 			    b->path + b->off[si],
 			    v->stacks[i].n * sizeof(*v->sframes));
+		if (v->stacks[i].n != 0 && v->smarks != NULL)
+			memcpy(v->smarks + v->stacks[i].off,
+			    b->marks + b->off[si], v->stacks[i].n);
 		memcpy(v->vals + i * nt, pt->vals + (size_t)b->local[si] * nt,
 		    nt * sizeof(*v->vals));
 	}
@@ -889,6 +909,11 @@ lay_out(struct build *b)
 		return profconv__nomem();
 	v->sframes_cap = at + 1;
 	v->nsframes = at;
+	if (v->want_marks) {
+		v->smarks = calloc(at + 1, 1);
+		if (v->smarks == NULL)
+			return profconv__nomem();
+	}
 	rc = profconv__jobs_run(b->jobs, (n + RANGE - 1) / RANGE, place_task,
 	    b);
 	if (rc == 0)
@@ -905,6 +930,7 @@ build_free(struct build *b)
 	free(b->first);
 	free(b->off);
 	free(b->path);
+	free(b->marks);
 	free(b->hash);
 	free(b->local);
 	free(b->parts[0].members);
@@ -979,6 +1005,7 @@ profconv_view_free(struct profconv_view *v)
 	free(v->frames);
 	free(v->stacks);
 	free(v->sframes);
+	free(v->smarks);
 	free(v->vals);
 	free(v->totals);
 	free(v->sample_stack);
@@ -1018,10 +1045,9 @@ profconv_view_options_check(const struct profconv_view_options *opts)
 	return rc;
 }
 
-int
-profconv_view_new(struct profconv_view **out,
-    const struct profconv_profile *prof,
-    const struct profconv_view_options *opts)
+static int
+view_new(struct profconv_view **out, const struct profconv_profile *prof,
+    const struct profconv_view_options *opts, bool marks)
 {
 	struct profconv_view_options o;
 	struct profconv_view *v;
@@ -1038,6 +1064,7 @@ profconv_view_new(struct profconv_view **out,
 	if (v == NULL)
 		return profconv__nomem();
 	v->prof = prof;
+	v->want_marks = marks;
 	v->opts = *opts;
 	v->opts.focus = v->opts.ignore = NULL;	/* not kept: caller's */
 	v->jobs = opts->jobs;
@@ -1078,6 +1105,22 @@ profconv_view_new(struct profconv_view **out,
 	}
 	*out = v;
 	return 0;
+}
+
+int
+profconv_view_new(struct profconv_view **out,
+    const struct profconv_profile *prof,
+    const struct profconv_view_options *opts)
+{
+	return view_new(out, prof, opts, false);
+}
+
+int
+profconv__view_new_marked(struct profconv_view **out,
+    const struct profconv_profile *prof,
+    const struct profconv_view_options *opts)
+{
+	return view_new(out, prof, opts, true);
 }
 
 const struct profconv_profile *
@@ -1179,4 +1222,18 @@ unsigned int
 profconv__view_jobs(const struct profconv_view *v)
 {
 	return v->jobs;
+}
+
+const uint8_t *
+profconv__view_stack_marks(const struct profconv_view *v, size_t i)
+{
+	if (v->smarks == NULL || i >= v->nstacks || v->stacks[i].n == 0)
+		return NULL;
+	return v->smarks + v->stacks[i].off;
+}
+
+int64_t
+profconv__view_frame_start_line(const struct profconv_view *v, uint32_t id)
+{
+	return v->frames[id - 1].start_line;
 }

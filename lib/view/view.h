@@ -80,6 +80,22 @@ int profconv__seqsort(const struct pc_seqsort *s, uint32_t *order,
 size_t profconv__view_sample_stack(const struct profconv_view *view,
     size_t i);
 
+/*
+ * profconv_view_new() that also keeps, for each frame of each stack,
+ * whether it was inlined into the frame before it (the annotated source
+ * listing nests inlined calls under the line that made them).
+ */
+int profconv__view_new_marked(struct profconv_view **out,
+    const struct profconv_profile *prof,
+    const struct profconv_view_options *opts);
+/* Stack I's marks, one per frame, 1: inlined into the frame before; NULL
+ * when the view keeps none or the stack has no frames. */
+const uint8_t *profconv__view_stack_marks(const struct profconv_view *view,
+    size_t i);
+/* The first line of frame ID's function (0: unknown; no checks). */
+int64_t profconv__view_frame_start_line(const struct profconv_view *view,
+    uint32_t id);
+
 /* The threads the view's options ask for (0: one per CPU), which the
  * writers that read it use too. */
 unsigned int profconv__view_jobs(const struct profconv_view *view);
