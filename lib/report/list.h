@@ -20,9 +20,9 @@
 struct pc_source {
 	char *name;		/* the file name as the profile has it */
 	char *text;		/* NULL when not found */
-	size_t *line_off;	/* start of line I (1..nlines) at [I - 1] */
+	size_t *line_off;	/* start of line I (1..line_count) at [I - 1] */
 	size_t *line_len;
-	size_t nlines;
+	size_t line_count;
 	char *path;		/* where it was found, or NULL */
 	char *note;		/* not found: what was tried (one line) */
 };

@@ -241,7 +241,7 @@ split_lines(struct pc_source *src, size_t len)
 	while (i < len) {
 		nl = memchr(src->text + i, '\n', len - i);
 		n = nl != NULL ? (size_t)(nl - (src->text + i)) : len - i;
-		if (src->nlines == cap) {
+		if (src->line_count == cap) {
 			size_t c = cap != 0 ? 2 * cap : 256;
 			size_t *a = realloc(src->line_off, c * sizeof(*a));
 			size_t *b;
@@ -255,10 +255,10 @@ split_lines(struct pc_source *src, size_t len)
 			src->line_len = b;
 			cap = c;
 		}
-		src->line_off[src->nlines] = i;
-		src->line_len[src->nlines] = nl != NULL && n > 0 &&
+		src->line_off[src->line_count] = i;
+		src->line_len[src->line_count] = nl != NULL && n > 0 &&
 		    src->text[i + n - 1] == '\r' ? n - 1 : n;
-		src->nlines++;
+		src->line_count++;
 		i += n + 1;
 	}
 	return 0;
@@ -507,7 +507,7 @@ profconv__source_line(const struct pc_source *src, int64_t n,
     const char **text, size_t *len)
 {
 	if (src == NULL || src->text == NULL || n < 1 ||
-	    (uint64_t)n > src->nlines)
+	    (uint64_t)n > src->line_count)
 		return false;
 	*text = src->text + src->line_off[n - 1];
 	*len = src->line_len[n - 1];
