@@ -1,0 +1,3 @@
+# SPDX-License-Identifier: MIT
+. "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
+skip "not yet"
