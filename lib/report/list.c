@@ -11,8 +11,8 @@
  * stack once however often the frame recurs in it, its flat the stacks it
  * ends; a function's range runs from its first line (or 5 lines before
  * its first sampled line) to 5 lines after its last sampled one, cut at
- * the end of the file; the total is the sum of the stacks' magnitudes,
- * or with a base, the base's.  With a base every value is CUR - BASE.
+ * the end of the file; the total is the sum of the samples' magnitudes
+ * before focus and ignore, or with a base, the base's.  With a base every value is CUR - BASE.
  */
 
 #include "config.h"
@@ -256,11 +256,28 @@ matches(struct lister *l, const struct profconv_view *view, uint8_t *match,
 	return match[id] == 2;
 }
 
-/* Add VIEW's stacks, value slot TI times SIGN; *TOTAL gets the sum of
- * their magnitudes. */
+/*
+ * pprof's total: the magnitudes of every sample's value TI added up,
+ * before focus and ignore (pprof applies them after it makes the report,
+ * unless asked for relative percentages).
+ */
+static int64_t
+profile_total(const struct profconv_profile *prof, size_t ti)
+{
+	int64_t t = 0, v;
+	size_t i;
+
+	for (i = 0; i < prof->nsamples; i++) {
+		v = pc_sample_values(prof, i)[ti];
+		pc_add_sat(&t, v < 0 ? (v == INT64_MIN ? INT64_MAX : -v) : v);
+	}
+	return t;
+}
+
+/* Add VIEW's stacks, value slot TI times SIGN. */
 static int
 add_view(struct lister *l, const struct profconv_view *view, size_t ti,
-    int sign, int64_t *total)
+    int sign)
 {
 	size_t i, j, k, n = profconv_view_stack_count(view);
 	struct profconv_view_stack st;
@@ -278,7 +295,6 @@ add_view(struct lister *l, const struct profconv_view *view, size_t ti,
 		if (rc < 0 || st.values == NULL || st.values[ti] == 0)
 			continue;
 		v = st.values[ti];
-		pc_add_sat(total, v < 0 ? (v == INT64_MIN ? INT64_MAX : -v) : v);
 		if (sign < 0)
 			v = v == INT64_MIN ? INT64_MAX : -v;
 		marks = profconv__view_stack_marks(view, i);
@@ -707,9 +723,13 @@ profconv_list_write(const struct profconv_profile *cur,
 	if (rc == 0 && base != NULL)
 		rc = list_view(base, &o, &vb, &tb);
 	if (rc == 0)
-		rc = add_view(&l, vc, tc, 1, &l.total_cur);
+		rc = add_view(&l, vc, tc, 1);
 	if (rc == 0 && vb != NULL)
-		rc = add_view(&l, vb, tb, -1, &l.total_base);
+		rc = add_view(&l, vb, tb, -1);
+	if (rc == 0) {
+		l.total_cur = profile_total(cur, tc);
+		l.total_base = base != NULL ? profile_total(base, tb) : 0;
+	}
 	if (rc == 0)
 		rc = profconv__sources_new(&l.sources, &o);
 	if (rc == 0) {

@@ -26,6 +26,14 @@ run 0 "$PROFCONV" list . "$CACHE1"
 pprof_list -list . "$CACHE1"
 same_as_pprof "cache, every function"
 
+# Focus and ignore filter the stacks; percentages stay of the whole
+# total, as pprof computes it before filtering.
+for f in focus:fill_doubles ignore:fill_ints focus:grow; do
+	run 0 "$PROFCONV" list --"${f%%:*}" "${f#*:}" 'Cache::put|fill_' "$CACHE1"
+	pprof_list -"${f%%:*}"="${f#*:}" -list 'Cache::put|fill_' "$CACHE1"
+	same_as_pprof "cache --${f%%:*} ${f#*:}"
+done
+
 # The change from run 0 to run 1, as -diff_base.
 for t in $types; do
 	run 0 "$PROFCONV" list -t $t --base "$CACHE0" 'Cache|fill_' "$CACHE1"
