@@ -22,6 +22,11 @@ for t in $types; do
 	pprof_list -sample_index=$t -list 'Cache::put|fill_' "$CACHE1"
 	same_as_pprof "cache -t $t"
 done
+run 0 "$PROFCONV" list --no-inline 'Cache::put|fill_' "$CACHE1"
+pprof_list -noinlines -list 'Cache::put|fill_' "$CACHE1"
+same_as_pprof "cache --no-inline"
+grep -q '^ROUTINE ======================== Cache::put' "$TMP/out" &&
+	fail "--no-inline: Cache::put, inlined everywhere, still listed"
 run 0 "$PROFCONV" list . "$CACHE1"
 pprof_list -list . "$CACHE1"
 same_as_pprof "cache, every function"
