@@ -274,11 +274,23 @@ profile_total(const struct profconv_profile *prof, size_t ti)
 	return t;
 }
 
-/* Add VIEW's stacks, value slot TI times SIGN. */
+/*
+ * A profile as the listing sees it: its line view (frames per function
+ * and line, inline marks) and, when focus or ignore filter it, each
+ * stack's value of the samples they keep.
+ */
+struct lview {
+	struct profconv_view *v;
+	int64_t *vals;		/* per stack; NULL: the view's own */
+	size_t ti;
+};
+
+/* Add L's stacks, value slot TI times SIGN. */
 static int
-add_view(struct lister *l, const struct profconv_view *view, size_t ti,
-    int sign)
+add_view(struct lister *l, const struct lview *lv, int sign)
 {
+	const struct profconv_view *view = lv->v;
+	size_t ti = lv->ti;
 	size_t i, j, k, n = profconv_view_stack_count(view);
 	struct profconv_view_stack st;
 	const uint8_t *marks;
@@ -292,9 +304,11 @@ add_view(struct lister *l, const struct profconv_view *view, size_t ti,
 		return profconv__nomem();
 	for (i = 0; rc == 0 && i < n; i++) {
 		rc = profconv_view_stack(view, i, &st);
-		if (rc < 0 || st.values == NULL || st.values[ti] == 0)
+		if (rc < 0 || st.values == NULL)
 			continue;
-		v = st.values[ti];
+		v = lv->vals != NULL ? lv->vals[i] : st.values[ti];
+		if (v == 0)
+			continue;
 		if (sign < 0)
 			v = v == INT64_MIN ? INT64_MAX : -v;
 		marks = profconv__view_stack_marks(view, i);
@@ -676,22 +690,60 @@ lister_free(struct lister *l)
 	profconv__sources_free(l->sources);
 }
 
-/* View of PROF for the listing, and the index of its sample type. */
+/*
+ * The samples of PROF that a view by function with focus and ignore
+ * (VO's) keeps, added up per stack of LV's line view: focus and ignore
+ * match function names, as in every other command, not the line view's
+ * "name file:line" frames.
+ */
+static int
+filter_values(const struct profconv_profile *prof,
+    const struct profconv_view_options *vo, struct lview *lv)
+{
+	struct profconv_view_options fo = *vo;
+	struct profconv_view *fv = NULL;
+	size_t i, k;
+	int rc;
+
+	fo.granularity = PROFCONV_BY_FUNCTION;
+	rc = profconv_view_new(&fv, prof, &fo);
+	if (rc < 0)
+		return rc;
+	lv->vals = calloc(profconv_view_stack_count(lv->v) + 1,
+	    sizeof(*lv->vals));
+	if (lv->vals == NULL) {
+		profconv_view_free(fv);
+		return profconv__nomem();
+	}
+	for (i = 0; i < prof->nsamples; i++) {
+		k = profconv__view_sample_stack(lv->v, i);
+		if (k != 0 && profconv__view_sample_stack(fv, i) != 0)
+			pc_add_sat(&lv->vals[k - 1],
+			    pc_sample_values(prof, i)[lv->ti]);
+	}
+	profconv_view_free(fv);
+	return 0;
+}
+
+/* The listing's view of PROF, and the index of its sample type. */
 static int
 list_view(const struct profconv_profile *prof,
-    const struct profconv_list_options *o, struct profconv_view **view,
-    size_t *ti)
+    const struct profconv_list_options *o, struct lview *lv)
 {
-	struct profconv_view_options vo;
+	struct profconv_view_options vo, lo;
 	int rc;
 
 	rc = profconv__options_take(&vo, o->view, &profconv__options_view);
 	if (rc < 0)
 		return rc;
-	vo.granularity = PROFCONV_BY_LINE;
-	rc = profconv__view_new_marked(view, prof, &vo);
+	lo = vo;
+	lo.granularity = PROFCONV_BY_LINE;
+	lo.focus = lo.ignore = NULL;
+	rc = profconv__view_new_marked(&lv->v, prof, &lo);
 	if (rc == 0)
-		rc = profconv_view_sample_index(*view, o->sample_type, ti);
+		rc = profconv_view_sample_index(lv->v, o->sample_type, &lv->ti);
+	if (rc == 0 && (vo.focus != NULL || vo.ignore != NULL))
+		rc = filter_values(prof, &vo, lv);
 	return rc;
 }
 
@@ -701,9 +753,8 @@ profconv_list_write(const struct profconv_profile *cur,
     const struct profconv_list_options *opts)
 {
 	struct profconv_list_options o;
-	struct profconv_view *vc = NULL, *vb = NULL;
+	struct lview vc = { 0 }, vb = { 0 };
 	struct lister l = { 0 };
-	size_t tc = 0, tb = 0;
 	char msg[128];
 	int rc, err;
 
@@ -719,25 +770,25 @@ profconv_list_write(const struct profconv_profile *cur,
 		    "%s", regex, msg);
 	}
 	l.o = &o;
-	rc = list_view(cur, &o, &vc, &tc);
+	rc = list_view(cur, &o, &vc);
 	if (rc == 0 && base != NULL)
-		rc = list_view(base, &o, &vb, &tb);
+		rc = list_view(base, &o, &vb);
 	if (rc == 0)
-		rc = add_view(&l, vc, tc, 1);
-	if (rc == 0 && vb != NULL)
-		rc = add_view(&l, vb, tb, -1);
+		rc = add_view(&l, &vc, 1);
+	if (rc == 0 && vb.v != NULL)
+		rc = add_view(&l, &vb, -1);
 	if (rc == 0) {
-		l.total_cur = profile_total(cur, tc);
-		l.total_base = base != NULL ? profile_total(base, tb) : 0;
+		l.total_cur = profile_total(cur, vc.ti);
+		l.total_base = base != NULL ? profile_total(base, vb.ti) : 0;
 	}
 	if (rc == 0)
 		rc = profconv__sources_new(&l.sources, &o);
 	if (rc == 0) {
 		l.out.total = l.total_base > 0 ? l.total_base : l.total_cur;
 		l.out.unit = profconv__pstr(cur,
-		    cur->sample_types[tc].unit);
+		    cur->sample_types[vc.ti].unit);
 		l.out.type = profconv__pstr(cur,
-		    cur->sample_types[tc].type);
+		    cur->sample_types[vc.ti].type);
 		l.out.diff = base != NULL;
 		rc = make_listing(&l, cur);
 	}
@@ -751,7 +802,9 @@ profconv_list_write(const struct profconv_profile *cur,
 		rc = profconv__fail(PROFCONV_EIO, "write error: %s",
 		    strerror(errno));
 	lister_free(&l);
-	profconv_view_free(vc);
-	profconv_view_free(vb);
+	profconv_view_free(vc.v);
+	profconv_view_free(vb.v);
+	free(vc.vals);
+	free(vb.vals);
 	return rc;
 }

@@ -33,7 +33,8 @@ same_as_pprof "cache, every function"
 
 # Focus and ignore filter the stacks; percentages stay of the whole
 # total, as pprof computes it before filtering.
-for f in focus:fill_doubles ignore:fill_ints focus:grow; do
+for f in focus:fill_doubles 'focus:^fill_doubles$' ignore:fill_ints \
+    'ignore:^fill_ints$' focus:grow; do
 	run 0 "$PROFCONV" list --"${f%%:*}" "${f#*:}" 'Cache::put|fill_' "$CACHE1"
 	pprof_list -"${f%%:*}"="${f#*:}" -list 'Cache::put|fill_' "$CACHE1"
 	same_as_pprof "cache --${f%%:*} ${f#*:}"
