@@ -12,10 +12,13 @@
 #  2. Times, interleaved, RUNS times each (/usr/bin/time: wall seconds
 #     and peak RSS; the table shows medians):
 #       profconv list RE PROF           RE: 8 of the 2048 functions
+#       profconv list --keep-allocator-frames RE PROF
 #       go tool pprof -list RE PROF
 #       profconv list --html RE PROF
-#     and checks that both text listings agree (profconv's inlined rows
-#     left out).
+#     and checks that pprof's listing and profconv's with the allocator's
+#     frames kept agree (profconv's inlined rows left out): jemalloc's
+#     frames have no symbols here, which pprof keeps as leaves and the
+#     view cuts by default, so by default their callers' lines get flat.
 #
 # BUILDDIR (or $PROFCONV_BUILD) is a build of profconv; default ./build,
 # or the current directory if it has cmd/profconv.
@@ -47,15 +50,17 @@ load_warning
 cd "$out/je"
 for _ in $(seq "$RUNS"); do
 	timed profconv "$PROFCONV" list "$RE" "$prof"
+	timed keep "$PROFCONV" list --keep-allocator-frames "$RE" "$prof"
 	timed pprof "$GOPPROF" -list "$RE" "$prof"
 	timed html "$PROFCONV" list --html "$RE" "$prof"
 done
-grep -v -E '^ *[^ ]+ +[^ ]+ +\+ ' "$work/profconv.out" >"$scratch/noinl"
+grep -v -E '^ *[^ ]+ +[^ ]+ +\+ ' "$work/keep.out" >"$scratch/noinl"
 diff -q "$work/pprof.out" "$scratch/noinl" >/dev/null ||
 	die "profconv list and go tool pprof -list differ (see $work)"
 echo "profile: $prof ($(du -h "$prof" | cut -f1)), RE=$RE," \
     "$(grep -c '^ROUTINE' "$work/pprof.out") routines"
 printf '  %-44s %9s %10s %5s\n' "" seconds "peak MB" runs
 report profconv "profconv list"
+report keep "profconv list --keep-allocator-frames"
 report pprof "go tool pprof -list"
 report html "profconv list --html"
