@@ -300,3 +300,32 @@ Test(list, no_match)
 	    PROFCONV_EINVAL));
 	fclose(fp);
 }
+
+/* Line numbers are the profile's: far apart, at the ends of int64, or
+ * negative, a listing without the source still has one row per line
+ * with a value, and takes no time. */
+Test(list, hostile_line_numbers, .timeout = 10)
+{
+	struct profconv_function fh = { "far", "far", "/nonexistent/f.c", 1 };
+	uint32_t f, l1, l2, l3;
+	int64_t v = 1;
+	char *got;
+
+	profconv_profile_add_sample_type(p, "objects", "count");
+	cr_assert(eq(int, profconv_profile_add_function(p, &fh, &f), 0));
+	l1 = loc(0, 0x10, (struct profconv_line[]){ { f, 3, 0 } }, 1);
+	l2 = loc(0, 0x20, (struct profconv_line[]){ { f, INT64_MAX, 0 } }, 1);
+	l3 = loc(0, 0x30, (struct profconv_line[]){ { f, -7, 0 } }, 1);
+	SAMPLE(p, &v, l1);
+	SAMPLE(p, &v, l2);
+	SAMPLE(p, &v, l3);
+	got = listing(p, NULL, "far", NULL);
+	cr_expect(eq(str, got,
+	    "Total: 3\n"
+	    "ROUTINE ======================== far in /nonexistent/f.c\n"
+	    "         3          3 (flat, cum)   100% of Total\n"
+	    " Note: source not found; tried /nonexistent/f.c\n"
+	    "         1          1      3:\n"
+	    "         1          1 9223372036854775807:\n"), "%s", got);
+	free(got);
+}

@@ -456,11 +456,13 @@ make_routine(struct lister *l, const struct profconv_profile *prof,
 
 		pc_add_sat(&r->flat, t->flat);
 		pc_add_sat(&r->cum, t->cum);
-		s = t->start_line != 0 ? t->start_line : t->line - 5;
+		/* Lines come from the profile: any int64 at all. */
+		s = t->start_line != 0 ? t->start_line :
+		    t->line < INT64_MIN + 5 ? INT64_MIN : t->line - 5;
 		if (s < start)
 			start = s;
-		if (t->line + 5 > end)
-			end = t->line + 5;
+		if ((t->line > INT64_MAX - 5 ? INT64_MAX : t->line + 5) > end)
+			end = t->line > INT64_MAX - 5 ? INT64_MAX : t->line + 5;
 	}
 	if (start < 1)
 		start = 1;
@@ -474,6 +476,15 @@ make_routine(struct lister *l, const struct profconv_profile *prof,
 			false };
 		size_t k;
 
+		/* Without the source, only the lines that hold something:
+		 * from one to the next, however far apart. */
+		if (r->src->text == NULL) {
+			while (at < n && l->nodes[order[at]].line < ln)
+				at++;
+			if (at == n)
+				break;
+			ln = row.line = l->nodes[order[at]].line;
+		}
 		if (r->src->text != NULL &&
 		    !profconv__source_line(r->src, ln, &text, &len))
 			break;
@@ -484,14 +495,11 @@ make_routine(struct lister *l, const struct profconv_profile *prof,
 			pc_add_sat(&row.cum, l->nodes[order[k]].cum);
 			row.has_value = true;
 		}
-		/* Without the source, only the lines that hold something. */
-		if (r->src->text == NULL && !row.has_value)
-			continue;
 		rc = add_row(r, &cap, &row);
 		for (k = at; rc == 0 && k < n && l->nodes[order[k]].line == ln;
 		    k++)
 			rc = inlined_rows(l, prof, r, &cap, order[k] + 1, 1);
-		if (rc < 0)
+		if (rc < 0 || ln == INT64_MAX)
 			return rc;
 	}
 	return 0;
