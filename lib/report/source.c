@@ -202,7 +202,12 @@ open_regular(const char *path, int *fd, struct stat *st, const char **why)
 		*why = errno == ENOENT ? NULL : strerror(errno);
 		return false;
 	}
-	if (fstat(pfd, st) != 0 || !S_ISREG(st->st_mode)) {
+	if (fstat(pfd, st) != 0) {
+		*why = strerror(errno);
+		close(pfd);
+		return false;
+	}
+	if (!S_ISREG(st->st_mode)) {
 		close(pfd);
 		*why = S_ISDIR(st->st_mode) ? "a directory" :
 		    "not a regular file";

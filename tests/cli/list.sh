@@ -77,6 +77,15 @@ for t in $(sample_types "$LEAKY"); do
 	grep -q 'memset(p, .r., n);' "$TMP/out" || fail "leaky: no source text"
 done
 
+# The command line: two operands, a REGEX that compiles (checked before
+# any input is read), a readable profile.
+run 2 "$PROFCONV" list "$LEAKY"
+expect_err "profconv list: expected REGEX and PROFILE
+Try 'profconv list --help'."
+run 2 "$PROFCONV" list '(' "$TMP/no-such-file"
+grep -q "^profconv list: invalid REGEX '('" "$TMP/err" || fail "bad REGEX: $(cat "$TMP/err")"
+run 1 "$PROFCONV" list . "$TMP/no-such-file"
+
 # No match: pprof's message, exit 1.
 run 1 "$PROFCONV" list 'no_such_function_x' "$LEAKY"
 grep -q "no matches found for regexp: no_such_function_x" "$TMP/err" ||
