@@ -21,8 +21,7 @@ static const char usage_text[] =
 	"\n";
 
 enum {
-	OPT_BASE = 'b', OPT_SOURCE_PATH = 0x2000, OPT_TRIM_PATH,
-	OPT_DEBUGINFOD, OPT_HTML
+	OPT_BASE = 'b', OPT_SOURCE_PATH = 0x2000, OPT_TRIM_PATH, OPT_HTML
 };
 
 static const struct cmd_opt opts[] = {
@@ -41,14 +40,12 @@ static const struct cmd_opt opts[] = {
 	  "      --trim-path PREFIXES\n"
 	  "                        cut these ':'-separated prefixes from the\n"
 	  "                        profile's file names before looking\n" },
-	{ "debuginfod", OPT_DEBUGINFOD, no_argument, CMD_OWN,
-	  "      --debuginfod      last, ask the debuginfod servers of\n"
-	  "                        $DEBUGINFOD_URLS for the binary's sources\n" },
 	{ "html", OPT_HTML, no_argument, CMD_OWN,
 	  "      --html            one self-contained HTML page instead of text\n" },
 	{ "output", 'o', required_argument, CMD_OWN,
 	  "  -o, --output FILE     write to FILE (default: standard output)\n" },
 	CMD_VIEW_OPTS,
+	CMD_FIND_OPTS,
 	CMD_INPUT_OPTS,
 	CMD_HELP_OPT,
 	CMD_VERSION_OPT,
@@ -58,7 +55,8 @@ static const struct cmd_opt opts[] = {
 static const char footer[] =
 	"\n"
 	"A source not found shows the lines that hold something and a note\n"
-	"naming where it was looked for.\n"
+	"naming where it was looked for; with --debuginfod, the servers are\n"
+	"asked for it last, by the binary's build id.\n"
 	"examples: profconv list 'Cache::put' heap.pb.gz\n"
 	"          profconv list --base old.pb.gz --html -o grow.html leak new.pb.gz\n";
 
@@ -80,9 +78,6 @@ cmd_list(int argc, char **argv)
 		case OPT_BASE: base_path = optarg; break;
 		case OPT_SOURCE_PATH: list.source_path = optarg; break;
 		case OPT_TRIM_PATH: list.trim_path = optarg; break;
-		case OPT_DEBUGINFOD:
-			list.find_source = profconv_debuginfod_find_source;
-			break;
 		case OPT_HTML: list.html = 1; break;
 		case 'o': out_path = optarg; break;
 		}
@@ -99,6 +94,9 @@ cmd_list(int argc, char **argv)
 	in = argv[optind + 1];
 	view.view.jobs = cmd_jobs();
 	list.view = &view.view;
+	/* --debuginfod: for missing debug info, and last for sources. */
+	if (view.debuginfod)
+		list.find_source = profconv_debuginfod_find_source;
 	status = cmd_load_profile(&view, in, &prof[1]);
 	if (status == EXIT_OK && base_path != NULL) {
 		status = cmd_load_profile(&view, base_path, &prof[0]);
