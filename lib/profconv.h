@@ -18,7 +18,8 @@
  *   5. transforms: merge, subtract, scale, keep growth;
  *   6. views: what every writer shows (profconv_view_new());
  *   7. reports over views: comparing two profiles (profconv_diff_new()),
- *      a series of snapshots (profconv_trend_new());
+ *      a series of snapshots (profconv_trend_new()), annotated source
+ *      (profconv_list_write());
  *   8. writers of a view: folded stacks, flame-graph SVG, speedscope
  *      JSON; and printing a profile as text (profconv_profile_print()).
  *
@@ -1165,6 +1166,80 @@ struct profconv_trend_svg_options {
  */
 int profconv_trend_write_svg(const struct profconv_trend *trend, FILE *fp,
     const struct profconv_trend_svg_options *opts);
+
+/* --- annotated source: what each line of a function holds ---------------- */
+
+struct profconv_list_options {
+	unsigned int version;		/* PROFCONV_LIST_OPTIONS_VERSION */
+	/* Frames, names and filters; NULL: the defaults.  Its granularity
+	 * is set to lines; its regexes must outlive the call. */
+	const struct profconv_view_options *view;
+	const char *sample_type;	/* NULL: the default sample type */
+	/* Where sources are looked for, as go tool pprof's -source_path
+	 * and -trim_path: ':'-separated directories searched with their
+	 * parents (NULL: the current directory), and ':'-separated
+	 * prefixes cut from the profile's file names (NULL: none, which
+	 * lets a search directory's last component stand for one). */
+	const char *source_path;
+	const char *trim_path;
+	/*
+	 * The last place a source is looked for, after the search path and
+	 * the name the debug information records: called with the build id
+	 * (hex) of the binary the function is in ("" when unknown) and that
+	 * recorded name; returns 0 with a malloc'd path of a copy of the
+	 * source in *PATH_OUT, or a negative PROFCONV_E* value when it has
+	 * none.  NULL: not asked.  profconv_debuginfod_find_source() asks
+	 * the debuginfod servers.
+	 */
+	int (*find_source)(const char *build_id, const char *file,
+	    char **path_out, void *payload);
+	void *payload;
+	int html;			/* one HTML page instead of text */
+	uint64_t max_source;		/* largest source file read, in
+					 * bytes; 0: 64 MiB */
+};
+#define PROFCONV_LIST_OPTIONS_VERSION 1
+#define PROFCONV_LIST_OPTIONS_INIT \
+	{ PROFCONV_LIST_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, \
+	  0, 0 }
+
+/*
+ * Write the annotated source of every function of CUR whose name (in
+ * the view's demangle mode) matches REGEX (a POSIX extended regex,
+ * searched) to FP, as go tool pprof -list prints it: "Total: T", then
+ * per function and source file a "ROUTINE ======================== NAME
+ * in FILE" line, the function's flat and cum values and cum's share of
+ * the total, and every line of the function's range with its flat and
+ * cum values ("." for none) and its text.  The values, totals and
+ * percentages are pprof's: a line's cum counts each sample once, the
+ * total is the sum of the samples' magnitudes.  Under a line that
+ * inlined calls, each inlined function's lines follow with their values,
+ * indented, marked "+ NAME FILE:LINE".  A source file that is not found
+ * gives the lines that have values, and a note naming where it was
+ * looked for.
+ *
+ * With BASE (of the same sample types), the values are CUR - BASE and
+ * the percentages of BASE's total, as pprof's -diff_base.  OPTS->html
+ * writes one self-contained HTML page instead (no scripts, nothing
+ * fetched).  OPTS may be NULL.  Errors: PROFCONV_EINVAL (bad regex or
+ * options), PROFCONV_ENOTFOUND (no such sample type; no function
+ * matches), PROFCONV_EIO, PROFCONV_ENOMEM.
+ */
+int profconv_list_write(const struct profconv_profile *cur,
+    const struct profconv_profile *base, const char *regex, FILE *fp,
+    const struct profconv_list_options *opts);
+
+/*
+ * Ask the debuginfod servers named by $DEBUGINFOD_URLS (through
+ * elfutils' libdebuginfod, loaded when first asked) for the source FILE
+ * of the binary whose build id is BUILD_ID (hex): on success *PATH_OUT
+ * is a malloc'd path of the copy in debuginfod's cache.  PAYLOAD is
+ * unused (the form of profconv_list_options.find_source).
+ * Errors: PROFCONV_ENOTFOUND (no build id, no library, no server has
+ * it; the message says which), PROFCONV_ENOMEM.
+ */
+int profconv_debuginfod_find_source(const char *build_id, const char *file,
+    char **path_out, void *payload);
 
 /* --- folded stacks for flame graphs ---------------------------------------- */
 

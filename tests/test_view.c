@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include "view/view.h"
 #include "view_helpers.h"
 #include "model/model.h"
 
@@ -659,4 +660,44 @@ Test(view, hide_show_on_inline_chains)
 	expect_view(p, &o, "main;outer;inner 2\n");
 	o.prune_from = "outer";
 	expect_view(p, &o, "main;outer 2\n");
+}
+
+/* Marks (for the annotated source): a frame inlined into the one before
+ * it in its location is marked; a location's outermost frame, and every
+ * frame with no_inline, is not. */
+Test(view, inline_marks)
+{
+	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
+	struct profconv_view *v = NULL;
+	struct profconv_view_stack st;
+	const uint8_t *mk;
+	uint32_t m, a, b, c, lm, l;
+	int64_t val = 9;
+
+	profconv_profile_add_sample_type(p, "samples", "count");
+	m = add_fn(p, "main", "");
+	a = add_fn(p, "leaf", "");
+	b = add_fn(p, "middle", "");
+	c = add_fn(p, "outer", "");
+	lm = LOC1(p, 0, 0x10, m, 1);
+	l = LOCN(p, 0, 0x20, 1, a, b, c);
+	SAMPLE(p, &val, l, lm);
+	cr_assert(eq(int, profconv_view_new(&v, p, &o), 0), "%s", ERRMSG);
+	cr_assert(eq(int, profconv_view_stack(v, 0, &st), 0));
+	cr_assert(eq(sz, st.nframes, 4));
+	mk = profconv__view_stack_inline(v, 0);
+	cr_assert(not(zero(ptr, (void *)mk)));
+	cr_expect(eq(u8, mk[0], 0));	/* main */
+	cr_expect(eq(u8, mk[1], 0));	/* outer: its location's outermost */
+	cr_expect(eq(u8, mk[2], 1));	/* middle, inlined into outer */
+	cr_expect(eq(u8, mk[3], 1));	/* leaf, inlined into middle */
+	cr_expect(eq(i64, profconv__view_frame_start_line(v, st.frames[1]), 1));
+	profconv_view_free(v);
+	o.no_inline = 1;
+	cr_assert(eq(int, profconv_view_new(&v, p, &o), 0));
+	mk = profconv__view_stack_inline(v, 0);
+	cr_assert(not(zero(ptr, (void *)mk)));
+	cr_expect(eq(u8, mk[0], 0));
+	cr_expect(eq(u8, mk[1], 0));
+	profconv_view_free(v);
 }

@@ -26,6 +26,7 @@
 struct vframe {
 	uint32_t text, function, file, module;	/* indexes in view->strs */
 	int64_t line;
+	int64_t start_line;		/* the function's first line, 0 */
 };
 
 struct vstack {
@@ -210,7 +211,8 @@ base_name(const char *path)
  * is seen. */
 static int
 intern_frame(struct profconv_view *v, size_t len, uint32_t function,
-    uint32_t file, int64_t line, uint32_t module, uint32_t *id)
+    uint32_t file, int64_t line, int64_t start_line, uint32_t module,
+    uint32_t *id)
 {
 	size_t old = v->frame_of_text_cap;
 	uint32_t t;
@@ -232,7 +234,7 @@ intern_frame(struct profconv_view *v, size_t len, uint32_t function,
 		if (rc < 0)
 			return rc;
 		v->frames[v->nframes] = (struct vframe){ t, function, file,
-			module, line };
+			module, line, start_line };
 		v->frame_of_text[t] = (uint32_t)++v->nframes;
 	}
 	*id = v->frame_of_text[t];
@@ -287,7 +289,8 @@ line_frame(struct profconv_view *v, const struct pc_location *l,
 			rc = append(v, &len, tmp, strlen(tmp));
 	}
 	if (rc == 0)
-		rc = intern_frame(v, len, name, filei, ln->line, module, id);
+		rc = intern_frame(v, len, name, filei, ln->line, f->start_line,
+		    module, id);
 	return rc;
 }
 
@@ -408,7 +411,7 @@ location_frames(struct profconv_view *v, uint32_t id)
 				rc = append(v, &len, tmp, strlen(tmp));
 			if (rc == 0)
 				rc = intern_frame(v, len, f->function, f->file,
-				    f->line, module, &fid);
+				    f->line, f->start_line, module, &fid);
 			i = first + 1;	/* the outermost line only */
 		}
 		if (rc == 0)
@@ -421,7 +424,8 @@ location_frames(struct profconv_view *v, uint32_t id)
 		if (rc == 0)
 			rc = append(v, &len, t, strlen(t));
 		if (rc == 0)
-			rc = intern_frame(v, len, empty, empty, 0, module, &fid);
+			rc = intern_frame(v, len, empty, empty, 0, 0, module,
+			    &fid);
 		if (rc == 0)
 			v->loc_frames[v->nloc_frames++] = fid;
 	}
@@ -536,7 +540,7 @@ cut_frame(struct profconv_view *v)
 		rc = append(v, &len, PC_VIEW_CUT_FRAME,
 		    strlen(PC_VIEW_CUT_FRAME));
 	if (rc == 0)
-		rc = intern_frame(v, len, empty, empty, 0, empty,
+		rc = intern_frame(v, len, empty, empty, 0, 0, empty,
 		    &v->cut_frame);
 	return rc;
 }
@@ -1229,6 +1233,7 @@ profconv_view_new(struct profconv_view **out,
 	return 0;
 }
 
+
 const struct profconv_profile *
 profconv_view_profile(const struct profconv_view *v)
 {
@@ -1349,4 +1354,10 @@ unsigned int
 profconv__view_jobs(const struct profconv_view *v)
 {
 	return v->jobs;
+}
+
+int64_t
+profconv__view_frame_start_line(const struct profconv_view *v, uint32_t id)
+{
+	return v->frames[id - 1].start_line;
 }

@@ -94,6 +94,9 @@ void profconv__view_filters(const struct profconv_view *view,
 /* What a frame of VIEW is: a function, a line or an address. */
 enum profconv_granularity profconv__view_granularity(
     const struct profconv_view *view);
+/* The first line of frame ID's function (0: unknown; no checks). */
+int64_t profconv__view_frame_start_line(const struct profconv_view *view,
+    uint32_t id);
 
 /* The threads the view's options ask for (0: one per CPU), which the
  * writers that read it use too. */

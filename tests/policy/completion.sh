@@ -27,7 +27,7 @@ expect() {
 	[ "$got" = "$want" ] || fail "'$*': got '$got', expected '$want'"
 }
 
-expect "merge show symbolize text2pb" profconv ""
+expect "list merge show symbolize text2pb" profconv ""
 expect "text2pb" profconv te
 expect "--help --version" profconv --
 expect "--level" profconv merge --l
