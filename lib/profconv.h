@@ -1018,6 +1018,25 @@ struct profconv_trend_snapshot {
 					 * -1 when the profile has none */
 };
 
+/*
+ * What a row's series of values looks like (the rule is described at
+ * profconv_trend_options).  Only PROFCONV_TREND_LEAK rows are suspects.
+ */
+enum profconv_trend_verdict {
+	PROFCONV_TREND_STABLE,		/* no trend: flat, or noise */
+	PROFCONV_TREND_LEAK,		/* grew steadily and still grows */
+	PROFCONV_TREND_SATURATING,	/* grew, then flat at a cap */
+	PROFCONV_TREND_PERIODIC,	/* comes and goes (sawtooth) */
+	PROFCONV_TREND_TRANSIENT,	/* grew, then came back down */
+	PROFCONV_TREND_FREED_AT_EXIT	/* grew, gone in the final dump */
+};
+
+/*
+ * The name of VERDICT: "stable", "leak", "saturating", "periodic",
+ * "transient", "freed-at-exit"; "?" for a value out of range.
+ */
+const char *profconv_trend_verdict_name(enum profconv_trend_verdict verdict);
+
 /* One row of a run analysis.  VALUES has one entry per snapshot; it is
  * valid until the next call of profconv_trend_row(). */
 struct profconv_trend_row {
@@ -1026,8 +1045,9 @@ struct profconv_trend_row {
 	double slope_bytes;		/* per snapshot, least squares */
 	size_t grew_intervals;
 	size_t intervals;		/* snapshots - 1 */
-	int suspect;
+	int suspect;			/* verdict == PROFCONV_TREND_LEAK */
 	const int64_t *values;
+	enum profconv_trend_verdict verdict;
 };
 
 size_t profconv_trend_snapshot_count(const struct profconv_trend *trend);

@@ -414,6 +414,7 @@ profconv_trend_row(const struct profconv_trend *t, size_t i,
 	out->intervals = r->g.intervals;
 	out->suspect = r->suspect;
 	out->values = row_values(t, i);
+	out->verdict = r->suspect ? PROFCONV_TREND_LEAK : PROFCONV_TREND_STABLE;
 	return 0;
 }
 

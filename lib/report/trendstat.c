@@ -171,6 +171,28 @@ profconv__trend_suspect(const struct pc_growth *g,
 	    opts->min_growth_share * (double)heap_growth;
 }
 
+/* --- verdicts ------------------------------------------------------------------ */
+
+const char *
+profconv_trend_verdict_name(enum profconv_trend_verdict verdict)
+{
+	switch (verdict) {
+	case PROFCONV_TREND_STABLE:
+		return "stable";
+	case PROFCONV_TREND_LEAK:
+		return "leak";
+	case PROFCONV_TREND_SATURATING:
+		return "saturating";
+	case PROFCONV_TREND_PERIODIC:
+		return "periodic";
+	case PROFCONV_TREND_TRANSIENT:
+		return "transient";
+	case PROFCONV_TREND_FREED_AT_EXIT:
+		return "freed-at-exit";
+	}
+	return "?";
+}
+
 /* --- names of snapshots ---------------------------------------------------------- */
 
 /* Length of the valid UTF-8 sequence at S (1..4), or 0. */
