@@ -1016,6 +1016,10 @@ struct profconv_trend_snapshot {
 	int64_t inuse_bytes;		/* total of the chosen type */
 	int64_t inuse_objects;		/* total of inuse_objects/objects;
 					 * -1 when the profile has none */
+	/* jemalloc's dump kind, from a name prefix.PID.SEQ.KIND.heap: */
+	int high_water;			/* .u: a new high-water mark
+					 * (prof_gdump) */
+	int final;			/* .f: the dump at exit (prof_final) */
 };
 
 /*

@@ -367,6 +367,8 @@ profconv_trend_snapshot(const struct profconv_trend *t, size_t i,
 	out->time_nanos = profconv_profile_time_nanos(t->snaps[i].prof);
 	out->inuse_bytes = t->snaps[i].bytes;
 	out->inuse_objects = t->snaps[i].objects;
+	out->high_water = 0;
+	out->final = 0;
 	return 0;
 }
 
