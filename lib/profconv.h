@@ -969,12 +969,16 @@ struct profconv_trend_options {
 	int keep_order;			/* snapshots in the order added */
 	double min_grew_fraction;	/* of the intervals; 0..1 */
 	int64_t min_growth;		/* bytes (units of the type) */
-	double min_growth_share;	/* of the total's growth; 0..1 */
+	double min_growth_share;	/* no longer decides anything: the
+					 * rows rank by growth; 0..1 */
+	/* Version 2.  The table's sparklines in Unicode block characters
+	 * (U+2581..U+2588) for a UTF-8 terminal; 0: in ASCII. */
+	int unicode;
 };
-#define PROFCONV_TREND_OPTIONS_VERSION 1
+#define PROFCONV_TREND_OPTIONS_VERSION 2
 #define PROFCONV_TREND_OPTIONS_INIT \
 	{ PROFCONV_TREND_OPTIONS_VERSION, PROFCONV_DIFF_BY_FUNCTION, NULL, \
-	  NULL, 0, 0.8, 4096, 0.01 }
+	  NULL, 0, 0.8, 4096, 0.01, 0 }
 
 struct profconv_trend;	/* opaque */
 

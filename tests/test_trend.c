@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* test_trend.c - proftrend's order of snapshots, growth statistics and
- * suspect rule, and what the library's trend calls refuse. */
+/* test_trend.c - proftrend's order of snapshots, growth statistics, and
+ * what the library's trend calls refuse (the verdicts: test_trendstat.c). */
 
 #include "config.h"
 
@@ -107,78 +107,6 @@ Test(trend, growth_statistics)
 	int64_t big[] = { INT64_MIN, INT64_MAX };
 	profconv__growth(big, 2, 1, &g);
 	cr_assert(eq(i64, g.growth, INT64_MAX));
-}
-
-/* The verdict on the values V of one row, with HEAP the total's growth. */
-static bool
-verdict(const int64_t *v, size_t n, int64_t heap)
-{
-	struct profconv_trend_options o = PROFCONV_TREND_OPTIONS_INIT;
-	struct pc_growth g;
-
-	profconv__growth(v, n, 1, &g);
-	return profconv__trend_suspect(&g, &o, heap);
-}
-
-Test(trend, verdict_flags_leaks_only)
-{
-	const int64_t K = 1024;
-	int64_t steady[10], slow[10], grow_free[10], saw[10], cache[10];
-	int64_t late[10], one_dip[10], dips_below[10], tiny[10];
-	size_t i;
-
-	for (i = 0; i < 10; i++) {
-		steady[i] = 64 * K * (int64_t)(i + 1);
-		slow[i] = 8 * K * (int64_t)(i + 1);
-		grow_free[i] = i < 6 ? 100 * K * (int64_t)(i + 1) : 0;
-		saw[i] = i % 2 ? 512 * K : 0;
-		cache[i] = 1024 * K;
-		late[i] = i < 2 ? 0 : 32 * K * (int64_t)i;
-		one_dip[i] = 16 * K * (int64_t)(i + 1) - (i == 5 ? 20 * K : 0);
-		dips_below[i] = i == 6 ? 0 : 16 * K * (int64_t)(i + 1);
-		tiny[i] = 100 * (int64_t)(i + 1);
-	}
-	cache[0] = 0;		/* filled in the first interval, then flat */
-	cr_assert(verdict(steady, 10, 700 * K));
-	cr_assert(verdict(slow, 10, 700 * K));
-	cr_assert(not(verdict(grow_free, 10, 700 * K)));
-	cr_assert(not(verdict(saw, 10, 700 * K)));
-	cr_assert(not(verdict(cache, 10, 700 * K)));
-	/* Starts one interval late: 8 of 9 intervals. */
-	cr_assert(verdict(late, 10, 700 * K));
-	/* One interval down, still above the start: 8 of 9. */
-	cr_assert(verdict(one_dip, 10, 700 * K));
-	/* Back to the first snapshot's level once: not a steady grower. */
-	cr_assert(not(verdict(dips_below, 10, 700 * K)));
-	/* Grew every time, but by less than the absolute floor (4 KiB). */
-	cr_assert(not(verdict(tiny, 10, 700 * K)));
-	/* Less than 1% of the heap's growth. */
-	cr_assert(not(verdict(slow, 10, 100 * 1024 * K)));
-	/* Heap shrank overall: the share does not apply. */
-	cr_assert(verdict(slow, 10, -5 * K));
-	/* Two snapshots: one interval, grown. */
-	cr_assert(verdict(steady, 2, 64 * K));
-	cr_assert(not(verdict(saw + 1, 2, 64 * K)));
-}
-
-Test(trend, verdict_thresholds_are_options)
-{
-	struct profconv_trend_options o = PROFCONV_TREND_OPTIONS_INIT;
-	int64_t v[] = { 0, 10, 20, 15, 30, 40 };	/* grew 4 of 5 */
-	struct pc_growth g;
-
-	profconv__growth(v, 6, 1, &g);
-	o.min_growth = 0;
-	cr_assert(profconv__trend_suspect(&g, &o, 40));
-	o.min_grew_fraction = 0.81;			/* needs 5 of 5 */
-	cr_assert(not(profconv__trend_suspect(&g, &o, 40)));
-	o.min_grew_fraction = 0.8;
-	o.min_growth = 41;
-	cr_assert(not(profconv__trend_suspect(&g, &o, 40)));
-	o.min_growth = 40;
-	o.min_growth_share = 0.5;
-	cr_assert(not(profconv__trend_suspect(&g, &o, 81)));
-	cr_assert(profconv__trend_suspect(&g, &o, 80));
 }
 
 Test(trend, names_become_valid_utf8)
