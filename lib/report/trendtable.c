@@ -97,7 +97,8 @@ print_snapshots(const struct profconv_trend *t, FILE *fp, bool exact,
 
 /*
  * A sparkline of the N values V in at most PC_SPARK_WIDTH characters
- * (each the largest value of its share of the snapshots, so peaks stay),
+ * (the first, the last, and between them each the largest value of its
+ * share of the snapshots, so peaks stay),
  * from the row's lowest value to its highest: Unicode blocks, or ASCII.
  * Returns the characters written.
  */
@@ -116,10 +117,16 @@ print_sparkline(FILE *fp, const int64_t *v, size_t n, bool unicode)
 		hi = v[i] > hi ? v[i] : hi;
 	}
 	for (c = 0; c < w; c++) {
-		size_t a = c * n / w, b = (c + 1) * n / w;
-		int64_t m = v[a];
+		/* The first and the last character are the first and the
+		 * last snapshot; the others share out the ones between. */
+		size_t a = w == n || c == 0 ? c : 1 + (c - 1) * (n - 2) / (w - 2);
+		size_t b = w == n || c == 0 ? c + 1 : 1 + c * (n - 2) / (w - 2);
+		int64_t m;
 		int level = 0;
 
+		if (w < n && c == w - 1)
+			a = n - 1, b = n;
+		m = v[a];
 		for (i = a + 1; i < b; i++)
 			m = v[i] > m ? v[i] : m;
 		if (hi > lo)
