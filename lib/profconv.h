@@ -927,6 +927,41 @@ int profconv_diff_write_json(const struct profconv_diff *diff, FILE *fp,
     const struct profconv_diff_print_options *opts);
 
 /*
+ * Retention across three dumps of one process taken in the order BASE,
+ * CUR, LATER, with the same sample types (profdiff --still-at): per row
+ * (function, line or stack, as OPTS->by and OPTS->view say; the other
+ * options are not used), what grew from BASE to CUR and is still held at
+ * LATER, max(0, min(CUR - BASE, LATER - BASE)), for the in-use object
+ * count and bytes (inuse_objects/inuse_space, or objects/space), or the
+ * default sample type of other profiles.  Dumps count rows, not objects:
+ * a row whose objects from BASE..CUR were freed and replaced by as many
+ * newer ones looks retained.  The inputs may be freed afterwards.
+ * Errors: PROFCONV_EINVAL (different sample types, bad options),
+ * PROFCONV_ENOMEM.
+ */
+struct profconv_retention;	/* opaque */
+int profconv_retention_new(struct profconv_retention **out,
+    const struct profconv_profile *base, const struct profconv_profile *cur,
+    const struct profconv_profile *later,
+    const struct profconv_diff_options *opts);
+void profconv_retention_free(struct profconv_retention *retention);
+/* How many rows still hold something they grew.  Cannot fail. */
+size_t profconv_retention_held(const struct profconv_retention *retention);
+/*
+ * Print the rows that grew from BASE to CUR, most still held first, then
+ * most grown: per followed type, Grew (CUR - BASE), Later (LATER - BASE)
+ * and Held (still held); a TOTAL row sums the rows.  OPTS: top and
+ * exact; a sort column is PROFCONV_EINVAL.  The JSON has "rows" (name,
+ * "values": per type base, cur, later, grew, later_delta, still_held),
+ * "total" and "rows_held".  Errors: PROFCONV_EINVAL, PROFCONV_EIO.
+ */
+int profconv_retention_print(const struct profconv_retention *retention,
+    FILE *fp, const struct profconv_diff_print_options *opts);
+int profconv_retention_write_json(
+    const struct profconv_retention *retention, FILE *fp,
+    const struct profconv_diff_print_options *opts);
+
+/*
  * The leak view of a delta profile: keep only the samples that grew,
  * by one definition everywhere: in-use objects or bytes went up
  * (inuse_objects/inuse_space, or objects/space); in profiles without
