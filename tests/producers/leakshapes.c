@@ -5,7 +5,7 @@
  *
  * Build: cc -O1 -g -fno-omit-frame-pointer -o leakshapes leakshapes.c
  *        [-ltcmalloc]
- * Usage: leakshapes [PHASES]     (default 40, 12..200)
+ * Usage: leakshapes [PHASES]     (default 40, 12..1000)
  *
  * Per phase p = 0 .. PHASES-1:
  *   steady_leak     keeps 64 blocks of 1 KiB (64 KiB a phase)
@@ -33,7 +33,7 @@ extern void HeapProfilerDump(const char *reason) __attribute__((weak));
 extern int mallctl(const char *name, void *oldp, size_t *oldlenp,
     void *newp, size_t newlen) __attribute__((weak));
 
-#define MAXPHASES 200
+#define MAXPHASES 1000
 
 static void *leaked[MAXPHASES * 65];	/* reachable, unused */
 static size_t nleaked;
@@ -129,7 +129,7 @@ main(int argc, char **argv)
 	int phases = argc > 1 ? (int)strtol(argv[1], NULL, 10) : 40;
 
 	if (phases < 12 || phases > MAXPHASES) {
-		fputs("usage: leakshapes [PHASES]   (12..200)\n", stderr);
+		fputs("usage: leakshapes [PHASES]   (12..1000)\n", stderr);
 		return 2;
 	}
 	for (int p = 0; p < phases; p++) {
