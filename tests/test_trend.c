@@ -173,3 +173,65 @@ Test(trend, add_refuses_no_profile)
 	cr_assert(eq(sz, profconv_trend_snapshot_count(t), 2));
 	profconv_trend_free(t);
 }
+
+/* A series out of order: the order comes from the names, and -o's
+ * last-minus-first subtracts the right two of the profiles kept. */
+Test(trend, series_reordered_and_reduced)
+{
+	struct profconv_trend *t = NULL;
+	struct profconv_trend_snapshot s;
+	struct profconv_trend_row r;
+	struct profconv_profile *sus = NULL;
+	int64_t total = 0;
+
+	cr_assert(eq(int, profconv_trend_new(&t, NULL), 0));
+	cr_assert(eq(int, profconv_trend_add(t, one_row(300 << 10),
+	    "d/je.7.3.m3.heap"), 0));
+	cr_assert(eq(int, profconv_trend_add(t, one_row(100 << 10),
+	    "d/je.7.1.m1.heap"), 0));
+	cr_assert(eq(int, profconv_trend_add(t, one_row(400 << 10),
+	    "d/je.7.4.f.heap"), 0));
+	cr_assert(eq(int, profconv_trend_add(t, one_row(200 << 10),
+	    "d/je.7.2.u1.heap"), 0));
+	cr_assert(eq(int, profconv_trend_run(t), 0), "%s", ERRMSG);
+	cr_assert(eq(int, profconv_trend_snapshot(t, 0, &s), 0));
+	cr_assert(eq(str, (char *)s.name, "d/je.7.1.m1.heap"));
+	cr_assert(eq(int, profconv_trend_snapshot(t, 1, &s), 0));
+	cr_assert(s.high_water && !s.final);
+	cr_assert(eq(int, profconv_trend_snapshot(t, 3, &s), 0));
+	cr_assert(s.final && !s.high_water);
+	cr_assert(eq(i64, s.inuse_bytes, 400 << 10));
+	cr_assert(eq(sz, profconv_trend_row_count(t), 1));
+	cr_assert(eq(int, profconv_trend_row(t, 0, &r), 0));
+	cr_assert(eq(int, r.verdict, PROFCONV_TREND_LEAK));
+	cr_assert(r.suspect);
+	cr_assert(eq(i64, r.values[0], 100 << 10));
+	cr_assert(eq(i64, r.values[3], 400 << 10));
+	cr_assert(eq(int, profconv_trend_suspects(t, &sus), 0), "%s", ERRMSG);
+	cr_assert(eq(int, profconv_profile_total(sus, 0, &total), 0));
+	cr_assert(eq(i64, total, 300 << 10));
+	profconv_profile_free(sus);
+	profconv_trend_free(t);
+}
+
+Test(trend, two_processes_refused)
+{
+	struct profconv_trend *t = NULL;
+	const char *msg;
+
+	cr_assert(eq(int, profconv_trend_new(&t, NULL), 0));
+	cr_assert(eq(int, profconv_trend_add(t, one_row(1), "d/je.41.0.i0.heap"),
+	    0));
+	cr_assert(eq(int, profconv_trend_add(t, one_row(2), "d/je.42.1.i0.heap"),
+	    PROFCONV_EINVAL));
+	msg = profconv_errmsg();
+	cr_assert(strstr(msg, "d/je.41.*") != NULL && strstr(msg,
+	    "d/je.42.*") != NULL, "%s", msg);
+	/* gperftools: a forked child's prefix. */
+	cr_assert(eq(int, profconv_trend_add(t, one_row(2),
+	    "d/je_42.0001.heap"), PROFCONV_EINVAL));
+	/* A name that says nothing is taken. */
+	cr_assert(eq(int, profconv_trend_add(t, one_row(3), "d/other.pb.gz"),
+	    0));
+	profconv_trend_free(t);
+}
