@@ -200,14 +200,41 @@ enum {
 	{ "no-symbolize", CMD_OPT_NO_SYMBOLIZE, no_argument, CMD_VIEW, \
 	  "      --no-symbolize    do not look up symbols in the mapped binaries\n" }
 
-/* What a command shows, and whether it symbolizes on the fly. */
+/*
+ * Where a command that symbolizes on the fly finds binaries, in the
+ * view group: --sysroot, --search-path, --debuginfo-path, --debuginfod,
+ * as profconv symbolize takes them.
+ */
+enum {
+	CMD_OPT_SYSROOT = 0x1180, CMD_OPT_SEARCH_PATH, CMD_OPT_DEBUGINFO_PATH,
+	CMD_OPT_DEBUGINFOD
+};
+#define CMD_FIND_OPTS \
+	{ "sysroot", CMD_OPT_SYSROOT, required_argument, CMD_VIEW, \
+	  "      --sysroot DIR     look for mapped files under DIR\n" }, \
+	{ "search-path", CMD_OPT_SEARCH_PATH, required_argument, CMD_VIEW, \
+	  "      --search-path DIRS\n" \
+	  "                        colon-separated directories to search for\n" \
+	  "                        binaries by build id, path and base name\n" }, \
+	{ "debuginfo-path", CMD_OPT_DEBUGINFO_PATH, required_argument, \
+	  CMD_VIEW, \
+	  "      --debuginfo-path PATH\n" \
+	  "                        colon-separated directories to search for\n" \
+	  "                        separate debug info first\n" }, \
+	{ "debuginfod", CMD_OPT_DEBUGINFOD, no_argument, CMD_VIEW, \
+	  "      --debuginfod      ask the servers in $DEBUGINFOD_URLS for\n" \
+	  "                        missing debug info\n" }
+
+/* What a command shows, and whether and how it symbolizes on the fly. */
 struct cmd_view {
 	struct profconv_view_options view;
 	bool no_symbolize;
+	const char *sysroot, *search_path, *debuginfo_path;
+	bool debuginfod;
 };
 #define CMD_VIEW_INIT { { PROFCONV_VIEW_OPTIONS_VERSION, \
 	PROFCONV_BY_FUNCTION, PROFCONV_DEMANGLE_SIMPLE, 0, 0, NULL, NULL, \
-	cmd_warn_fn, NULL, 0 }, false }
+	cmd_warn_fn, NULL, 0 }, false, NULL, NULL, NULL, false }
 
 /*
  * The level group, options of every command that writes pprof (text2pb,
@@ -246,11 +273,17 @@ extern bool cmd_read_progress;
 
 /*
  * Read PATH and, unless V says not to, symbolize it from its binaries
- * with V's demangle mode (missing binaries are not errors).
+ * with V's demangle mode and places to look (missing binaries are not
+ * errors: at exit, one warning line says how many locations of the
+ * command's profiles stayed unnamed, and which binaries were missing,
+ * without symbols, of another build or not matching their mappings).
  * EXIT_OK or EXIT_FAIL.
  */
 int cmd_load_profile(const struct cmd_view *v, const char *path,
     struct profconv_profile **out);
+/* Symbolize PROF, read from PATH, as cmd_load_profile() would have. */
+int cmd_symbolize_view(const struct cmd_view *v, struct profconv_profile *prof,
+    const char *path);
 
 /* Warn once that PROF, read from SUBJECT, had text that was not UTF-8,
  * and once more if its reader found the input cut short. */
@@ -313,6 +346,19 @@ int cmd_output_open(struct cmd_output *o, const char *path);
 int cmd_output_commit(struct cmd_output *o);
 /* Give up: close and remove the temporary file. */
 void cmd_output_abort(struct cmd_output *o);
+/* Remove the temporary file of the output being written, if any, from
+ * a signal handler (async-signal-safe); the process is about to end. */
+void cmd_output_abandon(void);
+
+/* --- sigbus.c ------------------------------------------------------------ */
+
+/*
+ * While symbolizing: SIGBUS on an address in a mapped file (truncated
+ * while it is read) prints one line naming the file and offset, removes
+ * the temporary output file and exits EXIT_FAIL.  Idempotent; leaves a
+ * handler someone else installed.
+ */
+void cmd_catch_sigbus(void);
 
 /* --- readahead.c --------------------------------------------------------- */
 

@@ -31,6 +31,7 @@ static const struct cmd_opt opts[] = {
 	  "  -t, --type TYPE       sample type --summary ranks by (default: the\n"
 	  "                        profile's default)\n" },
 	CMD_VIEW_OPTS,
+	CMD_FIND_OPTS,
 	CMD_INPUT_OPTS,
 	CMD_HELP_OPT,
 	{ NULL, 0, 0, CMD_OWN, NULL }

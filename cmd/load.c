@@ -79,12 +79,14 @@ symbolize_progress(uint64_t done, uint64_t total, void *payload)
 
 /*
  * Read PATH with GIVEN (NULL: the defaults) and, when SYM is not NULL,
- * symbolize it with SYM: profconv_profile_load(), with the command's
+ * symbolize it with SYM, counting into STATS (may be NULL):
+ * profconv_profile_load(), with the command's
  * input options, its progress line and its messages.
  */
 static int
 load(const char *path, const struct profconv_read_options *given,
-    struct profconv_symbolizer *sym, struct profconv_profile **out)
+    struct profconv_symbolizer *sym, struct profconv_profile **out,
+    struct profconv_symbolize_stats *stats)
 {
 	struct profconv_read_options opts = PROFCONV_READ_OPTIONS_INIT;
 	const char *subject = strcmp(path, "-") == 0 ? "<stdin>" : path;
@@ -108,7 +110,7 @@ load(const char *path, const struct profconv_read_options *given,
 		load_subject = subject;
 		load_symbolizing = false;
 	}
-	rc = profconv_profile_load(out, fp, &opts, sym, NULL);
+	rc = profconv_profile_load(out, fp, &opts, sym, stats);
 	if (fp != stdin)
 		fclose(fp);
 	if (cmd_read_progress || (sym != NULL && load_symbolizing))
@@ -120,7 +122,7 @@ int
 cmd_read_profile(const char *path, const struct profconv_read_options *given,
     struct profconv_profile **out)
 {
-	return load(path, given, NULL, out);
+	return load(path, given, NULL, out, NULL);
 }
 
 int
@@ -228,7 +230,31 @@ get_symbolizer(struct profconv_symbolize_options *opts)
 	opts->jobs = cmd_jobs();
 	if (atexit(free_symbolizer) != 0)
 		return PROFCONV_ENOMEM;
+	cmd_catch_sigbus();
 	return profconv_symbolizer_new(&symbolizer, opts);
+}
+
+/* cmd_symbolize_profile(), its counts into *STATS. */
+static int
+symbolize_profile(struct profconv_profile *prof,
+    struct profconv_symbolize_options *opts, const char *subject,
+    bool summary, struct profconv_symbolize_stats *stats)
+{
+	struct profconv_symbolize_options def = PROFCONV_SYMBOLIZE_OPTIONS_INIT;
+	int rc;
+
+	rc = get_symbolizer(opts != NULL ? opts : &def);
+	load_subject = subject;
+	load_symbolizing = false;
+	if (rc == 0)
+		rc = profconv_symbolizer_run(symbolizer, prof, stats);
+	if (load_symbolizing)
+		cmd_progress_end();
+	if (rc < 0)
+		return cmd_error_lib(subject);
+	if (summary)
+		print_summary(stats);
+	return EXIT_OK;
 }
 
 int
@@ -236,22 +262,155 @@ cmd_symbolize_profile(struct profconv_profile *prof,
     struct profconv_symbolize_options *opts, const char *subject,
     bool summary)
 {
-	struct profconv_symbolize_options def = PROFCONV_SYMBOLIZE_OPTIONS_INIT;
 	struct profconv_symbolize_stats stats;
-	int rc;
 
-	rc = get_symbolizer(opts != NULL ? opts : &def);
-	load_subject = subject;
-	load_symbolizing = false;
-	if (rc == 0)
-		rc = profconv_symbolizer_run(symbolizer, prof, &stats);
-	if (load_symbolizing)
-		cmd_progress_end();
-	if (rc < 0)
-		return cmd_error_lib(subject);
-	if (summary)
-		print_summary(&stats);
-	return EXIT_OK;
+	return symbolize_profile(prof, opts, subject, summary, &stats);
+}
+
+/*
+ * What the symbolizer could not name, over every profile the command
+ * loads: locations without a name, and per file and problem how many
+ * (struct profconv_binary_report), said in one line at exit.
+ */
+struct unnamed_file {
+	char *path;
+	enum profconv_binary_problem problem;
+	size_t locations;
+};
+static struct {
+	size_t locations, unnamed;
+	struct unnamed_file *files;
+	size_t nfiles, cap;
+	bool armed;
+} unnamed;
+
+static void
+note_binary(const struct profconv_binary_report *r, void *payload)
+{
+	struct unnamed_file *f;
+	size_t i;
+
+	(void)payload;
+	for (i = 0; i < unnamed.nfiles; i++)
+		if (unnamed.files[i].problem == r->problem &&
+		    strcmp(unnamed.files[i].path, r->path) == 0) {
+			unnamed.files[i].locations += r->locations;
+			return;
+		}
+	if (unnamed.nfiles == unnamed.cap) {
+		size_t cap = unnamed.cap != 0 ? 2 * unnamed.cap : 8;
+		void *p = realloc(unnamed.files, cap * sizeof(*unnamed.files));
+
+		if (p == NULL)
+			return;		/* a line less on stderr */
+		unnamed.files = p;
+		unnamed.cap = cap;
+	}
+	f = &unnamed.files[unnamed.nfiles];
+	f->path = strdup(r->path);
+	if (f->path == NULL)
+		return;
+	f->problem = r->problem;
+	f->locations = r->locations;
+	unnamed.nfiles++;
+}
+
+static const char *
+problem_text(enum profconv_binary_problem p)
+{
+	switch (p) {
+	case PROFCONV_BINARY_MISSING:
+		return "not found";
+	case PROFCONV_BINARY_OTHER_BUILD:
+		return "only another build id found";
+	case PROFCONV_BINARY_UNUSABLE:
+		return "not a usable ELF file";
+	case PROFCONV_BINARY_NO_SYMBOLS:
+		return "no symbols there; stripped?";
+	case PROFCONV_BINARY_LAYOUT:
+		return "its segments do not match the mapping; another build?";
+	}
+	return "?";
+}
+
+/* The most files one line names; the rest are counted. */
+#define UNNAMED_FILES_SHOWN 4
+
+static void
+print_unnamed(void)
+{
+	char line[4096];
+	size_t len, i, shown = 0;
+	bool any = false;
+
+	for (i = 0; i < unnamed.nfiles; i++)
+		any |= unnamed.files[i].locations != 0;
+	if (!any)
+		goto out;
+	/* The files with the most unnamed locations first. */
+	for (size_t a = 1; a < unnamed.nfiles; a++)
+		for (size_t b = a; b > 0 && unnamed.files[b].locations >
+		    unnamed.files[b - 1].locations; b--) {
+			struct unnamed_file t = unnamed.files[b];
+
+			unnamed.files[b] = unnamed.files[b - 1];
+			unnamed.files[b - 1] = t;
+		}
+	len = (size_t)snprintf(line, sizeof(line), "%zu of %zu locations "
+	    "have no name", unnamed.unnamed, unnamed.locations);
+	for (i = 0; i < unnamed.nfiles && len < sizeof(line); i++) {
+		const struct unnamed_file *f = &unnamed.files[i];
+
+		if (shown == UNNAMED_FILES_SHOWN)
+			break;
+		len += (size_t)snprintf(line + len, sizeof(line) - len,
+		    "%s %zu in '%s' (%s)", shown == 0 ? ":" : ";",
+		    f->locations, f->path, problem_text(f->problem));
+		shown++;
+	}
+	if (i < unnamed.nfiles && len < sizeof(line))
+		len += (size_t)snprintf(line + len, sizeof(line) - len,
+		    "; and %zu more file%s", unnamed.nfiles - i,
+		    unnamed.nfiles - i == 1 ? "" : "s");
+	if (len < sizeof(line))
+		snprintf(line + len, sizeof(line) - len, "; --search-path, "
+		    "--sysroot or --debuginfo-path say where to look");
+	cmd_warn("%s", line);
+out:
+	for (i = 0; i < unnamed.nfiles; i++)
+		free(unnamed.files[i].path);
+	free(unnamed.files);
+	memset(&unnamed, 0, sizeof(unnamed));
+}
+
+/*
+ * The symbolizer options of view V, whose runs report unnamed locations
+ * into UNNAMED (armed to print at exit).  False after an error.
+ */
+static bool
+view_symbolize_options(const struct cmd_view *v,
+    struct profconv_symbolize_options *sym)
+{
+	sym->demangle = v->view.demangle;
+	sym->sysroot = v->sysroot;
+	sym->search_path = v->search_path;
+	sym->debuginfo_path = v->debuginfo_path;
+	sym->debuginfod = v->debuginfod;
+	sym->binary_report = note_binary;
+	if (!unnamed.armed) {
+		if (atexit(print_unnamed) != 0)
+			return false;
+		unnamed.armed = true;
+	}
+	return true;
+}
+
+static void
+count_unnamed(const struct profconv_symbolize_stats *st)
+{
+	unnamed.locations += st->locations;
+	unnamed.unnamed += st->no_binary + st->build_id_mismatch +
+	    st->no_debuginfo + st->unusable;
 }
 
 int
@@ -259,11 +418,35 @@ cmd_load_profile(const struct cmd_view *v, const char *path,
     struct profconv_profile **out)
 {
 	struct profconv_symbolize_options sym = PROFCONV_SYMBOLIZE_OPTIONS_INIT;
+	struct profconv_symbolize_stats stats;
+	const char *subject = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	int status;
 
 	if (v->no_symbolize)
-		return load(path, NULL, NULL, out);
-	sym.demangle = v->view.demangle;
-	if (get_symbolizer(&sym) < 0)
-		return cmd_error_lib(strcmp(path, "-") == 0 ? "<stdin>" : path);
-	return load(path, NULL, symbolizer, out);
+		return load(path, NULL, NULL, out, NULL);
+	if (!view_symbolize_options(v, &sym) || get_symbolizer(&sym) < 0)
+		return cmd_error_lib(subject);
+	status = load(path, NULL, symbolizer, out, &stats);
+	if (status == EXIT_OK)
+		count_unnamed(&stats);
+	return status;
+}
+
+int
+cmd_symbolize_view(const struct cmd_view *v, struct profconv_profile *prof,
+    const char *path)
+{
+	struct profconv_symbolize_options sym = PROFCONV_SYMBOLIZE_OPTIONS_INIT;
+	struct profconv_symbolize_stats stats;
+	const char *subject = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	int status;
+
+	if (v->no_symbolize)
+		return EXIT_OK;
+	if (!view_symbolize_options(v, &sym))
+		return cmd_error_lib(subject);
+	status = symbolize_profile(prof, &sym, subject, false, &stats);
+	if (status == EXIT_OK)
+		count_unnamed(&stats);
+	return status;
 }

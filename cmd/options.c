@@ -188,6 +188,18 @@ view_option(struct cmd_view *v, int c, const char *arg)
 	case CMD_OPT_NO_SYMBOLIZE:
 		v->no_symbolize = true;
 		return 1;
+	case CMD_OPT_SYSROOT:
+		v->sysroot = arg;
+		return 1;
+	case CMD_OPT_SEARCH_PATH:
+		v->search_path = arg;
+		return 1;
+	case CMD_OPT_DEBUGINFO_PATH:
+		v->debuginfo_path = arg;
+		return 1;
+	case CMD_OPT_DEBUGINFOD:
+		v->debuginfod = true;
+		return 1;
 	default:
 		return 0;
 	}
@@ -231,8 +243,8 @@ cmd_parse_by(const char *s, enum profconv_diff_by *by)
 
 /* --- the option tables ------------------------------------------------ */
 
-/* The most options a table may have (profflame has 42). */
-#define MAX_OPTS 64
+/* The most options a table may have (profflame has 46). */
+#define MAX_OPTS 128
 
 /* getopt_long()'s arrays for the table they were made from. */
 static const struct cmd_opt *built_for;

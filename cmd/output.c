@@ -62,6 +62,13 @@ remove_pending(int sig)
 	raise(sig);
 }
 
+void
+cmd_output_abandon(void)
+{
+	if (pending_armed)
+		unlink(pending_tmp);
+}
+
 static void
 block_signals(sigset_t *old)
 {

@@ -56,6 +56,7 @@ static const struct cmd_opt opts[] = {
 	  "  -q, --quiet           print no table (nor progress); only the exit\n"
 	  "                        status\n" },
 	CMD_VIEW_OPTS,
+	CMD_FIND_OPTS,
 	CMD_MAX_INPUT_OPT,
 	CMD_JOBS_OPT,
 	CMD_SNAPSHOT_OPT,

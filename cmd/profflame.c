@@ -50,6 +50,7 @@ static const struct cmd_opt opts[] = {
 	{ "addresses", OPT_ADDRESSES, no_argument, CMD_OWN,
 	  "      --addresses       name frames by function and address\n" },
 	CMD_VIEW_OPTS,
+	CMD_FIND_OPTS,
 	{ "output", 'o', required_argument, CMD_OWN,
 	  "  -o, --output FILE     write to FILE instead of standard output\n" },
 	{ NULL, 0, 0, CMD_OWN,

@@ -33,7 +33,7 @@ static const char usage_text[] =
 
 enum {
 	OPT_JSON = 256, OPT_BYTES, OPT_NO_SORT, OPT_MIN_GREW, OPT_MIN_GROWTH,
-	OPT_MIN_SHARE, OPT_BY
+	OPT_MIN_SHARE, OPT_BY, OPT_SVG, OPT_TITLE
 };
 
 static const struct cmd_opt opts[] = {
@@ -47,8 +47,16 @@ static const struct cmd_opt opts[] = {
 	{ "output", 'o', required_argument, CMD_OWN,
 	  "  -o, --output FILE     write the last snapshot minus the first,\n"
 	  "                        suspect rows only, as a pprof profile\n" },
+	{ "svg", OPT_SVG, no_argument, CMD_OWN,
+	  "      --svg             draw the series as one self-contained SVG:\n"
+	  "                        to -o FILE (then not the profile), else to\n"
+	  "                        standard output instead of the table\n" },
+	{ "title", OPT_TITLE, required_argument, CMD_OWN,
+	  "      --title TEXT      the SVG's heading (default \"Memory over\n"
+	  "                        time\")\n" },
 	{ "top", 'n', required_argument, CMD_OWN,
-	  "  -n, --top N           print at most N rows\n" },
+	  "  -n, --top N           print at most N rows; --svg: draw N rows\n"
+	  "                        (1 to 40, default 19) and \"other\"\n" },
 	{ "bytes", OPT_BYTES, no_argument, CMD_OWN,
 	  "      --bytes           exact numbers instead of KiB/MiB/GiB\n" },
 	{ "no-sort", OPT_NO_SORT, no_argument, CMD_OWN,
@@ -67,6 +75,7 @@ static const struct cmd_opt opts[] = {
 	{ "quiet", 'q', no_argument, CMD_OWN,
 	  "  -q, --quiet           print nothing; only the exit status\n" },
 	CMD_VIEW_OPTS,
+	CMD_FIND_OPTS,
 	CMD_LEVEL_OPTS,
 	CMD_MAX_INPUT_OPT,
 	CMD_JOBS_OPT,
@@ -78,15 +87,17 @@ static const struct cmd_opt opts[] = {
 static const char footer[] =
 	"\n"
 	"Exit status: 0 no suspects, 1 suspects found, 2 trouble.\n"
-	"example: proftrend prog.*.heap\n";
+	"examples: proftrend prog.*.heap\n"
+	"          proftrend --svg -o trend.svg prog.*.heap\n";
 
 struct trend_args {
 	struct profconv_trend_options trend;
 	struct cmd_view view;
 	struct profconv_write_options write;
 	const char *out_path;
+	const char *title;		/* --title */
 	size_t top;
-	bool json, exact, quiet;
+	bool json, exact, quiet, svg;
 };
 
 static bool
@@ -141,6 +152,12 @@ parse_option(int c, struct trend_args *a)
 		return true;
 	case OPT_JSON:
 		a->json = true;
+		return true;
+	case OPT_SVG:
+		a->svg = true;
+		return true;
+	case OPT_TITLE:
+		a->title = optarg;
 		return true;
 	case OPT_BYTES:
 		a->exact = true;
@@ -201,6 +218,17 @@ parse_args(int argc, char **argv, struct trend_args *a)
 		    "massif file with two detailed snapshots");
 		return TREND_TROUBLE;
 	}
+	if (a->title != NULL && !a->svg)
+		return cmd_usage_error("--title names the SVG: add --svg");
+	if (a->svg && a->json && a->out_path == NULL)
+		return cmd_usage_error("--svg without -o and --json both "
+		    "write to standard output: give the SVG a file with -o");
+	if (a->svg && a->write.level != -1)
+		return cmd_usage_error("--level and --no-compress are for the "
+		    "pprof output, which --svg replaces");
+	if (a->svg && a->top > 40)
+		return cmd_usage_error("--svg draws at most 40 rows of their "
+		    "own, not %zu (--top)", a->top);
 	a->view.view.jobs = cmd_jobs();
 	a->trend.unicode = utf8_locale();
 	return TREND_CLEAN;
@@ -219,13 +247,7 @@ static int
 symbolize(const struct cmd_view *v, const char *path,
     struct profconv_profile *prof)
 {
-	struct profconv_symbolize_options sym = PROFCONV_SYMBOLIZE_OPTIONS_INIT;
-
-	if (v->no_symbolize)
-		return EXIT_OK;
-	sym.demangle = v->view.demangle;
-	return cmd_symbolize_profile(prof, &sym,
-	    strcmp(path, "-") == 0 ? "<stdin>" : path, false);
+	return cmd_symbolize_view(v, prof, path);
 }
 
 /*
@@ -313,13 +335,42 @@ add_snapshots(const struct trend_args *a, struct profconv_trend *trend,
 	return status;
 }
 
-/* The table or JSON, and the suspects' profile. */
+/* The SVG to -o FILE, or standard output; an exit status. */
+static int
+write_svg(const struct trend_args *a, const struct profconv_trend *trend)
+{
+	struct profconv_trend_svg_options so =
+	    PROFCONV_TREND_SVG_OPTIONS_INIT;
+	const char *path = a->out_path != NULL ? a->out_path : "-";
+	struct cmd_output out = { 0 };
+	int rc, status;
+
+	so.title = a->title;
+	so.top = a->top;
+	status = cmd_output_open(&out, path);
+	if (status != EXIT_OK)
+		return status;
+	rc = profconv_trend_write_svg(trend, out.fp, &so);
+	if (rc < 0) {
+		cmd_output_abort(&out);
+		if (rc == PROFCONV_EIO)
+			return cmd_write_failed(path, rc, errno, NULL);
+		return cmd_error("cannot draw '%s': %s", path,
+		    profconv_errmsg());
+	}
+	return cmd_output_commit(&out);
+}
+
+/* The table or JSON, and the suspects' profile or the SVG. */
 static int
 report(const struct trend_args *a, const struct profconv_trend *trend)
 {
 	struct profconv_profile *suspects = NULL;
 	int rc = 0, status;
 
+	/* --svg without -o: the picture instead of the table. */
+	if (a->svg && a->out_path == NULL)
+		return a->quiet ? EXIT_OK : write_svg(a, trend);
 	if (a->json && !a->quiet)
 		rc = profconv_trend_write_json(trend, stdout);
 	else if (!a->quiet)
@@ -331,6 +382,8 @@ report(const struct trend_args *a, const struct profconv_trend *trend)
 		return EXIT_FAIL;
 	if (a->out_path == NULL)
 		return EXIT_OK;
+	if (a->svg)
+		return write_svg(a, trend);
 	if (profconv_trend_suspects(trend, &suspects) < 0)
 		return cmd_error("cannot make '%s': %s", a->out_path,
 		    profconv_errmsg());
@@ -343,7 +396,8 @@ int
 main(int argc, char **argv)
 {
 	struct trend_args a = { PROFCONV_TREND_OPTIONS_INIT, CMD_VIEW_INIT,
-		PROFCONV_WRITE_OPTIONS_INIT, NULL, 0, false, false, false };
+		PROFCONV_WRITE_OPTIONS_INIT, NULL, NULL, 0, false, false, false,
+		false };
 	struct profconv_trend *trend = NULL;
 	int status;
 

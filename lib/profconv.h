@@ -507,6 +507,30 @@ enum profconv_demangle {
 int profconv_demangle_parse(const char *text, enum profconv_demangle *out);
 
 /*
+ * Why the locations of one mapped file got no name, as a symbolizer run
+ * reports it to profconv_symbolize_options.binary_report.
+ */
+enum profconv_binary_problem {
+	PROFCONV_BINARY_MISSING = 1,	/* the mapped file was not found */
+	PROFCONV_BINARY_OTHER_BUILD,	/* only files with another build id */
+	PROFCONV_BINARY_UNUSABLE,	/* found, but no usable ELF file */
+	PROFCONV_BINARY_NO_SYMBOLS,	/* found, without symbols for these
+					 * addresses (stripped, or no debug
+					 * info found) */
+	PROFCONV_BINARY_LAYOUT		/* found, but no loadable segment
+					 * holds the mapping's file range:
+					 * likely another build of it; its
+					 * names may be wrong (LOCATIONS
+					 * counts every location there) */
+};
+struct profconv_binary_report {
+	const char *path;		/* the file found, else the mapped
+					 * path; valid during the call */
+	enum profconv_binary_problem problem;
+	size_t locations;		/* locations concerned */
+};
+
+/*
  * Where profconv_symbolize() finds mappings, binaries and debug info.
  * Every pointer may be NULL.  Addresses are looked up in the profile's own
  * mappings unless MAPS_FILE or PID names a memory map to use instead.
@@ -550,11 +574,17 @@ struct profconv_symbolize_options {
 	 * of a large one) each; 0: one per CPU.  The result is the same
 	 * whatever the number. */
 	unsigned int jobs;
+	/* Version 5.  Called at the end of a run, from the calling thread,
+	 * once per mapped file and problem that left locations without a
+	 * name (see struct profconv_binary_report); may be NULL.  PAYLOAD
+	 * is passed to it. */
+	void (*binary_report)(const struct profconv_binary_report *r,
+	    void *payload);
 };
-#define PROFCONV_SYMBOLIZE_OPTIONS_VERSION 4
+#define PROFCONV_SYMBOLIZE_OPTIONS_VERSION 5
 #define PROFCONV_SYMBOLIZE_OPTIONS_INIT \
 	{ PROFCONV_SYMBOLIZE_OPTIONS_VERSION, NULL, NULL, NULL, NULL, 0, 0, \
-	  0, NULL, NULL, PROFCONV_DEMANGLE_SIMPLE, NULL, 0 }
+	  0, NULL, NULL, PROFCONV_DEMANGLE_SIMPLE, NULL, 0, NULL }
 
 /* What profconv_symbolize() did, counted in locations. */
 struct profconv_symbolize_stats {
@@ -1166,6 +1196,41 @@ int profconv_trend_write_json(const struct profconv_trend *trend, FILE *fp);
  */
 int profconv_trend_suspects(const struct profconv_trend *trend,
     struct profconv_profile **out);
+
+/* Options of profconv_trend_write_svg(). */
+struct profconv_trend_svg_options {
+	unsigned int version;		/* PROFCONV_TREND_SVG_OPTIONS_VERSION */
+	const char *title;		/* NULL: "Memory over time" */
+	const char *subtitle;		/* NULL: what the bands are */
+	unsigned int width;		/* pixels, 600..10000; 0: 1200 */
+	size_t top;			/* rows with a band of their own, the
+					 * first of the table; at most 40;
+					 * 0: 19 */
+};
+#define PROFCONV_TREND_SVG_OPTIONS_VERSION 1
+#define PROFCONV_TREND_SVG_OPTIONS_INIT \
+	{ PROFCONV_TREND_SVG_OPTIONS_VERSION, NULL, NULL, 0, 0 }
+
+/*
+ * Draw the analysis as one self-contained SVG to FP (an embedded script,
+ * nothing fetched): a stacked area of the followed type per snapshot, a
+ * band for each of the first OPTS->top rows of the table (in its order)
+ * and one "other" band holding the rest of each snapshot's total, so the
+ * bands add up to the total exactly (rows are disjoint: by function, a
+ * row holds the stacks whose innermost frame is that function).  The
+ * peak snapshot is marked; the x axis is the snapshots' collection time
+ * when every one has a time, in order, else the snapshot number.  A
+ * legend gives each band's sparkline, verdict and name; hovering a band
+ * shows its figures, Ctrl-F searches bands by regular expression.  Of
+ * more than 500 snapshots, 500 are drawn: the first, the last, and the
+ * one with the largest total of each stretch between them (the peak
+ * among them).  Names longer than 1024 characters are cut.  OPTS may be
+ * NULL.
+ * Errors: PROFCONV_EINVAL (not run, or bad options), PROFCONV_EFORMAT (a
+ * negative value, which cannot be stacked), PROFCONV_EIO, PROFCONV_ENOMEM.
+ */
+int profconv_trend_write_svg(const struct profconv_trend *trend, FILE *fp,
+    const struct profconv_trend_svg_options *opts);
 
 /* --- folded stacks for flame graphs ---------------------------------------- */
 

@@ -451,6 +451,61 @@ Test(symbolize, leaves_locations_of_missing_binaries_alone)
 	cr_assert(eq(sz, loc.nlines, 0));
 }
 
+/* What binary_report hears, in order. */
+static char reported[4][64];
+static int reported_problem[4];
+static size_t reported_locations[4], nreported;
+
+static void
+note_report(const struct profconv_binary_report *r, void *payload)
+{
+	(void)payload;
+	if (nreported < 4) {
+		snprintf(reported[nreported], sizeof(reported[0]), "%s",
+		    r->path);
+		reported_problem[nreported] = (int)r->problem;
+		reported_locations[nreported] = r->locations;
+	}
+	nreported++;
+}
+
+Test(symbolize, reports_each_missing_file_once_with_its_locations)
+{
+	/* Two mappings of one missing file (text and data, say), another
+	 * missing file, and [vdso], which is no binary's fault. */
+	struct profconv_mapping m1 = { 0x1000, 0x2000, 0, "/nonexistent/a",
+		"", 0, 0, 0, 0 };
+	struct profconv_mapping m2 = { 0x2000, 0x3000, 0x1000,
+		"/nonexistent/a", "", 0, 0, 0, 0 };
+	struct profconv_mapping m3 = { 0x5000, 0x6000, 0, "/nonexistent/b",
+		"", 0, 0, 0, 0 };
+	struct profconv_mapping v = { 0x7000, 0x8000, 0, "[vdso]", "", 0, 0,
+		0, 0 };
+	struct profconv_symbolize_options o = PROFCONV_SYMBOLIZE_OPTIONS_INIT;
+	uint32_t id[4];
+
+	cr_assert(eq(int, profconv_profile_new(&prof), 0));
+	cr_assert(eq(int, profconv_profile_add_mapping(prof, &m1, &id[0]), 0));
+	cr_assert(eq(int, profconv_profile_add_mapping(prof, &m2, &id[1]), 0));
+	cr_assert(eq(int, profconv_profile_add_mapping(prof, &m3, &id[2]), 0));
+	cr_assert(eq(int, profconv_profile_add_mapping(prof, &v, &id[3]), 0));
+	for (int i = 0; i < 4; i++)
+		for (int j = 0; j < 2 + i; j++)
+			cr_assert(eq(int, profconv_profile_add_location(prof,
+			    id[i], 0x1010 + 0x1000 * (uint64_t)i + 8 *
+			    (uint64_t)j + (i >= 2 ? 0x2000 : 0), NULL, 0, 0,
+			    NULL), 0));
+	o.binary_report = note_report;
+	nreported = 0;
+	cr_assert(eq(int, profconv_symbolize(prof, &o, NULL), 0));
+	cr_assert(eq(sz, nreported, 2));
+	cr_assert(eq(str, reported[0], "/nonexistent/a"));
+	cr_assert(eq(int, reported_problem[0], PROFCONV_BINARY_MISSING));
+	cr_assert(eq(sz, reported_locations[0], 2 + 3));
+	cr_assert(eq(str, reported[1], "/nonexistent/b"));
+	cr_assert(eq(sz, reported_locations[1], 4));
+}
+
 Test(symbolize, rejects_a_process_and_a_maps_file_together)
 {
 	struct profconv_symbolize_options opts =

@@ -235,3 +235,28 @@ Test(trend, two_processes_refused)
 	    0));
 	profconv_trend_free(t);
 }
+
+/* Snapshots with times: one profile can be first (or last) both by time
+ * and by name, and is kept, and freed, once. */
+Test(trend, timed_series_keeps_each_profile_once)
+{
+	static const int64_t times[] = { 30, 10, 40, 20 };
+	static const char *const names[] = { "c", "a", "d", "b" };
+	struct profconv_trend *t = NULL;
+	struct profconv_profile *p, *sus = NULL;
+	int64_t total = 0;
+	size_t i;
+
+	cr_assert(eq(int, profconv_trend_new(&t, NULL), 0));
+	for (i = 0; i < 4; i++) {
+		p = one_row((int64_t)(times[i] << 12));
+		profconv_profile_set_time(p, times[i], 0);
+		cr_assert(eq(int, profconv_trend_add(t, p, names[i]), 0));
+	}
+	cr_assert(eq(int, profconv_trend_run(t), 0), "%s", ERRMSG);
+	cr_assert(eq(int, profconv_trend_suspects(t, &sus), 0), "%s", ERRMSG);
+	cr_assert(eq(int, profconv_profile_total(sus, 0, &total), 0));
+	cr_assert(eq(i64, total, (40 - 10) << 12));
+	profconv_profile_free(sus);
+	profconv_trend_free(t);
+}

@@ -87,4 +87,8 @@ LAYOUT(symbolize, "symbolize", struct profconv_symbolize_options,
     PC_END(struct profconv_symbolize_options, payload),
     PC_END(struct profconv_symbolize_options, demangle),
     PC_END(struct profconv_symbolize_options, progress),
+    PC_END(struct profconv_symbolize_options, jobs),
     sizeof(struct profconv_symbolize_options));
+LAYOUT(trend_svg, "trend SVG", struct profconv_trend_svg_options,
+    PROFCONV_TREND_SVG_OPTIONS_INIT, 1,
+    sizeof(struct profconv_trend_svg_options));

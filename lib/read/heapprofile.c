@@ -508,7 +508,12 @@ check_totals(struct heap_reader *r, struct profconv_profile *prof)
 
 	if (!r->gperftools)
 		return 0;
-	if (r->head[i] <= r->held[i]) {
+	if (r->head[i] <= r->held[i] && r->b.maps.cut)
+		snprintf(msg, sizeof(msg), "the memory map ends mid-line "
+		    "(line %llu): the dump was cut short (addresses in "
+		    "libraries past it cannot be symbolized)",
+		    (unsigned long long)r->b.maps.cut_lineno);
+	else if (r->head[i] <= r->held[i]) {
 		if (r->maps || !r->cut_line)
 			return 0;
 		snprintf(msg, sizeof(msg), "sample %zu ends mid-line and no "

@@ -503,6 +503,7 @@ profconv__input_getline(struct pc_input *in, const char **line, size_t *len)
 		    (unsigned long long)in->lineno + 1, PC_MAX_LINE);
 	in->pos += nl != NULL ? *len + 1 : *len;
 	in->lineno++;
+	in->unterminated = nl == NULL;
 	/* As bufio.ScanLines: a CR before the newline, or at the end, goes. */
 	if (*len != 0 && (*line)[*len - 1] == '\r')
 		(*len)--;

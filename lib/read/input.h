@@ -37,6 +37,8 @@ struct pc_input {
 	uint64_t total;			/* decompressed bytes so far */
 	uint64_t max;
 	uint64_t lineno;		/* lines returned so far */
+	bool unterminated;		/* the last line returned ended
+					 * without a newline */
 	profconv_progress_fn progress;	/* source bytes read, of size */
 	void *progress_payload;
 	uint64_t src_done, src_size, src_next;

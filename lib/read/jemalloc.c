@@ -767,6 +767,32 @@ read_body(struct je_reader *r)
 	return rc;
 }
 
+/*
+ * jemalloc ends every dump with its memory map (prof_dump_maps()), each
+ * line with a newline: a dump without one, or whose map ends mid-line,
+ * was cut short.  The profile read is kept, with a warning the command
+ * shows.
+ */
+static int
+check_cut(const struct je_reader *r, struct profconv_profile *prof)
+{
+	char msg[256];
+
+	if (!r->b.maps.seen)
+		snprintf(msg, sizeof(msg), "no memory map follows the %zu "
+		    "sample%s: the dump was cut short (its addresses cannot "
+		    "be symbolized)", profconv_profile_sample_count(prof),
+		    profconv_profile_sample_count(prof) == 1 ? "" : "s");
+	else if (r->b.maps.cut)
+		snprintf(msg, sizeof(msg), "the memory map ends mid-line "
+		    "(line %llu): the dump was cut short (addresses in "
+		    "libraries past it cannot be symbolized)",
+		    (unsigned long long)r->b.maps.cut_lineno);
+	else
+		return 0;
+	return profconv__set_read_warning(prof, msg);
+}
+
 /* pprof's allocator drop_frames (set by finish) plus jemalloc's own. */
 static int
 extend_drop_frames(struct profconv_profile *prof)
@@ -861,6 +887,8 @@ read_jemalloc(struct profconv_profile **out, struct pc_input *in,
 		rc = profconv__legacy_finish(&r.b, out);
 	if (rc == 0)
 		rc = extend_drop_frames(*out);
+	if (rc == 0)
+		rc = check_cut(&r, *out);
 	if (rc < 0) {
 		profconv_profile_free(*out);
 		*out = NULL;

@@ -488,7 +488,10 @@ profconv__maps_parse_rest(struct pc_maps *maps, struct pc_input *in)
 	size_t len;
 	int rc;
 
+	maps->seen = true;
 	while ((rc = profconv__input_getline(in, &line, &len)) == 1) {
+		maps->cut = in->unterminated;
+		maps->cut_lineno = in->lineno;
 		rc = profconv__maps_parse_line(maps, line, len, &kind);
 		if (rc == PROFCONV_EFORMAT) {
 			char msg[256];

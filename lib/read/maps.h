@@ -26,6 +26,10 @@ struct pc_maps {
 	char **vars;			/* name, value, name, value, ... */
 	size_t nvars, vars_cap;
 	uint64_t expanded, lookups;	/* $variable cost so far (bounds.h) */
+	bool seen;			/* a MAPPED_LIBRARIES section was read */
+	bool cut;			/* and its last line had no newline:
+					 * the file was cut inside it */
+	uint64_t cut_lineno;		/* that line's number */
 };
 
 void profconv__maps_free(struct pc_maps *maps);

@@ -264,11 +264,15 @@ choose_type(struct profconv_trend *t, const struct profconv_profile *prof)
 	int k;
 
 	if (t->opts.sample_type != NULL) {
-		k = profconv_profile_sample_type_index(prof, t->opts.sample_type);
+		/* By the name asked for, which a first dump typed
+		 * objects/space has under its other name. */
+		k = type_index(t, prof, t->opts.sample_type);
 		if (k < 0)
 			return profconv__fail(PROFCONV_ENOTFOUND,
 			    "the snapshots have no sample type '%s' in common",
 			    t->opts.sample_type);
+		t->type_key = dup_str(t->opts.sample_type);
+		return t->type_key == NULL ? profconv__nomem() : 0;
 	} else {
 		k = profconv_profile_sample_type_index(prof, "inuse_space");
 		if (k < 0)
@@ -414,9 +418,15 @@ keep_roles(struct profconv_trend *t, struct profconv_profile *prof, size_t k)
 			t->role_snap[r] = k;
 		}
 	}
-	for (r = 0; r < NROLES; r++)
-		if (old[r] != t->role[r])
+	/* Each profile once: one may have held two roles. */
+	for (r = 0; r < NROLES; r++) {
+		size_t q;
+
+		for (q = 0; q < r && old[q] != old[r]; q++)
+			;
+		if (q == r && old[r] != t->role[r])
 			release(t, old[r]);
+	}
 	release(t, prof);
 }
 

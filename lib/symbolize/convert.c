@@ -193,6 +193,8 @@ symbolize_location(struct session *s, uint32_t id, struct sym_map *sm)
 
 	if (b->m->unusable) {
 		s->stats->unusable++;
+		sm->problem = PROFCONV_BINARY_UNUSABLE;
+		sm->unnamed++;
 		return 0;
 	}
 	rc = resolve(s, b, loc->address - sm->bias, &res);
@@ -201,6 +203,8 @@ symbolize_location(struct session *s, uint32_t id, struct sym_map *sm)
 	r = &s->results[res];
 	if (r->n == 0) {
 		s->stats->no_debuginfo++;
+		sm->problem = PROFCONV_BINARY_NO_SYMBOLS;
+		sm->unnamed++;
 		return 0;
 	}
 	sm->flags |= r->flags;
@@ -217,30 +221,42 @@ count_others(struct session *s)
 	const struct pc_location *loc;
 	size_t i;
 
+	struct sym_map *sm;
+
 	for (i = 0; i < s->prof->nlocations; i++) {
 		loc = pc_location(s->prof, (uint32_t)i + 1);
 		st->locations++;
 		if (loc->nlines != 0)
 			st->already_symbolized++;
-		else if (loc->mapping == 0)
-			st->unsymbolizable++;
-		else
-			switch (s->maps[loc->mapping - 1].state) {
-			case MAP_OK:
-				break;
-			case MAP_NO_BINARY:
-				st->no_binary++;
-				break;
-			case MAP_MISMATCH:
-				st->build_id_mismatch++;
-				break;
-			case MAP_UNUSABLE:
-				st->unusable++;
-				break;
-			default:
+		if (loc->nlines != 0 || loc->mapping == 0) {
+			if (loc->nlines == 0)
 				st->unsymbolizable++;
-				break;
-			}
+			continue;
+		}
+		sm = &s->maps[loc->mapping - 1];
+		sm->located++;
+		switch (sm->state) {
+		case MAP_OK:
+			break;
+		case MAP_NO_BINARY:
+			st->no_binary++;
+			sm->problem = PROFCONV_BINARY_MISSING;
+			sm->unnamed++;
+			break;
+		case MAP_MISMATCH:
+			st->build_id_mismatch++;
+			sm->problem = PROFCONV_BINARY_OTHER_BUILD;
+			sm->unnamed++;
+			break;
+		case MAP_UNUSABLE:
+			st->unusable++;
+			sm->problem = PROFCONV_BINARY_UNUSABLE;
+			sm->unnamed++;
+			break;
+		default:
+			st->unsymbolizable++;
+			break;
+		}
 	}
 }
 
@@ -266,6 +282,56 @@ symbolize_batch(struct session *s)
 			return rc;
 	}
 	return 0;
+}
+
+/* Call REPORT for mapping I's problem (or its layout, LAYOUT) unless an
+ * earlier mapping of the same file had it: the sum over all of them. */
+static void
+report_mapping(struct session *s, size_t i, bool layout)
+{
+	struct profconv_binary_report r;
+	const struct pc_mapping *m, *o;
+	const struct sym_map *sm = &s->maps[i], *so;
+	size_t j;
+
+	m = pc_mapping(s->prof, (uint32_t)i + 1);
+	r.path = sm->state == MAP_OK ? s->bins[sm->binary]->found.path :
+	    profconv__pstr(s->prof, m->file);
+	r.problem = layout ? PROFCONV_BINARY_LAYOUT :
+	    (enum profconv_binary_problem)sm->problem;
+	r.locations = 0;
+	for (j = 0; j < s->prof->nmappings; j++) {
+		so = &s->maps[j];
+		o = pc_mapping(s->prof, (uint32_t)j + 1);
+		if (layout ? !so->layout || so->located == 0 :
+		    so->problem != sm->problem || so->unnamed == 0)
+			continue;
+		if (so->state == MAP_OK ? sm->state != MAP_OK ||
+		    so->binary != sm->binary : o->file != m->file)
+			continue;
+		if (j < i)
+			return;		/* reported with mapping J */
+		r.locations += layout ? so->located : so->unnamed;
+	}
+	s->opts->binary_report(&r, s->opts->payload);
+}
+
+/* Tell OPTS->binary_report which files left locations unnamed, and
+ * which do not match their mappings' layout. */
+static void
+report_binaries(struct session *s)
+{
+	size_t i;
+
+	if (s->opts->binary_report == NULL)
+		return;
+	for (i = 0; i < s->prof->nmappings; i++) {
+		if (s->maps[i].state == MAP_OK && s->maps[i].layout &&
+		    s->maps[i].located != 0)
+			report_mapping(s, i, true);
+		if (s->maps[i].unnamed != 0 && s->maps[i].problem != 0)
+			report_mapping(s, i, false);
+	}
 }
 
 int
@@ -300,5 +366,7 @@ profconv__sym_symbolize_locations(struct session *s)
 	for (i = 0; i < s->prof->nmappings; i++)
 		pc_mapping_mut(s->prof, (uint32_t)i + 1)->flags |=
 		    s->maps[i].flags;
+	if (rc == 0)
+		report_binaries(s);
 	return rc;
 }

@@ -489,6 +489,16 @@ profconv__load_bias(const struct pc_elfinfo *info, uint64_t start,
 	return start - offset + ph->offset - ph->vaddr;
 }
 
+bool
+profconv__load_matches(const struct pc_elfinfo *info, uint64_t start,
+    uint64_t limit, uint64_t offset)
+{
+	if (start == 0 && offset == 0 && (limit == 0 || limit == UINT64_MAX))
+		return true;
+	return covered_load(info, offset, limit > start ? limit - start : 1) !=
+	    NULL;
+}
+
 static bool
 has_prefix(const char *s, const char *prefix)
 {

@@ -252,6 +252,8 @@ plan_mapping(struct session *s, uint32_t id)
 	b = s->bins[sm->binary];
 	sm->bias = profconv__load_bias(&b->found.info, m->start, m->limit,
 	    m->offset);
+	sm->layout = !profconv__load_matches(&b->found.info, m->start,
+	    m->limit, m->offset);
 	/* Record what the file says when the profile did not know. */
 	if (m->build_id == 0 && b->found.info.build_id[0] != '\0')
 		return profconv__intern(s->prof, b->found.info.build_id,

@@ -99,6 +99,10 @@ int profconv__elfinfo_read_in(struct pc_elfinfo *info, const char *root,
  */
 uint64_t profconv__load_bias(const struct pc_elfinfo *info, uint64_t start,
     uint64_t limit, uint64_t offset);
+/* Whether some PT_LOAD of INFO holds part of the mapping's file range
+ * (a whole-address-space fake mapping always matches). */
+bool profconv__load_matches(const struct pc_elfinfo *info, uint64_t start,
+    uint64_t limit, uint64_t offset);
 
 /*
  * True when FILE names something that has no symbols on disk, by pprof's

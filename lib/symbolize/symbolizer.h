@@ -137,8 +137,12 @@ struct sym_binary {
 struct sym_map {
 	uint8_t state;
 	uint8_t flags;
+	uint8_t problem;		/* enum profconv_binary_problem, or 0 */
+	bool layout;			/* no PT_LOAD holds the mapping */
 	uint32_t binary;
 	uint64_t bias;
+	size_t unnamed;			/* its locations left without lines */
+	size_t located;			/* its locations looked at */
 };
 
 /* The lines of one unique address: s->rlines[off .. off + n). */

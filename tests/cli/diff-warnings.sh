@@ -3,7 +3,8 @@
 # real programs under tcmalloc's heap profiler (HEAPPROFILE): two dumps
 # of one process given late first (swapped), dumps of two different
 # programs, a dump gperftools cut at 1 MiB, and a dump cut short by a
-# copy (head -c).  Each gets one line on stderr naming the file and the
+# copy (head -c), in its samples or in its memory map; jemalloc dumps cut
+# likewise.  Each gets one line on stderr naming the file and the
 # figures; the right order and a whole dump get none.
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
@@ -109,5 +110,40 @@ grep -Fqx "profconv show: warning: 'cut.heap': sample $(grep -c '@ 0x' cut.heap)
 	fail "a dump cut in its last bucket: $(cat "$TMP/err")"
 run 0 "$PROFCONV" show -s "$whole"
 [ -s "$TMP/err" ] && fail "a whole dump warns: $(cat "$TMP/err")"
+# Inside the memory map: the samples are whole, the map's last line not.
+mapline=$(grep -n '^MAPPED_LIBRARIES:' "$whole" | cut -d: -f1)
+last=$(wc -l <"$whole")
+[ "$last" -gt $((mapline + 2)) ] || fail "'$whole' has a short memory map"
+n=$(head -n $((last - 1)) "$whole" | wc -c)
+head -c $((n + 20)) "$whole" >cut.heap
+run 0 "$PROFCONV" show -s --no-symbolize cut.heap
+expect_err "profconv show: warning: 'cut.heap': the memory map ends mid-line (line $last): the dump was cut short (addresses in libraries past it cannot be symbolized)"
+
+# --- jemalloc: every dump ends with its memory map ------------------------
+libje=$(find_lib libjemalloc.so.2)
+if [ -n "$libje" ]; then
+	mkdir je
+	LD_PRELOAD=$libje MALLOC_CONF="prof:true,prof_final:true,lg_prof_sample:0,prof_prefix:je/je" \
+	    ./leaky 2000 >/dev/null 2>&1 || fail "leaky under jemalloc"
+	set -- je/je.*.heap
+	[ -f "$1" ] || fail "jemalloc wrote no dump"
+	je=$1
+	run 0 "$PROFCONV" show -s --no-symbolize "$je"
+	[ -s "$TMP/err" ] && fail "a whole jemalloc dump warns: $(cat "$TMP/err")"
+	# Cut in its samples (after the second stack's total line).
+	n=$(grep -n '^@' "$je" | sed -n 2p | cut -d: -f1)
+	head -n $((n + 1)) "$je" >cut.heap
+	samples=$(grep -c '^@' cut.heap)
+	run 0 "$PROFCONV" show -s --no-symbolize cut.heap
+	expect_err "profconv show: warning: 'cut.heap': no memory map follows the $samples samples: the dump was cut short (its addresses cannot be symbolized)"
+	# Cut in its memory map.
+	last=$(wc -l <"$je")
+	n=$(head -n $((last - 1)) "$je" | wc -c)
+	head -c $((n + 12)) "$je" >cut.heap
+	run 0 "$PROFCONV" show -s --no-symbolize cut.heap
+	expect_err "profconv show: warning: 'cut.heap': the memory map ends mid-line (line $last): the dump was cut short (addresses in libraries past it cannot be symbolized)"
+else
+	echo "no libjemalloc.so.2: jemalloc cuts not tried" >&2
+fi
 
 finish

@@ -60,7 +60,8 @@ printf 'heap profile: 1: 8 [ 1: 8] @ heapprofile\n1: 8 [ 1: 8] @ 0x401000\n\nMAP
 	"$bad" >"$TMP/warn.heap"
 run 0 "$PROFCONV" show --summary "$TMP/warn.heap"
 cat -v "$TMP/err" | cmp -s - "$TMP/err" || fail "warning sends control characters: $(cat -v "$TMP/err")"
-expect_err "profconv show: warning: '$TMP/bin\\x1b]0;pwned\\x07x' is not an ELF file"
+expect_err "profconv show: warning: '$TMP/bin\\x1b]0;pwned\\x07x' is not an ELF file
+profconv show: warning: 1 of 1 locations have no name: 1 in '$TMP/bin\\x1b]0;pwned\\x07x' (not a usable ELF file); --search-path, --sysroot or --debuginfo-path say where to look"
 
 # Item 10: whitespace Perl's \s matches, before a trailing number, made
 # flamegraph.pl read a second count (a differential line): every one is
