@@ -16,6 +16,7 @@ enum { DIFF_SAME = 0, DIFF_DIFFERENT = 1, DIFF_TROUBLE = 2 };
 
 static const char usage_text[] =
 	"usage: profdiff [options] BASE CUR\n"
+	"       profdiff [options] --still-at LATER BASE CUR\n"
 	"\n"
 	"Compare two profiles (any formats profconv reads): print a table of\n"
 	"what changed from BASE to CUR, per function, line or stack.  Heap\n"
@@ -25,7 +26,8 @@ static const char usage_text[] =
 	"and stacks profconv show --summary and profflame show.\n"
 	"\n";
 
-enum { OPT_BYTES = 256, OPT_BY, OPT_SORT, OPT_JSON, OPT_DIFF_BASE };
+enum { OPT_BYTES = 256, OPT_BY, OPT_SORT, OPT_JSON, OPT_DIFF_BASE,
+	OPT_STILL_AT };
 
 static const struct cmd_opt opts[] = {
 	{ "output", 'o', required_argument, CMD_OWN,
@@ -52,6 +54,9 @@ static const struct cmd_opt opts[] = {
 	  "      --bytes           exact numbers instead of KiB/MiB/GiB\n" },
 	{ "json", OPT_JSON, no_argument, CMD_OWN,
 	  "      --json            print the comparison as JSON instead\n" },
+	{ "still-at", OPT_STILL_AT, required_argument, CMD_OWN,
+	  "      --still-at LATER  per row, what grew from BASE to CUR and is\n"
+	  "                        still held in the later dump LATER\n" },
 	/* Not the input group's --quiet: this one prints no table either. */
 	{ "quiet", 'q', no_argument, CMD_OWN,
 	  "  -q, --quiet           print no table (nor progress); only the exit\n"
@@ -78,6 +83,7 @@ struct diff_args {
 	const char *out_path;
 	bool normalize, quiet, json;
 	bool diff_base;		/* -o in pprof's -diff_base form */
+	const char *still_at;	/* --still-at LATER */
 };
 
 /* One of profdiff's own options, C, into A; false after a usage
@@ -120,6 +126,9 @@ own_option(struct diff_args *a, int c)
 		a->quiet = true;
 		cmd_quiet = true;
 		break;
+	case OPT_STILL_AT:
+		a->still_at = optarg;
+		break;
 	}
 	return true;
 }
@@ -145,8 +154,56 @@ parse_args(int argc, char **argv, struct diff_args *a)
 		    "--diff-base writes both profiles whole: not with --leaks");
 		return DIFF_TROUBLE;
 	}
+	if (a->still_at != NULL && (a->out_path != NULL || a->diff.leaks ||
+	    a->normalize || a->table.sort != NULL)) {
+		cmd_usage_error("--still-at takes none of -o, --leaks, "
+		    "--normalize and --sort");
+		return DIFF_TROUBLE;
+	}
 	a->view.view.jobs = cmd_jobs();
 	return DIFF_SAME;
+}
+
+/*
+ * --still-at LATER: BASE, CUR and LATER, made comparable, and per row
+ * what grew from BASE to CUR and is still held at LATER.  Exit 1 when
+ * something is, 0 when nothing, 2 on trouble.
+ */
+static int
+still_at(struct diff_args *a, char *base, char *cur)
+{
+	char *paths[3] = { base, cur, (char *)a->still_at };
+	struct profconv_profile *in[3] = { NULL, NULL, NULL };
+	struct profconv_retention *ret = NULL;
+	int i, rc, status = DIFF_TROUBLE;
+
+	for (i = 0; i < 3; i++)
+		if (cmd_load_profile(&a->view, paths[i], &in[i]) != EXIT_OK)
+			goto out;
+	if (profconv_profiles_compatibilize(in, 3) < 0 ||
+	    profconv_retention_new(&ret, in[0], in[1], in[2], &a->diff) < 0) {
+		cmd_error("cannot compare '%s', '%s' and '%s': %s", base, cur,
+		    a->still_at, profconv_errmsg());
+		goto out;
+	}
+	if (!a->quiet) {
+		rc = a->json ? profconv_retention_write_json(ret, stdout,
+		    &a->table) : profconv_retention_print(ret, stdout,
+		    &a->table);
+		if (rc < 0 && rc != PROFCONV_EIO) {
+			cmd_error("%s", profconv_errmsg());
+			goto out;
+		}
+		if (rc < 0 && cmd_write_failed("-", rc, errno, NULL) != EXIT_OK)
+			goto out;
+	}
+	status = profconv_retention_held(ret) != 0 ? DIFF_DIFFERENT :
+	    DIFF_SAME;
+out:
+	profconv_retention_free(ret);
+	for (i = 0; i < 3; i++)
+		profconv_profile_free(in[i]);
+	return cmd_close_stdout(EXIT_OK) != EXIT_OK ? DIFF_TROUBLE : status;
 }
 
 int
@@ -154,7 +211,7 @@ main(int argc, char **argv)
 {
 	struct diff_args a = { PROFCONV_DIFF_OPTIONS_INIT,
 		PROFCONV_DIFF_PRINT_OPTIONS_INIT, CMD_VIEW_INIT, NULL, false,
-		false, false, false };
+		false, false, false, NULL };
 	struct profconv_profile *in[2] = { NULL, NULL };
 	struct profconv_diff *diff = NULL;
 	struct profconv_profile *pprof_diff = NULL;
@@ -172,6 +229,8 @@ main(int argc, char **argv)
 	a.diff.warn = cmd_warn_fn;
 	a.diff.base_name = argv[optind];
 	a.diff.cur_name = argv[optind + 1];
+	if (a.still_at != NULL)
+		return still_at(&a, argv[optind], argv[optind + 1]);
 	for (i = 0; i < 2; i++)
 		if (cmd_load_profile(&a.view, argv[optind + i], &in[i]) !=
 		    EXIT_OK)

@@ -992,6 +992,41 @@ int profconv_diff_write_json(const struct profconv_diff *diff, FILE *fp,
     const struct profconv_diff_print_options *opts);
 
 /*
+ * Retention across three dumps of one process taken in the order BASE,
+ * CUR, LATER, with the same sample types (profdiff --still-at): per row
+ * (function, line or stack, as OPTS->by and OPTS->view say; the other
+ * options are not used), what grew from BASE to CUR and is still held at
+ * LATER, max(0, min(CUR - BASE, LATER - BASE)), for the in-use object
+ * count and bytes (inuse_objects/inuse_space, or objects/space), or the
+ * default sample type of other profiles.  Dumps count rows, not objects:
+ * a row whose objects from BASE..CUR were freed and replaced by as many
+ * newer ones looks retained.  The inputs may be freed afterwards.
+ * Errors: PROFCONV_EINVAL (different sample types, bad options),
+ * PROFCONV_ENOMEM.
+ */
+struct profconv_retention;	/* opaque */
+int profconv_retention_new(struct profconv_retention **out,
+    const struct profconv_profile *base, const struct profconv_profile *cur,
+    const struct profconv_profile *later,
+    const struct profconv_diff_options *opts);
+void profconv_retention_free(struct profconv_retention *retention);
+/* How many rows still hold something they grew.  Cannot fail. */
+size_t profconv_retention_held(const struct profconv_retention *retention);
+/*
+ * Print the rows that grew from BASE to CUR, most still held first, then
+ * most grown: per followed type, Grew (CUR - BASE), Later (LATER - BASE)
+ * and Held (still held); a TOTAL row sums the rows.  OPTS: top and
+ * exact; a sort column is PROFCONV_EINVAL.  The JSON has "rows" (name,
+ * "values": per type base, cur, later, grew, later_delta, still_held),
+ * "total" and "rows_held".  Errors: PROFCONV_EINVAL, PROFCONV_EIO.
+ */
+int profconv_retention_print(const struct profconv_retention *retention,
+    FILE *fp, const struct profconv_diff_print_options *opts);
+int profconv_retention_write_json(
+    const struct profconv_retention *retention, FILE *fp,
+    const struct profconv_diff_print_options *opts);
+
+/*
  * The leak view of a delta profile: keep only the samples that grew,
  * by one definition everywhere: in-use objects or bytes went up
  * (inuse_objects/inuse_space, or objects/space); in profiles without
@@ -1009,19 +1044,40 @@ int profconv_profile_keep_growth(struct profconv_profile *prof);
  * value of one sample type (in-use bytes for heap profiles) is followed
  * from the first snapshot to the last.
  *
- * The suspect rule.  With N snapshots there are N - 1 intervals.  A row
- * is a suspect when all of these hold:
- *   - it grew (its value went up) in at least min_grew_fraction of the
- *     intervals, rounded up (default 0.8: 8 of 9, 4 of 4, 1 of 1);
- *   - from the third snapshot on, its value is always above its value in
- *     the first snapshot (the first interval may be flat: a leak that
- *     starts late; no later value may come back down to the start);
- *   - the least-squares slope of its values per snapshot is positive;
- *   - it grew, last minus first, by at least min_growth (bytes, default
- *     4096) and by at least min_growth_share (default 0.01) of the growth
- *     of the whole view's total, when that grew.
- * So a steady or slow leak is a suspect; memory that grows and is freed,
- * a sawtooth, and a cache filled once and then flat are not.
+ * Verdicts.  A row's values v1..vN over N snapshots (N - 1 intervals).
+ * The noise floor F is min_growth, or the profile's sampling period in
+ * bytes when larger (jemalloc's 2^lg_prof_sample, Go's MemProfileRate).
+ * A swing is a move of at least D = max(F, (max - min) / 2): a rise from
+ * the lowest value since the last swing, or a fall from the highest.
+ * The first of these that holds is the verdict:
+ *   1. stable: max - min < F;
+ *   2. freed-at-exit: N >= 3, vN - v1 < F, and v1..v(N-1) pass the leak
+ *      test (a leak until the last snapshot, gone in it: jemalloc's .f
+ *      dump, gperftools' dump at exit);
+ *   3. leak: the leak test holds:
+ *      a. vN - v1 >= F;
+ *      b. of the intervals in which the value changed, at least
+ *         min_grew_fraction went up (rounded up);
+ *      c. no fall;
+ *      d. the Theil-Sen slope (median of (vj - vi) / (j - i) over all
+ *         pairs i < j) is positive;
+ *      e. N >= 4: the Mann-Kendall statistic S = sum of sign(vj - vi)
+ *         has a normal score Z = (S - 1) / sqrt(Var S) (ties corrected)
+ *         of at least 1.6449, a rising trend at the one-sided 5% level;
+ *         N <= 3: every interval went up;
+ *      f. it still rises: vN - v(1 + (N - 1) / 2) >= (vN - v1) / 4;
+ *      (c, d and e use at most 256 evenly spread snapshots, the first
+ *      and the last among them);
+ *   4. saturating: one rise and no fall, max - v1 >= F, and the last
+ *      quarter of the snapshots (2 at least) stays at or above
+ *      v1 + (max - v1) / 2 with no trend: its Theil-Sen slope times its
+ *      length is under max(F, (max - v1) / 4);
+ *   5. periodic: three swings or more;
+ *   6. transient: one or two swings, one of them a fall;
+ *   7. stable: anything else.
+ * The leak rows are the suspects.  A row's size never decides: a leak
+ * of a few bytes a snapshot beside a large one is a leak (the rows rank
+ * by growth).  min_growth_share is kept for compatibility and ignored.
  */
 struct profconv_trend_options {
 	unsigned int version;		/* PROFCONV_TREND_OPTIONS_VERSION */
@@ -1032,14 +1088,19 @@ struct profconv_trend_options {
 	const char *sample_type;	/* NULL: inuse_space, else space, else
 					 * the default sample type */
 	int keep_order;			/* snapshots in the order added */
-	double min_grew_fraction;	/* of the intervals; 0..1 */
-	int64_t min_growth;		/* bytes (units of the type) */
-	double min_growth_share;	/* of the total's growth; 0..1 */
+	double min_grew_fraction;	/* of the intervals that moved; 0..1 */
+	int64_t min_growth;		/* noise floor, bytes (units of the
+					 * type) */
+	double min_growth_share;	/* no longer decides anything: the
+					 * rows rank by growth; 0..1 */
+	/* Version 2.  The table's sparklines in Unicode block characters
+	 * (U+2581..U+2588) for a UTF-8 terminal; 0: in ASCII. */
+	int unicode;
 };
-#define PROFCONV_TREND_OPTIONS_VERSION 1
+#define PROFCONV_TREND_OPTIONS_VERSION 2
 #define PROFCONV_TREND_OPTIONS_INIT \
 	{ PROFCONV_TREND_OPTIONS_VERSION, PROFCONV_DIFF_BY_FUNCTION, NULL, \
-	  NULL, 0, 0.8, 4096, 0.01 }
+	  NULL, 0, 0.8, 4096, 0.01, 0 }
 
 struct profconv_trend;	/* opaque */
 
@@ -1055,8 +1116,15 @@ void profconv_trend_free(struct profconv_trend *trend);
 
 /*
  * Add snapshot PROF, named NAME (its file; copied).  TREND takes PROF,
- * even on failure.  Errors: PROFCONV_EINVAL (no TREND or no PROF, or
- * after profconv_trend_run()), PROFCONV_ENOMEM.
+ * even on failure.  A series is one process: a snapshot whose name is a
+ * jemalloc or gperftools dump of another process than the first
+ * snapshot's (PREFIX.PID.SEQ.KIND.heap with another PID,
+ * PREFIX.NNNN.heap with another PREFIX, so PREFIX_PID for a forked
+ * child), or whose first mapping is another file, is refused.  Names
+ * ending .u.heap/.uN.heap and .f.heap mark jemalloc's high-water and
+ * final dumps.  Errors: PROFCONV_EINVAL (no TREND or no PROF, after
+ * profconv_trend_run(), or another process), PROFCONV_ENOTFOUND (no
+ * such sample type), the errors of profconv_view_new(), PROFCONV_ENOMEM.
  */
 int profconv_trend_add(struct profconv_trend *trend,
     struct profconv_profile *prof, const char *name);
@@ -1067,7 +1135,10 @@ int profconv_trend_add(struct profconv_trend *trend,
  * "x.m10"; as added with keep_order), make their sample types comparable
  * (profconv_profiles_compatibilize()), group their stacks into rows and
  * give every row its statistics and verdict.  Rows come suspects first,
- * then by growth (largest first), then by name.
+ * then by growth (largest first), then by name.  Each snapshot is reduced
+ * to its value per row when added and its profile freed, but for the
+ * ones that may turn out first or last (kept for
+ * profconv_trend_suspects()): memory grows with rows times snapshots.
  * Errors: PROFCONV_EINVAL (fewer than 2 snapshots, or run twice),
  * PROFCONV_ENOTFOUND (no such sample type), the errors of
  * profconv_profiles_compatibilize() and profconv_view_new().
@@ -1081,7 +1152,30 @@ struct profconv_trend_snapshot {
 	int64_t inuse_bytes;		/* total of the chosen type */
 	int64_t inuse_objects;		/* total of inuse_objects/objects;
 					 * -1 when the profile has none */
+	/* jemalloc's dump kind, from a name prefix.PID.SEQ.KIND.heap: */
+	int high_water;			/* .u: a new high-water mark
+					 * (prof_gdump) */
+	int final;			/* .f: the dump at exit (prof_final) */
 };
+
+/*
+ * What a row's series of values looks like (the rule is described at
+ * profconv_trend_options).  Only PROFCONV_TREND_LEAK rows are suspects.
+ */
+enum profconv_trend_verdict {
+	PROFCONV_TREND_STABLE,		/* no trend: flat, or noise */
+	PROFCONV_TREND_LEAK,		/* grew steadily and still grows */
+	PROFCONV_TREND_SATURATING,	/* grew, then flat at a cap */
+	PROFCONV_TREND_PERIODIC,	/* comes and goes (sawtooth) */
+	PROFCONV_TREND_TRANSIENT,	/* grew, then came back down */
+	PROFCONV_TREND_FREED_AT_EXIT	/* grew, gone in the final dump */
+};
+
+/*
+ * The name of VERDICT: "stable", "leak", "saturating", "periodic",
+ * "transient", "freed-at-exit"; "?" for a value out of range.
+ */
+const char *profconv_trend_verdict_name(enum profconv_trend_verdict verdict);
 
 /* One row of a run analysis.  VALUES has one entry per snapshot; it is
  * valid until the next call of profconv_trend_row(). */
@@ -1091,8 +1185,9 @@ struct profconv_trend_row {
 	double slope_bytes;		/* per snapshot, least squares */
 	size_t grew_intervals;
 	size_t intervals;		/* snapshots - 1 */
-	int suspect;
+	int suspect;			/* verdict == PROFCONV_TREND_LEAK */
 	const int64_t *values;
+	enum profconv_trend_verdict verdict;
 };
 
 size_t profconv_trend_snapshot_count(const struct profconv_trend *trend);
@@ -1107,9 +1202,12 @@ int profconv_trend_row(const struct profconv_trend *trend, size_t i,
     struct profconv_trend_row *out);
 
 /*
- * Print the analysis as a table: a line per snapshot, then per row the
- * first, last, growth, slope, grown intervals and verdict; TOP rows at
- * most (0: all); EXACT: numbers in units, not KiB/MiB/GiB.
+ * Print the analysis as a table: a line per snapshot (tagged [peak],
+ * [high-water], [final]), then per row the first, last, growth, slope,
+ * grown intervals, verdict and a sparkline of its values (at most 16
+ * characters: the first and the last snapshot, each between the largest
+ * of its share; ASCII, or Unicode blocks with the option unicode); TOP
+ * rows at most (0: all); EXACT: numbers in units, not KiB/MiB/GiB.
  * Errors: PROFCONV_EINVAL (not run), PROFCONV_EIO.
  */
 int profconv_trend_print(const struct profconv_trend *trend, FILE *fp,
@@ -1117,9 +1215,11 @@ int profconv_trend_print(const struct profconv_trend *trend, FILE *fp,
 
 /*
  * Write the analysis as one JSON object: "snapshots" (file, inuse_bytes,
- * inuse_objects, time_nanos), "rows" (name, first_bytes, last_bytes,
- * growth_bytes, slope_bytes, grew_intervals, intervals, suspect, values)
- * and the rule's settings.  Errors: PROFCONV_EINVAL (not run),
+ * inuse_objects, time_nanos, high_water, final), "peak_snapshot" (its
+ * index), "rows" (name, first_bytes, last_bytes, growth_bytes,
+ * slope_bytes, grew_intervals, intervals, verdict, suspect,
+ * theil_sen_slope, mann_kendall_z, values) and the rule's settings
+ * (with the noise floor used).  Errors: PROFCONV_EINVAL (not run),
  * PROFCONV_EIO.
  */
 int profconv_trend_write_json(const struct profconv_trend *trend, FILE *fp);
