@@ -13,6 +13,8 @@
  * its first sampled line) to 5 lines after its last sampled one, cut at
  * the end of the file; the total is the sum of the samples' magnitudes
  * before focus and ignore, or with a base, the base's.  With a base every value is CUR - BASE.
+ * The sign of a base's samples, the totals and the reference come from
+ * the rules every comparison shares (view/delta.c).
  */
 
 #include "config.h"
@@ -28,6 +30,7 @@
 #include "base/bounds.h"
 #include "model/model.h"
 #include "report/list.h"
+#include "view/delta.h"
 #include "view/view.h"
 #include "write/write.h"
 
@@ -50,7 +53,7 @@ struct lister {
 	size_t nnodes, nodes_cap;
 	struct pc_keymap keys;	/* (parent, frame text) -> node + 1 */
 	size_t stamp;
-	int64_t total_cur, total_base;
+	struct pc_delta_scale scale;	/* totals and reference */
 	struct pc_sources *sources;
 	struct pc_listing out;
 	char **displays;	/* per node: its file as displayed */
@@ -257,24 +260,6 @@ matches(struct lister *l, const struct profconv_view *view, uint8_t *match,
 }
 
 /*
- * pprof's total: the magnitudes of every sample's value TI added up,
- * before focus and ignore (pprof applies them after it makes the report,
- * unless asked for relative percentages).
- */
-static int64_t
-profile_total(const struct profconv_profile *prof, size_t ti)
-{
-	int64_t t = 0, v;
-	size_t i;
-
-	for (i = 0; i < prof->nsamples; i++) {
-		v = pc_sample_values(prof, i)[ti];
-		pc_add_sat(&t, v < 0 ? (v == INT64_MIN ? INT64_MAX : -v) : v);
-	}
-	return t;
-}
-
-/*
  * A profile as the listing sees it: its line view (frames per function
  * and line, inline marks) and, when focus or ignore filter it, each
  * stack's value of the samples they keep.
@@ -285,9 +270,10 @@ struct lview {
 	size_t ti;
 };
 
-/* Add L's stacks, value slot TI times SIGN. */
+/* Add L's stacks, value slot TI, as a base's part of the change when
+ * FROM_BASE. */
 static int
-add_view(struct lister *l, const struct lview *lv, int sign)
+add_view(struct lister *l, const struct lview *lv, bool from_base)
 {
 	const struct profconv_view *view = lv->v;
 	size_t ti = lv->ti;
@@ -309,8 +295,7 @@ add_view(struct lister *l, const struct lview *lv, int sign)
 		v = lv->vals != NULL ? lv->vals[i] : st.values[ti];
 		if (v == 0)
 			continue;
-		if (sign < 0)
-			v = v == INT64_MIN ? INT64_MAX : -v;
+		v = profconv__delta_part(v, from_base);
 		marks = profconv__view_stack_inline(view, i);
 		l->stamp++;
 		for (j = 0; rc == 0 && j < st.nframes; j++) {
@@ -782,17 +767,17 @@ profconv_list_write(const struct profconv_profile *cur,
 	if (rc == 0 && base != NULL)
 		rc = list_view(base, &o, &vb);
 	if (rc == 0)
-		rc = add_view(&l, &vc, 1);
+		rc = add_view(&l, &vc, false);
 	if (rc == 0 && vb.v != NULL)
-		rc = add_view(&l, &vb, -1);
-	if (rc == 0) {
-		l.total_cur = profile_total(cur, vc.ti);
-		l.total_base = base != NULL ? profile_total(base, vb.ti) : 0;
-	}
+		rc = add_view(&l, &vb, true);
+	if (rc == 0)
+		profconv__delta_scale(&l.scale, base != NULL ?
+		    profconv__delta_total(base, vb.ti) : 0,
+		    profconv__delta_total(cur, vc.ti), 0);
 	if (rc == 0)
 		rc = profconv__sources_new(&l.sources, &o);
 	if (rc == 0) {
-		l.out.total = l.total_base > 0 ? l.total_base : l.total_cur;
+		l.out.total = l.scale.reference;
 		l.out.unit = profconv__pstr(cur,
 		    cur->sample_types[vc.ti].unit);
 		l.out.type = profconv__pstr(cur,

@@ -39,6 +39,27 @@ profconv__delta(int64_t base, int64_t cur)
 	return pc_sub_sat(cur, base);
 }
 
+int64_t
+profconv__delta_part(int64_t v, bool from_base)
+{
+	return from_base ? pc_sub_sat(0, v) : v;
+}
+
+int64_t
+profconv__delta_total(const struct profconv_profile *prof, size_t type)
+{
+	size_t i, nt = prof->nsample_types;
+	int64_t sum = 0, v;
+
+	if (type >= nt)
+		return 0;
+	for (i = 0; i < prof->nsamples; i++) {
+		v = prof->values[i * nt + type];
+		pc_add_sat(&sum, v < 0 ? pc_sub_sat(0, v) : v);
+	}
+	return sum;
+}
+
 enum pc_change
 profconv__delta_change(const struct pc_delta_scale *s, int64_t delta,
     int64_t base, int64_t cur)

@@ -14,6 +14,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "model/model.h"
+
 /* Which way a quantity changed. */
 enum pc_change {
 	PC_SAME = 0,		/* no change, or one under the noise floor */
@@ -40,6 +42,23 @@ void profconv__delta_scale(struct pc_delta_scale *s, int64_t base_total,
 
 /* CUR - BASE, saturating at the int64 bounds. */
 int64_t profconv__delta(int64_t base, int64_t cur);
+
+/*
+ * The part of a change that one sample holding V brings: V when the
+ * sample is CUR's, -V when it is BASE's (FROM_BASE; saturating), so that
+ * the parts of a frame's samples add up to profconv__delta() of its
+ * base and current values.  This is how pprof's -diff_base adds a base.
+ */
+int64_t profconv__delta_part(int64_t v, bool from_base);
+
+/*
+ * A profile's total as pprof's reports take it (computeTotal): |value|
+ * of sample type TYPE added up over every sample of PROF, before focus
+ * and ignore; saturating.  Given for both profiles to
+ * profconv__delta_scale(), its reference is pprof's 100%.  Cannot fail.
+ */
+int64_t profconv__delta_total(const struct profconv_profile *prof,
+    size_t type);
 
 /*
  * How a thing that held BASE before and CUR after changed, judged by the

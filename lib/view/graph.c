@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "base/base.h"
+#include "view/delta.h"
 #include "view/graph.h"
 #include "view/view.h"
 
@@ -91,6 +92,7 @@ struct pc_graph_build {
 
 	/* One build. */
 	int64_t *flat, *cum;
+	int64_t *cum_base;	/* key -> the base's part of cum, negated */
 	size_t *stamp;		/* key -> sample + 1 that last counted it */
 	uint32_t *touched;	/* keys counted, in order */
 	size_t ntouched;
@@ -576,7 +578,7 @@ add_samples(struct pc_graph_build *b, const struct profconv_view *v, int vi,
 		gs.inl = profconv__view_stack_inline(v, st - 1);
 		gs.nframes = (uint32_t)stack.nframes;
 		gs.view = (uint8_t)vi;
-		gs.w = vi == 0 ? w : (w == INT64_MIN ? INT64_MAX : -w);
+		gs.w = profconv__delta_part(w, vi == 1);
 		rc = sample_group(b, prof, pc_sample(prof, si), &gs.group);
 		if (rc == 0)
 			rc = sample_nums(b, prof, pc_sample(prof, si), &gs);
@@ -598,7 +600,7 @@ reset(struct pc_graph_build *b)
 	for (i = 0; i < b->ntouched; i++) {
 		uint32_t k = b->touched[i];
 
-		b->flat[k] = b->cum[k] = 0;
+		b->flat[k] = b->cum[k] = b->cum_base[k] = 0;
 		b->stamp[k] = 0;
 	}
 	b->ntouched = 0;
@@ -643,6 +645,8 @@ add_to_node(struct pc_graph_build *b, uint32_t k, const struct gsample *s,
 	int rc = 0;
 
 	pc_add_sat(flat ? &b->flat[k] : &b->cum[k], s->w);
+	if (!flat && s->view == 1)
+		pc_add_sat(&b->cum_base[k], s->w);
 	if (*b->groups[s->group] != '\0')
 		rc = tag_add(b, k, false, s->group, s->group, 0, s->w, flat);
 	for (i = 0; rc == 0 && i < s->nnum; i++) {
@@ -1077,6 +1081,7 @@ alloc_build(struct pc_graph_build *b)
 		d += b->gsamples[i].nframes;
 	b->flat = calloc(n, sizeof(*b->flat));
 	b->cum = calloc(n, sizeof(*b->cum));
+	b->cum_base = calloc(n, sizeof(*b->cum_base));
 	b->stamp = calloc(n, sizeof(*b->stamp));
 	b->touched = malloc(n * sizeof(*b->touched));
 	b->nodes = malloc(n * sizeof(*b->nodes));
@@ -1086,7 +1091,8 @@ alloc_build(struct pc_graph_build *b)
 	b->in = malloc((d + 1) * sizeof(*b->in));
 	b->out = malloc((d + 1) * sizeof(*b->out));
 	b->pos = calloc(n, sizeof(*b->pos));
-	if (b->flat == NULL || b->cum == NULL || b->stamp == NULL ||
+	if (b->flat == NULL || b->cum == NULL || b->cum_base == NULL ||
+	    b->stamp == NULL ||
 	    b->touched == NULL || b->nodes == NULL || b->score == NULL ||
 	    b->in_off == NULL || b->out_off == NULL || b->in == NULL ||
 	    b->out == NULL || b->pos == NULL)
@@ -1206,6 +1212,12 @@ result(struct pc_graph *g, struct pc_graph_build *b)
 		gn->printable = b->keys[k].printable;
 		gn->flat = b->flat[k];
 		gn->cum = b->cum[k];
+		/* What the node held before and after, and how it changed,
+		 * by the rules every comparison shares. */
+		gn->base = pc_sub_sat(0, b->cum_base[k]);
+		gn->cur = pc_sub_sat(b->cum[k], b->cum_base[k]);
+		gn->change = profconv__delta_change(&g->scale, gn->cum,
+		    gn->base, gn->cur);
 		gn->tag_off = g->ntags;
 		for (t = first[k]; t < b->ntags && b->tags[t].key == k; t++) {
 			const struct btag *bt = &b->tags[t];
@@ -1224,34 +1236,17 @@ result(struct pc_graph *g, struct pc_graph_build *b)
 	return 0;
 }
 
-/* The sum of |value| of type TYPE over PROF's samples, focus and ignore
- * or not. */
-static int64_t
-sum_abs(const struct profconv_profile *prof, size_t type)
-{
-	size_t i, nt = prof->nsample_types;
-	int64_t sum = 0;
-
-	for (i = 0; i < prof->nsamples; i++)
-		pc_add_sat(&sum, abs64(prof->values[i * nt + type]));
-	return sum;
-}
-
 /* pprof's computeTotal, taken before focus and ignore apply (pprof's
- * default, percentages of the whole profile): the sum of |value|, of
- * the base's samples in a diff. */
-static int64_t
-report_total(const struct profconv_view *cur, const struct profconv_view *base,
-    const struct pc_graph_options *o)
+ * default, percentages of the whole profile): the reference of the
+ * rules every comparison shares, the base's total in a diff. */
+static void
+report_scale(struct pc_graph *g, const struct profconv_view *cur,
+    const struct profconv_view *base, const struct pc_graph_options *o)
 {
-	int64_t all = sum_abs(profconv_view_profile(cur), o->type), b = 0;
-
-	if (base != NULL)
-		b = sum_abs(profconv_view_profile(base), o->base_type);
-	if (b > 0)
-		return b;
-	pc_add_sat(&all, b);
-	return all;
+	profconv__delta_scale(&g->scale, base == NULL ? 0 :
+	    profconv__delta_total(profconv_view_profile(base), o->base_type),
+	    profconv__delta_total(profconv_view_profile(cur), o->type), 0);
+	g->total = g->scale.reference;
 }
 
 int
@@ -1287,7 +1282,7 @@ profconv__graph_new(struct pc_graph **out, const struct profconv_view *cur,
 	if (rc == 0)
 		rc = alloc_build(b);
 	if (rc == 0) {
-		g->total = report_total(cur, base, o);
+		report_scale(g, cur, base, o);
 		rc = trimmed(g, b, o);
 	}
 	if (rc == 0)
@@ -1327,6 +1322,7 @@ profconv__graph_free(struct pc_graph *g)
 		free(b->nums);
 		free(b->flat);
 		free(b->cum);
+		free(b->cum_base);
 		free(b->stamp);
 		free(b->touched);
 		free(b->edges);

@@ -9,6 +9,7 @@
 #define PROFCONV_VIEW_GRAPH_H
 
 #include "model/model.h"
+#include "view/delta.h"
 
 /* A node: one function (or function and line) of the view. */
 struct pc_gnode {
@@ -18,7 +19,9 @@ struct pc_gnode {
 	int64_t line;		/* its line (line granularity), else 0 */
 	const char *objfile;	/* module base name when name is "", or "" */
 	const char *printable;	/* pprof's PrintableName: name, file:line */
-	int64_t flat, cum;
+	int64_t flat, cum;	/* in a diff: CUR - BASE */
+	int64_t base, cur;	/* cum's two sides in a diff (base 0 else) */
+	enum pc_change change;	/* how cum changed (view/delta.h) */
 	size_t tag_off, ntags;	/* its tags in the graph's tags */
 	bool has_out;		/* it has out edges */
 };
@@ -56,7 +59,10 @@ struct pc_graph {
 	size_t nedges;
 	struct pc_gtag *tags;	/* by node */
 	size_t ntags;
-	int64_t total;		/* pprof's report total (of BASE in a diff) */
+	/* The rules of the change in a diff (view/delta.h): the totals
+	 * and pprof's reference, of BASE in a diff. */
+	struct pc_delta_scale scale;
+	int64_t total;		/* pprof's report total: scale.reference */
 	size_t orig_count;	/* nodes above the node cutoff */
 	size_t dropped_nodes, dropped_edges;
 	const char *unit;	/* the sample type's unit, lower case */
