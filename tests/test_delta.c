@@ -14,6 +14,8 @@
 
 #include "view/delta.h"
 
+#include <profconv.h>
+
 Test(delta, reference_is_the_base_total_else_the_current)
 {
 	struct pc_delta_scale s;
@@ -71,4 +73,49 @@ Test(delta, saturates_and_names)
 	cr_expect(eq(str, (char *)profconv__change_name(PC_NEW), "new"));
 	cr_expect(eq(str, (char *)profconv__change_name((enum pc_change)42),
 	    "same"));
+}
+
+/* A base's samples count negated, so the parts add up to the change. */
+Test(delta, parts_of_a_change)
+{
+	int64_t sum = 0;
+
+	cr_expect(eq(i64, profconv__delta_part(7, false), 7));
+	cr_expect(eq(i64, profconv__delta_part(7, true), -7));
+	cr_expect(eq(i64, profconv__delta_part(-7, true), 7));
+	cr_expect(eq(i64, profconv__delta_part(INT64_MIN, true), INT64_MAX));
+	/* base 30 + 20, cur 45: -50 + 45 = profconv__delta(50, 45). */
+	sum += profconv__delta_part(30, true);
+	sum += profconv__delta_part(20, true);
+	sum += profconv__delta_part(45, false);
+	cr_expect(eq(i64, sum, profconv__delta(50, 45)));
+}
+
+/* pprof's computeTotal: the magnitudes of one sample type, saturating. */
+Test(delta, profile_total_of_magnitudes)
+{
+	struct profconv_profile *p = NULL;
+	uint32_t loc = 0;
+	int64_t v[2];
+
+	cr_assert(eq(int, profconv_profile_new(&p), 0));
+	profconv_profile_add_sample_type(p, "objects", "count");
+	profconv_profile_add_sample_type(p, "space", "bytes");
+	cr_assert(eq(int, profconv_profile_add_location(p, 0, 0x10, NULL, 0,
+	    0, &loc), 0));
+	v[0] = 3, v[1] = -40;
+	cr_assert(eq(int, profconv_profile_add_sample(p, &loc, 1, v, NULL, 0),
+	    0));
+	v[0] = -2, v[1] = 100;
+	cr_assert(eq(int, profconv_profile_add_sample(p, &loc, 1, v, NULL, 0),
+	    0));
+	cr_expect(eq(i64, profconv__delta_total(p, 0), 5));
+	cr_expect(eq(i64, profconv__delta_total(p, 1), 140));
+	cr_expect(eq(i64, profconv__delta_total(p, 2), 0));	/* no such type */
+	v[0] = INT64_MIN, v[1] = INT64_MAX;
+	cr_assert(eq(int, profconv_profile_add_sample(p, &loc, 1, v, NULL, 0),
+	    0));
+	cr_expect(eq(i64, profconv__delta_total(p, 0), INT64_MAX));
+	cr_expect(eq(i64, profconv__delta_total(p, 1), INT64_MAX));
+	profconv_profile_free(p);
 }
