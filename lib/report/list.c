@@ -29,6 +29,7 @@
 #include "base/base.h"
 #include "base/bounds.h"
 #include "model/model.h"
+#include "view/graph.h"
 #include "report/list.h"
 #include "view/delta.h"
 #include "view/view.h"
@@ -59,127 +60,18 @@ struct lister {
 	char **displays;	/* per node: its file as displayed */
 };
 
-/* --- pprof's numbers (internal/measurement) -------------------------------- */
-
-struct unitdef {
-	const char *name;
-	const char *aliases[4];
-	double factor;
-};
-
-static const struct unitdef bytes_units[] = {
-	{ "B", { "b", "byte" }, 1 },
-	{ "kB", { "kb", "kbyte", "kilobyte" }, 1024.0 },
-	{ "MB", { "mb", "mbyte", "megabyte" }, 1048576.0 },
-	{ "GB", { "gb", "gbyte", "gigabyte" }, 1073741824.0 },
-	{ "TB", { "tb", "tbyte", "terabyte" }, 1099511627776.0 },
-	{ "PB", { "pb", "pbyte", "petabyte" }, 1125899906842624.0 },
-	{ NULL, { NULL }, 0 }
-};
-static const struct unitdef time_units[] = {
-	{ "ns", { "ns", "nanosecond" }, 1 },
-	{ "us", { "\xce\xbcs", "us", "microsecond" }, 1e3 },
-	{ "ms", { "ms", "millisecond" }, 1e6 },
-	{ "s", { "s", "sec", "second" }, 1e9 },
-	{ "hrs", { "hour", "hr" }, 3600e9 },
-	{ NULL, { NULL }, 0 }
-};
-
-/* The unit UNIT names in TABLE, as pprof's sniffUnit: lower case, a
- * plural 's' dropped from names longer than 2. */
-static const struct unitdef *
-sniff(const struct unitdef *table, const char *unit)
-{
-	char low[32];
-	size_t n = strlen(unit), i, k;
-
-	if (n >= sizeof(low))
-		return NULL;
-	for (i = 0; i < n; i++)
-		low[i] = (char)(unit[i] >= 'A' && unit[i] <= 'Z' ?
-		    unit[i] - 'A' + 'a' : unit[i]);
-	if (n > 2 && low[n - 1] == 's')
-		n--;
-	low[n] = '\0';
-	for (i = 0; table[i].name != NULL; i++)
-		for (k = 0; k < 4 && table[i].aliases[k] != NULL; k++)
-			if (strcmp(table[i].aliases[k], low) == 0)
-				return &table[i];
-	return NULL;
-}
-
-/* pprof's Scale(V, UNIT, "minimum") for V >= 0: the largest unit that
- * leaves at least 1, else the table's default (its first for bytes, s
- * for time). */
-static double
-autoscale(int64_t v, const char *unit, const char **out_unit)
-{
-	static const struct unitdef *const tables[] = { bytes_units,
-		time_units };
-	const struct unitdef *from, *t;
-	double x, f;
-	size_t k, i;
-
-	for (k = 0; k < PC_ARRAY_LEN(tables); k++) {
-		t = tables[k];
-		from = sniff(t, unit);
-		if (from == NULL)
-			continue;
-		x = (double)v * from->factor;
-		f = 0;
-		*out_unit = NULL;
-		for (i = 0; t[i].name != NULL; i++)
-			if (t[i].factor >= f && x / t[i].factor >= 1.0) {
-				f = t[i].factor;
-				*out_unit = t[i].name;
-			}
-		if (f != 0)
-			return x / f;
-		/* The default unit: B, or s. */
-		*out_unit = k == 0 ? "B" : "s";
-		return k == 0 ? x : x / 1e9;
-	}
-	*out_unit = "";
-	return (double)v;
-}
+/* --- pprof's numbers: one implementation, view/graph.c's ----------------- */
 
 const char *
 profconv__list_value(char buf[48], int64_t v, const char *unit)
 {
-	const char *u;
-	double x;
-	size_t n;
-
-	/* pprof scales the magnitude (unless negating overflows). */
-	if (v < 0 && v != INT64_MIN)
-		x = -autoscale(-v, unit, &u);
-	else
-		x = autoscale(v, unit, &u);
-	snprintf(buf, 48, "%.2f", x);
-	n = strlen(buf);
-	if (n > 3 && strcmp(buf + n - 3, ".00") == 0)
-		buf[n - 3] = '\0';
-	if (strcmp(buf, "0") == 0 || strcmp(buf, "-0") == 0)
-		return memcpy(buf, "0", 2);
-	n = strlen(buf);
-	snprintf(buf + n, 48 - n, "%s", u);
-	return buf;
+	return profconv__measure_label(buf, 48, v, unit, "minimum");
 }
 
 const char *
 profconv__list_percent(char buf[32], int64_t v, int64_t total)
 {
-	double r = 0;
-
-	if (total != 0)
-		r = fabs((double)v / (double)total) * 100;
-	if (r >= 99.95 && r <= 100.05)
-		snprintf(buf, 32, "  100%%");
-	else if (r >= 1.0)
-		snprintf(buf, 32, "%5.2f%%", r);
-	else
-		snprintf(buf, 32, "%5.2g%%", r);
-	return buf;
+	return profconv__measure_percent_padded(buf, 32, v, total);
 }
 
 /* --- the tree of frames ------------------------------------------------------ */
