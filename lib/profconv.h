@@ -961,10 +961,15 @@ struct profconv_diff_print_options {
 					 * or delta of the default type */
 	size_t top;			/* rows to print; 0: all */
 	int exact;			/* exact numbers, not KiB/MiB */
+	/* Version 2.  Rows by stack: 0, the name first, leaf first and at
+	 * most 60 characters ("leaf < caller < ... < root", the middle
+	 * elided); 1, the whole folded stack (root;...;leaf) last, as the
+	 * JSON has it. */
+	int wide;
 };
-#define PROFCONV_DIFF_PRINT_OPTIONS_VERSION 1
+#define PROFCONV_DIFF_PRINT_OPTIONS_VERSION 2
 #define PROFCONV_DIFF_PRINT_OPTIONS_INIT \
-	{ PROFCONV_DIFF_PRINT_OPTIONS_VERSION, NULL, 0, 0 }
+	{ PROFCONV_DIFF_PRINT_OPTIONS_VERSION, NULL, 0, 0, 0 }
 
 /*
  * Print DIFF's comparison table to FP.  Heap profiles with alloc_* and
@@ -1096,11 +1101,16 @@ struct profconv_trend_options {
 	/* Version 2.  The table's sparklines in Unicode block characters
 	 * (U+2581..U+2588) for a UTF-8 terminal; 0: in ASCII. */
 	int unicode;
+	/* Version 3.  The table: rows by stack named in full, as
+	 * profconv_diff_print_options' wide; after the rows, a line per
+	 * snapshot instead of their summary. */
+	int wide;
+	int list_snapshots;
 };
-#define PROFCONV_TREND_OPTIONS_VERSION 2
+#define PROFCONV_TREND_OPTIONS_VERSION 3
 #define PROFCONV_TREND_OPTIONS_INIT \
 	{ PROFCONV_TREND_OPTIONS_VERSION, PROFCONV_DIFF_BY_FUNCTION, NULL, \
-	  NULL, 0, 0.8, 4096, 0.01, 0 }
+	  NULL, 0, 0.8, 4096, 0.01, 0, 0, 0 }
 
 struct profconv_trend;	/* opaque */
 
