@@ -1212,12 +1212,17 @@ int profconv_trend_row(const struct profconv_trend *trend, size_t i,
     struct profconv_trend_row *out);
 
 /*
- * Print the analysis as a table: a line per snapshot (tagged [peak],
- * [high-water], [final]), then per row the first, last, growth, slope,
- * grown intervals, verdict and a sparkline of its values (at most 16
- * characters: the first and the last snapshot, each between the largest
- * of its share; ASCII, or Unicode blocks with the option unicode); TOP
- * rows at most (0: all); EXACT: numbers in units, not KiB/MiB/GiB.
+ * Print the analysis as a table: a line counting the suspects, then per
+ * row the first, last, growth, slope, grown intervals, verdict and a
+ * sparkline of its values (at most 16 characters: the first and the last
+ * snapshot, each between the largest of its share; ASCII, or Unicode
+ * blocks with the option unicode) and its name (rows by stack: first,
+ * leaf first in at most 60 characters, unless the option wide); TOP rows
+ * at most (0: all); EXACT: numbers in units, not KiB/MiB/GiB.  After the
+ * rows, the snapshots: how many, and a line each for the first, the peak
+ * (largest total), jemalloc's last high-water (.u) and final (.f) dumps
+ * and the last; with the option list_snapshots, a line per snapshot
+ * (tagged [peak], [high-water], [final]) instead.
  * Errors: PROFCONV_EINVAL (not run), PROFCONV_EIO.
  */
 int profconv_trend_print(const struct profconv_trend *trend, FILE *fp,

@@ -143,7 +143,7 @@ Test(diff, heap_table)
 	out = NULL;
 	cr_assert(eq(int, profconv_diff_print(d, stdout,
 	    &(struct profconv_diff_print_options){
-	    PROFCONV_DIFF_PRINT_OPTIONS_VERSION, "bogus", 0, 0 }),
+	    PROFCONV_DIFF_PRINT_OPTIONS_VERSION, "bogus", 0, 0, 0 }),
 	    PROFCONV_EINVAL));
 	cr_expect(eq(str, ERRMSG, "cannot sort by 'bogus': no such column"));
 	profconv_diff_free(d);
