@@ -1450,12 +1450,20 @@ struct profconv_svg_options {
 	double min_delta;		/* noise floor: changes smaller than
 					 * this percentage of the base's
 					 * total are drawn as none; 0: none */
+	/* Version 4.  When SUBTITLE is NULL, a subtitle of what the picture
+	 * shows (beside the differential graph's own): the sample type,
+	 * its total in pprof's units and exactly ("inuse_space 4.08MB
+	 * (4,280,320 bytes)"; a differential graph's before and after) and
+	 * SOURCE. */
+	int facts;
+	const char *source;		/* the input's name (its file); NULL:
+					 * none */
 };
-#define PROFCONV_SVG_OPTIONS_VERSION 3
+#define PROFCONV_SVG_OPTIONS_VERSION 4
 #define PROFCONV_SVG_OPTIONS_INIT \
 	{ PROFCONV_SVG_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, 0, 0, \
 	  NULL, 0, 0, 0, 0, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL, \
-	  PROFCONV_DIFF_WIDTH_MAX, 0, 0 }
+	  PROFCONV_DIFF_WIDTH_MAX, 0, 0, 0, NULL }
 
 /*
  * A palette map: function names and their colours, read from and

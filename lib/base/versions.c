@@ -79,6 +79,7 @@ LAYOUT(flame, "flame", struct profconv_flame_options, PROFCONV_FLAME_OPTIONS_INI
 LAYOUT(svg, "SVG", struct profconv_svg_options, PROFCONV_SVG_OPTIONS_INIT, 1,
     PC_END(struct profconv_svg_options, negate),
     PC_END(struct profconv_svg_options, palette_map),
+    PC_END(struct profconv_svg_options, min_delta),
     sizeof(struct profconv_svg_options));
 LAYOUT(speedscope, "speedscope", struct profconv_speedscope_options,
     PROFCONV_SPEEDSCOPE_OPTIONS_INIT, 1,

@@ -130,4 +130,33 @@ check proftrend "$TMP/t-narrow" "$TMP/t-wide" "$TMP/t.json"
 # By function, the name stays last.
 run 1 "$TREND" "$@"
 grep -Eq '^ +First +Last .* Name$' "$TMP/out" || fail "proftrend by function: $(sed -n 3p "$TMP/out")"
+
+# --- profflame's subtitle: what the picture shows ------------------------------
+# The sample type, its total (pprof's units, as go tool pprof -unit=auto
+# prints it, and exactly, as profconv show does) and the file, escaped.
+evil="$TMP/a&b<c>.heap"
+cp "$last" "$evil"
+run 0 "$BIN/profflame" --svg -o "$TMP/f.svg" "$evil"
+sub=$(sed -n 's/^<text id="subtitle"[^>]*>\(.*\)<\/text>$/\1/p' "$TMP/f.svg")
+type=${sub%% *}
+exact=$("$PROFCONV" show -s "$evil" | sed -n "s/^total $type\/bytes: \([0-9]*\).*/\1/p")
+grouped=$(printf '%s' "$exact" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta')
+case $sub in
+*" ($grouped bytes) · a&amp;b&lt;c&gt;.heap") [ -n "$exact" ] || fail "no total of '$type'" ;;
+*) fail "profflame subtitle: '$sub' (want $type, $grouped bytes, the file escaped)" ;;
+esac
+if command -v go >/dev/null 2>&1; then
+	export HOME="$TMP" GOCACHE="$TMP/gocache" GOTOOLCHAIN=local GOFLAGS=
+	label=$(go tool pprof -top -unit=auto -sample_index="$type" "$last" 2>/dev/null |
+		sed -n 's/.* of \([^ ]*\) total.*/\1/p')
+	[ -n "$label" ] && [ "${sub#"$type $label ("}" != "$sub" ] ||
+		fail "profflame subtitle: '$sub', go tool pprof says $label"
+fi
+# The user's subtitle replaces it; the differential one keeps its width
+# choice and adds the facts of both.
+run 0 "$BIN/profflame" --svg --subtitle 'mine' -o "$TMP/g.svg" "$evil"
+grep -q '^<text id="subtitle"[^>]*>mine</text>$' "$TMP/g.svg" || fail "--subtitle: $(grep subtitle "$TMP/g.svg")"
+run 0 "$BIN/profflame" --svg -b "$first" -o "$TMP/h.svg" "$evil"
+grep -q "^<text id=\"subtitle\"[^>]*>widths: .* $type .* → .* ($grouped bytes) · $(basename "$first") → a&amp;b&lt;c&gt;.heap</text>$" "$TMP/h.svg" ||
+	fail "differential subtitle: $(grep 'id="subtitle"' "$TMP/h.svg")"
 finish
