@@ -218,7 +218,7 @@ print_sparkline(FILE *fp, const int64_t *v, size_t n, bool unicode)
 }
 
 /* Row R's name as the table shows it: rows by stack leaf first and
- * bounded (rows.c) unless WIDE; in *LABEL, for a terminal. */
+ * bounded (rows.c) when STACKS, in *BUF; for a terminal. */
 static const char *
 row_label(const struct profconv_trend_row *r, bool stacks,
     struct pc_textbuf *tb, char **buf, size_t *cap)
