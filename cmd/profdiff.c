@@ -27,7 +27,7 @@ static const char usage_text[] =
 	"\n";
 
 enum { OPT_BYTES = 256, OPT_BY, OPT_SORT, OPT_JSON, OPT_DIFF_BASE,
-	OPT_STILL_AT };
+	OPT_STILL_AT, OPT_WIDE };
 
 static const struct cmd_opt opts[] = {
 	{ "output", 'o', required_argument, CMD_OWN,
@@ -52,6 +52,9 @@ static const struct cmd_opt opts[] = {
 	  "  -n, --top N           print at most N rows\n" },
 	{ "bytes", OPT_BYTES, no_argument, CMD_OWN,
 	  "      --bytes           exact numbers instead of KiB/MiB/GiB\n" },
+	{ "wide", OPT_WIDE, no_argument, CMD_OWN,
+	  "      --wide            --by stack: whole stacks, root first, last\n"
+	  "                        (default: leaf first, 60 characters, first)\n" },
 	{ "json", OPT_JSON, no_argument, CMD_OWN,
 	  "      --json            print the comparison as JSON instead\n" },
 	{ "still-at", OPT_STILL_AT, required_argument, CMD_OWN,
@@ -112,6 +115,9 @@ own_option(struct diff_args *a, int c)
 		if (!cmd_parse_long("--top", optarg, 0, 100000000, &top))
 			return false;
 		a->table.top = (size_t)top;
+		break;
+	case OPT_WIDE:
+		a->table.wide = 1;
 		break;
 	case OPT_BYTES:
 		a->table.exact = 1;

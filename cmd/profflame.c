@@ -81,7 +81,8 @@ static const struct cmd_opt opts[] = {
 	{ "title", OPT_TITLE, required_argument, CMD_OWN,
 	  "      --title TEXT      heading (default \"Flame Graph\")\n" },
 	{ "subtitle", OPT_SUBTITLE, required_argument, CMD_OWN,
-	  "      --subtitle TEXT   second heading\n" },
+	  "      --subtitle TEXT   second heading (default: the sample type,\n"
+	  "                        its total and the file)\n" },
 	{ "countname", OPT_COUNTNAME, required_argument, CMD_OWN,
 	  "      --countname TEXT  word after values (default: from the unit)\n" },
 	{ "colors", OPT_COLORS, required_argument, CMD_OWN,
@@ -395,16 +396,28 @@ write_picture(const struct flame_args *a,
 	struct profconv_speedscope_options so =
 	    PROFCONV_SPEEDSCOPE_OPTIONS_INIT;
 	struct profconv_svg_options svg = a->svg;
-	const char *slash = strrchr(in, '/');
+	const char *slash = strrchr(in, '/'), *bslash;
+	char *source = NULL;
 	int rc;
 
 	svg.sample_type = a->flame.sample_type;
 	svg.palette_map = a->map;
+	/* The subtitle says what the picture shows, unless given. */
+	svg.facts = svg.subtitle == NULL;
+	svg.source = slash != NULL ? slash + 1 : in;
+	if (a->base_path != NULL) {
+		bslash = strrchr(a->base_path, '/');
+		if (asprintf(&source, "%s \xe2\x86\x92 %s", bslash != NULL ?
+		    bslash + 1 : a->base_path, svg.source) < 0)
+			source = NULL;
+		svg.source = source;
+	}
 	so.sample_type = a->flame.sample_type;
 	so.name = slash != NULL ? slash + 1 : in;
 	rc = a->picture == SVG ?
 	    profconv_svg_write(view[1], view[0], fp, &svg) :
 	    profconv_speedscope_write(view[1], fp, &so);
+	free(source);
 	if (rc == PROFCONV_EINVAL) {
 		cmd_error("%s", profconv_errmsg());
 		return EXIT_USAGE;

@@ -33,7 +33,7 @@ static const char usage_text[] =
 
 enum {
 	OPT_JSON = 256, OPT_BYTES, OPT_NO_SORT, OPT_MIN_GREW, OPT_MIN_GROWTH,
-	OPT_MIN_SHARE, OPT_BY, OPT_SVG, OPT_TITLE
+	OPT_MIN_SHARE, OPT_BY, OPT_SVG, OPT_TITLE, OPT_SNAPSHOTS, OPT_WIDE
 };
 
 static const struct cmd_opt opts[] = {
@@ -57,6 +57,12 @@ static const struct cmd_opt opts[] = {
 	{ "top", 'n', required_argument, CMD_OWN,
 	  "  -n, --top N           print at most N rows; --svg: draw N rows\n"
 	  "                        (1 to 40, default 19) and \"other\"\n" },
+	{ "snapshots", OPT_SNAPSHOTS, no_argument, CMD_OWN,
+	  "      --snapshots       after the table, a line per snapshot (not\n"
+	  "                        the first, peak, high-water and last only)\n" },
+	{ "wide", OPT_WIDE, no_argument, CMD_OWN,
+	  "      --wide            --by stack: whole stacks, root first, last\n"
+	  "                        (default: leaf first, 60 characters, first)\n" },
 	{ "bytes", OPT_BYTES, no_argument, CMD_OWN,
 	  "      --bytes           exact numbers instead of KiB/MiB/GiB\n" },
 	{ "no-sort", OPT_NO_SORT, no_argument, CMD_OWN,
@@ -161,6 +167,12 @@ parse_option(int c, struct trend_args *a)
 		return true;
 	case OPT_BYTES:
 		a->exact = true;
+		return true;
+	case OPT_SNAPSHOTS:
+		a->trend.list_snapshots = 1;
+		return true;
+	case OPT_WIDE:
+		a->trend.wide = 1;
 		return true;
 	case OPT_NO_SORT:
 		a->trend.keep_order = 1;

@@ -961,10 +961,15 @@ struct profconv_diff_print_options {
 					 * or delta of the default type */
 	size_t top;			/* rows to print; 0: all */
 	int exact;			/* exact numbers, not KiB/MiB */
+	/* Version 2.  Rows by stack: 0, the name first, leaf first and at
+	 * most 60 characters ("leaf < caller < ... < root", the middle
+	 * elided); 1, the whole folded stack (root;...;leaf) last, as the
+	 * JSON has it. */
+	int wide;
 };
-#define PROFCONV_DIFF_PRINT_OPTIONS_VERSION 1
+#define PROFCONV_DIFF_PRINT_OPTIONS_VERSION 2
 #define PROFCONV_DIFF_PRINT_OPTIONS_INIT \
-	{ PROFCONV_DIFF_PRINT_OPTIONS_VERSION, NULL, 0, 0 }
+	{ PROFCONV_DIFF_PRINT_OPTIONS_VERSION, NULL, 0, 0, 0 }
 
 /*
  * Print DIFF's comparison table to FP.  Heap profiles with alloc_* and
@@ -1096,11 +1101,16 @@ struct profconv_trend_options {
 	/* Version 2.  The table's sparklines in Unicode block characters
 	 * (U+2581..U+2588) for a UTF-8 terminal; 0: in ASCII. */
 	int unicode;
+	/* Version 3.  The table: rows by stack named in full, as
+	 * profconv_diff_print_options' wide; after the rows, a line per
+	 * snapshot instead of their summary. */
+	int wide;
+	int list_snapshots;
 };
-#define PROFCONV_TREND_OPTIONS_VERSION 2
+#define PROFCONV_TREND_OPTIONS_VERSION 3
 #define PROFCONV_TREND_OPTIONS_INIT \
 	{ PROFCONV_TREND_OPTIONS_VERSION, PROFCONV_DIFF_BY_FUNCTION, NULL, \
-	  NULL, 0, 0.8, 4096, 0.01, 0 }
+	  NULL, 0, 0.8, 4096, 0.01, 0, 0, 0 }
 
 struct profconv_trend;	/* opaque */
 
@@ -1202,12 +1212,17 @@ int profconv_trend_row(const struct profconv_trend *trend, size_t i,
     struct profconv_trend_row *out);
 
 /*
- * Print the analysis as a table: a line per snapshot (tagged [peak],
- * [high-water], [final]), then per row the first, last, growth, slope,
- * grown intervals, verdict and a sparkline of its values (at most 16
- * characters: the first and the last snapshot, each between the largest
- * of its share; ASCII, or Unicode blocks with the option unicode); TOP
- * rows at most (0: all); EXACT: numbers in units, not KiB/MiB/GiB.
+ * Print the analysis as a table: a line counting the suspects, then per
+ * row the first, last, growth, slope, grown intervals, verdict and a
+ * sparkline of its values (at most 16 characters: the first and the last
+ * snapshot, each between the largest of its share; ASCII, or Unicode
+ * blocks with the option unicode) and its name (rows by stack: first,
+ * leaf first in at most 60 characters, unless the option wide); TOP rows
+ * at most (0: all); EXACT: numbers in units, not KiB/MiB/GiB.  After the
+ * rows, the snapshots: how many, and a line each for the first, the peak
+ * (largest total), jemalloc's last high-water (.u) and final (.f) dumps
+ * and the last; with the option list_snapshots, a line per snapshot
+ * (tagged [peak], [high-water], [final]) instead.
  * Errors: PROFCONV_EINVAL (not run), PROFCONV_EIO.
  */
 int profconv_trend_print(const struct profconv_trend *trend, FILE *fp,
@@ -1435,12 +1450,20 @@ struct profconv_svg_options {
 	double min_delta;		/* noise floor: changes smaller than
 					 * this percentage of the base's
 					 * total are drawn as none; 0: none */
+	/* Version 4.  When SUBTITLE is NULL, a subtitle of what the picture
+	 * shows (beside the differential graph's own): the sample type,
+	 * its total in pprof's units and exactly ("inuse_space 4.08MB
+	 * (4,280,320 bytes)"; a differential graph's before and after) and
+	 * SOURCE. */
+	int facts;
+	const char *source;		/* the input's name (its file); NULL:
+					 * none */
 };
-#define PROFCONV_SVG_OPTIONS_VERSION 3
+#define PROFCONV_SVG_OPTIONS_VERSION 4
 #define PROFCONV_SVG_OPTIONS_INIT \
 	{ PROFCONV_SVG_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, 0, 0, \
 	  NULL, 0, 0, 0, 0, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL, \
-	  PROFCONV_DIFF_WIDTH_MAX, 0, 0 }
+	  PROFCONV_DIFF_WIDTH_MAX, 0, 0, 0, NULL }
 
 /*
  * A palette map: function names and their colours, read from and

@@ -61,6 +61,19 @@ heap_diff(int leaks, enum profconv_diff_by by)
 	return d;
 }
 
+/* The table with rows by stack named in full, root first, last. */
+static char *
+wide_table(const struct profconv_diff *d)
+{
+	struct profconv_diff_print_options po =
+	    PROFCONV_DIFF_PRINT_OPTIONS_INIT;
+	char *text = NULL;
+
+	po.wide = 1;
+	CAPTURE(text, profconv_diff_print(d, fp, &po));
+	return text;
+}
+
 static char *
 table(const struct profconv_diff *d, const char *sort, size_t top, int exact)
 {
@@ -143,7 +156,7 @@ Test(diff, heap_table)
 	out = NULL;
 	cr_assert(eq(int, profconv_diff_print(d, stdout,
 	    &(struct profconv_diff_print_options){
-	    PROFCONV_DIFF_PRINT_OPTIONS_VERSION, "bogus", 0, 0 }),
+	    PROFCONV_DIFF_PRINT_OPTIONS_VERSION, "bogus", 0, 0, 0 }),
 	    PROFCONV_EINVAL));
 	cr_expect(eq(str, ERRMSG, "cannot sort by 'bogus': no such column"));
 	profconv_diff_free(d);
@@ -243,12 +256,19 @@ plain(const char *t1, const char *t2, int64_t g1, int64_t g2, int64_t s1,
 #define PLAIN_HEAD \
 	" base contentions cur contentions delta contentions     base delay" \
 	"      cur delay    delta delay  Name\n"
-#define GOPARK "                2               5                 3" \
-	"             50           2050           2000  "
-#define LOCK "                5               9                 4" \
-	"           1000           1500            500  "
-#define PLAIN_TOTAL "                7              14                 7" \
-	"           1050           3550           2500  TOTAL\n"
+#define GOPARK_NUMBERS "                2               5                 3" \
+	"             50           2050           2000"
+#define GOPARK GOPARK_NUMBERS "  "
+#define LOCK_NUMBERS "                5               9                 4" \
+	"           1000           1500            500"
+#define LOCK LOCK_NUMBERS "  "
+#define PLAIN_TOTAL_NUMBERS "                7              14                 7" \
+	"           1050           3550           2500"
+#define PLAIN_TOTAL PLAIN_TOTAL_NUMBERS "  TOTAL\n"
+/* The columns with the name first (rows by stack). */
+#define PLAIN_COLUMNS \
+	" base contentions cur contentions delta contentions     base delay" \
+	"      cur delay    delta delay"
 
 /* Other profiles get base, cur and delta per sample type, headers never
  * cut; rows by function, by line or by stack; sorted by the default
@@ -272,9 +292,17 @@ Test(diff, plain_table)
 	o.by = PROFCONV_DIFF_BY_STACK;
 	cr_assert(eq(int, profconv_diff_new(&d, a, b, &o), 0), "%s", ERRMSG);
 	free(out);
-	out = table(d, NULL, 0, 0);
+	out = wide_table(d);
 	cr_expect(eq(str, out, PLAIN_HEAD GOPARK "main;runtime.gopark\n"
 	    LOCK "main;sync.(*Mutex).Lock\n" PLAIN_TOTAL));
+	free(out);
+	/* Not wide: the stack first, leaf first, padded to the longest. */
+	out = table(d, NULL, 0, 0);
+	cr_expect(eq(str, out,
+	    "Stack                     " PLAIN_COLUMNS "\n"
+	    "runtime.gopark < main     " GOPARK_NUMBERS "\n"
+	    "sync.(*Mutex).Lock < main " LOCK_NUMBERS "\n"
+	    "TOTAL                     " PLAIN_TOTAL_NUMBERS "\n"));
 	profconv_diff_free(d);
 	o.by = PROFCONV_DIFF_BY_LINE;
 	cr_assert(eq(int, profconv_diff_new(&d, a, b, &o), 0), "%s", ERRMSG);

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "view/view.h"
+#include "write/write.h"
 /* Last: its globals A and B would shadow parameters of base.h. */
 #include "writer_fixture.h"
 
@@ -137,4 +138,51 @@ Test(rows, views_at_offsets)
 	out = rows_text(r, 2);
 	cr_expect(eq(str, out, "[no stack] 0 4\na 3 0\nb 15 1\nc 0 2\n"));
 	profconv__rows_free(r);
+}
+
+/* Stack labels: leaf first; the middle elided to fit, the leaf and the
+ * root kept; long frames cut; UTF-8 counted by characters. */
+static char *
+label(const char *folded, size_t width)
+{
+	static char *buf;
+	static size_t cap;
+
+	cr_assert(eq(int, profconv__rows_stack_label(&buf, &cap, folded,
+	    width), 0));
+	cr_assert(le(sz, profconv__utf8_chars(buf), width), "%s", buf);
+	return buf;
+}
+
+Test(rows, stack_labels)
+{
+	const char *deep = "_start;main;caller;helper;leaf";	/* 38 */
+
+	cr_expect(eq(str, label("main;a;b", 20), "b < a < main"));
+	cr_expect(eq(str, label("leaf", 20), "leaf"));
+	cr_expect(eq(str, label("[no stack]", 20), "[no stack]"));
+	cr_expect(eq(str, label(deep, 38),
+	    "leaf < helper < caller < main < _start"));
+	/* Too long: the middle goes, the leaf's callers as far as fit. */
+	cr_expect(eq(str, label(deep, 37), "leaf < helper < caller < ... < _start"));
+	cr_expect(eq(str, label(deep, 30), "leaf < helper < ... < _start"));
+	cr_expect(eq(str, label(deep, 22), "leaf < ... < _start"));
+	/* A leaf longer than its room is cut; so is a long root. */
+	cr_expect(eq(str, label("main;abcdefghijklmnopqrstuvwxyz0123456789",
+	    20), "abcdefghij... < main"));
+	cr_expect(eq(str, label("main;f;abcdefghijklmnopqrstuvwxyz0123456789",
+	    20), "abcd... < ... < main"));
+	cr_expect(eq(str, label("abcdefghijklmnopqrstuvwxyz;x", 20),
+	    "x < abc..."));
+	cr_expect(eq(str, label("abcdefghijklmnopqrstuvwxyz", 20),
+	    "abcdefghijklmnopq..."));
+	/* Multibyte names: characters, never a split sequence. */
+	cr_expect(eq(str, label("r\xc3\xa9gion;\xc3\xa9\xc3\xa9\xc3\xa9",
+	    20), "\xc3\xa9\xc3\xa9\xc3\xa9 < r\xc3\xa9gion"));
+	cr_expect(eq(str, label("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+	    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+	    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+	    "\xc3\xa9\xc3\xa9", 20), "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+	    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+	    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9..."));
 }

@@ -413,7 +413,7 @@ Test(svg, bad_options)
 	o.version = 99;
 	cr_expect(eq(int, profconv_svg_write(v, NULL, fp, &o), PROFCONV_EINVAL));
 	cr_expect(eq(str, ERRMSG, "SVG options version 99 is not one this library "
-	    "reads (1 to 3)"));
+	    "reads (1 to 4)"));
 	o.version = PROFCONV_SVG_OPTIONS_VERSION;
 	o.diff_width = (enum profconv_diff_width)7;
 	cr_expect(eq(int, profconv_svg_write(v, v, fp, &o), PROFCONV_EINVAL));

@@ -66,9 +66,11 @@ LAYOUT(diff, "diff", struct profconv_diff_options, PROFCONV_DIFF_OPTIONS_INIT, 1
     sizeof(struct profconv_diff_options));
 LAYOUT(diff_print, "diff print", struct profconv_diff_print_options,
     PROFCONV_DIFF_PRINT_OPTIONS_INIT, 1,
+    PC_END(struct profconv_diff_print_options, exact),
     sizeof(struct profconv_diff_print_options));
 LAYOUT(trend, "trend", struct profconv_trend_options, PROFCONV_TREND_OPTIONS_INIT, 1,
     PC_END(struct profconv_trend_options, min_growth_share),
+    PC_END(struct profconv_trend_options, unicode),
     sizeof(struct profconv_trend_options));
 /* Version 1 of the flame options was another struct (names and filters,
  * now the view's): it cannot be read as this one. */
@@ -77,6 +79,7 @@ LAYOUT(flame, "flame", struct profconv_flame_options, PROFCONV_FLAME_OPTIONS_INI
 LAYOUT(svg, "SVG", struct profconv_svg_options, PROFCONV_SVG_OPTIONS_INIT, 1,
     PC_END(struct profconv_svg_options, negate),
     PC_END(struct profconv_svg_options, palette_map),
+    PC_END(struct profconv_svg_options, min_delta),
     sizeof(struct profconv_svg_options));
 LAYOUT(speedscope, "speedscope", struct profconv_speedscope_options,
     PROFCONV_SPEEDSCOPE_OPTIONS_INIT, 1,

@@ -42,6 +42,7 @@ struct profconv_diff {
 	int heap[HEAP_SLOTS];	/* slot of each heap counter */
 	bool is_heap;
 	bool leaks;
+	bool stacks;		/* rows by stack */
 	int64_t *totals;	/* 3 * nt: the views' totals */
 };
 
@@ -239,6 +240,7 @@ profconv_diff_new(struct profconv_diff **out,
 		return profconv__nomem();
 	d->nt = cur->nsample_types;
 	d->leaks = opts->leaks != 0;
+	d->stacks = by == PC_ROWS_STACK;
 	d->totals = calloc(3 * d->nt + 1, sizeof(*d->totals));
 	rc = d->totals == NULL ? profconv__nomem() :
 	    profconv_profile_subtract(&d->delta, cur, base);
@@ -469,6 +471,62 @@ column_width(const struct profconv_diff *d, size_t c, char *title,
 	return n > 14 ? n : 14;
 }
 
+/*
+ * The Name column.  Rows by stack, unless the caller asks for them wide,
+ * are named first, leaf first in at most PC_STACK_LABEL_WIDTH characters
+ * (rows.c), so the numbers start on the first screen; other rows, last.
+ */
+struct name_col {
+	bool first;		/* the stack labels, first */
+	int width;		/* of the column when first */
+	struct pc_textbuf tb;
+	char *buf;		/* the label */
+	size_t cap;
+};
+
+/* NAME as the column shows it, for a terminal (write.h). */
+static const char *
+shown_name(struct name_col *nc, const char *name)
+{
+	if (!nc->first)
+		return profconv__text_safe(&nc->tb, name);
+	if (profconv__rows_stack_label(&nc->buf, &nc->cap, name,
+	    PC_STACK_LABEL_WIDTH) < 0)
+		return "";
+	return profconv__text_safe(&nc->tb, nc->buf);
+}
+
+/* Make the column as wide as NAME needs (the TOTAL row's name as it is). */
+static void
+fit_name(struct name_col *nc, const char *name, bool label)
+{
+	int w;
+
+	if (!nc->first)
+		return;
+	w = (int)profconv__utf8_chars(label ? shown_name(nc, name) : name);
+	nc->width = w > nc->width ? w : nc->width;
+}
+
+/* Before the numbers: the name padded to the column, when first. */
+static void
+name_before(FILE *fp, struct name_col *nc, const char *shown)
+{
+	if (nc->first)
+		fprintf(fp, "%s%*s ", shown, nc->width -
+		    (int)profconv__utf8_chars(shown), "");
+}
+
+/* After them: the name, when last; the end of the line. */
+static void
+name_after(FILE *fp, const struct name_col *nc, const char *shown)
+{
+	if (nc->first)
+		fputc('\n', fp);
+	else
+		fprintf(fp, "  %s\n", shown);
+}
+
 static void
 print_value(FILE *fp, int width, int64_t v, bool bytes, bool exact)
 {
@@ -493,14 +551,15 @@ print_value(FILE *fp, int width, int64_t v, bool bytes, bool exact)
 
 static void
 print_row(const struct profconv_diff *d, FILE *fp, const int *widths,
-    const int64_t *v, const char *name, bool exact)
+    const int64_t *v, const char *name, bool exact, struct name_col *nc)
 {
 	size_t c;
 
+	name_before(fp, nc, name);
 	for (c = 0; c < ncolumns(d); c++)
 		print_value(fp, widths[c], column(d, v, c),
 		    column_is_bytes(d, c), exact);
-	fprintf(fp, "  %s\n", name);
+	name_after(fp, nc, name);
 }
 
 int
@@ -509,7 +568,7 @@ profconv_diff_print(const struct profconv_diff *d, FILE *fp,
 {
 	struct profconv_diff_print_options o;
 	size_t i, c, n = profconv__rows_count(d->rows), shown = 0, rows = 0;
-	struct pc_textbuf tb = { 0 };
+	struct name_col nc = { 0 };
 	int64_t *total;
 	int *widths;
 	char title[256];
@@ -522,12 +581,25 @@ profconv_diff_print(const struct profconv_diff *d, FILE *fp,
 	opts = &o;
 	if (rc < 0)
 		goto out;
+	nc.first = d->stacks && !opts->wide;
+	fit_name(&nc, "Stack", false);
+	fit_name(&nc, "TOTAL", false);
+	for (i = 0; nc.first && i < n && (opts->top == 0 || shown < opts->top);
+	    i++) {
+		if (row_shown(d, profconv__rows_values(d->rows, i))) {
+			fit_name(&nc, profconv__rows_name(d->rows, i), true);
+			shown++;
+		}
+	}
+	shown = 0;
 	errno = 0;
+	name_before(fp, &nc, "Stack");
 	for (c = 0; c < ncolumns(d); c++) {
 		widths[c] = column_width(d, c, title, sizeof(title));
-		fprintf(fp, " %*s", widths[c], profconv__text_safe(&tb, title));
+		fprintf(fp, " %*s", widths[c], profconv__text_safe(&nc.tb,
+		    title));
 	}
-	fputs("  Name\n", fp);
+	name_after(fp, &nc, "Name");
 	for (i = 0; i < n; i++) {
 		const int64_t *v = profconv__rows_values(d->rows, i);
 
@@ -536,18 +608,19 @@ profconv_diff_print(const struct profconv_diff *d, FILE *fp,
 		rows++;
 		if (opts->top != 0 && shown >= opts->top)
 			continue;
-		print_row(d, fp, widths, v, profconv__text_safe(&tb,
-		    profconv__rows_name(d->rows, i)), opts->exact != 0);
+		print_row(d, fp, widths, v, shown_name(&nc,
+		    profconv__rows_name(d->rows, i)), opts->exact != 0, &nc);
 		shown++;
 	}
 	if (shown < rows)
 		fprintf(fp, "  ... %zu more rows\n", rows - shown);
-	print_row(d, fp, widths, total, "TOTAL", opts->exact != 0);
+	print_row(d, fp, widths, total, "TOTAL", opts->exact != 0, &nc);
 	if (fflush(fp) != 0 || ferror(fp))
 		rc = profconv__fail(PROFCONV_EIO, "write error: %s",
 		    strerror(errno != 0 ? errno : EIO));
 out:
-	profconv__textbuf_free(&tb);
+	profconv__textbuf_free(&nc.tb);
+	free(nc.buf);
 	free(total);
 	free(widths);
 	return rc;
@@ -658,6 +731,7 @@ struct profconv_retention {
 	int follow[2];		/* the types followed: objects, bytes; or
 				 * the default type alone (follow[1]) */
 	bool is_heap;
+	bool stacks;		/* rows by stack */
 };
 
 /* What grew from BASE to CUR (G), LATER - BASE (L) and what of G is still
@@ -716,6 +790,7 @@ profconv_retention_new(struct profconv_retention **out,
 		r->follow[1] = profconv_profile_sample_type_index(base, "space");
 	}
 	r->is_heap = r->follow[0] >= 0 && r->follow[1] >= 0;
+	r->stacks = by == PC_ROWS_STACK;
 	if (!r->is_heap) {
 		r->follow[0] = -1;
 		r->follow[1] = profconv_profile_default_sample_index(base);
@@ -871,15 +946,16 @@ ret_columns(const struct profconv_retention *r, const int64_t *v,
 
 static void
 ret_print_row(const struct profconv_retention *r, FILE *fp,
-    const int64_t *col, const char *name, bool exact)
+    const int64_t *col, const char *name, bool exact, struct name_col *nc)
 {
 	size_t k, c;
 
+	name_before(fp, nc, name);
 	for (k = r->is_heap ? 0 : 1; k < 2; k++)
 		for (c = 0; c < 3; c++)
 			print_value(fp, 14, col[3 * k + c], k == 1 &&
 			    r->bytes, exact);
-	fprintf(fp, "  %s\n", name);
+	name_after(fp, nc, name);
 }
 
 int
@@ -890,14 +966,25 @@ profconv_retention_print(const struct profconv_retention *r, FILE *fp,
 		"Held objs", "Grew bytes", "Later bytes", "Held bytes" };
 	static const char *const titles[] = { "grew", "later", "held" };
 	struct profconv_diff_print_options o;
-	struct pc_textbuf tb = { 0 };
+	struct name_col nc = { 0 };
 	size_t i, c, n = profconv__rows_count(r->rows), shown = 0, rows = 0;
 	int64_t total[6] = { 0 }, col[6] = { 0 };
 	int rc;
 
 	if ((rc = ret_prepare(r, opts, &o, total)) < 0)
 		return rc;
+	nc.first = r->stacks && !o.wide;
+	fit_name(&nc, "Stack", false);
+	fit_name(&nc, "TOTAL", false);
+	for (i = 0; nc.first && i < n && (o.top == 0 || shown < o.top); i++) {
+		if (ret_shown(r, profconv__rows_values(r->rows, i))) {
+			fit_name(&nc, profconv__rows_name(r->rows, i), true);
+			shown++;
+		}
+	}
+	shown = 0;
 	errno = 0;
+	name_before(fp, &nc, "Stack");
 	if (r->is_heap) {
 		for (c = 0; c < 6; c++)
 			fprintf(fp, " %14s", ret_titles[c]);
@@ -907,10 +994,11 @@ profconv_retention_print(const struct profconv_retention *r, FILE *fp,
 		for (c = 0; c < 3; c++) {
 			snprintf(title, sizeof(title), "%s %s", titles[c],
 			    r->name[1]);
-			fprintf(fp, " %14s", profconv__text_safe(&tb, title));
+			fprintf(fp, " %14s", profconv__text_safe(&nc.tb,
+			    title));
 		}
 	}
-	fputs("  Name\n", fp);
+	name_after(fp, &nc, "Name");
 	for (i = 0; i < n; i++) {
 		const int64_t *v = profconv__rows_values(r->rows, i);
 
@@ -920,14 +1008,15 @@ profconv_retention_print(const struct profconv_retention *r, FILE *fp,
 		if (o.top != 0 && shown >= o.top)
 			continue;
 		ret_columns(r, v, col);
-		ret_print_row(r, fp, col, profconv__text_safe(&tb,
-		    profconv__rows_name(r->rows, i)), o.exact != 0);
+		ret_print_row(r, fp, col, shown_name(&nc,
+		    profconv__rows_name(r->rows, i)), o.exact != 0, &nc);
 		shown++;
 	}
 	if (shown < rows)
 		fprintf(fp, "  ... %zu more rows\n", rows - shown);
-	ret_print_row(r, fp, total, "TOTAL", o.exact != 0);
-	profconv__textbuf_free(&tb);
+	ret_print_row(r, fp, total, "TOTAL", o.exact != 0, &nc);
+	profconv__textbuf_free(&nc.tb);
+	free(nc.buf);
 	if (fflush(fp) != 0 || ferror(fp))
 		return profconv__fail(PROFCONV_EIO, "write error: %s",
 		    strerror(errno != 0 ? errno : EIO));

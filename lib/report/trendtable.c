@@ -5,11 +5,14 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "model/model.h"
 #include "write/write.h"
 #include "report/trend.h"
+#include "view/view.h"
 
 /* A number of bytes (or of units, when EXACT) in a field of WIDTH. */
 static void
@@ -71,27 +74,101 @@ peak_snapshot(const struct profconv_trend *t)
 	return peak;
 }
 
+/* Snapshot I's line: its number, total, objects, time when known, the
+ * tags TAGGED asks for (the peak is PEAK), and its name last. */
+static void
+print_snapshot(const struct profconv_trend *t, FILE *fp, size_t i,
+    size_t peak, bool tagged, bool exact, struct pc_textbuf *tb)
+{
+	struct profconv_trend_snapshot s;
+	time_t secs;
+	struct tm tm;
+	char when[32];
+
+	profconv_trend_snapshot(t, i, &s);
+	fprintf(fp, "%4zu", i + 1);
+	print_amount(fp, 14, s.inuse_bytes, exact);
+	if (s.inuse_objects >= 0)
+		fprintf(fp, " %10" PRId64 " objs", s.inuse_objects);
+	secs = (time_t)(s.time_nanos / 1000000000);
+	if (s.time_nanos != 0 && gmtime_r(&secs, &tm) != NULL &&
+	    strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm) > 0)
+		fprintf(fp, "  %s UTC", when);
+	/* Tags before the name, which ends the line. */
+	if (tagged && i == peak)
+		fputs("  [peak]", fp);
+	if (tagged && s.high_water)
+		fputs("  [high-water]", fp);
+	if (tagged && s.final)
+		fputs("  [final]", fp);
+	fprintf(fp, "  %s\n", profconv__text_safe(tb, s.name));
+}
+
+/* Every snapshot, a line each (proftrend --snapshots). */
 static void
 print_snapshots(const struct profconv_trend *t, FILE *fp, bool exact,
     struct pc_textbuf *tb)
 {
-	struct profconv_trend_snapshot s;
 	size_t i, n = profconv_trend_snapshot_count(t), peak = peak_snapshot(t);
+
+	fprintf(fp, "%zu snapshots of %s:\n", n,
+	    profconv__text_safe(tb, profconv__trend_type_name(t)));
+	for (i = 0; i < n; i++)
+		print_snapshot(t, fp, i, peak, true, exact, tb);
+}
+
+/*
+ * The snapshots in a few lines: how many, how many of them jemalloc's
+ * high-water (.u) and final (.f) dumps, then the first, the peak, the
+ * last high-water dump, the final dump and the last, each once, in
+ * order, named by what it is.
+ */
+static void
+print_snapshot_summary(const struct profconv_trend *t, FILE *fp, bool exact,
+    struct pc_textbuf *tb)
+{
+	enum { FIRST = 1, PEAK = 2, HIGH = 4, FINAL = 8, LAST = 16 };
+	static const char *const roles[] = { "first", "peak", "high-water",
+		"final", "last" };
+	struct profconv_trend_snapshot s;
+	size_t i, k, n = profconv_trend_snapshot_count(t), peak = peak_snapshot(t);
+	size_t nhigh = 0, nfinal = 0, high = n, final = n, shown = 0;
+	size_t which[PC_ARRAY_LEN(roles)];
+	char label[PC_ARRAY_LEN(roles)][48];
+	int len, widest = 0;
+	unsigned int r;
 
 	for (i = 0; i < n; i++) {
 		profconv_trend_snapshot(t, i, &s);
-		fprintf(fp, "%4zu", i + 1);
-		print_amount(fp, 14, s.inuse_bytes, exact);
-		if (s.inuse_objects >= 0)
-			fprintf(fp, " %10" PRId64 " objs", s.inuse_objects);
-		/* Tags before the name, which ends the line. */
-		if (i == peak)
-			fputs("  [peak]", fp);
 		if (s.high_water)
-			fputs("  [high-water]", fp);
+			nhigh++, high = i;
 		if (s.final)
-			fputs("  [final]", fp);
-		fprintf(fp, "  %s\n", profconv__text_safe(tb, s.name));
+			nfinal++, final = i;
+	}
+	for (i = 0; i < n; i++) {
+		r = (i == 0 ? FIRST : 0) | (i == peak ? PEAK : 0) |
+		    (i == high ? HIGH : 0) | (i == final ? FINAL : 0) |
+		    (i == n - 1 ? LAST : 0);
+		if (r == 0)
+			continue;
+		len = 0;
+		for (k = 0; k < PC_ARRAY_LEN(roles); k++)
+			if (r & (1u << k))
+				len += snprintf(label[shown] + len,
+				    sizeof(label[shown]) - (size_t)len,
+				    "%s%s", len ? ", " : "", roles[k]);
+		widest = len > widest ? len : widest;
+		which[shown++] = i;
+	}
+	fprintf(fp, "%zu snapshots of %s", n,
+	    profconv__text_safe(tb, profconv__trend_type_name(t)));
+	if (nhigh != 0 || nfinal != 0)
+		fprintf(fp, " (jemalloc: %zu high-water .u, %zu final .f)",
+		    nhigh, nfinal);
+	fputs(":\n", fp);
+	for (k = 0; k < shown; k++) {
+		fprintf(fp, "  %-*s ", widest, label[k]);
+		print_snapshot(t, fp, which[k], peak, false, exact, tb);
 	}
 }
 
@@ -140,43 +217,110 @@ print_sparkline(FILE *fp, const int64_t *v, size_t n, bool unicode)
 	return w;
 }
 
+/* Row R's name as the table shows it: rows by stack leaf first and
+ * bounded (rows.c) when STACKS, in *BUF; for a terminal. */
+static const char *
+row_label(const struct profconv_trend_row *r, bool stacks,
+    struct pc_textbuf *tb, char **buf, size_t *cap)
+{
+	if (!stacks)
+		return profconv__text_safe(tb, r->name);
+	if (profconv__rows_stack_label(buf, cap, r->name,
+	    PC_STACK_LABEL_WIDTH) < 0)
+		return "";
+	return profconv__text_safe(tb, *buf);
+}
+
+/* Digits of the Grew column's halves: 3, or what N intervals need. */
+static int
+grew_digits(size_t n)
+{
+	int d = 1;
+
+	while (n >= 10)
+		n /= 10, d++;
+	return d > 3 ? d : 3;
+}
+
+/* The numbers of row R and its sparkline in WIDTH characters. */
+static void
+print_row(const struct profconv_trend *t, FILE *fp,
+    const struct profconv_trend_row *r, size_t width, bool exact)
+{
+	size_t w;
+
+	print_amount(fp, 14, r->first_bytes, exact);
+	print_amount(fp, 14, r->last_bytes, exact);
+	print_amount(fp, 14, r->growth_bytes, exact);
+	print_amount(fp, 14, slope_amount(r->slope_bytes), exact);
+	fprintf(fp, " %*zu/%-*zu  %-13s  ", grew_digits(r->intervals),
+	    r->grew_intervals, grew_digits(r->intervals), r->intervals,
+	    profconv_trend_verdict_name(r->verdict));
+	w = print_sparkline(fp, r->values, profconv_trend_snapshot_count(t),
+	    profconv__trend_options(t)->unicode != 0);
+	fprintf(fp, "%*s", (int)(width > w ? width - w : 0), "");
+}
+
 int
 profconv_trend_print(const struct profconv_trend *t, FILE *fp, size_t top,
     int exact)
 {
+	const struct profconv_trend_options *o;
 	struct pc_textbuf tb = { 0 };
 	struct profconv_trend_row r;
-	size_t i, w, n = profconv_trend_row_count(t);
+	size_t i, n = profconv_trend_row_count(t), cap = 0, namew = 4, w;
 	size_t nsnaps = profconv_trend_snapshot_count(t);
 	size_t width = nsnaps < PC_SPARK_WIDTH ? nsnaps : PC_SPARK_WIDTH;
+	bool stacks;
+	char *buf = NULL;
 
 	if (!profconv__trend_ran(t))
 		return profconv__fail(PROFCONV_EINVAL, "trend not analysed");
+	o = profconv__trend_options(t);
+	/* Rows by stack name the row first, in a bounded column. */
+	stacks = o->by == PROFCONV_DIFF_BY_STACK && !o->wide;
+	if (top == 0 || top > n)
+		top = n;
+	for (i = 0; stacks && i < top; i++) {
+		profconv_trend_row(t, i, &r);
+		w = profconv__utf8_chars(row_label(&r, true, &tb, &buf, &cap));
+		namew = w > namew ? w : namew;
+	}
 	/* Names, the sample type and the files' names as text for a
 	 * terminal (write.h). */
 	errno = 0;
-	fprintf(fp, "%zu snapshots, %s:\n", nsnaps,
-	    profconv__text_safe(&tb, profconv__trend_type_name(t)));
-	print_snapshots(t, fp, exact != 0, &tb);
 	fprintf(fp, "%zu suspect%s in %zu rows that changed\n\n",
 	    profconv_trend_suspect_count(t),
 	    profconv_trend_suspect_count(t) == 1 ? "" : "s", n);
-	fprintf(fp, " %14s %14s %14s %14s %7s  %-13s  %-*s  %s\n", "First",
-	    "Last", "Growth", "Slope/snap", "Grew", "Verdict", (int)width,
-	    "Trend", "Name");
-	for (i = 0; i < n && (top == 0 || i < top); i++) {
+	if (stacks)
+		fprintf(fp, "%-*s ", (int)namew, "Stack");
+	fprintf(fp, " %14s %14s %14s %14s %*s  %-13s  ", "First", "Last",
+	    "Growth", "Slope/snap", 2 * grew_digits(nsnaps - 1) + 1, "Grew",
+	    "Verdict");
+	if (stacks)
+		fputs("Trend\n", fp);
+	else
+		fprintf(fp, "%-*s  Name\n", (int)width, "Trend");
+	for (i = 0; i < top; i++) {
 		profconv_trend_row(t, i, &r);
-		print_amount(fp, 14, r.first_bytes, exact);
-		print_amount(fp, 14, r.last_bytes, exact);
-		print_amount(fp, 14, r.growth_bytes, exact);
-		print_amount(fp, 14, slope_amount(r.slope_bytes), exact);
-		fprintf(fp, " %3zu/%-3zu  %-13s  ", r.grew_intervals,
-		    r.intervals, profconv_trend_verdict_name(r.verdict));
-		w = print_sparkline(fp, r.values, nsnaps,
-		    profconv__trend_options(t)->unicode != 0);
-		fprintf(fp, "%*s  %s\n", (int)(width > w ? width - w : 0), "",
-		    profconv__text_safe(&tb, r.name));
+		if (stacks) {
+			const char *name = row_label(&r, true, &tb, &buf, &cap);
+
+			fprintf(fp, "%s%*s ", name, (int)(namew -
+			    profconv__utf8_chars(name)), "");
+		}
+		print_row(t, fp, &r, stacks ? 0 : width, exact != 0);
+		if (!stacks)
+			fprintf(fp, "  %s", row_label(&r, false, &tb, &buf,
+			    &cap));
+		fputc('\n', fp);
 	}
+	fputc('\n', fp);
+	if (o->list_snapshots)
+		print_snapshots(t, fp, exact != 0, &tb);
+	else
+		print_snapshot_summary(t, fp, exact != 0, &tb);
+	free(buf);
 	profconv__textbuf_free(&tb);
 	return check_written(fp);
 }

@@ -267,3 +267,117 @@ profconv__rows_sort(struct pc_rows *r, pc_rows_cmp *cmp, void *payload)
 	for (i = 0; i < r->nrows; i++)
 		r->row_of_name[r->rows[i].name] = (uint32_t)i + 1;
 }
+
+/* --- stack labels ----------------------------------------------------------- */
+
+/* Code points in the LEN bytes at S (a continuation byte counts none). */
+static size_t
+chars_in(const char *s, size_t len)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < len; i++)
+		n += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return n;
+}
+
+/* Bytes of the first MAX code points of the LEN bytes at S. */
+static size_t
+bytes_of_chars(const char *s, size_t len, size_t max)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < len; i++) {
+		if (((unsigned char)s[i] & 0xc0) != 0x80 && n++ == max)
+			break;
+	}
+	return i;
+}
+
+struct label {
+	char **buf;
+	size_t *cap, len;
+	int rc;
+};
+
+static void
+put(struct label *l, const char *s, size_t n)
+{
+	if (l->rc == 0)
+		l->rc = PC_GROW(*l->buf, *l->cap, l->len, n + 1);
+	if (l->rc < 0)
+		return;
+	memcpy(*l->buf + l->len, s, n);
+	l->len += n;
+	(*l->buf)[l->len] = '\0';
+}
+
+/* Frame S (LEN bytes) in at most MAX characters, cut with "...". */
+static void
+put_frame(struct label *l, const char *s, size_t len, size_t max)
+{
+	if (chars_in(s, len) <= max) {
+		put(l, s, len);
+		return;
+	}
+	put(l, s, bytes_of_chars(s, len, max > 3 ? max - 3 : 0));
+	put(l, "...", 3);
+}
+
+int
+profconv__rows_stack_label(char **buf, size_t *cap, const char *folded,
+    size_t width)
+{
+	static const char sep[] = " < ", gap[] = " < ... < ";
+	struct label l = { buf, cap, 0, 0 };
+	const char *end = folded + strlen(folded), *root_end, *p, *q;
+	size_t total, used, n, root_chars, budget;
+
+	put(&l, "", 0);
+	/* The whole stack, leaf first, when it fits. */
+	total = chars_in(folded, (size_t)(end - folded));
+	for (p = folded; *p != '\0'; p++)
+		total += *p == ';' ? 2 : 0;	/* ";" becomes " < " */
+	root_end = strchr(folded, ';');
+	if (root_end == NULL || total <= width) {
+		for (q = end; q > folded; q = p) {
+			for (p = q; p > folded && p[-1] != ';'; p--)
+				;
+			if (q != end)
+				put(&l, sep, sizeof(sep) - 1);
+			put_frame(&l, p, (size_t)(q - p), width);
+			if (p > folded)
+				p--;	/* the ';' */
+		}
+		return l.rc;
+	}
+	/* The root in at most a third of the width, the leaf's side in the
+	 * rest. */
+	root_chars = chars_in(folded, (size_t)(root_end - folded));
+	if (root_chars > width / 3)
+		root_chars = width / 3;
+	budget = width - root_chars - (sizeof(gap) - 1);
+	used = 0;
+	for (q = end; q > root_end; q = p - 1) {
+		for (p = q; p[-1] != ';'; p--)
+			;
+		n = chars_in(p, (size_t)(q - p));
+		if (q == end) {		/* the leaf, cut when it must be */
+			if (p - 1 == root_end)	/* no middle to elide */
+				budget += sizeof(gap) - sizeof(sep);
+			n = n < budget ? n : budget;
+		} else if (used + (sizeof(sep) - 1) + n > budget) {
+			break;
+		} else {
+			put(&l, sep, sizeof(sep) - 1);
+			used += sizeof(sep) - 1;
+		}
+		put_frame(&l, p, (size_t)(q - p), n);
+		used += n;
+	}
+	/* Stopped before the root's child: elide. */
+	put(&l, q > root_end ? gap : sep, q > root_end ? sizeof(gap) - 1 :
+	    sizeof(sep) - 1);
+	put_frame(&l, folded, (size_t)(root_end - folded), root_chars);
+	return l.rc;
+}

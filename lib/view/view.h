@@ -138,4 +138,19 @@ const char *profconv__rows_name(const struct pc_rows *r, size_t i);
 int64_t *profconv__rows_values(struct pc_rows *r, size_t i);
 void profconv__rows_sort(struct pc_rows *r, pc_rows_cmp *cmp, void *payload);
 
+/*
+ * A stack row's name as the text tables show it (profdiff, proftrend):
+ * FOLDED is the row's key, its frames root first with ';' between them;
+ * the label is leaf first, each caller after " < ", in at most WIDTH
+ * characters (UTF-8 code points; WIDTH >= 20).  When the whole stack
+ * does not fit, the middle goes: the leaf and as many of its callers as
+ * fit, then " < ... < " and the root ("leaf < caller < ... < root"); a
+ * leaf or root too long by itself is cut, ending in "...".  The label is
+ * written into *BUF (grown as needed, *CAP its size).  Returns 0 or
+ * PROFCONV_ENOMEM.
+ */
+#define PC_STACK_LABEL_WIDTH 60
+int profconv__rows_stack_label(char **buf, size_t *cap, const char *folded,
+    size_t width);
+
 #endif /* PROFCONV_VIEW_INTERNAL_H */

@@ -581,6 +581,7 @@ choose_types(struct svg *g)
 static int
 draw(struct svg *g)
 {
+	struct profconv_value_type vt;
 	int rc;
 
 	rc = check_options(g);
@@ -623,6 +624,9 @@ draw(struct svg *g)
 	g->height = profconv__svg_height(&g->style, g->o, g->maxdepth,
 	    g->fheight);
 	g->countname = count_name(g);
+	if (profconv_profile_sample_type(profconv_view_profile(g->cur),
+	    g->type, &vt) < 0)
+		vt.type = vt.unit = "";
 	return profconv__svg_emit(g->fp, &(struct pc_svg_picture){
 	    .cur = g->cur, .names = &g->names, .opts = g->o,
 	    .style = &g->style, .palette = g->palette,
@@ -631,7 +635,8 @@ draw(struct svg *g)
 	    .scale = &g->scale,
 	    .per_value = g->per_value, .width = g->width,
 	    .height = g->height, .fheight = g->fheight,
-	    .countname = g->countname });
+	    .countname = g->countname, .type = vt.type, .unit = vt.unit,
+	    .cur_total = g->cur_total, .base_total = g->base_total });
 }
 
 int

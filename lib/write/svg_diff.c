@@ -110,6 +110,10 @@ profconv__svg_diff_subtitle(FILE *fp, const struct pc_svg_picture *pic)
 		profconv__xml_put(fp, pic->countname, (size_t)-1);
 		putc(')', fp);
 	}
+	if (o->subtitle == NULL && o->facts) {
+		fputs(" \xc2\xb7 ", fp);
+		profconv__svg_facts(fp, pic);
+	}
 }
 
 /* One swatch of the legend and its words at *X; *X moves past them. */

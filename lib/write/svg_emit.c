@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "view/graph.h"
 #include "write/write.h"
 
 #define XPAD 10
@@ -165,7 +166,7 @@ profconv__svg_style(const struct profconv_svg_options *o,
 static double
 pad_top(const struct pc_svg_style *st, const struct profconv_svg_options *o)
 {
-	return (o->subtitle != NULL || st->pad_legend > 0 ?
+	return (o->subtitle != NULL || o->facts || st->pad_legend > 0 ?
 	    st->pad_subtitle : 0) + st->pad_legend;
 }
 
@@ -212,6 +213,42 @@ char *
 profconv__svg_value(char *buf, int64_t v, double factor)
 {
 	return shown_value(buf, v, factor);
+}
+
+/* V of the picture's type in pprof's units ("4.08MB"), then exactly. */
+static void
+put_total(FILE *fp, const struct pc_svg_picture *pic, int64_t v)
+{
+	char n[64];
+
+	if (pic->style->factor == 1 && *pic->unit != '\0') {
+		profconv__xml_put(fp, profconv__measure_label(n, sizeof(n), v,
+		    pic->unit, "auto"), (size_t)-1);
+		fputs(" (", fp);
+	}
+	fputs(shown_value(n, v, pic->style->factor), fp);
+	putc(' ', fp);
+	profconv__xml_put(fp, pic->countname, (size_t)-1);
+	if (pic->style->factor == 1 && *pic->unit != '\0')
+		putc(')', fp);
+}
+
+void
+profconv__svg_facts(FILE *fp, const struct pc_svg_picture *pic)
+{
+	const char *src = pic->opts->source;
+
+	profconv__xml_put(fp, pic->type, (size_t)-1);
+	putc(' ', fp);
+	if (pic->diff) {
+		put_total(fp, pic, pic->base_total);
+		fputs(" \xe2\x86\x92 ", fp);
+	}
+	put_total(fp, pic, pic->cur_total);
+	if (src != NULL && *src != '\0') {
+		fputs(" \xc2\xb7 ", fp);
+		profconv__xml_put(fp, src, (size_t)-1);
+	}
 }
 
 /* A differential frame's title, pprof's form: "+CHANGE UNIT (+P%) |
@@ -474,6 +511,11 @@ put_head(FILE *fp, const struct pc_svg_picture *pic)
 		    st->pad_subtitle + fs * 1.2);
 	} else if (o->subtitle != NULL) {
 		put_text(fp, "subtitle", w / 2.0, fs * 4, NULL, o->subtitle);
+	} else if (o->facts) {
+		fprintf(fp, "<text id=\"subtitle\" x=\"%.1f\" y=\"%.1f\">",
+		    w / 2.0, fs * 4);
+		profconv__svg_facts(fp, pic);
+		fputs("</text>\n", fp);
 	}
 	put_text(fp, "details", XPAD, h - st->pad_details / 2, NULL, " ");
 	put_text(fp, "unzoom", XPAD, fs * 2, "hide", "Reset Zoom");

@@ -253,6 +253,20 @@
 			search(p.get("s"));
 	})();
 
+	// A graph taller than the window opens on its root, where the
+	// weight is, with the details line below it: not on the empty top
+	// of its deepest, narrowest tower.  An icicle graph has its root at
+	// the top already.
+	function showRoot() {
+		var root = frames.filter(function (f) { return f.d === 0; })[0];
+		var H = +svg.getAttribute("height");
+		if (root && +root.rect.getAttribute("y") +
+		    +root.rect.getAttribute("height") > window.innerHeight)
+			window.scrollTo(0, H - window.innerHeight);
+	}
+	showRoot();
+	window.addEventListener("load", showRoot);
+
 	// For scripts that drive the picture (tests, embedding pages).
 	window.flamegraph = {
 		zoom: function (start, depth) {

@@ -174,12 +174,20 @@ struct pc_svg_picture {
 	double per_value, height;
 	unsigned int width, fheight;
 	const char *countname;
+	/* The facts of the subtitle: the sample type and its unit, the
+	 * views' totals of it. */
+	const char *type, *unit;
+	int64_t cur_total, base_total;
 };
 
 int profconv__svg_emit(FILE *fp, const struct pc_svg_picture *pic);
 /* V times FACTOR as titles show it: to the nearest whole number, with
  * thousands separators, into BUF (>= 64 bytes). */
 char *profconv__svg_value(char *buf, int64_t v, double factor);
+/* The facts of the subtitle (profconv_svg_options' facts), as XML text:
+ * "TYPE TOTAL (EXACT UNIT) · SOURCE", a differential graph's "TYPE
+ * BEFORE → AFTER (...)". */
+void profconv__svg_facts(FILE *fp, const struct pc_svg_picture *pic);
 
 /* --- the differential graph (svg_diff.c) ---------------------------------- */
 

@@ -29,6 +29,12 @@ row() {
 	awk -v n="$1" '$NF == n' "$TMP/out"
 }
 
+# snapshot_lines FILE: the lines after the table's "N snapshots of TYPE"
+# heading (--snapshots: one per snapshot; else the summary).
+snapshot_lines() {
+	awk 'f { print } /^[0-9]+ snapshots of / { f = 1 }' "$1"
+}
+
 want_leaks() {	# want_leaks WHAT: the suspects are exactly the two leaks
 	printf 'slow_leak\nsteady_leak\n' >"$TMP/want-suspects"
 	suspects "$TMP/out" | diff -u "$TMP/want-suspects" - >&2 ||
@@ -76,13 +82,38 @@ if [ -e /usr/lib/x86_64-linux-gnu/libtcmalloc.so ] || ldconfig -p | grep -q libt
 		fail "tcmalloc slow_leak: $(row slow_leak)"
 	row grow_then_free | grep -Eq "^ +$((128 * KiB)) +0 +-$((128 * KiB)) .* 5/$PHASES +transient +[^ ]+ +grow_then_free$" ||
 		fail "tcmalloc grow_then_free: $(row grow_then_free)"
-	sed -n 2p "$TMP/out" | grep -q "/tc\\.0001\\.heap$" ||
-		fail "tcmalloc: the first snapshot is not tc.0001.heap"
+	# The table first: the suspects' count, then the header; the
+	# snapshots summarized after it (issue 30 item 6).
+	sed -n 1p "$TMP/out" | grep -q '^2 suspects in [0-9]* rows that changed$' ||
+		fail "tcmalloc: the first line is not the suspects' count: $(sed -n 1p "$TMP/out")"
+	sed -n 3p "$TMP/out" | grep -Eq '^ +First +Last +Growth .* Name$' ||
+		fail "tcmalloc: the table's header is not the third line: $(sed -n 3p "$TMP/out")"
+	[ "$(wc -l <"$TMP/out")" -le 12 ] ||
+		fail "tcmalloc: $(wc -l <"$TMP/out") lines for 4 rows and 13 snapshots"
+	snapshot_lines "$TMP/out" >"$TMP/summary"
+	grep -q "^  first  *1 .*/tc\\.0001\\.heap$" "$TMP/summary" ||
+		fail "tcmalloc: the first snapshot is not tc.0001.heap: $(cat "$TMP/summary")"
+	awk -v f="$last" '$1 == "last" && $2 == n && $NF == f' n=$((PHASES + 1)) \
+		"$TMP/summary" | grep -q . ||
+		fail "tcmalloc: the last snapshot is not the dump at exit: $(cat "$TMP/summary")"
+	# The peak is the snapshot with the largest total, as --snapshots
+	# lists them (and tags it).
+	run 1 "$TREND" --bytes --snapshots "$TMP"/tc.*.heap
+	snapshot_lines "$TMP/out" >"$TMP/all"
+	[ "$(wc -l <"$TMP/all")" = $((PHASES + 1)) ] ||
+		fail "tcmalloc --snapshots: $(wc -l <"$TMP/all") lines, not $((PHASES + 1))"
+	peak=$(sort -k2,2nr -k1,1n "$TMP/all" | awk 'NR == 1 { print $1 }')
+	[ "$(grep -c '\[peak\]' "$TMP/all")" = 1 ] &&
+		grep -q "^ *$peak .*\[peak\]" "$TMP/all" ||
+		fail "tcmalloc --snapshots: snapshot $peak is not the one tagged peak"
+	grep -Eq "^  (first, )?peak(, last)? +$peak " "$TMP/summary" ||
+		fail "tcmalloc: the summary's peak is not snapshot $peak: $(cat "$TMP/summary")"
 
 	# The order of the arguments does not matter; --no-sort keeps it.
 	ls "$TMP"/tc.*.heap | sort -r >"$TMP/reversed"
+	run 1 "$TREND" --bytes --snapshots "$TMP"/tc.*.heap
 	cp "$TMP/out" "$TMP/sorted"
-	run 1 "$TREND" --bytes $(cat "$TMP/reversed")
+	run 1 "$TREND" --bytes --snapshots $(cat "$TMP/reversed")
 	cmp -s "$TMP/out" "$TMP/sorted" || fail "tcmalloc: argument order changes the table"
 	run 0 "$TREND" --no-sort $(cat "$TMP/reversed")
 	[ -z "$(suspects "$TMP/out")" ] || fail "tcmalloc: reversed series has suspects"
@@ -152,7 +183,8 @@ if [ -n "$je" ]; then
 	want_leaks jemalloc
 	# The snapshots in natural order (ls gave .m1 .m10 .m2 ...), and the
 	# exact slope of 64 KiB a phase.
-	sed -n "2,$((PHASES + 1))p" "$TMP/out" | awk '{ print $NF }' >"$TMP/je-order"
+	run 1 "$TREND" --bytes --snapshots $(cat "$TMP/je-files")
+	snapshot_lines "$TMP/out" | awk '{ print $NF }' >"$TMP/je-order"
 	sort -V "$TMP/je-files" | diff -u - "$TMP/je-order" >&2 ||
 		fail "jemalloc: snapshots not in natural order"
 	row steady_leak | grep -Eq "^ +$((64 * KiB)) +$((64 * KiB * PHASES)) +$((64 * KiB * (PHASES - 1))) +$((64 * KiB)) +$((PHASES - 1))/$((PHASES - 1)) +leak +[^ ]+ +steady_leak$" ||

@@ -131,8 +131,17 @@ if [ -n "$je" ]; then
 	[ "$(wc -l <"$TMP/je-f")" = 1 ] || fail "jemalloc wrote no .f dump"
 	run 1 "$TREND" "$TMP"/je.*.heap
 	want_shapes jemalloc
-	# The .f dump is the last snapshot and marked final.
-	tail_snap=$(sed -n "$((PHASES + 2))p" "$TMP/out")
+	# The .f dump is the last snapshot and marked final: in the
+	# summary after the table, and in --snapshots' list.
+	tail_snap=$(tail -n 1 "$TMP/out")
+	case $tail_snap in
+	"  final, last "*"  $(cat "$TMP/je-f")") ;;
+	*) fail "jemalloc: the summary's last snapshot is not the final dump: $tail_snap" ;;
+	esac
+	grep -q '^[0-9]* snapshots of inuse_space (jemalloc: 0 high-water \.u, 1 final \.f):$' "$TMP/out" ||
+		fail "jemalloc: the summary does not count the final dump"
+	run 1 "$TREND" --snapshots "$TMP"/je.*.heap
+	tail_snap=$(tail -n 1 "$TMP/out")
 	case $tail_snap in
 	*"[final]  $(cat "$TMP/je-f")") ;;
 	*) fail "jemalloc: the last snapshot is not the final dump: $tail_snap" ;;
@@ -149,9 +158,11 @@ if [ -n "$je" ]; then
 		"$TMP/shapes-je" 12 2>/dev/null || fail "leakshapes with prof_gdump failed"
 	ls "$TMP"/gd/je.*.u*.heap >/dev/null 2>&1 || fail "prof_gdump wrote no .u dump"
 	# Newest first on the command line: the order must come from the names.
-	run 1 "$TREND" --bytes $(ls "$TMP"/gd/je.*.heap | sort -r)
+	run 1 "$TREND" --bytes --snapshots $(ls "$TMP"/gd/je.*.heap | sort -r)
 	nsnap=$(ls "$TMP"/gd/je.*.heap | wc -l)
-	sed -n "2,$((nsnap + 1))p" "$TMP/out" >"$TMP/gd-snaps"
+	awk 'f { print } /^[0-9]+ snapshots of / { f = 1 }' "$TMP/out" >"$TMP/gd-snaps"
+	[ "$(wc -l <"$TMP/gd-snaps")" = "$nsnap" ] ||
+		fail "prof_gdump: $(wc -l <"$TMP/gd-snaps") snapshot lines, not $nsnap"
 	awk '{ print $NF }' "$TMP/gd-snaps" | sed 's/.*\/je\.[0-9]*\.\([0-9]*\)\..*/\1/' >"$TMP/gd-seq"
 	sort -n "$TMP/gd-seq" | cmp -s - "$TMP/gd-seq" ||
 		fail "prof_gdump: snapshots not in sequence order: $(tr '\n' ' ' <"$TMP/gd-seq")"
@@ -160,6 +171,20 @@ if [ -n "$je" ]; then
 	     !/\.u[0-9]*\.heap$/ && /\[high-water\]/ { print "marked " $NF }' \
 		"$TMP/gd-snaps" >"$TMP/gd-bad"
 	[ -s "$TMP/gd-bad" ] && fail "prof_gdump marks: $(head -n 3 "$TMP/gd-bad")"
+	# Without --snapshots: the table, then a summary of a few lines
+	# whose high-water line is the last .u dump.
+	run 1 "$TREND" --bytes "$TMP"/gd/je.*.heap
+	awk 'f { print } /^[0-9]+ snapshots of / { f = 1 }' "$TMP/out" >"$TMP/gd-sum"
+	[ "$(wc -l <"$TMP/gd-sum")" -le 5 ] ||
+		fail "prof_gdump: a summary of $(wc -l <"$TMP/gd-sum") lines"
+	lastu=$(grep '\.u[0-9]*\.heap$' "$TMP/gd-snaps" | tail -n 1)
+	nu=$(grep -c '\.u[0-9]*\.heap$' "$TMP/gd-snaps")
+	grep -q "^[0-9]* snapshots of inuse_space (jemalloc: $nu high-water \\.u, 0 final \\.f):$" "$TMP/out" ||
+		fail "prof_gdump: the summary does not count $nu .u dumps: $(grep 'snapshots of' "$TMP/out")"
+	set -- $lastu
+	awk -v n="$1" -v f="$(echo "$lastu" | awk '{ print $NF }')" \
+	    '/^  [a-z, ]*high-water/ && $0 ~ " " n " " && $NF == f' "$TMP/gd-sum" | grep -q . ||
+		fail "prof_gdump: the summary's high-water line is not $lastu: $(cat "$TMP/gd-sum")"
 	[ "$(verdict steady_leak)" = leak ] || fail "prof_gdump: steady_leak is '$(verdict steady_leak)'"
 
 	# Two processes: two runs' dumps in one directory.
