@@ -451,6 +451,7 @@ top_table(FILE *fp, struct ctx *c)
 	    "%zu functions by flat ", top < c->nfuncs ? top : c->nfuncs,
 	    c->nfuncs);
 	put(fp, vt.type);
+	fputs(c->base != NULL ? " of the current profile" : "", fp);
 	fputs(" (click a header to sort).</p>\n", fp);
 	fputs("<table class=\"top\" id=\"top-table\"><thead><tr>"
 	    "<th data-sort=\"num\">flat</th><th data-sort=\"num\">flat%</th>"
