@@ -9,20 +9,22 @@
  * verdicts.
  *
  * The page composes the library's writers and changes none of them.
- * Each picture is the writer's own SVG, shown in an <iframe> whose
- * source is a data: URL holding it, so that its script sees the SVG as
- * its document, as it does in a file of its own, and the pictures' ids
- * and scripts cannot meet.  Text views (the comparison table, the
+ * Each picture is the writer's own SVG, percent-encoded in an
+ * <iframe>'s data-svg attribute; the page's script makes it a blob: URL
+ * the frame shows, so that its script sees the SVG as its document, as
+ * it does in a file of its own, and the pictures' ids and scripts cannot
+ * meet.  (Not a data: URL in src: Chromium drops URLs over 2 MB without
+ * a word, and a flame graph may be larger.)  Text views (the comparison table, the
  * listings) are the writers' text, escaped into <pre>.
  *
  * Nothing is fetched: the Content-Security-Policy is default-src 'none'
- * with inline scripts and styles, and data: frames.  Inline scripts are
+ * with inline scripts and styles, and blob: frames.  Inline scripts are
  * allowed by 'unsafe-inline', not by hashes: the frames inherit the
  * page's policy, so a hash would have to cover every writer's script,
  * computed here over text other files own, for no gain: what keeps a
  * profile's names from running is that no name reaches the page
  * unescaped (XML escaping here; the writers escape their own SVG, which
- * is then percent-encoded into the URL).
+ * is then percent-encoded into the attribute).
  *
  * The page's size follows what it shows, not the profile: TOP rows, the
  * flame graph's minimum width, the graph's node count, LIST_TOP
@@ -52,8 +54,7 @@ static const char head_start[] =
 	"<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	"<meta http-equiv=\"Content-Security-Policy\" content=\"default-src "
 	"'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
-	"frame-src data:; img-src data:; base-uri 'none'; form-action "
-	"'none'\">\n"
+	"frame-src blob:; base-uri 'none'; form-action 'none'\">\n"
 	"<meta name=\"referrer\" content=\"no-referrer\">\n"
 	"<meta name=\"generator\" content=\"profconv " PROFCONV_VERSION_STRING
 	"\">\n";
@@ -121,6 +122,13 @@ static const char script[] =
 	"\t\t});\n"
 	"\t});\n"
 	"\tshow(location.hash.slice(1));\n"
+	"\tdocument.querySelectorAll(\"iframe[data-svg]\").forEach(function (f) {\n"
+	"\t\tvar svg;\n"
+	"\t\ttry { svg = decodeURIComponent(f.dataset.svg); }\n"
+	"\t\tcatch (e) { return; }\n"
+	"\t\tf.src = URL.createObjectURL(new Blob([svg],\n"
+	"\t\t    { type: \"image/svg+xml\" }));\n"
+	"\t});\n"
 	"\tdocument.querySelectorAll(\"table.top\").forEach(function (t) {\n"
 	"\t\tvar ths = t.querySelectorAll(\"th\");\n"
 	"\t\tths.forEach(function (th, col) {\n"
@@ -160,9 +168,9 @@ put(FILE *fp, const char *s)
 	profconv__xml_put(fp, s, (size_t)-1);
 }
 
-/* The bytes of S a data: URL can hold as they are inside a double-quoted
- * attribute; all others are percent-encoded, so that the URL parser
- * drops no line break and no byte is read as markup. */
+/* The bytes that stay as they are in a double-quoted attribute holding
+ * percent-encoded text; all others are encoded, so that no byte is read
+ * as markup and decodeURIComponent() gives the text back. */
 static bool
 url_plain(unsigned char c)
 {
@@ -173,16 +181,14 @@ url_plain(unsigned char c)
 }
 
 static void
-put_data_url(FILE *fp, const char *type, const char *s, size_t len)
+put_url_encoded(FILE *fp, const char *s, size_t len)
 {
 	static const char hex[] = "0123456789ABCDEF";
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i;
 
-	fprintf(fp, "data:%s;charset=utf-8,", type);
 	for (i = 0; i < len; i++) {
-		if (url_plain(p[i]) && !(p[i] == ' ' && (i == 0 ||
-		    i + 1 == len)))
+		if (url_plain(p[i]))
 			putc(p[i], fp);
 		else
 			fprintf(fp, "%%%c%c", hex[p[i] >> 4], hex[p[i] & 15]);
@@ -296,8 +302,8 @@ frame(FILE *fp, const char *cls, const char *title, const struct mem *m)
 	fprintf(fp, "<iframe class=\"pic %s\" title=\"%s\"", cls, title);
 	if (strcmp(cls, "graph") != 0)
 		fprintf(fp, " width=\"%lu\" height=\"%lu\"", w + 2, h + 2);
-	fputs(" src=\"", fp);
-	put_data_url(fp, "image/svg+xml", m->buf, m->len);
+	fputs(" data-svg=\"", fp);
+	put_url_encoded(fp, m->buf, m->len);
 	fputs("\"></iframe>\n", fp);
 }
 

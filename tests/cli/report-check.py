@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: MIT
 # report-check.py - reads a page of profconv report as a browser's parser
-# does (html.parser, then each picture's data: URL as XML) and checks it
+# does (html.parser, then each picture's SVG as XML) and checks it
 # against the command-line tools' output.  Used by tests/cli/report.sh.
 #
 #   page PAGE SECTION...        the page parses; it has these sections, a
 #                               CSP meta that forbids fetching, scripts
-#                               and styles only inline, frames only data:
-#                               URLs holding SVG that parses as XML, with
-#                               one script each; prints "ok"
+#                               and styles only inline, no attribute that
+#                               loads anything, frames whose data-svg is
+#                               percent-encoded SVG that parses as XML,
+#                               with one script each; prints "ok"
 #   totals PAGE SUMMARY [base]  the summary's totals are those of
 #                               show --summary's output SUMMARY
 #   top PAGE SUMMARY            the top table's rows (flat, cum, name)
@@ -108,11 +109,9 @@ def load(path):
 def frame_svg(p, cls):
     for f in p.iframes:
         if cls in f.get("class", "").split():
-            src = f.get("src", "")
-            pre = "data:image/svg+xml;charset=utf-8,"
-            if not src.startswith(pre):
-                fault("frame %s: not an SVG data: URL: %r" % (cls, src[:60]))
-            text = urllib.parse.unquote(src[len(pre):])
+            if "src" in f:
+                fault("frame %s has a src: %r" % (cls, f["src"][:60]))
+            text = urllib.parse.unquote(f.get("data-svg", ""), errors="strict")
             try:
                 return ET.fromstring(text.encode("utf-8")), text
             except ET.ParseError as e:
@@ -134,16 +133,18 @@ def cmd_page(args):
         fault("default-src is %r" % pol.get("default-src"))
     for d, v in pol.items():
         for src in v:
-            if src not in ("'none'", "'unsafe-inline'", "data:"):
+            if src not in ("'none'", "'unsafe-inline'", "blob:"):
                 fault("CSP %s allows %s" % (d, src))
-    if "connect-src" in pol or "img-src" in pol and pol["img-src"] != ["data:"]:
+    if any(d in pol for d in ("connect-src", "img-src", "font-src",
+                              "media-src", "object-src")):
         fault("CSP allows fetching: %r" % pol)
+    if pol.get("frame-src", ["blob:"]) != ["blob:"]:
+        fault("frame-src %r" % pol.get("frame-src"))
     if len(p.scripts) != 1 or p.scripts[0]:
         fault("scripts: %r (one inline script expected)" % p.scripts)
     for tag, a in p.tags:
         for k, v in a.items():
-            if k in ("src", "href", "action", "data") and v is not None and \
-               not v.startswith("data:"):
+            if k in ("src", "href", "action", "data", "srcset", "poster"):
                 fault("<%s %s=%r> would fetch" % (tag, k, v[:60]))
             if k.startswith("on"):
                 fault("<%s %s> runs script" % (tag, k))

@@ -5,7 +5,8 @@
 # switch, the top table sorts on a click of a header, the embedded flame
 # graph zooms on a click of a frame and the call graph's script runs;
 # on a profile whose names are markup, the names show as text, the page
-# and its pictures run only their own scripts, and no alert fires.
+# and its pictures run only their own scripts, and no alert fires; a
+# flame graph of 8 MB (past Chromium's 2 MB limit on URLs) is drawn.
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 . "$PROFCONV_SRCDIR/tests/cli/pictures-lib.sh"
 
@@ -30,6 +31,14 @@ done <"$TMP/names" >"$TMP/h.folded"
 python3 "$PROFCONV_SRCDIR/tests/cli/svg-check.py" pprof "$TMP/h.folded" \
     "$TMP/h.pb" || fail "cannot write h.pb"
 run 0 "$PROFCONV" report --demangle none "$TMP/h.pb" -o "$TMP/h.html"
+# 20,000 stacks, every frame drawn: a flame graph of several MB.
+awk 'BEGIN { for (i = 0; i < 20000; i++)
+    printf "main;mid%d;leaf%d %d\n", i % 100, i, 1 + i % 7 }' >"$TMP/big.folded"
+python3 "$PROFCONV_SRCDIR/tests/cli/svg-check.py" pprof "$TMP/big.folded" \
+    "$TMP/big.pb" || fail "cannot write big.pb"
+run 0 "$PROFCONV" report --minwidth 0 --list-top 1 "$TMP/big.pb" -o "$TMP/big.html"
+[ "$(wc -c <"$TMP/big.html")" -gt 4000000 ] ||
+	fail "the big page is only $(wc -c <"$TMP/big.html") bytes"
 
 cat >"$TMP/drive.py" <<'PY'
 import os, sys, time
@@ -38,7 +47,7 @@ import webdriver
 from selenium.webdriver.common.by import By
 from selenium.common.exceptions import NoAlertPresentException
 
-page, hostile, names_file, shot = sys.argv[1:5]
+page, hostile, names_file, shot, big = sys.argv[1:6]
 
 
 def no_alert(d, what):
@@ -139,9 +148,19 @@ with webdriver.session(1300, 900) as d:
     tab(d, "source")
     no_alert(d, "hostile clicks")
     webdriver.no_console_errors(d, "hostile clicks")
-    print("tabs, sort, zoom and hostile names work")
+
+    # A picture larger than a URL may be.
+    d.get("file://" + big)
+    tab(d, "flame")
+    d.switch_to.frame(d.find_element(By.CSS_SELECTOR, "iframe.flame"))
+    n = len(d.find_elements(By.CSS_SELECTOR, "#frames > g"))
+    assert n > 20000, "big flame graph: %d frames drawn" % n
+    d.switch_to.default_content()
+    webdriver.no_console_errors(d, "big page")
+    print("tabs, sort, zoom, hostile names and a %d-frame flame graph work" % n)
 PY
 webdriver "$TMP/drive.py" "$TMP/one.html" "$TMP/h.html" "$TMP/names" "$TMP/report.png" \
+    "$TMP/big.html" \
     >"$TMP/drive.out" 2>&1 || fail "$(tail -n 5 "$TMP/drive.out")"
 cat "$TMP/drive.out" >&2
 [ -n "${REPORT_SCREENSHOT-}" ] && cp "$TMP/report.png" "$REPORT_SCREENSHOT"

@@ -2,8 +2,8 @@
 # report.sh - profconv report on heap profiles made now: the quick
 # start's leaky program under tcmalloc, one dump, a pair and the series.
 # The page parses as a browser reads it, holds every section, fetches
-# nothing (its CSP, no outside URL, pictures as data: URLs of SVG that
-# parse), and its figures are the command-line tools' on the same files:
+# nothing (its CSP, no attribute that loads, pictures as encoded SVG that
+# parses), and its figures are the command-line tools' on the same files:
 # totals and the top table are show --summary's, the listing is profconv
 # list's, the comparison table is profdiff's, the series is proftrend
 # --json's.  Names that are markup show as text; the page's size follows
