@@ -1356,6 +1356,69 @@ int profconv_list_write(const struct profconv_profile *cur,
 int profconv_debuginfod_find_source(const char *build_id, const char *file,
     char **path_out, void *payload);
 
+/* --- every view in one HTML page ------------------------------------------ */
+
+struct profconv_report_options {
+	unsigned int version;		/* PROFCONV_REPORT_OPTIONS_VERSION */
+	/* Frames, names and filters of every view; NULL: the defaults.
+	 * Its regexes must outlive the call. */
+	const struct profconv_view_options *view;
+	const char *sample_type;	/* NULL: the default sample type */
+	const char *title;		/* NULL: "profconv report" */
+	const char *cur_name;		/* the profile's file, shown; NULL */
+	const char *base_name;		/* the base's file, shown; NULL */
+	size_t top;			/* rows of the tables; 0: 50 */
+	size_t list_top;		/* functions with annotated source;
+					 * 0: 5 */
+	size_t nodecount;		/* call graph nodes; 0: 80 */
+	const char *minwidth;		/* flame graph, as
+					 * profconv_svg_options; NULL: "0.1" */
+	/* Sources, as profconv_list_options. */
+	const char *source_path;
+	const char *trim_path;
+	int (*find_source)(const char *build_id, const char *file,
+	    char **path_out, void *payload);
+	void *payload;
+};
+#define PROFCONV_REPORT_OPTIONS_VERSION 1
+#define PROFCONV_REPORT_OPTIONS_INIT \
+	{ PROFCONV_REPORT_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, 0, \
+	  0, 0, NULL, NULL, NULL, NULL, NULL }
+
+/*
+ * Write one self-contained HTML page of CUR to FP, each view in a tab:
+ * a summary (totals per sample type, samples), the top OPTS->top
+ * functions by flat value with flat, cum and shares (sorted by a click
+ * on a header), the flame graph (profconv_svg_write(), with its zoom
+ * and search), the call graph (profconv_graph_write() as SVG, when
+ * built with Graphviz's library; a note otherwise) and the annotated
+ * source of the OPTS->list_top heaviest functions
+ * (profconv_list_write()).  With BASE (same sample types), the views
+ * are of the change: the differential flame graph and call graph,
+ * listings as pprof's -diff_base, and the comparison table
+ * (profconv_diff_print()).  Every script and style is inline, a
+ * Content-Security-Policy forbids fetching anything, and every name
+ * from the profiles is escaped; the page's size follows OPTS->top,
+ * OPTS->minwidth, OPTS->nodecount and OPTS->list_top, not the
+ * profile's.  OPTS may be NULL.
+ * Errors: PROFCONV_EINVAL (bad options), PROFCONV_ENOTFOUND (no such
+ * sample type), the errors of the writers, PROFCONV_EIO, PROFCONV_ENOMEM.
+ */
+int profconv_report_write(const struct profconv_profile *cur,
+    const struct profconv_profile *base, FILE *fp,
+    const struct profconv_report_options *opts);
+
+/*
+ * The same page for a series analysed by profconv_trend_run(): the
+ * picture of profconv_trend_write_svg(), the snapshots and the first
+ * OPTS->top rows with their verdicts (a table sorted by a click on a
+ * header).  Only OPTS->title and OPTS->top are used.
+ * Errors: PROFCONV_EINVAL (not run, bad options), the errors of
+ * profconv_trend_write_svg(), PROFCONV_EIO, PROFCONV_ENOMEM.
+ */
+int profconv_report_write_trend(const struct profconv_trend *trend,
+    FILE *fp, const struct profconv_report_options *opts);
+
 /* --- folded stacks for flame graphs ---------------------------------------- */
 
 struct profconv_flame_options {

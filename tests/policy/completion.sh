@@ -27,12 +27,13 @@ expect() {
 	[ "$got" = "$want" ] || fail "'$*': got '$got', expected '$want'"
 }
 
-expect "list merge show symbolize text2pb" profconv ""
+expect "list merge report show symbolize text2pb" profconv ""
 expect "text2pb" profconv te
 expect "--help --version" profconv --
 expect "--level" profconv merge --l
 expect "--no-compress" profconv text2pb --no
 expect "--sysroot" profconv symbolize --sys
+expect "--list-top" profconv report --list
 expect "function line stack" profdiff --by ""
 expect "line" profdiff --by l
 expect "delta-bytes delta-objects" profdiff --sort delta

@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: MIT */
+/* cmd_report.c - "profconv report": every view in one HTML page. */
+
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+
+#include <profconv.h>
+#include "cli.h"
+
+static const char usage_text[] =
+	"usage: profconv report [options] PROFILE... -o FILE.html\n"
+	"\n"
+	"Write one self-contained HTML page holding every view: of one\n"
+	"PROFILE, its summary, top functions (sortable), flame graph, call\n"
+	"graph and the annotated source of its heaviest functions; with\n"
+	"--base, the same views of the change and the comparison table; of\n"
+	"two or more PROFILEs (snapshots of one program), proftrend's picture\n"
+	"and verdicts.  Nothing in the page is fetched.\n"
+	"\n";
+
+enum {
+	OPT_BASE = 'b', OPT_TOP = 'n', OPT_LIST_TOP = 0x2100, OPT_NODECOUNT,
+	OPT_MINWIDTH, OPT_TITLE, OPT_SOURCE_PATH, OPT_TRIM_PATH
+};
+
+static const struct cmd_opt opts[] = {
+	{ "output", 'o', required_argument, CMD_OWN,
+	  "  -o, --output FILE     write the page to FILE (required)\n" },
+	{ "type", 't', required_argument, CMD_OWN,
+	  "  -t, --type TYPE       sample type to show (default: the profile's\n"
+	  "                        default)\n" },
+	{ "base", OPT_BASE, required_argument, CMD_OWN,
+	  "  -b, --base OLD        show the change from OLD to PROFILE\n" },
+	{ "top", OPT_TOP, required_argument, CMD_OWN,
+	  "  -n, --top N           rows of the tables (default 50)\n" },
+	{ "list-top", OPT_LIST_TOP, required_argument, CMD_OWN,
+	  "      --list-top N      functions whose source is shown (default 5)\n" },
+	{ "nodecount", OPT_NODECOUNT, required_argument, CMD_OWN,
+	  "      --nodecount N     call graph nodes at most (default 80)\n" },
+	{ "minwidth", OPT_MINWIDTH, required_argument, CMD_OWN,
+	  "      --minwidth W      flame graph frames narrower than W pixels\n"
+	  "                        (\"0.1\") or W of the total (\"0.5%\") are\n"
+	  "                        left out (default 0.1)\n" },
+	{ "title", OPT_TITLE, required_argument, CMD_OWN,
+	  "      --title TEXT      the page's title (default: profconv report)\n" },
+	{ "source-path", OPT_SOURCE_PATH, required_argument, CMD_OWN,
+	  "      --source-path DIRS\n"
+	  "                        look for sources under these ':'-separated\n"
+	  "                        directories and their parents\n" },
+	{ "trim-path", OPT_TRIM_PATH, required_argument, CMD_OWN,
+	  "      --trim-path PREFIXES\n"
+	  "                        cut these ':'-separated prefixes from the\n"
+	  "                        profile's file names before looking\n" },
+	CMD_VIEW_OPTS,
+	CMD_FIND_OPTS,
+	CMD_INPUT_OPTS,
+	CMD_HELP_OPT,
+	CMD_VERSION_OPT,
+	{ NULL, 0, 0, CMD_OWN, NULL }
+};
+
+static const char footer[] =
+	"\n"
+	"Tabs, the top table's sort, the flame graph's zoom and search and\n"
+	"the call graph's pan and zoom run in the page; changing the sample\n"
+	"type or the filters means writing the page again.\n"
+	"examples: profconv report heap.pb.gz -o report.html\n"
+	"          profconv report --base old.heap new.heap -o diff.html\n"
+	"          profconv report prog.*.heap -o series.html\n";
+
+static bool
+parse_count(const char *opt, const char *text, size_t *out)
+{
+	long v;
+
+	if (!cmd_parse_long(opt, text, 1, 100000, &v))
+		return false;
+	*out = (size_t)v;
+	return true;
+}
+
+/* The page of a series; an exit status. */
+static int
+write_series(struct cmd_view *view, char **paths, int n,
+    struct profconv_report_options *ro, struct cmd_output *out,
+    const char *out_path)
+{
+	struct profconv_trend_options to = PROFCONV_TREND_OPTIONS_INIT;
+	struct profconv_trend *trend = NULL;
+	struct profconv_profile *prof;
+	int i, rc, status = EXIT_OK;
+
+	to.view = &view->view;
+	to.sample_type = ro->sample_type;
+	if (profconv_trend_new(&trend, &to) < 0)
+		return cmd_error("%s", profconv_errmsg());
+	for (i = 0; i < n && status == EXIT_OK; i++) {
+		status = cmd_load_profile(view, paths[i], &prof);
+		if (status == EXIT_OK && profconv_trend_add(trend, prof,
+		    paths[i]) < 0)
+			status = cmd_error("%s: %s", paths[i], profconv_errmsg());
+	}
+	if (status == EXIT_OK && profconv_trend_run(trend) < 0)
+		status = cmd_error("cannot follow the snapshots: %s",
+		    profconv_errmsg());
+	if (status == EXIT_OK)
+		status = cmd_output_open(out, out_path);
+	if (status == EXIT_OK) {
+		rc = profconv_report_write_trend(trend, out->fp, ro);
+		if (rc == PROFCONV_EIO)
+			status = cmd_write_failed(out_path, rc, errno, paths[0]);
+		else if (rc < 0)
+			status = cmd_error_lib(paths[0]);
+		if (status != EXIT_OK)
+			cmd_output_abort(out);
+		else
+			status = cmd_output_commit(out);
+	}
+	profconv_trend_free(trend);
+	return status;
+}
+
+int
+cmd_report(int argc, char **argv)
+{
+	struct profconv_report_options ro = PROFCONV_REPORT_OPTIONS_INIT;
+	struct cmd_view view = CMD_VIEW_INIT;
+	struct cmd_parser parser = { opts, usage_text, footer, &view, NULL };
+	struct profconv_profile *prof[2] = { NULL, NULL };
+	struct cmd_output out = { 0 };
+	const char *base_path = NULL, *out_path = NULL, *in;
+	int c, rc, status, i;
+
+	while ((c = cmd_getopt(&parser, argc, argv)) > 0) {
+		switch (c) {
+		case 'o': out_path = optarg; break;
+		case 't': ro.sample_type = optarg; break;
+		case OPT_BASE: base_path = optarg; break;
+		case OPT_TOP:
+			if (!parse_count("--top", optarg, &ro.top))
+				return EXIT_USAGE;
+			break;
+		case OPT_LIST_TOP:
+			if (!parse_count("--list-top", optarg, &ro.list_top))
+				return EXIT_USAGE;
+			break;
+		case OPT_NODECOUNT:
+			if (!parse_count("--nodecount", optarg, &ro.nodecount))
+				return EXIT_USAGE;
+			break;
+		case OPT_MINWIDTH: ro.minwidth = optarg; break;
+		case OPT_TITLE: ro.title = optarg; break;
+		case OPT_SOURCE_PATH: ro.source_path = optarg; break;
+		case OPT_TRIM_PATH: ro.trim_path = optarg; break;
+		}
+	}
+	if (c != CMD_OPTS_END)
+		return c == CMD_OPTS_EXIT ? EXIT_OK : EXIT_USAGE;
+	if (argc - optind < 1)
+		return cmd_usage_error("expected PROFILE");
+	if (out_path == NULL)
+		return cmd_usage_error("-o FILE.html is required");
+	if (base_path != NULL && argc - optind != 1)
+		return cmd_usage_error("--base takes one PROFILE");
+	view.view.jobs = cmd_jobs();
+	ro.view = &view.view;
+	if (view.debuginfod)
+		ro.find_source = profconv_debuginfod_find_source;
+	if (argc - optind >= 2)
+		return write_series(&view, argv + optind, argc - optind, &ro,
+		    &out, out_path);
+	in = argv[optind];
+	ro.cur_name = in;
+	ro.base_name = base_path;
+	status = cmd_load_profile(&view, in, &prof[1]);
+	if (status == EXIT_OK && base_path != NULL) {
+		status = cmd_load_profile(&view, base_path, &prof[0]);
+		if (status == EXIT_OK &&
+		    profconv_profiles_compatibilize(prof, 2) < 0)
+			status = cmd_error("cannot compare '%s' with '%s': %s",
+			    base_path, in, profconv_errmsg());
+	}
+	if (status == EXIT_OK)
+		status = cmd_output_open(&out, out_path);
+	if (status == EXIT_OK) {
+		rc = profconv_report_write(prof[1], prof[0], out.fp, &ro);
+		if (rc == PROFCONV_EIO)
+			status = cmd_write_failed(out_path, rc, errno, in);
+		else if (rc < 0)
+			status = cmd_error_lib(in);
+		if (status != EXIT_OK)
+			cmd_output_abort(&out);
+		else
+			status = cmd_output_commit(&out);
+	}
+	for (i = 0; i < 2; i++)
+		profconv_profile_free(prof[i]);
+	return status;
+}

@@ -1,0 +1,283 @@
+# SPDX-License-Identifier: MIT
+# report-check.py - reads a page of profconv report as a browser's parser
+# does (html.parser, then each picture's SVG as XML) and checks it
+# against the command-line tools' output.  Used by tests/cli/report.sh.
+#
+#   page PAGE SECTION...        the page parses; it has these sections, a
+#                               CSP meta that forbids fetching, scripts
+#                               and styles only inline, no attribute that
+#                               loads anything, frames whose data-svg is
+#                               percent-encoded SVG that parses as XML,
+#                               with one script each; prints "ok"
+#   totals PAGE SUMMARY [base]  the summary's totals are those of
+#                               show --summary's output SUMMARY
+#   top PAGE SUMMARY            the top table's rows (flat, cum, name)
+#                               are show --summary --sort flat's
+#   pre PAGE ID TEXTFILE        the <pre id=ID> holds TEXTFILE's text
+#   flame PAGE TOTAL [diff]     the flame graph's root holds TOTAL (and is
+#                               differential)
+#   trend PAGE JSON             snapshots and verdict rows are proftrend
+#                               --json's
+#   names PAGE NAMESFILE        every name of NAMESFILE is shown as text
+#                               in the top table, the flame graph and the
+#                               call graph, and no element came of one
+
+import html.parser
+import json
+import re
+import sys
+import urllib.parse
+import xml.etree.ElementTree as ET
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def fault(msg):
+    sys.stderr.write("report-check: %s\n" % msg)
+    sys.exit(1)
+
+
+class Page(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.sections = []
+        self.scripts = []
+        self.iframes = []
+        self.metas = []
+        self.tags = []
+        self.stack = []
+        self.text = {}          # element id -> text
+        self.rows = {}          # table id -> rows of cells
+        self.table = None
+        self.row = None
+        self.cell = None
+        self.ids = []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        self.tags.append((tag, a))
+        if tag == "section":
+            self.sections.append(a.get("id"))
+        elif tag == "script":
+            self.scripts.append(a)
+        elif tag == "iframe":
+            self.iframes.append(a)
+        elif tag == "meta":
+            self.metas.append(a)
+        elif tag == "table":
+            self.table = a.get("id")
+            self.rows[self.table] = []
+        elif tag == "tr" and self.table is not None:
+            self.row = []
+        elif tag in ("td", "th") and self.row is not None:
+            self.cell = [a, ""]
+        if a.get("id"):
+            self.ids.append([a["id"], ""])
+            self.stack.append(tag)
+        elif self.ids and tag not in ("br", "meta", "iframe", "input"):
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self.cell is not None:
+            self.row.append(self.cell)
+            self.cell = None
+        elif tag == "tr" and self.row is not None:
+            self.rows[self.table].append(self.row)
+            self.row = None
+        elif tag == "table":
+            self.table = None
+        if self.stack and self.stack[-1] == tag:
+            self.stack.pop()
+            if len(self.stack) < len(self.ids):
+                i, t = self.ids.pop()
+                self.text[i] = t
+
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell[1] += data
+        for e in self.ids:
+            e[1] += data
+
+
+def load(path):
+    p = Page()
+    p.feed(open(path, encoding="utf-8").read())
+    p.close()
+    return p
+
+
+def frame_svg(p, cls):
+    for f in p.iframes:
+        if cls in f.get("class", "").split():
+            if "src" in f:
+                fault("frame %s has a src: %r" % (cls, f["src"][:60]))
+            text = urllib.parse.unquote(f.get("data-svg", ""), errors="strict")
+            try:
+                return ET.fromstring(text.encode("utf-8")), text
+            except ET.ParseError as e:
+                fault("frame %s: the SVG does not parse: %s" % (cls, e))
+    return None, None
+
+
+def cmd_page(args):
+    p = load(args[0])
+    for s in args[1:]:
+        if s not in p.sections:
+            fault("no section %s (sections: %r)" % (s, p.sections))
+    csp = [m.get("content", "") for m in p.metas
+           if m.get("http-equiv", "").lower() == "content-security-policy"]
+    if len(csp) != 1:
+        fault("%d CSP metas" % len(csp))
+    pol = {d.split()[0]: d.split()[1:] for d in csp[0].split(";") if d.strip()}
+    if pol.get("default-src") != ["'none'"]:
+        fault("default-src is %r" % pol.get("default-src"))
+    for d, v in pol.items():
+        for src in v:
+            if src not in ("'none'", "'unsafe-inline'", "blob:"):
+                fault("CSP %s allows %s" % (d, src))
+    if any(d in pol for d in ("connect-src", "img-src", "font-src",
+                              "media-src", "object-src")):
+        fault("CSP allows fetching: %r" % pol)
+    if pol.get("frame-src", ["blob:"]) != ["blob:"]:
+        fault("frame-src %r" % pol.get("frame-src"))
+    if len(p.scripts) != 1 or p.scripts[0]:
+        fault("scripts: %r (one inline script expected)" % p.scripts)
+    for tag, a in p.tags:
+        for k, v in a.items():
+            if k in ("src", "href", "action", "data", "srcset", "poster"):
+                fault("<%s %s=%r> would fetch" % (tag, k, v[:60]))
+            if k.startswith("on"):
+                fault("<%s %s> runs script" % (tag, k))
+    for f in p.iframes:
+        cls = f.get("class", "").split()[-1]
+        root, text = frame_svg(p, cls)
+        if root.tag != SVG + "svg":
+            fault("frame %s: root %s" % (cls, root.tag))
+        n = len(root.findall(".//%sscript" % SVG))
+        if n != 1:
+            fault("frame %s: %d scripts" % (cls, n))
+        for e in root.iter():
+            for k in e.attrib:
+                if k.lower().startswith("on"):
+                    fault("frame %s: %s has %s" % (cls, e.tag, k))
+    print("ok")
+
+
+def summary_totals(path):
+    t = {}
+    for line in open(path):
+        m = re.match(r"total ([^/]+)/\S+: (-?\d+)", line)
+        if m:
+            t[m.group(1)] = int(m.group(2))
+    if not t:
+        fault("no totals in %s" % path)
+    return t
+
+
+def cmd_totals(args):
+    p = load(args[0])
+    want = summary_totals(args[1])
+    cls = "base-total" if len(args) > 2 else "total"
+    got = {}
+    for tag, a in p.tags:
+        if tag == "dd" and a.get("class") == cls:
+            got[a["data-type"]] = int(a["data-v"])
+    if got != want:
+        fault("%s: page %r, show --summary %r" % (cls, got, want))
+    print(len(got))
+
+
+def cmd_top(args):
+    p = load(args[0])
+    want = []
+    on = False
+    for line in open(args[1]):
+        if line.startswith("top ") and " functions " in line:
+            on = True
+            continue
+        if on:
+            f = line.split(None, 4)
+            if len(f) < 5:
+                break
+            want.append((int(f[0]), int(f[2]), f[4].rstrip("\n")))
+    got = []
+    for r in p.rows.get("top-table", [])[1:]:
+        got.append((int(r[0][0]["data-v"]), int(r[2][0]["data-v"]), r[4][1]))
+    if not want:
+        fault("no functions in %s" % args[1])
+    if got != want:
+        fault("top table %r\nshow --summary %r" % (got[:5], want[:5]))
+    print(len(got))
+
+
+def cmd_pre(args):
+    p = load(args[0])
+    got = p.text.get(args[1])
+    want = open(args[2], encoding="utf-8").read()
+    if got is None:
+        fault("no <pre id=%s>" % args[1])
+    if got != want:
+        fault("<pre id=%s> differs from %s:\n%s\n---\n%s" %
+              (args[1], args[2], got[:800], want[:800]))
+    print(len(got.splitlines()))
+
+
+def cmd_flame(args):
+    p = load(args[0])
+    root, _ = frame_svg(p, "flame")
+    if root is None:
+        fault("no flame graph frame")
+    frames = root.find(".//%sg[@id='frames']" % SVG)
+    first = frames[0]
+    diff = len(args) > 2
+    if diff != (frames.get("data-diff") is not None):
+        fault("differential: %r" % frames.get("data-diff"))
+    v = int(first.get("data-c" if diff else "data-v"))
+    if v != int(args[1]):
+        fault("flame root %d, expected %s" % (v, args[1]))
+    print(len(frames))
+
+
+def cmd_trend(args):
+    p = load(args[0])
+    j = json.load(open(args[1]))
+    snaps = [(s["file"], s["inuse_bytes"]) for s in j["snapshots"]]
+    got = [(r[1][1], int(r[2][0]["data-v"])) for r in p.rows["snapshots"][1:]]
+    if got != snaps:
+        fault("snapshots %r, proftrend %r" % (got, snaps))
+    want = [(r["name"], r["first_bytes"], r["last_bytes"], r["growth_bytes"],
+             r["verdict"]) for r in j["rows"]][:50]
+    got = [(r[5][1], int(r[0][0]["data-v"]), int(r[1][0]["data-v"]),
+            int(r[2][0]["data-v"]), r[4][1]) for r in p.rows["verdict-table"][1:]]
+    if got != want:
+        fault("verdicts %r\nproftrend %r" % (got, want))
+    print(len(got))
+
+
+def cmd_names(args):
+    p = load(args[0])
+    names = [l for l in open(args[1], encoding="utf-8").read().split("\n") if l]
+    shown = [r[4][1] for r in p.rows.get("top-table", [])[1:]]
+    fl, _ = frame_svg(p, "flame")
+    titles = [t.text or "" for t in fl.iter(SVG + "title")]
+    gr, gtext = frame_svg(p, "graph")
+    for n in names:
+        if n not in shown:
+            fault("top table lacks %r (has %r)" % (n, shown))
+        if not any(t.startswith(n + " (") for t in titles):
+            fault("flame graph lacks %r" % n)
+        if gr is not None and not any(n in (t.text or "") for t in gr.iter(SVG + "text")):
+            fault("call graph lacks %r" % n)
+    for tag, a in p.tags:
+        if tag not in ("html", "head", "meta", "title", "style", "body", "h1",
+                       "nav", "button", "section", "dl", "dt", "dd", "p",
+                       "table", "thead", "tbody", "tr", "th", "td", "iframe",
+                       "pre", "script"):
+            fault("an element <%s> in the page" % tag)
+    print(len(names))
+
+
+if __name__ == "__main__":
+    {"page": cmd_page, "totals": cmd_totals, "top": cmd_top, "pre": cmd_pre,
+     "flame": cmd_flame, "trend": cmd_trend,
+     "names": cmd_names}[sys.argv[1]](sys.argv[2:])

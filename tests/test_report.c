@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_report.c - the HTML page of every view (report/report.c,
+ * profconv_report_write): its options as a versioned struct, what it
+ * refuses before writing, the page's outline, the top table's numbers
+ * and the size bound of its tables, on profiles built by hand.
+ */
+
+#include "config.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "writer_fixture.h"
+
+TestSuite(report, .fini = teardown);
+
+/* main;grow 30, main;<b>x</b> 10, main 5 (objects, space = 100 x). */
+static void
+profile(struct profconv_profile **res, int64_t grow)
+{
+	struct profconv_profile *p;
+	uint32_t m, g, h, lm, lg, lh;
+
+	cr_assert(eq(int, profconv_profile_new(&p), 0));
+	profconv_profile_add_sample_type(p, "objects", "count");
+	profconv_profile_add_sample_type(p, "space", "bytes");
+	m = add_fn(p, "main", "");
+	g = add_fn(p, "grow", "");
+	h = add_fn(p, "<b>x</b>", "");
+	lm = LOC1(p, 0, 0x10, m, 1);
+	lg = LOC1(p, 0, 0x20, g, 1);
+	lh = LOC1(p, 0, 0x30, h, 1);
+	SAMPLE(p, ((int64_t[]){ grow, 100 * grow }), lg, lm);
+	SAMPLE(p, ((int64_t[]){ 10, 1000 }), lh, lm);
+	SAMPLE(p, ((int64_t[]){ 5, 500 }), lm);
+	*res = p;
+}
+
+static int
+page(const struct profconv_profile *cur, const struct profconv_profile *base,
+    const struct profconv_report_options *o)
+{
+	size_t len = 0;
+	FILE *fp;
+	int rc;
+
+	free(out);
+	out = NULL;
+	fp = open_memstream(&out, &len);
+	cr_assert(not(zero(ptr, fp)));
+	rc = profconv_report_write(cur, base, fp, o);
+	fclose(fp);
+	return rc;
+}
+
+static size_t
+count(const char *s, const char *what)
+{
+	size_t n = 0;
+
+	while ((s = strstr(s, what)) != NULL) {
+		n++;
+		s += strlen(what);
+	}
+	return n;
+}
+
+Test(report, outline_and_numbers)
+{
+	profile(&a, 30);
+	cr_assert(eq(int, page(a, NULL, NULL), 0));
+	cr_expect(eq(sz, count(out, "<section class=\"tab\""), 5));
+	cr_expect(not(zero(ptr, strstr(out, "default-src 'none'"))));
+	/* Every type's total; the last one, space, is shown. */
+	cr_expect(not(zero(ptr, strstr(out, "data-type=\"objects\" "
+	    "data-v=\"45\">45"))));
+	cr_expect(not(zero(ptr, strstr(out, "data-type=\"space\" "
+	    "data-v=\"4500\">4,500"))));
+	/* The top table: grow first, flat 3,000 of 4,500. */
+	cr_expect(not(zero(ptr, strstr(out, "<tr><td data-v=\"3000\">3,000</td>"
+	    "<td data-v=\"66.6667\">66.67%</td>"))));
+	cr_expect(not(zero(ptr, strstr(out, "<td class=\"name\">&lt;b&gt;x"
+	    "&lt;/b&gt;</td>"))));
+	cr_expect(zero(ptr, strstr(out, "<b>")));
+	cr_expect(eq(sz, count(out, "<script>"), 1));
+}
+
+Test(report, top_bounds_the_table)
+{
+	struct profconv_report_options o = PROFCONV_REPORT_OPTIONS_INIT;
+
+	profile(&a, 30);
+	o.top = 1;
+	cr_assert(eq(int, page(a, NULL, &o), 0));
+	cr_expect(eq(sz, count(out, "<tr><td"), 1));
+	cr_expect(not(zero(ptr, strstr(out, "Showing the top 1 of 3 "))));
+}
+
+Test(report, with_a_base)
+{
+	profile(&a, 20);
+	profile(&b, 30);
+	cr_assert(eq(int, page(b, a, NULL), 0));
+	cr_expect(eq(sz, count(out, "<section class=\"tab\""), 6));
+	cr_expect(not(zero(ptr, strstr(out, "id=\"compare-table\""))));
+	cr_expect(not(zero(ptr, strstr(out, "class=\"base-total\" "
+	    "data-type=\"objects\" data-v=\"35\""))));
+	/* The flame graph is differential. */
+	cr_expect(not(zero(ptr, strstr(out, "data-diff="))));
+}
+
+Test(report, refuses_before_writing)
+{
+	struct profconv_report_options o = PROFCONV_REPORT_OPTIONS_INIT;
+
+	profile(&a, 30);
+	o.sample_type = "nosuch";
+	cr_expect(eq(int, page(a, NULL, &o), PROFCONV_ENOTFOUND));
+	cr_expect(eq(sz, strlen(out), 0));
+	o.sample_type = NULL;
+	o.version = PROFCONV_REPORT_OPTIONS_VERSION + 1;
+	cr_expect(eq(int, page(a, NULL, &o), PROFCONV_EINVAL));
+	cr_expect(eq(sz, strlen(out), 0));
+	cr_expect(eq(int, page(NULL, NULL, NULL), PROFCONV_EINVAL));
+}
+
+Test(report, write_error)
+{
+	FILE *fp = fopen("/dev/full", "w");
+
+	profile(&a, 30);
+	cr_assert(not(zero(ptr, fp)));
+	cr_expect(eq(int, profconv_report_write(a, NULL, fp, NULL),
+	    PROFCONV_EIO));
+	fclose(fp);
+}
