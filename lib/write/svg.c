@@ -614,8 +614,17 @@ draw(struct svg *g)
 		return rc;
 	if (g->ndrawn > 1)
 		qsort(g->drawn, g->ndrawn, sizeof(*g->drawn), by_position);
-	profconv__delta_scale(&g->scale, g->base_total, g->cur_total,
-	    g->o->min_delta);
+	/* Changes are measured as pprof's -diff_base measures them, and as
+	 * the call graph and the listing do: against the base profile's
+	 * total before focus, ignore and the other filters. */
+	if (g->base != NULL)
+		profconv__delta_scale(&g->scale, profconv__delta_total(
+		    profconv_view_profile(g->base), g->base_type),
+		    profconv__delta_total(profconv_view_profile(g->cur),
+		    g->type), g->o->min_delta);
+	else
+		profconv__delta_scale(&g->scale, g->base_total, g->cur_total,
+		    g->o->min_delta);
 	if (g->base != NULL) {
 		g->maxdelta = profconv__svg_classify(g->drawn, g->ndrawn,
 		    &g->scale, g->o);
