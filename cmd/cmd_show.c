@@ -32,6 +32,7 @@ static const struct cmd_opt opts[] = {
 	  "                        profile's default)\n" },
 	CMD_VIEW_OPTS,
 	CMD_FIND_OPTS,
+	CMD_FILTER_OPTS,
 	CMD_INPUT_OPTS,
 	CMD_HELP_OPT,
 	{ NULL, 0, 0, CMD_OWN, NULL }

@@ -53,6 +53,7 @@ static const struct cmd_opt opts[] = {
 	  "                        status\n" },
 	CMD_VIEW_OPTS,
 	CMD_FIND_OPTS,
+	CMD_FILTER_OPTS,
 	CMD_MAX_INPUT_OPT,
 	CMD_JOBS_OPT,
 	CMD_SNAPSHOT_OPT,

@@ -51,6 +51,7 @@ static const struct cmd_opt opts[] = {
 	  "      --addresses       name frames by function and address\n" },
 	CMD_VIEW_OPTS,
 	CMD_FIND_OPTS,
+	CMD_FILTER_OPTS,
 	{ "output", 'o', required_argument, CMD_OWN,
 	  "  -o, --output FILE     write to FILE instead of standard output\n" },
 	{ NULL, 0, 0, CMD_OWN,

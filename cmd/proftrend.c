@@ -72,6 +72,7 @@ static const struct cmd_opt opts[] = {
 	  "  -q, --quiet           print nothing; only the exit status\n" },
 	CMD_VIEW_OPTS,
 	CMD_FIND_OPTS,
+	CMD_FILTER_OPTS,
 	CMD_LEVEL_OPTS,
 	CMD_MAX_INPUT_OPT,
 	CMD_JOBS_OPT,

@@ -58,6 +58,7 @@ LAYOUT(write, "write", struct profconv_write_options, PROFCONV_WRITE_OPTIONS_INI
     sizeof(struct profconv_write_options));
 LAYOUT(view, "view", struct profconv_view_options, PROFCONV_VIEW_OPTIONS_INIT, 1,
     PC_END(struct profconv_view_options, payload),
+    PC_END(struct profconv_view_options, jobs),
     sizeof(struct profconv_view_options));
 LAYOUT(diff, "diff", struct profconv_diff_options, PROFCONV_DIFF_OPTIONS_INIT, 1,
     PC_END(struct profconv_diff_options, by),
