@@ -133,6 +133,9 @@ parse_args(int argc, char **argv, struct diff_args *a)
 		return DIFF_TROUBLE;
 	}
 	a->view.view.jobs = cmd_jobs();
+	/* The leak report hides the runtime's one-time allocations. */
+	a->view.view.default_suppressions = a->diff.leaks &&
+	    !a->view.no_default_suppressions;
 	return DIFF_SAME;
 }
 

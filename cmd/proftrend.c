@@ -204,6 +204,8 @@ parse_args(int argc, char **argv, struct trend_args *a)
 		return cmd_usage_error("--svg draws at most 40 rows of their "
 		    "own, not %zu (--top)", a->top);
 	a->view.view.jobs = cmd_jobs();
+	/* The leak report hides the runtime's one-time allocations. */
+	a->view.view.default_suppressions = !a->view.no_default_suppressions;
 	return TREND_CLEAN;
 }
 

@@ -46,6 +46,7 @@ struct profconv_trend {
 	size_t ntrows, nsuspects;
 	int64_t heap_growth;
 	int64_t *values;	/* scratch: one row's values, per snapshot */
+	struct pc_hidden_list hidden;	/* what suppressions hid */
 };
 
 static int
@@ -111,6 +112,7 @@ profconv_trend_free(struct profconv_trend *t)
 	profconv__rows_free(t->rows);
 	free(t->trows);
 	free(t->values);
+	profconv__hidden_free(&t->hidden);
 	free(t);
 }
 
@@ -253,6 +255,12 @@ add_rows(struct profconv_trend *t)
 		if (rc == 0 && t->objects_type >= 0)
 			rc = profconv_view_total(view, (size_t)t->objects_type,
 			    &s->objects);
+		if (rc == 0 && (i == 0 || i + 1 == t->n))
+			rc = profconv__hidden_take(&t->hidden, view, t->type,
+			    i == 0 && t->n > 1);
+		if (rc == 0 && i == 0 && t->n == 1)
+			rc = profconv__hidden_take(&t->hidden, view, t->type,
+			    true);
 		profconv_view_free(view);
 		view = NULL;
 	}
@@ -324,6 +332,12 @@ profconv_trend_run(struct profconv_trend *t)
 }
 
 /* --- results ---------------------------------------------------------------------- */
+
+const struct pc_hidden_list *
+profconv__trend_hidden(const struct profconv_trend *t)
+{
+	return &t->hidden;
+}
 
 bool
 profconv__trend_ran(const struct profconv_trend *t)

@@ -101,6 +101,7 @@ profconv_trend_print(const struct profconv_trend *t, FILE *fp, size_t top,
 		    r.intervals, r.suspect ? "SUSPECT" : "-",
 		    profconv__text_safe(&tb, r.name));
 	}
+	profconv__hidden_print(fp, profconv__trend_hidden(t), !exact, true);
 	profconv__textbuf_free(&tb);
 	return check_written(fp);
 }
@@ -170,6 +171,8 @@ profconv_trend_write_json(const struct profconv_trend *t, FILE *fp)
 		fputs(i ? ",\n" : "\n", fp);
 		json_row(fp, &r, profconv_trend_snapshot_count(t));
 	}
-	fputs("]}\n", fp);
+	fputs("],\n", fp);
+	profconv__hidden_json(fp, profconv__trend_hidden(t), true);
+	fputs("}\n", fp);
 	return check_written(fp);
 }
