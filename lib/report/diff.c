@@ -543,9 +543,9 @@ profconv_diff_print(const struct profconv_diff *d, FILE *fp,
 	if (shown < rows)
 		fprintf(fp, "  ... %zu more rows\n", rows - shown);
 	print_row(d, fp, widths, total, "TOTAL", opts->exact != 0);
-	profconv__hidden_print(fp, &d->hidden, strcmp(profconv__pstr(d->delta,
-	    d->delta->sample_types[hidden_type(d->delta)].unit), "bytes") == 0,
-	    false);
+	profconv__hidden_print(fp, &d->hidden, opts->exact == 0 &&
+	    strcmp(profconv__pstr(d->delta, d->delta->sample_types[
+	    hidden_type(d->delta)].unit), "bytes") == 0, false);
 	if (fflush(fp) != 0 || ferror(fp))
 		rc = profconv__fail(PROFCONV_EIO, "write error: %s",
 		    strerror(errno != 0 ? errno : EIO));
