@@ -503,21 +503,25 @@ static int
 key_units(struct pc_labels *l)
 {
 	const struct profconv_profile *prof = l->prof;
-	size_t i;
+	size_t i, si;
 
 	l->key_unit = calloc(prof->strings.len + 1, sizeof(*l->key_unit));
 	if (l->key_unit == NULL)
 		return profconv__nomem();
-	for (i = 0; i < prof->nlabels; i++) {
-		const struct pc_label *lb = &prof->labels[i];
+	for (si = 0; si < prof->nsamples; si++) {
+		const struct pc_sample *s = pc_sample(prof, si);
+		const struct pc_label *lb = pc_sample_labels(prof, s);
 		const char *u;
 
-		if (lb->str != 0 || !is_label(lb) || lb->key >= prof->strings.len)
-			continue;
-		u = profconv__pstr(prof, lb->unit);
-		if (l->key_unit[lb->key] == NULL || (*l->key_unit[lb->key] ==
-		    '\0' && *u != '\0'))
-			l->key_unit[lb->key] = u;
+		for (i = 0; i < s->nlabels; i++) {
+			if (lb[i].str != 0 || !is_label(&lb[i]) ||
+			    lb[i].key >= prof->strings.len)
+				continue;
+			u = profconv__pstr(prof, lb[i].unit);
+			if (l->key_unit[lb[i].key] == NULL ||
+			    (*l->key_unit[lb[i].key] == '\0' && *u != '\0'))
+				l->key_unit[lb[i].key] = u;
+		}
 	}
 	for (i = 0; i < prof->strings.len; i++) {
 		const char *k;
@@ -724,7 +728,7 @@ profconv__labels_pseudo_text(struct pc_labels *l, size_t si, size_t k,
 		if (n > 3 && strcmp(num + n - 3, ".00") == 0)
 			num[n -= 3] = '\0';
 		if (strcmp(num, "0") == 0 || strcmp(num, "-0") == 0)
-			strcpy(num, "0");
+			snprintf(num, sizeof(num), "0");
 		else
 			snprintf(num + n, sizeof(num) - n, "%s", unit);
 		rc = put(l, len, num);
