@@ -904,6 +904,17 @@ int profconv_view_suppression(const struct profconv_view *view, size_t i,
 /* The built-in suppressions, NULL-ended, for documentation. */
 const char *const *profconv_default_suppressions(void);
 
+/*
+ * Print to FP a log2 histogram of the average block size of VIEW's
+ * stacks (bytes / objects of the bytes type TYPE, such as inuse_space,
+ * and its objects type beside it; NULL: inuse_space, or space), one
+ * line per power of two with the stacks, objects and bytes in it, and a
+ * line saying that a dump knows only averages per stack.  Errors:
+ * PROFCONV_ENOTFOUND (no such pair of types), PROFCONV_EIO.
+ */
+int profconv_sizes_print(const struct profconv_view *view, FILE *fp,
+    const char *type);
+
 /* --- comparing two profiles ------------------------------------------------- */
 
 /* How the comparison groups stacks into rows. */

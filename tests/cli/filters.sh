@@ -144,6 +144,32 @@ else
 		o=$(flame_total "$PB" alloc_space --tagroot thread_name --focus '^worker-2$')
 		[ "$g" = "$o" ] && [ "$g" -gt 0 ] || fail "--tagroot with --focus: go $g, profconv $o"
 
+		# show --sizes: go's samples, each at its average size
+		# (bytes / objects), binned by powers of two, give the same
+		# objects and bytes per line; with a filter too.
+		for f in '' 'thread_name=worker'; do
+			go tool pprof -raw -symbolize=none -tagfocus "$f" "$PB" 2>/dev/null |
+			    awk '/^Samples:/ {s = 1; getline; next} /^Locations/ {s = 0}
+			    s && $1 ~ /^-?[0-9]+$/ { o = $1; b = $2; sub(":", "", b)
+				if (o > 0 && b > 0) { a = int(b / o); k = 0
+				    while (a >= 2) { a = int(a / 2); k++ }
+				    n[k]++; O[k] += o; B[k] += b } }
+			    END { for (k in n) print k, n[k], O[k], B[k] }' |
+			    sort -n >"$TMP/go.sizes"
+			"$PROFCONV" show --sizes -t alloc_space --no-symbolize --tagfocus "$f" "$PB" \
+			    >"$TMP/sizes" 2>"$TMP/sizes.err" || fail "show --sizes '$f': $(cat "$TMP/sizes.err")"
+			grep -q 'only each stack' "$TMP/sizes" || fail "show --sizes does not say it shows averages"
+			# "[LO, HI)": the power of two of LO.
+			awk '$1 ~ /^\[/ && $5 > 0 { lo = $1; u = $2; sub(/^\[/, "", lo); sub(/,$/, "", u)
+			    m = (u == "KiB" ? 1024 : u == "MiB" ? 1048576 : u == "GiB" ? 1073741824 : 1)
+			    v = lo * m; k = 0; while (v >= 2) { v /= 2; k++ }
+			    print k, $5, $6, $8 }' "$TMP/sizes" | sort -n >"$TMP/our.sizes"
+			[ -s "$TMP/go.sizes" ] && diff -u "$TMP/go.sizes" "$TMP/our.sizes" >&2 ||
+				fail "show --sizes --tagfocus '$f' differs from go's samples"
+		done
+		run 1 "$PROFCONV" show --sizes -t alloc_objects "$PB"
+		grep -q "no objects type" "$TMP/err" || fail "--sizes -t alloc_objects: $(cat "$TMP/err")"
+
 		# Bad ranges and expressions: one line and the usage hint,
 		# exit 2, before the profile is read.
 		for bad in 'bytes=64:1mb' 'bytes=1kb:2ms' 'bytes=99999999999999999999kb' \
