@@ -273,7 +273,7 @@ struct cmd_view {
 };
 #define CMD_VIEW_INIT { { PROFCONV_VIEW_OPTIONS_VERSION, \
 	PROFCONV_BY_FUNCTION, PROFCONV_DEMANGLE_SIMPLE, 0, 0, NULL, NULL, \
-	cmd_warn_fn, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0 }, \
+	cmd_warn_fn, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0 }, \
 	false, NULL, NULL, NULL, false, NULL, false }
 
 /*

@@ -33,7 +33,7 @@ enum {
 	OPT_WIDTH, OPT_HEIGHT, OPT_MINWIDTH, OPT_INVERTED, OPT_REVERSE,
 	OPT_NEGATE, OPT_HASH, OPT_RANDOM, OPT_CP, OPT_PALFILE, OPT_BGCOLORS,
 	OPT_FONTTYPE, OPT_FONTSIZE, OPT_FONTWIDTH, OPT_NAMETYPE, OPT_NOTES,
-	OPT_TOTAL, OPT_FACTOR
+	OPT_TOTAL, OPT_FACTOR, OPT_SPLIT_THREADS
 };
 
 static const struct cmd_opt opts[] = {
@@ -49,6 +49,9 @@ static const struct cmd_opt opts[] = {
 	  "      --lines           name frames by function, file and line\n" },
 	{ "addresses", OPT_ADDRESSES, no_argument, CMD_OWN,
 	  "      --addresses       name frames by function and address\n" },
+	{ "split-threads", OPT_SPLIT_THREADS, no_argument, CMD_OWN,
+	  "      --split-threads   one root per thread, \"thread N (NAME)\", from\n"
+	  "                        the labels of profconv text2pb --threads\n" },
 	CMD_VIEW_OPTS,
 	CMD_FIND_OPTS,
 	CMD_FILTER_OPTS,
@@ -264,6 +267,9 @@ own_option(struct flame_args *a, int c)
 		break;
 	case OPT_ADDRESSES:
 		a->view.view.granularity = PROFCONV_BY_ADDRESS;
+		break;
+	case OPT_SPLIT_THREADS:
+		a->view.view.split_threads = 1;
 		break;
 	case 'o':
 		a->out_path = optarg;

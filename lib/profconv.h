@@ -800,12 +800,16 @@ struct profconv_view_options {
 	const char *suppressions;
 	const char *suppressions_name;
 	int default_suppressions;
+	/* One root frame per thread, outside the TAGROOT ones, from the
+	 * "thread" and "thread_name" labels (profconv text2pb --threads):
+	 * "thread N (NAME)", "thread N", or "[no thread]". */
+	int split_threads;
 };
 #define PROFCONV_VIEW_OPTIONS_VERSION 3
 #define PROFCONV_VIEW_OPTIONS_INIT \
 	{ PROFCONV_VIEW_OPTIONS_VERSION, PROFCONV_BY_FUNCTION, \
 	  PROFCONV_DEMANGLE_SIMPLE, 0, 0, NULL, NULL, NULL, NULL, 0, \
-	  NULL, NULL, NULL, NULL, NULL, NULL, 0 }
+	  NULL, NULL, NULL, NULL, NULL, NULL, 0, 0 }
 
 /*
  * A view: a profile as it is shown.  Every writer that shows stacks or

@@ -183,6 +183,7 @@ struct pc_labels {
 	bool has_focus, has_ignore;
 	char **root, **leaf;	/* keys, split at ',' (empty ones dropped) */
 	size_t nroot, nleaf;
+	bool split;		/* a thread frame outside the root keys */
 	/* pprof's numLabelUnits: key string -> its unit, computed once. */
 	const char **key_unit;
 	char *buf;
@@ -546,7 +547,7 @@ profconv__labels_new(struct pc_labels **out,
 	*out = NULL;
 	if ((o->tagfocus == NULL || *o->tagfocus == '\0') &&
 	    (o->tagignore == NULL || *o->tagignore == '\0') &&
-	    o->tagroot == NULL && o->tagleaf == NULL)
+	    o->tagroot == NULL && o->tagleaf == NULL && !o->split_threads)
 		return 0;
 	l = calloc(1, sizeof(*l));
 	if (l == NULL)
@@ -564,6 +565,7 @@ profconv__labels_new(struct pc_labels **out,
 		rc = split_keys(o->tagroot, &l->root, &l->nroot);
 	if (rc == 0)
 		rc = split_keys(o->tagleaf, &l->leaf, &l->nleaf);
+	l->split = o->split_threads != 0;
 	if (rc == 0 && prof != NULL && (l->has_focus || l->has_ignore))
 		rc = key_units(l);
 	if (rc < 0) {
@@ -672,8 +674,8 @@ profconv__labels_keep(struct pc_labels *l, size_t si)
 size_t
 profconv__labels_pseudo(const struct pc_labels *l, size_t *nroot)
 {
-	*nroot = l != NULL ? l->nroot : 0;
-	return l != NULL ? l->nroot + l->nleaf : 0;
+	*nroot = l != NULL ? l->nroot + l->split : 0;
+	return l != NULL ? l->nroot + l->split + l->nleaf : 0;
 }
 
 static int
@@ -691,6 +693,50 @@ put(struct pc_labels *l, size_t *len, const char *s)
 	return rc;
 }
 
+/* The --split-threads frame of sample S: "thread N (NAME)", "thread
+ * N", or "[no thread]"; N is the "thread" label (0 counts here: text2pb
+ * gives it to the main thread), NAME the "thread_name" one. */
+static int
+thread_text(struct pc_labels *l, const struct pc_sample *s,
+    const char **text, size_t *len, const char **key)
+{
+	const struct profconv_profile *prof = l->prof;
+	const struct pc_label *lb = pc_sample_labels(prof, s);
+	const char *name = NULL, *k;
+	bool has_uid = false;
+	int64_t uid = 0;
+	size_t i, need;
+	int n;
+
+	for (i = 0; i < s->nlabels; i++) {
+		k = profconv__pstr(prof, lb[i].key);
+		if (lb[i].str == 0 && strcmp(k, "thread") == 0) {
+			uid = lb[i].num;
+			has_uid = true;
+		} else if (lb[i].str != 0 && strcmp(k, "thread_name") == 0) {
+			name = profconv__pstr(prof, lb[i].str);
+		} else if (lb[i].str != 0 && strcmp(k, "thread") == 0) {
+			/* A thread label as a string: its text. */
+			name = profconv__pstr(prof, lb[i].str);
+		}
+	}
+	*key = "thread";
+	need = (name != NULL ? strlen(name) : 0) + 48;
+	if (PC_GROW(l->buf, l->buf_cap, 0, need) < 0)
+		return profconv__nomem();
+	if (has_uid && name != NULL)
+		n = snprintf(l->buf, need, "thread %" PRId64 " (%s)", uid, name);
+	else if (has_uid)
+		n = snprintf(l->buf, need, "thread %" PRId64, uid);
+	else if (name != NULL)
+		n = snprintf(l->buf, need, "thread (%s)", name);
+	else
+		n = snprintf(l->buf, need, "[no thread]");
+	*len = (size_t)n;
+	*text = l->buf;
+	return 0;
+}
+
 int
 profconv__labels_pseudo_text(struct pc_labels *l, size_t si, size_t k,
     const char **text, size_t *len, const char **key)
@@ -705,6 +751,9 @@ profconv__labels_pseudo_text(struct pc_labels *l, size_t si, size_t k,
 	double x;
 	int rc = 0;
 
+	if (l->split && k == 0)
+		return thread_text(l, s, text, len, key);
+	k -= l->split;
 	*key = k < l->nroot ? l->root[k] : l->leaf[k - l->nroot];
 	*len = 0;
 	/* String values first, then numbers, each in label order. */

@@ -144,6 +144,26 @@ else
 		o=$(flame_total "$PB" alloc_space --tagroot thread_name --focus '^worker-2$')
 		[ "$g" = "$o" ] && [ "$g" -gt 0 ] || fail "--tagroot with --focus: go $g, profconv $o"
 
+		# profflame --split-threads: one root per thread, "thread N
+		# (NAME)", each holding go's total for that thread name.
+		"$FLAME" --no-symbolize -t alloc_space --split-threads "$PB" \
+		    >"$TMP/split.folded" 2>/dev/null || fail "profflame --split-threads"
+		for name in alloc worker-0 worker-1 worker-2 worker-3; do
+			got=$(awk -v n="$name" '{ split($0, f, ";"); k = f[1]; sub(/^thread [0-9]+ \(/, "", k)
+			    if (k == n ")") t += $NF } END { print t + 0 }' "$TMP/split.folded")
+			want=$(go_totals "$PB" -tagfocus "thread_name=^$name\$" | awk '{print $2}')
+			[ "$got" = "$want" ] && [ "$got" -gt 0 ] ||
+				fail "--split-threads: $name has $got, go $want"
+		done
+		grep -q '^thread 0 (alloc);' "$TMP/split.folded" ||
+			fail "--split-threads: the main thread is not 'thread 0 (alloc)'"
+		[ "$(cut -d';' -f1 "$TMP/split.folded" | sort -u | wc -l)" = 5 ] ||
+			fail "--split-threads: not 5 roots: $(cut -d';' -f1 "$TMP/split.folded" | sort -u | tr '\n' ' ')"
+		"$FLAME" --svg --no-symbolize --split-threads -o "$TMP/split.svg" "$PB" 2>/dev/null ||
+			fail "profflame --svg --split-threads"
+		grep -q 'thread 3 (worker-2)' "$TMP/split.svg" ||
+			fail "--svg --split-threads: no thread 3 (worker-2) frame"
+
 		# show --sizes: go's samples, each at its average size
 		# (bytes / objects), binned by powers of two, give the same
 		# objects and bytes per line; with a filter too.
