@@ -227,13 +227,15 @@ enum {
 
 /*
  * The filter group, in the view group too: go tool pprof's label
- * filters --tagfocus, --tagignore, --tagroot, --tagleaf, and leak
+ * filters --tagfocus, --tagignore, --tagroot, --tagleaf, --tagshow,
+ * --taghide, and leak
  * suppressions, --suppressions FILE (read whole when the option is
  * taken) and --no-default-suppressions.
  */
 enum {
 	CMD_OPT_TAGFOCUS = 0x1300, CMD_OPT_TAGIGNORE, CMD_OPT_TAGROOT,
-	CMD_OPT_TAGLEAF, CMD_OPT_SUPPRESSIONS, CMD_OPT_NO_DEFAULT_SUPP
+	CMD_OPT_TAGLEAF, CMD_OPT_SUPPRESSIONS, CMD_OPT_NO_DEFAULT_SUPP,
+	CMD_OPT_TAGSHOW, CMD_OPT_TAGHIDE
 };
 #define CMD_FILTER_OPTS \
 	{ "tagfocus", CMD_OPT_TAGFOCUS, required_argument, CMD_VIEW, \
@@ -250,6 +252,11 @@ enum {
 	  "                        root of each stack, named by its values\n" }, \
 	{ "tagleaf", CMD_OPT_TAGLEAF, required_argument, CMD_VIEW, \
 	  "      --tagleaf KEYS    the same at the leaf of each stack\n" }, \
+	{ "tagshow", CMD_OPT_TAGSHOW, required_argument, CMD_VIEW, \
+	  "      --tagshow RE      print only labels whose key matches RE\n" \
+	  "                        (profconv show's dump; no sample dropped)\n" }, \
+	{ "taghide", CMD_OPT_TAGHIDE, required_argument, CMD_VIEW, \
+	  "      --taghide RE      print no label whose key matches RE\n" }, \
 	{ "suppressions", CMD_OPT_SUPPRESSIONS, required_argument, CMD_VIEW, \
 	  "      --suppressions FILE\n" \
 	  "                        hide stacks a leak:PATTERN line of FILE\n" \
@@ -273,7 +280,8 @@ struct cmd_view {
 };
 #define CMD_VIEW_INIT { { PROFCONV_VIEW_OPTIONS_VERSION, \
 	PROFCONV_BY_FUNCTION, PROFCONV_DEMANGLE_SIMPLE, 0, 0, NULL, NULL, \
-	cmd_warn_fn, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0 }, \
+	cmd_warn_fn, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, \
+	NULL, NULL }, \
 	false, NULL, NULL, NULL, false, NULL, false }
 
 /*

@@ -223,6 +223,12 @@ filter_option(struct cmd_view *v, int c, const char *arg)
 	case CMD_OPT_TAGLEAF:
 		v->view.tagleaf = arg;
 		return 1;
+	case CMD_OPT_TAGSHOW:
+		v->view.tagshow = arg;
+		return 1;
+	case CMD_OPT_TAGHIDE:
+		v->view.taghide = arg;
+		return 1;
 	case CMD_OPT_SUPPRESSIONS:
 		return read_suppressions(v, arg) ? 1 : -1;
 	case CMD_OPT_NO_DEFAULT_SUPP:

@@ -804,12 +804,18 @@ struct profconv_view_options {
 	 * "thread" and "thread_name" labels (profconv text2pb --threads):
 	 * "thread N (NAME)", "thread N", or "[no thread]". */
 	int split_threads;
+	/* Which labels are printed where labels are (profconv show's
+	 * dump), as pprof's -tagshow and -taghide: keys matching TAGSHOW
+	 * (when not NULL) and not TAGHIDE, POSIX extended regexes.  They
+	 * keep and drop no sample. */
+	const char *tagshow;
+	const char *taghide;
 };
 #define PROFCONV_VIEW_OPTIONS_VERSION 3
 #define PROFCONV_VIEW_OPTIONS_INIT \
 	{ PROFCONV_VIEW_OPTIONS_VERSION, PROFCONV_BY_FUNCTION, \
 	  PROFCONV_DEMANGLE_SIMPLE, 0, 0, NULL, NULL, NULL, NULL, 0, \
-	  NULL, NULL, NULL, NULL, NULL, NULL, 0, 0 }
+	  NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL, NULL }
 
 /*
  * A view: a profile as it is shown.  Every writer that shows stacks or

@@ -796,3 +796,61 @@ profconv__labels_pseudo_text(struct pc_labels *l, size_t si, size_t k,
 	*text = l->buf;
 	return 0;
 }
+
+/* --- --tagshow and --taghide ------------------------------------------------ */
+
+static int
+tagname_rx(regex_t *re, bool *has, const char *rx, const char *what)
+{
+	char msg[128], why[192];
+	int err;
+
+	*has = false;
+	if (rx == NULL || *rx == '\0')
+		return 0;
+	if (profconv__rx_check(rx, why, sizeof(why)) < 0)
+		return profconv__fail(PROFCONV_EINVAL,
+		    "invalid %s expression '%s': %s", what, rx, why);
+	err = regcomp(re, rx, REG_EXTENDED | REG_NOSUB);
+	if (err != 0) {
+		regerror(err, re, msg, sizeof(msg));
+		return profconv__fail(PROFCONV_EINVAL,
+		    "invalid %s expression '%s': %s", what, rx, msg);
+	}
+	*has = true;
+	return 0;
+}
+
+int
+profconv__tagnames_init(struct pc_tagnames *t,
+    const struct profconv_view_options *o)
+{
+	int rc;
+
+	memset(t, 0, sizeof(*t));
+	rc = tagname_rx(&t->show, &t->has_show, o->tagshow, "--tagshow");
+	if (rc == 0)
+		rc = tagname_rx(&t->hide, &t->has_hide, o->taghide,
+		    "--taghide");
+	if (rc < 0)
+		profconv__tagnames_free(t);
+	return rc;
+}
+
+bool
+profconv__tagnames_keep(const struct pc_tagnames *t, const char *key)
+{
+	if (t->has_show && regexec(&t->show, key, 0, NULL, 0) != 0)
+		return false;
+	return !(t->has_hide && regexec(&t->hide, key, 0, NULL, 0) == 0);
+}
+
+void
+profconv__tagnames_free(struct pc_tagnames *t)
+{
+	if (t->has_show)
+		regfree(&t->show);
+	if (t->has_hide)
+		regfree(&t->hide);
+	t->has_show = t->has_hide = false;
+}

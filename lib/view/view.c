@@ -1076,6 +1076,7 @@ profconv_view_options_check(const struct profconv_view_options *opts)
 	struct profconv_view_options o;
 	struct pc_labels *labels = NULL;
 	struct pc_suppress *supp = NULL;
+	struct pc_tagnames names;
 	regex_t re;
 	bool ok;
 	int rc;
@@ -1094,6 +1095,8 @@ profconv_view_options_check(const struct profconv_view_options *opts)
 	if (rc == 0)
 		rc = profconv__labels_new(&labels, NULL, &o);
 	profconv__labels_free(labels);
+	if (rc == 0 && (rc = profconv__tagnames_init(&names, &o)) == 0)
+		profconv__tagnames_free(&names);
 	if (rc == 0)
 		rc = profconv__suppress_new(&supp, NULL, &o);
 	profconv__suppress_free(supp);
@@ -1125,6 +1128,7 @@ profconv_view_new(struct profconv_view **out,
 	v->opts.tagfocus = v->opts.tagignore = NULL;
 	v->opts.tagroot = v->opts.tagleaf = NULL;
 	v->opts.suppressions = v->opts.suppressions_name = NULL;
+	v->opts.tagshow = v->opts.taghide = NULL;
 	v->jobs = opts->jobs;
 	v->ntypes = prof->nsample_types;
 	v->namer.mode = opts->demangle;

@@ -69,6 +69,17 @@ size_t profconv__labels_pseudo(const struct pc_labels *l, size_t *nroot);
 int profconv__labels_pseudo_text(struct pc_labels *l, size_t si, size_t k,
     const char **text, size_t *len, const char **key);
 
+/* --tagshow and --taghide: which label keys are printed. */
+struct pc_tagnames {
+	regex_t show, hide;
+	bool has_show, has_hide;
+};
+/* Errors: PROFCONV_EINVAL (an expression that does not compile). */
+int profconv__tagnames_init(struct pc_tagnames *t,
+    const struct profconv_view_options *o);
+bool profconv__tagnames_keep(const struct pc_tagnames *t, const char *key);
+void profconv__tagnames_free(struct pc_tagnames *t);
+
 /* --- leak suppressions (suppress.c) -------------------------------------- */
 
 struct pc_suppress;

@@ -164,6 +164,28 @@ else
 		grep -q 'thread 3 (worker-2)' "$TMP/split.svg" ||
 			fail "--svg --split-threads: no thread 3 (worker-2) frame"
 
+		# --tagshow/--taghide: the label keys show's dump prints for
+		# each sample are those go tool pprof -raw prints.
+		for pair in '-tagshow name' '-taghide ^thr' '-tagshow byt|name' \
+		    '-tagshow name -taghide name'; do
+			set -- $pair
+			go tool pprof -raw -symbolize=none "$@" "$PB" 2>/dev/null |
+			    awk '/^Samples:/ {s = 1; getline; next} /^Locations/ { if (n) print k; s = 0 }
+			    s && $1 ~ /^-?[0-9]+$/ { if (n++) print k; k = ""; next }
+			    s && match($1, /^[a-z_]+:\[/) { k = k " " substr($1, 1, RLENGTH - 2) }' \
+			    >"$TMP/go.keys"
+			"$PROFCONV" show "-$1" "$2" ${3:+"-$3"} ${4:+"$4"} "$PB" 2>/dev/null |
+			    awk '/^samples:/ {s = 1; next} /^locations/ { if (n) print k; s = 0 }
+			    s && /^ +-?[0-9]+ / { if (n++) print k; k = ""; next }
+			    s && /labels:/ { for (i = 2; i <= NF; i++) if (match($i, /^[a-z_]+=/))
+				k = k " " substr($i, 1, RLENGTH - 1) }' >"$TMP/our.keys"
+			sort_keys() { while read -r line; do echo $(printf '%s\n' $line | sort); done; }
+			sort_keys <"$TMP/go.keys" >"$TMP/go.k"
+			sort_keys <"$TMP/our.keys" >"$TMP/our.k"
+			[ -s "$TMP/go.k" ] && diff -u "$TMP/go.k" "$TMP/our.k" >&2 ||
+				fail "show $pair: other label keys than go tool pprof -raw"
+		done
+
 		# show --sizes: go's samples, each at its average size
 		# (bytes / objects), binned by powers of two, give the same
 		# objects and bytes per line; with a filter too.
