@@ -273,7 +273,7 @@ struct cmd_view {
 	bool no_symbolize;
 	const char *sysroot, *search_path, *debuginfo_path;
 	bool debuginfod;
-	/* --suppressions FILE's text (owned; freed at exit), and
+	/* --suppressions FILE's text (kept until exit), and
 	 * --no-default-suppressions. */
 	char *suppressions;
 	bool no_default_suppressions;

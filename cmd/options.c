@@ -162,6 +162,9 @@ cmd_apply_input_options(struct profconv_read_options *opts)
 		opts->snapshot = snapshot;
 }
 
+/* The last suppressions file's text, kept to the end of the process. */
+static char *suppressions_text;
+
 /* The text of suppressions file PATH into V; false after a message. */
 static bool
 read_suppressions(struct cmd_view *v, const char *path)
@@ -199,7 +202,8 @@ read_suppressions(struct cmd_view *v, const char *path)
 	}
 	fclose(fp);
 	buf[len] = '\0';
-	free(v->suppressions);
+	free(suppressions_text);
+	suppressions_text = buf;
 	v->suppressions = buf;
 	v->view.suppressions = buf;
 	v->view.suppressions_name = path;
