@@ -639,7 +639,7 @@ profconv_diff_write_json(const struct profconv_diff *d, FILE *fp,
 		json_row(d, fp, v, profconv__rows_name(d->rows, i));
 		shown++;
 	}
-	fputs("],", fp);
+	fputs("]", fp);
 	profconv__hidden_json(fp, &d->hidden, false);
 	fputs("}\n", fp);
 	if (fflush(fp) != 0 || ferror(fp))

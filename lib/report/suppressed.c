@@ -126,7 +126,9 @@ profconv__hidden_json(FILE *fp, const struct pc_hidden_list *l, bool growth)
 {
 	size_t i, k = 0;
 
-	fputs("\"suppressed\":[", fp);
+	if (l->n == 0)
+		return;		/* no suppressions: no member */
+	fputs(",\n\"suppressed\":[", fp);
 	for (i = 0; i < l->n; i++) {
 		const struct pc_hidden *h = &l->h[i];
 

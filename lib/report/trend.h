@@ -98,7 +98,8 @@ int profconv__hidden_take(struct pc_hidden_list *l,
 void profconv__hidden_free(struct pc_hidden_list *l);
 /* The suppressions that hid something, as lines after a table (values
  * in bytes when BYTES; with GROWTH, last - first too) and as a JSON
- * member "suppressed":[...] (no separator around it). */
+ * member ',"suppressed":[...]' (nothing when there were no
+ * suppressions). */
 void profconv__hidden_print(FILE *fp, const struct pc_hidden_list *l,
     bool bytes, bool growth);
 void profconv__hidden_json(FILE *fp, const struct pc_hidden_list *l,

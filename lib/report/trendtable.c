@@ -171,7 +171,7 @@ profconv_trend_write_json(const struct profconv_trend *t, FILE *fp)
 		fputs(i ? ",\n" : "\n", fp);
 		json_row(fp, &r, profconv_trend_snapshot_count(t));
 	}
-	fputs("],\n", fp);
+	fputs("]", fp);
 	profconv__hidden_json(fp, profconv__trend_hidden(t), true);
 	fputs("}\n", fp);
 	return check_written(fp);
