@@ -4,9 +4,9 @@
 # `set -euo pipefail` first.
 #
 # bench_init BUILDDIR      the build dir, the tools, the output dir
-#   sets: benchdir build PROFCONV PROFDIFF PROFFLAME (the real binaries
-#   in .libs/, with LD_LIBRARY_PATH exported, so that libtool's shell
-#   wrapper is not timed), out (bench/out or $BENCH_OUT), scratch (a temp
+#   sets: benchdir build PROFCONV PROFDIFF PROFFLAME PROFGRAPH (the real
+#   binaries in .libs/, with LD_LIBRARY_PATH exported, so that libtool's
+#   shell wrapper is not timed), out (bench/out or $BENCH_OUT), scratch (a temp
 #   dir removed at exit), RUNS, cpus
 # bench_go                 GOPPROF: the pprof binary of `go tool pprof`
 # bench_jeprof             JEPROF: jeprof (Debian libjemalloc-dev)
@@ -83,10 +83,12 @@ bench_init() {
 		PROFCONV=$build/cmd/.libs/profconv
 		PROFDIFF=$build/cmd/.libs/profdiff
 		PROFFLAME=$build/cmd/.libs/profflame
+		PROFGRAPH=$build/cmd/.libs/profgraph
 	else
 		PROFCONV=$build/cmd/profconv
 		PROFDIFF=$build/cmd/profdiff
 		PROFFLAME=$build/cmd/profflame
+		PROFGRAPH=$build/cmd/profgraph
 	fi
 	"$PROFCONV" --help >/dev/null 2>&1 || die "$PROFCONV does not run"
 

@@ -1,12 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # trend.sh - time proftrend over a series of 20 real jemalloc heap
-# profiles of ~36k stacks each.
+# profiles of ~36k stacks each, and over 1,000 small dumps of one process,
+# each against the time to merely read the same files.
 #
 # usage: bench/trend.sh [BUILDDIR]
 #
-# The goal (issue 11): `proftrend` over 20 snapshots of ~36k stacks each
-# takes at most 2 s.
+# The goals: `proftrend` over 20 snapshots of ~36k stacks each takes at
+# most 2 s (issue 11); 1,000 snapshots stream through in memory bounded
+# by the rows, not by snapshots times stacks (issue 23): the peak RSS over
+# 1,000 dumps is about that over 100.
 #
 # What it does:
 #  1. Makes (when missing; kept in bench/out/trend/in/) NSNAP profiles: runs of
@@ -22,7 +25,17 @@
 #       proftrend P1 .. PN                  the symbolized pprof conversions
 #       proftrend --json -o OUT P1 .. PN
 #     and checks that the first and the pprof runs print the same table,
-#     and that the JSON names as many suspects as the table.
+#     and that the JSON names as many suspects as the table.  The anchor:
+#       cat S1 .. SN >/dev/null; grep -c '^@' S1 .. SN   (read, and scan)
+#  3. Makes (when missing; bench/out/trend/small/) SMALL dumps of one
+#     process: tests/producers/leakshapes.c under jemalloc, a mallctl
+#     "prof.dump" a phase (jemalloc's own names, je.PID.SEQ.mSEQ.heap,
+#     every allocation recorded), and times, interleaved, RUNS times:
+#       proftrend D1 .. DSMALL, --no-symbolize too, and over the first 100
+#       cat and grep -c '^@' over the same files (the anchor)
+#     and checks that the six shapes get their verdicts.
+#  With BASELINE=BUILDDIR, that build's proftrend is timed on both
+#  series as well (before and after).
 #
 # BUILDDIR (or $PROFCONV_BUILD) is a build of profconv; default ./build,
 # or the current directory if it has cmd/profconv.
@@ -32,6 +45,8 @@
 #   NSNAP=20        snapshots
 #   PATHS=36000     call paths (stacks) per snapshot
 #   STEP=1800       first path of snapshot r is r*STEP
+#   SMALL=1000      dumps in the small series (12..1000)
+#   BASELINE=DIR    another build to time on the same series
 #   BENCH_OUT=DIR   where generated data and outputs go (bench/out)
 #   BENCH_STRICT=1  exit 3 if the goal is not met
 #
@@ -57,6 +72,17 @@ for v in "$NSNAP" "$PATHS" "$STEP"; do
 	case $v in '' | *[!0-9]*) die "NSNAP, PATHS and STEP must be numbers" ;; esac
 done
 [ "$NSNAP" -ge 2 ] || die "NSNAP must be 2 or more"
+SMALL=${SMALL:-1000}
+case $SMALL in '' | *[!0-9]*) die "SMALL must be a number" ;; esac
+[ "$SMALL" -ge 100 ] && [ "$SMALL" -le 1000 ] || die "SMALL must be 100..1000"
+OLD=
+if [ -n "${BASELINE:-}" ]; then
+	OLD=$BASELINE/cmd/proftrend
+	[ -x "$BASELINE/cmd/.libs/proftrend" ] && OLD=$BASELINE/cmd/.libs/proftrend
+	# Its own library, not this build's.
+	OLD="env LD_LIBRARY_PATH=$BASELINE/lib/.libs $OLD"
+	$OLD --help >/dev/null 2>&1 || die "$OLD does not run"
+fi
 
 work=$out/trend
 mkdir -p "$work/in" || die "cannot create $work/in"
@@ -109,6 +135,9 @@ while [ "$i" -le "$RUNS" ]; do
 	timed --diff text_nosym "$PROFTREND" --no-symbolize "${heaps[@]}"
 	timed --diff pb "$PROFTREND" "${pbs[@]}"
 	timed --diff json "$PROFTREND" --json -o "$work/suspects.pb.gz" "${pbs[@]}"
+	[ -z "$OLD" ] || timed --diff old_text $OLD "${heaps[@]}"
+	timed cat_big cat "${heaps[@]}"
+	timed grep_big grep -c '^@' "${heaps[@]}"
 	i=$((i + 1))
 done
 
@@ -135,6 +164,66 @@ goal "(proftrend <= 2 s on the jemalloc text)" "$(median 1 "$work/text.times") <
 # load; proftrend loads snapshots on several threads.
 echo "  CPU seconds (user+sys, median): text $(cpu text)," \
     "text --no-symbolize $(cpu text_nosym), pprof $(cpu pb)"
+[ -z "$OLD" ] || report old_text "BASELINE proftrend (jemalloc text)"
+report cat_big "anchor: cat of the same files"
+report grep_big "anchor: grep -c '^@' of the same files"
+echo "  ratio to the anchor (median seconds): text / grep $(ratio text grep_big | cut -d" " -f1)x," \
+    "--no-symbolize / grep $(ratio text_nosym grep_big | cut -d" " -f1)x, text / cat $(ratio text cat_big | cut -d" " -f1)x"
 echo "  checked: same rows from text and pprof; JSON and table agree on suspects"
+
+# --- 1,000 small dumps of one process ----------------------------------------------
+
+small=$work/small
+mkdir -p "$small" || die "cannot create $small"
+if [ "$(ls "$small" | grep -c '\.m[0-9]*\.heap$' || true)" != "$SMALL" ]; then
+	note "making $SMALL dumps of one process (leakshapes under jemalloc)"
+	rm -f "$small"/*
+	je=$(ldconfig -p | sed -n 's/.*libjemalloc.so.2 .*=> //p' | head -n 1)
+	[ -n "$je" ] || die "libjemalloc.so.2 not found"
+	gcc -O1 -g -fno-omit-frame-pointer -o "$small/leakshapes" \
+	    "$benchdir/../tests/producers/leakshapes.c" || die "cannot build leakshapes"
+	LD_PRELOAD=$je MALLOC_CONF=prof:true,lg_prof_sample:0,prof_prefix:$small/je \
+	    "$small/leakshapes" "$SMALL" || die "leakshapes failed"
+fi
+mapfile -t dumps < <(ls "$small"/je.*.heap | sort -V)
+[ "${#dumps[@]}" = "$SMALL" ] || die "expected $SMALL dumps in $small, found ${#dumps[@]}"
+few=("${dumps[@]:0:100}")
+smallsize=$(cat "${dumps[@]}" | wc -c)
+echo
+echo "small:     $SMALL jemalloc dumps of one process ($small), $smallsize bytes," \
+    "$(grep -c '^@' "${dumps[0]}")..$(grep -c '^@' "${dumps[$((SMALL - 1))]}") stacks each"
+load_warning
+echo "           load average $load at start"
+i=1
+while [ "$i" -le "$RUNS" ]; do
+	note "small run $i/$RUNS"
+	timed --diff small "$PROFTREND" "${dumps[@]}"
+	timed --diff small_nosym "$PROFTREND" --no-symbolize "${dumps[@]}"
+	timed --diff small_100 "$PROFTREND" --no-symbolize "${few[@]}"
+	[ -z "$OLD" ] || timed --diff old_small $OLD --no-symbolize "${dumps[@]}"
+	timed cat_small cat "${dumps[@]}"
+	timed grep_small grep -c '^@' "${dumps[@]}"
+	i=$((i + 1))
+done
+note "checking the verdicts"
+for pair in steady_leak:leak small_leak:leak fill_cache:saturating \
+    sawtooth:periodic transient:transient; do
+	v=$(awk -v n="${pair%%:*}" 'NF > 3 && $NF == n { print $(NF - 2) }' "$work/small.out")
+	[ "$v" = "${pair#*:}" ] || die "small series: ${pair%%:*} is '$v', not '${pair#*:}'"
+done
+echo
+echo "proftrend over $SMALL small dumps: $(sed -n 's/^\([0-9]* suspects\{0,1\} in .*\)/\1/p' "$work/small.out")"
+report_head
+report small "proftrend (symbolizing), $SMALL dumps"
+report small_nosym "proftrend --no-symbolize, $SMALL dumps"
+report small_100 "proftrend --no-symbolize, the first 100"
+[ -z "$OLD" ] || report old_small "BASELINE proftrend --no-symbolize, $SMALL"
+report cat_small "anchor: cat of the same files"
+report grep_small "anchor: grep -c '^@' of the same files"
+echo "  ratio to the anchor (median seconds): proftrend / grep $(ratio small grep_small | cut -d" " -f1)x," \
+    "--no-symbolize / grep $(ratio small_nosym grep_small | cut -d" " -f1)x, / cat $(ratio small_nosym cat_small | cut -d" " -f1)x"
+echo "  peak RSS, $SMALL dumps / 100 dumps: $(awk -v a="$(median 2 "$work/small_nosym.times")" \
+    -v b="$(median 2 "$work/small_100.times")" 'BEGIN { printf "%.2f", a / b }')"
+echo "  checked: the five shapes' verdicts (no final dump here)"
 echo "timings per run (seconds, peak RSS KB): $work/*.times"
 bench_exit

@@ -176,11 +176,14 @@ void cmd_apply_input_options(struct profconv_read_options *opts);
  * The view group, the options that say what a profile shows, the same
  * in every command that shows stacks or names (show, profdiff,
  * profflame, proftrend): --demangle, --no-inline, --focus, --ignore,
- * --keep-allocator-frames, --no-symbolize.
+ * --keep-allocator-frames, --no-symbolize, --no-wrappers, and pprof's
+ * --hide, --show, --show-from, --prune-from.
  */
 enum {
 	CMD_OPT_DEMANGLE = 0x1100, CMD_OPT_NO_INLINE, CMD_OPT_FOCUS,
-	CMD_OPT_IGNORE, CMD_OPT_KEEP_ALLOC, CMD_OPT_NO_SYMBOLIZE
+	CMD_OPT_IGNORE, CMD_OPT_KEEP_ALLOC, CMD_OPT_NO_SYMBOLIZE,
+	CMD_OPT_NO_WRAPPERS, CMD_OPT_HIDE, CMD_OPT_SHOW, CMD_OPT_SHOW_FROM,
+	CMD_OPT_PRUNE_FROM
 };
 #define CMD_VIEW_OPTS \
 	{ "demangle", CMD_OPT_DEMANGLE, required_argument, CMD_VIEW, \
@@ -197,6 +200,20 @@ enum {
 	  "      --keep-allocator-frames\n" \
 	  "                        keep malloc, operator new, and frames inside\n" \
 	  "                        the allocator's library\n" }, \
+	{ "no-wrappers", CMD_OPT_NO_WRAPPERS, no_argument, CMD_VIEW, \
+	  "      --no-wrappers     keep the well-known allocation wrappers\n" \
+	  "                        (xmalloc, zmalloc, PyObject_Malloc, g_malloc,\n" \
+	  "                        ...), which are cut like malloc by default\n" }, \
+	{ "hide", CMD_OPT_HIDE, required_argument, CMD_VIEW, \
+	  "      --hide RE         remove frames matching RE (pprof's -hide)\n" }, \
+	{ "show", CMD_OPT_SHOW, required_argument, CMD_VIEW, \
+	  "      --show RE         keep only frames matching RE (pprof's -show)\n" }, \
+	{ "show-from", CMD_OPT_SHOW_FROM, required_argument, CMD_VIEW, \
+	  "      --show-from RE    drop frames above the outermost match of RE\n" \
+	  "                        (pprof's -show_from)\n" }, \
+	{ "prune-from", CMD_OPT_PRUNE_FROM, required_argument, CMD_VIEW, \
+	  "      --prune-from RE   drop frames below the innermost function\n" \
+	  "                        matching RE (pprof's -prune_from)\n" }, \
 	{ "no-symbolize", CMD_OPT_NO_SYMBOLIZE, no_argument, CMD_VIEW, \
 	  "      --no-symbolize    do not look up symbols in the mapped binaries\n" }
 
@@ -280,9 +297,9 @@ struct cmd_view {
 };
 #define CMD_VIEW_INIT { { PROFCONV_VIEW_OPTIONS_VERSION, \
 	PROFCONV_BY_FUNCTION, PROFCONV_DEMANGLE_SIMPLE, 0, 0, NULL, NULL, \
-	cmd_warn_fn, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, \
-	NULL, NULL }, \
-	false, NULL, NULL, NULL, false, NULL, false }
+	cmd_warn_fn, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
+	NULL, NULL, NULL, 0, 0, NULL, NULL }, false, NULL, NULL, NULL, \
+	false, NULL, false }
 
 /*
  * The level group, options of every command that writes pprof (text2pb,
@@ -430,6 +447,7 @@ void cmd_readahead_finish(struct cmd_readahead *ra);
 /* --- cmd_*.c ------------------------------------------------------------- */
 
 /* The entry points of the profconv subcommands (profconv.c's table). */
+int cmd_list(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_symbolize(int argc, char **argv);

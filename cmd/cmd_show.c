@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <profconv.h>
 #include "cli.h"
@@ -19,6 +20,8 @@ static const char usage_text[] =
 	"text: header, samples with values, labels and stacks (location ids,\n"
 	"leaf first), locations with their lines, functions and mappings.\n"
 	"\n";
+
+enum { OPT_SORT = 256 };
 
 static const struct cmd_opt opts[] = {
 	{ "summary", 's', no_argument, CMD_OWN,
@@ -36,6 +39,10 @@ static const struct cmd_opt opts[] = {
 	  "      --sizes           a log2 histogram of each stack's average block\n"
 	  "                        size (bytes / objects of -t TYPE, default\n"
 	  "                        inuse_space), weighted by objects and bytes\n" },
+	{ "sort", OPT_SORT, required_argument, CMD_OWN,
+	  "      --sort ORDER      rank --summary's functions by cum, their\n"
+	  "                        cumulative value (default; pprof -top -cum),\n"
+	  "                        or flat, their own (pprof -top)\n" },
 	CMD_VIEW_OPTS,
 	CMD_FIND_OPTS,
 	CMD_FILTER_OPTS,
@@ -78,6 +85,7 @@ cmd_show(int argc, char **argv)
 	bool sizes = false;
 	int c, status;
 
+	print.by_cum = 1;
 	while ((c = cmd_getopt(&parser, argc, argv)) > 0) {
 		switch (c) {
 		case 's':
@@ -93,6 +101,13 @@ cmd_show(int argc, char **argv)
 			break;
 		case CMD_OPT_SIZES:
 			sizes = true;
+			break;
+		case OPT_SORT:
+			if (strcmp(optarg, "cum") != 0 &&
+			    strcmp(optarg, "flat") != 0)
+				return cmd_usage_error("invalid --sort value "
+				    "'%s' (use cum or flat)", optarg);
+			print.by_cum = optarg[0] == 'c';
 			break;
 		}
 	}

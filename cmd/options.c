@@ -266,6 +266,21 @@ view_option(struct cmd_view *v, int c, const char *arg)
 	case CMD_OPT_KEEP_ALLOC:
 		v->view.keep_allocator_frames = 1;
 		return 1;
+	case CMD_OPT_NO_WRAPPERS:
+		v->view.no_wrappers = 1;
+		return 1;
+	case CMD_OPT_HIDE:
+		v->view.hide = arg;
+		return 1;
+	case CMD_OPT_SHOW:
+		v->view.show = arg;
+		return 1;
+	case CMD_OPT_SHOW_FROM:
+		v->view.show_from = arg;
+		return 1;
+	case CMD_OPT_PRUNE_FROM:
+		v->view.prune_from = arg;
+		return 1;
 	case CMD_OPT_NO_SYMBOLIZE:
 		v->no_symbolize = true;
 		return 1;

@@ -16,6 +16,7 @@ struct subcommand {
 };
 
 static const struct subcommand subcommands[] = {
+	{ "list", cmd_list, "annotated source: what each line of code holds" },
 	{ "merge", cmd_merge, "merge profiles into one pprof profile" },
 	{ "show", cmd_show, "print a profile as text, or its summary" },
 	{ "symbolize", cmd_symbolize,

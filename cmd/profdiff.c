@@ -16,6 +16,7 @@ enum { DIFF_SAME = 0, DIFF_DIFFERENT = 1, DIFF_TROUBLE = 2 };
 
 static const char usage_text[] =
 	"usage: profdiff [options] BASE CUR\n"
+	"       profdiff [options] --still-at LATER BASE CUR\n"
 	"\n"
 	"Compare two profiles (any formats profconv reads): print a table of\n"
 	"what changed from BASE to CUR, per function, line or stack.  Heap\n"
@@ -25,16 +26,22 @@ static const char usage_text[] =
 	"and stacks profconv show --summary and profflame show.\n"
 	"\n";
 
-enum { OPT_BYTES = 256, OPT_BY, OPT_SORT, OPT_JSON };
+enum { OPT_BYTES = 256, OPT_BY, OPT_SORT, OPT_JSON, OPT_DIFF_BASE,
+	OPT_STILL_AT };
 
 static const struct cmd_opt opts[] = {
 	{ "output", 'o', required_argument, CMD_OWN,
 	  "  -o, --output DELTA    also write CUR - BASE as a pprof profile\n" },
+	{ "diff-base", OPT_DIFF_BASE, no_argument, CMD_OWN,
+	  "      --diff-base       write DELTA as go tool pprof -diff_base makes it:\n"
+	  "                        BASE negated and labelled pprof::base=true\n"
+	  "                        (percentages of BASE, pprof's diff view)\n" },
 	{ "leaks", 'L', no_argument, CMD_OWN,
 	  "  -L, --leaks           only what grew: stacks whose in-use objects or\n"
 	  "                        bytes went up (in the table and in DELTA)\n" },
 	{ "normalize", 'N', no_argument, CMD_OWN,
-	  "  -N, --normalize       scale BASE to CUR's totals first\n" },
+	  "  -N, --normalize       scale BASE to CUR's totals first; with\n"
+	  "                        --diff-base, CUR to BASE's (as pprof does)\n" },
 	{ "by", OPT_BY, required_argument, CMD_OWN,
 	  "      --by KIND         rows per function (default), line or stack\n" },
 	{ "sort", OPT_SORT, required_argument, CMD_OWN,
@@ -47,6 +54,9 @@ static const struct cmd_opt opts[] = {
 	  "      --bytes           exact numbers instead of KiB/MiB/GiB\n" },
 	{ "json", OPT_JSON, no_argument, CMD_OWN,
 	  "      --json            print the comparison as JSON instead\n" },
+	{ "still-at", OPT_STILL_AT, required_argument, CMD_OWN,
+	  "      --still-at LATER  per row, what grew from BASE to CUR and is\n"
+	  "                        still held in the later dump LATER\n" },
 	/* Not the input group's --quiet: this one prints no table either. */
 	{ "quiet", 'q', no_argument, CMD_OWN,
 	  "  -q, --quiet           print no table (nor progress); only the exit\n"
@@ -73,6 +83,8 @@ struct diff_args {
 	struct cmd_view view;
 	const char *out_path;
 	bool normalize, quiet, json;
+	bool diff_base;		/* -o in pprof's -diff_base form */
+	const char *still_at;	/* --still-at LATER */
 };
 
 /* One of profdiff's own options, C, into A; false after a usage
@@ -108,9 +120,15 @@ own_option(struct diff_args *a, int c)
 	case OPT_JSON:
 		a->json = true;
 		break;
+	case OPT_DIFF_BASE:
+		a->diff_base = true;
+		break;
 	case 'q':
 		a->quiet = true;
 		cmd_quiet = true;
+		break;
+	case OPT_STILL_AT:
+		a->still_at = optarg;
 		break;
 	}
 	return true;
@@ -132,6 +150,17 @@ parse_args(int argc, char **argv, struct diff_args *a)
 		cmd_usage_error("expected BASE and CUR");
 		return DIFF_TROUBLE;
 	}
+	if (a->diff_base && (a->out_path == NULL || a->diff.leaks)) {
+		cmd_usage_error(a->out_path == NULL ? "--diff-base needs -o" :
+		    "--diff-base writes both profiles whole: not with --leaks");
+		return DIFF_TROUBLE;
+	}
+	if (a->still_at != NULL && (a->out_path != NULL || a->diff.leaks ||
+	    a->normalize || a->table.sort != NULL)) {
+		cmd_usage_error("--still-at takes none of -o, --leaks, "
+		    "--normalize and --sort");
+		return DIFF_TROUBLE;
+	}
 	a->view.view.jobs = cmd_jobs();
 	/* The leak report hides the runtime's one-time allocations. */
 	a->view.view.default_suppressions = a->diff.leaks &&
@@ -139,14 +168,57 @@ parse_args(int argc, char **argv, struct diff_args *a)
 	return DIFF_SAME;
 }
 
+/*
+ * --still-at LATER: BASE, CUR and LATER, made comparable, and per row
+ * what grew from BASE to CUR and is still held at LATER.  Exit 1 when
+ * something is, 0 when nothing, 2 on trouble.
+ */
+static int
+still_at(struct diff_args *a, char *base, char *cur)
+{
+	char *paths[3] = { base, cur, (char *)a->still_at };
+	struct profconv_profile *in[3] = { NULL, NULL, NULL };
+	struct profconv_retention *ret = NULL;
+	int i, rc, status = DIFF_TROUBLE;
+
+	for (i = 0; i < 3; i++)
+		if (cmd_load_profile(&a->view, paths[i], &in[i]) != EXIT_OK)
+			goto out;
+	if (profconv_profiles_compatibilize(in, 3) < 0 ||
+	    profconv_retention_new(&ret, in[0], in[1], in[2], &a->diff) < 0) {
+		cmd_error("cannot compare '%s', '%s' and '%s': %s", base, cur,
+		    a->still_at, profconv_errmsg());
+		goto out;
+	}
+	if (!a->quiet) {
+		rc = a->json ? profconv_retention_write_json(ret, stdout,
+		    &a->table) : profconv_retention_print(ret, stdout,
+		    &a->table);
+		if (rc < 0 && rc != PROFCONV_EIO) {
+			cmd_error("%s", profconv_errmsg());
+			goto out;
+		}
+		if (rc < 0 && cmd_write_failed("-", rc, errno, NULL) != EXIT_OK)
+			goto out;
+	}
+	status = profconv_retention_held(ret) != 0 ? DIFF_DIFFERENT :
+	    DIFF_SAME;
+out:
+	profconv_retention_free(ret);
+	for (i = 0; i < 3; i++)
+		profconv_profile_free(in[i]);
+	return cmd_close_stdout(EXIT_OK) != EXIT_OK ? DIFF_TROUBLE : status;
+}
+
 int
 main(int argc, char **argv)
 {
 	struct diff_args a = { PROFCONV_DIFF_OPTIONS_INIT,
 		PROFCONV_DIFF_PRINT_OPTIONS_INIT, CMD_VIEW_INIT, NULL, false,
-		false, false };
+		false, false, false, NULL };
 	struct profconv_profile *in[2] = { NULL, NULL };
 	struct profconv_diff *diff = NULL;
+	struct profconv_profile *pprof_diff = NULL;
 	const struct profconv_profile *delta;
 	int i, rc, status;
 
@@ -161,13 +233,21 @@ main(int argc, char **argv)
 	a.diff.warn = cmd_warn_fn;
 	a.diff.base_name = argv[optind];
 	a.diff.cur_name = argv[optind + 1];
+	if (a.still_at != NULL)
+		return still_at(&a, argv[optind], argv[optind + 1]);
 	for (i = 0; i < 2; i++)
 		if (cmd_load_profile(&a.view, argv[optind + i], &in[i]) !=
 		    EXIT_OK)
 			goto out;
+	/* pprof's -normalize scales the source to the base; ours the base
+	 * to CUR, but pprof's way where the output is pprof's form. */
 	if (profconv_profiles_compatibilize(in, 2) < 0 ||
-	    (a.normalize && profconv_profile_normalize(in[0], in[1]) < 0) ||
-	    profconv_diff_new(&diff, in[0], in[1], &a.diff) < 0) {
+	    (a.normalize && (a.diff_base ?
+	    profconv_profile_normalize(in[1], in[0]) :
+	    profconv_profile_normalize(in[0], in[1])) < 0) ||
+	    profconv_diff_new(&diff, in[0], in[1], &a.diff) < 0 ||
+	    (a.diff_base &&
+	    profconv_profile_diff_base(&pprof_diff, in[1], in[0]) < 0)) {
 		cmd_error("cannot compare '%s' with '%s': %s", argv[optind],
 		    argv[optind + 1], profconv_errmsg());
 		goto out;
@@ -184,13 +264,14 @@ main(int argc, char **argv)
 		if (rc < 0 && cmd_write_failed("-", rc, errno, NULL) != EXIT_OK)
 			goto out;
 	}
-	if (a.out_path != NULL &&
-	    cmd_write_profile(delta, a.out_path, NULL) != EXIT_OK)
+	if (a.out_path != NULL && cmd_write_profile(pprof_diff != NULL ?
+	    pprof_diff : delta, a.out_path, NULL) != EXIT_OK)
 		goto out;
 	status = profconv_profile_sample_count(delta) != 0 ?
 	    DIFF_DIFFERENT : DIFF_SAME;
 out:
 	profconv_diff_free(diff);
+	profconv_profile_free(pprof_diff);
 	profconv_profile_free(in[0]);
 	profconv_profile_free(in[1]);
 	/* A failed table write is trouble, not "different". */

@@ -33,7 +33,8 @@ enum {
 	OPT_WIDTH, OPT_HEIGHT, OPT_MINWIDTH, OPT_INVERTED, OPT_REVERSE,
 	OPT_NEGATE, OPT_HASH, OPT_RANDOM, OPT_CP, OPT_PALFILE, OPT_BGCOLORS,
 	OPT_FONTTYPE, OPT_FONTSIZE, OPT_FONTWIDTH, OPT_NAMETYPE, OPT_NOTES,
-	OPT_TOTAL, OPT_FACTOR, OPT_SPLIT_THREADS
+	OPT_TOTAL, OPT_FACTOR, OPT_DIFF_WIDTH, OPT_SELF_DIFF, OPT_MIN_DELTA,
+	OPT_SPLIT_THREADS
 };
 
 static const struct cmd_opt opts[] = {
@@ -42,7 +43,7 @@ static const struct cmd_opt opts[] = {
 	  "                        default, else the last one)\n" },
 	{ "base", 'b', required_argument, CMD_OWN,
 	  "  -b, --base BASE       differential output \"stack BASE CUR\"\n"
-	  "                        (flamegraph.pl colours what grew red)\n" },
+	  "                        (difffolded.pl's, for flamegraph.pl)\n" },
 	{ "functions", OPT_FUNCTIONS, no_argument, CMD_OWN,
 	  "      --functions       name frames by function (default)\n" },
 	{ "lines", OPT_LINES, no_argument, CMD_OWN,
@@ -63,10 +64,23 @@ static const struct cmd_opt opts[] = {
 	{ "svg", OPT_SVG, no_argument, CMD_OWN,
 	  "      --svg             a flame graph as one self-contained SVG (click\n"
 	  "                        to zoom, Ctrl-F to search); with --base, red\n"
-	  "                        where IN grew, blue where it shrank\n" },
+	  "                        where IN grew, blue where it shrank or was\n"
+	  "                        freed, purple where it is new\n" },
 	{ "speedscope", OPT_SPEEDSCOPE, no_argument, CMD_OWN,
 	  "      --speedscope      speedscope's JSON file format, one profile per\n"
 	  "                        sample type (only TYPE's with -t)\n" },
+	{ NULL, 0, 0, CMD_OWN,
+	  "Differential SVG options (--svg --base):\n" },
+	{ "diff-width", OPT_DIFF_WIDTH, required_argument, CMD_OWN,
+	  "      --diff-width WHAT  frame widths: max (default: the larger of\n"
+	  "                        before and after), cur, base, or delta\n"
+	  "                        (pprof's |increases| + |decreases|)\n" },
+	{ "self-diff", OPT_SELF_DIFF, no_argument, CMD_OWN,
+	  "      --self-diff       colour by a frame's own change, as\n"
+	  "                        flamegraph.pl, not its whole change\n" },
+	{ "min-delta", OPT_MIN_DELTA, required_argument, CMD_OWN,
+	  "      --min-delta PCT   draw changes under PCT% of BASE's total white\n"
+	  "                        (default 0)\n" },
 	{ NULL, 0, 0, CMD_OWN,
 	  "SVG options, as flamegraph.pl's:\n" },
 	{ "title", OPT_TITLE, required_argument, CMD_OWN,
@@ -133,6 +147,7 @@ static const struct cmd_opt opts[] = {
 static const char footer[] =
 	"\n"
 	"examples: profflame --svg --colors=mem heap.pb.gz -o heap.svg\n"
+	"          profflame --svg --base old.heap new.heap -o diff.svg\n"
 	"          profflame heap.pb.gz | flamegraph.pl --colors=mem > heap.svg\n";
 
 enum picture { FOLDED, SVG, SPEEDSCOPE };
@@ -144,6 +159,7 @@ struct flame_args {
 	enum picture picture;
 	struct profconv_svg_options svg;
 	const char *svg_option;		/* an SVG option given, for messages */
+	const char *diff_option;	/* a differential one, likewise */
 	const char *palfile;		/* --cp, --palfile: the palette map */
 	struct profconv_palette_map *map;
 };
@@ -210,8 +226,28 @@ svg_number(struct profconv_svg_options *o, int c)
 	case OPT_FACTOR:
 		return parse_double("--factor", optarg, 1e-12, 1e12,
 		    &o->factor);
+	case OPT_MIN_DELTA:
+		return parse_double("--min-delta", optarg, 0, 100,
+		    &o->min_delta);
 	}
 	return true;
+}
+
+/* --diff-width WHAT into O; false after a usage message. */
+static bool
+diff_width(struct profconv_svg_options *o, const char *what)
+{
+	static const char *const names[] = { "max", "cur", "base", "delta" };
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(what, names[i]) == 0) {
+			o->diff_width = (enum profconv_diff_width)i;
+			return true;
+		}
+	cmd_usage_error("invalid --diff-width '%s' (max, cur, base or delta)",
+	    what);
+	return false;
 }
 
 /* One of flamegraph.pl's options, C, into A->svg; false after a usage
@@ -225,6 +261,8 @@ svg_option(struct flame_args *a, int c)
 	for (opt = opts; opt->name != NULL || opt->help != NULL; opt++)
 		if (opt->name != NULL && opt->id == c)
 			a->svg_option = opt->name;
+	if (c == OPT_DIFF_WIDTH || c == OPT_SELF_DIFF || c == OPT_MIN_DELTA)
+		a->diff_option = a->svg_option;
 	switch (c) {
 	case OPT_TITLE: o->title = optarg; break;
 	case OPT_SUBTITLE: o->subtitle = optarg; break;
@@ -242,6 +280,8 @@ svg_option(struct flame_args *a, int c)
 	case OPT_FONTTYPE: o->font_type = optarg; break;
 	case OPT_NAMETYPE: o->nametype = optarg; break;
 	case OPT_NOTES: o->notes = optarg; break;
+	case OPT_SELF_DIFF: o->self_diff = 1; break;
+	case OPT_DIFF_WIDTH: return diff_width(o, optarg);
 	default: return svg_number(o, c);
 	}
 	return true;
@@ -306,6 +346,9 @@ parse_args(int argc, char **argv, struct flame_args *a)
 	if (a->svg_option != NULL && a->picture != SVG)
 		return cmd_usage_error("--%s draws SVG: add --svg",
 		    a->svg_option);
+	if (a->base_path == NULL && a->diff_option != NULL)
+		return cmd_usage_error("--%s draws a differential graph: add "
+		    "--base", a->diff_option);
 	if (a->svg.hash && a->svg.random)
 		return cmd_usage_error("--hash and --random exclude each other");
 	if (a->picture == SPEEDSCOPE && a->base_path != NULL)
@@ -381,7 +424,7 @@ int
 main(int argc, char **argv)
 {
 	struct flame_args a = { PROFCONV_FLAME_OPTIONS_INIT, CMD_VIEW_INIT,
-		NULL, "-", FOLDED, PROFCONV_SVG_OPTIONS_INIT, NULL, NULL,
+		NULL, "-", FOLDED, PROFCONV_SVG_OPTIONS_INIT, NULL, NULL, NULL,
 		NULL };
 	struct profconv_profile *prof[2] = { NULL, NULL };
 	struct profconv_view *view[2] = { NULL, NULL };

@@ -5,6 +5,8 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <langinfo.h>
+#include <locale.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,11 +23,12 @@ static const char usage_text[] =
 	"       proftrend [options] MASSIF-FILE\n"
 	"\n"
 	"Follow every function (line, stack) through two or more snapshots of\n"
-	"one program (heap dumps in any format profconv reads, or the detailed\n"
-	"snapshots of one Valgrind massif file) and name the\n"
-	"leak suspects: rows whose in-use bytes grew steadily.  Snapshots are\n"
-	"taken in natural order of their names (x.m2 before x.m10), or by\n"
-	"collection time when every one has a time.\n"
+	"one process (heap dumps in any format profconv reads, or the detailed\n"
+	"snapshots of one Valgrind massif file) and give every row a verdict:\n"
+	"leak, saturating, periodic, transient, freed-at-exit or stable.  The\n"
+	"leaks are the suspects.  Snapshots are taken in natural order of\n"
+	"their names (x.m2 before x.m10), or by collection time when every one\n"
+	"has a time.\n"
 	"\n";
 
 enum {
@@ -59,14 +62,15 @@ static const struct cmd_opt opts[] = {
 	{ "no-sort", OPT_NO_SORT, no_argument, CMD_OWN,
 	  "      --no-sort         take the snapshots in the order given\n" },
 	{ "min-grew", OPT_MIN_GREW, required_argument, CMD_OWN,
-	  "      --min-grew FRAC   a suspect grew in at least FRAC of the\n"
-	  "                        intervals (default 0.8)\n" },
+	  "      --min-grew FRAC   a leak went up in at least FRAC of the\n"
+	  "                        intervals in which it changed (default 0.8)\n" },
 	{ "min-growth", OPT_MIN_GROWTH, required_argument, CMD_OWN,
-	  "      --min-growth SIZE and by at least SIZE bytes (suffix K, M or\n"
-	  "                        G; default 4K)\n" },
+	  "      --min-growth SIZE the noise floor: changes below SIZE bytes\n"
+	  "                        (suffix K, M or G; default 4K, or the\n"
+	  "                        sampling period when larger) are noise\n" },
 	{ "min-share", OPT_MIN_SHARE, required_argument, CMD_OWN,
-	  "      --min-share FRAC  and by at least FRAC of the total's growth\n"
-	  "                        (default 0.01)\n" },
+	  "      --min-share FRAC  deprecated, ignored: size ranks rows, it\n"
+	  "                        never hides a leak\n" },
 	/* Not the input group's --quiet: this one prints nothing at all. */
 	{ "quiet", 'q', no_argument, CMD_OWN,
 	  "  -q, --quiet           print nothing; only the exit status\n" },
@@ -169,10 +173,33 @@ parse_option(int c, struct trend_args *a)
 		return parse_growth("--min-growth", optarg,
 		    &a->trend.min_growth);
 	case OPT_MIN_SHARE:
-		return parse_fraction("--min-share", optarg,
-		    &a->trend.min_growth_share);
+		if (!parse_fraction("--min-share", optarg,
+		    &a->trend.min_growth_share))
+			return false;
+		cmd_warn("--min-share is deprecated and ignored: a leak is a "
+		    "leak whatever its share of the growth");
+		return true;
 	}
 	return true;
+}
+
+/*
+ * Whether the user's locale writes UTF-8, for the table's sparklines;
+ * LC_CTYPE is put back to "C" after asking, so nothing else changes.
+ */
+static int
+utf8_locale(void)
+{
+	const char *cs;
+	int yes;
+
+	if (setlocale(LC_CTYPE, "") == NULL)
+		return 0;
+	cs = nl_langinfo(CODESET);
+	yes = cs != NULL && (strcmp(cs, "UTF-8") == 0 ||
+	    strcmp(cs, "utf8") == 0);
+	setlocale(LC_CTYPE, "C");
+	return yes;
 }
 
 /* Returns TREND_CLEAN to go on, -1 after --help/--version, or 2. */
@@ -204,6 +231,7 @@ parse_args(int argc, char **argv, struct trend_args *a)
 		return cmd_usage_error("--svg draws at most 40 rows of their "
 		    "own, not %zu (--top)", a->top);
 	a->view.view.jobs = cmd_jobs();
+	a->trend.unicode = utf8_locale();
 	/* The leak report hides the runtime's one-time allocations. */
 	a->view.view.default_suppressions = !a->view.no_default_suppressions;
 	return TREND_CLEAN;

@@ -2,7 +2,8 @@
 # examples/run.sh - the README quick start's main job, end to end: build
 # examples/leaky.c, run it under tcmalloc's heap profiler, convert the heap
 # profile to pprof, symbolize it, print its summary, and write its folded
-# stacks, its flame graph (SVG) and a speedscope file with profflame.
+# stacks, its flame graph (SVG) and a speedscope file with profflame, and
+# its call graph (SVG, as pprof draws it) with profgraph.
 #
 # usage: examples/run.sh [BUILD-DIR]   (default: the current directory)
 set -eu
@@ -28,6 +29,13 @@ heap=$(ls "$out"/leaky.*.heap | sort | tail -n 1)
 "$bin/profflame" --svg -t inuse_space --colors mem --title "leaky: in use" \
     "$out/leaky.sym.pb.gz" -o "$out/leaky.svg"
 "$bin/profflame" --speedscope "$out/leaky.sym.pb.gz" -o "$out/leaky.speedscope.json"
+# The call graph, drawn by Graphviz's library when profconv was built
+# with it; DOT otherwise.
+graph=$out/leaky-graph.svg
+"$bin/profgraph" -t inuse_space "$out/leaky.sym.pb.gz" -o "$graph" 2>/dev/null || {
+	graph=$out/leaky-graph.dot
+	"$bin/profgraph" --dot -t inuse_space "$out/leaky.sym.pb.gz" -o "$graph"
+}
 
 cat <<MSG
 
@@ -40,4 +48,6 @@ profconv: converted and symbolized $heap
                                or file://$out/leaky.svg
                                (click to zoom, Ctrl-F to search)
   $out/leaky.speedscope.json  drop it on https://www.speedscope.app
+  $graph    the call graph, as pprof -web draws it
+                               (drag to pan, wheel to zoom)
 MSG

@@ -18,7 +18,8 @@
  *   5. transforms: merge, subtract, scale, keep growth;
  *   6. views: what every writer shows (profconv_view_new());
  *   7. reports over views: comparing two profiles (profconv_diff_new()),
- *      a series of snapshots (profconv_trend_new());
+ *      a series of snapshots (profconv_trend_new()), annotated source
+ *      (profconv_list_write());
  *   8. writers of a view: folded stacks, flame-graph SVG, speedscope
  *      JSON; and printing a profile as text (profconv_profile_print()).
  *
@@ -714,6 +715,20 @@ int profconv_profile_subtract(struct profconv_profile **out,
     const struct profconv_profile *cur, const struct profconv_profile *base);
 
 /*
+ * CUR and BASE as pprof's -diff_base combines them, into a new profile
+ * *OUT: BASE's samples labelled pprof::base=true (replacing any value of
+ * that label), negated and merged after CUR's.  The label keeps BASE's
+ * samples apart from CUR's, so nothing cancels: pprof shows the
+ * difference and takes the labelled samples' total as 100% (percentages
+ * of the base), and go tool pprof -http draws its diff flame graph.
+ * Normalize first, if at all, as pprof does: CUR scaled to BASE
+ * (profconv_profile_normalize(cur, base)).
+ * Errors: as profconv_profile_merge().
+ */
+int profconv_profile_diff_base(struct profconv_profile **out,
+    const struct profconv_profile *cur, const struct profconv_profile *base);
+
+/*
  * Keep in each of the N profiles only the sample types (by type name)
  * that all of them have, in the first profile's order.  A default sample
  * type that goes away becomes the first common one.  Heap profiles of one
@@ -778,7 +793,22 @@ struct profconv_view_options {
 	 * SVG writers that read it (0: one per online CPU); the view is the
 	 * same whatever the number. */
 	unsigned int jobs;
-	/* Version 3.  go tool pprof's label filters, with its syntax and
+	/* Version 3.  Keep the well-known allocation wrappers of runtimes
+	 * and libraries (xmalloc, zmalloc, PyObject_Malloc, g_malloc, ...),
+	 * which are otherwise cut like malloc in profiles that count
+	 * allocations. */
+	int no_wrappers;
+	/* pprof's -hide, -show, -show_from and -prune_from (POSIX extended
+	 * regexes, searched; NULL: none): HIDE removes the frames whose
+	 * function, source file or mapped file matches, SHOW keeps only
+	 * those; SHOW_FROM drops the frames above the outermost match of a
+	 * stack (and stacks without one); PRUNE_FROM drops the frames below
+	 * the innermost function that matches. */
+	const char *hide;
+	const char *show;
+	const char *show_from;
+	const char *prune_from;
+	/* Version 4.  go tool pprof's label filters, with its syntax and
 	 * meaning (see profconv-show(1)): keep only samples whose labels
 	 * match TAGFOCUS, drop those matching TAGIGNORE ("KEY=VALUE" or
 	 * "VALUE", VALUE a numeric range such as "8kb:" or "16kb:64kb" or
@@ -811,11 +841,12 @@ struct profconv_view_options {
 	const char *tagshow;
 	const char *taghide;
 };
-#define PROFCONV_VIEW_OPTIONS_VERSION 3
+#define PROFCONV_VIEW_OPTIONS_VERSION 4
 #define PROFCONV_VIEW_OPTIONS_INIT \
 	{ PROFCONV_VIEW_OPTIONS_VERSION, PROFCONV_BY_FUNCTION, \
-	  PROFCONV_DEMANGLE_SIMPLE, 0, 0, NULL, NULL, NULL, NULL, 0, \
-	  NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL, NULL }
+	  PROFCONV_DEMANGLE_SIMPLE, 0, 0, NULL, NULL, NULL, NULL, 0, 0, \
+	  NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, \
+	  NULL, NULL }
 
 /*
  * A view: a profile as it is shown.  Every writer that shows stacks or
@@ -825,11 +856,15 @@ struct profconv_view_options {
  *
  *   - allocator frames are cut off the leaf end of each stack: the
  *     profile's drop_frames (less keep_frames), and, in profiles that
- *     count allocations, frames without symbols inside an allocator
+ *     count allocations, the well-known allocation wrappers (unless
+ *     no_wrappers) and frames without symbols inside an allocator
  *     library (libjemalloc*, libtcmalloc*, libmimalloc*);
+ *   - then focus and ignore pick stacks, hide and show frames, show_from
+ *     and prune_from cut stacks, in pprof's order;
  *   - each location gives one frame per line, outermost first (inline
  *     calls expanded), unless no_inline; a location without lines is
- *     "module+0xoffset" (or its address);
+ *     "module+0xADDRESS", the ELF address addr2line takes (or its
+ *     address without a mapped file);
  *   - names follow the demangle mode;
  *   - frames are identified by their text and stacks by their frames;
  *     samples whose values are all zero are left out.
@@ -1019,6 +1054,41 @@ int profconv_diff_write_json(const struct profconv_diff *diff, FILE *fp,
     const struct profconv_diff_print_options *opts);
 
 /*
+ * Retention across three dumps of one process taken in the order BASE,
+ * CUR, LATER, with the same sample types (profdiff --still-at): per row
+ * (function, line or stack, as OPTS->by and OPTS->view say; the other
+ * options are not used), what grew from BASE to CUR and is still held at
+ * LATER, max(0, min(CUR - BASE, LATER - BASE)), for the in-use object
+ * count and bytes (inuse_objects/inuse_space, or objects/space), or the
+ * default sample type of other profiles.  Dumps count rows, not objects:
+ * a row whose objects from BASE..CUR were freed and replaced by as many
+ * newer ones looks retained.  The inputs may be freed afterwards.
+ * Errors: PROFCONV_EINVAL (different sample types, bad options),
+ * PROFCONV_ENOMEM.
+ */
+struct profconv_retention;	/* opaque */
+int profconv_retention_new(struct profconv_retention **out,
+    const struct profconv_profile *base, const struct profconv_profile *cur,
+    const struct profconv_profile *later,
+    const struct profconv_diff_options *opts);
+void profconv_retention_free(struct profconv_retention *retention);
+/* How many rows still hold something they grew.  Cannot fail. */
+size_t profconv_retention_held(const struct profconv_retention *retention);
+/*
+ * Print the rows that grew from BASE to CUR, most still held first, then
+ * most grown: per followed type, Grew (CUR - BASE), Later (LATER - BASE)
+ * and Held (still held); a TOTAL row sums the rows.  OPTS: top and
+ * exact; a sort column is PROFCONV_EINVAL.  The JSON has "rows" (name,
+ * "values": per type base, cur, later, grew, later_delta, still_held),
+ * "total" and "rows_held".  Errors: PROFCONV_EINVAL, PROFCONV_EIO.
+ */
+int profconv_retention_print(const struct profconv_retention *retention,
+    FILE *fp, const struct profconv_diff_print_options *opts);
+int profconv_retention_write_json(
+    const struct profconv_retention *retention, FILE *fp,
+    const struct profconv_diff_print_options *opts);
+
+/*
  * The leak view of a delta profile: keep only the samples that grew,
  * by one definition everywhere: in-use objects or bytes went up
  * (inuse_objects/inuse_space, or objects/space); in profiles without
@@ -1036,19 +1106,40 @@ int profconv_profile_keep_growth(struct profconv_profile *prof);
  * value of one sample type (in-use bytes for heap profiles) is followed
  * from the first snapshot to the last.
  *
- * The suspect rule.  With N snapshots there are N - 1 intervals.  A row
- * is a suspect when all of these hold:
- *   - it grew (its value went up) in at least min_grew_fraction of the
- *     intervals, rounded up (default 0.8: 8 of 9, 4 of 4, 1 of 1);
- *   - from the third snapshot on, its value is always above its value in
- *     the first snapshot (the first interval may be flat: a leak that
- *     starts late; no later value may come back down to the start);
- *   - the least-squares slope of its values per snapshot is positive;
- *   - it grew, last minus first, by at least min_growth (bytes, default
- *     4096) and by at least min_growth_share (default 0.01) of the growth
- *     of the whole view's total, when that grew.
- * So a steady or slow leak is a suspect; memory that grows and is freed,
- * a sawtooth, and a cache filled once and then flat are not.
+ * Verdicts.  A row's values v1..vN over N snapshots (N - 1 intervals).
+ * The noise floor F is min_growth, or the profile's sampling period in
+ * bytes when larger (jemalloc's 2^lg_prof_sample, Go's MemProfileRate).
+ * A swing is a move of at least D = max(F, (max - min) / 2): a rise from
+ * the lowest value since the last swing, or a fall from the highest.
+ * The first of these that holds is the verdict:
+ *   1. stable: max - min < F;
+ *   2. freed-at-exit: N >= 3, vN - v1 < F, and v1..v(N-1) pass the leak
+ *      test (a leak until the last snapshot, gone in it: jemalloc's .f
+ *      dump, gperftools' dump at exit);
+ *   3. leak: the leak test holds:
+ *      a. vN - v1 >= F;
+ *      b. of the intervals in which the value changed, at least
+ *         min_grew_fraction went up (rounded up);
+ *      c. no fall;
+ *      d. the Theil-Sen slope (median of (vj - vi) / (j - i) over all
+ *         pairs i < j) is positive;
+ *      e. N >= 4: the Mann-Kendall statistic S = sum of sign(vj - vi)
+ *         has a normal score Z = (S - 1) / sqrt(Var S) (ties corrected)
+ *         of at least 1.6449, a rising trend at the one-sided 5% level;
+ *         N <= 3: every interval went up;
+ *      f. it still rises: vN - v(1 + (N - 1) / 2) >= (vN - v1) / 4;
+ *      (c, d and e use at most 256 evenly spread snapshots, the first
+ *      and the last among them);
+ *   4. saturating: one rise and no fall, max - v1 >= F, and the last
+ *      quarter of the snapshots (2 at least) stays at or above
+ *      v1 + (max - v1) / 2 with no trend: its Theil-Sen slope times its
+ *      length is under max(F, (max - v1) / 4);
+ *   5. periodic: three swings or more;
+ *   6. transient: one or two swings, one of them a fall;
+ *   7. stable: anything else.
+ * The leak rows are the suspects.  A row's size never decides: a leak
+ * of a few bytes a snapshot beside a large one is a leak (the rows rank
+ * by growth).  min_growth_share is kept for compatibility and ignored.
  */
 struct profconv_trend_options {
 	unsigned int version;		/* PROFCONV_TREND_OPTIONS_VERSION */
@@ -1059,14 +1150,19 @@ struct profconv_trend_options {
 	const char *sample_type;	/* NULL: inuse_space, else space, else
 					 * the default sample type */
 	int keep_order;			/* snapshots in the order added */
-	double min_grew_fraction;	/* of the intervals; 0..1 */
-	int64_t min_growth;		/* bytes (units of the type) */
-	double min_growth_share;	/* of the total's growth; 0..1 */
+	double min_grew_fraction;	/* of the intervals that moved; 0..1 */
+	int64_t min_growth;		/* noise floor, bytes (units of the
+					 * type) */
+	double min_growth_share;	/* no longer decides anything: the
+					 * rows rank by growth; 0..1 */
+	/* Version 2.  The table's sparklines in Unicode block characters
+	 * (U+2581..U+2588) for a UTF-8 terminal; 0: in ASCII. */
+	int unicode;
 };
-#define PROFCONV_TREND_OPTIONS_VERSION 1
+#define PROFCONV_TREND_OPTIONS_VERSION 2
 #define PROFCONV_TREND_OPTIONS_INIT \
 	{ PROFCONV_TREND_OPTIONS_VERSION, PROFCONV_DIFF_BY_FUNCTION, NULL, \
-	  NULL, 0, 0.8, 4096, 0.01 }
+	  NULL, 0, 0.8, 4096, 0.01, 0 }
 
 struct profconv_trend;	/* opaque */
 
@@ -1082,8 +1178,15 @@ void profconv_trend_free(struct profconv_trend *trend);
 
 /*
  * Add snapshot PROF, named NAME (its file; copied).  TREND takes PROF,
- * even on failure.  Errors: PROFCONV_EINVAL (no TREND or no PROF, or
- * after profconv_trend_run()), PROFCONV_ENOMEM.
+ * even on failure.  A series is one process: a snapshot whose name is a
+ * jemalloc or gperftools dump of another process than the first
+ * snapshot's (PREFIX.PID.SEQ.KIND.heap with another PID,
+ * PREFIX.NNNN.heap with another PREFIX, so PREFIX_PID for a forked
+ * child), or whose first mapping is another file, is refused.  Names
+ * ending .u.heap/.uN.heap and .f.heap mark jemalloc's high-water and
+ * final dumps.  Errors: PROFCONV_EINVAL (no TREND or no PROF, after
+ * profconv_trend_run(), or another process), PROFCONV_ENOTFOUND (no
+ * such sample type), the errors of profconv_view_new(), PROFCONV_ENOMEM.
  */
 int profconv_trend_add(struct profconv_trend *trend,
     struct profconv_profile *prof, const char *name);
@@ -1094,7 +1197,10 @@ int profconv_trend_add(struct profconv_trend *trend,
  * "x.m10"; as added with keep_order), make their sample types comparable
  * (profconv_profiles_compatibilize()), group their stacks into rows and
  * give every row its statistics and verdict.  Rows come suspects first,
- * then by growth (largest first), then by name.
+ * then by growth (largest first), then by name.  Each snapshot is reduced
+ * to its value per row when added and its profile freed, but for the
+ * ones that may turn out first or last (kept for
+ * profconv_trend_suspects()): memory grows with rows times snapshots.
  * Errors: PROFCONV_EINVAL (fewer than 2 snapshots, or run twice),
  * PROFCONV_ENOTFOUND (no such sample type), the errors of
  * profconv_profiles_compatibilize() and profconv_view_new().
@@ -1108,7 +1214,30 @@ struct profconv_trend_snapshot {
 	int64_t inuse_bytes;		/* total of the chosen type */
 	int64_t inuse_objects;		/* total of inuse_objects/objects;
 					 * -1 when the profile has none */
+	/* jemalloc's dump kind, from a name prefix.PID.SEQ.KIND.heap: */
+	int high_water;			/* .u: a new high-water mark
+					 * (prof_gdump) */
+	int final;			/* .f: the dump at exit (prof_final) */
 };
+
+/*
+ * What a row's series of values looks like (the rule is described at
+ * profconv_trend_options).  Only PROFCONV_TREND_LEAK rows are suspects.
+ */
+enum profconv_trend_verdict {
+	PROFCONV_TREND_STABLE,		/* no trend: flat, or noise */
+	PROFCONV_TREND_LEAK,		/* grew steadily and still grows */
+	PROFCONV_TREND_SATURATING,	/* grew, then flat at a cap */
+	PROFCONV_TREND_PERIODIC,	/* comes and goes (sawtooth) */
+	PROFCONV_TREND_TRANSIENT,	/* grew, then came back down */
+	PROFCONV_TREND_FREED_AT_EXIT	/* grew, gone in the final dump */
+};
+
+/*
+ * The name of VERDICT: "stable", "leak", "saturating", "periodic",
+ * "transient", "freed-at-exit"; "?" for a value out of range.
+ */
+const char *profconv_trend_verdict_name(enum profconv_trend_verdict verdict);
 
 /* One row of a run analysis.  VALUES has one entry per snapshot; it is
  * valid until the next call of profconv_trend_row(). */
@@ -1118,8 +1247,9 @@ struct profconv_trend_row {
 	double slope_bytes;		/* per snapshot, least squares */
 	size_t grew_intervals;
 	size_t intervals;		/* snapshots - 1 */
-	int suspect;
+	int suspect;			/* verdict == PROFCONV_TREND_LEAK */
 	const int64_t *values;
+	enum profconv_trend_verdict verdict;
 };
 
 size_t profconv_trend_snapshot_count(const struct profconv_trend *trend);
@@ -1134,9 +1264,12 @@ int profconv_trend_row(const struct profconv_trend *trend, size_t i,
     struct profconv_trend_row *out);
 
 /*
- * Print the analysis as a table: a line per snapshot, then per row the
- * first, last, growth, slope, grown intervals and verdict; TOP rows at
- * most (0: all); EXACT: numbers in units, not KiB/MiB/GiB.
+ * Print the analysis as a table: a line per snapshot (tagged [peak],
+ * [high-water], [final]), then per row the first, last, growth, slope,
+ * grown intervals, verdict and a sparkline of its values (at most 16
+ * characters: the first and the last snapshot, each between the largest
+ * of its share; ASCII, or Unicode blocks with the option unicode); TOP
+ * rows at most (0: all); EXACT: numbers in units, not KiB/MiB/GiB.
  * Errors: PROFCONV_EINVAL (not run), PROFCONV_EIO.
  */
 int profconv_trend_print(const struct profconv_trend *trend, FILE *fp,
@@ -1144,9 +1277,11 @@ int profconv_trend_print(const struct profconv_trend *trend, FILE *fp,
 
 /*
  * Write the analysis as one JSON object: "snapshots" (file, inuse_bytes,
- * inuse_objects, time_nanos), "rows" (name, first_bytes, last_bytes,
- * growth_bytes, slope_bytes, grew_intervals, intervals, suspect, values)
- * and the rule's settings.  Errors: PROFCONV_EINVAL (not run),
+ * inuse_objects, time_nanos, high_water, final), "peak_snapshot" (its
+ * index), "rows" (name, first_bytes, last_bytes, growth_bytes,
+ * slope_bytes, grew_intervals, intervals, verdict, suspect,
+ * theil_sen_slope, mann_kendall_z, values) and the rule's settings
+ * (with the noise floor used).  Errors: PROFCONV_EINVAL (not run),
  * PROFCONV_EIO.
  */
 int profconv_trend_write_json(const struct profconv_trend *trend, FILE *fp);
@@ -1194,6 +1329,80 @@ struct profconv_trend_svg_options {
 int profconv_trend_write_svg(const struct profconv_trend *trend, FILE *fp,
     const struct profconv_trend_svg_options *opts);
 
+/* --- annotated source: what each line of a function holds ---------------- */
+
+struct profconv_list_options {
+	unsigned int version;		/* PROFCONV_LIST_OPTIONS_VERSION */
+	/* Frames, names and filters; NULL: the defaults.  Its granularity
+	 * is set to lines; its regexes must outlive the call. */
+	const struct profconv_view_options *view;
+	const char *sample_type;	/* NULL: the default sample type */
+	/* Where sources are looked for, as go tool pprof's -source_path
+	 * and -trim_path: ':'-separated directories searched with their
+	 * parents (NULL: the current directory), and ':'-separated
+	 * prefixes cut from the profile's file names (NULL: none, which
+	 * lets a search directory's last component stand for one). */
+	const char *source_path;
+	const char *trim_path;
+	/*
+	 * The last place a source is looked for, after the search path and
+	 * the name the debug information records: called with the build id
+	 * (hex) of the binary the function is in ("" when unknown) and that
+	 * recorded name; returns 0 with a malloc'd path of a copy of the
+	 * source in *PATH_OUT, or a negative PROFCONV_E* value when it has
+	 * none.  NULL: not asked.  profconv_debuginfod_find_source() asks
+	 * the debuginfod servers.
+	 */
+	int (*find_source)(const char *build_id, const char *file,
+	    char **path_out, void *payload);
+	void *payload;
+	int html;			/* one HTML page instead of text */
+	uint64_t max_source;		/* largest source file read, in
+					 * bytes; 0: 64 MiB */
+};
+#define PROFCONV_LIST_OPTIONS_VERSION 1
+#define PROFCONV_LIST_OPTIONS_INIT \
+	{ PROFCONV_LIST_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, \
+	  0, 0 }
+
+/*
+ * Write the annotated source of every function of CUR whose name (in
+ * the view's demangle mode) matches REGEX (a POSIX extended regex,
+ * searched) to FP, as go tool pprof -list prints it: "Total: T", then
+ * per function and source file a "ROUTINE ======================== NAME
+ * in FILE" line, the function's flat and cum values and cum's share of
+ * the total, and every line of the function's range with its flat and
+ * cum values ("." for none) and its text.  The values, totals and
+ * percentages are pprof's: a line's cum counts each sample once, the
+ * total is the sum of the samples' magnitudes.  Under a line that
+ * inlined calls, each inlined function's lines follow with their values,
+ * indented, marked "+ NAME FILE:LINE".  A source file that is not found
+ * gives the lines that have values, and a note naming where it was
+ * looked for.
+ *
+ * With BASE (of the same sample types), the values are CUR - BASE and
+ * the percentages of BASE's total, as pprof's -diff_base.  OPTS->html
+ * writes one self-contained HTML page instead (no scripts, nothing
+ * fetched).  OPTS may be NULL.  Errors: PROFCONV_EINVAL (bad regex or
+ * options), PROFCONV_ENOTFOUND (no such sample type; no function
+ * matches), PROFCONV_EIO, PROFCONV_ENOMEM.
+ */
+int profconv_list_write(const struct profconv_profile *cur,
+    const struct profconv_profile *base, const char *regex, FILE *fp,
+    const struct profconv_list_options *opts);
+
+/*
+ * Ask the debuginfod servers named by $DEBUGINFOD_URLS (through
+ * elfutils' libdebuginfod, loaded when first asked) for the source FILE
+ * of the binary whose build id is BUILD_ID (hex): on success *PATH_OUT
+ * is a malloc'd path of the copy in debuginfod's cache.  PAYLOAD is
+ * unused (the form of profconv_list_options.find_source).
+ * Errors: PROFCONV_ENOTFOUND (no build id, no library, no server has
+ * it; the message says which), PROFCONV_ENOMEM.
+ */
+int profconv_debuginfod_find_source(const char *build_id, const char *file,
+    char **path_out, void *payload);
+
 /* --- folded stacks for flame graphs ---------------------------------------- */
 
 struct profconv_flame_options {
@@ -1223,6 +1432,18 @@ int profconv_flame_write(const struct profconv_view *cur,
 
 
 struct profconv_palette_map;	/* function name -> colour, shared */
+
+/* What a frame of a differential flame graph is as wide as: the sum,
+ * over the stacks beneath it, of each stack's value in the current
+ * profile, in the base, the larger of the two (nothing that existed on
+ * either side vanishes), or |change| (pprof's diff flame graph:
+ * |increases| + |decreases|; what did not change vanishes). */
+enum profconv_diff_width {
+	PROFCONV_DIFF_WIDTH_MAX = 0,
+	PROFCONV_DIFF_WIDTH_CUR = 1,
+	PROFCONV_DIFF_WIDTH_BASE = 2,
+	PROFCONV_DIFF_WIDTH_DELTA = 3
+};
 
 struct profconv_svg_options {
 	unsigned int version;		/* PROFCONV_SVG_OPTIONS_VERSION */
@@ -1268,11 +1489,20 @@ struct profconv_svg_options {
 	struct profconv_palette_map *palette_map;	/* colours of names
 					 * found here kept, of the others
 					 * added; NULL: none */
+	/* Version 3: the differential graph (with a base view). */
+	enum profconv_diff_width diff_width;	/* what a frame's width is */
+	int self_diff;			/* colour by the frame's own value's
+					 * change (flamegraph.pl), not by its
+					 * whole change (callees included) */
+	double min_delta;		/* noise floor: changes smaller than
+					 * this percentage of the base's
+					 * total are drawn as none; 0: none */
 };
-#define PROFCONV_SVG_OPTIONS_VERSION 2
+#define PROFCONV_SVG_OPTIONS_VERSION 3
 #define PROFCONV_SVG_OPTIONS_INIT \
 	{ PROFCONV_SVG_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, 0, 0, \
-	  NULL, 0, 0, 0, 0, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL }
+	  NULL, 0, 0, 0, 0, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL, \
+	  PROFCONV_DIFF_WIDTH_MAX, 0, 0 }
 
 /*
  * A palette map: function names and their colours, read from and
@@ -1301,10 +1531,17 @@ void profconv_palette_map_free(struct profconv_palette_map *map);
  * searches (Ctrl-F); colours are a function of the function name only, so
  * one function has one colour in every graph.  Frames narrower than
  * OPTS->minwidth are left to their parent.  With BASE (a view of an older
- * profile of the same kind) the graph is differential, as flamegraph.pl
- * draws two-count input: widths from CUR, each frame red when its own
- * (self) value grew and blue when it shrank, deeper for larger changes.
- * OPTS may be NULL.  Negative values (a delta profile) are refused.
+ * profile of the same kind) the graph is differential: the stacks of
+ * both, those only in BASE too; widths as OPTS->diff_width says; each
+ * frame red when its whole value (callees included; its own value with
+ * OPTS->self_diff, as flamegraph.pl) grew, blue when it shrank, purple
+ * when it is new, deeper for larger changes on one scale symmetric about
+ * zero, white under the noise floor OPTS->min_delta; the change of a
+ * frame too narrow to draw counts in its parent's, so the root's is the
+ * profile's; titles in pprof's form "CHANGE (PERCENT) | BEFORE -> AFTER
+ * | NAME", percentages of BASE's total; a subtitle naming the widths and
+ * a legend.  OPTS may be NULL.  Negative values (a delta profile) are
+ * refused.
  * Errors: PROFCONV_EINVAL (bad options), PROFCONV_ENOTFOUND (no such
  * sample type), PROFCONV_EFORMAT (negative values), PROFCONV_EIO,
  * PROFCONV_ENOMEM.
@@ -1337,6 +1574,71 @@ struct profconv_speedscope_options {
 int profconv_speedscope_write(const struct profconv_view *view, FILE *fp,
     const struct profconv_speedscope_options *opts);
 
+/* --- call graphs: pprof's graph as DOT, SVG, PNG or PDF ------------------ */
+
+enum profconv_graph_format {
+	PROFCONV_GRAPH_DOT = 0,		/* Graphviz DOT text */
+	PROFCONV_GRAPH_SVG = 1,		/* laid out by Graphviz's library */
+	PROFCONV_GRAPH_PNG = 2,
+	PROFCONV_GRAPH_PDF = 3
+};
+
+struct profconv_graph_options {
+	unsigned int version;		/* PROFCONV_GRAPH_OPTIONS_VERSION */
+	const char *sample_type;	/* NULL: the view's default type */
+	enum profconv_graph_format format;
+	size_t nodecount;		/* at most this many nodes (nodelets
+					 * count too); 0: all */
+	double nodefraction;		/* nodes whose |cum| is under this
+					 * share of the total go */
+	double edgefraction;		/* and edges under this share */
+	const char *title;		/* the graph's name; NULL: the base
+					 * name of the main mapping */
+};
+#define PROFCONV_GRAPH_OPTIONS_VERSION 1
+#define PROFCONV_GRAPH_OPTIONS_INIT \
+	{ PROFCONV_GRAPH_OPTIONS_VERSION, NULL, PROFCONV_GRAPH_DOT, 80, \
+	  0.005, 0.001, NULL }
+
+/*
+ * Check OPTS as profconv_graph_write() would, before any input is read:
+ * the version, the fractions, and that a picture format can be drawn
+ * (SVG, PNG and PDF need Graphviz's library, libgvc, found when profconv
+ * was built).  OPTS may be NULL.
+ * Errors: PROFCONV_EINVAL (bad options), PROFCONV_EUNSUPPORTED (no
+ * libgvc: only DOT).
+ */
+int profconv_graph_options_check(const struct profconv_graph_options *opts);
+
+/*
+ * Write the call graph of CUR to FP as google/pprof's graph outputs draw
+ * it (pprof -dot): one node per function of the view (functions without
+ * a name one per module, "[libfoo.so]"), each labelled with its name
+ * split at "::" and ".", its flat and cumulative values and their shares
+ * of the total; edges weighted by the value that went through each call,
+ * dotted where nodes between were left out, marked "(inline)" where the
+ * call was inlined; string labels and the numeric "bytes" label as
+ * nodelets; pprof's cutoffs (OPTS->nodefraction of the total for nodes
+ * and tags, OPTS->edgefraction for edges), its entropy order and
+ * OPTS->nodecount; pprof's colours, font sizes and legend.  Values are
+ * written in the unit pprof picks (B, kB, MB...; ns, ms, s...).
+ * With BASE (a view of an older profile, made with the same options),
+ * the graph is of CUR minus BASE, as pprof -diff_base draws it: signed
+ * values, red where CUR grew and green where it shrank, shares of BASE's
+ * total.  With a picture format the DOT is laid out and drawn in-process
+ * by Graphviz's library (no "dot" program is run); an SVG gets an
+ * embedded script to pan (drag) and zoom (wheel) that needs no other
+ * file.  Graphviz's library is not thread-safe: draw pictures from one
+ * thread at a time (DOT has no such limit).  OPTS may be NULL.
+ * Errors: PROFCONV_EINVAL (bad options), PROFCONV_ENOTFOUND (no such
+ * sample type), PROFCONV_EUNSUPPORTED (a picture without libgvc),
+ * PROFCONV_EFORMAT (Graphviz refused the graph), PROFCONV_EIO,
+ * PROFCONV_ENOMEM.
+ */
+int profconv_graph_write(const struct profconv_view *cur,
+    const struct profconv_view *base, FILE *fp,
+    const struct profconv_graph_options *opts);
+
 /* --- printing ------------------------------------------------------------- */
 
 struct profconv_print_options {
@@ -1349,10 +1651,13 @@ struct profconv_print_options {
 	/* Summary: the sample type the top lists rank by; NULL: the
 	 * default one. */
 	const char *sample_type;
+	/* Version 3.  Summary: rank functions by their cumulative value
+	 * (pprof's -top -cum); 0: by flat value (pprof's -top). */
+	int by_cum;
 };
-#define PROFCONV_PRINT_OPTIONS_VERSION 2
+#define PROFCONV_PRINT_OPTIONS_VERSION 3
 #define PROFCONV_PRINT_OPTIONS_INIT \
-	{ PROFCONV_PRINT_OPTIONS_VERSION, 0, 10, NULL, NULL }
+	{ PROFCONV_PRINT_OPTIONS_VERSION, 0, 10, NULL, NULL, 0 }
 
 /*
  * Print PROF to FP as stable, diffable text: header fields, sample types,

@@ -189,14 +189,14 @@ Test(diff, json)
 		"\"rows\":[\n{\"name\":\"newone\",\"newCount\":2,"
 		"\"deletedCount\":0,\"countDelta\":2,\"allocatedSize\":2097152,"
 		"\"freedSize\":0,\"sizeDelta\":2097152,\"values\":{"
-		"\"alloc_objects\":{\"base\":0,\"cur\":2,\"delta\":2},",
+		"\"alloc_objects\":{\"base\":0,\"cur\":2,\"delta\":2,\"change\":\"new\"},",
 		"},\n{\"name\":\"grow\",\"newCount\":20,\"deletedCount\":5,"
 		"\"countDelta\":15,\"allocatedSize\":2000,\"freedSize\":500,"
 		"\"sizeDelta\":1500,\"values\":{\"alloc_objects\":{\"base\":10,"
-		"\"cur\":30,\"delta\":20},\"alloc_space\":{\"base\":1000,"
-		"\"cur\":3000,\"delta\":2000},\"inuse_objects\":{\"base\":5,"
-		"\"cur\":20,\"delta\":15},\"inuse_space\":{\"base\":500,"
-		"\"cur\":2000,\"delta\":1500}}}]}\n",
+		"\"cur\":30,\"delta\":20,\"change\":\"grew\"},\"alloc_space\":{\"base\":1000,"
+		"\"cur\":3000,\"delta\":2000,\"change\":\"grew\"},\"inuse_objects\":{\"base\":5,"
+		"\"cur\":20,\"delta\":15,\"change\":\"grew\"},\"inuse_space\":{\"base\":500,"
+		"\"cur\":2000,\"delta\":1500,\"change\":\"grew\"}}}]}\n",
 	};
 	const char *at;
 	size_t i;
@@ -289,14 +289,14 @@ Test(diff, plain_table)
 	    "\"after\":{\"contentions\":14,\"delay\":3550},"
 	    "\"delta\":{\"contentions\":7,\"delay\":2500},"
 	    "\"total\":{\"name\":\"TOTAL\",\"values\":{\"contentions\":"
-	    "{\"base\":7,\"cur\":14,\"delta\":7},\"delay\":{\"base\":1050,"
-	    "\"cur\":3550,\"delta\":2500}}},\"rows\":[\n"
+	    "{\"base\":7,\"cur\":14,\"delta\":7,\"change\":\"grew\"},\"delay\":{\"base\":1050,"
+	    "\"cur\":3550,\"delta\":2500,\"change\":\"grew\"}}},\"rows\":[\n"
 	    "{\"name\":\"runtime.gopark proc.go:363\",\"values\":{"
-	    "\"contentions\":{\"base\":2,\"cur\":5,\"delta\":3},\"delay\":"
-	    "{\"base\":50,\"cur\":2050,\"delta\":2000}}},\n"
+	    "\"contentions\":{\"base\":2,\"cur\":5,\"delta\":3,\"change\":\"grew\"},\"delay\":"
+	    "{\"base\":50,\"cur\":2050,\"delta\":2000,\"change\":\"grew\"}}},\n"
 	    "{\"name\":\"sync.(*Mutex).Lock mutex.go:81\",\"values\":{"
-	    "\"contentions\":{\"base\":5,\"cur\":9,\"delta\":4},\"delay\":"
-	    "{\"base\":1000,\"cur\":1500,\"delta\":500}}}]}\n"));
+	    "\"contentions\":{\"base\":5,\"cur\":9,\"delta\":4,\"change\":\"grew\"},\"delay\":"
+	    "{\"base\":1000,\"cur\":1500,\"delta\":500,\"change\":\"grew\"}}}]}\n"));
 	profconv_diff_free(d);
 	profconv_profile_free(a);
 	profconv_profile_free(b);

@@ -146,7 +146,7 @@ Test(rx, pruner_says_why)
 	struct profconv_profile *prof = heap_profile("(x{0,40}){0,40}");
 	struct pc_pruner p;
 
-	cr_assert(eq(int, profconv__pruner_init(&p, prof, true), 0));
+	cr_assert(eq(int, profconv__pruner_init(&p, prof, true, true), 0));
 	cr_expect(eq(str, p.refused, "drop_frames or keep_frames refused "
 	    "(counted repetitions multiply to more than 1000); default "
 	    "allocator frames used"));

@@ -7,6 +7,7 @@
 #include <zlib.h>
 
 #include "helpers.h"
+#include "model/model.h"
 #include "pprof/pprof.h"
 #include "profile.pb-c.h"
 
@@ -76,7 +77,16 @@ build_full(void)
 	profconv_profile_add_sample_type(p, "alloc_space", "bytes");
 	profconv_profile_set_period(p, "space", "bytes", 524288);
 	profconv_profile_set_default_sample_type(p, "alloc_objects");
-	profconv_profile_set_drop_frames(p, "malloc");
+	/* With the wrappers the writer adds to allocation profiles, so
+	 * that it adds nothing. */
+	{
+		char *drop = profconv__drop_with("malloc",
+		    profconv__wrappers_rx, true);
+
+		cr_assert(drop != NULL);
+		profconv_profile_set_drop_frames(p, drop);
+		free(drop);
+	}
 	profconv_profile_set_keep_frames(p, "keep");
 	profconv_profile_set_doc_url(p, "https://example.org");
 	profconv_profile_add_comment(p, "hello");
@@ -586,6 +596,7 @@ build_large(size_t nsamples)
 	profconv_profile_add_sample_type(p, "alloc_space", "bytes");
 	profconv_profile_add_sample_type(p, "inuse_space", "bytes");
 	profconv_profile_set_period(p, "space", "bytes", 524288);
+	profconv_profile_set_drop_frames(p, profconv__wrappers_rx);
 	profconv_profile_add_mapping(p, &m, NULL);
 	for (i = 0; i < 300; i++) {
 		struct profconv_function f = { name, name, "big.c",
@@ -876,4 +887,62 @@ Test(pb, reading_does_not_depend_on_threads)
 	free(bad);
 	free(buf);
 	profconv_profile_free(p);
+}
+
+/*
+ * In an allocation profile the writer names the locations without
+ * symbols inside an allocator's library as the view does, and adds the
+ * allocation wrappers and those names to drop_frames, once; reading the
+ * file back shows the same view, and writing it again changes nothing.
+ */
+Test(pb, writer_names_allocator_frames)
+{
+	struct profconv_mapping app = { 0x1000, 0x2000, 0, "/bin/app", NULL,
+		1, 0, 0, 0 };
+	struct profconv_mapping je = { 0x7000, 0x9000, 0x1000,
+		"/usr/lib/libjemalloc.so.2", NULL, 0, 0, 0, 0 };
+	struct profconv_function fm = { "main", "main", "", 0 };
+	struct profconv_line ln = { 1, 3, 0 };
+	struct profconv_profile *p, *back, *again;
+	uint32_t locs[2];
+	int64_t v = 64;
+	char *buf, *buf2, *want;
+	size_t len, len2;
+	const char *drop;
+
+	cr_assert(eq(int, profconv_profile_new(&p), 0));
+	profconv_profile_add_sample_type(p, "inuse_space", "bytes");
+	profconv_profile_set_drop_frames(p, "malloc");
+	profconv_profile_add_mapping(p, &app, NULL);
+	profconv_profile_add_mapping(p, &je, NULL);
+	profconv_profile_add_function(p, &fm, NULL);
+	profconv_profile_add_location(p, 2, 0x7123, NULL, 0, 0, &locs[0]);
+	profconv_profile_add_location(p, 1, 0x1010, &ln, 1, 0, &locs[1]);
+	cr_assert(eq(int, profconv_profile_add_sample(p, locs, 2, &v, NULL,
+	    0), 0));
+	buf = write_mem(p, 0, &len);
+	cr_assert(eq(int, profconv_profile_read_mem(&back, buf, len, NULL,
+	    NULL), 0), "%s", profconv_errmsg());
+	cr_expect(eq(sz, back->nfunctions, 2));
+	cr_expect(eq(str, (char *)profconv__pstr(back,
+	    pc_function(back, 2)->name), "libjemalloc.so.2+0x1123"));
+	cr_expect(profconv__named_unnamed(back, 1));
+	drop = profconv_profile_drop_frames(back);
+	want = profconv__drop_with("malloc", profconv__wrappers_rx, true);
+	cr_assert(want != NULL);
+	cr_expect(eq(int, strncmp(drop, want, strlen(want)), 0), "%s", drop);
+	cr_expect(eq(str, (char *)drop + strlen(want) + 1,
+	    (char *)profconv__allocator_library_rx));
+	free(want);
+	buf2 = write_mem(back, 0, &len2);
+	cr_assert(eq(int, profconv_profile_read_mem(&again, buf2, len2, NULL,
+	    NULL), 0), "%s", profconv_errmsg());
+	cr_expect(eq(str, (char *)profconv_profile_drop_frames(again),
+	    (char *)drop));
+	cr_expect(eq(sz, again->nfunctions, 2));
+	free(buf);
+	free(buf2);
+	profconv_profile_free(p);
+	profconv_profile_free(back);
+	profconv_profile_free(again);
 }

@@ -366,6 +366,40 @@ Test(svg, hostile_names)
 	profconv_profile_free(p);
 }
 
+/* The differential graph's fills and judgements: purple for new paths,
+ * red and blue by the sign, white for no change; a frame judged by its
+ * whole change, or with self_diff by its own. */
+Test(svg, differential_fills)
+{
+	struct profconv_svg_options o = PROFCONV_SVG_OPTIONS_INIT;
+	struct pc_delta_scale s;
+	struct pc_drawn d[3] = {
+		{ .sums = { .base = 20, .cur = 60, .up = 40, .self = 0 } },
+		{ .sums = { .base = 0, .cur = 20, .up = 20, .self = 20 } },
+		{ .sums = { .base = 30, .cur = 0, .down = -30, .self = -30 } },
+	};
+
+	profconv__delta_scale(&s, 50, 80, 0);
+	cr_expect(eq(i64, profconv__svg_classify(d, 3, &s, &o), 40));
+	cr_expect(eq(int, d[0].change, PC_GREW));
+	cr_expect(eq(int, d[1].change, PC_NEW));
+	cr_expect(eq(int, d[2].change, PC_GONE));
+	EXPECT_RGB(profconv__svg_diff_fill(&d[0], 40, false), 255, 0, 0);
+	EXPECT_RGB(profconv__svg_diff_fill(&d[0], 40, true), 0, 0, 255);
+	EXPECT_RGB(profconv__svg_diff_fill(&d[1], 40, false), 205, 147, 235);
+	EXPECT_RGB(profconv__svg_diff_fill(&d[2], 40, false), 52, 52, 255);
+	o.self_diff = 1;
+	cr_expect(eq(i64, profconv__svg_classify(d, 3, &s, &o), 30));
+	cr_expect(eq(int, d[0].change, PC_SAME));
+	EXPECT_RGB(profconv__svg_diff_fill(&d[0], 30, false), 255, 255, 255);
+	EXPECT_RGB(profconv__svg_diff_fill(&d[2], 30, false), 0, 0, 255);
+	o.self_diff = 0;
+	profconv__delta_scale(&s, 50, 80, 50);	/* floor: 25 */
+	profconv__svg_classify(d, 3, &s, &o);
+	cr_expect(eq(int, d[1].change, PC_SAME));
+	cr_expect(eq(int, d[2].change, PC_GONE));
+}
+
 Test(svg, bad_options)
 {
 	struct profconv_profile *p = hostile_profile();
@@ -379,8 +413,20 @@ Test(svg, bad_options)
 	o.version = 99;
 	cr_expect(eq(int, profconv_svg_write(v, NULL, fp, &o), PROFCONV_EINVAL));
 	cr_expect(eq(str, ERRMSG, "SVG options version 99 is not one this library "
-	    "reads (1 to 2)"));
+	    "reads (1 to 3)"));
 	o.version = PROFCONV_SVG_OPTIONS_VERSION;
+	o.diff_width = (enum profconv_diff_width)7;
+	cr_expect(eq(int, profconv_svg_write(v, v, fp, &o), PROFCONV_EINVAL));
+	cr_expect(eq(str, ERRMSG, "invalid differential width 7"));
+	o.diff_width = PROFCONV_DIFF_WIDTH_DELTA;
+	o.min_delta = 101;
+	cr_expect(eq(int, profconv_svg_write(v, v, fp, &o), PROFCONV_EINVAL));
+	cr_expect(eq(str, ERRMSG, "invalid noise floor 101: 0 to 100 (percent "
+	    "of the base's total) expected"));
+	o.min_delta = 0.0 / 0.0;
+	cr_expect(eq(int, profconv_svg_write(v, v, fp, &o), PROFCONV_EINVAL));
+	o.min_delta = 0;
+	o.diff_width = PROFCONV_DIFF_WIDTH_MAX;
 	o.colors = "warm";
 	cr_expect(eq(int, profconv_svg_write(v, NULL, fp, &o), PROFCONV_EINVAL));
 	o.colors = NULL;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* test_trend.c - proftrend's order of snapshots, growth statistics and
- * suspect rule, and what the library's trend calls refuse. */
+/* test_trend.c - proftrend's order of snapshots, growth statistics, and
+ * what the library's trend calls refuse (the verdicts: test_trendstat.c). */
 
 #include "config.h"
 
@@ -109,78 +109,6 @@ Test(trend, growth_statistics)
 	cr_assert(eq(i64, g.growth, INT64_MAX));
 }
 
-/* The verdict on the values V of one row, with HEAP the total's growth. */
-static bool
-verdict(const int64_t *v, size_t n, int64_t heap)
-{
-	struct profconv_trend_options o = PROFCONV_TREND_OPTIONS_INIT;
-	struct pc_growth g;
-
-	profconv__growth(v, n, 1, &g);
-	return profconv__trend_suspect(&g, &o, heap);
-}
-
-Test(trend, verdict_flags_leaks_only)
-{
-	const int64_t K = 1024;
-	int64_t steady[10], slow[10], grow_free[10], saw[10], cache[10];
-	int64_t late[10], one_dip[10], dips_below[10], tiny[10];
-	size_t i;
-
-	for (i = 0; i < 10; i++) {
-		steady[i] = 64 * K * (int64_t)(i + 1);
-		slow[i] = 8 * K * (int64_t)(i + 1);
-		grow_free[i] = i < 6 ? 100 * K * (int64_t)(i + 1) : 0;
-		saw[i] = i % 2 ? 512 * K : 0;
-		cache[i] = 1024 * K;
-		late[i] = i < 2 ? 0 : 32 * K * (int64_t)i;
-		one_dip[i] = 16 * K * (int64_t)(i + 1) - (i == 5 ? 20 * K : 0);
-		dips_below[i] = i == 6 ? 0 : 16 * K * (int64_t)(i + 1);
-		tiny[i] = 100 * (int64_t)(i + 1);
-	}
-	cache[0] = 0;		/* filled in the first interval, then flat */
-	cr_assert(verdict(steady, 10, 700 * K));
-	cr_assert(verdict(slow, 10, 700 * K));
-	cr_assert(not(verdict(grow_free, 10, 700 * K)));
-	cr_assert(not(verdict(saw, 10, 700 * K)));
-	cr_assert(not(verdict(cache, 10, 700 * K)));
-	/* Starts one interval late: 8 of 9 intervals. */
-	cr_assert(verdict(late, 10, 700 * K));
-	/* One interval down, still above the start: 8 of 9. */
-	cr_assert(verdict(one_dip, 10, 700 * K));
-	/* Back to the first snapshot's level once: not a steady grower. */
-	cr_assert(not(verdict(dips_below, 10, 700 * K)));
-	/* Grew every time, but by less than the absolute floor (4 KiB). */
-	cr_assert(not(verdict(tiny, 10, 700 * K)));
-	/* Less than 1% of the heap's growth. */
-	cr_assert(not(verdict(slow, 10, 100 * 1024 * K)));
-	/* Heap shrank overall: the share does not apply. */
-	cr_assert(verdict(slow, 10, -5 * K));
-	/* Two snapshots: one interval, grown. */
-	cr_assert(verdict(steady, 2, 64 * K));
-	cr_assert(not(verdict(saw + 1, 2, 64 * K)));
-}
-
-Test(trend, verdict_thresholds_are_options)
-{
-	struct profconv_trend_options o = PROFCONV_TREND_OPTIONS_INIT;
-	int64_t v[] = { 0, 10, 20, 15, 30, 40 };	/* grew 4 of 5 */
-	struct pc_growth g;
-
-	profconv__growth(v, 6, 1, &g);
-	o.min_growth = 0;
-	cr_assert(profconv__trend_suspect(&g, &o, 40));
-	o.min_grew_fraction = 0.81;			/* needs 5 of 5 */
-	cr_assert(not(profconv__trend_suspect(&g, &o, 40)));
-	o.min_grew_fraction = 0.8;
-	o.min_growth = 41;
-	cr_assert(not(profconv__trend_suspect(&g, &o, 40)));
-	o.min_growth = 40;
-	o.min_growth_share = 0.5;
-	cr_assert(not(profconv__trend_suspect(&g, &o, 81)));
-	cr_assert(profconv__trend_suspect(&g, &o, 80));
-}
-
 Test(trend, names_become_valid_utf8)
 {
 	char *s = profconv__utf8_copy("a\"b \xc3\xa9 \xff\xc3 \xe2\x82\xac \xed\xa0\x80");
@@ -243,5 +171,92 @@ Test(trend, add_refuses_no_profile)
 	cr_assert(eq(int, profconv_trend_add(t, one_row(2), "b"), 0));
 	cr_assert(eq(int, profconv_trend_run(t), 0), "%s", ERRMSG);
 	cr_assert(eq(sz, profconv_trend_snapshot_count(t), 2));
+	profconv_trend_free(t);
+}
+
+/* A series out of order: the order comes from the names, and -o's
+ * last-minus-first subtracts the right two of the profiles kept. */
+Test(trend, series_reordered_and_reduced)
+{
+	struct profconv_trend *t = NULL;
+	struct profconv_trend_snapshot s;
+	struct profconv_trend_row r;
+	struct profconv_profile *sus = NULL;
+	int64_t total = 0;
+
+	cr_assert(eq(int, profconv_trend_new(&t, NULL), 0));
+	cr_assert(eq(int, profconv_trend_add(t, one_row(300 << 10),
+	    "d/je.7.3.m3.heap"), 0));
+	cr_assert(eq(int, profconv_trend_add(t, one_row(100 << 10),
+	    "d/je.7.1.m1.heap"), 0));
+	cr_assert(eq(int, profconv_trend_add(t, one_row(400 << 10),
+	    "d/je.7.4.f.heap"), 0));
+	cr_assert(eq(int, profconv_trend_add(t, one_row(200 << 10),
+	    "d/je.7.2.u1.heap"), 0));
+	cr_assert(eq(int, profconv_trend_run(t), 0), "%s", ERRMSG);
+	cr_assert(eq(int, profconv_trend_snapshot(t, 0, &s), 0));
+	cr_assert(eq(str, (char *)s.name, "d/je.7.1.m1.heap"));
+	cr_assert(eq(int, profconv_trend_snapshot(t, 1, &s), 0));
+	cr_assert(s.high_water && !s.final);
+	cr_assert(eq(int, profconv_trend_snapshot(t, 3, &s), 0));
+	cr_assert(s.final && !s.high_water);
+	cr_assert(eq(i64, s.inuse_bytes, 400 << 10));
+	cr_assert(eq(sz, profconv_trend_row_count(t), 1));
+	cr_assert(eq(int, profconv_trend_row(t, 0, &r), 0));
+	cr_assert(eq(int, r.verdict, PROFCONV_TREND_LEAK));
+	cr_assert(r.suspect);
+	cr_assert(eq(i64, r.values[0], 100 << 10));
+	cr_assert(eq(i64, r.values[3], 400 << 10));
+	cr_assert(eq(int, profconv_trend_suspects(t, &sus), 0), "%s", ERRMSG);
+	cr_assert(eq(int, profconv_profile_total(sus, 0, &total), 0));
+	cr_assert(eq(i64, total, 300 << 10));
+	profconv_profile_free(sus);
+	profconv_trend_free(t);
+}
+
+Test(trend, two_processes_refused)
+{
+	struct profconv_trend *t = NULL;
+	const char *msg;
+
+	cr_assert(eq(int, profconv_trend_new(&t, NULL), 0));
+	cr_assert(eq(int, profconv_trend_add(t, one_row(1), "d/je.41.0.i0.heap"),
+	    0));
+	cr_assert(eq(int, profconv_trend_add(t, one_row(2), "d/je.42.1.i0.heap"),
+	    PROFCONV_EINVAL));
+	msg = profconv_errmsg();
+	cr_assert(strstr(msg, "d/je.41.*") != NULL && strstr(msg,
+	    "d/je.42.*") != NULL, "%s", msg);
+	/* gperftools: a forked child's prefix. */
+	cr_assert(eq(int, profconv_trend_add(t, one_row(2),
+	    "d/je_42.0001.heap"), PROFCONV_EINVAL));
+	/* A name that says nothing is taken. */
+	cr_assert(eq(int, profconv_trend_add(t, one_row(3), "d/other.pb.gz"),
+	    0));
+	profconv_trend_free(t);
+}
+
+/* Snapshots with times: one profile can be first (or last) both by time
+ * and by name, and is kept, and freed, once. */
+Test(trend, timed_series_keeps_each_profile_once)
+{
+	static const int64_t times[] = { 30, 10, 40, 20 };
+	static const char *const names[] = { "c", "a", "d", "b" };
+	struct profconv_trend *t = NULL;
+	struct profconv_profile *p, *sus = NULL;
+	int64_t total = 0;
+	size_t i;
+
+	cr_assert(eq(int, profconv_trend_new(&t, NULL), 0));
+	for (i = 0; i < 4; i++) {
+		p = one_row((int64_t)(times[i] << 12));
+		profconv_profile_set_time(p, times[i], 0);
+		cr_assert(eq(int, profconv_trend_add(t, p, names[i]), 0));
+	}
+	cr_assert(eq(int, profconv_trend_run(t), 0), "%s", ERRMSG);
+	cr_assert(eq(int, profconv_trend_suspects(t, &sus), 0), "%s", ERRMSG);
+	cr_assert(eq(int, profconv_profile_total(sus, 0, &total), 0));
+	cr_assert(eq(i64, total, (40 - 10) << 12));
+	profconv_profile_free(sus);
 	profconv_trend_free(t);
 }

@@ -6,7 +6,9 @@
 
 #include "config.h"
 
+#include "view/view.h"
 #include "view_helpers.h"
+#include "model/model.h"
 
 static struct profconv_profile *p;
 
@@ -502,4 +504,200 @@ Test(view, options_check_without_a_profile)
 	o.demangle = PROFCONV_DEMANGLE_SIMPLE;
 	o.version = 99;
 	cr_assert(eq(int, profconv_view_options_check(&o), PROFCONV_EINVAL));
+}
+
+/* The well-known allocation wrappers are cut like malloc in allocation
+ * profiles, unless no_wrappers, even when drop_frames names them (as
+ * the pprof files profconv writes do); CPU profiles keep them. */
+Test(view, wrappers_cut_like_malloc)
+{
+	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
+	uint32_t m, pa, x, ma;
+	int64_t v = 5;
+	char *written;
+
+	heap_types();
+	profconv_profile_set_drop_frames(p, "malloc");
+	m = add_fn(p, "main", "");
+	pa = add_fn(p, "parse", "");
+	x = add_fn(p, "xmalloc", "");
+	ma = add_fn(p, "malloc", "");
+	SAMPLE(p, &v, LOC1(p, 0, 0x40, ma, 1), LOC1(p, 0, 0x30, x, 1),
+	    LOC1(p, 0, 0x20, pa, 1), LOC1(p, 0, 0x10, m, 1));
+	expect_view(p, NULL, "main;parse 5\n");
+	o.no_wrappers = 1;
+	expect_view(p, &o, "main;parse;xmalloc 5\n");
+	written = profconv__drop_with("malloc", profconv__wrappers_rx, true);
+	cr_assert(written != NULL);
+	profconv_profile_set_drop_frames(p, written);
+	free(written);
+	expect_view(p, NULL, "main;parse 5\n");
+	expect_view(p, &o, "main;parse;xmalloc 5\n");
+}
+
+Test(view, wrappers_kept_in_cpu_profile)
+{
+	uint32_t m, x;
+	int64_t v = 3;
+
+	profconv_profile_add_sample_type(p, "samples", "count");
+	m = add_fn(p, "main", "");
+	x = add_fn(p, "xmalloc", "");
+	SAMPLE(p, &v, LOC1(p, 0, 0x20, x, 1), LOC1(p, 0, 0x10, m, 1));
+	expect_view(p, NULL, "main;xmalloc 3\n");
+}
+
+/* A drop_frames alternative added or taken out whole. */
+Test(view, drop_with_whole_alternatives)
+{
+	static const struct { const char *drop, *alt; bool with;
+	    const char *want; } c[] = {
+		{ "a|W|b", "W", false, "a|b" },
+		{ "W|b", "W", false, "b" },
+		{ "a|W", "W", false, "a" },
+		{ "W", "W", false, "" },
+		{ "aW|b", "W", false, "aW|b" },
+		{ "a|Wb", "W", false, "a|Wb" },
+		{ "a", "W", true, "a|W" },
+		{ "", "W", true, "W" },
+		{ "a|W", "W", true, "a|W" },
+		{ "aW", "W", true, "aW|W" },
+	};
+	size_t i;
+
+	for (i = 0; i < PC_ARRAY_LEN(c); i++) {
+		char *got = profconv__drop_with(c[i].drop, c[i].alt,
+		    c[i].with);
+
+		cr_assert(got != NULL);
+		cr_expect(eq(str, got, (char *)c[i].want), "case %zu", i);
+		free(got);
+	}
+}
+
+/*
+ * pprof's -show_from and -prune_from, on the stack of its PruneFrom
+ * example (profile/prune.go): [A,B,C,B,D] leaf first, "D;B;C;B;A" root
+ * first.  show_from keeps the frames from the root-most match down, and
+ * drops a stack without one; prune_from the frames down to the match
+ * nearest the leaf.
+ */
+Test(view, show_from_and_prune_from_as_pprof)
+{
+	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
+	uint32_t a, b, c, d, la, lb, lc, ld;
+	int64_t v = 1;
+
+	profconv_profile_add_sample_type(p, "samples", "count");
+	a = add_fn(p, "A", "");
+	b = add_fn(p, "B", "");
+	c = add_fn(p, "C", "");
+	d = add_fn(p, "D", "");
+	la = LOC1(p, 0, 0x10, a, 1);
+	lb = LOC1(p, 0, 0x20, b, 1);
+	lc = LOC1(p, 0, 0x30, c, 1);
+	ld = LOC1(p, 0, 0x40, d, 1);
+	SAMPLE(p, &v, la, lb, lc, lb, ld);
+	o.show_from = "A";
+	expect_view(p, &o, "A 1\n");
+	o.show_from = "B";
+	expect_view(p, &o, "B;C;B;A 1\n");
+	o.show_from = "C";
+	expect_view(p, &o, "C;B;A 1\n");
+	o.show_from = "E";
+	expect_view(p, &o, "");
+	o.show_from = NULL;
+	o.prune_from = "A";
+	expect_view(p, &o, "D;B;C;B;A 1\n");
+	o.prune_from = "B";
+	expect_view(p, &o, "D;B;C;B 1\n");
+	o.prune_from = "^D$";
+	expect_view(p, &o, "D 1\n");
+}
+
+/*
+ * -hide and -show work on lines: inlined calls go one by one, a location
+ * whose lines all go leaves the stack, and a mapped file that matches
+ * takes (hide) or keeps (show) the whole location.  -show_from cuts
+ * inside an inline chain at its outermost match, -prune_from at its
+ * innermost.
+ */
+Test(view, hide_show_on_inline_chains)
+{
+	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
+	uint32_t lib, m, in1, in2, f, l1, l2, l3;
+	int64_t v = 2;
+
+	profconv_profile_add_sample_type(p, "samples", "count");
+	lib = add_map(p, 0x7000, 0x8000, "/usr/lib/libz.so.1");
+	m = add_fn(p, "main", "main.c");
+	in1 = add_fn(p, "inner", "x.h");
+	in2 = add_fn(p, "outer", "x.c");
+	f = add_fn(p, "deflate", "z.c");
+	l1 = LOC1(p, 0, 0x10, m, 1);
+	l2 = LOCN(p, 0, 0x20, 1, in1, in2);	/* outer inlines inner */
+	l3 = LOC1(p, lib, 0x7100, f, 1);
+	SAMPLE(p, &v, l3, l2, l1);
+	expect_view(p, NULL, "main;outer;inner;deflate 2\n");
+	o.hide = "inner";
+	expect_view(p, &o, "main;outer;deflate 2\n");
+	o.hide = "x\\.[ch]$";
+	expect_view(p, &o, "main;deflate 2\n");
+	o.hide = "libz";
+	expect_view(p, &o, "main;outer;inner 2\n");
+	o.hide = "main|outer|inner|deflate";
+	expect_view(p, &o, "");
+	o.hide = NULL;
+	o.show = "outer|libz";
+	expect_view(p, &o, "outer;deflate 2\n");
+	o.show = NULL;
+	o.show_from = "inner|outer";
+	expect_view(p, &o, "outer;inner;deflate 2\n");
+	o.show_from = "inner";
+	expect_view(p, &o, "inner;deflate 2\n");
+	o.show_from = NULL;
+	o.prune_from = "inner|outer";
+	expect_view(p, &o, "main;outer;inner 2\n");
+	o.prune_from = "outer";
+	expect_view(p, &o, "main;outer 2\n");
+}
+
+/* Marks (for the annotated source): a frame inlined into the one before
+ * it in its location is marked; a location's outermost frame, and every
+ * frame with no_inline, is not. */
+Test(view, inline_marks)
+{
+	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
+	struct profconv_view *v = NULL;
+	struct profconv_view_stack st;
+	const uint8_t *mk;
+	uint32_t m, a, b, c, lm, l;
+	int64_t val = 9;
+
+	profconv_profile_add_sample_type(p, "samples", "count");
+	m = add_fn(p, "main", "");
+	a = add_fn(p, "leaf", "");
+	b = add_fn(p, "middle", "");
+	c = add_fn(p, "outer", "");
+	lm = LOC1(p, 0, 0x10, m, 1);
+	l = LOCN(p, 0, 0x20, 1, a, b, c);
+	SAMPLE(p, &val, l, lm);
+	cr_assert(eq(int, profconv_view_new(&v, p, &o), 0), "%s", ERRMSG);
+	cr_assert(eq(int, profconv_view_stack(v, 0, &st), 0));
+	cr_assert(eq(sz, st.nframes, 4));
+	mk = profconv__view_stack_inline(v, 0);
+	cr_assert(not(zero(ptr, (void *)mk)));
+	cr_expect(eq(u8, mk[0], 0));	/* main */
+	cr_expect(eq(u8, mk[1], 0));	/* outer: its location's outermost */
+	cr_expect(eq(u8, mk[2], 1));	/* middle, inlined into outer */
+	cr_expect(eq(u8, mk[3], 1));	/* leaf, inlined into middle */
+	cr_expect(eq(i64, profconv__view_frame_start_line(v, st.frames[1]), 1));
+	profconv_view_free(v);
+	o.no_inline = 1;
+	cr_assert(eq(int, profconv_view_new(&v, p, &o), 0));
+	mk = profconv__view_stack_inline(v, 0);
+	cr_assert(not(zero(ptr, (void *)mk)));
+	cr_expect(eq(u8, mk[0], 0));
+	cr_expect(eq(u8, mk[1], 0));
+	profconv_view_free(v);
 }

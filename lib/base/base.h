@@ -72,7 +72,8 @@ extern const struct pc_options_layout profconv__options_read,
     profconv__options_diff_print, profconv__options_trend,
     profconv__options_flame, profconv__options_svg,
     profconv__options_speedscope, profconv__options_print,
-    profconv__options_symbolize, profconv__options_trend_svg;
+    profconv__options_symbolize, profconv__options_trend_svg,
+    profconv__options_graph, profconv__options_list;
 
 /*
  * A piece of input or a path fit to quote in a message: LEN bytes of S,

@@ -66,6 +66,16 @@
 #define PC_VIEW_CUT_FRAME "[stack cut: deeper than 1024 frames]"
 
 /*
+ * A source file an annotated listing reads (report/source.c) has at most
+ * PC_SOURCE_MAX_FILE bytes unless the caller says otherwise (a larger one
+ * is listed as not found, with the reason); a line of it is shown up to
+ * PC_SOURCE_MAX_LINE bytes, the rest counted ("[... N more bytes]"), as
+ * go tool pprof reads lines of at most 64 KiB.
+ */
+#define PC_SOURCE_MAX_FILE ((uint64_t)64 << 20)
+#define PC_SOURCE_MAX_LINE ((size_t)64 << 10)
+
+/*
  * A separate debug file found by its .gnu_debuglink is checked by the
  * CRC-32 of the whole file (find.c); one whose size is more than
  * PC_DEBUGLINK_MAX_RATIO times the binary's and more than

@@ -59,6 +59,7 @@ LAYOUT(write, "write", struct profconv_write_options, PROFCONV_WRITE_OPTIONS_INI
 LAYOUT(view, "view", struct profconv_view_options, PROFCONV_VIEW_OPTIONS_INIT, 1,
     PC_END(struct profconv_view_options, payload),
     PC_END(struct profconv_view_options, jobs),
+    PC_END(struct profconv_view_options, prune_from),
     sizeof(struct profconv_view_options));
 LAYOUT(diff, "diff", struct profconv_diff_options, PROFCONV_DIFF_OPTIONS_INIT, 1,
     PC_END(struct profconv_diff_options, by),
@@ -68,6 +69,7 @@ LAYOUT(diff_print, "diff print", struct profconv_diff_print_options,
     PROFCONV_DIFF_PRINT_OPTIONS_INIT, 1,
     sizeof(struct profconv_diff_print_options));
 LAYOUT(trend, "trend", struct profconv_trend_options, PROFCONV_TREND_OPTIONS_INIT, 1,
+    PC_END(struct profconv_trend_options, min_growth_share),
     sizeof(struct profconv_trend_options));
 /* Version 1 of the flame options was another struct (names and filters,
  * now the view's): it cannot be read as this one. */
@@ -75,12 +77,19 @@ LAYOUT(flame, "flame", struct profconv_flame_options, PROFCONV_FLAME_OPTIONS_INI
     sizeof(struct profconv_flame_options));
 LAYOUT(svg, "SVG", struct profconv_svg_options, PROFCONV_SVG_OPTIONS_INIT, 1,
     PC_END(struct profconv_svg_options, negate),
+    PC_END(struct profconv_svg_options, palette_map),
     sizeof(struct profconv_svg_options));
 LAYOUT(speedscope, "speedscope", struct profconv_speedscope_options,
     PROFCONV_SPEEDSCOPE_OPTIONS_INIT, 1,
     sizeof(struct profconv_speedscope_options));
+LAYOUT(graph, "graph", struct profconv_graph_options,
+    PROFCONV_GRAPH_OPTIONS_INIT, 1,
+    sizeof(struct profconv_graph_options));
+LAYOUT(list, "list", struct profconv_list_options, PROFCONV_LIST_OPTIONS_INIT, 1,
+    sizeof(struct profconv_list_options));
 LAYOUT(print, "print", struct profconv_print_options, PROFCONV_PRINT_OPTIONS_INIT, 1,
     PC_END(struct profconv_print_options, top),
+    PC_END(struct profconv_print_options, sample_type),
     sizeof(struct profconv_print_options));
 LAYOUT(symbolize, "symbolize", struct profconv_symbolize_options,
     PROFCONV_SYMBOLIZE_OPTIONS_INIT, 1,

@@ -9,6 +9,9 @@
 
 #include "config.h"
 
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/model.h"
@@ -82,3 +85,156 @@ profconv__default_frames(const struct profconv_profile *prof,
 	*drop = types_are(prof, contention) ? lock_rx : cpu_profiler_rx;
 }
 
+
+bool
+profconv__counts_allocations(const struct profconv_profile *prof)
+{
+	size_t i;
+
+	for (i = 0; i < prof->nsample_types; i++) {
+		const char *t = profconv__pstr(prof, prof->sample_types[i].type);
+		const char *u = profconv__pstr(prof, prof->sample_types[i].unit);
+
+		if (strncmp(t, "alloc_", 6) == 0 ||
+		    strncmp(t, "inuse_", 6) == 0 ||
+		    strcmp(t, "space") == 0 || strcmp(t, "objects") == 0 ||
+		    strcmp(u, "bytes") == 0)
+			return true;
+	}
+	return false;
+}
+
+bool
+profconv__allocator_library(const char *file)
+{
+	const char *base = strrchr(file, '/');
+
+	base = base != NULL ? base + 1 : file;
+	return strncmp(base, "libjemalloc", 11) == 0 ||
+	    strncmp(base, "libtcmalloc", 11) == 0 ||
+	    strncmp(base, "libmimalloc", 11) == 0;
+}
+
+/* POSIX ERE and RE2 alike; pprof anchors it whole. */
+const char profconv__allocator_library_rx[] =
+	"lib(jemalloc|tcmalloc|mimalloc)[^+]*\\+0x[0-9a-f]+";
+
+const char *
+profconv__unnamed_frame(const struct profconv_profile *prof, uint32_t id,
+    char *buf, size_t size)
+{
+	const struct pc_location *l = pc_location(prof, id);
+	const struct pc_mapping *m;
+	const char *file, *base;
+	uint64_t at;
+
+	if (l->mapping != 0) {
+		m = pc_mapping(prof, l->mapping);
+		file = profconv__pstr(prof, m->file);
+		base = strrchr(file, '/');
+		base = base != NULL ? base + 1 : file;
+		if (*base != '\0' && l->address >= m->start) {
+			/* The file offset, then where the linker put it. */
+			at = l->address - m->start + m->offset;
+			if ((m->flags & PC_MAP_VADDR) != 0)
+				at += m->vaddr_delta;
+			snprintf(buf, size, "%s+0x%" PRIx64, base, at);
+			return buf;
+		}
+	}
+	snprintf(buf, size, "%#" PRIx64, l->address);
+	return buf;
+}
+
+bool
+profconv__named_unnamed(const struct profconv_profile *prof, uint32_t id)
+{
+	const struct pc_location *l = pc_location(prof, id);
+	const struct pc_function *f;
+	const char *name, *file, *base;
+	size_t n;
+
+	if (l->nlines != 1 || l->mapping == 0)
+		return false;
+	f = pc_function(prof, pc_location_lines(prof, l)[0].function);
+	if (f->file != 0 || pc_location_lines(prof, l)[0].line != 0)
+		return false;
+	file = profconv__pstr(prof, pc_mapping(prof, l->mapping)->file);
+	base = strrchr(file, '/');
+	base = base != NULL ? base + 1 : file;
+	name = profconv__pstr(prof, f->name);
+	n = strlen(base);
+	if (n == 0 || strncmp(name, base, n) != 0 ||
+	    strncmp(name + n, "+0x", 3) != 0 || name[n + 3] == '\0')
+		return false;
+	return strspn(name + n + 3, "0123456789abcdef") == strlen(name + n + 3);
+}
+
+/*
+ * The allocation wrappers of common runtimes and libraries, cut like
+ * malloc: a row named after one says nothing about who allocated.
+ * POSIX ERE and RE2 alike; matched whole, as drop_frames is.
+ */
+const char profconv__wrappers_rx[] =
+	/* GCC, binutils (libiberty), git, coreutils (gnulib) */
+	"xmalloc|xcalloc|xrealloc|xzalloc|xmallocz|xmallocz_gently|do_xmalloc|"
+	"xstrdup|xstrndup|xmemdup|xmemdupz|xnmalloc|xnrealloc|x2realloc|"
+	"x2nrealloc|xcharalloc|"
+	/* redis (zmalloc.c) */
+	"z(try)?(malloc|calloc|realloc)(_[a-z_]+)?|zstrdup|zcalloc_num|"
+	/* CPython */
+	"_?PyObject_(Malloc|Calloc|Realloc)|_?PyMem_(Raw)?(Malloc|Calloc|Realloc)|"
+	"_PyMem_Debug(Raw)?(Malloc|Calloc|Realloc|Alloc)|"
+	"_PyObject_GC_(Alloc|Malloc|Calloc|New|NewVar|Link)|"
+	"PyObject_GC_(Malloc|Calloc)|gc_alloc|_PyObject_(New|NewVar)|"
+	"PyType_GenericAlloc|pymalloc_alloc|pymalloc_realloc|"
+	/* SQLite */
+	"sqlite3(Mem|Db)?(Malloc|Realloc)[A-Za-z0-9]*|sqlite3_(malloc|realloc)(64)?|"
+	"mallocWithAlarm|dbMallocRawFinish|dbReallocFinish|sqlite3DbStrN?Dup|"
+	/* GLib */
+	"g_(try_)?(malloc0?|realloc)(_n)?|g_slice_alloc0?|g_memdup2?|g_strn?dup|"
+	/* C++ standard library allocators */
+	"std::(__new_allocator|allocator|allocator_traits)(<.*>)?::allocate|"
+	"__gnu_cxx::(__)?new_allocator(<.*>)?::allocate|"
+	"std::_Vector_base(<.*>)?::_M_allocate|"
+	/* Rust */
+	"__rust_(alloc|alloc_zeroed|realloc)|__r[dg]l_(alloc|alloc_zeroed|realloc)|"
+	"alloc::alloc::(alloc|alloc_zeroed|realloc|exchange_malloc)|"
+	"alloc::alloc::Global::(alloc_impl|grow_impl)|"
+	"<alloc::alloc::Global as core::alloc::Allocator>::"
+	"(allocate|allocate_zeroed|grow|grow_zeroed)";
+
+char *
+profconv__drop_with(const char *drop, const char *alt, bool with)
+{
+	size_t n = strlen(drop), k = strlen(alt);
+	const char *at = NULL, *p;
+	char *out;
+
+	/* ALT as one whole alternative of DROP. */
+	for (p = strstr(drop, alt); p != NULL; p = strstr(p + 1, alt))
+		if ((p == drop || p[-1] == '|') &&
+		    (p[k] == '\0' || p[k] == '|')) {
+			at = p;
+			break;
+		}
+	out = malloc(n + k + 2);
+	if (out == NULL)
+		return NULL;
+	if (at != NULL && !with) {
+		size_t head = (size_t)(at - drop), tail = head + k;
+
+		/* Its '|' goes with it: the one before, or else after. */
+		if (head > 0)
+			head--;
+		else if (drop[tail] == '|')
+			tail++;
+		memcpy(out, drop, head);
+		memcpy(out + head, drop + tail, n - tail + 1);
+	} else if (at == NULL && with) {
+		snprintf(out, n + k + 2, "%s%s%s", drop, n != 0 ? "|" : "", alt);
+	} else {
+		memcpy(out, drop, n + 1);
+	}
+	return out;
+}

@@ -63,7 +63,13 @@ struct pc_vtype {
 struct pc_mapping {
 	uint64_t start, limit, offset;
 	uint32_t file, build_id;	/* string indexes */
-	uint8_t flags;			/* PC_MAP_HAS_*, PC_MAP_DELETED */
+	uint8_t flags;			/* PC_MAP_HAS_*, PC_MAP_DELETED,
+					 * PC_MAP_VADDR */
+	/* Not pprof's, never written: with PC_MAP_VADDR, the file's
+	 * p_vaddr - p_offset where the mapping lies (the symbolizer read
+	 * its program headers), so that the ELF address of a runtime
+	 * address is known (profconv__unnamed_frame()). */
+	uint64_t vaddr_delta;
 };
 
 enum {
@@ -75,7 +81,9 @@ enum {
 	 * after it was mapped (a legacy map's " (deleted)", which pprof
 	 * drops from the name), so what sits at its path now is another
 	 * file. */
-	PC_MAP_DELETED = 16
+	PC_MAP_DELETED = 16,
+	/* Not pprof's, never written: vaddr_delta is known. */
+	PC_MAP_VADDR = 32
 };
 
 struct pc_function {
@@ -227,5 +235,39 @@ profconv__pstr(const struct profconv_profile *prof, uint32_t idx)
  * sample types (frames.c). */
 void profconv__default_frames(const struct profconv_profile *prof,
     const char **drop, const char **keep);
+
+/* Does PROF count allocations (heap, heaptrack, massif: a type alloc_*,
+ * inuse_*, space, objects, or in bytes)?  Then frames without symbols
+ * inside an allocator library are the allocator's (frames.c). */
+bool profconv__counts_allocations(const struct profconv_profile *prof);
+/* Is FILE (a path) an allocator's own library: libjemalloc*,
+ * libtcmalloc*, libmimalloc*? */
+bool profconv__allocator_library(const char *file);
+/* The well-known allocation wrappers (frames.c), cut like malloc unless
+ * the view's no_wrappers: a drop_frames alternative. */
+extern const char profconv__wrappers_rx[];
+/* DROP with ALT as one of its alternatives (WITH) or without it, newly
+ * allocated; NULL when out of memory. */
+char *profconv__drop_with(const char *drop, const char *alt, bool with);
+/* The drop_frames alternative that matches the names
+ * profconv__unnamed_frame() gives locations in allocator libraries. */
+extern const char profconv__allocator_library_rx[];
+/*
+ * The name of location ID when it has no function: "module+0xN", N the
+ * ELF virtual address addr2line, gdb and nm take (from the mapping's
+ * vaddr_delta when known, else taken equal to the file offset, as in
+ * shared libraries and PIE executables), or "0xADDRESS" without a
+ * mapped file.  Into BUF (SIZE bytes); returns BUF.
+ */
+const char *profconv__unnamed_frame(const struct profconv_profile *prof,
+    uint32_t id, char *buf, size_t size);
+/* The buffer size the view and the pprof writer name them in: a longer
+ * name (a module's name of hundreds of bytes) is cut short the same in
+ * both. */
+#define PC_UNNAMED_MAX 256
+/* Is location ID's one line a function named so by the pprof writer
+ * (lib/pprof/encode.c), that is, still without symbols? */
+bool profconv__named_unnamed(const struct profconv_profile *prof,
+    uint32_t id);
 
 #endif /* PROFCONV_MODEL_H */

@@ -166,6 +166,99 @@ wb_done(struct wbuf *b, unsigned char *end)
 	b->len = (size_t)(end - b->p);
 }
 
+/*
+ * Names for what only profconv's view would cut.  In a profile that
+ * counts allocations the view cuts frames without symbols inside an
+ * allocator library (Debian's libjemalloc is stripped), but pprof's
+ * drop_frames matches function names only, so every other reader of the
+ * file (go tool pprof, Pyroscope, Parca, speedscope) would show such a
+ * frame at the top.  Each of those locations is written with one line
+ * whose function is named as the view names the location
+ * ("libjemalloc.so.2+0xa262f"), and drop_frames gets an alternative that
+ * matches those names, and one for the allocation wrappers the view
+ * cuts by default (profconv__wrappers_rx).  The model is not changed.
+ */
+struct named {
+	uint32_t *fn;		/* location id -> function id written, 0 */
+	char *text;		/* the new strings, each NUL-terminated */
+	size_t text_len, text_cap;
+	size_t nstrs;		/* after the model's strings */
+	size_t nfns;		/* after the model's functions */
+	uint32_t drop;		/* string index of drop_frames written */
+};
+
+static int
+named_add(struct named *nm, const struct profconv_profile *prof,
+    const char *s, uint32_t *idx)
+{
+	size_t n = strlen(s) + 1;
+
+	if (PC_GROW(nm->text, nm->text_cap, nm->text_len, n) < 0)
+		return PROFCONV_ENOMEM;
+	memcpy(nm->text + nm->text_len, s, n);
+	nm->text_len += n;
+	*idx = (uint32_t)(prof->strings.len + nm->nstrs++);
+	return 0;
+}
+
+static int
+named_init(struct named *nm, const struct profconv_profile *prof)
+{
+	const char *drop = profconv__pstr(prof, prof->drop_frames);
+	char buf[PC_UNNAMED_MAX];
+	uint32_t id, str;
+	int rc = 0;
+
+	memset(nm, 0, sizeof(*nm));
+	nm->drop = prof->drop_frames;
+	if (!profconv__counts_allocations(prof))
+		return 0;
+	for (id = 1; rc == 0 && id <= prof->nlocations; id++) {
+		const struct pc_location *l = pc_location(prof, id);
+
+		if (l->nlines != 0 || l->mapping == 0 ||
+		    !profconv__allocator_library(profconv__pstr(prof,
+		    pc_mapping(prof, l->mapping)->file)))
+			continue;
+		if (nm->fn == NULL) {
+			nm->fn = calloc(prof->nlocations + 1, sizeof(*nm->fn));
+			if (nm->fn == NULL)
+				return PROFCONV_ENOMEM;
+		}
+		/* A name cut short matches no drop_frames alternative: the
+		 * location stays without one, as in the view. */
+		if (strlen(profconv__unnamed_frame(prof, id, buf,
+		    sizeof(buf))) >= sizeof(buf) - 1)
+			continue;
+		rc = named_add(nm, prof, buf, &str);
+		nm->fn[id] = (uint32_t)(prof->nfunctions + ++nm->nfns);
+	}
+	/* The wrappers the view cuts (unless told not to), and the names
+	 * above; each written once: a file read back already has them. */
+	if (rc == 0) {
+		char *w = profconv__drop_with(drop, profconv__wrappers_rx, true);
+		char *d = w == NULL || nm->nfns == 0 ? w :
+		    profconv__drop_with(w, profconv__allocator_library_rx,
+		    true);
+
+		if (d == NULL)
+			rc = PROFCONV_ENOMEM;
+		else if (strcmp(d, drop) != 0)
+			rc = named_add(nm, prof, d, &nm->drop);
+		if (d != w)
+			free(d);
+		free(w);
+	}
+	return rc;
+}
+
+static void
+named_free(struct named *nm)
+{
+	free(nm->fn);
+	free(nm->text);
+}
+
 static int
 put_vtype(struct wbuf *b, unsigned int field, const struct pc_vtype *vt)
 {
@@ -216,16 +309,22 @@ line_size(const struct pc_line *ln)
 
 static int
 put_location(struct wbuf *b, const struct profconv_profile *prof,
-    uint32_t id)
+    uint32_t id, const struct named *nm)
 {
 	const struct pc_location *l = pc_location(prof, id);
 	const struct pc_line *ll = pc_location_lines(prof, l);
-	size_t body, j;
+	struct pc_line named = { 0, 0, 0 };
+	size_t body, j, nlines = l->nlines;
 	unsigned char *p;
 
+	if (nm->fn != NULL && nm->fn[id] != 0) {
+		named.function = nm->fn[id];
+		ll = &named;
+		nlines = 1;
+	}
 	body = num_size(id) + num_size(l->mapping) + num_size(l->address) +
 	    num_size(l->is_folded);
-	for (j = 0; j < l->nlines; j++)
+	for (j = 0; j < nlines; j++)
 		body += len_size(line_size(&ll[j]));
 	p = wb_room(b, len_size(body));
 	if (p == NULL)
@@ -234,7 +333,7 @@ put_location(struct wbuf *b, const struct profconv_profile *prof,
 	p = put_num(p, 1, id);
 	p = put_num(p, 2, l->mapping);
 	p = put_num(p, 3, l->address);
-	for (j = 0; j < l->nlines; j++) {
+	for (j = 0; j < nlines; j++) {
 		p = put_len(p, 4, line_size(&ll[j]));
 		p = put_num(p, 1, ll[j].function);
 		p = put_num(p, 2, (uint64_t)ll[j].line);
@@ -282,9 +381,30 @@ put_strings(struct wbuf *b, const struct pc_strtab *t)
 	return 0;
 }
 
+/* The names' strings, after the model's. */
+static int
+put_named_strings(struct wbuf *b, const struct named *nm)
+{
+	const char *s = nm->text;
+	unsigned char *p;
+	size_t i, n;
+
+	for (i = 0; i < nm->nstrs; i++, s += n + 1) {
+		n = strlen(s);
+		p = wb_room(b, len_size(n));
+		if (p == NULL)
+			return PROFCONV_ENOMEM;
+		p = put_len(p, PF_STRING_TABLE, n);
+		memcpy(p, s, n);
+		wb_done(b, p + n);
+	}
+	return 0;
+}
+
 /* Fields PF_DROP_FRAMES..PF_DOC_URL, after the string table. */
 static int
-put_scalars(struct wbuf *b, const struct profconv_profile *prof)
+put_scalars(struct wbuf *b, const struct profconv_profile *prof,
+    const struct named *nm)
 {
 	size_t i, comments = 0;
 	unsigned char *p;
@@ -293,7 +413,7 @@ put_scalars(struct wbuf *b, const struct profconv_profile *prof)
 	p = wb_room(b, 4 * 11);
 	if (p == NULL)
 		return PROFCONV_ENOMEM;
-	p = put_num(p, PF_DROP_FRAMES, prof->drop_frames);
+	p = put_num(p, PF_DROP_FRAMES, nm->drop);
 	p = put_num(p, PF_KEEP_FRAMES, prof->keep_frames);
 	p = put_num(p, PF_TIME_NANOS, (uint64_t)prof->time_nanos);
 	p = put_num(p, PF_DURATION_NANOS,
@@ -325,19 +445,34 @@ put_scalars(struct wbuf *b, const struct profconv_profile *prof)
 static int
 pack_rest(struct wbuf *b, const struct profconv_profile *prof)
 {
+	struct named nm;
 	size_t id;
-	int rc = 0;
+	int rc;
 
+	rc = named_init(&nm, prof);
 	for (id = 1; rc == 0 && id <= prof->nmappings; id++)
 		rc = put_mapping(b, pc_mapping(prof, (uint32_t)id), id);
 	for (id = 1; rc == 0 && id <= prof->nlocations; id++)
-		rc = put_location(b, prof, (uint32_t)id);
+		rc = put_location(b, prof, (uint32_t)id, &nm);
 	for (id = 1; rc == 0 && id <= prof->nfunctions; id++)
 		rc = put_function(b, pc_function(prof, (uint32_t)id), id);
+	for (id = 1; rc == 0 && nm.fn != NULL && id <= prof->nlocations; id++) {
+		struct pc_function f = { 0, 0, 0, 0 };
+
+		if (nm.fn[id] == 0)
+			continue;
+		/* Its name is the string named_init() added with it. */
+		f.name = f.system_name = (uint32_t)(prof->strings.len +
+		    nm.fn[id] - prof->nfunctions - 1);
+		rc = put_function(b, &f, nm.fn[id]);
+	}
 	if (rc == 0)
 		rc = put_strings(b, &prof->strings);
 	if (rc == 0)
-		rc = put_scalars(b, prof);
+		rc = put_named_strings(b, &nm);
+	if (rc == 0)
+		rc = put_scalars(b, prof, &nm);
+	named_free(&nm);
 	return rc;
 }
 

@@ -12,6 +12,9 @@
  * inuse_objects, and the same three for bytes.  Other profiles get base,
  * cur and delta for every sample type.  The leak filter itself (what
  * "grew" means, keeping what grew) is a transform: transform/growth.c.
+ * Whether a row changed, and which way, is judged by the rules every
+ * comparison shares (view/delta.c), as the differential flame graph
+ * judges its frames.
  */
 
 #include "config.h"
@@ -26,6 +29,7 @@
 #include "model/model.h"
 #include "write/write.h"
 #include "transform/transform.h"
+#include "view/delta.h"
 #include "report/trend.h"
 #include "view/view.h"
 
@@ -383,6 +387,19 @@ row_cmp(const int64_t *a, const char *an, const int64_t *b, const char *bn,
 	return strcmp(an, bn);
 }
 
+/* How sample type T of a row whose 3 * nt values are V changed (no
+ * noise floor: every change counts). */
+static enum pc_change
+row_change(const struct profconv_diff *d, const int64_t *v, size_t t)
+{
+	struct pc_delta_scale s;
+
+	profconv__delta_scale(&s, d->totals[COL_BASE * d->nt + t],
+	    d->totals[COL_CUR * d->nt + t], 0);
+	return profconv__delta_change(&s, v[COL_DELTA * d->nt + t],
+	    v[COL_BASE * d->nt + t], v[COL_CUR * d->nt + t]);
+}
+
 /* Is a row shown: did anything change in the delta? */
 static bool
 row_shown(const struct profconv_diff *d, const int64_t *v)
@@ -390,7 +407,7 @@ row_shown(const struct profconv_diff *d, const int64_t *v)
 	size_t t;
 
 	for (t = 0; t < d->nt; t++)
-		if (v[COL_DELTA * d->nt + t] != 0)
+		if (row_change(d, v, t) != PC_SAME)
 			return true;
 	return false;
 }
@@ -600,7 +617,8 @@ json_row(const struct profconv_diff *d, FILE *fp, const int64_t *v,
 		for (c = 0; c < 3; c++)
 			fprintf(fp, "%s\"%s\":%" PRId64, c == 0 ? "{" : ",",
 			    group[c], v[c * d->nt + t]);
-		putc('}', fp);
+		fprintf(fp, ",\"change\":\"%s\"}", profconv__change_name(
+		    row_change(d, v, t)));
 	}
 	fputs("}}", fp);
 }
@@ -648,4 +666,357 @@ profconv_diff_write_json(const struct profconv_diff *d, FILE *fp,
 out:
 	free(total);
 	return rc;
+}
+
+/* --- retention across three dumps (profdiff --still-at) ------------------------- */
+
+enum { RET_BASE, RET_CUR, RET_LATER, RET_GROUPS };
+
+struct profconv_retention {
+	struct pc_rows *rows;	/* 3 * nt columns: base, cur, later */
+	char *name[2];		/* the followed types' names */
+	bool bytes;		/* the last one is in bytes */
+	size_t nt;
+	int follow[2];		/* the types followed: objects, bytes; or
+				 * the default type alone (follow[1]) */
+	bool is_heap;
+};
+
+/* What grew from BASE to CUR (G), LATER - BASE (L) and what of G is still
+ * held at LATER (H) of followed type F of a row's values V. */
+static void
+retained(const struct profconv_retention *r, const int64_t *v, int f,
+    int64_t *g, int64_t *l, int64_t *h)
+{
+	int64_t b = v[RET_BASE * r->nt + (size_t)f];
+
+	*g = pc_sub_sat(v[RET_CUR * r->nt + (size_t)f], b);
+	*l = pc_sub_sat(v[RET_LATER * r->nt + (size_t)f], b);
+	*h = *g < *l ? *g : *l;
+	if (*h < 0)
+		*h = 0;
+}
+
+int
+profconv_retention_new(struct profconv_retention **out,
+    const struct profconv_profile *base, const struct profconv_profile *cur,
+    const struct profconv_profile *later,
+    const struct profconv_diff_options *opts)
+{
+	const struct profconv_profile *in[RET_GROUPS] = { base, cur, later };
+	struct profconv_diff_options o;
+	struct profconv_view_options vopts;
+	struct profconv_view *view = NULL;
+	struct profconv_retention *r;
+	enum pc_rows_by by;
+	size_t g, k;
+	int rc;
+
+	*out = NULL;
+	if ((rc = profconv__options_take(&o, opts, &profconv__options_diff)) < 0)
+		return rc;
+	if ((unsigned)o.by > PROFCONV_DIFF_BY_STACK)
+		return profconv__fail(PROFCONV_EINVAL, "invalid diff grouping");
+	if ((rc = same_types(base, cur)) < 0 || (rc = same_types(base, later)) < 0)
+		return rc;
+	check_inputs(&o, base, cur);
+	if ((rc = profconv__options_take(&vopts, o.view,
+	    &profconv__options_view)) < 0)
+		return rc;
+	vopts.granularity = o.by == PROFCONV_DIFF_BY_LINE ? PROFCONV_BY_LINE :
+	    vopts.granularity == PROFCONV_BY_LINE ? PROFCONV_BY_FUNCTION :
+	    vopts.granularity;
+	by = o.by == PROFCONV_DIFF_BY_STACK ? PC_ROWS_STACK : PC_ROWS_FUNCTION;
+	r = calloc(1, sizeof(*r));
+	if (r == NULL)
+		return profconv__nomem();
+	r->nt = base->nsample_types;
+	r->follow[0] = profconv_profile_sample_type_index(base, "inuse_objects");
+	r->follow[1] = profconv_profile_sample_type_index(base, "inuse_space");
+	if (r->follow[0] < 0 || r->follow[1] < 0) {
+		r->follow[0] = profconv_profile_sample_type_index(base, "objects");
+		r->follow[1] = profconv_profile_sample_type_index(base, "space");
+	}
+	r->is_heap = r->follow[0] >= 0 && r->follow[1] >= 0;
+	if (!r->is_heap) {
+		r->follow[0] = -1;
+		r->follow[1] = profconv_profile_default_sample_index(base);
+	}
+	rc = r->follow[1] < 0 ? profconv__fail(PROFCONV_EINVAL,
+	    "the profiles have no sample types") :
+	    profconv__rows_new(&r->rows, RET_GROUPS * r->nt);
+	for (k = 0; rc == 0 && k < 2; k++) {
+		struct profconv_value_type vt;
+		size_t len;
+
+		if (r->follow[k] < 0)
+			continue;
+		profconv_profile_sample_type(base, (size_t)r->follow[k], &vt);
+		len = strlen(vt.type) + 1;
+		r->name[k] = malloc(len);
+		if (r->name[k] == NULL)
+			rc = profconv__nomem();
+		else
+			memcpy(r->name[k], vt.type, len);
+		r->bytes = strcmp(vt.unit, "bytes") == 0;
+	}
+	for (g = 0; rc == 0 && g < RET_GROUPS; g++) {
+		rc = profconv_view_new(&view, in[g], &vopts);
+		if (rc == 0)
+			rc = profconv__rows_add(r->rows, view, by, false,
+			    g * r->nt);
+		profconv_view_free(view);
+		view = NULL;
+	}
+	if (rc < 0) {
+		profconv_retention_free(r);
+		return rc;
+	}
+	*out = r;
+	return 0;
+}
+
+void
+profconv_retention_free(struct profconv_retention *r)
+{
+	if (r == NULL)
+		return;
+	profconv__rows_free(r->rows);
+	free(r->name[0]);
+	free(r->name[1]);
+	free(r);
+}
+
+/* Is a row shown: did it grow from BASE to CUR in a followed type? */
+static bool
+ret_shown(const struct profconv_retention *r, const int64_t *v)
+{
+	int64_t g, l, h;
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		if (r->follow[k] < 0)
+			continue;
+		retained(r, v, r->follow[k], &g, &l, &h);
+		if (g > 0)
+			return true;
+	}
+	return false;
+}
+
+/* Most still held first (bytes), then most grown, then by name. */
+static int
+ret_cmp(const int64_t *a, const char *an, const int64_t *b, const char *bn,
+    void *payload)
+{
+	const struct profconv_retention *r = payload;
+	int64_t ga, la, ha, gb, lb, hb;
+
+	retained(r, a, r->follow[1], &ga, &la, &ha);
+	retained(r, b, r->follow[1], &gb, &lb, &hb);
+	if (ha != hb)
+		return ha > hb ? -1 : 1;
+	if (ga != gb)
+		return ga > gb ? -1 : 1;
+	return strcmp(an, bn);
+}
+
+size_t
+profconv_retention_held(const struct profconv_retention *r)
+{
+	size_t i, k, n = profconv__rows_count(r->rows), held = 0;
+	int64_t g, l, h;
+
+	for (i = 0; i < n; i++) {
+		const int64_t *v = profconv__rows_values(r->rows, i);
+		bool any = false;
+
+		for (k = 0; k < 2; k++) {
+			if (r->follow[k] < 0)
+				continue;
+			retained(r, v, r->follow[k], &g, &l, &h);
+			any = any || h > 0;
+		}
+		held += any;
+	}
+	return held;
+}
+
+/* Sort the rows; the options; the sums of the shown rows' columns (six:
+ * grew, later, held of each followed type) into TOTAL. */
+static int
+ret_prepare(const struct profconv_retention *r,
+    const struct profconv_diff_print_options *given,
+    struct profconv_diff_print_options *opts, int64_t *total)
+{
+	size_t i, k, n = profconv__rows_count(r->rows);
+	int64_t g, l, h;
+	int rc;
+
+	if ((rc = profconv__options_take(opts, given,
+	    &profconv__options_diff_print)) < 0)
+		return rc;
+	if (opts->sort != NULL)
+		return profconv__fail(PROFCONV_EINVAL,
+		    "the retention table is sorted by what is still held");
+	profconv__rows_sort(r->rows, ret_cmp, (void *)r);
+	memset(total, 0, 6 * sizeof(*total));
+	for (i = 0; i < n; i++) {
+		const int64_t *v = profconv__rows_values(r->rows, i);
+
+		if (!ret_shown(r, v))
+			continue;
+		for (k = 0; k < 2; k++) {
+			if (r->follow[k] < 0)
+				continue;
+			retained(r, v, r->follow[k], &g, &l, &h);
+			pc_add_sat(&total[3 * k], g);
+			pc_add_sat(&total[3 * k + 1], l);
+			pc_add_sat(&total[3 * k + 2], h);
+		}
+	}
+	return 0;
+}
+
+/* The six columns of a row (grew, later, held per followed type). */
+static void
+ret_columns(const struct profconv_retention *r, const int64_t *v,
+    int64_t *col)
+{
+	size_t k;
+
+	for (k = 0; k < 2; k++)
+		if (r->follow[k] >= 0)
+			retained(r, v, r->follow[k], &col[3 * k],
+			    &col[3 * k + 1], &col[3 * k + 2]);
+}
+
+static void
+ret_print_row(const struct profconv_retention *r, FILE *fp,
+    const int64_t *col, const char *name, bool exact)
+{
+	size_t k, c;
+
+	for (k = r->is_heap ? 0 : 1; k < 2; k++)
+		for (c = 0; c < 3; c++)
+			print_value(fp, 14, col[3 * k + c], k == 1 &&
+			    r->bytes, exact);
+	fprintf(fp, "  %s\n", name);
+}
+
+int
+profconv_retention_print(const struct profconv_retention *r, FILE *fp,
+    const struct profconv_diff_print_options *opts)
+{
+	static const char *const ret_titles[] = { "Grew objs", "Later objs",
+		"Held objs", "Grew bytes", "Later bytes", "Held bytes" };
+	static const char *const titles[] = { "grew", "later", "held" };
+	struct profconv_diff_print_options o;
+	struct pc_textbuf tb = { 0 };
+	size_t i, c, n = profconv__rows_count(r->rows), shown = 0, rows = 0;
+	int64_t total[6] = { 0 }, col[6] = { 0 };
+	int rc;
+
+	if ((rc = ret_prepare(r, opts, &o, total)) < 0)
+		return rc;
+	errno = 0;
+	if (r->is_heap) {
+		for (c = 0; c < 6; c++)
+			fprintf(fp, " %14s", ret_titles[c]);
+	} else {
+		char title[64];
+
+		for (c = 0; c < 3; c++) {
+			snprintf(title, sizeof(title), "%s %s", titles[c],
+			    r->name[1]);
+			fprintf(fp, " %14s", profconv__text_safe(&tb, title));
+		}
+	}
+	fputs("  Name\n", fp);
+	for (i = 0; i < n; i++) {
+		const int64_t *v = profconv__rows_values(r->rows, i);
+
+		if (!ret_shown(r, v))
+			continue;
+		rows++;
+		if (o.top != 0 && shown >= o.top)
+			continue;
+		ret_columns(r, v, col);
+		ret_print_row(r, fp, col, profconv__text_safe(&tb,
+		    profconv__rows_name(r->rows, i)), o.exact != 0);
+		shown++;
+	}
+	if (shown < rows)
+		fprintf(fp, "  ... %zu more rows\n", rows - shown);
+	ret_print_row(r, fp, total, "TOTAL", o.exact != 0);
+	profconv__textbuf_free(&tb);
+	if (fflush(fp) != 0 || ferror(fp))
+		return profconv__fail(PROFCONV_EIO, "write error: %s",
+		    strerror(errno != 0 ? errno : EIO));
+	return 0;
+}
+
+/* One row as JSON: per followed type, base, cur, later, grew, later
+ * minus base, and still held. */
+static void
+ret_json_row(const struct profconv_retention *r, FILE *fp, const int64_t *v,
+    const int64_t *col, const char *name)
+{
+	size_t k;
+	int f;
+
+	fputs("{\"name\":", fp);
+	profconv__json_cstr(fp, name);
+	fputs(",\"values\":{", fp);
+	for (k = r->is_heap ? 0 : 1; k < 2; k++) {
+		f = r->follow[k];
+		if (k == 1 && r->is_heap)
+			putc(',', fp);
+		profconv__json_cstr(fp, r->name[k]);
+		putc(':', fp);
+		if (v != NULL)
+			fprintf(fp, "{\"base\":%" PRId64 ",\"cur\":%" PRId64
+			    ",\"later\":%" PRId64 ",", v[RET_BASE * r->nt +
+			    (size_t)f], v[RET_CUR * r->nt + (size_t)f],
+			    v[RET_LATER * r->nt + (size_t)f]);
+		else
+			putc('{', fp);
+		fprintf(fp, "\"grew\":%" PRId64 ",\"later_delta\":%" PRId64
+		    ",\"still_held\":%" PRId64 "}", col[3 * k], col[3 * k + 1],
+		    col[3 * k + 2]);
+	}
+	fputs("}}", fp);
+}
+
+int
+profconv_retention_write_json(const struct profconv_retention *r, FILE *fp,
+    const struct profconv_diff_print_options *opts)
+{
+	struct profconv_diff_print_options o;
+	size_t i, n = profconv__rows_count(r->rows), shown = 0;
+	int64_t total[6] = { 0 }, col[6] = { 0 };
+	int rc;
+
+	if ((rc = ret_prepare(r, opts, &o, total)) < 0)
+		return rc;
+	errno = 0;
+	fprintf(fp, "{\"kind\":\"still-at\",\"rows_held\":%zu,\"total\":",
+	    profconv_retention_held(r));
+	ret_json_row(r, fp, NULL, total, "TOTAL");
+	fputs(",\"rows\":[", fp);
+	for (i = 0; i < n; i++) {
+		const int64_t *v = profconv__rows_values(r->rows, i);
+
+		if (!ret_shown(r, v) || (o.top != 0 && shown >= o.top))
+			continue;
+		fputs(shown != 0 ? ",\n" : "\n", fp);
+		ret_columns(r, v, col);
+		ret_json_row(r, fp, v, col, profconv__rows_name(r->rows, i));
+		shown++;
+	}
+	fputs("]}\n", fp);
+	if (fflush(fp) != 0 || ferror(fp))
+		return profconv__fail(PROFCONV_EIO, "write error: %s",
+		    strerror(errno != 0 ? errno : EIO));
+	return 0;
 }

@@ -2,10 +2,13 @@
 /*
  * trend.c - leak suspects across a series of snapshots (proftrend).
  *
- * Every snapshot is seen through its own view and added to one row table
- * (the row engine of rows.c), snapshot I in the columns from I * NTYPES,
- * so one function, line or stack is one row in every snapshot.  The
- * statistics and the suspect rule are in trendstat.c.
+ * Every snapshot is seen through its own view as it is added, its stacks
+ * grouped into rows by the row engine of rows.c, and reduced to one value
+ * per row (a column; a name is one row in every snapshot); the profile is
+ * then freed unless it may turn out to be the first or the last, which
+ * -o subtracts.  So memory grows with rows times snapshots, not with the
+ * stacks of every snapshot.  The statistics and the verdicts are in
+ * trendstat.c.
  */
 
 #include "config.h"
@@ -20,17 +23,31 @@
 #include "report/trend.h"
 
 struct snapshot {
-	struct profconv_profile *prof;
 	char *name;
-	int64_t bytes, objects;
+	int64_t time, bytes, objects;
+	char kind;		/* jemalloc's dump kind, or 0 */
+	int64_t *col;		/* value per row, rows 0..ncol-1; 0 beyond */
+	size_t ncol;
+	/* What each suppression hid here (t->hidden.n of each). */
+	size_t *hid_stacks;
+	int64_t *hid_values;
 };
 
 struct trow {
-	size_t row;		/* index in the row table */
-	const char *name;	/* borrowed from the row table */
+	size_t row;		/* index in t->names */
+	const char *name;	/* borrowed from t->names */
 	struct pc_growth g;
-	bool suspect;
+	enum profconv_trend_verdict verdict;
+	struct pc_shape shape;
 };
+
+/*
+ * Which profiles can still turn out first or last once ordered: the
+ * least and the greatest by name (or the first and the latest added,
+ * with keep_order) and by time (while every snapshot has one).  Only
+ * these are kept, for profconv_trend_suspects().
+ */
+enum { ROLE_MIN_NAME, ROLE_MAX_NAME, ROLE_MIN_TIME, ROLE_MAX_TIME, NROLES };
 
 struct profconv_trend {
 	struct profconv_trend_options opts;
@@ -38,14 +55,24 @@ struct profconv_trend {
 	struct snapshot *snaps;
 	size_t n, cap;
 	bool ran;
-	size_t ntypes, type;
-	int objects_type;	/* -1: none */
-	const char *type_name;
-	struct pc_rows *rows;
+	/* The followed type, fixed by the first snapshot. */
+	char *type_key;		/* looked up in every snapshot */
+	const char *type_name;	/* reported */
+	bool widened;		/* space found as inuse_space somewhere */
+	int64_t period;		/* largest sampling period, in bytes */
+	/* What every snapshot must share: its process, its program. */
+	char *group, *group_file;
+	char *binary, *binary_file;
+	/* Rows: a name's index in NAMES is its row. */
+	struct pc_strtab names;
+	struct profconv_profile *role[NROLES];
+	size_t role_snap[NROLES];
+	bool all_timed;
+	struct profconv_profile *first, *last;	/* after the run */
 	struct trow *trows;	/* changed rows, in their order */
 	size_t ntrows, nsuspects;
-	int64_t heap_growth;
-	int64_t *values;	/* scratch: one row's values, per snapshot */
+	int64_t *values;	/* one row's values, per snapshot */
+	double *fit;		/* scratch of the verdict */
 	struct pc_hidden_list hidden;	/* what suppressions hid */
 };
 
@@ -92,34 +119,377 @@ profconv_trend_new(struct profconv_trend **out,
 	t->view = view;
 	t->view.granularity = opts->by == PROFCONV_DIFF_BY_LINE ?
 	    PROFCONV_BY_LINE : PROFCONV_BY_FUNCTION;
-	t->objects_type = -1;
+	t->all_timed = true;
+	rc = profconv__strtab_init(&t->names);
+	if (rc < 0) {
+		free(t);
+		return rc;
+	}
 	*out = t;
 	return 0;
+}
+
+/* Free PROF unless a role still holds it. */
+static void
+release(struct profconv_trend *t, struct profconv_profile *prof)
+{
+	size_t r;
+
+	if (prof == NULL || prof == t->first || prof == t->last)
+		return;
+	for (r = 0; r < NROLES; r++)
+		if (t->role[r] == prof)
+			return;
+	profconv_profile_free(prof);
 }
 
 void
 profconv_trend_free(struct profconv_trend *t)
 {
+	struct profconv_profile *p;
 	size_t i;
 
 	if (t == NULL)
 		return;
 	for (i = 0; i < t->n; i++) {
-		profconv_profile_free(t->snaps[i].prof);
 		free(t->snaps[i].name);
+		free(t->snaps[i].col);
+		free(t->snaps[i].hid_stacks);
+		free(t->snaps[i].hid_values);
 	}
+	for (i = 0; i < NROLES; i++) {
+		p = t->role[i];
+		t->role[i] = NULL;
+		release(t, p);
+	}
+	p = t->first;
+	t->first = NULL;
+	release(t, p);
+	p = t->last;
+	t->last = NULL;
+	release(t, p);
 	free(t->snaps);
-	profconv__rows_free(t->rows);
+	free(t->type_key);
+	free(t->group);
+	free(t->group_file);
+	free(t->binary);
+	free(t->binary_file);
+	profconv__strtab_free(&t->names);
 	free(t->trows);
 	free(t->values);
+	free(t->fit);
 	profconv__hidden_free(&t->hidden);
 	free(t);
+}
+
+/* --- one series, one process ------------------------------------------------------ */
+
+static char *
+dup_str(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *c = malloc(n);
+
+	if (c != NULL)
+		memcpy(c, s, n);
+	return c;
+}
+
+/*
+ * Refuse a snapshot of another process than the first: another group of
+ * dump names (PID, or gperftools' prefix), or another main binary (the
+ * first mapping).  NAME is the snapshot's name.
+ */
+static int
+same_process(struct profconv_trend *t, const struct profconv_profile *prof,
+    const char *name, const struct pc_dump_name *dn)
+{
+	struct profconv_mapping m;
+
+	if (dn->group != NULL && t->group == NULL && t->n == 0) {
+		t->group = dup_str(dn->group);
+		t->group_file = dup_str(name);
+		if (t->group == NULL || t->group_file == NULL)
+			return profconv__nomem();
+	} else if (dn->group != NULL && t->group != NULL &&
+	    strcmp(dn->group, t->group) != 0) {
+		return profconv__fail(PROFCONV_EINVAL, "'%s' and '%s' are dumps "
+		    "of two processes (%s and %s): a series is one process",
+		    t->group_file, name, t->group, dn->group);
+	}
+	if (profconv_profile_mapping_count(prof) == 0 ||
+	    profconv_profile_mapping(prof, 1, &m) < 0 || m.file == NULL ||
+	    m.file[0] == '\0')
+		return 0;
+	if (t->binary == NULL) {
+		t->binary = dup_str(m.file);
+		t->binary_file = dup_str(name);
+		return t->binary == NULL || t->binary_file == NULL ?
+		    profconv__nomem() : 0;
+	}
+	if (strcmp(t->binary, m.file) != 0)
+		return profconv__fail(PROFCONV_EINVAL, "'%s' and '%s' are dumps "
+		    "of two programs (%s and %s): a series is one process",
+		    t->binary_file, name, t->binary, m.file);
+	return 0;
+}
+
+/* --- the followed sample type ------------------------------------------------------ */
+
+/* The index of type NAME in PROF, or of its other heap name (objects/space
+ * against inuse_objects/inuse_space, as profconv_profiles_compatibilize()
+ * pairs them); -1 when neither. */
+static int
+type_index(struct profconv_trend *t, const struct profconv_profile *prof,
+    const char *name)
+{
+	static const char *const alias[][2] = {
+		{ "space", "inuse_space" }, { "objects", "inuse_objects" },
+	};
+	int k = profconv_profile_sample_type_index(prof, name);
+	size_t i;
+
+	for (i = 0; k < 0 && i < PC_ARRAY_LEN(alias); i++) {
+		if (strcmp(name, alias[i][0]) == 0) {
+			k = profconv_profile_sample_type_index(prof,
+			    alias[i][1]);
+			if (k >= 0 && i == 0)
+				t->widened = true;
+		} else if (strcmp(name, alias[i][1]) == 0) {
+			k = profconv_profile_sample_type_index(prof,
+			    alias[i][0]);
+		}
+	}
+	return k < 0 ? -1 : k;
+}
+
+/* Fix the followed type from the first snapshot PROF. */
+static int
+choose_type(struct profconv_trend *t, const struct profconv_profile *prof)
+{
+	struct profconv_value_type vt;
+	int k;
+
+	if (t->opts.sample_type != NULL) {
+		/* By the name asked for, which a first dump typed
+		 * objects/space has under its other name. */
+		k = type_index(t, prof, t->opts.sample_type);
+		if (k < 0)
+			return profconv__fail(PROFCONV_ENOTFOUND,
+			    "the snapshots have no sample type '%s' in common",
+			    t->opts.sample_type);
+		t->type_key = dup_str(t->opts.sample_type);
+		return t->type_key == NULL ? profconv__nomem() : 0;
+	} else {
+		k = profconv_profile_sample_type_index(prof, "inuse_space");
+		if (k < 0)
+			k = profconv_profile_sample_type_index(prof, "space");
+		if (k < 0)
+			k = profconv_profile_default_sample_index(prof);
+	}
+	if (k < 0)
+		return profconv__fail(PROFCONV_EINVAL,
+		    "the snapshots have no sample types");
+	profconv_profile_sample_type(prof, (size_t)k, &vt);
+	t->type_key = dup_str(vt.type);
+	return t->type_key == NULL ? profconv__nomem() : 0;
+}
+
+/* The sampling period of PROF when it is in bytes, as the type is. */
+static int64_t
+byte_period(const struct profconv_profile *prof, size_t k)
+{
+	struct profconv_value_type pt, vt;
+	int64_t p = profconv_profile_period(prof, &pt);
+
+	profconv_profile_sample_type(prof, k, &vt);
+	return strcmp(pt.unit, "bytes") == 0 &&
+	    strcmp(vt.unit, "bytes") == 0 && p > 1 ? p : 0;
+}
+
+/* --- adding a snapshot: its row values, then the profile goes -------------------- */
+
+/* Set row IDX of S to V, growing its column. */
+static int
+set_col(struct snapshot *s, uint32_t idx, int64_t v)
+{
+	size_t old = s->ncol, cap = s->ncol;
+	int rc;
+
+	if (idx >= s->ncol) {
+		rc = PC_GROW(s->col, cap, 0, (size_t)idx + 1);
+		if (rc < 0)
+			return rc;
+		memset(s->col + old, 0, (cap - old) * sizeof(*s->col));
+		s->ncol = cap;
+	}
+	s->col[idx] = v;
+	return 0;
+}
+
+/* What VIEW's suppressions hid of type K, into S (and their names into
+ * T, from the first snapshot). */
+static int
+keep_hidden(struct profconv_trend *t, const struct profconv_view *view,
+    size_t k, struct snapshot *s)
+{
+	struct profconv_suppression sup;
+	size_t i, n = profconv_view_suppression_count(view);
+	int rc;
+
+	if (n == 0)
+		return 0;
+	if (t->hidden.h == NULL) {
+		rc = profconv__hidden_take(&t->hidden, view, k, false);
+		if (rc < 0)
+			return rc;
+	}
+	s->hid_stacks = calloc(n, sizeof(*s->hid_stacks));
+	s->hid_values = calloc(n, sizeof(*s->hid_values));
+	if (s->hid_stacks == NULL || s->hid_values == NULL)
+		return profconv__nomem();
+	for (i = 0; i < n && i < t->hidden.n; i++) {
+		profconv_view_suppression(view, i, &sup);
+		s->hid_stacks[i] = sup.samples;
+		s->hid_values[i] = sup.values[k];
+	}
+	return 0;
+}
+
+/* The first and last snapshots' hidden values, once they are ordered. */
+static void
+order_hidden(struct profconv_trend *t)
+{
+	const struct snapshot *f = &t->snaps[0], *l = &t->snaps[t->n - 1];
+	size_t i;
+
+	for (i = 0; i < t->hidden.n; i++) {
+		struct pc_hidden *h = &t->hidden.h[i];
+
+		h->first = f->hid_values != NULL ? f->hid_values[i] : 0;
+		h->last = l->hid_values != NULL ? l->hid_values[i] : 0;
+		h->stacks = l->hid_stacks != NULL ? l->hid_stacks[i] : 0;
+	}
+}
+
+/* Reduce snapshot S of PROF to its totals and its value per row. */
+static int
+reduce(struct profconv_trend *t, const struct profconv_profile *prof,
+    struct snapshot *s)
+{
+	struct profconv_view *view = NULL;
+	struct pc_rows *rows = NULL;
+	size_t i, n, ntypes = profconv_profile_sample_type_count(prof);
+	int k, objects, rc;
+	uint32_t idx;
+
+	k = type_index(t, prof, t->type_key);
+	if (k < 0)
+		return profconv__fail(PROFCONV_ENOTFOUND, "the snapshots have "
+		    "no sample type '%s' in common", t->type_key);
+	objects = profconv_profile_sample_type_index(prof, "inuse_objects");
+	if (objects < 0)
+		objects = profconv_profile_sample_type_index(prof, "objects");
+	if (byte_period(prof, (size_t)k) > t->period)
+		t->period = byte_period(prof, (size_t)k);
+	rc = profconv__rows_new(&rows, ntypes);
+	if (rc == 0)
+		rc = profconv_view_new(&view, prof, &t->view);
+	if (rc == 0)
+		rc = profconv__rows_add(rows, view,
+		    t->opts.by == PROFCONV_DIFF_BY_STACK ? PC_ROWS_STACK :
+		    PC_ROWS_FUNCTION, false, 0);
+	if (rc == 0)
+		rc = profconv_view_total(view, (size_t)k, &s->bytes);
+	s->objects = -1;
+	if (rc == 0 && objects >= 0)
+		rc = profconv_view_total(view, (size_t)objects, &s->objects);
+	if (rc == 0)
+		rc = keep_hidden(t, view, (size_t)k, s);
+	profconv_view_free(view);
+	n = rc == 0 ? profconv__rows_count(rows) : 0;
+	for (i = 0; rc == 0 && i < n; i++) {
+		rc = profconv__strtab_intern_cstr(&t->names,
+		    profconv__rows_name(rows, i), &idx);
+		if (rc == 0)
+			rc = set_col(s, idx, profconv__rows_values(rows, i)[k]);
+	}
+	profconv__rows_free(rows);
+	return rc;
+}
+
+/* Is snapshot I before snapshot J by name (or as added)? */
+static bool
+name_before(const struct profconv_trend *t, size_t i, size_t j)
+{
+	int c;
+
+	if (t->opts.keep_order)
+		return i < j;
+	c = profconv__natural_cmp(t->snaps[i].name, t->snaps[j].name);
+	return c != 0 ? c < 0 : i < j;
+}
+
+static bool
+time_before(const struct profconv_trend *t, size_t i, size_t j)
+{
+	if (t->snaps[i].time != t->snaps[j].time)
+		return t->snaps[i].time < t->snaps[j].time;
+	return name_before(t, i, j);
+}
+
+/* Keep PROF, snapshot K, where it may be first or last; free the rest. */
+static void
+keep_roles(struct profconv_trend *t, struct profconv_profile *prof, size_t k)
+{
+	struct profconv_profile *old[NROLES];
+	bool take[NROLES];
+	size_t r;
+
+	if (t->snaps[k].time == 0)
+		t->all_timed = false;
+	for (r = 0; r < NROLES; r++) {
+		size_t j = t->role_snap[r];
+		bool timed = r == ROLE_MIN_TIME || r == ROLE_MAX_TIME;
+
+		old[r] = t->role[r];
+		if (timed && !t->all_timed)
+			take[r] = false;
+		else if (t->role[r] == NULL)
+			take[r] = true;
+		else if (r == ROLE_MIN_NAME)
+			take[r] = name_before(t, k, j);
+		else if (r == ROLE_MAX_NAME)
+			take[r] = name_before(t, j, k);
+		else if (r == ROLE_MIN_TIME)
+			take[r] = time_before(t, k, j);
+		else
+			take[r] = time_before(t, j, k);
+		if (timed && !t->all_timed)
+			t->role[r] = NULL;
+		else if (take[r]) {
+			t->role[r] = prof;
+			t->role_snap[r] = k;
+		}
+	}
+	/* Each profile once: one may have held two roles. */
+	for (r = 0; r < NROLES; r++) {
+		size_t q;
+
+		for (q = 0; q < r && old[q] != old[r]; q++)
+			;
+		if (q == r && old[r] != t->role[r])
+			release(t, old[r]);
+	}
+	release(t, prof);
 }
 
 int
 profconv_trend_add(struct profconv_trend *t, struct profconv_profile *prof,
     const char *name)
 {
+	struct pc_dump_name dn = { NULL, 0 };
+	struct snapshot *s;
 	char *copy;
 	int rc;
 
@@ -135,22 +505,40 @@ profconv_trend_add(struct profconv_trend *t, struct profconv_profile *prof,
 	copy = profconv__utf8_copy(name != NULL ? name : "");
 	rc = copy == NULL ? profconv__nomem() :
 	    PC_GROW(t->snaps, t->cap, t->n, 1);
-	if (rc < 0) {
+	if (rc == 0)
+		rc = profconv__dump_name(copy, &dn);
+	if (rc == 0)
+		rc = same_process(t, prof, copy, &dn);
+	if (rc == 0 && t->type_key == NULL)
+		rc = choose_type(t, prof);
+	s = rc == 0 ? &t->snaps[t->n] : NULL;
+	if (s != NULL) {
+		memset(s, 0, sizeof(*s));
+		s->name = copy;
+		s->time = profconv_profile_time_nanos(prof);
+		s->kind = dn.kind;
+		rc = reduce(t, prof, s);
+		if (rc < 0) {
+			free(s->col);
+			free(s->hid_stacks);
+			free(s->hid_values);
+			s = NULL;
+		}
+	}
+	free(dn.group);
+	if (s == NULL) {
 		free(copy);
 		profconv_profile_free(prof);
 		return rc;
 	}
-	t->snaps[t->n].prof = prof;
-	t->snaps[t->n].name = copy;
-	t->snaps[t->n].bytes = 0;
-	t->snaps[t->n].objects = -1;
 	t->n++;
+	keep_roles(t, prof, t->n - 1);
 	return 0;
 }
 
 /* --- running the analysis ------------------------------------------------------- */
 
-/* Put the snapshots in their order. */
+/* Put the snapshots in their order; pick the first and last profiles. */
 static int
 order_snapshots(struct profconv_trend *t)
 {
@@ -158,7 +546,8 @@ order_snapshots(struct profconv_trend *t)
 	int64_t *times = calloc(t->n, sizeof(*times));
 	size_t *order = calloc(t->n, sizeof(*order));
 	struct snapshot *sorted = calloc(t->n, sizeof(*sorted));
-	size_t i;
+	struct profconv_profile *p;
+	size_t i, r;
 	int rc = 0;
 
 	if (names == NULL || times == NULL || order == NULL || sorted == NULL) {
@@ -167,15 +556,35 @@ order_snapshots(struct profconv_trend *t)
 	}
 	for (i = 0; i < t->n; i++) {
 		names[i] = t->snaps[i].name;
-		times[i] = profconv_profile_time_nanos(t->snaps[i].prof);
+		times[i] = t->snaps[i].time;
 	}
 	rc = profconv__trend_order(order, names, times, t->n,
 	    t->opts.keep_order != 0);
 	if (rc < 0)
 		goto out;
+	for (r = 0; r < NROLES; r++) {
+		if (t->role[r] != NULL && t->role_snap[r] == order[0])
+			t->first = t->role[r];
+		if (t->role[r] != NULL && t->role_snap[r] == order[t->n - 1])
+			t->last = t->role[r];
+	}
+	for (r = 0; r < NROLES; r++) {
+		p = t->role[r];
+		t->role[r] = NULL;
+		release(t, p);
+	}
 	for (i = 0; i < t->n; i++)
 		sorted[i] = t->snaps[order[i]];
 	memcpy(t->snaps, sorted, t->n * sizeof(*sorted));
+	if (t->first == NULL || t->last == NULL)
+		rc = profconv__fail(PROFCONV_EINVAL,
+		    "trend: the first or last snapshot was not kept");
+	/* The two that -o subtracts must share their sample types. */
+	if (rc == 0 && t->first != t->last) {
+		struct profconv_profile *two[2] = { t->first, t->last };
+
+		rc = profconv_profiles_compatibilize(two, 2);
+	}
 out:
 	free(names);
 	free(times);
@@ -184,125 +593,62 @@ out:
 	return rc;
 }
 
-/* Make the sample types comparable and choose the one followed. */
-static int
-choose_types(struct profconv_trend *t)
-{
-	struct profconv_profile **profs = calloc(t->n, sizeof(*profs));
-	const struct profconv_profile *p0;
-	struct profconv_value_type vt;
-	size_t i;
-	int rc, k;
-
-	if (profs == NULL)
-		return profconv__nomem();
-	for (i = 0; i < t->n; i++)
-		profs[i] = t->snaps[i].prof;
-	rc = profconv_profiles_compatibilize(profs, t->n);
-	free(profs);
-	if (rc < 0)
-		return rc;
-	p0 = t->snaps[0].prof;
-	t->ntypes = profconv_profile_sample_type_count(p0);
-	if (t->opts.sample_type != NULL) {
-		k = profconv_profile_sample_type_index(p0, t->opts.sample_type);
-		if (k < 0)
-			return profconv__fail(PROFCONV_ENOTFOUND,
-			    "the snapshots have no sample type '%s' in common",
-			    t->opts.sample_type);
-	} else {
-		k = profconv_profile_sample_type_index(p0, "inuse_space");
-		if (k < 0)
-			k = profconv_profile_sample_type_index(p0, "space");
-		if (k < 0)
-			k = profconv_profile_default_sample_index(p0);
-	}
-	if (k < 0)
-		return profconv__fail(PROFCONV_EINVAL,
-		    "the snapshots have no sample types");
-	t->type = (size_t)k;
-	profconv_profile_sample_type(p0, t->type, &vt);
-	t->type_name = vt.type;
-	t->objects_type = profconv_profile_sample_type_index(p0,
-	    "inuse_objects");
-	if (t->objects_type < 0)
-		t->objects_type = profconv_profile_sample_type_index(p0,
-		    "objects");
-	return 0;
-}
-
-/* The view of every snapshot goes into the row table, snapshot I at
- * columns I * NTYPES. */
-static int
-add_rows(struct profconv_trend *t)
-{
-	struct profconv_view *view = NULL;
-	size_t i;
-	int rc;
-
-	rc = profconv__rows_new(&t->rows, t->n * t->ntypes);
-	for (i = 0; rc == 0 && i < t->n; i++) {
-		struct snapshot *s = &t->snaps[i];
-
-		rc = profconv_view_new(&view, s->prof, &t->view);
-		if (rc == 0)
-			rc = profconv__rows_add(t->rows, view,
-			    t->opts.by == PROFCONV_DIFF_BY_STACK ? PC_ROWS_STACK :
-		    PC_ROWS_FUNCTION,
-			    false, i * t->ntypes);
-		if (rc == 0)
-			rc = profconv_view_total(view, t->type, &s->bytes);
-		if (rc == 0 && t->objects_type >= 0)
-			rc = profconv_view_total(view, (size_t)t->objects_type,
-			    &s->objects);
-		if (rc == 0 && (i == 0 || i + 1 == t->n))
-			rc = profconv__hidden_take(&t->hidden, view, t->type,
-			    i == 0 && t->n > 1);
-		if (rc == 0 && i == 0 && t->n == 1)
-			rc = profconv__hidden_take(&t->hidden, view, t->type,
-			    true);
-		profconv_view_free(view);
-		view = NULL;
-	}
-	return rc;
-}
-
 static int
 trow_cmp(const void *a, const void *b)
 {
 	const struct trow *x = a, *y = b;
+	bool lx = x->verdict == PROFCONV_TREND_LEAK;
+	bool ly = y->verdict == PROFCONV_TREND_LEAK;
 
-	if (x->suspect != y->suspect)
-		return x->suspect ? -1 : 1;
+	if (lx != ly)
+		return lx ? -1 : 1;
 	if (x->g.growth != y->g.growth)
 		return x->g.growth > y->g.growth ? -1 : 1;
 	return strcmp(x->name, y->name);
+}
+
+/* Row ROW's values, per snapshot, into T's scratch array. */
+static const int64_t *
+gather(const struct profconv_trend *t, size_t row)
+{
+	size_t k;
+
+	for (k = 0; k < t->n; k++)
+		t->values[k] = row < t->snaps[k].ncol ? t->snaps[k].col[row] :
+		    0;
+	return t->values;
 }
 
 /* Statistics and verdict of every row that changed; their order. */
 static int
 judge_rows(struct profconv_trend *t)
 {
-	size_t i, nrows = profconv__rows_count(t->rows);
+	size_t i, nrows = t->names.len;
+	struct pc_rule rule;
 	struct trow *r;
 
-	t->heap_growth = pc_sub_sat(t->snaps[t->n - 1].bytes,
-	    t->snaps[0].bytes);
+	rule.floor = t->opts.min_growth > t->period ? t->opts.min_growth :
+	    t->period;
+	if (rule.floor < 1)
+		rule.floor = 1;
+	rule.min_grew_fraction = t->opts.min_grew_fraction;
 	t->trows = calloc(nrows + 1, sizeof(*t->trows));
 	t->values = calloc(t->n, sizeof(*t->values));
-	if (t->trows == NULL || t->values == NULL)
+	t->fit = malloc(PC_FIT_SCRATCH * sizeof(*t->fit));
+	if (t->trows == NULL || t->values == NULL || t->fit == NULL)
 		return profconv__nomem();
 	for (i = 0; i < nrows; i++) {
+		const int64_t *v = gather(t, i);
+
 		r = &t->trows[t->ntrows];
-		profconv__growth(profconv__rows_values(t->rows, i) + t->type,
-		    t->n, t->ntypes, &r->g);
+		profconv__growth(v, t->n, 1, &r->g);
 		if (!r->g.changed)
 			continue;
 		r->row = i;
-		r->name = profconv__rows_name(t->rows, i);
-		r->suspect = profconv__trend_suspect(&r->g, &t->opts,
-		    t->heap_growth);
-		t->nsuspects += r->suspect;
+		r->name = profconv__str(&t->names, (uint32_t)i);
+		r->verdict = profconv__trend_verdict(v, t->n, 1, &rule, t->fit,
+		    &r->shape);
+		t->nsuspects += r->verdict == PROFCONV_TREND_LEAK;
 		t->ntrows++;
 	}
 	if (t->ntrows > 1)
@@ -321,11 +667,11 @@ profconv_trend_run(struct profconv_trend *t)
 		return profconv__fail(PROFCONV_EINVAL,
 		    "a trend needs 2 snapshots or more, not %zu", t->n);
 	t->ran = true;
+	t->type_name = t->widened && strcmp(t->type_key, "space") == 0 ?
+	    "inuse_space" : t->type_key;
 	rc = order_snapshots(t);
 	if (rc == 0)
-		rc = choose_types(t);
-	if (rc == 0)
-		rc = add_rows(t);
+		order_hidden(t);
 	if (rc == 0)
 		rc = judge_rows(t);
 	return rc;
@@ -357,6 +703,21 @@ profconv__trend_type_name(const struct profconv_trend *t)
 	return t->type_name != NULL ? t->type_name : "";
 }
 
+const struct pc_shape *
+profconv__trend_row_shape(const struct profconv_trend *t, size_t i)
+{
+	return &t->trows[i].shape;
+}
+
+int64_t
+profconv__trend_floor(const struct profconv_trend *t)
+{
+	int64_t f = t->opts.min_growth > t->period ? t->opts.min_growth :
+	    t->period;
+
+	return f < 1 ? 1 : f;
+}
+
 static int
 not_run(void)
 {
@@ -378,9 +739,11 @@ profconv_trend_snapshot(const struct profconv_trend *t, size_t i,
 	if (i >= t->n)
 		return profconv__fail(PROFCONV_EINVAL, "no snapshot %zu", i);
 	out->name = t->snaps[i].name;
-	out->time_nanos = profconv_profile_time_nanos(t->snaps[i].prof);
+	out->time_nanos = t->snaps[i].time;
 	out->inuse_bytes = t->snaps[i].bytes;
 	out->inuse_objects = t->snaps[i].objects;
+	out->high_water = t->snaps[i].kind == 'u';
+	out->final = t->snaps[i].kind == 'f';
 	return 0;
 }
 
@@ -394,18 +757,6 @@ size_t
 profconv_trend_suspect_count(const struct profconv_trend *t)
 {
 	return t->nsuspects;
-}
-
-/* Row I's values, per snapshot, into T's scratch array. */
-static const int64_t *
-row_values(const struct profconv_trend *t, size_t i)
-{
-	const int64_t *v = profconv__rows_values(t->rows, t->trows[i].row);
-	size_t k;
-
-	for (k = 0; k < t->n; k++)
-		t->values[k] = v[k * t->ntypes + t->type];
-	return t->values;
 }
 
 int
@@ -426,8 +777,9 @@ profconv_trend_row(const struct profconv_trend *t, size_t i,
 	out->slope_bytes = r->g.slope;
 	out->grew_intervals = r->g.grew;
 	out->intervals = r->g.intervals;
-	out->suspect = r->suspect;
-	out->values = row_values(t, i);
+	out->suspect = r->verdict == PROFCONV_TREND_LEAK;
+	out->values = gather(t, r->row);
+	out->verdict = r->verdict;
 	return 0;
 }
 
@@ -447,7 +799,8 @@ suspect_stacks(const struct profconv_trend *t, const struct profconv_view *view,
 	int rc;
 
 	rc = profconv__strtab_init(&names);
-	for (i = 0; rc == 0 && i < t->ntrows && t->trows[i].suspect; i++)
+	for (i = 0; rc == 0 && i < t->ntrows &&
+	    t->trows[i].verdict == PROFCONV_TREND_LEAK; i++)
 		rc = profconv__strtab_intern_cstr(&names, t->trows[i].name,
 		    &idx);
 	if (rc == 0)
@@ -504,8 +857,7 @@ profconv_trend_suspects(const struct profconv_trend *t,
 	*out = NULL;
 	if (!profconv__trend_ran(t))
 		return not_run();
-	rc = profconv_profile_subtract(&delta, t->snaps[t->n - 1].prof,
-	    t->snaps[0].prof);
+	rc = profconv_profile_subtract(&delta, t->last, t->first);
 	if (rc == 0) {
 		keep = calloc(profconv_profile_sample_count(delta) + 1,
 		    sizeof(*keep));

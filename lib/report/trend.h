@@ -52,14 +52,68 @@ void profconv__growth(const int64_t *v, size_t n, size_t stride,
     struct pc_growth *out);
 
 /*
- * The suspect rule (see profconv_trend_options): G grew in at least
- * OPTS->min_grew_fraction of its intervals, stayed above its first value
- * from the third snapshot on, has a positive slope, and grew by at least
- * OPTS->min_growth bytes and OPTS->min_growth_share of HEAP_GROWTH (the
- * growth of the whole heap, when positive).
+ * A robust fit of a series: Theil-Sen's slope (the median of the slopes
+ * between every two points) and Mann-Kendall's trend statistic S (the
+ * sum of the signs of every later-minus-earlier pair) with its normal
+ * score Z (continuity-corrected, ties accounted for).  Series longer
+ * than PC_FIT_POINTS are fitted on PC_FIT_POINTS evenly spread points,
+ * the first and the last among them.
  */
-bool profconv__trend_suspect(const struct pc_growth *g,
-    const struct profconv_trend_options *opts, int64_t heap_growth);
+#define PC_FIT_POINTS 256
+#define PC_FIT_PAIRS (PC_FIT_POINTS * (PC_FIT_POINTS - 1) / 2)
+/* Doubles of scratch space the fit and the verdict need. */
+#define PC_FIT_SCRATCH (PC_FIT_PAIRS + PC_FIT_POINTS)
+/* Mann-Kendall's Z for a rising trend at the one-sided 5% level. */
+#define PC_MK_Z 1.6449
+
+struct pc_fit {
+	double theil_sen;	/* per snapshot */
+	double mk_s, mk_z;
+	size_t points;		/* fitted */
+};
+
+/* The fit of the N values V[0], V[STRIDE], ...; SCRATCH has room for
+ * PC_FIT_SCRATCH doubles. */
+void profconv__trend_fit(const int64_t *v, size_t n, size_t stride,
+    double *scratch, struct pc_fit *out);
+
+/* The settings of the verdict (profconv_trend_options). */
+struct pc_rule {
+	int64_t floor;			/* noise floor, units of the type */
+	double min_grew_fraction;	/* of the intervals that moved */
+};
+
+/* What the verdict looked at. */
+struct pc_shape {
+	int64_t min, max;
+	size_t grew, fell;	/* intervals that went up, down */
+	size_t rises, falls;	/* swings of max(floor, range / 2) */
+	struct pc_fit fit;
+};
+
+/*
+ * The verdict on the N values V[0], V[STRIDE], ... of one row (the rule
+ * is spelled out at profconv_trend_options in profconv.h); *OUT gets
+ * the statistics of the whole series.  SCRATCH as for
+ * profconv__trend_fit().
+ */
+enum profconv_trend_verdict profconv__trend_verdict(const int64_t *v,
+    size_t n, size_t stride, const struct pc_rule *rule, double *scratch,
+    struct pc_shape *out);
+
+/*
+ * What a dump's file name says.  jemalloc: PREFIX.PID.SEQ.KIND[KSEQ].heap
+ * with KIND i (lg_prof_interval), m (prof.dump), u (prof_gdump: a new
+ * high-water mark) or f (prof_final, no KSEQ); gperftools:
+ * PREFIX.NNNN.heap, PREFIX_PID.NNNN.heap for a forked child.  GROUP is
+ * the name of the process's series, for messages ("DIR/je.123.*" or
+ * "DIR/prog.*.heap"), malloc'd; NULL when the name is neither.
+ */
+struct pc_dump_name {
+	char *group;
+	char kind;		/* 'i', 'm', 'u', 'f'; 0: not jemalloc */
+};
+int profconv__dump_name(const char *name, struct pc_dump_name *out);
 
 /* For trendtable.c: whether T was run successfully, its options, and
  * the name of the sample type it follows. */
@@ -67,6 +121,10 @@ bool profconv__trend_ran(const struct profconv_trend *t);
 const struct profconv_trend_options *profconv__trend_options(
     const struct profconv_trend *t);
 const char *profconv__trend_type_name(const struct profconv_trend *t);
+/* What the verdict of row I looked at; the noise floor it used. */
+const struct pc_shape *profconv__trend_row_shape(
+    const struct profconv_trend *t, size_t i);
+int64_t profconv__trend_floor(const struct profconv_trend *t);
 
 /*
  * A copy of S (malloc'd; NULL when out of memory) with every byte that is

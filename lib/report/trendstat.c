@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * trendstat.c - what proftrend computes without a profile: the order of
- * snapshots, the growth statistics of a row, the suspect rule, and names
- * fit for JSON.
+ * snapshots, the growth statistics of a row, the verdict on the shape of
+ * its series (Theil-Sen slope, Mann-Kendall test, swings), the names of
+ * jemalloc's and gperftools' dumps, and names fit for JSON.
  */
 
 #include "config.h"
@@ -152,23 +153,339 @@ profconv__growth(const int64_t *v, size_t n, size_t stride,
 	out->slope = sxx > 0 ? sxy / sxx : 0;
 }
 
-/* --- the suspect rule ---------------------------------------------------------- */
+/* --- the shape of a series: statistics ------------------------------------------ */
 
-bool
-profconv__trend_suspect(const struct pc_growth *g,
-    const struct profconv_trend_options *opts, int64_t heap_growth)
+/* The value of point I of the series (stride STRIDE) as a double. */
+#define AT(v, i, stride) ((double)(v)[(size_t)(i) * (stride)])
+
+/*
+ * The indexes of at most PC_FIT_POINTS points of N, evenly spread, the
+ * first and the last always among them.
+ */
+static size_t
+fit_points(size_t n, size_t *idx)
 {
-	double need = ceil(opts->min_grew_fraction * (double)g->intervals -
-	    1e-9);
+	size_t i, m = n < PC_FIT_POINTS ? n : PC_FIT_POINTS;
 
-	if (g->intervals == 0 || (double)g->grew < need || g->grew == 0)
+	for (i = 0; i < m; i++)
+		idx[i] = m == n ? i : (size_t)(((double)i * (double)(n - 1)) /
+		    (double)(m - 1) + 0.5);
+	return m;
+}
+
+/* Move the K-th smallest of X[0..N) to X[K] (Hoare's selection). */
+static double
+select_kth(double *x, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n - 1;
+
+	while (lo < hi) {
+		double pivot = x[lo + (hi - lo) / 2], tmp;
+		size_t i = lo, j = hi;
+
+		while (i <= j) {
+			while (x[i] < pivot)
+				i++;
+			while (x[j] > pivot)
+				j--;
+			if (i <= j) {
+				tmp = x[i];
+				x[i] = x[j];
+				x[j] = tmp;
+				i++;
+				if (j == 0)
+					break;
+				j--;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			break;
+	}
+	return x[k];
+}
+
+/* The median of X[0..N), N >= 1; X is reordered. */
+static double
+median(double *x, size_t n)
+{
+	double a = select_kth(x, n, n / 2), b;
+	size_t i;
+
+	if (n % 2 == 1)
+		return a;
+	/* The largest of the lower half: X[0..n/2) is all <= a. */
+	b = x[0];
+	for (i = 1; i < n / 2; i++)
+		if (x[i] > b)
+			b = x[i];
+	return a / 2 + b / 2;
+}
+
+static int
+dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void
+profconv__trend_fit(const int64_t *v, size_t n, size_t stride,
+    double *scratch, struct pc_fit *out)
+{
+	size_t idx[PC_FIT_POINTS], m, i, j, np = 0, run;
+	double *slopes = scratch, *sorted = scratch + PC_FIT_PAIRS, s = 0;
+	double var, ties = 0, dy;
+
+	memset(out, 0, sizeof(*out));
+	if (n < 2)
+		return;
+	m = fit_points(n, idx);
+	for (i = 0; i < m; i++) {
+		for (j = i + 1; j < m; j++) {
+			dy = AT(v, idx[j], stride) - AT(v, idx[i], stride);
+			slopes[np++] = dy / (double)(idx[j] - idx[i]);
+			s += (dy > 0) - (dy < 0);
+		}
+		sorted[i] = AT(v, idx[i], stride);
+	}
+	out->theil_sen = median(slopes, np);
+	out->mk_s = s;
+	/* Mann-Kendall's variance of S, less what runs of equal values
+	 * take away: sum of t(t-1)(2t+5) over the runs of length t. */
+	qsort(sorted, m, sizeof(*sorted), dbl_cmp);
+	for (i = 0; i < m; i = j) {
+		for (j = i + 1; j < m && sorted[j] == sorted[i]; j++)
+			;
+		run = j - i;
+		ties += (double)run * (double)(run - 1) * (double)(2 * run + 5);
+	}
+	var = ((double)m * (double)(m - 1) * (double)(2 * m + 5) - ties) / 18;
+	if (var > 0 && s != 0)
+		out->mk_z = (s - (s > 0 ? 1 : -1)) / sqrt(var);
+	out->points = m;
+}
+
+/*
+ * Count the swings of V by at least D: a rise is a climb of D or more
+ * from the lowest value since the last swing, a fall a drop of D or more
+ * from the highest (a zigzag with threshold D).
+ */
+static void
+swings(const int64_t *v, size_t n, size_t stride, double d, size_t *rises,
+    size_t *falls)
+{
+	double lo = AT(v, 0, stride), hi = lo, x;
+	int dir = 0;
+	size_t i;
+
+	*rises = *falls = 0;
+	for (i = 1; i < n; i++) {
+		x = AT(v, i, stride);
+		if (dir >= 0 && x > hi)
+			hi = x;
+		if (dir <= 0 && x < lo)
+			lo = x;
+		if (dir >= 0 && hi - x >= d) {
+			(*falls)++;
+			dir = -1;
+			lo = x;
+		} else if (dir <= 0 && x - lo >= d) {
+			(*rises)++;
+			dir = 1;
+			hi = x;
+		}
+	}
+}
+
+/* --- the shape of a series: the verdict ------------------------------------------ */
+
+/* The leak test on the N points of V (see profconv.h). */
+static bool
+is_leak(const int64_t *v, size_t n, size_t stride,
+    const struct pc_rule *rule, const struct pc_shape *sh)
+{
+	double growth = AT(v, n - 1, stride) - AT(v, 0, stride);
+	double late = AT(v, n - 1, stride) - AT(v, (n - 1) / 2, stride);
+	size_t moved = sh->grew + sh->fell;
+	double need = ceil(rule->min_grew_fraction * (double)moved - 1e-9);
+
+	if (growth < (double)rule->floor || moved == 0 ||
+	    (double)sh->grew < need || sh->falls != 0 ||
+	    !(sh->fit.theil_sen > 0))
 		return false;
-	if (!g->above_start || g->last <= g->first || !(g->slope > 0))
+	if (n < 4 ? sh->grew != n - 1 : !(sh->fit.mk_z >= PC_MK_Z))
 		return false;
-	if (g->growth < opts->min_growth)
+	return late >= growth / 4;
+}
+
+/* The saturation test: grew, then no trend in the last quarter, which
+ * stays in the upper half of the climb. */
+static bool
+is_saturating(const int64_t *v, size_t n, size_t stride,
+    const struct pc_rule *rule, const struct pc_shape *sh, double *scratch)
+{
+	size_t tail = (n + 3) / 4, t0, i;
+	double rise = (double)sh->max - AT(v, 0, stride), low, drift;
+	struct pc_fit fit;
+
+	if (tail < 2)
+		tail = 2;
+	if (tail >= n || sh->falls != 0 || sh->rises == 0 ||
+	    rise < (double)rule->floor)
 		return false;
-	return heap_growth <= 0 || (double)g->growth >=
-	    opts->min_growth_share * (double)heap_growth;
+	t0 = n - tail;
+	low = AT(v, t0, stride);
+	for (i = t0 + 1; i < n; i++)
+		if (AT(v, i, stride) < low)
+			low = AT(v, i, stride);
+	if (low < AT(v, 0, stride) + rise / 2)
+		return false;
+	profconv__trend_fit(v + t0 * stride, tail, stride, scratch, &fit);
+	drift = fabs(fit.theil_sen) * (double)(tail - 1);
+	return drift < fmax((double)rule->floor, rise / 4);
+}
+
+/* Statistics of the N points of V, for the verdict. */
+static void
+shape(const int64_t *v, size_t n, size_t stride, const struct pc_rule *rule,
+    double *scratch, struct pc_shape *sh)
+{
+	size_t i;
+	double range;
+
+	memset(sh, 0, sizeof(*sh));
+	sh->min = sh->max = v[0];
+	for (i = 1; i < n; i++) {
+		int64_t x = v[i * stride], prev = v[(i - 1) * stride];
+
+		sh->grew += x > prev;
+		sh->fell += x < prev;
+		if (x < sh->min)
+			sh->min = x;
+		if (x > sh->max)
+			sh->max = x;
+	}
+	range = (double)sh->max - (double)sh->min;
+	swings(v, n, stride, fmax((double)rule->floor, range / 2), &sh->rises,
+	    &sh->falls);
+	profconv__trend_fit(v, n, stride, scratch, &sh->fit);
+}
+
+enum profconv_trend_verdict
+profconv__trend_verdict(const int64_t *v, size_t n, size_t stride,
+    const struct pc_rule *rule, double *scratch, struct pc_shape *out)
+{
+	struct pc_shape body;
+	struct pc_shape *sh = out;
+
+	shape(v, n, stride, rule, scratch, sh);
+	if (n < 2 || (double)sh->max - (double)sh->min < (double)rule->floor)
+		return PROFCONV_TREND_STABLE;
+	/* Freed at exit: a leak up to the last dump, and in the last one
+	 * back within the floor of where it started. */
+	if (n >= 3 && AT(v, n - 1, stride) - AT(v, 0, stride) <
+	    (double)rule->floor) {
+		shape(v, n - 1, stride, rule, scratch, &body);
+		if (is_leak(v, n - 1, stride, rule, &body))
+			return PROFCONV_TREND_FREED_AT_EXIT;
+	}
+	if (is_leak(v, n, stride, rule, sh))
+		return PROFCONV_TREND_LEAK;
+	if (is_saturating(v, n, stride, rule, sh, scratch))
+		return PROFCONV_TREND_SATURATING;
+	if (sh->rises + sh->falls >= 3)
+		return PROFCONV_TREND_PERIODIC;
+	if (sh->falls >= 1)
+		return PROFCONV_TREND_TRANSIENT;
+	return PROFCONV_TREND_STABLE;
+}
+
+/* --- verdicts ------------------------------------------------------------------ */
+
+const char *
+profconv_trend_verdict_name(enum profconv_trend_verdict verdict)
+{
+	switch (verdict) {
+	case PROFCONV_TREND_STABLE:
+		return "stable";
+	case PROFCONV_TREND_LEAK:
+		return "leak";
+	case PROFCONV_TREND_SATURATING:
+		return "saturating";
+	case PROFCONV_TREND_PERIODIC:
+		return "periodic";
+	case PROFCONV_TREND_TRANSIENT:
+		return "transient";
+	case PROFCONV_TREND_FREED_AT_EXIT:
+		return "freed-at-exit";
+	}
+	return "?";
+}
+
+/* --- what a dump's name says ------------------------------------------------------ */
+
+/* The digits just before END (back to S at most): their start, or END. */
+static const char *
+digits_before(const char *s, const char *end)
+{
+	while (end > s && is_digit(end[-1]))
+		end--;
+	return end;
+}
+
+/* A malloc'd copy of the LEN bytes at S followed by SUFFIX. */
+static char *
+join(const char *s, size_t len, const char *suffix)
+{
+	size_t n = strlen(suffix);
+	char *out = malloc(len + n + 1);
+
+	if (out != NULL) {
+		memcpy(out, s, len);
+		memcpy(out + len, suffix, n + 1);
+	}
+	return out;
+}
+
+int
+profconv__dump_name(const char *name, struct pc_dump_name *out)
+{
+	size_t len = strlen(name);
+	const char *end, *p, *seq, *pid;
+
+	memset(out, 0, sizeof(*out));
+	if (len > 3 && strcmp(name + len - 3, ".gz") == 0)
+		len -= 3;	/* kept compressed */
+	if (len <= 5 || strncmp(name + len - 5, ".heap", 5) != 0)
+		return 0;
+	end = name + len - 5;
+	p = digits_before(name, end);
+	if (p < end && p > name && p[-1] == '.' && end - p >= 4) {
+		/* gperftools: PREFIX.NNNN.heap */
+		out->group = join(name, (size_t)(p - name), "*.heap");
+		return out->group == NULL ? profconv__nomem() : 0;
+	}
+	/* jemalloc: PREFIX.PID.SEQ.KIND[KSEQ].heap */
+	if (p == name || strchr("imuf", p[-1]) == NULL ||
+	    (p == end && p[-1] != 'f') || p - 1 == name || p[-2] != '.')
+		return 0;
+	out->kind = p[-1];
+	seq = digits_before(name, p - 2);
+	if (seq == p - 2 || seq == name || seq[-1] != '.')
+		goto not_je;
+	pid = digits_before(name, seq - 1);
+	if (pid == seq - 1 || pid == name || pid[-1] != '.')
+		goto not_je;
+	out->group = join(name, (size_t)(seq - name), "*");
+	return out->group == NULL ? profconv__nomem() : 0;
+not_je:
+	out->kind = 0;
+	return 0;
 }
 
 /* --- names of snapshots ---------------------------------------------------------- */

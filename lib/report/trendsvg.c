@@ -51,16 +51,12 @@ static const char script[] =
 #include "report/trendsvg_script.h"
     ;
 
-/*
- * The verdict of a row as the picture names it.  The verdicts of issue
- * 23 are being added to struct profconv_trend_row on another branch;
- * until they are merged, a suspect is a leak and other rows have none.
- * This is the one place that reads it.
- */
+/* The verdict of a row as the picture names it.  This is the one place
+ * that reads it. */
 static const char *
 row_verdict(const struct profconv_trend_row *r)
 {
-	return r->suspect ? "leak" : "-";
+	return profconv_trend_verdict_name(r->verdict);
 }
 
 struct band {

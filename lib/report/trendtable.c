@@ -53,12 +53,30 @@ check_written(FILE *fp)
 	return 0;
 }
 
+/* The snapshot with the largest total (the first of equals). */
+static size_t
+peak_snapshot(const struct profconv_trend *t)
+{
+	struct profconv_trend_snapshot s;
+	size_t i, peak = 0, n = profconv_trend_snapshot_count(t);
+	int64_t best = INT64_MIN;
+
+	for (i = 0; i < n; i++) {
+		profconv_trend_snapshot(t, i, &s);
+		if (s.inuse_bytes > best) {
+			best = s.inuse_bytes;
+			peak = i;
+		}
+	}
+	return peak;
+}
+
 static void
 print_snapshots(const struct profconv_trend *t, FILE *fp, bool exact,
     struct pc_textbuf *tb)
 {
 	struct profconv_trend_snapshot s;
-	size_t i, n = profconv_trend_snapshot_count(t);
+	size_t i, n = profconv_trend_snapshot_count(t), peak = peak_snapshot(t);
 
 	for (i = 0; i < n; i++) {
 		profconv_trend_snapshot(t, i, &s);
@@ -66,8 +84,60 @@ print_snapshots(const struct profconv_trend *t, FILE *fp, bool exact,
 		print_amount(fp, 14, s.inuse_bytes, exact);
 		if (s.inuse_objects >= 0)
 			fprintf(fp, " %10" PRId64 " objs", s.inuse_objects);
+		/* Tags before the name, which ends the line. */
+		if (i == peak)
+			fputs("  [peak]", fp);
+		if (s.high_water)
+			fputs("  [high-water]", fp);
+		if (s.final)
+			fputs("  [final]", fp);
 		fprintf(fp, "  %s\n", profconv__text_safe(tb, s.name));
 	}
+}
+
+/*
+ * A sparkline of the N values V in at most PC_SPARK_WIDTH characters
+ * (the first, the last, and between them each the largest value of its
+ * share of the snapshots, so peaks stay),
+ * from the row's lowest value to its highest: Unicode blocks, or ASCII.
+ * Returns the characters written.
+ */
+#define PC_SPARK_WIDTH 16
+static size_t
+print_sparkline(FILE *fp, const int64_t *v, size_t n, bool unicode)
+{
+	static const char *const blocks[] = { "\u2581", "\u2582", "\u2583",
+		"\u2584", "\u2585", "\u2586", "\u2587", "\u2588" };
+	static const char ascii[] = "_.:-=+*#";
+	size_t w = n < PC_SPARK_WIDTH ? n : PC_SPARK_WIDTH, c, i;
+	int64_t lo = v[0], hi = v[0];
+
+	for (i = 1; i < n; i++) {
+		lo = v[i] < lo ? v[i] : lo;
+		hi = v[i] > hi ? v[i] : hi;
+	}
+	for (c = 0; c < w; c++) {
+		/* The first and the last character are the first and the
+		 * last snapshot; the others share out the ones between. */
+		size_t a = w == n || c == 0 ? c : 1 + (c - 1) * (n - 2) / (w - 2);
+		size_t b = w == n || c == 0 ? c + 1 : 1 + c * (n - 2) / (w - 2);
+		int64_t m;
+		int level = 0;
+
+		if (w < n && c == w - 1)
+			a = n - 1, b = n;
+		m = v[a];
+		for (i = a + 1; i < b; i++)
+			m = v[i] > m ? v[i] : m;
+		if (hi > lo)
+			level = (int)(((double)m - (double)lo) /
+			    ((double)hi - (double)lo) * 7 + 0.5);
+		if (unicode)
+			fputs(blocks[level], fp);
+		else
+			fputc(ascii[level], fp);
+	}
+	return w;
 }
 
 int
@@ -76,29 +146,35 @@ profconv_trend_print(const struct profconv_trend *t, FILE *fp, size_t top,
 {
 	struct pc_textbuf tb = { 0 };
 	struct profconv_trend_row r;
-	size_t i, n = profconv_trend_row_count(t);
+	size_t i, w, n = profconv_trend_row_count(t);
+	size_t nsnaps = profconv_trend_snapshot_count(t);
+	size_t width = nsnaps < PC_SPARK_WIDTH ? nsnaps : PC_SPARK_WIDTH;
 
 	if (!profconv__trend_ran(t))
 		return profconv__fail(PROFCONV_EINVAL, "trend not analysed");
 	/* Names, the sample type and the files' names as text for a
 	 * terminal (write.h). */
 	errno = 0;
-	fprintf(fp, "%zu snapshots, %s:\n", profconv_trend_snapshot_count(t),
+	fprintf(fp, "%zu snapshots, %s:\n", nsnaps,
 	    profconv__text_safe(&tb, profconv__trend_type_name(t)));
 	print_snapshots(t, fp, exact != 0, &tb);
 	fprintf(fp, "%zu suspect%s in %zu rows that changed\n\n",
 	    profconv_trend_suspect_count(t),
 	    profconv_trend_suspect_count(t) == 1 ? "" : "s", n);
-	fprintf(fp, " %14s %14s %14s %14s %7s  %-7s  %s\n", "First", "Last",
-	    "Growth", "Slope/snap", "Grew", "Verdict", "Name");
+	fprintf(fp, " %14s %14s %14s %14s %7s  %-13s  %-*s  %s\n", "First",
+	    "Last", "Growth", "Slope/snap", "Grew", "Verdict", (int)width,
+	    "Trend", "Name");
 	for (i = 0; i < n && (top == 0 || i < top); i++) {
 		profconv_trend_row(t, i, &r);
 		print_amount(fp, 14, r.first_bytes, exact);
 		print_amount(fp, 14, r.last_bytes, exact);
 		print_amount(fp, 14, r.growth_bytes, exact);
 		print_amount(fp, 14, slope_amount(r.slope_bytes), exact);
-		fprintf(fp, " %3zu/%-3zu  %-7s  %s\n", r.grew_intervals,
-		    r.intervals, r.suspect ? "SUSPECT" : "-",
+		fprintf(fp, " %3zu/%-3zu  %-13s  ", r.grew_intervals,
+		    r.intervals, profconv_trend_verdict_name(r.verdict));
+		w = print_sparkline(fp, r.values, nsnaps,
+		    profconv__trend_options(t)->unicode != 0);
+		fprintf(fp, "%*s  %s\n", (int)(width > w ? width - w : 0), "",
 		    profconv__text_safe(&tb, r.name));
 	}
 	profconv__hidden_print(fp, profconv__trend_hidden(t), !exact, true);
@@ -125,13 +201,27 @@ json_snapshots(const struct profconv_trend *t, FILE *fp)
 			    s.inuse_objects);
 		else
 			fputs(",\"inuse_objects\":null", fp);
-		fprintf(fp, ",\"time_nanos\":%" PRId64 "}", s.time_nanos);
+		fprintf(fp, ",\"time_nanos\":%" PRId64 ",\"high_water\":%s"
+		    ",\"final\":%s}", s.time_nanos,
+		    s.high_water ? "true" : "false",
+		    s.final ? "true" : "false");
 	}
 	fputs("]", fp);
 }
 
+/* A double as JSON: not-a-number and infinities have no JSON form. */
 static void
-json_row(FILE *fp, const struct profconv_trend_row *r, size_t nsnaps)
+json_double(FILE *fp, double x)
+{
+	if (x == x && x < 1e300 && x > -1e300)
+		fprintf(fp, "%.4g", x);
+	else
+		fputs("null", fp);
+}
+
+static void
+json_row(FILE *fp, const struct profconv_trend_row *r,
+    const struct pc_shape *sh, size_t nsnaps)
 {
 	size_t k;
 
@@ -139,10 +229,15 @@ json_row(FILE *fp, const struct profconv_trend_row *r, size_t nsnaps)
 	profconv__json_cstr(fp, r->name);
 	fprintf(fp, ",\"first_bytes\":%" PRId64 ",\"last_bytes\":%" PRId64
 	    ",\"growth_bytes\":%" PRId64 ",\"slope_bytes\":%.1f"
-	    ",\"grew_intervals\":%zu,\"intervals\":%zu,\"suspect\":%s"
-	    ",\"values\":[", r->first_bytes, r->last_bytes, r->growth_bytes,
-	    r->slope_bytes, r->grew_intervals, r->intervals,
+	    ",\"grew_intervals\":%zu,\"intervals\":%zu,\"verdict\":\"%s\""
+	    ",\"suspect\":%s,\"theil_sen_slope\":", r->first_bytes,
+	    r->last_bytes, r->growth_bytes, r->slope_bytes, r->grew_intervals,
+	    r->intervals, profconv_trend_verdict_name(r->verdict),
 	    r->suspect ? "true" : "false");
+	json_double(fp, sh->fit.theil_sen);
+	fputs(",\"mann_kendall_z\":", fp);
+	json_double(fp, sh->fit.mk_z);
+	fputs(",\"values\":[", fp);
 	for (k = 0; k < nsnaps; k++)
 		fprintf(fp, k ? ",%" PRId64 : "%" PRId64, r->values[k]);
 	fputs("]}", fp);
@@ -162,14 +257,18 @@ profconv_trend_write_json(const struct profconv_trend *t, FILE *fp)
 	json_snapshots(t, fp);
 	fputs(",\n\"sample_type\":", fp);
 	profconv__json_cstr(fp, profconv__trend_type_name(t));
-	fprintf(fp, ",\"suspects\":%zu,\"rule\":{\"min_grew_fraction\":%g,"
-	    "\"min_growth\":%" PRId64 ",\"min_growth_share\":%g},\n\"rows\":[",
-	    profconv_trend_suspect_count(t), o->min_grew_fraction,
-	    o->min_growth, o->min_growth_share);
+	fprintf(fp, ",\"suspects\":%zu,\"peak_snapshot\":%zu,"
+	    "\"rule\":{\"min_grew_fraction\":%g,\"min_growth\":%" PRId64
+	    ",\"noise_floor\":%" PRId64 ",\"mann_kendall_z\":%g"
+	    ",\"min_growth_share\":%g},\n\"rows\":[",
+	    profconv_trend_suspect_count(t), peak_snapshot(t),
+	    o->min_grew_fraction, o->min_growth, profconv__trend_floor(t),
+	    PC_MK_Z, o->min_growth_share);
 	for (i = 0; i < n; i++) {
 		profconv_trend_row(t, i, &r);
 		fputs(i ? ",\n" : "\n", fp);
-		json_row(fp, &r, profconv_trend_snapshot_count(t));
+		json_row(fp, &r, profconv__trend_row_shape(t, i),
+		    profconv_trend_snapshot_count(t));
 	}
 	fputs("]", fp);
 	profconv__hidden_json(fp, profconv__trend_hidden(t), true);

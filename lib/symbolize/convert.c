@@ -226,10 +226,12 @@ count_others(struct session *s)
 	for (i = 0; i < s->prof->nlocations; i++) {
 		loc = pc_location(s->prof, (uint32_t)i + 1);
 		st->locations++;
-		if (loc->nlines != 0)
-			st->already_symbolized++;
-		if (loc->nlines != 0 || loc->mapping == 0) {
-			if (loc->nlines == 0)
+		/* A location with lines, or only a name the pprof writer
+		 * gave it (sym_needs_lines()), or without a mapping. */
+		if (!sym_needs_lines(s->prof, (uint32_t)i + 1)) {
+			if (loc->nlines != 0)
+				st->already_symbolized++;
+			else
 				st->unsymbolizable++;
 			continue;
 		}
@@ -271,7 +273,7 @@ symbolize_batch(struct session *s)
 
 	for (i = 0; i < s->prof->nlocations; i++) {
 		loc = pc_location(s->prof, (uint32_t)i + 1);
-		if (loc->nlines != 0 || loc->mapping == 0)
+		if (!sym_needs_lines(s->prof, (uint32_t)i + 1))
 			continue;
 		sm = &s->maps[loc->mapping - 1];
 		if (sm->state != MAP_OK || sm->binary < s->batch_lo ||

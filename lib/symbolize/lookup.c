@@ -41,7 +41,7 @@ collect_todo(struct session *s)
 
 	for (i = 0; i < s->prof->nlocations; i++) {
 		loc = pc_location(s->prof, (uint32_t)i + 1);
-		if (!sym_needs_lines(loc))
+		if (!sym_needs_lines(s->prof, (uint32_t)i + 1))
 			continue;
 		sm = &s->maps[loc->mapping - 1];
 		if (sm->state != MAP_OK || sm->binary < s->batch_lo ||

@@ -252,6 +252,10 @@ plan_mapping(struct session *s, uint32_t id)
 	b = s->bins[sm->binary];
 	sm->bias = profconv__load_bias(&b->found.info, m->start, m->limit,
 	    m->offset);
+	/* For names of what stays unnamed: the ELF address of a runtime
+	 * one (profconv__unnamed_frame()). */
+	m->vaddr_delta = m->start - m->offset - sm->bias;
+	m->flags |= PC_MAP_VADDR;
 	sm->layout = !profconv__load_matches(&b->found.info, m->start,
 	    m->limit, m->offset);
 	/* Record what the file says when the profile did not know. */
@@ -270,7 +274,7 @@ profconv__sym_plan(struct session *s)
 
 	for (i = 0; i < s->prof->nlocations; i++) {
 		loc = pc_location(s->prof, (uint32_t)i + 1);
-		if (!sym_needs_lines(loc) || s->maps[loc->mapping - 1].state !=
+		if (!sym_needs_lines(s->prof, (uint32_t)i + 1) || s->maps[loc->mapping - 1].state !=
 		    MAP_TODO)
 			continue;
 		rc = plan_mapping(s, loc->mapping);

@@ -193,11 +193,17 @@ struct session {
 	size_t fixed_cap;
 };
 
-/* An address the run should symbolize: no lines yet, and a mapping. */
+/* An address the run should symbolize: no lines yet (or only a name
+ * for none), and a mapping. */
 static inline bool
-sym_needs_lines(const struct pc_location *loc)
+sym_needs_lines(const struct profconv_profile *prof, uint32_t id)
 {
-	return loc->nlines == 0 && loc->mapping != 0;
+	const struct pc_location *loc = pc_location(prof, id);
+
+	/* A name the pprof writer gave a location without symbols is no
+	 * symbol either. */
+	return loc->mapping != 0 && (loc->nlines == 0 ||
+	    profconv__named_unnamed(prof, id));
 }
 
 /* --- modules: binaries, their libdwfl handles and answers (modules.c) ---- */

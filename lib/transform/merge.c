@@ -59,6 +59,8 @@ struct merger {
 	int64_t *row;		/* one sample's values in the merged slots */
 	size_t nsources;
 	int sign;		/* of the source being added */
+	bool mark_base;		/* label its samples pprof::base=true */
+	uint32_t base_key, base_true;	/* those two strings in dst */
 };
 
 struct profconv_merger {
@@ -572,24 +574,31 @@ map_stack(struct merger *m, const struct pc_sample *s)
 
 /* Source sample S's labels, in merged strings, sorted, into m->labels. */
 static int
-map_labels(struct merger *m, const struct pc_sample *s)
+map_labels(struct merger *m, const struct pc_sample *s, size_t *nlabels)
 {
 	const struct pc_label *lab = pc_sample_labels(m->src, s);
-	size_t i;
+	size_t i, n = 0;
 	int rc;
 
-	rc = PC_GROW(m->labels, m->labels_cap, 0, s->nlabels);
+	rc = PC_GROW(m->labels, m->labels_cap, 0, s->nlabels + 1);
 	if (rc < 0)
 		return rc;
 	for (i = 0; i < s->nlabels; i++) {
-		m->labels[i] = lab[i];
-		m->labels[i].key = dstr(m, lab[i].key);
-		m->labels[i].str = dstr(m, lab[i].str);
-		m->labels[i].unit = dstr(m, lab[i].unit);
+		m->labels[n] = lab[i];
+		m->labels[n].key = dstr(m, lab[i].key);
+		m->labels[n].str = dstr(m, lab[i].str);
+		m->labels[n].unit = dstr(m, lab[i].unit);
+		/* pprof's SetLabel replaces the key's values. */
+		if (!m->mark_base || m->labels[n].key != m->base_key)
+			n++;
 	}
+	if (m->mark_base)
+		m->labels[n++] = (struct pc_label){ m->base_key, m->base_true,
+		    0, 0 };
 	/* Labels are a set: sort them so their order does not matter. */
-	if (s->nlabels > 1)
-		qsort(m->labels, s->nlabels, sizeof(*m->labels), label_cmp);
+	if (n > 1)
+		qsort(m->labels, n, sizeof(*m->labels), label_cmp);
+	*nlabels = n;
 	return 0;
 }
 
@@ -602,20 +611,20 @@ map_sample(struct merger *m, size_t si, int sign)
 	    pc_sample_values(src, si) : NULL;
 	struct profconv_profile *dst = m->dst;
 	struct sample_set *t = &m->samples;
-	size_t i, nt = dst->nsample_types, slot;
+	size_t i, nt = dst->nsample_types, slot, nlab = 0;
 	uint64_t h;
 	int64_t *dv;
 	int rc;
 
 	rc = map_stack(m, s);
 	if (rc == 0)
-		rc = map_labels(m, s);
+		rc = map_labels(m, s, &nlab);
 	if (rc == 0 && (t->n + 1) * 2 > t->cap)
 		rc = sample_set_grow(t);
 	if (rc < 0)
 		return rc;
-	h = sample_hash(m->stack, s->nlocs, m->labels, s->nlabels);
-	slot = sample_slot(m, h, m->stack, s->nlocs, m->labels, s->nlabels);
+	h = sample_hash(m->stack, s->nlocs, m->labels, nlab);
+	slot = sample_slot(m, h, m->stack, s->nlocs, m->labels, nlab);
 	/* The source's values in the merged slots, negated for a base. */
 	for (i = 0; i < nt; i++) {
 		int64_t v = m->slot[i] >= 0 ? sv[m->slot[i]] : 0;
@@ -627,7 +636,7 @@ map_sample(struct merger *m, size_t si, int sign)
 			return profconv__fail(PROFCONV_ENOMEM,
 			    "too many samples");
 		rc = profconv__add_sample_raw(dst, m->stack, s->nlocs, m->row,
-		    m->labels, s->nlabels);
+		    m->labels, nlab);
 		if (rc < 0)
 			return rc;
 		t->slots[slot] = (uint32_t)dst->nsamples;	/* index + 1 */
@@ -874,4 +883,39 @@ profconv_profile_subtract(struct profconv_profile **out,
 	const struct profconv_profile *pair[2] = { cur, base };
 
 	return merge_signed(out, pair, signs, 2);
+}
+
+/*
+ * pprof's -diff_base (its fetch.go): BASE labelled pprof::base=true,
+ * negated and merged after CUR.  The label keeps BASE's samples apart
+ * from CUR's (a sample is its stack and labels), so nothing cancels, and
+ * pprof takes the total of the labelled samples as 100%.
+ */
+int
+profconv_profile_diff_base(struct profconv_profile **out,
+    const struct profconv_profile *cur, const struct profconv_profile *base)
+{
+	struct profconv_merger *mg;
+	struct merger *m;
+	int rc;
+
+	*out = NULL;
+	rc = profconv_merger_new(&mg);
+	if (rc < 0)
+		return rc;
+	m = &mg->m;
+	rc = merger_add(mg, cur, 1);
+	if (rc == 0)
+		rc = profconv__strtab_intern_cstr(&m->dst->strings,
+		    "pprof::base", &m->base_key);
+	if (rc == 0)
+		rc = profconv__strtab_intern_cstr(&m->dst->strings, "true",
+		    &m->base_true);
+	m->mark_base = true;
+	if (rc == 0)
+		rc = merger_add(mg, base, -1);
+	if (rc == 0)
+		rc = profconv_merger_finish(out, mg);
+	profconv_merger_free(mg);
+	return rc;
 }

@@ -14,27 +14,6 @@
 
 enum { LOC_UNKNOWN = 0, LOC_USER, LOC_PRUNE, LOC_PRUNE_BENEATH };
 
-/* Does PROF count allocations (heap, heaptrack, massif), whatever its
- * drop_frames says?  Then frames inside the allocator are not its
- * program's. */
-static bool
-counts_allocations(const struct profconv_profile *prof)
-{
-	size_t i;
-
-	for (i = 0; i < prof->nsample_types; i++) {
-		const char *t = profconv__pstr(prof, prof->sample_types[i].type);
-		const char *u = profconv__pstr(prof, prof->sample_types[i].unit);
-
-		if (strncmp(t, "alloc_", 6) == 0 ||
-		    strncmp(t, "inuse_", 6) == 0 ||
-		    strcmp(t, "space") == 0 || strcmp(t, "objects") == 0 ||
-		    strcmp(u, "bytes") == 0)
-			return true;
-	}
-	return false;
-}
-
 /* --- the cost bound of a regex (PC_RX_* in bounds.h) ----------------- */
 
 /* A group being scanned: its expanded size, its largest repeat product,
@@ -240,9 +219,10 @@ choose_frames(struct pc_pruner *p, const char **drop, const char **keep)
 
 int
 profconv__pruner_init(struct pc_pruner *p, const struct profconv_profile *prof,
-    bool enabled)
+    bool enabled, bool wrappers)
 {
 	const char *drop, *keep;
+	char *own, *with = NULL;
 	int rc;
 
 	memset(p, 0, sizeof(p[0]));
@@ -250,13 +230,26 @@ profconv__pruner_init(struct pc_pruner *p, const struct profconv_profile *prof,
 	if (!enabled)
 		return 0;
 	choose_frames(p, &drop, &keep);
-	rc = compile(&p->drop, drop, &p->has_drop);
-	if (rc == 0 && p->has_drop)
-		rc = compile(&p->keep, keep, &p->has_keep);
+	/* The wrappers the pprof writer adds go when they are not wanted. */
+	own = profconv__drop_with(drop, profconv__wrappers_rx, false);
+	if (own == NULL)
+		return profconv__nomem();
+	rc = compile(&p->drop, own, &p->has_drop);
 	/* An allocation profile drops malloc; a CPU profile does not. */
 	p->alloc_profile = (p->has_drop &&
 	    regexec(&p->drop, "malloc", 0, NULL, 0) == 0) ||
-	    counts_allocations(prof);
+	    profconv__counts_allocations(prof);
+	if (rc == 0 && wrappers && p->alloc_profile) {
+		with = profconv__drop_with(own, profconv__wrappers_rx, true);
+		if (p->has_drop)
+			regfree(&p->drop);
+		rc = with == NULL ? profconv__nomem() :
+		    compile(&p->drop, with, &p->has_drop);
+	}
+	free(own);
+	free(with);
+	if (rc == 0 && p->has_drop)
+		rc = compile(&p->keep, keep, &p->has_keep);
 	p->active = p->has_drop || p->alloc_profile;
 	if (rc == 0 && p->active) {
 		p->state = calloc(prof->nlocations + 1, 1);
@@ -314,18 +307,6 @@ matches(const regex_t *re, const char *name)
 	return regexec(re, buf, 0, NULL, 0) == 0;
 }
 
-/* Is FILE the allocator's own library (libjemalloc, libtcmalloc)? */
-static bool
-is_allocator_library(const char *file)
-{
-	const char *base = strrchr(file, '/');
-
-	base = base != NULL ? base + 1 : file;
-	return strncmp(base, "libjemalloc", 11) == 0 ||
-	    strncmp(base, "libtcmalloc", 11) == 0 ||
-	    strncmp(base, "libmimalloc", 11) == 0;
-}
-
 /* Classify location ID once: scan its lines from the outermost. */
 static unsigned
 classify(struct pc_pruner *p, uint32_t id)
@@ -339,7 +320,7 @@ classify(struct pc_pruner *p, uint32_t id)
 		return p->state[id];
 	p->state[id] = LOC_USER;
 	if (l->nlines == 0 && p->alloc_profile && l->mapping != 0 &&
-	    is_allocator_library(profconv__pstr(prof,
+	    profconv__allocator_library(profconv__pstr(prof,
 	    pc_mapping(prof, l->mapping)->file))) {
 		/* No symbols, but inside the allocator itself (Debian's
 		 * libjemalloc is stripped): an allocator frame all the same. */

@@ -26,6 +26,7 @@
 struct vframe {
 	uint32_t text, function, file, module;	/* indexes in view->strs */
 	int64_t line;
+	int64_t start_line;		/* the function's first line, 0 */
 };
 
 struct vstack {
@@ -49,23 +50,31 @@ struct profconv_view {
 	size_t nstacks, stacks_cap;
 	uint32_t *sframes;		/* frame ids of all stacks, root first */
 	size_t nsframes, sframes_cap;
+	uint8_t *sinline;		/* per sframes entry: 1 when the frame
+					 * is an inlined line of the location
+					 * the previous frame belongs to */
 	int64_t *vals;			/* nstacks * ntypes */
 	size_t nvals, vals_cap;
 	int64_t *totals;		/* ntypes */
 	uint32_t *sample_stack;		/* sample -> stack + 1, 0: not shown */
 	uint32_t cut_frame;		/* PC_VIEW_CUT_FRAME's id, 0: none yet */
+	char *focus_text, *ignore_text;	/* copies, for legends; NULL: none */
 
 	/* Scratch while building. */
 	struct pc_pruner pruner;
 	regex_t focus, ignore;
 	bool has_focus, has_ignore;
+	/* pprof's -hide, -show, -show_from, -prune_from. */
+	regex_t hide, show, show_from, prune_from;
+	bool has_hide, has_show, has_show_from, has_prune_from;
 	struct pc_labels *labels;	/* tag filters, pseudo-frames */
 	struct pc_suppress *supp;	/* leak suppressions */
 	size_t npseudo, nroot;		/* pseudo-frames per sample */
 	uint32_t *pseudo;		/* sample -> its npseudo frame ids */
 	size_t *loc_off;		/* location id -> frames + 1 (0: unknown) */
 	uint32_t *loc_n;
-	uint8_t *loc_match;		/* 1 focus, 2 ignore, 4 known */
+	uint8_t *loc_match;		/* 1 focus, 2 ignore, 4 known,
+					 * LOC_SHOW_FROM, LOC_PRUNE_FROM */
 	uint32_t *loc_frames;
 	size_t nloc_frames, loc_frames_cap;
 	uint32_t *fn_name;		/* function id -> text index + 1 */
@@ -74,8 +83,6 @@ struct profconv_view {
 	size_t buf_cap;
 };
 
-static const char *frame_name(const struct profconv_profile *prof,
-    uint32_t id, char *buf, size_t size);
 
 /* --- names ----------------------------------------------------------------- */
 
@@ -179,6 +186,10 @@ function_name(struct profconv_view *v, uint32_t fid, uint32_t *out)
 	return rc;
 }
 
+/* Bits of loc_match: the location matches show_from, prune_from. */
+#define LOC_SHOW_FROM 8
+#define LOC_PRUNE_FROM 16
+
 static int
 append(struct profconv_view *v, size_t *len, const char *s, size_t n)
 {
@@ -204,7 +215,8 @@ base_name(const char *path)
  * is seen. */
 static int
 intern_frame(struct profconv_view *v, size_t len, uint32_t function,
-    uint32_t file, int64_t line, uint32_t module, uint32_t *id)
+    uint32_t file, int64_t line, int64_t start_line, uint32_t module,
+    uint32_t *id)
 {
 	size_t old = v->frame_of_text_cap;
 	uint32_t t;
@@ -226,7 +238,7 @@ intern_frame(struct profconv_view *v, size_t len, uint32_t function,
 		if (rc < 0)
 			return rc;
 		v->frames[v->nframes] = (struct vframe){ t, function, file,
-			module, line };
+			module, line, start_line };
 		v->frame_of_text[t] = (uint32_t)++v->nframes;
 	}
 	*id = v->frame_of_text[t];
@@ -281,8 +293,90 @@ line_frame(struct profconv_view *v, const struct pc_location *l,
 			rc = append(v, &len, tmp, strlen(tmp));
 	}
 	if (rc == 0)
-		rc = intern_frame(v, len, name, filei, ln->line, module, id);
+		rc = intern_frame(v, len, name, filei, ln->line, f->start_line,
+		    module, id);
 	return rc;
+}
+
+static unsigned location_match(struct profconv_view *v, uint32_t id);
+
+/* Does RE find a match in the function name or source file of frame F
+ * (pprof's Function.name and filename)? */
+static bool
+frame_matches(const struct profconv_view *v, const regex_t *re, uint32_t f)
+{
+	const struct vframe *fr = &v->frames[f - 1];
+
+	return regexec(re, profconv__str(&v->strs, fr->function), 0, NULL,
+	    0) == 0 || regexec(re, profconv__str(&v->strs, fr->file), 0,
+	    NULL, 0) == 0;
+}
+
+/*
+ * pprof's location filters on location ID's frames (outermost first),
+ * once, in its order: focus and ignore see them all; hide drops the
+ * matching ones and show keeps only those (the whole location when its
+ * mapped file matches: kept by show, dropped by hide; a location
+ * without LINES has no names to match); show_from drops the frames
+ * outside its outermost match, prune_from those inside its innermost
+ * one, and each marks the location for its cut of the stacks.
+ */
+static void
+filter_location(struct profconv_view *v, const struct pc_location *l,
+    uint32_t id, bool lines)
+{
+	uint32_t *f = v->loc_frames + v->loc_off[id] - 1;
+	uint32_t n = v->loc_n[id], i, k, j;
+	const char *file = l->mapping != 0 ? profconv__pstr(v->prof,
+	    pc_mapping(v->prof, l->mapping)->file) : "";
+	bool in_file;
+
+	if (v->has_focus || v->has_ignore)
+		location_match(v, id);
+	if (v->has_hide) {
+		in_file = *file != '\0' && regexec(&v->hide, file, 0, NULL,
+		    0) == 0;
+		for (i = k = 0; i < n; i++)
+			if (!in_file && (!lines || !frame_matches(v, &v->hide,
+			    f[i])))
+				f[k++] = f[i];
+		n = k;
+	}
+	if (v->has_show && !(*file != '\0' && regexec(&v->show, file, 0,
+	    NULL, 0) == 0)) {
+		for (i = k = 0; i < n; i++)
+			if (lines && frame_matches(v, &v->show, f[i]))
+				f[k++] = f[i];
+		n = k;
+	}
+	if (v->has_show_from && n != 0) {
+		if (*file != '\0' && regexec(&v->show_from, file, 0, NULL,
+		    0) == 0) {
+			v->loc_match[id] |= LOC_SHOW_FROM;
+		} else if (lines) {
+			for (j = 0; j < n && !frame_matches(v, &v->show_from,
+			    f[j]); j++)
+				;
+			if (j < n) {
+				memmove(f, f + j, (n - j) * sizeof(*f));
+				n -= j;
+				v->loc_match[id] |= LOC_SHOW_FROM;
+			}
+		}
+	}
+	if (v->has_prune_from && lines) {
+		for (j = n; j > 0; j--) {
+			const struct vframe *fr = &v->frames[f[j - 1] - 1];
+
+			if (regexec(&v->prune_from, profconv__str(&v->strs,
+			    fr->function), 0, NULL, 0) == 0) {
+				n = j;
+				v->loc_match[id] |= LOC_PRUNE_FROM;
+				break;
+			}
+		}
+	}
+	v->loc_n[id] = n;
 }
 
 /* The frames of location ID, outermost first, computed once. */
@@ -294,7 +388,7 @@ location_frames(struct profconv_view *v, uint32_t id)
 	uint32_t skip = profconv__prune_skip(&v->pruner, id);
 	uint32_t module, fid, empty;
 	size_t i, first, len = 0, start = v->nloc_frames;
-	char tmp[256];
+	char tmp[PC_UNNAMED_MAX];
 	const char *t;
 	int rc;
 
@@ -321,7 +415,7 @@ location_frames(struct profconv_view *v, uint32_t id)
 				rc = append(v, &len, tmp, strlen(tmp));
 			if (rc == 0)
 				rc = intern_frame(v, len, f->function, f->file,
-				    f->line, module, &fid);
+				    f->line, f->start_line, module, &fid);
 			i = first + 1;	/* the outermost line only */
 		}
 		if (rc == 0)
@@ -329,45 +423,23 @@ location_frames(struct profconv_view *v, uint32_t id)
 	}
 	if (rc == 0 && l->nlines <= skip) {
 		/* No lines (or all of them pruned): module+offset. */
-		t = frame_name(prof, id, tmp, sizeof(tmp));
+		t = profconv__unnamed_frame(prof, id, tmp, sizeof(tmp));
 		rc = PC_GROW(v->loc_frames, v->loc_frames_cap, v->nloc_frames, 1);
 		if (rc == 0)
 			rc = append(v, &len, t, strlen(t));
 		if (rc == 0)
-			rc = intern_frame(v, len, empty, empty, 0, module, &fid);
+			rc = intern_frame(v, len, empty, empty, 0, 0, module,
+			    &fid);
 		if (rc == 0)
 			v->loc_frames[v->nloc_frames++] = fid;
 	}
 	if (rc == 0) {
 		v->loc_off[id] = start + 1;
 		v->loc_n[id] = (uint32_t)(v->nloc_frames - start);
+		filter_location(v, l, id, l->nlines > skip &&
+		    !profconv__named_unnamed(prof, id));
 	}
 	return rc;
-}
-
-/* The name of a location without lines (or whose lines were all
- * pruned): "module+0xoffset", else its address. */
-static const char *
-frame_name(const struct profconv_profile *prof, uint32_t id,
-    char *buf, size_t size)
-{
-	const struct pc_location *l = pc_location(prof, id);
-	const struct pc_mapping *m;
-	const char *file, *base;
-
-	if (l->mapping != 0) {
-		m = pc_mapping(prof, l->mapping);
-		file = profconv__pstr(prof, m->file);
-		base = strrchr(file, '/');
-		base = base != NULL ? base + 1 : file;
-		if (*base != '\0' && l->address >= m->start) {
-			snprintf(buf, size, "%s+%#" PRIx64, base,
-			    l->address - m->start + m->offset);
-			return buf;
-		}
-	}
-	snprintf(buf, size, "%#" PRIx64, l->address);
-	return buf;
 }
 
 /* --- building --------------------------------------------------------------- */
@@ -400,7 +472,7 @@ location_match(struct profconv_view *v, uint32_t id)
 
 	if ((*m & 4) != 0)
 		return *m & 3;
-	*m = 4;
+	*m |= 4;
 	for (i = 0; i < v->loc_n[id]; i++) {
 		const char *t = profconv__str(&v->strs,
 		    v->frames[v->loc_frames[v->loc_off[id] - 1 + i] - 1].text);
@@ -446,8 +518,10 @@ struct build {
 	struct profconv_view *v;
 	unsigned int jobs;
 	uint32_t *first;	/* sample -> frames cut off, or NOT_SHOWN */
+	uint32_t *last;		/* sample -> end of its locations shown */
 	size_t *off;		/* sample -> its frames in path */
 	uint32_t *path;		/* every shown sample's frames, root first */
+	uint8_t *pinl;		/* per path entry: an inlined line */
 	uint64_t *hash;		/* sample -> hash of its frames */
 	uint32_t *local;	/* sample -> stack in its part */
 	struct part parts[NPARTS];
@@ -470,7 +544,7 @@ cut_frame(struct profconv_view *v)
 		rc = append(v, &len, PC_VIEW_CUT_FRAME,
 		    strlen(PC_VIEW_CUT_FRAME));
 	if (rc == 0)
-		rc = intern_frame(v, len, empty, empty, 0, empty,
+		rc = intern_frame(v, len, empty, empty, 0, 0, empty,
 		    &v->cut_frame);
 	return rc;
 }
@@ -506,12 +580,11 @@ pseudo_frames(struct profconv_view *v, size_t si, unsigned *match)
 			rc = profconv__strtab_intern_cstr(&v->strs, "", &empty);
 		if (rc == 0)
 			rc = profconv__strtab_intern_cstr(&v->strs, k, &key);
-		len = len > 0 ? len : 0;
 		if (rc == 0)
 			rc = PC_GROW(v->buf, v->buf_cap, 0, len + 1);
 		if (rc == 0) {
 			memcpy(v->buf, text, len);
-			rc = intern_frame(v, len, empty, key, 0, empty,
+			rc = intern_frame(v, len, empty, key, 0, 0, empty,
 			    &ids[k_i]);
 		}
 		if (rc == 0 && (v->has_focus || v->has_ignore))
@@ -529,7 +602,7 @@ plan_sample(struct build *b, size_t si, size_t *at)
 	const struct pc_sample *s = pc_sample(prof, si);
 	const uint32_t *stk = pc_sample_stack(prof, s);
 	const int64_t *vals = pc_sample_values(prof, si);
-	size_t i, n = 0, first, t;
+	size_t i, n = 0, first, end = s->nlocs, t;
 	unsigned match = 0;
 	int rc = 0;
 
@@ -552,12 +625,29 @@ plan_sample(struct build *b, size_t si, size_t *at)
 			rc = location_frames(v, stk[i]);
 		if (rc == 0 && (v->has_focus || v->has_ignore))
 			match |= location_match(v, stk[i]);
-		if (rc == 0)
-			n += v->loc_n[stk[i]];
 	}
 	if (rc < 0)
 		return rc;
 	if ((v->has_focus && (match & 1) == 0) || (match & 2) != 0)
+		return 0;
+	/* show_from: from the outermost match, or nothing; prune_from: from
+	 * the innermost match. */
+	if (v->has_show_from) {
+		for (; end > first && (v->loc_match[stk[end - 1]] &
+		    LOC_SHOW_FROM) == 0; end--)
+			;
+		if (end == first)
+			return 0;
+	}
+	for (i = first; v->has_prune_from && i < end; i++)
+		if ((v->loc_match[stk[i]] & LOC_PRUNE_FROM) != 0) {
+			first = i;
+			break;
+		}
+	for (i = first; i < end; i++)
+		n += v->loc_n[stk[i]];
+	/* As pprof: a stack whose frames were all hidden goes. */
+	if (n == 0 && (v->has_hide || v->has_show))
 		return 0;
 	/* Too deep: the innermost frames under one that says so. */
 	if (n > PC_VIEW_MAX_DEPTH) {
@@ -568,6 +658,7 @@ plan_sample(struct build *b, size_t si, size_t *at)
 			return rc;
 	}
 	b->first[si] = (uint32_t)first;
+	b->last[si] = (uint32_t)end;
 	*at += n;
 	for (t = 0; t < v->ntypes; t++)
 		pc_add_sat(&v->totals[t], vals[t]);
@@ -584,13 +675,14 @@ plan(struct build *b)
 		return profconv__fail(PROFCONV_ENOMEM, "too many samples to "
 		    "show: %zu", n);
 	b->first = malloc((n + 1) * sizeof(*b->first));
+	b->last = malloc((n + 1) * sizeof(*b->last));
 	b->off = malloc((n + 1) * sizeof(*b->off));
 	b->hash = malloc((n + 1) * sizeof(*b->hash));
 	b->local = malloc((n + 1) * sizeof(*b->local));
 	b->v->pseudo = malloc((n * b->v->npseudo + 1) *
 	    sizeof(*b->v->pseudo));
-	if (b->first == NULL || b->off == NULL || b->hash == NULL ||
-	    b->local == NULL || b->v->pseudo == NULL)
+	if (b->first == NULL || b->last == NULL || b->off == NULL ||
+	    b->hash == NULL || b->local == NULL || b->v->pseudo == NULL)
 		return profconv__nomem();
 	for (i = 0; rc == 0 && i < n; i++)
 		rc = plan_sample(b, i, &at);
@@ -598,7 +690,8 @@ plan(struct build *b)
 		return rc;
 	b->off[n] = at;
 	b->path = malloc((at + 1) * sizeof(*b->path));
-	return b->path == NULL ? profconv__nomem() : 0;
+	b->pinl = malloc(at + 1);
+	return b->path == NULL || b->pinl == NULL ? profconv__nomem() : 0;
 }
 
 /* Pass 2: the frames of samples [I * RANGE, ...), root first, hashed. */
@@ -616,13 +709,14 @@ path_task(void *arg, size_t r)
 		const struct pc_sample *s = pc_sample(prof, si);
 		const uint32_t *stk = pc_sample_stack(prof, s);
 		uint32_t *p = b->path + b->off[si];
+		uint8_t *inl = b->pinl + b->off[si];
 		size_t all = 0, skip = 0;
 
 		if (b->first[si] == NOT_SHOWN)
 			continue;
 		const uint32_t *ps = v->pseudo + si * v->npseudo;
 
-		for (i = b->first[si]; i < s->nlocs; i++)
+		for (i = b->first[si]; i < b->last[si]; i++)
 			all += v->loc_n[stk[i]];
 		all += v->npseudo;
 		/* A stack cut by plan_sample(): the frames nearest the root
@@ -630,26 +724,33 @@ path_task(void *arg, size_t r)
 		if (all > b->off[si + 1] - b->off[si]) {
 			skip = all - (b->off[si + 1] - b->off[si]) + 1;
 			*p++ = v->cut_frame;
+			*inl++ = 0;
 		}
 		for (j = 0; j < v->nroot; j++) {
-			if (skip != 0)
+			if (skip != 0) {
 				skip--;
-			else
+			} else {
 				*p++ = ps[j];
+				*inl++ = 0;
+			}
 		}
-		for (i = s->nlocs; i > b->first[si]; i--) {
+		for (i = b->last[si]; i > b->first[si]; i--) {
 			uint32_t id = stk[i - 1];
 			const uint32_t *lf = v->loc_frames + v->loc_off[id] - 1;
 
 			for (j = 0; j < v->loc_n[id]; j++) {
-				if (skip != 0)
+				if (skip != 0) {
 					skip--;
-				else
+				} else {
 					*p++ = lf[j];
+					*inl++ = j != 0;
+				}
 			}
 		}
-		for (j = v->nroot; j < v->npseudo; j++)
+		for (j = v->nroot; j < v->npseudo; j++) {
 			*p++ = ps[j];
+			*inl++ = 0;
+		}
 		b->hash[si] = profconv__hash_bytes(b->path + b->off[si],
 		    (b->off[si + 1] - b->off[si]) * sizeof(*p), 0);
 	}
@@ -905,10 +1006,13 @@ place_task(void *arg, size_t r)
 		size_t si = b->rep[k], i = b->place[k];
 		const struct part *pt = &b->parts[part_of(b->hash[si])];
 
-		if (v->stacks[i].n != 0)
+		if (v->stacks[i].n != 0) {
 			memcpy(v->sframes + v->stacks[i].off,
 			    b->path + b->off[si],
 			    v->stacks[i].n * sizeof(*v->sframes));
+			memcpy(v->sinline + v->stacks[i].off,
+			    b->pinl + b->off[si], v->stacks[i].n);
+		}
 		memcpy(v->vals + i * nt, pt->vals + (size_t)b->local[si] * nt,
 		    nt * sizeof(*v->vals));
 	}
@@ -954,7 +1058,8 @@ lay_out(struct build *b)
 		at += v->stacks[i].n;
 	}
 	v->sframes = malloc((at + 1) * sizeof(*v->sframes));
-	if (v->sframes == NULL)
+	v->sinline = malloc(at + 1);
+	if (v->sframes == NULL || v->sinline == NULL)
 		return profconv__nomem();
 	v->sframes_cap = at + 1;
 	v->nsframes = at;
@@ -972,8 +1077,10 @@ build_free(struct build *b)
 	size_t p;
 
 	free(b->first);
+	free(b->last);
 	free(b->off);
 	free(b->path);
+	free(b->pinl);
 	free(b->hash);
 	free(b->local);
 	free(b->parts[0].members);
@@ -1021,7 +1128,17 @@ free_scratch(struct profconv_view *v)
 		regfree(&v->focus);
 	if (v->has_ignore)
 		regfree(&v->ignore);
+	if (v->has_hide)
+		regfree(&v->hide);
+	if (v->has_show)
+		regfree(&v->show);
+	if (v->has_show_from)
+		regfree(&v->show_from);
+	if (v->has_prune_from)
+		regfree(&v->prune_from);
 	v->has_focus = v->has_ignore = false;
+	v->has_hide = v->has_show = v->has_show_from = false;
+	v->has_prune_from = false;
 	profconv__labels_free(v->labels);
 	v->labels = NULL;
 	free(v->pseudo);
@@ -1053,10 +1170,32 @@ profconv_view_free(struct profconv_view *v)
 	free(v->frames);
 	free(v->stacks);
 	free(v->sframes);
+	free(v->sinline);
 	free(v->vals);
 	free(v->totals);
 	free(v->sample_stack);
+	free(v->focus_text);
+	free(v->ignore_text);
 	free(v);
+}
+
+/* OPTS's hide, show, show_from and prune_from into V. */
+static int
+compile_filters(struct profconv_view *v,
+    const struct profconv_view_options *opts)
+{
+	int rc;
+
+	rc = compile(&v->hide, opts->hide, &v->has_hide, "hide");
+	if (rc == 0)
+		rc = compile(&v->show, opts->show, &v->has_show, "show");
+	if (rc == 0)
+		rc = compile(&v->show_from, opts->show_from,
+		    &v->has_show_from, "show-from");
+	if (rc == 0)
+		rc = compile(&v->prune_from, opts->prune_from,
+		    &v->has_prune_from, "prune-from");
+	return rc;
 }
 
 /* The modes of OPTS are ones this library knows. */
@@ -1100,6 +1239,13 @@ profconv_view_options_check(const struct profconv_view_options *opts)
 	if (rc == 0)
 		rc = profconv__suppress_new(&supp, NULL, &o);
 	profconv__suppress_free(supp);
+	if (rc == 0) {
+		struct profconv_view v;
+
+		memset(&v, 0, sizeof(v));
+		rc = compile_filters(&v, &o);
+		free_scratch(&v);
+	}
 	return rc;
 }
 
@@ -1125,6 +1271,8 @@ profconv_view_new(struct profconv_view **out,
 	v->prof = prof;
 	v->opts = *opts;
 	v->opts.focus = v->opts.ignore = NULL;	/* not kept: caller's */
+	v->opts.hide = v->opts.show = NULL;
+	v->opts.show_from = v->opts.prune_from = NULL;
 	v->opts.tagfocus = v->opts.tagignore = NULL;
 	v->opts.tagroot = v->opts.tagleaf = NULL;
 	v->opts.suppressions = v->opts.suppressions_name = NULL;
@@ -1139,9 +1287,17 @@ profconv_view_new(struct profconv_view **out,
 	if (rc == 0)
 		rc = compile(&v->ignore, opts->ignore, &v->has_ignore,
 		    "ignore");
+	if (rc == 0 && opts->focus != NULL &&
+	    (v->focus_text = strdup(opts->focus)) == NULL)
+		rc = profconv__nomem();
+	if (rc == 0 && opts->ignore != NULL &&
+	    (v->ignore_text = strdup(opts->ignore)) == NULL)
+		rc = profconv__nomem();
+	if (rc == 0)
+		rc = compile_filters(v, opts);
 	if (rc == 0)
 		rc = profconv__pruner_init(&v->pruner, prof,
-		    !opts->keep_allocator_frames);
+		    !opts->keep_allocator_frames, !opts->no_wrappers);
 	if (rc == 0)
 		rc = profconv__labels_new(&v->labels, prof, opts);
 	if (rc == 0)
@@ -1173,6 +1329,7 @@ profconv_view_new(struct profconv_view **out,
 	*out = v;
 	return 0;
 }
+
 
 const struct profconv_profile *
 profconv_view_profile(const struct profconv_view *v)
@@ -1269,6 +1426,27 @@ profconv__view_sample_stack(const struct profconv_view *v, size_t i)
 	return i < v->prof->nsamples ? v->sample_stack[i] : 0;
 }
 
+const uint8_t *
+profconv__view_stack_inline(const struct profconv_view *v, size_t i)
+{
+	return i < v->nstacks && v->stacks[i].n != 0 ?
+	    v->sinline + v->stacks[i].off : NULL;
+}
+
+void
+profconv__view_filters(const struct profconv_view *v, const char **focus,
+    const char **ignore)
+{
+	*focus = v->focus_text;
+	*ignore = v->ignore_text;
+}
+
+enum profconv_granularity
+profconv__view_granularity(const struct profconv_view *v)
+{
+	return v->opts.granularity;
+}
+
 unsigned int
 profconv__view_jobs(const struct profconv_view *v)
 {
@@ -1290,4 +1468,10 @@ profconv_view_suppression(const struct profconv_view *v, size_t i,
 		    "view has no suppression %zu", i);
 	profconv__suppress_get(v->supp, i, out);
 	return 0;
+}
+
+int64_t
+profconv__view_frame_start_line(const struct profconv_view *v, uint32_t id)
+{
+	return v->frames[id - 1].start_line;
 }

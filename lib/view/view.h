@@ -37,9 +37,11 @@ struct pc_pruner {
 int profconv__rx_check(const char *rx, char *why, size_t whylen);
 
 
-/* ENABLED false: a pruner that prunes nothing. */
+/* ENABLED false: a pruner that prunes nothing.  WRAPPERS: in a profile
+ * that counts allocations, cut the well-known allocation wrappers too
+ * (profconv__wrappers_rx); else not even when its drop_frames has them. */
 int profconv__pruner_init(struct pc_pruner *p,
-    const struct profconv_profile *prof, bool enabled);
+    const struct profconv_profile *prof, bool enabled, bool wrappers);
 void profconv__pruner_free(struct pc_pruner *p);
 /* Index (leaf first) of the first location of STACK that stays. */
 size_t profconv__prune_stack(struct pc_pruner *p, const uint32_t *stack,
@@ -128,6 +130,22 @@ int profconv__seqsort(const struct pc_seqsort *s, uint32_t *order,
  * when the sample is not shown (all zero, filtered out). */
 size_t profconv__view_sample_stack(const struct profconv_view *view,
     size_t i);
+
+/* One byte per frame of stack I of VIEW (NULL when it has none):
+ * nonzero where the frame is an inlined line of the location its
+ * caller, the frame before it, belongs to (pprof's inline edges). */
+const uint8_t *profconv__view_stack_inline(const struct profconv_view *view,
+    size_t i);
+
+/* The focus and ignore expressions VIEW was made with (NULL: none). */
+void profconv__view_filters(const struct profconv_view *view,
+    const char **focus, const char **ignore);
+/* What a frame of VIEW is: a function, a line or an address. */
+enum profconv_granularity profconv__view_granularity(
+    const struct profconv_view *view);
+/* The first line of frame ID's function (0: unknown; no checks). */
+int64_t profconv__view_frame_start_line(const struct profconv_view *view,
+    uint32_t id);
 
 /* The threads the view's options ask for (0: one per CPU), which the
  * writers that read it use too. */

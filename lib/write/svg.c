@@ -10,6 +10,14 @@
  * frames lays it out (a frame's width is where the running total stands
  * when it closes minus where it stood when it opened) and only frames wide
  * enough to draw are kept: memory follows the picture, not the profile.
+ *
+ * With a base the graph is differential (svg_diff.c colours it): the
+ * base's stacks join the current ones under one set of frame ids (names
+ * only the base has get ids after the current view's), stacks with the
+ * same frames become one with both values, and every frame sums, over
+ * the stacks beneath it, the values before and after and the growth and
+ * shrinkage apart.  A frame too narrow to draw hands its change to its
+ * parent, so nothing is lost on the way to the root.
  */
 
 #include "config.h"
@@ -20,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "view/delta.h"
 #include "view/view.h"
 #include "write/write.h"
 
@@ -34,10 +43,12 @@ struct entry {
 	int64_t cur, base;
 };
 
-/* A frame of the current path while laying out. */
+/* A frame of the current path while laying out: where it started, and
+ * the sums of the stacks beneath it so far. */
 struct open {
 	uint32_t frame;
-	int64_t start, delta;
+	int64_t start;
+	struct pc_frame_sums sums;
 };
 
 struct svg {
@@ -49,13 +60,17 @@ struct svg {
 	char unit_buf[64];
 	struct entry *entries;
 	size_t nentries;
-	uint32_t *base_frames;		/* base stacks in current frame ids */
+	uint32_t *base_frames;		/* base stacks in the ids of names */
+	struct pc_svg_names names;	/* both views' frames as one */
+	uint32_t *extra;		/* names.extra, owned */
 	uint32_t *rank;			/* frame id -> rank in name order */
 	struct open *path;
 	size_t path_cap;
 	struct pc_drawn *drawn;
 	size_t ndrawn, drawn_cap;
 	int64_t total, maxdelta;
+	int64_t base_total, cur_total;	/* of the values, not the widths */
+	struct pc_delta_scale scale;
 	double threshold;		/* narrowest drawn width, in values */
 	double per_value;		/* pixels per unit of value */
 	unsigned int width, fheight, maxdepth;
@@ -69,19 +84,18 @@ struct svg {
 static int
 by_name(const void *a, const void *b, void *arg)
 {
-	const struct profconv_view *v = arg;
-	struct profconv_view_frame x, y;
+	const struct pc_svg_names *names = arg;
+	const char *fn;
 
-	profconv_view_frame(v, *(const uint32_t *)a, &x);
-	profconv_view_frame(v, *(const uint32_t *)b, &y);
-	return strcmp(x.name, y.name);
+	return strcmp(profconv__svg_frame_name(names, *(const uint32_t *)a,
+	    &fn), profconv__svg_frame_name(names, *(const uint32_t *)b, &fn));
 }
 
 /* rank[id]: the frame's place in byte order of names. */
 static int
 rank_frames(struct svg *g)
 {
-	size_t n = profconv_view_frame_count(g->cur), i;
+	size_t n = g->names.ncur + g->names.nextra, i;
 	uint32_t *ids = malloc((n + 1) * sizeof(*ids));
 
 	g->rank = calloc(n + 1, sizeof(*g->rank));
@@ -91,7 +105,7 @@ rank_frames(struct svg *g)
 	}
 	for (i = 0; i < n; i++)
 		ids[i] = (uint32_t)i + 1;
-	qsort_r(ids, n, sizeof(*ids), by_name, (void *)g->cur);
+	qsort_r(ids, n, sizeof(*ids), by_name, &g->names);
 	for (i = 0; i < n; i++)
 		g->rank[ids[i]] = (uint32_t)i + 1;
 	free(ids);
@@ -153,7 +167,7 @@ sort_entries(struct svg *g)
 	s.seq = entry_frames;
 	s.arg = g;
 	s.cont = s.end = g->rank;
-	s.maxkey = (uint32_t)profconv_view_frame_count(g->cur);
+	s.maxkey = g->names.ncur + g->names.nextra;
 	s.reverse = g->o->reverse != 0;
 	s.jobs = profconv__view_jobs(g->cur);
 	order = malloc(g->nentries * sizeof(*order));
@@ -231,12 +245,13 @@ add_current(struct svg *g)
 			continue;
 		g->entries[g->nentries++] = (struct entry){ s.frames,
 		    (uint32_t)s.nframes, s.values[g->type], 0 };
-		pc_add_sat(&g->total, s.values[g->type]);
+		pc_add_sat(&g->cur_total, s.values[g->type]);
 	}
 	return 0;
 }
 
-/* Base frame id -> current frame id with the same name, 0 when none. */
+/* Base frame id -> the id of its name among both views' frames: the
+ * current view's frame of that name, or a new id after them. */
 static int
 map_base_frames(struct svg *g, uint32_t **out)
 {
@@ -248,6 +263,9 @@ map_base_frames(struct svg *g, uint32_t **out)
 	bool added;
 	int rc = map == NULL ? profconv__nomem() : 0;
 
+	g->extra = calloc(nb + 1, sizeof(*g->extra));
+	if (rc == 0 && g->extra == NULL)
+		rc = profconv__nomem();
 	for (i = 1; rc == 0 && i <= nc; i++) {
 		rc = profconv_view_frame(g->cur, (uint32_t)i, &f);
 		if (rc == 0)
@@ -258,8 +276,12 @@ map_base_frames(struct svg *g, uint32_t **out)
 		rc = profconv_view_frame(g->base, (uint32_t)i, &f);
 		if (rc == 0)
 			rc = profconv__keymap_intern(&names, f.name,
-			    strlen(f.name), 0, &map[i], &added);
+			    strlen(f.name), g->names.ncur + g->names.nextra + 1,
+			    &map[i], &added);
+		if (rc == 0 && added)
+			g->extra[g->names.nextra++] = (uint32_t)i;
 	}
+	g->names.extra = g->extra;
 	profconv__keymap_free(&names);
 	if (rc < 0) {
 		free(map);
@@ -269,10 +291,7 @@ map_base_frames(struct svg *g, uint32_t **out)
 	return 0;
 }
 
-/* Base stacks join the current ones with no width: their values only
- * count against the frame where they end, as flamegraph.pl's two-count
- * lines do.  One whose frames the current view lacks is never drawn, but
- * its change still sets the scale of the colours. */
+/* Base stacks join the current ones, in the frame ids of both views. */
 static int
 add_base(struct svg *g)
 {
@@ -306,17 +325,13 @@ add_base(struct svg *g)
 			free(map);
 			return negative(g->base, &s, "a base");
 		}
-		for (j = 0; j < s.nframes && map[s.frames[j]] != 0; j++)
-			g->base_frames[at + j] = map[s.frames[j]];
 		if (v == 0)
 			continue;
-		if (j < s.nframes) {
-			if (v > g->maxdelta)
-				g->maxdelta = v;
-			continue;
-		}
+		for (j = 0; j < s.nframes; j++)
+			g->base_frames[at + j] = map[s.frames[j]];
 		g->entries[g->nentries++] = (struct entry){ g->base_frames + at,
 		    (uint32_t)s.nframes, 0, v };
+		pc_add_sat(&g->base_total, v);
 		at += s.nframes;
 	}
 	free(map);
@@ -325,77 +340,138 @@ add_base(struct svg *g)
 
 /* --- layout -------------------------------------------------------------- */
 
+/* How wide stack E is: its value, or with a base what diff_width says. */
+static int64_t
+width_of(const struct svg *g, const struct entry *e)
+{
+	int64_t d;
+
+	if (g->base == NULL)
+		return e->cur;
+	switch (g->o->diff_width) {
+	case PROFCONV_DIFF_WIDTH_CUR:
+		return e->cur;
+	case PROFCONV_DIFF_WIDTH_BASE:
+		return e->base;
+	case PROFCONV_DIFF_WIDTH_DELTA:
+		d = profconv__delta(e->base, e->cur);
+		return d == INT64_MIN ? INT64_MAX : d < 0 ? -d : d;
+	default:
+		return e->cur > e->base ? e->cur : e->base;
+	}
+}
+
+/* Add the sums S of a child (or of a stack) into TO. */
+static void
+add_sums(struct pc_frame_sums *to, const struct pc_frame_sums *s)
+{
+	pc_add_sat(&to->base, s->base);
+	pc_add_sat(&to->cur, s->cur);
+	pc_add_sat(&to->up, s->up);
+	pc_add_sat(&to->down, s->down);
+}
+
 static int
-keep(struct svg *g, uint32_t frame, uint32_t depth, int64_t start,
-    int64_t width, int64_t delta)
+keep(struct svg *g, const struct open *o, uint32_t depth, int64_t width)
 {
 	int rc;
 
-	if (width <= 0 || (double)width < g->threshold)
-		return 0;
 	rc = PC_GROW(g->drawn, g->drawn_cap, g->ndrawn, 1);
 	if (rc < 0)
 		return rc;
-	g->drawn[g->ndrawn++] = (struct pc_drawn){ frame, depth, start, width,
-	    delta };
+	g->drawn[g->ndrawn++] = (struct pc_drawn){ o->frame, depth, o->start,
+	    width, 0, o->sums, PC_SAME };
 	if (depth > g->maxdepth)
 		g->maxdepth = depth;
 	return 0;
 }
 
-/* Close the open frames deeper than TO: each is as wide as the running
- * total X has grown since it opened. */
+/*
+ * Close the open frames deeper than TO: each is as wide as the running
+ * total X has grown since it opened, and hands its sums to its parent
+ * (ROOT under the first).  One too narrow to draw also hands its whole
+ * change to its parent's own, so that colouring by own change
+ * (self_diff) loses none of it either.
+ */
 static int
-close_frames(struct svg *g, size_t *depth, size_t to, int64_t x)
+close_frames(struct svg *g, size_t *depth, size_t to, int64_t x,
+    struct open *root)
 {
 	int rc = 0;
 
 	while (rc == 0 && *depth > to) {
 		const struct open *o = &g->path[--*depth];
+		struct open *parent = *depth > 0 ? &g->path[*depth - 1] : root;
+		int64_t width = x - o->start;
 
-		rc = keep(g, o->frame, (uint32_t)*depth + 1, o->start,
-		    x - o->start, o->delta);
+		add_sums(&parent->sums, &o->sums);
+		if (width > 0 && (double)width >= g->threshold)
+			rc = keep(g, o, (uint32_t)*depth + 1, width);
+		else
+			pc_add_sat(&parent->sums.self, profconv__delta(
+			    o->sums.base, o->sums.cur));
 	}
 	return rc;
 }
 
+/* The values of stack E into the frame O where it ends. */
+static void
+add_stack(struct open *o, const struct entry *e)
+{
+	int64_t delta = profconv__delta(e->base, e->cur);
+
+	pc_add_sat(&o->sums.base, e->base);
+	pc_add_sat(&o->sums.cur, e->cur);
+	pc_add_sat(delta > 0 ? &o->sums.up : &o->sums.down, delta);
+	pc_add_sat(&o->sums.self, delta);
+}
+
 /* flamegraph.pl's flow: walk the sorted stacks, closing the frames the
- * next one does not share and opening the ones it adds.  A stack's change
- * belongs to the frame where it ends (its self value). */
+ * next one does not share and opening the ones it adds.  A stack's
+ * values belong to the frame where it ends; a frame's sums grow as its
+ * children close. */
 static int
 layout(struct svg *g)
 {
 	bool rev = g->o->reverse != 0;
 	size_t depth = 0, i, d;
-	int64_t x = 0, root_delta = 0;
+	struct open root = { 0 };
+	int64_t x = 0;
 	int rc = 0;
 
 	for (i = 0; rc == 0 && i < g->nentries; i++) {
 		const struct entry *e = &g->entries[i];
-		int64_t delta = pc_sub_sat(e->cur, e->base);
 
 		for (d = 0; d < depth && d < e->n &&
 		    g->path[d].frame == frame_at(e, d, rev); d++)
 			;
-		rc = close_frames(g, &depth, d, x);
+		rc = close_frames(g, &depth, d, x, &root);
 		if (rc == 0)
 			rc = PC_GROW(g->path, g->path_cap, 0, e->n + 1);
 		if (rc < 0)
 			break;
 		for (; depth < e->n; depth++)
 			g->path[depth] = (struct open){ frame_at(e, depth, rev),
-			    x, 0 };
-		pc_add_sat(e->n != 0 ? &g->path[e->n - 1].delta : &root_delta,
-		    delta);
-		if (delta != INT64_MIN && llabs(delta) > g->maxdelta)
-			g->maxdelta = llabs(delta);
-		pc_add_sat(&x, e->cur);
+			    x, { 0 } };
+		add_stack(e->n != 0 ? &g->path[e->n - 1] : &root, e);
+		pc_add_sat(&x, width_of(g, e));
 	}
 	if (rc == 0)
-		rc = close_frames(g, &depth, 0, x);
+		rc = close_frames(g, &depth, 0, x, &root);
 	if (rc == 0 && x > 0)
-		rc = keep(g, 0, 0, 0, x, root_delta);
+		rc = keep(g, &root, 0, x);
 	return rc;
+}
+
+/* The picture's 100%: the sum of the stacks' widths. */
+static void
+sum_widths(struct svg *g)
+{
+	size_t i;
+
+	g->total = 0;
+	for (i = 0; i < g->nentries; i++)
+		pc_add_sat(&g->total, width_of(g, &g->entries[i]));
 }
 
 static int
@@ -469,6 +545,13 @@ check_options(struct svg *g)
 	if (g->fheight < 2 || g->fheight > 1000)
 		return profconv__fail(PROFCONV_EINVAL, "invalid frame height "
 		    "%u: 2 to 1000 pixels", g->fheight);
+	if ((unsigned)o->diff_width > PROFCONV_DIFF_WIDTH_DELTA)
+		return profconv__fail(PROFCONV_EINVAL, "invalid differential "
+		    "width %d", (int)o->diff_width);
+	if (!(o->min_delta >= 0 && o->min_delta <= 100))
+		return profconv__fail(PROFCONV_EINVAL, "invalid noise floor "
+		    "%g: 0 to 100 (percent of the base's total) expected",
+		    o->min_delta);
 	g->palette = profconv__palette(o->colors != NULL ? o->colors : "hot");
 	if (g->palette == NULL)
 		return profconv__fail(PROFCONV_EINVAL, "unknown palette '%s' "
@@ -510,6 +593,13 @@ draw(struct svg *g)
 	if (rc < 0)
 		return rc;
 	/* --total: widths and shares out of more than this profile holds. */
+	if ((rc = rank_frames(g)) < 0)
+		return rc;
+	if ((rc = sort_entries(g)) < 0)
+		return rc;
+	if (g->base != NULL)
+		merge_entries(g);
+	sum_widths(g);
 	if (g->o->total != 0 && g->o->total < g->total)
 		return profconv__fail(PROFCONV_EINVAL, "invalid total %" PRId64
 		    ": less than the profile's %" PRId64, g->o->total, g->total);
@@ -519,26 +609,26 @@ draw(struct svg *g)
 	    (double)(g->width - 2 * XPAD) / (double)g->total : 0;
 	if (g->total > 0 && (rc = parse_minwidth(g)) < 0)
 		return rc;
-	if (g->maxdelta < 1)
-		g->maxdelta = 1;
-	if ((rc = rank_frames(g)) < 0)
-		return rc;
-	if ((rc = sort_entries(g)) < 0)
-		return rc;
-	if (g->base != NULL)
-		merge_entries(g);
 	if ((rc = layout(g)) < 0)
 		return rc;
 	if (g->ndrawn > 1)
 		qsort(g->drawn, g->ndrawn, sizeof(*g->drawn), by_position);
+	profconv__delta_scale(&g->scale, g->base_total, g->cur_total,
+	    g->o->min_delta);
+	if (g->base != NULL) {
+		g->maxdelta = profconv__svg_classify(g->drawn, g->ndrawn,
+		    &g->scale, g->o);
+		g->style.pad_legend = g->style.font_size * 2;
+	}
 	g->height = profconv__svg_height(&g->style, g->o, g->maxdepth,
 	    g->fheight);
 	g->countname = count_name(g);
 	return profconv__svg_emit(g->fp, &(struct pc_svg_picture){
-	    .cur = g->cur, .opts = g->o, .style = &g->style,
-	    .palette = g->palette,
+	    .cur = g->cur, .names = &g->names, .opts = g->o,
+	    .style = &g->style, .palette = g->palette,
 	    .drawn = g->drawn, .ndrawn = g->ndrawn, .total = g->total,
 	    .maxdelta = g->maxdelta, .diff = g->base != NULL,
+	    .scale = &g->scale,
 	    .per_value = g->per_value, .width = g->width,
 	    .height = g->height, .fheight = g->fheight,
 	    .countname = g->countname });
@@ -560,6 +650,9 @@ profconv_svg_write(const struct profconv_view *cur,
 	memset(&g, 0, sizeof(g));
 	g.cur = cur;
 	g.base = base;
+	g.names.cur = cur;
+	g.names.base = base;
+	g.names.ncur = (uint32_t)profconv_view_frame_count(cur);
 	g.fp = fp;
 	g.o = &o;
 	errno = 0;	/* what a failed write leaves is the reason */
@@ -569,6 +662,7 @@ profconv_svg_write(const struct profconv_view *cur,
 		    strerror(errno != 0 ? errno : EIO));
 	free(g.entries);
 	free(g.base_frames);
+	free(g.extra);
 	free(g.rank);
 	free(g.path);
 	free(g.drawn);

@@ -160,13 +160,22 @@ profconv__svg_style(const struct profconv_svg_options *o,
 	return 0;
 }
 
+/* The rows above the frames: the subtitle's (a differential graph
+ * always has one) and the legend's. */
+static double
+pad_top(const struct pc_svg_style *st, const struct profconv_svg_options *o)
+{
+	return (o->subtitle != NULL || st->pad_legend > 0 ?
+	    st->pad_subtitle : 0) + st->pad_legend;
+}
+
 double
 profconv__svg_height(const struct pc_svg_style *st,
     const struct profconv_svg_options *o, unsigned int maxdepth,
     unsigned int fheight)
 {
 	return (double)(maxdepth + 1) * fheight + st->pad_title +
-	    st->pad_details + (o->subtitle != NULL ? st->pad_subtitle : 0);
+	    st->pad_details + pad_top(st, o);
 }
 
 /* --- frames ------------------------------------------------------------------ */
@@ -182,27 +191,49 @@ tenths(double x)
 static const char *
 frame_name(const struct pc_svg_picture *pic, uint32_t id, const char **fn)
 {
-	struct profconv_view_frame f;
-
-	if (id == 0 || profconv_view_frame(pic->cur, id, &f) < 0) {
-		*fn = "";	/* flamegraph.pl colours its root by "" */
-		return "all";
-	}
-	*fn = *f.function != '\0' ? f.function : f.name;
-	return f.name;
+	return profconv__svg_frame_name(pic->names, id, fn);
 }
 
 /* V times --factor, as flamegraph.pl prints it: to the nearest whole
- * number (half to even), with thousands separators. */
+ * number (half to even), with thousands separators.  A value times a
+ * factor up to 1e12 has at most 32 digits; BUF holds them grouped. */
 static char *
 shown_value(char *buf, int64_t v, double factor)
 {
-	char digits[400];
+	char digits[64];
 
 	if (factor == 1)
 		return profconv__group_digits(buf, v);
 	snprintf(digits, sizeof(digits), "%.0f", (double)v * factor);
 	return profconv__group_text(buf, digits);
+}
+
+char *
+profconv__svg_value(char *buf, int64_t v, double factor)
+{
+	return shown_value(buf, v, factor);
+}
+
+/* A differential frame's title, pprof's form: "+CHANGE UNIT (+P%) |
+ * BEFORE -> AFTER | NAME", P of the base's total; "self" before the
+ * change when the frame is coloured by its own. */
+static void
+put_diff_title(FILE *fp, const struct pc_svg_picture *pic,
+    const struct pc_drawn *d, const char *name)
+{
+	double factor = pic->style->factor;
+	char n[64];
+
+	fprintf(fp, "%s%s%s ", pic->opts->self_diff ? "self " : "",
+	    d->delta > 0 ? "+" : "", shown_value(n, d->delta, factor));
+	profconv__xml_put(fp, pic->countname, (size_t)-1);
+	fprintf(fp, " (%+.2f%%) | ", profconv__delta_percent(pic->scale,
+	    d->delta));
+	fputs(shown_value(n, d->sums.base, factor), fp);
+	fputs(" \xe2\x86\x92 ", fp);
+	fputs(shown_value(n, d->sums.cur, factor), fp);
+	fputs(" | ", fp);
+	profconv__xml_put(fp, name, (size_t)-1);
 }
 
 /* "name (1,234 bytes, 5.67%)", and "; +1.23%" of change when differential. */
@@ -213,6 +244,10 @@ put_title(FILE *fp, const struct pc_svg_picture *pic,
 	char n[64];
 	double share = 100.0 * (double)d->width / (double)pic->total;
 
+	if (pic->diff) {
+		put_diff_title(fp, pic, d, name);
+		return;
+	}
 	profconv__xml_put(fp, name, (size_t)-1);
 	fprintf(fp, " (%s ", shown_value(n, d->width, pic->style->factor));
 	profconv__xml_put(fp, pic->countname, (size_t)-1);
@@ -299,8 +334,7 @@ frame_color(struct emit *e, const struct pc_drawn *d, const char *fn,
 	    (rc = waker(e, d, fn, &wakes)) < 0)
 		return rc;
 	if (pic->diff && !separator(fn)) {
-		*c = profconv__diff_color(o->negate ? -d->delta : d->delta,
-		    pic->maxdelta);
+		*c = profconv__svg_diff_fill(d, pic->maxdelta, o->negate != 0);
 		return 0;
 	}
 	/* flamegraph.pl names the frames of a waker stack NAME_[w]: their
@@ -318,6 +352,14 @@ frame_color(struct emit *e, const struct pc_drawn *d, const char *fn,
 	return 0;
 }
 
+/* Whether black text would be hard to read on C (a deep red or blue of
+ * a differential graph): its luma is low. */
+static bool
+dark(struct pc_rgb c)
+{
+	return 299 * c.r + 587 * c.g + 114 * c.b < 110000;
+}
+
 static int
 put_frame(struct emit *e, const struct pc_drawn *d)
 {
@@ -332,8 +374,8 @@ put_frame(struct emit *e, const struct pc_drawn *d)
 	int rc;
 
 	if (pic->opts->inverted) {
-		y1 = st->pad_title + (pic->opts->subtitle != NULL ?
-		    st->pad_subtitle : 0) + (double)d->depth * pic->fheight;
+		y1 = st->pad_title + pad_top(st, pic->opts) +
+		    (double)d->depth * pic->fheight;
 		y2 = y1 + pic->fheight - FRAME_PAD;
 	} else {
 		y2 = pic->height - st->pad_details -
@@ -343,13 +385,19 @@ put_frame(struct emit *e, const struct pc_drawn *d)
 	if ((rc = frame_color(e, d, fn, &c)) < 0)
 		return rc;
 	fprintf(fp, "<g data-s=\"%" PRId64 "\" data-v=\"%" PRId64
-	    "\" data-d=\"%" PRIu32 "\"><title>", d->start, d->width, d->depth);
+	    "\" data-d=\"%" PRIu32 "\"", d->start, d->width, d->depth);
+	if (pic->diff)
+		fprintf(fp, " data-b=\"%" PRId64 "\" data-c=\"%" PRId64 "\" "
+		    "data-up=\"%" PRId64 "\" data-down=\"%" PRId64 "\" "
+		    "data-change=\"%s\"", d->sums.base, d->sums.cur, d->sums.up,
+		    d->sums.down, profconv__change_name(d->change));
+	fputs("><title>", fp);
 	put_title(fp, pic, d, name);
 	fprintf(fp, "</title><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
 	    "height=\"%.1f\" fill=\"rgb(%d,%d,%d)\" rx=\"2\" ry=\"2\"/>"
-	    "<text x=\"%.2f\" y=\"%.1f\">", tenths(x1), y1,
+	    "<text x=\"%.2f\" y=\"%.1f\"%s>", tenths(x1), y1,
 	    tenths(x2) - tenths(x1), y2 - y1, c.r, c.g, c.b, x1 + 3,
-	    3 + (y1 + y2) / 2);
+	    3 + (y1 + y2) / 2, pic->diff && dark(c) ? " class=\"on-dark\"" : "");
 	put_label(fp, st, name, x1, x2);
 	fputs("</text></g>\n", fp);
 	return 0;
@@ -385,6 +433,7 @@ put_style(FILE *fp, const struct pc_svg_style *st)
 	    "#unzoom { cursor: pointer; }\n"
 	    "#frames > *:hover { stroke: black; stroke-width: 0.5; "
 	    "cursor: pointer; }\n"
+	    ".on-dark { fill: rgb(255,255,255); }\n"
 	    ".hide { display: none; }\n"
 	    ".parent { opacity: 0.5; }\n</style>\n", st->font_size + 5);
 }
@@ -416,8 +465,16 @@ put_head(FILE *fp, const struct pc_svg_picture *pic)
 	    "fill=\"url(#background)\"/>\n", w, h);
 	put_text(fp, "title", w / 2.0, fs * 2, NULL, o->title != NULL ?
 	    o->title : o->inverted ? "Icicle Graph" : "Flame Graph");
-	if (o->subtitle != NULL)
+	if (pic->diff) {
+		fprintf(fp, "<text id=\"subtitle\" x=\"%.1f\" y=\"%.1f\">",
+		    w / 2.0, fs * 4);
+		profconv__svg_diff_subtitle(fp, pic);
+		fputs("</text>\n", fp);
+		profconv__svg_diff_legend(fp, pic, st->pad_title +
+		    st->pad_subtitle + fs * 1.2);
+	} else if (o->subtitle != NULL) {
 		put_text(fp, "subtitle", w / 2.0, fs * 4, NULL, o->subtitle);
+	}
 	put_text(fp, "details", XPAD, h - st->pad_details / 2, NULL, " ");
 	put_text(fp, "unzoom", XPAD, fs * 2, "hide", "Reset Zoom");
 	put_text(fp, "search", w - XPAD - 100, fs * 2, NULL, "Search");
@@ -438,6 +495,10 @@ put_frames_start(FILE *fp, const struct pc_svg_picture *pic)
 	profconv__xml_put(fp, pic->countname, (size_t)-1);
 	fputs("\" data-nametype=\"", fp);
 	profconv__xml_put(fp, st->nametype, (size_t)-1);
+	if (pic->diff)
+		fprintf(fp, "\" data-diff=\"%s\" data-before=\"%" PRId64
+		    "\" data-after=\"%" PRId64, pic->opts->self_diff ? "self" :
+		    "whole", pic->scale->base_total, pic->scale->cur_total);
 	fputs("\">\n", fp);
 }
 

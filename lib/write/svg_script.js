@@ -24,14 +24,26 @@
 	var unzoomBtn = doc.getElementById("unzoom");
 	var searchBtn = doc.getElementById("search");
 	var icBtn = doc.getElementById("ignorecase");
+	var diff = group.hasAttribute("data-diff");
 	var frames = [];
 	var zoomed = null, term = null, ignoreCase = false;
+
+	// A title is "name (value unit, share%)", or in a differential
+	// graph pprof's "change (percent) | before -> after | name".
+	function nameOf(title) {
+		var i;
+		if (!diff)
+			return title.slice(0, title.lastIndexOf(" ("));
+		i = title.indexOf(" | ");
+		i = i < 0 ? -1 : title.indexOf(" | ", i + 3);
+		return i < 0 ? title : title.slice(i + 3);
+	}
 
 	function Frame(g) {
 		var title = g.querySelector("title").textContent;
 		this.g = g;
 		this.title = title;
-		this.name = title.slice(0, title.lastIndexOf(" ("));
+		this.name = nameOf(title);
 		this.rect = g.querySelector("rect");
 		this.text = g.querySelector("text");
 		this.fill = this.rect.getAttribute("fill");

@@ -217,19 +217,24 @@ by_value(const int64_t *a, const char *an, const int64_t *b, const char *bn,
 	return strcmp(an, bn);
 }
 
+/* The top rows by TI's flat value, or with CUM columns by its cumulative
+ * one when BY_CUM. */
 static int
 print_top(struct pc_rows *rows, FILE *fp, const char *what,
     const char *type, size_t ti, size_t nt, int64_t total, size_t top,
-    bool cum, struct pc_textbuf *tb)
+    bool cum, bool by_cum, struct pc_textbuf *tb)
 {
 	size_t i, n = profconv__rows_count(rows), shown = 0;
+	size_t col = cum && by_cum ? nt + ti : ti;
 
-	profconv__rows_sort(rows, by_value, &ti);
+	profconv__rows_sort(rows, by_value, &col);
 	for (i = 0; i < n; i++)
 		shown += profconv__rows_values(rows, i)[ti] != 0 ||
 		    (cum && profconv__rows_values(rows, i)[nt + ti] != 0);
-	fprintf(fp, "top %zu %s by %s%s (of %zu):\n", top < shown ? top : shown,
-	    what, T(type), cum ? " (flat, flat%, cum, cum%)" : "", shown);
+	fprintf(fp, "top %zu %s by %s%s%s (of %zu):\n",
+	    top < shown ? top : shown, what, T(type),
+	    cum && by_cum ? " cum" : "",
+	    cum ? " (flat, flat%, cum, cum%)" : "", shown);
 	for (i = 0; i < n && top > 0; i++) {
 		const int64_t *v = profconv__rows_values(rows, i);
 
@@ -286,7 +291,7 @@ print_summary(const struct profconv_profile *prof, FILE *fp,
 		rc = profconv__rows_add(stacks, view, PC_ROWS_STACK, false, 0);
 	if (rc == 0)
 		rc = print_top(stacks, fp, "stacks", type, ti, nt, total, top,
-		    false, tb);
+		    false, false, tb);
 	if (rc == 0)
 		rc = profconv__rows_new(&funcs, 2 * nt);
 	if (rc == 0)
@@ -295,7 +300,7 @@ print_summary(const struct profconv_profile *prof, FILE *fp,
 		rc = profconv__rows_add(funcs, view, PC_ROWS_FUNCTION, true, nt);
 	if (rc == 0)
 		rc = print_top(funcs, fp, "functions", type, ti, nt, total, top,
-		    true, tb);
+		    true, opts->by_cum != 0, tb);
 out:
 	profconv__rows_free(stacks);
 	profconv__rows_free(funcs);

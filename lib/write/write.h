@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "profconv.h"
+#include "view/delta.h"
 
 /* --- palettes (svg_palette.c) ---------------------------------------------- */
 
@@ -104,13 +105,38 @@ void profconv__textbuf_free(struct pc_textbuf *b);
 
 /* --- emitting the SVG (svg_emit.c) -------------------------------------- */
 
+/* Differential: what the stacks beneath a frame hold. */
+struct pc_frame_sums {
+	int64_t base, cur;	/* before and after */
+	int64_t up, down;	/* the growth (>= 0) and shrinkage (<= 0) of
+				 * those stacks, apart */
+	int64_t self;		/* the change of its own value and of its
+				 * children too narrow to draw */
+};
+
 /* A frame that is drawn: where it starts and how wide it is, in values. */
 struct pc_drawn {
-	uint32_t frame;		/* view frame id; 0: the root */
+	uint32_t frame;		/* frame id (pc_svg_names); 0: the root */
 	uint32_t depth;		/* 0: the root */
 	int64_t start, width;
-	int64_t delta;		/* differential: its own value's change */
+	int64_t delta;		/* differential: the change it is coloured
+				 * by (whole, or own with self_diff) */
+	struct pc_frame_sums sums;
+	enum pc_change change;
 };
+
+/* The frames of the current view, ids 1..NCUR, and after them those of
+ * the base view whose names the current one lacks: id NCUR + K is base
+ * frame EXTRA[K - 1]. */
+struct pc_svg_names {
+	const struct profconv_view *cur, *base;
+	uint32_t ncur, nextra;
+	const uint32_t *extra;
+};
+/* Frame ID's name, and in *FN the name that chooses its colour (its
+ * function's); "all" (and "") for the root. */
+const char *profconv__svg_frame_name(const struct pc_svg_names *n,
+    uint32_t id, const char **fn);
 
 /* The options that shape the text and background, checked, defaults
  * filled in. */
@@ -119,6 +145,7 @@ struct pc_svg_style {
 	double font_size, font_width, factor;
 	double pad_title, pad_details, pad_subtitle;	/* flamegraph.pl's
 					 * ypad1, ypad2, ypad3 */
+	double pad_legend;		/* differential: the legend's row */
 	char bg_top[8], bg_bottom[8];
 };
 
@@ -133,6 +160,7 @@ double profconv__svg_height(const struct pc_svg_style *st,
 
 struct pc_svg_picture {
 	const struct profconv_view *cur;
+	const struct pc_svg_names *names;
 	const struct profconv_svg_options *opts;
 	const struct pc_svg_style *style;
 	const struct pc_palette *palette;
@@ -142,17 +170,50 @@ struct pc_svg_picture {
 	int64_t total;			/* the scale: 100% */
 	int64_t maxdelta;
 	bool diff;
+	const struct pc_delta_scale *scale;	/* differential */
 	double per_value, height;
 	unsigned int width, fheight;
 	const char *countname;
 };
 
 int profconv__svg_emit(FILE *fp, const struct pc_svg_picture *pic);
+/* V times FACTOR as titles show it: to the nearest whole number, with
+ * thousands separators, into BUF (>= 64 bytes). */
+char *profconv__svg_value(char *buf, int64_t v, double factor);
+
+/* --- the differential graph (svg_diff.c) ---------------------------------- */
+
+/* Set each of the N frames' delta (its whole change, or with
+ * O->self_diff its own) and its change by S's rules; returns the largest
+ * |delta| (at least 1), the scale of the colours. */
+int64_t profconv__svg_classify(struct pc_drawn *d, size_t n,
+    const struct pc_delta_scale *s, const struct profconv_svg_options *o);
+/* The fill of D: red grew, blue shrank (or gone), purple new, white
+ * none; deeper for a larger |delta| out of MAXDELTA; NEGATE swaps red
+ * and blue. */
+struct pc_rgb profconv__svg_diff_fill(const struct pc_drawn *d,
+    int64_t maxdelta, bool negate);
+/* The subtitle: the user's, then what the widths and colours are. */
+void profconv__svg_diff_subtitle(FILE *fp, const struct pc_svg_picture *pic);
+/* The legend's row, at Y. */
+void profconv__svg_diff_legend(FILE *fp, const struct pc_svg_picture *pic,
+    double y);
 
 /* --- JSON text (escape.c) --------------------------------------------------- */
 
 /* Write S (LEN bytes, UTF-8) as a JSON string literal. */
 void profconv__json_string(FILE *fp, const char *s, size_t len);
 void profconv__json_cstr(FILE *fp, const char *s);
+
+/* --- Graphviz's library (graphviz.c, or its absence) -------------------- */
+
+/* 0 when pictures can be drawn; else PROFCONV_EUNSUPPORTED, with why. */
+int profconv__graphviz_check(void);
+/* The DOT text TEXT (LEN bytes) laid out with dot and drawn as FORMAT
+ * (enum profconv_graph_format, not DOT) to FP.  Errors:
+ * PROFCONV_EUNSUPPORTED, PROFCONV_EFORMAT (Graphviz's message),
+ * PROFCONV_EIO, PROFCONV_ENOMEM. */
+int profconv__graphviz_render(const char *text, size_t len, int format,
+    FILE *fp);
 
 #endif /* PROFCONV_WRITE_H */

@@ -44,7 +44,10 @@ printable "$TMP/out" "profdiff"
 run 0 "$PROFFLAME" "$TMP/evil.pb"
 cat -v "$TMP/out" | cmp -s - "$TMP/out" || fail "profflame sends control characters: $(cat -v "$TMP/out")"
 grep -qxF 'title\x1b]0:pwned\x07 1' "$TMP/out" || fail "profflame: $(cat "$TMP/out")"
-run 0 "$PROFTREND" "$TMP/plain.pb" "$TMP/evil.pb"
+# A series is one program: the same mapped file (the first name) in both.
+hostile_names_pb "$TMP/evil2.pb" "$clear" "$clear"
+# (ASCII sparklines: printable() wants ASCII.)
+LC_ALL=C run 0 "$PROFTREND" "$TMP/evil.pb" "$TMP/evil2.pb"
 printable "$TMP/out" "proftrend"
 # JSON and SVG escaped already: unchanged.
 run 1 "$PROFDIFF" --json "$TMP/plain.pb" "$TMP/evil.pb"

@@ -110,8 +110,11 @@ else
 	echo "go not installed: no comparison with go tool pprof's merge" >&2
 fi
 
-# proftrend reads ahead through the same readers: the same table.
-same_for_every_j "proftrend" - "$TREND" --bytes --no-symbolize "${inputs[@]}"
+# proftrend reads ahead through the same readers: the same table, for
+# the dumps of one process (proftrend refuses two).
+series=("${inputs[@]}")
+[ -n "$je" ] && series=("$TMP"/je.*.heap.gz)
+same_for_every_j "proftrend" - "$TREND" --bytes --no-symbolize "${series[@]}"
 
 # No data races between the readers and the merging (or trending) thread
 # (helgrind; not in the sanitizer build: valgrind cannot run ASan

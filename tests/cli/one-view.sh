@@ -157,8 +157,13 @@ d = {i: str(i) * 3 for i in range(20000)}
 		if "$FLAME" "$py" | grep -E 'libjemalloc[^;]*\+0x[0-9a-f]+ [0-9]+$' >&2; then
 			fail "python3/jemalloc: a stack ends in libjemalloc"
 		fi
-		"$FLAME" "$py" | grep -q ';PyList_New;\|;list_new\|;PyObject_Malloc\|;_PyObject_Malloc' ||
+		# CPython's allocation wrappers are cut like malloc: the
+		# functions that called them end the stacks.
+		"$FLAME" "$py" | grep -q ';PyList_New[; ]\|;list_new' ||
 			fail "python3/jemalloc: no CPython allocation function"
+		if "$FLAME" "$py" | grep -E ';_?PyObject_(Malloc|GC_New)[A-Za-z]* [0-9]+$' >&2; then
+			fail "python3/jemalloc: a stack ends in a CPython allocation wrapper"
+		fi
 	fi
 fi
 [ "$ran" = 1 ] || skip "neither tcmalloc with a C++ compiler nor jemalloc"

@@ -15,9 +15,13 @@ PHASES=12
 KiB=1024
 tc_found=0 je_found=0
 
-# suspects FILE: the names of the SUSPECT rows of a table, sorted.
+# The table's sparklines in ASCII, whatever the user's locale.
+export LC_ALL=C
+
+# suspects FILE: the names of the leak rows of a table (verdict, then
+# sparkline, then name), sorted.
 suspects() {
-	awk 'NF > 1 && $(NF - 1) == "SUSPECT" { print $NF }' "$1" | sort
+	awk 'NF > 2 && $(NF - 2) == "leak" { print $NF }' "$1" | sort
 }
 
 # row NAME: the table row of NAME (exact numbers: run with --bytes).
@@ -66,11 +70,11 @@ if [ -e /usr/lib/x86_64-linux-gnu/libtcmalloc.so ] || ldconfig -p | grep -q libt
 	want_leaks tcmalloc
 	# Exact numbers: the heap profiler records every allocation.
 	# The dump at exit repeats the last phase: one interval did not grow.
-	row steady_leak | grep -Eq "^ +$((64 * KiB)) +$((64 * KiB * PHASES)) +$((64 * KiB * (PHASES - 1))) +[0-9]+ +$((PHASES - 1))/$PHASES +SUSPECT +steady_leak$" ||
+	row steady_leak | grep -Eq "^ +$((64 * KiB)) +$((64 * KiB * PHASES)) +$((64 * KiB * (PHASES - 1))) +[0-9]+ +$((PHASES - 1))/$PHASES +leak +[^ ]+ +steady_leak$" ||
 		fail "tcmalloc steady_leak: $(row steady_leak)"
-	row slow_leak | grep -Eq "^ +$((6 * KiB)) +$((6 * KiB * PHASES)) +$((6 * KiB * (PHASES - 1))) +[0-9]+ +$((PHASES - 1))/$PHASES +SUSPECT +slow_leak$" ||
+	row slow_leak | grep -Eq "^ +$((6 * KiB)) +$((6 * KiB * PHASES)) +$((6 * KiB * (PHASES - 1))) +[0-9]+ +$((PHASES - 1))/$PHASES +leak +[^ ]+ +slow_leak$" ||
 		fail "tcmalloc slow_leak: $(row slow_leak)"
-	row grow_then_free | grep -Eq "^ +$((128 * KiB)) +0 +-$((128 * KiB)) .* 5/$PHASES +- +grow_then_free$" ||
+	row grow_then_free | grep -Eq "^ +$((128 * KiB)) +0 +-$((128 * KiB)) .* 5/$PHASES +transient +[^ ]+ +grow_then_free$" ||
 		fail "tcmalloc grow_then_free: $(row grow_then_free)"
 	sed -n 2p "$TMP/out" | grep -q "/tc\\.0001\\.heap$" ||
 		fail "tcmalloc: the first snapshot is not tc.0001.heap"
@@ -151,7 +155,7 @@ if [ -n "$je" ]; then
 	sed -n "2,$((PHASES + 1))p" "$TMP/out" | awk '{ print $NF }' >"$TMP/je-order"
 	sort -V "$TMP/je-files" | diff -u - "$TMP/je-order" >&2 ||
 		fail "jemalloc: snapshots not in natural order"
-	row steady_leak | grep -Eq "^ +$((64 * KiB)) +$((64 * KiB * PHASES)) +$((64 * KiB * (PHASES - 1))) +$((64 * KiB)) +$((PHASES - 1))/$((PHASES - 1)) +SUSPECT +steady_leak$" ||
+	row steady_leak | grep -Eq "^ +$((64 * KiB)) +$((64 * KiB * PHASES)) +$((64 * KiB * (PHASES - 1))) +$((64 * KiB)) +$((PHASES - 1))/$((PHASES - 1)) +leak +[^ ]+ +steady_leak$" ||
 		fail "jemalloc steady_leak: $(row steady_leak)"
 
 	run 1 "$TREND" --json $(cat "$TMP/je-files")

@@ -14,8 +14,26 @@
 #   colors SVG...
 #       within each file, a name has one colour, and the same in every file.
 #   diff SVG DIFF-FOLDED [--negate]
-#       frame colours and title deltas follow flamegraph.pl's difference
-#       rules for the "stack BASE CUR" lines.
+#       frame colours follow flamegraph.pl's difference rules for the
+#       "stack BASE CUR" lines (the SVG drawn with --self-diff
+#       --diff-width cur --minwidth 0); prints the red and blue counts.
+#   delta SVG BASE-FOLDED CUR-FOLDED [--width max|cur|base|delta] [--self]
+#         [--negate] [--minwidth PX|N%] [--min-delta PCT]
+#       a differential SVG checked frame by frame against the two
+#       profiles' folded stacks: every path of either (root first) that
+#       is wide enough is drawn and nothing else; each frame's width is
+#       the sum over its stacks of the chosen width; its before and after
+#       (title and data-b, data-c), growth and shrinkage (data-up,
+#       data-down), its change and percentage of the base's total in
+#       pprof's title form "CHANGE UNIT (P%) | BEFORE -> AFTER | NAME";
+#       its own change (--self) counts the changes of its children too
+#       narrow to draw; its fill: white under the noise floor, purple when
+#       new, else red grew / blue shrank on one scale from the largest
+#       |change| drawn; the root's change is the total change.  Prints
+#       "RED BLUE NEW WHITE" counts.
+#   frame SVG NAME
+#       print "CHANGE FILL UP DOWN|TITLE" for each frame called NAME of a
+#       differential SVG.
 #   png PNG SVG
 #       the screenshot PNG shows each wide frame's fill at its place, and
 #       the background's top colour in the top left corner, its bottom
@@ -42,6 +60,7 @@
 #   pprof FOLDED OUT
 #       write FOLDED ("a;b;c 10" lines) as an uncompressed pprof profile
 #       with one sample type samples/count: names exactly as given.
+import math
 import re
 import struct
 import sys
@@ -50,6 +69,7 @@ import zlib
 
 NS = "{http://www.w3.org/2000/svg}"
 TITLE = re.compile(r"^(.*) \(([0-9,]+) (.+), ([0-9.]+)%(?:; ([-+]?[0-9.]+)%)?\)$")
+DIFF_TITLE = re.compile(r"^(self )?([-+]?[0-9,]+) (.+?) \(([-+][0-9.]+)%\) \| ([0-9,]+) \u2192 ([0-9,]+) \| (.*)$")
 faults = []
 
 
@@ -81,20 +101,42 @@ def frames_of(path):
         done()
     out = []
     factor = float(group.get("data-factor") or 1)
+    diff = group.get("data-diff")
+    total = int(group.get("data-total"))
     for g in group:
         f = Frame()
         title, rect, text = g.find(NS + "title"), g.find(NS + "rect"), g.find(NS + "text")
         if title is None or rect is None or text is None:
             fault("%s: a frame lacks title, rect or text" % path)
             continue
-        m = TITLE.match(title.text or "")
-        if not m:
-            fault("%s: bad title %r" % (path, title.text))
-            continue
-        f.name, f.unit = m.group(1), m.group(3)
-        f.value = int(m.group(2).replace(",", ""))
-        f.pct, f.dpct = float(m.group(4)), m.group(5)
         f.s, f.v, f.d = int(g.get("data-s")), int(g.get("data-v")), int(g.get("data-d"))
+        if diff:
+            m = DIFF_TITLE.match(title.text or "")
+            if not m:
+                fault("%s: bad differential title %r" % (path, title.text))
+                continue
+            f.self = m.group(1) is not None
+            f.delta = int(m.group(2).replace(",", ""))
+            f.unit, f.dpct_base = m.group(3), float(m.group(4))
+            f.before = int(m.group(5).replace(",", ""))
+            f.after = int(m.group(6).replace(",", ""))
+            f.name = m.group(7)
+            f.value = f.v
+            f.pct = round(100.0 * f.v / total, 2) if total else 0.0
+            # flamegraph.pl's change: the own change out of the total.
+            f.dpct = "%.2f" % (100.0 * f.delta / total) if total else None
+            for a in ("b", "c", "up", "down"):
+                setattr(f, "data_" + a, int(g.get("data-" + a)))
+            f.change = g.get("data-change")
+            f.title = title.text
+        else:
+            m = TITLE.match(title.text or "")
+            if not m:
+                fault("%s: bad title %r" % (path, title.text))
+                continue
+            f.name, f.unit = m.group(1), m.group(3)
+            f.value = int(m.group(2).replace(",", ""))
+            f.pct, f.dpct = float(m.group(4)), m.group(5)
         f.x, f.w = float(rect.get("x")), float(rect.get("width"))
         f.y, f.fill, f.label = float(rect.get("y")), rect.get("fill"), text.text or ""
         f.cls = g.get("class") or ""
@@ -237,9 +279,134 @@ def cmd_diff(args):
             want = "rgb(255,255,255)"
         if f.fill != want:
             fault("%r: delta %d of %d: fill %s, expected %s" % (key, d, maxdelta, f.fill, want))
-        if f.dpct is None or abs(float(f.dpct) - 100.0 * d / total) > 0.0051:
-            fault("%r: title delta %s%%, expected %.2f%%" % (key, f.dpct, 100.0 * d / total))
+        if f.delta != delta.get(key, 0):
+            fault("%r: title change %d, expected %d" % (key, f.delta, delta.get(key, 0)))
     print(reds, blues)
+    done()
+
+
+def folded_counts(path):
+    out = {}
+    for line in open(path, encoding="utf-8"):
+        stack, count = line.rstrip("\n").rsplit(" ", 1)
+        key = () if stack == "[no stack]" else tuple(stack.split(";"))
+        out[key] = out.get(key, 0) + int(count)
+    return out
+
+
+def opt(args, name, default):
+    return args[args.index(name) + 1] if name in args else default
+
+
+def diff_fill(change, q, maxdelta, negate):
+    if change == "same":
+        return "rgb(255,255,255)"
+    t = abs(q) / maxdelta
+    if change == "new":
+        return "rgb(%d,%d,%d)" % (int(240 - 70 * t), int(215 - 135 * t), int(250 - 30 * t))
+    v = -q if negate else q
+    if v > 0:
+        c = int(210 * (maxdelta - v) / maxdelta)
+        return "rgb(255,%d,%d)" % (c, c)
+    c = int(210 * (maxdelta + v) / maxdelta)
+    return "rgb(%d,%d,255)" % (c, c)
+
+
+def cmd_delta(args):
+    svg, base_path, cur_path = args[0], args[1], args[2]
+    mode, self_mode = opt(args, "--width", "max"), "--self" in args
+    negate, minwidth = "--negate" in args, opt(args, "--minwidth", "0.1")
+    min_delta = float(opt(args, "--min-delta", "0"))
+    root, group, frames = frames_of(svg)
+    base, cur = folded_counts(base_path), folded_counts(cur_path)
+    stacks = set(base) | set(cur)
+
+    def width(k):
+        b, c = base.get(k, 0), cur.get(k, 0)
+        return {"max": max(b, c), "cur": c, "base": b, "delta": abs(c - b)}[mode]
+    # Every path (prefix of a stack) and what the stacks beneath it hold.
+    tree = {}
+    for k in stacks:
+        b, c = base.get(k, 0), cur.get(k, 0)
+        for i in range(len(k) + 1):
+            t = tree.setdefault(k[:i], {"b": 0, "c": 0, "up": 0, "down": 0, "w": 0, "own": 0})
+            t["b"] += b
+            t["c"] += c
+            t["up" if c > b else "down"] += c - b
+            t["w"] += width(k)
+        tree[k]["own"] += c - b
+    total = int(group.get("data-total"))
+    if total != tree[()]["w"]:
+        fault("SVG total %d != %d, the sum of the %s widths" % (total, tree[()]["w"], mode))
+    btot, ctot = sum(base.values()), sum(cur.values())
+    if (int(group.get("data-before")), int(group.get("data-after"))) != (btot, ctot):
+        fault("totals %s -> %s, expected %d -> %d" % (group.get("data-before"), group.get("data-after"), btot, ctot))
+    width_px = float(root.get("width"))
+    threshold = total * float(minwidth[:-1]) / 100 if minwidth.endswith("%") else \
+        float(minwidth) * total / (width_px - 20)
+    got = paths_of(frames)
+    for key, t in tree.items():
+        wide = t["w"] > 0 and t["w"] >= threshold
+        if wide and key not in got:
+            fault("path %r (width %d, %d -> %d) is not drawn" % (key, t["w"], t["b"], t["c"]))
+        if not wide and key in got:
+            fault("path %r (width %d) is drawn, narrower than %.2f" % (key, t["w"], threshold))
+    for key in got:
+        if key not in tree:
+            fault("drawn frame %r is in neither profile" % (key,))
+    ref = btot if btot else ctot
+    floor = max(1, math.ceil(abs(ref) * min_delta / 100)) if min_delta > 0 else 1
+    # A frame's own change: its stacks' and that of its children not drawn.
+    hidden = {}
+    for k, t in tree.items():
+        if k and k not in got:
+            hidden[k[:-1]] = hidden.get(k[:-1], 0) + t["c"] - t["b"]
+    qs = {}
+    for key, f in got.items():
+        if key not in tree:
+            continue
+        t = tree[key]
+        qs[key] = t["own"] + hidden.get(key, 0) if self_mode else t["c"] - t["b"]
+    maxdelta = max([1] + [abs(q) for q in qs.values()])
+    counts = {"red": 0, "blue": 0, "new": 0, "white": 0}
+    for key, f in got.items():
+        if key not in tree:
+            continue
+        t, q = tree[key], qs[key]
+        what = []
+        if f.v != t["w"]:
+            what.append("width %d, expected %d" % (f.v, t["w"]))
+        if (f.before, f.after, f.data_b, f.data_c) != (t["b"], t["c"], t["b"], t["c"]):
+            what.append("before/after %d->%d (data %d->%d), expected %d->%d" %
+                        (f.before, f.after, f.data_b, f.data_c, t["b"], t["c"]))
+        if (f.data_up, f.data_down) != (t["up"], t["down"]):
+            what.append("up/down %d/%d, expected %d/%d" % (f.data_up, f.data_down, t["up"], t["down"]))
+        if f.delta != q or f.self != self_mode:
+            what.append("change %s%d, expected %d" % ("self " if f.self else "", f.delta, q))
+        if ref and abs(f.dpct_base - 100.0 * q / abs(ref)) > 0.0051:
+            what.append("change %.2f%% of before, expected %.2f%%" % (f.dpct_base, 100.0 * q / abs(ref)))
+        change = "same" if abs(q) < floor or q == 0 else "new" if t["b"] == 0 else \
+            "gone" if t["c"] == 0 else "grew" if q > 0 else "shrank"
+        if f.change != change:
+            what.append("judged %s, expected %s" % (f.change, change))
+        want = diff_fill(change, q, maxdelta, negate)
+        if f.fill != want:
+            what.append("fill %s, expected %s (change %d of %d)" % (f.fill, want, q, maxdelta))
+        counts["white" if change == "same" else "new" if change == "new" else
+               "red" if (q > 0) != negate else "blue"] += 1
+        if what:
+            fault("%r: %s" % (key, "; ".join(what)))
+    if () in got and not self_mode and got[()].delta != ctot - btot:
+        fault("root change %d != total change %d" % (got[()].delta, ctot - btot))
+    print(counts["red"], counts["blue"], counts["new"], counts["white"])
+    done()
+
+
+def cmd_frame(args):
+    root, group, frames = frames_of(args[0])
+    for f in frames:
+        if f.name == args[1]:
+            print("%s %s %d %d|%s" % (f.change, f.fill, f.data_up, f.data_down, f.title))
     done()
 
 
@@ -410,10 +577,21 @@ def cmd_fg(args):
     ours_path, theirs_path, folded = args[0], args[1], args[2]
     reverse, total = "--reverse" in args, "--total" in args
     strip = (lambda n: n) if "--chain" in args else (lambda n: ANNOTATION.sub("", n))
-    oroot, _, ours = frames_of(ours_path)
+    oroot, ogroup, ours = frames_of(ours_path)
     troot, theirs = fg_frames(theirs_path)
+    # A differential graph of ours has two more rows above the frames,
+    # the subtitle's and the legend's, of twice the font size each; its
+    # changes keep their sign with --negate, flamegraph.pl's flip.
+    extra = 0.0
+    if ogroup.get("data-diff"):
+        fs = float(re.search(r"font-size: ([0-9.]+)px", "".join(
+            t.text or "" for t in oroot.iter(NS + "style"))).group(1))
+        extra = 4 * fs
+        if "--negate" in args:
+            for f in ours:
+                f.dpct = None if f.dpct is None else "%.2f" % -float(f.dpct)
     for attr in ("width", "height"):
-        if abs(float(oroot.get(attr)) - float(troot.get(attr))) > 1e-9:
+        if abs(float(oroot.get(attr)) - (extra if attr == "height" else 0) - float(troot.get(attr))) > 1e-9:
             fault("image %s %s, flamegraph.pl's %s" % (attr, oroot.get(attr), troot.get(attr)))
     if background(oroot) != background(troot):
         fault("background %r, flamegraph.pl's %r" % (background(oroot), background(troot)))
@@ -439,7 +617,7 @@ def cmd_fg(args):
         # (flamegraph.pl gives its root no change; ours has one.)
         if key and ((a.dpct is None) != (b.dpct is None) or (a.dpct is not None and abs(float(a.dpct) - float(b.dpct)) > 0.0101)):
             what.append("change %s, flamegraph.pl's %s" % (a.dpct, b.dpct))
-        if abs(a.y - b.y) > 0.051 or abs(a.w - b.w) > 0.11:
+        if abs(a.y - extra - b.y) > 0.051 or abs(a.w - b.w) > 0.11:
             what.append("row %.1f width %.1f, flamegraph.pl's %.1f %.1f" % (a.y, a.w, b.y, b.w))
         if xs and abs(a.x - b.x) > 0.051:
             what.append("x %.1f, flamegraph.pl's %.1f" % (a.x, b.x))
@@ -532,5 +710,5 @@ def cmd_pprof(args):
 
 
 if __name__ == "__main__":
-    {"tree": cmd_tree, "colors": cmd_colors, "diff": cmd_diff, "png": cmd_png,
+    {"tree": cmd_tree, "colors": cmd_colors, "diff": cmd_diff, "delta": cmd_delta, "frame": cmd_frame, "png": cmd_png,
      "dom": cmd_dom, "fg": cmd_fg, "pprof": cmd_pprof, "hues": cmd_hues}[sys.argv[1]](sys.argv[2:])

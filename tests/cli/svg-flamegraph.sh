@@ -108,8 +108,10 @@ make_profiles
 compare tc "$TC_NEW" "$TMP/tc.folded" $b -- --colors java
 compare tc-perl "$TC_NEW" "$TMP/tc.folded" $b -- --colors perl --hash --inverted
 "$FLAME" --base "$TC_OLD" "$TC_NEW" >"$TMP/diff.folded" || fail "folded --base"
-compare diff "$TC_NEW" "$TMP/diff.folded" $b --ours "--base $TC_OLD" -- --minwidth 0
-compare negate "$TC_NEW" "$TMP/diff.folded" $b --ours "--base $TC_OLD" -- --minwidth 0 --negate
+# flamegraph.pl's colours are ours with own changes and current widths.
+d="--ours --self-diff --ours --diff-width --ours cur"
+compare diff "$TC_NEW" "$TMP/diff.folded" $b $d --ours "--base $TC_OLD" -- --minwidth 0
+compare negate "$TC_NEW" "$TMP/diff.folded" $b $d --check --negate --ours "--base $TC_OLD" -- --minwidth 0 --negate
 if [ -n "$JE" ]; then
 	"$FLAME" -t inuse_space "$JE" >"$TMP/je.folded" || fail "folded je"
 	compare je "$JE" "$TMP/je.folded" $b --ours "-t inuse_space" -- --colors mem --minwidth 0

@@ -4,7 +4,8 @@
 # profflame's folded stacks, values and totals included (and with
 # --minwidth, that tree less only the narrow frames); names with XML's
 # markup characters survive; colours depend on the function name only;
-# --base colours red and blue as flamegraph.pl's difference rules say.
+# --base --self-diff --diff-width cur colours red and blue as
+# flamegraph.pl's difference rules say.
 # Profiles: the Go heap profile in tests/data and real tcmalloc and
 # jemalloc profiles made now (tests/producers/pictures.cc).
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
@@ -125,10 +126,13 @@ fi
 
 # --- differential: red grew, blue shrank, white unchanged --------------------
 "$FLAME" --base "$TC_OLD" "$TC_NEW" >"$TMP/diff.folded" || fail "folded --base"
-run 0 "$FLAME" --svg --minwidth 0 --base "$TC_OLD" "$TC_NEW" -o "$TMP/diff.svg"
+# (flamegraph.pl's colours: own changes, widths of the current profile;
+# svg-diff.sh checks the default, whole changes.)
+fg="--self-diff --diff-width cur"
+run 0 "$FLAME" --svg --minwidth 0 $fg --base "$TC_OLD" "$TC_NEW" -o "$TMP/diff.svg"
 rb=$(svgcheck diff "$TMP/diff.svg" "$TMP/diff.folded") || fail "--base colours"
 [ "$rb" = "1 1" ] || fail "--base: $rb red and blue frames, expected 1 1"
-run 0 "$FLAME" --svg --minwidth 0 --negate --base "$TC_OLD" "$TC_NEW" -o "$TMP/neg.svg"
+run 0 "$FLAME" --svg --minwidth 0 $fg --negate --base "$TC_OLD" "$TC_NEW" -o "$TMP/neg.svg"
 svgcheck diff "$TMP/neg.svg" "$TMP/diff.folded" --negate >/dev/null || fail "--negate colours"
 # Widths come from the current profile.
 awk '{ $(NF - 1) = ""; print }' "$TMP/diff.folded" | sed 's/  / /' >"$TMP/cur.folded"

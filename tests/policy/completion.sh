@@ -27,7 +27,7 @@ expect() {
 	[ "$got" = "$want" ] || fail "'$*': got '$got', expected '$want'"
 }
 
-expect "merge show symbolize text2pb" profconv ""
+expect "list merge show symbolize text2pb" profconv ""
 expect "text2pb" profconv te
 expect "--help --version" profconv --
 expect "--level" profconv merge --l
@@ -60,8 +60,10 @@ expect "java js" profflame --svg --colors=j
 expect "blue green grey yellow" profflame --svg --bgcolors ""
 expect "heap.0001.heap" profflame --svg --palfile he
 expect "--factor" profflame --fa
+expect "--nodecount --nodefraction" profgraph --node
+expect "heap.0001.heap" profgraph --base he
 # Every command has a completion.
-for cmd in profconv profdiff profflame proftrend; do
+for cmd in profconv profdiff profflame proftrend profgraph; do
 	bash -c ". '$comp'; complete -p $cmd" >/dev/null 2>&1 ||
 		fail "no completion for $cmd"
 done

@@ -22,7 +22,7 @@ check_page profconv.1 "$PROFCONV"
 for sub in $("$PROFCONV" --help | awk '/^commands:/ {c=1; next} /^$/ {c=0} c {print $1}'); do
 	check_page "profconv-$sub.1" "$PROFCONV" "$sub"
 done
-for tool in profdiff profflame proftrend; do
+for tool in profdiff profflame proftrend profgraph; do
 	[ -x "$BIN/$tool" ] && check_page "$tool.1" "$BIN/$tool"
 done
 finish

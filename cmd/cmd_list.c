@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: MIT */
+/* cmd_list.c - "profconv list": annotated source, as go tool pprof -list. */
+
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <regex.h>
+#include <stdio.h>
+
+#include <profconv.h>
+#include "cli.h"
+
+static const char usage_text[] =
+	"usage: profconv list [options] REGEX PROFILE\n"
+	"\n"
+	"Print the source of every function whose name matches REGEX (a POSIX\n"
+	"extended regex) with what each line holds, as go tool pprof -list:\n"
+	"flat (the line itself) and cum (with what it calls) per line, and\n"
+	"under a line that inlined calls, the inlined functions' lines.\n"
+	"\n";
+
+enum {
+	OPT_BASE = 'b', OPT_SOURCE_PATH = 0x2000, OPT_TRIM_PATH, OPT_HTML
+};
+
+static const struct cmd_opt opts[] = {
+	{ "type", 't', required_argument, CMD_OWN,
+	  "  -t, --type TYPE       sample type to show (default: the profile's\n"
+	  "                        default)\n" },
+	{ "base", OPT_BASE, required_argument, CMD_OWN,
+	  "  -b, --base OLD        show the change from OLD per line, as pprof's\n"
+	  "                        -diff_base (percentages of OLD's total)\n" },
+	{ "source-path", OPT_SOURCE_PATH, required_argument, CMD_OWN,
+	  "      --source-path DIRS\n"
+	  "                        look for sources under these ':'-separated\n"
+	  "                        directories and their parents (default: the\n"
+	  "                        current directory)\n" },
+	{ "trim-path", OPT_TRIM_PATH, required_argument, CMD_OWN,
+	  "      --trim-path PREFIXES\n"
+	  "                        cut these ':'-separated prefixes from the\n"
+	  "                        profile's file names before looking\n" },
+	{ "html", OPT_HTML, no_argument, CMD_OWN,
+	  "      --html            one self-contained HTML page instead of text\n" },
+	{ "output", 'o', required_argument, CMD_OWN,
+	  "  -o, --output FILE     write to FILE (default: standard output)\n" },
+	CMD_VIEW_OPTS,
+	CMD_FIND_OPTS,
+	CMD_INPUT_OPTS,
+	CMD_HELP_OPT,
+	CMD_VERSION_OPT,
+	{ NULL, 0, 0, CMD_OWN, NULL }
+};
+
+static const char footer[] =
+	"\n"
+	"A source not found shows the lines that hold something and a note\n"
+	"naming where it was looked for; with --debuginfod, the servers are\n"
+	"asked for it last, by the binary's build id.\n"
+	"examples: profconv list 'Cache::put' heap.pb.gz\n"
+	"          profconv list --base old.pb.gz --html -o grow.html leak new.pb.gz\n";
+
+int
+cmd_list(int argc, char **argv)
+{
+	struct profconv_list_options list = PROFCONV_LIST_OPTIONS_INIT;
+	struct cmd_view view = CMD_VIEW_INIT;
+	struct cmd_parser parser = { opts, usage_text, footer, &view, NULL };
+	struct profconv_profile *prof[2] = { NULL, NULL };
+	struct cmd_output out = { 0 };
+	const char *base_path = NULL, *out_path = "-", *in;
+	int c, rc, status, i;
+	regex_t rx;
+
+	while ((c = cmd_getopt(&parser, argc, argv)) > 0) {
+		switch (c) {
+		case 't': list.sample_type = optarg; break;
+		case OPT_BASE: base_path = optarg; break;
+		case OPT_SOURCE_PATH: list.source_path = optarg; break;
+		case OPT_TRIM_PATH: list.trim_path = optarg; break;
+		case OPT_HTML: list.html = 1; break;
+		case 'o': out_path = optarg; break;
+		}
+	}
+	if (c != CMD_OPTS_END)
+		return c == CMD_OPTS_EXIT ? EXIT_OK : EXIT_USAGE;
+	if (argc - optind != 2)
+		return cmd_usage_error("expected REGEX and PROFILE");
+	/* A REGEX that does not compile is a usage error, found before
+	 * any input is read (as --focus's is). */
+	if (regcomp(&rx, argv[optind], REG_EXTENDED | REG_NOSUB) != 0)
+		return cmd_usage_error("invalid REGEX '%s'", argv[optind]);
+	regfree(&rx);
+	in = argv[optind + 1];
+	view.view.jobs = cmd_jobs();
+	list.view = &view.view;
+	/* --debuginfod: for missing debug info, and last for sources. */
+	if (view.debuginfod)
+		list.find_source = profconv_debuginfod_find_source;
+	status = cmd_load_profile(&view, in, &prof[1]);
+	if (status == EXIT_OK && base_path != NULL) {
+		status = cmd_load_profile(&view, base_path, &prof[0]);
+		if (status == EXIT_OK &&
+		    profconv_profiles_compatibilize(prof, 2) < 0)
+			status = cmd_error("cannot compare '%s' with '%s': %s",
+			    base_path, in, profconv_errmsg());
+	}
+	if (status == EXIT_OK)
+		status = cmd_output_open(&out, out_path);
+	if (status == EXIT_OK) {
+		rc = profconv_list_write(prof[1], prof[0], argv[optind],
+		    out.fp, &list);
+		if (rc == PROFCONV_EIO)
+			status = cmd_write_failed(out_path, rc, errno, in);
+		else if (rc < 0)
+			status = cmd_error_lib(in);
+		if (status != EXIT_OK)
+			cmd_output_abort(&out);
+		else
+			status = cmd_output_commit(&out);
+	}
+	for (i = 0; i < 2; i++)
+		profconv_profile_free(prof[i]);
+	return status;
+}

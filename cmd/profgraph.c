@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: MIT */
+/* profgraph.c - the call graph of a profile as pprof draws it: DOT, or
+ * SVG, PNG or PDF drawn by Graphviz's library; differential with --base. */
+
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <profconv.h>
+#include "cli.h"
+
+static const char usage_text[] =
+	"usage: profgraph [options] IN\n"
+	"\n"
+	"Draw the call graph of IN (any format profconv reads) as pprof's\n"
+	"graph outputs draw it: a box per function, sized by what it\n"
+	"allocated itself, an arrow per call, as wide as what went through\n"
+	"it; pprof's node and edge cutoffs, order, labels, colours and\n"
+	"legend.  The stacks and names are the ones profflame and profconv\n"
+	"show give for the same profile.\n"
+	"\n";
+
+enum {
+	OPT_DOT = 256, OPT_SVG, OPT_PNG, OPT_PDF, OPT_NODECOUNT,
+	OPT_NODEFRACTION, OPT_EDGEFRACTION, OPT_FUNCTIONS, OPT_LINES,
+	OPT_TITLE
+};
+
+static const struct cmd_opt opts[] = {
+	{ "type", 't', required_argument, CMD_OWN,
+	  "  -t, --type TYPE       sample type to count (default: the profile's\n"
+	  "                        default, else the last one)\n" },
+	{ "base", 'b', required_argument, CMD_OWN,
+	  "  -b, --base BASE       the graph of IN minus BASE (pprof's\n"
+	  "                        -diff_base): red grew, green shrank, shares\n"
+	  "                        of BASE's total\n" },
+	{ "functions", OPT_FUNCTIONS, no_argument, CMD_OWN,
+	  "      --functions       a node per function (default)\n" },
+	{ "lines", OPT_LINES, no_argument, CMD_OWN,
+	  "      --lines           a node per function and source line\n" },
+	CMD_VIEW_OPTS,
+	CMD_FIND_OPTS,
+	{ "output", 'o', required_argument, CMD_OWN,
+	  "  -o, --output FILE     write to FILE instead of standard output\n" },
+	{ NULL, 0, 0, CMD_OWN,
+	  "\n"
+	  "What to write (one of):\n" },
+	{ "svg", OPT_SVG, no_argument, CMD_OWN,
+	  "      --svg             SVG laid out by Graphviz's library, with pan\n"
+	  "                        (drag) and zoom (wheel) (default)\n" },
+	{ "png", OPT_PNG, no_argument, CMD_OWN,
+	  "      --png             PNG image\n" },
+	{ "pdf", OPT_PDF, no_argument, CMD_OWN,
+	  "      --pdf             PDF document\n" },
+	{ "dot", OPT_DOT, no_argument, CMD_OWN,
+	  "      --dot             Graphviz DOT text, as go tool pprof -dot\n" },
+	{ NULL, 0, 0, CMD_OWN,
+	  "\n"
+	  "What to keep, as pprof's options of the same names:\n" },
+	{ "nodecount", OPT_NODECOUNT, required_argument, CMD_OWN,
+	  "      --nodecount N     at most N nodes, nodelets included (default\n"
+	  "                        80; 0: all)\n" },
+	{ "nodefraction", OPT_NODEFRACTION, required_argument, CMD_OWN,
+	  "      --nodefraction F  drop nodes under F of the total (default\n"
+	  "                        0.005)\n" },
+	{ "edgefraction", OPT_EDGEFRACTION, required_argument, CMD_OWN,
+	  "      --edgefraction F  drop edges under F of the total (default\n"
+	  "                        0.001)\n" },
+	{ "title", OPT_TITLE, required_argument, CMD_OWN,
+	  "      --title TEXT      the graph's name (default: the program's)\n" },
+	CMD_INPUT_OPTS,
+	CMD_HELP_OPT,
+	CMD_VERSION_OPT,
+	{ NULL, 0, 0, CMD_OWN, NULL }
+};
+
+static const char footer[] =
+	"\n"
+	"examples: profgraph heap.pb.gz -o heap.svg\n"
+	"          profgraph --base old.heap --dot new.heap > growth.dot\n";
+
+struct graph_args {
+	struct profconv_graph_options graph;
+	struct cmd_view view;
+	const char *base_path, *out_path;
+	const char *format_option;
+};
+
+/* A fraction for OPTION into *OUT, or false after a usage message. */
+static bool
+parse_fraction(const char *option, const char *text, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(text, &end);
+	if (end == text || *end != '\0' || errno == ERANGE || !(v >= 0) ||
+	    !(v <= 1)) {
+		cmd_usage_error("invalid %s value '%s' (expected 0..1)",
+		    option, text);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+static bool
+set_format(struct graph_args *a, const char *option,
+    enum profconv_graph_format f)
+{
+	if (a->format_option != NULL && strcmp(a->format_option, option) != 0) {
+		cmd_usage_error("%s and %s exclude each other",
+		    a->format_option, option);
+		return false;
+	}
+	a->format_option = option;
+	a->graph.format = f;
+	return true;
+}
+
+/* One of profgraph's own options, C, into A; false after a usage
+ * message. */
+static bool
+own_option(struct graph_args *a, int c)
+{
+	long v;
+
+	switch (c) {
+	case 't': a->graph.sample_type = optarg; return true;
+	case 'b': a->base_path = optarg; return true;
+	case 'o': a->out_path = optarg; return true;
+	case OPT_TITLE: a->graph.title = optarg; return true;
+	case OPT_FUNCTIONS:
+		a->view.view.granularity = PROFCONV_BY_FUNCTION;
+		return true;
+	case OPT_LINES:
+		a->view.view.granularity = PROFCONV_BY_LINE;
+		return true;
+	case OPT_DOT: return set_format(a, "--dot", PROFCONV_GRAPH_DOT);
+	case OPT_SVG: return set_format(a, "--svg", PROFCONV_GRAPH_SVG);
+	case OPT_PNG: return set_format(a, "--png", PROFCONV_GRAPH_PNG);
+	case OPT_PDF: return set_format(a, "--pdf", PROFCONV_GRAPH_PDF);
+	case OPT_NODECOUNT:
+		if (!cmd_parse_long("--nodecount", optarg, 0, INT_MAX, &v))
+			return false;
+		a->graph.nodecount = (size_t)v;
+		return true;
+	case OPT_NODEFRACTION:
+		return parse_fraction("--nodefraction", optarg,
+		    &a->graph.nodefraction);
+	case OPT_EDGEFRACTION:
+		return parse_fraction("--edgefraction", optarg,
+		    &a->graph.edgefraction);
+	}
+	return true;
+}
+
+/* Returns EXIT_OK to go on, -1 after --help/--version, or an exit status. */
+static int
+parse_args(int argc, char **argv, struct graph_args *a)
+{
+	struct cmd_parser p = { opts, usage_text, footer, &a->view, NULL };
+	int c;
+
+	while ((c = cmd_getopt(&p, argc, argv)) > 0)
+		if (!own_option(a, c))
+			return EXIT_USAGE;
+	if (c != CMD_OPTS_END)
+		return c == CMD_OPTS_EXIT ? -1 : EXIT_USAGE;
+	if (argc - optind != 1)
+		return cmd_usage_error("expected one IN");
+	/* A picture that cannot be drawn fails before any input is read. */
+	if (profconv_graph_options_check(&a->graph) < 0)
+		return cmd_error("%s", profconv_errmsg());
+	return EXIT_OK;
+}
+
+/* Both profiles, compatible, and their views; an exit status. */
+static int
+load(struct graph_args *a, const char *in, struct profconv_profile **prof,
+    struct profconv_view **view)
+{
+	int status, i;
+
+	status = cmd_load_profile(&a->view, in, &prof[1]);
+	if (status == EXIT_OK && a->base_path != NULL) {
+		status = cmd_load_profile(&a->view, a->base_path, &prof[0]);
+		if (status == EXIT_OK &&
+		    profconv_profiles_compatibilize(prof, 2) < 0)
+			status = cmd_error("cannot compare '%s' with '%s': %s",
+			    a->base_path, in, profconv_errmsg());
+	}
+	for (i = 0; i < 2 && status == EXIT_OK; i++)
+		if (prof[i] != NULL && profconv_view_new(&view[i], prof[i],
+		    &a->view.view) < 0)
+			status = cmd_error("%s", profconv_errmsg());
+	return status;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct graph_args a = { PROFCONV_GRAPH_OPTIONS_INIT, CMD_VIEW_INIT,
+		NULL, "-", NULL };
+	struct profconv_profile *prof[2] = { NULL, NULL };
+	struct profconv_view *view[2] = { NULL, NULL };
+	struct cmd_output out = { 0 };
+	const char *in;
+	int i, rc, status;
+
+	cmd_name = "profgraph";
+	a.graph.format = PROFCONV_GRAPH_SVG;
+	status = parse_args(argc, argv, &a);
+	if (status != EXIT_OK)
+		return cmd_close_stdout(status < 0 ? EXIT_OK : status);
+	in = argv[optind];
+	a.view.view.jobs = cmd_jobs();
+	status = load(&a, in, prof, view);
+	if (status == EXIT_OK)
+		status = cmd_output_open(&out, a.out_path);
+	if (status == EXIT_OK) {
+		rc = profconv_graph_write(view[1], view[0], out.fp, &a.graph);
+		if (rc == PROFCONV_EINVAL) {
+			cmd_error("%s", profconv_errmsg());
+			status = EXIT_USAGE;
+		} else if (rc < 0) {
+			status = cmd_write_failed(a.out_path, rc, errno, in);
+		}
+		if (status != EXIT_OK)
+			cmd_output_abort(&out);
+		else
+			status = cmd_output_commit(&out);
+	}
+	for (i = 0; i < 2; i++) {
+		profconv_view_free(view[i]);
+		profconv_profile_free(prof[i]);
+	}
+	return cmd_close_stdout(status);
+}

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * graph.h - the call graph of a view, as pprof builds it for its graph
+ * outputs (graph.c), and pprof's measurement arithmetic: units, scaled
+ * labels, percentages.  The DOT writer (write/dot.c) draws it.
+ * May include: base/, model/model.h, names/.
+ */
+#ifndef PROFCONV_VIEW_GRAPH_H
+#define PROFCONV_VIEW_GRAPH_H
+
+#include "model/model.h"
+
+/* A node: one function (or function and line) of the view. */
+struct pc_gnode {
+	const char *name;	/* function name in the view's demangle mode,
+				 * "" when there is none */
+	const char *file;	/* source file (line granularity), else "" */
+	int64_t line;		/* its line (line granularity), else 0 */
+	const char *objfile;	/* module base name when name is "", or "" */
+	const char *printable;	/* pprof's PrintableName: name, file:line */
+	int64_t flat, cum;
+	size_t tag_off, ntags;	/* its tags in the graph's tags */
+	bool has_out;		/* it has out edges */
+};
+
+/* An edge between nodes (indexes in the graph's nodes). */
+struct pc_gedge {
+	size_t src, dst;
+	int64_t weight;
+	bool residual;		/* nodes between the two were left out */
+	bool inl;		/* every call it stands for was inlined */
+};
+
+/* A tag of a node: a sample's string labels, or one of its numeric
+ * "bytes" labels under its string labels (pprof's nodelets). */
+struct pc_gtag {
+	const char *group;	/* the string labels, "k:v\nk:v" ("" none) */
+	const char *name;	/* label tag: GROUP; numeric: its label */
+	bool numeric;
+	const char *unit;	/* numeric: the unit of VALUE */
+	int64_t value;
+	int64_t flat, cum;
+};
+
+struct pc_graph_options {
+	size_t nodecount;	/* 0: every node */
+	double nodefraction, edgefraction;
+	size_t type;		/* sample type index in CUR */
+	size_t base_type;	/* and in BASE */
+};
+
+struct pc_graph {
+	struct pc_gnode *nodes;	/* pprof's order: by entropy score */
+	size_t nnodes;
+	struct pc_gedge *edges;	/* heaviest first */
+	size_t nedges;
+	struct pc_gtag *tags;	/* by node */
+	size_t ntags;
+	int64_t total;		/* pprof's report total (of BASE in a diff) */
+	size_t orig_count;	/* nodes above the node cutoff */
+	size_t dropped_nodes, dropped_edges;
+	const char *unit;	/* the sample type's unit, lower case */
+	struct pc_graph_build *build;	/* private */
+};
+
+/*
+ * The graph of CUR (minus BASE when BASE is not NULL: pprof's
+ * -diff_base) into *OUT (free with profconv__graph_free()), trimmed and
+ * ordered as pprof's visual (DOT) outputs do.  Errors: PROFCONV_ENOMEM.
+ */
+int profconv__graph_new(struct pc_graph **out,
+    const struct profconv_view *cur, const struct profconv_view *base,
+    const struct pc_graph_options *opts);
+void profconv__graph_free(struct pc_graph *g);
+
+/* --- pprof's measurement ---------------------------------------------------- */
+
+/* V in FROM scaled to TO ("minimum"/"auto": the best unit); the unit
+ * reached goes to *UNIT ("" when uninteresting). */
+double profconv__measure_scale(int64_t v, const char *from, const char *to,
+    const char **unit);
+/* measurement.ScaledLabel: "1.50MB", "0", "12". */
+char *profconv__measure_label(char *buf, size_t size, int64_t v,
+    const char *from, const char *to);
+/* measurement.Percentage, spaces trimmed: "12.50%", "0.41%", "100%". */
+char *profconv__measure_percent(char *buf, size_t size, int64_t v,
+    int64_t total);
+/* measurement.Percentage as printed, leading spaces kept. */
+char *profconv__measure_percent_padded(char *buf, size_t size, int64_t v,
+    int64_t total);
+
+#endif /* PROFCONV_VIEW_GRAPH_H */

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * graphviz.c - DOT laid out and drawn in-process by Graphviz's library
+ * (libgvc, libcgraph): the "dot" layout and its SVG, PNG and PDF
+ * renderers, with no "dot" program run.  Built only when configure found
+ * libgvc (dot.c says why pictures fail otherwise).  Graphviz's messages
+ * are caught, never printed: the last one becomes the error's.  An SVG
+ * gets the pan and zoom script (graph_script.js) before its end.
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <graphviz/cgraph.h>
+#include <graphviz/gvc.h>
+
+#include "base/base.h"
+#include "write/write.h"
+
+static const char graph_script[] =
+#include "write/graph_script.h"
+	;
+
+/* Graphviz's last message (it reports through a callback). */
+static __thread char gv_message[256];
+
+static int
+catch_message(char *msg)
+{
+	size_t n;
+
+	snprintf(gv_message, sizeof(gv_message), "%s", msg);
+	n = strlen(gv_message);
+	while (n > 0 && (gv_message[n - 1] == '\n' || gv_message[n - 1] == ' '))
+		gv_message[--n] = '\0';
+	return 0;
+}
+
+int
+profconv__graphviz_check(void)
+{
+	return 0;
+}
+
+/* The SVG with the script before its "</svg>". */
+static int
+put_svg(const char *svg, size_t len, FILE *fp)
+{
+	static const char end[] = "</svg>";
+	size_t at = len;
+
+	while (at >= sizeof(end) - 1 &&
+	    memcmp(svg + at - (sizeof(end) - 1), end, sizeof(end) - 1) != 0)
+		at--;
+	if (at < sizeof(end) - 1)
+		return profconv__fail(PROFCONV_EFORMAT, "Graphviz wrote no SVG");
+	at -= sizeof(end) - 1;
+	fwrite(svg, 1, at, fp);
+	fputs("<script type=\"text/ecmascript\"><![CDATA[\n", fp);
+	fputs(graph_script, fp);
+	fputs("]]></script>\n", fp);
+	fwrite(svg + at, 1, len - at, fp);
+	return 0;
+}
+
+int
+profconv__graphviz_render(const char *text, size_t len, int format,
+    FILE *fp)
+{
+	static const char *const names[] = { "dot", "svg", "png", "pdf" };
+	GVC_t *gvc = NULL;
+	Agraph_t *g = NULL;
+	char *copy = NULL, *out = NULL;
+	size_t outlen = 0;
+	FILE *mem = NULL;
+	int rc = 0;
+
+	if (format < 1 || format > 3)
+		return profconv__fail(PROFCONV_EINVAL, "no such picture format");
+	gv_message[0] = '\0';
+	agseterr(AGERR);
+	agseterrf(catch_message);
+	copy = malloc(len + 1);
+	if (copy == NULL)
+		return profconv__nomem();
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	gvc = gvContext();
+	if (gvc == NULL) {
+		free(copy);
+		return profconv__fail(PROFCONV_EUNSUPPORTED, "Graphviz's "
+		    "library did not start%s%s", *gv_message ? ": " : "",
+		    gv_message);
+	}
+	g = agmemread(copy);
+	if (g == NULL)
+		rc = profconv__fail(PROFCONV_EFORMAT, "Graphviz cannot read "
+		    "the graph%s%s", *gv_message ? ": " : "", gv_message);
+	if (rc == 0 && gvLayout(gvc, g, "dot") != 0)
+		rc = profconv__fail(PROFCONV_EFORMAT, "Graphviz cannot lay out "
+		    "the graph%s%s", *gv_message ? ": " : "", gv_message);
+	if (rc == 0 && (mem = open_memstream(&out, &outlen)) == NULL)
+		rc = profconv__nomem();
+	if (rc == 0 && gvRender(gvc, g, names[format], mem) != 0)
+		rc = profconv__fail(PROFCONV_EUNSUPPORTED, "Graphviz cannot "
+		    "draw %s%s%s", names[format], *gv_message ? ": " : "",
+		    gv_message);
+	if (mem != NULL && fclose(mem) != 0 && rc == 0)
+		rc = profconv__nomem();
+	if (g != NULL) {
+		gvFreeLayout(gvc, g);
+		agclose(g);
+	}
+	gvFreeContext(gvc);
+	agseterrf(NULL);
+	free(copy);
+	if (rc == 0 && outlen == 0)
+		rc = profconv__fail(PROFCONV_EUNSUPPORTED, "Graphviz drew "
+		    "nothing as %s (is its plugin for %s installed?)",
+		    names[format], names[format]);
+	errno = 0;
+	if (rc == 0 && format == 1)
+		rc = put_svg(out, outlen, fp);
+	else if (rc == 0)
+		fwrite(out, 1, outlen, fp);
+	free(out);
+	return rc;
+}

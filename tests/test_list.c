@@ -1,0 +1,331 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_list.c - the annotated source listing (report/list.c, source.c):
+ * pprof's numbers, its rules for finding a source, and whole listings of
+ * profiles built by hand over source files written here.
+ */
+
+#include "config.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "report/list.h"
+#include "view_helpers.h"
+
+static struct profconv_profile *p;
+static char dir[] = "/tmp/profconv-list-XXXXXX";
+
+static void
+setup(void)
+{
+	cr_assert(eq(int, profconv_profile_new(&p), 0));
+	cr_assert(not(zero(ptr, mkdtemp(dir))));
+}
+
+static void
+teardown(void)
+{
+	char cmd[128];
+
+	profconv_profile_free(p);
+	p = NULL;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	(void)system(cmd);
+}
+
+TestSuite(list, .init = setup, .fini = teardown);
+
+#define VALUE(v, unit, want) do { \
+	char b_[48]; \
+	cr_expect(eq(str, (char *)profconv__list_value(b_, (v), (unit)), \
+	    (char *)(want))); \
+} while (0)
+
+/* pprof's measurement.ScaledLabel with the "minimum" output unit. */
+Test(list, values_as_pprof)
+{
+	VALUE(0, "bytes", "0");
+	VALUE(1, "bytes", "1B");
+	VALUE(1536, "bytes", "1.50kB");
+	VALUE(1048576, "bytes", "1MB");
+	VALUE(-3 * 1048576 / 2, "bytes", "-1.50MB");
+	VALUE(7500, "count", "7500");
+	VALUE(7500, "objects", "7500");
+	VALUE(1500000, "nanoseconds", "1.50ms");
+	VALUE(90, "seconds", "90s");
+}
+
+Test(list, percentages_as_pprof)
+{
+	char b[32];
+
+	cr_expect(eq(str, (char *)profconv__list_percent(b, 1, 3), "33.33%"));
+	cr_expect(eq(str, (char *)profconv__list_percent(b, 5, 5), "  100%"));
+	cr_expect(eq(str, (char *)profconv__list_percent(b, -5, 5), "  100%"));
+	cr_expect(eq(str, (char *)profconv__list_percent(b, 1, 200), "  0.5%"));
+	cr_expect(eq(str, (char *)profconv__list_percent(b, 1, 0), "    0%"));
+}
+
+static char *
+display(const char *search, const char *trim, const char *file)
+{
+	struct profconv_list_options o = PROFCONV_LIST_OPTIONS_INIT;
+	struct pc_sources *s;
+	char *d;
+
+	o.source_path = search;
+	o.trim_path = trim;
+	cr_assert(eq(int, profconv__sources_new(&s, &o), 0));
+	d = profconv__source_display(s, file);
+	profconv__sources_free(s);
+	return d;
+}
+
+#define DISPLAY(search, trim, file, want) do { \
+	char *d_ = display((search), (trim), (file)); \
+	cr_expect(eq(str, d_, (char *)(want)), "%s", (file)); \
+	free(d_); \
+} while (0)
+
+/* pprof's trimPath, then Go's filepath.Clean. */
+Test(list, names_as_pprof_shows_them)
+{
+	DISPLAY(NULL, NULL, "/a/b/../c//d.c", "/a/c/d.c");
+	DISPLAY(NULL, NULL, "./x/./y.c", "x/y.c");
+	DISPLAY(NULL, NULL, "../../x.c", "../../x.c");
+	DISPLAY(NULL, NULL, "/..", "/");
+	DISPLAY(NULL, NULL, "/proc/self/cwd/src/a.c", "src/a.c");
+	DISPLAY(NULL, "/build", "/build/src/a.c", "src/a.c");
+	DISPLAY(NULL, "/build/", "/build/src/a.c", "src/a.c");
+	DISPLAY(NULL, "/buil", "/build/src/a.c", "/build/src/a.c");
+	DISPLAY(NULL, "/x:/build", "/build/src/a.c", "src/a.c");
+	/* Without a trim path, a search directory's last component. */
+	DISPLAY("/home/me/proj", NULL, "/ci/proj/src/a.c", "src/a.c");
+	DISPLAY("/home/me/proj", "/nothing", "/ci/proj/src/a.c",
+	    "/ci/proj/src/a.c");
+}
+
+static void
+write_file(const char *name, const char *text)
+{
+	char path[256];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fp = fopen(path, "w");
+	cr_assert(not(zero(ptr, fp)));
+	fputs(text, fp);
+	fclose(fp);
+}
+
+static char *
+listing(const struct profconv_profile *cur,
+    const struct profconv_profile *base, const char *rx,
+    const struct profconv_list_options *o)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&text, &len);
+	int rc;
+
+	cr_assert(not(zero(ptr, fp)));
+	rc = profconv_list_write(cur, base, rx, fp, o);
+	fclose(fp);
+	cr_assert(eq(int, rc, 0), "%s", ERRMSG);
+	return text;
+}
+
+/* A location whose lines are LINES (innermost first). */
+static uint32_t
+loc(uint32_t map, uint64_t addr, const struct profconv_line *lines, size_t n)
+{
+	uint32_t id = 0;
+
+	cr_assert(eq(int, profconv_profile_add_location(p, map, addr, lines, n,
+	    0, &id), 0), "%s", ERRMSG);
+	return id;
+}
+
+/*
+ * A function at lines 3..6 of a file with CRLF line ends and no newline
+ * at its end: the range runs from its first line to 5 past its last
+ * sampled line, cut at the end of the file; cum counts a line recurring
+ * in a stack once; the call inlined at line 5 is nested under it, with
+ * its own line's text.
+ */
+Test(list, whole_listing)
+{
+	struct profconv_list_options o = PROFCONV_LIST_OPTIONS_INIT;
+	struct profconv_function fw = { "work", "work", NULL, 3 };
+	uint32_t map, work, go, mainf, a, b, m;
+	int64_t v1 = 1024, v2 = 3072;
+	char path[256], want[2048], *got;
+
+	snprintf(path, sizeof(path), "%s/w.c", dir);
+	write_file("w.c", "int x;\r\n\r\nvoid work(void)\r\n{\r\n\tgo();\r\n}\r\n"
+	    "static inline void go(void) { m(); }");
+	profconv_profile_add_sample_type(p, "inuse_space", "bytes");
+	map = add_map(p, 0x400000, 0x500000, "/bin/w");
+	fw.file = path;
+	cr_assert(eq(int, profconv_profile_add_function(p, &fw, &work), 0));
+	go = add_fn(p, "go", path);
+	mainf = add_fn(p, "main", "");
+	a = loc(map, 0x401000, (struct profconv_line[]){ { go, 7, 0 },
+	    { work, 5, 0 } }, 2);
+	b = loc(map, 0x401100, (struct profconv_line[]){ { work, 5, 0 } }, 1);
+	m = loc(map, 0x401200, (struct profconv_line[]){ { mainf, 1, 0 } }, 1);
+	SAMPLE(p, &v1, a, m);
+	SAMPLE(p, &v2, a, b, m);
+	got = listing(p, NULL, "^work$", &o);
+	snprintf(want, sizeof(want),
+	    "Total: 4kB\n"
+	    "ROUTINE ======================== work in %s\n"
+	    "         0        4kB (flat, cum)   100%% of Total\n"
+	    "         .          .      3:void work(void)\n"
+	    "         .          .      4:{\n"
+	    "         .        4kB      5:\tgo();\n"
+	    "       4kB        4kB         + go w.c:7: static inline void go(void) { m(); }\n"
+	    "         .          .      6:}\n"
+	    "         .          .      7:static inline void go(void) { m(); }\n",
+	    path);
+	cr_expect(eq(str, got, want));
+	free(got);
+
+	/* The change from a base that held a quarter: -diff_base. */
+	{
+		struct profconv_profile *base = NULL;
+		uint32_t bm, bw, bg, ba, bmm;
+
+		cr_assert(eq(int, profconv_profile_new(&base), 0));
+		profconv_profile_add_sample_type(base, "inuse_space", "bytes");
+		bm = add_map(base, 0x400000, 0x500000, "/bin/w");
+		fw.file = path;
+		cr_assert(eq(int, profconv_profile_add_function(base, &fw,
+		    &bw), 0));
+		bg = add_fn(base, "go", path);
+		cr_assert(ne(int, bg, 0));
+		{
+			struct profconv_function fm = { "main", "main", "", 1 };
+
+			cr_assert(eq(int, profconv_profile_add_function(base,
+			    &fm, &bmm), 0));
+		}
+		{
+			struct profconv_line la[2] = { { bg, 7, 0 }, { bw, 5, 0 } };
+			struct profconv_line lm[1] = { { bmm, 1, 0 } };
+			uint32_t l1 = 0, l2 = 0;
+
+			cr_assert(eq(int, profconv_profile_add_location(base,
+			    bm, 0x401000, la, 2, 0, &l1), 0));
+			cr_assert(eq(int, profconv_profile_add_location(base,
+			    bm, 0x401200, lm, 1, 0, &l2), 0));
+			ba = l1;
+			SAMPLE(base, &v1, ba, l2);
+		}
+		got = listing(p, base, "^work$", &o);
+		snprintf(want, sizeof(want),
+		    "Total: 1kB\n"
+		    "ROUTINE ======================== work in %s\n"
+		    "         0        3kB (flat, cum) 300.00%% of Total\n"
+		    "         .          .      3:void work(void)\n"
+		    "         .          .      4:{\n"
+		    "         .        3kB      5:\tgo();\n"
+		    "       3kB        3kB         + go w.c:7: static inline void go(void) { m(); }\n"
+		    "         .          .      6:}\n"
+		    "         .          .      7:static inline void go(void) { m(); }\n",
+		    path);
+		cr_expect(eq(str, got, want), "got:\n%s", got);
+		free(got);
+		profconv_profile_free(base);
+	}
+}
+
+/* A source not found: the lines with values, after a note naming what
+ * was tried; a relative name is found under the search path's parents. */
+Test(list, not_found_and_parents)
+{
+	struct profconv_list_options o = PROFCONV_LIST_OPTIONS_INIT;
+	uint32_t map, f, g, l1, l2;
+	int64_t v = 7;
+	char sub[256], *got;
+
+	profconv_profile_add_sample_type(p, "objects", "count");
+	map = add_map(p, 0x400000, 0x500000, "/bin/w");
+	f = add_fn(p, "lost", "/nonexistent/l.c");
+	g = add_fn(p, "found", "src/f.c");
+	l1 = loc(map, 0x401000, (struct profconv_line[]){ { f, 40, 0 } }, 1);
+	l2 = loc(map, 0x401100, (struct profconv_line[]){ { g, 2, 0 } }, 1);
+	SAMPLE(p, &v, l1, l2);
+	got = listing(p, NULL, "lost", &o);
+	cr_expect(eq(str, got,
+	    "Total: 7\n"
+	    "ROUTINE ======================== lost in /nonexistent/l.c\n"
+	    "         7          7 (flat, cum)   100% of Total\n"
+	    " Note: source not found; tried /nonexistent/l.c\n"
+	    "         7          7     40:\n"));
+	free(got);
+	snprintf(sub, sizeof(sub), "%s/src", dir);
+	cr_assert(eq(int, mkdir(sub, 0700), 0));
+	write_file("src/f.c", "a\nb\n");
+	snprintf(sub, sizeof(sub), "%s/src/deep", dir);
+	cr_assert(eq(int, mkdir(sub, 0700), 0));
+	o.source_path = sub;
+	got = listing(p, NULL, "found", &o);
+	cr_expect(eq(str, got,
+	    "Total: 7\n"
+	    "ROUTINE ======================== found in src/f.c\n"
+	    "         0          7 (flat, cum)   100% of Total\n"
+	    "         .          .      1:a\n"
+	    "         .          7      2:b\n"));
+	free(got);
+}
+
+/* No function matches: pprof's message. */
+Test(list, no_match)
+{
+	int64_t v = 1;
+	uint32_t f, l;
+	FILE *fp = fopen("/dev/null", "w");
+
+	profconv_profile_add_sample_type(p, "objects", "count");
+	f = add_fn(p, "f", "f.c");
+	l = loc(0, 0x10, (struct profconv_line[]){ { f, 1, 0 } }, 1);
+	SAMPLE(p, &v, l);
+	cr_expect(eq(int, profconv_list_write(p, NULL, "^g$", fp, NULL),
+	    PROFCONV_ENOTFOUND));
+	cr_expect(eq(str, ERRMSG, "no matches found for regexp: ^g$"));
+	cr_expect(eq(int, profconv_list_write(p, NULL, "(", fp, NULL),
+	    PROFCONV_EINVAL));
+	fclose(fp);
+}
+
+/* Line numbers are the profile's: far apart, at the ends of int64, or
+ * negative, a listing without the source still has one row per line
+ * with a value, and takes no time. */
+Test(list, hostile_line_numbers, .timeout = 10)
+{
+	struct profconv_function fh = { "far", "far", "/nonexistent/f.c", 1 };
+	uint32_t f, l1, l2, l3;
+	int64_t v = 1;
+	char *got;
+
+	profconv_profile_add_sample_type(p, "objects", "count");
+	cr_assert(eq(int, profconv_profile_add_function(p, &fh, &f), 0));
+	l1 = loc(0, 0x10, (struct profconv_line[]){ { f, 3, 0 } }, 1);
+	l2 = loc(0, 0x20, (struct profconv_line[]){ { f, INT64_MAX, 0 } }, 1);
+	l3 = loc(0, 0x30, (struct profconv_line[]){ { f, -7, 0 } }, 1);
+	SAMPLE(p, &v, l1);
+	SAMPLE(p, &v, l2);
+	SAMPLE(p, &v, l3);
+	got = listing(p, NULL, "far", NULL);
+	cr_expect(eq(str, got,
+	    "Total: 3\n"
+	    "ROUTINE ======================== far in /nonexistent/f.c\n"
+	    "         3          3 (flat, cum)   100% of Total\n"
+	    " Note: source not found; tried /nonexistent/f.c\n"
+	    "         1          1      3:\n"
+	    "         1          1 9223372036854775807:\n"), "%s", got);
+	free(got);
+}

@@ -1,0 +1,323 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_trendstat.c - proftrend's statistics without a profile: the robust
+ * fit (Theil-Sen, Mann-Kendall), the verdict on synthetic series of every
+ * shape and their edge cases, and what a dump's file name says.
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/trend.h"
+#include "helpers.h"
+
+TestSuite(trendstat);
+
+#define K ((int64_t)1024)
+#define N 12
+
+static double scratch[PC_FIT_SCRATCH];
+
+/* The verdict on V[0..n) with the default rule (4 KiB floor, 0.8). */
+static enum profconv_trend_verdict
+judge_floor(const int64_t *v, size_t n, int64_t floor)
+{
+	struct pc_rule rule = { floor, 0.8 };
+	struct pc_shape sh;
+
+	return profconv__trend_verdict(v, n, 1, &rule, scratch, &sh);
+}
+
+static enum profconv_trend_verdict
+judge(const int64_t *v, size_t n)
+{
+	return judge_floor(v, n, 4 * K);
+}
+
+#define VERDICT(v, n, want) \
+	cr_assert(eq(str, (char *)profconv_trend_verdict_name(judge(v, n)), \
+	    (char *)profconv_trend_verdict_name(want)), #v)
+
+/* A deterministic jitter in [-amp, amp]. */
+static int64_t
+jitter(size_t i, int64_t amp)
+{
+	uint64_t x = (uint64_t)i * 0x9e3779b97f4a7c15ULL;
+
+	x ^= x >> 29;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 32;
+	return (int64_t)(x % (uint64_t)(2 * amp + 1)) - amp;
+}
+
+Test(trendstat, verdict_names)
+{
+	cr_assert(eq(str, (char *)profconv_trend_verdict_name(
+	    PROFCONV_TREND_LEAK), "leak"));
+	cr_assert(eq(str, (char *)profconv_trend_verdict_name(
+	    PROFCONV_TREND_FREED_AT_EXIT), "freed-at-exit"));
+	cr_assert(eq(str, (char *)profconv_trend_verdict_name(
+	    PROFCONV_TREND_SATURATING), "saturating"));
+	cr_assert(eq(str, (char *)profconv_trend_verdict_name(
+	    PROFCONV_TREND_PERIODIC), "periodic"));
+	cr_assert(eq(str, (char *)profconv_trend_verdict_name(
+	    PROFCONV_TREND_TRANSIENT), "transient"));
+	cr_assert(eq(str, (char *)profconv_trend_verdict_name(
+	    PROFCONV_TREND_STABLE), "stable"));
+	cr_assert(eq(str, (char *)profconv_trend_verdict_name(
+	    (enum profconv_trend_verdict)99), "?"));
+}
+
+Test(trendstat, theil_sen_and_mann_kendall)
+{
+	int64_t line[10], spiked[10], flat[6] = { 5, 5, 5, 5, 5, 5 };
+	int64_t two_cols[] = { 0, -7, 10, -7, 20, -7 };
+	struct pc_fit f;
+	size_t i;
+
+	for (i = 0; i < 10; i++)
+		line[i] = spiked[i] = 100 * (int64_t)i;
+	spiked[4] = 1000000;	/* one wild point: the median slope holds */
+	profconv__trend_fit(line, 10, 1, scratch, &f);
+	cr_assert(eq(dbl, f.theil_sen, 100.0));
+	/* S = 45 pairs up; Var = 10 * 9 * 25 / 18 = 125; Z = 44 / sqrt(125). */
+	cr_assert(eq(dbl, f.mk_s, 45.0));
+	cr_assert(ieee_ulp_eq(dbl, f.mk_z, 44 / sqrt(125.0), 4));
+	profconv__trend_fit(spiked, 10, 1, scratch, &f);
+	cr_assert(eq(dbl, f.theil_sen, 100.0));
+	profconv__trend_fit(flat, 6, 1, scratch, &f);
+	cr_assert(eq(dbl, f.theil_sen, 0.0));
+	cr_assert(eq(dbl, f.mk_z, 0.0));
+	/* Stride: every other column. */
+	profconv__trend_fit(two_cols, 3, 2, scratch, &f);
+	cr_assert(eq(dbl, f.theil_sen, 10.0));
+	cr_assert(eq(sz, f.points, 3));
+}
+
+Test(trendstat, long_series_fit_on_spread_points)
+{
+	static int64_t v[1000];
+	struct pc_fit f;
+	size_t i;
+
+	for (i = 0; i < 1000; i++)
+		v[i] = 7 * (int64_t)i;
+	profconv__trend_fit(v, 1000, 1, scratch, &f);
+	cr_assert(eq(sz, f.points, PC_FIT_POINTS));
+	cr_assert(ieee_ulp_eq(dbl, f.theil_sen, 7.0, 64), "%g", f.theil_sen);
+	cr_assert(f.mk_z > 10);
+}
+
+Test(trendstat, steady_leak)
+{
+	int64_t v[N];
+	size_t i;
+
+	for (i = 0; i < N; i++)
+		v[i] = 64 * K * (int64_t)(i + 1);
+	VERDICT(v, N, PROFCONV_TREND_LEAK);
+}
+
+Test(trendstat, small_leak_is_a_leak_whatever_its_size)
+{
+	static int64_t v[1000];
+	size_t i;
+
+	/* 300 bytes a dump, 1000 dumps: far below 1% of any big leak. */
+	for (i = 0; i < 1000; i++)
+		v[i] = 300 * (int64_t)i + 17;
+	VERDICT(v, 1000, PROFCONV_TREND_LEAK);
+	/* 200 bytes a dump, 30 dumps: 5.8 KiB, above the 4 KiB floor. */
+	VERDICT(v, 30, PROFCONV_TREND_LEAK);
+	/* ... but 10 dumps of it are 2.7 KiB: within the noise floor. */
+	VERDICT(v, 10, PROFCONV_TREND_STABLE);
+}
+
+Test(trendstat, leak_that_starts_late_or_dips)
+{
+	int64_t late[N], dip[N], steps[30];
+	size_t i;
+
+	for (i = 0; i < N; i++) {
+		late[i] = i < N / 2 ? 8 * K : 8 * K + 32 * K * (int64_t)i;
+		dip[i] = 16 * K * (int64_t)(i + 1) - (i == 5 ? 20 * K : 0);
+	}
+	VERDICT(late, N, PROFCONV_TREND_LEAK);
+	VERDICT(dip, N, PROFCONV_TREND_LEAK);
+	/* A sampled leak: a step of one sample every third dump. */
+	for (i = 0; i < 30; i++)
+		steps[i] = 512 * K * (int64_t)(i / 3);
+	cr_assert(eq(int, judge_floor(steps, 30, 512 * K),
+	    PROFCONV_TREND_LEAK));
+}
+
+Test(trendstat, saturating_cache)
+{
+	int64_t v[N], jittery[40];
+	size_t i;
+
+	for (i = 0; i < N; i++)
+		v[i] = 128 * K * (int64_t)(i < 4 ? i : 4);
+	VERDICT(v, N, PROFCONV_TREND_SATURATING);
+	/* Filled once before the second dump. */
+	v[0] = 0;
+	for (i = 1; i < N; i++)
+		v[i] = 512 * K;
+	VERDICT(v, N, PROFCONV_TREND_SATURATING);
+	/* An LRU cache: fills, then wobbles under its cap. */
+	for (i = 0; i < 40; i++)
+		jittery[i] = (int64_t)(i < 10 ? i : 10) * 100 * K +
+		    (i >= 10 ? jitter(i, 20 * K) - 20 * K : 0);
+	VERDICT(jittery, 40, PROFCONV_TREND_SATURATING);
+	/* Three snapshots, the last two at the cap. */
+	VERDICT(((int64_t[]){ 0, 512 * K, 512 * K }), 3,
+	    PROFCONV_TREND_SATURATING);
+}
+
+Test(trendstat, periodic)
+{
+	int64_t saw[N], ramp[30], dips[10];
+	size_t i;
+
+	for (i = 0; i < N; i++)
+		saw[i] = i % 2 ? 256 * K : 0;
+	VERDICT(saw, N, PROFCONV_TREND_PERIODIC);
+	/* Sawtooth: climbs for five dumps, drops, again. */
+	for (i = 0; i < 30; i++)
+		ramp[i] = 64 * K * (int64_t)(i % 6);
+	VERDICT(ramp, 30, PROFCONV_TREND_PERIODIC);
+	/* Grows, but falls back to nothing once: comes and goes. */
+	for (i = 0; i < 10; i++)
+		dips[i] = i == 6 ? 0 : 16 * K * (int64_t)(i + 1);
+	VERDICT(dips, 10, PROFCONV_TREND_PERIODIC);
+}
+
+Test(trendstat, transient)
+{
+	int64_t hump[N], spike[N] = { 0 }, dropped[N];
+	size_t i;
+
+	for (i = 0; i < N; i++) {
+		hump[i] = i < 6 ? 128 * K * (int64_t)(i + 1) : 0;
+		dropped[i] = i < 3 ? 900 * K : 100 * K;
+	}
+	VERDICT(hump, N, PROFCONV_TREND_TRANSIENT);
+	spike[5] = 300 * K;
+	VERDICT(spike, N, PROFCONV_TREND_TRANSIENT);
+	/* Held at the start and let go. */
+	VERDICT(dropped, N, PROFCONV_TREND_TRANSIENT);
+}
+
+Test(trendstat, freed_at_exit)
+{
+	int64_t v[N];
+	size_t i;
+
+	for (i = 0; i < N; i++)
+		v[i] = 64 * K * (int64_t)(i + 1);
+	v[N - 1] = 0;
+	VERDICT(v, N, PROFCONV_TREND_FREED_AT_EXIT);
+	/* Back to where it started, not to zero. */
+	for (i = 0; i < N; i++)
+		v[i] = 1024 * K + 64 * K * (int64_t)i;
+	v[N - 1] = 1024 * K + 1000;
+	VERDICT(v, N, PROFCONV_TREND_FREED_AT_EXIT);
+	/* Half of it still there at the end: not freed at exit. */
+	v[N - 1] = 1024 * K + 32 * K * (int64_t)N;
+	cr_assert(ne(int, judge(v, N), PROFCONV_TREND_FREED_AT_EXIT));
+}
+
+Test(trendstat, stable_flat_and_noise)
+{
+	int64_t flat[N], noise[50], below[N];
+	size_t i;
+
+	for (i = 0; i < N; i++) {
+		flat[i] = 777 * K;
+		below[i] = 1000 + 300 * (int64_t)i;	/* 3.3 KiB in all */
+	}
+	VERDICT(flat, N, PROFCONV_TREND_STABLE);
+	VERDICT(below, N, PROFCONV_TREND_STABLE);
+	for (i = 0; i < 50; i++)
+		noise[i] = 1024 * K + jitter(i, 1500);
+	VERDICT(noise, 50, PROFCONV_TREND_STABLE);
+	/* Noise wider than the floor but with no trend is never a leak. */
+	for (i = 0; i < 50; i++)
+		noise[i] = 1024 * K + jitter(i, 6 * K);
+	cr_assert(ne(int, judge(noise, 50), PROFCONV_TREND_LEAK));
+}
+
+Test(trendstat, two_snapshots)
+{
+	VERDICT(((int64_t[]){ 0, 64 * K }), 2, PROFCONV_TREND_LEAK);
+	VERDICT(((int64_t[]){ 64 * K, 0 }), 2, PROFCONV_TREND_TRANSIENT);
+	VERDICT(((int64_t[]){ 0, 100 }), 2, PROFCONV_TREND_STABLE);
+	VERDICT(((int64_t[]){ 5, 5 }), 2, PROFCONV_TREND_STABLE);
+	/* One snapshot: nothing to judge. */
+	VERDICT(((int64_t[]){ 5 }), 1, PROFCONV_TREND_STABLE);
+}
+
+Test(trendstat, rule_settings)
+{
+	/* Grew in 4 of the 5 intervals that moved. */
+	int64_t v[] = { 0, 10 * K, 20 * K, 15 * K, 30 * K, 40 * K };
+	struct pc_rule rule = { 4 * K, 0.8 };
+	struct pc_shape sh;
+
+	cr_assert(eq(int, profconv__trend_verdict(v, 6, 1, &rule, scratch, &sh),
+	    PROFCONV_TREND_LEAK));
+	cr_assert(eq(sz, sh.grew, 4));
+	cr_assert(eq(sz, sh.fell, 1));
+	rule.min_grew_fraction = 0.81;		/* needs 5 of 5 */
+	cr_assert(ne(int, profconv__trend_verdict(v, 6, 1, &rule, scratch,
+	    &sh), PROFCONV_TREND_LEAK));
+	rule.min_grew_fraction = 0.8;
+	rule.floor = 41 * K;			/* grew 40 KiB: noise */
+	cr_assert(eq(int, profconv__trend_verdict(v, 6, 1, &rule, scratch, &sh),
+	    PROFCONV_TREND_STABLE));
+	/* The extremes of int64 do not overflow. */
+	rule.floor = 1;
+	cr_assert(eq(int, profconv__trend_verdict(((int64_t[]){ INT64_MIN,
+	    INT64_MAX }), 2, 1, &rule, scratch, &sh), PROFCONV_TREND_LEAK));
+}
+
+/* GROUP and KIND of NAME. */
+static void
+name_is(const char *name, const char *group, char kind)
+{
+	struct pc_dump_name dn;
+
+	cr_assert(eq(int, profconv__dump_name(name, &dn), 0));
+	if (group == NULL)
+		cr_assert(dn.group == NULL, "%s: %s", name, dn.group);
+	else
+		cr_assert(dn.group != NULL && strcmp(dn.group, group) == 0,
+		    "%s: %s", name, dn.group != NULL ? dn.group : "(null)");
+	cr_assert(eq(int, dn.kind, kind), "%s", name);
+	free(dn.group);
+}
+
+Test(trendstat, dump_names)
+{
+	name_is("/d/je.123.7.u3.heap", "/d/je.123.*", 'u');
+	name_is("je.123.4006.f.heap", "je.123.*", 'f');
+	name_is("/d/jeprof.9.0.i0.heap", "/d/jeprof.9.*", 'i');
+	name_is("a.b.77.10.m9.heap", "a.b.77.*", 'm');
+	name_is("/d/prog.0001.heap", "/d/prog.*.heap", 0);
+	name_is("/d/prog_4242.0012.heap", "/d/prog_4242.*.heap", 0);
+	name_is("/d/prog.12345.heap", "/d/prog.*.heap", 0);
+	name_is("je.5.6.i2.heap.gz", "je.5.*", 'i');
+	name_is("/d/prog.0002.heap.gz", "/d/prog.*.heap", 0);
+	/* Neither. */
+	name_is("x.heap", NULL, 0);
+	name_is(".heap", NULL, 0);
+	name_is("mem.pb.gz", NULL, 0);
+	name_is("je.1.2.x3.heap", NULL, 0);
+	name_is("je.1.2.i.heap", NULL, 0);
+	name_is("je.1.i3.heap", NULL, 0);
+	name_is("p.001.heap", NULL, 0);
+	name_is("massif.out.1#3", NULL, 0);
+}
