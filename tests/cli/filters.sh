@@ -95,6 +95,15 @@ else
 			got=$(flame_total "$PB" alloc_space --tagfocus "$f")
 			[ "$got" = "$want" ] || fail "profflame --tagfocus '$f': $got, go $want"
 		done
+		# profgraph: the graph's "Showing nodes accounting for ..."
+		# legend is go tool pprof -dot's with the same filter.
+		for f in thread_name=worker-1 bytes=32kb:; do
+			g=$(go tool pprof -dot -symbolize=none -tagfocus "$f" -sample_index=alloc_space "$PB" 2>/dev/null |
+			    grep -o 'Showing nodes accounting for [^\\]* total' | head -n 1)
+			o=$("$BIN/profgraph" --no-symbolize -t alloc_space --tagfocus "$f" "$PB" 2>/dev/null |
+			    grep -o 'Showing nodes accounting for [^<\\]* total' | head -n 1)
+			[ -n "$g" ] && [ "$g" = "$o" ] || fail "profgraph --tagfocus '$f': '$o', go '$g'"
+		done
 		# Both at once: focus then ignore, as pprof.
 		g=$(go tool pprof -raw -symbolize=none -tagfocus thread_name=worker \
 		    -tagignore 'bytes=32kb' "$PB" 2>/dev/null | awk '/^Samples:/ {s = 1; getline; next} /^Locations/ {s = 0}
