@@ -242,17 +242,64 @@ enum {
 	  "      --debuginfod      ask the servers in $DEBUGINFOD_URLS for\n" \
 	  "                        missing debug info\n" }
 
+/*
+ * The filter group, in the view group too: go tool pprof's label
+ * filters --tagfocus, --tagignore, --tagroot, --tagleaf, --tagshow,
+ * --taghide, and leak
+ * suppressions, --suppressions FILE (read whole when the option is
+ * taken) and --no-default-suppressions.
+ */
+enum {
+	CMD_OPT_TAGFOCUS = 0x1300, CMD_OPT_TAGIGNORE, CMD_OPT_TAGROOT,
+	CMD_OPT_TAGLEAF, CMD_OPT_SUPPRESSIONS, CMD_OPT_NO_DEFAULT_SUPP,
+	CMD_OPT_TAGSHOW, CMD_OPT_TAGHIDE
+};
+#define CMD_FILTER_OPTS \
+	{ "tagfocus", CMD_OPT_TAGFOCUS, required_argument, CMD_VIEW, \
+	  "      --tagfocus [KEY=]VALUE\n" \
+	  "                        keep only samples with a label matching\n" \
+	  "                        VALUE, as go tool pprof -tagfocus: a range\n" \
+	  "                        (16kb, 8kb:, :1mb, 1kb:64kb) for numbers,\n" \
+	  "                        else regular expressions split at ','\n" }, \
+	{ "tagignore", CMD_OPT_TAGIGNORE, required_argument, CMD_VIEW, \
+	  "      --tagignore [KEY=]VALUE\n" \
+	  "                        drop samples with a label matching VALUE\n" }, \
+	{ "tagroot", CMD_OPT_TAGROOT, required_argument, CMD_VIEW, \
+	  "      --tagroot KEYS    a frame per label key (split at ',') at the\n" \
+	  "                        root of each stack, named by its values\n" }, \
+	{ "tagleaf", CMD_OPT_TAGLEAF, required_argument, CMD_VIEW, \
+	  "      --tagleaf KEYS    the same at the leaf of each stack\n" }, \
+	{ "tagshow", CMD_OPT_TAGSHOW, required_argument, CMD_VIEW, \
+	  "      --tagshow RE      print only labels whose key matches RE\n" \
+	  "                        (profconv show's dump; no sample dropped)\n" }, \
+	{ "taghide", CMD_OPT_TAGHIDE, required_argument, CMD_VIEW, \
+	  "      --taghide RE      print no label whose key matches RE\n" }, \
+	{ "suppressions", CMD_OPT_SUPPRESSIONS, required_argument, CMD_VIEW, \
+	  "      --suppressions FILE\n" \
+	  "                        hide stacks a leak:PATTERN line of FILE\n" \
+	  "                        (LeakSanitizer's format) matches\n" }, \
+	{ "no-default-suppressions", CMD_OPT_NO_DEFAULT_SUPP, no_argument, \
+	  CMD_VIEW, \
+	  "      --no-default-suppressions\n" \
+	  "                        leak reports keep the one-time runtime\n" \
+	  "                        allocations they hide by default\n" }
+
 /* What a command shows, and whether and how it symbolizes on the fly. */
 struct cmd_view {
 	struct profconv_view_options view;
 	bool no_symbolize;
 	const char *sysroot, *search_path, *debuginfo_path;
 	bool debuginfod;
+	/* --suppressions FILE's text (kept until exit), and
+	 * --no-default-suppressions. */
+	char *suppressions;
+	bool no_default_suppressions;
 };
 #define CMD_VIEW_INIT { { PROFCONV_VIEW_OPTIONS_VERSION, \
 	PROFCONV_BY_FUNCTION, PROFCONV_DEMANGLE_SIMPLE, 0, 0, NULL, NULL, \
-	cmd_warn_fn, NULL, 0, 0, NULL, NULL, NULL, NULL }, false, NULL, NULL, \
-	NULL, false }
+	cmd_warn_fn, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
+	NULL, NULL, NULL, 0, 0, NULL, NULL }, false, NULL, NULL, NULL, \
+	false, NULL, false }
 
 /*
  * The level group, options of every command that writes pprof (text2pb,

@@ -46,6 +46,7 @@ static const struct cmd_opt opts[] = {
 	  "  -o, --output FILE     write to FILE (default: standard output)\n" },
 	CMD_VIEW_OPTS,
 	CMD_FIND_OPTS,
+	CMD_FILTER_OPTS,
 	CMD_INPUT_OPTS,
 	CMD_HELP_OPT,
 	CMD_VERSION_OPT,

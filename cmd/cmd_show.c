@@ -11,6 +11,8 @@
 #include <profconv.h>
 #include "cli.h"
 
+enum { CMD_OPT_SIZES = 0x2000 };
+
 static const char usage_text[] =
 	"usage: profconv show [options] FILE\n"
 	"\n"
@@ -33,12 +35,17 @@ static const struct cmd_opt opts[] = {
 	{ "type", 't', required_argument, CMD_OWN,
 	  "  -t, --type TYPE       sample type --summary ranks by (default: the\n"
 	  "                        profile's default)\n" },
+	{ "sizes", CMD_OPT_SIZES, no_argument, CMD_OWN,
+	  "      --sizes           a log2 histogram of each stack's average block\n"
+	  "                        size (bytes / objects of -t TYPE, default\n"
+	  "                        inuse_space), weighted by objects and bytes\n" },
 	{ "sort", OPT_SORT, required_argument, CMD_OWN,
 	  "      --sort ORDER      rank --summary's functions by cum, their\n"
 	  "                        cumulative value (default; pprof -top -cum),\n"
 	  "                        or flat, their own (pprof -top)\n" },
 	CMD_VIEW_OPTS,
 	CMD_FIND_OPTS,
+	CMD_FILTER_OPTS,
 	CMD_INPUT_OPTS,
 	CMD_HELP_OPT,
 	{ NULL, 0, 0, CMD_OWN, NULL }
@@ -49,6 +56,24 @@ static const char footer[] =
 	"FILE may be '-' for standard input.\n"
 	"example: profconv show --summary heap.pb.gz\n";
 
+/* --sizes: the histogram of the view of PROF, read from PATH. */
+static int
+show_sizes(const struct profconv_profile *prof, const struct cmd_view *v,
+    const char *type, const char *path)
+{
+	struct profconv_view *view = NULL;
+	int rc;
+
+	rc = profconv_view_new(&view, prof, &v->view);
+	if (rc < 0)
+		return cmd_error_lib(path);
+	rc = profconv_sizes_print(view, stdout, type);
+	profconv_view_free(view);
+	if (rc == PROFCONV_ENOTFOUND)
+		return cmd_error_lib(path);
+	return rc < 0 ? cmd_write_failed("-", rc, errno, path) : EXIT_OK;
+}
+
 int
 cmd_show(int argc, char **argv)
 {
@@ -57,6 +82,7 @@ cmd_show(int argc, char **argv)
 	struct cmd_parser parser = { opts, usage_text, footer, &view, NULL };
 	struct profconv_profile *prof = NULL;
 	long top;
+	bool sizes = false;
 	int c, status;
 
 	print.by_cum = 1;
@@ -72,6 +98,9 @@ cmd_show(int argc, char **argv)
 			break;
 		case 't':
 			print.sample_type = optarg;
+			break;
+		case CMD_OPT_SIZES:
+			sizes = true;
 			break;
 		case OPT_SORT:
 			if (strcmp(optarg, "cum") != 0 &&
@@ -89,11 +118,17 @@ cmd_show(int argc, char **argv)
 	view.view.jobs = cmd_jobs();
 	/* The dump shows the file as it is; the summary shows what the
 	 * other commands show, so it symbolizes like them. */
-	if (!print.summary)
+	if (!print.summary && !sizes)
 		view.no_symbolize = true;
+	if (sizes && print.summary)
+		return cmd_usage_error("--sizes and --summary are two reports: "
+		    "give one");
 	print.view = &view.view;
 	status = cmd_load_profile(&view, argv[optind], &prof);
-	if (status == EXIT_OK) {
+	if (status == EXIT_OK && sizes) {
+		status = show_sizes(prof, &view, print.sample_type,
+		    argv[optind]);
+	} else if (status == EXIT_OK) {
 		int rc = profconv_profile_print(prof, stdout, &print);
 
 		if (rc < 0)

@@ -162,6 +162,87 @@ cmd_apply_input_options(struct profconv_read_options *opts)
 		opts->snapshot = snapshot;
 }
 
+/* The last suppressions file's text, kept to the end of the process. */
+static char *suppressions_text;
+
+/* The text of suppressions file PATH into V; false after a message. */
+static bool
+read_suppressions(struct cmd_view *v, const char *path)
+{
+	FILE *fp = fopen(path, "r");
+	size_t len = 0, cap = 0, n;
+	char *buf = NULL, *nb;
+
+	if (fp == NULL) {
+		cmd_usage_error("cannot read suppressions file '%s': %s", path,
+		    strerror(errno));
+		return false;
+	}
+	do {
+		if (cap - len < 4096) {
+			cap = cap * 2 + 8192;
+			nb = realloc(buf, cap);
+			if (nb == NULL) {
+				free(buf);
+				fclose(fp);
+				cmd_error("out of memory");
+				return false;
+			}
+			buf = nb;
+		}
+		n = fread(buf + len, 1, cap - len - 1, fp);
+		len += n;
+	} while (n != 0);
+	if (ferror(fp) || memchr(buf, '\0', len) != NULL) {
+		cmd_usage_error("cannot read suppressions file '%s': %s", path,
+		    ferror(fp) ? strerror(errno) : "not text (a NUL byte)");
+		free(buf);
+		fclose(fp);
+		return false;
+	}
+	fclose(fp);
+	buf[len] = '\0';
+	free(suppressions_text);
+	suppressions_text = buf;
+	v->suppressions = buf;
+	v->view.suppressions = buf;
+	v->view.suppressions_name = path;
+	return true;
+}
+
+/* The filter group's option C: as view_option(). */
+static int
+filter_option(struct cmd_view *v, int c, const char *arg)
+{
+	switch (c) {
+	case CMD_OPT_TAGFOCUS:
+		v->view.tagfocus = arg;
+		return 1;
+	case CMD_OPT_TAGIGNORE:
+		v->view.tagignore = arg;
+		return 1;
+	case CMD_OPT_TAGROOT:
+		v->view.tagroot = arg;
+		return 1;
+	case CMD_OPT_TAGLEAF:
+		v->view.tagleaf = arg;
+		return 1;
+	case CMD_OPT_TAGSHOW:
+		v->view.tagshow = arg;
+		return 1;
+	case CMD_OPT_TAGHIDE:
+		v->view.taghide = arg;
+		return 1;
+	case CMD_OPT_SUPPRESSIONS:
+		return read_suppressions(v, arg) ? 1 : -1;
+	case CMD_OPT_NO_DEFAULT_SUPP:
+		v->no_default_suppressions = true;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 static int
 view_option(struct cmd_view *v, int c, const char *arg)
 {
@@ -216,7 +297,7 @@ view_option(struct cmd_view *v, int c, const char *arg)
 		v->debuginfod = true;
 		return 1;
 	default:
-		return 0;
+		return filter_option(v, c, arg);
 	}
 }
 

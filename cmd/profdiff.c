@@ -66,6 +66,7 @@ static const struct cmd_opt opts[] = {
 	  "                        status\n" },
 	CMD_VIEW_OPTS,
 	CMD_FIND_OPTS,
+	CMD_FILTER_OPTS,
 	CMD_MAX_INPUT_OPT,
 	CMD_JOBS_OPT,
 	CMD_SNAPSHOT_OPT,
@@ -167,6 +168,9 @@ parse_args(int argc, char **argv, struct diff_args *a)
 		return DIFF_TROUBLE;
 	}
 	a->view.view.jobs = cmd_jobs();
+	/* The leak report hides the runtime's one-time allocations. */
+	a->view.view.default_suppressions = a->diff.leaks &&
+	    !a->view.no_default_suppressions;
 	return DIFF_SAME;
 }
 

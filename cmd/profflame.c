@@ -33,7 +33,8 @@ enum {
 	OPT_WIDTH, OPT_HEIGHT, OPT_MINWIDTH, OPT_INVERTED, OPT_REVERSE,
 	OPT_NEGATE, OPT_HASH, OPT_RANDOM, OPT_CP, OPT_PALFILE, OPT_BGCOLORS,
 	OPT_FONTTYPE, OPT_FONTSIZE, OPT_FONTWIDTH, OPT_NAMETYPE, OPT_NOTES,
-	OPT_TOTAL, OPT_FACTOR, OPT_DIFF_WIDTH, OPT_SELF_DIFF, OPT_MIN_DELTA
+	OPT_TOTAL, OPT_FACTOR, OPT_DIFF_WIDTH, OPT_SELF_DIFF, OPT_MIN_DELTA,
+	OPT_SPLIT_THREADS
 };
 
 static const struct cmd_opt opts[] = {
@@ -49,8 +50,12 @@ static const struct cmd_opt opts[] = {
 	  "      --lines           name frames by function, file and line\n" },
 	{ "addresses", OPT_ADDRESSES, no_argument, CMD_OWN,
 	  "      --addresses       name frames by function and address\n" },
+	{ "split-threads", OPT_SPLIT_THREADS, no_argument, CMD_OWN,
+	  "      --split-threads   one root per thread, \"thread N (NAME)\", from\n"
+	  "                        the labels of profconv text2pb --threads\n" },
 	CMD_VIEW_OPTS,
 	CMD_FIND_OPTS,
+	CMD_FILTER_OPTS,
 	{ "output", 'o', required_argument, CMD_OWN,
 	  "  -o, --output FILE     write to FILE instead of standard output\n" },
 	{ NULL, 0, 0, CMD_OWN,
@@ -303,6 +308,9 @@ own_option(struct flame_args *a, int c)
 		break;
 	case OPT_ADDRESSES:
 		a->view.view.granularity = PROFCONV_BY_ADDRESS;
+		break;
+	case OPT_SPLIT_THREADS:
+		a->view.view.split_threads = 1;
 		break;
 	case 'o':
 		a->out_path = optarg;

@@ -45,6 +45,7 @@ static const struct cmd_opt opts[] = {
 	  "      --lines           a node per function and source line\n" },
 	CMD_VIEW_OPTS,
 	CMD_FIND_OPTS,
+	CMD_FILTER_OPTS,
 	{ "output", 'o', required_argument, CMD_OWN,
 	  "  -o, --output FILE     write to FILE instead of standard output\n" },
 	{ NULL, 0, 0, CMD_OWN,

@@ -82,6 +82,7 @@ static const struct cmd_opt opts[] = {
 	  "  -q, --quiet           print nothing; only the exit status\n" },
 	CMD_VIEW_OPTS,
 	CMD_FIND_OPTS,
+	CMD_FILTER_OPTS,
 	CMD_LEVEL_OPTS,
 	CMD_MAX_INPUT_OPT,
 	CMD_JOBS_OPT,
@@ -243,6 +244,8 @@ parse_args(int argc, char **argv, struct trend_args *a)
 		    "own, not %zu (--top)", a->top);
 	a->view.view.jobs = cmd_jobs();
 	a->trend.unicode = utf8_locale();
+	/* The leak report hides the runtime's one-time allocations. */
+	a->view.view.default_suppressions = !a->view.no_default_suppressions;
 	return TREND_CLEAN;
 }
 

@@ -808,12 +808,45 @@ struct profconv_view_options {
 	const char *show;
 	const char *show_from;
 	const char *prune_from;
+	/* Version 4.  go tool pprof's label filters, with its syntax and
+	 * meaning (see profconv-show(1)): keep only samples whose labels
+	 * match TAGFOCUS, drop those matching TAGIGNORE ("KEY=VALUE" or
+	 * "VALUE", VALUE a numeric range such as "8kb:" or "16kb:64kb" or
+	 * regular expressions split at ','); TAGROOT and TAGLEAF, label
+	 * keys split at ',', add a frame named by each key's values at the
+	 * root (the first key outermost) or the leaf (the last innermost)
+	 * of every stack.  NULL: none. */
+	const char *tagfocus;
+	const char *tagignore;
+	const char *tagroot;
+	const char *tagleaf;
+	/* Leak suppressions in LeakSanitizer's format: the text of a
+	 * suppressions file (NULL: none), named SUPPRESSIONS_NAME in
+	 * messages; samples with a frame whose function, file or module a
+	 * "leak:" pattern matches are not shown, nor, with
+	 * DEFAULT_SUPPRESSIONS, those matching the built-in list of
+	 * one-time runtime allocations (profconv_default_suppressions).
+	 * See profconv_view_suppression(). */
+	const char *suppressions;
+	const char *suppressions_name;
+	int default_suppressions;
+	/* One root frame per thread, outside the TAGROOT ones, from the
+	 * "thread" and "thread_name" labels (profconv text2pb --threads):
+	 * "thread N (NAME)", "thread N", or "[no thread]". */
+	int split_threads;
+	/* Which labels are printed where labels are (profconv show's
+	 * dump), as pprof's -tagshow and -taghide: keys matching TAGSHOW
+	 * (when not NULL) and not TAGHIDE, POSIX extended regexes.  They
+	 * keep and drop no sample. */
+	const char *tagshow;
+	const char *taghide;
 };
-#define PROFCONV_VIEW_OPTIONS_VERSION 3
+#define PROFCONV_VIEW_OPTIONS_VERSION 4
 #define PROFCONV_VIEW_OPTIONS_INIT \
 	{ PROFCONV_VIEW_OPTIONS_VERSION, PROFCONV_BY_FUNCTION, \
 	  PROFCONV_DEMANGLE_SIMPLE, 0, 0, NULL, NULL, NULL, NULL, 0, 0, \
-	  NULL, NULL, NULL, NULL }
+	  NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, \
+	  NULL, NULL }
 
 /*
  * A view: a profile as it is shown.  Every writer that shows stacks or
@@ -897,6 +930,35 @@ int profconv_view_total(const struct profconv_view *view, size_t type_index,
  */
 int profconv_view_sample_index(const struct profconv_view *view,
     const char *type, size_t *out);
+
+/* What one leak suppression of a view hid (see the view options'
+ * suppressions). */
+struct profconv_suppression {
+	const char *pattern;	/* after "leak:" */
+	const char *file;	/* the suppressions' name, or "built-in" */
+	size_t line;		/* in that file; 0 built in */
+	size_t samples;		/* samples (stacks) it hid */
+	const int64_t *values;	/* their sum per sample type */
+};
+/* How many suppressions VIEW applied.  Cannot fail. */
+size_t profconv_view_suppression_count(const struct profconv_view *view);
+/* Suppression I of VIEW (strings and values borrowed from the view).
+ * Errors: PROFCONV_EINVAL (no such one). */
+int profconv_view_suppression(const struct profconv_view *view, size_t i,
+    struct profconv_suppression *out);
+/* The built-in suppressions, NULL-ended, for documentation. */
+const char *const *profconv_default_suppressions(void);
+
+/*
+ * Print to FP a log2 histogram of the average block size of VIEW's
+ * stacks (bytes / objects of the bytes type TYPE, such as inuse_space,
+ * and its objects type beside it; NULL: inuse_space, or space), one
+ * line per power of two with the stacks, objects and bytes in it, and a
+ * line saying that a dump knows only averages per stack.  Errors:
+ * PROFCONV_ENOTFOUND (no such pair of types), PROFCONV_EIO.
+ */
+int profconv_sizes_print(const struct profconv_view *view, FILE *fp,
+    const char *type);
 
 /* --- comparing two profiles ------------------------------------------------- */
 

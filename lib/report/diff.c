@@ -30,6 +30,7 @@
 #include "write/write.h"
 #include "transform/transform.h"
 #include "view/delta.h"
+#include "report/trend.h"
 #include "view/view.h"
 
 enum { HEAP_ALLOC_N, HEAP_ALLOC_B, HEAP_INUSE_N, HEAP_INUSE_B, HEAP_SLOTS };
@@ -44,6 +45,7 @@ struct profconv_diff {
 	bool leaks;
 	bool stacks;		/* rows by stack */
 	int64_t *totals;	/* 3 * nt: the views' totals */
+	struct pc_hidden_list hidden;	/* what suppressions hid of delta */
 };
 
 /* --- building the comparison -------------------------------------------------- */
@@ -176,6 +178,17 @@ check_inputs(struct profconv_diff_options *o,
 	check_unrelated(o, base, cur);
 }
 
+/* The type suppression reports count: in-use bytes, else the default. */
+static size_t
+hidden_type(const struct profconv_profile *prof)
+{
+	int t = profconv_profile_sample_type_index(prof, "inuse_space");
+
+	if (t < 0)
+		t = profconv_profile_default_sample_index(prof);
+	return t < 0 ? 0 : (size_t)t;
+}
+
 /* Add the view of PROF at column group GROUP. */
 static int
 add_view(struct profconv_diff *d, const struct profconv_profile *prof,
@@ -191,6 +204,9 @@ add_view(struct profconv_diff *d, const struct profconv_profile *prof,
 		rc = profconv__rows_add(d->rows, view, by, false, group * d->nt);
 	for (t = 0; rc == 0 && t < d->nt; t++)
 		profconv_view_total(view, t, &d->totals[group * d->nt + t]);
+	if (rc == 0 && group == COL_DELTA)
+		rc = profconv__hidden_take(&d->hidden, view,
+		    hidden_type(prof), false);
 	profconv_view_free(view);
 	return rc;
 }
@@ -203,6 +219,7 @@ profconv_diff_free(struct profconv_diff *d)
 	profconv_profile_free(d->delta);
 	profconv__rows_free(d->rows);
 	free(d->totals);
+	profconv__hidden_free(&d->hidden);
 	free(d);
 }
 
@@ -615,6 +632,9 @@ profconv_diff_print(const struct profconv_diff *d, FILE *fp,
 	if (shown < rows)
 		fprintf(fp, "  ... %zu more rows\n", rows - shown);
 	print_row(d, fp, widths, total, "TOTAL", opts->exact != 0, &nc);
+	profconv__hidden_print(fp, &d->hidden, opts->exact == 0 &&
+	    strcmp(profconv__pstr(d->delta, d->delta->sample_types[
+	    hidden_type(d->delta)].unit), "bytes") == 0, false);
 	if (fflush(fp) != 0 || ferror(fp))
 		rc = profconv__fail(PROFCONV_EIO, "write error: %s",
 		    strerror(errno != 0 ? errno : EIO));
@@ -710,7 +730,9 @@ profconv_diff_write_json(const struct profconv_diff *d, FILE *fp,
 		json_row(d, fp, v, profconv__rows_name(d->rows, i));
 		shown++;
 	}
-	fputs("]}\n", fp);
+	fputs("]", fp);
+	profconv__hidden_json(fp, &d->hidden, false);
+	fputs("}\n", fp);
 	if (fflush(fp) != 0 || ferror(fp))
 		rc = profconv__fail(PROFCONV_EIO, "write error: %s",
 		    strerror(errno != 0 ? errno : EIO));

@@ -28,6 +28,9 @@ struct snapshot {
 	char kind;		/* jemalloc's dump kind, or 0 */
 	int64_t *col;		/* value per row, rows 0..ncol-1; 0 beyond */
 	size_t ncol;
+	/* What each suppression hid here (t->hidden.n of each). */
+	size_t *hid_stacks;
+	int64_t *hid_values;
 };
 
 struct trow {
@@ -70,6 +73,7 @@ struct profconv_trend {
 	size_t ntrows, nsuspects;
 	int64_t *values;	/* one row's values, per snapshot */
 	double *fit;		/* scratch of the verdict */
+	struct pc_hidden_list hidden;	/* what suppressions hid */
 };
 
 static int
@@ -150,6 +154,8 @@ profconv_trend_free(struct profconv_trend *t)
 	for (i = 0; i < t->n; i++) {
 		free(t->snaps[i].name);
 		free(t->snaps[i].col);
+		free(t->snaps[i].hid_stacks);
+		free(t->snaps[i].hid_values);
 	}
 	for (i = 0; i < NROLES; i++) {
 		p = t->role[i];
@@ -172,6 +178,7 @@ profconv_trend_free(struct profconv_trend *t)
 	free(t->trows);
 	free(t->values);
 	free(t->fit);
+	profconv__hidden_free(&t->hidden);
 	free(t);
 }
 
@@ -320,6 +327,51 @@ set_col(struct snapshot *s, uint32_t idx, int64_t v)
 	return 0;
 }
 
+/* What VIEW's suppressions hid of type K, into S (and their names into
+ * T, from the first snapshot). */
+static int
+keep_hidden(struct profconv_trend *t, const struct profconv_view *view,
+    size_t k, struct snapshot *s)
+{
+	struct profconv_suppression sup;
+	size_t i, n = profconv_view_suppression_count(view);
+	int rc;
+
+	if (n == 0)
+		return 0;
+	if (t->hidden.h == NULL) {
+		rc = profconv__hidden_take(&t->hidden, view, k, false);
+		if (rc < 0)
+			return rc;
+	}
+	s->hid_stacks = calloc(n, sizeof(*s->hid_stacks));
+	s->hid_values = calloc(n, sizeof(*s->hid_values));
+	if (s->hid_stacks == NULL || s->hid_values == NULL)
+		return profconv__nomem();
+	for (i = 0; i < n && i < t->hidden.n; i++) {
+		profconv_view_suppression(view, i, &sup);
+		s->hid_stacks[i] = sup.samples;
+		s->hid_values[i] = sup.values[k];
+	}
+	return 0;
+}
+
+/* The first and last snapshots' hidden values, once they are ordered. */
+static void
+order_hidden(struct profconv_trend *t)
+{
+	const struct snapshot *f = &t->snaps[0], *l = &t->snaps[t->n - 1];
+	size_t i;
+
+	for (i = 0; i < t->hidden.n; i++) {
+		struct pc_hidden *h = &t->hidden.h[i];
+
+		h->first = f->hid_values != NULL ? f->hid_values[i] : 0;
+		h->last = l->hid_values != NULL ? l->hid_values[i] : 0;
+		h->stacks = l->hid_stacks != NULL ? l->hid_stacks[i] : 0;
+	}
+}
+
 /* Reduce snapshot S of PROF to its totals and its value per row. */
 static int
 reduce(struct profconv_trend *t, const struct profconv_profile *prof,
@@ -352,6 +404,8 @@ reduce(struct profconv_trend *t, const struct profconv_profile *prof,
 	s->objects = -1;
 	if (rc == 0 && objects >= 0)
 		rc = profconv_view_total(view, (size_t)objects, &s->objects);
+	if (rc == 0)
+		rc = keep_hidden(t, view, (size_t)k, s);
 	profconv_view_free(view);
 	n = rc == 0 ? profconv__rows_count(rows) : 0;
 	for (i = 0; rc == 0 && i < n; i++) {
@@ -466,6 +520,8 @@ profconv_trend_add(struct profconv_trend *t, struct profconv_profile *prof,
 		rc = reduce(t, prof, s);
 		if (rc < 0) {
 			free(s->col);
+			free(s->hid_stacks);
+			free(s->hid_values);
 			s = NULL;
 		}
 	}
@@ -615,11 +671,19 @@ profconv_trend_run(struct profconv_trend *t)
 	    "inuse_space" : t->type_key;
 	rc = order_snapshots(t);
 	if (rc == 0)
+		order_hidden(t);
+	if (rc == 0)
 		rc = judge_rows(t);
 	return rc;
 }
 
 /* --- results ---------------------------------------------------------------------- */
+
+const struct pc_hidden_list *
+profconv__trend_hidden(const struct profconv_trend *t)
+{
+	return &t->hidden;
+}
 
 bool
 profconv__trend_ran(const struct profconv_trend *t)

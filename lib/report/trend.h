@@ -133,4 +133,37 @@ int64_t profconv__trend_floor(const struct profconv_trend *t);
  */
 char *profconv__utf8_copy(const char *s);
 
+/* --- what leak suppressions hid (suppressed.c) -------------------------- */
+
+struct pc_hidden {
+	char *pattern, *file;
+	size_t line;		/* 0: built in */
+	size_t stacks;		/* in the last view taken */
+	int64_t first, last;	/* values of the report's type */
+};
+struct pc_hidden_list {
+	struct pc_hidden *h;
+	size_t n;
+};
+/*
+ * Take what VIEW's suppressions hid of sample type TYPE: as the first
+ * snapshot's (FIRST) or as the last's, with its stack counts.  Every
+ * view taken into one list must have the same suppressions.  Errors:
+ * PROFCONV_ENOMEM.
+ */
+int profconv__hidden_take(struct pc_hidden_list *l,
+    const struct profconv_view *view, size_t type, bool first);
+void profconv__hidden_free(struct pc_hidden_list *l);
+/* The suppressions that hid something, as lines after a table (values
+ * in bytes when BYTES; with GROWTH, last - first too) and as a JSON
+ * member ',"suppressed":[...]' (nothing when there were no
+ * suppressions). */
+void profconv__hidden_print(FILE *fp, const struct pc_hidden_list *l,
+    bool bytes, bool growth);
+void profconv__hidden_json(FILE *fp, const struct pc_hidden_list *l,
+    bool growth);
+/* What T's suppressions hid (trend.c). */
+const struct pc_hidden_list *profconv__trend_hidden(
+    const struct profconv_trend *t);
+
 #endif /* PROFCONV_TREND_H */

@@ -315,6 +315,7 @@ profconv_trend_print(const struct profconv_trend *t, FILE *fp, size_t top,
 			    &cap));
 		fputc('\n', fp);
 	}
+	profconv__hidden_print(fp, profconv__trend_hidden(t), !exact, true);
 	fputc('\n', fp);
 	if (o->list_snapshots)
 		print_snapshots(t, fp, exact != 0, &tb);
@@ -413,6 +414,8 @@ profconv_trend_write_json(const struct profconv_trend *t, FILE *fp)
 		json_row(fp, &r, profconv__trend_row_shape(t, i),
 		    profconv_trend_snapshot_count(t));
 	}
-	fputs("]}\n", fp);
+	fputs("]", fp);
+	profconv__hidden_json(fp, profconv__trend_hidden(t), true);
+	fputs("}\n", fp);
 	return check_written(fp);
 }

@@ -67,6 +67,10 @@ struct profconv_view {
 	/* pprof's -hide, -show, -show_from, -prune_from. */
 	regex_t hide, show, show_from, prune_from;
 	bool has_hide, has_show, has_show_from, has_prune_from;
+	struct pc_labels *labels;	/* tag filters, pseudo-frames */
+	struct pc_suppress *supp;	/* leak suppressions */
+	size_t npseudo, nroot;		/* pseudo-frames per sample */
+	uint32_t *pseudo;		/* sample -> its npseudo frame ids */
 	size_t *loc_off;		/* location id -> frames + 1 (0: unknown) */
 	uint32_t *loc_n;
 	uint8_t *loc_match;		/* 1 focus, 2 ignore, 4 known,
@@ -545,6 +549,50 @@ cut_frame(struct profconv_view *v)
 	return rc;
 }
 
+/* Does frame ID's text match focus (1) or ignore (2)? */
+static unsigned
+frame_match(struct profconv_view *v, uint32_t id)
+{
+	const char *t = profconv__str(&v->strs, v->frames[id - 1].text);
+	unsigned m = 0;
+
+	if (v->has_focus && regexec(&v->focus, t, 0, NULL, 0) == 0)
+		m |= 1;
+	if (v->has_ignore && regexec(&v->ignore, t, 0, NULL, 0) == 0)
+		m |= 2;
+	return m;
+}
+
+/* The pseudo-frames --tagroot and --tagleaf give sample SI, which focus
+ * and ignore see as pprof's do (added before they are applied). */
+static int
+pseudo_frames(struct profconv_view *v, size_t si, unsigned *match)
+{
+	uint32_t *ids = v->pseudo + si * v->npseudo, empty, key;
+	const char *text, *k;
+	size_t k_i, len;
+	int rc = 0;
+
+	for (k_i = 0; rc == 0 && k_i < v->npseudo; k_i++) {
+		rc = profconv__labels_pseudo_text(v->labels, si, k_i, &text,
+		    &len, &k);
+		if (rc == 0)
+			rc = profconv__strtab_intern_cstr(&v->strs, "", &empty);
+		if (rc == 0)
+			rc = profconv__strtab_intern_cstr(&v->strs, k, &key);
+		if (rc == 0)
+			rc = PC_GROW(v->buf, v->buf_cap, 0, len + 1);
+		if (rc == 0) {
+			memcpy(v->buf, text, len);
+			rc = intern_frame(v, len, empty, key, 0, 0, empty,
+			    &ids[k_i]);
+		}
+		if (rc == 0 && (v->has_focus || v->has_ignore))
+			*match |= frame_match(v, ids[k_i]);
+	}
+	return rc;
+}
+
 /* Pass 1 for sample SI: is it shown, and with how many frames? */
 static int
 plan_sample(struct build *b, size_t si, size_t *at)
@@ -564,6 +612,13 @@ plan_sample(struct build *b, size_t si, size_t *at)
 		;
 	if (t == v->ntypes)
 		return 0;	/* all zero: nothing to show */
+	if (!profconv__labels_keep(v->labels, si) ||
+	    profconv__suppress_sample(v->supp, si))
+		return 0;
+	rc = pseudo_frames(v, si, &match);
+	if (rc < 0)
+		return rc;
+	n = v->npseudo;
 	first = profconv__prune_stack(&v->pruner, stk, s->nlocs);
 	for (i = first; rc == 0 && i < s->nlocs; i++) {
 		if (v->loc_off[stk[i]] == 0)
@@ -624,8 +679,10 @@ plan(struct build *b)
 	b->off = malloc((n + 1) * sizeof(*b->off));
 	b->hash = malloc((n + 1) * sizeof(*b->hash));
 	b->local = malloc((n + 1) * sizeof(*b->local));
+	b->v->pseudo = malloc((n * b->v->npseudo + 1) *
+	    sizeof(*b->v->pseudo));
 	if (b->first == NULL || b->last == NULL || b->off == NULL ||
-	    b->hash == NULL || b->local == NULL)
+	    b->hash == NULL || b->local == NULL || b->v->pseudo == NULL)
 		return profconv__nomem();
 	for (i = 0; rc == 0 && i < n; i++)
 		rc = plan_sample(b, i, &at);
@@ -657,14 +714,25 @@ path_task(void *arg, size_t r)
 
 		if (b->first[si] == NOT_SHOWN)
 			continue;
+		const uint32_t *ps = v->pseudo + si * v->npseudo;
+
 		for (i = b->first[si]; i < b->last[si]; i++)
 			all += v->loc_n[stk[i]];
+		all += v->npseudo;
 		/* A stack cut by plan_sample(): the frames nearest the root
 		 * give way to the one that says so. */
 		if (all > b->off[si + 1] - b->off[si]) {
 			skip = all - (b->off[si + 1] - b->off[si]) + 1;
 			*p++ = v->cut_frame;
 			*inl++ = 0;
+		}
+		for (j = 0; j < v->nroot; j++) {
+			if (skip != 0) {
+				skip--;
+			} else {
+				*p++ = ps[j];
+				*inl++ = 0;
+			}
 		}
 		for (i = b->last[si]; i > b->first[si]; i--) {
 			uint32_t id = stk[i - 1];
@@ -678,6 +746,10 @@ path_task(void *arg, size_t r)
 					*inl++ = j != 0;
 				}
 			}
+		}
+		for (j = v->nroot; j < v->npseudo; j++) {
+			*p++ = ps[j];
+			*inl++ = 0;
 		}
 		b->hash[si] = profconv__hash_bytes(b->path + b->off[si],
 		    (b->off[si + 1] - b->off[si]) * sizeof(*p), 0);
@@ -1067,6 +1139,10 @@ free_scratch(struct profconv_view *v)
 	v->has_focus = v->has_ignore = false;
 	v->has_hide = v->has_show = v->has_show_from = false;
 	v->has_prune_from = false;
+	profconv__labels_free(v->labels);
+	v->labels = NULL;
+	free(v->pseudo);
+	v->pseudo = NULL;
 	free(v->loc_off);
 	free(v->loc_n);
 	free(v->loc_match);
@@ -1088,6 +1164,7 @@ profconv_view_free(struct profconv_view *v)
 	if (v == NULL)
 		return;
 	free_scratch(v);
+	profconv__suppress_free(v->supp);
 	profconv__strtab_free(&v->strs);
 	free(v->frame_of_text);
 	free(v->frames);
@@ -1136,6 +1213,9 @@ int
 profconv_view_options_check(const struct profconv_view_options *opts)
 {
 	struct profconv_view_options o;
+	struct pc_labels *labels = NULL;
+	struct pc_suppress *supp = NULL;
+	struct pc_tagnames names;
 	regex_t re;
 	bool ok;
 	int rc;
@@ -1151,6 +1231,14 @@ profconv_view_options_check(const struct profconv_view_options *opts)
 		rc = compile(&re, o.ignore, &ok, "ignore");
 	if (rc == 0 && ok)
 		regfree(&re);
+	if (rc == 0)
+		rc = profconv__labels_new(&labels, NULL, &o);
+	profconv__labels_free(labels);
+	if (rc == 0 && (rc = profconv__tagnames_init(&names, &o)) == 0)
+		profconv__tagnames_free(&names);
+	if (rc == 0)
+		rc = profconv__suppress_new(&supp, NULL, &o);
+	profconv__suppress_free(supp);
 	if (rc == 0) {
 		struct profconv_view v;
 
@@ -1185,6 +1273,10 @@ profconv_view_new(struct profconv_view **out,
 	v->opts.focus = v->opts.ignore = NULL;	/* not kept: caller's */
 	v->opts.hide = v->opts.show = NULL;
 	v->opts.show_from = v->opts.prune_from = NULL;
+	v->opts.tagfocus = v->opts.tagignore = NULL;
+	v->opts.tagroot = v->opts.tagleaf = NULL;
+	v->opts.suppressions = v->opts.suppressions_name = NULL;
+	v->opts.tagshow = v->opts.taghide = NULL;
 	v->jobs = opts->jobs;
 	v->ntypes = prof->nsample_types;
 	v->namer.mode = opts->demangle;
@@ -1206,6 +1298,11 @@ profconv_view_new(struct profconv_view **out,
 	if (rc == 0)
 		rc = profconv__pruner_init(&v->pruner, prof,
 		    !opts->keep_allocator_frames, !opts->no_wrappers);
+	if (rc == 0)
+		rc = profconv__labels_new(&v->labels, prof, opts);
+	if (rc == 0)
+		rc = profconv__suppress_new(&v->supp, prof, opts);
+	v->npseudo = profconv__labels_pseudo(v->labels, &v->nroot);
 	if (rc == 0) {
 		v->totals = calloc(v->ntypes + 1, sizeof(*v->totals));
 		v->loc_off = calloc(nloc, sizeof(*v->loc_off));
@@ -1354,6 +1451,23 @@ unsigned int
 profconv__view_jobs(const struct profconv_view *v)
 {
 	return v->jobs;
+}
+
+size_t
+profconv_view_suppression_count(const struct profconv_view *v)
+{
+	return profconv__suppress_count(v->supp);
+}
+
+int
+profconv_view_suppression(const struct profconv_view *v, size_t i,
+    struct profconv_suppression *out)
+{
+	if (i >= profconv__suppress_count(v->supp))
+		return profconv__fail(PROFCONV_EINVAL,
+		    "view has no suppression %zu", i);
+	profconv__suppress_get(v->supp, i, out);
+	return 0;
 }
 
 int64_t

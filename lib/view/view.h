@@ -49,6 +49,55 @@ size_t profconv__prune_stack(struct pc_pruner *p, const uint32_t *stack,
 /* How many innermost lines location ID loses to a match in its middle. */
 uint32_t profconv__prune_skip(struct pc_pruner *p, uint32_t id);
 
+/* --- labels: tag filters and pseudo-frames (labels.c) --------------------- */
+
+/* What a view does with labels (NULL when nothing): --tagfocus,
+ * --tagignore, --tagroot and --tagleaf as go tool pprof's. */
+struct pc_labels;
+/* The labels part of options O for PROF (NULL: only check O; *OUT is
+ * NULL when O asks for nothing).  Errors: PROFCONV_EINVAL (a bad
+ * expression or range, said in one line), PROFCONV_ENOMEM. */
+int profconv__labels_new(struct pc_labels **out,
+    const struct profconv_profile *prof,
+    const struct profconv_view_options *o);
+void profconv__labels_free(struct pc_labels *l);
+/* Do sample SI's labels pass --tagfocus and --tagignore?  (L NULL:
+ * yes.) */
+bool profconv__labels_keep(struct pc_labels *l, size_t si);
+/* Pseudo-frames per sample, of which *NROOT at the root. */
+size_t profconv__labels_pseudo(const struct pc_labels *l, size_t *nroot);
+/* The text (*LEN bytes, valid until the next call) of pseudo-frame K
+ * of sample SI, the root ones first, and the label KEY it shows. */
+int profconv__labels_pseudo_text(struct pc_labels *l, size_t si, size_t k,
+    const char **text, size_t *len, const char **key);
+
+/* --tagshow and --taghide: which label keys are printed. */
+struct pc_tagnames {
+	regex_t show, hide;
+	bool has_show, has_hide;
+};
+/* Errors: PROFCONV_EINVAL (an expression that does not compile). */
+int profconv__tagnames_init(struct pc_tagnames *t,
+    const struct profconv_view_options *o);
+bool profconv__tagnames_keep(const struct pc_tagnames *t, const char *key);
+void profconv__tagnames_free(struct pc_tagnames *t);
+
+/* --- leak suppressions (suppress.c) -------------------------------------- */
+
+struct pc_suppress;
+/* As profconv__labels_new(), for O's suppressions; errors name the file
+ * and line. */
+int profconv__suppress_new(struct pc_suppress **out,
+    const struct profconv_profile *prof,
+    const struct profconv_view_options *o);
+void profconv__suppress_free(struct pc_suppress *sp);
+/* Is sample SI suppressed?  Counted against the suppression that hid
+ * it.  (SP NULL: no.) */
+bool profconv__suppress_sample(struct pc_suppress *sp, size_t si);
+size_t profconv__suppress_count(const struct pc_suppress *sp);
+void profconv__suppress_get(const struct pc_suppress *sp, size_t i,
+    struct profconv_suppression *out);
+
 /* --- sorting stacks (stacksort.c) ---------------------------------------- */
 
 /*

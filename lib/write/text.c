@@ -71,9 +71,9 @@ print_label(const struct profconv_profile *prof, const struct pc_label *l,
 
 static void
 print_samples(const struct profconv_profile *prof, FILE *fp,
-    struct pc_textbuf *tb)
+    const struct pc_tagnames *tn, struct pc_textbuf *tb)
 {
-	size_t i, j, nt = prof->nsample_types;
+	size_t i, j, nt = prof->nsample_types, shown;
 
 	fprintf(fp, "samples: %zu\n", prof->nsamples);
 	for (i = 0; i < prof->nsamples; i++) {
@@ -86,13 +86,20 @@ print_samples(const struct profconv_profile *prof, FILE *fp,
 		for (j = 0; j < s->nlocs; j++)
 			fprintf(fp, " %" PRIu32, pc_sample_stack(prof, s)[j]);
 		fputc('\n', fp);
-		if (s->nlabels == 0)
-			continue;
-		fputs("   labels:", fp);
-		for (j = 0; j < s->nlabels; j++)
-			print_label(prof, &pc_sample_labels(prof, s)[j], fp,
-			    tb);
-		fputc('\n', fp);
+		/* The labels --tagshow and --taghide leave. */
+		for (j = shown = 0; j < s->nlabels; j++) {
+			const struct pc_label *l = &pc_sample_labels(prof,
+			    s)[j];
+
+			if (!profconv__tagnames_keep(tn, profconv__pstr(prof,
+			    l->key)))
+				continue;
+			if (shown++ == 0)
+				fputs("   labels:", fp);
+			print_label(prof, l, fp, tb);
+		}
+		if (shown != 0)
+			fputc('\n', fp);
 	}
 }
 
@@ -310,6 +317,7 @@ profconv_profile_print(const struct profconv_profile *prof, FILE *fp,
 	const struct profconv_view_options *vopts;
 	struct pc_textbuf tb = { 0 };
 	struct pc_namer namer;
+	struct pc_tagnames tn;
 	int rc = 0;
 
 	if ((rc = profconv__options_take(&o, opts, &profconv__options_print)) < 0)
@@ -330,8 +338,9 @@ profconv_profile_print(const struct profconv_profile *prof, FILE *fp,
 	print_header(prof, fp, opts->summary != 0, &tb);
 	if (opts->summary) {
 		rc = print_summary(prof, fp, opts, vopts, &tb);
-	} else {
-		print_samples(prof, fp, &tb);
+	} else if ((rc = profconv__tagnames_init(&tn, vopts)) == 0) {
+		print_samples(prof, fp, &tn, &tb);
+		profconv__tagnames_free(&tn);
 		rc = print_locations(prof, fp, &namer, &tb);
 		if (rc == 0)
 			rc = print_functions(prof, fp, &namer, &tb);

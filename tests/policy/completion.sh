@@ -48,7 +48,7 @@ expect "heap.0001.heap" profdiff he
 expect "function line stack" proftrend --by ""
 expect "--no-sort" proftrend --no-so
 expect "--svg" proftrend --sv
-expect "--title --top --type" proftrend --t
+expect "--tagfocus --taghide --tagignore --tagleaf --tagroot --tagshow --title --top --type" proftrend --t
 expect "other.pb.gz" proftrend -o ot
 expect "heap.0001.heap" proftrend other.pb.gz he
 # profflame --svg: the palettes the library knows, the backgrounds, files.

@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_labels.c - label filters and pseudo-frames (labels.c) and leak
+ * suppressions (suppress.c) on profiles built by hand: pprof's range and
+ * unit rules, its regex rules with and without a key, pprof's names for
+ * --tagroot frames, and LeakSanitizer's matcher on inlined frames, files
+ * and modules.
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "view_helpers.h"
+
+static struct profconv_profile *p;
+
+static void
+setup(void)
+{
+	cr_assert(eq(int, profconv_profile_new(&p), 0));
+	profconv_profile_add_sample_type(p, "inuse_space", "bytes");
+}
+
+static void
+teardown(void)
+{
+	profconv_profile_free(p);
+	p = NULL;
+}
+
+TestSuite(labels, .init = setup, .fini = teardown);
+
+/* A sample of VALUE bytes on location LOC with labels L. */
+static void
+sample(uint32_t loc, int64_t value, const struct profconv_label *l, size_t n)
+{
+	cr_assert(eq(int, profconv_profile_add_sample(p, &loc, 1, &value, l,
+	    n), 0), "%s", ERRMSG);
+}
+
+/* Four samples: 1, 10, 100, 1000 bytes, on one location each. */
+static void
+four(void)
+{
+	uint32_t m = add_map(p, 0x1000, 0x9000, "/usr/lib/libfoo.so.1");
+	uint32_t fa = add_fn(p, "a", "src/a.c");
+	uint32_t fb = add_fn(p, "b", "src/b.c");
+	uint32_t fi = add_fn(p, "inlined_helper", "src/h.h");
+
+	/* 1 byte: worker-1, bytes 512 B, no unit label "size". */
+	sample(LOC1(p, m, 0x1100, fa, 1), 1, (struct profconv_label[]){
+	    { "thread_name", "worker-1", 0, NULL },
+	    { "bytes", NULL, 512, "bytes" } }, 2);
+	/* 10 bytes: worker-2, bytes 2 KiB. */
+	sample(LOC1(p, m, 0x1200, fb, 2), 10, (struct profconv_label[]){
+	    { "thread_name", "worker-2", 0, NULL },
+	    { "bytes", NULL, 2048, "bytes" } }, 2);
+	/* 100 bytes: main, bytes 1 MiB, request 64 (no unit: bytes). */
+	sample(LOCN(p, m, 0x1300, 3, fi, fa), 100, (struct profconv_label[]){
+	    { "thread_name", "main", 0, NULL },
+	    { "bytes", NULL, 1048576, "bytes" },
+	    { "request", NULL, 64, NULL } }, 3);
+	/* 1000 bytes: no labels but a numeric 0 without a unit. */
+	sample(LOC1(p, 0, 0x9999, fb, 4), 1000, (struct profconv_label[]){
+	    { "thread", NULL, 0, NULL } }, 1);
+}
+
+/* The total the view of the four samples keeps with OPTS. */
+static int64_t
+kept(const struct profconv_view_options *o)
+{
+	struct profconv_view *v = NULL;
+	int64_t t = -1;
+
+	cr_assert(eq(int, profconv_view_new(&v, p, o), 0), "%s", ERRMSG);
+	profconv_view_total(v, 0, &t);
+	profconv_view_free(v);
+	return t;
+}
+
+static int64_t
+focus(const char *f)
+{
+	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
+
+	o.tagfocus = f;
+	return kept(&o);
+}
+
+static int64_t
+ignore(const char *f)
+{
+	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
+
+	o.tagignore = f;
+	return kept(&o);
+}
+
+Test(labels, numeric_ranges_in_the_labels_unit)
+{
+	four();
+	cr_expect(eq(i64, focus("bytes=2kb"), 10));
+	cr_expect(eq(i64, focus("bytes=2048b"), 10));
+	cr_expect(eq(i64, focus("bytes=1kb:"), 110));
+	cr_expect(eq(i64, focus("bytes=:2kb"), 11));
+	cr_expect(eq(i64, focus("bytes=512b:1mb"), 111));
+	cr_expect(eq(i64, focus("bytes=1mb"), 100));
+	/* A bare number has no unit; bytes labels are in B: no match. */
+	cr_expect(eq(i64, focus("bytes=2048"), 0));
+	/* "request" without a unit counts bytes. */
+	cr_expect(eq(i64, focus("request=64b"), 100));
+	/* Without a key: any numeric label. */
+	cr_expect(eq(i64, focus("64b"), 100));
+	cr_expect(eq(i64, ignore("bytes=1kb:"), 1001));
+	/* A numeric 0 without a unit is no label, as in pprof. */
+	cr_expect(eq(i64, focus("thread=0"), 0));
+	cr_expect(eq(i64, ignore("thread=0"), 1111));
+}
+
+Test(labels, regular_expressions_with_and_without_key)
+{
+	four();
+	cr_expect(eq(i64, focus("thread_name=worker"), 11));
+	/* With a key: any expression of the list. */
+	cr_expect(eq(i64, focus("thread_name=^main$,-2"), 110));
+	/* Without: "key:value", every expression found in some label. */
+	cr_expect(eq(i64, focus("thread_name:work"), 11));
+	cr_expect(eq(i64, focus("worker,-1"), 1));
+	cr_expect(eq(i64, focus("worker,main"), 0));
+	/* An empty expression matches any value of the key. */
+	cr_expect(eq(i64, focus("thread_name="), 111));
+	cr_expect(eq(i64, ignore("thread_name=main"), 1011));
+}
+
+Test(labels, bad_ranges_and_expressions_refused)
+{
+	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
+	static const char *const bad[] = {
+		"bytes=64:1mb", "bytes=1kb:2ms", "99999999999999999999kb",
+		"thread_name=wor(", ":5kb:",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		o.tagfocus = bad[i];
+		cr_expect(eq(int, profconv_view_options_check(&o),
+		    PROFCONV_EINVAL), "%s accepted", bad[i]);
+		cr_expect(strstr(profconv_errmsg(), "--tagfocus") != NULL,
+		    "%s", profconv_errmsg());
+		cr_expect(strchr(profconv_errmsg(), '\n') == NULL);
+	}
+	/* Not range-shaped: a regular expression, as pprof takes it. */
+	o.tagfocus = "thread_name=1x:y";
+	cr_expect(eq(int, profconv_view_options_check(&o), 0), "%s", ERRMSG);
+}
+
+Test(labels, tagroot_frames_named_as_pprof)
+{
+	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
+	struct profconv_view *v = NULL;
+	char *text;
+
+	four();
+	o.tagroot = "thread_name,bytes";
+	o.tagleaf = "request";
+	cr_assert(eq(int, profconv_view_new(&v, p, &o), 0), "%s", ERRMSG);
+	text = view_text(v);
+	/* Sizes scaled as pprof's ScaledLabel with unit "minimum". */
+	cr_expect(strstr(text, "worker-1;512B;a;[no request] 1\n") != NULL,
+	    "%s", text);
+	cr_expect(strstr(text, "worker-2;2kB;b;[no request] 10\n") != NULL,
+	    "%s", text);
+	cr_expect(strstr(text, "main;1MB;a;inlined_helper;64 100\n") != NULL,
+	    "%s", text);
+	cr_expect(strstr(text, "[no thread_name];[no bytes];b;[no request] "
+	    "1000\n") != NULL, "%s", text);
+	free(text);
+	profconv_view_free(v);
+}
+
+/* The total kept with suppressions TEXT, and what suppression K hid. */
+static int64_t
+suppressed(const char *text, size_t k, size_t *samples, int64_t *value)
+{
+	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
+	struct profconv_suppression s;
+	struct profconv_view *v = NULL;
+	int64_t t = -1;
+
+	o.suppressions = text;
+	o.suppressions_name = "lsan.supp";
+	cr_assert(eq(int, profconv_view_new(&v, p, &o), 0), "%s", ERRMSG);
+	profconv_view_total(v, 0, &t);
+	if (samples != NULL) {
+		cr_assert(eq(int, profconv_view_suppression(v, k, &s), 0));
+		*samples = s.samples;
+		*value = s.values[0];
+		cr_expect(eq(str, (char *)s.file, "lsan.supp"));
+	}
+	profconv_view_free(v);
+	return t;
+}
+
+Test(labels, lsan_matcher_on_functions_files_modules)
+{
+	size_t n;
+	int64_t val;
+
+	four();
+	/* An inlined frame's function. */
+	cr_expect(eq(i64, suppressed("leak:inlined_helper\n", 0, &n, &val),
+	    1011));
+	cr_expect(eq(sz, n, 1));
+	cr_expect(eq(i64, val, 100));
+	/* '*', '^' and '$'. */
+	cr_expect(eq(i64, suppressed("leak:^inl*per$\n", 0, NULL, NULL), 1011));
+	cr_expect(eq(i64, suppressed("leak:^nlined\n", 0, NULL, NULL), 1111));
+	cr_expect(eq(i64, suppressed("leak:inlined$\n", 0, NULL, NULL), 1111));
+	/* A source file, and a module (the mapped file, whole path). */
+	cr_expect(eq(i64, suppressed("leak:src/b.c\n", 0, NULL, NULL), 101));
+	cr_expect(eq(i64, suppressed("leak:^/usr/lib/libfoo\n", 0, &n, &val),
+	    1000));
+	cr_expect(eq(sz, n, 3));
+	cr_expect(eq(i64, val, 111));
+	/* Comments, blanks and other types; the first match names it. */
+	cr_expect(eq(i64, suppressed("# c\n\n  race:a\r\nleak:zzz\n"
+	    "leak:a \t\nleak:a\n", 1, &n, &val), 1010));
+	cr_expect(eq(sz, n, 2));
+	cr_expect(eq(i64, val, 101));
+}
+
+Test(labels, bad_suppressions_name_file_and_line)
+{
+	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
+	static const char *const bad[] = {
+		"leak:ok\nleak:\n", "leak:ok\nleak:^\n", "leak:ok\nleak:**\n",
+		"leak:ok\nleak:a$b\n", "leak:ok\nno colon\n",
+	};
+	size_t i;
+
+	o.suppressions_name = "x.supp";
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		o.suppressions = bad[i];
+		cr_expect(eq(int, profconv_view_options_check(&o),
+		    PROFCONV_EINVAL), "%s accepted", bad[i]);
+		cr_expect(strncmp(profconv_errmsg(), "x.supp:2: ", 10) == 0,
+		    "%s", profconv_errmsg());
+	}
+}
