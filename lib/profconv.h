@@ -767,7 +767,17 @@ int profconv_profile_normalize(struct profconv_profile *prof,
 enum profconv_granularity {
 	PROFCONV_BY_FUNCTION = 0,	/* "name" */
 	PROFCONV_BY_LINE = 1,		/* "name file.c:12" (the file's base name) */
-	PROFCONV_BY_ADDRESS = 2		/* "name+0x4011f0": one per location */
+	PROFCONV_BY_ADDRESS = 2,	/* "name+0x4011f0": one per location */
+	/* A frame per source file, "/src/a.c" (the profile's name for it,
+	 * cleaned as Go's filepath.Clean, as pprof -files names it); a
+	 * frame without a file is its module, "[libfoo.so]" (pprof's
+	 * name; "<unknown>" without one), whatever its function or
+	 * address. */
+	PROFCONV_BY_FILE = 3,
+	/* A frame per function and file, "name /src/a.c" as pprof
+	 * -filefunctions names it; "name" without a file, "/src/a.c"
+	 * without a name, "[libfoo.so]" without either. */
+	PROFCONV_BY_FILE_FUNCTION = 4
 };
 
 struct profconv_view_options {
