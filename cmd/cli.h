@@ -169,8 +169,12 @@ enum {
 /* The thread count -j asked for; 0: the library's default (one per CPU). */
 unsigned int cmd_jobs(void);
 /* Put what --max-input, -j and --snapshot said into OPTS where it leaves
- * them to the command line. */
+ * them to the command line, and the threads cmd_read_threads() asked
+ * for. */
 void cmd_apply_input_options(struct profconv_read_options *opts);
+/* Read jemalloc dumps per thread from now on (profconv_read_options'
+ * threads), for a command that shows threads. */
+void cmd_read_threads(void);
 
 /*
  * The view group, the options that say what a profile shows, the same

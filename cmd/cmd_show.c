@@ -21,7 +21,8 @@ static const char usage_text[] =
 	"leaf first), locations with their lines, functions and mappings.\n"
 	"\n";
 
-enum { OPT_SORT = 256 };
+enum { OPT_SORT = 256, OPT_FUNCTIONS, OPT_LINES, OPT_ADDRESSES, OPT_FILES,
+	OPT_FILEFUNCTIONS };
 
 static const struct cmd_opt opts[] = {
 	{ "summary", 's', no_argument, CMD_OWN,
@@ -43,6 +44,16 @@ static const struct cmd_opt opts[] = {
 	  "      --sort ORDER      rank --summary's functions by cum, their\n"
 	  "                        cumulative value (default; pprof -top -cum),\n"
 	  "                        or flat, their own (pprof -top)\n" },
+	{ "functions", OPT_FUNCTIONS, no_argument, CMD_OWN,
+	  "      --functions       --summary: a row per function (default)\n" },
+	{ "lines", OPT_LINES, no_argument, CMD_OWN,
+	  "      --lines           --summary: per function, file and line\n" },
+	{ "addresses", OPT_ADDRESSES, no_argument, CMD_OWN,
+	  "      --addresses       --summary: per function and address\n" },
+	{ "files", OPT_FILES, no_argument, CMD_OWN,
+	  "      --files           --summary: per source file (pprof -files)\n" },
+	{ "filefunctions", OPT_FILEFUNCTIONS, no_argument, CMD_OWN,
+	  "      --filefunctions   --summary: per function and source file\n" },
 	CMD_VIEW_OPTS,
 	CMD_FIND_OPTS,
 	CMD_FILTER_OPTS,
@@ -101,6 +112,21 @@ cmd_show(int argc, char **argv)
 			break;
 		case CMD_OPT_SIZES:
 			sizes = true;
+			break;
+		case OPT_FUNCTIONS:
+			view.view.granularity = PROFCONV_BY_FUNCTION;
+			break;
+		case OPT_LINES:
+			view.view.granularity = PROFCONV_BY_LINE;
+			break;
+		case OPT_ADDRESSES:
+			view.view.granularity = PROFCONV_BY_ADDRESS;
+			break;
+		case OPT_FILES:
+			view.view.granularity = PROFCONV_BY_FILE;
+			break;
+		case OPT_FILEFUNCTIONS:
+			view.view.granularity = PROFCONV_BY_FILE_FUNCTION;
 			break;
 		case OPT_SORT:
 			if (strcmp(optarg, "cum") != 0 &&

@@ -18,6 +18,7 @@ static unsigned int jobs;
 /* --snapshot, when given. */
 static int64_t snapshot;
 static bool snapshot_set;
+static bool read_threads;	/* cmd_read_threads() */
 
 bool
 cmd_parse_long(const char *option, const char *text, long min, long max,
@@ -160,6 +161,14 @@ cmd_apply_input_options(struct profconv_read_options *opts)
 		opts->jobs = jobs;
 	if (snapshot_set)
 		opts->snapshot = snapshot;
+	if (read_threads)
+		opts->threads = 1;
+}
+
+void
+cmd_read_threads(void)
+{
+	read_threads = true;
 }
 
 /* The last suppressions file's text, kept to the end of the process. */

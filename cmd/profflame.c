@@ -32,6 +32,7 @@ enum {
 	OPT_SPEEDSCOPE, OPT_TITLE, OPT_SUBTITLE, OPT_COUNTNAME, OPT_COLORS,
 	OPT_WIDTH, OPT_HEIGHT, OPT_MINWIDTH, OPT_INVERTED, OPT_REVERSE,
 	OPT_NEGATE, OPT_HASH, OPT_RANDOM, OPT_CP, OPT_PALFILE, OPT_BGCOLORS,
+	OPT_FILES, OPT_FILEFUNCTIONS,
 	OPT_FONTTYPE, OPT_FONTSIZE, OPT_FONTWIDTH, OPT_NAMETYPE, OPT_NOTES,
 	OPT_TOTAL, OPT_FACTOR, OPT_DIFF_WIDTH, OPT_SELF_DIFF, OPT_MIN_DELTA,
 	OPT_SPLIT_THREADS
@@ -50,6 +51,10 @@ static const struct cmd_opt opts[] = {
 	  "      --lines           name frames by function, file and line\n" },
 	{ "addresses", OPT_ADDRESSES, no_argument, CMD_OWN,
 	  "      --addresses       name frames by function and address\n" },
+	{ "files", OPT_FILES, no_argument, CMD_OWN,
+	  "      --files           name frames by source file (pprof -files)\n" },
+	{ "filefunctions", OPT_FILEFUNCTIONS, no_argument, CMD_OWN,
+	  "      --filefunctions   name frames by function and source file\n" },
 	{ "split-threads", OPT_SPLIT_THREADS, no_argument, CMD_OWN,
 	  "      --split-threads   one root per thread, \"thread N (NAME)\", from\n"
 	  "                        the labels of profconv text2pb --threads\n" },
@@ -308,6 +313,12 @@ own_option(struct flame_args *a, int c)
 		break;
 	case OPT_ADDRESSES:
 		a->view.view.granularity = PROFCONV_BY_ADDRESS;
+		break;
+	case OPT_FILES:
+		a->view.view.granularity = PROFCONV_BY_FILE;
+		break;
+	case OPT_FILEFUNCTIONS:
+		a->view.view.granularity = PROFCONV_BY_FILE_FUNCTION;
 		break;
 	case OPT_SPLIT_THREADS:
 		a->view.view.split_threads = 1;

@@ -28,7 +28,7 @@ static const char usage_text[] =
 enum {
 	OPT_DOT = 256, OPT_SVG, OPT_PNG, OPT_PDF, OPT_NODECOUNT,
 	OPT_NODEFRACTION, OPT_EDGEFRACTION, OPT_FUNCTIONS, OPT_LINES,
-	OPT_TITLE
+	OPT_TITLE, OPT_FILES, OPT_FILEFUNCTIONS
 };
 
 static const struct cmd_opt opts[] = {
@@ -43,6 +43,10 @@ static const struct cmd_opt opts[] = {
 	  "      --functions       a node per function (default)\n" },
 	{ "lines", OPT_LINES, no_argument, CMD_OWN,
 	  "      --lines           a node per function and source line\n" },
+	{ "files", OPT_FILES, no_argument, CMD_OWN,
+	  "      --files           a node per source file (pprof -files)\n" },
+	{ "filefunctions", OPT_FILEFUNCTIONS, no_argument, CMD_OWN,
+	  "      --filefunctions   a node per function and source file\n" },
 	CMD_VIEW_OPTS,
 	CMD_FIND_OPTS,
 	CMD_FILTER_OPTS,
@@ -142,6 +146,12 @@ own_option(struct graph_args *a, int c)
 		return true;
 	case OPT_LINES:
 		a->view.view.granularity = PROFCONV_BY_LINE;
+		return true;
+	case OPT_FILES:
+		a->view.view.granularity = PROFCONV_BY_FILE;
+		return true;
+	case OPT_FILEFUNCTIONS:
+		a->view.view.granularity = PROFCONV_BY_FILE_FUNCTION;
 		return true;
 	case OPT_DOT: return set_format(a, "--dot", PROFCONV_GRAPH_DOT);
 	case OPT_SVG: return set_format(a, "--svg", PROFCONV_GRAPH_SVG);

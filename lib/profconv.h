@@ -767,7 +767,17 @@ int profconv_profile_normalize(struct profconv_profile *prof,
 enum profconv_granularity {
 	PROFCONV_BY_FUNCTION = 0,	/* "name" */
 	PROFCONV_BY_LINE = 1,		/* "name file.c:12" (the file's base name) */
-	PROFCONV_BY_ADDRESS = 2		/* "name+0x4011f0": one per location */
+	PROFCONV_BY_ADDRESS = 2,	/* "name+0x4011f0": one per location */
+	/* A frame per source file, "/src/a.c" (the profile's name for it,
+	 * cleaned as Go's filepath.Clean, as pprof -files names it); a
+	 * frame without a file is its module, "[libfoo.so]" (pprof's
+	 * name; "<unknown>" without one), whatever its function or
+	 * address. */
+	PROFCONV_BY_FILE = 3,
+	/* A frame per function and file, "name /src/a.c" as pprof
+	 * -filefunctions names it; "name" without a file, "/src/a.c"
+	 * without a name, "[libfoo.so]" without either. */
+	PROFCONV_BY_FILE_FUNCTION = 4
 };
 
 struct profconv_view_options {
@@ -1168,11 +1178,20 @@ struct profconv_trend_options {
 	 * snapshot instead of their summary. */
 	int wide;
 	int list_snapshots;
+	/* Version 4.  Every row split per thread: a row is a thread and a
+	 * function (line, stack), from the "thread" and "thread_name"
+	 * labels (profconv_read_options' threads).  Rows by function or
+	 * line are named "THREAD: NAME", rows by stack have the thread as
+	 * their root frame, THREAD being the view's split_threads frame
+	 * ("thread N (NAME)", "thread N", "[no thread]"); the JSON rows
+	 * get "thread" and "thread_name".  A snapshot with samples but no
+	 * thread label is refused (profconv_trend_add()). */
+	int by_thread;
 };
-#define PROFCONV_TREND_OPTIONS_VERSION 3
+#define PROFCONV_TREND_OPTIONS_VERSION 4
 #define PROFCONV_TREND_OPTIONS_INIT \
 	{ PROFCONV_TREND_OPTIONS_VERSION, PROFCONV_DIFF_BY_FUNCTION, NULL, \
-	  NULL, 0, 0.8, 4096, 0.01, 0, 0, 0 }
+	  NULL, 0, 0.8, 4096, 0.01, 0, 0, 0, 0 }
 
 struct profconv_trend;	/* opaque */
 
@@ -1195,7 +1214,8 @@ void profconv_trend_free(struct profconv_trend *trend);
  * child), or whose first mapping is another file, is refused.  Names
  * ending .u.heap/.uN.heap and .f.heap mark jemalloc's high-water and
  * final dumps.  Errors: PROFCONV_EINVAL (no TREND or no PROF, after
- * profconv_trend_run(), or another process), PROFCONV_ENOTFOUND (no
+ * profconv_trend_run(), or another process; with by_thread, a snapshot
+ * with samples of which none has a thread label), PROFCONV_ENOTFOUND (no
  * such sample type), the errors of profconv_view_new(), PROFCONV_ENOMEM.
  */
 int profconv_trend_add(struct profconv_trend *trend,
@@ -1295,7 +1315,9 @@ int profconv_trend_print(const struct profconv_trend *trend, FILE *fp,
  * inuse_objects, time_nanos, high_water, final), "peak_snapshot" (its
  * index), "rows" (name, first_bytes, last_bytes, growth_bytes,
  * slope_bytes, grew_intervals, intervals, verdict, suspect,
- * theil_sen_slope, mann_kendall_z, values) and the rule's settings
+ * theil_sen_slope, mann_kendall_z, values; with by_thread, thread, the
+ * number or null, and thread_name, the text or null, first) and the
+ * rule's settings
  * (with the noise floor used).  Errors: PROFCONV_EINVAL (not run),
  * PROFCONV_EIO.
  */

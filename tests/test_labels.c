@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "view_helpers.h"
+#include "view/view.h"
 
 static struct profconv_profile *p;
 
@@ -177,6 +178,92 @@ Test(labels, tagroot_frames_named_as_pprof)
 	    "1000\n") != NULL, "%s", text);
 	free(text);
 	profconv_view_free(v);
+}
+
+/* Rows per thread (rows.c's PC_ROWS_THREAD_*, proftrend --by-thread):
+ * one function of two threads is two rows, named by the thread frame,
+ * which profconv__thread_parse() reads back. */
+Test(labels, rows_per_thread_and_their_names)
+{
+	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
+	struct profconv_view *v = NULL;
+	struct pc_rows *r = NULL;
+	uint32_t m = add_map(p, 0x1000, 0x9000, "/usr/lib/libfoo.so.1");
+	uint32_t fa = add_fn(p, "a", "src/a.c");
+	uint32_t loc = LOC1(p, m, 0x1100, fa, 1);
+	static const char *const want[] = { "thread 2 (w: 2): a",
+		"thread 7: a", "[no thread]: a" };
+	static const int64_t want_v[] = { 1 + 4, 2, 8 };
+	size_t i, j, at, len;
+	bool has_uid, found;
+	int64_t uid;
+
+	sample(loc, 1, (struct profconv_label[]){
+	    { "thread", NULL, 2, NULL },
+	    { "thread_name", "w: 2", 0, NULL } }, 2);
+	sample(loc, 2, (struct profconv_label[]){
+	    { "thread", NULL, 7, NULL } }, 1);
+	sample(loc, 4, (struct profconv_label[]){
+	    { "thread", NULL, 2, NULL },
+	    { "thread_name", "w: 2", 0, NULL } }, 2);
+	sample(loc, 8, NULL, 0);
+	cr_expect(profconv__labels_has_thread(p));
+	o.split_threads = 1;
+	cr_assert(eq(int, profconv_view_new(&v, p, &o), 0), "%s", ERRMSG);
+	cr_assert(eq(int, profconv__rows_new(&r, 1), 0));
+	cr_assert(eq(int, profconv__rows_add(r, v, PC_ROWS_THREAD_FUNCTION,
+	    false, 0), 0), "%s", ERRMSG);
+	cr_assert(eq(sz, profconv__rows_count(r), 3));
+	for (j = 0; j < 3; j++) {
+		found = false;
+		for (i = 0; i < 3; i++) {
+			if (strcmp(profconv__rows_name(r, i), want[j]) != 0)
+				continue;
+			found = true;
+			cr_expect(eq(i64, profconv__rows_values(r, i)[0],
+			    want_v[j]), "%s", want[j]);
+			len = profconv__rows_thread(r, i);
+			cr_expect(eq(sz, len, strlen(want[j]) - 3), "%s",
+			    want[j]);
+		}
+		cr_expect(found, "no row %s", want[j]);
+	}
+	profconv__rows_free(r);
+	r = NULL;
+	cr_assert(eq(int, profconv__rows_new(&r, 1), 0));
+	cr_assert(eq(int, profconv__rows_add(r, v, PC_ROWS_THREAD_STACK,
+	    false, 0), 0), "%s", ERRMSG);
+	cr_expect(eq(sz, profconv__rows_count(r), 3));
+	for (i = 0; i < 3; i++)
+		if (strncmp(profconv__rows_name(r, i), "thread 7;", 9) == 0)
+			cr_expect(eq(sz, profconv__rows_thread(r, i), 8));
+	profconv__rows_free(r);
+	profconv_view_free(v);
+
+	cr_assert(eq(int, profconv__thread_parse("thread 2 (w: 2)", 15, &uid,
+	    &has_uid, &at, &len), 0));
+	cr_expect(has_uid && uid == 2 && at == 10 && len == 4);
+	cr_assert(eq(int, profconv__thread_parse("thread 7", 8, &uid,
+	    &has_uid, &at, &len), 0));
+	cr_expect(has_uid && uid == 7 && len == 0);
+	cr_assert(eq(int, profconv__thread_parse("thread (x)", 10, &uid,
+	    &has_uid, &at, &len), 0));
+	cr_expect(has_uid == false && at == 8 && len == 1);
+	cr_expect(eq(int, profconv__thread_parse("[no thread]", 11, &uid,
+	    &has_uid, &at, &len), -1));
+}
+
+Test(labels, no_thread_labels)
+{
+	four();
+	/* "thread" as a numeric label counts; a profile without either
+	 * key has none. */
+	cr_expect(profconv__labels_has_thread(p));
+	teardown();
+	setup();
+	sample(LOC1(p, 0, 0x9999, add_fn(p, "b", "b.c"), 4), 1,
+	    (struct profconv_label[]){ { "bytes", NULL, 8, "bytes" } }, 1);
+	cr_expect(profconv__labels_has_thread(p) == false);
 }
 
 /* The total kept with suppressions TEXT, and what suppression K hid. */

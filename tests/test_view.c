@@ -192,6 +192,41 @@ Test(view, granularity)
 	    "main+0x401000;nofile+0x403000;app+0x4abc 3\n");
 }
 
+/* pprof's -files and -filefunctions names: the file cleaned as Go's
+ * filepath.Clean, "NAME FILE", and "[module]" or "<unknown>" for a frame
+ * without a file, unsymbolized ones too. */
+Test(view, granularity_files)
+{
+	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
+	uint32_t map, m, a, h, b, l1, l2, l3, l4, l5;
+	int64_t v = 2, w = 3, x = 5;
+
+	profconv_profile_add_sample_type(p, "samples", "count");
+	map = add_map(p, 0x400000, 0x500000, "/usr/bin/app");
+	m = add_fn(p, "main", "/src/app/./main.c");
+	a = add_fn(p, "grow", "/src/app/pool.c");
+	h = add_fn(p, "helper", "/src/app/x/../pool.c");
+	b = add_fn(p, "nofile", "");
+	l1 = LOC1(p, map, 0x401000, m, 12);
+	l2 = LOCN(p, map, 0x402000, 40, h, a, m);
+	l3 = LOC1(p, map, 0x403000, b, 7);
+	l4 = add_loc(p, map, 0x404abc, NULL, 0, 0);
+	l5 = add_loc(p, 0, 0xdeadbeef, NULL, 0, 0);
+	SAMPLE(p, &v, l2, l1);
+	SAMPLE(p, &w, 0x0 + l4, l3, l1);
+	SAMPLE(p, &x, l5);
+	o.granularity = PROFCONV_BY_FILE;
+	expect_view(p, &o, "/src/app/main.c;/src/app/main.c;/src/app/pool.c;"
+	    "/src/app/pool.c 2\n/src/app/main.c;[app];[app] 3\n"
+	    "<unknown> 5\n");
+	o.granularity = PROFCONV_BY_FILE_FUNCTION;
+	expect_view(p, &o, "<unknown> 5\nmain /src/app/main.c;"
+	    "main /src/app/main.c;grow /src/app/pool.c;helper /src/app/pool.c"
+	    " 2\nmain /src/app/main.c;nofile;[app] 3\n");
+	o.granularity = (enum profconv_granularity)5;
+	cr_expect(eq(int, profconv_view_options_check(&o), PROFCONV_EINVAL));
+}
+
 Test(view, unmapped_location_is_its_address)
 {
 	uint32_t l;

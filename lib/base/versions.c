@@ -72,6 +72,7 @@ LAYOUT(diff_print, "diff print", struct profconv_diff_print_options,
 LAYOUT(trend, "trend", struct profconv_trend_options, PROFCONV_TREND_OPTIONS_INIT, 1,
     PC_END(struct profconv_trend_options, min_growth_share),
     PC_END(struct profconv_trend_options, unicode),
+    PC_END(struct profconv_trend_options, list_snapshots),
     sizeof(struct profconv_trend_options));
 /* Version 1 of the flame options was another struct (names and filters,
  * now the view's): it cannot be read as this one. */

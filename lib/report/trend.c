@@ -63,8 +63,11 @@ struct profconv_trend {
 	/* What every snapshot must share: its process, its program. */
 	char *group, *group_file;
 	char *binary, *binary_file;
-	/* Rows: a name's index in NAMES is its row. */
+	/* Rows: a name's index in NAMES is its row; with by_thread, the
+	 * bytes at the start of each that name its thread. */
 	struct pc_strtab names;
+	size_t *thread_len;
+	size_t thread_len_cap;
 	struct profconv_profile *role[NROLES];
 	size_t role_snap[NROLES];
 	bool all_timed;
@@ -119,6 +122,9 @@ profconv_trend_new(struct profconv_trend **out,
 	t->view = view;
 	t->view.granularity = opts->by == PROFCONV_DIFF_BY_LINE ?
 	    PROFCONV_BY_LINE : PROFCONV_BY_FUNCTION;
+	/* Rows per thread: the view's thread frame is every stack's root. */
+	if (opts->by_thread)
+		t->view.split_threads = 1;
 	t->all_timed = true;
 	rc = profconv__strtab_init(&t->names);
 	if (rc < 0) {
@@ -175,6 +181,7 @@ profconv_trend_free(struct profconv_trend *t)
 	free(t->binary);
 	free(t->binary_file);
 	profconv__strtab_free(&t->names);
+	free(t->thread_len);
 	free(t->trows);
 	free(t->values);
 	free(t->fit);
@@ -372,6 +379,36 @@ order_hidden(struct profconv_trend *t)
 	}
 }
 
+/* How T groups a view's stacks into rows. */
+static enum pc_rows_by
+rows_by(const struct profconv_trend *t)
+{
+	bool stack = t->opts.by == PROFCONV_DIFF_BY_STACK;
+
+	if (t->opts.by_thread)
+		return stack ? PC_ROWS_THREAD_STACK : PC_ROWS_THREAD_FUNCTION;
+	return stack ? PC_ROWS_STACK : PC_ROWS_FUNCTION;
+}
+
+/* Row IDX of T names its thread in its first LEN bytes. */
+static int
+set_thread_len(struct profconv_trend *t, uint32_t idx, size_t len)
+{
+	size_t old = t->thread_len_cap;
+	int rc;
+
+	if (idx >= t->thread_len_cap) {
+		rc = PC_GROW(t->thread_len, t->thread_len_cap, 0,
+		    (size_t)idx + 1);
+		if (rc < 0)
+			return rc;
+		memset(t->thread_len + old, 0, (t->thread_len_cap - old) *
+		    sizeof(*t->thread_len));
+	}
+	t->thread_len[idx] = len;
+	return 0;
+}
+
 /* Reduce snapshot S of PROF to its totals and its value per row. */
 static int
 reduce(struct profconv_trend *t, const struct profconv_profile *prof,
@@ -396,9 +433,7 @@ reduce(struct profconv_trend *t, const struct profconv_profile *prof,
 	if (rc == 0)
 		rc = profconv_view_new(&view, prof, &t->view);
 	if (rc == 0)
-		rc = profconv__rows_add(rows, view,
-		    t->opts.by == PROFCONV_DIFF_BY_STACK ? PC_ROWS_STACK :
-		    PC_ROWS_FUNCTION, false, 0);
+		rc = profconv__rows_add(rows, view, rows_by(t), false, 0);
 	if (rc == 0)
 		rc = profconv_view_total(view, (size_t)k, &s->bytes);
 	s->objects = -1;
@@ -413,6 +448,9 @@ reduce(struct profconv_trend *t, const struct profconv_profile *prof,
 		    profconv__rows_name(rows, i), &idx);
 		if (rc == 0)
 			rc = set_col(s, idx, profconv__rows_values(rows, i)[k]);
+		if (rc == 0 && t->opts.by_thread)
+			rc = set_thread_len(t, idx,
+			    profconv__rows_thread(rows, i));
 	}
 	profconv__rows_free(rows);
 	return rc;
@@ -509,6 +547,13 @@ profconv_trend_add(struct profconv_trend *t, struct profconv_profile *prof,
 		rc = profconv__dump_name(copy, &dn);
 	if (rc == 0)
 		rc = same_process(t, prof, copy, &dn);
+	if (rc == 0 && t->opts.by_thread &&
+	    profconv_profile_sample_count(prof) != 0 &&
+	    !profconv__labels_has_thread(prof))
+		rc = profconv__fail(PROFCONV_EINVAL, "'%s' has no thread "
+		    "labels: rows per thread need jemalloc dumps read with "
+		    "their threads, or profiles made by profconv text2pb "
+		    "--threads", copy);
 	if (rc == 0 && t->type_key == NULL)
 		rc = choose_type(t, prof);
 	s = rc == 0 ? &t->snaps[t->n] : NULL;
@@ -709,6 +754,15 @@ profconv__trend_row_shape(const struct profconv_trend *t, size_t i)
 	return &t->trows[i].shape;
 }
 
+size_t
+profconv__trend_row_thread(const struct profconv_trend *t, size_t i)
+{
+	size_t row = t->trows[i].row;
+
+	return t->opts.by_thread && row < t->thread_len_cap ?
+	    t->thread_len[row] : 0;
+}
+
 int64_t
 profconv__trend_floor(const struct profconv_trend *t)
 {
@@ -790,8 +844,7 @@ static int
 suspect_stacks(const struct profconv_trend *t, const struct profconv_view *view,
     bool *out)
 {
-	enum pc_rows_by by = t->opts.by == PROFCONV_DIFF_BY_STACK ?
-	    PC_ROWS_STACK : PC_ROWS_FUNCTION;
+	enum pc_rows_by by = rows_by(t);
 	size_t i, row, n = profconv_view_stack_count(view);
 	struct pc_strtab names;
 	struct pc_rows *scratch = NULL;

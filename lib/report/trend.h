@@ -125,6 +125,9 @@ const char *profconv__trend_type_name(const struct profconv_trend *t);
 const struct pc_shape *profconv__trend_row_shape(
     const struct profconv_trend *t, size_t i);
 int64_t profconv__trend_floor(const struct profconv_trend *t);
+/* With by_thread: how many bytes at the start of row I's name name its
+ * thread (the view's split_threads frame); else 0. */
+size_t profconv__trend_row_thread(const struct profconv_trend *t, size_t i);
 
 /*
  * A copy of S (malloc'd; NULL when out of memory) with every byte that is

@@ -363,13 +363,42 @@ json_double(FILE *fp, double x)
 		fputs("null", fp);
 }
 
+/* With by_thread, row R's "thread" (its number, or null) and
+ * "thread_name" (or null) from the first THREAD bytes of its name. */
+static void
+json_thread(FILE *fp, const struct profconv_trend_row *r, size_t thread)
+{
+	size_t at, len;
+	int64_t uid;
+	bool has_uid;
+
+	if (profconv__thread_parse(r->name, thread, &uid, &has_uid, &at,
+	    &len) < 0) {
+		fputs("\"thread\":null,\"thread_name\":null,", fp);
+		return;
+	}
+	if (has_uid)
+		fprintf(fp, "\"thread\":%" PRId64 ",", uid);
+	else
+		fputs("\"thread\":null,", fp);
+	fputs("\"thread_name\":", fp);
+	if (len != 0)
+		profconv__json_string(fp, r->name + at, len);
+	else
+		fputs("null", fp);
+	fputc(',', fp);
+}
+
 static void
 json_row(FILE *fp, const struct profconv_trend_row *r,
-    const struct pc_shape *sh, size_t nsnaps)
+    const struct pc_shape *sh, size_t nsnaps, bool by_thread, size_t thread)
 {
 	size_t k;
 
-	fputs("{\"name\":", fp);
+	fputc('{', fp);
+	if (by_thread)
+		json_thread(fp, r, thread);
+	fputs("\"name\":", fp);
 	profconv__json_cstr(fp, r->name);
 	fprintf(fp, ",\"first_bytes\":%" PRId64 ",\"last_bytes\":%" PRId64
 	    ",\"growth_bytes\":%" PRId64 ",\"slope_bytes\":%.1f"
@@ -412,7 +441,8 @@ profconv_trend_write_json(const struct profconv_trend *t, FILE *fp)
 		profconv_trend_row(t, i, &r);
 		fputs(i ? ",\n" : "\n", fp);
 		json_row(fp, &r, profconv__trend_row_shape(t, i),
-		    profconv_trend_snapshot_count(t));
+		    profconv_trend_snapshot_count(t), o->by_thread != 0,
+		    profconv__trend_row_thread(t, i));
 	}
 	fputs("]", fp);
 	profconv__hidden_json(fp, profconv__trend_hidden(t), true);

@@ -291,7 +291,9 @@ printable(struct gkey *k)
 
 	if (p == NULL)
 		return profconv__nomem();
-	if (*k->name == '\0')
+	if (*k->name == '\0' && *k->file != '\0')
+		snprintf(p, n, "%s", k->file);	/* pprof -files */
+	else if (*k->name == '\0')
 		snprintf(p, n, *k->objfile != '\0' ? "[%s]" : "<unknown>",
 		    k->objfile);
 	else if (k->line != 0)
@@ -306,8 +308,8 @@ printable(struct gkey *k)
 
 /* PATH made lexically clean as Go's filepath.Clean does ("./a/../b"
  * is "b"), into a new string. */
-static char *
-clean_path(const char *path)
+char *
+profconv__clean_path(const char *path)
 {
 	size_t n = strlen(path), r = 0, w = 0, dotdot = 0;
 	bool rooted = n > 0 && path[0] == '/';
@@ -358,18 +360,30 @@ clean_path(const char *path)
 /* The key of frame F of a view, interned. */
 static int
 frame_key(struct pc_graph_build *b, const struct profconv_view_frame *f,
-    bool lines, uint32_t *out)
+    enum profconv_granularity g, uint32_t *out)
 {
 	struct gkey k = { f->function, "", "", 0, NULL };
+	bool lines = g == PROFCONV_BY_LINE;
 	char *kb;
 	size_t n;
 	bool inserted;
 	int rc;
 
-	if (*k.name == '\0') {
+	/* pprof -files: no name, the file or else the module; its node
+	 * key keeps the function's start line too, which would make a node
+	 * per function: a node per file here, as the view has a frame per
+	 * file. */
+	if (g == PROFCONV_BY_FILE)
+		k.name = "";
+	if ((g == PROFCONV_BY_FILE || g == PROFCONV_BY_FILE_FUNCTION) &&
+	    *f->file != '\0') {
+		k.file = profconv__clean_path(f->file);
+		if (k.file == NULL)
+			return profconv__nomem();
+	} else if (*k.name == '\0') {
 		k.objfile = f->module;
 	} else if (lines && *f->file != '\0') {
-		k.file = clean_path(f->file);
+		k.file = profconv__clean_path(f->file);
 		if (k.file == NULL)
 			return profconv__nomem();
 		k.line = f->line;
@@ -404,7 +418,7 @@ map_frames(struct pc_graph_build *b, const struct profconv_view *v, int vi)
 {
 	size_t n = profconv_view_frame_count(v), i;
 	struct profconv_view_frame f;
-	bool lines = profconv__view_granularity(v) == PROFCONV_BY_LINE;
+	enum profconv_granularity g = profconv__view_granularity(v);
 	int rc = 0;
 
 	b->frame_key[vi] = malloc((n + 1) * sizeof(uint32_t));
@@ -412,7 +426,7 @@ map_frames(struct pc_graph_build *b, const struct profconv_view *v, int vi)
 		return profconv__nomem();
 	for (i = 1; rc == 0 && i <= n; i++) {
 		profconv_view_frame(v, (uint32_t)i, &f);
-		rc = frame_key(b, &f, lines, &b->frame_key[vi][i]);
+		rc = frame_key(b, &f, g, &b->frame_key[vi][i]);
 	}
 	return rc;
 }

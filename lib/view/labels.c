@@ -738,6 +738,69 @@ thread_text(struct pc_labels *l, const struct pc_sample *s,
 }
 
 int
+profconv__thread_parse(const char *text, size_t len, int64_t *uid,
+    bool *has_uid, size_t *name_at, size_t *name_len)
+{
+	static const char word[] = "thread ";
+	size_t i = sizeof(word) - 1, d;
+	long long v;
+	char num[32];
+
+	*has_uid = false;
+	*uid = 0;
+	*name_at = *name_len = 0;
+	/* thread_text()'s forms: "thread N (NAME)", "thread N",
+	 * "thread (NAME)", "[no thread]". */
+	if (len < i || memcmp(text, word, i) != 0)
+		return -1;
+	d = i;
+	if (i < len && text[i] == '-')
+		i++;
+	while (i < len && isdigit((unsigned char)text[i]))
+		i++;
+	if (i > d && i - d < sizeof(num)) {
+		memcpy(num, text + d, i - d);
+		num[i - d] = '\0';
+		errno = 0;
+		v = strtoll(num, NULL, 10);
+		if (errno != 0)
+			return -1;
+		*uid = v;
+		*has_uid = true;
+		if (i == len)
+			return 0;
+		if (text[i++] != ' ')
+			return -1;
+	}
+	if (len - i < 2 || text[i] != '(' || text[len - 1] != ')')
+		return -1;
+	*name_at = i + 1;
+	*name_len = len - i - 2;
+	return 0;
+}
+
+bool
+profconv__labels_has_thread(const struct profconv_profile *prof)
+{
+	size_t si, i, n = profconv_profile_sample_count(prof);
+	const struct pc_sample *s;
+	const struct pc_label *lb;
+	const char *k;
+
+	for (si = 0; si < n; si++) {
+		s = pc_sample(prof, si);
+		lb = pc_sample_labels(prof, s);
+		for (i = 0; i < s->nlabels; i++) {
+			k = profconv__pstr(prof, lb[i].key);
+			if (strcmp(k, "thread") == 0 ||
+			    strcmp(k, "thread_name") == 0)
+				return true;
+		}
+	}
+	return false;
+}
+
+int
 profconv__labels_pseudo_text(struct pc_labels *l, size_t si, size_t k,
     const char **text, size_t *len, const char **key)
 {

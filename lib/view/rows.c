@@ -18,6 +18,8 @@
 struct row {
 	uint32_t name;		/* index in r->names */
 	size_t off;		/* into r->vals */
+	size_t thread;		/* bytes of the name that name the thread
+				 * (PC_ROWS_THREAD_*), else 0 */
 };
 
 struct pc_rows {
@@ -94,7 +96,7 @@ row_for(struct pc_rows *r, const char *text, size_t len, size_t *out)
 			rc = PC_GROW(r->seen, r->seen_cap, r->nrows, 1);
 		if (rc < 0)
 			return rc;
-		r->rows[r->nrows] = (struct row){ name, r->nvals };
+		r->rows[r->nrows] = (struct row){ name, r->nvals, 0 };
 		r->seen[r->nrows] = 0;
 		memset(r->vals + r->nvals, 0, r->width * sizeof(*r->vals));
 		r->nvals += r->width;
@@ -148,6 +150,59 @@ stack_text(struct pc_rows *r, const struct profconv_view *view,
 	return 0;
 }
 
+/*
+ * The key of stack ST by thread (BY a PC_ROWS_THREAD_* kind) in r->buf:
+ * its root frame, the view's thread frame, then the whole stack below
+ * it (";") or its leaf (": "), so that one function of two threads is
+ * two rows; *THREAD is the length of the thread's part.
+ */
+static int
+thread_key(struct pc_rows *r, const struct profconv_view *view,
+    const struct profconv_view_stack *st, enum pc_rows_by by, size_t *len,
+    size_t *thread)
+{
+	const char *t, *leaf;
+	size_t n, m;
+	int rc;
+
+	if (st->nframes == 0 || by == PC_ROWS_THREAD_STACK) {
+		rc = stack_text(r, view, st, len);
+		*thread = st->nframes == 0 ? 0 : strlen(
+		    profconv__view_frame_text(view, st->frames[0]));
+		return rc;
+	}
+	t = profconv__view_frame_text(view, st->frames[0]);
+	leaf = st->nframes > 1 ? profconv__view_frame_text(view,
+	    st->frames[st->nframes - 1]) : PC_EMPTY_STACK;
+	n = strlen(t);
+	m = strlen(leaf);
+	rc = PC_GROW(r->buf, r->buf_cap, 0, n + m + 3);
+	if (rc < 0)
+		return rc;
+	memcpy(r->buf, t, n);
+	memcpy(r->buf + n, ": ", 2);
+	memcpy(r->buf + n + 2, leaf, m);
+	*len = n + 2 + m;
+	*thread = n;
+	return 0;
+}
+
+/* The row of stack ST by thread, made when new. */
+static int
+thread_row(struct pc_rows *r, const struct profconv_view *view,
+    const struct profconv_view_stack *st, enum pc_rows_by by, size_t *row)
+{
+	size_t len, thread;
+	int rc;
+
+	rc = thread_key(r, view, st, by, &len, &thread);
+	if (rc == 0)
+		rc = row_for(r, r->buf, len, row);
+	if (rc == 0)
+		r->rows[*row].thread = thread;
+	return rc;
+}
+
 int
 profconv__rows_add(struct pc_rows *r, const struct profconv_view *view,
     enum pc_rows_by by, bool cum, size_t col)
@@ -170,6 +225,13 @@ profconv__rows_add(struct pc_rows *r, const struct profconv_view *view,
 	for (i = 0; rc == 0 && i < n; i++) {
 		profconv_view_stack(view, i, &st);
 		stamp = i + 1;
+		if (by == PC_ROWS_THREAD_FUNCTION ||
+		    by == PC_ROWS_THREAD_STACK) {
+			rc = thread_row(r, view, &st, by, &row);
+			if (rc == 0)
+				add_values(r, row, col, st.values, ntypes);
+			continue;
+		}
 		if (by == PC_ROWS_STACK || st.nframes == 0) {
 			rc = stack_text(r, view, &st, &len);
 			if (by != PC_ROWS_STACK && st.nframes == 0)
@@ -212,6 +274,8 @@ profconv__rows_row_of(struct pc_rows *r, const struct profconv_view *view,
 	rc = profconv_view_stack(view, i, &st);
 	if (rc < 0)
 		return rc;
+	if (by == PC_ROWS_THREAD_FUNCTION || by == PC_ROWS_THREAD_STACK)
+		return thread_row(r, view, &st, by, out);
 	if (by == PC_ROWS_STACK || st.nframes == 0) {
 		rc = stack_text(r, view, &st, &len);
 		return rc < 0 ? rc : row_for(r, r->buf, len, out);
@@ -230,6 +294,12 @@ const char *
 profconv__rows_name(const struct pc_rows *r, size_t i)
 {
 	return profconv__str(&r->names, r->rows[i].name);
+}
+
+size_t
+profconv__rows_thread(const struct pc_rows *r, size_t i)
+{
+	return r->rows[i].thread;
 }
 
 int64_t *

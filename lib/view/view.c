@@ -258,6 +258,69 @@ module_of(struct profconv_view *v, const struct pc_location *l, uint32_t *out)
 	return profconv__strtab_intern_cstr(&v->strs, file, out);
 }
 
+/* The frame of a location in module MODULE (interned) when the
+ * granularity is files or filefunctions and it has neither a file nor,
+ * for filefunctions, a function name: pprof's "[module]", or
+ * "<unknown>" without a mapped file.  NAME and FILEI (interned) go
+ * with it. */
+static int
+module_frame(struct profconv_view *v, uint32_t module, uint32_t name,
+    uint32_t filei, int64_t line, int64_t start_line, uint32_t *id)
+{
+	const char *m = profconv__str(&v->strs, module);
+	size_t len = 0;
+	int rc;
+
+	if (*m == '\0') {
+		rc = append(v, &len, "<unknown>", 9);
+	} else {
+		rc = append(v, &len, "[", 1);
+		if (rc == 0)
+			rc = append(v, &len, m, strlen(m));
+		if (rc == 0)
+			rc = append(v, &len, "]", 1);
+	}
+	if (rc == 0)
+		rc = intern_frame(v, len, name, filei, line, start_line,
+		    module, id);
+	return rc;
+}
+
+/* One frame for line LN of location L by file or by function and file
+ * (pprof's -files, -filefunctions): "FILE", "NAME FILE", "NAME",
+ * "[MODULE]"; FILE cleaned as Go's filepath.Clean. */
+static int
+file_frame(struct profconv_view *v, const struct pc_function *f,
+    uint32_t name, const char *file, uint32_t filei, int64_t line,
+    uint32_t module, uint32_t *id)
+{
+	const char *fname = profconv__str(&v->strs, name);
+	bool by_file = v->opts.granularity == PROFCONV_BY_FILE;
+	char *clean = NULL;
+	size_t len = 0;
+	int rc = 0;
+
+	if (*file == '\0' && (by_file || *fname == '\0'))
+		return module_frame(v, module, name, filei, line,
+		    f->start_line, id);
+	if (!by_file && *fname != '\0')
+		rc = append(v, &len, fname, strlen(fname));
+	if (rc == 0 && *file != '\0') {
+		clean = profconv__clean_path(file);
+		if (clean == NULL)
+			return profconv__nomem();
+		if (len != 0)
+			rc = append(v, &len, " ", 1);
+		if (rc == 0)
+			rc = append(v, &len, clean, strlen(clean));
+		free(clean);
+	}
+	if (rc == 0)
+		rc = intern_frame(v, len, name, filei, line, f->start_line,
+		    module, id);
+	return rc;
+}
+
 /* One frame for line LN of location L. */
 static int
 line_frame(struct profconv_view *v, const struct pc_location *l,
@@ -276,6 +339,10 @@ line_frame(struct profconv_view *v, const struct pc_location *l,
 		rc = profconv__strtab_intern_cstr(&v->strs, file, &filei);
 	if (rc < 0)
 		return rc;
+	if (v->opts.granularity == PROFCONV_BY_FILE ||
+	    v->opts.granularity == PROFCONV_BY_FILE_FUNCTION)
+		return file_frame(v, f, name, file, filei, ln->line, module,
+		    id);
 	fname = profconv__str(&v->strs, name);
 	if (*fname == '\0') {
 		snprintf(tmp, sizeof(tmp), "%#" PRIx64, l->address);
@@ -422,12 +489,16 @@ location_frames(struct profconv_view *v, uint32_t id)
 			v->loc_frames[v->nloc_frames++] = fid;
 	}
 	if (rc == 0 && l->nlines <= skip) {
-		/* No lines (or all of them pruned): module+offset. */
+		/* No lines (or all of them pruned): module+offset; by file,
+		 * the module, as pprof (its addresses are dropped). */
 		t = profconv__unnamed_frame(prof, id, tmp, sizeof(tmp));
 		rc = PC_GROW(v->loc_frames, v->loc_frames_cap, v->nloc_frames, 1);
-		if (rc == 0)
+		if (rc == 0 && (v->opts.granularity == PROFCONV_BY_FILE ||
+		    v->opts.granularity == PROFCONV_BY_FILE_FUNCTION))
+			rc = module_frame(v, module, empty, empty, 0, 0, &fid);
+		else if (rc == 0)
 			rc = append(v, &len, t, strlen(t));
-		if (rc == 0)
+		if (rc == 0 && len != 0)
 			rc = intern_frame(v, len, empty, empty, 0, 0, module,
 			    &fid);
 		if (rc == 0)
@@ -1202,7 +1273,7 @@ compile_filters(struct profconv_view *v,
 static int
 check_modes(const struct profconv_view_options *opts)
 {
-	if ((unsigned)opts->granularity > PROFCONV_BY_ADDRESS ||
+	if ((unsigned)opts->granularity > PROFCONV_BY_FILE_FUNCTION ||
 	    (unsigned)opts->demangle > PROFCONV_DEMANGLE_NONE)
 		return profconv__fail(PROFCONV_EINVAL,
 		    "invalid view granularity or demangle mode");

@@ -71,6 +71,15 @@ size_t profconv__labels_pseudo(const struct pc_labels *l, size_t *nroot);
 int profconv__labels_pseudo_text(struct pc_labels *l, size_t si, size_t k,
     const char **text, size_t *len, const char **key);
 
+/* The thread number and name in TEXT (LEN bytes), a thread frame of
+ * split_threads ("thread N (NAME)"): *HAS_UID and *UID, and where the
+ * name lies (*NAME_LEN 0: none).  -1 when TEXT is no such frame
+ * ("[no thread]"). */
+int profconv__thread_parse(const char *text, size_t len, int64_t *uid,
+    bool *has_uid, size_t *name_at, size_t *name_len);
+/* Has some sample of PROF a "thread" or "thread_name" label? */
+bool profconv__labels_has_thread(const struct profconv_profile *prof);
+
 /* --tagshow and --taghide: which label keys are printed. */
 struct pc_tagnames {
 	regex_t show, hide;
@@ -143,6 +152,9 @@ void profconv__view_filters(const struct profconv_view *view,
 /* What a frame of VIEW is: a function, a line or an address. */
 enum profconv_granularity profconv__view_granularity(
     const struct profconv_view *view);
+/* PATH made lexically clean as Go's filepath.Clean does ("./a/../b" is
+ * "b"), malloc'd; NULL when out of memory (graph.c). */
+char *profconv__clean_path(const char *path);
 /* The first line of frame ID's function (0: unknown; no checks). */
 int64_t profconv__view_frame_start_line(const struct profconv_view *view,
     uint32_t id);
@@ -160,7 +172,12 @@ const char *profconv__view_frame_text(const struct profconv_view *view,
  * several profiles share one table.
  */
 struct pc_rows;
-enum pc_rows_by { PC_ROWS_FUNCTION, PC_ROWS_STACK };
+/* PC_ROWS_THREAD_*: as PC_ROWS_FUNCTION and PC_ROWS_STACK in a view
+ * made with split_threads, one row per thread and function ("THREAD:
+ * LEAF") or stack ("THREAD;...;LEAF"), THREAD the stack's root frame;
+ * no CUM. */
+enum pc_rows_by { PC_ROWS_FUNCTION, PC_ROWS_STACK, PC_ROWS_THREAD_FUNCTION,
+	PC_ROWS_THREAD_STACK };
 typedef int pc_rows_cmp(const int64_t *a, const char *aname,
     const int64_t *b, const char *bname, void *payload);
 
@@ -184,6 +201,9 @@ int profconv__rows_row_of(struct pc_rows *r, const struct profconv_view *view,
     enum pc_rows_by by, size_t i, size_t *out);
 size_t profconv__rows_count(const struct pc_rows *r);
 const char *profconv__rows_name(const struct pc_rows *r, size_t i);
+/* How many bytes at the start of row I's name name its thread
+ * (PC_ROWS_THREAD_*; 0 for other rows). */
+size_t profconv__rows_thread(const struct pc_rows *r, size_t i);
 int64_t *profconv__rows_values(struct pc_rows *r, size_t i);
 void profconv__rows_sort(struct pc_rows *r, pc_rows_cmp *cmp, void *payload);
 

@@ -299,8 +299,9 @@ print_summary(const struct profconv_profile *prof, FILE *fp,
 	if (rc == 0)
 		rc = profconv__rows_add(funcs, view, PC_ROWS_FUNCTION, true, nt);
 	if (rc == 0)
-		rc = print_top(funcs, fp, "functions", type, ti, nt, total, top,
-		    true, opts->by_cum != 0, tb);
+		rc = print_top(funcs, fp, profconv__view_granularity(view) ==
+		    PROFCONV_BY_FILE ? "files" : "functions", type, ti, nt,
+		    total, top, true, opts->by_cum != 0, tb);
 out:
 	profconv__rows_free(stacks);
 	profconv__rows_free(funcs);
