@@ -23,15 +23,13 @@ static const char usage_text[] =
 
 enum {
 	OPT_BASE = 'b', OPT_TOP = 'n', OPT_LIST_TOP = 0x2100, OPT_NODECOUNT,
-	OPT_MINWIDTH, OPT_TITLE, OPT_SOURCE_PATH, OPT_TRIM_PATH
+	OPT_MINWIDTH, OPT_TITLE, OPT_SOURCE_PATH
 };
 
 static const struct cmd_opt opts[] = {
 	{ "output", 'o', required_argument, CMD_OWN,
 	  "  -o, --output FILE     write the page to FILE (required)\n" },
-	{ "type", 't', required_argument, CMD_OWN,
-	  "  -t, --type TYPE       sample type to show (default: the profile's\n"
-	  "                        default)\n" },
+	CMD_TYPE_SHOW_OPT,
 	{ "base", OPT_BASE, required_argument, CMD_OWN,
 	  "  -b, --base OLD        show the change from OLD to PROFILE\n" },
 	{ "top", OPT_TOP, required_argument, CMD_OWN,
@@ -50,10 +48,7 @@ static const struct cmd_opt opts[] = {
 	  "      --source-path DIRS\n"
 	  "                        look for sources under these ':'-separated\n"
 	  "                        directories and their parents\n" },
-	{ "trim-path", OPT_TRIM_PATH, required_argument, CMD_OWN,
-	  "      --trim-path PREFIXES\n"
-	  "                        cut these ':'-separated prefixes from the\n"
-	  "                        profile's file names before looking\n" },
+	CMD_TRIM_PATH_OPT,
 	CMD_VIEW_OPTS,
 	CMD_FIND_OPTS,
 	CMD_INPUT_OPTS,
@@ -114,10 +109,7 @@ write_series(struct cmd_view *view, char **paths, int n,
 			status = cmd_write_failed(out_path, rc, errno, paths[0]);
 		else if (rc < 0)
 			status = cmd_error_lib(paths[0]);
-		if (status != EXIT_OK)
-			cmd_output_abort(out);
-		else
-			status = cmd_output_commit(out);
+		status = cmd_output_end(out, status);
 	}
 	profconv_trend_free(trend);
 	return status;
@@ -154,7 +146,7 @@ cmd_report(int argc, char **argv)
 		case OPT_MINWIDTH: ro.minwidth = optarg; break;
 		case OPT_TITLE: ro.title = optarg; break;
 		case OPT_SOURCE_PATH: ro.source_path = optarg; break;
-		case OPT_TRIM_PATH: ro.trim_path = optarg; break;
+		case CMD_OPT_TRIM_PATH: ro.trim_path = optarg; break;
 		}
 	}
 	if (c != CMD_OPTS_END)
@@ -175,14 +167,7 @@ cmd_report(int argc, char **argv)
 	in = argv[optind];
 	ro.cur_name = in;
 	ro.base_name = base_path;
-	status = cmd_load_profile(&view, in, &prof[1]);
-	if (status == EXIT_OK && base_path != NULL) {
-		status = cmd_load_profile(&view, base_path, &prof[0]);
-		if (status == EXIT_OK &&
-		    profconv_profiles_compatibilize(prof, 2) < 0)
-			status = cmd_error("cannot compare '%s' with '%s': %s",
-			    base_path, in, profconv_errmsg());
-	}
+	status = cmd_load_pair(&view, in, base_path, prof);
 	if (status == EXIT_OK)
 		status = cmd_output_open(&out, out_path);
 	if (status == EXIT_OK) {
@@ -191,10 +176,7 @@ cmd_report(int argc, char **argv)
 			status = cmd_write_failed(out_path, rc, errno, in);
 		else if (rc < 0)
 			status = cmd_error_lib(in);
-		if (status != EXIT_OK)
-			cmd_output_abort(&out);
-		else
-			status = cmd_output_commit(&out);
+		status = cmd_output_end(&out, status);
 	}
 	for (i = 0; i < 2; i++)
 		profconv_profile_free(prof[i]);

@@ -450,3 +450,33 @@ cmd_symbolize_view(const struct cmd_view *v, struct profconv_profile *prof,
 		count_unnamed(&stats);
 	return status;
 }
+
+int
+cmd_load_pair(const struct cmd_view *v, const char *in,
+    const char *base_path, struct profconv_profile **prof)
+{
+	int status;
+
+	status = cmd_load_profile(v, in, &prof[1]);
+	if (status == EXIT_OK && base_path != NULL) {
+		status = cmd_load_profile(v, base_path, &prof[0]);
+		if (status == EXIT_OK &&
+		    profconv_profiles_compatibilize(prof, 2) < 0)
+			status = cmd_error("cannot compare '%s' with '%s': %s",
+			    base_path, in, profconv_errmsg());
+	}
+	return status;
+}
+
+int
+cmd_new_views(const struct cmd_view *v, struct profconv_profile **prof,
+    struct profconv_view **view)
+{
+	int i;
+
+	for (i = 0; i < 2; i++)
+		if (prof[i] != NULL && profconv_view_new(&view[i], prof[i],
+		    &v->view) < 0)
+			return cmd_error("%s", profconv_errmsg());
+	return EXIT_OK;
+}
