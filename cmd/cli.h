@@ -198,6 +198,8 @@ enum {
 
 /* The thread count -j asked for; 0: the library's default (one per CPU). */
 unsigned int cmd_jobs(void);
+/* Whether --snapshot was given. */
+bool cmd_snapshot_given(void);
 /* Put what --max-input, -j and --snapshot said into OPTS where it leaves
  * them to the command line. */
 void cmd_apply_input_options(struct profconv_read_options *opts);
@@ -387,6 +389,15 @@ int cmd_symbolize_view(const struct cmd_view *v, struct profconv_profile *prof,
  */
 int cmd_load_pair(const struct cmd_view *v, const char *in,
     const char *base_path, struct profconv_profile **prof);
+/*
+ * One massif file is a series by itself: its detailed snapshots, in
+ * order, named "FILE#N", read in one pass, symbolized as V says and
+ * added to TREND (proftrend and report of one massif file).  EXIT_OK,
+ * EXIT_FAIL, or -1 when PATH is no massif file with two detailed
+ * snapshots (then read it as a profile).
+ */
+int cmd_add_massif_series(const struct cmd_view *v,
+    struct profconv_trend *trend, const char *path);
 /* VIEW[i] of each PROF[i] that is not NULL (i < 2), with V's view
  * options; the caller frees them.  EXIT_OK or EXIT_FAIL. */
 int cmd_new_views(const struct cmd_view *v, struct profconv_profile **prof,

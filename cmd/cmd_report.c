@@ -17,8 +17,9 @@ static const char usage_text[] =
 	"PROFILE, its summary, top functions (sortable), flame graph, call\n"
 	"graph and the annotated source of its heaviest functions; with\n"
 	"--base, the same views of the change and the comparison table; of\n"
-	"two or more PROFILEs (snapshots of one program), proftrend's picture\n"
-	"and verdicts.  Nothing in the page is fetched.\n"
+	"two or more PROFILEs (snapshots of one program), or of one massif\n"
+	"file's detailed snapshots, proftrend's picture and verdicts.\n"
+	"Nothing in the page is fetched.\n"
 	"\n";
 
 enum {
@@ -77,7 +78,11 @@ parse_count(const char *opt, const char *text, size_t *out)
 	return true;
 }
 
-/* The page of a series; an exit status. */
+/*
+ * The page of a series: the snapshots PATHS[0..N-1], or when N is 1, the
+ * detailed snapshots of one massif file, as proftrend takes them; an exit
+ * status, or -1 when the one file is no massif series (nothing written).
+ */
 static int
 write_series(struct cmd_view *view, char **paths, int n,
     struct profconv_report_options *ro, struct cmd_output *out,
@@ -92,7 +97,14 @@ write_series(struct cmd_view *view, char **paths, int n,
 	to.sample_type = ro->sample_type;
 	if (profconv_trend_new(&trend, &to) < 0)
 		return cmd_error("%s", profconv_errmsg());
-	for (i = 0; i < n && status == EXIT_OK; i++) {
+	if (n == 1) {
+		status = cmd_add_massif_series(view, trend, paths[0]);
+		if (status == -1) {
+			profconv_trend_free(trend);
+			return -1;
+		}
+	}
+	for (i = 0; i < n && n > 1 && status == EXIT_OK; i++) {
 		status = cmd_load_profile(view, paths[i], &prof);
 		if (status == EXIT_OK && profconv_trend_add(trend, prof,
 		    paths[i]) < 0)
@@ -164,6 +176,14 @@ cmd_report(int argc, char **argv)
 	if (argc - optind >= 2)
 		return write_series(&view, argv + optind, argc - optind, &ro,
 		    &out, out_path);
+	/* One massif file is a series of its detailed snapshots, as
+	 * proftrend takes it, unless --snapshot picks one. */
+	if (base_path == NULL && !cmd_snapshot_given()) {
+		status = write_series(&view, argv + optind, 1, &ro, &out,
+		    out_path);
+		if (status != -1)
+			return status;
+	}
 	in = argv[optind];
 	ro.cur_name = in;
 	ro.base_name = base_path;

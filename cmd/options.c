@@ -98,6 +98,12 @@ cmd_jobs(void)
 	return jobs;
 }
 
+bool
+cmd_snapshot_given(void)
+{
+	return snapshot_set;
+}
+
 static bool
 set_snapshot(const char *text)
 {
