@@ -139,6 +139,36 @@ int cmd_getopt(const struct cmd_parser *p, int argc, char **argv);
 	"  -V, --version         show version information and exit\n" }
 
 /*
+ * Own options (CMD_OWN: the command takes them) that several commands
+ * word alike: -t as profflame and profgraph count a type, -t as list and
+ * report show one, -o to a file instead of standard output (profflame,
+ * profgraph), --trim-path (list, report).
+ */
+enum { CMD_OPT_TRIM_PATH = 0x1400 };
+#define CMD_TYPE_COUNT_OPT { "type", 't', required_argument, CMD_OWN, \
+	"  -t, --type TYPE       sample type to count (default: the profile's\n" \
+	"                        default, else the last one)\n" }
+#define CMD_TYPE_SHOW_OPT { "type", 't', required_argument, CMD_OWN, \
+	"  -t, --type TYPE       sample type to show (default: the profile's\n" \
+	"                        default)\n" }
+#define CMD_OUTPUT_OPT { "output", 'o', required_argument, CMD_OWN, \
+	"  -o, --output FILE     write to FILE instead of standard output\n" }
+#define CMD_TRIM_PATH_OPT { "trim-path", CMD_OPT_TRIM_PATH, \
+	required_argument, CMD_OWN, \
+	"      --trim-path PREFIXES\n" \
+	"                        cut these ':'-separated prefixes from the\n" \
+	"                        profile's file names before looking\n" }
+
+/*
+ * cmd_getopt() over ARGV, each of the command's own options given to
+ * OWN(ARGS, ID) (false: it printed a usage message).  EXIT_OK with
+ * optind at the first operand, -1 after --help or --version, or
+ * EXIT_USAGE.
+ */
+int cmd_parse_options(const struct cmd_parser *p, int argc, char **argv,
+    bool (*own)(void *args, int id), void *args);
+
+/*
  * The input group, options of every command that reads profiles:
  * --max-input SIZE, the largest input accepted once decompressed (a
  * bound on gzip bombs); -j N, threads for reading, symbolizing, writing
@@ -168,6 +198,8 @@ enum {
 
 /* The thread count -j asked for; 0: the library's default (one per CPU). */
 unsigned int cmd_jobs(void);
+/* Whether --snapshot was given. */
+bool cmd_snapshot_given(void);
 /* Put what --max-input, -j and --snapshot said into OPTS where it leaves
  * them to the command line, and the threads cmd_read_threads() asked
  * for. */
@@ -354,6 +386,27 @@ int cmd_load_profile(const struct cmd_view *v, const char *path,
 int cmd_symbolize_view(const struct cmd_view *v, struct profconv_profile *prof,
     const char *path);
 
+/*
+ * PROF[1] from IN and, when BASE_PATH is not NULL, PROF[0] from it, as
+ * cmd_load_profile() reads them, made comparable (the same sample
+ * types); the caller frees both.  EXIT_OK or EXIT_FAIL.
+ */
+int cmd_load_pair(const struct cmd_view *v, const char *in,
+    const char *base_path, struct profconv_profile **prof);
+/*
+ * One massif file is a series by itself: its detailed snapshots, in
+ * order, named "FILE#N", read in one pass, symbolized as V says and
+ * added to TREND (proftrend and report of one massif file).  EXIT_OK,
+ * EXIT_FAIL, or -1 when PATH is no massif file with two detailed
+ * snapshots (then read it as a profile).
+ */
+int cmd_add_massif_series(const struct cmd_view *v,
+    struct profconv_trend *trend, const char *path);
+/* VIEW[i] of each PROF[i] that is not NULL (i < 2), with V's view
+ * options; the caller frees them.  EXIT_OK or EXIT_FAIL. */
+int cmd_new_views(const struct cmd_view *v, struct profconv_profile **prof,
+    struct profconv_view **view);
+
 /* Warn once that PROF, read from SUBJECT, had text that was not UTF-8,
  * and once more if its reader found the input cut short. */
 void cmd_warn_repairs(const struct profconv_profile *prof,
@@ -415,6 +468,8 @@ int cmd_output_open(struct cmd_output *o, const char *path);
 int cmd_output_commit(struct cmd_output *o);
 /* Give up: close and remove the temporary file. */
 void cmd_output_abort(struct cmd_output *o);
+/* Commit O when STATUS is EXIT_OK, else abort it; the exit status. */
+int cmd_output_end(struct cmd_output *o, int status);
 /* Remove the temporary file of the output being written, if any, from
  * a signal handler (async-signal-safe); the process is about to end. */
 void cmd_output_abandon(void);

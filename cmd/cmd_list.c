@@ -21,13 +21,11 @@ static const char usage_text[] =
 	"\n";
 
 enum {
-	OPT_BASE = 'b', OPT_SOURCE_PATH = 0x2000, OPT_TRIM_PATH, OPT_HTML
+	OPT_BASE = 'b', OPT_SOURCE_PATH = 0x2000, OPT_HTML
 };
 
 static const struct cmd_opt opts[] = {
-	{ "type", 't', required_argument, CMD_OWN,
-	  "  -t, --type TYPE       sample type to show (default: the profile's\n"
-	  "                        default)\n" },
+	CMD_TYPE_SHOW_OPT,
 	{ "base", OPT_BASE, required_argument, CMD_OWN,
 	  "  -b, --base OLD        show the change from OLD per line, as pprof's\n"
 	  "                        -diff_base (percentages of OLD's total)\n" },
@@ -36,10 +34,7 @@ static const struct cmd_opt opts[] = {
 	  "                        look for sources under these ':'-separated\n"
 	  "                        directories and their parents (default: the\n"
 	  "                        current directory)\n" },
-	{ "trim-path", OPT_TRIM_PATH, required_argument, CMD_OWN,
-	  "      --trim-path PREFIXES\n"
-	  "                        cut these ':'-separated prefixes from the\n"
-	  "                        profile's file names before looking\n" },
+	CMD_TRIM_PATH_OPT,
 	{ "html", OPT_HTML, no_argument, CMD_OWN,
 	  "      --html            one self-contained HTML page instead of text\n" },
 	{ "output", 'o', required_argument, CMD_OWN,
@@ -78,7 +73,7 @@ cmd_list(int argc, char **argv)
 		case 't': list.sample_type = optarg; break;
 		case OPT_BASE: base_path = optarg; break;
 		case OPT_SOURCE_PATH: list.source_path = optarg; break;
-		case OPT_TRIM_PATH: list.trim_path = optarg; break;
+		case CMD_OPT_TRIM_PATH: list.trim_path = optarg; break;
 		case OPT_HTML: list.html = 1; break;
 		case 'o': out_path = optarg; break;
 		}
@@ -98,14 +93,7 @@ cmd_list(int argc, char **argv)
 	/* --debuginfod: for missing debug info, and last for sources. */
 	if (view.debuginfod)
 		list.find_source = profconv_debuginfod_find_source;
-	status = cmd_load_profile(&view, in, &prof[1]);
-	if (status == EXIT_OK && base_path != NULL) {
-		status = cmd_load_profile(&view, base_path, &prof[0]);
-		if (status == EXIT_OK &&
-		    profconv_profiles_compatibilize(prof, 2) < 0)
-			status = cmd_error("cannot compare '%s' with '%s': %s",
-			    base_path, in, profconv_errmsg());
-	}
+	status = cmd_load_pair(&view, in, base_path, prof);
 	if (status == EXIT_OK)
 		status = cmd_output_open(&out, out_path);
 	if (status == EXIT_OK) {
@@ -115,10 +103,7 @@ cmd_list(int argc, char **argv)
 			status = cmd_write_failed(out_path, rc, errno, in);
 		else if (rc < 0)
 			status = cmd_error_lib(in);
-		if (status != EXIT_OK)
-			cmd_output_abort(&out);
-		else
-			status = cmd_output_commit(&out);
+		status = cmd_output_end(&out, status);
 	}
 	for (i = 0; i < 2; i++)
 		profconv_profile_free(prof[i]);

@@ -17,21 +17,20 @@ static const char usage_text[] =
 	"PROFILE, its summary, top functions (sortable), flame graph, call\n"
 	"graph and the annotated source of its heaviest functions; with\n"
 	"--base, the same views of the change and the comparison table; of\n"
-	"two or more PROFILEs (snapshots of one program), proftrend's picture\n"
-	"and verdicts.  Nothing in the page is fetched.\n"
+	"two or more PROFILEs (snapshots of one program), or of one massif\n"
+	"file's detailed snapshots, proftrend's picture and verdicts.\n"
+	"Nothing in the page is fetched.\n"
 	"\n";
 
 enum {
 	OPT_BASE = 'b', OPT_TOP = 'n', OPT_LIST_TOP = 0x2100, OPT_NODECOUNT,
-	OPT_MINWIDTH, OPT_TITLE, OPT_SOURCE_PATH, OPT_TRIM_PATH
+	OPT_MINWIDTH, OPT_TITLE, OPT_SOURCE_PATH
 };
 
 static const struct cmd_opt opts[] = {
 	{ "output", 'o', required_argument, CMD_OWN,
 	  "  -o, --output FILE     write the page to FILE (required)\n" },
-	{ "type", 't', required_argument, CMD_OWN,
-	  "  -t, --type TYPE       sample type to show (default: the profile's\n"
-	  "                        default)\n" },
+	CMD_TYPE_SHOW_OPT,
 	{ "base", OPT_BASE, required_argument, CMD_OWN,
 	  "  -b, --base OLD        show the change from OLD to PROFILE\n" },
 	{ "top", OPT_TOP, required_argument, CMD_OWN,
@@ -50,10 +49,7 @@ static const struct cmd_opt opts[] = {
 	  "      --source-path DIRS\n"
 	  "                        look for sources under these ':'-separated\n"
 	  "                        directories and their parents\n" },
-	{ "trim-path", OPT_TRIM_PATH, required_argument, CMD_OWN,
-	  "      --trim-path PREFIXES\n"
-	  "                        cut these ':'-separated prefixes from the\n"
-	  "                        profile's file names before looking\n" },
+	CMD_TRIM_PATH_OPT,
 	CMD_VIEW_OPTS,
 	CMD_FIND_OPTS,
 	CMD_INPUT_OPTS,
@@ -82,7 +78,11 @@ parse_count(const char *opt, const char *text, size_t *out)
 	return true;
 }
 
-/* The page of a series; an exit status. */
+/*
+ * The page of a series: the snapshots PATHS[0..N-1], or when N is 1, the
+ * detailed snapshots of one massif file, as proftrend takes them; an exit
+ * status, or -1 when the one file is no massif series (nothing written).
+ */
 static int
 write_series(struct cmd_view *view, char **paths, int n,
     struct profconv_report_options *ro, struct cmd_output *out,
@@ -97,7 +97,14 @@ write_series(struct cmd_view *view, char **paths, int n,
 	to.sample_type = ro->sample_type;
 	if (profconv_trend_new(&trend, &to) < 0)
 		return cmd_error("%s", profconv_errmsg());
-	for (i = 0; i < n && status == EXIT_OK; i++) {
+	if (n == 1) {
+		status = cmd_add_massif_series(view, trend, paths[0]);
+		if (status == -1) {
+			profconv_trend_free(trend);
+			return -1;
+		}
+	}
+	for (i = 0; i < n && n > 1 && status == EXIT_OK; i++) {
 		status = cmd_load_profile(view, paths[i], &prof);
 		if (status == EXIT_OK && profconv_trend_add(trend, prof,
 		    paths[i]) < 0)
@@ -114,10 +121,7 @@ write_series(struct cmd_view *view, char **paths, int n,
 			status = cmd_write_failed(out_path, rc, errno, paths[0]);
 		else if (rc < 0)
 			status = cmd_error_lib(paths[0]);
-		if (status != EXIT_OK)
-			cmd_output_abort(out);
-		else
-			status = cmd_output_commit(out);
+		status = cmd_output_end(out, status);
 	}
 	profconv_trend_free(trend);
 	return status;
@@ -154,7 +158,7 @@ cmd_report(int argc, char **argv)
 		case OPT_MINWIDTH: ro.minwidth = optarg; break;
 		case OPT_TITLE: ro.title = optarg; break;
 		case OPT_SOURCE_PATH: ro.source_path = optarg; break;
-		case OPT_TRIM_PATH: ro.trim_path = optarg; break;
+		case CMD_OPT_TRIM_PATH: ro.trim_path = optarg; break;
 		}
 	}
 	if (c != CMD_OPTS_END)
@@ -172,17 +176,18 @@ cmd_report(int argc, char **argv)
 	if (argc - optind >= 2)
 		return write_series(&view, argv + optind, argc - optind, &ro,
 		    &out, out_path);
+	/* One massif file is a series of its detailed snapshots, as
+	 * proftrend takes it, unless --snapshot picks one. */
+	if (base_path == NULL && !cmd_snapshot_given()) {
+		status = write_series(&view, argv + optind, 1, &ro, &out,
+		    out_path);
+		if (status != -1)
+			return status;
+	}
 	in = argv[optind];
 	ro.cur_name = in;
 	ro.base_name = base_path;
-	status = cmd_load_profile(&view, in, &prof[1]);
-	if (status == EXIT_OK && base_path != NULL) {
-		status = cmd_load_profile(&view, base_path, &prof[0]);
-		if (status == EXIT_OK &&
-		    profconv_profiles_compatibilize(prof, 2) < 0)
-			status = cmd_error("cannot compare '%s' with '%s': %s",
-			    base_path, in, profconv_errmsg());
-	}
+	status = cmd_load_pair(&view, in, base_path, prof);
 	if (status == EXIT_OK)
 		status = cmd_output_open(&out, out_path);
 	if (status == EXIT_OK) {
@@ -191,10 +196,7 @@ cmd_report(int argc, char **argv)
 			status = cmd_write_failed(out_path, rc, errno, in);
 		else if (rc < 0)
 			status = cmd_error_lib(in);
-		if (status != EXIT_OK)
-			cmd_output_abort(&out);
-		else
-			status = cmd_output_commit(&out);
+		status = cmd_output_end(&out, status);
 	}
 	for (i = 0; i < 2; i++)
 		profconv_profile_free(prof[i]);

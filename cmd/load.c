@@ -450,3 +450,79 @@ cmd_symbolize_view(const struct cmd_view *v, struct profconv_profile *prof,
 		count_unnamed(&stats);
 	return status;
 }
+
+int
+cmd_load_pair(const struct cmd_view *v, const char *in,
+    const char *base_path, struct profconv_profile **prof)
+{
+	int status;
+
+	status = cmd_load_profile(v, in, &prof[1]);
+	if (status == EXIT_OK && base_path != NULL) {
+		status = cmd_load_profile(v, base_path, &prof[0]);
+		if (status == EXIT_OK &&
+		    profconv_profiles_compatibilize(prof, 2) < 0)
+			status = cmd_error("cannot compare '%s' with '%s': %s",
+			    base_path, in, profconv_errmsg());
+	}
+	return status;
+}
+
+int
+cmd_new_views(const struct cmd_view *v, struct profconv_profile **prof,
+    struct profconv_view **view)
+{
+	int i;
+
+	for (i = 0; i < 2; i++)
+		if (prof[i] != NULL && profconv_view_new(&view[i], prof[i],
+		    &v->view) < 0)
+			return cmd_error("%s", profconv_errmsg());
+	return EXIT_OK;
+}
+
+int
+cmd_add_massif_series(const struct cmd_view *v, struct profconv_trend *trend,
+    const char *path)
+{
+	struct profconv_read_options ro = PROFCONV_READ_OPTIONS_INIT;
+	struct profconv_snapshot *snaps = NULL;
+	struct profconv_profile **profs = NULL, *prof;
+	size_t i, n = 0, detailed = 0;
+	char name[4096];
+	FILE *fp;
+	int status = EXIT_OK;
+
+	fp = strcmp(path, "-") != 0 ? fopen(path, "rb") : NULL;
+	if (fp == NULL)
+		return -1;
+	cmd_apply_input_options(&ro);
+	if (profconv_snapshots_read_profiles(&snaps, &profs, &n, fp, &ro) < 0)
+		n = 0;
+	fclose(fp);
+	for (i = 0; i < n; i++)
+		detailed += profs[i] != NULL;
+	if (detailed < 2) {
+		profconv_snapshot_profiles_free(profs, n);
+		profconv_snapshots_free(snaps);
+		return -1;
+	}
+	for (i = 0; i < n && status == EXIT_OK; i++) {
+		if (profs[i] == NULL)
+			continue;
+		prof = profs[i];
+		profs[i] = NULL;
+		cmd_warn_repairs(prof, path);
+		snprintf(name, sizeof(name), "%s#%llu", path,
+		    (unsigned long long)snaps[i].number);
+		if (cmd_symbolize_view(v, prof, path) != EXIT_OK) {
+			profconv_profile_free(prof);
+			status = EXIT_FAIL;
+		} else if (profconv_trend_add(trend, prof, name) < 0) {
+			status = cmd_error("%s", profconv_errmsg());
+		}
+	}
+	profconv_snapshot_profiles_free(profs, n);
+	profconv_snapshots_free(snaps);
+	return status;
+}

@@ -99,6 +99,12 @@ cmd_jobs(void)
 	return jobs;
 }
 
+bool
+cmd_snapshot_given(void)
+{
+	return snapshot_set;
+}
+
 static bool
 set_snapshot(const char *text)
 {
@@ -464,4 +470,18 @@ cmd_getopt(const struct cmd_parser *p, int argc, char **argv)
 		return CMD_OPTS_USAGE;
 	}
 	return CMD_OPTS_END;
+}
+
+int
+cmd_parse_options(const struct cmd_parser *p, int argc, char **argv,
+    bool (*own)(void *args, int id), void *args)
+{
+	int c;
+
+	while ((c = cmd_getopt(p, argc, argv)) > 0)
+		if (!own(args, c))
+			return EXIT_USAGE;
+	if (c == CMD_OPTS_END)
+		return EXIT_OK;
+	return c == CMD_OPTS_EXIT ? -1 : EXIT_USAGE;
 }

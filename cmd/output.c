@@ -514,3 +514,12 @@ cmd_output_commit(struct cmd_output *o)
 	sigprocmask(SIG_SETMASK, &mask, NULL);
 	return status;
 }
+
+int
+cmd_output_end(struct cmd_output *o, int status)
+{
+	if (status == EXIT_OK)
+		return cmd_output_commit(o);
+	cmd_output_abort(o);
+	return status;
+}

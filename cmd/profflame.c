@@ -39,9 +39,7 @@ enum {
 };
 
 static const struct cmd_opt opts[] = {
-	{ "type", 't', required_argument, CMD_OWN,
-	  "  -t, --type TYPE       sample type to count (default: the profile's\n"
-	  "                        default, else the last one)\n" },
+	CMD_TYPE_COUNT_OPT,
 	{ "base", 'b', required_argument, CMD_OWN,
 	  "  -b, --base BASE       differential output \"stack BASE CUR\"\n"
 	  "                        (difffolded.pl's, for flamegraph.pl)\n" },
@@ -61,8 +59,7 @@ static const struct cmd_opt opts[] = {
 	CMD_VIEW_OPTS,
 	CMD_FIND_OPTS,
 	CMD_FILTER_OPTS,
-	{ "output", 'o', required_argument, CMD_OWN,
-	  "  -o, --output FILE     write to FILE instead of standard output\n" },
+	CMD_OUTPUT_OPT,
 	{ NULL, 0, 0, CMD_OWN,
 	  "\n"
 	  "Pictures instead of folded stacks:\n" },
@@ -293,11 +290,13 @@ svg_option(struct flame_args *a, int c)
 	return true;
 }
 
-/* One of profflame's own options, C, into A; false after a usage
- * message. */
+/* One of profflame's own options, C, into ARGS (its flame_args); false
+ * after a usage message. */
 static bool
-own_option(struct flame_args *a, int c)
+own_option(void *args, int c)
 {
+	struct flame_args *a = args;
+
 	switch (c) {
 	case 't':
 		a->flame.sample_type = optarg;
@@ -346,13 +345,10 @@ static int
 parse_args(int argc, char **argv, struct flame_args *a)
 {
 	struct cmd_parser p = { opts, usage_text, footer, &a->view, NULL };
-	int c;
+	int status = cmd_parse_options(&p, argc, argv, own_option, a);
 
-	while ((c = cmd_getopt(&p, argc, argv)) > 0)
-		if (!own_option(a, c))
-			return EXIT_USAGE;
-	if (c != CMD_OPTS_END)
-		return c == CMD_OPTS_EXIT ? -1 : EXIT_USAGE;
+	if (status != EXIT_OK)
+		return status;
 	if (argc - optind != 1)
 		return cmd_usage_error("expected one IN");
 	if (a->svg_option != NULL && a->picture != SVG)
@@ -462,19 +458,10 @@ main(int argc, char **argv)
 		return cmd_close_stdout(status < 0 ? EXIT_OK : status);
 	in = argv[optind];
 	a.view.view.jobs = cmd_jobs();
-	status = cmd_load_profile(&a.view, in, &prof[1]);
-	if (status == EXIT_OK && a.base_path != NULL) {
-		status = cmd_load_profile(&a.view, a.base_path, &prof[0]);
-		/* Folded counts of one type: both must have it. */
-		if (status == EXIT_OK &&
-		    profconv_profiles_compatibilize(prof, 2) < 0)
-			status = cmd_error("cannot compare '%s' with '%s': %s",
-			    a.base_path, in, profconv_errmsg());
-	}
-	for (i = 0; i < 2 && status == EXIT_OK; i++)
-		if (prof[i] != NULL && profconv_view_new(&view[i], prof[i],
-		    &a.view.view) < 0)
-			status = cmd_error("%s", profconv_errmsg());
+	/* Folded counts of one type: both must have it. */
+	status = cmd_load_pair(&a.view, in, a.base_path, prof);
+	if (status == EXIT_OK)
+		status = cmd_new_views(&a.view, prof, view);
 	if (status == EXIT_OK && a.palfile != NULL)
 		status = load_palette(&a);
 	if (status == EXIT_OK)
@@ -489,10 +476,7 @@ main(int argc, char **argv)
 				status = cmd_write_failed(a.out_path, status,
 				    errno, in);
 		}
-		if (status != EXIT_OK)
-			cmd_output_abort(&out);
-		else
-			status = cmd_output_commit(&out);
+		status = cmd_output_end(&out, status);
 		if (status == EXIT_OK && a.map != NULL)
 			status = save_palette(&a);
 	}

@@ -32,9 +32,7 @@ enum {
 };
 
 static const struct cmd_opt opts[] = {
-	{ "type", 't', required_argument, CMD_OWN,
-	  "  -t, --type TYPE       sample type to count (default: the profile's\n"
-	  "                        default, else the last one)\n" },
+	CMD_TYPE_COUNT_OPT,
 	{ "base", 'b', required_argument, CMD_OWN,
 	  "  -b, --base BASE       the graph of IN minus BASE (pprof's\n"
 	  "                        -diff_base): red grew, green shrank, shares\n"
@@ -50,8 +48,7 @@ static const struct cmd_opt opts[] = {
 	CMD_VIEW_OPTS,
 	CMD_FIND_OPTS,
 	CMD_FILTER_OPTS,
-	{ "output", 'o', required_argument, CMD_OWN,
-	  "  -o, --output FILE     write to FILE instead of standard output\n" },
+	CMD_OUTPUT_OPT,
 	{ NULL, 0, 0, CMD_OWN,
 	  "\n"
 	  "What to write (one of):\n" },
@@ -129,11 +126,12 @@ set_format(struct graph_args *a, const char *option,
 	return true;
 }
 
-/* One of profgraph's own options, C, into A; false after a usage
- * message. */
+/* One of profgraph's own options, C, into ARGS (its graph_args); false
+ * after a usage message. */
 static bool
-own_option(struct graph_args *a, int c)
+own_option(void *args, int c)
 {
+	struct graph_args *a = args;
 	long v;
 
 	switch (c) {
@@ -177,41 +175,16 @@ static int
 parse_args(int argc, char **argv, struct graph_args *a)
 {
 	struct cmd_parser p = { opts, usage_text, footer, &a->view, NULL };
-	int c;
+	int status = cmd_parse_options(&p, argc, argv, own_option, a);
 
-	while ((c = cmd_getopt(&p, argc, argv)) > 0)
-		if (!own_option(a, c))
-			return EXIT_USAGE;
-	if (c != CMD_OPTS_END)
-		return c == CMD_OPTS_EXIT ? -1 : EXIT_USAGE;
+	if (status != EXIT_OK)
+		return status;
 	if (argc - optind != 1)
 		return cmd_usage_error("expected one IN");
 	/* A picture that cannot be drawn fails before any input is read. */
 	if (profconv_graph_options_check(&a->graph) < 0)
 		return cmd_error("%s", profconv_errmsg());
 	return EXIT_OK;
-}
-
-/* Both profiles, compatible, and their views; an exit status. */
-static int
-load(struct graph_args *a, const char *in, struct profconv_profile **prof,
-    struct profconv_view **view)
-{
-	int status, i;
-
-	status = cmd_load_profile(&a->view, in, &prof[1]);
-	if (status == EXIT_OK && a->base_path != NULL) {
-		status = cmd_load_profile(&a->view, a->base_path, &prof[0]);
-		if (status == EXIT_OK &&
-		    profconv_profiles_compatibilize(prof, 2) < 0)
-			status = cmd_error("cannot compare '%s' with '%s': %s",
-			    a->base_path, in, profconv_errmsg());
-	}
-	for (i = 0; i < 2 && status == EXIT_OK; i++)
-		if (prof[i] != NULL && profconv_view_new(&view[i], prof[i],
-		    &a->view.view) < 0)
-			status = cmd_error("%s", profconv_errmsg());
-	return status;
 }
 
 int
@@ -232,7 +205,9 @@ main(int argc, char **argv)
 		return cmd_close_stdout(status < 0 ? EXIT_OK : status);
 	in = argv[optind];
 	a.view.view.jobs = cmd_jobs();
-	status = load(&a, in, prof, view);
+	status = cmd_load_pair(&a.view, in, a.base_path, prof);
+	if (status == EXIT_OK)
+		status = cmd_new_views(&a.view, prof, view);
 	if (status == EXIT_OK)
 		status = cmd_output_open(&out, a.out_path);
 	if (status == EXIT_OK) {
@@ -243,10 +218,7 @@ main(int argc, char **argv)
 		} else if (rc < 0) {
 			status = cmd_write_failed(a.out_path, rc, errno, in);
 		}
-		if (status != EXIT_OK)
-			cmd_output_abort(&out);
-		else
-			status = cmd_output_commit(&out);
+		status = cmd_output_end(&out, status);
 	}
 	for (i = 0; i < 2; i++) {
 		profconv_view_free(view[i]);

@@ -275,57 +275,6 @@ symbolize(const struct cmd_view *v, const char *path,
 	return cmd_symbolize_view(v, prof, path);
 }
 
-/*
- * One massif file is a series by itself: its detailed snapshots, in
- * order, named "FILE#N", read in one pass.  Returns EXIT_OK, EXIT_FAIL, or -1 when PATH is
- * no massif file with two detailed snapshots (then read it as a profile).
- */
-static int
-add_massif_series(const struct trend_args *a, struct profconv_trend *trend,
-    const char *path)
-{
-	struct profconv_read_options ro = PROFCONV_READ_OPTIONS_INIT;
-	struct profconv_snapshot *snaps = NULL;
-	struct profconv_profile **profs = NULL, *prof;
-	size_t i, n = 0, detailed = 0;
-	char name[4096];
-	FILE *fp;
-	int status = EXIT_OK;
-
-	fp = strcmp(path, "-") != 0 ? fopen(path, "rb") : NULL;
-	if (fp == NULL)
-		return -1;
-	cmd_apply_input_options(&ro);
-	if (profconv_snapshots_read_profiles(&snaps, &profs, &n, fp, &ro) < 0)
-		n = 0;
-	fclose(fp);
-	for (i = 0; i < n; i++)
-		detailed += profs[i] != NULL;
-	if (detailed < 2) {
-		profconv_snapshot_profiles_free(profs, n);
-		profconv_snapshots_free(snaps);
-		return -1;
-	}
-	for (i = 0; i < n && status == EXIT_OK; i++) {
-		if (profs[i] == NULL)
-			continue;
-		prof = profs[i];
-		profs[i] = NULL;
-		cmd_warn_repairs(prof, path);
-		snprintf(name, sizeof(name), "%s#%llu", path,
-		    (unsigned long long)snaps[i].number);
-		if (symbolize(&a->view, path, prof) != EXIT_OK) {
-			profconv_profile_free(prof);
-			status = EXIT_FAIL;
-		} else if (profconv_trend_add(trend, prof, name) < 0) {
-			status = cmd_error("%s", profconv_errmsg());
-		}
-	}
-	profconv_snapshot_profiles_free(profs, n);
-	profconv_snapshots_free(snaps);
-	return status;
-}
-
 /* Symbolize every snapshot as it is read and hand it over, in order. */
 static int
 add_snapshots(const struct trend_args *a, struct profconv_trend *trend,
@@ -440,7 +389,7 @@ main(int argc, char **argv)
 	}
 	/* One massif file: its detailed snapshots are the series. */
 	if (argc - optind == 1) {
-		status = add_massif_series(&a, trend, argv[optind]);
+		status = cmd_add_massif_series(&a.view, trend, argv[optind]);
 		if (status == -1)
 			cmd_usage_error("expected two SNAPSHOTs or more, or a "
 			    "massif file with two detailed snapshots");

@@ -3,7 +3,10 @@
 # examples/leaky.c, run it under tcmalloc's heap profiler, convert the heap
 # profile to pprof, symbolize it, print its summary, and write its folded
 # stacks, its flame graph (SVG) and a speedscope file with profflame, and
-# its call graph (SVG, as pprof draws it) with profgraph.
+# its call graph (SVG, as pprof draws it) with profgraph; then the whole
+# analysis in one HTML page each with profconv report: of the last dump
+# (report.html), of the change from the first dump to the last
+# (diff.html), and of the series of dumps (series.html).
 #
 # usage: examples/run.sh [BUILD-DIR]   (default: the current directory)
 set -eu
@@ -18,8 +21,11 @@ mkdir -p "$out"
 rm -f "$out"/leaky.*.heap
 cc -O1 -g -fno-omit-frame-pointer -o "$out/leaky" "$src/leaky.c" -ltcmalloc
 
-# tcmalloc's heap profiler writes <prefix>.0001.heap at exit.
-HEAPPROFILE=$out/leaky "$out/leaky" 20000 2>"$out/leaky.stderr"
+# tcmalloc's heap profiler writes <prefix>.NNNN.heap each time 200 kB
+# more are in use, and one at exit: a series of dumps.
+HEAPPROFILE=$out/leaky HEAP_PROFILE_INUSE_INTERVAL=200000 "$out/leaky" 20000 \
+    2>"$out/leaky.stderr"
+first=$(ls "$out"/leaky.*.heap | sort | head -n 1)
 heap=$(ls "$out"/leaky.*.heap | sort | tail -n 1)
 
 "$bin/profconv" text2pb "$heap" -o "$out/leaky.pb.gz"
@@ -36,6 +42,13 @@ graph=$out/leaky-graph.svg
 	graph=$out/leaky-graph.dot
 	"$bin/profgraph" --dot -t inuse_space "$out/leaky.sym.pb.gz" -o "$graph"
 }
+# Every view in one page: of one profile, of a change, of a series.
+"$bin/profconv" report --source-path "$src" --title "leaky: in use" \
+    "$out/leaky.sym.pb.gz" -o "$out/report.html"
+"$bin/profconv" report --source-path "$src" --title "leaky: what grew" \
+    --base "$first" "$heap" -o "$out/diff.html"
+"$bin/profconv" report --title "leaky: over time" "$out"/leaky.*.heap \
+    -o "$out/series.html"
 
 cat <<MSG
 
@@ -50,4 +63,9 @@ profconv: converted and symbolized $heap
   $out/leaky.speedscope.json  drop it on https://www.speedscope.app
   $graph    the call graph, as pprof -web draws it
                                (drag to pan, wheel to zoom)
+  $out/report.html       every view in one page: summary, top
+                               table, flame graph, call graph, source
+  $out/diff.html         the change from $(basename "$first"):
+                               comparison table and the views as a diff
+  $out/series.html       the $(ls "$out"/leaky.*.heap | wc -l) dumps over time and proftrend's verdicts
 MSG

@@ -2,8 +2,9 @@
 /*
  * test_report.c - the HTML page of every view (report/report.c,
  * profconv_report_write): its options as a versioned struct, what it
- * refuses before writing, the page's outline, the top table's numbers
- * and the size bound of its tables, on profiles built by hand.
+ * refuses before writing, the page's outline, the top table's and the
+ * comparison's numbers, the source tab's scoped style and the size
+ * bound of its tables, on profiles built by hand.
  */
 
 #include "config.h"
@@ -105,6 +106,22 @@ Test(report, with_a_base)
 	cr_assert(eq(int, page(b, a, NULL), 0));
 	cr_expect(eq(sz, count(out, "<section class=\"tab\""), 6));
 	cr_expect(not(zero(ptr, strstr(out, "id=\"compare-table\""))));
+	/* The comparison: one row changed, grow 2,000 -> 3,000 bytes,
+	 * +1,000 = 28.57% of the base's 3,500; then TOTAL, not sorted. */
+	cr_expect(eq(sz, count(out, "<td class=\"name state\">"), 2));
+	cr_expect(not(zero(ptr, strstr(out, "<tr><td class=\"name\">grow</td>"
+	    "<td class=\"base\" data-v=\"2000\">2,000</td>"
+	    "<td class=\"cur\" data-v=\"3000\">3,000</td>"
+	    "<td class=\"delta\" data-v=\"1000\">1,000</td>"
+	    "<td class=\"pct\" data-v=\"28.5714\">+28.57%</td>"
+	    "<td class=\"name state\">grew</td></tr>"))));
+	cr_expect(not(zero(ptr, strstr(out, "<tfoot><tr class=\"total\">"
+	    "<td class=\"name\">TOTAL</td><td class=\"base\" "
+	    "data-v=\"3500\">"))));
+	/* The source tab: listhtml.c's tables, their style scoped. */
+	cr_expect(not(zero(ptr, strstr(out, "<div class=\"pc-list\">"))));
+	cr_expect(not(zero(ptr, strstr(out, "div.pc-list table.src td {"))));
+	cr_expect(zero(ptr, strstr(out, "\ntable.src")));
 	cr_expect(not(zero(ptr, strstr(out, "class=\"base-total\" "
 	    "data-type=\"objects\" data-v=\"35\""))));
 	/* The flame graph is differential. */

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "report/diff.h"
 #include "write/write.h"
 #include "transform/transform.h"
 #include "view/delta.h"
@@ -739,6 +740,86 @@ profconv_diff_write_json(const struct profconv_diff *d, FILE *fp,
 out:
 	free(total);
 	return rc;
+}
+
+/* --- the rows for other writers (diff.h) ---------------------------------------- */
+
+int
+profconv__diff_rows(const struct profconv_diff *d,
+    const struct profconv_diff_print_options *opts,
+    int (*fn)(const struct pc_diff_row *row, void *payload), void *payload,
+    size_t *more)
+{
+	struct profconv_diff_print_options o;
+	size_t i, n = profconv__rows_count(d->rows), shown = 0, rows = 0;
+	struct pc_diff_row r = { NULL, NULL, false };
+	int64_t *total;
+	int rc;
+
+	rc = prepare(d, opts, &o, &total);
+	for (i = 0; rc == 0 && i < n; i++) {
+		r.v = profconv__rows_values(d->rows, i);
+		if (!row_shown(d, r.v))
+			continue;
+		rows++;
+		if (o.top != 0 && shown >= o.top)
+			continue;
+		r.name = profconv__rows_name(d->rows, i);
+		rc = fn(&r, payload);
+		shown++;
+	}
+	if (more != NULL)
+		*more = rows - shown;
+	if (rc == 0) {
+		r.name = "TOTAL";
+		r.v = total;
+		r.total = true;
+		rc = fn(&r, payload);
+	}
+	free(total);
+	return rc;
+}
+
+size_t
+profconv__diff_heap_columns(const struct profconv_diff *d)
+{
+	return d->is_heap ? PC_ARRAY_LEN(heap_columns) : 0;
+}
+
+const char *
+profconv__diff_heap_title(size_t c)
+{
+	return c < PC_ARRAY_LEN(heap_titles) ? heap_titles[c] : "";
+}
+
+int64_t
+profconv__diff_heap_value(const struct profconv_diff *d, const int64_t *v,
+    size_t c)
+{
+	return column(d, v, c);
+}
+
+bool
+profconv__diff_heap_bytes(size_t c)
+{
+	return c >= 3;
+}
+
+enum pc_change
+profconv__diff_change(const struct profconv_diff *d, const int64_t *v,
+    size_t t)
+{
+	return row_change(d, v, t);
+}
+
+double
+profconv__diff_percent(const struct profconv_diff *d, int64_t delta, size_t t)
+{
+	struct pc_delta_scale s;
+
+	profconv__delta_scale(&s, d->totals[COL_BASE * d->nt + t],
+	    d->totals[COL_CUR * d->nt + t], 0);
+	return profconv__delta_percent(&s, delta);
 }
 
 /* --- retention across three dumps (profdiff --still-at) ------------------------- */

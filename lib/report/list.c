@@ -632,10 +632,14 @@ list_view(const struct profconv_profile *prof,
 	return rc;
 }
 
-int
-profconv_list_write(const struct profconv_profile *cur,
+enum list_form { LIST_AS_ASKED, LIST_FRAGMENT };
+
+/* The listing of REGEX's functions drawn as FORM says (LIST_AS_ASKED:
+ * as OPTS->html says). */
+static int
+list_write(const struct profconv_profile *cur,
     const struct profconv_profile *base, const char *regex, FILE *fp,
-    const struct profconv_list_options *opts)
+    const struct profconv_list_options *opts, enum list_form form)
 {
 	struct profconv_list_options o;
 	struct lview vc = { 0 }, vb = { 0 };
@@ -681,7 +685,9 @@ profconv_list_write(const struct profconv_profile *cur,
 		rc = profconv__fail(PROFCONV_ENOTFOUND,
 		    "no matches found for regexp: %s", regex);
 	if (rc == 0)
-		rc = o.html ? profconv__list_write_html(&l.out, fp, regex) :
+		rc = form == LIST_FRAGMENT ?
+		    profconv__list_write_html_fragment(&l.out, fp) :
+		    o.html ? profconv__list_write_html(&l.out, fp, regex) :
 		    write_text(&l.out, fp);
 	if (rc == 0 && (fflush(fp) != 0 || ferror(fp)))
 		rc = profconv__fail(PROFCONV_EIO, "write error: %s",
@@ -692,4 +698,20 @@ profconv_list_write(const struct profconv_profile *cur,
 	free(vc.vals);
 	free(vb.vals);
 	return rc;
+}
+
+int
+profconv_list_write(const struct profconv_profile *cur,
+    const struct profconv_profile *base, const char *regex, FILE *fp,
+    const struct profconv_list_options *opts)
+{
+	return list_write(cur, base, regex, fp, opts, LIST_AS_ASKED);
+}
+
+int
+profconv__list_write_fragment(const struct profconv_profile *cur,
+    const struct profconv_profile *base, const char *regex, FILE *fp,
+    const struct profconv_list_options *opts)
+{
+	return list_write(cur, base, regex, fp, opts, LIST_FRAGMENT);
 }

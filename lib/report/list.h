@@ -101,5 +101,17 @@ const char *profconv__list_percent(char buf[32], int64_t v, int64_t total);
 
 int profconv__list_write_html(const struct pc_listing *l, FILE *fp,
     const char *regex);
+/* The same tables without the page around them, to go into another
+ * page: a <div class="pc-list"> and its style, every rule under it. */
+int profconv__list_write_html_fragment(const struct pc_listing *l, FILE *fp);
+
+/*
+ * profconv_list_write() with the listing drawn as
+ * profconv__list_write_html_fragment() draws it (OPTS->html is not
+ * read).  Errors: as profconv_list_write().
+ */
+int profconv__list_write_fragment(const struct profconv_profile *cur,
+    const struct profconv_profile *base, const char *regex, FILE *fp,
+    const struct profconv_list_options *opts);
 
 #endif /* PROFCONV_REPORT_LIST_H */

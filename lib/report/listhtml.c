@@ -31,19 +31,47 @@ static const char head[] =
 	"<meta name=\"referrer\" content=\"no-referrer\">\n"
 	"<style>\n"
 	"body { font-family: sans-serif; margin: 1em; }\n"
-	"h1 { font-size: 1.2em; }\n"
-	"h2 { font-size: 1em; font-family: monospace; margin: 1.5em 0 .2em; }\n"
-	"p.sum, p.note { font-family: monospace; margin: .2em 0; }\n"
-	"p.note { color: #a00; }\n"
-	"table.src { border-collapse: collapse; font-family: monospace; }\n"
-	"table.src td { padding: 0 .5em; white-space: pre; tab-size: 8; }\n"
-	"table.src th { text-align: right; padding: 0 .5em; }\n"
-	"td.v { text-align: right; }\n"
-	"td.n { text-align: right; color: #777; }\n"
-	"tr.inl td.s { color: #444; }\n"
-	"span.fn { color: #06c; }\n"
-	"tr.hot td.n { font-weight: bold; color: #000; }\n"
-	"</style>\n";
+	"h1 { font-size: 1.2em; }\n";
+
+/* The listing's own rules; in another page (profconv report), each
+ * selector is put under FRAGMENT_CLASS so that none reaches the rest. */
+static const char *const rules[][2] = {
+	{ "h2", "font-size: 1em; font-family: monospace; margin: 1.5em 0 .2em;" },
+	{ "p.sum, p.note", "font-family: monospace; margin: .2em 0;" },
+	{ "p.note", "color: #a00;" },
+	{ "table.src", "border-collapse: collapse; font-family: monospace;" },
+	{ "table.src td", "padding: 0 .5em; white-space: pre; tab-size: 8;" },
+	{ "table.src th", "text-align: right; padding: 0 .5em;" },
+	{ "td.v", "text-align: right;" },
+	{ "td.n", "text-align: right; color: #777;" },
+	{ "tr.inl td.s", "color: #444;" },
+	{ "span.fn", "color: #06c;" },
+	{ "tr.hot td.n", "font-weight: bold; color: #000;" },
+};
+#define FRAGMENT_CLASS "pc-list"
+
+/* The rules, each selector (split at ", ") under SCOPE when not NULL. */
+static void
+put_rules(FILE *fp, const char *scope)
+{
+	const char *sel, *comma;
+	size_t i;
+
+	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+		for (sel = rules[i][0]; sel != NULL; sel = comma) {
+			comma = strstr(sel, ", ");
+			if (scope != NULL)
+				fprintf(fp, "%s ", scope);
+			fprintf(fp, "%.*s", comma != NULL ?
+			    (int)(comma - sel) : (int)strlen(sel), sel);
+			if (comma != NULL) {
+				fputs(", ", fp);
+				comma += 2;
+			}
+		}
+		fprintf(fp, " { %s }\n", rules[i][1]);
+	}
+}
 
 /* Write LEN bytes of source text S as XML text: a NUL byte as U+FFFD
  * (xml_put stops at one), cut at PC_SOURCE_MAX_LINE bytes. */
@@ -120,21 +148,13 @@ put_row(FILE *fp, const struct pc_listing *l, const struct pc_list_row *row)
 	fputs("</td></tr>\n", fp);
 }
 
-int
-profconv__list_write_html(const struct pc_listing *l, FILE *fp,
-    const char *regex)
+/* The routines, a section each. */
+static void
+put_routines(const struct pc_listing *l, FILE *fp)
 {
 	char a[48], b[48], p[32];
 	size_t i, k;
 
-	fputs(head, fp);
-	fputs("<title>profconv list ", fp);
-	profconv__xml_put(fp, regex, (size_t)-1);
-	fputs("</title>\n</head>\n<body>\n<h1>", fp);
-	profconv__xml_put(fp, l->type, (size_t)-1);
-	fputs(l->diff ? " (change from the base)" : "", fp);
-	fprintf(fp, ", total %s</h1>\n",
-	    profconv__list_value(a, l->total, l->unit));
 	for (i = 0; i < l->nroutines; i++) {
 		const struct pc_list_routine *r = &l->routines[i];
 
@@ -162,6 +182,36 @@ profconv__list_write_html(const struct pc_listing *l, FILE *fp,
 			put_row(fp, l, &r->rows[k]);
 		fputs("</table>\n</section>\n", fp);
 	}
+}
+
+int
+profconv__list_write_html(const struct pc_listing *l, FILE *fp,
+    const char *regex)
+{
+	char a[48];
+
+	fputs(head, fp);
+	put_rules(fp, NULL);
+	fputs("</style>\n", fp);
+	fputs("<title>profconv list ", fp);
+	profconv__xml_put(fp, regex, (size_t)-1);
+	fputs("</title>\n</head>\n<body>\n<h1>", fp);
+	profconv__xml_put(fp, l->type, (size_t)-1);
+	fputs(l->diff ? " (change from the base)" : "", fp);
+	fprintf(fp, ", total %s</h1>\n",
+	    profconv__list_value(a, l->total, l->unit));
+	put_routines(l, fp);
 	fputs("</body>\n</html>\n", fp);
+	return 0;
+}
+
+int
+profconv__list_write_html_fragment(const struct pc_listing *l, FILE *fp)
+{
+	fputs("<style>\n", fp);
+	put_rules(fp, "div." FRAGMENT_CLASS);
+	fputs("</style>\n<div class=\"" FRAGMENT_CLASS "\">\n", fp);
+	put_routines(l, fp);
+	fputs("</div>\n", fp);
 	return 0;
 }

@@ -14,8 +14,10 @@
  * the frame shows, so that its script sees the SVG as its document, as
  * it does in a file of its own, and the pictures' ids and scripts cannot
  * meet.  (Not a data: URL in src: Chromium drops URLs over 2 MB without
- * a word, and a flame graph may be larger.)  Text views (the comparison table, the
- * listings) are the writers' text, escaped into <pre>.
+ * a word, and a flame graph may be larger.)  The comparison is profdiff's
+ * table as an HTML table, its rows, signs and TOTAL taken from diff.h
+ * (not computed again); the source is listhtml.c's tables, their style
+ * scoped to their <div>.
  *
  * Nothing is fetched: the Content-Security-Policy is default-src 'none'
  * with inline scripts and styles, and blob: frames.  Inline scripts are
@@ -43,6 +45,8 @@
 
 #include "base/base.h"
 #include "model/model.h"
+#include "report/diff.h"
+#include "report/list.h"
 #include "view/view.h"
 #include "write/write.h"
 
@@ -81,6 +85,7 @@ static const char style[] =
 	"table.top th.asc::after { content: \" \\25B2\"; }\n"
 	"table.top th.desc::after { content: \" \\25BC\"; }\n"
 	"table.top tr:nth-child(even) td { background: #f4f4f4; }\n"
+	"table.cmp tfoot td { border-top: 1px solid #999; font-weight: bold; }\n"
 	"dl.sum { display: grid; grid-template-columns: max-content auto;"
 	" gap: .1em 1em; font-family: monospace; }\n"
 	"dl.sum dt { font-weight: bold; } dl.sum dd { margin: 0; }\n"
@@ -305,29 +310,6 @@ frame(FILE *fp, const char *cls, const char *title, const struct mem *m)
 	fputs(" data-svg=\"", fp);
 	put_url_encoded(fp, m->buf, m->len);
 	fputs("\"></iframe>\n", fp);
-}
-
-/* Text a writer made, escaped, cut at MAX bytes (at a line's end). */
-static void
-pre(FILE *fp, const char *id, const char *s, size_t max)
-{
-	size_t len = strlen(s);
-	char *cut = NULL;
-
-	if (len > max) {
-		const char *nl = s + max;
-
-		while (nl > s && nl[-1] != '\n')
-			nl--;
-		cut = strndup(s, (size_t)(nl - s));
-	}
-	fprintf(fp, "<pre id=\"%s\">", id);
-	put(fp, cut != NULL ? cut : s);
-	fputs("</pre>\n", fp);
-	if (len > max)
-		fprintf(fp, "<p class=\"note\">Cut at %zu bytes of %zu.</p>\n",
-		    max, len);
-	free(cut);
 }
 
 /* --- the views of one profile (and its base) ------------------------------ */
@@ -559,6 +541,34 @@ graph(FILE *fp, struct ctx *c)
 	return rc;
 }
 
+/* The listing's tables (list.h's fragment: its own scoped style, no
+ * script), cut after the last function that fits in LISTING_MAX. */
+static void
+listing_tables(FILE *fp, const struct mem *m)
+{
+	static const char end[] = "</section>\n";
+	const char *cut = NULL, *p = m->buf;
+
+	if (m->len > LISTING_MAX) {
+		while ((p = strstr(p, end)) != NULL &&
+		    (size_t)(p + strlen(end) - m->buf) <= LISTING_MAX)
+			cut = p += strlen(end);
+	}
+	fputs("<div id=\"listing\">\n", fp);
+	if (m->len <= LISTING_MAX) {
+		fwrite(m->buf, 1, m->len, fp);
+	} else {
+		/* The fragment's own <div> is open at the cut: close it. */
+		if (cut != NULL) {
+			fwrite(m->buf, 1, (size_t)(cut - m->buf), fp);
+			fputs("</div>\n", fp);
+		}
+		fprintf(fp, "<p class=\"note\">Cut at %zu bytes of %zu.</p>\n",
+		    (size_t)(cut != NULL ? cut - m->buf : 0), m->len);
+	}
+	fputs("</div>\n", fp);
+}
+
 /* The annotated source of the LIST_TOP heaviest functions by flat. */
 static int
 listing(FILE *fp, struct ctx *c)
@@ -608,15 +618,18 @@ listing(FILE *fp, struct ctx *c)
 		mem_free(&rx);
 		return rc;
 	}
-	rc = profconv_list_write(c->cur, c->base, rx.buf, m.fp, &lo);
+	rc = profconv__list_write_fragment(c->cur, c->base, rx.buf, m.fp,
+	    &lo);
 	if (mem_close(&m) < 0 && rc == 0)
 		rc = PROFCONV_ENOMEM;
 	if (rc == 0) {
 		fprintf(fp, "<p class=\"note\">The %zu heaviest functions by "
 		    "flat ", k);
 		put(fp, vt.type);
-		fputs(", as profconv list shows them.</p>\n", fp);
-		pre(fp, "listing", m.buf, LISTING_MAX);
+		fputs(", as profconv list --html shows them: flat and cum "
+		    "shaded by their share of the total, inlined calls under "
+		    "the line that made them.</p>\n", fp);
+		listing_tables(fp, &m);
 	} else if (rc == PROFCONV_ENOTFOUND || rc == PROFCONV_EINVAL) {
 		note(fp, "No annotated source", profconv_errmsg());
 		rc = 0;
@@ -627,6 +640,58 @@ listing(FILE *fp, struct ctx *c)
 	return rc;
 }
 
+/* A number cell: the exact value to sort by, the text grouped. */
+static void
+put_num_cell(FILE *fp, int64_t v, const char *cls)
+{
+	fprintf(fp, "<td%s%s%s data-v=\"%" PRId64 "\">", cls != NULL ?
+	    " class=\"" : "", cls != NULL ? cls : "", cls != NULL ? "\"" : "",
+	    v);
+	put_num(fp, v);
+	fputs("</td>", fp);
+}
+
+struct cmp_ctx {
+	FILE *fp;
+	const struct profconv_diff *diff;
+	size_t ti, nt;
+};
+
+/* A row of profdiff's table as a row of the page's: the shown type's
+ * base, current, change and its share, its state, the heap columns. */
+static int
+cmp_row(const struct pc_diff_row *r, void *payload)
+{
+	const struct cmp_ctx *x = payload;
+	FILE *fp = x->fp;
+	int64_t delta = r->v[2 * x->nt + x->ti];
+	double pct = profconv__diff_percent(x->diff, delta, x->ti);
+	size_t k, nh = profconv__diff_heap_columns(x->diff);
+
+	fputs(r->total ? "</tbody><tfoot><tr class=\"total\">" : "<tr>", fp);
+	fputs("<td class=\"name\">", fp);
+	put(fp, r->name);
+	fputs("</td>", fp);
+	put_num_cell(fp, r->v[x->ti], "base");
+	put_num_cell(fp, r->v[x->nt + x->ti], "cur");
+	put_num_cell(fp, delta, "delta");
+	fprintf(fp, "<td class=\"pct\" data-v=\"%.6g\">%+.2f%%</td>", pct,
+	    pct);
+	fprintf(fp, "<td class=\"name state\">%s</td>", profconv__change_name(
+	    profconv__diff_change(x->diff, r->v, x->ti)));
+	for (k = 0; k < nh; k++)
+		put_num_cell(fp, profconv__diff_heap_value(x->diff, r->v, k),
+		    NULL);
+	fputs(r->total ? "</tr></tfoot>\n" : "</tr>\n", fp);
+	return 0;
+}
+
+/*
+ * profdiff's comparison table as a table that sorts on a click of a
+ * header: its rows in its order (the change in bytes, or in the default
+ * type, first), its signs, its TOTAL row (last, not sorted), through
+ * diff.h: nothing is computed twice.
+ */
 static int
 comparison(FILE *fp, struct ctx *c)
 {
@@ -634,31 +699,46 @@ comparison(FILE *fp, struct ctx *c)
 	struct profconv_diff_print_options po =
 	    PROFCONV_DIFF_PRINT_OPTIONS_INIT;
 	struct profconv_diff *diff = NULL;
-	struct mem m;
+	struct profconv_value_type vt;
+	struct cmp_ctx x;
+	size_t k, nh, more = 0;
 	int rc;
 
 	dopts.view = c->o->view;
 	dopts.base_name = c->o->base_name;
 	dopts.cur_name = c->o->cur_name;
 	po.top = c->o->top;
+	profconv_profile_sample_type(c->cur, c->ti, &vt);
 	fputs("<section class=\"tab\" id=\"compare\">\n", fp);
 	rc = profconv_diff_new(&diff, c->base, c->cur, &dopts);
 	if (rc < 0)
 		return rc;
-	if ((rc = mem_open(&m)) < 0) {
-		profconv_diff_free(diff);
-		return rc;
-	}
-	rc = profconv_diff_print(diff, m.fp, &po);
-	if (mem_close(&m) < 0 && rc == 0)
-		rc = PROFCONV_ENOMEM;
-	if (rc == 0) {
-		fprintf(fp, "<p class=\"note\">The comparison table of profdiff "
-		    "(the top %zu rows by change), base to current.</p>\n",
-		    po.top);
-		pre(fp, "compare-table", m.buf, LISTING_MAX);
-	}
-	mem_free(&m);
+	x.fp = fp;
+	x.diff = diff;
+	x.ti = c->ti;
+	x.nt = c->nt;
+	nh = profconv__diff_heap_columns(diff);
+	fprintf(fp, "<p class=\"note\" id=\"compare-note\">profdiff's "
+	    "comparison, base to current: the rows that changed, by change "
+	    "(the top %zu); base, current, \xce\x94 and \xce\x94%% (of the "
+	    "base's total) in ", po.top);
+	put(fp, vt.type);
+	fputs("; click a header to sort.</p>\n", fp);
+	fputs("<table class=\"top cmp\" id=\"compare-table\"><thead><tr>"
+	    "<th class=\"name\" data-sort=\"text\">name</th>"
+	    "<th data-sort=\"num\">base</th><th data-sort=\"num\">current</th>"
+	    "<th data-sort=\"num\">\xce\x94</th>"
+	    "<th data-sort=\"num\">\xce\x94%</th>"
+	    "<th class=\"name\" data-sort=\"text\">state</th>", fp);
+	for (k = 0; k < nh; k++)
+		fprintf(fp, "<th data-sort=\"num\">%s</th>",
+		    profconv__diff_heap_title(k));
+	fputs("</tr></thead>\n<tbody>\n", fp);
+	rc = profconv__diff_rows(diff, &po, cmp_row, &x, &more);
+	fputs("</table>\n", fp);
+	if (rc == 0 && more != 0)
+		fprintf(fp, "<p class=\"note\" id=\"compare-more\">%zu more "
+		    "rows changed (-n shows more).</p>\n", more);
 	profconv_diff_free(diff);
 	fputs("</section>\n", fp);
 	return rc;

@@ -14,13 +14,20 @@
 #   top PAGE SUMMARY            the top table's rows (flat, cum, name)
 #                               are show --summary --sort flat's
 #   pre PAGE ID TEXTFILE        the <pre id=ID> holds TEXTFILE's text
+#   compare PAGE JSON TYPE      the comparison table's rows and TOTAL are
+#                               profdiff --json's (same order; base, cur,
+#                               delta and change of TYPE, heap columns)
+#   source PAGE LISTFILE        the source tab's functions and rows (flat,
+#                               cum, line, text) are profconv list's text
 #   flame PAGE TOTAL [diff]     the flame graph's root holds TOTAL (and is
 #                               differential)
 #   trend PAGE JSON             snapshots and verdict rows are proftrend
 #                               --json's
 #   names PAGE NAMESFILE        every name of NAMESFILE is shown as text
-#                               in the top table, the flame graph and the
-#                               call graph, and no element came of one
+#                               in the top table, the flame graph, the
+#                               call graph, the source tab's headings and
+#                               the comparison table (if any), and no
+#                               element came of one
 
 import html.parser
 import json
@@ -222,6 +229,130 @@ def cmd_pre(args):
     print(len(got.splitlines()))
 
 
+def cmd_compare(args):
+    p = load(args[0])
+    j = json.load(open(args[1]))
+    t = args[2]
+    heap = ["newCount", "deletedCount", "countDelta", "allocatedSize",
+            "freedSize", "sizeDelta"] if j["kind"] == "heap" else []
+
+    def want_row(r):
+        v = r["values"][t]
+        return ([r["name"], v["base"], v["cur"], v["delta"], v["change"]] +
+                [r[k] for k in heap])
+
+    def got_row(r):
+        n = [int(c[0]["data-v"]) for c in r[1:4]]
+        return ([r[0][1]] + n + [r[5][1]] +
+                [int(c[0]["data-v"]) for c in r[6:]])
+    rows = p.rows.get("compare-table")
+    if not rows:
+        fault("no comparison table")
+    head = [c[1] for c in rows[0]]
+    if len(head) != 6 + len(heap):
+        fault("comparison header %r" % head)
+    got = [got_row(r) for r in rows[1:]]
+    want = [want_row(r) for r in j["rows"]] + [want_row(j["total"])]
+    if got != want:
+        fault("comparison %r\nprofdiff --json %r" % (got[:4], want[:4]))
+    for r in rows[1:]:
+        pct = float(r[4][0]["data-v"])
+        d, b = int(r[3][0]["data-v"]), float(j["before"][t])
+        if b != 0 and abs(pct - 100.0 * d / b) > 1e-3 * max(1, abs(pct)):
+            fault("%s: delta%% %r, %d of %r" % (r[0][1], pct, d, b))
+    print(len(got))
+
+
+class Listing(html.parser.HTMLParser):
+    """The source tab: [(heading, [[flat, cum, line, text, cls]...])]."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.on = 0             # depth of <section> inside id=source
+        self.routines = []
+        self.h2 = None
+        self.row = None
+        self.cell = None
+        self.tags = []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "section" and (self.on or a.get("id") == "source"):
+            self.on += 1
+        if not self.on:
+            return
+        self.tags.append(tag)
+        if tag == "h2":
+            self.h2 = ""
+        elif tag == "tr" and self.routines:
+            self.row = [a.get("class", "")]
+        elif tag == "td" and self.row is not None:
+            self.cell = ""
+
+    def handle_endtag(self, tag):
+        if not self.on:
+            return
+        if tag == "section":
+            self.on -= 1
+        elif tag == "h2":
+            self.routines.append((self.h2, []))
+            self.h2 = None
+        elif tag == "td" and self.cell is not None:
+            self.row.append(self.cell)
+            self.cell = None
+        elif tag == "tr" and self.row is not None:
+            if len(self.row) == 5:
+                self.routines[-1][1].append(self.row)
+            self.row = None
+
+    def handle_data(self, data):
+        if self.h2 is not None:
+            self.h2 += data
+        if self.cell is not None:
+            self.cell += data
+
+
+def cmd_source(args):
+    lp = Listing()
+    lp.feed(open(args[0], encoding="utf-8").read())
+    lp.close()
+    if "script" in lp.tags:
+        fault("a script in the source tab")
+    want = []
+    for line in open(args[1], encoding="utf-8"):
+        line = line.rstrip("\n")
+        m = re.match(r"ROUTINE =+ (.*)$", line)
+        if m:
+            want.append((m.group(1), []))
+            continue
+        m = re.match(r"No source information for (.*)$", line)
+        if m:
+            want.append((m.group(1), []))
+            continue
+        m = re.match(r" *(\S+) +(\S+) +(\d+):(.*)$", line)
+        if m and want:
+            want[-1][1].append(list(m.groups()))
+    got = []
+    for name, rows in lp.routines:
+        out = []
+        for cls, flat, cum, n, text in rows:
+            # Inlined rows name the function and place first; the
+            # comparison takes the numbers and a line's own text.
+            out.append([flat, cum, n, text if cls.startswith("line") else
+                        None])
+        got.append((name, out))
+    if [g[0] for g in got] != [w[0] for w in want]:
+        fault("source functions %r, profconv list %r" %
+              ([g[0] for g in got], [w[0] for w in want]))
+    for (name, g), (_, w) in zip(got, want):
+        if len(g) != len(w):
+            fault("%s: %d rows, profconv list %d" % (name, len(g), len(w)))
+        for a, b in zip(g, w):
+            if a[:3] != b[:3] or (a[3] is not None and a[3] != b[3]):
+                fault("%s: row %r, profconv list %r" % (name, a, b))
+    print(sum(len(g) for _, g in got))
+
+
 def cmd_flame(args):
     p = load(args[0])
     root, _ = frame_svg(p, "flame")
@@ -264,20 +395,34 @@ def cmd_names(args):
     for n in names:
         if n not in shown:
             fault("top table lacks %r (has %r)" % (n, shown))
-        if not any(t.startswith(n + " (") for t in titles):
+        # "name (value, share)"; differential: "change | before → after | name"
+        if not any(t.startswith(n + " (") or t.endswith(" | " + n)
+                   for t in titles):
             fault("flame graph lacks %r" % n)
         if gr is not None and not any(n in (t.text or "") for t in gr.iter(SVG + "text")):
             fault("call graph lacks %r" % n)
+    if "compare-table" in p.rows:
+        cmp = [r[0][1] for r in p.rows["compare-table"][1:]]
+        for n in names:
+            if n not in cmp:
+                fault("comparison table lacks %r (has %r)" % (n, cmp))
+    lp = Listing()
+    lp.feed(open(args[0], encoding="utf-8").read())
+    lp.close()
+    heads = [h for h, _ in lp.routines]
+    for n in names:
+        if n not in heads:
+            fault("source tab lacks %r (has %r)" % (n, heads))
     for tag, a in p.tags:
         if tag not in ("html", "head", "meta", "title", "style", "body", "h1",
                        "nav", "button", "section", "dl", "dt", "dd", "p",
-                       "table", "thead", "tbody", "tr", "th", "td", "iframe",
-                       "pre", "script"):
+                       "table", "thead", "tbody", "tfoot", "tr", "th", "td",
+                       "iframe", "pre", "script", "div", "h2", "span"):
             fault("an element <%s> in the page" % tag)
     print(len(names))
 
 
 if __name__ == "__main__":
     {"page": cmd_page, "totals": cmd_totals, "top": cmd_top, "pre": cmd_pre,
-     "flame": cmd_flame, "trend": cmd_trend,
+     "compare": cmd_compare, "source": cmd_source, "flame": cmd_flame, "trend": cmd_trend,
      "names": cmd_names}[sys.argv[1]](sys.argv[2:])

@@ -7,6 +7,11 @@
 # on a profile whose names are markup, the names show as text, the page
 # and its pictures run only their own scripts, and no alert fires; a
 # flame graph of 8 MB (past Chromium's 2 MB limit on URLs) is drawn.
+# The comparison table of a change sorts on a click (TOTAL stays last);
+# the source tab is the shaded table, its style kept to itself.  Each
+# tab's screenshot is looked at: not blank (pixels that are not the
+# page's white), and on the flame graph the heaviest frame's colour
+# where that frame is drawn.
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 . "$PROFCONV_SRCDIR/tests/cli/pictures-lib.sh"
 
@@ -17,9 +22,13 @@ export LC_ALL=C
 
 cc -O1 -g -fno-omit-frame-pointer -o "$TMP/leaky" \
     "$PROFCONV_SRCDIR/examples/leaky.c" -ltcmalloc || skip "cannot build examples/leaky.c"
-HEAPPROFILE=$TMP/leaky "$TMP/leaky" 20000 2>/dev/null || fail "leaky failed"
+HEAPPROFILE=$TMP/leaky HEAP_PROFILE_INUSE_INTERVAL=200000 "$TMP/leaky" 20000 2>/dev/null || fail "leaky failed"
 heap=$(ls "$TMP"/leaky.*.heap | sort | tail -n 1)
-run 0 "$PROFCONV" report "$heap" -o "$TMP/one.html"
+first=$(ls "$TMP"/leaky.*.heap | sort | head -n 1)
+cp "$PROFCONV_SRCDIR/examples/leaky.c" "$TMP/leaky.c"
+run 0 "$PROFCONV" report --source-path "$TMP" "$heap" -o "$TMP/one.html"
+run 0 "$PROFCONV" report --source-path "$TMP" --base "$first" "$heap" \
+    -o "$TMP/diff.html"
 
 printf '%s\n' '<script>alert(1)</script>' ']]>end' '</svg><script>alert(2)</script>' \
     '</iframe><img src=x onerror=alert(3)>' >"$TMP/names"
@@ -41,13 +50,36 @@ run 0 "$PROFCONV" report --minwidth 0 --list-top 1 "$TMP/big.pb" -o "$TMP/big.ht
 	fail "the big page is only $(wc -c <"$TMP/big.html") bytes"
 
 cat >"$TMP/drive.py" <<'PY'
-import os, sys, time
+import importlib.util, os, re, sys, time
 sys.path.insert(0, os.path.join(os.environ["PROFCONV_SRCDIR"], "tests/cli"))
 import webdriver
 from selenium.webdriver.common.by import By
 from selenium.common.exceptions import NoAlertPresentException
 
-page, hostile, names_file, shot, big = sys.argv[1:6]
+page, hostile, names_file, shot, big, diff = sys.argv[1:7]
+svgcheck = importlib.util.module_from_spec(importlib.util.spec_from_file_location(
+    "svgcheck", os.path.join(os.environ["PROFCONV_SRCDIR"], "tests/cli/svg-check.py")))
+svgcheck.__spec__.loader.exec_module(svgcheck)
+
+
+def screenshot(d, name):
+    """The window's pixels: (width, height, bytes per pixel, rows)."""
+    path = "%s.%s.png" % (shot[:-4], name)
+    d.save_screenshot(path)
+    return svgcheck.png_pixels(path)
+
+
+def drawn(d, name, below):
+    """How many pixels of the tab's screenshot, from y = BELOW down (under
+    the navigation bar), are not the page's white."""
+    w, h, bpp, rows = screenshot(d, name)
+    white = bytes([255] * bpp)
+    n = 0
+    for y in range(int(below), h):
+        row = bytes(rows[y])
+        n += w - sum(1 for x in range(0, w * bpp, bpp) if row[x:x + bpp] == white)
+    assert n > 2000, "tab %s looks blank: %d pixels drawn" % (name, n)
+    return n
 
 
 def no_alert(d, what):
@@ -117,10 +149,105 @@ with webdriver.session(1300, 900) as d:
         assert d.find_elements(By.ID, "viewport"), "the graph's script did not run"
         d.switch_to.default_content()
     tab(d, "source")
-    assert "ROUTINE" in d.find_element(By.ID, "source").get_attribute("textContent")
+    # listhtml.c's table: lines shaded by their share, the style its own.
+    rows = d.find_elements(By.CSS_SELECTOR, "#listing table.src tr.hot")
+    assert rows, "no shaded source line"
+    bg = rows[0].find_elements(By.CSS_SELECTOR, "td.v")[0].value_of_css_property(
+        "background-color")
+    assert bg.startswith("rgba(220, 40, 20"), "source shading: %s" % bg
+    assert d.find_element(By.CSS_SELECTOR, "#listing h2").value_of_css_property(
+        "font-family") == "monospace", "the listing's own style is not applied"
+    tab(d, "top")
+    color = d.find_element(By.ID, "top-note").value_of_css_property("color")
+    assert color == "rgba(85, 85, 85, 1)", "the listing's style leaked: %s" % color
     webdriver.no_console_errors(d, "after the clicks")
     no_alert(d, "after the clicks")
+
+    # Every tab's screenshot holds a picture of it (the page afresh:
+    # the flame graph unzoomed).
+    d.get("file://" + page)
+    tab(d, "top")
+    heaviest = column(d, 4)[0]
+    nav_h = d.find_element(By.TAG_NAME, "nav").rect["height"]
+    counts = {}
+    # (The call graph only when built with Graphviz: else a note.)
+    for name in ("summary", "top", "flame", "graph", "source"):
+        if name == "graph" and not d.find_elements(By.CSS_SELECTOR, "iframe.graph"):
+            continue
+        tab(d, name)
+        d.execute_script("window.scrollTo(0, 0)")
+        time.sleep(0.3)
+        counts[name] = drawn(d, name, nav_h + 60)
+    # The flame graph: the frame of the heaviest function (the top
+    # table's first row), in its colour across its width in the window.
+    tab(d, "flame")
+    fr = d.find_element(By.CSS_SELECTOR, "iframe.flame")
+    off = fr.rect
+    d.switch_to.frame(fr)
+    best = None
+    for g in d.find_elements(By.CSS_SELECTOR, "#frames > g"):
+        r = g.find_element(By.TAG_NAME, "rect")
+        t = g.find_element(By.TAG_NAME, "title").get_attribute("textContent")
+        if not t.startswith(heaviest + " ("):
+            continue
+        wd = float(r.get_attribute("width"))
+        if best is None or wd > best[0]:
+            best = (wd, float(r.get_attribute("x")), float(r.get_attribute("y")),
+                    r.get_attribute("fill"), t)
+    d.switch_to.default_content()
+    assert best is not None, "no frame for %r" % heaviest
+    wd, x, y, fill, title = best
+    want = tuple(int(v) for v in re.findall(r"\d+", fill))
+    w, h, bpp, px = screenshot(d, "flame-frame")
+    # The frame's row, from its left edge to its right, at mid-height
+    # (the iframe's border is 1 px).
+    yy = int(off["y"] + 1 + y + 4)
+    assert yy < h, "the frame %r is below the window (y %d)" % (title, yy)
+    xs = [int(off["x"] + 1 + x + k) for k in range(2, int(wd) - 2)]
+    hit = [xx for xx in xs if xx < w and tuple(px[yy][xx * bpp:xx * bpp + 3]) == want]
+    assert len(hit) >= 0.5 * len(xs), \
+        "heaviest frame %r (%s): its colour in %d of %d pixels of its row" % (
+            title, fill, len(hit), len(xs))
+    print("screenshots: %r; heaviest frame %r: %d of %d pixels in %s" % (
+        counts, title.split(" (")[0], len(hit), len(xs), fill))
     d.save_screenshot(shot)
+
+    # The comparison table of a change sorts on a click; TOTAL stays last.
+    d.get("file://" + diff)
+    webdriver.no_console_errors(d, "diff load")
+    tab(d, "compare")
+    counts["compare"] = drawn(d, "compare", nav_h + 60)
+
+    def cmp_col(i, attr=None):
+        out = []
+        for r in d.find_elements(By.CSS_SELECTOR, "#compare-table tbody tr"):
+            c = r.find_elements(By.TAG_NAME, "td")[i]
+            out.append(int(c.get_attribute(attr)) if attr else
+                       c.get_attribute("textContent"))
+        return out
+    heads = d.find_elements(By.CSS_SELECTOR, "#compare-table th")
+    titles = [h.get_attribute("textContent") for h in heads]
+    assert titles[:6] == ["name", "base", "current", "\u0394", "\u0394%", "state"], titles
+    first_order = cmp_col(0)
+    assert len(first_order) >= 2, "comparison rows: %r" % first_order
+    heads[0].click()
+    got = cmp_col(0)
+    assert got == sorted(first_order), "by name: %r" % got
+    heads[0].click()
+    assert cmp_col(0) == sorted(first_order, reverse=True), "by name, again: %r" % cmp_col(0)
+    for i in (1, 2, 3):
+        heads[i].click()
+        v = cmp_col(i, "data-v")
+        assert v == sorted(v, reverse=True), "column %s: %r" % (titles[i], v)
+        heads[i].click()
+        assert cmp_col(i, "data-v") == sorted(v), "column %s, again" % titles[i]
+    heads[5].click()
+    st = cmp_col(5)
+    assert st == sorted(st), "by state: %r" % st
+    last = d.find_elements(By.CSS_SELECTOR, "#compare-table tr")[-1]
+    assert last.find_element(By.TAG_NAME, "td").get_attribute("textContent") == "TOTAL"
+    webdriver.no_console_errors(d, "comparison clicks")
+    no_alert(d, "comparison clicks")
 
     # Hostile names: text everywhere, no script of theirs.
     names = [l for l in open(names_file, encoding="utf-8").read().split("\n") if l]
@@ -160,7 +287,7 @@ with webdriver.session(1300, 900) as d:
     print("tabs, sort, zoom, hostile names and a %d-frame flame graph work" % n)
 PY
 webdriver "$TMP/drive.py" "$TMP/one.html" "$TMP/h.html" "$TMP/names" "$TMP/report.png" \
-    "$TMP/big.html" \
+    "$TMP/big.html" "$TMP/diff.html" \
     >"$TMP/drive.out" 2>&1 || fail "$(tail -n 5 "$TMP/drive.out")"
 cat "$TMP/drive.out" >&2
 [ -n "${REPORT_SCREENSHOT-}" ] && cp "$TMP/report.png" "$REPORT_SCREENSHOT"

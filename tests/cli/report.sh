@@ -49,7 +49,8 @@ rx=$(awk '/^top [0-9]+ functions/ { on = 1; next }
 	fail "profconv list"
 grep -q 'make_request_buffer(size_t n)' "$TMP/list" ||
 	fail "the source of leaky.c is not found: $(head -5 "$TMP/list")"
-check pre "$TMP/one.html" listing "$TMP/list"
+check source "$TMP/one.html" "$TMP/list"
+[ "$(cat "$TMP/check.out")" -ge 10 ] || fail "source: $(cat "$TMP/check.out") rows"
 # The view's options reach every view: -t and --focus.
 run 0 "$PROFCONV" report -t alloc_space --focus remember "$last" -o "$TMP/f.html"
 "$PROFCONV" show --summary --sort flat -n 50 -t alloc_space --focus remember \
@@ -69,7 +70,19 @@ run 0 "$PROFCONV" report $SP --base "$first" "$last" -o "$TMP/diff.html"
 check page "$TMP/diff.html" summary compare top flame graph source
 "$BIN/profdiff" -n 50 "$first" "$last" >"$TMP/profdiff" 2>/dev/null
 [ -s "$TMP/profdiff" ] || fail "profdiff printed nothing"
-check pre "$TMP/diff.html" compare-table "$TMP/profdiff"
+# The comparison table's rows, signs and TOTAL are profdiff --json's.
+"$BIN/profdiff" -n 50 --json "$first" "$last" >"$TMP/diff50.json" 2>/dev/null
+check compare "$TMP/diff.html" "$TMP/diff50.json" inuse_space
+[ "$(cat "$TMP/check.out")" -ge 3 ] || fail "comparison: $(cat "$TMP/check.out") rows"
+run 0 "$PROFCONV" report -t alloc_space -n 2 --base "$first" "$last" \
+    -o "$TMP/diff-a.html"
+"$BIN/profdiff" -n 2 --json "$first" "$last" >"$TMP/diff2.json" 2>/dev/null
+check compare "$TMP/diff-a.html" "$TMP/diff2.json" alloc_space
+grep -q 'id="compare-more"' "$TMP/diff-a.html" || fail "-n 2: no note of the rows left out"
+# The source tab of a change is profconv list --base's.
+"$PROFCONV" list $SP --base "$first" "^($rx)\$" "$last" >"$TMP/blist" 2>/dev/null ||
+	fail "profconv list --base"
+check source "$TMP/diff.html" "$TMP/blist"
 "$PROFCONV" show --summary "$first" >"$TMP/bsum" 2>/dev/null || fail "show base"
 check totals "$TMP/diff.html" "$TMP/bsum" base
 check totals "$TMP/diff.html" "$TMP/sum"
@@ -105,10 +118,19 @@ while IFS= read -r name; do
 done <"$TMP/names" >"$TMP/h.folded"
 python3 "$PROFCONV_SRCDIR/tests/cli/svg-check.py" pprof "$TMP/h.folded" \
     "$TMP/h.pb" || fail "cannot write h.pb"
-run 0 "$PROFCONV" report --demangle none "$TMP/h.pb" -o "$TMP/h.html"
+run 0 "$PROFCONV" report --demangle none --list-top 10 "$TMP/h.pb" -o "$TMP/h.html"
 check page "$TMP/h.html" summary top flame graph source
 check names "$TMP/h.html" "$TMP/names"
 grep -q '<script>alert\|<img\|<b>' "$TMP/h.html" && fail "a name became markup"
+# The same names in a comparison: the base holds a third of each.
+awk '{ $NF = int($NF / 3); print }' "$TMP/h.folded" >"$TMP/h0.folded"
+python3 "$PROFCONV_SRCDIR/tests/cli/svg-check.py" pprof "$TMP/h0.folded" \
+    "$TMP/h0.pb" || fail "cannot write h0.pb"
+run 0 "$PROFCONV" report --demangle none --list-top 10 --base "$TMP/h0.pb" \
+    "$TMP/h.pb" -o "$TMP/hd.html"
+check page "$TMP/hd.html" summary compare top flame graph source
+check names "$TMP/hd.html" "$TMP/names"
+grep -q '<script>alert\|<img\|<b>' "$TMP/hd.html" && fail "a name became markup"
 
 # --- errors: one line, no page ------------------------------------------------
 echo keep >"$TMP/kept.html"
