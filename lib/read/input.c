@@ -455,7 +455,14 @@ profconv__input_fill(struct pc_input *in, size_t want)
 				return rc;
 			in->view = in->buf;
 		}
+		/* No more than asked for (in reads of at least BUF_MIN):
+		 * what is read beyond it is slid to the front again at the
+		 * next fill. */
 		room = in->cap - have;
+		if (room > want - have && want - have >= BUF_MIN)
+			room = want - have;
+		else if (room > BUF_MIN && want - have < BUF_MIN)
+			room = BUF_MIN;
 		if (in->zst)
 			rc = zst_read(in, in->buf + have, room, &got);
 		else if (in->gz)
