@@ -13,19 +13,26 @@
 #     "folding is a hash of stacks: the parse should dominate"): from its
 #     symbolized pprof, and straight from the legacy file, which profflame
 #     symbolizes on the fly.
+#  C. Issue 31 item 3: `profflame` of the ~1.3 GB one in at most 2 s, from
+#     the text and from its pprof as `profconv text2pb` writes it (no
+#     symbols: profflame symbolizes; gzip members that profflame inflates
+#     on threads).
 #
 # What it does:
 #  1. Takes (making them once, cached in bench/out/je/, as legacy.sh does)
 #     the jemalloc profiles of bench/gen-je-heap.sh's program (2048
 #     functions, built -O2 -g, under jemalloc with lg_prof_sample:0):
 #     SMALL_N call paths (~12 MB) and BIG_N (~1.3 GB), and symbolizes each
-#     with `profconv symbolize` (untimed; cached in bench/out/flame/).
+#     with `profconv symbolize` (untimed; cached in bench/out/flame/), and
+#     converts the big one with `profconv text2pb` (BIG.pb.gz, likewise).
 #  2. Times, interleaved, RUNS times each (/usr/bin/time: wall seconds and
 #     peak RSS; the tables show medians and ratios):
 #       small: profflame SMALL.sym.pb.gz, profflame SMALL.heap (symbolizes
 #              on the fly), jeprof --collapsed PROG SMALL.heap
-#       big:   profflame BIG.sym.pb.gz, profflame BIG.heap, the same
-#              with -j 1 (one thread), and the parse alone as the anchor
+#       big:   profflame BIG.sym.pb.gz, profflame BIG.heap, profflame
+#              BIG.pb.gz, the first with -j 1 (one thread), `gzip -dc
+#              BIG.pb.gz` (zlib's inflate, one thread), and the parse
+#              alone as the anchor
 #              of the big rows: `profconv text2pb --level 0 -o /dev/null
 #              BIG.heap` (reading the text, no symbols, no folding)
 #     and reports CPU seconds (user + system) beside the wall times: on a
@@ -86,6 +93,13 @@ for f in "$small" "$big"; do
 done
 small_pb=$work/$(basename "$small" .heap).sym.pb.gz
 big_pb=$work/$(basename "$big" .heap).sym.pb.gz
+# text2pb's pprof of the big one: no symbols, profflame symbolizes.
+big_t2p=$work/$(basename "$big" .heap).pb.gz
+if [ ! -s "$big_t2p" ] || [ "$big" -nt "$big_t2p" ]; then
+	note "converting $big"
+	"$PROFCONV" text2pb -o "$big_t2p" "$big" 2>"$work/text2pb.err" ||
+		{ cat "$work/text2pb.err" >&2; die "profconv text2pb $big failed"; }
+fi
 summary "$small_pb" "$scratch/small.s"
 summary "$big_pb" "$scratch/big.s"
 
@@ -122,6 +136,8 @@ while [ "$i" -le "$RUNS" ]; do
 	timed fl_big_pb "$PROFFLAME" "$big_pb"
 	timed fl_big_je "$PROFFLAME" "$big"
 	timed fl_big_pb1 "$PROFFLAME" -j 1 "$big_pb"
+	timed fl_big_t2p "$PROFFLAME" "$big_t2p"
+	timed gunzip_big sh -c 'gzip -dc "$1" >/dev/null' sh "$big_t2p"
 	timed parse_big "$PROFCONV" text2pb --level 0 -o /dev/null "$big"
 	i=$((i + 1))
 done
@@ -130,7 +146,7 @@ done
 
 note "checking the outputs"
 sum() { awk '{ s += $NF } END { printf "%d\n", s }' "$1"; }
-for pair in "fl_small_pb:small" "fl_small_je:small" "jeprof:small" "fl_big_pb:big" "fl_big_je:big" "fl_big_pb1:big"; do
+for pair in "fl_small_pb:small" "fl_small_je:small" "jeprof:small" "fl_big_pb:big" "fl_big_je:big" "fl_big_pb1:big" "fl_big_t2p:big"; do
 	name=${pair%%:*}
 	want=$(field "$scratch/${pair#*:}.s" inuse_space/bytes)
 	[ "$(sum "$work/$name.out")" = "$want" ] ||
@@ -142,6 +158,8 @@ cmp -s "$work/fl_big_pb.out" "$work/fl_big_je.out" ||
 	die "OUTPUTS DIFFER: profflame of $big_pb and of $big"
 cmp -s "$work/fl_big_pb.out" "$work/fl_big_pb1.out" ||
 	die "OUTPUTS DIFFER: profflame of $big_pb with one thread and with all"
+cmp -s "$work/fl_big_je.out" "$work/fl_big_t2p.out" ||
+	die "OUTPUTS DIFFER: profflame of $big and of $big_t2p"
 # The program's stacks (through run()), normalized and summed per stack.
 norm() {
 	grep ';run' "$1" | sed -E 's/<[0-9a-f]+>//g; s/\[inline\]//g;
@@ -181,6 +199,8 @@ report_head
 report fl_big_pb "profflame BIG.sym.pb.gz"
 report fl_big_je "profflame BIG.heap (symbolizes)"
 report fl_big_pb1 "profflame -j 1 BIG.sym.pb.gz"
+report fl_big_t2p "profflame BIG.pb.gz (text2pb's; symbolizes)"
+report gunzip_big "gzip -dc BIG.pb.gz (zlib, one thread)"
 report parse_big "profconv text2pb --level 0 BIG.heap (parse)"
 echo "  CPU seconds (user + system, median): profflame $(cpu fl_big_pb) (pprof)," \
     "$(cpu fl_big_je) (legacy), $(cpu fl_big_pb1) (pprof, -j 1); parse $(cpu parse_big)"
@@ -188,6 +208,9 @@ echo "  against the parse alone: profflame BIG.sym.pb.gz $(per fl_big_pb parse_b
     "BIG.heap $(per fl_big_je parse_big)x its time; one thread/all: $(per fl_big_pb1 fl_big_pb)x"
 goal "B (profflame on the big profile <= 5 s, both ways)" \
     "$(median 1 "$work/fl_big_pb.times") <= 5 && $(median 1 "$work/fl_big_je.times") <= 5"
+echo "  CPU seconds: profflame BIG.pb.gz $(cpu fl_big_t2p); gzip -dc $(cpu gunzip_big)"
+goal "C (issue 31: profflame on the big profile <= 2 s, from the text and from text2pb's pprof)" \
+    "$(median 1 "$work/fl_big_je.times") <= 2 && $(median 1 "$work/fl_big_t2p.times") <= 2"
 echo "  checked: counts add up to inuse_space; all outputs identical"
 echo "timings per run (seconds, peak RSS KB): $work/*.times"
 bench_exit

@@ -16,6 +16,8 @@
 #     `jeprof --text --show_bytes PROG FILE` against `profconv text2pb`
 #     (with and without --symbolize, which does what jeprof's symbol
 #     look-up does).
+#  Issue 31, item 3: the big conversion (-j CPUS) in at most 1.5 s with at
+#     most 500 MB (5e8 bytes) of peak RSS.
 #  B. The same stacks rewritten as gperftools heap-profiler text convert
 #     at least 8 times faster with `profconv text2pb` than with
 #     `go tool pprof -proto -symbolize=none`.
@@ -320,6 +322,8 @@ goal "A (big: <= 10 s, peak RSS <= 1.5 GB)" \
     "$(median 1 "$work/pc_big.times") <= 10 && $(median 2 "$work/pc_big.times") * 1024 <= 1500000000"
 goal "issue 14 row 1 (big, -j$cpus: <= 4 s, peak RSS <= 1 GB)" \
     "$(median 1 "$work/pc_big.times") <= 4 && $(median 2 "$work/pc_big.times") * 1024 <= 1000000000"
+goal "issue 31 item 3 (big, -j$cpus: <= 1.5 s, peak RSS <= 500 MB)" \
+    "$(median 1 "$work/pc_big.times") <= 1.5 && $(median 2 "$work/pc_big.times") * 1024 <= 500000000"
 echo "  checked: -j$cpus and -j1 outputs identical (text2pb; readtime's counts)"
 report jeprof_small "jeprof --text --show_bytes, small"
 report pc_small "profconv text2pb, small"

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "read/lex.h"
 #include "read_helpers.h"
 
 /* Sample I has exactly one label, "bytes" = WANT with no unit. */
@@ -447,4 +448,84 @@ Test(heap, rejects_bad_headers)
 	expect_fail("heap profile: 1: 2 [1: 2] @ heap_v2/9223372036854775808\n",
 	    PROFCONV_EFORMAT,
 	    "line 1: heap profile sampling rate out of range");
+}
+
+/* --- hex addresses ------------------------------------------------------- */
+
+/* The plain digit-by-digit reading, as lex.c did before its SSE2 path. */
+static bool
+hex_ref(const char **pp, const char *end, uint64_t *out)
+{
+	const char *p = *pp;
+	uint64_t v = 0;
+	int d;
+
+	for (; p < end; p++) {
+		char c = *p;
+
+		d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ?
+		    c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+		if (d < 0)
+			break;
+		if (v >> 60 != 0)
+			return false;
+		v = v << 4 | (uint64_t)d;
+	}
+	if (p == *pp)
+		return false;
+	*out = v;
+	*pp = p;
+	return true;
+}
+
+/* Every length of token from 0 to 20 digits, of every case, with every
+ * kind of byte after it, as much input after it as a line may have or
+ * none: the value, the end and the refusals the reference gives. */
+Test(heap, hex_addresses_read_as_digit_by_digit)
+{
+	static const char digits[] = "0123456789abcdefABCDEF";
+	static const char after[] = { ' ', '\t', '\n', 'g', 'G', '/', ':',
+		'@', '`', 'x', (char)0x80, (char)0xe6, (char)0xff, '\0' };
+	char buf[64];
+	unsigned seed = 12345;
+	size_t len, a, k, tail;
+
+	for (len = 0; len <= 20; len++)
+		for (a = 0; a < sizeof(after); a++)
+			for (tail = 0; tail < 40; tail += 13)
+				for (k = 0; k < 20; k++) {
+					const char *p1 = buf, *p2 = buf;
+					uint64_t v1 = 7, v2 = 7;
+					size_t i;
+					bool r1, r2;
+
+					for (i = 0; i < len; i++) {
+						seed = seed * 1103515245 + 12345;
+						buf[i] = digits[(seed >> 16) % 22];
+						/* Leading zeros, which 17+
+						 * digits may have. */
+						if (k == 0 && i + 16 < len)
+							buf[i] = '0';
+					}
+					buf[len] = after[a];
+					memset(buf + len + 1, 'f', tail);
+					r1 = profconv__parse_hex(&p1,
+					    buf + len + 1 + tail, &v1);
+					r2 = hex_ref(&p2, buf + len + 1 + tail,
+					    &v2);
+					cr_assert(eq(int, r1, r2), "len %zu", len);
+					cr_assert(eq(ptr, (void *)p1, (void *)p2));
+					if (r1)
+						cr_assert(eq(u64, v1, v2),
+						    "'%.*s'", (int)len, buf);
+					/* The input ends with the token. */
+					p1 = p2 = buf;
+					r1 = profconv__parse_hex(&p1, buf + len,
+					    &v1);
+					r2 = hex_ref(&p2, buf + len, &v2);
+					cr_assert(eq(int, r1, r2));
+					cr_assert(eq(ptr, (void *)p1, (void *)p2));
+					if (r1)
+						cr_assert(eq(u64, v1, v2));
+				}
 }

@@ -507,3 +507,184 @@ Test(input, takes_zstd_windows_the_input_bound_allows)
 	fclose(fp);
 	free(z);
 }
+
+/* --- gzip members inflated on threads ------------------------------------ */
+
+/* Text of LEN bytes, line after line, that compresses some. */
+static char *
+member_text(size_t len, unsigned int seed)
+{
+	char *t = malloc(len);
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		t[i] = i % 61 == 60 ? '\n' : (char)('a' + (i * 7 + seed +
+		    (i >> 9) * seed) % 26);
+	return t;
+}
+
+/* TEXT (LEN bytes) as gzip members of BLOCK bytes each, into *OUT_LEN. */
+static unsigned char *
+gz_members(const char *text, size_t len, size_t block, size_t *out_len)
+{
+	unsigned char *all = malloc(len + len / 2 + 4096), *one;
+	size_t at, n, k, w = 0;
+
+	for (at = 0; at < len; at += n) {
+		n = len - at < block ? len - at : block;
+		one = gz(text + at, n, &k);
+		memcpy(all + w, one, k);
+		w += k;
+		free(one);
+	}
+	*out_len = w;
+	return all;
+}
+
+/*
+ * Slurp Z (LEN bytes) both ways, from memory and from a FILE, after a
+ * sniff's worth of input (as read.c reads before a reader slurps):
+ * profconv__input_slurp_jobs() on JOBS threads gives the same bytes, or
+ * the same error, as profconv__input_slurp().  Returns the members
+ * the threads inflated from the FILE.
+ */
+static size_t
+slurp_both_ways(const unsigned char *z, size_t len, uint64_t max,
+    unsigned int jobs)
+{
+	const unsigned char *d1, *d2;
+	size_t l1 = 0, l2 = 0, members = 0;
+	char msg1[512];
+	struct pc_input a, b;
+	int rc1, rc2, from;
+
+	for (from = 0; from < 2; from++) {
+		FILE *fa = from ? fmemopen((void *)z, len, "rb") : NULL;
+		FILE *fb = from ? fmemopen((void *)z, len, "rb") : NULL;
+
+		cr_assert(eq(int, profconv__input_init(&a, fa, from ? NULL : z,
+		    from ? 0 : len, max), 0));
+		cr_assert(eq(int, profconv__input_init(&b, fb, from ? NULL : z,
+		    from ? 0 : len, max), 0));
+		rc1 = profconv__input_fill(&a, 4096);
+		if (rc1 == 0)
+			rc1 = profconv__input_slurp(&a, &d1, &l1);
+		snprintf(msg1, sizeof(msg1), "%s", rc1 < 0 ? profconv_errmsg() : "");
+		rc2 = profconv__input_fill(&b, 4096);
+		if (rc2 == 0)
+			rc2 = profconv__input_slurp_jobs(&b, jobs, &d2, &l2);
+		cr_assert(eq(int, rc2, rc1));
+		if (rc1 < 0) {
+			cr_assert(eq(str, (char *)profconv_errmsg(), msg1));
+		} else {
+			cr_assert(eq(sz, l2, l1));
+			cr_assert(memcmp(d1, d2, l1) == 0);
+		}
+		if (from)
+			members = b.gz_members;
+		profconv__input_free(&a);
+		profconv__input_free(&b);
+		if (from) {
+			fclose(fa);
+			fclose(fb);
+		}
+	}
+	return members;
+}
+
+/* Members of 64 KiB: the threads inflate those after what the first
+ * fill inflated (a buffer's worth: 4 of 16), where the build has
+ * libdeflate, and the bytes are zlib's. */
+Test(input, inflates_gzip_members_on_threads)
+{
+	size_t len = 1 << 20, n, members;
+	char *text = member_text(len, 3);
+	unsigned char *z = gz_members(text, len, 65536, &n);
+	unsigned int jobs;
+
+	for (jobs = 1; jobs <= 4; jobs++) {
+		members = slurp_both_ways(z, n, 0, jobs);
+#ifdef HAVE_LIBDEFLATE
+		cr_assert(ge(sz, members, 8));
+#else
+		cr_assert(eq(sz, members, 0));
+#endif
+	}
+	/* Rounds of compressed input that end inside a member. */
+	profconv__test_gz_round = 20000;
+	members = slurp_both_ways(z, n, 0, 2);
+	profconv__test_gz_round = 0;
+#ifdef HAVE_LIBDEFLATE
+	cr_assert(ge(sz, members, 8));
+#endif
+	/* One member: nothing left for threads, the same bytes. */
+	free(z);
+	z = gz(text, len, &n);
+	cr_assert(eq(sz, slurp_both_ways(z, n, 0, 2), 0));
+	free(z);
+	free(text);
+}
+
+/* A member's data that holds what looks like another member's header:
+ * a guess that fails, and the same bytes. */
+Test(input, gzip_member_guesses_are_proven)
+{
+	size_t len = 300000, n, k, i;
+	char *text = member_text(len, 5);
+	unsigned char *z, *stored, *all;
+	z_stream s = { 0 };
+	static const unsigned char head[10] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0,
+		0, 3 };
+
+	/* Headers inside the text, which a stored member keeps as they are. */
+	for (i = 70000; i + sizeof(head) < len; i += 50000)
+		memcpy(text + i, head, sizeof(head));
+	z = gz_members(text, len, 100000, &n);
+	stored = malloc(len + 4096);
+	cr_assert(eq(int, deflateInit2(&s, 0, Z_DEFLATED, 16 + MAX_WBITS, 8,
+	    Z_DEFAULT_STRATEGY), Z_OK));
+	s.next_in = (unsigned char *)text;
+	s.avail_in = (uInt)len;
+	s.next_out = stored;
+	s.avail_out = (uInt)(len + 4096);
+	cr_assert(eq(int, deflate(&s, Z_FINISH), Z_STREAM_END));
+	k = s.total_out;
+	deflateEnd(&s);
+	all = malloc(n + k + n);
+	memcpy(all, z, n);
+	memcpy(all + n, stored, k);
+	memcpy(all + n + k, z, n);
+	slurp_both_ways(all, n + k + n, 0, 2);
+	free(all);
+	free(stored);
+	free(z);
+	free(text);
+}
+
+/* A corrupt member, a truncated last one, a bound passed in a member the
+ * threads would take: the errors zlib reports, at the same offsets. */
+Test(input, gzip_member_errors_are_zlibs)
+{
+	size_t len = 1 << 20, n;
+	char *text = member_text(len, 7);
+	unsigned char *z = gz_members(text, len, 65536, &n);
+	unsigned char *bad = malloc(n);
+
+	memcpy(bad, z, n);
+	bad[n / 2] ^= 0x55;
+	slurp_both_ways(bad, n, 0, 2);
+	slurp_both_ways(z, n - 5, 0, 2);
+	slurp_both_ways(z, n, len / 2 + 1000, 2);
+	slurp_both_ways(z, n, len, 2);
+	/* Garbage after the last member. */
+	memcpy(bad, z, n);
+	memset(bad + n - 20, 0x1f, 20);
+	slurp_both_ways(bad, n, 0, 2);
+	/* Rounds smaller than a member: zlib goes on. */
+	profconv__test_gz_round = 1000;
+	slurp_both_ways(z, n, 0, 2);
+	profconv__test_gz_round = 0;
+	free(bad);
+	free(z);
+	free(text);
+}

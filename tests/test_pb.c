@@ -753,6 +753,58 @@ Test(pb, output_does_not_depend_on_threads)
 	profconv_profile_free(p);
 }
 
+/*
+ * A profile of many rounds of sample chunks is written as it is packed,
+ * a part at a time: the bytes are those of the whole stream, packed
+ * uncompressed, then compressed in one call; and a stream given in parts
+ * of odd sizes to profconv__gz_write_some() makes the same members.
+ */
+Test(pb, written_in_parts_as_one_stream)
+{
+	struct profconv_profile *p = build_large(150000);
+	unsigned char *plain, *parts, *whole;
+	size_t plen, len, wlen, at, used, carry, cut;
+	struct pc_piece piece;
+	unsigned int jobs;
+	char *buf = NULL;
+	FILE *fp;
+
+	plain = write_with(p, 0, 1, PC_GZ_BEST, &plen);
+	cr_assert(gt(sz, plen, 4 * PC_GZ_BLOCK), "only %zu bytes", plen);
+	fp = open_memstream(&buf, &wlen);
+	piece = (struct pc_piece){ plain, plen };
+	cr_assert(eq(int, profconv__gz_write(fp, &piece, 1, 1, 1,
+	    PC_GZ_BEST), 0));
+	fclose(fp);
+	whole = (unsigned char *)buf;
+	for (jobs = 1; jobs <= 3; jobs++) {
+		parts = write_with(p, 1, jobs, PC_GZ_BEST, &len);
+		cr_assert(eq(sz, len, wlen));
+		cr_assert(eq(int, memcmp(parts, whole, len), 0), "-j %u", jobs);
+		free(parts);
+	}
+	/* Parts of odd sizes, the rest of each given again. */
+	buf = NULL;
+	fp = open_memstream(&buf, &len);
+	for (at = 0, carry = 0; at < plen; at += cut) {
+		cut = plen - at < 777777 ? plen - at : 777777;
+		piece = (struct pc_piece){ plain + at - carry, carry + cut };
+		cr_assert(eq(int, profconv__gz_write_some(fp, &piece, 1, 1, 2,
+		    PC_GZ_BEST, at + cut == plen, &used), 0));
+		cr_assert(eq(sz, used % PC_GZ_BLOCK == 0 || at + cut == plen,
+		    1));
+		carry = carry + cut - used;
+	}
+	fclose(fp);
+	cr_assert(eq(sz, carry, 0));
+	cr_assert(eq(sz, len, wlen));
+	cr_assert(eq(int, memcmp(buf, whole, len), 0));
+	free(buf);
+	free(whole);
+	free(plain);
+	profconv_profile_free(p);
+}
+
 /* --- the decoder takes what protobuf-c took ------------------------------ */
 
 /* The valid wire profile, then the LEN bytes MORE. */

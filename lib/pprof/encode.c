@@ -51,6 +51,7 @@ struct sample_pack {
 	const struct profconv_profile *prof;
 	struct sample_chunk *chunks;
 	size_t nchunks;
+	size_t first;		/* the chunk task 0 packs */
 };
 
 static size_t
@@ -128,8 +129,9 @@ pack_task(void *arg, size_t c)
 {
 	struct sample_pack *sp = arg;
 	const struct profconv_profile *prof = sp->prof;
-	struct sample_chunk *ch = &sp->chunks[c];
-	size_t i = c * SAMPLE_CHUNK, end = i + SAMPLE_CHUNK, guess = 1, need;
+	struct sample_chunk *ch = &sp->chunks[sp->first + c];
+	size_t i = (sp->first + c) * SAMPLE_CHUNK, end = i + SAMPLE_CHUNK;
+	size_t guess = 1, need;
 
 	if (end > prof->nsamples)
 		end = prof->nsamples;
@@ -476,43 +478,6 @@ pack_rest(struct wbuf *b, const struct profconv_profile *prof)
 	return rc;
 }
 
-/*
- * PROF's whole Profile message as pieces in order into *PIECES (the
- * first the sample types, from HEAD, then one per chunk of samples, from
- * SP's chunks, then the rest, from REST), *NPIECES of them.  The caller
- * frees the buffers whether this succeeds or not.
- */
-static int
-pack_profile(const struct profconv_profile *prof, unsigned int jobs,
-    struct sample_pack *sp, struct wbuf *head, struct wbuf *rest,
-    struct pc_piece **pieces, size_t *npieces)
-{
-	size_t i;
-	int rc = 0;
-
-	sp->prof = prof;
-	sp->nchunks = (prof->nsamples + SAMPLE_CHUNK - 1) / SAMPLE_CHUNK;
-	sp->chunks = calloc(sp->nchunks + 1, sizeof(*sp->chunks));
-	*pieces = calloc(sp->nchunks + 2, sizeof(**pieces));
-	if (sp->chunks == NULL || *pieces == NULL)
-		return profconv__nomem();
-	for (i = 0; rc == 0 && i < prof->nsample_types; i++)
-		rc = put_vtype(head, PF_SAMPLE_TYPE, pc_sample_type(prof, i));
-	if (rc == 0)
-		rc = profconv__jobs_run(jobs, sp->nchunks, pack_task, sp);
-	if (rc == 0)
-		rc = pack_rest(rest, prof);
-	if (rc < 0)
-		return rc == PROFCONV_ENOMEM ? profconv__nomem() : rc;
-	(*pieces)[0] = (struct pc_piece){ head->p, head->len };
-	for (i = 0; i < sp->nchunks; i++)
-		(*pieces)[i + 1] = (struct pc_piece){ sp->chunks[i].p,
-		    sp->chunks[i].len };
-	(*pieces)[sp->nchunks + 1] = (struct pc_piece){ rest->p, rest->len };
-	*npieces = sp->nchunks + 2;
-	return 0;
-}
-
 static int
 write_error(void)
 {
@@ -520,37 +485,159 @@ write_error(void)
 	    strerror(errno != 0 ? errno : EIO));
 }
 
+/*
+ * The stream being written: the sample types (HEAD), the chunks of
+ * samples, the rest (REST), packed first but written last.  Chunks are
+ * packed a round at a time and written as soon as the level is known,
+ * so that a large profile is never held packed whole: only the bytes of
+ * a block not yet full (CARRY) wait for the next round.
+ */
+struct stream {
+	FILE *fp;
+	int level;		/* -1 until the length decides */
+	unsigned int jobs;
+	enum pc_gz_backend backend;
+	struct sample_pack sp;
+	struct wbuf head, rest, carry;
+	size_t pending;		/* the first chunk not yet written */
+	size_t len;		/* of the stream: head, rest, chunks packed */
+	bool written;		/* some part was */
+	struct pc_piece *pieces;
+};
+
+/* Write CARRY, chunks PENDING..UPTO-1 and, when LAST, REST; keep what
+ * does not fill a block in CARRY. */
+static int
+stream_write(struct stream *st, size_t upto, bool last)
+{
+	size_t n = 0, i, used = 0, len = 0, at;
+	int rc = 0;
+
+	st->pieces[n++] = (struct pc_piece){ st->carry.p, st->carry.len };
+	for (i = st->pending; i < upto; i++)
+		st->pieces[n++] = (struct pc_piece){ st->sp.chunks[i].p,
+		    st->sp.chunks[i].len };
+	if (last)
+		st->pieces[n++] = (struct pc_piece){ st->rest.p,
+		    st->rest.len };
+	for (i = 0; i < n; i++)
+		len += st->pieces[i].len;
+	errno = 0;
+	if (st->level == 0) {
+		for (i = 0; rc == 0 && i < n; i++)
+			if (st->pieces[i].len != 0 && fwrite(st->pieces[i].p,
+			    1, st->pieces[i].len, st->fp) != st->pieces[i].len)
+				rc = write_error();
+		used = len;
+	} else if (!last || len != 0 || !st->written) {
+		rc = profconv__gz_write_some(st->fp, st->pieces, n,
+		    st->level, st->jobs, st->backend, last, &used);
+	}
+	if (rc < 0)
+		return rc;
+	if (used != 0)
+		st->written = true;
+	/* What is left (less than a block) becomes the carry. */
+	if (used < len) {
+		struct wbuf keep = { 0 };
+		unsigned char *p = wb_room(&keep, len - used);
+
+		if (p == NULL)
+			return PROFCONV_ENOMEM;
+		for (i = 0, at = 0; i < n; at += st->pieces[i++].len) {
+			size_t from = used > at ? used - at : 0;
+
+			if (from < st->pieces[i].len) {
+				memcpy(p, st->pieces[i].p + from,
+				    st->pieces[i].len - from);
+				p += st->pieces[i].len - from;
+			}
+		}
+		wb_done(&keep, p);
+		free(st->carry.p);
+		st->carry = keep;
+	} else {
+		st->carry.len = 0;
+	}
+	for (i = st->pending; i < upto; i++) {
+		free(st->sp.chunks[i].p);
+		st->sp.chunks[i].p = NULL;
+	}
+	st->pending = upto;
+	return 0;
+}
+
+/* Pack and write PROF's whole Profile message. */
+static int
+stream_profile(struct stream *st, const struct profconv_profile *prof)
+{
+	size_t i, round, k;
+	int rc = 0;
+
+	st->sp.prof = prof;
+	st->sp.nchunks = (prof->nsamples + SAMPLE_CHUNK - 1) / SAMPLE_CHUNK;
+	st->sp.chunks = calloc(st->sp.nchunks + 1, sizeof(*st->sp.chunks));
+	st->pieces = calloc(st->sp.nchunks + 2, sizeof(*st->pieces));
+	if (st->sp.chunks == NULL || st->pieces == NULL)
+		return PROFCONV_ENOMEM;
+	for (i = 0; rc == 0 && i < prof->nsample_types; i++)
+		rc = put_vtype(&st->head, PF_SAMPLE_TYPE,
+		    pc_sample_type(prof, i));
+	if (rc == 0)
+		rc = pack_rest(&st->rest, prof);
+	if (rc < 0)
+		return rc;
+	/* The head starts the carry. */
+	st->carry = st->head;
+	st->head = (struct wbuf){ 0 };
+	st->len = st->carry.len + st->rest.len;
+	round = (size_t)profconv__jobs_count(st->jobs) * 4;
+	for (st->sp.first = 0; st->sp.first < st->sp.nchunks;
+	    st->sp.first += k) {
+		k = st->sp.nchunks - st->sp.first < round ?
+		    st->sp.nchunks - st->sp.first : round;
+		rc = profconv__jobs_run(st->jobs, k, pack_task, &st->sp);
+		if (rc < 0)
+			return rc;
+		for (i = st->sp.first; i < st->sp.first + k; i++)
+			st->len += st->sp.chunks[i].len;
+		/* Past FAST_ABOVE the default level is known. */
+		if (st->level == -1 && st->len > FAST_ABOVE)
+			st->level = 1;
+		if (st->level != -1 &&
+		    (rc = stream_write(st, st->sp.first + k, false)) < 0)
+			return rc;
+	}
+	if (st->level == -1)
+		st->level = st->len > FAST_ABOVE ? 1 : 6;
+	return stream_write(st, st->sp.nchunks, true);
+}
+
 int
 profconv__pb_write(const struct profconv_profile *prof, FILE *fp,
     int level, unsigned int jobs, enum pc_gz_backend backend)
 {
-	struct sample_pack sp = { 0 };
-	struct wbuf head = { 0 }, rest = { 0 };
-	struct pc_piece *pieces = NULL;
-	size_t i, n = 0, len = 0;
+	struct stream st = { .fp = fp, .level = level, .jobs = jobs,
+		.backend = backend };
+	size_t i;
 	int rc;
 
 	if (level < -1 || level > 9)
 		return profconv__fail(PROFCONV_EINVAL,
 		    "compression level %d is not in 0..9", level);
-	rc = pack_profile(prof, jobs, &sp, &head, &rest, &pieces, &n);
-	errno = 0;
-	for (i = 0; rc == 0 && i < n; i++)
-		len += pieces[i].len;
-	if (rc == 0 && level == -1)
-		level = len > FAST_ABOVE ? 1 : 6;
-	if (rc == 0 && level != 0)
-		rc = profconv__gz_write(fp, pieces, n, level, jobs, backend);
-	for (i = 0; rc == 0 && level == 0 && i < n; i++)
-		if (pieces[i].len != 0 && fwrite(pieces[i].p, 1, pieces[i].len,
-		    fp) != pieces[i].len)
-			rc = write_error();
-	for (i = 0; sp.chunks != NULL && i < sp.nchunks; i++)
-		free(sp.chunks[i].p);
-	free(sp.chunks);
-	free(pieces);
-	free(head.p);
-	free(rest.p);
+	if (level != 0 && !profconv__gz_has(backend))
+		return profconv__fail(PROFCONV_EINVAL,
+		    "this build has no such compressor (%d)", (int)backend);
+	rc = stream_profile(&st, prof);
+	if (rc == PROFCONV_ENOMEM)
+		rc = profconv__nomem();
+	for (i = 0; st.sp.chunks != NULL && i < st.sp.nchunks; i++)
+		free(st.sp.chunks[i].p);
+	free(st.sp.chunks);
+	free(st.pieces);
+	free(st.head.p);
+	free(st.rest.p);
+	free(st.carry.p);
 	if (rc == 0 && fflush(fp) != 0)
 		rc = write_error();
 	return rc;

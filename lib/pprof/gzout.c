@@ -188,14 +188,16 @@ profconv__gz_has(enum pc_gz_backend backend)
 }
 
 int
-profconv__gz_write(FILE *fp, const struct pc_piece *pieces, size_t n,
-    int level, unsigned int jobs, enum pc_gz_backend backend)
+profconv__gz_write_some(FILE *fp, const struct pc_piece *pieces, size_t n,
+    int level, unsigned int jobs, enum pc_gz_backend backend, bool last,
+    size_t *used)
 {
 	struct gz_round r = { pieces, NULL, n, 0, 0, NULL, level, backend };
 	size_t nblocks, per_round, k, i, len = 0;
 	size_t *starts;
 	int rc = 0;
 
+	*used = 0;
 	if (!profconv__gz_has(backend))
 		return profconv__fail(PROFCONV_EINVAL,
 		    "this build has no such compressor (%d)", (int)backend);
@@ -211,8 +213,12 @@ profconv__gz_write(FILE *fp, const struct pc_piece *pieces, size_t n,
 	if (backend == PC_GZ_BEST)
 		r.backend = profconv__gz_has(PC_GZ_LIBDEFLATE) ?
 		    PC_GZ_LIBDEFLATE : PC_GZ_ZLIB;
-	/* An empty stream is still one (empty) member. */
-	nblocks = len == 0 ? 1 : (len - 1) / PC_GZ_BLOCK + 1;
+	/* An empty stream is still one (empty) member; before the last
+	 * call, only whole blocks. */
+	if (!last)
+		nblocks = len / PC_GZ_BLOCK;
+	else
+		nblocks = len == 0 ? 1 : (len - 1) / PC_GZ_BLOCK + 1;
 	per_round = (size_t)profconv__jobs_count(jobs) * ROUND_PER_JOB;
 	r.blocks = calloc(per_round, sizeof(*r.blocks));
 	if (r.blocks == NULL) {
@@ -235,5 +241,17 @@ profconv__gz_write(FILE *fp, const struct pc_piece *pieces, size_t n,
 	}
 	free(r.blocks);
 	free(starts);
+	if (rc == 0)
+		*used = last ? len : nblocks * PC_GZ_BLOCK;
 	return rc;
+}
+
+int
+profconv__gz_write(FILE *fp, const struct pc_piece *pieces, size_t n,
+    int level, unsigned int jobs, enum pc_gz_backend backend)
+{
+	size_t used;
+
+	return profconv__gz_write_some(fp, pieces, n, level, jobs, backend,
+	    true, &used);
 }

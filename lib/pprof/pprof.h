@@ -61,5 +61,17 @@ bool profconv__gz_has(enum pc_gz_backend backend);
  */
 int profconv__gz_write(FILE *fp, const struct pc_piece *pieces, size_t n,
     int level, unsigned int jobs, enum pc_gz_backend backend);
+/*
+ * The same for a stream written in parts: before the LAST part, only
+ * the whole PC_GZ_BLOCK blocks at the start of PIECES are compressed
+ * and written, and *USED says how many bytes of PIECES that took; the
+ * caller gives the rest again at the start of the next part.  The
+ * members are those of one profconv__gz_write() of the whole stream,
+ * as long as the caller does not end with a last part of no bytes after
+ * others (which would add an empty member).
+ */
+int profconv__gz_write_some(FILE *fp, const struct pc_piece *pieces,
+    size_t n, int level, unsigned int jobs, enum pc_gz_backend backend,
+    bool last, size_t *used);
 
 #endif /* PROFCONV_PPROF_H */

@@ -199,7 +199,8 @@ read_pprof(struct profconv_profile **out, struct pc_input *in,
 	int rc;
 
 	*out = NULL;
-	rc = profconv__input_slurp(in, &data, &len);
+	rc = profconv__input_slurp_jobs(in, opts != NULL ? opts->jobs : 0,
+	    &data, &len);
 	if (rc < 0)
 		return rc;
 	/* The samples' arrays are bounded as the input is. */

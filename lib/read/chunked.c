@@ -22,9 +22,10 @@
 /* What a batch covers, unless the threads need more: its text (for
  * compressed or piped input) and its chunks' results are held at once. */
 #define BATCH_BYTES ((size_t)64 << 20)
-/* Slots of a chunk's address cache: the distinct frames of a program's
- * allocation paths mostly fit, and a hit costs no hashing. */
-#define SEEN_SLOTS 8192
+/* Slots a chunk's address table starts with (a power of two): the
+ * distinct frames of a program's allocation paths mostly fit, and it
+ * grows past half full. */
+#define SEEN_SLOTS ((size_t)1 << 14)
 
 size_t profconv__test_chunk_bytes;
 
@@ -63,11 +64,51 @@ profconv__chunk_failed_at_line(struct pc_chunk *c, int rc)
 	return profconv__chunk_fail(c, rc, true, "%s", p + 2);
 }
 
+/* The slot of address A in C's table: its own, or the empty one it
+ * would take. */
+static inline struct pc_chunk_seen *
+seen_slot(const struct pc_chunk *c, uint64_t a)
+{
+	size_t i = profconv__hash_u64(a ^ c->seed) & c->seen_mask;
+
+	while (c->seen[i].id1 != 0 && c->seen[i].addr != a)
+		i = (i + 1) & c->seen_mask;
+	return &c->seen[i];
+}
+
+/* Twice the slots, once the table is half full. */
+static int
+seen_grow(struct pc_chunk *c)
+{
+	struct pc_chunk_seen *old = c->seen;
+	size_t n = c->seen_mask + 1, i;
+
+	if (old != NULL && c->nloc < n / 2)
+		return 0;
+	if (old != NULL && n > SIZE_MAX / 2 / sizeof(*old))
+		return profconv__nomem();
+	c->seen = calloc(old != NULL ? 2 * n : SEEN_SLOTS, sizeof(*c->seen));
+	if (c->seen == NULL) {
+		c->seen = old;
+		return profconv__nomem();
+	}
+	if (old == NULL) {
+		c->seen_mask = SEEN_SLOTS - 1;
+		c->seed = profconv__hash_seed();
+		return 0;
+	}
+	c->seen_mask = 2 * n - 1;
+	for (i = 0; i < n; i++)
+		if (old[i].id1 != 0)
+			*seen_slot(c, old[i].addr) = old[i];
+	free(old);
+	return 0;
+}
+
 int
 profconv__chunk_add_stack(struct pc_chunk *c, const uint64_t *addrs,
     size_t n, uint32_t from, size_t reuse, uint32_t *out)
 {
-	uint32_t id;
 	size_t i = 0;
 	int rc;
 
@@ -84,32 +125,29 @@ profconv__chunk_add_stack(struct pc_chunk *c, const uint64_t *addrs,
 		    reuse * sizeof(*c->ids));
 		i = reuse;
 	}
-	if (c->seen == NULL && n > i) {
-		c->seen = calloc(SEEN_SLOTS, sizeof(*c->seen));
-		if (c->seen == NULL)
-			return profconv__chunk_failed(c, profconv__nomem());
-	}
 	for (; i < n; i++) {
-		uint64_t a = addrs[i];
-		struct pc_chunk_seen *s = &c->seen[(a ^ a >> 13) &
-		    (SEEN_SLOTS - 1)];
+		struct pc_chunk_seen *s;
 
-		if (s->id1 != 0 && s->addr == a) {
-			c->ids[c->nids + i] = s->id1 - 1;
-			continue;
-		}
-		if (!profconv__u64map_get(&c->loc_index, a, &id)) {
-			id = (uint32_t)c->nloc;
+		if (c->seen == NULL && (rc = seen_grow(c)) < 0)
+			return profconv__chunk_failed(c, rc);
+		s = seen_slot(c, addrs[i]);
+		if (s->id1 == 0) {
+			if (c->nloc >= UINT32_MAX - 1)
+				return profconv__chunk_fail(c,
+				    PROFCONV_ENOMEM, false,
+				    "too many locations");
 			rc = PC_GROW(c->loc_addr, c->loc_cap, c->nloc, 1);
-			if (rc == 0)
-				rc = profconv__u64map_put(&c->loc_index, a, id);
 			if (rc < 0)
 				return profconv__chunk_failed(c, rc);
-			c->loc_addr[c->nloc++] = a;
+			s->addr = addrs[i];
+			s->id1 = (uint32_t)c->nloc + 1;
+			c->loc_addr[c->nloc++] = addrs[i];
+			c->ids[c->nids + i] = s->id1 - 1;
+			if ((rc = seen_grow(c)) < 0)
+				return profconv__chunk_failed(c, rc);
+			continue;
 		}
-		s->addr = a;
-		s->id1 = id + 1;
-		c->ids[c->nids + i] = id;
+		c->ids[c->nids + i] = s->id1 - 1;
 	}
 	c->stacks[c->nstacks].off = c->nids;
 	c->stacks[c->nstacks].n = (uint32_t)n;
@@ -136,7 +174,6 @@ chunk_free(struct pc_chunked *r, struct pc_chunk *c)
 {
 	if (r->free_data != NULL && c->data != NULL)
 		r->free_data(c->data);
-	profconv__u64map_free(&c->loc_index);
 	free(c->seen);
 	free(c->loc_addr);
 	free(c->ids);

@@ -37,8 +37,10 @@ struct pc_chunk {
 	int rc;				/* < 0: failed, with MSG */
 	uint64_t err_line;		/* at this line of the chunk (0: none) */
 	char msg[512];
-	struct pc_u64map loc_index;	/* address -> local location */
-	struct pc_chunk_seen *seen;	/* a cache in front of it */
+	struct pc_chunk_seen *seen;	/* address -> local location: open
+					 * addressing, SEEN_MASK + 1 slots */
+	size_t seen_mask;
+	uint64_t seed;			/* of the hash of its slots */
 	uint64_t *loc_addr;		/* local location -> address */
 	size_t nloc, loc_cap;
 	uint32_t *ids;			/* the stacks' local locations */

@@ -14,6 +14,9 @@
 #include <unistd.h>
 
 #include <zstd_errors.h>
+#ifdef HAVE_LIBDEFLATE
+#include <libdeflate.h>
+#endif
 
 #include "read/input.h"
 
@@ -287,6 +290,7 @@ profconv__input_free(struct pc_input *in)
 	if (in->zinit)
 		inflateEnd(&in->z);
 	ZSTD_freeDStream(in->zd);
+	free(in->owned);
 	free(in->raw);
 	free(in->buf);
 	memset(in, 0, sizeof(*in));
@@ -299,7 +303,7 @@ gz_refill(struct pc_input *in)
 	size_t got, n;
 	int rc;
 
-	if (in->fp == NULL) {
+	if (in->fp == NULL || in->mempos < in->memlen) {
 		n = in->memlen - in->mempos;
 		if (n > UINT32_MAX)
 			n = UINT32_MAX;
@@ -355,6 +359,8 @@ gz_read(struct pc_input *in, unsigned char *dst, size_t n, size_t *got)
 			in->member_done = true;
 			if (inflateReset(&in->z) != Z_OK)
 				return profconv__nomem();
+			if (in->member_stop)
+				break;
 			continue;
 		}
 		if (zr == Z_MEM_ERROR)
@@ -449,7 +455,14 @@ profconv__input_fill(struct pc_input *in, size_t want)
 				return rc;
 			in->view = in->buf;
 		}
+		/* No more than asked for (in reads of at least BUF_MIN):
+		 * what is read beyond it is slid to the front again at the
+		 * next fill. */
 		room = in->cap - have;
+		if (room > want - have && want - have >= BUF_MIN)
+			room = want - have;
+		else if (room > BUF_MIN && want - have < BUF_MIN)
+			room = BUF_MIN;
 		if (in->zst)
 			rc = zst_read(in, in->buf + have, room, &got);
 		else if (in->gz)
@@ -552,4 +565,275 @@ profconv__input_other_compression(const unsigned char *p, size_t len)
 	    p[3] <= '9' && (p[4] == 0x31 || p[4] == 0x17))
 		return "bzip2";
 	return NULL;
+}
+
+/* --- gzip members inflated on threads ------------------------------------ */
+
+/*
+ * A gzip file of several members (RFC 1952, 2.2), as profconv's own
+ * writer makes (lib/pprof/gzout.c: one member per MiB of the stream), is
+ * inflated member by member on threads.  Members carry no length, so
+ * where they start is guessed: every header as writers of such files
+ * write one (no name, comment or extra field, a known XFL and OS byte)
+ * is taken for a member's start, the trailer before it for the size of
+ * the member before.  The guesses are then proven: a member is taken
+ * only when it inflates to exactly the size its trailer gives, with the
+ * right CRC-32, using exactly the bytes up to the next guess.  From the
+ * first member that is not, zlib inflates the rest in order, as without
+ * threads, so that bytes, errors and their offsets are the same.
+ */
+#ifdef HAVE_LIBDEFLATE
+
+/* Members are first found, then inflated in rounds of this many bytes
+ * of compressed input. */
+struct gz_members {
+	const unsigned char *src;
+	size_t *start;		/* each member's offset in SRC; then the end */
+	size_t *out;		/* each member's offset in DST; then the end */
+	unsigned char *dst;
+	bool *ok;
+};
+
+/* Does P (at least 10 bytes) look like the header of one more member? */
+static bool
+member_head(const unsigned char *p)
+{
+	return p[0] == 0x1f && p[1] == 0x8b && p[2] == 8 && p[3] == 0 &&
+	    (p[8] == 0 || p[8] == 2 || p[8] == 4) &&
+	    (p[9] <= 13 || p[9] == 255);
+}
+
+static int
+member_task(void *arg, size_t i)
+{
+	struct gz_members *m = arg;
+	struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
+	size_t n = m->start[i + 1] - m->start[i];
+	size_t want = m->out[i + 1] - m->out[i], used = 0, made = 0;
+
+	m->ok[i] = false;
+	if (d == NULL)
+		return 0;	/* zlib does it, and says why it cannot */
+	m->ok[i] = libdeflate_gzip_decompress_ex(d, m->src + m->start[i], n,
+	    m->dst + m->out[i], want, &used, &made) == LIBDEFLATE_SUCCESS &&
+	    used == n && made == want;
+	libdeflate_free_decompressor(d);
+	return 0;
+}
+
+static uint32_t
+le32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	    (uint32_t)p[3] << 24;
+}
+
+/*
+ * Inflate the members in SRC[0..LEN) (at a member's start) on threads
+ * onto the end of IN's buffer, as far as they are proven; the last one
+ * only when LAST (SRC ends where the input does), else it may be cut
+ * off.  *DONE is how many bytes of SRC that took; *STUCK says that
+ * a guess failed or the bound was reached there: zlib goes on from
+ * *DONE.
+ */
+static int
+gz_members_run(struct pc_input *in, const unsigned char *src, size_t len,
+    bool last, unsigned int jobs, size_t *done, bool *stuck)
+{
+	struct gz_members m = { src, NULL, NULL, NULL, NULL };
+	size_t n = 0, cap = 0, i, k;
+	uint64_t total = 0;
+	const unsigned char *p;
+	int rc = 0;
+
+	*done = 0;
+	*stuck = true;
+	if (len < 18 || !member_head(src))
+		return 0;
+	/* The guessed starts, and the sizes their trailers give. */
+	for (size_t at = 0; at + 10 <= len; at++) {
+		p = memchr(src + at, 0x1f, len - 9 - at);
+		if (p == NULL)
+			break;
+		at = (size_t)(p - src);
+		if (!member_head(p))
+			continue;
+		if ((rc = PC_GROW(m.start, cap, n, 2)) < 0)
+			goto out;
+		m.start[n++] = at;
+	}
+	m.start[n] = len;
+	if (!last && --n == 0) {
+		*stuck = false;		/* the caller reads more */
+		goto out;
+	}
+	m.out = malloc((n + 1) * sizeof(*m.out));
+	m.ok = malloc(n * sizeof(*m.ok));
+	if (m.out == NULL || m.ok == NULL) {
+		rc = profconv__nomem();
+		goto out;
+	}
+	/* As far as each member is long enough to have a trailer, and the
+	 * input stays within its bound. */
+	m.out[0] = 0;
+	for (k = 0; k < n; k++) {
+		size_t end = m.start[k + 1];
+
+		if (end - m.start[k] < 18 ||
+		    in->total + total + le32(src + end - 4) > in->max)
+			break;
+		total += le32(src + end - 4);
+		m.out[k + 1] = (size_t)total;
+	}
+	if (k == 0)
+		goto out;
+	/* Room at the end of the buffer, which needs no sliding. */
+	if (in->cap - in->end < total + BUF_MIN) {
+		if ((rc = PC_GROW(in->buf, in->cap, in->end,
+		    (size_t)total + BUF_MIN)) < 0)
+			goto out;
+		in->view = in->buf;
+	}
+	m.dst = in->buf + in->end;
+	rc = profconv__jobs_run(jobs, k, member_task, &m);
+	if (rc < 0)
+		goto out;
+	for (i = 0; i < k && m.ok[i]; i++)
+		;
+	in->end += m.out[i];
+	in->total += m.out[i];
+	in->gz_members += i;
+	*done = m.start[i];
+	*stuck = i < n;
+out:
+	free(m.start);
+	free(m.out);
+	free(m.ok);
+	return rc;
+}
+
+/* Compressed bytes read per round from a FILE, and how many times that
+ * a round may grow to for one long member before zlib takes over. */
+#define MEMBER_ROUND ((size_t)16 << 20)
+#define ROUND_GROWTH 4
+
+size_t profconv__test_gz_round;
+
+/*
+ * Finish the member zlib is in, then hand what follows to
+ * gz_members_run(), a round at a time, and what it leaves to zlib.
+ */
+static int
+gz_slurp_members(struct pc_input *in, unsigned int jobs)
+{
+	unsigned char *own = NULL;
+	size_t len, done = 0, got, cap;
+	uint64_t at;		/* offset of OWN[0] in the compressed input */
+	bool eof = false, stuck = false;
+	int rc;
+
+	in->member_stop = true;
+	while (!in->zend && !in->member_done) {
+		if (in->cap - in->end < BUF_MIN / 2) {
+			if ((rc = PC_GROW(in->buf, in->cap, in->end, BUF_MIN)) < 0)
+				goto out;
+			in->view = in->buf;
+		}
+		rc = gz_read(in, in->buf + in->end, in->cap - in->end, &got);
+		if (rc < 0)
+			goto out;
+		in->end += got;
+		in->total += got;
+		if (in->total > in->max) {
+			rc = too_big(in);
+			goto out;
+		}
+	}
+	in->member_stop = false;
+	if (in->zend)
+		return 0;
+	at = in->zfed - in->z.avail_in;
+	if (in->fp == NULL) {
+		/* All of it is in memory already. */
+		const unsigned char *src = in->z.next_in;
+
+		len = (size_t)(in->mem + in->memlen - src);
+		rc = gz_members_run(in, src, len, true, jobs, &done, &stuck);
+		if (rc < 0)
+			return rc;
+		in->mempos = (size_t)(src + done - in->mem);
+	} else {
+		size_t round = profconv__test_gz_round != 0 ?
+		    profconv__test_gz_round : MEMBER_ROUND;
+
+		len = in->z.avail_in;
+		cap = len > round ? len : round;
+		own = malloc(cap);
+		if (own == NULL)
+			return profconv__nomem();
+		memcpy(own, in->z.next_in, len);
+		for (;;) {
+			while (!eof && len < cap) {
+				rc = raw_read(in, own + len, cap - len, &got);
+				if (rc < 0)
+					goto out;
+				eof = got == 0;
+				len += got;
+			}
+			rc = gz_members_run(in, own, len, eof, jobs, &done,
+			    &stuck);
+			if (rc < 0)
+				goto out;
+			if (stuck || eof)
+				break;
+			if (done == 0) {
+				/* One member longer than a round. */
+				if (cap >= ROUND_GROWTH * round)
+					break;
+				if ((rc = PC_GROW(own, cap, len, cap)) < 0)
+					goto out;
+				continue;
+			}
+			memmove(own, own + done, len - done);
+			len -= done;
+			at += done;
+		}
+		if (done < len) {
+			/* What zlib reads next. */
+			in->owned = own;
+			in->mem = own;
+			in->memlen = len;
+			in->mempos = done;
+			own = NULL;
+		}
+		free(own);
+		own = NULL;
+	}
+	/* zlib goes on where the proven members end. */
+	in->zfed = at + done;
+	in->z.avail_in = 0;
+	in->member_done = true;
+	return 0;
+out:
+	in->member_stop = false;
+	free(own);
+	return rc;
+}
+#endif
+
+int
+profconv__input_slurp_jobs(struct pc_input *in, unsigned int jobs,
+    const unsigned char **data, size_t *len)
+{
+#ifdef HAVE_LIBDEFLATE
+	if (in->gz && !in->eof) {
+		int rc = gz_slurp_members(in, jobs);
+
+		if (rc < 0)
+			return rc;
+	}
+#else
+	(void)jobs;
+#endif
+	return profconv__input_slurp(in, data, len);
 }

@@ -22,6 +22,9 @@ struct pc_input {
 	unsigned char *raw;		/* compressed bytes read ahead */
 	size_t rawlen, rawpos;
 	bool gz, zinit, zend, member_done, eof;
+	bool member_stop;		/* gz_read stops at a member's end */
+	unsigned char *owned;		/* MEM, when the input made it */
+	size_t gz_members;		/* members inflated on threads */
 	z_stream z;
 	bool zst, zst_eof;		/* zstd frames; no more raw bytes */
 	ZSTD_DStream *zd;
@@ -62,6 +65,13 @@ void profconv__input_skip(struct pc_input *in, size_t n, uint64_t lines);
 /* All remaining data in one block, borrowed from IN. */
 int profconv__input_slurp(struct pc_input *in, const unsigned char **data,
     size_t *len);
+/* The same, with the gzip members that remain inflated on up to JOBS
+ * threads (profconv__jobs_count()) when they can be told apart; the
+ * same bytes and errors as profconv__input_slurp(). */
+int profconv__input_slurp_jobs(struct pc_input *in, unsigned int jobs,
+    const unsigned char **data, size_t *len);
+/* Tests only: compressed bytes per round of members (0: 16 MiB). */
+extern size_t profconv__test_gz_round;
 
 static inline size_t
 profconv__input_avail(const struct pc_input *in)

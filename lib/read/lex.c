@@ -7,6 +7,11 @@
 
 #include "config.h"
 
+#include <string.h>
+#if defined(__SSE2__) && defined(__x86_64__)
+#include <emmintrin.h>
+#endif
+
 #include "read/lex.h"
 
 /* --- number parsing ------------------------------------------------------------ */
@@ -55,12 +60,70 @@ profconv__parse_i64(const char **pp, const char *end, int64_t *out)
 	return true;
 }
 
+#if defined(__SSE2__) && defined(__x86_64__)
+/*
+ * How many hex digits lead the 16 bytes at P (all of them may be read),
+ * and when that is 1 to 15, their value in *OUT; 16 digits (maybe more)
+ * go the scalar way, which checks overflow.  SSE2, which every x86-64
+ * has: sixteen bytes classified and turned into nibbles at once, then
+ * packed in pairs.
+ */
+static inline unsigned
+hex16(const char *p, uint64_t *out)
+{
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
+	/* Bytes of 0x80 and more compare as negative: never digits. */
+	__m128i digit = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
+	    _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)));
+	__m128i letter = _mm_and_si128(
+	    _mm_cmpgt_epi8(lower, _mm_set1_epi8('a' - 1)),
+	    _mm_cmplt_epi8(lower, _mm_set1_epi8('f' + 1)));
+	unsigned mask = (unsigned)_mm_movemask_epi8(_mm_or_si128(digit,
+	    letter));
+	unsigned n = (unsigned)__builtin_ctz(~mask | 0x10000u);
+	__m128i nib, pairs;
+	uint64_t w;
+
+	if (n == 0 || n == 16)
+		return n;
+	/* Digits: c - '0'; letters: (c | 0x20) - 'a' + 10 = (c | 0x20) - 87. */
+	nib = _mm_or_si128(
+	    _mm_and_si128(digit, _mm_sub_epi8(v, _mm_set1_epi8('0'))),
+	    _mm_andnot_si128(digit, _mm_sub_epi8(lower, _mm_set1_epi8(87))));
+	nib = _mm_and_si128(nib, _mm_set1_epi8(0x0f));
+	/* Byte pairs (a, b) -> a << 4 | b, then eight bytes, first digit
+	 * first: big-endian. */
+	pairs = _mm_or_si128(_mm_slli_epi16(nib, 4), _mm_srli_epi16(nib, 8));
+	pairs = _mm_and_si128(pairs, _mm_set1_epi16(0xff));
+	pairs = _mm_packus_epi16(pairs, pairs);
+	w = (uint64_t)_mm_cvtsi128_si64(pairs);
+	*out = __builtin_bswap64(w) >> (4 * (16 - n));
+	return n;
+}
+#endif
+
 bool
 profconv__parse_hex(const char **pp, const char *end, uint64_t *out)
 {
 	const char *p = *pp, *fast;
 	uint64_t v = 0;
 	unsigned d;
+
+#if defined(__SSE2__) && defined(__x86_64__)
+	if (end - p >= 16) {
+		unsigned n = hex16(p, &v);
+
+		if (n == 0)
+			return false;
+		if (n < 16) {
+			*out = v;
+			*pp = p + n;
+			return true;
+		}
+		v = 0;
+	}
+#endif
 
 	/* 16 digits cannot overflow: no check until then. */
 	fast = end - p > 16 ? p + 16 : end;
