@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <profconv.h>
 #include "cli.h"
@@ -23,7 +24,8 @@ static const char usage_text[] =
 
 enum {
 	OPT_BASE = 'b', OPT_TOP = 'n', OPT_LIST_TOP = 0x2100, OPT_NODECOUNT,
-	OPT_MINWIDTH, OPT_TITLE, OPT_SOURCE_PATH, OPT_TRIM_PATH
+	OPT_MINWIDTH, OPT_TITLE, OPT_SOURCE_PATH, OPT_TRIM_PATH,
+	OPT_NODEFRACTION
 };
 
 static const struct cmd_opt opts[] = {
@@ -40,6 +42,10 @@ static const struct cmd_opt opts[] = {
 	  "      --list-top N      functions whose source is shown (default 5)\n" },
 	{ "nodecount", OPT_NODECOUNT, required_argument, CMD_OWN,
 	  "      --nodecount N     call graph nodes at most (default 80)\n" },
+	{ "nodefraction", OPT_NODEFRACTION, required_argument, CMD_OWN,
+	  "      --nodefraction F  the Explore tab's call tree leaves out nodes\n"
+	  "                        at most F of the total (default 0.005; 0:\n"
+	  "                        none)\n" },
 	{ "minwidth", OPT_MINWIDTH, required_argument, CMD_OWN,
 	  "      --minwidth W      flame graph frames narrower than W pixels\n"
 	  "                        (\"0.1\") or W of the total (\"0.5%\") are\n"
@@ -65,11 +71,34 @@ static const struct cmd_opt opts[] = {
 static const char footer[] =
 	"\n"
 	"Tabs, the top table's sort, the flame graph's zoom and search and\n"
-	"the call graph's pan and zoom run in the page; changing the sample\n"
-	"type or the filters means writing the page again.\n"
+	"the call graph's pan and zoom run in the page.  Of one PROFILE, the\n"
+	"Explore tab draws its top table (by function, line or file) and\n"
+	"flame graph (zoom, search, icicle) from the call tree held in the\n"
+	"page, and switches the sample type and focuses or ignores functions\n"
+	"without writing the page again.\n"
 	"examples: profconv report heap.pb.gz -o report.html\n"
 	"          profconv report --base old.heap new.heap -o diff.html\n"
 	"          profconv report prog.*.heap -o series.html\n";
+
+/* A fraction in 0..1 for --nodefraction (0 keeps every node: a negative
+ * one for the library), or false after a usage message. */
+static bool
+parse_fraction(const char *text, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(text, &end);
+	if (end == text || *end != '\0' || errno == ERANGE || !(v >= 0) ||
+	    !(v <= 1)) {
+		cmd_usage_error("invalid --nodefraction value '%s' (expected "
+		    "0..1)", text);
+		return false;
+	}
+	*out = v == 0 ? -1 : v;
+	return true;
+}
 
 static bool
 parse_count(const char *opt, const char *text, size_t *out)
@@ -149,6 +178,10 @@ cmd_report(int argc, char **argv)
 			break;
 		case OPT_NODECOUNT:
 			if (!parse_count("--nodecount", optarg, &ro.nodecount))
+				return EXIT_USAGE;
+			break;
+		case OPT_NODEFRACTION:
+			if (!parse_fraction(optarg, &ro.node_fraction))
 				return EXIT_USAGE;
 			break;
 		case OPT_MINWIDTH: ro.minwidth = optarg; break;

@@ -1441,11 +1441,16 @@ struct profconv_report_options {
 	int (*find_source)(const char *build_id, const char *file,
 	    char **path_out, void *payload);
 	void *payload;
+	/* Version 2.  The Explore tab's call tree leaves out the nodes
+	 * whose cum is at most this share of the total for every sample
+	 * type, counting them in their callers (pprof's -nodefraction);
+	 * 0: 0.005; negative: none. */
+	double node_fraction;
 };
-#define PROFCONV_REPORT_OPTIONS_VERSION 1
+#define PROFCONV_REPORT_OPTIONS_VERSION 2
 #define PROFCONV_REPORT_OPTIONS_INIT \
 	{ PROFCONV_REPORT_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, 0, \
-	  0, 0, NULL, NULL, NULL, NULL, NULL }
+	  0, 0, NULL, NULL, NULL, NULL, NULL, 0 }
 
 /*
  * Write one self-contained HTML page of CUR to FP, each view in a tab:

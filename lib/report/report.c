@@ -45,6 +45,7 @@
 #include "model/model.h"
 #include "view/view.h"
 #include "write/write.h"
+#include "report/report_data.h"
 
 /* Bytes of annotated source shown, in all. */
 #define LISTING_MAX ((size_t)1 << 20)
@@ -716,8 +717,8 @@ profconv_report_write(const struct profconv_profile *cur,
     const struct profconv_report_options *opts)
 {
 	static const struct section one[] = {
-		{ "summary", "Summary" }, { "top", "Top" },
-		{ "flame", "Flame graph" }, { "graph", "Call graph" },
+		{ "summary", "Summary" }, { "live", "Explore" },
+		{ "top", "Top" }, { "flame", "Flame graph" }, { "graph", "Call graph" },
 		{ "source", "Source" }
 	};
 	static const struct section two[] = {
@@ -768,6 +769,10 @@ profconv_report_write(const struct profconv_profile *cur,
 	else
 		nav(fp, two, PC_ARRAY_LEN(two));
 	rc = summary(fp, &c);
+	if (rc == 0 && base == NULL)
+		rc = profconv__report_live(fp, cur, o.view,
+		    o.node_fraction != 0 ? o.node_fraction :
+		    PC_REPORT_NODE_FRACTION, c.ti, o.top);
 	if (rc == 0 && base != NULL)
 		rc = comparison(fp, &c);
 	if (rc == 0)
