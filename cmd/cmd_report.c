@@ -25,7 +25,7 @@ static const char usage_text[] =
 enum {
 	OPT_BASE = 'b', OPT_TOP = 'n', OPT_LIST_TOP = 0x2100, OPT_NODECOUNT,
 	OPT_MINWIDTH, OPT_TITLE, OPT_SOURCE_PATH, OPT_TRIM_PATH,
-	OPT_NODEFRACTION
+	OPT_NODEFRACTION, OPT_TREE_NODES
 };
 
 static const struct cmd_opt opts[] = {
@@ -44,8 +44,10 @@ static const struct cmd_opt opts[] = {
 	  "      --nodecount N     call graph nodes at most (default 80)\n" },
 	{ "nodefraction", OPT_NODEFRACTION, required_argument, CMD_OWN,
 	  "      --nodefraction F  the Explore tab's call tree leaves out nodes\n"
-	  "                        at most F of the total (default 0.005; 0:\n"
-	  "                        none)\n" },
+	  "                        at most F of the total (default 0: none)\n" },
+	{ "tree-nodes", OPT_TREE_NODES, required_argument, CMD_OWN,
+	  "      --tree-nodes N    and keeps at most N nodes, the heaviest\n"
+	  "                        (default 20000)\n" },
 	{ "minwidth", OPT_MINWIDTH, required_argument, CMD_OWN,
 	  "      --minwidth W      flame graph frames narrower than W pixels\n"
 	  "                        (\"0.1\") or W of the total (\"0.5%\") are\n"
@@ -80,8 +82,8 @@ static const char footer[] =
 	"          profconv report --base old.heap new.heap -o diff.html\n"
 	"          profconv report prog.*.heap -o series.html\n";
 
-/* A fraction in 0..1 for --nodefraction (0 keeps every node: a negative
- * one for the library), or false after a usage message. */
+/* A fraction in 0..1 for --nodefraction, or false after a usage
+ * message. */
 static bool
 parse_fraction(const char *text, double *out)
 {
@@ -96,7 +98,7 @@ parse_fraction(const char *text, double *out)
 		    "0..1)", text);
 		return false;
 	}
-	*out = v == 0 ? -1 : v;
+	*out = v;
 	return true;
 }
 
@@ -182,6 +184,10 @@ cmd_report(int argc, char **argv)
 			break;
 		case OPT_NODEFRACTION:
 			if (!parse_fraction(optarg, &ro.node_fraction))
+				return EXIT_USAGE;
+			break;
+		case OPT_TREE_NODES:
+			if (!parse_count("--tree-nodes", optarg, &ro.tree_nodes))
 				return EXIT_USAGE;
 			break;
 		case OPT_MINWIDTH: ro.minwidth = optarg; break;

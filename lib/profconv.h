@@ -1442,15 +1442,17 @@ struct profconv_report_options {
 	    char **path_out, void *payload);
 	void *payload;
 	/* Version 2.  The Explore tab's call tree leaves out the nodes
-	 * whose cum is at most this share of the total for every sample
-	 * type, counting them in their callers (pprof's -nodefraction);
-	 * 0: 0.005; negative: none. */
+	 * whose cum is at most NODE_FRACTION of the total for every sample
+	 * type (pprof's -nodefraction; 0: none), and keeps at most
+	 * TREE_NODES, the heaviest (0: 20000; the cut rises to it), counting
+	 * what it leaves out in their callers. */
 	double node_fraction;
+	size_t tree_nodes;
 };
 #define PROFCONV_REPORT_OPTIONS_VERSION 2
 #define PROFCONV_REPORT_OPTIONS_INIT \
 	{ PROFCONV_REPORT_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, 0, \
-	  0, 0, NULL, NULL, NULL, NULL, NULL, 0 }
+	  0, 0, NULL, NULL, NULL, NULL, NULL, 0, 0 }
 
 /*
  * Write one self-contained HTML page of CUR to FP, each view in a tab:

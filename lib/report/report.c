@@ -771,8 +771,9 @@ profconv_report_write(const struct profconv_profile *cur,
 	rc = summary(fp, &c);
 	if (rc == 0 && base == NULL)
 		rc = profconv__report_live(fp, cur, o.view,
-		    o.node_fraction != 0 ? o.node_fraction :
-		    PC_REPORT_NODE_FRACTION, c.ti, o.top);
+		    o.node_fraction > 0 ? o.node_fraction : -1,
+		    o.tree_nodes != 0 ? o.tree_nodes : PC_REPORT_TREE_NODES,
+		    c.ti, o.top);
 	if (rc == 0 && base != NULL)
 		rc = comparison(fp, &c);
 	if (rc == 0)

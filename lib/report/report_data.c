@@ -11,7 +11,10 @@
  * -nodefraction: a node whose cum is at most FRACTION of the total for
  * every sample type is dropped with its subtree, its values added to
  * the self of its nearest kept ancestor, so totals stay whole and the
- * page can say what it left out in pprof's words.
+ * page can say what it left out in pprof's words.  A node budget raises
+ * the fraction as far as needed: the BUDGET heaviest nodes stay (cum
+ * never grows from a node to its callee, so they form a tree), and the
+ * statement names the cut that was applied.
  *
  * The JSON goes inside a <script> element: '<', '>' and '&' are written
  * as \u003c, \u003e, \u0026 (they can only occur inside strings), so
@@ -270,12 +273,68 @@ struct out {
 	int64_t *cum;		/* old nodes, n * nt */
 	int64_t *dropped_sum;	/* per type */
 	size_t dropped;
+	double fraction;	/* the cut applied; negative: none */
 };
 
 static int
-prune(struct tree *t, const int64_t *total, double fraction, struct out *o)
+by_share_desc(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* Node I's largest share of a total over the sample types. */
+static double
+share(const struct tree *t, const struct out *o, const int64_t *total,
+    size_t i)
+{
+	double s = 0;
+	size_t k;
+
+	for (k = 0; k < t->nt; k++) {
+		double v;
+
+		if (total[k] == 0)
+			continue;
+		v = (double)mag(o->cum[i * t->nt + k]) / (double)mag(total[k]);
+		if (v > s)
+			s = v;
+	}
+	return s;
+}
+
+/* The cut that keeps at most BUDGET nodes below the root: the share of
+ * the heaviest node left out (-1: every node fits). */
+static int
+budget_cut(const struct tree *t, const struct out *o, const int64_t *total,
+    size_t budget, double *cut)
+{
+	double *s;
+	size_t i;
+
+	*cut = -1;
+	if (budget == 0 || t->n - 1 <= budget)
+		return 0;
+	if ((s = malloc((t->n - 1) * sizeof(*s))) == NULL)
+		return profconv__fail(PROFCONV_ENOMEM, "out of memory");
+	for (i = 1; i < t->n; i++)
+		s[i - 1] = share(t, o, total, i);
+	qsort(s, t->n - 1, sizeof(*s), by_share_desc);
+	*cut = s[budget];
+	free(s);
+	return 0;
+}
+
+/* Keep the nodes whose share (for some type, of its total) is above
+ * FRACTION (negative: all) and the BUDGET heaviest (0: all). */
+static int
+prune(struct tree *t, const int64_t *total, double fraction, size_t budget,
+    struct out *o)
 {
 	size_t i, k, nt = t->nt;
+	double cut;
+	int rc;
 
 	o->map = calloc(t->n, sizeof(*o->map));
 	o->kept = calloc(t->n, sizeof(*o->kept));
@@ -289,17 +348,15 @@ prune(struct tree *t, const int64_t *total, double fraction, struct out *o)
 		for (k = 0; k < nt; k++)
 			pc_add_sat(&o->cum[t->parent[i] * nt + k],
 			    o->cum[i * nt + k]);
+	if ((rc = budget_cut(t, o, total, budget, &cut)) < 0)
+		return rc;
+	o->fraction = cut > fraction ? cut : fraction;
 	for (i = 0; i < t->n; i++) {
 		bool keep = i == 0;
 
-		if (i != 0 && o->kept[t->parent[i]]) {
-			for (k = 0; k < nt && !keep; k++) {
-				double cut = fraction * (double)mag(total[k]);
-
-				keep = fraction < 0 ||
-				    (double)mag(o->cum[i * nt + k]) > cut;
-			}
-		}
+		if (i != 0 && o->kept[t->parent[i]])
+			keep = o->fraction < 0 ||
+			    share(t, o, total, i) > o->fraction;
 		o->kept[i] = keep;
 		if (keep) {
 			o->map[i] = (uint32_t)o->n++;
@@ -327,8 +384,9 @@ put_ints(FILE *fp, const char *key, const int64_t *v, size_t n, size_t step)
 
 static int
 write_json(FILE *fp, const struct profconv_view *v, struct tree *t,
-    const int64_t *total, double fraction, size_t def, struct out *o)
+    const int64_t *total, size_t def, struct out *o)
 {
+	double fraction = o->fraction;
 	const struct profconv_profile *prof = profconv_view_profile(v);
 	struct strs st = { 0 };
 	struct profconv_view_frame fr;
@@ -462,7 +520,8 @@ out:
 
 int
 profconv__report_data(FILE *fp, const struct profconv_profile *prof,
-    const struct profconv_view_options *vo, double fraction, size_t def)
+    const struct profconv_view_options *vo, double fraction, size_t budget,
+    size_t def)
 {
 	struct profconv_view_options o;
 	struct profconv_view *v = NULL;
@@ -488,9 +547,9 @@ profconv__report_data(FILE *fp, const struct profconv_profile *prof,
 		profconv_view_total(v, k, &total[k]);
 	if ((rc = tree_build(&t, v)) < 0)
 		goto out;
-	if ((rc = prune(&t, total, fraction, &po)) < 0)
+	if ((rc = prune(&t, total, fraction, budget, &po)) < 0)
 		goto out;
-	rc = write_json(fp, v, &t, total, fraction, def, &po);
+	rc = write_json(fp, v, &t, total, def, &po);
 out:
 	free(po.map);
 	free(po.kept);
@@ -558,8 +617,8 @@ static const char live_flame[] =
 
 int
 profconv__report_live(FILE *fp, const struct profconv_profile *prof,
-    const struct profconv_view_options *vo, double fraction, size_t def,
-    size_t top)
+    const struct profconv_view_options *vo, double fraction, size_t budget,
+    size_t def, size_t top)
 {
 	int rc;
 
@@ -571,7 +630,7 @@ profconv__report_live(FILE *fp, const struct profconv_profile *prof,
 	    "<th>cum</th><th>cum%%</th><th class=\"name\">name</th></tr>"
 	    "</thead><tbody></tbody></table>\n", top);
 	fputs(live_flame, fp);
-	if ((rc = profconv__report_data(fp, prof, vo, fraction, def)) < 0)
+	if ((rc = profconv__report_data(fp, prof, vo, fraction, budget, def)) < 0)
 		return rc;
 	fputs("<script>\n", fp);
 	fputs(profconv__report_script, fp);

@@ -11,9 +11,8 @@
 
 #include "model/model.h"
 
-/* Nodes whose cum is at most this share of the total, for every sample
- * type, go to their parent's self (pprof's -nodefraction). */
-#define PC_REPORT_NODE_FRACTION 0.005
+/* At most this many nodes, the heaviest (the fraction rises to it). */
+#define PC_REPORT_TREE_NODES 20000
 
 /*
  * Write PROF's call tree as the view with options VO shows it, one
@@ -23,11 +22,13 @@
  * function, file, line, self per type; root first, parents before
  * children), the totals and what pruning at FRACTION (negative: none)
  * dropped, with pprof's "Showing nodes accounting for" and "Dropped N
- * nodes (cum <= C)" per type.  DEF is the type shown first.  Errors:
+ * nodes (cum <= C)" per type; at most BUDGET nodes (0: no bound) stay,
+ * the cut rising above FRACTION as far as needed.  DEF is the type shown first.  Errors:
  * those of profconv_view_new(), PROFCONV_ENOMEM.
  */
 int profconv__report_data(FILE *fp, const struct profconv_profile *prof,
-    const struct profconv_view_options *vo, double fraction, size_t def);
+    const struct profconv_view_options *vo, double fraction, size_t budget,
+    size_t def);
 
 /*
  * The Explore tab (section id "live"): the controls, the top table and
@@ -35,8 +36,8 @@ int profconv__report_data(FILE *fp, const struct profconv_profile *prof,
  * most in the table.  Errors: those of profconv__report_data().
  */
 int profconv__report_live(FILE *fp, const struct profconv_profile *prof,
-    const struct profconv_view_options *vo, double fraction, size_t def,
-    size_t top);
+    const struct profconv_view_options *vo, double fraction, size_t budget,
+    size_t def, size_t top);
 
 /* The page's script that draws the live views from that data. */
 extern const char profconv__report_script[];
