@@ -2,7 +2,7 @@
 // report_script.js - the report page's live views (the Explore tab):
 // the sample type, focus and ignore, the top table by function, line or
 // file, and the flame graph, all drawn here from the call tree in
-// <script id="live-data"> (report_data.c).  Names from the profile only
+// the element "live-data" (report_data.c).  Names from the profile only
 // ever reach the page as text (textContent, SVG text nodes), never as
 // markup.
 (function () {
@@ -36,10 +36,6 @@
 	}
 	function pct(v, t) {
 		return t !== 0 ? (100 * v / t).toFixed(2) + "%" : "-";
-	}
-	function base(f) {
-		var k = f.lastIndexOf("/");
-		return k >= 0 ? f.slice(k + 1) : f;
 	}
 
 	// --- the data -----------------------------------------------------------
@@ -146,7 +142,7 @@
 		if (by === "file")
 			return f !== "" ? f : fname(i);
 		if (by === "line")
-			return f !== "" ? fname(i) + " " + base(f) + ":" +
+			return f !== "" ? fname(i) + " " + f + ":" +
 			    D.line[i] : fname(i);
 		return fname(i);
 	}
