@@ -411,15 +411,19 @@
 	$("live-flame").addEventListener("mouseleave", function () {
 		tip.hidden = true;
 	});
-	// The other tabs are drawn once, from the whole profile.
-	document.querySelectorAll("section.tab").forEach(function (sec) {
-		if (sec.id === "live" || sec.id === "summary")
-			return;
-		var p = make("p", { "class": "note live-whole" }, "This tab " +
-		    "shows the profile as the report was written: the focus " +
-		    "and ignore of the Explore tab apply there only.");
-		p.hidden = true;
-		sec.insertBefore(p, sec.firstChild);
+	// The other tabs are drawn once, from the whole profile (they
+	// follow this script in the page).
+	document.addEventListener("DOMContentLoaded", function () {
+		document.querySelectorAll("section.tab").forEach(function (sec) {
+			if (sec.id === "live" || sec.id === "summary")
+				return;
+			var p = make("p", { "class": "note live-whole" }, "This " +
+			    "tab shows the profile as the report was written: " +
+			    "the focus and ignore of the Explore tab apply there " +
+			    "only.");
+			sec.insertBefore(p, sec.firstChild);
+		});
+		statement();
 	});
 	// exposed for tests and for a person at the console
 	box.liveState = st;
