@@ -77,7 +77,8 @@ static const char footer[] =
 	"Explore tab draws its top table (by function, line or file) and\n"
 	"flame graph (zoom, search, icicle) from the call tree held in the\n"
 	"page, and switches the sample type and focuses or ignores functions\n"
-	"without writing the page again.\n"
+	"without writing the page again; of a series, a click on a snapshot\n"
+	"or a verdict's row opens its flame graph there.\n"
 	"examples: profconv report heap.pb.gz -o report.html\n"
 	"          profconv report --base old.heap new.heap -o diff.html\n"
 	"          profconv report prog.*.heap -o series.html\n";
@@ -121,15 +122,25 @@ write_series(struct cmd_view *view, char **paths, int n,
 {
 	struct profconv_trend_options to = PROFCONV_TREND_OPTIONS_INIT;
 	struct profconv_trend *trend = NULL;
+	struct profconv_report_series *series = NULL;
 	struct profconv_profile *prof;
 	int i, rc, status = EXIT_OK;
 
 	to.view = &view->view;
 	to.sample_type = ro->sample_type;
-	if (profconv_trend_new(&trend, &to) < 0)
+	if (profconv_trend_new(&trend, &to) < 0 ||
+	    profconv_report_series_new(&series, ro) < 0) {
+		profconv_trend_free(trend);
 		return cmd_error("%s", profconv_errmsg());
+	}
+	ro->series = series;
 	for (i = 0; i < n && status == EXIT_OK; i++) {
 		status = cmd_load_profile(view, paths[i], &prof);
+		if (status == EXIT_OK && profconv_report_series_add(series,
+		    prof, paths[i]) < 0) {
+			profconv_profile_free(prof);
+			status = cmd_error("%s: %s", paths[i], profconv_errmsg());
+		}
 		if (status == EXIT_OK && profconv_trend_add(trend, prof,
 		    paths[i]) < 0)
 			status = cmd_error("%s: %s", paths[i], profconv_errmsg());
@@ -151,6 +162,8 @@ write_series(struct cmd_view *view, char **paths, int n,
 			status = cmd_output_commit(out);
 	}
 	profconv_trend_free(trend);
+	profconv_report_series_free(series);
+	ro->series = NULL;
 	return status;
 }
 

@@ -795,12 +795,37 @@ out:
 
 /* --- a series ---------------------------------------------------------------- */
 
+/* The Explore tab of a series, its snapshots in TREND's order. */
+static int
+live_series(FILE *fp, const struct profconv_trend *trend,
+    const struct profconv_report_options *o)
+{
+	size_t i, n = profconv_trend_snapshot_count(trend);
+	struct profconv_trend_snapshot s;
+	const char **order;
+	int rc = 0;
+
+	if ((order = calloc(n + 1, sizeof(*order))) == NULL)
+		return profconv__fail(PROFCONV_ENOMEM, "out of memory");
+	for (i = 0; i < n && rc == 0; i++)
+		if ((rc = profconv_trend_snapshot(trend, i, &s)) == 0)
+			order[i] = s.name;
+	if (rc == 0)
+		rc = profconv__report_live_series(fp, o->series, order, n,
+		    o->node_fraction > 0 ? o->node_fraction : -1,
+		    o->tree_nodes != 0 ? o->tree_nodes : PC_REPORT_TREE_NODES,
+		    o->top);
+	free(order);
+	return rc;
+}
+
 int
 profconv_report_write_trend(const struct profconv_trend *trend, FILE *fp,
     const struct profconv_report_options *opts)
 {
 	static const struct section sec[] = {
-		{ "trend", "Memory over time" }, { "verdicts", "Verdicts" }
+		{ "trend", "Memory over time" }, { "verdicts", "Verdicts" },
+		{ "live", "Explore" }
 	};
 	struct profconv_trend_svg_options so =
 	    PROFCONV_TREND_SVG_OPTIONS_INIT;
@@ -825,7 +850,7 @@ profconv_report_write_trend(const struct profconv_trend *trend, FILE *fp,
 		return rc;
 	}
 	page_start(fp, &o);
-	nav(fp, sec, PC_ARRAY_LEN(sec));
+	nav(fp, sec, PC_ARRAY_LEN(sec) - (o.series == NULL));
 	fputs("<section class=\"tab\" id=\"trend\">\n", fp);
 	fprintf(fp, "<p class=\"note\">%zu snapshots; hover a band for its "
 	    "figures, Ctrl-F to search.</p>\n",
@@ -878,5 +903,7 @@ profconv_report_write_trend(const struct profconv_trend *trend, FILE *fp,
 		fputs("</td></tr>\n", fp);
 	}
 	fputs("</tbody></table>\n</section>\n", fp);
+	if (o.series != NULL && (rc = live_series(fp, trend, &o)) < 0)
+		return rc;
 	return page_end(fp);
 }

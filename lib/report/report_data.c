@@ -47,6 +47,11 @@ struct tree {
 	uint64_t *keys;
 	uint32_t *vals;
 	size_t hcap, hn;
+	/* A series: (node, column, value) of each stack, made dense by
+	 * tree_columns() once the columns are known. */
+	uint32_t *tnode, *tcol;
+	int64_t *tval;
+	size_t tn, tncap, tccap, tvcap;
 };
 
 static uint64_t
@@ -143,28 +148,33 @@ tree_free(struct tree *t)
 	free(t->self);
 	free(t->keys);
 	free(t->vals);
+	free(t->tnode);
+	free(t->tcol);
+	free(t->tval);
 }
 
+/* Make T's values columns ORDER[0..N-1] of its stacks' values. */
 static int
-tree_build(struct tree *t, const struct profconv_view *v)
+tree_columns(struct tree *t, const size_t *order, size_t n)
 {
-	size_t i, j, k, n = profconv_view_stack_count(v);
-	struct profconv_view_stack s;
-	uint32_t node, root;
-	int rc;
+	size_t i, k, *pos;
 
-	if ((rc = node_add(t, 0, 0, &root)) < 0)
-		return rc;
-	for (i = 0; i < n; i++) {
-		if ((rc = profconv_view_stack(v, i, &s)) < 0)
-			return rc;
-		node = root;
-		for (j = 0; j < s.nframes; j++)
-			if ((rc = child(t, node, s.frames[j], &node)) < 0)
-				return rc;
-		for (k = 0; k < t->nt; k++)
-			pc_add_sat(&t->self[node * t->nt + k], s.values[k]);
+	free(t->self);
+	t->nt = n;
+	t->self = calloc(t->n * n + 1, sizeof(*t->self));
+	pos = calloc(n + 1, sizeof(*pos));
+	if (t->self == NULL || pos == NULL) {
+		free(pos);
+		return profconv__fail(PROFCONV_ENOMEM, "out of memory");
 	}
+	t->selfcap = t->n * n + 1;
+	/* column c of the stacks -> place k */
+	for (k = 0; k < n; k++)
+		pos[order[k]] = k;
+	for (i = 0; i < t->tn; i++)
+		pc_add_sat(&t->self[t->tnode[i] * n + pos[t->tcol[i]]],
+		    t->tval[i]);
+	free(pos);
 	return 0;
 }
 
@@ -229,6 +239,136 @@ str_index(struct strs *st, const char *s, uint32_t *out)
 	st->h[h] = (uint32_t)st->n + 1;
 	*out = (uint32_t)st->n++;
 	return 0;
+}
+
+/* --- frames shared by several views ------------------------------------------ */
+
+/* The frames of every view a tree is made of, one per function, file
+ * and line (the key), with those three kept for the page. */
+struct gframes {
+	struct strs keys;
+	char **owned;		/* the keys, to free */
+	const char **fn, **file;
+	int64_t *line;
+	size_t n, cap, fcap, lcap, ocap;
+};
+
+static void
+gframes_free(struct gframes *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		free(g->owned[i]);
+	free(g->owned);
+	free(g->fn);
+	free(g->file);
+	free(g->line);
+	free(g->keys.s);
+	free(g->keys.h);
+}
+
+/* The shared id of frame ID of V (its strings must outlive G). */
+static int
+gframe(struct gframes *g, const struct profconv_view *v, uint32_t id,
+    uint32_t *out)
+{
+	struct profconv_view_frame fr;
+	const char *fn;
+	char *key;
+	size_t len;
+	int rc;
+
+	if ((rc = profconv_view_frame(v, id, &fr)) < 0)
+		return rc;
+	/* The function's name as the view by function names it (the
+	 * address when there is no symbol). */
+	fn = fr.function[0] != '\0' ? fr.function : fr.name;
+	/* "FN\nFILE\nLINE", then copies of FN and FILE: the view may go
+	 * before the page is written. */
+	len = 2 * (strlen(fn) + strlen(fr.file)) + 32;
+	if ((key = malloc(len)) == NULL)
+		return profconv__fail(PROFCONV_ENOMEM, "out of memory");
+	snprintf(key, len, "%s\n%s\n%" PRId64, fn, fr.file, fr.line);
+	if ((rc = str_index(&g->keys, key, out)) < 0) {
+		free(key);
+		return rc;
+	}
+	if (*out < g->n) {
+		free(key);
+		return 0;
+	}
+	if (PC_GROW(g->owned, g->ocap, g->n, 1) < 0 ||
+	    PC_GROW(g->fn, g->cap, g->n, 1) < 0 ||
+	    PC_GROW(g->file, g->fcap, g->n, 1) < 0 ||
+	    PC_GROW(g->line, g->lcap, g->n, 1) < 0) {
+		free(key);
+		g->keys.n--;	/* not kept: forget it */
+		return PROFCONV_ENOMEM;
+	}
+	g->owned[g->n] = key;
+	key += strlen(key) + 1;
+	g->fn[g->n] = strcpy(key, fn);
+	key += strlen(key) + 1;
+	g->file[g->n] = strcpy(key, fr.file);
+	g->line[g->n] = fr.line;
+	g->n++;
+	return 0;
+}
+
+/*
+ * Add V's stacks to T: with TI == SIZE_MAX every sample type K into
+ * column K, else sample type TI into column COL.
+ */
+static int
+tree_add(struct tree *t, struct gframes *g, const struct profconv_view *v,
+    size_t ti, size_t col)
+{
+	size_t i, j, k, n = profconv_view_stack_count(v);
+	size_t nf = profconv_view_frame_count(v);
+	struct profconv_view_stack s;
+	uint32_t node, *map;
+	int rc = 0;
+
+	if (t->n == 0 && (rc = node_add(t, 0, 0, &node)) < 0)
+		return rc;
+	/* frame id -> shared id + 1 */
+	if ((map = calloc(nf + 1, sizeof(*map))) == NULL)
+		return profconv__fail(PROFCONV_ENOMEM, "out of memory");
+	for (i = 0; i < n && rc == 0; i++) {
+		if ((rc = profconv_view_stack(v, i, &s)) < 0)
+			break;
+		node = 0;
+		for (j = 0; j < s.nframes && rc == 0; j++) {
+			uint32_t f = s.frames[j], gid = 0;
+
+			if (map[f] == 0) {
+				if ((rc = gframe(g, v, f, &gid)) < 0)
+					break;
+				map[f] = gid + 1;
+			}
+			rc = child(t, node, map[f] - 1, &node);
+		}
+		if (rc < 0)
+			break;
+		if (ti == SIZE_MAX) {
+			for (k = 0; k < t->nt; k++)
+				pc_add_sat(&t->self[node * t->nt + k],
+				    s.values[k]);
+		} else if (s.values[ti] != 0) {
+			if (PC_GROW(t->tnode, t->tncap, t->tn, 1) < 0 ||
+			    PC_GROW(t->tcol, t->tccap, t->tn, 1) < 0 ||
+			    PC_GROW(t->tval, t->tvcap, t->tn, 1) < 0) {
+				rc = PROFCONV_ENOMEM;
+				break;
+			}
+			t->tnode[t->tn] = node;
+			t->tcol[t->tn] = (uint32_t)col;
+			t->tval[t->tn++] = s.values[ti];
+		}
+	}
+	free(map);
+	return rc;
 }
 
 /* --- JSON safe inside <script> -------------------------------------------- */
@@ -382,15 +522,19 @@ put_ints(FILE *fp, const char *key, const int64_t *v, size_t n, size_t step)
 	fputs("]", fp);
 }
 
+/* What the columns of a tree are: sample types, or snapshots of one. */
+struct cols {
+	const char *const *label;
+	const char *const *unit;
+	bool series;
+};
+
 static int
-write_json(FILE *fp, const struct profconv_view *v, struct tree *t,
-    const int64_t *total, size_t def, struct out *o)
+write_json(FILE *fp, const struct gframes *g, struct tree *t,
+    const struct cols *c, const int64_t *total, size_t def, struct out *o)
 {
 	double fraction = o->fraction;
-	const struct profconv_profile *prof = profconv_view_profile(v);
 	struct strs st = { 0 };
-	struct profconv_view_frame fr;
-	struct profconv_value_type vt;
 	uint32_t *fn = NULL, *file = NULL;
 	int64_t *self = NULL, *line = NULL;
 	size_t i, k, nt = t->nt, j;
@@ -412,15 +556,10 @@ write_json(FILE *fp, const struct profconv_view *v, struct tree *t,
 			pc_add_sat(&self[j * nt + k], t->self[i * nt + k]);
 		if (!o->kept[i] || i == 0)
 			continue;
-		if ((rc = profconv_view_frame(v, t->frame[i], &fr)) < 0)
-			break;
-		/* The function's name as the view by function names it
-		 * (the address when there is no symbol). */
-		rc = str_index(&st, fr.function[0] != '\0' ? fr.function :
-		    fr.name, &fn[j]);
+		rc = str_index(&st, g->fn[t->frame[i]], &fn[j]);
 		if (rc == 0)
-			rc = str_index(&st, fr.file, &file[j]);
-		line[j] = fr.line;
+			rc = str_index(&st, g->file[t->frame[i]], &file[j]);
+		line[j] = g->line[t->frame[i]];
 	}
 	if (rc < 0)
 		goto out;
@@ -428,15 +567,14 @@ write_json(FILE *fp, const struct profconv_view *v, struct tree *t,
 	fputs("<script type=\"application/json\" id=\"live-data\">{", fp);
 	fputs("\"types\":[", fp);
 	for (k = 0; k < nt; k++) {
-		profconv_profile_sample_type(prof, k, &vt);
 		fputs(k != 0 ? ",{\"type\":" : "{\"type\":", fp);
-		json_str(fp, vt.type);
+		json_str(fp, c->label[k]);
 		fputs(",\"unit\":", fp);
-		json_str(fp, vt.unit);
+		json_str(fp, c->unit[k]);
 		fputs("}", fp);
 	}
-	fprintf(fp, "],\n\"default\":%zu,\"fraction\":%.6g,\n", def,
-	    fraction < 0 ? 0 : fraction);
+	fprintf(fp, "],\n\"series\":%s,\"default\":%zu,\"fraction\":%.6g,\n",
+	    c->series ? "true" : "false", def, fraction < 0 ? 0 : fraction);
 	put_ints(fp, "total", total, nt, 1);
 	fprintf(fp, ",\n\"dropped\":{\"nodes\":%zu,", o->dropped);
 	put_ints(fp, "sum", o->dropped_sum, nt, 1);
@@ -447,13 +585,12 @@ write_json(FILE *fp, const struct profconv_view *v, struct tree *t,
 		    (double)mag(total[k])));
 	fputs("]},\n\"statement\":[", fp);
 	for (k = 0; k < nt; k++) {
-		char a[64], b[64], c[64], p[32], line_buf[320];
+		char a[64], b[64], cb[64], p[32], line_buf[320];
 		int64_t shown = total[k] - o->dropped_sum[k];
 
-		profconv_profile_sample_type(prof, k, &vt);
-		profconv__measure_label(a, sizeof(a), shown, vt.unit,
+		profconv__measure_label(a, sizeof(a), shown, c->unit[k],
 		    "minimum");
-		profconv__measure_label(b, sizeof(b), total[k], vt.unit,
+		profconv__measure_label(b, sizeof(b), total[k], c->unit[k],
 		    "minimum");
 		profconv__measure_percent(p, sizeof(p), shown, total[k]);
 		snprintf(line_buf, sizeof(line_buf), "Showing nodes "
@@ -461,11 +598,12 @@ write_json(FILE *fp, const struct profconv_view *v, struct tree *t,
 		fputs(k != 0 ? ",[" : "[", fp);
 		json_str(fp, line_buf);
 		if (o->dropped > 0 && fraction >= 0) {
-			profconv__measure_label(c, sizeof(c), (int64_t)(fraction *
-			    (double)mag(total[k])), vt.unit, "minimum");
+			profconv__measure_label(cb, sizeof(cb),
+			    (int64_t)(fraction * (double)mag(total[k])),
+			    c->unit[k], "minimum");
 			snprintf(line_buf, sizeof(line_buf), "Dropped %zu "
 			    "node%s (cum <= %s)", o->dropped,
-			    o->dropped > 1 ? "s" : "", c);
+			    o->dropped > 1 ? "s" : "", cb);
 			fputs(",", fp);
 			json_str(fp, line_buf);
 		}
@@ -518,46 +656,250 @@ out:
 	return rc;
 }
 
-int
-profconv__report_data(FILE *fp, const struct profconv_profile *prof,
-    const struct profconv_view_options *vo, double fraction, size_t budget,
-    size_t def)
+/* Prune T and write it. */
+static int
+emit(FILE *fp, struct tree *t, const struct gframes *g, const struct cols *c,
+    const int64_t *total, double fraction, size_t budget, size_t def)
+{
+	struct out po = { 0 };
+	int rc;
+
+	if (t->n == 0 && (rc = node_add(t, 0, 0, &(uint32_t){ 0 })) < 0)
+		return rc;
+	if ((rc = prune(t, total, fraction, budget, &po)) == 0)
+		rc = write_json(fp, g, t, c, total, def, &po);
+	free(po.map);
+	free(po.kept);
+	free(po.cum);
+	free(po.dropped_sum);
+	return rc;
+}
+
+/* The view of PROF with options VO, one frame per line unless VO asks
+ * for addresses or lines itself. */
+static int
+data_view(struct profconv_view **v, const struct profconv_profile *prof,
+    const struct profconv_view_options *vo)
 {
 	struct profconv_view_options o;
-	struct profconv_view *v = NULL;
-	struct tree t = { 0 };
-	struct out po = { 0 };
-	int64_t *total = NULL;
-	size_t k;
 	int rc;
 
 	if ((rc = profconv__options_take(&o, vo, &profconv__options_view)) < 0)
 		return rc;
 	if (o.granularity == PROFCONV_BY_FUNCTION)
 		o.granularity = PROFCONV_BY_LINE;
-	if ((rc = profconv_view_new(&v, prof, &o)) < 0)
+	return profconv_view_new(v, prof, &o);
+}
+
+int
+profconv__report_data(FILE *fp, const struct profconv_profile *prof,
+    const struct profconv_view_options *vo, double fraction, size_t budget,
+    size_t def)
+{
+	struct profconv_view *v = NULL;
+	struct profconv_value_type vt;
+	struct gframes g = { 0 };
+	struct tree t = { 0 };
+	const char **label = NULL, **unit = NULL;
+	int64_t *total = NULL;
+	size_t k, nt = profconv_profile_sample_type_count(prof);
+	int rc;
+
+	if ((rc = data_view(&v, prof, vo)) < 0)
 		return rc;
-	t.nt = profconv_profile_sample_type_count(prof);
-	total = calloc(t.nt != 0 ? t.nt : 1, sizeof(*total));
-	if (total == NULL) {
+	t.nt = nt;
+	total = calloc(nt + 1, sizeof(*total));
+	label = calloc(nt + 1, sizeof(*label));
+	unit = calloc(nt + 1, sizeof(*unit));
+	if (total == NULL || label == NULL || unit == NULL) {
 		rc = profconv__fail(PROFCONV_ENOMEM, "out of memory");
 		goto out;
 	}
-	for (k = 0; k < t.nt; k++)
+	for (k = 0; k < nt; k++) {
 		profconv_view_total(v, k, &total[k]);
-	if ((rc = tree_build(&t, v)) < 0)
-		goto out;
-	if ((rc = prune(&t, total, fraction, budget, &po)) < 0)
-		goto out;
-	rc = write_json(fp, v, &t, total, def, &po);
+		profconv_profile_sample_type(prof, k, &vt);
+		label[k] = vt.type;
+		unit[k] = vt.unit;
+	}
+	if ((rc = tree_add(&t, &g, v, SIZE_MAX, 0)) == 0)
+		rc = emit(fp, &t, &g, &(struct cols){ label, unit, false },
+		    total, fraction, budget, def);
 out:
-	free(po.map);
-	free(po.kept);
-	free(po.cum);
-	free(po.dropped_sum);
 	free(total);
+	free(label);
+	free(unit);
 	tree_free(&t);
+	gframes_free(&g);
 	profconv_view_free(v);
+	return rc;
+}
+
+/* The sample type of a series in PROF: TYPE, else inuse_space, space
+ * or the default one, as profconv_trend_run() picks it. */
+static int
+series_type(const struct profconv_profile *prof, const char *type)
+{
+	int k;
+
+	if (type != NULL) {
+		k = profconv_profile_sample_type_index(prof, type);
+		if (k < 0 && strcmp(type, "inuse_space") == 0)
+			k = profconv_profile_sample_type_index(prof, "space");
+		if (k < 0 && strcmp(type, "inuse_objects") == 0)
+			k = profconv_profile_sample_type_index(prof, "objects");
+		return k;
+	}
+	k = profconv_profile_sample_type_index(prof, "inuse_space");
+	if (k < 0)
+		k = profconv_profile_sample_type_index(prof, "space");
+	if (k < 0)
+		k = profconv_profile_default_sample_index(prof);
+	return k;
+}
+
+/* --- a series: snapshots added one by one --------------------------------- */
+
+struct profconv_report_series {
+	struct profconv_report_options o;
+	struct tree t;
+	struct gframes g;
+	char **names, **units;
+	int64_t *total;
+	size_t n, ncap, ucap, tcap;
+};
+
+int
+profconv_report_series_new(struct profconv_report_series **out,
+    const struct profconv_report_options *opts)
+{
+	struct profconv_report_series *s;
+	int rc;
+
+	if (out == NULL)
+		return profconv__fail(PROFCONV_EINVAL, "no series");
+	*out = NULL;
+	if ((s = calloc(1, sizeof(*s))) == NULL)
+		return profconv__fail(PROFCONV_ENOMEM, "out of memory");
+	rc = profconv__options_take(&s->o, opts, &profconv__options_report);
+	if (rc == 0 && s->o.view != NULL)
+		rc = profconv_view_options_check(s->o.view);
+	if (rc < 0) {
+		free(s);
+		return rc;
+	}
+	*out = s;
+	return 0;
+}
+
+void
+profconv_report_series_free(struct profconv_report_series *s)
+{
+	size_t i;
+
+	if (s == NULL)
+		return;
+	for (i = 0; i < s->n; i++) {
+		free(s->names[i]);
+		free(s->units[i]);
+	}
+	free(s->names);
+	free(s->units);
+	free(s->total);
+	tree_free(&s->t);
+	gframes_free(&s->g);
+	free(s);
+}
+
+int
+profconv_report_series_add(struct profconv_report_series *s,
+    const struct profconv_profile *prof, const char *name)
+{
+	struct profconv_value_type vt;
+	struct profconv_view *v = NULL;
+	int rc, k;
+
+	if (s == NULL || prof == NULL || name == NULL)
+		return profconv__fail(PROFCONV_EINVAL, "no series, profile "
+		    "or name");
+	if ((k = series_type(prof, s->o.sample_type)) < 0)
+		return profconv__fail(PROFCONV_ENOTFOUND, "%s: no sample "
+		    "type '%s'", name, s->o.sample_type != NULL ?
+		    s->o.sample_type : "inuse_space");
+	if (PC_GROW(s->names, s->ncap, s->n, 1) < 0 ||
+	    PC_GROW(s->units, s->ucap, s->n, 1) < 0 ||
+	    PC_GROW(s->total, s->tcap, s->n, 1) < 0)
+		return PROFCONV_ENOMEM;
+	profconv_profile_sample_type(prof, (size_t)k, &vt);
+	s->names[s->n] = strdup(name);
+	s->units[s->n] = strdup(vt.unit);
+	if (s->names[s->n] == NULL || s->units[s->n] == NULL) {
+		free(s->names[s->n]);
+		free(s->units[s->n]);
+		return profconv__fail(PROFCONV_ENOMEM, "out of memory");
+	}
+	if ((rc = data_view(&v, prof, s->o.view)) == 0) {
+		profconv_view_total(v, (size_t)k, &s->total[s->n]);
+		rc = tree_add(&s->t, &s->g, v, (size_t)k, s->n);
+	}
+	profconv_view_free(v);
+	if (rc < 0) {
+		free(s->names[s->n]);
+		free(s->units[s->n]);
+		return rc;
+	}
+	s->n++;
+	return 0;
+}
+
+int
+profconv__report_data_series(FILE *fp, struct profconv_report_series *s,
+    const char *const *order, size_t n, double fraction, size_t budget)
+{
+	const char **label = NULL, **unit = NULL;
+	int64_t *total = NULL;
+	size_t *col = NULL, i, j;
+	int rc = 0;
+
+	if (s->n == 0)
+		return 0;
+	label = calloc(s->n, sizeof(*label));
+	unit = calloc(s->n, sizeof(*unit));
+	total = calloc(s->n, sizeof(*total));
+	col = calloc(s->n, sizeof(*col));
+	if (label == NULL || unit == NULL || total == NULL || col == NULL) {
+		rc = profconv__fail(PROFCONV_ENOMEM, "out of memory");
+		goto out;
+	}
+	/* The snapshots in ORDER's order (the trend's), by name; those it
+	 * lacks after them. */
+	for (i = 0; i < s->n; i++)
+		col[i] = i;
+	if (order != NULL && n == s->n) {
+		for (i = 0; i < n; i++) {
+			for (j = i; j < s->n; j++) {
+				if (strcmp(s->names[col[j]], order[i]) == 0) {
+					size_t tmp = col[i];
+
+					col[i] = col[j];
+					col[j] = tmp;
+					break;
+				}
+			}
+		}
+	}
+	for (i = 0; i < s->n; i++) {
+		label[i] = s->names[col[i]];
+		unit[i] = s->units[col[i]];
+		total[i] = s->total[col[i]];
+	}
+	if ((rc = tree_columns(&s->t, col, s->n)) == 0)
+		rc = emit(fp, &s->t, &s->g, &(struct cols){ label, unit, true },
+		    total, fraction, budget, s->n - 1);
+out:
+	free(label);
+	free(unit);
+	free(total);
+	free(col);
 	return rc;
 }
 
@@ -615,13 +957,9 @@ static const char live_flame[] =
 	"xmlns=\"http://www.w3.org/2000/svg\" width=\"1200\" "
 	"height=\"16\"></svg><div id=\"live-tip\" hidden></div></div>\n";
 
-int
-profconv__report_live(FILE *fp, const struct profconv_profile *prof,
-    const struct profconv_view_options *vo, double fraction, size_t budget,
-    size_t def, size_t top)
+static void
+live_open(FILE *fp, size_t top)
 {
-	int rc;
-
 	fputs("<section class=\"tab\" id=\"live\">\n", fp);
 	fputs(live_style, fp);
 	fputs(live_body, fp);
@@ -630,11 +968,42 @@ profconv__report_live(FILE *fp, const struct profconv_profile *prof,
 	    "<th>cum</th><th>cum%%</th><th class=\"name\">name</th></tr>"
 	    "</thead><tbody></tbody></table>\n", top);
 	fputs(live_flame, fp);
-	if ((rc = profconv__report_data(fp, prof, vo, fraction, budget, def)) < 0)
-		return rc;
+}
+
+static void
+live_close(FILE *fp)
+{
 	fputs("<script>\n", fp);
 	fputs(profconv__report_script, fp);
 	fputs("</script>\n</section>\n", fp);
+}
+
+int
+profconv__report_live(FILE *fp, const struct profconv_profile *prof,
+    const struct profconv_view_options *vo, double fraction, size_t budget,
+    size_t def, size_t top)
+{
+	int rc;
+
+	live_open(fp, top);
+	if ((rc = profconv__report_data(fp, prof, vo, fraction, budget, def)) < 0)
+		return rc;
+	live_close(fp);
+	return 0;
+}
+
+int
+profconv__report_live_series(FILE *fp, struct profconv_report_series *s,
+    const char *const *order, size_t n, double fraction, size_t budget,
+    size_t top)
+{
+	int rc;
+
+	live_open(fp, top);
+	rc = profconv__report_data_series(fp, s, order, n, fraction, budget);
+	if (rc < 0)
+		return rc;
+	live_close(fp);
 	return 0;
 }
 

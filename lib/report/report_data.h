@@ -39,6 +39,19 @@ int profconv__report_live(FILE *fp, const struct profconv_profile *prof,
     const struct profconv_view_options *vo, double fraction, size_t budget,
     size_t def, size_t top);
 
+/*
+ * The same for the series S (profconv_report_series_add()): one tree
+ * of its snapshots, each snapshot's values of its sample type in a
+ * column, in the order of the N names ORDER (the trend's; NULL: as
+ * added), the cut on each node's largest share of a snapshot's total.
+ */
+int profconv__report_data_series(FILE *fp, struct profconv_report_series *s,
+    const char *const *order, size_t n, double fraction, size_t budget);
+/* The Explore tab of a series: a snapshot in place of a sample type. */
+int profconv__report_live_series(FILE *fp, struct profconv_report_series *s,
+    const char *const *order, size_t n, double fraction, size_t budget,
+    size_t top);
+
 /* The page's script that draws the live views from that data. */
 extern const char profconv__report_script[];
 

@@ -87,10 +87,12 @@
 	    icicle: false, zoom: 0, search: null, sortCol: 0, sortDesc: true };
 	var typeSel = $("live-type");
 	D.types.forEach(function (ty, k) {
-		var o = make("option", { value: String(k) },
-		    ty.type + "/" + ty.unit);
+		var o = make("option", { value: String(k) }, D.series ?
+		    (k + 1) + ": " + ty.type : ty.type + "/" + ty.unit);
 		typeSel.appendChild(o);
 	});
+	if (D.series)
+		typeSel.parentNode.firstChild.textContent = "Snapshot ";
 	typeSel.value = String(st.type);
 
 	// --- what the filters keep ----------------------------------------------
@@ -424,6 +426,55 @@
 			sec.insertBefore(p, sec.firstChild);
 		});
 		statement();
+	});
+	// A series: a click on a snapshot opens its flame graph; on a
+	// verdict's row, the last snapshot's, focused on the row's function
+	// (a stack row's leaf).
+	function openLive() {
+		var b = document.querySelector('nav button[data-tab="live"]');
+		if (b !== null)
+			b.click();
+		$("live-flame").scrollIntoView();
+	}
+	function rowClicks(id, f) {
+		var t = $(id);
+		if (t === null || !D.series)
+			return;
+		Array.prototype.forEach.call(t.tBodies[0].rows, function (r) {
+			r.style.cursor = "pointer";
+			r.title = "Click: its flame graph in the Explore tab";
+		});
+		t.tBodies[0].addEventListener("click", function (ev) {
+			var r = ev.target.closest("tr");
+			if (r !== null)
+				f(r);
+		});
+	}
+	function quote(s) {
+		return s.replace(/[\\^$.|?*+()[\]{}]/g, "\\$&");
+	}
+	rowClicks("snapshots", function (r) {
+		var k = +r.cells[0].dataset.v - 1;
+		if (!(k >= 0 && k < nt))
+			return;
+		$("live-focus").value = "";
+		$("live-ignore").value = "";
+		st.focus = st.ignore = null;
+		st.type = k;
+		st.zoom = 0;
+		typeSel.value = String(k);
+		redraw();
+		openLive();
+	});
+	rowClicks("verdict-table", function (r) {
+		var name = r.cells[r.cells.length - 1].textContent;
+		$("live-focus").value = "^" + quote(name.split(" < ")[0]) + "$";
+		$("live-ignore").value = "";
+		st.type = nt - 1;
+		st.zoom = 0;
+		typeSel.value = String(st.type);
+		setFilters();
+		openLive();
 	});
 	// exposed for tests and for a person at the console
 	box.liveState = st;

@@ -31,6 +31,10 @@
 #                               computed here from FULL's unpruned tree
 #                               at PRUNED's cut (cum <= cut for every
 #                               type), its kept nodes at most BUDGET
+#   liveseries PAGE             a series' data: one column per snapshot,
+#                               in the order of the snapshot table, its
+#                               total show --summary's inuse_space of the
+#                               file (run with $PROFCONV)
 #   livenames PAGE NAMESFILE    every name of NAMESFILE is in the data as
 #                               a string, and the data element ends where
 #                               the JSON does
@@ -384,6 +388,28 @@ def cmd_prune(args):
     print(len(drop))
 
 
+def cmd_liveseries(args):
+    import os
+    import subprocess
+    d = live_data(args[0])
+    p = load(args[0])
+    snaps = [re.sub(r" \[(high-water|final)\]", "", r[1][1])
+             for r in p.rows.get("snapshots", [])[1:]]
+    labels = [t["type"] for t in d["types"]]
+    if not d["series"] or labels != snaps or len(snaps) < 2:
+        fault("columns %r, snapshots %r" % (labels, snaps))
+    n, nt, self, cum = tree(d)
+    for k, path in enumerate(labels):
+        out = subprocess.run([os.environ["PROFCONV"], "show", "--summary",
+                              path], capture_output=True, text=True).stdout
+        m = re.search(r"^total inuse_space/bytes: (\d+)", out, re.M)
+        if not m or int(m.group(1)) != d["total"][k] or \
+                cum[k][0] != d["total"][k]:
+            fault("%s: total %d, nodes %d, show %r" %
+                  (path, d["total"][k], cum[k][0], m and m.group(1)))
+    print(len(labels))
+
+
 def cmd_livenames(args):
     d = live_data(args[0])
     names = [l for l in open(args[1], encoding="utf-8").read().split("\n") if l]
@@ -397,4 +423,5 @@ if __name__ == "__main__":
     {"page": cmd_page, "totals": cmd_totals, "top": cmd_top, "pre": cmd_pre,
      "flame": cmd_flame, "trend": cmd_trend,
      "names": cmd_names, "live": cmd_live, "prune": cmd_prune,
+     "liveseries": cmd_liveseries,
      "livenames": cmd_livenames}[sys.argv[1]](sys.argv[2:])

@@ -10,7 +10,10 @@
 # bottom to the top; a click zooms a frame to the full width; a search
 # highlights and states the matched share; the screenshot is not blank
 # and shows the heaviest frame's colour where that frame is.  Names that
-# are markup show as text, with no alert and no console error.
+# are markup show as text, with no alert and no console error.  In the
+# page of a series, a click on a snapshot opens its flame graph, whose
+# root is show --summary's total of that file, and a click on a
+# verdict's row the last snapshot's focused on its function.
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 . "$PROFCONV_SRCDIR/tests/cli/pictures-lib.sh"
 
@@ -21,9 +24,18 @@ export LC_ALL=C
 
 cc -O1 -g -fno-omit-frame-pointer -o "$TMP/leaky" \
     "$PROFCONV_SRCDIR/examples/leaky.c" -ltcmalloc || skip "cannot build examples/leaky.c"
-HEAPPROFILE=$TMP/leaky "$TMP/leaky" 20000 2>/dev/null || fail "leaky failed"
+HEAPPROFILE=$TMP/leaky HEAP_PROFILE_INUSE_INTERVAL=200000 "$TMP/leaky" 20000 \
+    2>/dev/null || fail "leaky failed"
 heap=$(ls "$TMP"/leaky.*.heap | sort | tail -n 1)
 run 0 "$PROFCONV" report "$heap" -o "$TMP/one.html"
+# The series, and each snapshot's total for the clicks on its rows.
+run 0 "$PROFCONV" report "$TMP"/leaky.*.heap -o "$TMP/series.html"
+for f in "$TMP"/leaky.*.heap; do
+	printf '%s %s\n' "$f" "$("$PROFCONV" show --summary "$f" 2>/dev/null |
+	    sed -n 's/^total inuse_space\/bytes: \([0-9]*\).*/\1/p')"
+done >"$TMP/snapshots"
+"$PROFCONV" show --summary --focus '^make_request_buffer$' "$heap" >"$TMP/sum.leak" \
+    2>/dev/null || fail "show --focus the leak"
 
 # What the command-line tools say, one file each.
 types="alloc_objects alloc_space inuse_objects inuse_space"
@@ -303,8 +315,42 @@ with webdriver.session(1300, 900) as d:
     frame_of(d, names[0]).find_element(By.TAG_NAME, "rect").click()
     no_alert(d, "hostile clicks")
     webdriver.no_console_errors(d, "hostile clicks")
+
+    # A series: a click on a snapshot's row opens its flame graph, whose
+    # root is that snapshot's total; on a verdict's row, the last
+    # snapshot's focused on the row's function.
+    totals = dict(l.split() for l in open(os.path.join(tmp, "snapshots")))
+    d.get("file://" + os.path.join(tmp, "series.html"))
+    webdriver.no_console_errors(d, "series load")
+    rows = d.find_elements(By.CSS_SELECTOR, "#snapshots tbody tr")
+    assert len(rows) >= 4, "%d snapshots" % len(rows)
+    for k in (0, len(rows) // 2, len(rows) - 1):
+        rows = d.find_elements(By.CSS_SELECTOR, "#snapshots tbody tr")
+        name = rows[k].find_elements(By.TAG_NAME, "td")[1].get_attribute(
+            "textContent").split(" [")[0]
+        d.find_element(By.CSS_SELECTOR, 'nav button[data-tab="trend"]').click()
+        rows[k].click()
+        assert d.find_element(By.ID, "live").is_displayed(), "no Explore tab"
+        assert root(d) == int(totals[name]), "%s: root %d, show %s" % (
+            name, root(d), totals[name])
+        assert kept(d) == int(totals[name])
+    d.find_element(By.CSS_SELECTOR, 'nav button[data-tab="verdicts"]').click()
+    leak = None
+    for r in d.find_elements(By.CSS_SELECTOR, "#verdict-table tbody tr"):
+        if r.find_elements(By.TAG_NAME, "td")[5].get_attribute(
+                "textContent") == "make_request_buffer":
+            leak = r
+    assert leak is not None, "no verdict row for make_request_buffer"
+    leak.click()
+    total, _ = show(os.path.join(tmp, "sum.leak"), "inuse_space")
+    assert root(d) == total and kept(d) == total, \
+        "verdict click: root %d, show --focus %d" % (root(d), total)
+    assert d.find_element(By.ID, "live-focus").get_attribute("value") == \
+        "^make_request_buffer$"
+    webdriver.no_console_errors(d, "series clicks")
+    no_alert(d, "series clicks")
     print("types, focus, ignore, lines, files, icicle, zoom, search, "
-          "screenshot and hostile names work")
+          "screenshot, hostile names and series clicks work")
 PY
 webdriver "$TMP/drive.py" "$TMP" "$pprof" >"$TMP/drive.out" 2>&1 ||
 	fail "$(tail -n 5 "$TMP/drive.out")"

@@ -3,7 +3,8 @@
 # tree the page's script draws from.  On the quick start's leaky program
 # under tcmalloc: the JSON parses, its totals per sample type are show
 # --summary's and its nodes add up to them, and pprof's statement says
-# what it holds.  On a made profile of many nodes: what --nodefraction
+# what it holds; a series holds each snapshot's values, its totals show
+# --summary's, in the order of the snapshot table.  On a made profile of many nodes: what --nodefraction
 # and --tree-nodes drop is what this test computes from the unpruned
 # tree at the page's cut, and the budget holds.  Names that are markup
 # stay inside the data element (no '<' in it).
@@ -19,7 +20,8 @@ check() { python3 "$CHECK" "$@" >"$TMP/check.out" 2>"$TMP/check.err" ||
 
 cc -O1 -g -fno-omit-frame-pointer -o "$TMP/leaky" \
     "$PROFCONV_SRCDIR/examples/leaky.c" -ltcmalloc || skip "cannot build examples/leaky.c"
-HEAPPROFILE=$TMP/leaky "$TMP/leaky" 20000 2>/dev/null || fail "leaky failed"
+HEAPPROFILE=$TMP/leaky HEAP_PROFILE_INUSE_INTERVAL=200000 "$TMP/leaky" 20000 \
+    2>/dev/null || fail "leaky failed"
 heap=$(ls "$TMP"/leaky.*.heap | sort | tail -n 1)
 
 # --- one profile: totals and the statement ------------------------------------
@@ -34,6 +36,12 @@ grep -q '"Showing nodes accounting for [^"]*, 100% of [^"]* total"' \
 run 0 "$PROFCONV" report --focus remember "$heap" -o "$TMP/f.html"
 "$PROFCONV" show --summary --focus remember "$heap" >"$TMP/fsum" 2>/dev/null
 check live "$TMP/f.html" "$TMP/fsum"
+
+# --- a series: one column per snapshot ------------------------------------------
+run 0 "$PROFCONV" report "$TMP"/leaky.*.heap -o "$TMP/series.html"
+check page "$TMP/series.html" trend verdicts live
+PROFCONV=$PROFCONV check liveseries "$TMP/series.html"
+[ "$(cat "$TMP/check.out")" -ge 4 ] || fail "$(cat "$TMP/check.out") snapshots"
 
 # --- pruning: many nodes ---------------------------------------------------------
 # 3 x 40 x 25 stacks of a made profile, values spread so that some nodes
