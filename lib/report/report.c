@@ -560,6 +560,57 @@ graph(FILE *fp, struct ctx *c)
 	return rc;
 }
 
+/* The call graph of every sample type (at most GRAPH_TYPES of them), each
+ * in a frame with its type's index in data-type, the one shown first
+ * visible: the Explore tab's type switch shows the others (Graphviz
+ * lays a graph out, the page cannot). */
+#define GRAPH_TYPES 4
+
+static int
+graphs_per_type(FILE *fp, struct ctx *c)
+{
+	struct profconv_graph_options go = PROFCONV_GRAPH_OPTIONS_INIT;
+	struct profconv_value_type vt;
+	struct mem m;
+	size_t k;
+	int rc = 0;
+
+	go.format = PROFCONV_GRAPH_SVG;
+	if (c->o->nodecount != 0)
+		go.nodecount = c->o->nodecount;
+	if (profconv_graph_options_check(&go) == PROFCONV_EUNSUPPORTED)
+		return graph(fp, c);
+	fputs("<section class=\"tab\" id=\"graph\">\n", fp);
+	fprintf(fp, "<p class=\"note\">At most %zu nodes, as pprof prunes "
+	    "them (the graph's legend says what is shown), drawn for each "
+	    "sample type: the Explore tab's switch picks one. Drag to pan, "
+	    "wheel to zoom.</p>\n", go.nodecount);
+	for (k = 0; k < c->nt && rc == 0; k++) {
+		profconv_profile_sample_type(c->cur, k, &vt);
+		go.sample_type = vt.type;
+		if ((rc = mem_open(&m)) < 0)
+			break;
+		rc = profconv_graph_write(c->cv, NULL, m.fp, &go);
+		if (mem_close(&m) < 0 && rc == 0)
+			rc = PROFCONV_ENOMEM;
+		if (rc == 0) {
+			fprintf(fp, "<div class=\"graph-type\" data-type=\"%zu\""
+			    "%s>", k, k == c->ti ? "" : " hidden");
+			frame(fp, "graph", "Call graph", &m);
+			fputs("</div>\n", fp);
+		} else if (rc == PROFCONV_EFORMAT) {
+			fprintf(fp, "<div class=\"graph-type\" data-type=\"%zu\""
+			    "%s>", k, k == c->ti ? "" : " hidden");
+			note(fp, "No call graph", profconv_errmsg());
+			fputs("</div>\n", fp);
+			rc = 0;
+		}
+		mem_free(&m);
+	}
+	fputs("</section>\n", fp);
+	return rc;
+}
+
 /* The annotated source of the LIST_TOP heaviest functions by flat. */
 static int
 listing(FILE *fp, struct ctx *c)
@@ -780,7 +831,9 @@ profconv_report_write(const struct profconv_profile *cur,
 		rc = top_table(fp, &c);
 	if (rc == 0)
 		rc = flame(fp, &c);
-	if (rc == 0)
+	if (rc == 0 && base == NULL && c.nt <= GRAPH_TYPES)
+		rc = graphs_per_type(fp, &c);
+	else if (rc == 0)
 		rc = graph(fp, &c);
 	if (rc == 0)
 		rc = listing(fp, &c);

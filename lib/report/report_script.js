@@ -330,7 +330,17 @@
 			e.hidden = !active;
 		});
 	}
+	// The call graph of the type (the page holds one per type when
+	// there are few).
+	function graphType() {
+		document.querySelectorAll("#graph div.graph-type").forEach(
+		    function (g) {
+			g.hidden = +g.dataset.type !== st.type;
+		});
+	}
 	function redraw() {
+		if (!D.series)
+			graphType();
 		compute();
 		statement();
 		tableRows();

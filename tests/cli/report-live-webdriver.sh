@@ -208,6 +208,24 @@ with webdriver.session(1300, 900) as d:
         assert sum(v[0] for v in table(d).values()) == total
         assert root(d) == total, "%s: flame root %d" % (t, root(d))
     sel.select_by_visible_text("alloc_space/bytes")
+    # The call graph tab shows the graph of the type switched to (one
+    # frame shown, its legend naming the type, the heaviest node in it).
+    d.find_element(By.CSS_SELECTOR, 'nav button[data-tab="graph"]').click()
+    shown = [g for g in d.find_elements(By.CSS_SELECTOR, "#graph div.graph-type")
+             if g.is_displayed()]
+    if d.find_elements(By.CSS_SELECTOR, "#graph iframe"):
+        assert len(shown) == 1 and shown[0].get_attribute("data-type") == "1", \
+            "graphs shown: %r" % [g.get_attribute("data-type") for g in shown]
+        d.switch_to.frame(shown[0].find_element(By.TAG_NAME, "iframe"))
+        text = d.execute_script("return document.documentElement.textContent")
+        box = d.execute_script("var r = document.documentElement."
+                               "getBoundingClientRect(); return [r.width, r.height]")
+        d.switch_to.default_content()
+        assert "alloc_space" in text and "scratch_work" in text, \
+            "the graph shown is not alloc_space's"
+        assert box[0] > 100 and box[1] > 100, "graph drawn at %r" % box
+        d.save_screenshot(os.path.join(tmp, "graph.png"))
+    d.find_element(By.CSS_SELECTOR, 'nav button[data-tab="live"]').click()
     # Focus, then ignore, typed into the page.
     for what, id, rx in (("focus", "live-focus", "remember"),
                          ("ignore", "live-ignore", "scratch_work")):
