@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/report_data.h"
 #include "writer_fixture.h"
 
 TestSuite(report, .fini = teardown);
@@ -173,4 +174,37 @@ Test(report, write_error)
 	cr_expect(eq(int, profconv_report_write(a, NULL, fp, NULL),
 	    PROFCONV_EIO));
 	fclose(fp);
+}
+
+/* A series: one column per snapshot of its space values (there is no
+ * inuse_space), in the order asked for; the profiles may go after
+ * they are added. */
+Test(report, series_columns)
+{
+	const char *order[] = { "b", "a" };
+	struct profconv_report_series *s = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	profile(&a, 20);
+	profile(&b, 30);
+	cr_assert(eq(int, profconv_report_series_new(&s, NULL), 0));
+	cr_assert(eq(int, profconv_report_series_add(s, a, "a"), 0));
+	cr_assert(eq(int, profconv_report_series_add(s, b, "b"), 0));
+	profconv_profile_free(a);
+	a = NULL;
+	free(out);
+	out = NULL;
+	fp = open_memstream(&out, &len);
+	cr_assert(not(zero(ptr, fp)));
+	cr_expect(eq(int, profconv__report_data_series(fp, s, order, 2, -1,
+	    100), 0));
+	fclose(fp);
+	cr_expect(not(zero(ptr, strstr(out, "\"series\":true"))));
+	cr_expect(not(zero(ptr, strstr(out, "\"total\":[4500,3500]"))));
+	cr_expect(not(zero(ptr, strstr(out, "{\"type\":\"b\",\"unit\":"
+	    "\"bytes\"},{\"type\":\"a\""))));
+	profconv_report_series_free(s);
+	cr_expect(eq(int, profconv_report_series_add(NULL, b, "c"),
+	    PROFCONV_EINVAL));
 }
