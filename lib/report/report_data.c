@@ -276,7 +276,7 @@ gframe(struct gframes *g, const struct profconv_view *v, uint32_t id,
 	struct profconv_view_frame fr;
 	const char *fn;
 	char *key;
-	size_t len;
+	size_t len, klen, nfn, nfile;
 	int rc;
 
 	if ((rc = profconv_view_frame(v, id, &fr)) < 0)
@@ -286,10 +286,19 @@ gframe(struct gframes *g, const struct profconv_view *v, uint32_t id,
 	fn = fr.function[0] != '\0' ? fr.function : fr.name;
 	/* "FN\nFILE\nLINE", then copies of FN and FILE: the view may go
 	 * before the page is written. */
-	len = 2 * (strlen(fn) + strlen(fr.file)) + 32;
+	nfn = strlen(fn);
+	nfile = strlen(fr.file);
+	len = 2 * (nfn + nfile) + 32;
+	/* Room first, so that a failure leaves no key behind. */
+	if (PC_GROW(g->owned, g->ocap, g->n, 1) < 0 ||
+	    PC_GROW(g->fn, g->cap, g->n, 1) < 0 ||
+	    PC_GROW(g->file, g->fcap, g->n, 1) < 0 ||
+	    PC_GROW(g->line, g->lcap, g->n, 1) < 0)
+		return PROFCONV_ENOMEM;
 	if ((key = malloc(len)) == NULL)
 		return profconv__fail(PROFCONV_ENOMEM, "out of memory");
-	snprintf(key, len, "%s\n%s\n%" PRId64, fn, fr.file, fr.line);
+	klen = (size_t)snprintf(key, len, "%s\n%s\n%" PRId64, fn, fr.file,
+	    fr.line);
 	if ((rc = str_index(&g->keys, key, out)) < 0) {
 		free(key);
 		return rc;
@@ -298,19 +307,9 @@ gframe(struct gframes *g, const struct profconv_view *v, uint32_t id,
 		free(key);
 		return 0;
 	}
-	if (PC_GROW(g->owned, g->ocap, g->n, 1) < 0 ||
-	    PC_GROW(g->fn, g->cap, g->n, 1) < 0 ||
-	    PC_GROW(g->file, g->fcap, g->n, 1) < 0 ||
-	    PC_GROW(g->line, g->lcap, g->n, 1) < 0) {
-		free(key);
-		g->keys.n--;	/* not kept: forget it */
-		return PROFCONV_ENOMEM;
-	}
 	g->owned[g->n] = key;
-	key += strlen(key) + 1;
-	g->fn[g->n] = strcpy(key, fn);
-	key += strlen(key) + 1;
-	g->file[g->n] = strcpy(key, fr.file);
+	g->fn[g->n] = memcpy(key + klen + 1, fn, nfn + 1);
+	g->file[g->n] = memcpy(key + klen + 1 + nfn + 1, fr.file, nfile + 1);
 	g->line[g->n] = fr.line;
 	g->n++;
 	return 0;

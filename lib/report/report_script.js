@@ -326,6 +326,11 @@
 		    pct(total, D.total[st.type]) + " of " + fmt(D.total[st.type]) +
 		    " total.";
 		var active = st.focus !== null || st.ignore !== null;
+		if (active && D.dropped.nodes > 0)
+			tot.textContent += " The tree was pruned: samples under " +
+			    "its dropped nodes are matched by their kept callers' " +
+			    "names only (profconv report --focus or --ignore " +
+			    "gives exact figures).";
 		document.querySelectorAll("p.live-whole").forEach(function (e) {
 			e.hidden = !active;
 		});
