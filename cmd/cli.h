@@ -396,12 +396,14 @@ int cmd_load_pair(const struct cmd_view *v, const char *in,
 /*
  * One massif file is a series by itself: its detailed snapshots, in
  * order, named "FILE#N", read in one pass, symbolized as V says and
- * added to TREND (proftrend and report of one massif file).  EXIT_OK,
+ * added to TREND (proftrend and report of one massif file), and to
+ * SERIES first when it is not NULL (report's Explore tab).  EXIT_OK,
  * EXIT_FAIL, or -1 when PATH is no massif file with two detailed
  * snapshots (then read it as a profile).
  */
 int cmd_add_massif_series(const struct cmd_view *v,
-    struct profconv_trend *trend, const char *path);
+    struct profconv_trend *trend, struct profconv_report_series *series,
+    const char *path);
 /* VIEW[i] of each PROF[i] that is not NULL (i < 2), with V's view
  * options; the caller frees them.  EXIT_OK or EXIT_FAIL. */
 int cmd_new_views(const struct cmd_view *v, struct profconv_profile **prof,

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <profconv.h>
 #include "cli.h"
@@ -24,7 +25,8 @@ static const char usage_text[] =
 
 enum {
 	OPT_BASE = 'b', OPT_TOP = 'n', OPT_LIST_TOP = 0x2100, OPT_NODECOUNT,
-	OPT_MINWIDTH, OPT_TITLE, OPT_SOURCE_PATH
+	OPT_MINWIDTH, OPT_TITLE, OPT_SOURCE_PATH, OPT_NODEFRACTION,
+	OPT_TREE_NODES
 };
 
 static const struct cmd_opt opts[] = {
@@ -39,6 +41,12 @@ static const struct cmd_opt opts[] = {
 	  "      --list-top N      functions whose source is shown (default 5)\n" },
 	{ "nodecount", OPT_NODECOUNT, required_argument, CMD_OWN,
 	  "      --nodecount N     call graph nodes at most (default 80)\n" },
+	{ "nodefraction", OPT_NODEFRACTION, required_argument, CMD_OWN,
+	  "      --nodefraction F  the Explore tab's call tree leaves out nodes\n"
+	  "                        at most F of the total (default 0: none)\n" },
+	{ "tree-nodes", OPT_TREE_NODES, required_argument, CMD_OWN,
+	  "      --tree-nodes N    and keeps at most N nodes, the heaviest\n"
+	  "                        (default 20000)\n" },
 	{ "minwidth", OPT_MINWIDTH, required_argument, CMD_OWN,
 	  "      --minwidth W      flame graph frames narrower than W pixels\n"
 	  "                        (\"0.1\") or W of the total (\"0.5%\") are\n"
@@ -61,11 +69,35 @@ static const struct cmd_opt opts[] = {
 static const char footer[] =
 	"\n"
 	"Tabs, the top table's sort, the flame graph's zoom and search and\n"
-	"the call graph's pan and zoom run in the page; changing the sample\n"
-	"type or the filters means writing the page again.\n"
+	"the call graph's pan and zoom run in the page.  Of one PROFILE, the\n"
+	"Explore tab draws its top table (by function, line or file) and\n"
+	"flame graph (zoom, search, icicle) from the call tree held in the\n"
+	"page, and switches the sample type and focuses or ignores functions\n"
+	"without writing the page again; of a series, a click on a snapshot\n"
+	"or a verdict's row opens its flame graph there.\n"
 	"examples: profconv report heap.pb.gz -o report.html\n"
 	"          profconv report --base old.heap new.heap -o diff.html\n"
 	"          profconv report prog.*.heap -o series.html\n";
+
+/* A fraction in 0..1 for --nodefraction, or false after a usage
+ * message. */
+static bool
+parse_fraction(const char *text, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(text, &end);
+	if (end == text || *end != '\0' || errno == ERANGE || !(v >= 0) ||
+	    !(v <= 1)) {
+		cmd_usage_error("invalid --nodefraction value '%s' (expected "
+		    "0..1)", text);
+		return false;
+	}
+	*out = v;
+	return true;
+}
 
 static bool
 parse_count(const char *opt, const char *text, size_t *out)
@@ -90,22 +122,34 @@ write_series(struct cmd_view *view, char **paths, int n,
 {
 	struct profconv_trend_options to = PROFCONV_TREND_OPTIONS_INIT;
 	struct profconv_trend *trend = NULL;
+	struct profconv_report_series *series = NULL;
 	struct profconv_profile *prof;
 	int i, rc, status = EXIT_OK;
 
 	to.view = &view->view;
 	to.sample_type = ro->sample_type;
-	if (profconv_trend_new(&trend, &to) < 0)
+	if (profconv_trend_new(&trend, &to) < 0 ||
+	    profconv_report_series_new(&series, ro) < 0) {
+		profconv_trend_free(trend);
 		return cmd_error("%s", profconv_errmsg());
+	}
+	ro->series = series;
 	if (n == 1) {
-		status = cmd_add_massif_series(view, trend, paths[0]);
+		status = cmd_add_massif_series(view, trend, series, paths[0]);
 		if (status == -1) {
 			profconv_trend_free(trend);
+			profconv_report_series_free(series);
+			ro->series = NULL;
 			return -1;
 		}
 	}
 	for (i = 0; i < n && n > 1 && status == EXIT_OK; i++) {
 		status = cmd_load_profile(view, paths[i], &prof);
+		if (status == EXIT_OK && profconv_report_series_add(series,
+		    prof, paths[i]) < 0) {
+			profconv_profile_free(prof);
+			status = cmd_error("%s: %s", paths[i], profconv_errmsg());
+		}
 		if (status == EXIT_OK && profconv_trend_add(trend, prof,
 		    paths[i]) < 0)
 			status = cmd_error("%s: %s", paths[i], profconv_errmsg());
@@ -124,6 +168,8 @@ write_series(struct cmd_view *view, char **paths, int n,
 		status = cmd_output_end(out, status);
 	}
 	profconv_trend_free(trend);
+	profconv_report_series_free(series);
+	ro->series = NULL;
 	return status;
 }
 
@@ -153,6 +199,14 @@ cmd_report(int argc, char **argv)
 			break;
 		case OPT_NODECOUNT:
 			if (!parse_count("--nodecount", optarg, &ro.nodecount))
+				return EXIT_USAGE;
+			break;
+		case OPT_NODEFRACTION:
+			if (!parse_fraction(optarg, &ro.node_fraction))
+				return EXIT_USAGE;
+			break;
+		case OPT_TREE_NODES:
+			if (!parse_count("--tree-nodes", optarg, &ro.tree_nodes))
 				return EXIT_USAGE;
 			break;
 		case OPT_MINWIDTH: ro.minwidth = optarg; break;

@@ -483,7 +483,7 @@ cmd_new_views(const struct cmd_view *v, struct profconv_profile **prof,
 
 int
 cmd_add_massif_series(const struct cmd_view *v, struct profconv_trend *trend,
-    const char *path)
+    struct profconv_report_series *series, const char *path)
 {
 	struct profconv_read_options ro = PROFCONV_READ_OPTIONS_INIT;
 	struct profconv_snapshot *snaps = NULL;
@@ -518,6 +518,10 @@ cmd_add_massif_series(const struct cmd_view *v, struct profconv_trend *trend,
 		if (cmd_symbolize_view(v, prof, path) != EXIT_OK) {
 			profconv_profile_free(prof);
 			status = EXIT_FAIL;
+		} else if (series != NULL &&
+		    profconv_report_series_add(series, prof, name) < 0) {
+			profconv_profile_free(prof);
+			status = cmd_error("%s: %s", path, profconv_errmsg());
 		} else if (profconv_trend_add(trend, prof, name) < 0) {
 			status = cmd_error("%s", profconv_errmsg());
 		}

@@ -389,7 +389,7 @@ main(int argc, char **argv)
 	}
 	/* One massif file: its detailed snapshots are the series. */
 	if (argc - optind == 1) {
-		status = cmd_add_massif_series(&a.view, trend, argv[optind]);
+		status = cmd_add_massif_series(&a.view, trend, NULL, argv[optind]);
 		if (status == -1)
 			cmd_usage_error("expected two SNAPSHOTs or more, or a "
 			    "massif file with two detailed snapshots");

@@ -1463,11 +1463,21 @@ struct profconv_report_options {
 	int (*find_source)(const char *build_id, const char *file,
 	    char **path_out, void *payload);
 	void *payload;
+	/* Version 2.  The Explore tab's call tree leaves out the nodes
+	 * whose cum is at most NODE_FRACTION of the total for every sample
+	 * type (pprof's -nodefraction; 0: none), and keeps at most
+	 * TREE_NODES, the heaviest (0: 20000; the cut rises to it), counting
+	 * what it leaves out in their callers. */
+	double node_fraction;
+	size_t tree_nodes;
+	/* The snapshots of a series, for profconv_report_write_trend()'s
+	 * Explore tab (NULL: none); see profconv_report_series_new(). */
+	struct profconv_report_series *series;
 };
-#define PROFCONV_REPORT_OPTIONS_VERSION 1
+#define PROFCONV_REPORT_OPTIONS_VERSION 2
 #define PROFCONV_REPORT_OPTIONS_INIT \
 	{ PROFCONV_REPORT_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, 0, \
-	  0, 0, NULL, NULL, NULL, NULL, NULL }
+	  0, 0, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL }
 
 /*
  * Write one self-contained HTML page of CUR to FP, each view in a tab:
@@ -1502,6 +1512,26 @@ int profconv_report_write(const struct profconv_profile *cur,
  */
 int profconv_report_write_trend(const struct profconv_trend *trend,
     FILE *fp, const struct profconv_report_options *opts);
+
+/*
+ * The snapshots of a series as the Explore tab of
+ * profconv_report_write_trend() shows them: each added profile is
+ * reduced at once to its values on one call tree shared by all (the
+ * view of OPTS->view, the sample type OPTS->sample_type, else
+ * inuse_space, space or the default one, as profconv_trend_run()), so
+ * the caller may then free it or give it to profconv_trend_add().
+ * OPTS (its view options must outlive S) may be NULL.  Errors:
+ * PROFCONV_EINVAL (bad options), PROFCONV_ENOTFOUND (no such sample
+ * type), the errors of profconv_view_new(), PROFCONV_ENOMEM.
+ */
+struct profconv_report_series;	/* opaque */
+int profconv_report_series_new(struct profconv_report_series **out,
+    const struct profconv_report_options *opts);
+/* Add PROF (borrowed for the call), named NAME as its trend snapshot. */
+int profconv_report_series_add(struct profconv_report_series *s,
+    const struct profconv_profile *prof, const char *name);
+/* Release S; NULL is a no-op. */
+void profconv_report_series_free(struct profconv_report_series *s);
 
 /* --- folded stacks for flame graphs ---------------------------------------- */
 

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/report_data.h"
 #include "writer_fixture.h"
 
 TestSuite(report, .fini = teardown);
@@ -72,7 +73,8 @@ Test(report, outline_and_numbers)
 {
 	profile(&a, 30);
 	cr_assert(eq(int, page(a, NULL, NULL), 0));
-	cr_expect(eq(sz, count(out, "<section class=\"tab\""), 5));
+	/* Summary, Explore, Top, Flame graph, Call graph, Source. */
+	cr_expect(eq(sz, count(out, "<section class=\"tab\""), 6));
 	cr_expect(not(zero(ptr, strstr(out, "default-src 'none'"))));
 	/* Every type's total; the last one, space, is shown. */
 	cr_expect(not(zero(ptr, strstr(out, "data-type=\"objects\" "
@@ -85,7 +87,44 @@ Test(report, outline_and_numbers)
 	cr_expect(not(zero(ptr, strstr(out, "<td class=\"name\">&lt;b&gt;x"
 	    "&lt;/b&gt;</td>"))));
 	cr_expect(zero(ptr, strstr(out, "<b>")));
-	cr_expect(eq(sz, count(out, "<script>"), 1));
+	/* The page's script and the Explore tab's. */
+	cr_expect(eq(sz, count(out, "<script>"), 2));
+}
+
+/* The Explore tab's data: every type's total and self values, names
+ * escaped for a <script> element; nothing dropped by default. */
+Test(report, live_data)
+{
+	profile(&a, 30);
+	cr_assert(eq(int, page(a, NULL, NULL), 0));
+	cr_expect(eq(sz, count(out, "<script type=\"application/json\" "
+	    "id=\"live-data\">"), 1));
+	cr_expect(not(zero(ptr, strstr(out, "\"total\":[45,4500]"))));
+	cr_expect(not(zero(ptr, strstr(out, "\"\\u003cb\\u003ex\\u003c/b"
+	    "\\u003e\""))));
+	cr_expect(not(zero(ptr, strstr(out, "\"dropped\":{\"nodes\":0,"))));
+	cr_expect(not(zero(ptr, strstr(out, "\"Showing nodes accounting for "
+	    "4.39kB, 100% of 4.39kB total\""))));
+	/* Nodes: the root, main, and grow and <b>x</b> under main. */
+	cr_expect(not(zero(ptr, strstr(out, "\"parent\":[-1,0,1,1]"))));
+}
+
+/* One node kept: grow and <b>x</b> go to main's self, and the page
+ * says so in pprof's words. */
+Test(report, live_budget)
+{
+	struct profconv_report_options o = PROFCONV_REPORT_OPTIONS_INIT;
+
+	profile(&a, 30);
+	o.tree_nodes = 1;
+	cr_assert(eq(int, page(a, NULL, &o), 0));
+	cr_expect(not(zero(ptr, strstr(out, "\"parent\":[-1,0]"))));
+	cr_expect(not(zero(ptr, strstr(out, "\"dropped\":{\"nodes\":2,"
+	    "\"sum\":[40,4000]"))));
+	cr_expect(not(zero(ptr, strstr(out, "\"Dropped 2 nodes (cum "
+	    "\\u003c= "))));
+	cr_expect(not(zero(ptr, strstr(out, "\"Showing nodes accounting for "
+	    "500B, 11.11% of 4.39kB total\""))));
 }
 
 Test(report, top_bounds_the_table)
@@ -152,4 +191,37 @@ Test(report, write_error)
 	cr_expect(eq(int, profconv_report_write(a, NULL, fp, NULL),
 	    PROFCONV_EIO));
 	fclose(fp);
+}
+
+/* A series: one column per snapshot of its space values (there is no
+ * inuse_space), in the order asked for; the profiles may go after
+ * they are added. */
+Test(report, series_columns)
+{
+	const char *order[] = { "b", "a" };
+	struct profconv_report_series *s = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	profile(&a, 20);
+	profile(&b, 30);
+	cr_assert(eq(int, profconv_report_series_new(&s, NULL), 0));
+	cr_assert(eq(int, profconv_report_series_add(s, a, "a"), 0));
+	cr_assert(eq(int, profconv_report_series_add(s, b, "b"), 0));
+	profconv_profile_free(a);
+	a = NULL;
+	free(out);
+	out = NULL;
+	fp = open_memstream(&out, &len);
+	cr_assert(not(zero(ptr, fp)));
+	cr_expect(eq(int, profconv__report_data_series(fp, s, order, 2, -1,
+	    100), 0));
+	fclose(fp);
+	cr_expect(not(zero(ptr, strstr(out, "\"series\":true"))));
+	cr_expect(not(zero(ptr, strstr(out, "\"total\":[4500,3500]"))));
+	cr_expect(not(zero(ptr, strstr(out, "{\"type\":\"b\",\"unit\":"
+	    "\"bytes\"},{\"type\":\"a\""))));
+	profconv_report_series_free(s);
+	cr_expect(eq(int, profconv_report_series_add(NULL, b, "c"),
+	    PROFCONV_EINVAL));
 }

@@ -93,6 +93,7 @@ LAYOUT(list, "list", struct profconv_list_options, PROFCONV_LIST_OPTIONS_INIT, 1
     sizeof(struct profconv_list_options));
 LAYOUT(report, "report", struct profconv_report_options,
     PROFCONV_REPORT_OPTIONS_INIT, 1,
+    PC_END(struct profconv_report_options, payload),
     sizeof(struct profconv_report_options));
 LAYOUT(print, "print", struct profconv_print_options, PROFCONV_PRINT_OPTIONS_INIT, 1,
     PC_END(struct profconv_print_options, top),

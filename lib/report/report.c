@@ -49,6 +49,7 @@
 #include "report/list.h"
 #include "view/view.h"
 #include "write/write.h"
+#include "report/report_data.h"
 
 /* Bytes of annotated source shown, in all. */
 #define LISTING_MAX ((size_t)1 << 20)
@@ -569,6 +570,57 @@ listing_tables(FILE *fp, const struct mem *m)
 	fputs("</div>\n", fp);
 }
 
+/* The call graph of every sample type (at most GRAPH_TYPES of them), each
+ * in a frame with its type's index in data-type, the one shown first
+ * visible: the Explore tab's type switch shows the others (Graphviz
+ * lays a graph out, the page cannot). */
+#define GRAPH_TYPES 4
+
+static int
+graphs_per_type(FILE *fp, struct ctx *c)
+{
+	struct profconv_graph_options go = PROFCONV_GRAPH_OPTIONS_INIT;
+	struct profconv_value_type vt;
+	struct mem m;
+	size_t k;
+	int rc = 0;
+
+	go.format = PROFCONV_GRAPH_SVG;
+	if (c->o->nodecount != 0)
+		go.nodecount = c->o->nodecount;
+	if (profconv_graph_options_check(&go) == PROFCONV_EUNSUPPORTED)
+		return graph(fp, c);
+	fputs("<section class=\"tab\" id=\"graph\">\n", fp);
+	fprintf(fp, "<p class=\"note\">At most %zu nodes, as pprof prunes "
+	    "them (the graph's legend says what is shown), drawn for each "
+	    "sample type: the Explore tab's switch picks one. Drag to pan, "
+	    "wheel to zoom.</p>\n", go.nodecount);
+	for (k = 0; k < c->nt && rc == 0; k++) {
+		profconv_profile_sample_type(c->cur, k, &vt);
+		go.sample_type = vt.type;
+		if ((rc = mem_open(&m)) < 0)
+			break;
+		rc = profconv_graph_write(c->cv, NULL, m.fp, &go);
+		if (mem_close(&m) < 0 && rc == 0)
+			rc = PROFCONV_ENOMEM;
+		if (rc == 0) {
+			fprintf(fp, "<div class=\"graph-type\" data-type=\"%zu\""
+			    "%s>", k, k == c->ti ? "" : " hidden");
+			frame(fp, "graph", "Call graph", &m);
+			fputs("</div>\n", fp);
+		} else if (rc == PROFCONV_EFORMAT) {
+			fprintf(fp, "<div class=\"graph-type\" data-type=\"%zu\""
+			    "%s>", k, k == c->ti ? "" : " hidden");
+			note(fp, "No call graph", profconv_errmsg());
+			fputs("</div>\n", fp);
+			rc = 0;
+		}
+		mem_free(&m);
+	}
+	fputs("</section>\n", fp);
+	return rc;
+}
+
 /* The annotated source of the LIST_TOP heaviest functions by flat. */
 static int
 listing(FILE *fp, struct ctx *c)
@@ -796,8 +848,8 @@ profconv_report_write(const struct profconv_profile *cur,
     const struct profconv_report_options *opts)
 {
 	static const struct section one[] = {
-		{ "summary", "Summary" }, { "top", "Top" },
-		{ "flame", "Flame graph" }, { "graph", "Call graph" },
+		{ "summary", "Summary" }, { "live", "Explore" },
+		{ "top", "Top" }, { "flame", "Flame graph" }, { "graph", "Call graph" },
 		{ "source", "Source" }
 	};
 	static const struct section two[] = {
@@ -848,13 +900,20 @@ profconv_report_write(const struct profconv_profile *cur,
 	else
 		nav(fp, two, PC_ARRAY_LEN(two));
 	rc = summary(fp, &c);
+	if (rc == 0 && base == NULL)
+		rc = profconv__report_live(fp, cur, o.view,
+		    o.node_fraction > 0 ? o.node_fraction : -1,
+		    o.tree_nodes != 0 ? o.tree_nodes : PC_REPORT_TREE_NODES,
+		    c.ti, o.top);
 	if (rc == 0 && base != NULL)
 		rc = comparison(fp, &c);
 	if (rc == 0)
 		rc = top_table(fp, &c);
 	if (rc == 0)
 		rc = flame(fp, &c);
-	if (rc == 0)
+	if (rc == 0 && base == NULL && c.nt <= GRAPH_TYPES)
+		rc = graphs_per_type(fp, &c);
+	else if (rc == 0)
 		rc = graph(fp, &c);
 	if (rc == 0)
 		rc = listing(fp, &c);
@@ -869,12 +928,37 @@ out:
 
 /* --- a series ---------------------------------------------------------------- */
 
+/* The Explore tab of a series, its snapshots in TREND's order. */
+static int
+live_series(FILE *fp, const struct profconv_trend *trend,
+    const struct profconv_report_options *o)
+{
+	size_t i, n = profconv_trend_snapshot_count(trend);
+	struct profconv_trend_snapshot s;
+	const char **order;
+	int rc = 0;
+
+	if ((order = calloc(n + 1, sizeof(*order))) == NULL)
+		return profconv__fail(PROFCONV_ENOMEM, "out of memory");
+	for (i = 0; i < n && rc == 0; i++)
+		if ((rc = profconv_trend_snapshot(trend, i, &s)) == 0)
+			order[i] = s.name;
+	if (rc == 0)
+		rc = profconv__report_live_series(fp, o->series, order, n,
+		    o->node_fraction > 0 ? o->node_fraction : -1,
+		    o->tree_nodes != 0 ? o->tree_nodes : PC_REPORT_TREE_NODES,
+		    o->top);
+	free(order);
+	return rc;
+}
+
 int
 profconv_report_write_trend(const struct profconv_trend *trend, FILE *fp,
     const struct profconv_report_options *opts)
 {
 	static const struct section sec[] = {
-		{ "trend", "Memory over time" }, { "verdicts", "Verdicts" }
+		{ "trend", "Memory over time" }, { "verdicts", "Verdicts" },
+		{ "live", "Explore" }
 	};
 	struct profconv_trend_svg_options so =
 	    PROFCONV_TREND_SVG_OPTIONS_INIT;
@@ -899,7 +983,7 @@ profconv_report_write_trend(const struct profconv_trend *trend, FILE *fp,
 		return rc;
 	}
 	page_start(fp, &o);
-	nav(fp, sec, PC_ARRAY_LEN(sec));
+	nav(fp, sec, PC_ARRAY_LEN(sec) - (o.series == NULL));
 	fputs("<section class=\"tab\" id=\"trend\">\n", fp);
 	fprintf(fp, "<p class=\"note\">%zu snapshots; hover a band for its "
 	    "figures, Ctrl-F to search.</p>\n",
@@ -952,5 +1036,7 @@ profconv_report_write_trend(const struct profconv_trend *trend, FILE *fp,
 		fputs("</td></tr>\n", fp);
 	}
 	fputs("</tbody></table>\n</section>\n", fp);
+	if (o.series != NULL && (rc = live_series(fp, trend, &o)) < 0)
+		return rc;
 	return page_end(fp);
 }

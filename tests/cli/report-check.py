@@ -28,6 +28,23 @@
 #                               call graph, the source tab's headings and
 #                               the comparison table (if any), and no
 #                               element came of one
+#   live PAGE SUMMARY           the Explore tab's data (JSON in
+#                               <script id=live-data>) parses, holds no
+#                               '<', its totals per type are show
+#                               --summary's and its nodes' self values
+#                               add up to them, and its statement says
+#                               what its dropped sums leave
+#   prune FULL PRUNED [BUDGET]  PRUNED's dropped nodes and sums are those
+#                               computed here from FULL's unpruned tree
+#                               at PRUNED's cut (cum <= cut for every
+#                               type), its kept nodes at most BUDGET
+#   liveseries PAGE             a series' data: one column per snapshot,
+#                               in the order of the snapshot table, its
+#                               total show --summary's inuse_space of the
+#                               file (run with $PROFCONV)
+#   livenames PAGE NAMESFILE    every name of NAMESFILE is in the data as
+#                               a string, and the data element ends where
+#                               the JSON does
 
 import html.parser
 import json
@@ -78,7 +95,7 @@ class Page(html.parser.HTMLParser):
             self.row = []
         elif tag in ("td", "th") and self.row is not None:
             self.cell = [a, ""]
-        if a.get("id"):
+        if a.get("id") and tag not in ("input", "br", "meta"):
             self.ids.append([a["id"], ""])
             self.stack.append(tag)
         elif self.ids and tag not in ("br", "meta", "iframe", "input"):
@@ -147,8 +164,15 @@ def cmd_page(args):
         fault("CSP allows fetching: %r" % pol)
     if pol.get("frame-src", ["blob:"]) != ["blob:"]:
         fault("frame-src %r" % pol.get("frame-src"))
-    if len(p.scripts) != 1 or p.scripts[0]:
-        fault("scripts: %r (one inline script expected)" % p.scripts)
+    # Inline scripts only: the page's and the Explore tab's, and the
+    # Explore tab's data, which does not run.
+    code = [s for s in p.scripts if s.get("type") != "application/json"]
+    data = [s for s in p.scripts if s.get("type") == "application/json"]
+    if not 1 <= len(code) <= 2 or any(code) or \
+            any(d != {"type": "application/json", "id": "live-data"}
+                for d in data) or len(data) != len(code) - 1:
+        fault("scripts: %r (inline scripts and the live data expected)" %
+              p.scripts)
     for tag, a in p.tags:
         for k, v in a.items():
             if k in ("src", "href", "action", "data", "srcset", "poster"):
@@ -417,12 +441,132 @@ def cmd_names(args):
         if tag not in ("html", "head", "meta", "title", "style", "body", "h1",
                        "nav", "button", "section", "dl", "dt", "dd", "p",
                        "table", "thead", "tbody", "tfoot", "tr", "th", "td",
-                       "iframe", "pre", "script", "div", "h2", "span"):
+                       "iframe", "pre", "script", "div", "label", "select",
+                       "option", "input", "span", "h2", "svg", "button"):
             fault("an element <%s> in the page" % tag)
+    print(len(names))
+
+
+LIVE = '<script type="application/json" id="live-data">'
+
+
+def live_data(path):
+    s = open(path, encoding="utf-8").read()
+    i = s.find(LIVE)
+    if i < 0:
+        fault("%s: no live data" % path)
+    j = s.find("</script", i)
+    raw = s[i + len(LIVE):j]
+    if "<" in raw:
+        fault("%s: '<' in the live data" % path)
+    try:
+        return json.loads(raw)
+    except ValueError as e:
+        fault("%s: the live data does not parse: %s" % (path, e))
+
+
+def tree(d):
+    n = len(d["parent"])
+    nt = len(d["types"])
+    self = [[0] * n for _ in range(nt)]
+    for t in range(nt):
+        for i, v in zip(d["self"][t]["i"], d["self"][t]["v"]):
+            self[t][i] = v
+    cum = [list(s) for s in self]
+    for i in range(n - 1, 0, -1):
+        if not 0 <= d["parent"][i] < i:
+            fault("node %d: parent %d" % (i, d["parent"][i]))
+        for t in range(nt):
+            cum[t][d["parent"][i]] += cum[t][i]
+    return n, nt, self, cum
+
+
+def cmd_live(args):
+    d = live_data(args[0])
+    want = summary_totals(args[1])
+    got = {t["type"]: v for t, v in zip(d["types"], d["total"])}
+    if got != want:
+        fault("live totals %r, show --summary %r" % (got, want))
+    n, nt, self, cum = tree(d)
+    for t in range(nt):
+        if cum[t][0] != d["total"][t]:
+            fault("type %d: the nodes hold %d of %d" %
+                  (t, cum[t][0], d["total"][t]))
+        shown = d["total"][t] - d["dropped"]["sum"][t]
+        stm = d["statement"][t]
+        m = re.match(r"Showing nodes accounting for (\S+), (\S+) of (\S+) "
+                     r"total$", stm[0])
+        if not m:
+            fault("statement %r" % stm[0])
+        pct = 100.0 * shown / d["total"][t] if d["total"][t] else 0
+        if abs(float(m.group(2).rstrip("%")) - pct) > 0.006:
+            fault("statement %r: %.4f%% expected" % (stm[0], pct))
+        if d["dropped"]["nodes"] > 0:
+            if len(stm) != 2 or not stm[1].startswith(
+                    "Dropped %d node" % d["dropped"]["nodes"]):
+                fault("statement %r, %d dropped" % (stm, d["dropped"]["nodes"]))
+    print(n)
+
+
+def cmd_prune(args):
+    full = live_data(args[0])
+    d = live_data(args[1])
+    if full["dropped"]["nodes"] != 0:
+        fault("the full tree dropped %d nodes" % full["dropped"]["nodes"])
+    n, nt, self, cum = tree(full)
+    f = d["fraction"]
+    share = [max([abs(cum[t][i]) / abs(full["total"][t])
+                  for t in range(nt) if full["total"][t]] or [0])
+             for i in range(n)]
+    drop = [i for i in range(1, n) if share[i] <= f * (1 + 1e-9)]
+    sums = [sum(self[t][i] for i in drop) for t in range(nt)]
+    if d["dropped"]["nodes"] != len(drop) or d["dropped"]["sum"] != sums:
+        fault("dropped %d nodes, %r; computed %d, %r at %g" %
+              (d["dropped"]["nodes"], d["dropped"]["sum"], len(drop), sums, f))
+    if len(d["parent"]) != n - len(drop):
+        fault("%d nodes kept of %d less %d" % (len(d["parent"]), n, len(drop)))
+    cut = [int(f * abs(full["total"][t])) for t in range(nt)]
+    if d["dropped"]["cut"] != cut:
+        fault("cut %r, expected %r" % (d["dropped"]["cut"], cut))
+    if len(args) > 2 and len(d["parent"]) - 1 > int(args[2]):
+        fault("%d nodes, budget %s" % (len(d["parent"]) - 1, args[2]))
+    print(len(drop))
+
+
+def cmd_liveseries(args):
+    import os
+    import subprocess
+    d = live_data(args[0])
+    p = load(args[0])
+    snaps = [re.sub(r" \[(high-water|final)\]", "", r[1][1])
+             for r in p.rows.get("snapshots", [])[1:]]
+    labels = [t["type"] for t in d["types"]]
+    if not d["series"] or labels != snaps or len(snaps) < 2:
+        fault("columns %r, snapshots %r" % (labels, snaps))
+    n, nt, self, cum = tree(d)
+    for k, path in enumerate(labels):
+        out = subprocess.run([os.environ["PROFCONV"], "show", "--summary",
+                              path], capture_output=True, text=True).stdout
+        m = re.search(r"^total inuse_space/bytes: (\d+)", out, re.M)
+        if not m or int(m.group(1)) != d["total"][k] or \
+                cum[k][0] != d["total"][k]:
+            fault("%s: total %d, nodes %d, show %r" %
+                  (path, d["total"][k], cum[k][0], m and m.group(1)))
+    print(len(labels))
+
+
+def cmd_livenames(args):
+    d = live_data(args[0])
+    names = [l for l in open(args[1], encoding="utf-8").read().split("\n") if l]
+    for n in names:
+        if n not in d["strings"]:
+            fault("live data lacks %r" % n)
     print(len(names))
 
 
 if __name__ == "__main__":
     {"page": cmd_page, "totals": cmd_totals, "top": cmd_top, "pre": cmd_pre,
-     "compare": cmd_compare, "source": cmd_source, "flame": cmd_flame, "trend": cmd_trend,
-     "names": cmd_names}[sys.argv[1]](sys.argv[2:])
+     "compare": cmd_compare, "source": cmd_source, "flame": cmd_flame,
+     "trend": cmd_trend, "names": cmd_names, "live": cmd_live,
+     "prune": cmd_prune, "liveseries": cmd_liveseries,
+     "livenames": cmd_livenames}[sys.argv[1]](sys.argv[2:])

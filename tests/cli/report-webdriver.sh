@@ -255,7 +255,10 @@ with webdriver.session(1300, 900) as d:
     time.sleep(0.5)
     no_alert(d, "hostile load")
     webdriver.no_console_errors(d, "hostile load")
-    assert d.execute_script("return document.scripts.length") == 1, "scripts in the page"
+    got = d.execute_script("return Array.prototype.map.call(document.scripts,"
+                           " function (s) { return [s.type, s.id]; })")
+    assert got == [["application/json", "live-data"], ["", ""], ["", ""]], \
+        "scripts in the page: %r" % got
     assert not d.find_elements(By.TAG_NAME, "img"), "an <img> in the page"
     tab(d, "top")
     shown = column(d, 4)

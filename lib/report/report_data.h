@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report_data.h - the data the report page's own views draw from
+ * (report_data.c) and the script that draws them (report_script.js).
+ * May include: base/, model/model.h, names/, view/, write/write.h.
+ */
+#ifndef PROFCONV_REPORT_DATA_H
+#define PROFCONV_REPORT_DATA_H
+
+#include <stdio.h>
+
+#include "model/model.h"
+
+/* At most this many nodes, the heaviest (the fraction rises to it). */
+#define PC_REPORT_TREE_NODES 20000
+
+/*
+ * Write PROF's call tree as the view with options VO shows it, one
+ * frame per source line, as JSON in <script type="application/json"
+ * id="live-data"> (no '<', '>' or '&' in it, so no name can end the
+ * element): the sample types, the string table, the nodes (parent,
+ * function, file, line, self per type; root first, parents before
+ * children), the totals and what pruning at FRACTION (negative: none)
+ * dropped, with pprof's "Showing nodes accounting for" and "Dropped N
+ * nodes (cum <= C)" per type; at most BUDGET nodes (0: no bound) stay,
+ * the cut rising above FRACTION as far as needed.  DEF is the type shown first.  Errors:
+ * those of profconv_view_new(), PROFCONV_ENOMEM.
+ */
+int profconv__report_data(FILE *fp, const struct profconv_profile *prof,
+    const struct profconv_view_options *vo, double fraction, size_t budget,
+    size_t def);
+
+/*
+ * The Explore tab (section id "live"): the controls, the top table and
+ * the flame graph the script draws from the data above, TOP rows at
+ * most in the table.  Errors: those of profconv__report_data().
+ */
+int profconv__report_live(FILE *fp, const struct profconv_profile *prof,
+    const struct profconv_view_options *vo, double fraction, size_t budget,
+    size_t def, size_t top);
+
+/*
+ * The same for the series S (profconv_report_series_add()): one tree
+ * of its snapshots, each snapshot's values of its sample type in a
+ * column, in the order of the N names ORDER (the trend's; NULL: as
+ * added), the cut on each node's largest share of a snapshot's total.
+ */
+int profconv__report_data_series(FILE *fp, struct profconv_report_series *s,
+    const char *const *order, size_t n, double fraction, size_t budget);
+/* The Explore tab of a series: a snapshot in place of a sample type. */
+int profconv__report_live_series(FILE *fp, struct profconv_report_series *s,
+    const char *const *order, size_t n, double fraction, size_t budget,
+    size_t top);
+
+/* The page's script that draws the live views from that data. */
+extern const char profconv__report_script[];
+
+#endif /* PROFCONV_REPORT_DATA_H */
