@@ -304,15 +304,15 @@ row profconv "profconv symbolize (read, symbolize, write)"
 row llvm "llvm-symbolizer --inlines"
 row addr2line "addr2line -i -f -C"
 [ "$EU" != 1 ] || row eu "eu-addr2line -i -f -C"
-read -r rs rm <<<"$(ratio profconv llvm)"
-read -r as am <<<"$(ratio profconv addr2line)"
-awk -v l="$(cpu profconv)" -v b="$(cpu llvm)" -v rs="$rs" -v rm="$rm" -v as="$as" 'BEGIN {
-	printf "  profconv / llvm-symbolizer: time %s, memory %s, CPU %.2f; profconv / addr2line: time %s\n",
-	    rs, rm, (b > 0 ? l / b : 0), as }'
 pcs=$(median 1 "$work/profconv.times")
 lls=$(median 1 "$work/llvm.times")
+a2s=$(median 1 "$work/addr2line.times")
 pck=$(median 2 "$work/profconv.times")
 llk=$(median 2 "$work/llvm.times")
+awk -v ps="$pcs" -v ls="$lls" -v as="$a2s" -v pk="$pck" -v lk="$llk" \
+    -v pc="$(cpu profconv)" -v lc="$(cpu llvm)" 'BEGIN {
+	printf "  profconv / llvm-symbolizer: time %.2f, CPU %.2f, peak memory %.2f; profconv / addr2line: time %.2f\n",
+	    ps / ls, (lc > 0 ? pc / lc : 0), pk / lk, ps / as }'
 goal "(profconv symbolize <= half llvm-symbolizer's time)" "$pcs <= $lls / 2"
 goal "(profconv symbolize peak memory <= llvm-symbolizer's)" "$pck <= $llk"
 echo "  frames: innermost agrees on $inner of $checked addresses, whole inline chain on $chain"
