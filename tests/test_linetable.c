@@ -468,8 +468,47 @@ write_file(const char *path, const char *text)
  * Compile the test program with gcc and FLAGS into a new directory;
  * the binary's path goes to OUT.  Skips the test without gcc.
  */
+/*
+ * A second unit for compile_more: a function the linker drops with
+ * --gc-sections (its line sequence then starts at address 0, as do
+ * those of discarded inline functions in C++), and one split into a hot
+ * and a cold part, which the linker places far apart.
+ */
+static const char test_more[] =
+	"#include <stdio.h>\n"
+	"#include <stdlib.h>\n"
+	"int\n"
+	"unused_one(int x)\n"
+	"{\n"
+	"\treturn x * 7 + 1;\n"
+	"}\n"
+	"int\n"
+	"unused_two(int x)\n"
+	"{\n"
+	"\treturn x * 5 - 3;\n"
+	"}\n"
+	"__attribute__((noinline)) int\n"
+	"checked(int x)\n"
+	"{\n"
+	"\tif (__builtin_expect(x > 1000, 0)) {\n"
+	"\t\tfprintf(stderr, \"too big: %d\\n\", x);\n"
+	"\t\tabort();\n"
+	"\t}\n"
+	"\treturn x + 2;\n"
+	"}\n";
+
+static void compile_units(const char *flags, bool more, char *out,
+    size_t size);
+
 static void
 compile(const char *flags, char *out, size_t size)
+{
+	compile_units(flags, false, out, size);
+}
+
+/* As compile, with the unit test_more linked in when MORE. */
+static void
+compile_units(const char *flags, bool more, char *out, size_t size)
 {
 	char dir[] = "/tmp/test_linetable.XXXXXX", path[512], cmd[1024];
 
@@ -480,9 +519,13 @@ compile(const char *flags, char *out, size_t size)
 	write_file(path, test_header);
 	snprintf(path, sizeof(path), "%s/prog.c", dir);
 	write_file(path, test_source);
+	if (more) {
+		snprintf(path, sizeof(path), "%s/more.c", dir);
+		write_file(path, test_more);
+	}
 	snprintf(out, size, "%s/prog", dir);
-	snprintf(cmd, sizeof(cmd), "cd %s && gcc %s -o prog prog.c", dir,
-	    flags);
+	snprintf(cmd, sizeof(cmd), "cd %s && gcc %s -o prog prog.c%s", dir,
+	    flags, more ? " more.c" : "");
 	cr_assert(eq(int, system(cmd), 0), "%s", cmd);
 }
 
@@ -624,6 +667,21 @@ Test(linetable, matches_libdw_on_dwarf5_from_gcc)
 	compile("-g -gdwarf-5 -O2", prog, sizeof(prog));
 	/* prog.c and inc.h each give several rows. */
 	cr_expect(ge(sz, compare_file(prog), 8));
+	remove_compiled(prog);
+}
+
+/*
+ * Sequences out of address order, and sequences of dropped functions
+ * that all start at 0: the rows are sorted by sequence then, and must
+ * still be libdw's, row for row.
+ */
+Test(linetable, matches_libdw_with_sequences_out_of_order)
+{
+	char prog[512];
+
+	compile_units("-g -gdwarf-5 -O2 -ffunction-sections "
+	    "-Wl,--gc-sections", true, prog, sizeof(prog));
+	cr_expect(ge(sz, compare_file(prog), 16));
 	remove_compiled(prog);
 }
 

@@ -50,6 +50,12 @@ struct pc_cu {
 	Dwarf_Die die;			/* the unit: ranges, lines, files */
 	Dwarf_Die tree;			/* where its functions are: the split
 					 * unit of a skeleton, else DIE */
+	/* The section of the unit's abbreviations, for our own walk of
+	 * its DIEs; NULL: libdw walks them (split units, odd files). */
+	const unsigned char *abbrev;
+	size_t abbrev_size;
+	const unsigned char *rnglists;	/* .debug_rnglists, or NULL */
+	size_t rnglists_size;
 	bool indexed;
 	struct pc_node *nodes;
 	size_t nnodes, nodes_cap;

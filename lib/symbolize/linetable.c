@@ -669,15 +669,167 @@ cmp_row(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-static void
-sort_rows(struct pc_linetab *t)
+/* One sequence of a line program: rows[first .. first + n), its first
+ * row, which places it, and its greatest row. */
+struct run {
+	struct pc_linerow head, tail;
+	size_t first, n;
+	bool sorted;
+};
+
+static int
+cmp_run(const void *a, const void *b)
+{
+	const struct run *x = a, *y = b;
+
+	return cmp_row(&x->head, &y->head);
+}
+
+static bool
+rows_sorted(const struct pc_linerow *rows, size_t n)
 {
 	size_t i;
 
-	for (i = 1; i < t->nrows; i++)
-		if (cmp_row(&t->rows[i - 1], &t->rows[i]) > 0)
-			break;
-	if (i < t->nrows)
+	for (i = 1; i < n; i++)
+		if (cmp_row(&rows[i - 1], &rows[i]) > 0)
+			return false;
+	return true;
+}
+
+/* The end of the ascending run of A that starts at I (at most N). */
+static size_t
+run_end(const struct pc_linerow *a, size_t i, size_t n)
+{
+	for (i++; i < n && cmp_row(&a[i - 1], &a[i]) <= 0; i++)
+		;
+	return i;
+}
+
+/*
+ * Sort A (N rows) by cmp_row, into A, with TMP room for N: a natural
+ * merge sort, the runs merged pairwise with the comparison inlined.
+ */
+static void
+merge_sort_rows(struct pc_linerow *a, struct pc_linerow *tmp, size_t n)
+{
+	struct pc_linerow *src = a, *dst = tmp, *t;
+	size_t lo, mid, hi, i, j, k;
+	bool again = true;
+
+	while (again) {
+		again = false;
+		for (lo = 0; lo < n; lo = hi) {
+			mid = run_end(src, lo, n);
+			hi = mid < n ? run_end(src, mid, n) : n;
+			if (mid < n)
+				again = true;
+			for (i = lo, j = mid, k = lo; i < mid && j < hi; k++)
+				dst[k] = cmp_row(&src[j], &src[i]) < 0 ?
+				    src[j++] : src[i++];
+			while (i < mid)
+				dst[k++] = src[i++];
+			while (j < hi)
+				dst[k++] = src[j++];
+		}
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != a)
+		memcpy(a, src, n * sizeof(*a));
+}
+
+/* The sequences of ROWS (N > 0) into *RUNS, *NRUNS. */
+static int
+find_runs(const struct pc_linerow *rows, size_t n, struct run **runs,
+    size_t *nruns)
+{
+	size_t cap = 0, i, j, first = 0;
+	struct run *r;
+
+	*runs = NULL;
+	*nruns = 0;
+	for (i = 0; i < n; i++) {
+		if (!rows[i].end && i + 1 < n)
+			continue;
+		if (PC_GROW(*runs, cap, *nruns, 1) < 0) {
+			free(*runs);
+			return PROFCONV_ENOMEM;
+		}
+		r = &(*runs)[(*nruns)++];
+		r->head = rows[first];
+		r->first = first;
+		r->n = i + 1 - first;
+		r->sorted = rows_sorted(rows + first, r->n);
+		r->tail = rows[i];
+		if (!r->sorted)
+			for (j = first; j < i; j++)
+				if (cmp_row(&rows[j], &r->tail) > 0)
+					r->tail = rows[j];
+		first = i + 1;
+	}
+	return 0;
+}
+
+/*
+ * ROWS in cmp_row's order, sorting sequences rather than rows: each
+ * sequence is in address order, and most do not overlap (C++ puts every
+ * inline or template function in a sequence of its own, in no address
+ * order), so sequences ordered by their first rows are mostly sorted
+ * rows already.  Sequences that overlap (those of functions the linker
+ * discarded all start at 0) are sorted as one group.  cmp_row is a total
+ * order (rows differ in seq), so the result is qsort's; false (ROWS
+ * untouched) on no memory.
+ */
+static bool
+sort_by_sequence(struct pc_linerow *rows, size_t n)
+{
+	struct run *runs;
+	struct pc_linerow *out, tail;
+	size_t nruns, i, g, k = 0, gk = 0;
+	bool ok;
+
+	if (find_runs(rows, n, &runs, &nruns) < 0)
+		return false;
+	/* The rows in their new order, then room to merge a group. */
+	out = n <= SIZE_MAX / 2 / sizeof(*out) ? malloc(2 * n * sizeof(*out)) :
+	    NULL;
+	if (out == NULL) {
+		free(runs);
+		return false;
+	}
+	qsort(runs, nruns, sizeof(*runs), cmp_run);
+	tail = runs[0].tail;
+	for (i = 0, g = 0; i <= nruns; i++) {
+		if (i > g && (i == nruns || cmp_row(&runs[i].head, &tail) > 0)) {
+			/* Runs g .. i-1 are a group, after all rows before. */
+			if (i - g > 1 || !runs[g].sorted)
+				merge_sort_rows(out + gk, out + n, k - gk);
+			g = i;
+			gk = k;
+			if (i == nruns)
+				break;
+			tail = runs[i].tail;
+		} else if (cmp_row(&runs[i].tail, &tail) > 0) {
+			tail = runs[i].tail;
+		}
+		memcpy(out + k, rows + runs[i].first, runs[i].n * sizeof(*out));
+		k += runs[i].n;
+	}
+	/* A sequence out of order may hold a row before its first. */
+	ok = rows_sorted(out, n);
+	if (ok)
+		memcpy(rows, out, n * sizeof(*out));
+	free(out);
+	free(runs);
+	return ok;
+}
+
+static void
+sort_rows(struct pc_linetab *t)
+{
+	if (!rows_sorted(t->rows, t->nrows) &&
+	    !sort_by_sequence(t->rows, t->nrows))
 		qsort(t->rows, t->nrows, sizeof(*t->rows), cmp_row);
 	/* libdw marks the highest address an end of sequence. */
 	if (t->nrows > 0)

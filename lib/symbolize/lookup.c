@@ -219,8 +219,14 @@ profconv__sym_lookup_batch(struct session *s)
 	rc = collect_todo(s);
 	if (rc == 0)
 		rc = plan_shards(s, jobs);
+	/* A module opened on several threads: copied once for all. */
+	for (i = s->batch_lo; rc == 0 && i < s->batch_hi; i++)
+		if (s->bins[i]->m->nshards > 1)
+			profconv__sym_module_copy(s->sz, s->bins[i]->m);
 	if (rc == 0)
 		rc = profconv__jobs_run(jobs, s->ntasks, lookup_task, s);
+	for (i = s->batch_lo; i < s->batch_hi; i++)
+		profconv__sym_module_uncopy(s->bins[i]->m);
 	if (rc == 0)
 		rc = merge_batch(s);
 	for (i = s->batch_lo; i < s->batch_hi; i++)

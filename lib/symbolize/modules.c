@@ -11,6 +11,7 @@
 
 #include "config.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,6 +221,7 @@ profconv__sym_module_free(struct sym_module *m)
 		return;
 	for (i = 0; i < MAX_SHARDS; i++)
 		handle_free(m->h[i]);
+	profconv__sym_module_uncopy(m);
 	free(m->path);
 	free(m->why);
 	profconv__u64map_free(&m->by_addr);
@@ -279,6 +281,8 @@ profconv__sym_module_for(struct profconv_symbolizer *sz,
 		}
 	}
 	m = calloc(1, sizeof(*m));
+	if (m != NULL)
+		m->copy = -1;
 	if (m == NULL || (m->path = strdup(found->path)) == NULL ||
 	    PC_GROW(sz->mods, sz->mods_cap, sz->nmods, 1) < 0) {
 		profconv__sym_module_free(m);
@@ -368,12 +372,17 @@ profconv__sym_handle_open(struct profconv_symbolizer *sz, struct sym_module *m,
 		return profconv__fail(PROFCONV_EFORMAT, "libdwfl: %s",
 		    dwfl_errmsg(-1));
 	}
-	rc = profconv__open_regular(m->path, &fd);
-	/* libdwfl's own debug file search (--debuginfod) tells the binary
-	 * from its debug file by the inode of the descriptor it holds: a
-	 * copy would be taken for a stripped debug file of itself. */
-	if (rc == 0 && !sz->opts.debuginfod)
-		rc = profconv__sym_private_copy(fd, m->path, &fd);
+	if (m->copy >= 0 && (fd = fcntl(m->copy, F_DUPFD_CLOEXEC, 0)) >= 0) {
+		rc = 0;	/* the batch's copy (profconv__sym_module_copy) */
+	} else {
+		rc = profconv__open_regular(m->path, &fd);
+		/* libdwfl's own debug file search (--debuginfod) tells the
+		 * binary from its debug file by the inode of the descriptor
+		 * it holds: a copy would be taken for a stripped debug file
+		 * of itself. */
+		if (rc == 0 && !sz->opts.debuginfod)
+			rc = profconv__sym_private_copy(fd, m->path, &fd);
+	}
 	if (rc == 0) {
 		/* Debug info compressed in the binary itself (gcc -gz),
 		 * inflated ahead as for a separate debug file. */
@@ -402,6 +411,32 @@ profconv__sym_handle_open(struct profconv_symbolizer *sz, struct sym_module *m,
 	}
 	*out = h;
 	return 0;
+}
+
+void
+profconv__sym_module_copy(struct profconv_symbolizer *sz,
+    struct sym_module *m)
+{
+	int fd = -1, orig;
+
+	if (m->copy >= 0 || sz->opts.debuginfod ||
+	    profconv__open_regular(m->path, &fd) < 0)
+		return;
+	orig = fd;
+	if (profconv__sym_private_copy(fd, m->path, &fd) < 0)
+		return;
+	if (fd == orig)	/* not copied: mapped in place */
+		close(fd);
+	else
+		m->copy = fd;
+}
+
+void
+profconv__sym_module_uncopy(struct sym_module *m)
+{
+	if (m->copy >= 0)
+		close(m->copy);
+	m->copy = -1;
 }
 
 /* Open M's first handle and read its debug info: once per module. */

@@ -102,6 +102,9 @@ struct sym_module {
 	bool unusable;
 	char *why;			/* and why */
 	struct sym_handle *h[MAX_SHARDS];	/* [0]: the first one */
+	int copy;			/* the private copy of the file that
+					 * all its handles of a batch read
+					 * (a descriptor), or -1 */
 	struct pc_u64map by_addr;	/* file address -> ans[] */
 	struct sym_answer *ans;
 	size_t nans, ans_cap;
@@ -216,6 +219,17 @@ int profconv__sym_dwfl_setup(struct profconv_symbolizer *sz);
 
 /* Close M's handles and free it; NULL is a no-op. */
 void profconv__sym_module_free(struct sym_module *m);
+
+/*
+ * Before a batch's handles of M are opened on several threads: one
+ * private copy of M's file for all of them (as if each copied it, less
+ * the copying), when M is copied at all.  Its failures are left to the
+ * handles, which then copy on their own.  profconv__sym_module_uncopy
+ * drops it once they are open.
+ */
+void profconv__sym_module_copy(struct profconv_symbolizer *sz,
+    struct sym_module *m);
+void profconv__sym_module_uncopy(struct sym_module *m);
 
 /*
  * The module for the file FOUND names (open on FOUND->fd): the one kept
