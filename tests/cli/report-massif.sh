@@ -35,6 +35,25 @@ grep -q '<td class="name">leak</td><td class="name">leak_step</td>' \
 grep -q '<td class="name">leak</td><td class="name">churn</td>' \
     "$TMP/m.html" && fail "the freed allocation is called a leak"
 
+# The Explore tab of the series: one column per detailed snapshot, in
+# proftrend's order, each column's total the snapshot's bytes.
+python3 - "$TMP/m.html" "$TMP/trend.json" >"$TMP/live.err" 2>&1 <<'PY' ||
+import json, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+tag = '<script type="application/json" id="live-data">'
+i = page.index(tag) + len(tag)
+d = json.loads(page[i:page.index("</script", i)])
+t = json.load(open(sys.argv[2]))
+got = [(c["type"], v) for c, v in zip(d["types"], d["total"])]
+want = [(s["file"], s["inuse_bytes"]) for s in t["snapshots"]]
+if len(got) != len(want) or len(want) < 40:
+    sys.exit("%d columns, %d snapshots" % (len(got), len(want)))
+for (gn, gv), (wn, wv) in zip(got, want):
+    if not wn.endswith(gn) or gv != wv:
+        sys.exit("column %s %d, proftrend %s %d" % (gn, gv, wn, wv))
+PY
+	fail "Explore tab of the massif series: $(cat "$TMP/live.err")"
+
 # --snapshot: one snapshot of the file, shown as one profile.
 run 0 "$PROFCONV" report --snapshot peak "$TMP/leak.ms" -o "$TMP/p.html"
 check page "$TMP/p.html" summary top flame graph source
