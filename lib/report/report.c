@@ -51,6 +51,9 @@
 #include "write/write.h"
 #include "report/report_data.h"
 
+/* Rows of the top table repeated in the summary. */
+#define SUMMARY_TOP 5
+
 /* Bytes of annotated source shown, in all. */
 #define LISTING_MAX ((size_t)1 << 20)
 
@@ -377,7 +380,8 @@ sample_types(FILE *fp, const struct profconv_profile *prof,
 		if (profconv_profile_sample_type(prof, i, &vt) < 0)
 			continue;
 		profconv_view_total(view, i, &sum);
-		fprintf(fp, "<dt>total ");
+		fprintf(fp, "<dt>%s ", strcmp(cls, "total") == 0 ? "total" :
+		    "base total");
 		put(fp, vt.type);
 		fputs("/", fp);
 		put(fp, vt.unit);
@@ -386,6 +390,73 @@ sample_types(FILE *fp, const struct profconv_profile *prof,
 		fprintf(fp, "\" data-v=\"%" PRId64 "\">", sum);
 		put_num(fp, sum);
 		fprintf(fp, "%s</dd>\n", (int)i == def ? " [default]" : "");
+	}
+}
+
+/* The first TOP functions of the flat column of the shown type, with a
+ * value (a flat one when FLAT_ONLY), as a table whose id is ID: flat,
+ * flat%, cum, cum%, function. */
+static void
+top_rows(FILE *fp, struct ctx *c, const char *id, size_t top, bool flat_only)
+{
+	size_t i, n, shown = 0, col = c->ti;
+
+	profconv__rows_sort(c->funcs, by_col, &col);
+	n = profconv__rows_count(c->funcs);
+	fprintf(fp, "<table class=\"top\" id=\"%s\"><thead><tr>"
+	    "<th data-sort=\"num\">flat</th><th data-sort=\"num\">flat%%</th>"
+	    "<th data-sort=\"num\">cum</th><th data-sort=\"num\">cum%%</th>"
+	    "<th class=\"name\" data-sort=\"text\">function</th>"
+	    "</tr></thead>\n<tbody>\n", id);
+	for (i = 0; i < n && shown < top; i++) {
+		const int64_t *v = profconv__rows_values(c->funcs, i);
+		int64_t flat = v[c->ti], cum = v[c->nt + c->ti];
+
+		if (flat == 0 && (cum == 0 || flat_only))
+			continue;
+		fprintf(fp, "<tr><td data-v=\"%" PRId64 "\">", flat);
+		put_num(fp, flat);
+		fputs("</td>", fp);
+		put_pct_cell(fp, flat, c->total);
+		fprintf(fp, "<td data-v=\"%" PRId64 "\">", cum);
+		put_num(fp, cum);
+		fputs("</td>", fp);
+		put_pct_cell(fp, cum, c->total);
+		fputs("<td class=\"name\">", fp);
+		put(fp, profconv__rows_name(c->funcs, i));
+		fputs("</td></tr>\n", fp);
+		shown++;
+	}
+	fputs("</tbody></table>\n", fp);
+}
+
+/* Per sample type, CUR's total less BASE's, and that change as a share
+ * of BASE's total (profdiff's percentage). */
+static void
+changes(FILE *fp, struct ctx *c)
+{
+	struct profconv_value_type vt;
+	size_t i, n = profconv_profile_sample_type_count(c->cur);
+	int64_t now, then, d;
+
+	for (i = 0; i < n; i++) {
+		if (profconv_profile_sample_type(c->cur, i, &vt) < 0 ||
+		    profconv_view_total(c->cv, i, &now) < 0 ||
+		    profconv_view_total(c->bv, i, &then) < 0)
+			continue;
+		d = (int64_t)((uint64_t)now - (uint64_t)then);
+		fputs("<dt>change ", fp);
+		put(fp, vt.type);
+		fputs("/", fp);
+		put(fp, vt.unit);
+		fputs("</dt><dd class=\"change\" data-type=\"", fp);
+		put(fp, vt.type);
+		fprintf(fp, "\" data-v=\"%" PRId64 "\">%s", d, d > 0 ? "+" : "");
+		put_num(fp, d);
+		if (then != 0)
+			fprintf(fp, " (%+.2f%% of the base)",
+			    100.0 * (double)d / (double)then);
+		fputs("</dd>\n", fp);
 	}
 }
 
@@ -421,20 +492,25 @@ summary(FILE *fp, struct ctx *c)
 		fprintf(fp, "<dt>base samples</dt><dd id=\"base-samples\">%zu"
 		    "</dd>\n", profconv_profile_sample_count(c->base));
 		sample_types(fp, c->base, c->bv, "base-total");
+		changes(fp, c);
 	}
-	fputs("</dl>\n</section>\n", fp);
+	fputs("</dl>\n<h2>Heaviest functions</h2>\n", fp);
+	fprintf(fp, "<p class=\"note\">The first %d functions of the Top "
+	    "tab with a flat value%s.</p>\n", SUMMARY_TOP, c->base != NULL ?
+	    " (of the current profile; the Comparison tab has the changes)" :
+	    "");
+	top_rows(fp, c, "summary-top", SUMMARY_TOP, true);
+	fputs("</section>\n", fp);
 	return 0;
 }
 
 static int
 top_table(FILE *fp, struct ctx *c)
 {
-	size_t i, n, shown = 0, col = c->ti, top = c->o->top;
+	size_t top = c->o->top;
 	struct profconv_value_type vt;
 
 	profconv_profile_sample_type(c->cur, c->ti, &vt);
-	profconv__rows_sort(c->funcs, by_col, &col);
-	n = profconv__rows_count(c->funcs);
 	fputs("<section class=\"tab\" id=\"top\">\n", fp);
 	fprintf(fp, "<p class=\"note\" id=\"top-note\">Showing the top %zu of "
 	    "%zu functions by flat ", top < c->nfuncs ? top : c->nfuncs,
@@ -442,31 +518,8 @@ top_table(FILE *fp, struct ctx *c)
 	put(fp, vt.type);
 	fputs(c->base != NULL ? " of the current profile" : "", fp);
 	fputs(" (click a header to sort).</p>\n", fp);
-	fputs("<table class=\"top\" id=\"top-table\"><thead><tr>"
-	    "<th data-sort=\"num\">flat</th><th data-sort=\"num\">flat%</th>"
-	    "<th data-sort=\"num\">cum</th><th data-sort=\"num\">cum%</th>"
-	    "<th class=\"name\" data-sort=\"text\">function</th>"
-	    "</tr></thead>\n<tbody>\n", fp);
-	for (i = 0; i < n && shown < top; i++) {
-		const int64_t *v = profconv__rows_values(c->funcs, i);
-		int64_t flat = v[c->ti], cum = v[c->nt + c->ti];
-
-		if (flat == 0 && cum == 0)
-			continue;
-		fprintf(fp, "<tr><td data-v=\"%" PRId64 "\">", flat);
-		put_num(fp, flat);
-		fputs("</td>", fp);
-		put_pct_cell(fp, flat, c->total);
-		fprintf(fp, "<td data-v=\"%" PRId64 "\">", cum);
-		put_num(fp, cum);
-		fputs("</td>", fp);
-		put_pct_cell(fp, cum, c->total);
-		fputs("<td class=\"name\">", fp);
-		put(fp, profconv__rows_name(c->funcs, i));
-		fputs("</td></tr>\n", fp);
-		shown++;
-	}
-	fputs("</tbody></table>\n</section>\n", fp);
+	top_rows(fp, c, "top-table", top, false);
+	fputs("</section>\n", fp);
 	return 0;
 }
 

@@ -23,6 +23,8 @@
 #                               differential)
 #   trend PAGE JSON             snapshots and verdict rows are proftrend
 #                               --json's
+#   sumtop PAGE SUMMARY         the summary's heaviest functions are the
+#                               first 5 with a flat value of SUMMARY
 #   names PAGE NAMESFILE        every name of NAMESFILE is shown as text
 #                               in the top table, the flame graph, the
 #                               call graph, the source tab's headings and
@@ -238,6 +240,30 @@ def cmd_top(args):
         fault("no functions in %s" % args[1])
     if got != want:
         fault("top table %r\nshow --summary %r" % (got[:5], want[:5]))
+    print(len(got))
+
+
+def cmd_sumtop(args):
+    """The summary's heaviest functions: the first 5 rows of show
+    --summary --sort flat with a flat value, in order."""
+    p = load(args[0])
+    want = []
+    on = False
+    for line in open(args[1]):
+        if line.startswith("top ") and " functions " in line:
+            on = True
+            continue
+        if on:
+            f = line.split(None, 4)
+            if len(f) < 5:
+                break
+            if int(f[0]) != 0:
+                want.append((int(f[0]), int(f[2]), f[4].rstrip("\n")))
+    got = []
+    for r in p.rows.get("summary-top", [])[1:]:
+        got.append((int(r[0][0]["data-v"]), int(r[2][0]["data-v"]), r[4][1]))
+    if not want or got != want[:5]:
+        fault("summary's heaviest %r\nshow --summary %r" % (got, want[:5]))
     print(len(got))
 
 
@@ -565,7 +591,7 @@ def cmd_livenames(args):
 
 
 if __name__ == "__main__":
-    {"page": cmd_page, "totals": cmd_totals, "top": cmd_top, "pre": cmd_pre,
+    {"page": cmd_page, "totals": cmd_totals, "top": cmd_top, "sumtop": cmd_sumtop, "pre": cmd_pre,
      "compare": cmd_compare, "source": cmd_source, "flame": cmd_flame,
      "trend": cmd_trend, "names": cmd_names, "live": cmd_live,
      "prune": cmd_prune, "liveseries": cmd_liveseries,

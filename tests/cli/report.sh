@@ -40,6 +40,8 @@ check page "$TMP/one.html" summary top flame graph source
 check totals "$TMP/one.html" "$TMP/sum"
 check top "$TMP/one.html" "$TMP/sum"
 [ "$(cat "$TMP/check.out")" -ge 3 ] || fail "top table: $(cat "$TMP/check.out") rows"
+check sumtop "$TMP/one.html" "$TMP/sum"
+[ "$(cat "$TMP/check.out")" -ge 2 ] || fail "summary: $(cat "$TMP/check.out") heaviest"
 total=$(sed -n 's/^total inuse_space\/bytes: \([0-9]*\).*/\1/p' "$TMP/sum")
 check flame "$TMP/one.html" "$total"
 # The listing is profconv list's for the five heaviest functions by flat.
@@ -62,8 +64,8 @@ ftotal=$(sed -n 's/^total alloc_space\/bytes: \([0-9]*\).*/\1/p' "$TMP/fsum")
 check flame "$TMP/f.html" "$ftotal"
 # A table's size follows --top.
 run 0 "$PROFCONV" report -n 2 "$last" -o "$TMP/n2.html"
-[ "$(grep -c '<tr><td' "$TMP/n2.html")" = 2 ] ||
-	fail "--top 2: $(grep -c '<tr><td' "$TMP/n2.html") rows"
+rows=$(sed -n '/id="top-table"/,/<\/table>/p' "$TMP/n2.html" | grep -c '<tr><td')
+[ "$rows" = 2 ] || fail "--top 2: $rows rows"
 
 # --- a pair: the change ---------------------------------------------------
 run 0 "$PROFCONV" report $SP --base "$first" "$last" -o "$TMP/diff.html"
@@ -86,6 +88,21 @@ check source "$TMP/diff.html" "$TMP/blist"
 "$PROFCONV" show --summary "$first" >"$TMP/bsum" 2>/dev/null || fail "show base"
 check totals "$TMP/diff.html" "$TMP/bsum" base
 check totals "$TMP/diff.html" "$TMP/sum"
+# Each type's change in the summary is the current total less the base's.
+python3 - "$TMP/diff.html" "$TMP/sum" "$TMP/bsum" >"$TMP/chg.err" 2>&1 <<'PY' ||
+import re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+def totals(path):
+    return {m.group(1): int(m.group(2)) for m in re.finditer(
+        r"^total (\w+)/\w+: (-?\d+)", open(path).read(), re.M)}
+cur, base = totals(sys.argv[2]), totals(sys.argv[3])
+got = {m.group(1): int(m.group(2)) for m in re.finditer(
+    r'<dd class="change" data-type="(\w+)" data-v="(-?\d+)"', page)}
+want = {t: cur[t] - base[t] for t in cur}
+if not want or got != want:
+    sys.exit("changes %r, totals give %r" % (got, want))
+PY
+	fail "summary's changes: $(cat "$TMP/chg.err")"
 check flame "$TMP/diff.html" "$total" diff
 # The JSON's totals are the table's TOTAL row.
 "$BIN/profdiff" --json "$first" "$last" >"$TMP/diff.json" 2>/dev/null
