@@ -9,9 +9,11 @@
  * by line or by file, and focus or ignore by function name.  Each node
  * keeps its self value for every sample type.  Pruning as pprof's
  * -nodefraction: a node whose cum is at most FRACTION of the total for
- * every sample type is dropped with its subtree, its values added to
- * the self of its nearest kept ancestor, so totals stay whole and the
- * page can say what it left out in pprof's words.  A node budget raises
+ * every sample type is dropped with its subtree, its values kept apart
+ * as the "pruned" value of its nearest kept ancestor (in that node's
+ * cum and width, never in any function's flat), so totals stay whole,
+ * no flat is distorted and the page can say what it left out in
+ * pprof's words.  A node budget raises
  * the fraction as far as needed: the BUDGET heaviest nodes stay (cum
  * never grows from a node to its callee, so they form a tree), and the
  * statement names the cut that was applied.
@@ -521,6 +523,29 @@ put_ints(FILE *fp, const char *key, const int64_t *v, size_t n, size_t step)
 	fputs("]", fp);
 }
 
+/* Per column K of V (N rows of NT): {"i":[rows],"v":[values]} of the
+ * rows that are not 0 (most nodes hold nothing of their own). */
+static void
+put_sparse(FILE *fp, const int64_t *v, size_t n, size_t nt)
+{
+	size_t i, j, k;
+
+	putc('[', fp);
+	for (k = 0; k < nt; k++) {
+		fputs(k != 0 ? ",\n{\"i\":[" : "{\"i\":[", fp);
+		for (j = 0, i = 0; j < n; j++)
+			if (v[j * nt + k] != 0)
+				fprintf(fp, "%s%zu", i++ != 0 ? "," : "", j);
+		fputs("],\"v\":[", fp);
+		for (j = 0, i = 0; j < n; j++)
+			if (v[j * nt + k] != 0)
+				fprintf(fp, "%s%" PRId64, i++ != 0 ? "," : "",
+				    v[j * nt + k]);
+		fputs("]}", fp);
+	}
+	putc(']', fp);
+}
+
 /* What the columns of a tree are: sample types, or snapshots of one. */
 struct cols {
 	const char *const *label;
@@ -535,7 +560,7 @@ write_json(FILE *fp, const struct gframes *g, struct tree *t,
 	double fraction = o->fraction;
 	struct strs st = { 0 };
 	uint32_t *fn = NULL, *file = NULL;
-	int64_t *self = NULL, *line = NULL;
+	int64_t *self = NULL, *line = NULL, *pruned = NULL;
 	size_t i, k, nt = t->nt, j;
 	uint32_t dummy;
 	int rc = 0;
@@ -544,15 +569,19 @@ write_json(FILE *fp, const struct gframes *g, struct tree *t,
 	file = calloc(o->n, sizeof(*file));
 	line = calloc(o->n, sizeof(*line));
 	self = calloc(o->n * nt, sizeof(*self));
-	if (fn == NULL || file == NULL || line == NULL || self == NULL) {
+	pruned = calloc(o->n * nt, sizeof(*pruned));
+	if (fn == NULL || file == NULL || line == NULL || self == NULL ||
+	    pruned == NULL) {
 		rc = profconv__fail(PROFCONV_ENOMEM, "out of memory");
 		goto out;
 	}
 	rc = str_index(&st, "", &dummy);
 	for (i = 0; i < t->n && rc == 0; i++) {
+		int64_t *to = o->kept[i] ? self : pruned;
+
 		j = o->map[i];
 		for (k = 0; k < nt; k++)
-			pc_add_sat(&self[j * nt + k], t->self[i * nt + k]);
+			pc_add_sat(&to[j * nt + k], t->self[i * nt + k]);
 		if (!o->kept[i] || i == 0)
 			continue;
 		rc = str_index(&st, g->fn[t->frame[i]], &fn[j]);
@@ -629,23 +658,13 @@ write_json(FILE *fp, const struct gframes *g, struct tree *t,
 		fprintf(fp, "%s%" PRIu32, j != 0 ? "," : "", file[j]);
 	fputs("],\n", fp);
 	put_ints(fp, "line", line, o->n, 1);
-	fputs(",\n\"self\":[", fp);
-	for (k = 0; k < nt; k++) {
-		fputs(k != 0 ? ",\n{" : "{", fp);
-		/* Sparse: most nodes hold nothing of their own. */
-		fputs("\"i\":[", fp);
-		for (j = 0, i = 0; j < o->n; j++)
-			if (self[j * nt + k] != 0)
-				fprintf(fp, "%s%zu", i++ != 0 ? "," : "", j);
-		fputs("],\"v\":[", fp);
-		for (j = 0, i = 0; j < o->n; j++)
-			if (self[j * nt + k] != 0)
-				fprintf(fp, "%s%" PRId64, i++ != 0 ? "," : "",
-				    self[j * nt + k]);
-		fputs("]}", fp);
-	}
-	fputs("]}</script>\n", fp);
+	fputs(",\n\"self\":", fp);
+	put_sparse(fp, self, o->n, nt);
+	fputs(",\n\"pruned\":", fp);
+	put_sparse(fp, pruned, o->n, nt);
+	fputs("}</script>\n", fp);
 out:
+	free(pruned);
 	free(fn);
 	free(file);
 	free(line);

@@ -19,7 +19,8 @@
  * frame per source line, as JSON in <script type="application/json"
  * id="live-data"> (no '<', '>' or '&' in it, so no name can end the
  * element): the sample types, the string table, the nodes (parent,
- * function, file, line, self per type; root first, parents before
+ * function, file, line, self and pruned (the sum of the dropped subtree
+ * below it) per type; root first, parents before
  * children), the totals and what pruning at FRACTION (negative: none)
  * dropped, with pprof's "Showing nodes accounting for" and "Dropped N
  * nodes (cum <= C)" per type; at most BUDGET nodes (0: no bound) stay,

@@ -39,13 +39,19 @@
 	}
 
 	// --- the data -----------------------------------------------------------
-	var self = [], t, i;
-	for (t = 0; t < nt; t++) {
-		var a = new Float64Array(n), s = D.self[t];
-		for (i = 0; i < s.i.length; i++)
-			a[s.i[i]] = s.v[i];
-		self.push(a);
+	// self: each node's own value; pruned: the dropped subtree below
+	// it, in its cum and width but in no one's flat.
+	function dense(sp) {
+		var out = [], t, i;
+		for (t = 0; t < nt; t++) {
+			var a = new Float64Array(n), s = sp[t];
+			for (i = 0; i < s.i.length; i++)
+				a[s.i[i]] = s.v[i];
+			out.push(a);
+		}
+		return out;
 	}
+	var self = dense(D.self), pruned = dense(D.pruned), t, i;
 	var parent = D.parent;
 	function fname(i) { return i === 0 ? "[no stack]" : S[D.func[i]]; }
 	var depth = new Int32Array(n);
@@ -97,6 +103,7 @@
 
 	// --- what the filters keep ----------------------------------------------
 	var kept = new Float64Array(n), cum = new Float64Array(n), total = 0;
+	var kpruned = new Float64Array(n), prunedTotal = 0;
 	var fval = new Float64Array(fn);
 	function regexOf(id) {
 		var text = $(id).value;
@@ -105,7 +112,8 @@
 		return new RegExp(text);
 	}
 	function compute() {
-		var a = self[st.type], m = new Uint8Array(n), cache = new Map();
+		var a = self[st.type], pr = pruned[st.type], m = new Uint8Array(n),
+		    cache = new Map();
 		var F = st.focus, I = st.ignore;
 		function match(i) {
 			var k = D.func[i], r = cache.get(k);
@@ -117,21 +125,24 @@
 			}
 			return r;
 		}
-		total = 0;
+		total = prunedTotal = 0;
 		for (var i = 0; i < n; i++) {
 			if (i !== 0)
 				m[i] = m[parent[i]] | match(i);
 			var keep = (F === null || (m[i] & 1) !== 0) &&
 			    (m[i] & 2) === 0;
 			kept[i] = keep ? a[i] : 0;
-			total += kept[i];
+			kpruned[i] = keep ? pr[i] : 0;
+			total += kept[i] + kpruned[i];
+			prunedTotal += kpruned[i];
 		}
-		cum.set(kept);
+		for (i = 0; i < n; i++)
+			cum[i] = kept[i] + kpruned[i];
 		for (i = n - 1; i > 0; i--)
 			cum[parent[i]] += cum[i];
 		fval.fill(0);
 		for (i = 0; i < n; i++)
-			fval[fnOf[i]] += kept[i];
+			fval[fnOf[i]] += kept[i] + kpruned[i];
 		for (i = fn - 1; i > 0; i--)
 			fval[fpar[i]] += fval[i];
 	}
@@ -211,9 +222,16 @@
 			tr.appendChild(make("td", { "class": "name" }, r.name));
 			tb.appendChild(tr);
 		});
-		$("live-top-note").textContent = "Showing the top " +
+		var note = $("live-top-note");
+		note.textContent = "Showing the top " +
 		    Math.min(top, rows.length) + " of " + rows.length + " by " +
 		    st.by + " (click a header to sort).";
+		note.dataset.pruned = String(prunedTotal);
+		if (prunedTotal !== 0)
+			note.textContent += " " + fmt(prunedTotal) + " " +
+			    D.types[st.type].unit + " (" + pct(prunedTotal, total) +
+			    ") in dropped nodes count in their callers' cum only, " +
+			    "in no row's flat.";
 	}
 
 	// --- the flame graph -----------------------------------------------------
@@ -317,8 +335,9 @@
 	function statement() {
 		var p = $("live-prune"), lines = D.statement[st.type];
 		p.textContent = lines.join("; ") + (D.dropped.nodes > 0 ?
-		    " (their values are counted in their callers' self; " +
-		    "focus and ignore do not see their names)." : ".");
+		    " (their values count in their callers' cum and width, " +
+		    "in no flat; focus and ignore do not see their names)." :
+		    ".");
 		var tot = $("live-total");
 		tot.dataset.v = String(total);
 		tot.textContent = "Kept by the filters: " + fmt(total) + " " +
