@@ -319,11 +319,12 @@ gframe(struct gframes *g, const struct profconv_view *v, uint32_t id,
 
 /*
  * Add V's stacks to T: with TI == SIZE_MAX every sample type K into
- * column K, else sample type TI into column COL.
+ * column K, or with COLS each of V's COL types K into column COLS[K]
+ * (none when SIZE_MAX); else sample type TI into column COL.
  */
 static int
 tree_add(struct tree *t, struct gframes *g, const struct profconv_view *v,
-    size_t ti, size_t col)
+    size_t ti, size_t col, const size_t *cols)
 {
 	size_t i, j, k, n = profconv_view_stack_count(v);
 	size_t nf = profconv_view_frame_count(v);
@@ -352,7 +353,12 @@ tree_add(struct tree *t, struct gframes *g, const struct profconv_view *v,
 		}
 		if (rc < 0)
 			break;
-		if (ti == SIZE_MAX) {
+		if (ti == SIZE_MAX && cols != NULL) {
+			for (k = 0; k < col; k++)
+				if (cols[k] != SIZE_MAX)
+					pc_add_sat(&t->self[node * t->nt +
+					    cols[k]], s.values[k]);
+		} else if (ti == SIZE_MAX) {
 			for (k = 0; k < t->nt; k++)
 				pc_add_sat(&t->self[node * t->nt + k],
 				    s.values[k]);
@@ -551,6 +557,8 @@ struct cols {
 	const char *const *label;
 	const char *const *unit;
 	bool series;
+	bool diff;	/* the first half the base's types, the second the
+			 * current profile's */
 };
 
 static int
@@ -601,8 +609,9 @@ write_json(FILE *fp, const struct gframes *g, struct tree *t,
 		json_str(fp, c->unit[k]);
 		fputs("}", fp);
 	}
-	fprintf(fp, "],\n\"series\":%s,\"default\":%zu,\"fraction\":%.6g,\n",
-	    c->series ? "true" : "false", def, fraction < 0 ? 0 : fraction);
+	fprintf(fp, "],\n\"series\":%s,\"diff\":%s,\"default\":%zu,"
+	    "\"fraction\":%.6g,\n", c->series ? "true" : "false",
+	    c->diff ? "true" : "false", def, fraction < 0 ? 0 : fraction);
 	put_ints(fp, "total", total, nt, 1);
 	fprintf(fp, ",\n\"dropped\":{\"nodes\":%zu,", o->dropped);
 	put_ints(fp, "sum", o->dropped_sum, nt, 1);
@@ -739,8 +748,8 @@ profconv__report_data(FILE *fp, const struct profconv_profile *prof,
 		label[k] = vt.type;
 		unit[k] = vt.unit;
 	}
-	if ((rc = tree_add(&t, &g, v, SIZE_MAX, 0)) == 0)
-		rc = emit(fp, &t, &g, &(struct cols){ label, unit, false },
+	if ((rc = tree_add(&t, &g, v, SIZE_MAX, 0, NULL)) == 0)
+		rc = emit(fp, &t, &g, &(struct cols){ label, unit, false, false },
 		    total, fraction, budget, def);
 out:
 	free(total);
@@ -749,6 +758,75 @@ out:
 	tree_free(&t);
 	gframes_free(&g);
 	profconv_view_free(v);
+	return rc;
+}
+
+/*
+ * BASE and PROF in one tree (the same node for the same path; 0 where
+ * a path is in one only): columns 0..NT-1 the base's values of PROF's
+ * NT sample types (those it has, by name), NT..2NT-1 PROF's.
+ */
+static int
+report_data_diff(FILE *fp, const struct profconv_profile *base,
+    const struct profconv_profile *prof,
+    const struct profconv_view_options *vo, double fraction, size_t budget,
+    size_t def)
+{
+	struct profconv_view *v = NULL, *bv = NULL;
+	struct profconv_value_type vt;
+	struct gframes g = { 0 };
+	struct tree t = { 0 };
+	const char **label = NULL, **unit = NULL;
+	int64_t *total = NULL;
+	size_t k, nt = profconv_profile_sample_type_count(prof);
+	size_t nb = profconv_profile_sample_type_count(base);
+	size_t *bcols = NULL, *ccols = NULL;
+	int rc;
+
+	if ((rc = data_view(&v, prof, vo)) < 0 ||
+	    (rc = data_view(&bv, base, vo)) < 0)
+		goto out;
+	t.nt = 2 * nt;
+	total = calloc(2 * nt + 1, sizeof(*total));
+	label = calloc(2 * nt + 1, sizeof(*label));
+	unit = calloc(2 * nt + 1, sizeof(*unit));
+	bcols = calloc(nb + 1, sizeof(*bcols));
+	ccols = calloc(nt + 1, sizeof(*ccols));
+	if (total == NULL || label == NULL || unit == NULL || bcols == NULL ||
+	    ccols == NULL) {
+		rc = profconv__fail(PROFCONV_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (k = 0; k < nb; k++)
+		bcols[k] = SIZE_MAX;
+	for (k = 0; k < nt; k++) {
+		int bk;
+
+		profconv_profile_sample_type(prof, k, &vt);
+		label[k] = label[nt + k] = vt.type;
+		unit[k] = unit[nt + k] = vt.unit;
+		ccols[k] = nt + k;
+		profconv_view_total(v, k, &total[nt + k]);
+		bk = profconv_profile_sample_type_index(base, vt.type);
+		if (bk >= 0) {
+			bcols[bk] = k;
+			profconv_view_total(bv, (size_t)bk, &total[k]);
+		}
+	}
+	if ((rc = tree_add(&t, &g, bv, SIZE_MAX, nb, bcols)) == 0 &&
+	    (rc = tree_add(&t, &g, v, SIZE_MAX, nt, ccols)) == 0)
+		rc = emit(fp, &t, &g, &(struct cols){ label, unit, false,
+		    true }, total, fraction, budget, def);
+out:
+	free(total);
+	free(label);
+	free(unit);
+	free(bcols);
+	free(ccols);
+	tree_free(&t);
+	gframes_free(&g);
+	profconv_view_free(v);
+	profconv_view_free(bv);
 	return rc;
 }
 
@@ -857,7 +935,7 @@ profconv_report_series_add(struct profconv_report_series *s,
 	}
 	if ((rc = data_view(&v, prof, s->o.view)) == 0) {
 		profconv_view_total(v, (size_t)k, &s->total[s->n]);
-		rc = tree_add(&s->t, &s->g, v, (size_t)k, s->n);
+		rc = tree_add(&s->t, &s->g, v, (size_t)k, s->n, NULL);
 	}
 	profconv_view_free(v);
 	if (rc < 0) {
@@ -911,7 +989,8 @@ profconv__report_data_series(FILE *fp, struct profconv_report_series *s,
 		total[i] = s->total[col[i]];
 	}
 	if ((rc = tree_columns(&s->t, col, s->n)) == 0)
-		rc = emit(fp, &s->t, &s->g, &(struct cols){ label, unit, true },
+		rc = emit(fp, &s->t, &s->g, &(struct cols){ label, unit, true,
+		    false },
 		    total, fraction, budget, s->n - 1);
 out:
 	free(label);
@@ -976,15 +1055,18 @@ static const char live_flame[] =
 	"height=\"16\"></svg><div id=\"live-tip\" hidden></div></div>\n";
 
 static void
-live_open(FILE *fp, size_t top)
+live_open(FILE *fp, size_t top, bool diff)
 {
 	fputs("<section class=\"tab\" id=\"live\">\n", fp);
 	fputs(live_style, fp);
 	fputs(live_body, fp);
 	fprintf(fp, "<table class=\"live\" id=\"live-top\" data-top=\"%zu\">"
-	    "<thead><tr><th>flat</th><th>flat%%</th><th>sum%%</th>"
-	    "<th>cum</th><th>cum%%</th><th class=\"name\">name</th></tr>"
-	    "</thead><tbody></tbody></table>\n", top);
+	    "<thead><tr>%s<th class=\"name\">name</th></tr>"
+	    "</thead><tbody></tbody></table>\n", top, diff ?
+	    "<th>base</th><th>current</th><th>\xce\x94</th>"
+	    "<th>\xce\x94%</th>" :
+	    "<th>flat</th><th>flat%</th><th>sum%</th><th>cum</th>"
+	    "<th>cum%</th>");
 	fputs(live_flame, fp);
 }
 
@@ -997,14 +1079,21 @@ live_close(FILE *fp)
 }
 
 int
-profconv__report_live(FILE *fp, const struct profconv_profile *prof,
+profconv__report_live(FILE *fp, const struct profconv_profile *base,
+    const struct profconv_profile *prof,
     const struct profconv_view_options *vo, double fraction, size_t budget,
     size_t def, size_t top)
 {
 	int rc;
 
-	live_open(fp, top);
-	if ((rc = profconv__report_data(fp, prof, vo, fraction, budget, def)) < 0)
+	live_open(fp, top, base != NULL);
+	if (base != NULL)
+		rc = report_data_diff(fp, base, prof, vo, fraction, budget,
+		    def);
+	else
+		rc = profconv__report_data(fp, prof, vo, fraction, budget,
+		    def);
+	if (rc < 0)
 		return rc;
 	live_close(fp);
 	return 0;
@@ -1017,7 +1106,7 @@ profconv__report_live_series(FILE *fp, struct profconv_report_series *s,
 {
 	int rc;
 
-	live_open(fp, top);
+	live_open(fp, top, false);
 	rc = profconv__report_data_series(fp, s, order, n, fraction, budget);
 	if (rc < 0)
 		return rc;
