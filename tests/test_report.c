@@ -150,7 +150,10 @@ Test(report, with_a_base)
 	profile(&a, 20);
 	profile(&b, 30);
 	cr_assert(eq(int, page(b, a, NULL), 0));
-	cr_expect(eq(sz, count(out, "<section class=\"tab\""), 6));
+	cr_expect(eq(sz, count(out, "<section class=\"tab\""), 7));
+	/* The Explore tab of the change: one tree of both. */
+	cr_expect(not(zero(ptr, strstr(out, "\"diff\":true"))));
+	cr_expect(not(zero(ptr, strstr(out, "<th>base</th><th>current</th>"))));
 	cr_expect(not(zero(ptr, strstr(out, "id=\"compare-table\""))));
 	/* The comparison: one row changed, grow 2,000 -> 3,000 bytes,
 	 * +1,000 = 28.57% of the base's 3,500; then TOTAL, not sorted. */

@@ -906,7 +906,8 @@ profconv_report_write(const struct profconv_profile *cur,
 		{ "source", "Source" }
 	};
 	static const struct section two[] = {
-		{ "summary", "Summary" }, { "compare", "Comparison" },
+		{ "summary", "Summary" }, { "live", "Explore" },
+		{ "compare", "Comparison" },
 		{ "top", "Top" }, { "flame", "Flame graph (diff)" },
 		{ "graph", "Call graph (diff)" }, { "source", "Source (diff)" }
 	};
@@ -953,8 +954,8 @@ profconv_report_write(const struct profconv_profile *cur,
 	else
 		nav(fp, two, PC_ARRAY_LEN(two));
 	rc = summary(fp, &c);
-	if (rc == 0 && base == NULL)
-		rc = profconv__report_live(fp, cur, o.view,
+	if (rc == 0)
+		rc = profconv__report_live(fp, base, cur, o.view,
 		    o.node_fraction > 0 ? o.node_fraction : -1,
 		    o.tree_nodes != 0 ? o.tree_nodes : PC_REPORT_TREE_NODES,
 		    c.ti, o.top);

@@ -9,9 +9,11 @@
  * by line or by file, and focus or ignore by function name.  Each node
  * keeps its self value for every sample type.  Pruning as pprof's
  * -nodefraction: a node whose cum is at most FRACTION of the total for
- * every sample type is dropped with its subtree, its values added to
- * the self of its nearest kept ancestor, so totals stay whole and the
- * page can say what it left out in pprof's words.  A node budget raises
+ * every sample type is dropped with its subtree, its values kept apart
+ * as the "pruned" value of its nearest kept ancestor (in that node's
+ * cum and width, never in any function's flat), so totals stay whole,
+ * no flat is distorted and the page can say what it left out in
+ * pprof's words.  A node budget raises
  * the fraction as far as needed: the BUDGET heaviest nodes stay (cum
  * never grows from a node to its callee, so they form a tree), and the
  * statement names the cut that was applied.
@@ -317,11 +319,12 @@ gframe(struct gframes *g, const struct profconv_view *v, uint32_t id,
 
 /*
  * Add V's stacks to T: with TI == SIZE_MAX every sample type K into
- * column K, else sample type TI into column COL.
+ * column K, or with COLS each of V's COL types K into column COLS[K]
+ * (none when SIZE_MAX); else sample type TI into column COL.
  */
 static int
 tree_add(struct tree *t, struct gframes *g, const struct profconv_view *v,
-    size_t ti, size_t col)
+    size_t ti, size_t col, const size_t *cols)
 {
 	size_t i, j, k, n = profconv_view_stack_count(v);
 	size_t nf = profconv_view_frame_count(v);
@@ -350,7 +353,12 @@ tree_add(struct tree *t, struct gframes *g, const struct profconv_view *v,
 		}
 		if (rc < 0)
 			break;
-		if (ti == SIZE_MAX) {
+		if (ti == SIZE_MAX && cols != NULL) {
+			for (k = 0; k < col; k++)
+				if (cols[k] != SIZE_MAX)
+					pc_add_sat(&t->self[node * t->nt +
+					    cols[k]], s.values[k]);
+		} else if (ti == SIZE_MAX) {
 			for (k = 0; k < t->nt; k++)
 				pc_add_sat(&t->self[node * t->nt + k],
 				    s.values[k]);
@@ -521,11 +529,36 @@ put_ints(FILE *fp, const char *key, const int64_t *v, size_t n, size_t step)
 	fputs("]", fp);
 }
 
+/* Per column K of V (N rows of NT): {"i":[rows],"v":[values]} of the
+ * rows that are not 0 (most nodes hold nothing of their own). */
+static void
+put_sparse(FILE *fp, const int64_t *v, size_t n, size_t nt)
+{
+	size_t i, j, k;
+
+	putc('[', fp);
+	for (k = 0; k < nt; k++) {
+		fputs(k != 0 ? ",\n{\"i\":[" : "{\"i\":[", fp);
+		for (j = 0, i = 0; j < n; j++)
+			if (v[j * nt + k] != 0)
+				fprintf(fp, "%s%zu", i++ != 0 ? "," : "", j);
+		fputs("],\"v\":[", fp);
+		for (j = 0, i = 0; j < n; j++)
+			if (v[j * nt + k] != 0)
+				fprintf(fp, "%s%" PRId64, i++ != 0 ? "," : "",
+				    v[j * nt + k]);
+		fputs("]}", fp);
+	}
+	putc(']', fp);
+}
+
 /* What the columns of a tree are: sample types, or snapshots of one. */
 struct cols {
 	const char *const *label;
 	const char *const *unit;
 	bool series;
+	bool diff;	/* the first half the base's types, the second the
+			 * current profile's */
 };
 
 static int
@@ -535,7 +568,7 @@ write_json(FILE *fp, const struct gframes *g, struct tree *t,
 	double fraction = o->fraction;
 	struct strs st = { 0 };
 	uint32_t *fn = NULL, *file = NULL;
-	int64_t *self = NULL, *line = NULL;
+	int64_t *self = NULL, *line = NULL, *pruned = NULL;
 	size_t i, k, nt = t->nt, j;
 	uint32_t dummy;
 	int rc = 0;
@@ -544,15 +577,19 @@ write_json(FILE *fp, const struct gframes *g, struct tree *t,
 	file = calloc(o->n, sizeof(*file));
 	line = calloc(o->n, sizeof(*line));
 	self = calloc(o->n * nt, sizeof(*self));
-	if (fn == NULL || file == NULL || line == NULL || self == NULL) {
+	pruned = calloc(o->n * nt, sizeof(*pruned));
+	if (fn == NULL || file == NULL || line == NULL || self == NULL ||
+	    pruned == NULL) {
 		rc = profconv__fail(PROFCONV_ENOMEM, "out of memory");
 		goto out;
 	}
 	rc = str_index(&st, "", &dummy);
 	for (i = 0; i < t->n && rc == 0; i++) {
+		int64_t *to = o->kept[i] ? self : pruned;
+
 		j = o->map[i];
 		for (k = 0; k < nt; k++)
-			pc_add_sat(&self[j * nt + k], t->self[i * nt + k]);
+			pc_add_sat(&to[j * nt + k], t->self[i * nt + k]);
 		if (!o->kept[i] || i == 0)
 			continue;
 		rc = str_index(&st, g->fn[t->frame[i]], &fn[j]);
@@ -572,8 +609,9 @@ write_json(FILE *fp, const struct gframes *g, struct tree *t,
 		json_str(fp, c->unit[k]);
 		fputs("}", fp);
 	}
-	fprintf(fp, "],\n\"series\":%s,\"default\":%zu,\"fraction\":%.6g,\n",
-	    c->series ? "true" : "false", def, fraction < 0 ? 0 : fraction);
+	fprintf(fp, "],\n\"series\":%s,\"diff\":%s,\"default\":%zu,"
+	    "\"fraction\":%.6g,\n", c->series ? "true" : "false",
+	    c->diff ? "true" : "false", def, fraction < 0 ? 0 : fraction);
 	put_ints(fp, "total", total, nt, 1);
 	fprintf(fp, ",\n\"dropped\":{\"nodes\":%zu,", o->dropped);
 	put_ints(fp, "sum", o->dropped_sum, nt, 1);
@@ -629,23 +667,13 @@ write_json(FILE *fp, const struct gframes *g, struct tree *t,
 		fprintf(fp, "%s%" PRIu32, j != 0 ? "," : "", file[j]);
 	fputs("],\n", fp);
 	put_ints(fp, "line", line, o->n, 1);
-	fputs(",\n\"self\":[", fp);
-	for (k = 0; k < nt; k++) {
-		fputs(k != 0 ? ",\n{" : "{", fp);
-		/* Sparse: most nodes hold nothing of their own. */
-		fputs("\"i\":[", fp);
-		for (j = 0, i = 0; j < o->n; j++)
-			if (self[j * nt + k] != 0)
-				fprintf(fp, "%s%zu", i++ != 0 ? "," : "", j);
-		fputs("],\"v\":[", fp);
-		for (j = 0, i = 0; j < o->n; j++)
-			if (self[j * nt + k] != 0)
-				fprintf(fp, "%s%" PRId64, i++ != 0 ? "," : "",
-				    self[j * nt + k]);
-		fputs("]}", fp);
-	}
-	fputs("]}</script>\n", fp);
+	fputs(",\n\"self\":", fp);
+	put_sparse(fp, self, o->n, nt);
+	fputs(",\n\"pruned\":", fp);
+	put_sparse(fp, pruned, o->n, nt);
+	fputs("}</script>\n", fp);
 out:
+	free(pruned);
 	free(fn);
 	free(file);
 	free(line);
@@ -720,8 +748,8 @@ profconv__report_data(FILE *fp, const struct profconv_profile *prof,
 		label[k] = vt.type;
 		unit[k] = vt.unit;
 	}
-	if ((rc = tree_add(&t, &g, v, SIZE_MAX, 0)) == 0)
-		rc = emit(fp, &t, &g, &(struct cols){ label, unit, false },
+	if ((rc = tree_add(&t, &g, v, SIZE_MAX, 0, NULL)) == 0)
+		rc = emit(fp, &t, &g, &(struct cols){ label, unit, false, false },
 		    total, fraction, budget, def);
 out:
 	free(total);
@@ -730,6 +758,75 @@ out:
 	tree_free(&t);
 	gframes_free(&g);
 	profconv_view_free(v);
+	return rc;
+}
+
+/*
+ * BASE and PROF in one tree (the same node for the same path; 0 where
+ * a path is in one only): columns 0..NT-1 the base's values of PROF's
+ * NT sample types (those it has, by name), NT..2NT-1 PROF's.
+ */
+static int
+report_data_diff(FILE *fp, const struct profconv_profile *base,
+    const struct profconv_profile *prof,
+    const struct profconv_view_options *vo, double fraction, size_t budget,
+    size_t def)
+{
+	struct profconv_view *v = NULL, *bv = NULL;
+	struct profconv_value_type vt;
+	struct gframes g = { 0 };
+	struct tree t = { 0 };
+	const char **label = NULL, **unit = NULL;
+	int64_t *total = NULL;
+	size_t k, nt = profconv_profile_sample_type_count(prof);
+	size_t nb = profconv_profile_sample_type_count(base);
+	size_t *bcols = NULL, *ccols = NULL;
+	int rc;
+
+	if ((rc = data_view(&v, prof, vo)) < 0 ||
+	    (rc = data_view(&bv, base, vo)) < 0)
+		goto out;
+	t.nt = 2 * nt;
+	total = calloc(2 * nt + 1, sizeof(*total));
+	label = calloc(2 * nt + 1, sizeof(*label));
+	unit = calloc(2 * nt + 1, sizeof(*unit));
+	bcols = calloc(nb + 1, sizeof(*bcols));
+	ccols = calloc(nt + 1, sizeof(*ccols));
+	if (total == NULL || label == NULL || unit == NULL || bcols == NULL ||
+	    ccols == NULL) {
+		rc = profconv__fail(PROFCONV_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (k = 0; k < nb; k++)
+		bcols[k] = SIZE_MAX;
+	for (k = 0; k < nt; k++) {
+		int bk;
+
+		profconv_profile_sample_type(prof, k, &vt);
+		label[k] = label[nt + k] = vt.type;
+		unit[k] = unit[nt + k] = vt.unit;
+		ccols[k] = nt + k;
+		profconv_view_total(v, k, &total[nt + k]);
+		bk = profconv_profile_sample_type_index(base, vt.type);
+		if (bk >= 0) {
+			bcols[bk] = k;
+			profconv_view_total(bv, (size_t)bk, &total[k]);
+		}
+	}
+	if ((rc = tree_add(&t, &g, bv, SIZE_MAX, nb, bcols)) == 0 &&
+	    (rc = tree_add(&t, &g, v, SIZE_MAX, nt, ccols)) == 0)
+		rc = emit(fp, &t, &g, &(struct cols){ label, unit, false,
+		    true }, total, fraction, budget, def);
+out:
+	free(total);
+	free(label);
+	free(unit);
+	free(bcols);
+	free(ccols);
+	tree_free(&t);
+	gframes_free(&g);
+	profconv_view_free(v);
+	profconv_view_free(bv);
 	return rc;
 }
 
@@ -838,7 +935,7 @@ profconv_report_series_add(struct profconv_report_series *s,
 	}
 	if ((rc = data_view(&v, prof, s->o.view)) == 0) {
 		profconv_view_total(v, (size_t)k, &s->total[s->n]);
-		rc = tree_add(&s->t, &s->g, v, (size_t)k, s->n);
+		rc = tree_add(&s->t, &s->g, v, (size_t)k, s->n, NULL);
 	}
 	profconv_view_free(v);
 	if (rc < 0) {
@@ -892,7 +989,8 @@ profconv__report_data_series(FILE *fp, struct profconv_report_series *s,
 		total[i] = s->total[col[i]];
 	}
 	if ((rc = tree_columns(&s->t, col, s->n)) == 0)
-		rc = emit(fp, &s->t, &s->g, &(struct cols){ label, unit, true },
+		rc = emit(fp, &s->t, &s->g, &(struct cols){ label, unit, true,
+		    false },
 		    total, fraction, budget, s->n - 1);
 out:
 	free(label);
@@ -957,15 +1055,18 @@ static const char live_flame[] =
 	"height=\"16\"></svg><div id=\"live-tip\" hidden></div></div>\n";
 
 static void
-live_open(FILE *fp, size_t top)
+live_open(FILE *fp, size_t top, bool diff)
 {
 	fputs("<section class=\"tab\" id=\"live\">\n", fp);
 	fputs(live_style, fp);
 	fputs(live_body, fp);
 	fprintf(fp, "<table class=\"live\" id=\"live-top\" data-top=\"%zu\">"
-	    "<thead><tr><th>flat</th><th>flat%%</th><th>sum%%</th>"
-	    "<th>cum</th><th>cum%%</th><th class=\"name\">name</th></tr>"
-	    "</thead><tbody></tbody></table>\n", top);
+	    "<thead><tr>%s<th class=\"name\">name</th></tr>"
+	    "</thead><tbody></tbody></table>\n", top, diff ?
+	    "<th>base</th><th>current</th><th>\xce\x94</th>"
+	    "<th>\xce\x94%</th>" :
+	    "<th>flat</th><th>flat%</th><th>sum%</th><th>cum</th>"
+	    "<th>cum%</th>");
 	fputs(live_flame, fp);
 }
 
@@ -978,14 +1079,21 @@ live_close(FILE *fp)
 }
 
 int
-profconv__report_live(FILE *fp, const struct profconv_profile *prof,
+profconv__report_live(FILE *fp, const struct profconv_profile *base,
+    const struct profconv_profile *prof,
     const struct profconv_view_options *vo, double fraction, size_t budget,
     size_t def, size_t top)
 {
 	int rc;
 
-	live_open(fp, top);
-	if ((rc = profconv__report_data(fp, prof, vo, fraction, budget, def)) < 0)
+	live_open(fp, top, base != NULL);
+	if (base != NULL)
+		rc = report_data_diff(fp, base, prof, vo, fraction, budget,
+		    def);
+	else
+		rc = profconv__report_data(fp, prof, vo, fraction, budget,
+		    def);
+	if (rc < 0)
 		return rc;
 	live_close(fp);
 	return 0;
@@ -998,7 +1106,7 @@ profconv__report_live_series(FILE *fp, struct profconv_report_series *s,
 {
 	int rc;
 
-	live_open(fp, top);
+	live_open(fp, top, false);
 	rc = profconv__report_data_series(fp, s, order, n, fraction, budget);
 	if (rc < 0)
 		return rc;

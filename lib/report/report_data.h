@@ -19,7 +19,8 @@
  * frame per source line, as JSON in <script type="application/json"
  * id="live-data"> (no '<', '>' or '&' in it, so no name can end the
  * element): the sample types, the string table, the nodes (parent,
- * function, file, line, self per type; root first, parents before
+ * function, file, line, self and pruned (the sum of the dropped subtree
+ * below it) per type; root first, parents before
  * children), the totals and what pruning at FRACTION (negative: none)
  * dropped, with pprof's "Showing nodes accounting for" and "Dropped N
  * nodes (cum <= C)" per type; at most BUDGET nodes (0: no bound) stay,
@@ -33,9 +34,15 @@ int profconv__report_data(FILE *fp, const struct profconv_profile *prof,
 /*
  * The Explore tab (section id "live"): the controls, the top table and
  * the flame graph the script draws from the data above, TOP rows at
- * most in the table.  Errors: those of profconv__report_data().
+ * most in the table.  With BASE (NULL: none) the change from BASE to
+ * PROF: one tree of both (the same node for the same path, "diff":
+ * true, the base's values of PROF's types in the first half of the
+ * columns, PROF's in the second), the table's base, current, change
+ * and change in percent of the base's total, the flame graph coloured
+ * by the change.  Errors: those of profconv__report_data().
  */
-int profconv__report_live(FILE *fp, const struct profconv_profile *prof,
+int profconv__report_live(FILE *fp, const struct profconv_profile *base,
+    const struct profconv_profile *prof,
     const struct profconv_view_options *vo, double fraction, size_t budget,
     size_t def, size_t top);
 

@@ -13,6 +13,8 @@
 		return;
 	var D = JSON.parse(el.textContent);
 	var S = D.strings, n = D.parent.length, nt = D.types.length;
+	// A diff: columns 0..NT-1 the base's, NT..2NT-1 the current's.
+	var DIFF = D.diff === true, NT = DIFF ? nt / 2 : nt;
 	var SVGNS = "http://www.w3.org/2000/svg";
 	var ROW = 16, MINW = 0.5;
 
@@ -37,15 +39,27 @@
 	function pct(v, t) {
 		return t !== 0 ? (100 * v / t).toFixed(2) + "%" : "-";
 	}
+	// Signed, as pprof writes a change.
+	function sfmt(v) { return (v > 0 ? "+" : v < 0 ? "-" : "") + fmt(Math.abs(v)); }
+	function spct(v, t) {
+		return t !== 0 ? (v > 0 ? "+" : v < 0 ? "-" : "") +
+		    (100 * Math.abs(v) / Math.abs(t)).toFixed(2) + "%" : "-";
+	}
 
 	// --- the data -----------------------------------------------------------
-	var self = [], t, i;
-	for (t = 0; t < nt; t++) {
-		var a = new Float64Array(n), s = D.self[t];
-		for (i = 0; i < s.i.length; i++)
-			a[s.i[i]] = s.v[i];
-		self.push(a);
+	// self: each node's own value; pruned: the dropped subtree below
+	// it, in its cum and width but in no one's flat.
+	function dense(sp) {
+		var out = [], t, i;
+		for (t = 0; t < nt; t++) {
+			var a = new Float64Array(n), s = sp[t];
+			for (i = 0; i < s.i.length; i++)
+				a[s.i[i]] = s.v[i];
+			out.push(a);
+		}
+		return out;
 	}
+	var self = dense(D.self), pruned = dense(D.pruned), t, i;
 	var parent = D.parent;
 	function fname(i) { return i === 0 ? "[no stack]" : S[D.func[i]]; }
 	var depth = new Int32Array(n);
@@ -86,7 +100,7 @@
 	var st = { type: D["default"], focus: null, ignore: null, by: "function",
 	    icicle: false, zoom: 0, search: null, sortCol: 0, sortDesc: true };
 	var typeSel = $("live-type");
-	D.types.forEach(function (ty, k) {
+	D.types.slice(0, NT).forEach(function (ty, k) {
 		var o = make("option", { value: String(k) }, D.series ?
 		    (k + 1) + ": " + ty.type : ty.type + "/" + ty.unit);
 		typeSel.appendChild(o);
@@ -97,6 +111,7 @@
 
 	// --- what the filters keep ----------------------------------------------
 	var kept = new Float64Array(n), cum = new Float64Array(n), total = 0;
+	var kpruned = new Float64Array(n), prunedTotal = 0;
 	var fval = new Float64Array(fn);
 	function regexOf(id) {
 		var text = $(id).value;
@@ -104,8 +119,33 @@
 			return null;
 		return new RegExp(text);
 	}
+	// The current column (of a diff: the current profile's).
+	function col() { return DIFF ? NT + st.type : st.type; }
+	// A diff's base: its values as the filters keep them, its flame
+	// values, and the widths (max of base and current per path).
+	var bkept = null, bcum = null, bfval = null, btotal = 0, fwid = null;
 	function compute() {
-		var a = self[st.type], m = new Uint8Array(n), cache = new Map();
+		if (!DIFF) {
+			computeCol(st.type);
+			return;
+		}
+		computeCol(st.type);
+		bkept = Float64Array.from(kept);
+		var bpr = Float64Array.from(kpruned);
+		bcum = Float64Array.from(cum);
+		bfval = Float64Array.from(fval);
+		btotal = total;
+		computeCol(NT + st.type);
+		fwid = new Float64Array(fn);
+		for (var i = 0; i < n; i++)
+			fwid[fnOf[i]] += Math.max(bkept[i], kept[i]) +
+			    Math.max(bpr[i], kpruned[i]);
+		for (i = fn - 1; i > 0; i--)
+			fwid[fpar[i]] += fwid[i];
+	}
+	function computeCol(c) {
+		var a = self[c], pr = pruned[c], m = new Uint8Array(n),
+		    cache = new Map();
 		var F = st.focus, I = st.ignore;
 		function match(i) {
 			var k = D.func[i], r = cache.get(k);
@@ -117,21 +157,24 @@
 			}
 			return r;
 		}
-		total = 0;
+		total = prunedTotal = 0;
 		for (var i = 0; i < n; i++) {
 			if (i !== 0)
 				m[i] = m[parent[i]] | match(i);
 			var keep = (F === null || (m[i] & 1) !== 0) &&
 			    (m[i] & 2) === 0;
 			kept[i] = keep ? a[i] : 0;
-			total += kept[i];
+			kpruned[i] = keep ? pr[i] : 0;
+			total += kept[i] + kpruned[i];
+			prunedTotal += kpruned[i];
 		}
-		cum.set(kept);
+		for (i = 0; i < n; i++)
+			cum[i] = kept[i] + kpruned[i];
 		for (i = n - 1; i > 0; i--)
 			cum[parent[i]] += cum[i];
 		fval.fill(0);
 		for (i = 0; i < n; i++)
-			fval[fnOf[i]] += kept[i];
+			fval[fnOf[i]] += kept[i] + kpruned[i];
 		for (i = fn - 1; i > 0; i--)
 			fval[fpar[i]] += fval[i];
 	}
@@ -149,20 +192,18 @@
 		return fname(i);
 	}
 	var rows = [];
-	function tableRows() {
-		var by = st.by, keys = new Array(n), flat = new Map(),
-		    cm = new Map(), i, k;
-		for (i = 0; i < n; i++)
-			keys[i] = keyOf(i, by);
+	// Flat and cum by key of the values KV whose cum is CV.
+	function sums(keys, kv, cv) {
+		var flat = new Map(), cm = new Map(), i, k;
 		for (i = 0; i < n; i++) {
-			if (cum[i] === 0)
+			if (cv[i] === 0)
 				continue;
 			k = keys[i];
-			if (kept[i] !== 0)
-				flat.set(k, (flat.get(k) || 0) + kept[i]);
+			if (kv[i] !== 0)
+				flat.set(k, (flat.get(k) || 0) + kv[i]);
 			if (i === 0) {
-				if (kept[0] !== 0)
-					cm.set(k, (cm.get(k) || 0) + kept[0]);
+				if (kv[0] !== 0)
+					cm.set(k, (cm.get(k) || 0) + kv[0]);
 				continue;
 			}
 			// cum once per stack: only where no caller has the key
@@ -170,19 +211,45 @@
 			for (; q > 0; q = parent[q])
 				if (keys[q] === k) { dup = true; break; }
 			if (!dup)
-				cm.set(k, (cm.get(k) || 0) + cum[i]);
+				cm.set(k, (cm.get(k) || 0) + cv[i]);
 		}
+		return [flat, cm];
+	}
+	function tableRows() {
+		var by = st.by, keys = new Array(n), i;
+		for (i = 0; i < n; i++)
+			keys[i] = keyOf(i, by);
+		var c = sums(keys, kept, cum);
 		rows = [];
-		cm.forEach(function (c, k) {
-			rows.push({ name: k, flat: flat.get(k) || 0, cum: c });
+		if (!DIFF) {
+			c[1].forEach(function (v, k) {
+				rows.push({ name: k, flat: c[0].get(k) || 0, cum: v });
+			});
+			return;
+		}
+		// A diff: a row per key in either, flat base and current.
+		var b = sums(keys, bkept, bcum), seen = new Set();
+		[c[1], b[1]].forEach(function (m) {
+			m.forEach(function (v, k) {
+				if (seen.has(k))
+					return;
+				seen.add(k);
+				var x = b[0].get(k) || 0, y = c[0].get(k) || 0;
+				rows.push({ name: k, base: x, cur: y, delta: y - x });
+			});
 		});
 	}
-	var cols = ["flat", "flat%", "sum%", "cum", "cum%", "name"];
+	var NAMECOL = DIFF ? 4 : 5;
+	if (DIFF)
+		st.sortCol = 2;	// by change, as profdiff
 	function sortRows() {
 		var c = st.sortCol, d = st.sortDesc ? -1 : 1;
 		rows.sort(function (x, y) {
 			var a, b;
-			if (c === 5) { a = x.name; b = y.name; }
+			if (c === NAMECOL) { a = x.name; b = y.name; }
+			else if (DIFF && c === 0) { a = x.base; b = y.base; }
+			else if (DIFF && c === 1) { a = x.cur; b = y.cur; }
+			else if (DIFF) { a = x.delta; b = y.delta; }
 			else if (c <= 2) { a = x.flat; b = y.flat; }
 			else { a = x.cum; b = y.cum; }
 			if (a !== b)
@@ -195,25 +262,34 @@
 		    top = +$("live-top").dataset.top;
 		var ths = $("live-top").tHead.rows[0].cells;
 		for (var h = 0; h < ths.length; h++)
-			ths[h].className = (h === 5 ? "name " : "") +
+			ths[h].className = (h === NAMECOL ? "name " : "") +
 			    (h === st.sortCol ? (st.sortDesc ? "desc" : "asc") : "");
 		sortRows();
 		tb.textContent = "";
 		rows.slice(0, top).forEach(function (r) {
 			sum += r.flat;
 			var tr = make("tr");
-			[[r.flat, fmt(r.flat)], [r.flat, pct(r.flat, total)],
+			(DIFF ? [[r.base, fmt(r.base)], [r.cur, fmt(r.cur)],
+			    [r.delta, sfmt(r.delta)], [r.delta, spct(r.delta, btotal)]] :
+			    [[r.flat, fmt(r.flat)], [r.flat, pct(r.flat, total)],
 			    [sum, pct(sum, total)], [r.cum, fmt(r.cum)],
-			    [r.cum, pct(r.cum, total)]].forEach(function (c) {
+			    [r.cum, pct(r.cum, total)]]).forEach(function (c) {
 				tr.appendChild(make("td", { "data-v": String(c[0]) },
 				    c[1]));
 			});
 			tr.appendChild(make("td", { "class": "name" }, r.name));
 			tb.appendChild(tr);
 		});
-		$("live-top-note").textContent = "Showing the top " +
+		var note = $("live-top-note");
+		note.textContent = "Showing the top " +
 		    Math.min(top, rows.length) + " of " + rows.length + " by " +
 		    st.by + " (click a header to sort).";
+		note.dataset.pruned = String(prunedTotal);
+		if (prunedTotal !== 0)
+			note.textContent += " " + fmt(prunedTotal) + " " +
+			    D.types[col()].unit + " (" + pct(prunedTotal, total) +
+			    ") in dropped nodes count in their callers' cum only, " +
+			    "in no row's flat.";
 	}
 
 	// --- the flame graph -----------------------------------------------------
@@ -241,34 +317,100 @@
 		return c;
 	}
 	function flameName(f) { return f === 0 ? "all" : S[fnm[f]]; }
+	// A diff's frame colour, as profflame --svg --base colours it
+	// (lib/view/delta.c, lib/write/svg_diff.c): white when unchanged,
+	// purple from lavender to deep for a new path, else red for growth
+	// and blue for a fall, deeper with the change, on a scale
+	// symmetric about 0 up to the largest change drawn.
+	function diffFill(d, b, c, max) {
+		var t = Math.abs(d) / max, v;
+		if (d === 0)
+			return "rgb(255,255,255)";
+		if (b === 0)
+			return "rgb(" + Math.floor(240 - 70 * t) + "," +
+			    Math.floor(215 - 135 * t) + "," +
+			    Math.floor(250 - 30 * t) + ")";
+		if (d > 0) {
+			v = Math.floor(210 * (max - Math.abs(d)) / max);
+			return "rgb(255," + v + "," + v + ")";
+		}
+		v = Math.floor(210 * (max - Math.abs(d)) / max);
+		return "rgb(" + v + "," + v + ",255)";
+	}
 	function drawFlame() {
 		var g = $("live-flame"), W = 1200, z = st.zoom, unit =
-		    D.types[st.type].unit, matched = 0;
-		if (fval[z] === 0)
+		    D.types[col()].unit, matched = 0;
+		var wv = DIFF ? fwid : fval;	// widths
+		if (wv[z] === 0)
 			z = st.zoom = 0;
 		var H = (maxdepth + 1) * ROW + 4;
 		g.setAttribute("width", W);
 		g.setAttribute("height", H);
 		g.setAttribute("viewBox", "0 0 " + W + " " + H);
 		g.textContent = "";
-		var scale = fval[z] > 0 ? W / fval[z] : 0;
+		var scale = wv[z] > 0 ? W / wv[z] : 0;
 		function y(d) {
 			return st.icicle ? d * ROW : H - (d + 1) * ROW;
 		}
-		function frame(f, x, w, inMatch) {
+		// What is drawn: the callers of the zoomed frame full width,
+		// then the zoomed frame's tree down to half a pixel.
+		var drawn = [], maxd = 1;
+		var path = [];
+		for (var a = z; a > 0; a = fpar[a])
+			path.push(a);
+		if (z !== 0)
+			path.push(0);
+		for (var k = path.length - 1; k >= 1; k--)
+			drawn.push([path[k], 0, W, true]);
+		(function walk(f, x) {
+			var w = wv[f] * scale;
+			if (w < MINW)
+				return;
+			drawn.push([f, x, w, false]);
+			fkids[f].forEach(function (c) {
+				if (wv[c] === 0)
+					return;
+				walk(c, x);
+				x += wv[c] * scale;
+			});
+		})(z, 0);
+		if (DIFF)
+			drawn.forEach(function (d) {
+				var v = Math.abs(fval[d[0]] - bfval[d[0]]);
+				if (v > maxd)
+					maxd = v;
+			});
+		var inMatch = [];	// depth -> under a match
+		function frame(f, x, w, above) {
 			var name = flameName(f), hit = st.search !== null && f !== 0 &&
 			    st.search.test(name);
-			if (hit && !inMatch)
+			var under = !above && fdepth[f] > 0 &&
+			    inMatch[fdepth[f] - 1] === true;
+			if (hit && !under && !above)
 				matched += fval[f];
+			inMatch[fdepth[f]] = !above && (hit || under);
+			var fill, tip;
+			if (DIFF) {
+				var b = bfval[f], c = fval[f], d = c - b;
+				fill = diffFill(d, b, c, maxd);
+				tip = sfmt(d) + " " + unit + " (" + spct(d, btotal) +
+				    ") | " + fmt(b) + " \u2192 " + fmt(c) + " | " + name;
+			} else {
+				fill = f === 0 ? "rgb(240,180,120)" : colour(name);
+				tip = name + " (" + fmt(fval[f]) + " " + unit +
+				    ", " + pct(fval[f], total) + ")";
+			}
 			var e = svg("g", { "class": "lf", "data-f": String(f) });
+			if (DIFF) {
+				e.setAttribute("data-base", String(bfval[f]));
+				e.setAttribute("data-cur", String(fval[f]));
+			}
 			var r = svg("rect", { x: x.toFixed(2), y: y(fdepth[f]),
 			    width: Math.max(w - 0.5, 0.1).toFixed(2),
 			    height: ROW - 1, rx: 2,
-			    fill: hit ? "rgb(230,0,230)" : f === 0 ?
-			    "rgb(240,180,120)" : colour(name) });
+			    fill: hit ? "rgb(230,0,230)" : fill });
 			var ti = svg("title");
-			ti.textContent = name + " (" + fmt(fval[f]) + " " + unit +
-			    ", " + pct(fval[f], total) + ")";
+			ti.textContent = tip;
 			e.appendChild(ti);
 			e.appendChild(r);
 			if (w > 30) {
@@ -280,28 +422,8 @@
 				e.appendChild(tx);
 			}
 			g.appendChild(e);
-			return hit || inMatch;
 		}
-		// The callers of the zoomed frame, full width.
-		var path = [];
-		for (var a = z; a > 0; a = fpar[a])
-			path.push(a);
-		if (z !== 0)
-			path.push(0);
-		for (var k = path.length - 1; k >= 1; k--)
-			frame(path[k], 0, W, true);
-		(function walk(f, x, inMatch) {
-			var w = fval[f] * scale;
-			if (w < MINW)
-				return;
-			inMatch = frame(f, x, w, inMatch);
-			fkids[f].forEach(function (c) {
-				if (fval[c] === 0)
-					return;
-				walk(c, x, inMatch);
-				x += fval[c] * scale;
-			});
-		})(z, 0, false);
+		drawn.forEach(function (d) { frame(d[0], d[1], d[2], d[3]); });
 		var m = $("live-matched");
 		if (st.search !== null) {
 			m.textContent = "Matched: " + pct(matched, total);
@@ -310,21 +432,33 @@
 			m.textContent = "";
 			delete m.dataset.v;
 		}
-		g.dataset.root = String(fval[0]);
+		g.dataset.root = String(wv[0]);
+		if (DIFF) {
+			g.dataset.maxdelta = String(maxd);
+			g.dataset.base = String(bfval[0]);
+			g.dataset.cur = String(fval[0]);
+		}
 	}
 
 	// --- redrawing --------------------------------------------------------------
 	function statement() {
-		var p = $("live-prune"), lines = D.statement[st.type];
+		var p = $("live-prune"), lines = D.statement[col()];
+		if (DIFF)
+			lines = ["Base: " + D.statement[st.type].join("; "),
+			    "current: " + lines.join("; ")];
 		p.textContent = lines.join("; ") + (D.dropped.nodes > 0 ?
-		    " (their values are counted in their callers' self; " +
-		    "focus and ignore do not see their names)." : ".");
+		    " (their values count in their callers' cum and width, " +
+		    "in no flat; focus and ignore do not see their names)." :
+		    ".");
 		var tot = $("live-total");
 		tot.dataset.v = String(total);
 		tot.textContent = "Kept by the filters: " + fmt(total) + " " +
-		    D.types[st.type].unit + ", " +
-		    pct(total, D.total[st.type]) + " of " + fmt(D.total[st.type]) +
-		    " total.";
+		    D.types[col()].unit + ", " +
+		    pct(total, D.total[col()]) + " of " + fmt(D.total[col()]) +
+		    " total" + (DIFF ? " (current); base " + fmt(btotal) + " of " +
+		    fmt(D.total[st.type]) + "." : ".");
+		if (DIFF)
+			tot.dataset.base = String(btotal);
 		var active = st.focus !== null || st.ignore !== null;
 		if (active && D.dropped.nodes > 0)
 			tot.textContent += " The tree was pruned: samples under " +
@@ -379,9 +513,9 @@
 	var ths = $("live-top").tHead.rows[0].cells;
 	Array.prototype.forEach.call(ths, function (th, c) {
 		th.addEventListener("click", function () {
-			if (c === 2)
+			if (c === 2 && !DIFF)
 				return;	// sum% follows the order
-			st.sortDesc = st.sortCol === c ? !st.sortDesc : c !== 5;
+			st.sortDesc = st.sortCol === c ? !st.sortDesc : c !== NAMECOL;
 			st.sortCol = c;
 			drawTable();
 		});

@@ -499,6 +499,9 @@ def tree(d):
         for i, v in zip(d["self"][t]["i"], d["self"][t]["v"]):
             self[t][i] = v
     cum = [list(s) for s in self]
+    for t in range(nt):
+        for i, v in zip(d["pruned"][t]["i"], d["pruned"][t]["v"]):
+            cum[t][i] += v
     for i in range(n - 1, 0, -1):
         if not 0 <= d["parent"][i] < i:
             fault("node %d: parent %d" % (i, d["parent"][i]))
@@ -559,6 +562,58 @@ def cmd_prune(args):
     print(len(drop))
 
 
+def fn_flat(d, t):
+    """Flat by function as the page's table sums it: self only."""
+    n, nt, self, cum = tree(d)
+    flat, count = {}, {}
+    for i in range(1, n):
+        name = d["strings"][d["func"][i]]
+        flat[name] = flat.get(name, 0) + self[t][i]
+        count[name] = count.get(name, 0) + 1
+    return flat, count
+
+
+def cmd_liveflat(args):
+    """PAGE FULL SUMMARY: every function of the pruned PAGE has
+    show --summary's flat when none of its nodes in the unpruned FULL
+    was dropped, at most that when some were; the root holds the
+    total."""
+    d = live_data(args[0])
+    full = live_data(args[1])
+    want = {}
+    infn = False
+    for line in open(args[2]):
+        if line.startswith("top ") and " functions " in line:
+            infn = True
+            continue
+        m = re.match(r"\s*(-?\d+)\s+\S+%\s+(-?\d+)\s+\S+%\s(.*)$", line)
+        if infn and m:
+            want[m.group(3)] = int(m.group(1))
+    if not want:
+        fault("no functions in %s" % args[2])
+    n, nt, self, cum = tree(d)
+    if d["dropped"]["nodes"] == 0:
+        fault("nothing was dropped")
+    t = d["default"]
+    if cum[t][0] != d["total"][t]:
+        fault("root %d, total %d" % (cum[t][0], d["total"][t]))
+    flat, count = fn_flat(d, t)
+    _, fcount = fn_flat(full, t)
+    whole = 0
+    for name, v in flat.items():
+        if name not in want:
+            fault("%r not in show --summary" % name)
+        if count[name] == fcount[name]:
+            whole += 1
+            if v != want[name]:
+                fault("%r: flat %d in the page, %d in show" %
+                      (name, v, want[name]))
+        elif v > want[name]:
+            fault("%r (partly dropped): flat %d > show's %d" %
+                  (name, v, want[name]))
+    print(whole)
+
+
 def cmd_liveseries(args):
     import os
     import subprocess
@@ -594,5 +649,5 @@ if __name__ == "__main__":
     {"page": cmd_page, "totals": cmd_totals, "top": cmd_top, "sumtop": cmd_sumtop, "pre": cmd_pre,
      "compare": cmd_compare, "source": cmd_source, "flame": cmd_flame,
      "trend": cmd_trend, "names": cmd_names, "live": cmd_live,
-     "prune": cmd_prune, "liveseries": cmd_liveseries,
+     "prune": cmd_prune, "liveflat": cmd_liveflat, "liveseries": cmd_liveseries,
      "livenames": cmd_livenames}[sys.argv[1]](sys.argv[2:])

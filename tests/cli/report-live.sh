@@ -66,6 +66,14 @@ grep -q '"Dropped [0-9]* nodes (cum \\u003c= [0-9]*)"' "$TMP/nf.html" ||
 run 0 "$PROFCONV" report --tree-nodes 500 "$TMP/many.pb" -o "$TMP/tn.html"
 check live "$TMP/tn.html" "$TMP/msum"
 check prune "$TMP/full.html" "$TMP/tn.html" 500
+# Dropped mass is in no function's flat: each kept function's flat is
+# show --summary's (at most that when some of its nodes were dropped),
+# the root the total.
+"$PROFCONV" show --summary -n 100000 "$TMP/many.pb" >"$TMP/mfn" 2>/dev/null ||
+	fail "show --summary -n 100000"
+check liveflat "$TMP/tn.html" "$TMP/full.html" "$TMP/mfn"
+[ "$(cat "$TMP/check.out")" -gt 100 ] ||
+	fail "$(cat "$TMP/check.out") functions kept whole"
 [ "$(wc -c <"$TMP/tn.html")" -lt "$(wc -c <"$TMP/full.html")" ] ||
 	fail "fewer nodes, no smaller page"
 run 2 "$PROFCONV" report --nodefraction 2 "$TMP/many.pb" -o "$TMP/x.html"
