@@ -628,6 +628,8 @@ listing_tables(FILE *fp, const struct mem *m)
  * visible: the Explore tab's type switch shows the others (Graphviz
  * lays a graph out, the page cannot). */
 #define GRAPH_TYPES 4
+/* Each graph reads every stack: over this many, the shown type's only. */
+#define GRAPH_TYPES_STACKS 250000
 
 static int
 graphs_per_type(FILE *fp, struct ctx *c)
@@ -965,7 +967,8 @@ profconv_report_write(const struct profconv_profile *cur,
 		rc = top_table(fp, &c);
 	if (rc == 0)
 		rc = flame(fp, &c);
-	if (rc == 0 && base == NULL && c.nt <= GRAPH_TYPES)
+	if (rc == 0 && base == NULL && c.nt <= GRAPH_TYPES &&
+	    profconv_view_stack_count(c.cv) <= GRAPH_TYPES_STACKS)
 		rc = graphs_per_type(fp, &c);
 	else if (rc == 0)
 		rc = graph(fp, &c);
