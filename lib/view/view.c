@@ -1493,6 +1493,12 @@ profconv__view_frame_text(const struct profconv_view *v, uint32_t id)
 	return profconv__str(&v->strs, v->frames[id - 1].text);
 }
 
+const int64_t *
+profconv__view_stack_values(const struct profconv_view *v, size_t i)
+{
+	return v->vals + i * v->ntypes;
+}
+
 size_t
 profconv__view_sample_stack(const struct profconv_view *v, size_t i)
 {
