@@ -7,8 +7,12 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
+#include "view/view.h"
 #include "writer_fixture.h"
 
 TestSuite(flame, .fini = teardown);
@@ -135,4 +139,66 @@ Test(flame, no_view_or_no_file_is_einval)
 	cr_expect(eq(int, profconv_flame_write(vb, va, fp, NULL), 0),
 	    "%s", ERRMSG);
 	fclose(fp);
+}
+
+/* Names of every length around the writer's 32-byte copies (and one
+ * longer than the view keeps), in stacks of 1 to 40 frames: each line
+ * is the names joined by ';', as written out by hand here. */
+Test(flame, names_of_every_length)
+{
+	enum { NN = 70, NS = 40 };
+	static char names[NN][1200];
+	uint32_t loc[NN], stk[NS];
+	char *want = NULL, *line;
+	size_t len[NN], i, k, n, at = 0, cap = 0;
+	int64_t val;
+
+	cr_assert(eq(int, profconv_profile_new(&a), 0));
+	profconv_profile_add_sample_type(a, "space", "bytes");
+	for (i = 0; i < NN; i++) {
+		/* Lengths 1..68, then 100 and 1100 (cut by the view). */
+		len[i] = i < NN - 2 ? i + 1 : i == NN - 2 ? 100 : 1100;
+		for (k = 0; k < len[i]; k++)
+			names[i][k] = (char)('a' + (i + k) % 26);
+		names[i][0] = (char)('A' + i % 26);
+		names[i][len[i]] = '\0';
+		loc[i] = LOC1(a, 0, 0x100 + 16 * i, add_fn(a, names[i], ""), 1);
+	}
+	for (n = 1; n <= NS; n++) {
+		/* Stack N: leaf first in the model, frames (N * 7 + k) % NN. */
+		for (k = 0; k < n; k++)
+			stk[n - 1 - k] = loc[(n * 7 + k) % (NN - 1)];
+		val = (int64_t)n;
+		cr_assert(eq(int, profconv_profile_add_sample(a, stk, n, &val,
+		    NULL, 0), 0), "%s", ERRMSG);
+	}
+	/* The 1100-byte name, alone, as the view cuts it. */
+	stk[0] = loc[NN - 1];
+	val = 1000;
+	cr_assert(eq(int, profconv_profile_add_sample(a, stk, 1, &val, NULL,
+	    0), 0), "%s", ERRMSG);
+	cr_assert(eq(int, profconv_view_new(&va, a, NULL), 0));
+	CAPTURE(out, profconv_flame_write(va, NULL, fp, NULL));
+	/* Every line the view's stack I gives, joined by hand. */
+	for (i = 0; i < profconv_view_stack_count(va); i++) {
+		struct profconv_view_stack st;
+		size_t need = 64;
+
+		cr_assert(eq(int, profconv_view_stack(va, i, &st), 0));
+		for (k = 0; k < st.nframes; k++)
+			need += strlen(profconv__view_frame_text(va,
+			    st.frames[k])) + 1;
+		cr_assert(eq(int, PC_GROW(want, cap, at, need), 0));
+		line = want + at;
+		for (k = 0; k < st.nframes; k++)
+			line += snprintf(line, need, "%s%s", k != 0 ? ";" : "",
+			    profconv__view_frame_text(va, st.frames[k]));
+		line += snprintf(line, need, " %" PRId64 "\n", st.values[0]);
+		at = (size_t)(line - want);
+	}
+	cr_assert(eq(sz, profconv_view_stack_count(va), NS + 1));
+	cr_assert(eq(str, out, want));
+	/* The cut name is in it, as long as the view makes it. */
+	cr_assert(not(eq(ptr, strstr(out, "..."), NULL)));
+	free(want);
 }

@@ -736,3 +736,93 @@ Test(view, inline_marks)
 	cr_expect(eq(u8, mk[1], 0));
 	profconv_view_free(v);
 }
+
+/* profconv__seqsort (stacksort.c) against a plain comparison sort of the
+ * same items: short and long sequences, shared prefixes, repeats (by
+ * item number), read forwards and backwards, on 1 to 3 threads. */
+static uint32_t sq_frames[6000][40];
+static size_t sq_len[6000];
+static uint32_t sq_cont[300], sq_end[300];
+static bool sq_reverse;
+
+static const uint32_t *
+sq_seq(const void *arg, size_t k, size_t *len)
+{
+	(void)arg;
+	*len = sq_len[k];
+	return sq_frames[k];
+}
+
+static int
+sq_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	size_t nx = sq_len[x], ny = sq_len[y], i;
+
+	for (i = 0; i < nx && i < ny; i++) {
+		uint32_t fx = sq_frames[x][sq_reverse ? nx - 1 - i : i];
+		uint32_t fy = sq_frames[y][sq_reverse ? ny - 1 - i : i];
+		uint32_t kx = i + 1 < nx ? sq_cont[fx] : sq_end[fx];
+		uint32_t ky = i + 1 < ny ? sq_cont[fy] : sq_end[fy];
+
+		if (kx != ky)
+			return kx < ky ? -1 : 1;
+	}
+	if (nx != ny)
+		return nx < ny ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+Test(view, seqsort_matches_a_comparison_sort)
+{
+	enum { N = 6000, NFR = 150 };
+	static uint32_t want[N], got[N], lens[N];
+	struct pc_seqsort s = { 0 };
+	uint64_t r = 88172645463325252ULL;
+	size_t i, k, round;
+
+	for (i = 1; i <= NFR; i++) {
+		/* Keys 1..2 * NFR, each once. */
+		sq_cont[i] = (uint32_t)(2 * ((i * 37) % NFR) + 1);
+		sq_end[i] = (uint32_t)(2 * ((i * 91) % NFR) + 2 -
+		    (i % 2));
+		if (sq_end[i] == sq_cont[i])
+			sq_end[i] = (uint32_t)(2 * ((i * 37) % NFR) + 2);
+	}
+	for (i = 0; i < N; i++) {
+		r ^= r << 13;
+		r ^= r >> 7;
+		r ^= r << 17;
+		if (i % 7 == 6) {	/* a repeat of an earlier item */
+			sq_len[i] = sq_len[r % i];
+			memcpy(sq_frames[i], sq_frames[r % i],
+			    sizeof(sq_frames[i]));
+			continue;
+		}
+		sq_len[i] = i % 11 == 0 ? 25 + r % 15 : 1 + r % 12;
+		for (k = 0; k < sq_len[i]; k++)
+			sq_frames[i][k] = k < (r >> 20) % 6 ? (uint32_t)(1 + k) :
+			    (uint32_t)(1 + (r >> (k % 40)) % (k < 8 ? 4 : NFR));
+	}
+	for (round = 0; round < 6; round++) {
+		sq_reverse = round >= 3;
+		s.n = N;
+		s.seq = sq_seq;
+		s.cont = sq_cont;
+		s.end = sq_end;
+		s.maxkey = 2 * NFR;
+		s.reverse = sq_reverse;
+		s.jobs = (unsigned int)(1 + round % 3);
+		for (i = 0; i < N; i++)
+			want[i] = (uint32_t)i;
+		qsort(want, N, sizeof(*want), sq_cmp);
+		cr_assert(eq(int, profconv__seqsort(&s, got, lens), 0), "%s",
+		    ERRMSG);
+		for (i = 0; i < N; i++) {
+			cr_assert(eq(u32, got[i], want[i]),
+			    "place %zu (-j %u, reverse %d)", i, s.jobs,
+			    sq_reverse);
+			cr_assert(eq(u32, lens[i], (uint32_t)sq_len[got[i]]));
+		}
+	}
+}

@@ -8,9 +8,13 @@
  * each stack's keys are packed first, a fixed number of bits per key,
  * into a 256-bit record that sorts by plain word comparison; only stacks
  * longer than the record holds, tied on all of it, are walked again.
- * Records are merge-sorted in chunks on the job threads, and the chunks
- * merged in rounds.  The order is total (equal sequences go by item
- * number), so the result does not depend on the thread count.
+ * Records are sorted by their bytes, most significant first (a radix
+ * sort: one pass counts a byte, one moves the records, and a byte all
+ * records of a group share costs the count alone), groups of a few
+ * dozen records by merging.  The first split runs on the job threads,
+ * by chunks, and the groups it makes are sorted as tasks.  The order is
+ * total (equal sequences go by item number), so the result does not
+ * depend on the thread count or on the sort.
  */
 
 #include "config.h"
@@ -33,8 +37,12 @@ struct sorter {
 	unsigned int bits, cap;	/* bits per key; keys a record holds */
 	struct srec *a, *tmp;
 	size_t nchunks, chunk;
-	size_t width;		/* merge round: sorted run length in chunks */
-	struct srec *src, *dst;
+	unsigned int nbytes;	/* key bytes the records use */
+	/* The first split: the byte it is on, the counts of each chunk
+	 * (then where its records of each value go) and the groups. */
+	unsigned int pos;
+	size_t (*counts)[256];
+	size_t group[257];
 };
 
 /* Key of frame I of item SEQ (N frames): END's for the last frame. */
@@ -162,33 +170,133 @@ merge_sort(const struct sorter *st, struct srec *a, struct srec *tmp, size_t n,
 	merge(st, src, h, src + h, n - h, dst);
 }
 
+/* Byte POS (0: the most significant) of R's key. */
+static inline unsigned int
+byte_at(const struct srec *r, unsigned int pos)
+{
+	return (unsigned int)(r->w[pos / 8] >> (56 - 8 * (pos % 8))) & 0xff;
+}
+
+#define SMALL 48	/* groups merged, not split */
+
+/*
+ * Sort A[0, N), whose records agree on their key bytes before POS, using
+ * TMP (as long): the result is in TMP when TO_TMP, else in A.  A split
+ * moves the records into the other array, so the groups it makes sort
+ * with the arrays' roles swapped.
+ */
+static void
+radix_sort(const struct sorter *st, struct srec *a, struct srec *tmp, size_t n,
+    unsigned int pos, bool to_tmp)
+{
+	size_t count[256], at[256], i, start;
+	unsigned int c;
+
+	for (; pos < st->nbytes && n > SMALL; pos++) {
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[byte_at(&a[i], pos)]++;
+		if (count[byte_at(&a[0], pos)] == n)
+			continue;	/* all alike: the next byte */
+		for (c = 0, start = 0; c < 256; c++) {
+			at[c] = start;
+			start += count[c];
+		}
+		for (i = 0; i < n; i++)
+			tmp[at[byte_at(&a[i], pos)]++] = a[i];
+		for (c = 0, start = 0; c < 256; start += count[c], c++)
+			if (count[c] != 0)
+				radix_sort(st, tmp + start, a + start,
+				    count[c], pos + 1, !to_tmp);
+		return;
+	}
+	merge_sort(st, a, tmp, n, to_tmp);
+}
+
+/* The first split, counting: chunk C's records by byte st->pos. */
 static int
-sort_task(void *arg, size_t c)
+count_task(void *arg, size_t c)
 {
 	struct sorter *st = arg;
-	size_t lo = c * st->chunk, hi = lo + st->chunk;
+	size_t i, lo = c * st->chunk, hi = lo + st->chunk;
 
 	if (hi > st->s->n)
 		hi = st->s->n;
-	merge_sort(st, st->a + lo, st->tmp + lo, hi - lo, false);
+	memset(st->counts[c], 0, sizeof(st->counts[c]));
+	for (i = lo; i < hi; i++)
+		st->counts[c][byte_at(&st->a[i], st->pos)]++;
 	return 0;
 }
 
-/* Merge round: runs of WIDTH chunks pair up into runs of 2 * WIDTH. */
+/* ... moving: chunk C's records to their places in TMP, in order. */
 static int
-merge_task(void *arg, size_t t)
+move_task(void *arg, size_t c)
 {
 	struct sorter *st = arg;
-	size_t n = st->s->n, run = st->width * st->chunk;
-	size_t lo = 2 * t * run, mid = lo + run, hi = mid + run;
+	size_t i, lo = c * st->chunk, hi = lo + st->chunk, *at = st->counts[c];
 
-	if (mid > n)
-		mid = n;
-	if (hi > n)
-		hi = n;
-	merge(st, st->src + lo, mid - lo, st->src + mid, hi - mid,
-	    st->dst + lo);
+	if (hi > st->s->n)
+		hi = st->s->n;
+	for (i = lo; i < hi; i++)
+		st->tmp[at[byte_at(&st->a[i], st->pos)]++] = st->a[i];
 	return 0;
+}
+
+/* ... and group G of the split sorted, into A. */
+static int
+group_task(void *arg, size_t g)
+{
+	struct sorter *st = arg;
+	size_t lo = st->group[g], n = st->group[g + 1] - lo;
+
+	if (n != 0)
+		radix_sort(st, st->tmp + lo, st->a + lo, n, st->pos + 1, true);
+	return 0;
+}
+
+/* Sort st->a into st->a: the first byte the records differ in split on
+ * the job threads, the groups sorted as tasks. */
+static int
+sort_all(struct sorter *st, unsigned int jobs)
+{
+	size_t n = st->s->n, c, v, start, sum;
+	int rc;
+
+	st->counts = malloc(st->nchunks * sizeof(*st->counts));
+	if (st->counts == NULL)
+		return profconv__nomem();
+	for (st->pos = 0, rc = 0; rc == 0 && st->pos < st->nbytes;
+	    st->pos++) {
+		rc = profconv__jobs_run(jobs, st->nchunks, count_task, st);
+		for (v = 0; rc == 0 && v < 256; v++) {
+			for (c = 0, start = 0; c < st->nchunks; c++)
+				start += st->counts[c][v];
+			if (start != 0 && start != n)
+				break;
+		}
+		if (rc < 0 || v < 256)
+			break;		/* it splits them */
+	}
+	if (rc == 0 && st->pos < st->nbytes) {
+		/* Each chunk's records of value V after those of the chunks
+		 * before it: the order within a group stays. */
+		for (v = 0, sum = 0; v < 256; v++) {
+			st->group[v] = sum;
+			for (c = 0; c < st->nchunks; c++) {
+				start = st->counts[c][v];
+				st->counts[c][v] = sum;
+				sum += start;
+			}
+		}
+		st->group[256] = sum;
+		rc = profconv__jobs_run(jobs, st->nchunks, move_task, st);
+		if (rc == 0)
+			rc = profconv__jobs_run(jobs, 256, group_task, st);
+	} else if (rc == 0) {
+		merge_sort(st, st->a, st->tmp, n, false);
+	}
+	free(st->counts);
+	return rc;
 }
 
 int
@@ -196,8 +304,7 @@ profconv__seqsort(const struct pc_seqsort *s, uint32_t *order, uint32_t *lens)
 {
 	struct sorter st = { .s = s };
 	unsigned int jobs = profconv__jobs_count(s->jobs);
-	size_t i, nmerge;
-	struct srec *t;
+	size_t i;
 	int rc;
 
 	if (s->n == 0)
@@ -209,6 +316,7 @@ profconv__seqsort(const struct pc_seqsort *s, uint32_t *order, uint32_t *lens)
 	    st.bits++)
 		;
 	st.cap = REC_BITS / st.bits;
+	st.nbytes = (st.cap * st.bits + 7) / 8;
 	st.a = malloc(s->n * sizeof(*st.a));
 	st.tmp = malloc(s->n * sizeof(*st.tmp));
 	if (st.a == NULL || st.tmp == NULL) {
@@ -224,20 +332,11 @@ profconv__seqsort(const struct pc_seqsort *s, uint32_t *order, uint32_t *lens)
 	st.chunk = (s->n + st.nchunks - 1) / st.nchunks;
 	rc = profconv__jobs_run(jobs, st.nchunks, build_task, &st);
 	if (rc == 0)
-		rc = profconv__jobs_run(jobs, st.nchunks, sort_task, &st);
-	st.src = st.a;
-	st.dst = st.tmp;
-	for (st.width = 1; rc == 0 && st.width < st.nchunks; st.width *= 2) {
-		nmerge = (st.nchunks + 2 * st.width - 1) / (2 * st.width);
-		rc = profconv__jobs_run(jobs, nmerge, merge_task, &st);
-		t = st.src;
-		st.src = st.dst;
-		st.dst = t;
-	}
+		rc = sort_all(&st, jobs);
 	for (i = 0; rc == 0 && i < s->n; i++)
-		order[i] = st.src[i].item;
+		order[i] = st.a[i].item;
 	for (i = 0; rc == 0 && lens != NULL && i < s->n; i++)
-		lens[i] = st.src[i].n;
+		lens[i] = st.a[i].n;
 	free(st.a);
 	free(st.tmp);
 	return rc;

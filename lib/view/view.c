@@ -574,6 +574,7 @@ location_match(struct profconv_view *v, uint32_t id)
 #define NPARTS 256		/* of the hash space, in pass 3 */
 #define RANGE 16384		/* samples per task, in passes 2 and 4 */
 #define NOT_SHOWN UINT32_MAX
+#define PREFETCH_AHEAD 16	/* stacks, in profconv_view_stack() */
 
 /* A part's stacks: the first sample of each and their summed values. */
 struct part {
@@ -1062,8 +1063,8 @@ sort_stacks(struct build *b)
 }
 
 /* Pass 4: stacks [R * RANGE, ...), in the order of their first samples
- * (so that what is read is read in order), to their places, with their
- * values and frames. */
+ * (so that what is read is read in order), to their places: where their
+ * frames are, and their values. */
 static int
 place_task(void *arg, size_t r)
 {
@@ -1077,13 +1078,8 @@ place_task(void *arg, size_t r)
 		size_t si = b->rep[k], i = b->place[k];
 		const struct part *pt = &b->parts[part_of(b->hash[si])];
 
-		if (v->stacks[i].n != 0) {
-			memcpy(v->sframes + v->stacks[i].off,
-			    b->path + b->off[si],
-			    v->stacks[i].n * sizeof(*v->sframes));
-			memcpy(v->sinline + v->stacks[i].off,
-			    b->pinl + b->off[si], v->stacks[i].n);
-		}
+		v->stacks[i].off = b->off[si];
+		v->stacks[i].n = b->lens[i];
 		memcpy(v->vals + i * nt, pt->vals + (size_t)b->local[si] * nt,
 		    nt * sizeof(*v->vals));
 	}
@@ -1107,13 +1103,16 @@ sample_task(void *arg, size_t r)
 	return 0;
 }
 
-/* The view's stacks in their order, their frames copied in that order
- * (the writers read them so). */
+/*
+ * The view's stacks in their order.  Their frames stay where pass 2 put
+ * them (each stack's together, root first; copying them into the
+ * stacks' order cost more in fresh pages than the writers gain).
+ */
 static int
 lay_out(struct build *b)
 {
 	struct profconv_view *v = b->v;
-	size_t i, at = 0, n = v->nstacks;
+	size_t n = v->nstacks, at = b->off[v->prof->nsamples];
 	int rc;
 
 	v->stacks = malloc((n + 1) * sizeof(*v->stacks));
@@ -1123,15 +1122,10 @@ lay_out(struct build *b)
 	v->stacks_cap = n + 1;
 	v->vals_cap = n * v->ntypes + 1;
 	v->nvals = n * v->ntypes;
-	for (i = 0; i < n; i++) {
-		v->stacks[i].off = at;
-		v->stacks[i].n = b->lens[i];
-		at += v->stacks[i].n;
-	}
-	v->sframes = malloc((at + 1) * sizeof(*v->sframes));
-	v->sinline = malloc(at + 1);
-	if (v->sframes == NULL || v->sinline == NULL)
-		return profconv__nomem();
+	v->sframes = b->path;
+	v->sinline = b->pinl;
+	b->path = NULL;
+	b->pinl = NULL;
 	v->sframes_cap = at + 1;
 	v->nsframes = at;
 	rc = profconv__jobs_run(b->jobs, (n + RANGE - 1) / RANGE, place_task,
@@ -1445,6 +1439,14 @@ profconv_view_stack(const struct profconv_view *v, size_t i,
 	if (i >= v->nstacks)
 		return profconv__fail(PROFCONV_EINVAL,
 		    "view has no stack %zu", i);
+	/* Stacks are read in order, and each one's frames lie where its
+	 * first sample's were: ask for those of a stack further on now. */
+	if (i + PREFETCH_AHEAD < v->nstacks) {
+		const struct vstack *ahead = &v->stacks[i + PREFETCH_AHEAD];
+
+		__builtin_prefetch(v->sframes + ahead->off);
+		__builtin_prefetch(v->sframes + ahead->off + ahead->n - 1);
+	}
 	out->frames = v->stacks[i].n != 0 ? v->sframes + v->stacks[i].off :
 	    NULL;
 	out->nframes = v->stacks[i].n;
@@ -1489,6 +1491,12 @@ const char *
 profconv__view_frame_text(const struct profconv_view *v, uint32_t id)
 {
 	return profconv__str(&v->strs, v->frames[id - 1].text);
+}
+
+const int64_t *
+profconv__view_stack_values(const struct profconv_view *v, size_t i)
+{
+	return v->vals + i * v->ntypes;
 }
 
 size_t

@@ -165,6 +165,10 @@ unsigned int profconv__view_jobs(const struct profconv_view *view);
 /* The text of frame ID of VIEW (no checks). */
 const char *profconv__view_frame_text(const struct profconv_view *view,
     uint32_t id);
+/* The values of stack I of VIEW (no checks), without reading (or
+ * prefetching) its frames. */
+const int64_t *profconv__view_stack_values(const struct profconv_view *view,
+    size_t i);
 
 /*
  * The one aggregation engine: rows keyed by the text writers show, each

@@ -74,11 +74,15 @@ put_counts(struct obuf *o, const int64_t *v, size_t n)
  * Every frame's name made safe for the folded format, once: no ';', no
  * line breaks, and no whitespace before a trailing number (flamegraph.pl
  * would read the number as a second count).  Frame F is
- * text[off[F - 1], off[F]).
+ * text[off[F - 1], off[F]), its name and the ';' after it; MAX is the
+ * longest of them, and PAD bytes follow the last, so that a name can be
+ * copied in whole blocks of COPY bytes.
  */
+#define COPY 32
 struct names {
 	char *text;
 	size_t *off;
+	size_t max;
 };
 
 static void
@@ -152,6 +156,7 @@ names_make(struct names *nm, const struct profconv_view *v)
 	int rc = 0;
 
 	nm->text = NULL;
+	nm->max = 0;
 	nm->off = malloc((nf + 1) * sizeof(*nm->off));
 	if (nm->off == NULL)
 		return profconv__nomem();
@@ -188,31 +193,52 @@ names_make(struct names *nm, const struct profconv_view *v)
 				t[i] = ':';
 		if (num < n && num > 0 && t[num - 1] == ' ')
 			t[num - 1] = '_';
-		len += n;
+		t[n] = ';';
+		len += n + 1;
 		nm->off[f] = len;
+		if (n + 1 > nm->max)
+			nm->max = n + 1;
 	}
 	free(tmp);
 	profconv__textbuf_free(&tb);
-	if (rc == 0 && nm->text == NULL)
-		rc = PC_GROW(nm->text, cap, 0, 1);
+	if (rc == 0)
+		rc = PC_GROW(nm->text, cap, len, COPY);
+	if (rc == 0)
+		memset(nm->text + len, 0, COPY);
 	return rc;
 }
 
+/* The frames of ST, ';' between them, room made once and each name
+ * copied in blocks (the room and the names' padding allow it). */
 static void
 put_stack(struct obuf *o, const struct names *nm,
     const struct profconv_view_stack *st)
 {
-	size_t i;
+	size_t i, n;
+	char *q;
 
-	if (st->nframes == 0)
+	if (st->nframes == 0) {
 		put(o, PC_EMPTY_STACK, strlen(PC_EMPTY_STACK));
+		return;
+	}
+	n = st->nframes * nm->max + COPY;
+	if (o->cap - o->len < n && o->rc == 0)
+		o->rc = PC_GROW(o->p, o->cap, o->len, n);
+	if (o->rc != 0)
+		return;
+	q = o->p + o->len;
 	for (i = 0; i < st->nframes; i++) {
 		uint32_t f = st->frames[i];
+		const char *s = nm->text + nm->off[f - 1];
 
-		if (i != 0)
-			put(o, ";", 1);
-		put(o, nm->text + nm->off[f - 1], nm->off[f] - nm->off[f - 1]);
+		n = nm->off[f] - nm->off[f - 1];
+		if (n <= COPY)
+			memcpy(q, s, COPY);
+		else
+			memcpy(q, s, n);
+		q += n;
 	}
+	o->len = (size_t)(q - o->p) - 1;	/* the last ';' */
 }
 
 /* Write O's bytes to FP and empty it; false on a write error. */
@@ -243,9 +269,9 @@ check_counts(const struct profconv_view *v, size_t ti)
 	const char *leaf;
 
 	for (i = 0; i < n; i++) {
-		profconv_view_stack(v, i, &st);
-		if (st.values[ti] >= 0)
+		if (profconv__view_stack_values(v, i)[ti] >= 0)
 			continue;
+		profconv_view_stack(v, i, &st);
 		leaf = stack_subject(v, &st);
 		return profconv__fail(PROFCONV_EFORMAT,
 		    "negative count in a stack ending in '%s' (a delta "
@@ -302,7 +328,7 @@ write_diff(const struct profconv_view *cur, const struct profconv_view *base,
 	if (rc == 0)
 		rc = names_make(&nb, base);
 	else
-		nb = (struct names){ NULL, NULL };
+		nb = (struct names){ NULL, NULL, 0 };
 	while (rc == 0 && ok && (i < n || j < m)) {
 		int64_t bv[2];
 
