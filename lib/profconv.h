@@ -638,8 +638,9 @@ int profconv_symbolize(struct profconv_profile *prof,
  * their debug info and every address it looked up, so that symbolizing
  * several profiles of one program (a series of heap dumps, the two sides
  * of a diff) opens and decodes each binary once.  A binary is reused only
- * while its path, build id and file identity (device, inode, size and
- * modification time) stay the same: a file changed on disk is read again.
+ * while its path, build id and file identity (device, inode, size,
+ * modification and change times) stay the same: a file changed on disk is
+ * read again.
  * At most a few hundred binaries stay open (the rest are closed, least
  * recently used first), so open files stay well below the process limit.
  */

@@ -150,8 +150,9 @@ watch(struct sym_handle *h, int fd, const char *path,
 
 /*
  * The file open on FD (PATH) as H reads it, into *OUT: mapped in place
- * and watched when the caller handles SIGBUS, else (or when it cannot
- * be watched) a private copy.  Errors: as profconv__sym_private_copy.
+ * and watched (against WAS, see watch()) when the caller handles SIGBUS,
+ * else (or when it cannot be watched) a private copy.  Errors: as
+ * profconv__sym_private_copy.
  */
 static int
 place_file(struct sym_handle *h, int fd, const char *path,
