@@ -482,9 +482,10 @@ void cmd_output_abandon(void);
  * While symbolizing: SIGBUS on an address in a mapped file (truncated
  * while it is read) prints one line naming the file and offset, removes
  * the temporary output file and exits EXIT_FAIL.  Idempotent; leaves a
- * handler someone else installed.
+ * handler someone else installed.  Returns whether ours is installed
+ * (then the symbolizer may map files in place: handles_sigbus).
  */
-void cmd_catch_sigbus(void);
+bool cmd_catch_sigbus(void);
 
 /* --- readahead.c --------------------------------------------------------- */
 

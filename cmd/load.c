@@ -230,7 +230,9 @@ get_symbolizer(struct profconv_symbolize_options *opts)
 	opts->jobs = cmd_jobs();
 	if (atexit(free_symbolizer) != 0)
 		return PROFCONV_ENOMEM;
-	cmd_catch_sigbus();
+	/* Our SIGBUS handler names a file truncated while it is mapped:
+	 * the library may map files in place rather than copy them. */
+	opts->handles_sigbus = cmd_catch_sigbus();
 	return profconv_symbolizer_new(&symbolizer, opts);
 }
 

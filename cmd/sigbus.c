@@ -2,12 +2,14 @@
 /*
  * sigbus.c - a file truncated while it is mapped: an error, not a crash.
  *
- * libprofconv reads a binary or debug file of up to 1 GiB through a
- * private copy, which nothing can shrink.  A larger file, one over the
- * file size limit, a binary read for --debuginfod (whose search needs the
- * file itself) and the split DWARF (.dwo) files libdw opens on its own
- * are mapped as they are, and a rebuild that copies over one of them
- * while it is read makes the next access past its new end raise SIGBUS.
+ * A command that installs this handler tells libprofconv so
+ * (profconv_symbolize_options.handles_sigbus), and the library then maps
+ * binaries and debug files as they are instead of reading them into
+ * private copies (the split DWARF (.dwo) files libdw opens on its own
+ * are always mapped); a rebuild that copies over one of them while it
+ * is read makes the next access past its new end raise SIGBUS.  A file
+ * rewritten in place without shrinking is caught by the library, which
+ * checks each file's identity after reading it.
  * The library may not touch signal dispositions; a command may.  While a
  * command symbolizes, SIGBUS on an address inside a mapped file prints
  * one line naming the file and the offset that vanished, removes the
@@ -198,24 +200,25 @@ on_sigbus(int sig, siginfo_t *si, void *context)
 	signal(sig, SIG_DFL);
 }
 
-void
+bool
 cmd_catch_sigbus(void)
 {
-	static bool done;
+	static bool done, caught;
 	struct sigaction sa, old;
 
 	if (done)
-		return;
+		return caught;
 	done = true;
 	/* Someone else's handler (a sanitizer's, say) stays. */
 	if (sigaction(SIGBUS, NULL, &old) != 0 ||
 	    ((old.sa_flags & SA_SIGINFO) == 0 && old.sa_handler != SIG_DFL))
-		return;
+		return false;
 	if ((old.sa_flags & SA_SIGINFO) != 0)
-		return;
+		return false;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_sigbus;
 	sa.sa_flags = SA_SIGINFO;
 	sigemptyset(&sa.sa_mask);
-	(void)sigaction(SIGBUS, &sa, NULL);
+	caught = sigaction(SIGBUS, &sa, NULL) == 0;
+	return caught;
 }

@@ -581,11 +581,18 @@ struct profconv_symbolize_options {
 	 * is passed to it. */
 	void (*binary_report)(const struct profconv_binary_report *r,
 	    void *payload);
+	/* Version 6.  Nonzero: the caller handles SIGBUS on a mapped file
+	 * (one truncated while it is read), so binaries and debug files are
+	 * mapped in place instead of read into a private copy; each one's
+	 * identity (device, inode, size, modification and change times) is
+	 * checked after it is read, and a file rewritten meanwhile fails the
+	 * call with PROFCONV_EIO.  Zero: private copies, as before. */
+	int handles_sigbus;
 };
-#define PROFCONV_SYMBOLIZE_OPTIONS_VERSION 5
+#define PROFCONV_SYMBOLIZE_OPTIONS_VERSION 6
 #define PROFCONV_SYMBOLIZE_OPTIONS_INIT \
 	{ PROFCONV_SYMBOLIZE_OPTIONS_VERSION, NULL, NULL, NULL, NULL, 0, 0, \
-	  0, NULL, NULL, PROFCONV_DEMANGLE_SIMPLE, NULL, 0, NULL }
+	  0, NULL, NULL, PROFCONV_DEMANGLE_SIMPLE, NULL, 0, NULL, 0 }
 
 /* What profconv_symbolize() did, counted in locations. */
 struct profconv_symbolize_stats {
@@ -620,7 +627,7 @@ struct profconv_symbolize_stats {
  * be used by another thread during the call.
  * Errors: PROFCONV_EINVAL (bad options), PROFCONV_ENOTFOUND (the maps
  * file or process cannot be read), PROFCONV_EFORMAT (libdwfl failed),
- * PROFCONV_ENOMEM.
+ * PROFCONV_EIO (a file changed while it was read), PROFCONV_ENOMEM.
  */
 int profconv_symbolize(struct profconv_profile *prof,
     const struct profconv_symbolize_options *opts,
@@ -631,8 +638,9 @@ int profconv_symbolize(struct profconv_profile *prof,
  * their debug info and every address it looked up, so that symbolizing
  * several profiles of one program (a series of heap dumps, the two sides
  * of a diff) opens and decodes each binary once.  A binary is reused only
- * while its path, build id and file identity (device, inode, size and
- * modification time) stay the same: a file changed on disk is read again.
+ * while its path, build id and file identity (device, inode, size,
+ * modification and change times) stay the same: a file changed on disk is
+ * read again.
  * At most a few hundred binaries stay open (the rest are closed, least
  * recently used first), so open files stay well below the process limit.
  */

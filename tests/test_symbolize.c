@@ -566,6 +566,83 @@ Test(symbolize, reports_progress_in_modules)
 	expect_function(lid, "probe_function", "test_symbolize.c");
 }
 
+/* --- files mapped in place (handles_sigbus) -------------------------------- */
+
+static char copy_path[64];
+
+/* A progress callback that runs between reading a binary and copying its
+ * names: it gives the binary another modification time, as a rebuild
+ * writing over it in place would. */
+static void
+rewrite_binary(uint64_t done, uint64_t total, void *payload)
+{
+	struct timespec ts[2] = { { 1000000000, 0 }, { 1000000000, 0 } };
+
+	(void)done;
+	(void)total;
+	(void)payload;
+	cr_assert(eq(int, utimensat(AT_FDCWD, copy_path, ts, 0), 0));
+}
+
+/* A location in a copy of this program, symbolized with HANDLES_SIGBUS
+ * while the copy is rewritten: the status of profconv_symbolize(). */
+static int
+symbolize_rewritten_copy(int handles_sigbus, uint32_t *lid)
+{
+	struct profconv_symbolize_options opts =
+	    PROFCONV_SYMBOLIZE_OPTIONS_INIT;
+	struct profconv_mapping m = { 0 };
+	uintptr_t addr = (uintptr_t)probe_function + 2;
+	char file[4096], cmd[4200];
+	uint32_t mid;
+	int fd;
+
+	self_mapping(addr, &m, file, sizeof(file));
+	snprintf(copy_path, sizeof(copy_path), "/tmp/pc-symmap-XXXXXX");
+	fd = mkstemp(copy_path);
+	cr_assert(ge(int, fd, 0));
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", file, copy_path);
+	cr_assert(eq(int, system(cmd), 0));
+	m.file = copy_path;
+	cr_assert(eq(int, profconv_profile_new(&prof), 0));
+	cr_assert(eq(int, profconv_profile_add_mapping(prof, &m, &mid), 0));
+	cr_assert(eq(int, profconv_profile_add_location(prof, mid, addr, NULL,
+	    0, 0, lid), 0));
+	opts.handles_sigbus = handles_sigbus;
+	opts.progress = rewrite_binary;
+	return profconv_symbolize(prof, &opts, NULL);
+}
+
+/* Mapped in place, a binary rewritten while it is read fails the call
+ * with one line naming it. */
+Test(symbolize, fails_when_a_mapped_binary_changes_while_read)
+{
+	char want[128];
+	uint32_t lid;
+	int rc = symbolize_rewritten_copy(1, &lid);
+
+	snprintf(want, sizeof(want), "'%s' changed while it was read",
+	    copy_path);
+	unlink(copy_path);
+	cr_assert(eq(int, rc, PROFCONV_EIO));
+	cr_assert(eq(str, STR(profconv_errmsg()), want));
+	ASSERT_NO_LEAKS();
+}
+
+/* Without the option, the library reads a private copy, which the
+ * rewrite cannot touch: the call succeeds as before. */
+Test(symbolize, reads_a_private_copy_without_handles_sigbus)
+{
+	uint32_t lid;
+	int rc = symbolize_rewritten_copy(0, &lid);
+
+	unlink(copy_path);
+	cr_assert(eq(int, rc, 0), "%s", profconv_errmsg());
+	expect_function(lid, "probe_function", "test_symbolize.c");
+	ASSERT_NO_LEAKS();
+}
+
 /* --- paths inside a root -------------------------------------------------- */
 
 static char root_dir[64];

@@ -105,6 +105,7 @@ LAYOUT(symbolize, "symbolize", struct profconv_symbolize_options,
     PC_END(struct profconv_symbolize_options, demangle),
     PC_END(struct profconv_symbolize_options, progress),
     PC_END(struct profconv_symbolize_options, jobs),
+    PC_END(struct profconv_symbolize_options, binary_report),
     sizeof(struct profconv_symbolize_options));
 LAYOUT(trend_svg, "trend SVG", struct profconv_trend_svg_options,
     PROFCONV_TREND_SVG_OPTIONS_INIT, 1,

@@ -355,6 +355,10 @@ profconv__sym_symbolize_locations(struct session *s)
 			rc = profconv__sym_report_batch(s);
 		if (rc == 0)
 			rc = symbolize_batch(s);
+		/* Its names are copied: were the files mapped in place
+		 * still the ones opened? */
+		for (i = lo; rc == 0 && i < hi; i++)
+			rc = profconv__sym_module_check(s->bins[i]->m);
 		/* The batch's modules may be closed from here on. */
 		profconv__sym_forget_strings(s);
 		for (i = lo; i < hi; i++)

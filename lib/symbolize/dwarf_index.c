@@ -720,7 +720,10 @@ struct wk_attr {
 struct wk_abbrev {
 	uint32_t tag;
 	uint32_t attr0, nattrs;		/* in wk.attrs */
+	uint32_t size;			/* its attributes' bytes, when fixed */
 	bool children, defined;
+	bool fixed;			/* every form of a fixed size */
+	bool sibling;			/* has a DW_AT_sibling */
 };
 
 struct wk {
@@ -784,6 +787,43 @@ wk_skip(struct wk *w, uint64_t n)
 		w->p += n;
 }
 
+/* The bytes an attribute of FORM takes in W's unit, or -1 when that
+ * depends on its value (or the form is not known). */
+static int
+wk_form_size(const struct wk *w, uint64_t form)
+{
+	switch (form) {
+	case DW_FORM_flag_present: case DW_FORM_implicit_const:
+		return 0;
+	case DW_FORM_data1: case DW_FORM_ref1: case DW_FORM_flag:
+	case DW_FORM_strx1: case DW_FORM_addrx1:
+		return 1;
+	case DW_FORM_data2: case DW_FORM_ref2: case DW_FORM_strx2:
+	case DW_FORM_addrx2:
+		return 2;
+	case DW_FORM_strx3: case DW_FORM_addrx3:
+		return 3;
+	case DW_FORM_data4: case DW_FORM_ref4: case DW_FORM_strx4:
+	case DW_FORM_addrx4: case DW_FORM_ref_sup4:
+		return 4;
+	case DW_FORM_data8: case DW_FORM_ref8: case DW_FORM_ref_sig8:
+	case DW_FORM_ref_sup8:
+		return 8;
+	case DW_FORM_data16:
+		return 16;
+	case DW_FORM_addr:
+		return (int)w->addr_size;
+	case DW_FORM_ref_addr:
+		return (int)(w->version < 3 ? w->addr_size : w->offset_size);
+	case DW_FORM_sec_offset: case DW_FORM_strp: case DW_FORM_line_strp:
+	case DW_FORM_strp_sup: case DW_FORM_GNU_strp_alt:
+	case DW_FORM_GNU_ref_alt:
+		return (int)w->offset_size;
+	default:
+		return -1;
+	}
+}
+
 /* The abbreviations at OFF of ABBREV (SIZE bytes) into W. */
 static int
 wk_abbrevs(struct wk *w, const unsigned char *abbrev, size_t size,
@@ -794,6 +834,7 @@ wk_abbrevs(struct wk *w, const unsigned char *abbrev, size_t size,
 	struct wk_abbrev *a;
 	size_t cap = 0, n;
 	bool bad = false;
+	int fsize;
 
 	if (off >= size)
 		return PC_WALK_LIBDW;
@@ -821,6 +862,7 @@ wk_abbrevs(struct wk *w, const unsigned char *abbrev, size_t size,
 		a->tag = (uint32_t)tag;
 		a->children = *p++ != DW_CHILDREN_no;
 		a->attr0 = (uint32_t)w->nattrs;
+		a->fixed = true;
 		for (;;) {
 			name = wk_uleb(&p, end, &bad);
 			form = wk_uleb(&p, end, &bad);
@@ -830,6 +872,13 @@ wk_abbrevs(struct wk *w, const unsigned char *abbrev, size_t size,
 				break;
 			if (form == DW_FORM_implicit_const)
 				(void)wk_uleb(&p, end, &bad);	/* an SLEB */
+			fsize = wk_form_size(w, form);
+			if (fsize < 0)
+				a->fixed = false;
+			else
+				a->size += (uint32_t)fsize;
+			if (name == DW_AT_sibling)
+				a->sibling = true;
 			if (PC_GROW(w->attrs, w->attrs_cap, w->nattrs, 1) < 0)
 				return PROFCONV_ENOMEM;
 			w->attrs[w->nattrs++] = (struct wk_attr){
@@ -928,9 +977,16 @@ wk_value(struct wk *w, uint64_t form, uint64_t *v)
 	return true;
 }
 
-/* The DIE at W->p into *D, W->p after it.  False: unreadable. */
+/* Whose attribute values wk_die reads: none, a function's, all. */
+enum wk_want { WK_NONE, WK_FUNCTIONS, WK_ALL };
+
+/*
+ * The DIE at W->p into *D, W->p after it.  False: unreadable.  A DIE
+ * whose values WANT leaves out, its attributes of a fixed size and no
+ * DW_AT_sibling among them, is stepped over in one step.
+ */
 static bool
-wk_die(struct wk *w, struct wk_die *d)
+wk_die(struct wk *w, struct wk_die *d, enum wk_want want)
 {
 	const struct wk_attr *at;
 	uint64_t code, form, v;
@@ -947,6 +1003,15 @@ wk_die(struct wk *w, struct wk_die *d)
 	if (code >= w->nabbrevs || !w->abbrevs[code].defined)
 		return false;
 	d->ab = &w->abbrevs[code];
+	if (d->ab->fixed && !d->ab->sibling && (want == WK_NONE ||
+	    (want == WK_FUNCTIONS && !is_function_tag((int)d->ab->tag)))) {
+		if ((size_t)(w->end - w->p) < d->ab->size) {
+			w->bad = true;
+			return false;
+		}
+		w->p += d->ab->size;
+		return true;
+	}
 	at = &w->attrs[d->ab->attr0];
 	for (i = 0; i < d->ab->nattrs; i++) {
 		form = at[i].form;
@@ -1027,7 +1092,7 @@ wk_skip_children(struct wk *w, const struct wk_die *d)
 	if (d->has_sibling)
 		return wk_jump(w, d);
 	while (level > 0 && w->p < w->end) {
-		if (!wk_die(w, &c))
+		if (!wk_die(w, &c, WK_NONE))
 			return false;
 		if (c.ab == NULL)
 			level--;
@@ -1212,7 +1277,7 @@ own_walk(struct pc_cu *cu)
 	if (rc != 0)
 		goto out;
 	rc = PC_WALK_LIBDW;
-	if (!wk_die(&w, &d) || d.ab == NULL)
+	if (!wk_die(&w, &d, WK_ALL) || d.ab == NULL)
 		goto out;
 	{
 		Dwarf_Addr base;
@@ -1232,7 +1297,7 @@ own_walk(struct pc_cu *cu)
 	}
 	stack[nstack++] = (struct wk_frame){ -1, 0 };
 	while (nstack > 0 && w.p < w.end) {
-		if (!wk_die(&w, &d)) {
+		if (!wk_die(&w, &d, WK_FUNCTIONS)) {
 			rc = PC_WALK_LIBDW;
 			break;
 		}

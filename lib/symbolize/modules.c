@@ -100,6 +100,94 @@ profconv__sym_private_copy(int fd, const char *path, int *out)
 	return 0;
 }
 
+/* --- files mapped in place ------------------------------------------------ */
+
+static void
+file_id_of(const struct stat *st, struct file_id *id)
+{
+	memset(id, 0, sizeof(*id));
+	id->dev = (uint64_t)st->st_dev;
+	id->ino = (uint64_t)st->st_ino;
+	id->size = (uint64_t)st->st_size;
+	id->mtime_sec = (int64_t)st->st_mtim.tv_sec;
+	id->mtime_nsec = (int64_t)st->st_mtim.tv_nsec;
+	id->ctime_sec = (int64_t)st->st_ctim.tv_sec;
+	id->ctime_nsec = (int64_t)st->st_ctim.tv_nsec;
+}
+
+/*
+ * Keep watching the file open on FD (PATH) from H: a descriptor of it
+ * and its identity WAS (when its build id was read), or now when WAS is
+ * NULL.  A file replaced by another (renamed over) keeps
+ * its old inode and data while mapped; one rewritten in place changes
+ * its size, its times or both, which profconv__sym_module_check sees.
+ */
+static int
+watch(struct sym_handle *h, int fd, const char *path,
+    const struct file_id *was)
+{
+	struct sym_watch *w;
+	struct stat st;
+	int wfd;
+
+	if (PC_GROW(h->watch, h->watch_cap, h->nwatch, 1) < 0)
+		return -1;
+	wfd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	if (wfd < 0)
+		return -1;
+	w = &h->watch[h->nwatch];
+	if (fstat(wfd, &st) != 0 || (w->path = strdup(path)) == NULL) {
+		close(wfd);
+		return -1;
+	}
+	w->fd = wfd;
+	file_id_of(&st, &w->id);
+	if (was != NULL)
+		w->id = *was;
+	h->nwatch++;
+	return 0;
+}
+
+/*
+ * The file open on FD (PATH) as H reads it, into *OUT: mapped in place
+ * and watched (against WAS, see watch()) when the caller handles SIGBUS,
+ * else (or when it cannot be watched) a private copy.  Errors: as
+ * profconv__sym_private_copy.
+ */
+static int
+place_file(struct sym_handle *h, int fd, const char *path,
+    const struct file_id *was, int *out)
+{
+	if (h->sz->opts.handles_sigbus && watch(h, fd, path, was) == 0) {
+		*out = fd;
+		return 0;
+	}
+	return profconv__sym_private_copy(fd, path, out);
+}
+
+int
+profconv__sym_module_check(const struct sym_module *m)
+{
+	const struct sym_handle *h;
+	struct file_id now;
+	struct stat st;
+	size_t i, k;
+
+	for (i = 0; i < MAX_SHARDS; i++) {
+		h = m->h[i];
+		for (k = 0; h != NULL && k < h->nwatch; k++) {
+			if (fstat(h->watch[k].fd, &st) != 0)
+				memset(&st, 0, sizeof(st));
+			file_id_of(&st, &now);
+			if (memcmp(&now, &h->watch[k].id, sizeof(now)) != 0)
+				return profconv__fail(PROFCONV_EIO, "'%s' "
+				    "changed while it was read",
+				    h->watch[k].path);
+		}
+	}
+	return 0;
+}
+
 /* --- finding files for libdwfl, without debuginfod ----------------------- */
 
 int
@@ -125,7 +213,8 @@ find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
     Dwarf_Addr base, const char *file_name, const char *debuglink,
     GElf_Word crc, char **debuginfo_file_name)
 {
-	const struct profconv_symbolizer *s = *userdata;
+	struct sym_handle *h = *userdata;
+	const struct profconv_symbolizer *s = h != NULL ? h->sz : NULL;
 	struct pc_debug_query q;
 	unsigned char alt_id[64];
 	const unsigned char *bits;
@@ -164,8 +253,7 @@ find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 		q.id_len = (size_t)n;
 	}
 	fd = profconv__find_debugfile(&q, debuginfo_file_name);
-	if (fd < 0 || profconv__sym_private_copy(fd, *debuginfo_file_name,
-	    &fd) < 0) {
+	if (fd < 0 || place_file(h, fd, *debuginfo_file_name, NULL, &fd) < 0) {
 		free(*debuginfo_file_name);
 		*debuginfo_file_name = NULL;
 		return -1;
@@ -196,12 +284,19 @@ profconv__sym_dwfl_setup(struct profconv_symbolizer *sz)
 static void
 handle_free(struct sym_handle *h)
 {
+	size_t i;
+
 	if (h == NULL)
 		return;
 	/* The index first: it borrows libdw's data. */
 	profconv__symmod_free(h->index);
 	if (h->dwfl != NULL)
 		dwfl_end(h->dwfl);
+	for (i = 0; i < h->nwatch; i++) {
+		close(h->watch[i].fd);
+		free(h->watch[i].path);
+	}
+	free(h->watch);
 	profconv__demangler_free(&h->dm);
 	free(h->nbuf);
 	profconv__rawpool_free(&h->names);
@@ -229,17 +324,6 @@ profconv__sym_module_free(struct sym_module *m)
 	free(m->frames);
 	free(m->todo);
 	free(m);
-}
-
-static void
-file_id_of(const struct stat *st, struct file_id *id)
-{
-	memset(id, 0, sizeof(*id));
-	id->dev = (uint64_t)st->st_dev;
-	id->ino = (uint64_t)st->st_ino;
-	id->size = (uint64_t)st->st_size;
-	id->mtime_sec = (int64_t)st->st_mtim.tv_sec;
-	id->mtime_nsec = (int64_t)st->st_mtim.tv_nsec;
 }
 
 static bool
@@ -366,6 +450,7 @@ profconv__sym_handle_open(struct profconv_symbolizer *sz, struct sym_module *m,
 	*out = NULL;
 	if (h == NULL)
 		return profconv__nomem();
+	h->sz = sz;
 	h->dwfl = dwfl_begin(&sz->callbacks);
 	if (h->dwfl == NULL) {
 		handle_free(h);
@@ -373,7 +458,13 @@ profconv__sym_handle_open(struct profconv_symbolizer *sz, struct sym_module *m,
 		    dwfl_errmsg(-1));
 	}
 	if (m->copy >= 0 && (fd = fcntl(m->copy, F_DUPFD_CLOEXEC, 0)) >= 0) {
-		rc = 0;	/* the batch's copy (profconv__sym_module_copy) */
+		/* the batch's copy or file (profconv__sym_module_copy) */
+		rc = 0;
+		if (sz->opts.handles_sigbus && m->copy_in_place &&
+		    watch(h, fd, m->path, &m->id) < 0) {
+			close(fd);
+			rc = profconv__nomem();
+		}
 	} else {
 		rc = profconv__open_regular(m->path, &fd);
 		/* libdwfl's own debug file search (--debuginfod) tells the
@@ -381,7 +472,12 @@ profconv__sym_handle_open(struct profconv_symbolizer *sz, struct sym_module *m,
 		 * it holds: a copy would be taken for a stripped debug file
 		 * of itself. */
 		if (rc == 0 && !sz->opts.debuginfod)
-			rc = profconv__sym_private_copy(fd, m->path, &fd);
+			rc = place_file(h, fd, m->path, &m->id, &fd);
+		else if (rc == 0 && sz->opts.handles_sigbus &&
+		    watch(h, fd, m->path, &m->id) < 0) {
+			close(fd);
+			rc = profconv__nomem();
+		}
 	}
 	if (rc == 0) {
 		/* Debug info compressed in the binary itself (gcc -gz),
@@ -399,10 +495,10 @@ profconv__sym_handle_open(struct profconv_symbolizer *sz, struct sym_module *m,
 		}
 	}
 	if (rc == 0) {
-		/* libdwfl owns FD now; our finder gets the symbolizer. */
+		/* libdwfl owns FD now; our finder gets the handle. */
 		(void)dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL,
 		    NULL, NULL);
-		*userdata = sz;
+		*userdata = h;
 		rc = profconv__symmod_new(&h->index, mod);
 	}
 	if (rc < 0) {
@@ -422,6 +518,12 @@ profconv__sym_module_copy(struct profconv_symbolizer *sz,
 	if (m->copy >= 0 || sz->opts.debuginfod ||
 	    profconv__open_regular(m->path, &fd) < 0)
 		return;
+	if (sz->opts.handles_sigbus) {
+		/* Mapped in place: one file for all, watched by each. */
+		m->copy = fd;
+		m->copy_in_place = true;
+		return;
+	}
 	orig = fd;
 	if (profconv__sym_private_copy(fd, m->path, &fd) < 0)
 		return;
@@ -437,6 +539,7 @@ profconv__sym_module_uncopy(struct sym_module *m)
 	if (m->copy >= 0)
 		close(m->copy);
 	m->copy = -1;
+	m->copy_in_place = false;
 }
 
 /* Open M's first handle and read its debug info: once per module. */

@@ -56,11 +56,32 @@ struct sym_answer {
 	uint8_t src;			/* enum pc_frame_source */
 };
 
+/* A file identity: a file changed on disk is another module. */
+struct file_id {
+	uint64_t dev, ino, size;
+	int64_t mtime_sec, mtime_nsec;
+	int64_t ctime_sec, ctime_nsec;
+};
+
+/*
+ * A file a handle maps in place (see profconv_symbolize_options's
+ * handles_sigbus): a descriptor of it, its name for messages, and its
+ * identity when it was opened, checked once it has been read.
+ */
+struct sym_watch {
+	int fd;
+	char *path;
+	struct file_id id;
+};
+
 /*
  * One libdwfl session on a module's file, with what its lookups made.
  * Strings of the frames borrow from it.
  */
 struct sym_handle {
+	struct profconv_symbolizer *sz;	/* libdwfl's finder gets the handle */
+	struct sym_watch *watch;	/* the files it maps in place */
+	size_t nwatch, watch_cap;
 	Dwfl *dwfl;
 	struct pc_symmod *index;
 	struct pc_demangler dm;
@@ -82,11 +103,6 @@ struct sym_handle {
 	int rc;
 };
 
-/* A file identity: a file changed on disk is another module. */
-struct file_id {
-	uint64_t dev, ino, size;
-	int64_t mtime_sec, mtime_nsec;
-};
 
 /* One binary on disk, opened once per symbolizer. */
 struct sym_module {
@@ -102,9 +118,11 @@ struct sym_module {
 	bool unusable;
 	char *why;			/* and why */
 	struct sym_handle *h[MAX_SHARDS];	/* [0]: the first one */
-	int copy;			/* the private copy of the file that
-					 * all its handles of a batch read
-					 * (a descriptor), or -1 */
+	int copy;			/* the file all its handles of a
+					 * batch read (a descriptor of its
+					 * private copy, or of the file itself
+					 * when mapped in place), or -1 */
+	bool copy_in_place;		/* COPY is the file itself */
 	struct pc_u64map by_addr;	/* file address -> ans[] */
 	struct sym_answer *ans;
 	size_t nans, ans_cap;
@@ -223,7 +241,8 @@ void profconv__sym_module_free(struct sym_module *m);
 /*
  * Before a batch's handles of M are opened on several threads: one
  * private copy of M's file for all of them (as if each copied it, less
- * the copying), when M is copied at all.  Its failures are left to the
+ * the copying), when M is copied at all; when files are mapped in place,
+ * one descriptor of it, so that all read the same file.  Its failures are left to the
  * handles, which then copy on their own.  profconv__sym_module_uncopy
  * drops it once they are open.
  */
@@ -254,6 +273,13 @@ int profconv__sym_module_open(struct profconv_symbolizer *sz,
  */
 int profconv__sym_handle_open(struct profconv_symbolizer *sz,
     struct sym_module *m, struct sym_handle **out);
+
+/*
+ * Whether the files M's handles map in place are still what they were
+ * when opened.  Errors: PROFCONV_EIO ("'PATH' changed while it was
+ * read").
+ */
+int profconv__sym_module_check(const struct sym_module *m);
 
 /* Look ADDR up with H into H's answers.  Errors: PROFCONV_ENOMEM. */
 int profconv__sym_handle_lookup(struct sym_handle *h,
