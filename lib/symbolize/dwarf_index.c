@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/natsort.h"
 #include "symbolize/dwarf_index.h"
 
 
@@ -1359,52 +1360,11 @@ ranges_sorted(const struct pc_cu *cu)
 	return true;
 }
 
-/* The end of the ascending run of A that starts at I (at most N). */
-static size_t
-run_end(const struct pc_range *a, size_t i, size_t n)
-{
-	for (i++; i < n && cmp_range(&a[i - 1], &a[i]) <= 0; i++)
-		;
-	return i;
-}
-
-/*
- * Sort A (N ranges) by cmp_range, into A; TMP has room for N.  A natural
- * merge sort: ranges come in DIE order, which in one function is mostly
- * address order already (a C++ unit's functions are in sections of their
- * own, so the unit as a whole is not), and the runs are merged pairwise
- * with the comparison inlined.  cmp_range is a total order over a unit's
- * ranges, so the result is qsort's.
- */
-static void
-merge_sort_ranges(struct pc_range *a, struct pc_range *tmp, size_t n)
-{
-	struct pc_range *src = a, *dst = tmp, *t;
-	size_t lo, mid, hi, i, j, k;
-	bool again = true;
-
-	while (again) {
-		again = false;
-		for (lo = 0; lo < n; lo = hi) {
-			mid = run_end(src, lo, n);
-			hi = mid < n ? run_end(src, mid, n) : n;
-			if (mid < n)
-				again = true;
-			for (i = lo, j = mid, k = lo; i < mid && j < hi; k++)
-				dst[k] = cmp_range(&src[j], &src[i]) < 0 ?
-				    src[j++] : src[i++];
-			while (i < mid)
-				dst[k++] = src[i++];
-			while (j < hi)
-				dst[k++] = src[j++];
-		}
-		t = src;
-		src = dst;
-		dst = t;
-	}
-	if (src != a)
-		memcpy(a, src, n * sizeof(*a));
-}
+/* Ranges come in DIE order, which in one function is mostly address
+ * order already (a C++ unit's functions are in sections of their own,
+ * so the unit as a whole is not); cmp_range is a total order over a
+ * unit's ranges, so the result is qsort's. */
+PC_NATURAL_MERGE_SORT(merge_sort_ranges, struct pc_range, cmp_range)
 
 int
 profconv__dwarf_index_cu(struct pc_cu *cu)

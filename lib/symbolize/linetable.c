@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/natsort.h"
 #include "symbolize/symbolize.h"
 
 /* A reader over [p, end) that fails once it would read past END. */
@@ -696,48 +697,7 @@ rows_sorted(const struct pc_linerow *rows, size_t n)
 	return true;
 }
 
-/* The end of the ascending run of A that starts at I (at most N). */
-static size_t
-run_end(const struct pc_linerow *a, size_t i, size_t n)
-{
-	for (i++; i < n && cmp_row(&a[i - 1], &a[i]) <= 0; i++)
-		;
-	return i;
-}
-
-/*
- * Sort A (N rows) by cmp_row, into A, with TMP room for N: a natural
- * merge sort, the runs merged pairwise with the comparison inlined.
- */
-static void
-merge_sort_rows(struct pc_linerow *a, struct pc_linerow *tmp, size_t n)
-{
-	struct pc_linerow *src = a, *dst = tmp, *t;
-	size_t lo, mid, hi, i, j, k;
-	bool again = true;
-
-	while (again) {
-		again = false;
-		for (lo = 0; lo < n; lo = hi) {
-			mid = run_end(src, lo, n);
-			hi = mid < n ? run_end(src, mid, n) : n;
-			if (mid < n)
-				again = true;
-			for (i = lo, j = mid, k = lo; i < mid && j < hi; k++)
-				dst[k] = cmp_row(&src[j], &src[i]) < 0 ?
-				    src[j++] : src[i++];
-			while (i < mid)
-				dst[k++] = src[i++];
-			while (j < hi)
-				dst[k++] = src[j++];
-		}
-		t = src;
-		src = dst;
-		dst = t;
-	}
-	if (src != a)
-		memcpy(a, src, n * sizeof(*a));
-}
+PC_NATURAL_MERGE_SORT(merge_sort_rows, struct pc_linerow, cmp_row)
 
 /* The sequences of ROWS (N > 0) into *RUNS, *NRUNS. */
 static int

@@ -220,11 +220,11 @@ def cmd_totals(args):
     print(len(got))
 
 
-def cmd_top(args):
-    p = load(args[0])
-    want = []
+def summary_rows(path):
+    """show --summary's function rows: (flat, cum, name), in order."""
+    rows = []
     on = False
-    for line in open(args[1]):
+    for line in open(path):
         if line.startswith("top ") and " functions " in line:
             on = True
             continue
@@ -232,10 +232,20 @@ def cmd_top(args):
             f = line.split(None, 4)
             if len(f) < 5:
                 break
-            want.append((int(f[0]), int(f[2]), f[4].rstrip("\n")))
-    got = []
-    for r in p.rows.get("top-table", [])[1:]:
-        got.append((int(r[0][0]["data-v"]), int(r[2][0]["data-v"]), r[4][1]))
+            rows.append((int(f[0]), int(f[2]), f[4].rstrip("\n")))
+    return rows
+
+
+def table_rows(p, tid):
+    """A top table's rows as (flat, cum, name)."""
+    return [(int(r[0][0]["data-v"]), int(r[2][0]["data-v"]), r[4][1])
+            for r in p.rows.get(tid, [])[1:]]
+
+
+def cmd_top(args):
+    p = load(args[0])
+    want = summary_rows(args[1])
+    got = table_rows(p, "top-table")
     if not want:
         fault("no functions in %s" % args[1])
     if got != want:
@@ -247,23 +257,10 @@ def cmd_sumtop(args):
     """The summary's heaviest functions: the first 5 rows of show
     --summary --sort flat with a flat value, in order."""
     p = load(args[0])
-    want = []
-    on = False
-    for line in open(args[1]):
-        if line.startswith("top ") and " functions " in line:
-            on = True
-            continue
-        if on:
-            f = line.split(None, 4)
-            if len(f) < 5:
-                break
-            if int(f[0]) != 0:
-                want.append((int(f[0]), int(f[2]), f[4].rstrip("\n")))
-    got = []
-    for r in p.rows.get("summary-top", [])[1:]:
-        got.append((int(r[0][0]["data-v"]), int(r[2][0]["data-v"]), r[4][1]))
-    if not want or got != want[:5]:
-        fault("summary's heaviest %r\nshow --summary %r" % (got, want[:5]))
+    want = [r for r in summary_rows(args[1]) if r[0] != 0][:5]
+    got = table_rows(p, "summary-top")
+    if not want or got != want:
+        fault("summary's heaviest %r\nshow --summary %r" % (got, want))
     print(len(got))
 
 
