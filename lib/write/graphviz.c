@@ -6,11 +6,20 @@
  * libgvc (dot.c says why pictures fail otherwise).  Graphviz's messages
  * are caught, never printed: the last one becomes the error's.  An SVG
  * gets the pan and zoom script (graph_script.js) before its end.
+ *
+ * One Graphviz context serves every picture of the process, made at the
+ * first and never freed (it stays reachable): Graphviz's pango plugin
+ * keeps a pointer to the last font name it measured in a static, and
+ * that name belongs to the context, so after gvFreeContext() the next
+ * context's first label compares against freed memory (seen by valgrind
+ * when a report drew a graph per sample type).  Graphviz's error hooks
+ * are global too, so one picture is drawn at a time.
  */
 
 #include "config.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +32,10 @@
 static const char graph_script[] =
 #include "write/graph_script.h"
 	;
+
+/* The one context, and the lock held while a picture is drawn. */
+static GVC_t *shared_gvc;
+static pthread_mutex_t gv_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Graphviz's last message (it reports through a callback). */
 static __thread char gv_message[256];
@@ -80,16 +93,21 @@ profconv__graphviz_render(const char *text, size_t len, int format,
 
 	if (format < 1 || format > 3)
 		return profconv__fail(PROFCONV_EINVAL, "no such picture format");
-	gv_message[0] = '\0';
-	agseterr(AGERR);
-	agseterrf(catch_message);
 	copy = malloc(len + 1);
 	if (copy == NULL)
 		return profconv__nomem();
 	memcpy(copy, text, len);
 	copy[len] = '\0';
-	gvc = gvContext();
+	pthread_mutex_lock(&gv_lock);
+	gv_message[0] = '\0';
+	agseterr(AGERR);
+	agseterrf(catch_message);
+	if (shared_gvc == NULL)
+		shared_gvc = gvContext();
+	gvc = shared_gvc;
 	if (gvc == NULL) {
+		agseterrf(NULL);
+		pthread_mutex_unlock(&gv_lock);
 		free(copy);
 		return profconv__fail(PROFCONV_EUNSUPPORTED, "Graphviz's "
 		    "library did not start%s%s", *gv_message ? ": " : "",
@@ -114,8 +132,8 @@ profconv__graphviz_render(const char *text, size_t len, int format,
 		gvFreeLayout(gvc, g);
 		agclose(g);
 	}
-	gvFreeContext(gvc);
 	agseterrf(NULL);
+	pthread_mutex_unlock(&gv_lock);
 	free(copy);
 	if (rc == 0 && outlen == 0)
 		rc = profconv__fail(PROFCONV_EUNSUPPORTED, "Graphviz drew "
