@@ -276,44 +276,50 @@ gframe(struct gframes *g, const struct profconv_view *v, uint32_t id,
     uint32_t *out)
 {
 	struct profconv_view_frame fr;
-	const char *fn;
-	char *key;
+	const char *fn, *file;
+	char *key, *clean = NULL;
 	size_t len, klen, nfn, nfile;
 	int rc;
 
 	if ((rc = profconv_view_frame(v, id, &fr)) < 0)
 		return rc;
 	/* The function's name as the view by function names it (the
-	 * address when there is no symbol). */
+	 * address when there is no symbol); the file cleaned as the
+	 * views by file clean it (and pprof: "/a/b/../c.c" is "/a/c.c"). */
 	fn = fr.function[0] != '\0' ? fr.function : fr.name;
+	file = fr.file;
+	if (*file != '\0' && (file = clean = profconv__clean_path(file)) == NULL)
+		return profconv__fail(PROFCONV_ENOMEM, "out of memory");
 	/* "FN\nFILE\nLINE", then copies of FN and FILE: the view may go
 	 * before the page is written. */
 	nfn = strlen(fn);
-	nfile = strlen(fr.file);
+	nfile = strlen(file);
 	len = 2 * (nfn + nfile) + 32;
 	/* Room first, so that a failure leaves no key behind. */
 	if (PC_GROW(g->owned, g->ocap, g->n, 1) < 0 ||
 	    PC_GROW(g->fn, g->cap, g->n, 1) < 0 ||
 	    PC_GROW(g->file, g->fcap, g->n, 1) < 0 ||
-	    PC_GROW(g->line, g->lcap, g->n, 1) < 0)
+	    PC_GROW(g->line, g->lcap, g->n, 1) < 0) {
+		free(clean);
 		return PROFCONV_ENOMEM;
-	if ((key = malloc(len)) == NULL)
-		return profconv__fail(PROFCONV_ENOMEM, "out of memory");
-	klen = (size_t)snprintf(key, len, "%s\n%s\n%" PRId64, fn, fr.file,
-	    fr.line);
-	if ((rc = str_index(&g->keys, key, out)) < 0) {
-		free(key);
-		return rc;
 	}
-	if (*out < g->n) {
+	if ((key = malloc(len)) == NULL) {
+		free(clean);
+		return profconv__fail(PROFCONV_ENOMEM, "out of memory");
+	}
+	klen = (size_t)snprintf(key, len, "%s\n%s\n%" PRId64, fn, file,
+	    fr.line);
+	if ((rc = str_index(&g->keys, key, out)) < 0 || *out < g->n) {
 		free(key);
-		return 0;
+		free(clean);
+		return rc < 0 ? rc : 0;
 	}
 	g->owned[g->n] = key;
 	g->fn[g->n] = memcpy(key + klen + 1, fn, nfn + 1);
-	g->file[g->n] = memcpy(key + klen + 1 + nfn + 1, fr.file, nfile + 1);
+	g->file[g->n] = memcpy(key + klen + 1 + nfn + 1, file, nfile + 1);
 	g->line[g->n] = fr.line;
 	g->n++;
+	free(clean);
 	return 0;
 }
 

@@ -25,7 +25,10 @@ command -v go >/dev/null 2>&1 || skip "go not installed (Debian: golang-go)"
 command -v python3 >/dev/null 2>&1 || skip "no python3"
 [ -e /usr/include/gperftools/heap-profiler.h ] || skip "libgoogle-perftools-dev missing"
 export HOME="$TMP" GOCACHE="$TMP/gocache" GOTOOLCHAIN=local TZ=UTC LC_ALL=C
-SRC=$PROFCONV_SRCDIR/tests/producers/multifile
+# Built from a clean absolute path (not "_build/sub/../../tests/..." as
+# under make distcheck): pprof's -focus below matches the file as the
+# binary names it, before pprof cleans it.
+SRC=$(cd "$PROFCONV_SRCDIR/tests/producers/multifile" && pwd -P)
 CMP=$PROFCONV_SRCDIR/tests/cli/dot-compare.py
 
 cc -O2 -g -fno-omit-frame-pointer -o "$TMP/multifile" "$SRC/a.c" "$SRC/b.c" \
