@@ -111,7 +111,8 @@ node_add(struct tree *t, uint32_t parent, uint32_t frame, uint32_t *out)
 		return PROFCONV_ENOMEM;
 	t->parent[t->n] = parent;
 	t->frame[t->n] = frame;
-	memset(&t->self[t->n * t->nt], 0, t->nt * sizeof(int64_t));
+	if (t->nt > 0)	/* a series' tree has no columns of its own */
+		memset(&t->self[t->n * t->nt], 0, t->nt * sizeof(int64_t));
 	*out = (uint32_t)t->n++;
 	return 0;
 }

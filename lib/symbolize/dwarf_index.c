@@ -422,6 +422,7 @@ own_walk_sections(struct pc_symmod *m)
 			continue;
 		m->cus[i].abbrev = abbrev->d_buf;
 		m->cus[i].abbrev_size = abbrev->d_size;
+		m->cus[i].info_end = lo + info->d_size;
 		if (rng != NULL) {
 			m->cus[i].rnglists = rng->d_buf;
 			m->cus[i].rnglists_size = rng->d_size;
@@ -1117,7 +1118,7 @@ wk_skip_children(struct wk *w, const struct wk_die *d)
 static int
 wk_rnglist(struct wk *w, struct pc_cu *cu, uint64_t off)
 {
-	const unsigned char *p, *end = cu->rnglists + cu->rnglists_size;
+	const unsigned char *p, *end;
 	struct wk r;
 	uint64_t base, a, b;
 	bool bad = false;
@@ -1126,6 +1127,7 @@ wk_rnglist(struct wk *w, struct pc_cu *cu, uint64_t off)
 	if (cu->rnglists == NULL || w->version < 5 ||
 	    off >= cu->rnglists_size)
 		return 1;
+	end = cu->rnglists + cu->rnglists_size;
 	if (!w->has_base)
 		return 1;
 	base = w->base;
@@ -1269,6 +1271,10 @@ own_walk(struct pc_cu *cu)
 		return PC_WALK_LIBDW;
 	memset(&w, 0, sizeof(w));
 	w.unit = (const unsigned char *)cu->tree.addr - (die_off - start);
+	/* A unit whose length runs past its section is libdw's to judge. */
+	if (cu->info_end == NULL || cu->info_end < w.unit ||
+	    next - start > (Dwarf_Off)(cu->info_end - w.unit))
+		return PC_WALK_LIBDW;
 	w.end = w.unit + (next - start);
 	w.p = cu->tree.addr;
 	w.addr_size = addr_size;

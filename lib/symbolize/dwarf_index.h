@@ -54,6 +54,7 @@ struct pc_cu {
 	 * its DIEs; NULL: libdw walks them (split units, odd files). */
 	const unsigned char *abbrev;
 	size_t abbrev_size;
+	const unsigned char *info_end;	/* the end of its .debug_info */
 	const unsigned char *rnglists;	/* .debug_rnglists, or NULL */
 	size_t rnglists_size;
 	bool indexed;
