@@ -429,6 +429,18 @@ int cmd_write_profile(const struct profconv_profile *prof,
     const char *out_path, const struct profconv_write_options *opts);
 
 /*
+ * Read the profile at PATH with OPTS and write it as pprof to OUT_PATH
+ * with WOPTS (either NULL: the defaults), as cmd_read_profile() then
+ * cmd_write_profile() do, the same bytes; into a temporary file the
+ * samples of large legacy text are written while it is read
+ * (profconv_profile_convert()).  Reports its own errors.  EXIT_OK or
+ * EXIT_FAIL.
+ */
+int cmd_convert_profile(const char *path,
+    const struct profconv_read_options *opts, const char *out_path,
+    const struct profconv_write_options *wopts);
+
+/*
  * Whether PATH names an ELF executable or shared object (a program
  * given where a profile was expected, as jeprof takes it).
  */

@@ -95,6 +95,9 @@ cmd_text2pb(int argc, char **argv)
 			return EXIT_USAGE;
 		out_path = "-";
 	}
+	if (!symbolize)
+		return cmd_convert_profile(argv[optind], &ropts, out_path,
+		    &wopts);
 	status = cmd_read_profile(argv[optind], &ropts, &prof);
 	if (status == EXIT_OK && symbolize)
 		status = cmd_symbolize_profile(prof, &sopts, argv[optind], true);

@@ -149,6 +149,69 @@ cmd_write_profile(const struct profconv_profile *prof, const char *out_path,
 	return cmd_output_commit(&out);
 }
 
+int
+cmd_convert_profile(const char *path, const struct profconv_read_options *given,
+    const char *out_path, const struct profconv_write_options *wgiven)
+{
+	struct profconv_read_options opts = PROFCONV_READ_OPTIONS_INIT;
+	struct profconv_write_options wopts = PROFCONV_WRITE_OPTIONS_INIT;
+	const char *subject = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	struct profconv_profile *prof = NULL;
+	struct cmd_output out;
+	bool write_failed;
+	FILE *fp;
+	int rc, err, status;
+
+	if (given != NULL)
+		opts = *given;
+	cmd_apply_input_options(&opts);
+	if (wgiven != NULL)
+		wopts = *wgiven;
+	if (wopts.jobs == 0)
+		wopts.jobs = cmd_jobs();
+	if (open_input(path, &fp) != EXIT_OK)
+		return EXIT_FAIL;
+	status = cmd_output_open(&out, out_path);
+	if (status != EXIT_OK) {
+		if (fp != stdin)
+			fclose(fp);
+		return status;
+	}
+	if (cmd_read_progress) {
+		opts.progress = cmd_progress_fn;
+		cmd_progress_begin("bytes", "reading '%s'", subject);
+	}
+	/* Written while read only where a failure leaves nothing behind:
+	 * a temporary file, renamed when complete. */
+	if (out.tmp != NULL) {
+		rc = profconv_profile_convert(fp, out.fp, &opts, &wopts, &prof,
+		    NULL);
+		write_failed = rc < 0 && ferror(out.fp);
+	} else {
+		rc = profconv_profile_read(&prof, fp, &opts, NULL);
+		write_failed = false;
+		if (rc == 0) {
+			rc = profconv_profile_write(prof, out.fp, &wopts);
+			write_failed = rc < 0;
+		}
+	}
+	err = errno;
+	if (fp != stdin)
+		fclose(fp);
+	if (cmd_read_progress)
+		cmd_progress_end();
+	if (rc < 0) {
+		status = write_failed ? cmd_write_failed(out_path, rc, err,
+		    out_path) : cmd_error_lib(subject);
+		profconv_profile_free(prof);
+		cmd_output_abort(&out);
+		return status;
+	}
+	cmd_warn_repairs(prof, subject);
+	profconv_profile_free(prof);
+	return cmd_output_commit(&out);
+}
+
 bool
 cmd_is_program(const char *path)
 {

@@ -481,6 +481,25 @@ struct profconv_write_options {
 int profconv_profile_write(const struct profconv_profile *prof, FILE *fp,
     const struct profconv_write_options *opts);
 
+/*
+ * Convert: read a profile from IN as profconv_profile_read() does and
+ * write it to OUT as profconv_profile_write() does, the same bytes, but
+ * without holding every sample: the samples of large gperftools and
+ * jemalloc heap text are written while the rest is read, so that memory
+ * stays near the size of the profile's locations rather than of its
+ * samples.  ROPTS and WOPTS may be NULL; FORMAT_OUT as for
+ * profconv_profile_read().  When PROF_OUT is not NULL it receives the
+ * profile read without its samples (its mappings, locations, strings,
+ * repairs and read warning; profconv_profile_sample_count() is 0), owned
+ * by the caller; on failure NULL.  On failure OUT holds part of a
+ * profile: write to a file to remove then.
+ * Errors: those of profconv_profile_read() and profconv_profile_write().
+ */
+int profconv_profile_convert(FILE *in, FILE *out,
+    const struct profconv_read_options *ropts,
+    const struct profconv_write_options *wopts,
+    struct profconv_profile **prof_out, enum profconv_format *format_out);
+
 /* Name of FORMAT ("pprof"); never NULL. */
 const char *profconv_format_name(enum profconv_format format);
 

@@ -17,6 +17,8 @@
 
 #include "helpers.h"
 #include "read/chunked.h"
+#include "read/input.h"
+#include "read/readers.h"
 
 /*
  * Backtraces that share leading frames (parsed once), one without
@@ -99,10 +101,10 @@ TestSuite(chunks, .fini = cleanup);
 /*
  * TEXT read with chunks of CHUNK bytes (0: the default) on JOBS threads,
  * as uncompressed pprof in *OUT (*N bytes); or the error's message in
- * MSG and a negative code.
+ * MSG and a negative code.  The profile read stays in PROF.
  */
 static int
-convert(const char *text, size_t len, size_t chunk, unsigned jobs,
+read_write(const char *text, size_t len, size_t chunk, unsigned jobs,
     bool threads, char **out, size_t *n, char *msg, size_t msgsize)
 {
 	struct profconv_read_options ro = PROFCONV_READ_OPTIONS_INIT;
@@ -127,9 +129,66 @@ convert(const char *text, size_t len, size_t chunk, unsigned jobs,
 	cr_assert(eq(int, profconv_profile_write(prof, fp, &wo), 0), "%s",
 	    ERRMSG);
 	cr_assert(eq(int, fclose(fp), 0));
+	return 0;
+}
+
+/*
+ * TEXT converted as above, and then again by profconv_profile_convert(),
+ * which writes samples while it reads them (from a FILE, not memory):
+ * the same bytes, or the same error, and the same read warning.
+ */
+static int
+convert(const char *text, size_t len, size_t chunk, unsigned jobs,
+    bool threads, char **out, size_t *n, char *msg, size_t msgsize)
+{
+	struct profconv_read_options ro = PROFCONV_READ_OPTIONS_INIT;
+	struct profconv_write_options wo = PROFCONV_WRITE_OPTIONS_INIT;
+	struct profconv_profile *left = NULL;
+	const char *warning;
+	char *got = NULL;
+	size_t ngot = 0;
+	FILE *in, *fp;
+	int rc, crc;
+
+	rc = read_write(text, len, chunk, jobs, threads, out, n, msg,
+	    msgsize);
+	ro.jobs = jobs;
+	ro.threads = threads;
+	wo.level = 0;
+	in = fmemopen((void *)text, len, "r");
+	fp = open_memstream(&got, &ngot);
+	cr_assert(in != NULL && fp != NULL);
+	profconv__test_chunk_bytes = chunk;
+	crc = profconv_profile_convert(in, fp, &ro, &wo, &left, NULL);
+	profconv__test_chunk_bytes = 0;
+	cr_assert(eq(int, fclose(fp), 0));
+	fclose(in);
+	if (rc < 0) {
+		cr_assert(eq(int, crc, rc), "chunk %zu jobs %u: convert gave "
+		    "%d (%s), read %d (%s)", chunk, jobs, crc, ERRMSG, rc,
+		    msg);
+		cr_assert(eq(str, (char *)profconv_errmsg(), msg),
+		    "chunk %zu jobs %u", chunk, jobs);
+		cr_assert(left == NULL);
+	} else {
+		cr_assert(eq(int, crc, 0), "chunk %zu jobs %u: %s", chunk,
+		    jobs, ERRMSG);
+		cr_assert(ngot == *n && memcmp(got, *out, ngot) == 0,
+		    "chunk %zu jobs %u threads %d: convert wrote other bytes",
+		    chunk, jobs, threads);
+		cr_assert(eq(sz, profconv_profile_sample_count(left), 0));
+		warning = profconv_profile_read_warning(prof);
+		if (warning == NULL)
+			cr_assert(profconv_profile_read_warning(left) == NULL);
+		else
+			cr_assert(eq(str, (char *)warning,
+			    (char *)profconv_profile_read_warning(left)));
+	}
+	free(got);
+	profconv_profile_free(left);
 	profconv_profile_free(prof);
 	prof = NULL;
-	return 0;
+	return rc;
 }
 
 /* Every chunk size from 1 to past the length, on 1 and 3 threads, gives
@@ -289,5 +348,161 @@ Test(chunks, heap_same_error_wherever_the_cuts_fall)
 		    "line %zu: '%s'", line, want);
 		expect_error_everywhere(text, false, want);
 		free(text);
+	}
+}
+
+/* --- samples handed on while read (profconv_profile_convert()) --- */
+
+/* A drain that keeps what it is handed as text, one line per sample. */
+struct rec_drain {
+	struct pc_drain d;
+	struct profconv_profile *held;
+	char *text;
+	size_t len, cap;
+	size_t takes, runs;
+};
+
+/* Sample I of P as a line: location ids, values, labels. */
+static void
+rec_sample(struct rec_drain *r, const struct profconv_profile *p, size_t i)
+{
+	const struct pc_sample *sm = pc_sample(p, i);
+	const uint32_t *stk = pc_sample_stack(p, sm);
+	const struct pc_label *lab = pc_sample_labels(p, sm);
+	const int64_t *v = pc_sample_values(p, i);
+	char line[4096];
+	size_t n = 0, j;
+
+	for (j = 0; j < sm->nlocs; j++)
+		n += (size_t)snprintf(line + n, sizeof(line) - n, "%u ",
+		    stk[j]);
+	n += (size_t)snprintf(line + n, sizeof(line) - n, "|");
+	for (j = 0; j < p->nsample_types; j++)
+		n += (size_t)snprintf(line + n, sizeof(line) - n, " %lld",
+		    (long long)v[j]);
+	for (j = 0; j < sm->nlabels; j++)
+		n += (size_t)snprintf(line + n, sizeof(line) - n,
+		    " %s=%s/%lld", profconv__str(&p->strings, lab[j].key),
+		    profconv__str(&p->strings, lab[j].str),
+		    (long long)lab[j].num);
+	n += (size_t)snprintf(line + n, sizeof(line) - n, "\n");
+	cr_assert(n < sizeof(line));
+	if (r->len + n + 1 > r->cap) {
+		r->cap = (r->len + n + 1) * 2;
+		r->text = realloc(r->text, r->cap);
+		cr_assert(r->text != NULL);
+	}
+	memcpy(r->text + r->len, line, n + 1);
+	r->len += n;
+}
+
+static int
+rec_take(struct pc_drain *d, struct profconv_profile *p)
+{
+	struct rec_drain *r = (struct rec_drain *)d;
+	size_t i, n = profconv_profile_sample_count(p);
+
+	/* Each take comes after the run of the one before, and has some. */
+	cr_assert(eq(sz, r->runs, r->takes));
+	cr_assert(n > 0);
+	for (i = 0; i < n; i++)
+		rec_sample(r, p, i);
+	d->taken += n;
+	r->takes++;
+	profconv__samples_handoff(p, r->held);
+	cr_assert(eq(sz, profconv_profile_sample_count(p), 0));
+	cr_assert(eq(sz, profconv_profile_sample_count(r->held), n));
+	return 0;
+}
+
+static int
+rec_run(struct pc_drain *d)
+{
+	struct rec_drain *r = (struct rec_drain *)d;
+
+	cr_assert(eq(sz, r->runs + 1, r->takes));
+	r->runs++;
+	return 0;
+}
+
+/* TEXT read with a recording drain at CHUNK bytes on JOBS threads: what
+ * was handed on then what stayed are the samples of a plain read, in
+ * order.  Returns how many samples were handed on. */
+static size_t
+expect_handed_in_order(const char *text, size_t chunk, unsigned jobs,
+    bool threads)
+{
+	struct profconv_read_options ro = PROFCONV_READ_OPTIONS_INIT;
+	struct rec_drain r = { { rec_take, rec_run, 0 }, NULL, NULL, 0, 0,
+	    0, 0 };
+	struct rec_drain plain = r;
+	struct profconv_profile *p = NULL;
+	size_t i;
+	FILE *in;
+
+	ro.jobs = jobs;
+	ro.threads = threads;
+	cr_assert(eq(int, profconv_profile_new(&r.held), 0));
+	in = fmemopen((void *)text, strlen(text), "r");
+	cr_assert(in != NULL);
+	profconv__test_chunk_bytes = chunk;
+	cr_assert(eq(int, profconv__read_draining(&p, in, &ro, NULL, &r.d),
+	    0), "%s", ERRMSG);
+	profconv__test_chunk_bytes = 0;
+	fclose(in);
+	cr_assert(eq(sz, r.runs, r.takes), "the last take was not written");
+	cr_assert(eq(sz, r.d.taken + profconv_profile_sample_count(p),
+	    profconv_profile_sample_count(prof)));
+	for (i = 0; i < profconv_profile_sample_count(p); i++)
+		rec_sample(&r, p, i);
+	for (i = 0; i < profconv_profile_sample_count(prof); i++)
+		rec_sample(&plain, prof, i);
+	cr_assert(eq(str, r.text != NULL ? r.text : "", plain.text),
+	    "chunk %zu jobs %u", chunk, jobs);
+	free(r.text);
+	free(plain.text);
+	profconv_profile_free(r.held);
+	profconv_profile_free(p);
+	return r.d.taken;
+}
+
+Test(chunks, samples_handed_on_in_order)
+{
+	static const unsigned jobs[] = { 1, 2, 3 };
+	static const struct {
+		const char *text;
+		bool threads, drains;
+	} cases[] = {
+		{ je_threads, false, true },
+		{ je_threads, true, true },
+		{ gp_heap, false, true },
+		/* Its samples are retyped in the middle: none handed on. */
+		{ je_late_alloc, false, false },
+	};
+	size_t c, k, chunk, taken;
+
+	for (c = 0; c < PC_ARRAY_LEN(cases); c++) {
+		struct profconv_read_options ro = PROFCONV_READ_OPTIONS_INIT;
+		size_t len = strlen(cases[c].text);
+
+		ro.threads = cases[c].threads;
+		cr_assert(eq(int, profconv_profile_read_mem(&prof,
+		    cases[c].text, len, &ro, NULL), 0), "%s", ERRMSG);
+		for (chunk = 1; chunk != 0; chunk = next_size(chunk, len)) {
+			for (k = 0; k < PC_ARRAY_LEN(jobs); k++) {
+				taken = expect_handed_in_order(cases[c].text,
+				    chunk, jobs[k], cases[c].threads);
+				/* A line a chunk, four chunks a round on one
+				 * thread: several rounds, so some samples
+				 * must have been handed on. */
+				if (chunk <= 2 && jobs[k] == 1)
+					cr_assert(cases[c].drains ? taken > 0 :
+					    taken == 0, "case %zu chunk %zu "
+					    "jobs %u: %zu handed on", c, chunk,
+					    jobs[k], taken);
+			}
+		}
+		profconv_profile_free(prof);
+		prof = NULL;
 	}
 }

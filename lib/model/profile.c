@@ -417,6 +417,34 @@ profconv__add_sample_raw(struct profconv_profile *prof, const uint32_t *locs,
 	return 0;
 }
 
+#define PC_SWAP(a, b) do {					\
+	__typeof__(a) pc_swap_tmp_ = (a);				\
+	(a) = (b);							\
+	(b) = pc_swap_tmp_;						\
+} while (0)
+
+void
+profconv__samples_handoff(struct profconv_profile *from,
+    struct profconv_profile *to)
+{
+	PC_SWAP(from->samples, to->samples);
+	PC_SWAP(from->samples_cap, to->samples_cap);
+	PC_SWAP(from->stack, to->stack);
+	PC_SWAP(from->stack_cap, to->stack_cap);
+	PC_SWAP(from->values, to->values);
+	PC_SWAP(from->values_cap, to->values_cap);
+	PC_SWAP(from->labels, to->labels);
+	PC_SWAP(from->labels_cap, to->labels_cap);
+	to->nsamples = from->nsamples;
+	to->nstack = from->nstack;
+	to->nvalues = from->nvalues;
+	to->nlabels = from->nlabels;
+	to->nsample_types = from->nsample_types;
+	from->nsamples = from->nstack = from->nvalues = from->nlabels = 0;
+}
+
+#undef PC_SWAP
+
 int
 profconv__reserve(struct profconv_profile *prof, const struct pc_reserve *n)
 {

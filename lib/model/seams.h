@@ -50,6 +50,15 @@ int profconv__add_sample_raw(struct profconv_profile *prof,
     const struct pc_label *labels, size_t nlabels);
 
 /*
+ * Hand FROM's samples to TO: TO takes FROM's sample arrays as they are
+ * (its own samples are dropped) and the number of sample types, and FROM
+ * keeps TO's old arrays, emptied, to fill again.  Used to write samples
+ * while more are read (pprof/convert_stream.c).  Cannot fail.
+ */
+void profconv__samples_handoff(struct profconv_profile *from,
+    struct profconv_profile *to);
+
+/*
  * Keep only the samples for which KEEP(PROF, I, PAYLOAD) is true, in
  * order; the others' stacks and labels stay unreferenced until the
  * profile is freed.  Cannot fail.

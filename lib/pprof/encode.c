@@ -486,160 +486,244 @@ write_error(void)
 }
 
 /*
- * The stream being written: the sample types (HEAD), the chunks of
- * samples, the rest (REST), packed first but written last.  Chunks are
- * packed a round at a time and written as soon as the level is known,
- * so that a large profile is never held packed whole: only the bytes of
- * a block not yet full (CARRY) wait for the next round.
+ * The stream being written: the sample types (the head), then the
+ * samples, packed a round of chunks at a time and written as soon as the
+ * level is known, then the rest, packed last.  A large profile is never
+ * held packed whole: only the bytes of a block not yet full (CARRY) wait
+ * for the next part; while the level is unknown (the stream is short so
+ * far) everything packed waits in CARRY.  The samples may come in any
+ * number of parts (profconv__pb_out_samples()), from profiles holding
+ * nothing else: the bytes are those of one part.
  */
-struct stream {
+struct pc_pb_out {
 	FILE *fp;
 	int level;		/* -1 until the length decides */
 	unsigned int jobs;
 	enum pc_gz_backend backend;
-	struct sample_pack sp;
-	struct wbuf head, rest, carry;
-	size_t pending;		/* the first chunk not yet written */
-	size_t len;		/* of the stream: head, rest, chunks packed */
+	bool head;		/* the sample types are packed */
+	struct wbuf carry;
+	size_t len;		/* of the stream packed so far */
 	bool written;		/* some part was */
-	struct pc_piece *pieces;
 };
 
-/* Write CARRY, chunks PENDING..UPTO-1 and, when LAST, REST; keep what
- * does not fill a block in CARRY. */
+/* Write CARRY, then the N pieces PIECES; keep in CARRY what does not
+ * fill a block, unless LAST.  JOBS: threads to compress on. */
 static int
-stream_write(struct stream *st, size_t upto, bool last)
+out_write(struct pc_pb_out *st, const struct pc_piece *more, size_t nmore,
+    bool last, unsigned int jobs)
 {
+	struct pc_piece *pieces;
 	size_t n = 0, i, used = 0, len = 0, at;
 	int rc = 0;
 
-	st->pieces[n++] = (struct pc_piece){ st->carry.p, st->carry.len };
-	for (i = st->pending; i < upto; i++)
-		st->pieces[n++] = (struct pc_piece){ st->sp.chunks[i].p,
-		    st->sp.chunks[i].len };
-	if (last)
-		st->pieces[n++] = (struct pc_piece){ st->rest.p,
-		    st->rest.len };
+	pieces = malloc((nmore + 1) * sizeof(*pieces));
+	if (pieces == NULL)
+		return PROFCONV_ENOMEM;
+	pieces[n++] = (struct pc_piece){ st->carry.p, st->carry.len };
+	for (i = 0; i < nmore; i++)
+		pieces[n++] = more[i];
 	for (i = 0; i < n; i++)
-		len += st->pieces[i].len;
+		len += pieces[i].len;
 	errno = 0;
 	if (st->level == 0) {
 		for (i = 0; rc == 0 && i < n; i++)
-			if (st->pieces[i].len != 0 && fwrite(st->pieces[i].p,
-			    1, st->pieces[i].len, st->fp) != st->pieces[i].len)
+			if (pieces[i].len != 0 && fwrite(pieces[i].p, 1,
+			    pieces[i].len, st->fp) != pieces[i].len)
 				rc = write_error();
 		used = len;
 	} else if (!last || len != 0 || !st->written) {
-		rc = profconv__gz_write_some(st->fp, st->pieces, n,
-		    st->level, st->jobs, st->backend, last, &used);
+		rc = profconv__gz_write_some(st->fp, pieces, n, st->level,
+		    jobs, st->backend, last, &used);
 	}
-	if (rc < 0)
-		return rc;
-	if (used != 0)
+	if (rc == 0 && used != 0)
 		st->written = true;
 	/* What is left (less than a block) becomes the carry. */
-	if (used < len) {
+	if (rc == 0 && used < len) {
 		struct wbuf keep = { 0 };
 		unsigned char *p = wb_room(&keep, len - used);
 
-		if (p == NULL)
+		if (p == NULL) {
+			free(pieces);
 			return PROFCONV_ENOMEM;
-		for (i = 0, at = 0; i < n; at += st->pieces[i++].len) {
+		}
+		for (i = 0, at = 0; i < n; at += pieces[i++].len) {
 			size_t from = used > at ? used - at : 0;
 
-			if (from < st->pieces[i].len) {
-				memcpy(p, st->pieces[i].p + from,
-				    st->pieces[i].len - from);
-				p += st->pieces[i].len - from;
+			if (from < pieces[i].len) {
+				memcpy(p, pieces[i].p + from,
+				    pieces[i].len - from);
+				p += pieces[i].len - from;
 			}
 		}
 		wb_done(&keep, p);
 		free(st->carry.p);
 		st->carry = keep;
-	} else {
+	} else if (rc == 0) {
 		st->carry.len = 0;
 	}
-	for (i = st->pending; i < upto; i++) {
-		free(st->sp.chunks[i].p);
-		st->sp.chunks[i].p = NULL;
+	free(pieces);
+	return rc;
+}
+
+/* The N packed pieces MORE follow: write them, or keep them in CARRY
+ * while the level is unknown. */
+static int
+out_add(struct pc_pb_out *st, const struct pc_piece *more, size_t nmore,
+    unsigned int jobs)
+{
+	size_t i;
+	unsigned char *p;
+
+	for (i = 0; i < nmore; i++)
+		st->len += more[i].len;
+	/* Past FAST_ABOVE the default level is known. */
+	if (st->level == -1 && st->len > FAST_ABOVE)
+		st->level = 1;
+	if (st->level != -1)
+		return out_write(st, more, nmore, false, jobs);
+	for (i = 0; i < nmore; i++) {
+		if ((p = wb_room(&st->carry, more[i].len)) == NULL)
+			return PROFCONV_ENOMEM;
+		if (more[i].len != 0)
+			memcpy(p, more[i].p, more[i].len);
+		wb_done(&st->carry, p + more[i].len);
 	}
-	st->pending = upto;
 	return 0;
 }
 
-/* Pack and write PROF's whole Profile message. */
-static int
-stream_profile(struct stream *st, const struct profconv_profile *prof)
-{
-	size_t i, round, k;
-	int rc = 0;
-
-	st->sp.prof = prof;
-	st->sp.nchunks = (prof->nsamples + SAMPLE_CHUNK - 1) / SAMPLE_CHUNK;
-	st->sp.chunks = calloc(st->sp.nchunks + 1, sizeof(*st->sp.chunks));
-	st->pieces = calloc(st->sp.nchunks + 2, sizeof(*st->pieces));
-	if (st->sp.chunks == NULL || st->pieces == NULL)
-		return PROFCONV_ENOMEM;
-	for (i = 0; rc == 0 && i < prof->nsample_types; i++)
-		rc = put_vtype(&st->head, PF_SAMPLE_TYPE,
-		    pc_sample_type(prof, i));
-	if (rc == 0)
-		rc = pack_rest(&st->rest, prof);
-	if (rc < 0)
-		return rc;
-	/* The head starts the carry. */
-	st->carry = st->head;
-	st->head = (struct wbuf){ 0 };
-	st->len = st->carry.len + st->rest.len;
-	round = (size_t)profconv__jobs_count(st->jobs) * 4;
-	for (st->sp.first = 0; st->sp.first < st->sp.nchunks;
-	    st->sp.first += k) {
-		k = st->sp.nchunks - st->sp.first < round ?
-		    st->sp.nchunks - st->sp.first : round;
-		rc = profconv__jobs_run(st->jobs, k, pack_task, &st->sp);
-		if (rc < 0)
-			return rc;
-		for (i = st->sp.first; i < st->sp.first + k; i++)
-			st->len += st->sp.chunks[i].len;
-		/* Past FAST_ABOVE the default level is known. */
-		if (st->level == -1 && st->len > FAST_ABOVE)
-			st->level = 1;
-		if (st->level != -1 &&
-		    (rc = stream_write(st, st->sp.first + k, false)) < 0)
-			return rc;
-	}
-	if (st->level == -1)
-		st->level = st->len > FAST_ABOVE ? 1 : 6;
-	return stream_write(st, st->sp.nchunks, true);
-}
-
 int
-profconv__pb_write(const struct profconv_profile *prof, FILE *fp,
-    int level, unsigned int jobs, enum pc_gz_backend backend)
+profconv__pb_out_open(struct pc_pb_out **out, FILE *fp, int level,
+    unsigned int jobs, enum pc_gz_backend backend)
 {
-	struct stream st = { .fp = fp, .level = level, .jobs = jobs,
-		.backend = backend };
-	size_t i;
-	int rc;
+	struct pc_pb_out *st;
 
+	*out = NULL;
 	if (level < -1 || level > 9)
 		return profconv__fail(PROFCONV_EINVAL,
 		    "compression level %d is not in 0..9", level);
 	if (level != 0 && !profconv__gz_has(backend))
 		return profconv__fail(PROFCONV_EINVAL,
 		    "this build has no such compressor (%d)", (int)backend);
-	rc = stream_profile(&st, prof);
-	if (rc == PROFCONV_ENOMEM)
-		rc = profconv__nomem();
-	for (i = 0; st.sp.chunks != NULL && i < st.sp.nchunks; i++)
-		free(st.sp.chunks[i].p);
-	free(st.sp.chunks);
-	free(st.pieces);
-	free(st.head.p);
-	free(st.rest.p);
-	free(st.carry.p);
-	if (rc == 0 && fflush(fp) != 0)
+	st = calloc(1, sizeof(*st));
+	if (st == NULL)
+		return profconv__nomem();
+	st->fp = fp;
+	st->level = level;
+	st->jobs = jobs;
+	st->backend = backend;
+	*out = st;
+	return 0;
+}
+
+void
+profconv__pb_out_free(struct pc_pb_out *st)
+{
+	if (st == NULL)
+		return;
+	free(st->carry.p);
+	free(st);
+}
+
+static int
+out_fail(int rc)
+{
+	return rc == PROFCONV_ENOMEM ? profconv__nomem() : rc;
+}
+
+int
+profconv__pb_out_head(struct pc_pb_out *st,
+    const struct profconv_profile *prof)
+{
+	size_t i;
+	int rc = 0;
+
+	if (st->head)
+		return 0;
+	st->head = true;
+	for (i = 0; rc == 0 && i < prof->nsample_types; i++)
+		rc = put_vtype(&st->carry, PF_SAMPLE_TYPE,
+		    pc_sample_type(prof, i));
+	st->len += st->carry.len;
+	return out_fail(rc);
+}
+
+int
+profconv__pb_out_samples(struct pc_pb_out *st,
+    const struct profconv_profile *prof, unsigned int jobs)
+{
+	struct sample_pack sp = { .prof = prof };
+	struct pc_piece *pieces = NULL;
+	size_t i, round, k;
+	int rc = 0;
+
+	if (prof->nsamples == 0)
+		return 0;
+	sp.nchunks = (prof->nsamples + SAMPLE_CHUNK - 1) / SAMPLE_CHUNK;
+	round = (size_t)profconv__jobs_count(jobs) * 4;
+	sp.chunks = calloc(sp.nchunks, sizeof(*sp.chunks));
+	pieces = calloc(round, sizeof(*pieces));
+	if (sp.chunks == NULL || pieces == NULL)
+		rc = PROFCONV_ENOMEM;
+	for (sp.first = 0; rc == 0 && sp.first < sp.nchunks;
+	    sp.first += k) {
+		k = sp.nchunks - sp.first < round ? sp.nchunks - sp.first :
+		    round;
+		rc = profconv__jobs_run(jobs, k, pack_task, &sp);
+		for (i = 0; rc == 0 && i < k; i++)
+			pieces[i] = (struct pc_piece){
+			    sp.chunks[sp.first + i].p,
+			    sp.chunks[sp.first + i].len };
+		if (rc == 0)
+			rc = out_add(st, pieces, k, jobs);
+		for (i = sp.first; i < sp.first + k; i++) {
+			free(sp.chunks[i].p);
+			sp.chunks[i].p = NULL;
+		}
+	}
+	free(sp.chunks);
+	free(pieces);
+	return out_fail(rc);
+}
+
+int
+profconv__pb_out_close(struct pc_pb_out *st,
+    const struct profconv_profile *prof)
+{
+	struct wbuf rest = { 0 };
+	struct pc_piece piece;
+	int rc;
+
+	rc = profconv__pb_out_head(st, prof);
+	if (rc == 0)
+		rc = pack_rest(&rest, prof);
+	if (rc == 0) {
+		st->len += rest.len;
+		if (st->level == -1)
+			st->level = st->len > FAST_ABOVE ? 1 : 6;
+		piece = (struct pc_piece){ rest.p, rest.len };
+		rc = out_write(st, &piece, 1, true, st->jobs);
+	}
+	free(rest.p);
+	if (rc == 0 && fflush(st->fp) != 0)
 		rc = write_error();
+	return out_fail(rc);
+}
+
+int
+profconv__pb_write(const struct profconv_profile *prof, FILE *fp,
+    int level, unsigned int jobs, enum pc_gz_backend backend)
+{
+	struct pc_pb_out *st;
+	int rc;
+
+	rc = profconv__pb_out_open(&st, fp, level, jobs, backend);
+	if (rc == 0)
+		rc = profconv__pb_out_head(st, prof);
+	if (rc == 0)
+		rc = profconv__pb_out_samples(st, prof, jobs);
+	if (rc == 0)
+		rc = profconv__pb_out_close(st, prof);
+	profconv__pb_out_free(st);
 	return rc;
 }
 

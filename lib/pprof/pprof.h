@@ -40,6 +40,27 @@ enum pc_gz_backend { PC_GZ_BEST, PC_GZ_ZLIB, PC_GZ_LIBDEFLATE };
 int profconv__pb_write(const struct profconv_profile *prof, FILE *fp,
     int level, unsigned int jobs, enum pc_gz_backend backend);
 
+/*
+ * The same written in parts, for samples that come while they are read
+ * (convert_stream.c): open; the head (the sample types of PROF) before any
+ * samples; the samples of any number of profiles, each holding only
+ * samples if need be (profconv__samples_handoff()), in order, packed on
+ * up to JOBS threads; close with the rest of PROF (its head too, when
+ * none was written; its samples are not read).  The bytes are those of
+ * profconv__pb_write() of one profile with all of them.  On failure,
+ * free without closing; what was written is of no use.
+ */
+struct pc_pb_out;
+int profconv__pb_out_open(struct pc_pb_out **out, FILE *fp, int level,
+    unsigned int jobs, enum pc_gz_backend backend);
+int profconv__pb_out_head(struct pc_pb_out *st,
+    const struct profconv_profile *prof);
+int profconv__pb_out_samples(struct pc_pb_out *st,
+    const struct profconv_profile *prof, unsigned int jobs);
+int profconv__pb_out_close(struct pc_pb_out *st,
+    const struct profconv_profile *prof);
+void profconv__pb_out_free(struct pc_pb_out *st);
+
 /* --- gzip output (gzout.c) ------------------------------------------------- */
 
 /* Uncompressed bytes per gzip member. */

@@ -227,6 +227,9 @@ struct run {
 	struct batch *parse, *merge;	/* MERGE may be NULL */
 	bool merged;
 	int merge_rc;
+	bool drain;			/* a drain runs this round */
+	bool drained;
+	int drain_rc;
 };
 
 /* Merge every chunk of B in order. */
@@ -241,20 +244,25 @@ merge_batch(struct pc_chunked *r, const struct batch *b)
 	return rc;
 }
 
-/* Task 0 merges the last batch when there is one; the others parse. */
+/* Task 0 merges the last batch when there is one, the next writes the
+ * samples merged the round before when there are some; the others
+ * parse. */
 static int
 run_task(void *arg, size_t i)
 {
 	struct run *run = arg;
 
-	if (run->merge == NULL)
-		return chunk_parse(run->r, &run->parse->chunks[i]);
-	if (i == 0) {
+	if (run->merge != NULL && i-- == 0) {
 		run->merge_rc = merge_batch(run->r, run->merge);
 		run->merged = true;
 		return run->merge_rc;
 	}
-	return chunk_parse(run->r, &run->parse->chunks[i - 1]);
+	if (run->drain && i-- == 0) {
+		run->drain_rc = run->r->drain->run(run->r->drain);
+		run->drained = true;
+		return run->drain_rc;
+	}
+	return chunk_parse(run->r, &run->parse->chunks[i]);
 }
 
 /* Chunk C's failure, its line counted from the start of the input. */
@@ -380,6 +388,7 @@ read_batches(struct pc_chunked *r, struct batch *b, size_t max, size_t size)
 	struct batch *cur = &b[0], *prev = NULL, *t;
 	size_t n, i;
 	int rc = 0, jrc;
+	bool pending = false;		/* the drain has samples to write */
 
 	while (!r->sentinel) {
 		/* A batch, and a longest line beyond it.  The merge of the
@@ -396,14 +405,33 @@ read_batches(struct pc_chunked *r, struct batch *b, size_t max, size_t size)
 		/* Tasks stop at their first failure: the merge (task 0)
 		 * and the chunks before a failing one have all run. */
 		run.merged = prev == NULL;
+		run.drain = pending;
+		run.drained = false;
+		run.drain_rc = 0;
 		/* One chunk and nothing to merge: no thread is started. */
-		jrc = profconv__jobs_run(r->jobs, n + (prev != NULL), run_task,
-		    &run);
+		jrc = profconv__jobs_run(r->jobs, n + (prev != NULL) + pending,
+		    run_task, &run);
 		if (run.merge_rc < 0 || !run.merged) {
 			/* The merge's message is set (or jobs_run's). */
 			rc = run.merge_rc < 0 ? run.merge_rc : jrc;
 			batch_free(r, cur, n);
 			break;
+		}
+		if (pending && (run.drain_rc < 0 || !run.drained)) {
+			rc = run.drain_rc < 0 ? run.drain_rc : jrc;
+			batch_free(r, cur, n);
+			break;
+		}
+		/* What the merge added is written beside the next round. */
+		pending = false;
+		if (r->drain != NULL && prev != NULL &&
+		    profconv_profile_sample_count(r->prof) != 0) {
+			rc = r->drain->take(r->drain, r->prof);
+			if (rc < 0) {
+				batch_free(r, cur, n);
+				break;
+			}
+			pending = true;
 		}
 		if (prev != NULL)
 			batch_free(r, prev, prev->n);
@@ -419,6 +447,9 @@ read_batches(struct pc_chunked *r, struct batch *b, size_t max, size_t size)
 		prev = cur;
 		cur = t;
 	}
+	/* Samples taken are written before those of the last merge. */
+	if (rc == 0 && pending)
+		rc = r->drain->run(r->drain);
 	if (rc == 0 && prev != NULL)
 		rc = merge_batch(r, prev);
 	if (prev != NULL)

@@ -91,6 +91,12 @@ struct pc_chunked {
 	/* Merge chunk C, parsed without error, into the model. */
 	int (*merge)(void *arg, struct pc_chunk *c);
 	void (*free_data)(void *data);
+	/* May be NULL.  Where merged samples are handed on from PROF, the
+	 * model MERGE adds to: each round's merged samples are written
+	 * while the next round is parsed.  The last round's stay in
+	 * PROF. */
+	struct pc_drain *drain;
+	struct profconv_profile *prof;
 	bool sentinel;			/* out: stopped after a sentinel */
 };
 

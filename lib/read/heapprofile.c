@@ -481,6 +481,7 @@ read_samples(struct heap_reader *r)
 		.data_size = sizeof(struct heap_chunk), .arg = r,
 		.line = chunk_line, .merge = merge_chunk,
 		.free_data = chunk_free_data,
+		.drain = r->in->drain, .prof = r->b.prof,
 	};
 	int rc;
 
@@ -519,7 +520,7 @@ check_totals(struct heap_reader *r, struct profconv_profile *prof)
 		snprintf(msg, sizeof(msg), "sample %zu ends mid-line and no "
 		    "memory map follows: the dump was cut short (its "
 		    "addresses cannot be symbolized)",
-		    profconv_profile_sample_count(prof));
+		    profconv__input_samples(r->in, prof));
 	} else if (r->maps)
 		snprintf(msg, sizeof(msg), "the header counts %lld bytes %s, "
 		    "the samples hold %lld: the dump was cut (gperftools "

@@ -837,3 +837,11 @@ profconv__input_slurp_jobs(struct pc_input *in, unsigned int jobs,
 #endif
 	return profconv__input_slurp(in, data, len);
 }
+
+size_t
+profconv__input_samples(const struct pc_input *in,
+    const struct profconv_profile *prof)
+{
+	return profconv_profile_sample_count(prof) +
+	    (in->drain != NULL ? in->drain->taken : 0);
+}

@@ -10,6 +10,25 @@
 
 #include "base/base.h"
 
+struct profconv_profile;
+
+/*
+ * Samples handed on while a profile is read, so that they need not all
+ * be held at once (pprof/convert_stream.c writes them as they come).  A reader
+ * whose samples, once added, never change again passes IN->drain to its
+ * chunked reads (chunked.h); the others leave it alone and keep every
+ * sample.  Samples not taken stay in the profile read.
+ */
+struct pc_drain {
+	/* On the reading thread, between rounds: take the samples of PROF
+	 * so far (profconv__samples_handoff()), leaving it none. */
+	int (*take)(struct pc_drain *d, struct profconv_profile *prof);
+	/* On one thread, beside the reading of the next round: write what
+	 * TAKE took last. */
+	int (*run)(struct pc_drain *d);
+	size_t taken;			/* samples taken so far */
+};
+
 /*
  * An input: a FILE or a memory block, gzip- or zstd-compressed or not.
  * Data is seen through VIEW[POS..END); for plain memory VIEW is the caller's block
@@ -45,12 +64,17 @@ struct pc_input {
 	profconv_progress_fn progress;	/* source bytes read, of size */
 	void *progress_payload;
 	uint64_t src_done, src_size, src_next;
+	struct pc_drain *drain;		/* NULL: keep every sample */
 };
 
 /* Start reading FP (or MEM/LEN when FP is NULL); MAX 0 is the default. */
 int profconv__input_init(struct pc_input *in, FILE *fp, const void *mem,
     size_t len, uint64_t max);
 void profconv__input_free(struct pc_input *in);
+/* The samples read into PROF from IN: those it holds, and those handed
+ * on (IN's drain). */
+size_t profconv__input_samples(const struct pc_input *in,
+    const struct profconv_profile *prof);
 /* Report the source bytes read to FN now and then (FN may be NULL). */
 void profconv__input_progress(struct pc_input *in, profconv_progress_fn fn,
     void *payload);

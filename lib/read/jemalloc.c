@@ -708,6 +708,10 @@ read_chunks(struct je_reader *r)
 		.in = r->in, .jobs = r->jobs, .data_size = sizeof(struct je_chunk),
 		.arg = r, .start = chunk_start, .line = chunk_line,
 		.merge = merge_chunk, .free_data = chunk_free_data,
+		/* Without alloc counts in the header, a backtrace that has
+		 * some retypes every sample before it (add_alloc_types()):
+		 * then none is handed on before the end. */
+		.drain = r->has_alloc ? r->in->drain : NULL, .prof = r->b.prof,
 	};
 	int rc;
 
@@ -776,13 +780,13 @@ read_body(struct je_reader *r)
 static int
 check_cut(const struct je_reader *r, struct profconv_profile *prof)
 {
+	size_t n = profconv__input_samples(r->in, prof);
 	char msg[256];
 
 	if (!r->b.maps.seen)
 		snprintf(msg, sizeof(msg), "no memory map follows the %zu "
 		    "sample%s: the dump was cut short (its addresses cannot "
-		    "be symbolized)", profconv_profile_sample_count(prof),
-		    profconv_profile_sample_count(prof) == 1 ? "" : "s");
+		    "be symbolized)", n, n == 1 ? "" : "s");
 	else if (r->b.maps.cut)
 		snprintf(msg, sizeof(msg), "the memory map ends mid-line "
 		    "(line %llu): the dump was cut short (addresses in "

@@ -165,11 +165,12 @@ read_input(struct profconv_profile **out, struct pc_input *in,
 	return r->read(out, in, opts);
 }
 
-/* Read from FP, or from DATA (LEN bytes) when FP is NULL. */
+/* Read from FP, or from DATA (LEN bytes) when FP is NULL, handing
+ * samples to DRAIN where the reader can. */
 static int
 read_from(struct profconv_profile **out, FILE *fp, const void *data,
     size_t len, const struct profconv_read_options *opts,
-    enum profconv_format *format_out)
+    enum profconv_format *format_out, struct pc_drain *drain)
 {
 	struct profconv_read_options o;
 	struct pc_input in;
@@ -183,6 +184,7 @@ read_from(struct profconv_profile **out, FILE *fp, const void *data,
 	rc = profconv__input_init(&in, fp, data, len, o.max_input);
 	if (rc == 0) {
 		profconv__input_progress(&in, o.progress, o.progress_payload);
+		in.drain = drain;
 		rc = read_input(out, &in, &o, format_out);
 	}
 	profconv__input_free(&in);
@@ -193,7 +195,7 @@ int
 profconv_profile_read(struct profconv_profile **out, FILE *fp,
     const struct profconv_read_options *opts, enum profconv_format *format_out)
 {
-	return read_from(out, fp, NULL, 0, opts, format_out);
+	return read_from(out, fp, NULL, 0, opts, format_out, NULL);
 }
 
 int
@@ -201,5 +203,13 @@ profconv_profile_read_mem(struct profconv_profile **out, const void *data,
     size_t len, const struct profconv_read_options *opts,
     enum profconv_format *format_out)
 {
-	return read_from(out, NULL, data, len, opts, format_out);
+	return read_from(out, NULL, data, len, opts, format_out, NULL);
+}
+
+int
+profconv__read_draining(struct profconv_profile **out, FILE *fp,
+    const struct profconv_read_options *opts,
+    enum profconv_format *format_out, struct pc_drain *drain)
+{
+	return read_from(out, fp, NULL, 0, opts, format_out, drain);
 }

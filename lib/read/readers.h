@@ -64,6 +64,16 @@ extern const struct pc_reader profconv__reader_thread;		/* threadz.c */
 extern const struct pc_reader profconv__reader_heaptrack;	/* heaptrack.c */
 extern const struct pc_reader profconv__reader_massif;		/* massif.c */
 
+/*
+ * profconv_profile_read() with DRAIN given to the reader (input.h's
+ * struct pc_drain; NULL: none), which may hand it samples as they are
+ * read instead of keeping them.
+ */
+struct pc_drain;
+int profconv__read_draining(struct profconv_profile **out, FILE *fp,
+    const struct profconv_read_options *opts,
+    enum profconv_format *format_out, struct pc_drain *drain);
+
 /* --- what sniffs share (read.c) ------------------------------------------- */
 
 /* The first line of HEAD, without its newline or a CR ending it. */

@@ -20,12 +20,20 @@ LIBTC=$(find_lib libtcmalloc.so.4)
 	skip "neither libjemalloc.so.2 nor libtcmalloc.so.4 (Debian: libjemalloc2, libgoogle-perftools4)"
 
 # same_for_all_jobs FILE [OPTION...]: -j1 (the reference), -j2, -j3 and
-# -j8 give the same bytes.
+# -j8 give the same bytes; and into a file (samples written while the
+# text is read: profconv_profile_convert()) as to standard output (the
+# profile read whole, then written).
 same_for_all_jobs() {
 	in=$1
 	shift
 	"$PROFCONV" text2pb -j 1 "$@" "$in" -o "$TMP/ref1.pb.gz" 2>"$TMP/err" ||
 		{ fail "$in -j1 $*: $(cat "$TMP/err")"; return; }
+	for j in 1 3; do
+		"$PROFCONV" text2pb -j "$j" "$@" "$in" >"$TMP/whole.pb.gz" \
+		    2>"$TMP/err" || { fail "$in -j$j $* >: $(cat "$TMP/err")"; continue; }
+		cmp -s "$TMP/ref1.pb.gz" "$TMP/whole.pb.gz" ||
+			fail "$in: -j$j $* to standard output differs from -o"
+	done
 	for j in 2 3 8; do
 		"$PROFCONV" text2pb -j "$j" "$@" "$in" -o "$TMP/j.pb.gz" \
 		    2>"$TMP/err" || { fail "$in -j$j $*: $(cat "$TMP/err")"; continue; }
@@ -39,16 +47,29 @@ if [ -n "$LIBJE" ]; then
 	mkdir "$TMP/je"
 	LD_PRELOAD=$LIBJE \
 	MALLOC_CONF="prof:true,prof_final:true,prof_prefix:$TMP/je/je,lg_prof_sample:0,prof_accum:true" \
-	    "$PROG" 20000 >/dev/null 2>"$TMP/je.err" ||
+	    "$PROG" 65536 >/dev/null 2>"$TMP/je.err" ||
 		fail "manystacks under jemalloc: $(cat "$TMP/je.err")"
 	je=$(ls "$TMP"/je/je.*.heap | head -n 1)
 	[ -s "$je" ] || fail "jemalloc wrote no profile"
-	# Big enough that chunks differ between -j1 and -j3 (256 KiB each).
-	[ "$(wc -c <"$je")" -gt 4000000 ] || fail "$je: smaller than expected"
+	# Big enough that chunks differ between -j1 and -j3 (256 KiB each),
+	# and that -j1 reads it in two rounds of 16 MiB (the samples of the
+	# first are written while the second is parsed).
+	[ "$(wc -c <"$je")" -gt 17000000 ] || fail "$je: smaller than expected"
 	stacks=$(grep -c '^@' "$je")
 	[ "$stacks" -gt 20000 ] || fail "$je: only $stacks backtraces"
 	same_for_all_jobs "$je"
 	same_for_all_jobs "$je" --threads
+	# A write that fails (the file size limit, its signal ignored): one
+	# line naming the output, exit 1, and neither the output nor a
+	# temporary file left behind.
+	mkdir "$TMP/small"
+	(trap '' XFSZ; ulimit -f 1000 &&
+	    exec "$PROFCONV" text2pb -j 1 --no-compress "$je" \
+	    -o "$TMP/small/out.pb") 2>"$TMP/err"
+	[ $? = 1 ] || fail "file size limit: exit status"
+	expect_err "profconv text2pb: '$TMP/small/out.pb': write error: File too large"
+	[ -z "$(ls -A "$TMP/small")" ] ||
+		fail "file size limit: left $(ls -A "$TMP/small")"
 	# Every backtrace with a t*: count is a sample.
 	n=$("$PROFCONV" text2pb -j 3 "$je" -o - | "$PROFCONV" show -s - |
 		sed -n 's/^samples: *\([0-9]*\).*/\1/p')
