@@ -506,3 +506,72 @@ Test(chunks, samples_handed_on_in_order)
 		prof = NULL;
 	}
 }
+
+/* A jemalloc text of N backtraces (about 60 bytes each), NUL-ended. */
+static char *
+many_backtraces(size_t n, size_t *len)
+{
+	size_t i, at, cap = 64 + n * 80;
+	char *t = malloc(cap);
+
+	cr_assert(t != NULL);
+	at = (size_t)snprintf(t, cap, "heap_v2/1\n  t*: %zu: %zu [0: 0]\n",
+	    n, n * 16);
+	for (i = 0; i < n; i++)
+		at += (size_t)snprintf(t + at, cap - at,
+		    "@ 0x%zx 0x2020 0x3030\n  t*: 1: 16 [0: 0]\n",
+		    0x1000 + i % 4096);
+	*len = at;
+	return t;
+}
+
+/*
+ * A bound on the input met while the next batch is read beside the
+ * parsing (more than the first read takes: over a MiB), from a FILE, at
+ * several chunk sizes and threads: the same one-line error, and no
+ * profile.  Below the bound, the same bytes as from memory.
+ */
+Test(chunks, input_bound_met_while_reading_ahead)
+{
+	static const size_t chunks[] = { 4096, 65536, 300000 };
+	struct profconv_read_options ro = PROFCONV_READ_OPTIONS_INIT;
+	size_t len, k, j, n, nref;
+	char want[128], msg[512], *text, *ref, *out;
+	FILE *in;
+	int rc;
+
+	text = many_backtraces(80000, &len);
+	cr_assert(len > 3000000);
+	ro.max_input = len - 1000;
+	snprintf(want, sizeof(want), "input exceeds the limit of %zu bytes",
+	    len - 1000);
+	for (k = 0; k < PC_ARRAY_LEN(chunks); k++) {
+		for (j = 1; j <= 3; j += 2) {
+			ro.jobs = (unsigned)j;
+			in = fmemopen(text, len, "r");
+			cr_assert(in != NULL);
+			profconv__test_chunk_bytes = chunks[k];
+			rc = profconv_profile_read(&prof, in, &ro, NULL);
+			profconv__test_chunk_bytes = 0;
+			fclose(in);
+			cr_assert(eq(int, rc, PROFCONV_EFORMAT), "chunk %zu",
+			    chunks[k]);
+			cr_assert(prof == NULL);
+			cr_assert(eq(str, (char *)profconv_errmsg(), want),
+			    "chunk %zu jobs %zu", chunks[k], j);
+		}
+	}
+	cr_assert(eq(int, read_write(text, len, 0, 1, false, &ref, &nref, msg,
+	    sizeof(msg)), 0), "%s", msg);
+	profconv_profile_free(prof);
+	prof = NULL;
+	for (k = 0; k < PC_ARRAY_LEN(chunks); k++) {
+		cr_assert(eq(int, convert(text, len, chunks[k], 2, false, &out,
+		    &n, msg, sizeof(msg)), 0), "%s", msg);
+		cr_assert(n == nref && memcmp(out, ref, n) == 0,
+		    "chunk %zu: other bytes", chunks[k]);
+		free(out);
+	}
+	free(ref);
+	free(text);
+}

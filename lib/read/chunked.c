@@ -224,6 +224,7 @@ struct batch {
 
 struct run {
 	struct pc_chunked *r;
+	bool ahead;			/* the next batch is read beside */
 	struct batch *parse, *merge;	/* MERGE may be NULL */
 	bool merged;
 	int merge_rc;
@@ -244,14 +245,18 @@ merge_batch(struct pc_chunked *r, const struct batch *b)
 	return rc;
 }
 
-/* Task 0 merges the last batch when there is one, the next writes the
- * samples merged the round before when there are some; the others
- * parse. */
+/* Task 0 reads the text of the next batch when it can, the next merges
+ * the last batch when there is one, the next writes the samples merged
+ * the round before when there are some; the others parse. */
 static int
 run_task(void *arg, size_t i)
 {
 	struct run *run = arg;
 
+	if (run->ahead && i-- == 0) {
+		profconv__input_ahead_run(run->r->in);
+		return 0;
+	}
 	if (run->merge != NULL && i-- == 0) {
 		run->merge_rc = merge_batch(run->r, run->merge);
 		run->merged = true;
@@ -386,19 +391,26 @@ read_batches(struct pc_chunked *r, struct batch *b, size_t max, size_t size)
 {
 	struct run run = { .r = r };
 	struct batch *cur = &b[0], *prev = NULL, *t;
-	size_t n, i;
+	size_t n, i, want, carved, left;
 	int rc = 0, jrc;
 	bool pending = false;		/* the drain has samples to write */
 
 	while (!r->sentinel) {
 		/* A batch, and a longest line beyond it.  The merge of the
 		 * last batch needs none of its text. */
-		rc = profconv__input_fill(r->in, size * max + PC_MAX_LINE + 2);
+		want = size * max + PC_MAX_LINE + 2;
+		rc = profconv__input_fill(r->in, want);
 		if (rc < 0)
 			break;
 		n = carve(r->in, size, cur, max, r->data_size);
 		if (n == 0)
 			break;
+		/* The text after the batch is read while it is parsed. */
+		carved = (size_t)(cur->chunks[n - 1].end -
+		    (const char *)profconv__input_data(r->in));
+		left = profconv__input_avail(r->in) - carved;
+		run.ahead = left < want && profconv__input_ahead_begin(r->in,
+		    left, want - left) == 1;
 		run.parse = cur;
 		run.merge = prev;
 		run.merge_rc = 0;
@@ -409,8 +421,8 @@ read_batches(struct pc_chunked *r, struct batch *b, size_t max, size_t size)
 		run.drained = false;
 		run.drain_rc = 0;
 		/* One chunk and nothing to merge: no thread is started. */
-		jrc = profconv__jobs_run(r->jobs, n + (prev != NULL) + pending,
-		    run_task, &run);
+		jrc = profconv__jobs_run(r->jobs, n + run.ahead +
+		    (prev != NULL) + pending, run_task, &run);
 		if (run.merge_rc < 0 || !run.merged) {
 			/* The merge's message is set (or jobs_run's). */
 			rc = run.merge_rc < 0 ? run.merge_rc : jrc;
@@ -436,6 +448,8 @@ read_batches(struct pc_chunked *r, struct batch *b, size_t max, size_t size)
 		if (prev != NULL)
 			batch_free(r, prev, prev->n);
 		rc = take_parsed(r, cur, n, jrc);
+		if (rc == 0 && run.ahead)
+			rc = profconv__input_ahead_end(r->in);
 		if (rc < 0) {
 			batch_free(r, cur, n);
 			return rc;

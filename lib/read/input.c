@@ -293,6 +293,7 @@ profconv__input_free(struct pc_input *in)
 	free(in->owned);
 	free(in->raw);
 	free(in->buf);
+	free(in->ahead);
 	memset(in, 0, sizeof(*in));
 }
 
@@ -478,6 +479,85 @@ profconv__input_fill(struct pc_input *in, size_t want)
 		if (in->total > in->max)
 			return too_big(in);
 	}
+	return 0;
+}
+
+int
+profconv__input_ahead_begin(struct pc_input *in, size_t keep, size_t want)
+{
+	size_t need;
+
+	in->ahead_on = false;
+	if (in->fp == NULL || in->gz || in->zst || in->eof || want == 0 ||
+	    in->rawpos != in->rawlen)
+		return 0;
+	need = keep + want;
+	if (need < keep)
+		return 0;
+	if (in->ahead_cap < need && PC_GROW(in->ahead, in->ahead_cap, 0,
+	    need) < 0)
+		return 0;	/* no room: read as usual */
+	in->ahead_at = keep;
+	in->ahead_want = want;
+	in->ahead_got = 0;
+	in->ahead_errno = 0;
+	in->ahead_on = true;
+	return 1;
+}
+
+void
+profconv__input_ahead_run(struct pc_input *in)
+{
+	size_t k;
+
+	if (!in->ahead_on)
+		return;
+	/* No progress report here: it comes from the reading thread. */
+	errno = 0;
+	k = fread(in->ahead + in->ahead_at, 1, in->ahead_want, in->fp);
+	if (k < in->ahead_want && ferror(in->fp))
+		in->ahead_errno = errno != 0 ? errno : EIO;
+	in->ahead_got = k;
+}
+
+int
+profconv__input_ahead_end(struct pc_input *in)
+{
+	size_t left = in->end - in->pos, got = in->ahead_got;
+	unsigned char *t;
+	size_t tcap;
+
+	if (!in->ahead_on)
+		return 0;
+	in->ahead_on = false;
+	if (in->ahead_errno != 0)
+		return profconv__fail(PROFCONV_EIO, "read error: %s",
+		    strerror(in->ahead_errno));
+	/* What was left goes before what was read: where planned, or
+	 * (more left than planned) with the bytes read moved up. */
+	if (left != in->ahead_at) {
+		if (in->ahead_cap < left + got && PC_GROW(in->ahead,
+		    in->ahead_cap, 0, left + got) < 0)
+			return profconv__nomem();
+		memmove(in->ahead + left, in->ahead + in->ahead_at, got);
+	}
+	if (left != 0)
+		memcpy(in->ahead, in->buf + in->pos, left);
+	t = in->buf;
+	tcap = in->cap;
+	in->buf = in->ahead;
+	in->view = in->buf;
+	in->cap = in->ahead_cap;
+	in->ahead = t;
+	in->ahead_cap = tcap;
+	in->pos = 0;
+	in->end = left + got;
+	if (got < in->ahead_want)
+		in->eof = true;
+	in->total += got;
+	count_source(in, got);
+	if (in->total > in->max)
+		return too_big(in);
 	return 0;
 }
 

@@ -65,6 +65,12 @@ struct pc_input {
 	void *progress_payload;
 	uint64_t src_done, src_size, src_next;
 	struct pc_drain *drain;		/* NULL: keep every sample */
+	/* Reading ahead (profconv__input_ahead_begin()): the bytes after
+	 * the visible ones go to AHEAD at AHEAD_AT, AHEAD_GOT of them. */
+	unsigned char *ahead;
+	size_t ahead_cap, ahead_at, ahead_want, ahead_got;
+	int ahead_errno;		/* the read's failure, or 0 */
+	bool ahead_on;
 };
 
 /* Start reading FP (or MEM/LEN when FP is NULL); MAX 0 is the default. */
@@ -80,6 +86,22 @@ void profconv__input_progress(struct pc_input *in, profconv_progress_fn fn,
     void *payload);
 /* Make WANT bytes visible from POS, or as many as there are. */
 int profconv__input_fill(struct pc_input *in, size_t want);
+/*
+ * Reading the next bytes on another thread while the visible ones are
+ * parsed (plain, uncompressed files only).  Begin, on the reading
+ * thread: plan a read of WANT bytes to follow the visible ones, of which
+ * the first KEEP are expected to be left unconsumed; 1 when planned, 0
+ * when this input cannot (then nothing changes).  Run, on any one thread,
+ * while others read the visible bytes (it changes none of them).  End,
+ * on the reading thread, once what was consumed is skipped: the bytes
+ * read become visible after those left (the buffer changes: pointers
+ * into it are stale), with read errors and the input's bound checked as
+ * profconv__input_fill() checks them.
+ */
+int profconv__input_ahead_begin(struct pc_input *in, size_t keep,
+    size_t want);
+void profconv__input_ahead_run(struct pc_input *in);
+int profconv__input_ahead_end(struct pc_input *in);
 /* Next line without its newline (nor a CR ending it), not NUL-terminated.
  * Returns 1, 0 at end of input, or a negative error. */
 int profconv__input_getline(struct pc_input *in, const char **line,
