@@ -739,9 +739,12 @@ Test(view, inline_marks)
 
 /* profconv__seqsort (stacksort.c) against a plain comparison sort of the
  * same items: short and long sequences, shared prefixes, repeats (by
- * item number), read forwards and backwards, on 1 to 3 threads. */
-static uint32_t sq_frames[6000][40];
-static size_t sq_len[6000];
+ * item number), read forwards and backwards, on 1 to 3 threads.  Enough
+ * of them (200,000) that the threads split them, and that the group of
+ * the most shared first frame (5 in 6) is split on the threads again. */
+#define SQ_N 200000
+static uint32_t sq_frames[SQ_N][40];
+static size_t sq_len[SQ_N];
 static uint32_t sq_cont[300], sq_end[300];
 static bool sq_reverse;
 
@@ -775,7 +778,7 @@ sq_cmp(const void *a, const void *b)
 
 Test(view, seqsort_matches_a_comparison_sort)
 {
-	enum { N = 6000, NFR = 150 };
+	enum { N = SQ_N, NFR = 150 };
 	static uint32_t want[N], got[N], lens[N];
 	struct pc_seqsort s = { 0 };
 	uint64_t r = 88172645463325252ULL;

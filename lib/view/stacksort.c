@@ -12,7 +12,9 @@
  * sort: one pass counts a byte, one moves the records, and a byte all
  * records of a group share costs the count alone), groups of a few
  * dozen records by merging.  The first split runs on the job threads,
- * by chunks, and the groups it makes are sorted as tasks.  The order is
+ * by chunks, and the groups it makes are sorted as tasks; a group too
+ * large for one thread (stacks that share their first frames, as most
+ * do) is split on the threads again.  The order is
  * total (equal sequences go by item number), so the result does not
  * depend on the thread count or on the sort.
  */
@@ -38,11 +40,6 @@ struct sorter {
 	struct srec *a, *tmp;
 	size_t nchunks, chunk;
 	unsigned int nbytes;	/* key bytes the records use */
-	/* The first split: the byte it is on, the counts of each chunk
-	 * (then where its records of each value go) and the groups. */
-	unsigned int pos;
-	size_t (*counts)[256];
-	size_t group[257];
 };
 
 /* Key of frame I of item SEQ (N frames): END's for the last frame. */
@@ -213,18 +210,39 @@ radix_sort(const struct sorter *st, struct srec *a, struct srec *tmp, size_t n,
 	merge_sort(st, a, tmp, n, to_tmp);
 }
 
-/* The first split, counting: chunk C's records by byte st->pos. */
+/*
+ * A split on the job threads: records A[0, N) that agree on their key
+ * bytes before POS are counted and moved by chunks, on the first byte
+ * from POS they do not all share, into TMP; each group is then sorted
+ * back into A (the arrays' roles swap at every level, TO_TMP says where
+ * the result must end).  A group too large for one thread is split the
+ * same way; the others are sorted as tasks.
+ */
+struct split {
+	const struct sorter *st;
+	struct srec *a, *tmp;
+	size_t n, nchunks, chunk;
+	unsigned int pos;
+	bool to_tmp;
+	size_t (*counts)[256];
+	size_t group[257];
+	size_t big;		/* groups above this are split again */
+};
+
+/* Records per thread-level split: below, one thread sorts them. */
+#define SPLIT_MIN ((size_t)1 << 16)
+
 static int
 count_task(void *arg, size_t c)
 {
-	struct sorter *st = arg;
-	size_t i, lo = c * st->chunk, hi = lo + st->chunk;
+	struct split *sp = arg;
+	size_t i, lo = c * sp->chunk, hi = lo + sp->chunk;
 
-	if (hi > st->s->n)
-		hi = st->s->n;
-	memset(st->counts[c], 0, sizeof(st->counts[c]));
+	if (hi > sp->n)
+		hi = sp->n;
+	memset(sp->counts[c], 0, sizeof(sp->counts[c]));
 	for (i = lo; i < hi; i++)
-		st->counts[c][byte_at(&st->a[i], st->pos)]++;
+		sp->counts[c][byte_at(&sp->a[i], sp->pos)]++;
 	return 0;
 }
 
@@ -232,70 +250,87 @@ count_task(void *arg, size_t c)
 static int
 move_task(void *arg, size_t c)
 {
-	struct sorter *st = arg;
-	size_t i, lo = c * st->chunk, hi = lo + st->chunk, *at = st->counts[c];
+	struct split *sp = arg;
+	size_t i, lo = c * sp->chunk, hi = lo + sp->chunk, *at = sp->counts[c];
 
-	if (hi > st->s->n)
-		hi = st->s->n;
+	if (hi > sp->n)
+		hi = sp->n;
 	for (i = lo; i < hi; i++)
-		st->tmp[at[byte_at(&st->a[i], st->pos)]++] = st->a[i];
+		sp->tmp[at[byte_at(&sp->a[i], sp->pos)]++] = sp->a[i];
 	return 0;
 }
 
-/* ... and group G of the split sorted, into A. */
+/* ... and group G of the split sorted back, unless it is split again. */
 static int
 group_task(void *arg, size_t g)
 {
-	struct sorter *st = arg;
-	size_t lo = st->group[g], n = st->group[g + 1] - lo;
+	struct split *sp = arg;
+	size_t lo = sp->group[g], n = sp->group[g + 1] - lo;
 
-	if (n != 0)
-		radix_sort(st, st->tmp + lo, st->a + lo, n, st->pos + 1, true);
+	if (n != 0 && n <= sp->big)
+		radix_sort(sp->st, sp->tmp + lo, sp->a + lo, n, sp->pos + 1,
+		    !sp->to_tmp);
 	return 0;
 }
 
-/* Sort st->a into st->a: the first byte the records differ in split on
- * the job threads, the groups sorted as tasks. */
 static int
-sort_all(struct sorter *st, unsigned int jobs)
+split_sort(const struct sorter *st, struct srec *a, struct srec *tmp,
+    size_t n, unsigned int pos, bool to_tmp, unsigned int jobs)
 {
-	size_t n = st->s->n, c, v, start, sum;
-	int rc;
+	struct split sp = { .st = st, .a = a, .tmp = tmp, .n = n, .pos = pos,
+		.to_tmp = to_tmp };
+	size_t c, v, start, sum;
+	int rc = 0;
 
-	st->counts = malloc(st->nchunks * sizeof(*st->counts));
-	if (st->counts == NULL)
+	if (jobs <= 1 || n < SPLIT_MIN) {
+		radix_sort(st, a, tmp, n, pos, to_tmp);
+		return 0;
+	}
+	/* Chunks: a few per thread; their number does not change the
+	 * result. */
+	sp.nchunks = (size_t)jobs * 2;
+	sp.chunk = (n + sp.nchunks - 1) / sp.nchunks;
+	sp.big = n / jobs > SPLIT_MIN ? n / jobs : SPLIT_MIN;
+	sp.counts = malloc(sp.nchunks * sizeof(*sp.counts));
+	if (sp.counts == NULL)
 		return profconv__nomem();
-	for (st->pos = 0, rc = 0; rc == 0 && st->pos < st->nbytes;
-	    st->pos++) {
-		rc = profconv__jobs_run(jobs, st->nchunks, count_task, st);
+	for (; rc == 0 && sp.pos < st->nbytes; sp.pos++) {
+		rc = profconv__jobs_run(jobs, sp.nchunks, count_task, &sp);
 		for (v = 0; rc == 0 && v < 256; v++) {
-			for (c = 0, start = 0; c < st->nchunks; c++)
-				start += st->counts[c][v];
+			for (c = 0, start = 0; c < sp.nchunks; c++)
+				start += sp.counts[c][v];
 			if (start != 0 && start != n)
 				break;
 		}
 		if (rc < 0 || v < 256)
 			break;		/* it splits them */
 	}
-	if (rc == 0 && st->pos < st->nbytes) {
+	if (rc == 0 && sp.pos < st->nbytes) {
 		/* Each chunk's records of value V after those of the chunks
 		 * before it: the order within a group stays. */
 		for (v = 0, sum = 0; v < 256; v++) {
-			st->group[v] = sum;
-			for (c = 0; c < st->nchunks; c++) {
-				start = st->counts[c][v];
-				st->counts[c][v] = sum;
+			sp.group[v] = sum;
+			for (c = 0; c < sp.nchunks; c++) {
+				start = sp.counts[c][v];
+				sp.counts[c][v] = sum;
 				sum += start;
 			}
 		}
-		st->group[256] = sum;
-		rc = profconv__jobs_run(jobs, st->nchunks, move_task, st);
+		sp.group[256] = sum;
+		rc = profconv__jobs_run(jobs, sp.nchunks, move_task, &sp);
 		if (rc == 0)
-			rc = profconv__jobs_run(jobs, 256, group_task, st);
+			rc = profconv__jobs_run(jobs, 256, group_task, &sp);
+		for (v = 0; rc == 0 && v < 256; v++) {
+			size_t lo = sp.group[v], k = sp.group[v + 1] - lo;
+
+			if (k > sp.big)
+				rc = split_sort(st, tmp + lo, a + lo, k,
+				    sp.pos + 1, !to_tmp, jobs);
+		}
 	} else if (rc == 0) {
-		merge_sort(st, st->a, st->tmp, n, false);
+		merge_sort(st, a, tmp, n, to_tmp);
 	}
-	free(st->counts);
+	free(sp.counts);
 	return rc;
 }
 
@@ -332,7 +367,7 @@ profconv__seqsort(const struct pc_seqsort *s, uint32_t *order, uint32_t *lens)
 	st.chunk = (s->n + st.nchunks - 1) / st.nchunks;
 	rc = profconv__jobs_run(jobs, st.nchunks, build_task, &st);
 	if (rc == 0)
-		rc = sort_all(&st, jobs);
+		rc = split_sort(&st, st.a, st.tmp, s->n, 0, false, jobs);
 	for (i = 0; rc == 0 && i < s->n; i++)
 		order[i] = st.a[i].item;
 	for (i = 0; rc == 0 && lens != NULL && i < s->n; i++)

@@ -357,22 +357,39 @@ write_diff(const struct profconv_view *cur, const struct profconv_view *base,
 	return rc < 0 ? rc : ok ? 0 : write_error();
 }
 
-/* One writer's job: the lines of stacks [R * RANGE, ...) in BUF[R % W]. */
+/* One writer's job: the lines of stacks [R * RANGE, ...) in BUF[R % W].
+ * Windows of W ranges alternate between two halves of BUF: one is
+ * written (by task 0) while the next is made. */
 struct folded {
 	const struct profconv_view *v;
 	const struct names *nm;
+	FILE *fp;
 	size_t ti, n, first;	/* first: the window's first range */
-	struct obuf *buf;
+	struct obuf *buf, *made; /* MADE: the window made last, to write */
+	size_t nmade;
+	bool ok;		/* no write failed */
+	int err;		/* errno of the failed write */
 };
 
 static int
 format_task(void *arg, size_t k)
 {
 	struct folded *f = arg;
-	struct obuf *o = &f->buf[k];
+	struct obuf *o;
 	struct profconv_view_stack st;
-	size_t i, lo = (f->first + k) * RANGE, hi = lo + RANGE;
+	size_t i, lo, hi;
 
+	if (f->made != NULL && k-- == 0) {
+		for (i = 0; f->ok && i < f->nmade; i++)
+			if (!flush_obuf(&f->made[i], f->fp)) {
+				f->ok = false;
+				f->err = errno;
+			}
+		return 0;
+	}
+	o = &f->buf[k];
+	lo = (f->first + k) * RANGE;
+	hi = lo + RANGE;
 	if (hi > f->n)
 		hi = f->n;
 	for (i = lo; i < hi && o->rc == 0; i++) {
@@ -386,34 +403,45 @@ format_task(void *arg, size_t k)
 }
 
 /* The lines of every stack, made by ranges on the view's threads, a
- * window of ranges at a time, and written in order. */
+ * window of ranges at a time, and written in order, each window while
+ * the next is made. */
 static int
 write_folded(const struct profconv_view *v, size_t ti, FILE *fp)
 {
 	unsigned int jobs = profconv__jobs_count(profconv__view_jobs(v));
-	size_t nranges, k, w = (size_t)jobs * 4;
+	size_t nranges, k, w = (size_t)jobs * 4, now;
 	struct names nm;
-	struct folded f = { v, &nm, ti, profconv_view_stack_count(v), 0,
-		NULL };
-	bool ok = true;
+	struct folded f = { v, &nm, fp, ti, profconv_view_stack_count(v), 0,
+		NULL, NULL, 0, true, 0 };
+	struct obuf *all = NULL;
 	int rc;
 
 	nranges = (f.n + RANGE - 1) / RANGE;
 	rc = names_make(&nm, v);
-	if (rc == 0 && (f.buf = calloc(w, sizeof(*f.buf))) == NULL)
+	if (rc == 0 && (all = calloc(2 * w, sizeof(*all))) == NULL)
 		rc = profconv__nomem();
-	for (; rc == 0 && ok && f.first < nranges; f.first += w) {
-		size_t now = nranges - f.first < w ? nranges - f.first : w;
-
-		rc = profconv__jobs_run(jobs, now, format_task, &f);
-		for (k = 0; rc == 0 && ok && k < now; k++)
-			ok = flush_obuf(&f.buf[k], fp);
+	for (; rc == 0 && f.ok && f.first < nranges; f.first += w) {
+		now = nranges - f.first < w ? nranges - f.first : w;
+		f.buf = all + (f.first / w % 2) * w;
+		rc = profconv__jobs_run(jobs, now + (f.made != NULL),
+		    format_task, &f);
+		f.made = f.buf;
+		f.nmade = now;
 	}
-	for (k = 0; f.buf != NULL && k < w; k++)
-		free(f.buf[k].p);
-	free(f.buf);
+	for (k = 0; rc == 0 && f.ok && f.made != NULL && k < f.nmade; k++)
+		if (!flush_obuf(&f.made[k], fp)) {
+			f.ok = false;
+			f.err = errno;
+		}
+	for (k = 0; all != NULL && k < 2 * w; k++)
+		free(all[k].p);
+	free(all);
 	names_free(&nm);
-	return rc < 0 ? rc : ok ? 0 : write_error();
+	if (rc == 0 && !f.ok) {
+		errno = f.err;
+		rc = write_error();
+	}
+	return rc;
 }
 
 int
