@@ -576,9 +576,15 @@ out_add(struct pc_pb_out *st, const struct pc_piece *more, size_t nmore,
 
 	for (i = 0; i < nmore; i++)
 		st->len += more[i].len;
-	/* Past FAST_ABOVE the default level is known. */
-	if (st->level == -1 && st->len > FAST_ABOVE)
+	/* Past FAST_ABOVE the default level is known.  What waited for it
+	 * is compressed on every thread the stream was given, even when
+	 * the caller packed on one (a round of a read beside parsing
+	 * threads, convert_stream.c): one thread alone would hold the
+	 * round up. */
+	if (st->level == -1 && st->len > FAST_ABOVE) {
 		st->level = 1;
+		jobs = st->jobs;
+	}
 	if (st->level != -1)
 		return out_write(st, more, nmore, false, jobs);
 	for (i = 0; i < nmore; i++) {
