@@ -6,7 +6,10 @@
  * the pprof writer adds only what lets other readers cut the allocator
  * frames profconv cuts (names for frames without symbols inside the
  * allocator's library, drop_frames alternatives).  That profile writes
- * and reads back to the very same profile (the full text dump).
+ * and reads back to the very same profile (the full text dump).  And
+ * profconv_profile_convert() of the same bytes, read from a FILE and
+ * writing samples while it reads, fails as the read fails or writes the
+ * very bytes profconv_profile_write() writes.
  */
 
 #include <stdio.h>
@@ -88,6 +91,55 @@ same(const struct profconv_profile *a, const struct profconv_profile *b,
 	free(db);
 }
 
+/* DATA converted from a FILE: the bytes of writing A (NULL: it failed
+ * to read, with message MSG), or abort. */
+static void
+same_convert(const unsigned char *data, size_t size,
+    const struct profconv_read_options *ro,
+    const struct profconv_profile *a, const char *msg)
+{
+	struct profconv_write_options wo = PROFCONV_WRITE_OPTIONS_INIT;
+	char *want = NULL, *got = NULL;
+	size_t nwant = 0, ngot = 0;
+	FILE *in, *fp;
+	int rc;
+
+	wo.level = 0;
+	if (size == 0)
+		return;		/* fmemopen() takes no empty buffer */
+	in = fmemopen((void *)data, size, "r");
+	fp = open_memstream(&got, &ngot);
+	if (in == NULL || fp == NULL)
+		abort();
+	rc = profconv_profile_convert(in, fp, ro, &wo, NULL, NULL);
+	fclose(fp);
+	fclose(in);
+	if (a == NULL) {
+		if (rc == 0 || strcmp(profconv_errmsg(), msg) != 0) {
+			fprintf(stderr, "convert: '%s' where the read "
+			    "failed with '%s'\n", rc == 0 ? "success" :
+			    profconv_errmsg(), msg);
+			abort();
+		}
+		free(got);
+		return;
+	}
+	if (rc < 0) {
+		fprintf(stderr, "convert failed: %s\n", profconv_errmsg());
+		abort();
+	}
+	fp = open_memstream(&want, &nwant);
+	if (fp == NULL || profconv_profile_write(a, fp, &wo) < 0)
+		abort();
+	fclose(fp);
+	if (nwant != ngot || memcmp(want, got, ngot) != 0) {
+		fprintf(stderr, "convert wrote other bytes\n");
+		abort();
+	}
+	free(want);
+	free(got);
+}
+
 int
 LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
@@ -100,8 +152,16 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	/* massif: the peak or the last snapshot. */
 	ro.snapshot = size != 0 && (data[size - 1] & 2) ?
 	    PROFCONV_SNAPSHOT_LAST : PROFCONV_SNAPSHOT_PEAK;
-	if (profconv_profile_read_mem(&a, data, size, &ro, NULL) < 0)
+	if (profconv_profile_read_mem(&a, data, size, &ro, NULL) < 0) {
+		char *msg = strdup(profconv_errmsg());
+
+		if (msg == NULL)
+			abort();
+		same_convert(data, size, &ro, NULL, msg);
+		free(msg);
 		return 0;
+	}
+	same_convert(data, size, &ro, a, NULL);
 	round_trip(a, &b);
 	same(a, b, 1);
 	round_trip(b, &c);
