@@ -3,6 +3,7 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "helpers.h"
@@ -258,4 +259,53 @@ ParameterizedTest(struct bad_input *c, jemalloc, rejects)
 	cr_assert(eq(int, read_text(c->text, 0), PROFCONV_EFORMAT));
 	cr_assert(zero(ptr, prof));
 	cr_assert(eq(str, ERRMSG, c->msg));
+}
+
+/*
+ * Unsampling far above the rate (every allocation sampled, or objects
+ * much larger than it) is 1: the reader skips exp() from an average
+ * size of 40 times the rate on.  Against jeprof's formula, computed
+ * here, with counts large enough (10^12) that a scale of 1 + 2^-52
+ * would show: averages of 20 to 100 times the rate.
+ */
+Test(jemalloc, unsampling_far_above_the_rate)
+{
+	static const double xs[] = { 20, 30, 36, 37.5, 38, 39.9, 40, 41, 45,
+	    100 };
+	const uint64_t rate = 1024, count = 1000000000000ULL;
+	char text[4096];
+	size_t i, at;
+
+	at = (size_t)snprintf(text, sizeof(text), "heap_v2/%llu\n"
+	    "  t*: 1: 1 [1: 1]\n", (unsigned long long)rate);
+	for (i = 0; i < (sizeof(xs) / sizeof(xs[0])); i++) {
+		uint64_t bytes = (uint64_t)(xs[i] * (double)rate) * count;
+
+		at += (size_t)snprintf(text + at, sizeof(text) - at,
+		    "@ 0x%zx\n  t*: %llu: %llu [%llu: %llu]\n", 0x1000 + i,
+		    (unsigned long long)count, (unsigned long long)bytes,
+		    (unsigned long long)count, (unsigned long long)bytes);
+	}
+	cr_assert(lt(sz, at, sizeof(text)));
+	cr_assert(eq(int, read_text(text, 0), 0), "%s", ERRMSG);
+	cr_assert(eq(sz, profconv_profile_sample_count(prof),
+	    (sizeof(xs) / sizeof(xs[0]))));
+	for (i = 0; i < (sizeof(xs) / sizeof(xs[0])); i++) {
+		uint64_t bytes = (uint64_t)(xs[i] * (double)rate) * count;
+		double c = (double)count, b = (double)bytes;
+		double scale = 1 / (1 - exp(-(b / c) / (double)rate));
+		int64_t want[4];
+
+		want[0] = want[2] = (int64_t)(c * scale);
+		want[1] = want[3] = (int64_t)(b * scale);
+		expect_values(i, want, 4);
+	}
+	/* The test can tell: below 37.4 times the rate, the scale is not
+	 * 1 at these counts. */
+	{
+		int64_t scaled = (int64_t)((double)count /
+		    (1 - exp(-20.0)));
+
+		cr_assert(ne(i64, scaled, (int64_t)count));
+	}
 }

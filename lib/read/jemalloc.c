@@ -385,10 +385,14 @@ static bool
 unsample(uint64_t count, uint64_t bytes, double rate, int64_t *c_out,
     int64_t *b_out)
 {
-	double c = (double)count, b = (double)bytes, scale;
+	double c = (double)count, b = (double)bytes, scale, x;
 
-	if (count != 0 && bytes != 0 && rate > 0) {
-		scale = 1 / (1 - exp(-(b / c) / rate));
+	/* From X = 40 on, exp(-X) < 2^-54: 1 - exp(-X) is 1.0 exactly and
+	 * the scale is 1 (every allocation sampled, lg_prof_sample:0, or
+	 * objects far above the rate), with no call to exp(). */
+	if (count != 0 && bytes != 0 && rate > 0 &&
+	    (x = (b / c) / rate) < 40) {
+		scale = 1 / (1 - exp(-x));
 		c *= scale;
 		b *= scale;
 	}
