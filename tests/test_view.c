@@ -829,3 +829,131 @@ Test(view, seqsort_matches_a_comparison_sort)
 		}
 	}
 }
+
+/*
+ * Pass 1 on the threads (40,000 samples: enough ranges) numbers frames
+ * as the one-thread pass does and shows the same stacks, totals and
+ * frames: allocator frames cut (a location met first only beneath the
+ * cut, later above it), zero samples, inline chains, with and without
+ * focus, ignore, hide and show; and with stacks that could be cut at
+ * PC_VIEW_MAX_DEPTH (the serial pass then runs on any thread count).
+ */
+static void
+expect_same_views(const struct profconv_view_options *base, const char *what)
+{
+	static const unsigned int jobs[] = { 2, 3, 8 };
+	struct profconv_view_options o = *base;
+	struct profconv_view *v1 = NULL, *vj = NULL;
+	size_t j, i, k;
+
+	o.jobs = 1;
+	cr_assert(eq(int, profconv_view_new(&v1, p, &o), 0), "%s", ERRMSG);
+	for (j = 0; j < PC_ARRAY_LEN(jobs); j++) {
+		int64_t t1, tj;
+
+		o.jobs = jobs[j];
+		cr_assert(eq(int, profconv_view_new(&vj, p, &o), 0), "%s",
+		    ERRMSG);
+		cr_assert(eq(sz, profconv_view_frame_count(vj),
+		    profconv_view_frame_count(v1)), "%s -j%u", what, jobs[j]);
+		for (i = 1; i <= profconv_view_frame_count(v1); i++) {
+			struct profconv_view_frame f1, fj;
+
+			cr_assert(eq(int, profconv_view_frame(v1, (uint32_t)i,
+			    &f1), 0));
+			cr_assert(eq(int, profconv_view_frame(vj, (uint32_t)i,
+			    &fj), 0));
+			cr_assert(eq(str, (char *)fj.name, (char *)f1.name),
+			    "%s -j%u: frame %zu", what, jobs[j], i);
+		}
+		cr_assert(eq(sz, profconv_view_stack_count(vj),
+		    profconv_view_stack_count(v1)), "%s -j%u", what, jobs[j]);
+		for (i = 0; i < profconv_view_stack_count(v1); i++) {
+			struct profconv_view_stack s1, sj;
+
+			profconv_view_stack(v1, i, &s1);
+			profconv_view_stack(vj, i, &sj);
+			cr_assert(eq(sz, sj.nframes, s1.nframes));
+			for (k = 0; k < s1.nframes; k++)
+				cr_assert(eq(u32, sj.frames[k], s1.frames[k]),
+				    "%s -j%u: stack %zu", what, jobs[j], i);
+			cr_assert(eq(i64, sj.values[0], s1.values[0]));
+		}
+		cr_assert(eq(int, profconv_view_total(v1, 0, &t1), 0));
+		cr_assert(eq(int, profconv_view_total(vj, 0, &tj), 0));
+		cr_assert(eq(i64, tj, t1), "%s -j%u", what, jobs[j]);
+		profconv_view_free(vj);
+		vj = NULL;
+	}
+	profconv_view_free(v1);
+}
+
+Test(view, plan_on_threads_as_on_one)
+{
+	enum { NF = 24, NS = 40000 };
+	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
+	uint32_t fn[NF], loc[NF], stk[40], deep[1100], ma, lma;
+	uint64_t r = 0x2545F4914F6CDD1DULL;
+	size_t i, k, n;
+	int64_t val;
+	char name[16];
+
+	heap_types();
+	profconv_profile_set_drop_frames(p, "malloc");
+	ma = add_fn(p, "malloc", "");
+	for (i = 0; i < NF; i++) {
+		snprintf(name, sizeof(name), "f%zu", i);
+		fn[i] = add_fn(p, name, "a.c");
+	}
+	lma = LOC1(p, 0, 0x10, ma, 1);
+	for (i = 0; i < NF; i++)
+		loc[i] = i % 5 == 4 ? LOCN(p, 0, 0x100 + 16 * i, 3,
+		    fn[i], fn[(i + 1) % NF], fn[(i + 7) % NF]) :
+		    LOC1(p, 0, 0x100 + 16 * i, fn[i], 2);
+	for (i = 0; i < NS; i++) {
+		r ^= r << 13;
+		r ^= r >> 7;
+		r ^= r << 17;
+		n = 3 + r % 30;
+		/* Leaf first: malloc, then (for a few early samples) f23
+		 * beneath the cut, then program frames. */
+		stk[0] = lma;
+		k = 1;
+		if (i < 50)
+			stk[k++] = loc[NF - 1];
+		for (; k < n; k++)
+			stk[k] = loc[(r >> (k % 50)) % (i < 20000 ? NF - 1 :
+			    NF)];
+		/* Some stacks of f3 alone, which hide and show empty. */
+		if (i % 1000 == 999)
+			for (k = 1, n = 3; k < n; k++)
+				stk[k] = loc[3];
+		val = i % 9 == 0 ? 0 : (int64_t)(r % 1000);
+		cr_assert(eq(int, profconv_profile_add_sample(p, stk, n, &val,
+		    NULL, 0), 0), "%s", ERRMSG);
+	}
+	expect_same_views(&o, "plain");
+	o.focus = "f1$|f2";
+	o.ignore = "f7";
+	expect_same_views(&o, "focus and ignore");
+	o.focus = o.ignore = NULL;
+	o.hide = "f3";
+	expect_same_views(&o, "hide");
+	o.hide = NULL;
+	o.show = "f[0-24-9]$";
+	expect_same_views(&o, "show");
+	o.hide = "f3";
+	o.show = "f[0-9]$";
+	expect_same_views(&o, "hide and show");
+	o.hide = o.show = NULL;
+	o.no_inline = 1;
+	expect_same_views(&o, "no inline");
+	o.no_inline = 0;
+	/* One sample deeper than PC_VIEW_MAX_DEPTH: cut, a frame made. */
+	for (i = 0; i < PC_ARRAY_LEN(deep); i++)
+		deep[i] = loc[i % (NF - 1)];
+	val = 5;
+	cr_assert(eq(int, profconv_profile_add_sample(p, deep,
+	    PC_ARRAY_LEN(deep), &val, NULL, 0), 0), "%s", ERRMSG);
+	expect_same_views(&o, "deep");
+}

@@ -659,6 +659,12 @@ filter_match(struct pc_labels *l, const struct tagfilter *f,
 }
 
 bool
+profconv__labels_filter(const struct pc_labels *l)
+{
+	return l != NULL && (l->has_focus || l->has_ignore);
+}
+
+bool
 profconv__labels_keep(struct pc_labels *l, size_t si)
 {
 	const struct pc_sample *s;

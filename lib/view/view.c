@@ -564,7 +564,9 @@ location_match(struct profconv_view *v, uint32_t id)
  *
  *  1. in sample order (frames are numbered as they are first met): cut
  *     the allocator frames, make each new location's frames, apply focus
- *     and ignore, and place each shown sample's frames in one array;
+ *     and ignore, and place each shown sample's frames in one array
+ *     (for most views the per-sample work of this pass runs on the
+ *     threads too: plan_threads());
  *  2. per range of samples: write those frames, root first, and hash them;
  *  3. per part of the hash space: find each sample's stack, adding the
  *     values of one stack in sample order (saturating sums depend on it);
@@ -737,6 +739,191 @@ plan_sample(struct build *b, size_t si, size_t *at)
 	return 0;
 }
 
+/*
+ * Pass 1 on the threads, for the common view (no pseudo-frames, label
+ * filters, suppressions, show_from or prune_from; stacks too short to
+ * be cut): the same result as plan_sample() in sample order.
+ *  a. per range of samples: which pass the values and the allocator
+ *     cut, and the locations the range meets, in the order it first
+ *     meets them (the pruner's classes are made beforehand);
+ *  b. in range order: each location's frames, made as the serial pass
+ *     would first meet them, so that frames are numbered the same;
+ *  c. per range: focus and ignore, the frame count of each sample;
+ *  d. in sample order: totals (saturating sums depend on the order) and
+ *     where each sample's frames go.
+ */
+struct plan_range {
+	uint32_t *met;		/* locations first met in the range */
+	size_t nmet;
+	uint32_t maxlocs;	/* most locations in a sample kept */
+	int rc;
+};
+
+struct plan_par {
+	struct build *b;
+	struct plan_range *ranges;
+	size_t nlocations;
+};
+
+static int
+plan_meet_task(void *arg, size_t r)
+{
+	struct plan_par *pp = arg;
+	struct build *b = pp->b;
+	struct profconv_view *v = b->v;
+	const struct profconv_profile *prof = v->prof;
+	struct plan_range *pr = &pp->ranges[r];
+	size_t si, i, t, lo = r * RANGE, hi = lo + RANGE, cap = 0;
+	uint8_t *seen;
+
+	if (hi > prof->nsamples)
+		hi = prof->nsamples;
+	seen = calloc(pp->nlocations / 8 + 1, 1);
+	if (seen == NULL)
+		return profconv__nomem();
+	for (si = lo; si < hi; si++) {
+		const struct pc_sample *s = pc_sample(prof, si);
+		const uint32_t *stk = pc_sample_stack(prof, s);
+		const int64_t *vals = pc_sample_values(prof, si);
+		size_t first;
+
+		b->first[si] = NOT_SHOWN;
+		for (t = 0; t < v->ntypes && vals[t] == 0; t++)
+			;
+		if (t == v->ntypes)
+			continue;
+		first = profconv__prune_stack(&v->pruner, stk, s->nlocs);
+		b->first[si] = (uint32_t)first;
+		if (s->nlocs - first > pr->maxlocs)
+			pr->maxlocs = (uint32_t)(s->nlocs - first);
+		for (i = first; i < s->nlocs; i++) {
+			uint32_t id = stk[i];
+
+			if ((seen[id / 8] & (1u << (id % 8))) != 0)
+				continue;
+			seen[id / 8] |= (uint8_t)(1u << (id % 8));
+			if (pr->nmet == cap && PC_GROW(pr->met, cap, pr->nmet,
+			    1) < 0) {
+				free(seen);
+				return PROFCONV_ENOMEM;
+			}
+			pr->met[pr->nmet++] = id;
+		}
+	}
+	free(seen);
+	return 0;
+}
+
+static int
+plan_count_task(void *arg, size_t r)
+{
+	struct plan_par *pp = arg;
+	struct build *b = pp->b;
+	const struct profconv_view *v = b->v;
+	const struct profconv_profile *prof = v->prof;
+	size_t si, i, lo = r * RANGE, hi = lo + RANGE;
+
+	if (hi > prof->nsamples)
+		hi = prof->nsamples;
+	for (si = lo; si < hi; si++) {
+		const struct pc_sample *s = pc_sample(prof, si);
+		const uint32_t *stk = pc_sample_stack(prof, s);
+		unsigned match = 0;
+		size_t n = 0;
+
+		if (b->first[si] == NOT_SHOWN)
+			continue;
+		for (i = b->first[si]; i < s->nlocs; i++) {
+			n += v->loc_n[stk[i]];
+			match |= v->loc_match[stk[i]] & 3;
+		}
+		if ((v->has_focus && (match & 1) == 0) || (match & 2) != 0 ||
+		    (n == 0 && (v->has_hide || v->has_show))) {
+			b->first[si] = NOT_SHOWN;
+			continue;
+		}
+		b->last[si] = s->nlocs;
+		b->off[si] = n;
+	}
+	return 0;
+}
+
+/* Can pass 1 run on the threads for V's samples? */
+static bool
+plan_on_threads(const struct build *b)
+{
+	const struct profconv_view *v = b->v;
+
+	return profconv__jobs_count(b->jobs) > 1 &&
+	    v->prof->nsamples >= 2 * RANGE && v->npseudo == 0 &&
+	    !profconv__labels_filter(v->labels) &&
+	    profconv__suppress_count(v->supp) == 0 &&
+	    !v->has_show_from && !v->has_prune_from;
+}
+
+/* Pass 1 on the threads: 1 when done, 0 when the stacks may be too
+ * deep for it (nothing made yet: the serial pass takes over). */
+static int
+plan_threads(struct build *b, size_t *at)
+{
+	struct profconv_view *v = b->v;
+	const struct profconv_profile *prof = v->prof;
+	struct plan_par pp = { b, NULL, prof->nlocations + 1 };
+	size_t nranges = (prof->nsamples + RANGE - 1) / RANGE, r, i, t;
+	uint32_t maxlocs = 0, maxlines = 1, id;
+	int rc = 0;
+
+	/* The allocator cut of every location, made once, here. */
+	for (id = 1; id <= prof->nlocations; id++) {
+		(void)profconv__prune_skip(&v->pruner, id);
+		if (pc_location(prof, id)->nlines > maxlines)
+			maxlines = pc_location(prof, id)->nlines;
+	}
+	pp.ranges = calloc(nranges, sizeof(*pp.ranges));
+	if (pp.ranges == NULL)
+		return profconv__nomem();
+	rc = profconv__jobs_run(b->jobs, nranges, plan_meet_task, &pp);
+	if (rc == PROFCONV_ENOMEM)
+		rc = profconv__nomem();
+	for (r = 0; rc == 0 && r < nranges; r++)
+		if (pp.ranges[r].maxlocs > maxlocs)
+			maxlocs = pp.ranges[r].maxlocs;
+	/* A location gives at most MAXLINES frames: no stack reaches the
+	 * depth that makes the serial pass cut it (and make a frame). */
+	if (rc == 0 && (uint64_t)maxlocs * maxlines > PC_VIEW_MAX_DEPTH) {
+		for (r = 0; r < nranges; r++)
+			free(pp.ranges[r].met);
+		free(pp.ranges);
+		return 0;
+	}
+	for (r = 0; rc == 0 && r < nranges; r++)
+		for (i = 0; rc == 0 && i < pp.ranges[r].nmet; i++)
+			if (v->loc_off[pp.ranges[r].met[i]] == 0)
+				rc = location_frames(v, pp.ranges[r].met[i]);
+	for (r = 0; r < nranges; r++)
+		free(pp.ranges[r].met);
+	free(pp.ranges);
+	if (rc == 0)
+		rc = profconv__jobs_run(b->jobs, nranges, plan_count_task,
+		    &pp);
+	if (rc < 0)
+		return rc;
+	for (i = 0; i < prof->nsamples; i++) {
+		size_t n;
+
+		if (b->first[i] == NOT_SHOWN) {
+			b->off[i] = *at;
+			continue;
+		}
+		n = b->off[i];
+		b->off[i] = *at;
+		*at += n;
+		for (t = 0; t < v->ntypes; t++)
+			pc_add_sat(&v->totals[t], pc_sample_values(prof, i)[t]);
+	}
+	return 1;
+}
+
 static int
 plan(struct build *b)
 {
@@ -756,6 +943,8 @@ plan(struct build *b)
 	if (b->first == NULL || b->last == NULL || b->off == NULL ||
 	    b->hash == NULL || b->local == NULL || b->v->pseudo == NULL)
 		return profconv__nomem();
+	if (plan_on_threads(b))
+		rc = plan_threads(b, &at);
 	for (i = 0; rc == 0 && i < n; i++)
 		rc = plan_sample(b, i, &at);
 	if (rc < 0)

@@ -64,6 +64,8 @@ void profconv__labels_free(struct pc_labels *l);
 /* Do sample SI's labels pass --tagfocus and --tagignore?  (L NULL:
  * yes.) */
 bool profconv__labels_keep(struct pc_labels *l, size_t si);
+/* Does L keep only some samples (--tagfocus, --tagignore)? */
+bool profconv__labels_filter(const struct pc_labels *l);
 /* Pseudo-frames per sample, of which *NROOT at the root. */
 size_t profconv__labels_pseudo(const struct pc_labels *l, size_t *nroot);
 /* The text (*LEN bytes, valid until the next call) of pseudo-frame K
