@@ -84,6 +84,21 @@ expect_out_has() {
 	grep -Eq -- "$1" "$TMP/out" || fail "stdout lacks /$1/"
 }
 
+# leaky_dumps [INTERVAL]: the quick start's program (examples/leaky.c)
+# built with tcmalloc and run for 20000 steps, its heap profiler's dumps
+# in $TMP/leaky.*.heap (also one per INTERVAL bytes in use, when given).
+# Skips without a C compiler or gperftools' headers.
+leaky_dumps() {
+	command -v cc >/dev/null 2>&1 || skip "no C compiler"
+	[ -e /usr/include/gperftools/heap-profiler.h ] ||
+		skip "libgoogle-perftools-dev missing"
+	cc -O1 -g -fno-omit-frame-pointer -o "$TMP/leaky" \
+	    "$PROFCONV_SRCDIR/examples/leaky.c" -ltcmalloc ||
+		skip "cannot build examples/leaky.c"
+	env HEAPPROFILE="$TMP/leaky" ${1:+HEAP_PROFILE_INUSE_INTERVAL=$1} \
+	    "$TMP/leaky" 20000 2>/dev/null || fail "leaky failed"
+}
+
 finish() {
 	if [ "$failures" -ne 0 ]; then
 		echo "$failures check(s) failed" >&2

@@ -18,14 +18,9 @@
 . "$PROFCONV_SRCDIR/tests/cli/pictures-lib.sh"
 
 need_webdriver
-command -v cc >/dev/null 2>&1 || skip "no C compiler"
-[ -e /usr/include/gperftools/heap-profiler.h ] || skip "libgoogle-perftools-dev missing"
 export LC_ALL=C
 
-cc -O1 -g -fno-omit-frame-pointer -o "$TMP/leaky" \
-    "$PROFCONV_SRCDIR/examples/leaky.c" -ltcmalloc || skip "cannot build examples/leaky.c"
-HEAPPROFILE=$TMP/leaky HEAP_PROFILE_INUSE_INTERVAL=200000 "$TMP/leaky" 20000 \
-    2>/dev/null || fail "leaky failed"
+leaky_dumps 200000
 heap=$(ls "$TMP"/leaky.*.heap | sort | tail -n 1)
 run 0 "$PROFCONV" report "$heap" -o "$TMP/one.html"
 # The series, and each snapshot's total for the clicks on its rows.

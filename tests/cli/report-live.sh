@@ -10,18 +10,12 @@
 # stay inside the data element (no '<' in it).
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
-[ -e /usr/include/gperftools/heap-profiler.h ] ||
-	skip "libgoogle-perftools-dev missing"
-command -v cc >/dev/null 2>&1 || skip "no C compiler"
 export LC_ALL=C
 CHECK=$PROFCONV_SRCDIR/tests/cli/report-check.py
 check() { python3 "$CHECK" "$@" >"$TMP/check.out" 2>"$TMP/check.err" ||
 	fail "report-check $1: $(cat "$TMP/check.err")"; }
 
-cc -O1 -g -fno-omit-frame-pointer -o "$TMP/leaky" \
-    "$PROFCONV_SRCDIR/examples/leaky.c" -ltcmalloc || skip "cannot build examples/leaky.c"
-HEAPPROFILE=$TMP/leaky HEAP_PROFILE_INUSE_INTERVAL=200000 "$TMP/leaky" 20000 \
-    2>/dev/null || fail "leaky failed"
+leaky_dumps 200000
 heap=$(ls "$TMP"/leaky.*.heap | sort | tail -n 1)
 
 # --- one profile: totals and the statement ------------------------------------

@@ -11,14 +11,10 @@
 . "$PROFCONV_SRCDIR/tests/cli/pictures-lib.sh"
 
 need_browser
-command -v cc >/dev/null 2>&1 || skip "no C compiler"
-[ -e /usr/include/gperftools/heap-profiler.h ] || skip "libgoogle-perftools-dev missing"
 export LC_ALL=C
 
 # The quick start's profile, as examples/run.sh makes it.
-cc -O1 -g -fno-omit-frame-pointer -o "$TMP/leaky" \
-    "$PROFCONV_SRCDIR/examples/leaky.c" -ltcmalloc || skip "cannot build examples/leaky.c"
-HEAPPROFILE=$TMP/leaky "$TMP/leaky" 20000 2>/dev/null || fail "leaky failed"
+leaky_dumps
 heap=$(ls "$TMP"/leaky.*.heap | sort | tail -n 1)
 mkdir "$TMP/www"
 svg=$TMP/www/leaky.svg

@@ -9,13 +9,9 @@
 . "$PROFCONV_SRCDIR/tests/cli/pictures-lib.sh"
 
 need_webdriver
-command -v cc >/dev/null 2>&1 || skip "no C compiler"
-[ -e /usr/include/gperftools/heap-profiler.h ] || skip "libgoogle-perftools-dev missing"
 export LC_ALL=C
 
-cc -O1 -g -fno-omit-frame-pointer -o "$TMP/leaky" \
-    "$PROFCONV_SRCDIR/examples/leaky.c" -ltcmalloc || skip "cannot build examples/leaky.c"
-HEAPPROFILE=$TMP/leaky "$TMP/leaky" 20000 2>/dev/null || fail "leaky failed"
+leaky_dumps
 heap=$(ls "$TMP"/leaky.*.heap | sort | tail -n 1)
 svg=$TMP/leaky.svg
 "$BIN/profflame" --svg -t inuse_space "$heap" -o "$svg" 2>/dev/null || fail "profflame --svg"
