@@ -127,10 +127,12 @@ struct pc_seqsort {
 	bool reverse;
 	unsigned int jobs;
 };
-/* ORDER[I] = the item in place I, and LENS[I] (unless NULL) its length
- * (at most UINT32_MAX). */
+/* ORDER[I] = the item in place I, LENS[I] (unless NULL) its length (at
+ * most UINT32_MAX), and SAME[I] (unless NULL) 1 when its keys are those
+ * of the item in place I - 1, else 0: items with equal keys are
+ * together, in item order. */
 int profconv__seqsort(const struct pc_seqsort *s, uint32_t *order,
-    uint32_t *lens);
+    uint32_t *lens, uint8_t *same);
 
 /* --- views and rows (view.c, rows.c) ------------------------------------------ */
 
