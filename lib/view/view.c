@@ -578,6 +578,7 @@ location_match(struct profconv_view *v, uint32_t id)
 #define RANGE 16384		/* samples per task, in passes 2 and 4 */
 #define NOT_SHOWN UINT32_MAX
 #define PREFETCH_AHEAD 16	/* stacks, in profconv_view_stack() */
+#define SAMPLES_AHEAD 48	/* samples, in pass 4 */
 
 struct build {
 	struct profconv_view *v;
@@ -1138,6 +1139,19 @@ stack_task(void *arg, size_t r)
 	for (p = b->range_at[r]; p < b->range_at[r + 1]; p++) {
 		size_t si = b->shown[b->order[p]];
 		const int64_t *vals = pc_sample_values(v->prof, si);
+
+		/* Samples are met in no order: what the next ones read and
+		 * write is asked for early. */
+		if (p + 2 * SAMPLES_AHEAD < b->nshown)
+			__builtin_prefetch(&b->shown[b->order[p +
+			    2 * SAMPLES_AHEAD]]);
+		if (p + SAMPLES_AHEAD < b->nshown) {
+			size_t ahead = b->shown[b->order[p + SAMPLES_AHEAD]];
+
+			__builtin_prefetch(pc_sample_values(v->prof, ahead));
+			__builtin_prefetch(&b->off[ahead]);
+			__builtin_prefetch(&v->sample_stack[ahead], 1);
+		}
 
 		if (!b->same[p]) {
 			v->stacks[k].off = b->off[si];
