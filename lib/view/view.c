@@ -942,8 +942,16 @@ plan(struct build *b)
 		return rc;
 	b->off[n] = at;
 	b->path = malloc((at + 1) * sizeof(*b->path));
-	b->pinl = malloc(at + 1);
-	return b->path == NULL || b->pinl == NULL ? profconv__nomem() : 0;
+	if (b->path == NULL)
+		return profconv__nomem();
+	/* Inline marks only where a location has more than one frame:
+	 * zero pages, written where a mark is 1. */
+	for (i = 1; i <= b->v->prof->nlocations; i++)
+		if (b->v->loc_n[i] > 1) {
+			b->pinl = calloc(at + 1, 1);
+			return b->pinl == NULL ? profconv__nomem() : 0;
+		}
+	return 0;
 }
 
 /* Pass 2: the frames of samples [R * RANGE, ...), root first. */
@@ -961,30 +969,27 @@ path_task(void *arg, size_t r)
 		const struct pc_sample *s = pc_sample(prof, si);
 		const uint32_t *stk = pc_sample_stack(prof, s);
 		uint32_t *p = b->path + b->off[si];
-		uint8_t *inl = b->pinl + b->off[si];
 		size_t all = 0, skip = 0;
 
 		if (b->first[si] == NOT_SHOWN)
 			continue;
 		const uint32_t *ps = v->pseudo + si * v->npseudo;
 
-		for (i = b->first[si]; i < b->last[si]; i++)
+		/* A stack cut by plan_sample() (when any was): the frames
+		 * nearest the root give way to the one that says so. */
+		for (i = b->first[si]; v->cut_frame != 0 && i < b->last[si];
+		    i++)
 			all += v->loc_n[stk[i]];
 		all += v->npseudo;
-		/* A stack cut by plan_sample(): the frames nearest the root
-		 * give way to the one that says so. */
-		if (all > b->off[si + 1] - b->off[si]) {
+		if (v->cut_frame != 0 && all > b->off[si + 1] - b->off[si]) {
 			skip = all - (b->off[si + 1] - b->off[si]) + 1;
 			*p++ = v->cut_frame;
-			*inl++ = 0;
 		}
 		for (j = 0; j < v->nroot; j++) {
-			if (skip != 0) {
+			if (skip != 0)
 				skip--;
-			} else {
+			else
 				*p++ = ps[j];
-				*inl++ = 0;
-			}
 		}
 		for (i = b->last[si]; i > b->first[si]; i--) {
 			uint32_t id = stk[i - 1];
@@ -993,16 +998,15 @@ path_task(void *arg, size_t r)
 			for (j = 0; j < v->loc_n[id]; j++) {
 				if (skip != 0) {
 					skip--;
-				} else {
-					*p++ = lf[j];
-					*inl++ = j != 0;
+					continue;
 				}
+				if (j != 0)	/* b->pinl is there */
+					b->pinl[p - b->path] = 1;
+				*p++ = lf[j];
 			}
 		}
-		for (j = v->nroot; j < v->npseudo; j++) {
+		for (j = v->nroot; j < v->npseudo; j++)
 			*p++ = ps[j];
-			*inl++ = 0;
-		}
 	}
 	return 0;
 }
@@ -1580,7 +1584,7 @@ profconv__view_sample_stack(const struct profconv_view *v, size_t i)
 const uint8_t *
 profconv__view_stack_inline(const struct profconv_view *v, size_t i)
 {
-	return i < v->nstacks && v->stacks[i].n != 0 ?
+	return i < v->nstacks && v->stacks[i].n != 0 && v->sinline != NULL ?
 	    v->sinline + v->stacks[i].off : NULL;
 }
 

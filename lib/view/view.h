@@ -144,9 +144,10 @@ int profconv__seqsort(const struct pc_seqsort *s, uint32_t *order,
 size_t profconv__view_sample_stack(const struct profconv_view *view,
     size_t i);
 
-/* One byte per frame of stack I of VIEW (NULL when it has none):
- * nonzero where the frame is an inlined line of the location its
- * caller, the frame before it, belongs to (pprof's inline edges). */
+/* One byte per frame of stack I of VIEW (NULL when it has none, or when
+ * no frame of VIEW is one): nonzero where the frame is an inlined line
+ * of the location its caller, the frame before it, belongs to (pprof's
+ * inline edges). */
 const uint8_t *profconv__view_stack_inline(const struct profconv_view *view,
     size_t i);
 
