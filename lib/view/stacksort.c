@@ -435,6 +435,12 @@ profconv__seqsort(const struct pc_seqsort *s, uint32_t *order, uint32_t *lens,
 		rc = split_sort(&st, st.a, st.tmp, s->n, 0, false, jobs);
 	if (rc == 0)
 		rc = profconv__jobs_run(jobs, st.nchunks, out_task, &st);
+	if (s->keep != NULL) {
+		s->keep[0] = st.a;
+		s->keep[1] = st.tmp;
+		*s->keep_size = s->n * sizeof(*st.a);
+		return rc;
+	}
 	free(st.a);
 	free(st.tmp);
 	return rc;

@@ -593,6 +593,8 @@ struct build {
 	uint32_t *order;	/* place -> index into shown */
 	uint32_t *lens;		/* place -> frames */
 	uint8_t *same;		/* place -> same frames as the place before */
+	void *scratch[2];	/* the sort's arrays, for the stacks' */
+	size_t scratch_size;
 	size_t nranges;		/* of places, in pass 4 */
 	size_t *range_at;	/* range -> its first place */
 	size_t *range_stack;	/* range -> its first stack */
@@ -1107,6 +1109,8 @@ sort_samples(struct build *b)
 	s.arg = b;
 	s.maxkey = (uint32_t)(2 * v->nframes);
 	s.jobs = b->jobs;
+	s.keep = b->scratch;
+	s.keep_size = &b->scratch_size;
 	/* Keys name frames: equal keys are equal frames. */
 	rc = frame_keys(v, (uint32_t **)&s.cont, (uint32_t **)&s.end);
 	if (rc == 0)
@@ -1171,6 +1175,22 @@ stack_task(void *arg, size_t r)
 	return 0;
 }
 
+/* SIZE bytes: the sort's array *P (then NULL) cut to size when it has
+ * room, since its pages are made already; else new ones. */
+static void *
+reuse(struct build *b, void **p, size_t size)
+{
+	void *q;
+
+	if (*p == NULL || size > b->scratch_size)
+		return malloc(size);
+	q = realloc(*p, size);
+	if (q == NULL)
+		q = *p;		/* still whole */
+	*p = NULL;
+	return q;
+}
+
 /*
  * The view's stacks in their order.  Their frames stay where pass 2 put
  * them (each sample's together, root first; copying them into the
@@ -1208,8 +1228,9 @@ lay_out(struct build *b)
 		n += k;
 	}
 	v->nstacks = n;
-	v->stacks = malloc((n + 1) * sizeof(*v->stacks));
-	v->vals = malloc((n * v->ntypes + 1) * sizeof(*v->vals));
+	v->stacks = reuse(b, &b->scratch[0], (n + 1) * sizeof(*v->stacks));
+	v->vals = reuse(b, &b->scratch[1], (n * v->ntypes + 1) *
+	    sizeof(*v->vals));
 	if (v->stacks == NULL || v->vals == NULL)
 		return profconv__nomem();
 	v->stacks_cap = n + 1;
@@ -1238,6 +1259,8 @@ build_free(struct build *b)
 	free(b->same);
 	free(b->range_at);
 	free(b->range_stack);
+	free(b->scratch[0]);
+	free(b->scratch[1]);
 }
 
 static int

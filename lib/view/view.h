@@ -126,6 +126,11 @@ struct pc_seqsort {
 	uint32_t maxkey;
 	bool reverse;
 	unsigned int jobs;
+	/* Unless NULL: the sort's two work arrays, of *KEEP_SIZE bytes
+	 * each, are handed back here for the caller to reuse or free, not
+	 * freed (NULL when it made none). */
+	void **keep;
+	size_t *keep_size;
 };
 /* ORDER[I] = the item in place I, LENS[I] (unless NULL) its length (at
  * most UINT32_MAX), and SAME[I] (unless NULL) 1 when its keys are those
