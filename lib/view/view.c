@@ -588,10 +588,10 @@ struct build {
 	size_t *off;		/* sample -> its frames in path */
 	uint32_t *path;		/* every shown sample's frames, root first */
 	uint8_t *pinl;		/* per path entry: an inlined line */
-	uint32_t *shown;	/* the shown samples, in order */
+	uint32_t *shown;	/* the shown samples, in order (NULL:
+				 * every sample is) */
 	size_t nshown;
 	uint32_t *order;	/* place -> index into shown */
-	uint32_t *lens;		/* place -> frames */
 	uint8_t *same;		/* place -> same frames as the place before */
 	void *scratch[2];	/* the sort's arrays, for the stacks' */
 	size_t scratch_size;
@@ -1074,11 +1074,18 @@ frame_keys(const struct profconv_view *v, uint32_t **cont, uint32_t **end)
 	return 0;
 }
 
+/* The sample shown K-th. */
+static inline size_t
+shown_at(const struct build *b, size_t k)
+{
+	return b->shown != NULL ? b->shown[k] : k;
+}
+
 static const uint32_t *
 shown_path(const void *arg, size_t k, size_t *len)
 {
 	const struct build *b = arg;
-	size_t si = b->shown[k];
+	size_t si = shown_at(b, k);
 
 	*len = b->off[si + 1] - b->off[si];
 	return b->path + b->off[si];
@@ -1093,16 +1100,19 @@ sort_samples(struct build *b)
 	size_t si, n = v->prof->nsamples;
 	int rc;
 
-	b->shown = malloc((n + 1) * sizeof(*b->shown));
-	if (b->shown == NULL)
-		return profconv__nomem();
 	for (si = 0; si < n; si++)
-		if (b->first[si] != NOT_SHOWN)
-			b->shown[b->nshown++] = (uint32_t)si;
+		b->nshown += b->first[si] != NOT_SHOWN;
+	if (b->nshown < n) {
+		b->shown = malloc((b->nshown + 1) * sizeof(*b->shown));
+		if (b->shown == NULL)
+			return profconv__nomem();
+		for (si = 0, b->nshown = 0; si < n; si++)
+			if (b->first[si] != NOT_SHOWN)
+				b->shown[b->nshown++] = (uint32_t)si;
+	}
 	b->order = malloc((b->nshown + 1) * sizeof(*b->order));
-	b->lens = malloc((b->nshown + 1) * sizeof(*b->lens));
 	b->same = malloc(b->nshown + 1);
-	if (b->order == NULL || b->lens == NULL || b->same == NULL)
+	if (b->order == NULL || b->same == NULL)
 		return profconv__nomem();
 	s.n = b->nshown;
 	s.seq = shown_path;
@@ -1114,7 +1124,7 @@ sort_samples(struct build *b)
 	/* Keys name frames: equal keys are equal frames. */
 	rc = frame_keys(v, (uint32_t **)&s.cont, (uint32_t **)&s.end);
 	if (rc == 0)
-		rc = profconv__seqsort(&s, b->order, b->lens, b->same);
+		rc = profconv__seqsort(&s, b->order, NULL, b->same);
 	free((void *)s.cont);
 	free((void *)s.end);
 	return rc;
@@ -1145,16 +1155,16 @@ stack_task(void *arg, size_t r)
 	int64_t *acc = NULL;
 
 	for (p = b->range_at[r]; p < b->range_at[r + 1]; p++) {
-		size_t si = b->shown[b->order[p]];
+		size_t si = shown_at(b, b->order[p]);
 		const int64_t *vals = pc_sample_values(v->prof, si);
 
 		/* Samples are met in no order: what the next ones read and
 		 * write is asked for early. */
-		if (p + 2 * SAMPLES_AHEAD < b->nshown)
+		if (b->shown != NULL && p + 2 * SAMPLES_AHEAD < b->nshown)
 			__builtin_prefetch(&b->shown[b->order[p +
 			    2 * SAMPLES_AHEAD]]);
 		if (p + SAMPLES_AHEAD < b->nshown) {
-			size_t ahead = b->shown[b->order[p + SAMPLES_AHEAD]];
+			size_t ahead = shown_at(b, b->order[p + SAMPLES_AHEAD]);
 
 			__builtin_prefetch(pc_sample_values(v->prof, ahead));
 			__builtin_prefetch(&b->off[ahead]);
@@ -1163,7 +1173,8 @@ stack_task(void *arg, size_t r)
 
 		if (!b->same[p]) {
 			v->stacks[k].off = b->off[si];
-			v->stacks[k].n = b->lens[p];
+			v->stacks[k].n = (uint32_t)(b->off[si + 1] -
+			    b->off[si]);
 			acc = v->vals + k * nt;
 			memset(acc, 0, nt * sizeof(*acc));
 			k++;
@@ -1255,7 +1266,6 @@ build_free(struct build *b)
 	free(b->pinl);
 	free(b->shown);
 	free(b->order);
-	free(b->lens);
 	free(b->same);
 	free(b->range_at);
 	free(b->range_stack);
