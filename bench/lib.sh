@@ -19,7 +19,11 @@
 #                          $work/NAME.out, stderr to $work/NAME.err, and
 #                          "seconds peak-RSS-KB user-s system-s" appended
 #                          to $work/NAME.times;
-#                          a non-zero exit is an error (with --diff: above 1)
+#                          a non-zero exit is an error (with --diff: above 1).
+#                          The dirty pages of earlier runs' outputs are
+#                          written out first (sync, untimed): else their
+#                          writeback competes for the CPUs with CMD, and
+#                          a run pays for the one before it.
 # median COLUMN FILE       the median of one column of a .times file
 # cpu NAME                 the median CPU seconds (user + system) of NAME
 # load_warning             warn when the load average is above cpus/2
@@ -144,6 +148,7 @@ timed() {
 	fi
 	name=$1
 	shift
+	sync
 	/usr/bin/time -f '%e %M %U %S' -o "$scratch/time" "$@" \
 	    >"$work/$name.out" 2>"$work/$name.err" || rc=$?
 	if [ "$rc" != 0 ] && [ "$rc" != "$ok" ]; then

@@ -408,6 +408,10 @@ int cmd_add_massif_series(const struct cmd_view *v,
  * options; the caller frees them.  EXIT_OK or EXIT_FAIL. */
 int cmd_new_views(const struct cmd_view *v, struct profconv_profile **prof,
     struct profconv_view **view);
+/* Free PROF[0..1] and VIEW[0..1] (any may be NULL), the profiles on a
+ * thread of their own while the views are freed, and set them NULL. */
+void cmd_free_views(struct profconv_profile **prof,
+    struct profconv_view **view);
 
 /* Warn once that PROF, read from SUBJECT, had text that was not UTF-8,
  * and once more if its reader found the input cut short. */

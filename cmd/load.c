@@ -5,6 +5,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -544,6 +546,38 @@ cmd_new_views(const struct cmd_view *v, struct profconv_profile **prof,
 		    &v->view) < 0)
 			return cmd_error("%s", profconv_errmsg());
 	return EXIT_OK;
+}
+
+static void *
+free_profiles(void *arg)
+{
+	struct profconv_profile **prof = arg;
+
+	profconv_profile_free(prof[0]);
+	profconv_profile_free(prof[1]);
+	return NULL;
+}
+
+void
+cmd_free_views(struct profconv_profile **prof, struct profconv_view **view)
+{
+	pthread_t t;
+	bool beside;
+	int i;
+
+	/* Giving back the pages of a large profile and of its view takes
+	 * the kernel a while each: the two at once. */
+	beside = pthread_create(&t, NULL, free_profiles, prof) == 0;
+	for (i = 0; i < 2; i++)
+		profconv_view_free(view[i]);
+	if (beside)
+		pthread_join(t, NULL);
+	else
+		free_profiles(prof);
+	for (i = 0; i < 2; i++) {
+		prof[i] = NULL;
+		view[i] = NULL;
+	}
 }
 
 int

@@ -450,7 +450,7 @@ main(int argc, char **argv)
 	struct profconv_view *view[2] = { NULL, NULL };
 	struct cmd_output out = { 0 };
 	const char *in;
-	int i, status;
+	int status;
 
 	cmd_name = "profflame";
 	status = parse_args(argc, argv, &a);
@@ -481,9 +481,6 @@ main(int argc, char **argv)
 			status = save_palette(&a);
 	}
 	profconv_palette_map_free(a.map);
-	for (i = 0; i < 2; i++) {
-		profconv_view_free(view[i]);
-		profconv_profile_free(prof[i]);
-	}
+	cmd_free_views(prof, view);
 	return cmd_close_stdout(status);
 }

@@ -196,7 +196,7 @@ main(int argc, char **argv)
 	struct profconv_view *view[2] = { NULL, NULL };
 	struct cmd_output out = { 0 };
 	const char *in;
-	int i, rc, status;
+	int rc, status;
 
 	cmd_name = "profgraph";
 	a.graph.format = PROFCONV_GRAPH_SVG;
@@ -220,9 +220,6 @@ main(int argc, char **argv)
 		}
 		status = cmd_output_end(&out, status);
 	}
-	for (i = 0; i < 2; i++) {
-		profconv_view_free(view[i]);
-		profconv_profile_free(prof[i]);
-	}
+	cmd_free_views(prof, view);
 	return cmd_close_stdout(status);
 }

@@ -224,6 +224,45 @@ Test(chunks, jemalloc_same_profile_wherever_the_cuts_fall)
 	expect_same_everywhere(je_late_alloc, false);
 }
 
+/*
+ * Many backtraces, each counted for a few of ten threads met in another
+ * order each time: chunks are parsed in slots that later chunks reuse
+ * (keeping their arrays), and what one chunk learnt of its threads and
+ * addresses must not leak into the next.
+ */
+Test(chunks, jemalloc_threads_in_any_order_wherever_the_cuts_fall)
+{
+	char *text = NULL;
+	size_t len = 0, i, k, nthr;
+	uint64_t r = 0x2545f4914f6cdd1dULL;
+	FILE *fp = open_memstream(&text, &len);
+
+	cr_assert(fp != NULL);
+	fprintf(fp, "heap_v2/524288\n  t*: 1: 64 [1: 64]\n");
+	for (i = 0; i < 80; i++) {
+		r ^= r << 13;
+		r ^= r >> 7;
+		r ^= r << 17;
+		fprintf(fp, "@ 0x%llx 0x%llx 0x%llx\n",
+		    (unsigned long long)(0x1000 + 16 * (r % 5)),
+		    (unsigned long long)(0x2000 + 16 * ((r >> 8) % 40)),
+		    (unsigned long long)(0x3000 + 16 * ((r >> 16) % 3)));
+		nthr = 1 + (r >> 24) % 4;
+		fprintf(fp, "  t*: %zu: %zu [%zu: %zu]\n", nthr, 64 * nthr,
+		    nthr, 64 * nthr);
+		for (k = 0; k < nthr; k++)
+			fprintf(fp, "  t%llu: 1: 64 [1: 64]%s\n",
+			    (unsigned long long)((r >> (28 + 4 * k)) % 10 +
+			    10 * k), k == 1 ? " worker" : "");
+	}
+	fprintf(fp, "\nMAPPED_LIBRARIES:\n"
+	    "00001000-00004000 r-xp 00000000 08:01 123 /usr/bin/prog\n");
+	cr_assert(eq(int, fclose(fp), 0));
+	expect_same_everywhere(text, true);
+	expect_same_everywhere(text, false);
+	free(text);
+}
+
 /* TEXT with line LINE (1-based) replaced by BAD. */
 static char *
 with_line(const char *text, size_t line, const char *bad)

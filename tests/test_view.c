@@ -518,6 +518,95 @@ Test(view, many_deep_stacks_any_thread_count)
 		profconv_view_free(v[j]);
 }
 
+/*
+ * Few stacks, many samples (runs of one stack longer than a task's range
+ * of places): each stack's values are the saturating sum of its samples
+ * in sample order (large values of both signs, so that any other order
+ * gives another sum), and each sample points at its stack, with 1, 2
+ * and 3 threads.
+ */
+static int64_t
+sat_add(int64_t a, int64_t b)
+{
+	if (b > 0 && a > INT64_MAX - b)
+		return INT64_MAX;
+	if (b < 0 && a < INT64_MIN - b)
+		return INT64_MIN;
+	return a + b;
+}
+
+/* Large values first, saturating each stack's sum, then small negative
+ * ones: summed in another order, the sums are others. */
+static int64_t
+value_at(size_t i)
+{
+	if (i % 1000 == 999)
+		return 0;
+	return i < 50000 ? INT64_MAX / 4 + (int64_t)i : -(INT64_MAX / 100000);
+}
+
+Test(view, repeated_stacks_sum_in_sample_order)
+{
+	enum { NS = 100000, NSTK = 3 };
+	static const char *const leaf[NSTK] = { "a", "b", "c" };
+	static const unsigned int jobs[3] = { 1, 2, 3 };
+	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
+	static uint8_t which[NS];
+	int64_t want[NSTK] = { 0 }, back[NSTK] = { 0 }, val;
+	uint32_t root, loc[NSTK], stk[2];
+	size_t i, j, k;
+
+	profconv_profile_add_sample_type(p, "samples", "count");
+	root = LOC1(p, 0, 0x10, add_fn(p, "main", ""), 1);
+	for (k = 0; k < NSTK; k++)
+		loc[k] = LOC1(p, 0, 0x20 + 16 * k, add_fn(p, leaf[k], ""), 2);
+	for (i = 0; i < NS; i++) {
+		/* Long runs of c, a and b mixed elsewhere; every 1,000th
+		 * sample zero (not shown).  NS is value_at()'s 100,000. */
+		which[i] = i >= NS / 4 && i < NS * 3 / 4 ? 2 :
+		    (uint8_t)((i * i) % 2);
+		val = value_at(i);
+		stk[0] = loc[which[i]];
+		stk[1] = root;
+		want[which[i]] = sat_add(want[which[i]], val);
+		cr_assert(eq(int, profconv_profile_add_sample(p, stk, 2, &val,
+		    NULL, 0), 0), "%s", ERRMSG);
+	}
+	for (j = 0; j < 3; j++) {
+		struct profconv_view *v = NULL;
+		struct profconv_view_stack st;
+		struct profconv_view_frame fr;
+		size_t place[NSTK];
+
+		o.jobs = jobs[j];
+		cr_assert(eq(int, profconv_view_new(&v, p, &o), 0), "%s",
+		    ERRMSG);
+		cr_assert(eq(sz, profconv_view_stack_count(v), NSTK));
+		for (k = 0; k < NSTK; k++) {
+			cr_assert(eq(int, profconv_view_stack(v, k, &st), 0));
+			cr_assert(eq(sz, st.nframes, 2));
+			cr_assert(eq(int, profconv_view_frame(v, st.frames[1],
+			    &fr), 0));
+			cr_assert(eq(str, (char *)fr.name, (char *)leaf[k]));
+			cr_assert(eq(i64, st.values[0], want[k]),
+			    "stack %s, -j %u", leaf[k], jobs[j]);
+			place[k] = k;
+		}
+		for (i = 0; i < NS; i++)
+			cr_assert(eq(sz, profconv__view_sample_stack(v, i),
+			    i % 1000 == 999 ? 0 : place[which[i]] + 1),
+			    "sample %zu, -j %u", i, jobs[j]);
+		profconv_view_free(v);
+	}
+	/* Summed from the last sample back, no stack gives the same. */
+	for (i = NS; i-- > 0;) {
+		val = value_at(i);
+		back[which[i]] = sat_add(back[which[i]], val);
+	}
+	for (k = 0; k < NSTK; k++)
+		cr_assert(ne(i64, back[k], want[k]), "stack %s", leaf[k]);
+}
+
 Test(view, options_check_without_a_profile)
 {
 	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
@@ -698,8 +787,8 @@ Test(view, hide_show_on_inline_chains)
 }
 
 /* Marks (for the annotated source): a frame inlined into the one before
- * it in its location is marked; a location's outermost frame, and every
- * frame with no_inline, is not. */
+ * it in its location is marked; a location's outermost frame is not;
+ * with no_inline there are none. */
 Test(view, inline_marks)
 {
 	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
@@ -730,18 +819,20 @@ Test(view, inline_marks)
 	profconv_view_free(v);
 	o.no_inline = 1;
 	cr_assert(eq(int, profconv_view_new(&v, p, &o), 0));
-	mk = profconv__view_stack_inline(v, 0);
-	cr_assert(not(zero(ptr, (void *)mk)));
-	cr_expect(eq(u8, mk[0], 0));
-	cr_expect(eq(u8, mk[1], 0));
+	cr_assert(eq(int, profconv_view_stack(v, 0, &st), 0));
+	cr_assert(eq(sz, st.nframes, 2));
+	/* No frame of the view is inlined: no marks at all. */
+	cr_expect(zero(ptr, (void *)profconv__view_stack_inline(v, 0)));
 	profconv_view_free(v);
 }
 
 /* profconv__seqsort (stacksort.c) against a plain comparison sort of the
  * same items: short and long sequences, shared prefixes, repeats (by
- * item number), read forwards and backwards, on 1 to 3 threads.  Enough
- * of them (200,000) that the threads split them, and that the group of
- * the most shared first frame (5 in 6) is split on the threads again. */
+ * item number; thousands of copies of one short and one long sequence
+ * among them), read forwards and backwards, on 1 to 3 threads; and
+ * whether each place has the keys of the one before.  Enough of them
+ * (200,000) that the threads split them, and that the group of the most
+ * shared first frame (5 in 6) is split on the threads again. */
 #define SQ_N 200000
 static uint32_t sq_frames[SQ_N][40];
 static size_t sq_len[SQ_N];
@@ -757,9 +848,8 @@ sq_seq(const void *arg, size_t k, size_t *len)
 }
 
 static int
-sq_cmp(const void *a, const void *b)
+sq_keys_cmp(uint32_t x, uint32_t y)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 	size_t nx = sq_len[x], ny = sq_len[y], i;
 
 	for (i = 0; i < nx && i < ny; i++) {
@@ -771,8 +861,17 @@ sq_cmp(const void *a, const void *b)
 		if (kx != ky)
 			return kx < ky ? -1 : 1;
 	}
-	if (nx != ny)
-		return nx < ny ? -1 : 1;
+	return nx < ny ? -1 : nx > ny;
+}
+
+static int
+sq_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int c = sq_keys_cmp(x, y);
+
+	if (c != 0)
+		return c;
 	return x < y ? -1 : x > y;
 }
 
@@ -780,9 +879,10 @@ Test(view, seqsort_matches_a_comparison_sort)
 {
 	enum { N = SQ_N, NFR = 150 };
 	static uint32_t want[N], got[N], lens[N];
+	static uint8_t same[N];
 	struct pc_seqsort s = { 0 };
 	uint64_t r = 88172645463325252ULL;
-	size_t i, k, round;
+	size_t i, k, round, longest = 0, nsame = 0;
 
 	for (i = 1; i <= NFR; i++) {
 		/* Keys 1..2 * NFR, each once. */
@@ -796,17 +896,33 @@ Test(view, seqsort_matches_a_comparison_sort)
 		r ^= r << 13;
 		r ^= r >> 7;
 		r ^= r << 17;
-		if (i % 7 == 6) {	/* a repeat of an earlier item */
-			sq_len[i] = sq_len[r % i];
-			memcpy(sq_frames[i], sq_frames[r % i],
+		if (i % 7 == 6 || i % 13 == 12) {
+			/* A repeat of an earlier item; every 13th of the
+			 * longest of the first 100 or of item 1, or the
+			 * longest with its first or last frame another
+			 * (the same keys as far as a record holds). */
+			size_t from = i % 7 == 6 ? r % i :
+			    (i / 13) % 4 == 0 ? 1 : longest;
+
+			sq_len[i] = sq_len[from];
+			memcpy(sq_frames[i], sq_frames[from],
 			    sizeof(sq_frames[i]));
+			if (i % 7 != 6 && (i / 13) % 4 == 2)
+				sq_frames[i][0] = sq_frames[i][0] % NFR + 1;
+			if (i % 7 != 6 && (i / 13) % 4 == 3)
+				sq_frames[i][sq_len[i] - 1] =
+				    sq_frames[i][sq_len[i] - 1] % NFR + 1;
 			continue;
 		}
 		sq_len[i] = i % 11 == 0 ? 25 + r % 15 : 1 + r % 12;
 		for (k = 0; k < sq_len[i]; k++)
 			sq_frames[i][k] = k < (r >> 20) % 6 ? (uint32_t)(1 + k) :
 			    (uint32_t)(1 + (r >> (k % 40)) % (k < 8 ? 4 : NFR));
+		if (i < 100 && sq_len[i] > sq_len[longest])
+			longest = i;
 	}
+	/* Longer than a record of 9-bit keys holds (28). */
+	cr_assert(gt(sz, sq_len[longest], 28));
 	for (round = 0; round < 6; round++) {
 		sq_reverse = round >= 3;
 		s.n = N;
@@ -819,15 +935,24 @@ Test(view, seqsort_matches_a_comparison_sort)
 		for (i = 0; i < N; i++)
 			want[i] = (uint32_t)i;
 		qsort(want, N, sizeof(*want), sq_cmp);
-		cr_assert(eq(int, profconv__seqsort(&s, got, lens), 0), "%s",
-		    ERRMSG);
+		cr_assert(eq(int, profconv__seqsort(&s, got, lens,
+		    round % 2 ? same : NULL), 0), "%s", ERRMSG);
 		for (i = 0; i < N; i++) {
 			cr_assert(eq(u32, got[i], want[i]),
 			    "place %zu (-j %u, reverse %d)", i, s.jobs,
 			    sq_reverse);
 			cr_assert(eq(u32, lens[i], (uint32_t)sq_len[got[i]]));
+			if (round % 2 == 0)
+				continue;
+			cr_assert(eq(u8, same[i], i > 0 &&
+			    sq_keys_cmp(got[i - 1], got[i]) == 0),
+			    "place %zu (-j %u, reverse %d)", i, s.jobs,
+			    sq_reverse);
+			nsame += same[i];
 		}
 	}
+	/* The copies above, at the least, in each of the 3 rounds. */
+	cr_assert(gt(sz, nsame, 3 * (N / 13)));
 }
 
 /*

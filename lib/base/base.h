@@ -95,8 +95,18 @@ const char *profconv__quote(char *buf, const char *s, size_t len);
 int profconv__grow(void **ptr, size_t *cap, size_t len, size_t n,
     size_t size);
 
+/* ... with the check that there is room already made here, where the
+ * readers call it once per line or sample. */
+static inline int
+pc_grow(void **ptr, size_t *cap, size_t len, size_t n, size_t size)
+{
+	if (len <= *cap && n <= *cap - len)
+		return 0;
+	return profconv__grow(ptr, cap, len, n, size);
+}
+
 #define PC_GROW(ptr, cap, len, n) \
-	profconv__grow((void **)&(ptr), &(cap), (len), (n), sizeof(*(ptr)))
+	pc_grow((void **)&(ptr), &(cap), (len), (n), sizeof(*(ptr)))
 
 /* --- hashing (hash.c) ----------------------------------------------------- */
 

@@ -178,6 +178,44 @@ chunk_free(struct pc_chunked *r, struct pc_chunk *c)
 	free(c->loc_addr);
 	free(c->ids);
 	free(c->stacks);
+	memset(c, 0, sizeof(*c));
+}
+
+/* Larger address tables are not kept for the next chunk. */
+#define SEEN_KEEP (4 * SEEN_SLOTS)
+
+/*
+ * Chunk C made new for the text [TEXT, END), with DATA (DATA_SIZE
+ * bytes): emptied, keeping the arrays it grew for its last text, so
+ * that a round's chunks write into memory already theirs instead of
+ * fresh pages.
+ */
+static void
+chunk_renew(struct pc_chunked *r, struct pc_chunk *c, const char *text,
+    const char *end, void *data)
+{
+	struct pc_chunk keep = *c;
+
+	memset(c, 0, sizeof(*c));
+	if (keep.seen != NULL && keep.seen_mask + 1 <= SEEN_KEEP) {
+		c->seen = keep.seen;
+		c->seen_mask = keep.seen_mask;
+		c->seed = keep.seed;
+		memset(c->seen, 0, (c->seen_mask + 1) * sizeof(*c->seen));
+	} else {
+		free(keep.seen);
+	}
+	c->loc_addr = keep.loc_addr;
+	c->loc_cap = keep.loc_cap;
+	c->ids = keep.ids;
+	c->ids_cap = keep.ids_cap;
+	c->stacks = keep.stacks;
+	c->stacks_cap = keep.stacks_cap;
+	c->text = text;
+	c->end = end;
+	c->data = data;
+	if (data != NULL)
+		r->renew_data(data);
 }
 
 /* Parse the lines of chunk C up to its end or a memory-map sentinel. */
@@ -286,9 +324,9 @@ chunk_error(const struct pc_input *in, const struct pc_chunk *c)
  * DATA in the DATA_SIZE-byte slots of B->data.  Returns how many.
  */
 static size_t
-carve(struct pc_input *in, size_t size, struct batch *b, size_t max,
-    size_t data_size)
+carve(struct pc_chunked *r, size_t size, struct batch *b, size_t max)
 {
+	struct pc_input *in = r->in;
 	const char *text = (const char *)profconv__input_data(in);
 	size_t avail = profconv__input_avail(in), at = 0, k, e;
 	struct pc_chunk *c;
@@ -304,26 +342,23 @@ carve(struct pc_input *in, size_t size, struct batch *b, size_t max,
 		else
 			break;
 		c = &b->chunks[k];
-		memset(c, 0, sizeof(*c));
-		c->text = text + at;
-		c->end = text + e;
-		if (data_size != 0) {
-			c->data = b->data + k * data_size;
-			memset(c->data, 0, data_size);
-		}
+		chunk_renew(r, c, text + at, text + e, r->data_size != 0 ?
+		    b->data + k * r->data_size : NULL);
 		at = e;
 	}
 	return k;
 }
 
+/* B's chunks, and what they hold, freed (MAX of them). */
 static void
-batch_free(struct pc_chunked *r, struct batch *b, size_t n)
+batch_free(struct pc_chunked *r, struct batch *b, size_t max)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; b->chunks != NULL && i < max; i++)
 		chunk_free(r, &b->chunks[i]);
-	b->n = 0;
+	free(b->chunks);
+	free(b->data);
 }
 
 /*
@@ -391,7 +426,7 @@ read_batches(struct pc_chunked *r, struct batch *b, size_t max, size_t size)
 {
 	struct run run = { .r = r };
 	struct batch *cur = &b[0], *prev = NULL, *t;
-	size_t n, i, want, carved, left;
+	size_t n, want, carved, left;
 	int rc = 0, jrc;
 	bool pending = false;		/* the drain has samples to write */
 
@@ -402,7 +437,7 @@ read_batches(struct pc_chunked *r, struct batch *b, size_t max, size_t size)
 		rc = profconv__input_fill(r->in, want);
 		if (rc < 0)
 			break;
-		n = carve(r->in, size, cur, max, r->data_size);
+		n = carve(r, size, cur, max);
 		if (n == 0)
 			break;
 		/* The text after the batch is read while it is parsed. */
@@ -426,12 +461,10 @@ read_batches(struct pc_chunked *r, struct batch *b, size_t max, size_t size)
 		if (run.merge_rc < 0 || !run.merged) {
 			/* The merge's message is set (or jobs_run's). */
 			rc = run.merge_rc < 0 ? run.merge_rc : jrc;
-			batch_free(r, cur, n);
 			break;
 		}
 		if (pending && (run.drain_rc < 0 || !run.drained)) {
 			rc = run.drain_rc < 0 ? run.drain_rc : jrc;
-			batch_free(r, cur, n);
 			break;
 		}
 		/* What the merge added is written beside the next round. */
@@ -439,24 +472,20 @@ read_batches(struct pc_chunked *r, struct batch *b, size_t max, size_t size)
 		if (r->drain != NULL && prev != NULL &&
 		    profconv_profile_sample_count(r->prof) != 0) {
 			rc = r->drain->take(r->drain, r->prof);
-			if (rc < 0) {
-				batch_free(r, cur, n);
+			if (rc < 0)
 				break;
-			}
 			pending = true;
 		}
+		/* The merged chunks' arrays stay theirs, for the round
+		 * after next. */
 		if (prev != NULL)
-			batch_free(r, prev, prev->n);
+			prev->n = 0;
 		rc = take_parsed(r, cur, n, jrc);
 		if (rc == 0 && run.ahead)
 			rc = profconv__input_ahead_end(r->in);
-		if (rc < 0) {
-			batch_free(r, cur, n);
+		if (rc < 0)
 			return rc;
-		}
-		/* Chunks after a sentinel are not merged. */
-		for (i = cur->n; i < n; i++)
-			chunk_free(r, &cur->chunks[i]);
+		/* Chunks after a sentinel are not merged (cur->n). */
 		t = prev != NULL ? prev : &b[1];
 		prev = cur;
 		cur = t;
@@ -466,8 +495,6 @@ read_batches(struct pc_chunked *r, struct batch *b, size_t max, size_t size)
 		rc = r->drain->run(r->drain);
 	if (rc == 0 && prev != NULL)
 		rc = merge_batch(r, prev);
-	if (prev != NULL)
-		batch_free(r, prev, prev->n);
 	return rc;
 }
 
@@ -489,9 +516,7 @@ profconv__chunked_read(struct pc_chunked *r)
 		rc = batch_alloc(&b[1], max, r->data_size);
 	if (rc == 0)
 		rc = read_batches(r, b, max, size);
-	free(b[0].chunks);
-	free(b[0].data);
-	free(b[1].chunks);
-	free(b[1].data);
+	batch_free(r, &b[0], max);
+	batch_free(r, &b[1], max);
 	return rc;
 }

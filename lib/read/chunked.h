@@ -90,6 +90,10 @@ struct pc_chunked {
 	    const char *end);
 	/* Merge chunk C, parsed without error, into the model. */
 	int (*merge)(void *arg, struct pc_chunk *c);
+	/* A chunk's DATA (DATA_SIZE bytes, zeroed at first) made new for
+	 * the next chunk its slot holds: as zeroed, but keeping the arrays
+	 * it grew.  Required when DATA_SIZE is not 0. */
+	void (*renew_data)(void *data);
 	void (*free_data)(void *data);
 	/* May be NULL.  Where merged samples are handed on from PROF, the
 	 * model MERGE adds to: each round's merged samples are written

@@ -417,6 +417,18 @@ chunk_line(void *arg, struct pc_chunk *c, const char *line, const char *end)
 }
 
 static void
+chunk_renew_data(void *data)
+{
+	struct heap_chunk *h = data, keep = *h;
+
+	memset(h, 0, sizeof(*h));
+	h->samples = keep.samples;
+	h->samples_cap = keep.samples_cap;
+	h->addrs.v = keep.addrs.v;
+	h->addrs.cap = keep.addrs.cap;
+}
+
+static void
 chunk_free_data(void *data)
 {
 	struct heap_chunk *h = data;
@@ -480,7 +492,7 @@ read_samples(struct heap_reader *r)
 		.in = r->in, .jobs = r->jobs,
 		.data_size = sizeof(struct heap_chunk), .arg = r,
 		.line = chunk_line, .merge = merge_chunk,
-		.free_data = chunk_free_data,
+		.renew_data = chunk_renew_data, .free_data = chunk_free_data,
 		.drain = r->in->drain, .prof = r->b.prof,
 	};
 	int rc;

@@ -434,6 +434,23 @@ chunk_start(void *arg, struct pc_chunk *c)
 }
 
 static void
+chunk_renew_data(void *data)
+{
+	struct je_chunk *j = data, keep = *j;
+
+	profconv__u64map_free(&keep.thr_index);
+	memset(j, 0, sizeof(*j));
+	j->samples = keep.samples;
+	j->samples_cap = keep.samples_cap;
+	j->cur.v = keep.cur.v;
+	j->cur.cap = keep.cur.cap;
+	j->ends = keep.ends;
+	j->ends_cap = keep.ends_cap;
+	j->thr = keep.thr;
+	j->thr_cap = keep.thr_cap;
+}
+
+static void
 chunk_free_data(void *data)
 {
 	struct je_chunk *j = data;
@@ -711,7 +728,8 @@ read_chunks(struct je_reader *r)
 	struct pc_chunked ck = {
 		.in = r->in, .jobs = r->jobs, .data_size = sizeof(struct je_chunk),
 		.arg = r, .start = chunk_start, .line = chunk_line,
-		.merge = merge_chunk, .free_data = chunk_free_data,
+		.merge = merge_chunk, .renew_data = chunk_renew_data,
+		.free_data = chunk_free_data,
 		/* Without alloc counts in the header, a backtrace that has
 		 * some retypes every sample before it (add_alloc_types()):
 		 * then none is handed on before the end. */

@@ -40,6 +40,8 @@ struct sorter {
 	struct srec *a, *tmp;
 	size_t nchunks, chunk;
 	unsigned int nbytes;	/* key bytes the records use */
+	uint32_t *order, *lens;	/* the results */
+	uint8_t *same;
 };
 
 /* Key of frame I of item SEQ (N frames): END's for the last frame. */
@@ -51,9 +53,9 @@ key_at(const struct pc_seqsort *s, const uint32_t *seq, size_t n, size_t i)
 	return i + 1 < n ? s->cont[f] : s->end[f];
 }
 
-/* The whole comparison, for records tied on their packed keys. */
+/* The keys of records tied on their packed keys, compared whole. */
 static int
-compare_full(const struct pc_seqsort *s, const struct srec *x,
+compare_keys(const struct pc_seqsort *s, const struct srec *x,
     const struct srec *y)
 {
 	size_t nx, ny, i;
@@ -66,8 +68,18 @@ compare_full(const struct pc_seqsort *s, const struct srec *x,
 		if (a != b)
 			return a < b ? -1 : 1;
 	}
-	if (nx != ny)
-		return nx < ny ? -1 : 1;
+	return nx < ny ? -1 : nx > ny;
+}
+
+/* ... and then by item. */
+static int
+compare_full(const struct pc_seqsort *s, const struct srec *x,
+    const struct srec *y)
+{
+	int c = compare_keys(s, x, y);
+
+	if (c != 0)
+		return c;
 	return x->item < y->item ? -1 : x->item > y->item;
 }
 
@@ -177,6 +189,30 @@ byte_at(const struct srec *r, unsigned int pos)
 #define SMALL 48	/* groups merged, not split */
 
 /*
+ * Are the records A[0, N) all alike, and none longer than a record
+ * holds?  Then they are already in order: every move kept the order in
+ * which they were made, which is the items' (a profile's samples that
+ * share a stack).  If so, the result is put where TO_TMP says.
+ */
+static bool
+in_order(const struct sorter *st, const struct srec *a, struct srec *tmp,
+    size_t n, bool to_tmp)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		if (a[i].n > st->cap)
+			return false;
+		for (j = 0; j < REC_BITS / 64; j++)
+			if (a[i].w[j] != a[0].w[j])
+				return false;
+	}
+	if (to_tmp)
+		memcpy(tmp, a, n * sizeof(*a));
+	return true;
+}
+
+/*
  * Sort A[0, N), whose records agree on their key bytes before POS, using
  * TMP (as long): the result is in TMP when TO_TMP, else in A.  A split
  * moves the records into the other array, so the groups it makes sort
@@ -189,6 +225,8 @@ radix_sort(const struct sorter *st, struct srec *a, struct srec *tmp, size_t n,
 	size_t count[256], at[256], i, start;
 	unsigned int c;
 
+	if (n > SMALL && in_order(st, a, tmp, n, to_tmp))
+		return;
 	for (; pos < st->nbytes && n > SMALL; pos++) {
 		memset(count, 0, sizeof(count));
 		for (i = 0; i < n; i++)
@@ -327,19 +365,46 @@ split_sort(const struct sorter *st, struct srec *a, struct srec *tmp,
 				rc = split_sort(st, tmp + lo, a + lo, k,
 				    sp.pos + 1, !to_tmp, jobs);
 		}
-	} else if (rc == 0) {
+	} else if (rc == 0 && !in_order(st, a, tmp, n, to_tmp)) {
 		merge_sort(st, a, tmp, n, to_tmp);
 	}
 	free(sp.counts);
 	return rc;
 }
 
-int
-profconv__seqsort(const struct pc_seqsort *s, uint32_t *order, uint32_t *lens)
+/* Records [C * CHUNK, ...) of the sorted A out: items, lengths and
+ * whether each has the keys of the one before it. */
+static int
+out_task(void *arg, size_t c)
 {
-	struct sorter st = { .s = s };
+	struct sorter *st = arg;
+	const struct srec *a = st->a;
+	size_t i, j, lo = c * st->chunk, hi = lo + st->chunk;
+
+	if (hi > st->s->n)
+		hi = st->s->n;
+	for (i = lo; i < hi; i++) {
+		st->order[i] = a[i].item;
+		if (st->lens != NULL)
+			st->lens[i] = a[i].n;
+		if (st->same == NULL)
+			continue;
+		st->same[i] = i > 0 && a[i].n == a[i - 1].n;
+		for (j = 0; st->same[i] && j < REC_BITS / 64; j++)
+			st->same[i] = a[i].w[j] == a[i - 1].w[j];
+		if (st->same[i] && a[i].n > st->cap)
+			st->same[i] = compare_keys(st->s, &a[i - 1], &a[i]) == 0;
+	}
+	return 0;
+}
+
+int
+profconv__seqsort(const struct pc_seqsort *s, uint32_t *order, uint32_t *lens,
+    uint8_t *same)
+{
+	struct sorter st = { .s = s, .order = order, .lens = lens,
+		.same = same };
 	unsigned int jobs = profconv__jobs_count(s->jobs);
-	size_t i;
 	int rc;
 
 	if (s->n == 0)
@@ -368,10 +433,14 @@ profconv__seqsort(const struct pc_seqsort *s, uint32_t *order, uint32_t *lens)
 	rc = profconv__jobs_run(jobs, st.nchunks, build_task, &st);
 	if (rc == 0)
 		rc = split_sort(&st, st.a, st.tmp, s->n, 0, false, jobs);
-	for (i = 0; rc == 0 && i < s->n; i++)
-		order[i] = st.a[i].item;
-	for (i = 0; rc == 0 && lens != NULL && i < s->n; i++)
-		lens[i] = st.a[i].n;
+	if (rc == 0)
+		rc = profconv__jobs_run(jobs, st.nchunks, out_task, &st);
+	if (s->keep != NULL) {
+		s->keep[0] = st.a;
+		s->keep[1] = st.tmp;
+		*s->keep_size = s->n * sizeof(*st.a);
+		return rc;
+	}
 	free(st.a);
 	free(st.tmp);
 	return rc;

@@ -567,26 +567,18 @@ location_match(struct profconv_view *v, uint32_t id)
  *     and ignore, and place each shown sample's frames in one array
  *     (for most views the per-sample work of this pass runs on the
  *     threads too: plan_threads());
- *  2. per range of samples: write those frames, root first, and hash them;
- *  3. per part of the hash space: find each sample's stack, adding the
- *     values of one stack in sample order (saturating sums depend on it);
- *  4. sort the stacks (stacksort.c) and lay them out in that order.
+ *  2. per range of samples: write those frames, root first;
+ *  3. sort the shown samples by their frames (stacksort.c): samples with
+ *     the same frames come together, in sample order;
+ *  4. per range of that order: each run of samples is a stack, its
+ *     values their sum in sample order (saturating sums depend on it),
+ *     its frames the first sample's.
  */
 
-#define NPARTS 256		/* of the hash space, in pass 3 */
 #define RANGE 16384		/* samples per task, in passes 2 and 4 */
 #define NOT_SHOWN UINT32_MAX
 #define PREFETCH_AHEAD 16	/* stacks, in profconv_view_stack() */
-
-/* A part's stacks: the first sample of each and their summed values. */
-struct part {
-	uint32_t *rep;
-	int64_t *vals;
-	size_t n;
-	uint32_t *members;	/* its samples, in order */
-	size_t nmembers;
-	uint32_t *gid;		/* its stacks' numbers in the whole list */
-};
+#define SAMPLES_AHEAD 48	/* samples, in pass 4 */
 
 struct build {
 	struct profconv_view *v;
@@ -596,13 +588,16 @@ struct build {
 	size_t *off;		/* sample -> its frames in path */
 	uint32_t *path;		/* every shown sample's frames, root first */
 	uint8_t *pinl;		/* per path entry: an inlined line */
-	uint64_t *hash;		/* sample -> hash of its frames */
-	uint32_t *local;	/* sample -> stack in its part */
-	struct part parts[NPARTS];
-	uint32_t *rep;		/* stack -> its first sample */
-	uint32_t *order;	/* place -> stack */
-	uint32_t *place;	/* stack -> place */
-	uint32_t *lens;		/* place -> frames */
+	uint32_t *shown;	/* the shown samples, in order (NULL:
+				 * every sample is) */
+	size_t nshown;
+	uint32_t *order;	/* place -> index into shown */
+	uint8_t *same;		/* place -> same frames as the place before */
+	void *scratch[2];	/* the sort's arrays, for the stacks' */
+	size_t scratch_size;
+	size_t nranges;		/* of places, in pass 4 */
+	size_t *range_at;	/* range -> its first place */
+	size_t *range_stack;	/* range -> its first stack */
 };
 
 /* The frame at the root of a stack cut to PC_VIEW_MAX_DEPTH frames. */
@@ -936,12 +931,10 @@ plan(struct build *b)
 	b->first = malloc((n + 1) * sizeof(*b->first));
 	b->last = malloc((n + 1) * sizeof(*b->last));
 	b->off = malloc((n + 1) * sizeof(*b->off));
-	b->hash = malloc((n + 1) * sizeof(*b->hash));
-	b->local = malloc((n + 1) * sizeof(*b->local));
 	b->v->pseudo = malloc((n * b->v->npseudo + 1) *
 	    sizeof(*b->v->pseudo));
 	if (b->first == NULL || b->last == NULL || b->off == NULL ||
-	    b->hash == NULL || b->local == NULL || b->v->pseudo == NULL)
+	    b->v->pseudo == NULL)
 		return profconv__nomem();
 	if (plan_on_threads(b))
 		rc = plan_threads(b, &at);
@@ -951,11 +944,19 @@ plan(struct build *b)
 		return rc;
 	b->off[n] = at;
 	b->path = malloc((at + 1) * sizeof(*b->path));
-	b->pinl = malloc(at + 1);
-	return b->path == NULL || b->pinl == NULL ? profconv__nomem() : 0;
+	if (b->path == NULL)
+		return profconv__nomem();
+	/* Inline marks only where a location has more than one frame:
+	 * zero pages, written where a mark is 1. */
+	for (i = 1; i <= b->v->prof->nlocations; i++)
+		if (b->v->loc_n[i] > 1) {
+			b->pinl = calloc(at + 1, 1);
+			return b->pinl == NULL ? profconv__nomem() : 0;
+		}
+	return 0;
 }
 
-/* Pass 2: the frames of samples [I * RANGE, ...), root first, hashed. */
+/* Pass 2: the frames of samples [R * RANGE, ...), root first. */
 static int
 path_task(void *arg, size_t r)
 {
@@ -970,30 +971,27 @@ path_task(void *arg, size_t r)
 		const struct pc_sample *s = pc_sample(prof, si);
 		const uint32_t *stk = pc_sample_stack(prof, s);
 		uint32_t *p = b->path + b->off[si];
-		uint8_t *inl = b->pinl + b->off[si];
 		size_t all = 0, skip = 0;
 
 		if (b->first[si] == NOT_SHOWN)
 			continue;
 		const uint32_t *ps = v->pseudo + si * v->npseudo;
 
-		for (i = b->first[si]; i < b->last[si]; i++)
+		/* A stack cut by plan_sample() (when any was): the frames
+		 * nearest the root give way to the one that says so. */
+		for (i = b->first[si]; v->cut_frame != 0 && i < b->last[si];
+		    i++)
 			all += v->loc_n[stk[i]];
 		all += v->npseudo;
-		/* A stack cut by plan_sample(): the frames nearest the root
-		 * give way to the one that says so. */
-		if (all > b->off[si + 1] - b->off[si]) {
+		if (v->cut_frame != 0 && all > b->off[si + 1] - b->off[si]) {
 			skip = all - (b->off[si + 1] - b->off[si]) + 1;
 			*p++ = v->cut_frame;
-			*inl++ = 0;
 		}
 		for (j = 0; j < v->nroot; j++) {
-			if (skip != 0) {
+			if (skip != 0)
 				skip--;
-			} else {
+			else
 				*p++ = ps[j];
-				*inl++ = 0;
-			}
 		}
 		for (i = b->last[si]; i > b->first[si]; i--) {
 			uint32_t id = stk[i - 1];
@@ -1002,114 +1000,16 @@ path_task(void *arg, size_t r)
 			for (j = 0; j < v->loc_n[id]; j++) {
 				if (skip != 0) {
 					skip--;
-				} else {
-					*p++ = lf[j];
-					*inl++ = j != 0;
+					continue;
 				}
+				if (j != 0)	/* b->pinl is there */
+					b->pinl[p - b->path] = 1;
+				*p++ = lf[j];
 			}
 		}
-		for (j = v->nroot; j < v->npseudo; j++) {
+		for (j = v->nroot; j < v->npseudo; j++)
 			*p++ = ps[j];
-			*inl++ = 0;
-		}
-		b->hash[si] = profconv__hash_bytes(b->path + b->off[si],
-		    (b->off[si + 1] - b->off[si]) * sizeof(*p), 0);
 	}
-	return 0;
-}
-
-static inline size_t
-part_of(uint64_t h)
-{
-	return (size_t)(h >> 56) % NPARTS;
-}
-
-static bool
-same_path(const struct build *b, size_t x, size_t y)
-{
-	size_t n = b->off[x + 1] - b->off[x];
-
-	return b->off[y + 1] - b->off[y] == n &&
-	    memcmp(b->path + b->off[x], b->path + b->off[y],
-	    n * sizeof(*b->path)) == 0;
-}
-
-/* Pass 3: the stacks of part P, each sample's values added in order.
- * A slot keeps its stack's hash, so that a probe reads no stack but the
- * one it finds. */
-struct slot {
-	uint64_t hash;
-	uint32_t stack;		/* + 1; 0: empty */
-};
-
-static int
-part_task(void *arg, size_t p)
-{
-	struct build *b = arg;
-	const struct profconv_view *v = b->v;
-	struct part *pt = &b->parts[p];
-	size_t nslots = 16, k, h, t;
-	struct slot *slots;
-
-	while (nslots < 2 * pt->nmembers)
-		nslots *= 2;
-	slots = calloc(nslots, sizeof(*slots));
-	pt->rep = malloc((pt->nmembers + 1) * sizeof(*pt->rep));
-	pt->vals = malloc((pt->nmembers * v->ntypes + 1) * sizeof(*pt->vals));
-	if (slots == NULL || pt->rep == NULL || pt->vals == NULL) {
-		free(slots);
-		return profconv__nomem();
-	}
-	for (k = 0; k < pt->nmembers; k++) {
-		size_t si = pt->members[k];
-		uint64_t hash = b->hash[si];
-		const int64_t *vals = &v->prof->values[si * v->ntypes];
-		int64_t *acc;
-
-		for (h = hash & (nslots - 1); slots[h].stack != 0 &&
-		    (slots[h].hash != hash ||
-		    !same_path(b, pt->rep[slots[h].stack - 1], si));
-		    h = (h + 1) & (nslots - 1))
-			;
-		if (slots[h].stack == 0) {
-			pt->rep[pt->n] = (uint32_t)si;
-			memset(pt->vals + pt->n * v->ntypes, 0,
-			    v->ntypes * sizeof(*pt->vals));
-			slots[h] = (struct slot){ hash, (uint32_t)++pt->n };
-		}
-		b->local[si] = slots[h].stack - 1;
-		acc = pt->vals + (size_t)b->local[si] * v->ntypes;
-		for (t = 0; t < v->ntypes; t++)
-			pc_add_sat(&acc[t], vals[t]);
-	}
-	free(slots);
-	return 0;
-}
-
-/* Each shown sample into its part, in sample order. */
-static int
-split_parts(struct build *b)
-{
-	size_t i, n = b->v->prof->nsamples, p, at = 0;
-	uint32_t *all;
-
-	for (i = 0; i < n; i++)
-		if (b->first[i] != NOT_SHOWN)
-			b->parts[part_of(b->hash[i])].nmembers++;
-	all = malloc((b->off[n] != 0 || n != 0 ? n : 1) * sizeof(*all) + 1);
-	if (all == NULL)
-		return profconv__nomem();
-	for (p = 0; p < NPARTS; p++) {
-		b->parts[p].members = all + at;
-		at += b->parts[p].nmembers;
-		b->parts[p].nmembers = 0;
-	}
-	for (i = 0; i < n; i++)
-		if (b->first[i] != NOT_SHOWN) {
-			struct part *pt = &b->parts[part_of(b->hash[i])];
-
-			pt->members[pt->nmembers++] = (uint32_t)i;
-		}
 	return 0;
 }
 
@@ -1174,138 +1074,174 @@ frame_keys(const struct profconv_view *v, uint32_t **cont, uint32_t **end)
 	return 0;
 }
 
+/* The sample shown K-th. */
+static inline size_t
+shown_at(const struct build *b, size_t k)
+{
+	return b->shown != NULL ? b->shown[k] : k;
+}
+
 static const uint32_t *
-stack_path(const void *arg, size_t k, size_t *len)
+shown_path(const void *arg, size_t k, size_t *len)
 {
 	const struct build *b = arg;
-	size_t si = b->rep[k];
+	size_t si = shown_at(b, k);
 
 	*len = b->off[si + 1] - b->off[si];
 	return b->path + b->off[si];
 }
 
-/* Number the stacks in the order of their first samples, so that
- * reading them follows the frames' array. */
+/* Pass 3: the shown samples in the folded text's order. */
 static int
-number_stacks(struct build *b)
-{
-	size_t p, si, n = 0;
-
-	for (p = 0; p < NPARTS; p++) {
-		n += b->parts[p].n;
-		b->parts[p].gid = malloc((b->parts[p].n + 1) *
-		    sizeof(*b->parts[p].gid));
-		if (b->parts[p].gid == NULL)
-			return profconv__nomem();
-	}
-	if (n >= UINT32_MAX)
-		return profconv__fail(PROFCONV_ENOMEM, "too many stacks to "
-		    "show: %zu", n);
-	b->v->nstacks = n;
-	b->rep = malloc((n + 1) * sizeof(*b->rep));
-	b->order = malloc((n + 1) * sizeof(*b->order));
-	b->place = malloc((n + 1) * sizeof(*b->place));
-	b->lens = malloc((n + 1) * sizeof(*b->lens));
-	if (b->rep == NULL || b->order == NULL || b->place == NULL ||
-	    b->lens == NULL)
-		return profconv__nomem();
-	n = 0;
-	for (si = 0; si < b->v->prof->nsamples; si++) {
-		struct part *pt;
-
-		if (b->first[si] == NOT_SHOWN)
-			continue;
-		pt = &b->parts[part_of(b->hash[si])];
-		if (pt->rep[b->local[si]] != si)
-			continue;
-		pt->gid[b->local[si]] = (uint32_t)n;
-		b->rep[n++] = (uint32_t)si;
-	}
-	return 0;
-}
-
-/* Sort the stacks by their folded text. */
-static int
-sort_stacks(struct build *b)
+sort_samples(struct build *b)
 {
 	struct profconv_view *v = b->v;
 	struct pc_seqsort s = { 0 };
-	size_t i;
+	size_t si, n = v->prof->nsamples;
 	int rc;
 
-	rc = number_stacks(b);
-	if (rc < 0)
-		return rc;
-	s.n = v->nstacks;
-	s.seq = stack_path;
+	for (si = 0; si < n; si++)
+		b->nshown += b->first[si] != NOT_SHOWN;
+	if (b->nshown < n) {
+		b->shown = malloc((b->nshown + 1) * sizeof(*b->shown));
+		if (b->shown == NULL)
+			return profconv__nomem();
+		for (si = 0, b->nshown = 0; si < n; si++)
+			if (b->first[si] != NOT_SHOWN)
+				b->shown[b->nshown++] = (uint32_t)si;
+	}
+	b->order = malloc((b->nshown + 1) * sizeof(*b->order));
+	b->same = malloc(b->nshown + 1);
+	if (b->order == NULL || b->same == NULL)
+		return profconv__nomem();
+	s.n = b->nshown;
+	s.seq = shown_path;
 	s.arg = b;
 	s.maxkey = (uint32_t)(2 * v->nframes);
 	s.jobs = b->jobs;
+	s.keep = b->scratch;
+	s.keep_size = &b->scratch_size;
+	/* Keys name frames: equal keys are equal frames. */
 	rc = frame_keys(v, (uint32_t **)&s.cont, (uint32_t **)&s.end);
 	if (rc == 0)
-		rc = profconv__seqsort(&s, b->order, b->lens);
+		rc = profconv__seqsort(&s, b->order, NULL, b->same);
 	free((void *)s.cont);
 	free((void *)s.end);
-	for (i = 0; rc == 0 && i < v->nstacks; i++)
-		b->place[b->order[i]] = (uint32_t)i;
 	return rc;
 }
 
-/* Pass 4: stacks [R * RANGE, ...), in the order of their first samples
- * (so that what is read is read in order), to their places: where their
- * frames are, and their values. */
+/* Pass 4, counting: the stacks that begin in range R of places (a range
+ * begins where a stack does). */
 static int
-place_task(void *arg, size_t r)
+count_task(void *arg, size_t r)
+{
+	struct build *b = arg;
+	size_t p, n = 0;
+
+	for (p = b->range_at[r]; p < b->range_at[r + 1]; p++)
+		n += !b->same[p];
+	b->range_stack[r] = n;
+	return 0;
+}
+
+/* ... and making them: where their frames are, their values, and each
+ * sample pointed at its stack. */
+static int
+stack_task(void *arg, size_t r)
 {
 	struct build *b = arg;
 	struct profconv_view *v = b->v;
-	size_t k, lo = r * RANGE, hi = lo + RANGE, nt = v->ntypes;
+	size_t p, k = b->range_stack[r], t, nt = v->ntypes;
+	int64_t *acc = NULL;
 
-	if (hi > v->nstacks)
-		hi = v->nstacks;
-	for (k = lo; k < hi; k++) {
-		size_t si = b->rep[k], i = b->place[k];
-		const struct part *pt = &b->parts[part_of(b->hash[si])];
+	for (p = b->range_at[r]; p < b->range_at[r + 1]; p++) {
+		size_t si = shown_at(b, b->order[p]);
+		const int64_t *vals = pc_sample_values(v->prof, si);
 
-		v->stacks[i].off = b->off[si];
-		v->stacks[i].n = b->lens[i];
-		memcpy(v->vals + i * nt, pt->vals + (size_t)b->local[si] * nt,
-		    nt * sizeof(*v->vals));
+		/* Samples are met in no order: what the next ones read and
+		 * write is asked for early. */
+		if (b->shown != NULL && p + 2 * SAMPLES_AHEAD < b->nshown)
+			__builtin_prefetch(&b->shown[b->order[p +
+			    2 * SAMPLES_AHEAD]]);
+		if (p + SAMPLES_AHEAD < b->nshown) {
+			size_t ahead = shown_at(b, b->order[p + SAMPLES_AHEAD]);
+
+			__builtin_prefetch(pc_sample_values(v->prof, ahead));
+			__builtin_prefetch(&b->off[ahead]);
+			__builtin_prefetch(&v->sample_stack[ahead], 1);
+		}
+
+		if (!b->same[p]) {
+			v->stacks[k].off = b->off[si];
+			v->stacks[k].n = (uint32_t)(b->off[si + 1] -
+			    b->off[si]);
+			acc = v->vals + k * nt;
+			memset(acc, 0, nt * sizeof(*acc));
+			k++;
+		}
+		for (t = 0; t < nt; t++)
+			pc_add_sat(&acc[t], vals[t]);
+		v->sample_stack[si] = (uint32_t)k;
 	}
 	return 0;
 }
 
-/* ... and samples [R * RANGE, ...) pointed at their stacks' places. */
-static int
-sample_task(void *arg, size_t r)
+/* SIZE bytes: the sort's array *P (then NULL) cut to size when it has
+ * room, since its pages are made already; else new ones. */
+static void *
+reuse(struct build *b, void **p, size_t size)
 {
-	struct build *b = arg;
-	struct profconv_view *v = b->v;
-	size_t si, lo = r * RANGE, hi = lo + RANGE;
+	void *q;
 
-	if (hi > v->prof->nsamples)
-		hi = v->prof->nsamples;
-	for (si = lo; si < hi; si++)
-		v->sample_stack[si] = b->first[si] == NOT_SHOWN ? 0 :
-		    b->place[b->parts[part_of(b->hash[si])].gid[
-		    b->local[si]]] + 1;
-	return 0;
+	if (*p == NULL || size > b->scratch_size)
+		return malloc(size);
+	q = realloc(*p, size);
+	if (q == NULL)
+		q = *p;		/* still whole */
+	*p = NULL;
+	return q;
 }
 
 /*
  * The view's stacks in their order.  Their frames stay where pass 2 put
- * them (each stack's together, root first; copying them into the
+ * them (each sample's together, root first; copying them into the
  * stacks' order cost more in fresh pages than the writers gain).
  */
 static int
 lay_out(struct build *b)
 {
 	struct profconv_view *v = b->v;
-	size_t n = v->nstacks, at = b->off[v->prof->nsamples];
+	size_t n, r, at = b->off[v->prof->nsamples];
 	int rc;
 
-	v->stacks = malloc((n + 1) * sizeof(*v->stacks));
-	v->vals = malloc((n * v->ntypes + 1) * sizeof(*v->vals));
+	b->nranges = (b->nshown + RANGE - 1) / RANGE;
+	b->range_at = malloc((b->nranges + 1) * sizeof(*b->range_at));
+	b->range_stack = malloc((b->nranges + 1) * sizeof(*b->range_stack));
+	if (b->range_at == NULL || b->range_stack == NULL)
+		return profconv__nomem();
+	/* Each range from the first stack to begin in it: one stack's
+	 * samples are added by one task, in order. */
+	for (r = 0; r < b->nranges; r++) {
+		size_t p = r * RANGE;
+
+		while (p < b->nshown && b->same[p])
+			p++;
+		b->range_at[r] = p;
+	}
+	b->range_at[b->nranges] = b->nshown;
+	rc = profconv__jobs_run(b->jobs, b->nranges, count_task, b);
+	if (rc < 0)
+		return rc;
+	for (r = 0, n = 0; r < b->nranges; r++) {
+		size_t k = b->range_stack[r];
+
+		b->range_stack[r] = n;
+		n += k;
+	}
+	v->nstacks = n;
+	v->stacks = reuse(b, &b->scratch[0], (n + 1) * sizeof(*v->stacks));
+	v->vals = reuse(b, &b->scratch[1], (n * v->ntypes + 1) *
+	    sizeof(*v->vals));
 	if (v->stacks == NULL || v->vals == NULL)
 		return profconv__nomem();
 	v->stacks_cap = n + 1;
@@ -1317,36 +1253,24 @@ lay_out(struct build *b)
 	b->pinl = NULL;
 	v->sframes_cap = at + 1;
 	v->nsframes = at;
-	rc = profconv__jobs_run(b->jobs, (n + RANGE - 1) / RANGE, place_task,
-	    b);
-	if (rc == 0)
-		rc = profconv__jobs_run(b->jobs,
-		    (v->prof->nsamples + RANGE - 1) / RANGE, sample_task, b);
-	return rc;
+	return profconv__jobs_run(b->jobs, b->nranges, stack_task, b);
 }
 
 static void
 build_free(struct build *b)
 {
-	size_t p;
-
 	free(b->first);
 	free(b->last);
 	free(b->off);
 	free(b->path);
 	free(b->pinl);
-	free(b->hash);
-	free(b->local);
-	free(b->parts[0].members);
-	for (p = 0; p < NPARTS; p++) {
-		free(b->parts[p].rep);
-		free(b->parts[p].vals);
-		free(b->parts[p].gid);
-	}
-	free(b->rep);
+	free(b->shown);
 	free(b->order);
-	free(b->place);
-	free(b->lens);
+	free(b->same);
+	free(b->range_at);
+	free(b->range_stack);
+	free(b->scratch[0]);
+	free(b->scratch[1]);
 }
 
 static int
@@ -1361,11 +1285,7 @@ build(struct profconv_view *v, unsigned int jobs)
 		rc = profconv__jobs_run(jobs, (ns + RANGE - 1) / RANGE,
 		    path_task, &b);
 	if (rc == 0)
-		rc = split_parts(&b);
-	if (rc == 0)
-		rc = profconv__jobs_run(jobs, NPARTS, part_task, &b);
-	if (rc == 0)
-		rc = sort_stacks(&b);
+		rc = sort_samples(&b);
 	if (rc == 0)
 		rc = lay_out(&b);
 	build_free(&b);
@@ -1697,7 +1617,7 @@ profconv__view_sample_stack(const struct profconv_view *v, size_t i)
 const uint8_t *
 profconv__view_stack_inline(const struct profconv_view *v, size_t i)
 {
-	return i < v->nstacks && v->stacks[i].n != 0 ?
+	return i < v->nstacks && v->stacks[i].n != 0 && v->sinline != NULL ?
 	    v->sinline + v->stacks[i].off : NULL;
 }
 

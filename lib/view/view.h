@@ -126,11 +126,18 @@ struct pc_seqsort {
 	uint32_t maxkey;
 	bool reverse;
 	unsigned int jobs;
+	/* Unless NULL: the sort's two work arrays, of *KEEP_SIZE bytes
+	 * each, are handed back here for the caller to reuse or free, not
+	 * freed (NULL when it made none). */
+	void **keep;
+	size_t *keep_size;
 };
-/* ORDER[I] = the item in place I, and LENS[I] (unless NULL) its length
- * (at most UINT32_MAX). */
+/* ORDER[I] = the item in place I, LENS[I] (unless NULL) its length (at
+ * most UINT32_MAX), and SAME[I] (unless NULL) 1 when its keys are those
+ * of the item in place I - 1, else 0: items with equal keys are
+ * together, in item order. */
 int profconv__seqsort(const struct pc_seqsort *s, uint32_t *order,
-    uint32_t *lens);
+    uint32_t *lens, uint8_t *same);
 
 /* --- views and rows (view.c, rows.c) ------------------------------------------ */
 
@@ -142,9 +149,10 @@ int profconv__seqsort(const struct pc_seqsort *s, uint32_t *order,
 size_t profconv__view_sample_stack(const struct profconv_view *view,
     size_t i);
 
-/* One byte per frame of stack I of VIEW (NULL when it has none):
- * nonzero where the frame is an inlined line of the location its
- * caller, the frame before it, belongs to (pprof's inline edges). */
+/* One byte per frame of stack I of VIEW (NULL when it has none, or when
+ * no frame of VIEW is one): nonzero where the frame is an inlined line
+ * of the location its caller, the frame before it, belongs to (pprof's
+ * inline edges). */
 const uint8_t *profconv__view_stack_inline(const struct profconv_view *view,
     size_t i);
 

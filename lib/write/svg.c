@@ -173,7 +173,7 @@ sort_entries(struct svg *g)
 	order = malloc(g->nentries * sizeof(*order));
 	sorted = malloc(g->nentries * sizeof(*sorted));
 	rc = order == NULL || sorted == NULL ? profconv__nomem() :
-	    profconv__seqsort(&s, order, NULL);
+	    profconv__seqsort(&s, order, NULL, NULL);
 	for (i = 0; rc == 0 && i < g->nentries; i++)
 		sorted[i] = g->entries[order[i]];
 	if (rc == 0) {
