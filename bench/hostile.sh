@@ -159,3 +159,49 @@ gzip -9 "$work/deep.pb"
 each "29.8 deep, folded" profflame "$work/deep.pb.gz"
 each "29.8 deep, svg" profflame --svg "$work/deep.pb.gz"
 each "29.8 deep, summary" profconv show --summary "$work/deep.pb.gz"
+
+# Issue 31 (the view finds stacks by sorting samples): 200,000 samples
+# of two stacks 1,000 frames deep that part only at the leaf, taking
+# turns (a sort that compares such stacks key by key is O(n log n x
+# depth); by windows of keys it is linear).
+cat >"$work/turns.c" <<'EOC'
+#include <stdio.h>
+#include <stdlib.h>
+#include <profconv.h>
+int
+main(int argc, char **argv)
+{
+	enum { DEPTH = 1000, N = 200000 };
+	static uint32_t locs[DEPTH + 1], stk[DEPTH];
+	struct profconv_profile *p;
+	int64_t v[1] = { 1 };
+	uint32_t fid;
+	FILE *fp = fopen(argv[1], "wb");
+
+	profconv_profile_new(&p);
+	profconv_profile_add_sample_type(p, "samples", "count");
+	for (int i = 0; i <= DEPTH; i++) {
+		char name[32];
+		struct profconv_function f = { name, name, "a.c", 1 };
+		struct profconv_line ln = { 0, 10, 0 };
+
+		snprintf(name, sizeof(name), "f%d", i);
+		profconv_profile_add_function(p, &f, &fid);
+		ln.function_id = fid;
+		profconv_profile_add_location(p, 0, 0x1000 + 16 * i, &ln, 1,
+		    0, &locs[i]);
+	}
+	for (int i = 0; i < N; i++) {
+		stk[0] = locs[i % 2 ? DEPTH : 0];
+		for (int j = 1; j < DEPTH; j++)
+			stk[j] = locs[j];
+		profconv_profile_add_sample(p, stk, DEPTH, v, NULL, 0);
+	}
+	return argc != 2 || profconv_profile_write(p, fp, NULL) != 0 ||
+	    fclose(fp) != 0;
+}
+EOC
+cc -std=gnu11 -I"$src/lib" "$work/turns.c" -o "$work/turns" \
+	-L"$new/lib/.libs" -lprofconv
+LD_LIBRARY_PATH=$new/lib/.libs "$work/turns" "$work/turns.pb.gz"
+each "31 deep stacks in turns" profflame "$work/turns.pb.gz"

@@ -607,6 +607,68 @@ Test(view, repeated_stacks_sum_in_sample_order)
 		cr_assert(ne(i64, back[k], want[k]), "stack %s", leaf[k]);
 }
 
+/*
+ * Two deep stacks (longer than a sort record holds) that differ only at
+ * the leaf, each repeated by tens of thousands of samples (more than one
+ * thread sorts alone), interleaved: two stacks, each the sum of its
+ * samples, at 1 and 3 threads.
+ */
+Test(view, repeated_deep_stacks_apart)
+{
+	enum { NS = 70000, DEPTH = 100 };
+	static uint32_t stk[DEPTH + 1];
+	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
+	uint32_t loc[DEPTH + 1];
+	int64_t val = 1, want[2] = { 0, 0 };
+	size_t i, j;
+
+	profconv_profile_add_sample_type(p, "samples", "count");
+	for (i = 0; i <= DEPTH; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "f%zu", i);
+		loc[i] = LOC1(p, 0, 0x100 + 16 * i, add_fn(p, name, ""), 1);
+	}
+	for (i = 0; i < NS; i++) {
+		size_t which = (i * 7 / 3) % 2;
+
+		/* Leaf first: f0 or f100, then the same 99 callers. */
+		stk[0] = loc[which != 0 ? DEPTH : 0];
+		for (j = 1; j < DEPTH; j++)
+			stk[j] = loc[j];
+		val = (int64_t)(i % 5) + 1;
+		want[which] += val;
+		cr_assert(eq(int, profconv_profile_add_sample(p, stk, DEPTH,
+		    &val, NULL, 0), 0), "%s", ERRMSG);
+	}
+	for (j = 0; j < 2; j++) {
+		struct profconv_view *v = NULL;
+		struct profconv_view_stack st;
+		struct profconv_view_frame fr;
+		size_t k;
+
+		o.jobs = j == 0 ? 1 : 3;
+		cr_assert(eq(int, profconv_view_new(&v, p, &o), 0), "%s",
+		    ERRMSG);
+		cr_assert(eq(sz, profconv_view_stack_count(v), 2));
+		for (k = 0; k < 2; k++) {
+			cr_assert(eq(int, profconv_view_stack(v, k, &st), 0));
+			cr_assert(eq(sz, st.nframes, DEPTH));
+			cr_assert(eq(int, profconv_view_frame(v,
+			    st.frames[DEPTH - 1], &fr), 0));
+			/* "f0" sorts before "f100". */
+			cr_assert(eq(str, (char *)fr.name, k == 0 ? "f0" :
+			    "f100"));
+			cr_assert(eq(i64, st.values[0], want[k]), "-j %u",
+			    o.jobs);
+		}
+		for (i = 0; i < NS; i++)
+			cr_assert(eq(sz, profconv__view_sample_stack(v, i),
+			    (i * 7 / 3) % 2 + 1), "sample %zu", i);
+		profconv_view_free(v);
+	}
+}
+
 Test(view, options_check_without_a_profile)
 {
 	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;

@@ -6,8 +6,11 @@
  * A comparison that walks two stacks through memory for every step of a
  * sort of millions of them spends its time waiting for cache lines.  So
  * each stack's keys are packed first, a fixed number of bits per key,
- * into a 256-bit record that sorts by plain word comparison; only stacks
- * longer than the record holds, tied on all of it, are walked again.
+ * into a 256-bit record that sorts by plain word comparison: a window of
+ * its keys, the first ones.  Records that all agree on their window and
+ * go on past it (deep stacks that part only near their leaves) get the
+ * next window of their keys and are sorted on that, and so on; only
+ * small groups are compared key by key past their window.
  * Records are sorted by their bytes, most significant first (a radix
  * sort: one pass counts a byte, one moves the records, and a byte all
  * records of a group share costs the count alone), groups of a few
@@ -53,16 +56,16 @@ key_at(const struct pc_seqsort *s, const uint32_t *seq, size_t n, size_t i)
 	return i + 1 < n ? s->cont[f] : s->end[f];
 }
 
-/* The keys of records tied on their packed keys, compared whole. */
+/* The keys of X and Y compared from key FROM on (those before agree). */
 static int
 compare_keys(const struct pc_seqsort *s, const struct srec *x,
-    const struct srec *y)
+    const struct srec *y, size_t from)
 {
 	size_t nx, ny, i;
 	const uint32_t *fx = s->seq(s->arg, x->item, &nx);
 	const uint32_t *fy = s->seq(s->arg, y->item, &ny);
 
-	for (i = 0; i < nx && i < ny; i++) {
+	for (i = from; i < nx && i < ny; i++) {
 		uint32_t a = key_at(s, fx, nx, i), b = key_at(s, fy, ny, i);
 
 		if (a != b)
@@ -74,25 +77,28 @@ compare_keys(const struct pc_seqsort *s, const struct srec *x,
 /* ... and then by item. */
 static int
 compare_full(const struct pc_seqsort *s, const struct srec *x,
-    const struct srec *y)
+    const struct srec *y, size_t from)
 {
-	int c = compare_keys(s, x, y);
+	int c = compare_keys(s, x, y, from);
 
 	if (c != 0)
 		return c;
 	return x->item < y->item ? -1 : x->item > y->item;
 }
 
+/* X and Y, whose keys before WIN agree and whose records hold the
+ * window of keys from WIN. */
 static inline int
-compare(const struct sorter *st, const struct srec *x, const struct srec *y)
+compare(const struct sorter *st, const struct srec *x, const struct srec *y,
+    size_t win)
 {
 	size_t i;
 
 	for (i = 0; i < REC_BITS / 64; i++)
 		if (x->w[i] != y->w[i])
 			return x->w[i] < y->w[i] ? -1 : 1;
-	if (x->n > st->cap || y->n > st->cap)
-		return compare_full(st->s, x, y);
+	if (x->n > win + st->cap || y->n > win + st->cap)
+		return compare_full(st->s, x, y, win + st->cap);
 	return x->item < y->item ? -1 : x->item > y->item;
 }
 
@@ -112,26 +118,37 @@ pack(struct srec *r, unsigned int o, unsigned int bits, uint64_t key)
 	}
 }
 
+/* R's window of keys from WIN. */
+static void
+pack_window(const struct sorter *st, struct srec *r, size_t win)
+{
+	const struct pc_seqsort *s = st->s;
+	size_t n, i;
+	const uint32_t *seq = s->seq(s->arg, r->item, &n);
+	size_t m = n < win + st->cap ? n : win + st->cap;
+
+	memset(r->w, 0, sizeof(r->w));
+	for (i = win; i < m; i++)
+		pack(r, (unsigned int)(i - win) * st->bits, st->bits,
+		    key_at(s, seq, n, i));
+}
+
 static int
 build_task(void *arg, size_t c)
 {
 	struct sorter *st = arg;
 	const struct pc_seqsort *s = st->s;
-	size_t k, i, n, lo = c * st->chunk, hi = lo + st->chunk;
+	size_t k, n, lo = c * st->chunk, hi = lo + st->chunk;
 
 	if (hi > s->n)
 		hi = s->n;
 	for (k = lo; k < hi; k++) {
 		struct srec *r = &st->a[k];
-		const uint32_t *seq = s->seq(s->arg, k, &n);
-		size_t m = n < st->cap ? n : st->cap;
 
-		memset(r, 0, sizeof(*r));
+		(void)s->seq(s->arg, k, &n);
 		r->item = (uint32_t)k;
 		r->n = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
-		for (i = 0; i < m; i++)
-			pack(r, (unsigned int)i * st->bits, st->bits,
-			    key_at(s, seq, n, i));
+		pack_window(st, r, 0);
 	}
 	return 0;
 }
@@ -139,12 +156,12 @@ build_task(void *arg, size_t c)
 /* Merge the sorted runs A[0, NA) and B[0, NB) into OUT. */
 static void
 merge(const struct sorter *st, const struct srec *a, size_t na,
-    const struct srec *b, size_t nb, struct srec *out)
+    const struct srec *b, size_t nb, struct srec *out, size_t win)
 {
 	size_t i = 0, j = 0;
 
 	while (i < na && j < nb)
-		*out++ = compare(st, &b[j], &a[i]) < 0 ? b[j++] : a[i++];
+		*out++ = compare(st, &b[j], &a[i], win) < 0 ? b[j++] : a[i++];
 	memcpy(out, a + i, (na - i) * sizeof(*a));
 	memcpy(out + (na - i), b + j, (nb - j) * sizeof(*b));
 }
@@ -154,7 +171,7 @@ merge(const struct sorter *st, const struct srec *a, size_t na,
  * nothing is copied but by the merges. */
 static void
 merge_sort(const struct sorter *st, struct srec *a, struct srec *tmp, size_t n,
-    bool to_tmp)
+    bool to_tmp, size_t win)
 {
 	size_t i, j, h;
 	struct srec *src, *dst;
@@ -163,7 +180,8 @@ merge_sort(const struct sorter *st, struct srec *a, struct srec *tmp, size_t n,
 		for (i = 1; i < n; i++) {
 			struct srec x = a[i];
 
-			for (j = i; j > 0 && compare(st, &x, &a[j - 1]) < 0; j--)
+			for (j = i; j > 0 && compare(st, &x, &a[j - 1], win) < 0;
+			    j--)
 				a[j] = a[j - 1];
 			a[j] = x;
 		}
@@ -172,11 +190,11 @@ merge_sort(const struct sorter *st, struct srec *a, struct srec *tmp, size_t n,
 		return;
 	}
 	h = n / 2;
-	merge_sort(st, a, tmp, h, !to_tmp);
-	merge_sort(st, a + h, tmp + h, n - h, !to_tmp);
+	merge_sort(st, a, tmp, h, !to_tmp, win);
+	merge_sort(st, a + h, tmp + h, n - h, !to_tmp, win);
 	src = to_tmp ? a : tmp;
 	dst = to_tmp ? tmp : a;
-	merge(st, src, h, src + h, n - h, dst);
+	merge(st, src, h, src + h, n - h, dst, win);
 }
 
 /* Byte POS (0: the most significant) of R's key. */
@@ -188,51 +206,115 @@ byte_at(const struct srec *r, unsigned int pos)
 
 #define SMALL 48	/* groups merged, not split */
 
+/* Splits deeper than this (sorting deep stacks window after window)
+ * merge instead: the stack of calls stays small. */
+#define MAX_LEVELS 96
+
+enum alike { DIFFER, SAME, SAME_WINDOW };
+
 /*
- * Are the records A[0, N) all alike, and none longer than a record
- * holds?  Then they are already in order: every move kept the order in
- * which they were made, which is the items' (a profile's samples that
- * share a stack).  If so, the result is put where TO_TMP says.
+ * Do the records A[0, N), whose keys before WIN agree, all hold the same
+ * window of keys from WIN?  SAME when that is all their keys: they are
+ * already in order (every move kept the order in which they were made,
+ * which is the items': a profile's samples that share a stack), and are
+ * put where TO_TMP says.  SAME_WINDOW when some go on past it.
  */
-static bool
-in_order(const struct sorter *st, const struct srec *a, struct srec *tmp,
-    size_t n, bool to_tmp)
+static enum alike
+alike(const struct sorter *st, const struct srec *a, struct srec *tmp,
+    size_t n, bool to_tmp, size_t win)
 {
 	size_t i, j;
+	bool longer = false;
 
 	for (i = 0; i < n; i++) {
-		if (a[i].n > st->cap)
-			return false;
 		for (j = 0; j < REC_BITS / 64; j++)
 			if (a[i].w[j] != a[0].w[j])
-				return false;
+				return DIFFER;
+		longer |= a[i].n > win + st->cap;
 	}
+	if (longer)
+		return SAME_WINDOW;
 	if (to_tmp)
 		memcpy(tmp, a, n * sizeof(*a));
-	return true;
+	return SAME;
+}
+
+/* Frame I of SEQ (N frames) in key order. */
+static inline uint32_t
+frame_at(const struct pc_seqsort *s, const uint32_t *seq, size_t n, size_t i)
+{
+	return seq[s->reverse ? n - 1 - i : i];
 }
 
 /*
- * Sort A[0, N), whose records agree on their key bytes before POS, using
- * TMP (as long): the result is in TMP when TO_TMP, else in A.  A split
- * moves the records into the other array, so the groups it makes sort
- * with the arrays' roles swapped.
+ * Where the next window of A[0, N) can start, their keys before FROM
+ * agreeing: past the frames every record shares with A[0] and goes on
+ * after (equal frames there have equal keys), and at FROM at least.  So
+ * stacks that share hundreds of frames skip them in one pass.
+ */
+static size_t
+next_start(const struct sorter *st, const struct srec *a, size_t n,
+    size_t from)
+{
+	const struct pc_seqsort *s = st->s;
+	size_t n0, ni, i, j, lim;
+	const uint32_t *f0 = s->seq(s->arg, a[0].item, &n0), *fi;
+	size_t w = n0 != 0 ? n0 - 1 : 0;
+
+	for (i = 1; i < n && w > from; i++) {
+		fi = s->seq(s->arg, a[i].item, &ni);
+		lim = ni != 0 && ni - 1 < w ? ni - 1 : ni != 0 ? w : 0;
+		for (j = from; j < lim && frame_at(s, fi, ni, j) ==
+		    frame_at(s, f0, n0, j); j++)
+			;
+		w = j;
+	}
+	return w > from ? w : from;
+}
+
+/* A[0, N) given their window of keys from WIN. */
+static void
+next_window(const struct sorter *st, struct srec *a, size_t n, size_t win)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		pack_window(st, &a[i], win);
+}
+
+/*
+ * Sort A[0, N), whose records agree on their keys before WIN and on
+ * their window's bytes before POS, using TMP (as long): the result is in
+ * TMP when TO_TMP, else in A.  A split moves the records into the other
+ * array, so the groups it makes sort with the arrays' roles swapped.
+ * LEVEL counts the splits above.
  */
 static void
 radix_sort(const struct sorter *st, struct srec *a, struct srec *tmp, size_t n,
-    unsigned int pos, bool to_tmp)
+    unsigned int pos, bool to_tmp, size_t win, unsigned int level)
 {
 	size_t count[256], at[256], i, start;
 	unsigned int c;
+	enum alike same;
 
-	if (n > SMALL && in_order(st, a, tmp, n, to_tmp))
-		return;
-	for (; pos < st->nbytes && n > SMALL; pos++) {
-		memset(count, 0, sizeof(count));
-		for (i = 0; i < n; i++)
-			count[byte_at(&a[i], pos)]++;
-		if (count[byte_at(&a[0], pos)] == n)
-			continue;	/* all alike: the next byte */
+	while (n > SMALL && level < MAX_LEVELS) {
+		same = alike(st, a, tmp, n, to_tmp, win);
+		if (same == SAME)
+			return;
+		if (same == SAME_WINDOW) {
+			/* Alike so far, and some go on: their next keys. */
+			win = next_start(st, a, n, win + st->cap);
+			next_window(st, a, n, win);
+			pos = 0;
+			continue;
+		}
+		for (; pos < st->nbytes; pos++) {
+			memset(count, 0, sizeof(count));
+			for (i = 0; i < n; i++)
+				count[byte_at(&a[i], pos)]++;
+			if (count[byte_at(&a[0], pos)] != n)
+				break;	/* it splits them */
+		}
 		for (c = 0, start = 0; c < 256; c++) {
 			at[c] = start;
 			start += count[c];
@@ -242,19 +324,22 @@ radix_sort(const struct sorter *st, struct srec *a, struct srec *tmp, size_t n,
 		for (c = 0, start = 0; c < 256; start += count[c], c++)
 			if (count[c] != 0)
 				radix_sort(st, tmp + start, a + start,
-				    count[c], pos + 1, !to_tmp);
+				    count[c], pos + 1, !to_tmp, win,
+				    level + 1);
 		return;
 	}
-	merge_sort(st, a, tmp, n, to_tmp);
+	merge_sort(st, a, tmp, n, to_tmp, win);
 }
 
 /*
- * A split on the job threads: records A[0, N) that agree on their key
- * bytes before POS are counted and moved by chunks, on the first byte
- * from POS they do not all share, into TMP; each group is then sorted
- * back into A (the arrays' roles swap at every level, TO_TMP says where
- * the result must end).  A group too large for one thread is split the
- * same way; the others are sorted as tasks.
+ * A split on the job threads: records A[0, N) that agree on their keys
+ * before WIN and their window's bytes before POS are counted and moved
+ * by chunks, on the first byte from POS they do not all share, into
+ * TMP; each group is then sorted back into A (the arrays' roles swap at
+ * every level, TO_TMP says where the result must end).  A group too
+ * large for one thread is split the same way; the others are sorted as
+ * tasks.  Records that share their whole window and go on past it get
+ * their next window on the threads, and are split on it.
  */
 struct split {
 	const struct sorter *st;
@@ -262,6 +347,8 @@ struct split {
 	size_t n, nchunks, chunk;
 	unsigned int pos;
 	bool to_tmp;
+	size_t win;
+	unsigned int level;
 	size_t (*counts)[256];
 	size_t group[257];
 	size_t big;		/* groups above this are split again */
@@ -307,21 +394,36 @@ group_task(void *arg, size_t g)
 
 	if (n != 0 && n <= sp->big)
 		radix_sort(sp->st, sp->tmp + lo, sp->a + lo, n, sp->pos + 1,
-		    !sp->to_tmp);
+		    !sp->to_tmp, sp->win, sp->level + 1);
+	return 0;
+}
+
+/* ... or chunk C's records given their next window. */
+static int
+window_task(void *arg, size_t c)
+{
+	struct split *sp = arg;
+	size_t lo = c * sp->chunk, hi = lo + sp->chunk;
+
+	if (hi > sp->n)
+		hi = sp->n;
+	if (lo < hi)
+		next_window(sp->st, sp->a + lo, hi - lo, sp->win);
 	return 0;
 }
 
 static int
 split_sort(const struct sorter *st, struct srec *a, struct srec *tmp,
-    size_t n, unsigned int pos, bool to_tmp, unsigned int jobs)
+    size_t n, unsigned int pos, bool to_tmp, unsigned int jobs, size_t win,
+    unsigned int level)
 {
 	struct split sp = { .st = st, .a = a, .tmp = tmp, .n = n, .pos = pos,
-		.to_tmp = to_tmp };
+		.to_tmp = to_tmp, .win = win, .level = level };
 	size_t c, v, start, sum;
 	int rc = 0;
 
-	if (jobs <= 1 || n < SPLIT_MIN) {
-		radix_sort(st, a, tmp, n, pos, to_tmp);
+	if (jobs <= 1 || n < SPLIT_MIN || level >= MAX_LEVELS) {
+		radix_sort(st, a, tmp, n, pos, to_tmp, win, level);
 		return 0;
 	}
 	/* Chunks: a few per thread; their number does not change the
@@ -363,13 +465,39 @@ split_sort(const struct sorter *st, struct srec *a, struct srec *tmp,
 
 			if (k > sp.big)
 				rc = split_sort(st, tmp + lo, a + lo, k,
-				    sp.pos + 1, !to_tmp, jobs);
+				    sp.pos + 1, !to_tmp, jobs, win, level + 1);
 		}
-	} else if (rc == 0 && !in_order(st, a, tmp, n, to_tmp)) {
-		merge_sort(st, a, tmp, n, to_tmp);
+	} else if (rc == 0) {
+		/* Alike on the whole window: in order if that is all their
+		 * keys, else on to the next window. */
+		for (c = 0; c < n && a[c].n <= win + st->cap; c++)
+			;
+		if (c == n) {
+			if (to_tmp)
+				memcpy(tmp, a, n * sizeof(*a));
+		} else {
+			sp.win = next_start(st, a, n, win + st->cap);
+			rc = profconv__jobs_run(jobs, sp.nchunks, window_task,
+			    &sp);
+			if (rc == 0)
+				rc = split_sort(st, a, tmp, n, 0, to_tmp, jobs,
+				    sp.win, level + 1);
+		}
 	}
 	free(sp.counts);
 	return rc;
+}
+
+/* Have X and Y the same frames? */
+static bool
+same_frames(const struct pc_seqsort *s, const struct srec *x,
+    const struct srec *y)
+{
+	size_t nx, ny;
+	const uint32_t *fx = s->seq(s->arg, x->item, &nx);
+	const uint32_t *fy = s->seq(s->arg, y->item, &ny);
+
+	return nx == ny && memcmp(fx, fy, nx * sizeof(*fx)) == 0;
 }
 
 /* Records [C * CHUNK, ...) of the sorted A out: items, lengths and
@@ -392,8 +520,12 @@ out_task(void *arg, size_t c)
 		st->same[i] = i > 0 && a[i].n == a[i - 1].n;
 		for (j = 0; st->same[i] && j < REC_BITS / 64; j++)
 			st->same[i] = a[i].w[j] == a[i - 1].w[j];
+		/* Records no longer than a window keep their first; longer
+		 * ones may hold a later one: the same frames (quickly) or the
+		 * same keys. */
 		if (st->same[i] && a[i].n > st->cap)
-			st->same[i] = compare_keys(st->s, &a[i - 1], &a[i]) == 0;
+			st->same[i] = same_frames(st->s, &a[i - 1], &a[i]) ||
+			    compare_keys(st->s, &a[i - 1], &a[i], 0) == 0;
 	}
 	return 0;
 }
@@ -432,7 +564,7 @@ profconv__seqsort(const struct pc_seqsort *s, uint32_t *order, uint32_t *lens,
 	st.chunk = (s->n + st.nchunks - 1) / st.nchunks;
 	rc = profconv__jobs_run(jobs, st.nchunks, build_task, &st);
 	if (rc == 0)
-		rc = split_sort(&st, st.a, st.tmp, s->n, 0, false, jobs);
+		rc = split_sort(&st, st.a, st.tmp, s->n, 0, false, jobs, 0, 0);
 	if (rc == 0)
 		rc = profconv__jobs_run(jobs, st.nchunks, out_task, &st);
 	if (s->keep != NULL) {
