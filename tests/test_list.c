@@ -282,6 +282,49 @@ Test(list, not_found_and_parents)
 	free(got);
 }
 
+/*
+ * Forty functions, each in a file of its own (half of them found): every
+ * routine names its own file and what was tried for it, however many
+ * files the listing met after it.
+ */
+Test(list, many_files)
+{
+	enum { N = 40 };
+	struct profconv_list_options o = PROFCONV_LIST_OPTIONS_INIT;
+	uint32_t map, f, l[N];
+	int64_t v = 3;
+	char name[64], file[64], want[256], *got;
+	size_t i;
+
+	profconv_profile_add_sample_type(p, "objects", "count");
+	map = add_map(p, 0x400000, 0x500000, "/bin/w");
+	o.source_path = dir;
+	for (i = 0; i < N; i++) {
+		snprintf(name, sizeof(name), "fn%02zu", i);
+		snprintf(file, sizeof(file), "%s%02zu.c", i % 2 ? "gone" :
+		    "here", i);
+		if (i % 2 == 0)
+			write_file(file, "one\ntwo\n");
+		f = add_fn(p, name, file);
+		l[i] = loc(map, 0x401000 + 16 * i,
+		    (struct profconv_line[]){ { f, 2, 0 } }, 1);
+		SAMPLE(p, &v, l[i]);
+	}
+	got = listing(p, NULL, "^fn", &o);
+	for (i = 0; i < N; i++) {
+		snprintf(want, sizeof(want), "ROUTINE ======================== "
+		    "fn%02zu in %s%02zu.c\n", i, i % 2 ? "gone" : "here", i);
+		cr_expect(not(zero(ptr, strstr(got, want))), "%s", want);
+		if (i % 2 == 0)
+			snprintf(want, sizeof(want), "      2:two\n");
+		else
+			snprintf(want, sizeof(want), " Note: source not found; "
+			    "tried gone%02zu.c under %s and up\n", i, dir);
+		cr_expect(not(zero(ptr, strstr(got, want))), "%s", want);
+	}
+	free(got);
+}
+
 /* No function matches: pprof's message. */
 Test(list, no_match)
 {

@@ -49,7 +49,8 @@ char *profconv__source_display(const struct pc_sources *s, const char *file);
  * path, the search path and its parents; an absolute name as it is),
  * ORIG as the debug information records it, then the find_source
  * callback with BUILD_ID (hex; "" when unknown).  Read once and kept;
- * *OUT is borrowed from S.  A file not found is no error: its text is
+ * *OUT is borrowed from S, and stays where it is until S is freed.  A
+ * file not found is no error: its text is
  * NULL and its note says what was tried.  Errors: PROFCONV_ENOMEM.
  */
 int profconv__source_get(struct pc_sources *s, const char *display,

@@ -38,7 +38,8 @@ struct pc_sources {
 	const struct profconv_list_options *opts;
 	char *cwd;			/* the search path when none is given */
 	uint64_t max;
-	struct pc_source *files;
+	struct pc_source **files;	/* each its own allocation: the
+					 * listing keeps pointers to them */
 	size_t nfiles, files_cap;
 };
 
@@ -476,19 +477,22 @@ profconv__source_get(struct pc_sources *s, const char *display,
 	int rc;
 
 	for (i = 0; i < s->nfiles; i++)
-		if (strcmp(s->files[i].name, display) == 0) {
-			*out = &s->files[i];
+		if (strcmp(s->files[i]->name, display) == 0) {
+			*out = s->files[i];
 			return 0;
 		}
 	rc = PC_GROW(s->files, s->files_cap, s->nfiles, 1);
 	if (rc < 0)
 		return rc;
-	src = &s->files[s->nfiles];
-	memset(src, 0, sizeof(*src));
-	src->name = strdup(display);
-	if (src->name == NULL)
+	src = calloc(1, sizeof(*src));
+	if (src == NULL)
 		return profconv__nomem();
-	s->nfiles++;
+	src->name = strdup(display);
+	if (src->name == NULL) {
+		free(src);
+		return profconv__nomem();
+	}
+	s->files[s->nfiles++] = src;
 	a.src = src;
 	pprof_search(&a, display);
 	/* The name the debug information records (joined to the
@@ -560,12 +564,13 @@ profconv__sources_free(struct pc_sources *s)
 	if (s == NULL)
 		return;
 	for (i = 0; i < s->nfiles; i++) {
-		free(s->files[i].name);
-		free(s->files[i].text);
-		free(s->files[i].line_off);
-		free(s->files[i].line_len);
-		free(s->files[i].path);
-		free(s->files[i].note);
+		free(s->files[i]->name);
+		free(s->files[i]->text);
+		free(s->files[i]->line_off);
+		free(s->files[i]->line_len);
+		free(s->files[i]->path);
+		free(s->files[i]->note);
+		free(s->files[i]);
 	}
 	free(s->files);
 	free(s->cwd);
