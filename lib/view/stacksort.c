@@ -47,11 +47,18 @@ struct sorter {
 	uint8_t *same;
 };
 
+/* Frame I of SEQ (N frames) in key order. */
+static inline uint32_t
+frame_at(const struct pc_seqsort *s, const uint32_t *seq, size_t n, size_t i)
+{
+	return seq[s->reverse ? n - 1 - i : i];
+}
+
 /* Key of frame I of item SEQ (N frames): END's for the last frame. */
 static inline uint32_t
 key_at(const struct pc_seqsort *s, const uint32_t *seq, size_t n, size_t i)
 {
-	uint32_t f = seq[s->reverse ? n - 1 - i : i];
+	uint32_t f = frame_at(s, seq, n, i);
 
 	return i + 1 < n ? s->cont[f] : s->end[f];
 }
@@ -237,13 +244,6 @@ alike(const struct sorter *st, const struct srec *a, struct srec *tmp,
 	if (to_tmp)
 		memcpy(tmp, a, n * sizeof(*a));
 	return SAME;
-}
-
-/* Frame I of SEQ (N frames) in key order. */
-static inline uint32_t
-frame_at(const struct pc_seqsort *s, const uint32_t *seq, size_t n, size_t i)
-{
-	return seq[s->reverse ? n - 1 - i : i];
 }
 
 /*
@@ -468,14 +468,9 @@ split_sort(const struct sorter *st, struct srec *a, struct srec *tmp,
 				    sp.pos + 1, !to_tmp, jobs, win, level + 1);
 		}
 	} else if (rc == 0) {
-		/* Alike on the whole window: in order if that is all their
-		 * keys, else on to the next window. */
-		for (c = 0; c < n && a[c].n <= win + st->cap; c++)
-			;
-		if (c == n) {
-			if (to_tmp)
-				memcpy(tmp, a, n * sizeof(*a));
-		} else {
+		/* Alike on the whole window: in order (and put in place)
+		 * if that is all their keys, else on to the next window. */
+		if (alike(st, a, tmp, n, to_tmp, win) == SAME_WINDOW) {
 			sp.win = next_start(st, a, n, win + st->cap);
 			rc = profconv__jobs_run(jobs, sp.nchunks, window_task,
 			    &sp);
