@@ -1014,7 +1014,8 @@ wk_die(struct wk *w, struct wk_die *d, enum wk_want want)
 		w->p += d->ab->size;
 		return true;
 	}
-	at = &w->attrs[d->ab->attr0];
+	/* No attributes, no array to point into (it may be NULL). */
+	at = d->ab->nattrs != 0 ? &w->attrs[d->ab->attr0] : NULL;
 	for (i = 0; i < d->ab->nattrs; i++) {
 		form = at[i].form;
 		while (form == DW_FORM_indirect) {
