@@ -321,6 +321,7 @@ own_option(void *args, int c)
 		break;
 	case OPT_SPLIT_THREADS:
 		a->view.view.split_threads = 1;
+		cmd_read_threads();	/* jemalloc's dumps: per thread */
 		break;
 	case 'o':
 		a->out_path = optarg;
