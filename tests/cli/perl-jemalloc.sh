@@ -4,7 +4,9 @@
 # and symbolized.  show --summary ranks functions by flat value, in the
 # order of go tool pprof -top on the same file (and --sort cum in that
 # of -top -cum), so its first rows are where perl allocates, not the
-# root chain (_start, __libc_start_main_impl, main).
+# root chain (_start, __libc_start_main_impl, main); and perl's
+# allocation wrappers (Perl_safesysmalloc and kin) are cut like malloc,
+# here and in go tool pprof (the file's drop_frames), so no row is one.
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
 command -v perl >/dev/null 2>&1 || skip "perl not installed"
@@ -59,6 +61,17 @@ _start|__libc_start*|main|perl_run|Perl_runops_standard|"")
 esac
 "$PROFCONV" show -s "$P" 2>/dev/null | grep -q '^top [0-9]* functions by inuse_space (flat' ||
 	fail "the heading does not say the functions are ranked by flat value"
+if grep -E '^Perl_safesys' "$TMP/our.flat" "$TMP/go.flat" >&2; then
+	fail "a top function is perl's allocation wrapper"
+fi
+"$PROFCONV" show -s -n 5 --no-wrappers "$P" 2>/dev/null | grep -q ' Perl_safesysmalloc$' ||
+	fail "--no-wrappers: no Perl_safesysmalloc row"
+# The rows of the dump as it is: the same cut.
+"$PROFCONV" show -s -n 1000 "$TMP/p.heap" 2>/dev/null >"$TMP/raw.sum"
+grep -q '^top [0-9]* functions' "$TMP/raw.sum" || fail "show -s of the raw dump"
+if grep -E ' Perl_safesys[a-z]*$' "$TMP/raw.sum" >&2; then
+	fail "the raw dump's summary names perl's allocation wrapper"
+fi
 go_order -cum >"$TMP/go.cum"
 our_order --sort cum >"$TMP/our.cum"
 diff -u "$TMP/go.cum" "$TMP/our.cum" >&2 ||
