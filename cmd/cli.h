@@ -449,6 +449,10 @@ int cmd_convert_profile(const char *path,
  * given where a profile was expected, as jeprof takes it).
  */
 bool cmd_is_program(const char *path);
+/* The usage error for a program given before the profile, as jeprof
+ * takes them ("show /usr/bin/prog x.heap"): EXPECTED, then why one
+ * file is enough; -1 when ARGV[0] of the 2 ARGC left is no program. */
+int cmd_program_given(const char *expected, int argc, char **argv);
 
 /*
  * The usage error of a pprof writer given no -o while standard output is

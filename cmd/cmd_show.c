@@ -138,6 +138,8 @@ cmd_show(int argc, char **argv)
 	}
 	if (c != CMD_OPTS_END)
 		return c == CMD_OPTS_EXIT ? EXIT_OK : EXIT_USAGE;
+	if (cmd_program_given("expected one FILE", argc - optind, argv + optind) >= 0)
+		return EXIT_USAGE;
 	if (argc - optind != 1)
 		return cmd_usage_error("expected one FILE");
 	view.view.jobs = cmd_jobs();

@@ -481,6 +481,16 @@ count_unnamed(const struct profconv_symbolize_stats *st)
 }
 
 int
+cmd_program_given(const char *expected, int argc, char **argv)
+{
+	if (argc != 2 || !cmd_is_program(argv[0]))
+		return -1;
+	return cmd_usage_error("%s, the profile; '%s' is a program, and "
+	    "binaries are found from the profile's mappings (--search-path "
+	    "or --sysroot to look elsewhere)", expected, argv[0]);
+}
+
+int
 cmd_load_profile(const struct cmd_view *v, const char *path,
     struct profconv_profile **out)
 {
