@@ -449,6 +449,13 @@ int cmd_convert_profile(const char *path,
  * given where a profile was expected, as jeprof takes it).
  */
 bool cmd_is_program(const char *path);
+
+/* A series' read warnings ("the dump was cut short") as one line, printed
+ * by cmd_series_warnings_flush(), instead of one a file. */
+void cmd_series_warnings(bool on);
+void cmd_series_warnings_flush(void);
+/* True: cmd_warn() prints nothing (proftrend -q). */
+extern bool cmd_no_warnings;
 /* The usage error for a program given before the profile, as jeprof
  * takes them ("show /usr/bin/prog x.heap"): EXPECTED, then why one
  * file is enough; -1 when ARGV[0] of the 2 ARGC left is no program. */
