@@ -450,6 +450,17 @@ int cmd_convert_profile(const char *path,
  */
 bool cmd_is_program(const char *path);
 
+/* A series' read warnings ("the dump was cut short") as one line, printed
+ * by cmd_series_warnings_flush(), instead of one a file. */
+void cmd_series_warnings(bool on);
+void cmd_series_warnings_flush(void);
+/* True: cmd_warn() prints nothing (proftrend -q). */
+extern bool cmd_no_warnings;
+/* The usage error for a program given before the profile, as jeprof
+ * takes them ("show /usr/bin/prog x.heap"): EXPECTED, then why one
+ * file is enough; -1 when ARGV[0] of the 2 ARGC left is no program. */
+int cmd_program_given(const char *expected, int argc, char **argv);
+
 /*
  * The usage error of a pprof writer given no -o while standard output is
  * a terminal, as gzip refuses one: EXIT_USAGE after one line saying to

@@ -41,9 +41,9 @@ static const struct cmd_opt opts[] = {
 	  "                        size (bytes / objects of -t TYPE, default\n"
 	  "                        inuse_space), weighted by objects and bytes\n" },
 	{ "sort", OPT_SORT, required_argument, CMD_OWN,
-	  "      --sort ORDER      rank --summary's functions by cum, their\n"
-	  "                        cumulative value (default; pprof -top -cum),\n"
-	  "                        or flat, their own (pprof -top)\n" },
+	  "      --sort ORDER      rank --summary's functions by flat, their\n"
+	  "                        own value (default; pprof -top), or cum,\n"
+	  "                        their cumulative one (pprof -top -cum)\n" },
 	{ "functions", OPT_FUNCTIONS, no_argument, CMD_OWN,
 	  "      --functions       --summary: a row per function (default)\n" },
 	{ "lines", OPT_LINES, no_argument, CMD_OWN,
@@ -96,7 +96,6 @@ cmd_show(int argc, char **argv)
 	bool sizes = false;
 	int c, status;
 
-	print.by_cum = 1;
 	while ((c = cmd_getopt(&parser, argc, argv)) > 0) {
 		switch (c) {
 		case 's':
@@ -139,6 +138,8 @@ cmd_show(int argc, char **argv)
 	}
 	if (c != CMD_OPTS_END)
 		return c == CMD_OPTS_EXIT ? EXIT_OK : EXIT_USAGE;
+	if (cmd_program_given("expected one FILE", argc - optind, argv + optind) >= 0)
+		return EXIT_USAGE;
 	if (argc - optind != 1)
 		return cmd_usage_error("expected one FILE");
 	view.view.jobs = cmd_jobs();

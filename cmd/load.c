@@ -16,6 +16,62 @@
 
 bool cmd_read_progress = true;
 
+/* cmd_series_warnings(): the read warnings of a series, one line at the
+ * end; the file named is the first by name, whatever order the reader
+ * threads finish in. */
+static bool series_on;
+static size_t series_cut;
+static char *series_subject, *series_msg;
+
+void
+cmd_series_warnings(bool on)
+{
+	series_on = on;
+}
+
+void
+cmd_series_warnings_flush(void)
+{
+	if (series_cut == 1)
+		cmd_warn("'%s': %s", series_subject, series_msg);
+	else if (series_cut > 1)
+		cmd_warn("%zu dumps were cut short; the first by name, '%s': %s",
+		    series_cut, series_subject, series_msg);
+	free(series_subject);
+	free(series_msg);
+	series_subject = series_msg = NULL;
+	series_cut = 0;
+}
+
+/* Keep SUBJECT's warning CUT if it is the first by name; false when it
+ * cannot be kept (then it is printed). */
+static bool
+series_keep(const char *subject, const char *cut)
+{
+	char *s, *m;
+	bool ok = true;
+
+	cmd_stderr_lock();
+	series_cut++;
+	if (series_subject == NULL || strcmp(subject, series_subject) < 0) {
+		s = strdup(subject);
+		m = strdup(cut);
+		if (s != NULL && m != NULL) {
+			free(series_subject);
+			free(series_msg);
+			series_subject = s;
+			series_msg = m;
+		} else {
+			free(s);
+			free(m);
+			series_cut--;
+			ok = false;
+		}
+	}
+	cmd_stderr_unlock();
+	return ok;
+}
+
 void
 cmd_warn_repairs(const struct profconv_profile *prof, const char *subject)
 {
@@ -26,7 +82,7 @@ cmd_warn_repairs(const struct profconv_profile *prof, const char *subject)
 		cmd_warn("'%s': %zu string%s not valid UTF-8, invalid bytes "
 		    "replaced by U+FFFD", subject, n, n == 1 ? " was" :
 		    "s were");
-	if (cut != NULL)
+	if (cut != NULL && !(series_on && series_keep(subject, cut)))
 		cmd_warn("'%s': %s", subject, cut);
 }
 
@@ -478,6 +534,16 @@ count_unnamed(const struct profconv_symbolize_stats *st)
 	unnamed.locations += st->locations;
 	unnamed.unnamed += st->no_binary + st->build_id_mismatch +
 	    st->no_debuginfo + st->unusable;
+}
+
+int
+cmd_program_given(const char *expected, int argc, char **argv)
+{
+	if (argc != 2 || !cmd_is_program(argv[0]))
+		return -1;
+	return cmd_usage_error("%s, the profile; '%s' is a program, and "
+	    "binaries are found from the profile's mappings (--search-path "
+	    "or --sysroot to look elsewhere)", expected, argv[0]);
 }
 
 int

@@ -95,11 +95,15 @@ cmd_error(const char *fmt, ...)
 	return EXIT_FAIL;
 }
 
+bool cmd_no_warnings;
+
 void
 cmd_warn(const char *fmt, ...)
 {
 	va_list ap;
 
+	if (cmd_no_warnings)
+		return;
 	va_start(ap, fmt);
 	vmessage("warning: ", fmt, ap);
 	va_end(ap);

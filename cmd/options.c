@@ -229,18 +229,24 @@ read_suppressions(struct cmd_view *v, const char *path)
 static int
 filter_option(struct cmd_view *v, int c, const char *arg)
 {
+	/* The label filters and frames see jemalloc's threads: its dumps
+	 * are read a sample per thread line, as text2pb --threads does. */
 	switch (c) {
 	case CMD_OPT_TAGFOCUS:
 		v->view.tagfocus = arg;
+		cmd_read_threads();
 		return 1;
 	case CMD_OPT_TAGIGNORE:
 		v->view.tagignore = arg;
+		cmd_read_threads();
 		return 1;
 	case CMD_OPT_TAGROOT:
 		v->view.tagroot = arg;
+		cmd_read_threads();
 		return 1;
 	case CMD_OPT_TAGLEAF:
 		v->view.tagleaf = arg;
+		cmd_read_threads();
 		return 1;
 	case CMD_OPT_TAGSHOW:
 		v->view.tagshow = arg;

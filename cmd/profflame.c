@@ -321,6 +321,7 @@ own_option(void *args, int c)
 		break;
 	case OPT_SPLIT_THREADS:
 		a->view.view.split_threads = 1;
+		cmd_read_threads();	/* jemalloc's dumps: per thread */
 		break;
 	case 'o':
 		a->out_path = optarg;
@@ -349,6 +350,8 @@ parse_args(int argc, char **argv, struct flame_args *a)
 
 	if (status != EXIT_OK)
 		return status;
+	if (cmd_program_given("expected one IN", argc - optind, argv + optind) >= 0)
+		return EXIT_USAGE;
 	if (argc - optind != 1)
 		return cmd_usage_error("expected one IN");
 	if (a->svg_option != NULL && a->picture != SVG)

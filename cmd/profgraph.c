@@ -179,6 +179,8 @@ parse_args(int argc, char **argv, struct graph_args *a)
 
 	if (status != EXIT_OK)
 		return status;
+	if (cmd_program_given("expected one IN", argc - optind, argv + optind) >= 0)
+		return EXIT_USAGE;
 	if (argc - optind != 1)
 		return cmd_usage_error("expected one IN");
 	/* A picture that cannot be drawn fails before any input is read. */

@@ -166,6 +166,7 @@ parse_option(int c, struct trend_args *a)
 		return true;
 	case 'q':
 		a->quiet = true;
+		cmd_no_warnings = true;
 		return true;
 	case OPT_JSON:
 		a->json = true;
@@ -383,6 +384,7 @@ main(int argc, char **argv)
 	if (status != TREND_CLEAN)
 		return status;
 	status = TREND_TROUBLE;
+	cmd_series_warnings(true);
 	if (profconv_trend_new(&trend, &a.trend) < 0) {
 		cmd_error("%s", profconv_errmsg());
 		goto out;
@@ -404,6 +406,7 @@ main(int argc, char **argv)
 		    EXIT_OK)
 			goto out;
 	}
+	cmd_series_warnings_flush();
 	status = TREND_TROUBLE;
 	if (profconv_trend_run(trend) < 0) {
 		cmd_error("cannot follow the snapshots: %s", profconv_errmsg());
@@ -414,6 +417,7 @@ main(int argc, char **argv)
 	status = profconv_trend_suspect_count(trend) != 0 ? TREND_SUSPECTS :
 	    TREND_CLEAN;
 out:
+	cmd_series_warnings_flush();
 	profconv_trend_free(trend);
 	/* A failed write of the table is trouble, not "suspects". */
 	return cmd_close_stdout(EXIT_OK) != EXIT_OK ? TREND_TROUBLE : status;

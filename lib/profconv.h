@@ -363,8 +363,9 @@ struct profconv_read_options {
 	 * 0 means the default, PROFCONV_DEFAULT_MAX_INPUT. */
 	uint64_t max_input;
 	/* jemalloc: one sample per thread line, with a numeric "thread"
-	 * label, the thread's uid (and a string "thread_name" where the
-	 * header names the thread), instead of the t*: totals. */
+	 * label, the thread's uid in the unit "thread" (pprof drops a 0
+	 * without a unit), and a string "thread_name" where the
+	 * header names the thread, instead of the t*: totals. */
 	int threads;
 	/* Version 2.  Bytes of the input (compressed, as stored) read so
 	 * far, of the file's size (0 for a pipe); may be NULL. */

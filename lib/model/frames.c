@@ -180,7 +180,7 @@ const char profconv__wrappers_rx[] =
 	"xmalloc|xcalloc|xrealloc|xzalloc|xmallocz|xmallocz_gently|do_xmalloc|"
 	"xstrdup|xstrndup|xmemdup|xmemdupz|xnmalloc|xnrealloc|x2realloc|"
 	"x2nrealloc|xcharalloc|"
-	/* redis (zmalloc.c) */
+	/* redis (zmalloc.c); zlib's zcalloc */
 	"z(try)?(malloc|calloc|realloc)(_[a-z_]+)?|zstrdup|zcalloc_num|"
 	/* CPython */
 	"_?PyObject_(Malloc|Calloc|Realloc)|_?PyMem_(Raw)?(Malloc|Calloc|Realloc)|"
@@ -193,6 +193,44 @@ const char profconv__wrappers_rx[] =
 	"mallocWithAlarm|dbMallocRawFinish|dbReallocFinish|sqlite3DbStrN?Dup|"
 	/* GLib */
 	"g_(try_)?(malloc0?|realloc)(_n)?|g_slice_alloc0?|g_memdup2?|g_strn?dup|"
+	/* Perl */
+	"Perl_safesys(malloc|calloc|realloc)|"
+	/* Lua 5.1-5.4 (lmem.c) and lauxlib's default allocator */
+	"luaM_(malloc_|realloc_|saferealloc_|growaux_|shrinkvector_)|"
+	"l_alloc|"
+	/* Ruby (gc.c) */
+	"ruby_x(malloc|calloc|realloc)2?(_body)?|objspace_x(malloc0|calloc|"
+	"realloc)|ruby_mimmalloc|"
+	/* PHP (Zend) */
+	"_e(malloc|calloc|realloc2?)(_[0-9]+|_large|_huge)?|"
+	"_safe_e?(malloc|realloc)|__zend_(malloc|calloc|realloc)|_estrn?dup|"
+	"zend_mm_(alloc|realloc)_(heap|small|large|huge)|"
+	/* OpenSSL */
+	"CRYPTO_(malloc|zalloc|realloc|clear_realloc|strn?dup|memdup|"
+	"secure_(malloc|zalloc))|"
+	/* LLVM */
+	"llvm::safe_(malloc|calloc|realloc)|llvm::allocate_buffer|"
+	"llvm::MallocAllocator::Allocate|"
+	"llvm::SmallVectorBase(<.*>)?::(grow_pod|mallocForGrow)|"
+	"llvm::BumpPtrAllocatorImpl(<.*>)?::(Allocate|AllocateSlow|"
+	"StartNewSlab)|"
+	/* nginx pools */
+	"ngx_(alloc|calloc|memalign|palloc|pnalloc|pcalloc|pmemalign|"
+	"palloc_small|palloc_large|palloc_block)|"
+	/* APR pools */
+	"apr_p(c)?alloc|apr_pstrn?dup|apr_pstrmemdup|apr_pmemdup|"
+	"apr_allocator_alloc|allocator_alloc|"
+	/* PostgreSQL memory contexts */
+	"palloc(0|_extended)?|repalloc(_huge|_extended)?|"
+	"MemoryContextAlloc(Zero|ZeroAligned|Extended|Huge|Aligned)?|"
+	"AllocSet(Alloc|Realloc)[A-Za-z]*|GenerationAlloc[A-Za-z]*|"
+	"SlabAlloc[A-Za-z]*|BumpAlloc[A-Za-z]*|pn?strdup|"
+	/* libxml2 */
+	"xmlMem(Malloc|Realloc|Strdup)(Loc)?|xml(Malloc|MallocAtomic|"
+	"Realloc)Loc|xmlStrn?dup|"
+	/* Tcl */
+	"Tcl_(Attempt)?(Alloc|Realloc)|Tcl_(Attempt)?DbCk(alloc|realloc)|"
+	"Tclp(Alloc|Realloc)|"
 	/* C++ standard library allocators */
 	"std::(__new_allocator|allocator|allocator_traits)(<.*>)?::allocate|"
 	"__gnu_cxx::(__)?new_allocator(<.*>)?::allocate|"

@@ -664,7 +664,11 @@ merge_sample(struct je_reader *r, const struct pc_chunk *c, size_t i,
 			++*next_thread;
 		}
 		t = &r->thr[r->tmap[s->thread]];
+		/* Unit "thread", the one pprof gives a key without one:
+		 * pprof's decoder drops a numeric label of 0 without a
+		 * unit, and with it the main thread, t0. */
 		labels[nl].key = r->k_thread;
+		labels[nl].unit = r->k_thread;
 		labels[nl++].num = (int64_t)t->uid;
 		if (t->name != 0) {
 			labels[nl].key = r->k_thread_name;

@@ -62,7 +62,10 @@ print_label(const struct profconv_profile *prof, const struct pc_label *l,
 	fprintf(fp, " %s=", T(profconv__pstr(prof, l->key)));
 	if (l->str != 0)
 		fprintf(fp, "\"%s\"", T(profconv__pstr(prof, l->str)));
-	else if (l->unit != 0)
+	else if (l->unit != 0 && strcmp(profconv__pstr(prof, l->unit),
+	    profconv__pstr(prof, l->key)) != 0)
+		/* A unit that is the key itself (text2pb --threads'
+		 * "thread") is the one pprof gives a key without one. */
 		fprintf(fp, "%" PRId64 "%s", l->num,
 		    T(profconv__pstr(prof, l->unit)));
 	else

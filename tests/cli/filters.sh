@@ -133,9 +133,9 @@ else
 		"$FLAME" --no-symbolize --tagleaf thread --tagroot bytes "$PB" \
 		    >"$TMP/leaf.folded" 2>/dev/null || fail "profflame --tagleaf"
 		# pprof's names: thread numbers bare, sizes without a unit
-		# (the bytes label has none), thread 0 unlabelled; each
+		# (the bytes label has none), thread 0 too; each
 		# thread's leaf frame holds go's total for it.
-		for uid in 1 2 3 4; do
+		for uid in 0 1 2 3 4; do
 			got=$(awk -v u="$uid" '{ n = split($0, f, ";"); split(f[n], a, " ")
 			    if (a[1] == u) t += a[2] } END { print t + 0 }' "$TMP/leaf.folded")
 			want=$(go_totals "$PB" -tagfocus "thread=$uid" | awk '{print $4}')
@@ -144,8 +144,10 @@ else
 		done
 		grep -Eq '^(16384|32768|65536|131072);.*;[1-4] [0-9]+$' "$TMP/leaf.folded" ||
 			fail "--tagroot bytes: no worker's block size at a root"
-		grep -Eq ';\[no thread\] [0-9]+$' "$TMP/leaf.folded" ||
-			fail "--tagleaf thread: the main thread (0) is not '[no thread]'"
+		grep -Eq ';0 [0-9]+$' "$TMP/leaf.folded" ||
+			fail "--tagleaf thread: no leaf of the main thread, 0"
+		grep -F '[no thread]' "$TMP/leaf.folded" >&2 &&
+			fail "--tagleaf thread: a sample under '[no thread]'"
 		# --focus sees the pseudo-frames, as pprof's -focus does.
 		g=$(go tool pprof -raw -symbolize=none -tagroot thread_name -focus '^worker-2$' "$PB" 2>/dev/null |
 		    awk '/^Samples:/ {s = 1; getline; next} /^Locations/ {s = 0}

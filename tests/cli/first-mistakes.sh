@@ -19,6 +19,18 @@ Try 'profconv symbolize --help'."
 run 2 "$PROFCONV" text2pb "$prog" s.heap
 expect_err "profconv text2pb: expected one input file, the profile; '$prog' is a program, and --symbolize finds binaries from the profile's mappings (profconv symbolize --search-path or --sysroot to look elsewhere)
 Try 'profconv text2pb --help'."
+# The commands that draw a profile, as "jeprof PROG HEAP" is typed.
+run 2 "$PROFCONV" show "$prog" s.heap
+expect_err "profconv show: expected one FILE, the profile; '$prog' is a program, and binaries are found from the profile's mappings (--search-path or --sysroot to look elsewhere)
+Try 'profconv show --help'."
+for c in profflame profgraph; do
+	run 2 "$BIN/$c" "$prog" s.heap
+	grep -q "^$c: expected one IN, the profile; '$prog' is a program, and binaries are found from the profile's mappings (--search-path or --sysroot to look elsewhere)\$" "$TMP/err" ||
+		fail "$c PROG HEAP: $(cat "$TMP/err")"
+done
+run 2 "$PROFCONV" show s.heap s.heap
+expect_err "profconv show: expected one FILE
+Try 'profconv show --help'."
 # Two profiles, or a missing first file, keep the plain message.
 run 2 "$PROFCONV" symbolize s.heap s.heap
 expect_err "profconv symbolize: expected one INPUT

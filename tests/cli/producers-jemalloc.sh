@@ -192,7 +192,9 @@ elif "$PROFCONV" text2pb --threads -o "$TMP/many.pb" "$m0"; then
 		go tool pprof -raw -symbolize=none -tagfocus "thread=$uid" \
 		    "$TMP/many.pb" >"$TMP/raw" 2>"$TMP/raw.err"
 		sed -n '/^Samples:/,/^Locations/p' "$TMP/raw" >"$TMP/raw.s"
-		got=$(grep -o 'thread:\[[0-9]*\]' "$TMP/raw.s" | sort -u | tr '\n' ' ')
+		# The unit "thread" keeps thread 0 (pprof drops a 0 without one).
+		got=$(grep -o 'thread:\[[0-9]* thread\]' "$TMP/raw.s" |
+			sed 's/ thread\]/]/' | sort -u | tr '\n' ' ')
 		[ "$got" = "thread:[$uid] " ] ||
 			fail "many: -tagfocus thread=$uid kept '$got': $(head -3 "$TMP/raw.err")"
 		sum=$(awk '$1 ~ /^[0-9]+$/ {t += $4} END {print t + 0}' "$TMP/raw.s")
@@ -206,7 +208,7 @@ elif "$PROFCONV" text2pb --threads -o "$TMP/many.pb" "$m0"; then
 	    sed -n 's/.* thread=\([0-9]*\) thread_name="worker-9".*/\1/p' | sort -u)
 	go tool pprof -raw -symbolize=none -tagfocus 'thread_name=^worker-9$' \
 	    "$TMP/many.pb" 2>/dev/null | sed -n '/^Samples:/,/^Locations/p' |
-	    grep -o 'thread:\[[0-9]*\]' | sort -u >"$TMP/named"
+	    grep -o 'thread:\[[0-9]* thread\]' | sed 's/ thread\]/]/' | sort -u >"$TMP/named"
 	[ -n "$w9" ] && [ "$(cat "$TMP/named")" = "thread:[$w9]" ] ||
 		fail "many: thread_name=worker-9 kept '$(tr '\n' ' ' <"$TMP/named")'"
 else
