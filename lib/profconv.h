@@ -1218,7 +1218,7 @@ struct profconv_trend_options {
 #define PROFCONV_TREND_OPTIONS_VERSION 4
 #define PROFCONV_TREND_OPTIONS_INIT \
 	{ PROFCONV_TREND_OPTIONS_VERSION, PROFCONV_DIFF_BY_FUNCTION, NULL, \
-	  NULL, 0, 0.8, 4096, 0.01, 0, 0, 0, 0 }
+	  NULL, 0, 0, 4096, 0.01, 0, 0, 0, 0 }
 
 struct profconv_trend;	/* opaque */
 
