@@ -686,6 +686,25 @@ gather(const struct profconv_trend *t, size_t row)
 	return t->values;
 }
 
+/*
+ * The first dumps may lack allocation counts: gperftools writes none
+ * while nothing was freed (they equal the in-use ones).  What was
+ * allocated is at least what is in use: take those in-use totals, up to
+ * the first count known, in T's scratch values.
+ */
+static void
+lead_allocated(struct profconv_trend *t)
+{
+	size_t i, k;
+
+	for (k = 0; k < t->n && t->values[k] < 0; k++)
+		;
+	for (i = 0; k < t->n && i < k; i++)
+		t->values[i] = t->snaps[i].bytes < 0 ? 0 :
+		    t->snaps[i].bytes < t->values[k] ? t->snaps[i].bytes :
+		    t->values[k];
+}
+
 /* Statistics and verdict of every row that changed; their order. */
 static int
 judge_rows(struct profconv_trend *t)
@@ -708,6 +727,7 @@ judge_rows(struct profconv_trend *t)
 		return profconv__nomem();
 	for (i = 0; i < t->n; i++)
 		t->values[i] = t->snaps[i].allocated;
+	lead_allocated(t);
 	t->axis = profconv__trend_x(t->x, t->values, t->n);
 	for (i = 0; i < nrows; i++) {
 		const int64_t *v = gather(t, i);

@@ -385,7 +385,7 @@ tail_of(const int64_t *v, const double *x, size_t n, size_t stride,
  * The leak test on the N points of V (see profconv.h): no fall of a
  * swing; what the last quarter holds at its lowest is at least the
  * floor above the row's lowest; and the last quarter still rises, by a
- * tenth of that at least, or tops all before it by max(floor, a tenth
+ * fifth of that at least, or tops all before it by max(floor, a tenth
  * of the range).
  */
 static bool
@@ -403,14 +403,15 @@ is_leak(const int64_t *v, const double *x, size_t n, size_t stride,
 	held = tl.low - (double)sh->min;
 	if (!(held >= (double)rule->floor))
 		return false;
-	return (tl.rise > 0 && tl.rise >= held / 10) ||
+	return (tl.rise > 0 && tl.rise >= held / 5) ||
 	    tl.top - tl.before >= fmax((double)rule->floor,
 	    ((double)sh->max - (double)sh->min) / 10);
 }
 
 /* The saturation test: rose, no fall, and the last quarter is a plateau
  * in the upper half of the climb that rises (or sinks) by less than
- * max(floor, a tenth of the climb) and tops the earlier peak by less. */
+ * max(floor, a fifth of the climb) and tops the earlier peak by less
+ * than max(floor, a tenth of it). */
 static bool
 is_saturating(const int64_t *v, const double *x, size_t n, size_t stride,
     const struct pc_rule *rule, const struct pc_shape *sh, double *scratch)
@@ -422,7 +423,8 @@ is_saturating(const int64_t *v, const double *x, size_t n, size_t stride,
 		return false;
 	tail_of(v, x, n, stride, scratch, &tl);
 	lim = fmax((double)rule->floor, rise / 10);
-	return tl.low >= AT(v, 0, stride) + rise / 2 && fabs(tl.rise) < lim &&
+	return tl.low >= AT(v, 0, stride) + rise / 2 &&
+	    fabs(tl.rise) < fmax((double)rule->floor, rise / 5) &&
 	    tl.top - tl.before < lim;
 }
 
