@@ -62,6 +62,7 @@ row_verdict(const struct profconv_trend_row *r)
 struct band {
 	struct profconv_trend_row row;	/* row.values is not kept */
 	const char *verdict;
+	int64_t peak;			/* the row's largest value */
 	int64_t *v;			/* at each picked snapshot */
 	double *top;			/* its upper edge, y per pick */
 	struct pc_rgb color;
@@ -150,7 +151,7 @@ human(char *buf, size_t len, int64_t v, bool sign, bool bytes)
 static void
 put_figures(FILE *fp, const struct band *b, bool bytes)
 {
-	char f[48], l[48], g[48], s[48];
+	char f[48], l[48], pk[48], g[48], s[48];
 	double slope = b->row.slope_bytes;
 
 	if (b->other) {
@@ -160,10 +161,11 @@ put_figures(FILE *fp, const struct band *b, bool bytes)
 	}
 	if (!(slope > -9e18 && slope < 9e18))
 		slope = 0;
-	fprintf(fp, " (%s; first %s, last %s, growth %s, slope %s per "
-	    "snapshot, grew in %zu of %zu intervals)", b->verdict,
+	fprintf(fp, " (%s; first %s, last %s, peak %s, growth %s, slope %s "
+	    "per snapshot, grew in %zu of %zu intervals)", b->verdict,
 	    human(f, sizeof(f), b->row.first_bytes, false, bytes),
 	    human(l, sizeof(l), b->row.last_bytes, false, bytes),
+	    human(pk, sizeof(pk), b->peak, false, bytes),
 	    human(g, sizeof(g), b->row.growth_bytes, true, bytes),
 	    human(s, sizeof(s), (int64_t)slope, true, bytes),
 	    b->row.grew_intervals, b->row.intervals);
@@ -275,6 +277,7 @@ read_bands(struct pic *p)
 		if ((rc = profconv_trend_row(p->t, i, &b->row)) < 0)
 			return rc;
 		b->verdict = row_verdict(&b->row);
+		b->peak = profconv__trend_row_shape(p->t, i)->max;
 		for (j = 0; j < p->k; j++) {
 			b->v[j] = b->row.values[p->pick[j]];
 			if (b->v[j] < 0) {

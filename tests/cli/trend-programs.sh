@@ -139,8 +139,10 @@ if [ -n "$je" ] && command -v node >/dev/null 2>&1; then
 	python3 - "$TMP/node.svg" "$buf" <<'PY' || fail "node at exit: the picture's first band"
 import re, sys
 svg = open(sys.argv[1]).read()
-names = re.findall(r'<g class="item[^"]*" data-band="0">.*?</g>', svg, re.S)
-assert names and sys.argv[2] in names[0], names[:1]
+# The first band, named with its figures in its title, the peak among them.
+t = re.findall(r'<g class="band" data-band="0"[^>]*><title>([^<]*)</title>', svg)
+assert t and t[0].startswith(sys.argv[2] + " (freed-at-exit; "), t[:1]
+assert re.search(r", peak [1-9][0-9.]* MiB,", t[0]), t[0]
 PY
 	mkdir "$TMP/node-bounded"
 	LD_PRELOAD=$je MALLOC_CONF=prof:true,prof_accum:true,lg_prof_interval:21,prof_prefix:$TMP/node-bounded/je \
