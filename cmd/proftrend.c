@@ -74,7 +74,7 @@ static const struct cmd_opt opts[] = {
 	  "      --no-sort         take the snapshots in the order given\n" },
 	{ "min-grew", OPT_MIN_GREW, required_argument, CMD_OWN,
 	  "      --min-grew FRAC   a leak went up in at least FRAC of the\n"
-	  "                        intervals in which it changed (default 0.8)\n" },
+	  "                        intervals in which it changed (default 0: off)\n" },
 	{ "min-growth", OPT_MIN_GROWTH, required_argument, CMD_OWN,
 	  "      --min-growth SIZE the noise floor: changes below SIZE bytes\n"
 	  "                        (suffix K, M or G; default 4K, or the\n"

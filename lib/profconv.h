@@ -1149,40 +1149,47 @@ int profconv_profile_keep_growth(struct profconv_profile *prof);
  * value of one sample type (in-use bytes for heap profiles) is followed
  * from the first snapshot to the last.
  *
- * Verdicts.  A row's values v1..vN over N snapshots (N - 1 intervals).
+ * Verdicts.  A row's values v1..vN over N snapshots, at x1..xN on the
+ * x axis: the bytes the program had allocated at each (the total of
+ * alloc_space: gperftools' header, jemalloc's with prof_accum, Go's)
+ * when every snapshot has it and it never goes down (first dumps
+ * without it count their in-use bytes), else 0..N-1.  So dumps by time
+ * judge as dumps by allocation volume.  The last quarter is the
+ * snapshots with x >= x1 + 3/4 (xN - x1) (the last one at least; its
+ * slope takes the one before too).
  * The noise floor F is min_growth, or the profile's sampling period in
  * bytes when larger (jemalloc's 2^lg_prof_sample, Go's MemProfileRate).
  * A swing is a move of at least D = max(F, (max - min) / 2): a rise from
  * the lowest value since the last swing, or a fall from the highest.
+ * The rise of the last quarter is its Theil-Sen slope (the median of
+ * (vj - vi) / (xj - xi) over its pairs) times its length in x.
  * The first of these that holds is the verdict:
  *   1. stable: max - min < F;
- *   2. freed-at-exit: N >= 3, vN - v1 < F, and v1..v(N-1) pass the leak
- *      test (a leak until the last snapshot, gone in it: jemalloc's .f
- *      dump, gperftools' dump at exit);
- *   3. leak: the leak test holds:
- *      a. vN - v1 >= F;
- *      b. of the intervals in which the value changed, at least
- *         min_grew_fraction went up (rounded up);
- *      c. no fall;
- *      d. the Theil-Sen slope (median of (vj - vi) / (j - i) over all
- *         pairs i < j) is positive;
- *      e. N >= 4: the Mann-Kendall statistic S = sum of sign(vj - vi)
- *         has a normal score Z = (S - 1) / sqrt(Var S) (ties corrected)
- *         of at least 1.6449, a rising trend at the one-sided 5% level;
- *         N <= 3: every interval went up;
- *      f. it still rises: vN - v(1 + (N - 1) / 2) >= (vN - v1) / 4;
- *      (c, d and e use at most 256 evenly spread snapshots, the first
- *      and the last among them);
- *   4. saturating: one rise and no fall, max - v1 >= F, and the last
- *      quarter of the snapshots (2 at least) stays at or above
- *      v1 + (max - v1) / 2 with no trend: its Theil-Sen slope times its
- *      length is under max(F, (max - v1) / 4);
+ *   2. leak: the leak test holds:
+ *      a. no fall;
+ *      b. the lowest value of the last quarter is at least F above the
+ *         row's lowest (its "held" height H);
+ *      c. the last quarter still grows: its rise is positive and at
+ *         least H / 5, or its highest value tops every earlier one by
+ *         at least max(F, (max - min) / 10);
+ *      d. with min_grew_fraction (0: off, the default), of the
+ *         intervals in which the value changed, at least that fraction
+ *         went up (rounded up);
+ *   3. the last snapshot fell by F or more from the one before and
+ *      v1..v(N-1) pass the leak test: freed-at-exit when vN - v1 < F
+ *      (jemalloc's .f dump, gperftools' dump at exit), else leak (still
+ *      held);
+ *   4. saturating: no fall, max - v1 >= F, and the last quarter is a
+ *      plateau: its lowest value is at least v1 + (max - v1) / 2, its
+ *      rise is under max(F, (max - v1) / 5) either way, and its highest
+ *      tops the earlier ones by less than max(F, (max - v1) / 10);
  *   5. periodic: three swings or more;
  *   6. transient: one or two swings, one of them a fall;
  *   7. stable: anything else.
  * The leak rows are the suspects.  A row's size never decides: a leak
- * of a few bytes a snapshot beside a large one is a leak (the rows rank
- * by growth).  min_growth_share is kept for compatibility and ignored.
+ * of a few bytes a snapshot beside a large one is a leak.  Rows rank by
+ * swing (max - min).  min_growth_share is kept for compatibility and
+ * ignored.
  */
 struct profconv_trend_options {
 	unsigned int version;		/* PROFCONV_TREND_OPTIONS_VERSION */
@@ -1193,7 +1200,8 @@ struct profconv_trend_options {
 	const char *sample_type;	/* NULL: inuse_space, else space, else
 					 * the default sample type */
 	int keep_order;			/* snapshots in the order added */
-	double min_grew_fraction;	/* of the intervals that moved; 0..1 */
+	double min_grew_fraction;	/* of the intervals that moved; 0..1;
+					 * 0: off (the default) */
 	int64_t min_growth;		/* noise floor, bytes (units of the
 					 * type) */
 	double min_growth_share;	/* no longer decides anything: the
@@ -1219,7 +1227,7 @@ struct profconv_trend_options {
 #define PROFCONV_TREND_OPTIONS_VERSION 4
 #define PROFCONV_TREND_OPTIONS_INIT \
 	{ PROFCONV_TREND_OPTIONS_VERSION, PROFCONV_DIFF_BY_FUNCTION, NULL, \
-	  NULL, 0, 0.8, 4096, 0.01, 0, 0, 0, 0 }
+	  NULL, 0, 0, 4096, 0.01, 0, 0, 0, 0 }
 
 struct profconv_trend;	/* opaque */
 
@@ -1254,8 +1262,9 @@ int profconv_trend_add(struct profconv_trend *trend,
  * has a time, else by name in natural order, so "x.m2" comes before
  * "x.m10"; as added with keep_order), make their sample types comparable
  * (profconv_profiles_compatibilize()), group their stacks into rows and
- * give every row its statistics and verdict.  Rows come suspects first,
- * then by growth (largest first), then by name.  Each snapshot is reduced
+ * give every row its statistics and verdict.  Rows come by their swing
+ * (largest value minus smallest, largest first), then suspects first,
+ * by growth (largest first), by name.  Each snapshot is reduced
  * to its value per row when added and its profile freed, but for the
  * ones that may turn out first or last (kept for
  * profconv_trend_suspects()): memory grows with rows times snapshots.
@@ -1340,8 +1349,10 @@ int profconv_trend_print(const struct profconv_trend *trend, FILE *fp,
 
 /*
  * Write the analysis as one JSON object: "snapshots" (file, inuse_bytes,
- * inuse_objects, time_nanos, high_water, final), "peak_snapshot" (its
- * index), "rows" (name, first_bytes, last_bytes, growth_bytes,
+ * inuse_objects, time_nanos, high_water, final), "x_axis" (what the
+ * verdicts were judged over: "allocated_bytes" or "snapshots"),
+ * "peak_snapshot" (its index), "rows" (name, first_bytes, last_bytes,
+ * peak_bytes, swing_bytes (max - min), growth_bytes,
  * slope_bytes, grew_intervals, intervals, verdict, suspect,
  * theil_sen_slope, mann_kendall_z, values; with by_thread, thread, the
  * number or null, and thread_name, the text or null, first) and the

@@ -21,14 +21,15 @@ TestSuite(trendstat);
 
 static double scratch[PC_FIT_SCRATCH];
 
-/* The verdict on V[0..n) with the default rule (4 KiB floor, 0.8). */
+/* The verdict on V[0..n) with the default rule (4 KiB floor, no
+ * fraction of intervals). */
 static enum profconv_trend_verdict
 judge_floor(const int64_t *v, size_t n, int64_t floor)
 {
-	struct pc_rule rule = { floor, 0.8 };
+	struct pc_rule rule = { floor, 0 };
 	struct pc_shape sh;
 
-	return profconv__trend_verdict(v, n, 1, &rule, scratch, &sh);
+	return profconv__trend_verdict(v, NULL, n, 1, &rule, scratch, &sh);
 }
 
 static enum profconv_trend_verdict
@@ -267,21 +268,118 @@ Test(trendstat, rule_settings)
 	struct pc_rule rule = { 4 * K, 0.8 };
 	struct pc_shape sh;
 
-	cr_assert(eq(int, profconv__trend_verdict(v, 6, 1, &rule, scratch, &sh),
-	    PROFCONV_TREND_LEAK));
+	cr_assert(eq(int, profconv__trend_verdict(v, NULL, 6, 1, &rule,
+	    scratch, &sh), PROFCONV_TREND_LEAK));
 	cr_assert(eq(sz, sh.grew, 4));
 	cr_assert(eq(sz, sh.fell, 1));
 	rule.min_grew_fraction = 0.81;		/* needs 5 of 5 */
-	cr_assert(ne(int, profconv__trend_verdict(v, 6, 1, &rule, scratch,
-	    &sh), PROFCONV_TREND_LEAK));
+	cr_assert(ne(int, profconv__trend_verdict(v, NULL, 6, 1, &rule,
+	    scratch, &sh), PROFCONV_TREND_LEAK));
 	rule.min_grew_fraction = 0.8;
 	rule.floor = 41 * K;			/* grew 40 KiB: noise */
-	cr_assert(eq(int, profconv__trend_verdict(v, 6, 1, &rule, scratch, &sh),
-	    PROFCONV_TREND_STABLE));
+	cr_assert(eq(int, profconv__trend_verdict(v, NULL, 6, 1, &rule,
+	    scratch, &sh), PROFCONV_TREND_STABLE));
 	/* The extremes of int64 do not overflow. */
 	rule.floor = 1;
 	cr_assert(eq(int, profconv__trend_verdict(((int64_t[]){ INT64_MIN,
-	    INT64_MAX }), 2, 1, &rule, scratch, &sh), PROFCONV_TREND_LEAK));
+	    INT64_MAX }), NULL, 2, 1, &rule, scratch, &sh),
+	    PROFCONV_TREND_LEAK));
+}
+
+#define M (1024 * K)
+
+/* The verdict on V[0..n) at the places X on the x axis. */
+static enum profconv_trend_verdict
+judge_x(const int64_t *v, const double *x, size_t n)
+{
+	struct pc_rule rule = { 4 * K, 0 };
+	struct pc_shape sh;
+
+	return profconv__trend_verdict(v, x, n, 1, &rule, scratch, &sh);
+}
+
+Test(trendstat, ramp_with_gc_dips_is_a_leak)
+{
+	int64_t v[32], exit_dump[33];
+	size_t i;
+
+	/* Kept Buffers climb 12 MiB a dump; a collection frees 20 MiB of
+	 * garbage every third dump: the lows rise with the ramp. */
+	for (i = 0; i < 32; i++)
+		v[i] = 26 * K + 12 * M * (int64_t)i - (i % 3 == 2 ? 20 * M : 0);
+	VERDICT(v, 32, PROFCONV_TREND_LEAK);
+	/* The same, then everything freed in the dump at exit. */
+	memcpy(exit_dump, v, sizeof(v));
+	exit_dump[32] = 26 * K;
+	VERDICT(exit_dump, 33, PROFCONV_TREND_FREED_AT_EXIT);
+}
+
+Test(trendstat, never_falls_and_still_grows_is_a_leak)
+{
+	int64_t v[40];
+	size_t i, k, steps;
+	static const size_t at[] = { 2, 4, 6, 8, 10, 12, 14, 16, 24, 36 };
+
+	/* An arena that grows by 4 MiB chunks, often early, seldom late:
+	 * it never falls and took a step in the last quarter. */
+	for (i = 0; i < 40; i++) {
+		for (k = 0, steps = 0; k < sizeof(at) / sizeof(at[0]); k++)
+			steps += i >= at[k];
+		v[i] = 2 * M + 4 * M * (int64_t)steps;
+	}
+	VERDICT(v, 40, PROFCONV_TREND_LEAK);
+	/* Its twin at another scale gets the same verdict. */
+	for (i = 0; i < 40; i++)
+		v[i] = v[i] / 3;
+	VERDICT(v, 40, PROFCONV_TREND_LEAK);
+}
+
+Test(trendstat, plateau_over_the_last_quarter_saturates)
+{
+	int64_t v[40];
+	size_t i;
+
+	/* Fills until 70% of the series, then holds. */
+	for (i = 0; i < 40; i++)
+		v[i] = 64 * K * (int64_t)(i < 28 ? i : 28);
+	VERDICT(v, 40, PROFCONV_TREND_SATURATING);
+}
+
+Test(trendstat, x_axis_of_allocation)
+{
+	int64_t v[40];
+	double alloc[40], even[40];
+	size_t i;
+
+	/* Dumps by time: a leak of a share of what is allocated, over 20
+	 * busy dumps, then 20 idle ones in which nothing is allocated.  By
+	 * snapshot it looks like a plateau; by allocation the idle dumps
+	 * are at one place and the leak still grows to the end. */
+	for (i = 0; i < 40; i++) {
+		alloc[i] = (double)(1 + (i < 20 ? i : 19)) * 100e6;
+		v[i] = 256 * K * (int64_t)(i < 20 ? i : 19);
+		even[i] = 5e6 * (double)i;
+	}
+	cr_assert(eq(int, judge_x(v, NULL, 40), PROFCONV_TREND_SATURATING));
+	cr_assert(eq(int, judge_x(v, alloc, 40), PROFCONV_TREND_LEAK));
+	/* Dumps by allocation volume: evenly spaced, as snapshots are. */
+	cr_assert(eq(int, judge_x(v, even, 20), judge_x(v, NULL, 20)));
+	cr_assert(eq(int, judge_x(v, even, 20), PROFCONV_TREND_LEAK));
+}
+
+Test(trendstat, x_axis_choice)
+{
+	int64_t alloc[4] = { 100, 200, 200, 300 };
+	double x[4];
+
+	cr_assert(eq(int, profconv__trend_x(x, alloc, 4), PC_X_ALLOCATED));
+	cr_assert(ieee_ulp_eq(dbl, x[3], 300.0, 0));
+	alloc[2] = 150;		/* allocation went down: not cumulative */
+	cr_assert(eq(int, profconv__trend_x(x, alloc, 4), PC_X_SNAPSHOTS));
+	cr_assert(ieee_ulp_eq(dbl, x[3], 3.0, 0));
+	alloc[2] = -1;		/* unknown in one snapshot */
+	cr_assert(eq(int, profconv__trend_x(x, alloc, 4), PC_X_SNAPSHOTS));
+	cr_assert(eq(int, profconv__trend_x(x, NULL, 4), PC_X_SNAPSHOTS));
 }
 
 /* GROUP and KIND of NAME. */

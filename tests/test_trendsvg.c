@@ -196,3 +196,63 @@ Test(trendsvg, refuses_bad_options_and_negative_values)
 	profconv_trend_free(unrun);
 	profconv_trend_free(t);
 }
+
+/* Every point of the areas (<path d="M x,y L ...Z"): inside the chart,
+ * whose top is 74 pixels down (below the title), 1200 wide. */
+static void
+areas_inside(const char *text)
+{
+	const char *p = text;
+	double x, y;
+	int n, points = 0;
+
+	while ((p = strstr(p, "<path d=\"")) != NULL) {
+		p += 9;
+		while (*p == 'M' || *p == 'L') {
+			cr_assert(sscanf(p + 1, "%lf,%lf%n", &x, &y, &n) == 2,
+			    "%.40s", p);
+			cr_expect(x >= 0 && x <= 1200, "x %g", x);
+			cr_expect(y >= 74 && y < 2000, "y %g: over the title", y);
+			points++;
+			p += 1 + n;
+		}
+	}
+	cr_expect(points > 0, "no area");
+}
+
+/* Times across 2^63 ns, and values whose sum is past INT64_MAX: the
+ * snapshots are placed in order on the chart, the labels are not
+ * negative, nothing is drawn over the title. */
+Test(trendsvg, extreme_times_and_values)
+{
+	static const int64_t times[] = { -6000000000000000000,
+		1000000000000000000, 6000000000000000000 };
+	struct profconv_trend *t = NULL;
+	struct profconv_profile *p;
+	char *text = NULL, name[8];
+	const char *label;
+	size_t i;
+
+	cr_assert(eq(int, profconv_trend_new(&t, NULL), 0));
+	for (i = 0; i < 3; i++) {
+		p = snapshot("f", i == 2 ? INT64_MAX : 1000, i == 2 ?
+		    INT64_MAX : 50);
+		profconv_profile_set_time(p, times[i], 0);
+		snprintf(name, sizeof(name), "s%zu", i);
+		cr_assert(eq(int, profconv_trend_add(t, p, name), 0));
+	}
+	cr_assert(eq(int, profconv_trend_run(t), 0), "%s", ERRMSG);
+	CAPTURE(text, profconv_trend_write_svg(t, fp, NULL));
+	areas_inside(text);
+	cr_expect(strstr(text, "data-mode=\"time\"") != NULL);
+	cr_expect(strstr(text, "class=\"ylabel\" x=") != NULL);
+	cr_expect(strstr(text, "EiB") != NULL);
+	for (label = text; (label = strstr(label, "class=\"ylabel\"")) !=
+	    NULL; label++) {
+		label = strchr(label, '>');
+		cr_assert(label != NULL);
+		cr_expect(label[1] != '-', "a negative label: %.20s", label);
+	}
+	free(text);
+	profconv_trend_free(t);
+}

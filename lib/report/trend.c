@@ -25,6 +25,7 @@
 struct snapshot {
 	char *name;
 	int64_t time, bytes, objects;
+	int64_t allocated;	/* bytes allocated since the start; -1 */
 	char kind;		/* jemalloc's dump kind, or 0 */
 	int64_t *col;		/* value per row, rows 0..ncol-1; 0 beyond */
 	size_t ncol;
@@ -75,6 +76,8 @@ struct profconv_trend {
 	struct trow *trows;	/* changed rows, in their order */
 	size_t ntrows, nsuspects;
 	int64_t *values;	/* one row's values, per snapshot */
+	double *x;		/* each snapshot's place on the x axis */
+	enum pc_x_axis axis;
 	double *fit;		/* scratch of the verdict */
 	struct pc_hidden_list hidden;	/* what suppressions hid */
 };
@@ -184,6 +187,7 @@ profconv_trend_free(struct profconv_trend *t)
 	free(t->thread_len);
 	free(t->trows);
 	free(t->values);
+	free(t->x);
 	free(t->fit);
 	profconv__hidden_free(&t->hidden);
 	free(t);
@@ -417,7 +421,7 @@ reduce(struct profconv_trend *t, const struct profconv_profile *prof,
 	struct profconv_view *view = NULL;
 	struct pc_rows *rows = NULL;
 	size_t i, n, ntypes = profconv_profile_sample_type_count(prof);
-	int k, objects, rc;
+	int k, objects, alloc, rc;
 	uint32_t idx;
 
 	k = type_index(t, prof, t->type_key);
@@ -441,6 +445,13 @@ reduce(struct profconv_trend *t, const struct profconv_profile *prof,
 		rc = profconv_view_total(view, (size_t)objects, &s->objects);
 	if (rc == 0)
 		rc = keep_hidden(t, view, (size_t)k, s);
+	/* The allocator's count of bytes allocated so far, over the whole
+	 * profile (gperftools' header, jemalloc's with prof_accum). */
+	s->allocated = -1;
+	alloc = profconv_profile_sample_type_index(prof, "alloc_space");
+	if (rc == 0 && alloc >= 0 &&
+	    profconv_profile_total(prof, (size_t)alloc, &s->allocated) < 0)
+		s->allocated = -1;
 	profconv_view_free(view);
 	n = rc == 0 ? profconv__rows_count(rows) : 0;
 	for (i = 0; rc == 0 && i < n; i++) {
@@ -638,6 +649,15 @@ out:
 	return rc;
 }
 
+/* How far row R swung: its largest value minus its smallest. */
+static double
+swing(const struct trow *r)
+{
+	return (double)r->shape.max - (double)r->shape.min;
+}
+
+/* Rows by their swing, largest first (a row that peaked and was freed
+ * ranks by its peak); then suspects first, by growth, by name. */
 static int
 trow_cmp(const void *a, const void *b)
 {
@@ -645,6 +665,8 @@ trow_cmp(const void *a, const void *b)
 	bool lx = x->verdict == PROFCONV_TREND_LEAK;
 	bool ly = y->verdict == PROFCONV_TREND_LEAK;
 
+	if (swing(x) != swing(y))
+		return swing(x) > swing(y) ? -1 : 1;
 	if (lx != ly)
 		return lx ? -1 : 1;
 	if (x->g.growth != y->g.growth)
@@ -664,6 +686,25 @@ gather(const struct profconv_trend *t, size_t row)
 	return t->values;
 }
 
+/*
+ * The first dumps may lack allocation counts: gperftools writes none
+ * while nothing was freed (they equal the in-use ones).  What was
+ * allocated is at least what is in use: take those in-use totals, up to
+ * the first count known, in T's scratch values.
+ */
+static void
+lead_allocated(struct profconv_trend *t)
+{
+	size_t i, k;
+
+	for (k = 0; k < t->n && t->values[k] < 0; k++)
+		;
+	for (i = 0; k < t->n && i < k; i++)
+		t->values[i] = t->snaps[i].bytes < 0 ? 0 :
+		    t->snaps[i].bytes < t->values[k] ? t->snaps[i].bytes :
+		    t->values[k];
+}
+
 /* Statistics and verdict of every row that changed; their order. */
 static int
 judge_rows(struct profconv_trend *t)
@@ -679,9 +720,15 @@ judge_rows(struct profconv_trend *t)
 	rule.min_grew_fraction = t->opts.min_grew_fraction;
 	t->trows = calloc(nrows + 1, sizeof(*t->trows));
 	t->values = calloc(t->n, sizeof(*t->values));
+	t->x = calloc(t->n, sizeof(*t->x));
 	t->fit = malloc(PC_FIT_SCRATCH * sizeof(*t->fit));
-	if (t->trows == NULL || t->values == NULL || t->fit == NULL)
+	if (t->trows == NULL || t->values == NULL || t->x == NULL ||
+	    t->fit == NULL)
 		return profconv__nomem();
+	for (i = 0; i < t->n; i++)
+		t->values[i] = t->snaps[i].allocated;
+	lead_allocated(t);
+	t->axis = profconv__trend_x(t->x, t->values, t->n);
 	for (i = 0; i < nrows; i++) {
 		const int64_t *v = gather(t, i);
 
@@ -691,8 +738,8 @@ judge_rows(struct profconv_trend *t)
 			continue;
 		r->row = i;
 		r->name = profconv__str(&t->names, (uint32_t)i);
-		r->verdict = profconv__trend_verdict(v, t->n, 1, &rule, t->fit,
-		    &r->shape);
+		r->verdict = profconv__trend_verdict(v, t->x, t->n, 1, &rule,
+		    t->fit, &r->shape);
 		t->nsuspects += r->verdict == PROFCONV_TREND_LEAK;
 		t->ntrows++;
 	}
@@ -752,6 +799,18 @@ const struct pc_shape *
 profconv__trend_row_shape(const struct profconv_trend *t, size_t i)
 {
 	return &t->trows[i].shape;
+}
+
+enum pc_x_axis
+profconv__trend_axis(const struct profconv_trend *t)
+{
+	return t->axis;
+}
+
+double
+profconv__trend_snapshot_x(const struct profconv_trend *t, size_t i)
+{
+	return t->x != NULL && i < t->n ? t->x[i] : (double)i;
 }
 
 size_t
@@ -852,10 +911,10 @@ suspect_stacks(const struct profconv_trend *t, const struct profconv_view *view,
 	int rc;
 
 	rc = profconv__strtab_init(&names);
-	for (i = 0; rc == 0 && i < t->ntrows &&
-	    t->trows[i].verdict == PROFCONV_TREND_LEAK; i++)
-		rc = profconv__strtab_intern_cstr(&names, t->trows[i].name,
-		    &idx);
+	for (i = 0; rc == 0 && i < t->ntrows; i++)
+		if (t->trows[i].verdict == PROFCONV_TREND_LEAK)
+			rc = profconv__strtab_intern_cstr(&names,
+			    t->trows[i].name, &idx);
 	if (rc == 0)
 		rc = profconv__rows_new(&scratch, 1);
 	for (i = 0; rc == 0 && i < n; i++) {

@@ -92,14 +92,30 @@ struct pc_shape {
 };
 
 /*
- * The verdict on the N values V[0], V[STRIDE], ... of one row (the rule
- * is spelled out at profconv_trend_options in profconv.h); *OUT gets
+ * The verdict on the N values V[0], V[STRIDE], ... of one row at the
+ * places X[0..N) on the x axis (increasing; NULL: 0, 1, ... N - 1), the
+ * rule spelled out at profconv_trend_options in profconv.h; *OUT gets
  * the statistics of the whole series.  SCRATCH as for
  * profconv__trend_fit().
  */
 enum profconv_trend_verdict profconv__trend_verdict(const int64_t *v,
-    size_t n, size_t stride, const struct pc_rule *rule, double *scratch,
-    struct pc_shape *out);
+    const double *x, size_t n, size_t stride, const struct pc_rule *rule,
+    double *scratch, struct pc_shape *out);
+
+/* The x axis of the verdicts (profconv__trend_x_axis()). */
+enum pc_x_axis {
+	PC_X_SNAPSHOTS,		/* the snapshot's place in the order */
+	PC_X_ALLOCATED		/* bytes allocated since the program began */
+};
+
+/*
+ * The x axis of N ordered snapshots whose cumulative allocations are
+ * ALLOCATED[0..N) (-1: unknown), into X[0..N): the allocations when
+ * every snapshot has one, none goes down and the last is above the
+ * first; else the snapshot numbers 0..N-1.
+ */
+enum pc_x_axis profconv__trend_x(double *x, const int64_t *allocated,
+    size_t n);
 
 /*
  * What a dump's file name says.  jemalloc: PREFIX.PID.SEQ.KIND[KSEQ].heap
@@ -124,6 +140,9 @@ const char *profconv__trend_type_name(const struct profconv_trend *t);
 /* What the verdict of row I looked at; the noise floor it used. */
 const struct pc_shape *profconv__trend_row_shape(
     const struct profconv_trend *t, size_t i);
+/* The x axis the verdicts used, and snapshot I's place on it. */
+enum pc_x_axis profconv__trend_axis(const struct profconv_trend *t);
+double profconv__trend_snapshot_x(const struct profconv_trend *t, size_t i);
 int64_t profconv__trend_floor(const struct profconv_trend *t);
 /* With by_thread: how many bytes at the start of row I's name name its
  * thread (the view's split_threads frame); else 0. */

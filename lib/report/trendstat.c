@@ -304,50 +304,128 @@ swings(const int64_t *v, size_t n, size_t stride, double d, size_t *rises,
 
 /* --- the shape of a series: the verdict ------------------------------------------ */
 
-/* The leak test on the N points of V (see profconv.h). */
-static bool
-is_leak(const int64_t *v, size_t n, size_t stride,
-    const struct pc_rule *rule, const struct pc_shape *sh)
+/* The x of point I: X[I], or I when X is NULL. */
+static double
+x_at(const double *x, size_t i)
 {
-	double growth = AT(v, n - 1, stride) - AT(v, 0, stride);
-	double late = AT(v, n - 1, stride) - AT(v, (n - 1) / 2, stride);
-	size_t moved = sh->grew + sh->fell;
-	double need = ceil(rule->min_grew_fraction * (double)moved - 1e-9);
-
-	if (growth < (double)rule->floor || moved == 0 ||
-	    (double)sh->grew < need || sh->falls != 0 ||
-	    !(sh->fit.theil_sen > 0))
-		return false;
-	if (n < 4 ? sh->grew != n - 1 : !(sh->fit.mk_z >= PC_MK_Z))
-		return false;
-	return late >= growth / 4;
+	return x != NULL ? x[i] : (double)i;
 }
 
-/* The saturation test: grew, then no trend in the last quarter, which
- * stays in the upper half of the climb. */
+/*
+ * The tail of N points on the x axis X: the first point of the last
+ * quarter of the x range (x >= x1 + 3/4 (xN - x1)); the last point at
+ * least.
+ */
+static size_t
+tail_start(const double *x, size_t n)
+{
+	double x1 = x_at(x, 0), xn = x_at(x, n - 1);
+	double cut = x1 + (xn - x1) * 0.75;
+	size_t i = n - 1;
+
+	while (i > 1 && x_at(x, i - 1) >= cut)
+		i--;
+	return i;
+}
+
+/*
+ * The Theil-Sen slope (per unit of x) of points T0..N-1 of V, at most
+ * PC_FIT_POINTS of them evenly spread, times the x length of the
+ * stretch: how much the stretch rose, robust to dips and outliers.
+ */
+static double
+tail_rise(const int64_t *v, const double *x, size_t t0, size_t n,
+    size_t stride, double *scratch)
+{
+	size_t idx[PC_FIT_POINTS], m, i, j, np = 0;
+	double dx, len = x_at(x, n - 1) - x_at(x, t0);
+
+	if (n - t0 < 2 || !(len > 0))
+		return 0;
+	m = fit_points(n - t0, idx);
+	for (i = 0; i < m; i++)
+		for (j = i + 1; j < m; j++) {
+			dx = x_at(x, t0 + idx[j]) - x_at(x, t0 + idx[i]);
+			if (dx > 0)
+				scratch[np++] = (AT(v, t0 + idx[j], stride) -
+				    AT(v, t0 + idx[i], stride)) / dx;
+		}
+	return np == 0 ? 0 : median(scratch, np) * len;
+}
+
+/*
+ * The tail of V: where its last quarter starts (T0, of the x range, two
+ * points at least), the lowest value in the last quarter proper (LOW),
+ * the highest before it (BEFORE) and in it (TOP), and its rise.
+ */
+struct tail {
+	size_t t0;
+	double low, before, top, rise;
+};
+
+static void
+tail_of(const int64_t *v, const double *x, size_t n, size_t stride,
+    double *scratch, struct tail *tl)
+{
+	size_t q = tail_start(x, n), i;
+
+	tl->low = tl->top = AT(v, q, stride);
+	for (i = q + 1; i < n; i++) {
+		tl->low = fmin(tl->low, AT(v, i, stride));
+		tl->top = fmax(tl->top, AT(v, i, stride));
+	}
+	tl->t0 = q == n - 1 ? n - 2 : q;
+	tl->before = AT(v, 0, stride);
+	for (i = 1; i < q; i++)
+		tl->before = fmax(tl->before, AT(v, i, stride));
+	tl->rise = tail_rise(v, x, tl->t0, n, stride, scratch);
+}
+
+/*
+ * The leak test on the N points of V (see profconv.h): no fall of a
+ * swing; what the last quarter holds at its lowest is at least the
+ * floor above the row's lowest; and the last quarter still rises, by a
+ * fifth of that at least, or tops all before it by max(floor, a tenth
+ * of the range).
+ */
 static bool
-is_saturating(const int64_t *v, size_t n, size_t stride,
+is_leak(const int64_t *v, const double *x, size_t n, size_t stride,
     const struct pc_rule *rule, const struct pc_shape *sh, double *scratch)
 {
-	size_t tail = (n + 3) / 4, t0, i;
-	double rise = (double)sh->max - AT(v, 0, stride), low, drift;
-	struct pc_fit fit;
+	size_t moved = sh->grew + sh->fell;
+	double need = ceil(rule->min_grew_fraction * (double)moved - 1e-9);
+	struct tail tl;
+	double held;
 
-	if (tail < 2)
-		tail = 2;
-	if (tail >= n || sh->falls != 0 || sh->rises == 0 ||
-	    rise < (double)rule->floor)
+	if (n < 2 || sh->falls != 0 || moved == 0 || (double)sh->grew < need)
 		return false;
-	t0 = n - tail;
-	low = AT(v, t0, stride);
-	for (i = t0 + 1; i < n; i++)
-		if (AT(v, i, stride) < low)
-			low = AT(v, i, stride);
-	if (low < AT(v, 0, stride) + rise / 2)
+	tail_of(v, x, n, stride, scratch, &tl);
+	held = tl.low - (double)sh->min;
+	if (!(held >= (double)rule->floor))
 		return false;
-	profconv__trend_fit(v + t0 * stride, tail, stride, scratch, &fit);
-	drift = fabs(fit.theil_sen) * (double)(tail - 1);
-	return drift < fmax((double)rule->floor, rise / 4);
+	return (tl.rise > 0 && tl.rise >= held / 5) ||
+	    tl.top - tl.before >= fmax((double)rule->floor,
+	    ((double)sh->max - (double)sh->min) / 10);
+}
+
+/* The saturation test: rose, no fall, and the last quarter is a plateau
+ * in the upper half of the climb that rises (or sinks) by less than
+ * max(floor, a fifth of the climb) and tops the earlier peak by less
+ * than max(floor, a tenth of it). */
+static bool
+is_saturating(const int64_t *v, const double *x, size_t n, size_t stride,
+    const struct pc_rule *rule, const struct pc_shape *sh, double *scratch)
+{
+	double rise = (double)sh->max - AT(v, 0, stride), lim;
+	struct tail tl;
+
+	if (n < 3 || sh->falls != 0 || rise < (double)rule->floor)
+		return false;
+	tail_of(v, x, n, stride, scratch, &tl);
+	lim = fmax((double)rule->floor, rise / 10);
+	return tl.low >= AT(v, 0, stride) + rise / 2 &&
+	    fabs(tl.rise) < fmax((double)rule->floor, rise / 5) &&
+	    tl.top - tl.before < lim;
 }
 
 /* Statistics of the N points of V, for the verdict. */
@@ -377,8 +455,9 @@ shape(const int64_t *v, size_t n, size_t stride, const struct pc_rule *rule,
 }
 
 enum profconv_trend_verdict
-profconv__trend_verdict(const int64_t *v, size_t n, size_t stride,
-    const struct pc_rule *rule, double *scratch, struct pc_shape *out)
+profconv__trend_verdict(const int64_t *v, const double *x, size_t n,
+    size_t stride, const struct pc_rule *rule, double *scratch,
+    struct pc_shape *out)
 {
 	struct pc_shape body;
 	struct pc_shape *sh = out;
@@ -386,23 +465,41 @@ profconv__trend_verdict(const int64_t *v, size_t n, size_t stride,
 	shape(v, n, stride, rule, scratch, sh);
 	if (n < 2 || (double)sh->max - (double)sh->min < (double)rule->floor)
 		return PROFCONV_TREND_STABLE;
-	/* Freed at exit: a leak up to the last dump, and in the last one
-	 * back within the floor of where it started. */
-	if (n >= 3 && AT(v, n - 1, stride) - AT(v, 0, stride) <
+	if (is_leak(v, x, n, stride, rule, sh, scratch))
+		return PROFCONV_TREND_LEAK;
+	/* The last dump fell: judge the series before it.  A leak up to
+	 * it is freed at exit when the last dump is back within the floor
+	 * of the first, and still a leak when it holds more. */
+	if (n >= 3 && AT(v, n - 2, stride) - AT(v, n - 1, stride) >=
 	    (double)rule->floor) {
 		shape(v, n - 1, stride, rule, scratch, &body);
-		if (is_leak(v, n - 1, stride, rule, &body))
-			return PROFCONV_TREND_FREED_AT_EXIT;
+		if (is_leak(v, x, n - 1, stride, rule, &body, scratch))
+			return AT(v, n - 1, stride) - AT(v, 0, stride) <
+			    (double)rule->floor ? PROFCONV_TREND_FREED_AT_EXIT :
+			    PROFCONV_TREND_LEAK;
 	}
-	if (is_leak(v, n, stride, rule, sh))
-		return PROFCONV_TREND_LEAK;
-	if (is_saturating(v, n, stride, rule, sh, scratch))
+	if (is_saturating(v, x, n, stride, rule, sh, scratch))
 		return PROFCONV_TREND_SATURATING;
 	if (sh->rises + sh->falls >= 3)
 		return PROFCONV_TREND_PERIODIC;
 	if (sh->falls >= 1)
 		return PROFCONV_TREND_TRANSIENT;
 	return PROFCONV_TREND_STABLE;
+}
+
+enum pc_x_axis
+profconv__trend_x(double *x, const int64_t *allocated, size_t n)
+{
+	bool ok = n >= 2 && allocated != NULL;
+	size_t i;
+
+	for (i = 0; ok && i < n; i++)
+		ok = allocated[i] >= 0 && (i == 0 || allocated[i] >=
+		    allocated[i - 1]);
+	ok = ok && allocated[n - 1] > allocated[0];
+	for (i = 0; i < n; i++)
+		x[i] = ok ? (double)allocated[i] : (double)i;
+	return ok ? PC_X_ALLOCATED : PC_X_SNAPSHOTS;
 }
 
 /* --- verdicts ------------------------------------------------------------------ */

@@ -62,6 +62,7 @@ row_verdict(const struct profconv_trend_row *r)
 struct band {
 	struct profconv_trend_row row;	/* row.values is not kept */
 	const char *verdict;
+	int64_t peak;			/* the row's largest value */
 	int64_t *v;			/* at each picked snapshot */
 	double *top;			/* its upper edge, y per pick */
 	struct pc_rgb color;
@@ -150,7 +151,7 @@ human(char *buf, size_t len, int64_t v, bool sign, bool bytes)
 static void
 put_figures(FILE *fp, const struct band *b, bool bytes)
 {
-	char f[48], l[48], g[48], s[48];
+	char f[48], l[48], pk[48], g[48], s[48];
 	double slope = b->row.slope_bytes;
 
 	if (b->other) {
@@ -160,10 +161,11 @@ put_figures(FILE *fp, const struct band *b, bool bytes)
 	}
 	if (!(slope > -9e18 && slope < 9e18))
 		slope = 0;
-	fprintf(fp, " (%s; first %s, last %s, growth %s, slope %s per "
-	    "snapshot, grew in %zu of %zu intervals)", b->verdict,
+	fprintf(fp, " (%s; first %s, last %s, peak %s, growth %s, slope %s "
+	    "per snapshot, grew in %zu of %zu intervals)", b->verdict,
 	    human(f, sizeof(f), b->row.first_bytes, false, bytes),
 	    human(l, sizeof(l), b->row.last_bytes, false, bytes),
+	    human(pk, sizeof(pk), b->peak, false, bytes),
 	    human(g, sizeof(g), b->row.growth_bytes, true, bytes),
 	    human(s, sizeof(s), (int64_t)slope, true, bytes),
 	    b->row.grew_intervals, b->row.intervals);
@@ -215,7 +217,7 @@ read_snapshots(struct pic *p)
 		    s.time_nanos < p->times[i - 1]))
 			p->by_time = false;
 	}
-	if (p->n < 2 || p->times[p->n - 1] == p->times[0])
+	if (p->n < 2 || !((double)p->times[p->n - 1] > (double)p->times[0]))
 		p->by_time = false;
 	p->peak = profconv__trend_peak(p->totals, p->n);
 	p->k = profconv__trend_pick(p->totals, p->n, PICK_BUDGET, p->pick);
@@ -275,6 +277,7 @@ read_bands(struct pic *p)
 		if ((rc = profconv_trend_row(p->t, i, &b->row)) < 0)
 			return rc;
 		b->verdict = row_verdict(&b->row);
+		b->peak = profconv__trend_row_shape(p->t, i)->max;
 		for (j = 0; j < p->k; j++) {
 			b->v[j] = b->row.values[p->pick[j]];
 			if (b->v[j] < 0) {
@@ -306,10 +309,23 @@ read_bands(struct pic *p)
 
 /* --- layout --------------------------------------------------------------- */
 
+/* Where V is up the y axis; never above the peak, so never over the
+ * title (sums of rows near INT64_MAX are doubles, and round). */
 static double
 y_of(const struct pic *p, double v)
 {
-	return p->cy1 - v / p->ymax * (p->cy1 - p->cy0);
+	double f = v / p->ymax;
+
+	f = f > 1 ? 1 : f < 0 ? 0 : f;
+	return p->cy1 - f * (p->cy1 - p->cy0);
+}
+
+/* The time of snapshot I since the first, in seconds: in doubles, as
+ * times across 2^63 ns differ by more than an int64 holds. */
+static double
+since_first(const struct pic *p, size_t i)
+{
+	return ((double)p->times[i] - (double)p->times[0]) / 1e9;
 }
 
 /* Where snapshot I is: its number, or its time, along the x axis. */
@@ -319,8 +335,7 @@ x_of(const struct pic *p, size_t i)
 	double f;
 
 	if (p->by_time)
-		f = (double)(p->times[i] - p->times[0]) /
-		    (double)(p->times[p->n - 1] - p->times[0]);
+		f = since_first(p, i) / since_first(p, p->n - 1);
 	else
 		f = (double)i / (double)(p->n - 1);
 	return p->cx0 + f * (p->cx1 - p->cx0);
@@ -454,6 +469,16 @@ put_titles(struct pic *p)
 	put_text(fp, "matched", p->w - PAD, p->h - 12, NULL, " ");
 }
 
+/* V, a fraction of the peak, as an int64: (double)INT64_MAX is 2^63,
+ * which llround() cannot give back. */
+static int64_t
+label_value(double v)
+{
+	if (!(v < 9223372036854775807.0))
+		return INT64_MAX;
+	return v > 0 ? llround(v) : 0;
+}
+
 /* A "nice" step (1, 2 or 5 times a power of ten) for about 8 ticks
  * over SPAN. */
 static double
@@ -480,14 +505,14 @@ put_axes(struct pic *p)
 		    "x2=\"%.1f\" y2=\"%.1f\"/><text class=\"ylabel\" "
 		    "x=\"%.1f\" y=\"%.1f\">%s</text>\n", p->cx0, y, p->cx1, y,
 		    p->cx0 - 6, y + 4, human(buf, sizeof(buf),
-		    (int64_t)llround(p->ymax * i / 4), false, p->bytes));
+		    label_value(p->ymax * i / 4), false, p->bytes));
 	}
 	fprintf(fp, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
 	    "y2=\"%.1f\"/>\n<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" "
 	    "x2=\"%.1f\" y2=\"%.1f\"/>\n", p->cx0, p->cy0, p->cx0, p->cy1,
 	    p->cx0, p->cy1, p->cx1, p->cy1);
 	if (p->by_time) {
-		span = (double)(p->times[p->n - 1] - p->times[0]) / 1e9;
+		span = since_first(p, p->n - 1);
 		if (span >= 2 * 3600) {
 			unit = 3600;
 			uname = "h";

@@ -242,15 +242,17 @@ grew_digits(size_t n)
 	return d > 3 ? d : 3;
 }
 
-/* The numbers of row R and its sparkline in WIDTH characters. */
+/* The numbers of row R (the Ith) and its sparkline in WIDTH
+ * characters. */
 static void
 print_row(const struct profconv_trend *t, FILE *fp,
-    const struct profconv_trend_row *r, size_t width, bool exact)
+    const struct profconv_trend_row *r, size_t i, size_t width, bool exact)
 {
 	size_t w;
 
 	print_amount(fp, 14, r->first_bytes, exact);
 	print_amount(fp, 14, r->last_bytes, exact);
+	print_amount(fp, 14, profconv__trend_row_shape(t, i)->max, exact);
 	print_amount(fp, 14, r->growth_bytes, exact);
 	print_amount(fp, 14, slope_amount(r->slope_bytes), exact);
 	fprintf(fp, " %*zu/%-*zu  %-13s  ", grew_digits(r->intervals),
@@ -289,13 +291,15 @@ profconv_trend_print(const struct profconv_trend *t, FILE *fp, size_t top,
 	/* Names, the sample type and the files' names as text for a
 	 * terminal (write.h). */
 	errno = 0;
-	fprintf(fp, "%zu suspect%s in %zu rows that changed\n\n",
-	    profconv_trend_suspect_count(t),
-	    profconv_trend_suspect_count(t) == 1 ? "" : "s", n);
+	fprintf(fp, "%zu suspect%s in %zu rows that changed (judged over %s)"
+	    "\n\n", profconv_trend_suspect_count(t),
+	    profconv_trend_suspect_count(t) == 1 ? "" : "s", n,
+	    profconv__trend_axis(t) == PC_X_ALLOCATED ? "the bytes allocated" :
+	    "the snapshots in order");
 	if (stacks)
 		fprintf(fp, "%-*s ", (int)namew, "Stack");
-	fprintf(fp, " %14s %14s %14s %14s %*s  %-13s  ", "First", "Last",
-	    "Growth", "Slope/snap", 2 * grew_digits(nsnaps - 1) + 1, "Grew",
+	fprintf(fp, " %14s %14s %14s %14s %14s %*s  %-13s  ", "First",
+	    "Last", "Peak", "Growth", "Slope/snap", 2 * grew_digits(nsnaps - 1) + 1, "Grew",
 	    "Verdict");
 	if (stacks)
 		fputs("Trend\n", fp);
@@ -309,7 +313,7 @@ profconv_trend_print(const struct profconv_trend *t, FILE *fp, size_t top,
 			fprintf(fp, "%s%*s ", name, (int)(namew -
 			    profconv__utf8_chars(name)), "");
 		}
-		print_row(t, fp, &r, stacks ? 0 : width, exact != 0);
+		print_row(t, fp, &r, i, stacks ? 0 : width, exact != 0);
 		if (!stacks)
 			fprintf(fp, "  %s", row_label(&r, false, &tb, &buf,
 			    &cap));
@@ -401,10 +405,12 @@ json_row(FILE *fp, const struct profconv_trend_row *r,
 	fputs("\"name\":", fp);
 	profconv__json_cstr(fp, r->name);
 	fprintf(fp, ",\"first_bytes\":%" PRId64 ",\"last_bytes\":%" PRId64
+	    ",\"peak_bytes\":%" PRId64 ",\"swing_bytes\":%" PRId64
 	    ",\"growth_bytes\":%" PRId64 ",\"slope_bytes\":%.1f"
 	    ",\"grew_intervals\":%zu,\"intervals\":%zu,\"verdict\":\"%s\""
 	    ",\"suspect\":%s,\"theil_sen_slope\":", r->first_bytes,
-	    r->last_bytes, r->growth_bytes, r->slope_bytes, r->grew_intervals,
+	    r->last_bytes, sh->max, pc_sub_sat(sh->max, sh->min),
+	    r->growth_bytes, r->slope_bytes, r->grew_intervals,
 	    r->intervals, profconv_trend_verdict_name(r->verdict),
 	    r->suspect ? "true" : "false");
 	json_double(fp, sh->fit.theil_sen);
@@ -430,6 +436,9 @@ profconv_trend_write_json(const struct profconv_trend *t, FILE *fp)
 	json_snapshots(t, fp);
 	fputs(",\n\"sample_type\":", fp);
 	profconv__json_cstr(fp, profconv__trend_type_name(t));
+	fprintf(fp, ",\"x_axis\":\"%s\"",
+	    profconv__trend_axis(t) == PC_X_ALLOCATED ? "allocated_bytes" :
+	    "snapshots");
 	fprintf(fp, ",\"suspects\":%zu,\"peak_snapshot\":%zu,"
 	    "\"rule\":{\"min_grew_fraction\":%g,\"min_growth\":%" PRId64
 	    ",\"noise_floor\":%" PRId64 ",\"mann_kendall_z\":%g"

@@ -4,7 +4,7 @@
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
 corpus=$PROFCONV_SRCDIR/tests/fuzz/corpus
-for h in read transform maps dwarf image; do
+for h in read transform maps dwarf image trendsvg; do
 	drv=$BIN/../tests/fuzz/replay_$h
 	[ -x "$drv" ] || { fail "replay_$h not built"; continue; }
 	"$drv" "$corpus/$h" >"$TMP/out" 2>"$TMP/err" ||

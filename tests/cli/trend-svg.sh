@@ -52,7 +52,7 @@ if [ -e /usr/include/gperftools/heap-profiler.h ] && command -v cc >/dev/null 2>
 	draw -t inuse_objects --svg -o "$TMP/objects.svg" "$@"
 	check sums "$TMP/objects.svg" "$TMP/objects.json" 19 order >/dev/null ||
 		fail "-t inuse_objects: the SVG does not match the JSON"
-	grep -q '<title>steady_leak ([^;]*; first 64, last 768, growth +704,' "$TMP/objects.svg" ||
+	grep -q '<title>steady_leak ([^;]*; first 64, last 768, peak 768, growth +704,' "$TMP/objects.svg" ||
 		fail "-t inuse_objects: $(grep -o '<title>steady_leak[^<]*' "$TMP/objects.svg")"
 	# --top: fewer bands, the rest in "other".
 	draw --top 2 --svg -o "$TMP/top2.svg" "$@"
