@@ -96,4 +96,23 @@
  */
 #define PC_SYM_MAX_COPY ((uint64_t)1 << 30)
 
+/*
+ * A call graph (view/graph.c) keeps at most PC_GRAPH_MAX_EDGES edges
+ * after pprof's own cutoffs: the heaviest, in pprof's edge order; the
+ * legend counts the rest ("Dropped N edges over the limit of 200").
+ * Real graphs of pprof's 80 nodes have under 100 edges, so pprof's DOT
+ * is unchanged; 40 functions calling each other in every pair make
+ * 1,560, which Graphviz's dot layout did not finish in 300 s.  The
+ * layout itself (write/graphviz.c) runs with its network simplex
+ * bounded to PC_GRAPHVIZ_NSLIMIT passes over the nodes for ranking and
+ * placement (Graphviz's nslimit1 and nslimit; its crossing minimization
+ * is bounded by mclimit's default already), and a graph of more than
+ * PC_GRAPHVIZ_CURVED_EDGES edges (nodelets' included) gets straight
+ * edges (splines=line): routing 200 curved edges that span many ranks
+ * took 25 s, straight ones 2 s.  Ordinary graphs reach neither limit.
+ */
+#define PC_GRAPH_MAX_EDGES 200
+#define PC_GRAPHVIZ_NSLIMIT "1"
+#define PC_GRAPHVIZ_CURVED_EDGES 120
+
 #endif /* PROFCONV_BOUNDS_H */

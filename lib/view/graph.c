@@ -1279,6 +1279,12 @@ result(struct pc_graph *g, struct pc_graph_build *b)
 			ids[n++] = (uint32_t)i;
 	}
 	qsort_r(ids, n, sizeof(*ids), by_edge_id, b);
+	/* At most PC_GRAPH_MAX_EDGES, the heaviest: a graph of many more
+	 * is no picture, and Graphviz's layout of it never ends. */
+	if (n > PC_GRAPH_MAX_EDGES) {
+		g->capped_edges = n - PC_GRAPH_MAX_EDGES;
+		n = PC_GRAPH_MAX_EDGES;
+	}
 	for (i = 0; i < n; i++) {
 		const struct bedge *e = &b->edges[ids[i]];
 

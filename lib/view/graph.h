@@ -65,6 +65,7 @@ struct pc_graph {
 	int64_t total;		/* pprof's report total: scale.reference */
 	size_t orig_count;	/* nodes above the node cutoff */
 	size_t dropped_nodes, dropped_edges;
+	size_t capped_edges;	/* edges past PC_GRAPH_MAX_EDGES, left out */
 	const char *unit;	/* the sample type's unit, lower case */
 	struct pc_graph_build *build;	/* private */
 };

@@ -38,28 +38,73 @@ struct dot {
 
 /* --- text -------------------------------------------------------------------- */
 
-/* pprof's escapeForDot: \ and " escaped, a line break left-justified. */
-static void
-put_escaped(FILE *fp, const char *s, size_t n)
+/*
+ * Does the "&" at S start a character reference Graphviz would decode in
+ * a label ("&lt;", "&#27;", "&#x1b;")?  "&" then "#", or a run of letters
+ * and digits ended by ";".
+ */
+static bool
+reference_at(const char *s)
 {
-	size_t i;
+	size_t i = 1;
 
-	for (i = 0; i < n; i++) {
-		if (s[i] == '\\' || s[i] == '"')
-			putc('\\', fp);
-		if (s[i] == '\n')
-			fputs("\\l", fp);
-		else if (s[i] == '\r')
-			fputs("\\r", fp);
-		else
-			putc(s[i], fp);
+	if (s[1] == '#')
+		return true;
+	while ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+	    (s[i] >= '0' && s[i] <= '9'))
+		i++;
+	return i > 1 && s[i] == ';';
+}
+
+/*
+ * The character at S (not at its end) as DOT label text; its length.
+ * pprof's escapeForDot: \ and " escaped, a line break left-justified.
+ * And what pprof leaves to Graphviz, which decodes character references
+ * in labels and writes control bytes raw into an SVG (no longer XML) or
+ * to a terminal: an "&" that starts a reference becomes "&amp;", and
+ * control bytes, bytes that are not UTF-8, the C1, bidi and line
+ * separator controls and U+FFFE, U+FFFF are written as visible escapes,
+ * "\\x1b", "\\u202e" (drawn "\x1b"), as every terminal output of
+ * profconv shows them (write/escape.c).
+ */
+static size_t
+put_char(FILE *fp, const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t len;
+	char esc[8];
+
+	if (*s == '\\' || *s == '"') {
+		putc('\\', fp);
+		putc(*s, fp);
+		return 1;
 	}
+	if (*s == '\n' || *s == '\r') {
+		fputs(*s == '\n' ? "\\l" : "\\r", fp);
+		return 1;
+	}
+	if (*s == '&' && reference_at(s)) {
+		fputs("&amp;", fp);
+		return 1;
+	}
+	if (profconv__text_escape(s, &len, esc)) {
+		putc('\\', fp);
+		fputs(esc, fp);
+		return len;
+	}
+	if (len == 3 && u[0] == 0xef && u[1] == 0xbf && u[2] >= 0xbe) {
+		fprintf(fp, "\\\\u%04x", 0xffc0u | (u[2] & 0x3fu));
+		return len;
+	}
+	fwrite(s, 1, len, fp);
+	return len;
 }
 
 static void
 put_esc(FILE *fp, const char *s)
 {
-	put_escaped(fp, s, strlen(s));
+	while (*s != '\0')
+		s += put_char(fp, s);
 }
 
 /* A tag's label text: joined labels keep their "\n" separators. */
@@ -71,7 +116,7 @@ put_tag_text(FILE *fp, const char *s)
 			fputs("\\n", fp);
 			s++;
 		} else {
-			put_escaped(fp, s, 1);
+			s += put_char(fp, s) - 1;
 		}
 	}
 }
@@ -269,7 +314,7 @@ put_multiline(FILE *fp, const struct pc_gnode *n)
 			} else if (*p == '.') {
 				fputs("\\n", fp);
 			} else {
-				put_escaped(fp, p, 1);
+				p += put_char(fp, p) - 1;
 			}
 		}
 		free(s);
@@ -533,6 +578,11 @@ legend(struct labels *l, const struct dot *d, const struct profconv_view *cur,
 			rc = add_label(l, "Showing top %zu nodes out of %zu",
 			    g->nnodes, g->orig_count);
 	}
+	/* Not pprof's: the bound of PC_GRAPH_MAX_EDGES (view/graph.c). */
+	if (rc == 0 && g->capped_edges > 0)
+		rc = add_label(l, "Dropped %zu edge%s over the limit of %d "
+		    "(the lightest)", g->capped_edges,
+		    g->capped_edges > 1 ? "s" : "", PC_GRAPH_MAX_EDGES);
 	if (rc == 0)
 		rc = add_label(l, "\nSee https://git.io/JfYMW for how to read "
 		    "the graph");

@@ -212,6 +212,12 @@ text_escape(const unsigned char *p, size_t *len, char esc[8])
 	return true;
 }
 
+bool
+profconv__text_escape(const char *s, size_t *len, char esc[8])
+{
+	return text_escape((const unsigned char *)s, len, esc);
+}
+
 const char *
 profconv__text_safe(struct pc_textbuf *b, const char *s)
 {

@@ -117,6 +117,14 @@ profconv__graphviz_render(const char *text, size_t len, int format,
 	if (g == NULL)
 		rc = profconv__fail(PROFCONV_EFORMAT, "Graphviz cannot read "
 		    "the graph%s%s", *gv_message ? ": " : "", gv_message);
+	/* Bounded layout (base/bounds.h): set on the graph read, never in
+	 * the DOT, which stays pprof's. */
+	if (rc == 0 && (agattr(g, AGRAPH, "nslimit", PC_GRAPHVIZ_NSLIMIT) ==
+	    NULL || agattr(g, AGRAPH, "nslimit1", PC_GRAPHVIZ_NSLIMIT) == NULL))
+		rc = profconv__nomem();
+	if (rc == 0 && agnedges(g) > PC_GRAPHVIZ_CURVED_EDGES &&
+	    agattr(g, AGRAPH, "splines", "line") == NULL)
+		rc = profconv__nomem();
 	if (rc == 0 && gvLayout(gvc, g, "dot") != 0)
 		rc = profconv__fail(PROFCONV_EFORMAT, "Graphviz cannot lay out "
 		    "the graph%s%s", *gv_message ? ": " : "", gv_message);

@@ -102,6 +102,12 @@ struct pc_textbuf {
 };
 const char *profconv__text_safe(struct pc_textbuf *b, const char *s);
 void profconv__textbuf_free(struct pc_textbuf *b);
+/*
+ * The same, one character at a time: the character at S (not at its
+ * end) is *LEN bytes; true when profconv__text_safe() escapes it, its
+ * escape ("\x1b", "\u202e") then in ESC.
+ */
+bool profconv__text_escape(const char *s, size_t *len, char esc[8]);
 
 /* --- emitting the SVG (svg_emit.c) -------------------------------------- */
 
