@@ -178,18 +178,19 @@ Test(list, whole_listing)
 	m = loc(map, 0x401200, (struct profconv_line[]){ { mainf, 1, 0 } }, 1);
 	SAMPLE(p, &v1, a, m);
 	SAMPLE(p, &v2, a, b, m);
+	/* The file is read from beneath a root: here the trim path's. */
+	o.trim_path = dir;
 	got = listing(p, NULL, "^work$", &o);
 	snprintf(want, sizeof(want),
 	    "Total: 4kB\n"
-	    "ROUTINE ======================== work in %s\n"
+	    "ROUTINE ======================== work in w.c\n"
 	    "         0        4kB (flat, cum)   100%% of Total\n"
 	    "         .          .      3:void work(void)\n"
 	    "         .          .      4:{\n"
 	    "         .        4kB      5:\tgo();\n"
 	    "       4kB        4kB         + go w.c:7: static inline void go(void) { m(); }\n"
 	    "         .          .      6:}\n"
-	    "         .          .      7:static inline void go(void) { m(); }\n",
-	    path);
+	    "         .          .      7:static inline void go(void) { m(); }\n");
 	cr_expect(eq(str, got, want));
 	free(got);
 
@@ -227,15 +228,14 @@ Test(list, whole_listing)
 		got = listing(p, base, "^work$", &o);
 		snprintf(want, sizeof(want),
 		    "Total: 1kB\n"
-		    "ROUTINE ======================== work in %s\n"
+		    "ROUTINE ======================== work in w.c\n"
 		    "         0        3kB (flat, cum) 300.00%% of Total\n"
 		    "         .          .      3:void work(void)\n"
 		    "         .          .      4:{\n"
 		    "         .        3kB      5:\tgo();\n"
 		    "       3kB        3kB         + go w.c:7: static inline void go(void) { m(); }\n"
 		    "         .          .      6:}\n"
-		    "         .          .      7:static inline void go(void) { m(); }\n",
-		    path);
+		    "         .          .      7:static inline void go(void) { m(); }\n");
 		cr_expect(eq(str, got, want), "got:\n%s", got);
 		free(got);
 		profconv_profile_free(base);
@@ -263,7 +263,8 @@ Test(list, not_found_and_parents)
 	    "Total: 7\n"
 	    "ROUTINE ======================== lost in /nonexistent/l.c\n"
 	    "         7          7 (flat, cum)   100% of Total\n"
-	    " Note: source not found; tried /nonexistent/l.c\n"
+	    " Note: source withheld; tried /nonexistent/l.c (outside the "
+	    "source roots)\n"
 	    "         7          7     40:\n"));
 	free(got);
 	snprintf(sub, sizeof(sub), "%s/src", dir);
@@ -272,6 +273,13 @@ Test(list, not_found_and_parents)
 	snprintf(sub, sizeof(sub), "%s/src/deep", dir);
 	cr_assert(eq(int, mkdir(sub, 0700), 0));
 	o.source_path = sub;
+	/* The search climbs parents only while they are beneath a root. */
+	got = listing(p, NULL, "found", &o);
+	cr_expect(not(zero(ptr, strstr(got, ", nothing above the source "
+	    "roots\n"))), "%s", got);
+	cr_expect(zero(ptr, strstr(got, "1:a")), "%s", got);
+	free(got);
+	o.trim_path = dir;
 	got = listing(p, NULL, "found", &o);
 	cr_expect(eq(str, got,
 	    "Total: 7\n"
@@ -319,7 +327,8 @@ Test(list, many_files)
 			snprintf(want, sizeof(want), "      2:two\n");
 		else
 			snprintf(want, sizeof(want), " Note: source not found; "
-			    "tried gone%02zu.c under %s and up\n", i, dir);
+			    "tried gone%02zu.c under %s and up, nothing above the "
+			    "source roots\n", i, dir);
 		cr_expect(not(zero(ptr, strstr(got, want))), "%s", want);
 	}
 	free(got);
@@ -367,7 +376,8 @@ Test(list, hostile_line_numbers, .timeout = 10)
 	    "Total: 3\n"
 	    "ROUTINE ======================== far in /nonexistent/f.c\n"
 	    "         3          3 (flat, cum)   100% of Total\n"
-	    " Note: source not found; tried /nonexistent/f.c\n"
+	    " Note: source withheld; tried /nonexistent/f.c (outside the "
+	    "source roots)\n"
 	    "         1          1      3:\n"
 	    "         1          1 9223372036854775807:\n"), "%s", got);
 	free(got);
