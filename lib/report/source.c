@@ -806,7 +806,7 @@ profconv__source_get(struct pc_sources *s, const char *display,
 	ask_callback(&a, orig, build_id);
 	if (a.rc < 0)
 		return a.rc;
-	if (a.rc == 0 && a.climbed_out && !a.withheld)
+	if (a.rc == 0 && a.climbed_out)
 		note(&a, "", "nothing above the source roots", "", NULL);
 	if (a.rc == 0) {
 		src->withheld = a.withheld;
