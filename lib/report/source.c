@@ -615,6 +615,7 @@ struct attempt {
 	bool noted_more;
 	bool withheld;		/* a candidate was not read: outside */
 	bool climbed_out;	/* the search left the roots unnoted */
+	bool climbing;		/* trying a search directory's parent */
 	int rc;			/* 1 found, 0 not yet, < 0 error */
 };
 
@@ -652,7 +653,7 @@ try_path(struct attempt *a, const char *path, bool note_it, bool rooted)
 	if (a->tries++ >= MAX_TRIES)
 		return false;
 	a->rc = read_file(a->s, a->src, path, rooted, &why, &outside);
-	if (a->rc == 0 && outside && !note_it) {
+	if (a->rc == 0 && outside && !note_it && a->climbing) {
 		/* A search directory's parent above the roots. */
 		a->climbed_out = true;
 		return false;
@@ -694,6 +695,7 @@ pprof_search(struct attempt *a, const char *name)
 			    *dir != '\0' ? dir : ".");
 			note(a, "", p, where, NULL);
 		}
+		a->climbing = false;
 		for (;;) {
 			size_t n = strlen(dir) + strlen(p) + 2;
 
@@ -740,6 +742,7 @@ pprof_search(struct attempt *a, const char *name)
 			}
 			free(dir);
 			dir = parent;
+			a->climbing = true;
 		}
 		free(dir);
 	}
