@@ -5,7 +5,6 @@
 
 #include <errno.h>
 #include <getopt.h>
-#include <regex.h>
 #include <stdio.h>
 
 #include <profconv.h>
@@ -66,7 +65,6 @@ cmd_list(int argc, char **argv)
 	struct cmd_output out = { 0 };
 	const char *base_path = NULL, *out_path = "-", *in;
 	int c, rc, status, i;
-	regex_t rx;
 
 	while ((c = cmd_getopt(&parser, argc, argv)) > 0) {
 		switch (c) {
@@ -82,11 +80,11 @@ cmd_list(int argc, char **argv)
 		return c == CMD_OPTS_EXIT ? EXIT_OK : EXIT_USAGE;
 	if (argc - optind != 2)
 		return cmd_usage_error("expected REGEX and PROFILE");
-	/* A REGEX that does not compile is a usage error, found before
-	 * any input is read (as --focus's is). */
-	if (regcomp(&rx, argv[optind], REG_EXTENDED | REG_NOSUB) != 0)
-		return cmd_usage_error("invalid REGEX '%s'", argv[optind]);
-	regfree(&rx);
+	/* A REGEX that does not compile, or is beyond the bounds every
+	 * regex has, is a usage error, found before any input is read (as
+	 * --focus's is). */
+	if (profconv_list_check(argv[optind], &list) < 0)
+		return cmd_usage_error("%s", profconv_errmsg());
 	in = argv[optind + 1];
 	view.view.jobs = cmd_jobs();
 	list.view = &view.view;

@@ -1459,12 +1459,26 @@ struct profconv_list_options {
  * With BASE (of the same sample types), the values are CUR - BASE and
  * the percentages of BASE's total, as pprof's -diff_base.  OPTS->html
  * writes one self-contained HTML page instead (no scripts, nothing
- * fetched).  OPTS may be NULL.  Errors: PROFCONV_EINVAL (bad regex or
- * options), PROFCONV_ENOTFOUND (no such sample type; no function
+ * fetched).  OPTS may be NULL.  Only files beneath a source root are
+ * read: each search directory (the current directory when none is
+ * given) and each trim path prefix that is a directory; a name under
+ * none, or one whose ".." or symbolic link leads out of its root, is
+ * withheld and the note says so.  Errors: PROFCONV_EINVAL (bad regex,
+ * one beyond the regex bounds, or options; a BASE whose sample type is
+ * not CUR's), PROFCONV_ENOTFOUND (no such sample type; no function
  * matches), PROFCONV_EIO, PROFCONV_ENOMEM.
  */
 int profconv_list_write(const struct profconv_profile *cur,
     const struct profconv_profile *base, const char *regex, FILE *fp,
+    const struct profconv_list_options *opts);
+/*
+ * Check REGEX and OPTS as profconv_list_write() would, without a
+ * profile, so that a caller can refuse them before reading any input:
+ * the options' version, and REGEX within the bounds every regex has
+ * (counted repetitions, size, nesting; see LIMITS in libprofconv(3)) and
+ * compiling.  Errors: PROFCONV_EINVAL (the message says why).
+ */
+int profconv_list_check(const char *regex,
     const struct profconv_list_options *opts);
 
 /*

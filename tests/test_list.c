@@ -178,18 +178,19 @@ Test(list, whole_listing)
 	m = loc(map, 0x401200, (struct profconv_line[]){ { mainf, 1, 0 } }, 1);
 	SAMPLE(p, &v1, a, m);
 	SAMPLE(p, &v2, a, b, m);
+	/* The file is read from beneath a root: here the trim path's. */
+	o.trim_path = dir;
 	got = listing(p, NULL, "^work$", &o);
 	snprintf(want, sizeof(want),
 	    "Total: 4kB\n"
-	    "ROUTINE ======================== work in %s\n"
+	    "ROUTINE ======================== work in w.c\n"
 	    "         0        4kB (flat, cum)   100%% of Total\n"
 	    "         .          .      3:void work(void)\n"
 	    "         .          .      4:{\n"
 	    "         .        4kB      5:\tgo();\n"
 	    "       4kB        4kB         + go w.c:7: static inline void go(void) { m(); }\n"
 	    "         .          .      6:}\n"
-	    "         .          .      7:static inline void go(void) { m(); }\n",
-	    path);
+	    "         .          .      7:static inline void go(void) { m(); }\n");
 	cr_expect(eq(str, got, want));
 	free(got);
 
@@ -227,15 +228,14 @@ Test(list, whole_listing)
 		got = listing(p, base, "^work$", &o);
 		snprintf(want, sizeof(want),
 		    "Total: 1kB\n"
-		    "ROUTINE ======================== work in %s\n"
+		    "ROUTINE ======================== work in w.c\n"
 		    "         0        3kB (flat, cum) 300.00%% of Total\n"
 		    "         .          .      3:void work(void)\n"
 		    "         .          .      4:{\n"
 		    "         .        3kB      5:\tgo();\n"
 		    "       3kB        3kB         + go w.c:7: static inline void go(void) { m(); }\n"
 		    "         .          .      6:}\n"
-		    "         .          .      7:static inline void go(void) { m(); }\n",
-		    path);
+		    "         .          .      7:static inline void go(void) { m(); }\n");
 		cr_expect(eq(str, got, want), "got:\n%s", got);
 		free(got);
 		profconv_profile_free(base);
@@ -263,7 +263,8 @@ Test(list, not_found_and_parents)
 	    "Total: 7\n"
 	    "ROUTINE ======================== lost in /nonexistent/l.c\n"
 	    "         7          7 (flat, cum)   100% of Total\n"
-	    " Note: source not found; tried /nonexistent/l.c\n"
+	    " Note: source withheld; tried /nonexistent/l.c (outside the "
+	    "source roots)\n"
 	    "         7          7     40:\n"));
 	free(got);
 	snprintf(sub, sizeof(sub), "%s/src", dir);
@@ -272,6 +273,13 @@ Test(list, not_found_and_parents)
 	snprintf(sub, sizeof(sub), "%s/src/deep", dir);
 	cr_assert(eq(int, mkdir(sub, 0700), 0));
 	o.source_path = sub;
+	/* The search climbs parents only while they are beneath a root. */
+	got = listing(p, NULL, "found", &o);
+	cr_expect(not(zero(ptr, strstr(got, ", nothing above the source "
+	    "roots\n"))), "%s", got);
+	cr_expect(zero(ptr, strstr(got, "1:a")), "%s", got);
+	free(got);
+	o.trim_path = dir;
 	got = listing(p, NULL, "found", &o);
 	cr_expect(eq(str, got,
 	    "Total: 7\n"
@@ -319,7 +327,8 @@ Test(list, many_files)
 			snprintf(want, sizeof(want), "      2:two\n");
 		else
 			snprintf(want, sizeof(want), " Note: source not found; "
-			    "tried gone%02zu.c under %s and up\n", i, dir);
+			    "tried gone%02zu.c under %s and up, nothing above the "
+			    "source roots\n", i, dir);
 		cr_expect(not(zero(ptr, strstr(got, want))), "%s", want);
 	}
 	free(got);
@@ -367,8 +376,249 @@ Test(list, hostile_line_numbers, .timeout = 10)
 	    "Total: 3\n"
 	    "ROUTINE ======================== far in /nonexistent/f.c\n"
 	    "         3          3 (flat, cum)   100% of Total\n"
-	    " Note: source not found; tried /nonexistent/f.c\n"
+	    " Note: source withheld; tried /nonexistent/f.c (outside the "
+	    "source roots)\n"
 	    "         1          1      3:\n"
 	    "         1          1 9223372036854775807:\n"), "%s", got);
 	free(got);
+}
+
+/* A listing of PROF's functions whose file is FILE in a root or not. */
+static char *
+try_listing(const char *rx, const struct profconv_list_options *o, int *rc)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&text, &len);
+
+	cr_assert(not(zero(ptr, fp)));
+	*rc = profconv_list_write(p, NULL, rx, fp, o);
+	fclose(fp);
+	return text;
+}
+
+/*
+ * Nothing outside the source roots is read: an absolute name elsewhere,
+ * a relative one whose ".." climbs out, a symbolic link inside the search
+ * path pointing out, with openat2() and with the check that replaces it.
+ */
+Test(list, outside_the_roots_withheld)
+{
+	struct profconv_list_options o = PROFCONV_LIST_OPTIONS_INIT;
+	const struct pc_source *src;
+	struct pc_sources *s;
+	char root[256], secret[256], link[256], *got;
+	uint32_t map, f1, f2, f3;
+	int64_t v = 1;
+	int rc, pass;
+
+	snprintf(root, sizeof(root), "%s/root", dir);
+	snprintf(secret, sizeof(secret), "%s/secret.c", dir);
+	snprintf(link, sizeof(link), "%s/root/link.c", dir);
+	cr_assert(eq(int, mkdir(root, 0700), 0));
+	write_file("secret.c", "a\nSECRET\nc\n");
+	cr_assert(eq(int, symlink(secret, link), 0));
+	profconv_profile_add_sample_type(p, "objects", "count");
+	map = add_map(p, 0x400000, 0x500000, "/bin/w");
+	f1 = add_fn(p, "abs", secret);
+	f2 = add_fn(p, "dotdot", "../secret.c");
+	f3 = add_fn(p, "linked", "link.c");
+	SAMPLE(p, &v, loc(map, 0x401000, (struct profconv_line[]){ { f1, 2, 0 } }, 1));
+	SAMPLE(p, &v, loc(map, 0x401100, (struct profconv_line[]){ { f2, 2, 0 } }, 1));
+	SAMPLE(p, &v, loc(map, 0x401200, (struct profconv_line[]){ { f3, 2, 0 } }, 1));
+	o.source_path = root;
+	got = try_listing(".", &o, &rc);
+	cr_assert(eq(int, rc, 0), "%s", ERRMSG);
+	cr_expect(zero(ptr, strstr(got, "SECRET")), "%s", got);
+	cr_expect(not(zero(ptr, strstr(got, "withheld; tried ../secret.c "
+	    "under"))), "%s", got);
+	cr_expect(not(zero(ptr, strstr(got, "(outside the source roots)"))),
+	    "%s", got);
+	cr_expect(not(zero(ptr, strstr(got, "(a symbolic link or '..' leads "
+	    "out of its source root)"))), "%s", got);
+	free(got);
+	/* Both ways of opening beneath a root refuse the link. */
+	for (pass = 0; pass < 2; pass++) {
+		cr_assert(eq(int, profconv__sources_new(&s, &o), 0));
+		if (pass == 1)
+			profconv__sources_no_openat2(s);
+		cr_assert(eq(int, profconv__source_get(s, "link.c", "link.c",
+		    "", &src), 0));
+		cr_expect(zero(ptr, (void *)src->text), "pass %d", pass);
+		cr_expect(src->withheld, "pass %d", pass);
+		cr_assert(eq(int, profconv__source_get(s, "../secret.c",
+		    "../secret.c", "", &src), 0));
+		cr_expect(zero(ptr, (void *)src->text), "pass %d", pass);
+		profconv__sources_free(s);
+	}
+	/* The root's own files are read. */
+	unlink(link);
+	cr_assert(eq(int, rename(secret, link), 0));
+	got = try_listing("linked", &o, &rc);
+	cr_assert(eq(int, rc, 0), "%s", ERRMSG);
+	cr_expect(not(zero(ptr, strstr(got, "2:SECRET"))), "%s", got);
+	free(got);
+}
+
+/* One file by many names is read once: the same text. */
+Test(list, one_file_read_once)
+{
+	struct profconv_list_options o = PROFCONV_LIST_OPTIONS_INIT;
+	const struct pc_source *a, *b;
+	struct pc_sources *s;
+	char l[256];
+
+	write_file("one.c", "x\ny\n");
+	snprintf(l, sizeof(l), "%s/two.c", dir);
+	cr_assert(eq(int, symlink("one.c", l), 0));
+	o.source_path = dir;
+	cr_assert(eq(int, profconv__sources_new(&s, &o), 0));
+	cr_assert(eq(int, profconv__source_get(s, "one.c", "one.c", "", &a), 0));
+	cr_assert(eq(int, profconv__source_get(s, "two.c", "two.c", "", &b), 0));
+	cr_expect(not(zero(ptr, (void *)a->text)));
+	cr_expect(eq(ptr, (void *)a->text, (void *)b->text));
+	profconv__sources_free(s);
+}
+
+/* Lines as Go's ScanLines splits them, past the index's marks. */
+Test(list, text_lines)
+{
+	struct pc_text t = { 0 };
+	char buf[4096];
+	const char *x;
+	size_t n = 0, len;
+	int i;
+
+	for (i = 1; i <= 200; i++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "l%d\r\n", i);
+	n += (size_t)snprintf(buf + n, sizeof(buf) - n, "last");
+	cr_assert(eq(int, profconv__text_index(&t, buf, n), 0));
+	cr_expect(eq(sz, t.line_count, 201));
+	for (i = 1; i <= 200; i++) {
+		char want[16];
+
+		snprintf(want, sizeof(want), "l%d", i);
+		cr_assert(profconv__text_line(&t, i, &x, &len));
+		cr_expect(eq(int, (int)len, (int)strlen(want)));
+		cr_expect(zero(int, strncmp(x, want, len)), "line %d", i);
+	}
+	cr_assert(profconv__text_line(&t, 201, &x, &len));
+	cr_expect(eq(int, (int)len, 4));
+	cr_expect(not(profconv__text_line(&t, 202, &x, &len)));
+	cr_expect(not(profconv__text_line(&t, 0, &x, &len)));
+	free(t.mark);
+}
+
+/* Lines far from every sampled line are one row; a page budget cuts. */
+Test(list, far_lines_and_budget, .timeout = 20)
+{
+	struct profconv_list_options o = PROFCONV_LIST_OPTIONS_INIT;
+	struct profconv_function ff = { "far", "far", NULL, 1 };
+	const char *names[] = { "far" };
+	char path[256], *got = NULL;
+	size_t len = 0;
+	uint32_t f;
+	int64_t v = 1;
+	FILE *fp;
+	int i;
+
+	snprintf(path, sizeof(path), "%s/far.c", dir);
+	fp = fopen(path, "w");
+	cr_assert(not(zero(ptr, fp)));
+	for (i = 0; i < 100000; i++)
+		fprintf(fp, "line %d with some text to make it long enough\n", i + 1);
+	fclose(fp);
+	profconv_profile_add_sample_type(p, "objects", "count");
+	ff.file = path;
+	cr_assert(eq(int, profconv_profile_add_function(p, &ff, &f), 0));
+	SAMPLE(p, &v, loc(0, 0x10, (struct profconv_line[]){ { f, 99000, 0 } }, 1));
+	o.source_path = dir;
+	got = listing(p, NULL, "far", &o);
+	cr_expect(not(zero(ptr, strstr(got, "[98798 lines not shown"))), "%.3000s", got);
+	cr_expect(lt(sz, strlen(got), 30000), "%zu bytes", strlen(got));
+	free(got);
+	got = NULL;
+	fp = open_memstream(&got, &len);
+	cr_assert(eq(int, profconv__list_write_fragment(p, NULL, names, 1, fp,
+	    &o, 4000), 0), "%s", ERRMSG);
+	fclose(fp);
+	cr_expect(not(zero(ptr, strstr(got, "Cut here"))), "%s", got);
+	cr_expect(lt(sz, len, 20000), "%zu bytes", len);
+	free(got);
+}
+
+/* Exact names, however many: no regex to compile, none in a message. */
+Test(list, names_not_a_regex, .timeout = 20)
+{
+	enum { N = 100000 };
+	const char **names = calloc(N, sizeof(*names));
+	char **own = calloc(N, sizeof(*own));
+	char *got = NULL;
+	size_t len = 0, i;
+	uint32_t f;
+	int64_t v = 1;
+	FILE *fp;
+
+	profconv_profile_add_sample_type(p, "objects", "count");
+	for (i = 0; i < N; i++) {
+		cr_assert(asprintf(&own[i], "f(%zu)|.*", i) > 0);
+		names[i] = own[i];
+	}
+	f = add_fn(p, "f(7)|.*", "");
+	SAMPLE(p, &v, loc(0, 0x10, (struct profconv_line[]){ { f, 3, 0 } }, 1));
+	fp = open_memstream(&got, &len);
+	cr_expect(eq(int, profconv__list_write_fragment(p, NULL, names, N, fp,
+	    NULL, 0), 0), "%s", ERRMSG);
+	fclose(fp);
+	cr_expect(not(zero(ptr, strstr(got, "No source information"))), "%s", got);
+	free(got);
+	got = NULL;
+	fp = open_memstream(&got, &len);
+	names[7] = "g";
+	cr_expect(eq(int, profconv__list_write_fragment(p, NULL, names, N, fp,
+	    NULL, 0), PROFCONV_ENOTFOUND));
+	fclose(fp);
+	cr_expect(zero(ptr, strstr(ERRMSG, "regexp")), "%s", ERRMSG);
+	cr_expect(not(zero(ptr, strstr(ERRMSG, "no source information"))), "%s", ERRMSG);
+	free(got);
+	for (i = 0; i < N; i++)
+		free(own[i]);
+	free(own);
+	free(names);
+}
+
+/* A base of other sample types is refused, not printed in the wrong
+ * unit; a regex beyond the bounds is refused before it is compiled. */
+Test(list, base_types_and_regex_bounds, .timeout = 10)
+{
+	struct profconv_profile *base = NULL;
+	uint32_t f, bf;
+	int64_t v = 1;
+	FILE *fp = fopen("/dev/null", "w");
+
+	profconv_profile_add_sample_type(p, "inuse_space", "bytes");
+	f = add_fn(p, "f", "");
+	SAMPLE(p, &v, loc(0, 0x10, (struct profconv_line[]){ { f, 1, 0 } }, 1));
+	cr_assert(eq(int, profconv_profile_new(&base), 0));
+	profconv_profile_add_sample_type(base, "cpu", "nanoseconds");
+	bf = add_fn(base, "f", "");
+	{
+		uint32_t id = 0;
+
+		cr_assert(eq(int, profconv_profile_add_location(base, 0, 0x10,
+		    (struct profconv_line[]){ { bf, 1, 0 } }, 1, 0, &id), 0));
+		SAMPLE(base, &v, id);
+	}
+	cr_expect(eq(int, profconv_list_write(p, base, "f", fp, NULL),
+	    PROFCONV_EINVAL));
+	cr_expect(not(zero(ptr, strstr(ERRMSG, "sample type 'cpu'"))), "%s", ERRMSG);
+	cr_expect(eq(int, profconv_list_write(p, NULL,
+	    "((a{1000}){1000}){1000}", fp, NULL), PROFCONV_EINVAL));
+	cr_expect(not(zero(ptr, strstr(ERRMSG, "refused"))), "%s", ERRMSG);
+	cr_expect(eq(int, profconv_list_check("((a{1000}){1000}){1000}", NULL),
+	    PROFCONV_EINVAL));
+	cr_expect(eq(int, profconv_list_check("(", NULL), PROFCONV_EINVAL));
+	cr_expect(eq(int, profconv_list_check("a|b", NULL), 0));
+	profconv_profile_free(base);
+	fclose(fp);
 }

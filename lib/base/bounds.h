@@ -76,6 +76,20 @@
 #define PC_SOURCE_MAX_LINE ((size_t)64 << 10)
 
 /*
+ * One listing reads each source file once (by device and inode, however
+ * many names lead to it) and at most PC_SOURCE_MAX_TOTAL bytes of them
+ * together (or the caller's max_source, when larger): a file beyond is
+ * listed as not found, with the reason.  Only the lines within
+ * PC_LIST_CONTEXT lines of a line that holds something are shown (a
+ * function's first line too); a run of others is one "..." row.  A
+ * listing has at most PC_LIST_MAX_ROWS rows; the functions beyond are
+ * named in a note, not listed.
+ */
+#define PC_SOURCE_MAX_TOTAL ((uint64_t)256 << 20)
+#define PC_LIST_CONTEXT 100
+#define PC_LIST_MAX_ROWS ((size_t)1 << 20)
+
+/*
  * A separate debug file found by its .gnu_debuglink is checked by the
  * CRC-32 of the whole file (find.c); one whose size is more than
  * PC_DEBUGLINK_MAX_RATIO times the binary's and more than

@@ -50,6 +50,11 @@ struct tnode {
 struct lister {
 	const struct profconv_list_options *o;
 	regex_t rx;
+	bool have_rx;
+	const char **names;	/* or these exact names, sorted */
+	size_t nnames;
+	size_t rows;		/* of every routine */
+	size_t budget, bytes;	/* the page's bytes, estimated; 0: none */
 	struct tnode *nodes;
 	size_t nnodes, nodes_cap;
 	struct pc_keymap keys;	/* (parent, frame text) -> node + 1 */
@@ -61,6 +66,9 @@ struct lister {
 };
 
 /* --- pprof's numbers: one implementation, view/graph.c's ----------------- */
+
+const char profconv__list_full[] = "the listing's bound is reached "
+    "(rows, or the page's size)";
 
 const char *
 profconv__list_value(char buf[48], int64_t v, const char *unit)
@@ -133,6 +141,12 @@ count(struct lister *l, uint32_t node, int64_t v, bool leaf)
 		pc_add_sat(&n->flat, v);
 }
 
+static int
+by_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 /* Does frame ID's function match?  Cached in MATCH (0 unknown, 1 no,
  * 2 yes). */
 static bool
@@ -144,8 +158,10 @@ matches(struct lister *l, const struct profconv_view *view, uint8_t *match,
 	if (match[id] == 0) {
 		match[id] = 1;
 		if (profconv_view_frame(view, id, &f) == 0 &&
-		    f.function[0] != '\0' &&
-		    regexec(&l->rx, f.function, 0, NULL, 0) == 0)
+		    f.function[0] != '\0' && (l->names != NULL ?
+		    bsearch(&f.function, l->names, l->nnames,
+		    sizeof(*l->names), by_name) != NULL :
+		    regexec(&l->rx, f.function, 0, NULL, 0) == 0))
 			match[id] = 2;
 	}
 	return match[id] == 2;
@@ -248,13 +264,41 @@ build_id_of(const struct profconv_profile *prof, const char *module)
 	return "";
 }
 
-static int
-add_row(struct pc_list_routine *r, size_t *cap, const struct pc_list_row *row)
+/* What ROW may cost in a page, at most: its line shown (every byte
+ * escaped to 6 at worst), its names, the markup around them. */
+static size_t
+row_bytes(const struct pc_list_row *row)
 {
-	int rc = PC_GROW(r->rows, *cap, r->nrows, 1);
+	const char *text;
+	size_t len = 0;
 
-	if (rc == 0)
+	if (!profconv__source_line(row->src, row->line, &text, &len))
+		len = 0;
+	if (len > PC_SOURCE_MAX_LINE)
+		len = PC_SOURCE_MAX_LINE;
+	return 200 + 6 * (len + (row->function != NULL ?
+	    strlen(row->function) : 0) + (row->file != NULL ?
+	    strlen(row->file) : 0));
+}
+
+/* Add ROW to R: 0, 1 when the listing is full (R is cut), or an error. */
+static int
+add_row(struct lister *l, struct pc_list_routine *r, size_t *cap,
+    const struct pc_list_row *row)
+{
+	int rc;
+
+	if (l->rows >= PC_LIST_MAX_ROWS ||
+	    (l->budget != 0 && l->bytes >= l->budget)) {
+		r->cut = true;
+		return 1;
+	}
+	rc = PC_GROW(r->rows, *cap, r->nrows, 1);
+	if (rc == 0) {
 		r->rows[r->nrows++] = *row;
+		l->rows++;
+		l->bytes += row_bytes(row);
+	}
 	return rc;
 }
 
@@ -297,7 +341,7 @@ inlined_rows(struct lister *l, const struct profconv_profile *prof,
 	for (i = 0; rc == 0 && i < n; i++) {
 		const struct tnode *k = &l->nodes[kids[i] - 1];
 		struct pc_list_row row = { k->line, k->flat, k->cum, depth,
-			k->function, l->displays[kids[i] - 1], NULL, true };
+			k->function, l->displays[kids[i] - 1], NULL, true, 0 };
 
 		if (k->flat == 0 && k->cum == 0)
 			continue;
@@ -306,7 +350,7 @@ inlined_rows(struct lister *l, const struct profconv_profile *prof,
 			    l->displays[kids[i] - 1], k->file,
 			    build_id_of(prof, k->module), &row.src);
 		if (rc == 0)
-			rc = add_row(r, cap, &row);
+			rc = add_row(l, r, cap, &row);
 		if (rc == 0)
 			rc = inlined_rows(l, prof, r, cap, kids[i], depth + 1);
 	}
@@ -347,11 +391,41 @@ make_routine(struct lister *l, const struct profconv_profile *prof,
 	    build_id_of(prof, first->module), &r->src);
 	if (rc < 0)
 		return rc;
+	l->bytes += 300 + 6 * (strlen(r->name) + strlen(r->file) +
+	    (r->src->note != NULL ? strlen(r->src->note) : 0));
 	at = 0;
 	for (ln = start; ln <= end; ln++) {
 		struct pc_list_row row = { ln, 0, 0, 0, NULL, NULL, r->src,
-			false };
+			false, 0 };
 		size_t k;
+
+		/* Lines far from every line that holds something: one row
+		 * for the run of them (the function's first line kept). */
+		if (r->src->text != NULL && ln != start) {
+			int64_t next, prev, resume;
+
+			while (at < n && l->nodes[order[at]].line < ln)
+				at++;
+			next = at < n ? l->nodes[order[at]].line : INT64_MAX;
+			prev = at > 0 ? l->nodes[order[at - 1]].line : start;
+			if (ln - prev > PC_LIST_CONTEXT &&
+			    (next == INT64_MAX || next - ln > PC_LIST_CONTEXT)) {
+				resume = next == INT64_MAX ||
+				    next - PC_LIST_CONTEXT > end ? end + 1 :
+				    next - PC_LIST_CONTEXT;
+				if (resume > (int64_t)r->src->body->line_count)
+					resume = (int64_t)r->src->body->
+					    line_count + 1;
+				if (resume <= ln)
+					break;
+				row.gap = resume - ln;
+				rc = add_row(l, r, &cap, &row);
+				if (rc != 0)
+					return rc < 0 ? rc : 0;
+				ln = resume - 1;
+				continue;
+			}
+		}
 
 		/* Without the source, only the lines that hold something:
 		 * from one to the next, however far apart. */
@@ -372,12 +446,12 @@ make_routine(struct lister *l, const struct profconv_profile *prof,
 			pc_add_sat(&row.cum, l->nodes[order[k]].cum);
 			row.has_value = true;
 		}
-		rc = add_row(r, &cap, &row);
+		rc = add_row(l, r, &cap, &row);
 		for (k = at; rc == 0 && k < n && l->nodes[order[k]].line == ln;
 		    k++)
 			rc = inlined_rows(l, prof, r, &cap, order[k] + 1, 1);
-		if (rc < 0 || ln == INT64_MAX)
-			return rc;
+		if (rc != 0 || ln == INT64_MAX)
+			return rc < 0 ? rc : 0;
 	}
 	return 0;
 }
@@ -414,6 +488,17 @@ make_listing(struct lister *l, const struct profconv_profile *prof)
 		struct pc_list_routine r = { 0 };
 		const char *fn = l->nodes[order[i]].function;
 
+		if (out->nroutines > 0 &&
+		    out->routines[out->nroutines - 1].cut) {
+			/* Full: the rest are counted, not listed. */
+			for (j = i; j < n; j++)
+				if (j == i || strcmp(l->nodes[order[j]].function,
+				    l->nodes[order[j - 1]].function) != 0 ||
+				    strcmp(l->displays[order[j]],
+				    l->displays[order[j - 1]]) != 0)
+					out->more++;
+			break;
+		}
 		for (j = i; j < n && strcmp(l->nodes[order[j]].function, fn) ==
 		    0 && strcmp(l->displays[order[j]],
 		    l->displays[order[i]]) == 0; j++)
@@ -500,6 +585,12 @@ put_row(FILE *fp, struct pc_textbuf *tb, const struct pc_listing *l,
 
 	fprintf(fp, "%10s %10s ", value_or_dot(a, l, row->flat),
 	    value_or_dot(b, l, row->cum));
+	if (row->gap != 0) {
+		fprintf(fp, "%6s  [%" PRId64 " line%s not shown: far from "
+		    "every line that holds something]\n", "...", row->gap,
+		    row->gap != 1 ? "s" : "");
+		return;
+	}
 	if (row->depth == 0) {
 		fprintf(fp, "%6" PRId64 ":", row->line);
 	} else {
@@ -547,11 +638,17 @@ write_text(const struct pc_listing *l, FILE *fp)
 		    profconv__list_value(b, r->cum, l->unit),
 		    profconv__list_percent(p, r->cum, l->total));
 		if (r->src->text == NULL)
-			fprintf(fp, " Note: source not found; tried %s\n",
+			fprintf(fp, " Note: source %s; tried %s\n",
+			    r->src->withheld ? "withheld" : "not found",
 			    profconv__text_safe(&tb, r->src->note));
 		for (k = 0; k < r->nrows; k++)
 			put_row(fp, &tb, l, &r->rows[k]);
+		if (r->cut)
+			fprintf(fp, " Note: cut here: %s\n", profconv__list_full);
 	}
+	if (l->more != 0)
+		fprintf(fp, "Note: %zu more function%s not listed: %s\n",
+		    l->more, l->more != 1 ? "s" : "", profconv__list_full);
 	profconv__textbuf_free(&tb);
 	return 0;
 }
@@ -563,7 +660,9 @@ lister_free(struct lister *l)
 {
 	size_t i;
 
-	regfree(&l->rx);
+	if (l->have_rx)
+		regfree(&l->rx);
+	free(l->names);
 	for (i = 0; l->displays != NULL && i < l->nnodes; i++)
 		free(l->displays[i]);
 	free(l->displays);
@@ -632,36 +731,107 @@ list_view(const struct profconv_profile *prof,
 	return rc;
 }
 
-enum list_form { LIST_AS_ASKED, LIST_FRAGMENT };
+/* What to list: functions matching a regex, or named exactly. */
+struct what {
+	const char *regex;
+	const char *const *names;
+	size_t nnames;
+	bool fragment;		/* the HTML fragment, not as OPTS->html says */
+	size_t budget;
+};
 
-/* The listing of REGEX's functions drawn as FORM says (LIST_AS_ASKED:
- * as OPTS->html says). */
+/* REGEX compiled into L->rx, refused when beyond the bounds every regex
+ * has (PC_RX_*) or invalid. */
+static int
+compile_rx(regex_t *rx, const char *regex)
+{
+	char why[192];
+	int err;
+
+	if (profconv__rx_check(regex, why, sizeof(why)) < 0)
+		return profconv__fail(PROFCONV_EINVAL, "regex '%s' refused: %s",
+		    regex, why);
+	err = regcomp(rx, regex, REG_EXTENDED | REG_NOSUB);
+	if (err != 0) {
+		regerror(err, rx, why, sizeof(why));
+		return profconv__fail(PROFCONV_EINVAL, "invalid regex '%s': "
+		    "%s", regex, why);
+	}
+	return 0;
+}
+
+int
+profconv_list_check(const char *regex, const struct profconv_list_options *opts)
+{
+	struct profconv_list_options o;
+	regex_t rx;
+	int rc;
+
+	if ((rc = profconv__options_take(&o, opts, &profconv__options_list)) < 0)
+		return rc;
+	if (regex == NULL)
+		return profconv__fail(PROFCONV_EINVAL, "list: no regex");
+	if ((rc = compile_rx(&rx, regex)) < 0)
+		return rc;
+	regfree(&rx);
+	return 0;
+}
+
+/* The base's sample type must be the profile's: a value of one is no
+ * change of the other. */
+static int
+same_type(const struct profconv_profile *cur, size_t ci,
+    const struct profconv_profile *base, size_t bi)
+{
+	const char *ct = profconv__pstr(cur, cur->sample_types[ci].type);
+	const char *cu = profconv__pstr(cur, cur->sample_types[ci].unit);
+	const char *bt = profconv__pstr(base, base->sample_types[bi].type);
+	const char *bu = profconv__pstr(base, base->sample_types[bi].unit);
+
+	if (strcmp(ct, bt) == 0 && strcmp(cu, bu) == 0)
+		return 0;
+	return profconv__fail(PROFCONV_EINVAL, "list: the base's sample type "
+	    "'%s' (%s) is not the profile's '%s' (%s)", bt, bu, ct, cu);
+}
+
+/* The listing of W's functions. */
 static int
 list_write(const struct profconv_profile *cur,
-    const struct profconv_profile *base, const char *regex, FILE *fp,
-    const struct profconv_list_options *opts, enum list_form form)
+    const struct profconv_profile *base, const struct what *w, FILE *fp,
+    const struct profconv_list_options *opts)
 {
 	struct profconv_list_options o;
 	struct lview vc = { 0 }, vb = { 0 };
 	struct lister l = { 0 };
-	char msg[128];
-	int rc, err;
+	size_t i;
+	int rc;
 
 	if ((rc = profconv__options_take(&o, opts, &profconv__options_list)) < 0)
 		return rc;
-	if (cur == NULL || regex == NULL || fp == NULL)
+	if (cur == NULL || (w->regex == NULL && w->names == NULL) ||
+	    fp == NULL)
 		return profconv__fail(PROFCONV_EINVAL, "list: no profile, "
 		    "regex or output");
-	err = regcomp(&l.rx, regex, REG_EXTENDED | REG_NOSUB);
-	if (err != 0) {
-		regerror(err, &l.rx, msg, sizeof(msg));
-		return profconv__fail(PROFCONV_EINVAL, "invalid regex '%s': "
-		    "%s", regex, msg);
+	if (w->regex != NULL) {
+		if ((rc = compile_rx(&l.rx, w->regex)) < 0)
+			return rc;
+		l.have_rx = true;
+	} else {
+		l.names = malloc((w->nnames + 1) * sizeof(*l.names));
+		if (l.names == NULL)
+			return profconv__nomem();
+		for (i = 0; i < w->nnames; i++)
+			l.names[i] = w->names[i];
+		l.nnames = w->nnames;
+		qsort(l.names, l.nnames, sizeof(*l.names), by_name);
 	}
 	l.o = &o;
+	l.budget = w->budget;
 	rc = list_view(cur, &o, &vc);
 	if (rc == 0 && base != NULL)
 		rc = list_view(base, &o, &vb);
+	if (rc == 0 && base != NULL)
+		rc = same_type(cur, vc.ti, base, vb.ti);
 	if (rc == 0)
 		rc = add_view(&l, &vc, false);
 	if (rc == 0 && vb.v != NULL)
@@ -682,12 +852,16 @@ list_write(const struct profconv_profile *cur,
 		rc = make_listing(&l, cur);
 	}
 	if (rc == 0 && l.out.nroutines == 0)
-		rc = profconv__fail(PROFCONV_ENOTFOUND,
-		    "no matches found for regexp: %s", regex);
+		rc = w->regex != NULL ? profconv__fail(PROFCONV_ENOTFOUND,
+		    "no matches found for regexp: %s", w->regex) :
+		    profconv__fail(PROFCONV_ENOTFOUND, "no source information "
+		    "for %s of the %zu functions (no file or line in the "
+		    "profile)", w->nnames != 1 ? "any" : "the one",
+		    w->nnames);
 	if (rc == 0)
-		rc = form == LIST_FRAGMENT ?
+		rc = w->fragment ?
 		    profconv__list_write_html_fragment(&l.out, fp) :
-		    o.html ? profconv__list_write_html(&l.out, fp, regex) :
+		    o.html ? profconv__list_write_html(&l.out, fp, w->regex) :
 		    write_text(&l.out, fp);
 	if (rc == 0 && (fflush(fp) != 0 || ferror(fp)))
 		rc = profconv__fail(PROFCONV_EIO, "write error: %s",
@@ -705,13 +879,24 @@ profconv_list_write(const struct profconv_profile *cur,
     const struct profconv_profile *base, const char *regex, FILE *fp,
     const struct profconv_list_options *opts)
 {
-	return list_write(cur, base, regex, fp, opts, LIST_AS_ASKED);
+	struct what w = { 0 };
+
+	w.regex = regex;
+	if (regex == NULL)
+		return profconv__fail(PROFCONV_EINVAL, "list: no profile, "
+		    "regex or output");
+	return list_write(cur, base, &w, fp, opts);
 }
 
 int
 profconv__list_write_fragment(const struct profconv_profile *cur,
-    const struct profconv_profile *base, const char *regex, FILE *fp,
-    const struct profconv_list_options *opts)
+    const struct profconv_profile *base, const char *const *names,
+    size_t n, FILE *fp, const struct profconv_list_options *opts,
+    size_t budget)
 {
-	return list_write(cur, base, regex, fp, opts, LIST_FRAGMENT);
+	struct what w = { NULL, names, n, true, budget };
+
+	if (names == NULL)
+		return profconv__fail(PROFCONV_EINVAL, "list: no names");
+	return list_write(cur, base, &w, fp, opts);
 }

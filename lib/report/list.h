@@ -11,20 +11,42 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include <profconv.h>
 
 /* --- source files (source.c) ---------------------------------------------- */
 
-/* A source file as read: its text split into lines (1-based). */
+/* A file's text and where its lines start: every PC_SOURCE_MARK-th
+ * line's start only, so that a file of newlines costs its size. */
+#define PC_SOURCE_MARK 64
+struct pc_text {
+	const char *text;
+	size_t len, line_count;
+	size_t *mark;		/* start of line 1 + K * PC_SOURCE_MARK */
+	size_t nmark;
+	char *own;		/* what to free, or NULL */
+	dev_t dev;
+	ino_t ino;
+};
+
+/* Index TEXT (LEN bytes, borrowed) into T (its mark freed by the
+ * caller) as Go's bufio.ScanLines splits lines.  Errors: ENOMEM. */
+int profconv__text_index(struct pc_text *t, const char *text, size_t len);
+/* Line N of T (1-based, without its '\r\n') into *TEXT and *LEN; false
+ * when there is none. */
+bool profconv__text_line(const struct pc_text *t, int64_t n,
+    const char **text, size_t *len);
+
+/* A source file as the listing asked for it. */
 struct pc_source {
 	char *name;		/* the file name as the profile has it */
-	char *text;		/* NULL when not found */
-	size_t *line_off;	/* start of line I (1..line_count) at [I - 1] */
-	size_t *line_len;
-	size_t line_count;
+	const char *text;	/* NULL when not found */
+	const struct pc_text *body;	/* its text; shared by every name
+					 * of the same file */
 	char *path;		/* where it was found, or NULL */
 	char *note;		/* not found: what was tried (one line) */
+	bool withheld;		/* a candidate was outside the roots */
 };
 
 struct pc_sources;
@@ -34,6 +56,8 @@ struct pc_sources;
 int profconv__sources_new(struct pc_sources **out,
     const struct profconv_list_options *opts);
 void profconv__sources_free(struct pc_sources *s);
+/* Tests: check paths beneath a root without openat2(). */
+void profconv__sources_no_openat2(struct pc_sources *s);
 
 /*
  * The name a listing shows for FILE, as go tool pprof does: the trim
@@ -72,6 +96,8 @@ struct pc_list_row {
 	const char *file;	/* inlined rows: its file, as displayed */
 	const struct pc_source *src;
 	bool has_value;		/* some sample went through it */
+	int64_t gap;		/* not 0: a row for this many lines from
+				 * LINE on, not shown */
 };
 
 /* A function in one file, as go tool pprof's ROUTINE. */
@@ -82,6 +108,7 @@ struct pc_list_routine {
 	const struct pc_source *src;
 	struct pc_list_row *rows;
 	size_t nrows;
+	bool cut;		/* the listing's bound was reached in it */
 };
 
 struct pc_listing {
@@ -91,7 +118,11 @@ struct pc_listing {
 	bool diff;
 	struct pc_list_routine *routines;
 	size_t nroutines;
+	size_t more;		/* routines after a cut, not listed */
 };
+
+/* Why a listing was cut, for a note. */
+extern const char profconv__list_full[];
 
 /* Value V in UNIT as go tool pprof prints it ("1.50MB", "12") into BUF. */
 const char *profconv__list_value(char buf[48], int64_t v, const char *unit);
@@ -107,12 +138,16 @@ int profconv__list_write_html(const struct pc_listing *l, FILE *fp,
 int profconv__list_write_html_fragment(const struct pc_listing *l, FILE *fp);
 
 /*
- * profconv_list_write() with the listing drawn as
- * profconv__list_write_html_fragment() draws it (OPTS->html is not
- * read).  Errors: as profconv_list_write().
+ * profconv_list_write() of the functions named exactly NAMES[0..N-1]
+ * (no regex), drawn as profconv__list_write_html_fragment() draws it
+ * (OPTS->html is not read), and stopped once about BUDGET bytes of page
+ * are made (0: no budget; the page says where it was cut).  Errors: as
+ * profconv_list_write(); PROFCONV_ENOTFOUND's message says no function
+ * named has source information.
  */
 int profconv__list_write_fragment(const struct profconv_profile *cur,
-    const struct profconv_profile *base, const char *regex, FILE *fp,
-    const struct profconv_list_options *opts);
+    const struct profconv_profile *base, const char *const *names,
+    size_t n, FILE *fp, const struct profconv_list_options *opts,
+    size_t budget);
 
 #endif /* PROFCONV_REPORT_LIST_H */

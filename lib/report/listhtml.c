@@ -120,6 +120,14 @@ put_row(FILE *fp, const struct pc_listing *l, const struct pc_list_row *row)
 	const char *text, *base;
 	size_t len;
 
+	if (row->gap != 0) {
+		fprintf(fp, "<tr class=\"gap\"><td class=\"v\">.</td>"
+		    "<td class=\"v\">.</td><td class=\"n\">...</td>"
+		    "<td class=\"s\">[%" PRId64 " line%s not shown: far from "
+		    "every line that holds something]</td></tr>\n", row->gap,
+		    row->gap != 1 ? "s" : "");
+		return;
+	}
 	fprintf(fp, "<tr class=\"%s%s\">", row->depth != 0 ? "inl" : "line",
 	    row->has_value ? " hot" : "");
 	put_cell(fp, l, row->flat);
@@ -172,7 +180,8 @@ put_routines(const struct pc_listing *l, FILE *fp)
 		    profconv__list_value(b, r->cum, l->unit),
 		    profconv__list_percent(p, r->cum, l->total));
 		if (r->src->text == NULL) {
-			fputs("<p class=\"note\">Source not found; tried ", fp);
+			fprintf(fp, "<p class=\"note\">Source %s; tried ",
+			    r->src->withheld ? "withheld" : "not found");
 			profconv__xml_put(fp, r->src->note, (size_t)-1);
 			fputs("</p>\n", fp);
 		}
@@ -180,8 +189,16 @@ put_routines(const struct pc_listing *l, FILE *fp)
 		    "<th>line</th><th></th></tr>\n", fp);
 		for (k = 0; k < r->nrows; k++)
 			put_row(fp, l, &r->rows[k]);
-		fputs("</table>\n</section>\n", fp);
+		fputs("</table>\n", fp);
+		if (r->cut)
+			fprintf(fp, "<p class=\"note\">Cut here: %s.</p>\n",
+			    profconv__list_full);
+		fputs("</section>\n", fp);
 	}
+	if (l->more != 0)
+		fprintf(fp, "<section class=\"routine\">\n<p class=\"note\">"
+		    "%zu more function%s not listed: %s.</p>\n</section>\n",
+		    l->more, l->more != 1 ? "s" : "", profconv__list_full);
 }
 
 int

@@ -318,17 +318,6 @@ frame(FILE *fp, const char *cls, const char *title, const struct mem *m)
 
 /* --- the views of one profile (and its base) ------------------------------ */
 
-/* ERE matching exactly NAME: every special byte escaped. */
-static void
-put_rx_quoted(FILE *fp, const char *name)
-{
-	for (; *name != '\0'; name++) {
-		if (strchr("\\^$.|?*+()[]{}", *name) != NULL)
-			putc('\\', fp);
-		putc(*name, fp);
-	}
-}
-
 struct ctx {
 	const struct profconv_report_options *o;
 	const struct profconv_profile *cur, *base;
@@ -676,7 +665,9 @@ graphs_per_type(FILE *fp, struct ctx *c)
 	return rc;
 }
 
-/* The annotated source of the LIST_TOP heaviest functions by flat. */
+/* The annotated source of the LIST_TOP heaviest functions by flat,
+ * matched by name (one regex of 100,000 names overflows regcomp's
+ * stack), made only as far as the page shows it. */
 static int
 listing(FILE *fp, struct ctx *c)
 {
@@ -684,34 +675,28 @@ listing(FILE *fp, struct ctx *c)
 	struct profconv_list_options lo = PROFCONV_LIST_OPTIONS_INIT;
 	struct profconv_value_type vt;
 	size_t i, n, k = 0, col = c->ti;
-	struct mem rx, m;
+	const char **names;
+	struct mem m;
 	int rc;
 
 	profconv_profile_sample_type(c->cur, c->ti, &vt);
 	fputs("<section class=\"tab\" id=\"source\">\n", fp);
 	profconv__rows_sort(c->funcs, by_col, &col);
-	if ((rc = mem_open(&rx)) < 0)
-		return rc;
-	fputs("^(", rx.fp);
 	n = profconv__rows_count(c->funcs);
+	names = malloc((n + 1) * sizeof(*names));
+	if (names == NULL)
+		return profconv__nomem();
 	for (i = 0; i < n && k < o->list_top; i++) {
 		const char *name = profconv__rows_name(c->funcs, i);
 
 		if (profconv__rows_values(c->funcs, i)[c->ti] == 0 ||
 		    name[0] == '\0')
 			continue;
-		if (k++ > 0)
-			putc('|', rx.fp);
-		put_rx_quoted(rx.fp, name);
-	}
-	fputs(")$", rx.fp);
-	if ((rc = mem_close(&rx)) < 0) {
-		mem_free(&rx);
-		return rc;
+		names[k++] = name;
 	}
 	if (k == 0) {
 		note(fp, "No function holds anything", NULL);
-		mem_free(&rx);
+		free(names);
 		fputs("</section>\n", fp);
 		return 0;
 	}
@@ -722,11 +707,12 @@ listing(FILE *fp, struct ctx *c)
 	lo.find_source = o->find_source;
 	lo.payload = o->payload;
 	if ((rc = mem_open(&m)) < 0) {
-		mem_free(&rx);
+		free(names);
 		return rc;
 	}
-	rc = profconv__list_write_fragment(c->cur, c->base, rx.buf, m.fp,
-	    &lo);
+	/* Half the page's share: the fragment stops within a row of it. */
+	rc = profconv__list_write_fragment(c->cur, c->base, names, k, m.fp,
+	    &lo, LISTING_MAX / 2);
 	if (mem_close(&m) < 0 && rc == 0)
 		rc = PROFCONV_ENOMEM;
 	if (rc == 0) {
@@ -742,7 +728,7 @@ listing(FILE *fp, struct ctx *c)
 		rc = 0;
 	}
 	mem_free(&m);
-	mem_free(&rx);
+	free(names);
 	fputs("</section>\n", fp);
 	return rc;
 }

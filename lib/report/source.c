@@ -10,10 +10,21 @@
  * information records (the symbolizer joined it to the compilation
  * directory), then the caller's last resort (debuginfod).
  *
+ * Only files beneath a source root are read (the search directories, the
+ * current one when none is given, and the trim path's prefixes that are
+ * directories here), each opened beneath its root as openat2()'s
+ * RESOLVE_BENEATH opens it: a name with "..", or a symbolic link, that
+ * leads out of the root is withheld, and so is a name under no root (an
+ * absolute one anywhere else); the note says so.  The search climbs
+ * parents only while they are beneath a root.  The callback's file (a
+ * debuginfod cache) is its own, not the profile's.
+ *
  * Source files are input nobody vetted: only a regular file is ever
  * opened (an O_PATH descriptor says what a path is without opening it: a
  * FIFO would block, a device's driver would act), at most max_source
- * bytes of it are read, and what it holds is escaped by the writers.
+ * bytes of it are read, PC_SOURCE_MAX_TOTAL bytes of all together, each
+ * file once however many names reach it (by device and inode), and what
+ * it holds is escaped by the writers.
  */
 
 #include "config.h"
@@ -23,8 +34,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#if defined(__has_include)
+#if __has_include(<linux/openat2.h>)
+#include <linux/openat2.h>
+#define PC_HAVE_OPENAT2 1
+#endif
+#endif
 
 #include "base/base.h"
 #include "base/bounds.h"
@@ -34,10 +53,22 @@
 #define MAX_TRIES 4096
 #define NOTE_MAX 480
 
+/* A directory sources may be read from: as given (absolute, cleaned),
+ * its real path, and an O_PATH descriptor of it. */
+struct pc_root {
+	char *given, *real;
+	int fd;
+};
+
 struct pc_sources {
 	const struct profconv_list_options *opts;
 	char *cwd;			/* the search path when none is given */
-	uint64_t max;
+	uint64_t max, max_total, total;	/* bytes: a file, all, read */
+	struct pc_root *roots;
+	size_t nroots, roots_cap;
+	struct pc_text **texts;		/* each file read, once */
+	size_t ntexts, texts_cap;
+	bool no_openat2;		/* tests: the fallback check */
 	struct pc_source **files;	/* each its own allocation: the
 					 * listing keeps pointers to them */
 	size_t nfiles, files_cap;
@@ -184,21 +215,233 @@ profconv__source_display(const struct pc_sources *s, const char *file)
 	    s->opts->source_path));
 }
 
+/* --- the source roots -------------------------------------------------------- */
+
+/*
+ * Where S's root R is beneath: the part of ABS (absolute, cleaned) under
+ * DIR (absolute, cleaned), "." for DIR itself, or NULL when ABS is not
+ * under it.
+ */
+static const char *
+beneath(const char *abs, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	if (strcmp(dir, "/") == 0)
+		return abs[1] != '\0' ? abs + 1 : ".";
+	if (strncmp(abs, dir, n) != 0)
+		return NULL;
+	if (abs[n] == '\0')
+		return ".";
+	return abs[n] == '/' ? abs + n + 1 : NULL;
+}
+
+/* Add the directory DIR (LEN bytes; relative to the current one) to S's
+ * roots when it is one. */
+static int
+add_root(struct pc_sources *s, const char *dir, size_t len)
+{
+	struct pc_root *r;
+	char *d, *real;
+	int fd, rc;
+
+	d = strndup(len > 0 ? dir : ".", len > 0 ? len : 1);
+	if (d == NULL)
+		return profconv__nomem();
+	real = realpath(d, NULL);
+	fd = real != NULL ? open(real, O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
+	if (fd < 0) {
+		/* Not a directory here: nothing is beneath it. */
+		free(d);
+		free(real);
+		return 0;
+	}
+	rc = PC_GROW(s->roots, s->roots_cap, s->nroots, 1);
+	if (rc < 0) {
+		free(d);
+		free(real);
+		close(fd);
+		return rc;
+	}
+	r = &s->roots[s->nroots++];
+	if (d[0] == '/') {
+		r->given = go_clean(d);
+	} else {
+		char *j = malloc(strlen(s->cwd) + strlen(d) + 2);
+
+		if (j != NULL)
+			sprintf(j, "%s/%s", s->cwd, d);
+		r->given = j != NULL ? go_clean(j) : NULL;
+		free(j);
+	}
+	free(d);
+	r->real = real;
+	r->fd = fd;
+	return r->given != NULL ? 0 : profconv__nomem();
+}
+
+/*
+ * The roots a source may be read from: each --source-path directory
+ * (the current directory when none is given) and each --trim-path prefix
+ * that is a directory here.
+ */
+static int
+add_roots(struct pc_sources *s)
+{
+	const struct profconv_list_options *o = s->opts;
+	const char *list, *el;
+	size_t len;
+	int rc = 0;
+
+	list = o->source_path != NULL && *o->source_path != '\0' ?
+	    o->source_path : ".";
+	while (rc == 0 && next_elem(&list, &el, &len))
+		rc = add_root(s, el, len);
+	list = o->trim_path != NULL && *o->trim_path != '\0' ?
+	    o->trim_path : NULL;
+	while (rc == 0 && next_elem(&list, &el, &len))
+		if (len > 0 && el[0] == '/')
+			rc = add_root(s, el, len);
+	return rc;
+}
+
+/* The path of the open descriptor FD as the kernel resolved it, or NULL. */
+static char *
+fd_path(int fd)
+{
+	char proc[64], buf[PATH_MAX + 1];
+	ssize_t n;
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	n = readlink(proc, buf, sizeof(buf) - 1);
+	if (n <= 0 || (size_t)n >= sizeof(buf) - 1 || buf[0] != '/')
+		return NULL;
+	buf[n] = '\0';
+	return strdup(buf);
+}
+
+/*
+ * REL beneath root R opened O_PATH into *FD, never leaving R: openat2()
+ * with RESOLVE_BENEATH where the kernel has it, else the path the kernel
+ * resolved checked to be beneath R's real path.  0 when opened, else
+ * -1 with errno set (EXDEV: it leads out of R).
+ */
+static int
+open_in_root(const struct pc_sources *s, const struct pc_root *r,
+    const char *rel, int *fd)
+{
+	struct stat a, b;
+	char *got;
+	bool in;
+
+#if defined(SYS_openat2) && defined(PC_HAVE_OPENAT2)
+	if (!s->no_openat2) {
+		struct open_how how = {
+			.flags = O_PATH | O_CLOEXEC,
+			.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
+		};
+
+		*fd = (int)syscall(SYS_openat2, r->fd, rel, &how, sizeof(how));
+		if (*fd >= 0 || (errno != ENOSYS && errno != EPERM &&
+		    errno != E2BIG && errno != EINVAL))
+			return *fd >= 0 ? 0 : -1;
+	}
+#else
+	(void)s;
+#endif
+	*fd = openat(r->fd, rel, O_PATH | O_CLOEXEC);
+	if (*fd < 0)
+		return -1;
+	got = fd_path(*fd);
+	if (got == NULL) {
+		/* No /proc: the real path, checked to be this inode. */
+		char *full = malloc(strlen(r->real) + strlen(rel) + 2);
+
+		if (full != NULL) {
+			sprintf(full, "%s/%s", r->real, rel);
+			got = realpath(full, NULL);
+			free(full);
+		}
+		if (got != NULL && (stat(got, &a) != 0 ||
+		    fstat(*fd, &b) != 0 || a.st_dev != b.st_dev ||
+		    a.st_ino != b.st_ino)) {
+			free(got);
+			got = NULL;
+		}
+	}
+	in = got != NULL && beneath(got, r->real) != NULL;
+	free(got);
+	if (!in) {
+		close(*fd);
+		*fd = -1;
+		errno = EXDEV;
+		return -1;
+	}
+	return 0;
+}
+
 /* --- reading one file -------------------------------------------------------- */
+
+/* Why a file was withheld (compared by address). */
+static const char why_outside[] = "outside the source roots";
+static const char why_escapes[] = "a symbolic link or '..' leads out of "
+    "its source root";
 
 /*
  * The regular file at PATH opened for reading into *FD, refusing
- * anything else without opening it; false with a reason in WHY.
+ * anything else without opening it; false with a reason in WHY (NULL:
+ * no such file).  ROOTED: only from beneath a source root, else
+ * *OUTSIDE says it is under none.
  */
 static bool
-open_regular(const char *path, int *fd, struct stat *st, const char **why)
+open_regular(struct pc_sources *s, const char *path, bool rooted, int *fd,
+    struct stat *st, const char **why, bool *outside)
 {
-	char proc[64];
+	char proc[64], *abs = NULL;
+	const char *rel = NULL;
 	struct stat now;
-	int pfd;
+	size_t i;
+	int pfd = -1;
 
 	*fd = -1;
-	pfd = open(path, O_PATH | O_CLOEXEC);
+	*outside = false;
+	*why = NULL;
+	if (rooted) {
+		if (path[0] == '/') {
+			abs = go_clean(path);
+		} else {
+			char *j = malloc(strlen(s->cwd) + strlen(path) + 2);
+
+			if (j != NULL)
+				sprintf(j, "%s/%s", s->cwd, path);
+			abs = j != NULL ? go_clean(j) : NULL;
+			free(j);
+		}
+		if (abs == NULL) {
+			*why = strerror(ENOMEM);
+			return false;
+		}
+		for (i = 0; i < s->nroots && rel == NULL; i++) {
+			rel = beneath(abs, s->roots[i].given);
+			if (rel == NULL)
+				rel = beneath(abs, s->roots[i].real);
+		}
+		if (rel == NULL) {
+			free(abs);
+			*outside = true;
+			*why = why_outside;
+			return false;
+		}
+		if (open_in_root(s, &s->roots[i - 1], rel, &pfd) != 0)
+			pfd = -1;
+		free(abs);
+		if (pfd < 0 && errno == EXDEV) {
+			*why = why_escapes;
+			return false;
+		}
+	} else {
+		pfd = open(path, O_PATH | O_CLOEXEC);
+	}
 	if (pfd < 0) {
 		*why = errno == ENOENT ? NULL : strerror(errno);
 		return false;
@@ -216,16 +459,16 @@ open_regular(const char *path, int *fd, struct stat *st, const char **why)
 	}
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pfd);
 	*fd = open(proc, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (*fd < 0 && (errno == ENOENT || errno == ENOTDIR)) {
+	if (*fd < 0 && (errno == ENOENT || errno == ENOTDIR) && !rooted) {
 		/* No /proc: by name again, checked to be that inode. */
 		*fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK |
 		    O_NOFOLLOW);
-		if (*fd >= 0 && (fstat(*fd, &now) != 0 ||
-		    now.st_dev != st->st_dev || now.st_ino != st->st_ino)) {
-			close(*fd);
-			*fd = -1;
-			errno = ESTALE;
-		}
+	}
+	if (*fd >= 0 && (fstat(*fd, &now) != 0 || now.st_dev != st->st_dev ||
+	    now.st_ino != st->st_ino || !S_ISREG(now.st_mode))) {
+		close(*fd);
+		*fd = -1;
+		errno = ESTALE;
 	}
 	close(pfd);
 	if (*fd < 0) {
@@ -235,84 +478,131 @@ open_regular(const char *path, int *fd, struct stat *st, const char **why)
 	return true;
 }
 
-/* Split SRC's text (LEN bytes) into lines as Go's bufio.ScanLines:
- * '\n' ends a line, a '\r' before it is dropped, a last line without
- * '\n' counts when not empty. */
-static int
-split_lines(struct pc_source *src, size_t len)
+/* Index TEXT (LEN bytes) as Go's bufio.ScanLines splits it: '\n' ends a
+ * line, a '\r' before it is dropped, a last line without '\n' counts
+ * when not empty.  Only every PC_SOURCE_MARK-th line's start is kept: a
+ * file of newlines costs no more than its bytes. */
+int
+profconv__text_index(struct pc_text *t, const char *text, size_t len)
 {
-	size_t i = 0, cap = 0, n;
+	size_t i = 0, cap = 0;
 	const char *nl;
 
+	t->text = text;
+	t->len = len;
+	t->line_count = 0;
 	while (i < len) {
-		nl = memchr(src->text + i, '\n', len - i);
-		n = nl != NULL ? (size_t)(nl - (src->text + i)) : len - i;
-		if (src->line_count == cap) {
-			size_t c = cap != 0 ? 2 * cap : 256;
-			size_t *a = realloc(src->line_off, c * sizeof(*a));
-			size_t *b;
+		if (t->line_count % PC_SOURCE_MARK == 0) {
+			int rc = PC_GROW(t->mark, cap, t->nmark, 1);
 
-			if (a == NULL)
-				return profconv__nomem();
-			src->line_off = a;
-			b = realloc(src->line_len, c * sizeof(*b));
-			if (b == NULL)
-				return profconv__nomem();
-			src->line_len = b;
-			cap = c;
+			if (rc < 0)
+				return rc;
+			t->mark[t->nmark++] = i;
 		}
-		src->line_off[src->line_count] = i;
-		src->line_len[src->line_count] = nl != NULL && n > 0 &&
-		    src->text[i + n - 1] == '\r' ? n - 1 : n;
-		src->line_count++;
-		i += n + 1;
+		nl = memchr(text + i, '\n', len - i);
+		t->line_count++;
+		if (nl == NULL)
+			break;
+		i = (size_t)(nl - text) + 1;
 	}
 	return 0;
 }
 
+bool
+profconv__text_line(const struct pc_text *t, int64_t n, const char **text,
+    size_t *len)
+{
+	size_t i, k, end;
+	const char *nl;
+
+	if (t == NULL || t->text == NULL || n < 1 ||
+	    (uint64_t)n > t->line_count)
+		return false;
+	i = t->mark[(uint64_t)(n - 1) / PC_SOURCE_MARK];
+	for (k = (uint64_t)(n - 1) % PC_SOURCE_MARK; k > 0; k--)
+		i = (size_t)((const char *)memchr(t->text + i, '\n',
+		    t->len - i) - t->text) + 1;
+	nl = memchr(t->text + i, '\n', t->len - i);
+	end = nl != NULL ? (size_t)(nl - t->text) : t->len;
+	if (nl != NULL && end > i && t->text[end - 1] == '\r')
+		end--;
+	*text = t->text + i;
+	*len = end - i;
+	return true;
+}
+
 /*
- * Read PATH into SRC when it is a regular file of at most S->max bytes:
- * 1 when read, 0 when not (a reason in WHY, NULL: no such file), or a
- * negative error.
+ * Read PATH into SRC when it is a regular file of at most S->max bytes,
+ * and the listing's sources together at most S->max_total: 1 when read,
+ * 0 when not (a reason in WHY, NULL: no such file), or a negative error.
+ * A file read before (the same device and inode, by whatever name) is
+ * not read again.
  */
 static int
 read_file(struct pc_sources *s, struct pc_source *src, const char *path,
-    const char **why)
+    bool rooted, const char **why, bool *outside)
 {
+	struct pc_text *t = NULL;
 	struct stat st;
-	size_t len = 0;
+	size_t len = 0, i;
+	char *buf;
 	ssize_t r;
 	int fd, rc;
 
-	if (!open_regular(path, &fd, &st, why))
+	if (!open_regular(s, path, rooted, &fd, &st, why, outside))
 		return 0;
-	if ((uint64_t)st.st_size > s->max) {
-		close(fd);
-		*why = "too large";
-		return 0;
-	}
-	src->text = malloc((size_t)st.st_size + 1);
-	if (src->text == NULL) {
-		close(fd);
-		return profconv__nomem();
-	}
-	/* The size read is the size stat said, at most: a file that grows
-	 * meanwhile is read as it was. */
-	while (len < (size_t)st.st_size) {
-		r = read(fd, src->text + len, (size_t)st.st_size - len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		len += (size_t)r;
+	for (i = 0; i < s->ntexts && t == NULL; i++)
+		if (s->texts[i]->dev == st.st_dev &&
+		    s->texts[i]->ino == st.st_ino)
+			t = s->texts[i];
+	if (t == NULL) {
+		if ((uint64_t)st.st_size > s->max) {
+			close(fd);
+			*why = "too large";
+			return 0;
+		}
+		if ((uint64_t)st.st_size > s->max_total - s->total) {
+			close(fd);
+			*why = "the listing's sources are too large together";
+			return 0;
+		}
+		rc = PC_GROW(s->texts, s->texts_cap, s->ntexts, 1);
+		t = rc == 0 ? calloc(1, sizeof(*t)) : NULL;
+		buf = t != NULL ? malloc((size_t)st.st_size + 1) : NULL;
+		if (buf == NULL) {
+			free(t);
+			close(fd);
+			return profconv__nomem();
+		}
+		/* The size read is the size stat said, at most: a file that
+		 * grows meanwhile is read as it was. */
+		while (len < (size_t)st.st_size) {
+			r = read(fd, buf + len, (size_t)st.st_size - len);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0)
+				break;
+			len += (size_t)r;
+		}
+		buf[len] = '\0';
+		t->own = buf;
+		t->dev = st.st_dev;
+		t->ino = st.st_ino;
+		s->texts[s->ntexts++] = t;
+		s->total += (uint64_t)st.st_size;
+		rc = profconv__text_index(t, buf, len);
+		if (rc < 0) {
+			close(fd);
+			return rc;
+		}
 	}
 	close(fd);
-	src->text[len] = '\0';
+	src->body = t;
+	src->text = t->text;
 	src->path = strdup(path);
 	if (src->path == NULL)
 		return profconv__nomem();
-	rc = split_lines(src, len);
-	return rc < 0 ? rc : 1;
+	return 1;
 }
 
 /* --- finding a file ---------------------------------------------------------- */
@@ -323,6 +613,9 @@ struct attempt {
 	char note[NOTE_MAX];
 	size_t tries;
 	bool noted_more;
+	bool withheld;		/* a candidate was not read: outside */
+	bool climbed_out;	/* the search left the roots unnoted */
+	bool climbing;		/* trying a search directory's parent */
 	int rc;			/* 1 found, 0 not yet, < 0 error */
 };
 
@@ -347,17 +640,26 @@ note(struct attempt *a, const char *pre, const char *x, const char *post,
 	    why != NULL ? why : "", why != NULL ? ")" : "");
 }
 
-/* Try PATH; NOTE_IT: name it in the note (else the caller does). */
+/* Try PATH (beneath a source root when ROOTED); NOTE_IT: name it in the
+ * note (else the caller does). */
 static bool
-try_path(struct attempt *a, const char *path, bool note_it)
+try_path(struct attempt *a, const char *path, bool note_it, bool rooted)
 {
 	const char *why = NULL;
+	bool outside = false;
 
 	if (a->rc != 0)
 		return true;
 	if (a->tries++ >= MAX_TRIES)
 		return false;
-	a->rc = read_file(a->s, a->src, path, &why);
+	a->rc = read_file(a->s, a->src, path, rooted, &why, &outside);
+	if (a->rc == 0 && outside && !note_it && a->climbing) {
+		/* A search directory's parent above the roots. */
+		a->climbed_out = true;
+		return false;
+	}
+	if (a->rc == 0 && (why == why_outside || why == why_escapes))
+		a->withheld = true;
 	if (a->rc == 0 && (note_it || why != NULL))
 		note(a, "", path, "", why);
 	return a->rc != 0;
@@ -376,7 +678,7 @@ pprof_search(struct attempt *a, const char *name)
 	size_t len;
 
 	if (p[0] == '/') {
-		try_path(a, p, true);
+		try_path(a, p, true, true);
 		return;
 	}
 	list = search;
@@ -393,6 +695,7 @@ pprof_search(struct attempt *a, const char *name)
 			    *dir != '\0' ? dir : ".");
 			note(a, "", p, where, NULL);
 		}
+		a->climbing = false;
 		for (;;) {
 			size_t n = strlen(dir) + strlen(p) + 2;
 
@@ -409,7 +712,8 @@ pprof_search(struct attempt *a, const char *name)
 				a->rc = profconv__nomem();
 				break;
 			}
-			if (try_path(a, parent, false) || a->tries >= MAX_TRIES) {
+			if (try_path(a, parent, false, true) ||
+			    a->tries >= MAX_TRIES) {
 				free(parent);
 				break;
 			}
@@ -438,6 +742,7 @@ pprof_search(struct attempt *a, const char *name)
 			}
 			free(dir);
 			dir = parent;
+			a->climbing = true;
 		}
 		free(dir);
 	}
@@ -462,7 +767,9 @@ ask_callback(struct attempt *a, const char *orig, const char *build_id)
 		note(a, "", "debuginfod", "", why);
 		return;
 	}
-	if (!try_path(a, path, false))
+	/* The callback's own file (a cache of its server's), not a name
+	 * from the profile: not held to the roots. */
+	if (!try_path(a, path, false, false))
 		note(a, "debuginfod's ", path, "", NULL);
 	free(path);
 }
@@ -498,11 +805,14 @@ profconv__source_get(struct pc_sources *s, const char *display,
 	/* The name the debug information records (joined to the
 	 * compilation directory by the symbolizer), when it differs. */
 	if (a.rc == 0 && orig[0] == '/' && strcmp(orig, display) != 0)
-		try_path(&a, orig, true);
+		try_path(&a, orig, true, true);
 	ask_callback(&a, orig, build_id);
 	if (a.rc < 0)
 		return a.rc;
+	if (a.rc == 0 && a.climbed_out)
+		note(&a, "", "nothing above the source roots", "", NULL);
 	if (a.rc == 0) {
+		src->withheld = a.withheld;
 		src->note = strdup(a.note);
 		if (src->note == NULL)
 			return profconv__nomem();
@@ -515,12 +825,13 @@ bool
 profconv__source_line(const struct pc_source *src, int64_t n,
     const char **text, size_t *len)
 {
-	if (src == NULL || src->text == NULL || n < 1 ||
-	    (uint64_t)n > src->line_count)
-		return false;
-	*text = src->text + src->line_off[n - 1];
-	*len = src->line_len[n - 1];
-	return true;
+	return src != NULL && profconv__text_line(src->body, n, text, len);
+}
+
+void
+profconv__sources_no_openat2(struct pc_sources *s)
+{
+	s->no_openat2 = true;
 }
 
 int
@@ -529,12 +840,15 @@ profconv__sources_new(struct pc_sources **out,
 {
 	struct pc_sources *s = calloc(1, sizeof(*s));
 	size_t cap = 256;
+	int rc;
 
 	*out = NULL;
 	if (s == NULL)
 		return profconv__nomem();
 	s->opts = opts;
 	s->max = opts->max_source != 0 ? opts->max_source : PC_SOURCE_MAX_FILE;
+	s->max_total = s->max > PC_SOURCE_MAX_TOTAL ? s->max :
+	    PC_SOURCE_MAX_TOTAL;
 	/* pprof searches the current directory when given no path. */
 	for (;;) {
 		s->cwd = malloc(cap);
@@ -552,6 +866,11 @@ profconv__sources_new(struct pc_sources **out,
 		free(s->cwd);
 		cap *= 2;
 	}
+	rc = add_roots(s);
+	if (rc < 0) {
+		profconv__sources_free(s);
+		return rc;
+	}
 	*out = s;
 	return 0;
 }
@@ -565,14 +884,23 @@ profconv__sources_free(struct pc_sources *s)
 		return;
 	for (i = 0; i < s->nfiles; i++) {
 		free(s->files[i]->name);
-		free(s->files[i]->text);
-		free(s->files[i]->line_off);
-		free(s->files[i]->line_len);
 		free(s->files[i]->path);
 		free(s->files[i]->note);
 		free(s->files[i]);
 	}
 	free(s->files);
+	for (i = 0; i < s->ntexts; i++) {
+		free(s->texts[i]->own);
+		free(s->texts[i]->mark);
+		free(s->texts[i]);
+	}
+	free(s->texts);
+	for (i = 0; i < s->nroots; i++) {
+		free(s->roots[i].given);
+		free(s->roots[i].real);
+		close(s->roots[i].fd);
+	}
+	free(s->roots);
 	free(s->cwd);
 	free(s);
 }

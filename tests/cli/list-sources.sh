@@ -21,8 +21,9 @@ orig=$TMP/proj/src/leaky.c
 "$PROFCONV" show "$LEAKY" | grep -q " $orig:" ||
 	fail "the symbolized profile does not name $orig"
 
-# Where pprof finds it, profconv shows the same.
-mkdir -p "$TMP/else" && cd "$TMP/else" || exit 1
+# Where pprof finds it, profconv shows the same: from the project's
+# directory, a source root (nothing outside the roots is read).
+mkdir -p "$TMP/else" && cd "$TMP/proj" || exit 1
 run 0 "$PROFCONV" list "$RE" "$LEAKY"
 pprof_list -list "$RE" "$LEAKY"
 same_as_pprof "the recorded path"
@@ -40,11 +41,19 @@ pprof_list -source_path "$TMP/nowhere" -trim_path "$TMP/proj" -list "$RE" "$LEAK
 grep -q 'Error: could not find file' "$TMP/pprof" ||
 	fail "pprof found what it should not (the test proves nothing)"
 
+# From elsewhere the recorded name is outside the source roots: withheld,
+# and the note says so (pprof reads any name).
+cd "$TMP/else" || exit 1
+run 0 "$PROFCONV" list "$RE" "$LEAKY"
+grep -q "^ Note: source withheld; tried $orig (outside the source roots)" "$TMP/out" ||
+	fail "from elsewhere: $(grep Note "$TMP/out")"
+grep -q 'memset' "$TMP/out" && fail "from elsewhere: the source was read"
+
 # A moved tree.
 mkdir -p "$TMP/moved"
 mv "$TMP/proj" "$TMP/moved/proj"
 run 0 "$PROFCONV" list "$RE" "$LEAKY"
-grep -q "^ Note: source not found; tried $orig" "$TMP/out" ||
+grep -q "^ Note: source withheld; tried $orig" "$TMP/out" ||
 	fail "no note naming $orig: $(grep Note "$TMP/out")"
 grep -Eq '^ +[^ ]+ +[^ ]+ +[0-9]+:$' "$TMP/out" ||
 	fail "missing source: no values per line"
@@ -60,12 +69,20 @@ for how in "--trim-path $TMP/proj --source-path $TMP/moved/proj" \
 	same_as_pprof "moved tree, $how"
 	grep -q 'memset(p, .r., n);' "$TMP/out" || fail "$how: source not found"
 done
-# The search path's parents: from a directory below the moved tree.
+# The search path's parents: from a directory below the moved tree,
+# pprof climbs to / and finds it; profconv climbs only while beneath a
+# source root (the current directory), and finds it with the tree's
+# root as the search path.
 mkdir -p "$TMP/moved/proj/src/deeper/still" && cd "$TMP/moved/proj/src/deeper/still" || exit 1
 run 0 "$PROFCONV" list --trim-path "$TMP/proj" "$RE" "$LEAKY"
+grep -q 'memset(p, .r., n);' "$TMP/out" && fail "parents: read above the roots"
+grep -q "^ Note: source .*nothing above the source roots" "$TMP/out" ||
+	fail "parents: the note does not say where the search stopped: $(grep Note "$TMP/out")"
 pprof_list -trim_path "$TMP/proj" -list "$RE" "$LEAKY"
-same_as_pprof "parents of the current directory"
-grep -q 'memset(p, .r., n);' "$TMP/out" || fail "parents: source not found"
+grep -q 'memset(p, .r., n);' "$TMP/pprof" ||
+	fail "pprof did not find it above the current directory (the test proves nothing)"
+run 0 "$PROFCONV" list --trim-path "$TMP/proj" --source-path "$TMP/moved/proj/src/deeper:$TMP/moved/proj" "$RE" "$LEAKY"
+grep -q 'memset(p, .r., n);' "$TMP/out" || fail "parents within a root: source not found"
 cd "$TMP" || exit 1
 
 # debuginfod: a server on loopback that has the source by build id.

@@ -11,7 +11,9 @@
 need_pprof
 make_cache
 export LC_ALL=C
-cd "$TMP" || exit 1
+# Sources are read only beneath the source roots (here the current
+# directory): cache.cc is in the source tree.
+cd "$PROFCONV_SRCDIR" || exit 1
 
 # The C++ program, every sample type, by function regexes.
 types=$(sample_types "$CACHE1")
@@ -66,10 +68,11 @@ for line in $(awk '$3 ~ /^[0-9]+:/ && $1 != "." {sub(":.*", "", $3); print $3}' 
 done
 [ -n "${line-}" ] || fail "pprof listed no flat line of Cache::put"
 
-# The C program: the leak, the cache, the caller; from another directory
-# (its sources are found by the absolute name the DWARF records).
+# The C program: the leak, the cache, the caller; from the project's
+# directory (its sources are found by the absolute name the DWARF
+# records, beneath the current directory, a source root).
 make_leaky "$TMP/proj"
-mkdir -p "$TMP/else" && cd "$TMP/else" || exit 1
+cd "$TMP/proj" || exit 1
 for t in $(sample_types "$LEAKY"); do
 	run 0 "$PROFCONV" list -t $t 'make_request_buffer|remember|handle_request' "$LEAKY"
 	pprof_list -sample_index=$t -list 'make_request_buffer|remember|handle_request' "$LEAKY"
@@ -83,7 +86,7 @@ run 2 "$PROFCONV" list "$LEAKY"
 expect_err "profconv list: expected REGEX and PROFILE
 Try 'profconv list --help'."
 run 2 "$PROFCONV" list '(' "$TMP/no-such-file"
-grep -q "^profconv list: invalid REGEX '('" "$TMP/err" || fail "bad REGEX: $(cat "$TMP/err")"
+grep -q "^profconv list: invalid regex '('" "$TMP/err" || fail "bad REGEX: $(cat "$TMP/err")"
 run 1 "$PROFCONV" list . "$TMP/no-such-file"
 
 # No match: pprof's message, exit 1.
