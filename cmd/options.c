@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -39,6 +40,47 @@ cmd_parse_long(const char *option, const char *text, long min, long max,
 		return false;
 	}
 	*out = v;
+	return true;
+}
+
+bool
+cmd_parse_double(const char *option, const char *text, double min,
+    double max, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(text, &end);
+	/* !(v >= min) and !(v <= max) refuse NaN too; ERANGE, infinities
+	 * and 1e400. */
+	if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v) ||
+	    !(v >= min) || !(v <= max)) {
+		cmd_usage_error("invalid %s value '%s' (expected %g..%g)",
+		    option, text, min, max);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+bool
+cmd_check_minwidth(const char *option, const char *text)
+{
+	size_t n = strlen(text), digits = strspn(text, "0123456789.");
+	bool pct = n > 0 && text[n - 1] == '%';
+	char *end;
+	double v;
+
+	errno = 0;
+	v = digits > 0 ? strtod(text, &end) : 0;
+	if (digits == 0 || digits != n - (pct ? 1 : 0) ||
+	    end != text + digits || errno == ERANGE || !isfinite(v) ||
+	    (pct && v > 100)) {
+		cmd_usage_error("invalid %s value '%s' (pixels, or a "
+		    "percentage such as 0.5%%)", option, text);
+		return false;
+	}
 	return true;
 }
 

@@ -88,4 +88,32 @@ usage_refused proftrend "cannot read suppressions file '/dev/stdin': larger than
     sh -c "cat '$TMP/big.supp' | exec '$PROFTREND' --suppressions /dev/stdin '$M' '$M'"
 bounded 0 sh -c "printf 'leak:nothing_here\n' | exec '$PROFTREND' --suppressions /dev/stdin '$M' '$M'"
 
+# --- item 7: every float option is checked before any input is read -------
+# report --minwidth nan was refused after reading and symbolizing (exit 1,
+# naming the input); each is a usage error now, as a missing input shows.
+for bad in nan inf -inf 1e400 -1 x ''; do
+	usage_refused "profconv report" "invalid --minwidth value '$bad'" \
+	    "$PROFCONV" report --minwidth "$bad" -o "$TMP/r.html" "$NOFILE"
+	usage_refused profflame "invalid --minwidth value '$bad'" \
+	    "$PROFFLAME" --svg --minwidth "$bad" "$NOFILE"
+	usage_refused "profconv report" "invalid --nodefraction value '$bad'" \
+	    "$PROFCONV" report --nodefraction "$bad" -o "$TMP/r.html" "$NOFILE"
+	for opt in nodefraction edgefraction; do
+		usage_refused profgraph "invalid --$opt value '$bad'" \
+		    "$PROFGRAPH" --$opt "$bad" "$NOFILE"
+	done
+	for opt in min-grew min-share; do
+		usage_refused proftrend "invalid --$opt value '$bad'" \
+		    "$PROFTREND" --$opt "$bad" "$NOFILE" "$NOFILE"
+	done
+	for opt in fontsize fontwidth factor min-delta; do
+		usage_refused profflame "invalid --$opt value '$bad'" \
+		    "$PROFFLAME" --svg --$opt "$bad" "$NOFILE"
+	done
+done
+usage_refused "profconv report" "invalid --minwidth value '101%'" \
+    "$PROFCONV" report --minwidth 101% -o "$TMP/r.html" "$NOFILE"
+bounded 0 "$PROFCONV" report --minwidth 2.5% --nodefraction 0.01 \
+    -o "$TMP/r.html" "$M"
+
 finish
