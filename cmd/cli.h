@@ -354,6 +354,20 @@ bool cmd_parse_long(const char *option, const char *text, long min, long max,
     long *out);
 
 /*
+ * A finite number in [MIN, MAX] for OPTION into *OUT (every float option
+ * of every command: NaN, infinities and out-of-range values are usage
+ * errors, said before any input is read); false after a usage message.
+ */
+bool cmd_parse_double(const char *option, const char *text, double min,
+    double max, double *out);
+/*
+ * A flame graph's --minwidth, as profconv_svg_options takes it: pixels
+ * or a percentage of at most 100 ("0.1", "2.5%"); false after a usage
+ * message.
+ */
+bool cmd_check_minwidth(const char *option, const char *text);
+
+/*
  * TEXT as a byte count into *OUT: decimal digits and an optional suffix
  * K, M or G in either case (KiB, MiB, GiB), from MIN to MAX bytes.
  * False, and no message, when it is not: each option words its own.

@@ -79,26 +79,6 @@ static const char footer[] =
 	"          profconv report --base old.heap new.heap -o diff.html\n"
 	"          profconv report prog.*.heap -o series.html\n";
 
-/* A fraction in 0..1 for --nodefraction, or false after a usage
- * message. */
-static bool
-parse_fraction(const char *text, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(text, &end);
-	if (end == text || *end != '\0' || errno == ERANGE || !(v >= 0) ||
-	    !(v <= 1)) {
-		cmd_usage_error("invalid --nodefraction value '%s' (expected "
-		    "0..1)", text);
-		return false;
-	}
-	*out = v;
-	return true;
-}
-
 static bool
 parse_count(const char *opt, const char *text, size_t *out)
 {
@@ -202,14 +182,19 @@ cmd_report(int argc, char **argv)
 				return EXIT_USAGE;
 			break;
 		case OPT_NODEFRACTION:
-			if (!parse_fraction(optarg, &ro.node_fraction))
+			if (!cmd_parse_double("--nodefraction", optarg, 0, 1,
+			    &ro.node_fraction))
 				return EXIT_USAGE;
 			break;
 		case OPT_TREE_NODES:
 			if (!parse_count("--tree-nodes", optarg, &ro.tree_nodes))
 				return EXIT_USAGE;
 			break;
-		case OPT_MINWIDTH: ro.minwidth = optarg; break;
+		case OPT_MINWIDTH:
+			if (!cmd_check_minwidth("--minwidth", optarg))
+				return EXIT_USAGE;
+			ro.minwidth = optarg;
+			break;
 		case OPT_TITLE: ro.title = optarg; break;
 		case OPT_SOURCE_PATH: ro.source_path = optarg; break;
 		case CMD_OPT_TRIM_PATH: ro.trim_path = optarg; break;

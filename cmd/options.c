@@ -6,9 +6,13 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -36,6 +40,47 @@ cmd_parse_long(const char *option, const char *text, long min, long max,
 		return false;
 	}
 	*out = v;
+	return true;
+}
+
+bool
+cmd_parse_double(const char *option, const char *text, double min,
+    double max, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(text, &end);
+	/* !(v >= min) and !(v <= max) refuse NaN too; ERANGE, infinities
+	 * and 1e400. */
+	if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v) ||
+	    !(v >= min) || !(v <= max)) {
+		cmd_usage_error("invalid %s value '%s' (expected %g..%g)",
+		    option, text, min, max);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+bool
+cmd_check_minwidth(const char *option, const char *text)
+{
+	size_t n = strlen(text), digits = strspn(text, "0123456789.");
+	bool pct = n > 0 && text[n - 1] == '%';
+	char *end;
+	double v;
+
+	errno = 0;
+	v = digits > 0 ? strtod(text, &end) : 0;
+	if (digits == 0 || digits != n - (pct ? 1 : 0) ||
+	    end != text + digits || errno == ERANGE || !isfinite(v) ||
+	    (pct && v > 100)) {
+		cmd_usage_error("invalid %s value '%s' (pixels, or a "
+		    "percentage such as 0.5%%)", option, text);
+		return false;
+	}
 	return true;
 }
 
@@ -180,42 +225,63 @@ cmd_read_threads(void)
 /* The last suppressions file's text, kept to the end of the process. */
 static char *suppressions_text;
 
-/* The text of suppressions file PATH into V; false after a message. */
+/*
+ * The text of suppressions file PATH into V; false after a message.  A
+ * regular file or a pipe (a shell's <(...)) of at most
+ * PROFCONV_MAX_SUPPRESSIONS bytes: a device such as /dev/zero, a
+ * directory or a larger file is refused before it is read whole.
+ */
 static bool
 read_suppressions(struct cmd_view *v, const char *path)
 {
-	FILE *fp = fopen(path, "r");
-	size_t len = 0, cap = 0, n;
-	char *buf = NULL, *nb;
+	size_t len = 0, cap = PROFCONV_MAX_SUPPRESSIONS + 2;
+	const char *why = NULL;
+	struct stat st;
+	char *buf;
+	ssize_t n;
+	int fd;
 
-	if (fp == NULL) {
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
 		cmd_usage_error("cannot read suppressions file '%s': %s", path,
 		    strerror(errno));
 		return false;
 	}
-	do {
-		if (cap - len < 4096) {
-			cap = cap * 2 + 8192;
-			nb = realloc(buf, cap);
-			if (nb == NULL) {
-				free(buf);
-				fclose(fp);
-				cmd_error("out of memory");
-				return false;
-			}
-			buf = nb;
-		}
-		n = fread(buf + len, 1, cap - len - 1, fp);
-		len += n;
-	} while (n != 0);
-	if (ferror(fp) || memchr(buf, '\0', len) != NULL) {
-		cmd_usage_error("cannot read suppressions file '%s': %s", path,
-		    ferror(fp) ? strerror(errno) : "not text (a NUL byte)");
-		free(buf);
-		fclose(fp);
+	if (fstat(fd, &st) < 0)
+		why = strerror(errno);
+	else if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
+		why = S_ISDIR(st.st_mode) ? "a directory" :
+		    "not a regular file or a pipe";
+	else if (S_ISREG(st.st_mode) &&
+	    (uint64_t)st.st_size > PROFCONV_MAX_SUPPRESSIONS)
+		why = "larger than 1 MiB";
+	buf = why == NULL ? malloc(cap) : NULL;
+	if (why == NULL && buf == NULL) {
+		close(fd);
+		cmd_error("out of memory");
 		return false;
 	}
-	fclose(fp);
+	while (why == NULL && len < cap - 1) {
+		n = read(fd, buf + len, cap - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			why = strerror(errno);
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	if (why == NULL && len > PROFCONV_MAX_SUPPRESSIONS)
+		why = "larger than 1 MiB";
+	else if (why == NULL && memchr(buf, '\0', len) != NULL)
+		why = "not text (a NUL byte)";
+	if (why != NULL) {
+		cmd_usage_error("cannot read suppressions file '%s': %s", path,
+		    why);
+		free(buf);
+		return false;
+	}
 	buf[len] = '\0';
 	free(suppressions_text);
 	suppressions_text = buf;

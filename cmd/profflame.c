@@ -167,26 +167,6 @@ struct flame_args {
 	struct profconv_palette_map *map;
 };
 
-/* A number from MIN to MAX for OPTION, or false after a usage message. */
-static bool
-parse_double(const char *option, const char *text, double min, double max,
-    double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(text, &end);
-	if (end == text || *end != '\0' || errno == ERANGE || !(v >= min) ||
-	    !(v <= max)) {
-		cmd_usage_error("invalid %s value '%s' (expected %g..%g)",
-		    option, text, min, max);
-		return false;
-	}
-	*out = v;
-	return true;
-}
-
 /* A seed for --random: new on every run. */
 static uint64_t
 random_seed(void)
@@ -221,16 +201,16 @@ svg_number(struct profconv_svg_options *o, int c)
 		o->total = v;
 		return true;
 	case OPT_FONTSIZE:
-		return parse_double("--fontsize", optarg, 1, 1000,
+		return cmd_parse_double("--fontsize", optarg, 1, 1000,
 		    &o->font_size);
 	case OPT_FONTWIDTH:
-		return parse_double("--fontwidth", optarg, 0.01, 10,
+		return cmd_parse_double("--fontwidth", optarg, 0.01, 10,
 		    &o->font_width);
 	case OPT_FACTOR:
-		return parse_double("--factor", optarg, 1e-12, 1e12,
+		return cmd_parse_double("--factor", optarg, 1e-12, 1e12,
 		    &o->factor);
 	case OPT_MIN_DELTA:
-		return parse_double("--min-delta", optarg, 0, 100,
+		return cmd_parse_double("--min-delta", optarg, 0, 100,
 		    &o->min_delta);
 	}
 	return true;
@@ -271,7 +251,11 @@ svg_option(struct flame_args *a, int c)
 	case OPT_SUBTITLE: o->subtitle = optarg; break;
 	case OPT_COUNTNAME: o->countname = optarg; break;
 	case OPT_COLORS: o->colors = optarg; break;
-	case OPT_MINWIDTH: o->minwidth = optarg; break;
+	case OPT_MINWIDTH:
+		if (!cmd_check_minwidth("--minwidth", optarg))
+			return false;
+		o->minwidth = optarg;
+		break;
 	case OPT_INVERTED: o->inverted = 1; break;
 	case OPT_REVERSE: o->reverse = 1; break;
 	case OPT_NEGATE: o->negate = 1; break;

@@ -93,25 +93,6 @@ struct graph_args {
 	const char *format_option;
 };
 
-/* A fraction for OPTION into *OUT, or false after a usage message. */
-static bool
-parse_fraction(const char *option, const char *text, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(text, &end);
-	if (end == text || *end != '\0' || errno == ERANGE || !(v >= 0) ||
-	    !(v <= 1)) {
-		cmd_usage_error("invalid %s value '%s' (expected 0..1)",
-		    option, text);
-		return false;
-	}
-	*out = v;
-	return true;
-}
-
 static bool
 set_format(struct graph_args *a, const char *option,
     enum profconv_graph_format f)
@@ -161,10 +142,10 @@ own_option(void *args, int c)
 		a->graph.nodecount = (size_t)v;
 		return true;
 	case OPT_NODEFRACTION:
-		return parse_fraction("--nodefraction", optarg,
+		return cmd_parse_double("--nodefraction", optarg, 0, 1,
 		    &a->graph.nodefraction);
 	case OPT_EDGEFRACTION:
-		return parse_fraction("--edgefraction", optarg,
+		return cmd_parse_double("--edgefraction", optarg, 0, 1,
 		    &a->graph.edgefraction);
 	}
 	return true;

@@ -112,20 +112,6 @@ struct trend_args {
 	bool json, exact, quiet, svg;
 };
 
-static bool
-parse_fraction(const char *option, const char *s, double *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtod(s, &end);
-	if (errno != 0 || end == s || *end != '\0' || !(*out >= 0 &&
-	    *out <= 1))
-		return cmd_usage_error("invalid %s value '%s' (a number from "
-		    "0 to 1)", option, s), false;
-	return true;
-}
-
 /* --min-growth: a byte count, as --max-input's, that fits in an int64_t. */
 static bool
 parse_growth(const char *option, const char *s, int64_t *out)
@@ -190,13 +176,13 @@ parse_option(int c, struct trend_args *a)
 		a->trend.keep_order = 1;
 		return true;
 	case OPT_MIN_GREW:
-		return parse_fraction("--min-grew", optarg,
+		return cmd_parse_double("--min-grew", optarg, 0, 1,
 		    &a->trend.min_grew_fraction);
 	case OPT_MIN_GROWTH:
 		return parse_growth("--min-growth", optarg,
 		    &a->trend.min_growth);
 	case OPT_MIN_SHARE:
-		if (!parse_fraction("--min-share", optarg,
+		if (!cmd_parse_double("--min-share", optarg, 0, 1,
 		    &a->trend.min_growth_share))
 			return false;
 		cmd_warn("--min-share is deprecated and ignored: a leak is a "

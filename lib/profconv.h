@@ -392,6 +392,9 @@ struct profconv_read_options {
 /* The most threads any call uses, whatever it is asked for. */
 #define PROFCONV_MAX_JOBS 256
 #define PROFCONV_DEFAULT_MAX_INPUT ((uint64_t)8 << 30)	/* 8 GiB */
+/* The longest suppressions text a view takes (its suppressions option):
+ * 1 MiB, where real files have a few kilobytes. */
+#define PROFCONV_MAX_SUPPRESSIONS ((size_t)1 << 20)
 
 /*
  * Read a profile from FP in any supported format, gzip-compressed or not,

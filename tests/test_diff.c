@@ -402,3 +402,30 @@ Test(diff, different_types_refused)
 	cr_expect(eq(str, ERRMSG, "profiles have different sample types "
 	    "(make them compatible first)"));
 }
+
+/* The retention writers take a NULL table or FILE as the others do:
+ * PROFCONV_EINVAL, where they crashed. */
+Test(diff, retention_writers_refuse_null)
+{
+	static const char *const leaf[] = { "grow" };
+	static const int64_t bv[][4] = { { 1, 100, 1, 100 } };
+	static const int64_t cv[][4] = { { 3, 300, 3, 300 } };
+	struct profconv_retention *r = NULL;
+	struct profconv_profile *later;
+
+	a = heap(bv, leaf, 1);
+	b = heap(cv, leaf, 1);
+	later = heap(cv, leaf, 1);
+	cr_assert(eq(int, profconv_retention_new(&r, a, b, later, NULL), 0),
+	    "%s", ERRMSG);
+	cr_expect(eq(int, profconv_retention_print(r, NULL, NULL),
+	    PROFCONV_EINVAL));
+	cr_expect(eq(int, profconv_retention_write_json(r, NULL, NULL),
+	    PROFCONV_EINVAL));
+	cr_expect(eq(int, profconv_retention_print(NULL, stdout, NULL),
+	    PROFCONV_EINVAL));
+	cr_expect(eq(int, profconv_retention_write_json(NULL, stdout, NULL),
+	    PROFCONV_EINVAL));
+	profconv_retention_free(r);
+	profconv_profile_free(later);
+}

@@ -9,6 +9,7 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -190,6 +191,28 @@ Test(report, refuses_before_writing)
 	cr_expect(eq(int, page(a, NULL, &o), PROFCONV_EINVAL));
 	cr_expect(eq(sz, strlen(out), 0));
 	cr_expect(eq(int, page(NULL, NULL, NULL), PROFCONV_EINVAL));
+}
+
+/* node_fraction is a share from 0 to 1: +inf wrote "fraction":inf into
+ * the page's JSON (the Explore tab died), 1e300 overflowed the cut. */
+Test(report, fraction_checked)
+{
+	struct profconv_report_options o = PROFCONV_REPORT_OPTIONS_INIT;
+	const double bad[] = { NAN, INFINITY, -INFINITY, 1e300, -0.5, 1.5 };
+	size_t i;
+
+	profile(&a, 30);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		o.node_fraction = bad[i];
+		cr_expect(eq(int, page(a, NULL, &o), PROFCONV_EINVAL),
+		    "%g", bad[i]);
+		cr_expect(eq(sz, strlen(out), 0), "%g", bad[i]);
+	}
+	o.node_fraction = 1;
+	cr_assert(eq(int, page(a, NULL, &o), 0));
+	cr_expect(not(zero(ptr, strstr(out, "\"fraction\":1,"))));
+	cr_expect(zero(ptr, strstr(out, ":inf")));
+	cr_expect(zero(ptr, strstr(out, ":nan")));
 }
 
 Test(report, write_error)

@@ -669,6 +669,48 @@ Test(view, repeated_deep_stacks_apart)
 	}
 }
 
+/* The command line's expressions have the bounds a profile's own
+ * drop_frames has (bounds.h): '((a{1000}){1000}){1000}', 23 bytes,
+ * took 16 GB and 44 s in regcomp.  Refused, by profconv_view_new() and
+ * profconv_view_options_check() alike, for every one of them. */
+Test(view, command_line_expressions_bounded)
+{
+	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
+	struct profconv_view *v = NULL;
+	const char *rx = "((a{1000}){1000}){1000}";
+	const char **fields[] = { &o.focus, &o.ignore, &o.hide, &o.show,
+	    &o.show_from, &o.prune_from, &o.tagfocus, &o.tagignore,
+	    &o.tagshow, &o.taghide };
+	size_t i;
+
+	profconv_profile_add_sample_type(p, "samples", "count");
+	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		/* Beyond the bound yet cheap to compile: fails fast without
+		 * the bound, before the costly one below is tried. */
+		*fields[i] = "(a{1000}){2}";
+		cr_assert(eq(int, profconv_view_options_check(&o),
+		    PROFCONV_EINVAL), "field %zu", i);
+		*fields[i] = rx;
+		cr_assert(eq(int, profconv_view_options_check(&o),
+		    PROFCONV_EINVAL), "field %zu", i);
+		cr_assert(strstr(ERRMSG, "counted repetitions multiply to "
+		    "more than 1000") != NULL, "%s", ERRMSG);
+		/* tagshow and taghide are for show's dump, not views. */
+		if (fields[i] != &o.tagshow && fields[i] != &o.taghide) {
+			cr_assert(eq(int, profconv_view_new(&v, p, &o),
+			    PROFCONV_EINVAL), "field %zu", i);
+			cr_assert(v == NULL);
+		}
+		*fields[i] = "(a{10}){10}";
+		cr_assert(eq(int, profconv_view_options_check(&o), 0),
+		    "field %zu: %s", i, ERRMSG);
+		*fields[i] = "(a)\\1";
+		cr_assert(eq(int, profconv_view_options_check(&o),
+		    PROFCONV_EINVAL), "field %zu", i);
+		*fields[i] = NULL;
+	}
+}
+
 Test(view, options_check_without_a_profile)
 {
 	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;

@@ -25,6 +25,15 @@
 #define PC_MAX_LINE ((size_t)1 << 20)
 
 /*
+ * Leak suppressions (view/suppress.c): the text has at most
+ * PROFCONV_MAX_SUPPRESSIONS bytes (1 MiB, profconv.h, so that commands
+ * read no more of a file) and at most PC_SUPP_MAX_PATTERNS "leak:"
+ * patterns, each tried on every frame of every location: a longer text
+ * or more patterns is refused with PROFCONV_EINVAL.
+ */
+#define PC_SUPP_MAX_PATTERNS 10000
+
+/*
  * drop_frames and keep_frames regexes (prune.c), compiled with glibc's
  * regcomp, whose time and memory grow with the expansion of counted
  * repetitions, not with the text: nested {m,n} counts multiply to at most
@@ -33,7 +42,10 @@
  * groups nest at most PC_RX_MAX_DEPTH deep; no back-references
  * (exponential to match, and unknown to RE2).  A pattern beyond these is
  * replaced by pprof's default for the sample types, with a reason the
- * caller can show as a warning.
+ * caller can show as a warning.  The caller's own expressions (a view's
+ * focus, ignore, hide, show, show_from, prune_from, the tag filters'
+ * values, tagshow and taghide: view.c, labels.c) have the same bounds,
+ * and one beyond them is refused with PROFCONV_EINVAL.
  */
 #define PC_RX_MAX_REPEAT 1000
 #define PC_RX_MAX_SIZE 4000

@@ -1001,14 +1001,18 @@ profconv_retention_held(const struct profconv_retention *r)
 /* Sort the rows; the options; the sums of the shown rows' columns (six:
  * grew, later, held of each followed type) into TOTAL. */
 static int
-ret_prepare(const struct profconv_retention *r,
+ret_prepare(const struct profconv_retention *r, FILE *fp,
     const struct profconv_diff_print_options *given,
     struct profconv_diff_print_options *opts, int64_t *total)
 {
-	size_t i, k, n = profconv__rows_count(r->rows);
+	size_t i, k, n;
 	int64_t g, l, h;
 	int rc;
 
+	if (r == NULL || fp == NULL)
+		return profconv__fail(PROFCONV_EINVAL,
+		    "no retention table or no file");
+	n = profconv__rows_count(r->rows);
 	if ((rc = profconv__options_take(opts, given,
 	    &profconv__options_diff_print)) < 0)
 		return rc;
@@ -1070,12 +1074,13 @@ profconv_retention_print(const struct profconv_retention *r, FILE *fp,
 	static const char *const titles[] = { "grew", "later", "held" };
 	struct profconv_diff_print_options o;
 	struct name_col nc = { 0 };
-	size_t i, c, n = profconv__rows_count(r->rows), shown = 0, rows = 0;
+	size_t i, c, n, shown = 0, rows = 0;
 	int64_t total[6] = { 0 }, col[6] = { 0 };
 	int rc;
 
-	if ((rc = ret_prepare(r, opts, &o, total)) < 0)
+	if ((rc = ret_prepare(r, fp, opts, &o, total)) < 0)
 		return rc;
+	n = profconv__rows_count(r->rows);
 	nc.first = r->stacks && !o.wide;
 	fit_name(&nc, "Stack", false);
 	fit_name(&nc, "TOTAL", false);
@@ -1163,12 +1168,13 @@ profconv_retention_write_json(const struct profconv_retention *r, FILE *fp,
     const struct profconv_diff_print_options *opts)
 {
 	struct profconv_diff_print_options o;
-	size_t i, n = profconv__rows_count(r->rows), shown = 0;
+	size_t i, n, shown = 0;
 	int64_t total[6] = { 0 }, col[6] = { 0 };
 	int rc;
 
-	if ((rc = ret_prepare(r, opts, &o, total)) < 0)
+	if ((rc = ret_prepare(r, fp, opts, &o, total)) < 0)
 		return rc;
+	n = profconv__rows_count(r->rows);
 	errno = 0;
 	fprintf(fp, "{\"kind\":\"still-at\",\"rows_held\":%zu,\"total\":",
 	    profconv_retention_held(r));

@@ -870,6 +870,11 @@ take_options(struct profconv_report_options *o,
 
 	if (rc < 0)
 		return rc;
+	/* NaN fails both comparisons; +inf wrote "fraction":inf into the
+	 * page's JSON, and 1e300 overflowed the cut's int64_t. */
+	if (!(o->node_fraction >= 0 && o->node_fraction <= 1))
+		return profconv__fail(PROFCONV_EINVAL, "invalid node fraction "
+		    "%g: from 0 to 1", o->node_fraction);
 	if (o->title == NULL)
 		o->title = "profconv report";
 	if (o->top == 0)

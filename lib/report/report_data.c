@@ -28,6 +28,7 @@
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -618,7 +619,8 @@ write_json(FILE *fp, const struct gframes *g, struct tree *t,
 	}
 	fprintf(fp, "],\n\"series\":%s,\"diff\":%s,\"default\":%zu,"
 	    "\"fraction\":%.6g,\n", c->series ? "true" : "false",
-	    c->diff ? "true" : "false", def, fraction < 0 ? 0 : fraction);
+	    c->diff ? "true" : "false", def,
+	    isfinite(fraction) && fraction > 0 ? fraction : 0);
 	put_ints(fp, "total", total, nt, 1);
 	fprintf(fp, ",\n\"dropped\":{\"nodes\":%zu,", o->dropped);
 	put_ints(fp, "sum", o->dropped_sum, nt, 1);

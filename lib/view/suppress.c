@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "base/base.h"
+#include "base/bounds.h"
 #include "view/view.h"
 
 /* One-time allocations of the runtime, kept for the life of a process
@@ -154,7 +155,7 @@ parse(struct pc_suppress *sp, const char *text, const char *name,
     size_t ntypes)
 {
 	const char *line = text, *end, *e2, *colon, *why;
-	size_t lineno = 0;
+	size_t lineno = 0, nbuiltin = sp->n;
 	int rc = 0;
 
 	while (rc == 0 && *line != '\0') {
@@ -168,6 +169,11 @@ parse(struct pc_suppress *sp, const char *text, const char *name,
 		while (e2 > line && (e2[-1] == ' ' || e2[-1] == '\t' ||
 		    e2[-1] == '\r'))
 			e2--;
+		if (line != e2 && *line != '#' &&
+		    sp->n >= PC_SUPP_MAX_PATTERNS + nbuiltin)
+			return profconv__fail(PROFCONV_EINVAL,
+			    "%s:%zu: more than %d suppressions", name, lineno,
+			    PC_SUPP_MAX_PATTERNS);
 		if (line != e2 && *line != '#') {
 			colon = memchr(line, ':', (size_t)(e2 - line));
 			if (colon == NULL)
@@ -231,6 +237,12 @@ profconv__suppress_new(struct pc_suppress **out,
 	for (i = 0; rc == 0 && o->default_suppressions &&
 	    builtin[i] != NULL; i++)
 		rc = add(sp, builtin[i], strlen(builtin[i]), 0, ntypes);
+	if (rc == 0 && o->suppressions != NULL &&
+	    strnlen(o->suppressions, PROFCONV_MAX_SUPPRESSIONS + 1) >
+	    PROFCONV_MAX_SUPPRESSIONS)
+		rc = profconv__fail(PROFCONV_EINVAL, "suppressions '%s' are "
+		    "longer than %zu KiB", sp->file,
+		    PROFCONV_MAX_SUPPRESSIONS >> 10);
 	if (rc == 0 && o->suppressions != NULL)
 		rc = parse(sp, o->suppressions, sp->file, ntypes);
 	if (rc == 0 && prof != NULL) {

@@ -518,12 +518,17 @@ location_frames(struct profconv_view *v, uint32_t id)
 static int
 compile(regex_t *re, const char *rx, bool *ok, const char *what)
 {
-	char msg[128];
+	char msg[128], why[192];
 	int err;
 
 	*ok = false;
 	if (rx == NULL)
 		return 0;
+	/* The bounds a profile's own drop_frames has (bounds.h): regcomp's
+	 * time and memory follow counted repetitions, not the text. */
+	if (profconv__rx_check(rx, why, sizeof(why)) < 0)
+		return profconv__fail(PROFCONV_EINVAL,
+		    "invalid %s expression '%s': %s", what, rx, why);
 	err = regcomp(re, rx, REG_EXTENDED | REG_NOSUB);
 	if (err != 0) {
 		regerror(err, re, msg, sizeof(msg));

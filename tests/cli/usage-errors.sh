@@ -30,7 +30,7 @@ run 2 "$BIN/proftrend" --by frame a b
 expect_err "proftrend: invalid --by value 'frame' (use function, line or stack)
 Try 'proftrend --help'."
 run 2 "$BIN/proftrend" --min-grew 1.5 a b
-expect_err "proftrend: invalid --min-grew value '1.5' (a number from 0 to 1)
+expect_err "proftrend: invalid --min-grew value '1.5' (expected 0..1)
 Try 'proftrend --help'."
 run 2 "$BIN/proftrend" --min-growth 4X a b
 expect_err "proftrend: invalid --min-growth value '4X' (bytes, with an optional K, M or G)
