@@ -239,6 +239,7 @@ main(int argc, char **argv)
 	a.diff.warn = cmd_warn_fn;
 	a.diff.base_name = argv[optind];
 	a.diff.cur_name = argv[optind + 1];
+	a.diff.later_name = a.still_at;
 	if (a.still_at != NULL)
 		return still_at(&a, argv[optind], argv[optind + 1]);
 	for (i = 0; i < 2; i++)

@@ -1028,11 +1028,15 @@ struct profconv_diff_options {
 	void *payload;
 	const char *base_name;
 	const char *cur_name;
+	/* Version 4.  Names LATER of profconv_retention_new() in its
+	 * warning that LATER and CUR are of different programs (NULL:
+	 * "LATER"). */
+	const char *later_name;
 };
-#define PROFCONV_DIFF_OPTIONS_VERSION 3
+#define PROFCONV_DIFF_OPTIONS_VERSION 4
 #define PROFCONV_DIFF_OPTIONS_INIT \
 	{ PROFCONV_DIFF_OPTIONS_VERSION, PROFCONV_DIFF_BY_FUNCTION, 0, NULL, \
-	  NULL, NULL, NULL, NULL }
+	  NULL, NULL, NULL, NULL, NULL }
 
 /*
  * A comparison of BASE and CUR, which must have the same sample types
@@ -1102,8 +1106,9 @@ int profconv_diff_write_json(const struct profconv_diff *diff, FILE *fp,
 /*
  * Retention across three dumps of one process taken in the order BASE,
  * CUR, LATER, with the same sample types (profdiff --still-at): per row
- * (function, line or stack, as OPTS->by and OPTS->view say; the other
- * options are not used), what grew from BASE to CUR and is still held at
+ * (function, line or stack, as OPTS->by and OPTS->view say; OPTS->warn
+ * gets profconv_diff_new()'s warnings for BASE and CUR and one when
+ * LATER and CUR are of different programs), what grew from BASE to CUR and is still held at
  * LATER, max(0, min(CUR - BASE, LATER - BASE)), for the in-use object
  * count and bytes (inuse_objects/inuse_space, or objects/space), or the
  * default sample type of other profiles.  Dumps count rows, not objects:

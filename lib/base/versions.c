@@ -64,6 +64,7 @@ LAYOUT(view, "view", struct profconv_view_options, PROFCONV_VIEW_OPTIONS_INIT, 1
 LAYOUT(diff, "diff", struct profconv_diff_options, PROFCONV_DIFF_OPTIONS_INIT, 1,
     PC_END(struct profconv_diff_options, by),
     PC_END(struct profconv_diff_options, view),
+    PC_END(struct profconv_diff_options, cur_name),
     sizeof(struct profconv_diff_options));
 LAYOUT(diff_print, "diff print", struct profconv_diff_print_options,
     PROFCONV_DIFF_PRINT_OPTIONS_INIT, 1,

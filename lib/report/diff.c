@@ -145,23 +145,24 @@ main_binary(const struct profconv_profile *prof, const char **build_id)
  * Two profiles of different programs compare nothing alike.  Programs
  * are told apart by their main binary's name; a build id alone differs
  * after every rebuild, which is what a comparison is often about, so it
- * counts only when neither profile names its binary.
+ * counts only when neither profile names its binary.  A and B, named
+ * AN and BN in the warning.
  */
 static void
 check_unrelated(const struct profconv_diff_options *o,
-    const struct profconv_profile *base, const struct profconv_profile *cur)
+    const struct profconv_profile *a, const char *an,
+    const struct profconv_profile *b, const char *bn)
 {
-	const char *bid, *cid;
-	const char *bf = main_binary(base, &bid), *cf = main_binary(cur, &cid);
+	const char *aid, *bid;
+	const char *af = main_binary(a, &aid), *bf = main_binary(b, &bid);
 
-	if (*bf != '\0' && *cf != '\0' && strcmp(bf, cf) != 0)
+	if (*af != '\0' && *bf != '\0' && strcmp(af, bf) != 0)
 		warn(o, "'%s' and '%s' profile different programs ('%.100s' "
-		    "and '%.100s')", o->base_name, o->cur_name, bf, cf);
-	else if (*bf == '\0' && *cf == '\0' && *bid != '\0' &&
-	    *cid != '\0' && strcmp(bid, cid) != 0)
+		    "and '%.100s')", an, bn, af, bf);
+	else if (*af == '\0' && *bf == '\0' && *aid != '\0' &&
+	    *bid != '\0' && strcmp(aid, bid) != 0)
 		warn(o, "'%s' and '%s' profile different programs (build "
-		    "ids %.64s and %.64s)", o->base_name, o->cur_name, bid,
-		    cid);
+		    "ids %.64s and %.64s)", an, bn, aid, bid);
 }
 
 /* Every reason to doubt comparing BASE with CUR, to O's warn callback. */
@@ -175,8 +176,10 @@ check_inputs(struct profconv_diff_options *o,
 		o->base_name = "BASE";
 	if (o->cur_name == NULL)
 		o->cur_name = "CUR";
+	if (o->later_name == NULL)
+		o->later_name = "LATER";
 	check_swapped(o, base, cur);
-	check_unrelated(o, base, cur);
+	check_unrelated(o, base, o->base_name, cur, o->cur_name);
 }
 
 /* The type suppression reports count: in-use bytes, else the default. */
@@ -875,6 +878,9 @@ profconv_retention_new(struct profconv_retention **out,
 	if ((rc = same_types(base, cur)) < 0 || (rc = same_types(base, later)) < 0)
 		return rc;
 	check_inputs(&o, base, cur);
+	/* LATER is a dump of the same process as CUR. */
+	if (o.warn != NULL)
+		check_unrelated(&o, cur, o.cur_name, later, o.later_name);
 	if ((rc = profconv__options_take(&vopts, o.view,
 	    &profconv__options_view)) < 0)
 		return rc;

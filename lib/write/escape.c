@@ -64,11 +64,14 @@ profconv__xml_put(FILE *fp, const char *s, size_t max)
 		case '>': fputs("&gt;", fp); continue;
 		case '"': fputs("&quot;", fp); continue;
 		case '\'': fputs("&#39;", fp); continue;
+		/* Legal XML, but a raw control byte in a page. */
+		case '\r': fputs("&#13;", fp); continue;
 		default: break;
 		}
-		/* XML 1.0 has no place for most C0 controls, U+FFFE, U+FFFF. */
-		if (k == 0 || (k == 1 && *p < 0x20 && *p != '\t' &&
-		    *p != '\n' && *p != '\r') ||
+		/* XML 1.0 has no place for most C0 controls, U+FFFE, U+FFFF;
+		 * DEL is no text either. */
+		if (k == 0 || (k == 1 && ((*p < 0x20 && *p != '\t' &&
+		    *p != '\n') || *p == 0x7f)) ||
 		    (k == 3 && p[0] == 0xef && p[1] == 0xbf && p[2] >= 0xbe))
 			fputs("\xef\xbf\xbd", fp);
 		else

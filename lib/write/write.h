@@ -64,7 +64,8 @@ struct pc_rgb profconv__diff_color(int64_t delta, int64_t maxdelta);
 /* --- text (escape.c) ----------------------------------------------------- */
 
 /* Write S as XML character data or attribute text: markup characters
- * escaped, characters XML cannot hold and bad UTF-8 as U+FFFD; at most
+ * escaped, a carriage return as "&#13;", characters XML cannot hold,
+ * DEL and bad UTF-8 as U+FFFD; at most
  * MAX characters (code points), all when MAX is (size_t)-1. */
 void profconv__xml_put(FILE *fp, const char *s, size_t max);
 /* Code points in S (bad bytes count one each). */

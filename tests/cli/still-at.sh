@@ -59,6 +59,8 @@ check() {
 : >"$TMP/want-json"
 run 1 "$PROFDIFF" --bytes --still-at "$LATER" "$BASE" "$CUR"
 check "$LATER" "BASE m6, CUR m12, LATER m16"
+grep -q 'different programs' "$TMP/err" &&
+	fail "dumps of one program warn: $(cat "$TMP/err")"
 # The leaks are held; the transient grew and was let go by m16 (held
 # 0); the sawtooth is lower at m12 than at m6 (no row).
 [ "$(awk '$NF == "transient" { print $6 }' "$TMP/out")" = 0 ] ||
@@ -99,6 +101,27 @@ check "$FINAL" "LATER the final dump"
 # Nothing grew between two identical dumps: exit 0, only TOTAL.
 run 0 "$PROFDIFF" --still-at "$LATER" "$CUR" "$CUR"
 [ "$(wc -l <"$TMP/out")" = 2 ] || fail "same dumps: $(cat "$TMP/out")"
+
+# LATER a dump of another program (examples/leaky.c, also under
+# jemalloc): one warning naming CUR and LATER and both binaries, as
+# BASE and CUR of two programs get; the comparison goes on, its exit
+# status the table's.
+cc -O1 -g -fno-omit-frame-pointer -o "$TMP/leaky" \
+	"$PROFCONV_SRCDIR/examples/leaky.c" || fail "cannot build leaky"
+LD_PRELOAD=$je MALLOC_CONF=prof:true,lg_prof_sample:0,prof_final:true,prof_prefix:$TMP/other \
+	"$TMP/leaky" 2000 2>/dev/null || fail "leaky under jemalloc failed"
+OTHER=$(ls "$TMP"/other.*.f.heap)
+"$PROFDIFF" --bytes --still-at "$OTHER" "$BASE" "$CUR" >"$TMP/out" 2>"$TMP/err"
+st=$?
+held_rows=$(awk '$NF != "TOTAL" && $3 ~ /^-?[0-9]+$/ && ($3 > 0 || $6 > 0)' "$TMP/out" | grep -c .)
+if [ "$held_rows" -gt 0 ]; then want=1; else want=0; fi
+[ "$st" = "$want" ] || fail "LATER of another program: exit $st, want $want"
+awk '$NF == "TOTAL" { t = 1 } END { exit !t }' "$TMP/out" ||
+	fail "LATER of another program: no table: $(cat "$TMP/out")"
+grep -Fqx "profdiff: warning: '$CUR' and '$OTHER' profile different programs ('shapes' and 'leaky')" "$TMP/err" ||
+	fail "LATER of another program: no warning: $(cat "$TMP/err")"
+[ "$(grep -c 'different programs' "$TMP/err")" = 1 ] ||
+	fail "LATER of another program: $(cat "$TMP/err")"
 
 # Options that mean nothing here are refused.
 run 2 "$PROFDIFF" --still-at "$LATER" --leaks "$BASE" "$CUR"
