@@ -76,17 +76,17 @@ if [ -e /usr/lib/x86_64-linux-gnu/libtcmalloc.so ] || ldconfig -p | grep -q libt
 	want_leaks tcmalloc
 	# Exact numbers: the heap profiler records every allocation.
 	# The dump at exit repeats the last phase: one interval did not grow.
-	row steady_leak | grep -Eq "^ +$((64 * KiB)) +$((64 * KiB * PHASES)) +$((64 * KiB * (PHASES - 1))) +[0-9]+ +$((PHASES - 1))/$PHASES +leak +[^ ]+ +steady_leak$" ||
+	row steady_leak | grep -Eq "^ +$((64 * KiB)) +$((64 * KiB * PHASES)) +$((64 * KiB * PHASES)) +$((64 * KiB * (PHASES - 1))) +[0-9]+ +$((PHASES - 1))/$PHASES +leak +[^ ]+ +steady_leak$" ||
 		fail "tcmalloc steady_leak: $(row steady_leak)"
-	row slow_leak | grep -Eq "^ +$((6 * KiB)) +$((6 * KiB * PHASES)) +$((6 * KiB * (PHASES - 1))) +[0-9]+ +$((PHASES - 1))/$PHASES +leak +[^ ]+ +slow_leak$" ||
+	row slow_leak | grep -Eq "^ +$((6 * KiB)) +$((6 * KiB * PHASES)) +$((6 * KiB * PHASES)) +$((6 * KiB * (PHASES - 1))) +[0-9]+ +$((PHASES - 1))/$PHASES +leak +[^ ]+ +slow_leak$" ||
 		fail "tcmalloc slow_leak: $(row slow_leak)"
-	row grow_then_free | grep -Eq "^ +$((128 * KiB)) +0 +-$((128 * KiB)) .* 5/$PHASES +transient +[^ ]+ +grow_then_free$" ||
+	row grow_then_free | grep -Eq "^ +$((128 * KiB)) +0 +[0-9]+ +-$((128 * KiB)) .* 5/$PHASES +transient +[^ ]+ +grow_then_free$" ||
 		fail "tcmalloc grow_then_free: $(row grow_then_free)"
 	# The table first: the suspects' count, then the header; the
 	# snapshots summarized after it (issue 30 item 6).
 	sed -n 1p "$TMP/out" | grep -q '^2 suspects in [0-9]* rows that changed (judged over [a-z ]*)$' ||
 		fail "tcmalloc: the first line is not the suspects' count: $(sed -n 1p "$TMP/out")"
-	sed -n 3p "$TMP/out" | grep -Eq '^ +First +Last +Growth .* Name$' ||
+	sed -n 3p "$TMP/out" | grep -Eq '^ +First +Last +Peak +Growth .* Name$' ||
 		fail "tcmalloc: the table's header is not the third line: $(sed -n 3p "$TMP/out")"
 	[ "$(wc -l <"$TMP/out")" -le 12 ] ||
 		fail "tcmalloc: $(wc -l <"$TMP/out") lines for 4 rows and 13 snapshots"
@@ -187,7 +187,7 @@ if [ -n "$je" ]; then
 	snapshot_lines "$TMP/out" | awk '{ print $NF }' >"$TMP/je-order"
 	sort -V "$TMP/je-files" | diff -u - "$TMP/je-order" >&2 ||
 		fail "jemalloc: snapshots not in natural order"
-	row steady_leak | grep -Eq "^ +$((64 * KiB)) +$((64 * KiB * PHASES)) +$((64 * KiB * (PHASES - 1))) +$((64 * KiB)) +$((PHASES - 1))/$((PHASES - 1)) +leak +[^ ]+ +steady_leak$" ||
+	row steady_leak | grep -Eq "^ +$((64 * KiB)) +$((64 * KiB * PHASES)) +$((64 * KiB * PHASES)) +$((64 * KiB * (PHASES - 1))) +$((64 * KiB)) +$((PHASES - 1))/$((PHASES - 1)) +leak +[^ ]+ +steady_leak$" ||
 		fail "jemalloc steady_leak: $(row steady_leak)"
 
 	run 1 "$TREND" --json $(cat "$TMP/je-files")
@@ -210,7 +210,7 @@ run 2 "$TREND" -o "$TMP/none.pb.gz" "$DATA/go/mem.pb.gz" "$TMP/missing.heap"
 [ -e "$TMP/none.pb.gz" ] && fail "an output was written after an error"
 # One profile twice: nothing changed, nothing to suspect.
 run 0 "$TREND" "$DATA/go/mem.pb.gz" "$DATA/go/mem.pb.gz"
-expect_out_has '^0 suspects in 0 rows that changed (judged over [a-z ]*)$'
+expect_out_has '^0 suspects in 0 rows that changed \(judged over [a-z ]*\)$'
 
 # Every unreadable snapshot is reported, whatever the readers' timing:
 # the first failure used to stop the readers, and the snapshots not yet
