@@ -143,7 +143,8 @@ svgcheck tree "$TMP/diff.svg" "$TMP/cur.folded" --minwidth 0 >/dev/null ||
 run 2 "$FLAME" --svg --colors nope "$mem"
 expect_err "profflame: unknown palette 'nope' (hot, mem, io, wakeup, chain, java, js, perl, red, green, blue, aqua, yellow, purple, orange)"
 run 2 "$FLAME" --svg --minwidth 1x "$mem"
-expect_err "profflame: invalid minimum width '1x': pixels or a percentage expected"
+grep -qx "profflame: invalid --minwidth value '1x' (pixels, or a percentage such as 0.5%)" "$TMP/err" ||
+	fail "--minwidth 1x: $(cat "$TMP/err")"
 run 2 "$FLAME" --title x "$mem"
 grep -q -- "--title draws SVG: add --svg" "$TMP/err" || fail "--title without --svg accepted"
 run 2 "$FLAME" --svg --speedscope "$mem"
