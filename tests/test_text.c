@@ -70,7 +70,7 @@ Test(print, dump)
 	    "doc url: https://example.com/doc\n"
 	    "samples: 2\n"
 	    "          2        128: 2 1\n"
-	    "   labels: thread=\"worker\" bytes=64bytes\n"
+	    "   labels: thread=\"worker\" bytes=64\n"
 	    "          1       4096: 1\n"
 	    "locations: 2\n"
 	    "      1: 0x401000 M=1\n"

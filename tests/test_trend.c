@@ -137,7 +137,7 @@ one_row(int64_t v)
 Test(trend, slope_beyond_int64_saturates)
 {
 	struct profconv_trend *t = NULL;
-	int64_t first, last, growth, slope;
+	int64_t first, last, peak, growth, slope;
 	char *text = NULL;
 	const char *row;
 
@@ -150,9 +150,11 @@ Test(trend, slope_beyond_int64_saturates)
 	row = strstr(text, "Name\n");
 	cr_assert(row != NULL, "%s", text);
 	cr_assert(eq(int, sscanf(row + 5, " %" SCNd64 " %" SCNd64 " %" SCNd64
-	    " %" SCNd64, &first, &last, &growth, &slope), 4), "%s", text);
+	    " %" SCNd64 " %" SCNd64, &first, &last, &peak, &growth, &slope), 5),
+	    "%s", text);
 	cr_expect(eq(i64, first, 1));
 	cr_expect(eq(i64, last, INT64_MAX));
+	cr_expect(eq(i64, peak, INT64_MAX));
 	cr_expect(eq(i64, growth, INT64_MAX - 1));
 	cr_expect(eq(i64, slope, INT64_MAX), "%s", text);
 	free(text);

@@ -267,10 +267,11 @@ add_root(struct pc_sources *s, const char *dir, size_t len)
 	if (d[0] == '/') {
 		r->given = go_clean(d);
 	} else {
-		char *j = malloc(strlen(s->cwd) + strlen(d) + 2);
+		size_t n = strlen(s->cwd) + strlen(d) + 2;
+		char *j = malloc(n);
 
 		if (j != NULL)
-			sprintf(j, "%s/%s", s->cwd, d);
+			snprintf(j, n, "%s/%s", s->cwd, d);
 		r->given = j != NULL ? go_clean(j) : NULL;
 		free(j);
 	}
@@ -355,10 +356,11 @@ open_in_root(const struct pc_sources *s, const struct pc_root *r,
 	got = fd_path(*fd);
 	if (got == NULL) {
 		/* No /proc: the real path, checked to be this inode. */
-		char *full = malloc(strlen(r->real) + strlen(rel) + 2);
+		size_t n = strlen(r->real) + strlen(rel) + 2;
+		char *full = malloc(n);
 
 		if (full != NULL) {
-			sprintf(full, "%s/%s", r->real, rel);
+			snprintf(full, n, "%s/%s", r->real, rel);
 			got = realpath(full, NULL);
 			free(full);
 		}
@@ -410,10 +412,11 @@ open_regular(struct pc_sources *s, const char *path, bool rooted, int *fd,
 		if (path[0] == '/') {
 			abs = go_clean(path);
 		} else {
-			char *j = malloc(strlen(s->cwd) + strlen(path) + 2);
+			size_t n = strlen(s->cwd) + strlen(path) + 2;
+			char *j = malloc(n);
 
 			if (j != NULL)
-				sprintf(j, "%s/%s", s->cwd, path);
+				snprintf(j, n, "%s/%s", s->cwd, path);
 			abs = j != NULL ? go_clean(j) : NULL;
 			free(j);
 		}

@@ -53,8 +53,10 @@ CC
 HEAPPROFILE=$TMP/heap/w "$TMP/web" 2>/dev/null || fail "run failed"
 "$PROFCONV" symbolize -o "$TMP/w.pb.gz" "$TMP/heap/w.0001.heap" 2>/dev/null ||
 	fail "symbolize"
-run 0 "$PROFCONV" list --demangle templates -o "$TMP/list.html" --html 'grab' "$TMP/w.pb.gz"
-run 0 "$PROFCONV" list --demangle templates 'grab' "$TMP/w.pb.gz"
+# The sources are read beneath a source root: the program's directory.
+run 0 "$PROFCONV" list --source-path "$TMP/src" --demangle templates \
+    -o "$TMP/list.html" --html 'grab' "$TMP/w.pb.gz"
+run 0 "$PROFCONV" list --source-path "$TMP/src" --demangle templates 'grab' "$TMP/w.pb.gz"
 grep -q '^ROUTINE ======================== grab<script> in ' "$TMP/out" ||
 	fail "text listing: $(grep ROUTINE "$TMP/out")"
 # The value of the malloc line and the inlined helper's, from the text.
