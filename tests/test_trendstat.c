@@ -419,3 +419,28 @@ Test(trendstat, dump_names)
 	name_is("p.001.heap", NULL, 0);
 	name_is("massif.out.1#3", NULL, 0);
 }
+
+/* Only the exit dump fell: the verdict is what came before it, as
+ * CPython's finalizer frees a bounded cache and its tables (seen on
+ * python3 under jemalloc with prof_final). */
+Test(trendstat, exit_dump_does_not_hide_a_plateau)
+{
+	int64_t v[N + 1];
+	size_t i;
+
+	/* A cache that fills by the third dump and stays, freed at exit. */
+	for (i = 0; i < N; i++)
+		v[i] = 512 * K * (int64_t)(i < 2 ? i : 2);
+	v[N] = 0;
+	VERDICT(v, N + 1, PROFCONV_TREND_SATURATING);
+	/* Held flat all along, freed at exit: stable before it. */
+	for (i = 0; i < N; i++)
+		v[i] = 300 * K;
+	v[N] = 0;
+	VERDICT(v, N + 1, PROFCONV_TREND_STABLE);
+	/* A fall before the exit dump is still transient. */
+	for (i = 0; i < N; i++)
+		v[i] = i < 3 ? 300 * K : 0;
+	v[N] = 0;
+	VERDICT(v, N + 1, PROFCONV_TREND_TRANSIENT);
+}

@@ -472,11 +472,20 @@ profconv__trend_verdict(const int64_t *v, const double *x, size_t n,
 	 * of the first, and still a leak when it holds more. */
 	if (n >= 3 && AT(v, n - 2, stride) - AT(v, n - 1, stride) >=
 	    (double)rule->floor) {
+
 		shape(v, n - 1, stride, rule, scratch, &body);
 		if (is_leak(v, x, n - 1, stride, rule, &body, scratch))
 			return AT(v, n - 1, stride) - AT(v, 0, stride) <
 			    (double)rule->floor ? PROFCONV_TREND_FREED_AT_EXIT :
 			    PROFCONV_TREND_LEAK;
+		/* Only the last dump fell: it does not hide what came
+		 * before it (a cache at its cap, tables held all along). */
+		if (body.falls == 0 && is_saturating(v, x, n - 1, stride, rule,
+		    &body, scratch))
+			return PROFCONV_TREND_SATURATING;
+		if (body.falls == 0 && (double)body.max - (double)body.min <
+		    (double)rule->floor)
+			return PROFCONV_TREND_STABLE;
 	}
 	if (is_saturating(v, x, n, stride, rule, sh, scratch))
 		return PROFCONV_TREND_SATURATING;
