@@ -39,8 +39,11 @@ find_lib() {
 use_caps() {
 	LIMIT_KB=1048576	# 1 GiB of address space
 	LIMIT_S=30
-	if (ulimit -v "$LIMIT_KB" && exec "$PROFCONV" --version) \
-	    >/dev/null 2>&1; then
+	# The probe's failure is expected under a sanitizer: its report goes
+	# to the probe's stderr, not to the run's sanitizer log files.
+	if (ulimit -v "$LIMIT_KB" &&
+	    ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}log_path=stderr \
+	    exec "$PROFCONV" --version) >/dev/null 2>&1; then
 		CAP="ulimit -v $LIMIT_KB"
 	else
 		echo "note: no memory cap: '$PROFCONV' cannot run under ulimit -v" >&2
