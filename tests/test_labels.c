@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "view_helpers.h"
+#include "base/bounds.h"
 #include "view/view.h"
 
 static struct profconv_profile *p;
@@ -334,4 +335,37 @@ Test(labels, bad_suppressions_name_file_and_line)
 		cr_expect(strncmp(profconv_errmsg(), "x.supp:2: ", 10) == 0,
 		    "%s", profconv_errmsg());
 	}
+}
+
+/* The bounds on a suppressions text: PC_SUPP_MAX_PATTERNS patterns (blank
+ * lines and comments do not count) and PROFCONV_MAX_SUPPRESSIONS bytes. */
+Test(labels, suppressions_bounded)
+{
+	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
+	size_t cap = (size_t)PC_SUPP_MAX_PATTERNS * 16 + 64, n = 0, i;
+	char *text = malloc(PROFCONV_MAX_SUPPRESSIONS + 2), msg[64];
+
+	cr_assert(text != NULL);
+	o.suppressions_name = "x.supp";
+	n += (size_t)sprintf(text, "# header\n\n");
+	for (i = 0; i < PC_SUPP_MAX_PATTERNS; i++)
+		n += (size_t)snprintf(text + n, cap - n, "leak:f%zu\n", i);
+	o.suppressions = text;
+	o.default_suppressions = true;
+	cr_expect(eq(int, profconv_view_options_check(&o), 0), "%s", ERRMSG);
+	snprintf(text + n, cap - n, "leak:one_more\n");
+	cr_expect(eq(int, profconv_view_options_check(&o), PROFCONV_EINVAL));
+	snprintf(msg, sizeof(msg), "x.supp:%d: more than %d suppressions",
+	    PC_SUPP_MAX_PATTERNS + 3, PC_SUPP_MAX_PATTERNS);
+	cr_expect(eq(str, (char *)profconv_errmsg(), msg));
+
+	/* One byte over the size bound, all of it a comment. */
+	memset(text, '#', PROFCONV_MAX_SUPPRESSIONS + 1);
+	text[PROFCONV_MAX_SUPPRESSIONS + 1] = '\0';
+	cr_expect(eq(int, profconv_view_options_check(&o), PROFCONV_EINVAL));
+	cr_expect(strstr(profconv_errmsg(), "longer than 1024 KiB") != NULL,
+	    "%s", profconv_errmsg());
+	text[PROFCONV_MAX_SUPPRESSIONS] = '\0';
+	cr_expect(eq(int, profconv_view_options_check(&o), 0), "%s", ERRMSG);
+	free(text);
 }
