@@ -10,11 +10,8 @@
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
-command -v go >/dev/null 2>&1 || skip "go not installed (Debian: golang-go)"
-LIBJE=$(find_lib libjemalloc.so.2)
-[ -n "$LIBJE" ] || skip "libjemalloc.so.2 not found (Debian: libjemalloc2)"
-export HOME="$TMP" GOCACHE="$TMP/gocache" GOPATH="$TMP/gopath" GOTOOLCHAIN=local
-export LC_ALL=C
+use_go
+use_jemalloc
 
 cc -O1 -g -fno-omit-frame-pointer -pthread -o "$TMP/threadleak" \
     "$PROFCONV_SRCDIR/tests/producers/threadleak.c" -ldl ||

@@ -32,6 +32,20 @@ find_lib() {
 	done
 }
 
+# use_go: skip unless go is installed; a private HOME and build cache
+# under $TMP, the installed toolchain only, and the C locale.
+use_go() {
+	command -v go >/dev/null 2>&1 || skip "go not installed (Debian: golang-go)"
+	export HOME="$TMP" GOCACHE="$TMP/gocache" GOPATH="$TMP/gopath" \
+		GOTOOLCHAIN=local LC_ALL=C
+}
+
+# use_jemalloc: LIBJE, the path of libjemalloc.so.2 to LD_PRELOAD, or skip.
+use_jemalloc() {
+	LIBJE=$(find_lib libjemalloc.so.2)
+	[ -n "$LIBJE" ] || skip "libjemalloc.so.2 not found (Debian: libjemalloc2)"
+}
+
 # use_caps: the caps bounded() runs hostile inputs under, LIMIT_KB of
 # address space and LIMIT_S seconds (a test may change LIMIT_S).  A
 # sanitizer build cannot run under an address-space cap (its shadow

@@ -10,11 +10,8 @@
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
 command -v perl >/dev/null 2>&1 || skip "perl not installed"
-command -v go >/dev/null 2>&1 || skip "go not installed (Debian: golang-go)"
-LIBJE=$(find_lib libjemalloc.so.2)
-[ -n "$LIBJE" ] || skip "libjemalloc.so.2 not found (Debian: libjemalloc2)"
-export HOME="$TMP" GOCACHE="$TMP/gocache" GOPATH="$TMP/gopath" GOTOOLCHAIN=local
-export LC_ALL=C
+use_go
+use_jemalloc
 
 LD_PRELOAD=$LIBJE \
 MALLOC_CONF="prof:true,lg_prof_sample:0,prof_final:true,prof_prefix:$TMP/pj" \
