@@ -47,10 +47,11 @@ grep -q 'make_request_buffer' "$TMP/want.folded" ||
 
 # loads PROGRAM LIBDIR WHAT: PROGRAM loads LIBDIR's libprofconv.so.0.
 loads() {
-	got=$(ldd "$1" | awk '$1 == "libprofconv.so.0" { print $3 }')
+	got=$(ldd "$1" | awk '$1 == "libprofconv.so.0" {
+	    print ($3 == "not" ? "not found" : $3) }')
 	[ -n "$got" ] && [ "$(readlink -f "$got")" = \
 	    "$(readlink -f "$2/libprofconv.so.0")" ] ||
-		fail "$3: $1 loads '${got:-no libprofconv.so.0}', not $2's"
+		fail "$3: $1 loads libprofconv.so.0 from '${got:-nowhere}', not $2"
 }
 
 # check_commands BINDIR LIBDIR WHAT: the commands in BINDIR print their
