@@ -396,6 +396,21 @@ extern bool cmd_read_progress;
  */
 int cmd_load_profile(const struct cmd_view *v, const char *path,
     struct profconv_profile **out);
+/*
+ * The filters of V's view options that match nothing in PROF
+ * (PROFCONV_FILTER_* bits, see profconv_filters_unmatched()); 0 when
+ * that cannot be told (it is only a warning).  Commands with several
+ * profiles keep the bits of the filters that matched in none (&).
+ */
+unsigned cmd_unmatched(const struct cmd_view *v,
+    const struct profconv_profile *prof);
+/* One warning line for each filter of V in UNMATCHED, in the order of
+ * the options: "--tagfocus expression 'x=1' matched no samples". */
+void cmd_warn_unmatched(const struct cmd_view *v, unsigned unmatched);
+/* cmd_warn_unmatched() of the filters that match in neither of
+ * PROF[0..1] (either may be NULL). */
+void cmd_warn_unmatched_pair(const struct cmd_view *v,
+    struct profconv_profile *const *prof);
 /* Symbolize PROF, read from PATH, as cmd_load_profile() would have. */
 int cmd_symbolize_view(const struct cmd_view *v, struct profconv_profile *prof,
     const char *path);
@@ -419,7 +434,8 @@ int cmd_add_massif_series(const struct cmd_view *v,
     struct profconv_trend *trend, struct profconv_report_series *series,
     const char *path);
 /* VIEW[i] of each PROF[i] that is not NULL (i < 2), with V's view
- * options; the caller frees them.  EXIT_OK or EXIT_FAIL. */
+ * options; the caller frees them; a warning for each filter that matched
+ * in neither (cmd_warn_unmatched()).  EXIT_OK or EXIT_FAIL. */
 int cmd_new_views(const struct cmd_view *v, struct profconv_profile **prof,
     struct profconv_view **view);
 /* Free PROF[0..1] and VIEW[0..1] (any may be NULL), the profiles on a

@@ -93,6 +93,8 @@ cmd_list(int argc, char **argv)
 		list.find_source = profconv_debuginfod_find_source;
 	status = cmd_load_pair(&view, in, base_path, prof);
 	if (status == EXIT_OK)
+		cmd_warn_unmatched_pair(&view, prof);
+	if (status == EXIT_OK)
 		status = cmd_output_open(&out, out_path);
 	if (status == EXIT_OK) {
 		rc = profconv_list_write(prof[1], prof[0], argv[optind],

@@ -104,6 +104,7 @@ write_series(struct cmd_view *view, char **paths, int n,
 	struct profconv_trend *trend = NULL;
 	struct profconv_report_series *series = NULL;
 	struct profconv_profile *prof;
+	unsigned unmatched = ~0u;	/* the filters that matched nowhere */
 	int i, rc, status = EXIT_OK;
 
 	to.view = &view->view;
@@ -125,6 +126,8 @@ write_series(struct cmd_view *view, char **paths, int n,
 	}
 	for (i = 0; i < n && n > 1 && status == EXIT_OK; i++) {
 		status = cmd_load_profile(view, paths[i], &prof);
+		if (status == EXIT_OK && unmatched != 0)
+			unmatched &= cmd_unmatched(view, prof);
 		if (status == EXIT_OK && profconv_report_series_add(series,
 		    prof, paths[i]) < 0) {
 			profconv_profile_free(prof);
@@ -134,6 +137,8 @@ write_series(struct cmd_view *view, char **paths, int n,
 		    paths[i]) < 0)
 			status = cmd_error("%s: %s", paths[i], profconv_errmsg());
 	}
+	if (status == EXIT_OK && n > 1)
+		cmd_warn_unmatched(view, unmatched);
 	if (status == EXIT_OK && profconv_trend_run(trend) < 0)
 		status = cmd_error("cannot follow the snapshots: %s",
 		    profconv_errmsg());
@@ -227,6 +232,8 @@ cmd_report(int argc, char **argv)
 	ro.cur_name = in;
 	ro.base_name = base_path;
 	status = cmd_load_pair(&view, in, base_path, prof);
+	if (status == EXIT_OK)
+		cmd_warn_unmatched_pair(&view, prof);
 	if (status == EXIT_OK)
 		status = cmd_output_open(&out, out_path);
 	if (status == EXIT_OK) {

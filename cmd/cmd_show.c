@@ -152,6 +152,9 @@ cmd_show(int argc, char **argv)
 		    "give one");
 	print.view = &view.view;
 	status = cmd_load_profile(&view, argv[optind], &prof);
+	/* The dump shows the whole profile: only views filter. */
+	if (status == EXIT_OK && (sizes || print.summary))
+		cmd_warn_unmatched(&view, cmd_unmatched(&view, prof));
 	if (status == EXIT_OK && sizes) {
 		status = show_sizes(prof, &view, print.sample_type,
 		    argv[optind]);

@@ -584,6 +584,42 @@ cmd_symbolize_view(const struct cmd_view *v, struct profconv_profile *prof,
 	return status;
 }
 
+unsigned
+cmd_unmatched(const struct cmd_view *v, const struct profconv_profile *prof)
+{
+	unsigned out;
+
+	return profconv_filters_unmatched(prof, &v->view, &out) == 0 ?
+	    out : 0;
+}
+
+void
+cmd_warn_unmatched(const struct cmd_view *v, unsigned unmatched)
+{
+	const struct profconv_view_options *o = &v->view;
+	const struct {
+		unsigned bit;
+		const char *option, *value;
+	} f[] = {
+		{ PROFCONV_FILTER_FOCUS, "--focus", o->focus },
+		{ PROFCONV_FILTER_IGNORE, "--ignore", o->ignore },
+		{ PROFCONV_FILTER_HIDE, "--hide", o->hide },
+		{ PROFCONV_FILTER_SHOW, "--show", o->show },
+		{ PROFCONV_FILTER_SHOW_FROM, "--show-from", o->show_from },
+		{ PROFCONV_FILTER_PRUNE_FROM, "--prune-from", o->prune_from },
+		{ PROFCONV_FILTER_TAGFOCUS, "--tagfocus", o->tagfocus },
+		{ PROFCONV_FILTER_TAGIGNORE, "--tagignore", o->tagignore },
+		{ PROFCONV_FILTER_TAGROOT, "--tagroot", o->tagroot },
+		{ PROFCONV_FILTER_TAGLEAF, "--tagleaf", o->tagleaf },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		if ((unmatched & f[i].bit) != 0 && f[i].value != NULL)
+			cmd_warn("%s expression '%s' matched no samples",
+			    f[i].option, f[i].value);
+}
+
 int
 cmd_load_pair(const struct cmd_view *v, const char *in,
     const char *base_path, struct profconv_profile **prof)
@@ -605,13 +641,31 @@ int
 cmd_new_views(const struct cmd_view *v, struct profconv_profile **prof,
     struct profconv_view **view)
 {
+	unsigned unmatched = ~0u;
 	int i;
 
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < 2; i++) {
 		if (prof[i] != NULL && profconv_view_new(&view[i], prof[i],
 		    &v->view) < 0)
 			return cmd_error("%s", profconv_errmsg());
+		if (view[i] != NULL)
+			unmatched &= profconv_view_unmatched(view[i]);
+	}
+	cmd_warn_unmatched(v, unmatched);
 	return EXIT_OK;
+}
+
+void
+cmd_warn_unmatched_pair(const struct cmd_view *v,
+    struct profconv_profile *const *prof)
+{
+	unsigned unmatched = ~0u;
+	int i;
+
+	for (i = 0; i < 2; i++)
+		if (prof[i] != NULL && unmatched != 0)
+			unmatched &= cmd_unmatched(v, prof[i]);
+	cmd_warn_unmatched(v, unmatched);
 }
 
 static void *

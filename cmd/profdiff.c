@@ -185,11 +185,15 @@ still_at(struct diff_args *a, char *base, char *cur)
 	char *paths[3] = { base, cur, (char *)a->still_at };
 	struct profconv_profile *in[3] = { NULL, NULL, NULL };
 	struct profconv_retention *ret = NULL;
+	unsigned unmatched = ~0u;	/* the filters that matched nowhere */
 	int i, rc, status = DIFF_TROUBLE;
 
 	for (i = 0; i < 3; i++)
 		if (cmd_load_profile(&a->view, paths[i], &in[i]) != EXIT_OK)
 			goto out;
+	for (i = 0; i < 3 && unmatched != 0; i++)
+		unmatched &= cmd_unmatched(&a->view, in[i]);
+	cmd_warn_unmatched(&a->view, unmatched);
 	if (profconv_profiles_compatibilize(in, 3) < 0 ||
 	    profconv_retention_new(&ret, in[0], in[1], in[2], &a->diff) < 0) {
 		cmd_error("cannot compare '%s', '%s' and '%s': %s", base, cur,
@@ -246,6 +250,7 @@ main(int argc, char **argv)
 		if (cmd_load_profile(&a.view, argv[optind + i], &in[i]) !=
 		    EXIT_OK)
 			goto out;
+	cmd_warn_unmatched_pair(&a.view, in);
 	/* pprof's -normalize scales the source to the base; ours the base
 	 * to CUR, but pprof's way where the output is pprof's form. */
 	if (profconv_profiles_compatibilize(in, 2) < 0 ||

@@ -269,6 +269,7 @@ add_snapshots(const struct trend_args *a, struct profconv_trend *trend,
 {
 	struct cmd_readahead *ra;
 	struct profconv_profile *prof;
+	unsigned unmatched = ~0u;	/* the filters that matched nowhere */
 	int i, status = EXIT_OK;
 
 	if (cmd_readahead_start(&ra, paths, n, DEPTH) != EXIT_OK)
@@ -288,11 +289,17 @@ add_snapshots(const struct trend_args *a, struct profconv_trend *trend,
 		if (symbolize(&a->view, paths[i], prof) != EXIT_OK) {
 			profconv_profile_free(prof);
 			status = EXIT_FAIL;
-		} else if (profconv_trend_add(trend, prof, paths[i]) < 0) {
-			status = cmd_error("%s", profconv_errmsg());
+			continue;
 		}
+		/* Checked until each filter has matched in some snapshot. */
+		if (unmatched != 0)
+			unmatched &= cmd_unmatched(&a->view, prof);
+		if (profconv_trend_add(trend, prof, paths[i]) < 0)
+			status = cmd_error("%s", profconv_errmsg());
 	}
 	cmd_readahead_finish(ra);
+	if (status == EXIT_OK)
+		cmd_warn_unmatched(&a->view, unmatched);
 	return status;
 }
 

@@ -950,6 +950,41 @@ int profconv_view_options_check(const struct profconv_view_options *opts);
 /* Release VIEW; NULL is a no-op. */
 void profconv_view_free(struct profconv_view *view);
 
+/* The filters of a view's options, as bits of an unsigned int. */
+enum profconv_filter {
+	PROFCONV_FILTER_FOCUS = 1 << 0,
+	PROFCONV_FILTER_IGNORE = 1 << 1,
+	PROFCONV_FILTER_HIDE = 1 << 2,
+	PROFCONV_FILTER_SHOW = 1 << 3,
+	PROFCONV_FILTER_SHOW_FROM = 1 << 4,
+	PROFCONV_FILTER_PRUNE_FROM = 1 << 5,
+	PROFCONV_FILTER_TAGFOCUS = 1 << 6,
+	PROFCONV_FILTER_TAGIGNORE = 1 << 7,
+	PROFCONV_FILTER_TAGROOT = 1 << 8,
+	PROFCONV_FILTER_TAGLEAF = 1 << 9
+};
+/*
+ * The filters VIEW was made with (those of its options that are not NULL
+ * nor empty) that matched nothing, as PROFCONV_FILTER_* bits; 0 when
+ * every one matched.  As go tool pprof says "Focus expression matched no
+ * samples": FOCUS, IGNORE, HIDE, SHOW, SHOW_FROM and PRUNE_FROM matched
+ * when some frame of a sample they saw matched them (for SHOW: some
+ * frame was kept; samples already left out by the label filters,
+ * suppressions or values of zero are not seen); TAGFOCUS when some
+ * sample passed it, TAGIGNORE when some sample matched it; TAGROOT and
+ * TAGLEAF when some shown sample had a label of one of their keys.  The
+ * library prints nothing: callers say it.  Cannot fail.
+ */
+unsigned profconv_view_unmatched(const struct profconv_view *view);
+/*
+ * profconv_view_unmatched() of the view OPTS would make of PROF, into
+ * *OUT, for callers whose views are made inside the library (the
+ * comparison, the trend, the report, the summary); when OPTS has no
+ * filter, 0 and no view is made.  Errors: as profconv_view_new().
+ */
+int profconv_filters_unmatched(const struct profconv_profile *prof,
+    const struct profconv_view_options *opts, unsigned *out);
+
 /* The profile VIEW shows.  Cannot fail. */
 const struct profconv_profile *profconv_view_profile(
     const struct profconv_view *view);

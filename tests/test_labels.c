@@ -369,3 +369,63 @@ Test(labels, suppressions_bounded)
 	cr_expect(eq(int, profconv_view_options_check(&o), 0), "%s", ERRMSG);
 	free(text);
 }
+
+/* The filters that keep nothing are said (profconv_view_unmatched()),
+ * those that match are not; both ways, and through
+ * profconv_filters_unmatched() without a view of the caller's. */
+static unsigned
+unmatched(const struct profconv_view_options *o)
+{
+	struct profconv_view *v = NULL;
+	unsigned u, w = 12345;
+
+	cr_assert(eq(int, profconv_view_new(&v, p, o), 0), "%s", ERRMSG);
+	u = profconv_view_unmatched(v);
+	profconv_view_free(v);
+	cr_assert(eq(int, profconv_filters_unmatched(p, o, &w), 0), "%s",
+	    ERRMSG);
+	cr_expect(eq(u32, w, u));
+	return u;
+}
+
+Test(labels, unmatched_filters_said)
+{
+	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
+
+	four();
+	cr_expect(eq(u32, unmatched(&o), 0));
+	o.tagfocus = "nosuchkey=1";
+	cr_expect(eq(u32, unmatched(&o), PROFCONV_FILTER_TAGFOCUS));
+	o.tagfocus = "thread_name=main";
+	cr_expect(eq(u32, unmatched(&o), 0));
+	o.tagignore = "thread_name=nosuch";
+	cr_expect(eq(u32, unmatched(&o), PROFCONV_FILTER_TAGIGNORE));
+	/* Ignore matched by a sample out of focus: matched all the same. */
+	o.tagignore = "bytes=2kb";
+	cr_expect(eq(u32, unmatched(&o), 0));
+	o.tagfocus = o.tagignore = NULL;
+	o.tagroot = "nosuchkey";
+	o.tagleaf = "thread_name";
+	cr_expect(eq(u32, unmatched(&o), PROFCONV_FILTER_TAGROOT));
+	o.tagroot = o.tagleaf = NULL;
+	o.focus = "nosuchfunction";
+	o.ignore = "nosuchfunction";
+	o.hide = "nosuchfunction";
+	o.show = "nosuchfunction";
+	o.show_from = "nosuchfunction";
+	o.prune_from = "nosuchfunction";
+	cr_expect(eq(u32, unmatched(&o), PROFCONV_FILTER_FOCUS |
+	    PROFCONV_FILTER_IGNORE | PROFCONV_FILTER_HIDE |
+	    PROFCONV_FILTER_SHOW | PROFCONV_FILTER_SHOW_FROM |
+	    PROFCONV_FILTER_PRUNE_FROM));
+	/* A name filter that matches where a label filter keeps nothing
+	 * is not blamed: pprof applies the name filters first. */
+	o.focus = "^.";
+	o.ignore = o.hide = o.show = o.show_from = o.prune_from = NULL;
+	o.tagfocus = "nosuchkey=1";
+	cr_expect(eq(u32, unmatched(&o), PROFCONV_FILTER_TAGFOCUS));
+	/* Empty expressions are no filters, as pprof's. */
+	o.focus = "";
+	o.tagfocus = "";
+	cr_expect(eq(u32, unmatched(&o), 0));
+}

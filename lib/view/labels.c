@@ -184,6 +184,8 @@ struct pc_labels {
 	char **root, **leaf;	/* keys, split at ',' (empty ones dropped) */
 	size_t nroot, nleaf;
 	bool split;		/* a thread frame outside the root keys */
+	unsigned matched;	/* PROFCONV_FILTER_TAG* that found some
+				 * sample */
 	/* pprof's numLabelUnits: key string -> its unit, computed once. */
 	const char **key_unit;
 	char *buf;
@@ -668,13 +670,29 @@ bool
 profconv__labels_keep(struct pc_labels *l, size_t si)
 {
 	const struct pc_sample *s;
+	bool focused = true, ignored = false;
 
 	if (l == NULL || (!l->has_focus && !l->has_ignore))
 		return true;
 	s = pc_sample(l->prof, si);
-	if (l->has_focus && !filter_match(l, &l->focus, s))
-		return false;
-	return !(l->has_ignore && filter_match(l, &l->ignore, s));
+	if (l->has_focus)
+		focused = filter_match(l, &l->focus, s);
+	/* A sample out of focus is matched against --tagignore only
+	 * until it has matched one: whether it matches any is said. */
+	if (l->has_ignore && (focused ||
+	    (l->matched & PROFCONV_FILTER_TAGIGNORE) == 0))
+		ignored = filter_match(l, &l->ignore, s);
+	if (l->has_focus && focused)
+		l->matched |= PROFCONV_FILTER_TAGFOCUS;
+	if (ignored)
+		l->matched |= PROFCONV_FILTER_TAGIGNORE;
+	return focused && !ignored;
+}
+
+unsigned
+profconv__labels_matched(const struct pc_labels *l)
+{
+	return l != NULL ? l->matched : 0;
 }
 
 size_t
@@ -853,6 +871,9 @@ profconv__labels_pseudo_text(struct pc_labels *l, size_t si, size_t k,
 	}
 	if (rc < 0)
 		return rc;
+	if (*len != 0)
+		l->matched |= k < l->nroot ? PROFCONV_FILTER_TAGROOT :
+		    PROFCONV_FILTER_TAGLEAF;
 	if (*len == 0) {
 		/* pprof names it ""; say what is missing instead. */
 		size_t need = strlen(*key) + 6;

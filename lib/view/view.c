@@ -59,6 +59,8 @@ struct profconv_view {
 	uint32_t *sample_stack;		/* sample -> stack + 1, 0: not shown */
 	uint32_t cut_frame;		/* PC_VIEW_CUT_FRAME's id, 0: none yet */
 	char *focus_text, *ignore_text;	/* copies, for legends; NULL: none */
+	unsigned filters, matched;	/* PROFCONV_FILTER_* given, and
+					 * those that matched something */
 
 	/* Scratch while building. */
 	struct pc_pruner pruner;
@@ -407,6 +409,8 @@ filter_location(struct profconv_view *v, const struct pc_location *l,
 			if (!in_file && (!lines || !frame_matches(v, &v->hide,
 			    f[i])))
 				f[k++] = f[i];
+		if (k != n)
+			v->matched |= PROFCONV_FILTER_HIDE;
 		n = k;
 	}
 	if (v->has_show && !(*file != '\0' && regexec(&v->show, file, 0,
@@ -416,6 +420,8 @@ filter_location(struct profconv_view *v, const struct pc_location *l,
 				f[k++] = f[i];
 		n = k;
 	}
+	if (v->has_show && n != 0)
+		v->matched |= PROFCONV_FILTER_SHOW;
 	if (v->has_show_from && n != 0) {
 		if (*file != '\0' && regexec(&v->show_from, file, 0, NULL,
 		    0) == 0) {
@@ -430,6 +436,8 @@ filter_location(struct profconv_view *v, const struct pc_location *l,
 				v->loc_match[id] |= LOC_SHOW_FROM;
 			}
 		}
+		if ((v->loc_match[id] & LOC_SHOW_FROM) != 0)
+			v->matched |= PROFCONV_FILTER_SHOW_FROM;
 	}
 	if (v->has_prune_from && lines) {
 		for (j = n; j > 0; j--) {
@@ -439,6 +447,7 @@ filter_location(struct profconv_view *v, const struct pc_location *l,
 			    fr->function), 0, NULL, 0) == 0) {
 				n = j;
 				v->loc_match[id] |= LOC_PRUNE_FROM;
+				v->matched |= PROFCONV_FILTER_PRUNE_FROM;
 				break;
 			}
 		}
@@ -558,7 +567,81 @@ location_match(struct profconv_view *v, uint32_t id)
 		if (v->has_ignore && regexec(&v->ignore, t, 0, NULL, 0) == 0)
 			*m |= 2;
 	}
+	if ((*m & 1) != 0)
+		v->matched |= PROFCONV_FILTER_FOCUS;
+	if ((*m & 2) != 0)
+		v->matched |= PROFCONV_FILTER_IGNORE;
 	return *m & 3;
+}
+
+/* The filters on frames' names. */
+#define NAME_FILTERS (PROFCONV_FILTER_FOCUS | PROFCONV_FILTER_IGNORE | \
+	PROFCONV_FILTER_HIDE | PROFCONV_FILTER_SHOW | \
+	PROFCONV_FILTER_SHOW_FROM | PROFCONV_FILTER_PRUNE_FROM)
+
+/* Bit of loc_match: the location was matched by dropped_match(). */
+#define LOC_SEEN_DROPPED 32
+
+/*
+ * The name filters (focus, ignore, hide, show, show_from, prune_from)
+ * that have not matched yet, matched against the locations of STK (N)
+ * of a sample the label filters or suppressions left out: pprof applies
+ * the name filters first and says which matched none, so that a label
+ * filter keeping nothing is not blamed on them.  Names as pprof's
+ * matchesName(): each line's function and file, the mapped file.  Only
+ * the bits of v->matched change; no frame is made.
+ */
+static void
+dropped_match(struct profconv_view *v, const uint32_t *stk, size_t n)
+{
+	const struct profconv_profile *prof = v->prof;
+	const struct {
+		bool has;
+		const regex_t *re;
+		unsigned bit;
+	} f[] = {
+		{ v->has_focus, &v->focus, PROFCONV_FILTER_FOCUS },
+		{ v->has_ignore, &v->ignore, PROFCONV_FILTER_IGNORE },
+		{ v->has_hide, &v->hide, PROFCONV_FILTER_HIDE },
+		{ v->has_show, &v->show, PROFCONV_FILTER_SHOW },
+		{ v->has_show_from, &v->show_from, PROFCONV_FILTER_SHOW_FROM },
+		{ v->has_prune_from, &v->prune_from,
+		    PROFCONV_FILTER_PRUNE_FROM },
+	};
+	size_t i, j, k;
+
+	for (i = 0; i < n; i++) {
+		const struct pc_location *l = pc_location(prof, stk[i]);
+		const struct pc_line *ln = pc_location_lines(prof, l);
+		const char *mfile = l->mapping != 0 ? profconv__pstr(prof,
+		    pc_mapping(prof, l->mapping)->file) : "";
+
+		if ((v->loc_match[stk[i]] & LOC_SEEN_DROPPED) != 0)
+			continue;
+		v->loc_match[stk[i]] |= LOC_SEEN_DROPPED;
+		for (k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
+			if (!f[k].has || (v->matched & f[k].bit) != 0)
+				continue;
+			if (*mfile != '\0' && f[k].bit !=
+			    PROFCONV_FILTER_PRUNE_FROM &&
+			    regexec(f[k].re, mfile, 0, NULL, 0) == 0)
+				v->matched |= f[k].bit;
+			for (j = 0; j < l->nlines && (v->matched &
+			    f[k].bit) == 0; j++) {
+				const struct pc_function *fn;
+
+				if (ln[j].function == 0)
+					continue;
+				fn = pc_function(prof, ln[j].function);
+				if (regexec(f[k].re, profconv__pstr(prof,
+				    fn->name), 0, NULL, 0) == 0 ||
+				    (f[k].bit != PROFCONV_FILTER_PRUNE_FROM &&
+				    regexec(f[k].re, profconv__pstr(prof,
+				    fn->file), 0, NULL, 0) == 0))
+					v->matched |= f[k].bit;
+			}
+		}
+	}
 }
 
 /* --- building: which samples show, and their frames ------------------------ */
@@ -664,6 +747,10 @@ pseudo_frames(struct profconv_view *v, size_t si, unsigned *match)
 		if (rc == 0 && (v->has_focus || v->has_ignore))
 			*match |= frame_match(v, ids[k_i]);
 	}
+	if ((*match & 1) != 0)
+		v->matched |= PROFCONV_FILTER_FOCUS;
+	if ((*match & 2) != 0)
+		v->matched |= PROFCONV_FILTER_IGNORE;
 	return rc;
 }
 
@@ -687,8 +774,11 @@ plan_sample(struct build *b, size_t si, size_t *at)
 	if (t == v->ntypes)
 		return 0;	/* all zero: nothing to show */
 	if (!profconv__labels_keep(v->labels, si) ||
-	    profconv__suppress_sample(v->supp, si))
+	    profconv__suppress_sample(v->supp, si)) {
+		if ((v->filters & NAME_FILTERS & ~v->matched) != 0)
+			dropped_match(v, stk, s->nlocs);
 		return 0;
+	}
 	rc = pseudo_frames(v, si, &match);
 	if (rc < 0)
 		return rc;
@@ -1377,6 +1467,29 @@ compile_filters(struct profconv_view *v,
 	return rc;
 }
 
+static bool
+given(const char *s)
+{
+	return s != NULL && *s != '\0';
+}
+
+/* The PROFCONV_FILTER_* bits of the filters OPTS asks for (an empty
+ * expression is none, as pprof's). */
+static unsigned
+given_filters(const struct profconv_view_options *o)
+{
+	return (given(o->focus) ? PROFCONV_FILTER_FOCUS : 0) |
+	    (given(o->ignore) ? PROFCONV_FILTER_IGNORE : 0) |
+	    (given(o->hide) ? PROFCONV_FILTER_HIDE : 0) |
+	    (given(o->show) ? PROFCONV_FILTER_SHOW : 0) |
+	    (given(o->show_from) ? PROFCONV_FILTER_SHOW_FROM : 0) |
+	    (given(o->prune_from) ? PROFCONV_FILTER_PRUNE_FROM : 0) |
+	    (given(o->tagfocus) ? PROFCONV_FILTER_TAGFOCUS : 0) |
+	    (given(o->tagignore) ? PROFCONV_FILTER_TAGIGNORE : 0) |
+	    (given(o->tagroot) ? PROFCONV_FILTER_TAGROOT : 0) |
+	    (given(o->tagleaf) ? PROFCONV_FILTER_TAGLEAF : 0);
+}
+
 /* The modes of OPTS are ones this library knows. */
 static int
 check_modes(const struct profconv_view_options *opts)
@@ -1498,8 +1611,10 @@ profconv_view_new(struct profconv_view **out,
 	}
 	if (rc == 0 && v->pruner.refused[0] != '\0' && opts->warn != NULL)
 		opts->warn(v->pruner.refused, opts->payload);
+	v->filters = given_filters(opts);
 	if (rc == 0)
 		rc = build(v, v->jobs);
+	v->matched |= profconv__labels_matched(v->labels);
 	free_scratch(v);
 	if (rc < 0) {
 		profconv_view_free(v);
@@ -1509,6 +1624,35 @@ profconv_view_new(struct profconv_view **out,
 	return 0;
 }
 
+
+unsigned
+profconv_view_unmatched(const struct profconv_view *v)
+{
+	return v->filters & ~v->matched;
+}
+
+int
+profconv_filters_unmatched(const struct profconv_profile *prof,
+    const struct profconv_view_options *opts, unsigned *out)
+{
+	struct profconv_view_options o;
+	struct profconv_view *v;
+	int rc;
+
+	*out = 0;
+	if ((rc = profconv__options_take(&o, opts,
+	    &profconv__options_view)) < 0)
+		return rc;
+	if (given_filters(&o) == 0)
+		return 0;
+	/* The view's own warnings are its caller's, said once. */
+	o.warn = NULL;
+	if ((rc = profconv_view_new(&v, prof, &o)) < 0)
+		return rc;
+	*out = profconv_view_unmatched(v);
+	profconv_view_free(v);
+	return 0;
+}
 
 const struct profconv_profile *
 profconv_view_profile(const struct profconv_view *v)

@@ -64,6 +64,10 @@ void profconv__labels_free(struct pc_labels *l);
 /* Do sample SI's labels pass --tagfocus and --tagignore?  (L NULL:
  * yes.) */
 bool profconv__labels_keep(struct pc_labels *l, size_t si);
+/* Which of PROFCONV_FILTER_TAGFOCUS, _TAGIGNORE, _TAGROOT and _TAGLEAF
+ * found a sample so far (in profconv__labels_keep() and
+ * profconv__labels_pseudo_text()). */
+unsigned profconv__labels_matched(const struct pc_labels *l);
 /* Does L keep only some samples (--tagfocus, --tagignore)? */
 bool profconv__labels_filter(const struct pc_labels *l);
 /* Pseudo-frames per sample, of which *NROOT at the root. */
