@@ -35,6 +35,9 @@ struct dot {
 	const struct pc_graph *g;
 	const char *unit;	/* the sample type's, lower case */
 	const char *out_unit;	/* pprof's selectOutputUnit */
+	size_t heaviest;	/* the node pictures open on: the largest
+				 * flat (pprof's largest box), else cum; 1-based,
+				 * 0 none */
 };
 
 /* --- text -------------------------------------------------------------------- */
@@ -769,6 +772,20 @@ compose(struct dot *d, const struct labels *l, const char *title)
 	for (i = 0; i < g->nnodes; i++)
 		if ((double)abs64(g->nodes[i].flat) > max_flat)
 			max_flat = (double)abs64(g->nodes[i].flat);
+	/* The heaviest node, which an SVG opens on: the largest flat,
+	 * which pprof draws largest (ties: the larger cum, then the first). */
+	for (i = 0, d->heaviest = 0; i < g->nnodes; i++) {
+		const struct pc_gnode *n = &g->nodes[i], *m;
+
+		if (d->heaviest == 0) {
+			d->heaviest = i + 1;
+			continue;
+		}
+		m = &g->nodes[d->heaviest - 1];
+		if (abs64(n->flat) > abs64(m->flat) || (abs64(n->flat) ==
+		    abs64(m->flat) && abs64(n->cum) > abs64(m->cum)))
+			d->heaviest = i + 1;
+	}
 	for (i = 0; rc == 0 && i < g->nnodes; i++) {
 		rc = put_node(d, &g->nodes[i], i + 1, max_flat);
 		if (rc == 0)
@@ -793,11 +810,12 @@ profconv__graphviz_check(void)
 
 int
 profconv__graphviz_render(const char *text, size_t len, int format,
-    FILE *fp)
+    const char *heaviest, FILE *fp)
 {
 	(void)text;
 	(void)len;
 	(void)format;
+	(void)heaviest;
 	(void)fp;
 	return profconv__graphviz_check();
 }
@@ -807,7 +825,7 @@ profconv__graphviz_render(const char *text, size_t len, int format,
 
 static int
 write_dot(const struct profconv_view *cur, const struct profconv_view *base,
-    FILE *fp, const struct profconv_graph_options *o)
+    FILE *fp, const struct profconv_graph_options *o, size_t *heaviest)
 {
 	struct pc_graph_options go = { o->nodecount, o->nodefraction,
 		o->edgefraction, 0, 0 };
@@ -815,7 +833,7 @@ write_dot(const struct profconv_view *cur, const struct profconv_view *base,
 	struct profconv_value_type vt;
 	struct pc_graph *g = NULL;
 	struct labels l = { 0 };
-	struct dot d = { fp, NULL, NULL, NULL };
+	struct dot d = { fp, NULL, NULL, NULL, 0 };
 	char unit[64], *title = NULL;
 	size_t i;
 	int rc;
@@ -847,6 +865,7 @@ write_dot(const struct profconv_view *cur, const struct profconv_view *base,
 	errno = 0;
 	if (rc == 0)
 		rc = compose(&d, &l, title);
+	*heaviest = d.heaviest;
 	free(title);
 	for (i = 0; i < l.n; i++)
 		free(l.v[i]);
@@ -883,8 +902,8 @@ profconv_graph_write(const struct profconv_view *cur,
     const struct profconv_graph_options *opts)
 {
 	struct profconv_graph_options o;
-	char *text = NULL;
-	size_t len = 0;
+	char *text = NULL, name[32];
+	size_t len = 0, heaviest = 0;
 	FILE *mem;
 	int rc;
 
@@ -896,17 +915,19 @@ profconv_graph_write(const struct profconv_view *cur,
 	if ((rc = profconv_graph_options_check(&o)) < 0)
 		return rc;
 	if (o.format == PROFCONV_GRAPH_DOT) {
-		rc = write_dot(cur, base, fp, &o);
+		rc = write_dot(cur, base, fp, &o, &heaviest);
 	} else {
 		mem = open_memstream(&text, &len);
 		if (mem == NULL)
 			return profconv__nomem();
-		rc = write_dot(cur, base, mem, &o);
+		rc = write_dot(cur, base, mem, &o, &heaviest);
 		if (fclose(mem) != 0 && rc == 0)
 			rc = profconv__nomem();
 		errno = 0;
+		snprintf(name, sizeof(name), "N%zu", heaviest);
 		if (rc == 0)
-			rc = profconv__graphviz_render(text, len, o.format, fp);
+			rc = profconv__graphviz_render(text, len, o.format,
+			    heaviest != 0 ? name : NULL, fp);
 		free(text);
 	}
 	if (rc == 0 && (fflush(fp) != 0 || ferror(fp)))
