@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * names.h - function names: demangling C++ and Rust (demangle.c,
- * rust_v0.c) and pprof's display modes (simplify.c).  No libdw.
+ * rust_v0.c), pprof's display modes (simplify.c) and its short names
+ * (shorten.c).  No libdw.
  * May include: base/, model/model.h.
  */
 #ifndef PROFCONV_NAMES_H
@@ -23,6 +24,12 @@ int profconv__name_simplify(const char *name, size_t len,
 bool profconv__name_is_mangled(const char *name);
 /* Does NAME look like a C++ or Rust path (has "::")? */
 bool profconv__name_is_cxx(const char *name);
+/*
+ * NAME as pprof's ShortenFunctionName shortens it (shorten.c says the
+ * rule): "v8::internal::Heap::AllocateRaw" is "Heap::AllocateRaw", a Go
+ * or Java package path goes.  A new string, NULL when memory runs out.
+ */
+char *profconv__name_shorten(const char *name);
 
 /* --- demangling (demangle.c, rust_v0.c) ----------------------------------- */
 

@@ -23,6 +23,7 @@
 
 #include "base/base.h"
 #include "view/graph.h"
+#include "names/names.h"
 #include "view/view.h"
 #include "write/write.h"
 
@@ -34,6 +35,9 @@ struct dot {
 	const struct pc_graph *g;
 	const char *unit;	/* the sample type's, lower case */
 	const char *out_unit;	/* pprof's selectOutputUnit */
+	size_t heaviest;	/* the node pictures open on: the largest
+				 * flat (pprof's largest box), else cum; 1-based,
+				 * 0 none */
 };
 
 /* --- text -------------------------------------------------------------------- */
@@ -128,171 +132,6 @@ fmt_value(const struct dot *d, char *buf, int64_t v)
 	    d->out_unit);
 }
 
-static bool
-is_word(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	    (c >= '0' && c <= '9') || c == '_';
-}
-
-/* --- pprof's ShortenFunctionName ------------------------------------------------ */
-
-/* goVerRegExp: "/vN" of a major version removed, in place. */
-static void
-drop_go_version(char *s)
-{
-	size_t i, j, n;
-
-	if (strchr(s, '\n') != NULL)
-		return;
-	for (i = 0; s[i] != '\0'; i++) {
-		if (s[i] != '/' || s[i + 1] != 'v')
-			continue;
-		for (j = i + 2; s[j] >= '0' && s[j] <= '9'; j++)
-			;
-		n = j - (i + 2);
-		if ((s[j] == '.' || s[j] == '/') &&
-		    ((n == 1 && s[i + 2] >= '2') || (n >= 2 && s[i + 2] != '0'))) {
-			memmove(s + i, s + j, strlen(s + j) + 1);
-			return;
-		}
-	}
-}
-
-/* goRegExp: package path components before "pkg.Func". */
-static bool
-go_name(const char *s, size_t *from, size_t *to)
-{
-	size_t ends[64], n = 0, i = 0, j, k;
-
-	for (;;) {
-		for (j = i; is_word(s[j]) || s[j] == '-' || s[j] == '.'; j++)
-			;
-		if (j == i || s[j] != '/' || n == PC_ARRAY_LEN(ends))
-			break;
-		ends[n++] = i = j + 1;
-	}
-	for (k = n; k > 0; k--) {
-		const char *r = s + ends[k - 1], *dot = strchr(r, '.');
-
-		if (dot == NULL || dot == r || dot[1] == '\0' || dot[1] == '\n')
-			continue;
-		*from = ends[k - 1];
-		for (j = (size_t)(dot - s) + 1; s[j] != '\0' && s[j] != '\n'; j++)
-			;
-		*to = j;
-		return true;
-	}
-	return false;
-}
-
-/* javaRegExp: "pkg.pkg.Class.method" before "(" or the end. */
-static bool
-java_name(const char *s, size_t *from, size_t *to)
-{
-	size_t i = 0, j;
-
-	while (s[i] >= 'a' && s[i] <= 'z') {
-		for (j = i + 1; is_word(s[j]); j++)
-			;
-		if (s[j] != '.')
-			break;
-		i = j + 1;
-	}
-	if (!(s[i] >= 'A' && s[i] <= 'Z'))
-		return false;
-	for (j = i + 1; is_word(s[j]) || s[j] == '$'; j++)
-		;
-	if (s[j] != '.')
-		return false;
-	j++;
-	if (strncmp(s + j, "<init>", 6) == 0) {
-		j += 6;
-	} else if (s[j] >= 'a' && s[j] <= 'z') {
-		for (j++; is_word(s[j]) || s[j] == '$'; j++)
-			;
-	} else {
-		return false;
-	}
-	if (s[j] != '(' && s[j] != '\0')
-		return false;
-	*from = i;
-	*to = j;
-	return true;
-}
-
-/* cppRegExp: namespaces before "Class::method<...>". */
-static bool
-cpp_name(const char *s, size_t *from, size_t *to)
-{
-	size_t starts[256], n = 0, i = 0, j, k, e;
-	const char *gt;
-
-	for (;;) {
-		if (!(is_word(s[i]) && !(s[i] >= '0' && s[i] <= '9')))
-			break;
-		for (j = i + 1; is_word(s[j]); j++)
-			;
-		if (s[j] != ':' || s[j + 1] != ':' || n == PC_ARRAY_LEN(starts))
-			break;
-		starts[n++] = i;
-		i = j + 2;
-	}
-	/* The capture starts at segment K >= 1 and is "Class::method". */
-	for (k = n; k > 1; k--) {
-		i = starts[k - 1];
-		for (j = i; s[j] == '_'; j++)
-			;
-		if (!(s[j] >= 'A' && s[j] <= 'Z'))
-			continue;
-		for (; is_word(s[j]); j++)
-			;
-		/* s[j] is "::": the segment was followed by it. */
-		j += 2;
-		if (s[j] == '~')
-			j++;
-		if (!(is_word(s[j]) && !(s[j] >= '0' && s[j] <= '9')))
-			continue;
-		for (j++; is_word(s[j]); j++)
-			;
-		e = j;
-		if (s[j] == '<') {
-			for (gt = NULL, k = j + 1; s[k] != '\0' && s[k] != '\n';
-			    k++)
-				if (s[k] == '>')
-					gt = s + k;
-			if (gt != NULL)
-				e = (size_t)(gt - s) + 1;
-		}
-		*from = i;
-		*to = e;
-		return true;
-	}
-	return false;
-}
-
-/* The shortened NAME into a new string. */
-static char *
-shorten(const char *name)
-{
-	static const char anon[] = "(anonymous namespace)::";
-	char *s = strdup(name);
-	size_t from, to;
-
-	if (s == NULL)
-		return NULL;
-	if (strncmp(s, anon, sizeof(anon) - 1) == 0)
-		memmove(s, s + sizeof(anon) - 1,
-		    strlen(s) - (sizeof(anon) - 1) + 1);
-	drop_go_version(s);
-	if (go_name(s, &from, &to) || java_name(s, &from, &to) ||
-	    cpp_name(s, &from, &to)) {
-		memmove(s, s + from, to - from);
-		s[to - from] = '\0';
-	}
-	return s;
-}
-
 /* pprof's multilinePrintableName: the name split at "::" and ".", then
  * the file and line or the module, each line ending "\n". */
 static int
@@ -302,7 +141,7 @@ put_multiline(FILE *fp, const struct pc_gnode *n)
 	char *s, *p;
 
 	if (*n->name != '\0') {
-		if ((s = shorten(n->name)) == NULL)
+		if ((s = profconv__name_shorten(n->name)) == NULL)
 			return profconv__nomem();
 		for (p = s; *p != '\0'; p++) {
 			if (p[0] == ':' && p[1] == ':') {
@@ -933,6 +772,20 @@ compose(struct dot *d, const struct labels *l, const char *title)
 	for (i = 0; i < g->nnodes; i++)
 		if ((double)abs64(g->nodes[i].flat) > max_flat)
 			max_flat = (double)abs64(g->nodes[i].flat);
+	/* The heaviest node, which an SVG opens on: the largest flat,
+	 * which pprof draws largest (ties: the larger cum, then the first). */
+	for (i = 0, d->heaviest = 0; i < g->nnodes; i++) {
+		const struct pc_gnode *n = &g->nodes[i], *m;
+
+		if (d->heaviest == 0) {
+			d->heaviest = i + 1;
+			continue;
+		}
+		m = &g->nodes[d->heaviest - 1];
+		if (abs64(n->flat) > abs64(m->flat) || (abs64(n->flat) ==
+		    abs64(m->flat) && abs64(n->cum) > abs64(m->cum)))
+			d->heaviest = i + 1;
+	}
 	for (i = 0; rc == 0 && i < g->nnodes; i++) {
 		rc = put_node(d, &g->nodes[i], i + 1, max_flat);
 		if (rc == 0)
@@ -957,11 +810,12 @@ profconv__graphviz_check(void)
 
 int
 profconv__graphviz_render(const char *text, size_t len, int format,
-    FILE *fp)
+    const char *heaviest, FILE *fp)
 {
 	(void)text;
 	(void)len;
 	(void)format;
+	(void)heaviest;
 	(void)fp;
 	return profconv__graphviz_check();
 }
@@ -971,7 +825,7 @@ profconv__graphviz_render(const char *text, size_t len, int format,
 
 static int
 write_dot(const struct profconv_view *cur, const struct profconv_view *base,
-    FILE *fp, const struct profconv_graph_options *o)
+    FILE *fp, const struct profconv_graph_options *o, size_t *heaviest)
 {
 	struct pc_graph_options go = { o->nodecount, o->nodefraction,
 		o->edgefraction, 0, 0 };
@@ -979,7 +833,7 @@ write_dot(const struct profconv_view *cur, const struct profconv_view *base,
 	struct profconv_value_type vt;
 	struct pc_graph *g = NULL;
 	struct labels l = { 0 };
-	struct dot d = { fp, NULL, NULL, NULL };
+	struct dot d = { fp, NULL, NULL, NULL, 0 };
 	char unit[64], *title = NULL;
 	size_t i;
 	int rc;
@@ -1011,6 +865,7 @@ write_dot(const struct profconv_view *cur, const struct profconv_view *base,
 	errno = 0;
 	if (rc == 0)
 		rc = compose(&d, &l, title);
+	*heaviest = d.heaviest;
 	free(title);
 	for (i = 0; i < l.n; i++)
 		free(l.v[i]);
@@ -1047,8 +902,8 @@ profconv_graph_write(const struct profconv_view *cur,
     const struct profconv_graph_options *opts)
 {
 	struct profconv_graph_options o;
-	char *text = NULL;
-	size_t len = 0;
+	char *text = NULL, name[32];
+	size_t len = 0, heaviest = 0;
 	FILE *mem;
 	int rc;
 
@@ -1060,17 +915,19 @@ profconv_graph_write(const struct profconv_view *cur,
 	if ((rc = profconv_graph_options_check(&o)) < 0)
 		return rc;
 	if (o.format == PROFCONV_GRAPH_DOT) {
-		rc = write_dot(cur, base, fp, &o);
+		rc = write_dot(cur, base, fp, &o, &heaviest);
 	} else {
 		mem = open_memstream(&text, &len);
 		if (mem == NULL)
 			return profconv__nomem();
-		rc = write_dot(cur, base, mem, &o);
+		rc = write_dot(cur, base, mem, &o, &heaviest);
 		if (fclose(mem) != 0 && rc == 0)
 			rc = profconv__nomem();
 		errno = 0;
+		snprintf(name, sizeof(name), "N%zu", heaviest);
 		if (rc == 0)
-			rc = profconv__graphviz_render(text, len, o.format, fp);
+			rc = profconv__graphviz_render(text, len, o.format,
+			    heaviest != 0 ? name : NULL, fp);
 		free(text);
 	}
 	if (rc == 0 && (fflush(fp) != 0 || ferror(fp)))

@@ -81,11 +81,12 @@ put_svg(const char *svg, size_t len, FILE *fp)
 
 int
 profconv__graphviz_render(const char *text, size_t len, int format,
-    FILE *fp)
+    const char *heaviest, FILE *fp)
 {
 	static const char *const names[] = { "dot", "svg", "png", "pdf" };
 	GVC_t *gvc = NULL;
 	Agraph_t *g = NULL;
+	Agnode_t *n;
 	char *copy = NULL, *out = NULL;
 	size_t outlen = 0;
 	FILE *mem = NULL;
@@ -121,6 +122,12 @@ profconv__graphviz_render(const char *text, size_t len, int format,
 	 * the DOT, which stays pprof's. */
 	if (rc == 0 && (agattr(g, AGRAPH, "nslimit", PC_GRAPHVIZ_NSLIMIT) ==
 	    NULL || agattr(g, AGRAPH, "nslimit1", PC_GRAPHVIZ_NSLIMIT) == NULL))
+		rc = profconv__nomem();
+	/* The node the page opens on: a class the script finds it by (the
+	 * DOT stays pprof's, byte for byte). */
+	if (rc == 0 && heaviest != NULL &&
+	    (n = agnode(g, (char *)heaviest, 0)) != NULL &&
+	    agsafeset(n, "class", "heaviest", "") != 0)
 		rc = profconv__nomem();
 	if (rc == 0 && agnedges(g) > PC_GRAPHVIZ_CURVED_EDGES &&
 	    agattr(g, AGRAPH, "splines", "line") == NULL)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "names/names.h"
 #include "view/graph.h"
 #include "write/write.h"
 
@@ -355,6 +356,31 @@ waker_name(struct emit *e, const char *fn)
 	return 0;
 }
 
+/*
+ * The frame's label name: pprof's short form of its function (the
+ * namespaces and package paths gone, names/shorten.c), then what the
+ * frame's text adds to the function (a line, a module).  NULL when
+ * memory runs out; the title keeps NAME whole.
+ */
+static char *
+short_name(const char *name, const char *fn)
+{
+	size_t n = strlen(fn), m;
+	char *s, *out;
+
+	if (strncmp(name, fn, n) != 0)
+		return strdup(name);
+	if ((s = profconv__name_shorten(fn)) == NULL)
+		return NULL;
+	m = strlen(s);
+	if ((out = realloc(s, m + strlen(name + n) + 1)) == NULL) {
+		free(s);
+		return NULL;
+	}
+	strcpy(out + m, name + n);
+	return out;
+}
+
 /* flamegraph.pl's order: separators grey, differences red and blue, the
  * palette map's colour, the palette's. */
 static int
@@ -404,6 +430,7 @@ put_frame(struct emit *e, const struct pc_drawn *d)
 	const struct pc_svg_style *st = pic->style;
 	FILE *fp = e->fp;
 	const char *fn, *name = frame_name(pic, d->frame, &fn);
+	char *label;
 	double x1 = XPAD + (double)d->start * pic->per_value;
 	double x2 = XPAD + (double)(d->start + d->width) * pic->per_value;
 	double y1, y2;
@@ -421,6 +448,8 @@ put_frame(struct emit *e, const struct pc_drawn *d)
 	}
 	if ((rc = frame_color(e, d, fn, &c)) < 0)
 		return rc;
+	if ((label = short_name(name, fn)) == NULL)
+		return profconv__nomem();
 	fprintf(fp, "<g data-s=\"%" PRId64 "\" data-v=\"%" PRId64
 	    "\" data-d=\"%" PRIu32 "\"", d->start, d->width, d->depth);
 	if (pic->diff)
@@ -428,6 +457,12 @@ put_frame(struct emit *e, const struct pc_drawn *d)
 		    "data-up=\"%" PRId64 "\" data-down=\"%" PRId64 "\" "
 		    "data-change=\"%s\"", d->sums.base, d->sums.cur, d->sums.up,
 		    d->sums.down, profconv__change_name(d->change));
+	/* The script cuts labels from the short name when it differs. */
+	if (strcmp(label, name) != 0) {
+		fputs(" data-n=\"", fp);
+		profconv__xml_put(fp, label, (size_t)-1);
+		putc('"', fp);
+	}
 	fputs("><title>", fp);
 	put_title(fp, pic, d, name);
 	fprintf(fp, "</title><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
@@ -435,8 +470,9 @@ put_frame(struct emit *e, const struct pc_drawn *d)
 	    "<text x=\"%.2f\" y=\"%.1f\"%s>", tenths(x1), y1,
 	    tenths(x2) - tenths(x1), y2 - y1, c.r, c.g, c.b, x1 + 3,
 	    3 + (y1 + y2) / 2, pic->diff && dark(c) ? " class=\"on-dark\"" : "");
-	put_label(fp, st, name, x1, x2);
+	put_label(fp, st, label, x1, x2);
 	fputs("</text></g>\n", fp);
+	free(label);
 	return 0;
 }
 
@@ -537,6 +573,9 @@ put_frames_start(FILE *fp, const struct pc_svg_picture *pic)
 	profconv__xml_put(fp, pic->countname, (size_t)-1);
 	fputs("\" data-nametype=\"", fp);
 	profconv__xml_put(fp, st->nametype, (size_t)-1);
+	/* A width asked for stays; the default follows the window. */
+	if (pic->opts->width != 0)
+		fputs("\" data-fixed=\"1", fp);
 	if (pic->diff)
 		fprintf(fp, "\" data-diff=\"%s\" data-before=\"%" PRId64
 		    "\" data-after=\"%" PRId64, pic->opts->self_diff ? "self" :

@@ -6,13 +6,20 @@
 // is exact arithmetic, not a rescaling of rounded pixels.  Nothing is
 // fetched: the picture works from a file:// URL.  URL parameters (kept up
 // to date with history.replaceState): s=REGEX searches, x=START&y=DEPTH
-// zooms on the frame that starts there.
+// zooms on the frame that starts there.  The picture follows the window's
+// width: the C writer lays it out 1,200 px wide (what an <img> or a viewer
+// without script shows), and this lays the frames out again, labels cut
+// anew, whenever the window's width changes (unless --width was given:
+// data-fixed).  Labels show pprof's short
+// names (data-n, when it differs), titles and search the full ones.
 (function () {
 	"use strict";
 	var doc = document;
 	var svg = doc.documentElement;
 	var group = doc.getElementById("frames");
 	var W = +svg.getAttribute("width");
+	var H = +svg.getAttribute("height");
+	var MIN_WIDTH = 300;
 	var xpad = +group.getAttribute("data-xpad");
 	var charw = +group.getAttribute("data-charw");
 	var total = +group.getAttribute("data-total");
@@ -44,6 +51,7 @@
 		this.g = g;
 		this.title = title;
 		this.name = nameOf(title);
+		this.short = g.getAttribute("data-n") || this.name;
 		this.rect = g.querySelector("rect");
 		this.text = g.querySelector("text");
 		this.fill = this.rect.getAttribute("fill");
@@ -77,7 +85,7 @@
 		f.rect.setAttribute("x", r1.toFixed(1));
 		f.rect.setAttribute("width", (r2 - r1).toFixed(1));
 		f.text.setAttribute("x", (x1 + 3).toFixed(2));
-		f.text.textContent = label(f.name, x2 - x1);
+		f.text.textContent = label(f.short, x2 - x1);
 		f.g.classList.remove("hide");
 	}
 
@@ -252,6 +260,42 @@
 		if (p.get("s"))
 			search(p.get("s"));
 	})();
+
+	// The width of the window (its scroll bar aside), the picture laid
+	// out again to it: the frames, and the texts placed from the right
+	// edge or the middle.  Not when --width fixed the width.
+	function fitWidth() {
+		var el = doc.documentElement;
+		var w = Math.floor(el.clientWidth || window.innerWidth || W);
+		var at = function (id, x) {
+			var t = doc.getElementById(id);
+			if (t)
+				t.setAttribute("x", x.toFixed(1));
+		};
+		var bg = svg.querySelector("rect[fill='url(#background)']");
+		w = Math.max(w, MIN_WIDTH);
+		if (w === W || group.hasAttribute("data-fixed"))
+			return;
+		W = w;
+		svg.setAttribute("width", W);
+		svg.setAttribute("viewBox", "0 0 " + W + " " + H);
+		if (bg)
+			bg.setAttribute("width", W);
+		at("title", W / 2);
+		at("subtitle", W / 2);
+		at("empty", W / 2);
+		at("search", W - xpad - 100);
+		at("ignorecase", W - xpad - 16);
+		at("matched", W - xpad);
+		if (zoomed)
+			zoom(zoomed);
+		else
+			frames.forEach(function (f) {
+				place(f, 0, total);
+			});
+	}
+	fitWidth();
+	window.addEventListener("resize", fitWidth);
 
 	// A graph taller than the window opens on its root, where the
 	// weight is, with the details line below it: not on the empty top

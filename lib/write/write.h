@@ -225,10 +225,11 @@ void profconv__json_cstr(FILE *fp, const char *s);
 /* 0 when pictures can be drawn; else PROFCONV_EUNSUPPORTED, with why. */
 int profconv__graphviz_check(void);
 /* The DOT text TEXT (LEN bytes) laid out with dot and drawn as FORMAT
- * (enum profconv_graph_format, not DOT) to FP.  Errors:
+ * (enum profconv_graph_format, not DOT) to FP.  HEAVIEST: the node the SVG
+ * opens on (its class gets "heaviest"), or NULL.  Errors:
  * PROFCONV_EUNSUPPORTED, PROFCONV_EFORMAT (Graphviz's message),
  * PROFCONV_EIO, PROFCONV_ENOMEM. */
 int profconv__graphviz_render(const char *text, size_t len, int format,
-    FILE *fp);
+    const char *heaviest, FILE *fp);
 
 #endif /* PROFCONV_WRITE_H */

@@ -140,6 +140,9 @@ def frames_of(path):
         f.x, f.w = float(rect.get("x")), float(rect.get("width"))
         f.y, f.fill, f.label = float(rect.get("y")), rect.get("fill"), text.text or ""
         f.cls = g.get("class") or ""
+        # The label's name when pprof's rule shortened it (the title
+        # keeps the full one).
+        f.short = g.get("data-n")
         if factor == 1 and f.value != f.v:
             fault("%s: title value %d != data-v %d" % (f.name, f.value, f.v))
         out.append(f)
@@ -621,7 +624,8 @@ def cmd_fg(args):
             what.append("row %.1f width %.1f, flamegraph.pl's %.1f %.1f" % (a.y, a.w, b.y, b.w))
         if xs and abs(a.x - b.x) > 0.051:
             what.append("x %.1f, flamegraph.pl's %.1f" % (a.x, b.x))
-        if key and not ANNOTATION.search(a.name) and a.label != b.label:
+        # (flamegraph.pl does not shorten names as pprof does.)
+        if key and not ANNOTATION.search(a.name) and a.short is None and a.label != b.label:
             what.append("label %r, flamegraph.pl's %r" % (a.label, b.label))
         if what:
             fault("%r: %s" % (key, "; ".join(what)))
