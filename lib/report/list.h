@@ -71,9 +71,8 @@ int profconv__sources_build_dir(struct pc_sources *s, const char *file,
 
 /*
  * Is FILE (the profile's name) one of the program's own sources: beneath
- * a source root or the build directory recorded for it, or relative (as
- * compilers name a build's files)?  Only names are compared: nothing is
- * opened.
+ * a source root or the build directory recorded for it; a relative name,
+ * a regular file beneath a root?  Nothing is opened.
  */
 bool profconv__source_own(struct pc_sources *s, const char *file);
 

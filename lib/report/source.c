@@ -416,10 +416,27 @@ profconv__source_own(struct pc_sources *s, const char *file)
 
 	if (file == NULL || file[0] == '\0')
 		return false;
-	/* A relative name is the compiler's for a file of the build (system
-	 * headers and libraries' sources are named absolute). */
-	if (file[0] != '/')
-		return true;
+	/* A relative name: one that is a file beneath a root (a library's
+	 * debug information names its sources relative too). */
+	if (file[0] != '/') {
+		struct stat st;
+
+		for (i = 0; i < s->nroots && !own; i++) {
+			size_t n = strlen(s->roots[i].given) + strlen(file) + 2;
+			char *j = malloc(n);
+
+			if (j == NULL)
+				return false;
+			snprintf(j, n, "%s/%s", s->roots[i].given, file);
+			abs = go_clean(j);
+			free(j);
+			own = abs != NULL &&
+			    beneath(abs, s->roots[i].given) != NULL &&
+			    stat(abs, &st) == 0 && S_ISREG(st.st_mode);
+			free(abs);
+		}
+		return own;
+	}
 	abs = go_clean(file);
 	if (abs == NULL)
 		return false;
