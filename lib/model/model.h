@@ -88,6 +88,7 @@ enum {
 
 struct pc_function {
 	uint32_t name, system_name, file;	/* string indexes */
+	uint32_t build_dir;	/* index in profile->build_dirs; 0: none */
 	int64_t start_line;
 };
 
@@ -155,6 +156,14 @@ struct profconv_profile {
 	/* What the reader found wrong with its input, one line, or NULL;
 	 * not part of the profile (never written, nor copied). */
 	char *read_warning;
+
+	/* The build directories (DW_AT_comp_dir) of the functions' files,
+	 * as the symbolizer read them from the binaries in this run: a
+	 * source root for those files only (report/source.c).  pprof's
+	 * format has no place for them and a profile's own claim would let
+	 * its names choose what is read, so they are never written nor
+	 * read back: a profile loaded from a file has none. */
+	struct pc_strtab build_dirs;
 };
 
 /*

@@ -19,6 +19,11 @@ profconv_profile_new(struct profconv_profile **out)
 	if (prof == NULL)
 		return profconv__nomem();
 	rc = profconv__strtab_init(&prof->strings);
+	if (rc == 0) {
+		rc = profconv__strtab_init(&prof->build_dirs);
+		if (rc < 0)
+			profconv__strtab_free(&prof->strings);
+	}
 	if (rc < 0) {
 		free(prof);
 		return rc;
@@ -33,6 +38,7 @@ profconv_profile_free(struct profconv_profile *prof)
 	if (prof == NULL)
 		return;
 	profconv__strtab_free(&prof->strings);
+	profconv__strtab_free(&prof->build_dirs);
 	free(prof->sample_types);
 	free(prof->comments);
 	free(prof->mappings);
@@ -236,6 +242,7 @@ profconv_profile_add_function(struct profconv_profile *prof,
 	int rc;
 
 	pf.start_line = f->start_line;
+	pf.build_dir = 0;
 	rc = profconv__intern(prof, f->name, &pf.name);
 	if (rc == 0)
 		rc = profconv__intern(prof, f->system_name, &pf.system_name);

@@ -287,6 +287,7 @@ decode_functions(struct decoder *d)
 		    5) < 0)
 			return PB_WIRE;
 		f->start_line = (int64_t)v[4];
+		f->build_dir = 0;	/* never in a file: model.h */
 		rc = claim_id(&d->function_ids, v[0], (uint32_t)i + 1,
 		    "function");
 		if (rc == 0)

@@ -459,7 +459,7 @@ pack_rest(struct wbuf *b, const struct profconv_profile *prof)
 	for (id = 1; rc == 0 && id <= prof->nfunctions; id++)
 		rc = put_function(b, pc_function(prof, (uint32_t)id), id);
 	for (id = 1; rc == 0 && nm.fn != NULL && id <= prof->nlocations; id++) {
-		struct pc_function f = { 0, 0, 0, 0 };
+		struct pc_function f = { 0, 0, 0, 0, 0 };
 
 		if (nm.fn[id] == 0)
 			continue;

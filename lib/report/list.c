@@ -264,6 +264,107 @@ build_id_of(const struct profconv_profile *prof, const char *module)
 	return "";
 }
 
+/* The build directories the symbolizer recorded for PROF's files, as
+ * the sources' roots for those files. */
+static int
+build_dirs(struct pc_sources *sources, const struct profconv_profile *prof)
+{
+	const struct pc_function *f;
+	size_t i;
+	int rc = 0;
+
+	for (i = 1; rc == 0 && i <= prof->nfunctions; i++) {
+		f = pc_function(prof, (uint32_t)i);
+		if (f->build_dir != 0 && f->file != 0)
+			rc = profconv__sources_build_dir(sources,
+			    profconv__pstr(prof, f->file),
+			    profconv__str(&prof->build_dirs, f->build_dir));
+	}
+	return rc;
+}
+
+/* A function of the program's own and what its stacks weigh. */
+struct own_fn {
+	const char *name;
+	int64_t w;
+};
+
+static int
+by_weight(const void *a, const void *b)
+{
+	const struct own_fn *x = a, *y = b;
+
+	if (x->w != y->w)
+		return x->w < y->w ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+int
+profconv__list_own_top(const struct profconv_view *view, size_t ti,
+    const struct profconv_list_options *o, size_t max, const char **names,
+    size_t *n)
+{
+	const struct profconv_profile *prof = profconv_view_profile(view);
+	size_t nf = profconv_view_frame_count(view);
+	size_t ns = profconv_view_stack_count(view), i, j;
+	struct profconv_view_frame f;
+	struct profconv_view_stack st;
+	struct pc_keymap fk = { 0 };
+	struct pc_sources *s = NULL;
+	struct own_fn *fs = NULL;
+	size_t nfs = 0, cap = 0;
+	uint32_t *slot, v;
+	bool added;
+	int64_t x;
+	int rc;
+
+	*n = 0;
+	slot = calloc(nf + 1, sizeof(*slot));
+	if (slot == NULL)
+		return profconv__nomem();
+	rc = profconv__sources_new(&s, o);
+	if (rc == 0)
+		rc = build_dirs(s, prof);
+	/* Each frame's function, when its file is the program's own. */
+	for (i = 1; rc == 0 && i <= nf; i++) {
+		rc = profconv_view_frame(view, (uint32_t)i, &f);
+		if (rc < 0 || f.function[0] == '\0' ||
+		    !profconv__source_own(s, f.file))
+			continue;
+		rc = PC_GROW(fs, cap, nfs, 1);
+		if (rc == 0)
+			rc = profconv__keymap_intern(&fk, f.function,
+			    strlen(f.function), (uint32_t)nfs + 1, &v, &added);
+		if (rc == 0 && added)
+			fs[nfs++] = (struct own_fn){ f.function, 0 };
+		if (rc == 0)
+			slot[i] = v;
+	}
+	/* Each stack for its own frame nearest the leaf (root first). */
+	for (i = 0; rc == 0 && i < ns; i++) {
+		rc = profconv_view_stack(view, i, &st);
+		for (j = st.nframes; rc == 0 && j-- > 0;) {
+			v = slot[st.frames[j]];
+			if (v == 0)
+				continue;
+			x = st.values[ti];
+			pc_add_sat(&fs[v - 1].w, x < 0 ? (x == INT64_MIN ?
+			    INT64_MAX : -x) : x);
+			break;
+		}
+	}
+	if (rc == 0 && nfs > 0) {
+		qsort(fs, nfs, sizeof(*fs), by_weight);
+		for (i = 0; i < nfs && *n < max && fs[i].w > 0; i++)
+			names[(*n)++] = fs[i].name;
+	}
+	free(fs);
+	free(slot);
+	profconv__keymap_free(&fk);
+	profconv__sources_free(s);
+	return rc;
+}
+
 /* What ROW may cost in a page, at most: its line shown (every byte
  * escaped to 6 at worst), its names, the markup around them. */
 static size_t
@@ -842,6 +943,10 @@ list_write(const struct profconv_profile *cur,
 		    profconv__delta_total(cur, vc.ti), 0);
 	if (rc == 0)
 		rc = profconv__sources_new(&l.sources, &o);
+	if (rc == 0)
+		rc = build_dirs(l.sources, cur);
+	if (rc == 0 && base != NULL)
+		rc = build_dirs(l.sources, base);
 	if (rc == 0) {
 		l.out.total = l.scale.reference;
 		l.out.unit = profconv__pstr(cur,

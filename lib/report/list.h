@@ -60,6 +60,36 @@ void profconv__sources_free(struct pc_sources *s);
 void profconv__sources_no_openat2(struct pc_sources *s);
 
 /*
+ * Record that the profile's file name FILE was compiled in the build
+ * directory DIR (absolute; the symbolizer read it from the DWARF in this
+ * run): files beneath DIR are read when looking for FILE, as beneath
+ * the other roots.  The first directory recorded for a file is kept.
+ * Errors: PROFCONV_ENOMEM.
+ */
+int profconv__sources_build_dir(struct pc_sources *s, const char *file,
+    const char *dir);
+
+/*
+ * Is FILE (the profile's name) one of the program's own sources: beneath
+ * a source root or the build directory recorded for it; a relative name,
+ * a regular file beneath a root?  Nothing is opened.
+ */
+bool profconv__source_own(struct pc_sources *s, const char *file);
+
+/*
+ * The at most MAX heaviest of the program's own functions in VIEW (their
+ * files profconv__source_own() with O's source roots and PROF's build
+ * directories), by value slot TI: each stack counts for the own frame
+ * nearest its leaf (what it allocated itself or through library and
+ * system code it called), magnitudes.  Their names (borrowed from VIEW)
+ * into NAMES, heaviest first, their number into *N (0: none).  Errors:
+ * PROFCONV_ENOMEM.
+ */
+int profconv__list_own_top(const struct profconv_view *view, size_t ti,
+    const struct profconv_list_options *o, size_t max, const char **names,
+    size_t *n);
+
+/*
  * The name a listing shows for FILE, as go tool pprof does: the trim
  * path's prefixes (or, without one, everything up to a directory named
  * as a search directory's last component) cut, then cleaned as Go's

@@ -665,16 +665,24 @@ graphs_per_type(FILE *fp, struct ctx *c)
 	return rc;
 }
 
-/* The annotated source of the LIST_TOP heaviest functions by flat,
- * matched by name (one regex of 100,000 names overflows regcomp's
- * stack), made only as far as the page shows it. */
+/*
+ * The annotated source of the LIST_TOP heaviest of the program's own
+ * functions (sources under a source root or their build directory, not
+ * system headers or libraries), each stack counted for the own frame
+ * nearest its leaf: a C++ function's allocations made in inlined
+ * std::vector code are its own, and so are a runtime's made through its
+ * allocation wrappers.  Without own functions (a comparison, or no
+ * source under any root), the heaviest by flat.  Matched by name (one
+ * regex of 100,000 names overflows regcomp's stack), made only as far
+ * as the page shows it.
+ */
 static int
 listing(FILE *fp, struct ctx *c)
 {
 	const struct profconv_report_options *o = c->o;
 	struct profconv_list_options lo = PROFCONV_LIST_OPTIONS_INIT;
 	struct profconv_value_type vt;
-	size_t i, n, k = 0, col = c->ti;
+	size_t i, n, k = 0, own = 0, col = c->ti;
 	const char **names;
 	struct mem m;
 	int rc;
@@ -686,7 +694,22 @@ listing(FILE *fp, struct ctx *c)
 	names = malloc((n + 1) * sizeof(*names));
 	if (names == NULL)
 		return profconv__nomem();
-	for (i = 0; i < n && k < o->list_top; i++) {
+	lo.view = o->view;
+	lo.sample_type = vt.type;
+	lo.source_path = o->source_path;
+	lo.trim_path = o->trim_path;
+	lo.find_source = o->find_source;
+	lo.payload = o->payload;
+	if (c->base == NULL) {
+		rc = profconv__list_own_top(c->cv, c->ti, &lo,
+		    o->list_top < n ? o->list_top : n, names, &own);
+		if (rc < 0) {
+			free(names);
+			return rc;
+		}
+		k = own;
+	}
+	for (i = 0; own == 0 && i < n && k < o->list_top; i++) {
 		const char *name = profconv__rows_name(c->funcs, i);
 
 		if (profconv__rows_values(c->funcs, i)[c->ti] == 0 ||
@@ -700,12 +723,6 @@ listing(FILE *fp, struct ctx *c)
 		fputs("</section>\n", fp);
 		return 0;
 	}
-	lo.view = o->view;
-	lo.sample_type = vt.type;
-	lo.source_path = o->source_path;
-	lo.trim_path = o->trim_path;
-	lo.find_source = o->find_source;
-	lo.payload = o->payload;
 	if ((rc = mem_open(&m)) < 0) {
 		free(names);
 		return rc;
@@ -716,14 +733,33 @@ listing(FILE *fp, struct ctx *c)
 	if (mem_close(&m) < 0 && rc == 0)
 		rc = PROFCONV_ENOMEM;
 	if (rc == 0) {
-		fprintf(fp, "<p class=\"note\">The %zu heaviest functions by "
-		    "flat ", k);
-		put(fp, vt.type);
+		if (own > 0) {
+			fprintf(fp, "<p class=\"note\" id=\"source-note\">The "
+			    "program's own %zu heaviest functions (their "
+			    "sources under a source root or the build "
+			    "directory the debug information names; not system "
+			    "headers or libraries), by ", k);
+			put(fp, vt.type);
+			fputs(" allocated in them or in the library and system "
+			    "code they call", fp);
+		} else {
+			fprintf(fp, "<p class=\"note\" id=\"source-note\">%s"
+			    "The %zu heaviest functions by flat ", c->base ==
+			    NULL ? "No function's source is under a source "
+			    "root or a build directory the debug information "
+			    "names. " : "", k);
+			put(fp, vt.type);
+		}
 		fputs(", as profconv list --html shows them: flat and cum "
 		    "shaded by their share of the total, inlined calls under "
 		    "the line that made them.</p>\n", fp);
 		listing_tables(fp, &m);
-	} else if (rc == PROFCONV_ENOTFOUND || rc == PROFCONV_EINVAL) {
+	} else if (rc == PROFCONV_ENOTFOUND) {
+		note(fp, "No annotated source: the profile names no source "
+		    "file or line for its heaviest functions (their binaries "
+		    "have no debug information, or were not found)", NULL);
+		rc = 0;
+	} else if (rc == PROFCONV_EINVAL) {
 		note(fp, "No annotated source", profconv_errmsg());
 		rc = 0;
 	}

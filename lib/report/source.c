@@ -11,8 +11,10 @@
  * directory), then the caller's last resort (debuginfod).
  *
  * Only files beneath a source root are read (the search directories, the
- * current one when none is given, and the trim path's prefixes that are
- * directories here), each opened beneath its root as openat2()'s
+ * current one when none is given, the trim path's prefixes that are
+ * directories here, and for a file the symbolizer found in a binary's
+ * DWARF in this run, the build directory of its unit, DW_AT_comp_dir,
+ * unless that is "/"), each opened beneath its root as openat2()'s
  * RESOLVE_BENEATH opens it: a name with "..", or a symbolic link, that
  * leads out of the root is withheld, and so is a name under no root (an
  * absolute one anywhere else); the note says so.  The search climbs
@@ -60,6 +62,14 @@ struct pc_root {
 	int fd;
 };
 
+/* A build directory the symbolizer recorded: a root for the files
+ * compiled in it only, opened when first needed. */
+struct pc_build_root {
+	char *dir;
+	struct pc_root r;
+	bool tried, open;
+};
+
 struct pc_sources {
 	const struct profconv_list_options *opts;
 	char *cwd;			/* the search path when none is given */
@@ -72,6 +82,11 @@ struct pc_sources {
 	struct pc_source **files;	/* each its own allocation: the
 					 * listing keeps pointers to them */
 	size_t nfiles, files_cap;
+	struct pc_build_root *broots;	/* build directories */
+	size_t nbroots, broots_cap;
+	struct pc_keymap bdirs;		/* directory -> broot + 1 */
+	struct pc_keymap file_bdir;	/* profile's file -> broot + 1 */
+	const struct pc_root *cur_build;	/* the file looked for's */
 };
 
 /* --- Go's path rules (path/filepath on Unix) -------------------------------- */
@@ -236,14 +251,14 @@ beneath(const char *abs, const char *dir)
 	return abs[n] == '/' ? abs + n + 1 : NULL;
 }
 
-/* Add the directory DIR (LEN bytes; relative to the current one) to S's
- * roots when it is one. */
+/* The directory DIR (LEN bytes; relative to the current one) as root
+ * *R: 1 when it is a directory here, 0 when not, or a negative error. */
 static int
-add_root(struct pc_sources *s, const char *dir, size_t len)
+open_root(struct pc_sources *s, const char *dir, size_t len,
+    struct pc_root *r)
 {
-	struct pc_root *r;
 	char *d, *real;
-	int fd, rc;
+	int fd;
 
 	d = strndup(len > 0 ? dir : ".", len > 0 ? len : 1);
 	if (d == NULL)
@@ -256,14 +271,6 @@ add_root(struct pc_sources *s, const char *dir, size_t len)
 		free(real);
 		return 0;
 	}
-	rc = PC_GROW(s->roots, s->roots_cap, s->nroots, 1);
-	if (rc < 0) {
-		free(d);
-		free(real);
-		close(fd);
-		return rc;
-	}
-	r = &s->roots[s->nroots++];
 	if (d[0] == '/') {
 		r->given = go_clean(d);
 	} else {
@@ -278,7 +285,99 @@ add_root(struct pc_sources *s, const char *dir, size_t len)
 	free(d);
 	r->real = real;
 	r->fd = fd;
-	return r->given != NULL ? 0 : profconv__nomem();
+	if (r->given == NULL) {
+		free(real);
+		close(fd);
+		return profconv__nomem();
+	}
+	return 1;
+}
+
+/* Add the directory DIR (LEN bytes; relative to the current one) to S's
+ * roots when it is one. */
+static int
+add_root(struct pc_sources *s, const char *dir, size_t len)
+{
+	int rc = PC_GROW(s->roots, s->roots_cap, s->nroots, 1);
+
+	if (rc == 0)
+		rc = open_root(s, dir, len, &s->roots[s->nroots]);
+	if (rc > 0)
+		s->nroots++;
+	return rc < 0 ? rc : 0;
+}
+
+int
+profconv__sources_build_dir(struct pc_sources *s, const char *file,
+    const char *dir)
+{
+	struct pc_build_root *b;
+	uint32_t v, got;
+	char *clean;
+	bool added;
+	int rc;
+
+	if (file[0] == '\0' || dir[0] != '/')
+		return 0;
+	rc = PC_GROW(s->broots, s->broots_cap, s->nbroots, 1);
+	clean = rc == 0 ? go_clean(dir) : NULL;
+	if (rc == 0 && clean == NULL)
+		rc = profconv__nomem();
+	dir = clean;
+	if (rc == 0)
+		rc = profconv__keymap_intern(&s->bdirs, dir, strlen(dir),
+		    (uint32_t)s->nbroots + 1, &v, &added);
+	if (rc == 0 && added) {
+		b = &s->broots[s->nbroots++];
+		memset(b, 0, sizeof(*b));
+		b->dir = strdup(dir);
+		b->r.fd = -1;
+		if (b->dir == NULL)
+			rc = profconv__nomem();
+	}
+	/* A file compiled in several places: the first one's. */
+	if (rc == 0)
+		rc = profconv__keymap_intern(&s->file_bdir, file, strlen(file),
+		    v, &got, &added);
+	free(clean);
+	return rc;
+}
+
+/* The root of the build directory the symbolizer recorded for FILE (the
+ * profile's name), opened the first time; NULL when there is none, it
+ * is not a directory here, or it is "/". */
+static const struct pc_root *
+build_root(struct pc_sources *s, const char *file, int *rc)
+{
+	struct pc_build_root *b;
+	uint32_t v;
+	bool added;
+
+	*rc = 0;
+	if (s->nbroots == 0 || file == NULL)
+		return NULL;
+	*rc = profconv__keymap_intern(&s->file_bdir, file, strlen(file), 0,
+	    &v, &added);
+	if (*rc < 0 || v == 0)
+		return NULL;
+	b = &s->broots[v - 1];
+	if (!b->tried) {
+		b->tried = true;
+		*rc = open_root(s, b->dir, strlen(b->dir), &b->r);
+		b->open = *rc > 0;
+		if (b->open && strcmp(b->r.real, "/") == 0) {
+			/* Everything is beneath "/": no root at all. */
+			free(b->r.given);
+			free(b->r.real);
+			close(b->r.fd);
+			b->r.given = b->r.real = NULL;
+			b->r.fd = -1;
+			b->open = false;
+		}
+		if (*rc > 0)
+			*rc = 0;
+	}
+	return b->open ? &b->r : NULL;
 }
 
 /*
@@ -304,6 +403,53 @@ add_roots(struct pc_sources *s)
 		if (len > 0 && el[0] == '/')
 			rc = add_root(s, el, len);
 	return rc;
+}
+
+bool
+profconv__source_own(struct pc_sources *s, const char *file)
+{
+	const char *dir;
+	uint32_t v = 0;
+	bool added, own = false;
+	char *abs;
+	size_t i;
+
+	if (file == NULL || file[0] == '\0')
+		return false;
+	/* A relative name: one that is a file beneath a root (a library's
+	 * debug information names its sources relative too). */
+	if (file[0] != '/') {
+		struct stat st;
+
+		for (i = 0; i < s->nroots && !own; i++) {
+			size_t n = strlen(s->roots[i].given) + strlen(file) + 2;
+			char *j = malloc(n);
+
+			if (j == NULL)
+				return false;
+			snprintf(j, n, "%s/%s", s->roots[i].given, file);
+			abs = go_clean(j);
+			free(j);
+			own = abs != NULL &&
+			    beneath(abs, s->roots[i].given) != NULL &&
+			    stat(abs, &st) == 0 && S_ISREG(st.st_mode);
+			free(abs);
+		}
+		return own;
+	}
+	abs = go_clean(file);
+	if (abs == NULL)
+		return false;
+	for (i = 0; i < s->nroots && !own; i++)
+		own = beneath(abs, s->roots[i].given) != NULL ||
+		    beneath(abs, s->roots[i].real) != NULL;
+	if (!own && s->nbroots != 0 && profconv__keymap_intern(&s->file_bdir,
+	    file, strlen(file), 0, &v, &added) == 0 && v != 0) {
+		dir = s->broots[v - 1].dir;
+		own = strcmp(dir, "/") != 0 && beneath(abs, dir) != NULL;
+	}
+	free(abs);
+	return own;
 }
 
 /* The path of the open descriptor FD as the kernel resolved it, or NULL. */
@@ -400,6 +546,7 @@ open_regular(struct pc_sources *s, const char *path, bool rooted, int *fd,
     struct stat *st, const char **why, bool *outside)
 {
 	char proc[64], *abs = NULL;
+	const struct pc_root *root = NULL;
 	const char *rel = NULL;
 	struct stat now;
 	size_t i;
@@ -425,9 +572,16 @@ open_regular(struct pc_sources *s, const char *path, bool rooted, int *fd,
 			return false;
 		}
 		for (i = 0; i < s->nroots && rel == NULL; i++) {
-			rel = beneath(abs, s->roots[i].given);
+			root = &s->roots[i];
+			rel = beneath(abs, root->given);
 			if (rel == NULL)
-				rel = beneath(abs, s->roots[i].real);
+				rel = beneath(abs, root->real);
+		}
+		if (rel == NULL && s->cur_build != NULL) {
+			root = s->cur_build;
+			rel = beneath(abs, root->given);
+			if (rel == NULL)
+				rel = beneath(abs, root->real);
 		}
 		if (rel == NULL) {
 			free(abs);
@@ -435,7 +589,7 @@ open_regular(struct pc_sources *s, const char *path, bool rooted, int *fd,
 			*why = why_outside;
 			return false;
 		}
-		if (open_in_root(s, &s->roots[i - 1], rel, &pfd) != 0)
+		if (open_in_root(s, root, rel, &pfd) != 0)
 			pfd = -1;
 		free(abs);
 		if (pfd < 0 && errno == EXDEV) {
@@ -804,11 +958,15 @@ profconv__source_get(struct pc_sources *s, const char *display,
 	}
 	s->files[s->nfiles++] = src;
 	a.src = src;
+	s->cur_build = build_root(s, orig, &rc);
+	if (rc < 0)
+		return rc;
 	pprof_search(&a, display);
 	/* The name the debug information records (joined to the
 	 * compilation directory by the symbolizer), when it differs. */
 	if (a.rc == 0 && orig[0] == '/' && strcmp(orig, display) != 0)
 		try_path(&a, orig, true, true);
+	s->cur_build = NULL;
 	ask_callback(&a, orig, build_id);
 	if (a.rc < 0)
 		return a.rc;
@@ -904,6 +1062,17 @@ profconv__sources_free(struct pc_sources *s)
 		close(s->roots[i].fd);
 	}
 	free(s->roots);
+	for (i = 0; i < s->nbroots; i++) {
+		free(s->broots[i].dir);
+		if (s->broots[i].open) {
+			free(s->broots[i].r.given);
+			free(s->broots[i].r.real);
+			close(s->broots[i].r.fd);
+		}
+	}
+	free(s->broots);
+	profconv__keymap_free(&s->bdirs);
+	profconv__keymap_free(&s->file_bdir);
 	free(s->cwd);
 	free(s);
 }

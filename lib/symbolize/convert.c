@@ -127,11 +127,20 @@ frame_line(struct session *s, const struct sym_frame *sf,
 	rc = frame_names(s, sf, &fn.name, &fn.system_name);
 	if (rc == 0)
 		rc = file_index(s, f->file, &fn.file);
+	/* Where its unit was compiled: not the profile's text (never
+	 * written), so not held to UTF-8; a NUL-free C string. */
+	fn.build_dir = 0;
+	if (rc == 0 && fn.file != 0 && f->comp_dir != NULL &&
+	    f->comp_dir[0] == '/')
+		rc = profconv__strtab_intern_cstr(&s->prof->build_dirs,
+		    f->comp_dir, &fn.build_dir);
 	if (rc == 0)
 		rc = profconv__funcset_get(&s->funcs, s->prof, &fn,
 		    &out->function);
 	if (rc < 0)
 		return rc;
+	if (s->prof->functions[out->function - 1].build_dir == 0)
+		s->prof->functions[out->function - 1].build_dir = fn.build_dir;
 	out->line = f->line;
 	out->column = f->column;
 	*flags |= (fn.name != 0 ? PC_MAP_HAS_FUNCTIONS : 0) |

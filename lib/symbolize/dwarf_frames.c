@@ -260,6 +260,20 @@ resolve_node(struct pc_symmod *m, struct pc_node *n)
 	return cached_names(m, &n->die, &a, &n->names);
 }
 
+/* CU's DW_AT_comp_dir (borrowed from libdw), or NULL; read once. */
+static const char *
+comp_dir(struct pc_cu *cu)
+{
+	Dwarf_Attribute attr;
+
+	if (!cu->comp_dir_tried) {
+		cu->comp_dir_tried = true;
+		cu->comp_dir = dwarf_formstring(dwarf_attr(&cu->die,
+		    DW_AT_comp_dir, &attr));
+	}
+	return cu->comp_dir;
+}
+
 /*
  * FILE as addr2line shows it: a relative name (clang writes them) is
  * joined to the CU's compilation directory.  Borrowed from M or libdw.
@@ -267,17 +281,12 @@ resolve_node(struct pc_symmod *m, struct pc_node *n)
 static const char *
 absolute_file(struct pc_symmod *m, struct pc_cu *cu, const char *file)
 {
-	Dwarf_Attribute attr;
 	char buf[4096];
 	uint32_t idx;
 
 	if (file == NULL || file[0] == '/')
 		return file;
-	if (!cu->comp_dir_tried) {
-		cu->comp_dir_tried = true;
-		cu->comp_dir = dwarf_formstring(dwarf_attr(&cu->die,
-		    DW_AT_comp_dir, &attr));
-	}
+	(void)comp_dir(cu);
 	if (cu->comp_dir == NULL || cu->comp_dir[0] == '\0' ||
 	    (size_t)snprintf(buf, sizeof(buf), "%s/%s", cu->comp_dir,
 	    file) >= sizeof(buf) ||
@@ -329,13 +338,8 @@ own_lines(struct pc_symmod *m, struct pc_cu *cu)
 	    NULL || dwarf_formudata(dwarf_attr(&cu->die, DW_AT_stmt_list,
 	    &attr), &off) != 0)
 		return 0;
-	if (!cu->comp_dir_tried) {
-		cu->comp_dir_tried = true;
-		cu->comp_dir = dwarf_formstring(dwarf_attr(&cu->die,
-		    DW_AT_comp_dir, &attr));
-	}
 	rc = profconv__linetab_decode(&cu->lines, &m->linesec, off,
-	    cu->comp_dir, asize, &m->lines_raw);
+	    comp_dir(cu), asize, &m->lines_raw);
 	cu->lines_ours = rc == 0;
 	return rc < 0 ? rc : 0;
 }
@@ -499,6 +503,11 @@ profconv__symmod_lookup(struct pc_symmod *m, uint64_t addr,
 	}
 	if (*n == 0 && frames[0].file != NULL)
 		*n = 1;		/* a line without a function still helps */
+	/* Every frame of the chain is of this unit: its files were
+	 * compiled in its build directory (a source root for them). */
+	for (size_t i = 0; cu != NULL && i < *n; i++)
+		frames[i].comp_dir = frames[i].file != NULL ? comp_dir(cu) :
+		    NULL;
 	return 0;
 }
 

@@ -321,6 +321,7 @@ struct pc_frame {
 	const char *name;		/* DW_AT_name or symbol; NULL: unknown */
 	const char *linkage;		/* mangled linkage name; may be NULL */
 	const char *file;		/* NULL when unknown */
+	const char *comp_dir;		/* its unit's DW_AT_comp_dir, or NULL */
 	int64_t line, column, start_line;
 };
 

@@ -335,7 +335,14 @@ map_function(struct merger *m, uint32_t id, uint32_t *out)
 		d.name = key.name;
 		d.system_name = key.system_name;
 		d.file = key.file;
-		rc = profconv__add_function_raw(m->dst, &d, NULL);
+		/* The build directory goes with the first of its kind. */
+		d.build_dir = 0;
+		if (s->build_dir != 0)
+			rc = profconv__strtab_intern_cstr(&m->dst->build_dirs,
+			    profconv__str(&m->src->build_dirs, s->build_dir),
+			    &d.build_dir);
+		if (rc == 0)
+			rc = profconv__add_function_raw(m->dst, &d, NULL);
 	}
 	if (rc == 0)
 		m->func_id[id - 1] = *out;
