@@ -480,6 +480,25 @@ int cmd_convert_profile(const char *path,
  */
 bool cmd_is_program(const char *path);
 
+/*
+ * The series group, what proftrend and profconv report of a series
+ * share: --by-thread, every row split per thread.
+ */
+enum { CMD_OPT_BY_THREAD = 0x1500 };
+#define CMD_SERIES_OPTS \
+	{ "by-thread", CMD_OPT_BY_THREAD, no_argument, CMD_OWN, \
+	  "      --by-thread       every row split per thread, \"thread N\n" \
+	  "                        (NAME)\", from jemalloc's per-thread samples\n" \
+	  "                        or profconv text2pb --threads' labels\n" }
+/* Option C of the series group into TO: true when it was one. */
+bool cmd_series_option(int c, struct profconv_trend_options *to);
+/*
+ * V and TO as a leak report of a series takes them (proftrend, profconv
+ * report of a series): the built-in suppressions of the runtime's
+ * one-time allocations unless --no-default-suppressions, TO's view V's.
+ */
+void cmd_series_view(struct cmd_view *v, struct profconv_trend_options *to);
+
 /* A series' read warnings ("the dump was cut short") as one line, printed
  * by cmd_series_warnings_flush(), instead of one a file. */
 void cmd_series_warnings(bool on);

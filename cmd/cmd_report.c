@@ -58,8 +58,10 @@ static const struct cmd_opt opts[] = {
 	  "                        look for sources under these ':'-separated\n"
 	  "                        directories and their parents\n" },
 	CMD_TRIM_PATH_OPT,
+	CMD_SERIES_OPTS,
 	CMD_VIEW_OPTS,
 	CMD_FIND_OPTS,
+	CMD_FILTER_OPTS,
 	CMD_INPUT_OPTS,
 	CMD_HELP_OPT,
 	CMD_VERSION_OPT,
@@ -94,22 +96,23 @@ parse_count(const char *opt, const char *text, size_t *out)
  * The page of a series: the snapshots PATHS[0..N-1], or when N is 1, the
  * detailed snapshots of one massif file, as proftrend takes them; an exit
  * status, or -1 when the one file is no massif series (nothing written).
+ * The rows are proftrend's for the same options TO and VIEW: the same
+ * suppressions, filters and threads.
  */
 static int
-write_series(struct cmd_view *view, char **paths, int n,
-    struct profconv_report_options *ro, struct cmd_output *out,
-    const char *out_path)
+write_series(struct cmd_view *view, struct profconv_trend_options *to,
+    char **paths, int n, struct profconv_report_options *ro,
+    struct cmd_output *out, const char *out_path)
 {
-	struct profconv_trend_options to = PROFCONV_TREND_OPTIONS_INIT;
 	struct profconv_trend *trend = NULL;
 	struct profconv_report_series *series = NULL;
 	struct profconv_profile *prof;
 	unsigned unmatched = ~0u;	/* the filters that matched nowhere */
 	int i, rc, status = EXIT_OK;
 
-	to.view = &view->view;
-	to.sample_type = ro->sample_type;
-	if (profconv_trend_new(&trend, &to) < 0 ||
+	cmd_series_view(view, to);
+	to->sample_type = ro->sample_type;
+	if (profconv_trend_new(&trend, to) < 0 ||
 	    profconv_report_series_new(&series, ro) < 0) {
 		profconv_trend_free(trend);
 		return cmd_error("%s", profconv_errmsg());
@@ -121,6 +124,8 @@ write_series(struct cmd_view *view, char **paths, int n,
 			profconv_trend_free(trend);
 			profconv_report_series_free(series);
 			ro->series = NULL;
+			/* One profile: no leak report. */
+			view->view.default_suppressions = 0;
 			return -1;
 		}
 	}
@@ -162,6 +167,7 @@ int
 cmd_report(int argc, char **argv)
 {
 	struct profconv_report_options ro = PROFCONV_REPORT_OPTIONS_INIT;
+	struct profconv_trend_options to = PROFCONV_TREND_OPTIONS_INIT;
 	struct cmd_view view = CMD_VIEW_INIT;
 	struct cmd_parser parser = { opts, usage_text, footer, &view, NULL };
 	struct profconv_profile *prof[2] = { NULL, NULL };
@@ -170,6 +176,8 @@ cmd_report(int argc, char **argv)
 	int c, rc, status, i;
 
 	while ((c = cmd_getopt(&parser, argc, argv)) > 0) {
+		if (cmd_series_option(c, &to))
+			continue;
 		switch (c) {
 		case 'o': out_path = optarg; break;
 		case 't': ro.sample_type = optarg; break;
@@ -213,18 +221,21 @@ cmd_report(int argc, char **argv)
 		return cmd_usage_error("-o FILE.html is required");
 	if (base_path != NULL && argc - optind != 1)
 		return cmd_usage_error("--base takes one PROFILE");
+	if (to.by_thread && argc - optind < 2)
+		return cmd_usage_error("--by-thread splits the rows of a "
+		    "series: give two PROFILEs or more");
 	view.view.jobs = cmd_jobs();
 	ro.view = &view.view;
 	if (view.debuginfod)
 		ro.find_source = profconv_debuginfod_find_source;
 	if (argc - optind >= 2)
-		return write_series(&view, argv + optind, argc - optind, &ro,
-		    &out, out_path);
+		return write_series(&view, &to, argv + optind, argc - optind,
+		    &ro, &out, out_path);
 	/* One massif file is a series of its detailed snapshots, as
 	 * proftrend takes it, unless --snapshot picks one. */
 	if (base_path == NULL && !cmd_snapshot_given()) {
-		status = write_series(&view, argv + optind, 1, &ro, &out,
-		    out_path);
+		status = write_series(&view, &to, argv + optind, 1, &ro,
+		    &out, out_path);
 		if (status != -1)
 			return status;
 	}

@@ -749,3 +749,22 @@ cmd_add_massif_series(const struct cmd_view *v, struct profconv_trend *trend,
 	profconv_snapshots_free(snaps);
 	return status;
 }
+
+bool
+cmd_series_option(int c, struct profconv_trend_options *to)
+{
+	if (c != CMD_OPT_BY_THREAD)
+		return false;
+	to->by_thread = 1;
+	/* jemalloc's dumps give their threads when asked. */
+	cmd_read_threads();
+	return true;
+}
+
+void
+cmd_series_view(struct cmd_view *v, struct profconv_trend_options *to)
+{
+	/* The leak report hides the runtime's one-time allocations. */
+	v->view.default_suppressions = !v->no_default_suppressions;
+	to->view = &v->view;
+}

@@ -33,17 +33,13 @@ static const char usage_text[] =
 
 enum {
 	OPT_JSON = 256, OPT_BYTES, OPT_NO_SORT, OPT_MIN_GREW, OPT_MIN_GROWTH,
-	OPT_MIN_SHARE, OPT_BY, OPT_SVG, OPT_TITLE, OPT_SNAPSHOTS, OPT_WIDE,
-	OPT_BY_THREAD
+	OPT_MIN_SHARE, OPT_BY, OPT_SVG, OPT_TITLE, OPT_SNAPSHOTS, OPT_WIDE
 };
 
 static const struct cmd_opt opts[] = {
 	{ "by", OPT_BY, required_argument, CMD_OWN,
 	  "      --by KIND         rows per function (default), line or stack\n" },
-	{ "by-thread", OPT_BY_THREAD, no_argument, CMD_OWN,
-	  "      --by-thread       every row split per thread, \"thread N\n"
-	  "                        (NAME)\", from jemalloc's per-thread samples\n"
-	  "                        or profconv text2pb --threads' labels\n" },
+	CMD_SERIES_OPTS,
 	{ "type", 't', required_argument, CMD_OWN,
 	  "  -t, --type TYPE       sample type to follow (default inuse_space,\n"
 	  "                        else space, else the default type)\n" },
@@ -131,14 +127,11 @@ parse_option(int c, struct trend_args *a)
 {
 	long top;
 
+	if (cmd_series_option(c, &a->trend))
+		return true;
 	switch (c) {
 	case OPT_BY:
 		return cmd_parse_by(optarg, &a->trend.by);
-	case OPT_BY_THREAD:
-		a->trend.by_thread = 1;
-		/* jemalloc's dumps give their threads when asked. */
-		cmd_read_threads();
-		return true;
 	case 't':
 		a->trend.sample_type = optarg;
 		return true;
@@ -241,8 +234,7 @@ parse_args(int argc, char **argv, struct trend_args *a)
 		    "own, not %zu (--top)", a->top);
 	a->view.view.jobs = cmd_jobs();
 	a->trend.unicode = utf8_locale();
-	/* The leak report hides the runtime's one-time allocations. */
-	a->view.view.default_suppressions = !a->view.no_default_suppressions;
+	cmd_series_view(&a->view, &a->trend);
 	return TREND_CLEAN;
 }
 

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/bounds.h"
 #include "report/report_data.h"
 #include "writer_fixture.h"
 
@@ -257,4 +258,61 @@ Test(report, series_columns)
 	profconv_report_series_free(s);
 	cr_expect(eq(int, profconv_report_series_add(NULL, b, "c"),
 	    PROFCONV_EINVAL));
+}
+
+/* A long series: of 1200 snapshots the data holds 500 columns, the
+ * first, the last and the peak among them, in order, those the
+ * picture's pick gives for the same totals. */
+Test(report, series_bounded)
+{
+	static char names[1200][8];
+	const char *order[1200];
+	struct profconv_report_series *s = NULL;
+	struct profconv_profile *p;
+	size_t len = 0, i, cols, pick[1200];
+	int64_t total[1200];
+	char *types;
+	FILE *fp;
+
+	cr_assert(eq(int, profconv_report_series_new(&s, NULL), 0));
+	for (i = 0; i < 1200; i++) {
+		snprintf(names[i], sizeof(names[i]), "s%zu", i);
+		order[i] = names[i];
+		profile(&p, i == 777 ? 100000 : (int64_t)(i % 50) + 1);
+		cr_assert(eq(int, profconv_report_series_add(s, p, names[i]),
+		    0));
+		profconv_profile_free(p);
+	}
+	free(out);
+	out = NULL;
+	fp = open_memstream(&out, &len);
+	cr_assert(not(zero(ptr, fp)));
+	cr_expect(eq(int, profconv__report_data_series(fp, s, order, 1200,
+	    -1, 0), 0));
+	fclose(fp);
+	profconv_report_series_free(s);
+	types = strstr(out, "\"types\":[");
+	cr_assert(not(zero(ptr, types)));
+	cols = count(types, "{\"type\":");
+	cr_expect(eq(sz, cols, PC_REPORT_SERIES_POINTS));
+	cr_expect(not(zero(ptr, strstr(out, "{\"type\":\"s0\","))));
+	cr_expect(not(zero(ptr, strstr(out, "{\"type\":\"s777\","))));
+	cr_expect(not(zero(ptr, strstr(out, "{\"type\":\"s1199\","))));
+	cr_expect(lt(ptr, strstr(out, "{\"type\":\"s0\","),
+	    strstr(out, "{\"type\":\"s777\",")));
+	/* The same picks as the picture's, of the same totals. */
+	for (i = 0; i < 1200; i++)
+		total[i] = i == 777 ? 100000 * 100 + 1500 :
+		    (int64_t)((i % 50) + 1) * 100 + 1500;
+	cr_expect(eq(sz, profconv__report_series_pick(total, 1200, pick),
+	    PC_REPORT_SERIES_POINTS));
+	cr_expect(eq(sz, pick[0], 0));
+	cr_expect(eq(sz, pick[PC_REPORT_SERIES_POINTS - 1], 1199));
+	for (i = 1; i < PC_REPORT_SERIES_POINTS; i++) {
+		char want[32];
+
+		cr_expect(gt(sz, pick[i], pick[i - 1]));
+		snprintf(want, sizeof(want), "{\"type\":\"s%zu\",", pick[i]);
+		cr_expect(not(zero(ptr, strstr(out, want))), "%s", want);
+	}
 }

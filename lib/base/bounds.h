@@ -34,6 +34,19 @@
 #define PC_SUPP_MAX_PATTERNS 10000
 
 /*
+ * The page of a series (report/report.c, report/report_data.c): of more
+ * than PC_REPORT_SERIES_POINTS snapshots it carries that many, in its
+ * snapshot table and its Explore tab, picked as the trend's picture picks
+ * the snapshots it draws (profconv__trend_pick(): the first, the last,
+ * and the one with the largest total of each stretch between them); the
+ * Explore tab's call tree keeps at most PC_REPORT_SERIES_CELLS node
+ * values over those snapshots (nodes times snapshots, the heaviest nodes
+ * first), so the page follows what it shows, not snapshots times stacks.
+ */
+#define PC_REPORT_SERIES_POINTS 500
+#define PC_REPORT_SERIES_CELLS 100000
+
+/*
  * drop_frames and keep_frames regexes (prune.c), compiled with glibc's
  * regcomp, whose time and memory grow with the expansion of counted
  * repetitions, not with the text: nested {m,n} counts multiply to at most

@@ -1012,27 +1012,51 @@ out:
 
 /* --- a series ---------------------------------------------------------------- */
 
-/* The Explore tab of a series, its snapshots in TREND's order. */
+/* The Explore tab of a series: the K snapshots PICK of TREND, in order. */
 static int
 live_series(FILE *fp, const struct profconv_trend *trend,
-    const struct profconv_report_options *o)
+    const struct profconv_report_options *o, const size_t *pick, size_t k)
 {
-	size_t i, n = profconv_trend_snapshot_count(trend);
 	struct profconv_trend_snapshot s;
 	const char **order;
+	size_t i;
 	int rc = 0;
 
-	if ((order = calloc(n + 1, sizeof(*order))) == NULL)
+	if ((order = calloc(k + 1, sizeof(*order))) == NULL)
 		return profconv__fail(PROFCONV_ENOMEM, "out of memory");
-	for (i = 0; i < n && rc == 0; i++)
-		if ((rc = profconv_trend_snapshot(trend, i, &s)) == 0)
+	for (i = 0; i < k && rc == 0; i++)
+		if ((rc = profconv_trend_snapshot(trend, pick[i], &s)) == 0)
 			order[i] = s.name;
 	if (rc == 0)
-		rc = profconv__report_live_series(fp, o->series, order, n,
+		rc = profconv__report_live_series(fp, o->series, order, k,
 		    o->node_fraction > 0 ? o->node_fraction : -1,
 		    o->tree_nodes != 0 ? o->tree_nodes : PC_REPORT_TREE_NODES,
 		    o->top);
 	free(order);
+	return rc;
+}
+
+/* The snapshots of TREND the page carries, into *PICK (freed by the
+ * caller), their count into *K. */
+static int
+series_pick(const struct profconv_trend *trend, size_t **pick, size_t *k)
+{
+	size_t i, n = profconv_trend_snapshot_count(trend);
+	struct profconv_trend_snapshot s;
+	int64_t *total;
+	int rc = 0;
+
+	total = calloc(n + 1, sizeof(*total));
+	*pick = calloc(n + 1, sizeof(**pick));
+	if (total == NULL || *pick == NULL) {
+		free(total);
+		return profconv__fail(PROFCONV_ENOMEM, "out of memory");
+	}
+	for (i = 0; i < n && rc == 0; i++)
+		if ((rc = profconv_trend_snapshot(trend, i, &s)) == 0)
+			total[i] = s.inuse_bytes;
+	*k = rc == 0 ? profconv__report_series_pick(total, n, *pick) : 0;
+	free(total);
 	return rc;
 }
 
@@ -1050,7 +1074,7 @@ profconv_report_write_trend(const struct profconv_trend *trend, FILE *fp,
 	struct profconv_trend_snapshot s;
 	struct profconv_trend_row r;
 	struct mem m;
-	size_t i, n;
+	size_t i, j, n, k = 0, *pick = NULL;
 	int rc;
 
 	if (trend == NULL || fp == NULL)
@@ -1066,22 +1090,35 @@ profconv_report_write_trend(const struct profconv_trend *trend, FILE *fp,
 		mem_free(&m);
 		return rc;
 	}
+	if ((rc = series_pick(trend, &pick, &k)) < 0) {
+		mem_free(&m);
+		free(pick);
+		return rc;
+	}
+	n = profconv_trend_snapshot_count(trend);
 	page_start(fp, &o);
 	nav(fp, sec, PC_ARRAY_LEN(sec) - (o.series == NULL));
 	fputs("<section class=\"tab\" id=\"trend\">\n", fp);
 	fprintf(fp, "<p class=\"note\">%zu snapshots; hover a band for its "
-	    "figures, Ctrl-F to search.</p>\n",
-	    profconv_trend_snapshot_count(trend));
+	    "figures, Ctrl-F to search.</p>\n", n);
 	frame(fp, "trend", "Memory over time", &m);
 	mem_free(&m);
+	if (k < n)
+		fprintf(fp, "<p class=\"note\" id=\"snapshots-note\">The "
+		    "table and the Explore tab hold %zu of the %zu snapshots, "
+		    "as the picture draws them: the first, the last and the "
+		    "one with the largest total of each stretch between "
+		    "them.</p>\n", k, n);
 	fputs("<table class=\"top\" id=\"snapshots\"><thead><tr>"
 	    "<th data-sort=\"num\">#</th><th class=\"name\" data-sort=\"text\">"
 	    "snapshot</th><th data-sort=\"num\">in use</th></tr></thead>\n"
 	    "<tbody>\n", fp);
-	n = profconv_trend_snapshot_count(trend);
-	for (i = 0; i < n; i++) {
-		if ((rc = profconv_trend_snapshot(trend, i, &s)) < 0)
+	for (j = 0; j < k; j++) {
+		i = pick[j];
+		if ((rc = profconv_trend_snapshot(trend, i, &s)) < 0) {
+			free(pick);
 			return rc;
+		}
 		fprintf(fp, "<tr><td data-v=\"%zu\">%zu</td><td class=\"name\">",
 		    i + 1, i + 1);
 		put(fp, s.name);
@@ -1104,8 +1141,10 @@ profconv_report_write_trend(const struct profconv_trend *trend, FILE *fp,
 	    "<th class=\"name\" data-sort=\"text\">name</th>"
 	    "</tr></thead>\n<tbody>\n", fp);
 	for (i = 0; i < n && i < o.top; i++) {
-		if ((rc = profconv_trend_row(trend, i, &r)) < 0)
+		if ((rc = profconv_trend_row(trend, i, &r)) < 0) {
+			free(pick);
 			return rc;
+		}
 		fprintf(fp, "<tr><td data-v=\"%" PRId64 "\">", r.first_bytes);
 		put_num(fp, r.first_bytes);
 		fprintf(fp, "</td><td data-v=\"%" PRId64 "\">", r.last_bytes);
@@ -1120,7 +1159,8 @@ profconv_report_write_trend(const struct profconv_trend *trend, FILE *fp,
 		fputs("</td></tr>\n", fp);
 	}
 	fputs("</tbody></table>\n</section>\n", fp);
-	if (o.series != NULL && (rc = live_series(fp, trend, &o)) < 0)
-		return rc;
-	return page_end(fp);
+	if (o.series != NULL)
+		rc = live_series(fp, trend, &o, pick, k);
+	free(pick);
+	return rc < 0 ? rc : page_end(fp);
 }

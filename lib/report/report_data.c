@@ -33,11 +33,13 @@
 #include <string.h>
 
 #include "base/base.h"
+#include "base/bounds.h"
 #include "model/model.h"
 #include "view/view.h"
 #include "view/graph.h"
 #include "write/write.h"
 #include "report/report_data.h"
+#include "report/trendsvg.h"
 
 struct tree {
 	size_t nt;		/* sample types */
@@ -157,27 +159,31 @@ tree_free(struct tree *t)
 	free(t->tval);
 }
 
-/* Make T's values columns ORDER[0..N-1] of its stacks' values. */
+/* Make T's values columns ORDER[0..N-1] of its stacks' values, of the
+ * ALL columns they were added as (the others left out). */
 static int
-tree_columns(struct tree *t, const size_t *order, size_t n)
+tree_columns(struct tree *t, const size_t *order, size_t n, size_t all)
 {
 	size_t i, k, *pos;
 
 	free(t->self);
 	t->nt = n;
 	t->self = calloc(t->n * n + 1, sizeof(*t->self));
-	pos = calloc(n + 1, sizeof(*pos));
+	pos = malloc((all + 1) * sizeof(*pos));
 	if (t->self == NULL || pos == NULL) {
 		free(pos);
 		return profconv__fail(PROFCONV_ENOMEM, "out of memory");
 	}
 	t->selfcap = t->n * n + 1;
-	/* column c of the stacks -> place k */
+	/* column c of the stacks -> place k, or SIZE_MAX: not kept */
+	for (k = 0; k < all; k++)
+		pos[k] = SIZE_MAX;
 	for (k = 0; k < n; k++)
 		pos[order[k]] = k;
 	for (i = 0; i < t->tn; i++)
-		pc_add_sat(&t->self[t->tnode[i] * n + pos[t->tcol[i]]],
-		    t->tval[i]);
+		if (pos[t->tcol[i]] != SIZE_MAX)
+			pc_add_sat(&t->self[t->tnode[i] * n +
+			    pos[t->tcol[i]]], t->tval[i]);
 	free(pos);
 	return 0;
 }
@@ -956,13 +962,20 @@ profconv_report_series_add(struct profconv_report_series *s,
 	return 0;
 }
 
+size_t
+profconv__report_series_pick(const int64_t *total, size_t n, size_t *out)
+{
+	return profconv__trend_pick(total, n, PC_REPORT_SERIES_POINTS, out);
+}
+
 int
 profconv__report_data_series(FILE *fp, struct profconv_report_series *s,
     const char *const *order, size_t n, double fraction, size_t budget)
 {
 	const char **label = NULL, **unit = NULL;
 	int64_t *total = NULL;
-	size_t *col = NULL, i, j;
+	size_t *col = NULL, *pick = NULL, i, j, nc = 0, k;
+	bool *used = NULL;
 	int rc = 0;
 
 	if (s->n == 0)
@@ -971,41 +984,51 @@ profconv__report_data_series(FILE *fp, struct profconv_report_series *s,
 	unit = calloc(s->n, sizeof(*unit));
 	total = calloc(s->n, sizeof(*total));
 	col = calloc(s->n, sizeof(*col));
-	if (label == NULL || unit == NULL || total == NULL || col == NULL) {
+	pick = calloc(s->n, sizeof(*pick));
+	used = calloc(s->n, sizeof(*used));
+	if (label == NULL || unit == NULL || total == NULL || col == NULL ||
+	    pick == NULL || used == NULL) {
 		rc = profconv__fail(PROFCONV_ENOMEM, "out of memory");
 		goto out;
 	}
-	/* The snapshots in ORDER's order (the trend's), by name; those it
-	 * lacks after them. */
-	for (i = 0; i < s->n; i++)
-		col[i] = i;
-	if (order != NULL && n == s->n) {
-		for (i = 0; i < n; i++) {
-			for (j = i; j < s->n; j++) {
-				if (strcmp(s->names[col[j]], order[i]) == 0) {
-					size_t tmp = col[i];
-
-					col[i] = col[j];
-					col[j] = tmp;
-					break;
-				}
+	/* The snapshots ORDER names, in its order (the trend's), each
+	 * once; without ORDER, all as added. */
+	for (i = 0; order == NULL && i < s->n; i++)
+		col[nc++] = i;
+	for (i = 0; order != NULL && i < n && nc < s->n; i++) {
+		for (j = 0; j < s->n; j++) {
+			if (!used[j] && strcmp(s->names[j], order[i]) == 0) {
+				used[j] = true;
+				col[nc++] = j;
+				break;
 			}
 		}
 	}
-	for (i = 0; i < s->n; i++) {
+	for (i = 0; i < nc; i++)
+		total[i] = s->total[col[i]];
+	/* At most PC_REPORT_SERIES_POINTS of them, as the picture picks. */
+	k = profconv__report_series_pick(total, nc, pick);
+	for (i = 0; i < k; i++) {
+		col[i] = col[pick[i]];
 		label[i] = s->names[col[i]];
 		unit[i] = s->units[col[i]];
 		total[i] = s->total[col[i]];
 	}
-	if ((rc = tree_columns(&s->t, col, s->n)) == 0)
+	/* And at most PC_REPORT_SERIES_CELLS values: fewer nodes the more
+	 * snapshots. */
+	if (k > 0 && (budget == 0 || budget > PC_REPORT_SERIES_CELLS / k))
+		budget = PC_REPORT_SERIES_CELLS / k;
+	if (k > 0 && (rc = tree_columns(&s->t, col, k, s->n)) == 0)
 		rc = emit(fp, &s->t, &s->g, &(struct cols){ label, unit, true,
 		    false },
-		    total, fraction, budget, s->n - 1);
+		    total, fraction, budget, k - 1);
 out:
 	free(label);
 	free(unit);
 	free(total);
 	free(col);
+	free(pick);
+	free(used);
 	return rc;
 }
 

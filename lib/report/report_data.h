@@ -7,6 +7,7 @@
 #ifndef PROFCONV_REPORT_DATA_H
 #define PROFCONV_REPORT_DATA_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "model/model.h"
@@ -50,10 +51,22 @@ int profconv__report_live(FILE *fp, const struct profconv_profile *base,
  * The same for the series S (profconv_report_series_add()): one tree
  * of its snapshots, each snapshot's values of its sample type in a
  * column, in the order of the N names ORDER (the trend's; NULL: as
- * added), the cut on each node's largest share of a snapshot's total.
+ * added; a name not added is skipped), the cut on each node's largest
+ * share of a snapshot's total.  Of more than PC_REPORT_SERIES_POINTS
+ * columns, profconv__report_series_pick()'s are kept, and the tree
+ * keeps at most PC_REPORT_SERIES_CELLS values (BUDGET falls to that
+ * divided by the columns).
  */
 int profconv__report_data_series(FILE *fp, struct profconv_report_series *s,
     const char *const *order, size_t n, double fraction, size_t budget);
+/*
+ * Of the N snapshots of a series whose totals are TOTAL (in order), the
+ * ones its page carries: at most PC_REPORT_SERIES_POINTS, picked as the
+ * trend's picture picks them (profconv__trend_pick()); their indexes go
+ * to OUT (room for N) in increasing order, and their count is returned.
+ */
+size_t profconv__report_series_pick(const int64_t *total, size_t n,
+    size_t *out);
 /* The Explore tab of a series: a snapshot in place of a sample type. */
 int profconv__report_live_series(FILE *fp, struct profconv_report_series *s,
     const char *const *order, size_t n, double fraction, size_t budget,

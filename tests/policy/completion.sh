@@ -34,6 +34,8 @@ expect "--level" profconv merge --l
 expect "--no-compress" profconv text2pb --no
 expect "--sysroot" profconv symbolize --sys
 expect "--list-top" profconv report --list
+expect "--by-thread" profconv report --by-t
+expect "--suppressions" profconv report --supp
 expect "function line stack" profdiff --by ""
 expect "line" profdiff --by l
 expect "delta-bytes delta-objects" profdiff --sort delta
