@@ -165,8 +165,8 @@ run 0 "$PROFGRAPH" "$TC" -o "$TMP/tc.svg"
 python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$TMP/tc.svg" ||
 	fail "the SVG is not XML"
 nodes=$(($(count tc nodes) + $(count tc nodelets) + 1))
-[ "$(grep -c 'class="node"' "$TMP/tc.svg")" -eq "$nodes" ] ||
-	fail "the SVG has $(grep -c 'class="node"' "$TMP/tc.svg") nodes, the DOT $nodes"
+[ "$(grep -Ec 'class="node( [^"]*)?"' "$TMP/tc.svg")" -eq "$nodes" ] ||
+	fail "the SVG has $(grep -Ec 'class="node( [^"]*)?"' "$TMP/tc.svg") nodes, the DOT $nodes"
 grep -q '<script' "$TMP/tc.svg" || fail "the SVG has no pan/zoom script"
 # Hostile names: Graphviz's library reads the DOT and draws them.
 run 0 "$PROFGRAPH" --svg "$TMP/evil.pb" -o "$TMP/evil.svg"

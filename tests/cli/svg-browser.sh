@@ -64,8 +64,9 @@ browser --force-device-scale-factor=1 --window-size=1200,"$vheight" \
 [ -s "$TMP/variant.png" ] && { n=$(svgcheck png "$TMP/variant.png" "$variant") ||
 	fail "the variant's screenshot does not show its frames or background"; }
 
-# 2. From a file:// URL: zoom on remember and search for it.
-browser --virtual-time-budget=3000 --dump-dom \
+# 2. From a file:// URL: zoom on remember and search for it, in a window
+# as wide as the picture (the script lays frames out to the window's width).
+browser --virtual-time-budget=3000 --window-size=1200,"$height" --dump-dom \
     "file://$svg?s=remember&x=$rs&y=$rd" >"$TMP/dom.svg"
 svgcheck dom "$TMP/dom.svg" >"$TMP/dom.txt" || fail "the dumped DOM does not parse"
 check() { grep -Eq -- "$2" "$TMP/$1" || fail "$1: no line /$2/"; }

@@ -201,6 +201,8 @@ assert texts["title"].get("y") == "40.0" and texts["subtitle"].get("y") == "80.0
 for g in frames:
     name = g.find(ns + "title").text.rsplit(" (", 1)[0]
     label = g.find(ns + "text").text or ""
+    # The label cuts pprof's short name, when the frame has one.
+    name = g.get("data-n") or name
     chars = int(float(g.find(ns + "rect").get("width")) / 16 + 1e-9)
     want = "" if chars < 3 else name if len(name) <= chars else name[:chars - 2] + ".."
     # The width is rounded to 0.1 px: allow one character either way.
