@@ -330,6 +330,14 @@ profconv__set_location_mapping(struct profconv_profile *prof, uint32_t id,
 	prof->locations[id - 1].mapping = mapping;
 }
 
+void
+profconv__set_function_build_dir(struct profconv_profile *prof, uint32_t id,
+    uint32_t build_dir)
+{
+	if (prof->functions[id - 1].build_dir == 0)
+		prof->functions[id - 1].build_dir = build_dir;
+}
+
 int
 profconv__compact_mappings(struct profconv_profile *prof, const bool *keep)
 {

@@ -110,6 +110,10 @@ int profconv__set_location_lines(struct profconv_profile *prof, uint32_t id,
 /* Point location ID at mapping MAPPING (0: none). */
 void profconv__set_location_mapping(struct profconv_profile *prof,
     uint32_t id, uint32_t mapping);
+/* Function ID's build directory (a prof->build_dirs index), when it has
+ * none yet: the first unit that names it wins. */
+void profconv__set_function_build_dir(struct profconv_profile *prof,
+    uint32_t id, uint32_t build_dir);
 
 /*
  * Keep the mappings whose KEEP[id] is true (KEEP has nmappings + 1

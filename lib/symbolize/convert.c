@@ -139,8 +139,7 @@ frame_line(struct session *s, const struct sym_frame *sf,
 		    &out->function);
 	if (rc < 0)
 		return rc;
-	if (s->prof->functions[out->function - 1].build_dir == 0)
-		s->prof->functions[out->function - 1].build_dir = fn.build_dir;
+	profconv__set_function_build_dir(s->prof, out->function, fn.build_dir);
 	out->line = f->line;
 	out->column = f->column;
 	*flags |= (fn.name != 0 ? PC_MAP_HAS_FUNCTIONS : 0) |

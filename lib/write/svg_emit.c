@@ -365,7 +365,7 @@ waker_name(struct emit *e, const char *fn)
 static char *
 short_name(const char *name, const char *fn)
 {
-	size_t n = strlen(fn), m;
+	size_t n = strlen(fn), m, rest;
 	char *s, *out;
 
 	if (strncmp(name, fn, n) != 0)
@@ -373,11 +373,12 @@ short_name(const char *name, const char *fn)
 	if ((s = profconv__name_shorten(fn)) == NULL)
 		return NULL;
 	m = strlen(s);
-	if ((out = realloc(s, m + strlen(name + n) + 1)) == NULL) {
+	rest = strlen(name + n);
+	if ((out = realloc(s, m + rest + 1)) == NULL) {
 		free(s);
 		return NULL;
 	}
-	strcpy(out + m, name + n);
+	memcpy(out + m, name + n, rest + 1);
 	return out;
 }
 
