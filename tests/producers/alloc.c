@@ -14,11 +14,12 @@
  * threads); ROUNDS rounds of 1 MiB churn can trigger interval dumps.
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "dump_now.h"
 
 #define MAXTHREADS 16
 #define NOINLINE __attribute__((noinline))
@@ -137,17 +138,6 @@ worker(void *arg)
 	pthread_barrier_wait(&alive);
 	pthread_barrier_wait(&dumped);
 	return NULL;
-}
-
-/* mallctl("prof.dump") when running under a profiling jemalloc. */
-static void
-dump_now(void)
-{
-	int (*ctl)(const char *, void *, size_t *, void *, size_t);
-
-	*(void **)&ctl = dlsym(RTLD_DEFAULT, "mallctl");
-	if (ctl != NULL)
-		(void)ctl("prof.dump", NULL, NULL, NULL, 0);
 }
 
 int

@@ -16,10 +16,11 @@
  * Usage: runtimegrowth [STEPS]     (default 10, 4..60)
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "dump_now.h"
 
 #define NOINLINE __attribute__((noinline))
 #define MAXSTEPS 60
@@ -69,17 +70,6 @@ waiter(void *arg)
 	pthread_barrier_wait(&end);
 	free(p);
 	return NULL;
-}
-
-/* mallctl("prof.dump") when running under a profiling jemalloc. */
-static void
-dump_now(void)
-{
-	int (*ctl)(const char *, void *, size_t *, void *, size_t);
-
-	*(void **)&ctl = dlsym(RTLD_DEFAULT, "mallctl");
-	if (ctl != NULL)
-		(void)ctl("prof.dump", NULL, NULL, NULL, 0);
 }
 
 int

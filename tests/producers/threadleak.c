@@ -18,10 +18,11 @@
  * when run under a profiling jemalloc), while the threads wait.
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "dump_now.h"
 
 #define NOINLINE __attribute__((noinline))
 #define BLOCK 4096
@@ -97,17 +98,6 @@ thread(void *arg)
 		pthread_barrier_wait(&done);
 	}
 	return NULL;
-}
-
-/* mallctl("prof.dump") when running under a profiling jemalloc. */
-static void
-dump_now(void)
-{
-	int (*ctl)(const char *, void *, size_t *, void *, size_t);
-
-	*(void **)&ctl = dlsym(RTLD_DEFAULT, "mallctl");
-	if (ctl != NULL)
-		(void)ctl("prof.dump", NULL, NULL, NULL, 0);
 }
 
 int
