@@ -15,10 +15,8 @@
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
-command -v go >/dev/null 2>&1 || skip "go not installed (Debian: golang-go)"
-export HOME="$TMP" GOCACHE="$TMP/gocache" GOPATH="$TMP/gopath" GOTOOLCHAIN=local
-LIBJE=$(find_lib libjemalloc.so.2)
-[ -n "$LIBJE" ] || skip "libjemalloc.so.2 not found"
+use_go
+use_jemalloc
 
 cc -O1 -g -fno-omit-frame-pointer -pthread -o "$TMP/alloc" \
     "$PROFCONV_SRCDIR/tests/producers/alloc.c" -ldl ||

@@ -9,8 +9,7 @@
 
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
 command -v go >/dev/null 2>&1 || skip "go not installed (Debian: golang-go)"
-LIBJE=$(find_lib libjemalloc.so.2)
-[ -n "$LIBJE" ] || skip "libjemalloc.so.2 not found (Debian: libjemalloc2)"
+use_jemalloc
 export LC_ALL=C HOME="$TMP" GOCACHE="$TMP/gocache" GOTOOLCHAIN=local
 
 FLAME=$BIN/profflame

@@ -13,8 +13,7 @@
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
 command -v jeprof >/dev/null 2>&1 || skip "jeprof not installed (Debian: libjemalloc-dev)"
 command -v go >/dev/null 2>&1 || skip "go not installed (Debian: golang-go)"
-LIBJE=$(find_lib libjemalloc.so.2)
-[ -n "$LIBJE" ] || skip "libjemalloc.so.2 not found (Debian: libjemalloc2)"
+use_jemalloc
 
 PROG=$TMP/alloc
 cc -O1 -g -fno-omit-frame-pointer -pthread -o "$PROG" \

@@ -14,8 +14,7 @@
 
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
 command -v python3 >/dev/null 2>&1 || skip "no python3 (JSON checks)"
-LIBJE=$(find_lib libjemalloc.so.2)
-[ -n "$LIBJE" ] || skip "libjemalloc.so.2 not found (Debian: libjemalloc2)"
+use_jemalloc
 export LC_ALL=C
 
 cc -O1 -g -fno-omit-frame-pointer -pthread -o "$TMP/runtimegrowth" \

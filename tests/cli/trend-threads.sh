@@ -20,8 +20,7 @@
 
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
 command -v python3 >/dev/null 2>&1 || skip "no python3 (JSON checks)"
-command -v go >/dev/null 2>&1 || skip "go not installed (Debian: golang-go)"
-export HOME="$TMP" GOCACHE="$TMP/gocache" GOPATH="$TMP/gopath" GOTOOLCHAIN=local
+use_go
 export LC_ALL=C
 TREND=$BIN/proftrend
 STEPS=10

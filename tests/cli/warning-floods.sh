@@ -7,8 +7,7 @@
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
-LIBJE=$(find_lib libjemalloc.so.2)
-[ -n "$LIBJE" ] || skip "libjemalloc.so.2 not found (Debian: libjemalloc2)"
+use_jemalloc
 cc -O1 -g -fno-omit-frame-pointer -pthread -o "$TMP/threadleak" \
     "$PROFCONV_SRCDIR/tests/producers/threadleak.c" -ldl ||
 	skip "cannot build tests/producers/threadleak.c"

@@ -11,8 +11,7 @@
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
 command -v go >/dev/null 2>&1 || skip "go not installed (Debian: golang-go)"
 command -v gzip >/dev/null 2>&1 || skip "gzip not installed"
-LIBJE=$(find_lib libjemalloc.so.2)
-[ -n "$LIBJE" ] || skip "libjemalloc.so.2 not found (Debian: libjemalloc2)"
+use_jemalloc
 export HOME="$TMP" GOCACHE="$TMP/gocache" GOPATH="$TMP/gopath" GOTOOLCHAIN=local
 
 PROG=$TMP/paths
