@@ -19,6 +19,13 @@
 # are the symbolizer's alone, and lib/version.c's, which reports their
 # version.  The check runs on the tree, then on a copy with forbidden
 # includes put in, which it must refuse.
+#
+# Calls follow the same table: every profconv_ symbol a folder's objects
+# use and do not define must be defined by the objects of a folder it may
+# include.  One name crosses upward by design: read.c's table of formats
+# names each reader, pprof's (profconv__reader_pprof) too, as libarchive
+# registers its formats.  That check runs on the built objects, then on
+# their symbol lists with a forbidden call put in.
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
 # allowed FOLDER: the include targets FOLDER may name, as patterns.
@@ -78,6 +85,24 @@ check() {
 	done
 }
 
+# Calls: symbols ROOT/FOLDER.u (used) and ROOT/FOLDER.d (defined), one
+# per line, of each folder; one line per call the table forbids.
+calls() {
+	for folder in base model names read pprof symbolize transform view \
+	    report write; do
+		: >"$1/ok"
+		for rule in $(allowed "$folder"); do
+			cat "$1/${rule%%/*}.d" >>"$1/ok"
+		done
+		sort -u "$1/ok" -o "$1/ok"
+		sort -u "$1/$folder.u" | comm -23 - "$1/ok" |
+		while IFS= read -r sym; do
+			case $folder:$sym in read:profconv__reader_*) continue ;; esac
+			echo "lib/$folder/ calls $sym"
+		done
+	done
+}
+
 cd "$PROFCONV_SRCDIR" || exit 1
 # A file name says where it is: no basename is shared between cmd/ and
 # lib/, nor between two folders of lib/.
@@ -108,4 +133,30 @@ for want in 'view/rows.c:.*view/ may not include model/seams.h' \
 	grep -q "$want" "$TMP/bad" || fail "the check missed: $want"
 done
 [ "$(wc -l <"$TMP/bad")" -eq 4 ] || { cat "$TMP/bad" >&2; fail "the check saw more than the four"; }
+
+# Calls, on the objects the build made (both libtool's PIC objects and
+# the static ones, when both are built).
+objs=${PROFCONV_BINDIR:?}/../lib
+mkdir -p "$TMP/syms"
+for folder in base model names read pprof symbolize transform view report write; do
+	[ -n "$(find "$objs/$folder" -name '*.o' 2>/dev/null)" ] ||
+		{ fail "no objects under $objs/$folder (not built?)"; continue; }
+	find "$objs/$folder" -name '*.o' -exec nm -u {} + |
+	    awk '$1 == "U" && $2 ~ /^profconv_/ {print $2}' >"$TMP/syms/$folder.u"
+	find "$objs/$folder" -name '*.o' -exec nm --defined-only {} + |
+	    awk 'NF == 3 && $2 ~ /^[TDBRCVW]$/ && $3 ~ /^profconv_/ {print $3}' \
+	    >"$TMP/syms/$folder.d"
+done
+[ "$(cat "$TMP/syms"/*.u | wc -l)" -gt 100 ] || fail "too few calls seen: $(cat "$TMP/syms"/*.u | wc -l)"
+calls "$TMP/syms" >"$TMP/callhits"
+if [ -s "$TMP/callhits" ]; then
+	cat "$TMP/callhits" >&2
+	fail "calls across layers that lib/README.md forbids"
+fi
+# It must see one: the view calling into the symbolizer.
+grep -m1 . "$TMP/syms/symbolize.d" >"$TMP/one" || fail "symbolize/ defines nothing"
+cat "$TMP/one" >>"$TMP/syms/view.u"
+calls "$TMP/syms" >"$TMP/callhits"
+[ "$(cat "$TMP/callhits")" = "lib/view/ calls $(cat "$TMP/one")" ] ||
+	fail "the call check missed view/ calling $(cat "$TMP/one"): $(cat "$TMP/callhits")"
 finish
