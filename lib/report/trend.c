@@ -718,6 +718,7 @@ judge_rows(struct profconv_trend *t)
 	if (rule.floor < 1)
 		rule.floor = 1;
 	rule.min_grew_fraction = t->opts.min_grew_fraction;
+	rule.period = t->period;
 	t->trows = calloc(nrows + 1, sizeof(*t->trows));
 	t->values = calloc(t->n, sizeof(*t->values));
 	t->x = calloc(t->n, sizeof(*t->x));

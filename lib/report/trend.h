@@ -81,6 +81,9 @@ void profconv__trend_fit(const int64_t *v, size_t n, size_t stride,
 struct pc_rule {
 	int64_t floor;			/* noise floor, units of the type */
 	double min_grew_fraction;	/* of the intervals that moved */
+	int64_t period;			/* bytes per sample; 0: every one */
+	double noise;			/* the row's sampling noise (set by
+					 * profconv__trend_verdict()) */
 };
 
 /* What the verdict looked at. */

@@ -385,8 +385,8 @@ tail_of(const int64_t *v, const double *x, size_t n, size_t stride,
  * The leak test on the N points of V (see profconv.h): no fall of a
  * swing; what the last quarter holds at its lowest is at least the
  * floor above the row's lowest; and the last quarter still rises, by a
- * fifth of that at least, or tops all before it by max(floor, a tenth
- * of the range).
+ * fifth of that at least, up to within max(floor, a tenth of the range)
+ * of all before it or above, or tops all before it by that much.
  */
 static bool
 is_leak(const int64_t *v, const double *x, size_t n, size_t stride,
@@ -395,7 +395,7 @@ is_leak(const int64_t *v, const double *x, size_t n, size_t stride,
 	size_t moved = sh->grew + sh->fell;
 	double need = ceil(rule->min_grew_fraction * (double)moved - 1e-9);
 	struct tail tl;
-	double held;
+	double held, lim;
 
 	if (n < 2 || sh->falls != 0 || moved == 0 || (double)sh->grew < need)
 		return false;
@@ -403,9 +403,14 @@ is_leak(const int64_t *v, const double *x, size_t n, size_t stride,
 	held = tl.low - (double)sh->min;
 	if (!(held >= (double)rule->floor))
 		return false;
-	return (tl.rise > 0 && tl.rise >= held / 5) ||
-	    tl.top - tl.before >= fmax((double)rule->floor,
-	    ((double)sh->max - (double)sh->min) / 10);
+	lim = fmax((double)rule->floor, ((double)sh->max - (double)sh->min) /
+	    10);
+	/* Rising at the end is growth only where the end reaches the
+	 * row's old high (within the same margin): a row that rises again
+	 * after it fell back (by less than a swing) and stays below its
+	 * peak is sampling noise around a level, not a leak. */
+	return (tl.rise > 0 && tl.rise >= fmax(rule->noise, held / 5) &&
+	    tl.top >= tl.before - lim) || tl.top - tl.before >= lim;
 }
 
 /* The saturation test: rose, no fall, and the last quarter is a plateau
@@ -454,14 +459,44 @@ shape(const int64_t *v, size_t n, size_t stride, const struct pc_rule *rule,
 	profconv__trend_fit(v, n, stride, scratch, &sh->fit);
 }
 
+/*
+ * The noise of a row whose values are estimates from samples, one every
+ * PERIOD bytes on average: NOISE_SDS standard deviations of such an
+ * estimate at the row's largest value, each about sqrt(value * period)
+ * (a count of samples is near Poisson); 0 when every allocation is
+ * recorded.  It is the row's floor when larger, and a rise of the last
+ * quarter must pass it: what sampling alone moves from dump to dump is
+ * no rise, no fall and no plateau's end.
+ */
+#define NOISE_SDS 2	/* standard deviations of sampling that are noise */
+
+static double
+sampling_noise(const int64_t *v, size_t n, size_t stride,
+    const struct pc_rule *rule)
+{
+	double top = 0;
+	size_t i;
+
+	if (rule->period <= 1)
+		return 0;
+	for (i = 0; i < n; i++)
+		top = fmax(top, fabs(AT(v, i, stride)));
+	return fmin(ceil(NOISE_SDS * sqrt(top * (double)rule->period)), 9e18);
+}
+
 enum profconv_trend_verdict
 profconv__trend_verdict(const int64_t *v, const double *x, size_t n,
-    size_t stride, const struct pc_rule *rule, double *scratch,
+    size_t stride, const struct pc_rule *all, double *scratch,
     struct pc_shape *out)
 {
 	struct pc_shape body;
 	struct pc_shape *sh = out;
+	struct pc_rule own = *all;
+	const struct pc_rule *rule = &own;
 
+	own.noise = sampling_noise(v, n, stride, all);
+	if (own.noise > (double)own.floor)
+		own.floor = (int64_t)own.noise;
 	shape(v, n, stride, rule, scratch, sh);
 	if (n < 2 || (double)sh->max - (double)sh->min < (double)rule->floor)
 		return PROFCONV_TREND_STABLE;

@@ -76,7 +76,8 @@ struct pic {
 	enum profconv_diff_by by;
 	size_t n;			/* snapshots */
 	int64_t *totals, *times;	/* per snapshot */
-	bool by_time;
+	bool by_time;			/* every snapshot has its time */
+	bool by_alloc;			/* x: the verdicts' allocation axis */
 	bool bytes;			/* the type counts bytes */
 	size_t peak;
 	size_t *pick, k;		/* the snapshots drawn */
@@ -219,6 +220,14 @@ read_snapshots(struct pic *p)
 	}
 	if (p->n < 2 || !((double)p->times[p->n - 1] > (double)p->times[0]))
 		p->by_time = false;
+	/* Where the verdicts judge over the bytes allocated, the picture
+	 * is drawn over them too, so that its last quarter is theirs. */
+	p->by_alloc = p->n >= 2 &&
+	    profconv__trend_axis(p->t) == PC_X_ALLOCATED &&
+	    profconv__trend_snapshot_x(p->t, p->n - 1) >
+	    profconv__trend_snapshot_x(p->t, 0);
+	if (p->by_alloc)
+		p->by_time = false;
 	p->peak = profconv__trend_peak(p->totals, p->n);
 	p->k = profconv__trend_pick(p->totals, p->n, PICK_BUDGET, p->pick);
 	return 0;
@@ -328,13 +337,24 @@ since_first(const struct pic *p, size_t i)
 	return ((double)p->times[i] - (double)p->times[0]) / 1e9;
 }
 
-/* Where snapshot I is: its number, or its time, along the x axis. */
+/* The bytes allocated from the first snapshot to snapshot I. */
+static double
+alloc_since_first(const struct pic *p, size_t i)
+{
+	return profconv__trend_snapshot_x(p->t, i) -
+	    profconv__trend_snapshot_x(p->t, 0);
+}
+
+/* Where snapshot I is along the x axis: by the bytes allocated before
+ * it, its time, or its number. */
 static double
 x_of(const struct pic *p, size_t i)
 {
 	double f;
 
-	if (p->by_time)
+	if (p->by_alloc)
+		f = alloc_since_first(p, i) / alloc_since_first(p, p->n - 1);
+	else if (p->by_time)
 		f = since_first(p, i) / since_first(p, p->n - 1);
 	else
 		f = (double)i / (double)(p->n - 1);
@@ -511,7 +531,19 @@ put_axes(struct pic *p)
 	    "y2=\"%.1f\"/>\n<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" "
 	    "x2=\"%.1f\" y2=\"%.1f\"/>\n", p->cx0, p->cy0, p->cx0, p->cy1,
 	    p->cx0, p->cy1, p->cx1, p->cy1);
-	if (p->by_time) {
+	if (p->by_alloc) {
+		/* Labels in the binary unit that gives at least 2 of it. */
+		static const char *const bunits[] = { "B", "KiB", "MiB",
+			"GiB", "TiB", "PiB", "EiB" };
+
+		span = alloc_since_first(p, p->n - 1);
+		uname = bunits[0];
+		for (i = 1; i < 7 && span / (unit * 1024) >= 2; i++) {
+			unit *= 1024;
+			uname = bunits[i];
+		}
+		span /= unit;
+	} else if (p->by_time) {
 		span = since_first(p, p->n - 1);
 		if (span >= 2 * 3600) {
 			unit = 3600;
@@ -525,7 +557,7 @@ put_axes(struct pic *p)
 		span = (double)(p->n - 1);
 	}
 	step = nice_step(span > 0 ? span : 1);
-	if (!p->by_time && step < 1)
+	if (!p->by_time && !p->by_alloc && step < 1)
 		step = 1;
 	/* Enough decimals for the step: 0.05 needs two. */
 	decimals = step < 1 ? (int)ceil(-log10(step) - 1e-9) : 0;
@@ -535,14 +567,19 @@ put_axes(struct pic *p)
 		    "x2=\"%.1f\" y2=\"%.1f\"/><text class=\"xlabel\" "
 		    "x=\"%.1f\" y=\"%.1f\">%.*f</text>\n", x, p->cy1, x,
 		    p->cy1 + 4, x, p->cy1 + 17, decimals,
-		    p->by_time ? v : v + 1);
+		    p->by_time || p->by_alloc ? v : v + 1);
 	}
 	fprintf(fp, "<text id=\"xaxis\" data-mode=\"%s\" x=\"%.1f\" "
-	    "y=\"%.1f\">", p->by_time ? "time" : "order",
-	    (p->cx0 + p->cx1) / 2, p->cy1 + 34);
-	if (p->by_time)
+	    "y=\"%.1f\">", p->by_alloc ? "allocated" : p->by_time ? "time" :
+	    "order", (p->cx0 + p->cx1) / 2, p->cy1 + 34);
+	if (p->by_alloc)
+		fprintf(fp, "bytes allocated since the first snapshot (%s), "
+		    "the allocator's count: the axis the verdicts judge on",
+		    uname);
+	else if (p->by_time)
 		fprintf(fp, "time since the first snapshot (%s), from the "
-		    "snapshots' collection times", uname);
+		    "snapshots' collection times (the verdicts judge in "
+		    "snapshot order)", uname);
 	else
 		fputs("snapshot number, in the order taken (one step per "
 		    "snapshot, not a time scale)", fp);

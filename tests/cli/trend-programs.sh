@@ -82,6 +82,31 @@ if [ -n "$tc" ] && command -v perl >/dev/null 2>&1; then
 	run 1 "$TREND" "$TMP"/tc-time/p.*.heap
 	sed -n 1p "$TMP/out" | grep -q '^[1-9][0-9]* suspects\{0,1\} in [0-9]* rows that changed (judged over the bytes allocated)$' ||
 		fail "by time: first line $(sed -n 1p "$TMP/out")"
+	# The picture stands on the same axis: each drawn snapshot as far
+	# along as the bytes allocated before it (the dump's header says
+	# how many), not at its time or number.
+	run 1 "$TREND" --svg -o "$TMP/tc-time.svg" "$TMP"/tc-time/p.*.heap
+	python3 - "$TMP/tc-time.svg" "$TMP"/tc-time/p.*.heap <<'PY' || fail "by time: the picture's x axis"
+import re, sys
+svg = open(sys.argv[1]).read()
+mode = re.search(r'<text id="xaxis" data-mode="([a-z]*)"', svg)
+if not mode or mode.group(1) != "allocated":
+    sys.exit("x axis %s, not the bytes allocated" % (mode and mode.group(1)))
+alloc = []
+for f in sys.argv[2:]:
+    # heap profile:   INUSE_N:  INUSE_B [ ALLOC_N:  ALLOC_B] @ heapprofile
+    head = open(f).readline().replace("[", " ").replace("]", " ").split()
+    alloc.append(int(head[5]))
+xs = {int(i): float(x) for i, x in re.findall(r'data-i="(\d+)" data-x="([0-9.]+)"', svg)}
+n = len(alloc) - 1
+if 0 not in xs or n not in xs or xs[n] <= xs[0]:
+    sys.exit("first and last snapshots not drawn: %r" % xs)
+for i, x in xs.items():
+    want = (alloc[i] - alloc[0]) / (alloc[n] - alloc[0])
+    got = (x - xs[0]) / (xs[n] - xs[0])
+    if abs(got - want) > 0.01:
+        sys.exit("snapshot %d at %.3f of the axis, allocated %.3f" % (i, got, want))
+PY
 else
 	echo "libtcmalloc or perl missing: gperftools part skipped" >&2
 fi

@@ -36,7 +36,7 @@ if [ -e /usr/include/gperftools/heap-profiler.h ] && command -v cc >/dev/null 2>
 		draw --by $by --json "$@"
 		cp "$TMP/out" "$TMP/$by.json"
 		draw --by $by --svg -o "$TMP/$by.svg" "$@"
-		check sums "$TMP/$by.svg" "$TMP/$by.json" 19 order >"$TMP/drawn" ||
+		check sums "$TMP/$by.svg" "$TMP/$by.json" 19 allocated >"$TMP/drawn" ||
 			fail "--by $by: the SVG does not match the JSON"
 		[ "$(cat "$TMP/drawn")" = 13 ] || fail "--by $by: $(cat "$TMP/drawn") snapshots drawn"
 	done
@@ -50,13 +50,13 @@ if [ -e /usr/include/gperftools/heap-profiler.h ] && command -v cc >/dev/null 2>
 	draw -t inuse_objects --json "$@"
 	cp "$TMP/out" "$TMP/objects.json"
 	draw -t inuse_objects --svg -o "$TMP/objects.svg" "$@"
-	check sums "$TMP/objects.svg" "$TMP/objects.json" 19 order >/dev/null ||
+	check sums "$TMP/objects.svg" "$TMP/objects.json" 19 allocated >/dev/null ||
 		fail "-t inuse_objects: the SVG does not match the JSON"
 	grep -q '<title>steady_leak ([^;]*; first 64, last 768, peak 768, growth +704,' "$TMP/objects.svg" ||
 		fail "-t inuse_objects: $(grep -o '<title>steady_leak[^<]*' "$TMP/objects.svg")"
 	# --top: fewer bands, the rest in "other".
 	draw --top 2 --svg -o "$TMP/top2.svg" "$@"
-	check sums "$TMP/top2.svg" "$TMP/function.json" 2 order >/dev/null ||
+	check sums "$TMP/top2.svg" "$TMP/function.json" 2 allocated >/dev/null ||
 		fail "--top 2: the SVG does not match the JSON"
 	# With -o the table still goes to standard output, as without --svg.
 	draw "$@"
