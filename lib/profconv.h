@@ -798,7 +798,7 @@ int profconv_profile_normalize(struct profconv_profile *prof,
 enum profconv_granularity {
 	PROFCONV_BY_FUNCTION = 0,	/* "name" */
 	PROFCONV_BY_LINE = 1,		/* "name file.c:12" (the file's base name) */
-	PROFCONV_BY_ADDRESS = 2,	/* "name+0x4011f0": one per location */
+	PROFCONV_BY_ADDRESS = 2,	/* "name+0x2f": one per location */
 	/* A frame per source file, "/src/a.c" (the profile's name for it,
 	 * cleaned as Go's filepath.Clean, as pprof -files names it); a
 	 * frame without a file is its module, "[libfoo.so]" (pprof's

@@ -9,6 +9,7 @@
 #include "view/view.h"
 #include "view_helpers.h"
 #include "model/model.h"
+#include "model/seams.h"
 
 static struct profconv_profile *p;
 
@@ -188,8 +189,15 @@ Test(view, granularity)
 	expect_view(p, &o, "main main.c:12;main main.c:41;grow pool.c:40 2\n"
 	    "main main.c:12;nofile;app+0x4abc 3\n");
 	o.granularity = PROFCONV_BY_ADDRESS;
-	expect_view(p, &o, "main+0x401000;main+0x402000 2\n"
-	    "main+0x401000;nofile+0x403000;app+0x4abc 3\n");
+	/* Where the functions start is not known: the module's address in
+	 * brackets, never taken for an offset. */
+	expect_view(p, &o, "main [app+0x1000];main [app+0x2000] 2\n"
+	    "main [app+0x1000];nofile [app+0x3000];app+0x4abc 3\n");
+	/* Known (the symbolizer found it): the offset into the function. */
+	profconv__set_location_fn_offset(p, l1, 0x1f);
+	profconv__set_location_fn_offset(p, l3, 0);
+	expect_view(p, &o, "main+0x1f;main [app+0x2000] 2\n"
+	    "main+0x1f;nofile+0x0;app+0x4abc 3\n");
 }
 
 /* pprof's -files and -filefunctions names: the file cleaned as Go's

@@ -119,30 +119,60 @@ profconv__allocator_library(const char *file)
 const char profconv__allocator_library_rx[] =
 	"lib(jemalloc|tcmalloc|mimalloc)[^+]*\\+0x[0-9a-f]+";
 
+/* Location L's module (its file's base name) and ELF address there; false
+ * without a mapped file. */
+static bool
+module_address(const struct profconv_profile *prof,
+    const struct pc_location *l, const char **module, uint64_t *at)
+{
+	const struct pc_mapping *m;
+	const char *file, *base;
+
+	if (l->mapping == 0)
+		return false;
+	m = pc_mapping(prof, l->mapping);
+	file = profconv__pstr(prof, m->file);
+	base = strrchr(file, '/');
+	base = base != NULL ? base + 1 : file;
+	if (*base == '\0' || l->address < m->start)
+		return false;
+	/* The file offset, then where the linker put it. */
+	*at = l->address - m->start + m->offset;
+	if ((m->flags & PC_MAP_VADDR) != 0)
+		*at += m->vaddr_delta;
+	*module = base;
+	return true;
+}
+
 const char *
 profconv__unnamed_frame(const struct profconv_profile *prof, uint32_t id,
     char *buf, size_t size)
 {
 	const struct pc_location *l = pc_location(prof, id);
-	const struct pc_mapping *m;
-	const char *file, *base;
+	const char *module;
 	uint64_t at;
 
-	if (l->mapping != 0) {
-		m = pc_mapping(prof, l->mapping);
-		file = profconv__pstr(prof, m->file);
-		base = strrchr(file, '/');
-		base = base != NULL ? base + 1 : file;
-		if (*base != '\0' && l->address >= m->start) {
-			/* The file offset, then where the linker put it. */
-			at = l->address - m->start + m->offset;
-			if ((m->flags & PC_MAP_VADDR) != 0)
-				at += m->vaddr_delta;
-			snprintf(buf, size, "%s+0x%" PRIx64, base, at);
-			return buf;
-		}
-	}
-	snprintf(buf, size, "%#" PRIx64, l->address);
+	if (module_address(prof, l, &module, &at))
+		snprintf(buf, size, "%s+0x%" PRIx64, module, at);
+	else
+		snprintf(buf, size, "%#" PRIx64, l->address);
+	return buf;
+}
+
+const char *
+profconv__address_suffix(const struct profconv_profile *prof, uint32_t id,
+    char *buf, size_t size)
+{
+	const struct pc_location *l = pc_location(prof, id);
+	const char *module;
+	uint64_t at;
+
+	if (l->has_fn_offset)
+		snprintf(buf, size, "+0x%" PRIx32, l->fn_offset);
+	else if (module_address(prof, l, &module, &at))
+		snprintf(buf, size, " [%s+0x%" PRIx64 "]", module, at);
+	else
+		snprintf(buf, size, " [%#" PRIx64 "]", l->address);
 	return buf;
 }
 

@@ -102,7 +102,15 @@ struct pc_location {
 	size_t line_off;	/* into profile->lines */
 	uint32_t nlines;
 	uint32_t mapping;	/* mapping id, 0 = none */
+	/* Not pprof's, never written: with has_fn_offset, how far ADDRESS
+	 * lies past the start of the function that holds it (its outermost
+	 * line's, the one not inlined), as the symbolizer found it in the
+	 * ELF symbol of that name.  The start's ELF address is the
+	 * location's ELF address (profconv__unnamed_frame()) less this;
+	 * kept as the difference, which fits in the struct's padding. */
+	uint32_t fn_offset;
 	bool is_folded;
+	bool has_fn_offset;
 };
 
 struct pc_label {
@@ -274,6 +282,19 @@ const char *profconv__unnamed_frame(const struct profconv_profile *prof,
  * name (a module's name of hundreds of bytes) is cut short the same in
  * both. */
 #define PC_UNNAMED_MAX 256
+/*
+ * What follows a location's function name when the view shows one frame
+ * per address (PROFCONV_BY_ADDRESS), the one notation of every format:
+ * "+0xOFFSET", the offset into that function, as gdb, perf and
+ * backtrace(3) read "name+0x..", when the symbolizer knew where the
+ * function starts (pc_location.has_fn_offset); else " [module+0xN]",
+ * N the ELF address as profconv__unnamed_frame() gives it (what
+ * addr2line -e module reads), or " [0xADDRESS]" without a mapped file:
+ * an address in brackets, as backtrace(3) writes one, never taken for an
+ * offset.  Into BUF (SIZE bytes); returns BUF.
+ */
+const char *profconv__address_suffix(const struct profconv_profile *prof,
+    uint32_t id, char *buf, size_t size);
 /* Is location ID's one line a function named so by the pprof writer
  * (lib/pprof/encode.c), that is, still without symbols? */
 bool profconv__named_unnamed(const struct profconv_profile *prof,

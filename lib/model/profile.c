@@ -292,6 +292,8 @@ profconv__add_location_raw(struct profconv_profile *prof, uint32_t mapping,
 	loc->address = address;
 	loc->mapping = mapping;
 	loc->is_folded = is_folded;
+	loc->fn_offset = 0;
+	loc->has_fn_offset = false;
 	loc->line_off = prof->nlines;
 	loc->nlines = (uint32_t)nlines;
 	if (nlines != 0)
@@ -319,8 +321,19 @@ profconv__set_location_lines(struct profconv_profile *prof, uint32_t id,
 	loc->line_off = prof->nlines;
 	loc->nlines = (uint32_t)n;
 	loc->is_folded = false;
+	/* Other lines, maybe another function: its start is not known. */
+	loc->fn_offset = 0;
+	loc->has_fn_offset = false;
 	prof->nlines += n;
 	return 0;
+}
+
+void
+profconv__set_location_fn_offset(struct profconv_profile *prof, uint32_t id,
+    uint32_t offset)
+{
+	prof->locations[id - 1].fn_offset = offset;
+	prof->locations[id - 1].has_fn_offset = true;
 }
 
 void

@@ -107,6 +107,11 @@ int profconv__add_function_raw(struct profconv_profile *prof,
 int profconv__set_location_lines(struct profconv_profile *prof, uint32_t id,
     const struct pc_line *lines, size_t n);
 
+/* Location ID lies OFFSET bytes into its outermost function (the
+ * symbolizer found the function's start); see pc_location. */
+void profconv__set_location_fn_offset(struct profconv_profile *prof,
+    uint32_t id, uint32_t offset);
+
 /* Point location ID at mapping MAPPING (0: none). */
 void profconv__set_location_mapping(struct profconv_profile *prof,
     uint32_t id, uint32_t mapping);

@@ -153,7 +153,7 @@ static int
 resolve(struct session *s, struct sym_binary *b, uint64_t addr,
     uint32_t *res)
 {
-	struct sym_result r = { s->nrlines, 0, 0 };
+	struct sym_result r = { s->nrlines, 0, 0, false, 0 };
 	const struct sym_answer *a;
 	uint32_t k;
 	size_t i;
@@ -182,6 +182,10 @@ resolve(struct session *s, struct sym_binary *b, uint64_t addr,
 	if (a->src == PC_FRAMES_DWARF && a->n != 0)
 		r.flags |= PC_MAP_HAS_INLINE_FRAMES;
 	r.n = a->n;
+	if (a->has_start && addr >= a->start && addr - a->start <= UINT32_MAX) {
+		r.has_fn_offset = true;
+		r.fn_offset = (uint32_t)(addr - a->start);
+	}
 	s->nrlines += a->n;
 	*res = (uint32_t)s->nresults;
 	s->results[s->nresults++] = r;
@@ -217,8 +221,11 @@ symbolize_location(struct session *s, uint32_t id, struct sym_map *sm)
 	}
 	sm->flags |= r->flags;
 	s->stats->symbolized++;
-	return profconv__set_location_lines(s->prof, id, &s->rlines[r->off],
+	rc = profconv__set_location_lines(s->prof, id, &s->rlines[r->off],
 	    r->n);
+	if (rc == 0 && r->has_fn_offset)
+		profconv__set_location_fn_offset(s->prof, id, r->fn_offset);
+	return rc;
 }
 
 /* Count the locations that no batch will look at. */

@@ -512,6 +512,23 @@ profconv__symmod_lookup(struct pc_symmod *m, uint64_t addr,
 }
 
 bool
+profconv__symmod_start(struct pc_symmod *m, uint64_t addr,
+    const struct pc_frame *outer, uint64_t *start)
+{
+	const char *name = outer->linkage != NULL ? outer->linkage :
+	    outer->name;
+	const struct pc_sym *sym;
+
+	if (name == NULL)
+		return false;
+	sym = profconv__dwarf_find_sym(m, addr);
+	if (sym == NULL || strcmp(sym->name, name) != 0)
+		return false;
+	*start = sym->addr;
+	return true;
+}
+
+bool
 profconv__symmod_has_dwarf(struct pc_symmod *m)
 {
 	if (!m->dwarf_loaded && profconv__dwarf_load(m) < 0)

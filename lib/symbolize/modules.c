@@ -617,7 +617,7 @@ int
 profconv__sym_handle_lookup(struct sym_handle *h, enum profconv_demangle mode,
     uint64_t addr)
 {
-	struct sym_answer a = { addr, (uint32_t)h->nframes, 0, 0 };
+	struct sym_answer a = { addr, (uint32_t)h->nframes, 0, 0, false, 0 };
 	enum pc_frame_source src;
 	size_t n, k;
 	int rc;
@@ -637,6 +637,9 @@ profconv__sym_handle_lookup(struct sym_handle *h, enum profconv_demangle mode,
 		return rc;
 	a.n = (uint32_t)n;
 	a.src = (uint8_t)src;
+	if (n != 0)
+		a.has_start = profconv__symmod_start(h->index, addr,
+		    &h->buf[n - 1], &a.start);
 	h->nframes += n;
 	h->ans[h->nans++] = a;
 	return 0;

@@ -342,6 +342,16 @@ struct pc_symmod;
 int profconv__symmod_new(struct pc_symmod **out, struct Dwfl_Module *mod);
 void profconv__symmod_free(struct pc_symmod *m);
 
+/*
+ * Where the function OUTER (the outermost frame profconv__symmod_lookup()
+ * gave for ADDR) starts, to *START in ADDR's terms: the ELF symbol that
+ * holds ADDR, when it has OUTER's linkage name (or its name without
+ * one).  False when no such symbol holds it (a stripped file with DWARF
+ * only, or a part the compiler split off, as foo.cold).
+ */
+bool profconv__symmod_start(struct pc_symmod *m, uint64_t addr,
+    const struct pc_frame *outer, uint64_t *start);
+
 /* True when the module has DWARF (after the first lookup tried it). */
 bool profconv__symmod_has_dwarf(struct pc_symmod *m);
 

@@ -54,6 +54,9 @@ struct sym_answer {
 	uint64_t addr;
 	uint32_t off, n;
 	uint8_t src;			/* enum pc_frame_source */
+	bool has_start;
+	uint64_t start;			/* with has_start: where the outermost
+					 * frame's function starts */
 };
 
 /* A file identity: a file changed on disk is another module. */
@@ -171,6 +174,9 @@ struct sym_result {
 	size_t off;
 	uint32_t n;
 	uint8_t flags;
+	bool has_fn_offset;		/* fn_offset: ADDR less its function's
+					 * start (sym_answer) */
+	uint32_t fn_offset;
 };
 
 struct name_pair {

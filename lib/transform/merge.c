@@ -405,6 +405,9 @@ map_location(struct merger *m, uint32_t id, uint32_t *out)
 	if (rc == 0 && added)
 		rc = profconv__add_location_raw(m->dst, mid, address, m->lines,
 		    s->nlines, s->is_folded, NULL);
+	/* The same place in the same function, wherever it was loaded. */
+	if (rc == 0 && added && s->has_fn_offset)
+		profconv__set_location_fn_offset(m->dst, *out, s->fn_offset);
 	if (rc == 0)
 		m->loc_id[id - 1] = *out;
 	return rc;

@@ -480,12 +480,13 @@ location_frames(struct profconv_view *v, uint32_t id)
 			rc = line_frame(v, l, &pc_location_lines(prof, l)[i - 1],
 			    module, &fid);
 		if (rc == 0 && v->opts.granularity == PROFCONV_BY_ADDRESS) {
-			/* One frame per location: "outermost+0xaddress". */
+			/* One frame per location: the outermost function's
+			 * name and where in it (profconv__address_suffix()). */
 			struct vframe *f = &v->frames[fid - 1];
 
 			len = 0;
 			t = profconv__str(&v->strs, f->text);
-			snprintf(tmp, sizeof(tmp), "+%#" PRIx64, l->address);
+			profconv__address_suffix(prof, id, tmp, sizeof(tmp));
 			rc = append(v, &len, t, strlen(t));
 			if (rc == 0)
 				rc = append(v, &len, tmp, strlen(tmp));
