@@ -186,3 +186,100 @@ Test(rows, stack_labels)
 	    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
 	    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9..."));
 }
+
+/* A set of stack labels: those that would be equal tell their rows
+ * apart; the others are as profconv__rows_stack_label() makes them. */
+static struct pc_stack_labels *
+labels(const char *const *folded, size_t n, size_t width)
+{
+	struct pc_stack_labels *sl;
+	size_t i, j;
+
+	cr_assert(eq(int, profconv__stack_labels_new(&sl, folded, n, width),
+	    0));
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			cr_assert(ne(str, (char *)profconv__stack_labels_get(sl,
+			    i), (char *)profconv__stack_labels_get(sl, j)),
+			    "rows %zu and %zu: %s", i, j,
+			    profconv__stack_labels_get(sl, i));
+	return sl;
+}
+
+Test(rows, stack_labels_apart)
+{
+	/* Five string allocations reached from five callers deep in the
+	 * middle (the lua case of issue #40), and one row apart. */
+	static const char *const folded[] = {
+		"_start;main;lua_pcall;luaD_call;f1;luaV_execute;luaS_newlstr;"
+		    "createstrobj;luaC_newobj;luaM_malloc_",
+		"_start;main;lua_pcall;luaD_call;f2;luaV_execute;luaS_newlstr;"
+		    "createstrobj;luaC_newobj;luaM_malloc_",
+		"_start;main;lua_pcall;luaD_call;f3;luaV_execute;luaS_new;"
+		    "createstrobj;luaC_newobj;luaM_malloc_",
+		"_start;main;lua_pcall;luaD_call;f1;luaV_concat;luaS_newlstr;"
+		    "createstrobj;luaC_newobj;luaM_malloc_",
+		"_start;main;lua_pcall;luaD_call;f1;luaV_execute;luaS_newlstr;"
+		    "createstrobj;luaC_newobj;luaM_malloc_;extra",
+		"_start;main;other;leaf",
+	};
+	struct pc_stack_labels *sl;
+	const char *l;
+	size_t i;
+
+	sl = labels(folded, PC_ARRAY_LEN(folded), 60);
+	/* Apart where they differ, the leaf and the root kept, as many of
+	 * the leaf's callers as fit in the width (60: luaV_concat leaves
+	 * room for none). */
+	cr_expect(eq(str, (char *)profconv__stack_labels_get(sl, 2),
+	    "luaM_malloc_ < luaC_newobj < ... < luaS_new < ... < _start"),
+	    "%s",
+	    profconv__stack_labels_get(sl, 2));
+	cr_expect(eq(str, (char *)profconv__stack_labels_get(sl, 3),
+	    "luaM_malloc_ < ... < luaV_concat < ... < _start"), "%s",
+	    profconv__stack_labels_get(sl, 3));
+	for (i = 0; i < 4; i++) {
+		l = profconv__stack_labels_get(sl, i);
+		cr_expect(eq(int, strncmp(l, "luaM_malloc_ < ", 15), 0), "%s", l);
+		cr_expect(eq(str, (char *)l + strlen(l) - 6, "_start"));
+		cr_expect(le(sz, profconv__utf8_chars(l), 60), "%s", l);
+	}
+	cr_expect(eq(str, (char *)profconv__stack_labels_get(sl, 0),
+	    "luaM_malloc_ < luaC_newobj < ... < f1 < ... < _start"), "%s",
+	    profconv__stack_labels_get(sl, 0));
+	cr_expect(eq(str, (char *)profconv__stack_labels_get(sl, 1),
+	    "luaM_malloc_ < luaC_newobj < ... < f2 < ... < _start"), "%s",
+	    profconv__stack_labels_get(sl, 1));
+	/* Not colliding: as before. */
+	cr_expect(eq(str, (char *)profconv__stack_labels_get(sl, 4),
+	    label(folded[4], 60)), "%s",
+	    profconv__stack_labels_get(sl, 4));
+	cr_expect(eq(str, (char *)profconv__stack_labels_get(sl, 5),
+	    "leaf < other < main < _start"), "%s",
+	    profconv__stack_labels_get(sl, 5));
+	profconv__stack_labels_free(sl);
+}
+
+/* Recursion: the frame that differs shows an equal name elsewhere, and
+ * stacks that differ only in depth; thousands of rows, all apart. */
+Test(rows, stack_labels_apart_many)
+{
+	enum { N = 3000 };
+	static char text[N][400];
+	const char *folded[N];
+	struct pc_stack_labels *sl;
+	size_t i, j, len;
+
+	for (i = 0; i < N; i++) {
+		len = (size_t)snprintf(text[i], sizeof(text[i]), "_start;main");
+		for (j = 0; j < i % 7; j++)
+			len += (size_t)snprintf(text[i] + len,
+			    sizeof(text[i]) - len, ";rec");
+		len += (size_t)snprintf(text[i] + len, sizeof(text[i]) - len,
+		    ";caller%zu;rec;rec;mid;alloc_a_rather_long_name;"
+		    "leaf_with_a_long_name_too", i / 7);
+		folded[i] = text[i];
+	}
+	sl = labels(folded, N, PC_STACK_LABEL_WIDTH);
+	profconv__stack_labels_free(sl);
+}

@@ -501,32 +501,78 @@ struct name_col {
 	bool first;		/* the stack labels, first */
 	int width;		/* of the column when first */
 	struct pc_textbuf tb;
-	char *buf;		/* the label */
-	size_t cap;
+	struct pc_stack_labels *sl;	/* of the rows shown, when first */
+	const char **names;	/* their keys, while gathered */
+	size_t n;
 };
 
-/* NAME as the column shows it, for a terminal (write.h). */
+/* Gather NAME, the key of the next row shown. */
+static int
+add_name(struct name_col *nc, const char *name)
+{
+	const char **p;
+
+	if (!nc->first)
+		return 0;
+	p = realloc(nc->names, (nc->n + 1) * sizeof(*p));
+	if (p == NULL)
+		return profconv__nomem();
+	nc->names = p;
+	nc->names[nc->n++] = name;
+	return 0;
+}
+
+/* The labels of the rows gathered, telling them apart (rows.c); the
+ * column as wide as they need. */
+static int
+make_labels(struct name_col *nc)
+{
+	size_t i;
+	int rc, w;
+
+	if (!nc->first)
+		return 0;
+	rc = profconv__stack_labels_new(&nc->sl, nc->names, nc->n,
+	    PC_STACK_LABEL_WIDTH);
+	if (rc < 0)
+		return rc;
+	for (i = 0; i < nc->n; i++) {
+		w = (int)profconv__utf8_chars(profconv__text_safe(&nc->tb,
+		    profconv__stack_labels_get(nc->sl, i)));
+		nc->width = w > nc->width ? w : nc->width;
+	}
+	return 0;
+}
+
+/* The Ith row shown, named NAME, as the column shows it, for a terminal
+ * (write.h). */
 static const char *
-shown_name(struct name_col *nc, const char *name)
+shown_name(struct name_col *nc, size_t i, const char *name)
 {
 	if (!nc->first)
 		return profconv__text_safe(&nc->tb, name);
-	if (profconv__rows_stack_label(&nc->buf, &nc->cap, name,
-	    PC_STACK_LABEL_WIDTH) < 0)
-		return "";
-	return profconv__text_safe(&nc->tb, nc->buf);
+	return profconv__text_safe(&nc->tb, profconv__stack_labels_get(nc->sl,
+	    i));
 }
 
-/* Make the column as wide as NAME needs (the TOTAL row's name as it is). */
+/* Make the column as wide as NAME needs (a heading or TOTAL, as it is). */
 static void
-fit_name(struct name_col *nc, const char *name, bool label)
+fit_name(struct name_col *nc, const char *name)
 {
 	int w;
 
 	if (!nc->first)
 		return;
-	w = (int)profconv__utf8_chars(label ? shown_name(nc, name) : name);
+	w = (int)profconv__utf8_chars(name);
 	nc->width = w > nc->width ? w : nc->width;
+}
+
+static void
+name_col_free(struct name_col *nc)
+{
+	profconv__textbuf_free(&nc->tb);
+	profconv__stack_labels_free(nc->sl);
+	free(nc->names);
 }
 
 /* Before the numbers: the name padded to the column, when first. */
@@ -603,15 +649,19 @@ profconv_diff_print(const struct profconv_diff *d, FILE *fp,
 	if (rc < 0)
 		goto out;
 	nc.first = d->stacks && !opts->wide;
-	fit_name(&nc, "Stack", false);
-	fit_name(&nc, "TOTAL", false);
+	fit_name(&nc, "Stack");
+	fit_name(&nc, "TOTAL");
 	for (i = 0; nc.first && i < n && (opts->top == 0 || shown < opts->top);
 	    i++) {
 		if (row_shown(d, profconv__rows_values(d->rows, i))) {
-			fit_name(&nc, profconv__rows_name(d->rows, i), true);
+			if ((rc = add_name(&nc, profconv__rows_name(d->rows,
+			    i))) < 0)
+				goto out;
 			shown++;
 		}
 	}
+	if ((rc = make_labels(&nc)) < 0)
+		goto out;
 	shown = 0;
 	errno = 0;
 	name_before(fp, &nc, "Stack");
@@ -629,7 +679,7 @@ profconv_diff_print(const struct profconv_diff *d, FILE *fp,
 		rows++;
 		if (opts->top != 0 && shown >= opts->top)
 			continue;
-		print_row(d, fp, widths, v, shown_name(&nc,
+		print_row(d, fp, widths, v, shown_name(&nc, shown,
 		    profconv__rows_name(d->rows, i)), opts->exact != 0, &nc);
 		shown++;
 	}
@@ -643,8 +693,7 @@ profconv_diff_print(const struct profconv_diff *d, FILE *fp,
 		rc = profconv__fail(PROFCONV_EIO, "write error: %s",
 		    strerror(errno != 0 ? errno : EIO));
 out:
-	profconv__textbuf_free(&nc.tb);
-	free(nc.buf);
+	name_col_free(&nc);
 	free(total);
 	free(widths);
 	return rc;
@@ -1088,13 +1137,21 @@ profconv_retention_print(const struct profconv_retention *r, FILE *fp,
 		return rc;
 	n = profconv__rows_count(r->rows);
 	nc.first = r->stacks && !o.wide;
-	fit_name(&nc, "Stack", false);
-	fit_name(&nc, "TOTAL", false);
+	fit_name(&nc, "Stack");
+	fit_name(&nc, "TOTAL");
 	for (i = 0; nc.first && i < n && (o.top == 0 || shown < o.top); i++) {
 		if (ret_shown(r, profconv__rows_values(r->rows, i))) {
-			fit_name(&nc, profconv__rows_name(r->rows, i), true);
+			if ((rc = add_name(&nc, profconv__rows_name(r->rows,
+			    i))) < 0) {
+				name_col_free(&nc);
+				return rc;
+			}
 			shown++;
 		}
+	}
+	if ((rc = make_labels(&nc)) < 0) {
+		name_col_free(&nc);
+		return rc;
 	}
 	shown = 0;
 	errno = 0;
@@ -1122,15 +1179,14 @@ profconv_retention_print(const struct profconv_retention *r, FILE *fp,
 		if (o.top != 0 && shown >= o.top)
 			continue;
 		ret_columns(r, v, col);
-		ret_print_row(r, fp, col, shown_name(&nc,
+		ret_print_row(r, fp, col, shown_name(&nc, shown,
 		    profconv__rows_name(r->rows, i)), o.exact != 0, &nc);
 		shown++;
 	}
 	if (shown < rows)
 		fprintf(fp, "  ... %zu more rows\n", rows - shown);
 	ret_print_row(r, fp, total, "TOTAL", o.exact != 0, &nc);
-	profconv__textbuf_free(&nc.tb);
-	free(nc.buf);
+	name_col_free(&nc);
 	if (fflush(fp) != 0 || ferror(fp))
 		return profconv__fail(PROFCONV_EIO, "write error: %s",
 		    strerror(errno != 0 ? errno : EIO));

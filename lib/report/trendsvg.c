@@ -46,6 +46,7 @@
 #define LEGEND_W 440
 #define AXIS_W 70		/* the y axis' labels, left of the chart */
 #define CHAR_W 7.08		/* 12px Verdana, flamegraph.pl's 0.59 */
+#define LEGEND_CHARS ((size_t)((LEGEND_W - NAME_X) / CHAR_W))
 
 static const char script[] =
 #include "report/trendsvg_script.h"
@@ -67,6 +68,8 @@ struct band {
 	double *top;			/* its upper edge, y per pick */
 	struct pc_rgb color;
 	bool other;
+	char *shown;			/* its name in the legend */
+	char *apart;			/* ... when the cut one is not */
 };
 
 struct pic {
@@ -114,6 +117,199 @@ put_cut(FILE *fp, const char *s, size_t max, bool tail)
 	}
 	fputs("..", fp);
 	profconv__xml_put(fp, s, (size_t)-1);
+}
+
+/* Bytes of the first K characters of S (as put_cut() steps). */
+static size_t
+chars_bytes(const char *s, size_t k)
+{
+	const char *p = s;
+
+	for (; k > 0 && *p != '\0'; k--) {
+		p++;
+		while (((unsigned char)*p & 0xc0) == 0x80)
+			p++;
+	}
+	return (size_t)(p - s);
+}
+
+/* Characters in the N bytes at S. */
+static size_t
+bytes_chars(const char *s, size_t n)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		k += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return k;
+}
+
+/* Append the N bytes at S to *OUT (LEN bytes, CAP). */
+static int
+append(char **out, size_t *cap, size_t *len, const char *s, size_t n)
+{
+	if (PC_GROW(*out, *cap, *len, n + 1) < 0)
+		return PROFCONV_ENOMEM;
+	memcpy(*out + *len, s, n);
+	*len += n;
+	(*out)[*len] = '\0';
+	return 0;
+}
+
+/*
+ * S (N characters, more than MAX) cut to MAX characters so that its
+ * character D stays visible: the frame (between ';') that holds it, at
+ * most half the room, between ".." marks, and with TAIL the end of S after
+ * it ("..frame..end"), else its start before it ("start..frame..").
+ * Into *OUT, raw (escaped when written).
+ */
+static int
+cut_keeping(char **out, const char *s, size_t n, size_t max, bool tail,
+    size_t d)
+{
+	size_t cap = 0, len = 0, room = max - 4, fa, fb, w, ws, keep, db;
+	int rc = 0;
+
+	db = chars_bytes(s, d);
+	for (fa = db; fa > 0 && s[fa - 1] != ';'; fa--)
+		;
+	for (fb = db; s[fb] != '\0' && s[fb] != ';'; fb++)
+		;
+	fa = bytes_chars(s, fa);
+	fb = bytes_chars(s, fb);
+	w = fb - fa < room / 2 ? fb - fa : room / 2;
+	ws = d + 1 > fa + w ? d + 1 - w : fa;
+	keep = room - w;
+	*out = NULL;
+	if (n <= max) {
+		rc |= append(out, &cap, &len, s, strlen(s));
+	} else if (tail && ws + w < n - keep) {
+		rc |= append(out, &cap, &len, "..", 2);
+		rc |= append(out, &cap, &len, s + chars_bytes(s, ws),
+		    chars_bytes(s, ws + w) - chars_bytes(s, ws));
+		rc |= append(out, &cap, &len, "..", 2);
+		rc |= append(out, &cap, &len, s + chars_bytes(s, n - keep),
+		    strlen(s) - chars_bytes(s, n - keep));
+	} else if (!tail && ws > keep) {
+		rc |= append(out, &cap, &len, s, chars_bytes(s, keep));
+		rc |= append(out, &cap, &len, "..", 2);
+		rc |= append(out, &cap, &len, s + chars_bytes(s, ws),
+		    chars_bytes(s, ws + w) - chars_bytes(s, ws));
+		rc |= append(out, &cap, &len, "..", 2);
+	} else {			/* near the kept end: the whole name */
+		rc |= append(out, &cap, &len, s, strlen(s));
+	}
+	return rc < 0 ? profconv__nomem() : 0;
+}
+
+/* S cut as put_cut() cuts it, into *OUT, raw. */
+static int
+cut_plain(char **out, const char *s, size_t max, bool tail)
+{
+	size_t n = profconv__utf8_chars(s), cap = 0, len = 0, b;
+	int rc = 0;
+
+	*out = NULL;
+	if (n <= max) {
+		rc |= append(out, &cap, &len, s, strlen(s));
+	} else if (!tail) {
+		rc |= append(out, &cap, &len, s, chars_bytes(s, max - 2));
+		rc |= append(out, &cap, &len, "..", 2);
+	} else {
+		b = chars_bytes(s, n - max + 2);
+		rc |= append(out, &cap, &len, "..", 2);
+		rc |= append(out, &cap, &len, s + b, strlen(s) - b);
+	}
+	return rc < 0 ? profconv__nomem() : 0;
+}
+
+/* Characters A and B have in common at their ends (TAIL) or starts. */
+static size_t
+common_chars(const char *a, const char *b, bool tail)
+{
+	size_t la = strlen(a), lb = strlen(b), i = 0;
+
+	if (!tail) {
+		while (a[i] != '\0' && a[i] == b[i])
+			i++;
+		return bytes_chars(a, i);
+	}
+	while (i < la && i < lb && a[la - 1 - i] == b[lb - 1 - i])
+		i++;
+	return bytes_chars(a + la - i, i);
+}
+
+/*
+ * The legend's names: each cut to MAX characters as put_cut() cuts it,
+ * unless that leaves two rows with the same text.  Those keep visible the
+ * character where each first differs, from its kept end, from the others
+ * that read the same (cut_keeping()); any still equal, whole.  Every pair
+ * is compared: the legend has at most MAX_TOP + 1 names.
+ */
+static int
+legend_names(struct pic *p, size_t max, bool tail)
+{
+	struct band *b, *o;
+	size_t i, j, c, best, n;
+	bool same;
+	char *t;
+	int rc;
+
+	for (i = 0; i < p->nb; i++)
+		if ((rc = cut_plain(&p->b[i].shown, p->b[i].row.name, max,
+		    tail)) < 0)
+			return rc;
+	for (i = 0; i < p->nb; i++) {
+		b = &p->b[i];
+		same = false;
+		best = 0;
+		for (j = 0; j < p->nb; j++) {
+			o = &p->b[j];
+			if (j == i || strcmp(b->shown, o->shown) != 0)
+				continue;
+			same = true;
+			c = common_chars(b->row.name, o->row.name, tail);
+			best = c > best ? c : best;
+		}
+		if (!same)
+			continue;
+		n = profconv__utf8_chars(b->row.name);
+		if (best >= n)		/* all of it in the other: whole */
+			rc = cut_plain(&t, b->row.name, (size_t)-1, tail);
+		else
+			rc = cut_keeping(&t, b->row.name, n, max, tail,
+			    tail ? n - 1 - best : best);
+		if (rc < 0)
+			return rc;
+		b->apart = t;
+	}
+	for (i = 0; i < p->nb; i++) {
+		b = &p->b[i];
+		if (b->apart != NULL) {
+			free(b->shown);
+			b->shown = b->apart;
+			b->apart = NULL;
+		}
+	}
+	/* Still equal (the frames kept read the same): whole. */
+	for (i = 0; i < p->nb; i++) {
+		b = &p->b[i];
+		for (j = 0; j < p->nb; j++)
+			if (j != i && strcmp(b->shown, p->b[j].shown) == 0)
+				break;
+		if (j < p->nb && (rc = cut_plain(&b->apart, b->row.name,
+		    (size_t)-1, tail)) < 0)
+			return rc;
+	}
+	for (i = 0; i < p->nb; i++) {
+		b = &p->b[i];
+		if (b->apart != NULL) {
+			free(b->shown);
+			b->shown = b->apart;
+			b->apart = NULL;
+		}
+	}
+	return 0;
 }
 
 /* V for people: bytes (BYTES) as "512 B", "1.5 KiB", "-3.25 MiB",
@@ -709,7 +905,7 @@ put_legend(struct pic *p)
 {
 	FILE *fp = p->fp;
 	const struct band *b;
-	size_t i, chars = (size_t)((LEGEND_W - NAME_X) / CHAR_W);
+	size_t i;
 	double y;
 
 	fputs("<g id=\"legend\">\n", fp);
@@ -725,8 +921,7 @@ put_legend(struct pic *p)
 		    "y=\"%.1f\">%s</text><text class=\"name\" x=\"%d\" "
 		    "y=\"%.1f\">", b->verdict, VERDICT_X, y + 12, b->verdict,
 		    NAME_X, y + 12);
-		put_cut(fp, b->row.name, chars,
-		    p->by == PROFCONV_DIFF_BY_STACK);
+		profconv__xml_put(fp, b->shown, (size_t)-1);
 		fputs("</text></g>\n", fp);
 	}
 	fputs("</g>\n", fp);
@@ -756,6 +951,8 @@ free_pic(struct pic *p)
 	for (i = 0; p->b != NULL && i < p->nb; i++) {
 		free(p->b[i].v);
 		free(p->b[i].top);
+		free(p->b[i].shown);
+		free(p->b[i].apart);
 	}
 	free(p->b);
 	free(p->totals);
@@ -791,6 +988,9 @@ profconv_trend_write_svg(const struct profconv_trend *t, FILE *fp,
 		rc = read_bands(&p);
 	if (rc == 0)
 		rc = lay_out(&p);
+	if (rc == 0)
+		rc = legend_names(&p, LEGEND_CHARS,
+		    p.by == PROFCONV_DIFF_BY_STACK);
 	if (rc == 0) {
 		errno = 0;
 		put_svg(&p);

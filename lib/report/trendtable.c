@@ -217,18 +217,27 @@ print_sparkline(FILE *fp, const int64_t *v, size_t n, bool unicode)
 	return w;
 }
 
-/* Row R's name as the table shows it: rows by stack leaf first and
- * bounded (rows.c) when STACKS, in *BUF; for a terminal. */
-static const char *
-row_label(const struct profconv_trend_row *r, bool stacks,
-    struct pc_textbuf *tb, char **buf, size_t *cap)
+/* The labels of the first TOP rows by stack, leaf first, bounded and
+ * telling the rows apart (rows.c), into *OUT. */
+static int
+stack_labels(const struct profconv_trend *t, size_t top,
+    struct pc_stack_labels **out)
 {
-	if (!stacks)
-		return profconv__text_safe(tb, r->name);
-	if (profconv__rows_stack_label(buf, cap, r->name,
-	    PC_STACK_LABEL_WIDTH) < 0)
-		return "";
-	return profconv__text_safe(tb, *buf);
+	struct profconv_trend_row r;
+	const char **names;
+	size_t i;
+	int rc;
+
+	names = malloc((top ? top : 1) * sizeof(*names));
+	if (names == NULL)
+		return profconv__nomem();
+	for (i = 0; i < top; i++) {
+		profconv_trend_row(t, i, &r);
+		names[i] = r.name;
+	}
+	rc = profconv__stack_labels_new(out, names, top, PC_STACK_LABEL_WIDTH);
+	free(names);
+	return rc;
 }
 
 /* Digits of the Grew column's halves: 3, or what N intervals need. */
@@ -270,11 +279,12 @@ profconv_trend_print(const struct profconv_trend *t, FILE *fp, size_t top,
 	const struct profconv_trend_options *o;
 	struct pc_textbuf tb = { 0 };
 	struct profconv_trend_row r;
-	size_t i, n = profconv_trend_row_count(t), cap = 0, namew = 4, w;
+	size_t i, n = profconv_trend_row_count(t), namew = 4, w;
 	size_t nsnaps = profconv_trend_snapshot_count(t);
 	size_t width = nsnaps < PC_SPARK_WIDTH ? nsnaps : PC_SPARK_WIDTH;
+	struct pc_stack_labels *sl = NULL;
 	bool stacks;
-	char *buf = NULL;
+	int rc;
 
 	if (!profconv__trend_ran(t))
 		return profconv__fail(PROFCONV_EINVAL, "trend not analysed");
@@ -283,9 +293,11 @@ profconv_trend_print(const struct profconv_trend *t, FILE *fp, size_t top,
 	stacks = o->by == PROFCONV_DIFF_BY_STACK && !o->wide;
 	if (top == 0 || top > n)
 		top = n;
+	if (stacks && (rc = stack_labels(t, top, &sl)) < 0)
+		return rc;
 	for (i = 0; stacks && i < top; i++) {
-		profconv_trend_row(t, i, &r);
-		w = profconv__utf8_chars(row_label(&r, true, &tb, &buf, &cap));
+		w = profconv__utf8_chars(profconv__text_safe(&tb,
+		    profconv__stack_labels_get(sl, i)));
 		namew = w > namew ? w : namew;
 	}
 	/* Names, the sample type and the files' names as text for a
@@ -308,15 +320,15 @@ profconv_trend_print(const struct profconv_trend *t, FILE *fp, size_t top,
 	for (i = 0; i < top; i++) {
 		profconv_trend_row(t, i, &r);
 		if (stacks) {
-			const char *name = row_label(&r, true, &tb, &buf, &cap);
+			const char *name = profconv__text_safe(&tb,
+			    profconv__stack_labels_get(sl, i));
 
 			fprintf(fp, "%s%*s ", name, (int)(namew -
 			    profconv__utf8_chars(name)), "");
 		}
 		print_row(t, fp, &r, i, stacks ? 0 : width, exact != 0);
 		if (!stacks)
-			fprintf(fp, "  %s", row_label(&r, false, &tb, &buf,
-			    &cap));
+			fprintf(fp, "  %s", profconv__text_safe(&tb, r.name));
 		fputc('\n', fp);
 	}
 	profconv__hidden_print(fp, profconv__trend_hidden(t), !exact, true);
@@ -325,7 +337,7 @@ profconv_trend_print(const struct profconv_trend *t, FILE *fp, size_t top,
 		print_snapshots(t, fp, exact != 0, &tb);
 	else
 		print_snapshot_summary(t, fp, exact != 0, &tb);
-	free(buf);
+	profconv__stack_labels_free(sl);
 	profconv__textbuf_free(&tb);
 	return check_written(fp);
 }

@@ -451,3 +451,268 @@ profconv__rows_stack_label(char **buf, size_t *cap, const char *folded,
 	put_frame(&l, folded, (size_t)(root_end - folded), root_chars);
 	return l.rc;
 }
+
+/* --- labels that tell rows apart ---------------------------------------------- */
+
+/* One row's label; its frames, leaf first, once it has collided. */
+struct slabel {
+	const char *folded;
+	char *text;
+	size_t nf;		/* frames; 0 until parsed */
+	const char **f;		/* frame I starts at f[I] ... */
+	size_t *fl;		/* ... and is fl[I] bytes */
+	size_t *extra;		/* frames shown past the leaf's side, sorted */
+	size_t nextra;
+	bool full;		/* every frame shown */
+};
+
+struct pc_stack_labels {
+	struct slabel *l;
+	size_t n, width;
+};
+
+static int
+parse_frames(struct slabel *s)
+{
+	const char *end = s->folded + strlen(s->folded), *p, *q;
+	size_t n = 1, i;
+
+	for (p = s->folded; *p != '\0'; p++)
+		n += *p == ';';
+	s->f = malloc(n * sizeof(*s->f));
+	s->fl = malloc(n * sizeof(*s->fl));
+	s->extra = malloc(n * sizeof(*s->extra));
+	if (s->f == NULL || s->fl == NULL || s->extra == NULL)
+		return profconv__nomem();
+	for (i = 0, q = end; i < n; i++, q = p - 1) {
+		for (p = q; p > s->folded && p[-1] != ';'; p--)
+			;
+		s->f[i] = p;
+		s->fl[i] = (size_t)(q - p);
+	}
+	s->nf = n;
+	return 0;
+}
+
+/* The frames A and B have in common from the leaf. */
+static size_t
+common_leaf_side(const struct slabel *a, const struct slabel *b)
+{
+	size_t i;
+
+	for (i = 0; i < a->nf && i < b->nf; i++)
+		if (a->fl[i] != b->fl[i] ||
+		    memcmp(a->f[i], b->f[i], a->fl[i]) != 0)
+			break;
+	return i;
+}
+
+static int
+by_text(const void *x, const void *y, void *ctx)
+{
+	const struct slabel *l = ctx;
+	size_t a = *(const size_t *)x, b = *(const size_t *)y;
+	int c = strcmp(l[a].text, l[b].text);
+
+	return c != 0 ? c : a < b ? -1 : a > b;
+}
+
+static int
+by_frames(const void *x, const void *y, void *ctx)
+{
+	const struct slabel *l = ctx, *a = &l[*(const size_t *)x],
+	    *b = &l[*(const size_t *)y];
+	size_t i = common_leaf_side(a, b), n;
+	int c;
+
+	if (i == a->nf || i == b->nf)
+		return a->nf < b->nf ? -1 : a->nf > b->nf;
+	n = a->fl[i] < b->fl[i] ? a->fl[i] : b->fl[i];
+	c = memcmp(a->f[i], b->f[i], n);
+	return c != 0 ? c : a->fl[i] < b->fl[i] ? -1 : 1;
+}
+
+/* Is frame I of S shown by its widened label? */
+static bool
+extra_has(const struct slabel *s, size_t i)
+{
+	size_t k;
+
+	for (k = 0; k < s->nextra; k++)
+		if (s->extra[k] == i)
+			return true;
+	return false;
+}
+
+/* Characters of S's label with the leaf's first M frames, the extra
+ * ones and the root. */
+static size_t
+widened_chars(const struct slabel *s, size_t m)
+{
+	size_t i, last = 0, n = 0;
+	bool any = false;
+
+	for (i = 0; i < s->nf; i++) {
+		if (!(s->full || i < m || i == s->nf - 1 || extra_has(s, i)))
+			continue;
+		if (any)
+			n += i == last + 1 ? 3 : 9;	/* " < ", " < ... < " */
+		n += chars_in(s->f[i], s->fl[i]);
+		last = i;
+		any = true;
+	}
+	return n;
+}
+
+/* S's label again: the leaf and as many of its callers as fit in WIDTH
+ * before the first extra frame (at least the leaf), each extra frame,
+ * the root; frames whole, " < ... < " where frames are left out. */
+static int
+widen(struct slabel *s, size_t width)
+{
+	struct label l = { &s->text, NULL, 0, 0 };
+	size_t cap = s->text != NULL ? strlen(s->text) + 1 : 0, m, i, last = 0;
+	bool any = false;
+
+	l.cap = &cap;
+	m = s->full || s->nextra == 0 ? s->nf : s->extra[0];
+	while (!s->full && m > 1 && widened_chars(s, m) > width)
+		m--;
+	put(&l, "", 0);
+	for (i = 0; i < s->nf; i++) {
+		if (!(s->full || i < m || i == s->nf - 1 || extra_has(s, i)))
+			continue;
+		if (any)
+			put(&l, i == last + 1 ? " < " : " < ... < ",
+			    i == last + 1 ? 3 : 9);
+		put(&l, s->f[i], s->fl[i]);
+		last = i;
+		any = true;
+	}
+	return l.rc;
+}
+
+/* Widen the labels in ORDER[0..N-1] (equal, N >= 2) with the frame
+ * where each first differs from the stack nearest it, or when that one
+ * is shown, the next not shown toward the root; with every frame when
+ * none is left.  Each label not whole gains a frame, so the rounds are
+ * as many as the frames of the deepest stack at most.  *CHANGED is set
+ * when a label changed. */
+static int
+part_group(struct pc_stack_labels *sl, size_t *order, size_t n,
+    bool *changed)
+{
+	struct slabel *s;
+	size_t i, d, e, k;
+	int rc;
+
+	for (i = 0; i < n; i++)
+		if (sl->l[order[i]].nf == 0 &&
+		    (rc = parse_frames(&sl->l[order[i]])) < 0)
+			return rc;
+	/* Leaf first in order: the stack sharing most frames with one is
+	 * beside it. */
+	qsort_r(order, n, sizeof(*order), by_frames, sl->l);
+	for (i = 0; i < n; i++) {
+		s = &sl->l[order[i]];
+		if (s->full)
+			continue;
+		d = 0;
+		if (i > 0)
+			d = common_leaf_side(s, &sl->l[order[i - 1]]);
+		if (i + 1 < n && (e = common_leaf_side(s,
+		    &sl->l[order[i + 1]])) > d)
+			d = e;
+		/* Shown already (the other stack shows an equal frame
+		 * elsewhere): the next frame toward the root not shown. */
+		while (d + 1 < s->nf && extra_has(s, d))
+			d++;
+		if (d + 1 >= s->nf)
+			s->full = true;
+		else {
+			for (k = s->nextra; k > 0 && s->extra[k - 1] > d; k--)
+				s->extra[k] = s->extra[k - 1];
+			s->extra[k] = d;
+			s->nextra++;
+		}
+		if ((rc = widen(s, sl->width)) < 0)
+			return rc;
+		*changed = true;
+	}
+	return 0;
+}
+
+int
+profconv__stack_labels_new(struct pc_stack_labels **out,
+    const char *const *folded, size_t n, size_t width)
+{
+	struct pc_stack_labels *sl;
+	size_t *order = NULL, i, j, cap;
+	bool changed = true;
+	int rc = 0;
+
+	*out = NULL;
+	sl = calloc(1, sizeof(*sl));
+	if (sl == NULL || (sl->l = calloc(n ? n : 1, sizeof(*sl->l))) == NULL ||
+	    (order = malloc((n ? n : 1) * sizeof(*order))) == NULL) {
+		rc = profconv__nomem();
+		goto out;
+	}
+	sl->n = n;
+	sl->width = width;
+	for (i = 0; i < n; i++) {
+		cap = 0;
+		sl->l[i].folded = folded[i];
+		if ((rc = profconv__rows_stack_label(&sl->l[i].text, &cap,
+		    folded[i], width)) < 0)
+			goto out;
+	}
+	/* Until no two labels are equal, or those that are show every
+	 * frame: equal labels sort together; each round shows one more
+	 * frame of each colliding label, or all of them. */
+	while (changed) {
+		changed = false;
+		for (i = 0; i < n; i++)
+			order[i] = i;
+		qsort_r(order, n, sizeof(*order), by_text, sl->l);
+		for (i = 0; i < n; i = j) {
+			for (j = i + 1; j < n && strcmp(sl->l[order[i]].text,
+			    sl->l[order[j]].text) == 0; j++)
+				;
+			if (j - i > 1 && (rc = part_group(sl, order + i, j - i,
+			    &changed)) < 0)
+				goto out;
+		}
+	}
+out:
+	free(order);
+	if (rc < 0) {
+		profconv__stack_labels_free(sl);
+		return rc;
+	}
+	*out = sl;
+	return 0;
+}
+
+const char *
+profconv__stack_labels_get(const struct pc_stack_labels *sl, size_t i)
+{
+	return sl->l[i].text;
+}
+
+void
+profconv__stack_labels_free(struct pc_stack_labels *sl)
+{
+	size_t i;
+
+	if (sl == NULL)
+		return;
+	for (i = 0; sl->l != NULL && i < sl->n; i++) {
+		free(sl->l[i].text);
+		free(sl->l[i].f);
+		free(sl->l[i].fl);
+		free(sl->l[i].extra);
+	}
+	free(sl->l);
+	free(sl);
+}

@@ -240,4 +240,23 @@ void profconv__rows_sort(struct pc_rows *r, pc_rows_cmp *cmp, void *payload);
 int profconv__rows_stack_label(char **buf, size_t *cap, const char *folded,
     size_t width);
 
+/*
+ * The labels of a set of stack rows, FOLDED[0..N-1] (distinct keys), that
+ * tell them apart: each is profconv__rows_stack_label()'s in WIDTH unless
+ * two or more of those are equal.  Those are widened, a round at a time
+ * until no two are equal or the stacks are shown whole: each shows the
+ * leaf, the first frame (from the leaf) where its stack differs from the
+ * stack nearest it among the equal ones, and the root, with " < ... < "
+ * where frames are left out, and as many of the leaf's callers as WIDTH
+ * leaves room for; frames are not cut.  Sorting, not comparing every
+ * pair: O(N log N) a round.  Returns 0 or PROFCONV_ENOMEM.
+ */
+struct pc_stack_labels;
+int profconv__stack_labels_new(struct pc_stack_labels **out,
+    const char *const *folded, size_t n, size_t width);
+/* Label I; borrowed until the set is freed. */
+const char *profconv__stack_labels_get(const struct pc_stack_labels *sl,
+    size_t i);
+void profconv__stack_labels_free(struct pc_stack_labels *sl);
+
 #endif /* PROFCONV_VIEW_INTERNAL_H */
