@@ -50,483 +50,7 @@
 #include "base/base.h"
 #include "base/bounds.h"
 #include "report/list.h"
-
-/* Paths tried for one file, at most (search directories times depth). */
-#define MAX_TRIES 4096
-#define NOTE_MAX 480
-
-/* A directory sources may be read from: as given (absolute, cleaned),
- * its real path, and an O_PATH descriptor of it. */
-struct pc_root {
-	char *given, *real;
-	int fd;
-};
-
-/* A build directory the symbolizer recorded: a root for the files
- * compiled in it only, opened when first needed. */
-struct pc_build_root {
-	char *dir;
-	struct pc_root r;
-	bool tried, open;
-};
-
-struct pc_sources {
-	const struct profconv_list_options *opts;
-	char *cwd;			/* the search path when none is given */
-	uint64_t max, max_total, total;	/* bytes: a file, all, read */
-	struct pc_root *roots;
-	size_t nroots, roots_cap;
-	struct pc_text **texts;		/* each file read, once */
-	size_t ntexts, texts_cap;
-	bool no_openat2;		/* tests: the fallback check */
-	struct pc_source **files;	/* each its own allocation: the
-					 * listing keeps pointers to them */
-	size_t nfiles, files_cap;
-	struct pc_build_root *broots;	/* build directories */
-	size_t nbroots, broots_cap;
-	struct pc_keymap bdirs;		/* directory -> broot + 1 */
-	struct pc_keymap file_bdir;	/* profile's file -> broot + 1 */
-	const struct pc_root *cur_build;	/* the file looked for's */
-};
-
-/* --- Go's path rules (path/filepath on Unix) -------------------------------- */
-
-/* Go's filepath.Clean of S into a new string. */
-static char *
-go_clean(const char *s)
-{
-	size_t n = strlen(s), o = 0, i = 0, keep = 0;
-	bool rooted = n > 0 && s[0] == '/';
-	char *out = malloc(n + 2);
-
-	if (out == NULL)
-		return NULL;
-	if (rooted) {
-		out[o++] = '/';
-		i = keep = 1;
-	}
-	while (i < n) {
-		size_t j = i;
-
-		while (j < n && s[j] != '/')
-			j++;
-		if (j == i || (j - i == 1 && s[i] == '.')) {
-			/* empty or "." */
-		} else if (j - i == 2 && s[i] == '.' && s[i + 1] == '.') {
-			if (o > keep) {
-				/* back to the previous separator */
-				while (o > keep && out[o - 1] != '/')
-					o--;
-				if (o > keep)
-					o--;
-			} else if (!rooted) {
-				if (o > 0)
-					out[o++] = '/';
-				memcpy(out + o, "..", 2);
-				o += 2;
-				keep = o;
-			}
-		} else {
-			if (o > (rooted ? 1u : 0u))
-				out[o++] = '/';
-			memcpy(out + o, s + i, j - i);
-			o += j - i;
-		}
-		i = j + 1;
-	}
-	if (o == 0)
-		out[o++] = '.';
-	out[o] = '\0';
-	return out;
-}
-
-/* Go's filepath.Base of DIR (LEN bytes): where its last component starts
- * and its length, "/" and "." for the special cases. */
-static void
-go_base(const char *dir, size_t len, const char **b, size_t *blen)
-{
-	size_t i;
-
-	if (len == 0) {
-		*b = ".";
-		*blen = 1;
-		return;
-	}
-	while (len > 0 && dir[len - 1] == '/')
-		len--;
-	if (len == 0) {
-		*b = "/";
-		*blen = 1;
-		return;
-	}
-	for (i = len; i > 0 && dir[i - 1] != '/'; i--)
-		;
-	*b = dir + i;
-	*blen = len - i;
-}
-
-/* The next element of a ':'-separated LIST (Go's SplitList: "" has none,
- * "a::b" has an empty one) into *EL and *LEN; false at the end. */
-static bool
-next_elem(const char **list, const char **el, size_t *len)
-{
-	const char *p = *list, *c;
-
-	if (p == NULL)
-		return false;
-	c = strchr(p, ':');
-	*el = p;
-	*len = c != NULL ? (size_t)(c - p) : strlen(p);
-	*list = c != NULL ? c + 1 : NULL;
-	return true;
-}
-
-/* pprof's trimPath: where in PATH the name to look for starts. */
-static const char *
-trim_path(const char *path, const char *trim, const char *search)
-{
-	static const char *const builtin[] = {
-		"/proc/self/cwd/./", "/proc/self/cwd/"
-	};
-	const char *list, *el, *b, *hit;
-	size_t len, blen, i, plen = strlen(path);
-	char want[4096];
-
-	if (trim == NULL || *trim == '\0') {
-		list = search != NULL && *search != '\0' ? search : NULL;
-		while (next_elem(&list, &el, &len)) {
-			go_base(el, len, &b, &blen);
-			if (blen + 3 > sizeof(want))
-				continue;
-			want[0] = '/';
-			memcpy(want + 1, b, blen);
-			memcpy(want + 1 + blen, "/", 2);
-			hit = strstr(path, want);
-			if (hit != NULL)
-				return hit + blen + 2;
-		}
-	}
-	list = trim != NULL && *trim != '\0' ? trim : NULL;
-	while (next_elem(&list, &el, &len)) {
-		if (len > plen)
-			continue;
-		if (strncmp(path, el, len) != 0)
-			continue;
-		if (len > 0 && el[len - 1] == '/')
-			return path + len;
-		if (path[len] == '/')
-			return path + len + 1;
-	}
-	for (i = 0; i < PC_ARRAY_LEN(builtin); i++)
-		if (strncmp(path, builtin[i], strlen(builtin[i])) == 0)
-			return path + strlen(builtin[i]);
-	return path;
-}
-
-char *
-profconv__source_display(const struct pc_sources *s, const char *file)
-{
-	return go_clean(trim_path(file, s->opts->trim_path,
-	    s->opts->source_path));
-}
-
-/* --- the source roots -------------------------------------------------------- */
-
-/*
- * Where S's root R is beneath: the part of ABS (absolute, cleaned) under
- * DIR (absolute, cleaned), "." for DIR itself, or NULL when ABS is not
- * under it.
- */
-static const char *
-beneath(const char *abs, const char *dir)
-{
-	size_t n = strlen(dir);
-
-	if (strcmp(dir, "/") == 0)
-		return abs[1] != '\0' ? abs + 1 : ".";
-	if (strncmp(abs, dir, n) != 0)
-		return NULL;
-	if (abs[n] == '\0')
-		return ".";
-	return abs[n] == '/' ? abs + n + 1 : NULL;
-}
-
-/* The directory DIR (LEN bytes; relative to the current one) as root
- * *R: 1 when it is a directory here, 0 when not, or a negative error. */
-static int
-open_root(struct pc_sources *s, const char *dir, size_t len,
-    struct pc_root *r)
-{
-	char *d, *real;
-	int fd;
-
-	d = strndup(len > 0 ? dir : ".", len > 0 ? len : 1);
-	if (d == NULL)
-		return profconv__nomem();
-	real = realpath(d, NULL);
-	fd = real != NULL ? open(real, O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
-	if (fd < 0) {
-		/* Not a directory here: nothing is beneath it. */
-		free(d);
-		free(real);
-		return 0;
-	}
-	if (d[0] == '/') {
-		r->given = go_clean(d);
-	} else {
-		size_t n = strlen(s->cwd) + strlen(d) + 2;
-		char *j = malloc(n);
-
-		if (j != NULL)
-			snprintf(j, n, "%s/%s", s->cwd, d);
-		r->given = j != NULL ? go_clean(j) : NULL;
-		free(j);
-	}
-	free(d);
-	r->real = real;
-	r->fd = fd;
-	if (r->given == NULL) {
-		free(real);
-		close(fd);
-		return profconv__nomem();
-	}
-	return 1;
-}
-
-/* Add the directory DIR (LEN bytes; relative to the current one) to S's
- * roots when it is one. */
-static int
-add_root(struct pc_sources *s, const char *dir, size_t len)
-{
-	int rc = PC_GROW(s->roots, s->roots_cap, s->nroots, 1);
-
-	if (rc == 0)
-		rc = open_root(s, dir, len, &s->roots[s->nroots]);
-	if (rc > 0)
-		s->nroots++;
-	return rc < 0 ? rc : 0;
-}
-
-int
-profconv__sources_build_dir(struct pc_sources *s, const char *file,
-    const char *dir)
-{
-	struct pc_build_root *b;
-	uint32_t v, got;
-	char *clean;
-	bool added;
-	int rc;
-
-	if (file[0] == '\0' || dir[0] != '/')
-		return 0;
-	rc = PC_GROW(s->broots, s->broots_cap, s->nbroots, 1);
-	clean = rc == 0 ? go_clean(dir) : NULL;
-	if (rc == 0 && clean == NULL)
-		rc = profconv__nomem();
-	dir = clean;
-	if (rc == 0)
-		rc = profconv__keymap_intern(&s->bdirs, dir, strlen(dir),
-		    (uint32_t)s->nbroots + 1, &v, &added);
-	if (rc == 0 && added) {
-		b = &s->broots[s->nbroots++];
-		memset(b, 0, sizeof(*b));
-		b->dir = strdup(dir);
-		b->r.fd = -1;
-		if (b->dir == NULL)
-			rc = profconv__nomem();
-	}
-	/* A file compiled in several places: the first one's. */
-	if (rc == 0)
-		rc = profconv__keymap_intern(&s->file_bdir, file, strlen(file),
-		    v, &got, &added);
-	free(clean);
-	return rc;
-}
-
-/* The root of the build directory the symbolizer recorded for FILE (the
- * profile's name), opened the first time; NULL when there is none, it
- * is not a directory here, or it is "/". */
-static const struct pc_root *
-build_root(struct pc_sources *s, const char *file, int *rc)
-{
-	struct pc_build_root *b;
-	uint32_t v;
-	bool added;
-
-	*rc = 0;
-	if (s->nbroots == 0 || file == NULL)
-		return NULL;
-	*rc = profconv__keymap_intern(&s->file_bdir, file, strlen(file), 0,
-	    &v, &added);
-	if (*rc < 0 || v == 0)
-		return NULL;
-	b = &s->broots[v - 1];
-	if (!b->tried) {
-		b->tried = true;
-		*rc = open_root(s, b->dir, strlen(b->dir), &b->r);
-		b->open = *rc > 0;
-		if (b->open && strcmp(b->r.real, "/") == 0) {
-			/* Everything is beneath "/": no root at all. */
-			free(b->r.given);
-			free(b->r.real);
-			close(b->r.fd);
-			b->r.given = b->r.real = NULL;
-			b->r.fd = -1;
-			b->open = false;
-		}
-		if (*rc > 0)
-			*rc = 0;
-	}
-	return b->open ? &b->r : NULL;
-}
-
-/*
- * The roots a source may be read from: each --source-path directory
- * (the current directory when none is given) and each --trim-path prefix
- * that is a directory here.
- */
-static int
-add_roots(struct pc_sources *s)
-{
-	const struct profconv_list_options *o = s->opts;
-	const char *list, *el;
-	size_t len;
-	int rc = 0;
-
-	list = o->source_path != NULL && *o->source_path != '\0' ?
-	    o->source_path : ".";
-	while (rc == 0 && next_elem(&list, &el, &len))
-		rc = add_root(s, el, len);
-	list = o->trim_path != NULL && *o->trim_path != '\0' ?
-	    o->trim_path : NULL;
-	while (rc == 0 && next_elem(&list, &el, &len))
-		if (len > 0 && el[0] == '/')
-			rc = add_root(s, el, len);
-	return rc;
-}
-
-bool
-profconv__source_own(struct pc_sources *s, const char *file)
-{
-	const char *dir;
-	uint32_t v = 0;
-	bool added, own = false;
-	char *abs;
-	size_t i;
-
-	if (file == NULL || file[0] == '\0')
-		return false;
-	/* A relative name: one that is a file beneath a root (a library's
-	 * debug information names its sources relative too). */
-	if (file[0] != '/') {
-		struct stat st;
-
-		for (i = 0; i < s->nroots && !own; i++) {
-			size_t n = strlen(s->roots[i].given) + strlen(file) + 2;
-			char *j = malloc(n);
-
-			if (j == NULL)
-				return false;
-			snprintf(j, n, "%s/%s", s->roots[i].given, file);
-			abs = go_clean(j);
-			free(j);
-			own = abs != NULL &&
-			    beneath(abs, s->roots[i].given) != NULL &&
-			    stat(abs, &st) == 0 && S_ISREG(st.st_mode);
-			free(abs);
-		}
-		return own;
-	}
-	abs = go_clean(file);
-	if (abs == NULL)
-		return false;
-	for (i = 0; i < s->nroots && !own; i++)
-		own = beneath(abs, s->roots[i].given) != NULL ||
-		    beneath(abs, s->roots[i].real) != NULL;
-	if (!own && s->nbroots != 0 && profconv__keymap_intern(&s->file_bdir,
-	    file, strlen(file), 0, &v, &added) == 0 && v != 0) {
-		dir = s->broots[v - 1].dir;
-		own = strcmp(dir, "/") != 0 && beneath(abs, dir) != NULL;
-	}
-	free(abs);
-	return own;
-}
-
-/* The path of the open descriptor FD as the kernel resolved it, or NULL. */
-static char *
-fd_path(int fd)
-{
-	char proc[64], buf[PATH_MAX + 1];
-	ssize_t n;
-
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
-	n = readlink(proc, buf, sizeof(buf) - 1);
-	if (n <= 0 || (size_t)n >= sizeof(buf) - 1 || buf[0] != '/')
-		return NULL;
-	buf[n] = '\0';
-	return strdup(buf);
-}
-
-/*
- * REL beneath root R opened O_PATH into *FD, never leaving R: openat2()
- * with RESOLVE_BENEATH where the kernel has it, else the path the kernel
- * resolved checked to be beneath R's real path.  0 when opened, else
- * -1 with errno set (EXDEV: it leads out of R).
- */
-static int
-open_in_root(const struct pc_sources *s, const struct pc_root *r,
-    const char *rel, int *fd)
-{
-	struct stat a, b;
-	char *got;
-	bool in;
-
-#if defined(SYS_openat2) && defined(PC_HAVE_OPENAT2)
-	if (!s->no_openat2) {
-		struct open_how how = {
-			.flags = O_PATH | O_CLOEXEC,
-			.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
-		};
-
-		*fd = (int)syscall(SYS_openat2, r->fd, rel, &how, sizeof(how));
-		if (*fd >= 0 || (errno != ENOSYS && errno != EPERM &&
-		    errno != E2BIG && errno != EINVAL))
-			return *fd >= 0 ? 0 : -1;
-	}
-#else
-	(void)s;
-#endif
-	*fd = openat(r->fd, rel, O_PATH | O_CLOEXEC);
-	if (*fd < 0)
-		return -1;
-	got = fd_path(*fd);
-	if (got == NULL) {
-		/* No /proc: the real path, checked to be this inode. */
-		size_t n = strlen(r->real) + strlen(rel) + 2;
-		char *full = malloc(n);
-
-		if (full != NULL) {
-			snprintf(full, n, "%s/%s", r->real, rel);
-			got = realpath(full, NULL);
-			free(full);
-		}
-		if (got != NULL && (stat(got, &a) != 0 ||
-		    fstat(*fd, &b) != 0 || a.st_dev != b.st_dev ||
-		    a.st_ino != b.st_ino)) {
-			free(got);
-			got = NULL;
-		}
-	}
-	in = got != NULL && beneath(got, r->real) != NULL;
-	free(got);
-	if (!in) {
-		close(*fd);
-		*fd = -1;
-		errno = EXDEV;
-		return -1;
-	}
-	return 0;
-}
+#include "report/sources.h"
 
 /* --- reading one file -------------------------------------------------------- */
 
@@ -557,14 +81,14 @@ open_regular(struct pc_sources *s, const char *path, bool rooted, int *fd,
 	*why = NULL;
 	if (rooted) {
 		if (path[0] == '/') {
-			abs = go_clean(path);
+			abs = profconv__source_go_clean(path);
 		} else {
 			size_t n = strlen(s->cwd) + strlen(path) + 2;
 			char *j = malloc(n);
 
 			if (j != NULL)
 				snprintf(j, n, "%s/%s", s->cwd, path);
-			abs = j != NULL ? go_clean(j) : NULL;
+			abs = j != NULL ? profconv__source_go_clean(j) : NULL;
 			free(j);
 		}
 		if (abs == NULL) {
@@ -573,15 +97,15 @@ open_regular(struct pc_sources *s, const char *path, bool rooted, int *fd,
 		}
 		for (i = 0; i < s->nroots && rel == NULL; i++) {
 			root = &s->roots[i];
-			rel = beneath(abs, root->given);
+			rel = profconv__source_beneath(abs, root->given);
 			if (rel == NULL)
-				rel = beneath(abs, root->real);
+				rel = profconv__source_beneath(abs, root->real);
 		}
 		if (rel == NULL && s->cur_build != NULL) {
 			root = s->cur_build;
-			rel = beneath(abs, root->given);
+			rel = profconv__source_beneath(abs, root->given);
 			if (rel == NULL)
-				rel = beneath(abs, root->real);
+				rel = profconv__source_beneath(abs, root->real);
 		}
 		if (rel == NULL) {
 			free(abs);
@@ -589,7 +113,7 @@ open_regular(struct pc_sources *s, const char *path, bool rooted, int *fd,
 			*why = why_outside;
 			return false;
 		}
-		if (open_in_root(s, root, rel, &pfd) != 0)
+		if (profconv__source_open_in_root(s, root, rel, &pfd) != 0)
 			pfd = -1;
 		free(abs);
 		if (pfd < 0 && errno == EXDEV) {
@@ -830,7 +354,7 @@ pprof_search(struct attempt *a, const char *name)
 	const struct profconv_list_options *o = a->s->opts;
 	const char *search = o->source_path != NULL && *o->source_path != '\0' ?
 	    o->source_path : a->s->cwd;
-	const char *p = trim_path(name, o->trim_path, search), *list, *el;
+	const char *p = profconv__source_trim_path(name, o->trim_path, search), *list, *el;
 	char *dir, *join, *parent, *slash;
 	size_t len;
 
@@ -839,7 +363,7 @@ pprof_search(struct attempt *a, const char *name)
 		return;
 	}
 	list = search;
-	while (a->rc == 0 && next_elem(&list, &el, &len)) {
+	while (a->rc == 0 && profconv__source_next_elem(&list, &el, &len)) {
 		dir = strndup(el, len);
 		if (dir == NULL) {
 			a->rc = profconv__nomem();
@@ -863,7 +387,7 @@ pprof_search(struct attempt *a, const char *name)
 			}
 			snprintf(join, n, "%s%s%s", dir, *dir != '\0' ? "/" :
 			    "", p);
-			parent = go_clean(join);
+			parent = profconv__source_go_clean(join);
 			free(join);
 			if (parent == NULL) {
 				a->rc = profconv__nomem();
@@ -884,7 +408,7 @@ pprof_search(struct attempt *a, const char *name)
 			else
 				parent = strndup(dir, (size_t)(slash - dir));
 			if (parent != NULL) {
-				char *c = go_clean(parent);
+				char *c = profconv__source_go_clean(parent);
 
 				free(parent);
 				parent = c;
@@ -958,7 +482,7 @@ profconv__source_get(struct pc_sources *s, const char *display,
 	}
 	s->files[s->nfiles++] = src;
 	a.src = src;
-	s->cur_build = build_root(s, orig, &rc);
+	s->cur_build = profconv__source_build_root(s, orig, &rc);
 	if (rc < 0)
 		return rc;
 	pprof_search(&a, display);
@@ -1027,7 +551,7 @@ profconv__sources_new(struct pc_sources **out,
 		free(s->cwd);
 		cap *= 2;
 	}
-	rc = add_roots(s);
+	rc = profconv__source_add_roots(s);
 	if (rc < 0) {
 		profconv__sources_free(s);
 		return rc;

@@ -1,0 +1,632 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report_data_json.c - the report page's data as JSON (report_data.c has the tree):
+ * pruning it to its budget, its columns, the data of one profile, of a
+ * change and of a series of snapshots added one by one.
+ */
+
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/base.h"
+#include "base/bounds.h"
+#include "model/model.h"
+#include "view/view.h"
+#include "view/graph.h"
+#include "write/write.h"
+#include "report/report_data.h"
+#include "report/trendsvg.h"
+#include "report/report_tree.h"
+
+/* --- the page's data -------------------------------------------------------- */
+
+struct out {
+	size_t n;		/* kept nodes */
+	uint32_t *map;		/* old node -> kept node it counts in */
+	bool *kept;
+	int64_t *cum;		/* old nodes, n * nt */
+	int64_t *dropped_sum;	/* per type */
+	size_t dropped;
+	double fraction;	/* the cut applied; negative: none */
+};
+
+static int
+by_share_desc(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* Node I's largest share of a total over the sample types. */
+static double
+share(const struct tree *t, const struct out *o, const int64_t *total,
+    size_t i)
+{
+	double s = 0;
+	size_t k;
+
+	for (k = 0; k < t->nt; k++) {
+		double v;
+
+		if (total[k] == 0)
+			continue;
+		v = (double)profconv__report_mag(o->cum[i * t->nt + k]) / (double)profconv__report_mag(total[k]);
+		if (v > s)
+			s = v;
+	}
+	return s;
+}
+
+/* The cut that keeps at most BUDGET nodes below the root: the share of
+ * the heaviest node left out (-1: every node fits). */
+static int
+budget_cut(const struct tree *t, const struct out *o, const int64_t *total,
+    size_t budget, double *cut)
+{
+	double *s;
+	size_t i;
+
+	*cut = -1;
+	if (budget == 0 || t->n - 1 <= budget)
+		return 0;
+	if ((s = malloc((t->n - 1) * sizeof(*s))) == NULL)
+		return profconv__fail(PROFCONV_ENOMEM, "out of memory");
+	for (i = 1; i < t->n; i++)
+		s[i - 1] = share(t, o, total, i);
+	qsort(s, t->n - 1, sizeof(*s), by_share_desc);
+	*cut = s[budget];
+	free(s);
+	return 0;
+}
+
+/* Keep the nodes whose share (for some type, of its total) is above
+ * FRACTION (negative: all) and the BUDGET heaviest (0: all). */
+static int
+prune(struct tree *t, const int64_t *total, double fraction, size_t budget,
+    struct out *o)
+{
+	size_t i, k, nt = t->nt;
+	double cut;
+	int rc;
+
+	o->map = calloc(t->n, sizeof(*o->map));
+	o->kept = calloc(t->n, sizeof(*o->kept));
+	o->cum = calloc(t->n * nt, sizeof(*o->cum));
+	o->dropped_sum = calloc(nt, sizeof(*o->dropped_sum));
+	if (o->map == NULL || o->kept == NULL || o->cum == NULL ||
+	    o->dropped_sum == NULL)
+		return profconv__fail(PROFCONV_ENOMEM, "out of memory");
+	memcpy(o->cum, t->self, t->n * nt * sizeof(int64_t));
+	for (i = t->n; i-- > 1;)
+		for (k = 0; k < nt; k++)
+			pc_add_sat(&o->cum[t->parent[i] * nt + k],
+			    o->cum[i * nt + k]);
+	if ((rc = budget_cut(t, o, total, budget, &cut)) < 0)
+		return rc;
+	o->fraction = cut > fraction ? cut : fraction;
+	for (i = 0; i < t->n; i++) {
+		bool keep = i == 0;
+
+		if (i != 0 && o->kept[t->parent[i]])
+			keep = o->fraction < 0 ||
+			    share(t, o, total, i) > o->fraction;
+		o->kept[i] = keep;
+		if (keep) {
+			o->map[i] = (uint32_t)o->n++;
+		} else {
+			o->map[i] = o->map[t->parent[i]];
+			o->dropped++;
+			for (k = 0; k < nt; k++)
+				pc_add_sat(&o->dropped_sum[k],
+				    t->self[i * nt + k]);
+		}
+	}
+	return 0;
+}
+
+static void
+put_ints(FILE *fp, const char *key, const int64_t *v, size_t n, size_t step)
+{
+	size_t i;
+
+	fprintf(fp, "\"%s\":[", key);
+	for (i = 0; i < n; i++)
+		fprintf(fp, "%s%" PRId64, i != 0 ? "," : "", v[i * step]);
+	fputs("]", fp);
+}
+
+/* Per column K of V (N rows of NT): {"i":[rows],"v":[values]} of the
+ * rows that are not 0 (most nodes hold nothing of their own). */
+static void
+put_sparse(FILE *fp, const int64_t *v, size_t n, size_t nt)
+{
+	size_t i, j, k;
+
+	putc('[', fp);
+	for (k = 0; k < nt; k++) {
+		fputs(k != 0 ? ",\n{\"i\":[" : "{\"i\":[", fp);
+		for (j = 0, i = 0; j < n; j++)
+			if (v[j * nt + k] != 0)
+				fprintf(fp, "%s%zu", i++ != 0 ? "," : "", j);
+		fputs("],\"v\":[", fp);
+		for (j = 0, i = 0; j < n; j++)
+			if (v[j * nt + k] != 0)
+				fprintf(fp, "%s%" PRId64, i++ != 0 ? "," : "",
+				    v[j * nt + k]);
+		fputs("]}", fp);
+	}
+	putc(']', fp);
+}
+
+/* What the columns of a tree are: sample types, or snapshots of one. */
+struct cols {
+	const char *const *label;
+	const char *const *unit;
+	bool series;
+	bool diff;	/* the first half the base's types, the second the
+			 * current profile's */
+};
+
+static int
+write_json(FILE *fp, const struct gframes *g, struct tree *t,
+    const struct cols *c, const int64_t *total, size_t def, struct out *o)
+{
+	double fraction = o->fraction;
+	struct strs st = { 0 };
+	uint32_t *fn = NULL, *file = NULL;
+	int64_t *self = NULL, *line = NULL, *pruned = NULL;
+	size_t i, k, nt = t->nt, j;
+	uint32_t dummy;
+	int rc = 0;
+
+	fn = calloc(o->n, sizeof(*fn));
+	file = calloc(o->n, sizeof(*file));
+	line = calloc(o->n, sizeof(*line));
+	self = calloc(o->n * nt, sizeof(*self));
+	pruned = calloc(o->n * nt, sizeof(*pruned));
+	if (fn == NULL || file == NULL || line == NULL || self == NULL ||
+	    pruned == NULL) {
+		rc = profconv__fail(PROFCONV_ENOMEM, "out of memory");
+		goto out;
+	}
+	rc = profconv__report_str_index(&st, "", &dummy);
+	for (i = 0; i < t->n && rc == 0; i++) {
+		int64_t *to = o->kept[i] ? self : pruned;
+
+		j = o->map[i];
+		for (k = 0; k < nt; k++)
+			pc_add_sat(&to[j * nt + k], t->self[i * nt + k]);
+		if (!o->kept[i] || i == 0)
+			continue;
+		rc = profconv__report_str_index(&st, g->fn[t->frame[i]], &fn[j]);
+		if (rc == 0)
+			rc = profconv__report_str_index(&st, g->file[t->frame[i]], &file[j]);
+		line[j] = g->line[t->frame[i]];
+	}
+	if (rc < 0)
+		goto out;
+
+	fputs("<script type=\"application/json\" id=\"live-data\">{", fp);
+	fputs("\"types\":[", fp);
+	for (k = 0; k < nt; k++) {
+		fputs(k != 0 ? ",{\"type\":" : "{\"type\":", fp);
+		profconv__report_json_str(fp, c->label[k]);
+		fputs(",\"unit\":", fp);
+		profconv__report_json_str(fp, c->unit[k]);
+		fputs("}", fp);
+	}
+	fprintf(fp, "],\n\"series\":%s,\"diff\":%s,\"default\":%zu,"
+	    "\"fraction\":%.6g,\n", c->series ? "true" : "false",
+	    c->diff ? "true" : "false", def,
+	    isfinite(fraction) && fraction > 0 ? fraction : 0);
+	put_ints(fp, "total", total, nt, 1);
+	fprintf(fp, ",\n\"dropped\":{\"nodes\":%zu,", o->dropped);
+	put_ints(fp, "sum", o->dropped_sum, nt, 1);
+	fputs(",\"cut\":[", fp);
+	for (k = 0; k < nt; k++)
+		fprintf(fp, "%s%" PRId64, k != 0 ? "," : "",
+		    fraction < 0 ? 0 : (int64_t)(fraction *
+		    (double)profconv__report_mag(total[k])));
+	fputs("]},\n\"statement\":[", fp);
+	for (k = 0; k < nt; k++) {
+		char a[64], b[64], cb[64], p[32], line_buf[320];
+		int64_t shown = total[k] - o->dropped_sum[k];
+
+		profconv__measure_label(a, sizeof(a), shown, c->unit[k],
+		    "minimum");
+		profconv__measure_label(b, sizeof(b), total[k], c->unit[k],
+		    "minimum");
+		profconv__measure_percent(p, sizeof(p), shown, total[k]);
+		snprintf(line_buf, sizeof(line_buf), "Showing nodes "
+		    "accounting for %s, %s of %s total", a, p, b);
+		fputs(k != 0 ? ",[" : "[", fp);
+		profconv__report_json_str(fp, line_buf);
+		if (o->dropped > 0 && fraction >= 0) {
+			profconv__measure_label(cb, sizeof(cb),
+			    (int64_t)(fraction * (double)profconv__report_mag(total[k])),
+			    c->unit[k], "minimum");
+			snprintf(line_buf, sizeof(line_buf), "Dropped %zu "
+			    "node%s (cum <= %s)", o->dropped,
+			    o->dropped > 1 ? "s" : "", cb);
+			fputs(",", fp);
+			profconv__report_json_str(fp, line_buf);
+		}
+		fputs("]", fp);
+	}
+	fputs("],\n\"strings\":[", fp);
+	for (i = 0; i < st.n; i++) {
+		if (i != 0)
+			putc(',', fp);
+		profconv__report_json_str(fp, st.s[i]);
+	}
+	fputs("],\n\"parent\":[", fp);
+	for (i = 0, j = 0; i < t->n; i++) {
+		if (!o->kept[i])
+			continue;
+		fprintf(fp, "%s%ld", j++ != 0 ? "," : "",
+		    i == 0 ? -1L : (long)o->map[t->parent[i]]);
+	}
+	fputs("],\n\"func\":[", fp);
+	for (j = 0; j < o->n; j++)
+		fprintf(fp, "%s%" PRIu32, j != 0 ? "," : "", fn[j]);
+	fputs("],\n\"file\":[", fp);
+	for (j = 0; j < o->n; j++)
+		fprintf(fp, "%s%" PRIu32, j != 0 ? "," : "", file[j]);
+	fputs("],\n", fp);
+	put_ints(fp, "line", line, o->n, 1);
+	fputs(",\n\"self\":", fp);
+	put_sparse(fp, self, o->n, nt);
+	fputs(",\n\"pruned\":", fp);
+	put_sparse(fp, pruned, o->n, nt);
+	fputs("}</script>\n", fp);
+out:
+	free(pruned);
+	free(fn);
+	free(file);
+	free(line);
+	free(self);
+	free(st.s);
+	free(st.h);
+	return rc;
+}
+
+/* Prune T and write it. */
+static int
+emit(FILE *fp, struct tree *t, const struct gframes *g, const struct cols *c,
+    const int64_t *total, double fraction, size_t budget, size_t def)
+{
+	struct out po = { 0 };
+	int rc;
+
+	if (t->n == 0 && (rc = profconv__report_node_add(t, 0, 0, &(uint32_t){ 0 })) < 0)
+		return rc;
+	if ((rc = prune(t, total, fraction, budget, &po)) == 0)
+		rc = write_json(fp, g, t, c, total, def, &po);
+	free(po.map);
+	free(po.kept);
+	free(po.cum);
+	free(po.dropped_sum);
+	return rc;
+}
+
+/* The view of PROF with options VO, one frame per line unless VO asks
+ * for addresses or lines itself. */
+static int
+data_view(struct profconv_view **v, const struct profconv_profile *prof,
+    const struct profconv_view_options *vo)
+{
+	struct profconv_view_options o;
+	int rc;
+
+	if ((rc = profconv__options_take(&o, vo, &profconv__options_view)) < 0)
+		return rc;
+	if (o.granularity == PROFCONV_BY_FUNCTION)
+		o.granularity = PROFCONV_BY_LINE;
+	return profconv_view_new(v, prof, &o);
+}
+
+int
+profconv__report_data(FILE *fp, const struct profconv_profile *prof,
+    const struct profconv_view_options *vo, double fraction, size_t budget,
+    size_t def)
+{
+	struct profconv_view *v = NULL;
+	struct profconv_value_type vt;
+	struct gframes g = { 0 };
+	struct tree t = { 0 };
+	const char **label = NULL, **unit = NULL;
+	int64_t *total = NULL;
+	size_t k, nt = profconv_profile_sample_type_count(prof);
+	int rc;
+
+	if ((rc = data_view(&v, prof, vo)) < 0)
+		return rc;
+	t.nt = nt;
+	total = calloc(nt + 1, sizeof(*total));
+	label = calloc(nt + 1, sizeof(*label));
+	unit = calloc(nt + 1, sizeof(*unit));
+	if (total == NULL || label == NULL || unit == NULL) {
+		rc = profconv__fail(PROFCONV_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (k = 0; k < nt; k++) {
+		profconv_view_total(v, k, &total[k]);
+		profconv_profile_sample_type(prof, k, &vt);
+		label[k] = vt.type;
+		unit[k] = vt.unit;
+	}
+	if ((rc = profconv__report_tree_add(&t, &g, v, SIZE_MAX, 0, NULL)) == 0)
+		rc = emit(fp, &t, &g, &(struct cols){ label, unit, false, false },
+		    total, fraction, budget, def);
+out:
+	free(total);
+	free(label);
+	free(unit);
+	profconv__report_tree_free(&t);
+	profconv__report_gframes_free(&g);
+	profconv_view_free(v);
+	return rc;
+}
+
+/*
+ * BASE and PROF in one tree (the same node for the same path; 0 where
+ * a path is in one only): columns 0..NT-1 the base's values of PROF's
+ * NT sample types (those it has, by name), NT..2NT-1 PROF's.
+ */
+int
+profconv__report_data_diff(FILE *fp, const struct profconv_profile *base,
+    const struct profconv_profile *prof,
+    const struct profconv_view_options *vo, double fraction, size_t budget,
+    size_t def)
+{
+	struct profconv_view *v = NULL, *bv = NULL;
+	struct profconv_value_type vt;
+	struct gframes g = { 0 };
+	struct tree t = { 0 };
+	const char **label = NULL, **unit = NULL;
+	int64_t *total = NULL;
+	size_t k, nt = profconv_profile_sample_type_count(prof);
+	size_t nb = profconv_profile_sample_type_count(base);
+	size_t *bcols = NULL, *ccols = NULL;
+	int rc;
+
+	if ((rc = data_view(&v, prof, vo)) < 0 ||
+	    (rc = data_view(&bv, base, vo)) < 0)
+		goto out;
+	t.nt = 2 * nt;
+	total = calloc(2 * nt + 1, sizeof(*total));
+	label = calloc(2 * nt + 1, sizeof(*label));
+	unit = calloc(2 * nt + 1, sizeof(*unit));
+	bcols = calloc(nb + 1, sizeof(*bcols));
+	ccols = calloc(nt + 1, sizeof(*ccols));
+	if (total == NULL || label == NULL || unit == NULL || bcols == NULL ||
+	    ccols == NULL) {
+		rc = profconv__fail(PROFCONV_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (k = 0; k < nb; k++)
+		bcols[k] = SIZE_MAX;
+	for (k = 0; k < nt; k++) {
+		int bk;
+
+		profconv_profile_sample_type(prof, k, &vt);
+		label[k] = label[nt + k] = vt.type;
+		unit[k] = unit[nt + k] = vt.unit;
+		ccols[k] = nt + k;
+		profconv_view_total(v, k, &total[nt + k]);
+		bk = profconv_profile_sample_type_index(base, vt.type);
+		if (bk >= 0) {
+			bcols[bk] = k;
+			profconv_view_total(bv, (size_t)bk, &total[k]);
+		}
+	}
+	if ((rc = profconv__report_tree_add(&t, &g, bv, SIZE_MAX, nb, bcols)) == 0 &&
+	    (rc = profconv__report_tree_add(&t, &g, v, SIZE_MAX, nt, ccols)) == 0)
+		rc = emit(fp, &t, &g, &(struct cols){ label, unit, false,
+		    true }, total, fraction, budget, def);
+out:
+	free(total);
+	free(label);
+	free(unit);
+	free(bcols);
+	free(ccols);
+	profconv__report_tree_free(&t);
+	profconv__report_gframes_free(&g);
+	profconv_view_free(v);
+	profconv_view_free(bv);
+	return rc;
+}
+
+/* The sample type of a series in PROF: TYPE, else inuse_space, space
+ * or the default one, as profconv_trend_run() picks it. */
+static int
+series_type(const struct profconv_profile *prof, const char *type)
+{
+	int k;
+
+	if (type != NULL) {
+		k = profconv_profile_sample_type_index(prof, type);
+		if (k < 0 && strcmp(type, "inuse_space") == 0)
+			k = profconv_profile_sample_type_index(prof, "space");
+		if (k < 0 && strcmp(type, "inuse_objects") == 0)
+			k = profconv_profile_sample_type_index(prof, "objects");
+		return k;
+	}
+	k = profconv_profile_sample_type_index(prof, "inuse_space");
+	if (k < 0)
+		k = profconv_profile_sample_type_index(prof, "space");
+	if (k < 0)
+		k = profconv_profile_default_sample_index(prof);
+	return k;
+}
+
+/* --- a series: snapshots added one by one --------------------------------- */
+
+struct profconv_report_series {
+	struct profconv_report_options o;
+	struct tree t;
+	struct gframes g;
+	char **names, **units;
+	int64_t *total;
+	size_t n, ncap, ucap, tcap;
+};
+
+int
+profconv_report_series_new(struct profconv_report_series **out,
+    const struct profconv_report_options *opts)
+{
+	struct profconv_report_series *s;
+	int rc;
+
+	if (out == NULL)
+		return profconv__fail(PROFCONV_EINVAL, "no series");
+	*out = NULL;
+	if ((s = calloc(1, sizeof(*s))) == NULL)
+		return profconv__fail(PROFCONV_ENOMEM, "out of memory");
+	rc = profconv__options_take(&s->o, opts, &profconv__options_report);
+	if (rc == 0 && s->o.view != NULL)
+		rc = profconv_view_options_check(s->o.view);
+	if (rc < 0) {
+		free(s);
+		return rc;
+	}
+	*out = s;
+	return 0;
+}
+
+void
+profconv_report_series_free(struct profconv_report_series *s)
+{
+	size_t i;
+
+	if (s == NULL)
+		return;
+	for (i = 0; i < s->n; i++) {
+		free(s->names[i]);
+		free(s->units[i]);
+	}
+	free(s->names);
+	free(s->units);
+	free(s->total);
+	profconv__report_tree_free(&s->t);
+	profconv__report_gframes_free(&s->g);
+	free(s);
+}
+
+int
+profconv_report_series_add(struct profconv_report_series *s,
+    const struct profconv_profile *prof, const char *name)
+{
+	struct profconv_value_type vt;
+	struct profconv_view *v = NULL;
+	int rc, k;
+
+	if (s == NULL || prof == NULL || name == NULL)
+		return profconv__fail(PROFCONV_EINVAL, "no series, profile "
+		    "or name");
+	if ((k = series_type(prof, s->o.sample_type)) < 0)
+		return profconv__fail(PROFCONV_ENOTFOUND, "%s: no sample "
+		    "type '%s'", name, s->o.sample_type != NULL ?
+		    s->o.sample_type : "inuse_space");
+	if (PC_GROW(s->names, s->ncap, s->n, 1) < 0 ||
+	    PC_GROW(s->units, s->ucap, s->n, 1) < 0 ||
+	    PC_GROW(s->total, s->tcap, s->n, 1) < 0)
+		return PROFCONV_ENOMEM;
+	profconv_profile_sample_type(prof, (size_t)k, &vt);
+	s->names[s->n] = strdup(name);
+	s->units[s->n] = strdup(vt.unit);
+	if (s->names[s->n] == NULL || s->units[s->n] == NULL) {
+		free(s->names[s->n]);
+		free(s->units[s->n]);
+		return profconv__fail(PROFCONV_ENOMEM, "out of memory");
+	}
+	if ((rc = data_view(&v, prof, s->o.view)) == 0) {
+		profconv_view_total(v, (size_t)k, &s->total[s->n]);
+		rc = profconv__report_tree_add(&s->t, &s->g, v, (size_t)k, s->n, NULL);
+	}
+	profconv_view_free(v);
+	if (rc < 0) {
+		free(s->names[s->n]);
+		free(s->units[s->n]);
+		return rc;
+	}
+	s->n++;
+	return 0;
+}
+
+size_t
+profconv__report_series_pick(const int64_t *total, size_t n, size_t *out)
+{
+	return profconv__trend_pick(total, n, PC_REPORT_SERIES_POINTS, out);
+}
+
+int
+profconv__report_data_series(FILE *fp, struct profconv_report_series *s,
+    const char *const *order, size_t n, double fraction, size_t budget)
+{
+	const char **label = NULL, **unit = NULL;
+	int64_t *total = NULL;
+	size_t *col = NULL, *pick = NULL, i, j, nc = 0, k;
+	bool *used = NULL;
+	int rc = 0;
+
+	if (s->n == 0)
+		return 0;
+	label = calloc(s->n, sizeof(*label));
+	unit = calloc(s->n, sizeof(*unit));
+	total = calloc(s->n, sizeof(*total));
+	col = calloc(s->n, sizeof(*col));
+	pick = calloc(s->n, sizeof(*pick));
+	used = calloc(s->n, sizeof(*used));
+	if (label == NULL || unit == NULL || total == NULL || col == NULL ||
+	    pick == NULL || used == NULL) {
+		rc = profconv__fail(PROFCONV_ENOMEM, "out of memory");
+		goto out;
+	}
+	/* The snapshots ORDER names, in its order (the trend's), each
+	 * once; without ORDER, all as added. */
+	for (i = 0; order == NULL && i < s->n; i++)
+		col[nc++] = i;
+	for (i = 0; order != NULL && i < n && nc < s->n; i++) {
+		for (j = 0; j < s->n; j++) {
+			if (!used[j] && strcmp(s->names[j], order[i]) == 0) {
+				used[j] = true;
+				col[nc++] = j;
+				break;
+			}
+		}
+	}
+	for (i = 0; i < nc; i++)
+		total[i] = s->total[col[i]];
+	/* At most PC_REPORT_SERIES_POINTS of them, as the picture picks. */
+	k = profconv__report_series_pick(total, nc, pick);
+	for (i = 0; i < k; i++) {
+		col[i] = col[pick[i]];
+		label[i] = s->names[col[i]];
+		unit[i] = s->units[col[i]];
+		total[i] = s->total[col[i]];
+	}
+	/* And at most PC_REPORT_SERIES_CELLS values: fewer nodes the more
+	 * snapshots. */
+	if (k > 0 && (budget == 0 || budget > PC_REPORT_SERIES_CELLS / k))
+		budget = PC_REPORT_SERIES_CELLS / k;
+	if (k > 0 && (rc = profconv__report_tree_columns(&s->t, col, k, s->n)) == 0)
+		rc = emit(fp, &s->t, &s->g, &(struct cols){ label, unit, true,
+		    false },
+		    total, fraction, budget, k - 1);
+out:
+	free(label);
+	free(unit);
+	free(total);
+	free(col);
+	free(pick);
+	free(used);
+	return rc;
+}

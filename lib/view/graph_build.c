@@ -1,0 +1,570 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * graph_build.c - the call graph's nodes from the views' frames (keys), the
+ * samples as the graph reads them, and one build of nodes, edges and tags
+ * from those samples (graph.c has the whole; graph_trim.c the cuts).
+ */
+
+#include "config.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/base.h"
+#include "view/delta.h"
+#include "view/graph.h"
+#include "view/graph_build.h"
+#include "view/view.h"
+/* --- keys: what each frame is as a node ------------------------------------- */
+
+static int
+printable(struct gkey *k)
+{
+	size_t n = strlen(k->name) + strlen(k->file) + strlen(k->objfile) + 48;
+	char *p = malloc(n);
+
+	if (p == NULL)
+		return profconv__nomem();
+	if (*k->name == '\0' && *k->file != '\0')
+		snprintf(p, n, "%s", k->file);	/* pprof -files */
+	else if (*k->name == '\0')
+		snprintf(p, n, *k->objfile != '\0' ? "[%s]" : "<unknown>",
+		    k->objfile);
+	else if (k->line != 0)
+		snprintf(p, n, "%s %s:%" PRId64, k->name, k->file, k->line);
+	else if (*k->file != '\0')
+		snprintf(p, n, "%s %s", k->name, k->file);
+	else
+		snprintf(p, n, "%s", k->name);
+	k->printable = p;
+	return 0;
+}
+
+/* PATH made lexically clean as Go's filepath.Clean does ("./a/../b"
+ * is "b"), into a new string. */
+char *
+profconv__clean_path(const char *path)
+{
+	size_t n = strlen(path), r = 0, w = 0, dotdot = 0;
+	bool rooted = n > 0 && path[0] == '/';
+	char *out = malloc(n + 2);
+
+	if (out == NULL)
+		return NULL;
+	if (n == 0) {
+		out[0] = '.';
+		out[1] = '\0';
+		return out;
+	}
+	if (rooted) {
+		out[w++] = '/';
+		r = dotdot = 1;
+	}
+	while (r < n) {
+		if (path[r] == '/') {
+			r++;
+		} else if (path[r] == '.' && (r + 1 == n || path[r + 1] == '/')) {
+			r++;
+		} else if (path[r] == '.' && path[r + 1] == '.' &&
+		    (r + 2 == n || path[r + 2] == '/')) {
+			r += 2;
+			if (w > dotdot) {
+				for (w--; w > dotdot && out[w] != '/'; w--)
+					;
+			} else if (!rooted) {
+				if (w > 0)
+					out[w++] = '/';
+				out[w++] = '.';
+				out[w++] = '.';
+				dotdot = w;
+			}
+		} else {
+			if ((rooted && w != 1) || (!rooted && w != 0))
+				out[w++] = '/';
+			for (; r < n && path[r] != '/'; r++)
+				out[w++] = path[r];
+		}
+	}
+	if (w == 0)
+		out[w++] = '.';
+	out[w] = '\0';
+	return out;
+}
+
+/* The key of frame F of a view, interned. */
+static int
+frame_key(struct pc_graph_build *b, const struct profconv_view_frame *f,
+    enum profconv_granularity g, uint32_t *out)
+{
+	struct gkey k = { f->function, "", "", 0, NULL };
+	bool lines = g == PROFCONV_BY_LINE;
+	char *kb;
+	size_t n;
+	bool inserted;
+	int rc;
+
+	/* pprof -files: no name, the file or else the module; its node
+	 * key keeps the function's start line too, which would make a node
+	 * per function: a node per file here, as the view has a frame per
+	 * file. */
+	if (g == PROFCONV_BY_FILE)
+		k.name = "";
+	if ((g == PROFCONV_BY_FILE || g == PROFCONV_BY_FILE_FUNCTION) &&
+	    *f->file != '\0') {
+		k.file = profconv__clean_path(f->file);
+		if (k.file == NULL)
+			return profconv__nomem();
+	} else if (*k.name == '\0') {
+		k.objfile = f->module;
+	} else if (lines && *f->file != '\0') {
+		k.file = profconv__clean_path(f->file);
+		if (k.file == NULL)
+			return profconv__nomem();
+		k.line = f->line;
+	} else if (lines) {
+		k.line = f->line;
+	}
+	n = strlen(k.name) + strlen(k.file) + strlen(k.objfile) + 32;
+	kb = malloc(n);
+	if (kb == NULL)
+		return profconv__nomem();
+	n = (size_t)snprintf(kb, n, "%s%c%s%c%s%c%" PRId64, k.name, 0,
+	    k.file, 0, k.objfile, 0, k.line);
+	rc = profconv__keymap_intern(&b->keymap, kb, n, (uint32_t)b->nkeys,
+	    out, &inserted);
+	free(kb);
+	if (rc == 0 && inserted) {
+		rc = PC_GROW(b->keys, b->keys_cap, b->nkeys, 1);
+		if (rc == 0)
+			rc = printable(&k);
+		if (rc == 0) {
+			b->keys[b->nkeys++] = k;
+			return 0;
+		}
+	}
+	if (*k.file != '\0')
+		free((char *)k.file);
+	return rc;
+}
+
+int
+profconv__graph_map_frames(struct pc_graph_build *b,
+    const struct profconv_view *v, int vi)
+{
+	size_t n = profconv_view_frame_count(v), i;
+	struct profconv_view_frame f;
+	enum profconv_granularity g = profconv__view_granularity(v);
+	int rc = 0;
+
+	b->frame_key[vi] = malloc((n + 1) * sizeof(uint32_t));
+	if (b->frame_key[vi] == NULL)
+		return profconv__nomem();
+	for (i = 1; rc == 0 && i <= n; i++) {
+		profconv_view_frame(v, (uint32_t)i, &f);
+		rc = frame_key(b, &f, g, &b->frame_key[vi][i]);
+	}
+	return rc;
+}
+
+/* --- samples -------------------------------------------------------------- */
+
+int
+profconv__graph_intern_group(struct pc_graph_build *b, const char *s,
+    size_t len,
+    uint32_t *out)
+{
+	bool inserted;
+	char *copy;
+	int rc;
+
+	rc = profconv__keymap_intern(&b->groupmap, s, len,
+	    (uint32_t)b->ngroups, out, &inserted);
+	if (rc < 0 || !inserted)
+		return rc;
+	if ((rc = PC_GROW(b->groups, b->groups_cap, b->ngroups, 1)) < 0)
+		return rc;
+	copy = malloc(len + 1);
+	if (copy == NULL)
+		return profconv__nomem();
+	memcpy(copy, s, len);
+	copy[len] = '\0';
+	b->groups[b->ngroups++] = copy;
+	return 0;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* pprof's joinLabels: the string labels "key:value", sorted, joined by
+ * "\n" (the two characters). */
+static int
+sample_group(struct pc_graph_build *b, const struct profconv_profile *prof,
+    const struct pc_sample *s, uint32_t *out)
+{
+	const struct pc_label *l = pc_sample_labels(prof, s);
+	char **parts = NULL, *text = NULL;
+	size_t i, n = 0, len = 0, at = 0;
+	int rc = 0;
+
+	for (i = 0; i < s->nlabels; i++)
+		if (l[i].str != 0)
+			n++;
+	if (n == 0)
+		return profconv__graph_intern_group(b, "", 0, out);
+	parts = calloc(n, sizeof(*parts));
+	if (parts == NULL)
+		return profconv__nomem();
+	for (i = 0, n = 0; rc == 0 && i < s->nlabels; i++) {
+		const char *k, *v;
+
+		if (l[i].str == 0)
+			continue;
+		k = profconv__pstr(prof, l[i].key);
+		v = profconv__pstr(prof, l[i].str);
+		parts[n] = malloc(strlen(k) + strlen(v) + 2);
+		if (parts[n] == NULL) {
+			rc = profconv__nomem();
+			break;
+		}
+		snprintf(parts[n], strlen(k) + strlen(v) + 2, "%s:%s", k, v);
+		len += strlen(parts[n]) + 2;
+		n++;
+	}
+	if (rc == 0) {
+		qsort(parts, n, sizeof(*parts), cmp_str);
+		text = malloc(len + 1);
+		if (text == NULL)
+			rc = profconv__nomem();
+	}
+	for (i = 0; rc == 0 && i < n; i++) {
+		if (i > 0) {
+			memcpy(text + at, "\\n", 2);
+			at += 2;
+		}
+		memcpy(text + at, parts[i], strlen(parts[i]));
+		at += strlen(parts[i]);
+	}
+	if (rc == 0)
+		rc = profconv__graph_intern_group(b, text, at, out);
+	for (i = 0; i < n; i++)
+		free(parts[i]);
+	free(parts);
+	free(text);
+	return rc;
+}
+
+/* pprof's NumLabelUnits for "bytes": the first unit a sample gives it,
+ * else "bytes". */
+void
+profconv__graph_find_num_unit(struct pc_graph_build *b,
+    const struct profconv_profile *prof)
+{
+	size_t si, i;
+
+	for (si = 0; b->num_unit == NULL && si < prof->nsamples; si++) {
+		const struct pc_sample *s = pc_sample(prof, si);
+		const struct pc_label *l = pc_sample_labels(prof, s);
+
+		for (i = 0; i < s->nlabels; i++)
+			if (l[i].str == 0 && l[i].unit != 0 &&
+			    strcmp(profconv__pstr(prof, l[i].key), "bytes") == 0 &&
+			    *profconv__pstr(prof, l[i].unit) != '\0') {
+				b->num_unit = profconv__pstr(prof, l[i].unit);
+				break;
+			}
+	}
+}
+
+static int
+sample_nums(struct pc_graph_build *b, const struct profconv_profile *prof,
+    const struct pc_sample *s, struct gsample *gs)
+{
+	const struct pc_label *l = pc_sample_labels(prof, s);
+	char label[128];
+	size_t i;
+	int rc = 0;
+
+	gs->num_off = (uint32_t)b->nnums;
+	for (i = 0; rc == 0 && i < s->nlabels; i++) {
+		struct gnum g;
+
+		if (l[i].str != 0 ||
+		    strcmp(profconv__pstr(prof, l[i].key), "bytes") != 0)
+			continue;
+		profconv__measure_label(label, sizeof(label), l[i].num,
+		    b->num_unit, "minimum");
+		g.value = l[i].num;
+		rc = profconv__graph_intern_group(b, label, strlen(label), &g.name);
+		if (rc == 0)
+			rc = PC_GROW(b->nums, b->nums_cap, b->nnums, 1);
+		if (rc == 0) {
+			b->nums[b->nnums++] = g;
+			gs->nnum++;
+		}
+	}
+	return rc;
+}
+
+/* What profconv__graph_build() reads of a sample, apart from its weight: its view,
+ * the keys of its frames and whether each is inline, its labels. */
+static uint64_t
+sample_hash(const struct pc_graph_build *b, const struct gsample *s)
+{
+	uint64_t h = profconv__hash_u64((uint64_t)s->view << 32 | s->group);
+	size_t i;
+
+	h = profconv__hash_u64(h ^ s->nframes);
+	for (i = 0; i < s->nframes; i++)
+		h = profconv__hash_u64(h ^ ((uint64_t)b->frame_key[s->view][
+		    s->frames[i]] << 1 | (s->inl != NULL && s->inl[i])));
+	for (i = 0; i < s->nnum; i++) {
+		const struct gnum *g = &b->nums[s->num_off + i];
+
+		h = profconv__hash_u64(h ^ g->name);
+		h = profconv__hash_u64(h ^ (uint64_t)g->value);
+	}
+	return h;
+}
+
+static bool
+same_sample(const struct pc_graph_build *b, const struct gsample *x,
+    const struct gsample *y)
+{
+	size_t i;
+
+	if (x->view != y->view || x->group != y->group ||
+	    x->nframes != y->nframes || x->nnum != y->nnum)
+		return false;
+	for (i = 0; i < x->nframes; i++)
+		if (b->frame_key[x->view][x->frames[i]] !=
+		    b->frame_key[y->view][y->frames[i]] ||
+		    (x->inl != NULL && x->inl[i]) !=
+		    (y->inl != NULL && y->inl[i]))
+			return false;
+	for (i = 0; i < x->nnum; i++)
+		if (b->nums[x->num_off + i].name !=
+		    b->nums[y->num_off + i].name ||
+		    b->nums[x->num_off + i].value !=
+		    b->nums[y->num_off + i].value)
+			return false;
+	return true;
+}
+
+/*
+ * Add GS, or its weight to an earlier sample profconv__graph_build() cannot tell from
+ * it.  Every build's nodes, edges and tags then come out as they would
+ * from the samples one by one, in the same order (a later copy touches
+ * nothing an earlier one did not), at a fraction of the work: a big
+ * profile's millions of stacks by address are far fewer by key.  Two
+ * samples whose hashes meet but differ stay apart.
+ */
+static int
+add_sample(struct pc_graph_build *b, struct pc_u64map *seen,
+    struct gsample *gs)
+{
+	uint64_t h = sample_hash(b, gs);
+	uint32_t idx;
+	int rc;
+
+	if (profconv__u64map_get(seen, h, &idx) &&
+	    same_sample(b, &b->gsamples[idx], gs)) {
+		pc_add_sat(&b->gsamples[idx].w, gs->w);
+		b->nnums = gs->num_off;	/* its copies of the same labels */
+		return 0;
+	}
+	rc = PC_GROW(b->gsamples, b->gsamples_cap, b->ngsamples, 1);
+	if (rc == 0 && !profconv__u64map_get(seen, h, &idx))
+		rc = profconv__u64map_put(seen, h, (uint32_t)b->ngsamples);
+	if (rc == 0)
+		b->gsamples[b->ngsamples++] = *gs;
+	return rc;
+}
+
+int
+profconv__graph_add_samples(struct pc_graph_build *b,
+    const struct profconv_view *v, int vi,
+    size_t type)
+{
+	const struct profconv_profile *prof = profconv_view_profile(v);
+	size_t si, st, nt = prof->nsample_types;
+	struct profconv_view_stack stack;
+	struct pc_u64map seen = { 0 };
+	int rc = 0;
+
+	for (si = 0; rc == 0 && si < prof->nsamples; si++) {
+		struct gsample gs = { 0 };
+		int64_t w = prof->values[si * nt + type];
+
+		st = profconv__view_sample_stack(v, si);
+		if (st == 0 || w == 0)
+			continue;
+		profconv_view_stack(v, st - 1, &stack);
+		gs.frames = stack.frames;
+		gs.inl = profconv__view_stack_inline(v, st - 1);
+		gs.nframes = (uint32_t)stack.nframes;
+		gs.view = (uint8_t)vi;
+		gs.w = profconv__delta_part(w, vi == 1);
+		rc = sample_group(b, prof, pc_sample(prof, si), &gs.group);
+		if (rc == 0)
+			rc = sample_nums(b, prof, pc_sample(prof, si), &gs);
+		if (rc == 0)
+			rc = add_sample(b, &seen, &gs);
+	}
+	profconv__u64map_free(&seen);
+	return rc;
+}
+
+/* --- one build from the samples ---------------------------------------------- */
+
+static void
+reset(struct pc_graph_build *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->ntouched; i++) {
+		uint32_t k = b->touched[i];
+
+		b->flat[k] = b->cum[k] = b->cum_base[k] = 0;
+		b->stamp[k] = 0;
+	}
+	b->ntouched = 0;
+	b->nedges = 0;
+	b->ntags = 0;
+	profconv__u64map_free(&b->edgemap);
+	memset(&b->edgemap, 0, sizeof(b->edgemap));
+	profconv__keymap_free(&b->tagmap);
+	memset(&b->tagmap, 0, sizeof(b->tagmap));
+}
+
+static int
+tag_add(struct pc_graph_build *b, uint32_t key, bool numeric, uint32_t group,
+    uint32_t name, int64_t value, int64_t w, bool flat)
+{
+	uint32_t kb[4] = { key, numeric, group, name }, idx;
+	bool inserted;
+	struct btag *t;
+	int rc;
+
+	rc = profconv__keymap_intern(&b->tagmap, kb, sizeof(kb),
+	    (uint32_t)b->ntags, &idx, &inserted);
+	if (rc == 0 && inserted) {
+		rc = PC_GROW(b->tags, b->tags_cap, b->ntags, 1);
+		if (rc == 0)
+			b->tags[b->ntags++] = (struct btag){ key, group, name,
+			    numeric, false, value, 0, 0 };
+	}
+	if (rc < 0)
+		return rc;
+	t = &b->tags[idx];
+	pc_add_sat(flat ? &t->flat : &t->cum, w);
+	return 0;
+}
+
+/* pprof's Node.addSample. */
+static int
+add_to_node(struct pc_graph_build *b, uint32_t k, const struct gsample *s,
+    bool flat)
+{
+	size_t i;
+	int rc = 0;
+
+	pc_add_sat(flat ? &b->flat[k] : &b->cum[k], s->w);
+	if (!flat && s->view == 1)
+		pc_add_sat(&b->cum_base[k], s->w);
+	if (*b->groups[s->group] != '\0')
+		rc = tag_add(b, k, false, s->group, s->group, 0, s->w, flat);
+	for (i = 0; rc == 0 && i < s->nnum; i++) {
+		const struct gnum *g = &b->nums[s->num_off + i];
+
+		rc = tag_add(b, k, true, s->group, g->name, g->value, s->w,
+		    flat);
+	}
+	return rc;
+}
+
+static int
+add_edge(struct pc_graph_build *b, uint32_t src, uint32_t dst, size_t stamp,
+    const struct gsample *s, bool residual, bool inl)
+{
+	uint64_t key = (uint64_t)src << 32 | dst;
+	uint32_t idx;
+	struct bedge *e;
+	int rc;
+
+	if (!profconv__u64map_get(&b->edgemap, key, &idx)) {
+		rc = PC_GROW(b->edges, b->edges_cap, b->nedges, 1);
+		if (rc == 0)
+			rc = profconv__u64map_put(&b->edgemap, key,
+			    (uint32_t)b->nedges);
+		if (rc < 0)
+			return rc;
+		idx = (uint32_t)b->nedges++;
+		b->edges[idx] = (struct bedge){ src, dst, 0, 0, residual, inl,
+			false };
+	}
+	e = &b->edges[idx];
+	if (e->stamp == stamp)
+		return 0;	/* once per sample */
+	e->stamp = stamp;
+	pc_add_sat(&e->w, s->w);
+	e->residual |= residual;
+	if (!inl)
+		e->inl = false;
+	return 0;
+}
+
+/* pprof's newGraph over the samples, with only the keys KEPT has
+ * (every key when KEPT is NULL). */
+int
+profconv__graph_build(struct pc_graph_build *b, const uint8_t *kept)
+{
+	size_t si, j;
+	int rc = 0;
+
+	reset(b);
+	for (si = 0; rc == 0 && si < b->ngsamples; si++) {
+		const struct gsample *s = &b->gsamples[si];
+		uint32_t parent = NONE;
+		bool residual = false;
+
+		for (j = 0; rc == 0 && j < s->nframes; j++) {
+			uint32_t k = b->frame_key[s->view][s->frames[j]];
+
+			if (kept != NULL && !kept[k]) {
+				residual = true;
+				continue;
+			}
+			if (b->stamp[k] == 0)
+				b->touched[b->ntouched++] = k;
+			if (b->stamp[k] != si + 1) {
+				b->stamp[k] = si + 1;
+				rc = add_to_node(b, k, s, false);
+			}
+			/* An edge into a frame that is not its location's
+			 * outermost line is inline. */
+			if (rc == 0 && parent != NONE && k != parent)
+				rc = add_edge(b, parent, k, si + 1, s,
+				    residual, s->inl != NULL && s->inl[j]);
+			parent = k;
+			residual = false;
+		}
+		if (rc == 0 && parent != NONE && !residual)
+			rc = add_to_node(b, parent, s, true);
+	}
+	if (rc < 0)
+		return rc;
+	/* pprof's selectNodesForGraph. */
+	b->nnodes = 0;
+	for (j = 0; j < b->ntouched; j++) {
+		uint32_t k = b->touched[j];
+
+		if (b->cum[k] != 0 || b->flat[k] != 0)
+			b->nodes[b->nnodes++] = k;
+	}
+	return 0;
+}

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * graph_build.h - the call graph's working state while it is built and
+ * trimmed, shared by graph.c, graph_build.c and graph_trim.c (not
+ * installed; view/ only).
+ */
+#ifndef PROFCONV_VIEW_GRAPH_BUILD_H
+#define PROFCONV_VIEW_GRAPH_BUILD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/base.h"
+#include "view/graph.h"
+#include "view/view.h"
+
+#define NONE UINT32_MAX
+
+/* What a node is, from the frames of the views: interned once. */
+struct gkey {
+	const char *name, *file, *objfile;
+	int64_t line;
+	char *printable;
+};
+
+/* A sample of CUR (or of BASE, negated) as the graph reads it. */
+struct gsample {
+	const uint32_t *frames;	/* the view's frame ids, root first */
+	const uint8_t *inl;
+	uint32_t nframes;
+	uint8_t view;		/* 0 CUR, 1 BASE */
+	uint32_t group;		/* string labels (index in groups) */
+	uint32_t num_off, nnum;	/* its numeric tags in the build's nums */
+	int64_t w;
+};
+
+struct gnum {
+	uint32_t name;		/* index in groups: the formatted value */
+	int64_t value;
+};
+
+/* An edge and a tag while building. */
+struct bedge {
+	uint32_t src, dst;	/* keys */
+	int64_t w;
+	size_t stamp;
+	bool residual, inl, dead;
+};
+
+struct btag {
+	uint32_t key, group, name;
+	bool numeric, dead;
+	int64_t value, flat, cum;
+};
+
+struct pc_graph_build {
+	struct gkey *keys;
+	size_t nkeys, keys_cap;
+	struct pc_keymap keymap;
+	uint32_t *frame_key[2];	/* view frame id -> key */
+
+	struct pc_keymap groupmap;	/* label texts -> index */
+	char **groups;
+	size_t ngroups, groups_cap;
+
+	struct gsample *gsamples;
+	size_t ngsamples, gsamples_cap;
+	struct gnum *nums;
+	size_t nnums, nums_cap;
+	const char *num_unit;
+
+	/* One build. */
+	int64_t *flat, *cum;
+	int64_t *cum_base;	/* key -> the base's part of cum, negated */
+	size_t *stamp;		/* key -> sample + 1 that last counted it */
+	uint32_t *touched;	/* keys counted, in order */
+	size_t ntouched;
+	struct bedge *edges;
+	size_t nedges, edges_cap;
+	struct pc_u64map edgemap;
+	struct btag *tags;
+	size_t ntags, tags_cap;
+	struct pc_keymap tagmap;
+	uint32_t *nodes;	/* the graph's keys, in order */
+	size_t nnodes;
+	int64_t *score;		/* key -> entropy score */
+	uint32_t *in_off, *out_off, *in, *out;	/* adjacency, edge ids */
+	uint32_t *pos;		/* key -> place in nodes + 1 */
+};
+
+int profconv__graph_map_frames(struct pc_graph_build *b,
+    const struct profconv_view *v, int vi);
+
+/* pprof's NumLabelUnits for "bytes": the first unit a sample gives it,
+ * else "bytes". */
+void profconv__graph_find_num_unit(struct pc_graph_build *b,
+    const struct profconv_profile *prof);
+
+int profconv__graph_add_samples(struct pc_graph_build *b,
+    const struct profconv_view *v, int vi,
+    size_t type);
+
+/* pprof's newGraph over the samples, with only the keys KEPT has
+ * (every key when KEPT is NULL). */
+int profconv__graph_build(struct pc_graph_build *b, const uint8_t *kept);
+
+void profconv__graph_sort_nodes(struct pc_graph_build *b);
+
+void profconv__graph_trim_tags(struct pc_graph_build *b, int64_t cutoff);
+
+/* Edges into nodes of the graph under CUTOFF go; how many.  (An edge
+ * into a node whose values cancelled out, which is not in the graph,
+ * stays, as in pprof: it still counts as an out edge of its source.) */
+size_t profconv__graph_trim_edges(struct pc_graph_build *b, int64_t cutoff);
+
+/* pprof's selectTopNodes in visual mode: how many nodes to keep. */
+int profconv__graph_top_nodes(struct pc_graph_build *b, size_t max,
+    size_t *keep);
+
+/* pprof's RemoveRedundantEdges. */
+int profconv__graph_remove_redundant(struct pc_graph_build *b);
+
+/* |V|, wrapping as Go's does: INT64_MIN stays INT64_MIN. */
+int64_t profconv__graph_abs64(int64_t v);
+
+/* POS[K]: the place of key K in the graph's nodes + 1, 0 when not in. */
+void profconv__graph_mark_nodes(struct pc_graph_build *b);
+
+int profconv__graph_by_edge_id(const void *pa, const void *pb, void *payload);
+
+/* The tags sorted by node (the tag map is rebuilt by the next build);
+ * FIRST[K] is the first of key K's. */
+int profconv__graph_group_tags(struct pc_graph_build *b, size_t **first);
+
+int profconv__graph_intern_group(struct pc_graph_build *b, const char *s,
+    size_t len,
+    uint32_t *out);
+
+#endif
