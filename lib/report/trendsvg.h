@@ -7,8 +7,10 @@
 #ifndef PROFCONV_TRENDSVG_H
 #define PROFCONV_TRENDSVG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* The first snapshot of the N TOTALS with the largest total (N >= 1). */
 size_t profconv__trend_peak(const int64_t *totals, size_t n);
@@ -23,5 +25,23 @@ size_t profconv__trend_peak(const int64_t *totals, size_t n);
  */
 size_t profconv__trend_pick(const int64_t *totals, size_t n, size_t budget,
     size_t *out);
+
+/* Names cut to a room of characters (trendsvg_names.c). */
+
+/* S as XML text, at most MAX characters: its start, or with TAIL its
+ * end, and ".." where it is cut. */
+void profconv__trend_put_cut(FILE *fp, const char *s, size_t max, bool tail);
+
+/* S (N characters) cut to MAX keeping its character D visible, with the
+ * frame that holds it, into *OUT (raw, malloc'd); 0 or PROFCONV_ENOMEM. */
+int profconv__trend_cut_keeping(char **out, const char *s, size_t n,
+    size_t max, bool tail, size_t d);
+
+/* S cut as profconv__trend_put_cut() cuts it, into *OUT, raw. */
+int profconv__trend_cut_plain(char **out, const char *s, size_t max,
+    bool tail);
+
+/* Characters A and B have in common at their ends (TAIL) or starts. */
+size_t profconv__trend_common_chars(const char *a, const char *b, bool tail);
 
 #endif /* PROFCONV_TRENDSVG_H */

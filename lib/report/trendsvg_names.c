@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * trendsvg_names.c - names cut to the room the picture of a series has
+ * (lib/report/trendsvg.c): at their start or end with ".." where cut,
+ * or keeping visible the frame that tells two of them apart.  Counts
+ * are of UTF-8 characters; what is cut is raw, escaped when written.
+ */
+#include "config.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/base.h"
+#include "write/write.h"
+#include "report/trendsvg.h"
+
+
+/* S as XML text, at most MAX characters: its start, or with TAIL its
+ * end, and ".." where it is cut. */
+void
+profconv__trend_put_cut(FILE *fp, const char *s, size_t max, bool tail)
+{
+	size_t n = profconv__utf8_chars(s), skip;
+
+	if (n <= max) {
+		profconv__xml_put(fp, s, (size_t)-1);
+		return;
+	}
+	if (!tail) {
+		profconv__xml_put(fp, s, max - 2);
+		fputs("..", fp);
+		return;
+	}
+	/* Skip N - MAX + 2 characters: a byte and what continues it. */
+	for (skip = n - max + 2; skip > 0 && *s != '\0'; skip--) {
+		s++;
+		while (((unsigned char)*s & 0xc0) == 0x80)
+			s++;
+	}
+	fputs("..", fp);
+	profconv__xml_put(fp, s, (size_t)-1);
+}
+
+/* Bytes of the first K characters of S (as profconv__trend_put_cut() steps). */
+static size_t
+chars_bytes(const char *s, size_t k)
+{
+	const char *p = s;
+
+	for (; k > 0 && *p != '\0'; k--) {
+		p++;
+		while (((unsigned char)*p & 0xc0) == 0x80)
+			p++;
+	}
+	return (size_t)(p - s);
+}
+
+/* Characters in the N bytes at S. */
+static size_t
+bytes_chars(const char *s, size_t n)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		k += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return k;
+}
+
+/* Append the N bytes at S to *OUT (LEN bytes, CAP). */
+static int
+append(char **out, size_t *cap, size_t *len, const char *s, size_t n)
+{
+	if (PC_GROW(*out, *cap, *len, n + 1) < 0)
+		return PROFCONV_ENOMEM;
+	memcpy(*out + *len, s, n);
+	*len += n;
+	(*out)[*len] = '\0';
+	return 0;
+}
+
+/*
+ * S (N characters, more than MAX) cut to MAX characters so that its
+ * character D stays visible: the frame (between ';') that holds it, at
+ * most half the room, between ".." marks, and with TAIL the end of S after
+ * it ("..frame..end"), else its start before it ("start..frame..").
+ * Into *OUT, raw (escaped when written).
+ */
+int
+profconv__trend_cut_keeping(char **out, const char *s, size_t n, size_t max, bool tail,
+    size_t d)
+{
+	size_t cap = 0, len = 0, room = max - 4, fa, fb, w, ws, keep, db;
+	int rc = 0;
+
+	db = chars_bytes(s, d);
+	for (fa = db; fa > 0 && s[fa - 1] != ';'; fa--)
+		;
+	for (fb = db; s[fb] != '\0' && s[fb] != ';'; fb++)
+		;
+	fa = bytes_chars(s, fa);
+	fb = bytes_chars(s, fb);
+	w = fb - fa < room / 2 ? fb - fa : room / 2;
+	ws = d + 1 > fa + w ? d + 1 - w : fa;
+	keep = room - w;
+	*out = NULL;
+	if (n <= max) {
+		rc |= append(out, &cap, &len, s, strlen(s));
+	} else if (tail && ws + w < n - keep) {
+		rc |= append(out, &cap, &len, "..", 2);
+		rc |= append(out, &cap, &len, s + chars_bytes(s, ws),
+		    chars_bytes(s, ws + w) - chars_bytes(s, ws));
+		rc |= append(out, &cap, &len, "..", 2);
+		rc |= append(out, &cap, &len, s + chars_bytes(s, n - keep),
+		    strlen(s) - chars_bytes(s, n - keep));
+	} else if (!tail && ws > keep) {
+		rc |= append(out, &cap, &len, s, chars_bytes(s, keep));
+		rc |= append(out, &cap, &len, "..", 2);
+		rc |= append(out, &cap, &len, s + chars_bytes(s, ws),
+		    chars_bytes(s, ws + w) - chars_bytes(s, ws));
+		rc |= append(out, &cap, &len, "..", 2);
+	} else {			/* near the kept end: the whole name */
+		rc |= append(out, &cap, &len, s, strlen(s));
+	}
+	return rc < 0 ? profconv__nomem() : 0;
+}
+
+/* S cut as profconv__trend_put_cut() cuts it, into *OUT, raw. */
+int
+profconv__trend_cut_plain(char **out, const char *s, size_t max, bool tail)
+{
+	size_t n = profconv__utf8_chars(s), cap = 0, len = 0, b;
+	int rc = 0;
+
+	*out = NULL;
+	if (n <= max) {
+		rc |= append(out, &cap, &len, s, strlen(s));
+	} else if (!tail) {
+		rc |= append(out, &cap, &len, s, chars_bytes(s, max - 2));
+		rc |= append(out, &cap, &len, "..", 2);
+	} else {
+		b = chars_bytes(s, n - max + 2);
+		rc |= append(out, &cap, &len, "..", 2);
+		rc |= append(out, &cap, &len, s + b, strlen(s) - b);
+	}
+	return rc < 0 ? profconv__nomem() : 0;
+}
+
+/* Characters A and B have in common at their ends (TAIL) or starts. */
+size_t
+profconv__trend_common_chars(const char *a, const char *b, bool tail)
+{
+	size_t la = strlen(a), lb = strlen(b), i = 0;
+
+	if (!tail) {
+		while (a[i] != '\0' && a[i] == b[i])
+			i++;
+		return bytes_chars(a, i);
+	}
+	while (i < la && i < lb && a[la - 1 - i] == b[lb - 1 - i])
+		i++;
+	return bytes_chars(a + la - i, i);
+}
