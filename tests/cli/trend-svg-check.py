@@ -190,7 +190,11 @@ def cmd_points(args):
         for k in range(1, len(drawn) - 1):
             x = b.top[k][0]
             thick = b.bottom[k][1] - b.top[k][1]
-            if abs(x - px) < 4 or thick < 10:
+            # Not by the peak's line, nor within 4 px of the chart's
+            # ends (where snapshots crowd on an allocation axis, the
+            # edge of the area is antialiased).
+            if abs(x - px) < 4 or thick < 10 or \
+                    x > b.top[-1][0] - 4 or x < b.top[0][0] + 4:
                 continue
             if best is None or thick > best[0]:
                 best = (thick, x, (b.top[k][1] + b.bottom[k][1]) / 2)
