@@ -210,4 +210,29 @@ profconv__is_zstd(const unsigned char *p, size_t len)
 	    p[3] == 0xfd;
 }
 
+/* UTF-8 code points in the LEN bytes at S: the bytes that do not
+ * continue a sequence (for text known to be valid UTF-8). */
+static inline size_t
+profconv__utf8_count(const char *s, size_t len)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < len; i++)
+		n += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return n;
+}
+
+/* Bytes of the first K code points of the LEN bytes at S (LEN when it
+ * holds fewer), so that a cut there splits no sequence. */
+static inline size_t
+profconv__utf8_prefix(const char *s, size_t len, size_t k)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < len; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80 && n++ == k)
+			break;
+	return i;
+}
+
 #endif /* PROFCONV_BASE_H */

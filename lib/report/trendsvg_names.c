@@ -43,31 +43,6 @@ profconv__trend_put_cut(FILE *fp, const char *s, size_t max, bool tail)
 	profconv__xml_put(fp, s, (size_t)-1);
 }
 
-/* Bytes of the first K characters of S (as profconv__trend_put_cut() steps). */
-static size_t
-chars_bytes(const char *s, size_t k)
-{
-	const char *p = s;
-
-	for (; k > 0 && *p != '\0'; k--) {
-		p++;
-		while (((unsigned char)*p & 0xc0) == 0x80)
-			p++;
-	}
-	return (size_t)(p - s);
-}
-
-/* Characters in the N bytes at S. */
-static size_t
-bytes_chars(const char *s, size_t n)
-{
-	size_t i, k = 0;
-
-	for (i = 0; i < n; i++)
-		k += ((unsigned char)s[i] & 0xc0) != 0x80;
-	return k;
-}
-
 /* Append the N bytes at S to *OUT (LEN bytes, CAP). */
 static int
 append(char **out, size_t *cap, size_t *len, const char *s, size_t n)
@@ -94,13 +69,13 @@ profconv__trend_cut_keeping(char **out, const char *s, size_t n, size_t max, boo
 	size_t cap = 0, len = 0, room = max - 4, fa, fb, w, ws, keep, db;
 	int rc = 0;
 
-	db = chars_bytes(s, d);
+	db = profconv__utf8_prefix(s, strlen(s), d);
 	for (fa = db; fa > 0 && s[fa - 1] != ';'; fa--)
 		;
 	for (fb = db; s[fb] != '\0' && s[fb] != ';'; fb++)
 		;
-	fa = bytes_chars(s, fa);
-	fb = bytes_chars(s, fb);
+	fa = profconv__utf8_count(s, fa);
+	fb = profconv__utf8_count(s, fb);
 	w = fb - fa < room / 2 ? fb - fa : room / 2;
 	ws = d + 1 > fa + w ? d + 1 - w : fa;
 	keep = room - w;
@@ -109,16 +84,16 @@ profconv__trend_cut_keeping(char **out, const char *s, size_t n, size_t max, boo
 		rc |= append(out, &cap, &len, s, strlen(s));
 	} else if (tail && ws + w < n - keep) {
 		rc |= append(out, &cap, &len, "..", 2);
-		rc |= append(out, &cap, &len, s + chars_bytes(s, ws),
-		    chars_bytes(s, ws + w) - chars_bytes(s, ws));
+		rc |= append(out, &cap, &len, s + profconv__utf8_prefix(s, strlen(s), ws),
+		    profconv__utf8_prefix(s, strlen(s), ws + w) - profconv__utf8_prefix(s, strlen(s), ws));
 		rc |= append(out, &cap, &len, "..", 2);
-		rc |= append(out, &cap, &len, s + chars_bytes(s, n - keep),
-		    strlen(s) - chars_bytes(s, n - keep));
+		rc |= append(out, &cap, &len, s + profconv__utf8_prefix(s, strlen(s), n - keep),
+		    strlen(s) - profconv__utf8_prefix(s, strlen(s), n - keep));
 	} else if (!tail && ws > keep) {
-		rc |= append(out, &cap, &len, s, chars_bytes(s, keep));
+		rc |= append(out, &cap, &len, s, profconv__utf8_prefix(s, strlen(s), keep));
 		rc |= append(out, &cap, &len, "..", 2);
-		rc |= append(out, &cap, &len, s + chars_bytes(s, ws),
-		    chars_bytes(s, ws + w) - chars_bytes(s, ws));
+		rc |= append(out, &cap, &len, s + profconv__utf8_prefix(s, strlen(s), ws),
+		    profconv__utf8_prefix(s, strlen(s), ws + w) - profconv__utf8_prefix(s, strlen(s), ws));
 		rc |= append(out, &cap, &len, "..", 2);
 	} else {			/* near the kept end: the whole name */
 		rc |= append(out, &cap, &len, s, strlen(s));
@@ -137,10 +112,10 @@ profconv__trend_cut_plain(char **out, const char *s, size_t max, bool tail)
 	if (n <= max) {
 		rc |= append(out, &cap, &len, s, strlen(s));
 	} else if (!tail) {
-		rc |= append(out, &cap, &len, s, chars_bytes(s, max - 2));
+		rc |= append(out, &cap, &len, s, profconv__utf8_prefix(s, strlen(s), max - 2));
 		rc |= append(out, &cap, &len, "..", 2);
 	} else {
-		b = chars_bytes(s, n - max + 2);
+		b = profconv__utf8_prefix(s, strlen(s), n - max + 2);
 		rc |= append(out, &cap, &len, "..", 2);
 		rc |= append(out, &cap, &len, s + b, strlen(s) - b);
 	}
@@ -156,9 +131,9 @@ profconv__trend_common_chars(const char *a, const char *b, bool tail)
 	if (!tail) {
 		while (a[i] != '\0' && a[i] == b[i])
 			i++;
-		return bytes_chars(a, i);
+		return profconv__utf8_count(a, i);
 	}
 	while (i < la && i < lb && a[la - 1 - i] == b[lb - 1 - i])
 		i++;
-	return bytes_chars(a + la - i, i);
+	return profconv__utf8_count(a + la - i, i);
 }

@@ -340,30 +340,6 @@ profconv__rows_sort(struct pc_rows *r, pc_rows_cmp *cmp, void *payload)
 
 /* --- stack labels ----------------------------------------------------------- */
 
-/* Code points in the LEN bytes at S (a continuation byte counts none). */
-static size_t
-chars_in(const char *s, size_t len)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < len; i++)
-		n += ((unsigned char)s[i] & 0xc0) != 0x80;
-	return n;
-}
-
-/* Bytes of the first MAX code points of the LEN bytes at S. */
-static size_t
-bytes_of_chars(const char *s, size_t len, size_t max)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < len; i++) {
-		if (((unsigned char)s[i] & 0xc0) != 0x80 && n++ == max)
-			break;
-	}
-	return i;
-}
-
 struct label {
 	char **buf;
 	size_t *cap, len;
@@ -386,11 +362,11 @@ put(struct label *l, const char *s, size_t n)
 static void
 put_frame(struct label *l, const char *s, size_t len, size_t max)
 {
-	if (chars_in(s, len) <= max) {
+	if (profconv__utf8_count(s, len) <= max) {
 		put(l, s, len);
 		return;
 	}
-	put(l, s, bytes_of_chars(s, len, max > 3 ? max - 3 : 0));
+	put(l, s, profconv__utf8_prefix(s, len, max > 3 ? max - 3 : 0));
 	put(l, "...", 3);
 }
 
@@ -405,7 +381,7 @@ profconv__rows_stack_label(char **buf, size_t *cap, const char *folded,
 
 	put(&l, "", 0);
 	/* The whole stack, leaf first, when it fits. */
-	total = chars_in(folded, (size_t)(end - folded));
+	total = profconv__utf8_count(folded, (size_t)(end - folded));
 	for (p = folded; *p != '\0'; p++)
 		total += *p == ';' ? 2 : 0;	/* ";" becomes " < " */
 	root_end = strchr(folded, ';');
@@ -423,7 +399,7 @@ profconv__rows_stack_label(char **buf, size_t *cap, const char *folded,
 	}
 	/* The root in at most a third of the width, the leaf's side in the
 	 * rest. */
-	root_chars = chars_in(folded, (size_t)(root_end - folded));
+	root_chars = profconv__utf8_count(folded, (size_t)(root_end - folded));
 	if (root_chars > width / 3)
 		root_chars = width / 3;
 	budget = width - root_chars - (sizeof(gap) - 1);
@@ -431,7 +407,7 @@ profconv__rows_stack_label(char **buf, size_t *cap, const char *folded,
 	for (q = end; q > root_end; q = p - 1) {
 		for (p = q; p[-1] != ';'; p--)
 			;
-		n = chars_in(p, (size_t)(q - p));
+		n = profconv__utf8_count(p, (size_t)(q - p));
 		if (q == end) {		/* the leaf, cut when it must be */
 			if (p - 1 == root_end)	/* no middle to elide */
 				budget += sizeof(gap) - sizeof(sep);
@@ -557,7 +533,7 @@ widened_chars(const struct slabel *s, size_t m)
 			continue;
 		if (any)
 			n += i == last + 1 ? 3 : 9;	/* " < ", " < ... < " */
-		n += chars_in(s->f[i], s->fl[i]);
+		n += profconv__utf8_count(s->f[i], s->fl[i]);
 		last = i;
 		any = true;
 	}
