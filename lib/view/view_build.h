@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * view_build.h - a view's insides and its working state while it is
+ * built, shared by view.c, view_names.c, view_build.c and view_order.c
+ * (not installed; view/ only).
+ */
+#ifndef PROFCONV_VIEW_VIEW_BUILD_H
+#define PROFCONV_VIEW_VIEW_BUILD_H
+
+#include <regex.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/base.h"
+#include "names/names.h"
+#include "view/view.h"
+
+struct vframe {
+	uint32_t text, function, file, module;	/* indexes in view->strs */
+	int64_t line;
+	int64_t start_line;		/* the function's first line, 0 */
+};
+
+struct vstack {
+	size_t off;		/* into view->sframes */
+	uint32_t n;
+};
+
+struct profconv_view {
+	const struct profconv_profile *prof;
+	struct profconv_view_options opts;
+	size_t ntypes;
+	unsigned int jobs;		/* for the writers too */
+
+	struct pc_strtab strs;		/* frame texts and their parts */
+	uint32_t *frame_of_text;	/* text index -> frame id */
+	size_t frame_of_text_cap;
+	struct vframe *frames;		/* frame id - 1 */
+	size_t nframes, frames_cap;
+
+	struct vstack *stacks;
+	size_t nstacks, stacks_cap;
+	uint32_t *sframes;		/* frame ids of all stacks, root first */
+	size_t nsframes, sframes_cap;
+	uint8_t *sinline;		/* per sframes entry: 1 when the frame
+					 * is an inlined line of the location
+					 * the previous frame belongs to */
+	int64_t *vals;			/* nstacks * ntypes */
+	size_t nvals, vals_cap;
+	int64_t *totals;		/* ntypes */
+	uint32_t *sample_stack;		/* sample -> stack + 1, 0: not shown */
+	uint32_t cut_frame;		/* PC_VIEW_CUT_FRAME's id, 0: none yet */
+	char *focus_text, *ignore_text;	/* copies, for legends; NULL: none */
+	unsigned filters, matched;	/* PROFCONV_FILTER_* given, and
+					 * those that matched something */
+
+	/* Scratch while building. */
+	struct pc_pruner pruner;
+	regex_t focus, ignore;
+	bool has_focus, has_ignore;
+	/* pprof's -hide, -show, -show_from, -prune_from. */
+	regex_t hide, show, show_from, prune_from;
+	bool has_hide, has_show, has_show_from, has_prune_from;
+	struct pc_labels *labels;	/* tag filters, pseudo-frames */
+	struct pc_suppress *supp;	/* leak suppressions */
+	size_t npseudo, nroot;		/* pseudo-frames per sample */
+	uint32_t *pseudo;		/* sample -> its npseudo frame ids */
+	size_t *loc_off;		/* location id -> frames + 1 (0: unknown) */
+	uint32_t *loc_n;
+	uint8_t *loc_match;		/* 1 focus, 2 ignore, 4 known,
+					 * LOC_SHOW_FROM, LOC_PRUNE_FROM */
+	uint32_t *loc_frames;
+	size_t nloc_frames, loc_frames_cap;
+	uint32_t *fn_name;		/* function id -> text index + 1 */
+	struct pc_namer namer;
+	char *buf;
+	size_t buf_cap;
+};
+
+/* Bits of loc_match: the location matches show_from, prune_from. */
+#define LOC_SHOW_FROM 8
+#define LOC_PRUNE_FROM 16
+
+/*
+ * The view is built in passes, so that the work per sample can run on
+ * the job threads and still give the same view whatever their number:
+ *
+ *  1. in sample order (frames are numbered as they are first met): cut
+ *     the allocator frames, make each new location's frames, apply focus
+ *     and ignore, and place each shown sample's frames in one array
+ *     (for most views the per-sample work of this pass runs on the
+ *     threads too: plan_threads());
+ *  2. per range of samples: write those frames, root first;
+ *  3. sort the shown samples by their frames (stacksort.c): samples with
+ *     the same frames come together, in sample order;
+ *  4. per range of that order: each run of samples is a stack, its
+ *     values their sum in sample order (saturating sums depend on it),
+ *     its frames the first sample's.
+ */
+
+#define RANGE 16384		/* samples per task, in passes 2 and 4 */
+#define NOT_SHOWN UINT32_MAX
+#define PREFETCH_AHEAD 16	/* stacks, in profconv_view_stack() */
+#define SAMPLES_AHEAD 48	/* samples, in pass 4 */
+
+struct build {
+	struct profconv_view *v;
+	unsigned int jobs;
+	uint32_t *first;	/* sample -> frames cut off, or NOT_SHOWN */
+	uint32_t *last;		/* sample -> end of its locations shown */
+	size_t *off;		/* sample -> its frames in path */
+	uint32_t *path;		/* every shown sample's frames, root first */
+	uint8_t *pinl;		/* per path entry: an inlined line */
+	uint32_t *shown;	/* the shown samples, in order (NULL:
+				 * every sample is) */
+	size_t nshown;
+	uint32_t *order;	/* place -> index into shown */
+	uint8_t *same;		/* place -> same frames as the place before */
+	void *scratch[2];	/* the sort's arrays, for the stacks' */
+	size_t scratch_size;
+	size_t nranges;		/* of places, in pass 4 */
+	size_t *range_at;	/* range -> its first place */
+	size_t *range_stack;	/* range -> its first stack */
+};
+
+/* --- view_names.c ---------------------------------------------------------- */
+
+/* Append S (N bytes) to V->buf at *LEN. */
+int profconv__view_append(struct profconv_view *v, size_t *len,
+    const char *s, size_t n);
+/* Intern the frame whose text is V->buf[0, LEN) (cut to
+ * PC_VIEW_MAX_NAME bytes); its parts go with it the first time the text
+ * is seen. */
+int profconv__view_intern_frame(struct profconv_view *v, size_t len,
+    uint32_t function, uint32_t file, int64_t line, int64_t start_line,
+    uint32_t module, uint32_t *id);
+/* The frames of location ID, outermost first, computed once. */
+int profconv__view_location_frames(struct profconv_view *v, uint32_t id);
+
+/* --- view_build.c ---------------------------------------------------------- */
+
+/* Compile RX (NULL: none; *OK false) as the WHAT expression into RE. */
+int profconv__view_compile(regex_t *re, const char *rx, bool *ok,
+    const char *what);
+/* Does any frame of location ID match focus (1) or ignore (2)? */
+unsigned profconv__view_location_match(struct profconv_view *v, uint32_t id);
+/* Pass 1: which samples show, with how many frames, and where. */
+int profconv__view_plan(struct build *b);
+/* Pass 2: the frames of samples [R * RANGE, ...), root first (a task of
+ * profconv__jobs_run(), ARG the build). */
+int profconv__view_path_task(void *arg, size_t r);
+
+/* --- view_order.c ---------------------------------------------------------- */
+
+/* Build V's stacks, frames and totals, on JOBS threads. */
+int profconv__view_build(struct profconv_view *v, unsigned int jobs);
+
+#endif
