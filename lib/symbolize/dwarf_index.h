@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * dwarf_index.h - the address index of one module, shared by the two
- * files that make and read it: dwarf_index.c builds the symbol table,
- * the CU table and each CU's function ranges; dwarf_frames.c turns an
- * address found there into named frames with lines and inline chains.
- * Private to those two files and the unit tests of the index; it
- * includes libdw, which symbolize.h only forward-declares.
+ * dwarf_index.h - the address index of one module, shared by the
+ * files that make and read it: dwarf_index.c builds the symbol table
+ * and the CU table, dwarf_nodes.c (with dwarf_own_walk.c) each CU's
+ * function ranges; dwarf_frames.c turns an address found there into
+ * named frames with lines and inline chains.  Private to those files
+ * and the unit tests of the index; it includes libdw, which symbolize.h
+ * only forward-declares.
  */
 #ifndef PROFCONV_DWARF_INDEX_H
 #define PROFCONV_DWARF_INDEX_H
@@ -114,7 +115,7 @@ struct pc_symmod {
 	Elf_Data *addr;			/* the skeletons' .debug_addr */
 };
 
-/* --- building the index (dwarf_index.c) ---------------------------------- */
+/* --- building the index (dwarf_index.c, dwarf_nodes.c) ------------------- */
 
 /*
  * Read M's DWARF and the address ranges of all its CUs from the CU DIEs
