@@ -611,6 +611,8 @@ cmd_warn_unmatched(const struct cmd_view *v, unsigned unmatched)
 		{ PROFCONV_FILTER_TAGIGNORE, "--tagignore", o->tagignore },
 		{ PROFCONV_FILTER_TAGROOT, "--tagroot", o->tagroot },
 		{ PROFCONV_FILTER_TAGLEAF, "--tagleaf", o->tagleaf },
+		{ PROFCONV_FILTER_TAGSHOW, "--tagshow", o->tagshow },
+		{ PROFCONV_FILTER_TAGHIDE, "--taghide", o->taghide },
 	};
 	size_t i;
 

@@ -961,7 +961,9 @@ enum profconv_filter {
 	PROFCONV_FILTER_TAGFOCUS = 1 << 6,
 	PROFCONV_FILTER_TAGIGNORE = 1 << 7,
 	PROFCONV_FILTER_TAGROOT = 1 << 8,
-	PROFCONV_FILTER_TAGLEAF = 1 << 9
+	PROFCONV_FILTER_TAGLEAF = 1 << 9,
+	PROFCONV_FILTER_TAGSHOW = 1 << 10,
+	PROFCONV_FILTER_TAGHIDE = 1 << 11
 };
 /*
  * The filters VIEW was made with (those of its options that are not NULL
@@ -972,7 +974,9 @@ enum profconv_filter {
  * frame was kept; samples already left out by the label filters,
  * suppressions or values of zero are not seen); TAGFOCUS when some
  * sample passed it, TAGIGNORE when some sample matched it; TAGROOT and
- * TAGLEAF when some shown sample had a label of one of their keys.  The
+ * TAGLEAF when some shown sample had a label of one of their keys;
+ * TAGSHOW and TAGHIDE when some shown sample had a label whose key
+ * matched them (string or numeric, as pprof's -tagshow).  The
  * library prints nothing: callers say it.  Cannot fail.
  */
 unsigned profconv_view_unmatched(const struct profconv_view *view);

@@ -129,7 +129,55 @@ given_filters(const struct profconv_view_options *o)
 	    (given(o->tagfocus) ? PROFCONV_FILTER_TAGFOCUS : 0) |
 	    (given(o->tagignore) ? PROFCONV_FILTER_TAGIGNORE : 0) |
 	    (given(o->tagroot) ? PROFCONV_FILTER_TAGROOT : 0) |
-	    (given(o->tagleaf) ? PROFCONV_FILTER_TAGLEAF : 0);
+	    (given(o->tagleaf) ? PROFCONV_FILTER_TAGLEAF : 0) |
+	    (given(o->tagshow) ? PROFCONV_FILTER_TAGSHOW : 0) |
+	    (given(o->taghide) ? PROFCONV_FILTER_TAGHIDE : 0);
+}
+
+/*
+ * The bits of --tagshow and --taghide that matched, as pprof's -tagshow
+ * and -taghide do: when some label key (string or numeric) of a sample
+ * the view shows matches them.  Keys are few: each is tried once.
+ */
+static int
+tagnames_matched(const struct profconv_view *v,
+    const struct profconv_view_options *o, unsigned *bits)
+{
+	enum { SEEN = 32 };
+	const struct profconv_profile *prof = v->prof;
+	struct pc_tagnames t;
+	unsigned want = given_filters(o) &
+	    (PROFCONV_FILTER_TAGSHOW | PROFCONV_FILTER_TAGHIDE);
+	uint32_t seen[SEEN];
+	size_t nseen = 0, si, j, k;
+	int rc;
+
+	*bits = 0;
+	if (want == 0 || (rc = profconv__tagnames_init(&t, o)) < 0)
+		return want == 0 ? 0 : rc;
+	for (si = 0; si < prof->nsamples && *bits != want; si++) {
+		const struct pc_sample *s = pc_sample(prof, si);
+
+		if (v->sample_stack[si] == 0)
+			continue;
+		for (j = 0; j < s->nlabels; j++) {
+			uint32_t key = pc_sample_labels(prof, s)[j].key;
+			const char *name = profconv__pstr(prof, key);
+
+			for (k = 0; k < nseen && seen[k] != key; k++)
+				continue;
+			if (k < nseen)
+				continue;
+			if (nseen < SEEN)
+				seen[nseen++] = key;
+			if (t.has_show && regexec(&t.show, name, 0, NULL, 0) == 0)
+				*bits |= PROFCONV_FILTER_TAGSHOW;
+			if (t.has_hide && regexec(&t.hide, name, 0, NULL, 0) == 0)
+				*bits |= PROFCONV_FILTER_TAGHIDE;
+		}
+	}
+	profconv__tagnames_free(&t);
+	return 0;
 }
 
 /* The modes of OPTS are ones this library knows. */
@@ -191,6 +239,7 @@ profconv_view_new(struct profconv_view **out,
 	struct profconv_view_options o;
 	struct profconv_view *v;
 	size_t nloc;
+	unsigned tagbits;
 	int rc;
 
 	*out = NULL;
@@ -258,6 +307,8 @@ profconv_view_new(struct profconv_view **out,
 	if (rc == 0)
 		rc = profconv__view_build(v, v->jobs);
 	v->matched |= profconv__labels_matched(v->labels);
+	if (rc == 0 && (rc = tagnames_matched(v, opts, &tagbits)) == 0)
+		v->matched |= tagbits;
 	free_scratch(v);
 	if (rc < 0) {
 		profconv_view_free(v);

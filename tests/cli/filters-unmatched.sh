@@ -4,7 +4,7 @@
 #
 # tests/producers/alloc.c runs under jemalloc with three named worker
 # threads; "profconv text2pb --threads" labels its samples.  For each
-# filter (--focus ... --tagleaf), once with an expression that matches
+# filter (--focus ... --tagleaf, --tagshow, --taghide), once with an expression that matches
 # and once with one that does not: go tool pprof -top prints "<Name>
 # expression matched no samples" on stderr exactly when "profconv show
 # -s" prints "--<name> expression '...' matched no samples" (pprof has
@@ -47,7 +47,9 @@ prune-from prune_from worker nosuchfunction
 tagfocus tagfocus thread_name=worker nosuchkey=1
 tagignore tagignore thread_name=worker-1 nosuchkey=x
 tagroot tagroot thread nosuchkey
-tagleaf tagleaf thread_name nosuchkey'
+tagleaf tagleaf thread_name nosuchkey
+tagshow tagshow thread nosuchkey
+taghide taghide thread_name nosuchkey'
 
 # ours OPTION VALUE: the options show -s says matched nothing.
 ours() {
@@ -119,6 +121,12 @@ grep -qx "profconv report: warning: --focus expression 'nosuchfunction' matched 
 "$BIN/profdiff" --no-symbolize --tagfocus thread_name=worker "$PB" "$PB2" \
     >/dev/null 2>"$TMP/err"
 grep -q "matched no samples" "$TMP/err" && fail "profdiff: a matching filter said: $(cat "$TMP/err")"
+# --tagshow and --taghide too, where labels are printed or not.
+"$BIN/profflame" --no-symbolize --tagshow nosuchkey --taghide thread "$PB" \
+    >/dev/null 2>"$TMP/err" || fail "profflame --tagshow: $(cat "$TMP/err")"
+[ "$(grep -c 'matched no samples' "$TMP/err")" = 1 ] &&
+    grep -qx "profflame: warning: --tagshow expression 'nosuchkey' matched no samples" "$TMP/err" ||
+	fail "profflame --tagshow: stderr: $(cat "$TMP/err")"
 # proftrend -q prints nothing.
 "$BIN/proftrend" -q --no-symbolize --tagfocus nosuchkey=1 "$PB" "$PB2" \
     >"$TMP/out" 2>"$TMP/err"
