@@ -270,38 +270,19 @@ struct what {
 	size_t budget;
 };
 
-/* REGEX compiled into L->rx, refused when beyond the bounds every regex
- * has (PC_RX_*) or invalid. */
-static int
-compile_rx(regex_t *rx, const char *regex)
-{
-	char why[192];
-	int err;
-
-	if (profconv__rx_check(regex, why, sizeof(why)) < 0)
-		return profconv__fail(PROFCONV_EINVAL, "regex '%s' refused: %s",
-		    regex, why);
-	err = regcomp(rx, regex, REG_EXTENDED | REG_NOSUB);
-	if (err != 0) {
-		regerror(err, rx, why, sizeof(why));
-		return profconv__fail(PROFCONV_EINVAL, "invalid regex '%s': "
-		    "%s", regex, why);
-	}
-	return 0;
-}
-
 int
 profconv_list_check(const char *regex, const struct profconv_list_options *opts)
 {
 	struct profconv_list_options o;
 	regex_t rx;
+	bool ok;
 	int rc;
 
 	if ((rc = profconv__options_take(&o, opts, &profconv__options_list)) < 0)
 		return rc;
 	if (regex == NULL)
 		return profconv__fail(PROFCONV_EINVAL, "list: no regex");
-	if ((rc = compile_rx(&rx, regex)) < 0)
+	if ((rc = profconv__view_compile(&rx, regex, &ok, "REGEX")) < 0)
 		return rc;
 	regfree(&rx);
 	return 0;
@@ -334,6 +315,7 @@ list_write(const struct profconv_profile *cur,
 	struct lview vc = { 0 }, vb = { 0 };
 	struct lister l = { 0 };
 	size_t i;
+	bool ok;
 	int rc;
 
 	if ((rc = profconv__options_take(&o, opts, &profconv__options_list)) < 0)
@@ -343,7 +325,8 @@ list_write(const struct profconv_profile *cur,
 		return profconv__fail(PROFCONV_EINVAL, "list: no profile, "
 		    "regex or output");
 	if (w->regex != NULL) {
-		if ((rc = compile_rx(&l.rx, w->regex)) < 0)
+		rc = profconv__view_compile(&l.rx, w->regex, &ok, "REGEX");
+		if (rc < 0)
 			return rc;
 		l.have_rx = true;
 	} else {

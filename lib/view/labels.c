@@ -372,9 +372,10 @@ static int
 filter_parse(struct tagfilter *f, const char *spec, const char *what)
 {
 	const char *eq = strchr(spec, '='), *value = spec, *p, *c;
-	char why[256], msg[128], *part;
+	char why[256], *part;
 	size_t n, i;
-	int rc, err;
+	bool ok;
+	int rc;
 
 	memset(f, 0, sizeof(*f));
 	if (eq != NULL) {
@@ -416,15 +417,9 @@ filter_parse(struct tagfilter *f, const char *spec, const char *what)
 			free(part);
 			continue;
 		}
-		err = profconv__rx_check(part, why, sizeof(why)) < 0 ? -1 :
-		    regcomp(&f->rx[i], part, REG_EXTENDED | REG_NOSUB);
-		if (err != 0) {
-			if (err > 0)
-				regerror(err, &f->rx[i], msg, sizeof(msg));
+		rc = profconv__view_compile(&f->rx[i], part, &ok, what);
+		if (rc < 0) {
 			f->rx_empty[i] = true;	/* nothing to free */
-			rc = profconv__fail(PROFCONV_EINVAL,
-			    "invalid %s expression '%s': %s", what, part,
-			    err > 0 ? msg : why);
 			free(part);
 			filter_free(f);
 			return rc;
@@ -892,23 +887,9 @@ profconv__labels_pseudo_text(struct pc_labels *l, size_t si, size_t k,
 static int
 tagname_rx(regex_t *re, bool *has, const char *rx, const char *what)
 {
-	char msg[128], why[192];
-	int err;
-
 	*has = false;
-	if (rx == NULL || *rx == '\0')
-		return 0;
-	if (profconv__rx_check(rx, why, sizeof(why)) < 0)
-		return profconv__fail(PROFCONV_EINVAL,
-		    "invalid %s expression '%s': %s", what, rx, why);
-	err = regcomp(re, rx, REG_EXTENDED | REG_NOSUB);
-	if (err != 0) {
-		regerror(err, re, msg, sizeof(msg));
-		return profconv__fail(PROFCONV_EINVAL,
-		    "invalid %s expression '%s': %s", what, rx, msg);
-	}
-	*has = true;
-	return 0;
+	return rx == NULL || *rx == '\0' ? 0 :
+	    profconv__view_compile(re, rx, has, what);
 }
 
 int

@@ -35,6 +35,14 @@ struct pc_pruner {
 /* 0 when RX is within the PC_RX_* bounds (bounds.h); else -1 with the
  * reason in WHY. */
 int profconv__rx_check(const char *rx, char *why, size_t whylen);
+/*
+ * The one way a user's regular expression is compiled (POSIX extended,
+ * no subexpressions), within the bounds above: RX (NULL: none, *OK
+ * false) as the WHAT expression into RE, *OK true when compiled.
+ * Errors: PROFCONV_EINVAL, "invalid WHAT expression 'RX': why".
+ */
+int profconv__view_compile(regex_t *re, const char *rx, bool *ok,
+    const char *what);
 
 
 /* ENABLED false: a pruner that prunes nothing.  WRAPPERS: in a profile

@@ -140,9 +140,6 @@ int profconv__view_location_frames(struct profconv_view *v, uint32_t id);
 
 /* --- view_build.c ---------------------------------------------------------- */
 
-/* Compile RX (NULL: none; *OK false) as the WHAT expression into RE. */
-int profconv__view_compile(regex_t *re, const char *rx, bool *ok,
-    const char *what);
 /* Does any frame of location ID match focus (1) or ignore (2)? */
 unsigned profconv__view_location_match(struct profconv_view *v, uint32_t id);
 /* Pass 1: which samples show, with how many frames, and where. */

@@ -157,6 +157,6 @@ grep -q 'lines not shown' "$TMP/out" || fail "newlines: every line listed"
 
 # list's REGEX: the bounds of the profile's own, before any input.
 bounded 2 "$PROFCONV" list '((a{1000}){1000}){1000}' "$TMP/no-such-file"
-grep -q "^profconv list: regex '((a{1000}){1000}){1000}' refused" "$TMP/err" ||
+grep -q "^profconv list: invalid REGEX expression '((a{1000}){1000}){1000}': counted repetitions" "$TMP/err" ||
 	fail "REGEX bound: $(cat "$TMP/err")"
 finish

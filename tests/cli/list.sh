@@ -86,7 +86,7 @@ run 2 "$PROFCONV" list "$LEAKY"
 expect_err "profconv list: expected REGEX and PROFILE
 Try 'profconv list --help'."
 run 2 "$PROFCONV" list '(' "$TMP/no-such-file"
-grep -q "^profconv list: invalid regex '('" "$TMP/err" || fail "bad REGEX: $(cat "$TMP/err")"
+grep -q "^profconv list: invalid REGEX expression '('" "$TMP/err" || fail "bad REGEX: $(cat "$TMP/err")"
 run 1 "$PROFCONV" list . "$TMP/no-such-file"
 
 # No match: pprof's message, exit 1.
