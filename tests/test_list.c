@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "base/base.h"
 #include "report/list.h"
 #include "view_helpers.h"
 
@@ -88,6 +89,36 @@ display(const char *search, const char *trim, const char *file)
 	cr_expect(eq(str, d_, (char *)(want)), "%s", (file)); \
 	free(d_); \
 } while (0)
+
+/* The one path cleaning (lib/base/path.c) on Go's own filepath.Clean
+ * cases: what the graph's file keys and list's sources both use. */
+Test(list, clean_path_as_go)
+{
+	static const char *const c[][2] = {
+		{ "", "." }, { "abc", "abc" }, { "abc/def", "abc/def" },
+		{ "a/b/c", "a/b/c" }, { ".", "." }, { "..", ".." },
+		{ "../..", "../.." }, { "../../abc", "../../abc" },
+		{ "/abc", "/abc" }, { "/", "/" }, { "abc/", "abc" },
+		{ "abc/def/", "abc/def" }, { "///", "/" },
+		{ "//abc", "/abc" }, { "abc//def//ghi", "abc/def/ghi" },
+		{ "abc/./def", "abc/def" }, { "/./abc/def", "/abc/def" },
+		{ "abc/.", "abc" }, { "abc/def/ghi/../jkl", "abc/def/jkl" },
+		{ "abc/def/../ghi/../jkl", "abc/jkl" }, { "abc/def/..", "abc" },
+		{ "abc/def/../..", "." }, { "/abc/def/../..", "/" },
+		{ "abc/def/../../..", ".." }, { "/abc/def/../../..", "/" },
+		{ "abc/def/../../../ghi/jkl/../../../mno", "../../mno" },
+		{ "/../abc", "/abc" }, { "abc/./../def", "def" },
+		{ "abc//./../def", "def" }, { "abc/../../././../def", "../../def" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char *d = profconv__clean_path(c[i][0]);
+
+		cr_expect(eq(str, d, (char *)c[i][1]), "'%s'", c[i][0]);
+		free(d);
+	}
+}
 
 /* pprof's trimPath, then Go's filepath.Clean. */
 Test(list, names_as_pprof_shows_them)

@@ -235,4 +235,11 @@ profconv__utf8_prefix(const char *s, size_t len, size_t k)
 	return i;
 }
 
+/* --- paths (path.c) ----------------------------------------------------- */
+
+/* PATH made lexically clean as Go's filepath.Clean does ("./a/../b" is
+ * "b", "" is "."), malloc'd; NULL when out of memory.  The one rule for
+ * every path pprof would clean: the graph's file keys, list's sources. */
+char *profconv__clean_path(const char *path);
+
 #endif /* PROFCONV_BASE_H */

@@ -81,14 +81,14 @@ open_regular(struct pc_sources *s, const char *path, bool rooted, int *fd,
 	*why = NULL;
 	if (rooted) {
 		if (path[0] == '/') {
-			abs = profconv__source_go_clean(path);
+			abs = profconv__clean_path(path);
 		} else {
 			size_t n = strlen(s->cwd) + strlen(path) + 2;
 			char *j = malloc(n);
 
 			if (j != NULL)
 				snprintf(j, n, "%s/%s", s->cwd, path);
-			abs = j != NULL ? profconv__source_go_clean(j) : NULL;
+			abs = j != NULL ? profconv__clean_path(j) : NULL;
 			free(j);
 		}
 		if (abs == NULL) {
@@ -387,7 +387,7 @@ pprof_search(struct attempt *a, const char *name)
 			}
 			snprintf(join, n, "%s%s%s", dir, *dir != '\0' ? "/" :
 			    "", p);
-			parent = profconv__source_go_clean(join);
+			parent = profconv__clean_path(join);
 			free(join);
 			if (parent == NULL) {
 				a->rc = profconv__nomem();
@@ -408,7 +408,7 @@ pprof_search(struct attempt *a, const char *name)
 			else
 				parent = strndup(dir, (size_t)(slash - dir));
 			if (parent != NULL) {
-				char *c = profconv__source_go_clean(parent);
+				char *c = profconv__clean_path(parent);
 
 				free(parent);
 				parent = c;

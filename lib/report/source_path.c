@@ -30,55 +30,6 @@
 
 /* --- Go's path rules (path/filepath on Unix) -------------------------------- */
 
-/* Go's filepath.Clean of S into a new string. */
-char *
-profconv__source_go_clean(const char *s)
-{
-	size_t n = strlen(s), o = 0, i = 0, keep = 0;
-	bool rooted = n > 0 && s[0] == '/';
-	char *out = malloc(n + 2);
-
-	if (out == NULL)
-		return NULL;
-	if (rooted) {
-		out[o++] = '/';
-		i = keep = 1;
-	}
-	while (i < n) {
-		size_t j = i;
-
-		while (j < n && s[j] != '/')
-			j++;
-		if (j == i || (j - i == 1 && s[i] == '.')) {
-			/* empty or "." */
-		} else if (j - i == 2 && s[i] == '.' && s[i + 1] == '.') {
-			if (o > keep) {
-				/* back to the previous separator */
-				while (o > keep && out[o - 1] != '/')
-					o--;
-				if (o > keep)
-					o--;
-			} else if (!rooted) {
-				if (o > 0)
-					out[o++] = '/';
-				memcpy(out + o, "..", 2);
-				o += 2;
-				keep = o;
-			}
-		} else {
-			if (o > (rooted ? 1u : 0u))
-				out[o++] = '/';
-			memcpy(out + o, s + i, j - i);
-			o += j - i;
-		}
-		i = j + 1;
-	}
-	if (o == 0)
-		out[o++] = '.';
-	out[o] = '\0';
-	return out;
-}
-
 /* Go's filepath.Base of DIR (LEN bytes): where its last component starts
  * and its length, "/" and "." for the special cases. */
 static void
@@ -166,7 +117,7 @@ profconv__source_trim_path(const char *path, const char *trim,
 char *
 profconv__source_display(const struct pc_sources *s, const char *file)
 {
-	return profconv__source_go_clean(profconv__source_trim_path(file, s->opts->trim_path,
+	return profconv__clean_path(profconv__source_trim_path(file, s->opts->trim_path,
 	    s->opts->source_path));
 }
 
@@ -212,14 +163,14 @@ open_root(struct pc_sources *s, const char *dir, size_t len,
 		return 0;
 	}
 	if (d[0] == '/') {
-		r->given = profconv__source_go_clean(d);
+		r->given = profconv__clean_path(d);
 	} else {
 		size_t n = strlen(s->cwd) + strlen(d) + 2;
 		char *j = malloc(n);
 
 		if (j != NULL)
 			snprintf(j, n, "%s/%s", s->cwd, d);
-		r->given = j != NULL ? profconv__source_go_clean(j) : NULL;
+		r->given = j != NULL ? profconv__clean_path(j) : NULL;
 		free(j);
 	}
 	free(d);
@@ -260,7 +211,7 @@ profconv__sources_build_dir(struct pc_sources *s, const char *file,
 	if (file[0] == '\0' || dir[0] != '/')
 		return 0;
 	rc = PC_GROW(s->broots, s->broots_cap, s->nbroots, 1);
-	clean = rc == 0 ? profconv__source_go_clean(dir) : NULL;
+	clean = rc == 0 ? profconv__clean_path(dir) : NULL;
 	if (rc == 0 && clean == NULL)
 		rc = profconv__nomem();
 	dir = clean;
@@ -368,7 +319,7 @@ profconv__source_own(struct pc_sources *s, const char *file)
 			if (j == NULL)
 				return false;
 			snprintf(j, n, "%s/%s", s->roots[i].given, file);
-			abs = profconv__source_go_clean(j);
+			abs = profconv__clean_path(j);
 			free(j);
 			own = abs != NULL &&
 			    profconv__source_beneath(abs, s->roots[i].given) != NULL &&
@@ -377,7 +328,7 @@ profconv__source_own(struct pc_sources *s, const char *file)
 		}
 		return own;
 	}
-	abs = profconv__source_go_clean(file);
+	abs = profconv__clean_path(file);
 	if (abs == NULL)
 		return false;
 	for (i = 0; i < s->nroots && !own; i++)

@@ -53,9 +53,6 @@ struct pc_sources {
 	const struct pc_root *cur_build;	/* the file looked for's */
 };
 
-/* Go's filepath.Clean of S into a new string. */
-char * profconv__source_go_clean(const char *s);
-
 /*
  * Where S's root R is beneath: the part of ABS (absolute, cleaned) under
  * DIR (absolute, cleaned), "." for DIR itself, or NULL when ABS is not

@@ -174,9 +174,6 @@ void profconv__view_filters(const struct profconv_view *view,
 /* What a frame of VIEW is: a function, a line or an address. */
 enum profconv_granularity profconv__view_granularity(
     const struct profconv_view *view);
-/* PATH made lexically clean as Go's filepath.Clean does ("./a/../b" is
- * "b"), malloc'd; NULL when out of memory (graph.c). */
-char *profconv__clean_path(const char *path);
 /* The first line of frame ID's function (0: unknown; no checks). */
 int64_t profconv__view_frame_start_line(const struct profconv_view *view,
     uint32_t id);
