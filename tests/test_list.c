@@ -7,6 +7,7 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <sys/stat.h>
@@ -118,6 +119,29 @@ Test(list, clean_path_as_go)
 		cr_expect(eq(str, d, (char *)c[i][1]), "'%s'", c[i][0]);
 		free(d);
 	}
+}
+
+/* The one rule for bytes a person reads (base.h): binary units, the
+ * largest in which the value is at least 1, exact divisions. */
+Test(list, bytes_for_people)
+{
+	static const struct { int64_t v; const char *unit; double x; } c[] = {
+		{ 0, "B", 0 }, { 1023, "B", 1023 }, { -1023, "B", -1023 },
+		{ 1024, "KiB", 1 }, { -1536, "KiB", -1.5 },
+		{ 1048575, "KiB", 1048575 / 1024.0 }, { 1048576, "MiB", 1 },
+		{ 3 * ((int64_t)1 << 30), "GiB", 3 },
+		{ (int64_t)1 << 40, "TiB", 1 }, { (int64_t)1 << 50, "PiB", 1 },
+		{ INT64_MAX, "EiB", 8 }, { INT64_MIN, "EiB", -8 },
+	};
+	size_t i;
+	double x;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		cr_expect(eq(str, (char *)profconv__bytes_unit(c[i].v, &x),
+		    (char *)c[i].unit), "%" PRId64, c[i].v);
+		cr_expect(eq(dbl, x, c[i].x), "%" PRId64, c[i].v);
+	}
+	cr_expect(eq(u32, profconv__bytes_power(4.0 * (1 << 20)), 2));
 }
 
 /* pprof's trimPath, then Go's filepath.Clean. */

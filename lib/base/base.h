@@ -235,6 +235,50 @@ profconv__utf8_prefix(const char *s, size_t len, size_t k)
 	return i;
 }
 
+/* --- bytes for people ---------------------------------------------------- */
+
+/*
+ * The one rule for bytes a person reads: binary units, B, KiB, MiB, GiB,
+ * TiB, PiB and EiB, the largest in which the magnitude of V is at least
+ * 1 (B below 1024).  profconv__bytes_power() is that unit as a power of
+ * 1024, profconv__bytes_unit() its name with *X the value in it; each
+ * writer picks its precision and spacing ("1.50 MiB" in the tables,
+ * "1.5 MiB" in pictures).  pprof's own units ("MB" of 2^20 bytes) are
+ * another rule, graph_measure.c's.
+ */
+static inline unsigned
+profconv__bytes_power(double v)
+{
+	unsigned k = 0;
+
+	while ((v >= 1024 || v <= -1024) && k < 6) {
+		v /= 1024;
+		k++;
+	}
+	return k;
+}
+
+static inline const char *
+profconv__bytes_unit_name(unsigned power)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB",
+		"TiB", "PiB", "EiB" };
+
+	return units[power < 6 ? power : 6];
+}
+
+static inline const char *
+profconv__bytes_unit(int64_t v, double *x)
+{
+	unsigned k = profconv__bytes_power((double)v), i;
+
+	/* Dividing by powers of two is exact: as one division by 1024^k. */
+	*x = (double)v;
+	for (i = 0; i < k; i++)
+		*x /= 1024;
+	return profconv__bytes_unit_name(k);
+}
+
 /* --- paths (path.c) ----------------------------------------------------- */
 
 /* PATH made lexically clean as Go's filepath.Clean does ("./a/../b" is

@@ -316,10 +316,8 @@ void
 profconv__diff_print_value(FILE *fp, int width, int64_t v, bool bytes,
     bool exact)
 {
-	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB",
-		"PiB", "EiB" };
-	double x = (double)v;
-	size_t u = 0;
+	const char *unit;
+	double x;
 
 	if (!bytes || exact || (v > -1024 && v < 1024)) {
 		if (bytes && !exact)
@@ -328,11 +326,8 @@ profconv__diff_print_value(FILE *fp, int width, int64_t v, bool bytes,
 			fprintf(fp, " %*" PRId64, width, v);
 		return;
 	}
-	while ((x >= 1024 || x <= -1024) && u + 1 < PC_ARRAY_LEN(units)) {
-		x /= 1024;
-		u++;
-	}
-	fprintf(fp, " %*.2f%s", width - (int)strlen(units[u]), x, units[u]);
+	unit = profconv__bytes_unit(v, &x);
+	fprintf(fp, " %*.2f%s", width - (int)strlen(unit), x, unit);
 }
 
 static void

@@ -44,19 +44,14 @@ objects_type(const struct profconv_profile *prof, const char *name)
 	return -1;
 }
 
+/* V, a power of two, for people: exact in its unit ("512 KiB"). */
 static void
 human(char *buf, size_t size, uint64_t v)
 {
-	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB",
-		"PiB", "EiB" };
-	size_t u = 0;
+	unsigned k = profconv__bytes_power((double)v);
 
-	/* Powers of two: exact in their unit. */
-	while (v >= 1024 && u + 1 < PC_ARRAY_LEN(units)) {
-		v /= 1024;
-		u++;
-	}
-	snprintf(buf, size, "%" PRIu64 " %s", v, units[u]);
+	snprintf(buf, size, "%" PRIu64 " %s", v >> (10 * k),
+	    profconv__bytes_unit_name(k));
 }
 
 int

@@ -66,19 +66,15 @@ profconv__hidden_take(struct pc_hidden_list *l,
 static void
 amount(FILE *fp, int64_t v, bool bytes)
 {
-	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-	double x = (double)v;
-	size_t u = 0;
+	const char *unit;
+	double x;
 
 	if (!bytes || (v > -1024 && v < 1024)) {
 		fprintf(fp, "%" PRId64 "%s", v, bytes ? " B" : "");
 		return;
 	}
-	while ((x >= 1024 || x <= -1024) && u + 1 < PC_ARRAY_LEN(units)) {
-		x /= 1024;
-		u++;
-	}
-	fprintf(fp, "%.2f %s", x, units[u]);
+	unit = profconv__bytes_unit(v, &x);
+	fprintf(fp, "%.2f %s", x, unit);
 }
 
 void

@@ -172,10 +172,8 @@ legend_names(struct pic *p, size_t max, bool tail)
 static char *
 human(char *buf, size_t len, int64_t v, bool sign, bool bytes)
 {
-	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB",
-	    "PiB", "EiB" };
-	double x = (double)v;
-	size_t u = 0;
+	const char *unit;
+	double x;
 
 	if (!bytes) {
 		buf[0] = '+';
@@ -187,13 +185,9 @@ human(char *buf, size_t len, int64_t v, bool sign, bool bytes)
 		    "%" PRId64 " B", v);
 		return buf;
 	}
-	x /= 1024;
-	while ((x >= 1024 || x <= -1024) && u + 1 < PC_ARRAY_LEN(units)) {
-		x /= 1024;
-		u++;
-	}
+	unit = profconv__bytes_unit(v, &x);
 	snprintf(buf, len, sign && v > 0 ? "+%.*f %s" : "%.*f %s",
-	    fabs(x) < 10 ? 2 : fabs(x) < 100 ? 1 : 0, x, units[u]);
+	    fabs(x) < 10 ? 2 : fabs(x) < 100 ? 1 : 0, x, unit);
 	return buf;
 }
 
@@ -583,15 +577,13 @@ put_axes(struct pic *p)
 	    p->cx0, p->cy1, p->cx1, p->cy1);
 	if (p->by_alloc) {
 		/* Labels in the binary unit that gives at least 2 of it. */
-		static const char *const bunits[] = { "B", "KiB", "MiB",
-			"GiB", "TiB", "PiB", "EiB" };
+		unsigned k;
 
 		span = alloc_since_first(p, p->n - 1);
-		uname = bunits[0];
-		for (i = 1; i < 7 && span / (unit * 1024) >= 2; i++) {
+		k = profconv__bytes_power(span / 2);
+		uname = profconv__bytes_unit_name(k);
+		for (i = 0; i < (int)k; i++)
 			unit *= 1024;
-			uname = bunits[i];
-		}
 		span /= unit;
 	} else if (p->by_time) {
 		span = since_first(p, p->n - 1);

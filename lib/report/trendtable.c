@@ -18,20 +18,16 @@
 static void
 print_amount(FILE *fp, int width, int64_t v, bool exact)
 {
-	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-	double x = (double)v;
-	size_t u = 0;
+	const char *unit;
+	double x;
 
 	if (exact || (v > -1024 && v < 1024)) {
 		fprintf(fp, " %*" PRId64 "%s", exact ? width : width - 1, v,
 		    exact ? "" : "B");
 		return;
 	}
-	while ((x >= 1024 || x <= -1024) && u + 1 < PC_ARRAY_LEN(units)) {
-		x /= 1024;
-		u++;
-	}
-	fprintf(fp, " %*.2f%s", width - 3, x, units[u]);
+	unit = profconv__bytes_unit(v, &x);
+	fprintf(fp, " %*.2f%s", width - (int)strlen(unit), x, unit);
 }
 
 /* A slope as a whole number of bytes: the doubles beyond int64 (a row

@@ -22,12 +22,4 @@ if grep -nE '\<(setenv|unsetenv|putenv|clearenv)[[:space:]]*\(' $LIB_C >"$TMP/hi
 	cat "$TMP/hits" >&2
 	fail "the library changes the environment"
 fi
-# A user's regular expression is compiled in one place, within one set
-# of bounds (profconv__view_compile); a profile's own drop_frames and
-# keep_frames in the pruner, within the same bounds.
-if grep -nE '\<regcomp[[:space:]]*\(' $LIB_C cmd/*.c |
-	grep -vE '^lib/view/(view_build|prune)\.c:' >"$TMP/hits"; then
-	cat "$TMP/hits" >&2
-	fail "regcomp outside profconv__view_compile and the pruner"
-fi
 finish
