@@ -627,11 +627,21 @@
 		openLive();
 	});
 	rowClicks("verdict-table", function (r) {
-		var name = r.cells[r.cells.length - 1].textContent;
+		var name = r.cells[r.cells.length - 1].textContent, zoom = 0;
+		// Split per thread, a row is "THREAD: NAME", THREAD one of the
+		// tree's first frames: the flame graph zooms to that thread.
+		if (D.threads)
+			fkids[0].forEach(function (c) {
+				var t = flameName(c) + ": ";
+				if (zoom === 0 && name.lastIndexOf(t, 0) === 0) {
+					zoom = c;
+					name = name.slice(t.length);
+				}
+			});
 		$("live-focus").value = "^" + quote(name.split(" < ")[0]) + "$";
 		$("live-ignore").value = "";
 		st.type = nt - 1;
-		st.zoom = 0;
+		st.zoom = zoom;
 		typeSel.value = String(st.type);
 		setFilters();
 		openLive();
