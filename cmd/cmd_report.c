@@ -112,6 +112,10 @@ write_series(struct cmd_view *view, struct profconv_trend_options *to,
 
 	cmd_series_view(view, to);
 	to->sample_type = ro->sample_type;
+	/* Per thread, the Explore tab's tree too: a root frame per thread,
+	 * the one proftrend --by-thread puts at the root of its rows. */
+	if (to->by_thread)
+		view->view.split_threads = 1;
 	if (profconv_trend_new(&trend, to) < 0 ||
 	    profconv_report_series_new(&series, ro) < 0) {
 		profconv_trend_free(trend);

@@ -92,6 +92,7 @@ static const char style[] =
 	"p.note { color: #555; font-size: .9em; }\n"
 	"iframe.pic { border: 1px solid #ccc; display: block; }\n"
 	"iframe.graph { width: 100%; height: 80vh; }\n"
+	"iframe.flame { width: 100%; box-sizing: border-box; }\n"
 	"</style>\n";
 
 /*
@@ -294,7 +295,11 @@ profconv__report_frame(FILE *fp, const char *cls, const char *title,
 	unsigned long h = svg_attr(m->buf, "height", 600);
 
 	fprintf(fp, "<iframe class=\"pic %s\" title=\"%s\"", cls, title);
-	if (strcmp(cls, "graph") != 0)
+	/* A flame graph fits itself to its frame's width (its script, as
+	 * in a window of its own): the frame takes the page's. */
+	if (strcmp(cls, "flame") == 0)
+		fprintf(fp, " height=\"%lu\"", h + 2);
+	else if (strcmp(cls, "graph") != 0)
 		fprintf(fp, " width=\"%lu\" height=\"%lu\"", w + 2, h + 2);
 	fputs(" data-svg=\"", fp);
 	put_url_encoded(fp, m->buf, m->len);

@@ -55,7 +55,8 @@ int profconv__report_live(FILE *fp, const struct profconv_profile *base,
  * share of a snapshot's total.  Of more than PC_REPORT_SERIES_POINTS
  * columns, profconv__report_series_pick()'s are kept, and the tree
  * keeps at most PC_REPORT_SERIES_CELLS values (BUDGET falls to that
- * divided by the columns).
+ * divided by the columns).  With the view's split_threads, the frames
+ * below the root are threads, and the data says "threads": true.
  */
 int profconv__report_data_series(FILE *fp, struct profconv_report_series *s,
     const char *const *order, size_t n, double fraction, size_t budget);

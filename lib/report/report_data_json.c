@@ -172,6 +172,7 @@ struct cols {
 	bool series;
 	bool diff;	/* the first half the base's types, the second the
 			 * current profile's */
+	bool threads;	/* the first frames are threads (split_threads) */
 };
 
 static int
@@ -226,6 +227,8 @@ write_json(FILE *fp, const struct gframes *g, struct tree *t,
 	    "\"fraction\":%.6g,\n", c->series ? "true" : "false",
 	    c->diff ? "true" : "false", def,
 	    isfinite(fraction) && fraction > 0 ? fraction : 0);
+	if (c->threads)
+		fputs("\"threads\":true,\n", fp);
 	put_ints(fp, "total", total, nt, 1);
 	fprintf(fp, ",\n\"dropped\":{\"nodes\":%zu,", o->dropped);
 	put_ints(fp, "sum", o->dropped_sum, nt, 1);
@@ -363,7 +366,7 @@ profconv__report_data(FILE *fp, const struct profconv_profile *prof,
 		unit[k] = vt.unit;
 	}
 	if ((rc = profconv__report_tree_add(&t, &g, v, SIZE_MAX, 0, NULL)) == 0)
-		rc = emit(fp, &t, &g, &(struct cols){ label, unit, false, false },
+		rc = emit(fp, &t, &g, &(struct cols){ label, unit, false, false, false },
 		    total, fraction, budget, def);
 out:
 	free(total);
@@ -430,7 +433,7 @@ profconv__report_data_diff(FILE *fp, const struct profconv_profile *base,
 	if ((rc = profconv__report_tree_add(&t, &g, bv, SIZE_MAX, nb, bcols)) == 0 &&
 	    (rc = profconv__report_tree_add(&t, &g, v, SIZE_MAX, nt, ccols)) == 0)
 		rc = emit(fp, &t, &g, &(struct cols){ label, unit, false,
-		    true }, total, fraction, budget, def);
+		    true, false }, total, fraction, budget, def);
 out:
 	free(total);
 	free(label);
@@ -619,7 +622,7 @@ profconv__report_data_series(FILE *fp, struct profconv_report_series *s,
 		budget = PC_REPORT_SERIES_CELLS / k;
 	if (k > 0 && (rc = profconv__report_tree_columns(&s->t, col, k, s->n)) == 0)
 		rc = emit(fp, &s->t, &s->g, &(struct cols){ label, unit, true,
-		    false },
+		    false, s->o.view != NULL && s->o.view->split_threads },
 		    total, fraction, budget, k - 1);
 out:
 	free(label);

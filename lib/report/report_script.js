@@ -337,8 +337,19 @@
 		v = Math.floor(210 * (max - Math.abs(d)) / max);
 		return "rgb(" + v + "," + v + ",255)";
 	}
+	// The flame graph's width: its box's (the page's width, its scroll
+	// bar aside), at least MIN_WIDTH, as profflame's SVG fits itself to
+	// its window; the last one while the tab is hidden (its box then
+	// takes the picture's width).
+	var MIN_WIDTH = 300, flameW = 1200;
+	function flameWidth() {
+		var b = $("live-flame-box");
+		if (b.closest("section.off") === null && b.clientWidth > 0)
+			flameW = Math.max(Math.floor(b.clientWidth), MIN_WIDTH);
+		return flameW;
+	}
 	function drawFlame() {
-		var g = $("live-flame"), W = 1200, z = st.zoom, unit =
+		var g = $("live-flame"), W = flameWidth(), z = st.zoom, unit =
 		    D.types[col()].unit, matched = 0;
 		var wv = DIFF ? fwid : fval;	// widths
 		if (wv[z] === 0)
@@ -616,11 +627,21 @@
 		openLive();
 	});
 	rowClicks("verdict-table", function (r) {
-		var name = r.cells[r.cells.length - 1].textContent;
+		var name = r.cells[r.cells.length - 1].textContent, zoom = 0;
+		// Split per thread, a row is "THREAD: NAME", THREAD one of the
+		// tree's first frames: the flame graph zooms to that thread.
+		if (D.threads)
+			fkids[0].forEach(function (c) {
+				var t = flameName(c) + ": ";
+				if (zoom === 0 && name.lastIndexOf(t, 0) === 0) {
+					zoom = c;
+					name = name.slice(t.length);
+				}
+			});
 		$("live-focus").value = "^" + quote(name.split(" < ")[0]) + "$";
 		$("live-ignore").value = "";
 		st.type = nt - 1;
-		st.zoom = 0;
+		st.zoom = zoom;
 		typeSel.value = String(st.type);
 		setFilters();
 		openLive();
@@ -628,4 +649,14 @@
 	// exposed for tests and for a person at the console
 	box.liveState = st;
 	redraw();
+	// Drawn again to a wider or narrower window, and when its tab is
+	// shown (its box gets the page's width then).
+	function fitWidth() {
+		var w = flameW;
+		if (flameWidth() !== w)
+			drawFlame();
+	}
+	if (typeof ResizeObserver === "function")
+		new ResizeObserver(fitWidth).observe($("live-flame-box"));
+	window.addEventListener("resize", fitWidth);
 })();
