@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "write/write.h"
 #include "report/trendsvg.h"
 #include "view_helpers.h"
 
@@ -255,4 +256,79 @@ Test(trendsvg, extreme_times_and_values)
 	}
 	free(text);
 	profconv_trend_free(t);
+}
+
+/* Every shown name of N after profconv__trend_number_names(): at most MAX
+ * characters, none the same as another, and those that fit and read
+ * apart before unchanged. */
+static void
+check_numbered(const char *const *names, size_t n, size_t max, bool tail)
+{
+	char **shown = calloc(n, sizeof(*shown)), **before = calloc(n,
+	    sizeof(*before));
+	size_t i, j;
+
+	cr_assert(shown != NULL && before != NULL);
+	for (i = 0; i < n; i++) {
+		cr_assert(profconv__trend_cut_plain(&shown[i], names[i],
+		    (size_t)-1, tail) == 0);
+		before[i] = strdup(shown[i]);
+		cr_assert(before[i] != NULL);
+	}
+	cr_assert(eq(int, profconv__trend_number_names(shown, names, n, max,
+	    tail), 0));
+	for (i = 0; i < n; i++) {
+		bool apart = true;
+
+		cr_expect(profconv__utf8_chars(shown[i]) <= max,
+		    "'%s' is %zu characters", shown[i],
+		    profconv__utf8_chars(shown[i]));
+		for (j = 0; j < n; j++)
+			if (j != i) {
+				cr_expect(strcmp(shown[i], shown[j]) != 0,
+				    "two read '%s'", shown[i]);
+				apart = apart && strcmp(before[i],
+				    before[j]) != 0;
+			}
+		if (apart && profconv__utf8_chars(before[i]) <= max)
+			cr_expect(eq(str, shown[i], before[i]));
+		free(shown[i]);
+		free(before[i]);
+	}
+	free(shown);
+	free(before);
+}
+
+Test(trendsvg, legend_names_that_read_the_same_are_numbered_within_room)
+{
+	/* Whole names too long, one the end of the other. */
+	static const char *const suffix[] = {
+		"_start;main;perl_parse;Perl_yyparse;Perl_newUNOP;"
+		    "Perl_Slab_Alloc",
+		"_start;__libc_start_main;main;perl_parse;Perl_yyparse;"
+		    "Perl_newUNOP;Perl_Slab_Alloc",
+		"short",
+	};
+	/* The same frames kept, the same cut: read the same. */
+	static const char *const same[] = {
+		"root;aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa;mid;leaf_function",
+		"root;bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb;mid;leaf_function",
+		"root;ccccccccccccccccccccccccccccccccccccccc;mid;leaf_function",
+	};
+	/* A name that reads as another's number; names of several bytes a
+	 * character. */
+	static const char *const hostile[] = {
+		"x", "x", "x#2", "x#2",
+		"\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9"
+		    "\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9"
+		    "\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9"
+		    "\u00e9\u00e9\u00e9\u00e9;\u00fc",
+	};
+
+	check_numbered(suffix, 3, 32, true);
+	check_numbered(suffix, 3, 32, false);
+	check_numbered(same, 3, 32, true);
+	check_numbered(same, 3, 12, false);
+	check_numbered(hostile, 5, 32, true);
+	check_numbered(hostile, 5, 12, false);
 }

@@ -93,11 +93,40 @@ struct pic {
 
 /* --- text ----------------------------------------------------------------- */
 
+/* The legend's names still too long or the same as another, numbered
+ * (profconv__trend_number_names()). */
+static int
+numbered_names(struct pic *p, size_t max, bool tail)
+{
+	const char **names = calloc(p->nb + 1, sizeof(*names));
+	char **shown = calloc(p->nb + 1, sizeof(*shown));
+	size_t i;
+	int rc;
+
+	if (names == NULL || shown == NULL) {
+		free(names);
+		free(shown);
+		return profconv__nomem();
+	}
+	for (i = 0; i < p->nb; i++) {
+		names[i] = p->b[i].row.name;
+		shown[i] = p->b[i].shown;
+	}
+	rc = profconv__trend_number_names(shown, (const char *const *)names,
+	    p->nb, max, tail);
+	for (i = 0; i < p->nb; i++)
+		p->b[i].shown = shown[i];
+	free(names);
+	free(shown);
+	return rc;
+}
+
 /*
  * The legend's names: each cut to MAX characters as profconv__trend_put_cut() cuts it,
  * unless that leaves two rows with the same text.  Those keep visible the
  * character where each first differs, from its kept end, from the others
- * that read the same (profconv__trend_cut_keeping()); any still equal, whole.  Every pair
+ * that read the same (profconv__trend_cut_keeping()); any still equal or
+ * too long, numbered (profconv__trend_number_names()).  Every pair
  * is compared: the legend has at most MAX_TOP + 1 names.
  */
 static int
@@ -163,7 +192,7 @@ legend_names(struct pic *p, size_t max, bool tail)
 			b->apart = NULL;
 		}
 	}
-	return 0;
+	return numbered_names(p, max, tail);
 }
 
 /* V for people: bytes (BYTES) as "512 B", "1.5 KiB", "-3.25 MiB",

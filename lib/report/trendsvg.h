@@ -44,4 +44,10 @@ int profconv__trend_cut_plain(char **out, const char *s, size_t max,
 /* Characters A and B have in common at their ends (TAIL) or starts. */
 size_t profconv__trend_common_chars(const char *a, const char *b, bool tail);
 
+/* The N names NAMES shown as SHOWN (malloc'd, replaced in place): each
+ * longer than MAX characters or the same as another cut to fit with
+ * "#K" after it, K its place from 1; 0 or PROFCONV_ENOMEM. */
+int profconv__trend_number_names(char **shown, const char *const *names,
+    size_t n, size_t max, bool tail);
+
 #endif /* PROFCONV_TRENDSVG_H */

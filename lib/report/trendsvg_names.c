@@ -137,3 +137,76 @@ profconv__trend_common_chars(const char *a, const char *b, bool tail)
 		i++;
 	return profconv__utf8_count(a + la - i, i);
 }
+
+/*
+ * The last resort for N names NAMES shown as SHOWN (malloc'd, replaced
+ * in place): every one longer than MAX characters or the same as
+ * another is cut to fit with "#K" after it, K its place (from 1),
+ * keeping visible the frame where it differs from the others when that
+ * fits.  The digits after the last '#' are K, so two numbered names
+ * never read the same; a name not numbered that reads as a numbered one
+ * is numbered too, until none do (each round numbers one at least, so
+ * at most N rounds).  MAX is 12 or more.  0 or PROFCONV_ENOMEM; on
+ * failure every SHOWN is still a name to free.
+ */
+int
+profconv__trend_number_names(char **shown, const char *const *names,
+    size_t n, size_t max, bool tail)
+{
+	size_t i, j, len, room, c, best, lt, lk;
+	bool again = true, same, *num;
+	char k[24], *t, *u;
+	int rc = 0;
+
+	if ((num = calloc(n + 1, sizeof(*num))) == NULL)
+		return profconv__nomem();
+	while (again && rc == 0) {
+		again = false;
+		for (i = 0; i < n && rc == 0; i++) {
+			if (num[i])
+				continue;
+			best = 0;
+			same = false;
+			for (j = 0; j < n; j++) {
+				if (j == i)
+					continue;
+				c = profconv__trend_common_chars(names[i],
+				    names[j], tail);
+				best = c > best ? c : best;
+				same = same || strcmp(shown[i], shown[j]) == 0;
+			}
+			if (!same && profconv__utf8_chars(shown[i]) <= max)
+				continue;
+			len = profconv__utf8_chars(names[i]);
+			snprintf(k, sizeof(k), "#%zu", i + 1);
+			lk = strlen(k);
+			room = max > lk + 8 ? max - lk : 8;
+			t = NULL;
+			if (best < len && len > room)
+				rc = profconv__trend_cut_keeping(&t, names[i],
+				    len, room, tail, tail ? len - 1 - best : best);
+			if (rc == 0 && (t == NULL ||
+			    profconv__utf8_chars(t) > room)) {
+				free(t);
+				t = NULL;
+				rc = profconv__trend_cut_plain(&t, names[i], room,
+				    tail);
+			}
+			if (rc < 0)
+				break;
+			lt = strlen(t);
+			if ((u = realloc(t, lt + lk + 1)) == NULL) {
+				free(t);
+				rc = profconv__nomem();
+				break;
+			}
+			memcpy(u + lt, k, lk + 1);
+			free(shown[i]);
+			shown[i] = u;
+			num[i] = true;
+			again = true;
+		}
+	}
+	free(num);
+	return rc;
+}

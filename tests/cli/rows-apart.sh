@@ -4,7 +4,7 @@
 # in the same allocation site and start the same way, differing deep in
 # the middle.  Every row of proftrend --by stack and of profdiff --by
 # stack has its own label, and every name in proftrend --svg's legend
-# reads differently.
+# reads differently and fits its 32 characters.
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
 command -v python3 >/dev/null 2>&1 || skip "no python3 (the checks)"
@@ -67,6 +67,11 @@ if len(names) < 20:
 for n, k in collections.Counter(names).items():
     if k > 1:
         print("%d legend names read '%s'" % (k, n))
+# The legend's room: 32 characters (proftrend(1)); the whole name is in
+# the band's title.
+for n in names:
+    if len(n) > 32:
+        print("legend name of %d characters: '%s'" % (len(n), n))
 PY
 	fail "proftrend --svg: checking the legend"
 while read -r line; do
