@@ -35,6 +35,10 @@ int cmd_usage_hint(void);
 int cmd_version(void);
 /* cmd_warn() in the library's warning-callback form (PAYLOAD unused). */
 void cmd_warn_fn(const char *msg, void *payload);
+/* The view's wrappers_found callback (--find-wrappers): one line,
+ * "NAME: cut as allocation wrappers: A, B (rule: ...)", once for each
+ * list found, nothing under -q.  PAYLOAD unused. */
+void cmd_wrappers_found(const char *const *names, size_t n, void *payload);
 
 /*
  * Report RC, the failure of a library call writing to OUT_PATH ("-" or
@@ -212,14 +216,15 @@ void cmd_read_threads(void);
  * The view group, the options that say what a profile shows, the same
  * in every command that shows stacks or names (show, profdiff,
  * profflame, proftrend): --demangle, --no-inline, --focus, --ignore,
- * --keep-allocator-frames, --no-symbolize, --no-wrappers, and pprof's
+ * --keep-allocator-frames, --no-symbolize, --no-wrappers,
+ * --find-wrappers, and pprof's
  * --hide, --show, --show-from, --prune-from.
  */
 enum {
 	CMD_OPT_DEMANGLE = 0x1100, CMD_OPT_NO_INLINE, CMD_OPT_FOCUS,
 	CMD_OPT_IGNORE, CMD_OPT_KEEP_ALLOC, CMD_OPT_NO_SYMBOLIZE,
 	CMD_OPT_NO_WRAPPERS, CMD_OPT_HIDE, CMD_OPT_SHOW, CMD_OPT_SHOW_FROM,
-	CMD_OPT_PRUNE_FROM
+	CMD_OPT_PRUNE_FROM, CMD_OPT_FIND_WRAPPERS
 };
 #define CMD_VIEW_OPTS \
 	{ "demangle", CMD_OPT_DEMANGLE, required_argument, CMD_VIEW, \
@@ -240,6 +245,11 @@ enum {
 	  "      --no-wrappers     keep the well-known allocation wrappers\n" \
 	  "                        (xmalloc, zmalloc, PyObject_Malloc, g_malloc,\n" \
 	  "                        ...), which are cut like malloc by default\n" }, \
+	{ "find-wrappers", CMD_OPT_FIND_WRAPPERS, no_argument, CMD_VIEW, \
+	  "      --find-wrappers   also cut the functions that look like\n" \
+	  "                        allocation wrappers in the profile: almost\n" \
+	  "                        only ever directly above the allocator,\n" \
+	  "                        from many callers; says which on stderr\n" }, \
 	{ "hide", CMD_OPT_HIDE, required_argument, CMD_VIEW, \
 	  "      --hide RE         remove frames matching RE (pprof's -hide)\n" }, \
 	{ "show", CMD_OPT_SHOW, required_argument, CMD_VIEW, \
@@ -334,7 +344,8 @@ struct cmd_view {
 #define CMD_VIEW_INIT { { PROFCONV_VIEW_OPTIONS_VERSION, \
 	PROFCONV_BY_FUNCTION, PROFCONV_DEMANGLE_SIMPLE, 0, 0, NULL, NULL, \
 	cmd_warn_fn, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
-	NULL, NULL, NULL, 0, 0, NULL, NULL }, false, NULL, NULL, NULL, \
+	NULL, NULL, NULL, 0, 0, NULL, NULL, 0, NULL }, false, NULL, NULL, \
+	NULL, \
 	false, NULL, false }
 
 /*

@@ -149,6 +149,51 @@ cmd_warn_fn(const char *msg, void *payload)
 	cmd_warn("%s", msg);
 }
 
+/* The lists of wrappers said so far, one line each. */
+static char **wrapper_lines;
+static size_t nwrapper_lines;
+
+void
+cmd_wrappers_found(const char *const *names, size_t n, void *payload)
+{
+	char *line = NULL, *list = NULL, **grown;
+	size_t len = 0, i;
+	FILE *fp;
+	bool said = false;
+
+	(void)payload;
+	if (cmd_quiet || cmd_no_warnings || n == 0)
+		return;
+	fp = open_memstream(&list, &len);
+	if (fp == NULL)
+		return;
+	for (i = 0; i < n; i++)
+		fprintf(fp, "%s%s", i > 0 ? ", " : "", names[i]);
+	if (fclose(fp) != 0 || asprintf(&line, "cut as allocation wrappers: "
+	    "%s (rule: %s)", list, profconv_wrapper_rule()) < 0) {
+		free(list);
+		return;
+	}
+	free(list);
+	cmd_stderr_lock();
+	for (i = 0; i < nwrapper_lines && !said; i++)
+		said = strcmp(wrapper_lines[i], line) == 0;
+	if (!said) {
+		fprintf(stderr, "%s: ", cmd_name);
+		put_escaped(line);
+		fputc('\n', stderr);
+		grown = realloc(wrapper_lines, (nwrapper_lines + 1) *
+		    sizeof(*grown));
+		if (grown != NULL) {
+			wrapper_lines = grown;
+			wrapper_lines[nwrapper_lines++] = line;
+			line = NULL;
+		}
+	}
+	cmd_stderr_unlock();
+	free(line);
+}
+
 /* A write error on standard output was reported already. */
 static bool stdout_reported;
 

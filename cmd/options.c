@@ -356,6 +356,10 @@ view_option(struct cmd_view *v, int c, const char *arg)
 	case CMD_OPT_NO_WRAPPERS:
 		v->view.no_wrappers = 1;
 		return 1;
+	case CMD_OPT_FIND_WRAPPERS:
+		v->view.find_wrappers = 1;
+		v->view.wrappers_found = cmd_wrappers_found;
+		return 1;
 	case CMD_OPT_HIDE:
 		v->view.hide = arg;
 		return 1;

@@ -881,13 +881,21 @@ struct profconv_view_options {
 	 * keep and drop no sample. */
 	const char *tagshow;
 	const char *taghide;
+	/* Version 5.  In a profile that counts allocations, find more
+	 * allocation wrappers by their shape in the profile
+	 * (profconv_wrapper_rule() says the rule) and cut them like
+	 * malloc, and, when any were found, call WRAPPERS_FOUND with their
+	 * names (borrowed for the call, largest first) and PAYLOAD. */
+	int find_wrappers;
+	void (*wrappers_found)(const char *const *names, size_t n,
+	    void *payload);
 };
-#define PROFCONV_VIEW_OPTIONS_VERSION 4
+#define PROFCONV_VIEW_OPTIONS_VERSION 5
 #define PROFCONV_VIEW_OPTIONS_INIT \
 	{ PROFCONV_VIEW_OPTIONS_VERSION, PROFCONV_BY_FUNCTION, \
 	  PROFCONV_DEMANGLE_SIMPLE, 0, 0, NULL, NULL, NULL, NULL, 0, 0, \
 	  NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, \
-	  NULL, NULL }
+	  NULL, NULL, 0, NULL }
 
 /*
  * A view: a profile as it is shown.  Every writer that shows stacks or
@@ -949,6 +957,16 @@ int profconv_view_new(struct profconv_view **out,
 int profconv_view_options_check(const struct profconv_view_options *opts);
 /* Release VIEW; NULL is a no-op. */
 void profconv_view_free(struct profconv_view *view);
+/*
+ * The rule by which the view's find_wrappers finds allocation wrappers,
+ * in short, for a message (static storage): after allocator frames and
+ * the wrappers found so far are cut, a function is cut as a wrapper when
+ * it is the leaf in most of the value of the samples it is in, directly
+ * under many distinct callers, for a fair share of the profile's value
+ * (of its default sample type); repeated while that finds more.  The
+ * numbers are in libprofconv(3), LIMITS.
+ */
+const char *profconv_wrapper_rule(void);
 
 /* The filters of a view's options, as bits of an unsigned int. */
 enum profconv_filter {

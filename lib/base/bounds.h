@@ -154,4 +154,23 @@
 #define PC_GRAPHVIZ_NSLIMIT "1"
 #define PC_GRAPHVIZ_CURVED_EDGES 120
 
+/*
+ * Allocation wrappers found by their shape (view/wrappers.c, the view's
+ * find_wrappers): in a profile that counts allocations, after allocator
+ * frames (and the wrappers found so far) are cut, a function F is cut
+ * as an allocation wrapper when it is the leaf of at least
+ * PC_WRAP_LEAF_PERCENT % of the value of the samples it appears in, it
+ * is the leaf under at least PC_WRAP_MIN_CALLERS distinct calling
+ * functions, and the samples where it is the leaf hold at least
+ * PC_WRAP_MIN_PERMILLE per mille of the profile's value (of its
+ * default sample type).  The rule is applied again with what it cut
+ * (a wrapper of a wrapper) at most PC_WRAP_MAX_ROUNDS times, and cuts
+ * at most PC_WRAP_MAX_FOUND functions in all (the largest first).
+ */
+#define PC_WRAP_LEAF_PERCENT 90
+#define PC_WRAP_MIN_CALLERS 4
+#define PC_WRAP_MIN_PERMILLE 5
+#define PC_WRAP_MAX_ROUNDS 8
+#define PC_WRAP_MAX_FOUND 64
+
 #endif /* PROFCONV_BOUNDS_H */

@@ -271,6 +271,7 @@ profconv__pruner_free(struct pc_pruner *p)
 		regfree(&p->keep);
 	free(p->state);
 	free(p->skip);
+	free(p->cut_fn);
 	memset(p, 0, sizeof(p[0]));
 }
 
@@ -327,12 +328,16 @@ classify(struct pc_pruner *p, uint32_t id)
 		p->state[id] = LOC_PRUNE;
 		return p->state[id];
 	}
-	for (i = p->has_drop ? l->nlines : 0; i > 0; i--) {
+	for (i = p->has_drop || p->cut_fn != NULL ? l->nlines : 0; i > 0;
+	    i--) {
 		const struct pc_function *f = pc_function(prof,
 		    ln[i - 1].function);
 		const char *name = profconv__pstr(prof, f->name);
 
-		if (*name == '\0' || !matches(&p->drop, name))
+		if (*name == '\0')
+			continue;
+		if (!(p->cut_fn != NULL && p->cut_fn[ln[i - 1].function]) &&
+		    !(p->has_drop && matches(&p->drop, name)))
 			continue;
 		if (p->has_keep && matches(&p->keep, name))
 			continue;

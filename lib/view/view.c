@@ -231,6 +231,34 @@ profconv_view_options_check(const struct profconv_view_options *opts)
 	return rc;
 }
 
+/* The allocation wrappers of the profile found by their shape: cut
+ * from now on, and named to the caller. */
+static int
+found_wrappers(struct profconv_view *v)
+{
+	uint32_t *names;
+	const char **text;
+	size_t n, i;
+	int rc;
+
+	rc = profconv__find_wrappers(&v->pruner, &names, &n);
+	if (rc < 0 || n == 0 || v->opts.wrappers_found == NULL) {
+		free(names);
+		return rc;
+	}
+	text = malloc(n * sizeof(*text));
+	if (text == NULL) {
+		free(names);
+		return profconv__nomem();
+	}
+	for (i = 0; i < n; i++)
+		text[i] = profconv__pstr(v->prof, names[i]);
+	v->opts.wrappers_found(text, n, v->opts.payload);
+	free(text);
+	free(names);
+	return 0;
+}
+
 int
 profconv_view_new(struct profconv_view **out,
     const struct profconv_profile *prof,
@@ -282,6 +310,8 @@ profconv_view_new(struct profconv_view **out,
 	if (rc == 0)
 		rc = profconv__pruner_init(&v->pruner, prof,
 		    !opts->keep_allocator_frames, !opts->no_wrappers);
+	if (rc == 0 && opts->find_wrappers)
+		rc = found_wrappers(v);
 	if (rc == 0)
 		rc = profconv__labels_new(&v->labels, prof, opts);
 	if (rc == 0)
@@ -341,6 +371,7 @@ profconv_filters_unmatched(const struct profconv_profile *prof,
 		return 0;
 	/* The view's own warnings are its caller's, said once. */
 	o.warn = NULL;
+	o.wrappers_found = NULL;
 	if ((rc = profconv_view_new(&v, prof, &o)) < 0)
 		return rc;
 	*out = profconv_view_unmatched(v);

@@ -30,6 +30,8 @@ struct pc_pruner {
 	bool active;		/* anything to prune at all */
 	uint8_t *state;		/* per location id */
 	uint32_t *skip;		/* innermost lines a location loses */
+	uint8_t *cut_fn;	/* per function id: cut as a wrapper found
+				 * by its shape (wrappers.c); NULL: none */
 };
 
 /* 0 when RX is within the PC_RX_* bounds (bounds.h); else -1 with the
@@ -56,6 +58,17 @@ size_t profconv__prune_stack(struct pc_pruner *p, const uint32_t *stack,
     size_t n);
 /* How many innermost lines location ID loses to a match in its middle. */
 uint32_t profconv__prune_skip(struct pc_pruner *p, uint32_t id);
+
+/*
+ * Find the allocation wrappers of P's profile by their shape (the rule
+ * of PC_WRAP_* in bounds.h, profconv_wrapper_rule()) and make P cut them
+ * too.  *NAMES gets their function names' string indexes, largest
+ * first, *N how many (0 and NULL: none; free *NAMES).  Nothing is found
+ * unless P is active and its profile counts allocations.
+ * Errors: PROFCONV_ENOMEM.
+ */
+int profconv__find_wrappers(struct pc_pruner *p, uint32_t **names,
+    size_t *n);
 
 /* --- labels: tag filters and pseudo-frames (labels.c) --------------------- */
 

@@ -41,7 +41,7 @@ expect "line" profdiff --by l
 expect "delta-bytes delta-objects" profdiff --sort delta
 expect "stack" profdiff --by=st
 expect "--functions" profflame --fu
-expect "--factor --filefunctions --files --focus --fontsize --fonttype --fontwidth --functions" profflame --f
+expect "--factor --filefunctions --files --find-wrappers --focus --fontsize --fonttype --fontwidth --functions" profflame --f
 expect "heap.0001.heap" profflame --base he
 expect "heap.0001.heap" profconv show he
 expect "other.pb.gz" profconv merge -o ot
