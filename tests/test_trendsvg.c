@@ -292,6 +292,8 @@ check_numbered(const char *const *names, size_t n, size_t max, bool tail)
 			}
 		if (apart && profconv__utf8_chars(before[i]) <= max)
 			cr_expect(eq(str, shown[i], before[i]));
+	}
+	for (i = 0; i < n; i++) {
 		free(shown[i]);
 		free(before[i]);
 	}
