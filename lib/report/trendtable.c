@@ -202,9 +202,14 @@ print_sparkline(FILE *fp, const int64_t *v, size_t n, bool unicode)
 		m = v[a];
 		for (i = a + 1; i < b; i++)
 			m = v[i] > m ? v[i] : m;
-		if (hi > lo)
-			level = (int)(((double)m - (double)lo) /
-			    ((double)hi - (double)lo) * 7 + 0.5);
+		/* Values far apart as integers may be one double: no
+		 * 0/0, and a level within the 8 blocks whatever rounds. */
+		if ((double)hi - (double)lo > 0) {
+			double f = ((double)m - (double)lo) /
+			    ((double)hi - (double)lo);
+
+			level = f <= 0 ? 0 : f >= 1 ? 7 : (int)(f * 7 + 0.5);
+		}
 		if (unicode)
 			fputs(blocks[level], fp);
 		else
