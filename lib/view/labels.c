@@ -40,124 +40,8 @@
 #include <string.h>
 
 #include "base/base.h"
+#include "view/graph.h"
 #include "view/view.h"
-
-/* --- pprof's units (internal/measurement) -------------------------------- */
-
-struct unit {
-	const char *name;		/* canonical */
-	const char *aliases[3];
-	double factor;
-};
-
-struct unit_type {
-	const struct unit *units;
-	size_t n;
-	const char *def_name;
-	double def_factor;
-};
-
-static const struct unit mem_units[] = {
-	{ "B", { "b", "byte", NULL }, 1 },
-	{ "kB", { "kb", "kbyte", "kilobyte" }, 1024.0 },
-	{ "MB", { "mb", "mbyte", "megabyte" }, 1048576.0 },
-	{ "GB", { "gb", "gbyte", "gigabyte" }, 1073741824.0 },
-	{ "TB", { "tb", "tbyte", "terabyte" }, 1099511627776.0 },
-	{ "PB", { "pb", "pbyte", "petabyte" }, 1125899906842624.0 },
-};
-static const struct unit time_units[] = {
-	{ "ns", { "ns", "nanosecond", NULL }, 1 },
-	{ "us", { "\xce\xbcs", "us", "microsecond" }, 1e3 },
-	{ "ms", { "ms", "millisecond", NULL }, 1e6 },
-	{ "s", { "s", "sec", "second" }, 1e9 },
-	{ "hrs", { "hour", "hr", NULL }, 3600e9 },
-};
-static const struct unit gcu_units[] = {
-	{ "n*GCU", { "nanogcu", NULL, NULL }, 1e-9 },
-	{ "u*GCU", { "microgcu", NULL, NULL }, 1e-6 },
-	{ "m*GCU", { "milligcu", NULL, NULL }, 1e-3 },
-	{ "GCU", { "gcu", NULL, NULL }, 1 },
-	{ "k*GCU", { "kilogcu", NULL, NULL }, 1e3 },
-	{ "M*GCU", { "megagcu", NULL, NULL }, 1e6 },
-	{ "G*GCU", { "gigagcu", NULL, NULL }, 1e9 },
-	{ "T*GCU", { "teragcu", NULL, NULL }, 1e12 },
-	{ "P*GCU", { "petagcu", NULL, NULL }, 1e15 },
-};
-static const struct unit_type unit_types[] = {
-	{ mem_units, PC_ARRAY_LEN(mem_units), "B", 1 },
-	{ time_units, PC_ARRAY_LEN(time_units), "s", 1e9 },
-	{ gcu_units, PC_ARRAY_LEN(gcu_units), "GCU", 1 },
-};
-
-/* The unit of type UT that NAME names (lower-cased, a trailing 's' off
- * when longer than two bytes), or NULL. */
-static const struct unit *
-sniff(const struct unit_type *ut, const char *name)
-{
-	char low[64];
-	size_t n = strlen(name), i, k;
-
-	if (n >= sizeof(low))
-		return NULL;
-	for (i = 0; i < n; i++)
-		low[i] = (char)tolower((unsigned char)name[i]);
-	low[n] = '\0';
-	if (n > 2 && low[n - 1] == 's')
-		low[n - 1] = '\0';
-	for (i = 0; i < ut->n; i++)
-		for (k = 0; k < 3 && ut->units[i].aliases[k] != NULL; k++)
-			if (strcmp(low, ut->units[i].aliases[k]) == 0)
-				return &ut->units[i];
-	return NULL;
-}
-
-/* VALUE in FROM converted to TO, as pprof's measurement.Scale: *UNIT is
- * the unit it ends in ("" when uninteresting), static or TO itself. */
-static double
-scale(int64_t value, const char *from, const char *to, const char **unit)
-{
-	size_t i, k;
-	double v;
-
-	if (value < 0 && value != INT64_MIN)
-		return -scale(-value, from, to, unit);
-	for (i = 0; i < PC_ARRAY_LEN(unit_types); i++) {
-		const struct unit_type *ut = &unit_types[i];
-		const struct unit *f = sniff(ut, from), *t;
-		double best = 0;
-
-		if (f == NULL)
-			continue;
-		v = (double)value * f->factor;
-		if (strcmp(to, "minimum") == 0 || strcmp(to, "auto") == 0) {
-			*unit = NULL;
-			for (k = 0; k < ut->n; k++)
-				if (ut->units[k].factor >= best &&
-				    v / ut->units[k].factor >= 1.0) {
-					best = ut->units[k].factor;
-					*unit = ut->units[k].name;
-				}
-			if (*unit != NULL)
-				return v / best;
-			*unit = ut->def_name;
-			return v / ut->def_factor;
-		}
-		t = sniff(ut, to);
-		if (t == NULL) {
-			*unit = ut->def_name;
-			return v / ut->def_factor;
-		}
-		*unit = t->name;
-		return v / t->factor;
-	}
-	if (strcmp(to, "count") == 0 || strcmp(to, "sample") == 0 ||
-	    strcmp(to, "unit") == 0 || strcmp(to, "minimum") == 0 ||
-	    strcmp(to, "auto") == 0)
-		*unit = "";
-	else
-		*unit = to;
-	return (double)value;
-}
 
 /* --- the filters ---------------------------------------------------------- */
 
@@ -308,7 +192,7 @@ parse_range(struct tagfilter *f, const char *value, char *why, size_t wlen)
 		return profconv__nomem();
 	memcpy(f->units, u0, sizeof(u0));
 	memcpy(f->units + sizeof(u0), u1, sizeof(u1));
-	f->lo = scale(v0, f->units, f->units, &unit);
+	f->lo = profconv__measure_scale(v0, f->units, f->units, &unit);
 	f->unit = unit;		/* static, or F's own copy of U0 */
 	m0 = (char *)value + at[0];
 	if (n == 1) {
@@ -328,7 +212,8 @@ parse_range(struct tagfilter *f, const char *value, char *why, size_t wlen)
 	if (at[0] != 0 || value[len[0]] != ':' || at[1] != len[0] + 1 ||
 	    value[at[1] + len[1]] != '\0')
 		goto not_range;
-	f->hi = scale(v1, f->units + sizeof(u0), f->unit, &unit2);
+	f->hi = profconv__measure_scale(v1, f->units + sizeof(u0), f->unit,
+	    &unit2);
 	if (strcmp(unit2, f->unit) != 0) {
 		if (shaped) {
 			snprintf(why, wlen, "'%s' is not a range: its bounds "
@@ -577,7 +462,7 @@ static bool
 in_range(const struct tagfilter *f, int64_t v, const char *unit)
 {
 	const char *su;
-	double x = scale(v, unit, f->unit, &su);
+	double x = profconv__measure_scale(v, unit, f->unit, &su);
 
 	if (strcmp(su, f->unit) != 0)
 		return false;
@@ -853,7 +738,8 @@ profconv__labels_pseudo_text(struct pc_labels *l, size_t si, size_t k,
 			continue;
 		u = any_unit ? profconv__pstr(prof, lb[i].unit) : "";
 		/* pprof's measurement.ScaledLabel. */
-		x = scale(lb[i].num, u, any_unit ? "minimum" : "", &unit);
+		x = profconv__measure_scale(lb[i].num, u,
+		    any_unit ? "minimum" : "", &unit);
 		snprintf(num, sizeof(num), "%.2f", x);
 		n = strlen(num);
 		if (n > 3 && strcmp(num + n - 3, ".00") == 0)

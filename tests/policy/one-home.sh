@@ -26,4 +26,7 @@ only '\<regcomp[[:space:]]*\(' \
     'lib/view/view_build\.c|lib/view/prune\.c'
 # Bytes for people: one ladder of binary units (base.h).
 only '"KiB"' "a list of byte units outside base.h" 'lib/base/base\.h'
+# pprof's measurement (internal/measurement): one table of units.
+only '"kilobyte"' "pprof's unit table outside graph_measure.c" \
+    'lib/view/graph_measure\.c'
 finish
