@@ -1218,12 +1218,16 @@ int profconv_profile_keep_growth(struct profconv_profile *prof);
  * x axis: the bytes the program had allocated at each (the total of
  * alloc_space: gperftools' header, jemalloc's with prof_accum, Go's)
  * when every snapshot has it and it never goes down (first dumps
- * without it count their in-use bytes), else 0..N-1.  So dumps by time
+ * without it count their in-use bytes; a sampled total that comes out
+ * under the largest before it by at most 2 sqrt(largest * period) is
+ * taken as that largest), else 0..N-1.  So dumps by time
  * judge as dumps by allocation volume.  The last quarter is the
  * snapshots with x >= x1 + 3/4 (xN - x1) (the last one at least; its
  * slope takes the one before too).
  * The noise floor F is min_growth, or the profile's sampling period in
- * bytes when larger (jemalloc's 2^lg_prof_sample, Go's MemProfileRate).
+ * bytes when larger (jemalloc's 2^lg_prof_sample, Go's MemProfileRate);
+ * in a sampled profile a row's own F is 2 sqrt(max |v| * period) when
+ * larger (twice the spread sampling gives its peak), its noise N.
  * A swing is a move of at least D = max(F, (max - min) / 2): a rise from
  * the lowest value since the last swing, or a fall from the highest.
  * The rise of the last quarter is its Theil-Sen slope (the median of
@@ -1235,8 +1239,13 @@ int profconv_profile_keep_growth(struct profconv_profile *prof);
  *      b. the lowest value of the last quarter is at least F above the
  *         row's lowest (its "held" height H);
  *      c. the last quarter still grows: its rise is positive and at
- *         least H / 5, or its highest value tops every earlier one by
- *         at least max(F, (max - min) / 10);
+ *         least max(N, H / 5), or its highest value tops every earlier
+ *         one by at least max(F, (max - min) / 10), or the second half
+ *         of the x range kept climbing: its rise (Theil-Sen, as the last
+ *         quarter's) is at least max(N, H / 5) and the last quarter's is
+ *         at least a third of the half's pace over the quarter's length;
+ *         in the first and the third case the last quarter's highest
+ *         value comes within max(F, (max - min) / 10) of every earlier;
  *      d. with min_grew_fraction (0: off, the default), of the
  *         intervals in which the value changed, at least that fraction
  *         went up (rounded up);

@@ -729,7 +729,7 @@ judge_rows(struct profconv_trend *t)
 	for (i = 0; i < t->n; i++)
 		t->values[i] = t->snaps[i].allocated;
 	lead_allocated(t);
-	t->axis = profconv__trend_x(t->x, t->values, t->n);
+	t->axis = profconv__trend_x(t->x, t->values, t->n, t->period);
 	for (i = 0; i < nrows; i++) {
 		const int64_t *v = gather(t, i);
 

@@ -113,12 +113,14 @@ enum pc_x_axis {
 
 /*
  * The x axis of N ordered snapshots whose cumulative allocations are
- * ALLOCATED[0..N) (-1: unknown), into X[0..N): the allocations when
- * every snapshot has one, none goes down and the last is above the
- * first; else the snapshot numbers 0..N-1.
+ * ALLOCATED[0..N) (-1: unknown), into X[0..N): the allocations so far
+ * (the largest up to each) when every snapshot has one, none goes down
+ * (in a profile sampled every PERIOD > 1 bytes, by more than
+ * 2 sqrt(total * PERIOD), twice the spread sampling gives the total)
+ * and the last is above the first; else the snapshot numbers 0..N-1.
  */
 enum pc_x_axis profconv__trend_x(double *x, const int64_t *allocated,
-    size_t n);
+    size_t n, int64_t period);
 
 /*
  * What a dump's file name says.  jemalloc: PREFIX.PID.SEQ.KIND[KSEQ].heap

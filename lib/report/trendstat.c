@@ -304,6 +304,8 @@ swings(const int64_t *v, size_t n, size_t stride, double d, size_t *rises,
 
 /* --- the shape of a series: the verdict ------------------------------------------ */
 
+#define NOISE_SDS 2	/* standard deviations of sampling that are noise */
+
 /* The x of point I: X[I], or I when X is NULL. */
 static double
 x_at(const double *x, size_t i)
@@ -382,6 +384,32 @@ tail_of(const int64_t *v, const double *x, size_t n, size_t stride,
 }
 
 /*
+ * Whether V kept climbing over the second half of the x range: the
+ * Theil-Sen rise of that half passes both the row's noise and a fifth
+ * of HELD, and the last quarter keeps a third of that half's pace or
+ * more (a plateau keeps none).  The rise of a half rests on twice the
+ * points of the last quarter's and is twice as tall on a steady ramp,
+ * so it tells a ramp whose dumps sampling scatters (each by about the
+ * noise) from a level, where the last quarter alone cannot.
+ */
+static bool
+kept_climbing(const int64_t *v, const double *x, size_t n, size_t stride,
+    const struct pc_rule *rule, const struct tail *tl, double held,
+    double *scratch)
+{
+	double x1 = x_at(x, 0), xn = x_at(x, n - 1), rise, pace;
+	size_t h = tail_start(x, n);
+
+	while (h > 0 && x_at(x, h - 1) >= x1 + (xn - x1) / 2)
+		h--;
+	if (h >= tl->t0 || !(xn > x_at(x, h)))
+		return false;
+	rise = tail_rise(v, x, h, n, stride, scratch);
+	pace = rise * (xn - x_at(x, tl->t0)) / (xn - x_at(x, h));
+	return rise >= fmax(rule->noise, held / 5) && tl->rise >= pace / 3;
+}
+
+/*
  * The leak test on the N points of V (see profconv.h): no fall of a
  * swing; what the last quarter holds at its lowest is at least the
  * floor above the row's lowest; and the last quarter still rises, by a
@@ -410,7 +438,9 @@ is_leak(const int64_t *v, const double *x, size_t n, size_t stride,
 	 * after it fell back (by less than a swing) and stays below its
 	 * peak is sampling noise around a level, not a leak. */
 	return (tl.rise > 0 && tl.rise >= fmax(rule->noise, held / 5) &&
-	    tl.top >= tl.before - lim) || tl.top - tl.before >= lim;
+	    tl.top >= tl.before - lim) || tl.top - tl.before >= lim ||
+	    (tl.top >= tl.before - lim &&
+	    kept_climbing(v, x, n, stride, rule, &tl, held, scratch));
 }
 
 /* The saturation test: rose, no fall, and the last quarter is a plateau
@@ -468,7 +498,6 @@ shape(const int64_t *v, size_t n, size_t stride, const struct pc_rule *rule,
  * quarter must pass it: what sampling alone moves from dump to dump is
  * no rise, no fall and no plateau's end.
  */
-#define NOISE_SDS 2	/* standard deviations of sampling that are noise */
 
 static double
 sampling_noise(const int64_t *v, size_t n, size_t stride,
@@ -532,17 +561,26 @@ profconv__trend_verdict(const int64_t *v, const double *x, size_t n,
 }
 
 enum pc_x_axis
-profconv__trend_x(double *x, const int64_t *allocated, size_t n)
+profconv__trend_x(double *x, const int64_t *allocated, size_t n,
+    int64_t period)
 {
 	bool ok = n >= 2 && allocated != NULL;
+	double top = 0, a;
 	size_t i;
 
-	for (i = 0; ok && i < n; i++)
-		ok = allocated[i] >= 0 && (i == 0 || allocated[i] >=
-		    allocated[i - 1]);
-	ok = ok && allocated[n - 1] > allocated[0];
-	for (i = 0; i < n; i++)
-		x[i] = ok ? (double)allocated[i] : (double)i;
+	for (i = 0; ok && i < n; i++) {
+		a = (double)allocated[i];
+		/* A sampled total is an estimate: it may come out a little
+		 * lower than the one before, within what sampling spreads
+		 * it by; the program did not allocate less. */
+		ok = a >= 0 && (i == 0 || a >= top || (period > 1 &&
+		    top - a <= 2 * sqrt(top * (double)period)));
+		top = i == 0 || a > top ? a : top;
+		x[i] = top;
+	}
+	ok = ok && top > (double)allocated[0];
+	for (i = 0; !ok && i < n; i++)
+		x[i] = (double)i;
 	return ok ? PC_X_ALLOCATED : PC_X_SNAPSHOTS;
 }
 

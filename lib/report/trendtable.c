@@ -362,6 +362,12 @@ json_snapshots(const struct profconv_trend *t, FILE *fp)
 			    s.inuse_objects);
 		else
 			fputs(",\"inuse_objects\":null", fp);
+		/* Where the verdicts stand it: the bytes allocated so far. */
+		if (profconv__trend_axis(t) == PC_X_ALLOCATED)
+			fprintf(fp, ",\"allocated_bytes\":%.0f",
+			    profconv__trend_snapshot_x(t, i));
+		else
+			fputs(",\"allocated_bytes\":null", fp);
 		fprintf(fp, ",\"time_nanos\":%" PRId64 ",\"high_water\":%s"
 		    ",\"final\":%s}", s.time_nanos,
 		    s.high_water ? "true" : "false",

@@ -33,6 +33,12 @@ import json, sys
 doc = json.load(open(sys.argv[1]))
 if doc.get("x_axis") != sys.argv[2]:
     print("x axis %s, not %s" % (doc.get("x_axis"), sys.argv[2]), file=sys.stderr)
+xs = [s.get("allocated_bytes", "missing") for s in doc["snapshots"]]
+if sys.argv[2] == "allocated_bytes":
+    if not all(isinstance(a, int) for a in xs) or xs != sorted(xs) or xs[-1] <= xs[0]:
+        print("snapshots' allocated_bytes not a rising axis: %s" % xs[:8], file=sys.stderr)
+elif any(a is not None for a in xs):
+    print("allocated_bytes on a snapshot axis: %s" % xs[:8], file=sys.stderr)
 sw = [max(r["values"]) - min(r["values"]) for r in doc["rows"]]
 if sw != sorted(sw, reverse=True):
     print("rows not by swing: %s" % sw[:8], file=sys.stderr)
