@@ -264,6 +264,18 @@ enum {
 	  "      --no-symbolize    do not look up symbols in the mapped binaries\n" }
 
 /*
+ * The percent group, in the view group too, for the commands that print
+ * shares of a total (show, list, profgraph): --relative-percentages.
+ */
+enum { CMD_OPT_RELATIVE = 0x11c0 };
+#define CMD_PERCENT_OPTS \
+	{ "relative-percentages", CMD_OPT_RELATIVE, no_argument, CMD_VIEW, \
+	  "      --relative-percentages\n" \
+	  "                        percentages of what the filters keep, not of\n" \
+	  "                        the whole profile (pprof's\n" \
+	  "                        -relative_percentages)\n" }
+
+/*
  * Where a command that symbolizes on the fly finds binaries, in the
  * view group: --sysroot, --search-path, --debuginfo-path, --debuginfod,
  * as profconv symbolize takes them.
@@ -344,7 +356,7 @@ struct cmd_view {
 #define CMD_VIEW_INIT { { PROFCONV_VIEW_OPTIONS_VERSION, \
 	PROFCONV_BY_FUNCTION, PROFCONV_DEMANGLE_SIMPLE, 0, 0, NULL, NULL, \
 	cmd_warn_fn, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
-	NULL, NULL, NULL, 0, 0, NULL, NULL, 0, NULL }, false, NULL, NULL, \
+	NULL, NULL, NULL, 0, 0, NULL, NULL, 0, NULL, 0 }, false, NULL, NULL, \
 	NULL, \
 	false, NULL, false }
 

@@ -39,6 +39,7 @@ static const struct cmd_opt opts[] = {
 	{ "output", 'o', required_argument, CMD_OWN,
 	  "  -o, --output FILE     write to FILE (default: standard output)\n" },
 	CMD_VIEW_OPTS,
+	CMD_PERCENT_OPTS,
 	CMD_FIND_OPTS,
 	CMD_FILTER_OPTS,
 	CMD_INPUT_OPTS,

@@ -55,6 +55,7 @@ static const struct cmd_opt opts[] = {
 	{ "filefunctions", OPT_FILEFUNCTIONS, no_argument, CMD_OWN,
 	  "      --filefunctions   --summary: per function and source file\n" },
 	CMD_VIEW_OPTS,
+	CMD_PERCENT_OPTS,
 	CMD_FIND_OPTS,
 	CMD_FILTER_OPTS,
 	CMD_INPUT_OPTS,

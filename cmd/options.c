@@ -375,6 +375,9 @@ view_option(struct cmd_view *v, int c, const char *arg)
 	case CMD_OPT_NO_SYMBOLIZE:
 		v->no_symbolize = true;
 		return 1;
+	case CMD_OPT_RELATIVE:
+		v->view.relative_percentages = 1;
+		return 1;
 	case CMD_OPT_SYSROOT:
 		v->sysroot = arg;
 		return 1;

@@ -889,13 +889,17 @@ struct profconv_view_options {
 	int find_wrappers;
 	void (*wrappers_found)(const char *const *names, size_t n,
 	    void *payload);
+	/* Version 6.  Percentages of what the filters keep (pprof's
+	 * -relative_percentages); 0: of the whole profile, as pprof
+	 * takes them (see profconv_view_percent_total()). */
+	int relative_percentages;
 };
-#define PROFCONV_VIEW_OPTIONS_VERSION 5
+#define PROFCONV_VIEW_OPTIONS_VERSION 6
 #define PROFCONV_VIEW_OPTIONS_INIT \
 	{ PROFCONV_VIEW_OPTIONS_VERSION, PROFCONV_BY_FUNCTION, \
 	  PROFCONV_DEMANGLE_SIMPLE, 0, 0, NULL, NULL, NULL, NULL, 0, 0, \
 	  NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, \
-	  NULL, NULL, 0, NULL }
+	  NULL, NULL, 0, NULL, 0 }
 
 /*
  * A view: a profile as it is shown.  Every writer that shows stacks or
@@ -1022,6 +1026,17 @@ int profconv_view_stack(const struct profconv_view *view, size_t i,
  * Errors: PROFCONV_EINVAL. */
 int profconv_view_total(const struct profconv_view *view, size_t type_index,
     int64_t *out);
+/*
+ * The total that percentages of VIEW are of, of sample type TYPE_INDEX,
+ * into *OUT: the sum of the magnitudes of every sample of its profile,
+ * before any filter (focus, ignore, hide, show, the tag filters, leak
+ * suppressions) took a sample or a frame away, as go tool pprof's
+ * reports take it; so a function's share does not grow when others are
+ * filtered out.  With the view option relative_percentages, the view's
+ * own total (profconv_view_total()).  Errors: PROFCONV_EINVAL.
+ */
+int profconv_view_percent_total(const struct profconv_view *view,
+    size_t type_index, int64_t *out);
 /*
  * Index of the sample type named TYPE, or of the default one when TYPE
  * is NULL, into *OUT.  Errors: PROFCONV_ENOTFOUND (with a message).

@@ -340,7 +340,7 @@ Test(read, every_writer_checks_its_options_version)
 	vo.version = dop.version = dpo.version = fo.version = po.version = 99;
 	cr_expect(eq(int, profconv_view_new(&v2, prof, &vo), PROFCONV_EINVAL));
 	cr_expect(eq(str, ERRMSG, "view options version 99 is not one this library "
-	    "reads (1 to 5)"));
+	    "reads (1 to 6)"));
 	cr_expect(eq(int, profconv_diff_new(&d2, prof, prof, &dop),
 	    PROFCONV_EINVAL));
 	cr_expect(eq(int, profconv_diff_print(diff, fp, &dpo),

@@ -61,6 +61,7 @@ LAYOUT(view, "view", struct profconv_view_options, PROFCONV_VIEW_OPTIONS_INIT, 1
     PC_END(struct profconv_view_options, jobs),
     PC_END(struct profconv_view_options, prune_from),
     PC_END(struct profconv_view_options, taghide),
+    PC_END(struct profconv_view_options, wrappers_found),
     sizeof(struct profconv_view_options));
 LAYOUT(diff, "diff", struct profconv_diff_options, PROFCONV_DIFF_OPTIONS_INIT, 1,
     PC_END(struct profconv_diff_options, by),

@@ -239,6 +239,40 @@ filter_values(const struct profconv_profile *prof,
 	return 0;
 }
 
+/* The total the listing's shares of LV are of: the whole profile's
+ * (profconv_view_percent_total()), or when relative what the filters
+ * keep, focus and ignore included (LV's values when they applied). */
+static int
+list_total(const struct lview *lv, int64_t *out)
+{
+	size_t i, n = profconv_view_stack_count(lv->v);
+	int64_t v;
+
+	if (!lv->relative || lv->vals == NULL)
+		return profconv_view_percent_total(lv->v, lv->ti, out);
+	*out = 0;
+	for (i = 0; i < n; i++) {
+		v = lv->vals[i];
+		pc_add_sat(out, v < 0 ? pc_sub_sat(0, v) : v);
+	}
+	return 0;
+}
+
+static int
+list_scale(struct lister *l, const struct lview *vc,
+    const struct lview *vb)
+{
+	int64_t cur = 0, base = 0;
+	int rc;
+
+	rc = list_total(vc, &cur);
+	if (rc == 0 && vb != NULL)
+		rc = list_total(vb, &base);
+	if (rc == 0)
+		profconv__delta_scale(&l->scale, base, cur, 0);
+	return rc;
+}
+
 /* The listing's view of PROF, and the index of its sample type. */
 static int
 list_view(const struct profconv_profile *prof,
@@ -250,6 +284,7 @@ list_view(const struct profconv_profile *prof,
 	rc = profconv__options_take(&vo, o->view, &profconv__options_view);
 	if (rc < 0)
 		return rc;
+	lv->relative = vo.relative_percentages != 0;
 	lo = vo;
 	lo.granularity = PROFCONV_BY_LINE;
 	lo.focus = lo.ignore = NULL;
@@ -350,9 +385,7 @@ list_write(const struct profconv_profile *cur,
 	if (rc == 0 && vb.v != NULL)
 		rc = profconv__list_add_view(&l, &vb, true);
 	if (rc == 0)
-		profconv__delta_scale(&l.scale, base != NULL ?
-		    profconv__delta_total(base, vb.ti) : 0,
-		    profconv__delta_total(cur, vc.ti), 0);
+		rc = list_scale(&l, &vc, base != NULL ? &vb : NULL);
 	if (rc == 0)
 		rc = profconv__sources_new(&l.sources, &o);
 	if (rc == 0)

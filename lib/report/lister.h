@@ -58,6 +58,7 @@ struct lview {
 	struct profconv_view *v;
 	int64_t *vals;		/* per stack; NULL: the view's own */
 	size_t ti;
+	bool relative;		/* shares of what the filters keep */
 };
 
 int profconv__list_by_name(const void *a, const void *b);

@@ -209,16 +209,20 @@ result(struct pc_graph *g, struct pc_graph_build *b)
 	return 0;
 }
 
-/* pprof's computeTotal, taken before focus and ignore apply (pprof's
- * default, percentages of the whole profile): the reference of the
- * rules every comparison shares, the base's total in a diff. */
+/* pprof's computeTotal, taken before the filters apply unless the view
+ * says relative_percentages (profconv_view_percent_total()): the
+ * reference of the rules every comparison shares, the base's total in
+ * a diff. */
 static void
 report_scale(struct pc_graph *g, const struct profconv_view *cur,
     const struct profconv_view *base, const struct pc_graph_options *o)
 {
-	profconv__delta_scale(&g->scale, base == NULL ? 0 :
-	    profconv__delta_total(profconv_view_profile(base), o->base_type),
-	    profconv__delta_total(profconv_view_profile(cur), o->type), 0);
+	int64_t c = 0, b = 0;
+
+	profconv_view_percent_total(cur, o->type, &c);
+	if (base != NULL)
+		profconv_view_percent_total(base, o->base_type, &b);
+	profconv__delta_scale(&g->scale, b, c, 0);
 	g->total = g->scale.reference;
 }
 

@@ -21,10 +21,12 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "names/names.h"
+#include "view/delta.h"
 #include "view/view.h"
 #include "view/view_build.h"
 
@@ -71,6 +73,8 @@ free_scratch(struct profconv_view *v)
 void
 profconv_view_free(struct profconv_view *v)
 {
+	size_t i;
+
 	if (v == NULL)
 		return;
 	free_scratch(v);
@@ -84,8 +88,8 @@ profconv_view_free(struct profconv_view *v)
 	free(v->vals);
 	free(v->totals);
 	free(v->sample_stack);
-	free(v->focus_text);
-	free(v->ignore_text);
+	for (i = 0; i < v->nlegend; i++)
+		free(v->legend[i]);
 	free(v);
 }
 
@@ -259,6 +263,34 @@ found_wrappers(struct profconv_view *v)
 	return 0;
 }
 
+/* The "key=value" of every filter OPTS gives, for legends (pprof's
+ * ActiveFilters: an empty expression is none). */
+static int
+copy_legend(struct profconv_view *v, const struct profconv_view_options *o)
+{
+	const struct {
+		const char *key, *value;
+	} f[PC_VIEW_FILTERS] = {
+		{ "focus", o->focus }, { "ignore", o->ignore },
+		{ "hide", o->hide }, { "show", o->show },
+		{ "show_from", o->show_from }, { "tagfocus", o->tagfocus },
+		{ "tagignore", o->tagignore }, { "tagshow", o->tagshow },
+		{ "taghide", o->taghide }
+	};
+	size_t i, n;
+
+	for (i = 0; i < PC_VIEW_FILTERS; i++) {
+		if (f[i].value == NULL || f[i].value[0] == '\0')
+			continue;
+		n = strlen(f[i].key) + strlen(f[i].value) + 2;
+		if ((v->legend[v->nlegend] = malloc(n)) == NULL)
+			return profconv__nomem();
+		snprintf(v->legend[v->nlegend++], n, "%s=%s", f[i].key,
+		    f[i].value);
+	}
+	return 0;
+}
+
 int
 profconv_view_new(struct profconv_view **out,
     const struct profconv_profile *prof,
@@ -299,12 +331,8 @@ profconv_view_new(struct profconv_view **out,
 	if (rc == 0)
 		rc = profconv__view_compile(&v->ignore, opts->ignore,
 		    &v->has_ignore, "ignore");
-	if (rc == 0 && opts->focus != NULL &&
-	    (v->focus_text = strdup(opts->focus)) == NULL)
-		rc = profconv__nomem();
-	if (rc == 0 && opts->ignore != NULL &&
-	    (v->ignore_text = strdup(opts->ignore)) == NULL)
-		rc = profconv__nomem();
+	if (rc == 0)
+		rc = copy_legend(v, opts);
 	if (rc == 0)
 		rc = compile_filters(v, opts);
 	if (rc == 0)
@@ -449,6 +477,18 @@ profconv_view_total(const struct profconv_view *v, size_t type_index,
 }
 
 int
+profconv_view_percent_total(const struct profconv_view *v, size_t type_index,
+    int64_t *out)
+{
+	if (type_index >= v->ntypes)
+		return profconv__fail(PROFCONV_EINVAL,
+		    "profile has no sample type %zu", type_index);
+	*out = v->opts.relative_percentages ? v->totals[type_index] :
+	    profconv__delta_total(v->prof, type_index);
+	return 0;
+}
+
+int
 profconv_view_sample_index(const struct profconv_view *v, const char *type,
     size_t *out)
 {
@@ -495,12 +535,11 @@ profconv__view_stack_inline(const struct profconv_view *v, size_t i)
 	    v->sinline + v->stacks[i].off : NULL;
 }
 
-void
-profconv__view_filters(const struct profconv_view *v, const char **focus,
-    const char **ignore)
+size_t
+profconv__view_filters(const struct profconv_view *v, const char *const **out)
 {
-	*focus = v->focus_text;
-	*ignore = v->ignore_text;
+	*out = (const char *const *)v->legend;
+	return v->nlegend;
 }
 
 enum profconv_granularity

@@ -181,9 +181,13 @@ size_t profconv__view_sample_stack(const struct profconv_view *view,
 const uint8_t *profconv__view_stack_inline(const struct profconv_view *view,
     size_t i);
 
-/* The focus and ignore expressions VIEW was made with (NULL: none). */
-void profconv__view_filters(const struct profconv_view *view,
-    const char **focus, const char **ignore);
+/* The filters VIEW was made with, as pprof's legend lists them: one
+ * "key=value" string per filter given (focus, ignore, hide, show,
+ * show_from, tagfocus, tagignore, tagshow, taghide, in that order, with
+ * pprof's names), into *OUT; their count.  Cannot fail. */
+#define PC_VIEW_FILTERS 9
+size_t profconv__view_filters(const struct profconv_view *view,
+    const char *const **out);
 /* What a frame of VIEW is: a function, a line or an address. */
 enum profconv_granularity profconv__view_granularity(
     const struct profconv_view *view);

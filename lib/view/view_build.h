@@ -51,7 +51,9 @@ struct profconv_view {
 	int64_t *totals;		/* ntypes */
 	uint32_t *sample_stack;		/* sample -> stack + 1, 0: not shown */
 	uint32_t cut_frame;		/* PC_VIEW_CUT_FRAME's id, 0: none yet */
-	char *focus_text, *ignore_text;	/* copies, for legends; NULL: none */
+	char *legend[PC_VIEW_FILTERS];	/* "key=value" of each filter given,
+					 * in pprof's order, for legends */
+	size_t nlegend;
 	unsigned filters, matched;	/* PROFCONV_FILTER_* given, and
 					 * those that matched something */
 

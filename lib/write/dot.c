@@ -377,23 +377,29 @@ legend(struct labels *l, const struct dot *d, const struct profconv_view *cur,
     const struct profconv_graph_options *o)
 {
 	const struct pc_graph *g = d->g;
-	const char *focus, *ignore;
+	const char *const *filters;
 	char a[VALUE_SIZE], b[VALUE_SIZE], pct[32];
 	int64_t shown = 0;
-	size_t i;
+	size_t i, nf;
 	int rc;
 
-	profconv__view_filters(cur, &focus, &ignore);
+	nf = profconv__view_filters(cur, &filters);
 	rc = profile_labels(l, d, profconv_view_profile(cur),
 	    base != NULL ? profconv_view_profile(base) : NULL, type);
-	if (rc == 0 && (focus != NULL || ignore != NULL)) {
+	/* pprof's legend: every filter as key=value, cut after 80 bytes
+	 * (here at the last character that ends by then). */
+	if (rc == 0 && nf > 0)
 		rc = add_label(l, "Active filters:");
-		if (rc == 0 && focus != NULL)
-			rc = add_label(l, "   focus=%.80s%s", focus,
-			    strlen(focus) > 80 ? "\xe2\x80\xa6" : "");
-		if (rc == 0 && ignore != NULL)
-			rc = add_label(l, "   ignore=%.80s%s", ignore,
-			    strlen(ignore) > 80 ? "\xe2\x80\xa6" : "");
+	for (i = 0; rc == 0 && i < nf; i++) {
+		size_t len = strlen(filters[i]), cut = len;
+
+		if (len > 80)
+			for (cut = 80; cut > 0 &&
+			    ((unsigned char)filters[i][cut] & 0xc0) == 0x80;
+			    cut--)
+				;
+		rc = add_label(l, "   %.*s%s", (int)cut, filters[i],
+		    len > 80 ? "\xe2\x80\xa6" : "");
 	}
 	for (i = 0; i < g->nnodes; i++)
 		pc_add_sat(&shown, g->nodes[i].flat);

@@ -287,8 +287,15 @@ print_summary(const struct profconv_profile *prof, FILE *fp,
 	rc = profconv_view_sample_index(view, opts->sample_type, &ti);
 	if (rc < 0)
 		goto out;
-	profconv_view_total(view, ti, &total);
+	profconv_view_total(view, ti, &sum);
+	profconv_view_percent_total(view, ti, &total);
 	type = profconv__pstr(prof, prof->sample_types[ti].type);
+	/* Filters took something away: the shares are still of the whole
+	 * profile, as pprof's; say so. */
+	if (total != sum)
+		fprintf(fp, "percentages of %" PRId64 " %s/%s, the whole "
+		    "profile before filters\n", total, T(type),
+		    T(profconv__pstr(prof, prof->sample_types[ti].unit)));
 	rc = profconv__rows_new(&stacks, nt);
 	if (rc == 0)
 		rc = profconv__rows_add(stacks, view, PC_ROWS_STACK, false, 0);

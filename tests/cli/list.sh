@@ -41,6 +41,15 @@ for f in focus:fill_doubles 'focus:^fill_doubles$' ignore:fill_ints \
 	pprof_list -"${f%%:*}"="${f#*:}" -list 'Cache::put|fill_' "$CACHE1"
 	same_as_pprof "cache --${f%%:*} ${f#*:}"
 done
+# With --relative-percentages, of what they keep, as pprof's
+# -relative_percentages.
+for f in focus:fill_doubles ignore:fill_ints; do
+	run 0 "$PROFCONV" list --relative-percentages --"${f%%:*}" "${f#*:}" \
+	    'Cache::put|fill_' "$CACHE1"
+	pprof_list -relative_percentages -"${f%%:*}"="${f#*:}" \
+	    -list 'Cache::put|fill_' "$CACHE1"
+	same_as_pprof "cache --relative-percentages --${f%%:*} ${f#*:}"
+done
 
 # The change from run 0 to run 1, as -diff_base.
 for t in $types; do

@@ -76,6 +76,12 @@ same tc-noinline "-noinlines" "--no-inline" "$TC"
 same tc-focus "-focus=serve" "--focus=serve" "$TC"
 grep -qF 'Active filters:\l   focus=serve\l' "$TMP/tc-focus.dot" || fail "tc-focus: no filter in the legend"
 same tc-ignore "-ignore=receive" "--ignore=receive" "$TC"
+# Shares of what the filters keep (the legend's "of T total" too).
+same tc-focus-rel "-focus=serve -relative_percentages" \
+    "--focus=serve --relative-percentages" "$TC"
+same tc-hide-rel "-hide=receive -relative_percentages" \
+    "--hide=receive --relative-percentages" "$TC"
+same tc-hide "-hide=receive" "--hide=receive" "$TC"
 same tc-all "-nodecount=0 -nodefraction=0 -edgefraction=0" \
     "--nodecount 0 --nodefraction 0 --edgefraction 0" "$TC"
 [ "$(count tc-all nodes)" -gt "$(count tc nodes)" ] ||
