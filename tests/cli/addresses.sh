@@ -20,7 +20,7 @@
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
 command -v nm >/dev/null 2>&1 || skip "no nm (binutils)"
 command -v addr2line >/dev/null 2>&1 || skip "no addr2line (binutils)"
-[ -e /usr/include/gperftools/heap-profiler.h ] || skip "libgoogle-perftools-dev missing"
+need_tcmalloc
 export LC_ALL=C
 SRC=$PROFCONV_SRCDIR/tests/producers/multifile
 

@@ -14,9 +14,7 @@
 
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
 command -v go >/dev/null 2>&1 || skip "go not installed (Debian: golang-go)"
-LIBJE=$(find_lib libjemalloc.so.2)
-LIBTC=$(find_lib libtcmalloc.so.4)
-[ -n "$LIBJE" ] || [ -n "$LIBTC" ] || skip "neither libjemalloc.so.2 nor libtcmalloc.so.4 found"
+use_some_allocator
 export HOME="$TMP" GOCACHE="$TMP/gocache" GOPATH="$TMP/gopath" GOTOOLCHAIN=local
 
 PROG=$TMP/leaky

@@ -14,7 +14,7 @@
 
 command -v go >/dev/null 2>&1 || skip "go not installed (Debian: golang-go)"
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
-[ -e /usr/include/gperftools/heap-profiler.h ] || skip "libgoogle-perftools-dev missing"
+need_tcmalloc
 export HOME="$TMP" GOCACHE="$TMP/gocache" GOTOOLCHAIN=local LC_ALL=C
 PROFDIFF=$BIN/profdiff
 

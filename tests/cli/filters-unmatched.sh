@@ -14,17 +14,10 @@
 # series too; proftrend -q says nothing.
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
-command -v cc >/dev/null 2>&1 || skip "no C compiler"
 use_go
 use_jemalloc
 
-cc -O1 -g -fno-omit-frame-pointer -pthread -o "$TMP/alloc" \
-    "$PROFCONV_SRCDIR/tests/producers/alloc.c" -ldl ||
-	fail "cannot build tests/producers/alloc.c"
-mkdir -p "$TMP/je"
-LD_PRELOAD=$LIBJE MALLOC_CONF="prof:true,prof_final:true,prof_prefix:$TMP/je/je,lg_prof_sample:0,prof_accum:true,prof_sys_thread_name:true" \
-    "$TMP/alloc" 0 4 >/dev/null 2>"$TMP/alloc.err" ||
-	fail "alloc under jemalloc: $(cat "$TMP/alloc.err")"
+JE_CONF=prof_final:true,prof_accum:true je_producer -f alloc 0 4
 set -- "$TMP"/je/je.*.heap
 [ $# -ge 2 ] || { fail "jemalloc wrote $# dumps, expected 2"; finish; }
 PB=$TMP/thr.pb.gz

@@ -58,13 +58,7 @@ LIBJE=$(find_lib libjemalloc.so.2)
 if [ -z "$LIBJE" ]; then
 	echo "libjemalloc.so.2 not found: label filters not tested" >&2
 else
-	cc -O1 -g -fno-omit-frame-pointer -pthread -o "$TMP/alloc" \
-	    "$PROFCONV_SRCDIR/tests/producers/alloc.c" -ldl ||
-		fail "cannot build tests/producers/alloc.c"
-	mkdir -p "$TMP/je"
-	LD_PRELOAD=$LIBJE MALLOC_CONF="prof:true,prof_final:true,prof_prefix:$TMP/je/je,lg_prof_sample:0,prof_accum:true,prof_sys_thread_name:true" \
-	    "$TMP/alloc" 0 4 >/dev/null 2>"$TMP/alloc.err" ||
-		fail "alloc under jemalloc: $(cat "$TMP/alloc.err")"
+	JE_CONF=prof_final:true,prof_accum:true je_producer -f alloc 0 4
 	m0=$(ls "$TMP"/je/je.*.m0.heap 2>/dev/null | head -n 1)
 	if [ -z "$m0" ]; then
 		fail "jemalloc wrote no prof.dump profile"

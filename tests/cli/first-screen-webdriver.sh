@@ -11,20 +11,19 @@
 
 need_webdriver
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
-je=$(find_lib libjemalloc.so.2)
-[ -n "$je" ] || skip "libjemalloc.so.2 missing (gperftools keeps 32 frames)"
+use_jemalloc	# not tcmalloc: gperftools keeps 32 frames
 export LC_ALL=C
 
 cc -O0 -g -fno-omit-frame-pointer -o "$TMP/deep" "$PROFCONV_SRCDIR/tests/screen/deep.c" ||
 	fail "cannot build deep.c"
-LD_PRELOAD=$je MALLOC_CONF=prof:true,lg_prof_sample:0,prof_prefix:$TMP/dj \
+LD_PRELOAD=$LIBJE MALLOC_CONF=prof:true,lg_prof_sample:0,prof_prefix:$TMP/dj \
 	"$TMP/deep" 2 2>/dev/null || fail "deep under jemalloc failed"
 heap=$(ls "$TMP"/dj.*.heap | sort -V | tail -n 1)
 [ -f "$heap" ] || fail "jemalloc wrote no dump"
 "$BIN/profflame" --svg -o "$TMP/deep.svg" "$heap" 2>/dev/null || fail "profflame --svg"
 "$BIN/profflame" --svg --inverted -o "$TMP/icicle.svg" "$heap" 2>/dev/null ||
 	fail "profflame --svg --inverted"
-LD_PRELOAD=$je MALLOC_CONF=prof:true,lg_prof_sample:0,prof_prefix:$TMP/sh \
+LD_PRELOAD=$LIBJE MALLOC_CONF=prof:true,lg_prof_sample:0,prof_prefix:$TMP/sh \
 	"$TMP/deep" 2 3 2>/dev/null || fail "shallow run failed"
 "$BIN/profflame" --svg -o "$TMP/shallow.svg" "$(ls "$TMP"/sh.*.heap | sort -V | tail -n 1)" \
 	2>/dev/null || fail "profflame --svg (shallow)"
@@ -34,7 +33,6 @@ h=$(sed -n 's/^<svg [^>]* height="\([0-9]*\)".*/\1/p' "$TMP/deep.svg")
 
 cat >"$TMP/drive.py" <<'PY'
 import os, struct, sys, zlib
-sys.path.insert(0, os.path.join(os.environ["PROFCONV_SRCDIR"], "tests/cli"))
 import webdriver
 from selenium.webdriver.common.by import By
 

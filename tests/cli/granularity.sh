@@ -23,7 +23,7 @@
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
 command -v go >/dev/null 2>&1 || skip "go not installed (Debian: golang-go)"
 command -v python3 >/dev/null 2>&1 || skip "no python3"
-[ -e /usr/include/gperftools/heap-profiler.h ] || skip "libgoogle-perftools-dev missing"
+need_tcmalloc
 export HOME="$TMP" GOCACHE="$TMP/gocache" GOTOOLCHAIN=local TZ=UTC LC_ALL=C
 # Built from a clean absolute path (not "_build/sub/../../tests/..." as
 # under make distcheck): pprof's -focus below matches the file as the

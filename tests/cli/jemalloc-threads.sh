@@ -9,18 +9,10 @@
 # --tagfocus thread=N and --tagroot thread (no "[no thread]").
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
-command -v cc >/dev/null 2>&1 || skip "no C compiler"
 use_go
 use_jemalloc
 
-cc -O1 -g -fno-omit-frame-pointer -pthread -o "$TMP/threadleak" \
-    "$PROFCONV_SRCDIR/tests/producers/threadleak.c" -ldl ||
-	skip "cannot build tests/producers/threadleak.c"
-mkdir "$TMP/je"
-LD_PRELOAD=$LIBJE \
-MALLOC_CONF="prof:true,lg_prof_sample:0,prof_prefix:$TMP/je/je,prof_sys_thread_name:true" \
-    "$TMP/threadleak" 4 2>"$TMP/run.err" ||
-	fail "threadleak under jemalloc: $(cat "$TMP/run.err")"
+je_producer threadleak 4
 H=$(ls "$TMP"/je/je.*.m3.heap 2>/dev/null)
 [ -n "$H" ] || { fail "no dump of step 3"; finish; }
 # The dump's own per-thread totals: "  tN: objects: bytes [...] name".

@@ -46,6 +46,71 @@ use_jemalloc() {
 	[ -n "$LIBJE" ] || skip "libjemalloc.so.2 not found (Debian: libjemalloc2)"
 }
 
+# have_tcmalloc: true when gperftools' headers are installed (and with
+# them -ltcmalloc and its heap profiler, HEAPPROFILE=PREFIX).
+# need_tcmalloc: the same, or skip.
+have_tcmalloc() {
+	[ -e /usr/include/gperftools/heap-profiler.h ]
+}
+need_tcmalloc() {
+	have_tcmalloc || skip "libgoogle-perftools-dev missing"
+}
+
+# use_tcmalloc: LIBTC, the path of libtcmalloc.so.4 to LD_PRELOAD (its
+# heap profiler writes HEAPPROFILE.NNNN.heap), or skip.
+use_tcmalloc() {
+	LIBTC=$(find_lib libtcmalloc.so.4)
+	[ -n "$LIBTC" ] || skip "libtcmalloc.so.4 not found (Debian: libgoogle-perftools4)"
+}
+
+# use_some_allocator: LIBJE and LIBTC, the paths of libjemalloc.so.2 and
+# libtcmalloc.so.4 to LD_PRELOAD (either may be empty), or skip when
+# neither is installed.
+use_some_allocator() {
+	LIBJE=$(find_lib libjemalloc.so.2)
+	LIBTC=$(find_lib libtcmalloc.so.4)
+	[ -n "$LIBJE$LIBTC" ] ||
+		skip "neither libjemalloc.so.2 nor libtcmalloc.so.4 found (Debian: libjemalloc2, libgoogle-perftools4)"
+}
+
+# je_producer [-f] NAME ARGS...: tests/producers/NAME.c built now with
+# threads (-pthread -ldl) into $TMP/NAME and run with ARGS under
+# LD_PRELOAD'ed jemalloc ($LIBJE: call use_jemalloc first), every
+# allocation sampled and each thread's name kept, $JE_CONF (when set)
+# added to MALLOC_CONF; its dumps in $TMP/je/je.*.heap, its stdout in
+# $TMP/run.out.  Skips without a C compiler or, without -f, when NAME.c
+# does not build (with -f that fails the test); fails, with the
+# program's stderr, when it fails.
+je_producer() {
+	je_build=skip
+	[ "$1" = -f ] && { je_build=fail; shift; }
+	command -v cc >/dev/null 2>&1 || skip "no C compiler"
+	je_p=$1
+	shift
+	cc -O1 -g -fno-omit-frame-pointer -pthread -o "$TMP/$je_p" \
+	    "$PROFCONV_SRCDIR/tests/producers/$je_p.c" -ldl ||
+		$je_build "cannot build tests/producers/$je_p.c"
+	mkdir -p "$TMP/je"
+	LD_PRELOAD=$LIBJE \
+	MALLOC_CONF="prof:true,lg_prof_sample:0,prof_prefix:$TMP/je/je,prof_sys_thread_name:true${JE_CONF:+,$JE_CONF}" \
+	    "$TMP/$je_p" "$@" >"$TMP/run.out" 2>"$TMP/run.err" ||
+		fail "$je_p under jemalloc: $(cat "$TMP/run.err")"
+}
+
+# names_profile NAMES: $TMP/h.pb, a pprof file of one stack "main;NAME"
+# per line NAME of the file NAMES (the Nth weighing N*100), the names
+# taken byte for byte (markup, quotes and all); its folded stacks in
+# $TMP/h.folded.
+names_profile() {
+	n=0
+	while IFS= read -r name; do
+		n=$((n + 1))
+		printf 'main;%s %d\n' "$name" $((n * 100))
+	done <"$1" >"$TMP/h.folded"
+	python3 "$PROFCONV_SRCDIR/tests/cli/svg-check.py" pprof "$TMP/h.folded" \
+	    "$TMP/h.pb" || fail "cannot write h.pb"
+}
+
 # use_caps: the caps bounded() runs hostile inputs under, LIMIT_KB of
 # address space and LIMIT_S seconds (a test may change LIMIT_S).  A
 # sanitizer build cannot run under an address-space cap (its shadow
@@ -107,8 +172,7 @@ expect_out_has() {
 # Skips without a C compiler or gperftools' headers.
 leaky_dumps() {
 	command -v cc >/dev/null 2>&1 || skip "no C compiler"
-	[ -e /usr/include/gperftools/heap-profiler.h ] ||
-		skip "libgoogle-perftools-dev missing"
+	need_tcmalloc
 	cc -O1 -g -fno-omit-frame-pointer -o "$TMP/leaky" \
 	    "$PROFCONV_SRCDIR/examples/leaky.c" -ltcmalloc ||
 		skip "cannot build examples/leaky.c"

@@ -18,11 +18,6 @@ need_pprof() {
 	    GOFLAGS=-mod=mod GOTOOLCHAIN=local
 }
 
-need_tcmalloc() {
-	[ -e /usr/include/gperftools/heap-profiler.h ] ||
-		skip "libgoogle-perftools-dev missing"
-}
-
 make_cache() {
 	need_tcmalloc
 	command -v g++ >/dev/null 2>&1 || skip "no C++ compiler"

@@ -67,7 +67,6 @@ grep -q '<script>' "$TMP/list.html" && fail "a raw <script> in the page"
 
 cat >"$TMP/drive.py" <<'PY'
 import os, sys
-sys.path.insert(0, os.path.join(os.environ["PROFCONV_SRCDIR"], "tests/cli"))
 import webdriver
 from selenium.webdriver.common.by import By
 from selenium.common.exceptions import NoAlertPresentException

@@ -11,7 +11,7 @@
 
 command -v g++ >/dev/null 2>&1 || skip "no C++ compiler"
 command -v go >/dev/null 2>&1 || skip "go missing (Debian: golang-go)"
-[ -e /usr/include/gperftools/heap-profiler.h ] || skip "libgoogle-perftools-dev missing"
+need_tcmalloc
 export HOME="$TMP" GOCACHE="$TMP/gocache" GOTOOLCHAIN=local
 
 prog=$TMP/names

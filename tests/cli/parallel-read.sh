@@ -14,10 +14,7 @@ cc -O1 -g -fno-omit-frame-pointer -o "$PROG" \
     "$PROFCONV_SRCDIR/tests/producers/manystacks.c" ||
 	skip "cannot build tests/producers/manystacks.c"
 
-LIBJE=$(find_lib libjemalloc.so.2)
-LIBTC=$(find_lib libtcmalloc.so.4)
-[ -n "$LIBJE$LIBTC" ] ||
-	skip "neither libjemalloc.so.2 nor libtcmalloc.so.4 (Debian: libjemalloc2, libgoogle-perftools4)"
+use_some_allocator
 
 # same_for_all_jobs FILE [OPTION...]: -j1 (the reference), -j2, -j3 and
 # -j8 give the same bytes; and into a file (samples written while the

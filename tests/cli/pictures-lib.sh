@@ -16,8 +16,7 @@ svgcheck() { python3 "$CHECK_PY" "$@"; }
 
 make_profiles() {
 	command -v g++ >/dev/null 2>&1 || skip "no C++ compiler"
-	[ -e /usr/include/gperftools/heap-profiler.h ] ||
-		skip "libgoogle-perftools-dev missing"
+	need_tcmalloc
 	src=$PROFCONV_SRCDIR/tests/producers/pictures.cc
 	g++ -O2 -g -fno-omit-frame-pointer -o "$TMP/pic-tc" "$src" -ltcmalloc ||
 		skip "cannot build $src with tcmalloc"
@@ -96,7 +95,8 @@ PY
 # and chromedriver are there, or skip.  Debian's python3-selenium is for
 # /usr/bin/python3, which may not be the first python3 on PATH.
 # webdriver PY_SCRIPT ARGS...: run a test script that imports
-# tests/cli/webdriver.py (PROFCONV_SRCDIR is exported to it).
+# tests/cli/webdriver.py (PROFCONV_SRCDIR is exported to it, and
+# tests/cli is on its PYTHONPATH: "import webdriver" is enough).
 need_webdriver() {
 	WEBDRIVER_PY=
 	for py in python3 /usr/bin/python3; do
@@ -104,11 +104,11 @@ need_webdriver() {
 		"$py" -c 'import selenium' 2>/dev/null && { WEBDRIVER_PY=$py; break; }
 	done
 	[ -n "$WEBDRIVER_PY" ] || skip "python3-selenium missing"
-	why=$("$WEBDRIVER_PY" -c "
-import sys; sys.path.insert(0, '$PROFCONV_SRCDIR/tests/cli')
-import webdriver; print(webdriver.available() or '')")
+	why=$(webdriver -c "import webdriver; print(webdriver.available() or '')")
 	[ -z "$why" ] || skip "$why"
 }
 webdriver() {
-	PROFCONV_SRCDIR=$PROFCONV_SRCDIR timeout 300 "$WEBDRIVER_PY" "$@"
+	PROFCONV_SRCDIR=$PROFCONV_SRCDIR \
+	PYTHONPATH=$PROFCONV_SRCDIR/tests/cli${PYTHONPATH:+:$PYTHONPATH} \
+	    timeout 300 "$WEBDRIVER_PY" "$@"
 }

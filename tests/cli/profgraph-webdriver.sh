@@ -15,7 +15,7 @@ export LSAN_OPTIONS="suppressions=$PROFCONV_SRCDIR/tests/graphviz-lsan.supp${LSA
 
 need_webdriver
 command -v g++ >/dev/null 2>&1 || skip "no C++ compiler"
-[ -e /usr/include/gperftools/heap-profiler.h ] || skip "libgoogle-perftools-dev missing"
+need_tcmalloc
 "$BIN/profgraph" --svg "$TMP/no-such-file" 2>&1 | grep -q 'built without' &&
 	skip "profgraph cannot draw SVG (built without libgvc)"
 
@@ -42,7 +42,6 @@ boxes=$((boxes + 1))
 
 cat >"$TMP/drive.py" <<'PY'
 import os, re, sys
-sys.path.insert(0, os.path.join(os.environ["PROFCONV_SRCDIR"], "tests/cli"))
 import webdriver
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
@@ -58,18 +57,9 @@ def transform(d):
 def box(el):
     return el.rect["x"], el.rect["y"], el.rect["width"], el.rect["height"]
 
-def load_check():
-    """svg-check.py's PNG decoder."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location(
-        "svgcheck", os.path.join(os.environ["PROFCONV_SRCDIR"], "tests/cli/svg-check.py"))
-    m = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(m)
-    return m
-
 def screenshot_box(path, box):
     """Distinct colours in the screenshot, and in BOX of it."""
-    w, h, bpp, rows = load_check().png_pixels(path)
+    w, h, bpp, rows = webdriver.svgcheck().png_pixels(path)
     every, inside = set(), set()
     x0, y0, bw, bh = (int(v) for v in box)
     for y in range(0, h, 3):

@@ -19,7 +19,7 @@ export LSAN_OPTIONS="suppressions=$PROFCONV_SRCDIR/tests/graphviz-lsan.supp${LSA
 command -v python3 >/dev/null 2>&1 || skip "python3 missing"
 command -v go >/dev/null 2>&1 || skip "go missing (Debian: golang-go)"
 command -v g++ >/dev/null 2>&1 || skip "no C++ compiler"
-[ -e /usr/include/gperftools/heap-profiler.h ] || skip "libgoogle-perftools-dev missing"
+need_tcmalloc
 export HOME="$TMP" GOCACHE="$TMP/gocache" GOTOOLCHAIN=local TZ=UTC
 PROFGRAPH=$BIN/profgraph
 CMP=$PROFCONV_SRCDIR/tests/cli/dot-compare.py

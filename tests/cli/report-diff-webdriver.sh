@@ -32,7 +32,6 @@ PROFDIFF=$(dirname "$PROFCONV")/profdiff
 
 cat >"$TMP/drive.py" <<'PY'
 import json, os, re, sys
-sys.path.insert(0, os.path.join(os.environ["PROFCONV_SRCDIR"], "tests/cli"))
 import webdriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys

@@ -57,18 +57,11 @@ fi
 
 printf '%s\n' '</script><script>alert(1)</script>' '<!--' \
     '<img src=x onerror=alert(2)>' "quote\"and'apos&amp" >"$TMP/names"
-n=0
-while IFS= read -r name; do
-	n=$((n + 1))
-	printf 'main;%s %d\n' "$name" $((n * 100))
-done <"$TMP/names" >"$TMP/h.folded"
-python3 "$PROFCONV_SRCDIR/tests/cli/svg-check.py" pprof "$TMP/h.folded" \
-    "$TMP/h.pb" || fail "cannot write h.pb"
+names_profile "$TMP/names"
 run 0 "$PROFCONV" report --demangle none "$TMP/h.pb" -o "$TMP/h.html"
 
 cat >"$TMP/drive.py" <<'PY'
 import os, re, struct, sys, time, zlib
-sys.path.insert(0, os.path.join(os.environ["PROFCONV_SRCDIR"], "tests/cli"))
 import webdriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys

@@ -77,13 +77,7 @@ run 2 "$PROFCONV" report --tree-nodes 0 "$TMP/many.pb" -o "$TMP/x.html"
 printf '%s\n' '</script><script>alert(1)</script>' '<!--' '</SCRIPT >x' \
     '<script>alert(2)</script>' "quote\"and'apos&amp" 'back\slash' \
     "$(printf 'line\342\200\250sep')" >"$TMP/names"
-n=0
-while IFS= read -r name; do
-	n=$((n + 1))
-	printf 'main;%s %d\n' "$name" $((n * 100))
-done <"$TMP/names" >"$TMP/h.folded"
-python3 "$PROFCONV_SRCDIR/tests/cli/svg-check.py" pprof "$TMP/h.folded" \
-    "$TMP/h.pb" || fail "cannot write h.pb"
+names_profile "$TMP/names"
 run 0 "$PROFCONV" report --demangle none "$TMP/h.pb" -o "$TMP/h.html"
 check page "$TMP/h.html" summary live top flame graph source
 check livenames "$TMP/h.html" "$TMP/names"

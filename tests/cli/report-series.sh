@@ -12,19 +12,11 @@
 # --by-thread; a suppressions file proftrend refuses, report refuses.
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
-command -v cc >/dev/null 2>&1 || skip "no C compiler"
 command -v python3 >/dev/null 2>&1 || skip "no python3 (JSON checks)"
 use_jemalloc
 export LC_ALL=C
 
-cc -O1 -g -fno-omit-frame-pointer -pthread -o "$TMP/runtimegrowth" \
-    "$PROFCONV_SRCDIR/tests/producers/runtimegrowth.c" -ldl ||
-	skip "cannot build tests/producers/runtimegrowth.c"
-mkdir "$TMP/je"
-LD_PRELOAD=$LIBJE \
-MALLOC_CONF="prof:true,lg_prof_sample:0,prof_prefix:$TMP/je/je,prof_sys_thread_name:true" \
-    "$TMP/runtimegrowth" 12 2>"$TMP/run.err" ||
-	fail "runtimegrowth under jemalloc: $(cat "$TMP/run.err")"
+je_producer runtimegrowth 12
 set -- "$TMP"/je/je.*.heap
 [ $# -ge 12 ] || { fail "$# dumps, not 12"; finish; }
 

@@ -83,13 +83,10 @@ grep -q 'regexp\|\^(' "$TMP/stab" && fail "stripped: an internal expression: $(c
 # In the browser: the Source tab, its first listing app::Pool::grow's.
 need_webdriver
 cat >"$TMP/drive.py" <<'PY'
-import importlib.util, os, sys, time
-sys.path.insert(0, os.path.join(os.environ["PROFCONV_SRCDIR"], "tests/cli"))
+import os, sys, time
 import webdriver
 from selenium.webdriver.common.by import By
-svgcheck = importlib.util.module_from_spec(importlib.util.spec_from_file_location(
-    "svgcheck", os.path.join(os.environ["PROFCONV_SRCDIR"], "tests/cli/svg-check.py")))
-svgcheck.__spec__.loader.exec_module(svgcheck)
+svgcheck = webdriver.svgcheck()
 
 page, shot = sys.argv[1:3]
 with webdriver.session(1200, 900) as d:

@@ -10,24 +10,15 @@
 . "$PROFCONV_SRCDIR/tests/cli/pictures-lib.sh"
 
 need_webdriver
-command -v cc >/dev/null 2>&1 || skip "no C compiler"
 use_jemalloc
 export LC_ALL=C
 STEPS=6
 
-cc -O1 -g -fno-omit-frame-pointer -pthread -o "$TMP/threadleak" \
-    "$PROFCONV_SRCDIR/tests/producers/threadleak.c" -ldl ||
-	skip "cannot build tests/producers/threadleak.c"
-mkdir "$TMP/je"
-LD_PRELOAD=$LIBJE \
-MALLOC_CONF="prof:true,lg_prof_sample:0,prof_prefix:$TMP/je/je,prof_sys_thread_name:true" \
-    "$TMP/threadleak" $STEPS 2>"$TMP/run.err" ||
-	fail "threadleak under jemalloc: $(cat "$TMP/run.err")"
+je_producer threadleak $STEPS
 run 0 "$PROFCONV" report --by-thread -o "$TMP/page.html" "$TMP"/je/je.*.heap
 
 cat >"$TMP/drive.py" <<'PY'
 import json, os, re, sys, time
-sys.path.insert(0, os.path.join(os.environ["PROFCONV_SRCDIR"], "tests/cli"))
 import webdriver
 from selenium.webdriver.common.by import By
 

@@ -12,20 +12,12 @@
 #   - without --by-thread, no node below the root is a thread.
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
-command -v cc >/dev/null 2>&1 || skip "no C compiler"
 command -v python3 >/dev/null 2>&1 || skip "no python3 (JSON checks)"
 use_jemalloc
 export LC_ALL=C
 STEPS=5
 
-cc -O1 -g -fno-omit-frame-pointer -pthread -o "$TMP/threadleak" \
-    "$PROFCONV_SRCDIR/tests/producers/threadleak.c" -ldl ||
-	skip "cannot build tests/producers/threadleak.c"
-mkdir "$TMP/je"
-LD_PRELOAD=$LIBJE \
-MALLOC_CONF="prof:true,lg_prof_sample:0,prof_prefix:$TMP/je/je,prof_sys_thread_name:true" \
-    "$TMP/threadleak" $STEPS 2>"$TMP/run.err" ||
-	fail "threadleak under jemalloc: $(cat "$TMP/run.err")"
+je_producer threadleak $STEPS
 set -- "$TMP"/je/je.*.heap
 [ $# = $STEPS ] || { fail "$# dumps, not $STEPS"; finish; }
 

@@ -28,13 +28,7 @@ run 0 "$PROFCONV" report --source-path "$TMP" --base "$first" "$heap" \
 
 printf '%s\n' '<script>alert(1)</script>' ']]>end' '</svg><script>alert(2)</script>' \
     '</iframe><img src=x onerror=alert(3)>' >"$TMP/names"
-n=0
-while IFS= read -r name; do
-	n=$((n + 1))
-	printf 'main;%s %d\n' "$name" $((n * 100))
-done <"$TMP/names" >"$TMP/h.folded"
-python3 "$PROFCONV_SRCDIR/tests/cli/svg-check.py" pprof "$TMP/h.folded" \
-    "$TMP/h.pb" || fail "cannot write h.pb"
+names_profile "$TMP/names"
 run 0 "$PROFCONV" report --demangle none "$TMP/h.pb" -o "$TMP/h.html"
 # 20,000 stacks, every frame drawn: a flame graph of several MB.
 awk 'BEGIN { for (i = 0; i < 20000; i++)
@@ -46,16 +40,13 @@ run 0 "$PROFCONV" report --minwidth 0 --list-top 1 "$TMP/big.pb" -o "$TMP/big.ht
 	fail "the big page is only $(wc -c <"$TMP/big.html") bytes"
 
 cat >"$TMP/drive.py" <<'PY'
-import importlib.util, os, re, sys, time
-sys.path.insert(0, os.path.join(os.environ["PROFCONV_SRCDIR"], "tests/cli"))
+import os, re, sys, time
 import webdriver
 from selenium.webdriver.common.by import By
 from selenium.common.exceptions import NoAlertPresentException
 
 page, hostile, names_file, shot, big, diff = sys.argv[1:7]
-svgcheck = importlib.util.module_from_spec(importlib.util.spec_from_file_location(
-    "svgcheck", os.path.join(os.environ["PROFCONV_SRCDIR"], "tests/cli/svg-check.py")))
-svgcheck.__spec__.loader.exec_module(svgcheck)
+svgcheck = webdriver.svgcheck()
 
 
 def screenshot(d, name):

@@ -20,16 +20,12 @@ heap=$(ls "$TMP"/leaky.*.heap | sort | tail -n 1)
 run 0 "$PROFCONV" report "$heap" -o "$TMP/one.html"
 
 cat >"$TMP/drive.py" <<'PY'
-import importlib.util, os, sys, time
-sys.path.insert(0, os.path.join(os.environ["PROFCONV_SRCDIR"], "tests/cli"))
+import os, sys, time
 import webdriver
 from selenium.webdriver.common.by import By
 
 page, shots = sys.argv[1], sys.argv[2]
-spec = importlib.util.spec_from_file_location(
-    "svgcheck", os.path.join(os.environ["PROFCONV_SRCDIR"], "tests/cli/svg-check.py"))
-svgcheck = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(svgcheck)
+svgcheck = webdriver.svgcheck()
 
 def tab(d, name):
     d.find_element(By.CSS_SELECTOR, 'nav button[data-tab="%s"]' % name).click()

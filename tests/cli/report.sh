@@ -10,8 +10,7 @@
 # what it shows, at most 5 MB for bench/gen-je-heap.sh's 36,000 stacks.
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
-[ -e /usr/include/gperftools/heap-profiler.h ] ||
-	skip "libgoogle-perftools-dev missing"
+need_tcmalloc
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
 export LC_ALL=C
 CHECK=$PROFCONV_SRCDIR/tests/cli/report-check.py
@@ -128,13 +127,7 @@ grep -q '<td class="name">leak</td><td class="name">make_request_buffer</td>' \
 printf '%s\n' '<script>alert(1)</script>' ']]>end' '</svg><script>alert(2)</script>' \
     "quote\"and'apos&amp" '</iframe><img src=x onerror=alert(3)>' \
     '</pre></section><b>bold</b>' >"$TMP/names"
-n=0
-while IFS= read -r name; do
-	n=$((n + 1))
-	printf 'main;%s %d\n' "$name" $((n * 100))
-done <"$TMP/names" >"$TMP/h.folded"
-python3 "$PROFCONV_SRCDIR/tests/cli/svg-check.py" pprof "$TMP/h.folded" \
-    "$TMP/h.pb" || fail "cannot write h.pb"
+names_profile "$TMP/names"
 run 0 "$PROFCONV" report --demangle none --list-top 10 "$TMP/h.pb" -o "$TMP/h.html"
 check page "$TMP/h.html" summary top flame graph source
 check names "$TMP/h.html" "$TMP/names"

@@ -9,11 +9,10 @@
 
 command -v python3 >/dev/null 2>&1 || skip "no python3 (the checks)"
 command -v perl >/dev/null 2>&1 || skip "no perl"
-tc=$(find_lib libtcmalloc.so.4)
-[ -n "$tc" ] || skip "no libtcmalloc.so.4"
+use_tcmalloc
 
 mkdir "$TMP/d"
-LD_PRELOAD=$tc HEAPPROFILE=$TMP/d/p HEAP_PROFILE_ALLOCATION_INTERVAL=1000000 \
+LD_PRELOAD=$LIBTC HEAPPROFILE=$TMP/d/p HEAP_PROFILE_ALLOCATION_INTERVAL=1000000 \
 	perl "$PROFCONV_SRCDIR/tests/trend/programs/records.pl" grow 40 \
 	2>/dev/null || fail "perl under tcmalloc failed"
 set -- "$TMP"/d/p.*.heap

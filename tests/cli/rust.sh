@@ -7,12 +7,11 @@
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
 command -v rustc >/dev/null 2>&1 || skip "rustc not installed"
-tc=$(find_lib libtcmalloc.so.4)
-[ -n "$tc" ] || skip "libtcmalloc not installed"
+use_tcmalloc
 
 rustc -g -O -o "$TMP/rsprog" "$PROFCONV_SRCDIR/tests/symbolize/rsprog.rs" \
 	2>"$TMP/rustc.err" || { cat "$TMP/rustc.err" >&2; fail "rustc failed"; finish; }
-HEAPPROFILE=$TMP/h LD_PRELOAD=$tc "$TMP/rsprog" 2>/dev/null || fail "program failed"
+HEAPPROFILE=$TMP/h LD_PRELOAD=$LIBTC "$TMP/rsprog" 2>/dev/null || fail "program failed"
 heap=$TMP/h.0001.heap
 [ -s "$heap" ] || { fail "no heap profile"; finish; }
 
@@ -53,7 +52,7 @@ echo "v0: $n names compared with c++filt" >&2
 # The heap profile: with --demangle=full each function named by a v0
 # symbol shows exactly what c++filt prints for it; by default (pprof's
 # simple names, lib/names/simplify.c) without crate hashes.
-HEAPPROFILE=$TMP/v0h LD_PRELOAD=$tc "$TMP/rsv0" >/dev/null 2>&1 || fail "v0 program failed"
+HEAPPROFILE=$TMP/v0h LD_PRELOAD=$LIBTC "$TMP/rsv0" >/dev/null 2>&1 || fail "v0 program failed"
 v0heap=$TMP/v0h.0001.heap
 [ -s "$v0heap" ] || { fail "no v0 heap profile"; finish; }
 run 0 "$PROFCONV" symbolize --demangle=full --no-compress -o "$TMP/v0.pb" "$v0heap"

@@ -8,13 +8,12 @@
 
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
 command -v python3 >/dev/null 2>&1 || skip "no python3 (JSON checks)"
-je=$(find_lib libjemalloc.so.2)
-[ -n "$je" ] || skip "libjemalloc not installed"
+use_jemalloc
 PROFDIFF=$BIN/profdiff
 
 cc -O1 -g -fno-omit-frame-pointer -o "$TMP/shapes" \
 	"$PROFCONV_SRCDIR/tests/producers/leakshapes.c" || fail "cannot build leakshapes"
-LD_PRELOAD=$je MALLOC_CONF=prof:true,lg_prof_sample:0,prof_final:true,prof_prefix:$TMP/je \
+LD_PRELOAD=$LIBJE MALLOC_CONF=prof:true,lg_prof_sample:0,prof_final:true,prof_prefix:$TMP/je \
 	"$TMP/shapes" 24 2>/dev/null || fail "leakshapes under jemalloc failed"
 pid=$(ls "$TMP"/je.*.m0.heap | sed 's/.*\/je\.\([0-9]*\)\..*/\1/')
 dump() { echo "$TMP/je.$pid.$1.m$1.heap"; }
@@ -108,7 +107,7 @@ run 0 "$PROFDIFF" --still-at "$LATER" "$CUR" "$CUR"
 # status the table's.
 cc -O1 -g -fno-omit-frame-pointer -o "$TMP/leaky" \
 	"$PROFCONV_SRCDIR/examples/leaky.c" || fail "cannot build leaky"
-LD_PRELOAD=$je MALLOC_CONF=prof:true,lg_prof_sample:0,prof_final:true,prof_prefix:$TMP/other \
+LD_PRELOAD=$LIBJE MALLOC_CONF=prof:true,lg_prof_sample:0,prof_final:true,prof_prefix:$TMP/other \
 	"$TMP/leaky" 2000 2>/dev/null || fail "leaky under jemalloc failed"
 OTHER=$(ls "$TMP"/other.*.f.heap)
 "$PROFDIFF" --bytes --still-at "$OTHER" "$BASE" "$CUR" >"$TMP/out" 2>"$TMP/err"

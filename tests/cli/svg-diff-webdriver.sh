@@ -14,7 +14,7 @@
 
 need_webdriver
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
-[ -e /usr/include/gperftools/heap-profiler.h ] || skip "libgoogle-perftools-dev missing"
+need_tcmalloc
 export LC_ALL=C
 
 cc -O1 -g -fno-omit-frame-pointer -o "$TMP/diffpair" \
@@ -27,7 +27,6 @@ svg=$TMP/diff.svg
 
 cat >"$TMP/drive.py" <<'PY'
 import os, re, sys
-sys.path.insert(0, os.path.join(os.environ["PROFCONV_SRCDIR"], "tests/cli"))
 import webdriver
 from selenium.webdriver.common.by import By
 
@@ -82,10 +81,10 @@ n=$(svgcheck png "$TMP/shot.png" "$svg") || fail "the screenshot does not show t
 # Red (grew) and blue (shrank, freed) are both on the screen, and the
 # legend's four swatches.
 python3 - "$TMP/shot.png" "$PROFCONV_SRCDIR/tests/cli" <<'PY' || fail "the screenshot lacks red, blue or the legend"
-import importlib.util, sys
-spec = importlib.util.spec_from_file_location("svgcheck", sys.argv[2] + "/svg-check.py")
-m = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(m)
+import sys
+sys.path.insert(0, sys.argv[2])
+import webdriver
+m = webdriver.svgcheck()
 w, h, bpp, rows = m.png_pixels(sys.argv[1])
 red = blue = purple = 0
 for row in rows:

@@ -158,7 +158,7 @@ run 2 "$FLAME" --svg --min-delta 101 --base "$TMP/z0.pb" "$TMP/z1.pb"
 run 2 "$FLAME" --min-delta 1 --base "$TMP/z0.pb" "$TMP/z1.pb"
 
 # --- real dumps: two of one process ---------------------------------------------------
-if command -v cc >/dev/null 2>&1 && [ -e /usr/include/gperftools/heap-profiler.h ] &&
+if command -v cc >/dev/null 2>&1 && have_tcmalloc &&
     cc -O1 -g -fno-omit-frame-pointer -o "$TMP/diffpair" \
     "$PROFCONV_SRCDIR/tests/producers/diffpair.c" -ltcmalloc 2>/dev/null; then
 	HEAPPROFILE=$TMP/dp "$TMP/diffpair" 2>/dev/null || fail "diffpair failed"

@@ -82,7 +82,7 @@ expect_hue light - "$TMP/sep.hues"
 # --- language palettes on a real C++ heap profile ----------------------------
 # tests/producers/names.cc under tcmalloc: namespaces, templates, operators.
 command -v g++ >/dev/null 2>&1 || skip "no C++ compiler"
-[ -e /usr/include/gperftools/heap-profiler.h ] || skip "libgoogle-perftools-dev missing"
+need_tcmalloc
 g++ -O1 -g -fno-omit-frame-pointer -o "$TMP/names" \
     "$PROFCONV_SRCDIR/tests/producers/names.cc" -ltcmalloc || skip "cannot build names.cc"
 HEAPPROFILE=$TMP/h "$TMP/names" 2>/dev/null || fail "names.cc failed"

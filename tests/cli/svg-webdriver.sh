@@ -18,7 +18,6 @@ svg=$TMP/leaky.svg
 
 cat >"$TMP/drive.py" <<'PY'
 import os, sys
-sys.path.insert(0, os.path.join(os.environ["PROFCONV_SRCDIR"], "tests/cli"))
 import webdriver
 from selenium.webdriver.common.by import By
 

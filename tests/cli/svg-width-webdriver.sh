@@ -16,7 +16,7 @@
 
 need_webdriver
 command -v g++ >/dev/null 2>&1 || skip "no C++ compiler"
-[ -e /usr/include/gperftools/heap-profiler.h ] || skip "libgoogle-perftools-dev missing"
+need_tcmalloc
 
 python3 "$PROFCONV_SRCDIR/tests/producers/namespaces.py" >"$TMP/ns.cc" || fail "namespaces.py"
 g++ -O1 -g -fno-omit-frame-pointer -o "$TMP/ns" "$TMP/ns.cc" -Wl,--no-as-needed -ltcmalloc ||
@@ -49,23 +49,14 @@ fi
 
 cat >"$TMP/drive.py" <<'PY'
 import os, sys
-sys.path.insert(0, os.path.join(os.environ["PROFCONV_SRCDIR"], "tests/cli"))
 import webdriver
 from selenium.webdriver.common.by import By
 
 svg, img, shots = sys.argv[1], sys.argv[2], sys.argv[3]
 
-def load_check():
-    import importlib.util
-    spec = importlib.util.spec_from_file_location(
-        "svgcheck", os.path.join(os.environ["PROFCONV_SRCDIR"], "tests/cli/svg-check.py"))
-    m = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(m)
-    return m
-
 def colours(path, y0, y1):
     """Distinct colours of rows Y0..Y1 of the screenshot, its width."""
-    w, h, bpp, rows = load_check().png_pixels(path)
+    w, h, bpp, rows = webdriver.svgcheck().png_pixels(path)
     seen = set()
     for y in range(max(0, y0), min(h, y1), 2):
         r = rows[y]

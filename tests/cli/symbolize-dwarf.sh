@@ -13,14 +13,13 @@ SRC=$PROFCONV_SRCDIR/tests/symbolize
 for tool in g++ readelf addr2line llvm-symbolizer; do
 	command -v $tool >/dev/null 2>&1 || skip "no $tool"
 done
-TCMALLOC=$(ldconfig -p 2>/dev/null | awk '$1 == "libtcmalloc.so.4" {print $NF; exit}')
-[ -n "$TCMALLOC" ] || skip "no libtcmalloc.so.4 (gperftools heap profiler)"
+use_tcmalloc
 
 # heap_profile NAME CMD...: run CMD under the heap profiler; print the file.
 heap_profile() {
 	name=$1
 	shift
-	HEAPPROFILE=$TMP/$name LD_PRELOAD=$TCMALLOC "$@" >/dev/null 2>&1
+	HEAPPROFILE=$TMP/$name LD_PRELOAD=$LIBTC "$@" >/dev/null 2>&1
 	ls "$TMP/$name".*.heap 2>/dev/null | tail -n 1
 }
 
@@ -301,9 +300,9 @@ linecheck=$BIN/../tests/symbolize/linecheck
 files="$TMP/inl-gcc $TMP/inl-clang $TMP/inl-clang2"
 [ -f "$TMP/rel/dz-a" ] && files="$files $TMP/dz-a $TMP/rel/dz-a $TMP/rel/dz-b"
 for lib in /usr/lib/x86_64-linux-gnu/libc.so.6 /lib/x86_64-linux-gnu/libc.so.6 \
-    "$TCMALLOC"; do
+    "$LIBTC"; do
 	[ -f "$lib" ] && { files="$files $lib"; break; }
 done
-run 0 "$linecheck" $files "$TCMALLOC"
+run 0 "$linecheck" $files "$LIBTC"
 [ "$(grep -c ' rows$' "$TMP/out")" -ge 4 ] || fail "linecheck checked too few files"
 finish

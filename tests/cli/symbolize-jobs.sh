@@ -9,8 +9,7 @@
 
 command -v gcc >/dev/null 2>&1 || skip "no gcc"
 command -v strip >/dev/null 2>&1 || skip "no binutils strip"
-ldconfig -p 2>/dev/null | grep -q 'libjemalloc\.so\.2 ' ||
-	skip "no libjemalloc.so.2 (Debian libjemalloc2)"
+use_jemalloc
 PROFDIFF=$BIN/profdiff
 reuse=$BIN/../tests/symbolize/reuse
 [ -x "$reuse" ] || fail "tests/symbolize/reuse not built"

@@ -9,14 +9,13 @@ SRC=$PROFCONV_SRCDIR/tests/symbolize
 command -v gcc >/dev/null 2>&1 || skip "no gcc"
 command -v addr2line >/dev/null 2>&1 || skip "no binutils addr2line"
 command -v readelf >/dev/null 2>&1 || skip "no readelf"
-TCMALLOC=$(find_lib libtcmalloc.so.4)
-[ -n "$TCMALLOC" ] || skip "no libtcmalloc.so.4 (gperftools heap profiler)"
+use_tcmalloc
 
 # heap_profile NAME CMD...: run CMD under the heap profiler; print the file.
 heap_profile() {
 	name=$1
 	shift
-	HEAPPROFILE=$TMP/$name LD_PRELOAD=$TCMALLOC "$@" >/dev/null 2>&1
+	HEAPPROFILE=$TMP/$name LD_PRELOAD=$LIBTC "$@" >/dev/null 2>&1
 	ls "$TMP/$name".*.heap 2>/dev/null | tail -n 1
 }
 

@@ -12,7 +12,7 @@
 
 need_webdriver
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
-[ -e /usr/include/gperftools/heap-profiler.h ] || skip "libgoogle-perftools-dev missing"
+need_tcmalloc
 export LC_ALL=C
 CHECK=$PROFCONV_SRCDIR/tests/cli/trend-svg-check.py
 
@@ -27,7 +27,6 @@ svg=$TMP/trend.svg
 
 cat >"$TMP/drive.py" <<'PY'
 import os, re, sys
-sys.path.insert(0, os.path.join(os.environ["PROFCONV_SRCDIR"], "tests/cli"))
 import webdriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.action_chains import ActionChains

@@ -24,7 +24,7 @@ draw() {
 export LC_ALL=C
 
 # --- a real series: gperftools' heap profiler -------------------------------
-if [ -e /usr/include/gperftools/heap-profiler.h ] && command -v cc >/dev/null 2>&1; then
+if have_tcmalloc && command -v cc >/dev/null 2>&1; then
 	cc -O1 -g -fno-omit-frame-pointer -o "$TMP/pat" \
 	    "$PROFCONV_SRCDIR/tests/trend/patterns.c" -Wl,--no-as-needed -ltcmalloc ||
 		fail "cannot build patterns with tcmalloc"
@@ -143,11 +143,11 @@ grep -q '<g id="peak" data-i="1777"' "$TMP/many.svg" || fail "the peak is not sn
 long=$TMP/$(printf '&%.0s' $(seq 200))
 mkdir "$long"
 python3 - "$long" 600 "$PROFCONV_SRCDIR/tests/cli/svg-check.py" <<'PY' || fail "cannot write the dumps"
-import importlib.util, os, sys
+import os, sys
 d, n = sys.argv[1], int(sys.argv[2])
-spec = importlib.util.spec_from_file_location("svgcheck", sys.argv[3])
-mod = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(mod)
+sys.path.insert(0, os.path.dirname(sys.argv[3]))
+import webdriver
+mod = webdriver.svgcheck()
 for i in range(n):
     folded = os.path.join(d, "f")
     with open(folded, "w") as f:

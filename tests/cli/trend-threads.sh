@@ -18,22 +18,14 @@
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 . "$PROFCONV_SRCDIR/tests/cli/pprof-top-lib.sh"
 
-command -v cc >/dev/null 2>&1 || skip "no C compiler"
 command -v python3 >/dev/null 2>&1 || skip "no python3 (JSON checks)"
 use_go
 export LC_ALL=C
 TREND=$BIN/proftrend
 STEPS=10
-je=$(find_lib libjemalloc.so.2)
-[ -n "$je" ] || skip "libjemalloc.so.2 not found"
+use_jemalloc
 
-cc -O1 -g -fno-omit-frame-pointer -pthread -o "$TMP/threadleak" \
-    "$PROFCONV_SRCDIR/tests/producers/threadleak.c" -ldl ||
-	fail "cannot build tests/producers/threadleak.c"
-mkdir "$TMP/je"
-LD_PRELOAD=$je MALLOC_CONF="prof:true,lg_prof_sample:0,prof_prefix:$TMP/je/je,prof_sys_thread_name:true" \
-    "$TMP/threadleak" $STEPS 2>"$TMP/run.err" ||
-	fail "threadleak under jemalloc: $(cat "$TMP/run.err")"
+je_producer -f threadleak $STEPS
 ls "$TMP"/je/je.*.m*.heap >"$TMP/dumps" 2>/dev/null
 [ "$(wc -l <"$TMP/dumps")" = $STEPS ] ||
 	{ fail "jemalloc wrote $(wc -l <"$TMP/dumps") dumps, not $STEPS"; finish; }

@@ -10,8 +10,7 @@
 
 command -v python3 >/dev/null 2>&1 || skip "no python3 (the checks)"
 command -v perl >/dev/null 2>&1 || skip "no perl"
-je=$(find_lib libjemalloc.so.2)
-[ -n "$je" ] || skip "no libjemalloc.so.2"
+use_jemalloc
 
 # twins JSON WHAT: the check on one run.
 twins() {
@@ -42,7 +41,7 @@ PY
 }
 
 mkdir "$TMP/je"
-LD_PRELOAD=$je MALLOC_CONF=prof:true,lg_prof_sample:12,prof_accum:true,lg_prof_interval:20,prof_prefix:$TMP/je/je \
+LD_PRELOAD=$LIBJE MALLOC_CONF=prof:true,lg_prof_sample:12,prof_accum:true,lg_prof_interval:20,prof_prefix:$TMP/je/je \
 	perl "$PROFCONV_SRCDIR/tests/trend/programs/records.pl" twins 40 ||
 	fail "perl under jemalloc failed"
 run 1 "$BIN/proftrend" --by stack --json "$TMP"/je/je.*.heap

@@ -9,15 +9,14 @@
 
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
 command -v objcopy >/dev/null 2>&1 || skip "no objcopy"
-TCMALLOC=$(find_lib libtcmalloc.so.4)
-[ -n "$TCMALLOC" ] || skip "no libtcmalloc.so.4"
+use_tcmalloc
 export LC_ALL=C
 
 mkdir -p "$TMP/app" "$TMP/moved" "$TMP/root" "$TMP/dbg"
 prog=$TMP/app/leaky
 cc -O1 -g -fno-omit-frame-pointer -o "$prog" "$PROFCONV_SRCDIR/examples/leaky.c" ||
 	skip "cannot build examples/leaky.c"
-HEAPPROFILE=$TMP/h HEAP_PROFILE_ALLOCATION_INTERVAL=1048576 LD_PRELOAD=$TCMALLOC \
+HEAPPROFILE=$TMP/h HEAP_PROFILE_ALLOCATION_INTERVAL=1048576 LD_PRELOAD=$LIBTC \
     "$prog" 20000 >/dev/null 2>&1 || fail "leaky failed"
 set -- "$TMP"/h.*.heap
 [ $# -ge 2 ] || skip "fewer than two heap dumps"

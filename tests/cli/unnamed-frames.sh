@@ -12,8 +12,7 @@ command -v cc >/dev/null 2>&1 || skip "no C compiler"
 command -v addr2line >/dev/null 2>&1 || skip "no addr2line (binutils)"
 command -v strip >/dev/null 2>&1 || skip "no strip (binutils)"
 FLAME=$BIN/profflame
-LIBJE=$(find_lib libjemalloc.so.2)
-LIBTC=$(find_lib libtcmalloc.so.4)
+use_some_allocator
 
 # dump DIR PROG: a heap profile of PROG into DIR/heap.
 dump() {
@@ -24,8 +23,6 @@ dump() {
 	elif [ -n "$LIBTC" ]; then
 		LD_PRELOAD=$LIBTC HEAPPROFILE=$1/tc "$2" 2000 2>/dev/null &&
 			cp "$(ls "$1"/tc.*.heap | tail -n 1)" "$1/heap"
-	else
-		skip "neither libjemalloc.so.2 nor libtcmalloc.so.4 found"
 	fi
 }
 

@@ -4,8 +4,8 @@
 Headless Chromium through WebDriver (Debian: chromium, chromium-driver,
 python3-selenium).  A test script imports it:
 
-    sys.path.insert(0, os.path.join(os.environ["PROFCONV_SRCDIR"], "tests/cli"))
-    import webdriver
+    import webdriver    # tests/cli is on PYTHONPATH (pictures-lib.sh's
+                        # webdriver runs the script)
     with webdriver.session(1200, 800) as d:
         d.get("file://" + path)
         ...
@@ -100,6 +100,24 @@ def no_console_errors(d, what="page"):
 def hover(d, element):
     from selenium.webdriver.common.action_chains import ActionChains
     ActionChains(d).move_to_element(element).perform()
+
+
+_svgcheck = None
+
+
+def svgcheck():
+    """tests/cli/svg-check.py (the pictures' checks, its PNG decoder
+    png_pixels among them) as a module: its file name, with a hyphen,
+    cannot be imported."""
+    global _svgcheck
+    if _svgcheck is None:
+        import importlib.util
+        spec = importlib.util.spec_from_file_location(
+            "svgcheck", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                     "svg-check.py"))
+        _svgcheck = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(_svgcheck)
+    return _svgcheck
 
 
 def main(argv):

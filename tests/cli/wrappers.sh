@@ -14,8 +14,7 @@
 
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
 command -v go >/dev/null 2>&1 || skip "go not installed (Debian: golang-go)"
-LIBJE=$(find_lib libjemalloc.so.2)
-LIBTC=$(find_lib libtcmalloc.so.4)
+use_some_allocator
 export HOME="$TMP" GOCACHE="$TMP/gocache" GOPATH="$TMP/gopath" GOTOOLCHAIN=local
 
 PROG=$TMP/wrappers
@@ -31,8 +30,6 @@ elif [ -n "$LIBTC" ]; then
 	LD_PRELOAD=$LIBTC HEAPPROFILE=$TMP/tc "$PROG" 2000 2>/dev/null ||
 		fail "wrappers under tcmalloc failed"
 	cp "$(ls "$TMP"/tc.*.heap | tail -n 1)" "$TMP/w.heap"
-else
-	skip "neither libjemalloc.so.2 nor libtcmalloc.so.4 found"
 fi
 "$PROFCONV" text2pb "$TMP/w.heap" -o "$TMP/w.pb.gz" || fail "text2pb"
 "$PROFCONV" symbolize --quiet "$TMP/w.pb.gz" -o "$TMP/w.sym.pb.gz" 2>/dev/null ||
