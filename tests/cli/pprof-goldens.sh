@@ -1,0 +1,90 @@
+# SPDX-License-Identifier: MIT
+# pprof-goldens.sh - google/pprof's own golden reports as a referee
+# (issue #42).  pprof's internal/driver TestParse draws each golden
+# pprof.<source>.<flags> from a profile it builds in Go; the exporter
+# (tests/pprof-golden/export_test.go, run in a scratch copy of the
+# package) writes those profiles, and tests/pprof-golden/cases says, per
+# golden, which profconv command line is its counterpart and how far they
+# agree today:
+#   exact    byte-identical: a failure here is a regression
+#   numbers  equal after the case's normalizer: a failure is a regression
+#   differs  a known difference: run, and a note when it now matches
+#   missing  no counterpart yet: counted only
+# The last line is the tally.
+. "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
+
+use_go
+PPROF=/usr/share/gocode/src/github.com/google/pprof
+[ -f "$PPROF/internal/driver/driver_test.go" ] ||
+	skip "pprof sources not found (Debian: golang-github-google-pprof-dev)"
+command -v python3 >/dev/null 2>&1 || skip "python3 not installed"
+HERE=$PROFCONV_SRCDIR/tests/pprof-golden
+GOLDEN=$PPROF/internal/driver/testdata
+
+# The exporter, offline, in GOPATH mode: pprof from a scratch copy (the
+# test file goes into its internal/driver), its dependencies from the
+# installed tree.
+SCRATCH=$TMP/gopath
+mkdir -p "$SCRATCH/src/github.com/google" "$TMP/profiles"
+cp -r "$PPROF" "$SCRATCH/src/github.com/google/pprof"
+chmod -R u+w "$SCRATCH"
+cp "$HERE/export_test.go" "$SCRATCH/src/github.com/google/pprof/internal/driver/zz_profconv_export_test.go"
+(cd "$SCRATCH/src/github.com/google/pprof/internal/driver" &&
+	GO111MODULE=off GOFLAGS= GOPROXY=off GOPATH="$SCRATCH:/usr/share/gocode" \
+	PPROF_GOLDEN_OUT="$TMP/profiles" \
+	go test -count=1 -run '^TestExportGoldenSources$' . >"$TMP/export.log" 2>&1) || {
+	cat "$TMP/export.log" >&2
+	fail "exporting pprof's TestParse profiles failed"
+	finish
+}
+
+exact=0 numbers=0 differs=0 missing=0 ran=0
+set -f	# the table's regular expressions are not globs
+while IFS= read -r line; do
+	case $line in '#'* | '') continue ;; esac
+	# golden | status | compare | command | note
+	IFS='|' read -r name status compare cmd note <<EOF_CASE
+$line
+EOF_CASE
+	name=$(echo $name) status=$(echo $status) compare=$(echo $compare) cmd=$(echo $cmd)
+	case $status in
+	exact) exact=$((exact + 1)) ;;
+	numbers) numbers=$((numbers + 1)) ;;
+	differs) differs=$((differs + 1)) ;;
+	missing) missing=$((missing + 1)); continue ;;
+	*) fail "cases: $name: unknown status '$status'"; continue ;;
+	esac
+	[ -f "$GOLDEN/$name" ] || { fail "cases: $name: no such golden in $GOLDEN"; continue; }
+	# shellcheck disable=SC2086
+	set -- $cmd
+	prog=$1
+	shift
+	case $prog in
+	profconv) prog=$PROFCONV ;;
+	profgraph) prog=$BIN/profgraph ;;
+	*) fail "cases: $name: unknown program '$prog'"; continue ;;
+	esac
+	out=$TMP/out.$name
+	(cd "$TMP/profiles" && "$prog" "$@") >"$out" 2>"$out.err" || {
+		fail "$name: '$cmd' failed: $(head -n 3 "$out.err")"
+		continue
+	}
+	ran=$((ran + 1))
+	case $compare in
+	cmp) cmp -s "$GOLDEN/$name" "$out" || diff -u "$GOLDEN/$name" "$out" >"$out.diff" ;;
+	*) python3 "$HERE/$compare.py" "$GOLDEN/$name" "$out" 2>"$out.diff" ;;
+	esac
+	same=$?
+	case $status,$same in
+	exact,0 | numbers,0 | differs,[!0]*) ;;
+	exact,* | numbers,*)
+		cat "$out.diff" >&2
+		fail "$name ($status, $compare): '$cmd' no longer matches" ;;
+	differs,0)
+		echo "note: $name now matches with $compare (was: $note); update tests/pprof-golden/cases" >&2 ;;
+	esac
+done <"$HERE/cases"
+set +f
+[ "$ran" -gt 0 ] || fail "no case ran"
+echo "pprof goldens: $exact exact, $numbers numbers, $differs differs, $missing missing"
+finish
