@@ -78,6 +78,13 @@ def main():
         if m and not body:
             ours_totals.append((m.group(1), m.group(2), int(m.group(3))))
             continue
+        # Under filters that took samples away, the total the shares are
+        # of (pprof's "of T total") is on a line of its own.
+        m = re.match(r"^percentages of (-?[0-9]+) ([^/]+)/(\S+), the whole "
+                     r"profile before filters$", line)
+        if m and not body:
+            ours_totals.insert(0, (m.group(2), m.group(3), int(m.group(1))))
+            continue
         if body and line.strip():
             f = line.split(None, 4)
             orows.append((name_of(f[4]), int(f[0]), int(f[2])))
