@@ -175,10 +175,12 @@ Test(print, int64_min_summary)
 	SAMPLE(a, &one, lg);
 	po.summary = 1;
 	CAPTURE(out, profconv_profile_print(a, fp, &po));
-	/* Saturated at INT64_MIN, then 1 added. */
+	/* Saturated at INT64_MIN, then 1 added; the shares of the samples'
+	 * magnitudes (saturated at INT64_MAX), as pprof takes them. */
 	cr_expect(strstr(out, "total delta/count: -9223372036854775807 "
-	    "[default]\n") != NULL, "%s", out);
+	    "[default]\npercentages of 9223372036854775807 delta/count: "
+	    "every sample's magnitude, before filters\n") != NULL, "%s", out);
 	cr_expect(strstr(out, "top 3 stacks by delta (of 3):\n"
-	    " -9223372036854775808 100.00% f\n"
-	    " -9223372036854775808 100.00% f;g\n") != NULL, "%s", out);
+	    " -9223372036854775808 -100.00% f\n"
+	    " -9223372036854775808 -100.00% f;g\n") != NULL, "%s", out);
 }

@@ -290,11 +290,11 @@ print_summary(const struct profconv_profile *prof, FILE *fp,
 	profconv_view_total(view, ti, &sum);
 	profconv_view_percent_total(view, ti, &total);
 	type = profconv__pstr(prof, prof->sample_types[ti].type);
-	/* Filters took something away: the shares are still of the whole
-	 * profile, as pprof's; say so. */
+	/* Filters took something away, or values of both signs: the
+	 * shares are of every sample's magnitude, as pprof's; say so. */
 	if (total != sum)
-		fprintf(fp, "percentages of %" PRId64 " %s/%s, the whole "
-		    "profile before filters\n", total, T(type),
+		fprintf(fp, "percentages of %" PRId64 " %s/%s: every sample's "
+		    "magnitude, before filters\n", total, T(type),
 		    T(profconv__pstr(prof, prof->sample_types[ti].unit)));
 	rc = profconv__rows_new(&stacks, nt);
 	if (rc == 0)

@@ -50,7 +50,7 @@ whole=$(go tool pprof -raw "$CACHE1" 2>/dev/null |
 # keeps); hide only frames, so the total stays and no line is printed.
 for f in focus:fill_doubles ignore:fill_ints show:fill_ints hide:fill_ints; do
 	check "--${f%%:*}" "-${f%%:*}=${f#*:}" "--${f%%:*} ${f#*:}"
-	[ "${f%%:*}" = hide ] || sed -n 's/^percentages of \([0-9]*\) inuse_space\/bytes, the whole profile before filters$/\1/p' \
+	[ "${f%%:*}" = hide ] || sed -n "s/^percentages of \([0-9]*\) inuse_space\/bytes: every sample's magnitude, before filters$/\1/p" \
 	    "$TMP/out" | grep -qx "$whole" ||
 		fail "--${f%%:*}: no line naming the whole total $whole: $(grep '^percentages' "$TMP/out")"
 	check "--relative-percentages --${f%%:*}" \

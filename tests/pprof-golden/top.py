@@ -80,8 +80,8 @@ def main():
             continue
         # Under filters that took samples away, the total the shares are
         # of (pprof's "of T total") is on a line of its own.
-        m = re.match(r"^percentages of (-?[0-9]+) ([^/]+)/(\S+), the whole "
-                     r"profile before filters$", line)
+        m = re.match(r"^percentages of (-?[0-9]+) ([^/]+)/(\S+): every "
+                     r"sample's magnitude, before filters$", line)
         if m and not body:
             ours_totals.insert(0, (m.group(2), m.group(3), int(m.group(1))))
             continue
