@@ -35,8 +35,8 @@ struct report {
 	struct pc_tagnames tn;	/* --tagshow, --taghide */
 	struct pc_textbuf tb;
 	struct pc_namer namer;
-	char **lines;		/* a sample's label lines */
-	size_t nlines, lines_cap;
+	char **lab;		/* a sample's label lines */
+	size_t nlab, lab_cap;
 };
 
 static int
@@ -46,11 +46,11 @@ add_line(struct report *r, char *s)
 
 	if (s == NULL)
 		return profconv__nomem();
-	if ((rc = PC_GROW(r->lines, r->lines_cap, r->nlines, 1)) < 0) {
+	if ((rc = PC_GROW(r->lab, r->lab_cap, r->nlab, 1)) < 0) {
 		free(s);
 		return rc;
 	}
-	r->lines[r->nlines++] = s;
+	r->lab[r->nlab++] = s;
 	return 0;
 }
 
@@ -59,9 +59,9 @@ drop_lines(struct report *r)
 {
 	size_t i;
 
-	for (i = 0; i < r->nlines; i++)
-		free(r->lines[i]);
-	r->nlines = 0;
+	for (i = 0; i < r->nlab; i++)
+		free(r->lab[i]);
+	r->nlab = 0;
 }
 
 static int
@@ -97,9 +97,10 @@ label_line(const char *key, const char *const *vals, size_t n)
 	p = s;
 	memset(p, ' ', pad);
 	p += pad;
-	p += sprintf(p, "%s:  ", key);
+	p += snprintf(p, len + 1 - (size_t)(p - s), "%s:  ", key);
 	for (i = 0; i < n; i++)
-		p += sprintf(p, "%s%s", i > 0 ? " " : "", vals[i]);
+		p += snprintf(p, len + 1 - (size_t)(p - s), "%s%s",
+		    i > 0 ? " " : "", vals[i]);
 	*p = '\0';
 	return s;
 }
@@ -110,6 +111,7 @@ label_line(const char *key, const char *const *vals, size_t n)
 static void
 profile_labels(struct report *r)
 {
+	FILE *fp = r->fp;
 	const struct profconv_profile *prof = r->prof;
 	char v[VALUE_SIZE], dv[VALUE_SIZE], pct[32], p[24];
 	int64_t total = 0;
@@ -122,18 +124,18 @@ profile_labels(struct report *r)
 		const char *b = strrchr(f, '/');
 
 		if (*f != '\0')
-			fprintf(r->fp, "File: %s\n", T(b != NULL ? b + 1 : f));
+			fprintf(fp, "File: %s\n", T(b != NULL ? b + 1 : f));
 		if (*profconv__pstr(prof, m->build_id) != '\0')
-			fprintf(r->fp, "Build ID: %s\n",
+			fprintf(fp, "Build ID: %s\n",
 			    T(profconv__pstr(prof, m->build_id)));
 	}
 	for (i = 0; i < prof->ncomments; i++) {
 		const char *c = profconv__pstr(prof, prof->comments[i]);
 
 		if (c[0] != '#')
-			fprintf(r->fp, "%s\n", T(c));
+			fprintf(fp, "%s\n", T(c));
 	}
-	fprintf(r->fp, "Type: %s\n",
+	fprintf(fp, "Type: %s\n",
 	    T(profconv__pstr(prof, prof->sample_types[r->ti].type)));
 	if (prof->time_nanos != 0) {
 		time_t secs = (time_t)(prof->time_nanos / 1000000000);
@@ -144,7 +146,7 @@ profile_labels(struct report *r)
 		if (localtime_r(&secs, &tm) != NULL &&
 		    strftime(when, sizeof(when), "%b %-d, %Y at %-I:%M%P (%Z)",
 		    &tm) > 0)
-			fprintf(r->fp, "Time: %s\n", when);
+			fprintf(fp, "Time: %s\n", when);
 	}
 	if (prof->duration_nanos != 0) {
 		double ns;
@@ -156,7 +158,7 @@ profile_labels(struct report *r)
 			snprintf(pct, sizeof(pct), "(%s)",
 			    profconv__measure_percent_padded(p, sizeof(p),
 			    (int64_t)ns, prof->duration_nanos));
-		fprintf(r->fp, "Duration: %s, Total samples = %s %s\n",
+		fprintf(fp, "Duration: %s, Total samples = %s %s\n",
 		    profconv__measure_label(dv, sizeof(dv),
 		    prof->duration_nanos, "nanoseconds", "auto"),
 		    profconv__measure_label(v, sizeof(v), total, r->unit,
@@ -185,7 +187,7 @@ sample_labels(struct report *r, size_t si)
 	if (vals == NULL)
 		return profconv__nomem();
 	for (pass = 0; rc == 0 && pass < 2; pass++) {
-		first = r->nlines;
+		first = r->nlab;
 		for (i = 0; rc == 0 && i < s->nlabels; i++) {
 			numeric = profconv__label_numeric(&lb[i]);
 			if ((pass == 0) != (lb[i].str != 0) ||
@@ -243,8 +245,8 @@ sample_labels(struct report *r, size_t si)
 				    prof, lb[i].key)), vals, nval));
 		}
 		if (rc == 0)
-			qsort(r->lines + first, r->nlines - first,
-			    sizeof(*r->lines), cmp_str);
+			qsort(r->lab + first, r->nlab - first,
+			    sizeof(*r->lab), cmp_str);
 	}
 	free(txt);
 	free(vals);
@@ -278,6 +280,7 @@ frame_is_location(struct report *r, const struct profconv_view_frame *f,
 static int
 put_location(struct report *r, uint32_t id, const char **vs)
 {
+	FILE *fp = r->fp;
 	const struct profconv_profile *prof = r->prof;
 	const struct pc_location *l = pc_location(prof, id);
 	const struct pc_line *ln = pc_location_lines(prof, l);
@@ -290,11 +293,11 @@ put_location(struct report *r, uint32_t id, const char **vs)
 		const struct pc_function *fn = pc_function(prof,
 		    ln[i].function);
 
-		put_right(r->fp, *vs, 10);
+		put_right(fp, *vs, 10);
 		*vs = "";
-		fputs("   ", r->fp);
+		fputs("   ", fp);
 		if (l->address != 0)
-			fprintf(r->fp, "%016" PRIx64 " ", l->address);
+			fprintf(fp, "%016" PRIx64 " ", l->address);
 		rc = profconv__namer_name(&r->namer, prof, ln[i].function,
 		    &name, &len);
 		if (rc < 0)
@@ -306,15 +309,15 @@ put_location(struct report *r, uint32_t id, const char **vs)
 			break;
 		}
 		if (*name != '\0')
-			fputs(T(name), r->fp);
+			fputs(T(name), fp);
 		if (ln[i].line != 0)
-			fprintf(r->fp, "%s%s:%" PRId64, *name != '\0' ? " " : "",
+			fprintf(fp, "%s%s:%" PRId64, *name != '\0' ? " " : "",
 			    clean != NULL ? T(clean) : "", ln[i].line);
 		else if (clean != NULL)
-			fprintf(r->fp, "%s%s", *name != '\0' ? " " : "",
+			fprintf(fp, "%s%s", *name != '\0' ? " " : "",
 			    T(clean));
 		free(clean);
-		fprintf(r->fp, "%s\n", i + 1 < l->nlines ? " (inline)" : "");
+		fprintf(fp, "%s\n", i + 1 < l->nlines ? " (inline)" : "");
 	}
 	return rc;
 }
@@ -322,6 +325,7 @@ put_location(struct report *r, uint32_t id, const char **vs)
 static int
 print_traces(struct report *r)
 {
+	FILE *fp = r->fp;
 	const struct profconv_profile *prof = r->prof;
 	bool by_address = profconv__view_granularity(r->view) ==
 	    PROFCONV_BY_ADDRESS;
@@ -341,11 +345,11 @@ print_traces(struct report *r)
 		if (sk == 0 || profconv_view_stack(r->view, sk - 1, &st) < 0 ||
 		    st.nframes == 0)
 			continue;
-		fputs(separator, r->fp);
+		fputs(separator, fp);
 		if ((rc = sample_labels(r, si)) < 0)
 			break;
-		for (k = 0; k < r->nlines; k++)
-			fprintf(r->fp, "%s\n", r->lines[k]);
+		for (k = 0; k < r->nlab; k++)
+			fprintf(fp, "%s\n", r->lab[k]);
 		vs = profconv__measure_label(v, sizeof(v),
 		    pc_sample_values(prof, si)[r->ti], r->unit, r->out_unit);
 		inl = profconv__view_stack_inline(r->view, sk - 1);
@@ -367,14 +371,14 @@ print_traces(struct report *r)
 					continue;
 				}
 			}
-			put_right(r->fp, vs, 10);
+			put_right(fp, vs, 10);
 			vs = "";
-			fprintf(r->fp, "   %s%s\n", T(f.name),
+			fprintf(fp, "   %s%s\n", T(f.name),
 			    inl != NULL && inl[k - 1] ? " (inline)" : "");
 		}
 	}
 	drop_lines(r);
-	fputs(separator, r->fp);
+	fputs(separator, fp);
 	return rc;
 }
 
@@ -440,6 +444,7 @@ add_tag(struct tag **t, size_t *n, size_t *cap, const char *key,
 static void
 put_key(struct report *r, struct tag *t, size_t n)
 {
+	FILE *fp = r->fp;
 	char buf[VALUE_SIZE], pct[32], (*cell)[VALUE_SIZE + 40];
 	size_t i, w0, w1 = 0, c;
 	int64_t total = 0;
@@ -466,14 +471,14 @@ put_key(struct report *r, struct tag *t, size_t n)
 	}
 	x = profconv__measure_scale(total, r->unit, r->out_unit, &u);
 	snprintf(buf, sizeof(buf), "%s:", t[0].key);
-	put_right(r->fp, buf, w0);
-	fprintf(r->fp, " Total %.1f%s\n", x, u);
+	put_right(fp, buf, w0);
+	fprintf(fp, " Total %.1f%s\n", x, u);
 	for (i = 0; cell != NULL && i < n; i++) {
-		put_right(r->fp, " ", w0);
-		put_right(r->fp, cell[i], w1);
-		fprintf(r->fp, " %s\n", t[i].name);
+		put_right(fp, " ", w0);
+		put_right(fp, cell[i], w1);
+		fprintf(fp, " %s\n", t[i].name);
 	}
-	fputc('\n', r->fp);
+	fputc('\n', fp);
 	free(cell);
 }
 
@@ -570,7 +575,7 @@ profconv__print_label_report(const struct profconv_profile *prof, FILE *fp,
 		r.unit = profconv__pstr(prof, prof->sample_types[r.ti].unit);
 		rc = opts->traces ? print_traces(&r) : print_tags(&r);
 	}
-	free(r.lines);
+	free(r.lab);
 	free(r.key_unit);
 	profconv__tagnames_free(&r.tn);
 	profconv__namer_free(&r.namer);
