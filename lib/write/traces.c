@@ -37,6 +37,8 @@ struct report {
 	struct pc_namer namer;
 	char **lab;		/* a sample's label lines */
 	size_t nlab, lab_cap;
+	char *line;		/* the one being built */
+	size_t line_len, line_cap;
 };
 
 static int
@@ -81,28 +83,18 @@ put_right(FILE *fp, const char *s, size_t width)
 	fputs(s, fp);
 }
 
-/* "%10s:  V1 V2" into a new string. */
-static char *
-label_line(const char *key, const char *const *vals, size_t n)
+/* Append LEN bytes of S to the line being built in R. */
+static int
+put_text(struct report *r, const char *s, size_t len)
 {
-	size_t kc = profconv__utf8_chars(key), len = 0, i, pad;
-	char *s, *p;
+	int rc = PC_GROW(r->line, r->line_cap, r->line_len, len + 1);
 
-	pad = kc < 10 ? 10 - kc : 0;
-	len = pad + strlen(key) + 3;
-	for (i = 0; i < n; i++)
-		len += strlen(vals[i]) + 1;
-	if ((s = malloc(len + 1)) == NULL)
-		return NULL;
-	p = s;
-	memset(p, ' ', pad);
-	p += pad;
-	p += snprintf(p, len + 1 - (size_t)(p - s), "%s:  ", key);
-	for (i = 0; i < n; i++)
-		p += snprintf(p, len + 1 - (size_t)(p - s), "%s%s",
-		    i > 0 ? " " : "", vals[i]);
-	*p = '\0';
-	return s;
+	if (rc < 0)
+		return rc;
+	memcpy(r->line + r->line_len, s, len);
+	r->line_len += len;
+	r->line[r->line_len] = '\0';
+	return 0;
 }
 
 /* --- -traces ---------------------------------------------------------------- */
@@ -166,90 +158,79 @@ profile_labels(struct report *r)
 	}
 }
 
-/* Sample SI's label lines, sorted as pprof sorts them: string labels,
- * then numeric ones, each "%10s:  values" in byte order. */
+/* What a label is to pprof: 0 a string, 1 a number, -1 nothing. */
+static int
+label_kind(const struct pc_label *lb)
+{
+	return lb->str != 0 ? 0 : profconv__label_numeric(lb) ? 1 : -1;
+}
+
+/* Label LB's value as shown: the string, or the number scaled in its
+ * key's unit; escaped. */
+static const char *
+label_value(struct report *r, const struct pc_label *lb, char *num,
+    size_t size)
+{
+	if (lb->str != 0)
+		return T(profconv__pstr(r->prof, lb->str));
+	return T(profconv__measure_label(num, size, lb->num,
+	    r->key_unit[lb->key], "auto"));
+}
+
+/* Sample SI's label lines, as pprof's: "%10s:  " and the key's values
+ * joined by blanks, the string keys' lines sorted, then the numeric
+ * keys' sorted. */
 static int
 sample_labels(struct report *r, size_t si)
 {
 	const struct profconv_profile *prof = r->prof;
 	const struct pc_sample *s = pc_sample(prof, si);
 	const struct pc_label *lb = pc_sample_labels(prof, s);
-	const char **vals = NULL;
-	char *txt = NULL;
-	size_t i, j, n, nval, first, size = 0;
-	bool numeric;
-	int rc = 0, pass;
+	char num[VALUE_SIZE];
+	const char *key, *v;
+	size_t i, j, first, kc;
+	int rc = 0, kind;
 
 	drop_lines(r);
-	if (s->nlabels == 0)
-		return 0;
-	vals = calloc(s->nlabels, sizeof(*vals));
-	if (vals == NULL)
-		return profconv__nomem();
-	for (pass = 0; rc == 0 && pass < 2; pass++) {
+	for (kind = 0; rc == 0 && kind < 2; kind++) {
 		first = r->nlab;
 		for (i = 0; rc == 0 && i < s->nlabels; i++) {
-			numeric = profconv__label_numeric(&lb[i]);
-			if ((pass == 0) != (lb[i].str != 0) ||
-			    (pass == 1 && !numeric) ||
-			    !profconv__tagnames_keep(&r->tn,
-			    profconv__pstr(prof, lb[i].key)))
+			key = profconv__pstr(prof, lb[i].key);
+			if (label_kind(&lb[i]) != kind ||
+			    !profconv__tagnames_keep(&r->tn, key))
 				continue;
-			/* The first label of its key gathers the values. */
-			for (j = 0; j < i; j++)
-				if (lb[j].key == lb[i].key &&
-				    (lb[j].str != 0) == (lb[i].str != 0) &&
-				    (lb[j].str != 0 ||
-				    profconv__label_numeric(&lb[j])))
-					break;
+			/* The key's first label gathers its values. */
+			for (j = 0; j < i && (lb[j].key != lb[i].key ||
+			    label_kind(&lb[j]) != kind); j++)
+				;
 			if (j < i)
 				continue;
-			/* Escaped values, one buffer for all. */
-			size = 0;
-			for (j = i, nval = 0; j < s->nlabels; j++) {
-				const char *t;
-
-				if (lb[j].key != lb[i].key ||
-				    (lb[j].str != 0) != (lb[i].str != 0) ||
-				    (pass == 1 && !profconv__label_numeric(
-				    &lb[j])))
-					continue;
-				if (pass == 0) {
-					t = T(profconv__pstr(prof, lb[j].str));
-				} else {
-					char num[VALUE_SIZE];
-
-					t = profconv__measure_label(num,
-					    sizeof(num), lb[j].num,
-					    r->key_unit[lb[j].key], "auto");
-					t = T(t);
-				}
-				n = strlen(t);
-				{
-					char *nt = realloc(txt, size + n + 1);
-
-					if (nt == NULL) {
-						rc = profconv__nomem();
-						break;
-					}
-					txt = nt;
-				}
-				memcpy(txt + size, t, n + 1);
-				vals[nval++] = (const char *)(uintptr_t)size;
-				size += n + 1;
-			}
-			for (j = 0; rc == 0 && j < nval; j++)
-				vals[j] = txt + (uintptr_t)vals[j];
+			key = T(key);
+			r->line_len = 0;
+			for (kc = profconv__utf8_chars(key); rc == 0 && kc < 10;
+			    kc++)
+				rc = put_text(r, " ", 1);
 			if (rc == 0)
-				rc = add_line(r, label_line(T(profconv__pstr(
-				    prof, lb[i].key)), vals, nval));
+				rc = put_text(r, key, strlen(key));
+			if (rc == 0)
+				rc = put_text(r, ":  ", 3);
+			for (j = i; rc == 0 && j < s->nlabels; j++) {
+				if (lb[j].key != lb[i].key ||
+				    label_kind(&lb[j]) != kind)
+					continue;
+				if (j > i)
+					rc = put_text(r, " ", 1);
+				v = label_value(r, &lb[j], num, sizeof(num));
+				if (rc == 0)
+					rc = put_text(r, v, strlen(v));
+			}
+			if (rc == 0)
+				rc = add_line(r, strdup(r->line));
 		}
 		if (rc == 0)
 			qsort(r->lab + first, r->nlab - first,
 			    sizeof(*r->lab), cmp_str);
 	}
-	free(txt);
-	free(vals);
 	return rc;
 }
 
@@ -576,6 +557,7 @@ profconv__print_label_report(const struct profconv_profile *prof, FILE *fp,
 		rc = opts->traces ? print_traces(&r) : print_tags(&r);
 	}
 	free(r.lab);
+	free(r.line);
 	free(r.key_unit);
 	profconv__tagnames_free(&r.tn);
 	profconv__namer_free(&r.namer);
