@@ -257,9 +257,11 @@ frame_is_location(struct report *r, const struct profconv_view_frame *f,
 
 /* Location ID's lines as pprof -traces -addresses prints them: the
  * address, the function, file:line, innermost first, "(inline)" on all
- * but the outermost.  VS: the value on the first line ("" after). */
+ * but the outermost; without lines, the address and FRAME, the view's
+ * name for it.  VS: the value on the first line ("" after). */
 static int
-put_location(struct report *r, uint32_t id, const char **vs)
+put_location(struct report *r, uint32_t id, const char *frame,
+    const char **vs)
 {
 	FILE *fp = r->fp;
 	const struct profconv_profile *prof = r->prof;
@@ -270,6 +272,17 @@ put_location(struct report *r, uint32_t id, const char **vs)
 	size_t i, len;
 	int rc = 0;
 
+	if (l->nlines == 0 || profconv__named_unnamed(prof, id)) {
+		/* No function: the address and the view's name for it
+		 * (pprof's "[module]"). */
+		put_right(fp, *vs, 10);
+		*vs = "";
+		fputs("   ", fp);
+		if (l->address != 0)
+			fprintf(fp, "%016" PRIx64 " ", l->address);
+		fprintf(fp, "%s\n", T(frame));
+		return 0;
+	}
 	for (i = 0; rc == 0 && i < l->nlines; i++) {
 		const struct pc_function *fn = pc_function(prof,
 		    ln[i].function);
@@ -347,7 +360,7 @@ print_traces(struct report *r)
 				    !frame_is_location(r, &f, locs[j]); j++)
 					;
 				if (j < pc_sample(prof, si)->nlocs) {
-					rc = put_location(r, locs[j], &vs);
+					rc = put_location(r, locs[j], f.name, &vs);
 					loc = j + 1;
 					continue;
 				}

@@ -75,6 +75,30 @@ for args in "" "-sample_index=alloc_space" "-tagfocus=thread_name=worker-1" \
 	same "show --traces $ours (values)" "$TMP/go.v" "$TMP/our.v"
 done
 
+# -addresses: each location's inline chain with its address.  The same
+# traces and values; pprof's lines of a location without symbols
+# ("ADDRESS [module]") are ours after the rewrite.  (Not compared line
+# for line: where drop_frames matches an inlined function inside a
+# location, as rtld's calloc in allocate_dtv, pprof leaves that line out
+# and we show the location whole.)
+go tool pprof -traces -addresses -symbolize=none "$PB" >"$TMP/go.atr" 2>/dev/null ||
+	fail "go tool pprof -traces -addresses"
+"$PROFCONV" show --traces --addresses "$PB" 2>/dev/null |
+	sed -E 's/^([ 0-9.a-zA-Z]{10}   )([0-9a-f]{16} )?([^ ]+)\+0x[0-9a-f]+$/\1\2[\3]/' \
+	>"$TMP/our.atr" || fail "show --traces --addresses"
+grep -E '^ *[0-9.]+[a-zA-Z]*   ' "$TMP/go.atr" | cut -c1-10 >"$TMP/go.v"
+grep -E '^ *[0-9.]+[a-zA-Z]*   ' "$TMP/our.atr" | cut -c1-10 >"$TMP/our.v"
+same "show --traces --addresses (values)" "$TMP/go.v" "$TMP/our.v"
+grep -E '^[ 0-9.a-zA-Z]{10}   [0-9a-f]{16} [a-zA-Z_]' "$TMP/our.atr" >/dev/null ||
+	fail "show --traces --addresses: no frame with an address"
+grep -E '^[ 0-9.a-zA-Z]{10}   [0-9a-f]{16} \[[^ ]*\]$' "$TMP/go.atr" >"$TMP/go.unnamed"
+if [ -s "$TMP/go.unnamed" ]; then
+	grep -vxFf "$TMP/our.atr" "$TMP/go.unnamed" >"$TMP/missing" &&
+		fail "show --traces --addresses lacks: $(head -n 2 "$TMP/missing")"
+else
+	echo "note: no location without symbols in the profile" >&2
+fi
+
 # --- names and labels that talk to the terminal ---------------------------------
 esc=$(printf '\033')
 # Function names CLEAR and TAB, a label tag=CLEAR on each sample.
