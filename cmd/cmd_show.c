@@ -22,7 +22,7 @@ static const char usage_text[] =
 	"\n";
 
 enum { OPT_SORT = 256, OPT_FUNCTIONS, OPT_LINES, OPT_ADDRESSES, OPT_FILES,
-	OPT_FILEFUNCTIONS };
+	OPT_FILEFUNCTIONS, OPT_TRACES, OPT_TAGS, OPT_UNIT };
 
 static const struct cmd_opt opts[] = {
 	{ "summary", 's', no_argument, CMD_OWN,
@@ -44,6 +44,15 @@ static const struct cmd_opt opts[] = {
 	  "      --sort ORDER      rank --summary's functions by flat, their\n"
 	  "                        own value (default; pprof -top), or cum,\n"
 	  "                        their cumulative one (pprof -top -cum)\n" },
+	{ "traces", OPT_TRACES, no_argument, CMD_OWN,
+	  "      --traces          every sample's labels and stack, leaf first,\n"
+	  "                        with its value of -t TYPE (pprof -traces)\n" },
+	{ "tags", OPT_TAGS, no_argument, CMD_OWN,
+	  "      --tags            each label key's values with their totals of\n"
+	  "                        -t TYPE and shares (pprof -tags)\n" },
+	{ "unit", OPT_UNIT, required_argument, CMD_OWN,
+	  "      --unit UNIT       --traces and --tags: show values and numeric\n"
+	  "                        labels in UNIT (pprof -unit; default minimum)\n" },
 	{ "functions", OPT_FUNCTIONS, no_argument, CMD_OWN,
 	  "      --functions       --summary: a row per function (default)\n" },
 	{ "lines", OPT_LINES, no_argument, CMD_OWN,
@@ -113,6 +122,15 @@ cmd_show(int argc, char **argv)
 		case CMD_OPT_SIZES:
 			sizes = true;
 			break;
+		case OPT_TRACES:
+			print.traces = 1;
+			break;
+		case OPT_TAGS:
+			print.tags = 1;
+			break;
+		case OPT_UNIT:
+			print.unit = optarg;
+			break;
 		case OPT_FUNCTIONS:
 			view.view.granularity = PROFCONV_BY_FUNCTION;
 			break;
@@ -146,15 +164,18 @@ cmd_show(int argc, char **argv)
 	view.view.jobs = cmd_jobs();
 	/* The dump shows the file as it is; the summary shows what the
 	 * other commands show, so it symbolizes like them. */
-	if (!print.summary && !sizes)
+	if (!print.summary && !sizes && !print.traces && !print.tags)
 		view.no_symbolize = true;
-	if (sizes && print.summary)
-		return cmd_usage_error("--sizes and --summary are two reports: "
-		    "give one");
+	if (sizes + print.summary + print.traces + print.tags > 1)
+		return cmd_usage_error("--sizes, --summary, --traces and --tags "
+		    "are four reports: give one");
+	if (print.unit != NULL && !print.traces && !print.tags)
+		return cmd_usage_error("--unit needs --traces or --tags");
 	print.view = &view.view;
 	status = cmd_load_profile(&view, argv[optind], &prof);
 	/* The dump shows the whole profile: only views filter. */
-	if (status == EXIT_OK && (sizes || print.summary))
+	if (status == EXIT_OK && (sizes || print.summary || print.traces ||
+	    print.tags))
 		cmd_warn_unmatched(&view, cmd_unmatched(&view, prof));
 	if (status == EXIT_OK && sizes) {
 		status = show_sizes(prof, &view, print.sample_type,

@@ -1934,10 +1934,20 @@ struct profconv_print_options {
 	/* Version 3.  Summary: rank functions by their cumulative value
 	 * (pprof's -top -cum); 0: by flat value (pprof's -top). */
 	int by_cum;
+	/* Version 4.  Instead of the dump or the summary, one of go tool
+	 * pprof's label reports of the view's samples, by SAMPLE_TYPE:
+	 * TRACES (pprof's -traces), every sample's labels and stack, leaf
+	 * first, with its value; TAGS (pprof's -tags), each label key's
+	 * values with their totals and shares, numeric values scaled.
+	 * UNIT: the unit values are shown in, as pprof's -unit; NULL: the
+	 * smallest that keeps a value at 1 or more ("minimum"). */
+	int traces;
+	int tags;
+	const char *unit;
 };
-#define PROFCONV_PRINT_OPTIONS_VERSION 3
+#define PROFCONV_PRINT_OPTIONS_VERSION 4
 #define PROFCONV_PRINT_OPTIONS_INIT \
-	{ PROFCONV_PRINT_OPTIONS_VERSION, 0, 10, NULL, NULL, 0 }
+	{ PROFCONV_PRINT_OPTIONS_VERSION, 0, 10, NULL, NULL, 0, 0, 0, NULL }
 
 /*
  * Print PROF to FP as stable, diffable text: header fields, sample types,
@@ -1945,7 +1955,9 @@ struct profconv_print_options {
  * functions (named in the view's demangle mode) and mappings.  With
  * OPTS->summary, print the totals per sample type, then the top stacks
  * and functions of the view by the chosen (or default) sample type
- * instead.  Errors: PROFCONV_EINVAL (bad options), PROFCONV_ENOTFOUND
+ * instead; with OPTS->traces or OPTS->tags, that report of the view
+ * (profconv-show(1), --traces and --tags, says its format).
+ * Errors: PROFCONV_EINVAL (bad options), PROFCONV_ENOTFOUND
  * (no such sample type), PROFCONV_EIO, PROFCONV_ENOMEM.
  */
 int profconv_profile_print(const struct profconv_profile *prof, FILE *fp,

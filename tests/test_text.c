@@ -184,3 +184,91 @@ Test(print, int64_min_summary)
 	    " -9223372036854775808 -100.00% f\n"
 	    " -9223372036854775808 -100.00% f;g\n") != NULL, "%s", out);
 }
+
+/* pprof's -traces: the header, each sample's labels (strings, then
+ * numbers scaled) and stack leaf first, its value of the sample type;
+ * an inlined frame marked.  Version 4 of the options. */
+Test(print, traces)
+{
+	struct profconv_print_options po = PROFCONV_PRINT_OPTIONS_INIT;
+
+	a = small();
+	po.traces = 1;
+	CAPTURE(out, profconv_profile_print(a, fp, &po));
+	cr_expect(strncmp(out, "File: app\n"
+	    "Build ID: abc123\n"
+	    "made by hand\n"
+	    "Type: inuse_space\n"
+	    "Time: Nov 1", 64) == 0, "%s", out);
+	/* Go's "Jan 2, 2006 at 3:04pm (MST)", in local time. */
+	cr_expect(strstr(out, ", 2023 at ") != NULL &&
+	    (strstr(out, "m (") != NULL), "%s", out);
+	cr_expect(strstr(out, "\nDuration: 5s, Total samples = 4.12kB \n"
+	    "-----------+-------------------------------------------------------\n"
+	    "    thread:  worker\n"
+	    "     bytes:  64B\n"
+	    "      128B   app::Pool::grow (inline)\n"
+	    "             main\n"
+	    "             main\n"
+	    "-----------+-------------------------------------------------------\n"
+	    "       4kB   main\n"
+	    "-----------+-------------------------------------------------------\n")
+	    != NULL, "%s", out);
+}
+
+/* pprof's -tags: a key's values, largest first, their totals and shares
+ * in a table aligned right; numeric values in --unit. */
+Test(print, tags)
+{
+	struct profconv_print_options po = PROFCONV_PRINT_OPTIONS_INIT;
+	struct profconv_label lb[3] = { { "k", "long value", 0, NULL },
+		{ "k", "b", 0, NULL }, { "size", NULL, 2048, "bytes" } };
+	int64_t v1 = 3000, v2 = 1000;
+	uint32_t f, l;
+
+	cr_assert(eq(int, profconv_profile_new(&a), 0));
+	profconv_profile_add_sample_type(a, "space", "bytes");
+	f = add_fn(a, "f", "");
+	l = LOC1(a, 0, 0x10, f, 1);
+	cr_assert(eq(int, profconv_profile_add_sample(a, &l, 1, &v1, lb, 3),
+	    0));
+	cr_assert(eq(int, profconv_profile_add_sample(a, &l, 1, &v2, lb + 1,
+	    1), 0));
+	po.tags = 1;
+	CAPTURE(out, profconv_profile_print(a, fp, &po));
+	cr_expect(eq(str, out, " k: Total 6.8kB\n"
+	    "    3.9kB (57.14%): b\n"
+	    "    2.9kB (42.86%): long value\n"
+	    "\n"
+	    " size: Total 2.9kB\n"
+	    "       2.9kB (  100%): 2kB\n"
+	    "\n"), "%s", out);
+	free(out);
+	po.unit = "B";
+	CAPTURE(out, profconv_profile_print(a, fp, &po));
+	cr_expect(strstr(out, " size: Total 3000.0B\n"
+	    "       3000.0B (  100%): 2048B\n") != NULL, "%s", out);
+}
+
+/* One report at a time; an older caller's options know no traces. */
+Test(print, traces_options)
+{
+	struct profconv_print_options po = PROFCONV_PRINT_OPTIONS_INIT;
+
+	size_t len = 0;
+	FILE *mem;
+
+	a = small();
+	po.traces = po.tags = 1;
+	mem = open_memstream(&out, &len);
+	cr_assert(eq(int, profconv_profile_print(a, mem, &po),
+	    PROFCONV_EINVAL));
+	fclose(mem);
+	cr_expect(eq(str, out, ""));
+	cr_expect(strstr(profconv_errmsg(), "ask for one") != NULL, "%s",
+	    profconv_errmsg());
+	free(out);
+	po.version = 3;
+	CAPTURE(out, profconv_profile_print(a, fp, &po));
+	cr_expect(strncmp(out, "sample types:", 13) == 0, "%s", out);
+}

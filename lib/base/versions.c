@@ -101,6 +101,7 @@ LAYOUT(report, "report", struct profconv_report_options,
 LAYOUT(print, "print", struct profconv_print_options, PROFCONV_PRINT_OPTIONS_INIT, 1,
     PC_END(struct profconv_print_options, top),
     PC_END(struct profconv_print_options, sample_type),
+    PC_END(struct profconv_print_options, by_cum),
     sizeof(struct profconv_print_options));
 LAYOUT(symbolize, "symbolize", struct profconv_symbolize_options,
     PROFCONV_SYMBOLIZE_OPTIONS_INIT, 1,

@@ -379,17 +379,16 @@ is_label(const struct pc_label *lb)
 	return lb->str != 0 || lb->num != 0 || lb->unit != 0;
 }
 
-/* pprof's numLabelUnits: each numeric key's first unit in the profile,
- * or for keys that never have one, "bytes" for "request" and
- * "alignment" and the key itself for the others. */
-static int
-key_units(struct pc_labels *l)
+int
+profconv__label_units(const struct profconv_profile *prof,
+    const char ***out)
 {
-	const struct profconv_profile *prof = l->prof;
+	const char **ku;
 	size_t i, si;
 
-	l->key_unit = calloc(prof->strings.len + 1, sizeof(*l->key_unit));
-	if (l->key_unit == NULL)
+	*out = NULL;
+	ku = calloc(prof->strings.len + 1, sizeof(*ku));
+	if (ku == NULL)
 		return profconv__nomem();
 	for (si = 0; si < prof->nsamples; si++) {
 		const struct pc_sample *s = pc_sample(prof, si);
@@ -401,21 +400,34 @@ key_units(struct pc_labels *l)
 			    lb[i].key >= prof->strings.len)
 				continue;
 			u = profconv__pstr(prof, lb[i].unit);
-			if (l->key_unit[lb[i].key] == NULL ||
-			    (*l->key_unit[lb[i].key] == '\0' && *u != '\0'))
-				l->key_unit[lb[i].key] = u;
+			if (ku[lb[i].key] == NULL ||
+			    (*ku[lb[i].key] == '\0' && *u != '\0'))
+				ku[lb[i].key] = u;
 		}
 	}
 	for (i = 0; i < prof->strings.len; i++) {
 		const char *k;
 
-		if (l->key_unit[i] == NULL || *l->key_unit[i] != '\0')
+		if (ku[i] == NULL || *ku[i] != '\0')
 			continue;
 		k = profconv__pstr(prof, (uint32_t)i);
-		l->key_unit[i] = strcmp(k, "request") == 0 ||
+		ku[i] = strcmp(k, "request") == 0 ||
 		    strcmp(k, "alignment") == 0 ? "bytes" : k;
 	}
+	*out = ku;
 	return 0;
+}
+
+bool
+profconv__label_numeric(const struct pc_label *lb)
+{
+	return lb->str == 0 && is_label(lb);
+}
+
+static int
+key_units(struct pc_labels *l)
+{
+	return profconv__label_units(l->prof, &l->key_unit);
 }
 
 int

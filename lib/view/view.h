@@ -107,6 +107,17 @@ int profconv__thread_parse(const char *text, size_t len, int64_t *uid,
 /* Has some sample of PROF a "thread" or "thread_name" label? */
 bool profconv__labels_has_thread(const struct profconv_profile *prof);
 
+/* pprof's numLabelUnits over every sample of PROF: *OUT[K] is the unit
+ * of the numeric label key string K (its first unit in the profile, or
+ * for a key that never has one, "bytes" for "request" and "alignment"
+ * and the key itself for the others), NULL for a string that is no
+ * numeric key; free *OUT.  Errors: PROFCONV_ENOMEM. */
+int profconv__label_units(const struct profconv_profile *prof,
+    const char ***out);
+/* Is LB a numeric label, as pprof reads one (a string label has a
+ * string; a label of number 0 without a unit is none)? */
+bool profconv__label_numeric(const struct pc_label *lb);
+
 /* --tagshow and --taghide: which label keys are printed. */
 struct pc_tagnames {
 	regex_t show, hide;

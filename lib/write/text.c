@@ -338,14 +338,23 @@ profconv_profile_print(const struct profconv_profile *prof, FILE *fp,
 	    &profconv__options_view)) < 0)
 		return rc;
 	vopts = &vdef;
+	if ((opts->traces != 0) + (opts->tags != 0) + (opts->summary != 0) >
+	    1)
+		return profconv__fail(PROFCONV_EINVAL, "summary, traces and "
+		    "tags are three reports: ask for one");
 	/* Refuse a bad sample type before anything is written. */
-	if (opts->summary && opts->sample_type != NULL &&
+	if ((opts->summary || opts->traces || opts->tags) &&
+	    opts->sample_type != NULL &&
 	    profconv_profile_sample_type_index(prof, opts->sample_type) < 0)
 		return profconv__fail(PROFCONV_ENOTFOUND,
 		    "profile has no sample type '%s'", opts->sample_type);
+	errno = 0;
+	if (opts->traces || opts->tags) {
+		rc = profconv__print_label_report(prof, fp, opts, vopts);
+		goto flush;
+	}
 	memset(&namer, 0, sizeof(namer));
 	namer.mode = vopts->demangle;
-	errno = 0;
 	print_header(prof, fp, opts->summary != 0, &tb);
 	if (opts->summary) {
 		rc = print_summary(prof, fp, opts, vopts, &tb);
@@ -359,6 +368,7 @@ profconv_profile_print(const struct profconv_profile *prof, FILE *fp,
 	}
 	profconv__namer_free(&namer);
 	profconv__textbuf_free(&tb);
+flush:
 	if (rc == 0 && (fflush(fp) != 0 || ferror(fp)))
 		rc = profconv__fail(PROFCONV_EIO, "write error: %s",
 		    strerror(errno != 0 ? errno : EIO));

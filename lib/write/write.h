@@ -110,6 +110,14 @@ void profconv__textbuf_free(struct pc_textbuf *b);
  */
 bool profconv__text_escape(const char *s, size_t *len, char esc[8]);
 
+/* --- pprof's label reports (traces.c) ---------------------------------- */
+
+/* profconv_profile_print() with OPTS->traces or OPTS->tags: that report
+ * of the view VOPTS makes of PROF (OPTS and VOPTS current layouts). */
+int profconv__print_label_report(const struct profconv_profile *prof,
+    FILE *fp, const struct profconv_print_options *opts,
+    const struct profconv_view_options *vopts);
+
 /* --- emitting the SVG (svg_emit.c) -------------------------------------- */
 
 /* Differential: what the stacks beneath a frame hold. */
