@@ -1241,8 +1241,10 @@ int profconv_profile_keep_growth(struct profconv_profile *prof);
  * slope takes the one before too).
  * The noise floor F is min_growth, or the profile's sampling period in
  * bytes when larger (jemalloc's 2^lg_prof_sample, Go's MemProfileRate);
- * in a sampled profile a row's own F is 2 sqrt(max |v| * period) when
- * larger (twice the spread sampling gives its peak), its noise N.
+ * in a sampled profile a row's own F is 2 sqrt(M * period) when larger,
+ * its noise N, where M, the bytes that came or went, is the sum of
+ * |v(i+1) - vi| but at most max |v| (a sampled object stays in every
+ * dump while it lives: only what changed moves the estimate).
  * A swing is a move of at least D = max(F, (max - min) / 2): a rise from
  * the lowest value since the last swing, or a fall from the highest.
  * The rise of the last quarter is its Theil-Sen slope (the median of
@@ -1261,6 +1263,9 @@ int profconv_profile_keep_growth(struct profconv_profile *prof);
  *         at least a third of the half's pace over the quarter's length;
  *         in the first and the third case the last quarter's highest
  *         value comes within max(F, (max - min) / 10) of every earlier;
+ *      or, in a sampled profile, the value never went down from one
+ *      snapshot to the next and the last quarter's highest tops every
+ *      earlier one (each sample gained is still live);
  *      d. with min_grew_fraction (0: off, the default), of the
  *         intervals in which the value changed, at least that fraction
  *         went up (rounded up);

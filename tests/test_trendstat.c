@@ -452,6 +452,72 @@ Test(trendstat, sampled_ramp_that_kept_climbing_is_a_leak)
 	    1, &rule, scratch, &sh), PROFCONV_TREND_LEAK));
 }
 
+/*
+ * perl 5.36 under jemalloc, a sample every 512 KiB, a dump every MiB
+ * allocated: a loop keeps a 20 KB string each turn (6 MB in all) while
+ * hashes come and go.  The row of the kept strings, in samples of about
+ * 512 KiB: 1 1 2 2 2 2 3 4 4 5 5 6 7 7.  Its noise at its height (3.9
+ * MiB) is more than its last quarter's rise, so the old rule called it
+ * saturating; but it never went down: each sample it gained is still
+ * live, and its last quarter tops all before it.
+ */
+static const int64_t perl_kept[14] = {
+	524344, 534586, 1058930, 1058930, 1058930, 1069172, 1593516,
+	2128102, 2138344, 2662688, 2672931, 3207517, 3731813, 3731861
+};
+static const double perl_alloc[14] = {
+	2665904, 3200490, 3724834, 4249178, 6346522, 6881108, 7405452,
+	8988726, 9523312, 10047656, 11630931, 12689829, 13214125, 13738469
+};
+
+Test(trendstat, sampled_row_that_never_went_down_is_a_leak)
+{
+	struct pc_rule rule = { 1 << 19, 0, 1 << 19, 0 };
+	struct pc_shape sh;
+	int64_t held[14];
+	size_t i;
+
+	cr_assert(eq(int, profconv__trend_verdict(perl_kept, perl_alloc, 14,
+	    1, &rule, scratch, &sh), PROFCONV_TREND_LEAK));
+	/* The same row that gains nothing over its last quarter. */
+	for (i = 0; i < 14; i++)
+		held[i] = i < 10 ? perl_kept[i] : perl_kept[9];
+	cr_assert(eq(int, profconv__trend_verdict(held, perl_alloc, 14, 1,
+	    &rule, scratch, &sh), PROFCONV_TREND_SATURATING));
+}
+
+/*
+ * Another run of the same perl loop: the row lost one sampled object
+ * (a temporary string) once, then gained four in its last dumps, each
+ * a new high.  The old rule called it saturating.
+ */
+static const int64_t perl_dip[15] = {
+	1069172, 3197274, 3197274, 3742103, 4276689, 5335619, 4811275,
+	4811275, 4811275, 4811275, 4811275, 5345862, 5870206, 6404792,
+	6939378
+};
+static const double perl_dip_alloc[15] = {
+	2160050, 4288152, 5861184, 7454669, 7989255, 9048185, 9572497,
+	10621153, 11145465, 11669777, 13242713, 13777300, 14825988,
+	16409262, 17468192
+};
+
+Test(trendstat, sampled_row_that_dipped_once_and_climbs_at_the_end)
+{
+	struct pc_rule rule = { 1 << 19, 0, 1 << 19, 0 };
+	struct pc_shape sh;
+	int64_t v[15];
+
+	cr_assert(eq(int, profconv__trend_verdict(perl_dip, perl_dip_alloc,
+	    15, 1, &rule, scratch, &sh), PROFCONV_TREND_LEAK));
+	/* Its last quarter going down once is no longer sure growth. */
+	memcpy(v, perl_dip, sizeof(v));
+	v[12] = perl_dip[13];
+	v[13] = perl_dip[12];
+	cr_assert(eq(int, profconv__trend_verdict(v, perl_dip_alloc, 15, 1,
+	    &rule, scratch, &sh), PROFCONV_TREND_SATURATING));
+}
+
 Test(trendstat, x_axis_choice)
 {
 	int64_t alloc[4] = { 100, 200, 200, 300 };

@@ -314,6 +314,35 @@ x_at(const double *x, size_t i)
 }
 
 /*
+ * The sampling noise of the N values of V, estimates from samples, one
+ * every PERIOD bytes on average; 0 when every allocation is recorded.
+ * A sampled object stays in every dump while it lives, so what moves
+ * the estimate between two dumps is only the bytes that came or went
+ * between them: B such bytes move it by about sqrt(B * period) (a count
+ * of samples is near Poisson).  B is taken as the sum of the moves from
+ * dump to dump, at most the row's highest value (the spread of a single
+ * estimate at it); NOISE_SDS standard deviations of that are noise.  A
+ * level that keeps its objects has none however large; a ramp's is that
+ * of its rise, not of its height.
+ */
+static double
+sampling_noise(const int64_t *v, size_t n, size_t stride, int64_t period)
+{
+	double top = 0, moved = 0;
+	size_t i;
+
+	if (period <= 1)
+		return 0;
+	for (i = 0; i < n; i++) {
+		top = fmax(top, fabs(AT(v, i, stride)));
+		if (i > 0)
+			moved += fabs(AT(v, i, stride) - AT(v, i - 1, stride));
+	}
+	return fmin(ceil(NOISE_SDS * sqrt(fmin(moved, top) * (double)period)),
+	    9e18);
+}
+
+/*
  * The tail of N points on the x axis X: the first point of the last
  * quarter of the x range (x >= x1 + 3/4 (xN - x1)); the last point at
  * least.
@@ -443,6 +472,38 @@ is_leak(const int64_t *v, const double *x, size_t n, size_t stride,
 	    kept_climbing(v, x, n, stride, rule, &tl, held, scratch));
 }
 
+/*
+ * The leak test of a sampled row (RULE the settings, before the row's
+ * own noise): a sampled object stays in every dump while it lives, so
+ * each rise of a row that never went down from one dump to the next is
+ * objects still live, whatever their estimate's noise; it still grows
+ * when its last quarter tops all before it.  A row that went down now
+ * and then, by less than a swing, still grows when its last quarter
+ * never went down and tops all before it by max(floor, a tenth of the
+ * range).  A level whose objects come and go goes down too, and its
+ * moves make its noise (the stable test) larger than its range.
+ */
+static bool
+gains_to_the_end(const int64_t *v, const double *x, size_t n, size_t stride,
+    const struct pc_rule *rule, const struct pc_shape *sh, double *scratch)
+{
+	struct tail tl;
+	size_t i;
+
+	if (rule->period <= 1 || n < 3 || sh->falls != 0)
+		return false;
+	tail_of(v, x, n, stride, scratch, &tl);
+	if (!(tl.top > tl.before))
+		return false;
+	if (sh->fell == 0)
+		return true;
+	for (i = tl.t0 + 1; i < n; i++)
+		if (AT(v, i, stride) < AT(v, i - 1, stride))
+			return false;
+	return tl.top - tl.before >= fmax((double)rule->floor,
+	    ((double)sh->max - (double)sh->min) / 10);
+}
+
 /* The saturation test: rose, no fall, and the last quarter is a plateau
  * in the upper half of the climb that rises (or sinks) by less than
  * max(floor, a fifth of the climb) and tops the earlier peak by less
@@ -489,30 +550,6 @@ shape(const int64_t *v, size_t n, size_t stride, const struct pc_rule *rule,
 	profconv__trend_fit(v, n, stride, scratch, &sh->fit);
 }
 
-/*
- * The noise of a row whose values are estimates from samples, one every
- * PERIOD bytes on average: NOISE_SDS standard deviations of such an
- * estimate at the row's largest value, each about sqrt(value * period)
- * (a count of samples is near Poisson); 0 when every allocation is
- * recorded.  It is the row's floor when larger, and a rise of the last
- * quarter must pass it: what sampling alone moves from dump to dump is
- * no rise, no fall and no plateau's end.
- */
-
-static double
-sampling_noise(const int64_t *v, size_t n, size_t stride,
-    const struct pc_rule *rule)
-{
-	double top = 0;
-	size_t i;
-
-	if (rule->period <= 1)
-		return 0;
-	for (i = 0; i < n; i++)
-		top = fmax(top, fabs(AT(v, i, stride)));
-	return fmin(ceil(NOISE_SDS * sqrt(top * (double)rule->period)), 9e18);
-}
-
 enum profconv_trend_verdict
 profconv__trend_verdict(const int64_t *v, const double *x, size_t n,
     size_t stride, const struct pc_rule *all, double *scratch,
@@ -523,13 +560,14 @@ profconv__trend_verdict(const int64_t *v, const double *x, size_t n,
 	struct pc_rule own = *all;
 	const struct pc_rule *rule = &own;
 
-	own.noise = sampling_noise(v, n, stride, all);
+	own.noise = sampling_noise(v, n, stride, all->period);
 	if (own.noise > (double)own.floor)
 		own.floor = (int64_t)own.noise;
 	shape(v, n, stride, rule, scratch, sh);
 	if (n < 2 || (double)sh->max - (double)sh->min < (double)rule->floor)
 		return PROFCONV_TREND_STABLE;
-	if (is_leak(v, x, n, stride, rule, sh, scratch))
+	if (is_leak(v, x, n, stride, rule, sh, scratch) ||
+	    gains_to_the_end(v, x, n, stride, all, sh, scratch))
 		return PROFCONV_TREND_LEAK;
 	/* The last dump fell: judge the series before it.  A leak up to
 	 * it is freed at exit when the last dump is back within the floor

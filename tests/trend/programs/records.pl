@@ -6,7 +6,10 @@
 #   bounded: the hash keeps the last 3000 records: fills, then holds;
 #   twins:   besides the hash, the same records as arrays of two strings
 #            in an array, grown in lockstep by another sub: two leaks of
-#            the same shape on different stacks.
+#            the same shape on different stacks;
+#   strings: each step keeps one string of 20 KB and builds a hash of 200
+#            short strings that goes at the step's end: a leak of 20 KB a
+#            step, a few samples in all at jemalloc's default rate.
 # With IDLE, after the steps the program idles IDLE seconds, allocating
 # only short-lived strings (so a profiler dumping by time still dumps).
 use strict;
@@ -19,6 +22,14 @@ our %keep;	# a global: perl leaves it to the exit, as a leak
 our @pairs;	# twins' second structure
 
 sub pair_of { my ($k) = @_; return [ "p$k", "y" x 600 ]; }
+if ($mode eq 'strings') {
+	our @kept;
+	for (1 .. $steps) {
+		push @kept, "x" x 20000;
+		my %h = map { $_ => "y" x 100 } 1 .. 200;
+	}
+	exit 0;
+}
 my @order;
 my $n = 0;
 for my $s (1 .. $steps) {
