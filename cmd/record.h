@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/* record.h - what the two halves of "profconv record" share. */
+#ifndef PROFCONV_CMD_RECORD_H
+#define PROFCONV_CMD_RECORD_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+enum allocator { ALLOC_NONE, ALLOC_JEMALLOC, ALLOC_TCMALLOC };
+
+/*
+ * After PROG (named PROG on the command line) ran with STATUS: the
+ * dumps of process PID in DIR, named from BASE as ALLOC names them;
+ * the last one symbolized beside it, DIR/report.html of the series, and
+ * on stderr where these are, the last dump's top functions and
+ * proftrend's verdicts.  Failures are said; the exit status stays
+ * PROG's.
+ */
+void record_after_run(const char *dir, const char *base, enum allocator alloc,
+    pid_t pid, const char *prog, int status);
+
+#endif /* PROFCONV_CMD_RECORD_H */

@@ -1,0 +1,287 @@
+/* SPDX-License-Identifier: MIT */
+/* record_after.c - "profconv record" once PROG has exited: its dumps
+ * found, the last symbolized, the series reported and judged. */
+
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <profconv.h>
+#include "cli.h"
+#include "record.h"
+
+/* --- after the run ------------------------------------------------------- */
+
+/* Natural order of names, digits as numbers: x.9.heap before x.10.heap. */
+static int
+natural_cmp(const void *pa, const void *pb)
+{
+	const char *a = *(char *const *)pa, *b = *(char *const *)pb;
+
+	while (*a != '\0' && *b != '\0') {
+		if (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') {
+			unsigned long long x = strtoull(a, (char **)&a, 10);
+			unsigned long long y = strtoull(b, (char **)&b, 10);
+
+			if (x != y)
+				return x < y ? -1 : 1;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a - (unsigned char)*b;
+		a++, b++;
+	}
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
+/*
+ * The dumps of process PID in DIR, named from PREFIX's base BASE: the
+ * jemalloc ones BASE.PID.SEQ.KIND.heap, the tcmalloc ones BASE.NNNN.heap
+ * (a forked child's are BASE_PID.NNNN.heap).  Paths in *OUT, in natural
+ * order (so the last is the last dump); their number, or -1.
+ */
+static int
+list_dumps(const char *dir, const char *base, enum allocator alloc,
+    pid_t pid, char ***out)
+{
+	char want[PATH_MAX], **v = NULL, **nv;
+	size_t wlen, len;
+	struct dirent *de;
+	int n = 0;
+	DIR *d;
+
+	if (alloc == ALLOC_JEMALLOC)
+		snprintf(want, sizeof(want), "%s.%d.", base, (int)pid);
+	else
+		snprintf(want, sizeof(want), "%s.", base);
+	wlen = strlen(want);
+	d = opendir(dir);
+	if (d == NULL)
+		return -1;
+	while ((de = readdir(d)) != NULL) {
+		const char *rest = de->d_name + wlen;
+
+		len = strlen(de->d_name);
+		if (strncmp(de->d_name, want, wlen) != 0 || len < wlen + 5 ||
+		    strcmp(de->d_name + len - 5, ".heap") != 0)
+			continue;
+		/* tcmalloc: only digits between the prefix and .heap. */
+		if (alloc == ALLOC_TCMALLOC &&
+		    strspn(rest, "0123456789") != len - wlen - 5)
+			continue;
+		nv = realloc(v, (size_t)(n + 1) * sizeof(*v));
+		if (nv == NULL)
+			break;
+		v = nv;
+		if (asprintf(&v[n], "%s/%s", dir, de->d_name) < 0)
+			break;
+		n++;
+	}
+	closedir(d);
+	if (n > 1)
+		qsort(v, (size_t)n, sizeof(*v), natural_cmp);
+	*out = v;
+	return n;
+}
+
+/* A jemalloc dump's global sequence number (BASE.PID.SEQ.KIND.heap): the
+ * dumps are numbered in the order written, whatever their kind. */
+static unsigned long long
+je_seq(const char *path)
+{
+	const char *p = strrchr(path, '/');
+	const char *dot;
+	int dots = 0;
+
+	/* From the end: .heap, .KIND, .SEQ */
+	for (dot = path + strlen(path); dot > (p ? p : path); dot--)
+		if (*dot == '.' && ++dots == 3)
+			return strtoull(dot + 1, NULL, 10);
+	return 0;
+}
+
+/* The last dump written: jemalloc's highest sequence number, tcmalloc's
+ * highest count (the natural order's last). */
+static const char *
+last_dump(char **dumps, int n, enum allocator alloc)
+{
+	int i, best = n - 1;
+
+	if (alloc == ALLOC_JEMALLOC)
+		for (i = 0, best = 0; i < n; i++)
+			if (je_seq(dumps[i]) > je_seq(dumps[best]))
+				best = i;
+	return dumps[best];
+}
+
+/* The summary's total in use and top functions, on stderr. */
+static void
+print_summary(const struct profconv_profile *prof,
+    const struct profconv_print_options *po, const char *subject)
+{
+	char *text = NULL, *line, *save;
+	size_t len = 0;
+	bool top = false;
+	FILE *fp = open_memstream(&text, &len);
+
+	if (fp == NULL)
+		return;
+	if (profconv_profile_print(prof, fp, po) < 0) {
+		fclose(fp);
+		free(text);
+		cmd_warn("cannot summarize '%s': %s", subject,
+		    profconv_errmsg());
+		return;
+	}
+	fclose(fp);
+	for (line = strtok_r(text, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(line, "top ", 4) == 0)
+			top = strstr(line, " functions ") != NULL;
+		if (top || (strncmp(line, "total ", 6) == 0 &&
+		    strstr(line, "[default]") != NULL))
+			fprintf(stderr, "%s\n", line);
+	}
+	free(text);
+}
+
+/* DIR/NAME-of-LAST.sym.pb.gz: LAST symbolized while its binaries are
+ * the ones that ran; the summary's top lines on stderr. */
+static int
+symbolize_last(const char *last, char **sym_out)
+{
+	struct profconv_symbolize_options so = PROFCONV_SYMBOLIZE_OPTIONS_INIT;
+	struct profconv_write_options wo = PROFCONV_WRITE_OPTIONS_INIT;
+	struct profconv_print_options po = PROFCONV_PRINT_OPTIONS_INIT;
+	struct profconv_profile *prof = NULL;
+	size_t len = strlen(last);
+	int status;
+
+	if (asprintf(sym_out, "%.*s.sym.pb.gz", (int)(len - 5), last) < 0)
+		return cmd_error("out of memory");
+	status = cmd_read_profile(last, NULL, &prof);
+	if (status == EXIT_OK)
+		status = cmd_symbolize_profile(prof, &so, last, false);
+	if (status == EXIT_OK)
+		status = cmd_write_profile(prof, *sym_out, &wo);
+	if (status == EXIT_OK) {
+		po.summary = 1;
+		po.top = 3;
+		print_summary(prof, &po, last);
+	}
+	profconv_profile_free(prof);
+	return status;
+}
+
+/* proftrend's verdicts of the series, a line each for the leaks (at most
+ * five), else for the row that moved most. */
+static int
+print_verdicts(char **dumps, int n)
+{
+	struct profconv_trend_options to = PROFCONV_TREND_OPTIONS_INIT;
+	struct cmd_view view = CMD_VIEW_INIT;
+	struct profconv_trend *trend = NULL;
+	struct profconv_trend_row row;
+	struct profconv_profile *prof;
+	size_t i, shown = 0, suspects;
+	int k, status = EXIT_OK;
+
+	cmd_series_view(&view, &to);
+	if (profconv_trend_new(&trend, &to) < 0)
+		return cmd_error("%s", profconv_errmsg());
+	for (k = 0; k < n && status == EXIT_OK; k++) {
+		status = cmd_load_profile(&view, dumps[k], &prof);
+		if (status == EXIT_OK &&
+		    profconv_trend_add(trend, prof, dumps[k]) < 0)
+			status = cmd_error("%s: %s", dumps[k], profconv_errmsg());
+	}
+	if (status == EXIT_OK && profconv_trend_run(trend) < 0)
+		status = cmd_error("cannot follow the dumps: %s",
+		    profconv_errmsg());
+	if (status != EXIT_OK) {
+		profconv_trend_free(trend);
+		return status;
+	}
+	suspects = profconv_trend_suspect_count(trend);
+	fprintf(stderr, "verdicts of %d dumps (in-use bytes, first -> last): "
+	    "%zu leak suspect%s\n", n,
+	    suspects, suspects == 1 ? "" : "s");
+	for (i = 0; i < profconv_trend_row_count(trend) && shown < 5; i++) {
+		if (profconv_trend_row(trend, i, &row) < 0)
+			break;
+		if (suspects != 0 && !row.suspect)
+			continue;
+		fprintf(stderr, "  %-13s %12lld -> %-12lld %s\n",
+		    profconv_trend_verdict_name(row.verdict),
+		    (long long)row.first_bytes, (long long)row.last_bytes,
+		    row.name);
+		shown++;
+		if (suspects == 0)
+			break;
+	}
+	profconv_trend_free(trend);
+	return EXIT_OK;
+}
+
+/* The report of the series (or of the one dump), as profconv report
+ * writes it. */
+static int
+write_report(char **dumps, int n, const char *path)
+{
+	char **argv = calloc((size_t)n + 6, sizeof(*argv));
+	int argc = 0, i, status;
+
+	if (argv == NULL)
+		return cmd_error("out of memory");
+	argv[argc++] = (char *)"report";
+	argv[argc++] = (char *)"--quiet";
+	argv[argc++] = (char *)"-o";
+	argv[argc++] = (char *)path;
+	argv[argc++] = (char *)"--";
+	for (i = 0; i < n; i++)
+		argv[argc++] = dumps[i];
+	status = cmd_report(argc, argv);
+	free(argv);
+	return status;
+}
+
+void
+record_after_run(const char *dir, const char *base, enum allocator alloc, pid_t pid,
+    const char *prog, int status)
+{
+	char **dumps = NULL, *sym = NULL, *report = NULL;
+	const char *last;
+	int n, i;
+
+	n = list_dumps(dir, base, alloc, pid, &dumps);
+	if (status >= 128)
+		cmd_warn("'%s' was killed by signal %d", prog, status - 128);
+	if (n <= 0) {
+		cmd_warn("no heap dump of '%s' in '%s'", prog, dir);
+		free(dumps);
+		return;
+	}
+	fprintf(stderr, "%s: '%s' exited with status %d; %d dump%s in '%s'\n",
+	    cmd_name, prog, status, n, n == 1 ? "" : "s", dir);
+	last = last_dump(dumps, n, alloc);
+	if (symbolize_last(last, &sym) == EXIT_OK)
+		fprintf(stderr, "%s: the last dump, symbolized: '%s'\n",
+		    cmd_name, sym);
+	if (asprintf(&report, "%s/report.html", dir) >= 0 &&
+	    write_report(dumps, n, report) == EXIT_OK)
+		fprintf(stderr, "%s: the report: '%s'\n", cmd_name, report);
+	if (n >= 2)
+		print_verdicts(dumps, n);
+	free(report);
+	free(sym);
+	for (i = 0; i < n; i++)
+		free(dumps[i]);
+	free(dumps);
+}
+

@@ -1,0 +1,95 @@
+# SPDX-License-Identifier: MIT
+# record.sh - "profconv record -- PROG" on a real program built now
+# (tests/producers/recordleak.c, which leaks 64 KiB a step from
+# leak_buffer()): under preloaded jemalloc and tcmalloc its dumps land in
+# the directory, the last one is symbolized and names the leak, the
+# report and the verdicts name it, and PROG's output and exit status are
+# its own; dumps by growth (--every), by time (--interval) and on demand
+# (--dump from another process); a static program is refused.
+. "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
+
+command -v cc >/dev/null 2>&1 || skip "no C compiler"
+use_jemalloc
+PROG=$TMP/recordleak
+cc -O1 -g -fno-omit-frame-pointer -o "$PROG" \
+    "$PROFCONV_SRCDIR/tests/producers/recordleak.c" ||
+	skip "cannot build tests/producers/recordleak.c"
+cd "$TMP" || exit 1
+
+# record DIR ARGS...: profconv record -o DIR ARGS, its stdout in
+# $TMP/DIR.out, stderr in $TMP/DIR.err, exit status in $st.
+record() {
+	d=$1
+	shift
+	"$PROFCONV" record -o "$TMP/$d" "$@" >"$TMP/$d.out" 2>"$TMP/$d.err"
+	st=$?
+}
+
+# check_run DIR WHAT: the dumps, the symbolized last one, the report and
+# the verdict name leak_buffer.
+check_run() {
+	ls "$TMP/$1"/*.heap >/dev/null 2>&1 || fail "$2: no dump in $1"
+	sym=$(ls "$TMP/$1"/*.sym.pb.gz 2>/dev/null | head -1)
+	if [ -z "$sym" ]; then
+		fail "$2: no symbolized dump"
+	else
+		"$PROFCONV" show -s "$sym" | grep -q leak_buffer ||
+			fail "$2: the symbolized dump does not name leak_buffer"
+	fi
+	grep -q leak_buffer "$TMP/$1/report.html" 2>/dev/null ||
+		fail "$2: report.html missing or without leak_buffer"
+	grep -Eq '^  leak +.*leak_buffer' "$TMP/$1.err" ||
+		fail "$2: no leak verdict for leak_buffer: $(cat "$TMP/$1.err")"
+	[ "$(cat "$TMP/$1.out")" = "recordleak: 40 steps" ] ||
+		fail "$2: PROG's stdout changed: $(cat "$TMP/$1.out")"
+}
+
+# jemalloc (the default), by growth: several dumps, exit status 3 kept.
+record je --every 1M --sample-rate 4K -- "$PROG" 40 0 3
+[ "$st" = 3 ] || fail "jemalloc: exit status $st, expected 3: $(cat "$TMP/je.err")"
+n=$(ls "$TMP/je"/recordleak.*.i*.heap 2>/dev/null | wc -l)
+[ "$n" -ge 4 ] || fail "jemalloc --every 1M: $n interval dumps, expected 4 or more"
+ls "$TMP/je"/recordleak.*.f.heap >/dev/null 2>&1 || fail "jemalloc: no final dump"
+check_run je jemalloc
+
+# tcmalloc, by growth, when installed.
+LIBTC=$(find_lib libtcmalloc.so.4)
+if [ -n "$LIBTC" ]; then
+	record tc --allocator tcmalloc --every 1M -- "$PROG" 40 0 3
+	[ "$st" = 3 ] || fail "tcmalloc: exit status $st: $(cat "$TMP/tc.err")"
+	n=$(ls "$TMP/tc"/recordleak.*.heap 2>/dev/null | wc -l)
+	[ "$n" -ge 4 ] || fail "tcmalloc --every 1M: $n dumps, expected 4 or more"
+	check_run tc tcmalloc
+else
+	echo "note: libtcmalloc.so.4 not found: tcmalloc part skipped" >&2
+fi
+
+# By time: 30 steps of 50 ms, a dump every 300 ms.
+record iv --interval 300ms --sample-rate 4K -- "$PROG" 30 50 0
+[ "$st" = 0 ] || fail "--interval: exit status $st: $(cat "$TMP/iv.err")"
+n=$(ls "$TMP/iv"/recordleak.*.m*.heap 2>/dev/null | wc -l)
+[ "$n" -ge 3 ] || fail "--interval 300ms over 1.5 s: $n dumps, expected 3 or more"
+
+# On demand, from another process, while PROG sleeps.
+"$PROFCONV" record -o "$TMP/od" -- "$PROG" 20 100 0 >"$TMP/od.out" 2>"$TMP/od.err" &
+rpid=$!
+sleep 0.5
+run 0 "$PROFCONV" record --dump "$TMP/od"
+wait $rpid || fail "--dump: the recording failed: $(cat "$TMP/od.err")"
+n=$(ls "$TMP/od"/recordleak.*.m*.heap 2>/dev/null | wc -l)
+[ "$n" = 1 ] || fail "--dump: $n on-demand dumps, expected 1"
+# Nobody recording: a one-line error, status 1.
+mkdir "$TMP/nobody"
+run 1 "$PROFCONV" record --dump "$TMP/nobody"
+
+# A static program is refused, in one line, with status 2.
+if cc -static -o "$TMP/static" "$PROFCONV_SRCDIR/tests/producers/recordleak.c" 2>/dev/null; then
+	run 2 "$PROFCONV" record -o "$TMP/st" -- "$TMP/static" 1 0 0
+	[ "$(wc -l <"$TMP/err")" -le 2 ] && grep -q 'statically linked' "$TMP/err" ||
+		fail "static: $(cat "$TMP/err")"
+	[ ! -e "$TMP/st" ] || fail "static: the directory was made"
+fi
+# A non-empty directory is refused.
+run 2 "$PROFCONV" record -o "$TMP/je" -- "$PROG" 1 0 0
+
+finish
