@@ -439,14 +439,42 @@ loadable(const char *path, const char *soname)
 	return strstr(buf, want) != NULL;
 }
 
-/* The helper library that dumps by time and on request. */
+/*
+ * The helper module that dumps by time and on request: the one
+ * $PROFCONV_RECORD_HELPER names (the build tree's, for the tests), else
+ * the one installed beside this command (bindir's way to libdir, then
+ * profconv/, as libprofconv.so is found), else the configured pkglibdir's.
+ */
 static const char *
 helper_path(void)
 {
+	static char buf[PATH_MAX];
 	const char *env = getenv("PROFCONV_RECORD_HELPER");
+#ifdef PROFCONV_BIN_TO_LIBDIR
+	char exe[PATH_MAX], *slash;
+	ssize_t n;
+#endif
 
-	return env != NULL && *env != '\0' ? env :
-	    PROFCONV_PKGLIBDIR "/profconv-record.so";
+	if (env != NULL && *env != '\0')
+		return env;
+	if (buf[0] != '\0')
+		return buf;
+#ifdef PROFCONV_BIN_TO_LIBDIR
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash != NULL) {
+			*slash = '\0';
+			if (snprintf(buf, sizeof(buf), "%s/%s/%s/profconv-record.so",
+			    exe, PROFCONV_BIN_TO_LIBDIR, PACKAGE) <
+			    (int)sizeof(buf) && access(buf, R_OK) == 0)
+				return buf;
+		}
+	}
+#endif
+	snprintf(buf, sizeof(buf), "%s/profconv-record.so", PROFCONV_PKGLIBDIR);
+	return buf;
 }
 
 /* --- the run ------------------------------------------------------------- */
