@@ -82,6 +82,28 @@ n=$(ls "$TMP/od"/recordleak.*.m*.heap 2>/dev/null | wc -l)
 mkdir "$TMP/nobody"
 run 1 "$PROFCONV" record --dump "$TMP/nobody"
 
+# SIGTERM sent to record goes on to PROG; record exits as a shell would.
+"$PROFCONV" record -o "$TMP/sig" --interval 200ms -- "$PROG" 100 100 0 \
+    >"$TMP/sig.out" 2>"$TMP/sig.err" &
+rpid=$!
+sleep 0.7
+kill -TERM $rpid
+wait $rpid
+st=$?
+[ "$st" = 143 ] || fail "SIGTERM: record exited $st, expected 143: $(cat "$TMP/sig.err")"
+grep -q 'killed by signal 15' "$TMP/sig.err" || fail "SIGTERM: not said: $(cat "$TMP/sig.err")"
+
+# A program linked with jemalloc records with it, and another allocator
+# cannot be forced on it.
+if cc -O1 -g -fno-omit-frame-pointer -o "$TMP/linked" \
+    "$PROFCONV_SRCDIR/tests/producers/recordleak.c" -ljemalloc 2>/dev/null; then
+	run 2 "$PROFCONV" record -o "$TMP/lk2" --allocator tcmalloc -- "$TMP/linked" 1 0 0
+	grep -q "already uses jemalloc" "$TMP/err" || fail "linked: $(cat "$TMP/err")"
+	record lk --every 1M --sample-rate 4K -- "$TMP/linked" 40 0 0
+	[ "$st" = 0 ] || fail "linked: exit status $st: $(cat "$TMP/lk.err")"
+	ls "$TMP/lk"/linked.*.f.heap >/dev/null 2>&1 || fail "linked: no final dump"
+fi
+
 # A static program is refused, in one line, with status 2.
 if cc -static -o "$TMP/static" "$PROFCONV_SRCDIR/tests/producers/recordleak.c" 2>/dev/null; then
 	run 2 "$PROFCONV" record -o "$TMP/st" -- "$TMP/static" 1 0 0
