@@ -6,6 +6,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -43,12 +44,13 @@ natural_cmp(const void *pa, const void *pb)
 /*
  * The dumps of process PID in DIR, named from PREFIX's base BASE: the
  * jemalloc ones BASE.PID.SEQ.KIND.heap, the tcmalloc ones BASE.NNNN.heap
- * (a forked child's are BASE_PID.NNNN.heap).  Paths in *OUT, in natural
- * order (so the last is the last dump); their number, or -1.
+ * of the MAIN process, BASE_PID.NNNN.heap of a forked one.  Paths in
+ * *OUT, in natural order (so the last is the last dump); their number,
+ * or -1.
  */
 static int
 list_dumps(const char *dir, const char *base, enum allocator alloc,
-    pid_t pid, char ***out)
+    pid_t pid, bool main, char ***out)
 {
 	char want[PATH_MAX], **v = NULL, **nv;
 	size_t wlen, len;
@@ -58,8 +60,10 @@ list_dumps(const char *dir, const char *base, enum allocator alloc,
 
 	if (alloc == ALLOC_JEMALLOC)
 		snprintf(want, sizeof(want), "%s.%d.", base, (int)pid);
-	else
+	else if (main)
 		snprintf(want, sizeof(want), "%s.", base);
+	else
+		snprintf(want, sizeof(want), "%s_%d.", base, (int)pid);
 	wlen = strlen(want);
 	d = opendir(dir);
 	if (d == NULL)
@@ -87,6 +91,48 @@ list_dumps(const char *dir, const char *base, enum allocator alloc,
 	if (n > 1)
 		qsort(v, (size_t)n, sizeof(*v), natural_cmp);
 	*out = v;
+	return n;
+}
+
+/* The processes other than MAIN with dumps in DIR (BASE.PID. for
+ * jemalloc, BASE_PID. for tcmalloc), at most MAX into PIDS, in order;
+ * their number. */
+static int
+other_processes(const char *dir, const char *base, enum allocator alloc,
+    pid_t main, pid_t *pids, int max)
+{
+	size_t blen = strlen(base), len;
+	struct dirent *de;
+	int n = 0, i, j;
+	long pid;
+	char *end;
+	DIR *d = opendir(dir);
+
+	if (d == NULL)
+		return 0;
+	while ((de = readdir(d)) != NULL && n < max) {
+		len = strlen(de->d_name);
+		if (strncmp(de->d_name, base, blen) != 0 || len < blen + 7 ||
+		    strcmp(de->d_name + len - 5, ".heap") != 0 ||
+		    de->d_name[blen] != (alloc == ALLOC_JEMALLOC ? '.' : '_'))
+			continue;
+		pid = strtol(de->d_name + blen + 1, &end, 10);
+		if (*end != '.' || pid <= 0 || pid == (long)main)
+			continue;
+		for (i = 0; i < n && pids[i] != (pid_t)pid; i++)
+			;
+		if (i == n)
+			pids[n++] = (pid_t)pid;
+	}
+	closedir(d);
+	/* In order of process id (a few: insertion sort). */
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && pids[j - 1] > pids[j]; j--) {
+			pid_t t = pids[j];
+
+			pids[j] = pids[j - 1];
+			pids[j - 1] = t;
+		}
 	return n;
 }
 
@@ -246,35 +292,39 @@ write_report(char **dumps, int n, const char *path)
 	argv[argc++] = (char *)"--";
 	for (i = 0; i < n; i++)
 		argv[argc++] = dumps[i];
+	/* A fresh parse: getopt keeps its place between calls of one
+	 * table, and this is the second report of a run with forks. */
+	optind = 0;
 	status = cmd_report(argc, argv);
 	free(argv);
 	return status;
 }
 
-void
-record_after_run(const char *dir, const char *base, enum allocator alloc, pid_t pid,
-    const char *prog, int status)
+/* Symbolize, report and judge the dumps of process PID (MAIN: PROG's
+ * own, reported in DIR/report.html; another: report-PID.html). */
+static void
+report_process(const char *dir, const char *base, enum allocator alloc,
+    pid_t pid, bool main)
 {
 	char **dumps = NULL, *sym = NULL, *report = NULL;
 	const char *last;
-	int n, i;
+	int n, i, rc;
 
-	n = list_dumps(dir, base, alloc, pid, &dumps);
-	if (status >= 128)
-		cmd_warn("'%s' was killed by signal %d", prog, status - 128);
+	n = list_dumps(dir, base, alloc, pid, main, &dumps);
 	if (n <= 0) {
-		cmd_warn("no heap dump of '%s' in '%s'", prog, dir);
 		free(dumps);
 		return;
 	}
-	fprintf(stderr, "%s: '%s' exited with status %d; %d dump%s in '%s'\n",
-	    cmd_name, prog, status, n, n == 1 ? "" : "s", dir);
+	if (!main)
+		fprintf(stderr, "%s: process %d, forked: %d dump%s\n", cmd_name,
+		    (int)pid, n, n == 1 ? "" : "s");
 	last = last_dump(dumps, n, alloc);
 	if (symbolize_last(last, &sym) == EXIT_OK)
 		fprintf(stderr, "%s: the last dump, symbolized: '%s'\n",
 		    cmd_name, sym);
-	if (asprintf(&report, "%s/report.html", dir) >= 0 &&
-	    write_report(dumps, n, report) == EXIT_OK)
+	rc = main ? asprintf(&report, "%s/report.html", dir) :
+	    asprintf(&report, "%s/report-%d.html", dir, (int)pid);
+	if (rc >= 0 && write_report(dumps, n, report) == EXIT_OK)
 		fprintf(stderr, "%s: the report: '%s'\n", cmd_name, report);
 	if (n >= 2)
 		print_verdicts(dumps, n);
@@ -285,3 +335,33 @@ record_after_run(const char *dir, const char *base, enum allocator alloc, pid_t 
 	free(dumps);
 }
 
+void
+record_after_run(const char *dir, const char *base, enum allocator alloc,
+    pid_t pid, const char *prog, int status)
+{
+	pid_t others[RECORD_MAX_PROCESSES];
+	char **dumps = NULL;
+	int n, k, i;
+
+	n = list_dumps(dir, base, alloc, pid, true, &dumps);
+	for (i = 0; i < n; i++)
+		free(dumps[i]);
+	free(dumps);
+	k = other_processes(dir, base, alloc, pid, others,
+	    RECORD_MAX_PROCESSES);
+	if (status >= 128)
+		cmd_warn("'%s' was killed by signal %d", prog, status - 128);
+	if (n <= 0 && k == 0) {
+		cmd_warn("no heap dump of '%s' in '%s'", prog, dir);
+		return;
+	}
+	fprintf(stderr, "%s: '%s' exited with status %d; %d dump%s in '%s'",
+	    cmd_name, prog, status, n > 0 ? n : 0, n == 1 ? "" : "s", dir);
+	if (k > 0)
+		fprintf(stderr, ", and dumps of %d forked process%s", k,
+		    k == 1 ? "" : "es");
+	fputc('\n', stderr);
+	report_process(dir, base, alloc, pid, true);
+	for (i = 0; i < k; i++)
+		report_process(dir, base, alloc, others[i], false);
+}

@@ -26,11 +26,38 @@
 
 typedef int (*mallctl_fn)(const char *, void *, size_t *, void *, size_t);
 typedef void (*heapdump_fn)(const char *);
+typedef int (*heapstart_fn)(const char *);
+typedef void (*heapstop_fn)(void);
 
 static mallctl_fn je_ctl;
 static heapdump_fn tc_dump;
+static heapstart_fn tc_start;
+static heapstop_fn tc_stop;
 static char request[PATH_MAX];
 static long interval_ms;
+
+/*
+ * gperftools names a forked child's dumps apart only when it starts
+ * again (an exec): a child that only forked goes on with its parent's
+ * prefix and count, over its parent's files.  So the child's profiler
+ * starts again under HEAPPROFILE_PID, as gperftools names a child's.
+ */
+static void
+tc_own_prefix(void)
+{
+	const char *prefix = getenv("HEAPPROFILE");
+	char buf[PATH_MAX];
+
+	if (tc_start == NULL || tc_stop == NULL || prefix == NULL ||
+	    snprintf(buf, sizeof(buf), "%s_%d", prefix, (int)getpid()) >=
+	    (int)sizeof(buf))
+		return;
+	/* gperftools 2.10 marks a child by setting the high bit of the
+	 * variable's first byte (an absolute path: '/'). */
+	buf[0] = (char)(buf[0] & 0x7f);
+	tc_stop();
+	(void)tc_start(buf);
+}
 
 static void
 dump(void)
@@ -77,6 +104,15 @@ start(void)
 	pthread_attr_destroy(&attr);
 }
 
+/* In a forked child: its own dump names (tcmalloc), its own thread. */
+static void
+in_child(void)
+{
+	if (je_ctl == NULL)
+		tc_own_prefix();
+	start();
+}
+
 __attribute__((constructor)) static void
 profconv_record_helper_init(void)
 {
@@ -87,11 +123,16 @@ profconv_record_helper_init(void)
 		return;
 	*(void **)&je_ctl = dlsym(RTLD_DEFAULT, "mallctl");
 	*(void **)&tc_dump = dlsym(RTLD_DEFAULT, "HeapProfilerDump");
+	*(void **)&tc_start = dlsym(RTLD_DEFAULT, "HeapProfilerStart");
+	*(void **)&tc_stop = dlsym(RTLD_DEFAULT, "HeapProfilerStop");
 	if (je_ctl == NULL && tc_dump == NULL)
 		return;
 	if (snprintf(request, sizeof(request), "%s/.dump-request", dir) >=
 	    (int)sizeof(request))
 		return;
 	interval_ms = ms != NULL ? strtol(ms, NULL, 10) : 0;
+	/* A forked child has no thread but the one that forked: its own
+	 * dumps (its own process id in their names) need one again. */
+	(void)pthread_atfork(NULL, NULL, in_child);
 	start();
 }

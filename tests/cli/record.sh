@@ -82,6 +82,28 @@ n=$(ls "$TMP/od"/recordleak.*.m*.heap 2>/dev/null | wc -l)
 mkdir "$TMP/nobody"
 run 1 "$PROFCONV" record --dump "$TMP/nobody"
 
+# A program that forks: each process its own series, report and verdict,
+# under each allocator (tcmalloc would write the child's dumps over the
+# parent's: the helper gives the child its own names).
+cc -O1 -g -fno-omit-frame-pointer -o "$TMP/recordfork" \
+    "$PROFCONV_SRCDIR/tests/producers/recordfork.c" ||
+	fail "cannot build tests/producers/recordfork.c"
+for a in jemalloc ${LIBTC:+tcmalloc}; do
+	record fk-$a --allocator $a --every 1M --sample-rate 4K -- "$TMP/recordfork" 40
+	[ "$st" = 0 ] || fail "fork, $a: exit status $st: $(cat "$TMP/fk-$a.err")"
+	[ "$(cat "$TMP/fk-$a.out")" = "recordfork: 40 steps" ] ||
+		fail "fork, $a: stdout: $(cat "$TMP/fk-$a.out")"
+	grep -Eq '^  leak +.*parent_leak' "$TMP/fk-$a.err" ||
+		fail "fork, $a: no leak verdict for parent_leak: $(cat "$TMP/fk-$a.err")"
+	grep -Eq '^  leak +.*child_leak' "$TMP/fk-$a.err" ||
+		fail "fork, $a: no leak verdict for child_leak: $(cat "$TMP/fk-$a.err")"
+	grep -q parent_leak "$TMP/fk-$a/report.html" 2>/dev/null ||
+		fail "fork, $a: report.html lacks parent_leak"
+	child=$(ls "$TMP/fk-$a"/report-*.html 2>/dev/null | head -1)
+	[ -n "$child" ] && grep -q child_leak "$child" && ! grep -q child_leak "$TMP/fk-$a/report.html" ||
+		fail "fork, $a: the child's report is missing, or mixed with the parent's"
+done
+
 # SIGTERM sent to record goes on to PROG; record exits as a shell would.
 "$PROFCONV" record -o "$TMP/sig" --interval 200ms -- "$PROG" 100 100 0 \
     >"$TMP/sig.out" 2>"$TMP/sig.err" &
