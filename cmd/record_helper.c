@@ -132,7 +132,11 @@ profconv_record_helper_init(void)
 		return;
 	interval_ms = ms != NULL ? strtol(ms, NULL, 10) : 0;
 	/* A forked child has no thread but the one that forked: its own
-	 * dumps (its own process id in their names) need one again. */
+	 * dumps (its own process id in their names) need one again.  The
+	 * allocator is made to start first, so that its own fork handlers,
+	 * which unlock its arenas in the child, come before ours (child
+	 * handlers run in the order they were registered). */
+	free(malloc(1));
 	(void)pthread_atfork(NULL, NULL, in_child);
 	start();
 }
