@@ -133,6 +133,23 @@ if cc -static -o "$TMP/static" "$PROFCONV_SRCDIR/tests/producers/recordleak.c" 2
 		fail "static: $(cat "$TMP/err")"
 	[ ! -e "$TMP/st" ] || fail "static: the directory was made"
 fi
+# Usage errors: one line and the hint, status 2.
+run 2 "$PROFCONV" record
+expect_err "profconv record: expected PROG to run
+Try 'profconv record --help'."
+run 2 "$PROFCONV" record --interval 0 -- "$PROG" 1 0 0
+grep -q "invalid --interval value '0'" "$TMP/err" || fail "--interval 0: $(cat "$TMP/err")"
+run 2 "$PROFCONV" record --allocator glibc -- "$PROG" 1 0 0
+run 2 "$PROFCONV" record --dump "$TMP/od" "$PROG"
+run 2 "$PROFCONV" record -o "$TMP/nf" -- "$TMP/no-such-program"
+# --every that is no power of two: jemalloc's is said.
+record pw --every 7M -- "$PROG" 1 0 0
+grep -q "jemalloc dumps every 2^23 bytes (8388608)" "$TMP/pw.err" ||
+	fail "--every 7M: $(cat "$TMP/pw.err")"
+# Options after PROG are PROG's, even without "--".
+record po "$PROG" 1 0 0 -o x
+[ "$st" = 98 ] || fail "PROG's own options: record exited $st, expected PROG's 98"
+
 # A non-empty directory is refused.
 run 2 "$PROFCONV" record -o "$TMP/je" -- "$PROG" 1 0 0
 
