@@ -225,39 +225,17 @@ symbolize_last(const char *last, char **sym_out)
 	return status;
 }
 
-/* proftrend's verdicts of the series, a line each for the leaks (at most
- * five), else for the row that moved most. */
-static int
-print_verdicts(char **dumps, int n)
+/* proftrend's verdicts of TREND (run) over N dumps, a line each for
+ * the leaks (at most five), else for the row that moved most. */
+static void
+print_verdicts(const struct profconv_trend *trend, int n)
 {
-	struct profconv_trend_options to = PROFCONV_TREND_OPTIONS_INIT;
-	struct cmd_view view = CMD_VIEW_INIT;
-	struct profconv_trend *trend = NULL;
 	struct profconv_trend_row row;
-	struct profconv_profile *prof;
 	size_t i, shown = 0, suspects;
-	int k, status = EXIT_OK;
 
-	cmd_series_view(&view, &to);
-	if (profconv_trend_new(&trend, &to) < 0)
-		return cmd_error("%s", profconv_errmsg());
-	for (k = 0; k < n && status == EXIT_OK; k++) {
-		status = cmd_load_profile(&view, dumps[k], &prof);
-		if (status == EXIT_OK &&
-		    profconv_trend_add(trend, prof, dumps[k]) < 0)
-			status = cmd_error("%s: %s", dumps[k], profconv_errmsg());
-	}
-	if (status == EXIT_OK && profconv_trend_run(trend) < 0)
-		status = cmd_error("cannot follow the dumps: %s",
-		    profconv_errmsg());
-	if (status != EXIT_OK) {
-		profconv_trend_free(trend);
-		return status;
-	}
 	suspects = profconv_trend_suspect_count(trend);
 	fprintf(stderr, "verdicts of %d dumps (in-use bytes, first -> last): "
-	    "%zu leak suspect%s\n", n,
-	    suspects, suspects == 1 ? "" : "s");
+	    "%zu leak suspect%s\n", n, suspects, suspects == 1 ? "" : "s");
 	for (i = 0; i < profconv_trend_row_count(trend) && shown < 5; i++) {
 		if (profconv_trend_row(trend, i, &row) < 0)
 			break;
@@ -271,12 +249,72 @@ print_verdicts(char **dumps, int n)
 		if (suspects == 0)
 			break;
 	}
-	profconv_trend_free(trend);
-	return EXIT_OK;
 }
 
-/* The report of the series (or of the one dump), as profconv report
- * writes it. */
+/*
+ * The page of the series DUMPS[0..N-1] (N >= 2) at PATH, as profconv
+ * report writes one, and the verdicts on stderr: each dump read and
+ * symbolized once, for the page and the analysis both.
+ */
+static int
+report_series(char **dumps, int n, const char *path)
+{
+	struct profconv_report_options ro = PROFCONV_REPORT_OPTIONS_INIT;
+	struct profconv_trend_options to = PROFCONV_TREND_OPTIONS_INIT;
+	struct cmd_view view = CMD_VIEW_INIT;
+	struct profconv_trend *trend = NULL;
+	struct profconv_report_series *series = NULL;
+	struct profconv_profile *prof;
+	struct cmd_output out = { 0 };
+	int k, rc, status = EXIT_OK;
+
+	cmd_series_view(&view, &to);
+	view.view.jobs = cmd_jobs();
+	ro.view = &view.view;
+	if (profconv_trend_new(&trend, &to) < 0 ||
+	    profconv_report_series_new(&series, &ro) < 0) {
+		profconv_trend_free(trend);
+		return cmd_error("%s", profconv_errmsg());
+	}
+	ro.series = series;
+	for (k = 0; k < n && status == EXIT_OK; k++) {
+		/* Named in the page as in DIR, where the page is. */
+		const char *name = strrchr(dumps[k], '/');
+
+		name = name != NULL ? name + 1 : dumps[k];
+		status = cmd_load_profile(&view, dumps[k], &prof);
+		if (status != EXIT_OK)
+			break;
+		if (profconv_report_series_add(series, prof, name) < 0) {
+			profconv_profile_free(prof);
+			status = cmd_error("%s: %s", dumps[k], profconv_errmsg());
+		} else if (profconv_trend_add(trend, prof, name) < 0) {
+			status = cmd_error("%s: %s", dumps[k], profconv_errmsg());
+		}
+	}
+	if (status == EXIT_OK && profconv_trend_run(trend) < 0)
+		status = cmd_error("cannot follow the dumps: %s",
+		    profconv_errmsg());
+	if (status == EXIT_OK)
+		status = cmd_output_open(&out, path);
+	if (status == EXIT_OK) {
+		rc = profconv_report_write_trend(trend, out.fp, &ro);
+		if (rc == PROFCONV_EIO)
+			status = cmd_write_failed(path, rc, errno, dumps[0]);
+		else if (rc < 0)
+			status = cmd_error_lib(dumps[0]);
+		status = cmd_output_end(&out, status);
+		if (status == EXIT_OK)
+			fprintf(stderr, "%s: the report: '%s'\n", cmd_name,
+			    path);
+		print_verdicts(trend, n);
+	}
+	profconv_trend_free(trend);
+	profconv_report_series_free(series);
+	return status;
+}
+
+/* The report of the one dump, as profconv report writes it. */
 static int
 write_report(char **dumps, int n, const char *path)
 {
@@ -293,7 +331,7 @@ write_report(char **dumps, int n, const char *path)
 	for (i = 0; i < n; i++)
 		argv[argc++] = dumps[i];
 	/* A fresh parse: getopt keeps its place between calls of one
-	 * table, and this is the second report of a run with forks. */
+	 * table, and this may be the second report of a run with forks. */
 	optind = 0;
 	status = cmd_report(argc, argv);
 	free(argv);
@@ -324,10 +362,10 @@ report_process(const char *dir, const char *base, enum allocator alloc,
 		    cmd_name, sym);
 	rc = main ? asprintf(&report, "%s/report.html", dir) :
 	    asprintf(&report, "%s/report-%d.html", dir, (int)pid);
-	if (rc >= 0 && write_report(dumps, n, report) == EXIT_OK)
+	if (rc >= 0 && n >= 2)
+		(void)report_series(dumps, n, report);
+	else if (rc >= 0 && write_report(dumps, n, report) == EXIT_OK)
 		fprintf(stderr, "%s: the report: '%s'\n", cmd_name, report);
-	if (n >= 2)
-		print_verdicts(dumps, n);
 	free(report);
 	free(sym);
 	for (i = 0; i < n; i++)

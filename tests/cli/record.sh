@@ -38,6 +38,10 @@ check_run() {
 	fi
 	grep -q leak_buffer "$TMP/$1/report.html" 2>/dev/null ||
 		fail "$2: report.html missing or without leak_buffer"
+	# The page profconv report writes of the dumps, in DIR.
+	(cd "$TMP/$1" && "$PROFCONV" report --quiet -o "$TMP/$1.html" *.heap 2>/dev/null)
+	cmp -s "$TMP/$1.html" "$TMP/$1/report.html" ||
+		fail "$2: report.html is not profconv report's page of the dumps"
 	grep -Eq '^  leak +.*leak_buffer' "$TMP/$1.err" ||
 		fail "$2: no leak verdict for leak_buffer: $(cat "$TMP/$1.err")"
 	[ "$(cat "$TMP/$1.out")" = "recordleak: 40 steps" ] ||
