@@ -61,6 +61,7 @@ static const struct cmd_opt opts_table[] = {
 	  "                        jemalloc: sample one allocation every SIZE\n"
 	  "                        bytes on average (rounded to a power of two;\n"
 	  "                        default 512K)\n" },
+	CMD_SERIES_OPTS,
 	{ "dump", OPT_DUMP, required_argument, CMD_OWN,
 	  "      --dump DIR        ask the program recording into DIR for a dump\n"
 	  "                        now and wait for it\n" },
@@ -96,6 +97,7 @@ struct record_args {
 	enum allocator alloc;
 	uint64_t every, sample_rate;
 	long interval_ms;
+	struct profconv_trend_options trend;	/* --by-thread */
 };
 
 /* --- options ------------------------------------------------------------- */
@@ -128,6 +130,8 @@ parse_time(const char *text, long *out)
 static bool
 own_option(int c, struct record_args *a)
 {
+	if (cmd_series_option(c, &a->trend))
+		return true;
 	switch (c) {
 	case 'o':
 		a->dir = optarg;
@@ -552,7 +556,8 @@ child_env(const struct record_args *a, enum allocator alloc, bool preload,
 	}
 	if (alloc == ALLOC_JEMALLOC) {
 		int len = snprintf(buf, sizeof(buf), "prof:true,prof_active:true,"
-		    "prof_accum:true,prof_final:true,prof_prefix:%s", prefix);
+		    "prof_accum:true,prof_final:true,prof_sys_thread_name:true,"
+		    "prof_prefix:%s", prefix);
 
 		if (a->every != 0)
 			len += snprintf(buf + len, sizeof(buf) - (size_t)len,
@@ -804,7 +809,8 @@ check_program(const char *prog, const char *path, struct elf_facts *f)
 int
 cmd_record(int argc, char **argv)
 {
-	struct record_args a = { NULL, NULL, ALLOC_NONE, 0, 0, 0 };
+	struct record_args a = { NULL, NULL, ALLOC_NONE, 0, 0, 0,
+		PROFCONV_TREND_OPTIONS_INIT };
 	struct cmd_parser parser = { opts_table, usage_text, footer, NULL,
 		NULL };
 	struct elf_facts facts;
@@ -882,7 +888,8 @@ cmd_record(int argc, char **argv)
 	fflush(stderr);
 	status = run_program(&a, alloc, preload, prefix, argv);
 	if (status >= 0) {
-		record_after_run(abs, base, alloc, last_child, argv[0], status);
+		record_after_run(abs, base, alloc, last_child, argv[0], status,
+		    a.trend.by_thread != 0);
 	} else {
 		status = EXIT_USAGE;
 	}

@@ -257,7 +257,7 @@ print_verdicts(const struct profconv_trend *trend, int n)
  * symbolized once, for the page and the analysis both.
  */
 static int
-report_series(char **dumps, int n, const char *path)
+report_series(char **dumps, int n, const char *path, bool by_thread)
 {
 	struct profconv_report_options ro = PROFCONV_REPORT_OPTIONS_INIT;
 	struct profconv_trend_options to = PROFCONV_TREND_OPTIONS_INIT;
@@ -271,6 +271,9 @@ report_series(char **dumps, int n, const char *path)
 	cmd_series_view(&view, &to);
 	view.view.jobs = cmd_jobs();
 	ro.view = &view.view;
+	/* As profconv report --by-thread: the rows and the page's tree. */
+	to.by_thread = by_thread;
+	view.view.split_threads = by_thread;
 	if (profconv_trend_new(&trend, &to) < 0 ||
 	    profconv_report_series_new(&series, &ro) < 0) {
 		profconv_trend_free(trend);
@@ -342,7 +345,7 @@ write_report(char **dumps, int n, const char *path)
  * own, reported in DIR/report.html; another: report-PID.html). */
 static void
 report_process(const char *dir, const char *base, enum allocator alloc,
-    pid_t pid, bool main)
+    pid_t pid, bool main, bool by_thread)
 {
 	char **dumps = NULL, *sym = NULL, *report = NULL;
 	const char *last;
@@ -363,7 +366,7 @@ report_process(const char *dir, const char *base, enum allocator alloc,
 	rc = main ? asprintf(&report, "%s/report.html", dir) :
 	    asprintf(&report, "%s/report-%d.html", dir, (int)pid);
 	if (rc >= 0 && n >= 2)
-		(void)report_series(dumps, n, report);
+		(void)report_series(dumps, n, report, by_thread);
 	else if (rc >= 0 && write_report(dumps, n, report) == EXIT_OK)
 		fprintf(stderr, "%s: the report: '%s'\n", cmd_name, report);
 	free(report);
@@ -375,7 +378,7 @@ report_process(const char *dir, const char *base, enum allocator alloc,
 
 void
 record_after_run(const char *dir, const char *base, enum allocator alloc,
-    pid_t pid, const char *prog, int status)
+    pid_t pid, const char *prog, int status, bool by_thread)
 {
 	pid_t others[RECORD_MAX_PROCESSES];
 	char **dumps = NULL;
@@ -399,7 +402,7 @@ record_after_run(const char *dir, const char *base, enum allocator alloc,
 		fprintf(stderr, ", and dumps of %d forked process%s", k,
 		    k == 1 ? "" : "es");
 	fputc('\n', stderr);
-	report_process(dir, base, alloc, pid, true);
+	report_process(dir, base, alloc, pid, true, by_thread);
 	for (i = 0; i < k; i++)
-		report_process(dir, base, alloc, others[i], false);
+		report_process(dir, base, alloc, others[i], false, by_thread);
 }

@@ -108,6 +108,23 @@ for a in jemalloc ${LIBTC:+tcmalloc}; do
 		fail "fork, $a: the child's report is missing, or mixed with the parent's"
 done
 
+# A threaded program (tests/producers/threadleak.c: worker-2 leaks through
+# hold(), as the other threads hold memory through it): --by-thread
+# names the leaking thread, from jemalloc's per-thread data and names.
+if cc -O1 -g -fno-omit-frame-pointer -pthread -o "$TMP/threadleak" \
+    "$PROFCONV_SRCDIR/tests/producers/threadleak.c" -ldl; then
+	record th --by-thread --sample-rate 1 -- "$TMP/threadleak" 10
+	[ "$st" = 0 ] || fail "threads: exit status $st: $(cat "$TMP/th.err")"
+	grep -Eq '^  leak +.*thread [0-9]+ \(worker-2\): hold$' "$TMP/th.err" ||
+		fail "threads: the leak's thread not named: $(cat "$TMP/th.err")"
+	grep -Eq '^  leak .*worker-[13]' "$TMP/th.err" &&
+		fail "threads: another thread judged a leak: $(cat "$TMP/th.err")"
+	grep -q 'worker-2' "$TMP/th/report.html" ||
+		fail "threads: report.html does not name worker-2"
+else
+	fail "cannot build tests/producers/threadleak.c"
+fi
+
 # SIGTERM sent to record goes on to PROG; record exits as a shell would.
 "$PROFCONV" record -o "$TMP/sig" --interval 200ms -- "$PROG" 100 100 0 \
     >"$TMP/sig.out" 2>"$TMP/sig.err" &
