@@ -108,6 +108,19 @@ for a in jemalloc ${LIBTC:+tcmalloc}; do
 		fail "fork, $a: the child's report is missing, or mixed with the parent's"
 done
 
+# A C++ program: the leak is a member function, demangled.
+if command -v c++ >/dev/null 2>&1 && c++ -O1 -g -fno-omit-frame-pointer \
+    -o "$TMP/recordleakxx" "$PROFCONV_SRCDIR/tests/producers/recordleak.cc"; then
+	record cx --every 1M --sample-rate 4K -- "$TMP/recordleakxx" 40
+	[ "$st" = 0 ] || fail "C++: exit status $st: $(cat "$TMP/cx.err")"
+	grep -Eq '^  leak +.* app::Session::remember$' "$TMP/cx.err" ||
+		fail "C++: no leak verdict for app::Session::remember: $(cat "$TMP/cx.err")"
+	[ "$(cat "$TMP/cx.out")" = "recordleakxx: 40 steps" ] ||
+		fail "C++: stdout: $(cat "$TMP/cx.out")"
+else
+	echo "note: no C++ compiler: the C++ part skipped" >&2
+fi
+
 # A threaded program (tests/producers/threadleak.c: worker-2 leaks through
 # hold(), as the other threads hold memory through it): --by-thread
 # names the leaking thread, from jemalloc's per-thread data and names.
