@@ -5,7 +5,6 @@
 #include "config.h"
 
 #include <dirent.h>
-#include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -817,17 +816,21 @@ cmd_record(int argc, char **argv)
 	char path[PATH_MAX], defdir[PATH_MAX], *abs = NULL, *prefix = NULL;
 	const char *base;
 	enum allocator alloc = ALLOC_NONE;
-	bool preload = false;
+	bool preload = false, posixly;
 	int c, status;
 
-	/* Stop at PROG: its options are its own. */
-	setenv("POSIXLY_CORRECT", "1", 1);
+	/* Stop at PROG: its options are its own.  (PROG gets the variable
+	 * as the user had it.) */
+	posixly = getenv("POSIXLY_CORRECT") != NULL;
+	if (!posixly)
+		setenv("POSIXLY_CORRECT", "1", 1);
 	while ((c = cmd_getopt(&parser, argc, argv)) > 0)
-		if (!own_option(c, &a)) {
-			unsetenv("POSIXLY_CORRECT");
-			return EXIT_USAGE;
-		}
-	unsetenv("POSIXLY_CORRECT");
+		if (!own_option(c, &a))
+			break;
+	if (!posixly)
+		unsetenv("POSIXLY_CORRECT");
+	if (c > 0)
+		return EXIT_USAGE;
 	if (c != CMD_OPTS_END)
 		return c == CMD_OPTS_EXIT ? EXIT_OK : EXIT_USAGE;
 	if (a.dump_dir != NULL) {
@@ -872,10 +875,12 @@ cmd_record(int argc, char **argv)
 		snprintf(defdir, sizeof(defdir), "%s-%s", base, stamp);
 		a.dir = defdir;
 	}
-	if (alloc == ALLOC_JEMALLOC && strchr(a.dir, ',') != NULL)
-		return cmd_usage_error("'%s' holds a ',', which jemalloc's "
-		    "MALLOC_CONF cannot take: record into another directory",
-		    a.dir);
+	if (alloc == ALLOC_JEMALLOC && (strchr(a.dir, ',') != NULL ||
+	    (a.dir[0] != '/' && getcwd(path, sizeof(path)) != NULL &&
+	    strchr(path, ',') != NULL)))
+		return cmd_usage_error("the path of '%s' holds a ',', which "
+		    "jemalloc's MALLOC_CONF cannot take: record into another "
+		    "directory", a.dir);
 	status = make_dir(a.dir, &abs);
 	if (status != EXIT_OK)
 		return status;
@@ -891,6 +896,8 @@ cmd_record(int argc, char **argv)
 		record_after_run(abs, base, alloc, last_child, argv[0], status,
 		    a.trend.by_thread != 0);
 	} else {
+		/* PROG never ran: no directory left behind (if empty). */
+		(void)rmdir(abs);
 		status = EXIT_USAGE;
 	}
 	free(prefix);

@@ -184,6 +184,15 @@ grep -q "jemalloc dumps every 2^23 bytes (8388608)" "$TMP/pw.err" ||
 record po "$PROG" 1 0 0 -o x
 [ "$st" = 98 ] || fail "PROG's own options: record exited $st, expected PROG's 98"
 
+# A ',' in the directory's path (here the current directory's), which
+# MALLOC_CONF cannot hold, is refused before anything is made.
+mkdir "$TMP/a,b"
+(cd "$TMP/a,b" && "$PROFCONV" record -o x -- "$PROG" 1 0 0 >"$TMP/out" 2>"$TMP/err")
+st=$?
+[ "$st" = 2 ] && grep -q "holds a ','" "$TMP/err" ||
+	fail "a ',' in the path: status $st: $(cat "$TMP/err")"
+[ ! -e "$TMP/a,b/x" ] || fail "a ',' in the path: the directory was made"
+
 # A non-empty directory is refused.
 run 2 "$PROFCONV" record -o "$TMP/je" -- "$PROG" 1 0 0
 
