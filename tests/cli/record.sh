@@ -82,6 +82,17 @@ run 0 "$PROFCONV" record --dump "$TMP/od"
 wait $rpid || fail "--dump: the recording failed: $(cat "$TMP/od.err")"
 n=$(ls "$TMP/od"/recordleak.*.m*.heap 2>/dev/null | wc -l)
 [ "$n" = 1 ] || fail "--dump: $n on-demand dumps, expected 1"
+# The same under tcmalloc (HeapProfilerDump()).
+if [ -n "$LIBTC" ]; then
+	"$PROFCONV" record -o "$TMP/od-tc" --allocator tcmalloc -- "$PROG" 10 100 0 \
+	    >"$TMP/od-tc.out" 2>"$TMP/od-tc.err" &
+	rpid=$!
+	sleep 0.5
+	run 0 "$PROFCONV" record --dump "$TMP/od-tc"
+	wait $rpid || fail "--dump, tcmalloc: the recording failed"
+	grep -aq "recordleak.0001.heap (profconv record)" "$TMP/od-tc.err" ||
+		fail "--dump, tcmalloc: no dump on demand: $(cat "$TMP/od-tc.err")"
+fi
 # Nobody recording: a one-line error, status 1.
 mkdir "$TMP/nobody"
 run 1 "$PROFCONV" record --dump "$TMP/nobody"
