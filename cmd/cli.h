@@ -610,6 +610,7 @@ void cmd_readahead_finish(struct cmd_readahead *ra);
 /* The entry points of the profconv subcommands (profconv.c's table). */
 int cmd_list(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_symbolize(int argc, char **argv);

@@ -18,6 +18,8 @@ struct subcommand {
 static const struct subcommand subcommands[] = {
 	{ "list", cmd_list, "annotated source: what each line of code holds" },
 	{ "merge", cmd_merge, "merge profiles into one pprof profile" },
+	{ "record", cmd_record,
+	  "run a program under a heap profiler; report its dumps" },
 	{ "report", cmd_report,
 	  "every view of a profile, a change or a series in one HTML page" },
 	{ "show", cmd_show, "print a profile as text, or its summary" },

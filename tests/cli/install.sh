@@ -70,6 +70,22 @@ check_commands() {
 	run 0 "$1/profflame" "$TMP/got.pb.gz"
 	cmp -s "$TMP/out" "$TMP/want.folded" ||
 		fail "$3: the installed profflame's folded stacks differ"
+	check_record "$1" "$3"
+}
+
+# check_record BINDIR WHAT: the installed profconv record finds the
+# helper module installed with it (dumps by time), wherever it landed;
+# when a C compiler and jemalloc are there.
+check_record() {
+	[ -n "$(find_lib libjemalloc.so.2)" ] || return 0
+	command -v cc >/dev/null 2>&1 || return 0
+	[ -x "$TMP/recordleak" ] || cc -o "$TMP/recordleak" \
+	    "$PROFCONV_SRCDIR/tests/producers/recordleak.c" || return 0
+	rm -rf "$TMP/rec"
+	run 0 env -u PROFCONV_RECORD_HELPER "$1/profconv" record -o "$TMP/rec" \
+	    --interval 100ms -- "$TMP/recordleak" 4 100 0
+	ls "$TMP/rec"/recordleak.*.m*.heap >/dev/null 2>&1 ||
+		fail "$2: the installed profconv record made no dump by time"
 }
 
 # check_pkgconfig LIBDIR WHAT [LDFLAGS...]: tests/rewrite.c compiled with

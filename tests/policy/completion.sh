@@ -27,7 +27,12 @@ expect() {
 	[ "$got" = "$want" ] || fail "'$*': got '$got', expected '$want'"
 }
 
-expect "list merge report show symbolize text2pb" profconv ""
+expect "list merge record report show symbolize text2pb" profconv ""
+expect "jemalloc tcmalloc" profconv record --allocator ""
+expect "--interval" profconv record --int
+# After "--": PROG's own arguments are files, never record's options.
+expect "heap.0001.heap" profconv record -o x -- prog he
+expect "" profconv record -- prog --int
 expect "text2pb" profconv te
 expect "--help --version" profconv --
 expect "--level" profconv merge --l
