@@ -1263,9 +1263,12 @@ int profconv_profile_keep_growth(struct profconv_profile *prof);
  *         at least a third of the half's pace over the quarter's length;
  *         in the first and the third case the last quarter's highest
  *         value comes within max(F, (max - min) / 10) of every earlier;
- *      or, in a sampled profile, the value never went down from one
- *      snapshot to the next and the last quarter's highest tops every
- *      earlier one (each sample gained is still live);
+ *      or, in a sampled profile (period P), there is no fall, the
+ *      last quarter's highest tops every earlier value, and either the
+ *      value never went down from one snapshot to the next (each sample
+ *      gained is still live) or within the last quarter it went down by
+ *      at most 2 P at a time and its highest tops every earlier value
+ *      by max(F0, (max - min) / 10), F0 the floor before the row's N;
  *      d. with min_grew_fraction (0: off, the default), of the
  *         intervals in which the value changed, at least that fraction
  *         went up (rounded up);

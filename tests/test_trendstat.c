@@ -510,12 +510,16 @@ Test(trendstat, sampled_row_that_dipped_once_and_climbs_at_the_end)
 
 	cr_assert(eq(int, profconv__trend_verdict(perl_dip, perl_dip_alloc,
 	    15, 1, &rule, scratch, &sh), PROFCONV_TREND_LEAK));
-	/* Its last quarter going down once is no longer sure growth. */
+	/* Its last quarter going down by three samples at once is no
+	 * longer sure growth. */
 	memcpy(v, perl_dip, sizeof(v));
-	v[12] = perl_dip[13];
-	v[13] = perl_dip[12];
+	v[13] = perl_dip[12] - 3 * (1 << 19);
+	cr_assert(ne(int, profconv__trend_verdict(v, perl_dip_alloc, 15, 1,
+	    &rule, scratch, &sh), PROFCONV_TREND_LEAK));
+	/* By one sample at a time (a temporary), it is. */
+	v[13] = perl_dip[12] - (1 << 19);
 	cr_assert(eq(int, profconv__trend_verdict(v, perl_dip_alloc, 15, 1,
-	    &rule, scratch, &sh), PROFCONV_TREND_SATURATING));
+	    &rule, scratch, &sh), PROFCONV_TREND_LEAK));
 }
 
 Test(trendstat, x_axis_choice)

@@ -479,9 +479,11 @@ is_leak(const int64_t *v, const double *x, size_t n, size_t stride,
  * objects still live, whatever their estimate's noise; it still grows
  * when its last quarter tops all before it.  A row that went down now
  * and then, by less than a swing, still grows when its last quarter
- * never went down and tops all before it by max(floor, a tenth of the
- * range).  A level whose objects come and go goes down too, and its
- * moves make its noise (the stable test) larger than its range.
+ * went down by no more than a sampled object or two (two periods) at a
+ * time and tops all before it by max(floor, a tenth of the range): the
+ * temporaries of a loop come and go in its row.  A level whose objects
+ * come and go goes down too, and its moves make its noise (the stable
+ * test) larger than its range.
  */
 static bool
 gains_to_the_end(const int64_t *v, const double *x, size_t n, size_t stride,
@@ -498,7 +500,8 @@ gains_to_the_end(const int64_t *v, const double *x, size_t n, size_t stride,
 	if (sh->fell == 0)
 		return true;
 	for (i = tl.t0 + 1; i < n; i++)
-		if (AT(v, i, stride) < AT(v, i - 1, stride))
+		if (AT(v, i - 1, stride) - AT(v, i, stride) >
+		    2 * (double)rule->period)
 			return false;
 	return tl.top - tl.before >= fmax((double)rule->floor,
 	    ((double)sh->max - (double)sh->min) / 10);
