@@ -367,8 +367,13 @@ report_process(const char *dir, const char *base, enum allocator alloc,
 	    asprintf(&report, "%s/report-%d.html", dir, (int)pid);
 	if (rc >= 0 && n >= 2)
 		(void)report_series(dumps, n, report, by_thread);
-	else if (rc >= 0 && write_report(dumps, n, report) == EXIT_OK)
+	else if (rc >= 0 && write_report(dumps, n, report) == EXIT_OK) {
 		fprintf(stderr, "%s: the report: '%s'\n", cmd_name, report);
+		if (main)
+			fprintf(stderr, "%s: one dump, no trend to judge: "
+			    "--every SIZE or --interval TIME dump while it "
+			    "runs\n", cmd_name);
+	}
 	free(report);
 	free(sym);
 	for (i = 0; i < n; i++)

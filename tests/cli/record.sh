@@ -74,6 +74,12 @@ record iv --interval 300ms --sample-rate 4K -- "$PROG" 30 50 0
 n=$(ls "$TMP/iv"/recordleak.*.m*.heap 2>/dev/null | wc -l)
 [ "$n" -ge 3 ] || fail "--interval 300ms over 1.5 s: $n dumps, expected 3 or more"
 
+# Without --every or --interval, the dump at exit only: no trend, and
+# the lines say how to get one.
+record one -- "$PROG" 5 0 0
+grep -q "one dump, no trend to judge: --every SIZE or --interval TIME" "$TMP/one.err" ||
+	fail "one dump: no hint: $(cat "$TMP/one.err")"
+
 # On demand, from another process, while PROG sleeps.
 "$PROFCONV" record -o "$TMP/od" -- "$PROG" 20 100 0 >"$TMP/od.out" 2>"$TMP/od.err" &
 rpid=$!
