@@ -213,4 +213,23 @@ st=$?
 # A non-empty directory is refused.
 run 2 "$PROFCONV" record -o "$TMP/je" -- "$PROG" 1 0 0
 
+# An interpreter: python3 keeps 30 MB of strings in a list to its end,
+# which frees them; the series names the row and says so.
+py=/usr/bin/python3
+[ -x "$py" ] || py=$(command -v python3)
+if [ -n "$py" ] && [ "$(head -c 2 "$py")" != "#!" ]; then
+	record py --every 4M -- "$py" -c '
+k = []
+for i in range(3000):
+    k.append("x" * 10000 + str(i))
+    d = {j: "y" * 100 for j in range(200)}
+print("done")'
+	[ "$st" = 0 ] && [ "$(cat "$TMP/py.out")" = done ] ||
+		fail "python3: status $st, output $(cat "$TMP/py.out")"
+	grep -Eq '^  freed-at-exit +[0-9]+ -> 0 +PyUnicode_Concat$' "$TMP/py.err" ||
+		fail "python3: no freed-at-exit row for the strings: $(cat "$TMP/py.err")"
+	grep -q PyUnicode_Concat "$TMP/py/report.html" ||
+		fail "python3: the report does not name PyUnicode_Concat"
+fi
+
 finish
