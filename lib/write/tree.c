@@ -71,9 +71,10 @@ by_edge(const void *pa, const void *pb, void *payload)
 static void
 put_edge(struct tree *t, const struct pc_gedge *e, size_t other, int64_t cum)
 {
+	FILE *fp = t->fp;
 	char v[VALUE_SIZE], pct[32];
 
-	fprintf(t->fp, "%50s %s |   %s%s\n", value(t, v, e->weight),
+	fprintf(fp, "%50s %s |   %s%s\n", value(t, v, e->weight),
 	    profconv__measure_percent_padded(pct, sizeof(pct), e->weight, cum),
 	    profconv__text_safe(&t->tb, t->g->nodes[other].printable),
 	    e->inl ? " (inline)" : "");
@@ -103,6 +104,7 @@ put_labels(struct tree *t, const struct profconv_view *view,
     const struct profconv_print_options *o, double nodefraction)
 {
 	const struct pc_graph *g = t->g;
+	FILE *fp = t->fp;
 	const char *const *filters;
 	char a[VALUE_SIZE], b[VALUE_SIZE], pct[32];
 	int64_t shown = 0;
@@ -122,24 +124,24 @@ put_labels(struct tree *t, const struct profconv_view *view,
 			for (cut = 80; cut > 0 &&
 			    ((unsigned char)s[cut] & 0xc0) == 0x80; cut--)
 				;
-		fprintf(t->fp, "   %.*s%s\n", (int)cut, s,
+		fprintf(fp, "   %.*s%s\n", (int)cut, s,
 		    len > 80 ? "\xe2\x80\xa6" : "");
 	}
 	for (i = 0; i < g->nnodes; i++)
 		pc_add_sat(&shown, g->nodes[i].flat);
-	fprintf(t->fp, "Showing nodes accounting for %s, %s of %s total\n",
+	fprintf(fp, "Showing nodes accounting for %s, %s of %s total\n",
 	    value(t, a, shown), profconv__measure_percent(pct, sizeof(pct),
 	    shown, g->total), value(t, b, g->total));
 	(void)o;
 	if (g->total == 0)
 		return;
 	if (g->dropped_nodes > 0)
-		fprintf(t->fp, "Dropped %zu node%s (cum <= %s)\n",
+		fprintf(fp, "Dropped %zu node%s (cum <= %s)\n",
 		    g->dropped_nodes, g->dropped_nodes > 1 ? "s" : "",
 		    value(t, a, abs_value((int64_t)((double)g->total *
 		    nodefraction))));
 	if (g->nnodes > 0 && g->nnodes < g->orig_count)
-		fprintf(t->fp, "Showing top %zu nodes out of %zu\n", g->nnodes,
+		fprintf(fp, "Showing top %zu nodes out of %zu\n", g->nnodes,
 		    g->orig_count);
 }
 
@@ -149,6 +151,7 @@ print(struct tree *t, const struct profconv_view *view,
     regex_t *peek)
 {
 	const struct pc_graph *g = t->g;
+	FILE *fp = t->fp;
 	char f[VALUE_SIZE], c[VALUE_SIZE], p1[32], p2[32], p3[32];
 	int64_t sum = 0;
 	size_t i, *ids, matched = 0;
@@ -174,7 +177,7 @@ print(struct tree *t, const struct profconv_view *view,
 		fputs(separator, t->fp);
 		put_edges(t, i, true, ids);
 		pc_add_sat(&sum, n->flat);
-		fprintf(t->fp, "%10s %s %s %10s %s                | %s\n",
+		fprintf(fp, "%10s %s %s %10s %s                | %s\n",
 		    value(t, f, n->flat), profconv__measure_percent_padded(p1,
 		    sizeof(p1), n->flat, g->total),
 		    profconv__measure_percent_padded(p2, sizeof(p2), sum,
