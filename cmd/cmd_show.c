@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,7 +23,8 @@ static const char usage_text[] =
 	"\n";
 
 enum { OPT_SORT = 256, OPT_FUNCTIONS, OPT_LINES, OPT_ADDRESSES, OPT_FILES,
-	OPT_FILEFUNCTIONS, OPT_TRACES, OPT_TAGS, OPT_UNIT };
+	OPT_FILEFUNCTIONS, OPT_TRACES, OPT_TAGS, OPT_UNIT, OPT_TREE, OPT_PEEK,
+	OPT_NODECOUNT, OPT_NODEFRACTION, OPT_EDGEFRACTION };
 
 static const struct cmd_opt opts[] = {
 	{ "summary", 's', no_argument, CMD_OWN,
@@ -50,6 +52,23 @@ static const struct cmd_opt opts[] = {
 	{ "tags", OPT_TAGS, no_argument, CMD_OWN,
 	  "      --tags            each label key's values with their totals of\n"
 	  "                        -t TYPE and shares (pprof -tags)\n" },
+	{ "tree", OPT_TREE, no_argument, CMD_OWN,
+	  "      --tree            each function of the call graph of -t TYPE\n"
+	  "                        with its callers above and its callees below\n"
+	  "                        (pprof -tree; by flat value, --sort cum: by\n"
+	  "                        cum)\n" },
+	{ "peek", OPT_PEEK, required_argument, CMD_OWN,
+	  "      --peek RE         --tree of the functions matching RE only, the\n"
+	  "                        graph untrimmed (pprof -peek)\n" },
+	{ "nodecount", OPT_NODECOUNT, required_argument, CMD_OWN,
+	  "      --nodecount N     --tree: at most N functions (default 80; 0:\n"
+	  "                        all)\n" },
+	{ "nodefraction", OPT_NODEFRACTION, required_argument, CMD_OWN,
+	  "      --nodefraction F  --tree: drop functions under F of the total\n"
+	  "                        (default 0.005)\n" },
+	{ "edgefraction", OPT_EDGEFRACTION, required_argument, CMD_OWN,
+	  "      --edgefraction F  --tree: drop calls under F of the total\n"
+	  "                        (default 0.001)\n" },
 	{ "unit", OPT_UNIT, required_argument, CMD_OWN,
 	  "      --unit UNIT       --traces and --tags: show values and numeric\n"
 	  "                        labels in UNIT (pprof -unit; default minimum)\n" },
@@ -103,7 +122,7 @@ cmd_show(int argc, char **argv)
 	struct cmd_parser parser = { opts, usage_text, footer, &view, NULL };
 	struct profconv_profile *prof = NULL;
 	long top;
-	bool sizes = false;
+	bool sizes = false, trims = false, tree;
 	int c, status;
 
 	while ((c = cmd_getopt(&parser, argc, argv)) > 0) {
@@ -130,6 +149,31 @@ cmd_show(int argc, char **argv)
 			break;
 		case OPT_UNIT:
 			print.unit = optarg;
+			break;
+		case OPT_TREE:
+			print.tree = 1;
+			break;
+		case OPT_PEEK:
+			print.peek = optarg;
+			break;
+		case OPT_NODECOUNT:
+			if (!cmd_parse_long("--nodecount", optarg, 0, INT_MAX,
+			    &top))
+				return EXIT_USAGE;
+			print.nodecount = (size_t)top;
+			trims = true;
+			break;
+		case OPT_NODEFRACTION:
+			if (!cmd_parse_double("--nodefraction", optarg, 0, 1,
+			    &print.nodefraction))
+				return EXIT_USAGE;
+			trims = true;
+			break;
+		case OPT_EDGEFRACTION:
+			if (!cmd_parse_double("--edgefraction", optarg, 0, 1,
+			    &print.edgefraction))
+				return EXIT_USAGE;
+			trims = true;
 			break;
 		case OPT_FUNCTIONS:
 			view.view.granularity = PROFCONV_BY_FUNCTION;
@@ -162,20 +206,27 @@ cmd_show(int argc, char **argv)
 	if (argc - optind != 1)
 		return cmd_usage_error("expected one FILE");
 	view.view.jobs = cmd_jobs();
+	tree = print.tree || print.peek != NULL;
 	/* The dump shows the file as it is; the summary shows what the
 	 * other commands show, so it symbolizes like them. */
-	if (!print.summary && !sizes && !print.traces && !print.tags)
+	if (!print.summary && !sizes && !print.traces && !print.tags && !tree)
 		view.no_symbolize = true;
 	if (sizes + print.summary + print.traces + print.tags > 1)
 		return cmd_usage_error("--sizes, --summary, --traces and --tags "
 		    "are four reports: give one");
+	if (tree && sizes + print.summary + print.traces + print.tags > 0)
+		return cmd_usage_error("--tree and --peek are a report of their "
+		    "own: give one");
+	if (trims && !print.tree)
+		return cmd_usage_error("--nodecount, --nodefraction and "
+		    "--edgefraction need --tree");
 	if (print.unit != NULL && !print.traces && !print.tags)
 		return cmd_usage_error("--unit needs --traces or --tags");
 	print.view = &view.view;
 	status = cmd_load_profile(&view, argv[optind], &prof);
 	/* The dump shows the whole profile: only views filter. */
 	if (status == EXIT_OK && (sizes || print.summary || print.traces ||
-	    print.tags))
+	    print.tags || tree))
 		cmd_warn_unmatched(&view, cmd_unmatched(&view, prof));
 	if (status == EXIT_OK && sizes) {
 		status = show_sizes(prof, &view, print.sample_type,
@@ -183,7 +234,9 @@ cmd_show(int argc, char **argv)
 	} else if (status == EXIT_OK) {
 		int rc = profconv_profile_print(prof, stdout, &print);
 
-		if (rc < 0)
+		if (rc == PROFCONV_ENOTFOUND || rc == PROFCONV_EINVAL)
+			status = cmd_error_lib(argv[optind]);
+		else if (rc < 0)
 			status = cmd_write_failed("-", rc, errno, argv[optind]);
 	}
 	profconv_profile_free(prof);

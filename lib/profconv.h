@@ -1952,10 +1952,24 @@ struct profconv_print_options {
 	int traces;
 	int tags;
 	const char *unit;
+	/* Version 5.  TREE: go tool pprof's -tree report of the view by
+	 * SAMPLE_TYPE: each node of its call graph (by flat value, or by
+	 * cum with BY_CUM) with its callers above and its callees below.
+	 * NODECOUNT (0: all), NODEFRACTION and EDGEFRACTION trim the graph
+	 * as pprof's options of the same names.  PEEK, when not NULL (a
+	 * POSIX extended regular expression, no TREE needed): the report
+	 * of the nodes whose names match it only, the graph untrimmed (the
+	 * three trims ignored), as pprof's -peek; PROFCONV_ENOTFOUND when
+	 * none matches. */
+	int tree;
+	const char *peek;
+	size_t nodecount;
+	double nodefraction, edgefraction;
 };
-#define PROFCONV_PRINT_OPTIONS_VERSION 4
+#define PROFCONV_PRINT_OPTIONS_VERSION 5
 #define PROFCONV_PRINT_OPTIONS_INIT \
-	{ PROFCONV_PRINT_OPTIONS_VERSION, 0, 10, NULL, NULL, 0, 0, 0, NULL }
+	{ PROFCONV_PRINT_OPTIONS_VERSION, 0, 10, NULL, NULL, 0, 0, 0, NULL, \
+	  0, NULL, 80, 0.005, 0.001 }
 
 /*
  * Print PROF to FP as stable, diffable text: header fields, sample types,
@@ -1963,8 +1977,9 @@ struct profconv_print_options {
  * functions (named in the view's demangle mode) and mappings.  With
  * OPTS->summary, print the totals per sample type, then the top stacks
  * and functions of the view by the chosen (or default) sample type
- * instead; with OPTS->traces or OPTS->tags, that report of the view
- * (profconv-show(1), --traces and --tags, says its format).
+ * instead; with OPTS->traces, OPTS->tags, OPTS->tree or OPTS->peek,
+ * that report of the view (profconv-show(1), --traces, --tags, --tree
+ * and --peek, says its format).
  * Errors: PROFCONV_EINVAL (bad options), PROFCONV_ENOTFOUND
  * (no such sample type), PROFCONV_EIO, PROFCONV_ENOMEM.
  */

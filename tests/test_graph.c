@@ -67,7 +67,8 @@ graph_of(const struct profconv_profile *cur,
     const struct profconv_profile *base, size_t nodecount, double nodefrac,
     double edgefrac, struct profconv_view **vc, struct profconv_view **vb)
 {
-	struct pc_graph_options o = { nodecount, nodefrac, edgefrac, 0, 0 };
+	struct pc_graph_options o = { nodecount, nodefrac, edgefrac, 0, 0,
+	    PC_GRAPH_VISUAL };
 	struct pc_graph *g = NULL;
 
 	cr_assert(eq(int, profconv_view_new(vc, cur, NULL), 0), "%s", ERRMSG);

@@ -57,7 +57,8 @@
  * replaced by pprof's default for the sample types, with a reason the
  * caller can show as a warning.  The caller's own expressions (a view's
  * focus, ignore, hide, show, show_from, prune_from, the tag filters'
- * values, tagshow and taghide: view.c, labels.c) have the same bounds,
+ * values, tagshow and taghide: view.c, labels.c; a print's peek:
+ * write/tree.c) have the same bounds,
  * and one beyond them is refused with PROFCONV_EINVAL.
  */
 #define PC_RX_MAX_REPEAT 1000

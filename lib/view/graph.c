@@ -84,7 +84,7 @@ rebuild_with(struct pc_graph_build *b, size_t keep)
 	return rc;
 }
 
-/* newTrimmedGraph in visual mode. */
+/* newTrimmedGraph, in visual mode or not (O->order). */
 static int
 trimmed(struct pc_graph *g, struct pc_graph_build *b,
     const struct pc_graph_options *o)
@@ -110,20 +110,26 @@ trimmed(struct pc_graph *g, struct pc_graph_build *b,
 		}
 	}
 	g->orig_count = b->nnodes;
-	profconv__graph_sort_nodes(b);
+	profconv__graph_sort_nodes(b, o->order);
 	if (o->nodecount > 0) {
 		profconv__graph_trim_tags(b, node_cut);
 		profconv__graph_trim_edges(b, edge_cut);
-		if ((rc = profconv__graph_top_nodes(b, o->nodecount, &keep)) < 0)
+		if (o->order != PC_GRAPH_VISUAL)
+			keep = o->nodecount < b->nnodes ? o->nodecount :
+			    b->nnodes;
+		else if ((rc = profconv__graph_top_nodes(b, o->nodecount,
+		    &keep)) < 0)
 			return rc;
 		if (keep != b->nnodes) {
 			if ((rc = rebuild_with(b, keep)) < 0)
 				return rc;
-			profconv__graph_sort_nodes(b);
+			profconv__graph_sort_nodes(b, o->order);
 		}
 	}
 	profconv__graph_trim_tags(b, node_cut);
 	g->dropped_edges = profconv__graph_trim_edges(b, edge_cut);
+	if (o->order != PC_GRAPH_VISUAL)
+		return 0;
 	return profconv__graph_remove_redundant(b);
 }
 

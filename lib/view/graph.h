@@ -45,11 +45,18 @@ struct pc_gtag {
 	int64_t flat, cum;
 };
 
+/* How the nodes are ordered (pprof's SortNodes): VISUAL, by entropy
+ * score, for the pictures (tags count as nodes against nodecount, and
+ * redundant residual edges go); FLAT and CUM, by that value then name,
+ * for the text reports (pprof's -tree). */
+enum pc_graph_order { PC_GRAPH_VISUAL = 0, PC_GRAPH_FLAT, PC_GRAPH_CUM };
+
 struct pc_graph_options {
 	size_t nodecount;	/* 0: every node */
 	double nodefraction, edgefraction;
 	size_t type;		/* sample type index in CUR */
 	size_t base_type;	/* and in BASE */
+	enum pc_graph_order order;	/* how nodes are ranked and kept */
 };
 
 struct pc_graph {
@@ -86,6 +93,11 @@ void profconv__graph_free(struct pc_graph *g);
  * reached goes to *UNIT ("" when uninteresting). */
 double profconv__measure_scale(int64_t v, const char *from, const char *to,
     const char **unit);
+/* pprof's selectOutputUnit: the unit G's values are best shown in, of
+ * the smallest node value shown, or a larger one when values span more
+ * than a hundredfold; UNIT (the sample type's, lower case) when none. */
+const char *profconv__graph_output_unit(const struct pc_graph *g,
+    const char *unit);
 /* measurement.ScaledLabel: "1.50MB", "0", "12". */
 char *profconv__measure_label(char *buf, size_t size, int64_t v,
     const char *from, const char *to);

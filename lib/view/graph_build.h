@@ -104,7 +104,8 @@ int profconv__graph_add_samples(struct pc_graph_build *b,
  * (every key when KEPT is NULL). */
 int profconv__graph_build(struct pc_graph_build *b, const uint8_t *kept);
 
-void profconv__graph_sort_nodes(struct pc_graph_build *b);
+void profconv__graph_sort_nodes(struct pc_graph_build *b,
+    enum pc_graph_order order);
 
 void profconv__graph_trim_tags(struct pc_graph_build *b, int64_t cutoff);
 

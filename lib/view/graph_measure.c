@@ -187,3 +187,36 @@ profconv__measure_percent(char *buf, size_t size, int64_t v, int64_t total)
 	memmove(buf, p, strlen(p) + 1);
 	return buf;
 }
+
+static int64_t
+abs_value(int64_t v)
+{
+	return v < 0 ? (int64_t)(0 - (uint64_t)v) : v;
+}
+
+const char *
+profconv__graph_output_unit(const struct pc_graph *g, const char *unit)
+{
+	const char *min_unit, *max_unit, *out;
+	int64_t min = 0, max = g->total, m;
+	size_t i;
+
+	if (g->nnodes == 0)
+		return "minimum";
+	for (i = 0; i < g->nnodes; i++) {
+		m = abs_value(g->nodes[i].flat);
+		if (m == 0)
+			m = abs_value(g->nodes[i].cum);
+		if (m > 0 && (min == 0 || m < min))
+			min = m;
+	}
+	if (min == 0)
+		min = max;
+	profconv__measure_scale(min, unit, "minimum", &min_unit);
+	profconv__measure_scale(max, unit, "minimum", &max_unit);
+	out = min_unit;
+	/* MIN * 100 < MAX <= INT64_MAX: no overflow. */
+	if (strcmp(min_unit, max_unit) != 0 && (__int128)min * 100 < max)
+		profconv__measure_scale(100 * min, unit, "minimum", &out);
+	return *out != '\0' ? out : unit;
+}

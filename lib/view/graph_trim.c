@@ -128,14 +128,42 @@ by_score(const void *pa, const void *pb, void *payload)
 	return l < r ? -1 : l > r;
 }
 
+/* pprof's FlatNameOrder: flat, name, cum. */
+static int
+by_flat(const void *pa, const void *pb, void *payload)
+{
+	const struct pc_graph_build *b = payload;
+	uint32_t l = *(const uint32_t *)pa, r = *(const uint32_t *)pb;
+	int64_t lf = profconv__graph_abs64(b->flat[l]);
+	int64_t rf = profconv__graph_abs64(b->flat[r]);
+	int64_t lc = profconv__graph_abs64(b->cum[l]);
+	int64_t rc = profconv__graph_abs64(b->cum[r]);
+	int c;
+
+	if (lf != rf)
+		return lf > rf ? -1 : 1;
+	c = strcmp(b->keys[l].printable, b->keys[r].printable);
+	if (c != 0)
+		return c;
+	if (lc != rc)
+		return lc > rc ? -1 : 1;
+	return l < r ? -1 : l > r;
+}
+
 void
-profconv__graph_sort_nodes(struct pc_graph_build *b)
+profconv__graph_sort_nodes(struct pc_graph_build *b, enum pc_graph_order order)
 {
 	size_t i;
 
 	adjacency(b);
+	if (order == PC_GRAPH_FLAT) {
+		qsort_r(b->nodes, b->nnodes, sizeof(*b->nodes), by_flat, b);
+		return;
+	}
+	/* CumNameOrder is the entropy order with cum for the score. */
 	for (i = 0; i < b->nnodes; i++)
-		b->score[b->nodes[i]] = entropy_score(b, b->nodes[i]);
+		b->score[b->nodes[i]] = order == PC_GRAPH_CUM ?
+		    b->cum[b->nodes[i]] : entropy_score(b, b->nodes[i]);
 	qsort_r(b->nodes, b->nnodes, sizeof(*b->nodes), by_score, b);
 }
 

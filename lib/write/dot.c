@@ -215,35 +215,11 @@ abs64(int64_t v)
 	return v < 0 ? (int64_t)(0 - (uint64_t)v) : v;
 }
 
-/* pprof's selectOutputUnit: the unit of the smallest value shown, or a
- * larger one when values span more than a hundredfold. */
+/* pprof's selectOutputUnit. */
 static void
 output_unit(struct dot *d)
 {
-	const struct pc_graph *g = d->g;
-	const char *min_unit, *max_unit, *unit;
-	int64_t min = 0, max = g->total, m;
-	size_t i;
-
-	d->out_unit = "minimum";
-	if (g->nnodes == 0)
-		return;
-	for (i = 0; i < g->nnodes; i++) {
-		m = abs64(g->nodes[i].flat);
-		if (m == 0)
-			m = abs64(g->nodes[i].cum);
-		if (m > 0 && (min == 0 || m < min))
-			min = m;
-	}
-	if (min == 0)
-		min = max;
-	profconv__measure_scale(min, d->unit, "minimum", &min_unit);
-	profconv__measure_scale(max, d->unit, "minimum", &max_unit);
-	unit = min_unit;
-	/* MIN * 100 < MAX <= INT64_MAX: no overflow. */
-	if (strcmp(min_unit, max_unit) != 0 && (__int128)min * 100 < max)
-		profconv__measure_scale(100 * min, d->unit, "minimum", &unit);
-	d->out_unit = *unit != '\0' ? unit : d->unit;
+	d->out_unit = profconv__graph_output_unit(d->g, d->unit);
 }
 
 /* --- the legend ------------------------------------------------------------------------ */
@@ -834,7 +810,7 @@ write_dot(const struct profconv_view *cur, const struct profconv_view *base,
     FILE *fp, const struct profconv_graph_options *o, size_t *heaviest)
 {
 	struct pc_graph_options go = { o->nodecount, o->nodefraction,
-		o->edgefraction, 0, 0 };
+		o->edgefraction, 0, 0, PC_GRAPH_VISUAL };
 	const struct profconv_profile *prof = profconv_view_profile(cur);
 	struct profconv_value_type vt;
 	struct pc_graph *g = NULL;

@@ -338,12 +338,17 @@ profconv_profile_print(const struct profconv_profile *prof, FILE *fp,
 	    &profconv__options_view)) < 0)
 		return rc;
 	vopts = &vdef;
-	if ((opts->traces != 0) + (opts->tags != 0) + (opts->summary != 0) >
-	    1)
-		return profconv__fail(PROFCONV_EINVAL, "summary, traces and "
-		    "tags are three reports: ask for one");
+	if ((opts->traces != 0) + (opts->tags != 0) + (opts->summary != 0) +
+	    (opts->tree != 0 || opts->peek != NULL) > 1)
+		return profconv__fail(PROFCONV_EINVAL, "summary, traces, "
+		    "tags and tree are four reports: ask for one");
+	if (!(opts->nodefraction >= 0 && opts->nodefraction <= 1 &&
+	    opts->edgefraction >= 0 && opts->edgefraction <= 1))
+		return profconv__fail(PROFCONV_EINVAL, "node and edge "
+		    "fractions are between 0 and 1");
 	/* Refuse a bad sample type before anything is written. */
-	if ((opts->summary || opts->traces || opts->tags) &&
+	if ((opts->summary || opts->traces || opts->tags || opts->tree ||
+	    opts->peek != NULL) &&
 	    opts->sample_type != NULL &&
 	    profconv_profile_sample_type_index(prof, opts->sample_type) < 0)
 		return profconv__fail(PROFCONV_ENOTFOUND,
@@ -351,6 +356,10 @@ profconv_profile_print(const struct profconv_profile *prof, FILE *fp,
 	errno = 0;
 	if (opts->traces || opts->tags) {
 		rc = profconv__print_label_report(prof, fp, opts, vopts);
+		goto flush;
+	}
+	if (opts->tree || opts->peek != NULL) {
+		rc = profconv__print_tree(prof, fp, opts, vopts);
 		goto flush;
 	}
 	memset(&namer, 0, sizeof(namer));

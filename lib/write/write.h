@@ -118,6 +118,14 @@ int profconv__print_label_report(const struct profconv_profile *prof,
     FILE *fp, const struct profconv_print_options *opts,
     const struct profconv_view_options *vopts);
 
+/* --- pprof's -tree and -peek (tree.c) ---------------------------------- */
+
+/* profconv_profile_print() with OPTS->tree or OPTS->peek: that report
+ * of the view VOPTS makes of PROF (OPTS and VOPTS current layouts). */
+int profconv__print_tree(const struct profconv_profile *prof, FILE *fp,
+    const struct profconv_print_options *opts,
+    const struct profconv_view_options *vopts);
+
 /* --- emitting the SVG (svg_emit.c) -------------------------------------- */
 
 /* Differential: what the stacks beneath a frame hold. */

@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tree.c - go tool pprof's -tree and -peek reports of a view: each node
+ * of the call graph (view/graph.c, trimmed as pprof's text reports trim
+ * it) with its callers above and its callees below (pprof's printTree);
+ * with a peek expression, only the nodes whose names match it, the
+ * graph untrimmed.
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "view/graph.h"
+#include "view/view.h"
+#include "write/write.h"
+
+#define VALUE_SIZE 96
+
+static const char separator[] =
+    "----------------------------------------------------------+-------------\n";
+static const char legend[] =
+    "      flat  flat%   sum%        cum   cum%   calls calls% + context "
+    "\t \t \n";
+
+struct tree {
+	FILE *fp;
+	const struct pc_graph *g;
+	const char *unit;	/* the sample type's, lower case */
+	const char *out_unit;	/* pprof's selectOutputUnit */
+	struct pc_textbuf tb;
+};
+
+static const char *
+value(const struct tree *t, char *buf, int64_t v)
+{
+	return profconv__measure_label(buf, VALUE_SIZE, v, t->unit,
+	    t->out_unit);
+}
+
+static int64_t
+abs_value(int64_t v)
+{
+	return v < 0 ? (int64_t)(0 - (uint64_t)v) : v;
+}
+
+/* pprof's edgeList order: heaviest first, then by the caller's name,
+ * then by the callee's. */
+static int
+by_edge(const void *pa, const void *pb, void *payload)
+{
+	const struct pc_graph *g = payload;
+	const struct pc_gedge *x = &g->edges[*(const size_t *)pa];
+	const struct pc_gedge *y = &g->edges[*(const size_t *)pb];
+	int64_t wx = abs_value(x->weight), wy = abs_value(y->weight);
+	int c;
+
+	if (x->weight != y->weight && wx != wy)
+		return wx > wy ? -1 : 1;
+	c = strcmp(g->nodes[x->src].printable, g->nodes[y->src].printable);
+	if (c != 0)
+		return c;
+	return strcmp(g->nodes[x->dst].printable, g->nodes[y->dst].printable);
+}
+
+/* One edge line: its weight, its share of CUM, the node at its other end. */
+static void
+put_edge(struct tree *t, const struct pc_gedge *e, size_t other, int64_t cum)
+{
+	FILE *fp = t->fp;
+	char v[VALUE_SIZE], pct[32];
+
+	fprintf(fp, "%50s %s |   %s%s\n", value(t, v, e->weight),
+	    profconv__measure_percent_padded(pct, sizeof(pct), e->weight, cum),
+	    profconv__text_safe(&t->tb, t->g->nodes[other].printable),
+	    e->inl ? " (inline)" : "");
+}
+
+/* The edges of node N, into it (IN) or out of it, in pprof's order. */
+static void
+put_edges(struct tree *t, size_t n, bool in, size_t *ids)
+{
+	const struct pc_graph *g = t->g;
+	size_t i, k = 0;
+
+	for (i = 0; i < g->nedges; i++)
+		if ((in ? g->edges[i].dst : g->edges[i].src) == n)
+			ids[k++] = i;
+	qsort_r(ids, k, sizeof(*ids), by_edge, (void *)g);
+	for (i = 0; i < k; i++) {
+		const struct pc_gedge *e = &g->edges[ids[i]];
+
+		put_edge(t, e, in ? e->src : e->dst, g->nodes[n].cum);
+	}
+}
+
+/* pprof's reportLabels with compact headers. */
+static void
+put_labels(struct tree *t, const struct profconv_view *view,
+    const struct profconv_print_options *o, double nodefraction)
+{
+	const struct pc_graph *g = t->g;
+	FILE *fp = t->fp;
+	const char *const *filters;
+	char a[VALUE_SIZE], b[VALUE_SIZE], pct[32];
+	int64_t shown = 0;
+	size_t i, nf, len, cut;
+
+	nf = profconv__view_filters(view, &filters);
+	if (nf > 0)
+		fputs("Active filters:\n", t->fp);
+	for (i = 0; i < nf; i++) {
+		/* Cut after 80 bytes, at the last character that ends by
+		 * then, as the graph's legend does. */
+		const char *s = profconv__text_safe(&t->tb, filters[i]);
+
+		len = strlen(s);
+		cut = len;
+		if (len > 80)
+			for (cut = 80; cut > 0 &&
+			    ((unsigned char)s[cut] & 0xc0) == 0x80; cut--)
+				;
+		fprintf(fp, "   %.*s%s\n", (int)cut, s,
+		    len > 80 ? "\xe2\x80\xa6" : "");
+	}
+	for (i = 0; i < g->nnodes; i++)
+		pc_add_sat(&shown, g->nodes[i].flat);
+	fprintf(fp, "Showing nodes accounting for %s, %s of %s total\n",
+	    value(t, a, shown), profconv__measure_percent(pct, sizeof(pct),
+	    shown, g->total), value(t, b, g->total));
+	(void)o;
+	if (g->total == 0)
+		return;
+	if (g->dropped_nodes > 0)
+		fprintf(fp, "Dropped %zu node%s (cum <= %s)\n",
+		    g->dropped_nodes, g->dropped_nodes > 1 ? "s" : "",
+		    value(t, a, abs_value((int64_t)((double)g->total *
+		    nodefraction))));
+	if (g->nnodes > 0 && g->nnodes < g->orig_count)
+		fprintf(fp, "Showing top %zu nodes out of %zu\n", g->nnodes,
+		    g->orig_count);
+}
+
+static int
+print(struct tree *t, const struct profconv_view *view,
+    const struct profconv_print_options *o, double nodefraction,
+    regex_t *peek)
+{
+	const struct pc_graph *g = t->g;
+	FILE *fp = t->fp;
+	char f[VALUE_SIZE], c[VALUE_SIZE], p1[32], p2[32], p3[32];
+	int64_t sum = 0;
+	size_t i, *ids, matched = 0;
+
+	/* No match: an error, and nothing written. */
+	for (i = 0; peek != NULL && i < g->nnodes; i++)
+		if (regexec(peek, g->nodes[i].printable, 0, NULL, 0) == 0)
+			matched++;
+	if (peek != NULL && matched == 0)
+		return profconv__fail(PROFCONV_ENOTFOUND, "no function matches "
+		    "'%s'", o->peek);
+	ids = malloc((g->nedges + 1) * sizeof(*ids));
+	if (ids == NULL)
+		return profconv__nomem();
+	put_labels(t, view, o, nodefraction);
+	fputs(separator, t->fp);
+	fputs(legend, t->fp);
+	for (i = 0; i < g->nnodes; i++) {
+		const struct pc_gnode *n = &g->nodes[i];
+
+		if (peek != NULL && regexec(peek, n->printable, 0, NULL, 0) != 0)
+			continue;
+		fputs(separator, t->fp);
+		put_edges(t, i, true, ids);
+		pc_add_sat(&sum, n->flat);
+		fprintf(fp, "%10s %s %s %10s %s                | %s\n",
+		    value(t, f, n->flat), profconv__measure_percent_padded(p1,
+		    sizeof(p1), n->flat, g->total),
+		    profconv__measure_percent_padded(p2, sizeof(p2), sum,
+		    g->total), value(t, c, n->cum),
+		    profconv__measure_percent_padded(p3, sizeof(p3), n->cum,
+		    g->total), profconv__text_safe(&t->tb, n->printable));
+		put_edges(t, i, false, ids);
+	}
+	if (g->nnodes > 0)
+		fputs(separator, t->fp);
+	free(ids);
+	return 0;
+}
+
+int
+profconv__print_tree(const struct profconv_profile *prof, FILE *fp,
+    const struct profconv_print_options *opts,
+    const struct profconv_view_options *vopts)
+{
+	struct tree t;
+	struct profconv_view *view = NULL;
+	struct pc_graph_options go;
+	struct pc_graph *g = NULL;
+	struct profconv_value_type vt;
+	char unit[64];
+	regex_t peek;
+	bool has_peek = false;
+	size_t i;
+	int rc;
+
+	memset(&t, 0, sizeof(t));
+	memset(&go, 0, sizeof(go));
+	t.fp = fp;
+	/* pprof's -peek untrims the graph whatever the options say. */
+	if (opts->peek == NULL) {
+		go.nodecount = opts->nodecount;
+		go.nodefraction = opts->nodefraction;
+		go.edgefraction = opts->edgefraction;
+	}
+	go.order = opts->by_cum ? PC_GRAPH_CUM : PC_GRAPH_FLAT;
+	rc = profconv__view_compile(&peek, opts->peek, &has_peek, "peek");
+	if (rc == 0)
+		rc = profconv_view_new(&view, prof, vopts);
+	if (rc == 0)
+		rc = profconv_view_sample_index(view, opts->sample_type,
+		    &go.type);
+	if (rc == 0)
+		rc = profconv_profile_sample_type(prof, go.type, &vt);
+	if (rc == 0) {
+		for (i = 0; vt.unit[i] != '\0' && i + 1 < sizeof(unit); i++)
+			unit[i] = (char)(vt.unit[i] >= 'A' &&
+			    vt.unit[i] <= 'Z' ? vt.unit[i] - 'A' + 'a' :
+			    vt.unit[i]);
+		unit[i] = '\0';
+		t.unit = unit;
+		rc = profconv__graph_new(&g, view, NULL, &go);
+	}
+	if (rc == 0) {
+		t.g = g;
+		t.out_unit = profconv__graph_output_unit(g, unit);
+		errno = 0;
+		rc = print(&t, view, opts, go.nodefraction,
+		    has_peek ? &peek : NULL);
+	}
+	if (has_peek)
+		regfree(&peek);
+	profconv__graph_free(g);
+	profconv__textbuf_free(&t.tb);
+	profconv_view_free(view);
+	return rc;
+}
