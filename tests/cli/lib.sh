@@ -12,6 +12,8 @@ DATA=${PROFCONV_TEST_DATA:?}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/profconv-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 failures=0
+# When it started: finish() puts how long it took in the test's log.
+started=$(date +%s)
 
 fail() {
 	echo "FAIL: $*" >&2
@@ -204,6 +206,7 @@ leaky_dumps() {
 }
 
 finish() {
+	echo "# took $(($(date +%s) - started)) s" >&2
 	if [ "$failures" -ne 0 ]; then
 		echo "$failures check(s) failed" >&2
 		exit 1
