@@ -19,9 +19,13 @@
  *   6. views: what every writer shows (profconv_view_new());
  *   7. reports over views: comparing two profiles (profconv_diff_new()),
  *      a series of snapshots (profconv_trend_new()), annotated source
- *      (profconv_list_write());
+ *      (profconv_list_write()), every view in one HTML page
+ *      (profconv_report_write());
  *   8. writers of a view: folded stacks, flame-graph SVG, speedscope
- *      JSON; and printing a profile as text (profconv_profile_print()).
+ *      JSON, pprof's call graph as DOT, SVG, PNG or PDF
+ *      (profconv_graph_write()); and printing a profile as text
+ *      (profconv_profile_print(): the summary, pprof's -traces, -tags,
+ *      -tree and -peek reports, the raw dump).
  *
  * Options structs start with a version, set by their _INIT macro; fields
  * are only appended (under a "Version N." comment), and a library reads
