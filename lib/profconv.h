@@ -880,9 +880,10 @@ struct profconv_view_options {
 	 * "thread N (NAME)", "thread N", or "[no thread]". */
 	int split_threads;
 	/* Which labels are printed where labels are (profconv show's
-	 * dump), as pprof's -tagshow and -taghide: keys matching TAGSHOW
-	 * (when not NULL) and not TAGHIDE, POSIX extended regexes.  They
-	 * keep and drop no sample. */
+	 * dump and reports, the call graph's tag nodes), as pprof's
+	 * -tagshow and -taghide: keys matching TAGSHOW (when not NULL) and
+	 * not TAGHIDE, POSIX extended regexes.  They keep and drop no
+	 * sample. */
 	const char *tagshow;
 	const char *taghide;
 	/* Version 5.  In a profile that counts allocations, find more
