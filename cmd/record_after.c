@@ -198,9 +198,9 @@ print_summary(const struct profconv_profile *prof,
 }
 
 /* DIR/NAME-of-LAST.sym.pb.gz: LAST symbolized while its binaries are
- * the ones that ran; the summary's top lines on stderr. */
+ * the ones that ran; the summary's top lines on stderr unless QUIET. */
 static int
-symbolize_last(const char *last, char **sym_out)
+symbolize_last(const char *last, char **sym_out, bool quiet)
 {
 	struct profconv_symbolize_options so = PROFCONV_SYMBOLIZE_OPTIONS_INIT;
 	struct profconv_write_options wo = PROFCONV_WRITE_OPTIONS_INIT;
@@ -216,7 +216,7 @@ symbolize_last(const char *last, char **sym_out)
 		status = cmd_symbolize_profile(prof, &so, last, false);
 	if (status == EXIT_OK)
 		status = cmd_write_profile(prof, *sym_out, &wo);
-	if (status == EXIT_OK) {
+	if (status == EXIT_OK && !quiet) {
 		po.summary = 1;
 		po.top = 3;
 		print_summary(prof, &po, last);
@@ -341,33 +341,40 @@ write_report(char **dumps, int n, const char *path)
 	return status;
 }
 
-/* Symbolize, report and judge the dumps of process PID (MAIN: PROG's
- * own, reported in DIR/report.html; another: report-PID.html). */
-static void
+/*
+ * Symbolize, report and judge the dumps of process PID (MAIN: PROG's
+ * own, reported in DIR/report.html; another: report-PID.html).  A
+ * forked process with one dump, which has no trend (a shell a script
+ * runs, say), is done without a word: true when it was.
+ */
+static bool
 report_process(const char *dir, const char *base, enum allocator alloc,
     pid_t pid, bool main, bool by_thread)
 {
 	char **dumps = NULL, *sym = NULL, *report = NULL;
 	const char *last;
+	bool quiet;
 	int n, i, rc;
 
 	n = list_dumps(dir, base, alloc, pid, main, &dumps);
 	if (n <= 0) {
 		free(dumps);
-		return;
+		return false;
 	}
-	if (!main)
-		fprintf(stderr, "%s: process %d, forked: %d dump%s\n", cmd_name,
-		    (int)pid, n, n == 1 ? "" : "s");
+	quiet = !main && n == 1;
+	if (!main && !quiet)
+		fprintf(stderr, "%s: process %d, forked: %d dumps\n", cmd_name,
+		    (int)pid, n);
 	last = last_dump(dumps, n, alloc);
-	if (symbolize_last(last, &sym) == EXIT_OK)
+	if (symbolize_last(last, &sym, quiet) == EXIT_OK && !quiet)
 		fprintf(stderr, "%s: the last dump, symbolized: '%s'\n",
 		    cmd_name, sym);
 	rc = main ? asprintf(&report, "%s/report.html", dir) :
 	    asprintf(&report, "%s/report-%d.html", dir, (int)pid);
 	if (rc >= 0 && n >= 2)
 		(void)report_series(dumps, n, report, by_thread);
-	else if (rc >= 0 && write_report(dumps, n, report) == EXIT_OK) {
+	else if (rc >= 0 && write_report(dumps, n, report) == EXIT_OK &&
+	    !quiet) {
 		fprintf(stderr, "%s: the report: '%s'\n", cmd_name, report);
 		if (main)
 			fprintf(stderr, "%s: one dump, no trend to judge: "
@@ -379,6 +386,7 @@ report_process(const char *dir, const char *base, enum allocator alloc,
 	for (i = 0; i < n; i++)
 		free(dumps[i]);
 	free(dumps);
+	return quiet;
 }
 
 void
@@ -387,7 +395,7 @@ record_after_run(const char *dir, const char *base, enum allocator alloc,
 {
 	pid_t others[RECORD_MAX_PROCESSES];
 	char **dumps = NULL;
-	int n, k, i;
+	int n, k, i, quiet = 0;
 
 	n = list_dumps(dir, base, alloc, pid, true, &dumps);
 	for (i = 0; i < n; i++)
@@ -407,7 +415,12 @@ record_after_run(const char *dir, const char *base, enum allocator alloc,
 		fprintf(stderr, ", and dumps of %d forked process%s", k,
 		    k == 1 ? "" : "es");
 	fputc('\n', stderr);
-	report_process(dir, base, alloc, pid, true, by_thread);
+	(void)report_process(dir, base, alloc, pid, true, by_thread);
 	for (i = 0; i < k; i++)
-		report_process(dir, base, alloc, others[i], false, by_thread);
+		quiet += report_process(dir, base, alloc, others[i], false,
+		    by_thread);
+	if (quiet > 0)
+		fprintf(stderr, "%s: %d forked process%s with one dump each: "
+		    "symbolized, and a report-PID.html each, in '%s'\n",
+		    cmd_name, quiet, quiet == 1 ? "" : "es", dir);
 }

@@ -19,9 +19,13 @@
  *   6. views: what every writer shows (profconv_view_new());
  *   7. reports over views: comparing two profiles (profconv_diff_new()),
  *      a series of snapshots (profconv_trend_new()), annotated source
- *      (profconv_list_write());
+ *      (profconv_list_write()), every view in one HTML page
+ *      (profconv_report_write());
  *   8. writers of a view: folded stacks, flame-graph SVG, speedscope
- *      JSON; and printing a profile as text (profconv_profile_print()).
+ *      JSON, pprof's call graph as DOT, SVG, PNG or PDF
+ *      (profconv_graph_write()); and printing a profile as text
+ *      (profconv_profile_print(): the summary, pprof's -traces, -tags,
+ *      -tree and -peek reports, the raw dump).
  *
  * Options structs start with a version, set by their _INIT macro; fields
  * are only appended (under a "Version N." comment), and a library reads
@@ -876,9 +880,10 @@ struct profconv_view_options {
 	 * "thread N (NAME)", "thread N", or "[no thread]". */
 	int split_threads;
 	/* Which labels are printed where labels are (profconv show's
-	 * dump), as pprof's -tagshow and -taghide: keys matching TAGSHOW
-	 * (when not NULL) and not TAGHIDE, POSIX extended regexes.  They
-	 * keep and drop no sample. */
+	 * dump and reports, the call graph's tag nodes), as pprof's
+	 * -tagshow and -taghide: keys matching TAGSHOW (when not NULL) and
+	 * not TAGHIDE, POSIX extended regexes.  They keep and drop no
+	 * sample. */
 	const char *tagshow;
 	const char *taghide;
 	/* Version 5.  In a profile that counts allocations, find more

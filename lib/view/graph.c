@@ -247,6 +247,7 @@ profconv__graph_new(struct pc_graph **out, const struct profconv_view *cur,
 		return profconv__nomem();
 	}
 	g->build = b;
+	b->tn = profconv__view_tagnames(cur);
 	rc = profconv__graph_map_frames(b, cur, 0);
 	if (rc == 0 && base != NULL)
 		rc = profconv__graph_map_frames(b, base, 1);

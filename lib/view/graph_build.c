@@ -150,7 +150,8 @@ cmp_str(const void *a, const void *b)
 }
 
 /* pprof's joinLabels: the string labels "key:value", sorted, joined by
- * "\n" (the two characters). */
+ * "\n" (the two characters); only the keys --tagshow and --taghide
+ * keep, as pprof removes the others from every sample first. */
 static int
 sample_group(struct pc_graph_build *b, const struct profconv_profile *prof,
     const struct pc_sample *s, uint32_t *out)
@@ -161,7 +162,8 @@ sample_group(struct pc_graph_build *b, const struct profconv_profile *prof,
 	int rc = 0;
 
 	for (i = 0; i < s->nlabels; i++)
-		if (l[i].str != 0)
+		if (l[i].str != 0 && profconv__tagnames_keep(b->tn,
+		    profconv__pstr(prof, l[i].key)))
 			n++;
 	if (n == 0)
 		return profconv__graph_intern_group(b, "", 0, out);
@@ -171,9 +173,9 @@ sample_group(struct pc_graph_build *b, const struct profconv_profile *prof,
 	for (i = 0, n = 0; rc == 0 && i < s->nlabels; i++) {
 		const char *k, *v;
 
-		if (l[i].str == 0)
-			continue;
 		k = profconv__pstr(prof, l[i].key);
+		if (l[i].str == 0 || !profconv__tagnames_keep(b->tn, k))
+			continue;
 		v = profconv__pstr(prof, l[i].str);
 		parts[n] = malloc(strlen(k) + strlen(v) + 2);
 		if (parts[n] == NULL) {
@@ -222,6 +224,7 @@ profconv__graph_find_num_unit(struct pc_graph_build *b,
 		for (i = 0; i < s->nlabels; i++)
 			if (l[i].str == 0 && l[i].unit != 0 &&
 			    strcmp(profconv__pstr(prof, l[i].key), "bytes") == 0 &&
+			    profconv__tagnames_keep(b->tn, "bytes") &&
 			    *profconv__pstr(prof, l[i].unit) != '\0') {
 				b->num_unit = profconv__pstr(prof, l[i].unit);
 				break;
@@ -243,7 +246,8 @@ sample_nums(struct pc_graph_build *b, const struct profconv_profile *prof,
 		struct gnum g;
 
 		if (l[i].str != 0 ||
-		    strcmp(profconv__pstr(prof, l[i].key), "bytes") != 0)
+		    strcmp(profconv__pstr(prof, l[i].key), "bytes") != 0 ||
+		    !profconv__tagnames_keep(b->tn, "bytes"))
 			continue;
 		profconv__measure_label(label, sizeof(label), l[i].num,
 		    b->num_unit, "minimum");

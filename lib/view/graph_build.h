@@ -68,6 +68,8 @@ struct pc_graph_build {
 	struct gnum *nums;
 	size_t nnums, nums_cap;
 	const char *num_unit;
+	const struct pc_tagnames *tn;	/* the label keys kept (the view's
+					 * --tagshow, --taghide) */
 
 	/* One build. */
 	int64_t *flat, *cum;

@@ -78,6 +78,7 @@ profconv_view_free(struct profconv_view *v)
 	if (v == NULL)
 		return;
 	free_scratch(v);
+	profconv__tagnames_free(&v->tagnames);
 	profconv__suppress_free(v->supp);
 	profconv__strtab_free(&v->strs);
 	free(v->frame_of_text);
@@ -344,6 +345,8 @@ profconv_view_new(struct profconv_view **out,
 		rc = profconv__labels_new(&v->labels, prof, opts);
 	if (rc == 0)
 		rc = profconv__suppress_new(&v->supp, prof, opts);
+	if (rc == 0)
+		rc = profconv__tagnames_init(&v->tagnames, opts);
 	v->npseudo = profconv__labels_pseudo(v->labels, &v->nroot);
 	if (rc == 0) {
 		v->totals = calloc(v->ntypes + 1, sizeof(*v->totals));
@@ -540,6 +543,12 @@ profconv__view_filters(const struct profconv_view *v, const char *const **out)
 {
 	*out = (const char *const *)v->legend;
 	return v->nlegend;
+}
+
+const struct pc_tagnames *
+profconv__view_tagnames(const struct profconv_view *v)
+{
+	return &v->tagnames;
 }
 
 enum profconv_granularity

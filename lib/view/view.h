@@ -199,6 +199,9 @@ const uint8_t *profconv__view_stack_inline(const struct profconv_view *view,
 #define PC_VIEW_FILTERS 9
 size_t profconv__view_filters(const struct profconv_view *view,
     const char *const **out);
+/* The label keys VIEW's --tagshow and --taghide keep. */
+const struct pc_tagnames *profconv__view_tagnames(
+    const struct profconv_view *view);
 /* What a frame of VIEW is: a function, a line or an address. */
 enum profconv_granularity profconv__view_granularity(
     const struct profconv_view *view);

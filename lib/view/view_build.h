@@ -56,6 +56,7 @@ struct profconv_view {
 	size_t nlegend;
 	unsigned filters, matched;	/* PROFCONV_FILTER_* given, and
 					 * those that matched something */
+	struct pc_tagnames tagnames;	/* --tagshow, --taghide */
 
 	/* Scratch while building. */
 	struct pc_pruner pruner;

@@ -13,8 +13,9 @@ but for pprof's own ties, see settle_ties()).
 pprof writes an edge into a node that left the graph because its values
 cancelled out (in a diff) to the node "N0", which does not exist; such
 edges are counted and left out, as profgraph leaves them out.  With
---ignore-filters, pprof's "Active filters:" legend lines are left out
-(the test asks pprof to -hide what profconv's view cuts on its own).
+--ignore-filters, pprof's "hide=" filter line is left out of its legend
+(the test asks pprof to -hide what profconv's view cuts on its own), and
+the "Active filters:" line with it when no other filter is left.
 The legend's "Time:" line is compared by the time it gives: pprof since
 October 2024 (and profgraph) write "2006-01-02 15:04:05 MST", older ones
 (Go 1.19's) "Jan 2, 2006 at 3:04pm (MST)", to the minute.
@@ -161,7 +162,9 @@ def main(argv):
         j = i + 1
         while j < len(legend) and legend[j].startswith('   '):
             j += 1
-        legend = legend[:i] + legend[j:]
+        kept = [l for l in legend[i + 1:j] if not l.startswith('   hide=')]
+        legend = legend[:i] + (['Active filters:'] + kept if kept else []) + \
+            legend[j:]
     differ('title', theirs['title'], ours['title'])
     for k in range(max(len(legend), len(ours['legend']))):
         differ('legend line %d' % (k + 1),

@@ -12,6 +12,8 @@ DATA=${PROFCONV_TEST_DATA:?}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/profconv-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 failures=0
+# When it started: finish() puts how long it took in the test's log.
+started=$(date +%s)
 
 fail() {
 	echo "FAIL: $*" >&2
@@ -95,6 +97,29 @@ je_producer() {
 	MALLOC_CONF="prof:true,lg_prof_sample:0,prof_prefix:$TMP/je/je,prof_sys_thread_name:true${JE_CONF:+,$JE_CONF}" \
 	    "$TMP/$je_p" "$@" >"$TMP/run.out" 2>"$TMP/run.err" ||
 		fail "$je_p under jemalloc: $(cat "$TMP/run.err")"
+}
+
+# je_alloc_pb [TEXT2PB-OPTION...]: tests/producers/alloc.c under jemalloc
+# (every allocation, prof_accum, thread names), its prof.dump profile
+# converted with the options and symbolized: $PB.
+je_alloc_pb() {
+	JE_CONF=prof_final:true,prof_accum:true je_producer -f alloc 0 4
+	je_m0=$(ls "$TMP"/je/je.*.m0.heap 2>/dev/null | head -n 1)
+	[ -n "$je_m0" ] || { fail "jemalloc wrote no prof.dump profile"; finish; }
+	"$PROFCONV" text2pb "$@" -o "$TMP/raw.pb.gz" "$je_m0" ||
+		fail "text2pb $*"
+	"$PROFCONV" symbolize -o "$TMP/sym.pb.gz" "$TMP/raw.pb.gz" 2>/dev/null ||
+		fail "symbolize"
+	PB=$TMP/sym.pb.gz
+}
+
+# same_as_go WHAT GO OURS: the two files are byte for byte equal, else
+# the start of their diff and a failure.
+same_as_go() {
+	if ! cmp -s "$2" "$3"; then
+		diff -u "$2" "$3" | head -n 30 >&2
+		fail "$1 differs from go tool pprof's"
+	fi
 }
 
 # names_profile NAMES: $TMP/h.pb, a pprof file of one stack "main;NAME"
@@ -181,6 +206,7 @@ leaky_dumps() {
 }
 
 finish() {
+	echo "# took $(($(date +%s) - started)) s" >&2
 	if [ "$failures" -ne 0 ]; then
 		echo "$failures check(s) failed" >&2
 		exit 1

@@ -115,6 +115,12 @@ if [ -n "$libje" ] && command -v gcc >/dev/null 2>&1; then
 	same je-20 "$JEP -nodecount=20 -nodefraction=0.01 -edgefraction=0.01" \
 	    "--nodecount 20 --nodefraction 0.01 --edgefraction 0.01" "$TMP/je.pb.gz" --ignore-filters
 	same je-lines "$JEP -lines" "--lines" "$TMP/je.pb.gz" --ignore-filters
+	# -tagshow and -taghide take label keys out of every sample: the
+	# nodelets of the others only, and none of "bytes" when hidden.
+	same je-tagshow "$JEP -tagshow=thread" "--tagshow thread" "$TMP/je.pb.gz" --ignore-filters
+	same je-taghide "$JEP -taghide=bytes" "--taghide bytes" "$TMP/je.pb.gz" --ignore-filters
+	[ "$(count je-taghide nodelets)" = 0 ] ||
+		fail "je-taghide: bytes nodelets left: $(cat "$TMP/je-taghide.counts")"
 else
 	echo "no libjemalloc.so.2 or gcc: jemalloc part left out" >&2
 fi

@@ -213,6 +213,17 @@ st=$?
 # A non-empty directory is refused.
 run 2 "$PROFCONV" record -o "$TMP/je" -- "$PROG" 1 0 0
 
+# Processes a script forks that dump once each (short commands, or a
+# shell per step as a pyenv shim runs): one line for them all, and
+# their pages.
+record sh -- sh -c '/bin/true & /bin/true & wait'
+grep -q "^profconv record: 2 forked processes with one dump each" "$TMP/sh.err" ||
+	fail "one-dump forks: $(cat "$TMP/sh.err")"
+! grep -q "forked: 1 dump" "$TMP/sh.err" ||
+	fail "one-dump forks listed one by one: $(cat "$TMP/sh.err")"
+[ "$(ls "$TMP/sh"/report-*.html 2>/dev/null | wc -l)" = 2 ] ||
+	fail "one-dump forks: not a report-PID.html each"
+
 # An interpreter: python3 keeps 30 MB of strings in a list to its end,
 # which frees them; the series names the row and says so.
 py=/usr/bin/python3

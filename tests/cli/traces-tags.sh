@@ -19,21 +19,7 @@
 
 use_go
 use_jemalloc
-JE_CONF=prof_final:true,prof_accum:true je_producer -f alloc 0 4
-m0=$(ls "$TMP"/je/je.*.m0.heap 2>/dev/null | head -n 1)
-[ -n "$m0" ] || { fail "jemalloc wrote no prof.dump profile"; finish; }
-"$PROFCONV" text2pb --threads -o "$TMP/thr.pb.gz" "$m0" || fail "text2pb --threads"
-"$PROFCONV" symbolize -o "$TMP/sym.pb.gz" "$TMP/thr.pb.gz" 2>/dev/null ||
-	fail "symbolize"
-PB=$TMP/sym.pb.gz
-
-# same WHAT GO OURS: the two files are equal, else the diff.
-same() {
-	if ! cmp -s "$2" "$3"; then
-		diff -u "$2" "$3" | head -n 30 >&2
-		fail "$1 differs from go tool pprof's"
-	fi
-}
+je_alloc_pb --threads
 
 # --- -tags ---------------------------------------------------------------------
 n=0
@@ -48,7 +34,7 @@ for args in "" "-unit=bytes" "-unit=kb" "-sample_index=alloc_objects" \
 	"$PROFCONV" show --tags $ours "$PB" >"$TMP/our.tags" 2>"$TMP/our.err" ||
 		{ fail "show --tags $ours: $(head -n 2 "$TMP/our.err")"; continue; }
 	[ -s "$TMP/go.tags" ] || fail "-tags $args: pprof printed nothing"
-	same "show --tags $ours" "$TMP/go.tags" "$TMP/our.tags"
+	same_as_go "show --tags $ours" "$TMP/go.tags" "$TMP/our.tags"
 	n=$((n + 1))
 done
 # The labels are there: three keys, a line per worker thread.
@@ -68,11 +54,11 @@ for args in "" "-sample_index=alloc_space" "-tagfocus=thread_name=worker-1" \
 		sed -E 's/^([ 0-9.a-zA-Z]{10}   )([^ ]+)\+0x[0-9a-f]+$/\1[\2]/' \
 		>"$TMP/our.tr" || fail "show --traces $ours"
 	grep -q '^-----------+---' "$TMP/go.tr" || fail "-traces $args: no sample"
-	same "show --traces $ours" "$TMP/go.tr" "$TMP/our.tr"
+	same_as_go "show --traces $ours" "$TMP/go.tr" "$TMP/our.tr"
 	# At least the per-trace totals, as a column, whatever the frames.
 	grep -E '^ *[0-9.]+[a-zA-Z]*   ' "$TMP/go.tr" | cut -c1-10 >"$TMP/go.v"
 	grep -E '^ *[0-9.]+[a-zA-Z]*   ' "$TMP/our.tr" | cut -c1-10 >"$TMP/our.v"
-	same "show --traces $ours (values)" "$TMP/go.v" "$TMP/our.v"
+	same_as_go "show --traces $ours (values)" "$TMP/go.v" "$TMP/our.v"
 done
 
 # -addresses: each location's inline chain with its address.  The same
@@ -88,7 +74,7 @@ go tool pprof -traces -addresses -symbolize=none "$PB" >"$TMP/go.atr" 2>/dev/nul
 	>"$TMP/our.atr" || fail "show --traces --addresses"
 grep -E '^ *[0-9.]+[a-zA-Z]*   ' "$TMP/go.atr" | cut -c1-10 >"$TMP/go.v"
 grep -E '^ *[0-9.]+[a-zA-Z]*   ' "$TMP/our.atr" | cut -c1-10 >"$TMP/our.v"
-same "show --traces --addresses (values)" "$TMP/go.v" "$TMP/our.v"
+same_as_go "show --traces --addresses (values)" "$TMP/go.v" "$TMP/our.v"
 grep -E '^[ 0-9.a-zA-Z]{10}   [0-9a-f]{16} [a-zA-Z_]' "$TMP/our.atr" >/dev/null ||
 	fail "show --traces --addresses: no frame with an address"
 grep -E '^[ 0-9.a-zA-Z]{10}   [0-9a-f]{16} \[[^ ]*\]$' "$TMP/go.atr" >"$TMP/go.unnamed"

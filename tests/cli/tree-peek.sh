@@ -14,21 +14,7 @@
 
 use_go
 use_jemalloc
-JE_CONF=prof_final:true,prof_accum:true je_producer -f alloc 0 4
-m0=$(ls "$TMP"/je/je.*.m0.heap 2>/dev/null | head -n 1)
-[ -n "$m0" ] || { fail "jemalloc wrote no prof.dump profile"; finish; }
-"$PROFCONV" text2pb -o "$TMP/heap.pb.gz" "$m0" || fail "text2pb"
-"$PROFCONV" symbolize -o "$TMP/sym.pb.gz" "$TMP/heap.pb.gz" 2>/dev/null ||
-	fail "symbolize"
-PB=$TMP/sym.pb.gz
-
-# same WHAT GO OURS: the two files are equal, else the diff.
-same() {
-	if ! cmp -s "$2" "$3"; then
-		diff -u "$2" "$3" | head -n 30 >&2
-		fail "$1 differs from go tool pprof's"
-	fi
-}
+je_alloc_pb
 
 # ours ARGS: pprof's options as show spells them.
 ours() {
@@ -52,7 +38,7 @@ for args in "" "-cum" "-lines" "-sample_index=alloc_space" \
 		{ fail "show --tree $o: $(head -n 2 "$TMP/our.err")"; continue; }
 	grep -q '| thread_work' "$TMP/go.tree" || [ -n "$args" ] ||
 		fail "-tree: pprof shows no thread_work"
-	same "show --tree $o" "$TMP/go.tree" "$TMP/our.tree"
+	same_as_go "show --tree $o" "$TMP/go.tree" "$TMP/our.tree"
 done
 
 # --- -peek ---------------------------------------------------------------------
@@ -69,7 +55,7 @@ for args in "thread_work" "^level" "churn|grow" "thread_work -lines"; do
 	"$PROFCONV" show --peek "$rx" $o "$PB" >"$TMP/our.peek" 2>"$TMP/our.err" ||
 		{ fail "show --peek $rx $o: $(head -n 2 "$TMP/our.err")"; continue; }
 	grep -q '^ .*|   ' "$TMP/go.peek" || fail "-peek $rx: no caller or callee"
-	same "show --peek $rx $o" "$TMP/go.peek" "$TMP/our.peek"
+	same_as_go "show --peek $rx $o" "$TMP/go.peek" "$TMP/our.peek"
 done
 
 # --- names that talk to the terminal -------------------------------------------
