@@ -26,7 +26,7 @@ static double scratch[PC_FIT_SCRATCH];
 static enum profconv_trend_verdict
 judge_floor(const int64_t *v, size_t n, int64_t floor)
 {
-	struct pc_rule rule = { floor, 0, 0, 0 };
+	struct pc_rule rule = { floor, 0, 0, 0, 0 };
 	struct pc_shape sh;
 
 	return profconv__trend_verdict(v, NULL, n, 1, &rule, scratch, &sh);
@@ -274,7 +274,7 @@ Test(trendstat, rule_settings)
 {
 	/* Grew in 4 of the 5 intervals that moved. */
 	int64_t v[] = { 0, 10 * K, 20 * K, 15 * K, 30 * K, 40 * K };
-	struct pc_rule rule = { 4 * K, 0.8, 0, 0 };
+	struct pc_rule rule = { 4 * K, 0.8, 0, 0, 0 };
 	struct pc_shape sh;
 
 	cr_assert(eq(int, profconv__trend_verdict(v, NULL, 6, 1, &rule,
@@ -306,7 +306,7 @@ Test(trendstat, sampling_noise_is_no_leak)
 		189, 169, 161, 157, 173, 141, 141, 145, 141, 145, 145, 185,
 		197, 201, 201, 201 };
 	int64_t v[24], leak[24];
-	struct pc_rule rule = { 4 * K, 0, 4 * K, 0 };
+	struct pc_rule rule = { 4 * K, 0, 4 * K, 0, 0 };
 	struct pc_shape sh;
 	size_t i;
 
@@ -329,7 +329,7 @@ Test(trendstat, sampling_noise_is_no_leak)
 static enum profconv_trend_verdict
 judge_x(const int64_t *v, const double *x, size_t n)
 {
-	struct pc_rule rule = { 4 * K, 0, 0, 0 };
+	struct pc_rule rule = { 4 * K, 0, 0, 0, 0 };
 	struct pc_shape sh;
 
 	return profconv__trend_verdict(v, x, n, 1, &rule, scratch, &sh);
@@ -445,7 +445,7 @@ static const double node_alloc[76] = {
 
 Test(trendstat, sampled_ramp_that_kept_climbing_is_a_leak)
 {
-	struct pc_rule rule = { 1 << 19, 0, 1 << 19, 0 };
+	struct pc_rule rule = { 1 << 19, 0, 1 << 19, 0, 0 };
 	struct pc_shape sh;
 
 	cr_assert(eq(int, profconv__trend_verdict(node_kept, node_alloc, 76,
@@ -472,7 +472,7 @@ static const double perl_alloc[14] = {
 
 Test(trendstat, sampled_row_that_never_went_down_is_a_leak)
 {
-	struct pc_rule rule = { 1 << 19, 0, 1 << 19, 0 };
+	struct pc_rule rule = { 1 << 19, 0, 1 << 19, 0, 0 };
 	struct pc_shape sh;
 	int64_t held[14];
 	size_t i;
@@ -504,7 +504,7 @@ static const double perl_dip_alloc[15] = {
 
 Test(trendstat, sampled_row_that_dipped_once_and_climbs_at_the_end)
 {
-	struct pc_rule rule = { 1 << 19, 0, 1 << 19, 0 };
+	struct pc_rule rule = { 1 << 19, 0, 1 << 19, 0, 0 };
 	struct pc_shape sh;
 	int64_t v[15];
 
@@ -519,6 +519,60 @@ Test(trendstat, sampled_row_that_dipped_once_and_climbs_at_the_end)
 	/* By one sample at a time (a temporary), it is. */
 	v[13] = perl_dip[12] - (1 << 19);
 	cr_assert(eq(int, profconv__trend_verdict(v, perl_dip_alloc, 15, 1,
+	    &rule, scratch, &sh), PROFCONV_TREND_LEAK));
+}
+
+/*
+ * A C program under jemalloc's default sampling (one sample every
+ * 512 KiB) keeps two 640 KiB buffers, one halfway and one near the end
+ * of its run, among batches of 4 KiB temporaries; a dump every 1 MiB
+ * allocated.  The buffer row: 32 dumps at 0, 25 at one buffer (922,906
+ * bytes, its estimate), 8 at two.  A count of small samples this short
+ * would be noise; objects larger than the period are nearly always
+ * sampled, so these are not.
+ */
+static const double pool_alloc[65] = {
+	4251328, 5304905, 6885342, 7412165, 8992656, 10573166, 12153689,
+	14261064, 16368449, 16895297, 17422144, 17948409, 18474678,
+	21106638, 22160319, 23214002, 24794530, 27428751, 29536132,
+	30062978, 32697212, 33224059, 33750907, 34277171, 34803437,
+	35855978, 36909668, 37963358, 40597588, 43758670, 46392908,
+	46919756, 48896358, 49423206, 51530600, 52583119, 55215024,
+	56268717, 57322410, 58376103, 59429797, 60483491, 61010338,
+	64698272, 66277644, 67330173, 68910133, 70490673, 72598060,
+	74705449, 75232296, 75759144, 77339686, 78393382, 79447078,
+	80500774, 82607578, 84056747, 84583595, 86164139, 87744683,
+	88798379, 90378924, 92486318, 92486318
+};
+
+Test(trendstat, large_sampled_objects_are_not_noise)
+{
+	struct pc_rule rule = { 1 << 19, 0, 1 << 19, 0, 0 };
+	struct pc_shape sh;
+	int64_t v[65];
+	size_t i;
+
+	for (i = 0; i < 65; i++)
+		v[i] = i < 32 ? 0 : i < 57 ? 922906 : 1845814;
+	/* Its objects' size not known: taken as small, within the noise. */
+	cr_assert(eq(int, profconv__trend_verdict(v, pool_alloc, 65, 1,
+	    &rule, scratch, &sh), PROFCONV_TREND_STABLE));
+	/* The row's bytes per object, as the dumps give it. */
+	rule.object_size = 922906;
+	cr_assert(eq(int, profconv__trend_verdict(v, pool_alloc, 65, 1,
+	    &rule, scratch, &sh), PROFCONV_TREND_LEAK));
+	/* Also when the readers' counts did not round (the size itself). */
+	rule.object_size = 655360;
+	cr_assert(eq(int, profconv__trend_verdict(v, pool_alloc, 65, 1,
+	    &rule, scratch, &sh), PROFCONV_TREND_LEAK));
+	/* Objects smaller than the period: as before. */
+	rule.object_size = 4096;
+	cr_assert(eq(int, profconv__trend_verdict(v, pool_alloc, 65, 1,
+	    &rule, scratch, &sh), PROFCONV_TREND_STABLE));
+	/* Every allocation recorded: no noise whatever the size. */
+	rule.period = 0;
+	rule.object_size = 0;
+	cr_assert(eq(int, profconv__trend_verdict(v, pool_alloc, 65, 1,
 	    &rule, scratch, &sh), PROFCONV_TREND_LEAK));
 }
 

@@ -69,6 +69,10 @@ struct profconv_trend {
 	struct pc_strtab names;
 	size_t *thread_len;
 	size_t thread_len_cap;
+	/* Of each row, its sampled bytes and objects summed over the
+	 * snapshots: the size of its objects, for its sampling noise. */
+	double *row_bytes, *row_objects;
+	size_t row_cap;
 	struct profconv_profile *role[NROLES];
 	size_t role_snap[NROLES];
 	bool all_timed;
@@ -185,6 +189,8 @@ profconv_trend_free(struct profconv_trend *t)
 	free(t->binary_file);
 	profconv__strtab_free(&t->names);
 	free(t->thread_len);
+	free(t->row_bytes);
+	free(t->row_objects);
 	free(t->trows);
 	free(t->values);
 	free(t->x);
@@ -319,6 +325,35 @@ byte_period(const struct profconv_profile *prof, size_t k)
 }
 
 /* --- adding a snapshot: its row values, then the profile goes -------------------- */
+
+/* Row IDX of T had BYTES in OBJECTS sampled objects in one snapshot. */
+static int
+add_row_objects(struct profconv_trend *t, uint32_t idx, int64_t bytes,
+    int64_t objects)
+{
+	size_t old = t->row_cap, cap = t->row_cap;
+	int rc;
+
+	if (idx >= t->row_cap) {
+		rc = PC_GROW(t->row_bytes, cap, 0, (size_t)idx + 1);
+		if (rc == 0) {
+			cap = old;
+			rc = PC_GROW(t->row_objects, cap, 0, (size_t)idx + 1);
+		}
+		if (rc < 0)
+			return rc;
+		memset(t->row_bytes + old, 0, (cap - old) *
+		    sizeof(*t->row_bytes));
+		memset(t->row_objects + old, 0, (cap - old) *
+		    sizeof(*t->row_objects));
+		t->row_cap = cap;
+	}
+	if (bytes > 0 && objects > 0) {
+		t->row_bytes[idx] += (double)bytes;
+		t->row_objects[idx] += (double)objects;
+	}
+	return 0;
+}
 
 /* Set row IDX of S to V, growing its column. */
 static int
@@ -459,6 +494,10 @@ reduce(struct profconv_trend *t, const struct profconv_profile *prof,
 		    profconv__rows_name(rows, i), &idx);
 		if (rc == 0)
 			rc = set_col(s, idx, profconv__rows_values(rows, i)[k]);
+		if (rc == 0 && objects >= 0 && byte_period(prof, (size_t)k) > 1)
+			rc = add_row_objects(t, idx,
+			    profconv__rows_values(rows, i)[k],
+			    profconv__rows_values(rows, i)[objects]);
 		if (rc == 0 && t->opts.by_thread)
 			rc = set_thread_len(t, idx,
 			    profconv__rows_thread(rows, i));
@@ -739,6 +778,8 @@ judge_rows(struct profconv_trend *t)
 			continue;
 		r->row = i;
 		r->name = profconv__str(&t->names, (uint32_t)i);
+		rule.object_size = i < t->row_cap && t->row_objects[i] > 0 ?
+		    t->row_bytes[i] / t->row_objects[i] : 0;
 		r->verdict = profconv__trend_verdict(v, t->x, t->n, 1, &rule,
 		    t->fit, &r->shape);
 		t->nsuspects += r->verdict == PROFCONV_TREND_LEAK;

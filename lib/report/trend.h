@@ -84,6 +84,8 @@ struct pc_rule {
 	int64_t period;			/* bytes per sample; 0: every one */
 	double noise;			/* the row's sampling noise (set by
 					 * profconv__trend_verdict()) */
+	double object_size;		/* the row's bytes per sampled
+					 * object; 0: not known */
 };
 
 /* What the verdict looked at. */

@@ -314,21 +314,54 @@ x_at(const double *x, size_t i)
 }
 
 /*
+ * The size of the objects behind a sampled row whose estimates give R
+ * bytes per object, PERIOD the sampling period.  An object of S bytes
+ * is sampled with probability p = 1 - exp(-S / PERIOD) and then counts
+ * 1 / p objects of S / p bytes; the readers round the objects down (as
+ * pprof does), so R is S when a row has many, and up to S / p when it
+ * has one.  The smaller answer, the S whose S / p is R, is returned: a
+ * smaller size is more noise, and the verdict errs towards noise.
+ * Objects of R < PERIOD bytes are taken as small: 0.
+ */
+static double
+object_size(double r, double period)
+{
+	double lo = 0, hi = r, mid;
+	int i;
+
+	if (!(r > period) || !(period > 0))
+		return 0;
+	for (i = 0; i < 64; i++) {
+		mid = (lo + hi) / 2;
+		if (mid / -expm1(-mid / period) < r)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
  * The sampling noise of the N values of V, estimates from samples, one
  * every PERIOD bytes on average; 0 when every allocation is recorded.
  * A sampled object stays in every dump while it lives, so what moves
  * the estimate between two dumps is only the bytes that came or went
- * between them: B such bytes move it by about sqrt(B * period) (a count
- * of samples is near Poisson).  B is taken as the sum of the moves from
- * dump to dump, at most the row's highest value (the spread of a single
- * estimate at it); NOISE_SDS standard deviations of that are noise.  A
- * level that keeps its objects has none however large; a ramp's is that
- * of its rise, not of its height.
+ * between them.  B bytes in objects of S bytes move it with a variance
+ * of B S (1 - p) / p (p as in object_size()): about B * PERIOD for
+ * objects much smaller than the period (a count of samples is near
+ * Poisson), and next to nothing for objects larger than it, which are
+ * nearly always sampled.  SIZE is the row's bytes per object (0 when
+ * not known: taken as small); B is the sum of the moves from dump to
+ * dump, at most the row's highest value (the spread of a single
+ * estimate at it).  NOISE_SDS standard deviations of that are noise.
+ * A level that keeps its objects has none however large; a ramp's is
+ * that of its rise, not of its height.
  */
 static double
-sampling_noise(const int64_t *v, size_t n, size_t stride, int64_t period)
+sampling_noise(const int64_t *v, size_t n, size_t stride, int64_t period,
+    double size)
 {
-	double top = 0, moved = 0;
+	double top = 0, moved = 0, per = (double)period, s;
 	size_t i;
 
 	if (period <= 1)
@@ -338,8 +371,13 @@ sampling_noise(const int64_t *v, size_t n, size_t stride, int64_t period)
 		if (i > 0)
 			moved += fabs(AT(v, i, stride) - AT(v, i - 1, stride));
 	}
-	return fmin(ceil(NOISE_SDS * sqrt(fmin(moved, top) * (double)period)),
-	    9e18);
+	/* S (1 - p) / p = S / (exp(S / PERIOD) - 1): PERIOD as S goes
+	 * to 0. */
+	s = object_size(size, (double)period);
+	if (s > 0)
+		per = s / (double)period < 700 ? s / expm1(s / (double)period) :
+		    0;
+	return fmin(ceil(NOISE_SDS * sqrt(fmin(moved, top) * per)), 9e18);
 }
 
 /*
@@ -563,7 +601,8 @@ profconv__trend_verdict(const int64_t *v, const double *x, size_t n,
 	struct pc_rule own = *all;
 	const struct pc_rule *rule = &own;
 
-	own.noise = sampling_noise(v, n, stride, all->period);
+	own.noise = sampling_noise(v, n, stride, all->period,
+	    all->object_size);
 	if (own.noise > (double)own.floor)
 		own.floor = (int64_t)own.noise;
 	shape(v, n, stride, rule, scratch, sh);
