@@ -418,9 +418,8 @@ order_hidden(struct profconv_trend *t)
 	}
 }
 
-/* How T groups a view's stacks into rows. */
-static enum pc_rows_by
-rows_by(const struct profconv_trend *t)
+enum pc_rows_by
+profconv__trend_rows_by(const struct profconv_trend *t)
 {
 	bool stack = t->opts.by == PROFCONV_DIFF_BY_STACK;
 
@@ -472,7 +471,7 @@ reduce(struct profconv_trend *t, const struct profconv_profile *prof,
 	if (rc == 0)
 		rc = profconv_view_new(&view, prof, &t->view);
 	if (rc == 0)
-		rc = profconv__rows_add(rows, view, rows_by(t), false, 0);
+		rc = profconv__rows_add(rows, view, profconv__trend_rows_by(t), false, 0);
 	if (rc == 0)
 		rc = profconv_view_total(view, (size_t)k, &s->bytes);
 	s->objects = -1;
@@ -879,6 +878,24 @@ not_run(void)
 	return profconv__fail(PROFCONV_EINVAL, "trend not analysed");
 }
 
+const struct profconv_view_options *
+profconv__trend_view(const struct profconv_trend *t)
+{
+	return &t->view;
+}
+
+int
+profconv__trend_ends(const struct profconv_trend *t,
+    const struct profconv_profile **first,
+    const struct profconv_profile **last)
+{
+	if (!profconv__trend_ran(t))
+		return not_run();
+	*first = t->first;
+	*last = t->last;
+	return 0;
+}
+
 size_t
 profconv_trend_snapshot_count(const struct profconv_trend *t)
 {
@@ -936,94 +953,4 @@ profconv_trend_row(const struct profconv_trend *t, size_t i,
 	out->values = gather(t, r->row);
 	out->verdict = r->verdict;
 	return 0;
-}
-
-/* --- the suspects' growth as a profile ------------------------------------------- */
-
-/* Which stacks of VIEW (of the delta) belong to a suspect row. */
-static int
-suspect_stacks(const struct profconv_trend *t, const struct profconv_view *view,
-    bool *out)
-{
-	enum pc_rows_by by = rows_by(t);
-	size_t i, row, n = profconv_view_stack_count(view);
-	struct pc_strtab names;
-	struct pc_rows *scratch = NULL;
-	uint32_t idx;
-	int rc;
-
-	rc = profconv__strtab_init(&names);
-	for (i = 0; rc == 0 && i < t->ntrows; i++)
-		if (t->trows[i].verdict == PROFCONV_TREND_LEAK)
-			rc = profconv__strtab_intern_cstr(&names,
-			    t->trows[i].name, &idx);
-	if (rc == 0)
-		rc = profconv__rows_new(&scratch, 1);
-	for (i = 0; rc == 0 && i < n; i++) {
-		const char *name;
-
-		rc = profconv__rows_row_of(scratch, view, by, i, &row);
-		if (rc < 0)
-			break;
-		name = profconv__rows_name(scratch, row);
-		out[i] = profconv__strtab_find(&names, name, strlen(name),
-		    &idx);
-	}
-	profconv__rows_free(scratch);
-	profconv__strtab_free(&names);
-	return rc;
-}
-
-/* Mark the samples of DELTA whose stack is in a suspect row. */
-static int
-mark_samples(const struct profconv_trend *t, struct profconv_profile *delta,
-    bool *keep)
-{
-	struct profconv_view *view = NULL;
-	bool *stacks = NULL;
-	size_t i, s, n = profconv_profile_sample_count(delta);
-	int rc;
-
-	rc = profconv_view_new(&view, delta, &t->view);
-	if (rc == 0) {
-		stacks = calloc(profconv_view_stack_count(view) + 1,
-		    sizeof(*stacks));
-		rc = stacks == NULL ? profconv__nomem() :
-		    suspect_stacks(t, view, stacks);
-	}
-	for (i = 0; rc == 0 && i < n; i++) {
-		s = profconv__view_sample_stack(view, i);
-		keep[i] = s != 0 && stacks[s - 1];
-	}
-	free(stacks);
-	profconv_view_free(view);
-	return rc;
-}
-
-int
-profconv_trend_suspects(const struct profconv_trend *t,
-    struct profconv_profile **out)
-{
-	struct profconv_profile *delta = NULL;
-	bool *keep = NULL;
-	int rc;
-
-	*out = NULL;
-	if (!profconv__trend_ran(t))
-		return not_run();
-	rc = profconv_profile_subtract(&delta, t->last, t->first);
-	if (rc == 0) {
-		keep = calloc(profconv_profile_sample_count(delta) + 1,
-		    sizeof(*keep));
-		rc = keep == NULL ? profconv__nomem() :
-		    mark_samples(t, delta, keep);
-	}
-	if (rc == 0) {
-		profconv__keep_marked(delta, keep);
-		*out = delta;
-		delta = NULL;
-	}
-	free(keep);
-	profconv_profile_free(delta);
-	return rc;
 }

@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "profconv.h"
+#include "view/view.h"
 
 /*
  * Compare A and B in natural order: runs of digits compare as numbers
@@ -154,6 +155,15 @@ int64_t profconv__trend_floor(const struct profconv_trend *t);
 /* With by_thread: how many bytes at the start of row I's name name its
  * thread (the view's split_threads frame); else 0. */
 size_t profconv__trend_row_thread(const struct profconv_trend *t, size_t i);
+/* For trend_suspects.c: the view options T reads each snapshot with, how
+ * it groups stacks into rows, and its first and last snapshots (an
+ * error when T has not run). */
+const struct profconv_view_options *profconv__trend_view(
+    const struct profconv_trend *t);
+enum pc_rows_by profconv__trend_rows_by(const struct profconv_trend *t);
+int profconv__trend_ends(const struct profconv_trend *t,
+    const struct profconv_profile **first,
+    const struct profconv_profile **last);
 
 /*
  * A copy of S (malloc'd; NULL when out of memory) with every byte that is
