@@ -430,6 +430,7 @@ tail_rise(const int64_t *v, const double *x, size_t t0, size_t n,
 struct tail {
 	size_t t0;
 	double low, before, top, rise;
+	double drop;	/* the deepest fall before it, from a high */
 };
 
 static void
@@ -445,8 +446,11 @@ tail_of(const int64_t *v, const double *x, size_t n, size_t stride,
 	}
 	tl->t0 = q == n - 1 ? n - 2 : q;
 	tl->before = AT(v, 0, stride);
-	for (i = 1; i < q; i++)
+	tl->drop = 0;
+	for (i = 1; i < q; i++) {
 		tl->before = fmax(tl->before, AT(v, i, stride));
+		tl->drop = fmax(tl->drop, tl->before - AT(v, i, stride));
+	}
 	tl->rise = tail_rise(v, x, tl->t0, n, stride, scratch);
 }
 
@@ -503,10 +507,13 @@ is_leak(const int64_t *v, const double *x, size_t n, size_t stride,
 	/* Rising at the end is growth only where the end reaches the
 	 * row's old high (within the same margin): a row that rises again
 	 * after it fell back (by less than a swing) and stays below its
-	 * peak is sampling noise around a level, not a leak. */
+	 * peak is sampling noise around a level, not a leak.  A half that
+	 * climbed out of a dip deeper than that margin must top the old
+	 * high by the dip: a level that wanders tops its old high by chance
+	 * in one run of four (the last quarter of a quarter of its dumps). */
 	return (tl.rise > 0 && tl.rise >= fmax(rule->noise, held / 5) &&
 	    tl.top >= tl.before - lim) || tl.top - tl.before >= lim ||
-	    (tl.top >= tl.before - lim &&
+	    (tl.top >= (tl.drop > lim ? tl.before + tl.drop : tl.before - lim) &&
 	    kept_climbing(v, x, n, stride, rule, &tl, held, scratch));
 }
 
