@@ -623,6 +623,39 @@ Test(trendstat, churning_level_that_ends_on_a_high_is_no_leak)
 	    &rule, scratch, &sh), PROFCONV_TREND_LEAK));
 }
 
+/*
+ * Another run of the same perl loop: the row of perl's globs fills at
+ * the first dumps (12 to 32 KiB) and gains one sampled object (4 KiB)
+ * at the last.  It never went down, but one object more is no growth.
+ */
+static const double perl_glob_alloc[44] = {
+	1107228, 2164586, 3170489, 4100637, 5163457, 6185723, 7250031,
+	8357820, 9344924, 10357614, 11409543, 12433250, 13505669,
+	14474368, 15401568, 16407087, 17460376, 18505762, 19600237,
+	20595698, 21639769, 22746704, 23731666, 24757630, 25798433,
+	26832531, 27912819, 28885650, 29922674, 31069847, 32267179,
+	33300748, 34346155, 35462102, 36592962, 37608753, 38668750,
+	39719190, 40801633, 41874952, 42850190, 43806573, 44919517,
+	45240751
+};
+
+Test(trendstat, one_sampled_object_more_at_the_end_is_no_leak)
+{
+	struct pc_rule rule = { 1 << 12, 0, 1 << 12, 0, 0 };
+	struct pc_shape sh;
+	int64_t v[44];
+	size_t i;
+
+	for (i = 0; i < 44; i++)
+		v[i] = i == 0 ? 12408 : i < 43 ? 33088 : 37224;
+	cr_assert(ne(int, profconv__trend_verdict(v, perl_glob_alloc, 44, 1,
+	    &rule, scratch, &sh), PROFCONV_TREND_LEAK));
+	/* Two more: a leak. */
+	v[43] = 33088 + 2 * 4136;
+	cr_assert(eq(int, profconv__trend_verdict(v, perl_glob_alloc, 44, 1,
+	    &rule, scratch, &sh), PROFCONV_TREND_LEAK));
+}
+
 Test(trendstat, x_axis_choice)
 {
 	int64_t alloc[4] = { 100, 200, 200, 300 };

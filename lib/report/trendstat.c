@@ -522,7 +522,9 @@ is_leak(const int64_t *v, const double *x, size_t n, size_t stride,
  * own noise): a sampled object stays in every dump while it lives, so
  * each rise of a row that never went down from one dump to the next is
  * objects still live, whatever their estimate's noise; it still grows
- * when its last quarter tops all before it.  A row that went down now
+ * when its last quarter tops all before it by two sampled objects or a
+ * quarter of its range (one small object more at the end is no
+ * growth).  A row that went down now
  * and then, by less than a swing, still grows when its last quarter
  * went down by no more than a sampled object or two (two periods) at a
  * time and tops all before it by max(floor, a tenth of the range): the
@@ -540,7 +542,11 @@ gains_to_the_end(const int64_t *v, const double *x, size_t n, size_t stride,
 	if (rule->period <= 1 || n < 3 || sh->falls != 0)
 		return false;
 	tail_of(v, x, n, stride, scratch, &tl);
-	if (!(tl.top > tl.before))
+	/* By two sampled objects (each counts a period or more), or by a
+	 * quarter of the range (its share of a steady climb): one small
+	 * object more at the end is no growth. */
+	if (!(tl.top - tl.before >= fmin(2 * (double)rule->period,
+	    ((double)sh->max - (double)sh->min) / 4)))
 		return false;
 	if (sh->fell == 0)
 		return true;
