@@ -81,14 +81,6 @@ static const char *const alloc_soname[] = {
 	NULL, "libjemalloc.so.2", "libtcmalloc.so.4"
 };
 
-/* The name of the request file --dump creates and the helper removes
- * once the dump is written. */
-#define DUMP_REQUEST ".dump-request"
-/* The file holding PROG's process id while it runs. */
-#define RECORDING ".recording"
-/* How long --dump waits for the dump, in milliseconds. */
-#define DUMP_WAIT_MS 10000
-
 struct record_args {
 	const char *dir;
 	const char *dump_dir;
@@ -490,7 +482,7 @@ run_program(const struct record_args *a, enum allocator alloc, bool preload,
 	last_child = pid;
 	close(fds[1]);
 	/* For --dump: who records here. */
-	if (asprintf(&mark, "%s/%s", a->dir, RECORDING) >= 0 &&
+	if (asprintf(&mark, "%s/%s", a->dir, RECORD_MARK_FILE) >= 0 &&
 	    (fp = fopen(mark, "w")) != NULL) {
 		fprintf(fp, "%d\n", (int)pid);
 		fclose(fp);
@@ -508,6 +500,7 @@ run_program(const struct record_args *a, enum allocator alloc, bool preload,
 	if (mark != NULL)
 		unlink(mark);
 	free(mark);
+	record_dump_cleanup(a->dir);
 	if (n == (ssize_t)sizeof(err))
 		return cmd_error("cannot run '%s': %s", argv[0],
 		    strerror(err)), -1;
@@ -547,75 +540,6 @@ make_dir(const char *dir, char **abs)
 		return cmd_error("cannot resolve '%s': %s", dir,
 		    strerror(errno));
 	return EXIT_OK;
-}
-
-/* --- --dump -------------------------------------------------------------- */
-
-/* The newest modification of a dump (.heap) in DIR, and their count. */
-static int
-count_dumps(const char *dir)
-{
-	struct dirent *de;
-	int n = 0;
-	DIR *d = opendir(dir);
-	size_t len;
-
-	if (d == NULL)
-		return -1;
-	while ((de = readdir(d)) != NULL) {
-		len = strlen(de->d_name);
-		if (len > 5 && strcmp(de->d_name + len - 5, ".heap") == 0)
-			n++;
-	}
-	closedir(d);
-	return n;
-}
-
-/* Ask the program recording into DIR for a dump and wait until it is
- * written (the helper removes the request when done). */
-static int
-request_dump(const char *dir)
-{
-	struct timespec pause = { 0, 50 * 1000 * 1000 };
-	char *req, *mark;
-	int fd, before, waited, pid = 0;
-	FILE *fp;
-
-	before = count_dumps(dir);
-	if (before < 0)
-		return cmd_error("cannot open '%s': %s", dir, strerror(errno));
-	if (asprintf(&mark, "%s/%s", dir, RECORDING) < 0)
-		return cmd_error("out of memory");
-	fp = fopen(mark, "r");
-	free(mark);
-	if (fp != NULL) {
-		if (fscanf(fp, "%d", &pid) != 1)
-			pid = 0;
-		fclose(fp);
-	}
-	if (pid <= 0 || (kill(pid, 0) != 0 && errno == ESRCH))
-		return cmd_error("no program is recording into '%s' (profconv "
-		    "record -o '%s' -- PROG)", dir, dir);
-	if (asprintf(&req, "%s/%s", dir, DUMP_REQUEST) < 0)
-		return cmd_error("out of memory");
-	fd = open(req, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
-	if (fd < 0) {
-		cmd_error("cannot create '%s': %s", req, strerror(errno));
-		free(req);
-		return EXIT_FAIL;
-	}
-	close(fd);
-	for (waited = 0; waited < DUMP_WAIT_MS; waited += 50) {
-		if (access(req, F_OK) != 0 && count_dumps(dir) > before) {
-			free(req);
-			return EXIT_OK;
-		}
-		nanosleep(&pause, NULL);
-	}
-	unlink(req);
-	free(req);
-	return cmd_error("no dump in '%s' after %d s: the program is not "
-	    "running, or its allocator did not dump", dir, DUMP_WAIT_MS / 1000);
 }
 
 /* --- the command --------------------------------------------------------- */
@@ -723,7 +647,7 @@ cmd_record(int argc, char **argv)
 	if (a.dump_dir != NULL) {
 		if (argc - optind != 0)
 			return cmd_usage_error("--dump DIR takes no PROG");
-		return request_dump(a.dump_dir);
+		return record_dump(a.dump_dir);
 	}
 	if (argc - optind < 1)
 		return cmd_usage_error("expected PROG to run");
