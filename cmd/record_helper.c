@@ -30,13 +30,24 @@
 
 typedef int (*mallctl_fn)(const char *, void *, size_t *, void *, size_t);
 typedef void (*heapdump_fn)(const char *);
-typedef int (*heapstart_fn)(const char *);
+typedef void (*heapstart_fn)(const char *);
 typedef void (*heapstop_fn)(void);
+typedef void (*newhook_fn)(const void *, size_t);
+typedef int (*addhook_fn)(newhook_fn);
 
 static mallctl_fn je_ctl;
 static heapdump_fn tc_dump;
 static heapstart_fn tc_start;
 static heapstop_fn tc_stop;
+static addhook_fn tc_add_new_hook;
+/* Held by a dump, and by fork() (from before the allocator's own fork
+ * handlers until after them): no dump of this module's is under way in
+ * another thread when a process forks. */
+static pthread_mutex_t dump_lock = PTHREAD_MUTEX_INITIALIZER;
+/* tcmalloc: this process forked and its profiler has not started again
+ * under its own name yet. */
+static int forked;
+static int exit_handler;
 static char dir[PATH_MAX], request[PATH_MAX];
 static long interval_ms;
 /* The last request number this process answered (a forked child's is
@@ -63,18 +74,22 @@ tc_own_prefix(void)
 	 * variable's first byte (an absolute path: '/'). */
 	buf[0] = (char)(buf[0] & 0x7f);
 	tc_stop();
-	(void)tc_start(buf);
+	tc_start(buf);
 }
 
 /* A dump now: 0, or jemalloc's error number. */
 static int
 dump(void)
 {
+	int rc = 0;
+
+	pthread_mutex_lock(&dump_lock);
 	if (je_ctl != NULL)
-		return je_ctl("prof.dump", NULL, NULL, NULL, 0);
-	if (tc_dump != NULL)
+		rc = je_ctl("prof.dump", NULL, NULL, NULL, 0);
+	else if (tc_dump != NULL)
 		tc_dump("profconv record");
-	return 0;
+	pthread_mutex_unlock(&dump_lock);
+	return rc;
 }
 
 /* The number in the request file; 0 when there is none. */
@@ -208,13 +223,71 @@ start(void)
 	pthread_attr_destroy(&attr);
 }
 
-/* In a forked child: its own dump names (tcmalloc), its own thread. */
+/*
+ * tcmalloc and fork.  gperftools' heap profiler keeps its table under one
+ * spin lock (heap_lock in heap-profiler.cc, 2.10 to this day), which every
+ * profiled malloc and free and every dump holds, and for which it
+ * registers no fork handler: a process that forks while another thread
+ * holds it leaves it held in the child for ever.  HeapProfilerStop() in
+ * the child's fork handler, as this module did, then hangs a child that
+ * would only have exec'd.  So the child's handler only marks the child
+ * (async-signal-safe), and the profiler starts again under the child's
+ * own name at the child's first allocation, from a gperftools new-hook,
+ * or stops at its exit if it never allocated, before gperftools' dump at
+ * exit would write under the parent's name.  A child that allocates
+ * while the lock is held hangs in gperftools' own hook, with or without
+ * this module: see CAVEATS in profconv-record(1).  This module's own
+ * dumps are kept out of that window by dump_lock, which fork takes.
+ */
 static void
-in_child(void)
+at_allocation(const void *ptr, size_t size)
 {
-	if (je_ctl == NULL)
-		tc_own_prefix();
+	(void)ptr;
+	(void)size;
+	if (__atomic_load_n(&forked, __ATOMIC_RELAXED) == 0 ||
+	    __atomic_exchange_n(&forked, 0, __ATOMIC_ACQ_REL) == 0)
+		return;
+	/* Allocations below come back here, and find nothing to do. */
+	tc_own_prefix();
 	start();
+}
+
+static void
+at_exit(void)
+{
+	if (__atomic_exchange_n(&forked, 0, __ATOMIC_ACQ_REL) != 0 &&
+	    tc_stop != NULL)
+		tc_stop();
+}
+
+static void
+before_fork(void)
+{
+	/* Registered now, after gperftools' dump at exit: run before it. */
+	if (je_ctl == NULL && !exit_handler) {
+		exit_handler = 1;
+		(void)atexit(at_exit);
+	}
+	pthread_mutex_lock(&dump_lock);
+}
+
+static void
+after_fork_parent(void)
+{
+	pthread_mutex_unlock(&dump_lock);
+}
+
+/* In a forked child: its own thread (jemalloc, whose fork handlers make
+ * the child's allocator whole), or the mark that starts tcmalloc's
+ * profiler and the thread again at the first allocation. */
+static void
+after_fork_child(void)
+{
+	pthread_mutex_unlock(&dump_lock);
+	if (je_ctl != NULL)
+		start();
+	else
+		__atomic_store_n(&forked, 1, __ATOMIC_RELEASE);
 }
 
 __attribute__((constructor)) static void
@@ -229,6 +302,8 @@ profconv_record_helper_init(void)
 	*(void **)&tc_dump = dlsym(RTLD_DEFAULT, "HeapProfilerDump");
 	*(void **)&tc_start = dlsym(RTLD_DEFAULT, "HeapProfilerStart");
 	*(void **)&tc_stop = dlsym(RTLD_DEFAULT, "HeapProfilerStop");
+	*(void **)&tc_add_new_hook = dlsym(RTLD_DEFAULT,
+	    "MallocHook_AddNewHook");
 	if (je_ctl == NULL && tc_dump == NULL)
 		return;
 	if (snprintf(request, sizeof(request), "%s/%s", env_dir,
@@ -242,8 +317,12 @@ profconv_record_helper_init(void)
 	 * dumps (its own process id in their names) need one again.  The
 	 * allocator is made to start first, so that its own fork handlers,
 	 * which unlock its arenas in the child, come before ours (child
-	 * handlers run in the order they were registered). */
+	 * handlers run in the order they were registered, prepare handlers
+	 * in the reverse order: ours first, holding nothing of theirs). */
 	free(malloc(1));
-	(void)pthread_atfork(NULL, NULL, in_child);
+	if (je_ctl == NULL && tc_add_new_hook != NULL)
+		(void)tc_add_new_hook(at_allocation);
+	(void)pthread_atfork(before_fork, after_fork_parent,
+	    after_fork_child);
 	start();
 }

@@ -126,6 +126,18 @@ for a in jemalloc ${LIBTC:+tcmalloc}; do
 		fail "fork, $a: the child's report is missing, or mixed with the parent's"
 done
 
+# tcmalloc: children forked while another thread allocates, so that
+# gperftools' heap profiler lock is often held at the fork; each child
+# exits at once (as before an exec), and none may hang: the helper does
+# nothing in the child's fork handler that takes that lock.
+if [ -n "$LIBTC" ]; then
+	cc -O1 -g -pthread -o "$TMP/forkspin" "$PROFCONV_SRCDIR/tests/producers/forkspin.c" ||
+		fail "cannot build tests/producers/forkspin.c"
+	record fs --allocator tcmalloc --interval 100ms -- "$TMP/forkspin" 200
+	[ "$st" = 0 ] && [ "$(cat "$TMP/fs.out")" = "forkspin: 200 forks" ] ||
+		fail "tcmalloc, forks while allocating: status $st: $(cat "$TMP/fs.out")"
+fi
+
 # --dump reaches every process of a program that forked: the parent and
 # its child, alive together for 3 s, each dump on demand, and --dump
 # waits for both.
