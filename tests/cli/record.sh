@@ -236,6 +236,22 @@ if cc -static -o "$TMP/static" "$PROFCONV_SRCDIR/tests/producers/recordleak.c" 2
 		fail "static: $(cat "$TMP/err")"
 	[ ! -e "$TMP/st" ] || fail "static: the directory was made"
 fi
+# A script is what its "#!" line runs: a static interpreter is refused,
+# named; so is a file that is neither ELF nor a script, which the kernel
+# does not run.
+if [ -x "$TMP/static" ]; then
+	printf '#!%s\n' "$TMP/static" >"$TMP/static.sh"
+	chmod +x "$TMP/static.sh"
+	run 2 "$PROFCONV" record -o "$TMP/sts" -- "$TMP/static.sh"
+	grep -q "^profconv record: '$TMP/static', the interpreter of '$TMP/static.sh', is statically linked" "$TMP/err" ||
+		fail "static interpreter: $(cat "$TMP/err")"
+	[ ! -e "$TMP/sts" ] || fail "static interpreter: the directory was made"
+fi
+printf 'echo hello\n' >"$TMP/noshebang"
+chmod +x "$TMP/noshebang"
+run 2 "$PROFCONV" record -o "$TMP/nsb" -- "$TMP/noshebang"
+grep -q "^profconv record: cannot record '$TMP/noshebang': '$TMP/noshebang' is neither an ELF file nor a script ('#!')$" "$TMP/err" ||
+	fail "no '#!': $(cat "$TMP/err")"
 # Usage errors: one line and the hint, status 2.
 run 2 "$PROFCONV" record
 expect_err "profconv record: expected PROG to run
