@@ -5,7 +5,6 @@
 #include "config.h"
 
 #include <dirent.h>
-#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -81,14 +80,6 @@ static const char *const alloc_name[] = { "none", "jemalloc", "tcmalloc" };
 static const char *const alloc_soname[] = {
 	NULL, "libjemalloc.so.2", "libtcmalloc.so.4"
 };
-
-/* The name of the request file --dump creates and the helper removes
- * once the dump is written. */
-#define DUMP_REQUEST ".dump-request"
-/* The file holding PROG's process id while it runs. */
-#define RECORDING ".recording"
-/* How long --dump waits for the dump, in milliseconds. */
-#define DUMP_WAIT_MS 10000
 
 struct record_args {
 	const char *dir;
@@ -213,17 +204,12 @@ find_program(const char *prog, char *buf, size_t n)
 	}
 }
 
-/* What the ELF file says: dynamic or not, the allocator it links. */
-struct elf_facts {
-	bool elf, dynamic, tcmalloc_minimal;
-	enum allocator linked;
+/* The allocator PROG links (DT_NEEDED), and whether it links
+ * tcmalloc_minimal, which has no heap profiler. */
+struct linked {
+	bool tcmalloc_minimal;
+	enum allocator alloc;
 };
-
-static bool
-read_at(int fd, void *buf, size_t n, uint64_t off)
-{
-	return pread(fd, buf, n, (off_t)off) == (ssize_t)n;
-}
 
 /* The allocator named by a DT_NEEDED or LD_PRELOAD entry NAME. */
 static enum allocator
@@ -241,136 +227,6 @@ allocator_of(const char *name, bool *minimal)
 	if (strncmp(base, "libtcmalloc", 11) == 0)
 		return ALLOC_TCMALLOC;
 	return ALLOC_NONE;
-}
-
-/*
- * The facts of the ELF file at PATH (native byte order, 32 or 64 bits):
- * a PT_INTERP makes it dynamic; its DT_NEEDED names, found through the
- * PT_LOAD segments that hold DT_STRTAB, say which allocator it links.
- */
-static void
-elf_facts(const char *path, struct elf_facts *f)
-{
-	unsigned char ident[EI_NIDENT];
-	uint64_t phoff, dynoff = 0, dynsz = 0, strtab = 0, stroff = 0;
-	uint64_t needed[64];
-	size_t nneeded = 0, i, phnum, phentsize, k;
-	bool is64;
-	int fd;
-
-	memset(f, 0, sizeof(*f));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	if (!read_at(fd, ident, sizeof(ident), 0) ||
-	    memcmp(ident, ELFMAG, SELFMAG) != 0)
-		goto out;
-	f->elf = true;
-	is64 = ident[EI_CLASS] == ELFCLASS64;
-	if (is64) {
-		Elf64_Ehdr eh;
-
-		if (!read_at(fd, &eh, sizeof(eh), 0))
-			goto out;
-		phoff = eh.e_phoff;
-		phnum = eh.e_phnum;
-		phentsize = eh.e_phentsize;
-	} else {
-		Elf32_Ehdr eh;
-
-		if (!read_at(fd, &eh, sizeof(eh), 0))
-			goto out;
-		phoff = eh.e_phoff;
-		phnum = eh.e_phnum;
-		phentsize = eh.e_phentsize;
-	}
-	/* The program headers: PT_INTERP, PT_DYNAMIC. */
-	for (i = 0; i < phnum && i < 4096; i++) {
-		uint64_t type, off, filesz;
-
-		if (is64) {
-			Elf64_Phdr ph;
-
-			if (!read_at(fd, &ph, sizeof(ph), phoff + i * phentsize))
-				goto out;
-			type = ph.p_type, off = ph.p_offset, filesz = ph.p_filesz;
-		} else {
-			Elf32_Phdr ph;
-
-			if (!read_at(fd, &ph, sizeof(ph), phoff + i * phentsize))
-				goto out;
-			type = ph.p_type, off = ph.p_offset, filesz = ph.p_filesz;
-		}
-		if (type == PT_INTERP)
-			f->dynamic = true;
-		else if (type == PT_DYNAMIC)
-			dynoff = off, dynsz = filesz;
-	}
-	/* The dynamic section: DT_STRTAB and the DT_NEEDED offsets. */
-	for (k = 0; dynsz != 0 && k < dynsz / (is64 ? 16 : 8) && k < 4096;
-	    k++) {
-		uint64_t tag, val;
-
-		if (is64) {
-			Elf64_Dyn d;
-
-			if (!read_at(fd, &d, sizeof(d), dynoff + k * sizeof(d)))
-				break;
-			tag = (uint64_t)d.d_tag, val = d.d_un.d_val;
-		} else {
-			Elf32_Dyn d;
-
-			if (!read_at(fd, &d, sizeof(d), dynoff + k * sizeof(d)))
-				break;
-			tag = (uint64_t)(int64_t)d.d_tag, val = d.d_un.d_val;
-		}
-		if (tag == DT_NULL)
-			break;
-		if (tag == DT_STRTAB)
-			strtab = val;
-		else if (tag == DT_NEEDED && nneeded < 64)
-			needed[nneeded++] = val;
-	}
-	/* DT_STRTAB is an address: the PT_LOAD holding it gives its offset. */
-	for (i = 0; strtab != 0 && i < phnum && i < 4096; i++) {
-		uint64_t type, off, vaddr, filesz;
-
-		if (is64) {
-			Elf64_Phdr ph;
-
-			if (!read_at(fd, &ph, sizeof(ph), phoff + i * phentsize))
-				goto out;
-			type = ph.p_type, off = ph.p_offset;
-			vaddr = ph.p_vaddr, filesz = ph.p_filesz;
-		} else {
-			Elf32_Phdr ph;
-
-			if (!read_at(fd, &ph, sizeof(ph), phoff + i * phentsize))
-				goto out;
-			type = ph.p_type, off = ph.p_offset;
-			vaddr = ph.p_vaddr, filesz = ph.p_filesz;
-		}
-		if (type == PT_LOAD && strtab >= vaddr &&
-		    strtab < vaddr + filesz) {
-			stroff = strtab - vaddr + off;
-			break;
-		}
-	}
-	for (k = 0; stroff != 0 && k < nneeded; k++) {
-		char name[256];
-		ssize_t n = pread(fd, name, sizeof(name) - 1,
-		    (off_t)(stroff + needed[k]));
-		enum allocator a;
-
-		if (n <= 0)
-			continue;
-		name[n] = '\0';
-		a = allocator_of(name, &f->tcmalloc_minimal);
-		if (a != ALLOC_NONE && f->linked == ALLOC_NONE)
-			f->linked = a;
-	}
-out:
-	close(fd);
 }
 
 /* The allocator LD_PRELOAD already names, if any. */
@@ -626,7 +482,7 @@ run_program(const struct record_args *a, enum allocator alloc, bool preload,
 	last_child = pid;
 	close(fds[1]);
 	/* For --dump: who records here. */
-	if (asprintf(&mark, "%s/%s", a->dir, RECORDING) >= 0 &&
+	if (asprintf(&mark, "%s/%s", a->dir, RECORD_MARK_FILE) >= 0 &&
 	    (fp = fopen(mark, "w")) != NULL) {
 		fprintf(fp, "%d\n", (int)pid);
 		fclose(fp);
@@ -644,6 +500,7 @@ run_program(const struct record_args *a, enum allocator alloc, bool preload,
 	if (mark != NULL)
 		unlink(mark);
 	free(mark);
+	record_dump_cleanup(a->dir);
 	if (n == (ssize_t)sizeof(err))
 		return cmd_error("cannot run '%s': %s", argv[0],
 		    strerror(err)), -1;
@@ -685,75 +542,6 @@ make_dir(const char *dir, char **abs)
 	return EXIT_OK;
 }
 
-/* --- --dump -------------------------------------------------------------- */
-
-/* The newest modification of a dump (.heap) in DIR, and their count. */
-static int
-count_dumps(const char *dir)
-{
-	struct dirent *de;
-	int n = 0;
-	DIR *d = opendir(dir);
-	size_t len;
-
-	if (d == NULL)
-		return -1;
-	while ((de = readdir(d)) != NULL) {
-		len = strlen(de->d_name);
-		if (len > 5 && strcmp(de->d_name + len - 5, ".heap") == 0)
-			n++;
-	}
-	closedir(d);
-	return n;
-}
-
-/* Ask the program recording into DIR for a dump and wait until it is
- * written (the helper removes the request when done). */
-static int
-request_dump(const char *dir)
-{
-	struct timespec pause = { 0, 50 * 1000 * 1000 };
-	char *req, *mark;
-	int fd, before, waited, pid = 0;
-	FILE *fp;
-
-	before = count_dumps(dir);
-	if (before < 0)
-		return cmd_error("cannot open '%s': %s", dir, strerror(errno));
-	if (asprintf(&mark, "%s/%s", dir, RECORDING) < 0)
-		return cmd_error("out of memory");
-	fp = fopen(mark, "r");
-	free(mark);
-	if (fp != NULL) {
-		if (fscanf(fp, "%d", &pid) != 1)
-			pid = 0;
-		fclose(fp);
-	}
-	if (pid <= 0 || (kill(pid, 0) != 0 && errno == ESRCH))
-		return cmd_error("no program is recording into '%s' (profconv "
-		    "record -o '%s' -- PROG)", dir, dir);
-	if (asprintf(&req, "%s/%s", dir, DUMP_REQUEST) < 0)
-		return cmd_error("out of memory");
-	fd = open(req, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
-	if (fd < 0) {
-		cmd_error("cannot create '%s': %s", req, strerror(errno));
-		free(req);
-		return EXIT_FAIL;
-	}
-	close(fd);
-	for (waited = 0; waited < DUMP_WAIT_MS; waited += 50) {
-		if (access(req, F_OK) != 0 && count_dumps(dir) > before) {
-			free(req);
-			return EXIT_OK;
-		}
-		nanosleep(&pause, NULL);
-	}
-	unlink(req);
-	free(req);
-	return cmd_error("no dump in '%s' after %d s: the program is not "
-	    "running, or its allocator did not dump", dir, DUMP_WAIT_MS / 1000);
-}
-
 /* --- the command --------------------------------------------------------- */
 
 /* The allocator to record with, from --allocator, what PROG links and
@@ -761,10 +549,11 @@ request_dump(const char *dir)
  * EXIT_USAGE (said). */
 static int
 choose_allocator(const struct record_args *a, const char *prog,
-    const char *path, const struct elf_facts *f, enum allocator *alloc, bool *preload)
+    const char *path, const struct linked *l, enum allocator *alloc,
+    bool *preload)
 {
-	bool minimal = f->tcmalloc_minimal;
-	enum allocator have = f->linked;
+	bool minimal = l->tcmalloc_minimal;
+	enum allocator have = l->alloc;
 
 	if (have == ALLOC_NONE)
 		have = preloaded_allocator(&minimal);
@@ -786,23 +575,45 @@ choose_allocator(const struct record_args *a, const char *prog,
 	return EXIT_OK;
 }
 
-/* PROG refused when LD_PRELOAD cannot reach it; EXIT_OK or EXIT_USAGE. */
+/*
+ * PROG refused when LD_PRELOAD cannot reach it (what the loader runs for
+ * it, a script's interpreter too, is set-ID or static); the allocator it
+ * links into *L.  EXIT_OK or EXIT_USAGE.
+ */
 static int
-check_program(const char *prog, const char *path, struct elf_facts *f)
+check_program(const char *prog, const char *path, struct linked *l)
 {
-	struct stat st;
+	struct profconv_elf_facts *f;
+	char who[2 * PATH_MAX + 64];
+	enum allocator a;
+	int status = EXIT_OK;
+	size_t i;
 
-	if (stat(path, &st) == 0 && (st.st_mode & (S_ISUID | S_ISGID)) != 0)
-		return cmd_usage_error("'%s' is set-user-ID or set-group-ID: "
+	memset(l, 0, sizeof(*l));
+	if (profconv_elf_facts_read(&f, path) < 0)
+		return cmd_usage_error("cannot record '%s': %s", prog,
+		    profconv_errmsg());
+	/* A script's set-ID bits do nothing: its interpreter's count. */
+	if (f->script_interpreter != NULL)
+		snprintf(who, sizeof(who), "'%s', the interpreter of '%s',",
+		    f->path, prog);
+	else
+		snprintf(who, sizeof(who), "'%s'", prog);
+	if (f->set_id)
+		status = cmd_usage_error("%s is set-user-ID or set-group-ID: "
 		    "the loader ignores LD_PRELOAD for it; record a copy "
-		    "without that bit", prog);
-	elf_facts(path, f);
-	if (f->elf && !f->dynamic)
-		return cmd_usage_error("'%s' is statically linked: LD_PRELOAD "
+		    "without that bit", who);
+	else if (f->interpreter == NULL)
+		status = cmd_usage_error("%s is statically linked: LD_PRELOAD "
 		    "cannot put a heap profiler into it; link it dynamically, "
 		    "or with a profiling jemalloc and MALLOC_CONF=prof:true",
-		    prog);
-	return EXIT_OK;
+		    who);
+	for (i = 0; i < f->nneeded; i++)
+		if ((a = allocator_of(f->needed[i], &l->tcmalloc_minimal)) !=
+		    ALLOC_NONE && l->alloc == ALLOC_NONE)
+			l->alloc = a;
+	profconv_elf_facts_free(f);
+	return status;
 }
 
 int
@@ -812,7 +623,7 @@ cmd_record(int argc, char **argv)
 		PROFCONV_TREND_OPTIONS_INIT };
 	struct cmd_parser parser = { opts_table, usage_text, footer, NULL,
 		NULL };
-	struct elf_facts facts;
+	struct linked linked;
 	char path[PATH_MAX], defdir[PATH_MAX], *abs = NULL, *prefix = NULL;
 	const char *base;
 	enum allocator alloc = ALLOC_NONE;
@@ -836,7 +647,7 @@ cmd_record(int argc, char **argv)
 	if (a.dump_dir != NULL) {
 		if (argc - optind != 0)
 			return cmd_usage_error("--dump DIR takes no PROG");
-		return request_dump(a.dump_dir);
+		return record_dump(a.dump_dir);
 	}
 	if (argc - optind < 1)
 		return cmd_usage_error("expected PROG to run");
@@ -845,9 +656,10 @@ cmd_record(int argc, char **argv)
 		return cmd_usage_error("cannot run '%s': %s", argv[0],
 		    strchr(argv[0], '/') != NULL ? strerror(errno) :
 		    "not found in PATH");
-	status = check_program(argv[0], path, &facts);
+	status = check_program(argv[0], path, &linked);
 	if (status == EXIT_OK)
-		status = choose_allocator(&a, argv[0], path, &facts, &alloc, &preload);
+		status = choose_allocator(&a, argv[0], path, &linked, &alloc,
+		    &preload);
 	if (status != EXIT_OK)
 		return status;
 	if (a.interval_ms != 0 && access(helper_path(), R_OK) != 0)

@@ -14,7 +14,8 @@
  *      supported input (pprof protobuf, raw or gzipped, and the legacy
  *      formats), profconv_profile_write() writes pprof protobuf;
  *   4. symbolization: function names, files, lines and inlined calls from
- *      the mapped binaries (profconv_symbolize(), a reusable symbolizer);
+ *      the mapped binaries (profconv_symbolize(), a reusable symbolizer),
+ *      and what the loader makes of a program (profconv_elf_facts_read());
  *   5. transforms: merge, subtract, scale, keep growth;
  *   6. views: what every writer shows (profconv_view_new());
  *   7. reports over views: comparing two profiles (profconv_diff_new()),
@@ -691,6 +692,49 @@ int profconv_symbolizer_run(struct profconv_symbolizer *s,
 
 /* Close S's binaries and free it; NULL is a no-op. */
 void profconv_symbolizer_free(struct profconv_symbolizer *s);
+
+/*
+ * What the kernel and the dynamic loader will make of the program at
+ * PATH before it runs: the ELF file that is loaded (PATH itself, or the
+ * interpreter its "#!" line names, followed as the kernel does), whether
+ * it has a program interpreter (PT_INTERP: without one the program is
+ * statically linked and LD_PRELOAD cannot reach it), the libraries it
+ * asks for (DT_NEEDED, in order), whether it is position independent,
+ * and its set-user-ID and set-group-ID bits (the loader ignores
+ * LD_PRELOAD in such a program).  Every string is borrowed from the
+ * facts and lives until profconv_elf_facts_free().
+ */
+struct profconv_elf_facts {
+	const char *path;		/* the ELF file read: PATH, or the
+					 * interpreter of PATH's "#!" line */
+	const char *script_interpreter;	/* the "#!" line's interpreter as
+					 * written; NULL when PATH is ELF */
+	int elf_class;			/* 32 or 64 */
+	int elf_type;			/* ET_EXEC (2) or ET_DYN (3) */
+	int pie;			/* ET_DYN marked DF_1_PIE, or ET_DYN
+					 * with a program interpreter */
+	int set_id;			/* set-user-ID or set-group-ID */
+	const char *interpreter;	/* PT_INTERP; NULL: statically linked */
+	const char *build_id;		/* GNU build id, lowercase hex; "" */
+	const char *const *needed;	/* DT_NEEDED names, in order */
+	size_t nneeded;
+};
+
+/*
+ * The facts of the program at PATH into *OUT (freed with
+ * profconv_elf_facts_free()).  A script's "#!" line is followed to its
+ * interpreter, at most 4 scripts deep.  Bounds: see LIMITS in
+ * libprofconv(3).  Errors: PROFCONV_ENOTFOUND (PATH or an interpreter
+ * cannot be opened), PROFCONV_EFORMAT (not a regular file, neither ELF
+ * nor a "#!" script, not an executable or shared object, malformed or
+ * beyond a bound; the message names the file and the offset),
+ * PROFCONV_ENOMEM.
+ */
+int profconv_elf_facts_read(struct profconv_elf_facts **out,
+    const char *path);
+
+/* Free facts from profconv_elf_facts_read(); NULL is a no-op. */
+void profconv_elf_facts_free(struct profconv_elf_facts *facts);
 
 /*
  * Read a profile from FP with OPTS (NULL: the defaults) into *OUT and,

@@ -78,6 +78,23 @@
 #define PC_MAPS_MAX_FILE ((uint64_t)256 << 20)
 
 /*
+ * A program's ELF facts (symbolize/elffacts.c, profconv_elf_facts_read()),
+ * where the program is any file the caller names: a "#!" line is read
+ * from the first PC_ELF_SHEBANG_MAX bytes, as the kernel's
+ * BINPRM_BUF_SIZE, and scripts are followed at most PC_ELF_MAX_SCRIPTS
+ * deep, the kernel's own depth; the dynamic section is read up to
+ * PC_ELF_MAX_DYNAMIC entries (its DT_NULL must come by then; a real one
+ * has 30 to 60); at most PC_ELF_MAX_NEEDED DT_NEEDED names (a large
+ * program has a few hundred), each, and PT_INTERP, at most
+ * PC_ELF_MAX_NAME bytes: a few megabytes at worst, whatever the file.
+ */
+#define PC_ELF_SHEBANG_MAX 256
+#define PC_ELF_MAX_SCRIPTS 4
+#define PC_ELF_MAX_DYNAMIC 4096
+#define PC_ELF_MAX_NEEDED 1024
+#define PC_ELF_MAX_NAME 4096
+
+/*
  * What a view shows (view/view.c), so that every writer draws the same:
  * a 227-byte pprof can hold a stack 100,000 frames deep whose one name
  * is 10 KB, a gigabyte of folded text or SVG.  A stack deeper than

@@ -109,12 +109,13 @@ debug_storage(struct pc_elfinfo *info, Elf *elf)
 	}
 }
 
-static int
-read_elf(struct pc_elfinfo *info, Elf *elf, const char *path)
+int
+profconv__elfinfo_from_elf(struct pc_elfinfo *info, Elf *elf, const char *path)
 {
 	const void *bits;
 	GElf_Ehdr eh;
 	ssize_t n;
+	int rc;
 
 	if (elf_kind(elf) != ELF_K_ELF || gelf_getehdr(elf, &eh) == NULL)
 		return profconv__fail(PROFCONV_EFORMAT,
@@ -127,7 +128,10 @@ read_elf(struct pc_elfinfo *info, Elf *elf, const char *path)
 	if (n > 0)
 		hex_build_id(info, bits, (size_t)n);
 	debug_storage(info, elf);
-	return read_loads(info, elf);
+	rc = read_loads(info, elf);
+	if (rc < 0)
+		profconv__elfinfo_free(info);
+	return rc;
 }
 
 static void
@@ -388,10 +392,8 @@ elfinfo_from_fd(struct pc_elfinfo *info, int fd, const char *path)
 	if (elf == NULL)
 		return profconv__fail(PROFCONV_EFORMAT, "'%s': %s", path,
 		    elf_errmsg(-1));
-	rc = read_elf(info, elf, path);
+	rc = profconv__elfinfo_from_elf(info, elf, path);
 	elf_end(elf);
-	if (rc < 0)
-		profconv__elfinfo_free(info);
 	return rc;
 }
 

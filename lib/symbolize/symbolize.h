@@ -19,6 +19,7 @@
 #include "names/names.h"
 
 struct Dwfl_Module;
+struct Elf;
 
 /* --- ELF files (elfinfo.c) ------------------------------------------------ */
 
@@ -81,6 +82,13 @@ int profconv__walk_in_root(int rootfd, const char *path);
  */
 int profconv__elfinfo_read(struct pc_elfinfo *info, const char *path,
     int *fd_out);
+
+/*
+ * INFO of the ELF file ELF (read from PATH, named in messages), as
+ * profconv__elfinfo_read() reads it; INFO holds nothing on failure.
+ */
+int profconv__elfinfo_from_elf(struct pc_elfinfo *info, struct Elf *elf,
+    const char *path);
 
 /*
  * profconv__elfinfo_read() of PATH inside ROOT, opened as by

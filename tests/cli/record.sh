@@ -5,7 +5,8 @@
 # the directory, the last one is symbolized and names the leak, the
 # report and the verdicts name it, and PROG's output and exit status are
 # its own; dumps by growth (--every), by time (--interval) and on demand
-# (--dump from another process); a static program is refused.
+# (--dump from another process, reaching each process of a program that
+# forked); a static program is refused.
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
@@ -125,6 +126,57 @@ for a in jemalloc ${LIBTC:+tcmalloc}; do
 		fail "fork, $a: the child's report is missing, or mixed with the parent's"
 done
 
+# tcmalloc: children forked while another thread allocates, so that
+# gperftools' heap profiler lock is often held at the fork; each child
+# exits at once (as before an exec), and none may hang: the helper does
+# nothing in the child's fork handler that takes that lock.
+if [ -n "$LIBTC" ]; then
+	cc -O1 -g -pthread -o "$TMP/forkspin" "$PROFCONV_SRCDIR/tests/producers/forkspin.c" ||
+		fail "cannot build tests/producers/forkspin.c"
+	record fs --allocator tcmalloc --interval 100ms -- "$TMP/forkspin" 200
+	[ "$st" = 0 ] && [ "$(cat "$TMP/fs.out")" = "forkspin: 200 forks" ] ||
+		fail "tcmalloc, forks while allocating: status $st: $(cat "$TMP/fs.out")"
+fi
+
+# --dump reaches every process of a program that forked: the parent and
+# its child, alive together for 3 s, each dump on demand, and --dump
+# waits for both.
+for a in jemalloc ${LIBTC:+tcmalloc}; do
+	"$PROFCONV" record -o "$TMP/odf-$a" --allocator $a -- "$TMP/recordfork" 30 100 \
+	    >"$TMP/odf-$a.out" 2>"$TMP/odf-$a.err" &
+	rpid=$!
+	sleep 0.8
+	run 0 "$PROFCONV" record --dump "$TMP/odf-$a"
+	wait $rpid || fail "--dump, fork, $a: the recording failed: $(cat "$TMP/odf-$a.err")"
+	if [ $a = jemalloc ]; then
+		n=$(ls "$TMP/odf-$a" | sed -n 's/^recordfork\.\([0-9]*\)\.[0-9]*\.m[0-9]*\.heap$/\1/p' |
+		    sort -u | wc -l)
+	else
+		n=$(grep -ac 'Dumping heap profile to .*(profconv record)' "$TMP/odf-$a.err")
+	fi
+	[ "$n" = 2 ] || fail "--dump, fork, $a: $n processes dumped on demand, expected 2"
+done
+
+# A process that does not answer (stopped here) is named after the wait,
+# in one line, status 1; the others still dump.
+"$PROFCONV" record -o "$TMP/ods" -- "$TMP/recordfork" 120 100 \
+    >"$TMP/ods.out" 2>"$TMP/ods.err" &
+rpid=$!
+sleep 0.8
+main=$(cat "$TMP/ods/.recording" 2>/dev/null)
+child=$(ls -a "$TMP/ods" | sed -n 's/^\.process\.\([0-9]*\)$/\1/p' | grep -vx "$main" | head -1)
+if [ -n "$child" ] && [ -n "$main" ]; then
+	kill -STOP "$child"
+	run 1 "$PROFCONV" record --dump "$TMP/ods"
+	kill -CONT "$child"
+	expect_err "profconv record: no dump in '$TMP/ods' after 10 s from process $child (of 2 recording)"
+	ls "$TMP/ods" | grep -q "^recordfork\.$main\.[0-9]*\.m[0-9]*\.heap$" ||
+		fail "--dump, a stopped child: no dump from the parent"
+else
+	fail "--dump, a stopped child: the processes did not register: $(ls -a "$TMP/ods")"
+fi
+wait $rpid || fail "--dump, a stopped child: the recording failed: $(cat "$TMP/ods.err")"
+
 # A C++ program: the leak is a member function, demangled.
 if command -v c++ >/dev/null 2>&1 && c++ -O1 -g -fno-omit-frame-pointer \
     -o "$TMP/recordleakxx" "$PROFCONV_SRCDIR/tests/producers/recordleak.cc"; then
@@ -184,6 +236,22 @@ if cc -static -o "$TMP/static" "$PROFCONV_SRCDIR/tests/producers/recordleak.c" 2
 		fail "static: $(cat "$TMP/err")"
 	[ ! -e "$TMP/st" ] || fail "static: the directory was made"
 fi
+# A script is what its "#!" line runs: a static interpreter is refused,
+# named; so is a file that is neither ELF nor a script, which the kernel
+# does not run.
+if [ -x "$TMP/static" ]; then
+	printf '#!%s\n' "$TMP/static" >"$TMP/static.sh"
+	chmod +x "$TMP/static.sh"
+	run 2 "$PROFCONV" record -o "$TMP/sts" -- "$TMP/static.sh"
+	grep -q "^profconv record: '$TMP/static', the interpreter of '$TMP/static.sh', is statically linked" "$TMP/err" ||
+		fail "static interpreter: $(cat "$TMP/err")"
+	[ ! -e "$TMP/sts" ] || fail "static interpreter: the directory was made"
+fi
+printf 'echo hello\n' >"$TMP/noshebang"
+chmod +x "$TMP/noshebang"
+run 2 "$PROFCONV" record -o "$TMP/nsb" -- "$TMP/noshebang"
+grep -q "^profconv record: cannot record '$TMP/noshebang': '$TMP/noshebang' is neither an ELF file nor a script ('#!')$" "$TMP/err" ||
+	fail "no '#!': $(cat "$TMP/err")"
 # Usage errors: one line and the hint, status 2.
 run 2 "$PROFCONV" record
 expect_err "profconv record: expected PROG to run
