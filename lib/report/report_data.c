@@ -246,8 +246,8 @@ profconv__report_gframes_free(struct gframes *g)
 }
 
 /* The shared id of frame ID of V (its strings must outlive G). */
-static int
-gframe(struct gframes *g, const struct profconv_view *v, uint32_t id,
+int
+profconv__report_gframe(struct gframes *g, const struct profconv_view *v, uint32_t id,
     uint32_t *out)
 {
 	struct profconv_view_frame fr;
@@ -327,7 +327,7 @@ profconv__report_tree_add(struct tree *t, struct gframes *g,
 			uint32_t f = s.frames[j], gid = 0;
 
 			if (map[f] == 0) {
-				if ((rc = gframe(g, v, f, &gid)) < 0)
+				if ((rc = profconv__report_gframe(g, v, f, &gid)) < 0)
 					break;
 				map[f] = gid + 1;
 			}

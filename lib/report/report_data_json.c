@@ -175,9 +175,12 @@ struct cols {
 	bool threads;	/* the first frames are threads (split_threads) */
 };
 
+/* Write T pruned as O says; PRUNED_IN, when not NULL, the dropped
+ * values below each node (T then holds only kept nodes). */
 static int
 write_json(FILE *fp, const struct gframes *g, struct tree *t,
-    const struct cols *c, const int64_t *total, size_t def, struct out *o)
+    const struct cols *c, const int64_t *total, size_t def, struct out *o,
+    const int64_t *pruned_in)
 {
 	double fraction = o->fraction;
 	struct strs st = { 0 };
@@ -213,6 +216,8 @@ write_json(FILE *fp, const struct gframes *g, struct tree *t,
 	}
 	if (rc < 0)
 		goto out;
+	if (pruned_in != NULL)
+		memcpy(pruned, pruned_in, o->n * nt * sizeof(*pruned));
 
 	fputs("<script type=\"application/json\" id=\"live-data\">{", fp);
 	fputs("\"types\":[", fp);
@@ -311,11 +316,52 @@ emit(FILE *fp, struct tree *t, const struct gframes *g, const struct cols *c,
 	if (t->n == 0 && (rc = profconv__report_node_add(t, 0, 0, &(uint32_t){ 0 })) < 0)
 		return rc;
 	if ((rc = prune(t, total, fraction, budget, &po)) == 0)
-		rc = write_json(fp, g, t, c, total, def, &po);
+		rc = write_json(fp, g, t, c, total, def, &po, NULL);
 	free(po.map);
 	free(po.kept);
 	free(po.cum);
 	free(po.dropped_sum);
+	return rc;
+}
+
+/* V's tree pruned while it is built (report_data_stream.c), written;
+ * 1 when the walk cannot give the whole tree's answer (nothing
+ * written). */
+static int
+emit_stream(FILE *fp, const struct profconv_view *v, struct gframes *g,
+    const struct cols *c, const int64_t *total, double fraction,
+    size_t budget, size_t def)
+{
+	struct out_lean ol = { 0 };
+	struct out po = { 0 };
+	struct tree t = { 0 };
+	size_t i;
+	int rc;
+
+	rc = profconv__report_tree_stream(v, g, total, fraction, budget, &t,
+	    &ol);
+	if (rc == 0) {
+		po.n = t.n;
+		po.map = malloc(t.n * sizeof(*po.map));
+		po.kept = malloc(t.n * sizeof(*po.kept));
+		if (po.map == NULL || po.kept == NULL)
+			rc = profconv__nomem();
+	}
+	if (rc == 0) {
+		for (i = 0; i < t.n; i++) {
+			po.map[i] = (uint32_t)i;
+			po.kept[i] = true;
+		}
+		po.dropped = ol.dropped;
+		po.dropped_sum = ol.dropped_sum;
+		po.fraction = ol.fraction;
+		rc = write_json(fp, g, &t, c, total, def, &po, ol.pruned);
+	}
+	free(po.map);
+	free(po.kept);
+	free(ol.dropped_sum);
+	free(ol.pruned);
+	profconv__report_tree_free(&t);
 	return rc;
 }
 
@@ -365,9 +411,18 @@ profconv__report_data(FILE *fp, const struct profconv_profile *prof,
 		label[k] = vt.type;
 		unit[k] = vt.unit;
 	}
-	if ((rc = profconv__report_tree_add(&t, &g, v, SIZE_MAX, 0, NULL)) == 0)
-		rc = emit(fp, &t, &g, &(struct cols){ label, unit, false, false, false },
-		    total, fraction, budget, def);
+	rc = emit_stream(fp, v, &g, &(struct cols){ label, unit, false,
+	    false, false }, total, fraction, budget, def);
+	if (rc == 1) {
+		/* Not for the walk: the whole tree. */
+		profconv__report_gframes_free(&g);
+		memset(&g, 0, sizeof(g));
+		if ((rc = profconv__report_tree_add(&t, &g, v, SIZE_MAX, 0,
+		    NULL)) == 0)
+			rc = emit(fp, &t, &g, &(struct cols){ label, unit,
+			    false, false, false }, total, fraction, budget,
+			    def);
+	}
 out:
 	free(total);
 	free(label);

@@ -65,6 +65,33 @@ uint64_t profconv__report_mag(int64_t v);
 
 void profconv__report_gframes_free(struct gframes *g);
 
+/* The shared id of frame ID of V in G (new when its function, file and
+ * line are), into *OUT; G keeps copies of its strings. */
+int profconv__report_gframe(struct gframes *g, const struct profconv_view *v,
+    uint32_t id, uint32_t *out);
+
+/* What pruning a tree dropped, when the tree holds only the kept nodes
+ * (report_data_stream.c). */
+struct out_lean {
+	double fraction;	/* the cut applied; negative: none */
+	size_t dropped;		/* nodes */
+	int64_t *dropped_sum;	/* per type */
+	int64_t *pruned;	/* per kept node and type: dropped below it */
+};
+
+/*
+ * The tree of V's stacks (every sample type K in column K) pruned as
+ * report_data_json.c prunes the whole one (FRACTION, BUDGET, the
+ * totals TOTAL), without the whole one: the kept nodes into T (empty;
+ * the root first, in the whole tree's order, its frames G's), what was
+ * dropped into O (free its arrays).  1 when V's stacks are not such that
+ * the walk gives the whole tree's answer (see the file): nothing made,
+ * build the whole tree.  Errors: PROFCONV_ENOMEM.
+ */
+int profconv__report_tree_stream(const struct profconv_view *v,
+    struct gframes *g, const int64_t *total, double fraction,
+    size_t budget, struct tree *t, struct out_lean *o);
+
 /*
  * Add V's stacks to T: with TI == SIZE_MAX every sample type K into
  * column K, or with COLS each of V's COL types K into column COLS[K]

@@ -312,7 +312,9 @@ profconv__graph_free(struct pc_graph *g)
 		free(b->edges);
 		profconv__u64map_free(&b->edgemap);
 		free(b->tags);
-		profconv__keymap_free(&b->tagmap);
+		profconv__u64map_free(&b->tagmap);
+		profconv__keymap_free(&b->tagkinds);
+		free(b->kinds);
 		free(b->nodes);
 		free(b->score);
 		free(b->in_off);

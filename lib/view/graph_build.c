@@ -390,52 +390,86 @@ reset(struct pc_graph_build *b)
 	b->ntags = 0;
 	profconv__u64map_free(&b->edgemap);
 	memset(&b->edgemap, 0, sizeof(b->edgemap));
-	profconv__keymap_free(&b->tagmap);
+	profconv__u64map_free(&b->tagmap);
 	memset(&b->tagmap, 0, sizeof(b->tagmap));
 }
 
+/* The number of tag kind (NUMERIC, GROUP, NAME) into *OUT. */
 static int
-tag_add(struct pc_graph_build *b, uint32_t key, bool numeric, uint32_t group,
-    uint32_t name, int64_t value, int64_t w, bool flat)
+tag_kind(struct pc_graph_build *b, bool numeric, uint32_t group,
+    uint32_t name, uint32_t *out)
 {
-	uint32_t kb[4] = { key, numeric, group, name }, idx;
+	uint32_t kb[3] = { numeric, group, name };
 	bool inserted;
+
+	return profconv__keymap_intern(&b->tagkinds, kb, sizeof(kb),
+	    (uint32_t)b->tagkinds.n, out, &inserted);
+}
+
+/* Sample S's tag kinds into b->kinds: its labels' group (when it has
+ * string labels), then each numeric label. */
+static int
+sample_kinds(struct pc_graph_build *b, const struct gsample *s)
+{
+	size_t i, n = 0;
+	int rc;
+
+	if ((rc = PC_GROW(b->kinds, b->kinds_cap, 0, s->nnum + 1)) < 0)
+		return rc;
+	if (*b->groups[s->group] != '\0' &&
+	    (rc = tag_kind(b, false, s->group, s->group, &b->kinds[n++])) < 0)
+		return rc;
+	for (i = 0; i < s->nnum; i++)
+		if ((rc = tag_kind(b, true, s->group,
+		    b->nums[s->num_off + i].name, &b->kinds[n++])) < 0)
+			return rc;
+	return 0;
+}
+
+static int
+tag_add(struct pc_graph_build *b, uint32_t key, uint32_t kind, bool numeric,
+    uint32_t group, uint32_t name, int64_t value, int64_t w, bool flat)
+{
+	uint64_t kk = (uint64_t)key << 32 | kind;
+	uint32_t idx;
 	struct btag *t;
 	int rc;
 
-	rc = profconv__keymap_intern(&b->tagmap, kb, sizeof(kb),
-	    (uint32_t)b->ntags, &idx, &inserted);
-	if (rc == 0 && inserted) {
+	if (!profconv__u64map_get(&b->tagmap, kk, &idx)) {
 		rc = PC_GROW(b->tags, b->tags_cap, b->ntags, 1);
 		if (rc == 0)
-			b->tags[b->ntags++] = (struct btag){ key, group, name,
-			    numeric, false, value, 0, 0 };
+			rc = profconv__u64map_put(&b->tagmap, kk,
+			    (uint32_t)b->ntags);
+		if (rc < 0)
+			return rc;
+		idx = (uint32_t)b->ntags;
+		b->tags[b->ntags++] = (struct btag){ key, group, name,
+		    numeric, false, value, 0, 0 };
 	}
-	if (rc < 0)
-		return rc;
 	t = &b->tags[idx];
 	pc_add_sat(flat ? &t->flat : &t->cum, w);
 	return 0;
 }
 
-/* pprof's Node.addSample. */
+/* pprof's Node.addSample; b->kinds holds S's tag kinds. */
 static int
 add_to_node(struct pc_graph_build *b, uint32_t k, const struct gsample *s,
     bool flat)
 {
-	size_t i;
+	size_t i, n = 0;
 	int rc = 0;
 
 	pc_add_sat(flat ? &b->flat[k] : &b->cum[k], s->w);
 	if (!flat && s->view == 1)
 		pc_add_sat(&b->cum_base[k], s->w);
 	if (*b->groups[s->group] != '\0')
-		rc = tag_add(b, k, false, s->group, s->group, 0, s->w, flat);
+		rc = tag_add(b, k, b->kinds[n++], false, s->group, s->group,
+		    0, s->w, flat);
 	for (i = 0; rc == 0 && i < s->nnum; i++) {
 		const struct gnum *g = &b->nums[s->num_off + i];
 
-		rc = tag_add(b, k, true, s->group, g->name, g->value, s->w,
-		    flat);
+		rc = tag_add(b, k, b->kinds[n++], true, s->group, g->name,
+		    g->value, s->w, flat);
 	}
 	return rc;
 }
@@ -485,6 +519,7 @@ profconv__graph_build(struct pc_graph_build *b, const uint8_t *kept)
 		uint32_t parent = NONE;
 		bool residual = false;
 
+		rc = sample_kinds(b, s);
 		for (j = 0; rc == 0 && j < s->nframes; j++) {
 			uint32_t k = b->frame_key[s->view][s->frames[j]];
 

@@ -82,7 +82,13 @@ struct pc_graph_build {
 	struct pc_u64map edgemap;
 	struct btag *tags;
 	size_t ntags, tags_cap;
-	struct pc_keymap tagmap;
+	/* (key << 32 | tag kind) -> tag; a tag kind is (numeric, group,
+	 * name), numbered once per graph in tagkinds, so that a sample's
+	 * kinds are found once, not once per frame. */
+	struct pc_u64map tagmap;
+	struct pc_keymap tagkinds;
+	uint32_t *kinds;	/* the kinds of the sample being counted */
+	size_t kinds_cap;
 	uint32_t *nodes;	/* the graph's keys, in order */
 	size_t nnodes;
 	int64_t *score;		/* key -> entropy score */
