@@ -430,8 +430,7 @@ tail_rise(const int64_t *v, const double *x, size_t t0, size_t n,
 struct tail {
 	size_t t0;
 	double low, before, top, rise;
-	double drop;	/* the row's deepest fall from a high */
-	double mid_low;	/* the lowest of the middle half */
+	double drop;	/* the deepest fall before it, from a high */
 };
 
 static void
@@ -439,7 +438,6 @@ tail_of(const int64_t *v, const double *x, size_t n, size_t stride,
     double *scratch, struct tail *tl)
 {
 	size_t q = tail_start(x, n), i;
-	double hi;
 
 	tl->low = tl->top = AT(v, q, stride);
 	for (i = q + 1; i < n; i++) {
@@ -448,22 +446,11 @@ tail_of(const int64_t *v, const double *x, size_t n, size_t stride,
 	}
 	tl->t0 = q == n - 1 ? n - 2 : q;
 	tl->before = AT(v, 0, stride);
-	for (i = 1; i < q; i++)
-		tl->before = fmax(tl->before, AT(v, i, stride));
-	hi = AT(v, 0, stride);
 	tl->drop = 0;
-	for (i = 1; i < n; i++) {
-		hi = fmax(hi, AT(v, i, stride));
-		tl->drop = fmax(tl->drop, hi - AT(v, i, stride));
+	for (i = 1; i < q; i++) {
+		tl->before = fmax(tl->before, AT(v, i, stride));
+		tl->drop = fmax(tl->drop, tl->before - AT(v, i, stride));
 	}
-	/* The lowest of the middle half (x from a quarter to three). */
-	i = q;
-	while (i > 1 && x_at(x, i - 1) >= x_at(x, 0) + (x_at(x, n - 1) -
-	    x_at(x, 0)) / 4)
-		i--;
-	tl->mid_low = i < q ? AT(v, i, stride) : tl->low;
-	for (; i < q; i++)
-		tl->mid_low = fmin(tl->mid_low, AT(v, i, stride));
 	tl->rise = tail_rise(v, x, tl->t0, n, stride, scratch);
 }
 
@@ -520,18 +507,13 @@ is_leak(const int64_t *v, const double *x, size_t n, size_t stride,
 	/* Rising at the end is growth only where the end reaches the
 	 * row's old high (within the same margin): a row that rises again
 	 * after it fell back (by less than a swing) and stays below its
-	 * peak is sampling noise around a level, not a leak.  A row that
-	 * fell somewhere by more than that margin must top its old high by
-	 * the fall, or its lows must have risen by it (a ramp whose
-	 * collector takes back a lot at a time): a level that wanders tops
-	 * its old high by chance in one run of four (the last quarter holds
-	 * a quarter of its dumps). */
-	if (tl.drop > lim && !(tl.top - tl.before >= tl.drop) &&
-	    !(tl.low - tl.mid_low >= tl.drop))
-		return false;
+	 * peak is sampling noise around a level, not a leak.  A half that
+	 * climbed out of a dip deeper than that margin must top the old
+	 * high by the dip: a level that wanders tops its old high by chance
+	 * in one run of four (the last quarter of a quarter of its dumps). */
 	return (tl.rise > 0 && tl.rise >= fmax(rule->noise, held / 5) &&
 	    tl.top >= tl.before - lim) || tl.top - tl.before >= lim ||
-	    (tl.top >= tl.before - lim &&
+	    (tl.top >= (tl.drop > lim ? tl.before + tl.drop : tl.before - lim) &&
 	    kept_climbing(v, x, n, stride, rule, &tl, held, scratch));
 }
 
