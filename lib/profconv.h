@@ -1293,7 +1293,10 @@ int profconv_profile_keep_growth(struct profconv_profile *prof);
  * in a sampled profile a row's own F is 2 sqrt(M * period) when larger,
  * its noise N, where M, the bytes that came or went, is the sum of
  * |v(i+1) - vi| but at most max |v| (a sampled object stays in every
- * dump while it lives: only what changed moves the estimate).
+ * dump while it lives: only what changed moves the estimate); for a
+ * row whose objects are S bytes (from its bytes and objects over the
+ * snapshots), S / (exp(S / period) - 1) stands for the period: objects
+ * larger than the period are nearly always sampled.
  * A swing is a move of at least D = max(F, (max - min) / 2): a rise from
  * the lowest value since the last swing, or a fall from the highest.
  * The rise of the last quarter is its Theil-Sen slope (the median of
@@ -1311,9 +1314,13 @@ int profconv_profile_keep_growth(struct profconv_profile *prof);
  *         quarter's) is at least max(N, H / 5) and the last quarter's is
  *         at least a third of the half's pace over the quarter's length;
  *         in the first and the third case the last quarter's highest
- *         value comes within max(F, (max - min) / 10) of every earlier;
+ *         value comes within max(F, (max - min) / 10) of every earlier,
+ *         and in the third, when the value fell before the last quarter
+ *         by more than that margin from a high, tops every earlier one
+ *         by that fall (a wandering level ends on a new high by chance);
  *      or, in a sampled profile (period P), there is no fall, the
- *      last quarter's highest tops every earlier value, and either the
+ *      last quarter's highest tops every earlier value by min(2 P,
+ *      (max - min) / 4) (two sampled objects), and either the
  *      value never went down from one snapshot to the next (each sample
  *      gained is still live) or within the last quarter it went down by
  *      at most 2 P at a time and its highest tops every earlier value
