@@ -656,6 +656,27 @@ Test(trendstat, one_sampled_object_more_at_the_end_is_no_leak)
 	    &rule, scratch, &sh), PROFCONV_TREND_LEAK));
 }
 
+/*
+ * tests/producers/threadleak.c recorded whole under jemalloc, its three
+ * threads in one row: worker-2 leaks 8 KiB a step while the churner's
+ * 40 KiB come and go, ten dumps.  The dips are deeper than what the
+ * last quarter adds over the old high, yet every low is above the one
+ * before: a leak.  (Requiring any row that fell by more than the margin
+ * to top its old high by the fall called it stable.)
+ */
+Test(trendstat, leak_under_deep_churn_is_a_leak)
+{
+	static const int64_t hold[10] = {
+		1073152, 1130496, 1089536, 1146880, 1105920, 1163264, 1122304,
+		1179648, 1138688, 1196032
+	};
+	struct pc_rule rule = { 4 * K, 0, 0, 0, 0 };
+	struct pc_shape sh;
+
+	cr_assert(eq(int, profconv__trend_verdict(hold, NULL, 10, 1, &rule,
+	    scratch, &sh), PROFCONV_TREND_LEAK));
+}
+
 Test(trendstat, x_axis_choice)
 {
 	int64_t alloc[4] = { 100, 200, 200, 300 };
