@@ -53,13 +53,14 @@ hex_build_id(struct pc_elfinfo *info, const unsigned char *bits, size_t len)
 }
 
 static int
-read_loads(struct pc_elfinfo *info, Elf *elf)
+read_loads(struct pc_elfinfo *info, Elf *elf, const char *path)
 {
 	size_t phnum, i, cap = 0;
 	GElf_Phdr ph;
 
 	if (elf_getphdrnum(elf, &phnum) != 0)
-		return profconv__fail(PROFCONV_EFORMAT, "%s", elf_errmsg(-1));
+		return profconv__fail(PROFCONV_EFORMAT, "'%s': cannot count "
+		    "its program headers: %s", path, elf_errmsg(-1));
 	for (i = 0; i < phnum; i++) {
 		if (gelf_getphdr(elf, (int)i, &ph) == NULL ||
 		    ph.p_type != PT_LOAD)
@@ -128,7 +129,7 @@ profconv__elfinfo_from_elf(struct pc_elfinfo *info, Elf *elf, const char *path)
 	if (n > 0)
 		hex_build_id(info, bits, (size_t)n);
 	debug_storage(info, elf);
-	rc = read_loads(info, elf);
+	rc = read_loads(info, elf, path);
 	if (rc < 0)
 		profconv__elfinfo_free(info);
 	return rc;

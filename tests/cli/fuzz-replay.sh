@@ -8,7 +8,7 @@ corpus=$PROFCONV_SRCDIR/tests/fuzz/corpus
 export FUZZ_DOT_LAYOUT=1
 # Graphviz's library keeps what it loads (see the file) from LeakSanitizer.
 export LSAN_OPTIONS="suppressions=$PROFCONV_SRCDIR/tests/graphviz-lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-for h in read transform maps dwarf image trendsvg dot source; do
+for h in read transform maps dwarf image trendsvg dot source elffacts; do
 	drv=$BIN/../tests/fuzz/replay_$h
 	[ -x "$drv" ] || { fail "replay_$h not built"; continue; }
 	"$drv" "$corpus/$h" >"$TMP/out" 2>"$TMP/err" ||

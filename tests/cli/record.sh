@@ -139,10 +139,10 @@ if [ -n "$LIBTC" ]; then
 fi
 
 # --dump reaches every process of a program that forked: the parent and
-# its child, alive together for 3 s, each dump on demand, and --dump
+# its child, alive together for 6 s, each dump on demand, and --dump
 # waits for both.
 for a in jemalloc ${LIBTC:+tcmalloc}; do
-	"$PROFCONV" record -o "$TMP/odf-$a" --allocator $a -- "$TMP/recordfork" 30 100 \
+	"$PROFCONV" record -o "$TMP/odf-$a" --allocator $a -- "$TMP/recordfork" 60 100 \
 	    >"$TMP/odf-$a.out" 2>"$TMP/odf-$a.err" &
 	rpid=$!
 	sleep 0.8
@@ -162,9 +162,14 @@ done
 "$PROFCONV" record -o "$TMP/ods" -- "$TMP/recordfork" 120 100 \
     >"$TMP/ods.out" 2>"$TMP/ods.err" &
 rpid=$!
-sleep 0.8
-main=$(cat "$TMP/ods/.recording" 2>/dev/null)
-child=$(ls -a "$TMP/ods" | sed -n 's/^\.process\.\([0-9]*\)$/\1/p' | grep -vx "$main" | head -1)
+# Both register as their helpers start (within 5 s on a loaded host).
+for i in $(seq 50); do
+	main=$(cat "$TMP/ods/.recording" 2>/dev/null)
+	child=$(ls -a "$TMP/ods" 2>/dev/null | sed -n 's/^\.process\.\([0-9]*\)$/\1/p' |
+	    grep -vx "$main" | head -1)
+	[ -n "$child" ] && [ -n "$main" ] && break
+	sleep 0.1
+done
 if [ -n "$child" ] && [ -n "$main" ]; then
 	kill -STOP "$child"
 	run 1 "$PROFCONV" record --dump "$TMP/ods"
