@@ -216,7 +216,12 @@ fi
 "$PROFCONV" record -o "$TMP/sig" --interval 200ms -- "$PROG" 100 100 0 \
     >"$TMP/sig.out" 2>"$TMP/sig.err" &
 rpid=$!
-sleep 0.7
+# Not before record runs PROG and forwards signals (it then marks DIR).
+for i in $(seq 100); do
+	[ -e "$TMP/sig/.recording" ] && break
+	sleep 0.1
+done
+sleep 0.3
 kill -TERM $rpid
 wait $rpid
 st=$?
