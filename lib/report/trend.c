@@ -71,7 +71,7 @@ struct profconv_trend {
 	size_t thread_len_cap;
 	/* Of each row, its sampled bytes and objects summed over the
 	 * snapshots: the size of its objects, for its sampling noise. */
-	double *row_bytes, *row_objects;
+	struct row_size { double bytes, objects; } *row_size;
 	size_t row_cap;
 	struct profconv_profile *role[NROLES];
 	size_t role_snap[NROLES];
@@ -189,8 +189,7 @@ profconv_trend_free(struct profconv_trend *t)
 	free(t->binary_file);
 	profconv__strtab_free(&t->names);
 	free(t->thread_len);
-	free(t->row_bytes);
-	free(t->row_objects);
+	free(t->row_size);
 	free(t->trows);
 	free(t->values);
 	free(t->x);
@@ -331,26 +330,19 @@ static int
 add_row_objects(struct profconv_trend *t, uint32_t idx, int64_t bytes,
     int64_t objects)
 {
-	size_t old = t->row_cap, cap = t->row_cap;
+	size_t old = t->row_cap;
 	int rc;
 
 	if (idx >= t->row_cap) {
-		rc = PC_GROW(t->row_bytes, cap, 0, (size_t)idx + 1);
-		if (rc == 0) {
-			cap = old;
-			rc = PC_GROW(t->row_objects, cap, 0, (size_t)idx + 1);
-		}
+		rc = PC_GROW(t->row_size, t->row_cap, 0, (size_t)idx + 1);
 		if (rc < 0)
 			return rc;
-		memset(t->row_bytes + old, 0, (cap - old) *
-		    sizeof(*t->row_bytes));
-		memset(t->row_objects + old, 0, (cap - old) *
-		    sizeof(*t->row_objects));
-		t->row_cap = cap;
+		memset(t->row_size + old, 0, (t->row_cap - old) *
+		    sizeof(*t->row_size));
 	}
 	if (bytes > 0 && objects > 0) {
-		t->row_bytes[idx] += (double)bytes;
-		t->row_objects[idx] += (double)objects;
+		t->row_size[idx].bytes += (double)bytes;
+		t->row_size[idx].objects += (double)objects;
 	}
 	return 0;
 }
@@ -777,8 +769,9 @@ judge_rows(struct profconv_trend *t)
 			continue;
 		r->row = i;
 		r->name = profconv__str(&t->names, (uint32_t)i);
-		rule.object_size = i < t->row_cap && t->row_objects[i] > 0 ?
-		    t->row_bytes[i] / t->row_objects[i] : 0;
+		rule.object_size = i < t->row_cap &&
+		    t->row_size[i].objects > 0 ? t->row_size[i].bytes /
+		    t->row_size[i].objects : 0;
 		r->verdict = profconv__trend_verdict(v, t->x, t->n, 1, &rule,
 		    t->fit, &r->shape);
 		t->nsuspects += r->verdict == PROFCONV_TREND_LEAK;
