@@ -774,3 +774,37 @@ Test(trendstat, exit_dump_does_not_hide_a_plateau)
 	v[N] = 0;
 	VERDICT(v, N + 1, PROFCONV_TREND_TRANSIENT);
 }
+
+/*
+ * python3 under profconv record (jemalloc, a sample every 512 KiB, a dump
+ * every 4 MiB): a list keeps a 10 KB string a turn (30 MB) and is freed
+ * at exit.  In about one run in 200 the samples of the last quarter
+ * bunch up, its rise stays under the noise of the whole height, and the
+ * series before the exit dump was called saturating (CI saw it: "0 -> 0
+ * saturating").  That series was not kept; this one, in samples of
+ * 529,420 bytes, is drawn from the same sampling (106 kept strings per
+ * dump, each sampled with p = 1 - exp(-10016 / 2^19)).  Its row never
+ * went down before the exit dump, so the sampled leak test holds on
+ * what came before it.
+ */
+Test(trendstat, sampled_ramp_freed_at_exit_is_freed_at_exit)
+{
+	static const int64_t samples[30] = {
+		0, 2, 8, 9, 12, 16, 18, 18, 21, 24, 25, 28, 29, 34, 36, 37,
+		40, 42, 43, 47, 50, 52, 54, 55, 56, 56, 56, 56, 57, 0
+	};
+	struct pc_rule rule = { 1 << 19, 0, 1 << 19, 0, 10016 };
+	struct pc_shape sh;
+	int64_t v[30];
+	double x[30];
+	size_t i;
+
+	for (i = 0; i < 30; i++) {
+		v[i] = samples[i] * 529420;
+		x[i] = 4194304.0 * (double)(i + 1);
+	}
+	x[29] = x[28] + 100000;
+	cr_assert(eq(str, (char *)profconv_trend_verdict_name(
+	    profconv__trend_verdict(v, x, 30, 1, &rule, scratch, &sh)),
+	    "freed-at-exit"));
+}

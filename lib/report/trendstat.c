@@ -624,14 +624,17 @@ profconv__trend_verdict(const int64_t *v, const double *x, size_t n,
 	if (is_leak(v, x, n, stride, rule, sh, scratch) ||
 	    gains_to_the_end(v, x, n, stride, all, sh, scratch))
 		return PROFCONV_TREND_LEAK;
-	/* The last dump fell: judge the series before it.  A leak up to
+	/* The last dump fell: judge the series before it by the same leak
+	 * tests (a sampled row's too: its objects live until the exit dump
+	 * however noisy the estimate of their total).  A leak up to
 	 * it is freed at exit when the last dump is back within the floor
 	 * of the first, and still a leak when it holds more. */
 	if (n >= 3 && AT(v, n - 2, stride) - AT(v, n - 1, stride) >=
 	    (double)rule->floor) {
 
 		shape(v, n - 1, stride, rule, scratch, &body);
-		if (is_leak(v, x, n - 1, stride, rule, &body, scratch))
+		if (is_leak(v, x, n - 1, stride, rule, &body, scratch) ||
+		    gains_to_the_end(v, x, n - 1, stride, all, &body, scratch))
 			return AT(v, n - 1, stride) - AT(v, 0, stride) <
 			    (double)rule->floor ? PROFCONV_TREND_FREED_AT_EXIT :
 			    PROFCONV_TREND_LEAK;
