@@ -20,37 +20,17 @@
 
 #include <profconv.h>
 
+#include "scratch.h"
+
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
-static char root[64];
-static char prog[96];
+static const char *prog;
 
 static void
 check(bool ok)
 {
 	if (!ok)
 		abort();
-}
-
-static void
-cleanup(void)
-{
-	unlink(prog);
-	rmdir(root);
-}
-
-static void
-make_root(void)
-{
-	const char *tmp = getenv("TMPDIR");
-
-	if (root[0] != '\0')
-		return;
-	snprintf(root, sizeof(root), "%s/fuzz_elffacts.XXXXXX",
-	    tmp != NULL && *tmp != '\0' && strlen(tmp) < 32 ? tmp : "/tmp");
-	check(mkdtemp(root) != NULL);
-	snprintf(prog, sizeof(prog), "%s/prog", root);
-	check(atexit(cleanup) == 0);
 }
 
 int
@@ -62,7 +42,7 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	size_t i;
 	int rc;
 
-	make_root();
+	prog = fuzz_scratch_file("fuzz_elffacts", "prog");
 	fp = fopen(prog, "wb");
 	check(fp != NULL);
 	/* "#!@" names the file itself: a script that runs itself. */

@@ -22,40 +22,20 @@
 
 #include <profconv.h>
 
+#include "scratch.h"
+
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
 #define MAX_SAMPLES 16
 #define MAX_NAME 40
 
-static char root[64];
-static char src[96];
+static const char *src;
 
 static void
 check(bool ok)
 {
 	if (!ok)
 		abort();
-}
-
-static void
-cleanup(void)
-{
-	unlink(src);
-	rmdir(root);
-}
-
-static void
-make_root(void)
-{
-	const char *tmp = getenv("TMPDIR");
-
-	if (root[0] != '\0')
-		return;
-	snprintf(root, sizeof(root), "%s/fuzz_source.XXXXXX",
-	    tmp != NULL && *tmp != '\0' && strlen(tmp) < 32 ? tmp : "/tmp");
-	check(mkdtemp(root) != NULL);
-	snprintf(src, sizeof(src), "%s/src.c", root);
-	check(atexit(cleanup) == 0);
 }
 
 /* No control byte but "\n" and "\t", no DEL. */
@@ -132,7 +112,7 @@ listing(const unsigned char *data, size_t size, bool html, char **out,
 		    0) == 0);
 	}
 
-	lo.source_path = root;
+	lo.source_path = fuzz_scratch_dir();
 	lo.html = html;
 	*out = NULL;
 	*len = 0;
@@ -152,7 +132,7 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	size_t len, len2, i;
 	int rc;
 
-	make_root();
+	src = fuzz_scratch_file("fuzz_source", "src.c");
 
 	rc = listing(data, size, false, &out, &len);
 	check(rc == 0 || rc == PROFCONV_ENOTFOUND);
