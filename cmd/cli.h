@@ -181,7 +181,8 @@ int cmd_parse_options(const struct cmd_parser *p, int argc, char **argv,
  * snapshot of a series (Valgrind massif) becomes the profile.
  */
 enum {
-	CMD_OPT_MAX_INPUT = 0x1000, CMD_OPT_QUIET, CMD_OPT_SNAPSHOT
+	CMD_OPT_MAX_INPUT = 0x1000, CMD_OPT_QUIET, CMD_OPT_SNAPSHOT,
+	CMD_OPT_ADD_COMMENT
 };
 #define CMD_MAX_INPUT_OPT { "max-input", CMD_OPT_MAX_INPUT, \
 	required_argument, CMD_INPUT, \
@@ -196,6 +197,13 @@ enum {
 	required_argument, CMD_INPUT, \
 	"      --snapshot WHICH  massif: the snapshot to read, peak (default),\n" \
 	"                        last, or a snapshot number\n" }
+/* pprof's -add_comment, in the commands that write or print a profile's
+ * comments (text2pb, merge, symbolize, show, profgraph). */
+#define CMD_ADD_COMMENT_OPT { "add-comment", CMD_OPT_ADD_COMMENT, \
+	required_argument, CMD_INPUT, \
+	"      --add-comment TEXT\n" \
+	"                        add TEXT to the comments of every profile\n" \
+	"                        read (pprof -add_comment; may be repeated)\n" }
 /* All four, for a command that takes them all. */
 #define CMD_INPUT_OPTS CMD_MAX_INPUT_OPT, CMD_JOBS_OPT, CMD_QUIET_OPT, \
 	CMD_SNAPSHOT_OPT
@@ -204,6 +212,11 @@ enum {
 unsigned int cmd_jobs(void);
 /* Whether --snapshot was given. */
 bool cmd_snapshot_given(void);
+/* Whether --add-comment was given. */
+bool cmd_comments_given(void);
+/* Append the --add-comment texts to PROF's comments: 0, or the
+ * library's error code (not reported). */
+int cmd_add_comments(struct profconv_profile *prof);
 /* Put what --max-input, -j and --snapshot said into OPTS where it leaves
  * them to the command line, and the threads cmd_read_threads() asked
  * for. */

@@ -24,7 +24,7 @@ static const char usage_text[] =
 
 enum { OPT_SORT = 256, OPT_FUNCTIONS, OPT_LINES, OPT_ADDRESSES, OPT_FILES,
 	OPT_FILEFUNCTIONS, OPT_TRACES, OPT_TAGS, OPT_UNIT, OPT_TREE, OPT_PEEK,
-	OPT_NODECOUNT, OPT_NODEFRACTION, OPT_EDGEFRACTION };
+	OPT_NODECOUNT, OPT_NODEFRACTION, OPT_EDGEFRACTION, OPT_COMMENTS };
 
 static const struct cmd_opt opts[] = {
 	{ "summary", 's', no_argument, CMD_OWN,
@@ -52,6 +52,9 @@ static const struct cmd_opt opts[] = {
 	{ "tags", OPT_TAGS, no_argument, CMD_OWN,
 	  "      --tags            each label key's values with their totals of\n"
 	  "                        -t TYPE and shares (pprof -tags)\n" },
+	{ "comments", OPT_COMMENTS, no_argument, CMD_OWN,
+	  "      --comments        the profile's comments, one a line (pprof\n"
+	  "                        -comments)\n" },
 	{ "tree", OPT_TREE, no_argument, CMD_OWN,
 	  "      --tree            each function of the call graph of -t TYPE\n"
 	  "                        with its callers above and its callees below\n"
@@ -87,6 +90,7 @@ static const struct cmd_opt opts[] = {
 	CMD_FIND_OPTS,
 	CMD_FILTER_OPTS,
 	CMD_INPUT_OPTS,
+	CMD_ADD_COMMENT_OPT,
 	CMD_HELP_OPT,
 	{ NULL, 0, 0, CMD_OWN, NULL }
 };
@@ -153,6 +157,9 @@ cmd_show(int argc, char **argv)
 		case OPT_TREE:
 			print.tree = 1;
 			break;
+		case OPT_COMMENTS:
+			print.comments = 1;
+			break;
 		case OPT_PEEK:
 			print.peek = optarg;
 			break;
@@ -211,10 +218,12 @@ cmd_show(int argc, char **argv)
 	 * other commands show, so it symbolizes like them. */
 	if (!print.summary && !sizes && !print.traces && !print.tags && !tree)
 		view.no_symbolize = true;
-	if (sizes + print.summary + print.traces + print.tags > 1)
-		return cmd_usage_error("--sizes, --summary, --traces and --tags "
-		    "are four reports: give one");
-	if (tree && sizes + print.summary + print.traces + print.tags > 0)
+	if (sizes + print.summary + print.traces + print.tags +
+	    print.comments > 1)
+		return cmd_usage_error("--sizes, --summary, --traces, --tags "
+		    "and --comments are five reports: give one");
+	if (tree && sizes + print.summary + print.traces + print.tags +
+	    print.comments > 0)
 		return cmd_usage_error("--tree and --peek are a report of their "
 		    "own: give one");
 	if (trims && !print.tree)

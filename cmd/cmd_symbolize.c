@@ -58,6 +58,7 @@ static const struct cmd_opt opts_table[] = {
 	CMD_MAX_INPUT_OPT,
 	CMD_JOBS_OPT,
 	CMD_QUIET_OPT,
+	CMD_ADD_COMMENT_OPT,
 	{ "help", 'h', no_argument, CMD_HELP,
 	  "  -h, --help               show this help and exit\n" },
 	{ NULL, 0, 0, CMD_OWN, NULL }

@@ -38,6 +38,7 @@ static const struct cmd_opt opts[] = {
 	  "                      full or none\n" },
 	CMD_LEVEL_OPTS,
 	CMD_INPUT_OPTS,
+	CMD_ADD_COMMENT_OPT,
 	{ "help", 'h', no_argument, CMD_HELP,
 	  "  -h, --help          show this help and exit\n" },
 	{ NULL, 0, 0, CMD_OWN, NULL }

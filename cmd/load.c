@@ -173,6 +173,10 @@ load(const char *path, const struct profconv_read_options *given,
 		fclose(fp);
 	if (cmd_read_progress || (sym != NULL && load_symbolizing))
 		cmd_progress_end();
+	if (rc == 0 && (rc = cmd_add_comments(*out)) < 0) {
+		profconv_profile_free(*out);
+		*out = NULL;
+	}
 	return read_done(rc, *out, subject);
 }
 
@@ -240,14 +244,17 @@ cmd_convert_profile(const char *path, const struct profconv_read_options *given,
 		cmd_progress_begin("bytes", "reading '%s'", subject);
 	}
 	/* Written while read only where a failure leaves nothing behind:
-	 * a temporary file, renamed when complete. */
-	if (out.tmp != NULL) {
+	 * a temporary file, renamed when complete; and only as read (no
+	 * comment to add). */
+	if (out.tmp != NULL && !cmd_comments_given()) {
 		rc = profconv_profile_convert(fp, out.fp, &opts, &wopts, &prof,
 		    NULL);
 		write_failed = rc < 0 && ferror(out.fp);
 	} else {
 		rc = profconv_profile_read(&prof, fp, &opts, NULL);
 		write_failed = false;
+		if (rc == 0)
+			rc = cmd_add_comments(prof);
 		if (rc == 0) {
 			rc = profconv_profile_write(prof, out.fp, &wopts);
 			write_failed = rc < 0;

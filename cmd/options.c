@@ -23,6 +23,9 @@ static unsigned int jobs;
 static int64_t snapshot;
 static bool snapshot_set;
 static bool read_threads;	/* cmd_read_threads() */
+/* --add-comment's texts, in order (argv's strings). */
+static const char **comments;
+static size_t ncomments;
 
 bool
 cmd_parse_long(const char *option, const char *text, long min, long max,
@@ -174,6 +177,26 @@ set_snapshot(const char *text)
 	return true;
 }
 
+/* One more --add-comment TEXT; false after a usage message. */
+static bool
+add_comment(const char *text)
+{
+	const char **c;
+
+	if (ncomments >= 1000) {
+		cmd_usage_error("more than 1000 --add-comment options");
+		return false;
+	}
+	c = realloc(comments, (ncomments + 1) * sizeof(*c));
+	if (c == NULL) {
+		cmd_usage_error("--add-comment: %s", strerror(ENOMEM));
+		return false;
+	}
+	comments = c;
+	comments[ncomments++] = text;
+	return true;
+}
+
 /*
  * The input group's option C with its argument ARG, and likewise
  * view_option() and level_option() for theirs: 1 when taken, -1 after a
@@ -197,10 +220,30 @@ input_option(int c, const char *arg)
 	case 'j':
 		ok = set_jobs(arg);
 		break;
+	case CMD_OPT_ADD_COMMENT:
+		ok = add_comment(arg);
+		break;
 	default:
 		return 0;
 	}
 	return ok ? 1 : -1;
+}
+
+bool
+cmd_comments_given(void)
+{
+	return ncomments > 0;
+}
+
+int
+cmd_add_comments(struct profconv_profile *prof)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; rc == 0 && i < ncomments; i++)
+		rc = profconv_profile_add_comment(prof, comments[i]);
+	return rc;
 }
 
 void

@@ -77,6 +77,7 @@ static const struct cmd_opt opts[] = {
 	{ "title", OPT_TITLE, required_argument, CMD_OWN,
 	  "      --title TEXT      the graph's name (default: the program's)\n" },
 	CMD_INPUT_OPTS,
+	CMD_ADD_COMMENT_OPT,
 	CMD_HELP_OPT,
 	CMD_VERSION_OPT,
 	{ NULL, 0, 0, CMD_OWN, NULL }

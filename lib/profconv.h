@@ -2021,11 +2021,15 @@ struct profconv_print_options {
 	const char *peek;
 	size_t nodecount;
 	double nodefraction, edgefraction;
+	/* Version 6.  COMMENTS: instead of any other report, the profile's
+	 * free-text comments, one a line, "#" ones too (pprof's
+	 * -comments). */
+	int comments;
 };
-#define PROFCONV_PRINT_OPTIONS_VERSION 5
+#define PROFCONV_PRINT_OPTIONS_VERSION 6
 #define PROFCONV_PRINT_OPTIONS_INIT \
 	{ PROFCONV_PRINT_OPTIONS_VERSION, 0, 10, NULL, NULL, 0, 0, 0, NULL, \
-	  0, NULL, 80, 0.005, 0.001 }
+	  0, NULL, 80, 0.005, 0.001, 0 }
 
 /*
  * Print PROF to FP as stable, diffable text: header fields, sample types,
@@ -2035,7 +2039,7 @@ struct profconv_print_options {
  * and functions of the view by the chosen (or default) sample type
  * instead; with OPTS->traces, OPTS->tags, OPTS->tree or OPTS->peek,
  * that report of the view (profconv-show(1), --traces, --tags, --tree
- * and --peek, says its format).
+ * and --peek, says its format); with OPTS->comments, the comments.
  * Errors: PROFCONV_EINVAL (bad options), PROFCONV_ENOTFOUND
  * (no such sample type), PROFCONV_EIO, PROFCONV_ENOMEM.
  */

@@ -319,6 +319,17 @@ out:
 	return rc;
 }
 
+/* pprof's -comments: every comment, one a line. */
+static void
+print_comments(const struct profconv_profile *prof, FILE *fp,
+    struct pc_textbuf *tb)
+{
+	size_t i;
+
+	for (i = 0; i < prof->ncomments; i++)
+		fprintf(fp, "%s\n", T(profconv__pstr(prof, prof->comments[i])));
+}
+
 int
 profconv_profile_print(const struct profconv_profile *prof, FILE *fp,
     const struct profconv_print_options *opts)
@@ -339,9 +350,9 @@ profconv_profile_print(const struct profconv_profile *prof, FILE *fp,
 		return rc;
 	vopts = &vdef;
 	if ((opts->traces != 0) + (opts->tags != 0) + (opts->summary != 0) +
-	    (opts->tree != 0 || opts->peek != NULL) > 1)
+	    (opts->tree != 0 || opts->peek != NULL) + (opts->comments != 0) > 1)
 		return profconv__fail(PROFCONV_EINVAL, "summary, traces, "
-		    "tags and tree are four reports: ask for one");
+		    "tags, tree and comments are five reports: ask for one");
 	if (!(opts->nodefraction >= 0 && opts->nodefraction <= 1 &&
 	    opts->edgefraction >= 0 && opts->edgefraction <= 1))
 		return profconv__fail(PROFCONV_EINVAL, "node and edge "
@@ -354,6 +365,11 @@ profconv_profile_print(const struct profconv_profile *prof, FILE *fp,
 		return profconv__fail(PROFCONV_ENOTFOUND,
 		    "profile has no sample type '%s'", opts->sample_type);
 	errno = 0;
+	if (opts->comments) {
+		print_comments(prof, fp, &tb);
+		profconv__textbuf_free(&tb);
+		goto flush;
+	}
 	if (opts->traces || opts->tags) {
 		rc = profconv__print_label_report(prof, fp, opts, vopts);
 		goto flush;
