@@ -1314,7 +1314,8 @@ int profconv_profile_keep_growth(struct profconv_profile *prof);
  *         quarter's) is at least max(N, H / 5) and the last quarter's is
  *         at least a third of the half's pace over the quarter's length;
  *         in the first and the third case the last quarter's highest
- *         value comes within max(F, (max - min) / 10) of every earlier,
+ *         value comes within max(F, (max - min) / 10) of every earlier
+ *         (in the first, of a sampled row, its lowest value does too),
  *         and in the third, when the value fell before the last quarter
  *         by more than that margin from a high, tops every earlier one
  *         by that fall (a wandering level ends on a new high by chance);
