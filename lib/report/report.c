@@ -376,9 +376,10 @@ profconv_report_write(const struct profconv_profile *cur,
 		{ "graph", "Call graph (diff)" }, { "source", "Source (diff)" }
 	};
 	struct profconv_report_options o;
+	struct mem early = { 0 };
 	struct ctx c;
 	size_t i, n;
-	int rc;
+	int ti, rc;
 
 	if (cur == NULL || fp == NULL)
 		return profconv__fail(PROFCONV_EINVAL, "no profile or no file");
@@ -392,13 +393,41 @@ profconv_report_write(const struct profconv_profile *cur,
 	    profconv_profile_sample_type_index(cur, o.sample_type) < 0)
 		return profconv__fail(PROFCONV_ENOTFOUND,
 		    "profile has no sample type '%s'", o.sample_type);
+	/* The shown type as profconv_view_sample_index() picks it, from
+	 * the profile: the tabs made below need it before any view. */
+	ti = o.sample_type != NULL ?
+	    profconv_profile_sample_type_index(cur, o.sample_type) :
+	    profconv_profile_default_sample_index(cur);
+	if (ti < 0)
+		return profconv__fail(PROFCONV_ENOTFOUND,
+		    "profile has no sample types");
+	c.ti = (size_t)ti;
+	c.nt = profconv_profile_sample_type_count(cur);
+	/*
+	 * The Explore tab (and the comparison) first, into memory: each
+	 * makes views of its own of the whole profile (the Explore tab's
+	 * one frame per source line) and frees them, and made beside the
+	 * page's views below they added all of theirs to the report's
+	 * peak.  Their text is bounded by what they show (the tree's
+	 * budget, the table's rows); it goes on the page after the
+	 * summary, where it always went.
+	 */
+	if ((rc = profconv__report_mem_open(&early)) < 0)
+		return rc;
+	rc = profconv__report_live(early.fp, base, cur, o.view,
+	    o.node_fraction > 0 ? o.node_fraction : -1,
+	    o.tree_nodes != 0 ? o.tree_nodes : PC_REPORT_TREE_NODES,
+	    c.ti, o.top);
+	if (rc == 0 && base != NULL)
+		rc = profconv__report_comparison(early.fp, &c);
+	if (profconv__report_mem_close(&early) < 0 && rc == 0)
+		rc = PROFCONV_ENOMEM;
+	if (rc < 0)
+		goto out;
 	if ((rc = profconv_view_new(&c.cv, cur, o.view)) < 0)
 		goto out;
 	if (base != NULL && (rc = profconv_view_new(&c.bv, base, o.view)) < 0)
 		goto out;
-	if ((rc = profconv_view_sample_index(c.cv, o.sample_type, &c.ti)) < 0)
-		goto out;
-	c.nt = profconv_profile_sample_type_count(cur);
 	profconv_view_total(c.cv, c.ti, &c.total);
 	if ((rc = profconv__rows_new(&c.funcs, 2 * c.nt)) < 0 ||
 	    (rc = profconv__rows_add(c.funcs, c.cv, PC_ROWS_FUNCTION, false,
@@ -418,13 +447,10 @@ profconv_report_write(const struct profconv_profile *cur,
 	else
 		nav(fp, two, PC_ARRAY_LEN(two));
 	rc = profconv__report_summary(fp, &c);
-	if (rc == 0)
-		rc = profconv__report_live(fp, base, cur, o.view,
-		    o.node_fraction > 0 ? o.node_fraction : -1,
-		    o.tree_nodes != 0 ? o.tree_nodes : PC_REPORT_TREE_NODES,
-		    c.ti, o.top);
-	if (rc == 0 && base != NULL)
-		rc = profconv__report_comparison(fp, &c);
+	if (rc == 0) {
+		fwrite(early.buf, 1, early.len, fp);	/* ferror: page_end */
+		profconv__report_mem_free(&early);
+	}
 	if (rc == 0)
 		rc = profconv__report_top_table(fp, &c);
 	if (rc == 0)
@@ -439,6 +465,7 @@ profconv_report_write(const struct profconv_profile *cur,
 	if (rc == 0)
 		rc = page_end(fp);
 out:
+	profconv__report_mem_free(&early);
 	profconv__rows_free(c.funcs);
 	profconv_view_free(c.cv);
 	profconv_view_free(c.bv);

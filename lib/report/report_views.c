@@ -361,6 +361,34 @@ profconv__report_graphs_per_type(FILE *fp, struct ctx *c)
 	return rc;
 }
 
+static void
+free_names(const char **names, size_t k)
+{
+	size_t i;
+
+	for (i = 0; i < k; i++)
+		free((char *)names[i]);
+	free(names);
+}
+
+/* Make the K NAMES copies of their own (free_names() frees them). */
+static int
+own_names(const char **names, size_t k)
+{
+	size_t i;
+	char *s;
+
+	for (i = 0; i < k; i++) {
+		if ((s = strdup(names[i])) == NULL) {
+			while (i-- > 0)
+				free((char *)names[i]);
+			return profconv__nomem();
+		}
+		names[i] = s;
+	}
+	return 0;
+}
+
 /*
  * The annotated source of the LIST_TOP heaviest of the program's own
  * functions (sources under a source root or their build directory, not
@@ -419,8 +447,21 @@ profconv__report_listing(FILE *fp, struct ctx *c)
 		fputs("</section>\n", fp);
 		return 0;
 	}
-	if ((rc = profconv__report_mem_open(&m)) < 0) {
+	/* The last tab: the page's views and rows are not read again.
+	 * The listing makes a view of its own of the whole profile, and
+	 * theirs held beside it were most of the report's peak; the names
+	 * (theirs) are copied first. */
+	if ((rc = own_names(names, k)) < 0) {
 		free(names);
+		return rc;
+	}
+	profconv_view_free(c->cv);
+	profconv_view_free(c->bv);
+	profconv__rows_free(c->funcs);
+	c->cv = c->bv = NULL;
+	c->funcs = NULL;
+	if ((rc = profconv__report_mem_open(&m)) < 0) {
+		free_names(names, k);
 		return rc;
 	}
 	/* Half the page's share: the fragment stops within a row of it. */
@@ -460,7 +501,7 @@ profconv__report_listing(FILE *fp, struct ctx *c)
 		rc = 0;
 	}
 	profconv__report_mem_free(&m);
-	free(names);
+	free_names(names, k);
 	fputs("</section>\n", fp);
 	return rc;
 }
