@@ -227,7 +227,9 @@ sample_labels(struct report *r, size_t si)
 			if (rc == 0)
 				rc = add_line(r, strdup(r->line));
 		}
-		if (rc == 0)
+		/* None at all: r->lab is NULL, and so is r->lab + 0 to
+		 * qsort(). */
+		if (rc == 0 && r->nlab - first > 1)
 			qsort(r->lab + first, r->nlab - first,
 			    sizeof(*r->lab), cmp_str);
 	}
