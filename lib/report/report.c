@@ -379,7 +379,7 @@ profconv_report_write(const struct profconv_profile *cur,
 	struct mem early = { 0 };
 	struct ctx c;
 	size_t i, n;
-	int ti, rc;
+	int rc;
 
 	if (cur == NULL || fp == NULL)
 		return profconv__fail(PROFCONV_EINVAL, "no profile or no file");
@@ -389,19 +389,10 @@ profconv_report_write(const struct profconv_profile *cur,
 	c.o = &o;
 	c.cur = cur;
 	c.base = base;
-	if (o.sample_type != NULL &&
-	    profconv_profile_sample_type_index(cur, o.sample_type) < 0)
-		return profconv__fail(PROFCONV_ENOTFOUND,
-		    "profile has no sample type '%s'", o.sample_type);
-	/* The shown type as profconv_view_sample_index() picks it, from
-	 * the profile: the tabs made below need it before any view. */
-	ti = o.sample_type != NULL ?
-	    profconv_profile_sample_type_index(cur, o.sample_type) :
-	    profconv_profile_default_sample_index(cur);
-	if (ti < 0)
-		return profconv__fail(PROFCONV_ENOTFOUND,
-		    "profile has no sample types");
-	c.ti = (size_t)ti;
+	/* The shown type (refused before anything is written): the tabs
+	 * made below need it before any view. */
+	if ((rc = profconv__sample_index(cur, o.sample_type, &c.ti)) < 0)
+		return rc;
 	c.nt = profconv_profile_sample_type_count(cur);
 	/*
 	 * The Explore tab (and the comparison) first, into memory: each

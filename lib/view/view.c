@@ -495,15 +495,22 @@ int
 profconv_view_sample_index(const struct profconv_view *v, const char *type,
     size_t *out)
 {
+	return profconv__sample_index(v->prof, type, out);
+}
+
+int
+profconv__sample_index(const struct profconv_profile *prof, const char *type,
+    size_t *out)
+{
 	int ti;
 
 	if (type == NULL) {
-		ti = profconv_profile_default_sample_index(v->prof);
+		ti = profconv_profile_default_sample_index(prof);
 		if (ti < 0)
 			return profconv__fail(PROFCONV_ENOTFOUND,
 			    "profile has no sample types");
 	} else {
-		ti = profconv_profile_sample_type_index(v->prof, type);
+		ti = profconv_profile_sample_type_index(prof, type);
 		if (ti < 0)
 			return profconv__fail(PROFCONV_ENOTFOUND,
 			    "profile has no sample type '%s'", type);

@@ -213,6 +213,10 @@ int64_t profconv__view_frame_start_line(const struct profconv_view *view,
  * writers that read it use too. */
 unsigned int profconv__view_jobs(const struct profconv_view *view);
 /* The text of frame ID of VIEW (no checks). */
+/* profconv_view_sample_index() before any view: the index of sample
+ * type TYPE of PROF (NULL: its default) into *OUT; PROFCONV_ENOTFOUND. */
+int profconv__sample_index(const struct profconv_profile *prof,
+    const char *type, size_t *out);
 const char *profconv__view_frame_text(const struct profconv_view *view,
     uint32_t id);
 /* The values of stack I of VIEW (no checks), without reading (or
