@@ -24,7 +24,8 @@ static const char usage_text[] =
 
 enum { OPT_SORT = 256, OPT_FUNCTIONS, OPT_LINES, OPT_ADDRESSES, OPT_FILES,
 	OPT_FILEFUNCTIONS, OPT_TRACES, OPT_TAGS, OPT_UNIT, OPT_TREE, OPT_PEEK,
-	OPT_NODECOUNT, OPT_NODEFRACTION, OPT_EDGEFRACTION, OPT_COMMENTS };
+	OPT_NODECOUNT, OPT_NODEFRACTION, OPT_EDGEFRACTION, OPT_COMMENTS,
+	OPT_TEXT };
 
 static const struct cmd_opt opts[] = {
 	{ "summary", 's', no_argument, CMD_OWN,
@@ -60,18 +61,23 @@ static const struct cmd_opt opts[] = {
 	  "                        with its callers above and its callees below\n"
 	  "                        (pprof -tree; by flat value, --sort cum: by\n"
 	  "                        cum)\n" },
+	{ "text", OPT_TEXT, no_argument, CMD_OWN,
+	  "      --text            a row per function of the call graph of -t\n"
+	  "                        TYPE: flat, flat%, sum%, cum, cum% (pprof\n"
+	  "                        -text and -top; by flat value, --sort cum:\n"
+	  "                        by cum)\n" },
 	{ "peek", OPT_PEEK, required_argument, CMD_OWN,
 	  "      --peek RE         --tree of the functions matching RE only, the\n"
 	  "                        graph untrimmed (pprof -peek)\n" },
 	{ "nodecount", OPT_NODECOUNT, required_argument, CMD_OWN,
-	  "      --nodecount N     --tree: at most N functions (default 80; 0:\n"
-	  "                        all)\n" },
+	  "      --nodecount N     --tree, --text: at most N functions (--tree's\n"
+	  "                        default 80, --text's 0: all)\n" },
 	{ "nodefraction", OPT_NODEFRACTION, required_argument, CMD_OWN,
-	  "      --nodefraction F  --tree: drop functions under F of the total\n"
-	  "                        (default 0.005)\n" },
+	  "      --nodefraction F  --tree, --text: drop functions under F of the\n"
+	  "                        total (default 0.005)\n" },
 	{ "edgefraction", OPT_EDGEFRACTION, required_argument, CMD_OWN,
-	  "      --edgefraction F  --tree: drop calls under F of the total\n"
-	  "                        (default 0.001)\n" },
+	  "      --edgefraction F  --tree, --text: drop calls under F of the\n"
+	  "                        total (default 0.001)\n" },
 	{ "unit", OPT_UNIT, required_argument, CMD_OWN,
 	  "      --unit UNIT       --traces and --tags: show values and numeric\n"
 	  "                        labels in UNIT (pprof -unit; default minimum)\n" },
@@ -126,7 +132,7 @@ cmd_show(int argc, char **argv)
 	struct cmd_parser parser = { opts, usage_text, footer, &view, NULL };
 	struct profconv_profile *prof = NULL;
 	long top;
-	bool sizes = false, trims = false, tree;
+	bool sizes = false, trims = false, nodecount = false, tree;
 	int c, status;
 
 	while ((c = cmd_getopt(&parser, argc, argv)) > 0) {
@@ -160,6 +166,9 @@ cmd_show(int argc, char **argv)
 		case OPT_COMMENTS:
 			print.comments = 1;
 			break;
+		case OPT_TEXT:
+			print.text = 1;
+			break;
 		case OPT_PEEK:
 			print.peek = optarg;
 			break;
@@ -168,7 +177,7 @@ cmd_show(int argc, char **argv)
 			    &top))
 				return EXIT_USAGE;
 			print.nodecount = (size_t)top;
-			trims = true;
+			trims = nodecount = true;
 			break;
 		case OPT_NODEFRACTION:
 			if (!cmd_parse_double("--nodefraction", optarg, 0, 1,
@@ -213,22 +222,22 @@ cmd_show(int argc, char **argv)
 	if (argc - optind != 1)
 		return cmd_usage_error("expected one FILE");
 	view.view.jobs = cmd_jobs();
-	tree = print.tree || print.peek != NULL;
+	tree = print.tree || print.peek != NULL || print.text;
 	/* The dump shows the file as it is; the summary shows what the
 	 * other commands show, so it symbolizes like them. */
 	if (!print.summary && !sizes && !print.traces && !print.tags && !tree)
 		view.no_symbolize = true;
 	if (sizes + print.summary + print.traces + print.tags +
-	    print.comments > 1)
-		return cmd_usage_error("--sizes, --summary, --traces, --tags "
-		    "and --comments are five reports: give one");
-	if (tree && sizes + print.summary + print.traces + print.tags +
-	    print.comments > 0)
-		return cmd_usage_error("--tree and --peek are a report of their "
-		    "own: give one");
-	if (trims && !print.tree)
+	    print.comments + print.text + (print.tree || print.peek) > 1)
+		return cmd_usage_error("--sizes, --summary, --traces, --tags, "
+		    "--comments, --text and --tree or --peek are reports of "
+		    "their own: give one");
+	if (trims && !print.tree && !print.text)
 		return cmd_usage_error("--nodecount, --nodefraction and "
-		    "--edgefraction need --tree");
+		    "--edgefraction need --tree or --text");
+	/* pprof's -text shows every node unless told otherwise. */
+	if (print.text && !nodecount)
+		print.nodecount = 0;
 	if (print.unit != NULL && !print.traces && !print.tags)
 		return cmd_usage_error("--unit needs --traces or --tags");
 	print.view = &view.view;

@@ -2026,11 +2026,19 @@ struct profconv_print_options {
 	 * free-text comments, one a line, "#" ones too (pprof's
 	 * -comments). */
 	int comments;
+	/* Version 7.  TEXT: go tool pprof's -text (-top) table of the view
+	 * by SAMPLE_TYPE: a row per node of the call graph pprof's text
+	 * reports draw (trimmed by NODECOUNT, NODEFRACTION and
+	 * EDGEFRACTION as TREE is; pprof's own default for -text is a
+	 * NODECOUNT of 0), by flat value or, with BY_CUM, by cum: flat,
+	 * flat%, sum%, cum, cum%, the name and "(inline)" where every call
+	 * into it was inlined ("(partial-inline)" where some were). */
+	int text;
 };
-#define PROFCONV_PRINT_OPTIONS_VERSION 6
+#define PROFCONV_PRINT_OPTIONS_VERSION 7
 #define PROFCONV_PRINT_OPTIONS_INIT \
 	{ PROFCONV_PRINT_OPTIONS_VERSION, 0, 10, NULL, NULL, 0, 0, 0, NULL, \
-	  0, NULL, 80, 0.005, 0.001, 0 }
+	  0, NULL, 80, 0.005, 0.001, 0, 0 }
 
 /*
  * Print PROF to FP as stable, diffable text: header fields, sample types,
@@ -2038,9 +2046,10 @@ struct profconv_print_options {
  * functions (named in the view's demangle mode) and mappings.  With
  * OPTS->summary, print the totals per sample type, then the top stacks
  * and functions of the view by the chosen (or default) sample type
- * instead; with OPTS->traces, OPTS->tags, OPTS->tree or OPTS->peek,
- * that report of the view (profconv-show(1), --traces, --tags, --tree
- * and --peek, says its format); with OPTS->comments, the comments.
+ * instead; with OPTS->traces, OPTS->tags, OPTS->tree, OPTS->peek or
+ * OPTS->text, that report of the view (profconv-show(1), --traces,
+ * --tags, --tree, --peek and --text, says its format); with
+ * OPTS->comments, the comments.
  * Errors: PROFCONV_EINVAL (bad options), PROFCONV_ENOTFOUND
  * (no such sample type), PROFCONV_EIO, PROFCONV_ENOMEM.
  */

@@ -272,3 +272,49 @@ Test(print, traces_options)
 	CAPTURE(out, profconv_profile_print(a, fp, &po));
 	cr_expect(strncmp(out, "sample types:", 13) == 0, "%s", out);
 }
+
+/* pprof's -text: a row per function of the call graph, by flat value;
+ * one unit for every value (kB here, as the smallest is 1kB); a function
+ * called inline from one caller and not from another is
+ * "(partial-inline)".  Version 7 of the options. */
+Test(print, text)
+{
+	struct profconv_print_options po = PROFCONV_PRINT_OPTIONS_INIT;
+	int64_t v3[2] = { 1, 1024 };
+	uint32_t run, lr, lg2;
+
+	a = small();
+	run = add_fn(a, "run", "/src/run.cc");
+	lr = LOC1(a, 0, 0x403000, run, 5);
+	/* grow as a call of its own, from run, from main. */
+	lg2 = LOC1(a, 0, 0x404000, 2, 44);
+	SAMPLE(a, v3, lg2, lr, 1);
+	po.text = 1;
+	CAPTURE(out, profconv_profile_print(a, fp, &po));
+	cr_expect(eq(str, out,
+	    "Showing nodes accounting for 5.12kB, 100% of 5.12kB total\n"
+	    "      flat  flat%   sum%        cum   cum%\n"
+	    "       4kB 78.05% 78.05%     5.12kB   100%  main\n"
+	    "    1.12kB 21.95%   100%     1.12kB 21.95%  app::Pool::grow "
+	    "(partial-inline)\n"
+	    "         0     0%   100%        1kB 19.51%  run\n"), "%s", out);
+	free(out);
+	/* By cum, and at most two rows: run left out, its call of grow
+	 * joins main's inlined one in one edge, not inlined every time. */
+	po.by_cum = 1;
+	po.nodecount = 2;
+	CAPTURE(out, profconv_profile_print(a, fp, &po));
+	cr_expect(eq(str, out,
+	    "Showing nodes accounting for 5.12kB, 100% of 5.12kB total\n"
+	    "Showing top 2 nodes out of 3\n"
+	    "      flat  flat%   sum%        cum   cum%\n"
+	    "       4kB 78.05% 78.05%     5.12kB   100%  main\n"
+	    "    1.12kB 21.95%   100%     1.12kB 21.95%  app::Pool::grow\n"),
+	    "%s", out);
+	free(out);
+	out = NULL;
+	/* An older caller's options know no text report. */
+	po.version = 6;
+	CAPTURE(out, profconv_profile_print(a, fp, &po));
+	cr_expect(strncmp(out, "sample types:", 13) == 0, "%s", out);
+}

@@ -104,6 +104,7 @@ LAYOUT(print, "print", struct profconv_print_options, PROFCONV_PRINT_OPTIONS_INI
     PC_END(struct profconv_print_options, by_cum),
     PC_END(struct profconv_print_options, unit),
     PC_END(struct profconv_print_options, edgefraction),
+    PC_END(struct profconv_print_options, comments),
     sizeof(struct profconv_print_options));
 LAYOUT(symbolize, "symbolize", struct profconv_symbolize_options,
     PROFCONV_SYMBOLIZE_OPTIONS_INIT, 1,

@@ -350,16 +350,18 @@ profconv_profile_print(const struct profconv_profile *prof, FILE *fp,
 		return rc;
 	vopts = &vdef;
 	if ((opts->traces != 0) + (opts->tags != 0) + (opts->summary != 0) +
-	    (opts->tree != 0 || opts->peek != NULL) + (opts->comments != 0) > 1)
+	    (opts->tree != 0 || opts->peek != NULL) + (opts->comments != 0) +
+	    (opts->text != 0) > 1)
 		return profconv__fail(PROFCONV_EINVAL, "summary, traces, "
-		    "tags, tree and comments are five reports: ask for one");
+		    "tags, tree, text and comments are six reports: ask for "
+		    "one");
 	if (!(opts->nodefraction >= 0 && opts->nodefraction <= 1 &&
 	    opts->edgefraction >= 0 && opts->edgefraction <= 1))
 		return profconv__fail(PROFCONV_EINVAL, "node and edge "
 		    "fractions are between 0 and 1");
 	/* Refuse a bad sample type before anything is written. */
 	if ((opts->summary || opts->traces || opts->tags || opts->tree ||
-	    opts->peek != NULL) &&
+	    opts->peek != NULL || opts->text) &&
 	    opts->sample_type != NULL &&
 	    profconv_profile_sample_type_index(prof, opts->sample_type) < 0)
 		return profconv__fail(PROFCONV_ENOTFOUND,
@@ -374,7 +376,7 @@ profconv_profile_print(const struct profconv_profile *prof, FILE *fp,
 		rc = profconv__print_label_report(prof, fp, opts, vopts);
 		goto flush;
 	}
-	if (opts->tree || opts->peek != NULL) {
+	if (opts->tree || opts->peek != NULL || opts->text) {
 		rc = profconv__print_tree(prof, fp, opts, vopts);
 		goto flush;
 	}

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tree.c - go tool pprof's -tree and -peek reports of a view: each node
- * of the call graph (view/graph.c, trimmed as pprof's text reports trim
- * it) with its callers above and its callees below (pprof's printTree);
- * with a peek expression, only the nodes whose names match it, the
- * graph untrimmed.
+ * tree.c - go tool pprof's text reports of a view's call graph
+ * (view/graph.c, trimmed as pprof's text reports trim it): -tree and
+ * -peek, each node with its callers above and its callees below
+ * (pprof's printTree), with a peek expression only the nodes whose
+ * names match it, the graph untrimmed; and -text (-top), a row per node
+ * (pprof's printText).
  */
 
 #include "config.h"
@@ -145,6 +146,45 @@ put_labels(struct tree *t, const struct profconv_view *view,
 		    g->orig_count);
 }
 
+/* pprof's -text: a row per node, "(inline)" on a node every call into
+ * which was inlined, "(partial-inline)" where only some were. */
+static int
+print_text(struct tree *t, const struct profconv_view *view,
+    const struct profconv_print_options *o, double nodefraction)
+{
+	const struct pc_graph *g = t->g;
+	FILE *fp = t->fp;
+	char f[VALUE_SIZE], c[VALUE_SIZE], p1[32], p2[32], p3[32];
+	/* Per node: bit 1, an inlined call into it; bit 2, another. */
+	unsigned char *calls = calloc(g->nnodes + 1, 1);
+	int64_t sum = 0;
+	size_t i;
+
+	if (calls == NULL)
+		return profconv__nomem();
+	for (i = 0; i < g->nedges; i++)
+		calls[g->edges[i].dst] |= g->edges[i].inl ? 1 : 2;
+	put_labels(t, view, o, nodefraction);
+	fprintf(fp, "%10s %5s%% %5s%% %10s %5s%%\n", "flat", "flat", "sum",
+	    "cum", "cum");
+	for (i = 0; i < g->nnodes; i++) {
+		const struct pc_gnode *n = &g->nodes[i];
+
+		pc_add_sat(&sum, n->flat);
+		fprintf(fp, "%10s %s %s %10s %s  %s%s\n",
+		    value(t, f, n->flat), profconv__measure_percent_padded(p1,
+		    sizeof(p1), n->flat, g->total),
+		    profconv__measure_percent_padded(p2, sizeof(p2), sum,
+		    g->total), value(t, c, n->cum),
+		    profconv__measure_percent_padded(p3, sizeof(p3), n->cum,
+		    g->total), profconv__text_safe(&t->tb, n->printable),
+		    calls[i] == 3 ? " (partial-inline)" : calls[i] == 1 ?
+		    " (inline)" : "");
+	}
+	free(calls);
+	return 0;
+}
+
 static int
 print(struct tree *t, const struct profconv_view *view,
     const struct profconv_print_options *o, double nodefraction,
@@ -239,8 +279,11 @@ profconv__print_tree(const struct profconv_profile *prof, FILE *fp,
 		t.g = g;
 		t.out_unit = profconv__graph_output_unit(g, unit);
 		errno = 0;
-		rc = print(&t, view, opts, go.nodefraction,
-		    has_peek ? &peek : NULL);
+		if (opts->text)
+			rc = print_text(&t, view, opts, go.nodefraction);
+		else
+			rc = print(&t, view, opts, go.nodefraction,
+			    has_peek ? &peek : NULL);
 	}
 	if (has_peek)
 		regfree(&peek);

@@ -118,9 +118,9 @@ int profconv__print_label_report(const struct profconv_profile *prof,
     FILE *fp, const struct profconv_print_options *opts,
     const struct profconv_view_options *vopts);
 
-/* --- pprof's -tree and -peek (tree.c) ---------------------------------- */
+/* --- pprof's -tree, -peek and -text (tree.c) ---------------------------- */
 
-/* profconv_profile_print() with OPTS->tree or OPTS->peek: that report
+/* profconv_profile_print() with OPTS->tree, OPTS->peek or OPTS->text: that report
  * of the view VOPTS makes of PROF (OPTS and VOPTS current layouts). */
 int profconv__print_tree(const struct profconv_profile *prof, FILE *fp,
     const struct profconv_print_options *opts,

@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: MIT
+# text-top.sh - show --text against go tool pprof -text (and -top) on
+# real heap profiles made now (issue #42).
+#
+# tests/producers/alloc.c runs under jemalloc with named worker threads
+# ("text2pb --threads" labels its samples thread, thread_name and bytes)
+# and under tcmalloc's heap profiler; "profconv symbolize" names the
+# frames.  On each pb, show --text equals go tool pprof -text
+# -compact_labels byte for byte (profconv prints pprof's compact headers
+# only) with the granularity, sort, trim, filter, label-filter and
+# percentage options, and pprof's -top is the same report.  Then names
+# that talk to a terminal are escaped, and the usage errors.
+. "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
+. "$PROFCONV_SRCDIR/tests/cli/hostile-inputs.sh"
+
+use_go
+use_jemalloc
+je_alloc_pb --threads
+
+# ours ARGS: pprof's options as show spells them.
+ours() {
+	echo "$1" | sed 's/^-sample_index=/--type=/; s/-cum/--sort=cum/;
+	    s/-relative_percentages/--relative-percentages/;
+	    s/-show_from=/--show-from=/; s/-noinlines/--no-inline/;
+	    s/ -\([a-z]\)/ --\1/g; s/^-\([a-z]\)/--\1/'
+}
+
+# compare PB WHAT ARGS...: go tool pprof -text ARGS and show --text on PB.
+compare() {
+	c_pb=$1 c_what=$2
+	shift 2
+	for args in "$@"; do
+		o=$(ours "$args")
+		# shellcheck disable=SC2086
+		go tool pprof -text -compact_labels -symbolize=none $args "$c_pb" \
+		    >"$TMP/go.text" 2>"$TMP/go.err" ||
+			{ fail "$c_what: go tool pprof -text $args: $(head -n 2 "$TMP/go.err")"; continue; }
+		# shellcheck disable=SC2086
+		"$PROFCONV" show --text $o "$c_pb" >"$TMP/our.text" 2>"$TMP/our.err" ||
+			{ fail "$c_what: show --text $o: $(head -n 2 "$TMP/our.err")"; continue; }
+		[ "$(wc -l <"$TMP/go.text")" -gt 3 ] ||
+			fail "$c_what: -text $args: pprof shows almost nothing"
+		same_as_go "$c_what: show --text $o" "$TMP/go.text" "$TMP/our.text"
+	done
+}
+
+# --- jemalloc, with thread labels and size tags ---------------------------------
+compare "$PB" jemalloc "" "-cum" "-lines" \
+    "-noinlines" "-sample_index=alloc_space" "-sample_index=inuse_objects" \
+    "-nodecount=3" "-nodefraction=0.2 -edgefraction=0.1" \
+    "-focus=thread_work" "-focus=thread_work -relative_percentages" \
+    "-ignore=leak_small" "-show_from=thread_work -cum" "-hide=level2" \
+    "-tagfocus=thread_name=worker" "-tagignore=bytes=32kb" \
+    "-tagfocus=16kb:64kb -cum"
+go tool pprof -text -compact_labels -symbolize=none "$PB" 2>/dev/null |
+	grep -q '  thread_work$' || fail "-text: pprof shows no thread_work"
+
+# pprof's -top is -text.
+go tool pprof -top -compact_labels -symbolize=none -cum "$PB" >"$TMP/go.top" 2>/dev/null ||
+	fail "go tool pprof -top"
+"$PROFCONV" show --text --sort cum "$PB" >"$TMP/our.top" || fail "show --text --sort cum"
+same_as_go "show --text --sort cum (-top)" "$TMP/go.top" "$TMP/our.top"
+
+# --- tcmalloc's heap profiler ----------------------------------------------------
+if have_tcmalloc && LIBTC=$(find_lib libtcmalloc.so.4) && [ -n "$LIBTC" ]; then
+	cc -O1 -g -fno-omit-frame-pointer -pthread -o "$TMP/alloc_tc" \
+	    "$PROFCONV_SRCDIR/tests/producers/alloc.c" -ldl ||
+		fail "cannot build tests/producers/alloc.c"
+	HEAPPROFILE=$TMP/tc HEAP_PROFILE_ALLOCATION_INTERVAL=1048576 \
+	    LD_PRELOAD=$LIBTC "$TMP/alloc_tc" 0 4 >/dev/null 2>"$TMP/tc.err" ||
+		fail "alloc under tcmalloc: $(head -n 2 "$TMP/tc.err")"
+	tc=$(ls "$TMP"/tc.*.heap 2>/dev/null | tail -n 1)
+	if [ -z "$tc" ]; then
+		fail "tcmalloc wrote no heap profile"
+	else
+		"$PROFCONV" text2pb -o "$TMP/tc.raw.pb.gz" "$tc" || fail "text2pb $tc"
+		"$PROFCONV" symbolize -o "$TMP/tc.pb.gz" "$TMP/tc.raw.pb.gz" 2>/dev/null ||
+			fail "symbolize $tc"
+		compare "$TMP/tc.pb.gz" tcmalloc "" "-cum" "-lines" \
+		    "-sample_index=alloc_space" "-nodecount=4" "-focus=thread_work"
+	fi
+fi
+
+# --- names that talk to the terminal -------------------------------------------
+esc=$(printf '\033')
+hostile_names_pb "$TMP/evil.pb" "clear${esc}[2J" "tab$(printf '\t')x"
+run 0 "$PROFCONV" show --text --no-symbolize "$TMP/evil.pb"
+cat -v "$TMP/out" | cmp -s - "$TMP/out" || fail "show --text sends control characters"
+grep -qF 'clear\x1b[2J' "$TMP/out" || fail "show --text: name not escaped"
+
+# --- errors --------------------------------------------------------------------
+run 2 "$PROFCONV" show --text --tree "$PB"
+head -n 1 "$TMP/err" | grep -qF "reports of their own" ||
+	fail "show --text --tree: $(head -n 1 "$TMP/err")"
+run 2 "$PROFCONV" show --text --summary "$PB"
+run 2 "$PROFCONV" show --text --nodefraction 2 "$PB"
+run 1 "$PROFCONV" show --text -t no_such_type "$PB"
+head -n 1 "$TMP/err" | grep -qF "no_such_type" || fail "show --text -t: $(head -n 1 "$TMP/err")"
+[ -s "$TMP/out" ] && fail "show --text with a bad type wrote a report"
+finish
