@@ -25,7 +25,7 @@ static const char usage_text[] =
 enum { OPT_SORT = 256, OPT_FUNCTIONS, OPT_LINES, OPT_ADDRESSES, OPT_FILES,
 	OPT_FILEFUNCTIONS, OPT_TRACES, OPT_TAGS, OPT_UNIT, OPT_TREE, OPT_PEEK,
 	OPT_NODECOUNT, OPT_NODEFRACTION, OPT_EDGEFRACTION, OPT_COMMENTS,
-	OPT_TEXT };
+	OPT_TEXT, OPT_TOPPROTO };
 
 static const struct cmd_opt opts[] = {
 	{ "summary", 's', no_argument, CMD_OWN,
@@ -66,6 +66,13 @@ static const struct cmd_opt opts[] = {
 	  "                        TYPE: flat, flat%, sum%, cum, cum% (pprof\n"
 	  "                        -text and -top; by flat value, --sort cum:\n"
 	  "                        by cum)\n" },
+	{ "topproto", OPT_TOPPROTO, no_argument, CMD_OWN,
+	  "      --topproto        --text's rows as a pprof profile (sample\n"
+	  "                        types cum and flat; pprof -topproto), to -o\n"
+	  "                        FILE or a pipe\n" },
+	{ "output", 'o', required_argument, CMD_OWN,
+	  "  -o, --output FILE     --topproto: write to FILE instead of\n"
+	  "                        standard output\n" },
 	{ "peek", OPT_PEEK, required_argument, CMD_OWN,
 	  "      --peek RE         --tree of the functions matching RE only, the\n"
 	  "                        graph untrimmed (pprof -peek)\n" },
@@ -124,6 +131,22 @@ show_sizes(const struct profconv_profile *prof, const struct cmd_view *v,
 	return rc < 0 ? cmd_write_failed("-", rc, errno, path) : EXIT_OK;
 }
 
+/* --topproto: the rows of --text as a profile, written to OUT_PATH. */
+static int
+show_topproto(const struct profconv_profile *prof,
+    const struct profconv_print_options *print, const char *path,
+    const char *out_path)
+{
+	struct profconv_profile *top = NULL;
+	int status;
+
+	if (profconv_profile_top(&top, prof, print) < 0)
+		return cmd_error_lib(path);
+	status = cmd_write_profile(top, out_path, NULL);
+	profconv_profile_free(top);
+	return status;
+}
+
 int
 cmd_show(int argc, char **argv)
 {
@@ -132,7 +155,9 @@ cmd_show(int argc, char **argv)
 	struct cmd_parser parser = { opts, usage_text, footer, &view, NULL };
 	struct profconv_profile *prof = NULL;
 	long top;
-	bool sizes = false, trims = false, nodecount = false, tree;
+	const char *out_path = NULL;
+	bool sizes = false, trims = false, nodecount = false, topproto = false;
+	bool tree;
 	int c, status;
 
 	while ((c = cmd_getopt(&parser, argc, argv)) > 0) {
@@ -168,6 +193,12 @@ cmd_show(int argc, char **argv)
 			break;
 		case OPT_TEXT:
 			print.text = 1;
+			break;
+		case OPT_TOPPROTO:
+			topproto = true;
+			break;
+		case 'o':
+			out_path = optarg;
 			break;
 		case OPT_PEEK:
 			print.peek = optarg;
@@ -222,22 +253,31 @@ cmd_show(int argc, char **argv)
 	if (argc - optind != 1)
 		return cmd_usage_error("expected one FILE");
 	view.view.jobs = cmd_jobs();
-	tree = print.tree || print.peek != NULL || print.text;
+	tree = print.tree || print.peek != NULL || print.text || topproto;
 	/* The dump shows the file as it is; the summary shows what the
 	 * other commands show, so it symbolizes like them. */
 	if (!print.summary && !sizes && !print.traces && !print.tags && !tree)
 		view.no_symbolize = true;
 	if (sizes + print.summary + print.traces + print.tags +
-	    print.comments + print.text + (print.tree || print.peek) > 1)
+	    print.comments + print.text + topproto +
+	    (print.tree || print.peek) > 1)
 		return cmd_usage_error("--sizes, --summary, --traces, --tags, "
-		    "--comments, --text and --tree or --peek are reports of "
-		    "their own: give one");
-	if (trims && !print.tree && !print.text)
+		    "--comments, --text, --topproto and --tree or --peek are "
+		    "reports of their own: give one");
+	if (trims && !print.tree && !print.text && !topproto)
 		return cmd_usage_error("--nodecount, --nodefraction and "
-		    "--edgefraction need --tree or --text");
-	/* pprof's -text shows every node unless told otherwise. */
-	if (print.text && !nodecount)
+		    "--edgefraction need --tree, --text or --topproto");
+	/* pprof's -text and -topproto show every node unless told
+	 * otherwise. */
+	if ((print.text || topproto) && !nodecount)
 		print.nodecount = 0;
+	if (out_path != NULL && !topproto)
+		return cmd_usage_error("-o needs --topproto");
+	if (topproto && out_path == NULL) {
+		if (cmd_refuse_terminal() != EXIT_OK)
+			return EXIT_USAGE;
+		out_path = "-";
+	}
 	if (print.unit != NULL && !print.traces && !print.tags)
 		return cmd_usage_error("--unit needs --traces or --tags");
 	print.view = &view.view;
@@ -249,6 +289,8 @@ cmd_show(int argc, char **argv)
 	if (status == EXIT_OK && sizes) {
 		status = show_sizes(prof, &view, print.sample_type,
 		    argv[optind]);
+	} else if (status == EXIT_OK && topproto) {
+		status = show_topproto(prof, &print, argv[optind], out_path);
 	} else if (status == EXIT_OK) {
 		int rc = profconv_profile_print(prof, stdout, &print);
 

@@ -2056,6 +2056,20 @@ struct profconv_print_options {
 int profconv_profile_print(const struct profconv_profile *prof, FILE *fp,
     const struct profconv_print_options *opts);
 
+/*
+ * The rows OPTS->text would print of PROF as a new profile in *OUT (free
+ * with profconv_profile_free()), as go tool pprof's -topproto writes it:
+ * sample types "cum" and "flat" in the unit the table shows values in
+ * (values cut to integers in it), one sample per row at a location of
+ * its own (address 0, no mapping) with one line of the row's function
+ * and line; period, time and duration of PROF.  OPTS->text and the other
+ * reports' fields are not read.  Errors: PROFCONV_EINVAL (bad options),
+ * PROFCONV_ENOTFOUND (no such sample type), PROFCONV_ENOMEM.
+ */
+int profconv_profile_top(struct profconv_profile **out,
+    const struct profconv_profile *prof,
+    const struct profconv_print_options *opts);
+
 #ifdef __cplusplus
 }
 #endif

@@ -318,3 +318,56 @@ Test(print, text)
 	CAPTURE(out, profconv_profile_print(a, fp, &po));
 	cr_expect(strncmp(out, "sample types:", 13) == 0, "%s", out);
 }
+
+/* pprof's -topproto: the rows of -text as samples of cum and flat, cut
+ * to whole kB; a location and a function each. */
+Test(print, top_profile)
+{
+	struct profconv_print_options po = PROFCONV_PRINT_OPTIONS_INIT;
+	struct profconv_profile *top = NULL;
+	struct profconv_value_type vt;
+	struct profconv_sample s;
+	struct profconv_location l;
+	struct profconv_function f;
+	int64_t v3[2] = { 1, 1024 };
+	const int64_t want[3][2] = { { 5, 4 }, { 1, 1 }, { 1, 0 } };
+	const char *names[3] = { "main", "app::Pool::grow", "run" };
+	uint32_t run, lr, lg2;
+	size_t i;
+
+	a = small();
+	run = add_fn(a, "run", "/src/run.cc");
+	lr = LOC1(a, 0, 0x403000, run, 5);
+	lg2 = LOC1(a, 0, 0x404000, 2, 44);
+	SAMPLE(a, v3, lg2, lr, 1);
+	po.nodecount = 0;
+	cr_assert(eq(int, profconv_profile_top(&top, a, &po), 0));
+	cr_assert(eq(sz, profconv_profile_sample_type_count(top), 2));
+	cr_assert(eq(int, profconv_profile_sample_type(top, 0, &vt), 0));
+	cr_expect(eq(str, (char *)vt.type, "cum"));
+	cr_expect(eq(str, (char *)vt.unit, "kB"));
+	cr_assert(eq(int, profconv_profile_sample_type(top, 1, &vt), 0));
+	cr_expect(eq(str, (char *)vt.type, "flat"));
+	cr_expect(eq(i64, profconv_profile_period(top, &vt), 524288));
+	cr_expect(eq(i64, profconv_profile_duration_nanos(top), 5000000000));
+	cr_assert(eq(sz, profconv_profile_sample_count(top), 3));
+	for (i = 0; i < 3; i++) {
+		cr_assert(eq(int, profconv_profile_sample(top, i, &s), 0));
+		cr_assert(eq(sz, s.nlocations, 1));
+		cr_expect(eq(i64, s.values[0], want[i][0]), "row %zu", i);
+		cr_expect(eq(i64, s.values[1], want[i][1]), "row %zu", i);
+		cr_assert(eq(int, profconv_profile_location(top,
+		    s.location_ids[0], &l), 0));
+		cr_assert(eq(sz, l.nlines, 1));
+		cr_assert(eq(int, profconv_profile_function(top,
+		    l.lines[0].function_id, &f), 0));
+		cr_expect(eq(str, (char *)f.name, (char *)names[i]));
+	}
+	profconv_profile_free(top);
+	/* A sample type the profile lacks: nothing made. */
+	po.sample_type = "nope";
+	top = a;
+	cr_expect(eq(int, profconv_profile_top(&top, a, &po),
+	    PROFCONV_ENOTFOUND));
+	cr_expect(top == NULL);
+}

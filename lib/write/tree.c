@@ -4,8 +4,9 @@
  * (view/graph.c, trimmed as pprof's text reports trim it): -tree and
  * -peek, each node with its callers above and its callees below
  * (pprof's printTree), with a peek expression only the nodes whose
- * names match it, the graph untrimmed; and -text (-top), a row per node
- * (pprof's printText).
+ * names match it, the graph untrimmed; -text (-top), a row per node
+ * (pprof's printText); and -topproto, those rows as a profile
+ * (pprof's printTopProto).
  */
 
 #include "config.h"
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/base.h"
 #include "view/graph.h"
 #include "view/view.h"
 #include "write/write.h"
@@ -30,6 +32,8 @@ static const char legend[] =
 
 struct tree {
 	FILE *fp;
+	struct profconv_view *view;
+	struct pc_graph *gown;
 	const struct pc_graph *g;
 	const char *unit;	/* the sample type's, lower case */
 	const char *out_unit;	/* pprof's selectOutputUnit */
@@ -232,63 +236,204 @@ print(struct tree *t, const struct profconv_view *view,
 	return 0;
 }
 
+/* The view VOPTS makes of PROF and its graph, trimmed by OPTS (unless
+ * UNTRIMMED), into T: T->view, T->g, T->unit (in UNIT), T->out_unit. */
+static int
+tree_open(struct tree *t, const struct profconv_profile *prof,
+    const struct profconv_print_options *opts,
+    const struct profconv_view_options *vopts, bool untrimmed,
+    char *unit, size_t unit_size, double *nodefraction)
+{
+	struct pc_graph_options go;
+	struct profconv_value_type vt;
+	size_t i;
+	int rc;
+
+	memset(&go, 0, sizeof(go));
+	if (!untrimmed) {
+		go.nodecount = opts->nodecount;
+		go.nodefraction = opts->nodefraction;
+		go.edgefraction = opts->edgefraction;
+	}
+	*nodefraction = go.nodefraction;
+	go.order = opts->by_cum ? PC_GRAPH_CUM : PC_GRAPH_FLAT;
+	rc = profconv_view_new(&t->view, prof, vopts);
+	if (rc == 0)
+		rc = profconv_view_sample_index(t->view, opts->sample_type,
+		    &go.type);
+	if (rc == 0)
+		rc = profconv_profile_sample_type(prof, go.type, &vt);
+	if (rc < 0)
+		return rc;
+	for (i = 0; vt.unit[i] != '\0' && i + 1 < unit_size; i++)
+		unit[i] = (char)(vt.unit[i] >= 'A' && vt.unit[i] <= 'Z' ?
+		    vt.unit[i] - 'A' + 'a' : vt.unit[i]);
+	unit[i] = '\0';
+	t->unit = unit;
+	if ((rc = profconv__graph_new(&t->gown, t->view, NULL, &go)) < 0)
+		return rc;
+	t->g = t->gown;
+	t->out_unit = profconv__graph_output_unit(t->g, unit);
+	return 0;
+}
+
+static void
+tree_close(struct tree *t)
+{
+	profconv__graph_free(t->gown);
+	profconv__textbuf_free(&t->tb);
+	profconv_view_free(t->view);
+}
+
 int
 profconv__print_tree(const struct profconv_profile *prof, FILE *fp,
     const struct profconv_print_options *opts,
     const struct profconv_view_options *vopts)
 {
 	struct tree t;
-	struct profconv_view *view = NULL;
-	struct pc_graph_options go;
-	struct pc_graph *g = NULL;
-	struct profconv_value_type vt;
 	char unit[64];
+	double nodefraction;
 	regex_t peek;
 	bool has_peek = false;
-	size_t i;
 	int rc;
 
 	memset(&t, 0, sizeof(t));
-	memset(&go, 0, sizeof(go));
 	t.fp = fp;
-	/* pprof's -peek untrims the graph whatever the options say. */
-	if (opts->peek == NULL) {
-		go.nodecount = opts->nodecount;
-		go.nodefraction = opts->nodefraction;
-		go.edgefraction = opts->edgefraction;
-	}
-	go.order = opts->by_cum ? PC_GRAPH_CUM : PC_GRAPH_FLAT;
 	rc = profconv__view_compile(&peek, opts->peek, &has_peek, "peek");
+	/* pprof's -peek untrims the graph whatever the options say. */
 	if (rc == 0)
-		rc = profconv_view_new(&view, prof, vopts);
-	if (rc == 0)
-		rc = profconv_view_sample_index(view, opts->sample_type,
-		    &go.type);
-	if (rc == 0)
-		rc = profconv_profile_sample_type(prof, go.type, &vt);
+		rc = tree_open(&t, prof, opts, vopts, opts->peek != NULL, unit,
+		    sizeof(unit), &nodefraction);
 	if (rc == 0) {
-		for (i = 0; vt.unit[i] != '\0' && i + 1 < sizeof(unit); i++)
-			unit[i] = (char)(vt.unit[i] >= 'A' &&
-			    vt.unit[i] <= 'Z' ? vt.unit[i] - 'A' + 'a' :
-			    vt.unit[i]);
-		unit[i] = '\0';
-		t.unit = unit;
-		rc = profconv__graph_new(&g, view, NULL, &go);
-	}
-	if (rc == 0) {
-		t.g = g;
-		t.out_unit = profconv__graph_output_unit(g, unit);
 		errno = 0;
 		if (opts->text)
-			rc = print_text(&t, view, opts, go.nodefraction);
+			rc = print_text(&t, t.view, opts, nodefraction);
 		else
-			rc = print(&t, view, opts, go.nodefraction,
+			rc = print(&t, t.view, opts, nodefraction,
 			    has_peek ? &peek : NULL);
 	}
 	if (has_peek)
 		regfree(&peek);
-	profconv__graph_free(g);
-	profconv__textbuf_free(&t.tb);
-	profconv_view_free(view);
+	tree_close(&t);
 	return rc;
+}
+
+/* --- pprof's -topproto ------------------------------------------------------ */
+
+/* V of the sample unit in the graph's output unit, cut to an integer as
+ * pprof cuts it. */
+static int64_t
+scaled(const struct tree *t, int64_t v)
+{
+	const char *u;
+
+	return (int64_t)profconv__measure_scale(v, t->unit, t->out_unit, &u);
+}
+
+/* The function of node N in TOP: one per name, file and start line (a
+ * node has no start line here: 0), as pprof keys them. */
+static int
+top_function(struct profconv_profile *top, struct pc_keymap *seen,
+    const struct pc_gnode *n, uint32_t *id)
+{
+	struct profconv_function f = { n->name, "", n->file, 0 };
+	size_t len = strlen(n->name) + strlen(n->file) + 2;
+	char *key = malloc(len);
+	uint32_t have = (uint32_t)profconv_profile_function_count(top) + 1;
+	bool inserted;
+	int rc;
+
+	if (key == NULL)
+		return profconv__nomem();
+	memcpy(key, n->name, strlen(n->name) + 1);
+	memcpy(key + strlen(n->name) + 1, n->file, strlen(n->file) + 1);
+	rc = profconv__keymap_intern(seen, key, len, have, id, &inserted);
+	free(key);
+	if (rc == 0 && inserted)
+		rc = profconv_profile_add_function(top, &f, id);
+	return rc;
+}
+
+/* The nodes of T's graph as TOP's samples: a location each, values cum
+ * and flat in the output unit. */
+static int
+top_samples(struct tree *t, struct profconv_profile *top)
+{
+	const struct pc_graph *g = t->g;
+	struct pc_keymap seen;
+	size_t i;
+	int rc = 0;
+
+	memset(&seen, 0, sizeof(seen));
+	for (i = 0; rc == 0 && i < g->nnodes; i++) {
+		const struct pc_gnode *n = &g->nodes[i];
+		struct profconv_line line = { 0, n->line, 0 };
+		int64_t v[2] = { scaled(t, n->cum), scaled(t, n->flat) };
+		uint32_t loc;
+
+		rc = top_function(top, &seen, n, &line.function_id);
+		if (rc == 0)
+			rc = profconv_profile_add_location(top, 0, 0, &line, 1,
+			    0, &loc);
+		if (rc == 0)
+			rc = profconv_profile_add_sample(top, &loc, 1, v, NULL,
+			    0);
+	}
+	profconv__keymap_free(&seen);
+	return rc;
+}
+
+int
+profconv_profile_top(struct profconv_profile **out,
+    const struct profconv_profile *prof,
+    const struct profconv_print_options *opts)
+{
+	struct profconv_print_options o;
+	struct profconv_view_options vo;
+	struct profconv_profile *top = NULL;
+	struct profconv_value_type pt;
+	struct tree t;
+	char unit[64];
+	double nodefraction;
+	int64_t period;
+	int rc;
+
+	*out = NULL;
+	memset(&t, 0, sizeof(t));
+	if ((rc = profconv__options_take(&o, opts, &profconv__options_print)) < 0 ||
+	    (rc = profconv__options_take(&vo, o.view, &profconv__options_view)) < 0)
+		return rc;
+	if (!(o.nodefraction >= 0 && o.nodefraction <= 1 &&
+	    o.edgefraction >= 0 && o.edgefraction <= 1))
+		return profconv__fail(PROFCONV_EINVAL, "node and edge "
+		    "fractions are between 0 and 1");
+	if (o.sample_type != NULL &&
+	    profconv_profile_sample_type_index(prof, o.sample_type) < 0)
+		return profconv__fail(PROFCONV_ENOTFOUND,
+		    "profile has no sample type '%s'", o.sample_type);
+	rc = tree_open(&t, prof, &o, &vo, false, unit, sizeof(unit),
+	    &nodefraction);
+	if (rc == 0)
+		rc = profconv_profile_new(&top);
+	if (rc == 0)
+		rc = profconv_profile_add_sample_type(top, "cum", t.out_unit);
+	if (rc == 0)
+		rc = profconv_profile_add_sample_type(top, "flat", t.out_unit);
+	if (rc == 0) {
+		period = profconv_profile_period(prof, &pt);
+		rc = profconv_profile_set_period(top, pt.type, pt.unit,
+		    period);
+	}
+	if (rc == 0) {
+		profconv_profile_set_time(top, profconv_profile_time_nanos(prof),
+		    profconv_profile_duration_nanos(prof));
+		rc = top_samples(&t, top);
+	}
+	tree_close(&t);
+	if (rc < 0) {
+		profconv_profile_free(top);
+		return rc;
+	}
+	*out = top;
+	return 0;
 }

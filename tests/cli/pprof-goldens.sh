@@ -84,20 +84,29 @@ EOF_CASE
 	*) golden=$GOLDEN/$name ;;
 	esac
 	[ -f "$golden" ] || { fail "cases: $name: no such golden: $golden"; continue; }
-	# shellcheck disable=SC2086
-	set -- $cmd
-	prog=$1
-	shift
-	case $prog in
-	profconv) prog=$PROFCONV ;;
-	profgraph) prog=$BIN/profgraph ;;
-	*) fail "cases: $name: unknown program '$prog'"; continue ;;
-	esac
+	# Steps split at " ; ", run in turn; their output is compared.
 	out=$TMP/out.${name##*/}
-	(cd "$TMP/profiles" && "$prog" "$@") >"$out" 2>"$out.err" || {
-		fail "$name: '$cmd' failed: $(head -n 3 "$out.err")"
-		continue
-	}
+	: >"$out"
+	rest=$cmd ok=true
+	while [ -n "$rest" ]; do
+		step=${rest%% ; *}
+		case $rest in *" ; "*) rest=${rest#* ; } ;; *) rest= ;; esac
+		# shellcheck disable=SC2086
+		set -- $step
+		prog=$1
+		shift
+		case $prog in
+		profconv) prog=$PROFCONV ;;
+		profgraph) prog=$BIN/profgraph ;;
+		*) fail "cases: $name: unknown program '$prog'"; ok=false; break ;;
+		esac
+		(cd "$TMP/profiles" && "$prog" "$@") >>"$out" 2>"$out.err" || {
+			fail "$name: '$step' failed: $(head -n 3 "$out.err")"
+			ok=false
+			break
+		}
+	done
+	$ok || continue
 	ran=$((ran + 1))
 	case $compare in
 	cmp) cmp -s "$golden" "$out" || diff -u "$golden" "$out" >"$out.diff" ;;

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
-# text-top.sh - show --text against go tool pprof -text (and -top) on
-# real heap profiles made now (issue #42).
+# text-top.sh - show --text and --topproto against go tool pprof -text
+# (and -top) and -topproto on real heap profiles made now (issue #42).
 #
 # tests/producers/alloc.c runs under jemalloc with named worker threads
 # ("text2pb --threads" labels its samples thread, thread_name and bytes)
@@ -8,7 +8,9 @@
 # frames.  On each pb, show --text equals go tool pprof -text
 # -compact_labels byte for byte (profconv prints pprof's compact headers
 # only) with the granularity, sort, trim, filter, label-filter and
-# percentage options, and pprof's -top is the same report.  Then names
+# percentage options, and pprof's -top is the same report; show
+# --topproto writes the profile go tool pprof -topproto writes (both as
+# pprof -raw prints them).  Then names
 # that talk to a terminal are escaped, and the usage errors.
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 . "$PROFCONV_SRCDIR/tests/cli/hostile-inputs.sh"
@@ -61,6 +63,33 @@ go tool pprof -top -compact_labels -symbolize=none -cum "$PB" >"$TMP/go.top" 2>/
 "$PROFCONV" show --text --sort cum "$PB" >"$TMP/our.top" || fail "show --text --sort cum"
 same_as_go "show --text --sort cum (-top)" "$TMP/go.top" "$TMP/our.top"
 
+# --- -topproto ------------------------------------------------------------------
+# The two profiles as go tool pprof -raw prints them: samples (cum and
+# flat in the table's unit), locations, functions and header.
+topproto() {
+	t_pb=$1 t_what=$2
+	shift 2
+	for args in "$@"; do
+		o=$(ours "$args")
+		# shellcheck disable=SC2086
+		go tool pprof -topproto -symbolize=none $args -output="$TMP/go.top.pb" \
+		    "$t_pb" 2>"$TMP/go.err" ||
+			{ fail "$t_what: go tool pprof -topproto $args: $(head -n 2 "$TMP/go.err")"; continue; }
+		# shellcheck disable=SC2086
+		"$PROFCONV" show --topproto $o -o "$TMP/our.top.pb" "$t_pb" 2>"$TMP/our.err" ||
+			{ fail "$t_what: show --topproto $o: $(head -n 2 "$TMP/our.err")"; continue; }
+		go tool pprof -raw "$TMP/go.top.pb" >"$TMP/go.raw" 2>&1 || fail "$t_what: pprof -raw of its own -topproto"
+		go tool pprof -raw "$TMP/our.top.pb" >"$TMP/our.raw" 2>&1 || fail "$t_what: pprof -raw of show --topproto"
+		grep -q '^cum/.* flat/' "$TMP/go.raw" || fail "$t_what: -topproto $args: no cum and flat types"
+		same_as_go "$t_what: show --topproto $o" "$TMP/go.raw" "$TMP/our.raw"
+	done
+}
+topproto "$PB" jemalloc "" "-cum -lines" "-sample_index=alloc_space -nodecount=5" \
+    "-focus=thread_work -tagfocus=thread_name=worker"
+# Not to a terminal, and -o only with it.
+run 2 "$PROFCONV" show -o "$TMP/x.pb" "$PB"
+[ -e "$TMP/x.pb" ] && fail "show -o without --topproto wrote a file"
+
 # --- tcmalloc's heap profiler ----------------------------------------------------
 if have_tcmalloc && LIBTC=$(find_lib libtcmalloc.so.4) && [ -n "$LIBTC" ]; then
 	cc -O1 -g -fno-omit-frame-pointer -pthread -o "$TMP/alloc_tc" \
@@ -78,6 +107,7 @@ if have_tcmalloc && LIBTC=$(find_lib libtcmalloc.so.4) && [ -n "$LIBTC" ]; then
 			fail "symbolize $tc"
 		compare "$TMP/tc.pb.gz" tcmalloc "" "-cum" "-lines" \
 		    "-sample_index=alloc_space" "-nodecount=4" "-focus=thread_work"
+		topproto "$TMP/tc.pb.gz" tcmalloc "" "-lines -cum"
 	fi
 fi
 

@@ -100,7 +100,7 @@ done
 
 # --- usage ---------------------------------------------------------------------
 run 2 "$PROFCONV" show --traces --tags "$PB"
-head -n 1 "$TMP/err" | grep -qxF "profconv show: --sizes, --summary, --traces, --tags, --comments, --text and --tree or --peek are reports of their own: give one" ||
+head -n 1 "$TMP/err" | grep -qxF "profconv show: --sizes, --summary, --traces, --tags, --comments, --text, --topproto and --tree or --peek are reports of their own: give one" ||
 	fail "show --traces --tags: $(head -n 1 "$TMP/err")"
 run 2 "$PROFCONV" show --traces --summary "$PB"
 run 2 "$PROFCONV" show --unit kb "$PB"
