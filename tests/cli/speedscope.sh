@@ -20,7 +20,8 @@ mem=$DATA/go/mem.pb.gz
 NPM_DIR=${PROFCONV_NPM_DIR:-$BIN/../tests/npm}
 APP=
 SCHEMA=
-if sh "$PROFCONV_SRCDIR/tests/cli/speedscope-setup.sh" "$NPM_DIR" 2>"$TMP/npm.err"; then
+if sh "$PROFCONV_SRCDIR/tests/cli/npm-setup.sh" "$NPM_DIR" speedscope 1.25.0 \
+    dist/release/index.html 2>"$TMP/npm.err"; then
 	APP=$NPM_DIR/node_modules/speedscope/dist/release
 	SCHEMA=$APP/file-format-schema.json
 else
