@@ -148,6 +148,25 @@ changes(FILE *fp, struct ctx *c)
 	}
 }
 
+/* PROF's comments as pprof's headers show them: those that do not start
+ * with '#', a line each. */
+static void
+comments(FILE *fp, const struct profconv_profile *prof, const char *cls)
+{
+	size_t i, n = profconv_profile_comment_count(prof);
+
+	for (i = 0; i < n; i++) {
+		const char *s = profconv_profile_comment(prof, i);
+
+		if (s[0] == '#')
+			continue;
+		fprintf(fp, "<dt>%s</dt><dd class=\"%s\">",
+		    cls[0] == 'b' ? "base comment" : "comment", cls);
+		profconv__report_put(fp, s);
+		fputs("</dd>\n", fp);
+	}
+}
+
 int
 profconv__report_summary(FILE *fp, struct ctx *c)
 {
@@ -167,6 +186,9 @@ profconv__report_summary(FILE *fp, struct ctx *c)
 		profconv__report_put(fp, o->base_name);
 		fputs("</dd>\n", fp);
 	}
+	comments(fp, c->cur, "comment");
+	if (c->base != NULL)
+		comments(fp, c->base, "base-comment");
 	fputs("<dt>shown</dt><dd id=\"shown-type\">", fp);
 	profconv__report_put(fp, vt.type);
 	fputs("/", fp);

@@ -57,6 +57,15 @@ run 0 "$BIN/profgraph" --dot --add-comment 'build 1234' --add-comment '#hidden' 
 expect_out_has 'build 1234'
 ! grep -q 'hidden' "$TMP/out" || fail "profgraph shows a '#' comment"
 
+# The report's summary too, markup in a comment shown as text.
+"$PROFCONV" text2pb "$je_m0" --add-comment 'build <b>5678</b>' \
+	--add-comment '#not-shown-77' -o "$TMP/r.pb.gz" || fail "text2pb --add-comment"
+run 0 "$PROFCONV" report -o "$TMP/r.html" "$TMP/r.pb.gz"
+grep -qF '<dt>comment</dt><dd class="comment">build &lt;b&gt;5678&lt;/b&gt;</dd>' "$TMP/r.html" ||
+	fail "report: no comment in the summary: $(grep -o '<dt>comment.\{0,80\}' "$TMP/r.html")"
+! grep -q 'not-shown-77' "$TMP/r.html" || fail "report shows a '#' comment"
+grep -q '<b>5678' "$TMP/r.html" && fail "report: a comment's markup is markup"
+
 # --comments is a report of its own.
 run 2 "$PROFCONV" show --comments --summary "$PB"
 
