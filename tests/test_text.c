@@ -273,6 +273,22 @@ Test(print, traces_options)
 	cr_expect(strncmp(out, "sample types:", 13) == 0, "%s", out);
 }
 
+/* small() and a third stack, 1 kB: main calls run, which calls grow
+ * (not inlined this time). */
+static struct profconv_profile *
+small_with_run(void)
+{
+	struct profconv_profile *p = small();
+	int64_t v[2] = { 1, 1024 };
+	uint32_t run, lr, lg;
+
+	run = add_fn(p, "run", "/src/run.cc");
+	lr = LOC1(p, 0, 0x403000, run, 5);
+	lg = LOC1(p, 0, 0x404000, 2, 44);
+	SAMPLE(p, v, lg, lr, 1);
+	return p;
+}
+
 /* pprof's -text: a row per function of the call graph, by flat value;
  * one unit for every value (kB here, as the smallest is 1kB); a function
  * called inline from one caller and not from another is
@@ -280,15 +296,8 @@ Test(print, traces_options)
 Test(print, text)
 {
 	struct profconv_print_options po = PROFCONV_PRINT_OPTIONS_INIT;
-	int64_t v3[2] = { 1, 1024 };
-	uint32_t run, lr, lg2;
 
-	a = small();
-	run = add_fn(a, "run", "/src/run.cc");
-	lr = LOC1(a, 0, 0x403000, run, 5);
-	/* grow as a call of its own, from run, from main. */
-	lg2 = LOC1(a, 0, 0x404000, 2, 44);
-	SAMPLE(a, v3, lg2, lr, 1);
+	a = small_with_run();
 	po.text = 1;
 	CAPTURE(out, profconv_profile_print(a, fp, &po));
 	cr_expect(eq(str, out,
@@ -329,17 +338,11 @@ Test(print, top_profile)
 	struct profconv_sample s;
 	struct profconv_location l;
 	struct profconv_function f;
-	int64_t v3[2] = { 1, 1024 };
 	const int64_t want[3][2] = { { 5, 4 }, { 1, 1 }, { 1, 0 } };
 	const char *names[3] = { "main", "app::Pool::grow", "run" };
-	uint32_t run, lr, lg2;
 	size_t i;
 
-	a = small();
-	run = add_fn(a, "run", "/src/run.cc");
-	lr = LOC1(a, 0, 0x403000, run, 5);
-	lg2 = LOC1(a, 0, 0x404000, 2, 44);
-	SAMPLE(a, v3, lg2, lr, 1);
+	a = small_with_run();
 	po.nodecount = 0;
 	cr_assert(eq(int, profconv_profile_top(&top, a, &po), 0));
 	cr_assert(eq(sz, profconv_profile_sample_type_count(top), 2));

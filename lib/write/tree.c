@@ -150,6 +150,22 @@ put_labels(struct tree *t, const struct profconv_view *view,
 		    g->orig_count);
 }
 
+/* How a row of either table starts: node N's flat value and share, SUM
+ * (the flat values so far) as a share, its cum value and share. */
+static void
+put_values(struct tree *t, const struct pc_gnode *n, int64_t sum)
+{
+	const struct pc_graph *g = t->g;
+	char f[VALUE_SIZE], c[VALUE_SIZE], p1[32], p2[32], p3[32];
+
+	fprintf(t->fp, "%10s %s %s %10s %s", value(t, f, n->flat),
+	    profconv__measure_percent_padded(p1, sizeof(p1), n->flat,
+	    g->total), profconv__measure_percent_padded(p2, sizeof(p2), sum,
+	    g->total), value(t, c, n->cum),
+	    profconv__measure_percent_padded(p3, sizeof(p3), n->cum,
+	    g->total));
+}
+
 /* pprof's -text: a row per node, "(inline)" on a node every call into
  * which was inlined, "(partial-inline)" where only some were. */
 static int
@@ -158,7 +174,6 @@ print_text(struct tree *t, const struct profconv_view *view,
 {
 	const struct pc_graph *g = t->g;
 	FILE *fp = t->fp;
-	char f[VALUE_SIZE], c[VALUE_SIZE], p1[32], p2[32], p3[32];
 	/* Per node: bit 1, an inlined call into it; bit 2, another. */
 	unsigned char *calls = calloc(g->nnodes + 1, 1);
 	int64_t sum = 0;
@@ -175,15 +190,10 @@ print_text(struct tree *t, const struct profconv_view *view,
 		const struct pc_gnode *n = &g->nodes[i];
 
 		pc_add_sat(&sum, n->flat);
-		fprintf(fp, "%10s %s %s %10s %s  %s%s\n",
-		    value(t, f, n->flat), profconv__measure_percent_padded(p1,
-		    sizeof(p1), n->flat, g->total),
-		    profconv__measure_percent_padded(p2, sizeof(p2), sum,
-		    g->total), value(t, c, n->cum),
-		    profconv__measure_percent_padded(p3, sizeof(p3), n->cum,
-		    g->total), profconv__text_safe(&t->tb, n->printable),
-		    calls[i] == 3 ? " (partial-inline)" : calls[i] == 1 ?
-		    " (inline)" : "");
+		put_values(t, n, sum);
+		fprintf(fp, "  %s%s\n", profconv__text_safe(&t->tb,
+		    n->printable), calls[i] == 3 ? " (partial-inline)" :
+		    calls[i] == 1 ? " (inline)" : "");
 	}
 	free(calls);
 	return 0;
@@ -196,7 +206,6 @@ print(struct tree *t, const struct profconv_view *view,
 {
 	const struct pc_graph *g = t->g;
 	FILE *fp = t->fp;
-	char f[VALUE_SIZE], c[VALUE_SIZE], p1[32], p2[32], p3[32];
 	int64_t sum = 0;
 	size_t i, *ids, matched = 0;
 
@@ -221,13 +230,9 @@ print(struct tree *t, const struct profconv_view *view,
 		fputs(separator, t->fp);
 		put_edges(t, i, true, ids);
 		pc_add_sat(&sum, n->flat);
-		fprintf(fp, "%10s %s %s %10s %s                | %s\n",
-		    value(t, f, n->flat), profconv__measure_percent_padded(p1,
-		    sizeof(p1), n->flat, g->total),
-		    profconv__measure_percent_padded(p2, sizeof(p2), sum,
-		    g->total), value(t, c, n->cum),
-		    profconv__measure_percent_padded(p3, sizeof(p3), n->cum,
-		    g->total), profconv__text_safe(&t->tb, n->printable));
+		put_values(t, n, sum);
+		fprintf(fp, "                | %s\n",
+		    profconv__text_safe(&t->tb, n->printable));
 		put_edges(t, i, false, ids);
 	}
 	if (g->nnodes > 0)

@@ -113,6 +113,42 @@ je_alloc_pb() {
 	PB=$TMP/sym.pb.gz
 }
 
+# pprof_as_show ARGS: go tool pprof's report options ARGS ("-cum -lines
+# -focus=RE ...") as profconv show spells them.
+pprof_as_show() {
+	echo "$1" | sed 's/^-sample_index=/--type=/; s/-cum/--sort=cum/;
+	    s/-relative_percentages/--relative-percentages/;
+	    s/-show_from=/--show-from=/; s/-noinlines/--no-inline/;
+	    s/ -\([a-z]\)/ --\1/g; s/^-\([a-z]\)/--\1/'
+}
+
+# same_as_pprof REPORT PB WHAT ARGS...: for each ARGS, go tool pprof
+# -REPORT -compact_labels ARGS and profconv show --REPORT on PB are byte
+# for byte equal; the last outputs in $TMP/go.REPORT and $TMP/our.REPORT.
+same_as_pprof() {
+	sp_report=$1 sp_pb=$2 sp_what=$3
+	shift 3
+	for sp_args in "$@"; do
+		sp_o=$(pprof_as_show "$sp_args")
+		# shellcheck disable=SC2086
+		go tool pprof -"$sp_report" -compact_labels -symbolize=none $sp_args \
+		    "$sp_pb" >"$TMP/go.$sp_report" 2>"$TMP/go.err" || {
+			fail "$sp_what: go tool pprof -$sp_report $sp_args: $(head -n 2 "$TMP/go.err")"
+			continue
+		}
+		# shellcheck disable=SC2086
+		"$PROFCONV" show --"$sp_report" $sp_o "$sp_pb" >"$TMP/our.$sp_report" \
+		    2>"$TMP/our.err" || {
+			fail "$sp_what: show --$sp_report $sp_o: $(head -n 2 "$TMP/our.err")"
+			continue
+		}
+		[ "$(wc -l <"$TMP/go.$sp_report")" -gt 3 ] ||
+			fail "$sp_what: -$sp_report $sp_args: pprof shows almost nothing"
+		same_as_go "$sp_what: show --$sp_report $sp_o" "$TMP/go.$sp_report" \
+		    "$TMP/our.$sp_report"
+	done
+}
+
 # same_as_go WHAT GO OURS: the two files are byte for byte equal, else
 # the start of their diff and a failure.
 same_as_go() {

@@ -19,35 +19,8 @@ use_go
 use_jemalloc
 je_alloc_pb --threads
 
-# ours ARGS: pprof's options as show spells them.
-ours() {
-	echo "$1" | sed 's/^-sample_index=/--type=/; s/-cum/--sort=cum/;
-	    s/-relative_percentages/--relative-percentages/;
-	    s/-show_from=/--show-from=/; s/-noinlines/--no-inline/;
-	    s/ -\([a-z]\)/ --\1/g; s/^-\([a-z]\)/--\1/'
-}
-
-# compare PB WHAT ARGS...: go tool pprof -text ARGS and show --text on PB.
-compare() {
-	c_pb=$1 c_what=$2
-	shift 2
-	for args in "$@"; do
-		o=$(ours "$args")
-		# shellcheck disable=SC2086
-		go tool pprof -text -compact_labels -symbolize=none $args "$c_pb" \
-		    >"$TMP/go.text" 2>"$TMP/go.err" ||
-			{ fail "$c_what: go tool pprof -text $args: $(head -n 2 "$TMP/go.err")"; continue; }
-		# shellcheck disable=SC2086
-		"$PROFCONV" show --text $o "$c_pb" >"$TMP/our.text" 2>"$TMP/our.err" ||
-			{ fail "$c_what: show --text $o: $(head -n 2 "$TMP/our.err")"; continue; }
-		[ "$(wc -l <"$TMP/go.text")" -gt 3 ] ||
-			fail "$c_what: -text $args: pprof shows almost nothing"
-		same_as_go "$c_what: show --text $o" "$TMP/go.text" "$TMP/our.text"
-	done
-}
-
 # --- jemalloc, with thread labels and size tags ---------------------------------
-compare "$PB" jemalloc "" "-cum" "-lines" \
+same_as_pprof text "$PB" jemalloc "" "-cum" "-lines" \
     "-noinlines" "-sample_index=alloc_space" "-sample_index=inuse_objects" \
     "-nodecount=3" "-nodefraction=0.2 -edgefraction=0.1" \
     "-focus=thread_work" "-focus=thread_work -relative_percentages" \
@@ -70,7 +43,7 @@ topproto() {
 	t_pb=$1 t_what=$2
 	shift 2
 	for args in "$@"; do
-		o=$(ours "$args")
+		o=$(pprof_as_show "$args")
 		# shellcheck disable=SC2086
 		go tool pprof -topproto -symbolize=none $args -output="$TMP/go.top.pb" \
 		    "$t_pb" 2>"$TMP/go.err" ||
@@ -105,7 +78,7 @@ if have_tcmalloc && LIBTC=$(find_lib libtcmalloc.so.4) && [ -n "$LIBTC" ]; then
 		"$PROFCONV" text2pb -o "$TMP/tc.raw.pb.gz" "$tc" || fail "text2pb $tc"
 		"$PROFCONV" symbolize -o "$TMP/tc.pb.gz" "$TMP/tc.raw.pb.gz" 2>/dev/null ||
 			fail "symbolize $tc"
-		compare "$TMP/tc.pb.gz" tcmalloc "" "-cum" "-lines" \
+		same_as_pprof text "$TMP/tc.pb.gz" tcmalloc "" "-cum" "-lines" \
 		    "-sample_index=alloc_space" "-nodecount=4" "-focus=thread_work"
 		topproto "$TMP/tc.pb.gz" tcmalloc "" "-lines -cum"
 	fi
