@@ -374,3 +374,56 @@ Test(print, top_profile)
 	    PROFCONV_ENOTFOUND));
 	cr_expect(top == NULL);
 }
+
+/* The summary's top stacks: largest magnitude first, equal ones by name
+ * whatever order the samples came in, at most TOP, "of" those with a
+ * value; a function whose name holds ';' makes the same text as a stack
+ * of two, and the two are one row, as in the folded stacks. */
+Test(print, summary_top_stacks)
+{
+	struct profconv_print_options po = PROFCONV_PRINT_OPTIONS_INIT;
+	static const char *names[] = { "zeta", "alpha", "mid", "gone" };
+	int64_t v[4] = { 50, 50, 70, 0 }, w = 5;
+	uint32_t f[4], l[4], root, lr, ab, a1, b1, lab, la, lb;
+	size_t i;
+
+	cr_assert(eq(int, profconv_profile_new(&a), 0));
+	profconv_profile_add_sample_type(a, "space", "bytes");
+	root = add_fn(a, "root", "");
+	lr = LOC1(a, 0, 0x10, root, 1);
+	for (i = 0; i < 4; i++) {
+		f[i] = add_fn(a, names[i], "");
+		l[i] = LOC1(a, 0, 0x100 + i, f[i], 1);
+		SAMPLE(a, &v[i], l[i], lr);
+	}
+	po.summary = 1;
+	po.top = 2;
+	CAPTURE(out, profconv_profile_print(a, fp, &po));
+	cr_expect(strstr(out, "top 2 stacks by space (of 3):\n"
+	    "             70  41.18% root;mid\n"
+	    "             50  29.41% root;alpha\n"
+	    "top 2 functions") != NULL, "%s", out);
+	free(out);
+	po.top = 10;
+	CAPTURE(out, profconv_profile_print(a, fp, &po));
+	cr_expect(strstr(out, "top 3 stacks by space (of 3):\n"
+	    "             70  41.18% root;mid\n"
+	    "             50  29.41% root;alpha\n"
+	    "             50  29.41% root;zeta\n") != NULL, "%s", out);
+	free(out);
+	/* "x;y" as one function, and x calling y: one text, one row. */
+	ab = add_fn(a, "x;y", "");
+	a1 = add_fn(a, "x", "");
+	b1 = add_fn(a, "y", "");
+	lab = LOC1(a, 0, 0x200, ab, 1);
+	la = LOC1(a, 0, 0x201, a1, 1);
+	lb = LOC1(a, 0, 0x202, b1, 1);
+	SAMPLE(a, &w, lab, lr);
+	SAMPLE(a, &w, lb, la, lr);
+	CAPTURE(out, profconv_profile_print(a, fp, &po));
+	cr_expect(strstr(out, "top 4 stacks by space (of 4):\n"
+	    "             70  38.89% root;mid\n"
+	    "             50  27.78% root;alpha\n"
+	    "             50  27.78% root;zeta\n"
+	    "             10   5.56% root;x;y\n") != NULL, "%s", out);
+}

@@ -255,6 +255,146 @@ print_top(struct pc_rows *rows, FILE *fp, const char *what,
 	return 0;
 }
 
+/* Stack I ranks after stack J in the top list: a smaller magnitude of
+ * TI, or the same and a later name, which is a later index as the
+ * view's stacks are in their folded text's byte order. */
+static bool
+stack_after(const struct profconv_view *view, size_t ti, size_t i, size_t j)
+{
+	struct profconv_view_stack a, b;
+	uint64_t x, y;
+
+	profconv_view_stack(view, i, &a);
+	profconv_view_stack(view, j, &b);
+	x = magnitude(a.values[ti]);
+	y = magnitude(b.values[ti]);
+	return x != y ? x < y : i > j;
+}
+
+/* Restore the heap H (N entries, the entry that ranks last at the top)
+ * from K down. */
+static void
+sift_down(const struct profconv_view *view, size_t ti, size_t *h, size_t n,
+    size_t k)
+{
+	for (;;) {
+		size_t c = 2 * k + 1, t;
+
+		if (c >= n)
+			return;
+		if (c + 1 < n && stack_after(view, ti, h[c + 1], h[c]))
+			c++;
+		if (!stack_after(view, ti, h[c], h[k]))
+			return;
+		t = h[c];
+		h[c] = h[k];
+		h[k] = t;
+		k = c;
+	}
+}
+
+static int
+by_rank(const void *a, const void *b, void *payload)
+{
+	const struct profconv_view *view = ((const void **)payload)[0];
+	size_t ti = *(const size_t *)((const void **)payload)[1];
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+
+	return stack_after(view, ti, i, j) ? 1 : stack_after(view, ti, j, i) ?
+	    -1 : 0;
+}
+
+/* Whether the top stacks can be picked without naming every stack: no
+ * frame's text holds a ';' (two stacks could then have one text, one
+ * row) and no stack without frames has a value ("[no stack]" sorts by
+ * its name, not by its place). */
+static bool
+stacks_unnamed_ok(const struct profconv_view *view, size_t ti)
+{
+	size_t i, n = profconv_view_frame_count(view);
+	struct profconv_view_stack st;
+
+	for (i = 1; i <= n; i++)
+		if (strchr(profconv__view_frame_text(view, (uint32_t)i), ';'))
+			return false;
+	n = profconv_view_stack_count(view);
+	for (i = 0; i < n; i++) {
+		profconv_view_stack(view, i, &st);
+		if (st.nframes == 0 && st.values[ti] != 0)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The top stacks by TI as print_top() lists a row per stack, without
+ * the rows: the view's stacks are distinct and in their folded text's
+ * order, so only the TOP that are shown are named (a heap of them,
+ * the last in rank at its root).
+ */
+static int
+print_top_stacks(const struct profconv_view *view, FILE *fp,
+    const char *type, size_t ti, int64_t total, size_t top,
+    struct pc_textbuf *tb)
+{
+	size_t i, j, k = 0, shown = 0, n = profconv_view_stack_count(view);
+	size_t *h = malloc((top < n ? top : n) * sizeof(*h) + 1);
+	const void *ctx[2] = { view, &ti };
+	struct profconv_view_stack st;
+	char *buf = NULL;
+	size_t cap = 0, len;
+	int rc = 0;
+
+	if (h == NULL)
+		return profconv__nomem();
+	for (i = 0; i < n; i++) {
+		profconv_view_stack(view, i, &st);
+		if (st.values[ti] == 0)
+			continue;
+		shown++;
+		if (k < top) {
+			/* Sift up. */
+			for (j = k++, h[j] = i; j > 0 && stack_after(view, ti,
+			    h[j], h[(j - 1) / 2]); j = (j - 1) / 2) {
+				size_t t = h[j];
+
+				h[j] = h[(j - 1) / 2];
+				h[(j - 1) / 2] = t;
+			}
+		} else if (k > 0 && stack_after(view, ti, h[0], i)) {
+			h[0] = i;
+			sift_down(view, ti, h, k, 0);
+		}
+	}
+	qsort_r(h, k, sizeof(*h), by_rank, ctx);
+	fprintf(fp, "top %zu stacks by %s (of %zu):\n", k, T(type), shown);
+	for (i = 0; rc == 0 && i < k; i++) {
+		profconv_view_stack(view, h[i], &st);
+		for (j = 0, len = 0; rc == 0 && j < st.nframes; j++) {
+			const char *t = profconv__view_frame_text(view,
+			    st.frames[j]);
+			size_t m = strlen(t);
+
+			rc = PC_GROW(buf, cap, len, m + 2);
+			if (rc < 0)
+				break;
+			if (j != 0)
+				buf[len++] = ';';
+			memcpy(buf + len, t, m);
+			len += m;
+			buf[len] = '\0';
+		}
+		if (rc < 0)
+			break;
+		fprintf(fp, " %14" PRId64, st.values[ti]);
+		pct(fp, st.values[ti], total);
+		fprintf(fp, " %s\n", T(buf));
+	}
+	free(buf);
+	free(h);
+	return rc;
+}
+
 static int
 print_summary(const struct profconv_profile *prof, FILE *fp,
     const struct profconv_print_options *opts,
@@ -296,12 +436,17 @@ print_summary(const struct profconv_profile *prof, FILE *fp,
 		fprintf(fp, "percentages of %" PRId64 " %s/%s: every sample's "
 		    "magnitude, before filters\n", total, T(type),
 		    T(profconv__pstr(prof, prof->sample_types[ti].unit)));
-	rc = profconv__rows_new(&stacks, nt);
-	if (rc == 0)
-		rc = profconv__rows_add(stacks, view, PC_ROWS_STACK, false, 0);
-	if (rc == 0)
-		rc = print_top(stacks, fp, "stacks", type, ti, nt, total, top,
-		    false, false, tb);
+	if (stacks_unnamed_ok(view, ti)) {
+		rc = print_top_stacks(view, fp, type, ti, total, top, tb);
+	} else {
+		rc = profconv__rows_new(&stacks, nt);
+		if (rc == 0)
+			rc = profconv__rows_add(stacks, view, PC_ROWS_STACK,
+			    false, 0);
+		if (rc == 0)
+			rc = print_top(stacks, fp, "stacks", type, ti, nt,
+			    total, top, false, false, tb);
+	}
 	if (rc == 0)
 		rc = profconv__rows_new(&funcs, 2 * nt);
 	if (rc == 0)
