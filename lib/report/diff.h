@@ -42,8 +42,6 @@ size_t profconv__diff_heap_columns(const struct profconv_diff *d);
 const char *profconv__diff_heap_title(size_t c);
 int64_t profconv__diff_heap_value(const struct profconv_diff *d,
     const int64_t *v, size_t c);
-/* Whether heap column C counts bytes. */
-bool profconv__diff_heap_bytes(size_t c);
 
 /* How sample type T of a row's V changed, and its delta as pprof's
  * -diff_base percentage (of the base's total). */

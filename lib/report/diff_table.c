@@ -566,12 +566,6 @@ profconv__diff_heap_value(const struct profconv_diff *d, const int64_t *v,
 	return column(d, v, c);
 }
 
-bool
-profconv__diff_heap_bytes(size_t c)
-{
-	return c >= 3;
-}
-
 enum pc_change
 profconv__diff_change(const struct profconv_diff *d, const int64_t *v,
     size_t t)
