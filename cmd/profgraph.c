@@ -28,7 +28,7 @@ static const char usage_text[] =
 enum {
 	OPT_DOT = 256, OPT_SVG, OPT_PNG, OPT_PDF, OPT_NODECOUNT,
 	OPT_NODEFRACTION, OPT_EDGEFRACTION, OPT_FUNCTIONS, OPT_LINES,
-	OPT_TITLE, OPT_FILES, OPT_FILEFUNCTIONS
+	OPT_TITLE, OPT_FILES, OPT_FILEFUNCTIONS, OPT_ADDRESSES
 };
 
 static const struct cmd_opt opts[] = {
@@ -45,6 +45,10 @@ static const struct cmd_opt opts[] = {
 	  "      --files           a node per source file (pprof -files)\n" },
 	{ "filefunctions", OPT_FILEFUNCTIONS, no_argument, CMD_OWN,
 	  "      --filefunctions   a node per function and source file\n" },
+	{ "addresses", OPT_ADDRESSES, no_argument, CMD_OWN,
+	  "      --addresses       a node per address, function and line\n"
+	  "                        (pprof -addresses: inlined calls kept\n"
+	  "                        unless --no-inline)\n" },
 	CMD_VIEW_OPTS,
 	CMD_PERCENT_OPTS,
 	CMD_FIND_OPTS,
@@ -133,6 +137,9 @@ own_option(void *args, int c)
 		return true;
 	case OPT_FILEFUNCTIONS:
 		a->view.view.granularity = PROFCONV_BY_FILE_FUNCTION;
+		return true;
+	case OPT_ADDRESSES:
+		a->view.view.granularity = PROFCONV_BY_ADDRESS;
 		return true;
 	case OPT_DOT: return set_format(a, "--dot", PROFCONV_GRAPH_DOT);
 	case OPT_SVG: return set_format(a, "--svg", PROFCONV_GRAPH_SVG);

@@ -11,8 +11,10 @@
 #include "model/model.h"
 #include "view/delta.h"
 
-/* A node: one function (or function and line) of the view. */
+/* A node: one function (or function and line, or address, function,
+ * file and line) of the view. */
 struct pc_gnode {
+	uint64_t address;	/* by address, else 0 */
 	const char *name;	/* function name in the view's demangle mode,
 				 * "" when there is none */
 	const char *file;	/* source file (line granularity), else "" */

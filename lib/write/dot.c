@@ -132,14 +132,17 @@ fmt_value(const struct dot *d, char *buf, int64_t v)
 	    d->out_unit);
 }
 
-/* pprof's multilinePrintableName: the name split at "::" and ".", then
- * the file and line or the module, each line ending "\n". */
+/* pprof's multilinePrintableName: the address, the name split at "::"
+ * and ".", then the file and line or the module, each line ending
+ * "\n". */
 static int
 put_multiline(FILE *fp, const struct pc_gnode *n)
 {
 	const char *base;
 	char *s, *p;
 
+	if (n->address != 0)
+		fprintf(fp, "%016" PRIx64 "\\n", n->address);
 	if (*n->name != '\0') {
 		if ((s = profconv__name_shorten(n->name)) == NULL)
 			return profconv__nomem();
