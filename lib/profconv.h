@@ -1925,7 +1925,11 @@ enum profconv_graph_format {
 	PROFCONV_GRAPH_DOT = 0,		/* Graphviz DOT text */
 	PROFCONV_GRAPH_SVG = 1,		/* laid out by Graphviz's library */
 	PROFCONV_GRAPH_PNG = 2,
-	PROFCONV_GRAPH_PDF = 3
+	PROFCONV_GRAPH_PDF = 3,
+	/* pprof -callgrind: the graph by address, untrimmed, in
+	 * callgrind's format (KCachegrind, callgrind_annotate); best from
+	 * a view by address with inlined calls (pprof forces both) */
+	PROFCONV_GRAPH_CALLGRIND = 4
 };
 
 struct profconv_graph_options {

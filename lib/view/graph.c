@@ -250,6 +250,7 @@ profconv__graph_new(struct pc_graph **out, const struct profconv_view *cur,
 	}
 	g->build = b;
 	b->tn = profconv__view_tagnames(cur);
+	b->obj_names = o->obj_names;
 	rc = profconv__graph_map_frames(b, cur, 0);
 	if (rc == 0 && base != NULL)
 		rc = profconv__graph_map_frames(b, base, 1);

@@ -28,7 +28,8 @@ struct fkeys {
 };
 
 /* The key of line LN of location L (NULL: L has none) in module MODULE,
- * as pprof's nodeInfo: the module only when there is no function name. */
+ * as pprof's nodeInfo: the module only when there is no function name,
+ * or always with obj_names. */
 static int
 line_key(struct pc_graph_build *b, struct pc_namer *nm,
     const struct profconv_profile *prof, const struct pc_location *l,
@@ -40,6 +41,8 @@ line_key(struct pc_graph_build *b, struct pc_namer *nm,
 	size_t len;
 	int rc;
 
+	if (b->obj_names)
+		k.objfile = module;
 	if (ln == NULL || ln->function == 0) {
 		k.objfile = module;
 		return profconv__graph_intern_key(b, &k, out);
@@ -92,6 +95,10 @@ frame_keys(struct pc_graph_build *b, struct pc_namer *nm,
 	}
 	profconv_view_frame(v, id, &f);
 	l = pc_location(prof, loc);
+	/* pprof's ObjNames: the mapped file's path, not its base name. */
+	if (b->obj_names)
+		f.module = l->mapping != 0 ? profconv__pstr(prof,
+		    pc_mapping(prof, l->mapping)->file) : "";
 	lines = pc_location_lines(prof, l);
 	if ((rc = PC_GROW(fk->keys, fk->cap, fk->nkeys,
 	    l->nlines > first ? l->nlines - first : 1)) < 0)

@@ -41,9 +41,12 @@ printable(struct gkey *k)
 		snprintf(p + at, n - (size_t)at, "%s", k->file);
 	else if (*k->name != '\0')
 		p[at - 1] = '\0';	/* the name says it */
+	else if (*k->objfile != '\0')
+		snprintf(p + at, n - (size_t)at, "[%s]",
+		    strrchr(k->objfile, '/') != NULL ?
+		    strrchr(k->objfile, '/') + 1 : k->objfile);
 	else
-		snprintf(p + at, n - (size_t)at,
-		    *k->objfile != '\0' ? "[%s]" : "<unknown>", k->objfile);
+		snprintf(p + at, n - (size_t)at, "<unknown>");
 	k->printable = p;
 	return 0;
 }

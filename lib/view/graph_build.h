@@ -64,6 +64,7 @@ struct pc_graph_build {
 	 * one key each, so the samples' frames are keys, every stack's
 	 * in XKEYS (XINL: the key is an inlined line) from XOFF[stack]. */
 	bool by_address;
+	bool obj_names;		/* pc_graph_options' */
 	uint32_t *xkeys[2];
 	uint8_t *xinl[2];
 	size_t *xoff[2];
