@@ -93,7 +93,8 @@ static const struct cmd_opt opts[] = {
 	{ "lines", OPT_LINES, no_argument, CMD_OWN,
 	  "      --lines           --summary: per function, file and line\n" },
 	{ "addresses", OPT_ADDRESSES, no_argument, CMD_OWN,
-	  "      --addresses       --summary: per function and address\n" },
+	  "      --addresses       --summary: per function and address;\n"
+	  "                        --tree: per address, function and line\n" },
 	{ "files", OPT_FILES, no_argument, CMD_OWN,
 	  "      --files           --summary: per source file (pprof -files)\n" },
 	{ "filefunctions", OPT_FILEFUNCTIONS, no_argument, CMD_OWN,

@@ -28,7 +28,8 @@ static const char usage_text[] =
 enum {
 	OPT_DOT = 256, OPT_SVG, OPT_PNG, OPT_PDF, OPT_NODECOUNT,
 	OPT_NODEFRACTION, OPT_EDGEFRACTION, OPT_FUNCTIONS, OPT_LINES,
-	OPT_TITLE, OPT_FILES, OPT_FILEFUNCTIONS
+	OPT_TITLE, OPT_FILES, OPT_FILEFUNCTIONS, OPT_ADDRESSES,
+	OPT_CALLGRIND
 };
 
 static const struct cmd_opt opts[] = {
@@ -45,6 +46,10 @@ static const struct cmd_opt opts[] = {
 	  "      --files           a node per source file (pprof -files)\n" },
 	{ "filefunctions", OPT_FILEFUNCTIONS, no_argument, CMD_OWN,
 	  "      --filefunctions   a node per function and source file\n" },
+	{ "addresses", OPT_ADDRESSES, no_argument, CMD_OWN,
+	  "      --addresses       a node per address, function and line\n"
+	  "                        (pprof -addresses: inlined calls kept\n"
+	  "                        unless --no-inline)\n" },
 	CMD_VIEW_OPTS,
 	CMD_PERCENT_OPTS,
 	CMD_FIND_OPTS,
@@ -62,6 +67,11 @@ static const struct cmd_opt opts[] = {
 	  "      --pdf             PDF document\n" },
 	{ "dot", OPT_DOT, no_argument, CMD_OWN,
 	  "      --dot             Graphviz DOT text, as go tool pprof -dot\n" },
+	{ "callgrind", OPT_CALLGRIND, no_argument, CMD_OWN,
+	  "      --callgrind       callgrind's format (KCachegrind,\n"
+	  "                        callgrind_annotate), as go tool pprof\n"
+	  "                        -callgrind: by address, inlined calls\n"
+	  "                        kept, untrimmed\n" },
 	{ NULL, 0, 0, CMD_OWN,
 	  "\n"
 	  "What to keep, as pprof's options of the same names:\n" },
@@ -134,10 +144,15 @@ own_option(void *args, int c)
 	case OPT_FILEFUNCTIONS:
 		a->view.view.granularity = PROFCONV_BY_FILE_FUNCTION;
 		return true;
+	case OPT_ADDRESSES:
+		a->view.view.granularity = PROFCONV_BY_ADDRESS;
+		return true;
 	case OPT_DOT: return set_format(a, "--dot", PROFCONV_GRAPH_DOT);
 	case OPT_SVG: return set_format(a, "--svg", PROFCONV_GRAPH_SVG);
 	case OPT_PNG: return set_format(a, "--png", PROFCONV_GRAPH_PNG);
 	case OPT_PDF: return set_format(a, "--pdf", PROFCONV_GRAPH_PDF);
+	case OPT_CALLGRIND:
+		return set_format(a, "--callgrind", PROFCONV_GRAPH_CALLGRIND);
 	case OPT_NODECOUNT:
 		if (!cmd_parse_long("--nodecount", optarg, 0, INT_MAX, &v))
 			return false;
@@ -166,6 +181,12 @@ parse_args(int argc, char **argv, struct graph_args *a)
 		return EXIT_USAGE;
 	if (argc - optind != 1)
 		return cmd_usage_error("expected one IN");
+	/* pprof's callgrind is by address with inlined calls, whatever
+	 * the granularity options say. */
+	if (a->graph.format == PROFCONV_GRAPH_CALLGRIND) {
+		a->view.view.granularity = PROFCONV_BY_ADDRESS;
+		a->view.view.no_inline = 0;
+	}
 	/* A picture that cannot be drawn fails before any input is read. */
 	if (profconv_graph_options_check(&a->graph) < 0)
 		return cmd_error("%s", profconv_errmsg());

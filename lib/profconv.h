@@ -1925,7 +1925,11 @@ enum profconv_graph_format {
 	PROFCONV_GRAPH_DOT = 0,		/* Graphviz DOT text */
 	PROFCONV_GRAPH_SVG = 1,		/* laid out by Graphviz's library */
 	PROFCONV_GRAPH_PNG = 2,
-	PROFCONV_GRAPH_PDF = 3
+	PROFCONV_GRAPH_PDF = 3,
+	/* pprof -callgrind: the graph by address, untrimmed, in
+	 * callgrind's format (KCachegrind, callgrind_annotate); best from
+	 * a view by address with inlined calls (pprof forces both) */
+	PROFCONV_GRAPH_CALLGRIND = 4
 };
 
 struct profconv_graph_options {
@@ -2061,8 +2065,8 @@ int profconv_profile_print(const struct profconv_profile *prof, FILE *fp,
  * with profconv_profile_free()), as go tool pprof's -topproto writes it:
  * sample types "cum" and "flat" in the unit the table shows values in
  * (values cut to integers in it), one sample per row at a location of
- * its own (address 0, no mapping) with one line of the row's function
- * and line; period, time and duration of PROF.  OPTS->text and the other
+ * its own (the row's address by address, else 0; no mapping) with one
+ * line of the row's function and line; period, time and duration of PROF.  OPTS->text and the other
  * reports' fields are not read.  Errors: PROFCONV_EINVAL (bad options),
  * PROFCONV_ENOTFOUND (no such sample type), PROFCONV_ENOMEM.
  */

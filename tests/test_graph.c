@@ -68,7 +68,7 @@ graph_of(const struct profconv_profile *cur,
     double edgefrac, struct profconv_view **vc, struct profconv_view **vb)
 {
 	struct pc_graph_options o = { nodecount, nodefrac, edgefrac, 0, 0,
-	    PC_GRAPH_VISUAL };
+	    PC_GRAPH_VISUAL, false };
 	struct pc_graph *g = NULL;
 
 	cr_assert(eq(int, profconv_view_new(vc, cur, NULL), 0), "%s", ERRMSG);

@@ -7,7 +7,8 @@
  * and weights.
  *
  * A node is a function of the view (with line granularity, a function
- * and line); functions without a name are one node per module
+ * and line; by address, an address, function, file and line:
+ * graph_address.c); functions without a name are one node per module
  * ("[libfoo.so]"), as pprof names them.  Each sample is walked root to
  * leaf: every node and edge counts its value once per sample, a node left
  * out makes the next edge "residual", an edge into an inlined line is
@@ -184,6 +185,7 @@ result(struct pc_graph *g, struct pc_graph_build *b)
 		struct pc_gnode *gn = &g->nodes[i];
 		size_t t;
 
+		gn->address = b->keys[k].address;
 		gn->name = b->keys[k].name;
 		gn->file = b->keys[k].file;
 		gn->line = b->keys[k].line;
@@ -248,6 +250,7 @@ profconv__graph_new(struct pc_graph **out, const struct profconv_view *cur,
 	}
 	g->build = b;
 	b->tn = profconv__view_tagnames(cur);
+	b->obj_names = o->obj_names;
 	rc = profconv__graph_map_frames(b, cur, 0);
 	if (rc == 0 && base != NULL)
 		rc = profconv__graph_map_frames(b, base, 1);
@@ -293,6 +296,13 @@ profconv__graph_free(struct pc_graph *g)
 			free(b->keys[i].printable);
 			if (*b->keys[i].file != '\0')
 				free((char *)b->keys[i].file);
+			if (b->keys[i].own_name)
+				free((char *)b->keys[i].name);
+		}
+		for (i = 0; i < 2; i++) {
+			free(b->xkeys[i]);
+			free(b->xinl[i]);
+			free(b->xoff[i]);
 		}
 		free(b->keys);
 		profconv__keymap_free(&b->keymap);

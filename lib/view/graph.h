@@ -11,8 +11,10 @@
 #include "model/model.h"
 #include "view/delta.h"
 
-/* A node: one function (or function and line) of the view. */
+/* A node: one function (or function and line, or address, function,
+ * file and line) of the view. */
 struct pc_gnode {
+	uint64_t address;	/* by address, else 0 */
 	const char *name;	/* function name in the view's demangle mode,
 				 * "" when there is none */
 	const char *file;	/* source file (line granularity), else "" */
@@ -57,6 +59,9 @@ struct pc_graph_options {
 	size_t type;		/* sample type index in CUR */
 	size_t base_type;	/* and in BASE */
 	enum pc_graph_order order;	/* how nodes are ranked and kept */
+	/* pprof's ObjNames (its callgrind output): by address, every node
+	 * keeps its mapped file's path in objfile, named or not. */
+	bool obj_names;
 };
 
 struct pc_graph {
@@ -97,6 +102,10 @@ double profconv__measure_scale(int64_t v, const char *from, const char *to,
  * the smallest node value shown, or a larger one when values span more
  * than a hundredfold; UNIT (the sample type's, lower case) when none. */
 const char *profconv__graph_output_unit(const struct pc_graph *g,
+    const char *unit);
+/* As profconv__graph_output_unit(), for values written as integers
+ * (pprof's callgrind): the smallest node value's unit, never a larger. */
+const char *profconv__graph_output_unit_integral(const struct pc_graph *g,
     const char *unit);
 /* measurement.ScaledLabel: "1.50MB", "0", "12". */
 char *profconv__measure_label(char *buf, size_t size, int64_t v,

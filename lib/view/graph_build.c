@@ -19,27 +19,75 @@
 #include "view/view.h"
 /* --- keys: what each frame is as a node ------------------------------------- */
 
+/* pprof's PrintableName: NameComponents joined by blanks (the address,
+ * the name, then file:line, the file, or "[module]" without a name). */
 static int
 printable(struct gkey *k)
 {
-	size_t n = strlen(k->name) + strlen(k->file) + strlen(k->objfile) + 48;
+	size_t n = strlen(k->name) + strlen(k->file) + strlen(k->objfile) + 64;
 	char *p = malloc(n);
+	int at = 0;
 
 	if (p == NULL)
 		return profconv__nomem();
-	if (*k->name == '\0' && *k->file != '\0')
-		snprintf(p, n, "%s", k->file);	/* pprof -files */
-	else if (*k->name == '\0')
-		snprintf(p, n, *k->objfile != '\0' ? "[%s]" : "<unknown>",
-		    k->objfile);
-	else if (k->line != 0)
-		snprintf(p, n, "%s %s:%" PRId64, k->name, k->file, k->line);
+	if (k->address != 0)
+		at = snprintf(p, n, "%016" PRIx64 " ", k->address);
+	if (*k->name != '\0')
+		at += snprintf(p + at, n - (size_t)at, "%s ", k->name);
+	if (k->line != 0)
+		snprintf(p + at, n - (size_t)at, "%s:%" PRId64, k->file,
+		    k->line);
 	else if (*k->file != '\0')
-		snprintf(p, n, "%s %s", k->name, k->file);
+		snprintf(p + at, n - (size_t)at, "%s", k->file);
+	else if (*k->name != '\0')
+		p[at - 1] = '\0';	/* the name says it */
+	else if (*k->objfile != '\0')
+		snprintf(p + at, n - (size_t)at, "[%s]",
+		    strrchr(k->objfile, '/') != NULL ?
+		    strrchr(k->objfile, '/') + 1 : k->objfile);
 	else
-		snprintf(p, n, "%s", k->name);
+		snprintf(p + at, n - (size_t)at, "<unknown>");
 	k->printable = p;
 	return 0;
+}
+
+int
+profconv__graph_intern_key(struct pc_graph_build *b, struct gkey *k,
+    uint32_t *out)
+{
+	char *kb;
+	size_t n;
+	bool inserted;
+	int rc;
+
+	n = strlen(k->name) + strlen(k->file) + strlen(k->objfile) + 64;
+	kb = malloc(n);
+	if (kb == NULL)
+		rc = profconv__nomem();
+	else
+		rc = 0;
+	if (rc == 0) {
+		n = (size_t)snprintf(kb, n, "%s%c%s%c%s%c%" PRId64 "%c%" PRIx64,
+		    k->name, 0, k->file, 0, k->objfile, 0, k->line, 0,
+		    k->address);
+		rc = profconv__keymap_intern(&b->keymap, kb, n,
+		    (uint32_t)b->nkeys, out, &inserted);
+		free(kb);
+	}
+	if (rc == 0 && inserted) {
+		rc = PC_GROW(b->keys, b->keys_cap, b->nkeys, 1);
+		if (rc == 0)
+			rc = printable(k);
+		if (rc == 0) {
+			b->keys[b->nkeys++] = *k;
+			return 0;
+		}
+	}
+	if (*k->file != '\0')
+		free((char *)k->file);
+	if (k->own_name)
+		free((char *)k->name);
+	return rc;
 }
 
 /* The key of frame F of a view, interned. */
@@ -47,12 +95,8 @@ static int
 frame_key(struct pc_graph_build *b, const struct profconv_view_frame *f,
     enum profconv_granularity g, uint32_t *out)
 {
-	struct gkey k = { f->function, "", "", 0, NULL };
+	struct gkey k = { f->function, "", "", 0, NULL, 0, false };
 	bool lines = g == PROFCONV_BY_LINE;
-	char *kb;
-	size_t n;
-	bool inserted;
-	int rc;
 
 	/* pprof -files: no name, the file or else the module; its node
 	 * key keeps the function's start line too, which would make a node
@@ -75,27 +119,7 @@ frame_key(struct pc_graph_build *b, const struct profconv_view_frame *f,
 	} else if (lines) {
 		k.line = f->line;
 	}
-	n = strlen(k.name) + strlen(k.file) + strlen(k.objfile) + 32;
-	kb = malloc(n);
-	if (kb == NULL)
-		return profconv__nomem();
-	n = (size_t)snprintf(kb, n, "%s%c%s%c%s%c%" PRId64, k.name, 0,
-	    k.file, 0, k.objfile, 0, k.line);
-	rc = profconv__keymap_intern(&b->keymap, kb, n, (uint32_t)b->nkeys,
-	    out, &inserted);
-	free(kb);
-	if (rc == 0 && inserted) {
-		rc = PC_GROW(b->keys, b->keys_cap, b->nkeys, 1);
-		if (rc == 0)
-			rc = printable(&k);
-		if (rc == 0) {
-			b->keys[b->nkeys++] = k;
-			return 0;
-		}
-	}
-	if (*k.file != '\0')
-		free((char *)k.file);
-	return rc;
+	return profconv__graph_intern_key(b, &k, out);
 }
 
 int
@@ -111,8 +135,21 @@ profconv__graph_map_frames(struct pc_graph_build *b,
 	if (b->frame_key[vi] == NULL)
 		return profconv__nomem();
 	for (i = 1; rc == 0 && i <= n; i++) {
+		uint32_t first;
+
+		/* By address, a location's frame is its lines' keys
+		 * (graph_address.c). */
+		if (g == PROFCONV_BY_ADDRESS &&
+		    profconv__view_frame_location(v, (uint32_t)i, &first) != 0) {
+			b->frame_key[vi][i] = NONE;
+			continue;
+		}
 		profconv_view_frame(v, (uint32_t)i, &f);
 		rc = frame_key(b, &f, g, &b->frame_key[vi][i]);
+	}
+	if (rc == 0 && g == PROFCONV_BY_ADDRESS) {
+		b->by_address = true;
+		rc = profconv__graph_address_stacks(b, v, vi);
 	}
 	return rc;
 }
@@ -263,6 +300,14 @@ sample_nums(struct pc_graph_build *b, const struct profconv_profile *prof,
 	return rc;
 }
 
+/* The key of frame J of sample S. */
+static uint32_t
+key_of(const struct pc_graph_build *b, const struct gsample *s, size_t j)
+{
+	return b->by_address ? s->frames[j] :
+	    b->frame_key[s->view][s->frames[j]];
+}
+
 /* What profconv__graph_build() reads of a sample, apart from its weight: its view,
  * the keys of its frames and whether each is inline, its labels. */
 static uint64_t
@@ -273,8 +318,8 @@ sample_hash(const struct pc_graph_build *b, const struct gsample *s)
 
 	h = profconv__hash_u64(h ^ s->nframes);
 	for (i = 0; i < s->nframes; i++)
-		h = profconv__hash_u64(h ^ ((uint64_t)b->frame_key[s->view][
-		    s->frames[i]] << 1 | (s->inl != NULL && s->inl[i])));
+		h = profconv__hash_u64(h ^ ((uint64_t)key_of(b, s, i) << 1 |
+		    (s->inl != NULL && s->inl[i])));
 	for (i = 0; i < s->nnum; i++) {
 		const struct gnum *g = &b->nums[s->num_off + i];
 
@@ -294,8 +339,7 @@ same_sample(const struct pc_graph_build *b, const struct gsample *x,
 	    x->nframes != y->nframes || x->nnum != y->nnum)
 		return false;
 	for (i = 0; i < x->nframes; i++)
-		if (b->frame_key[x->view][x->frames[i]] !=
-		    b->frame_key[y->view][y->frames[i]] ||
+		if (key_of(b, x, i) != key_of(b, y, i) ||
 		    (x->inl != NULL && x->inl[i]) !=
 		    (y->inl != NULL && y->inl[i]))
 			return false;
@@ -356,10 +400,18 @@ profconv__graph_add_samples(struct pc_graph_build *b,
 		st = profconv__view_sample_stack(v, si);
 		if (st == 0 || w == 0)
 			continue;
-		profconv_view_stack(v, st - 1, &stack);
-		gs.frames = stack.frames;
-		gs.inl = profconv__view_stack_inline(v, st - 1);
-		gs.nframes = (uint32_t)stack.nframes;
+		if (b->by_address) {
+			size_t at = b->xoff[vi][st - 1];
+
+			gs.frames = b->xkeys[vi] + at;
+			gs.inl = b->xinl[vi] + at;
+			gs.nframes = (uint32_t)(b->xoff[vi][st] - at);
+		} else {
+			profconv_view_stack(v, st - 1, &stack);
+			gs.frames = stack.frames;
+			gs.inl = profconv__view_stack_inline(v, st - 1);
+			gs.nframes = (uint32_t)stack.nframes;
+		}
 		gs.view = (uint8_t)vi;
 		gs.w = profconv__delta_part(w, vi == 1);
 		rc = sample_group(b, prof, pc_sample(prof, si), &gs.group);
@@ -521,7 +573,7 @@ profconv__graph_build(struct pc_graph_build *b, const uint8_t *kept)
 
 		rc = sample_kinds(b, s);
 		for (j = 0; rc == 0 && j < s->nframes; j++) {
-			uint32_t k = b->frame_key[s->view][s->frames[j]];
+			uint32_t k = key_of(b, s, j);
 
 			if (kept != NULL && !kept[k]) {
 				residual = true;

@@ -21,6 +21,8 @@ struct gkey {
 	const char *name, *file, *objfile;
 	int64_t line;
 	char *printable;
+	uint64_t address;	/* by address, else 0 */
+	bool own_name;		/* NAME is the key's to free */
 };
 
 /* A sample of CUR (or of BASE, negated) as the graph reads it. */
@@ -58,6 +60,14 @@ struct pc_graph_build {
 	size_t nkeys, keys_cap;
 	struct pc_keymap keymap;
 	uint32_t *frame_key[2];	/* view frame id -> key */
+	/* By address (graph_address.c): a frame is a location's lines,
+	 * one key each, so the samples' frames are keys, every stack's
+	 * in XKEYS (XINL: the key is an inlined line) from XOFF[stack]. */
+	bool by_address;
+	bool obj_names;		/* pc_graph_options' */
+	uint32_t *xkeys[2];
+	uint8_t *xinl[2];
+	size_t *xoff[2];
 
 	struct pc_keymap groupmap;	/* label texts -> index */
 	char **groups;
@@ -97,6 +107,16 @@ struct pc_graph_build {
 };
 
 int profconv__graph_map_frames(struct pc_graph_build *b,
+    const struct profconv_view *v, int vi);
+
+/* K's key into *OUT, interned: a new key takes K's file (and name when
+ * own_name), an old one frees them. */
+int profconv__graph_intern_key(struct pc_graph_build *b, struct gkey *k,
+    uint32_t *out);
+
+/* By address: the keys of every stack of view VI, V, into b->xkeys[VI]
+ * (after profconv__graph_map_frames()). */
+int profconv__graph_address_stacks(struct pc_graph_build *b,
     const struct profconv_view *v, int vi);
 
 /* pprof's NumLabelUnits for "bytes": the first unit a sample gives it,

@@ -194,8 +194,8 @@ abs_value(int64_t v)
 	return v < 0 ? (int64_t)(0 - (uint64_t)v) : v;
 }
 
-const char *
-profconv__graph_output_unit(const struct pc_graph *g, const char *unit)
+static const char *
+output_unit(const struct pc_graph *g, const char *unit, bool integral)
 {
 	const char *min_unit, *max_unit, *out;
 	int64_t min = 0, max = g->total, m;
@@ -216,7 +216,21 @@ profconv__graph_output_unit(const struct pc_graph *g, const char *unit)
 	profconv__measure_scale(max, unit, "minimum", &max_unit);
 	out = min_unit;
 	/* MIN * 100 < MAX <= INT64_MAX: no overflow. */
-	if (strcmp(min_unit, max_unit) != 0 && (__int128)min * 100 < max)
+	if (!integral && strcmp(min_unit, max_unit) != 0 &&
+	    (__int128)min * 100 < max)
 		profconv__measure_scale(100 * min, unit, "minimum", &out);
 	return *out != '\0' ? out : unit;
+}
+
+const char *
+profconv__graph_output_unit(const struct pc_graph *g, const char *unit)
+{
+	return output_unit(g, unit, false);
+}
+
+const char *
+profconv__graph_output_unit_integral(const struct pc_graph *g,
+    const char *unit)
+{
+	return output_unit(g, unit, true);
 }

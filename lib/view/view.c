@@ -593,3 +593,17 @@ profconv__view_frame_start_line(const struct profconv_view *v, uint32_t id)
 	return v->frames[id - 1].start_line;
 }
 
+uint32_t
+profconv__view_frame_location(const struct profconv_view *v, uint32_t id,
+    uint32_t *first)
+{
+	*first = v->frames[id - 1].loc_first;
+	return v->frames[id - 1].loc;
+}
+
+enum profconv_demangle
+profconv__view_demangle(const struct profconv_view *v)
+{
+	return v->opts.demangle;
+}
+

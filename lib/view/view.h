@@ -208,6 +208,16 @@ enum profconv_granularity profconv__view_granularity(
 /* The first line of frame ID's function (0: unknown; no checks). */
 int64_t profconv__view_frame_start_line(const struct profconv_view *view,
     uint32_t id);
+/* By address (PROFCONV_BY_ADDRESS): the location frame ID stands for,
+ * and into *FIRST the first of its lines the frame keeps (the lines
+ * FIRST..nlines-1, outermost last: all but those pruned, only the
+ * outermost with no_inline; nlines: none); 0 for a frame of no location
+ * (a label's, a thread's) and in other granularities. */
+uint32_t profconv__view_frame_location(const struct profconv_view *view,
+    uint32_t id, uint32_t *first);
+/* The demangle mode VIEW names functions in. */
+enum profconv_demangle profconv__view_demangle(
+    const struct profconv_view *view);
 
 /* The threads the view's options ask for (0: one per CPU), which the
  * writers that read it use too. */

@@ -43,6 +43,33 @@ profconv__view_compile(regex_t *re, const char *rx, bool *ok, const char *what)
 	return 0;
 }
 
+/* By address, a location is one frame, its outermost line's: focus and
+ * ignore also see the function and file of each line it keeps (not
+ * pruned), inlined ones included, as pprof's matchesName does. */
+static unsigned
+address_lines_match(struct profconv_view *v, uint32_t id)
+{
+	const struct profconv_profile *prof = v->prof;
+	const struct pc_location *l = pc_location(prof, id);
+	const struct pc_line *ln = pc_location_lines(prof, l);
+	uint32_t i = profconv__prune_skip(&v->pruner, id);
+	unsigned m = 0;
+
+	for (; i < l->nlines; i++) {
+		const struct pc_function *f = pc_function(prof, ln[i].function);
+		const char *name = profconv__pstr(prof, f->name);
+		const char *file = profconv__pstr(prof, f->file);
+
+		if (v->has_focus && (regexec(&v->focus, name, 0, NULL, 0) == 0 ||
+		    regexec(&v->focus, file, 0, NULL, 0) == 0))
+			m |= 1;
+		if (v->has_ignore && (regexec(&v->ignore, name, 0, NULL,
+		    0) == 0 || regexec(&v->ignore, file, 0, NULL, 0) == 0))
+			m |= 2;
+	}
+	return m;
+}
+
 /* Does any frame of location ID match focus (1) or ignore (2)? */
 unsigned
 profconv__view_location_match(struct profconv_view *v, uint32_t id)
@@ -62,6 +89,8 @@ profconv__view_location_match(struct profconv_view *v, uint32_t id)
 		if (v->has_ignore && regexec(&v->ignore, t, 0, NULL, 0) == 0)
 			*m |= 2;
 	}
+	if (v->opts.granularity == PROFCONV_BY_ADDRESS)
+		*m |= (uint8_t)address_lines_match(v, id);
 	if ((*m & 1) != 0)
 		v->matched |= PROFCONV_FILTER_FOCUS;
 	if ((*m & 2) != 0)

@@ -20,6 +20,10 @@ struct vframe {
 	uint32_t text, function, file, module;	/* indexes in view->strs */
 	int64_t line;
 	int64_t start_line;		/* the function's first line, 0 */
+	/* By address: the location the frame was first made for and the
+	 * first of its lines kept (its lines loc_first..nlines-1); loc 0
+	 * for a frame of no location, or another granularity. */
+	uint32_t loc, loc_first;
 };
 
 struct vstack {

@@ -169,7 +169,7 @@ profconv__view_intern_frame(struct profconv_view *v, size_t len,
 		if (rc < 0)
 			return rc;
 		v->frames[v->nframes] = (struct vframe){ t, function, file,
-			module, line, start_line };
+			module, line, start_line, 0, 0 };
 		v->frame_of_text[t] = (uint32_t)++v->nframes;
 	}
 	*id = v->frame_of_text[t];
@@ -383,6 +383,20 @@ filter_location(struct profconv_view *v, const struct pc_location *l,
 	v->loc_n[id] = n;
 }
 
+/* By address: frame FID stands for location ID's lines FIRST.. (the
+ * first location that made it, when several give the same text). */
+static void
+address_frame(struct profconv_view *v, uint32_t fid, uint32_t id,
+    size_t first)
+{
+	struct vframe *f = &v->frames[fid - 1];
+
+	if (f->loc == 0) {
+		f->loc = id;
+		f->loc_first = (uint32_t)first;
+	}
+}
+
 /* The frames of location ID, outermost first, computed once. */
 int
 profconv__view_location_frames(struct profconv_view *v, uint32_t id)
@@ -423,6 +437,8 @@ profconv__view_location_frames(struct profconv_view *v, uint32_t id)
 				rc = profconv__view_intern_frame(v, len,
 				    f->function, f->file, f->line,
 				    f->start_line, module, &fid);
+			if (rc == 0)
+				address_frame(v, fid, id, first);
 			i = first + 1;	/* the outermost line only */
 		}
 		if (rc == 0)
@@ -441,6 +457,8 @@ profconv__view_location_frames(struct profconv_view *v, uint32_t id)
 		if (rc == 0 && len != 0)
 			rc = profconv__view_intern_frame(v, len, empty, empty,
 			    0, 0, module, &fid);
+		if (rc == 0 && v->opts.granularity == PROFCONV_BY_ADDRESS)
+			address_frame(v, fid, id, l->nlines);
 		if (rc == 0)
 			v->loc_frames[v->nloc_frames++] = fid;
 	}

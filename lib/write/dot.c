@@ -132,14 +132,17 @@ fmt_value(const struct dot *d, char *buf, int64_t v)
 	    d->out_unit);
 }
 
-/* pprof's multilinePrintableName: the name split at "::" and ".", then
- * the file and line or the module, each line ending "\n". */
+/* pprof's multilinePrintableName: the address, the name split at "::"
+ * and ".", then the file and line or the module, each line ending
+ * "\n". */
 static int
 put_multiline(FILE *fp, const struct pc_gnode *n)
 {
 	const char *base;
 	char *s, *p;
 
+	if (n->address != 0)
+		fprintf(fp, "%016" PRIx64 "\\n", n->address);
 	if (*n->name != '\0') {
 		if ((s = profconv__name_shorten(n->name)) == NULL)
 			return profconv__nomem();
@@ -810,7 +813,7 @@ write_dot(const struct profconv_view *cur, const struct profconv_view *base,
     FILE *fp, const struct profconv_graph_options *o, size_t *heaviest)
 {
 	struct pc_graph_options go = { o->nodecount, o->nodefraction,
-		o->edgefraction, 0, 0, PC_GRAPH_VISUAL };
+		o->edgefraction, 0, 0, PC_GRAPH_VISUAL, false };
 	const struct profconv_profile *prof = profconv_view_profile(cur);
 	struct profconv_value_type vt;
 	struct pc_graph *g = NULL;
@@ -870,10 +873,12 @@ profconv_graph_options_check(const struct profconv_graph_options *opts)
 		return profconv__fail(PROFCONV_EINVAL, "graph fractions must "
 		    "be from 0 to 1");
 	if (o.format != PROFCONV_GRAPH_DOT && o.format != PROFCONV_GRAPH_SVG &&
-	    o.format != PROFCONV_GRAPH_PNG && o.format != PROFCONV_GRAPH_PDF)
+	    o.format != PROFCONV_GRAPH_PNG && o.format != PROFCONV_GRAPH_PDF &&
+	    o.format != PROFCONV_GRAPH_CALLGRIND)
 		return profconv__fail(PROFCONV_EINVAL, "unknown graph format "
 		    "%d", (int)o.format);
-	if (o.format != PROFCONV_GRAPH_DOT)
+	if (o.format != PROFCONV_GRAPH_DOT &&
+	    o.format != PROFCONV_GRAPH_CALLGRIND)
 		return profconv__graphviz_check();
 	return 0;
 }
@@ -898,6 +903,8 @@ profconv_graph_write(const struct profconv_view *cur,
 		return rc;
 	if (o.format == PROFCONV_GRAPH_DOT) {
 		rc = write_dot(cur, base, fp, &o, &heaviest);
+	} else if (o.format == PROFCONV_GRAPH_CALLGRIND) {
+		rc = profconv__callgrind_write(cur, base, fp, &o);
 	} else {
 		mem = open_memstream(&text, &len);
 		if (mem == NULL)

@@ -378,8 +378,8 @@ top_samples(struct tree *t, struct profconv_profile *top)
 
 		rc = top_function(top, &seen, n, &line.function_id);
 		if (rc == 0)
-			rc = profconv_profile_add_location(top, 0, 0, &line, 1,
-			    0, &loc);
+			rc = profconv_profile_add_location(top, 0, n->address,
+			    &line, 1, 0, &loc);
 		if (rc == 0)
 			rc = profconv_profile_add_sample(top, &loc, 1, v, NULL,
 			    0);

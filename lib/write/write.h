@@ -236,6 +236,16 @@ void profconv__svg_diff_legend(FILE *fp, const struct pc_svg_picture *pic,
 void profconv__json_string(FILE *fp, const char *s, size_t len);
 void profconv__json_cstr(FILE *fp, const char *s);
 
+/* --- callgrind (callgrind.c) ------------------------------------------------ */
+
+/* The call graph of CUR (minus BASE unless NULL) to FP in callgrind's
+ * format, as pprof -callgrind writes it: untrimmed, nodes by flat value,
+ * pprof's name and address compression; O's sample type (the rest of O
+ * is not read).  Errors: those of profconv_graph_write(). */
+int profconv__callgrind_write(const struct profconv_view *cur,
+    const struct profconv_view *base, FILE *fp,
+    const struct profconv_graph_options *o);
+
 /* --- Graphviz's library (graphviz.c, or its absence) -------------------- */
 
 /* 0 when pictures can be drawn; else PROFCONV_EUNSUPPORTED, with why. */

@@ -20,7 +20,8 @@ use_jemalloc
 je_alloc_pb --threads
 
 # --- jemalloc, with thread labels and size tags ---------------------------------
-same_as_pprof text "$PB" jemalloc "" "-cum" "-lines" \
+same_as_pprof text "$PB" jemalloc "" "-cum" "-lines" "-addresses" \
+    "-addresses -noinlines" \
     "-noinlines" "-sample_index=alloc_space" "-sample_index=inuse_objects" \
     "-nodecount=3" "-nodefraction=0.2 -edgefraction=0.1" \
     "-focus=thread_work" "-focus=thread_work -relative_percentages" \
@@ -57,7 +58,8 @@ topproto() {
 		same_as_go "$t_what: show --topproto $o" "$TMP/go.raw" "$TMP/our.raw"
 	done
 }
-topproto "$PB" jemalloc "" "-cum -lines" "-sample_index=alloc_space -nodecount=5" \
+topproto "$PB" jemalloc "" "-cum -lines" "-addresses" \
+    "-sample_index=alloc_space -nodecount=5" \
     "-focus=thread_work -tagfocus=thread_name=worker"
 # Not to a terminal, and -o only with it.
 run 2 "$PROFCONV" show -o "$TMP/x.pb" "$PB"

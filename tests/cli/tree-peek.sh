@@ -6,7 +6,8 @@
 # "profconv symbolize" make the pb.  On it, show --tree equals go tool
 # pprof -tree -compact_labels byte for byte (profconv prints pprof's
 # compact headers only), with the granularity, sort, trim, filter and
-# percentage options; show --peek RE equals go tool pprof -peek RE
+# percentage options (-addresses too: a node per address, function and
+# line); show --peek RE equals go tool pprof -peek RE
 # -compact_labels.  Then names that talk to a terminal are escaped, and
 # the errors.
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
@@ -20,7 +21,8 @@ je_alloc_pb
 same_as_pprof tree "$PB" jemalloc "" "-cum" "-lines" "-sample_index=alloc_space" \
     "-nodecount=3" "-nodefraction=0.2 -edgefraction=0.1" \
     "-focus=thread_work" "-focus=thread_work -relative_percentages" \
-    "-ignore=leak_small" "-show_from=thread_work -cum" "-hide=level2"
+    "-ignore=leak_small" "-show_from=thread_work -cum" "-hide=level2" \
+    "-addresses" "-addresses -noinlines" "-addresses -focus=thread_work"
 go tool pprof -tree -compact_labels -symbolize=none "$PB" 2>/dev/null |
 	grep -q '| thread_work' || fail "-tree: pprof shows no thread_work"
 

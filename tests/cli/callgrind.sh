@@ -1,0 +1,60 @@
+# SPDX-License-Identifier: MIT
+# callgrind.sh - profgraph --callgrind against go tool pprof -callgrind on
+# a real heap profile made now (issue #42), and callgrind_annotate reading
+# it.
+#
+# tests/producers/alloc.c runs under jemalloc; "profconv text2pb" and
+# "profconv symbolize" make the pb.  On it, profgraph --callgrind equals
+# go tool pprof -callgrind byte for byte, for the default sample type and
+# another.  callgrind_annotate (valgrind) reads it, and its total is
+# show --summary's: pprof writes every call as "calls=0", which
+# callgrind_annotate takes for a cost of the caller's own, so the check
+# reads a copy with "calls=1" (the costs unchanged), of a sample type
+# counted in objects (no unit to round values to).
+. "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
+
+use_go
+use_jemalloc
+je_alloc_pb
+
+# --- byte for byte with go tool pprof -------------------------------------------
+for t in "" alloc_objects; do
+	go tool pprof -callgrind -symbolize=none ${t:+-sample_index=$t} "$PB" \
+	    >"$TMP/go.cg" 2>"$TMP/go.err" ||
+		{ fail "go tool pprof -callgrind $t: $(head -n 2 "$TMP/go.err")"; continue; }
+	"$BIN/profgraph" --callgrind ${t:+-t $t} "$PB" >"$TMP/our.cg" 2>"$TMP/our.err" ||
+		{ fail "profgraph --callgrind $t: $(head -n 2 "$TMP/our.err")"; continue; }
+	grep -q '^calls=0 ' "$TMP/go.cg" || fail "-callgrind $t: pprof wrote no call"
+	same_as_go "profgraph --callgrind $t" "$TMP/go.cg" "$TMP/our.cg"
+	[ -n "$t" ] || cp "$TMP/our.cg" "$TMP/default.cg"
+done
+
+# Granularity and trimming options are pprof's callgrind's whatever they say.
+run 0 "$BIN/profgraph" --callgrind --lines --no-inline --nodecount 2 "$PB"
+cmp -s "$TMP/out" "$TMP/default.cg" ||
+	fail "profgraph --callgrind --lines --no-inline --nodecount 2 differs from --callgrind"
+
+# --- callgrind_annotate ----------------------------------------------------------
+if command -v callgrind_annotate >/dev/null 2>&1; then
+	run 0 "$BIN/profgraph" --callgrind -t alloc_objects -o "$TMP/cg.out" "$PB"
+	grep -q '^events: alloc_objects(count)$' "$TMP/cg.out" ||
+		fail "events line: $(sed -n 2p "$TMP/cg.out")"
+	sed 's/^calls=0 /calls=1 /' "$TMP/cg.out" >"$TMP/cg.calls"
+	callgrind_annotate "$TMP/cg.calls" >"$TMP/ann" 2>"$TMP/ann.err" ||
+		fail "callgrind_annotate: $(head -n 2 "$TMP/ann.err")"
+	ann=$(awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }' "$TMP/ann")
+	run 0 "$PROFCONV" show --summary -t alloc_objects "$PB"
+	want=$(awk '/^total alloc_objects/ { print $3 }' "$TMP/out")
+	[ -n "$want" ] || fail "show --summary: no alloc_objects total"
+	[ "$ann" = "$want" ] ||
+		fail "callgrind_annotate's total is '$ann', show --summary's '$want'"
+	grep -q 'thread_work' "$TMP/ann" || fail "callgrind_annotate shows no thread_work"
+else
+	echo "note: callgrind_annotate not installed (Debian: valgrind): not read" >&2
+fi
+
+# --- errors ------------------------------------------------------------------------
+run 2 "$BIN/profgraph" --callgrind --dot "$PB"
+grep -qF -- "--callgrind and --dot exclude each other" "$TMP/err" ||
+	fail "--callgrind --dot: $(head -n 1 "$TMP/err")"
+finish
