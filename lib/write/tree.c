@@ -156,9 +156,10 @@ static void
 put_values(struct tree *t, const struct pc_gnode *n, int64_t sum)
 {
 	const struct pc_graph *g = t->g;
+	FILE *fp = t->fp;
 	char f[VALUE_SIZE], c[VALUE_SIZE], p1[32], p2[32], p3[32];
 
-	fprintf(t->fp, "%10s %s %s %10s %s", value(t, f, n->flat),
+	fprintf(fp, "%10s %s %s %10s %s", value(t, f, n->flat),
 	    profconv__measure_percent_padded(p1, sizeof(p1), n->flat,
 	    g->total), profconv__measure_percent_padded(p2, sizeof(p2), sum,
 	    g->total), value(t, c, n->cum),
