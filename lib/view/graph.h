@@ -107,6 +107,9 @@ const char *profconv__graph_output_unit(const struct pc_graph *g,
  * (pprof's callgrind): the smallest node value's unit, never a larger. */
 const char *profconv__graph_output_unit_integral(const struct pc_graph *g,
     const char *unit);
+/* UNIT in lower case into BUF (SIZE bytes, cut to fit), as pprof
+ * compares a sample type's unit; returns BUF. */
+char *profconv__measure_unit_lower(char *buf, size_t size, const char *unit);
 /* measurement.ScaledLabel: "1.50MB", "0", "12". */
 char *profconv__measure_label(char *buf, size_t size, int64_t v,
     const char *from, const char *to);

@@ -141,6 +141,18 @@ profconv__measure_scale(int64_t v, const char *from, const char *to,
 }
 
 char *
+profconv__measure_unit_lower(char *buf, size_t size, const char *unit)
+{
+	size_t i;
+
+	for (i = 0; unit[i] != '\0' && i + 1 < size; i++)
+		buf[i] = (char)(unit[i] >= 'A' && unit[i] <= 'Z' ?
+		    unit[i] - 'A' + 'a' : unit[i]);
+	buf[i] = '\0';
+	return buf;
+}
+
+char *
 profconv__measure_label(char *buf, size_t size, int64_t v,
     const char *from, const char *to)
 {

@@ -830,10 +830,7 @@ write_dot(const struct profconv_view *cur, const struct profconv_view *base,
 		rc = profconv_view_sample_index(base, vt.type, &go.base_type);
 	if (rc < 0)
 		return rc;
-	for (i = 0; vt.unit[i] != '\0' && i + 1 < sizeof(unit); i++)
-		unit[i] = (char)(vt.unit[i] >= 'A' && vt.unit[i] <= 'Z' ?
-		    vt.unit[i] - 'A' + 'a' : vt.unit[i]);
-	unit[i] = '\0';
+	profconv__measure_unit_lower(unit, sizeof(unit), vt.unit);
 	d.unit = unit;
 	if ((rc = profconv__graph_new(&g, cur, base, &go)) < 0)
 		return rc;

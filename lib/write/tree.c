@@ -252,7 +252,6 @@ tree_open(struct tree *t, const struct profconv_profile *prof,
 {
 	struct pc_graph_options go;
 	struct profconv_value_type vt;
-	size_t i;
 	int rc;
 
 	memset(&go, 0, sizeof(go));
@@ -271,10 +270,7 @@ tree_open(struct tree *t, const struct profconv_profile *prof,
 		rc = profconv_profile_sample_type(prof, go.type, &vt);
 	if (rc < 0)
 		return rc;
-	for (i = 0; vt.unit[i] != '\0' && i + 1 < unit_size; i++)
-		unit[i] = (char)(vt.unit[i] >= 'A' && vt.unit[i] <= 'Z' ?
-		    vt.unit[i] - 'A' + 'a' : vt.unit[i]);
-	unit[i] = '\0';
+	profconv__measure_unit_lower(unit, unit_size, vt.unit);
 	t->unit = unit;
 	if ((rc = profconv__graph_new(&t->gown, t->view, NULL, &go)) < 0)
 		return rc;
