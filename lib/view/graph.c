@@ -94,22 +94,31 @@ trimmed(struct pc_graph *g, struct pc_graph_build *b,
 	size_t i, keep;
 	int rc;
 
-	if ((rc = profconv__graph_build(b, NULL)) < 0)
+	/* The node cut reads weights only: a first build of those (a big
+	 * profile's millions of samples add edges and tags to every node
+	 * of their stacks), then the graph of the nodes kept. */
+	b->weights_only = true;
+	rc = profconv__graph_build(b, NULL);
+	b->weights_only = false;
+	if (rc < 0)
 		return rc;
 	for (i = 0; i < b->nnodes; i++)
 		pc_add_sat(&total, b->flat[b->nodes[i]]);
 	node_cut = profconv__graph_abs64((int64_t)((double)total * o->nodefraction));
 	edge_cut = profconv__graph_abs64((int64_t)((double)total * o->edgefraction));
-	if (node_cut > 0) {
+	keep = b->nnodes;
+	if (node_cut > 0)
 		for (i = 0, keep = 0; i < b->nnodes; i++)
 			if (profconv__graph_abs64(b->cum[b->nodes[i]]) >= node_cut)
 				b->nodes[keep++] = b->nodes[i];
-		if (keep != b->nnodes) {
-			g->dropped_nodes = b->nnodes - keep;
-			if ((rc = rebuild_with(b, keep)) < 0)
-				return rc;
-		}
+	if (keep != b->nnodes) {
+		g->dropped_nodes = b->nnodes - keep;
+		rc = rebuild_with(b, keep);
+	} else {
+		rc = profconv__graph_build(b, NULL);
 	}
+	if (rc < 0)
+		return rc;
 	g->orig_count = b->nnodes;
 	profconv__graph_sort_nodes(b, o->order);
 	if (o->nodecount > 0) {

@@ -514,6 +514,8 @@ add_to_node(struct pc_graph_build *b, uint32_t k, const struct gsample *s,
 	pc_add_sat(flat ? &b->flat[k] : &b->cum[k], s->w);
 	if (!flat && s->view == 1)
 		pc_add_sat(&b->cum_base[k], s->w);
+	if (b->weights_only)
+		return 0;
 	if (*b->groups[s->group] != '\0')
 		rc = tag_add(b, k, b->kinds[n++], false, s->group, s->group,
 		    0, s->w, flat);
@@ -571,7 +573,8 @@ profconv__graph_build(struct pc_graph_build *b, const uint8_t *kept)
 		uint32_t parent = NONE;
 		bool residual = false;
 
-		rc = sample_kinds(b, s);
+		if (!b->weights_only)
+			rc = sample_kinds(b, s);
 		for (j = 0; rc == 0 && j < s->nframes; j++) {
 			uint32_t k = key_of(b, s, j);
 
@@ -587,7 +590,8 @@ profconv__graph_build(struct pc_graph_build *b, const uint8_t *kept)
 			}
 			/* An edge into a frame that is not its location's
 			 * outermost line is inline. */
-			if (rc == 0 && parent != NONE && k != parent)
+			if (rc == 0 && parent != NONE && k != parent &&
+			    !b->weights_only)
 				rc = add_edge(b, parent, k, si + 1, s,
 				    residual, s->inl != NULL && s->inl[j]);
 			parent = k;

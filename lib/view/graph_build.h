@@ -65,6 +65,10 @@ struct pc_graph_build {
 	 * in XKEYS (XINL: the key is an inlined line) from XOFF[stack]. */
 	bool by_address;
 	bool obj_names;		/* pc_graph_options' */
+	/* The next build counts the nodes' weights only, no edges and
+	 * no tags: for the first, whose nodes the cut reads before the
+	 * build that makes the graph. */
+	bool weights_only;
 	uint32_t *xkeys[2];
 	uint8_t *xinl[2];
 	size_t *xoff[2];
