@@ -291,6 +291,24 @@ profconv__graph_new(struct pc_graph **out, const struct profconv_view *cur,
 	return 0;
 }
 
+int
+profconv__graph_type(const struct profconv_view *cur,
+    const struct profconv_view *base, const char *type,
+    struct pc_graph_options *o, struct profconv_value_type *vt, char *unit,
+    size_t size)
+{
+	int rc = profconv_view_sample_index(cur, type, &o->type);
+
+	if (rc == 0)
+		rc = profconv_profile_sample_type(profconv_view_profile(cur),
+		    o->type, vt);
+	if (rc == 0 && base != NULL)
+		rc = profconv_view_sample_index(base, vt->type, &o->base_type);
+	if (rc == 0)
+		profconv__measure_unit_lower(unit, size, vt->unit);
+	return rc;
+}
+
 void
 profconv__graph_free(struct pc_graph *g)
 {

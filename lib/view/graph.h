@@ -91,6 +91,16 @@ int profconv__graph_new(struct pc_graph **out,
     const struct profconv_view *cur, const struct profconv_view *base,
     const struct pc_graph_options *opts);
 void profconv__graph_free(struct pc_graph *g);
+/*
+ * The sample type named TYPE (NULL: the default) of CUR into O->type and
+ * *VT, its index in BASE (when not NULL) into O->base_type, and its unit
+ * in lower case into UNIT (SIZE bytes): what every writer of the graph
+ * needs before profconv__graph_new().  Errors: PROFCONV_ENOTFOUND.
+ */
+int profconv__graph_type(const struct profconv_view *cur,
+    const struct profconv_view *base, const char *type,
+    struct pc_graph_options *o, struct profconv_value_type *vt, char *unit,
+    size_t size);
 
 /* --- pprof's measurement ---------------------------------------------------- */
 

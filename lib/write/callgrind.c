@@ -262,7 +262,6 @@ profconv__callgrind_write(const struct profconv_view *cur,
     const struct profconv_graph_options *o)
 {
 	struct pc_graph_options go = { 0, 0, 0, 0, 0, PC_GRAPH_FLAT, true };
-	const struct profconv_profile *prof = profconv_view_profile(cur);
 	struct profconv_value_type vt;
 	struct pc_graph *g = NULL;
 	struct cg c;
@@ -272,14 +271,10 @@ profconv__callgrind_write(const struct profconv_view *cur,
 
 	memset(&c, 0, sizeof(c));
 	c.fp = fp;
-	rc = profconv_view_sample_index(cur, o->sample_type, &go.type);
-	if (rc == 0)
-		rc = profconv_profile_sample_type(prof, go.type, &vt);
-	if (rc == 0 && base != NULL)
-		rc = profconv_view_sample_index(base, vt.type, &go.base_type);
+	rc = profconv__graph_type(cur, base, o->sample_type, &go, &vt, unit,
+	    sizeof(unit));
 	if (rc < 0)
 		return rc;
-	profconv__measure_unit_lower(unit, sizeof(unit), vt.unit);
 	c.unit = unit;
 	if ((rc = profconv__graph_new(&g, cur, base, &go)) < 0)
 		return rc;

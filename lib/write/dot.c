@@ -823,14 +823,10 @@ write_dot(const struct profconv_view *cur, const struct profconv_view *base,
 	size_t i;
 	int rc;
 
-	rc = profconv_view_sample_index(cur, o->sample_type, &go.type);
-	if (rc == 0)
-		rc = profconv_profile_sample_type(prof, go.type, &vt);
-	if (rc == 0 && base != NULL)
-		rc = profconv_view_sample_index(base, vt.type, &go.base_type);
+	rc = profconv__graph_type(cur, base, o->sample_type, &go, &vt, unit,
+	    sizeof(unit));
 	if (rc < 0)
 		return rc;
-	profconv__measure_unit_lower(unit, sizeof(unit), vt.unit);
 	d.unit = unit;
 	if ((rc = profconv__graph_new(&g, cur, base, &go)) < 0)
 		return rc;

@@ -264,13 +264,10 @@ tree_open(struct tree *t, const struct profconv_profile *prof,
 	go.order = opts->by_cum ? PC_GRAPH_CUM : PC_GRAPH_FLAT;
 	rc = profconv_view_new(&t->view, prof, vopts);
 	if (rc == 0)
-		rc = profconv_view_sample_index(t->view, opts->sample_type,
-		    &go.type);
-	if (rc == 0)
-		rc = profconv_profile_sample_type(prof, go.type, &vt);
+		rc = profconv__graph_type(t->view, NULL, opts->sample_type, &go,
+		    &vt, unit, unit_size);
 	if (rc < 0)
 		return rc;
-	profconv__measure_unit_lower(unit, unit_size, vt.unit);
 	t->unit = unit;
 	if ((rc = profconv__graph_new(&t->gown, t->view, NULL, &go)) < 0)
 		return rc;
