@@ -29,7 +29,7 @@ enum {
 	OPT_DOT = 256, OPT_SVG, OPT_PNG, OPT_PDF, OPT_NODECOUNT,
 	OPT_NODEFRACTION, OPT_EDGEFRACTION, OPT_FUNCTIONS, OPT_LINES,
 	OPT_TITLE, OPT_FILES, OPT_FILEFUNCTIONS, OPT_ADDRESSES,
-	OPT_CALLGRIND
+	OPT_CALLGRIND, OPT_CALL_TREE
 };
 
 static const struct cmd_opt opts[] = {
@@ -50,10 +50,19 @@ static const struct cmd_opt opts[] = {
 	  "      --addresses       a node per address, function and line\n"
 	  "                        (pprof -addresses: inlined calls kept\n"
 	  "                        unless --no-inline)\n" },
+	{ "call-tree", OPT_CALL_TREE, no_argument, CMD_OWN,
+	  "      --call-tree       a node per calling context (pprof\n"
+	  "                        -call_tree): a function called from two\n"
+	  "                        places is two nodes (DOT, pictures,\n"
+	  "                        callgrind)\n" },
 	CMD_VIEW_OPTS,
 	CMD_PERCENT_OPTS,
 	CMD_FIND_OPTS,
 	CMD_FILTER_OPTS,
+	{ "trim-path", CMD_OPT_TRIM_PATH, required_argument, CMD_OWN,
+	  "      --trim-path PREFIXES\n"
+	  "                        cut these ':'-separated prefixes from the\n"
+	  "                        file names shown (pprof -trim_path)\n" },
 	CMD_OUTPUT_OPT,
 	{ NULL, 0, 0, CMD_OWN,
 	  "\n"
@@ -146,6 +155,10 @@ own_option(void *args, int c)
 		return true;
 	case OPT_ADDRESSES:
 		a->view.view.granularity = PROFCONV_BY_ADDRESS;
+		return true;
+	case CMD_OPT_TRIM_PATH: a->graph.trim_path = optarg; return true;
+	case OPT_CALL_TREE:
+		a->graph.call_tree = 1;
 		return true;
 	case OPT_DOT: return set_format(a, "--dot", PROFCONV_GRAPH_DOT);
 	case OPT_SVG: return set_format(a, "--svg", PROFCONV_GRAPH_SVG);

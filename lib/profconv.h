@@ -1943,11 +1943,20 @@ struct profconv_graph_options {
 	double edgefraction;		/* and edges under this share */
 	const char *title;		/* the graph's name; NULL: the base
 					 * name of the main mapping */
+	/* Version 2. */
+	int call_tree;			/* nonzero: pprof's -call_tree, a node
+					 * per calling context (the path from
+					 * the root), for DOT, pictures and
+					 * callgrind */
+	const char *trim_path;		/* pprof's -trim_path: ':'-separated
+					 * prefixes cut off the file names
+					 * shown ("/proc/self/cwd/" always
+					 * is); NULL: none */
 };
-#define PROFCONV_GRAPH_OPTIONS_VERSION 1
+#define PROFCONV_GRAPH_OPTIONS_VERSION 2
 #define PROFCONV_GRAPH_OPTIONS_INIT \
 	{ PROFCONV_GRAPH_OPTIONS_VERSION, NULL, PROFCONV_GRAPH_DOT, 80, \
-	  0.005, 0.001, NULL }
+	  0.005, 0.001, NULL, 0, NULL }
 
 /*
  * Check OPTS as profconv_graph_write() would, before any input is read:

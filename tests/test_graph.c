@@ -62,13 +62,15 @@ stack(struct profconv_profile *prof, uint32_t m, int64_t v,
 	stack((prof), (m), (v), (const char *const[]){ __VA_ARGS__ }, \
 	    sizeof((const char *const[]){ __VA_ARGS__ }) / sizeof(char *))
 
+static bool call_tree;	/* graph_of() draws pprof's -call_tree */
+
 static struct pc_graph *
 graph_of(const struct profconv_profile *cur,
     const struct profconv_profile *base, size_t nodecount, double nodefrac,
     double edgefrac, struct profconv_view **vc, struct profconv_view **vb)
 {
 	struct pc_graph_options o = { nodecount, nodefrac, edgefrac, 0, 0,
-	    PC_GRAPH_VISUAL, false };
+	    PC_GRAPH_VISUAL, false, call_tree, NULL };
 	struct pc_graph *g = NULL;
 
 	cr_assert(eq(int, profconv_view_new(vc, cur, NULL), 0), "%s", ERRMSG);
@@ -240,6 +242,73 @@ Test(graph, nodecount_and_residual_edges)
 	profconv_view_free(vc);
 }
 
+/* The number of nodes named NAME. */
+static size_t
+count_named(const struct pc_graph *g, const char *name)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < g->nnodes; i++)
+		n += strcmp(g->nodes[i].name, name) == 0;
+	return n;
+}
+
+/*
+ * pprof's -call_tree: a node per calling context.  In the diamond, c
+ * called from a and from b is two nodes of 100 each, with different
+ * callers; a's two callees hang under a's one context.  Cut to two
+ * nodes by entropy (main's and a leaf's), the dropped middle joins
+ * main to the leaf by a residual edge of the leaf's weight, as pprof's
+ * TrimTree does.
+ */
+Test(graph, call_tree)
+{
+	struct profconv_view *vc = NULL, *vb = NULL;
+	const struct pc_gnode *x = NULL, *y = NULL;
+	struct pc_graph *g;
+	size_t i;
+
+	diamond();
+	call_tree = true;
+	g = graph_of(p, NULL, 0, 0, 0, &vc, &vb);
+	cr_assert(eq(sz, g->nnodes, 6));
+	cr_expect(eq(sz, count_named(g, "c"), 2));
+	for (i = 0; i < g->nnodes; i++)
+		if (strcmp(g->nodes[i].name, "c") == 0) {
+			if (x == NULL)
+				x = &g->nodes[i];
+			else
+				y = &g->nodes[i];
+		}
+	cr_assert(not(zero(ptr, (void *)y)));
+	cr_expect(eq(i64, x->cum, 100));
+	cr_expect(eq(i64, y->cum, 100));
+	cr_expect(eq(i64, x->flat, 100));
+	cr_expect(ne(sz, x->caller, y->caller));
+	cr_expect(ne(sz, x->caller, 0));
+	cr_expect(eq(sz, node(g, "main")->caller, 0));
+	cr_expect(eq(i64, edge(g, "main", "a")->weight, 150));
+	cr_expect(eq(i64, edge(g, "a", "d")->weight, 50));
+	cr_expect(eq(sz, g->nedges, 5));
+	profconv__graph_free(g);
+	profconv_view_free(vc);
+
+	/* main -> x -> y: x passes its value straight through (entropy
+	 * 0) and is the one left out of two. */
+	teardown();
+	setup();
+	STACK(p, map, 100, "main", "x", "y");
+	g = graph_of(p, NULL, 2, 0, 0, &vc, &vb);
+	call_tree = false;
+	cr_assert(eq(sz, g->nnodes, 2));
+	cr_expect(zero(ptr, (void *)node(g, "x")));
+	cr_assert(eq(sz, g->nedges, 1));
+	cr_expect(edge(g, "main", "y")->residual);
+	cr_expect(eq(i64, edge(g, "main", "y")->weight, 100));
+	profconv__graph_free(g);
+	profconv_view_free(vc);
+}
+
 /* An edge into a line inlined into its caller is "inline"; the call
  * into the outer function is not; recursion counts once per sample. */
 Test(graph, inline_edges_and_recursion)
@@ -298,24 +367,73 @@ Test(graph, values_with_units)
 	PCT(5, 0, "0%");
 }
 
-/* The DOT of P (every node) as a string; caller frees. */
+/* The DOT of P (every node) with options O as a string; caller frees. */
+static char *
+dot_with(const struct profconv_profile *cur,
+    const struct profconv_profile *base, struct profconv_graph_options *o)
+{
+	struct profconv_view *vc = NULL, *vb = NULL;
+	char *text = NULL;
+
+	o->nodecount = 0;
+	o->nodefraction = o->edgefraction = 0;
+	cr_assert(eq(int, profconv_view_new(&vc, cur, NULL), 0));
+	if (base != NULL)
+		cr_assert(eq(int, profconv_view_new(&vb, base, NULL), 0));
+	CAPTURE(text, profconv_graph_write(vc, vb, fp, o));
+	profconv_view_free(vc);
+	profconv_view_free(vb);
+	return text;
+}
+
 static char *
 dot_of(const struct profconv_profile *cur,
     const struct profconv_profile *base)
 {
 	struct profconv_graph_options o = PROFCONV_GRAPH_OPTIONS_INIT;
-	struct profconv_view *vc = NULL, *vb = NULL;
-	char *text = NULL;
 
-	o.nodecount = 0;
-	o.nodefraction = o.edgefraction = 0;
-	cr_assert(eq(int, profconv_view_new(&vc, cur, NULL), 0));
-	if (base != NULL)
-		cr_assert(eq(int, profconv_view_new(&vb, base, NULL), 0));
-	CAPTURE(text, profconv_graph_write(vc, vb, fp, &o));
-	profconv_view_free(vc);
-	profconv_view_free(vb);
-	return text;
+	return dot_with(cur, base, &o);
+}
+
+/* The number of nodes in DOT. */
+static size_t
+dot_nodes(const char *dot)
+{
+	size_t n = 0;
+
+	for (; (dot = strstr(dot, "\" id=\"node")) != NULL; dot++)
+		n++;
+	return n;
+}
+
+/* The public option: call_tree draws the diamond's c twice; a caller
+ * built against version 1 of the options (no call_tree, no trim_path:
+ * whatever follows its struct is not read) gets the graph. */
+Test(graph, call_tree_option_and_version_1)
+{
+	struct profconv_graph_options o = PROFCONV_GRAPH_OPTIONS_INIT;
+	struct {
+		struct profconv_graph_options o;
+		unsigned char junk[8];
+	} old;
+	char *graph, *tree, *v1;
+
+	diamond();
+	graph = dot_of(p, NULL);
+	o.call_tree = 1;
+	tree = dot_with(p, NULL, &o);
+	cr_expect(eq(sz, dot_nodes(graph), 5), "%s", graph);
+	cr_expect(eq(sz, dot_nodes(tree), 6), "%s", tree);
+	memset(&old, 0xff, sizeof(old));
+	memcpy(&old.o, &(struct profconv_graph_options)
+	    PROFCONV_GRAPH_OPTIONS_INIT, offsetof(struct profconv_graph_options,
+	    call_tree));
+	old.o.version = 1;
+	v1 = dot_with(p, NULL, &old.o);
+	cr_expect(eq(str, v1, graph));
+	free(graph);
+	free(tree);
+	free(v1);
 }
 
 /* The DOT line of the node whose label starts with LABEL, or NULL. */

@@ -285,5 +285,15 @@ profconv__bytes_unit(int64_t v, double *x)
  * "b", "" is "."), malloc'd; NULL when out of memory.  The one rule for
  * every path pprof would clean: the graph's file keys, list's sources. */
 char *profconv__clean_path(const char *path);
+/* The next element of a ':'-separated LIST (Go's SplitList: "" has none,
+ * "a::b" has an empty one) into *EL and *LEN; false at the end. */
+bool profconv__path_next_elem(const char **list, const char **el,
+    size_t *len);
+/* pprof's trimPath: where in PATH the name shown starts, after the
+ * first of TRIM's ':'-separated prefixes it has (or, with no TRIM,
+ * after "/BASE/" of SEARCH's first directory found in it), then after
+ * "/proc/self/cwd/" (Bazel's sandbox); PATH itself when none. */
+const char *profconv__trim_path(const char *path, const char *trim,
+    const char *search);
 
 #endif /* PROFCONV_BASE_H */

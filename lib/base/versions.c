@@ -91,6 +91,7 @@ LAYOUT(speedscope, "speedscope", struct profconv_speedscope_options,
     sizeof(struct profconv_speedscope_options));
 LAYOUT(graph, "graph", struct profconv_graph_options,
     PROFCONV_GRAPH_OPTIONS_INIT, 1,
+    PC_END(struct profconv_graph_options, title),
     sizeof(struct profconv_graph_options));
 LAYOUT(list, "list", struct profconv_list_options, PROFCONV_LIST_OPTIONS_INIT, 1,
     sizeof(struct profconv_list_options));

@@ -354,7 +354,7 @@ pprof_search(struct attempt *a, const char *name)
 	const struct profconv_list_options *o = a->s->opts;
 	const char *search = o->source_path != NULL && *o->source_path != '\0' ?
 	    o->source_path : a->s->cwd;
-	const char *p = profconv__source_trim_path(name, o->trim_path, search), *list, *el;
+	const char *p = profconv__trim_path(name, o->trim_path, search), *list, *el;
 	char *dir, *join, *parent, *slash;
 	size_t len;
 
@@ -363,7 +363,7 @@ pprof_search(struct attempt *a, const char *name)
 		return;
 	}
 	list = search;
-	while (a->rc == 0 && profconv__source_next_elem(&list, &el, &len)) {
+	while (a->rc == 0 && profconv__path_next_elem(&list, &el, &len)) {
 		dir = strndup(el, len);
 		if (dir == NULL) {
 			a->rc = profconv__nomem();

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * source_path.c - Go's path rules (path/filepath on Unix) and the source roots an
- * annotated listing may read from (source.c finds and reads the files;
+ * source_path.c - the source roots an annotated listing may read from (source.c finds and reads the files;
  * its head comment says what is read and what is withheld).
  */
 
@@ -28,96 +27,10 @@
 #include "report/list.h"
 #include "report/sources.h"
 
-/* --- Go's path rules (path/filepath on Unix) -------------------------------- */
-
-/* Go's filepath.Base of DIR (LEN bytes): where its last component starts
- * and its length, "/" and "." for the special cases. */
-static void
-go_base(const char *dir, size_t len, const char **b, size_t *blen)
-{
-	size_t i;
-
-	if (len == 0) {
-		*b = ".";
-		*blen = 1;
-		return;
-	}
-	while (len > 0 && dir[len - 1] == '/')
-		len--;
-	if (len == 0) {
-		*b = "/";
-		*blen = 1;
-		return;
-	}
-	for (i = len; i > 0 && dir[i - 1] != '/'; i--)
-		;
-	*b = dir + i;
-	*blen = len - i;
-}
-
-/* The next element of a ':'-separated LIST (Go's SplitList: "" has none,
- * "a::b" has an empty one) into *EL and *LEN; false at the end. */
-bool
-profconv__source_next_elem(const char **list, const char **el, size_t *len)
-{
-	const char *p = *list, *c;
-
-	if (p == NULL)
-		return false;
-	c = strchr(p, ':');
-	*el = p;
-	*len = c != NULL ? (size_t)(c - p) : strlen(p);
-	*list = c != NULL ? c + 1 : NULL;
-	return true;
-}
-
-/* pprof's trimPath: where in PATH the name to look for starts. */
-const char *
-profconv__source_trim_path(const char *path, const char *trim,
-    const char *search)
-{
-	static const char *const builtin[] = {
-		"/proc/self/cwd/./", "/proc/self/cwd/"
-	};
-	const char *list, *el, *b, *hit;
-	size_t len, blen, i, plen = strlen(path);
-	char want[4096];
-
-	if (trim == NULL || *trim == '\0') {
-		list = search != NULL && *search != '\0' ? search : NULL;
-		while (profconv__source_next_elem(&list, &el, &len)) {
-			go_base(el, len, &b, &blen);
-			if (blen + 3 > sizeof(want))
-				continue;
-			want[0] = '/';
-			memcpy(want + 1, b, blen);
-			memcpy(want + 1 + blen, "/", 2);
-			hit = strstr(path, want);
-			if (hit != NULL)
-				return hit + blen + 2;
-		}
-	}
-	list = trim != NULL && *trim != '\0' ? trim : NULL;
-	while (profconv__source_next_elem(&list, &el, &len)) {
-		if (len > plen)
-			continue;
-		if (strncmp(path, el, len) != 0)
-			continue;
-		if (len > 0 && el[len - 1] == '/')
-			return path + len;
-		if (path[len] == '/')
-			return path + len + 1;
-	}
-	for (i = 0; i < PC_ARRAY_LEN(builtin); i++)
-		if (strncmp(path, builtin[i], strlen(builtin[i])) == 0)
-			return path + strlen(builtin[i]);
-	return path;
-}
-
 char *
 profconv__source_display(const struct pc_sources *s, const char *file)
 {
-	return profconv__clean_path(profconv__source_trim_path(file, s->opts->trim_path,
+	return profconv__clean_path(profconv__trim_path(file, s->opts->trim_path,
 	    s->opts->source_path));
 }
 
@@ -286,11 +199,11 @@ profconv__source_add_roots(struct pc_sources *s)
 
 	list = o->source_path != NULL && *o->source_path != '\0' ?
 	    o->source_path : ".";
-	while (rc == 0 && profconv__source_next_elem(&list, &el, &len))
+	while (rc == 0 && profconv__path_next_elem(&list, &el, &len))
 		rc = add_root(s, el, len);
 	list = o->trim_path != NULL && *o->trim_path != '\0' ?
 	    o->trim_path : NULL;
-	while (rc == 0 && profconv__source_next_elem(&list, &el, &len))
+	while (rc == 0 && profconv__path_next_elem(&list, &el, &len))
 		if (len > 0 && el[0] == '/')
 			rc = add_root(s, el, len);
 	return rc;

@@ -70,15 +70,6 @@ int profconv__source_open_in_root(const struct pc_sources *s,
     const struct pc_root *r,
     const char *rel, int *fd);
 
-/* pprof's trimPath: where in PATH the name to look for starts. */
-const char *profconv__source_trim_path(const char *path, const char *trim,
-    const char *search);
-
-/* The next element of a ':'-separated LIST (Go's SplitList: "" has none,
- * "a::b" has an empty one) into *EL and *LEN; false at the end. */
-bool profconv__source_next_elem(const char **list, const char **el,
-    size_t *len);
-
 /* The root of the build directory the symbolizer recorded for FILE (the
  * profile's name), opened the first time; NULL when there is none, it
  * is not a directory here, or it is "/". */

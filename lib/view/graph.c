@@ -200,6 +200,7 @@ result(struct pc_graph *g, struct pc_graph_build *b)
 		gn->line = b->keys[k].line;
 		gn->objfile = b->keys[k].objfile;
 		gn->printable = b->keys[k].printable;
+		gn->caller = b->keys[k].caller;
 		gn->flat = b->flat[k];
 		gn->cum = b->cum[k];
 		/* What the node held before and after, and how it changed,
@@ -260,6 +261,7 @@ profconv__graph_new(struct pc_graph **out, const struct profconv_view *cur,
 	g->build = b;
 	b->tn = profconv__view_tagnames(cur);
 	b->obj_names = o->obj_names;
+	b->trim_path = o->trim_path;
 	rc = profconv__graph_map_frames(b, cur, 0);
 	if (rc == 0 && base != NULL)
 		rc = profconv__graph_map_frames(b, base, 1);
@@ -275,6 +277,8 @@ profconv__graph_new(struct pc_graph **out, const struct profconv_view *cur,
 		rc = profconv__graph_add_samples(b, cur, 0, o->type);
 	if (rc == 0 && base != NULL)
 		rc = profconv__graph_add_samples(b, base, 1, o->base_type);
+	if (rc == 0 && o->call_tree)
+		rc = profconv__graph_contexts(b);
 	if (rc == 0)
 		rc = alloc_build(b);
 	if (rc == 0) {
@@ -320,6 +324,8 @@ profconv__graph_free(struct pc_graph *g)
 	b = g->build;
 	if (b != NULL) {
 		for (i = 0; i < b->nkeys; i++) {
+			if (b->keys[i].borrowed)
+				continue;
 			free(b->keys[i].printable);
 			if (*b->keys[i].file != '\0')
 				free((char *)b->keys[i].file);
@@ -332,6 +338,7 @@ profconv__graph_free(struct pc_graph *g)
 			free(b->xoff[i]);
 		}
 		free(b->keys);
+		free(b->tkeys);
 		profconv__keymap_free(&b->keymap);
 		free(b->frame_key[0]);
 		free(b->frame_key[1]);

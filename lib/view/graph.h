@@ -26,6 +26,9 @@ struct pc_gnode {
 	enum pc_change change;	/* how cum changed (view/delta.h) */
 	size_t tag_off, ntags;	/* its tags in the graph's tags */
 	bool has_out;		/* it has out edges */
+	size_t caller;		/* in a call tree, its caller's context,
+				 * a number + 1, the same for the nodes of
+				 * one caller (0: a root, or no tree) */
 };
 
 /* An edge between nodes (indexes in the graph's nodes). */
@@ -62,6 +65,12 @@ struct pc_graph_options {
 	/* pprof's ObjNames (its callgrind output): by address, every node
 	 * keeps its mapped file's path in objfile, named or not. */
 	bool obj_names;
+	/* pprof's -call_tree: a node per calling context (the path from
+	 * the root), so the graph is a forest; its cuts join a context's
+	 * callers to its callees, as pprof's TrimTree does. */
+	bool call_tree;
+	const char *trim_path;	/* pprof's -trim_path: ':'-separated
+				 * prefixes cut off file names */
 };
 
 struct pc_graph {

@@ -35,7 +35,7 @@ line_key(struct pc_graph_build *b, struct pc_namer *nm,
     const struct profconv_profile *prof, const struct pc_location *l,
     const struct pc_line *ln, const char *module, uint32_t *out)
 {
-	struct gkey k = { "", "", "", 0, NULL, l->address, false };
+	struct gkey k = { "", "", "", 0, NULL, l->address, false, false, 0 };
 	const struct pc_function *fn;
 	const char *name, *file;
 	size_t len;
@@ -64,7 +64,7 @@ line_key(struct pc_graph_build *b, struct pc_namer *nm,
 		k.objfile = module;
 	}
 	file = profconv__pstr(prof, fn->file);
-	if (*file != '\0' && (k.file = profconv__clean_path(file)) == NULL) {
+	if (profconv__graph_file(b, file, &k.file) < 0) {
 		if (k.own_name)
 			free((char *)k.name);
 		return profconv__nomem();

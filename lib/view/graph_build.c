@@ -90,14 +90,31 @@ profconv__graph_intern_key(struct pc_graph_build *b, struct gkey *k,
 	return rc;
 }
 
+int
+profconv__graph_file(const struct pc_graph_build *b, const char *path,
+    const char **out)
+{
+	const char *t = *path != '\0' ?
+	    profconv__trim_path(path, b->trim_path, NULL) : "";
+
+	*out = "";
+	if (*t != '\0' && (*out = profconv__clean_path(t)) == NULL)
+		return profconv__nomem();
+	return 0;
+}
+
 /* The key of frame F of a view, interned. */
 static int
 frame_key(struct pc_graph_build *b, const struct profconv_view_frame *f,
     enum profconv_granularity g, uint32_t *out)
 {
-	struct gkey k = { f->function, "", "", 0, NULL, 0, false };
+	struct gkey k = { f->function, "", "", 0, NULL, 0, false, false, 0 };
 	bool lines = g == PROFCONV_BY_LINE;
+	const char *file;
+	int rc;
 
+	if ((rc = profconv__graph_file(b, f->file, &file)) < 0)
+		return rc;
 	/* pprof -files: no name, the file or else the module; its node
 	 * key keeps the function's start line too, which would make a node
 	 * per function: a node per file here, as the view has a frame per
@@ -105,20 +122,18 @@ frame_key(struct pc_graph_build *b, const struct profconv_view_frame *f,
 	if (g == PROFCONV_BY_FILE)
 		k.name = "";
 	if ((g == PROFCONV_BY_FILE || g == PROFCONV_BY_FILE_FUNCTION) &&
-	    *f->file != '\0') {
-		k.file = profconv__clean_path(f->file);
-		if (k.file == NULL)
-			return profconv__nomem();
+	    *file != '\0') {
+		k.file = file;
 	} else if (*k.name == '\0') {
 		k.objfile = f->module;
-	} else if (lines && *f->file != '\0') {
-		k.file = profconv__clean_path(f->file);
-		if (k.file == NULL)
-			return profconv__nomem();
+	} else if (lines && *file != '\0') {
+		k.file = file;
 		k.line = f->line;
 	} else if (lines) {
 		k.line = f->line;
 	}
+	if (*file != '\0' && k.file != file)
+		free((char *)file);
 	return profconv__graph_intern_key(b, &k, out);
 }
 
@@ -304,7 +319,7 @@ sample_nums(struct pc_graph_build *b, const struct profconv_profile *prof,
 static uint32_t
 key_of(const struct pc_graph_build *b, const struct gsample *s, size_t j)
 {
-	return b->by_address ? s->frames[j] :
+	return b->by_address || b->tree ? s->frames[j] :
 	    b->frame_key[s->view][s->frames[j]];
 }
 
@@ -421,6 +436,67 @@ profconv__graph_add_samples(struct pc_graph_build *b,
 			rc = add_sample(b, &seen, &gs);
 	}
 	profconv__u64map_free(&seen);
+	return rc;
+}
+
+/* --- calling contexts ---------------------------------------------------------- */
+
+/* The context of key K called from context CALLER (NONE: a root) into
+ * *OUT, interned in MAP: a key of its own that borrows K's texts. */
+static int
+context_of(struct pc_graph_build *b, struct pc_u64map *map, uint32_t caller,
+    uint32_t k, uint32_t *out)
+{
+	uint64_t id = (uint64_t)(caller == NONE ? 0 : caller + 1) << 32 | k;
+	struct gkey c;
+	int rc;
+
+	if (profconv__u64map_get(map, id, out))
+		return 0;
+	if ((rc = PC_GROW(b->keys, b->keys_cap, b->nkeys, 1)) < 0 ||
+	    (rc = profconv__u64map_put(map, id, (uint32_t)b->nkeys)) < 0)
+		return rc;
+	c = b->keys[k];
+	c.borrowed = true;
+	c.caller = caller == NONE ? 0 : caller + 1;
+	*out = (uint32_t)b->nkeys;
+	b->keys[b->nkeys++] = c;
+	return 0;
+}
+
+/*
+ * pprof's newTree: a sample's frame, root to leaf, is the context of its
+ * key under the context of the frame before, so a function called from
+ * two places is two nodes.  The samples keep their order and weights
+ * (those add_sample() joined share every context, as they share every
+ * key); only their frames change, to contexts in b->tkeys.
+ */
+int
+profconv__graph_contexts(struct pc_graph_build *b)
+{
+	struct pc_u64map map = { 0 };
+	size_t si, j, n = 0, at = 0;
+	int rc = 0;
+
+	for (si = 0; si < b->ngsamples; si++)
+		n += b->gsamples[si].nframes;
+	b->tkeys = malloc((n + 1) * sizeof(*b->tkeys));
+	if (b->tkeys == NULL)
+		return profconv__nomem();
+	for (si = 0; rc == 0 && si < b->ngsamples; si++) {
+		struct gsample *s = &b->gsamples[si];
+		uint32_t caller = NONE;
+
+		for (j = 0; rc == 0 && j < s->nframes; j++) {
+			rc = context_of(b, &map, caller, key_of(b, s, j),
+			    &caller);
+			b->tkeys[at + j] = caller;
+		}
+		s->frames = b->tkeys + at;
+		at += s->nframes;
+	}
+	profconv__u64map_free(&map);
+	b->tree = true;
 	return rc;
 }
 
@@ -571,13 +647,18 @@ profconv__graph_build(struct pc_graph_build *b, const uint8_t *kept)
 	for (si = 0; rc == 0 && si < b->ngsamples; si++) {
 		const struct gsample *s = &b->gsamples[si];
 		uint32_t parent = NONE;
-		bool residual = false;
+		bool residual = false, chain = true;
 
 		if (!b->weights_only)
 			rc = sample_kinds(b, s);
 		for (j = 0; rc == 0 && j < s->nframes; j++) {
 			uint32_t k = key_of(b, s, j);
+			bool inl = s->inl != NULL && s->inl[j];
 
+			/* In a call tree an edge past contexts left out is
+			 * inline when every call it stands for was, as
+			 * pprof's TrimTree joins them; else as the last. */
+			chain = chain && inl;
 			if (kept != NULL && !kept[k]) {
 				residual = true;
 				continue;
@@ -593,9 +674,10 @@ profconv__graph_build(struct pc_graph_build *b, const uint8_t *kept)
 			if (rc == 0 && parent != NONE && k != parent &&
 			    !b->weights_only)
 				rc = add_edge(b, parent, k, si + 1, s,
-				    residual, s->inl != NULL && s->inl[j]);
+				    residual, b->tree ? chain : inl);
 			parent = k;
 			residual = false;
+			chain = true;
 		}
 		if (rc == 0 && parent != NONE && !residual)
 			rc = add_to_node(b, parent, s, true);

@@ -23,6 +23,11 @@ struct gkey {
 	char *printable;
 	uint64_t address;	/* by address, else 0 */
 	bool own_name;		/* NAME is the key's to free */
+	/* In a call tree, a calling context: the key whose name, file
+	 * and printable it borrows (it frees none), and its caller's
+	 * context + 1 (0: a root). */
+	bool borrowed;
+	uint32_t caller;
 };
 
 /* A sample of CUR (or of BASE, negated) as the graph reads it. */
@@ -64,7 +69,12 @@ struct pc_graph_build {
 	 * one key each, so the samples' frames are keys, every stack's
 	 * in XKEYS (XINL: the key is an inlined line) from XOFF[stack]. */
 	bool by_address;
+	/* A call tree (profconv__graph_contexts()): the samples' frames are calling
+	 * contexts, keys of their own, all in TKEYS. */
+	bool tree;
+	uint32_t *tkeys;
 	bool obj_names;		/* pc_graph_options' */
+	const char *trim_path;	/* pc_graph_options' */
 	/* The next build counts the nodes' weights only, no edges and
 	 * no tags: for the first, whose nodes the cut reads before the
 	 * build that makes the graph. */
@@ -113,6 +123,12 @@ struct pc_graph_build {
 int profconv__graph_map_frames(struct pc_graph_build *b,
     const struct profconv_view *v, int vi);
 
+/* A node's file into *OUT: pprof trims the -trim_path prefixes (and
+ * Bazel's "/proc/self/cwd/") off a function's file name and cleans
+ * it; "" when none is left, else malloc'd. */
+int profconv__graph_file(const struct pc_graph_build *b, const char *path,
+    const char **out);
+
 /* K's key into *OUT, interned: a new key takes K's file (and name when
  * own_name), an old one frees them. */
 int profconv__graph_intern_key(struct pc_graph_build *b, struct gkey *k,
@@ -122,6 +138,11 @@ int profconv__graph_intern_key(struct pc_graph_build *b, struct gkey *k,
  * (after profconv__graph_map_frames()). */
 int profconv__graph_address_stacks(struct pc_graph_build *b,
     const struct profconv_view *v, int vi);
+
+/* pprof's call tree: each sample's frames become calling contexts,
+ * one key per caller's context and key (after every
+ * profconv__graph_add_samples()). */
+int profconv__graph_contexts(struct pc_graph_build *b);
 
 /* pprof's NumLabelUnits for "bytes": the first unit a sample gives it,
  * else "bytes". */

@@ -14,8 +14,8 @@
  * relative to the previous node's ("*" when equal, "+N"/"-N" when
  * shorter than the absolute "0x..."), as pprof writes them, the calls'
  * too.  Where names of one file and function belong to different
- * functions (another module, say), a call's "cfn=" gets pprof's
- * " [I/N]" suffix.
+ * functions (another module, say, or in a call tree another caller), a
+ * call's "cfn=" gets pprof's " [I/N]" suffix.
  */
 
 #include "config.h"
@@ -98,21 +98,22 @@ scaled(const struct cg *c, int64_t v)
 	return (int64_t)profconv__measure_scale(v, c->unit, c->out_unit, &u);
 }
 
-/* The key of node N's NAME and FILE, and with WITH_OBJ its objfile
- * (pprof's Node.Function: the node without address and line), into
- * *BUF (of *CAP); its length. */
+/* The key of node N's NAME and FILE, and with WITH_OBJ its objfile and
+ * caller (pprof's Node.Function: the node without address and line, in
+ * a call tree of the same caller), into *BUF (of *CAP); its length. */
 static int
 function_key(char **buf, size_t *cap, const struct pc_gnode *n,
     bool with_obj, size_t *len)
 {
 	size_t need = strlen(n->name) + strlen(n->file) +
-	    strlen(n->objfile) + 3;
+	    strlen(n->objfile) + 32;
 	int rc = PC_GROW(*buf, *cap, 0, need);
 
 	if (rc < 0)
 		return rc;
-	*len = (size_t)snprintf(*buf, need, "%s%c%s%c%s", n->name, 0,
-	    n->file, 0, with_obj ? n->objfile : "");
+	*len = (size_t)snprintf(*buf, need, "%s%c%s%c%s%c%zu", n->name, 0,
+	    n->file, 0, with_obj ? n->objfile : "", 0,
+	    with_obj ? n->caller : 0);
 	return 0;
 }
 
@@ -261,7 +262,8 @@ profconv__callgrind_write(const struct profconv_view *cur,
     const struct profconv_view *base, FILE *fp,
     const struct profconv_graph_options *o)
 {
-	struct pc_graph_options go = { 0, 0, 0, 0, 0, PC_GRAPH_FLAT, true };
+	struct pc_graph_options go = { 0, 0, 0, 0, 0, PC_GRAPH_FLAT, true,
+		o->call_tree != 0, o->trim_path };
 	struct profconv_value_type vt;
 	struct pc_graph *g = NULL;
 	struct cg c;

@@ -813,7 +813,8 @@ write_dot(const struct profconv_view *cur, const struct profconv_view *base,
     FILE *fp, const struct profconv_graph_options *o, size_t *heaviest)
 {
 	struct pc_graph_options go = { o->nodecount, o->nodefraction,
-		o->edgefraction, 0, 0, PC_GRAPH_VISUAL, false };
+		o->edgefraction, 0, 0, PC_GRAPH_VISUAL, false,
+		o->call_tree != 0, o->trim_path };
 	const struct profconv_profile *prof = profconv_view_profile(cur);
 	struct profconv_value_type vt;
 	struct pc_graph *g = NULL;

@@ -11,6 +11,9 @@
 # callgrind_annotate takes for a cost of the caller's own, so the check
 # reads a copy with "calls=1" (the costs unchanged), of a sample type
 # counted in objects (no unit to round values to).
+# pprof's -call_tree (profgraph --call-tree, a node per calling context)
+# is checked the same way, for callgrind and DOT, with cuts and with
+# -trim_path.
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
 use_go
@@ -34,6 +37,34 @@ run 0 "$BIN/profgraph" --callgrind --lines --no-inline --nodecount 2 "$PB"
 cmp -s "$TMP/out" "$TMP/default.cg" ||
 	fail "profgraph --callgrind --lines --no-inline --nodecount 2 differs from --callgrind"
 
+# --- call trees ------------------------------------------------------------------
+# Each case: pprof's options | ours (the output format first).
+while IFS='|' read -r gopts ours; do
+	# shellcheck disable=SC2086
+	go tool pprof -symbolize=none $gopts "$PB" >"$TMP/go.ct" 2>"$TMP/go.err" ||
+		{ fail "go tool pprof $gopts: $(head -n 2 "$TMP/go.err")"; continue; }
+	# shellcheck disable=SC2086
+	"$BIN/profgraph" $ours "$PB" >"$TMP/our.ct" 2>"$TMP/our.err" ||
+		{ fail "profgraph $ours: $(head -n 2 "$TMP/our.err")"; continue; }
+	same_as_go "profgraph $ours" "$TMP/go.ct" "$TMP/our.ct"
+done <<EOF_CASES
+-callgrind -call_tree|--callgrind --call-tree
+-callgrind -call_tree -sample_index=alloc_objects|--callgrind --call-tree -t alloc_objects
+-dot -call_tree|--dot --call-tree
+-dot -call_tree -lines -nodecount=12|--dot --call-tree --lines --nodecount 12
+-dot -call_tree -nodefraction=0.2 -edgefraction=0.1|--dot --call-tree --nodefraction 0.2 --edgefraction 0.1
+-dot -call_tree -focus=thread_work -sample_index=alloc_space|--dot --call-tree --focus thread_work -t alloc_space
+-dot -lines -trim_path=$PROFCONV_SRCDIR|--dot --lines --trim-path $PROFCONV_SRCDIR
+EOF_CASES
+# A function called from two places is two nodes of the tree: the
+# tree has more nodes than the graph, with a name on more than one.
+run 0 "$BIN/profgraph" --dot --nodecount 0 --nodefraction 0 "$PB"
+graph_nodes=$(grep -c '^N[0-9]* \[label=' "$TMP/out")
+run 0 "$BIN/profgraph" --dot --call-tree --nodecount 0 --nodefraction 0 "$PB"
+tree_nodes=$(grep -c '^N[0-9]* \[label=' "$TMP/out")
+[ "$tree_nodes" -gt "$graph_nodes" ] ||
+	fail "--call-tree: $tree_nodes nodes, the graph $graph_nodes"
+
 # --- callgrind_annotate ----------------------------------------------------------
 if command -v callgrind_annotate >/dev/null 2>&1; then
 	run 0 "$BIN/profgraph" --callgrind -t alloc_objects -o "$TMP/cg.out" "$PB"
@@ -44,11 +75,19 @@ if command -v callgrind_annotate >/dev/null 2>&1; then
 		fail "callgrind_annotate: $(head -n 2 "$TMP/ann.err")"
 	ann=$(awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }' "$TMP/ann")
 	run 0 "$PROFCONV" show --summary -t alloc_objects "$PB"
-	want=$(awk '/^total alloc_objects/ { print $3 }' "$TMP/out")
-	[ -n "$want" ] || fail "show --summary: no alloc_objects total"
-	[ "$ann" = "$want" ] ||
-		fail "callgrind_annotate's total is '$ann', show --summary's '$want'"
+	total=$(awk '/^total alloc_objects/ { print $3 }' "$TMP/out")
+	[ -n "$total" ] || fail "show --summary: no alloc_objects total"
+	[ "$ann" = "$total" ] ||
+		fail "callgrind_annotate's total is '$ann', show --summary's '$total'"
 	grep -q 'thread_work' "$TMP/ann" || fail "callgrind_annotate shows no thread_work"
+	# The call tree's file too: the same total.
+	run 0 "$BIN/profgraph" --callgrind --call-tree -t alloc_objects -o "$TMP/ct.out" "$PB"
+	sed 's/^calls=0 /calls=1 /' "$TMP/ct.out" >"$TMP/ct.calls"
+	callgrind_annotate "$TMP/ct.calls" >"$TMP/ann" 2>"$TMP/ann.err" ||
+		fail "callgrind_annotate (call tree): $(head -n 2 "$TMP/ann.err")"
+	ann=$(awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }' "$TMP/ann")
+	[ "$ann" = "$total" ] ||
+		fail "callgrind_annotate's total of the call tree is '$ann', show --summary's '$total'"
 else
 	echo "note: callgrind_annotate not installed (Debian: valgrind): not read" >&2
 fi
