@@ -110,10 +110,12 @@ frame_key(struct pc_graph_build *b, const struct profconv_view_frame *f,
 {
 	struct gkey k = { f->function, "", "", 0, NULL, 0, false, false, 0 };
 	bool lines = g == PROFCONV_BY_LINE;
-	const char *file;
+	const char *file = "";
 	int rc;
 
-	if ((rc = profconv__graph_file(b, f->file, &file)) < 0)
+	/* By function, the node has no file. */
+	if (g != PROFCONV_BY_FUNCTION &&
+	    (rc = profconv__graph_file(b, f->file, &file)) < 0)
 		return rc;
 	/* pprof -files: no name, the file or else the module; its node
 	 * key keeps the function's start line too, which would make a node
