@@ -3,8 +3,9 @@
 # a real heap profile made now (issue #42), and callgrind_annotate reading
 # it.
 #
-# tests/producers/alloc.c runs under jemalloc; "profconv text2pb" and
-# "profconv symbolize" make the pb.  On it, profgraph --callgrind equals
+# tests/producers/alloc.c runs under jemalloc with named worker threads
+# ("text2pb --threads": thread labels and size tags) and under tcmalloc's
+# heap profiler; "profconv text2pb" and "profconv symbolize" make the pb.  On it, profgraph --callgrind equals
 # go tool pprof -callgrind byte for byte, for the default sample type and
 # another.  callgrind_annotate (valgrind) reads it, and its total is
 # show --summary's: pprof writes every call as "calls=0", which
@@ -18,7 +19,7 @@
 
 use_go
 use_jemalloc
-je_alloc_pb
+je_alloc_pb --threads
 
 # --- byte for byte with go tool pprof -------------------------------------------
 for t in "" alloc_objects; do
@@ -38,16 +39,18 @@ cmp -s "$TMP/out" "$TMP/default.cg" ||
 	fail "profgraph --callgrind --lines --no-inline --nodecount 2 differs from --callgrind"
 
 # --- call trees ------------------------------------------------------------------
-# Each case: pprof's options | ours (the output format first).
-while IFS='|' read -r gopts ours; do
-	# shellcheck disable=SC2086
-	go tool pprof -symbolize=none $gopts "$PB" >"$TMP/go.ct" 2>"$TMP/go.err" ||
-		{ fail "go tool pprof $gopts: $(head -n 2 "$TMP/go.err")"; continue; }
-	# shellcheck disable=SC2086
-	"$BIN/profgraph" $ours "$PB" >"$TMP/our.ct" 2>"$TMP/our.err" ||
-		{ fail "profgraph $ours: $(head -n 2 "$TMP/our.err")"; continue; }
-	same_as_go "profgraph $ours" "$TMP/go.ct" "$TMP/our.ct"
-done <<EOF_CASES
+# call_trees PB WHAT: each case is pprof's options | ours (the output
+# format first), byte for byte.
+call_trees() {
+	while IFS='|' read -r gopts ours; do
+		# shellcheck disable=SC2086
+		go tool pprof -symbolize=none $gopts "$1" >"$TMP/go.ct" 2>"$TMP/go.err" ||
+			{ fail "$2: go tool pprof $gopts: $(head -n 2 "$TMP/go.err")"; continue; }
+		# shellcheck disable=SC2086
+		"$BIN/profgraph" $ours "$1" >"$TMP/our.ct" 2>"$TMP/our.err" ||
+			{ fail "$2: profgraph $ours: $(head -n 2 "$TMP/our.err")"; continue; }
+		same_as_go "$2: profgraph $ours" "$TMP/go.ct" "$TMP/our.ct"
+	done <<EOF_CASES
 -callgrind -call_tree|--callgrind --call-tree
 -callgrind -call_tree -sample_index=alloc_objects|--callgrind --call-tree -t alloc_objects
 -dot -call_tree|--dot --call-tree
@@ -56,6 +59,8 @@ done <<EOF_CASES
 -dot -call_tree -focus=thread_work -sample_index=alloc_space|--dot --call-tree --focus thread_work -t alloc_space
 -dot -lines -trim_path=$PROFCONV_SRCDIR|--dot --lines --trim-path $PROFCONV_SRCDIR
 EOF_CASES
+}
+call_trees "$PB" jemalloc
 # A function called from two places is two nodes of the tree: the
 # tree has more nodes than the graph, with a name on more than one.
 run 0 "$BIN/profgraph" --dot --nodecount 0 --nodefraction 0 "$PB"
@@ -90,6 +95,25 @@ if command -v callgrind_annotate >/dev/null 2>&1; then
 		fail "callgrind_annotate's total of the call tree is '$ann', show --summary's '$total'"
 else
 	echo "note: callgrind_annotate not installed (Debian: valgrind): not read" >&2
+fi
+
+# --- tcmalloc's heap profiler ----------------------------------------------------
+if have_tcmalloc && LIBTC=$(find_lib libtcmalloc.so.4) && [ -n "$LIBTC" ]; then
+	cc -O1 -g -fno-omit-frame-pointer -pthread -o "$TMP/alloc_tc" \
+	    "$PROFCONV_SRCDIR/tests/producers/alloc.c" -ldl ||
+		fail "cannot build tests/producers/alloc.c"
+	HEAPPROFILE=$TMP/tc HEAP_PROFILE_ALLOCATION_INTERVAL=1048576 \
+	    LD_PRELOAD=$LIBTC "$TMP/alloc_tc" 0 4 >/dev/null 2>"$TMP/tc.err" ||
+		fail "alloc under tcmalloc: $(head -n 2 "$TMP/tc.err")"
+	tc=$(ls "$TMP"/tc.*.heap 2>/dev/null | tail -n 1)
+	if [ -z "$tc" ]; then
+		fail "tcmalloc wrote no heap profile"
+	else
+		"$PROFCONV" text2pb -o "$TMP/tc.raw.pb.gz" "$tc" || fail "text2pb $tc"
+		"$PROFCONV" symbolize -o "$TMP/tc.pb.gz" "$TMP/tc.raw.pb.gz" 2>/dev/null ||
+			fail "symbolize $tc"
+		call_trees "$TMP/tc.pb.gz" tcmalloc
+	fi
 fi
 
 # --- errors ------------------------------------------------------------------------
