@@ -5,9 +5,9 @@
 #
 # tests/producers/alloc.c runs under jemalloc with named worker threads
 # ("text2pb --threads": thread labels and size tags) and under tcmalloc's
-# heap profiler; "profconv text2pb" and "profconv symbolize" make the pb.  On it, profgraph --callgrind equals
-# go tool pprof -callgrind byte for byte, for the default sample type and
-# another.  callgrind_annotate (valgrind) reads it, and its total is
+# heap profiler; "profconv text2pb" and "profconv symbolize" make the pb.
+# On it, profgraph --callgrind equals go tool pprof -callgrind byte for
+# byte, for the default sample type and another.  callgrind_annotate (valgrind) reads it, and its total is
 # show --summary's: pprof writes every call as "calls=0", which
 # callgrind_annotate takes for a cost of the caller's own, so the check
 # reads a copy with "calls=1" (the costs unchanged), of a sample type
