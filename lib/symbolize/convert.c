@@ -281,18 +281,12 @@ count_others(struct session *s)
 static int
 symbolize_batch(struct session *s)
 {
-	const struct pc_location *loc;
 	struct sym_map *sm;
 	size_t i;
 	int rc;
 
 	for (i = 0; i < s->prof->nlocations; i++) {
-		loc = pc_location(s->prof, (uint32_t)i + 1);
-		if (!sym_needs_lines(s->prof, (uint32_t)i + 1))
-			continue;
-		sm = &s->maps[loc->mapping - 1];
-		if (sm->state != MAP_OK || sm->binary < s->batch_lo ||
-		    sm->binary >= s->batch_hi)
+		if ((sm = sym_batch_map(s, (uint32_t)i + 1)) == NULL)
 			continue;
 		rc = symbolize_location(s, (uint32_t)i + 1, sm);
 		if (rc < 0)

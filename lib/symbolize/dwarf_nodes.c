@@ -19,6 +19,35 @@
 
 /* --- one CU's function intervals ------------------------------------------ */
 
+int
+profconv__dwarf_add_range(struct pc_cu *cu, const Dwarf_Die *die, int tag,
+    int32_t parent, uint32_t depth, Dwarf_Addr lo, Dwarf_Addr hi,
+    int32_t *idx)
+{
+	struct pc_node *n;
+
+	/* Code the linker discarded keeps ranges at address 0. */
+	if (lo == 0 || lo >= hi)
+		return 0;
+	if (*idx < 0) {
+		if (PC_GROW(cu->nodes, cu->nodes_cap, cu->nnodes, 1) < 0)
+			return PROFCONV_ENOMEM;
+		*idx = (int32_t)cu->nnodes++;
+		n = &cu->nodes[*idx];
+		memset(n, 0, sizeof(*n));
+		n->die = *die;
+		n->parent = parent;
+		n->inlined = tag == DW_TAG_inlined_subroutine;
+		n->range0 = (uint32_t)cu->nranges;
+	}
+	cu->nodes[*idx].nranges++;
+	if (PC_GROW(cu->ranges, cu->ranges_cap, cu->nranges, 1) < 0)
+		return PROFCONV_ENOMEM;
+	cu->ranges[cu->nranges++] = (struct pc_range){ lo, hi, (uint32_t)*idx,
+	    depth };
+	return 0;
+}
+
 /* Record DIE as a node with its ranges; *IDX is -1 when it has no code. */
 int
 profconv__dwarf_add_node(struct pc_cu *cu, Dwarf_Die *die, int tag,
@@ -26,33 +55,13 @@ profconv__dwarf_add_node(struct pc_cu *cu, Dwarf_Die *die, int tag,
 {
 	Dwarf_Addr base, lo, hi;
 	ptrdiff_t off = 0;
-	struct pc_node *n;
+	int rc = 0;
 
 	*idx = -1;
-	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
-		if (lo == 0 || lo >= hi)
-			continue;
-		if (*idx < 0) {
-			if (PC_GROW(cu->nodes, cu->nodes_cap, cu->nnodes, 1) < 0)
-				return PROFCONV_ENOMEM;
-			*idx = (int32_t)cu->nnodes++;
-			n = &cu->nodes[*idx];
-			memset(n, 0, sizeof(*n));
-			n->die = *die;
-			n->parent = parent;
-			n->inlined = tag == DW_TAG_inlined_subroutine;
-			n->range0 = (uint32_t)cu->nranges;
-		}
-		cu->nodes[*idx].nranges++;
-		if (PC_GROW(cu->ranges, cu->ranges_cap, cu->nranges, 1) < 0)
-			return PROFCONV_ENOMEM;
-		cu->ranges[cu->nranges].lo = lo;
-		cu->ranges[cu->nranges].hi = hi;
-		cu->ranges[cu->nranges].node = (uint32_t)*idx;
-		cu->ranges[cu->nranges].depth = depth;
-		cu->nranges++;
-	}
-	return 0;
+	while (rc == 0 && (off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0)
+		rc = profconv__dwarf_add_range(cu, die, tag, parent, depth, lo,
+		    hi, idx);
+	return rc;
 }
 
 /* A DIE whose children the walk is visiting, and its function node. */

@@ -510,7 +510,6 @@ wk_node(struct wk *w, struct pc_cu *cu, const struct wk_die *d, int tag,
     int32_t parent, uint32_t depth, int32_t *idx)
 {
 	Dwarf_Die die;
-	struct pc_node *n;
 	uint64_t lo, hi;
 	size_t i;
 	int rc = 0;
@@ -536,30 +535,10 @@ wk_node(struct wk *w, struct pc_cu *cu, const struct wk_die *d, int tag,
 		return profconv__dwarf_add_node(cu, &die, tag, parent, depth,
 		    idx);
 	}
-	for (i = 0; i < w->nrl; i++) {
-		lo = w->rl[i].lo;
-		hi = w->rl[i].hi;
-		/* Code the linker discarded keeps ranges at address 0. */
-		if (lo == 0 || lo >= hi)
-			continue;
-		if (*idx < 0) {
-			if (PC_GROW(cu->nodes, cu->nodes_cap, cu->nnodes, 1) < 0)
-				return PROFCONV_ENOMEM;
-			*idx = (int32_t)cu->nnodes++;
-			n = &cu->nodes[*idx];
-			memset(n, 0, sizeof(*n));
-			n->die = die;
-			n->parent = parent;
-			n->inlined = tag == DW_TAG_inlined_subroutine;
-			n->range0 = (uint32_t)cu->nranges;
-		}
-		cu->nodes[*idx].nranges++;
-		if (PC_GROW(cu->ranges, cu->ranges_cap, cu->nranges, 1) < 0)
-			return PROFCONV_ENOMEM;
-		cu->ranges[cu->nranges++] = (struct pc_range){ lo, hi,
-		    (uint32_t)*idx, depth };
-	}
-	return 0;
+	for (i = 0, rc = 0; rc == 0 && i < w->nrl; i++)
+		rc = profconv__dwarf_add_range(cu, &die, tag, parent, depth,
+		    w->rl[i].lo, w->rl[i].hi, idx);
+	return rc;
 }
 
 /* A DIE whose children own_walk is reading. */

@@ -50,6 +50,12 @@ profconv__dwarf_may_hold_code(int tag)
  */
 int profconv__dwarf_add_node(struct pc_cu *cu, Dwarf_Die *die, int tag,
     int32_t parent, uint32_t depth, int32_t *idx);
+/* One range [LO, HI) of DIE, as profconv__dwarf_add_node() records each
+ * (its node made on the first, *IDX -1 before); a range at 0 or empty
+ * is none.  Errors: PROFCONV_ENOMEM. */
+int profconv__dwarf_add_range(struct pc_cu *cu, const Dwarf_Die *die,
+    int tag, int32_t parent, uint32_t depth, Dwarf_Addr lo, Dwarf_Addr hi,
+    int32_t *idx);
 
 /*
  * CU's function nodes and ranges from its DIEs read as bytes, in the

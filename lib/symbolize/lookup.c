@@ -40,13 +40,9 @@ collect_todo(struct session *s)
 	size_t i, j, n;
 
 	for (i = 0; i < s->prof->nlocations; i++) {
+		if ((sm = sym_batch_map(s, (uint32_t)i + 1)) == NULL)
+			continue;
 		loc = pc_location(s->prof, (uint32_t)i + 1);
-		if (!sym_needs_lines(s->prof, (uint32_t)i + 1))
-			continue;
-		sm = &s->maps[loc->mapping - 1];
-		if (sm->state != MAP_OK || sm->binary < s->batch_lo ||
-		    sm->binary >= s->batch_hi)
-			continue;
 		m = s->bins[sm->binary]->m;
 		addr = loc->address - sm->bias;
 		if (profconv__u64map_get(&m->by_addr, addr, &k))

@@ -233,6 +233,22 @@ sym_needs_lines(const struct profconv_profile *prof, uint32_t id)
 	    profconv__named_unnamed(prof, id));
 }
 
+/* The map of location ID when the run should symbolize it and its
+ * binary is in the current batch, else NULL. */
+static inline struct sym_map *
+sym_batch_map(const struct session *s, uint32_t id)
+{
+	struct sym_map *sm;
+
+	if (!sym_needs_lines(s->prof, id))
+		return NULL;
+	sm = &s->maps[pc_location(s->prof, id)->mapping - 1];
+	if (sm->state != MAP_OK || sm->binary < s->batch_lo ||
+	    sm->binary >= s->batch_hi)
+		return NULL;
+	return sm;
+}
+
 /* --- modules: binaries, their libdwfl handles and answers (modules.c) ---- */
 
 /*
