@@ -84,8 +84,9 @@ void cmd_stderr_unlock(void);
  * Each command declares its options once, in a table, as libgit2's cli
  * does with cli_opt_spec: an entry gives the long NAME, the ID getopt
  * returns for it (a letter is also its short option; other IDs are 256
- * or more), whether it takes an argument, the GROUP that takes it, and
- * HELP, its lines in --help exactly as printed.  The shared groups come
+ * or more), whether it takes an argument, the GROUP that takes it,
+ * HELP, its lines in --help exactly as printed, and its binding: the
+ * KIND of its value and where it goes.  The shared groups come
  * as the CMD_*_OPTS entries below, with their own help, so a command
  * names the groups it takes and lists only what is its own.
  *
@@ -105,7 +106,8 @@ enum cmd_opt_group {
 /*
  * A table names an entry's group by these, which are designators: an
  * entry is then a designated initializer, and the binding fields after
- * HELP (CMD_TO_* below) may be left out of one that has none.
+ * HELP (CMD_TO_* below) may be left out of one that has none (the
+ * compiler's missing-initializer warning is for positional ones).
  */
 #define CMD_OWN .group = CMD_GROUP_OWN
 #define CMD_INPUT .group = CMD_GROUP_INPUT
@@ -124,7 +126,7 @@ enum cmd_opt_kind {
 	CMD_SPECIAL,
 	CMD_SET,	/* no argument: the integer becomes VALUE */
 	CMD_STRING,	/* the const char * becomes the argument */
-	CMD_NUMBER,	/* a whole number in [MIN, MAX] (cmd_parse_long()) */
+	CMD_NUMBER,	/* a whole number in [LO, HI] (cmd_parse_long()) */
 	CMD_REAL,	/* a double in [MIN, MAX] (cmd_parse_double()) */
 	CMD_MODE,	/* CMD_SET, and two options setting the same DEST
 			 * with different names "exclude each other" */
@@ -194,6 +196,8 @@ struct cmd_opt {
 	0 * sizeof(*(const char ***)0 = &((CMD_ARGS *)0)->f)
 #define CMD_VIEW_TO_SET(f, v) CMD_TO_SET_(struct cmd_view, f, v)
 #define CMD_VIEW_TO_STRING(f) CMD_TO_STRING_(struct cmd_view, f)
+#define CMD_VIEW_TO_PARSED(f, fn) .kind = CMD_PARSED, .parse = (fn), \
+	CMD_DEST_(struct cmd_view, f)
 
 /*
  * The granularity options, what a row, frame or node is (show, profflame,
@@ -358,38 +362,49 @@ enum {
 	{ "demangle", CMD_OPT_DEMANGLE, required_argument, CMD_VIEW, \
 	  "      --demangle MODE   names as pprof shows them: simple (default;\n" \
 	  "                        no parameters or template arguments),\n" \
-	  "                        templates, full, or none (linker names)\n" }, \
+	  "                        templates, full, or none (linker names)\n", \
+	  CMD_VIEW_TO_PARSED(view.demangle, cmd_parse_demangle) }, \
 	{ "no-inline", CMD_OPT_NO_INLINE, no_argument, CMD_VIEW, \
-	  "      --no-inline       one frame per location, no inlined calls\n" }, \
+	  "      --no-inline       one frame per location, no inlined calls\n", \
+	  CMD_VIEW_TO_SET(view.no_inline, 1) }, \
 	{ "focus", CMD_OPT_FOCUS, required_argument, CMD_VIEW, \
-	  "      --focus RE        keep only stacks with a frame matching RE\n" }, \
+	  "      --focus RE        keep only stacks with a frame matching RE\n", \
+	  CMD_VIEW_TO_STRING(view.focus) }, \
 	{ "ignore", CMD_OPT_IGNORE, required_argument, CMD_VIEW, \
-	  "      --ignore RE       drop stacks with a frame matching RE\n" }, \
+	  "      --ignore RE       drop stacks with a frame matching RE\n", \
+	  CMD_VIEW_TO_STRING(view.ignore) }, \
 	{ "keep-allocator-frames", CMD_OPT_KEEP_ALLOC, no_argument, CMD_VIEW, \
 	  "      --keep-allocator-frames\n" \
 	  "                        keep malloc, operator new, and frames inside\n" \
-	  "                        the allocator's library\n" }, \
+	  "                        the allocator's library\n", \
+	  CMD_VIEW_TO_SET(view.keep_allocator_frames, 1) }, \
 	{ "no-wrappers", CMD_OPT_NO_WRAPPERS, no_argument, CMD_VIEW, \
 	  "      --no-wrappers     keep the well-known allocation wrappers\n" \
 	  "                        (xmalloc, zmalloc, PyObject_Malloc, g_malloc,\n" \
-	  "                        ...), which are cut like malloc by default\n" }, \
+	  "                        ...), which are cut like malloc by default\n", \
+	  CMD_VIEW_TO_SET(view.no_wrappers, 1) }, \
 	{ "find-wrappers", CMD_OPT_FIND_WRAPPERS, no_argument, CMD_VIEW, \
 	  "      --find-wrappers   also cut the functions that look like\n" \
 	  "                        allocation wrappers in the profile: almost\n" \
 	  "                        only ever directly above the allocator,\n" \
 	  "                        from many callers; says which on stderr\n" }, \
 	{ "hide", CMD_OPT_HIDE, required_argument, CMD_VIEW, \
-	  "      --hide RE         remove frames matching RE (pprof's -hide)\n" }, \
+	  "      --hide RE         remove frames matching RE (pprof's -hide)\n", \
+	  CMD_VIEW_TO_STRING(view.hide) }, \
 	{ "show", CMD_OPT_SHOW, required_argument, CMD_VIEW, \
-	  "      --show RE         keep only frames matching RE (pprof's -show)\n" }, \
+	  "      --show RE         keep only frames matching RE (pprof's -show)\n", \
+	  CMD_VIEW_TO_STRING(view.show) }, \
 	{ "show-from", CMD_OPT_SHOW_FROM, required_argument, CMD_VIEW, \
 	  "      --show-from RE    drop frames above the outermost match of RE\n" \
-	  "                        (pprof's -show_from)\n" }, \
+	  "                        (pprof's -show_from)\n", \
+	  CMD_VIEW_TO_STRING(view.show_from) }, \
 	{ "prune-from", CMD_OPT_PRUNE_FROM, required_argument, CMD_VIEW, \
 	  "      --prune-from RE   drop frames below the innermost function\n" \
-	  "                        matching RE (pprof's -prune_from)\n" }, \
+	  "                        matching RE (pprof's -prune_from)\n", \
+	  CMD_VIEW_TO_STRING(view.prune_from) }, \
 	{ "no-symbolize", CMD_OPT_NO_SYMBOLIZE, no_argument, CMD_VIEW, \
-	  "      --no-symbolize    do not look up symbols in the mapped binaries\n" }
+	  "      --no-symbolize    do not look up symbols in the mapped binaries\n", \
+	  CMD_VIEW_TO_SET(no_symbolize, true) }
 
 /*
  * The percent group, in the view group too, for the commands that print
@@ -401,7 +416,8 @@ enum { CMD_OPT_RELATIVE = 0x11c0 };
 	  "      --relative-percentages\n" \
 	  "                        percentages of what the filters keep, not of\n" \
 	  "                        the whole profile (pprof's\n" \
-	  "                        -relative_percentages)\n" }
+	  "                        -relative_percentages)\n", \
+	  CMD_VIEW_TO_SET(view.relative_percentages, 1) }
 
 /*
  * Where a command that symbolizes on the fly finds binaries, in the
@@ -414,19 +430,23 @@ enum {
 };
 #define CMD_FIND_OPTS \
 	{ "sysroot", CMD_OPT_SYSROOT, required_argument, CMD_VIEW, \
-	  "      --sysroot DIR     look for mapped files under DIR\n" }, \
+	  "      --sysroot DIR     look for mapped files under DIR\n", \
+	  CMD_VIEW_TO_STRING(sysroot) }, \
 	{ "search-path", CMD_OPT_SEARCH_PATH, required_argument, CMD_VIEW, \
 	  "      --search-path DIRS\n" \
 	  "                        colon-separated directories to search for\n" \
-	  "                        binaries by build id, path and base name\n" }, \
+	  "                        binaries by build id, path and base name\n", \
+	  CMD_VIEW_TO_STRING(search_path) }, \
 	{ "debuginfo-path", CMD_OPT_DEBUGINFO_PATH, required_argument, \
 	  CMD_VIEW, \
 	  "      --debuginfo-path PATH\n" \
 	  "                        colon-separated directories to search for\n" \
-	  "                        separate debug info first\n" }, \
+	  "                        separate debug info first\n", \
+	  CMD_VIEW_TO_STRING(debuginfo_path) }, \
 	{ "debuginfod", CMD_OPT_DEBUGINFOD, no_argument, CMD_VIEW, \
 	  "      --debuginfod      ask the servers in $DEBUGINFOD_URLS for\n" \
-	  "                        missing debug info\n" }
+	  "                        missing debug info\n", \
+	  CMD_VIEW_TO_SET(debuginfod, true) }
 
 /*
  * The filter group, in the view group too: go tool pprof's label
@@ -457,9 +477,11 @@ enum {
 	  "      --tagleaf KEYS    the same at the leaf of each stack\n" }, \
 	{ "tagshow", CMD_OPT_TAGSHOW, required_argument, CMD_VIEW, \
 	  "      --tagshow RE      print only labels whose key matches RE\n" \
-	  "                        (profconv show's dump; no sample dropped)\n" }, \
+	  "                        (profconv show's dump; no sample dropped)\n", \
+	  CMD_VIEW_TO_STRING(view.tagshow) }, \
 	{ "taghide", CMD_OPT_TAGHIDE, required_argument, CMD_VIEW, \
-	  "      --taghide RE      print no label whose key matches RE\n" }, \
+	  "      --taghide RE      print no label whose key matches RE\n", \
+	  CMD_VIEW_TO_STRING(view.taghide) }, \
 	{ "suppressions", CMD_OPT_SUPPRESSIONS, required_argument, CMD_VIEW, \
 	  "      --suppressions FILE\n" \
 	  "                        hide stacks a leak:PATTERN line of FILE\n" \
@@ -468,7 +490,8 @@ enum {
 	  CMD_VIEW, \
 	  "      --no-default-suppressions\n" \
 	  "                        leak reports keep the one-time runtime\n" \
-	  "                        allocations they hide by default\n" }
+	  "                        allocations they hide by default\n", \
+	  CMD_VIEW_TO_SET(no_default_suppressions, true) }
 
 /* What a command shows, and whether and how it symbolizes on the fly. */
 struct cmd_view {
@@ -496,9 +519,12 @@ struct cmd_view {
 enum { CMD_OPT_NO_COMPRESS = 0x1200 };
 #define CMD_LEVEL_OPTS \
 	{ "level", 'l', required_argument, CMD_LEVEL, \
-	  "  -l, --level N         gzip level 0..9 (default 6; 0: uncompressed)\n" }, \
+	  "  -l, --level N         gzip level 0..9 (default 6; 0: uncompressed)\n", \
+	  .kind = CMD_NUMBER, .lo = 0, .hi = 9, \
+	  CMD_DEST_(struct profconv_write_options, level) }, \
 	{ "no-compress", CMD_OPT_NO_COMPRESS, no_argument, CMD_LEVEL, \
-	  "      --no-compress     write the protobuf without gzip (--level 0)\n" }
+	  "      --no-compress     write the protobuf without gzip (--level 0)\n", \
+	  CMD_TO_SET_(struct profconv_write_options, level, 0) }
 
 /* Parse a whole decimal number in [MIN, MAX] for OPTION. */
 bool cmd_parse_long(const char *option, const char *text, long min, long max,

@@ -213,9 +213,8 @@ add_comment(const char *text)
 }
 
 /*
- * The input group's option C with its argument ARG, and likewise
- * view_option() and level_option() for theirs: 1 when taken, -1 after a
- * usage message for a bad value.
+ * The input group's option C with its argument ARG: 1 when taken, -1
+ * after a usage message for a bad value.
  */
 static int
 input_option(int c, const char *arg)
@@ -349,9 +348,10 @@ read_suppressions(struct cmd_view *v, const char *path)
 	return true;
 }
 
-/* The filter group's option C: as view_option(). */
+/* The view group's option C that its table entry does not bind, with
+ * its argument ARG, into V: 1 when taken, -1 after a usage message. */
 static int
-filter_option(struct cmd_view *v, int c, const char *arg)
+view_option(struct cmd_view *v, int c, const char *arg)
 {
 	/* The label filters and frames see jemalloc's threads: its dumps
 	 * are read a sample per thread line, as text2pb --threads does. */
@@ -372,96 +372,11 @@ filter_option(struct cmd_view *v, int c, const char *arg)
 		v->view.tagleaf = arg;
 		cmd_read_threads();
 		return 1;
-	case CMD_OPT_TAGSHOW:
-		v->view.tagshow = arg;
-		return 1;
-	case CMD_OPT_TAGHIDE:
-		v->view.taghide = arg;
-		return 1;
 	case CMD_OPT_SUPPRESSIONS:
 		return read_suppressions(v, arg) ? 1 : -1;
-	case CMD_OPT_NO_DEFAULT_SUPP:
-		v->no_default_suppressions = true;
-		return 1;
-	default:
-		return 0;
-	}
-}
-
-static int
-view_option(struct cmd_view *v, int c, const char *arg)
-{
-	switch (c) {
-	case CMD_OPT_DEMANGLE:
-		return cmd_parse_demangle("--demangle", arg,
-		    &v->view.demangle) ? 1 : -1;
-	case CMD_OPT_NO_INLINE:
-		v->view.no_inline = 1;
-		return 1;
-	case CMD_OPT_FOCUS:
-		v->view.focus = arg;
-		return 1;
-	case CMD_OPT_IGNORE:
-		v->view.ignore = arg;
-		return 1;
-	case CMD_OPT_KEEP_ALLOC:
-		v->view.keep_allocator_frames = 1;
-		return 1;
-	case CMD_OPT_NO_WRAPPERS:
-		v->view.no_wrappers = 1;
-		return 1;
 	case CMD_OPT_FIND_WRAPPERS:
 		v->view.find_wrappers = 1;
 		v->view.wrappers_found = cmd_wrappers_found;
-		return 1;
-	case CMD_OPT_HIDE:
-		v->view.hide = arg;
-		return 1;
-	case CMD_OPT_SHOW:
-		v->view.show = arg;
-		return 1;
-	case CMD_OPT_SHOW_FROM:
-		v->view.show_from = arg;
-		return 1;
-	case CMD_OPT_PRUNE_FROM:
-		v->view.prune_from = arg;
-		return 1;
-	case CMD_OPT_NO_SYMBOLIZE:
-		v->no_symbolize = true;
-		return 1;
-	case CMD_OPT_RELATIVE:
-		v->view.relative_percentages = 1;
-		return 1;
-	case CMD_OPT_SYSROOT:
-		v->sysroot = arg;
-		return 1;
-	case CMD_OPT_SEARCH_PATH:
-		v->search_path = arg;
-		return 1;
-	case CMD_OPT_DEBUGINFO_PATH:
-		v->debuginfo_path = arg;
-		return 1;
-	case CMD_OPT_DEBUGINFOD:
-		v->debuginfod = true;
-		return 1;
-	default:
-		return filter_option(v, c, arg);
-	}
-}
-
-static int
-level_option(struct profconv_write_options *w, int c, const char *arg)
-{
-	long level;
-
-	switch (c) {
-	case 'l':
-		if (!cmd_parse_long("--level", arg, 0, 9, &level))
-			return -1;
-		w->level = (int)level;
-		return 1;
-	case CMD_OPT_NO_COMPRESS:
-		w->level = 0;
 		return 1;
 	default:
 		return 0;
@@ -654,8 +569,8 @@ take(const struct cmd_parser *p, const struct cmd_opt *o, const char *arg)
 		if (taken == 0)
 			taken = view_option(p->view, o->id, arg);
 		break;
-	case CMD_GROUP_LEVEL:
-		taken = level_option(p->write, o->id, arg);
+	case CMD_GROUP_LEVEL:	/* all bound */
+		taken = store(o, (char *)p->write, arg);
 		break;
 	case CMD_GROUP_HELP:
 		if (o->id == 'V')
