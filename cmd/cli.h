@@ -626,6 +626,22 @@ int cmd_new_views(const struct cmd_view *v, struct profconv_profile **prof,
 void cmd_free_views(struct profconv_profile **prof,
     struct profconv_view **view);
 
+/*
+ * The skeleton of the picture commands (profflame, profgraph): the views
+ * of IN and of BASE_PATH (NULL: none) as cmd_load_pair() and
+ * cmd_new_views() make them, VIEW[1] and VIEW[0], drawn by DRAW(VIEW,
+ * FP, ARG) into OUT_PATH, which appears whole or not at all (output.c).
+ * DRAW returns an exit status (cmd_draw_failed()); so does cmd_draw().
+ */
+typedef int cmd_draw_fn(struct profconv_view *const *view, FILE *fp,
+    void *arg);
+int cmd_draw(const struct cmd_view *v, const char *in, const char *base_path,
+    const char *out_path, cmd_draw_fn *draw, void *arg);
+/* The exit status of RC, what a library writer returned drawing IN to
+ * OUT_PATH: EXIT_USAGE after its message for EINVAL (a bad option),
+ * else as cmd_write_failed() says; EXIT_OK for 0. */
+int cmd_draw_failed(int rc, const char *out_path, const char *in);
+
 /* Warn once that PROF, read from SUBJECT, had text that was not UTF-8,
  * and once more if its reader found the input cut short. */
 void cmd_warn_repairs(const struct profconv_profile *prof,

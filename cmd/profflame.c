@@ -49,6 +49,7 @@ struct flame_args {
 	const char *diff_option;	/* a differential one, likewise */
 	const char *palfile;		/* --cp, --palfile: the palette map */
 	struct profconv_palette_map *map;
+	const char *in;			/* IN, for messages */
 };
 
 #define CMD_ARGS struct flame_args
@@ -335,24 +336,32 @@ save_palette(const struct flame_args *a)
 	return cmd_output_commit(&out);
 }
 
-/* The SVG or speedscope picture of VIEW[1] (and VIEW[0]) to FP; an exit
- * status.  A writer's EINVAL is a bad option (exit 2). */
+/* The picture of VIEW[1] (and VIEW[0]) to FP as ARG (its flame_args)
+ * says, folded stacks, SVG or speedscope; an exit status.  A writer's
+ * EINVAL is a bad option (exit 2). */
 static int
-write_picture(const struct flame_args *a,
-    struct profconv_view *const *view, const char *in, FILE *fp)
+draw(struct profconv_view *const *view, FILE *fp, void *arg)
 {
+	struct flame_args *a = arg;
 	struct profconv_speedscope_options so =
 	    PROFCONV_SPEEDSCOPE_OPTIONS_INIT;
 	struct profconv_svg_options svg = a->svg;
-	const char *slash = strrchr(in, '/'), *bslash;
+	const char *slash = strrchr(a->in, '/'), *bslash;
 	char *source = NULL;
 	int rc;
 
+	if (a->palfile != NULL && load_palette(a) != EXIT_OK)
+		return EXIT_FAIL;
+	if (a->picture == FOLDED) {
+		rc = profconv_flame_write(view[1], view[0], fp, &a->flame);
+		return rc < 0 ? cmd_write_failed(a->out_path, rc, errno,
+		    a->in) : EXIT_OK;
+	}
 	svg.sample_type = a->flame.sample_type;
 	svg.palette_map = a->map;
 	/* The subtitle says what the picture shows, unless given. */
 	svg.facts = svg.subtitle == NULL;
-	svg.source = slash != NULL ? slash + 1 : in;
+	svg.source = slash != NULL ? slash + 1 : a->in;
 	if (a->base_path != NULL) {
 		bslash = strrchr(a->base_path, '/');
 		if (asprintf(&source, "%s \xe2\x86\x92 %s", bslash != NULL ?
@@ -361,16 +370,12 @@ write_picture(const struct flame_args *a,
 		svg.source = source;
 	}
 	so.sample_type = a->flame.sample_type;
-	so.name = slash != NULL ? slash + 1 : in;
+	so.name = slash != NULL ? slash + 1 : a->in;
 	rc = a->picture == SVG ?
 	    profconv_svg_write(view[1], view[0], fp, &svg) :
 	    profconv_speedscope_write(view[1], fp, &so);
 	free(source);
-	if (rc == PROFCONV_EINVAL) {
-		cmd_error("%s", profconv_errmsg());
-		return EXIT_USAGE;
-	}
-	return rc < 0 ? cmd_write_failed(a->out_path, rc, errno, in) : EXIT_OK;
+	return cmd_draw_failed(rc, a->out_path, a->in);
 }
 
 int
@@ -378,42 +383,19 @@ main(int argc, char **argv)
 {
 	struct flame_args a = { PROFCONV_FLAME_OPTIONS_INIT, CMD_VIEW_INIT,
 		NULL, "-", FOLDED, PROFCONV_SVG_OPTIONS_INIT, NULL, NULL, NULL,
-		NULL };
-	struct profconv_profile *prof[2] = { NULL, NULL };
-	struct profconv_view *view[2] = { NULL, NULL };
-	struct cmd_output out = { 0 };
-	const char *in;
+		NULL, NULL };
 	int status;
 
 	cmd_name = "profflame";
 	status = parse_args(argc, argv, &a);
 	if (status != EXIT_OK)
 		return cmd_close_stdout(status < 0 ? EXIT_OK : status);
-	in = argv[optind];
+	a.in = argv[optind];
 	a.view.view.jobs = cmd_jobs();
 	/* Folded counts of one type: both must have it. */
-	status = cmd_load_pair(&a.view, in, a.base_path, prof);
-	if (status == EXIT_OK)
-		status = cmd_new_views(&a.view, prof, view);
-	if (status == EXIT_OK && a.palfile != NULL)
-		status = load_palette(&a);
-	if (status == EXIT_OK)
-		status = cmd_output_open(&out, a.out_path);
-	if (status == EXIT_OK) {
-		if (a.picture != FOLDED) {
-			status = write_picture(&a, view, in, out.fp);
-		} else {
-			status = profconv_flame_write(view[1], view[0], out.fp,
-			    &a.flame);
-			if (status < 0)
-				status = cmd_write_failed(a.out_path, status,
-				    errno, in);
-		}
-		status = cmd_output_end(&out, status);
-		if (status == EXIT_OK && a.map != NULL)
-			status = save_palette(&a);
-	}
+	status = cmd_draw(&a.view, a.in, a.base_path, a.out_path, draw, &a);
+	if (status == EXIT_OK && a.map != NULL)
+		status = save_palette(&a);
 	profconv_palette_map_free(a.map);
-	cmd_free_views(prof, view);
 	return cmd_close_stdout(status);
 }

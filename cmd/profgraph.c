@@ -34,6 +34,7 @@ struct graph_args {
 	struct profconv_graph_options graph;
 	struct cmd_view view;
 	const char *base_path, *out_path;
+	const char *in;
 };
 #define CMD_ARGS struct graph_args
 
@@ -138,39 +139,31 @@ parse_args(int argc, char **argv, struct graph_args *a)
 	return EXIT_OK;
 }
 
+/* The graph of VIEW[1] (minus VIEW[0]) to FP, as ARG (its graph_args)
+ * says; an exit status. */
+static int
+draw(struct profconv_view *const *view, FILE *fp, void *arg)
+{
+	const struct graph_args *a = arg;
+
+	return cmd_draw_failed(profconv_graph_write(view[1], view[0], fp,
+	    &a->graph), a->out_path, a->in);
+}
+
 int
 main(int argc, char **argv)
 {
 	struct graph_args a = { PROFCONV_GRAPH_OPTIONS_INIT, CMD_VIEW_INIT,
-		NULL, "-" };
-	struct profconv_profile *prof[2] = { NULL, NULL };
-	struct profconv_view *view[2] = { NULL, NULL };
-	struct cmd_output out = { 0 };
-	const char *in;
-	int rc, status;
+		NULL, "-", NULL };
+	int status;
 
 	cmd_name = "profgraph";
 	a.graph.format = PROFCONV_GRAPH_SVG;
 	status = parse_args(argc, argv, &a);
 	if (status != EXIT_OK)
 		return cmd_close_stdout(status < 0 ? EXIT_OK : status);
-	in = argv[optind];
+	a.in = argv[optind];
 	a.view.view.jobs = cmd_jobs();
-	status = cmd_load_pair(&a.view, in, a.base_path, prof);
-	if (status == EXIT_OK)
-		status = cmd_new_views(&a.view, prof, view);
-	if (status == EXIT_OK)
-		status = cmd_output_open(&out, a.out_path);
-	if (status == EXIT_OK) {
-		rc = profconv_graph_write(view[1], view[0], out.fp, &a.graph);
-		if (rc == PROFCONV_EINVAL) {
-			cmd_error("%s", profconv_errmsg());
-			status = EXIT_USAGE;
-		} else if (rc < 0) {
-			status = cmd_write_failed(a.out_path, rc, errno, in);
-		}
-		status = cmd_output_end(&out, status);
-	}
-	cmd_free_views(prof, view);
+	status = cmd_draw(&a.view, a.in, a.base_path, a.out_path, draw, &a);
 	return cmd_close_stdout(status);
 }
