@@ -5,6 +5,7 @@
 
 #include <getopt.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -83,8 +84,9 @@ void cmd_stderr_unlock(void);
  * Each command declares its options once, in a table, as libgit2's cli
  * does with cli_opt_spec: an entry gives the long NAME, the ID getopt
  * returns for it (a letter is also its short option; other IDs are 256
- * or more), whether it takes an argument, the GROUP that takes it, and
- * HELP, its lines in --help exactly as printed.  The shared groups come
+ * or more), whether it takes an argument, the GROUP that takes it,
+ * HELP, its lines in --help exactly as printed, and its binding: the
+ * KIND of its value and where it goes.  The shared groups come
  * as the CMD_*_OPTS entries below, with their own help, so a command
  * names the groups it takes and lists only what is its own.
  *
@@ -95,11 +97,52 @@ void cmd_stderr_unlock(void);
  * --help lists them in another).  An entry of zeros ends the table.
  */
 enum cmd_opt_group {
-	CMD_OWN,	/* returned to the command by cmd_getopt() */
-	CMD_INPUT,	/* --max-input, -j, --quiet, --snapshot */
-	CMD_VIEW,	/* into cmd_parser.view */
-	CMD_LEVEL,	/* into cmd_parser.write */
-	CMD_HELP,	/* -h prints --help, -V the version */
+	CMD_GROUP_OWN,		/* into cmd_parser.args, or returned */
+	CMD_GROUP_INPUT,	/* --max-input, -j, --quiet, --snapshot */
+	CMD_GROUP_VIEW,		/* into cmd_parser.view */
+	CMD_GROUP_LEVEL,	/* into cmd_parser.write */
+	CMD_GROUP_HELP,		/* -h prints --help, -V the version */
+};
+/*
+ * A table names an entry's group by these, which are designators: an
+ * entry is then a designated initializer, and the binding fields after
+ * HELP (CMD_TO_* below) may be left out of one that has none (the
+ * compiler's missing-initializer warning is for positional ones).
+ */
+#define CMD_OWN .group = CMD_GROUP_OWN
+#define CMD_INPUT .group = CMD_GROUP_INPUT
+#define CMD_VIEW .group = CMD_GROUP_VIEW
+#define CMD_LEVEL .group = CMD_GROUP_LEVEL
+#define CMD_HELP .group = CMD_GROUP_HELP
+
+/*
+ * What cmd_getopt() does with an option's value itself.  The destination
+ * is DEST bytes into the group's struct: cmd_parser.args for the
+ * command's own options, cmd_parser.view for CMD_VIEW, .write for
+ * CMD_LEVEL.  CMD_SPECIAL, the default, stores nothing: an own option is
+ * returned to the command's switch, a shared one is its group's.
+ */
+enum cmd_opt_kind {
+	CMD_SPECIAL,
+	CMD_SET,	/* no argument: the integer becomes VALUE */
+	CMD_STRING,	/* the const char * becomes the argument */
+	CMD_NUMBER,	/* a whole number in [LO, HI] (cmd_parse_long()) */
+	CMD_REAL,	/* a double in [MIN, MAX] (cmd_parse_double()) */
+	CMD_MODE,	/* CMD_SET, and two options setting the same DEST
+			 * with different names "exclude each other" */
+	CMD_CHOICE,	/* one of CHOICES' names: the integer becomes
+			 * its value */
+	CMD_SIZE,	/* a uint64_t byte count in [LO, HI]
+			 * (cmd_parse_size()); EXPECTED: one, for the
+			 * message */
+	CMD_PARSED,	/* PARSE(OPTION, ARG, DEST) stores it, or says
+			 * why not */
+};
+
+/* A word CMD_CHOICE takes, and its value; a NULL NAME ends the list. */
+struct cmd_choice {
+	const char *name;
+	int value;
 };
 
 struct cmd_opt {
@@ -108,17 +151,88 @@ struct cmd_opt {
 	int has_arg;	/* getopt's no_argument or required_argument */
 	enum cmd_opt_group group;
 	const char *help;
+	/* The binding: the CMD_TO_* macros fill these. */
+	enum cmd_opt_kind kind;
+	size_t dest, size;	/* offset and size of the destination */
+	long value;		/* CMD_SET, CMD_MODE */
+	long lo, hi;		/* CMD_NUMBER's bounds */
+	double min, max;	/* CMD_REAL's bounds */
+	/* NOTED: the option's name goes into the const char * at NOTE too
+	 * (CMD_NOTE(); a command that says which option needs another). */
+	bool noted;
+	size_t note;
+	const struct cmd_choice *choices;	/* CMD_CHOICE */
+	const char *expected;	/* CMD_CHOICE's words, CMD_SIZE's example */
+	/* CMD_PARSED: false after a usage message naming OPTION ("--x") */
+	bool (*parse)(const char *option, const char *arg, void *to);
 };
 
+/*
+ * The binding of an entry, after its HELP: the field F of CMD_ARGS,
+ * which the file defines as the type its own options go into (or of
+ * struct cmd_view, for CMD_VIEW entries: the *_VIEW_* forms).  A string
+ * or double field of another type is a compile error.
+ */
+#define CMD_DEST_(T, f) .dest = offsetof(T, f), .size = sizeof(((T *)0)->f)
+#define CMD_TO_SET_(T, f, v) .kind = CMD_SET, .value = (v), CMD_DEST_(T, f)
+#define CMD_TO_STRING_(T, f) .kind = CMD_STRING, \
+	CMD_DEST_(T, f) + 0 * sizeof(*(const char ***)0 = &((T *)0)->f)
+#define CMD_TO_SET(f, v) CMD_TO_SET_(CMD_ARGS, f, v)
+#define CMD_TO_STRING(f) CMD_TO_STRING_(CMD_ARGS, f)
+#define CMD_TO_NUMBER(f, l, h) .kind = CMD_NUMBER, .lo = (l), .hi = (h), \
+	CMD_DEST_(CMD_ARGS, f)
+#define CMD_TO_REAL(f, lo, hi) .kind = CMD_REAL, .min = (lo), .max = (hi), \
+	CMD_DEST_(CMD_ARGS, f) + 0 * sizeof(*(double **)0 = &((CMD_ARGS *)0)->f)
+#define CMD_TO_MODE(f, v) .kind = CMD_MODE, .value = (v), \
+	CMD_DEST_(CMD_ARGS, f)
+#define CMD_TO_CHOICE(f, table, words) .kind = CMD_CHOICE, \
+	.choices = (table), .expected = (words), CMD_DEST_(CMD_ARGS, f)
+#define CMD_TO_SIZE(f, l, h, example) .kind = CMD_SIZE, .lo = (l), \
+	.hi = (h), .expected = (example), CMD_DEST_(CMD_ARGS, f) + \
+	0 * sizeof(*(uint64_t **)0 = &((CMD_ARGS *)0)->f)
+#define CMD_TO_PARSED(f, fn) .kind = CMD_PARSED, .parse = (fn), \
+	CMD_DEST_(CMD_ARGS, f)
+#define CMD_NOTE(f) .noted = true, .note = offsetof(CMD_ARGS, f) + \
+	0 * sizeof(*(const char ***)0 = &((CMD_ARGS *)0)->f)
+#define CMD_VIEW_TO_SET(f, v) CMD_TO_SET_(struct cmd_view, f, v)
+#define CMD_VIEW_TO_STRING(f) CMD_TO_STRING_(struct cmd_view, f)
+#define CMD_VIEW_TO_PARSED(f, fn) .kind = CMD_PARSED, .parse = (fn), \
+	CMD_DEST_(struct cmd_view, f)
+
+/*
+ * The granularity options, what a row, frame or node is (show, profflame,
+ * profgraph): --functions (the default), --lines, --addresses, --files,
+ * --filefunctions, each into the view's granularity.  Their help says
+ * what they mean in the command, so the command gives it.
+ */
+enum {
+	CMD_OPT_FUNCTIONS = 0x1600, CMD_OPT_LINES, CMD_OPT_ADDRESSES,
+	CMD_OPT_FILES, CMD_OPT_FILEFUNCTIONS
+};
+#define CMD_BY_OPT_(name, id, by, help) { name, id, no_argument, CMD_VIEW, \
+	help, CMD_VIEW_TO_SET(view.granularity, by) }
+#define CMD_FUNCTIONS_OPT(help) CMD_BY_OPT_("functions", CMD_OPT_FUNCTIONS, \
+	PROFCONV_BY_FUNCTION, help)
+#define CMD_LINES_OPT(help) CMD_BY_OPT_("lines", CMD_OPT_LINES, \
+	PROFCONV_BY_LINE, help)
+#define CMD_ADDRESSES_OPT(help) CMD_BY_OPT_("addresses", CMD_OPT_ADDRESSES, \
+	PROFCONV_BY_ADDRESS, help)
+#define CMD_FILES_OPT(help) CMD_BY_OPT_("files", CMD_OPT_FILES, \
+	PROFCONV_BY_FILE, help)
+#define CMD_FILEFUNCTIONS_OPT(help) CMD_BY_OPT_("filefunctions", \
+	CMD_OPT_FILEFUNCTIONS, PROFCONV_BY_FILE_FUNCTION, help)
+
 /* A command's options: its table, the text of --help around the
- * options' lines, and where the CMD_VIEW and CMD_LEVEL groups go (NULL
- * when the table has none of them). */
+ * options' lines, where the CMD_VIEW and CMD_LEVEL groups go (NULL
+ * when the table has none of them), and ARGS, the CMD_ARGS the own
+ * options' bindings go into. */
 struct cmd_parser {
 	const struct cmd_opt *opts;
 	const char *usage;
 	const char *footer;
 	struct cmd_view *view;
 	struct profconv_write_options *write;
+	void *args;
 };
 
 enum {
@@ -128,10 +242,11 @@ enum {
 };
 
 /*
- * The next option in ARGV that is the command's own (CMD_OWN): its ID,
- * with its argument in optarg.  Options of the shared groups are taken on
- * the way; otherwise CMD_OPTS_END, CMD_OPTS_EXIT or CMD_OPTS_USAGE.  The
- * first call starts ARGV afresh (optind = 0), as a subcommand must.
+ * The next option in ARGV that is the command's own (CMD_OWN) and
+ * CMD_SPECIAL: its ID, with its argument in optarg.  Bound options and
+ * those of the shared groups are taken on the way; otherwise
+ * CMD_OPTS_END, CMD_OPTS_EXIT or CMD_OPTS_USAGE.  The first call starts
+ * ARGV afresh (optind = 0), as a subcommand must.
  */
 int cmd_getopt(const struct cmd_parser *p, int argc, char **argv);
 
@@ -143,29 +258,33 @@ int cmd_getopt(const struct cmd_parser *p, int argc, char **argv);
 	"  -V, --version         show version information and exit\n" }
 
 /*
- * Own options (CMD_OWN: the command takes them) that several commands
- * word alike: -t as profflame and profgraph count a type, -t as list and
- * report show one, -o to a file instead of standard output (profflame,
- * profgraph), --trim-path (list, report).
+ * Own options that several commands word alike, each bound to the
+ * command's field F: -t as profflame and profgraph count a type, -t as
+ * list and report show one, -o to a file instead of standard output
+ * (profflame, profgraph), --trim-path (list, report).
  */
 enum { CMD_OPT_TRIM_PATH = 0x1400 };
-#define CMD_TYPE_COUNT_OPT { "type", 't', required_argument, CMD_OWN, \
+#define CMD_TYPE_COUNT_OPT(f) { "type", 't', required_argument, CMD_OWN, \
 	"  -t, --type TYPE       sample type to count (default: the profile's\n" \
-	"                        default, else the last one)\n" }
-#define CMD_TYPE_SHOW_OPT { "type", 't', required_argument, CMD_OWN, \
+	"                        default, else the last one)\n", \
+	CMD_TO_STRING(f) }
+#define CMD_TYPE_SHOW_OPT(f) { "type", 't', required_argument, CMD_OWN, \
 	"  -t, --type TYPE       sample type to show (default: the profile's\n" \
-	"                        default)\n" }
-#define CMD_OUTPUT_OPT { "output", 'o', required_argument, CMD_OWN, \
-	"  -o, --output FILE     write to FILE instead of standard output\n" }
-#define CMD_TRIM_PATH_OPT { "trim-path", CMD_OPT_TRIM_PATH, \
+	"                        default)\n", CMD_TO_STRING(f) }
+#define CMD_OUTPUT_OPT(f) { "output", 'o', required_argument, CMD_OWN, \
+	"  -o, --output FILE     write to FILE instead of standard output\n", \
+	CMD_TO_STRING(f) }
+#define CMD_TRIM_PATH_OPT(f) { "trim-path", CMD_OPT_TRIM_PATH, \
 	required_argument, CMD_OWN, \
 	"      --trim-path PREFIXES\n" \
 	"                        cut these ':'-separated prefixes from the\n" \
-	"                        profile's file names before looking\n" }
+	"                        profile's file names before looking\n", \
+	CMD_TO_STRING(f) }
 
 /*
- * cmd_getopt() over ARGV, each of the command's own options given to
- * OWN(ARGS, ID) (false: it printed a usage message).  EXIT_OK with
+ * cmd_getopt() over ARGV, each of the command's own CMD_SPECIAL options
+ * given to OWN(ARGS, ID) (false: it printed a usage message; NULL when
+ * there are none).  EXIT_OK with
  * optind at the first operand, -1 after --help or --version, or
  * EXIT_USAGE.
  */
@@ -243,38 +362,49 @@ enum {
 	{ "demangle", CMD_OPT_DEMANGLE, required_argument, CMD_VIEW, \
 	  "      --demangle MODE   names as pprof shows them: simple (default;\n" \
 	  "                        no parameters or template arguments),\n" \
-	  "                        templates, full, or none (linker names)\n" }, \
+	  "                        templates, full, or none (linker names)\n", \
+	  CMD_VIEW_TO_PARSED(view.demangle, cmd_parse_demangle) }, \
 	{ "no-inline", CMD_OPT_NO_INLINE, no_argument, CMD_VIEW, \
-	  "      --no-inline       one frame per location, no inlined calls\n" }, \
+	  "      --no-inline       one frame per location, no inlined calls\n", \
+	  CMD_VIEW_TO_SET(view.no_inline, 1) }, \
 	{ "focus", CMD_OPT_FOCUS, required_argument, CMD_VIEW, \
-	  "      --focus RE        keep only stacks with a frame matching RE\n" }, \
+	  "      --focus RE        keep only stacks with a frame matching RE\n", \
+	  CMD_VIEW_TO_STRING(view.focus) }, \
 	{ "ignore", CMD_OPT_IGNORE, required_argument, CMD_VIEW, \
-	  "      --ignore RE       drop stacks with a frame matching RE\n" }, \
+	  "      --ignore RE       drop stacks with a frame matching RE\n", \
+	  CMD_VIEW_TO_STRING(view.ignore) }, \
 	{ "keep-allocator-frames", CMD_OPT_KEEP_ALLOC, no_argument, CMD_VIEW, \
 	  "      --keep-allocator-frames\n" \
 	  "                        keep malloc, operator new, and frames inside\n" \
-	  "                        the allocator's library\n" }, \
+	  "                        the allocator's library\n", \
+	  CMD_VIEW_TO_SET(view.keep_allocator_frames, 1) }, \
 	{ "no-wrappers", CMD_OPT_NO_WRAPPERS, no_argument, CMD_VIEW, \
 	  "      --no-wrappers     keep the well-known allocation wrappers\n" \
 	  "                        (xmalloc, zmalloc, PyObject_Malloc, g_malloc,\n" \
-	  "                        ...), which are cut like malloc by default\n" }, \
+	  "                        ...), which are cut like malloc by default\n", \
+	  CMD_VIEW_TO_SET(view.no_wrappers, 1) }, \
 	{ "find-wrappers", CMD_OPT_FIND_WRAPPERS, no_argument, CMD_VIEW, \
 	  "      --find-wrappers   also cut the functions that look like\n" \
 	  "                        allocation wrappers in the profile: almost\n" \
 	  "                        only ever directly above the allocator,\n" \
 	  "                        from many callers; says which on stderr\n" }, \
 	{ "hide", CMD_OPT_HIDE, required_argument, CMD_VIEW, \
-	  "      --hide RE         remove frames matching RE (pprof's -hide)\n" }, \
+	  "      --hide RE         remove frames matching RE (pprof's -hide)\n", \
+	  CMD_VIEW_TO_STRING(view.hide) }, \
 	{ "show", CMD_OPT_SHOW, required_argument, CMD_VIEW, \
-	  "      --show RE         keep only frames matching RE (pprof's -show)\n" }, \
+	  "      --show RE         keep only frames matching RE (pprof's -show)\n", \
+	  CMD_VIEW_TO_STRING(view.show) }, \
 	{ "show-from", CMD_OPT_SHOW_FROM, required_argument, CMD_VIEW, \
 	  "      --show-from RE    drop frames above the outermost match of RE\n" \
-	  "                        (pprof's -show_from)\n" }, \
+	  "                        (pprof's -show_from)\n", \
+	  CMD_VIEW_TO_STRING(view.show_from) }, \
 	{ "prune-from", CMD_OPT_PRUNE_FROM, required_argument, CMD_VIEW, \
 	  "      --prune-from RE   drop frames below the innermost function\n" \
-	  "                        matching RE (pprof's -prune_from)\n" }, \
+	  "                        matching RE (pprof's -prune_from)\n", \
+	  CMD_VIEW_TO_STRING(view.prune_from) }, \
 	{ "no-symbolize", CMD_OPT_NO_SYMBOLIZE, no_argument, CMD_VIEW, \
-	  "      --no-symbolize    do not look up symbols in the mapped binaries\n" }
+	  "      --no-symbolize    do not look up symbols in the mapped binaries\n", \
+	  CMD_VIEW_TO_SET(no_symbolize, true) }
 
 /*
  * The percent group, in the view group too, for the commands that print
@@ -286,7 +416,8 @@ enum { CMD_OPT_RELATIVE = 0x11c0 };
 	  "      --relative-percentages\n" \
 	  "                        percentages of what the filters keep, not of\n" \
 	  "                        the whole profile (pprof's\n" \
-	  "                        -relative_percentages)\n" }
+	  "                        -relative_percentages)\n", \
+	  CMD_VIEW_TO_SET(view.relative_percentages, 1) }
 
 /*
  * Where a command that symbolizes on the fly finds binaries, in the
@@ -299,19 +430,23 @@ enum {
 };
 #define CMD_FIND_OPTS \
 	{ "sysroot", CMD_OPT_SYSROOT, required_argument, CMD_VIEW, \
-	  "      --sysroot DIR     look for mapped files under DIR\n" }, \
+	  "      --sysroot DIR     look for mapped files under DIR\n", \
+	  CMD_VIEW_TO_STRING(sysroot) }, \
 	{ "search-path", CMD_OPT_SEARCH_PATH, required_argument, CMD_VIEW, \
 	  "      --search-path DIRS\n" \
 	  "                        colon-separated directories to search for\n" \
-	  "                        binaries by build id, path and base name\n" }, \
+	  "                        binaries by build id, path and base name\n", \
+	  CMD_VIEW_TO_STRING(search_path) }, \
 	{ "debuginfo-path", CMD_OPT_DEBUGINFO_PATH, required_argument, \
 	  CMD_VIEW, \
 	  "      --debuginfo-path PATH\n" \
 	  "                        colon-separated directories to search for\n" \
-	  "                        separate debug info first\n" }, \
+	  "                        separate debug info first\n", \
+	  CMD_VIEW_TO_STRING(debuginfo_path) }, \
 	{ "debuginfod", CMD_OPT_DEBUGINFOD, no_argument, CMD_VIEW, \
 	  "      --debuginfod      ask the servers in $DEBUGINFOD_URLS for\n" \
-	  "                        missing debug info\n" }
+	  "                        missing debug info\n", \
+	  CMD_VIEW_TO_SET(debuginfod, true) }
 
 /*
  * The filter group, in the view group too: go tool pprof's label
@@ -342,9 +477,11 @@ enum {
 	  "      --tagleaf KEYS    the same at the leaf of each stack\n" }, \
 	{ "tagshow", CMD_OPT_TAGSHOW, required_argument, CMD_VIEW, \
 	  "      --tagshow RE      print only labels whose key matches RE\n" \
-	  "                        (profconv show's dump; no sample dropped)\n" }, \
+	  "                        (profconv show's dump; no sample dropped)\n", \
+	  CMD_VIEW_TO_STRING(view.tagshow) }, \
 	{ "taghide", CMD_OPT_TAGHIDE, required_argument, CMD_VIEW, \
-	  "      --taghide RE      print no label whose key matches RE\n" }, \
+	  "      --taghide RE      print no label whose key matches RE\n", \
+	  CMD_VIEW_TO_STRING(view.taghide) }, \
 	{ "suppressions", CMD_OPT_SUPPRESSIONS, required_argument, CMD_VIEW, \
 	  "      --suppressions FILE\n" \
 	  "                        hide stacks a leak:PATTERN line of FILE\n" \
@@ -353,7 +490,8 @@ enum {
 	  CMD_VIEW, \
 	  "      --no-default-suppressions\n" \
 	  "                        leak reports keep the one-time runtime\n" \
-	  "                        allocations they hide by default\n" }
+	  "                        allocations they hide by default\n", \
+	  CMD_VIEW_TO_SET(no_default_suppressions, true) }
 
 /* What a command shows, and whether and how it symbolizes on the fly. */
 struct cmd_view {
@@ -381,9 +519,12 @@ struct cmd_view {
 enum { CMD_OPT_NO_COMPRESS = 0x1200 };
 #define CMD_LEVEL_OPTS \
 	{ "level", 'l', required_argument, CMD_LEVEL, \
-	  "  -l, --level N         gzip level 0..9 (default 6; 0: uncompressed)\n" }, \
+	  "  -l, --level N         gzip level 0..9 (default 6; 0: uncompressed)\n", \
+	  .kind = CMD_NUMBER, .lo = 0, .hi = 9, \
+	  CMD_DEST_(struct profconv_write_options, level) }, \
 	{ "no-compress", CMD_OPT_NO_COMPRESS, no_argument, CMD_LEVEL, \
-	  "      --no-compress     write the protobuf without gzip (--level 0)\n" }
+	  "      --no-compress     write the protobuf without gzip (--level 0)\n", \
+	  CMD_TO_SET_(struct profconv_write_options, level, 0) }
 
 /* Parse a whole decimal number in [MIN, MAX] for OPTION. */
 bool cmd_parse_long(const char *option, const char *text, long min, long max,
@@ -397,11 +538,13 @@ bool cmd_parse_long(const char *option, const char *text, long min, long max,
 bool cmd_parse_double(const char *option, const char *text, double min,
     double max, double *out);
 /*
- * A flame graph's --minwidth, as profconv_svg_options takes it: pixels
- * or a percentage of at most 100 ("0.1", "2.5%"); false after a usage
- * message.
+ * CMD_PARSED's parsers.  A flame graph's --minwidth, as
+ * profconv_svg_options takes it: pixels or a percentage of at most 100
+ * ("0.1", "2.5%"), into the const char * at TO.  A demangling mode
+ * (--demangle) into the enum profconv_demangle at TO.
  */
-bool cmd_check_minwidth(const char *option, const char *text);
+bool cmd_parse_minwidth(const char *option, const char *text, void *to);
+bool cmd_parse_demangle(const char *option, const char *text, void *to);
 
 /*
  * TEXT as a byte count into *OUT: decimal digits and an optional suffix
@@ -412,10 +555,14 @@ bool cmd_parse_size(const char *text, uint64_t min, uint64_t max,
     uint64_t *out);
 
 /*
- * --by function|line|stack (profdiff, proftrend) into *BY; false after a
- * usage message.
+ * --by function|line|stack (profdiff, proftrend), bound to the command's
+ * enum profconv_diff_by F.
  */
-bool cmd_parse_by(const char *s, enum profconv_diff_by *by);
+enum { CMD_OPT_BY = 0x1700 };
+extern const struct cmd_choice cmd_by_choices[];
+#define CMD_BY_OPT(f) { "by", CMD_OPT_BY, required_argument, CMD_OWN, \
+	"      --by KIND         rows per function (default), line or stack\n", \
+	CMD_TO_CHOICE(f, cmd_by_choices, "function, line or stack") }
 
 /* --- load.c -------------------------------------------------------------- */
 
@@ -478,6 +625,22 @@ int cmd_new_views(const struct cmd_view *v, struct profconv_profile **prof,
  * thread of their own while the views are freed, and set them NULL. */
 void cmd_free_views(struct profconv_profile **prof,
     struct profconv_view **view);
+
+/*
+ * The skeleton of the picture commands (profflame, profgraph): the views
+ * of IN and of BASE_PATH (NULL: none) as cmd_load_pair() and
+ * cmd_new_views() make them, VIEW[1] and VIEW[0], drawn by DRAW(VIEW,
+ * FP, ARG) into OUT_PATH, which appears whole or not at all (output.c).
+ * DRAW returns an exit status (cmd_draw_failed()); so does cmd_draw().
+ */
+typedef int cmd_draw_fn(struct profconv_view *const *view, FILE *fp,
+    void *arg);
+int cmd_draw(const struct cmd_view *v, const char *in, const char *base_path,
+    const char *out_path, cmd_draw_fn *draw, void *arg);
+/* The exit status of RC, what a library writer returned drawing IN to
+ * OUT_PATH: EXIT_USAGE after its message for EINVAL (a bad option),
+ * else as cmd_write_failed() says; EXIT_OK for 0. */
+int cmd_draw_failed(int rc, const char *out_path, const char *in);
 
 /* Warn once that PROF, read from SUBJECT, had text that was not UTF-8,
  * and once more if its reader found the input cut short. */

@@ -23,21 +23,31 @@ enum {
 	OPT_BASE = 'b', OPT_SOURCE_PATH = 0x2000, OPT_HTML
 };
 
+struct list_args {
+	struct profconv_list_options list;
+	const char *base_path, *out_path;
+};
+#define CMD_ARGS struct list_args
+
 static const struct cmd_opt opts[] = {
-	CMD_TYPE_SHOW_OPT,
+	CMD_TYPE_SHOW_OPT(list.sample_type),
 	{ "base", OPT_BASE, required_argument, CMD_OWN,
 	  "  -b, --base OLD        show the change from OLD per line, as pprof's\n"
-	  "                        -diff_base (percentages of OLD's total)\n" },
+	  "                        -diff_base (percentages of OLD's total)\n",
+	  CMD_TO_STRING(base_path) },
 	{ "source-path", OPT_SOURCE_PATH, required_argument, CMD_OWN,
 	  "      --source-path DIRS\n"
 	  "                        look for sources under these ':'-separated\n"
 	  "                        directories and their parents (default: the\n"
-	  "                        current directory)\n" },
-	CMD_TRIM_PATH_OPT,
+	  "                        current directory)\n",
+	  CMD_TO_STRING(list.source_path) },
+	CMD_TRIM_PATH_OPT(list.trim_path),
 	{ "html", OPT_HTML, no_argument, CMD_OWN,
-	  "      --html            one self-contained HTML page instead of text\n" },
+	  "      --html            one self-contained HTML page instead of text\n",
+	  CMD_TO_SET(list.html, 1) },
 	{ "output", 'o', required_argument, CMD_OWN,
-	  "  -o, --output FILE     write to FILE (default: standard output)\n" },
+	  "  -o, --output FILE     write to FILE (default: standard output)\n",
+	  CMD_TO_STRING(out_path) },
 	CMD_VIEW_OPTS,
 	CMD_PERCENT_OPTS,
 	CMD_FIND_OPTS,
@@ -59,39 +69,35 @@ static const char footer[] =
 int
 cmd_list(int argc, char **argv)
 {
-	struct profconv_list_options list = PROFCONV_LIST_OPTIONS_INIT;
+	struct list_args a = { PROFCONV_LIST_OPTIONS_INIT, NULL, "-" };
+	struct profconv_list_options *list = &a.list;
 	struct cmd_view view = CMD_VIEW_INIT;
-	struct cmd_parser parser = { opts, usage_text, footer, &view, NULL };
+	struct cmd_parser parser = { opts, usage_text, footer, &view, NULL,
+		&a };
 	struct profconv_profile *prof[2] = { NULL, NULL };
 	struct cmd_output out = { 0 };
-	const char *base_path = NULL, *out_path = "-", *in;
+	const char *base_path, *out_path, *in;
 	int c, rc, status, i;
 
-	while ((c = cmd_getopt(&parser, argc, argv)) > 0) {
-		switch (c) {
-		case 't': list.sample_type = optarg; break;
-		case OPT_BASE: base_path = optarg; break;
-		case OPT_SOURCE_PATH: list.source_path = optarg; break;
-		case CMD_OPT_TRIM_PATH: list.trim_path = optarg; break;
-		case OPT_HTML: list.html = 1; break;
-		case 'o': out_path = optarg; break;
-		}
-	}
+	/* Every option is bound: none comes back. */
+	c = cmd_getopt(&parser, argc, argv);
 	if (c != CMD_OPTS_END)
 		return c == CMD_OPTS_EXIT ? EXIT_OK : EXIT_USAGE;
+	base_path = a.base_path;
+	out_path = a.out_path;
 	if (argc - optind != 2)
 		return cmd_usage_error("expected REGEX and PROFILE");
 	/* A REGEX that does not compile, or is beyond the bounds every
 	 * regex has, is a usage error, found before any input is read (as
 	 * --focus's is). */
-	if (profconv_list_check(argv[optind], &list) < 0)
+	if (profconv_list_check(argv[optind], list) < 0)
 		return cmd_usage_error("%s", profconv_errmsg());
 	in = argv[optind + 1];
 	view.view.jobs = cmd_jobs();
-	list.view = &view.view;
+	list->view = &view.view;
 	/* --debuginfod: for missing debug info, and last for sources. */
 	if (view.debuginfod)
-		list.find_source = profconv_debuginfod_find_source;
+		list->find_source = profconv_debuginfod_find_source;
 	status = cmd_load_pair(&view, in, base_path, prof);
 	if (status == EXIT_OK)
 		cmd_warn_unmatched_pair(&view, prof);
@@ -99,7 +105,7 @@ cmd_list(int argc, char **argv)
 		status = cmd_output_open(&out, out_path);
 	if (status == EXIT_OK) {
 		rc = profconv_list_write(prof[1], prof[0], argv[optind],
-		    out.fp, &list);
+		    out.fp, list);
 		if (rc == PROFCONV_EIO)
 			status = cmd_write_failed(out_path, rc, errno, in);
 		else if (rc < 0)

@@ -22,9 +22,15 @@ static const char usage_text[] =
 	"their mapping); samples that sum to zero are dropped.\n"
 	"\n";
 
+struct merge_args {
+	const char *out_path;
+};
+#define CMD_ARGS struct merge_args
+
 static const struct cmd_opt opts[] = {
 	{ "output", 'o', required_argument, CMD_OWN,
-	  "  -o, --output OUT   write to OUT instead of standard output\n" },
+	  "  -o, --output OUT   write to OUT instead of standard output\n",
+	  CMD_TO_STRING(out_path) },
 	CMD_LEVEL_OPTS,
 	CMD_MAX_INPUT_OPT,
 	CMD_JOBS_OPT,
@@ -83,17 +89,18 @@ int
 cmd_merge(int argc, char **argv)
 {
 	struct profconv_write_options wo = PROFCONV_WRITE_OPTIONS_INIT;
-	struct cmd_parser parser = { opts, usage_text, footer, NULL, &wo };
+	struct merge_args a = { NULL };
+	struct cmd_parser parser = { opts, usage_text, footer, NULL, &wo, &a };
 	struct profconv_profile *merged = NULL;
 	struct profconv_merger *mg = NULL;
-	const char *out_path = NULL;
+	const char *out_path;
 	int c, n, status;
 
-	while ((c = cmd_getopt(&parser, argc, argv)) > 0)
-		if (c == 'o')
-			out_path = optarg;
+	/* Every option is bound: none comes back. */
+	c = cmd_getopt(&parser, argc, argv);
 	if (c != CMD_OPTS_END)
 		return c == CMD_OPTS_EXIT ? EXIT_OK : EXIT_USAGE;
+	out_path = a.out_path;
 	n = argc - optind;
 	if (n < 1)
 		return cmd_usage_error("expected at least one IN");

@@ -38,31 +38,83 @@ enum {
 	OPT_DUMP
 };
 
+struct record_args {
+	const char *dir;
+	const char *dump_dir;
+	enum allocator alloc;
+	uint64_t every, sample_rate;
+	long interval_ms;
+	struct profconv_trend_options trend;	/* --by-thread */
+};
+
+#define CMD_ARGS struct record_args
+
+/* --interval TEXT as milliseconds into the long at TO: a number,
+ * optionally with ms, s or m, from 1 ms to a day; false after a usage
+ * message. */
+static bool
+parse_interval(const char *option, const char *text, void *to)
+{
+	char *end;
+	double v, scale = 1000;
+
+	errno = 0;
+	v = strtod(text, &end);
+	if (end == text || errno != 0 || !(v > 0))
+		goto bad;
+	if (strcmp(end, "ms") == 0)
+		scale = 1;
+	else if (strcmp(end, "m") == 0)
+		scale = 60000;
+	else if (*end != '\0' && strcmp(end, "s") != 0)
+		goto bad;
+	v *= scale;
+	if (v < 1 || v > 86400000.0)
+		goto bad;
+	*(long *)to = (long)v;
+	return true;
+bad:
+	cmd_usage_error("invalid %s value '%s' (a time such as 10s, 500ms or "
+	    "2m)", option, text);
+	return false;
+}
+
+static const struct cmd_choice allocators[] = {
+	{ "jemalloc", ALLOC_JEMALLOC }, { "tcmalloc", ALLOC_TCMALLOC },
+	{ NULL, 0 }
+};
+
 static const struct cmd_opt opts_table[] = {
 	{ "output", 'o', required_argument, CMD_OWN,
 	  "  -o, --output DIR      put the dumps and the report in DIR (default:\n"
 	  "                        PROG-YYYYmmdd-HHMMSS; an existing DIR must be\n"
-	  "                        empty)\n" },
+	  "                        empty)\n",
+	  CMD_TO_STRING(dir) },
 	{ "allocator", OPT_ALLOCATOR, required_argument, CMD_OWN,
 	  "      --allocator ALLOCATOR\n"
 	  "                        jemalloc (default) or tcmalloc, preloaded\n"
-	  "                        unless PROG already uses one\n" },
+	  "                        unless PROG already uses one\n",
+	  CMD_TO_CHOICE(alloc, allocators, "jemalloc or tcmalloc") },
 	{ "every", OPT_EVERY, required_argument, CMD_OWN,
 	  "      --every SIZE      dump each time PROG has allocated SIZE more\n"
 	  "                        bytes (suffix K, M or G; jemalloc: rounded to\n"
-	  "                        a power of two)\n" },
+	  "                        a power of two)\n",
+	  CMD_TO_SIZE(every, 1, (long)1 << 60, "64M") },
 	{ "interval", OPT_INTERVAL, required_argument, CMD_OWN,
 	  "      --interval TIME   dump every TIME (seconds, or suffix ms, s,\n"
-	  "                        m)\n" },
+	  "                        m)\n",
+	  CMD_TO_PARSED(interval_ms, parse_interval) },
 	{ "sample-rate", OPT_SAMPLE_RATE, required_argument, CMD_OWN,
 	  "      --sample-rate SIZE\n"
 	  "                        jemalloc: sample one allocation every SIZE\n"
 	  "                        bytes on average (rounded to a power of two;\n"
-	  "                        default 512K)\n" },
+	  "                        default 512K)\n",
+	  CMD_TO_SIZE(sample_rate, 1, (long)1 << 40, "512K") },
 	CMD_SERIES_OPTS,
 	{ "dump", OPT_DUMP, required_argument, CMD_OWN,
 	  "      --dump DIR        ask the program recording into DIR for a dump\n"
-	  "                        now and wait for it\n" },
+	  "                        now and wait for it\n",
+	  CMD_TO_STRING(dump_dir) },
 	CMD_HELP_OPT,
 	CMD_VERSION_OPT,
 	{ NULL, 0, 0, CMD_OWN, NULL }
@@ -81,82 +133,7 @@ static const char *const alloc_soname[] = {
 	NULL, "libjemalloc.so.2", "libtcmalloc.so.4"
 };
 
-struct record_args {
-	const char *dir;
-	const char *dump_dir;
-	enum allocator alloc;
-	uint64_t every, sample_rate;
-	long interval_ms;
-	struct profconv_trend_options trend;	/* --by-thread */
-};
-
 /* --- options ------------------------------------------------------------- */
-
-/* TEXT as milliseconds: a number, optionally with ms, s or m; false when
- * it is not one from 1 ms to a day. */
-static bool
-parse_time(const char *text, long *out)
-{
-	char *end;
-	double v, scale = 1000;
-
-	errno = 0;
-	v = strtod(text, &end);
-	if (end == text || errno != 0 || !(v > 0))
-		return false;
-	if (strcmp(end, "ms") == 0)
-		scale = 1;
-	else if (strcmp(end, "m") == 0)
-		scale = 60000;
-	else if (*end != '\0' && strcmp(end, "s") != 0)
-		return false;
-	v *= scale;
-	if (v < 1 || v > 86400000.0)
-		return false;
-	*out = (long)v;
-	return true;
-}
-
-static bool
-own_option(int c, struct record_args *a)
-{
-	if (cmd_series_option(c, &a->trend))
-		return true;
-	switch (c) {
-	case 'o':
-		a->dir = optarg;
-		return true;
-	case OPT_DUMP:
-		a->dump_dir = optarg;
-		return true;
-	case OPT_ALLOCATOR:
-		if (strcmp(optarg, "jemalloc") == 0)
-			a->alloc = ALLOC_JEMALLOC;
-		else if (strcmp(optarg, "tcmalloc") == 0)
-			a->alloc = ALLOC_TCMALLOC;
-		else
-			return cmd_usage_error("invalid --allocator value '%s' "
-			    "(use jemalloc or tcmalloc)", optarg), false;
-		return true;
-	case OPT_EVERY:
-		if (!cmd_parse_size(optarg, 1, (uint64_t)1 << 60, &a->every))
-			return cmd_usage_error("invalid --every value '%s' (a "
-			    "size such as 64M)", optarg), false;
-		return true;
-	case OPT_SAMPLE_RATE:
-		if (!cmd_parse_size(optarg, 1, (uint64_t)1 << 40,
-		    &a->sample_rate))
-			return cmd_usage_error("invalid --sample-rate value "
-			    "'%s' (a size such as 512K)", optarg), false;
-		return true;
-	case OPT_INTERVAL:
-		if (!parse_time(optarg, &a->interval_ms))
-			return cmd_usage_error("invalid --interval value '%s' "
-			    "(a time such as 10s, 500ms or 2m)", optarg), false;
-		return true;
-	}
-	return true;
-}
 
 /* log2 of V rounded to the nearest power of two. */
 static int
@@ -622,7 +599,7 @@ cmd_record(int argc, char **argv)
 	struct record_args a = { NULL, NULL, ALLOC_NONE, 0, 0, 0,
 		PROFCONV_TREND_OPTIONS_INIT };
 	struct cmd_parser parser = { opts_table, usage_text, footer, NULL,
-		NULL };
+		NULL, &a };
 	struct linked linked;
 	char path[PATH_MAX], defdir[PATH_MAX], *abs = NULL, *prefix = NULL;
 	const char *base;
@@ -635,13 +612,11 @@ cmd_record(int argc, char **argv)
 	posixly = getenv("POSIXLY_CORRECT") != NULL;
 	if (!posixly)
 		setenv("POSIXLY_CORRECT", "1", 1);
+	/* --by-thread is the one option the table does not bind. */
 	while ((c = cmd_getopt(&parser, argc, argv)) > 0)
-		if (!own_option(c, &a))
-			break;
+		cmd_series_option(c, &a.trend);
 	if (!posixly)
 		unsetenv("POSIXLY_CORRECT");
-	if (c > 0)
-		return EXIT_USAGE;
 	if (c != CMD_OPTS_END)
 		return c == CMD_OPTS_EXIT ? EXIT_OK : EXIT_USAGE;
 	if (a.dump_dir != NULL) {

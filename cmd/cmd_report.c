@@ -29,35 +29,51 @@ enum {
 	OPT_TREE_NODES
 };
 
+struct report_args {
+	struct profconv_report_options ro;
+	const char *base_path, *out_path;
+};
+#define CMD_ARGS struct report_args
+
 static const struct cmd_opt opts[] = {
 	{ "output", 'o', required_argument, CMD_OWN,
-	  "  -o, --output FILE     write the page to FILE (required)\n" },
-	CMD_TYPE_SHOW_OPT,
+	  "  -o, --output FILE     write the page to FILE (required)\n",
+	  CMD_TO_STRING(out_path) },
+	CMD_TYPE_SHOW_OPT(ro.sample_type),
 	{ "base", OPT_BASE, required_argument, CMD_OWN,
-	  "  -b, --base OLD        show the change from OLD to PROFILE\n" },
+	  "  -b, --base OLD        show the change from OLD to PROFILE\n",
+	  CMD_TO_STRING(base_path) },
 	{ "top", OPT_TOP, required_argument, CMD_OWN,
-	  "  -n, --top N           rows of the tables (default 50)\n" },
+	  "  -n, --top N           rows of the tables (default 50)\n",
+	  CMD_TO_NUMBER(ro.top, 1, 100000) },
 	{ "list-top", OPT_LIST_TOP, required_argument, CMD_OWN,
-	  "      --list-top N      functions whose source is shown (default 5)\n" },
+	  "      --list-top N      functions whose source is shown (default 5)\n",
+	  CMD_TO_NUMBER(ro.list_top, 1, 100000) },
 	{ "nodecount", OPT_NODECOUNT, required_argument, CMD_OWN,
-	  "      --nodecount N     call graph nodes at most (default 80)\n" },
+	  "      --nodecount N     call graph nodes at most (default 80)\n",
+	  CMD_TO_NUMBER(ro.nodecount, 1, 100000) },
 	{ "nodefraction", OPT_NODEFRACTION, required_argument, CMD_OWN,
 	  "      --nodefraction F  the Explore tab's call tree leaves out nodes\n"
-	  "                        at most F of the total (default 0: none)\n" },
+	  "                        at most F of the total (default 0: none)\n",
+	  CMD_TO_REAL(ro.node_fraction, 0, 1) },
 	{ "tree-nodes", OPT_TREE_NODES, required_argument, CMD_OWN,
 	  "      --tree-nodes N    and keeps at most N nodes, the heaviest\n"
-	  "                        (default 20000)\n" },
+	  "                        (default 20000)\n",
+	  CMD_TO_NUMBER(ro.tree_nodes, 1, 100000) },
 	{ "minwidth", OPT_MINWIDTH, required_argument, CMD_OWN,
 	  "      --minwidth W      flame graph frames narrower than W pixels\n"
 	  "                        (\"0.1\") or W of the total (\"0.5%\") are\n"
-	  "                        left out (default 0.1)\n" },
+	  "                        left out (default 0.1)\n",
+	  CMD_TO_PARSED(ro.minwidth, cmd_parse_minwidth) },
 	{ "title", OPT_TITLE, required_argument, CMD_OWN,
-	  "      --title TEXT      the page's title (default: profconv report)\n" },
+	  "      --title TEXT      the page's title (default: profconv report)\n",
+	  CMD_TO_STRING(ro.title) },
 	{ "source-path", OPT_SOURCE_PATH, required_argument, CMD_OWN,
 	  "      --source-path DIRS\n"
 	  "                        look for sources under these ':'-separated\n"
-	  "                        directories and their parents\n" },
-	CMD_TRIM_PATH_OPT,
+	  "                        directories and their parents\n",
+	  CMD_TO_STRING(ro.source_path) },
+	CMD_TRIM_PATH_OPT(ro.trim_path),
 	CMD_SERIES_OPTS,
 	CMD_VIEW_OPTS,
 	CMD_FIND_OPTS,
@@ -80,17 +96,6 @@ static const char footer[] =
 	"examples: profconv report heap.pb.gz -o report.html\n"
 	"          profconv report --base old.heap new.heap -o diff.html\n"
 	"          profconv report prog.*.heap -o series.html\n";
-
-static bool
-parse_count(const char *opt, const char *text, size_t *out)
-{
-	long v;
-
-	if (!cmd_parse_long(opt, text, 1, 100000, &v))
-		return false;
-	*out = (size_t)v;
-	return true;
-}
 
 /*
  * The page of a series: the snapshots PATHS[0..N-1], or when N is 1, the
@@ -170,55 +175,24 @@ write_series(struct cmd_view *view, struct profconv_trend_options *to,
 int
 cmd_report(int argc, char **argv)
 {
-	struct profconv_report_options ro = PROFCONV_REPORT_OPTIONS_INIT;
+	struct report_args a = { PROFCONV_REPORT_OPTIONS_INIT, NULL, NULL };
+	struct profconv_report_options *ro = &a.ro;
 	struct profconv_trend_options to = PROFCONV_TREND_OPTIONS_INIT;
 	struct cmd_view view = CMD_VIEW_INIT;
-	struct cmd_parser parser = { opts, usage_text, footer, &view, NULL };
+	struct cmd_parser parser = { opts, usage_text, footer, &view, NULL,
+		&a };
 	struct profconv_profile *prof[2] = { NULL, NULL };
 	struct cmd_output out = { 0 };
-	const char *base_path = NULL, *out_path = NULL, *in;
+	const char *base_path, *out_path, *in;
 	int c, rc, status, i;
 
-	while ((c = cmd_getopt(&parser, argc, argv)) > 0) {
-		if (cmd_series_option(c, &to))
-			continue;
-		switch (c) {
-		case 'o': out_path = optarg; break;
-		case 't': ro.sample_type = optarg; break;
-		case OPT_BASE: base_path = optarg; break;
-		case OPT_TOP:
-			if (!parse_count("--top", optarg, &ro.top))
-				return EXIT_USAGE;
-			break;
-		case OPT_LIST_TOP:
-			if (!parse_count("--list-top", optarg, &ro.list_top))
-				return EXIT_USAGE;
-			break;
-		case OPT_NODECOUNT:
-			if (!parse_count("--nodecount", optarg, &ro.nodecount))
-				return EXIT_USAGE;
-			break;
-		case OPT_NODEFRACTION:
-			if (!cmd_parse_double("--nodefraction", optarg, 0, 1,
-			    &ro.node_fraction))
-				return EXIT_USAGE;
-			break;
-		case OPT_TREE_NODES:
-			if (!parse_count("--tree-nodes", optarg, &ro.tree_nodes))
-				return EXIT_USAGE;
-			break;
-		case OPT_MINWIDTH:
-			if (!cmd_check_minwidth("--minwidth", optarg))
-				return EXIT_USAGE;
-			ro.minwidth = optarg;
-			break;
-		case OPT_TITLE: ro.title = optarg; break;
-		case OPT_SOURCE_PATH: ro.source_path = optarg; break;
-		case CMD_OPT_TRIM_PATH: ro.trim_path = optarg; break;
-		}
-	}
+	/* --by-thread is the one option the table does not bind. */
+	while ((c = cmd_getopt(&parser, argc, argv)) > 0)
+		cmd_series_option(c, &to);
 	if (c != CMD_OPTS_END)
 		return c == CMD_OPTS_EXIT ? EXIT_OK : EXIT_USAGE;
+	base_path = a.base_path;
+	out_path = a.out_path;
 	if (argc - optind < 1)
 		return cmd_usage_error("expected PROFILE");
 	if (out_path == NULL)
@@ -229,30 +203,30 @@ cmd_report(int argc, char **argv)
 		return cmd_usage_error("--by-thread splits the rows of a "
 		    "series: give two PROFILEs or more");
 	view.view.jobs = cmd_jobs();
-	ro.view = &view.view;
+	ro->view = &view.view;
 	if (view.debuginfod)
-		ro.find_source = profconv_debuginfod_find_source;
+		ro->find_source = profconv_debuginfod_find_source;
 	if (argc - optind >= 2)
 		return write_series(&view, &to, argv + optind, argc - optind,
-		    &ro, &out, out_path);
+		    ro, &out, out_path);
 	/* One massif file is a series of its detailed snapshots, as
 	 * proftrend takes it, unless --snapshot picks one. */
 	if (base_path == NULL && !cmd_snapshot_given()) {
-		status = write_series(&view, &to, argv + optind, 1, &ro,
+		status = write_series(&view, &to, argv + optind, 1, ro,
 		    &out, out_path);
 		if (status != -1)
 			return status;
 	}
 	in = argv[optind];
-	ro.cur_name = in;
-	ro.base_name = base_path;
+	ro->cur_name = in;
+	ro->base_name = base_path;
 	status = cmd_load_pair(&view, in, base_path, prof);
 	if (status == EXIT_OK)
 		cmd_warn_unmatched_pair(&view, prof);
 	if (status == EXIT_OK)
 		status = cmd_output_open(&out, out_path);
 	if (status == EXIT_OK) {
-		rc = profconv_report_write(prof[1], prof[0], out.fp, &ro);
+		rc = profconv_report_write(prof[1], prof[0], out.fp, ro);
 		if (rc == PROFCONV_EIO)
 			status = cmd_write_failed(out_path, rc, errno, in);
 		else if (rc < 0)

@@ -22,83 +22,115 @@ static const char usage_text[] =
 	"leaf first), locations with their lines, functions and mappings.\n"
 	"\n";
 
-enum { OPT_SORT = 256, OPT_FUNCTIONS, OPT_LINES, OPT_ADDRESSES, OPT_FILES,
-	OPT_FILEFUNCTIONS, OPT_TRACES, OPT_TAGS, OPT_UNIT, OPT_TREE, OPT_PEEK,
+enum { OPT_SORT = 256, OPT_TRACES, OPT_TAGS, OPT_UNIT, OPT_TREE, OPT_PEEK,
 	OPT_NODECOUNT, OPT_NODEFRACTION, OPT_EDGEFRACTION, OPT_COMMENTS,
 	OPT_TEXT, OPT_TOPPROTO };
+
+struct show_args {
+	struct profconv_print_options print;
+	const char *out_path;
+	bool sizes, topproto;
+	/* --nodecount, and --nodefraction or --edgefraction, when given */
+	const char *nodecount, *fraction;
+};
+#define CMD_ARGS struct show_args
+
+static const struct cmd_choice sort_orders[] = {
+	{ "cum", 1 }, { "flat", 0 }, { NULL, 0 }
+};
 
 static const struct cmd_opt opts[] = {
 	{ "summary", 's', no_argument, CMD_OWN,
 	  "  -s, --summary         print totals per sample type, then the top\n"
 	  "                        stacks and functions (the stacks profflame\n"
 	  "                        prints and the names profdiff shows); an\n"
-	  "                        unsymbolized profile is symbolized first\n" },
+	  "                        unsymbolized profile is symbolized first\n",
+	  CMD_TO_SET(print.summary, 1) },
 	{ "top", 'n', required_argument, CMD_OWN,
 	  "  -n, --top N           how many stacks and functions --summary lists\n"
-	  "                        (default 10)\n" },
+	  "                        (default 10)\n",
+	  CMD_TO_NUMBER(print.top, 0, 1000000) },
 	{ "type", 't', required_argument, CMD_OWN,
 	  "  -t, --type TYPE       sample type --summary ranks by (default: the\n"
-	  "                        profile's default)\n" },
+	  "                        profile's default)\n",
+	  CMD_TO_STRING(print.sample_type) },
 	{ "sizes", CMD_OPT_SIZES, no_argument, CMD_OWN,
 	  "      --sizes           a log2 histogram of each stack's average block\n"
 	  "                        size (bytes / objects of -t TYPE, default\n"
-	  "                        inuse_space), weighted by objects and bytes\n" },
+	  "                        inuse_space), weighted by objects and bytes\n",
+	  CMD_TO_SET(sizes, true) },
 	{ "sort", OPT_SORT, required_argument, CMD_OWN,
 	  "      --sort ORDER      rank --summary's functions by flat, their\n"
 	  "                        own value (default; pprof -top), or cum,\n"
-	  "                        their cumulative one (pprof -top -cum)\n" },
+	  "                        their cumulative one (pprof -top -cum)\n",
+	  CMD_TO_CHOICE(print.by_cum, sort_orders, "cum or flat") },
 	{ "traces", OPT_TRACES, no_argument, CMD_OWN,
 	  "      --traces          every sample's labels and stack, leaf first,\n"
-	  "                        with its value of -t TYPE (pprof -traces)\n" },
+	  "                        with its value of -t TYPE (pprof -traces)\n",
+	  CMD_TO_SET(print.traces, 1) },
 	{ "tags", OPT_TAGS, no_argument, CMD_OWN,
 	  "      --tags            each label key's values with their totals of\n"
-	  "                        -t TYPE and shares (pprof -tags)\n" },
+	  "                        -t TYPE and shares (pprof -tags)\n",
+	  CMD_TO_SET(print.tags, 1) },
 	{ "comments", OPT_COMMENTS, no_argument, CMD_OWN,
 	  "      --comments        the profile's comments, one a line (pprof\n"
-	  "                        -comments)\n" },
+	  "                        -comments)\n",
+	  CMD_TO_SET(print.comments, 1) },
 	{ "tree", OPT_TREE, no_argument, CMD_OWN,
 	  "      --tree            each function of the call graph of -t TYPE\n"
 	  "                        with its callers above and its callees below\n"
 	  "                        (pprof -tree; by flat value, --sort cum: by\n"
-	  "                        cum)\n" },
+	  "                        cum)\n",
+	  CMD_TO_SET(print.tree, 1) },
 	{ "text", OPT_TEXT, no_argument, CMD_OWN,
 	  "      --text            a row per function of the call graph of -t\n"
 	  "                        TYPE: flat, flat%, sum%, cum, cum% (pprof\n"
 	  "                        -text and -top; by flat value, --sort cum:\n"
-	  "                        by cum)\n" },
+	  "                        by cum)\n",
+	  CMD_TO_SET(print.text, 1) },
 	{ "topproto", OPT_TOPPROTO, no_argument, CMD_OWN,
 	  "      --topproto        --text's rows as a pprof profile (sample\n"
 	  "                        types cum and flat; pprof -topproto), to -o\n"
-	  "                        FILE or a pipe\n" },
+	  "                        FILE or a pipe\n",
+	  CMD_TO_SET(topproto, true) },
 	{ "output", 'o', required_argument, CMD_OWN,
 	  "  -o, --output FILE     --topproto: write to FILE instead of\n"
-	  "                        standard output\n" },
+	  "                        standard output\n",
+	  CMD_TO_STRING(out_path) },
 	{ "peek", OPT_PEEK, required_argument, CMD_OWN,
 	  "      --peek RE         --tree of the functions matching RE only, the\n"
-	  "                        graph untrimmed (pprof -peek)\n" },
+	  "                        graph untrimmed (pprof -peek)\n",
+	  CMD_TO_STRING(print.peek) },
 	{ "nodecount", OPT_NODECOUNT, required_argument, CMD_OWN,
 	  "      --nodecount N     --tree, --text: at most N functions (--tree's\n"
-	  "                        default 80, --text's 0: all)\n" },
+	  "                        default 80, --text's 0: all)\n",
+	  CMD_TO_NUMBER(print.nodecount, 0, INT_MAX),
+	  CMD_NOTE(nodecount) },
 	{ "nodefraction", OPT_NODEFRACTION, required_argument, CMD_OWN,
 	  "      --nodefraction F  --tree, --text: drop functions under F of the\n"
-	  "                        total (default 0.005)\n" },
+	  "                        total (default 0.005)\n",
+	  CMD_TO_REAL(print.nodefraction, 0, 1),
+	  CMD_NOTE(fraction) },
 	{ "edgefraction", OPT_EDGEFRACTION, required_argument, CMD_OWN,
 	  "      --edgefraction F  --tree, --text: drop calls under F of the\n"
-	  "                        total (default 0.001)\n" },
+	  "                        total (default 0.001)\n",
+	  CMD_TO_REAL(print.edgefraction, 0, 1),
+	  CMD_NOTE(fraction) },
 	{ "unit", OPT_UNIT, required_argument, CMD_OWN,
 	  "      --unit UNIT       --traces and --tags: show values and numeric\n"
-	  "                        labels in UNIT (pprof -unit; default minimum)\n" },
-	{ "functions", OPT_FUNCTIONS, no_argument, CMD_OWN,
-	  "      --functions       --summary: a row per function (default)\n" },
-	{ "lines", OPT_LINES, no_argument, CMD_OWN,
-	  "      --lines           --summary: per function, file and line\n" },
-	{ "addresses", OPT_ADDRESSES, no_argument, CMD_OWN,
+	  "                        labels in UNIT (pprof -unit; default minimum)\n",
+	  CMD_TO_STRING(print.unit) },
+	CMD_FUNCTIONS_OPT(
+	  "      --functions       --summary: a row per function (default)\n"),
+	CMD_LINES_OPT(
+	  "      --lines           --summary: per function, file and line\n"),
+	CMD_ADDRESSES_OPT(
 	  "      --addresses       --summary: per function and address;\n"
-	  "                        --tree: per address, function and line\n" },
-	{ "files", OPT_FILES, no_argument, CMD_OWN,
-	  "      --files           --summary: per source file (pprof -files)\n" },
-	{ "filefunctions", OPT_FILEFUNCTIONS, no_argument, CMD_OWN,
-	  "      --filefunctions   --summary: per function and source file\n" },
+	  "                        --tree: per address, function and line\n"),
+	CMD_FILES_OPT(
+	  "      --files           --summary: per source file (pprof -files)\n"),
+	CMD_FILEFUNCTIONS_OPT(
+	  "      --filefunctions   --summary: per function and source file\n"),
 	CMD_VIEW_OPTS,
 	CMD_PERCENT_OPTS,
 	CMD_FIND_OPTS,
@@ -151,127 +183,50 @@ show_topproto(const struct profconv_profile *prof,
 int
 cmd_show(int argc, char **argv)
 {
-	struct profconv_print_options print = PROFCONV_PRINT_OPTIONS_INIT;
+	struct show_args a = { PROFCONV_PRINT_OPTIONS_INIT, NULL, false,
+		false, NULL, NULL };
+	struct profconv_print_options *print = &a.print;
 	struct cmd_view view = CMD_VIEW_INIT;
-	struct cmd_parser parser = { opts, usage_text, footer, &view, NULL };
+	struct cmd_parser parser = { opts, usage_text, footer, &view, NULL,
+		&a };
 	struct profconv_profile *prof = NULL;
-	long top;
-	const char *out_path = NULL;
-	bool sizes = false, trims = false, nodecount = false, topproto = false;
+	const char *out_path;
+	bool sizes, trims, topproto;
 	bool tree;
 	int c, status;
 
-	while ((c = cmd_getopt(&parser, argc, argv)) > 0) {
-		switch (c) {
-		case 's':
-			print.summary = 1;
-			break;
-		case 'n':
-			if (!cmd_parse_long("--top", optarg, 0, 1000000, &top))
-				return EXIT_USAGE;
-			print.top = (size_t)top;
-			break;
-		case 't':
-			print.sample_type = optarg;
-			break;
-		case CMD_OPT_SIZES:
-			sizes = true;
-			break;
-		case OPT_TRACES:
-			print.traces = 1;
-			break;
-		case OPT_TAGS:
-			print.tags = 1;
-			break;
-		case OPT_UNIT:
-			print.unit = optarg;
-			break;
-		case OPT_TREE:
-			print.tree = 1;
-			break;
-		case OPT_COMMENTS:
-			print.comments = 1;
-			break;
-		case OPT_TEXT:
-			print.text = 1;
-			break;
-		case OPT_TOPPROTO:
-			topproto = true;
-			break;
-		case 'o':
-			out_path = optarg;
-			break;
-		case OPT_PEEK:
-			print.peek = optarg;
-			break;
-		case OPT_NODECOUNT:
-			if (!cmd_parse_long("--nodecount", optarg, 0, INT_MAX,
-			    &top))
-				return EXIT_USAGE;
-			print.nodecount = (size_t)top;
-			trims = nodecount = true;
-			break;
-		case OPT_NODEFRACTION:
-			if (!cmd_parse_double("--nodefraction", optarg, 0, 1,
-			    &print.nodefraction))
-				return EXIT_USAGE;
-			trims = true;
-			break;
-		case OPT_EDGEFRACTION:
-			if (!cmd_parse_double("--edgefraction", optarg, 0, 1,
-			    &print.edgefraction))
-				return EXIT_USAGE;
-			trims = true;
-			break;
-		case OPT_FUNCTIONS:
-			view.view.granularity = PROFCONV_BY_FUNCTION;
-			break;
-		case OPT_LINES:
-			view.view.granularity = PROFCONV_BY_LINE;
-			break;
-		case OPT_ADDRESSES:
-			view.view.granularity = PROFCONV_BY_ADDRESS;
-			break;
-		case OPT_FILES:
-			view.view.granularity = PROFCONV_BY_FILE;
-			break;
-		case OPT_FILEFUNCTIONS:
-			view.view.granularity = PROFCONV_BY_FILE_FUNCTION;
-			break;
-		case OPT_SORT:
-			if (strcmp(optarg, "cum") != 0 &&
-			    strcmp(optarg, "flat") != 0)
-				return cmd_usage_error("invalid --sort value "
-				    "'%s' (use cum or flat)", optarg);
-			print.by_cum = optarg[0] == 'c';
-			break;
-		}
-	}
+	/* Every option is bound: none comes back. */
+	c = cmd_getopt(&parser, argc, argv);
 	if (c != CMD_OPTS_END)
 		return c == CMD_OPTS_EXIT ? EXIT_OK : EXIT_USAGE;
+	out_path = a.out_path;
+	sizes = a.sizes;
+	topproto = a.topproto;
+	trims = a.nodecount != NULL || a.fraction != NULL;
 	if (cmd_program_given("expected one FILE", argc - optind, argv + optind) >= 0)
 		return EXIT_USAGE;
 	if (argc - optind != 1)
 		return cmd_usage_error("expected one FILE");
 	view.view.jobs = cmd_jobs();
-	tree = print.tree || print.peek != NULL || print.text || topproto;
+	tree = print->tree || print->peek != NULL || print->text || topproto;
 	/* The dump shows the file as it is; the summary shows what the
 	 * other commands show, so it symbolizes like them. */
-	if (!print.summary && !sizes && !print.traces && !print.tags && !tree)
+	if (!print->summary && !sizes && !print->traces && !print->tags &&
+	    !tree)
 		view.no_symbolize = true;
-	if (sizes + print.summary + print.traces + print.tags +
-	    print.comments + print.text + topproto +
-	    (print.tree || print.peek) > 1)
+	if (sizes + print->summary + print->traces + print->tags +
+	    print->comments + print->text + topproto +
+	    (print->tree || print->peek) > 1)
 		return cmd_usage_error("--sizes, --summary, --traces, --tags, "
 		    "--comments, --text, --topproto and --tree or --peek are "
 		    "reports of their own: give one");
-	if (trims && !print.tree && !print.text && !topproto)
+	if (trims && !print->tree && !print->text && !topproto)
 		return cmd_usage_error("--nodecount, --nodefraction and "
 		    "--edgefraction need --tree, --text or --topproto");
 	/* pprof's -text and -topproto show every node unless told
 	 * otherwise. */
-	if ((print.text || topproto) && !nodecount)
-		print.nodecount = 0;
+	if ((print->text || topproto) && a.nodecount == NULL)
+		print->nodecount = 0;
 	if (out_path != NULL && !topproto)
 		return cmd_usage_error("-o needs --topproto");
 	if (topproto && out_path == NULL) {
@@ -279,21 +234,21 @@ cmd_show(int argc, char **argv)
 			return EXIT_USAGE;
 		out_path = "-";
 	}
-	if (print.unit != NULL && !print.traces && !print.tags)
+	if (print->unit != NULL && !print->traces && !print->tags)
 		return cmd_usage_error("--unit needs --traces or --tags");
-	print.view = &view.view;
+	print->view = &view.view;
 	status = cmd_load_profile(&view, argv[optind], &prof);
 	/* The dump shows the whole profile: only views filter. */
-	if (status == EXIT_OK && (sizes || print.summary || print.traces ||
-	    print.tags || tree))
+	if (status == EXIT_OK && (sizes || print->summary || print->traces ||
+	    print->tags || tree))
 		cmd_warn_unmatched(&view, cmd_unmatched(&view, prof));
 	if (status == EXIT_OK && sizes) {
-		status = show_sizes(prof, &view, print.sample_type,
+		status = show_sizes(prof, &view, print->sample_type,
 		    argv[optind]);
 	} else if (status == EXIT_OK && topproto) {
-		status = show_topproto(prof, &print, argv[optind], out_path);
+		status = show_topproto(prof, print, argv[optind], out_path);
 	} else if (status == EXIT_OK) {
-		int rc = profconv_profile_print(prof, stdout, &print);
+		int rc = profconv_profile_print(prof, stdout, print);
 
 		if (rc == PROFCONV_ENOTFOUND || rc == PROFCONV_EINVAL)
 			status = cmd_error_lib(argv[optind]);

@@ -29,31 +29,45 @@ enum {
 	OPT_DEMANGLE
 };
 
+struct symbolize_args {
+	struct profconv_symbolize_options opts;
+	const char *out_path;
+};
+#define CMD_ARGS struct symbolize_args
+
 static const struct cmd_opt opts_table[] = {
 	{ "output", 'o', required_argument, CMD_OWN,
-	  "  -o, --output FILE        write to FILE (default: standard output)\n" },
+	  "  -o, --output FILE        write to FILE (default: standard output)\n",
+	  CMD_TO_STRING(out_path) },
 	{ "pid", 'p', required_argument, CMD_OWN,
 	  "  -p, --pid PID            map addresses with /proc/PID/maps of a\n"
-	  "                           running process\n" },
+	  "                           running process\n",
+	  CMD_TO_NUMBER(opts.pid, 1, 0x7fffffff) },
 	{ "maps", 'm', required_argument, CMD_OWN,
-	  "  -m, --maps FILE          map addresses with a saved memory map\n" },
+	  "  -m, --maps FILE          map addresses with a saved memory map\n",
+	  CMD_TO_STRING(opts.maps_file) },
 	{ "sysroot", OPT_SYSROOT, required_argument, CMD_OWN,
-	  "      --sysroot DIR        look for mapped files under DIR\n" },
+	  "      --sysroot DIR        look for mapped files under DIR\n",
+	  CMD_TO_STRING(opts.sysroot) },
 	{ "search-path", OPT_SEARCH_PATH, required_argument, CMD_OWN,
 	  "      --search-path DIRS   colon-separated directories to search for\n"
-	  "                           binaries by build id, path and base name\n" },
+	  "                           binaries by build id, path and base name\n",
+	  CMD_TO_STRING(opts.search_path) },
 	{ "debuginfo-path", OPT_DEBUGINFO_PATH, required_argument, CMD_OWN,
 	  "      --debuginfo-path PATH  colon-separated directories to search\n"
-	  "                           for separate debug info first\n" },
+	  "                           for separate debug info first\n",
+	  CMD_TO_STRING(opts.debuginfo_path) },
 	{ "debuginfod", OPT_DEBUGINFOD, no_argument, CMD_OWN,
 	  "      --debuginfod         ask the servers in $DEBUGINFOD_URLS for\n"
-	  "                           missing debug info\n" },
+	  "                           missing debug info\n",
+	  CMD_TO_SET(opts.debuginfod, 1) },
 	/* Not the view's --demangle: it says how names are written. */
 	{ "demangle", OPT_DEMANGLE, required_argument, CMD_OWN,
 	  "      --demangle MODE      function names as pprof writes them:\n"
 	  "                           simple (default; no parameters or\n"
 	  "                           template arguments), templates, full,\n"
-	  "                           or none (linker names)\n" },
+	  "                           or none (linker names)\n",
+	  CMD_TO_PARSED(opts.demangle, cmd_parse_demangle) },
 	CMD_LEVEL_OPTS,
 	CMD_MAX_INPUT_OPT,
 	CMD_JOBS_OPT,
@@ -69,67 +83,24 @@ static const char footer[] =
 	"INPUT may be '-' for standard input.  A summary goes to standard error.\n"
 	"example: profconv symbolize -o heap.pb.gz heap.prof\n";
 
-/* One of the command's own options, C, into OPTS; false after a usage
- * message. */
-static bool
-own_option(int c, struct profconv_symbolize_options *opts,
-    const char **out_path)
-{
-	long v;
-
-	switch (c) {
-	case 'o':
-		*out_path = optarg;
-		break;
-	case 'p':
-		if (!cmd_parse_long("--pid", optarg, 1, 0x7fffffff, &v))
-			return false;
-		opts->pid = (int)v;
-		break;
-	case 'm':
-		opts->maps_file = optarg;
-		break;
-	case OPT_SYSROOT:
-		opts->sysroot = optarg;
-		break;
-	case OPT_SEARCH_PATH:
-		opts->search_path = optarg;
-		break;
-	case OPT_DEBUGINFO_PATH:
-		opts->debuginfo_path = optarg;
-		break;
-	case OPT_DEBUGINFOD:
-		opts->debuginfod = 1;
-		break;
-	case OPT_DEMANGLE:
-		if (profconv_demangle_parse(optarg, &opts->demangle) < 0) {
-			cmd_usage_error("invalid --demangle value '%s' (use "
-			    "simple, templates, full or none)", optarg);
-			return false;
-		}
-		break;
-	}
-	return true;
-}
-
 int
 cmd_symbolize(int argc, char **argv)
 {
-	struct profconv_symbolize_options opts =
-	    PROFCONV_SYMBOLIZE_OPTIONS_INIT;
+	struct symbolize_args a = { PROFCONV_SYMBOLIZE_OPTIONS_INIT, NULL };
+	struct profconv_symbolize_options *opts = &a.opts;
 	struct profconv_write_options wopts = PROFCONV_WRITE_OPTIONS_INIT;
 	struct cmd_parser parser = { opts_table, usage_text, footer, NULL,
-		&wopts };
+		&wopts, &a };
 	struct profconv_profile *prof = NULL;
-	const char *out_path = NULL;
+	const char *out_path;
 	int c, status;
 
-	while ((c = cmd_getopt(&parser, argc, argv)) > 0)
-		if (!own_option(c, &opts, &out_path))
-			return EXIT_USAGE;
+	/* Every option is bound: none comes back. */
+	c = cmd_getopt(&parser, argc, argv);
 	if (c != CMD_OPTS_END)
 		return c == CMD_OPTS_EXIT ? EXIT_OK : EXIT_USAGE;
-	if (opts.pid != 0 && opts.maps_file != NULL)
+	out_path = a.out_path;
+	if (opts->pid != 0 && opts->maps_file != NULL)
 		return cmd_usage_error("--pid and --maps cannot be combined");
 	if (argc - optind == 2 && cmd_is_program(argv[optind]))
 		return cmd_usage_error("expected one INPUT, the profile; '%s' "
@@ -144,10 +115,10 @@ cmd_symbolize(int argc, char **argv)
 		out_path = "-";
 	}
 	/* Asked to symbolize: a mapped file that is no ELF is an error. */
-	opts.strict = 1;
+	opts->strict = 1;
 	status = cmd_read_profile(argv[optind], NULL, &prof);
 	if (status == EXIT_OK)
-		status = cmd_symbolize_profile(prof, &opts, argv[optind], true);
+		status = cmd_symbolize_profile(prof, opts, argv[optind], true);
 	if (status == EXIT_OK)
 		status = cmd_write_profile(prof, out_path, &wopts);
 	profconv_profile_free(prof);

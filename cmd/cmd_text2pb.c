@@ -20,14 +20,23 @@ static const char usage_text[] =
 
 enum { OPT_THREADS = 256, OPT_SYMBOLIZE, OPT_DEMANGLE };
 
+struct text2pb_args {
+	struct profconv_read_options ropts;
+	struct profconv_symbolize_options sopts;
+	const char *out_path;
+};
+#define CMD_ARGS struct text2pb_args
+
 static const struct cmd_opt opts[] = {
 	{ "output", 'o', required_argument, CMD_OWN,
 	  "  -o, --output OUT    write to OUT instead of standard output;\n"
-	  "                      OUT appears whole or not at all\n" },
+	  "                      OUT appears whole or not at all\n",
+	  CMD_TO_STRING(out_path) },
 	{ "threads", OPT_THREADS, no_argument, CMD_OWN,
 	  "      --threads       jemalloc: one sample per thread, labelled\n"
 	  "                      'thread', a number (and 'thread_name' where\n"
-	  "                      known)\n" },
+	  "                      known)\n",
+	  CMD_TO_SET(ropts.threads, 1) },
 	{ "symbolize", OPT_SYMBOLIZE, no_argument, CMD_OWN,
 	  "      --symbolize     add functions, files and lines from the mapped\n"
 	  "                      binaries (see profconv symbolize)\n" },
@@ -35,7 +44,8 @@ static const struct cmd_opt opts[] = {
 	{ "demangle", OPT_DEMANGLE, required_argument, CMD_OWN,
 	  "      --demangle MODE with --symbolize: function names as pprof\n"
 	  "                      writes them: simple (default), templates,\n"
-	  "                      full or none\n" },
+	  "                      full or none\n",
+	  CMD_TO_PARSED(sopts.demangle, cmd_parse_demangle) },
 	CMD_LEVEL_OPTS,
 	CMD_INPUT_OPTS,
 	CMD_ADD_COMMENT_OPT,
@@ -52,38 +62,24 @@ static const char footer[] =
 int
 cmd_text2pb(int argc, char **argv)
 {
-	struct profconv_read_options ropts = PROFCONV_READ_OPTIONS_INIT;
+	struct text2pb_args a = { PROFCONV_READ_OPTIONS_INIT,
+		PROFCONV_SYMBOLIZE_OPTIONS_INIT, NULL };
 	struct profconv_write_options wopts = PROFCONV_WRITE_OPTIONS_INIT;
-	struct cmd_parser parser = { opts, usage_text, footer, NULL, &wopts };
-	struct profconv_symbolize_options sopts =
-	    PROFCONV_SYMBOLIZE_OPTIONS_INIT;
+	struct cmd_parser parser = { opts, usage_text, footer, NULL, &wopts,
+		&a };
 	struct profconv_profile *prof = NULL;
-	const char *out_path = NULL;
+	const char *out_path;
 	bool symbolize = false;
 	int c, status;
 
+	/* --symbolize, the one option the table does not bind */
 	while ((c = cmd_getopt(&parser, argc, argv)) > 0) {
-		switch (c) {
-		case 'o':
-			out_path = optarg;
-			break;
-		case OPT_THREADS:
-			ropts.threads = 1;
-			break;
-		case OPT_SYMBOLIZE:
-			symbolize = true;
-			sopts.strict = 1;
-			break;
-		case OPT_DEMANGLE:
-			if (profconv_demangle_parse(optarg, &sopts.demangle) < 0)
-				return cmd_usage_error("invalid --demangle value "
-				    "'%s' (use simple, templates, full or none)",
-				    optarg);
-			break;
-		}
+		symbolize = true;
+		a.sopts.strict = 1;
 	}
 	if (c != CMD_OPTS_END)
 		return c == CMD_OPTS_EXIT ? EXIT_OK : EXIT_USAGE;
+	out_path = a.out_path;
 	if (argc - optind == 2 && cmd_is_program(argv[optind]))
 		return cmd_usage_error("expected one input file, the profile; "
 		    "'%s' is a program, and --symbolize finds binaries from the "
@@ -97,11 +93,12 @@ cmd_text2pb(int argc, char **argv)
 		out_path = "-";
 	}
 	if (!symbolize)
-		return cmd_convert_profile(argv[optind], &ropts, out_path,
+		return cmd_convert_profile(argv[optind], &a.ropts, out_path,
 		    &wopts);
-	status = cmd_read_profile(argv[optind], &ropts, &prof);
+	status = cmd_read_profile(argv[optind], &a.ropts, &prof);
 	if (status == EXIT_OK && symbolize)
-		status = cmd_symbolize_profile(prof, &sopts, argv[optind], true);
+		status = cmd_symbolize_profile(prof, &a.sopts, argv[optind],
+		    true);
 	if (status == EXIT_OK)
 		status = cmd_write_profile(prof, out_path, &wopts);
 	profconv_profile_free(prof);

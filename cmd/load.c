@@ -710,6 +710,36 @@ cmd_free_views(struct profconv_profile **prof, struct profconv_view **view)
 }
 
 int
+cmd_draw(const struct cmd_view *v, const char *in, const char *base_path,
+    const char *out_path, cmd_draw_fn *draw, void *arg)
+{
+	struct profconv_profile *prof[2] = { NULL, NULL };
+	struct profconv_view *view[2] = { NULL, NULL };
+	struct cmd_output out = { 0 };
+	int status;
+
+	status = cmd_load_pair(v, in, base_path, prof);
+	if (status == EXIT_OK)
+		status = cmd_new_views(v, prof, view);
+	if (status == EXIT_OK)
+		status = cmd_output_open(&out, out_path);
+	if (status == EXIT_OK)
+		status = cmd_output_end(&out, draw(view, out.fp, arg));
+	cmd_free_views(prof, view);
+	return status;
+}
+
+int
+cmd_draw_failed(int rc, const char *out_path, const char *in)
+{
+	if (rc == PROFCONV_EINVAL) {
+		cmd_error("%s", profconv_errmsg());
+		return EXIT_USAGE;
+	}
+	return rc < 0 ? cmd_write_failed(out_path, rc, errno, in) : EXIT_OK;
+}
+
+int
 cmd_add_massif_series(const struct cmd_view *v, struct profconv_trend *trend,
     struct profconv_report_series *series, const char *path)
 {

@@ -68,7 +68,7 @@ cmd_parse_double(const char *option, const char *text, double min,
 }
 
 bool
-cmd_check_minwidth(const char *option, const char *text)
+cmd_parse_minwidth(const char *option, const char *text, void *to)
 {
 	size_t n = strlen(text), digits = strspn(text, "0123456789.");
 	bool pct = n > 0 && text[n - 1] == '%';
@@ -84,6 +84,21 @@ cmd_check_minwidth(const char *option, const char *text)
 		    "percentage such as 0.5%%)", option, text);
 		return false;
 	}
+	memcpy(to, &text, sizeof(text));
+	return true;
+}
+
+bool
+cmd_parse_demangle(const char *option, const char *text, void *to)
+{
+	enum profconv_demangle d;
+
+	if (profconv_demangle_parse(text, &d) < 0) {
+		cmd_usage_error("invalid %s value '%s' (use simple, templates, "
+		    "full or none)", option, text);
+		return false;
+	}
+	memcpy(to, &d, sizeof(d));
 	return true;
 }
 
@@ -198,9 +213,8 @@ add_comment(const char *text)
 }
 
 /*
- * The input group's option C with its argument ARG, and likewise
- * view_option() and level_option() for theirs: 1 when taken, -1 after a
- * usage message for a bad value.
+ * The input group's option C with its argument ARG: 1 when taken, -1
+ * after a usage message for a bad value.
  */
 static int
 input_option(int c, const char *arg)
@@ -334,9 +348,10 @@ read_suppressions(struct cmd_view *v, const char *path)
 	return true;
 }
 
-/* The filter group's option C: as view_option(). */
+/* The view group's option C that its table entry does not bind, with
+ * its argument ARG, into V: 1 when taken, -1 after a usage message. */
 static int
-filter_option(struct cmd_view *v, int c, const char *arg)
+view_option(struct cmd_view *v, int c, const char *arg)
 {
 	/* The label filters and frames see jemalloc's threads: its dumps
 	 * are read a sample per thread line, as text2pb --threads does. */
@@ -357,122 +372,23 @@ filter_option(struct cmd_view *v, int c, const char *arg)
 		v->view.tagleaf = arg;
 		cmd_read_threads();
 		return 1;
-	case CMD_OPT_TAGSHOW:
-		v->view.tagshow = arg;
-		return 1;
-	case CMD_OPT_TAGHIDE:
-		v->view.taghide = arg;
-		return 1;
 	case CMD_OPT_SUPPRESSIONS:
 		return read_suppressions(v, arg) ? 1 : -1;
-	case CMD_OPT_NO_DEFAULT_SUPP:
-		v->no_default_suppressions = true;
-		return 1;
-	default:
-		return 0;
-	}
-}
-
-static int
-view_option(struct cmd_view *v, int c, const char *arg)
-{
-	switch (c) {
-	case CMD_OPT_DEMANGLE:
-		if (profconv_demangle_parse(arg, &v->view.demangle) < 0) {
-			cmd_usage_error("invalid --demangle value '%s' (use "
-			    "simple, templates, full or none)", arg);
-			return -1;
-		}
-		return 1;
-	case CMD_OPT_NO_INLINE:
-		v->view.no_inline = 1;
-		return 1;
-	case CMD_OPT_FOCUS:
-		v->view.focus = arg;
-		return 1;
-	case CMD_OPT_IGNORE:
-		v->view.ignore = arg;
-		return 1;
-	case CMD_OPT_KEEP_ALLOC:
-		v->view.keep_allocator_frames = 1;
-		return 1;
-	case CMD_OPT_NO_WRAPPERS:
-		v->view.no_wrappers = 1;
-		return 1;
 	case CMD_OPT_FIND_WRAPPERS:
 		v->view.find_wrappers = 1;
 		v->view.wrappers_found = cmd_wrappers_found;
 		return 1;
-	case CMD_OPT_HIDE:
-		v->view.hide = arg;
-		return 1;
-	case CMD_OPT_SHOW:
-		v->view.show = arg;
-		return 1;
-	case CMD_OPT_SHOW_FROM:
-		v->view.show_from = arg;
-		return 1;
-	case CMD_OPT_PRUNE_FROM:
-		v->view.prune_from = arg;
-		return 1;
-	case CMD_OPT_NO_SYMBOLIZE:
-		v->no_symbolize = true;
-		return 1;
-	case CMD_OPT_RELATIVE:
-		v->view.relative_percentages = 1;
-		return 1;
-	case CMD_OPT_SYSROOT:
-		v->sysroot = arg;
-		return 1;
-	case CMD_OPT_SEARCH_PATH:
-		v->search_path = arg;
-		return 1;
-	case CMD_OPT_DEBUGINFO_PATH:
-		v->debuginfo_path = arg;
-		return 1;
-	case CMD_OPT_DEBUGINFOD:
-		v->debuginfod = true;
-		return 1;
-	default:
-		return filter_option(v, c, arg);
-	}
-}
-
-static int
-level_option(struct profconv_write_options *w, int c, const char *arg)
-{
-	long level;
-
-	switch (c) {
-	case 'l':
-		if (!cmd_parse_long("--level", arg, 0, 9, &level))
-			return -1;
-		w->level = (int)level;
-		return 1;
-	case CMD_OPT_NO_COMPRESS:
-		w->level = 0;
-		return 1;
 	default:
 		return 0;
 	}
 }
 
-bool
-cmd_parse_by(const char *s, enum profconv_diff_by *by)
-{
-	if (strcmp(s, "function") == 0)
-		*by = PROFCONV_DIFF_BY_FUNCTION;
-	else if (strcmp(s, "line") == 0)
-		*by = PROFCONV_DIFF_BY_LINE;
-	else if (strcmp(s, "stack") == 0)
-		*by = PROFCONV_DIFF_BY_STACK;
-	else {
-		cmd_usage_error("invalid --by value '%s' (use function, line "
-		    "or stack)", s);
-		return false;
-	}
-	return true;
-}
+const struct cmd_choice cmd_by_choices[] = {
+	{ "function", PROFCONV_DIFF_BY_FUNCTION },
+	{ "line", PROFCONV_DIFF_BY_LINE },
+	{ "stack", PROFCONV_DIFF_BY_STACK },
+	{ NULL, 0 }
+};
 
 /* --- the option tables ------------------------------------------------ */
 
@@ -533,30 +449,137 @@ print_help(const struct cmd_parser *p)
 	fputs(p->footer, stdout);
 }
 
-/* Take O, a shared group's option, with its argument ARG: 0, or
- * CMD_OPTS_EXIT or CMD_OPTS_USAGE. */
+/* The CMD_MODE option that set each destination so far (the command's
+ * own), to say which two exclude each other. */
+static const struct cmd_opt *modes[16];
+static size_t nmodes;
+
+/* Whether mode option O may set its destination: no other option set it
+ * before; false after a usage message. */
+static bool
+take_mode(const struct cmd_opt *o)
+{
+	size_t i;
+
+	for (i = 0; i < nmodes; i++) {
+		if (modes[i]->dest != o->dest)
+			continue;
+		if (strcmp(modes[i]->name, o->name) == 0)
+			return true;
+		cmd_usage_error("--%s and --%s exclude each other",
+		    modes[i]->name, o->name);
+		return false;
+	}
+	if (nmodes == sizeof(modes) / sizeof(modes[0]))
+		abort();	/* more mode destinations than a table has */
+	modes[nmodes++] = o;
+	return true;
+}
+
+/* V into the integer of SIZE bytes at TO. */
+static void
+store_int(void *to, size_t size, long v)
+{
+	int8_t i8 = (int8_t)v;
+	int32_t i32 = (int32_t)v;
+	int64_t i64 = v;
+
+	switch (size) {
+	case 1: memcpy(to, &i8, 1); break;
+	case 4: memcpy(to, &i32, 4); break;
+	case 8: memcpy(to, &i64, 8); break;
+	default: abort();	/* a binding of another size */
+	}
+}
+
+/* ARG, the argument of O, as O's kind says, into O's destination in
+ * BASE: 1, or -1 after a usage message. */
+static int
+store(const struct cmd_opt *o, char *base, const char *arg)
+{
+	char option[64];
+	const struct cmd_choice *ch;
+	uint64_t u;
+	double d;
+	long v;
+
+	snprintf(option, sizeof(option), "--%s", o->name);
+	if (o->noted)
+		memcpy(base + o->note, &o->name, sizeof(o->name));
+	switch (o->kind) {
+	case CMD_MODE:
+		if (!take_mode(o))
+			return -1;
+		/* fall through */
+	case CMD_SET:
+		store_int(base + o->dest, o->size, o->value);
+		return 1;
+	case CMD_STRING:
+		memcpy(base + o->dest, &arg, sizeof(arg));
+		return 1;
+	case CMD_NUMBER:
+		if (!cmd_parse_long(option, arg, o->lo, o->hi, &v))
+			return -1;
+		store_int(base + o->dest, o->size, v);
+		return 1;
+	case CMD_REAL:
+		if (!cmd_parse_double(option, arg, o->min, o->max, &d))
+			return -1;
+		memcpy(base + o->dest, &d, sizeof(d));
+		return 1;
+	case CMD_CHOICE:
+		for (ch = o->choices; ch->name != NULL; ch++)
+			if (strcmp(ch->name, arg) == 0) {
+				store_int(base + o->dest, o->size, ch->value);
+				return 1;
+			}
+		cmd_usage_error("invalid %s value '%s' (use %s)", option, arg,
+		    o->expected);
+		return -1;
+	case CMD_SIZE:
+		if (!cmd_parse_size(arg, (uint64_t)o->lo, (uint64_t)o->hi,
+		    &u)) {
+			cmd_usage_error("invalid %s value '%s' (a size such as "
+			    "%s)", option, arg, o->expected);
+			return -1;
+		}
+		memcpy(base + o->dest, &u, sizeof(u));
+		return 1;
+	case CMD_PARSED:
+		return o->parse(option, arg, base + o->dest) ? 1 : -1;
+	case CMD_SPECIAL:
+		break;
+	}
+	return 0;
+}
+
+/* Take O, a bound option or a shared group's, with its argument ARG: 0,
+ * or CMD_OPTS_EXIT or CMD_OPTS_USAGE. */
 static int
 take(const struct cmd_parser *p, const struct cmd_opt *o, const char *arg)
 {
 	int taken = 1;
 
 	switch (o->group) {
-	case CMD_INPUT:
+	case CMD_GROUP_INPUT:
 		taken = input_option(o->id, arg);
 		break;
-	case CMD_VIEW:
-		taken = view_option(p->view, o->id, arg);
+	case CMD_GROUP_VIEW:
+		taken = store(o, (char *)p->view, arg);
+		if (taken == 0)
+			taken = view_option(p->view, o->id, arg);
 		break;
-	case CMD_LEVEL:
-		taken = level_option(p->write, o->id, arg);
+	case CMD_GROUP_LEVEL:	/* all bound */
+		taken = store(o, (char *)p->write, arg);
 		break;
-	case CMD_HELP:
+	case CMD_GROUP_HELP:
 		if (o->id == 'V')
 			cmd_version();
 		else
 			print_help(p);
 		return CMD_OPTS_EXIT;
-	case CMD_OWN:
+	case CMD_GROUP_OWN:
+		taken = store(o, p->args, arg);
 		break;
 	}
 	return taken < 0 ? CMD_OPTS_USAGE : 0;
@@ -571,6 +594,7 @@ cmd_getopt(const struct cmd_parser *p, int argc, char **argv)
 	if (built_for != p->opts) {
 		build(p->opts);
 		built_for = p->opts;
+		nmodes = 0;
 		optind = 0;	/* glibc: a full reset for this argv */
 	}
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
@@ -579,7 +603,7 @@ cmd_getopt(const struct cmd_parser *p, int argc, char **argv)
 			cmd_usage_hint();
 			return CMD_OPTS_USAGE;
 		}
-		if (o->group == CMD_OWN)
+		if (o->group == CMD_GROUP_OWN && o->kind == CMD_SPECIAL)
 			return c;
 		rc = take(p, o, optarg);
 		if (rc != 0)
@@ -601,7 +625,7 @@ cmd_parse_options(const struct cmd_parser *p, int argc, char **argv,
 	int c;
 
 	while ((c = cmd_getopt(p, argc, argv)) > 0)
-		if (!own(args, c))
+		if (own == NULL || !own(args, c))
 			return EXIT_USAGE;
 	if (c == CMD_OPTS_END)
 		return EXIT_OK;

@@ -26,40 +26,61 @@ static const char usage_text[] =
 	"and stacks profconv show --summary and profflame show.\n"
 	"\n";
 
-enum { OPT_BYTES = 256, OPT_BY, OPT_SORT, OPT_JSON, OPT_DIFF_BASE,
+enum { OPT_BYTES = 256, OPT_SORT, OPT_JSON, OPT_DIFF_BASE,
 	OPT_STILL_AT, OPT_WIDE };
+
+struct diff_args {
+	struct profconv_diff_options diff;
+	struct profconv_diff_print_options table;
+	struct cmd_view view;
+	const char *out_path;
+	bool normalize, quiet, json;
+	bool diff_base;		/* -o in pprof's -diff_base form */
+	const char *still_at;	/* --still-at LATER */
+};
+
+#define CMD_ARGS struct diff_args
 
 static const struct cmd_opt opts[] = {
 	{ "output", 'o', required_argument, CMD_OWN,
-	  "  -o, --output DELTA    also write CUR - BASE as a pprof profile\n" },
+	  "  -o, --output DELTA    also write CUR - BASE as a pprof profile\n",
+	  CMD_TO_STRING(out_path) },
 	{ "diff-base", OPT_DIFF_BASE, no_argument, CMD_OWN,
 	  "      --diff-base       write DELTA as go tool pprof -diff_base makes it:\n"
 	  "                        BASE negated and labelled pprof::base=true\n"
-	  "                        (percentages of BASE, pprof's diff view)\n" },
+	  "                        (percentages of BASE, pprof's diff view)\n",
+	  CMD_TO_SET(diff_base, true) },
 	{ "leaks", 'L', no_argument, CMD_OWN,
 	  "  -L, --leaks           only what grew: stacks whose in-use objects or\n"
-	  "                        bytes went up (in the table and in DELTA)\n" },
+	  "                        bytes went up (in the table and in DELTA)\n",
+	  CMD_TO_SET(diff.leaks, 1) },
 	{ "normalize", 'N', no_argument, CMD_OWN,
 	  "  -N, --normalize       scale BASE to CUR's totals first; with\n"
-	  "                        --diff-base, CUR to BASE's (as pprof does)\n" },
-	{ "by", OPT_BY, required_argument, CMD_OWN,
-	  "      --by KIND         rows per function (default), line or stack\n" },
+	  "                        --diff-base, CUR to BASE's (as pprof does)\n",
+	  CMD_TO_SET(normalize, true) },
+	CMD_BY_OPT(diff.by),
 	{ "sort", OPT_SORT, required_argument, CMD_OWN,
 	  "      --sort COLUMN     new, freed, delta-objects, alloc-bytes,\n"
 	  "                        freed-bytes, delta-bytes (default), name, or a\n"
-	  "                        sample type name for other profiles\n" },
+	  "                        sample type name for other profiles\n",
+	  CMD_TO_STRING(table.sort) },
 	{ "top", 'n', required_argument, CMD_OWN,
-	  "  -n, --top N           print at most N rows\n" },
+	  "  -n, --top N           print at most N rows\n",
+	  CMD_TO_NUMBER(table.top, 0, 100000000) },
 	{ "bytes", OPT_BYTES, no_argument, CMD_OWN,
-	  "      --bytes           exact numbers instead of KiB/MiB/GiB\n" },
+	  "      --bytes           exact numbers instead of KiB/MiB/GiB\n",
+	  CMD_TO_SET(table.exact, 1) },
 	{ "wide", OPT_WIDE, no_argument, CMD_OWN,
 	  "      --wide            --by stack: whole stacks, root first, last\n"
-	  "                        (default: leaf first, 60 characters, first)\n" },
+	  "                        (default: leaf first, 60 characters, first)\n",
+	  CMD_TO_SET(table.wide, 1) },
 	{ "json", OPT_JSON, no_argument, CMD_OWN,
-	  "      --json            print the comparison as JSON instead\n" },
+	  "      --json            print the comparison as JSON instead\n",
+	  CMD_TO_SET(json, true) },
 	{ "still-at", OPT_STILL_AT, required_argument, CMD_OWN,
 	  "      --still-at LATER  per row, what grew from BASE to CUR and is\n"
-	  "                        still held in the later dump LATER\n" },
+	  "                        still held in the later dump LATER\n",
+	  CMD_TO_STRING(still_at) },
 	/* Not the input group's --quiet: this one prints no table either. */
 	{ "quiet", 'q', no_argument, CMD_OWN,
 	  "  -q, --quiet           print no table (nor progress); only the exit\n"
@@ -80,63 +101,15 @@ static const char footer[] =
 	"Exit status: 0 no differences, 1 differences, 2 trouble.\n"
 	"example: profdiff --leaks prog.0001.heap prog.0009.heap\n";
 
-struct diff_args {
-	struct profconv_diff_options diff;
-	struct profconv_diff_print_options table;
-	struct cmd_view view;
-	const char *out_path;
-	bool normalize, quiet, json;
-	bool diff_base;		/* -o in pprof's -diff_base form */
-	const char *still_at;	/* --still-at LATER */
-};
-
-/* One of profdiff's own options, C, into A; false after a usage
- * message. */
+/* -q, the one option of profdiff's own the table does not bind: it
+ * quiets the progress too. */
 static bool
-own_option(struct diff_args *a, int c)
+own_option(void *args, int c)
 {
-	long top;
+	struct diff_args *a = args;
 
-	switch (c) {
-	case 'o':
-		a->out_path = optarg;
-		break;
-	case 'L':
-		a->diff.leaks = 1;
-		break;
-	case 'N':
-		a->normalize = true;
-		break;
-	case OPT_BY:
-		return cmd_parse_by(optarg, &a->diff.by);
-	case OPT_SORT:
-		a->table.sort = optarg;
-		break;
-	case 'n':
-		if (!cmd_parse_long("--top", optarg, 0, 100000000, &top))
-			return false;
-		a->table.top = (size_t)top;
-		break;
-	case OPT_WIDE:
-		a->table.wide = 1;
-		break;
-	case OPT_BYTES:
-		a->table.exact = 1;
-		break;
-	case OPT_JSON:
-		a->json = true;
-		break;
-	case OPT_DIFF_BASE:
-		a->diff_base = true;
-		break;
-	case 'q':
-		a->quiet = true;
-		cmd_quiet = true;
-		break;
-	case OPT_STILL_AT:
-		a->still_at = optarg;
-		break;
-	}
+	a->quiet = true;
+	cmd_quiet = true;
 	return true;
 }
 
@@ -144,14 +117,11 @@ own_option(struct diff_args *a, int c)
 static int
 parse_args(int argc, char **argv, struct diff_args *a)
 {
-	struct cmd_parser p = { opts, usage_text, footer, &a->view, NULL };
-	int c;
+	struct cmd_parser p = { opts, usage_text, footer, &a->view, NULL, a };
+	int status = cmd_parse_options(&p, argc, argv, own_option, a);
 
-	while ((c = cmd_getopt(&p, argc, argv)) > 0)
-		if (!own_option(a, c))
-			return DIFF_TROUBLE;
-	if (c != CMD_OPTS_END)
-		return c == CMD_OPTS_EXIT ? -1 : DIFF_TROUBLE;
+	if (status != EXIT_OK)
+		return status < 0 ? -1 : DIFF_TROUBLE;
 	if (argc - optind != 2) {
 		cmd_usage_error("expected BASE and CUR");
 		return DIFF_TROUBLE;

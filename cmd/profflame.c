@@ -28,38 +28,55 @@ static const char usage_text[] =
 	"\n";
 
 enum {
-	OPT_FUNCTIONS = 256, OPT_LINES, OPT_ADDRESSES, OPT_SVG,
+	OPT_SVG = 256,
 	OPT_SPEEDSCOPE, OPT_TITLE, OPT_SUBTITLE, OPT_COUNTNAME, OPT_COLORS,
 	OPT_WIDTH, OPT_HEIGHT, OPT_MINWIDTH, OPT_INVERTED, OPT_REVERSE,
 	OPT_NEGATE, OPT_HASH, OPT_RANDOM, OPT_CP, OPT_PALFILE, OPT_BGCOLORS,
-	OPT_FILES, OPT_FILEFUNCTIONS,
 	OPT_FONTTYPE, OPT_FONTSIZE, OPT_FONTWIDTH, OPT_NAMETYPE, OPT_NOTES,
 	OPT_TOTAL, OPT_FACTOR, OPT_DIFF_WIDTH, OPT_SELF_DIFF, OPT_MIN_DELTA,
 	OPT_SPLIT_THREADS
 };
 
+enum picture { FOLDED, SVG, SPEEDSCOPE };
+
+struct flame_args {
+	struct profconv_flame_options flame;
+	struct cmd_view view;
+	const char *base_path, *out_path;
+	enum picture picture;
+	struct profconv_svg_options svg;
+	const char *svg_option;		/* an SVG option given, for messages */
+	const char *diff_option;	/* a differential one, likewise */
+	const char *palfile;		/* --cp, --palfile: the palette map */
+	struct profconv_palette_map *map;
+	const char *in;			/* IN, for messages */
+};
+
+#define CMD_ARGS struct flame_args
+
 static const struct cmd_opt opts[] = {
-	CMD_TYPE_COUNT_OPT,
+	CMD_TYPE_COUNT_OPT(flame.sample_type),
 	{ "base", 'b', required_argument, CMD_OWN,
 	  "  -b, --base BASE       differential output \"stack BASE CUR\"\n"
-	  "                        (difffolded.pl's, for flamegraph.pl)\n" },
-	{ "functions", OPT_FUNCTIONS, no_argument, CMD_OWN,
-	  "      --functions       name frames by function (default)\n" },
-	{ "lines", OPT_LINES, no_argument, CMD_OWN,
-	  "      --lines           name frames by function, file and line\n" },
-	{ "addresses", OPT_ADDRESSES, no_argument, CMD_OWN,
-	  "      --addresses       name frames by function and address\n" },
-	{ "files", OPT_FILES, no_argument, CMD_OWN,
-	  "      --files           name frames by source file (pprof -files)\n" },
-	{ "filefunctions", OPT_FILEFUNCTIONS, no_argument, CMD_OWN,
-	  "      --filefunctions   name frames by function and source file\n" },
+	  "                        (difffolded.pl's, for flamegraph.pl)\n",
+	  CMD_TO_STRING(base_path) },
+	CMD_FUNCTIONS_OPT(
+	  "      --functions       name frames by function (default)\n"),
+	CMD_LINES_OPT(
+	  "      --lines           name frames by function, file and line\n"),
+	CMD_ADDRESSES_OPT(
+	  "      --addresses       name frames by function and address\n"),
+	CMD_FILES_OPT(
+	  "      --files           name frames by source file (pprof -files)\n"),
+	CMD_FILEFUNCTIONS_OPT(
+	  "      --filefunctions   name frames by function and source file\n"),
 	{ "split-threads", OPT_SPLIT_THREADS, no_argument, CMD_OWN,
 	  "      --split-threads   one root per thread, \"thread N (NAME)\", from\n"
 	  "                        the labels of profconv text2pb --threads\n" },
 	CMD_VIEW_OPTS,
 	CMD_FIND_OPTS,
 	CMD_FILTER_OPTS,
-	CMD_OUTPUT_OPT,
+	CMD_OUTPUT_OPT(out_path),
 	{ NULL, 0, 0, CMD_OWN,
 	  "\n"
 	  "Pictures instead of folded stacks:\n" },
@@ -86,52 +103,73 @@ static const struct cmd_opt opts[] = {
 	{ NULL, 0, 0, CMD_OWN,
 	  "SVG options, as flamegraph.pl's:\n" },
 	{ "title", OPT_TITLE, required_argument, CMD_OWN,
-	  "      --title TEXT      heading (default \"Flame Graph\")\n" },
+	  "      --title TEXT      heading (default \"Flame Graph\")\n",
+	  CMD_TO_STRING(svg.title), CMD_NOTE(svg_option) },
 	{ "subtitle", OPT_SUBTITLE, required_argument, CMD_OWN,
 	  "      --subtitle TEXT   second heading (default: the sample type,\n"
-	  "                        its total and the file)\n" },
+	  "                        its total and the file)\n",
+	  CMD_TO_STRING(svg.subtitle), CMD_NOTE(svg_option) },
 	{ "countname", OPT_COUNTNAME, required_argument, CMD_OWN,
-	  "      --countname TEXT  word after values (default: from the unit)\n" },
+	  "      --countname TEXT  word after values (default: from the unit)\n",
+	  CMD_TO_STRING(svg.countname), CMD_NOTE(svg_option) },
 	{ "colors", OPT_COLORS, required_argument, CMD_OWN,
 	  "      --colors PALETTE  hot (default), mem, io, red, green, blue, aqua,\n"
 	  "                        yellow, purple, orange; by name: java, js,\n"
-	  "                        perl; wakeup, chain\n" },
+	  "                        perl; wakeup, chain\n",
+	  CMD_TO_STRING(svg.colors), CMD_NOTE(svg_option) },
 	/* --help lists these six last (see "geometry" below); here they keep
 	 * the place they have always had in getopt's array. */
-	{ "width", OPT_WIDTH, required_argument, CMD_OWN, NULL },
-	{ "height", OPT_HEIGHT, required_argument, CMD_OWN, NULL },
-	{ "minwidth", OPT_MINWIDTH, required_argument, CMD_OWN, NULL },
-	{ "inverted", OPT_INVERTED, no_argument, CMD_OWN, NULL },
-	{ "reverse", OPT_REVERSE, no_argument, CMD_OWN, NULL },
-	{ "negate", OPT_NEGATE, no_argument, CMD_OWN, NULL },
+	{ "width", OPT_WIDTH, required_argument, CMD_OWN, NULL,
+	  CMD_TO_NUMBER(svg.width, 30, 1000000), CMD_NOTE(svg_option) },
+	{ "height", OPT_HEIGHT, required_argument, CMD_OWN, NULL,
+	  CMD_TO_NUMBER(svg.frame_height, 2, 1000), CMD_NOTE(svg_option) },
+	{ "minwidth", OPT_MINWIDTH, required_argument, CMD_OWN, NULL,
+	  CMD_TO_PARSED(svg.minwidth, cmd_parse_minwidth),
+	  CMD_NOTE(svg_option) },
+	{ "inverted", OPT_INVERTED, no_argument, CMD_OWN, NULL,
+	  CMD_TO_SET(svg.inverted, 1), CMD_NOTE(svg_option) },
+	{ "reverse", OPT_REVERSE, no_argument, CMD_OWN, NULL,
+	  CMD_TO_SET(svg.reverse, 1), CMD_NOTE(svg_option) },
+	{ "negate", OPT_NEGATE, no_argument, CMD_OWN, NULL,
+	  CMD_TO_SET(svg.negate, 1), CMD_NOTE(svg_option) },
 	{ "hash", OPT_HASH, no_argument, CMD_OWN,
-	  "      --hash            shades from a hash of the name, not a seed\n" },
+	  "      --hash            shades from a hash of the name, not a seed\n",
+	  CMD_TO_SET(svg.hash, 1), CMD_NOTE(svg_option) },
 	{ "random", OPT_RANDOM, no_argument, CMD_OWN,
 	  "      --random          random shades, new on every run\n" },
 	{ "cp", OPT_CP, no_argument, CMD_OWN,
 	  "      --cp              keep colours in palette.map (read, then\n"
 	  "                        written back with the new names)\n" },
 	{ "palfile", OPT_PALFILE, required_argument, CMD_OWN,
-	  "      --palfile FILE    the same with FILE instead of palette.map\n" },
+	  "      --palfile FILE    the same with FILE instead of palette.map\n",
+	  CMD_TO_STRING(palfile), CMD_NOTE(svg_option) },
 	{ "bgcolors", OPT_BGCOLORS, required_argument, CMD_OWN,
 	  "      --bgcolors BGCOLOR  yellow, blue, green, grey or #rrggbb\n"
-	  "                        (default: by palette)\n" },
+	  "                        (default: by palette)\n",
+	  CMD_TO_STRING(svg.bgcolors), CMD_NOTE(svg_option) },
 	{ "fonttype", OPT_FONTTYPE, required_argument, CMD_OWN,
-	  "      --fonttype FONT   CSS font family (default Verdana)\n" },
+	  "      --fonttype FONT   CSS font family (default Verdana)\n",
+	  CMD_TO_STRING(svg.font_type), CMD_NOTE(svg_option) },
 	{ "fontsize", OPT_FONTSIZE, required_argument, CMD_OWN,
-	  "      --fontsize SIZE   font size in pixels (default 12)\n" },
+	  "      --fontsize SIZE   font size in pixels (default 12)\n",
+	  CMD_TO_REAL(svg.font_size, 1, 1000), CMD_NOTE(svg_option) },
 	{ "fontwidth", OPT_FONTWIDTH, required_argument, CMD_OWN,
 	  "      --fontwidth WIDTH  mean glyph width / font size, to fit labels\n"
-	  "                        (default 0.59)\n" },
+	  "                        (default 0.59)\n",
+	  CMD_TO_REAL(svg.font_width, 0.01, 10), CMD_NOTE(svg_option) },
 	{ "nametype", OPT_NAMETYPE, required_argument, CMD_OWN,
 	  "      --nametype TEXT   before a frame's title on mouse-over\n"
-	  "                        (default \"Function:\")\n" },
+	  "                        (default \"Function:\")\n",
+	  CMD_TO_STRING(svg.nametype), CMD_NOTE(svg_option) },
 	{ "notes", OPT_NOTES, required_argument, CMD_OWN,
-	  "      --notes TEXT      a comment in the SVG\n" },
+	  "      --notes TEXT      a comment in the SVG\n",
+	  CMD_TO_STRING(svg.notes), CMD_NOTE(svg_option) },
 	{ "total", OPT_TOTAL, required_argument, CMD_OWN,
-	  "      --total N         widths and shares out of N, not the total\n" },
+	  "      --total N         widths and shares out of N, not the total\n",
+	  CMD_TO_NUMBER(svg.total, 1, LONG_MAX), CMD_NOTE(svg_option) },
 	{ "factor", OPT_FACTOR, required_argument, CMD_OWN,
-	  "      --factor F        multiply the values shown by F\n" },
+	  "      --factor F        multiply the values shown by F\n",
+	  CMD_TO_REAL(svg.factor, 1e-12, 1e12), CMD_NOTE(svg_option) },
 	/* The lines of the geometry options, --width to --negate (above). */
 	{ NULL, 0, 0, CMD_OWN,
 	  "      --width PIXELS    image width (default 1200)\n"
@@ -153,20 +191,6 @@ static const char footer[] =
 	"          profflame --svg --base old.heap new.heap -o diff.svg\n"
 	"          profflame heap.pb.gz | flamegraph.pl --colors=mem > heap.svg\n";
 
-enum picture { FOLDED, SVG, SPEEDSCOPE };
-
-struct flame_args {
-	struct profconv_flame_options flame;
-	struct cmd_view view;
-	const char *base_path, *out_path;
-	enum picture picture;
-	struct profconv_svg_options svg;
-	const char *svg_option;		/* an SVG option given, for messages */
-	const char *diff_option;	/* a differential one, likewise */
-	const char *palfile;		/* --cp, --palfile: the palette map */
-	struct profconv_palette_map *map;
-};
-
 /* A seed for --random: new on every run. */
 static uint64_t
 random_seed(void)
@@ -176,44 +200,6 @@ random_seed(void)
 	if (getrandom(&seed, sizeof(seed), GRND_NONBLOCK) != sizeof(seed))
 		seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
 	return seed;
-}
-
-/* The numeric SVG options; false after a usage message. */
-static bool
-svg_number(struct profconv_svg_options *o, int c)
-{
-	long v;
-
-	switch (c) {
-	case OPT_WIDTH:
-		if (!cmd_parse_long("--width", optarg, 30, 1000000, &v))
-			return false;
-		o->width = (unsigned int)v;
-		return true;
-	case OPT_HEIGHT:
-		if (!cmd_parse_long("--height", optarg, 2, 1000, &v))
-			return false;
-		o->frame_height = (unsigned int)v;
-		return true;
-	case OPT_TOTAL:
-		if (!cmd_parse_long("--total", optarg, 1, LONG_MAX, &v))
-			return false;
-		o->total = v;
-		return true;
-	case OPT_FONTSIZE:
-		return cmd_parse_double("--fontsize", optarg, 1, 1000,
-		    &o->font_size);
-	case OPT_FONTWIDTH:
-		return cmd_parse_double("--fontwidth", optarg, 0.01, 10,
-		    &o->font_width);
-	case OPT_FACTOR:
-		return cmd_parse_double("--factor", optarg, 1e-12, 1e12,
-		    &o->factor);
-	case OPT_MIN_DELTA:
-		return cmd_parse_double("--min-delta", optarg, 0, 100,
-		    &o->min_delta);
-	}
-	return true;
 }
 
 /* --diff-width WHAT into O; false after a usage message. */
@@ -233,8 +219,9 @@ diff_width(struct profconv_svg_options *o, const char *what)
 	return false;
 }
 
-/* One of flamegraph.pl's options, C, into A->svg; false after a usage
- * message. */
+/* One of flamegraph.pl's options that the table does not bind, C, into
+ * A->svg; false after a usage message.  The bound ones note their name
+ * in A->svg_option; the differential ones, here, in A->diff_option too. */
 static bool
 svg_option(struct flame_args *a, int c)
 {
@@ -247,29 +234,13 @@ svg_option(struct flame_args *a, int c)
 	if (c == OPT_DIFF_WIDTH || c == OPT_SELF_DIFF || c == OPT_MIN_DELTA)
 		a->diff_option = a->svg_option;
 	switch (c) {
-	case OPT_TITLE: o->title = optarg; break;
-	case OPT_SUBTITLE: o->subtitle = optarg; break;
-	case OPT_COUNTNAME: o->countname = optarg; break;
-	case OPT_COLORS: o->colors = optarg; break;
-	case OPT_MINWIDTH:
-		if (!cmd_check_minwidth("--minwidth", optarg))
-			return false;
-		o->minwidth = optarg;
-		break;
-	case OPT_INVERTED: o->inverted = 1; break;
-	case OPT_REVERSE: o->reverse = 1; break;
-	case OPT_NEGATE: o->negate = 1; break;
-	case OPT_HASH: o->hash = 1; break;
 	case OPT_RANDOM: o->random = 1; o->random_seed = random_seed(); break;
 	case OPT_CP: a->palfile = "palette.map"; break;
-	case OPT_PALFILE: a->palfile = optarg; break;
-	case OPT_BGCOLORS: o->bgcolors = optarg; break;
-	case OPT_FONTTYPE: o->font_type = optarg; break;
-	case OPT_NAMETYPE: o->nametype = optarg; break;
-	case OPT_NOTES: o->notes = optarg; break;
 	case OPT_SELF_DIFF: o->self_diff = 1; break;
 	case OPT_DIFF_WIDTH: return diff_width(o, optarg);
-	default: return svg_number(o, c);
+	case OPT_MIN_DELTA:
+		return cmd_parse_double("--min-delta", optarg, 0, 100,
+		    &o->min_delta);
 	}
 	return true;
 }
@@ -282,33 +253,9 @@ own_option(void *args, int c)
 	struct flame_args *a = args;
 
 	switch (c) {
-	case 't':
-		a->flame.sample_type = optarg;
-		break;
-	case 'b':
-		a->base_path = optarg;
-		break;
-	case OPT_FUNCTIONS:
-		a->view.view.granularity = PROFCONV_BY_FUNCTION;
-		break;
-	case OPT_LINES:
-		a->view.view.granularity = PROFCONV_BY_LINE;
-		break;
-	case OPT_ADDRESSES:
-		a->view.view.granularity = PROFCONV_BY_ADDRESS;
-		break;
-	case OPT_FILES:
-		a->view.view.granularity = PROFCONV_BY_FILE;
-		break;
-	case OPT_FILEFUNCTIONS:
-		a->view.view.granularity = PROFCONV_BY_FILE_FUNCTION;
-		break;
 	case OPT_SPLIT_THREADS:
 		a->view.view.split_threads = 1;
 		cmd_read_threads();	/* jemalloc's dumps: per thread */
-		break;
-	case 'o':
-		a->out_path = optarg;
 		break;
 	case OPT_SVG:
 	case OPT_SPEEDSCOPE:
@@ -329,7 +276,7 @@ own_option(void *args, int c)
 static int
 parse_args(int argc, char **argv, struct flame_args *a)
 {
-	struct cmd_parser p = { opts, usage_text, footer, &a->view, NULL };
+	struct cmd_parser p = { opts, usage_text, footer, &a->view, NULL, a };
 	int status = cmd_parse_options(&p, argc, argv, own_option, a);
 
 	if (status != EXIT_OK)
@@ -389,24 +336,32 @@ save_palette(const struct flame_args *a)
 	return cmd_output_commit(&out);
 }
 
-/* The SVG or speedscope picture of VIEW[1] (and VIEW[0]) to FP; an exit
- * status.  A writer's EINVAL is a bad option (exit 2). */
+/* The picture of VIEW[1] (and VIEW[0]) to FP as ARG (its flame_args)
+ * says, folded stacks, SVG or speedscope; an exit status.  A writer's
+ * EINVAL is a bad option (exit 2). */
 static int
-write_picture(const struct flame_args *a,
-    struct profconv_view *const *view, const char *in, FILE *fp)
+draw(struct profconv_view *const *view, FILE *fp, void *arg)
 {
+	struct flame_args *a = arg;
 	struct profconv_speedscope_options so =
 	    PROFCONV_SPEEDSCOPE_OPTIONS_INIT;
 	struct profconv_svg_options svg = a->svg;
-	const char *slash = strrchr(in, '/'), *bslash;
+	const char *slash = strrchr(a->in, '/'), *bslash;
 	char *source = NULL;
 	int rc;
 
+	if (a->palfile != NULL && load_palette(a) != EXIT_OK)
+		return EXIT_FAIL;
+	if (a->picture == FOLDED) {
+		rc = profconv_flame_write(view[1], view[0], fp, &a->flame);
+		return rc < 0 ? cmd_write_failed(a->out_path, rc, errno,
+		    a->in) : EXIT_OK;
+	}
 	svg.sample_type = a->flame.sample_type;
 	svg.palette_map = a->map;
 	/* The subtitle says what the picture shows, unless given. */
 	svg.facts = svg.subtitle == NULL;
-	svg.source = slash != NULL ? slash + 1 : in;
+	svg.source = slash != NULL ? slash + 1 : a->in;
 	if (a->base_path != NULL) {
 		bslash = strrchr(a->base_path, '/');
 		if (asprintf(&source, "%s \xe2\x86\x92 %s", bslash != NULL ?
@@ -415,16 +370,12 @@ write_picture(const struct flame_args *a,
 		svg.source = source;
 	}
 	so.sample_type = a->flame.sample_type;
-	so.name = slash != NULL ? slash + 1 : in;
+	so.name = slash != NULL ? slash + 1 : a->in;
 	rc = a->picture == SVG ?
 	    profconv_svg_write(view[1], view[0], fp, &svg) :
 	    profconv_speedscope_write(view[1], fp, &so);
 	free(source);
-	if (rc == PROFCONV_EINVAL) {
-		cmd_error("%s", profconv_errmsg());
-		return EXIT_USAGE;
-	}
-	return rc < 0 ? cmd_write_failed(a->out_path, rc, errno, in) : EXIT_OK;
+	return cmd_draw_failed(rc, a->out_path, a->in);
 }
 
 int
@@ -432,42 +383,19 @@ main(int argc, char **argv)
 {
 	struct flame_args a = { PROFCONV_FLAME_OPTIONS_INIT, CMD_VIEW_INIT,
 		NULL, "-", FOLDED, PROFCONV_SVG_OPTIONS_INIT, NULL, NULL, NULL,
-		NULL };
-	struct profconv_profile *prof[2] = { NULL, NULL };
-	struct profconv_view *view[2] = { NULL, NULL };
-	struct cmd_output out = { 0 };
-	const char *in;
+		NULL, NULL };
 	int status;
 
 	cmd_name = "profflame";
 	status = parse_args(argc, argv, &a);
 	if (status != EXIT_OK)
 		return cmd_close_stdout(status < 0 ? EXIT_OK : status);
-	in = argv[optind];
+	a.in = argv[optind];
 	a.view.view.jobs = cmd_jobs();
 	/* Folded counts of one type: both must have it. */
-	status = cmd_load_pair(&a.view, in, a.base_path, prof);
-	if (status == EXIT_OK)
-		status = cmd_new_views(&a.view, prof, view);
-	if (status == EXIT_OK && a.palfile != NULL)
-		status = load_palette(&a);
-	if (status == EXIT_OK)
-		status = cmd_output_open(&out, a.out_path);
-	if (status == EXIT_OK) {
-		if (a.picture != FOLDED) {
-			status = write_picture(&a, view, in, out.fp);
-		} else {
-			status = profconv_flame_write(view[1], view[0], out.fp,
-			    &a.flame);
-			if (status < 0)
-				status = cmd_write_failed(a.out_path, status,
-				    errno, in);
-		}
-		status = cmd_output_end(&out, status);
-		if (status == EXIT_OK && a.map != NULL)
-			status = save_palette(&a);
-	}
+	status = cmd_draw(&a.view, a.in, a.base_path, a.out_path, draw, &a);
+	if (status == EXIT_OK && a.map != NULL)
+		status = save_palette(&a);
 	profconv_palette_map_free(a.map);
-	cmd_free_views(prof, view);
 	return cmd_close_stdout(status);
 }

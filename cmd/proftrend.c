@@ -33,44 +33,66 @@ static const char usage_text[] =
 
 enum {
 	OPT_JSON = 256, OPT_BYTES, OPT_NO_SORT, OPT_MIN_GREW, OPT_MIN_GROWTH,
-	OPT_MIN_SHARE, OPT_BY, OPT_SVG, OPT_TITLE, OPT_SNAPSHOTS, OPT_WIDE
+	OPT_MIN_SHARE, OPT_SVG, OPT_TITLE, OPT_SNAPSHOTS, OPT_WIDE
 };
 
+struct trend_args {
+	struct profconv_trend_options trend;
+	struct cmd_view view;
+	struct profconv_write_options write;
+	const char *out_path;
+	const char *title;		/* --title */
+	size_t top;
+	bool json, exact, quiet, svg;
+};
+
+#define CMD_ARGS struct trend_args
+
 static const struct cmd_opt opts[] = {
-	{ "by", OPT_BY, required_argument, CMD_OWN,
-	  "      --by KIND         rows per function (default), line or stack\n" },
+	CMD_BY_OPT(trend.by),
 	CMD_SERIES_OPTS,
 	{ "type", 't', required_argument, CMD_OWN,
 	  "  -t, --type TYPE       sample type to follow (default inuse_space,\n"
-	  "                        else space, else the default type)\n" },
+	  "                        else space, else the default type)\n",
+	  CMD_TO_STRING(trend.sample_type) },
 	{ "json", OPT_JSON, no_argument, CMD_OWN,
-	  "      --json            print the analysis as JSON, not a table\n" },
+	  "      --json            print the analysis as JSON, not a table\n",
+	  CMD_TO_SET(json, true) },
 	{ "output", 'o', required_argument, CMD_OWN,
 	  "  -o, --output FILE     write the last snapshot minus the first,\n"
-	  "                        suspect rows only, as a pprof profile\n" },
+	  "                        suspect rows only, as a pprof profile\n",
+	  CMD_TO_STRING(out_path) },
 	{ "svg", OPT_SVG, no_argument, CMD_OWN,
 	  "      --svg             draw the series as one self-contained SVG:\n"
 	  "                        to -o FILE (then not the profile), else to\n"
-	  "                        standard output instead of the table\n" },
+	  "                        standard output instead of the table\n",
+	  CMD_TO_SET(svg, true) },
 	{ "title", OPT_TITLE, required_argument, CMD_OWN,
 	  "      --title TEXT      the SVG's heading (default \"Memory over\n"
-	  "                        time\")\n" },
+	  "                        time\")\n",
+	  CMD_TO_STRING(title) },
 	{ "top", 'n', required_argument, CMD_OWN,
 	  "  -n, --top N           print at most N rows; --svg: draw N rows\n"
-	  "                        (1 to 40, default 19) and \"other\"\n" },
+	  "                        (1 to 40, default 19) and \"other\"\n",
+	  CMD_TO_NUMBER(top, 0, 100000000) },
 	{ "snapshots", OPT_SNAPSHOTS, no_argument, CMD_OWN,
 	  "      --snapshots       after the table, a line per snapshot (not\n"
-	  "                        the first, peak, high-water and last only)\n" },
+	  "                        the first, peak, high-water and last only)\n",
+	  CMD_TO_SET(trend.list_snapshots, 1) },
 	{ "wide", OPT_WIDE, no_argument, CMD_OWN,
 	  "      --wide            --by stack: whole stacks, root first, last\n"
-	  "                        (default: leaf first, 60 characters, first)\n" },
+	  "                        (default: leaf first, 60 characters, first)\n",
+	  CMD_TO_SET(trend.wide, 1) },
 	{ "bytes", OPT_BYTES, no_argument, CMD_OWN,
-	  "      --bytes           exact numbers instead of KiB/MiB/GiB\n" },
+	  "      --bytes           exact numbers instead of KiB/MiB/GiB\n",
+	  CMD_TO_SET(exact, true) },
 	{ "no-sort", OPT_NO_SORT, no_argument, CMD_OWN,
-	  "      --no-sort         take the snapshots in the order given\n" },
+	  "      --no-sort         take the snapshots in the order given\n",
+	  CMD_TO_SET(trend.keep_order, 1) },
 	{ "min-grew", OPT_MIN_GREW, required_argument, CMD_OWN,
 	  "      --min-grew FRAC   a leak went up in at least FRAC of the\n"
-	  "                        intervals in which it changed (default 0: off)\n" },
+	  "                        intervals in which it changed (default 0: off)\n",
+	  CMD_TO_REAL(trend.min_grew_fraction, 0, 1) },
 	{ "min-growth", OPT_MIN_GROWTH, required_argument, CMD_OWN,
 	  "      --min-growth SIZE the noise floor: changes below SIZE bytes\n"
 	  "                        (suffix K, M or G; default 4K, or the\n"
@@ -98,16 +120,6 @@ static const char footer[] =
 	"examples: proftrend prog.*.heap\n"
 	"          proftrend --svg -o trend.svg prog.*.heap\n";
 
-struct trend_args {
-	struct profconv_trend_options trend;
-	struct cmd_view view;
-	struct profconv_write_options write;
-	const char *out_path;
-	const char *title;		/* --title */
-	size_t top;
-	bool json, exact, quiet, svg;
-};
-
 /* --min-growth: a byte count, as --max-input's, that fits in an int64_t. */
 static bool
 parse_growth(const char *option, const char *s, int64_t *out)
@@ -121,56 +133,17 @@ parse_growth(const char *option, const char *s, int64_t *out)
 	return true;
 }
 
-/* One option of the rule or of the output; false after a usage error. */
+/* One option the table does not bind; false after a usage error. */
 static bool
 parse_option(int c, struct trend_args *a)
 {
-	long top;
-
 	if (cmd_series_option(c, &a->trend))
 		return true;
 	switch (c) {
-	case OPT_BY:
-		return cmd_parse_by(optarg, &a->trend.by);
-	case 't':
-		a->trend.sample_type = optarg;
-		return true;
-	case 'o':
-		a->out_path = optarg;
-		return true;
-	case 'n':
-		if (!cmd_parse_long("--top", optarg, 0, 100000000, &top))
-			return false;
-		a->top = (size_t)top;
-		return true;
 	case 'q':
 		a->quiet = true;
 		cmd_no_warnings = true;
 		return true;
-	case OPT_JSON:
-		a->json = true;
-		return true;
-	case OPT_SVG:
-		a->svg = true;
-		return true;
-	case OPT_TITLE:
-		a->title = optarg;
-		return true;
-	case OPT_BYTES:
-		a->exact = true;
-		return true;
-	case OPT_SNAPSHOTS:
-		a->trend.list_snapshots = 1;
-		return true;
-	case OPT_WIDE:
-		a->trend.wide = 1;
-		return true;
-	case OPT_NO_SORT:
-		a->trend.keep_order = 1;
-		return true;
-	case OPT_MIN_GREW:
-		return cmd_parse_double("--min-grew", optarg, 0, 1,
-		    &a->trend.min_grew_fraction);
 	case OPT_MIN_GROWTH:
 		return parse_growth("--min-growth", optarg,
 		    &a->trend.min_growth);
@@ -208,7 +181,8 @@ utf8_locale(void)
 static int
 parse_args(int argc, char **argv, struct trend_args *a)
 {
-	struct cmd_parser p = { opts, usage_text, footer, &a->view, &a->write };
+	struct cmd_parser p = { opts, usage_text, footer, &a->view, &a->write,
+		a };
 	int c;
 
 	while ((c = cmd_getopt(&p, argc, argv)) > 0)
