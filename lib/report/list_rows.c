@@ -159,12 +159,10 @@ profconv__list_add_view(struct lister *l, const struct lview *lv,
 
 /* --- from the tree to routines and rows ------------------------------------ */
 
-/* Order of roots: function, file as displayed, line. */
+/* Nodes X and Y by function, file as displayed, then line. */
 static int
-by_routine(const void *a, const void *b, void *payload)
+by_place(const struct lister *l, uint32_t x, uint32_t y)
 {
-	const struct lister *l = payload;
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 	const struct tnode *nx = &l->nodes[x], *ny = &l->nodes[y];
 	int c = strcmp(nx->function, ny->function);
 
@@ -172,6 +170,16 @@ by_routine(const void *a, const void *b, void *payload)
 		c = strcmp(l->displays[x], l->displays[y]);
 	if (c == 0)
 		c = nx->line < ny->line ? -1 : nx->line > ny->line;
+	return c;
+}
+
+/* Order of roots: function, file as displayed, line. */
+static int
+by_routine(const void *a, const void *b, void *payload)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int c = by_place(payload, x, y);
+
 	return c != 0 ? c : (x < y ? -1 : x > y);
 }
 
@@ -340,16 +348,8 @@ add_row(struct lister *l, struct pc_list_routine *r, size_t *cap,
 static int
 by_inlined(const void *a, const void *b, void *payload)
 {
-	const struct lister *l = payload;
-	uint32_t x = *(const uint32_t *)a - 1, y = *(const uint32_t *)b - 1;
-	const struct tnode *nx = &l->nodes[x], *ny = &l->nodes[y];
-	int c = strcmp(nx->function, ny->function);
-
-	if (c == 0)
-		c = strcmp(l->displays[x], l->displays[y]);
-	if (c == 0)
-		c = nx->line < ny->line ? -1 : nx->line > ny->line;
-	return c;
+	return by_place(payload, *(const uint32_t *)a - 1,
+	    *(const uint32_t *)b - 1);
 }
 
 /* Rows for the calls inlined under NODE, DEPTH deep, and theirs. */

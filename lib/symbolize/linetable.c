@@ -307,6 +307,19 @@ file_name(struct pc_rawpool *names, const char *dir, const char *name,
 	return *out != NULL ? 0 : profconv__nomem();
 }
 
+/* The entry formats of a version 5 table (FILES: the file names') and
+ * its count of entries into *N, which the bytes left can hold; false
+ * on a malformed table. */
+static bool
+read_table_start(struct rd *r, struct entry_fmt *f, bool files, uint64_t *n)
+{
+	if (!read_formats(r, f, files))
+		return false;
+	*n = rd_uleb(r);
+	return !r->bad && !(f->n == 0 && *n != 0) &&
+	    !(f->n != 0 && *n > (uint64_t)(r->end - r->p) / f->n);
+}
+
 /* Directories and files of a version 5 header. */
 static int
 read_v5_tables(struct rd *r, struct header *h, struct pc_linetab *t,
@@ -318,11 +331,7 @@ read_v5_tables(struct rd *r, struct header *h, struct pc_linetab *t,
 	unsigned k;
 	int path, rc;
 
-	if (!read_formats(r, &f, false))
-		return PC_LINES_LIBDW;
-	n = rd_uleb(r);
-	if (r->bad || (f.n == 0 && n != 0) ||
-	    (f.n != 0 && n > (uint64_t)(r->end - r->p) / f.n))
+	if (!read_table_start(r, &f, false, &n))
 		return PC_LINES_LIBDW;
 	h->dirs = calloc(n + 1, sizeof(*h->dirs));
 	if (h->dirs == NULL)
@@ -345,11 +354,7 @@ read_v5_tables(struct rd *r, struct header *h, struct pc_linetab *t,
 		if (!path || h->dirs[i] == NULL || r->bad)
 			return PC_LINES_LIBDW;
 	}
-	if (!read_formats(r, &f, true))
-		return PC_LINES_LIBDW;
-	n = rd_uleb(r);
-	if (r->bad || (f.n == 0 && n != 0) ||
-	    (f.n != 0 && n > (uint64_t)(r->end - r->p) / f.n))
+	if (!read_table_start(r, &f, true, &n))
 		return PC_LINES_LIBDW;
 	/* libdw's slot 0 is "???" when the table is empty. */
 	if (n == 0 && (rc = add_file(t, "???")) < 0)
