@@ -381,6 +381,26 @@ data_view(struct profconv_view **v, const struct profconv_profile *prof,
 	return profconv_view_new(v, prof, &o);
 }
 
+/* The columns' totals, labels and units, N of each, zeroed; false when
+ * out of memory (free them with free_col_arrays() either way). */
+static bool
+col_arrays(size_t n, int64_t **total, const char ***label,
+    const char ***unit)
+{
+	*total = calloc(n, sizeof(**total));
+	*label = calloc(n, sizeof(**label));
+	*unit = calloc(n, sizeof(**unit));
+	return *total != NULL && *label != NULL && *unit != NULL;
+}
+
+static void
+free_col_arrays(int64_t *total, const char **label, const char **unit)
+{
+	free(total);
+	free(label);
+	free(unit);
+}
+
 int
 profconv__report_data(FILE *fp, const struct profconv_profile *prof,
     const struct profconv_view_options *vo, double fraction, size_t budget,
@@ -398,10 +418,7 @@ profconv__report_data(FILE *fp, const struct profconv_profile *prof,
 	if ((rc = data_view(&v, prof, vo)) < 0)
 		return rc;
 	t.nt = nt;
-	total = calloc(nt + 1, sizeof(*total));
-	label = calloc(nt + 1, sizeof(*label));
-	unit = calloc(nt + 1, sizeof(*unit));
-	if (total == NULL || label == NULL || unit == NULL) {
+	if (!col_arrays(nt + 1, &total, &label, &unit)) {
 		rc = profconv__fail(PROFCONV_ENOMEM, "out of memory");
 		goto out;
 	}
@@ -424,9 +441,7 @@ profconv__report_data(FILE *fp, const struct profconv_profile *prof,
 			    def);
 	}
 out:
-	free(total);
-	free(label);
-	free(unit);
+	free_col_arrays(total, label, unit);
 	profconv__report_tree_free(&t);
 	profconv__report_gframes_free(&g);
 	profconv_view_free(v);
@@ -459,12 +474,9 @@ profconv__report_data_diff(FILE *fp, const struct profconv_profile *base,
 	    (rc = data_view(&bv, base, vo)) < 0)
 		goto out;
 	t.nt = 2 * nt;
-	total = calloc(2 * nt + 1, sizeof(*total));
-	label = calloc(2 * nt + 1, sizeof(*label));
-	unit = calloc(2 * nt + 1, sizeof(*unit));
 	bcols = calloc(nb + 1, sizeof(*bcols));
 	ccols = calloc(nt + 1, sizeof(*ccols));
-	if (total == NULL || label == NULL || unit == NULL || bcols == NULL ||
+	if (!col_arrays(2 * nt + 1, &total, &label, &unit) || bcols == NULL ||
 	    ccols == NULL) {
 		rc = profconv__fail(PROFCONV_ENOMEM, "out of memory");
 		goto out;
@@ -490,9 +502,7 @@ profconv__report_data_diff(FILE *fp, const struct profconv_profile *base,
 		rc = emit(fp, &t, &g, &(struct cols){ label, unit, false,
 		    true, false }, total, fraction, budget, def);
 out:
-	free(total);
-	free(label);
-	free(unit);
+	free_col_arrays(total, label, unit);
 	free(bcols);
 	free(ccols);
 	profconv__report_tree_free(&t);
@@ -637,13 +647,10 @@ profconv__report_data_series(FILE *fp, struct profconv_report_series *s,
 
 	if (s->n == 0)
 		return 0;
-	label = calloc(s->n, sizeof(*label));
-	unit = calloc(s->n, sizeof(*unit));
-	total = calloc(s->n, sizeof(*total));
 	col = calloc(s->n, sizeof(*col));
 	pick = calloc(s->n, sizeof(*pick));
 	used = calloc(s->n, sizeof(*used));
-	if (label == NULL || unit == NULL || total == NULL || col == NULL ||
+	if (!col_arrays(s->n, &total, &label, &unit) || col == NULL ||
 	    pick == NULL || used == NULL) {
 		rc = profconv__fail(PROFCONV_ENOMEM, "out of memory");
 		goto out;
@@ -680,9 +687,7 @@ profconv__report_data_series(FILE *fp, struct profconv_report_series *s,
 		    false, s->o.view != NULL && s->o.view->split_threads },
 		    total, fraction, budget, k - 1);
 out:
-	free(label);
-	free(unit);
-	free(total);
+	free_col_arrays(total, label, unit);
 	free(col);
 	free(pick);
 	free(used);
