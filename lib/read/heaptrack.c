@@ -534,6 +534,21 @@ event_info(struct ht_reader *r, const char *line, size_t len,
 	return 0;
 }
 
+/* An event's info into *INFO and its stack's slot into *SLOT, touched
+ * (its values about to change). */
+static int
+event_slot(struct ht_reader *r, const char *line, size_t len,
+    struct ht_info **info, struct ht_slot **slot)
+{
+	int rc = event_info(r, line, len, info);
+
+	if (rc < 0)
+		return rc;
+	*slot = &r->slots[(*info)->slot - 1];
+	touch(r, *slot);
+	return 0;
+}
+
 static int
 on_alloc(struct ht_reader *r, const char *line, size_t len)
 {
@@ -542,12 +557,9 @@ on_alloc(struct ht_reader *r, const char *line, size_t len)
 	int64_t size;
 	int rc;
 
-	rc = event_info(r, line, len, &info);
-	if (rc < 0)
+	if ((rc = event_slot(r, line, len, &info, &s)) < 0)
 		return rc;
 	size = (int64_t)info->size;
-	s = &r->slots[info->slot - 1];
-	touch(r, s);
 	info->live++;
 	s->v[V_ALLOC_OBJECTS]++;
 	pc_add_sat(&s->v[V_ALLOC_SPACE], size);
@@ -578,15 +590,12 @@ on_free(struct ht_reader *r, const char *line, size_t len)
 	int64_t size;
 	int rc;
 
-	rc = event_info(r, line, len, &info);
-	if (rc < 0)
+	if ((rc = event_slot(r, line, len, &info, &s)) < 0)
 		return rc;
 	if (info->live == 0)
 		return bad(r, "free of allocation info %" PRIu64 ", which has "
 		    "no live block", r->fields[0]);
 	size = (int64_t)info->size;
-	s = &r->slots[info->slot - 1];
-	touch(r, s);
 	info->live--;
 	s->v[V_INUSE_OBJECTS]--;
 	s->v[V_INUSE_SPACE] -= size;

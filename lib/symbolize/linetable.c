@@ -307,6 +307,18 @@ file_name(struct pc_rawpool *names, const char *dir, const char *name,
 	return *out != NULL ? 0 : profconv__nomem();
 }
 
+/* The file NAME of directory DIR (joined as libdw joins them) added to
+ * T's files. */
+static int
+add_dir_file(struct pc_linetab *t, struct pc_rawpool *names, const char *dir,
+    const char *name)
+{
+	const char *s;
+	int rc = file_name(names, dir, name, &s);
+
+	return rc < 0 ? rc : add_file(t, s);
+}
+
 /* The entry formats of a version 5 table (FILES: the file names') and
  * its count of entries into *N, which the bytes left can hold; false
  * on a malformed table. */
@@ -379,10 +391,7 @@ read_v5_tables(struct rd *r, struct header *h, struct pc_linetab *t,
 		}
 		if (r->bad || name == NULL || dir >= h->ndirs)
 			return PC_LINES_LIBDW;
-		rc = file_name(names, h->dirs[dir], name, &s);
-		if (rc == 0)
-			rc = add_file(t, s);
-		if (rc < 0)
+		if ((rc = add_dir_file(t, names, h->dirs[dir], name)) < 0)
 			return rc;
 	}
 	return 0;
@@ -394,7 +403,7 @@ read_v4_tables(struct rd *r, struct header *h, struct pc_linetab *t,
     const char *comp_dir, struct pc_rawpool *names)
 {
 	const unsigned char *p;
-	const char *s, *name;
+	const char *name;
 	size_t n = 1;
 	uint64_t dir;
 	int rc;
@@ -425,10 +434,7 @@ read_v4_tables(struct rd *r, struct header *h, struct pc_linetab *t,
 		(void)rd_uleb(r);	/* length */
 		if (r->bad || dir >= h->ndirs)
 			return PC_LINES_LIBDW;
-		rc = file_name(names, h->dirs[dir], name, &s);
-		if (rc == 0)
-			rc = add_file(t, s);
-		if (rc < 0)
+		if ((rc = add_dir_file(t, names, h->dirs[dir], name)) < 0)
 			return rc;
 	}
 	if (rd_fixed(r, 1) != 0 || r->bad)
