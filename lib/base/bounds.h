@@ -154,9 +154,11 @@
 #define PC_SYM_MAX_COPY ((uint64_t)1 << 30)
 
 /*
- * A call graph (view/graph.c) keeps at most PC_GRAPH_MAX_EDGES edges
- * after pprof's own cutoffs: the heaviest, in pprof's edge order; the
- * legend counts the rest ("Dropped N edges over the limit of 200").
+ * A call graph drawn as DOT or a picture (view/graph.c) keeps at most
+ * PC_GRAPH_MAX_EDGES edges after pprof's own cutoffs: the heaviest, in
+ * pprof's edge order; the legend counts the rest ("Dropped N edges over
+ * the limit of 200").  The text reports (-tree, -peek) and callgrind,
+ * which no layout reads, keep them all, as pprof does.
  * Real graphs of pprof's 80 nodes have under 100 edges, so pprof's DOT
  * is unchanged; 40 functions calling each other in every pair make
  * 1,560, which Graphviz's dot layout did not finish in 300 s.  The

@@ -145,7 +145,7 @@ trimmed(struct pc_graph *g, struct pc_graph_build *b,
 
 /* The result: nodes in order, live edges heaviest first, live tags. */
 static int
-result(struct pc_graph *g, struct pc_graph_build *b)
+result(struct pc_graph *g, struct pc_graph_build *b, bool capped)
 {
 	size_t i, n = 0, *first = NULL;
 	uint32_t *ids;
@@ -173,9 +173,11 @@ result(struct pc_graph *g, struct pc_graph_build *b)
 			ids[n++] = (uint32_t)i;
 	}
 	qsort_r(ids, n, sizeof(*ids), profconv__graph_by_edge_id, b);
-	/* At most PC_GRAPH_MAX_EDGES, the heaviest: a graph of many more
-	 * is no picture, and Graphviz's layout of it never ends. */
-	if (n > PC_GRAPH_MAX_EDGES) {
+	/* A picture has at most PC_GRAPH_MAX_EDGES, the heaviest: a graph
+	 * of many more is no picture, and Graphviz's layout of it never
+	 * ends.  The text reports and callgrind keep every edge, as
+	 * pprof's do. */
+	if (capped && n > PC_GRAPH_MAX_EDGES) {
 		g->capped_edges = n - PC_GRAPH_MAX_EDGES;
 		n = PC_GRAPH_MAX_EDGES;
 	}
@@ -286,7 +288,7 @@ profconv__graph_new(struct pc_graph **out, const struct profconv_view *cur,
 		rc = trimmed(g, b, o);
 	}
 	if (rc == 0)
-		rc = result(g, b);
+		rc = result(g, b, o->order == PC_GRAPH_VISUAL);
 	if (rc < 0) {
 		profconv__graph_free(g);
 		return rc;

@@ -13,8 +13,8 @@
 # reads a copy with "calls=1" (the costs unchanged), of a sample type
 # counted in objects (no unit to round values to).
 # pprof's -call_tree (profgraph --call-tree, a node per calling context)
-# is checked the same way, for callgrind and DOT, with cuts and with
-# -trim_path.
+# is checked the same way, for callgrind and DOT, with cuts, and on a
+# python3 run too; so is -trim_path.
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
 use_go
@@ -39,25 +39,38 @@ cmp -s "$TMP/out" "$TMP/default.cg" ||
 	fail "profgraph --callgrind --lines --no-inline --nodecount 2 differs from --callgrind"
 
 # --- call trees ------------------------------------------------------------------
-# call_trees PB WHAT: each case is pprof's options | ours (the output
-# format first), byte for byte.
+# call_trees PB WHAT: each case is pprof's options | ours | how to compare:
+# "exact" byte for byte; "dot" or "callgrind" through tree-canon.py,
+# because pprof orders the contexts that tie on all it sorts by in
+# Go's map order, which changes from run to run (its own files of one
+# profile differ), and that form leaves the order of ties out.
 call_trees() {
-	while IFS='|' read -r gopts ours; do
+	while IFS='|' read -r gopts ours how; do
 		# shellcheck disable=SC2086
 		go tool pprof -symbolize=none $gopts "$1" >"$TMP/go.ct" 2>"$TMP/go.err" ||
 			{ fail "$2: go tool pprof $gopts: $(head -n 2 "$TMP/go.err")"; continue; }
 		# shellcheck disable=SC2086
 		"$BIN/profgraph" $ours "$1" >"$TMP/our.ct" 2>"$TMP/our.err" ||
 			{ fail "$2: profgraph $ours: $(head -n 2 "$TMP/our.err")"; continue; }
-		same_as_go "$2: profgraph $ours" "$TMP/go.ct" "$TMP/our.ct"
+		if [ "$how" != exact ]; then
+			python3 "$PROFCONV_SRCDIR/tests/cli/tree-canon.py" "$how" \
+			    "$TMP/go.ct" >"$TMP/go.canon" &&
+			python3 "$PROFCONV_SRCDIR/tests/cli/tree-canon.py" "$how" \
+			    "$TMP/our.ct" >"$TMP/our.canon" ||
+				{ fail "$2: tree-canon.py $how"; continue; }
+			[ -s "$TMP/go.canon" ] || fail "$2: $gopts: nothing to compare"
+			same_as_go "$2: profgraph $ours" "$TMP/go.canon" "$TMP/our.canon"
+		else
+			same_as_go "$2: profgraph $ours" "$TMP/go.ct" "$TMP/our.ct"
+		fi
 	done <<EOF_CASES
--callgrind -call_tree|--callgrind --call-tree
--callgrind -call_tree -sample_index=alloc_objects|--callgrind --call-tree -t alloc_objects
--dot -call_tree|--dot --call-tree
--dot -call_tree -lines -nodecount=12|--dot --call-tree --lines --nodecount 12
--dot -call_tree -nodefraction=0.2 -edgefraction=0.1|--dot --call-tree --nodefraction 0.2 --edgefraction 0.1
--dot -call_tree -focus=thread_work -sample_index=alloc_space|--dot --call-tree --focus thread_work -t alloc_space
--dot -lines -trim_path=$PROFCONV_SRCDIR|--dot --lines --trim-path $PROFCONV_SRCDIR
+-callgrind -call_tree|--callgrind --call-tree|callgrind
+-callgrind -call_tree -sample_index=alloc_objects|--callgrind --call-tree -t alloc_objects|callgrind
+-dot -call_tree|--dot --call-tree|dot
+-dot -call_tree -lines|--dot --call-tree --lines|dot
+-dot -call_tree -nodefraction=0.2 -edgefraction=0.1|--dot --call-tree --nodefraction 0.2 --edgefraction 0.1|dot
+-dot -call_tree -focus=thread_work -sample_index=alloc_space|--dot --call-tree --focus thread_work -t alloc_space|dot
+-dot -lines -trim_path=$PROFCONV_SRCDIR|--dot --lines --trim-path $PROFCONV_SRCDIR|exact
 EOF_CASES
 }
 call_trees "$PB" jemalloc
@@ -113,6 +126,31 @@ if have_tcmalloc && LIBTC=$(find_lib libtcmalloc.so.4) && [ -n "$LIBTC" ]; then
 		"$PROFCONV" symbolize -o "$TMP/tc.pb.gz" "$TMP/tc.raw.pb.gz" 2>/dev/null ||
 			fail "symbolize $tc"
 		call_trees "$TMP/tc.pb.gz" tcmalloc
+	fi
+fi
+
+# --- a real program: python3, its call tree by address ---------------------------
+# Hundreds of contexts, many of them unnamed frames of the interpreter
+# that tie: callgrind, which keeps every node and edge, as pprof's.
+if command -v python3 >/dev/null 2>&1; then
+	"$PROFCONV" record -o "$TMP/py" -- python3 -c '
+def a(n): return [str(i) * 10 for i in range(n)]
+def b(n): return a(n)
+x = a(30000); y = b(30000); print(len(x) + len(y))' >"$TMP/py.out" 2>&1 ||
+		fail "record python3: $(tail -n 2 "$TMP/py.out")"
+	py=$(ls "$TMP"/py/*.sym.pb.gz 2>/dev/null | head -n 1)
+	if [ -z "$py" ]; then
+		fail "record python3 left no symbolized dump"
+	else
+		go tool pprof -symbolize=none -callgrind -call_tree -sample_index=alloc_space \
+		    "$py" >"$TMP/go.ct" 2>/dev/null || fail "python3: go tool pprof -callgrind -call_tree"
+		"$BIN/profgraph" --callgrind --call-tree -t alloc_space "$py" >"$TMP/our.ct" 2>/dev/null ||
+			fail "python3: profgraph --callgrind --call-tree"
+		python3 "$PROFCONV_SRCDIR/tests/cli/tree-canon.py" callgrind "$TMP/go.ct" >"$TMP/go.canon"
+		python3 "$PROFCONV_SRCDIR/tests/cli/tree-canon.py" callgrind "$TMP/our.ct" >"$TMP/our.canon"
+		[ "$(grep -c '^call ' "$TMP/our.canon")" -gt 100 ] ||
+			fail "python3: fewer than 100 calls in the call tree"
+		same_as_go "python3: profgraph --callgrind --call-tree" "$TMP/go.canon" "$TMP/our.canon"
 	fi
 fi
 
