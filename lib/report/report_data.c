@@ -508,5 +508,5 @@ profconv__report_live_series(FILE *fp, struct profconv_report_series *s,
 }
 
 const char profconv__report_script[] =
-#include "report/report_script.h"
+#include "report/report_script.js.h"
 	;

@@ -49,7 +49,7 @@
 #define LEGEND_CHARS ((size_t)((LEGEND_W - NAME_X) / CHAR_W))
 
 static const char script[] =
-#include "report/trendsvg_script.h"
+#include "report/trendsvg_script.js.h"
     ;
 
 /* The verdict of a row as the picture names it.  This is the one place

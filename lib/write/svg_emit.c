@@ -22,7 +22,7 @@
 #define DEFAULT_FONT "Verdana, sans-serif"
 
 static const char script[] =
-#include "write/svg_script.h"
+#include "write/svg_script.js.h"
     ;
 
 /* State while the frames are written. */
