@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "base/bounds.h"
+#include "page/page.h"
 #include "report/list.h"
 #include "write/write.h"
 
@@ -29,49 +30,12 @@ static const char head[] =
 	"'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action "
 	"'none'\">\n"
 	"<meta name=\"referrer\" content=\"no-referrer\">\n"
-	"<style>\n"
-	"body { font-family: sans-serif; margin: 1em; }\n"
-	"h1 { font-size: 1.2em; }\n";
+	"<style>\n";
 
-/* The listing's own rules; in another page (profconv report), each
- * selector is put under FRAGMENT_CLASS so that none reaches the rest. */
-static const char *const rules[][2] = {
-	{ "h2", "font-size: 1em; font-family: monospace; margin: 1.5em 0 .2em;" },
-	{ "p.sum, p.note", "font-family: monospace; margin: .2em 0;" },
-	{ "p.note", "color: #a00;" },
-	{ "table.src", "border-collapse: collapse; font-family: monospace;" },
-	{ "table.src td", "padding: 0 .5em; white-space: pre; tab-size: 8;" },
-	{ "table.src th", "text-align: right; padding: 0 .5em;" },
-	{ "td.v", "text-align: right;" },
-	{ "td.n", "text-align: right; color: #777;" },
-	{ "tr.inl td.s", "color: #444;" },
-	{ "span.fn", "color: #06c;" },
-	{ "tr.hot td.n", "font-weight: bold; color: #000;" },
-};
+/* The listing's own rules (page/list.css); in another page (profconv
+ * report), each selector is put under FRAGMENT_CLASS so that none
+ * reaches the rest. */
 #define FRAGMENT_CLASS "pc-list"
-
-/* The rules, each selector (split at ", ") under SCOPE when not NULL. */
-static void
-put_rules(FILE *fp, const char *scope)
-{
-	const char *sel, *comma;
-	size_t i;
-
-	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
-		for (sel = rules[i][0]; sel != NULL; sel = comma) {
-			comma = strstr(sel, ", ");
-			if (scope != NULL)
-				fprintf(fp, "%s ", scope);
-			fprintf(fp, "%.*s", comma != NULL ?
-			    (int)(comma - sel) : (int)strlen(sel), sel);
-			if (comma != NULL) {
-				fputs(", ", fp);
-				comma += 2;
-			}
-		}
-		fprintf(fp, " { %s }\n", rules[i][1]);
-	}
-}
 
 /* Write LEN bytes of source text S as XML text: a NUL byte as U+FFFD
  * (xml_put stops at one), cut at PC_SOURCE_MAX_LINE bytes. */
@@ -208,7 +172,8 @@ profconv__list_write_html(const struct pc_listing *l, FILE *fp,
 	char a[48];
 
 	fputs(head, fp);
-	put_rules(fp, NULL);
+	fputs(profconv__page_list_page_css, fp);
+	fputs(profconv__page_list_css, fp);
 	fputs("</style>\n", fp);
 	fputs("<title>profconv list ", fp);
 	profconv__xml_put(fp, regex, (size_t)-1);
@@ -226,7 +191,8 @@ int
 profconv__list_write_html_fragment(const struct pc_listing *l, FILE *fp)
 {
 	fputs("<style>\n", fp);
-	put_rules(fp, "div." FRAGMENT_CLASS);
+	profconv__page_put_scoped(fp, profconv__page_list_css,
+	    "div." FRAGMENT_CLASS);
 	fputs("</style>\n<div class=\"" FRAGMENT_CLASS "\">\n", fp);
 	put_routines(l, fp);
 	fputs("</div>\n", fp);

@@ -45,6 +45,7 @@
 
 #include "base/base.h"
 #include "model/model.h"
+#include "page/page.h"
 #include "report/diff.h"
 #include "report/list.h"
 #include "view/view.h"
@@ -61,109 +62,6 @@ static const char head_start[] =
 	"<meta name=\"referrer\" content=\"no-referrer\">\n"
 	"<meta name=\"generator\" content=\"profconv " PROFCONV_VERSION_STRING
 	"\">\n";
-
-static const char style[] =
-	"<style>\n"
-	"body { font-family: sans-serif; margin: 0 1em 1em; }\n"
-	"h1 { font-size: 1.2em; }\n"
-	"nav { position: sticky; top: 0; background: #fff; padding: .4em 0;"
-	" border-bottom: 1px solid #ccc; z-index: 1; }\n"
-	"nav button { font: inherit; margin-right: .3em; padding: .2em .8em;"
-	" border: 1px solid #999; background: #eee; cursor: pointer; }\n"
-	"nav button.on { background: #fff; border-bottom-color: #fff;"
-	" font-weight: bold; }\n"
-	"section.tab { padding-top: .5em; }\n"
-	"section.off { position: absolute; left: -100000px; top: 0;"
-	" visibility: hidden; }\n"
-	"table.top { border-collapse: collapse; font-family: monospace; }\n"
-	"table.top th { cursor: pointer; text-align: right; padding: 0 .6em;"
-	" border-bottom: 1px solid #999; user-select: none; }\n"
-	"table.top th.name, table.top td.name { text-align: left; }\n"
-	"table.top td { text-align: right; padding: 0 .6em;"
-	" white-space: pre; }\n"
-	"table.top th.asc::after { content: \" \\25B2\"; }\n"
-	"table.top th.desc::after { content: \" \\25BC\"; }\n"
-	"table.top tr:nth-child(even) td { background: #f4f4f4; }\n"
-	"table.cmp tfoot td { border-top: 1px solid #999; font-weight: bold; }\n"
-	"dl.sum { display: grid; grid-template-columns: max-content auto;"
-	" gap: .1em 1em; font-family: monospace; }\n"
-	"dl.sum dt { font-weight: bold; } dl.sum dd { margin: 0; }\n"
-	"pre { font-size: .9em; tab-size: 8; }\n"
-	"p.note { color: #555; font-size: .9em; }\n"
-	"iframe.pic { border: 1px solid #ccc; display: block; }\n"
-	"iframe.graph { width: 100%; height: 80vh; }\n"
-	"iframe.flame { width: 100%; box-sizing: border-box; }\n"
-	"</style>\n";
-
-/*
- * The page's script: tabs (the hash names the open one, so a reload or
- * a link keeps it) and the top table's sort on a click of a header
- * (numbers by their exact value, in data-v; names by text; a second
- * click reverses).  It reads nothing from the profile but the table's
- * cells.
- */
-static const char script[] =
-	"<script>\n"
-	"(function () {\n"
-	"\t\"use strict\";\n"
-	"\tvar tabs = document.querySelectorAll(\"section.tab\");\n"
-	"\tvar buttons = document.querySelectorAll(\"nav button\");\n"
-	"\tfunction show(id) {\n"
-	"\t\tvar found = false;\n"
-	"\t\ttabs.forEach(function (t) { if (t.id === id) found = true; });\n"
-	"\t\tif (!found) id = tabs[0].id;\n"
-	"\t\ttabs.forEach(function (t) {\n"
-	"\t\t\tt.classList.toggle(\"off\", t.id !== id);\n"
-	"\t\t});\n"
-	"\t\tbuttons.forEach(function (b) {\n"
-	"\t\t\tb.classList.toggle(\"on\", b.dataset.tab === id);\n"
-	"\t\t});\n"
-	"\t}\n"
-	"\tbuttons.forEach(function (b) {\n"
-	"\t\tb.addEventListener(\"click\", function () {\n"
-	"\t\t\tshow(b.dataset.tab);\n"
-	"\t\t\ttry { history.replaceState(null, \"\", \"#\" + b.dataset.tab); }\n"
-	"\t\t\tcatch (e) { /* opaque origins may refuse it */ }\n"
-	"\t\t});\n"
-	"\t});\n"
-	"\tshow(location.hash.slice(1));\n"
-	"\tdocument.querySelectorAll(\"iframe[data-svg]\").forEach(function (f) {\n"
-	"\t\tvar svg;\n"
-	"\t\ttry { svg = decodeURIComponent(f.dataset.svg); }\n"
-	"\t\tcatch (e) { return; }\n"
-	"\t\tf.src = URL.createObjectURL(new Blob([svg],\n"
-	"\t\t    { type: \"image/svg+xml\" }));\n"
-	"\t});\n"
-	"\tdocument.querySelectorAll(\"table.top\").forEach(function (t) {\n"
-	"\t\tvar ths = t.querySelectorAll(\"th\");\n"
-	"\t\tths.forEach(function (th, col) {\n"
-	"\t\t\tth.addEventListener(\"click\", function () {\n"
-	"\t\t\t\tvar body = t.tBodies[0];\n"
-	"\t\t\t\tvar rows = Array.prototype.slice.call(body.rows);\n"
-	"\t\t\t\tvar num = th.dataset.sort === \"num\";\n"
-	"\t\t\t\tvar desc = num ? !th.classList.contains(\"desc\") :\n"
-	"\t\t\t\t    th.classList.contains(\"asc\");\n"
-	"\t\t\t\tths.forEach(function (h) {\n"
-	"\t\t\t\t\th.classList.remove(\"asc\", \"desc\");\n"
-	"\t\t\t\t});\n"
-	"\t\t\t\tth.classList.add(desc ? \"desc\" : \"asc\");\n"
-	"\t\t\t\trows.sort(function (a, b) {\n"
-	"\t\t\t\t\tvar x = a.cells[col], y = b.cells[col], c;\n"
-	"\t\t\t\t\tif (num) {\n"
-	"\t\t\t\t\t\tx = +x.dataset.v; y = +y.dataset.v;\n"
-	"\t\t\t\t\t\tc = x < y ? -1 : x > y ? 1 : 0;\n"
-	"\t\t\t\t\t} else {\n"
-	"\t\t\t\t\t\tx = x.textContent; y = y.textContent;\n"
-	"\t\t\t\t\t\tc = x < y ? -1 : x > y ? 1 : 0;\n"
-	"\t\t\t\t\t}\n"
-	"\t\t\t\t\treturn desc ? -c : c;\n"
-	"\t\t\t\t});\n"
-	"\t\t\t\trows.forEach(function (r) { body.appendChild(r); });\n"
-	"\t\t\t});\n"
-	"\t\t});\n"
-	"\t});\n"
-	"})();\n"
-	"</script>\n";
 
 /* --- text ------------------------------------------------------------------ */
 
@@ -315,7 +213,9 @@ page_start(FILE *fp, const struct profconv_report_options *o)
 	fputs("<title>", fp);
 	profconv__report_put(fp, o->title);
 	fputs("</title>\n", fp);
-	fputs(style, fp);
+	fputs("<style>\n", fp);
+	fputs(profconv__page_report_css, fp);
+	fputs("</style>\n", fp);
 	fputs("</head>\n<body>\n<h1>", fp);
 	profconv__report_put(fp, o->title);
 	fputs("</h1>\n", fp);
@@ -324,7 +224,9 @@ page_start(FILE *fp, const struct profconv_report_options *o)
 static int
 page_end(FILE *fp)
 {
-	fputs(script, fp);
+	fputs("<script>\n", fp);
+	fputs(profconv__page_report_js, fp);
+	fputs("</script>\n", fp);
 	fputs("</body>\n</html>\n", fp);
 	errno = 0;
 	if (fflush(fp) != 0 || ferror(fp))

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * report_data.c - the call tree the report page's script draws its
- * views from (the live top table and flame graph, report_script.js).
+ * views from (the live top table and flame graph, page/explore.js).
  *
  * The tree is the view's: its stacks, read through the view's stack
  * iteration, one frame per source line (the view at line granularity
@@ -35,6 +35,7 @@
 #include "base/base.h"
 #include "base/bounds.h"
 #include "model/model.h"
+#include "page/page.h"
 #include "view/view.h"
 #include "view/graph.h"
 #include "write/write.h"
@@ -395,29 +396,6 @@ profconv__report_json_str(FILE *fp, const char *s)
 
 /* --- the Explore tab ------------------------------------------------------- */
 
-static const char live_style[] =
-	"<style>\n"
-	"#live-controls label { margin-right: 1em; }\n"
-	"#live-error { color: #b00; }\n"
-	"table.live { border-collapse: collapse; font-family: monospace; }\n"
-	"table.live th { cursor: pointer; text-align: right; padding: 0 .6em;"
-	" border-bottom: 1px solid #999; user-select: none; }\n"
-	"table.live th.name, table.live td.name { text-align: left; }\n"
-	"table.live td { text-align: right; padding: 0 .6em;"
-	" white-space: pre; }\n"
-	"table.live th.asc::after { content: \" \\25B2\"; }\n"
-	"table.live th.desc::after { content: \" \\25BC\"; }\n"
-	"table.live tr:nth-child(even) td { background: #f4f4f4; }\n"
-	"#live-flame-box { position: relative; overflow-x: auto; }\n"
-	"#live-flame { display: block; background: #f8f8f0; }\n"
-	"#live-flame text { font: 12px monospace; fill: #000;"
-	" pointer-events: none; }\n"
-	"#live-flame g.lf { cursor: pointer; }\n"
-	"#live-tip { position: absolute; background: #ffd; border: 1px solid"
-	" #999; padding: 2px 4px; font: 12px monospace; pointer-events: none;"
-	" white-space: pre; }\n"
-	"</style>\n";
-
 static const char live_body[] =
 	"<div id=\"live-controls\">"
 	"<label>Sample type <select id=\"live-type\"></select></label>"
@@ -451,7 +429,9 @@ static void
 live_open(FILE *fp, size_t top, bool diff)
 {
 	fputs("<section class=\"tab\" id=\"live\">\n", fp);
-	fputs(live_style, fp);
+	fputs("<style>\n", fp);
+	fputs(profconv__page_explore_css, fp);
+	fputs("</style>\n", fp);
 	fputs(live_body, fp);
 	fprintf(fp, "<table class=\"live\" id=\"live-top\" data-top=\"%zu\">"
 	    "<thead><tr>%s<th class=\"name\">name</th></tr>"
@@ -467,7 +447,7 @@ static void
 live_close(FILE *fp)
 {
 	fputs("<script>\n", fp);
-	fputs(profconv__report_script, fp);
+	fputs(profconv__page_explore_js, fp);
 	fputs("</script>\n</section>\n", fp);
 }
 
@@ -507,6 +487,3 @@ profconv__report_live_series(FILE *fp, struct profconv_report_series *s,
 	return 0;
 }
 
-const char profconv__report_script[] =
-#include "report/report_script.js.h"
-	;
