@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * page.c - the HTML pages' style sheets and scripts, embedded from the
- * files beside this one, and a style sheet put under a scope.
+ * files beside this one, and the element that holds a style sheet.
  */
 
 #include "config.h"
@@ -30,8 +30,8 @@ const char profconv__page_list_css[] =
 #include "page/list.css.h"
 	;
 
-void
-profconv__page_put_scoped(FILE *fp, const char *css, const char *scope)
+static void
+put_scoped(FILE *fp, const char *css, const char *scope)
 {
 	const char *line, *end, *body, *sel, *comma;
 
@@ -58,4 +58,20 @@ profconv__page_put_scoped(FILE *fp, const char *css, const char *scope)
 		}
 		fprintf(fp, "%.*s\n", (int)(end - body + 1), body - 1);
 	}
+}
+
+void
+profconv__page_style(FILE *fp, const char *css, const char *more,
+    const char *scope)
+{
+	fputs("<style>\n", fp);
+	if (scope != NULL)
+		put_scoped(fp, css, scope);
+	else
+		fputs(css, fp);
+	if (more != NULL && scope != NULL)
+		put_scoped(fp, more, scope);
+	else if (more != NULL)
+		fputs(more, fp);
+	fputs("</style>\n", fp);
 }

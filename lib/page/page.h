@@ -21,11 +21,13 @@ extern const char profconv__page_list_page_css[];
 extern const char profconv__page_list_css[];
 
 /*
- * Write the style sheet CSS, one rule a line ("SELECTORS { ... }"), with
- * each selector of a rule (split at ", ") under SCOPE: "h2, p { }" under
- * "div.x" is "div.x h2, div.x p { }", so that a page's rules reach only
- * its part of another page.
+ * Write a <style> element of the style sheet CSS, then MORE when not
+ * NULL.  A sheet has one rule a line ("SELECTORS { ... }"); under SCOPE,
+ * when not NULL, each selector of a rule (split at ", ") is put under
+ * it: "h2, p { }" under "div.x" is "div.x h2, div.x p { }", so that a
+ * page's rules reach only its part of another page.
  */
-void profconv__page_put_scoped(FILE *fp, const char *css, const char *scope);
+void profconv__page_style(FILE *fp, const char *css, const char *more,
+    const char *scope);
 
 #endif

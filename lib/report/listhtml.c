@@ -29,8 +29,7 @@ static const char head[] =
 	"<meta http-equiv=\"Content-Security-Policy\" content=\"default-src "
 	"'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action "
 	"'none'\">\n"
-	"<meta name=\"referrer\" content=\"no-referrer\">\n"
-	"<style>\n";
+	"<meta name=\"referrer\" content=\"no-referrer\">\n";
 
 /* The listing's own rules (page/list.css); in another page (profconv
  * report), each selector is put under FRAGMENT_CLASS so that none
@@ -172,9 +171,8 @@ profconv__list_write_html(const struct pc_listing *l, FILE *fp,
 	char a[48];
 
 	fputs(head, fp);
-	fputs(profconv__page_list_page_css, fp);
-	fputs(profconv__page_list_css, fp);
-	fputs("</style>\n", fp);
+	profconv__page_style(fp, profconv__page_list_page_css,
+	    profconv__page_list_css, NULL);
 	fputs("<title>profconv list ", fp);
 	profconv__xml_put(fp, regex, (size_t)-1);
 	fputs("</title>\n</head>\n<body>\n<h1>", fp);
@@ -190,10 +188,9 @@ profconv__list_write_html(const struct pc_listing *l, FILE *fp,
 int
 profconv__list_write_html_fragment(const struct pc_listing *l, FILE *fp)
 {
-	fputs("<style>\n", fp);
-	profconv__page_put_scoped(fp, profconv__page_list_css,
+	profconv__page_style(fp, profconv__page_list_css, NULL,
 	    "div." FRAGMENT_CLASS);
-	fputs("</style>\n<div class=\"" FRAGMENT_CLASS "\">\n", fp);
+	fputs("<div class=\"" FRAGMENT_CLASS "\">\n", fp);
 	put_routines(l, fp);
 	fputs("</div>\n", fp);
 	return 0;

@@ -213,9 +213,7 @@ page_start(FILE *fp, const struct profconv_report_options *o)
 	fputs("<title>", fp);
 	profconv__report_put(fp, o->title);
 	fputs("</title>\n", fp);
-	fputs("<style>\n", fp);
-	fputs(profconv__page_report_css, fp);
-	fputs("</style>\n", fp);
+	profconv__page_style(fp, profconv__page_report_css, NULL, NULL);
 	fputs("</head>\n<body>\n<h1>", fp);
 	profconv__report_put(fp, o->title);
 	fputs("</h1>\n", fp);

@@ -429,9 +429,7 @@ static void
 live_open(FILE *fp, size_t top, bool diff)
 {
 	fputs("<section class=\"tab\" id=\"live\">\n", fp);
-	fputs("<style>\n", fp);
-	fputs(profconv__page_explore_css, fp);
-	fputs("</style>\n", fp);
+	profconv__page_style(fp, profconv__page_explore_css, NULL, NULL);
 	fputs(live_body, fp);
 	fprintf(fp, "<table class=\"live\" id=\"live-top\" data-top=\"%zu\">"
 	    "<thead><tr>%s<th class=\"name\">name</th></tr>"
