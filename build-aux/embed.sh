@@ -4,6 +4,7 @@
 # file it names without its ".h" (lib/page/report.css.h holds
 # SRCDIR/lib/page/report.css), for the library to embed.  The file's host
 # decides what it may not hold, checked here and nowhere else:
+#   *.html       an HTML page's skeleton (lib/page/): the host itself;
 #   lib/page/*   the HTML page's <style> and <script>, raw text that
 #                "</style", "</script" or "<!--" would end or upset;
 #   elsewhere    an SVG's: scripts in CDATA, which "]]>" would end, and
@@ -21,6 +22,9 @@ refuse() {
 	fi
 }
 case $rel in
+*.html)
+	# A page's skeleton: the host itself, with its elements.
+	;;
 lib/page/*)
 	refuse '</style' 'HTML element'
 	refuse '</script' 'HTML element'

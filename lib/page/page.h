@@ -5,7 +5,8 @@
  * explore.js), and the source listing's (list_page.css, its page alone;
  * list.css, its tables, in its page or inside the report's).  Each is
  * a file in lib/page/ the build turns into a C string (embed.sh), so no
- * CSS or script is written in C.
+ * CSS or script is written in C; so are the pages' skeletons, whose
+ * fragments profconv__page_put() writes with their holes filled.
  * May include: base/.
  */
 #ifndef PROFCONV_PAGE_H
@@ -19,6 +20,24 @@ extern const char profconv__page_explore_css[];
 extern const char profconv__page_explore_js[];
 extern const char profconv__page_list_page_css[];
 extern const char profconv__page_list_css[];
+/* The pages' skeletons: report.html, list.html. */
+extern const char profconv__page_report_html[];
+extern const char profconv__page_list_html[];
+
+/* Write the value of the hole NAME (LEN bytes, not NUL-terminated). */
+typedef void pc_page_fill(FILE *fp, const char *name, size_t len, void *arg);
+
+/*
+ * Write the fragment NAME of the skeleton PAGE: the lines after its
+ * "@@ NAME" line up to the next "@@ " line.  A hole "@NAME@" in it is
+ * one of lib/page/'s files (@report.css@), the version (@version@), or
+ * else FILL's to write.
+ */
+void profconv__page_put(FILE *fp, const char *page, const char *name,
+    pc_page_fill *fill, void *arg);
+
+/* Write the style sheet CSS with each selector under SCOPE (below). */
+void profconv__page_put_scoped(FILE *fp, const char *css, const char *scope);
 
 /*
  * Write a <style> element of the style sheet CSS, then MORE when not

@@ -53,16 +53,6 @@
 #include "report/report_data.h"
 #include "report/report_page.h"
 
-static const char head_start[] =
-	"<!DOCTYPE html>\n"
-	"<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-	"<meta http-equiv=\"Content-Security-Policy\" content=\"default-src "
-	"'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
-	"frame-src blob:; base-uri 'none'; form-action 'none'\">\n"
-	"<meta name=\"referrer\" content=\"no-referrer\">\n"
-	"<meta name=\"generator\" content=\"profconv " PROFCONV_VERSION_STRING
-	"\">\n";
-
 /* --- text ------------------------------------------------------------------ */
 
 void
@@ -206,26 +196,27 @@ profconv__report_frame(FILE *fp, const char *cls, const char *title,
 
 /* --- the page of one profile (its views: report_views.c) ------------------- */
 
+/* The holes of report.html the page fills: its title. */
+static void
+fill(FILE *fp, const char *name, size_t len, void *arg)
+{
+	const struct profconv_report_options *o = arg;
+
+	if (len == 5 && memcmp(name, "title", len) == 0)
+		profconv__report_put(fp, o->title);
+}
+
 static void
 page_start(FILE *fp, const struct profconv_report_options *o)
 {
-	fputs(head_start, fp);
-	fputs("<title>", fp);
-	profconv__report_put(fp, o->title);
-	fputs("</title>\n", fp);
-	profconv__page_style(fp, profconv__page_report_css, NULL, NULL);
-	fputs("</head>\n<body>\n<h1>", fp);
-	profconv__report_put(fp, o->title);
-	fputs("</h1>\n", fp);
+	profconv__page_put(fp, profconv__page_report_html, "head", fill,
+	    (void *)o);
 }
 
 static int
 page_end(FILE *fp)
 {
-	fputs("<script>\n", fp);
-	fputs(profconv__page_report_js, fp);
-	fputs("</script>\n", fp);
-	fputs("</body>\n</html>\n", fp);
+	profconv__page_put(fp, profconv__page_report_html, "foot", NULL, NULL);
 	errno = 0;
 	if (fflush(fp) != 0 || ferror(fp))
 		return profconv__fail(PROFCONV_EIO, "write error: %s",
