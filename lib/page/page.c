@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * page.c - the HTML pages' style sheets and scripts, embedded from the
- * files beside this one, and the element that holds a style sheet.
+ * files beside this one; a fragment of a skeleton with its holes filled;
+ * a style sheet put under a scope.
  */
 
 #include "config.h"
@@ -32,6 +33,9 @@ const char profconv__page_list_css[] =
 	;
 const char profconv__page_report_html[] =
 #include "page/report.html.h"
+	;
+const char profconv__page_explore_html[] =
+#include "page/explore.html.h"
 	;
 const char profconv__page_list_html[] =
 #include "page/list.html.h"
@@ -136,20 +140,4 @@ profconv__page_put_scoped(FILE *fp, const char *css, const char *scope)
 		}
 		fprintf(fp, "%.*s\n", (int)(end - body + 1), body - 1);
 	}
-}
-
-void
-profconv__page_style(FILE *fp, const char *css, const char *more,
-    const char *scope)
-{
-	fputs("<style>\n", fp);
-	if (scope != NULL)
-		profconv__page_put_scoped(fp, css, scope);
-	else
-		fputs(css, fp);
-	if (more != NULL && scope != NULL)
-		profconv__page_put_scoped(fp, more, scope);
-	else if (more != NULL)
-		fputs(more, fp);
-	fputs("</style>\n", fp);
 }

@@ -20,8 +20,9 @@ extern const char profconv__page_explore_css[];
 extern const char profconv__page_explore_js[];
 extern const char profconv__page_list_page_css[];
 extern const char profconv__page_list_css[];
-/* The pages' skeletons: report.html, list.html. */
+/* The pages' skeletons: report.html, explore.html, list.html. */
 extern const char profconv__page_report_html[];
+extern const char profconv__page_explore_html[];
 extern const char profconv__page_list_html[];
 
 /* Write the value of the hole NAME (LEN bytes, not NUL-terminated). */
@@ -36,17 +37,12 @@ typedef void pc_page_fill(FILE *fp, const char *name, size_t len, void *arg);
 void profconv__page_put(FILE *fp, const char *page, const char *name,
     pc_page_fill *fill, void *arg);
 
-/* Write the style sheet CSS with each selector under SCOPE (below). */
-void profconv__page_put_scoped(FILE *fp, const char *css, const char *scope);
-
 /*
- * Write a <style> element of the style sheet CSS, then MORE when not
- * NULL.  A sheet has one rule a line ("SELECTORS { ... }"); under SCOPE,
- * when not NULL, each selector of a rule (split at ", ") is put under
- * it: "h2, p { }" under "div.x" is "div.x h2, div.x p { }", so that a
- * page's rules reach only its part of another page.
+ * Write the style sheet CSS, one rule a line ("SELECTORS { ... }"), with
+ * each selector of a rule (split at ", ") under SCOPE: "h2, p { }" under
+ * "div.x" is "div.x h2, div.x p { }", so that a page's rules reach only
+ * its part of another page.
  */
-void profconv__page_style(FILE *fp, const char *css, const char *more,
-    const char *scope);
+void profconv__page_put_scoped(FILE *fp, const char *css, const char *scope);
 
 #endif
