@@ -196,21 +196,36 @@ profconv__report_frame(FILE *fp, const char *cls, const char *title,
 
 /* --- the page of one profile (its views: report_views.c) ------------------- */
 
-/* The holes of report.html the page fills: its title. */
+/* What the holes of report.html are filled from: the title, and the
+ * counts of a series' tabs. */
+struct fill {
+	const struct profconv_report_options *o;
+	size_t n, k, shown, suspects;
+};
+
 static void
 fill(FILE *fp, const char *name, size_t len, void *arg)
 {
-	const struct profconv_report_options *o = arg;
+	const struct fill *f = arg;
 
 	if (len == 5 && memcmp(name, "title", len) == 0)
-		profconv__report_put(fp, o->title);
+		profconv__report_put(fp, f->o->title);
+	else if (len == 1 && *name == 'n')
+		fprintf(fp, "%zu", f->n);
+	else if (len == 1 && *name == 'k')
+		fprintf(fp, "%zu", f->k);
+	else if (len == 5 && memcmp(name, "shown", len) == 0)
+		fprintf(fp, "%zu", f->shown);
+	else if (len == 8 && memcmp(name, "suspects", len) == 0)
+		fprintf(fp, "%zu", f->suspects);
 }
 
 static void
 page_start(FILE *fp, const struct profconv_report_options *o)
 {
-	profconv__page_put(fp, profconv__page_report_html, "head", fill,
-	    (void *)o);
+	struct fill f = { o, 0, 0, 0, 0 };
+
+	profconv__page_put(fp, profconv__page_report_html, "head", fill, &f);
 }
 
 static int
@@ -418,6 +433,8 @@ profconv_report_write_trend(const struct profconv_trend *trend, FILE *fp,
 	struct profconv_trend_snapshot s;
 	struct profconv_trend_row r;
 	struct mem m;
+	struct fill f = { &o, 0, 0, 0, 0 };
+	const char *html = profconv__page_report_html;
 	size_t i, j, n, k = 0, *pick = NULL;
 	int rc;
 
@@ -442,21 +459,14 @@ profconv_report_write_trend(const struct profconv_trend *trend, FILE *fp,
 	n = profconv_trend_snapshot_count(trend);
 	page_start(fp, &o);
 	nav(fp, sec, PC_ARRAY_LEN(sec) - (o.series == NULL));
-	fputs("<section class=\"tab\" id=\"trend\">\n", fp);
-	fprintf(fp, "<p class=\"note\">%zu snapshots; hover a band for its "
-	    "figures, Ctrl-F to search.</p>\n", n);
+	f.n = n;
+	f.k = k;
+	profconv__page_put(fp, html, "trend", fill, &f);
 	profconv__report_frame(fp, "trend", "Memory over time", &m);
 	profconv__report_mem_free(&m);
 	if (k < n)
-		fprintf(fp, "<p class=\"note\" id=\"snapshots-note\">The "
-		    "table and the Explore tab hold %zu of the %zu snapshots, "
-		    "as the picture draws them: the first, the last and the "
-		    "one with the largest total of each stretch between "
-		    "them.</p>\n", k, n);
-	fputs("<table class=\"top\" id=\"snapshots\"><thead><tr>"
-	    "<th data-sort=\"num\">#</th><th class=\"name\" data-sort=\"text\">"
-	    "snapshot</th><th data-sort=\"num\">in use</th></tr></thead>\n"
-	    "<tbody>\n", fp);
+		profconv__page_put(fp, html, "snapshots_note", fill, &f);
+	profconv__page_put(fp, html, "snapshots", NULL, NULL);
 	for (j = 0; j < k; j++) {
 		i = pick[j];
 		if ((rc = profconv_trend_snapshot(trend, i, &s)) < 0) {
@@ -472,18 +482,11 @@ profconv_report_write_trend(const struct profconv_trend *trend, FILE *fp,
 		profconv__report_put_num(fp, s.inuse_bytes);
 		fputs("</td></tr>\n", fp);
 	}
-	fputs("</tbody></table>\n</section>\n", fp);
-	n = profconv_trend_row_count(trend);
-	fputs("<section class=\"tab\" id=\"verdicts\">\n", fp);
-	fprintf(fp, "<p class=\"note\" id=\"verdicts-note\">Showing %zu of %zu "
-	    "rows, %zu suspects (proftrend's verdicts).</p>\n",
-	    o.top < n ? o.top : n, n, profconv_trend_suspect_count(trend));
-	fputs("<table class=\"top\" id=\"verdict-table\"><thead><tr>"
-	    "<th data-sort=\"num\">first</th><th data-sort=\"num\">last</th>"
-	    "<th data-sort=\"num\">growth</th><th data-sort=\"num\">grew</th>"
-	    "<th class=\"name\" data-sort=\"text\">verdict</th>"
-	    "<th class=\"name\" data-sort=\"text\">name</th>"
-	    "</tr></thead>\n<tbody>\n", fp);
+	profconv__page_put(fp, html, "table_end", NULL, NULL);
+	f.n = n = profconv_trend_row_count(trend);
+	f.shown = o.top < n ? o.top : n;
+	f.suspects = profconv_trend_suspect_count(trend);
+	profconv__page_put(fp, html, "verdicts", fill, &f);
 	for (i = 0; i < n && i < o.top; i++) {
 		if ((rc = profconv_trend_row(trend, i, &r)) < 0) {
 			free(pick);
@@ -502,7 +505,7 @@ profconv_report_write_trend(const struct profconv_trend *trend, FILE *fp,
 		profconv__report_put(fp, r.name);
 		fputs("</td></tr>\n", fp);
 	}
-	fputs("</tbody></table>\n</section>\n", fp);
+	profconv__page_put(fp, html, "table_end", NULL, NULL);
 	if (o.series != NULL)
 		rc = live_series(fp, trend, &o, pick, k);
 	free(pick);
