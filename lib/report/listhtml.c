@@ -19,59 +19,14 @@
 #include <string.h>
 
 #include "base/bounds.h"
+#include "page/page.h"
 #include "report/list.h"
 #include "write/write.h"
 
-static const char head[] =
-	"<!DOCTYPE html>\n"
-	"<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-	"<meta http-equiv=\"Content-Security-Policy\" content=\"default-src "
-	"'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action "
-	"'none'\">\n"
-	"<meta name=\"referrer\" content=\"no-referrer\">\n"
-	"<style>\n"
-	"body { font-family: sans-serif; margin: 1em; }\n"
-	"h1 { font-size: 1.2em; }\n";
-
-/* The listing's own rules; in another page (profconv report), each
- * selector is put under FRAGMENT_CLASS so that none reaches the rest. */
-static const char *const rules[][2] = {
-	{ "h2", "font-size: 1em; font-family: monospace; margin: 1.5em 0 .2em;" },
-	{ "p.sum, p.note", "font-family: monospace; margin: .2em 0;" },
-	{ "p.note", "color: #a00;" },
-	{ "table.src", "border-collapse: collapse; font-family: monospace;" },
-	{ "table.src td", "padding: 0 .5em; white-space: pre; tab-size: 8;" },
-	{ "table.src th", "text-align: right; padding: 0 .5em;" },
-	{ "td.v", "text-align: right;" },
-	{ "td.n", "text-align: right; color: #777;" },
-	{ "tr.inl td.s", "color: #444;" },
-	{ "span.fn", "color: #06c;" },
-	{ "tr.hot td.n", "font-weight: bold; color: #000;" },
-};
+/* The listing's own rules (page/list.css); in another page (profconv
+ * report), each selector is put under FRAGMENT_CLASS so that none
+ * reaches the rest. */
 #define FRAGMENT_CLASS "pc-list"
-
-/* The rules, each selector (split at ", ") under SCOPE when not NULL. */
-static void
-put_rules(FILE *fp, const char *scope)
-{
-	const char *sel, *comma;
-	size_t i;
-
-	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
-		for (sel = rules[i][0]; sel != NULL; sel = comma) {
-			comma = strstr(sel, ", ");
-			if (scope != NULL)
-				fprintf(fp, "%s ", scope);
-			fprintf(fp, "%.*s", comma != NULL ?
-			    (int)(comma - sel) : (int)strlen(sel), sel);
-			if (comma != NULL) {
-				fputs(", ", fp);
-				comma += 2;
-			}
-		}
-		fprintf(fp, " { %s }\n", rules[i][1]);
-	}
-}
 
 /* Write LEN bytes of source text S as XML text: a NUL byte as U+FFFD
  * (xml_put stops at one), cut at PC_SOURCE_MAX_LINE bytes. */
@@ -201,34 +156,58 @@ put_routines(const struct pc_listing *l, FILE *fp)
 		    l->more, l->more != 1 ? "s" : "", profconv__list_full);
 }
 
+/* What the holes of list.html are filled from. */
+struct fill {
+	const struct pc_listing *l;
+	const char *regex;
+};
+
+static int
+is(const char *name, size_t len, const char *want)
+{
+	return strlen(want) == len && memcmp(name, want, len) == 0;
+}
+
+static void
+fill(FILE *fp, const char *name, size_t len, void *arg)
+{
+	const struct fill *f = arg;
+	char a[48];
+
+	if (is(name, len, "regex"))
+		profconv__xml_put(fp, f->regex, (size_t)-1);
+	else if (is(name, len, "type")) {
+		profconv__xml_put(fp, f->l->type, (size_t)-1);
+		fputs(f->l->diff ? " (change from the base)" : "", fp);
+	} else if (is(name, len, "total"))
+		fputs(profconv__list_value(a, f->l->total, f->l->unit), fp);
+	else if (is(name, len, "scoped_css"))
+		profconv__page_put_scoped(fp, profconv__page_list_css,
+		    "div." FRAGMENT_CLASS);
+	else if (is(name, len, "class"))
+		fputs(FRAGMENT_CLASS, fp);
+}
+
 int
 profconv__list_write_html(const struct pc_listing *l, FILE *fp,
     const char *regex)
 {
-	char a[48];
+	struct fill f = { l, regex };
 
-	fputs(head, fp);
-	put_rules(fp, NULL);
-	fputs("</style>\n", fp);
-	fputs("<title>profconv list ", fp);
-	profconv__xml_put(fp, regex, (size_t)-1);
-	fputs("</title>\n</head>\n<body>\n<h1>", fp);
-	profconv__xml_put(fp, l->type, (size_t)-1);
-	fputs(l->diff ? " (change from the base)" : "", fp);
-	fprintf(fp, ", total %s</h1>\n",
-	    profconv__list_value(a, l->total, l->unit));
+	profconv__page_put(fp, profconv__page_list_html, "head", fill, &f);
 	put_routines(l, fp);
-	fputs("</body>\n</html>\n", fp);
+	profconv__page_put(fp, profconv__page_list_html, "foot", NULL, NULL);
 	return 0;
 }
 
 int
 profconv__list_write_html_fragment(const struct pc_listing *l, FILE *fp)
 {
-	fputs("<style>\n", fp);
-	put_rules(fp, "div." FRAGMENT_CLASS);
-	fputs("</style>\n<div class=\"" FRAGMENT_CLASS "\">\n", fp);
+	struct fill f = { l, NULL };
+
+	profconv__page_put(fp, profconv__page_list_html, "part", fill, &f);
 	put_routines(l, fp);
-	fputs("</div>\n", fp);
+	profconv__page_put(fp, profconv__page_list_html, "part_end", NULL,
+	    NULL);
 	return 0;
 }

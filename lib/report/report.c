@@ -45,125 +45,13 @@
 
 #include "base/base.h"
 #include "model/model.h"
+#include "page/page.h"
 #include "report/diff.h"
 #include "report/list.h"
 #include "view/view.h"
 #include "write/write.h"
 #include "report/report_data.h"
 #include "report/report_page.h"
-
-static const char head_start[] =
-	"<!DOCTYPE html>\n"
-	"<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-	"<meta http-equiv=\"Content-Security-Policy\" content=\"default-src "
-	"'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
-	"frame-src blob:; base-uri 'none'; form-action 'none'\">\n"
-	"<meta name=\"referrer\" content=\"no-referrer\">\n"
-	"<meta name=\"generator\" content=\"profconv " PROFCONV_VERSION_STRING
-	"\">\n";
-
-static const char style[] =
-	"<style>\n"
-	"body { font-family: sans-serif; margin: 0 1em 1em; }\n"
-	"h1 { font-size: 1.2em; }\n"
-	"nav { position: sticky; top: 0; background: #fff; padding: .4em 0;"
-	" border-bottom: 1px solid #ccc; z-index: 1; }\n"
-	"nav button { font: inherit; margin-right: .3em; padding: .2em .8em;"
-	" border: 1px solid #999; background: #eee; cursor: pointer; }\n"
-	"nav button.on { background: #fff; border-bottom-color: #fff;"
-	" font-weight: bold; }\n"
-	"section.tab { padding-top: .5em; }\n"
-	"section.off { position: absolute; left: -100000px; top: 0;"
-	" visibility: hidden; }\n"
-	"table.top { border-collapse: collapse; font-family: monospace; }\n"
-	"table.top th { cursor: pointer; text-align: right; padding: 0 .6em;"
-	" border-bottom: 1px solid #999; user-select: none; }\n"
-	"table.top th.name, table.top td.name { text-align: left; }\n"
-	"table.top td { text-align: right; padding: 0 .6em;"
-	" white-space: pre; }\n"
-	"table.top th.asc::after { content: \" \\25B2\"; }\n"
-	"table.top th.desc::after { content: \" \\25BC\"; }\n"
-	"table.top tr:nth-child(even) td { background: #f4f4f4; }\n"
-	"table.cmp tfoot td { border-top: 1px solid #999; font-weight: bold; }\n"
-	"dl.sum { display: grid; grid-template-columns: max-content auto;"
-	" gap: .1em 1em; font-family: monospace; }\n"
-	"dl.sum dt { font-weight: bold; } dl.sum dd { margin: 0; }\n"
-	"pre { font-size: .9em; tab-size: 8; }\n"
-	"p.note { color: #555; font-size: .9em; }\n"
-	"iframe.pic { border: 1px solid #ccc; display: block; }\n"
-	"iframe.graph { width: 100%; height: 80vh; }\n"
-	"iframe.flame { width: 100%; box-sizing: border-box; }\n"
-	"</style>\n";
-
-/*
- * The page's script: tabs (the hash names the open one, so a reload or
- * a link keeps it) and the top table's sort on a click of a header
- * (numbers by their exact value, in data-v; names by text; a second
- * click reverses).  It reads nothing from the profile but the table's
- * cells.
- */
-static const char script[] =
-	"<script>\n"
-	"(function () {\n"
-	"\t\"use strict\";\n"
-	"\tvar tabs = document.querySelectorAll(\"section.tab\");\n"
-	"\tvar buttons = document.querySelectorAll(\"nav button\");\n"
-	"\tfunction show(id) {\n"
-	"\t\tvar found = false;\n"
-	"\t\ttabs.forEach(function (t) { if (t.id === id) found = true; });\n"
-	"\t\tif (!found) id = tabs[0].id;\n"
-	"\t\ttabs.forEach(function (t) {\n"
-	"\t\t\tt.classList.toggle(\"off\", t.id !== id);\n"
-	"\t\t});\n"
-	"\t\tbuttons.forEach(function (b) {\n"
-	"\t\t\tb.classList.toggle(\"on\", b.dataset.tab === id);\n"
-	"\t\t});\n"
-	"\t}\n"
-	"\tbuttons.forEach(function (b) {\n"
-	"\t\tb.addEventListener(\"click\", function () {\n"
-	"\t\t\tshow(b.dataset.tab);\n"
-	"\t\t\ttry { history.replaceState(null, \"\", \"#\" + b.dataset.tab); }\n"
-	"\t\t\tcatch (e) { /* opaque origins may refuse it */ }\n"
-	"\t\t});\n"
-	"\t});\n"
-	"\tshow(location.hash.slice(1));\n"
-	"\tdocument.querySelectorAll(\"iframe[data-svg]\").forEach(function (f) {\n"
-	"\t\tvar svg;\n"
-	"\t\ttry { svg = decodeURIComponent(f.dataset.svg); }\n"
-	"\t\tcatch (e) { return; }\n"
-	"\t\tf.src = URL.createObjectURL(new Blob([svg],\n"
-	"\t\t    { type: \"image/svg+xml\" }));\n"
-	"\t});\n"
-	"\tdocument.querySelectorAll(\"table.top\").forEach(function (t) {\n"
-	"\t\tvar ths = t.querySelectorAll(\"th\");\n"
-	"\t\tths.forEach(function (th, col) {\n"
-	"\t\t\tth.addEventListener(\"click\", function () {\n"
-	"\t\t\t\tvar body = t.tBodies[0];\n"
-	"\t\t\t\tvar rows = Array.prototype.slice.call(body.rows);\n"
-	"\t\t\t\tvar num = th.dataset.sort === \"num\";\n"
-	"\t\t\t\tvar desc = num ? !th.classList.contains(\"desc\") :\n"
-	"\t\t\t\t    th.classList.contains(\"asc\");\n"
-	"\t\t\t\tths.forEach(function (h) {\n"
-	"\t\t\t\t\th.classList.remove(\"asc\", \"desc\");\n"
-	"\t\t\t\t});\n"
-	"\t\t\t\tth.classList.add(desc ? \"desc\" : \"asc\");\n"
-	"\t\t\t\trows.sort(function (a, b) {\n"
-	"\t\t\t\t\tvar x = a.cells[col], y = b.cells[col], c;\n"
-	"\t\t\t\t\tif (num) {\n"
-	"\t\t\t\t\t\tx = +x.dataset.v; y = +y.dataset.v;\n"
-	"\t\t\t\t\t\tc = x < y ? -1 : x > y ? 1 : 0;\n"
-	"\t\t\t\t\t} else {\n"
-	"\t\t\t\t\t\tx = x.textContent; y = y.textContent;\n"
-	"\t\t\t\t\t\tc = x < y ? -1 : x > y ? 1 : 0;\n"
-	"\t\t\t\t\t}\n"
-	"\t\t\t\t\treturn desc ? -c : c;\n"
-	"\t\t\t\t});\n"
-	"\t\t\t\trows.forEach(function (r) { body.appendChild(r); });\n"
-	"\t\t\t});\n"
-	"\t\t});\n"
-	"\t});\n"
-	"})();\n"
-	"</script>\n";
 
 /* --- text ------------------------------------------------------------------ */
 
@@ -308,24 +196,42 @@ profconv__report_frame(FILE *fp, const char *cls, const char *title,
 
 /* --- the page of one profile (its views: report_views.c) ------------------- */
 
+/* What the holes of report.html are filled from: the title, and the
+ * counts of a series' tabs. */
+struct fill {
+	const struct profconv_report_options *o;
+	size_t n, k, shown, suspects;
+};
+
+static void
+fill(FILE *fp, const char *name, size_t len, void *arg)
+{
+	const struct fill *f = arg;
+
+	if (len == 5 && memcmp(name, "title", len) == 0)
+		profconv__report_put(fp, f->o->title);
+	else if (len == 1 && *name == 'n')
+		fprintf(fp, "%zu", f->n);
+	else if (len == 1 && *name == 'k')
+		fprintf(fp, "%zu", f->k);
+	else if (len == 5 && memcmp(name, "shown", len) == 0)
+		fprintf(fp, "%zu", f->shown);
+	else if (len == 8 && memcmp(name, "suspects", len) == 0)
+		fprintf(fp, "%zu", f->suspects);
+}
+
 static void
 page_start(FILE *fp, const struct profconv_report_options *o)
 {
-	fputs(head_start, fp);
-	fputs("<title>", fp);
-	profconv__report_put(fp, o->title);
-	fputs("</title>\n", fp);
-	fputs(style, fp);
-	fputs("</head>\n<body>\n<h1>", fp);
-	profconv__report_put(fp, o->title);
-	fputs("</h1>\n", fp);
+	struct fill f = { o, 0, 0, 0, 0 };
+
+	profconv__page_put(fp, profconv__page_report_html, "head", fill, &f);
 }
 
 static int
 page_end(FILE *fp)
 {
-	fputs(script, fp);
-	fputs("</body>\n</html>\n", fp);
+	profconv__page_put(fp, profconv__page_report_html, "foot", NULL, NULL);
 	errno = 0;
 	if (fflush(fp) != 0 || ferror(fp))
 		return profconv__fail(PROFCONV_EIO, "write error: %s",
@@ -527,6 +433,8 @@ profconv_report_write_trend(const struct profconv_trend *trend, FILE *fp,
 	struct profconv_trend_snapshot s;
 	struct profconv_trend_row r;
 	struct mem m;
+	struct fill f = { &o, 0, 0, 0, 0 };
+	const char *html = profconv__page_report_html;
 	size_t i, j, n, k = 0, *pick = NULL;
 	int rc;
 
@@ -551,21 +459,14 @@ profconv_report_write_trend(const struct profconv_trend *trend, FILE *fp,
 	n = profconv_trend_snapshot_count(trend);
 	page_start(fp, &o);
 	nav(fp, sec, PC_ARRAY_LEN(sec) - (o.series == NULL));
-	fputs("<section class=\"tab\" id=\"trend\">\n", fp);
-	fprintf(fp, "<p class=\"note\">%zu snapshots; hover a band for its "
-	    "figures, Ctrl-F to search.</p>\n", n);
+	f.n = n;
+	f.k = k;
+	profconv__page_put(fp, html, "trend", fill, &f);
 	profconv__report_frame(fp, "trend", "Memory over time", &m);
 	profconv__report_mem_free(&m);
 	if (k < n)
-		fprintf(fp, "<p class=\"note\" id=\"snapshots-note\">The "
-		    "table and the Explore tab hold %zu of the %zu snapshots, "
-		    "as the picture draws them: the first, the last and the "
-		    "one with the largest total of each stretch between "
-		    "them.</p>\n", k, n);
-	fputs("<table class=\"top\" id=\"snapshots\"><thead><tr>"
-	    "<th data-sort=\"num\">#</th><th class=\"name\" data-sort=\"text\">"
-	    "snapshot</th><th data-sort=\"num\">in use</th></tr></thead>\n"
-	    "<tbody>\n", fp);
+		profconv__page_put(fp, html, "snapshots_note", fill, &f);
+	profconv__page_put(fp, html, "snapshots", NULL, NULL);
 	for (j = 0; j < k; j++) {
 		i = pick[j];
 		if ((rc = profconv_trend_snapshot(trend, i, &s)) < 0) {
@@ -581,18 +482,11 @@ profconv_report_write_trend(const struct profconv_trend *trend, FILE *fp,
 		profconv__report_put_num(fp, s.inuse_bytes);
 		fputs("</td></tr>\n", fp);
 	}
-	fputs("</tbody></table>\n</section>\n", fp);
-	n = profconv_trend_row_count(trend);
-	fputs("<section class=\"tab\" id=\"verdicts\">\n", fp);
-	fprintf(fp, "<p class=\"note\" id=\"verdicts-note\">Showing %zu of %zu "
-	    "rows, %zu suspects (proftrend's verdicts).</p>\n",
-	    o.top < n ? o.top : n, n, profconv_trend_suspect_count(trend));
-	fputs("<table class=\"top\" id=\"verdict-table\"><thead><tr>"
-	    "<th data-sort=\"num\">first</th><th data-sort=\"num\">last</th>"
-	    "<th data-sort=\"num\">growth</th><th data-sort=\"num\">grew</th>"
-	    "<th class=\"name\" data-sort=\"text\">verdict</th>"
-	    "<th class=\"name\" data-sort=\"text\">name</th>"
-	    "</tr></thead>\n<tbody>\n", fp);
+	profconv__page_put(fp, html, "table_end", NULL, NULL);
+	f.n = n = profconv_trend_row_count(trend);
+	f.shown = o.top < n ? o.top : n;
+	f.suspects = profconv_trend_suspect_count(trend);
+	profconv__page_put(fp, html, "verdicts", fill, &f);
 	for (i = 0; i < n && i < o.top; i++) {
 		if ((rc = profconv_trend_row(trend, i, &r)) < 0) {
 			free(pick);
@@ -611,7 +505,7 @@ profconv_report_write_trend(const struct profconv_trend *trend, FILE *fp,
 		profconv__report_put(fp, r.name);
 		fputs("</td></tr>\n", fp);
 	}
-	fputs("</tbody></table>\n</section>\n", fp);
+	profconv__page_put(fp, html, "table_end", NULL, NULL);
 	if (o.series != NULL)
 		rc = live_series(fp, trend, &o, pick, k);
 	free(pick);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * report_data.c - the call tree the report page's script draws its
- * views from (the live top table and flame graph, report_script.js).
+ * views from (the live top table and flame graph, page/explore.js).
  *
  * The tree is the view's: its stacks, read through the view's stack
  * iteration, one frame per source line (the view at line granularity
@@ -35,6 +35,7 @@
 #include "base/base.h"
 #include "base/bounds.h"
 #include "model/model.h"
+#include "page/page.h"
 #include "view/view.h"
 #include "view/graph.h"
 #include "write/write.h"
@@ -395,80 +396,30 @@ profconv__report_json_str(FILE *fp, const char *s)
 
 /* --- the Explore tab ------------------------------------------------------- */
 
-static const char live_style[] =
-	"<style>\n"
-	"#live-controls label { margin-right: 1em; }\n"
-	"#live-error { color: #b00; }\n"
-	"table.live { border-collapse: collapse; font-family: monospace; }\n"
-	"table.live th { cursor: pointer; text-align: right; padding: 0 .6em;"
-	" border-bottom: 1px solid #999; user-select: none; }\n"
-	"table.live th.name, table.live td.name { text-align: left; }\n"
-	"table.live td { text-align: right; padding: 0 .6em;"
-	" white-space: pre; }\n"
-	"table.live th.asc::after { content: \" \\25B2\"; }\n"
-	"table.live th.desc::after { content: \" \\25BC\"; }\n"
-	"table.live tr:nth-child(even) td { background: #f4f4f4; }\n"
-	"#live-flame-box { position: relative; overflow-x: auto; }\n"
-	"#live-flame { display: block; background: #f8f8f0; }\n"
-	"#live-flame text { font: 12px monospace; fill: #000;"
-	" pointer-events: none; }\n"
-	"#live-flame g.lf { cursor: pointer; }\n"
-	"#live-tip { position: absolute; background: #ffd; border: 1px solid"
-	" #999; padding: 2px 4px; font: 12px monospace; pointer-events: none;"
-	" white-space: pre; }\n"
-	"</style>\n";
-
-static const char live_body[] =
-	"<div id=\"live-controls\">"
-	"<label>Sample type <select id=\"live-type\"></select></label>"
-	"<label>Focus <input id=\"live-focus\" type=\"text\" size=\"20\""
-	" placeholder=\"regex\"></label>"
-	"<label>Ignore <input id=\"live-ignore\" type=\"text\" size=\"20\""
-	" placeholder=\"regex\"></label>"
-	"<span id=\"live-error\"></span></div>\n"
-	"<p class=\"note\" id=\"live-prune\"></p>\n"
-	"<p id=\"live-total\"></p>\n"
-	"<h2>Top</h2>\n"
-	"<p><label>By <select id=\"live-by\"><option value=\"function\">"
-	"function</option><option value=\"line\">line</option>"
-	"<option value=\"file\">file</option></select></label> "
-	"<span class=\"note\" id=\"live-top-note\"></span></p>\n";
-
-static const char live_flame[] =
-	"<h2>Flame graph</h2>\n"
-	"<p><label><input type=\"checkbox\" id=\"live-icicle\"> icicle "
-	"(root at the top)</label> <label>Search <input id=\"live-search\""
-	" type=\"text\" size=\"20\" placeholder=\"regex\"></label> "
-	"<button type=\"button\" id=\"live-reset\">Reset zoom</button> "
-	"<span id=\"live-matched\"></span></p>\n"
-	"<p class=\"note\">Frames narrower than half a pixel are left to "
-	"their parent. Click a frame to zoom; hover for its value.</p>\n"
-	"<div id=\"live-flame-box\"><svg id=\"live-flame\" "
-	"xmlns=\"http://www.w3.org/2000/svg\" width=\"1200\" "
-	"height=\"16\"></svg><div id=\"live-tip\" hidden></div></div>\n";
+/* The hole of explore.html's tables: the rows the top table shows. */
+static void
+fill_top(FILE *fp, const char *name, size_t len, void *arg)
+{
+	if (len == 3 && memcmp(name, "top", len) == 0)
+		fprintf(fp, "%zu", *(const size_t *)arg);
+}
 
 static void
 live_open(FILE *fp, size_t top, bool diff)
 {
-	fputs("<section class=\"tab\" id=\"live\">\n", fp);
-	fputs(live_style, fp);
-	fputs(live_body, fp);
-	fprintf(fp, "<table class=\"live\" id=\"live-top\" data-top=\"%zu\">"
-	    "<thead><tr>%s<th class=\"name\">name</th></tr>"
-	    "</thead><tbody></tbody></table>\n", top, diff ?
-	    "<th>base</th><th>current</th><th>\xce\x94</th>"
-	    "<th>\xce\x94%</th>" :
-	    "<th>flat</th><th>flat%</th><th>sum%</th><th>cum</th>"
-	    "<th>cum%</th>");
-	fputs(live_flame, fp);
+	const char *html = profconv__page_explore_html;
+
+	profconv__page_put(fp, html, "open", NULL, NULL);
+	profconv__page_put(fp, html, diff ? "diff_table" : "table", fill_top,
+	    &top);
+	profconv__page_put(fp, html, "flame", NULL, NULL);
 }
 
 static void
 live_close(FILE *fp)
 {
-	fputs("<script>\n", fp);
-	fputs(profconv__report_script, fp);
-	fputs("</script>\n</section>\n", fp);
+	profconv__page_put(fp, profconv__page_explore_html, "close", NULL,
+	    NULL);
 }
 
 int
@@ -507,6 +458,3 @@ profconv__report_live_series(FILE *fp, struct profconv_report_series *s,
 	return 0;
 }
 
-const char profconv__report_script[] =
-#include "report/report_script.h"
-	;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * report_data.h - the data the report page's own views draw from
- * (report_data.c) and the script that draws them (report_script.js).
+ * (report_data.c); the script that draws them is lib/page/explore.js.
  * May include: base/, model/model.h, names/, view/, write/write.h.
  */
 #ifndef PROFCONV_REPORT_DATA_H
@@ -72,8 +72,5 @@ size_t profconv__report_series_pick(const int64_t *total, size_t n,
 int profconv__report_live_series(FILE *fp, struct profconv_report_series *s,
     const char *const *order, size_t n, double fraction, size_t budget,
     size_t top);
-
-/* The page's script that draws the live views from that data. */
-extern const char profconv__report_script[];
 
 #endif /* PROFCONV_REPORT_DATA_H */

@@ -49,7 +49,11 @@
 #define LEGEND_CHARS ((size_t)((LEGEND_W - NAME_X) / CHAR_W))
 
 static const char script[] =
-#include "report/trendsvg_script.h"
+#include "report/trendsvg_script.js.h"
+    ;
+
+static const char style[] =
+#include "report/trendsvg.css.h"
     ;
 
 /* The verdict of a row as the picture names it.  This is the one place
@@ -502,31 +506,9 @@ put_head(struct pic *p)
 	    "<!-- Memory over time by proftrend (profconv %s); hover a band "
 	    "for its figures, Ctrl-F to search. -->\n", p->w, p->h, p->w,
 	    p->h, PROFCONV_VERSION_STRING);
-	fputs("<style type=\"text/css\">\n"
-	    "text { font-size: 12px; fill: rgb(0,0,0); "
-	    "font-family: Verdana, sans-serif; }\n"
-	    "#title { text-anchor: middle; font-size: 17px; }\n"
-	    "#subtitle { text-anchor: middle; font-size: 11px; }\n"
-	    "#matched, .ylabel { text-anchor: end; }\n"
-	    ".xlabel, #xaxis { text-anchor: middle; }\n"
-	    "#search, #ignorecase { opacity: 0.1; cursor: pointer; }\n"
-	    "#search:hover, #search.show, #ignorecase:hover, "
-	    "#ignorecase.show { opacity: 1; }\n"
-	    ".grid { stroke: rgb(225,225,225); stroke-width: 1; }\n"
-	    ".axis { stroke: rgb(0,0,0); stroke-width: 1; }\n"
-	    "#peak line { stroke: rgb(200,0,0); stroke-width: 1.5; "
-	    "stroke-dasharray: 4,3; }\n"
-	    "#peak text { fill: rgb(200,0,0); }\n"
-	    "#cursor { stroke: rgb(60,60,60); stroke-width: 1; }\n"
-	    ".band path { stroke: rgb(255,255,255); stroke-width: 0.5; }\n"
-	    ".band:hover path, .item:hover rect { stroke: rgb(0,0,0); "
-	    "stroke-width: 1; }\n"
-	    ".spark { fill: none; stroke: rgb(60,60,60); stroke-width: 1; }\n"
-	    ".verdict-leak { fill: rgb(200,0,0); font-weight: bold; }\n"
-	    ".match path, .match rect { stroke: rgb(230,0,230); "
-	    "stroke-width: 2; }\n"
-	    ".dim { opacity: 0.25; }\n"
-	    ".hide { display: none; }\n</style>\n", fp);
+	fputs("<style type=\"text/css\">\n", fp);
+	fputs(style, fp);
+	fputs("</style>\n", fp);
 	fprintf(fp, "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" "
 	    "fill=\"rgb(255,255,255)\"/>\n", p->w, p->h);
 }

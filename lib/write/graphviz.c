@@ -30,7 +30,7 @@
 #include "write/write.h"
 
 static const char graph_script[] =
-#include "write/graph_script.h"
+#include "write/graph_script.js.h"
 	;
 
 /* The one context, and the lock held while a picture is drawn. */

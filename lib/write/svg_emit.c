@@ -22,7 +22,11 @@
 #define DEFAULT_FONT "Verdana, sans-serif"
 
 static const char script[] =
-#include "write/svg_script.h"
+#include "write/svg_script.js.h"
+    ;
+
+static const char style[] =
+#include "write/svg_style.css.h"
     ;
 
 /* State while the frames are written. */
@@ -490,26 +494,35 @@ put_text(FILE *fp, const char *id, double x, double y, const char *cls,
 	fputs("</text>\n", fp);
 }
 
+/* The style sheet, svg_style.css: its @font_size@, @font_type@ and
+ * @title_size@ are the options'. */
 static void
 put_style(FILE *fp, const struct pc_svg_style *st)
 {
-	fprintf(fp, "<style type=\"text/css\">\n"
-	    "text { font-size: %gpx; fill: rgb(0,0,0);\n  font-family: ",
-	    st->font_size);
-	profconv__xml_put(fp, st->font_type, (size_t)-1);
-	fprintf(fp, "; }\n"
-	    "#title { text-anchor: middle; font-size: %gpx; }\n"
-	    "#subtitle { text-anchor: middle; }\n"
-	    "#matched { text-anchor: end; }\n"
-	    "#search, #ignorecase { opacity: 0.1; cursor: pointer; }\n"
-	    "#search:hover, #search.show, #ignorecase:hover, #ignorecase.show "
-	    "{ opacity: 1; }\n"
-	    "#unzoom { cursor: pointer; }\n"
-	    "#frames > *:hover { stroke: black; stroke-width: 0.5; "
-	    "cursor: pointer; }\n"
-	    ".on-dark { fill: rgb(255,255,255); }\n"
-	    ".hide { display: none; }\n"
-	    ".parent { opacity: 0.5; }\n</style>\n", st->font_size + 5);
+	const char *s = style, *at, *end;
+	size_t n;
+
+	fputs("<style type=\"text/css\">\n", fp);
+	while ((at = strchr(s, '@')) != NULL &&
+	    (end = strchr(at + 1, '@')) != NULL) {
+		fwrite(s, 1, (size_t)(at - s), fp);
+		n = (size_t)(end - at - 1);
+		if (n == 9 && memcmp(at + 1, "font_size", n) == 0)
+			fprintf(fp, "%g", st->font_size);
+		else if (n == 9 && memcmp(at + 1, "font_type", n) == 0)
+			profconv__xml_put(fp, st->font_type, (size_t)-1);
+		else if (n == 10 && memcmp(at + 1, "title_size", n) == 0)
+			fprintf(fp, "%g", st->font_size + 5);
+		else {
+			/* Not a name of ours: the '@' as it is. */
+			putc('@', fp);
+			s = at + 1;
+			continue;
+		}
+		s = end + 1;
+	}
+	fputs(s, fp);
+	fputs("</style>\n", fp);
 }
 
 static void

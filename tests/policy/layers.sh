@@ -11,8 +11,10 @@
 #   symbolize   base, model (seams.h too), names, read/input.h, read/maps.h
 #   transform   base, model (seams.h too)
 #   view        base, model/model.h, names
-#   report      base, model/model.h, names, view, transform, write/write.h
+#   report      base, model/model.h, names, view, transform, write/write.h,
+#               page
 #   write       base, model/model.h, names, view
+#   page        base
 #
 # model/seams.h, the door to changing the model, is thus open to read,
 # pprof, symbolize and transform only.  elfutils' headers (libdw, libelf)
@@ -41,8 +43,9 @@ allowed() {
 	transform) echo 'base/* model/* transform/*' ;;
 	view) echo 'base/* model/model.h names/* view/*' ;;
 	report) echo 'base/* model/model.h names/* view/* transform/*' \
-	    'write/write.h report/*' ;;
+	    'write/write.h page/* report/*' ;;
 	write) echo 'base/* model/model.h names/* view/* write/*' ;;
+	page) echo 'base/* page/*' ;;
 	*) echo '' ;;
 	esac
 }
@@ -89,7 +92,7 @@ check() {
 # per line, of each folder; one line per call the table forbids.
 calls() {
 	for folder in base model names read pprof symbolize transform view \
-	    report write; do
+	    report write page; do
 		: >"$1/ok"
 		for rule in $(allowed "$folder"); do
 			cat "$1/${rule%%/*}.d" >>"$1/ok"
@@ -117,28 +120,32 @@ fi
 
 # The same check must see forbidden includes: a view file that changes
 # the model, a writer that reaches into the symbolizer, a reader that
-# includes a header without its folder, and libdw outside symbolize/.
+# includes a header without its folder, libdw outside symbolize/, and
+# the page layer reaching up into the report.
 mkdir -p "$TMP/tree"
 cp -R lib "$TMP/tree/lib"
 printf '#include "model/seams.h"\n' >>"$TMP/tree/lib/view/rows.c"
 printf '#include "symbolize/symbolize.h"\n' >>"$TMP/tree/lib/write/folded.c"
 printf '#include "readers.h"\n' >>"$TMP/tree/lib/read/gocount.c"
 printf '#include <elfutils/libdw.h>\n' >>"$TMP/tree/lib/names/simplify.c"
+printf '#include "report/list.h"\n' >>"$TMP/tree/lib/page/page.c"
 check "$TMP/tree" | sed "s|^$TMP/tree/|./|" | sort >"$TMP/all"
 sort "$TMP/hits" | comm -23 "$TMP/all" - >"$TMP/bad"
 for want in 'view/rows.c:.*view/ may not include model/seams.h' \
     'write/folded.c:.*write/ may not include symbolize/symbolize.h' \
     'read/gocount.c:.*"readers.h" names no layer' \
-    'names/simplify.c:.*elfutils/libdw.h is the symbolizer'"'"'s'; do
+    'names/simplify.c:.*elfutils/libdw.h is the symbolizer'"'"'s' \
+    'page/page.c:.*page/ may not include report/list.h'; do
 	grep -q "$want" "$TMP/bad" || fail "the check missed: $want"
 done
-[ "$(wc -l <"$TMP/bad")" -eq 4 ] || { cat "$TMP/bad" >&2; fail "the check saw more than the four"; }
+[ "$(wc -l <"$TMP/bad")" -eq 5 ] || { cat "$TMP/bad" >&2; fail "the check saw more than the five"; }
 
 # Calls, on the objects the build made (both libtool's PIC objects and
 # the static ones, when both are built).
 objs=${PROFCONV_BINDIR:?}/../lib
 mkdir -p "$TMP/syms"
-for folder in base model names read pprof symbolize transform view report write; do
+for folder in base model names read pprof symbolize transform view report \
+    write page; do
 	[ -n "$(find "$objs/$folder" -name '*.o' 2>/dev/null)" ] ||
 		{ fail "no objects under $objs/$folder (not built?)"; continue; }
 	find "$objs/$folder" -name '*.o' -exec nm -u {} + |

@@ -59,7 +59,7 @@
 		}
 		return out;
 	}
-	var self = dense(D.self), pruned = dense(D.pruned), t, i;
+	var self = dense(D.self), pruned = dense(D.pruned), i;
 	var parent = D.parent;
 	function fname(i) { return i === 0 ? "[no stack]" : S[D.func[i]]; }
 	var depth = new Int32Array(n);
