@@ -467,16 +467,6 @@ lay_out(struct pic *p)
 
 /* --- the SVG -------------------------------------------------------------- */
 
-static void
-put_text(FILE *fp, const char *id, double x, double y, const char *cls,
-    const char *text)
-{
-	fprintf(fp, "<text id=\"%s\" x=\"%.1f\" y=\"%.1f\"%s%s%s>", id, x, y,
-	    cls != NULL ? " class=\"" : "", cls != NULL ? cls : "",
-	    cls != NULL ? "\"" : "");
-	profconv__xml_put(fp, text, (size_t)-1);
-	fputs("</text>\n", fp);
-}
 
 static const char *
 by_text(enum profconv_diff_by by)
@@ -519,7 +509,7 @@ put_titles(struct pic *p)
 	FILE *fp = p->fp;
 	size_t top = p->nb - 1;
 
-	put_text(fp, "title", p->w / 2, 24, NULL, p->o.title != NULL ?
+	profconv__svg_put_text(fp, "title", p->w / 2, 24, NULL, p->o.title != NULL ?
 	    p->o.title : "Memory over time");
 	fprintf(fp, "<text id=\"subtitle\" x=\"%.1f\" y=\"44\">", p->w / 2);
 	if (p->o.subtitle != NULL) {
@@ -538,10 +528,10 @@ put_titles(struct pic *p)
 		    "%zu snapshots drawn: the first, the last, and the one "
 		    "with the largest total of each stretch (the peak "
 		    "among them)</text>\n", p->w / 2, p->k, p->n);
-	put_text(fp, "search", p->w - PAD - 100, 24, NULL, "Search");
-	put_text(fp, "ignorecase", p->w - PAD - 16, 24, NULL, "ic");
-	put_text(fp, "details", PAD, p->h - 12, NULL, " ");
-	put_text(fp, "matched", p->w - PAD, p->h - 12, NULL, " ");
+	profconv__svg_put_text(fp, "search", p->w - PAD - 100, 24, NULL, "Search");
+	profconv__svg_put_text(fp, "ignorecase", p->w - PAD - 16, 24, NULL, "ic");
+	profconv__svg_put_text(fp, "details", PAD, p->h - 12, NULL, " ");
+	profconv__svg_put_text(fp, "matched", p->w - PAD, p->h - 12, NULL, " ");
 }
 
 /* V, a fraction of the peak, as an int64: (double)INT64_MAX is 2^63,

@@ -269,3 +269,14 @@ profconv__textbuf_free(struct pc_textbuf *b)
 		free(b->buf[i]);
 	memset(b, 0, sizeof(*b));
 }
+
+void
+profconv__svg_put_text(FILE *fp, const char *id, double x, double y,
+    const char *cls, const char *text)
+{
+	fprintf(fp, "<text id=\"%s\" x=\"%.1f\" y=\"%.1f\"%s%s%s>", id, x, y,
+	    cls != NULL ? " class=\"" : "", cls != NULL ? cls : "",
+	    cls != NULL ? "\"" : "");
+	profconv__xml_put(fp, text, (size_t)-1);
+	fputs("</text>\n", fp);
+}

@@ -483,16 +483,6 @@ put_frame(struct emit *e, const struct pc_drawn *d)
 
 /* --- the document ------------------------------------------------------------ */
 
-static void
-put_text(FILE *fp, const char *id, double x, double y, const char *cls,
-    const char *text)
-{
-	fprintf(fp, "<text id=\"%s\" x=\"%.1f\" y=\"%.1f\"%s%s%s>", id, x, y,
-	    cls != NULL ? " class=\"" : "", cls != NULL ? cls : "",
-	    cls != NULL ? "\"" : "");
-	profconv__xml_put(fp, text, (size_t)-1);
-	fputs("</text>\n", fp);
-}
 
 /* The style sheet, svg_style.css: its @font_size@, @font_type@ and
  * @title_size@ are the options'. */
@@ -550,7 +540,7 @@ put_head(FILE *fp, const struct pc_svg_picture *pic)
 	put_style(fp, st);
 	fprintf(fp, "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%g\" "
 	    "fill=\"url(#background)\"/>\n", w, h);
-	put_text(fp, "title", w / 2.0, fs * 2, NULL, o->title != NULL ?
+	profconv__svg_put_text(fp, "title", w / 2.0, fs * 2, NULL, o->title != NULL ?
 	    o->title : o->inverted ? "Icicle Graph" : "Flame Graph");
 	if (pic->diff) {
 		fprintf(fp, "<text id=\"subtitle\" x=\"%.1f\" y=\"%.1f\">",
@@ -560,18 +550,18 @@ put_head(FILE *fp, const struct pc_svg_picture *pic)
 		profconv__svg_diff_legend(fp, pic, st->pad_title +
 		    st->pad_subtitle + fs * 1.2);
 	} else if (o->subtitle != NULL) {
-		put_text(fp, "subtitle", w / 2.0, fs * 4, NULL, o->subtitle);
+		profconv__svg_put_text(fp, "subtitle", w / 2.0, fs * 4, NULL, o->subtitle);
 	} else if (o->facts) {
 		fprintf(fp, "<text id=\"subtitle\" x=\"%.1f\" y=\"%.1f\">",
 		    w / 2.0, fs * 4);
 		profconv__svg_facts(fp, pic);
 		fputs("</text>\n", fp);
 	}
-	put_text(fp, "details", XPAD, h - st->pad_details / 2, NULL, " ");
-	put_text(fp, "unzoom", XPAD, fs * 2, "hide", "Reset Zoom");
-	put_text(fp, "search", w - XPAD - 100, fs * 2, NULL, "Search");
-	put_text(fp, "ignorecase", w - XPAD - 16, fs * 2, NULL, "ic");
-	put_text(fp, "matched", w - XPAD, h - st->pad_details / 2, NULL, " ");
+	profconv__svg_put_text(fp, "details", XPAD, h - st->pad_details / 2, NULL, " ");
+	profconv__svg_put_text(fp, "unzoom", XPAD, fs * 2, "hide", "Reset Zoom");
+	profconv__svg_put_text(fp, "search", w - XPAD - 100, fs * 2, NULL, "Search");
+	profconv__svg_put_text(fp, "ignorecase", w - XPAD - 16, fs * 2, NULL, "ic");
+	profconv__svg_put_text(fp, "matched", w - XPAD, h - st->pad_details / 2, NULL, " ");
 }
 
 /* The attributes of <g id="frames"> the script reads. */
@@ -615,7 +605,7 @@ profconv__svg_emit(FILE *fp, const struct pc_svg_picture *pic)
 		return rc;
 	fputs("</g>\n", fp);
 	if (pic->ndrawn == 0)
-		put_text(fp, "empty", pic->width / 2.0, pic->height / 2,
+		profconv__svg_put_text(fp, "empty", pic->width / 2.0, pic->height / 2,
 		    NULL, "no samples");
 	fprintf(fp, "<script type=\"text/ecmascript\"><![CDATA[\n%s]]>"
 	    "</script>\n</svg>\n", script);

@@ -68,6 +68,10 @@ struct pc_rgb profconv__diff_color(int64_t delta, int64_t maxdelta);
  * DEL and bad UTF-8 as U+FFFD; at most
  * MAX characters (code points), all when MAX is (size_t)-1. */
 void profconv__xml_put(FILE *fp, const char *s, size_t max);
+/* An SVG <text> element ID at X, Y (of class CLS when not NULL) holding
+ * TEXT, escaped, on a line of its own. */
+void profconv__svg_put_text(FILE *fp, const char *id, double x, double y,
+    const char *cls, const char *text);
 /* Code points in S (bad bytes count one each). */
 size_t profconv__utf8_chars(const char *s);
 /* V with thousands separators ("1,234,567") into BUF (>= 32 bytes). */
