@@ -34,12 +34,18 @@ find_lib() {
 	done
 }
 
-# use_go: skip unless go is installed; a private HOME and build cache
-# under $TMP, the installed toolchain only, and the C locale.
-use_go() {
-	command -v go >/dev/null 2>&1 || skip "go not installed (Debian: golang-go)"
+# go_env: what go runs under in the tests: a private HOME, build cache
+# and GOPATH under $TMP, the installed toolchain only, and the C locale.
+# For a test that runs go only when it is there (command -v go first).
+go_env() {
 	export HOME="$TMP" GOCACHE="$TMP/gocache" GOPATH="$TMP/gopath" \
 		GOTOOLCHAIN=local LC_ALL=C
+}
+
+# use_go: skip unless go is installed, then go_env.
+use_go() {
+	command -v go >/dev/null 2>&1 || skip "go not installed (Debian: golang-go)"
+	go_env
 }
 
 # use_jemalloc: LIBJE, the path of libjemalloc.so.2 to LD_PRELOAD, or skip.
