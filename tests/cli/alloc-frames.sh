@@ -13,9 +13,8 @@
 . "$PROFCONV_SRCDIR/tests/cli/pprof-top-lib.sh"
 
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
-command -v go >/dev/null 2>&1 || skip "go not installed (Debian: golang-go)"
+use_go
 use_some_allocator
-export HOME="$TMP" GOCACHE="$TMP/gocache" GOPATH="$TMP/gopath" GOTOOLCHAIN=local
 
 PROG=$TMP/leaky
 cc -O1 -g -fno-omit-frame-pointer -o "$PROG" "$PROFCONV_SRCDIR/examples/leaky.c" ||

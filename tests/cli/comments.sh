@@ -72,7 +72,7 @@ run 2 "$PROFCONV" show --comments --summary "$PB"
 # The oracle: go tool pprof -comments reads the same comments from the
 # file merge wrote.
 if command -v go >/dev/null 2>&1; then
-	use_go
+	go_env
 	go tool pprof -comments "$TMP/c3.pb.gz" >"$TMP/go.out" 2>"$TMP/go.err" ||
 		fail "go tool pprof -comments: $(cat "$TMP/go.err")"
 	printf 'one\ntwo\n%s\n' "$esc" >"$TMP/want"

@@ -7,13 +7,11 @@
 
 GOSRC=/usr/share/gocode/src/github.com/google/pprof
 TESTDATA=${PPROF_TESTDATA:-$GOSRC/profile/testdata}
-command -v go >/dev/null 2>&1 || skip "go not installed (Debian: golang-go)"
+use_go
 [ -d "$TESTDATA" ] || skip "no pprof test data in $TESTDATA" \
 	"(Debian: golang-github-google-pprof-dev)"
 REWRITE=$BIN/../tests/rewrite
 [ -x "$REWRITE" ] || skip "tests/rewrite not built"
-export HOME="$TMP" GOCACHE="$TMP/gocache" GOPATH="$TMP/gopath"
-export GOTOOLCHAIN=local
 
 for name in cppbench.heap cppbench.growth cppbench.contention cppbench.cpu \
     cppbench.thread cppbench.thread.all cppbench.thread.none \

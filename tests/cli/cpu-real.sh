@@ -5,7 +5,7 @@
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
-command -v go >/dev/null 2>&1 || skip "go not installed (Debian: golang-go)"
+use_go
 REWRITE=$BIN/../tests/rewrite
 [ -x "$REWRITE" ] || skip "tests/rewrite not built"
 
@@ -22,8 +22,6 @@ done
 [ -n "$lib" ] ||
 	skip "gperftools profiler not installed (Debian: libgoogle-perftools4)"
 
-export HOME="$TMP" GOCACHE="$TMP/gocache" GOPATH="$TMP/gopath"
-export GOTOOLCHAIN=local
 cc -O0 -g -o "$TMP/busy" "$DATA/cpu/busy.c" || { fail "cc busy.c"; finish; }
 LD_PRELOAD=$lib CPUPROFILE=$TMP/cpu.prof CPUPROFILE_FREQUENCY=1000 \
 	"$TMP/busy" 300 >/dev/null 2>"$TMP/busy.err" ||

@@ -12,10 +12,9 @@
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 . "$PROFCONV_SRCDIR/tests/cli/pictures-lib.sh"
 
-command -v go >/dev/null 2>&1 || skip "go not installed (Debian: golang-go)"
+use_go
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
 need_tcmalloc
-export HOME="$TMP" GOCACHE="$TMP/gocache" GOTOOLCHAIN=local LC_ALL=C
 PROFDIFF=$BIN/profdiff
 
 # --- usage ---------------------------------------------------------------------

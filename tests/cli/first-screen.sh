@@ -146,7 +146,8 @@ case $sub in
 *) fail "profflame subtitle: '$sub' (want $type, $grouped bytes, the file escaped)" ;;
 esac
 if command -v go >/dev/null 2>&1; then
-	export HOME="$TMP" GOCACHE="$TMP/gocache" GOTOOLCHAIN=local GOFLAGS=
+	go_env
+	export GOFLAGS=
 	label=$(go tool pprof -top -unit=auto -sample_index="$type" "$last" 2>/dev/null |
 		sed -n 's/.* of \([^ ]*\) total.*/\1/p')
 	[ -n "$label" ] && [ "${sub#"$type $label ("}" != "$sub" ] ||

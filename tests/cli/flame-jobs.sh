@@ -8,9 +8,8 @@
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
-command -v go >/dev/null 2>&1 || skip "go not installed (Debian: golang-go)"
+use_go
 use_jemalloc
-export LC_ALL=C HOME="$TMP" GOCACHE="$TMP/gocache" GOTOOLCHAIN=local
 
 FLAME=$BIN/profflame
 PROG=$TMP/manystacks

@@ -5,11 +5,11 @@
 # library's writer), and `go tool pprof -raw` prints the same for both.
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
-command -v go >/dev/null 2>&1 || skip "go not installed (Debian: golang-go)"
+use_go
 REWRITE=$BIN/../tests/rewrite
 [ -x "$REWRITE" ] || skip "tests/rewrite not built"
 
-export HOME="$TMP" GOCACHE="$TMP/gocache" GOPATH="$TMP/gopath" GOFLAGS=-mod=mod GOTOOLCHAIN=local
+export GOFLAGS=-mod=mod
 cp -r "$PROFCONV_SRCDIR/tests/go" "$TMP/work"
 (cd "$TMP/work" && go test -run xxx -bench . -benchtime 200ms \
 	-cpuprofile cpu.pb.gz -memprofile mem.pb.gz -memprofilerate 512 \

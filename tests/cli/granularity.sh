@@ -21,10 +21,10 @@
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
-command -v go >/dev/null 2>&1 || skip "go not installed (Debian: golang-go)"
+use_go
 command -v python3 >/dev/null 2>&1 || skip "no python3"
 need_tcmalloc
-export HOME="$TMP" GOCACHE="$TMP/gocache" GOTOOLCHAIN=local TZ=UTC LC_ALL=C
+export TZ=UTC
 # Built from a clean absolute path (not "_build/sub/../../tests/..." as
 # under make distcheck): pprof's -focus below matches the file as the
 # binary names it, before pprof cleans it.

@@ -105,7 +105,7 @@ done
 
 # go tool pprof opens the output; the default type is inuse_space.
 if command -v go >/dev/null 2>&1; then
-	export HOME="$TMP" GOCACHE="$TMP/gocache" GOTOOLCHAIN=local
+	go_env
 	for p in hu0 hucc; do
 		go tool pprof -raw "$TMP/$p.zst.pb.gz" >"$TMP/raw" 2>"$TMP/err" ||
 			fail "go tool pprof -raw $p: $(cat "$TMP/err")"

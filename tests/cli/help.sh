@@ -10,7 +10,8 @@ run 0 "$PROFCONV" -h
 expect_out_has '^usage: profconv '
 run 0 "$PROFCONV" show --help
 expect_out_has '^usage: profconv show '
-for tool in profdiff profflame proftrend profgraph; do
+all_tools
+for tool in $ALL_TOOLS; do
 	run 0 "$BIN/$tool" --help
 	expect_out_has "^usage: $tool "
 	[ -s "$TMP/err" ] && fail "$tool --help wrote to stderr"

@@ -33,6 +33,7 @@ no_files() {
 	[ -z "$left" ] || fail "$2 left files: $left"
 }
 
+all_tools
 leaky_dumps
 HEAP=$(ls "$TMP"/leaky.*.heap 2>/dev/null | tail -n 1)
 [ -n "$HEAP" ] || fail "leaky wrote no dump"
@@ -58,7 +59,7 @@ loads() {
 # versions, load LIBDIR's libprofconv.so.0, and convert the dump as the
 # build tree's profconv does.
 check_commands() {
-	for cmd in profconv profflame profdiff profgraph proftrend; do
+	for cmd in $ALL_TOOLS; do
 		run 0 "$1/$cmd" --version
 		expect_out_has "^$cmd \\(profconv\\) [0-9]+\\.[0-9]+\\.[0-9]+\$"
 	done

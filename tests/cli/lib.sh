@@ -34,12 +34,48 @@ find_lib() {
 	done
 }
 
-# use_go: skip unless go is installed; a private HOME and build cache
-# under $TMP, the installed toolchain only, and the C locale.
-use_go() {
-	command -v go >/dev/null 2>&1 || skip "go not installed (Debian: golang-go)"
+# go_env: what go runs under in the tests: a private HOME, build cache
+# and GOPATH under $TMP, the installed toolchain only, and the C locale.
+# For a test that runs go only when it is there (command -v go first).
+go_env() {
 	export HOME="$TMP" GOCACHE="$TMP/gocache" GOPATH="$TMP/gopath" \
 		GOTOOLCHAIN=local LC_ALL=C
+}
+
+# use_go: skip unless go is installed, then go_env.
+use_go() {
+	command -v go >/dev/null 2>&1 || skip "go not installed (Debian: golang-go)"
+	go_env
+}
+
+# make_var NAME FILE: the words of make variable NAME in FILE (a Makefile
+# or Makefile.am: its "NAME =" and "NAME +=" lines, continued ones too),
+# one a line.
+make_var() {
+	awk -v n="$1" '
+		!on && $1 == n && ($2 == "=" || $2 == "+=") { on = 1; s = 3 }
+		on { c = sub(/\\$/, ""); for (i = s; i <= NF; i++) print $i; s = 1; on = c }
+	' "$2"
+}
+
+# all_tools: ALL_TOOLS, the commands the build made (profconv, profdiff,
+# ...), from the bin_PROGRAMS of the build tree's Makefile (of
+# Makefile.am when the commands are not a build tree's); MAKEFILE, that
+# file.  The one list of the commands for the tests.
+all_tools() {
+	MAKEFILE=$BIN/../Makefile
+	[ -f "$MAKEFILE" ] || MAKEFILE=$PROFCONV_SRCDIR/Makefile.am
+	ALL_TOOLS=$(make_var bin_PROGRAMS "$MAKEFILE" |
+		sed -n 's/\$(EXEEXT)$//; s|^cmd/\([a-z0-9]*\)$|\1|p' | tr '\n' ' ')
+	case " $ALL_TOOLS " in
+	*" profconv "*) ;;
+	*) fail "no profconv in the bin_PROGRAMS of $MAKEFILE: '$ALL_TOOLS'"; finish ;;
+	esac
+}
+
+# subcommands: profconv's commands as its --help lists them, one a line.
+subcommands() {
+	"$PROFCONV" --help | awk '/^commands:/ {c = 1; next} /^$/ {c = 0} c {print $1}'
 }
 
 # use_jemalloc: LIBJE, the path of libjemalloc.so.2 to LD_PRELOAD, or skip.

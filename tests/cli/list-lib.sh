@@ -13,9 +13,8 @@
 # Skips (77) without a compiler, tcmalloc or go.
 
 need_pprof() {
-	command -v go >/dev/null 2>&1 || skip "go not installed (Debian: golang-go)"
-	export HOME="$TMP" GOCACHE="$TMP/gocache" GOPATH="$TMP/gopath" \
-	    GOFLAGS=-mod=mod GOTOOLCHAIN=local
+	use_go
+	export GOFLAGS=-mod=mod
 }
 
 make_cache() {

@@ -110,7 +110,7 @@ fi
 
 # go tool pprof, profdiff and profflame read massif output.
 if command -v go >/dev/null 2>&1; then
-	export HOME="$TMP" GOCACHE="$TMP/gocache" GOTOOLCHAIN=local
+	go_env
 	"$PROFCONV" text2pb "$TMP/hucc.ms" -o "$TMP/cc.pb.gz"
 	go tool pprof -top "$TMP/cc.pb.gz" >"$TMP/top" 2>"$TMP/err" ||
 		fail "go tool pprof -top: $(cat "$TMP/err")"

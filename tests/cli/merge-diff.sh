@@ -42,7 +42,8 @@ run 1 "$PROFCONV" merge "$a" "$DATA/go/cpu.pb.gz"
 expect_err "profconv merge: cannot merge '$DATA/go/cpu.pb.gz': profile 2 is incompatible: period type cpu/nanoseconds, not space/bytes"
 
 command -v go >/dev/null 2>&1 || { finish; }
-export HOME="$TMP" GOCACHE="$TMP/gocache" GOPATH="$TMP/gopath" GOFLAGS=-mod=mod GOTOOLCHAIN=local
+go_env
+export GOFLAGS=-mod=mod
 cp -r "$PROFCONV_SRCDIR/tests/go" "$TMP/work"
 (cd "$TMP/work" && go test -run xxx -bench . -benchtime 300ms \
 	-memprofile b.pb.gz -memprofilerate 512 -o work.test . >"$TMP/gotest.log" 2>&1) ||

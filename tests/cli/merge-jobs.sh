@@ -90,7 +90,8 @@ totals() {
 	"$PROFCONV" show -s "$1" | sed -n 's/^\(samples: [0-9]*\).*/\1/p; /^total /p'
 }
 if command -v go >/dev/null 2>&1; then
-	export HOME="$TMP" GOCACHE="$TMP/gocache" GOTOOLCHAIN=local GOFLAGS=
+	go_env
+	export GOFLAGS=
 	: >"$TMP/tc.list"
 	: >"$TMP/je.list"
 	: >"$TMP/jepb.list"

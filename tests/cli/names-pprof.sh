@@ -10,9 +10,8 @@
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
 command -v g++ >/dev/null 2>&1 || skip "no C++ compiler"
-command -v go >/dev/null 2>&1 || skip "go missing (Debian: golang-go)"
+use_go
 need_tcmalloc
-export HOME="$TMP" GOCACHE="$TMP/gocache" GOTOOLCHAIN=local
 
 prog=$TMP/names
 g++ -O1 -g -fno-omit-frame-pointer -o "$prog" \

@@ -12,14 +12,13 @@
 
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
 command -v jeprof >/dev/null 2>&1 || skip "jeprof not installed (Debian: libjemalloc-dev)"
-command -v go >/dev/null 2>&1 || skip "go not installed (Debian: golang-go)"
+use_go
 use_jemalloc
 
 PROG=$TMP/alloc
 cc -O1 -g -fno-omit-frame-pointer -pthread -o "$PROG" \
     "$PROFCONV_SRCDIR/tests/producers/alloc.c" -ldl ||
 	skip "cannot build tests/producers/alloc.c"
-export HOME="$TMP" GOCACHE="$TMP/gocache" GOPATH="$TMP/gopath" GOTOOLCHAIN=local
 
 # produce NAME ROUNDS MALLOC_CONF-extra [THREADS]: profiles in
 # $TMP/NAME/je.*.heap.

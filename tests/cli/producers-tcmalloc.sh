@@ -14,7 +14,7 @@ command -v google-pprof >/dev/null 2>&1 || skip "google-pprof missing (Debian: g
 have_go=false
 if command -v go >/dev/null 2>&1; then
 	have_go=true
-	export HOME="$TMP" GOCACHE="$TMP/gocache" GOTOOLCHAIN=local
+	go_env
 fi
 
 prog=$TMP/tcprog

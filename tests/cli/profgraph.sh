@@ -17,10 +17,10 @@ export LSAN_OPTIONS="suppressions=$PROFCONV_SRCDIR/tests/graphviz-lsan.supp${LSA
 . "$PROFCONV_SRCDIR/tests/cli/hostile-inputs.sh"
 
 command -v python3 >/dev/null 2>&1 || skip "python3 missing"
-command -v go >/dev/null 2>&1 || skip "go missing (Debian: golang-go)"
+use_go
 command -v g++ >/dev/null 2>&1 || skip "no C++ compiler"
 need_tcmalloc
-export HOME="$TMP" GOCACHE="$TMP/gocache" GOTOOLCHAIN=local TZ=UTC
+export TZ=UTC
 PROFGRAPH=$BIN/profgraph
 CMP=$PROFCONV_SRCDIR/tests/cli/dot-compare.py
 

@@ -49,7 +49,8 @@ want_leaks() {	# want_leaks WHAT: the suspects are exactly the two leaks
 have_go=0
 if command -v go >/dev/null 2>&1; then
 	have_go=1
-	export HOME="$TMP" GOCACHE="$TMP/gocache" GOTOOLCHAIN=local GOFLAGS=
+	go_env
+	export GOFLAGS=
 	jsoncheck() {
 		go run "$PROFCONV_SRCDIR/tests/trend/jsoncheck.go" <"$1"
 	}

@@ -57,7 +57,7 @@ WANT
 			fail "tcmalloc intervals $t: delta != $want"
 	done
 	if command -v go >/dev/null 2>&1; then
-		export HOME="$TMP" GOCACHE="$TMP/gocache" GOTOOLCHAIN=local
+		go_env
 		for pair in "$a $b" "$i1 $i2"; do
 			set -- $pair
 			run 1 "$PROFDIFF" -q --no-symbolize -o "$TMP/delta.pb.gz" "$1" "$2"

@@ -106,7 +106,8 @@ expect_out_has '1015'
 run 0 "$PROFCONV" text2pb "$TMP/threadcreate.txt" -o "$TMP/tc.pb.gz"
 if command -v go >/dev/null 2>&1; then
 	# go tool pprof counts an empty-stack sample in the total, with no row.
-	HOME=$TMP GOCACHE=$TMP/gocache go tool pprof -top "$TMP/tc.pb.gz" \
+	go_env
+	go tool pprof -top "$TMP/tc.pb.gz" \
 	    >"$TMP/top" 2>&1 || fail "go tool pprof failed: $(cat "$TMP/top")"
 	grep -q 'of 1015 total' "$TMP/top" || fail "pprof total: $(cat "$TMP/top")"
 fi

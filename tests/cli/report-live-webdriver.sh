@@ -43,7 +43,7 @@ done
 "$PROFCONV" show --summary --sort flat -n 1000 -t alloc_space \
     --ignore scratch_work "$heap" >"$TMP/sum.ignore" 2>/dev/null || fail "show --ignore"
 pprof=
-if command -v go >/dev/null 2>&1 && go tool pprof -h >/dev/null 2>&1; then
+if command -v go >/dev/null 2>&1 && go_env && go tool pprof -h >/dev/null 2>&1; then
 	pprof=yes
 	go tool pprof -top -lines -unit=byte -sample_index=alloc_space \
 	    "$TMP/leaky" "$heap" >"$TMP/pprof.lines" 2>/dev/null ||

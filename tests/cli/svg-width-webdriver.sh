@@ -34,7 +34,7 @@ printf '<!DOCTYPE html><html><body style="margin:0"><img id="pic" src="f.svg"></
 # The short names against go tool pprof's: each is, split at "::" and
 # "." as pprof splits it, the start of one of its call graph's labels.
 if command -v go >/dev/null 2>&1; then
-	export HOME="$TMP" GOCACHE="$TMP/gocache" GOTOOLCHAIN=local
+	go_env
 	go tool pprof -dot -nodecount=10000 -nodefraction=0 -edgefraction=0 \
 	    "$TMP/g.pb.gz" >"$TMP/go.dot" 2>/dev/null || fail "go tool pprof -dot"
 	sed -n 's/.* data-n="\([^"]*\)".*/\1/p' "$TMP/f.svg" | sort -u >"$TMP/short"

@@ -3,7 +3,8 @@
 # its first line has GNU's form, "PROGRAM (PACKAGE) VERSION".
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
-for cmd in profconv profdiff profflame proftrend profgraph; do
+all_tools
+for cmd in $ALL_TOOLS; do
 	run 0 "$BIN/$cmd" --version
 	head -n 1 "$TMP/out" | grep -Eq "^$cmd \(profconv\) [0-9]+\.[0-9]+\.[0-9]+\$" ||
 		fail "$cmd --version first line: $(head -n 1 "$TMP/out")"

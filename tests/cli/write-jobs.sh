@@ -9,10 +9,9 @@
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
-command -v go >/dev/null 2>&1 || skip "go not installed (Debian: golang-go)"
+use_go
 command -v gzip >/dev/null 2>&1 || skip "gzip not installed"
 use_jemalloc
-export HOME="$TMP" GOCACHE="$TMP/gocache" GOPATH="$TMP/gopath" GOTOOLCHAIN=local
 
 PROG=$TMP/paths
 cc -O1 -g -fno-omit-frame-pointer -o "$PROG" \

@@ -27,7 +27,7 @@ expect() {
 	[ "$got" = "$want" ] || fail "'$*': got '$got', expected '$want'"
 }
 
-expect "list merge record report show symbolize text2pb" profconv ""
+expect "$(subcommands | sort | tr '\n' ' ' | sed 's/ $//')" profconv ""
 expect "jemalloc tcmalloc" profconv record --allocator ""
 expect "--interval" profconv record --int
 # After "--": PROG's own arguments are files, never record's options.
@@ -70,9 +70,17 @@ expect "heap.0001.heap" profflame --svg --palfile he
 expect "--factor" profflame --fa
 expect "--nodecount --nodefraction" profgraph --node
 expect "heap.0001.heap" profgraph --base he
-# Every command has a completion.
-for cmd in profconv profdiff profflame proftrend profgraph; do
+# Every command has a completion, and make install links it under the
+# name of each command but profconv (the file's own name).
+all_tools
+links=" $(make_var BASH_COMPLETION_COMMANDS "$MAKEFILE" | tr '\n' ' ')"
+for cmd in $ALL_TOOLS; do
 	bash -c ". '$comp'; complete -p $cmd" >/dev/null 2>&1 ||
 		fail "no completion for $cmd"
+	case $cmd:$links in
+	profconv:*) ;;
+	*" $cmd "*) ;;
+	*) fail "$cmd not in BASH_COMPLETION_COMMANDS ($MAKEFILE): no completion link" ;;
+	esac
 done
 finish

@@ -18,11 +18,11 @@ check_page() {
 	done
 }
 
-check_page profconv.1 "$PROFCONV"
-for sub in $("$PROFCONV" --help | awk '/^commands:/ {c=1; next} /^$/ {c=0} c {print $1}'); do
-	check_page "profconv-$sub.1" "$PROFCONV" "$sub"
+all_tools
+for tool in $ALL_TOOLS; do
+	check_page "$tool.1" "$BIN/$tool"
 done
-for tool in profdiff profflame proftrend profgraph; do
-	[ -x "$BIN/$tool" ] && check_page "$tool.1" "$BIN/$tool"
+for sub in $(subcommands); do
+	check_page "profconv-$sub.1" "$PROFCONV" "$sub"
 done
 finish
