@@ -111,23 +111,8 @@ else
 fi
 
 # --- tcmalloc's heap profiler ----------------------------------------------------
-if have_tcmalloc && LIBTC=$(find_lib libtcmalloc.so.4) && [ -n "$LIBTC" ]; then
-	cc -O1 -g -fno-omit-frame-pointer -pthread -o "$TMP/alloc_tc" \
-	    "$PROFCONV_SRCDIR/tests/producers/alloc.c" -ldl ||
-		fail "cannot build tests/producers/alloc.c"
-	HEAPPROFILE=$TMP/tc HEAP_PROFILE_ALLOCATION_INTERVAL=1048576 \
-	    LD_PRELOAD=$LIBTC "$TMP/alloc_tc" 0 4 >/dev/null 2>"$TMP/tc.err" ||
-		fail "alloc under tcmalloc: $(head -n 2 "$TMP/tc.err")"
-	tc=$(ls "$TMP"/tc.*.heap 2>/dev/null | tail -n 1)
-	if [ -z "$tc" ]; then
-		fail "tcmalloc wrote no heap profile"
-	else
-		"$PROFCONV" text2pb -o "$TMP/tc.raw.pb.gz" "$tc" || fail "text2pb $tc"
-		"$PROFCONV" symbolize -o "$TMP/tc.pb.gz" "$TMP/tc.raw.pb.gz" 2>/dev/null ||
-			fail "symbolize $tc"
-		call_trees "$TMP/tc.pb.gz" tcmalloc
-	fi
-fi
+tc_alloc_pb
+[ -z "$TC_PB" ] || call_trees "$TC_PB" tcmalloc
 
 # --- a real program: python3, its call tree by address ---------------------------
 # Hundreds of contexts, many of them unnamed frames of the interpreter

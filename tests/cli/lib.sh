@@ -101,6 +101,29 @@ use_tcmalloc() {
 	[ -n "$LIBTC" ] || skip "libtcmalloc.so.4 not found (Debian: libgoogle-perftools4)"
 }
 
+# tc_alloc_pb: tests/producers/alloc.c built now and run under
+# tcmalloc's heap profiler, when it is installed (have_tcmalloc), its
+# last dump through text2pb and symbolize into TC_PB; TC_PB empty when
+# tcmalloc is not there (the caller goes on without it), a failure when
+# it is and no profile comes out.
+tc_alloc_pb() {
+	TC_PB=
+	have_tcmalloc && LIBTC=$(find_lib libtcmalloc.so.4) && [ -n "$LIBTC" ] ||
+		return 0
+	cc -O1 -g -fno-omit-frame-pointer -pthread -o "$TMP/alloc_tc" \
+	    "$PROFCONV_SRCDIR/tests/producers/alloc.c" -ldl ||
+		{ fail "cannot build tests/producers/alloc.c"; return 0; }
+	HEAPPROFILE=$TMP/tc HEAP_PROFILE_ALLOCATION_INTERVAL=1048576 \
+	    LD_PRELOAD=$LIBTC "$TMP/alloc_tc" 0 4 >/dev/null 2>"$TMP/tc.err" ||
+		fail "alloc under tcmalloc: $(head -n 2 "$TMP/tc.err")"
+	tc=$(ls "$TMP"/tc.*.heap 2>/dev/null | tail -n 1)
+	[ -n "$tc" ] || { fail "tcmalloc wrote no heap profile"; return 0; }
+	"$PROFCONV" text2pb -o "$TMP/tc.raw.pb.gz" "$tc" || fail "text2pb $tc"
+	"$PROFCONV" symbolize -o "$TMP/tc.pb.gz" "$TMP/tc.raw.pb.gz" 2>/dev/null ||
+		{ fail "symbolize $tc"; return 0; }
+	TC_PB=$TMP/tc.pb.gz
+}
+
 # use_some_allocator: LIBJE and LIBTC, the paths of libjemalloc.so.2 and
 # libtcmalloc.so.4 to LD_PRELOAD (either may be empty), or skip when
 # neither is installed.

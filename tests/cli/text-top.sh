@@ -66,24 +66,11 @@ run 2 "$PROFCONV" show -o "$TMP/x.pb" "$PB"
 [ -e "$TMP/x.pb" ] && fail "show -o without --topproto wrote a file"
 
 # --- tcmalloc's heap profiler ----------------------------------------------------
-if have_tcmalloc && LIBTC=$(find_lib libtcmalloc.so.4) && [ -n "$LIBTC" ]; then
-	cc -O1 -g -fno-omit-frame-pointer -pthread -o "$TMP/alloc_tc" \
-	    "$PROFCONV_SRCDIR/tests/producers/alloc.c" -ldl ||
-		fail "cannot build tests/producers/alloc.c"
-	HEAPPROFILE=$TMP/tc HEAP_PROFILE_ALLOCATION_INTERVAL=1048576 \
-	    LD_PRELOAD=$LIBTC "$TMP/alloc_tc" 0 4 >/dev/null 2>"$TMP/tc.err" ||
-		fail "alloc under tcmalloc: $(head -n 2 "$TMP/tc.err")"
-	tc=$(ls "$TMP"/tc.*.heap 2>/dev/null | tail -n 1)
-	if [ -z "$tc" ]; then
-		fail "tcmalloc wrote no heap profile"
-	else
-		"$PROFCONV" text2pb -o "$TMP/tc.raw.pb.gz" "$tc" || fail "text2pb $tc"
-		"$PROFCONV" symbolize -o "$TMP/tc.pb.gz" "$TMP/tc.raw.pb.gz" 2>/dev/null ||
-			fail "symbolize $tc"
-		same_as_pprof text "$TMP/tc.pb.gz" tcmalloc "" "-cum" "-lines" \
-		    "-sample_index=alloc_space" "-nodecount=4" "-focus=thread_work"
-		topproto "$TMP/tc.pb.gz" tcmalloc "" "-lines -cum"
-	fi
+tc_alloc_pb
+if [ -n "$TC_PB" ]; then
+	same_as_pprof text "$TC_PB" tcmalloc "" "-cum" "-lines" \
+	    "-sample_index=alloc_space" "-nodecount=4" "-focus=thread_work"
+	topproto "$TC_PB" tcmalloc "" "-lines -cum"
 fi
 
 # --- names that talk to the terminal -------------------------------------------
