@@ -43,10 +43,8 @@
 static int
 alloc_build(struct pc_graph_build *b)
 {
-	size_t n = b->nkeys + 1, d = 0, i;
+	size_t n = b->nkeys + 1;
 
-	for (i = 0; i < b->ngsamples; i++)
-		d += b->gsamples[i].nframes;
 	b->flat = calloc(n, sizeof(*b->flat));
 	b->cum = calloc(n, sizeof(*b->cum));
 	b->cum_base = calloc(n, sizeof(*b->cum_base));
@@ -56,14 +54,11 @@ alloc_build(struct pc_graph_build *b)
 	b->score = calloc(n, sizeof(*b->score));
 	b->in_off = malloc((n + 1) * sizeof(*b->in_off));
 	b->out_off = malloc((n + 1) * sizeof(*b->out_off));
-	b->in = malloc((d + 1) * sizeof(*b->in));
-	b->out = malloc((d + 1) * sizeof(*b->out));
 	b->pos = calloc(n, sizeof(*b->pos));
 	if (b->flat == NULL || b->cum == NULL || b->cum_base == NULL ||
 	    b->stamp == NULL ||
 	    b->touched == NULL || b->nodes == NULL || b->score == NULL ||
-	    b->in_off == NULL || b->out_off == NULL || b->in == NULL ||
-	    b->out == NULL || b->pos == NULL)
+	    b->in_off == NULL || b->out_off == NULL || b->pos == NULL)
 		return profconv__nomem();
 	return 0;
 }

@@ -684,6 +684,10 @@ profconv__graph_build(struct pc_graph_build *b, const uint8_t *kept)
 		if (rc == 0 && parent != NONE && !residual)
 			rc = add_to_node(b, parent, s, true);
 	}
+	/* Room for the adjacency of the edges made (graph_trim.c): the
+	 * cuts only ever take edges away. */
+	if (rc == 0 && (rc = PC_GROW(b->in, b->in_cap, 0, b->nedges + 1)) == 0)
+		rc = PC_GROW(b->out, b->out_cap, 0, b->nedges + 1);
 	if (rc < 0)
 		return rc;
 	/* pprof's selectNodesForGraph. */

@@ -117,6 +117,7 @@ struct pc_graph_build {
 	size_t nnodes;
 	int64_t *score;		/* key -> entropy score */
 	uint32_t *in_off, *out_off, *in, *out;	/* adjacency, edge ids */
+	size_t in_cap, out_cap;	/* of IN and OUT: the last build's edges */
 	uint32_t *pos;		/* key -> place in nodes + 1 */
 };
 
