@@ -25,8 +25,13 @@
 #       profgraph --svg SMALL.sym.pb.gz (laid out and drawn in-process by
 #         Graphviz's library; for reference: pprof needs the dot program)
 #       profgraph --dot SMALL.heap (the legacy text, symbolized on the fly)
+#       profgraph --dot --call-tree SMALL.sym.pb.gz, and go tool pprof -dot
+#         -call_tree -hide=libjemalloc (issue 42: a node per calling
+#         context)
 #  3. Checks: the two DOTs agree node by node and edge by edge
-#     (tests/cli/dot-compare.py); the SVG parses as XML.
+#     (tests/cli/dot-compare.py), the two call trees once the order of
+#     pprof's ties and its filter line are left out
+#     (tests/cli/tree-canon.py); the SVG parses as XML.
 #
 # Environment:
 #   RUNS=3          timed runs per tool (the median is reported)
@@ -78,7 +83,7 @@ echo "machine:  $cpus CPUs, load average $load at start"
 rm -f "$work"/graph_*.times
 i=1
 while [ "$i" -le "$RUNS" ]; do
-	note "run $i/$RUNS: profgraph --dot, pprof -dot (hide, plain), profgraph --svg, profgraph --dot of the text"
+	note "run $i/$RUNS: profgraph --dot, pprof -dot (hide, plain), profgraph --svg, profgraph --dot of the text, call trees"
 	timed graph_dot "$PROFGRAPH" --dot "$pb"
 	timed graph_pprof "$GOPPROF" -dot -hide=libjemalloc "$pb"
 	timed graph_pprof_plain "$GOPPROF" -dot "$pb"
@@ -86,6 +91,8 @@ while [ "$i" -le "$RUNS" ]; do
 		timed graph_svg "$PROFGRAPH" --svg "$pb"
 	fi
 	timed graph_text "$PROFGRAPH" --dot "$small"
+	timed graph_tree "$PROFGRAPH" --dot --call-tree "$pb"
+	timed graph_pprof_tree "$GOPPROF" -dot -call_tree -hide=libjemalloc "$pb"
 	i=$((i + 1))
 done
 
@@ -93,6 +100,15 @@ note "checking the outputs"
 python3 "$benchdir/../tests/cli/dot-compare.py" --ignore-filters \
     "$work/graph_pprof.out" "$work/graph_dot.out" >"$scratch/cmp" 2>&1 ||
 	{ cat "$scratch/cmp" >&2; die "profgraph --dot and go tool pprof -dot differ"; }
+for t in pprof_tree tree; do
+	sed 's/\\lActive filters:\\l   hide=libjemalloc//' \
+	    "$work/graph_$t.out" >"$scratch/$t.dot"
+	python3 "$benchdir/../tests/cli/tree-canon.py" dot "$scratch/$t.dot" \
+	    >"$scratch/$t.canon" || die "tree-canon.py $t"
+done
+cmp -s "$scratch/pprof_tree.canon" "$scratch/tree.canon" ||
+	{ diff "$scratch/pprof_tree.canon" "$scratch/tree.canon" | head >&2
+	  die "profgraph --dot --call-tree and go tool pprof -dot -call_tree differ"; }
 if [ "$svg_ok" = 1 ]; then
 	python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' \
 	    "$work/graph_svg.out" || die "the SVG is not XML"
@@ -108,9 +124,13 @@ if [ "$svg_ok" = 1 ]; then
 	report graph_svg "profgraph --svg SMALL.sym.pb.gz"
 fi
 report graph_text "profgraph --dot SMALL.heap (symbolizes)"
+report graph_tree "profgraph --dot --call-tree"
+report graph_pprof_tree "go tool pprof -dot -call_tree -hide=..."
 echo "  CPU seconds (user + system, median): profgraph --dot $(cpu graph_dot)," \
     "pprof $(cpu graph_pprof), pprof plain $(cpu graph_pprof_plain)"
 read -r sp me <<<"$(ratio graph_pprof graph_dot)"
 echo "  go tool pprof -dot takes ${sp}x profgraph --dot's time and ${me}x its memory"
 goal "issue 25: profgraph --dot faster than go tool pprof -dot" "$sp > 1"
+read -r tsp tme <<<"$(ratio graph_pprof_tree graph_tree)"
+echo "  go tool pprof -dot -call_tree takes ${tsp}x profgraph --dot --call-tree's time and ${tme}x its memory"
 bench_exit
