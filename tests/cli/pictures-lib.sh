@@ -51,8 +51,17 @@ show_total() {
 	"$PROFCONV" show -s "$2" | sed -n "s/^total $1\/[a-z]*: \(-*[0-9]*\).*/\1/p"
 }
 
+# no_browser_here: skip when PROFCONV_NO_BROWSER is set: .ci/run's second
+# pass of the suite, under the sanitizers, leaves the browser tests to the
+# first (they check pages, and the C that wrote them ran there already).
+no_browser_here() {
+	[ -z "${PROFCONV_NO_BROWSER-}" ] ||
+		skip "browser tests off (PROFCONV_NO_BROWSER is set)"
+}
+
 # need_browser: $CHROME is headless-capable Chromium, or skip.
 need_browser() {
+	no_browser_here
 	CHROME=
 	for c in chromium chromium-browser google-chrome; do
 		command -v "$c" >/dev/null 2>&1 && { CHROME=$c; break; }
@@ -98,6 +107,7 @@ PY
 # tests/cli/webdriver.py (PROFCONV_SRCDIR is exported to it, and
 # tests/cli is on its PYTHONPATH: "import webdriver" is enough).
 need_webdriver() {
+	no_browser_here
 	WEBDRIVER_PY=
 	for py in python3 /usr/bin/python3; do
 		command -v "$py" >/dev/null 2>&1 || continue
