@@ -44,6 +44,21 @@ cmp -s "$TMP/out" "$TMP/default.cg" ||
 # because pprof orders the contexts that tie on all it sorts by in
 # Go's map order, which changes from run to run (its own files of one
 # profile differ), and that form leaves the order of ties out.
+# same_tree HOW WHAT: $TMP/our.ct equals $TMP/go.ct, byte for byte
+# (HOW exact) or through tree-canon.py HOW.
+same_tree() {
+	if [ "$1" = exact ]; then
+		same_as_go "$2" "$TMP/go.ct" "$TMP/our.ct"
+		return
+	fi
+	python3 "$PROFCONV_SRCDIR/tests/cli/tree-canon.py" "$1" "$TMP/go.ct" \
+	    >"$TMP/go.canon" &&
+	python3 "$PROFCONV_SRCDIR/tests/cli/tree-canon.py" "$1" "$TMP/our.ct" \
+	    >"$TMP/our.canon" || { fail "$2: tree-canon.py $1"; return; }
+	[ -s "$TMP/go.canon" ] || fail "$2: nothing to compare"
+	same_as_go "$2" "$TMP/go.canon" "$TMP/our.canon"
+}
+
 call_trees() {
 	while IFS='|' read -r gopts ours how; do
 		# shellcheck disable=SC2086
@@ -52,17 +67,7 @@ call_trees() {
 		# shellcheck disable=SC2086
 		"$BIN/profgraph" $ours "$1" >"$TMP/our.ct" 2>"$TMP/our.err" ||
 			{ fail "$2: profgraph $ours: $(head -n 2 "$TMP/our.err")"; continue; }
-		if [ "$how" != exact ]; then
-			python3 "$PROFCONV_SRCDIR/tests/cli/tree-canon.py" "$how" \
-			    "$TMP/go.ct" >"$TMP/go.canon" &&
-			python3 "$PROFCONV_SRCDIR/tests/cli/tree-canon.py" "$how" \
-			    "$TMP/our.ct" >"$TMP/our.canon" ||
-				{ fail "$2: tree-canon.py $how"; continue; }
-			[ -s "$TMP/go.canon" ] || fail "$2: $gopts: nothing to compare"
-			same_as_go "$2: profgraph $ours" "$TMP/go.canon" "$TMP/our.canon"
-		else
-			same_as_go "$2: profgraph $ours" "$TMP/go.ct" "$TMP/our.ct"
-		fi
+		same_tree "$how" "$2: profgraph $ours"
 	done <<EOF_CASES
 -callgrind -call_tree|--callgrind --call-tree|callgrind
 -callgrind -call_tree -sample_index=alloc_objects|--callgrind --call-tree -t alloc_objects|callgrind
@@ -131,11 +136,9 @@ x = a(30000); y = b(30000); print(len(x) + len(y))' >"$TMP/py.out" 2>&1 ||
 		    "$py" >"$TMP/go.ct" 2>/dev/null || fail "python3: go tool pprof -callgrind -call_tree"
 		"$BIN/profgraph" --callgrind --call-tree -t alloc_space "$py" >"$TMP/our.ct" 2>/dev/null ||
 			fail "python3: profgraph --callgrind --call-tree"
-		python3 "$PROFCONV_SRCDIR/tests/cli/tree-canon.py" callgrind "$TMP/go.ct" >"$TMP/go.canon"
-		python3 "$PROFCONV_SRCDIR/tests/cli/tree-canon.py" callgrind "$TMP/our.ct" >"$TMP/our.canon"
+		same_tree callgrind "python3: profgraph --callgrind --call-tree"
 		[ "$(grep -c '^call ' "$TMP/our.canon")" -gt 100 ] ||
 			fail "python3: fewer than 100 calls in the call tree"
-		same_as_go "python3: profgraph --callgrind --call-tree" "$TMP/go.canon" "$TMP/our.canon"
 	fi
 fi
 
