@@ -20,7 +20,7 @@
 /*
  * The profile is packed by hand as one Profile message, fields in number
  * order and proto3 zeros left out, which are the bytes protobuf-c packs
- * for the same message (tests/test_pb.c compares them).  Samples, nearly
+ * for the same message (tests/unit/test_encode.c compares them).  Samples, nearly
  * all of a large profile, are sized and then packed in chunks on several
  * threads, each chunk straight into its place in one buffer; the small
  * rest is packed in one thread.  The buffer is then compressed

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_heap.c - tests for the "heap profile:" reader
+ * test_heapprofile.c - tests for the "heap profile:" reader
  * (read/heapprofile.c); expected numbers are what google/pprof's parser
  * gives.
  */

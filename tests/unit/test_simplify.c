@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_names.c - pprof's demangle modes applied to demangled C++ and Rust
+ * test_simplify.c - pprof's demangle modes applied to demangled C++ and Rust
  * names (names/simplify.c), and the namer that picks the text to simplify.
  */
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* test_pb.c - tests for the pprof codec: round trips and validation. */
+/* test_encode.c - tests for the pprof codec: round trips and validation. */
 
 #include "config.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_chunks.c - large legacy text is read in chunks on several threads
+ * test_chunked.c - large legacy text is read in chunks on several threads
  * (lib/read/chunked.c): whatever the chunk size and the thread count, the
  * profile is the same, byte for byte in pprof, and so is the error of a
  * bad line.  Tiny chunks (the test-only knob profconv__test_chunk_bytes)

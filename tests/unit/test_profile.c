@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* test_model.c - tests for the profile model: builders, accessors and the
+/* test_profile.c - tests for the profile model: builders, accessors and the
  * seams through which the rest of the library changes its layout. */
 
 #include "config.h"

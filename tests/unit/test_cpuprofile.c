@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_cpu.c - tests for the legacy binary CPU profile reader
+ * test_cpuprofile.c - tests for the legacy binary CPU profile reader
  * (lib/read/cpuprofile.c).
  */
 

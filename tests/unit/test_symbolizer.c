@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* test_symbolize.c - tests for the symbolizer: bias, names, dedupe, lookup. */
+/* test_symbolizer.c - tests for the symbolizer: bias, names, dedupe, lookup. */
 
 #include "config.h"
 
@@ -398,7 +398,7 @@ Test(symbolize, finds_a_function_of_this_program)
 	    "%s", profconv_errmsg());
 	cr_assert(eq(sz, st.symbolized, 1));
 	cr_assert(eq(sz, st.addresses, 1));
-	expect_function(lid, "probe_function", "test_symbolize.c");
+	expect_function(lid, "probe_function", "test_symbolizer.c");
 	cr_assert(eq(int, profconv_profile_mapping(prof, 1, &m), 0));
 	cr_assert(m.has_functions && m.has_filenames && m.has_line_numbers);
 	ASSERT_NO_LEAKS();
@@ -419,7 +419,7 @@ Test(symbolize, maps_addresses_with_a_live_process)
 	cr_assert(eq(int, profconv_symbolize(prof, &opts, &st), 0),
 	    "%s", profconv_errmsg());
 	cr_assert(eq(sz, st.symbolized, 1));
-	expect_function(lid, "probe_function", "test_symbolize.c");
+	expect_function(lid, "probe_function", "test_symbolizer.c");
 	cr_assert(eq(sz, profconv_profile_mapping_count(prof), 1));
 }
 
@@ -563,7 +563,7 @@ Test(symbolize, reports_progress_in_modules)
 	cr_assert(eq(u64, seen[0], 1));
 	cr_assert(eq(u64, seen[1], 1));
 	cr_assert(eq(u64, seen[2], 1));
-	expect_function(lid, "probe_function", "test_symbolize.c");
+	expect_function(lid, "probe_function", "test_symbolizer.c");
 }
 
 /* --- files mapped in place (handles_sigbus) -------------------------------- */
@@ -639,7 +639,7 @@ Test(symbolize, reads_a_private_copy_without_handles_sigbus)
 
 	unlink(copy_path);
 	cr_assert(eq(int, rc, 0), "%s", profconv_errmsg());
-	expect_function(lid, "probe_function", "test_symbolize.c");
+	expect_function(lid, "probe_function", "test_symbolizer.c");
 	ASSERT_NO_LEAKS();
 }
 
@@ -787,7 +787,7 @@ Test(symbolize, uses_a_deleted_file_only_when_its_build_id_proves_it)
 	cr_assert(eq(int, profconv_symbolize(prof, NULL, &st), 0),
 	    "%s", profconv_errmsg());
 	cr_assert(eq(sz, st.symbolized, 1));
-	expect_function(lid, "probe_function", "test_symbolize.c");
+	expect_function(lid, "probe_function", "test_symbolizer.c");
 	/* No build id, or another: whatever is there now is not used. */
 	for (i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
 		drop_profile();
