@@ -534,38 +534,42 @@ event_info(struct ht_reader *r, const char *line, size_t len,
 	return 0;
 }
 
-/* An event's info into *INFO and its stack's slot into *SLOT, touched
- * (its values about to change). */
+/* A '+' or '-' event: its info, its stack's slot (touched: its values
+ * are about to change) and the size of its block. */
+struct ht_event {
+	struct ht_info *info;
+	struct ht_slot *s;
+	int64_t size;
+};
+
 static int
-event_slot(struct ht_reader *r, const char *line, size_t len,
-    struct ht_info **info, struct ht_slot **slot)
+event_get(struct ht_reader *r, const char *line, size_t len,
+    struct ht_event *e)
 {
-	int rc = event_info(r, line, len, info);
+	int rc = event_info(r, line, len, &e->info);
 
 	if (rc < 0)
 		return rc;
-	*slot = &r->slots[(*info)->slot - 1];
-	touch(r, *slot);
+	e->s = &r->slots[e->info->slot - 1];
+	e->size = (int64_t)e->info->size;
+	touch(r, e->s);
 	return 0;
 }
 
 static int
 on_alloc(struct ht_reader *r, const char *line, size_t len)
 {
-	struct ht_info *info;
-	struct ht_slot *s;
-	int64_t size;
-	int rc;
+	struct ht_event e;
+	int rc = event_get(r, line, len, &e);
 
-	if ((rc = event_slot(r, line, len, &info, &s)) < 0)
+	if (rc < 0)
 		return rc;
-	size = (int64_t)info->size;
-	info->live++;
-	s->v[V_ALLOC_OBJECTS]++;
-	pc_add_sat(&s->v[V_ALLOC_SPACE], size);
-	s->v[V_INUSE_OBJECTS]++;
-	pc_add_sat(&s->v[V_INUSE_SPACE], size);
-	pc_add_sat(&r->live, size);
+	e.info->live++;
+	e.s->v[V_ALLOC_OBJECTS]++;
+	pc_add_sat(&e.s->v[V_ALLOC_SPACE], e.size);
+	e.s->v[V_INUSE_OBJECTS]++;
+	pc_add_sat(&e.s->v[V_INUSE_SPACE], e.size);
+	pc_add_sat(&r->live, e.size);
 	/* heaptrack_print: the first time the total is highest wins. */
 	if (r->live > r->peak) {
 		r->peak = r->live;
@@ -585,23 +589,20 @@ on_alloc(struct ht_reader *r, const char *line, size_t len)
 static int
 on_free(struct ht_reader *r, const char *line, size_t len)
 {
-	struct ht_info *info;
-	struct ht_slot *s;
-	int64_t size;
-	int rc;
+	struct ht_event e;
+	int rc = event_get(r, line, len, &e);
 
-	if ((rc = event_slot(r, line, len, &info, &s)) < 0)
+	if (rc < 0)
 		return rc;
-	if (info->live == 0)
+	if (e.info->live == 0)
 		return bad(r, "free of allocation info %" PRIu64 ", which has "
 		    "no live block", r->fields[0]);
-	size = (int64_t)info->size;
-	info->live--;
-	s->v[V_INUSE_OBJECTS]--;
-	s->v[V_INUSE_SPACE] -= size;
-	r->live -= size;
+	e.info->live--;
+	e.s->v[V_INUSE_OBJECTS]--;
+	e.s->v[V_INUSE_SPACE] -= e.size;
+	r->live -= e.size;
 	if (r->fields[0] == r->last)
-		s->v[V_TEMPORARY_OBJECTS]++;
+		e.s->v[V_TEMPORARY_OBJECTS]++;
 	r->last = 0;
 	r->events++;
 	return 0;
