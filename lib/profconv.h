@@ -17,16 +17,19 @@
  *      the mapped binaries (profconv_symbolize(), a reusable symbolizer),
  *      and what the loader makes of a program (profconv_elf_facts_read());
  *   5. transforms: merge, subtract, scale, keep growth;
- *   6. views: what every writer shows (profconv_view_new());
+ *   6. views: what every writer shows (profconv_view_new()), and a
+ *      view's block sizes (profconv_sizes_print());
  *   7. reports over views: comparing two profiles (profconv_diff_new()),
- *      a series of snapshots (profconv_trend_new()), annotated source
+ *      what three dumps still hold (profconv_retention_new()), a series
+ *      of snapshots (profconv_trend_new()), annotated source
  *      (profconv_list_write()), every view in one HTML page
  *      (profconv_report_write());
- *   8. writers of a view: folded stacks, flame-graph SVG, speedscope
- *      JSON, pprof's call graph as DOT, SVG, PNG or PDF
- *      (profconv_graph_write()); and printing a profile as text
- *      (profconv_profile_print(): the summary, pprof's -traces, -tags,
- *      -tree and -peek reports, the raw dump).
+ *   8. writers of a view: folded stacks, flame-graph SVG and its palette
+ *      map, speedscope JSON, pprof's call graph as DOT, SVG, PNG, PDF or
+ *      callgrind (profconv_graph_write()); and printing a profile as text
+ *      (profconv_profile_print(): the summary, pprof's -text, -traces,
+ *      -tags, -tree and -peek reports, the raw dump; profconv_profile_top(),
+ *      its -topproto).
  *
  * Options structs start with a version, set by their _INIT macro; fields
  * are only appended (under a "Version N." comment), and a library reads
