@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_report_data_json.c - the report page's data (lib/report/
+ * report_data_json.c): the tree of a profile pruned at a fraction or a
+ * node budget and written as JSON with pprof's statements, and the
+ * series' columns, on profiles built by hand.
+ */
+
+#include "config.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/bounds.h"
+#include "report/report_data.h"
+#include "report/report_tree.h"
+#include "writer_fixture.h"
+
+TestSuite(report_data_json, .fini = teardown);
+
+/* main;grow 30, main;<b>x</b> 10, main 5 (objects, space = 100 x). */
+static void
+profile(struct profconv_profile **res, int64_t grow)
+{
+	struct profconv_profile *p;
+	uint32_t m, g, h, lm, lg, lh;
+
+	cr_assert(eq(int, profconv_profile_new(&p), 0));
+	profconv_profile_add_sample_type(p, "objects", "count");
+	profconv_profile_add_sample_type(p, "space", "bytes");
+	m = add_fn(p, "main", "");
+	g = add_fn(p, "grow", "");
+	h = add_fn(p, "<b>x</b>", "");
+	lm = LOC1(p, 0, 0x10, m, 1);
+	lg = LOC1(p, 0, 0x20, g, 1);
+	lh = LOC1(p, 0, 0x30, h, 1);
+	SAMPLE(p, ((int64_t[]){ grow, 100 * grow }), lg, lm);
+	SAMPLE(p, ((int64_t[]){ 10, 1000 }), lh, lm);
+	SAMPLE(p, ((int64_t[]){ 5, 500 }), lm);
+	*res = p;
+}
+
+static int
+page(const struct profconv_profile *cur, const struct profconv_profile *base,
+    const struct profconv_report_options *o)
+{
+	size_t len = 0;
+	FILE *fp;
+	int rc;
+
+	free(out);
+	out = NULL;
+	fp = open_memstream(&out, &len);
+	cr_assert(not(zero(ptr, fp)));
+	rc = profconv_report_write(cur, base, fp, o);
+	fclose(fp);
+	return rc;
+}
+
+static size_t
+count(const char *s, const char *what)
+{
+	size_t n = 0;
+
+	while ((s = strstr(s, what)) != NULL) {
+		n++;
+		s += strlen(what);
+	}
+	return n;
+}
+
+/* The Explore tab's data: every type's total and self values, names
+ * escaped for a <script> element; nothing dropped by default. */
+Test(report_data_json, live_data)
+{
+	profile(&a, 30);
+	cr_assert(eq(int, page(a, NULL, NULL), 0));
+	cr_expect(eq(sz, count(out, "<script type=\"application/json\" "
+	    "id=\"live-data\">"), 1));
+	cr_expect(not(zero(ptr, strstr(out, "\"total\":[45,4500]"))));
+	cr_expect(not(zero(ptr, strstr(out, "\"\\u003cb\\u003ex\\u003c/b"
+	    "\\u003e\""))));
+	cr_expect(not(zero(ptr, strstr(out, "\"dropped\":{\"nodes\":0,"))));
+	cr_expect(not(zero(ptr, strstr(out, "\"Showing nodes accounting for "
+	    "4.39kB, 100% of 4.39kB total\""))));
+	/* Nodes: the root, main, and grow and <b>x</b> under main. */
+	cr_expect(not(zero(ptr, strstr(out, "\"parent\":[-1,0,1,1]"))));
+}
+
+/* One node kept: grow and <b>x</b> go to main's self, and the page
+ * says so in pprof's words. */
+Test(report_data_json, live_budget)
+{
+	struct profconv_report_options o = PROFCONV_REPORT_OPTIONS_INIT;
+
+	profile(&a, 30);
+	o.tree_nodes = 1;
+	cr_assert(eq(int, page(a, NULL, &o), 0));
+	cr_expect(not(zero(ptr, strstr(out, "\"parent\":[-1,0]"))));
+	cr_expect(not(zero(ptr, strstr(out, "\"dropped\":{\"nodes\":2,"
+	    "\"sum\":[40,4000]"))));
+	cr_expect(not(zero(ptr, strstr(out, "\"Dropped 2 nodes (cum "
+	    "\\u003c= "))));
+	cr_expect(not(zero(ptr, strstr(out, "\"Showing nodes accounting for "
+	    "500B, 11.11% of 4.39kB total\""))));
+}
+
+/* A series: one column per snapshot of its space values (there is no
+ * inuse_space), in the order asked for; the profiles may go after
+ * they are added. */
+Test(report_data_json, series_columns)
+{
+	const char *order[] = { "b", "a" };
+	struct profconv_report_series *s = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	profile(&a, 20);
+	profile(&b, 30);
+	cr_assert(eq(int, profconv_report_series_new(&s, NULL), 0));
+	cr_assert(eq(int, profconv_report_series_add(s, a, "a"), 0));
+	cr_assert(eq(int, profconv_report_series_add(s, b, "b"), 0));
+	profconv_profile_free(a);
+	a = NULL;
+	free(out);
+	out = NULL;
+	fp = open_memstream(&out, &len);
+	cr_assert(not(zero(ptr, fp)));
+	cr_expect(eq(int, profconv__report_data_series(fp, s, order, 2, -1,
+	    100), 0));
+	fclose(fp);
+	cr_expect(not(zero(ptr, strstr(out, "\"series\":true"))));
+	cr_expect(not(zero(ptr, strstr(out, "\"total\":[4500,3500]"))));
+	cr_expect(not(zero(ptr, strstr(out, "{\"type\":\"b\",\"unit\":"
+	    "\"bytes\"},{\"type\":\"a\""))));
+	profconv_report_series_free(s);
+	cr_expect(eq(int, profconv_report_series_add(NULL, b, "c"),
+	    PROFCONV_EINVAL));
+}
+
+/* A long series: of 1200 snapshots the data holds 500 columns, the
+ * first, the last and the peak among them, in order, those the
+ * picture's pick gives for the same totals. */
+Test(report_data_json, series_bounded)
+{
+	static char names[1200][8];
+	const char *order[1200];
+	struct profconv_report_series *s = NULL;
+	struct profconv_profile *p;
+	size_t len = 0, i, cols, pick[1200];
+	int64_t total[1200];
+	char *types;
+	FILE *fp;
+
+	cr_assert(eq(int, profconv_report_series_new(&s, NULL), 0));
+	for (i = 0; i < 1200; i++) {
+		snprintf(names[i], sizeof(names[i]), "s%zu", i);
+		order[i] = names[i];
+		profile(&p, i == 777 ? 100000 : (int64_t)(i % 50) + 1);
+		cr_assert(eq(int, profconv_report_series_add(s, p, names[i]),
+		    0));
+		profconv_profile_free(p);
+	}
+	free(out);
+	out = NULL;
+	fp = open_memstream(&out, &len);
+	cr_assert(not(zero(ptr, fp)));
+	cr_expect(eq(int, profconv__report_data_series(fp, s, order, 1200,
+	    -1, 0), 0));
+	fclose(fp);
+	profconv_report_series_free(s);
+	types = strstr(out, "\"types\":[");
+	cr_assert(not(zero(ptr, types)));
+	cols = count(types, "{\"type\":");
+	cr_expect(eq(sz, cols, PC_REPORT_SERIES_POINTS));
+	cr_expect(not(zero(ptr, strstr(out, "{\"type\":\"s0\","))));
+	cr_expect(not(zero(ptr, strstr(out, "{\"type\":\"s777\","))));
+	cr_expect(not(zero(ptr, strstr(out, "{\"type\":\"s1199\","))));
+	cr_expect(lt(ptr, strstr(out, "{\"type\":\"s0\","),
+	    strstr(out, "{\"type\":\"s777\",")));
+	/* The same picks as the picture's, of the same totals. */
+	for (i = 0; i < 1200; i++)
+		total[i] = i == 777 ? 100000 * 100 + 1500 :
+		    (int64_t)((i % 50) + 1) * 100 + 1500;
+	cr_expect(eq(sz, profconv__report_series_pick(total, 1200, pick),
+	    PC_REPORT_SERIES_POINTS));
+	cr_expect(eq(sz, pick[0], 0));
+	cr_expect(eq(sz, pick[PC_REPORT_SERIES_POINTS - 1], 1199));
+	for (i = 1; i < PC_REPORT_SERIES_POINTS; i++) {
+		char want[32];
+
+		cr_expect(gt(sz, pick[i], pick[i - 1]));
+		snprintf(want, sizeof(want), "{\"type\":\"s%zu\",", pick[i]);
+		cr_expect(not(zero(ptr, strstr(out, want))), "%s", want);
+	}
+}
+
+/*
+ * The data to the byte, with no budget (the whole tree, pruned here):
+ * at a fraction of 0.25, <b>x</b> (10 of 45 objects, 1000 of 4500
+ * bytes: 0.22 of each) is dropped; its values go to main's "pruned",
+ * never to its self.  The cut is 0.25 of each total (11, 1125 bytes),
+ * and the statements are pprof's, its byte labels in kB of 1024
+ * (3500 is 3.42kB, 4500 4.39kB, 1125 1.10kB).
+ */
+Test(report_data_json, pruned_at_a_fraction)
+{
+	profile(&a, 30);
+	CAPTURE(out, profconv__report_data(fp, a, NULL, 0.25, 0, 1));
+	cr_expect(eq(str, out,
+	    "<script type=\"application/json\" id=\"live-data\">{"
+	    "\"types\":[{\"type\":\"objects\",\"unit\":\"count\"},"
+	    "{\"type\":\"space\",\"unit\":\"bytes\"}],\n"
+	    "\"series\":false,\"diff\":false,\"default\":1,"
+	    "\"fraction\":0.25,\n"
+	    "\"total\":[45,4500],\n"
+	    "\"dropped\":{\"nodes\":1,\"sum\":[10,1000],\"cut\":[11,1125]},\n"
+	    "\"statement\":[[\"Showing nodes accounting for 35, 77.78% of 45 "
+	    "total\",\"Dropped 1 node (cum \\u003c= 11)\"],"
+	    "[\"Showing nodes accounting for 3.42kB, 77.78% of 4.39kB "
+	    "total\",\"Dropped 1 node (cum \\u003c= 1.10kB)\"]],\n"
+	    "\"strings\":[\"\",\"main\",\"grow\"],\n"
+	    "\"parent\":[-1,0,1],\n"
+	    "\"func\":[0,1,2],\n"
+	    "\"file\":[0,0,0],\n"
+	    "\"line\":[0,1,1],\n"
+	    "\"self\":[{\"i\":[1,2],\"v\":[5,30]},\n"
+	    "{\"i\":[1,2],\"v\":[500,3000]}],\n"
+	    "\"pruned\":[{\"i\":[1],\"v\":[10]},\n"
+	    "{\"i\":[1],\"v\":[1000]}]}</script>\n"));
+}
+
+/* The same profile against a base with grow at 20: one tree, the
+ * base's values in the first two columns, the current in the last
+ * two; the statement of the change. */
+Test(report_data_json, change_from_a_base)
+{
+	profile(&a, 20);
+	profile(&b, 30);
+	CAPTURE(out, profconv__report_data_diff(fp, a, b, NULL, -1, 0, 1));
+	cr_expect(not(zero(ptr, strstr(out, "\"diff\":true"))), "%s", out);
+	cr_expect(not(zero(ptr, strstr(out, "\"total\":[35,3500,45,4500]"))),
+	    "%s", out);
+	cr_expect(not(zero(ptr, strstr(out, "\"parent\":[-1,0,1,1]"))),
+	    "%s", out);
+	cr_expect(not(zero(ptr, strstr(out, "\"dropped\":{\"nodes\":0,"))),
+	    "%s", out);
+}
+
+/* A profile without samples: the root alone, totals of 0, nothing
+ * dropped, no fraction of nothing. */
+Test(report_data_json, empty_profile)
+{
+	cr_assert(eq(int, profconv_profile_new(&a), 0));
+	profconv_profile_add_sample_type(a, "objects", "count");
+	CAPTURE(out, profconv__report_data(fp, a, NULL, 0.5, 0, 0));
+	cr_expect(not(zero(ptr, strstr(out, "\"total\":[0],\n"
+	    "\"dropped\":{\"nodes\":0,\"sum\":[0],\"cut\":[0]}"))), "%s", out);
+	cr_expect(not(zero(ptr, strstr(out, "\"parent\":[-1],"))), "%s", out);
+	cr_expect(zero(ptr, strstr(out, "nan")));
+}

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_report_data_stream.c - the Explore tab's call tree pruned while
+ * it is built (lib/report/report_data_stream.c): the nodes kept, what
+ * was dropped below each, the cut, the sibling whose text has another's
+ * as a prefix, and the inputs it leaves to the whole tree.
+ */
+
+#include "config.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "report/report_tree.h"
+#include "view/view.h"
+#include "writer_fixture.h"
+
+static struct tree t;
+static struct gframes g;
+static struct out_lean o;
+
+static void
+fini(void)
+{
+	profconv__report_tree_free(&t);
+	profconv__report_gframes_free(&g);
+	free(o.dropped_sum);
+	free(o.pruned);
+	memset(&t, 0, sizeof(t));
+	memset(&g, 0, sizeof(g));
+	memset(&o, 0, sizeof(o));
+	teardown();
+}
+
+TestSuite(report_data_stream, .fini = fini);
+
+/*
+ * objects: main;f:12 1, main;f:12;g 5, main;f:123 2 (f's frames by
+ * line: "f a.c:12" is a prefix of "f a.c:123", the case the walk must
+ * wait for).  The view sorts its stacks by their text, and ':123'
+ * sorts before ':12;g' ('3' < ';'), so the whole tree is, in the order
+ * its nodes are met: root, main (cum 8), f:12 (6), f:123 (2), g (5)
+ * under f:12.
+ */
+static void
+prefix_profile(int64_t g_value)
+{
+	uint32_t m, f, gf, lm, l12, l123, lg;
+
+	cr_assert(eq(int, profconv_profile_new(&a), 0));
+	profconv_profile_add_sample_type(a, "objects", "count");
+	m = add_fn(a, "main", "main.c");
+	f = add_fn(a, "f", "a.c");
+	gf = add_fn(a, "g", "g.c");
+	lm = LOC1(a, 0, 0x10, m, 1);
+	l12 = LOC1(a, 0, 0x20, f, 12);
+	l123 = LOC1(a, 0, 0x30, f, 123);
+	lg = LOC1(a, 0, 0x40, gf, 3);
+	SAMPLE(a, ((int64_t[]){ 1 }), l12, lm);
+	SAMPLE(a, ((int64_t[]){ g_value }), lg, l12, lm);
+	SAMPLE(a, ((int64_t[]){ 2 }), l123, lm);
+}
+
+static int
+stream(double fraction, size_t budget)
+{
+	struct profconv_view_options vo = PROFCONV_VIEW_OPTIONS_INIT;
+	int64_t total = 0;
+
+	vo.granularity = PROFCONV_BY_LINE;
+	cr_assert(eq(int, profconv_view_new(&va, a, &vo), 0), "%s", ERRMSG);
+	profconv_view_total(va, 0, &total);
+	t.nt = 1;
+	return profconv__report_tree_stream(va, &g, &total, fraction, budget,
+	    &t, &o);
+}
+
+/* Kept node I's function and line. */
+static void
+expect_node(size_t i, uint32_t parent, const char *fn, int64_t line)
+{
+	cr_assert(lt(sz, i, t.n));
+	cr_expect(eq(u32, t.parent[i], parent), "node %zu", i);
+	cr_expect(eq(str, (char *)g.fn[t.frame[i]], (char *)fn), "node %zu", i);
+	cr_expect(eq(i64, g.line[t.frame[i]], line), "node %zu", i);
+}
+
+/* A budget above the nodes keeps the whole tree, in the order the
+ * stacks meet its nodes, with its self values. */
+Test(report_data_stream, whole_tree_within_budget)
+{
+	prefix_profile(5);
+	cr_assert(eq(int, stream(-1, 10), 0), "%s", ERRMSG);
+	cr_assert(eq(sz, t.n, 5));
+	expect_node(1, 0, "main", 1);
+	expect_node(2, 1, "f", 12);
+	expect_node(3, 1, "f", 123);
+	expect_node(4, 2, "g", 3);
+	cr_expect(eq(i64, t.self[2], 1));
+	cr_expect(eq(i64, t.self[3], 2));
+	cr_expect(eq(i64, t.self[4], 5));
+	cr_expect(eq(sz, o.dropped, 0));
+	cr_expect(eq(i64, o.dropped_sum[0], 0));
+}
+
+/*
+ * Budget 2: main (share 1) and f:12 (6/8) stay; the cut is the share of
+ * the heaviest left out, g's 5/8; g's 5 is pruned below f:12, f:123's 2
+ * below main.
+ */
+Test(report_data_stream, budget_cut)
+{
+	prefix_profile(5);
+	cr_assert(eq(int, stream(-1, 2), 0), "%s", ERRMSG);
+	cr_assert(eq(sz, t.n, 3));
+	expect_node(1, 0, "main", 1);
+	expect_node(2, 1, "f", 12);
+	cr_expect(eq(dbl, o.fraction, 5.0 / 8));
+	cr_expect(eq(sz, o.dropped, 2));
+	cr_expect(eq(i64, o.dropped_sum[0], 7));
+	cr_expect(eq(i64, o.pruned[0], 0));
+	cr_expect(eq(i64, o.pruned[1], 2));
+	cr_expect(eq(i64, o.pruned[2], 5));
+}
+
+/* A fraction above the budget's cut wins: at 0.5 with room for 10, the
+ * nodes whose share is above it stay (main, f:12 6/8, g 5/8); f:123
+ * (2/8) goes below main. */
+Test(report_data_stream, fraction_cut)
+{
+	prefix_profile(5);
+	cr_assert(eq(int, stream(0.5, 10), 0), "%s", ERRMSG);
+	cr_assert(eq(sz, t.n, 4));
+	expect_node(3, 2, "g", 3);
+	cr_expect(eq(dbl, o.fraction, 0.5));
+	cr_expect(eq(sz, o.dropped, 1));
+	cr_expect(eq(i64, o.dropped_sum[0], 2));
+	cr_expect(eq(i64, o.pruned[1], 2));
+}
+
+/* No budget, a negative value (sums would not be monotone) or a total
+ * at INT64_MAX (sums could saturate): 1, for the whole tree, and
+ * nothing made. */
+Test(report_data_stream, leaves_to_the_whole_tree)
+{
+	int64_t big = INT64_MAX;
+
+	prefix_profile(5);
+	cr_expect(eq(int, stream(-1, 0), 1));
+	cr_expect(eq(sz, t.n, 0));
+	cr_expect(eq(int, profconv__report_tree_stream(va, &g, &big, -1, 10,
+	    &t, &o), 1));
+	cr_expect(eq(sz, t.n, 0));
+	profconv_view_free(va);
+	va = NULL;
+	profconv_profile_free(a);
+	a = NULL;
+	prefix_profile(-3);
+	cr_expect(eq(int, stream(-1, 10), 1));
+	cr_expect(eq(sz, t.n, 0));
+}
