@@ -70,27 +70,6 @@ Test(list, percentages_as_pprof)
 	cr_expect(eq(str, (char *)profconv__list_percent(b, 1, 0), "    0%"));
 }
 
-static char *
-display(const char *search, const char *trim, const char *file)
-{
-	struct profconv_list_options o = PROFCONV_LIST_OPTIONS_INIT;
-	struct pc_sources *s;
-	char *d;
-
-	o.source_path = search;
-	o.trim_path = trim;
-	cr_assert(eq(int, profconv__sources_new(&s, &o), 0));
-	d = profconv__source_display(s, file);
-	profconv__sources_free(s);
-	return d;
-}
-
-#define DISPLAY(search, trim, file, want) do { \
-	char *d_ = display((search), (trim), (file)); \
-	cr_expect(eq(str, d_, (char *)(want)), "%s", (file)); \
-	free(d_); \
-} while (0)
-
 /* The one path cleaning (lib/base/path.c) on Go's own filepath.Clean
  * cases: what the graph's file keys and list's sources both use. */
 Test(list, clean_path_as_go)
@@ -142,24 +121,6 @@ Test(list, bytes_for_people)
 		cr_expect(eq(dbl, x, c[i].x), "%" PRId64, c[i].v);
 	}
 	cr_expect(eq(u32, profconv__bytes_power(4.0 * (1 << 20)), 2));
-}
-
-/* pprof's trimPath, then Go's filepath.Clean. */
-Test(list, names_as_pprof_shows_them)
-{
-	DISPLAY(NULL, NULL, "/a/b/../c//d.c", "/a/c/d.c");
-	DISPLAY(NULL, NULL, "./x/./y.c", "x/y.c");
-	DISPLAY(NULL, NULL, "../../x.c", "../../x.c");
-	DISPLAY(NULL, NULL, "/..", "/");
-	DISPLAY(NULL, NULL, "/proc/self/cwd/src/a.c", "src/a.c");
-	DISPLAY(NULL, "/build", "/build/src/a.c", "src/a.c");
-	DISPLAY(NULL, "/build/", "/build/src/a.c", "src/a.c");
-	DISPLAY(NULL, "/buil", "/build/src/a.c", "/build/src/a.c");
-	DISPLAY(NULL, "/x:/build", "/build/src/a.c", "src/a.c");
-	/* Without a trim path, a search directory's last component. */
-	DISPLAY("/home/me/proj", NULL, "/ci/proj/src/a.c", "src/a.c");
-	DISPLAY("/home/me/proj", "/nothing", "/ci/proj/src/a.c",
-	    "/ci/proj/src/a.c");
 }
 
 static void
@@ -391,53 +352,6 @@ Test(list, outside_the_roots_withheld)
 	free(got);
 }
 
-/* One file by many names is read once: the same text. */
-Test(list, one_file_read_once)
-{
-	struct profconv_list_options o = PROFCONV_LIST_OPTIONS_INIT;
-	const struct pc_source *a, *b;
-	struct pc_sources *s;
-	char l[256];
-
-	write_file("one.c", "x\ny\n");
-	snprintf(l, sizeof(l), "%s/two.c", dir);
-	cr_assert(eq(int, symlink("one.c", l), 0));
-	o.source_path = dir;
-	cr_assert(eq(int, profconv__sources_new(&s, &o), 0));
-	cr_assert(eq(int, profconv__source_get(s, "one.c", "one.c", "", &a), 0));
-	cr_assert(eq(int, profconv__source_get(s, "two.c", "two.c", "", &b), 0));
-	cr_expect(not(zero(ptr, (void *)a->text)));
-	cr_expect(eq(ptr, (void *)a->text, (void *)b->text));
-	profconv__sources_free(s);
-}
-
-/* Lines as Go's ScanLines splits them, past the index's marks. */
-Test(list, text_lines)
-{
-	struct pc_text t = { 0 };
-	char buf[4096];
-	const char *x;
-	size_t n = 0, len;
-	int i;
-
-	for (i = 1; i <= 200; i++)
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "l%d\r\n", i);
-	n += (size_t)snprintf(buf + n, sizeof(buf) - n, "last");
-	cr_assert(eq(int, profconv__text_index(&t, buf, n), 0));
-	cr_expect(eq(sz, t.line_count, 201));
-	for (i = 1; i <= 200; i++) {
-		char want[16];
-
-		snprintf(want, sizeof(want), "l%d", i);
-		cr_assert(profconv__text_line(&t, i, &x, &len));
-		cr_expect(eq(int, (int)len, (int)strlen(want)));
-		cr_expect(zero(int, strncmp(x, want, len)), "line %d", i);
-	}
-	cr_assert(profconv__text_line(&t, 201, &x, &len));
-	cr_expect(eq(int, (int)len, 4));
-	cr_expect(not(profconv__text_line(&t, 202, &x, &len)));
-	cr_expect(not(profconv__text_line(&t, 0, &x, &len)));
-	free(t.mark);
 }
 
 /* A base of other sample types is refused, not printed in the wrong
