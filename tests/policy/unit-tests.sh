@@ -17,14 +17,12 @@ ACROSS="hostile"
 # Library files whose own unit test has not been written yet.
 NOT_YET="
 hash intervals path vec versions frames demangle rust_v0 shorten page
-convert_stream decode decode_samples gzout reader lex sizes source
-source_path suppressed trend_suspects trendsvg_names trendtable
-convert debug_inflate debuginfod dwarf_frames dwarf_nodes
-dwarf_own_walk dwp elfinfo find lookup modules plan profile_load
-remap compat growth scale graph_address graph_build graph_measure
-graph_trim prune stacksort suppress view_build view_names view_order
-callgrind dot escape graphviz speedscope svg_diff svg_emit
-svg_palette svg_palmap traces tree
+convert_stream decode decode_samples gzout reader lex convert
+debug_inflate debuginfod dwarf_frames dwarf_nodes dwarf_own_walk dwp
+elfinfo find lookup modules plan profile_load remap compat growth
+scale graph_address graph_build graph_measure graph_trim prune
+stacksort suppress view_build view_names view_order escape traces
+tree
 "
 
 listed() { # listed WORD LIST

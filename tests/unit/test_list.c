@@ -352,8 +352,6 @@ Test(list, outside_the_roots_withheld)
 	free(got);
 }
 
-}
-
 /* A base of other sample types is refused, not printed in the wrong
  * unit; a regex beyond the bounds is refused before it is compiled. */
 Test(list, base_types_and_regex_bounds, .timeout = 10)
