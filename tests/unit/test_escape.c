@@ -79,7 +79,8 @@ Test(escape, xml_clean)
 	cr_expect(profconv__xml_clean("ok\tok caf\xc3\xa9"));
 	cr_expect(not(profconv__xml_clean("a\nb")));
 	cr_expect(not(profconv__xml_clean("\xef\xbf\xbf")));
-	cr_expect(not(profconv__xml_clean("a\xc0\x80")));	/* overlong NUL */
+	/* An overlong NUL: not UTF-8. */
+	cr_expect(not(profconv__xml_clean("a\xc0\x80")));
 	cr_expect(profconv__xml_clean(""));
 }
 
@@ -154,7 +155,8 @@ Test(escape, svg_text_element)
 	profconv__svg_put_text(fp, "t2", 0, 0, NULL, "x");
 	fclose(fp);
 	cr_expect(eq(str, text,
-	    "<text id=\"t1\" x=\"1.5\" y=\"10.0\" class=\"func\">a&lt;b</text>\n"
+	    "<text id=\"t1\" x=\"1.5\" y=\"10.0\" class=\"func\">"
+	    "a&lt;b</text>\n"
 	    "<text id=\"t2\" x=\"0.0\" y=\"0.0\">x</text>\n"));
 	free(text);
 }

@@ -199,7 +199,8 @@ hidden(const char *pat, const char *const *names, size_t n)
 	teardown();	/* a profile of these samples alone */
 	setup();
 	for (i = 0; i < n; i++) {
-		uint32_t loc = LOC1(p, 0, 0x1000 + i, add_fn(p, names[i], ""), 1);
+		uint32_t fn = add_fn(p, names[i], "");
+		uint32_t loc = LOC1(p, 0, 0x1000 + i, fn, 1);
 
 		cr_assert(eq(int, profconv_profile_add_sample(p, &loc, 1, &v,
 		    NULL, 0), 0));

@@ -59,7 +59,8 @@ sample(uint32_t loc, uint32_t under, int64_t v,
 	    under != 0 ? 2 : 1, &v, l, n), 0), "%s", ERRMSG);
 }
 
-#define SEP "-----------+-------------------------------------------------------\n"
+#define SEP "-----------+" \
+	"-------------------------------------------------------\n"
 
 /*
  * No mapping, comment, time or duration: the header is the type alone.
