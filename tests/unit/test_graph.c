@@ -2,11 +2,11 @@
 /*
  * test_graph.c - the call graph (view/graph.c) and its DOT (write/dot.c)
  * on profiles built by hand, against values worked out here from
- * pprof's rules (views-reference.md §3.3): node and edge cutoffs, the
- * entropy order, residual and inline edges, names split at "::" and
- * ".", pprof's units and percentages, DOT escaping; and the graph, the
+ * pprof's rules (views-reference.md §3.3): call trees, inline edges,
+ * names split at "::" and ".", DOT escaping; and the graph, the
  * comparison table and the listing agreeing on one change
- * (view/delta.c).
+ * (view/delta.c).  The order and cuts are tested in test_graph_trim.c,
+ * units and percentages in test_graph_measure.c.
  */
 
 #include "config.h"
@@ -124,124 +124,6 @@ diamond(void)
 	STACK(p, map, 50, "main", "a", "d");
 }
 
-Test(graph, entropy_order)
-{
-	static const char *const want[] = { "c", "main", "a", "d", "b" };
-	struct profconv_view *vc = NULL, *vb = NULL;
-	struct pc_graph *g;
-	size_t i;
-
-	diamond();
-	g = graph_of(p, NULL, 0, 0, 0, &vc, &vb);
-	cr_assert(eq(sz, g->nnodes, 5));
-	for (i = 0; i < 5; i++)
-		cr_expect(eq(str, (char *)g->nodes[i].name, (char *)want[i]),
-		    "node %zu", i);
-	cr_expect(eq(i64, node(g, "c")->flat, 200));
-	cr_expect(eq(i64, node(g, "main")->cum, 250));
-	cr_expect(eq(i64, node(g, "main")->flat, 0));
-	cr_expect(eq(i64, edge(g, "main", "a")->weight, 150));
-	cr_expect(eq(i64, g->total, 250));
-	/* Edges heaviest first. */
-	cr_expect(eq(i64, g->edges[0].weight, 150));
-	for (i = 0; i < g->nedges; i++)
-		cr_expect(not(g->edges[i].residual || g->edges[i].inl));
-	profconv__graph_free(g);
-	profconv_view_free(vc);
-}
-
-/* Node cutoff: |cum| < nodefraction x the sum of flat (250), strictly. */
-Test(graph, node_cutoff_is_strict)
-{
-	struct profconv_view *vc = NULL, *vb = NULL;
-	struct pc_graph *g;
-
-	diamond();
-	g = graph_of(p, NULL, 80, 0.2, 0, &vc, &vb);	/* cut 50: d stays */
-	cr_expect(eq(sz, g->nnodes, 5));
-	cr_expect(eq(sz, g->dropped_nodes, 0));
-	profconv__graph_free(g);
-	profconv_view_free(vc);
-	g = graph_of(p, NULL, 80, 0.3, 0, &vc, &vb);	/* cut 75: d goes */
-	cr_expect(eq(sz, g->nnodes, 4));
-	cr_expect(eq(sz, g->dropped_nodes, 1));
-	cr_expect(zero(ptr, (void *)node(g, "d")));
-	/* d's 50 stays in a's cum, but is no one's flat: d was the leaf. */
-	cr_expect(eq(i64, node(g, "a")->cum, 150));
-	cr_expect(eq(i64, node(g, "a")->flat, 0));
-	profconv__graph_free(g);
-	profconv_view_free(vc);
-}
-
-/*
- * Edge cutoff: |w| < edgefraction x 250, strictly; 0.5 -> 125: only
- * main->a (150) stays; 0.4 -> 100: only a->d (50) goes.  As in pprof,
- * the legend's count of dropped edges is of the last trim only: with a
- * nodecount that keeps every node, the edges went before it.
- */
-Test(graph, edge_cutoff)
-{
-	struct profconv_view *vc = NULL, *vb = NULL;
-	struct pc_graph *g;
-
-	diamond();
-	g = graph_of(p, NULL, 0, 0, 0.5, &vc, &vb);
-	cr_expect(eq(sz, g->nnodes, 5));
-	cr_expect(eq(sz, g->nedges, 1));
-	cr_expect(eq(sz, g->dropped_edges, 4));
-	cr_expect(not(zero(ptr, (void *)edge(g, "main", "a"))));
-	profconv__graph_free(g);
-	profconv_view_free(vc);
-	g = graph_of(p, NULL, 0, 0, 0.4, &vc, &vb);
-	cr_expect(eq(sz, g->dropped_edges, 1));
-	cr_expect(eq(sz, g->nedges, 4));
-	cr_expect(zero(ptr, (void *)edge(g, "a", "d")));
-	cr_expect(not(zero(ptr, (void *)edge(g, "b", "c"))));
-	profconv__graph_free(g);
-	profconv_view_free(vc);
-	g = graph_of(p, NULL, 80, 0, 0.5, &vc, &vb);
-	cr_expect(eq(sz, g->nedges, 1));
-	cr_expect(eq(sz, g->dropped_edges, 0));
-	profconv__graph_free(g);
-	profconv_view_free(vc);
-}
-
-/*
- * nodecount keeps the first nodes of the entropy order.  With 2 (c and
- * main) both paths into c lose their middle node: one residual edge
- * main...c of 200.  With 3 (c, main, a), main->b->c makes a residual
- * edge main...c of 100, but main->a->c joins the two: it is removed.
- */
-Test(graph, nodecount_and_residual_edges)
-{
-	struct profconv_view *vc = NULL, *vb = NULL;
-	const struct pc_gedge *e;
-	struct pc_graph *g;
-
-	diamond();
-	g = graph_of(p, NULL, 2, 0, 0, &vc, &vb);
-	cr_assert(eq(sz, g->nnodes, 2));
-	cr_expect(eq(str, (char *)g->nodes[0].name, "c"));
-	cr_expect(eq(str, (char *)g->nodes[1].name, "main"));
-	cr_expect(eq(sz, g->orig_count, 5));
-	cr_assert(eq(sz, g->nedges, 1));
-	e = edge(g, "main", "c");
-	cr_assert(not(zero(ptr, (void *)e)));
-	cr_expect(e->residual);
-	cr_expect(eq(i64, e->weight, 200));
-	profconv__graph_free(g);
-	profconv_view_free(vc);
-
-	g = graph_of(p, NULL, 3, 0, 0, &vc, &vb);
-	cr_assert(eq(sz, g->nnodes, 3));
-	cr_expect(zero(ptr, (void *)edge(g, "main", "c")));
-	cr_expect(eq(sz, g->nedges, 2));
-	cr_expect(not(edge(g, "main", "a")->residual));
-	cr_expect(eq(i64, edge(g, "a", "c")->weight, 100));
-	profconv__graph_free(g);
-	profconv_view_free(vc);
-}
-
 /* The number of nodes named NAME. */
 static size_t
 count_named(const struct pc_graph *g, const char *name)
@@ -331,40 +213,6 @@ Test(graph, inline_edges_and_recursion)
 	cr_expect(eq(i64, node(g, "inner")->flat, 128));
 	profconv__graph_free(g);
 	profconv_view_free(vc);
-}
-
-#define LABEL(v, unit, want) do { \
-	char b_[64]; \
-	cr_expect(eq(str, profconv__measure_label(b_, sizeof(b_), (v), \
-	    (unit), "minimum"), (char *)(want))); \
-} while (0)
-#define PCT(v, t, want) do { \
-	char b_[32]; \
-	cr_expect(eq(str, profconv__measure_percent(b_, sizeof(b_), (v), \
-	    (t)), (char *)(want))); \
-} while (0)
-
-/* measurement.ScaledLabel and Percentage: the largest unit leaving at
- * least 1, two decimals, ".00" dropped; percentages of |v|, "%5.2g"
- * under 1%. */
-Test(graph, values_with_units)
-{
-	LABEL(0, "bytes", "0");
-	LABEL(1023, "bytes", "1023B");
-	LABEL(1536, "bytes", "1.50kB");
-	LABEL(1048576, "bytes", "1MB");
-	LABEL(-1536, "bytes", "-1.50kB");
-	LABEL(3 * 1073741824LL, "bytes", "3GB");
-	LABEL(1500000, "nanoseconds", "1.50ms");
-	LABEL(7200 * 1000000000LL, "nanoseconds", "2hrs");
-	LABEL(7500, "count", "7500");
-	/* A unit pprof does not know is left out with "minimum". */
-	LABEL(12, "objects", "12");
-	PCT(1, 3, "33.33%");
-	PCT(-1, 4, "25.00%");
-	PCT(1, 200, "0.5%");
-	PCT(9995, 10000, "100%");
-	PCT(5, 0, "0%");
 }
 
 /* The DOT of P (every node) with options O as a string; caller frees. */

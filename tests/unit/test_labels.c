@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_labels.c - label filters and pseudo-frames (labels.c) and leak
- * suppressions (suppress.c) on profiles built by hand: pprof's range and
- * unit rules, its regex rules with and without a key, pprof's names for
- * --tagroot frames, and LeakSanitizer's matcher on inlined frames, files
- * and modules.
+ * test_labels.c - label filters and pseudo-frames (labels.c) on
+ * profiles built by hand: pprof's range and unit rules, its regex rules
+ * with and without a key, pprof's names for --tagroot frames.  Leak
+ * suppressions are tested in test_suppress.c.
  */
 
 #include "config.h"
@@ -12,7 +11,6 @@
 #include <string.h>
 
 #include "view_helpers.h"
-#include "base/bounds.h"
 #include "view/view.h"
 
 static struct profconv_profile *p;
@@ -265,109 +263,6 @@ Test(labels, no_thread_labels)
 	sample(LOC1(p, 0, 0x9999, add_fn(p, "b", "b.c"), 4), 1,
 	    (struct profconv_label[]){ { "bytes", NULL, 8, "bytes" } }, 1);
 	cr_expect(profconv__labels_has_thread(p) == false);
-}
-
-/* The total kept with suppressions TEXT, and what suppression K hid. */
-static int64_t
-suppressed(const char *text, size_t k, size_t *samples, int64_t *value)
-{
-	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
-	struct profconv_suppression s;
-	struct profconv_view *v = NULL;
-	int64_t t = -1;
-
-	o.suppressions = text;
-	o.suppressions_name = "lsan.supp";
-	cr_assert(eq(int, profconv_view_new(&v, p, &o), 0), "%s", ERRMSG);
-	profconv_view_total(v, 0, &t);
-	if (samples != NULL) {
-		cr_assert(eq(int, profconv_view_suppression(v, k, &s), 0));
-		*samples = s.samples;
-		*value = s.values[0];
-		cr_expect(eq(str, (char *)s.file, "lsan.supp"));
-	}
-	profconv_view_free(v);
-	return t;
-}
-
-Test(labels, lsan_matcher_on_functions_files_modules)
-{
-	size_t n;
-	int64_t val;
-
-	four();
-	/* An inlined frame's function. */
-	cr_expect(eq(i64, suppressed("leak:inlined_helper\n", 0, &n, &val),
-	    1011));
-	cr_expect(eq(sz, n, 1));
-	cr_expect(eq(i64, val, 100));
-	/* '*', '^' and '$'. */
-	cr_expect(eq(i64, suppressed("leak:^inl*per$\n", 0, NULL, NULL), 1011));
-	cr_expect(eq(i64, suppressed("leak:^nlined\n", 0, NULL, NULL), 1111));
-	cr_expect(eq(i64, suppressed("leak:inlined$\n", 0, NULL, NULL), 1111));
-	/* A source file, and a module (the mapped file, whole path). */
-	cr_expect(eq(i64, suppressed("leak:src/b.c\n", 0, NULL, NULL), 101));
-	cr_expect(eq(i64, suppressed("leak:^/usr/lib/libfoo\n", 0, &n, &val),
-	    1000));
-	cr_expect(eq(sz, n, 3));
-	cr_expect(eq(i64, val, 111));
-	/* Comments, blanks and other types; the first match names it. */
-	cr_expect(eq(i64, suppressed("# c\n\n  race:a\r\nleak:zzz\n"
-	    "leak:a \t\nleak:a\n", 1, &n, &val), 1010));
-	cr_expect(eq(sz, n, 2));
-	cr_expect(eq(i64, val, 101));
-}
-
-Test(labels, bad_suppressions_name_file_and_line)
-{
-	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
-	static const char *const bad[] = {
-		"leak:ok\nleak:\n", "leak:ok\nleak:^\n", "leak:ok\nleak:**\n",
-		"leak:ok\nleak:a$b\n", "leak:ok\nno colon\n",
-	};
-	size_t i;
-
-	o.suppressions_name = "x.supp";
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		o.suppressions = bad[i];
-		cr_expect(eq(int, profconv_view_options_check(&o),
-		    PROFCONV_EINVAL), "%s accepted", bad[i]);
-		cr_expect(strncmp(profconv_errmsg(), "x.supp:2: ", 10) == 0,
-		    "%s", profconv_errmsg());
-	}
-}
-
-/* The bounds on a suppressions text: PC_SUPP_MAX_PATTERNS patterns (blank
- * lines and comments do not count) and PROFCONV_MAX_SUPPRESSIONS bytes. */
-Test(labels, suppressions_bounded)
-{
-	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
-	size_t cap = (size_t)PC_SUPP_MAX_PATTERNS * 16 + 64, n = 0, i;
-	char *text = malloc(PROFCONV_MAX_SUPPRESSIONS + 2), msg[64];
-
-	cr_assert(text != NULL);
-	o.suppressions_name = "x.supp";
-	n += (size_t)sprintf(text, "# header\n\n");
-	for (i = 0; i < PC_SUPP_MAX_PATTERNS; i++)
-		n += (size_t)snprintf(text + n, cap - n, "leak:f%zu\n", i);
-	o.suppressions = text;
-	o.default_suppressions = true;
-	cr_expect(eq(int, profconv_view_options_check(&o), 0), "%s", ERRMSG);
-	snprintf(text + n, cap - n, "leak:one_more\n");
-	cr_expect(eq(int, profconv_view_options_check(&o), PROFCONV_EINVAL));
-	snprintf(msg, sizeof(msg), "x.supp:%d: more than %d suppressions",
-	    PC_SUPP_MAX_PATTERNS + 3, PC_SUPP_MAX_PATTERNS);
-	cr_expect(eq(str, (char *)profconv_errmsg(), msg));
-
-	/* One byte over the size bound, all of it a comment. */
-	memset(text, '#', PROFCONV_MAX_SUPPRESSIONS + 1);
-	text[PROFCONV_MAX_SUPPRESSIONS + 1] = '\0';
-	cr_expect(eq(int, profconv_view_options_check(&o), PROFCONV_EINVAL));
-	cr_expect(strstr(profconv_errmsg(), "longer than 1024 KiB") != NULL,
-	    "%s", profconv_errmsg());
-	text[PROFCONV_MAX_SUPPRESSIONS] = '\0';
-	cr_expect(eq(int, profconv_view_options_check(&o), 0), "%s", ERRMSG);
-	free(text);
 }
 
 /* The filters that keep nothing are said (profconv_view_unmatched()),

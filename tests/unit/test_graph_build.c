@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_graph_build.c - one build of the call graph's nodes, edges and
+ * tags from a view's samples (lib/view/graph_build.c), checked against
+ * pprof's graph.New worked by hand: a node's cum counted once per
+ * sample however often it recurs, no edge from a node to itself, edges
+ * counted once per sample; nodes by line named "name file:line" with
+ * the file cleaned; a sample's string labels as its tag, "k:v" sorted
+ * and joined by the two characters "\n".
+ */
+
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "view/graph.h"
+#include "view_helpers.h"
+
+static struct profconv_profile *p;
+static struct profconv_view *v;
+static struct pc_graph *g;
+
+static void
+setup(void)
+{
+	cr_assert(eq(int, profconv_profile_new(&p), 0));
+	cr_assert(eq(int, profconv_profile_add_sample_type(p, "samples",
+	    "count"), 0));
+}
+
+static void
+teardown(void)
+{
+	profconv__graph_free(g);
+	g = NULL;
+	profconv_view_free(v);
+	v = NULL;
+	profconv_profile_free(p);
+	p = NULL;
+}
+
+TestSuite(graph_build, .init = setup, .fini = teardown);
+
+/* The graph of P by GRAN, every node, in pprof's flat order. */
+static void
+graph(enum profconv_granularity gran)
+{
+	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
+	struct pc_graph_options go = { 0, 0, 0, 0, 0, PC_GRAPH_FLAT, false,
+	    false, NULL };
+
+	o.granularity = gran;
+	cr_assert(eq(int, profconv_view_new(&v, p, &o), 0), "%s", ERRMSG);
+	cr_assert(eq(int, profconv__graph_new(&g, v, NULL, &go), 0), "%s",
+	    ERRMSG);
+}
+
+static const struct pc_gnode *
+node(const char *printable)
+{
+	for (size_t i = 0; i < g->nnodes; i++)
+		if (strcmp(g->nodes[i].printable, printable) == 0)
+			return &g->nodes[i];
+	cr_assert(false, "no node '%s'", printable);
+	return NULL;
+}
+
+/* The edge from SRC to DST, or NULL. */
+static const struct pc_gedge *
+edge(const char *src, const char *dst)
+{
+	for (size_t i = 0; i < g->nedges; i++)
+		if (strcmp(g->nodes[g->edges[i].src].printable, src) == 0 &&
+		    strcmp(g->nodes[g->edges[i].dst].printable, dst) == 0)
+			return &g->edges[i];
+	return NULL;
+}
+
+/*
+ * main -> f -> f -> g (10) and main -> f -> g -> f (1).  f's cum is
+ * 11, not 21 or 22: once per sample.  No f -> f edge (pprof's
+ * "n != parent").  f -> g is on both samples: 11; g -> f on the
+ * second: 1.  Flat: g 10, f 1.
+ */
+Test(graph_build, recursion_counted_once_per_sample)
+{
+	uint32_t lm, lf, lg;
+
+	lm = LOC1(p, 0, 0x10, add_fn(p, "main", ""), 0);
+	lf = LOC1(p, 0, 0x20, add_fn(p, "f", ""), 0);
+	lg = LOC1(p, 0, 0x30, add_fn(p, "g", ""), 0);
+	SAMPLE(p, (int64_t[]){ 10 }, lg, lf, lf, lm);
+	SAMPLE(p, (int64_t[]){ 1 }, lf, lg, lf, lm);
+	graph(PROFCONV_BY_FUNCTION);
+	cr_assert(eq(sz, g->nnodes, 3));
+	cr_expect(eq(i64, node("main")->cum, 11));
+	cr_expect(eq(i64, node("f")->cum, 11));
+	cr_expect(eq(i64, node("f")->flat, 1));
+	cr_expect(eq(i64, node("g")->cum, 11));
+	cr_expect(eq(i64, node("g")->flat, 10));
+	cr_expect(zero(ptr, (void *)edge("f", "f")));
+	cr_expect(zero(ptr, (void *)edge("g", "g")));
+	cr_assert(not(zero(ptr, (void *)edge("main", "f"))));
+	cr_expect(eq(i64, edge("main", "f")->weight, 11));
+	cr_assert(not(zero(ptr, (void *)edge("f", "g"))));
+	cr_expect(eq(i64, edge("f", "g")->weight, 11));
+	cr_assert(not(zero(ptr, (void *)edge("g", "f"))));
+	cr_expect(eq(i64, edge("g", "f")->weight, 1));
+	cr_expect(eq(sz, g->nedges, 3));
+	cr_expect(eq(i64, g->total, 11));
+}
+
+/* By line: a node per function and line, "name file:line", the file
+ * cleaned as Go's filepath.Clean; one function on two lines is two
+ * nodes. */
+Test(graph_build, nodes_by_line)
+{
+	uint32_t m = add_fn(p, "main", "/src/x/../main.c");
+	uint32_t lm1 = LOC1(p, 0, 0x10, m, 7);
+	uint32_t lm2 = LOC1(p, 0, 0x18, m, 9);
+
+	SAMPLE(p, (int64_t[]){ 3 }, lm1);
+	SAMPLE(p, (int64_t[]){ 4 }, lm2);
+	SAMPLE(p, (int64_t[]){ 5 }, lm1);
+	graph(PROFCONV_BY_LINE);
+	cr_assert(eq(sz, g->nnodes, 2));
+	cr_expect(eq(i64, node("main /src/main.c:7")->flat, 8));
+	cr_expect(eq(i64, node("main /src/main.c:9")->flat, 4));
+	cr_expect(eq(str, (char *)node("main /src/main.c:9")->file,
+	    "/src/main.c"));
+	cr_expect(eq(i64, node("main /src/main.c:9")->line, 9));
+	/* Flat order: 8 before 4. */
+	cr_expect(eq(str, (char *)g->nodes[0].printable,
+	    "main /src/main.c:7"));
+}
+
+/* A sample's string labels are its nodes' tag: sorted, "k:v" joined by
+ * "\n" (two characters); a sample without them is no tag's. */
+Test(graph_build, string_labels_as_tags)
+{
+	uint32_t l = LOC1(p, 0, 0x10, add_fn(p, "leaf", ""), 0);
+	const struct pc_gnode *n;
+	int64_t v1 = 6;
+	bool found = false;
+
+	cr_assert(eq(int, profconv_profile_add_sample(p, &l, 1, &v1,
+	    (struct profconv_label[]){ { "thread", "w", 0, NULL },
+	    { "a", "x", 0, NULL } }, 2), 0));
+	graph(PROFCONV_BY_FUNCTION);
+	n = node("leaf");
+	for (size_t i = n->tag_off; i < n->tag_off + n->ntags; i++) {
+		const struct pc_gtag *t = &g->tags[i];
+
+		if (t->numeric)
+			continue;
+		cr_expect(eq(str, (char *)t->group, "a:x\\nthread:w"));
+		cr_expect(eq(i64, t->flat, 6));
+		found = true;
+	}
+	cr_expect(found, "leaf has no label tag");
+}

@@ -1,0 +1,345 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_suppress.c - leak suppressions in LeakSanitizer's format
+ * (lib/view/suppress.c) on profiles built by hand: LLVM's TemplateMatch
+ * (sanitizer_common's, quirks included), the frame nearest the leaf
+ * naming the suppression, the built-in list, the file's syntax and its
+ * bounds.
+ */
+
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "view_helpers.h"
+#include "base/bounds.h"
+#include "view/view.h"
+
+static struct profconv_profile *p;
+
+static void
+setup(void)
+{
+	cr_assert(eq(int, profconv_profile_new(&p), 0));
+	profconv_profile_add_sample_type(p, "inuse_space", "bytes");
+}
+
+static void
+teardown(void)
+{
+	profconv_profile_free(p);
+	p = NULL;
+}
+
+TestSuite(suppress, .init = setup, .fini = teardown);
+
+/* A sample of VALUE bytes on location LOC with labels L. */
+static void
+sample(uint32_t loc, int64_t value, const struct profconv_label *l, size_t n)
+{
+	cr_assert(eq(int, profconv_profile_add_sample(p, &loc, 1, &value, l,
+	    n), 0), "%s", ERRMSG);
+}
+
+/* Four samples: 1, 10, 100, 1000 bytes, on one location each. */
+static void
+four(void)
+{
+	uint32_t m = add_map(p, 0x1000, 0x9000, "/usr/lib/libfoo.so.1");
+	uint32_t fa = add_fn(p, "a", "src/a.c");
+	uint32_t fb = add_fn(p, "b", "src/b.c");
+	uint32_t fi = add_fn(p, "inlined_helper", "src/h.h");
+
+	/* 1 byte: worker-1, bytes 512 B, no unit label "size". */
+	sample(LOC1(p, m, 0x1100, fa, 1), 1, (struct profconv_label[]){
+	    { "thread_name", "worker-1", 0, NULL },
+	    { "bytes", NULL, 512, "bytes" } }, 2);
+	/* 10 bytes: worker-2, bytes 2 KiB. */
+	sample(LOC1(p, m, 0x1200, fb, 2), 10, (struct profconv_label[]){
+	    { "thread_name", "worker-2", 0, NULL },
+	    { "bytes", NULL, 2048, "bytes" } }, 2);
+	/* 100 bytes: main, bytes 1 MiB, request 64 (no unit: bytes). */
+	sample(LOCN(p, m, 0x1300, 3, fi, fa), 100, (struct profconv_label[]){
+	    { "thread_name", "main", 0, NULL },
+	    { "bytes", NULL, 1048576, "bytes" },
+	    { "request", NULL, 64, NULL } }, 3);
+	/* 1000 bytes: no labels but a numeric 0 without a unit. */
+	sample(LOC1(p, 0, 0x9999, fb, 4), 1000, (struct profconv_label[]){
+	    { "thread", NULL, 0, NULL } }, 1);
+}
+
+/* The total kept with suppressions TEXT, and what suppression K hid. */
+static int64_t
+suppressed(const char *text, size_t k, size_t *samples, int64_t *value)
+{
+	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
+	struct profconv_suppression s;
+	struct profconv_view *v = NULL;
+	int64_t t = -1;
+
+	o.suppressions = text;
+	o.suppressions_name = "lsan.supp";
+	cr_assert(eq(int, profconv_view_new(&v, p, &o), 0), "%s", ERRMSG);
+	profconv_view_total(v, 0, &t);
+	if (samples != NULL) {
+		cr_assert(eq(int, profconv_view_suppression(v, k, &s), 0));
+		*samples = s.samples;
+		*value = s.values[0];
+		cr_expect(eq(str, (char *)s.file, "lsan.supp"));
+	}
+	profconv_view_free(v);
+	return t;
+}
+
+Test(suppress, lsan_matcher_on_functions_files_modules)
+{
+	size_t n;
+	int64_t val;
+
+	four();
+	/* An inlined frame's function. */
+	cr_expect(eq(i64, suppressed("leak:inlined_helper\n", 0, &n, &val),
+	    1011));
+	cr_expect(eq(sz, n, 1));
+	cr_expect(eq(i64, val, 100));
+	/* '*', '^' and '$'. */
+	cr_expect(eq(i64, suppressed("leak:^inl*per$\n", 0, NULL, NULL), 1011));
+	cr_expect(eq(i64, suppressed("leak:^nlined\n", 0, NULL, NULL), 1111));
+	cr_expect(eq(i64, suppressed("leak:inlined$\n", 0, NULL, NULL), 1111));
+	/* A source file, and a module (the mapped file, whole path). */
+	cr_expect(eq(i64, suppressed("leak:src/b.c\n", 0, NULL, NULL), 101));
+	cr_expect(eq(i64, suppressed("leak:^/usr/lib/libfoo\n", 0, &n, &val),
+	    1000));
+	cr_expect(eq(sz, n, 3));
+	cr_expect(eq(i64, val, 111));
+	/* Comments, blanks and other types; the first match names it. */
+	cr_expect(eq(i64, suppressed("# c\n\n  race:a\r\nleak:zzz\n"
+	    "leak:a \t\nleak:a\n", 1, &n, &val), 1010));
+	cr_expect(eq(sz, n, 2));
+	cr_expect(eq(i64, val, 101));
+}
+
+Test(suppress, bad_suppressions_name_file_and_line)
+{
+	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
+	static const char *const bad[] = {
+		"leak:ok\nleak:\n", "leak:ok\nleak:^\n", "leak:ok\nleak:**\n",
+		"leak:ok\nleak:a$b\n", "leak:ok\nno colon\n",
+	};
+	size_t i;
+
+	o.suppressions_name = "x.supp";
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		o.suppressions = bad[i];
+		cr_expect(eq(int, profconv_view_options_check(&o),
+		    PROFCONV_EINVAL), "%s accepted", bad[i]);
+		cr_expect(strncmp(profconv_errmsg(), "x.supp:2: ", 10) == 0,
+		    "%s", profconv_errmsg());
+	}
+}
+
+/* The bounds on a suppressions text: PC_SUPP_MAX_PATTERNS patterns (blank
+ * lines and comments do not count) and PROFCONV_MAX_SUPPRESSIONS bytes. */
+Test(suppress, suppressions_bounded)
+{
+	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
+	size_t cap = (size_t)PC_SUPP_MAX_PATTERNS * 16 + 64, n = 0, i;
+	char *text = malloc(PROFCONV_MAX_SUPPRESSIONS + 2), msg[64];
+
+	cr_assert(text != NULL);
+	o.suppressions_name = "x.supp";
+	n += (size_t)sprintf(text, "# header\n\n");
+	for (i = 0; i < PC_SUPP_MAX_PATTERNS; i++)
+		n += (size_t)snprintf(text + n, cap - n, "leak:f%zu\n", i);
+	o.suppressions = text;
+	o.default_suppressions = true;
+	cr_expect(eq(int, profconv_view_options_check(&o), 0), "%s", ERRMSG);
+	snprintf(text + n, cap - n, "leak:one_more\n");
+	cr_expect(eq(int, profconv_view_options_check(&o), PROFCONV_EINVAL));
+	snprintf(msg, sizeof(msg), "x.supp:%d: more than %d suppressions",
+	    PC_SUPP_MAX_PATTERNS + 3, PC_SUPP_MAX_PATTERNS);
+	cr_expect(eq(str, (char *)profconv_errmsg(), msg));
+
+	/* One byte over the size bound, all of it a comment. */
+	memset(text, '#', PROFCONV_MAX_SUPPRESSIONS + 1);
+	text[PROFCONV_MAX_SUPPRESSIONS + 1] = '\0';
+	cr_expect(eq(int, profconv_view_options_check(&o), PROFCONV_EINVAL));
+	cr_expect(strstr(profconv_errmsg(), "longer than 1024 KiB") != NULL,
+	    "%s", profconv_errmsg());
+	text[PROFCONV_MAX_SUPPRESSIONS] = '\0';
+	cr_expect(eq(int, profconv_view_options_check(&o), 0), "%s", ERRMSG);
+	free(text);
+}
+
+/* The suppressions TEXT (named "x.supp") over P into *SP. */
+static void
+suppress_new(struct pc_suppress **sp, const char *text, bool builtin)
+{
+	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
+
+	o.suppressions = text;
+	o.suppressions_name = "x.supp";
+	o.default_suppressions = builtin;
+	cr_assert(eq(int, profconv__suppress_new(sp, p, &o), 0), "%s", ERRMSG);
+	cr_assert(not(zero(ptr, *sp)));
+}
+
+/* Which of the one-frame samples on functions NAMES (bit I: sample I)
+ * the single pattern PAT hides. */
+static unsigned
+hidden(const char *pat, const char *const *names, size_t n)
+{
+	struct pc_suppress *sp = NULL;
+	char text[64];
+	unsigned mask = 0;
+	int64_t v = 1;
+	size_t i;
+
+	teardown();	/* a profile of these samples alone */
+	setup();
+	for (i = 0; i < n; i++) {
+		uint32_t fn = add_fn(p, names[i], "");
+		uint32_t loc = LOC1(p, 0, 0x1000 + i, fn, 1);
+
+		cr_assert(eq(int, profconv_profile_add_sample(p, &loc, 1, &v,
+		    NULL, 0), 0));
+	}
+	snprintf(text, sizeof(text), "leak:%s\n", pat);
+	suppress_new(&sp, text, false);
+	for (i = 0; i < n; i++)
+		if (profconv__suppress_sample(sp, i))
+			mask |= 1u << i;
+	profconv__suppress_free(sp);
+	return mask;
+}
+
+/*
+ * LLVM's TemplateMatch (sanitizer_common.cpp) by hand: the parts between
+ * '*' are found left to right, each at its first place, without going
+ * back; '^' anchors the first part, '$' needs the string used up right
+ * after the last part.  So "b$" and "a*b$" miss "abab": its first 'b'
+ * is taken, which leaves "ab".
+ */
+Test(suppress, template_match_as_llvm)
+{
+	static const char *const names[] = { "abc", "xaYc", "ca", "abab",
+	    "aXb", "cb" };
+
+	cr_expect(eq(u32, hidden("a*c", names, 6), 0x3));
+	cr_expect(eq(u32, hidden("^ab", names, 6), 0x9));
+	cr_expect(eq(u32, hidden("b$", names, 6), 0x30));
+	cr_expect(eq(u32, hidden("a*b$", names, 6), 0x10));
+	cr_expect(eq(u32, hidden("^c*a$", names, 6), 0x4));
+}
+
+/*
+ * The frame nearest the leaf with a match names the suppression, though
+ * a frame nearer the root matches one listed first; within a location
+ * (an inline chain) the first listed wins.  What each hid is summed.
+ */
+Test(suppress, nearest_leaf_then_first_listed)
+{
+	struct profconv_suppression s;
+	struct pc_suppress *sp = NULL;
+	uint32_t leaf = LOC1(p, 0, 0x10, add_fn(p, "alloc_x", ""), 1);
+	uint32_t mid = LOC1(p, 0, 0x20, add_fn(p, "init_y", ""), 1);
+	uint32_t root = LOC1(p, 0, 0x30, add_fn(p, "main", ""), 1);
+	uint32_t chain = LOCN(p, 0, 0x40, 1, add_fn(p, "inner_q", ""),
+	    add_fn(p, "outer_q", ""));
+
+	SAMPLE(p, (int64_t[]){ 3 }, leaf, mid, root);
+	SAMPLE(p, (int64_t[]){ 4 }, leaf, root);
+	SAMPLE(p, (int64_t[]){ 5 }, mid, root);
+	SAMPLE(p, (int64_t[]){ 6 }, chain, root);
+	suppress_new(&sp, "leak:main\nleak:init\nleak:outer\nleak:inner\n"
+	    "leak:alloc\n", false);
+	cr_assert(eq(sz, profconv__suppress_count(sp), 5));
+	for (size_t i = 0; i < 4; i++)
+		cr_expect(profconv__suppress_sample(sp, i), "sample %zu", i);
+	profconv__suppress_get(sp, 0, &s);
+	cr_expect(eq(sz, s.samples, 0));
+	profconv__suppress_get(sp, 1, &s);
+	cr_expect(eq(sz, s.samples, 1));
+	cr_expect(eq(i64, s.values[0], 5));
+	profconv__suppress_get(sp, 2, &s);
+	cr_expect(eq(sz, s.samples, 1));
+	cr_expect(eq(i64, s.values[0], 6));
+	cr_expect(eq(str, (char *)s.pattern, "outer"));
+	profconv__suppress_get(sp, 3, &s);
+	cr_expect(eq(sz, s.samples, 0));
+	profconv__suppress_get(sp, 4, &s);
+	cr_expect(eq(sz, s.samples, 2));
+	cr_expect(eq(i64, s.values[0], 7));
+	cr_expect(eq(sz, s.line, 5));
+	cr_expect(eq(str, (char *)s.file, "x.supp"));
+	profconv__suppress_free(sp);
+}
+
+Test(suppress, built_in_list_comes_first)
+{
+	const char *const *b = profconv_default_suppressions();
+	struct profconv_suppression s;
+	struct pc_suppress *sp = NULL;
+	size_t n = 0;
+
+	while (b[n] != NULL)
+		n++;
+	cr_assert(eq(sz, n, 10));
+	cr_expect(eq(str, (char *)b[0], "__nss_module_allocate"));
+	SAMPLE(p, (int64_t[]){ 8 }, LOC1(p, 0, 0x10,
+	    add_fn(p, "_dl_allocate_tls", ""), 1));
+	SAMPLE(p, (int64_t[]){ 9 }, LOC1(p, 0, 0x20,
+	    add_fn(p, "mine", ""), 1));
+	suppress_new(&sp, "# c\n\nrace:x\nleak:mine\n", true);
+	cr_assert(eq(sz, profconv__suppress_count(sp), n + 1));
+	cr_expect(profconv__suppress_sample(sp, 0));
+	cr_expect(profconv__suppress_sample(sp, 1));
+	profconv__suppress_get(sp, 5, &s);
+	cr_expect(eq(str, (char *)s.pattern, "_dl_allocate_tls"));
+	cr_expect(eq(str, (char *)s.file, "built-in"));
+	cr_expect(eq(sz, s.line, 0));
+	cr_expect(eq(i64, s.values[0], 8));
+	profconv__suppress_get(sp, n, &s);
+	cr_expect(eq(str, (char *)s.pattern, "mine"));
+	cr_expect(eq(sz, s.line, 4));
+	profconv__suppress_free(sp);
+}
+
+/* No suppressions: no state, and nothing is hidden. */
+Test(suppress, none)
+{
+	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
+	struct pc_suppress *sp = (struct pc_suppress *)&o;
+
+	SAMPLE(p, (int64_t[]){ 1 }, LOC1(p, 0, 0x10, add_fn(p, "f", ""), 1));
+	cr_assert(eq(int, profconv__suppress_new(&sp, p, &o), 0));
+	cr_expect(zero(ptr, sp));
+	cr_expect(eq(sz, profconv__suppress_count(sp), 0));
+	cr_expect(not(profconv__suppress_sample(sp, 0)));
+	profconv__suppress_free(sp);
+}
+
+Test(suppress, refusals_say_why)
+{
+	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
+	struct pc_suppress *sp = NULL;
+
+	o.suppressions_name = "x.supp";
+	o.suppressions = "leak:ok\n  leak:^** \n";
+	cr_expect(eq(int, profconv__suppress_new(&sp, p, &o),
+	    PROFCONV_EINVAL));
+	cr_expect(zero(ptr, sp));
+	cr_expect(eq(str, ERRMSG, "x.supp:2: bad pattern '^**': the pattern "
+	    "matches every frame"));
+	o.suppressions = "leak:a$b\n";
+	cr_expect(eq(int, profconv__suppress_new(&sp, p, &o),
+	    PROFCONV_EINVAL));
+	cr_expect(eq(str, ERRMSG, "x.supp:1: bad pattern 'a$b': '$' may only "
+	    "end a pattern"));
+	o.suppressions = "\nmy_init\n";
+	cr_expect(eq(int, profconv__suppress_new(&sp, p, &o),
+	    PROFCONV_EINVAL));
+	cr_expect(eq(str, ERRMSG, "x.supp:2: not a suppression (TYPE:PATTERN, "
+	    "such as leak:my_init)"));
+}
