@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* test_merge.c - tests for merge, subtract, scale, normalize, common types. */
+/* test_merge.c - tests for merge, subtract and the merger. */
 
 #include "config.h"
 
@@ -312,32 +312,6 @@ Test(merge, merger_takes_sources_one_at_a_time)
 	ASSERT_NO_LEAKS();
 }
 
-Test(merge, compatibilize_keeps_common_types_in_first_order)
-{
-	struct profconv_profile *in[2];
-	struct profconv_value_type vt;
-	struct profconv_sample s;
-	uint32_t loc;
-	int64_t v[3] = { 1, 2, 3 };
-
-	a = app(0x1000, 1, 1, NULL);		/* objects, space */
-	profconv_profile_new(&b);
-	profconv_profile_add_sample_type(b, "space", "bytes");
-	profconv_profile_add_sample_type(b, "extra", "count");
-	profconv_profile_add_sample_type(b, "objects", "count");
-	profconv_profile_add_location(b, 0, 0x10, NULL, 0, 0, &loc);
-	profconv_profile_add_sample(b, &loc, 1, v, NULL, 0);
-	in[0] = a;
-	in[1] = b;
-	cr_assert(eq(int, profconv_profiles_compatibilize(in, 2), 0));
-	cr_assert(eq(sz, profconv_profile_sample_type_count(b), 2));
-	profconv_profile_sample_type(b, 0, &vt);
-	cr_assert(eq(str, (char *)vt.type, "objects"));
-	profconv_profile_sample(b, 0, &s);
-	cr_assert(eq(i64, s.values[0], 3));
-	cr_assert(eq(i64, s.values[1], 1));
-}
-
 /* APP's profile with pprof's four heap types: alloc = X, in use = Y. */
 static struct profconv_profile *
 heap4(uint64_t base, int64_t x, int64_t y)
@@ -370,72 +344,6 @@ expect_type(const struct profconv_profile *p, size_t i, const char *type)
 	cr_assert(eq(str, (char *)vt.type, (char *)type));
 }
 
-/* The first dump of a process (nothing freed: objects/space) and a later
- * one (alloc_* and inuse_*) compare with all four heap types. */
-Test(merge, compatibilize_widens_objects_space_to_heap_types)
-{
-	static const char *const names[] = { "alloc_objects", "alloc_space",
-		"inuse_objects", "inuse_space" };
-	struct profconv_profile *in[2];
-	struct profconv_sample s;
-	size_t i;
-
-	a = app(0x1000, 3, 5, NULL);
-	b = heap4(0x1000, 9, 4);
-	profconv_profile_set_default_sample_type(a, "space");
-	in[0] = a;
-	in[1] = b;
-	cr_assert(eq(int, profconv_profiles_compatibilize(in, 2), 0));
-	for (i = 0; i < 4; i++) {
-		expect_type(a, i, names[i]);
-		expect_type(b, i, names[i]);
-	}
-	cr_assert(eq(str, (char *)profconv_profile_default_sample_type(a),
-	    "inuse_space"));
-	cr_assert(eq(sz, profconv_profile_sample_count(a), 2));
-	profconv_profile_sample(a, 1, &s);
-	cr_assert(eq(i64, s.values[0], 5));
-	cr_assert(eq(i64, s.values[1], 80));
-	cr_assert(eq(i64, s.values[2], 5));
-	cr_assert(eq(i64, s.values[3], 80));
-	profconv_profile_sample(a, 0, &s);
-	cr_assert(eq(i64, s.values[2], 3));
-	cr_assert(eq(i64, s.values[3], 48));
-	cr_assert(eq(int, profconv_profile_subtract(&out, b, a), 0));
-	cr_assert(eq(sz, profconv_profile_sample_type_count(out), 4));
-	ASSERT_NO_LEAKS();
-}
-
-/* jemalloc without prof_accum (inuse only) against one with it, and
- * against an objects/space dump: the in-use pair is what they share. */
-Test(merge, compatibilize_keeps_inuse_of_jemalloc_without_accum)
-{
-	struct profconv_profile *in[3], *c;
-	uint32_t loc;
-	int64_t v[2] = { 2, 32 };
-
-	profconv_profile_new(&c);
-	profconv_profile_add_sample_type(c, "inuse_objects", "count");
-	profconv_profile_add_sample_type(c, "inuse_space", "bytes");
-	profconv_profile_set_period(c, "space", "bytes", 512);
-	profconv_profile_add_location(c, 0, 0x10, NULL, 0, 0, &loc);
-	profconv_profile_add_sample(c, &loc, 1, v, NULL, 0);
-	a = heap4(0x1000, 9, 4);
-	b = app(0x1000, 3, 5, NULL);
-	in[0] = c;
-	in[1] = a;
-	in[2] = b;
-	cr_assert(eq(int, profconv_profiles_compatibilize(in, 3), 0));
-	for (size_t i = 0; i < 3; i++) {
-		cr_assert(eq(sz, profconv_profile_sample_type_count(in[i]), 2));
-		expect_type(in[i], 0, "inuse_objects");
-		expect_type(in[i], 1, "inuse_space");
-	}
-	cr_assert(eq(i64, total(a, 1), 64));
-	cr_assert(eq(i64, total(b, 1), 128));
-	profconv_profile_free(c);
-}
-
 /* The merger matches the two namings in either order. */
 Test(merge, merger_matches_objects_space_with_heap_types)
 {
@@ -456,66 +364,6 @@ Test(merge, merger_matches_objects_space_with_heap_types)
 	cr_assert(eq(sz, profconv_profile_sample_type_count(out), 2));
 	expect_type(out, 1, "space");
 	cr_assert(eq(i64, total(out, 1), (3 + 5 + 4) * 16));
-}
-
-Test(merge, compatibilize_fails_without_common_type)
-{
-	struct profconv_profile *in[2];
-
-	profconv_profile_new(&a);
-	profconv_profile_add_sample_type(a, "x", "count");
-	profconv_profile_new(&b);
-	profconv_profile_add_sample_type(b, "y", "count");
-	in[0] = a;
-	in[1] = b;
-	cr_assert(eq(int, profconv_profiles_compatibilize(in, 2), PROFCONV_EINVAL));
-	cr_assert(eq(str, ERRMSG, "profiles have no sample type in common"));
-}
-
-Test(merge, scale_rounds_and_drops_zeroed_samples)
-{
-	double r[2] = { 0.5, 1 };
-	struct profconv_sample s;
-
-	a = app(0x1000, 3, 1, NULL);		/* objects 3 and 1 */
-	cr_assert(eq(int, profconv_profile_scale(a, r), 0));
-	/* 1.5 rounds to 2 (away from zero); 0.5 rounds to 1. */
-	cr_assert(eq(sz, profconv_profile_sample_count(a), 2));
-	profconv_profile_sample(a, 0, &s);
-	cr_assert(eq(i64, s.values[0], 2));
-	cr_assert(eq(i64, s.values[1], 48));
-	r[0] = 0.1;
-	cr_assert(eq(int, profconv_profile_scale(a, r), 0));
-	cr_assert(eq(sz, profconv_profile_sample_count(a), 0));
-}
-
-Test(merge, scale_refuses_ratios_that_are_not_numbers)
-{
-	double r[2] = { NAN, 1 };
-	struct profconv_sample s;
-
-	a = app(0x1000, 3, 1, NULL);
-	cr_assert(eq(int, profconv_profile_scale(a, r), PROFCONV_EINVAL));
-	r[0] = 2;
-	r[1] = INFINITY;	/* INFINITY * 0 would be NaN too */
-	cr_assert(eq(int, profconv_profile_scale(a, r), PROFCONV_EINVAL));
-	r[1] = -INFINITY;
-	cr_assert(eq(int, profconv_profile_scale(a, r), PROFCONV_EINVAL));
-	cr_assert(eq(int, profconv_profile_scale(NULL, r), PROFCONV_EINVAL));
-	cr_assert(eq(int, profconv_profile_scale(a, NULL), PROFCONV_EINVAL));
-	/* Refused before anything changed. */
-	profconv_profile_sample(a, 0, &s);
-	cr_assert(eq(i64, s.values[0], 3));
-	cr_assert(eq(i64, s.values[1], 48));
-}
-
-Test(merge, normalize_matches_totals)
-{
-	a = app(0x1000, 10, 30, NULL);		/* 40 objects */
-	b = app(0x2000, 1, 3, NULL);		/* 4 objects */
-	cr_assert(eq(int, profconv_profile_normalize(b, a), 0));
-	cr_assert(eq(i64, total(b, 0), 40));
-	cr_assert(eq(i64, total(b, 1), 640));
 }
 
 /*

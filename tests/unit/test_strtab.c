@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* test_strtab.c - tests for the interned string table and the u64 map. */
+/* test_strtab.c - tests for the interned string table. */
 
 #include "config.h"
 
@@ -102,23 +102,4 @@ Test(strtab, survives_growth_with_stable_pointers)
 	cr_assert(not(profconv__strtab_find(&t, "nope", 4, &idx)));
 	profconv__strtab_free(&t);
 	ASSERT_NO_LEAKS();
-}
-
-Test(u64map, stores_zero_and_large_keys)
-{
-	struct pc_u64map m = { 0 };
-	uint32_t v;
-	uint64_t k;
-
-	cr_assert(not(profconv__u64map_get(&m, 0, &v)));
-	cr_assert(eq(int, profconv__u64map_put(&m, 0, 7), 0));
-	for (k = 1; k < 100000; k++)
-		cr_assert(eq(int, profconv__u64map_put(&m, k * 0x1000, (uint32_t)k), 0));
-	cr_assert(profconv__u64map_get(&m, 0, &v));
-	cr_assert(eq(u32, v, 7));
-	cr_assert(profconv__u64map_get(&m, 0x1000 * 777, &v));
-	cr_assert(eq(u32, v, 777));
-	cr_assert(not(profconv__u64map_get(&m, 0x1001, &v)));
-	cr_assert(eq(sz, m.len, 99999));
-	profconv__u64map_free(&m);
 }

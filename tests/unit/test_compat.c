@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_compat.c - making profiles comparable (lib/transform/compat.c):
+ * the sample types all of them have, kept in the first one's order, and
+ * pprof's two names for a heap profile's values (objects/space against
+ * alloc_* and inuse_*).
+ */
+
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "helpers.h"
+#include "model/seams.h"
+#include "transform/types.h"
+
+static struct profconv_profile *a, *b, *out;
+
+static void
+drop(void)
+{
+	profconv_profile_free(a);
+	profconv_profile_free(b);
+	profconv_profile_free(out);
+	a = b = out = NULL;
+}
+
+TestSuite(compat, .fini = drop);
+
+/*
+ * A heap-shaped profile of "/bin/app" loaded at BASE: two stacks,
+ * main->alloc (values V1) and main->other (values V2); addresses are
+ * BASE + fixed offsets, as with two runs of one PIE binary.
+ */
+static struct profconv_profile *
+app(uint64_t base, int64_t v1, int64_t v2, const char *label)
+{
+	struct profconv_profile *p;
+	struct profconv_mapping m = { base, base + 0x5000, 0, "/bin/app",
+		"b1d", 0, 0, 0, 0 };
+	struct profconv_label l = { .key = "thread", .str = label };
+	uint32_t loc[3], s1[2], s2[2];
+	int64_t x1[2] = { v1, v1 * 16 }, x2[2] = { v2, v2 * 16 };
+
+	cr_assert(eq(int, profconv_profile_new(&p), 0));
+	profconv_profile_add_sample_type(p, "objects", "count");
+	profconv_profile_add_sample_type(p, "space", "bytes");
+	profconv_profile_set_period(p, "space", "bytes", 512);
+	profconv_profile_add_mapping(p, &m, NULL);
+	profconv_profile_add_location(p, 1, base + 0x1100, NULL, 0, 0, &loc[0]);
+	profconv_profile_add_location(p, 1, base + 0x1200, NULL, 0, 0, &loc[1]);
+	profconv_profile_add_location(p, 1, base + 0x2300, NULL, 0, 0, &loc[2]);
+	s1[0] = loc[1];
+	s1[1] = loc[0];
+	s2[0] = loc[2];
+	s2[1] = loc[0];
+	profconv_profile_add_sample(p, s1, 2, x1, label ? &l : NULL, label ? 1 : 0);
+	profconv_profile_add_sample(p, s2, 2, x2, label ? &l : NULL, label ? 1 : 0);
+	return p;
+}
+
+static int64_t
+total(const struct profconv_profile *p, size_t i)
+{
+	int64_t t;
+
+	cr_assert(eq(int, profconv_profile_total(p, i, &t), 0));
+	return t;
+}
+
+Test(compat, compatibilize_keeps_common_types_in_first_order)
+{
+	struct profconv_profile *in[2];
+	struct profconv_value_type vt;
+	struct profconv_sample s;
+	uint32_t loc;
+	int64_t v[3] = { 1, 2, 3 };
+
+	a = app(0x1000, 1, 1, NULL);		/* objects, space */
+	profconv_profile_new(&b);
+	profconv_profile_add_sample_type(b, "space", "bytes");
+	profconv_profile_add_sample_type(b, "extra", "count");
+	profconv_profile_add_sample_type(b, "objects", "count");
+	profconv_profile_add_location(b, 0, 0x10, NULL, 0, 0, &loc);
+	profconv_profile_add_sample(b, &loc, 1, v, NULL, 0);
+	in[0] = a;
+	in[1] = b;
+	cr_assert(eq(int, profconv_profiles_compatibilize(in, 2), 0));
+	cr_assert(eq(sz, profconv_profile_sample_type_count(b), 2));
+	profconv_profile_sample_type(b, 0, &vt);
+	cr_assert(eq(str, (char *)vt.type, "objects"));
+	profconv_profile_sample(b, 0, &s);
+	cr_assert(eq(i64, s.values[0], 3));
+	cr_assert(eq(i64, s.values[1], 1));
+}
+
+/* APP's profile with pprof's four heap types: alloc = X, in use = Y. */
+static struct profconv_profile *
+heap4(uint64_t base, int64_t x, int64_t y)
+{
+	struct profconv_profile *p;
+	struct profconv_mapping m = { base, base + 0x5000, 0, "/bin/app",
+		"b1d", 0, 0, 0, 0 };
+	uint32_t loc[2];
+	int64_t v[4] = { x, x * 16, y, y * 16 };
+
+	cr_assert(eq(int, profconv_profile_new(&p), 0));
+	profconv_profile_add_sample_type(p, "alloc_objects", "count");
+	profconv_profile_add_sample_type(p, "alloc_space", "bytes");
+	profconv_profile_add_sample_type(p, "inuse_objects", "count");
+	profconv_profile_add_sample_type(p, "inuse_space", "bytes");
+	profconv_profile_set_period(p, "space", "bytes", 512);
+	profconv_profile_add_mapping(p, &m, NULL);
+	profconv_profile_add_location(p, 1, base + 0x1100, NULL, 0, 0, &loc[1]);
+	profconv_profile_add_location(p, 1, base + 0x1200, NULL, 0, 0, &loc[0]);
+	profconv_profile_add_sample(p, loc, 2, v, NULL, 0);
+	return p;
+}
+
+static void
+expect_type(const struct profconv_profile *p, size_t i, const char *type)
+{
+	struct profconv_value_type vt;
+
+	cr_assert(eq(int, profconv_profile_sample_type(p, i, &vt), 0));
+	cr_assert(eq(str, (char *)vt.type, (char *)type));
+}
+
+/* The first dump of a process (nothing freed: objects/space) and a later
+ * one (alloc_* and inuse_*) compare with all four heap types. */
+Test(compat, compatibilize_widens_objects_space_to_heap_types)
+{
+	static const char *const names[] = { "alloc_objects", "alloc_space",
+		"inuse_objects", "inuse_space" };
+	struct profconv_profile *in[2];
+	struct profconv_sample s;
+	size_t i;
+
+	a = app(0x1000, 3, 5, NULL);
+	b = heap4(0x1000, 9, 4);
+	profconv_profile_set_default_sample_type(a, "space");
+	in[0] = a;
+	in[1] = b;
+	cr_assert(eq(int, profconv_profiles_compatibilize(in, 2), 0));
+	for (i = 0; i < 4; i++) {
+		expect_type(a, i, names[i]);
+		expect_type(b, i, names[i]);
+	}
+	cr_assert(eq(str, (char *)profconv_profile_default_sample_type(a),
+	    "inuse_space"));
+	cr_assert(eq(sz, profconv_profile_sample_count(a), 2));
+	profconv_profile_sample(a, 1, &s);
+	cr_assert(eq(i64, s.values[0], 5));
+	cr_assert(eq(i64, s.values[1], 80));
+	cr_assert(eq(i64, s.values[2], 5));
+	cr_assert(eq(i64, s.values[3], 80));
+	profconv_profile_sample(a, 0, &s);
+	cr_assert(eq(i64, s.values[2], 3));
+	cr_assert(eq(i64, s.values[3], 48));
+	cr_assert(eq(int, profconv_profile_subtract(&out, b, a), 0));
+	cr_assert(eq(sz, profconv_profile_sample_type_count(out), 4));
+	ASSERT_NO_LEAKS();
+}
+
+/* jemalloc without prof_accum (inuse only) against one with it, and
+ * against an objects/space dump: the in-use pair is what they share. */
+Test(compat, compatibilize_keeps_inuse_of_jemalloc_without_accum)
+{
+	struct profconv_profile *in[3], *c;
+	uint32_t loc;
+	int64_t v[2] = { 2, 32 };
+
+	profconv_profile_new(&c);
+	profconv_profile_add_sample_type(c, "inuse_objects", "count");
+	profconv_profile_add_sample_type(c, "inuse_space", "bytes");
+	profconv_profile_set_period(c, "space", "bytes", 512);
+	profconv_profile_add_location(c, 0, 0x10, NULL, 0, 0, &loc);
+	profconv_profile_add_sample(c, &loc, 1, v, NULL, 0);
+	a = heap4(0x1000, 9, 4);
+	b = app(0x1000, 3, 5, NULL);
+	in[0] = c;
+	in[1] = a;
+	in[2] = b;
+	cr_assert(eq(int, profconv_profiles_compatibilize(in, 3), 0));
+	for (size_t i = 0; i < 3; i++) {
+		cr_assert(eq(sz, profconv_profile_sample_type_count(in[i]), 2));
+		expect_type(in[i], 0, "inuse_objects");
+		expect_type(in[i], 1, "inuse_space");
+	}
+	cr_assert(eq(i64, total(a, 1), 64));
+	cr_assert(eq(i64, total(b, 1), 128));
+	profconv_profile_free(c);
+}
+
+Test(compat, compatibilize_fails_without_common_type)
+{
+	struct profconv_profile *in[2];
+
+	profconv_profile_new(&a);
+	profconv_profile_add_sample_type(a, "x", "count");
+	profconv_profile_new(&b);
+	profconv_profile_add_sample_type(b, "y", "count");
+	in[0] = a;
+	in[1] = b;
+	cr_assert(eq(int, profconv_profiles_compatibilize(in, 2), PROFCONV_EINVAL));
+	cr_assert(eq(str, ERRMSG, "profiles have no sample type in common"));
+}
+
+/* The slot standing for a type under the other heap naming: objects/
+ * space for alloc_* and inuse_*, inuse_* for objects/space; -1 for any
+ * other pair. */
+Test(compat, heap_alias_maps_between_the_namings)
+{
+	const struct profconv_profile *heap, *plain;
+
+	a = heap4(0x1000, 9, 4);		/* alloc_*, inuse_* */
+	b = app(0x1000, 3, 5, NULL);		/* objects, space */
+	heap = a;
+	plain = b;
+	cr_assert(eq(int, profconv__heap_alias(plain, heap,
+	    heap->sample_types[0].type), 0));
+	cr_assert(eq(int, profconv__heap_alias(plain, heap,
+	    heap->sample_types[1].type), 1));
+	cr_assert(eq(int, profconv__heap_alias(plain, heap,
+	    heap->sample_types[3].type), 1));
+	cr_assert(eq(int, profconv__heap_alias(heap, plain,
+	    plain->sample_types[0].type), 2));
+	cr_assert(eq(int, profconv__heap_alias(heap, plain,
+	    plain->sample_types[1].type), 3));
+	/* Same naming on both sides: no alias. */
+	cr_assert(eq(int, profconv__heap_alias(heap, heap,
+	    heap->sample_types[0].type), -1));
+	cr_assert(eq(int, profconv__heap_alias(plain, plain,
+	    plain->sample_types[0].type), -1));
+}
+
+/* Types kept by index, in the order given, with their values. */
+Test(compat, select_types_reorders_values)
+{
+	static const size_t keep[] = { 3, 0 };
+	struct profconv_sample s;
+
+	a = heap4(0x1000, 9, 4);
+	cr_assert(eq(int, profconv__select_types(a, keep, 2), 0));
+	cr_assert(eq(sz, profconv_profile_sample_type_count(a), 2));
+	expect_type(a, 0, "inuse_space");
+	expect_type(a, 1, "alloc_objects");
+	profconv_profile_sample(a, 0, &s);
+	cr_assert(eq(i64, s.values[0], 64));
+	cr_assert(eq(i64, s.values[1], 9));
+}
+
+/* No profiles, or one: nothing to make comparable, nothing changes. */
+Test(compat, zero_or_one_profile_is_left_alone)
+{
+	struct profconv_profile *in[1];
+
+	cr_assert(eq(int, profconv_profiles_compatibilize(in, 0), 0));
+	a = heap4(0x1000, 9, 4);
+	in[0] = a;
+	cr_assert(eq(int, profconv_profiles_compatibilize(in, 1), 0));
+	cr_assert(eq(sz, profconv_profile_sample_type_count(a), 4));
+}

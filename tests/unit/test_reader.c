@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_reader.c - pprof as one of the readers (lib/pprof/reader.c): the
+ * sniff that takes an input for pprof or turns it away, and
+ * profconv__pb_invalid(), which says why bytes are no Profile.
+ */
+
+#include "config.h"
+
+#include "helpers.h"
+#include "pprof/pprof.h"
+#include "read/readers.h"
+
+static struct profconv_profile *prof;
+
+static void
+drop(void)
+{
+	profconv_profile_free(prof);
+	prof = NULL;
+}
+
+TestSuite(reader, .fini = drop);
+
+Test(reader, rejects_garbage)
+{
+	/* Field 8 (keep_frames) is a varint, never a fixed64. */
+	static const unsigned char junk[] = { 0x41, 0x41, 0x41, 0x41, 0x41,
+		0x41, 0x41, 0x41, 0x41, 0x41 };
+
+	cr_assert(eq(int, profconv_profile_read_mem(&prof, junk, sizeof(junk),
+	    NULL, NULL), PROFCONV_EFORMAT));
+	cr_assert(zero(ptr, prof));
+	cr_assert(eq(str, ERRMSG, "unrecognized profile format (text); "
+	    "expected pprof protobuf, gperftools/Go heap or CPU, jemalloc "
+	    "heap_v2, contention, Go goroutine/threadcreate, heaptrack or "
+	    "massif"));
+}
+
+Test(reader, says_where_it_is_truncated)
+{
+	/* sample_type claiming 4 GB, then two bytes. */
+	static const unsigned char cut[] = { 0x0a, 0xff, 0xff, 0xff, 0x0f, 1, 2 };
+	static const unsigned char bad[] = { 0x60, 0x01, 0x0b, 0x01 };
+
+	cr_assert(eq(int, profconv_profile_read_mem(&prof, cut, sizeof(cut),
+	    NULL, NULL), PROFCONV_EFORMAT));
+	cr_assert(eq(str, ERRMSG, "truncated pprof protobuf: field 1 at offset "
+	    "0 runs past the end (7 bytes)"));
+	/* period 1, then a group tag: pprof never writes groups. */
+	cr_assert(eq(int, profconv_profile_read_mem(&prof, bad, sizeof(bad),
+	    NULL, NULL), PROFCONV_EFORMAT));
+	cr_assert(eq(str, ERRMSG, "unrecognized profile format (binary data); "
+	    "expected pprof protobuf, gperftools/Go heap or CPU, jemalloc "
+	    "heap_v2, contention, Go goroutine/threadcreate, heaptrack or "
+	    "massif"));
+}
+
+
+/* The sniff, on bytes a Profile's field numbers and wire types decide:
+ * field 1 (sample_type) is a message, field 9 (time_nanos) a varint. */
+static bool
+sniff(const unsigned char *p, size_t len, bool whole)
+{
+	return profconv__reader_pprof.sniff(p, len, whole);
+}
+
+Test(reader, sniff_takes_profile_fields_only)
+{
+	static const unsigned char ok[] = { 0x0a, 0x00, 0x48, 0x01 };
+	static const unsigned char time_as_bytes[] = { 0x4a, 0x00 };
+	static const unsigned char field16[] = { 0x80, 0x01, 0x01 };
+	static const unsigned char field0_first[] = { 0x00, 0x00 };
+	static const unsigned char padded[] = { 0x48, 0x01, 0x00, 0x00 };
+
+	cr_assert(sniff(ok, sizeof(ok), true));
+	cr_assert(not(sniff(time_as_bytes, sizeof(time_as_bytes), true)));
+	cr_assert(not(sniff(field16, sizeof(field16), true)));
+	cr_assert(not(sniff(field0_first, sizeof(field0_first), true)));
+	cr_assert(sniff(padded, sizeof(padded), true));
+}
+
+/* A field cut off by the end of the head is fine when more follows, and
+ * not when the head is the whole input. */
+Test(reader, sniff_is_lenient_only_before_the_end)
+{
+	static const unsigned char cut[] = { 0x0a, 0x05, 0x01 };
+	static const unsigned char cut_tag[] = { 0x48, 0x01, 0x80 };
+
+	cr_assert(sniff(cut, sizeof(cut), false));
+	cr_assert(not(sniff(cut, sizeof(cut), true)));
+	cr_assert(sniff(cut_tag, sizeof(cut_tag), false));
+	cr_assert(not(sniff(cut_tag, sizeof(cut_tag), true)));
+}
+
+/* The three answers of profconv__pb_invalid(), offsets counted by hand. */
+Test(reader, invalid_says_cut_bad_or_neither)
+{
+	static const unsigned char cut[] = { 0x48, 0x01, 0x0a, 0x05, 0x01 };
+	static const unsigned char bad[] = { 0x48, 0x01, 0x4a, 0x00 };
+	static const unsigned char group[] = { 0x48, 0x01, 0x0b };
+	static const unsigned char fine[] = { 0x48, 0x01 };
+
+	cr_assert(eq(int, profconv__pb_invalid(cut, sizeof(cut)),
+	    PROFCONV_EFORMAT));
+	cr_assert(eq(str, ERRMSG, "truncated pprof protobuf: field 1 at "
+	    "offset 2 runs past the end (5 bytes)"));
+	cr_assert(eq(int, profconv__pb_invalid(bad, sizeof(bad)),
+	    PROFCONV_EFORMAT));
+	cr_assert(eq(str, ERRMSG, "not a valid pprof protobuf: bad field at "
+	    "offset 2"));
+	cr_assert(eq(int, profconv__pb_invalid(group, sizeof(group)),
+	    PROFCONV_EFORMAT));
+	cr_assert(eq(str, ERRMSG, "not a valid pprof protobuf: bad field at "
+	    "offset 2"));
+	cr_assert(eq(int, profconv__pb_invalid(fine, sizeof(fine)),
+	    PROFCONV_EFORMAT));
+	cr_assert(eq(str, ERRMSG, "not a valid pprof protobuf (2 bytes)"));
+}
+
+/* A varint of more than 10 bytes is no varint: bad, not cut off. */
+Test(reader, invalid_refuses_an_overlong_varint)
+{
+	static const unsigned char v[] = { 0x48, 0xff, 0xff, 0xff, 0xff,
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01 };
+
+	cr_assert(eq(int, profconv__pb_invalid(v, sizeof(v)),
+	    PROFCONV_EFORMAT));
+	cr_assert(eq(str, ERRMSG, "not a valid pprof protobuf: bad field at "
+	    "offset 0"));
+}
+
+/* The explain hook speaks only of a whole input the sniff leniently
+ * takes: not of a head, nor of what is plainly no pprof. */
+Test(reader, explain_only_for_whole_near_misses)
+{
+	static const unsigned char cut[] = { 0x0a, 0x05, 0x01 };
+	static const unsigned char other[] = { 'h', 'e', 'a', 'p' };
+
+	cr_assert(eq(int, profconv__reader_pprof.explain(cut, sizeof(cut),
+	    false), 0));
+	cr_assert(eq(int, profconv__reader_pprof.explain(other,
+	    sizeof(other), true), 0));
+	cr_assert(eq(int, profconv__reader_pprof.explain(cut, sizeof(cut),
+	    true), PROFCONV_EFORMAT));
+	cr_assert(eq(str, ERRMSG, "truncated pprof protobuf: field 1 at "
+	    "offset 0 runs past the end (3 bytes)"));
+	cr_assert(eq(int, profconv__reader_pprof.format, PROFCONV_FORMAT_PPROF));
+}

@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_scale.c - scaling a profile's values in place and normalizing it
+ * to another's totals, pprof's -normalize (lib/transform/scale.c).
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "helpers.h"
+
+static struct profconv_profile *a, *b, *out;
+
+static void
+drop(void)
+{
+	profconv_profile_free(a);
+	profconv_profile_free(b);
+	profconv_profile_free(out);
+	a = b = out = NULL;
+}
+
+TestSuite(scale, .fini = drop);
+
+/*
+ * A heap-shaped profile of "/bin/app" loaded at BASE: two stacks,
+ * main->alloc (values V1) and main->other (values V2); addresses are
+ * BASE + fixed offsets, as with two runs of one PIE binary.
+ */
+static struct profconv_profile *
+app(uint64_t base, int64_t v1, int64_t v2, const char *label)
+{
+	struct profconv_profile *p;
+	struct profconv_mapping m = { base, base + 0x5000, 0, "/bin/app",
+		"b1d", 0, 0, 0, 0 };
+	struct profconv_label l = { .key = "thread", .str = label };
+	uint32_t loc[3], s1[2], s2[2];
+	int64_t x1[2] = { v1, v1 * 16 }, x2[2] = { v2, v2 * 16 };
+
+	cr_assert(eq(int, profconv_profile_new(&p), 0));
+	profconv_profile_add_sample_type(p, "objects", "count");
+	profconv_profile_add_sample_type(p, "space", "bytes");
+	profconv_profile_set_period(p, "space", "bytes", 512);
+	profconv_profile_add_mapping(p, &m, NULL);
+	profconv_profile_add_location(p, 1, base + 0x1100, NULL, 0, 0, &loc[0]);
+	profconv_profile_add_location(p, 1, base + 0x1200, NULL, 0, 0, &loc[1]);
+	profconv_profile_add_location(p, 1, base + 0x2300, NULL, 0, 0, &loc[2]);
+	s1[0] = loc[1];
+	s1[1] = loc[0];
+	s2[0] = loc[2];
+	s2[1] = loc[0];
+	profconv_profile_add_sample(p, s1, 2, x1, label ? &l : NULL, label ? 1 : 0);
+	profconv_profile_add_sample(p, s2, 2, x2, label ? &l : NULL, label ? 1 : 0);
+	return p;
+}
+
+static int64_t
+total(const struct profconv_profile *p, size_t i)
+{
+	int64_t t;
+
+	cr_assert(eq(int, profconv_profile_total(p, i, &t), 0));
+	return t;
+}
+
+Test(scale, scale_rounds_and_drops_zeroed_samples)
+{
+	double r[2] = { 0.5, 1 };
+	struct profconv_sample s;
+
+	a = app(0x1000, 3, 1, NULL);		/* objects 3 and 1 */
+	cr_assert(eq(int, profconv_profile_scale(a, r), 0));
+	/* 1.5 rounds to 2 (away from zero); 0.5 rounds to 1. */
+	cr_assert(eq(sz, profconv_profile_sample_count(a), 2));
+	profconv_profile_sample(a, 0, &s);
+	cr_assert(eq(i64, s.values[0], 2));
+	cr_assert(eq(i64, s.values[1], 48));
+	r[0] = 0.1;
+	cr_assert(eq(int, profconv_profile_scale(a, r), 0));
+	cr_assert(eq(sz, profconv_profile_sample_count(a), 0));
+}
+
+Test(scale, scale_refuses_ratios_that_are_not_numbers)
+{
+	double r[2] = { NAN, 1 };
+	struct profconv_sample s;
+
+	a = app(0x1000, 3, 1, NULL);
+	cr_assert(eq(int, profconv_profile_scale(a, r), PROFCONV_EINVAL));
+	r[0] = 2;
+	r[1] = INFINITY;	/* INFINITY * 0 would be NaN too */
+	cr_assert(eq(int, profconv_profile_scale(a, r), PROFCONV_EINVAL));
+	r[1] = -INFINITY;
+	cr_assert(eq(int, profconv_profile_scale(a, r), PROFCONV_EINVAL));
+	cr_assert(eq(int, profconv_profile_scale(NULL, r), PROFCONV_EINVAL));
+	cr_assert(eq(int, profconv_profile_scale(a, NULL), PROFCONV_EINVAL));
+	/* Refused before anything changed. */
+	profconv_profile_sample(a, 0, &s);
+	cr_assert(eq(i64, s.values[0], 3));
+	cr_assert(eq(i64, s.values[1], 48));
+}
+
+Test(scale, normalize_matches_totals)
+{
+	a = app(0x1000, 10, 30, NULL);		/* 40 objects */
+	b = app(0x2000, 1, 3, NULL);		/* 4 objects */
+	cr_assert(eq(int, profconv_profile_normalize(b, a), 0));
+	cr_assert(eq(i64, total(b, 0), 40));
+	cr_assert(eq(i64, total(b, 1), 640));
+}
+
+/* Products beyond int64 stop at its ends; a type scaled by 1 is left
+ * as it is. */
+Test(scale, saturates_at_the_ends)
+{
+	double r[2] = { 4, 1 };
+	struct profconv_sample s;
+	int64_t v[2] = { (int64_t)1 << 62, 7 };
+	uint32_t loc;
+
+	cr_assert(eq(int, profconv_profile_new(&a), 0));
+	profconv_profile_add_sample_type(a, "objects", "count");
+	profconv_profile_add_sample_type(a, "space", "bytes");
+	profconv_profile_add_location(a, 0, 0x10, NULL, 0, 0, &loc);
+	profconv_profile_add_sample(a, &loc, 1, v, NULL, 0);
+	v[0] = -v[0];
+	profconv_profile_add_sample(a, &loc, 1, v, NULL, 0);
+	cr_assert(eq(int, profconv_profile_scale(a, r), 0));
+	profconv_profile_sample(a, 0, &s);
+	cr_assert(eq(i64, s.values[0], INT64_MAX));
+	cr_assert(eq(i64, s.values[1], 7));
+	profconv_profile_sample(a, 1, &s);
+	cr_assert(eq(i64, s.values[0], INT64_MIN));
+}
+
+/*
+ * A sample stays when a type that was scaled is nonzero: scaling only
+ * space drops a sample whose space is 0 even though it has objects;
+ * ratios all 1 change nothing, zero samples included.
+ */
+Test(scale, keeps_samples_by_the_scaled_types)
+{
+	double ones[2] = { 1, 1 }, half_space[2] = { 1, 0.5 };
+	int64_t v[2] = { 5, 0 };
+	struct profconv_sample s;
+	uint32_t loc;
+
+	cr_assert(eq(int, profconv_profile_new(&a), 0));
+	profconv_profile_add_sample_type(a, "objects", "count");
+	profconv_profile_add_sample_type(a, "space", "bytes");
+	profconv_profile_add_location(a, 0, 0x10, NULL, 0, 0, &loc);
+	profconv_profile_add_sample(a, &loc, 1, v, NULL, 0);
+	v[1] = 3;
+	profconv_profile_add_sample(a, &loc, 1, v, NULL, 0);
+	cr_assert(eq(int, profconv_profile_scale(a, ones), 0));
+	cr_assert(eq(sz, profconv_profile_sample_count(a), 2));
+	cr_assert(eq(int, profconv_profile_scale(a, half_space), 0));
+	cr_assert(eq(sz, profconv_profile_sample_count(a), 1));
+	profconv_profile_sample(a, 0, &s);
+	cr_assert(eq(i64, s.values[0], 5));
+	cr_assert(eq(i64, s.values[1], 2));	/* 1.5 away from zero */
+}
+
+/* Normalizing needs the same types in the same order; a type whose
+ * total is 0 has nothing to scale up, and stays 0. */
+Test(scale, normalize_refuses_other_types_and_keeps_zero_totals)
+{
+	int64_t v[2] = { 0, 16 };
+	uint32_t loc;
+
+	a = app(0x1000, 10, 30, NULL);		/* 40 objects, 640 bytes */
+	cr_assert(eq(int, profconv_profile_new(&b), 0));
+	profconv_profile_add_sample_type(b, "space", "bytes");
+	profconv_profile_add_sample_type(b, "objects", "count");
+	profconv_profile_set_period(b, "space", "bytes", 512);
+	cr_assert(eq(int, profconv_profile_normalize(b, a), PROFCONV_EINVAL));
+	cr_assert(eq(str, ERRMSG, "profiles have different sample types"));
+	profconv_profile_free(b);
+	cr_assert(eq(int, profconv_profile_new(&b), 0));
+	profconv_profile_add_sample_type(b, "objects", "count");
+	profconv_profile_add_sample_type(b, "space", "bytes");
+	profconv_profile_set_period(b, "space", "bytes", 512);
+	profconv_profile_add_location(b, 0, 0x10, NULL, 0, 0, &loc);
+	profconv_profile_add_sample(b, &loc, 1, v, NULL, 0);
+	cr_assert(eq(int, profconv_profile_normalize(b, a), 0), "%s", ERRMSG);
+	cr_assert(eq(sz, profconv_profile_sample_count(b), 1));
+	cr_assert(eq(i64, total(b, 0), 0));
+	cr_assert(eq(i64, total(b, 1), 640));
+}
