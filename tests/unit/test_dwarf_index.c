@@ -291,21 +291,3 @@ Test(dwarf_index, finds_the_symbol_covering_an_address)
 	for (i = 1; i < mod->nsyms; i++)
 		cr_assert(lt(u64, mod->syms[i - 1].addr, mod->syms[i].addr));
 }
-
-Test(dwarf_index, answers_from_the_symbol_table_without_dwarf)
-{
-	struct pc_frame frames[8];
-	enum pc_frame_source src;
-	size_t n;
-
-	open_compiled("-g0 -O2");
-	cr_expect(not(profconv__symmod_has_dwarf(mod)));
-	cr_expect(zero(ptr, mod->dw));
-	cr_expect(eq(sz, mod->ncus, 0));
-	cr_assert(eq(int, profconv__symmod_lookup(mod, symbol_address("twice"),
-	    frames, 8, &n, &src), 0));
-	cr_assert(eq(sz, n, 1));
-	cr_expect(eq(int, src, PC_FRAMES_SYMTAB));
-	cr_expect(eq(str, STR(frames[0].name), "twice"));
-	cr_expect(zero(ptr, (void *)frames[0].file));
-}
