@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_dwarf_frames.c - the frames of an address: the inline chain with
+ * its files and lines, the symbol table when there is no DWARF, where
+ * the outer function starts (lib/symbolize/dwarf_frames.c), on programs
+ * gcc compiles at test time, the lines read from the source itself.
+ */
+
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <elfutils/libdwfl.h>
+#include <dwarf.h>
+
+#include "helpers.h"
+#include "symbolize/dwarf_index.h"
+
+#define STR(s) ((char *)(s))
+
+/* noinline functions, and one inlined into main at two call sites. */
+static const char test_source[] =
+	"#include <stdio.h>\n"
+	"static inline __attribute__((always_inline)) int\n"
+	"plus(int x)\n"
+	"{\n"
+	"\treturn x * 3 + 1;\n"
+	"}\n"
+	"__attribute__((noinline)) int\n"
+	"twice(int x)\n"
+	"{\n"
+	"\treturn 2 * plus(x);\n"
+	"}\n"
+	"int\n"
+	"main(int argc, char **argv)\n"
+	"{\n"
+	"\tint i, s = 0;\n"
+	"\n"
+	"\t(void)argv;\n"
+	"\tfor (i = 0; i < argc; i++)\n"
+	"\t\ts += twice(i) + plus(s);\n"
+	"\tprintf(\"%d\\n\", s);\n"
+	"\treturn 0;\n"
+	"}\n";
+
+static char dir[64];
+static Dwfl *dwfl;
+static struct pc_symmod *mod;
+
+static void
+cleanup(void)
+{
+	char cmd[128];
+
+	profconv__symmod_free(mod);
+	mod = NULL;
+	if (dwfl != NULL)
+		dwfl_end(dwfl);
+	dwfl = NULL;
+	if (dir[0] != '\0') {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		cr_expect(eq(int, system(cmd), 0));
+		dir[0] = '\0';
+	}
+}
+
+TestSuite(dwarf_frames, .fini = cleanup);
+
+/*
+ * Compile the test program with gcc and FLAGS and open it as a module
+ * into MOD, without reading anything yet.  Skips the test without gcc.
+ */
+static void open_compiled_source(const char *cc, const char *name,
+    const char *source, const char *flags);
+
+static void
+open_compiled(const char *flags)
+{
+	open_compiled_source("gcc", "prog.c", test_source, flags);
+}
+
+static void
+open_compiled_source(const char *cc, const char *name, const char *source,
+    const char *flags)
+{
+	static char *debuginfo_path;
+	static const Dwfl_Callbacks callbacks = {
+		.find_elf = dwfl_build_id_find_elf,
+		.find_debuginfo = dwfl_build_id_find_debuginfo,
+		.section_address = dwfl_offline_section_address,
+		.debuginfo_path = &debuginfo_path,
+	};
+	char path[128], cmd[512];
+	Dwfl_Module *m;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "command -v %s >/dev/null 2>&1", cc);
+	if (system(cmd) != 0)
+		cr_skip_test("no %s", cc);
+	snprintf(dir, sizeof(dir), "/tmp/test_dwarf_frames.XXXXXX");
+	cr_assert(not(zero(ptr, mkdtemp(dir))));
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	cr_assert(not(zero(ptr, f)));
+	cr_assert(ge(int, fputs(source, f), 0));
+	cr_assert(eq(int, fclose(f), 0));
+	snprintf(cmd, sizeof(cmd), "cd %s && %s %s -o prog %s", dir, cc,
+	    flags, name);
+	cr_assert(eq(int, system(cmd), 0), "%s", cmd);
+	snprintf(path, sizeof(path), "%s/prog", dir);
+	dwfl = dwfl_begin(&callbacks);
+	cr_assert(not(zero(ptr, dwfl)));
+	dwfl_report_begin(dwfl);
+	m = dwfl_report_offline(dwfl, path, path, -1);
+	cr_assert(not(zero(ptr, m)), "%s", dwfl_errmsg(-1));
+	cr_assert(eq(int, dwfl_report_end(dwfl, NULL, NULL), 0));
+	cr_assert(eq(int, profconv__symmod_new(&mod, m), 0));
+}
+/* The file (link-time) address of the ELF symbol NAME. */
+static uint64_t
+symbol_address(const char *name)
+{
+	int i, n = dwfl_module_getsymtab(mod->mod);
+	const char *s;
+	GElf_Addr addr;
+	GElf_Sym sym;
+
+	for (i = 1; i < n; i++) {
+		s = dwfl_module_getsym_info(mod->mod, i, &sym, &addr, NULL,
+		    NULL, NULL);
+		if (s != NULL && strcmp(s, name) == 0)
+			return addr - mod->main_bias;
+	}
+	cr_assert(0, "no symbol '%s'", name);
+	return 0;
+}
+
+Test(dwarf_frames, answers_from_the_symbol_table_without_dwarf)
+{
+	struct pc_frame frames[8];
+	enum pc_frame_source src;
+	size_t n;
+
+	open_compiled("-g0 -O2");
+	cr_expect(not(profconv__symmod_has_dwarf(mod)));
+	cr_expect(zero(ptr, mod->dw));
+	cr_expect(eq(sz, mod->ncus, 0));
+	cr_assert(eq(int, profconv__symmod_lookup(mod, symbol_address("twice"),
+	    frames, 8, &n, &src), 0));
+	cr_assert(eq(sz, n, 1));
+	cr_expect(eq(int, src, PC_FRAMES_SYMTAB));
+	cr_expect(eq(str, STR(frames[0].name), "twice"));
+	cr_expect(zero(ptr, (void *)frames[0].file));
+}
+
+/* An address of twice() where plus() is inlined: a chain of two. */
+static uint64_t
+inlined_address(struct pc_frame *frames, size_t *n)
+{
+	uint64_t a = symbol_address("twice");
+	enum pc_frame_source src;
+	size_t i;
+
+	for (i = 0; i < 256; i++) {
+		cr_assert(eq(int, profconv__symmod_lookup(mod, a + i, frames,
+		    8, n, &src), 0));
+		if (*n == 2)
+			return a + i;
+	}
+	cr_assert(0, "plus() is inlined nowhere in twice()");
+	return 0;
+}
+
+/* With -O0, always_inline plus() still lands inside twice(): plus's
+ * body is line 5 of the source, its call line 10, the functions are
+ * named on lines 3 and 8. */
+Test(dwarf_frames, gives_the_inline_chain_innermost_first)
+{
+	struct pc_frame f[8];
+	size_t n, len;
+
+	open_compiled("-g -O0");
+	(void)inlined_address(f, &n);
+	cr_assert(eq(str, STR(f[0].name), "plus"));
+	cr_assert(eq(i64, f[0].line, 5));
+	cr_assert(eq(i64, f[0].start_line, 3));
+	cr_assert(eq(str, STR(f[1].name), "twice"));
+	cr_assert(eq(i64, f[1].line, 10));
+	cr_assert(eq(i64, f[1].start_line, 8));
+	cr_assert(not(zero(ptr, (void *)f[0].file)));
+	len = strlen(f[0].file);
+	cr_assert(ge(sz, len, 7));
+	cr_assert(eq(str, STR(f[0].file + len - 7), "/prog.c"));
+	cr_assert(not(zero(ptr, (void *)f[0].comp_dir)));
+	cr_assert(eq(str, STR(f[0].comp_dir), dir));
+}
+
+/* Room for one frame keeps the outermost: the function the address is
+ * in, as pprof's last line of a location is. */
+Test(dwarf_frames, keeps_the_outermost_frame_when_short_of_room)
+{
+	struct pc_frame f[8];
+	enum pc_frame_source src;
+	uint64_t a;
+	size_t n;
+
+	open_compiled("-g -O0");
+	a = inlined_address(f, &n);
+	cr_assert(eq(int, profconv__symmod_lookup(mod, a, f, 1, &n, &src), 0));
+	cr_assert(eq(sz, n, 1));
+	cr_assert(eq(int, src, PC_FRAMES_DWARF));
+	cr_assert(eq(str, STR(f[0].name), "twice"));
+}
+
+/* The outer function starts where its ELF symbol does; a frame named
+ * otherwise has no start. */
+Test(dwarf_frames, finds_where_the_outer_function_starts)
+{
+	struct pc_frame f[8], other = { 0 };
+	uint64_t a, start = 0;
+	size_t n;
+
+	open_compiled("-g -O0");
+	a = inlined_address(f, &n);
+	cr_assert(profconv__symmod_start(mod, a, &f[1], &start));
+	cr_assert(eq(u64, start, symbol_address("twice")));
+	other.name = "main";
+	cr_assert(not(profconv__symmod_start(mod, a, &other, &start)));
+	other.name = NULL;
+	cr_assert(not(profconv__symmod_start(mod, a, &other, &start)));
+}
+
+/* Our line tables against libdw's, row by row, through the module. */
+Test(dwarf_frames, reads_every_line_table_as_libdw_does)
+{
+	size_t rows = 0;
+
+	open_compiled("-g -O2");
+	cr_assert(eq(int, profconv__symmod_check_lines(mod, &rows), 0), "%s",
+	    profconv_errmsg());
+	cr_assert(ge(sz, rows, 10));
+}
