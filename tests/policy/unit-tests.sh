@@ -4,8 +4,7 @@
 # which says so in its first comment and is a line of UNIT_TESTS in
 # Makefile.am, so that make check-unit runs it.  A unit test that is not
 # named after a library file tests something across files and is listed
-# in ACROSS with the reason.  Files still waiting for their own test are
-# listed in NOT_YET; an entry whose test has landed must leave the list.
+# in ACROSS with the reason.
 # The check runs on the tree, then on a copy with a library file added
 # and a test dropped from UNIT_TESTS, which it must refuse.
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
@@ -13,17 +12,6 @@
 # Tests of a rule across files: the inputs built to cost time or memory
 # (issue #16) go through every reader.
 ACROSS="hostile"
-
-# Library files whose own unit test has not been written yet.
-NOT_YET="
-hash intervals path vec versions frames demangle rust_v0 shorten page
-convert_stream decode decode_samples gzout reader lex convert
-debug_inflate debuginfod dwarf_frames dwarf_nodes dwarf_own_walk dwp
-elfinfo find lookup modules plan profile_load remap compat growth
-scale graph_address graph_build graph_measure graph_trim prune
-stacksort suppress view_build view_names view_order escape traces
-tree
-"
 
 listed() { # listed WORD LIST
 	case " $(echo $2) " in *" $1 "*) return 0 ;; esac
@@ -39,13 +27,8 @@ check() {
 		n=$((n + 1))
 		name=$(basename "$f" .c)
 		t=tests/unit/test_$name.c
-		if [ -f "$root/$t" ]; then
-			listed "$name" "$NOT_YET" &&
-				echo "$t exists: take $name out of NOT_YET"
-		else
-			listed "$name" "$NOT_YET" ||
-				echo "${f#"$root"/} has no unit test $t"
-		fi
+		[ -f "$root/$t" ] ||
+			echo "${f#"$root"/} has no unit test $t"
 	done
 	[ "$n" -gt 40 ] || echo "no library sources under $root/lib"
 	for t in "$root"/tests/unit/test_*.c; do

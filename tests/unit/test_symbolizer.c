@@ -28,8 +28,6 @@ drop_profile(void)
 
 TestSuite(symbolize, .fini = drop_profile);
 
-}
-
 /* --- function deduplication ----------------------------------------------- */
 
 static struct pc_function
