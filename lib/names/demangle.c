@@ -143,7 +143,7 @@ legacy_ident(struct pc_dm_out *o, const char *p, size_t n)
 			profconv__dm_put(o, &c, 1);
 		} else if (p[0] == '.') {
 			k = n >= 2 && p[1] == '.' ? 2 : 1;
-			profconv__dm_puts(o, k == 2 ? "::" : "-");
+			profconv__dm_puts(o, k == 2 ? "::" : ".");
 		} else {
 			for (k = 0; k < n && p[k] != '$' && p[k] != '.'; k++)
 				;

@@ -97,13 +97,9 @@ Test(demangle, rust_legacy_escapes)
 	profconv__demangler_free(&dm_buf);
 }
 
-/*
- * BUG: a single "." in a legacy identifier comes out as "-", which is
- * what libiberty printed before binutils 2.34; c++filt 2.40, which
- * demangle.c says it follows, prints "." (checked: "a.b" below), as
- * rustc-demangle does.  Disabled until demangle.c is fixed.
- */
-Test(demangle, rust_legacy_single_dot_as_cxxfilt, .disabled = true)
+/* A single "." in a legacy identifier stays a "." (c++filt 2.40 and
+ * llvm-cxxfilt; libiberty printed "-" before binutils 2.34). */
+Test(demangle, rust_legacy_single_dot_as_cxxfilt)
 {
 	cr_assert(eq(str, STR(dm("_ZN3foo3a.b17h0123456789abcdefE", 0)),
 	    "foo::a.b::h0123456789abcdef"));
