@@ -9,12 +9,14 @@
 
 #include "config.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "base/bounds.h"
+#include "page/page.h"
 #include "report/report_data.h"
 #include "writer_fixture.h"
 
@@ -315,4 +317,33 @@ Test(report, series_bounded)
 		snprintf(want, sizeof(want), "{\"type\":\"s%zu\",", pick[i]);
 		cr_expect(not(zero(ptr, strstr(out, want))), "%s", want);
 	}
+}
+
+/* A pc_page_text that shows it was called: TEXT in capitals. */
+static void
+put_upper(FILE *fp, const char *text)
+{
+	for (; *text != '\0'; text++)
+		putc(toupper((unsigned char)*text), fp);
+}
+
+/* page.c: a line that ends in '\' is joined to the next, so that fragment
+ * "a" ends inside a line; holes from name/text pairs, through the given
+ * escaping or as they are; "@@" is an '@' and a hole not given is empty. */
+Test(report, page_fragments_and_holes)
+{
+	static const char skel[] = "@@ a\n<p>@x@ \\\n@y@\\\n@@ b\nb@@z@\n"
+	    "@@ c\n";
+	struct pc_page_hole h[] = { { "x", "one" }, { "y", "t&o" } };
+	size_t len = 0;
+	FILE *fp;
+
+	free(out);
+	out = NULL;
+	fp = open_memstream(&out, &len);
+	cr_assert(not(zero(ptr, fp)));
+	profconv__page_put_holes(fp, skel, "a", h, 2, put_upper);
+	profconv__page_put_holes(fp, skel, "b", h, 2, NULL);
+	fclose(fp);
+	cr_assert(eq(str, out, "<p>ONE T&Ob@\n"));
 }

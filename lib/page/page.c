@@ -144,6 +144,8 @@ fill_holes(FILE *fp, const char *name, size_t len, void *arg)
 		if (strlen(h->hole[i].name) != len ||
 		    memcmp(h->hole[i].name, name, len) != 0)
 			continue;
+		if (h->hole[i].text == NULL)
+			return;
 		if (h->put != NULL)
 			h->put(fp, h->hole[i].text);
 		else

@@ -49,8 +49,8 @@ struct pc_page_hole {
 
 /*
  * profconv__page_put() with the holes filled from the N HOLES, each
- * text through PUT (NULL: as it is); a hole not among them is left
- * empty.
+ * text through PUT (NULL: as it is); a hole not among them, or whose
+ * text is NULL, is left empty.
  */
 void profconv__page_put_holes(FILE *fp, const char *page, const char *name,
     const struct pc_page_hole *holes, size_t n, pc_page_text *put);
