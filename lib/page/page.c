@@ -67,6 +67,22 @@ name_len(const char *s)
 	return n;
 }
 
+/* Write LEN bytes of a fragment's text S, less each '\\' that ends a line
+ * and its newline. */
+static void
+put_text(FILE *fp, const char *s, size_t len)
+{
+	const char *end = s + len, *p;
+
+	for (p = s; (p = memchr(p, '\\', (size_t)(end - p))) != NULL; p++) {
+		if (p + 1 == end || p[1] != '\n')
+			continue;
+		fwrite(s, 1, (size_t)(p - s), fp);
+		s = ++p + 1;
+	}
+	fwrite(s, 1, (size_t)(end - s), fp);
+}
+
 void
 profconv__page_put(FILE *fp, const char *page, const char *name,
     pc_page_fill *fill, void *arg)
@@ -91,7 +107,7 @@ profconv__page_put(FILE *fp, const char *page, const char *name,
 		at = memchr(s, '@', (size_t)(end - s));
 		if (at == NULL)
 			at = end;
-		fwrite(s, 1, (size_t)(at - s), fp);
+		put_text(fp, s, (size_t)(at - s));
 		if (at == end)
 			break;
 		n = name_len(at + 1);
@@ -110,6 +126,41 @@ profconv__page_put(FILE *fp, const char *page, const char *name,
 			fill(fp, at + 1, n, arg);
 		s = at + n + 2;
 	}
+}
+
+struct holes {
+	const struct pc_page_hole *hole;
+	size_t n;
+	pc_page_text *put;
+};
+
+static void
+fill_holes(FILE *fp, const char *name, size_t len, void *arg)
+{
+	const struct holes *h = arg;
+	size_t i;
+
+	for (i = 0; i < h->n; i++) {
+		if (strlen(h->hole[i].name) != len ||
+		    memcmp(h->hole[i].name, name, len) != 0)
+			continue;
+		if (h->hole[i].text == NULL)
+			return;
+		if (h->put != NULL)
+			h->put(fp, h->hole[i].text);
+		else
+			fputs(h->hole[i].text, fp);
+		return;
+	}
+}
+
+void
+profconv__page_put_holes(FILE *fp, const char *page, const char *name,
+    const struct pc_page_hole *holes, size_t n, pc_page_text *put)
+{
+	struct holes h = { holes, n, put };
+
+	profconv__page_put(fp, page, name, fill_holes, &h);
 }
 
 void

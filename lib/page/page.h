@@ -30,12 +30,30 @@ typedef void pc_page_fill(FILE *fp, const char *name, size_t len, void *arg);
 
 /*
  * Write the fragment NAME of the skeleton PAGE: the lines after its
- * "@@ NAME" line up to the next "@@ " line.  A hole "@NAME@" in it is
- * one of lib/page/'s files (@report.css@), the version (@version@), or
- * else FILL's to write.
+ * "@@ NAME" line up to the next "@@ " line, a line that ends in '\'
+ * joined to the next (neither written), so that a fragment may end
+ * inside a line.  A hole "@NAME@" in it is one of lib/page/'s files
+ * (@report.css@), the version (@version@), or else FILL's to write.
  */
 void profconv__page_put(FILE *fp, const char *page, const char *name,
     pc_page_fill *fill, void *arg);
+
+/* Write TEXT escaped for the page (the caller's escaping). */
+typedef void pc_page_text(FILE *fp, const char *text);
+
+/* A hole and the text it is filled with. */
+struct pc_page_hole {
+	const char *name;
+	const char *text;
+};
+
+/*
+ * profconv__page_put() with the holes filled from the N HOLES, each
+ * text through PUT (NULL: as it is); a hole not among them, or whose
+ * text is NULL, is left empty.
+ */
+void profconv__page_put_holes(FILE *fp, const char *page, const char *name,
+    const struct pc_page_hole *holes, size_t n, pc_page_text *put);
 
 /*
  * Write the style sheet CSS, one rule a line ("SELECTORS { ... }"), with

@@ -14,10 +14,12 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/base.h"
 #include "base/bounds.h"
 #include "page/page.h"
 #include "report/list.h"
@@ -48,118 +50,48 @@ put_source(FILE *fp, const char *s, size_t len)
 		fprintf(fp, " [... %zu more bytes]", len - show);
 }
 
+/* S escaped as XML text (pc_page_text). */
+static void
+put_xml(FILE *fp, const char *s)
+{
+	profconv__xml_put(fp, s, (size_t)-1);
+}
+
+/* The fragment NAME of list.html, its holes filled from the N HOLES:
+ * escaped if ESCAPE, else numbers and the listing's own words. */
+static void
+piece(FILE *fp, const char *name, const struct pc_page_hole *holes,
+    size_t n, bool escape)
+{
+	profconv__page_put_holes(fp, profconv__page_list_html, name, holes,
+	    n, escape ? put_xml : NULL);
+}
+
 /* A value cell, its background shaded by |V| / TOTAL: red for more,
  * green for less (a diff's negative values). */
 static void
 put_cell(FILE *fp, const struct pc_listing *l, int64_t v)
 {
-	char buf[48];
-	double a = 0;
+	char buf[48], alpha[32];
+	struct pc_page_hole h[] = {
+		{ "rgb", v > 0 ? "220, 40, 20" : "20, 150, 60" },
+		{ "alpha", alpha },
+		{ "value", profconv__list_value(buf, v, l->unit) }
+	};
 
-	if (v != 0 && l->total != 0)
-		a = 0.08 + 0.7 * fmin(1.0, fabs((double)v / (double)l->total));
 	if (v == 0) {
-		fputs("<td class=\"v\">.</td>", fp);
+		piece(fp, "cell_empty", NULL, 0, false);
 		return;
 	}
-	fprintf(fp, "<td class=\"v\" style=\"background: rgba(%s, %.3f)\">",
-	    v > 0 ? "220, 40, 20" : "20, 150, 60", a);
-	profconv__xml_put(fp, profconv__list_value(buf, v, l->unit),
-	    (size_t)-1);
-	fputs("</td>", fp);
+	snprintf(alpha, sizeof(alpha), "%.3f", l->total == 0 ? 0 :
+	    0.08 + 0.7 * fmin(1.0, fabs((double)v / (double)l->total)));
+	piece(fp, "cell", h, PC_ARRAY_LEN(h), true);
 }
 
-static void
-put_row(FILE *fp, const struct pc_listing *l, const struct pc_list_row *row)
-{
-	const char *text, *base;
-	size_t len;
-
-	if (row->gap != 0) {
-		fprintf(fp, "<tr class=\"gap\"><td class=\"v\">.</td>"
-		    "<td class=\"v\">.</td><td class=\"n\">...</td>"
-		    "<td class=\"s\">[%" PRId64 " line%s not shown: far from "
-		    "every line that holds something]</td></tr>\n", row->gap,
-		    row->gap != 1 ? "s" : "");
-		return;
-	}
-	fprintf(fp, "<tr class=\"%s%s\">", row->depth != 0 ? "inl" : "line",
-	    row->has_value ? " hot" : "");
-	put_cell(fp, l, row->flat);
-	put_cell(fp, l, row->cum);
-	fprintf(fp, "<td class=\"n\">%" PRId64 "</td><td class=\"s\"", row->line);
-	if (row->depth != 0)
-		fprintf(fp, " style=\"padding-left: %ucm\"", 1 + row->depth);
-	fputs(">", fp);
-	if (row->depth != 0) {
-		base = strrchr(row->file, '/');
-		base = base != NULL ? base + 1 : row->file;
-		fputs("<span class=\"fn\">", fp);
-		profconv__xml_put(fp, row->function, (size_t)-1);
-		fputs(" ", fp);
-		profconv__xml_put(fp, base, (size_t)-1);
-		fprintf(fp, ":%" PRId64 "</span> ", row->line);
-	}
-	if (profconv__source_line(row->src, row->line, &text, &len)) {
-		while (row->depth != 0 && len > 0 &&
-		    (*text == ' ' || *text == '\t')) {
-			text++;
-			len--;
-		}
-		put_source(fp, text, len);
-	}
-	fputs("</td></tr>\n", fp);
-}
-
-/* The routines, a section each. */
-static void
-put_routines(const struct pc_listing *l, FILE *fp)
-{
-	char a[48], b[48], p[32];
-	size_t i, k;
-
-	for (i = 0; i < l->nroutines; i++) {
-		const struct pc_list_routine *r = &l->routines[i];
-
-		fputs("<section class=\"routine\">\n<h2>", fp);
-		profconv__xml_put(fp, r->name, (size_t)-1);
-		if (r->file == NULL) {
-			fputs("</h2>\n<p class=\"note\">No source information"
-			    "</p>\n</section>\n", fp);
-			continue;
-		}
-		fputs(" in ", fp);
-		profconv__xml_put(fp, r->file, (size_t)-1);
-		fprintf(fp, "</h2>\n<p class=\"sum\">flat %s, cum %s, %s of "
-		    "total</p>\n", profconv__list_value(a, r->flat, l->unit),
-		    profconv__list_value(b, r->cum, l->unit),
-		    profconv__list_percent(p, r->cum, l->total));
-		if (r->src->text == NULL) {
-			fprintf(fp, "<p class=\"note\">Source %s; tried ",
-			    r->src->withheld ? "withheld" : "not found");
-			profconv__xml_put(fp, r->src->note, (size_t)-1);
-			fputs("</p>\n", fp);
-		}
-		fputs("<table class=\"src\">\n<tr><th>flat</th><th>cum</th>"
-		    "<th>line</th><th></th></tr>\n", fp);
-		for (k = 0; k < r->nrows; k++)
-			put_row(fp, l, &r->rows[k]);
-		fputs("</table>\n", fp);
-		if (r->cut)
-			fprintf(fp, "<p class=\"note\">Cut here: %s.</p>\n",
-			    profconv__list_full);
-		fputs("</section>\n", fp);
-	}
-	if (l->more != 0)
-		fprintf(fp, "<section class=\"routine\">\n<p class=\"note\">"
-		    "%zu more function%s not listed: %s.</p>\n</section>\n",
-		    l->more, l->more != 1 ? "s" : "", profconv__list_full);
-}
-
-/* What the holes of list.html are filled from. */
-struct fill {
+/* What the holes of a row are filled from. */
+struct row_fill {
 	const struct pc_listing *l;
-	const char *regex;
+	const struct pc_list_row *row;
 };
 
 static int
@@ -167,6 +99,124 @@ is(const char *name, size_t len, const char *want)
 {
 	return strlen(want) == len && memcmp(name, want, len) == 0;
 }
+
+/* The row's source line, an inlined call's without its indentation. */
+static void
+put_row_source(FILE *fp, const struct pc_list_row *row)
+{
+	const char *text;
+	size_t len;
+
+	if (!profconv__source_line(row->src, row->line, &text, &len))
+		return;
+	while (row->depth != 0 && len > 0 && (*text == ' ' || *text == '\t')) {
+		text++;
+		len--;
+	}
+	put_source(fp, text, len);
+}
+
+static void
+fill_row(FILE *fp, const char *name, size_t len, void *arg)
+{
+	const struct row_fill *f = arg;
+	const struct pc_list_row *row = f->row;
+	const char *base;
+
+	if (is(name, len, "class"))
+		fprintf(fp, "%s%s", row->depth != 0 ? "inl" : "line",
+		    row->has_value ? " hot" : "");
+	else if (is(name, len, "flat"))
+		put_cell(fp, f->l, row->flat);
+	else if (is(name, len, "cum"))
+		put_cell(fp, f->l, row->cum);
+	else if (is(name, len, "line"))
+		fprintf(fp, "%" PRId64, row->line);
+	else if (is(name, len, "indent"))
+		fprintf(fp, "%u", 1 + row->depth);
+	else if (is(name, len, "function"))
+		put_xml(fp, row->function);
+	else if (is(name, len, "file")) {
+		base = strrchr(row->file, '/');
+		put_xml(fp, base != NULL ? base + 1 : row->file);
+	} else if (is(name, len, "source"))
+		put_row_source(fp, row);
+}
+
+static void
+put_row(FILE *fp, const struct pc_listing *l, const struct pc_list_row *row)
+{
+	struct row_fill f = { l, row };
+	char gap[32];
+	struct pc_page_hole h[] = {
+		{ "gap", gap }, { "s", row->gap != 1 ? "s" : "" }
+	};
+
+	if (row->gap != 0) {
+		snprintf(gap, sizeof(gap), "%" PRId64, row->gap);
+		piece(fp, "gap", h, PC_ARRAY_LEN(h), false);
+		return;
+	}
+	profconv__page_put(fp, profconv__page_list_html,
+	    row->depth != 0 ? "row_inlined" : "row", fill_row, &f);
+}
+
+/* Routine R's heading, its sums, and why its source is missing. */
+static void
+put_routine_head(FILE *fp, const struct pc_listing *l,
+    const struct pc_list_routine *r)
+{
+	char a[48], b[48], p[32];
+	struct pc_page_hole h[] = {
+		{ "name", r->name }, { "file", r->file },
+		{ "flat", profconv__list_value(a, r->flat, l->unit) },
+		{ "cum", profconv__list_value(b, r->cum, l->unit) },
+		{ "percent", profconv__list_percent(p, r->cum, l->total) },
+		{ "what", r->src->withheld ? "withheld" : "not found" },
+		{ "note", r->src->note }
+	};
+
+	piece(fp, "routine", h, PC_ARRAY_LEN(h), true);
+	if (r->src->text == NULL)
+		piece(fp, "source_missing", h, PC_ARRAY_LEN(h), true);
+}
+
+/* The routines, a section each. */
+static void
+put_routines(const struct pc_listing *l, FILE *fp)
+{
+	char more[32];
+	struct pc_page_hole h[] = {
+		{ "n", more }, { "s", l->more != 1 ? "s" : "" },
+		{ "name", NULL }, { "full", profconv__list_full }
+	};
+	size_t i, k;
+
+	for (i = 0; i < l->nroutines; i++) {
+		const struct pc_list_routine *r = &l->routines[i];
+
+		if (r->file == NULL) {
+			h[2].text = r->name;
+			piece(fp, "routine_no_source", h + 2, 1, true);
+			continue;
+		}
+		put_routine_head(fp, l, r);
+		piece(fp, "table", NULL, 0, false);
+		for (k = 0; k < r->nrows; k++)
+			put_row(fp, l, &r->rows[k]);
+		piece(fp, r->cut ? "table_end_cut" : "table_end", h,
+		    PC_ARRAY_LEN(h), false);
+	}
+	snprintf(more, sizeof(more), "%zu", l->more);
+	if (l->more != 0)
+		piece(fp, "more", h, PC_ARRAY_LEN(h), false);
+}
+
+/* What the holes of list.html are filled from. */
+struct fill {
+	const struct pc_listing *l;
+	const char *regex;
+};
 
 static void
 fill(FILE *fp, const char *name, size_t len, void *arg)

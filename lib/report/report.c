@@ -151,27 +151,65 @@ profconv__report_mem_free(struct mem *m)
 
 /* --- sections ---------------------------------------------------------------- */
 
+void
+profconv__report_piece(FILE *fp, const char *name,
+    const struct pc_page_hole *holes, size_t n)
+{
+	profconv__page_put_holes(fp, profconv__page_report_html, name, holes,
+	    n, profconv__report_put);
+}
+
 static void
 nav(FILE *fp, const struct section *s, size_t n)
 {
 	size_t i;
 
-	fputs("<nav>", fp);
-	for (i = 0; i < n; i++)
-		fprintf(fp, "<button type=\"button\" data-tab=\"%s\">%s</button>",
-		    s[i].id, s[i].label);
-	fputs("</nav>\n", fp);
+	profconv__report_piece(fp, "nav", NULL, 0);
+	for (i = 0; i < n; i++) {
+		struct pc_page_hole h[] = {
+			{ "id", s[i].id }, { "label", s[i].label }
+		};
+
+		profconv__report_piece(fp, "nav_button", h, PC_ARRAY_LEN(h));
+	}
+	profconv__report_piece(fp, "nav_end", NULL, 0);
 }
 
 void
 profconv__report_note(FILE *fp, const char *what, const char *msg)
 {
-	fprintf(fp, "<p class=\"note\">%s", what);
-	if (msg != NULL) {
-		fputs(": ", fp);
-		profconv__report_put(fp, msg);
-	}
-	fputs("</p>\n", fp);
+	struct pc_page_hole h[] = { { "what", what }, { "msg", msg } };
+
+	/* WHAT is the page's own text, as it is (its apostrophes too). */
+	profconv__page_put_holes(fp, profconv__page_report_html, "note", h, 1,
+	    NULL);
+	if (msg != NULL)
+		profconv__report_piece(fp, "note_msg", h + 1, 1);
+	profconv__report_piece(fp, "note_end", NULL, 0);
+}
+
+/* What the holes of a frame are filled from. */
+struct frame {
+	const char *cls, *title;
+	unsigned long w, h;
+	const struct mem *m;
+};
+
+static void
+fill_frame(FILE *fp, const char *name, size_t len, void *arg)
+{
+	const struct frame *f = arg;
+
+	if (len == 5 && memcmp(name, "class", len) == 0)
+		profconv__report_put(fp, f->cls);
+	else if (len == 5 && memcmp(name, "title", len) == 0)
+		profconv__report_put(fp, f->title);
+	else if (len == 5 && memcmp(name, "width", len) == 0)
+		fprintf(fp, "%lu", f->w + 2);
+	else if (len == 6 && memcmp(name, "height", len) == 0)
+		fprintf(fp, "%lu", f->h + 2);
+	else if (len == 3 && memcmp(name, "svg", len) == 0)
+		put_url_encoded(fp, f->m->buf, f->m->len);
 }
 
 /* An SVG a writer made, in a frame of its own. */
@@ -179,19 +217,19 @@ void
 profconv__report_frame(FILE *fp, const char *cls, const char *title,
     const struct mem *m)
 {
-	unsigned long w = svg_attr(m->buf, "width", 1200);
-	unsigned long h = svg_attr(m->buf, "height", 600);
+	struct frame f = { cls, title, svg_attr(m->buf, "width", 1200),
+	    svg_attr(m->buf, "height", 600), m };
+	const char *name = "frame";
 
-	fprintf(fp, "<iframe class=\"pic %s\" title=\"%s\"", cls, title);
 	/* A flame graph fits itself to its frame's width (its script, as
-	 * in a window of its own): the frame takes the page's. */
+	 * in a window of its own): the frame takes the page's; a call
+	 * graph's pans and zooms in the page's. */
 	if (strcmp(cls, "flame") == 0)
-		fprintf(fp, " height=\"%lu\"", h + 2);
-	else if (strcmp(cls, "graph") != 0)
-		fprintf(fp, " width=\"%lu\" height=\"%lu\"", w + 2, h + 2);
-	fputs(" data-svg=\"", fp);
-	put_url_encoded(fp, m->buf, m->len);
-	fputs("\"></iframe>\n", fp);
+		name = "frame_flame";
+	else if (strcmp(cls, "graph") == 0)
+		name = "frame_graph";
+	profconv__page_put(fp, profconv__page_report_html, name, fill_frame,
+	    &f);
 }
 
 /* --- the page of one profile (its views: report_views.c) ------------------- */
@@ -419,6 +457,49 @@ series_pick(const struct profconv_trend *trend, size_t **pick, size_t *k)
 	return rc;
 }
 
+/* Snapshot I, S, as a row of the snapshots' table. */
+static void
+snapshot_row(FILE *fp, size_t i, const struct profconv_trend_snapshot *s)
+{
+	char n[PC_REPORT_NUM], v[PC_REPORT_NUM], g[PC_REPORT_NUM];
+	struct pc_page_hole h[] = {
+		{ "i", n }, { "name", s->name },
+		{ "high_water", s->high_water ? " [high-water]" : "" },
+		{ "final", s->final ? " [final]" : "" },
+		{ "v", v }, { "bytes", profconv__group_digits(g, s->inuse_bytes) }
+	};
+
+	snprintf(n, sizeof(n), "%zu", i + 1);
+	snprintf(v, sizeof(v), "%" PRId64, s->inuse_bytes);
+	profconv__report_piece(fp, "snapshot_row", h, PC_ARRAY_LEN(h));
+}
+
+/* R as a row of the verdicts' table. */
+static void
+verdict_row(FILE *fp, const struct profconv_trend_row *r)
+{
+	char v[3][PC_REPORT_NUM], g[3][PC_REPORT_NUM], grew[PC_REPORT_NUM];
+	char of[PC_REPORT_NUM];
+	struct pc_page_hole h[] = {
+		{ "first_v", v[0] },
+		{ "first", profconv__group_digits(g[0], r->first_bytes) },
+		{ "last_v", v[1] },
+		{ "last", profconv__group_digits(g[1], r->last_bytes) },
+		{ "growth_v", v[2] },
+		{ "growth", profconv__group_digits(g[2], r->growth_bytes) },
+		{ "grew", grew }, { "intervals", of },
+		{ "verdict", profconv_trend_verdict_name(r->verdict) },
+		{ "name", r->name }
+	};
+
+	snprintf(v[0], sizeof(v[0]), "%" PRId64, r->first_bytes);
+	snprintf(v[1], sizeof(v[1]), "%" PRId64, r->last_bytes);
+	snprintf(v[2], sizeof(v[2]), "%" PRId64, r->growth_bytes);
+	snprintf(grew, sizeof(grew), "%zu", r->grew_intervals);
+	snprintf(of, sizeof(of), "%zu", r->intervals);
+	profconv__report_piece(fp, "verdict_row", h, PC_ARRAY_LEN(h));
+}
+
 int
 profconv_report_write_trend(const struct profconv_trend *trend, FILE *fp,
     const struct profconv_report_options *opts)
@@ -473,14 +554,7 @@ profconv_report_write_trend(const struct profconv_trend *trend, FILE *fp,
 			free(pick);
 			return rc;
 		}
-		fprintf(fp, "<tr><td data-v=\"%zu\">%zu</td><td class=\"name\">",
-		    i + 1, i + 1);
-		profconv__report_put(fp, s.name);
-		fprintf(fp, "%s%s</td><td data-v=\"%" PRId64 "\">",
-		    s.high_water ? " [high-water]" : "",
-		    s.final ? " [final]" : "", s.inuse_bytes);
-		profconv__report_put_num(fp, s.inuse_bytes);
-		fputs("</td></tr>\n", fp);
+		snapshot_row(fp, i, &s);
 	}
 	profconv__page_put(fp, html, "table_end", NULL, NULL);
 	f.n = n = profconv_trend_row_count(trend);
@@ -492,18 +566,7 @@ profconv_report_write_trend(const struct profconv_trend *trend, FILE *fp,
 			free(pick);
 			return rc;
 		}
-		fprintf(fp, "<tr><td data-v=\"%" PRId64 "\">", r.first_bytes);
-		profconv__report_put_num(fp, r.first_bytes);
-		fprintf(fp, "</td><td data-v=\"%" PRId64 "\">", r.last_bytes);
-		profconv__report_put_num(fp, r.last_bytes);
-		fprintf(fp, "</td><td data-v=\"%" PRId64 "\">", r.growth_bytes);
-		profconv__report_put_num(fp, r.growth_bytes);
-		fprintf(fp, "</td><td data-v=\"%zu\">%zu/%zu</td>"
-		    "<td class=\"name\">%s</td><td class=\"name\">",
-		    r.grew_intervals, r.grew_intervals, r.intervals,
-		    profconv_trend_verdict_name(r.verdict));
-		profconv__report_put(fp, r.name);
-		fputs("</td></tr>\n", fp);
+		verdict_row(fp, &r);
 	}
 	profconv__page_put(fp, html, "table_end", NULL, NULL);
 	if (o.series != NULL)

@@ -17,6 +17,7 @@
 #include "base/base.h"
 #include "base/bounds.h"
 #include "model/model.h"
+#include "page/page.h"
 #include "view/view.h"
 #include "view/graph.h"
 #include "write/write.h"
@@ -219,7 +220,8 @@ write_json(FILE *fp, const struct gframes *g, struct tree *t,
 	if (pruned_in != NULL)
 		memcpy(pruned, pruned_in, o->n * nt * sizeof(*pruned));
 
-	fputs("<script type=\"application/json\" id=\"live-data\">{", fp);
+	profconv__page_put(fp, profconv__page_report_html, "live_data", NULL,
+	    NULL);
 	fputs("\"types\":[", fp);
 	for (k = 0; k < nt; k++) {
 		fputs(k != 0 ? ",{\"type\":" : "{\"type\":", fp);
@@ -293,7 +295,8 @@ write_json(FILE *fp, const struct gframes *g, struct tree *t,
 	put_sparse(fp, self, o->n, nt);
 	fputs(",\n\"pruned\":", fp);
 	put_sparse(fp, pruned, o->n, nt);
-	fputs("}</script>\n", fp);
+	profconv__page_put(fp, profconv__page_report_html, "live_data_end",
+	    NULL, NULL);
 out:
 	free(pruned);
 	free(fn);

@@ -98,6 +98,16 @@ void profconv__report_mem_free(struct mem *m);
 
 void profconv__report_put(FILE *fp, const char *s);
 
+/* Room for a number in decimal, its digits grouped or not. */
+#define PC_REPORT_NUM 40
+
+struct pc_page_hole;
+
+/* The fragment NAME of report.html, its holes filled from the N HOLES,
+ * their texts escaped (profconv__report_put). */
+void profconv__report_piece(FILE *fp, const char *name,
+    const struct pc_page_hole *holes, size_t n);
+
 /* A value with thousands separators. */
 void profconv__report_put_num(FILE *fp, int64_t v);
 

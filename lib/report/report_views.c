@@ -18,6 +18,7 @@
 
 #include "base/base.h"
 #include "model/model.h"
+#include "page/page.h"
 #include "report/diff.h"
 #include "report/list.h"
 #include "view/view.h"
@@ -42,17 +43,50 @@ by_col(const int64_t *a, const char *an, const int64_t *b, const char *bn,
 	return strcmp(an, bn);
 }
 
+/* V of TOTAL as a percentage: exact into SORT, to show into TEXT. */
 static void
-put_pct_cell(FILE *fp, int64_t v, int64_t total)
+percent(char sort[PC_REPORT_NUM], char text[PC_REPORT_NUM], int64_t v,
+    int64_t total)
 {
 	double p = total != 0 ? 100.0 * (double)v / (double)total : 0;
 
-	fprintf(fp, "<td data-v=\"%.6g\">", p);
+	snprintf(sort, PC_REPORT_NUM, "%.6g", p);
 	if (total != 0)
-		fprintf(fp, "%.2f%%", p);
+		snprintf(text, PC_REPORT_NUM, "%.2f%%", p);
 	else
-		fputs("-", fp);
-	fputs("</td>", fp);
+		snprintf(text, PC_REPORT_NUM, "-");
+}
+
+/* The fragment "section" of report.html: the tab ID's start. */
+static void
+section(FILE *fp, const char *id)
+{
+	struct pc_page_hole h[] = { { "id", id } };
+
+	profconv__report_piece(fp, "section", h, PC_ARRAY_LEN(h));
+}
+
+static void
+section_end(FILE *fp)
+{
+	profconv__report_piece(fp, "section_end", NULL, 0);
+}
+
+/* The total SUM of the sample type VT, its row of the summary. */
+static void
+sample_type(FILE *fp, const struct profconv_value_type *vt, const char *cls,
+    int64_t sum, bool def)
+{
+	char v[PC_REPORT_NUM], g[PC_REPORT_NUM];
+	struct pc_page_hole h[] = {
+		{ "label", strcmp(cls, "total") == 0 ? "total" : "base total" },
+		{ "type", vt->type }, { "unit", vt->unit }, { "class", cls },
+		{ "v", v }, { "sum", profconv__group_digits(g, sum) },
+		{ "default", def ? " [default]" : "" }
+	};
+
+	snprintf(v, sizeof(v), "%" PRId64, sum);
+	profconv__report_piece(fp, "sum_total", h, PC_ARRAY_LEN(h));
 }
 
 static void
@@ -68,17 +102,29 @@ sample_types(FILE *fp, const struct profconv_profile *prof,
 		if (profconv_profile_sample_type(prof, i, &vt) < 0)
 			continue;
 		profconv_view_total(view, i, &sum);
-		fprintf(fp, "<dt>%s ", strcmp(cls, "total") == 0 ? "total" :
-		    "base total");
-		profconv__report_put(fp, vt.type);
-		fputs("/", fp);
-		profconv__report_put(fp, vt.unit);
-		fprintf(fp, "</dt><dd class=\"%s\" data-type=\"", cls);
-		profconv__report_put(fp, vt.type);
-		fprintf(fp, "\" data-v=\"%" PRId64 "\">", sum);
-		profconv__report_put_num(fp, sum);
-		fprintf(fp, "%s</dd>\n", (int)i == def ? " [default]" : "");
+		sample_type(fp, &vt, cls, sum, (int)i == def);
 	}
+}
+
+/* A row of a top table: FLAT, CUM and their shares of C's total. */
+static void
+top_row(FILE *fp, const struct ctx *c, int64_t flat, int64_t cum,
+    const char *name)
+{
+	char v[2][PC_REPORT_NUM], g[2][PC_REPORT_NUM];
+	char pv[2][PC_REPORT_NUM], p[2][PC_REPORT_NUM];
+	struct pc_page_hole h[] = {
+		{ "flat_v", v[0] }, { "flat", profconv__group_digits(g[0], flat) },
+		{ "flat_pv", pv[0] }, { "flat_p", p[0] },
+		{ "cum_v", v[1] }, { "cum", profconv__group_digits(g[1], cum) },
+		{ "cum_pv", pv[1] }, { "cum_p", p[1] }, { "name", name }
+	};
+
+	snprintf(v[0], sizeof(v[0]), "%" PRId64, flat);
+	snprintf(v[1], sizeof(v[1]), "%" PRId64, cum);
+	percent(pv[0], p[0], flat, c->total);
+	percent(pv[1], p[1], cum, c->total);
+	profconv__report_piece(fp, "top_row", h, PC_ARRAY_LEN(h));
 }
 
 /* The first TOP functions of the flat column of the shown type, with a
@@ -87,35 +133,41 @@ sample_types(FILE *fp, const struct profconv_profile *prof,
 static void
 top_rows(FILE *fp, struct ctx *c, const char *id, size_t top, bool flat_only)
 {
+	struct pc_page_hole h[] = { { "id", id } };
 	size_t i, n, shown = 0, col = c->ti;
 
 	profconv__rows_sort(c->funcs, by_col, &col);
 	n = profconv__rows_count(c->funcs);
-	fprintf(fp, "<table class=\"top\" id=\"%s\"><thead><tr>"
-	    "<th data-sort=\"num\">flat</th><th data-sort=\"num\">flat%%</th>"
-	    "<th data-sort=\"num\">cum</th><th data-sort=\"num\">cum%%</th>"
-	    "<th class=\"name\" data-sort=\"text\">function</th>"
-	    "</tr></thead>\n<tbody>\n", id);
+	profconv__report_piece(fp, "top_table", h, 1);
 	for (i = 0; i < n && shown < top; i++) {
 		const int64_t *v = profconv__rows_values(c->funcs, i);
 		int64_t flat = v[c->ti], cum = v[c->nt + c->ti];
 
 		if (flat == 0 && (cum == 0 || flat_only))
 			continue;
-		fprintf(fp, "<tr><td data-v=\"%" PRId64 "\">", flat);
-		profconv__report_put_num(fp, flat);
-		fputs("</td>", fp);
-		put_pct_cell(fp, flat, c->total);
-		fprintf(fp, "<td data-v=\"%" PRId64 "\">", cum);
-		profconv__report_put_num(fp, cum);
-		fputs("</td>", fp);
-		put_pct_cell(fp, cum, c->total);
-		fputs("<td class=\"name\">", fp);
-		profconv__report_put(fp, profconv__rows_name(c->funcs, i));
-		fputs("</td></tr>\n", fp);
+		top_row(fp, c, flat, cum, profconv__rows_name(c->funcs, i));
 		shown++;
 	}
-	fputs("</tbody></table>\n", fp);
+	profconv__report_piece(fp, "top_table_end", NULL, 0);
+}
+
+/* The change D of the sample type VT from THEN, its row of the summary. */
+static void
+change(FILE *fp, const struct profconv_value_type *vt, int64_t d,
+    int64_t then)
+{
+	char v[PC_REPORT_NUM], g[PC_REPORT_NUM], share[PC_REPORT_NUM];
+	struct pc_page_hole h[] = {
+		{ "type", vt->type }, { "unit", vt->unit }, { "v", v },
+		{ "sign", d > 0 ? "+" : "" },
+		{ "change", profconv__group_digits(g, d) }, { "share", share }
+	};
+
+	snprintf(v, sizeof(v), "%" PRId64, d);
+	snprintf(share, sizeof(share), "%+.2f", then != 0 ?
+	    100.0 * (double)d / (double)then : 0);
+	profconv__report_piece(fp, then != 0 ? "sum_change_share" :
+	    "sum_change", h, PC_ARRAY_LEN(h));
 }
 
 /* Per sample type, CUR's total less BASE's, and that change as a share
@@ -133,18 +185,7 @@ changes(FILE *fp, struct ctx *c)
 		    profconv_view_total(c->bv, i, &then) < 0)
 			continue;
 		d = (int64_t)((uint64_t)now - (uint64_t)then);
-		fputs("<dt>change ", fp);
-		profconv__report_put(fp, vt.type);
-		fputs("/", fp);
-		profconv__report_put(fp, vt.unit);
-		fputs("</dt><dd class=\"change\" data-type=\"", fp);
-		profconv__report_put(fp, vt.type);
-		fprintf(fp, "\" data-v=\"%" PRId64 "\">%s", d, d > 0 ? "+" : "");
-		profconv__report_put_num(fp, d);
-		if (then != 0)
-			fprintf(fp, " (%+.2f%% of the base)",
-			    100.0 * (double)d / (double)then);
-		fputs("</dd>\n", fp);
+		change(fp, &vt, d, then);
 	}
 }
 
@@ -158,12 +199,14 @@ comments(FILE *fp, const struct profconv_profile *prof, const char *cls)
 	for (i = 0; i < n; i++) {
 		const char *s = profconv_profile_comment(prof, i);
 
+		struct pc_page_hole h[] = {
+			{ "label", cls[0] == 'b' ? "base comment" : "comment" },
+			{ "class", cls }, { "text", s }
+		};
+
 		if (s[0] == '#')
 			continue;
-		fprintf(fp, "<dt>%s</dt><dd class=\"%s\">",
-		    cls[0] == 'b' ? "base comment" : "comment", cls);
-		profconv__report_put(fp, s);
-		fputs("</dd>\n", fp);
+		profconv__report_piece(fp, "sum_comment", h, PC_ARRAY_LEN(h));
 	}
 }
 
@@ -173,44 +216,40 @@ profconv__report_summary(FILE *fp, struct ctx *c)
 	const struct profconv_report_options *o = c->o;
 	struct profconv_value_type vt;
 
+	char n[PC_REPORT_NUM], bn[PC_REPORT_NUM], top[PC_REPORT_NUM];
+	struct pc_page_hole h[] = {
+		{ "cur", o->cur_name }, { "base", o->base_name },
+		{ "type", NULL }, { "unit", NULL }, { "n", n },
+		{ "base_n", bn }, { "top", top }
+	};
+
 	profconv_profile_sample_type(c->cur, c->ti, &vt);
-	fputs("<section class=\"tab\" id=\"summary\">\n<dl class=\"sum\">\n",
-	    fp);
-	if (o->cur_name != NULL) {
-		fputs("<dt>profile</dt><dd id=\"cur-name\">", fp);
-		profconv__report_put(fp, o->cur_name);
-		fputs("</dd>\n", fp);
-	}
-	if (c->base != NULL && o->base_name != NULL) {
-		fputs("<dt>base</dt><dd id=\"base-name\">", fp);
-		profconv__report_put(fp, o->base_name);
-		fputs("</dd>\n", fp);
-	}
+	h[2].text = vt.type;
+	h[3].text = vt.unit;
+	snprintf(n, sizeof(n), "%zu", profconv_profile_sample_count(c->cur));
+	snprintf(top, sizeof(top), "%d", SUMMARY_TOP);
+	profconv__report_piece(fp, "summary", h, PC_ARRAY_LEN(h));
+	if (o->cur_name != NULL)
+		profconv__report_piece(fp, "sum_cur", h, PC_ARRAY_LEN(h));
+	if (c->base != NULL && o->base_name != NULL)
+		profconv__report_piece(fp, "sum_base", h, PC_ARRAY_LEN(h));
 	comments(fp, c->cur, "comment");
 	if (c->base != NULL)
 		comments(fp, c->base, "base-comment");
-	fputs("<dt>shown</dt><dd id=\"shown-type\">", fp);
-	profconv__report_put(fp, vt.type);
-	fputs("/", fp);
-	profconv__report_put(fp, vt.unit);
-	fputs("</dd>\n", fp);
-	fprintf(fp, "<dt>samples</dt><dd id=\"samples\" data-v=\"%zu\">%zu</dd>\n",
-	    profconv_profile_sample_count(c->cur),
-	    profconv_profile_sample_count(c->cur));
+	profconv__report_piece(fp, "sum_shown", h, PC_ARRAY_LEN(h));
 	sample_types(fp, c->cur, c->cv, "total");
 	if (c->base != NULL) {
-		fprintf(fp, "<dt>base samples</dt><dd id=\"base-samples\">%zu"
-		    "</dd>\n", profconv_profile_sample_count(c->base));
+		snprintf(bn, sizeof(bn), "%zu",
+		    profconv_profile_sample_count(c->base));
+		profconv__report_piece(fp, "sum_base_samples", h,
+		    PC_ARRAY_LEN(h));
 		sample_types(fp, c->base, c->bv, "base-total");
 		changes(fp, c);
 	}
-	fputs("</dl>\n<h2>Heaviest functions</h2>\n", fp);
-	fprintf(fp, "<p class=\"note\">The first %d functions of the Top "
-	    "tab with a flat value%s.</p>\n", SUMMARY_TOP, c->base != NULL ?
-	    " (of the current profile; the Comparison tab has the changes)" :
-	    "");
+	profconv__report_piece(fp, c->base != NULL ? "sum_end_diff" :
+	    "sum_end", h, PC_ARRAY_LEN(h));
 	top_rows(fp, c, "summary-top", SUMMARY_TOP, true);
-	fputs("</section>\n", fp);
+	section_end(fp);
 	return 0;
 }
 
@@ -219,17 +258,21 @@ profconv__report_top_table(FILE *fp, struct ctx *c)
 {
 	size_t top = c->o->top;
 	struct profconv_value_type vt;
+	char shown[PC_REPORT_NUM], n[PC_REPORT_NUM];
+	struct pc_page_hole h[] = {
+		{ "shown", shown }, { "n", n }, { "type", NULL },
+		{ "of", c->base != NULL ? " of the current profile" : "" }
+	};
 
 	profconv_profile_sample_type(c->cur, c->ti, &vt);
-	fputs("<section class=\"tab\" id=\"top\">\n", fp);
-	fprintf(fp, "<p class=\"note\" id=\"top-note\">Showing the top %zu of "
-	    "%zu functions by flat ", top < c->nfuncs ? top : c->nfuncs,
+	h[2].text = vt.type;
+	snprintf(shown, sizeof(shown), "%zu", top < c->nfuncs ? top :
 	    c->nfuncs);
-	profconv__report_put(fp, vt.type);
-	fputs(c->base != NULL ? " of the current profile" : "", fp);
-	fputs(" (click a header to sort).</p>\n", fp);
+	snprintf(n, sizeof(n), "%zu", c->nfuncs);
+	section(fp, "top");
+	profconv__report_piece(fp, "top_note", h, PC_ARRAY_LEN(h));
 	top_rows(fp, c, "top-table", top, false);
-	fputs("</section>\n", fp);
+	section_end(fp);
 	return 0;
 }
 
@@ -244,26 +287,39 @@ profconv__report_flame(FILE *fp, struct ctx *c)
 	profconv_profile_sample_type(c->cur, c->ti, &vt);
 	so.sample_type = vt.type;
 	so.minwidth = c->o->minwidth;
-	fputs("<section class=\"tab\" id=\"flame\">\n", fp);
+	section(fp, "flame");
 	if ((rc = profconv__report_mem_open(&m)) < 0)
 		return rc;
 	rc = profconv_svg_write(c->cv, c->bv, m.fp, &so);
 	if (profconv__report_mem_close(&m) < 0 && rc == 0)
 		rc = PROFCONV_ENOMEM;
 	if (rc == 0) {
-		fprintf(fp, "<p class=\"note\" id=\"flame-note\">Frames "
-		    "narrower than %s%s are left to their parent. Click a "
-		    "frame to zoom, Ctrl-F to search.</p>\n", c->o->minwidth,
-		    strchr(c->o->minwidth, '%') != NULL ? " of the total" :
-		    " px");
+		struct pc_page_hole h[] = {
+			{ "minwidth", c->o->minwidth },
+			{ "unit", strchr(c->o->minwidth, '%') != NULL ?
+			    " of the total" : " px" }
+		};
+
+		profconv__report_piece(fp, "flame_note", h, PC_ARRAY_LEN(h));
 		profconv__report_frame(fp, "flame", "Flame graph", &m);
 	} else if (rc == PROFCONV_EFORMAT) {
 		profconv__report_note(fp, "No flame graph", profconv_errmsg());
 		rc = 0;
 	}
 	profconv__report_mem_free(&m);
-	fputs("</section>\n", fp);
+	section_end(fp);
 	return rc;
+}
+
+/* The note NAME on the call graphs: at most NODES nodes. */
+static void
+graph_note(FILE *fp, const char *name, size_t nodes)
+{
+	char n[PC_REPORT_NUM];
+	struct pc_page_hole h[] = { { "n", n } };
+
+	snprintf(n, sizeof(n), "%zu", nodes);
+	profconv__report_piece(fp, name, h, PC_ARRAY_LEN(h));
 }
 
 int
@@ -279,11 +335,11 @@ profconv__report_graph(FILE *fp, struct ctx *c)
 	go.format = PROFCONV_GRAPH_SVG;
 	if (c->o->nodecount != 0)
 		go.nodecount = c->o->nodecount;
-	fputs("<section class=\"tab\" id=\"graph\">\n", fp);
+	section(fp, "graph");
 	if (profconv_graph_options_check(&go) == PROFCONV_EUNSUPPORTED) {
 		profconv__report_note(fp, "No call graph: profconv was built without Graphviz's "
 		    "library (profgraph --dot writes the graph as DOT)", NULL);
-		fputs("</section>\n", fp);
+		section_end(fp);
 		return 0;
 	}
 	if ((rc = profconv__report_mem_open(&m)) < 0)
@@ -292,16 +348,14 @@ profconv__report_graph(FILE *fp, struct ctx *c)
 	if (profconv__report_mem_close(&m) < 0 && rc == 0)
 		rc = PROFCONV_ENOMEM;
 	if (rc == 0) {
-		fprintf(fp, "<p class=\"note\">At most %zu nodes, as pprof "
-		    "prunes them (the graph's legend says what is shown). Drag "
-		    "to pan, wheel to zoom.</p>\n", go.nodecount);
+		graph_note(fp, "graph_note", go.nodecount);
 		profconv__report_frame(fp, "graph", "Call graph", &m);
 	} else if (rc == PROFCONV_EFORMAT) {
 		profconv__report_note(fp, "No call graph", profconv_errmsg());
 		rc = 0;
 	}
 	profconv__report_mem_free(&m);
-	fputs("</section>\n", fp);
+	section_end(fp);
 	return rc;
 }
 
@@ -312,25 +366,29 @@ listing_tables(FILE *fp, const struct mem *m)
 {
 	static const char end[] = "</section>\n";
 	const char *cut = NULL, *p = m->buf;
+	char at[PC_REPORT_NUM], len[PC_REPORT_NUM];
+	struct pc_page_hole h[] = { { "at", at }, { "len", len } };
 
 	if (m->len > LISTING_MAX) {
 		while ((p = strstr(p, end)) != NULL &&
 		    (size_t)(p + strlen(end) - m->buf) <= LISTING_MAX)
 			cut = p += strlen(end);
 	}
-	fputs("<div id=\"listing\">\n", fp);
+	profconv__report_piece(fp, "listing", NULL, 0);
 	if (m->len <= LISTING_MAX) {
 		fwrite(m->buf, 1, m->len, fp);
 	} else {
 		/* The fragment's own <div> is open at the cut: close it. */
 		if (cut != NULL) {
 			fwrite(m->buf, 1, (size_t)(cut - m->buf), fp);
-			fputs("</div>\n", fp);
+			profconv__report_piece(fp, "div_end", NULL, 0);
 		}
-		fprintf(fp, "<p class=\"note\">Cut at %zu bytes of %zu.</p>\n",
-		    (size_t)(cut != NULL ? cut - m->buf : 0), m->len);
+		snprintf(at, sizeof(at), "%zu", (size_t)(cut != NULL ?
+		    cut - m->buf : 0));
+		snprintf(len, sizeof(len), "%zu", m->len);
+		profconv__report_piece(fp, "listing_cut", h, PC_ARRAY_LEN(h));
 	}
-	fputs("</div>\n", fp);
+	profconv__report_piece(fp, "div_end", NULL, 0);
 }
 
 /* The call graph of every sample type (at most GRAPH_TYPES of them), each
@@ -343,6 +401,8 @@ profconv__report_graphs_per_type(FILE *fp, struct ctx *c)
 {
 	struct profconv_graph_options go = PROFCONV_GRAPH_OPTIONS_INIT;
 	struct profconv_value_type vt;
+	char n[PC_REPORT_NUM];
+	struct pc_page_hole h[] = { { "type", n } };
 	struct mem m;
 	size_t k;
 	int rc = 0;
@@ -352,11 +412,8 @@ profconv__report_graphs_per_type(FILE *fp, struct ctx *c)
 		go.nodecount = c->o->nodecount;
 	if (profconv_graph_options_check(&go) == PROFCONV_EUNSUPPORTED)
 		return profconv__report_graph(fp, c);
-	fputs("<section class=\"tab\" id=\"graph\">\n", fp);
-	fprintf(fp, "<p class=\"note\">At most %zu nodes, as pprof prunes "
-	    "them (the graph's legend says what is shown), drawn for each "
-	    "sample type: the Explore tab's switch picks one. Drag to pan, "
-	    "wheel to zoom.</p>\n", go.nodecount);
+	section(fp, "graph");
+	graph_note(fp, "graphs_note", go.nodecount);
 	for (k = 0; k < c->nt && rc == 0; k++) {
 		profconv_profile_sample_type(c->cur, k, &vt);
 		go.sample_type = vt.type;
@@ -365,21 +422,23 @@ profconv__report_graphs_per_type(FILE *fp, struct ctx *c)
 		rc = profconv_graph_write(c->cv, NULL, m.fp, &go);
 		if (profconv__report_mem_close(&m) < 0 && rc == 0)
 			rc = PROFCONV_ENOMEM;
-		if (rc == 0) {
-			fprintf(fp, "<div class=\"graph-type\" data-type=\"%zu\""
-			    "%s>", k, k == c->ti ? "" : " hidden");
+		if (rc == 0 || rc == PROFCONV_EFORMAT) {
+			snprintf(n, sizeof(n), "%zu", k);
+			profconv__report_piece(fp, k == c->ti ? "graph_type" :
+			    "graph_type_hidden", h, PC_ARRAY_LEN(h));
+		}
+		if (rc == 0)
 			profconv__report_frame(fp, "graph", "Call graph", &m);
-			fputs("</div>\n", fp);
-		} else if (rc == PROFCONV_EFORMAT) {
-			fprintf(fp, "<div class=\"graph-type\" data-type=\"%zu\""
-			    "%s>", k, k == c->ti ? "" : " hidden");
-			profconv__report_note(fp, "No call graph", profconv_errmsg());
-			fputs("</div>\n", fp);
+		else if (rc == PROFCONV_EFORMAT)
+			profconv__report_note(fp, "No call graph",
+			    profconv_errmsg());
+		if (rc == 0 || rc == PROFCONV_EFORMAT) {
+			profconv__report_piece(fp, "div_end", NULL, 0);
 			rc = 0;
 		}
 		profconv__report_mem_free(&m);
 	}
-	fputs("</section>\n", fp);
+	section_end(fp);
 	return rc;
 }
 
@@ -411,6 +470,17 @@ own_names(const char **names, size_t k)
 	return 0;
 }
 
+/* The note NAME on the listings of K functions by TYPE. */
+static void
+listing_note(FILE *fp, const char *name, size_t k, const char *type)
+{
+	char n[PC_REPORT_NUM];
+	struct pc_page_hole h[] = { { "n", n }, { "type", type } };
+
+	snprintf(n, sizeof(n), "%zu", k);
+	profconv__report_piece(fp, name, h, PC_ARRAY_LEN(h));
+}
+
 /*
  * The annotated source of the LIST_TOP heaviest of the program's own
  * functions (sources under a source root or their build directory, not
@@ -434,7 +504,7 @@ profconv__report_listing(FILE *fp, struct ctx *c)
 	int rc;
 
 	profconv_profile_sample_type(c->cur, c->ti, &vt);
-	fputs("<section class=\"tab\" id=\"source\">\n", fp);
+	section(fp, "source");
 	profconv__rows_sort(c->funcs, by_col, &col);
 	n = profconv__rows_count(c->funcs);
 	names = malloc((n + 1) * sizeof(*names));
@@ -466,7 +536,7 @@ profconv__report_listing(FILE *fp, struct ctx *c)
 	if (k == 0) {
 		profconv__report_note(fp, "No function holds anything", NULL);
 		free(names);
-		fputs("</section>\n", fp);
+		section_end(fp);
 		return 0;
 	}
 	/* The last tab: the page's views and rows are not read again.
@@ -492,26 +562,8 @@ profconv__report_listing(FILE *fp, struct ctx *c)
 	if (profconv__report_mem_close(&m) < 0 && rc == 0)
 		rc = PROFCONV_ENOMEM;
 	if (rc == 0) {
-		if (own > 0) {
-			fprintf(fp, "<p class=\"note\" id=\"source-note\">The "
-			    "program's own %zu heaviest functions (their "
-			    "sources under a source root or the build "
-			    "directory the debug information names; not system "
-			    "headers or libraries), by ", k);
-			profconv__report_put(fp, vt.type);
-			fputs(" allocated in them or in the library and system "
-			    "code they call", fp);
-		} else {
-			fprintf(fp, "<p class=\"note\" id=\"source-note\">%s"
-			    "The %zu heaviest functions by flat ", c->base ==
-			    NULL ? "No function's source is under a source "
-			    "root or a build directory the debug information "
-			    "names. " : "", k);
-			profconv__report_put(fp, vt.type);
-		}
-		fputs(", as profconv list --html shows them: flat and cum "
-		    "shaded by their share of the total, inlined calls under "
-		    "the line that made them.</p>\n", fp);
+		listing_note(fp, own > 0 ? "source_note_own" : c->base ==
+		    NULL ? "source_note_none" : "source_note", k, vt.type);
 		listing_tables(fp, &m);
 	} else if (rc == PROFCONV_ENOTFOUND) {
 		profconv__report_note(fp, "No annotated source: the profile names no source "
@@ -524,7 +576,7 @@ profconv__report_listing(FILE *fp, struct ctx *c)
 	}
 	profconv__report_mem_free(&m);
 	free_names(names, k);
-	fputs("</section>\n", fp);
+	section_end(fp);
 	return rc;
 }
 
@@ -532,11 +584,15 @@ profconv__report_listing(FILE *fp, struct ctx *c)
 static void
 put_num_cell(FILE *fp, int64_t v, const char *cls)
 {
-	fprintf(fp, "<td%s%s%s data-v=\"%" PRId64 "\">", cls != NULL ?
-	    " class=\"" : "", cls != NULL ? cls : "", cls != NULL ? "\"" : "",
-	    v);
-	profconv__report_put_num(fp, v);
-	fputs("</td>", fp);
+	char n[PC_REPORT_NUM], g[PC_REPORT_NUM];
+	struct pc_page_hole h[] = {
+		{ "class", cls }, { "v", n },
+		{ "text", profconv__group_digits(g, v) }
+	};
+
+	snprintf(n, sizeof(n), "%" PRId64, v);
+	profconv__report_piece(fp, cls != NULL ? "num_cell" : "num_cell_plain",
+	    h, PC_ARRAY_LEN(h));
 }
 
 struct cmp_ctx {
@@ -555,22 +611,26 @@ cmp_row(const struct pc_diff_row *r, void *payload)
 	int64_t delta = r->v[2 * x->nt + x->ti];
 	double pct = profconv__diff_percent(x->diff, delta, x->ti);
 	size_t k, nh = profconv__diff_heap_columns(x->diff);
+	char pv[PC_REPORT_NUM], p[PC_REPORT_NUM];
+	struct pc_page_hole h[] = {
+		{ "name", r->name }, { "pv", pv }, { "pct", p },
+		{ "state", profconv__change_name(profconv__diff_change(x->diff,
+		    r->v, x->ti)) }
+	};
 
-	fputs(r->total ? "</tbody><tfoot><tr class=\"total\">" : "<tr>", fp);
-	fputs("<td class=\"name\">", fp);
-	profconv__report_put(fp, r->name);
-	fputs("</td>", fp);
+	snprintf(pv, sizeof(pv), "%.6g", pct);
+	snprintf(p, sizeof(p), "%+.2f%%", pct);
+	profconv__report_piece(fp, r->total ? "cmp_total" : "cmp_row", h,
+	    PC_ARRAY_LEN(h));
 	put_num_cell(fp, r->v[x->ti], "base");
 	put_num_cell(fp, r->v[x->nt + x->ti], "cur");
 	put_num_cell(fp, delta, "delta");
-	fprintf(fp, "<td class=\"pct\" data-v=\"%.6g\">%+.2f%%</td>", pct,
-	    pct);
-	fprintf(fp, "<td class=\"name state\">%s</td>", profconv__change_name(
-	    profconv__diff_change(x->diff, r->v, x->ti)));
+	profconv__report_piece(fp, "cmp_state", h, PC_ARRAY_LEN(h));
 	for (k = 0; k < nh; k++)
 		put_num_cell(fp, profconv__diff_heap_value(x->diff, r->v, k),
 		    NULL);
-	fputs(r->total ? "</tr></tfoot>\n" : "</tr>\n", fp);
+	profconv__report_piece(fp, r->total ? "cmp_total_end" : "cmp_row_end",
+	    NULL, 0);
 	return 0;
 }
 
@@ -590,6 +650,10 @@ profconv__report_comparison(FILE *fp, struct ctx *c)
 	struct profconv_value_type vt;
 	struct cmp_ctx x;
 	size_t k, nh, more = 0;
+	char n[PC_REPORT_NUM];
+	struct pc_page_hole h[] = {
+		{ "n", n }, { "type", NULL }, { "title", NULL }
+	};
 	int rc;
 
 	dopts.view = c->o->view;
@@ -597,7 +661,7 @@ profconv__report_comparison(FILE *fp, struct ctx *c)
 	dopts.cur_name = c->o->cur_name;
 	po.top = c->o->top;
 	profconv_profile_sample_type(c->cur, c->ti, &vt);
-	fputs("<section class=\"tab\" id=\"compare\">\n", fp);
+	section(fp, "compare");
 	rc = profconv_diff_new(&diff, c->base, c->cur, &dopts);
 	if (rc < 0)
 		return rc;
@@ -606,28 +670,20 @@ profconv__report_comparison(FILE *fp, struct ctx *c)
 	x.ti = c->ti;
 	x.nt = c->nt;
 	nh = profconv__diff_heap_columns(diff);
-	fprintf(fp, "<p class=\"note\" id=\"compare-note\">profdiff's "
-	    "comparison, base to current: the rows that changed, by change "
-	    "(the top %zu); base, current, \xce\x94 and \xce\x94%% (of the "
-	    "base's total) in ", po.top);
-	profconv__report_put(fp, vt.type);
-	fputs("; click a header to sort.</p>\n", fp);
-	fputs("<table class=\"top cmp\" id=\"compare-table\"><thead><tr>"
-	    "<th class=\"name\" data-sort=\"text\">name</th>"
-	    "<th data-sort=\"num\">base</th><th data-sort=\"num\">current</th>"
-	    "<th data-sort=\"num\">\xce\x94</th>"
-	    "<th data-sort=\"num\">\xce\x94%</th>"
-	    "<th class=\"name\" data-sort=\"text\">state</th>", fp);
-	for (k = 0; k < nh; k++)
-		fprintf(fp, "<th data-sort=\"num\">%s</th>",
-		    profconv__diff_heap_title(k));
-	fputs("</tr></thead>\n<tbody>\n", fp);
+	snprintf(n, sizeof(n), "%zu", po.top);
+	h[1].text = vt.type;
+	profconv__report_piece(fp, "compare", h, PC_ARRAY_LEN(h));
+	for (k = 0; k < nh; k++) {
+		h[2].text = profconv__diff_heap_title(k);
+		profconv__report_piece(fp, "compare_th", h, PC_ARRAY_LEN(h));
+	}
+	profconv__report_piece(fp, "compare_head_end", NULL, 0);
 	rc = profconv__diff_rows(diff, &po, cmp_row, &x, &more);
-	fputs("</table>\n", fp);
+	snprintf(n, sizeof(n), "%zu", more);
+	profconv__report_piece(fp, "compare_end", NULL, 0);
 	if (rc == 0 && more != 0)
-		fprintf(fp, "<p class=\"note\" id=\"compare-more\">%zu more "
-		    "rows changed (-n shows more).</p>\n", more);
+		profconv__report_piece(fp, "compare_more", h, PC_ARRAY_LEN(h));
 	profconv_diff_free(diff);
-	fputs("</section>\n", fp);
+	section_end(fp);
 	return rc;
 }

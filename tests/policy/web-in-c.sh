@@ -1,12 +1,17 @@
 # SPDX-License-Identifier: MIT
-# web-in-c.sh - no CSS is written in C under lib/: no string literal
-# holds a rule ("sel { prop: value; }") or a list of declarations
-# ("prop: value;"), and no C file writes an HTML <style> element (the
-# pages' skeletons in lib/page/*.html do); only the SVG writers write
-# their <style type="text/css"> (SVG markup, as their <rect> and <text>).
+# web-in-c.sh - no CSS and no HTML is written in C under lib/: no string
+# literal holds a rule ("sel { prop: value; }") or a list of declarations
+# ("prop: value;"), no C file writes an HTML <style> element, and no
+# string literal holds an HTML tag (<td, </p>, <svg, ...): the pages'
+# skeletons in lib/page/*.html do, their fragments written by
+# profconv__page_put() with the values in their holes.  Only the SVG
+# writers write their <style type="text/css">, <svg> and <script> (SVG
+# markup, as their <rect> and <text>), and two searches name a tag to
+# find it in a writer's output, not to write it.
 # Style sheets are files (lib/*/*.css), embedded by build-aux/embed.sh;
 # the headers it makes are not looked at.
-# The check runs on the tree, then on a copy with CSS put back in C.
+# The check runs on the tree, then on a copy with CSS and HTML put back
+# in C.
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
 # check ROOT: one line per fault under ROOT/lib.
@@ -28,17 +33,51 @@ check() {
 		*) echo "$hit (a <style> element)" ;;
 		esac
 	done
+	html "$1" "$files"
+}
+
+# The HTML elements the pages have, and <svg> (an element of HTML too).
+tags='html|head|body|div|span|p|a|table|thead|tbody|tfoot|tr|td|th|dl|dt|dd'
+tags="$tags|nav|button|section|h[1-6]|iframe|script|ul|li|details"
+tags="$tags|summary|pre|code|input|label|select|option|svg"
+
+# svg_only HIT: HIT's tags are all <svg> and <script>, SVG's own.
+svg_only() {
+	! printf '%s\n' "$1" | grep -oiE '<(/?)[a-z][a-z0-9]*' |
+	    grep -viqE '^</?(svg|script)$'
+}
+
+# html ROOT FILES: one line per string literal of FILES holding a tag.
+html() {
+	# shellcheck disable=SC2086
+	grep -nEi '"[^"]*<(/?)('"$tags"')[ >/"]' $2 |
+	    grep -vE '^[^:]*:[0-9]+:[[:space:]]*(/[*]|[*])' |	# comments
+	    while IFS= read -r hit; do
+		case $hit in
+		"$1"/lib/write/svg*.c:*|"$1"/lib/report/trendsvg*.c:*|\
+		"$1"/lib/write/graphviz.c:*)
+			# An SVG writer's <svg> and <script>, nothing else.
+			svg_only "$hit" && continue ;;
+		# The first <svg> tag of a writer's output, read for its size.
+		"$1"/lib/report/report.c:*'= strstr(s, "<svg"), *end, *a;') continue ;;
+		# Where the listing's fragment may be cut: after a routine.
+		"$1"/lib/report/report_views.c:*'static const char end[] = "</section>\n";') continue ;;
+		esac
+		echo "$hit (an HTML tag)"
+	done
 }
 
 cd "$PROFCONV_SRCDIR" || exit 1
 check . >"$TMP/hits"
 if [ -s "$TMP/hits" ]; then
 	cat "$TMP/hits" >&2
-	fail "CSS in C string literals under lib/ (put it in a .css file)"
+	fail "CSS or HTML in C string literals under lib/ (put it in lib/page/)"
 fi
 
-# The same check must see CSS put back: a rule, a table of declarations
-# and a <style> element, each in a C file of report/.
+# The same check must see CSS and HTML put back: a rule, a table of
+# declarations and a <style> element, each in a C file of report/; a
+# table cell and an <svg> search outside the SVG writers, a <div> in
+# one.
 mkdir -p "$TMP/tree"
 cp -R lib "$TMP/tree/lib"
 printf 'static const char r[] = "h1 { font-size: 1.2em; }\\n";\n' \
@@ -47,11 +86,20 @@ printf 'static const char *d[] = { "td.v", "text-align: right;" };\n' \
     >>"$TMP/tree/lib/report/listhtml.c"
 printf 'static const char s[] = "<style>\\n";\n' \
     >>"$TMP/tree/lib/report/report_data.c"
+printf 'static const char c[] = "<td class=\\"v\\">";\n' \
+    >>"$TMP/tree/lib/report/report_views.c"
+printf 'static const char *g(const char *s) { return strstr(s, "<SVG "); }\n' \
+    >>"$TMP/tree/lib/report/report_data_json.c"
+printf 'static const char d[] = "</svg><div>";\n' \
+    >>"$TMP/tree/lib/write/svg_emit.c"
 check "$TMP/tree" | sed "s|^$TMP/tree/|./|" >"$TMP/all"
 for want in 'report/report.c:.*(a CSS rule)' \
     'report/listhtml.c:.*(CSS declarations)' \
-    'report/report_data.c:.*(a <style> element)'; do
+    'report/report_data.c:.*(a <style> element)' \
+    'report/report_views.c:.*"<td class=.*(an HTML tag)' \
+    'report/report_data_json.c:.*"<SVG ".*(an HTML tag)' \
+    'write/svg_emit.c:.*"</svg><div>".*(an HTML tag)'; do
 	grep -q "$want" "$TMP/all" || fail "the check missed: $want"
 done
-[ "$(wc -l <"$TMP/all")" -eq 3 ] || { cat "$TMP/all" >&2; fail "the check saw more than the three"; }
+[ "$(wc -l <"$TMP/all")" -eq 6 ] || { cat "$TMP/all" >&2; fail "the check saw more than the six"; }
 finish

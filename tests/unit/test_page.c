@@ -8,6 +8,7 @@
 
 #include "config.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -95,5 +96,33 @@ Test(page, scoped_rules)
 	fclose(fp);
 	cr_assert(eq(str, buf, "div.x h2, div.x p { color: red }\n"
 	    "div.x .a .b { x: 1 }\n/* note */\n{ odd }\ndiv.x td { y }\n"));
+	free(buf);
+}
+
+/* A pc_page_text that shows it was called: TEXT in capitals. */
+static void
+put_upper(FILE *fp, const char *text)
+{
+	for (; *text != '\0'; text++)
+		putc(toupper((unsigned char)*text), fp);
+}
+
+/* A line that ends in '\' is joined to the next, so that fragment "a"
+ * ends inside a line; holes from name/text pairs, through the given
+ * escaping or as they are; "@@" is an '@' and a hole not given is empty. */
+Test(page, fragments_and_holes_from_pairs)
+{
+	static const char skel[] = "@@ a\n<p>@x@ \\\n@y@\\\n@@ b\nb@@z@\n"
+	    "@@ c\n";
+	struct pc_page_hole h[] = { { "x", "one" }, { "y", "t&o" } };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	cr_assert(not(zero(ptr, fp)));
+	profconv__page_put_holes(fp, skel, "a", h, 2, put_upper);
+	profconv__page_put_holes(fp, skel, "b", h, 2, NULL);
+	fclose(fp);
+	cr_assert(eq(str, buf, "<p>ONE T&Ob@\n"));
 	free(buf);
 }
