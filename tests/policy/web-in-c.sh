@@ -2,8 +2,9 @@
 # web-in-c.sh - no CSS is written in C under lib/: no string literal
 # holds a rule ("sel { prop: value; }") or a list of declarations
 # ("prop: value;"), and no C file writes an HTML <style> element (the
-# pages' skeletons in lib/page/*.html do); only the SVG writers write
-# their <style type="text/css"> (SVG markup, as their <rect> and <text>).
+# pages' skeletons in lib/page/*.html do); the SVG pictures' one
+# <style type="text/css"> (SVG markup, as their <rect> and <text>) is
+# written by one line, in lib/write/svg_web.c, around a file's text.
 # Style sheets are files (lib/*/*.css), embedded by build-aux/embed.sh;
 # the headers it makes are not looked at.
 # The check runs on the tree, then on a copy with CSS put back in C.
@@ -23,11 +24,13 @@ check() {
 	# shellcheck disable=SC2086
 	grep -n -i '<style' $files | while IFS= read -r hit; do
 		case $hit in
-		"$1"/lib/write/svg_emit.c:*'"<style type=\"text/css\">\n"'*) ;;
-		"$1"/lib/report/trendsvg.c:*'"<style type=\"text/css\">\n"'*) ;;
+		"$1"/lib/write/svg_web.c:*'	fputs("<style type=\"text/css\">\n", fp);') ;;
 		*) echo "$hit (a <style> element)" ;;
 		esac
 	done
+	# The one line allowed is there once, not twice.
+	n=$(grep -c -i '<style' "$1/lib/write/svg_web.c")
+	[ "$n" -eq 1 ] || echo "$1/lib/write/svg_web.c: $n <style> lines, not 1"
 }
 
 cd "$PROFCONV_SRCDIR" || exit 1
@@ -38,7 +41,7 @@ if [ -s "$TMP/hits" ]; then
 fi
 
 # The same check must see CSS put back: a rule, a table of declarations
-# and a <style> element, each in a C file of report/.
+# and <style> elements, in C files of report/ and write/.
 mkdir -p "$TMP/tree"
 cp -R lib "$TMP/tree/lib"
 printf 'static const char r[] = "h1 { font-size: 1.2em; }\\n";\n' \
@@ -47,11 +50,18 @@ printf 'static const char *d[] = { "td.v", "text-align: right;" };\n' \
     >>"$TMP/tree/lib/report/listhtml.c"
 printf 'static const char s[] = "<style>\\n";\n' \
     >>"$TMP/tree/lib/report/report_data.c"
+# and the SVG writers' own <style>, as they wrote it before svg_web.c.
+printf '\tfputs("<style type=\\"text/css\\">\\n", fp);\n' \
+    >>"$TMP/tree/lib/report/trendsvg.c"
+# and a second one in svg_web.c, where one is allowed.
+grep 'fputs("<style' lib/write/svg_web.c >>"$TMP/tree/lib/write/svg_web.c"
 check "$TMP/tree" | sed "s|^$TMP/tree/|./|" >"$TMP/all"
 for want in 'report/report.c:.*(a CSS rule)' \
     'report/listhtml.c:.*(CSS declarations)' \
-    'report/report_data.c:.*(a <style> element)'; do
+    'report/report_data.c:.*(a <style> element)' \
+    'report/trendsvg.c:.*(a <style> element)' \
+    'write/svg_web.c: 2 <style> lines, not 1'; do
 	grep -q "$want" "$TMP/all" || fail "the check missed: $want"
 done
-[ "$(wc -l <"$TMP/all")" -eq 3 ] || { cat "$TMP/all" >&2; fail "the check saw more than the three"; }
+[ "$(wc -l <"$TMP/all")" -eq 5 ] || { cat "$TMP/all" >&2; fail "the check saw more than the five"; }
 finish
