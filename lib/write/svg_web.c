@@ -53,9 +53,14 @@ profconv__svg_put_style(FILE *fp, const char *sheet,
 	fputs("</style>\n", fp);
 }
 
+/* The search both pictures offer; each picture's own script uses it. */
+static const char search[] =
+#include "write/svg_search.js.h"
+    ;
+
 void
 profconv__svg_put_script(FILE *fp, const char *own)
 {
-	fprintf(fp, "<script type=\"text/ecmascript\"><![CDATA[\n%s]]>"
-	    "</script>\n", own);
+	fprintf(fp, "<script type=\"text/ecmascript\"><![CDATA[\n%s%s]]>"
+	    "</script>\n", search, own);
 }

@@ -182,7 +182,8 @@ struct pc_svg_style {
  * '@'s, the text as it is. */
 void profconv__svg_put_style(FILE *fp, const char *sheet,
     const struct pc_svg_style *st);
-/* The picture's script element holding OWN, its embedded script. */
+/* The picture's script element holding the shared search
+ * (svg_search.js), then OWN, its embedded script. */
 void profconv__svg_put_script(FILE *fp, const char *own);
 
 /* Check O's text, font, background and colour options (P: the palette)
