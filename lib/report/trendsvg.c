@@ -496,9 +496,7 @@ put_head(struct pic *p)
 	    "<!-- Memory over time by proftrend (profconv %s); hover a band "
 	    "for its figures, Ctrl-F to search. -->\n", p->w, p->h, p->w,
 	    p->h, PROFCONV_VERSION_STRING);
-	fputs("<style type=\"text/css\">\n", fp);
-	fputs(style, fp);
-	fputs("</style>\n", fp);
+	profconv__svg_put_style(fp, style, NULL);
 	fprintf(fp, "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" "
 	    "fill=\"rgb(255,255,255)\"/>\n", p->w, p->h);
 }
@@ -786,8 +784,8 @@ put_svg(struct pic *p)
 	put_peak(p);
 	put_snapshots(p);
 	put_legend(p);
-	fprintf(fp, "<script type=\"text/ecmascript\"><![CDATA[\n%s]]>"
-	    "</script>\n</svg>\n", script);
+	profconv__svg_put_script(fp, script);
+	fputs("</svg>\n", fp);
 }
 
 static void

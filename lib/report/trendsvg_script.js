@@ -8,8 +8,8 @@
 // <title> is "NAME (FIGURES)".  The drawn snapshots are the <text>
 // children of #snapshots (data-i, data-x, data-total).  Legend items
 // name their band with data-band.  Nothing is fetched: the picture works
-// from a file:// URL.  URL parameter s=REGEX searches (kept up to date
-// with history.replaceState).
+// from a file:// URL.  The search (Ctrl-F, URL parameter s=REGEX) is
+// lib/write/svg_search.js's, written before this.
 (function () {
 	"use strict";
 	var doc = document;
@@ -17,15 +17,17 @@
 	var group = doc.getElementById("bands");
 	var legend = doc.getElementById("legend");
 	var details = doc.getElementById("details");
-	var matched = doc.getElementById("matched");
-	var searchBtn = doc.getElementById("search");
-	var icBtn = doc.getElementById("ignorecase");
 	var cursor = doc.getElementById("cursor");
 	var peak = doc.getElementById("peak");
 	var nsnaps = +group.getAttribute("data-snapshots");
 	var bytes = group.getAttribute("data-bytes") === "1";
 	var bands = [], snaps = [], items = [];
-	var term = null, ignoreCase = false;
+	var ui = window.profconvSvgSearch({
+		paint: paint,
+		unpaint: unpaint,
+		prompt: "Search rows (a regular expression, " +
+		    "e.g. ^malloc$ or leak):"
+	});
 
 	function human(v, sign) {
 		var units = ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
@@ -113,33 +115,10 @@
 		return bands[+node.getAttribute("data-band")] || null;
 	}
 
-	function setParams() {
-		var p = new URLSearchParams(location.search), q;
-		if (term !== null)
-			p.set("s", term);
-		else
-			p.delete("s");
-		q = p.toString();
-		try {
-			history.replaceState(null, "", location.pathname +
-			    (q ? "?" + q : "") + location.hash);
-		} catch (e) {
-			// Some viewers forbid it (sandboxed or opaque origins).
-		}
-	}
-
-	// Outline the bands whose name matches RE and fade the others; say
+	// Outline the bands whose name matches RX and fade the others; say
 	// how much of the peak snapshot they hold.
-	function search(re) {
-		var rx, n = 0, sum = 0, k = 0, total, pct;
-		try {
-			rx = new RegExp(re, ignoreCase ? "i" : "");
-		} catch (e) {
-			details.textContent = "invalid regular expression: " +
-			    re;
-			return;
-		}
-		term = re;
+	function paint(rx) {
+		var n = 0, sum = 0, k = 0, total, pct;
 		snaps.forEach(function (s, j) {
 			if (s.i === +peak.getAttribute("data-i"))
 				k = j;
@@ -159,16 +138,12 @@
 			}
 		});
 		pct = total > 0 ? 100 * sum / total : 0;
-		matched.textContent = "Matched: " + n + " band" +
-		    (n === 1 ? "" : "s") + ", " + (pct === 100 ? "100" :
-		    pct.toFixed(1)) + "% of the peak (" + human(sum) + ")";
-		searchBtn.textContent = "Reset Search";
-		searchBtn.classList.add("show");
-		setParams();
+		return "Matched: " + n + " band" + (n === 1 ? "" : "s") + ", " +
+		    (pct === 100 ? "100" : pct.toFixed(1)) + "% of the peak (" +
+		    human(sum) + ")";
 	}
 
-	function resetSearch() {
-		term = null;
+	function unpaint() {
 		bands.forEach(function (b) {
 			[b.g, b.item].forEach(function (el) {
 				if (el) {
@@ -177,24 +152,6 @@
 				}
 			});
 		});
-		matched.textContent = " ";
-		searchBtn.textContent = "Search";
-		searchBtn.classList.remove("show");
-		setParams();
-	}
-
-	function askSearch() {
-		var re = window.prompt("Search rows (a regular expression, " +
-		    "e.g. ^malloc$ or leak):", term !== null ? term : "");
-		if (re !== null && re !== "")
-			search(re);
-	}
-
-	function toggleCase() {
-		ignoreCase = !ignoreCase;
-		icBtn.classList.toggle("show", ignoreCase);
-		if (term !== null)
-			search(term);
 	}
 
 	Array.prototype.forEach.call(group.children, function (g) {
@@ -233,36 +190,12 @@
 	legend.addEventListener("mouseout", function () {
 		details.textContent = " ";
 	});
-	searchBtn.addEventListener("click", function () {
-		if (term !== null)
-			resetSearch();
-		else
-			askSearch();
-	});
-	icBtn.addEventListener("click", toggleCase);
-	window.addEventListener("keydown", function (e) {
-		if (e.key === "F3" ||
-		    ((e.ctrlKey || e.metaKey) && e.key === "f")) {
-			e.preventDefault();
-			askSearch();
-		} else if ((e.ctrlKey || e.metaKey) && e.key === "i") {
-			e.preventDefault();
-			toggleCase();
-		} else if (e.key === "Escape" && term !== null) {
-			resetSearch();
-		}
-	});
-
-	(function () {
-		var s = new URLSearchParams(location.search).get("s");
-		if (s)
-			search(s);
-	})();
+	ui.start();
 
 	// For scripts that drive the picture (tests, embedding pages).
 	window.proftrend = {
-		search: search,
-		resetSearch: resetSearch,
+		search: ui.search,
+		resetSearch: ui.resetSearch,
 		bands: bands.length,
 		snapshots: snaps.length
 	};

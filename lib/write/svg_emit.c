@@ -484,37 +484,6 @@ put_frame(struct emit *e, const struct pc_drawn *d)
 /* --- the document ------------------------------------------------------------ */
 
 
-/* The style sheet, svg_style.css: its @font_size@, @font_type@ and
- * @title_size@ are the options'. */
-static void
-put_style(FILE *fp, const struct pc_svg_style *st)
-{
-	const char *s = style, *at, *end;
-	size_t n;
-
-	fputs("<style type=\"text/css\">\n", fp);
-	while ((at = strchr(s, '@')) != NULL &&
-	    (end = strchr(at + 1, '@')) != NULL) {
-		fwrite(s, 1, (size_t)(at - s), fp);
-		n = (size_t)(end - at - 1);
-		if (n == 9 && memcmp(at + 1, "font_size", n) == 0)
-			fprintf(fp, "%g", st->font_size);
-		else if (n == 9 && memcmp(at + 1, "font_type", n) == 0)
-			profconv__xml_put(fp, st->font_type, (size_t)-1);
-		else if (n == 10 && memcmp(at + 1, "title_size", n) == 0)
-			fprintf(fp, "%g", st->font_size + 5);
-		else {
-			/* Not a name of ours: the '@' as it is. */
-			putc('@', fp);
-			s = at + 1;
-			continue;
-		}
-		s = end + 1;
-	}
-	fputs(s, fp);
-	fputs("</style>\n", fp);
-}
-
 static void
 put_head(FILE *fp, const struct pc_svg_picture *pic)
 {
@@ -537,7 +506,7 @@ put_head(FILE *fp, const struct pc_svg_picture *pic)
 	    "y2=\"1\" x1=\"0\" x2=\"0\"><stop stop-color=\"%s\" "
 	    "offset=\"5%%\"/><stop stop-color=\"%s\" offset=\"95%%\"/>"
 	    "</linearGradient></defs>\n", st->bg_top, st->bg_bottom);
-	put_style(fp, st);
+	profconv__svg_put_style(fp, style, st);
 	fprintf(fp, "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%g\" "
 	    "fill=\"url(#background)\"/>\n", w, h);
 	profconv__svg_put_text(fp, "title", w / 2.0, fs * 2, NULL, o->title != NULL ?
@@ -607,7 +576,7 @@ profconv__svg_emit(FILE *fp, const struct pc_svg_picture *pic)
 	if (pic->ndrawn == 0)
 		profconv__svg_put_text(fp, "empty", pic->width / 2.0, pic->height / 2,
 		    NULL, "no samples");
-	fprintf(fp, "<script type=\"text/ecmascript\"><![CDATA[\n%s]]>"
-	    "</script>\n</svg>\n", script);
+	profconv__svg_put_script(fp, script);
+	fputs("</svg>\n", fp);
 	return 0;
 }

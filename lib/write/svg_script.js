@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // flamegraph.js - the script profflame embeds in every SVG it writes
-// (lib/svgemit.c): hover details, click to zoom, search with highlight and
-// matched share.  Frames are the <g> children of #frames; each carries its
+// (lib/write/svg_emit.c): hover details, click to zoom, search with
+// highlight and matched share (the search itself is svg_search.js's,
+// written before this).  Frames are the <g> children of #frames; each carries its
 // start, width (in values) and depth as data-s, data-v, data-d, so zooming
 // is exact arithmetic, not a rescaling of rounded pixels.  Nothing is
 // fetched: the picture works from a file:// URL.  URL parameters (kept up
@@ -27,13 +28,18 @@
 	var nametype = group.getAttribute("data-nametype");
 	var factor = +group.getAttribute("data-factor");
 	var details = doc.getElementById("details");
-	var matched = doc.getElementById("matched");
 	var unzoomBtn = doc.getElementById("unzoom");
-	var searchBtn = doc.getElementById("search");
-	var icBtn = doc.getElementById("ignorecase");
 	var diff = group.hasAttribute("data-diff");
 	var frames = [];
-	var zoomed = null, term = null, ignoreCase = false;
+	var zoomed = null;
+	var ui = window.profconvSvgSearch({
+		paint: paint,
+		unpaint: unpaint,
+		prompt: "Search for (a regular expression, " +
+		    "e.g. ^malloc$ or alloc):",
+		params: zoomParams,
+		escape: unzoom
+	});
 
 	// A title is "name (value unit, share%)", or in a differential
 	// graph pprof's "change (percent) | before -> after | name".
@@ -89,25 +95,14 @@
 		f.g.classList.remove("hide");
 	}
 
-	function setParams() {
-		var p = new URLSearchParams(location.search);
+	// The zoomed frame in the URL's parameters P: x=START&y=DEPTH.
+	function zoomParams(p) {
 		if (zoomed) {
 			p.set("x", zoomed.s);
 			p.set("y", zoomed.d);
 		} else {
 			p.delete("x");
 			p.delete("y");
-		}
-		if (term !== null)
-			p.set("s", term);
-		else
-			p.delete("s");
-		var q = p.toString();
-		try {
-			history.replaceState(null, "", location.pathname +
-			    (q ? "?" + q : "") + location.hash);
-		} catch (e) {
-			// Some viewers forbid it (sandboxed or opaque origins).
 		}
 	}
 
@@ -118,7 +113,7 @@
 			place(f, 0, total);
 		});
 		unzoomBtn.classList.add("hide");
-		setParams();
+		ui.setParams();
 	}
 
 	// Z fills the width; its ancestors stay, stretched and faded; what is
@@ -142,20 +137,13 @@
 			}
 		});
 		unzoomBtn.classList.remove("hide");
-		setParams();
+		ui.setParams();
 	}
 
-	// Paint the frames whose name matches RE; the share they hold counts
+	// Paint the frames whose name matches RX; the share they hold counts
 	// each matched frame once, not again inside a matched ancestor.
-	function search(re) {
-		var rx, hits = [], end = -1, sum = 0, pct;
-		try {
-			rx = new RegExp(re, ignoreCase ? "i" : "");
-		} catch (e) {
-			details.textContent = "invalid regular expression: " + re;
-			return;
-		}
-		term = re;
+	function paint(rx) {
+		var hits = [], end = -1, sum = 0, pct;
 		frames.forEach(function (f) {
 			if (rx.test(f.name)) {
 				f.rect.setAttribute("fill", "rgb(230,0,230)");
@@ -172,37 +160,14 @@
 			}
 		});
 		pct = total > 0 ? 100 * sum / total : 0;
-		matched.textContent = "Matched: " + (pct === 100 ? "100" :
-		    pct.toFixed(1)) + "% (" + grouped(Math.round(sum * factor)) +
-		    " " + unit + ")";
-		searchBtn.textContent = "Reset Search";
-		searchBtn.classList.add("show");
-		setParams();
+		return "Matched: " + (pct === 100 ? "100" : pct.toFixed(1)) +
+		    "% (" + grouped(Math.round(sum * factor)) + " " + unit + ")";
 	}
 
-	function resetSearch() {
-		term = null;
+	function unpaint() {
 		frames.forEach(function (f) {
 			f.rect.setAttribute("fill", f.fill);
 		});
-		matched.textContent = " ";
-		searchBtn.textContent = "Search";
-		searchBtn.classList.remove("show");
-		setParams();
-	}
-
-	function askSearch() {
-		var re = window.prompt("Search for (a regular expression, " +
-		    "e.g. ^malloc$ or alloc):", term !== null ? term : "");
-		if (re !== null && re !== "")
-			search(re);
-	}
-
-	function toggleCase() {
-		ignoreCase = !ignoreCase;
-		icBtn.classList.toggle("show", ignoreCase);
-		if (term !== null)
-			search(term);
 	}
 
 	function frameOf(node) {
@@ -228,24 +193,6 @@
 		details.textContent = " ";
 	});
 	unzoomBtn.addEventListener("click", unzoom);
-	searchBtn.addEventListener("click", function () {
-		if (term !== null)
-			resetSearch();
-		else
-			askSearch();
-	});
-	icBtn.addEventListener("click", toggleCase);
-	window.addEventListener("keydown", function (e) {
-		if (e.key === "F3" || ((e.ctrlKey || e.metaKey) && e.key === "f")) {
-			e.preventDefault();
-			askSearch();
-		} else if ((e.ctrlKey || e.metaKey) && e.key === "i") {
-			e.preventDefault();
-			toggleCase();
-		} else if (e.key === "Escape") {
-			unzoom();
-		}
-	});
 
 	// State from the URL: svg?s=malloc, svg?x=START&y=DEPTH.
 	(function () {
@@ -257,8 +204,7 @@
 					zoom(f);
 			});
 		}
-		if (p.get("s"))
-			search(p.get("s"));
+		ui.start();
 	})();
 
 	// The width of the window (its scroll bar aside), the picture laid
@@ -320,7 +266,7 @@
 			});
 		},
 		unzoom: unzoom,
-		search: search,
-		resetSearch: resetSearch
+		search: ui.search,
+		resetSearch: ui.resetSearch
 	};
 })();

@@ -176,6 +176,16 @@ struct pc_svg_style {
 	char bg_top[8], bg_bottom[8];
 };
 
+/* The picture's style element holding SHEET, an embedded style sheet
+ * whose @font_size@, @font_type@ and @title_size@ are ST's (font size,
+ * family as XML text, size + 5); with ST NULL, or another name between
+ * '@'s, the text as it is. */
+void profconv__svg_put_style(FILE *fp, const char *sheet,
+    const struct pc_svg_style *st);
+/* The picture's script element holding the shared search
+ * (svg_search.js), then OWN, its embedded script. */
+void profconv__svg_put_script(FILE *fp, const char *own);
+
 /* Check O's text, font, background and colour options (P: the palette)
  * into *ST; PROFCONV_EINVAL with a message when one is wrong. */
 int profconv__svg_style(const struct profconv_svg_options *o,

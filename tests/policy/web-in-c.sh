@@ -4,10 +4,11 @@
 # ("prop: value;"), no C file writes an HTML <style> element, and no
 # string literal holds an HTML tag (<td, </p>, <svg, ...): the pages'
 # skeletons in lib/page/*.html do, their fragments written by
-# profconv__page_put() with the values in their holes.  Only the SVG
-# writers write their <style type="text/css">, <svg> and <script> (SVG
-# markup, as their <rect> and <text>), and two searches name a tag to
-# find it in a writer's output, not to write it.
+# profconv__page_put() with the values in their holes.  The SVG pictures'
+# one <style type="text/css"> is written by one line, in
+# lib/write/svg_web.c, around a file's text; the SVG writers write their
+# <svg> and <script> (SVG markup, as their <rect> and <text>), and two
+# searches name a tag to find it in a writer's output, not to write it.
 # Style sheets are files (lib/*/*.css), embedded by build-aux/embed.sh;
 # the headers it makes are not looked at.
 # The check runs on the tree, then on a copy with CSS and HTML put back
@@ -28,11 +29,13 @@ check() {
 	# shellcheck disable=SC2086
 	grep -n -i '<style' $files | while IFS= read -r hit; do
 		case $hit in
-		"$1"/lib/write/svg_emit.c:*'"<style type=\"text/css\">\n"'*) ;;
-		"$1"/lib/report/trendsvg.c:*'"<style type=\"text/css\">\n"'*) ;;
+		"$1"/lib/write/svg_web.c:*'	fputs("<style type=\"text/css\">\n", fp);') ;;
 		*) echo "$hit (a <style> element)" ;;
 		esac
 	done
+	# The one line allowed is there once, not twice.
+	n=$(grep -c -i '<style' "$1/lib/write/svg_web.c")
+	[ "$n" -eq 1 ] || echo "$1/lib/write/svg_web.c: $n <style> lines, not 1"
 	html "$1" "$files"
 }
 
@@ -75,7 +78,7 @@ if [ -s "$TMP/hits" ]; then
 fi
 
 # The same check must see CSS and HTML put back: a rule, a table of
-# declarations and a <style> element, each in a C file of report/; a
+# declarations and <style> elements, in C files of report/ and write/; a
 # table cell and an <svg> search outside the SVG writers, a <div> in
 # one.
 mkdir -p "$TMP/tree"
@@ -92,14 +95,21 @@ printf 'static const char *g(const char *s) { return strstr(s, "<SVG "); }\n' \
     >>"$TMP/tree/lib/report/report_data_json.c"
 printf 'static const char d[] = "</svg><div>";\n' \
     >>"$TMP/tree/lib/write/svg_emit.c"
+# and the SVG writers' own <style>, as they wrote it before svg_web.c.
+printf '\tfputs("<style type=\\"text/css\\">\\n", fp);\n' \
+    >>"$TMP/tree/lib/report/trendsvg.c"
+# and a second one in svg_web.c, where one is allowed.
+grep 'fputs("<style' lib/write/svg_web.c >>"$TMP/tree/lib/write/svg_web.c"
 check "$TMP/tree" | sed "s|^$TMP/tree/|./|" >"$TMP/all"
 for want in 'report/report.c:.*(a CSS rule)' \
     'report/listhtml.c:.*(CSS declarations)' \
     'report/report_data.c:.*(a <style> element)' \
+    'report/trendsvg.c:.*(a <style> element)' \
+    'write/svg_web.c: 2 <style> lines, not 1' \
     'report/report_views.c:.*"<td class=.*(an HTML tag)' \
     'report/report_data_json.c:.*"<SVG ".*(an HTML tag)' \
     'write/svg_emit.c:.*"</svg><div>".*(an HTML tag)'; do
 	grep -q "$want" "$TMP/all" || fail "the check missed: $want"
 done
-[ "$(wc -l <"$TMP/all")" -eq 6 ] || { cat "$TMP/all" >&2; fail "the check saw more than the six"; }
+[ "$(wc -l <"$TMP/all")" -eq 8 ] || { cat "$TMP/all" >&2; fail "the check saw more than the eight"; }
 finish
