@@ -11,36 +11,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "writer_fixture.h"
+#include "diff_fixture.h"
 
 TestSuite(diff_retention, .fini = teardown);
-
-/*
- * A heap profile with alloc and inuse counters, values per stack
- * { alloc_objects, alloc_space, inuse_objects, inuse_space }.
- */
-static struct profconv_profile *
-heap(const int64_t (*v)[4], const char *const *leaf, size_t n)
-{
-	static const char *const types[] = { "alloc_objects", "alloc_space",
-		"inuse_objects", "inuse_space" };
-	struct profconv_profile *p;
-	uint32_t m, f, lm, l;
-	size_t i;
-
-	cr_assert(eq(int, profconv_profile_new(&p), 0));
-	for (i = 0; i < 4; i++)
-		profconv_profile_add_sample_type(p, types[i],
-		    i % 2 ? "bytes" : "count");
-	m = add_fn(p, "main", "");
-	lm = LOC1(p, 0, 0x10, m, 1);
-	for (i = 0; i < n; i++) {
-		f = add_fn(p, leaf[i], "");
-		l = LOC1(p, 0, 0x100 + 16 * i, f, 1);
-		SAMPLE(p, v[i], l, lm);
-	}
-	return p;
-}
 
 /* The retention writers take a NULL table or FILE as the others do:
  * PROFCONV_EINVAL, where they crashed. */

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "helpers.h"
+#include "sym_fixture.h"
 #include "symbolize/symbolizer.h"
 
 static struct profconv_profile *prof;
@@ -41,35 +42,6 @@ probe_function(int x)
 	/* Keep the call from being folded away. */
 	__asm__ volatile("" : "+r"(x));
 	return x * 3 + 1;
-}
-
-/* The executable mapping of /proc/self/maps that holds ADDR. */
-static void
-self_mapping(uintptr_t addr, struct profconv_mapping *m, char *file,
-    size_t size)
-{
-	unsigned long long start, end, off;
-	char line[4096], perms[8], path[4096];
-	FILE *fp = fopen("/proc/self/maps", "r");
-
-	cr_assert(not(zero(ptr, fp)));
-	while (fgets(line, sizeof(line), fp) != NULL) {
-		path[0] = '\0';
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095s", &start,
-		    &end, perms, &off, path) < 4)
-			continue;
-		if (addr < start || addr >= end)
-			continue;
-		snprintf(file, size, "%s", path);
-		m->start = start;
-		m->limit = end;
-		m->offset = off;
-		m->file = file;
-		fclose(fp);
-		return;
-	}
-	fclose(fp);
-	cr_fatal("no mapping holds %#" PRIxPTR, addr);
 }
 
 static void

@@ -13,31 +13,9 @@
 
 #include "base/bounds.h"
 #include "view/view.h"
-#include "view_helpers.h"
-
-static struct profconv_profile *p;
-
-static void
-setup(void)
-{
-	cr_assert(eq(int, profconv_profile_new(&p), 0));
-}
-
-static void
-teardown(void)
-{
-	profconv_profile_free(p);
-	p = NULL;
-}
+#include "view_fixture.h"
 
 TestSuite(prune, .init = setup, .fini = teardown);
-
-/* A heap profile: one sample type in bytes. */
-static void
-heap_types(void)
-{
-	profconv_profile_add_sample_type(p, "inuse_space", "bytes");
-}
 
 /*
  * drop_frames as pprof's Prune applies it: walking from the root, the

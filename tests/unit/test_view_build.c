@@ -13,33 +13,11 @@
 #include <string.h>
 
 #include "view/view.h"
-#include "view_helpers.h"
 #include "model/model.h"
 #include "model/seams.h"
-
-static struct profconv_profile *p;
-
-static void
-setup(void)
-{
-	cr_assert(eq(int, profconv_profile_new(&p), 0));
-}
-
-static void
-teardown(void)
-{
-	profconv_profile_free(p);
-	p = NULL;
-}
+#include "view_fixture.h"
 
 TestSuite(view_build, .init = setup, .fini = teardown);
-
-/* A heap profile: one sample type in bytes. */
-static void
-heap_types(void)
-{
-	profconv_profile_add_sample_type(p, "inuse_space", "bytes");
-}
 
 /* focus keeps the stacks with a matching frame, ignore drops them; the
  * expressions are searched in the frame's text. */

@@ -11,24 +11,9 @@
 #include <string.h>
 
 #include "view/view.h"
-#include "view_helpers.h"
 #include "model/model.h"
 #include "model/seams.h"
-
-static struct profconv_profile *p;
-
-static void
-setup(void)
-{
-	cr_assert(eq(int, profconv_profile_new(&p), 0));
-}
-
-static void
-teardown(void)
-{
-	profconv_profile_free(p);
-	p = NULL;
-}
+#include "view_fixture.h"
 
 TestSuite(view_names, .init = setup, .fini = teardown);
 
