@@ -384,24 +384,34 @@ data_view(struct profconv_view **v, const struct profconv_profile *prof,
 	return profconv_view_new(v, prof, &o);
 }
 
-/* The columns' totals, labels and units, N of each, zeroed; false when
- * out of memory (free them with free_col_arrays() either way). */
+/* What a run of the data holds: the tree, its frames, and the columns'
+ * totals, labels and units. */
+struct data_run {
+	struct gframes g;
+	struct tree t;
+	int64_t *total;
+	const char **label, **unit;
+};
+
+/* R's columns, N of each, zeroed; false when out of memory (free them
+ * with data_run_free() either way). */
 static bool
-col_arrays(size_t n, int64_t **total, const char ***label,
-    const char ***unit)
+col_arrays(struct data_run *r, size_t n)
 {
-	*total = calloc(n, sizeof(**total));
-	*label = calloc(n, sizeof(**label));
-	*unit = calloc(n, sizeof(**unit));
-	return *total != NULL && *label != NULL && *unit != NULL;
+	r->total = calloc(n, sizeof(*r->total));
+	r->label = calloc(n, sizeof(*r->label));
+	r->unit = calloc(n, sizeof(*r->unit));
+	return r->total != NULL && r->label != NULL && r->unit != NULL;
 }
 
 static void
-free_col_arrays(int64_t *total, const char **label, const char **unit)
+data_run_free(struct data_run *r)
 {
-	free(total);
-	free(label);
-	free(unit);
+	free(r->total);
+	free(r->label);
+	free(r->unit);
+	profconv__report_tree_free(&r->t);
+	profconv__report_gframes_free(&r->g);
 }
 
 int
@@ -411,42 +421,37 @@ profconv__report_data(FILE *fp, const struct profconv_profile *prof,
 {
 	struct profconv_view *v = NULL;
 	struct profconv_value_type vt;
-	struct gframes g = { 0 };
-	struct tree t = { 0 };
-	const char **label = NULL, **unit = NULL;
-	int64_t *total = NULL;
+	struct data_run r = { 0 };
 	size_t k, nt = profconv_profile_sample_type_count(prof);
 	int rc;
 
 	if ((rc = data_view(&v, prof, vo)) < 0)
 		return rc;
-	t.nt = nt;
-	if (!col_arrays(nt + 1, &total, &label, &unit)) {
+	r.t.nt = nt;
+	if (!col_arrays(&r, nt + 1)) {
 		rc = profconv__fail(PROFCONV_ENOMEM, "out of memory");
 		goto out;
 	}
 	for (k = 0; k < nt; k++) {
-		profconv_view_total(v, k, &total[k]);
+		profconv_view_total(v, k, &r.total[k]);
 		profconv_profile_sample_type(prof, k, &vt);
-		label[k] = vt.type;
-		unit[k] = vt.unit;
+		r.label[k] = vt.type;
+		r.unit[k] = vt.unit;
 	}
-	rc = emit_stream(fp, v, &g, &(struct cols){ label, unit, false,
-	    false, false }, total, fraction, budget, def);
+	rc = emit_stream(fp, v, &r.g, &(struct cols){ r.label, r.unit, false,
+	    false, false }, r.total, fraction, budget, def);
 	if (rc == 1) {
 		/* Not for the walk: the whole tree. */
-		profconv__report_gframes_free(&g);
-		memset(&g, 0, sizeof(g));
-		if ((rc = profconv__report_tree_add(&t, &g, v, SIZE_MAX, 0,
+		profconv__report_gframes_free(&r.g);
+		memset(&r.g, 0, sizeof(r.g));
+		if ((rc = profconv__report_tree_add(&r.t, &r.g, v, SIZE_MAX, 0,
 		    NULL)) == 0)
-			rc = emit(fp, &t, &g, &(struct cols){ label, unit,
-			    false, false, false }, total, fraction, budget,
-			    def);
+			rc = emit(fp, &r.t, &r.g, &(struct cols){ r.label,
+			    r.unit, false, false, false }, r.total, fraction,
+			    budget, def);
 	}
 out:
-	free_col_arrays(total, label, unit);
-	profconv__report_tree_free(&t);
-	profconv__report_gframes_free(&g);
+	data_run_free(&r);
 	profconv_view_free(v);
 	return rc;
 }
@@ -464,10 +469,7 @@ profconv__report_data_diff(FILE *fp, const struct profconv_profile *base,
 {
 	struct profconv_view *v = NULL, *bv = NULL;
 	struct profconv_value_type vt;
-	struct gframes g = { 0 };
-	struct tree t = { 0 };
-	const char **label = NULL, **unit = NULL;
-	int64_t *total = NULL;
+	struct data_run r = { 0 };
 	size_t k, nt = profconv_profile_sample_type_count(prof);
 	size_t nb = profconv_profile_sample_type_count(base);
 	size_t *bcols = NULL, *ccols = NULL;
@@ -476,10 +478,10 @@ profconv__report_data_diff(FILE *fp, const struct profconv_profile *base,
 	if ((rc = data_view(&v, prof, vo)) < 0 ||
 	    (rc = data_view(&bv, base, vo)) < 0)
 		goto out;
-	t.nt = 2 * nt;
+	r.t.nt = 2 * nt;
 	bcols = calloc(nb + 1, sizeof(*bcols));
 	ccols = calloc(nt + 1, sizeof(*ccols));
-	if (!col_arrays(2 * nt + 1, &total, &label, &unit) || bcols == NULL ||
+	if (!col_arrays(&r, 2 * nt + 1) || bcols == NULL ||
 	    ccols == NULL) {
 		rc = profconv__fail(PROFCONV_ENOMEM, "out of memory");
 		goto out;
@@ -490,26 +492,26 @@ profconv__report_data_diff(FILE *fp, const struct profconv_profile *base,
 		int bk;
 
 		profconv_profile_sample_type(prof, k, &vt);
-		label[k] = label[nt + k] = vt.type;
-		unit[k] = unit[nt + k] = vt.unit;
+		r.label[k] = r.label[nt + k] = vt.type;
+		r.unit[k] = r.unit[nt + k] = vt.unit;
 		ccols[k] = nt + k;
-		profconv_view_total(v, k, &total[nt + k]);
+		profconv_view_total(v, k, &r.total[nt + k]);
 		bk = profconv_profile_sample_type_index(base, vt.type);
 		if (bk >= 0) {
 			bcols[bk] = k;
-			profconv_view_total(bv, (size_t)bk, &total[k]);
+			profconv_view_total(bv, (size_t)bk, &r.total[k]);
 		}
 	}
-	if ((rc = profconv__report_tree_add(&t, &g, bv, SIZE_MAX, nb, bcols)) == 0 &&
-	    (rc = profconv__report_tree_add(&t, &g, v, SIZE_MAX, nt, ccols)) == 0)
-		rc = emit(fp, &t, &g, &(struct cols){ label, unit, false,
-		    true, false }, total, fraction, budget, def);
+	if ((rc = profconv__report_tree_add(&r.t, &r.g, bv, SIZE_MAX, nb,
+	    bcols)) == 0 &&
+	    (rc = profconv__report_tree_add(&r.t, &r.g, v, SIZE_MAX, nt,
+	    ccols)) == 0)
+		rc = emit(fp, &r.t, &r.g, &(struct cols){ r.label, r.unit,
+		    false, true, false }, r.total, fraction, budget, def);
 out:
-	free_col_arrays(total, label, unit);
+	data_run_free(&r);
 	free(bcols);
 	free(ccols);
-	profconv__report_tree_free(&t);
-	profconv__report_gframes_free(&g);
 	profconv_view_free(v);
 	profconv_view_free(bv);
 	return rc;
@@ -642,8 +644,7 @@ int
 profconv__report_data_series(FILE *fp, struct profconv_report_series *s,
     const char *const *order, size_t n, double fraction, size_t budget)
 {
-	const char **label = NULL, **unit = NULL;
-	int64_t *total = NULL;
+	struct data_run r = { 0 };	/* its columns only: the tree is S's */
 	size_t *col = NULL, *pick = NULL, i, j, nc = 0, k;
 	bool *used = NULL;
 	int rc = 0;
@@ -653,7 +654,7 @@ profconv__report_data_series(FILE *fp, struct profconv_report_series *s,
 	col = calloc(s->n, sizeof(*col));
 	pick = calloc(s->n, sizeof(*pick));
 	used = calloc(s->n, sizeof(*used));
-	if (!col_arrays(s->n, &total, &label, &unit) || col == NULL ||
+	if (!col_arrays(&r, s->n) || col == NULL ||
 	    pick == NULL || used == NULL) {
 		rc = profconv__fail(PROFCONV_ENOMEM, "out of memory");
 		goto out;
@@ -672,25 +673,25 @@ profconv__report_data_series(FILE *fp, struct profconv_report_series *s,
 		}
 	}
 	for (i = 0; i < nc; i++)
-		total[i] = s->total[col[i]];
+		r.total[i] = s->total[col[i]];
 	/* At most PC_REPORT_SERIES_POINTS of them, as the picture picks. */
-	k = profconv__report_series_pick(total, nc, pick);
+	k = profconv__report_series_pick(r.total, nc, pick);
 	for (i = 0; i < k; i++) {
 		col[i] = col[pick[i]];
-		label[i] = s->names[col[i]];
-		unit[i] = s->units[col[i]];
-		total[i] = s->total[col[i]];
+		r.label[i] = s->names[col[i]];
+		r.unit[i] = s->units[col[i]];
+		r.total[i] = s->total[col[i]];
 	}
 	/* And at most PC_REPORT_SERIES_CELLS values: fewer nodes the more
 	 * snapshots. */
 	if (k > 0 && (budget == 0 || budget > PC_REPORT_SERIES_CELLS / k))
 		budget = PC_REPORT_SERIES_CELLS / k;
 	if (k > 0 && (rc = profconv__report_tree_columns(&s->t, col, k, s->n)) == 0)
-		rc = emit(fp, &s->t, &s->g, &(struct cols){ label, unit, true,
-		    false, s->o.view != NULL && s->o.view->split_threads },
-		    total, fraction, budget, k - 1);
+		rc = emit(fp, &s->t, &s->g, &(struct cols){ r.label, r.unit,
+		    true, false, s->o.view != NULL && s->o.view->split_threads },
+		    r.total, fraction, budget, k - 1);
 out:
-	free_col_arrays(total, label, unit);
+	data_run_free(&r);
 	free(col);
 	free(pick);
 	free(used);

@@ -125,6 +125,23 @@ numbered_names(struct pic *p, size_t max, bool tail)
 	return rc;
 }
 
+/* Each band's other text, where one was made, becomes its shown one. */
+static void
+take_apart(struct pic *p)
+{
+	struct band *b;
+	size_t i;
+
+	for (i = 0; i < p->nb; i++) {
+		b = &p->b[i];
+		if (b->apart != NULL) {
+			free(b->shown);
+			b->shown = b->apart;
+			b->apart = NULL;
+		}
+	}
+}
+
 /*
  * The legend's names: each cut to MAX characters as profconv__trend_put_cut() cuts it,
  * unless that leaves two rows with the same text.  Those keep visible the
@@ -170,14 +187,7 @@ legend_names(struct pic *p, size_t max, bool tail)
 			return rc;
 		b->apart = t;
 	}
-	for (i = 0; i < p->nb; i++) {
-		b = &p->b[i];
-		if (b->apart != NULL) {
-			free(b->shown);
-			b->shown = b->apart;
-			b->apart = NULL;
-		}
-	}
+	take_apart(p);
 	/* Still equal (the frames kept read the same): whole. */
 	for (i = 0; i < p->nb; i++) {
 		b = &p->b[i];
@@ -188,14 +198,7 @@ legend_names(struct pic *p, size_t max, bool tail)
 		    (size_t)-1, tail)) < 0)
 			return rc;
 	}
-	for (i = 0; i < p->nb; i++) {
-		b = &p->b[i];
-		if (b->apart != NULL) {
-			free(b->shown);
-			b->shown = b->apart;
-			b->apart = NULL;
-		}
-	}
+	take_apart(p);
 	return numbered_names(p, max, tail);
 }
 
