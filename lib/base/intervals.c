@@ -31,8 +31,10 @@ profconv__stab_init(struct pc_stab *s, const uint64_t *ends, size_t n)
 	s->x = malloc((n != 0 ? n : 1) * sizeof(*s->x));
 	if (s->x == NULL)
 		return profconv__nomem();
-	memcpy(s->x, ends, n * sizeof(*s->x));
-	qsort(s->x, n, sizeof(*s->x), cmp_u64);
+	if (n > 0) {	/* ENDS may be NULL when there are none */
+		memcpy(s->x, ends, n * sizeof(*s->x));
+		qsort(s->x, n, sizeof(*s->x), cmp_u64);
+	}
 	for (i = 0; i < n; i++)
 		if (k == 0 || s->x[k - 1] != s->x[i])
 			s->x[k++] = s->x[i];
