@@ -116,7 +116,7 @@ frames_show() {
 
 # frames_flame FILE OUT: the frames of profflame --addresses's stacks.
 frames_flame() {
-	"$BIN/profflame" --addresses -o "$TMP/flame.folded" "$1" 2>"$TMP/flame.err" ||
+	"$CMD/profflame" --addresses -o "$TMP/flame.folded" "$1" 2>"$TMP/flame.err" ||
 		fail "profflame --addresses $1: $(cat "$TMP/flame.err")"
 	sed 's/ [0-9][0-9]*$//' "$TMP/flame.folded" | tr ';' '\n' | sort -u >"$2"
 }

@@ -112,7 +112,7 @@ long=$(printf '%0250d' 0 | tr 0 f)
 	printf '\062\000\062\005space\062\005bytes'
 	for i in 1 2 3; do printf '\062\372\001%s%s' "$long" $i | head -c 253; done
 } >"$TMP/delta.pb"
-run 1 "$BIN/profflame" "$TMP/delta.pb"
+run 1 "$CMD/profflame" "$TMP/delta.pb"
 [ "$(wc -l <"$TMP/err")" -eq 1 ] || fail "long refusal is not one line"
 grep "^profflame: '$TMP/delta.pb': " "$TMP/err" | grep "negative count" |
     grep -q "compare with a base instead$" ||
@@ -124,15 +124,15 @@ run 1 "$PROFCONV" text2pb "$DATA/go/cpu.pb.gz" -o /dev/full
 expect_err "profconv text2pb: '/dev/full': write error: No space left on device"
 [ -c /dev/full ] || fail "/dev/full is no longer a device"
 # One line per write error, naming the output and the reason.
-run 1 "$BIN/profflame" --no-symbolize "$DATA/go/mem.pb.gz" -o /dev/full
+run 1 "$CMD/profflame" --no-symbolize "$DATA/go/mem.pb.gz" -o /dev/full
 expect_err "profflame: '/dev/full': write error: No space left on device"
-for cmd in "$PROFCONV show" "$PROFCONV text2pb" "$BIN/profflame --no-symbolize"; do
+for cmd in "$PROFCONV show" "$PROFCONV text2pb" "$CMD/profflame --no-symbolize"; do
 	$cmd "$DATA/go/mem.pb.gz" >/dev/full 2>"$TMP/err"
 	[ $? = 1 ] || fail "$cmd >/dev/full: exit status"
 	name=${cmd##*/}
 	expect_err "${name% --*}: '<stdout>': write error: No space left on device"
 done
-"$BIN/profdiff" --no-symbolize "$DATA/go/mem.pb.gz" "$DATA/go/mem.pb.gz" >/dev/full 2>"$TMP/err"
+"$CMD/profdiff" --no-symbolize "$DATA/go/mem.pb.gz" "$DATA/go/mem.pb.gz" >/dev/full 2>"$TMP/err"
 [ $? = 2 ] || fail "profdiff >/dev/full: exit status"
 expect_err "profdiff: '<stdout>': write error: No space left on device"
 # Every command that writes says it the same way, with the reason:
@@ -152,21 +152,21 @@ for to in "-o /dev/full|/dev/full" "|<stdout>"; do
 	o=${to%|*} f=${to#*|}
 	full_says 1 "profconv symbolize" "$f" "$PROFCONV" symbolize $o "$M"
 	full_says 1 "profconv merge" "$f" "$PROFCONV" merge $o "$M" "$M"
-	full_says 1 profflame "$f" "$BIN/profflame" --no-symbolize --svg $o "$M"
-	full_says 1 profflame "$f" "$BIN/profflame" --no-symbolize --speedscope $o "$M"
-	full_says 1 profflame "$f" "$BIN/profflame" --no-symbolize $o "$M"
+	full_says 1 profflame "$f" "$CMD/profflame" --no-symbolize --svg $o "$M"
+	full_says 1 profflame "$f" "$CMD/profflame" --no-symbolize --speedscope $o "$M"
+	full_says 1 profflame "$f" "$CMD/profflame" --no-symbolize $o "$M"
 done
-full_says 2 profdiff "<stdout>" "$BIN/profdiff" --no-symbolize --json "$M" "$M"
-full_says 2 profdiff /dev/full "$BIN/profdiff" --no-symbolize -q -o /dev/full "$M" "$M"
-full_says 2 proftrend "<stdout>" "$BIN/proftrend" --no-symbolize "$M" "$M"
-full_says 2 proftrend "<stdout>" "$BIN/proftrend" --no-symbolize --json "$M" "$M"
-full_says 2 proftrend /dev/full "$BIN/proftrend" --no-symbolize -q -o /dev/full "$M" "$M"
+full_says 2 profdiff "<stdout>" "$CMD/profdiff" --no-symbolize --json "$M" "$M"
+full_says 2 profdiff /dev/full "$CMD/profdiff" --no-symbolize -q -o /dev/full "$M" "$M"
+full_says 2 proftrend "<stdout>" "$CMD/proftrend" --no-symbolize "$M" "$M"
+full_says 2 proftrend "<stdout>" "$CMD/proftrend" --no-symbolize --json "$M" "$M"
+full_says 2 proftrend /dev/full "$CMD/proftrend" --no-symbolize -q -o /dev/full "$M" "$M"
 full_says 1 "profconv show" "<stdout>" "$PROFCONV" show --summary "$M"
 # With SIGPIPE ignored, a reader that leaves early is no error.
 awk 'BEGIN { print "heap profile: 1: 2 [ 1: 2] @ heapprofile"
 	for (i = 0; i < 20000; i++) printf "1: 16 [1: 16] @ 0x%x\n", 4096 + i * 16 }' \
 	>"$TMP/long.heap"
-for cmd in "$PROFCONV show" "$BIN/profflame --no-symbolize --addresses"; do
+for cmd in "$PROFCONV show" "$CMD/profflame --no-symbolize --addresses"; do
 	(trap '' PIPE; { $cmd "$TMP/long.heap" 2>"$TMP/err"; echo $? >"$TMP/status"; } |
 		head -c 1 >/dev/null)
 	[ "$(cat "$TMP/status")" = 0 ] || fail "$cmd | head, SIGPIPE ignored: exit $(cat "$TMP/status")"
@@ -193,7 +193,7 @@ for bin in fakebin truncbin; do
 	grep -q "^profconv symbolize: '$TMP/$bin.heap': .*$TMP/$bin" "$TMP/err" ||
 		fail "$bin: message does not name the files: $(cat "$TMP/err")"
 	[ -e "$TMP/$bin.pb.gz" ] && fail "$bin: output written"
-	run 0 "$BIN/profflame" "$TMP/$bin.heap"
+	run 0 "$CMD/profflame" "$TMP/$bin.heap"
 	grep -q "warning: .*$TMP/$bin" "$TMP/err" || fail "$bin: profflame did not warn"
 done
 

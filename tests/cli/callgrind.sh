@@ -26,7 +26,7 @@ for t in "" alloc_objects; do
 	go tool pprof -callgrind -symbolize=none ${t:+-sample_index=$t} "$PB" \
 	    >"$TMP/go.cg" 2>"$TMP/go.err" ||
 		{ fail "go tool pprof -callgrind $t: $(head -n 2 "$TMP/go.err")"; continue; }
-	"$BIN/profgraph" --callgrind ${t:+-t $t} "$PB" >"$TMP/our.cg" 2>"$TMP/our.err" ||
+	"$CMD/profgraph" --callgrind ${t:+-t $t} "$PB" >"$TMP/our.cg" 2>"$TMP/our.err" ||
 		{ fail "profgraph --callgrind $t: $(head -n 2 "$TMP/our.err")"; continue; }
 	grep -q '^calls=0 ' "$TMP/go.cg" || fail "-callgrind $t: pprof wrote no call"
 	same_as_go "profgraph --callgrind $t" "$TMP/go.cg" "$TMP/our.cg"
@@ -34,7 +34,7 @@ for t in "" alloc_objects; do
 done
 
 # Granularity and trimming options are pprof's callgrind's whatever they say.
-run 0 "$BIN/profgraph" --callgrind --lines --no-inline --nodecount 2 "$PB"
+run 0 "$CMD/profgraph" --callgrind --lines --no-inline --nodecount 2 "$PB"
 cmp -s "$TMP/out" "$TMP/default.cg" ||
 	fail "profgraph --callgrind --lines --no-inline --nodecount 2 differs from --callgrind"
 
@@ -65,7 +65,7 @@ call_trees() {
 		go tool pprof -symbolize=none $gopts "$1" >"$TMP/go.ct" 2>"$TMP/go.err" ||
 			{ fail "$2: go tool pprof $gopts: $(head -n 2 "$TMP/go.err")"; continue; }
 		# shellcheck disable=SC2086
-		"$BIN/profgraph" $ours "$1" >"$TMP/our.ct" 2>"$TMP/our.err" ||
+		"$CMD/profgraph" $ours "$1" >"$TMP/our.ct" 2>"$TMP/our.err" ||
 			{ fail "$2: profgraph $ours: $(head -n 2 "$TMP/our.err")"; continue; }
 		same_tree "$how" "$2: profgraph $ours"
 	done <<EOF_CASES
@@ -81,16 +81,16 @@ EOF_CASES
 call_trees "$PB" jemalloc
 # A function called from two places is two nodes of the tree: the
 # tree has more nodes than the graph, with a name on more than one.
-run 0 "$BIN/profgraph" --dot --nodecount 0 --nodefraction 0 "$PB"
+run 0 "$CMD/profgraph" --dot --nodecount 0 --nodefraction 0 "$PB"
 graph_nodes=$(grep -c '^N[0-9]* \[label=' "$TMP/out")
-run 0 "$BIN/profgraph" --dot --call-tree --nodecount 0 --nodefraction 0 "$PB"
+run 0 "$CMD/profgraph" --dot --call-tree --nodecount 0 --nodefraction 0 "$PB"
 tree_nodes=$(grep -c '^N[0-9]* \[label=' "$TMP/out")
 [ "$tree_nodes" -gt "$graph_nodes" ] ||
 	fail "--call-tree: $tree_nodes nodes, the graph $graph_nodes"
 
 # --- callgrind_annotate ----------------------------------------------------------
 if command -v callgrind_annotate >/dev/null 2>&1; then
-	run 0 "$BIN/profgraph" --callgrind -t alloc_objects -o "$TMP/cg.out" "$PB"
+	run 0 "$CMD/profgraph" --callgrind -t alloc_objects -o "$TMP/cg.out" "$PB"
 	grep -q '^events: alloc_objects(count)$' "$TMP/cg.out" ||
 		fail "events line: $(sed -n 2p "$TMP/cg.out")"
 	sed 's/^calls=0 /calls=1 /' "$TMP/cg.out" >"$TMP/cg.calls"
@@ -104,7 +104,7 @@ if command -v callgrind_annotate >/dev/null 2>&1; then
 		fail "callgrind_annotate's total is '$ann', show --summary's '$total'"
 	grep -q 'thread_work' "$TMP/ann" || fail "callgrind_annotate shows no thread_work"
 	# The call tree's file too: the same total.
-	run 0 "$BIN/profgraph" --callgrind --call-tree -t alloc_objects -o "$TMP/ct.out" "$PB"
+	run 0 "$CMD/profgraph" --callgrind --call-tree -t alloc_objects -o "$TMP/ct.out" "$PB"
 	sed 's/^calls=0 /calls=1 /' "$TMP/ct.out" >"$TMP/ct.calls"
 	callgrind_annotate "$TMP/ct.calls" >"$TMP/ann" 2>"$TMP/ann.err" ||
 		fail "callgrind_annotate (call tree): $(head -n 2 "$TMP/ann.err")"
@@ -134,7 +134,7 @@ x = a(30000); y = b(30000); print(len(x) + len(y))' >"$TMP/py.out" 2>&1 ||
 	else
 		go tool pprof -symbolize=none -callgrind -call_tree -sample_index=alloc_space \
 		    "$py" >"$TMP/go.ct" 2>/dev/null || fail "python3: go tool pprof -callgrind -call_tree"
-		"$BIN/profgraph" --callgrind --call-tree -t alloc_space "$py" >"$TMP/our.ct" 2>/dev/null ||
+		"$CMD/profgraph" --callgrind --call-tree -t alloc_space "$py" >"$TMP/our.ct" 2>/dev/null ||
 			fail "python3: profgraph --callgrind --call-tree"
 		same_tree callgrind "python3: profgraph --callgrind --call-tree"
 		[ "$(grep -c '^call ' "$TMP/our.canon")" -gt 100 ] ||
@@ -143,7 +143,7 @@ x = a(30000); y = b(30000); print(len(x) + len(y))' >"$TMP/py.out" 2>&1 ||
 fi
 
 # --- errors ------------------------------------------------------------------------
-run 2 "$BIN/profgraph" --callgrind --dot "$PB"
+run 2 "$CMD/profgraph" --callgrind --dot "$PB"
 grep -qF -- "--callgrind and --dot exclude each other" "$TMP/err" ||
 	fail "--callgrind --dot: $(head -n 1 "$TMP/err")"
 finish

@@ -53,7 +53,7 @@ cmp -s "$TMP/s.txt" "$TMP/c1.txt" || fail "text2pb --add-comment changed more th
 run 0 "$PROFCONV" show --traces --add-comment 'build 1234' --add-comment '#hidden' "$PB"
 expect_out_has '^build 1234$'
 ! grep -q 'hidden' "$TMP/out" || fail "--traces shows a '#' comment"
-run 0 "$BIN/profgraph" --dot --add-comment 'build 1234' --add-comment '#hidden' "$PB"
+run 0 "$CMD/profgraph" --dot --add-comment 'build 1234' --add-comment '#hidden' "$PB"
 expect_out_has 'build 1234'
 ! grep -q 'hidden' "$TMP/out" || fail "profgraph shows a '#' comment"
 

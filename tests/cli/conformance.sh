@@ -10,7 +10,7 @@ TESTDATA=${PPROF_TESTDATA:-$GOSRC/profile/testdata}
 use_go
 [ -d "$TESTDATA" ] || skip "no pprof test data in $TESTDATA" \
 	"(Debian: golang-github-google-pprof-dev)"
-REWRITE=$BIN/../tests/rewrite
+REWRITE=$(built tests/rewrite)
 [ -x "$REWRITE" ] || skip "tests/rewrite not built"
 
 for name in cppbench.heap cppbench.growth cppbench.contention cppbench.cpu \

@@ -6,7 +6,7 @@
 
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
 use_go
-REWRITE=$BIN/../tests/rewrite
+REWRITE=$(built tests/rewrite)
 [ -x "$REWRITE" ] || skip "tests/rewrite not built"
 
 # libgoogle-perftools4 puts the profiler in the multiarch library directory.

@@ -15,7 +15,7 @@
 use_go
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
 need_tcmalloc
-PROFDIFF=$BIN/profdiff
+PROFDIFF=$CMD/profdiff
 
 # --- usage ---------------------------------------------------------------------
 run 2 "$PROFDIFF" --diff-base "$DATA/go/mem.pb.gz" "$DATA/go/mem.pb.gz"

@@ -11,7 +11,7 @@
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
 [ -e /usr/lib/x86_64-linux-gnu/libtcmalloc.so ] ||
 	ldconfig -p | grep -q libtcmalloc.so || skip "no libtcmalloc"
-PROFDIFF=$BIN/profdiff
+PROFDIFF=$CMD/profdiff
 cd "$TMP" || exit 1
 
 # The figure of a header pair: "heap profile: N: M [ A: B ] @" field F.

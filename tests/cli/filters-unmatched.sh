@@ -100,28 +100,28 @@ check() {
 check 0 "profconv show" "$PROFCONV" show --sizes --no-symbolize --tagfocus nosuchkey=1 "$PB"
 check 1 "profconv list" "$PROFCONV" list --no-symbolize --tagfocus nosuchkey=1 worker "$PB"
 check 1 "profconv list" "$PROFCONV" list --no-symbolize --tagfocus nosuchkey=1 --base "$PB2" worker "$PB"
-check 0 profflame "$BIN/profflame" --no-symbolize --tagfocus nosuchkey=1 "$PB"
-check 0 profflame "$BIN/profflame" --no-symbolize --tagfocus nosuchkey=1 --base "$PB2" "$PB"
-check 0 profgraph "$BIN/profgraph" --no-symbolize --dot --tagfocus nosuchkey=1 "$PB"
-check 1 profdiff "$BIN/profdiff" --no-symbolize --tagfocus nosuchkey=1 "$PB" "$PB2"
-check 0 proftrend "$BIN/proftrend" --no-symbolize --tagfocus nosuchkey=1 "$PB" "$PB2" "$PB2"
+check 0 profflame "$CMD/profflame" --no-symbolize --tagfocus nosuchkey=1 "$PB"
+check 0 profflame "$CMD/profflame" --no-symbolize --tagfocus nosuchkey=1 --base "$PB2" "$PB"
+check 0 profgraph "$CMD/profgraph" --no-symbolize --dot --tagfocus nosuchkey=1 "$PB"
+check 1 profdiff "$CMD/profdiff" --no-symbolize --tagfocus nosuchkey=1 "$PB" "$PB2"
+check 0 proftrend "$CMD/proftrend" --no-symbolize --tagfocus nosuchkey=1 "$PB" "$PB2" "$PB2"
 # report takes --focus (and the label filters where it has them).
 "$PROFCONV" report --no-symbolize --focus nosuchfunction -o "$TMP/r.html" "$PB" \
     >"$TMP/out" 2>"$TMP/err" || fail "report: $(cat "$TMP/err")"
 grep -qx "profconv report: warning: --focus expression 'nosuchfunction' matched no samples" "$TMP/err" ||
 	fail "report --focus: stderr: $(cat "$TMP/err")"
 # A filter that matches in one of the profiles is not said.
-"$BIN/profdiff" --no-symbolize --tagfocus thread_name=worker "$PB" "$PB2" \
+"$CMD/profdiff" --no-symbolize --tagfocus thread_name=worker "$PB" "$PB2" \
     >/dev/null 2>"$TMP/err"
 grep -q "matched no samples" "$TMP/err" && fail "profdiff: a matching filter said: $(cat "$TMP/err")"
 # --tagshow and --taghide too, where labels are printed or not.
-"$BIN/profflame" --no-symbolize --tagshow nosuchkey --taghide thread "$PB" \
+"$CMD/profflame" --no-symbolize --tagshow nosuchkey --taghide thread "$PB" \
     >/dev/null 2>"$TMP/err" || fail "profflame --tagshow: $(cat "$TMP/err")"
 [ "$(grep -c 'matched no samples' "$TMP/err")" = 1 ] &&
     grep -qx "profflame: warning: --tagshow expression 'nosuchkey' matched no samples" "$TMP/err" ||
 	fail "profflame --tagshow: stderr: $(cat "$TMP/err")"
 # proftrend -q prints nothing.
-"$BIN/proftrend" -q --no-symbolize --tagfocus nosuchkey=1 "$PB" "$PB2" \
+"$CMD/proftrend" -q --no-symbolize --tagfocus nosuchkey=1 "$PB" "$PB2" \
     >"$TMP/out" 2>"$TMP/err"
 [ -s "$TMP/err" ] && fail "proftrend -q: stderr: $(cat "$TMP/err")"
 finish

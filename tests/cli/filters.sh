@@ -19,9 +19,9 @@
 
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
 use_go
-FLAME=$BIN/profflame
-TREND=$BIN/proftrend
-PROFDIFF=$BIN/profdiff
+FLAME=$CMD/profflame
+TREND=$CMD/proftrend
+PROFDIFF=$CMD/profdiff
 TYPES="alloc_objects alloc_space inuse_objects inuse_space"
 
 # go_totals PB FLAG VALUE: go tool pprof's sums of the kept samples,
@@ -93,7 +93,7 @@ else
 		for f in thread_name=worker-1 bytes=32kb:; do
 			g=$(go tool pprof -dot -symbolize=none -tagfocus "$f" -sample_index=alloc_space "$PB" 2>/dev/null |
 			    grep -o 'Showing nodes accounting for [^\\]* total' | head -n 1)
-			o=$("$BIN/profgraph" --no-symbolize -t alloc_space --tagfocus "$f" "$PB" 2>/dev/null |
+			o=$("$CMD/profgraph" --no-symbolize -t alloc_space --tagfocus "$f" "$PB" 2>/dev/null |
 			    grep -o 'Showing nodes accounting for [^<\\]* total' | head -n 1)
 			[ -n "$g" ] && [ "$g" = "$o" ] || fail "profgraph --tagfocus '$f': '$o', go '$g'"
 		done

@@ -53,7 +53,7 @@ grep -q 'cut as allocation wrappers' "$TMP/q.err" && fail "--quiet: the cut was 
 "$PROFCONV" show -s "$FW" 2>&1 >/dev/null | grep -q 'cut as allocation' &&
 	fail "without --find-wrappers: a cut was said"
 # profdiff and profflame take it too.
-"$BIN/profflame" --find-wrappers "$FW" 2>/dev/null | grep -q ';app_alloc ' &&
+"$CMD/profflame" --find-wrappers "$FW" 2>/dev/null | grep -q ';app_alloc ' &&
 	fail "profflame --find-wrappers: a stack ends in app_alloc"
 
 if command -v perl >/dev/null 2>&1; then

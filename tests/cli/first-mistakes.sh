@@ -24,7 +24,7 @@ run 2 "$PROFCONV" show "$prog" s.heap
 expect_err "profconv show: expected one FILE, the profile; '$prog' is a program, and binaries are found from the profile's mappings (--search-path or --sysroot to look elsewhere)
 Try 'profconv show --help'."
 for c in profflame profgraph; do
-	run 2 "$BIN/$c" "$prog" s.heap
+	run 2 "$CMD/$c" "$prog" s.heap
 	grep -q "^$c: expected one IN, the profile; '$prog' is a program, and binaries are found from the profile's mappings (--search-path or --sysroot to look elsewhere)\$" "$TMP/err" ||
 		fail "$c PROG HEAP: $(cat "$TMP/err")"
 done

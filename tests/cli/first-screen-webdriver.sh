@@ -20,12 +20,12 @@ LD_PRELOAD=$LIBJE MALLOC_CONF=prof:true,lg_prof_sample:0,prof_prefix:$TMP/dj \
 	"$TMP/deep" 2 2>/dev/null || fail "deep under jemalloc failed"
 heap=$(ls "$TMP"/dj.*.heap | sort -V | tail -n 1)
 [ -f "$heap" ] || fail "jemalloc wrote no dump"
-"$BIN/profflame" --svg -o "$TMP/deep.svg" "$heap" 2>/dev/null || fail "profflame --svg"
-"$BIN/profflame" --svg --inverted -o "$TMP/icicle.svg" "$heap" 2>/dev/null ||
+"$CMD/profflame" --svg -o "$TMP/deep.svg" "$heap" 2>/dev/null || fail "profflame --svg"
+"$CMD/profflame" --svg --inverted -o "$TMP/icicle.svg" "$heap" 2>/dev/null ||
 	fail "profflame --svg --inverted"
 LD_PRELOAD=$LIBJE MALLOC_CONF=prof:true,lg_prof_sample:0,prof_prefix:$TMP/sh \
 	"$TMP/deep" 2 3 2>/dev/null || fail "shallow run failed"
-"$BIN/profflame" --svg -o "$TMP/shallow.svg" "$(ls "$TMP"/sh.*.heap | sort -V | tail -n 1)" \
+"$CMD/profflame" --svg -o "$TMP/shallow.svg" "$(ls "$TMP"/sh.*.heap | sort -V | tail -n 1)" \
 	2>/dev/null || fail "profflame --svg (shallow)"
 # The picture is deeper than the window: the test means something.
 h=$(sed -n 's/^<svg [^>]* height="\([0-9]*\)".*/\1/p' "$TMP/deep.svg")

@@ -102,7 +102,7 @@ sys.exit(0 if ok else 1)
 PY
 }
 
-PROFDIFF=$BIN/profdiff TREND=$BIN/proftrend
+PROFDIFF=$CMD/profdiff TREND=$CMD/proftrend
 run 1 "$PROFDIFF" --by stack "$first" "$last"
 cp "$TMP/out" "$TMP/d-narrow"
 run 1 "$PROFDIFF" --by stack --wide "$first" "$last"
@@ -136,7 +136,7 @@ grep -Eq '^ +First +Last .* Name$' "$TMP/out" || fail "proftrend by function: $(
 # prints it, and exactly, as profconv show does) and the file, escaped.
 evil="$TMP/a&b<c>.heap"
 cp "$last" "$evil"
-run 0 "$BIN/profflame" --svg -o "$TMP/f.svg" "$evil"
+run 0 "$CMD/profflame" --svg -o "$TMP/f.svg" "$evil"
 sub=$(sed -n 's/^<text id="subtitle"[^>]*>\(.*\)<\/text>$/\1/p' "$TMP/f.svg")
 type=${sub%% *}
 exact=$("$PROFCONV" show -s "$evil" | sed -n "s/^total $type\/bytes: \([0-9]*\).*/\1/p")
@@ -155,9 +155,9 @@ if command -v go >/dev/null 2>&1; then
 fi
 # The user's subtitle replaces it; the differential one keeps its width
 # choice and adds the facts of both.
-run 0 "$BIN/profflame" --svg --subtitle 'mine' -o "$TMP/g.svg" "$evil"
+run 0 "$CMD/profflame" --svg --subtitle 'mine' -o "$TMP/g.svg" "$evil"
 grep -q '^<text id="subtitle"[^>]*>mine</text>$' "$TMP/g.svg" || fail "--subtitle: $(grep subtitle "$TMP/g.svg")"
-run 0 "$BIN/profflame" --svg -b "$first" -o "$TMP/h.svg" "$evil"
+run 0 "$CMD/profflame" --svg -b "$first" -o "$TMP/h.svg" "$evil"
 grep -q "^<text id=\"subtitle\"[^>]*>widths: .* $type .* → .* ($grouped bytes) · $(basename "$first") → a&amp;b&lt;c&gt;.heap</text>$" "$TMP/h.svg" ||
 	fail "differential subtitle: $(grep 'id="subtitle"' "$TMP/h.svg")"
 finish

@@ -11,7 +11,7 @@ command -v cc >/dev/null 2>&1 || skip "no C compiler"
 use_go
 use_jemalloc
 
-FLAME=$BIN/profflame
+FLAME=$CMD/profflame
 PROG=$TMP/manystacks
 cc -O1 -g -fno-omit-frame-pointer -o "$PROG" \
     "$PROFCONV_SRCDIR/tests/producers/manystacks.c" ||

@@ -6,7 +6,7 @@
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
 use_go
-REWRITE=$BIN/../tests/rewrite
+REWRITE=$(built tests/rewrite)
 [ -x "$REWRITE" ] || skip "tests/rewrite not built"
 
 export GOFLAGS=-mod=mod

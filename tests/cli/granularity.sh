@@ -71,7 +71,7 @@ grep -q "^a_alloc $SRC/a.c	" "$TMP/our.ff" || fail "--filefunctions: no 'a_alloc
 
 go tool pprof -dot -filefunctions "$PB" >"$TMP/ff.pprof.dot" 2>/dev/null ||
 	fail "go tool pprof -dot -filefunctions"
-"$BIN/profgraph" --dot --filefunctions -o "$TMP/ff.dot" "$PB" 2>"$TMP/graph.err" ||
+"$CMD/profgraph" --dot --filefunctions -o "$TMP/ff.dot" "$PB" 2>"$TMP/graph.err" ||
 	fail "profgraph --filefunctions: $(cat "$TMP/graph.err")"
 python3 "$CMP" "$TMP/ff.pprof.dot" "$TMP/ff.dot" >"$TMP/ff.counts" 2>"$TMP/ff.cmp" ||
 	fail "profgraph --dot --filefunctions differs from go tool pprof -dot -filefunctions: $(head -n 12 "$TMP/ff.cmp")"
@@ -122,7 +122,7 @@ done <"$TMP/our.f"
 # profgraph --dot --files: pprof's node where pprof has one of the file.
 go tool pprof -dot -files -nodecount=0 "$PB" >"$TMP/f.pprof.dot" 2>/dev/null ||
 	fail "go tool pprof -dot -files"
-"$BIN/profgraph" --dot --files --nodecount 0 -o "$TMP/f.dot" "$PB" 2>"$TMP/graph.err" ||
+"$CMD/profgraph" --dot --files --nodecount 0 -o "$TMP/f.dot" "$PB" 2>"$TMP/graph.err" ||
 	fail "profgraph --files: $(cat "$TMP/graph.err")"
 python3 - "$TMP/f.pprof.dot" "$TMP/f.dot" "$TMP/our.f" <<'EOF' || fail "profgraph --dot --files against go tool pprof -dot -files"
 import re, sys
@@ -159,14 +159,14 @@ EOF
 grep -qF 'label="util.h\n' "$TMP/f.dot" || fail "profgraph --files: no label util.h"
 
 # profflame --files: files only; each file's flat at the leaf.
-"$BIN/profflame" --files -t $TYPE "$PB" >"$TMP/f.folded" 2>"$TMP/flame.err" ||
+"$CMD/profflame" --files -t $TYPE "$PB" >"$TMP/f.folded" 2>"$TMP/flame.err" ||
 	fail "profflame --files: $(cat "$TMP/flame.err")"
 grep -Eq '(^|;)(a_alloc|b_alloc|a_more|main|grab)(;| )' "$TMP/f.folded" && fail "profflame --files: function names in $(cat "$TMP/f.folded")"
 awk '{ v = $NF; sub(/ [^ ]+$/, ""); n = split($0, f, ";"); s[f[n]] += v }
      END { for (k in s) print k "\t" s[k] }' "$TMP/f.folded" | sort >"$TMP/f.leaf"
 awk -F '\t' '$2 != 0 {print $1 "\t" $2}' "$TMP/our.f" | sort >"$TMP/f.flat"
 diff -u "$TMP/f.flat" "$TMP/f.leaf" >&2 || fail "profflame --files: leaf sums differ from the files' flat"
-"$BIN/profflame" --filefunctions -t $TYPE "$PB" >"$TMP/ff.folded" 2>/dev/null ||
+"$CMD/profflame" --filefunctions -t $TYPE "$PB" >"$TMP/ff.folded" 2>/dev/null ||
 	fail "profflame --filefunctions"
 grep -q ";grab $SRC/util.h [0-9]*\$" "$TMP/ff.folded" || fail "profflame --filefunctions: no grab $SRC/util.h leaf"
 

@@ -11,7 +11,7 @@ command -v heaptrack >/dev/null 2>&1 || skip "heaptrack missing (Debian: heaptra
 command -v heaptrack_print >/dev/null 2>&1 || skip "heaptrack_print missing (Debian: heaptrack)"
 command -v zstd >/dev/null 2>&1 || skip "zstd missing (Debian: zstd)"
 command -v perl >/dev/null 2>&1 || skip "perl missing"
-HTFOLD=$BIN/../tests/htfold
+HTFOLD=$(built tests/htfold)
 [ -x "$HTFOLD" ] || skip "tests/htfold not built"
 SRC=$PROFCONV_SRCDIR/tests/producers
 
@@ -119,10 +119,10 @@ if command -v go >/dev/null 2>&1; then
 fi
 
 # profdiff and profflame read heaptrack files directly.
-"$BIN/profdiff" "$TMP/hu0.zst" "$TMP/hu2.zst" >"$TMP/out" 2>"$TMP/err"
+"$CMD/profdiff" "$TMP/hu0.zst" "$TMP/hu2.zst" >"$TMP/out" 2>"$TMP/err"
 [ $? -le 1 ] || fail "profdiff on heaptrack files: $(cat "$TMP/err")"
 grep -q 'TOTAL' "$TMP/out" || fail "profdiff printed no table"
-"$BIN/profflame" -t alloc_objects "$TMP/hu0.zst" >"$TMP/out" 2>"$TMP/err" ||
+"$CMD/profflame" -t alloc_objects "$TMP/hu0.zst" >"$TMP/out" 2>"$TMP/err" ||
 	fail "profflame on a heaptrack file: $(cat "$TMP/err")"
 n=$(awk '{s += $NF} END {print s + 0}' "$TMP/out")
 [ "$n" = "$(total alloc_objects "$TMP/hu0.zst.pb.gz")" ] ||

@@ -12,7 +12,7 @@ run 0 "$PROFCONV" show --help
 expect_out_has '^usage: profconv show '
 all_tools
 for tool in $ALL_TOOLS; do
-	run 0 "$BIN/$tool" --help
+	run 0 "$CMD/$tool" --help
 	expect_out_has "^usage: $tool "
 	[ -s "$TMP/err" ] && fail "$tool --help wrote to stderr"
 done

@@ -5,7 +5,7 @@
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 . "$PROFCONV_SRCDIR/tests/cli/hostile-inputs.sh"
 
-PROFFLAME=$BIN/profflame PROFDIFF=$BIN/profdiff PROFTREND=$BIN/proftrend
+PROFFLAME=$CMD/profflame PROFDIFF=$CMD/profdiff PROFTREND=$CMD/proftrend
 use_caps
 
 # Item 7: 3,000 chained heaptrack trace nodes (68 KB) and a massif tree

@@ -6,8 +6,8 @@
 # memory cap and a timeout far above what profconv needs.
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
-PROFFLAME=$BIN/profflame PROFDIFF=$BIN/profdiff PROFTREND=$BIN/proftrend
-PROFGRAPH=$BIN/profgraph
+PROFFLAME=$CMD/profflame PROFDIFF=$CMD/profdiff PROFTREND=$CMD/proftrend
+PROFGRAPH=$CMD/profgraph
 use_caps
 LIMIT_S=10
 M=$DATA/go/mem.pb.gz

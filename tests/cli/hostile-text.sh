@@ -4,7 +4,7 @@
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 . "$PROFCONV_SRCDIR/tests/cli/hostile-inputs.sh"
 
-PROFFLAME=$BIN/profflame PROFDIFF=$BIN/profdiff PROFTREND=$BIN/proftrend
+PROFFLAME=$CMD/profflame PROFDIFF=$CMD/profdiff PROFTREND=$CMD/proftrend
 
 # Item 9: escape sequences, BEL, CR and bidi controls in names, labels,
 # comments and mapped paths: clear the screen, retitle the terminal,

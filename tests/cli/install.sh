@@ -18,6 +18,10 @@ BUILDDIR=${PROFCONV_BINDIR%/cmd}
 [ -f "$BUILDDIR/Makefile" ] || skip "no Makefile in '$BUILDDIR'"
 command -v pkg-config >/dev/null 2>&1 || skip "pkg-config not installed"
 unset LD_LIBRARY_PATH LD_PRELOAD PKG_CONFIG_LIBDIR
+# Without LD_LIBRARY_PATH the build tree's commands are libtool's
+# wrappers (lib.sh's CMD).
+CMD=$BIN
+PROFCONV=$BIN/profconv
 # A sanitizer build's library needs its runtime in the programs too.
 SAN=$(sed -n 's/^SAN_CFLAGS = //p' "$BUILDDIR/Makefile")
 export SAN
@@ -41,7 +45,7 @@ HEAP=$(ls "$TMP"/leaky.*.heap 2>/dev/null | tail -n 1)
 	fail "the build tree's profconv cannot convert '$HEAP'"
 "$PROFCONV" show "$TMP/want.pb.gz" >"$TMP/want.show" ||
 	fail "the build tree's profconv show failed"
-"$BIN/profflame" "$TMP/want.pb.gz" >"$TMP/want.folded" ||
+"$CMD/profflame" "$TMP/want.pb.gz" >"$TMP/want.folded" ||
 	fail "the build tree's profflame failed"
 grep -q 'make_request_buffer' "$TMP/want.folded" ||
 	fail "the folded stacks lack leaky's allocating function"

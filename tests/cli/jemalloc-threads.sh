@@ -56,17 +56,17 @@ while read -r uid bytes; do
 		sed -n 's/^total inuse_space\/bytes: \([0-9]*\).*/\1/p')
 	[ "$ours" = "$bytes" ] ||
 		fail "raw dump: show --tagfocus thread=$uid: '$ours', the dump's t$uid: $bytes"
-	got=$("$BIN/profflame" --split-threads "$H" 2>/dev/null |
+	got=$("$CMD/profflame" --split-threads "$H" 2>/dev/null |
 		awk -v u="thread $uid" '{ split($0, f, ";"); n = split(f[1], w, " ")
 		    if (w[1] " " w[2] == u) t += $NF } END { print t + 0 }')
 	[ "$got" = "$bytes" ] ||
 		fail "raw dump: profflame --split-threads: thread $uid has $got, the dump's t$uid: $bytes"
 done <"$TMP/want"
-if "$BIN/profflame" --split-threads "$H" 2>/dev/null | grep -F '[no thread]' >&2; then
+if "$CMD/profflame" --split-threads "$H" 2>/dev/null | grep -F '[no thread]' >&2; then
 	fail "raw dump: profflame --split-threads puts samples under [no thread]"
 fi
 first=$(ls "$TMP"/je/je.*.m0.heap)
-"$BIN/profdiff" --json --tagfocus thread=1 "$first" "$H" >"$TMP/diff.json" 2>/dev/null
+"$CMD/profdiff" --json --tagfocus thread=1 "$first" "$H" >"$TMP/diff.json" 2>/dev/null
 [ $? -le 1 ] || fail "raw dumps: profdiff --tagfocus thread=1"
 w1=$(awk '$1 == 1 {print $2}' "$TMP/want")
 grep -q "\"after\":{\"inuse_objects\":[0-9]*,\"inuse_space\":$w1}" "$TMP/diff.json" ||

@@ -8,7 +8,30 @@
 set -u
 : "${PROFCONV:?run through make check}"
 BIN=${PROFCONV_BINDIR:-$(dirname "$PROFCONV")}
+# CMD: where the commands are run from.  In a build tree with the shared
+# library, $BIN holds libtool's wrapper scripts, which start a shell and
+# a few seds on each run (about 0.1 s, minutes over the suite); run the
+# programs in $BIN/.libs instead, the ones make install copies, with the
+# library just built first on LD_LIBRARY_PATH.  $PROFCONV follows when
+# it is $BIN's.
+CMD=$BIN
+if [ -x "$BIN/.libs/profconv" ] && [ -d "$BIN/../lib/.libs" ]; then
+	CMD=$BIN/.libs
+	LD_LIBRARY_PATH=$(cd "$BIN/../lib/.libs" && pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+	export LD_LIBRARY_PATH
+	[ "$PROFCONV" != "$BIN/profconv" ] || PROFCONV=$CMD/profconv
+fi
 DATA=${PROFCONV_TEST_DATA:?}
+# built PATH: the build tree's program PATH (tests/htfold), as CMD runs
+# the commands: the binary rather than libtool's wrapper.
+built() {
+	set -- "$BIN/../$(dirname "$1")" "$(basename "$1")"
+	if [ "$CMD" != "$BIN" ] && [ -x "$1/.libs/$2" ]; then
+		echo "$1/.libs/$2"
+	else
+		echo "$1/$2"
+	fi
+}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/profconv-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 failures=0
@@ -32,6 +55,31 @@ find_lib() {
 	    /usr/lib/*/"$1" /usr/lib/"$1" /usr/local/lib/"$1"; do
 		[ -f "$f" ] && { echo "$f"; return; }
 	done
+}
+
+# copy_sources DEST DIR...: the source tree's DIRs copied under DEST, their
+# sources and documents only (.c .h .css .js .html .md .json): not what a
+# build in the source tree put beside them (objects, libraries, test
+# programs, logs: 100 MB), for the policy checks that plant faults in a
+# copy.
+copy_sources() {
+	dest=$1
+	shift
+	mkdir -p "$dest"
+	(cd "$PROFCONV_SRCDIR" && find "$@" \( -name .libs -o -name .deps \) \
+	    -prune -o -type f \( -name '*.[ch]' -o -name '*.css' -o -name '*.js' \
+	    -o -name '*.html' -o -name '*.md' -o -name '*.json' \) -print0 |
+	    tar --null -T - -cf -) | tar -C "$dest" -xf -
+}
+
+# je_heap OUT N [START [MID]]: bench/gen-je-heap.sh's profiles (DEPTH and
+# JEMALLOC as it takes them) made by one program for the whole test run,
+# $JEPROG in the build tree: it takes half a minute to compile, and the
+# script builds it only when missing (a test that runs it while another
+# builds it waits).
+JEPROG=$BIN/../tests/je-prog
+je_heap() {
+	bash "$PROFCONV_SRCDIR/bench/gen-je-heap.sh" "$JEPROG" "$@"
 }
 
 # go_env: what go runs under in the tests: a private HOME, build cache

@@ -10,7 +10,7 @@
 
 command -v valgrind >/dev/null 2>&1 || skip "valgrind missing (Debian: valgrind)"
 command -v ms_print >/dev/null 2>&1 || skip "ms_print missing (Debian: valgrind)"
-HTFOLD=$BIN/../tests/htfold
+HTFOLD=$(built tests/htfold)
 [ -x "$HTFOLD" ] || skip "tests/htfold not built"
 SRC=$PROFCONV_SRCDIR/tests/producers
 AWK_STACKS=$PROFCONV_SRCDIR/tests/cli/massif-stacks.awk
@@ -116,9 +116,9 @@ if command -v go >/dev/null 2>&1; then
 		fail "go tool pprof -top: $(cat "$TMP/err")"
 	grep -q '^Type: inuse_space' "$TMP/top" || fail "go tool pprof: wrong type"
 fi
-"$BIN/profdiff" --snapshot last "$TMP/hu0.ms" "$TMP/hu2.ms" >"$TMP/out" 2>"$TMP/err"
+"$CMD/profdiff" --snapshot last "$TMP/hu0.ms" "$TMP/hu2.ms" >"$TMP/out" 2>"$TMP/err"
 [ $? -le 1 ] || fail "profdiff on massif files: $(cat "$TMP/err")"
-"$BIN/profflame" "$TMP/hu0t.ms" >"$TMP/out" 2>"$TMP/err" ||
+"$CMD/profflame" "$TMP/hu0t.ms" >"$TMP/out" 2>"$TMP/err" ||
 	fail "profflame on a massif file: $(cat "$TMP/err")"
 grep -q '^main;recurse;recurse' "$TMP/out" || fail "profflame: no recursion stack"
 # proftrend over one massif file: its detailed snapshots are the series;
@@ -127,7 +127,7 @@ cc -g -O1 -o "$TMP/msleak" "$SRC/massif-leak.c" || fail "cannot build massif-lea
 (cd "$TMP" && valgrind --tool=massif --time-unit=B --detailed-freq=1 \
     --massif-out-file="$TMP/leak.ms" ./msleak >/dev/null 2>&1) ||
 	fail "massif of massif-leak failed"
-run 1 "$BIN/proftrend" --json "$TMP/leak.ms"
+run 1 "$CMD/proftrend" --json "$TMP/leak.ms"
 python3 - "$TMP/out" <<'PY' || fail "proftrend on one massif file: $(head -c 400 "$TMP/out")"
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -143,7 +143,7 @@ if command -v strace >/dev/null 2>&1; then
 	# sanitizer build here (the runs above have it).
 	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
 	    strace -f -e trace=open,openat -o "$TMP/trace" \
-	    "$BIN/proftrend" --json "$TMP/leak.ms" >/dev/null 2>&1
+	    "$CMD/proftrend" --json "$TMP/leak.ms" >/dev/null 2>&1
 	opens=$(grep -c 'leak\.ms"' "$TMP/trace")
 	[ "$opens" -eq 1 ] || fail "proftrend opened the massif file $opens times"
 else

@@ -4,7 +4,7 @@
 # profiles made at test time.
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
-PROFDIFF=$BIN/profdiff
+PROFDIFF=$CMD/profdiff
 a=$DATA/go/mem.pb.gz
 
 # total TYPE FILE: the summary's total of one sample type.

@@ -11,7 +11,7 @@
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
-TREND=$BIN/proftrend
+TREND=$CMD/proftrend
 src=$PROFCONV_SRCDIR/tests/trend/patterns.c
 PHASES=12
 inputs=()

@@ -11,8 +11,8 @@
 
 command -v python3 >/dev/null 2>&1 || skip "no python3 (to read JSON)"
 SHOW="$PROFCONV show"
-PROFDIFF=$BIN/profdiff
-FLAME=$BIN/profflame
+PROFDIFF=$CMD/profdiff
+FLAME=$CMD/profflame
 
 # The folded lines, heaviest first: "count<TAB>stack".
 heaviest_folded() {

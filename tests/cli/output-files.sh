@@ -36,7 +36,7 @@ ln -s /proc/self/fd/1 "$TMP/l/stdout"
 [ -L "$TMP/l/stdout" ] || fail "-o link-to-stdout replaced the link"
 cmp -s "$TMP/ref.pb.gz" "$TMP/l/got.pb.gz" || fail "-o link-to-stdout: '> f' lacks the data"
 echo first >"$TMP/l/log"
-"$BIN/profflame" --no-symbolize "$IN" -o "$TMP/l/stdout" >>"$TMP/l/log" ||
+"$CMD/profflame" --no-symbolize "$IN" -o "$TMP/l/stdout" >>"$TMP/l/log" ||
 	fail "profflame -o link-to-stdout exited $?"
 [ "$(head -n 1 "$TMP/l/log")" = first ] || fail "-o link-to-stdout: '>> f' was not appended to"
 [ "$(wc -l <"$TMP/l/log")" -gt 1 ] || fail "-o link-to-stdout: '>> f' lacks the data"
@@ -190,7 +190,7 @@ signal_mid_write() {
 signal_mid_write TERM "$TMP/s/big.pb.gz" \
 	"$PROFCONV" text2pb -l 9 "$TMP/s/big.heap" -o "$TMP/s/big.pb.gz"
 signal_mid_write HUP "$TMP/s/big.folded" \
-	"$BIN/profflame" --no-symbolize --addresses "$TMP/s/big.heap" -o "$TMP/s/big.folded"
+	"$CMD/profflame" --no-symbolize --addresses "$TMP/s/big.heap" -o "$TMP/s/big.folded"
 # A file size limit (SIGXFSZ) is a signal mid-write as well.
 (ulimit -f 1; exec "$PROFCONV" text2pb "$IN" -o "$TMP/s/small.pb.gz") 2>/dev/null
 [ $? -gt 128 ] || fail "ulimit -f did not stop text2pb"

@@ -50,7 +50,7 @@ check "$TMP/merged.pb.gz" "merge"
 "$PROFCONV" show --topproto -o "$TMP/top.pb.gz" "$PB" 2>/dev/null || fail "show --topproto"
 check "$TMP/top.pb.gz" "show --topproto"
 # profdiff exits 1 when the profiles differ, as these do.
-"$BIN/profdiff" -o "$TMP/delta.pb.gz" "$PB" "$TMP/merged.pb.gz" >/dev/null 2>&1
+"$CMD/profdiff" -o "$TMP/delta.pb.gz" "$PB" "$TMP/merged.pb.gz" >/dev/null 2>&1
 [ $? = 1 ] || fail "profdiff -o"
 check "$TMP/delta.pb.gz" "profdiff -o"
 check "$DATA/go/mem.pb.gz" "Go's own heap profile"

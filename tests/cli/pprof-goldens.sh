@@ -97,7 +97,7 @@ EOF_CASE
 		shift
 		case $prog in
 		profconv) prog=$PROFCONV ;;
-		profgraph) prog=$BIN/profgraph ;;
+		profgraph) prog=$CMD/profgraph ;;
 		*) fail "cases: $name: unknown program '$prog'"; ok=false; break ;;
 		esac
 		(cd "$TMP/profiles" && "$prog" "$@") >>"$out" 2>"$out.err" || {

@@ -4,7 +4,7 @@
 # (when installed) renders it without warnings.
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
-FLAME=$BIN/profflame
+FLAME=$CMD/profflame
 CHECK="$PROFCONV_SRCDIR/tests/cli/folded-check.awk"
 export LC_ALL=C
 cpu=$DATA/go/cpu.pb.gz
@@ -68,7 +68,7 @@ run 1 "$FLAME" -o "$TMP/x.folded" "$TMP/missing"
 
 # A delta profile has negative counts: refused, not silently dropped.
 "$PROFCONV" merge -o "$TMP/twice.pb.gz" "$cpu" "$cpu" || fail "merge"
-run 1 "$BIN/profdiff" -q -o "$TMP/neg.pb.gz" "$TMP/twice.pb.gz" "$cpu"
+run 1 "$CMD/profdiff" -q -o "$TMP/neg.pb.gz" "$TMP/twice.pb.gz" "$cpu"
 run 1 "$FLAME" "$TMP/neg.pb.gz"
 grep -q "negative count in a stack ending in .*(a delta profile?)" "$TMP/err" || fail "negative counts not refused"
 

@@ -16,7 +16,7 @@
 export LSAN_OPTIONS="suppressions=$PROFCONV_SRCDIR/tests/graphviz-lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 
 command -v python3 >/dev/null 2>&1 || skip "python3 missing"
-PROFGRAPH=$BIN/profgraph
+PROFGRAPH=$CMD/profgraph
 use_caps
 LIMIT_S=60
 

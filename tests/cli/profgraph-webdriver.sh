@@ -16,7 +16,7 @@ export LSAN_OPTIONS="suppressions=$PROFCONV_SRCDIR/tests/graphviz-lsan.supp${LSA
 need_webdriver
 command -v g++ >/dev/null 2>&1 || skip "no C++ compiler"
 need_tcmalloc
-"$BIN/profgraph" --svg "$TMP/no-such-file" 2>&1 | grep -q 'built without' &&
+"$CMD/profgraph" --svg "$TMP/no-such-file" 2>&1 | grep -q 'built without' &&
 	skip "profgraph cannot draw SVG (built without libgvc)"
 
 g++ -O2 -g -fno-omit-frame-pointer -o "$TMP/graph" \
@@ -24,8 +24,8 @@ g++ -O2 -g -fno-omit-frame-pointer -o "$TMP/graph" \
 	skip "cannot build tests/producers/graph.cc with tcmalloc"
 HEAPPROFILE=$TMP/run "$TMP/graph" 2000 1 >/dev/null 2>&1 || fail "producer failed"
 "$PROFCONV" symbolize -o "$TMP/g.pb.gz" "$TMP/run.0001.heap" 2>/dev/null || fail "symbolize"
-"$BIN/profgraph" --dot "$TMP/g.pb.gz" >"$TMP/g.dot" || fail "profgraph --dot"
-"$BIN/profgraph" "$TMP/g.pb.gz" -o "$TMP/g.svg" || fail "profgraph (SVG)"
+"$CMD/profgraph" --dot "$TMP/g.pb.gz" >"$TMP/g.dot" || fail "profgraph --dot"
+"$CMD/profgraph" "$TMP/g.pb.gz" -o "$TMP/g.svg" || fail "profgraph (SVG)"
 # A program with about a hundred namespaced members (V8's, LLVM's names):
 # a graph of 80 nodes, far wider than the window.
 python3 "$PROFCONV_SRCDIR/tests/producers/namespaces.py" >"$TMP/ns.cc" || fail "namespaces.py"
@@ -35,7 +35,7 @@ HEAPPROFILE=$TMP/ns "$TMP/ns" 1 >/dev/null 2>&1 || fail "namespaces producer fai
 set -- "$TMP"/ns.*.heap
 eval "last=\${$#}"
 "$PROFCONV" symbolize -o "$TMP/ns.pb.gz" "$last" 2>/dev/null || fail "symbolize ns"
-"$BIN/profgraph" "$TMP/ns.pb.gz" -o "$TMP/ns.svg" || fail "profgraph (SVG) ns"
+"$CMD/profgraph" "$TMP/ns.pb.gz" -o "$TMP/ns.svg" || fail "profgraph (SVG) ns"
 # Boxes the DOT asks for: nodes, nodelets and the legend.
 boxes=$(grep -cE '^N[0-9A-Za-z_]+ \[label' "$TMP/g.dot")
 boxes=$((boxes + 1))

@@ -8,8 +8,8 @@
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
-TREND=$BIN/proftrend
-PROFDIFF=$BIN/profdiff
+TREND=$CMD/proftrend
+PROFDIFF=$CMD/profdiff
 src=$PROFCONV_SRCDIR/tests/trend/patterns.c
 PHASES=12
 KiB=1024
@@ -223,7 +223,7 @@ for k in 2 3 4 5 6 7 8; do
 	bad="$bad $TMP/bad$k.heap"
 done
 # shellcheck disable=SC2086
-run 2 "$BIN/proftrend" $bad
+run 2 "$CMD/proftrend" $bad
 for k in 1 2 3 4 5 6 7 8; do
 	grep -q "'$TMP/bad$k.heap': line 2:" "$TMP/err" ||
 		fail "bad$k.heap not reported: $(cat "$TMP/err")"

@@ -9,7 +9,7 @@
 CORPUS=$PROFCONV_SRCDIR/tests/fuzz/corpus/read
 GOSRC=/usr/share/gocode/src/github.com/google/pprof
 TESTDATA=${PPROF_TESTDATA:-$GOSRC/profile/testdata}
-REWRITE=$BIN/../tests/rewrite
+REWRITE=$(built tests/rewrite)
 go_env
 have_go=false
 command -v go >/dev/null 2>&1 && [ -x "$REWRITE" ] && have_go=true

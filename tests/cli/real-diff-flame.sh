@@ -10,8 +10,8 @@
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
-PROFDIFF=$BIN/profdiff
-FLAME=$BIN/profflame
+PROFDIFF=$CMD/profdiff
+FLAME=$CMD/profflame
 src=$PROFCONV_SRCDIR/examples/leaky.c
 
 total() {

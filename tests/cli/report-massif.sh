@@ -23,7 +23,7 @@ cc -g -O1 -o "$TMP/msleak" "$PROFCONV_SRCDIR/tests/producers/massif-leak.c" ||
 # One massif file: the series page, proftrend's figures.
 run 0 "$PROFCONV" report "$TMP/leak.ms" -o "$TMP/m.html"
 check page "$TMP/m.html" trend verdicts
-"$BIN/proftrend" --json "$TMP/leak.ms" >"$TMP/trend.json" 2>/dev/null
+"$CMD/proftrend" --json "$TMP/leak.ms" >"$TMP/trend.json" 2>/dev/null
 [ -s "$TMP/trend.json" ] || fail "proftrend --json printed nothing"
 check trend "$TMP/m.html" "$TMP/trend.json"
 [ "$(cat "$TMP/check.out")" -ge 2 ] || fail "verdicts: $(cat "$TMP/check.out") rows"

@@ -54,7 +54,7 @@ use_caps
 if [ "$CAP" = : ]; then
 	echo "note: no peak memory under a sanitizer" >&2
 else
-	flame=$(peak "$BIN/profflame" "$TMP/deep.pb") || fail "profflame: $flame"
+	flame=$(peak "$CMD/profflame" "$TMP/deep.pb") || fail "profflame: $flame"
 	report=$(peak "$PROFCONV" report "$TMP/deep.pb" -o "$TMP/deep2.html") ||
 		fail "report: $report"
 	echo "peak KB: profflame $flame, report $report"

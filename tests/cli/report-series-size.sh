@@ -34,7 +34,7 @@ PY
 run 0 "$PROFCONV" report --no-symbolize "$TMP"/d/p.*.heap -o "$TMP/page.html"
 size=$(wc -c <"$TMP/page.html")
 [ "$size" -lt 1500000 ] || fail "the page of $N snapshots is $size bytes"
-"$BIN/proftrend" --no-symbolize --json "$TMP"/d/p.*.heap >"$TMP/trend.json" 2>/dev/null
+"$CMD/proftrend" --no-symbolize --json "$TMP"/d/p.*.heap >"$TMP/trend.json" 2>/dev/null
 python3 - "$TMP/page.html" "$TMP/trend.json" "$TMP/d" <<'PY' >"$TMP/why" 2>&1 ||
 import json, os, re, sys
 page = open(sys.argv[1], encoding="utf-8").read()

@@ -25,7 +25,7 @@ set -- "$TMP"/je/je.*.heap
 same() {
 	what=$1
 	shift
-	"$BIN/proftrend" --json "$@" >"$TMP/trend.json" 2>"$TMP/trend.err"
+	"$CMD/proftrend" --json "$@" >"$TMP/trend.json" 2>"$TMP/trend.err"
 	case $? in
 	0 | 1) ;;
 	*) fail "$what: proftrend: $(cat "$TMP/trend.err")"; return ;;

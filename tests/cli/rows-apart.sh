@@ -47,13 +47,13 @@ PY
 	done <"$TMP/problems"
 }
 
-run 1 "$BIN/proftrend" --by stack "$TMP"/d/p.*.heap
+run 1 "$CMD/proftrend" --by stack "$TMP"/d/p.*.heap
 same "proftrend --by stack" "$TMP/out" First
-run 1 "$BIN/profdiff" --by stack "$first" "$last"
+run 1 "$CMD/profdiff" --by stack "$first" "$last"
 same "profdiff --by stack" "$TMP/out" New
 
 # The legend of the picture, with the most rows it draws.
-run 1 "$BIN/proftrend" --by stack -n 40 --svg -o "$TMP/t.svg" "$TMP"/d/p.*.heap
+run 1 "$CMD/proftrend" --by stack -n 40 --svg -o "$TMP/t.svg" "$TMP"/d/p.*.heap
 python3 - "$TMP/t.svg" <<'PY' >"$TMP/problems" 2>&1 ||
 import collections, sys, xml.etree.ElementTree as ET
 ns = "{http://www.w3.org/2000/svg}"

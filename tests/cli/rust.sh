@@ -15,7 +15,7 @@ HEAPPROFILE=$TMP/h LD_PRELOAD=$LIBTC "$TMP/rsprog" 2>/dev/null || fail "program 
 heap=$TMP/h.0001.heap
 [ -s "$heap" ] || { fail "no heap profile"; finish; }
 
-run 0 "$BIN/profflame" -t inuse_space "$heap"
+run 0 "$CMD/profflame" -t inuse_space "$heap"
 awk -f "$PROFCONV_SRCDIR/tests/cli/folded-check.awk" "$TMP/out" >/dev/null ||
 	fail "malformed folded output"
 grep -q ';rsprog::main;rsprog::keep_some;' "$TMP/out" || fail "keep_some not named"

@@ -10,7 +10,7 @@
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 . "$PROFCONV_SRCDIR/tests/cli/pictures-lib.sh"
 
-FLAME=$BIN/profflame
+FLAME=$CMD/profflame
 SSCHECK="$PROFCONV_SRCDIR/tests/cli/speedscope-check.py"
 sscheck() { python3 "$SSCHECK" "$@"; }
 export LC_ALL=C
@@ -73,7 +73,7 @@ fi
 # Errors: no differential speedscope; negative values refused.
 run 2 "$FLAME" --speedscope --base "$mem" "$mem"
 "$PROFCONV" merge -o "$TMP/twice.pb.gz" "$mem" "$mem" || fail "merge"
-"$BIN/profdiff" -q -o "$TMP/neg.pb.gz" "$TMP/twice.pb.gz" "$mem" 2>/dev/null
+"$CMD/profdiff" -q -o "$TMP/neg.pb.gz" "$TMP/twice.pb.gz" "$mem" 2>/dev/null
 run 1 "$FLAME" --speedscope "$TMP/neg.pb.gz" -o "$TMP/neg.json"
 grep -q "negative" "$TMP/err" || fail "negative values not refused"
 [ -e "$TMP/neg.json" ] && fail "output left behind"

@@ -9,7 +9,7 @@
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
 command -v python3 >/dev/null 2>&1 || skip "no python3 (JSON checks)"
 use_jemalloc
-PROFDIFF=$BIN/profdiff
+PROFDIFF=$CMD/profdiff
 
 cc -O1 -g -fno-omit-frame-pointer -o "$TMP/shapes" \
 	"$PROFCONV_SRCDIR/tests/producers/leakshapes.c" || fail "cannot build leakshapes"

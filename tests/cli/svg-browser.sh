@@ -18,8 +18,8 @@ leaky_dumps
 heap=$(ls "$TMP"/leaky.*.heap | sort | tail -n 1)
 mkdir "$TMP/www"
 svg=$TMP/www/leaky.svg
-"$BIN/profflame" -t inuse_space "$heap" >"$TMP/leaky.folded" 2>/dev/null || fail "folded"
-"$BIN/profflame" --svg -t inuse_space --colors mem --title "leaky: in use" "$heap" \
+"$CMD/profflame" -t inuse_space "$heap" >"$TMP/leaky.folded" 2>/dev/null || fail "folded"
+"$CMD/profflame" --svg -t inuse_space --colors mem --title "leaky: in use" "$heap" \
     -o "$svg" 2>/dev/null || fail "profflame --svg"
 svgcheck tree "$svg" "$TMP/leaky.folded" >/dev/null || fail "the SVG does not draw the folded stacks"
 total=$(awk '{ s += $NF } END { print s }' "$TMP/leaky.folded")
@@ -54,7 +54,7 @@ echo "screenshot: ${n:-0} frames seen in their colours" >&2
 # The same with another font, background and name type: what a person
 # sees changes with them.
 variant=$TMP/www/variant.svg
-"$BIN/profflame" --svg -t inuse_space --bgcolors '#203040' --fontsize 16 \
+"$CMD/profflame" --svg -t inuse_space --bgcolors '#203040' --fontsize 16 \
     --fontwidth 0.65 --fonttype monospace --nametype 'Allocated by:' "$heap" \
     -o "$variant" 2>/dev/null || fail "profflame --svg (variant)"
 svgcheck tree "$variant" "$TMP/leaky.folded" >/dev/null || fail "the variant does not draw the folded stacks"

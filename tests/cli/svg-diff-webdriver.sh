@@ -22,7 +22,7 @@ cc -O1 -g -fno-omit-frame-pointer -o "$TMP/diffpair" \
 	skip "cannot build tests/producers/diffpair.c"
 HEAPPROFILE=$TMP/dp "$TMP/diffpair" 2>/dev/null || fail "diffpair failed"
 svg=$TMP/diff.svg
-"$BIN/profflame" --svg -t inuse_space --base "$TMP/dp.0001.heap" "$TMP/dp.0002.heap" \
+"$CMD/profflame" --svg -t inuse_space --base "$TMP/dp.0001.heap" "$TMP/dp.0002.heap" \
     -o "$svg" 2>/dev/null || fail "profflame --svg --base"
 
 cat >"$TMP/drive.py" <<'PY'

@@ -14,7 +14,7 @@
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 . "$PROFCONV_SRCDIR/tests/cli/pictures-lib.sh"
 
-FLAME=$BIN/profflame
+FLAME=$CMD/profflame
 export LC_ALL=C
 arrow=$(printf '\342\206\222')
 
@@ -189,7 +189,7 @@ if command -v cc >/dev/null 2>&1 && have_tcmalloc &&
 	is "total change" "$(frame "$svg" all | sed 's/^[^|]*|\([-+0-9,]*\) .*/\1/' | tr -d ,+)" "$want"
 	# One judgement everywhere: profdiff --json says of each function what
 	# the picture says of its frame.
-	"$BIN/profdiff" --json "$D0" "$D1" >"$TMP/dp.json"
+	"$CMD/profdiff" --json "$D0" "$D1" >"$TMP/dp.json"
 	for f in cache_fill fresh_path leak_more trim steady first_child; do
 		j=$(python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))

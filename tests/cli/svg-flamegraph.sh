@@ -16,7 +16,7 @@ FG=${FLAMEGRAPH:-$(command -v flamegraph.pl 2>/dev/null)}
 [ -n "$FG" ] || skip "flamegraph.pl not found: set FLAMEGRAPH=/path/to/flamegraph.pl or put it on PATH (Debian does not package it)"
 [ -f "$FG" ] || skip "FLAMEGRAPH=$FG is not a file"
 command -v perl >/dev/null 2>&1 || skip "perl not installed, flamegraph.pl cannot run"
-FLAME=$BIN/profflame
+FLAME=$CMD/profflame
 export LC_ALL=C
 
 # compare NAME IN FOLDED [--ours OPT...] [--fg OPT...] [--check OPT...] -- OPT...

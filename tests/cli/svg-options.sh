@@ -9,7 +9,7 @@
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 . "$PROFCONV_SRCDIR/tests/cli/pictures-lib.sh"
 
-FLAME=$BIN/profflame
+FLAME=$CMD/profflame
 export LC_ALL=C
 mem=$DATA/go/mem.pb.gz
 "$FLAME" "$mem" >"$TMP/mem.folded" || fail "folded output failed"

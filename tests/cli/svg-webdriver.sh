@@ -14,7 +14,7 @@ export LC_ALL=C
 leaky_dumps
 heap=$(ls "$TMP"/leaky.*.heap | sort | tail -n 1)
 svg=$TMP/leaky.svg
-"$BIN/profflame" --svg -t inuse_space "$heap" -o "$svg" 2>/dev/null || fail "profflame --svg"
+"$CMD/profflame" --svg -t inuse_space "$heap" -o "$svg" 2>/dev/null || fail "profflame --svg"
 
 cat >"$TMP/drive.py" <<'PY'
 import os, sys

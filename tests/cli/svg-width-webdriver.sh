@@ -25,7 +25,7 @@ HEAPPROFILE=$TMP/run "$TMP/ns" 1 >/dev/null 2>&1 || fail "producer failed"
 set -- "$TMP"/run.*.heap
 eval "last=\${$#}"
 "$PROFCONV" symbolize -o "$TMP/g.pb.gz" "$last" 2>/dev/null || fail "symbolize"
-"$BIN/profflame" --svg "$TMP/g.pb.gz" -o "$TMP/f.svg" || fail "profflame --svg"
+"$CMD/profflame" --svg "$TMP/g.pb.gz" -o "$TMP/f.svg" || fail "profflame --svg"
 grep -q 'width="1200"' "$TMP/f.svg" || fail "the file is not laid out 1,200 px wide"
 grep -q 'data-n="' "$TMP/f.svg" || fail "no frame has a short name"
 printf '<!DOCTYPE html><html><body style="margin:0"><img id="pic" src="f.svg"></body></html>\n' \

@@ -11,7 +11,7 @@
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 . "$PROFCONV_SRCDIR/tests/cli/pictures-lib.sh"
 
-FLAME=$BIN/profflame
+FLAME=$CMD/profflame
 export LC_ALL=C
 mem=$DATA/go/mem.pb.gz
 have_xmllint=false
@@ -154,7 +154,7 @@ run 1 "$FLAME" --svg -t nope "$mem" -o "$TMP/no.svg"
 [ -e "$TMP/no.svg" ] && fail "output left behind after an error"
 # A delta profile has negative values: refused, as in folded output.
 "$PROFCONV" merge -o "$TMP/twice.pb.gz" "$mem" "$mem" || fail "merge"
-"$BIN/profdiff" -q -o "$TMP/neg.pb.gz" "$TMP/twice.pb.gz" "$mem" 2>/dev/null
+"$CMD/profdiff" -q -o "$TMP/neg.pb.gz" "$TMP/twice.pb.gz" "$mem" 2>/dev/null
 run 1 "$FLAME" --svg "$TMP/neg.pb.gz"
 grep -q "negative" "$TMP/err" || fail "negative values not refused"
 finish

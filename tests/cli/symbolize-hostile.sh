@@ -57,7 +57,7 @@ grep -q 'F=[0-9]* deepest_inline' "$TMP/deep.txt" ||
 	fail "deep: the inlined call at the bottom was not found"
 grep -q 'F=[0-9]* after_nest' "$TMP/deep.txt" ||
 	fail "deep: the function after the nesting was not found"
-run 0 timeout 60 "$BIN/profflame" "$TMP/deep.heap"
+run 0 timeout 60 "$CMD/profflame" "$TMP/deep.heap"
 grep -q '^main;deepest_inline 100$' "$TMP/out" ||
 	fail "deep: profflame lacks main;deepest_inline"
 
@@ -76,7 +76,7 @@ sed -i "s|$TMP/small\$|$TMP/fifo|" "$TMP/fifo.heap"
 # symbolize refuses a mapped file it cannot use; profflame warns, goes on.
 run 1 timeout 20 "$PROFCONV" symbolize --no-compress -o "$TMP/fifo.pb" "$TMP/fifo.heap"
 expect_err "profconv symbolize: '$TMP/fifo.heap': '$TMP/fifo' is not a regular file"
-run 0 timeout 20 "$BIN/profflame" "$TMP/fifo.heap"
+run 0 timeout 20 "$CMD/profflame" "$TMP/fifo.heap"
 grep -q "'$TMP/fifo' is not a regular file" "$TMP/err" ||
 	fail "fifo: profflame did not warn"
 cp "$TMP/small" "$TMP/stripped"
@@ -195,9 +195,9 @@ grep -q "warning: '$TMP/latin': debug info has text that is not UTF-8" "$TMP/err
 	fail "latin: no warning naming the binary"
 "$PROFCONV" show "$TMP/latin.pb" | grep -q "caf$(printf '\357\277\275')/small.c" ||
 	fail "latin: the file name was not repaired with U+FFFD"
-run 0 "$BIN/profflame" "$TMP/latin.heap"
+run 0 "$CMD/profflame" "$TMP/latin.heap"
 grep -q '^small_work 100$' "$TMP/out" || fail "latin: profflame did not go on"
-run 0 "$BIN/profdiff" "$TMP/latin.heap" "$TMP/latin.heap"
+run 0 "$CMD/profdiff" "$TMP/latin.heap" "$TMP/latin.heap"
 
 # 18. Threads with $DEBUGINFOD_URLS set: no connection attempted.  The
 # binary has a build id and no debug info, so libdwfl's standard
@@ -561,7 +561,7 @@ C
 		printf '     1:     8 [     1:     8] @ %s\n\nMAPPED_LIBRARIES:\n' "$addr" >>"$TMP/del.heap"
 		printf '00401000-00402000 r-xp 00001000 00:00 0   %s%s\n' \
 		    "$TMP/delprog" "$mark" >>"$TMP/del.heap"
-		run 0 "$BIN/profflame" --no-inline "$TMP/del.heap"
+		run 0 "$CMD/profflame" --no-inline "$TMP/del.heap"
 		case $mark in
 		"") grep -q '^grab 8$' "$TMP/out" ||
 			fail "legacy map: grab not named: $(cat "$TMP/out")" ;;

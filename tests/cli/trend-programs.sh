@@ -22,7 +22,7 @@
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
 command -v python3 >/dev/null 2>&1 || skip "no python3 (JSON checks)"
-TREND=$BIN/proftrend
+TREND=$CMD/proftrend
 P=$PROFCONV_SRCDIR/tests/trend/programs
 found=0
 

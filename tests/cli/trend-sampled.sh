@@ -28,7 +28,7 @@ while :; do
 		fail "bigkeep under jemalloc: $(cat "$TMP/run.err")"
 	set -- $(ls "$TMP"/d/je.*.heap | sort -V)
 	[ $# -ge 10 ] || fail "only $# dumps"
-	"$BIN/proftrend" --json "$@" >"$TMP/out" 2>"$TMP/err"
+	"$CMD/proftrend" --json "$@" >"$TMP/out" 2>"$TMP/err"
 	python3 - "$TMP/out" >"$TMP/check" 2>&1 <<'PY' || fail "$(cat "$TMP/check")"
 import json, sys
 doc = json.load(open(sys.argv[1]))
@@ -47,6 +47,6 @@ PY
 	[ $tries -lt 8 ] || fail "the buffer was not sampled in $tries runs"
 done
 # The table and the exit status say the same.
-run 1 "$BIN/proftrend" "$@"
+run 1 "$CMD/proftrend" "$@"
 grep -q ' leak .* keep_buffer$' "$TMP/out" || fail "table: $(grep keep_buffer "$TMP/out")"
 finish

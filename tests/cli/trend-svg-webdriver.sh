@@ -21,7 +21,7 @@ cc -O1 -g -fno-omit-frame-pointer -o "$TMP/pat" \
 	skip "cannot build patterns with tcmalloc"
 HEAPPROFILE=$TMP/tc "$TMP/pat" 12 2>/dev/null || fail "patterns failed"
 svg=$TMP/trend.svg
-"$BIN/proftrend" -q --svg -o "$svg" "$TMP"/tc.*.heap
+"$CMD/proftrend" -q --svg -o "$svg" "$TMP"/tc.*.heap
 [ $? -le 1 ] || fail "proftrend --svg failed"
 [ -s "$svg" ] || fail "no SVG"
 

@@ -11,7 +11,7 @@
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
 command -v python3 >/dev/null 2>&1 || skip "python3 missing (Debian: python3)"
-TREND=$BIN/proftrend
+TREND=$CMD/proftrend
 CHECK=$PROFCONV_SRCDIR/tests/cli/trend-svg-check.py
 check() { python3 "$CHECK" "$@"; }
 # draw ARGS...: proftrend ARGS into $TMP/out and $TMP/err, exit 0 or 1

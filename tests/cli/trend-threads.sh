@@ -21,7 +21,7 @@
 command -v python3 >/dev/null 2>&1 || skip "no python3 (JSON checks)"
 use_go
 export LC_ALL=C
-TREND=$BIN/proftrend
+TREND=$CMD/proftrend
 STEPS=10
 use_jemalloc
 

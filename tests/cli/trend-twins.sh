@@ -48,10 +48,10 @@ mkdir "$TMP/je"
 LD_PRELOAD=$LIBJE MALLOC_CONF=prof:true,lg_prof_sample:10,prof_accum:true,lg_prof_interval:20,prof_prefix:$TMP/je/je \
 	perl "$PROFCONV_SRCDIR/tests/trend/programs/records.pl" twins 40 ||
 	fail "perl under jemalloc failed"
-run 1 "$BIN/proftrend" --by stack --json "$TMP"/je/je.*.heap
+run 1 "$CMD/proftrend" --by stack --json "$TMP"/je/je.*.heap
 twins "$TMP/out" "perl twins by stack"
 # By function too: the rows are other sums of the same stacks.
-run 1 "$BIN/proftrend" --json "$TMP"/je/je.*.heap
+run 1 "$CMD/proftrend" --json "$TMP"/je/je.*.heap
 cp "$TMP/out" "$TMP/fn.json"
 twins "$TMP/fn.json" "perl twins by function"
 finish

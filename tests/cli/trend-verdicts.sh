@@ -11,7 +11,7 @@
 
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
 command -v python3 >/dev/null 2>&1 || skip "no python3 (JSON checks)"
-TREND=$BIN/proftrend
+TREND=$CMD/proftrend
 src=$PROFCONV_SRCDIR/tests/producers/leakshapes.c
 PHASES=40
 found=0

@@ -38,7 +38,7 @@ warning() {
 
 # 1. All there: no line names leaky (tcmalloc's own library may be
 # stripped; that is its own entry).
-run found "$BIN/profconv" show -s "$new" || fail "show found"
+run found "$CMD/profconv" show -s "$new" || fail "show found"
 warning found | grep -q "'$prog'" && fail "found: leaky reported: $(warning found)"
 grep -q 'remember' "$TMP/found.out" || fail "found: no remember in show -s"
 
@@ -51,7 +51,7 @@ for cmd in "profconv show -s $new" "profflame $new" "profdiff $old $new" \
 	shown=$name
 	[ "$name" = profconv ] && shown="profconv show"
 	# shellcheck disable=SC2086
-	run "$name" "$BIN"/$cmd
+	run "$name" "$CMD"/$cmd
 	# profdiff and proftrend exit 1 for a difference, a suspect.
 	[ $? -le 1 ] || fail "$name: failed without the binary: $(cat "$TMP/$name.err")"
 	w=$(warning "$name")
@@ -66,11 +66,11 @@ for how in "--search-path $TMP/moved" "--sysroot $TMP/root"; do
 	mkdir -p "$TMP/root$TMP/app"
 	cp "$TMP/moved/leaky" "$TMP/root$TMP/app/leaky"
 	# shellcheck disable=SC2086
-	run pointed "$BIN/profconv" show -s $how "$new" || fail "show $how"
+	run pointed "$CMD/profconv" show -s $how "$new" || fail "show $how"
 	grep -q 'remember' "$TMP/pointed.out" || fail "show $how: remember not named"
 	warning pointed | grep -q "leaky'" && fail "show $how: leaky still reported"
 	# shellcheck disable=SC2086
-	run pointed "$BIN/profflame" $how "$new" || fail "profflame $how"
+	run pointed "$CMD/profflame" $how "$new" || fail "profflame $how"
 	grep -q 'remember' "$TMP/pointed.out" || fail "profflame $how: remember not named"
 done
 rm -rf "$TMP/root"
@@ -80,13 +80,13 @@ rm -rf "$TMP/root"
 objcopy --only-keep-debug "$TMP/moved/leaky" "$TMP/dbg/leaky.debug"
 objcopy --strip-all --add-gnu-debuglink="$TMP/dbg/leaky.debug" \
     "$TMP/moved/leaky" "$prog"
-run stripped "$BIN/profconv" show -s "$new" || fail "show stripped"
+run stripped "$CMD/profconv" show -s "$new" || fail "show stripped"
 warning stripped | grep -q "in '$prog' (no symbols there; stripped?)" ||
 	fail "stripped: not reported: $(cat "$TMP/stripped.err")"
 mv "$TMP/dbg/leaky.debug" "$TMP/dbg/elsewhere.debug" 2>/dev/null
 mkdir -p "$TMP/dbgdir"
 mv "$TMP/dbg/elsewhere.debug" "$TMP/dbgdir/leaky.debug"
-run debug "$BIN/profconv" show -s --debuginfo-path "$TMP/dbgdir" "$new" ||
+run debug "$CMD/profconv" show -s --debuginfo-path "$TMP/dbgdir" "$new" ||
 	fail "show --debuginfo-path"
 grep -q 'remember' "$TMP/debug.out" || fail "--debuginfo-path: remember not named"
 warning debug | grep -q "'$prog'" && fail "--debuginfo-path: leaky still reported"
@@ -96,12 +96,12 @@ warning debug | grep -q "'$prog'" && fail "--debuginfo-path: leaky still reporte
 cp "$TMP/moved/leaky" "$prog"
 awk -v p="$prog" '$NF == p && $2 ~ /x/ { $3 = "7f000000" } { print }' "$new" >"$TMP/other.heap"
 grep -q ' 7f000000 ' "$TMP/other.heap" || fail "could not rewrite the mapping"
-run other "$BIN/profconv" show -s "$TMP/other.heap" || fail "show other"
+run other "$CMD/profconv" show -s "$TMP/other.heap" || fail "show other"
 warning other | grep -q "in '$prog' (its segments do not match the mapping; another build?)" ||
 	fail "layout: not reported: $(cat "$TMP/other.err")"
 
 # 6. --no-symbolize: nothing looked up, nothing said.
-run nosym "$BIN/profconv" show -s --no-symbolize "$new" || fail "show --no-symbolize"
+run nosym "$CMD/profconv" show -s --no-symbolize "$new" || fail "show --no-symbolize"
 [ -z "$(warning nosym)" ] || fail "--no-symbolize: $(cat "$TMP/nosym.err")"
 
 finish

@@ -11,7 +11,7 @@
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
 command -v addr2line >/dev/null 2>&1 || skip "no addr2line (binutils)"
 command -v strip >/dev/null 2>&1 || skip "no strip (binutils)"
-FLAME=$BIN/profflame
+FLAME=$CMD/profflame
 use_some_allocator
 
 # dump DIR PROG: a heap profile of PROG into DIR/heap.

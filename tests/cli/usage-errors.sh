@@ -20,25 +20,25 @@ run 2 "$PROFCONV" show --top x "$DATA/go/cpu.pb.gz"
 expect_err "profconv show: invalid --top value 'x' (expected 0..1000000)
 Try 'profconv show --help'."
 [ -s "$TMP/out" ] && fail "usage error wrote to stdout"
-run 2 "$BIN/proftrend" "$DATA/go/mem.pb.gz"
+run 2 "$CMD/proftrend" "$DATA/go/mem.pb.gz"
 expect_err "proftrend: expected two SNAPSHOTs or more, or a massif file with two detailed snapshots
 Try 'proftrend --help'."
-run 2 "$BIN/proftrend"
+run 2 "$CMD/proftrend"
 expect_err "proftrend: expected two SNAPSHOTs or more, or a massif file with two detailed snapshots
 Try 'proftrend --help'."
-run 2 "$BIN/proftrend" --by frame a b
+run 2 "$CMD/proftrend" --by frame a b
 expect_err "proftrend: invalid --by value 'frame' (use function, line or stack)
 Try 'proftrend --help'."
-run 2 "$BIN/proftrend" --min-grew 1.5 a b
+run 2 "$CMD/proftrend" --min-grew 1.5 a b
 expect_err "proftrend: invalid --min-grew value '1.5' (expected 0..1)
 Try 'proftrend --help'."
-run 2 "$BIN/proftrend" --min-growth 4X a b
+run 2 "$CMD/proftrend" --min-growth 4X a b
 expect_err "proftrend: invalid --min-growth value '4X' (bytes, with an optional K, M or G)
 Try 'proftrend --help'."
-run 2 "$BIN/proftrend" --min-growth K a b
+run 2 "$CMD/proftrend" --min-growth K a b
 expect_err "proftrend: invalid --min-growth value 'K' (bytes, with an optional K, M or G)
 Try 'proftrend --help'."
-run 2 "$BIN/proftrend" --bogus a b
+run 2 "$CMD/proftrend" --bogus a b
 grep -q "Try 'proftrend --help'." "$TMP/err" || fail "no hint for proftrend --bogus"
 [ -s "$TMP/out" ] && fail "proftrend usage error wrote to stdout"
 # A bad --focus or --ignore is a usage error found before any input is
@@ -58,10 +58,10 @@ M=$DATA/go/mem.pb.gz
 for in in "$M" "$TMP/no-such-input"; do
 	bad_regex "profconv show" focus "$PROFCONV" show --focus '(' "$in"
 	bad_regex "profconv show" ignore "$PROFCONV" show --ignore '(' "$in"
-	bad_regex profdiff ignore "$BIN/profdiff" --ignore '(' "$in" "$in"
-	bad_regex profflame focus "$BIN/profflame" --focus '(' "$in"
-	bad_regex profflame ignore "$BIN/profflame" --svg --ignore '(' "$in"
-	bad_regex proftrend focus "$BIN/proftrend" --focus '(' "$in" "$in"
+	bad_regex profdiff ignore "$CMD/profdiff" --ignore '(' "$in" "$in"
+	bad_regex profflame focus "$CMD/profflame" --focus '(' "$in"
+	bad_regex profflame ignore "$CMD/profflame" --svg --ignore '(' "$in"
+	bad_regex proftrend focus "$CMD/proftrend" --focus '(' "$in" "$in"
 done
 
 finish

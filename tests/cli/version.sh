@@ -5,7 +5,7 @@
 
 all_tools
 for cmd in $ALL_TOOLS; do
-	run 0 "$BIN/$cmd" --version
+	run 0 "$CMD/$cmd" --version
 	head -n 1 "$TMP/out" | grep -Eq "^$cmd \(profconv\) [0-9]+\.[0-9]+\.[0-9]+\$" ||
 		fail "$cmd --version first line: $(head -n 1 "$TMP/out")"
 	expect_out_has '^libprofconv [0-9.]+ protobuf-c/[0-9.]+ zlib/[0-9.]+ libdw/[0-9.]+ zstd/[0-9.]+$'

@@ -25,7 +25,7 @@ done
 [ "$n" -ge 4 ] || { fail "threadleak wrote $n dumps"; finish; }
 set -- "$TMP"/cut/d*.heap
 for i in 1 2 3; do
-	"$BIN/proftrend" -j 2 "$@" >/dev/null 2>"$TMP/err$i"
+	"$CMD/proftrend" -j 2 "$@" >/dev/null 2>"$TMP/err$i"
 	[ $? -le 1 ] || fail "proftrend over cut dumps: $(cat "$TMP/err$i")"
 done
 c=$(grep -c 'cut short' "$TMP/err1")
@@ -34,11 +34,11 @@ grep -q "^proftrend: warning: $n dumps were cut short; the first by name, '$TMP/
 	fail "the line does not count the dumps and name the first: $(cat "$TMP/err1")"
 cmp -s "$TMP/err1" "$TMP/err2" && cmp -s "$TMP/err1" "$TMP/err3" ||
 	fail "the warnings differ from run to run"
-"$BIN/proftrend" -q "$@" >"$TMP/qout" 2>"$TMP/qerr"
+"$CMD/proftrend" -q "$@" >"$TMP/qout" 2>"$TMP/qerr"
 [ $? -le 1 ] || fail "proftrend -q"
 [ -s "$TMP/qout" ] || [ -s "$TMP/qerr" ] && fail "proftrend -q printed: $(cat "$TMP/qout" "$TMP/qerr")"
 # One file alone still gets its own line.
-"$BIN/proftrend" "$TMP/cut/d1.heap" "$TMP/je/$(ls "$TMP/je" | head -n 1)" >/dev/null 2>"$TMP/one"
+"$CMD/proftrend" "$TMP/cut/d1.heap" "$TMP/je/$(ls "$TMP/je" | head -n 1)" >/dev/null 2>"$TMP/one"
 grep -q "^proftrend: warning: '$TMP/cut/d1.heap': .*cut short" "$TMP/one" ||
 	fail "one cut dump: $(cat "$TMP/one")"
 finish

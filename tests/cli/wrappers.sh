@@ -72,11 +72,11 @@ b=$(awk -F'\t' '$1 == "pool_alloc" {print $2}' "$TMP/default")
 [ "$t" = "$b" ] || fail "--show-from build_index keeps $t bytes, not pool_alloc's $b"
 
 # Every command's view takes them.
-"$BIN/profflame" --prune-from '^build' "$W" >"$TMP/folded" || fail "profflame --prune-from"
+"$CMD/profflame" --prune-from '^build' "$W" >"$TMP/folded" || fail "profflame --prune-from"
 grep -q ';build_index [0-9]*$' "$TMP/folded" || fail "profflame --prune-from: no stack ends in build_index"
-"$BIN/profdiff" --no-wrappers "$TMP/w.heap" "$W" >/dev/null 2>&1
+"$CMD/profdiff" --no-wrappers "$TMP/w.heap" "$W" >/dev/null 2>&1
 [ $? -le 1 ] || fail "profdiff --no-wrappers"
-"$BIN/proftrend" --hide pool_alloc "$TMP/w.heap" "$W" >/dev/null 2>&1
+"$CMD/proftrend" --hide pool_alloc "$TMP/w.heap" "$W" >/dev/null 2>&1
 [ $? -le 1 ] || fail "proftrend --hide"
 run 2 "$PROFCONV" show -s --hide '(' "$W"
 

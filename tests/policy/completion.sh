@@ -23,7 +23,7 @@ EOS
 expect() {
 	want=$1
 	shift
-	got=$(PATH=$BIN:$PATH DIR=$TMP/dir bash "$TMP/complete.bash" "$comp" "$@" 2>&1)
+	got=$(PATH=$CMD:$PATH DIR=$TMP/dir bash "$TMP/complete.bash" "$comp" "$@" 2>&1)
 	[ "$got" = "$want" ] || fail "'$*': got '$got', expected '$want'"
 }
 
@@ -59,7 +59,7 @@ expect "--tagfocus --taghide --tagignore --tagleaf --tagroot --tagshow --title -
 expect "other.pb.gz" proftrend -o ot
 expect "heap.0001.heap" proftrend other.pb.gz he
 # profflame --svg: the palettes the library knows, the backgrounds, files.
-palettes=$("$BIN/profflame" --svg --colors nope "$DATA/go/mem.pb.gz" 2>&1 |
+palettes=$("$CMD/profflame" --svg --colors nope "$DATA/go/mem.pb.gz" 2>&1 |
 	sed -n "s/^profflame: unknown palette 'nope' (\(.*\))$/\1/p" | tr -d , |
 	tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//')
 [ -n "$palettes" ] || fail "no palette list from profflame"

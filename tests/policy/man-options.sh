@@ -20,7 +20,7 @@ check_page() {
 
 all_tools
 for tool in $ALL_TOOLS; do
-	check_page "$tool.1" "$BIN/$tool"
+	check_page "$tool.1" "$CMD/$tool"
 done
 for sub in $(subcommands); do
 	check_page "profconv-$sub.1" "$PROFCONV" "$sub"
