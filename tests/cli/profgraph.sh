@@ -21,7 +21,7 @@ use_go
 command -v g++ >/dev/null 2>&1 || skip "no C++ compiler"
 need_tcmalloc
 export TZ=UTC
-PROFGRAPH=$BIN/profgraph
+PROFGRAPH=$CMD/profgraph
 CMP=$PROFCONV_SRCDIR/tests/cli/dot-compare.py
 
 # same NAME "PPROF OPTIONS" "PROFGRAPH OPTIONS" PROFILE [--ignore-filters]:
@@ -97,8 +97,7 @@ same tc-diff-lines "-lines -diff_base=$TMP/tc0.pb.gz" "--lines --base $TMP/tc0.p
 # --- jemalloc, more than 80 nodes ------------------------------------------------
 libje=$(find_lib libjemalloc.so.2)
 if [ -n "$libje" ] && command -v gcc >/dev/null 2>&1; then
-	DEPTH=4 JEMALLOC=$libje "$PROFCONV_SRCDIR/bench/gen-je-heap.sh" \
-	    "$TMP/jeprog" "$TMP/je.heap" 3000 >"$TMP/gen.log" 2>&1 ||
+	DEPTH=4 JEMALLOC=$libje je_heap "$TMP/je.heap" 3000 >"$TMP/gen.log" 2>&1 ||
 		fail "gen-je-heap.sh: $(tail -n 3 "$TMP/gen.log")"
 	"$PROFCONV" text2pb --threads --symbolize -o "$TMP/je.pb.gz" "$TMP/je.heap" \
 	    2>"$TMP/sym.err" || fail "text2pb: $(cat "$TMP/sym.err")"

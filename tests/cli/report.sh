@@ -69,15 +69,15 @@ rows=$(sed -n '/id="top-table"/,/<\/table>/p' "$TMP/n2.html" | grep -c '<tr><td'
 # --- a pair: the change ---------------------------------------------------
 run 0 "$PROFCONV" report $SP --base "$first" "$last" -o "$TMP/diff.html"
 check page "$TMP/diff.html" summary compare top flame graph source
-"$BIN/profdiff" -n 50 "$first" "$last" >"$TMP/profdiff" 2>/dev/null
+"$CMD/profdiff" -n 50 "$first" "$last" >"$TMP/profdiff" 2>/dev/null
 [ -s "$TMP/profdiff" ] || fail "profdiff printed nothing"
 # The comparison table's rows, signs and TOTAL are profdiff --json's.
-"$BIN/profdiff" -n 50 --json "$first" "$last" >"$TMP/diff50.json" 2>/dev/null
+"$CMD/profdiff" -n 50 --json "$first" "$last" >"$TMP/diff50.json" 2>/dev/null
 check compare "$TMP/diff.html" "$TMP/diff50.json" inuse_space
 [ "$(cat "$TMP/check.out")" -ge 3 ] || fail "comparison: $(cat "$TMP/check.out") rows"
 run 0 "$PROFCONV" report -t alloc_space -n 2 --base "$first" "$last" \
     -o "$TMP/diff-a.html"
-"$BIN/profdiff" -n 2 --json "$first" "$last" >"$TMP/diff2.json" 2>/dev/null
+"$CMD/profdiff" -n 2 --json "$first" "$last" >"$TMP/diff2.json" 2>/dev/null
 check compare "$TMP/diff-a.html" "$TMP/diff2.json" alloc_space
 grep -q 'id="compare-more"' "$TMP/diff-a.html" || fail "-n 2: no note of the rows left out"
 # The source tab of a change is profconv list --base's.
@@ -104,7 +104,7 @@ PY
 	fail "summary's changes: $(cat "$TMP/chg.err")"
 check flame "$TMP/diff.html" "$total" diff
 # The JSON's totals are the table's TOTAL row.
-"$BIN/profdiff" --json "$first" "$last" >"$TMP/diff.json" 2>/dev/null
+"$CMD/profdiff" --json "$first" "$last" >"$TMP/diff.json" 2>/dev/null
 python3 - "$TMP/diff.json" "$TMP/profdiff" <<'PY' || fail "profdiff --json and the page's table disagree"
 import json, sys
 j = json.load(open(sys.argv[1]))
@@ -117,7 +117,7 @@ PY
 # --- a series --------------------------------------------------------------
 run 0 "$PROFCONV" report "$@" -o "$TMP/trend.html"
 check page "$TMP/trend.html" trend verdicts
-"$BIN/proftrend" --json "$@" >"$TMP/trend.json" 2>/dev/null
+"$CMD/proftrend" --json "$@" >"$TMP/trend.json" 2>/dev/null
 [ -s "$TMP/trend.json" ] || fail "proftrend --json printed nothing"
 check trend "$TMP/trend.html" "$TMP/trend.json"
 grep -q '<td class="name">leak</td><td class="name">make_request_buffer</td>' \
@@ -152,8 +152,7 @@ run 2 "$PROFCONV" report --base "$first" "$first" "$last" -o "$TMP/x.html"
 
 # --- bounded: 36,000 stacks of jemalloc (bench/gen-je-heap.sh) -------------
 if [ -n "$(find_lib libjemalloc.so.2)" ] && command -v gcc >/dev/null 2>&1; then
-	bash "$PROFCONV_SRCDIR/bench/gen-je-heap.sh" "$TMP/je" "$TMP/je.heap" \
-	    36000 >/dev/null 2>&1 || fail "gen-je-heap.sh"
+	je_heap "$TMP/je.heap" 36000 >/dev/null 2>&1 || fail "gen-je-heap.sh"
 	run 0 "$PROFCONV" report "$TMP/je.heap" -o "$TMP/je.html"
 	size=$(wc -c <"$TMP/je.html")
 	in=$(wc -c <"$TMP/je.heap")

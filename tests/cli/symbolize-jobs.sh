@@ -10,11 +10,15 @@
 command -v gcc >/dev/null 2>&1 || skip "no gcc"
 command -v strip >/dev/null 2>&1 || skip "no binutils strip"
 use_jemalloc
-PROFDIFF=$BIN/profdiff
-reuse=$BIN/../tests/symbolize/reuse
+PROFDIFF=$CMD/profdiff
+reuse=$(built tests/symbolize/reuse)
 [ -x "$reuse" ] || fail "tests/symbolize/reuse not built"
 
-# Two dumps of one process: MID after a first pass, OUT at the end.
+# Two dumps of one process: MID after a first pass, OUT at the end.  The
+# program is a copy of the shared one (lib.sh's je_heap), which this test
+# replaces by a stripped one on the way.
+je_heap "$TMP/warm.heap" 1 2>"$TMP/gen.err" &&
+	cp -p "$JEPROG" "$TMP/prog" && cp -p "$JEPROG.sum" "$TMP/prog.sum" &&
 DEPTH=6 "$PROFCONV_SRCDIR/bench/gen-je-heap.sh" "$TMP/prog" "$TMP/out.heap" \
     3000 0 "$TMP/mid.heap" 2>"$TMP/gen.err" ||
 	{ cat "$TMP/gen.err" >&2; fail "cannot make the jemalloc profiles"; }
@@ -25,7 +29,7 @@ for j in 1 2 3 8; do
 	cp "$TMP/err" "$TMP/summary$j"
 	run 1 "$PROFDIFF" -j "$j" "$TMP/mid.heap" "$TMP/out.heap"
 	mv "$TMP/out" "$TMP/diff$j"
-	run 1 "$BIN/proftrend" -j "$j" --by line "$TMP/mid.heap" "$TMP/out.heap"
+	run 1 "$CMD/proftrend" -j "$j" --by line "$TMP/mid.heap" "$TMP/out.heap"
 	mv "$TMP/out" "$TMP/trend$j"
 done
 grep -q 'symbolized 88[0-9][0-9] of 88[0-9][0-9] locations' "$TMP/summary1" ||
@@ -48,7 +52,7 @@ grep -q 'f[0-9][0-9][0-9][0-9] .*/f[0-7]\.c:[0-9]' "$TMP/show" ||
 if command -v strace >/dev/null 2>&1; then
 	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 	export ASAN_OPTIONS
-	strace -f -qq -e trace=openat -o "$TMP/strace" "$BIN/proftrend" -j 2 \
+	strace -f -qq -e trace=openat -o "$TMP/strace" "$CMD/proftrend" -j 2 \
 	    "$TMP/mid.heap" "$TMP/out.heap" "$TMP/mid.heap" >/dev/null 2>&1
 	# Our opens (O_NONBLOCK: profconv__open_regular and the finder).
 	grep 'O_NONBLOCK.*= [0-9]' "$TMP/strace" | sed -n 's/.*openat([^"]*"\([^"]*\)".*/\1/p' |
