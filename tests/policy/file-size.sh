@@ -13,14 +13,15 @@ check() {
 	root=$1
 	[ "$(find "$root"/lib -name '*.c' | wc -l)" -gt 40 ] ||
 		echo "no library sources under $root/lib"
-	for f in "$root"/lib/*.[ch] "$root"/lib/*/*.[ch] "$root"/cmd/*.[ch]; do
-		[ -f "$f" ] || continue
-		rel=${f#"$root"/}
-		[ "$rel" != lib/profconv.h ] || continue
-		n=$(wc -l <"$f")
-		[ "$n" -le "$MAX_LINES" ] ||
-			echo "$rel: $n lines, over $MAX_LINES: split it along its section comments"
-	done
+	# One wc for all: a process a file took a quarter of a minute.
+	wc -l "$root"/lib/*.[ch] "$root"/lib/*/*.[ch] "$root"/cmd/*.[ch] \
+	    2>/dev/null | awk -v root="$root/" -v max="$MAX_LINES" '
+	NF == 2 && index($2, root) == 1 {
+		rel = substr($2, length(root) + 1)
+		if (rel != "lib/profconv.h" && $1 > max)
+			print rel ": " $1 " lines, over " max \
+			    ": split it along its section comments"
+	}'
 }
 
 check "$PROFCONV_SRCDIR" >"$TMP/tree"
@@ -31,7 +32,7 @@ fi
 
 # The check itself: a copy of lib/ and cmd/ with a file of each grown.
 mkdir -p "$TMP/copy"
-cp -R "$PROFCONV_SRCDIR/lib" "$PROFCONV_SRCDIR/cmd" "$TMP/copy/"
+copy_sources "$TMP/copy" lib cmd
 for f in lib/view/rows.c cmd/options.c; do
 	awk 'BEGIN { for (i = 0; i < 1001; i++) print "/* grown */" }' >>"$TMP/copy/$f"
 	check "$TMP/copy" | grep -q "^$f: .* over $MAX_LINES" ||

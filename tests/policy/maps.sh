@@ -9,21 +9,41 @@
 # check ROOT: one line per file its map does not name.
 check() {
 	root=$1
-	n=0
-	for f in "$root"/lib/*.c "$root"/lib/*/*.c "$root"/lib/*/*.css \
-	    "$root"/lib/*/*.js "$root"/lib/*/*.html; do
-		[ -f "$f" ] || continue
-		n=$((n + 1))
-		grep -q "\`\([a-z]*/\)\?$(basename "$f")\`" "$root/lib/README.md" ||
-			echo "${f#"$root"/} is not in lib/README.md"
-	done
+	n=$(ls "$root"/lib/*.c "$root"/lib/*/*.c 2>/dev/null | wc -l)
 	[ "$n" -gt 40 ] || echo "no library sources under $root/lib"
-	for f in "$root"/cmd/*.[ch]; do
-		b=$(basename "$f")
-		case $b in cmd_*.c) b='cmd_\*.c' ;; esac
-		grep -q "\`$b\`" "$root/cmd/README.md" ||
-			echo "${f#"$root"/} is not in cmd/README.md"
-	done
+	# mapped README FILE...: each FILE whose name README gives nowhere
+	# as `NAME` or `folder/NAME` (one awk for all: a grep a file took
+	# a quarter of a minute).
+	mapped "$root/lib/README.md" "$root"/lib/*.c "$root"/lib/*/*.c \
+	    "$root"/lib/*/*.css "$root"/lib/*/*.js "$root"/lib/*/*.html
+	mapped "$root/cmd/README.md" "$root"/cmd/*.[ch]
+}
+
+mapped() {
+	readme=$1
+	root=${readme%/*/README.md}
+	shift
+	for f; do [ -f "$f" ] && printf '%s\n' "$f"; done |
+	awk -v root="$root/" -v readme="$readme" '
+	BEGIN {
+		while ((getline line <readme) > 0)
+			while (match(line, /`[^`]*`/)) {
+				w = substr(line, RSTART + 1, RLENGTH - 2)
+				line = substr(line, RSTART + RLENGTH)
+				if (w ~ /^[a-z]*\/[^\/]*$/)
+					sub(/^[a-z]*\//, "", w)
+				named[w] = 1
+			}
+	}
+	{
+		b = $0
+		sub(/.*\//, "", b)
+		if (readme ~ /cmd\/README\.md$/ && b ~ /^cmd_.*\.c$/)
+			b = "cmd_*.c"
+		if (!(b in named))
+			print substr($0, length(root) + 1) " is not in " \
+			    substr(readme, length(root) + 1)
+	}'
 }
 
 check "$PROFCONV_SRCDIR" >"$TMP/tree"
@@ -33,7 +53,7 @@ if [ -s "$TMP/tree" ]; then
 fi
 
 mkdir -p "$TMP/copy"
-cp -R "$PROFCONV_SRCDIR/lib" "$PROFCONV_SRCDIR/cmd" "$TMP/copy/"
+copy_sources "$TMP/copy" lib cmd
 echo '/* new */' >"$TMP/copy/lib/view/newfile.c"
 echo 'var x = 1;' >"$TMP/copy/lib/page/new.js"
 echo '/* new */' >"$TMP/copy/cmd/newtool.c"

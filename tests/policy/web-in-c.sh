@@ -82,7 +82,7 @@ fi
 # table cell and an <svg> search outside the SVG writers, a <div> in
 # one.
 mkdir -p "$TMP/tree"
-cp -R lib "$TMP/tree/lib"
+copy_sources "$TMP/tree" lib
 printf 'static const char r[] = "h1 { font-size: 1.2em; }\\n";\n' \
     >>"$TMP/tree/lib/report/report.c"
 printf 'static const char *d[] = { "td.v", "text-align: right;" };\n' \
