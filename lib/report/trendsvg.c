@@ -524,8 +524,7 @@ put_titles(struct pic *p)
 	}
 	fputs("</text>\n", fp);
 	if (p->k < p->n)
-		fprintf(fp, "<text id=\"sampled\" x=\"%.1f\" y=\"60\" "
-		    "style=\"text-anchor: middle; font-size: 11px\">%zu of "
+		fprintf(fp, "<text id=\"sampled\" x=\"%.1f\" y=\"60\">%zu of "
 		    "%zu snapshots drawn: the first, the last, and the one "
 		    "with the largest total of each stretch (the peak "
 		    "among them)</text>\n", p->w / 2, p->k, p->n);
@@ -720,10 +719,10 @@ put_peak(struct pic *p)
 	profconv_trend_snapshot(p->t, p->peak, &s);
 	fprintf(fp, "<g id=\"peak\" data-i=\"%zu\" data-total=\"%" PRId64
 	    "\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-	    "<text x=\"%.1f\" y=\"%.1f\" style=\"text-anchor: %s\">peak: %s "
+	    "<text x=\"%.1f\" y=\"%.1f\"%s>peak: %s "
 	    "at snapshot %zu</text></g>\n", p->peak, s.inuse_bytes, x,
 	    p->cy0 - 2, x, p->cy1, right ? x - 4 : x + 4, p->cy0 + 10,
-	    right ? "end" : "start", human(buf, sizeof(buf), s.inuse_bytes,
+	    right ? " class=\"left\"" : "", human(buf, sizeof(buf), s.inuse_bytes,
 	    false, p->bytes), p->peak + 1);
 	fprintf(fp, "<line id=\"cursor\" class=\"hide\" x1=\"0\" y1=\"%.1f\" "
 	    "x2=\"0\" y2=\"%.1f\"/>\n", p->cy0, p->cy1);

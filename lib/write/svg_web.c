@@ -4,7 +4,9 @@
  * pictures (profflame's, svg_emit.c; proftrend's, report/trendsvg.c):
  * the one place that writes them around the embedded files' text, so
  * that no other C file writes a style element (tests/policy/web-in-c.sh
- * allows this file's one line).
+ * allows this file's one line).  A sheet's line
+ * '@import "svg_search.css";' stands for the search's rules, which both
+ * pictures share as they share its script.
  */
 
 #include "config.h"
@@ -31,15 +33,14 @@ put_value(FILE *fp, const char *n, size_t n_len, const struct pc_svg_style *st)
 	return 1;
 }
 
-void
-profconv__svg_put_style(FILE *fp, const char *sheet,
-    const struct pc_svg_style *st)
+/* Write the LEN bytes of sheet S with ST's values for its names. */
+static void
+put_sheet(FILE *fp, const char *s, size_t len, const struct pc_svg_style *st)
 {
-	const char *s = sheet, *at, *end;
+	const char *stop = s + len, *at, *end;
 
-	fputs("<style type=\"text/css\">\n", fp);
-	while ((at = strchr(s, '@')) != NULL &&
-	    (end = strchr(at + 1, '@')) != NULL) {
+	while ((at = memchr(s, '@', (size_t)(stop - s))) != NULL &&
+	    (end = memchr(at + 1, '@', (size_t)(stop - at - 1))) != NULL) {
 		fwrite(s, 1, (size_t)(at - s), fp);
 		if (put_value(fp, at + 1, (size_t)(end - at - 1), st)) {
 			s = end + 1;
@@ -49,7 +50,28 @@ profconv__svg_put_style(FILE *fp, const char *sheet,
 			s = at + 1;
 		}
 	}
-	fputs(s, fp);
+	fwrite(s, 1, (size_t)(stop - s), fp);
+}
+
+/* The search's rules, and the line of a sheet that stands for them. */
+static const char search_css[] =
+#include "write/svg_search.css.h"
+    ;
+static const char search_import[] = "@import \"svg_search.css\";\n";
+
+void
+profconv__svg_put_style(FILE *fp, const char *sheet,
+    const struct pc_svg_style *st)
+{
+	const char *imp = strstr(sheet, search_import);
+
+	fputs("<style type=\"text/css\">\n", fp);
+	if (imp != NULL) {
+		put_sheet(fp, sheet, (size_t)(imp - sheet), st);
+		fputs(search_css, fp);
+		sheet = imp + sizeof(search_import) - 1;
+	}
+	put_sheet(fp, sheet, strlen(sheet), st);
 	fputs("</style>\n", fp);
 }
 

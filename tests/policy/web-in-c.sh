@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: MIT
 # web-in-c.sh - no CSS and no HTML is written in C under lib/: no string
 # literal holds a rule ("sel { prop: value; }") or a list of declarations
-# ("prop: value;"), no C file writes an HTML <style> element, and no
-# string literal holds an HTML tag (<td, </p>, <svg, ...): the pages'
-# skeletons in lib/page/*.html do, their fragments written by
-# profconv__page_put() with the values in their holes.  The SVG pictures'
-# one <style type="text/css"> is written by one line, in
+# ("prop: value;") or an inline style attribute (style="..."; the
+# style of write/dot.c's DOT is Graphviz's), no C file writes an HTML
+# <style> element, and no string literal holds an HTML tag (<td, </p>,
+# <svg, ...): the pages' skeletons in lib/page/*.html do, their fragments
+# written by profconv__page_put() with the values in their holes.  The
+# SVG pictures' one <style type="text/css"> is written by one line, in
 # lib/write/svg_web.c, around a file's text; the SVG writers write their
 # <svg> and <script> (SVG markup, as their <rect> and <text>), and two
 # searches name a tag to find it in a writer's output, not to write it.
@@ -26,6 +27,9 @@ check() {
 	# shellcheck disable=SC2086
 	grep -nE '"[[:space:]]*[a-z-]+: [^"]*;[[:space:]]*"' $files |
 	    sed 's/$/ (CSS declarations)/'
+	# shellcheck disable=SC2086
+	grep -n 'style=\\"' $files | grep -v "^$1/lib/write/dot\\.c:" |
+	    sed 's/$/ (a style attribute)/'
 	# shellcheck disable=SC2086
 	grep -n -i '<style' $files | while IFS= read -r hit; do
 		case $hit in
@@ -98,6 +102,9 @@ printf 'static const char d[] = "</svg><div>";\n' \
 # and the SVG writers' own <style>, as they wrote it before svg_web.c.
 printf '\tfputs("<style type=\\"text/css\\">\\n", fp);\n' \
     >>"$TMP/tree/lib/report/trendsvg.c"
+# and an inline style, as trendsvg.c had one.
+printf 'static const char t[] = "<text style=\\"text-anchor: end\\">";\n' \
+    >>"$TMP/tree/lib/report/trendsvg.c"
 # and a second one in svg_web.c, where one is allowed.
 grep 'fputs("<style' lib/write/svg_web.c >>"$TMP/tree/lib/write/svg_web.c"
 check "$TMP/tree" | sed "s|^$TMP/tree/|./|" >"$TMP/all"
@@ -108,8 +115,9 @@ for want in 'report/report.c:.*(a CSS rule)' \
     'write/svg_web.c: 2 <style> lines, not 1' \
     'report/report_views.c:.*"<td class=.*(an HTML tag)' \
     'report/report_data_json.c:.*"<SVG ".*(an HTML tag)' \
-    'write/svg_emit.c:.*"</svg><div>".*(an HTML tag)'; do
+    'write/svg_emit.c:.*"</svg><div>".*(an HTML tag)' \
+    'report/trendsvg.c:.*<text style=.*(a style attribute)'; do
 	grep -q "$want" "$TMP/all" || fail "the check missed: $want"
 done
-[ "$(wc -l <"$TMP/all")" -eq 8 ] || { cat "$TMP/all" >&2; fail "the check saw more than the eight"; }
+[ "$(wc -l <"$TMP/all")" -eq 9 ] || { cat "$TMP/all" >&2; fail "the check saw more than the nine"; }
 finish

@@ -3,8 +3,10 @@
  * test_svg_web.c - the SVG pictures' style and script elements
  * (lib/write/svg_web.c): a style sheet's @font_size@, @font_type@ and
  * @title_size@ filled from the picture's style, the font family as XML
- * text, any other '@' left as it is; the script element holding the
- * shared search before the picture's own script, inside one CDATA.
+ * text, any other '@' left as it is; the line '@import "svg_search.css";'
+ * replaced by the search's rules, holes filled on both sides of it; the
+ * script element holding the shared search before the picture's own
+ * script, inside one CDATA.
  */
 
 #include "config.h"
@@ -65,6 +67,35 @@ Test(svg_web, style_without_values)
 	got = written(put_style, "g { font-size: @font_size@px; }\n");
 	cr_assert(eq(str, got, "<style type=\"text/css\">\n"
 	    "g { font-size: @font_size@px; }\n</style>\n"));
+	free(got);
+}
+
+/* The import line stands for the search's rules, once, where it is; the
+ * holes before and after it are filled; without it, no search rules. */
+Test(svg_web, style_import_of_the_search)
+{
+	struct pc_svg_style st = { 0 };
+	static const char head[] = "<style type=\"text/css\">\n"
+	    "a { font-size: 10px; }\n#search, #ignorecase {";
+	const char *rules;
+	char *got;
+
+	st.font_type = "serif";
+	st.font_size = 10;
+	style_arg = &st;
+	got = written(put_style, "a { font-size: @font_size@px; }\n"
+	    "@import \"svg_search.css\";\nb { font-family: @font_type@; }\n");
+	cr_assert(eq(int, strncmp(got, head, sizeof(head) - 1), 0), "%s", got);
+	rules = strstr(got, "#search:hover");
+	cr_assert(not(zero(ptr, (void *)rules)), "%s", got);
+	cr_assert(zero(ptr, strstr(rules + 1, "#search:hover")));
+	cr_assert(zero(ptr, strstr(got, "@import")));
+	cr_assert(not(zero(ptr, strstr(rules, "}\nb { font-family: serif; }\n"
+	    "</style>\n"))), "%s", got);
+	free(got);
+	got = written(put_style, "a { }\n@import \"other.css\";\n");
+	cr_assert(zero(ptr, strstr(got, "#search")));
+	cr_assert(not(zero(ptr, strstr(got, "@import \"other.css\";"))));
 	free(got);
 }
 
