@@ -13,29 +13,11 @@
 #include <sys/stat.h>
 
 #include "base/base.h"
-#include "report/list.h"
-#include "view_helpers.h"
 
-static struct profconv_profile *p;
+/* Before list_fixture.h, which writes into it. */
 static char dir[] = "/tmp/profconv-list-XXXXXX";
 
-static void
-setup(void)
-{
-	cr_assert(eq(int, profconv_profile_new(&p), 0));
-	cr_assert(not(zero(ptr, mkdtemp(dir))));
-}
-
-static void
-teardown(void)
-{
-	char cmd[128];
-
-	profconv_profile_free(p);
-	p = NULL;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	(void)system(cmd);
-}
+#include "list_fixture.h"
 
 TestSuite(list, .init = setup, .fini = teardown);
 
@@ -121,47 +103,6 @@ Test(list, bytes_for_people)
 		cr_expect(eq(dbl, x, c[i].x), "%" PRId64, c[i].v);
 	}
 	cr_expect(eq(u32, profconv__bytes_power(4.0 * (1 << 20)), 2));
-}
-
-static void
-write_file(const char *name, const char *text)
-{
-	char path[256];
-	FILE *fp;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	fp = fopen(path, "w");
-	cr_assert(not(zero(ptr, fp)));
-	fputs(text, fp);
-	fclose(fp);
-}
-
-static char *
-listing(const struct profconv_profile *cur,
-    const struct profconv_profile *base, const char *rx,
-    const struct profconv_list_options *o)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *fp = open_memstream(&text, &len);
-	int rc;
-
-	cr_assert(not(zero(ptr, fp)));
-	rc = profconv_list_write(cur, base, rx, fp, o);
-	fclose(fp);
-	cr_assert(eq(int, rc, 0), "%s", ERRMSG);
-	return text;
-}
-
-/* A location whose lines are LINES (innermost first). */
-static uint32_t
-loc(uint32_t map, uint64_t addr, const struct profconv_line *lines, size_t n)
-{
-	uint32_t id = 0;
-
-	cr_assert(eq(int, profconv_profile_add_location(p, map, addr, lines, n,
-	    0, &id), 0), "%s", ERRMSG);
-	return id;
 }
 
 /* A source not found: the lines with values, after a note naming what

@@ -13,9 +13,11 @@
 
 #include "base/base.h"
 #include "report/list.h"
-#include "helpers.h"
 
+/* Before source_fixture.h, which writes into it. */
 static char dir[] = "/tmp/profconv-source-XXXXXX";
+
+#include "source_fixture.h"
 
 static void
 setup(void)
@@ -33,19 +35,6 @@ teardown(void)
 }
 
 TestSuite(source, .init = setup, .fini = teardown);
-
-static void
-write_file(const char *name, const char *text)
-{
-	char path[256];
-	FILE *fp;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	fp = fopen(path, "w");
-	cr_assert(not(zero(ptr, fp)));
-	fputs(text, fp);
-	fclose(fp);
-}
 
 /* Lines as Go's ScanLines splits them, past the index's marks. */
 Test(source, text_lines)
