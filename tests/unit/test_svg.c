@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "helpers.h"
+#include "svg_fixture.h"
 #include "base/base.h"
 #include "write/write.h"
 
@@ -91,45 +91,8 @@ hostile_profile(void)
 {
 	static const char *const names[] = { "main", "]]></script><script>x",
 	    "a\"b<c>&d" };
-	struct profconv_profile *p;
-	struct profconv_function fn = { 0 };
-	struct profconv_line ln = { 0, 1, 0 };
-	uint32_t loc[3], id;
-	int64_t v[2] = { 3, 300 };
-	size_t i;
 
-	cr_assert(eq(int, profconv_profile_new(&p), 0));
-	cr_assert(eq(int, profconv_profile_add_sample_type(p, "objects",
-	    "count"), 0));
-	cr_assert(eq(int, profconv_profile_add_sample_type(p, "space",
-	    "bytes"), 0));
-	for (i = 0; i < 3; i++) {
-		fn.name = names[i];
-		fn.file = "x.c";
-		cr_assert(eq(int, profconv_profile_add_function(p, &fn, &id), 0));
-		ln.function_id = id;
-		cr_assert(eq(int, profconv_profile_add_location(p, 0,
-		    0x1000 + i, &ln, 1, 0, &loc[2 - i]), 0));
-	}
-	/* Leaf first: hostile <- ]]> <- main, and main alone. */
-	cr_assert(eq(int, profconv_profile_add_sample(p, loc, 3, v, NULL, 0), 0));
-	v[0] = 1;
-	v[1] = 100;
-	cr_assert(eq(int, profconv_profile_add_sample(p, &loc[2], 1, v, NULL,
-	    0), 0));
-	return p;
-}
-
-static size_t
-count(const char *hay, const char *needle)
-{
-	size_t n = 0;
-
-	while ((hay = strstr(hay, needle)) != NULL) {
-		n++;
-		hay++;
-	}
-	return n;
+	return two_stacks(names);
 }
 
 Test(svg, hostile_names)
