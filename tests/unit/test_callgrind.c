@@ -12,26 +12,12 @@
 #include <stdlib.h>
 
 #include "write/write.h"
-#include "view_helpers.h"
-
-static struct profconv_profile *p;
-static struct profconv_view *v;
+#include "graph_view_fixture.h"
 
 static void
 setup(void)
 {
-	cr_assert(eq(int, profconv_profile_new(&p), 0));
-	cr_assert(eq(int, profconv_profile_add_sample_type(p, "space",
-	    "bytes"), 0));
-}
-
-static void
-teardown(void)
-{
-	profconv_view_free(v);
-	profconv_profile_free(p);
-	v = NULL;
-	p = NULL;
+	new_profile("space", "bytes");
 }
 
 TestSuite(callgrind, .init = setup, .fini = teardown);

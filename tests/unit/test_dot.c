@@ -12,29 +12,9 @@
 #include <stdlib.h>
 
 #include "write/write.h"
-#include "view_helpers.h"
+#include "graph_view_fixture.h"
 
-static struct profconv_profile *p;
-static struct profconv_view *v;
-
-static void
-setup(void)
-{
-	cr_assert(eq(int, profconv_profile_new(&p), 0));
-	cr_assert(eq(int, profconv_profile_add_sample_type(p, "samples",
-	    "count"), 0));
-}
-
-static void
-teardown(void)
-{
-	profconv_view_free(v);
-	profconv_profile_free(p);
-	v = NULL;
-	p = NULL;
-}
-
-TestSuite(dot, .init = setup, .fini = teardown);
+TestSuite(dot, .init = count_setup, .fini = teardown);
 
 static char *
 dot(struct profconv_graph_options *o)

@@ -13,33 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "view/graph.h"
-#include "view_helpers.h"
+#include "graph_view_fixture.h"
 
-static struct profconv_profile *p;
-static struct profconv_view *v;
-static struct pc_graph *g;
-
-static void
-setup(void)
-{
-	cr_assert(eq(int, profconv_profile_new(&p), 0));
-	cr_assert(eq(int, profconv_profile_add_sample_type(p, "samples",
-	    "count"), 0));
-}
-
-static void
-teardown(void)
-{
-	profconv__graph_free(g);
-	g = NULL;
-	profconv_view_free(v);
-	v = NULL;
-	profconv_profile_free(p);
-	p = NULL;
-}
-
-TestSuite(graph_address, .init = setup, .fini = teardown);
+TestSuite(graph_address, .init = count_setup, .fini = teardown);
 
 /*
  * /usr/bin/app at 0x400000: main at 0x401000 (main.c:12); at 0x402000

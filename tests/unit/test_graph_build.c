@@ -14,33 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "view/graph.h"
-#include "view_helpers.h"
+#include "graph_view_fixture.h"
 
-static struct profconv_profile *p;
-static struct profconv_view *v;
-static struct pc_graph *g;
-
-static void
-setup(void)
-{
-	cr_assert(eq(int, profconv_profile_new(&p), 0));
-	cr_assert(eq(int, profconv_profile_add_sample_type(p, "samples",
-	    "count"), 0));
-}
-
-static void
-teardown(void)
-{
-	profconv__graph_free(g);
-	g = NULL;
-	profconv_view_free(v);
-	v = NULL;
-	profconv_profile_free(p);
-	p = NULL;
-}
-
-TestSuite(graph_build, .init = setup, .fini = teardown);
+TestSuite(graph_build, .init = count_setup, .fini = teardown);
 
 /* The graph of P by GRAN, every node, in pprof's flat order. */
 static void

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * graph_view_fixture.h - a profile P built by hand, its view V and the
+ * graph G made of it, all freed after every test.  For the tests of
+ * the graph's nodes (test_graph_address.c, test_graph_build.c) and of
+ * the writers that draw a view (test_dot.c, test_callgrind.c,
+ * test_speedscope.c); the writers' tests leave G NULL.
+ */
+#ifndef PROFCONV_TEST_GRAPH_VIEW_FIXTURE_H
+#define PROFCONV_TEST_GRAPH_VIEW_FIXTURE_H
+
+#include "view/graph.h"
+#include "view_helpers.h"
+
+static struct profconv_profile *p;
+static struct profconv_view *v;
+static struct pc_graph *g;
+
+/* A new P with one sample type, TYPE in UNIT. */
+static inline void
+new_profile(const char *type, const char *unit)
+{
+	cr_assert(eq(int, profconv_profile_new(&p), 0));
+	cr_assert(eq(int, profconv_profile_add_sample_type(p, type, unit),
+	    0));
+}
+
+/* The setup of the suites whose samples are counts. */
+static inline void
+count_setup(void)
+{
+	new_profile("samples", "count");
+}
+
+static inline void
+teardown(void)
+{
+	profconv__graph_free(g);
+	g = NULL;
+	profconv_view_free(v);
+	v = NULL;
+	profconv_profile_free(p);
+	p = NULL;
+}
+
+#endif /* PROFCONV_TEST_GRAPH_VIEW_FIXTURE_H */
