@@ -12,30 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "helpers.h"
+#include "session_fixture.h"
 #include "sym_fixture.h"
-#include "symbolize/symbolizer.h"
 
-static struct profconv_profile *prof;
-static struct profconv_symbolizer *sz;
-static struct session s;
-static bool session_made;
 static char reported[4][64];
 static size_t reported_locations[4], nreported;
 
-static void
-drop_all(void)
-{
-	if (session_made)
-		profconv__sym_session_free(&s);
-	session_made = false;
-	profconv_symbolizer_free(sz);
-	sz = NULL;
-	profconv_profile_free(prof);
-	prof = NULL;
-}
-
-TestSuite(convert, .fini = drop_all);
+TestSuite(convert, .fini = drop_session);
 
 static __attribute__((noinline)) int
 probe_function(int x)

@@ -12,29 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "helpers.h"
+#include "session_fixture.h"
 #include "sym_fixture.h"
-#include "symbolize/symbolizer.h"
 
-static struct profconv_profile *prof;
-static struct profconv_symbolizer *sz;
-static struct session s;
-static bool session_made;
 static uint64_t progress[3];
 
-static void
-drop_all(void)
-{
-	if (session_made)
-		profconv__sym_session_free(&s);
-	session_made = false;
-	profconv_symbolizer_free(sz);
-	sz = NULL;
-	profconv_profile_free(prof);
-	prof = NULL;
-}
-
-TestSuite(lookup, .fini = drop_all);
+TestSuite(lookup, .fini = drop_session);
 
 static __attribute__((noinline)) int
 probe_function(int x)

@@ -12,28 +12,17 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "helpers.h"
-#include "symbolize/symbolizer.h"
+#include "session_fixture.h"
 
 #define OTHER_ID "00112233445566778899aabbccddeeff00112233"
 
-static struct profconv_profile *prof;
-static struct profconv_symbolizer *sz;
-static struct session s;
-static bool session_made;
 static char self[4096], text_path[64], warned[2][4400];
 static size_t nwarned;
 
 static void
 drop_all(void)
 {
-	if (session_made)
-		profconv__sym_session_free(&s);
-	session_made = false;
-	profconv_symbolizer_free(sz);
-	sz = NULL;
-	profconv_profile_free(prof);
-	prof = NULL;
+	drop_session();
 	if (text_path[0] != '\0')
 		unlink(text_path);
 	text_path[0] = '\0';
