@@ -10,24 +10,8 @@
 
 #include <stdlib.h>
 
-#include "helpers.h"
 #include "names/demangle.h"
-#include "names/names.h"
-
-#define STR(s) ((char *)(s))
-
-static struct pc_demangler dm_buf;
-
-/* NAME demangled with FLAGS, or "(null)". */
-static const char *
-dm(const char *name, unsigned flags)
-{
-	const char *out = profconv__demangle(name, &dm_buf, flags);
-
-	return out != NULL ? out : "(null)";
-}
-
-#define HIDE PC_DEMANGLE_NO_HASH
+#include "demangle_fixture.h"
 
 Test(demangle, demangles_rust_legacy_names_like_rustfilt)
 {

@@ -9,23 +9,7 @@
 
 #include <stdio.h>
 
-#include "helpers.h"
-#include "names/names.h"
-
-#define STR(s) ((char *)(s))
-
-static struct pc_demangler dm_buf;
-
-/* NAME demangled with FLAGS, or "(null)". */
-static const char *
-dm(const char *name, unsigned flags)
-{
-	const char *out = profconv__demangle(name, &dm_buf, flags);
-
-	return out != NULL ? out : "(null)";
-}
-
-#define HIDE PC_DEMANGLE_NO_HASH
+#include "demangle_fixture.h"
 
 Test(rust_v0, demangles_rust_v0_names_like_cxxfilt)
 {

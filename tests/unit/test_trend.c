@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "report/trend.h"
-#include "view_helpers.h"
+#include "trend_fixture.h"
 
 TestSuite(trend);
 
@@ -117,21 +117,6 @@ Test(trend, names_become_valid_utf8)
 	cr_assert(eq(str, s, "a\"b \xc3\xa9 \xef\xbf\xbd\xef\xbf\xbd \xe2\x82\xac "
 	    "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"));
 	free(s);
-}
-
-/* A snapshot with one stack, "leak", holding V bytes. */
-static struct profconv_profile *
-one_row(int64_t v)
-{
-	struct profconv_profile *p;
-	uint32_t fn, loc;
-
-	cr_assert(eq(int, profconv_profile_new(&p), 0));
-	profconv_profile_add_sample_type(p, "space", "bytes");
-	fn = add_fn(p, "leak", "");
-	loc = LOC1(p, 0, 0x10, fn, 1);
-	SAMPLE(p, ((int64_t[]){ v }), loc);
-	return p;
 }
 
 Test(trend, slope_beyond_int64_saturates)

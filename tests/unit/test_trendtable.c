@@ -10,24 +10,9 @@
 #include <stdlib.h>
 
 #include "report/trend.h"
-#include "view_helpers.h"
+#include "trend_fixture.h"
 
 TestSuite(trendtable);
-
-/* A snapshot with one stack, "leak", holding V bytes. */
-static struct profconv_profile *
-one_row(int64_t v)
-{
-	struct profconv_profile *p;
-	uint32_t fn, loc;
-
-	cr_assert(eq(int, profconv_profile_new(&p), 0));
-	profconv_profile_add_sample_type(p, "space", "bytes");
-	fn = add_fn(p, "leak", "");
-	loc = LOC1(p, 0, 0x10, fn, 1);
-	SAMPLE(p, ((int64_t[]){ v }), loc);
-	return p;
-}
 
 /* "leak" at 100, 200, 300, 400 KiB in snapshots s0..s3, run. */
 static struct profconv_trend *

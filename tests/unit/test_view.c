@@ -333,17 +333,8 @@ Test(view, inline_marks)
 	struct profconv_view *v = NULL;
 	struct profconv_view_stack st;
 	const uint8_t *mk;
-	uint32_t m, a, b, c, lm, l;
-	int64_t val = 9;
 
-	profconv_profile_add_sample_type(p, "samples", "count");
-	m = add_fn(p, "main", "");
-	a = add_fn(p, "leaf", "");
-	b = add_fn(p, "middle", "");
-	c = add_fn(p, "outer", "");
-	lm = LOC1(p, 0, 0x10, m, 1);
-	l = LOCN(p, 0, 0x20, 1, a, b, c);
-	SAMPLE(p, &val, l, lm);
+	inline_chain();
 	cr_assert(eq(int, profconv_view_new(&v, p, &o), 0), "%s", ERRMSG);
 	cr_assert(eq(int, profconv_view_stack(v, 0, &st), 0));
 	cr_assert(eq(sz, st.nframes, 4));

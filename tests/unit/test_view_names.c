@@ -22,17 +22,8 @@ TestSuite(view_names, .init = setup, .fini = teardown);
 Test(view_names, inline_order_and_no_inline)
 {
 	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
-	uint32_t m, a, b, c, lm, l;
-	int64_t v = 9;
 
-	profconv_profile_add_sample_type(p, "samples", "count");
-	m = add_fn(p, "main", "");
-	a = add_fn(p, "leaf", "");
-	b = add_fn(p, "middle", "");
-	c = add_fn(p, "outer", "");
-	lm = LOC1(p, 0, 0x10, m, 1);
-	l = LOCN(p, 0, 0x20, 1, a, b, c);
-	SAMPLE(p, &v, l, lm);
+	inline_chain();
 	expect_view(p, NULL, "main;outer;middle;leaf 9\n");
 	o.no_inline = 1;
 	expect_view(p, &o, "main;outer 9\n");
