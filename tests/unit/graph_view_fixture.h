@@ -4,10 +4,14 @@
  * graph G made of it, all freed after every test.  For the tests of
  * the graph's nodes (test_graph_address.c, test_graph_build.c) and of
  * the writers that draw a view (test_dot.c, test_callgrind.c,
- * test_speedscope.c); the writers' tests leave G NULL.
+ * test_speedscope.c); the writers' tests leave G NULL.  The graph
+ * tests make G with graph_by() and find its nodes with node().
  */
 #ifndef PROFCONV_TEST_GRAPH_VIEW_FIXTURE_H
 #define PROFCONV_TEST_GRAPH_VIEW_FIXTURE_H
+
+#include <stdbool.h>
+#include <string.h>
 
 #include "view/graph.h"
 #include "view_helpers.h"
@@ -41,6 +45,33 @@ teardown(void)
 	v = NULL;
 	profconv_profile_free(p);
 	p = NULL;
+}
+
+/* G, the graph of P by GRAN with NO_INLINE: every node, in pprof's flat
+ * order. */
+static inline void
+graph_by(enum profconv_granularity gran, bool no_inline)
+{
+	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
+	struct pc_graph_options go = { 0, 0, 0, 0, 0, PC_GRAPH_FLAT, false,
+	    false, NULL };
+
+	o.granularity = gran;
+	o.no_inline = no_inline;
+	cr_assert(eq(int, profconv_view_new(&v, p, &o), 0), "%s", ERRMSG);
+	cr_assert(eq(int, profconv__graph_new(&g, v, NULL, &go), 0), "%s",
+	    ERRMSG);
+}
+
+/* The node of G printed PRINTABLE; the test fails if there is none. */
+static inline const struct pc_gnode *
+node(const char *printable)
+{
+	for (size_t i = 0; i < g->nnodes; i++)
+		if (strcmp(g->nodes[i].printable, printable) == 0)
+			return &g->nodes[i];
+	cr_assert(false, "no node '%s'", printable);
+	return NULL;
 }
 
 #endif /* PROFCONV_TEST_GRAPH_VIEW_FIXTURE_H */

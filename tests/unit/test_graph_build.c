@@ -22,24 +22,7 @@ TestSuite(graph_build, .init = count_setup, .fini = teardown);
 static void
 graph(enum profconv_granularity gran)
 {
-	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
-	struct pc_graph_options go = { 0, 0, 0, 0, 0, PC_GRAPH_FLAT, false,
-	    false, NULL };
-
-	o.granularity = gran;
-	cr_assert(eq(int, profconv_view_new(&v, p, &o), 0), "%s", ERRMSG);
-	cr_assert(eq(int, profconv__graph_new(&g, v, NULL, &go), 0), "%s",
-	    ERRMSG);
-}
-
-static const struct pc_gnode *
-node(const char *printable)
-{
-	for (size_t i = 0; i < g->nnodes; i++)
-		if (strcmp(g->nodes[i].printable, printable) == 0)
-			return &g->nodes[i];
-	cr_assert(false, "no node '%s'", printable);
-	return NULL;
+	graph_by(gran, false);
 }
 
 /* The edge from SRC to DST, or NULL. */
