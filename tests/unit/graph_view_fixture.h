@@ -5,7 +5,8 @@
  * the graph's nodes (test_graph_address.c, test_graph_build.c) and of
  * the writers that draw a view (test_dot.c, test_callgrind.c,
  * test_speedscope.c); the writers' tests leave G NULL.  The graph
- * tests make G with graph_by() and find its nodes with node().
+ * tests make G with graph_by() and find its nodes and edges with
+ * node() and find_edge().
  */
 #ifndef PROFCONV_TEST_GRAPH_VIEW_FIXTURE_H
 #define PROFCONV_TEST_GRAPH_VIEW_FIXTURE_H
@@ -71,6 +72,17 @@ node(const char *printable)
 		if (strcmp(g->nodes[i].printable, printable) == 0)
 			return &g->nodes[i];
 	cr_assert(false, "no node '%s'", printable);
+	return NULL;
+}
+
+/* The edge of G from SRC to DST, or NULL. */
+static inline const struct pc_gedge *
+find_edge(const char *src, const char *dst)
+{
+	for (size_t i = 0; i < g->nedges; i++)
+		if (strcmp(g->nodes[g->edges[i].src].printable, src) == 0 &&
+		    strcmp(g->nodes[g->edges[i].dst].printable, dst) == 0)
+			return &g->edges[i];
 	return NULL;
 }
 

@@ -45,17 +45,15 @@ graph(bool no_inline)
 	graph_by(PROFCONV_BY_ADDRESS, no_inline);
 }
 
-/* The edge from SRC to DST; the test fails if there is none (the graph
- * build tests ask for missing edges, so this one stays here). */
+/* The edge from SRC to DST; the test fails if there is none. */
 static const struct pc_gedge *
 edge(const char *src, const char *dst)
 {
-	for (size_t i = 0; i < g->nedges; i++)
-		if (strcmp(g->nodes[g->edges[i].src].printable, src) == 0 &&
-		    strcmp(g->nodes[g->edges[i].dst].printable, dst) == 0)
-			return &g->edges[i];
-	cr_assert(false, "no edge '%s' -> '%s'", src, dst);
-	return NULL;
+	const struct pc_gedge *e = find_edge(src, dst);
+
+	if (e == NULL)
+		cr_assert(false, "no edge '%s' -> '%s'", src, dst);
+	return e;
 }
 
 #define MAIN12 "0000000000401000 main /src/main.c:12"

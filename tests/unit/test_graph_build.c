@@ -25,15 +25,12 @@ graph(enum profconv_granularity gran)
 	graph_by(gran, false);
 }
 
-/* The edge from SRC to DST, or NULL. */
+/* The edge from SRC to DST, or NULL: some tests check that an edge is
+ * absent. */
 static const struct pc_gedge *
 edge(const char *src, const char *dst)
 {
-	for (size_t i = 0; i < g->nedges; i++)
-		if (strcmp(g->nodes[g->edges[i].src].printable, src) == 0 &&
-		    strcmp(g->nodes[g->edges[i].dst].printable, dst) == 0)
-			return &g->edges[i];
-	return NULL;
+	return find_edge(src, dst);
 }
 
 /*
