@@ -31,6 +31,9 @@ int profconv__fail_line(uint64_t lineno, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* The usual out-of-memory failure. */
 int profconv__nomem(void);
+/* The usual failure of a write to a stream: PROFCONV_EIO, "write error: "
+ * and errno's text (EIO's when errno says nothing). */
+int profconv__write_error(void);
 
 /* --- threads (jobs.c) --- */
 

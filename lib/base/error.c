@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 
 #include "base/base.h"
@@ -66,6 +67,13 @@ int
 profconv__nomem(void)
 {
 	return profconv__fail(PROFCONV_ENOMEM, "out of memory");
+}
+
+int
+profconv__write_error(void)
+{
+	return profconv__fail(PROFCONV_EIO, "write error: %s",
+	    strerror(errno != 0 ? errno : EIO));
 }
 
 const char *

@@ -478,13 +478,6 @@ pack_rest(struct wbuf *b, const struct profconv_profile *prof)
 	return rc;
 }
 
-static int
-write_error(void)
-{
-	return profconv__fail(PROFCONV_EIO, "write error: %s",
-	    strerror(errno != 0 ? errno : EIO));
-}
-
 /*
  * The stream being written: the sample types (the head), then the
  * samples, packed a round of chunks at a time and written as soon as the
@@ -529,7 +522,7 @@ out_write(struct pc_pb_out *st, const struct pc_piece *more, size_t nmore,
 		for (i = 0; rc == 0 && i < n; i++)
 			if (pieces[i].len != 0 && fwrite(pieces[i].p, 1,
 			    pieces[i].len, st->fp) != pieces[i].len)
-				rc = write_error();
+				rc = profconv__write_error();
 		used = len;
 	} else if (!last || len != 0 || !st->written) {
 		rc = profconv__gz_write_some(st->fp, pieces, n, st->level,
@@ -711,7 +704,7 @@ profconv__pb_out_close(struct pc_pb_out *st,
 	}
 	free(rest.p);
 	if (rc == 0 && fflush(st->fp) != 0)
-		rc = write_error();
+		rc = profconv__write_error();
 	return out_fail(rc);
 }
 

@@ -170,13 +170,6 @@ compress_task(void *arg, size_t i)
 	return rc;
 }
 
-static int
-write_error(void)
-{
-	return profconv__fail(PROFCONV_EIO, "write error: %s",
-	    strerror(errno != 0 ? errno : EIO));
-}
-
 bool
 profconv__gz_has(enum pc_gz_backend backend)
 {
@@ -233,7 +226,7 @@ profconv__gz_write_some(FILE *fp, const struct pc_piece *pieces, size_t n,
 		for (i = 0; rc == 0 && i < k; i++)
 			if (fwrite(r.blocks[i].out, 1, r.blocks[i].len, fp) !=
 			    r.blocks[i].len)
-				rc = write_error();
+				rc = profconv__write_error();
 		for (i = 0; i < k; i++) {
 			free(r.blocks[i].out);
 			r.blocks[i].out = NULL;

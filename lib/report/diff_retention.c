@@ -336,8 +336,7 @@ profconv_retention_print(const struct profconv_retention *r, FILE *fp,
 	ret_print_row(r, fp, total, "TOTAL", o.exact != 0, &nc);
 	profconv__diff_name_col_free(&nc);
 	if (fflush(fp) != 0 || ferror(fp))
-		return profconv__fail(PROFCONV_EIO, "write error: %s",
-		    strerror(errno != 0 ? errno : EIO));
+		return profconv__write_error();
 	return 0;
 }
 
@@ -402,7 +401,6 @@ profconv_retention_write_json(const struct profconv_retention *r, FILE *fp,
 	}
 	fputs("]}\n", fp);
 	if (fflush(fp) != 0 || ferror(fp))
-		return profconv__fail(PROFCONV_EIO, "write error: %s",
-		    strerror(errno != 0 ? errno : EIO));
+		return profconv__write_error();
 	return 0;
 }

@@ -405,8 +405,7 @@ profconv_diff_print(const struct profconv_diff *d, FILE *fp,
 	    strcmp(profconv__pstr(d->delta, d->delta->sample_types[
 	    profconv__diff_hidden_type(d->delta)].unit), "bytes") == 0, false);
 	if (fflush(fp) != 0 || ferror(fp))
-		rc = profconv__fail(PROFCONV_EIO, "write error: %s",
-		    strerror(errno != 0 ? errno : EIO));
+		rc = profconv__write_error();
 out:
 	profconv__diff_name_col_free(&nc);
 	free(total);
@@ -502,8 +501,7 @@ profconv_diff_write_json(const struct profconv_diff *d, FILE *fp,
 	profconv__hidden_json(fp, &d->hidden, false);
 	fputs("}\n", fp);
 	if (fflush(fp) != 0 || ferror(fp))
-		rc = profconv__fail(PROFCONV_EIO, "write error: %s",
-		    strerror(errno != 0 ? errno : EIO));
+		rc = profconv__write_error();
 out:
 	free(total);
 	return rc;

@@ -414,8 +414,7 @@ list_write(const struct profconv_profile *cur,
 		    o.html ? profconv__list_write_html(&l.out, fp, w->regex) :
 		    write_text(&l.out, fp);
 	if (rc == 0 && (fflush(fp) != 0 || ferror(fp)))
-		rc = profconv__fail(PROFCONV_EIO, "write error: %s",
-		    strerror(errno));
+		rc = profconv__write_error();
 	lister_free(&l);
 	profconv_view_free(vc.v);
 	profconv_view_free(vb.v);

@@ -272,8 +272,7 @@ page_end(FILE *fp)
 	profconv__page_put(fp, profconv__page_report_html, "foot", NULL, NULL);
 	errno = 0;
 	if (fflush(fp) != 0 || ferror(fp))
-		return profconv__fail(PROFCONV_EIO, "write error: %s",
-		    strerror(errno != 0 ? errno : EIO));
+		return profconv__write_error();
 	return 0;
 }
 

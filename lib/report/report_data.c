@@ -43,17 +43,6 @@
 #include "report/trendsvg.h"
 #include "report/report_tree.h"
 
-static uint64_t
-mix(uint64_t k)
-{
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdULL;
-	k ^= k >> 33;
-	k *= 0xc4ceb9fe1a85ec53ULL;
-	k ^= k >> 33;
-	return k;
-}
-
 static int
 hash_grow(struct tree *t)
 {
@@ -71,7 +60,7 @@ hash_grow(struct tree *t)
 
 		if (t->vals[i] == 0)
 			continue;
-		h = mix(t->keys[i]) & (ncap - 1);
+		h = profconv__hash_u64(t->keys[i]) & (ncap - 1);
 		while (vals[h] != 0)
 			h = (h + 1) & (ncap - 1);
 		keys[h] = t->keys[i];
@@ -115,7 +104,7 @@ child(struct tree *t, uint32_t parent, uint32_t frame, uint32_t *out)
 
 	if (2 * (t->hn + 1) > t->hcap && (rc = hash_grow(t)) < 0)
 		return rc;
-	h = mix(key) & (t->hcap - 1);
+	h = profconv__hash_u64(key) & (t->hcap - 1);
 	while (t->vals[h] != 0) {
 		if (t->keys[h] == key) {
 			*out = t->vals[h] - 1;

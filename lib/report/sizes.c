@@ -147,7 +147,6 @@ profconv_sizes_print(const struct profconv_view *view, FILE *fp,
 		fprintf(fp, "(%zu stack%s with bytes but no objects, or the "
 		    "reverse, left out)\n", skipped, skipped == 1 ? "" : "s");
 	if (fflush(fp) != 0 || ferror(fp))
-		return profconv__fail(PROFCONV_EIO, "write error: %s",
-		    strerror(errno != 0 ? errno : EIO));
+		return profconv__write_error();
 	return 0;
 }

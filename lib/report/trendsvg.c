@@ -842,8 +842,7 @@ profconv_trend_write_svg(const struct profconv_trend *t, FILE *fp,
 		errno = 0;
 		put_svg(&p);
 		if (fflush(fp) != 0 || ferror(fp))
-			rc = profconv__fail(PROFCONV_EIO, "write error: %s",
-			    strerror(errno != 0 ? errno : EIO));
+			rc = profconv__write_error();
 	}
 	free_pic(&p);
 	return rc;

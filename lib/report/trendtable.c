@@ -47,8 +47,7 @@ static int
 check_written(FILE *fp)
 {
 	if (fflush(fp) != 0 || ferror(fp))
-		return profconv__fail(PROFCONV_EIO, "write error: %s",
-		    strerror(errno != 0 ? errno : EIO));
+		return profconv__write_error();
 	return 0;
 }
 

@@ -914,7 +914,6 @@ profconv_graph_write(const struct profconv_view *cur,
 		free(text);
 	}
 	if (rc == 0 && (fflush(fp) != 0 || ferror(fp)))
-		rc = profconv__fail(PROFCONV_EIO, "write error: %s",
-		    strerror(errno != 0 ? errno : EIO));
+		rc = profconv__write_error();
 	return rc;
 }

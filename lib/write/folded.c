@@ -20,13 +20,6 @@
 #define RANGE 8192		/* stacks per writing task */
 #define FLUSH_AT (1 << 20)	/* bytes gathered before a write */
 
-static int
-write_error(void)
-{
-	return profconv__fail(PROFCONV_EIO, "write error: %s",
-	    strerror(errno != 0 ? errno : EIO));
-}
-
 /* Output made in memory, written in large pieces. */
 struct obuf {
 	char *p;
@@ -354,7 +347,7 @@ write_diff(const struct profconv_view *cur, const struct profconv_view *base,
 	names_free(&nc);
 	names_free(&nb);
 	free(o.p);
-	return rc < 0 ? rc : ok ? 0 : write_error();
+	return rc < 0 ? rc : ok ? 0 : profconv__write_error();
 }
 
 /* One writer's job: the lines of stacks [R * RANGE, ...) in BUF[R % W].
@@ -439,7 +432,7 @@ write_folded(const struct profconv_view *v, size_t ti, FILE *fp)
 	names_free(&nm);
 	if (rc == 0 && !f.ok) {
 		errno = f.err;
-		rc = write_error();
+		rc = profconv__write_error();
 	}
 	return rc;
 }
@@ -474,6 +467,6 @@ profconv_flame_write(const struct profconv_view *cur,
 	rc = base != NULL ? write_diff(cur, base, ti, bti, fp) :
 	    write_folded(cur, ti, fp);
 	if (rc == 0 && (fflush(fp) != 0 || ferror(fp)))
-		rc = write_error();
+		rc = profconv__write_error();
 	return rc;
 }

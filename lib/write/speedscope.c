@@ -181,7 +181,6 @@ profconv_speedscope_write(const struct profconv_view *view, FILE *fp,
 	if (rc == 0)
 		rc = put_profiles(view, fp, first, last, chosen - first);
 	if (rc == 0 && (fflush(fp) != 0 || ferror(fp)))
-		rc = profconv__fail(PROFCONV_EIO, "write error: %s",
-		    strerror(errno != 0 ? errno : EIO));
+		rc = profconv__write_error();
 	return rc;
 }

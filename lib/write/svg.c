@@ -672,8 +672,7 @@ profconv_svg_write(const struct profconv_view *cur,
 	errno = 0;	/* what a failed write leaves is the reason */
 	rc = draw(&g);
 	if (rc == 0 && (fflush(fp) != 0 || ferror(fp)))
-		rc = profconv__fail(PROFCONV_EIO, "write error: %s",
-		    strerror(errno != 0 ? errno : EIO));
+		rc = profconv__write_error();
 	free(g.entries);
 	free(g.base_frames);
 	free(g.extra);

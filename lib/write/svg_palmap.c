@@ -177,7 +177,6 @@ profconv_palette_map_write(const struct profconv_palette_map *map, FILE *fp)
 	}
 	free(order);
 	if (fflush(fp) != 0 || ferror(fp))
-		return profconv__fail(PROFCONV_EIO, "write error: %s",
-		    strerror(errno));
+		return profconv__write_error();
 	return 0;
 }

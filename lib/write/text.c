@@ -542,7 +542,6 @@ profconv_profile_print(const struct profconv_profile *prof, FILE *fp,
 	profconv__textbuf_free(&tb);
 flush:
 	if (rc == 0 && (fflush(fp) != 0 || ferror(fp)))
-		rc = profconv__fail(PROFCONV_EIO, "write error: %s",
-		    strerror(errno != 0 ? errno : EIO));
+		rc = profconv__write_error();
 	return rc;
 }

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_error.c - tests for the per-thread failure message and the
- * quoting of subjects in it (base/error.c).
+ * test_error.c - tests for the per-thread failure message, the
+ * quoting of subjects in it and the one write-error message
+ * (base/error.c).
  */
 
 #include "config.h"
 
+#include <errno.h>
 #include <string.h>
 
 #include "helpers.h"
@@ -40,4 +42,18 @@ Test(error, quote_elides_the_middle_and_hides_control_bytes)
 	cr_assert(eq(sz, strlen(buf), PC_QUOTE_SIZE - 1));
 	cr_assert(strncmp(buf, "aaaa", 4) == 0);
 	cr_assert(strstr(buf, "a...b") != NULL);
+}
+
+/* errno's reason (glibc's text), or EIO's when errno is 0: never
+ * "write error: Success". */
+Test(error, write_error_names_the_reason)
+{
+	errno = ENOSPC;
+	cr_assert(eq(int, profconv__write_error(), PROFCONV_EIO));
+	cr_assert(eq(str, (char *)profconv_errmsg(),
+	    "write error: No space left on device"));
+	errno = 0;
+	cr_assert(eq(int, profconv__write_error(), PROFCONV_EIO));
+	cr_assert(eq(str, (char *)profconv_errmsg(),
+	    "write error: Input/output error"));
 }
