@@ -5,6 +5,7 @@
 
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <profconv.h>
@@ -20,6 +21,19 @@
 #else
 #define ASSERT_NO_LEAKS() ((void)0)
 #endif
+
+/* A stream into memory: once it is closed, *BUF (malloc'd, the
+ * caller's) and *LEN hold what was written. */
+static inline FILE *
+mem_stream(char **buf, size_t *len)
+{
+	FILE *fp;
+
+	*buf = NULL;
+	fp = open_memstream(buf, len);
+	cr_assert(not(zero(ptr, fp)));
+	return fp;
+}
 
 /* Sample I of PROF has the N addresses WANT, leaf first. */
 static inline void
@@ -50,6 +64,21 @@ expect_two_values(const struct profconv_profile *prof, size_t i, int64_t v0,
 	cr_assert(eq(int, profconv_profile_sample(prof, i, &s), 0));
 	cr_assert(eq(i64, s.values[0], v0), "sample %zu", i);
 	cr_assert(eq(i64, s.values[1], v1), "sample %zu", i);
+}
+
+/* Sample I of PROF has the N values WANT, through the public API; every
+ * slot is checked, so one wrong value does not hide the next. */
+static inline void
+expect_values(const struct profconv_profile *prof, size_t i,
+    const int64_t *want, size_t n)
+{
+	struct profconv_sample s;
+	size_t j;
+
+	cr_assert(eq(int, profconv_profile_sample(prof, i, &s), 0));
+	for (j = 0; j < n; j++)
+		cr_expect(eq(i64, s.values[j], want[j]), "sample %zu value %zu",
+		    i, j);
 }
 
 #endif /* PROFCONV_TEST_HELPERS_H */

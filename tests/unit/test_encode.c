@@ -281,10 +281,9 @@ static unsigned char *
 write_with(const struct profconv_profile *p, int level, unsigned int jobs,
     enum pc_gz_backend backend, size_t *len)
 {
-	char *buf = NULL;
-	FILE *fp = open_memstream(&buf, len);
+	char *buf;
+	FILE *fp = mem_stream(&buf, len);
 
-	cr_assert(not(zero(ptr, fp)));
 	cr_assert(eq(int, profconv__pb_write(p, fp, level, jobs, backend), 0),
 	    "%s", profconv_errmsg());
 	fclose(fp);

@@ -36,10 +36,9 @@ static unsigned char *
 gz(const struct pc_piece *pieces, size_t n, unsigned int jobs,
     enum pc_gz_backend backend, size_t *len)
 {
-	char *buf = NULL;
-	FILE *fp = open_memstream(&buf, len);
+	char *buf;
+	FILE *fp = mem_stream(&buf, len);
 
-	cr_assert(not(zero(ptr, fp)));
 	cr_assert(eq(int, profconv__gz_write(fp, pieces, n, 1, jobs,
 	    backend), 0), "%s", ERRMSG);
 	fclose(fp);

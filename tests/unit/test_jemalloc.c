@@ -55,18 +55,6 @@ read_text(const char *text, int threads)
 }
 
 static void
-expect_values(size_t i, const int64_t *want, size_t n)
-{
-	struct profconv_sample s;
-	size_t j;
-
-	cr_assert(eq(int, profconv_profile_sample(prof, i, &s), 0));
-	for (j = 0; j < n; j++)
-		cr_expect(eq(i64, s.values[j], want[j]), "sample %zu value %zu",
-		    i, j);
-}
-
-static void
 expect_label(size_t i, size_t j, const char *key, const char *str,
     int64_t num)
 {
@@ -109,8 +97,8 @@ Test(jemalloc, unsamples_every_backtrace_total)
 	cr_expect(eq(str, (char *)pt.type, "space"));
 	cr_expect(eq(str, (char *)pt.unit, "bytes"));
 	cr_assert(eq(sz, profconv_profile_sample_count(prof), 2));
-	expect_values(0, s0, 4);
-	expect_values(1, s1, 4);
+	expect_values(prof, 0, s0, 4);
+	expect_values(prof, 1, s1, 4);
 	/* Totals from the backtraces, not the header's (3, 100). */
 	cr_assert(eq(int, profconv_profile_total(prof, 3, &total), 0));
 	cr_expect(eq(i64, total, 1052709));
@@ -155,9 +143,9 @@ Test(jemalloc, splits_by_thread_on_request)
 	cr_assert(eq(int, read_text(two_threads, 1), 0), "%s", ERRMSG);
 	cr_assert(eq(sz, profconv_profile_sample_count(prof), 3));
 	/* Each thread line is scaled on its own: 128 + 128, not 257. */
-	expect_values(0, t0, 4);
-	expect_values(1, t0, 4);
-	expect_values(2, t1b, 4);
+	expect_values(prof, 0, t0, 4);
+	expect_values(prof, 1, t0, 4);
+	expect_values(prof, 2, t1b, 4);
 	cr_assert(eq(int, profconv_profile_sample(prof, 0, &s), 0));
 	cr_assert(eq(sz, s.nlabels, 3));
 	expect_label(0, 0, "bytes", NULL, 4096);
@@ -181,7 +169,7 @@ Test(jemalloc, keeps_only_inuse_types_without_prof_accum)
 	cr_assert(eq(sz, profconv_profile_sample_type_count(prof), 2));
 	expect_type(0, "inuse_objects", "count");
 	expect_type(1, "inuse_space", "bytes");
-	expect_values(0, want, 2);
+	expect_values(prof, 0, want, 2);
 	cr_expect(strstr(profconv_profile_drop_frames(prof), "|malloc|") != NULL);
 	cr_expect(strstr(profconv_profile_drop_frames(prof),
 	    "|je_prof_.*|") != NULL);
@@ -205,8 +193,8 @@ Test(jemalloc, adds_alloc_types_when_a_backtrace_has_them)
 	expect_type(0, "alloc_objects", "count");
 	expect_type(3, "inuse_space", "bytes");
 	/* R = 0: jeprof does not scale. */
-	expect_values(0, s0, 4);
-	expect_values(1, s1, 4);
+	expect_values(prof, 0, s0, 4);
+	expect_values(prof, 1, s1, 4);
 }
 
 Test(jemalloc, reads_an_empty_backtrace_and_no_maps)
@@ -298,7 +286,7 @@ Test(jemalloc, unsampling_far_above_the_rate)
 
 		want[0] = want[2] = (int64_t)(c * scale);
 		want[1] = want[3] = (int64_t)(b * scale);
-		expect_values(i, want, 4);
+		expect_values(prof, i, want, 4);
 	}
 	/* The test can tell: below 37.4 times the rate, the scale is not
 	 * 1 at these counts. */

@@ -237,19 +237,6 @@ Test(model, free_accepts_null)
 
 /* --- the seams: only profile.c changes the layout ----------------------------- */
 
-/* Sample I's values, through the public API. */
-static void
-expect_values(size_t i, const int64_t *want, size_t n)
-{
-	struct profconv_sample s;
-	size_t j;
-
-	cr_assert(eq(int, profconv_profile_sample(prof, i, &s), 0));
-	for (j = 0; j < n; j++)
-		cr_expect(eq(i64, s.values[j], want[j]), "sample %zu value %zu",
-		    i, j);
-}
-
 static void
 expect_type(size_t i, const char *type, const char *unit)
 {
@@ -298,13 +285,13 @@ Test(model, retype_widens_with_zeros_in_front)
 	cr_assert(eq(sz, profconv_profile_sample_type_count(prof), 4));
 	expect_type(0, "alloc_objects", "count");
 	expect_type(3, "space", "bytes");
-	expect_values(1, want0, 4);
-	expect_values(2, want2, 4);
+	expect_values(prof, 1, want0, 4);
+	expect_values(prof, 2, want2, 4);
 	cr_expect(eq(int, profconv_profile_default_sample_index(prof), 3));
 	/* Samples added afterwards have the new width. */
 	cr_assert(eq(int, profconv__add_sample_raw(prof, NULL, 0, want2, NULL,
 	    0), 0));
-	expect_values(3, want2, 4);
+	expect_values(prof, 3, want2, 4);
 	cr_expect(eq(sz, prof->nvalues, 4 * prof->nsamples));
 }
 
@@ -323,8 +310,8 @@ Test(model, retype_narrows_and_moves_a_lost_default)
 	cr_assert(eq(int, profconv__retype(prof, t, from, 1), 0));
 	cr_assert(eq(sz, profconv_profile_sample_type_count(prof), 1));
 	expect_type(0, "objects", "count");
-	expect_values(0, want, 1);
-	expect_values(1, (const int64_t[]){ 1 }, 1);
+	expect_values(prof, 0, want, 1);
+	expect_values(prof, 1, (const int64_t[]){ 1 }, 1);
 	cr_expect(eq(str, (char *)profconv_profile_default_sample_type(prof),
 	    "objects"));
 	/* Down to none: no types, no values, no default. */
@@ -363,9 +350,9 @@ Test(model, keep_samples_keeps_stacks_labels_and_order)
 	cr_expect(eq(sz, s.nlabels, 2));
 	cr_assert(eq(int, profconv_profile_sample_label(prof, 0, 1, &l), 0));
 	cr_expect(eq(str, (char *)l.str, "worker"));
-	expect_values(0, (const int64_t[]){ 2, 128 }, 2);
-	expect_values(1, (const int64_t[]){ 2, 20 }, 2);
-	expect_values(2, (const int64_t[]){ 4, 40 }, 2);
+	expect_values(prof, 0, (const int64_t[]){ 2, 128 }, 2);
+	expect_values(prof, 1, (const int64_t[]){ 2, 20 }, 2);
+	expect_values(prof, 2, (const int64_t[]){ 4, 40 }, 2);
 	cr_expect(eq(sz, prof->nvalues, 3 * 2));
 }
 
