@@ -9,21 +9,9 @@
 
 #include <stdlib.h>
 
-#include "helpers.h"
 #include "model/model.h"
 #include "pprof/pprof.h"
-#include "profile.pb-c.h"
-
-typedef Perftools__Profiles__Profile PbProfile;
-
-static struct profconv_profile *prof;
-
-static void
-drop(void)
-{
-	profconv_profile_free(prof);
-	prof = NULL;
-}
+#include "pb_fixture.h"
 
 TestSuite(decode, .fini = drop);
 

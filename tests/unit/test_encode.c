@@ -6,21 +6,10 @@
 #include <stdlib.h>
 #include <zlib.h>
 
-#include "helpers.h"
 #include "model/model.h"
 #include "pprof/pprof.h"
-#include "profile.pb-c.h"
-
-typedef Perftools__Profiles__Profile PbProfile;
-
-static struct profconv_profile *prof;
-
-static void
-drop(void)
-{
-	profconv_profile_free(prof);
-	prof = NULL;
-}
+#include "gzip_fixture.h"
+#include "pb_fixture.h"
 
 TestSuite(pb, .fini = drop);
 
@@ -291,38 +280,21 @@ write_with(const struct profconv_profile *p, int level, unsigned int jobs,
 }
 
 /* Count the gzip members: each starts 1f 8b 08 at a member boundary,
- * which inflating finds; what they hold must be the LEN2 bytes of RAW. */
+ * which inflating finds; what they hold must be the RAWLEN bytes of
+ * RAW. */
 static size_t
 gzip_members(const unsigned char *buf, size_t len,
     const unsigned char *raw, size_t rawlen)
 {
-	z_stream z;
-	unsigned char out[65536];
-	size_t members = 0, at = 0, n;
-	int zr;
+	unsigned char *out = malloc(rawlen);
+	size_t sizes[8] = { 0 }, m;
 
-	memset(&z, 0, sizeof(z));
-	cr_assert(eq(int, inflateInit2(&z, 16 + MAX_WBITS), Z_OK));
-	z.next_in = (unsigned char *)buf;
-	z.avail_in = (uInt)len;
-	while (z.avail_in != 0) {
-		z.next_out = out;
-		z.avail_out = sizeof(out);
-		zr = inflate(&z, Z_NO_FLUSH);
-		cr_assert(zr == Z_OK || zr == Z_STREAM_END, "inflate: %d", zr);
-		n = sizeof(out) - z.avail_out;
-		cr_assert(le(sz, at + n, rawlen));
-		cr_assert(eq(int, memcmp(out, raw + at, n), 0),
-		    "inflated bytes differ at %zu", at);
-		at += n;
-		if (zr == Z_STREAM_END) {
-			members++;
-			cr_assert(eq(int, inflateReset(&z), Z_OK));
-		}
-	}
-	inflateEnd(&z);
-	cr_assert(eq(sz, at, rawlen));
-	return members;
+	cr_assert(not(zero(ptr, out)));
+	m = members(buf, len, out, rawlen, sizes);
+	cr_assert(eq(int, memcmp(out, raw, rawlen), 0),
+	    "inflated bytes differ");
+	free(out);
+	return m;
 }
 
 /* Every backend this build has, every level and thread count: the same

@@ -9,9 +9,8 @@
 #include "config.h"
 
 #include <stdlib.h>
-#include <zlib.h>
 
-#include "helpers.h"
+#include "gzip_fixture.h"
 #include "pprof/pprof.h"
 
 static const enum pc_gz_backend backends[] = { PC_GZ_ZLIB, PC_GZ_LIBDEFLATE };
@@ -43,40 +42,6 @@ gz(const struct pc_piece *pieces, size_t n, unsigned int jobs,
 	    backend), 0), "%s", ERRMSG);
 	fclose(fp);
 	return (unsigned char *)buf;
-}
-
-/*
- * Inflate BUF member by member into OUT (room for CAP bytes): the
- * number of members, the size of each in SIZES (up to 8).
- */
-static size_t
-members(const unsigned char *buf, size_t len, unsigned char *out,
-    size_t cap, size_t *sizes)
-{
-	z_stream z;
-	size_t m = 0, at = 0;
-	int zr;
-
-	memset(&z, 0, sizeof(z));
-	cr_assert(eq(int, inflateInit2(&z, 16 + MAX_WBITS), Z_OK));
-	z.next_in = (unsigned char *)buf;
-	z.avail_in = (uInt)len;
-	while (z.avail_in != 0) {
-		z.next_out = out + at;
-		z.avail_out = (uInt)(cap - at);
-		zr = inflate(&z, Z_NO_FLUSH);
-		cr_assert(zr == Z_OK || zr == Z_STREAM_END, "inflate: %d", zr);
-		if (m < 8)
-			sizes[m] += cap - at - z.avail_out;
-		at = cap - z.avail_out;
-		if (zr == Z_STREAM_END) {
-			m++;
-			cr_assert(eq(int, inflateReset(&z), Z_OK));
-		}
-	}
-	inflateEnd(&z);
-	cr_assert(eq(sz, at, cap), "inflated %zu of %zu bytes", at, cap);
-	return m;
 }
 
 /* 2.5 blocks in three pieces that do not fall on block boundaries:
