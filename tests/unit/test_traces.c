@@ -12,11 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "view_helpers.h"
 #include "write/write.h"
-
-static struct profconv_profile *p;
-static char *out;
+#include "text_report_fixture.h"
 
 static void
 setup(void)
@@ -24,15 +21,6 @@ setup(void)
 	cr_assert(eq(int, profconv_profile_new(&p), 0));
 	cr_assert(eq(int, profconv_profile_add_sample_type(p, "space",
 	    "bytes"), 0));
-}
-
-static void
-teardown(void)
-{
-	profconv_profile_free(p);
-	p = NULL;
-	free(out);
-	out = NULL;
 }
 
 TestSuite(traces, .init = setup, .fini = teardown);

@@ -11,11 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "view_helpers.h"
 #include "write/write.h"
-
-static struct profconv_profile *p;
-static char *out;
+#include "text_report_fixture.h"
 
 static void
 setup(void)
@@ -31,15 +28,6 @@ setup(void)
 	lb = LOC1(p, 0, 0x30, add_fn(p, "b", ""), 0);
 	SAMPLE(p, (int64_t[]){ 3 }, la, lm);
 	SAMPLE(p, (int64_t[]){ 1 }, lb, lm);
-}
-
-static void
-teardown(void)
-{
-	profconv_profile_free(p);
-	p = NULL;
-	free(out);
-	out = NULL;
 }
 
 TestSuite(tree, .init = setup, .fini = teardown);
