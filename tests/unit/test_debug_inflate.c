@@ -14,25 +14,13 @@
 #include <unistd.h>
 #include <gelf.h>
 
-#include "helpers.h"
 #include "symbolize/symbolize.h"
-
-static char dir[64];
+#include "tmpdir_fixture.h"
 
 static void
 make_dir(void)
 {
-	snprintf(dir, sizeof(dir), "/tmp/test_debug_inflate.XXXXXX");
-	cr_assert(not(zero(ptr, mkdtemp(dir))));
-}
-
-static void
-remove_dir(void)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	(void)system(cmd);
+	make_tmp_dir("/tmp/test_debug_inflate.XXXXXX");
 }
 
 TestSuite(debug_inflate, .init = make_dir, .fini = remove_dir);

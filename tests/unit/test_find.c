@@ -12,10 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "helpers.h"
 #include "symbolize/symbolize.h"
+#include "tmpdir_fixture.h"
 
-static char dir[64], self[4096], self_id[129];
+static char self[4096], self_id[129];
 
 /* A directory holding a copy of this program as NAME (below it), and
  * this program's path and build id. */
@@ -33,17 +33,7 @@ make_dir(void)
 	snprintf(self_id, sizeof(self_id), "%s", info.build_id);
 	profconv__elfinfo_free(&info);
 	cr_assert(not(eq(str, self_id, "")), "%s has no build id", self);
-	snprintf(dir, sizeof(dir), "/tmp/test_find.XXXXXX");
-	cr_assert(not(zero(ptr, mkdtemp(dir))));
-}
-
-static void
-remove_dir(void)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	(void)system(cmd);
+	make_tmp_dir("/tmp/test_find.XXXXXX");
 }
 
 /* Copy this program to DIR/NAME, or write TEXT there when not NULL. */
