@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * svg_fixture.h - a profile of two stacks for the picture writers, and
- * a count of a text's occurrences in a picture.  For test_svg.c and
- * test_svg_palmap.c.
+ * a count of a text's occurrences in a picture, and a check of a colour.
+ * For test_svg.c, test_svg_palmap.c, test_svg_diff.c and
+ * test_svg_palette.c.
  */
 #ifndef PROFCONV_TEST_SVG_FIXTURE_H
 #define PROFCONV_TEST_SVG_FIXTURE_H
@@ -10,6 +11,15 @@
 #include <string.h>
 
 #include "helpers.h"
+
+/* Colour C is R, G, B; each channel checked on its own, so a wrong one
+ * does not hide the others. */
+#define EXPECT_RGB(c, R, G, B) do { \
+	struct pc_rgb c_ = (c); \
+	cr_expect(eq(int, c_.r, R)); \
+	cr_expect(eq(int, c_.g, G)); \
+	cr_expect(eq(int, c_.b, B)); \
+} while (0)
 
 /*
  * A profile of objects and space with two stacks over the functions

@@ -8,17 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "helpers.h"
+#include "svg_fixture.h"
 #include "base/base.h"
 #include "view/delta.h"
 #include "write/write.h"
-
-#define EXPECT_RGB(c, R, G, B) do { \
-	struct pc_rgb c_ = (c); \
-	cr_expect(eq(int, c_.r, R)); \
-	cr_expect(eq(int, c_.g, G)); \
-	cr_expect(eq(int, c_.b, B)); \
-} while (0)
 
 /* The differential graph's fills and judgements: purple for new paths,
  * red and blue by the sign, white for no change; a frame judged by its

@@ -9,16 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "helpers.h"
+#include "svg_fixture.h"
 #include "base/base.h"
 #include "write/write.h"
-
-#define EXPECT_RGB(c, R, G, B) do { \
-	struct pc_rgb c_ = (c); \
-	cr_expect(eq(int, c_.r, R)); \
-	cr_expect(eq(int, c_.g, G)); \
-	cr_expect(eq(int, c_.b, B)); \
-} while (0)
 
 /* A frame's colour as flamegraph.pl's default gives it. */
 static struct pc_rgb
