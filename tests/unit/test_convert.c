@@ -15,9 +15,6 @@
 #include "session_fixture.h"
 #include "sym_fixture.h"
 
-static char reported[4][64];
-static size_t reported_locations[4], nreported;
-
 TestSuite(convert, .fini = drop_session);
 
 static __attribute__((noinline)) int
@@ -26,18 +23,6 @@ probe_function(int x)
 	/* Keep the call from being folded away. */
 	__asm__ volatile("" : "+r"(x));
 	return x * 3 + 1;
-}
-
-static void
-note_report(const struct profconv_binary_report *r, void *payload)
-{
-	(void)payload;
-	if (nreported < 4) {
-		snprintf(reported[nreported], sizeof(reported[0]), "%s",
-		    r->path);
-		reported_locations[nreported] = r->locations;
-	}
-	nreported++;
 }
 
 static uint32_t

@@ -178,24 +178,6 @@ Test(symbolize, leaves_locations_of_missing_binaries_alone)
 	cr_assert(eq(sz, loc.nlines, 0));
 }
 
-/* What binary_report hears, in order. */
-static char reported[4][64];
-static int reported_problem[4];
-static size_t reported_locations[4], nreported;
-
-static void
-note_report(const struct profconv_binary_report *r, void *payload)
-{
-	(void)payload;
-	if (nreported < 4) {
-		snprintf(reported[nreported], sizeof(reported[0]), "%s",
-		    r->path);
-		reported_problem[nreported] = (int)r->problem;
-		reported_locations[nreported] = r->locations;
-	}
-	nreported++;
-}
-
 Test(symbolize, reports_each_missing_file_once_with_its_locations)
 {
 	/* Two mappings of one missing file (text and data, say), another
