@@ -43,6 +43,45 @@ expect_lines(struct pc_input *in, const char *const *want, size_t n)
 	cr_assert(eq(int, profconv__input_getline(in, &line, &len), 0));
 }
 
+/* Reading the N bytes at MEM from memory gives the NWANT lines WANT. */
+static void
+expect_mem_lines(const void *mem, size_t n, const char *const *want,
+    size_t nwant)
+{
+	struct pc_input in;
+
+	cr_assert(eq(int, profconv__input_init(&in, NULL, mem, n, 0), 0));
+	expect_lines(&in, want, nwant);
+	profconv__input_free(&in);
+}
+
+/* As expect_mem_lines, but reading them from a stream. */
+static void
+expect_stream_lines(void *mem, size_t n, const char *const *want,
+    size_t nwant)
+{
+	FILE *fp = fmemopen(mem, n, "rb");
+	struct pc_input in;
+
+	cr_assert(eq(int, profconv__input_init(&in, fp, NULL, 0, 0), 0));
+	expect_lines(&in, want, nwant);
+	profconv__input_free(&in);
+	fclose(fp);
+}
+
+/* A then B (NA and NB bytes) in one new buffer; frees A and B. */
+static unsigned char *
+joined(unsigned char *a, size_t na, unsigned char *b, size_t nb)
+{
+	unsigned char *both = malloc(na + nb);
+
+	memcpy(both, a, na);
+	memcpy(both + na, b, nb);
+	free(a);
+	free(b);
+	return both;
+}
+
 Test(input, splits_plain_memory_into_lines)
 {
 	static const char text[] = "a\r\nbb\n\nlast";
@@ -62,20 +101,10 @@ Test(input, drops_cr_ending_the_last_line)
 	static const char *const want[] = { "a", "b" };
 	size_t n;
 	unsigned char *z = gz(text, strlen(text), &n);
-	FILE *fp = fmemopen(z, n, "rb");
-	struct pc_input in;
 
-	cr_assert(eq(int, profconv__input_init(&in, NULL, text, strlen(text),
-	    0), 0));
-	expect_lines(&in, want, 2);
-	profconv__input_free(&in);
-	cr_assert(eq(int, profconv__input_init(&in, fp, NULL, 0, 0), 0));
-	expect_lines(&in, want, 2);
-	profconv__input_free(&in);
-	cr_assert(eq(int, profconv__input_init(&in, NULL, "\r", 1, 0), 0));
-	expect_lines(&in, (const char *const[]){ "" }, 1);
-	profconv__input_free(&in);
-	fclose(fp);
+	expect_mem_lines(text, strlen(text), want, 2);
+	expect_stream_lines(z, n, want, 2);
+	expect_mem_lines("\r", 1, (const char *const[]){ "" }, 1);
 	free(z);
 }
 
@@ -85,13 +114,8 @@ Test(input, inflates_gzip_from_a_file)
 	const char text[] = "heap profile: 1: 2\nx\n";
 	size_t n;
 	unsigned char *z = gz(text, strlen(text), &n);
-	FILE *fp = fmemopen(z, n, "rb");
-	struct pc_input in;
 
-	cr_assert(eq(int, profconv__input_init(&in, fp, NULL, 0, 0), 0));
-	expect_lines(&in, want, 2);
-	profconv__input_free(&in);
-	fclose(fp);
+	expect_stream_lines(z, n, want, 2);
 	free(z);
 }
 
@@ -99,17 +123,10 @@ Test(input, reads_concatenated_gzip_members)
 {
 	size_t n1, n2;
 	unsigned char *a = gz("one\n", 4, &n1), *b = gz("two\n", 4, &n2);
-	unsigned char *both = malloc(n1 + n2);
+	unsigned char *both = joined(a, n1, b, n2);
 	static const char *const want[] = { "one", "two" };
-	struct pc_input in;
 
-	memcpy(both, a, n1);
-	memcpy(both + n1, b, n2);
-	cr_assert(eq(int, profconv__input_init(&in, NULL, both, n1 + n2, 0), 0));
-	expect_lines(&in, want, 2);
-	profconv__input_free(&in);
-	free(a);
-	free(b);
+	expect_mem_lines(both, n1 + n2, want, 2);
 	free(both);
 }
 
@@ -133,21 +150,35 @@ Test(input, reports_truncated_gzip)
 	free(z);
 }
 
+/*
+ * Z, the N bytes of a compressed text larger than LIMIT, is refused
+ * with the message WANT when read under that limit.  Frees Z.
+ */
+static void
+expect_over_limit(unsigned char *z, size_t n, uint64_t limit,
+    const char *want)
+{
+	const unsigned char *data;
+	struct pc_input in;
+	size_t len;
+
+	cr_assert(eq(int, profconv__input_init(&in, NULL, z, n, limit), 0));
+	cr_assert(eq(int, profconv__input_slurp(&in, &data, &len),
+	    PROFCONV_EFORMAT));
+	cr_assert(eq(str, ERRMSG, (char *)want));
+	profconv__input_free(&in);
+	free(z);
+}
+
 Test(input, bounds_decompressed_size)
 {
 	static char text[1 << 20];
-	const unsigned char *data;
-	size_t n, len;
 	unsigned char *z;
-	struct pc_input in;
+	size_t n;
 
 	memset(text, 'a', sizeof(text));
 	z = gz(text, sizeof(text), &n);
-	cr_assert(eq(int, profconv__input_init(&in, NULL, z, n, 4096), 0));
-	cr_assert(eq(int, profconv__input_slurp(&in, &data, &len), PROFCONV_EFORMAT));
-	cr_assert(eq(str, ERRMSG, "input exceeds the limit of 4096 bytes"));
-	profconv__input_free(&in);
-	free(z);
+	expect_over_limit(z, n, 4096, "input exceeds the limit of 4096 bytes");
 }
 
 Test(input, rejects_overlong_line)
@@ -310,16 +341,9 @@ Test(input, decodes_zstd_from_memory_and_file)
 	const char text[] = "v 10400 3\nX ./prog\n";
 	size_t n;
 	unsigned char *z = zst(text, strlen(text), &n);
-	FILE *fp = fmemopen(z, n, "rb");
-	struct pc_input in;
 
-	cr_assert(eq(int, profconv__input_init(&in, NULL, z, n, 0), 0));
-	expect_lines(&in, want, 2);
-	profconv__input_free(&in);
-	cr_assert(eq(int, profconv__input_init(&in, fp, NULL, 0, 0), 0));
-	expect_lines(&in, want, 2);
-	profconv__input_free(&in);
-	fclose(fp);
+	expect_mem_lines(z, n, want, 2);
+	expect_stream_lines(z, n, want, 2);
 	free(z);
 }
 
@@ -327,23 +351,11 @@ Test(input, reads_concatenated_zstd_frames)
 {
 	size_t n1, n2;
 	unsigned char *a = zst("one\n", 4, &n1), *b = zst("two\n", 4, &n2);
-	unsigned char *both = malloc(n1 + n2);
+	unsigned char *both = joined(a, n1, b, n2);
 	static const char *const want[] = { "one", "two" };
-	FILE *fp;
-	struct pc_input in;
 
-	memcpy(both, a, n1);
-	memcpy(both + n1, b, n2);
-	cr_assert(eq(int, profconv__input_init(&in, NULL, both, n1 + n2, 0), 0));
-	expect_lines(&in, want, 2);
-	profconv__input_free(&in);
-	fp = fmemopen(both, n1 + n2, "rb");
-	cr_assert(eq(int, profconv__input_init(&in, fp, NULL, 0, 0), 0));
-	expect_lines(&in, want, 2);
-	profconv__input_free(&in);
-	fclose(fp);
-	free(a);
-	free(b);
+	expect_mem_lines(both, n1 + n2, want, 2);
+	expect_stream_lines(both, n1 + n2, want, 2);
 	free(both);
 }
 
@@ -380,19 +392,12 @@ Test(input, reports_truncated_zstd)
 Test(input, bounds_decompressed_zstd_size)
 {
 	static char text[1 << 20];
-	const unsigned char *data;
-	size_t n, len;
 	unsigned char *z;
-	struct pc_input in;
+	size_t n;
 
 	memset(text, 'x', sizeof(text));
 	z = zst(text, sizeof(text), &n);
-	cr_assert(eq(int, profconv__input_init(&in, NULL, z, n, 1000), 0));
-	cr_assert(eq(int, profconv__input_slurp(&in, &data, &len),
-	    PROFCONV_EFORMAT));
-	cr_assert(eq(str, ERRMSG, "input exceeds the limit of 1000 bytes"));
-	profconv__input_free(&in);
-	free(z);
+	expect_over_limit(z, n, 1000, "input exceeds the limit of 1000 bytes");
 }
 
 /* A skippable frame (magic 0x184D2A50 + K, little endian) of N bytes. */

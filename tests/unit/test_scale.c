@@ -60,6 +60,20 @@ Test(scale, normalize_matches_totals)
 	cr_assert(eq(i64, total(b, 1), 640));
 }
 
+/* A, new, of objects and space with no samples yet; returns the id of
+ * its one location, for the samples a test adds. */
+static uint32_t
+objects_and_space(void)
+{
+	uint32_t loc;
+
+	cr_assert(eq(int, profconv_profile_new(&a), 0));
+	profconv_profile_add_sample_type(a, "objects", "count");
+	profconv_profile_add_sample_type(a, "space", "bytes");
+	profconv_profile_add_location(a, 0, 0x10, NULL, 0, 0, &loc);
+	return loc;
+}
+
 /* Products beyond int64 stop at its ends; a type scaled by 1 is left
  * as it is. */
 Test(scale, saturates_at_the_ends)
@@ -67,12 +81,8 @@ Test(scale, saturates_at_the_ends)
 	double r[2] = { 4, 1 };
 	struct profconv_sample s;
 	int64_t v[2] = { (int64_t)1 << 62, 7 };
-	uint32_t loc;
+	uint32_t loc = objects_and_space();
 
-	cr_assert(eq(int, profconv_profile_new(&a), 0));
-	profconv_profile_add_sample_type(a, "objects", "count");
-	profconv_profile_add_sample_type(a, "space", "bytes");
-	profconv_profile_add_location(a, 0, 0x10, NULL, 0, 0, &loc);
 	profconv_profile_add_sample(a, &loc, 1, v, NULL, 0);
 	v[0] = -v[0];
 	profconv_profile_add_sample(a, &loc, 1, v, NULL, 0);
@@ -94,12 +104,8 @@ Test(scale, keeps_samples_by_the_scaled_types)
 	double ones[2] = { 1, 1 }, half_space[2] = { 1, 0.5 };
 	int64_t v[2] = { 5, 0 };
 	struct profconv_sample s;
-	uint32_t loc;
+	uint32_t loc = objects_and_space();
 
-	cr_assert(eq(int, profconv_profile_new(&a), 0));
-	profconv_profile_add_sample_type(a, "objects", "count");
-	profconv_profile_add_sample_type(a, "space", "bytes");
-	profconv_profile_add_location(a, 0, 0x10, NULL, 0, 0, &loc);
 	profconv_profile_add_sample(a, &loc, 1, v, NULL, 0);
 	v[1] = 3;
 	profconv_profile_add_sample(a, &loc, 1, v, NULL, 0);

@@ -131,18 +131,31 @@ Test(symbolize, finds_a_function_of_this_program)
 	ASSERT_NO_LEAKS();
 }
 
-Test(symbolize, maps_addresses_with_a_live_process)
+/*
+ * PROF with one location, an address inside probe_function() of this
+ * running process, and OPTS set to read that process's maps.  Returns
+ * the location's id.
+ */
+static uint32_t
+live_probe_location(struct profconv_symbolize_options *opts)
 {
-	struct profconv_symbolize_options opts =
-	    PROFCONV_SYMBOLIZE_OPTIONS_INIT;
-	struct profconv_symbolize_stats st;
 	uintptr_t addr = (uintptr_t)probe_function + 2;
 	uint32_t lid;
 
 	cr_assert(eq(int, profconv_profile_new(&prof), 0));
 	cr_assert(eq(int, profconv_profile_add_location(prof, 0, addr, NULL,
 	    0, 0, &lid), 0));
-	opts.pid = (int)getpid();
+	opts->pid = (int)getpid();
+	return lid;
+}
+
+Test(symbolize, maps_addresses_with_a_live_process)
+{
+	struct profconv_symbolize_options opts =
+	    PROFCONV_SYMBOLIZE_OPTIONS_INIT;
+	struct profconv_symbolize_stats st;
+	uint32_t lid = live_probe_location(&opts);
+
 	cr_assert(eq(int, profconv_symbolize(prof, &opts, &st), 0),
 	    "%s", profconv_errmsg());
 	cr_assert(eq(sz, st.symbolized, 1));
@@ -258,13 +271,8 @@ Test(symbolize, reports_progress_in_modules)
 	struct profconv_symbolize_options opts =
 	    PROFCONV_SYMBOLIZE_OPTIONS_INIT;
 	uint64_t seen[3] = { 0, 0, 0 };
-	uintptr_t addr = (uintptr_t)probe_function + 2;
-	uint32_t lid;
+	uint32_t lid = live_probe_location(&opts);
 
-	cr_assert(eq(int, profconv_profile_new(&prof), 0));
-	cr_assert(eq(int, profconv_profile_add_location(prof, 0, addr, NULL,
-	    0, 0, &lid), 0));
-	opts.pid = (int)getpid();
 	opts.progress = count_modules;
 	opts.payload = seen;
 	cr_assert(eq(int, profconv_symbolize(prof, &opts, NULL), 0),
