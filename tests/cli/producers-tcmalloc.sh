@@ -48,6 +48,9 @@ ours() {
 }
 
 n=0
+# The last interval dump of each run.
+last1=$(ls "$TMP"/run1/h.*.heap | tail -n 1)
+last2=$(ls "$TMP"/run2/h.*.heap | tail -n 1)
 for f in "$TMP"/run1/*.heap "$TMP"/run2/*.heap; do
 	n=$((n + 1))
 	out=$f.pb.gz
@@ -63,7 +66,7 @@ for f in "$TMP"/run1/*.heap "$TMP"/run2/*.heap; do
 	# The interval dumps between the first and the last are read as they
 	# are; google-pprof (3 s a run) checks one type of them.
 	case $f in
-	*/h.0001.heap | "$(ls "$(dirname "$f")"/h.*.heap | tail -n 1)") ;;
+	*/h.0001.heap | "$last1" | "$last2") ;;
 	*/h.*.heap) types=${types%% *} ;;
 	esac
 	for pair in $types; do
