@@ -14,7 +14,7 @@ command -v node >/dev/null 2>&1 || skip "node not installed (Debian: nodejs)"
 NPM_DIR=${PROFCONV_NPM_DIR:-$BIN/../tests/npm}
 sh "$PROFCONV_SRCDIR/tests/cli/npm-setup.sh" "$NPM_DIR" pprof-format 2.3.2 \
     2>"$TMP/npm.err" || skip "no pprof-format: $(cat "$TMP/npm.err")"
-MODULE=$NPM_DIR/node_modules/pprof-format
+MODULE=$NPM_DIR/pprof-format/node_modules/pprof-format
 
 # check FILE WHAT: pprof-format's reading of FILE equals pprof's.
 check() {

@@ -22,7 +22,7 @@ APP=
 SCHEMA=
 if sh "$PROFCONV_SRCDIR/tests/cli/npm-setup.sh" "$NPM_DIR" speedscope 1.25.0 \
     dist/release/index.html 2>"$TMP/npm.err"; then
-	APP=$NPM_DIR/node_modules/speedscope/dist/release
+	APP=$NPM_DIR/speedscope/node_modules/speedscope/dist/release
 	SCHEMA=$APP/file-format-schema.json
 else
 	echo "note: no speedscope app: $(cat "$TMP/npm.err")" >&2
