@@ -340,6 +340,7 @@ profconv__graph_free(struct pc_graph *g)
 		free(b->frame_key[0]);
 		free(b->frame_key[1]);
 		profconv__keymap_free(&b->groupmap);
+		profconv__u64map_free(&b->num_names);
 		for (i = 0; i < b->ngroups; i++)
 			free(b->groups[i]);
 		free(b->groups);

@@ -219,8 +219,10 @@ sample_group(struct pc_graph_build *b, const struct profconv_profile *prof,
 		if (l[i].str != 0 && profconv__tagnames_keep(b->tn,
 		    profconv__pstr(prof, l[i].key)))
 			n++;
-	if (n == 0)
-		return profconv__graph_intern_group(b, "", 0, out);
+	if (n == 0) {
+		*out = 0;	/* "", interned first (profconv__graph_new()) */
+		return 0;
+	}
 	parts = calloc(n, sizeof(*parts));
 	if (parts == NULL)
 		return profconv__nomem();
@@ -286,27 +288,43 @@ profconv__graph_find_num_unit(struct pc_graph_build *b,
 	}
 }
 
+/* The name of the numeric tag of value V into *OUT: its label, made and
+ * interned once per value (a big profile has millions of samples and a
+ * few dozen sizes). */
+static int
+num_name(struct pc_graph_build *b, int64_t v, uint32_t *out)
+{
+	char label[128];
+	int rc;
+
+	if (profconv__u64map_get(&b->num_names, (uint64_t)v, out))
+		return 0;
+	profconv__measure_label(label, sizeof(label), v, b->num_unit,
+	    "minimum");
+	rc = profconv__graph_intern_group(b, label, strlen(label), out);
+	if (rc == 0)
+		rc = profconv__u64map_put(&b->num_names, (uint64_t)v, *out);
+	return rc;
+}
+
+/* S's numeric "bytes" labels, the numeric tags pprof shows, into
+ * b->nums. */
 static int
 sample_nums(struct pc_graph_build *b, const struct profconv_profile *prof,
     const struct pc_sample *s, struct gsample *gs)
 {
 	const struct pc_label *l = pc_sample_labels(prof, s);
-	char label[128];
 	size_t i;
 	int rc = 0;
 
-	gs->num_off = (uint32_t)b->nnums;
 	for (i = 0; rc == 0 && i < s->nlabels; i++) {
 		struct gnum g;
 
 		if (l[i].str != 0 ||
-		    strcmp(profconv__pstr(prof, l[i].key), "bytes") != 0 ||
-		    !profconv__tagnames_keep(b->tn, "bytes"))
+		    strcmp(profconv__pstr(prof, l[i].key), "bytes") != 0)
 			continue;
-		profconv__measure_label(label, sizeof(label), l[i].num,
-		    b->num_unit, "minimum");
 		g.value = l[i].num;
-		rc = profconv__graph_intern_group(b, label, strlen(label), &g.name);
+		rc = num_name(b, l[i].num, &g.name);
 		if (rc == 0)
 			rc = PC_GROW(b->nums, b->nums_cap, b->nnums, 1);
 		if (rc == 0) {
@@ -408,6 +426,7 @@ profconv__graph_add_samples(struct pc_graph_build *b,
 	size_t si, st, nt = prof->nsample_types;
 	struct profconv_view_stack stack;
 	struct pc_u64map seen = { 0 };
+	bool nums = profconv__tagnames_keep(b->tn, "bytes");
 	int rc = 0;
 
 	for (si = 0; rc == 0 && si < prof->nsamples; si++) {
@@ -430,9 +449,10 @@ profconv__graph_add_samples(struct pc_graph_build *b,
 			gs.nframes = (uint32_t)stack.nframes;
 		}
 		gs.view = (uint8_t)vi;
+		gs.num_off = (uint32_t)b->nnums;
 		gs.w = profconv__delta_part(w, vi == 1);
 		rc = sample_group(b, prof, pc_sample(prof, si), &gs.group);
-		if (rc == 0)
+		if (rc == 0 && nums)
 			rc = sample_nums(b, prof, pc_sample(prof, si), &gs);
 		if (rc == 0)
 			rc = add_sample(b, &seen, &gs);

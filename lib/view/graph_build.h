@@ -92,6 +92,7 @@ struct pc_graph_build {
 	struct gnum *nums;
 	size_t nnums, nums_cap;
 	const char *num_unit;
+	struct pc_u64map num_names;	/* numeric tag value -> its name */
 	const struct pc_tagnames *tn;	/* the label keys kept (the view's
 					 * --tagshow, --taghide) */
 
