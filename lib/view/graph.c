@@ -355,6 +355,9 @@ profconv__graph_free(struct pc_graph *g)
 		profconv__u64map_free(&b->edgemap);
 		free(b->tags);
 		profconv__u64map_free(&b->tagmap);
+		for (i = 0; i < b->ntagrows; i++)
+			free(b->tagrows[i]);
+		free(b->tagrows);
 		profconv__keymap_free(&b->tagkinds);
 		free(b->kinds);
 		free(b->nodes);

@@ -542,6 +542,10 @@ reset(struct pc_graph_build *b)
 	memset(&b->edgemap, 0, sizeof(b->edgemap));
 	profconv__u64map_free(&b->tagmap);
 	memset(&b->tagmap, 0, sizeof(b->tagmap));
+	for (i = 0; i < b->ntagrows; i++)
+		if (b->tagrows[i] != NULL)
+			memset(b->tagrows[i], 0,
+			    (b->nkeys + 1) * sizeof(*b->tagrows[i]));
 }
 
 /* The number of tag kind (NUMERIC, GROUP, NAME) into *OUT. */
@@ -576,25 +580,68 @@ sample_kinds(struct pc_graph_build *b, const struct gsample *s)
 	return 0;
 }
 
+/*
+ * Where the tag of (KEY, KIND) is kept: *CELL, the tag's index + 1 (0:
+ * none yet), in a row of every key for KIND while those rows fit in
+ * TAG_ROWS_MAX cells; NULL for kinds past that, whose tags are in
+ * b->tagmap.  A build adds to a tag once per frame of every sample (56
+ * million times on a big profile): a row is one read where the map's
+ * probe is several.
+ */
+#define TAG_ROWS_MAX ((size_t)1 << 22)
+
+static int
+tag_cell(struct pc_graph_build *b, uint32_t key, uint32_t kind,
+    uint32_t **cell)
+{
+	size_t n;
+	int rc;
+
+	*cell = NULL;
+	if (kind >= b->ntagrows) {
+		if ((kind + 1) * (b->nkeys + 1) > TAG_ROWS_MAX)
+			return 0;
+		n = b->ntagrows;
+		if ((rc = PC_GROW(b->tagrows, b->tagrows_cap, n,
+		    kind + 1 - n)) < 0)
+			return rc;
+		memset(b->tagrows + n, 0, (kind + 1 - n) *
+		    sizeof(*b->tagrows));
+		b->ntagrows = kind + 1;
+	}
+	if (b->tagrows[kind] == NULL &&
+	    (b->tagrows[kind] = calloc(b->nkeys + 1,
+	    sizeof(*b->tagrows[kind]))) == NULL)
+		return profconv__nomem();
+	*cell = &b->tagrows[kind][key];
+	return 0;
+}
+
 static int
 tag_add(struct pc_graph_build *b, uint32_t key, uint32_t kind, bool numeric,
     uint32_t group, uint32_t name, int64_t value, int64_t w, bool flat)
 {
 	uint64_t kk = (uint64_t)key << 32 | kind;
-	uint32_t idx;
+	uint32_t idx, *cell;
 	struct btag *t;
 	int rc;
 
-	if (!profconv__u64map_get(&b->tagmap, kk, &idx)) {
+	if ((rc = tag_cell(b, key, kind, &cell)) < 0)
+		return rc;
+	if (cell != NULL ? *cell == 0 :
+	    !profconv__u64map_get(&b->tagmap, kk, &idx)) {
+		idx = (uint32_t)b->ntags;
 		rc = PC_GROW(b->tags, b->tags_cap, b->ntags, 1);
-		if (rc == 0)
-			rc = profconv__u64map_put(&b->tagmap, kk,
-			    (uint32_t)b->ntags);
+		if (rc == 0 && cell != NULL)
+			*cell = idx + 1;
+		else if (rc == 0)
+			rc = profconv__u64map_put(&b->tagmap, kk, idx);
 		if (rc < 0)
 			return rc;
-		idx = (uint32_t)b->ntags;
 		b->tags[b->ntags++] = (struct btag){ key, group, name,
 		    numeric, false, value, 0, 0 };
+	} else if (cell != NULL) {
+		idx = *cell - 1;
 	}
 	t = &b->tags[idx];
 	pc_add_sat(flat ? &t->flat : &t->cum, w);

@@ -111,6 +111,8 @@ struct pc_graph_build {
 	 * name), numbered once per graph in tagkinds, so that a sample's
 	 * kinds are found once, not once per frame. */
 	struct pc_u64map tagmap;
+	uint32_t **tagrows;	/* kind -> key -> tag + 1 (tag_cell()) */
+	size_t ntagrows, tagrows_cap;
 	struct pc_keymap tagkinds;
 	uint32_t *kinds;	/* the kinds of the sample being counted */
 	size_t kinds_cap;

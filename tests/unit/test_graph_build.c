@@ -11,6 +11,8 @@
 
 #include "config.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,4 +117,58 @@ Test(graph_build, string_labels_as_tags)
 		found = true;
 	}
 	cr_expect(found, "leaf has no label tag");
+}
+
+/*
+ * A size tag per node and size: 4,200 functions called from main, each
+ * with one of 1,023 sizes (1 to 1023 bytes: a label each), make more
+ * (node, size) pairs than the build's table of them holds (4M cells:
+ * rows of 4,202 nodes for the first 998 sizes); the sizes past it are
+ * kept in a map.  Every function has its size's tag, and main each
+ * size's, whichever place holds them.
+ */
+Test(graph_build, more_size_tags_than_the_table_holds)
+{
+	enum { N = 4200, SIZES = 1023 };
+	uint32_t lm = LOC1(p, 0, 0x10, add_fn(p, "main", ""), 0);
+	const struct pc_gnode *n;
+	char name[16];
+	int i;
+
+	for (i = 0; i < N; i++) {
+		uint32_t l[2];
+		int64_t w = 2;
+
+		snprintf(name, sizeof(name), "f%d", i);
+		l[0] = LOC1(p, 0, 0x100 + (uint64_t)i * 16, add_fn(p, name, ""),
+		    0);
+		l[1] = lm;
+		cr_assert(eq(int, profconv_profile_add_sample(p, l, 2, &w,
+		    (struct profconv_label[]){ { "bytes", NULL,
+		    i % SIZES + 1, NULL } }, 1), 0));
+	}
+	graph(PROFCONV_BY_FUNCTION);
+	cr_assert(eq(sz, g->nnodes, N + 1));
+	for (i = 0; i < N; i++) {
+		const struct pc_gtag *t;
+
+		snprintf(name, sizeof(name), "f%d", i);
+		n = node(name);
+		cr_assert(eq(sz, n->ntags, 1), "%s", name);
+		t = &g->tags[n->tag_off];
+		cr_expect(t->numeric, "%s", name);
+		cr_expect(eq(i64, t->value, i % SIZES + 1), "%s", name);
+		cr_expect(eq(i64, t->flat, 2), "%s", name);
+		cr_expect(eq(i64, t->cum, 2), "%s", name);
+	}
+	n = node("main");
+	cr_assert(eq(sz, n->ntags, SIZES));
+	for (i = 0; i < SIZES; i++) {
+		const struct pc_gtag *t = &g->tags[n->tag_off + i];
+		/* How many functions have this size. */
+		int64_t k = N / SIZES + (t->value - 1 < N % SIZES);
+
+		cr_expect(eq(i64, t->cum, 2 * k), "size %" PRId64, t->value);
+		cr_expect(eq(i64, t->flat, 0));
+	}
 }
