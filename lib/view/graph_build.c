@@ -139,6 +139,27 @@ frame_key(struct pc_graph_build *b, const struct profconv_view_frame *f,
 	return profconv__graph_intern_key(b, &k, out);
 }
 
+/* Whether two frames of view VI (N frames) have one key: then two of
+ * its stacks can be one stack of keys (add_samples()). */
+static int
+note_shared_keys(struct pc_graph_build *b, int vi, size_t n)
+{
+	uint8_t *seen = calloc(b->nkeys + 1, 1);
+	size_t i;
+
+	if (seen == NULL)
+		return profconv__nomem();
+	b->shared_keys[vi] = b->by_address;
+	for (i = 1; i <= n && !b->shared_keys[vi]; i++) {
+		uint32_t k = b->frame_key[vi][i];
+
+		b->shared_keys[vi] = seen[k];
+		seen[k] = 1;
+	}
+	free(seen);
+	return 0;
+}
+
 int
 profconv__graph_map_frames(struct pc_graph_build *b,
     const struct profconv_view *v, int vi)
@@ -168,6 +189,8 @@ profconv__graph_map_frames(struct pc_graph_build *b,
 		b->by_address = true;
 		rc = profconv__graph_address_stacks(b, v, vi);
 	}
+	if (rc == 0)
+		rc = note_shared_keys(b, vi, n);
 	return rc;
 }
 
@@ -417,6 +440,42 @@ add_sample(struct pc_graph_build *b, struct pc_u64map *seen,
 	return rc;
 }
 
+/*
+ * Add GS, of view stack ST, by its stack: when no two frames of its view
+ * share a key, only samples of one stack can be one stack of keys, so an
+ * earlier sample of ST (FIRST[ST]: its place + 1) with GS's labels takes
+ * GS's weight, without hashing its frames.  One whose labels differ goes
+ * to add_sample(), which finds those added by it.  (Which copies are
+ * joined changes no build: each adds its weight once per sample.)
+ */
+static int
+add_sample_of_stack(struct pc_graph_build *b, struct pc_u64map *seen,
+    uint32_t *first, size_t st, struct gsample *gs)
+{
+	struct gsample *s;
+	size_t i;
+
+	if (first[st] == 0) {
+		first[st] = (uint32_t)b->ngsamples + 1;
+		if (PC_GROW(b->gsamples, b->gsamples_cap, b->ngsamples, 1) < 0)
+			return PROFCONV_ENOMEM;
+		b->gsamples[b->ngsamples++] = *gs;
+		return 0;
+	}
+	s = &b->gsamples[first[st] - 1];
+	if (s->group != gs->group || s->nnum != gs->nnum)
+		return add_sample(b, seen, gs);
+	for (i = 0; i < gs->nnum; i++)
+		if (b->nums[s->num_off + i].name !=
+		    b->nums[gs->num_off + i].name ||
+		    b->nums[s->num_off + i].value !=
+		    b->nums[gs->num_off + i].value)
+			return add_sample(b, seen, gs);
+	pc_add_sat(&s->w, gs->w);
+	b->nnums = gs->num_off;	/* its copies of the same labels */
+	return 0;
+}
+
 int
 profconv__graph_add_samples(struct pc_graph_build *b,
     const struct profconv_view *v, int vi,
@@ -427,7 +486,12 @@ profconv__graph_add_samples(struct pc_graph_build *b,
 	struct profconv_view_stack stack;
 	struct pc_u64map seen = { 0 };
 	bool nums = profconv__tagnames_keep(b->tn, "bytes");
+	uint32_t *first = NULL;
 	int rc = 0;
+
+	if (!b->shared_keys[vi] && (first = calloc(
+	    profconv_view_stack_count(v) + 1, sizeof(*first))) == NULL)
+		return profconv__nomem();
 
 	for (si = 0; rc == 0 && si < prof->nsamples; si++) {
 		struct gsample gs = { 0 };
@@ -454,9 +518,12 @@ profconv__graph_add_samples(struct pc_graph_build *b,
 		rc = sample_group(b, prof, pc_sample(prof, si), &gs.group);
 		if (rc == 0 && nums)
 			rc = sample_nums(b, prof, pc_sample(prof, si), &gs);
-		if (rc == 0)
+		if (rc == 0 && first != NULL)
+			rc = add_sample_of_stack(b, &seen, first, st, &gs);
+		else if (rc == 0)
 			rc = add_sample(b, &seen, &gs);
 	}
+	free(first);
 	profconv__u64map_free(&seen);
 	return rc;
 }

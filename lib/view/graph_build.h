@@ -65,6 +65,7 @@ struct pc_graph_build {
 	size_t nkeys, keys_cap;
 	struct pc_keymap keymap;
 	uint32_t *frame_key[2];	/* view frame id -> key */
+	bool shared_keys[2];	/* two frames of the view have one key */
 	/* By address (graph_address.c): a frame is a location's lines,
 	 * one key each, so the samples' frames are keys, every stack's
 	 * in XKEYS (XINL: the key is an inlined line) from XOFF[stack]. */

@@ -172,3 +172,34 @@ Test(graph_build, more_size_tags_than_the_table_holds)
 		cr_expect(eq(i64, t->flat, 0));
 	}
 }
+
+/* Samples of one stack whose labels alternate: each label's samples
+ * add up in its own tag, however the build joins them. */
+Test(graph_build, one_stack_with_alternating_labels)
+{
+	uint32_t l[2];
+	const struct pc_gnode *n;
+	int64_t w[4] = { 1, 20, 300, 4000 };
+	int64_t want_a = 0, want_b = 0;
+	size_t i, seen = 0;
+
+	l[0] = LOC1(p, 0, 0x20, add_fn(p, "f", ""), 0);
+	l[1] = LOC1(p, 0, 0x10, add_fn(p, "main", ""), 0);
+	for (i = 0; i < 4; i++) {
+		cr_assert(eq(int, profconv_profile_add_sample(p, l, 2, &w[i],
+		    (struct profconv_label[]){ { "thread", i % 2 ? "b" : "a",
+		    0, NULL } }, 1), 0));
+		*(i % 2 ? &want_b : &want_a) += w[i];
+	}
+	graph(PROFCONV_BY_FUNCTION);
+	n = node("f");
+	cr_expect(eq(i64, n->flat, 4321));
+	for (i = n->tag_off; i < n->tag_off + n->ntags; i++) {
+		const struct pc_gtag *t = &g->tags[i];
+
+		cr_expect(eq(i64, t->flat, strcmp(t->group, "thread:a") == 0 ?
+		    want_a : want_b), "%s", t->group);
+		seen++;
+	}
+	cr_expect(eq(sz, seen, 2));
+}
