@@ -18,6 +18,16 @@
 #include "base/bounds.h"
 
 #define PC_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+/* -1, 0 or 1 as A sorts before, with or after B: one key of a
+ * comparison, without the overflow of a subtraction. */
+#define PC_CMP(a, b) (((a) > (b)) - ((a) < (b)))
+
+/* qsort's comparison of two uint64_t. */
+static inline int
+profconv__cmp_u64(const void *a, const void *b)
+{
+	return PC_CMP(*(const uint64_t *)a, *(const uint64_t *)b);
+}
 
 /* --- errors (error.c) ----------------------------------------------------- */
 

@@ -14,14 +14,6 @@
 #include "base/base.h"
 #include "base/intervals.h"
 
-static int
-cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 int
 profconv__stab_init(struct pc_stab *s, const uint64_t *ends, size_t n)
 {
@@ -33,7 +25,7 @@ profconv__stab_init(struct pc_stab *s, const uint64_t *ends, size_t n)
 		return profconv__nomem();
 	if (n > 0) {	/* ENDS may be NULL when there are none */
 		memcpy(s->x, ends, n * sizeof(*s->x));
-		qsort(s->x, n, sizeof(*s->x), cmp_u64);
+		qsort(s->x, n, sizeof(*s->x), profconv__cmp_u64);
 	}
 	for (i = 0; i < n; i++)
 		if (k == 0 || s->x[k - 1] != s->x[i])

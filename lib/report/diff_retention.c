@@ -170,14 +170,14 @@ ret_cmp(const int64_t *a, const char *an, const int64_t *b, const char *bn,
 {
 	const struct profconv_retention *r = payload;
 	int64_t ga, la, ha, gb, lb, hb;
+	int c;
 
 	retained(r, a, r->follow[1], &ga, &la, &ha);
 	retained(r, b, r->follow[1], &gb, &lb, &hb);
-	if (ha != hb)
-		return ha > hb ? -1 : 1;
-	if (ga != gb)
-		return ga > gb ? -1 : 1;
-	return strcmp(an, bn);
+	c = PC_CMP(hb, ha);
+	if (c == 0)
+		c = PC_CMP(gb, ga);
+	return c != 0 ? c : strcmp(an, bn);
 }
 
 size_t

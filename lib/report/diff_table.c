@@ -113,15 +113,12 @@ row_cmp(const int64_t *a, const char *an, const int64_t *b, const char *bn,
     void *payload)
 {
 	const struct sort_ctx *c = payload;
-	int64_t x, y;
+	int r = 0;
 
-	if (c->col >= 0) {
-		x = column(c->d, a, (size_t)c->col);
-		y = column(c->d, b, (size_t)c->col);
-		if (x != y)
-			return x < y ? 1 : -1;
-	}
-	return strcmp(an, bn);
+	if (c->col >= 0)
+		r = PC_CMP(column(c->d, b, (size_t)c->col),
+		    column(c->d, a, (size_t)c->col));
+	return r != 0 ? r : strcmp(an, bn);
 }
 
 /* How sample type T of a row whose 3 * nt values are V changed (no

@@ -169,7 +169,7 @@ by_place(const struct lister *l, uint32_t x, uint32_t y)
 	if (c == 0)
 		c = strcmp(l->displays[x], l->displays[y]);
 	if (c == 0)
-		c = nx->line < ny->line ? -1 : nx->line > ny->line;
+		c = PC_CMP(nx->line, ny->line);
 	return c;
 }
 
@@ -180,7 +180,7 @@ by_routine(const void *a, const void *b, void *payload)
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 	int c = by_place(payload, x, y);
 
-	return c != 0 ? c : (x < y ? -1 : x > y);
+	return c != 0 ? c : PC_CMP(x, y);
 }
 
 /* The build id of the mapping whose file's base name is MODULE, or "". */
@@ -234,10 +234,9 @@ static int
 by_weight(const void *a, const void *b)
 {
 	const struct own_fn *x = a, *y = b;
+	int c = PC_CMP(y->w, x->w);
 
-	if (x->w != y->w)
-		return x->w < y->w ? 1 : -1;
-	return strcmp(x->name, y->name);
+	return c != 0 ? c : strcmp(x->name, y->name);
 }
 
 int

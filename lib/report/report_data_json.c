@@ -42,7 +42,7 @@ by_share_desc(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 
-	return x < y ? 1 : x > y ? -1 : 0;
+	return PC_CMP(y, x);
 }
 
 /* Node I's largest share of a total over the sample types. */

@@ -394,7 +394,7 @@ by_id(const void *a, const void *b)
 	uint32_t x = ((const struct snode *)a)->id;
 	uint32_t y = ((const struct snode *)b)->id;
 
-	return x < y ? -1 : x > y;
+	return PC_CMP(x, y);
 }
 
 static int
@@ -403,7 +403,7 @@ id_key(const void *key, const void *elem)
 	uint32_t x = *(const uint32_t *)key;
 	uint32_t y = ((const struct snode *)elem)->id;
 
-	return x < y ? -1 : x > y;
+	return PC_CMP(x, y);
 }
 
 /*

@@ -37,10 +37,9 @@ by_col(const int64_t *a, const char *an, const int64_t *b, const char *bn,
 	size_t col = *(const size_t *)payload;
 	uint64_t x = a[col] < 0 ? -(uint64_t)a[col] : (uint64_t)a[col];
 	uint64_t y = b[col] < 0 ? -(uint64_t)b[col] : (uint64_t)b[col];
+	int c = PC_CMP(y, x);
 
-	if (x != y)
-		return x < y ? 1 : -1;
-	return strcmp(an, bn);
+	return c != 0 ? c : strcmp(an, bn);
 }
 
 /* V of TOTAL as a percentage: exact into SORT, to show into TEXT. */

@@ -694,14 +694,13 @@ trow_cmp(const void *a, const void *b)
 	const struct trow *x = a, *y = b;
 	bool lx = x->verdict == PROFCONV_TREND_LEAK;
 	bool ly = y->verdict == PROFCONV_TREND_LEAK;
+	int c = PC_CMP(swing(y), swing(x));
 
-	if (swing(x) != swing(y))
-		return swing(x) > swing(y) ? -1 : 1;
-	if (lx != ly)
-		return lx ? -1 : 1;
-	if (x->g.growth != y->g.growth)
-		return x->g.growth > y->g.growth ? -1 : 1;
-	return strcmp(x->name, y->name);
+	if (c == 0)
+		c = PC_CMP(ly, lx);
+	if (c == 0)
+		c = PC_CMP(y->g.growth, x->g.growth);
+	return c != 0 ? c : strcmp(x->name, y->name);
 }
 
 /* Row ROW's values, per snapshot, into T's scratch array. */

@@ -48,14 +48,12 @@ number_cmp(const char **a, const char **b, int *zeros)
 		;
 	*a = p + la;
 	*b = q + lb;
-	if (la != lb)
-		return la < lb ? -1 : 1;
-	c = memcmp(p, q, la);
-	if (c != 0)
-		return c < 0 ? -1 : 1;
-	if (*zeros == 0 && za != zb)
-		*zeros = za < zb ? -1 : 1;
-	return 0;
+	c = PC_CMP(la, lb);
+	if (c == 0)
+		c = memcmp(p, q, la);
+	if (c == 0 && *zeros == 0)
+		*zeros = PC_CMP(za, zb);
+	return PC_CMP(c, 0);
 }
 
 int
@@ -70,14 +68,15 @@ profconv__natural_cmp(const char *a, const char *b)
 				return c;
 			continue;
 		}
-		if (*a != *b)
-			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+		c = PC_CMP((unsigned char)*a, (unsigned char)*b);
+		if (c != 0)
+			return c;
 		a++;
 		b++;
 	}
-	if (*a != *b)
-		return *a == '\0' ? -1 : 1;
-	return zeros;
+	/* One has ended: it sorts first. */
+	c = PC_CMP((unsigned char)*a, (unsigned char)*b);
+	return c != 0 ? c : zeros;
 }
 
 /* --- order of snapshots -------------------------------------------------------- */
@@ -93,14 +92,11 @@ order_cmp(const void *x, const void *y, void *payload)
 {
 	const struct order_ctx *c = payload;
 	size_t i = *(const size_t *)x, j = *(const size_t *)y;
-	int r;
+	int r = c->by_time ? PC_CMP(c->times[i], c->times[j]) : 0;
 
-	if (c->by_time && c->times[i] != c->times[j])
-		return c->times[i] < c->times[j] ? -1 : 1;
-	r = profconv__natural_cmp(c->names[i], c->names[j]);
-	if (r != 0)
-		return r;
-	return i < j ? -1 : i > j;	/* stable */
+	if (r == 0)
+		r = profconv__natural_cmp(c->names[i], c->names[j]);
+	return r != 0 ? r : PC_CMP(i, j);	/* stable */
 }
 
 int
@@ -230,7 +226,7 @@ dbl_cmp(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 
-	return x < y ? -1 : x > y;
+	return PC_CMP(x, y);
 }
 
 void

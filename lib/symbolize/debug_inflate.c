@@ -358,7 +358,7 @@ cmp_range(const void *a, const void *b)
 {
 	const struct range *x = a, *y = b;
 
-	return x->start < y->start ? -1 : x->start > y->start;
+	return PC_CMP(x->start, y->start);
 }
 
 /* The compressed bytes the image leaves out, sorted; false: no memory. */

@@ -82,13 +82,12 @@ static int
 cmp_sym(const void *a, const void *b)
 {
 	const struct pc_sym *x = a, *y = b;
+	int c = PC_CMP(x->addr, y->addr);
 
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
 	/* Best alias last, where the dedupe below keeps it. */
-	if (x->rank != y->rank)
-		return x->rank < y->rank ? -1 : 1;
-	return strcmp(x->name, y->name);
+	if (c == 0)
+		c = PC_CMP(x->rank, y->rank);
+	return c != 0 ? c : strcmp(x->name, y->name);
 }
 
 /*
@@ -253,9 +252,7 @@ cmp_curange(const void *a, const void *b)
 {
 	const struct pc_cu_range *x = a, *y = b;
 
-	if (x->lo != y->lo)
-		return x->lo < y->lo ? -1 : 1;
-	return 0;
+	return PC_CMP(x->lo, y->lo);
 }
 
 static int

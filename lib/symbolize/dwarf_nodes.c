@@ -197,13 +197,12 @@ static int
 cmp_range(const void *a, const void *b)
 {
 	const struct pc_range *x = a, *y = b;
+	int c = PC_CMP(x->lo, y->lo);
 
-	if (x->lo != y->lo)
-		return x->lo < y->lo ? -1 : 1;
 	/* At one start address the innermost range comes last. */
-	if (x->depth != y->depth)
-		return x->depth < y->depth ? -1 : 1;
-	return x->node < y->node ? -1 : x->node > y->node;
+	if (c == 0)
+		c = PC_CMP(x->depth, y->depth);
+	return c != 0 ? c : PC_CMP(x->node, y->node);
 }
 
 static bool

@@ -672,13 +672,12 @@ static int
 cmp_row(const void *a, const void *b)
 {
 	const struct pc_linerow *x = a, *y = b;
+	int c = PC_CMP(x->addr, y->addr);
 
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
 	/* An end of sequence comes before a row at the same address. */
-	if (x->end != y->end)
-		return x->end ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	if (c == 0)
+		c = PC_CMP(y->end, x->end);
+	return c != 0 ? c : PC_CMP(x->seq, y->seq);
 }
 
 /* One sequence of a line program: rows[first .. first + n), its first

@@ -20,14 +20,6 @@
 
 /* --- lookup: the batch's new addresses, on several threads --------------- */
 
-static int
-cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* The addresses of the batch's locations that no module answered yet. */
 static int
 collect_todo(struct session *s)
@@ -56,7 +48,7 @@ collect_todo(struct session *s)
 		m = s->bins[i]->m;
 		if (m->ntodo < 2)
 			continue;
-		qsort(m->todo, m->ntodo, sizeof(*m->todo), cmp_u64);
+		qsort(m->todo, m->ntodo, sizeof(*m->todo), profconv__cmp_u64);
 		for (j = n = 1; j < m->ntodo; j++)
 			if (m->todo[j] != m->todo[n - 1])
 				m->todo[n++] = m->todo[j];

@@ -80,9 +80,7 @@ cmp_entry(const void *a, const void *b)
 {
 	const struct pc_map_entry *x = a, *y = b;
 
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return 0;
+	return PC_CMP(x->start, y->start);
 }
 
 /* The entry holding ADDR, or NULL; MAPS is sorted by start. */

@@ -417,14 +417,13 @@ static int
 label_cmp(const void *a, const void *b)
 {
 	const struct pc_label *x = a, *y = b;
+	int c = PC_CMP(x->key, y->key);
 
-	if (x->key != y->key)
-		return x->key < y->key ? -1 : 1;
-	if (x->str != y->str)
-		return x->str < y->str ? -1 : 1;
-	if (x->unit != y->unit)
-		return x->unit < y->unit ? -1 : 1;
-	return x->num < y->num ? -1 : x->num > y->num;
+	if (c == 0)
+		c = PC_CMP(x->str, y->str);
+	if (c == 0)
+		c = PC_CMP(x->unit, y->unit);
+	return c != 0 ? c : PC_CMP(x->num, y->num);
 }
 
 static bool

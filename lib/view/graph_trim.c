@@ -115,17 +115,15 @@ by_score(const void *pa, const void *pb, void *payload)
 {
 	const struct pc_graph_build *b = payload;
 	uint32_t l = *(const uint32_t *)pa, r = *(const uint32_t *)pb;
-	int64_t ls = profconv__graph_abs64(b->score[l]), rs = profconv__graph_abs64(b->score[r]);
-	int c;
+	int c = PC_CMP(profconv__graph_abs64(b->score[r]),
+	    profconv__graph_abs64(b->score[l]));
 
-	if (ls != rs)
-		return ls > rs ? -1 : 1;
-	c = strcmp(b->keys[l].printable, b->keys[r].printable);
-	if (c != 0)
-		return c;
-	if (profconv__graph_abs64(b->flat[l]) != profconv__graph_abs64(b->flat[r]))
-		return profconv__graph_abs64(b->flat[l]) > profconv__graph_abs64(b->flat[r]) ? -1 : 1;
-	return l < r ? -1 : l > r;
+	if (c == 0)
+		c = strcmp(b->keys[l].printable, b->keys[r].printable);
+	if (c == 0)
+		c = PC_CMP(profconv__graph_abs64(b->flat[r]),
+		    profconv__graph_abs64(b->flat[l]));
+	return c != 0 ? c : PC_CMP(l, r);
 }
 
 /* pprof's FlatNameOrder: flat, name, cum. */
@@ -134,20 +132,15 @@ by_flat(const void *pa, const void *pb, void *payload)
 {
 	const struct pc_graph_build *b = payload;
 	uint32_t l = *(const uint32_t *)pa, r = *(const uint32_t *)pb;
-	int64_t lf = profconv__graph_abs64(b->flat[l]);
-	int64_t rf = profconv__graph_abs64(b->flat[r]);
-	int64_t lc = profconv__graph_abs64(b->cum[l]);
-	int64_t rc = profconv__graph_abs64(b->cum[r]);
-	int c;
+	int c = PC_CMP(profconv__graph_abs64(b->flat[r]),
+	    profconv__graph_abs64(b->flat[l]));
 
-	if (lf != rf)
-		return lf > rf ? -1 : 1;
-	c = strcmp(b->keys[l].printable, b->keys[r].printable);
-	if (c != 0)
-		return c;
-	if (lc != rc)
-		return lc > rc ? -1 : 1;
-	return l < r ? -1 : l > r;
+	if (c == 0)
+		c = strcmp(b->keys[l].printable, b->keys[r].printable);
+	if (c == 0)
+		c = PC_CMP(profconv__graph_abs64(b->cum[r]),
+		    profconv__graph_abs64(b->cum[l]));
+	return c != 0 ? c : PC_CMP(l, r);
 }
 
 void
@@ -227,14 +220,13 @@ static int
 by_tag_key(const void *pa, const void *pb)
 {
 	const struct btag *a = pa, *b = pb;
+	int c = PC_CMP(a->key, b->key);
 
-	if (a->key != b->key)
-		return a->key < b->key ? -1 : 1;
-	if (a->group != b->group)
-		return a->group < b->group ? -1 : 1;
-	if (a->numeric != b->numeric)
-		return a->numeric ? 1 : -1;
-	return a->name < b->name ? -1 : a->name > b->name;
+	if (c == 0)
+		c = PC_CMP(a->group, b->group);
+	if (c == 0)
+		c = PC_CMP(a->numeric, b->numeric);
+	return c != 0 ? c : PC_CMP(a->name, b->name);
 }
 
 /* The tags sorted by node (the tag map is rebuilt by the next build);
@@ -282,11 +274,10 @@ static int
 by_edge(const struct pc_graph_build *b, const struct bedge *x,
     const struct bedge *y)
 {
-	int c;
+	int c = PC_CMP(profconv__graph_abs64(y->w), profconv__graph_abs64(x->w));
 
-	if (x->w != y->w && profconv__graph_abs64(x->w) != profconv__graph_abs64(y->w))
-		return profconv__graph_abs64(x->w) > profconv__graph_abs64(y->w) ? -1 : 1;
-	c = strcmp(b->keys[x->src].printable, b->keys[y->src].printable);
+	if (c == 0)
+		c = strcmp(b->keys[x->src].printable, b->keys[y->src].printable);
 	if (c == 0)
 		c = strcmp(b->keys[x->dst].printable,
 		    b->keys[y->dst].printable);

@@ -490,7 +490,7 @@ by_text(const void *x, const void *y, void *ctx)
 	size_t a = *(const size_t *)x, b = *(const size_t *)y;
 	int c = strcmp(l[a].text, l[b].text);
 
-	return c != 0 ? c : a < b ? -1 : a > b;
+	return c != 0 ? c : PC_CMP(a, b);
 }
 
 static int
@@ -502,10 +502,10 @@ by_frames(const void *x, const void *y, void *ctx)
 	int c;
 
 	if (i == a->nf || i == b->nf)
-		return a->nf < b->nf ? -1 : a->nf > b->nf;
+		return PC_CMP(a->nf, b->nf);
 	n = a->fl[i] < b->fl[i] ? a->fl[i] : b->fl[i];
 	c = memcmp(a->f[i], b->f[i], n);
-	return c != 0 ? c : a->fl[i] < b->fl[i] ? -1 : 1;
+	return c != 0 ? c : PC_CMP(a->fl[i], b->fl[i]);
 }
 
 /* Is frame I of S shown by its widened label? */

@@ -76,9 +76,9 @@ compare_keys(const struct pc_seqsort *s, const struct srec *x,
 		uint32_t a = key_at(s, fx, nx, i), b = key_at(s, fy, ny, i);
 
 		if (a != b)
-			return a < b ? -1 : 1;
+			return PC_CMP(a, b);
 	}
-	return nx < ny ? -1 : nx > ny;
+	return PC_CMP(nx, ny);
 }
 
 /* ... and then by item. */
@@ -88,9 +88,7 @@ compare_full(const struct pc_seqsort *s, const struct srec *x,
 {
 	int c = compare_keys(s, x, y, from);
 
-	if (c != 0)
-		return c;
-	return x->item < y->item ? -1 : x->item > y->item;
+	return c != 0 ? c : PC_CMP(x->item, y->item);
 }
 
 /* X and Y, whose keys before WIN agree and whose records hold the
@@ -103,10 +101,10 @@ compare(const struct sorter *st, const struct srec *x, const struct srec *y,
 
 	for (i = 0; i < REC_BITS / 64; i++)
 		if (x->w[i] != y->w[i])
-			return x->w[i] < y->w[i] ? -1 : 1;
+			return PC_CMP(x->w[i], y->w[i]);
 	if (x->n > win + st->cap || y->n > win + st->cap)
 		return compare_full(st->s, x, y, win + st->cap);
-	return x->item < y->item ? -1 : x->item > y->item;
+	return PC_CMP(x->item, y->item);
 }
 
 /* Put KEY at bit O (from the most significant) of R's words. */

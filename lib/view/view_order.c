@@ -44,10 +44,9 @@ by_folded(const void *a, const void *b, void *payload)
 		return c;
 	cx = n < lx ? (unsigned char)profconv__str(&v->strs, tx)[n] : x->after;
 	cy = n < ly ? (unsigned char)profconv__str(&v->strs, ty)[n] : y->after;
-	if (cx != cy)
-		return cx < cy ? -1 : 1;
+	c = PC_CMP(cx, cy);
 	/* One text and what follows it begins the other's. */
-	return lx < ly ? -1 : lx > ly;
+	return c != 0 ? c : PC_CMP(lx, ly);
 }
 
 /* cont[f] and end[f]: frame F's place among all frames' two keys. */

@@ -57,22 +57,18 @@ static int
 pair_cmp(const void *a, const void *b)
 {
 	const struct pair *x = a, *y = b;
+	int c = PC_CMP(x->leaf, y->leaf);
 
-	if (x->leaf != y->leaf)
-		return x->leaf < y->leaf ? -1 : 1;
-	if (x->caller != y->caller)
-		return x->caller < y->caller ? -1 : 1;
-	return 0;
+	return c != 0 ? c : PC_CMP(x->caller, y->caller);
 }
 
 static int
 found_cmp(const void *a, const void *b)
 {
 	const struct found *x = a, *y = b;
+	int c = PC_CMP(y->self, x->self);
 
-	if (x->self != y->self)
-		return x->self > y->self ? -1 : 1;
-	return x->name < y->name ? -1 : x->name > y->name;
+	return c != 0 ? c : PC_CMP(x->name, y->name);
 }
 
 static int64_t

@@ -428,14 +428,11 @@ by_weight(const void *pa, const void *pb, void *payload)
 {
 	const struct ntag *a = pa, *b = pb;
 	bool flat = *(const bool *)payload;
-	int c;
+	int c = flat ? 0 : PC_CMP(abs64(b->cum), abs64(a->cum));
 
-	if (!flat && a->cum != b->cum && abs64(a->cum) != abs64(b->cum))
-		return abs64(a->cum) > abs64(b->cum) ? -1 : 1;
-	if (a->flat != b->flat && abs64(a->flat) != abs64(b->flat))
-		return abs64(a->flat) > abs64(b->flat) ? -1 : 1;
-	c = strcmp(a->name, b->name);
-	return c;
+	if (c == 0)
+		c = PC_CMP(abs64(b->flat), abs64(a->flat));
+	return c != 0 ? c : strcmp(a->name, b->name);
 }
 
 static void

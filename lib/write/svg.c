@@ -131,9 +131,9 @@ compare_entries(const struct entry *x, const struct entry *y,
 		uint32_t b = rank[frame_at(y, i, reverse)];
 
 		if (a != b)
-			return a < b ? -1 : 1;
+			return PC_CMP(a, b);
 	}
-	return x->n < y->n ? -1 : x->n > y->n;
+	return PC_CMP(x->n, y->n);
 }
 
 static const uint32_t *
@@ -478,10 +478,9 @@ static int
 by_position(const void *a, const void *b)
 {
 	const struct pc_drawn *x = a, *y = b;
+	int c = PC_CMP(x->start, y->start);
 
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->depth < y->depth ? -1 : x->depth > y->depth;
+	return c != 0 ? c : PC_CMP(x->depth, y->depth);
 }
 
 /* --- options ------------------------------------------------------------- */

@@ -149,7 +149,7 @@ by_name(const void *a, const void *b, void *arg)
 	int c = memcmp(k->blob + x->off, k->blob + y->off,
 	    x->len < y->len ? x->len : y->len);
 
-	return c != 0 ? c : (x->len > y->len) - (x->len < y->len);
+	return c != 0 ? c : PC_CMP(x->len, y->len);
 }
 
 int

@@ -213,11 +213,9 @@ by_value(const int64_t *a, const char *an, const int64_t *b, const char *bn,
     void *payload)
 {
 	size_t col = *(const size_t *)payload;
-	uint64_t x = magnitude(a[col]), y = magnitude(b[col]);
+	int c = PC_CMP(magnitude(b[col]), magnitude(a[col]));
 
-	if (x != y)
-		return x < y ? 1 : -1;
-	return strcmp(an, bn);
+	return c != 0 ? c : strcmp(an, bn);
 }
 
 /* The top rows by TI's flat value, or with CUM columns by its cumulative

@@ -406,10 +406,9 @@ static int
 cmp_tag_value(const void *a, const void *b)
 {
 	const struct tag *x = a, *y = b;
+	int c = PC_CMP(mag(y->value), mag(x->value));
 
-	if (x->value != y->value && mag(x->value) != mag(y->value))
-		return mag(x->value) > mag(y->value) ? -1 : 1;
-	return strcmp(x->name, y->name);
+	return c != 0 ? c : strcmp(x->name, y->name);
 }
 
 static int

@@ -61,15 +61,13 @@ by_edge(const void *pa, const void *pb, void *payload)
 	const struct pc_graph *g = payload;
 	const struct pc_gedge *x = &g->edges[*(const size_t *)pa];
 	const struct pc_gedge *y = &g->edges[*(const size_t *)pb];
-	int64_t wx = abs_value(x->weight), wy = abs_value(y->weight);
-	int c;
+	int c = PC_CMP(abs_value(y->weight), abs_value(x->weight));
 
-	if (x->weight != y->weight && wx != wy)
-		return wx > wy ? -1 : 1;
-	c = strcmp(g->nodes[x->src].printable, g->nodes[y->src].printable);
-	if (c != 0)
-		return c;
-	return strcmp(g->nodes[x->dst].printable, g->nodes[y->dst].printable);
+	if (c == 0)
+		c = strcmp(g->nodes[x->src].printable,
+		    g->nodes[y->src].printable);
+	return c != 0 ? c : strcmp(g->nodes[x->dst].printable,
+	    g->nodes[y->dst].printable);
 }
 
 /* One edge line: its weight, its share of CUM, the node at its other end. */
