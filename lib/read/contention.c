@@ -254,14 +254,9 @@ read_all(struct cont_state *st)
 static bool
 sniff_contention(const unsigned char *head, size_t len, bool whole)
 {
-	const char *line;
-	size_t n;
-
 	(void)whole;
-	profconv__head_first_line(head, len, &line, &n);
-	return pc_has_prefix(line, n, "--- contentionz ") ||
-	    pc_has_prefix(line, n, "--- mutex:") ||
-	    pc_has_prefix(line, n, "--- contention:");
+	return profconv__head_first_line_has(head, len, (const char *const[]){
+	    "--- contentionz ", "--- mutex:", "--- contention:", NULL });
 }
 
 static int

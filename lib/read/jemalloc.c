@@ -883,12 +883,9 @@ reader_free(struct je_reader *r)
 static bool
 sniff_jemalloc(const unsigned char *head, size_t len, bool whole)
 {
-	const char *line;
-	size_t n;
-
 	(void)whole;
-	profconv__head_first_line(head, len, &line, &n);
-	return pc_has_prefix(line, n, "heap_v2/");
+	return profconv__head_first_line_has(head, len,
+	    (const char *const[]){ "heap_v2/", NULL });
 }
 
 static int

@@ -977,12 +977,9 @@ profconv_snapshot_profiles_free(struct profconv_profile **profiles,
 static bool
 sniff_massif(const unsigned char *head, size_t len, bool whole)
 {
-	const char *line;
-	size_t n;
-
 	(void)whole;
-	profconv__head_first_line(head, len, &line, &n);
-	return pc_has_prefix(line, n, "desc: ");
+	return profconv__head_first_line_has(head, len,
+	    (const char *const[]){ "desc: ", NULL });
 }
 
 const struct pc_reader profconv__reader_massif = {

@@ -65,6 +65,37 @@ profconv__head_content_line(const unsigned char *head, size_t len,
 	return false;
 }
 
+static bool
+has_any_prefix(const char *line, size_t n, const char *const *prefixes)
+{
+	for (; *prefixes != NULL; prefixes++)
+		if (pc_has_prefix(line, n, *prefixes))
+			return true;
+	return false;
+}
+
+bool
+profconv__head_first_line_has(const unsigned char *head, size_t len,
+    const char *const *prefixes)
+{
+	const char *line;
+	size_t n;
+
+	profconv__head_first_line(head, len, &line, &n);
+	return has_any_prefix(line, n, prefixes);
+}
+
+bool
+profconv__head_content_line_has(const unsigned char *head, size_t len,
+    const char *const *prefixes)
+{
+	const char *line;
+	size_t n;
+
+	return profconv__head_content_line(head, len, &line, &n) &&
+	    has_any_prefix(line, n, prefixes);
+}
+
 /* Do the first (at most 64) of the LEN bytes at DATA look like text? */
 static bool
 looks_text(const unsigned char *data, size_t len)

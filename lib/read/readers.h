@@ -87,6 +87,13 @@ void profconv__head_first_line(const unsigned char *head, size_t len,
 bool profconv__head_content_line(const unsigned char *head, size_t len,
     const char **line, size_t *n);
 
+/* Do those lines start with one of PREFIXES (a NULL-terminated list)?
+ * Most text formats are known by their header's first words. */
+bool profconv__head_first_line_has(const unsigned char *head, size_t len,
+    const char *const *prefixes);
+bool profconv__head_content_line_has(const unsigned char *head, size_t len,
+    const char *const *prefixes);
+
 /* Go's countStartRE, "\A\S+ profile: total \d+\z" (gocount.c). */
 bool profconv__is_count_header(const char *line, size_t len);
 

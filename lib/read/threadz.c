@@ -214,13 +214,9 @@ read_header(struct thread_state *st)
 static bool
 sniff_thread(const unsigned char *head, size_t len, bool whole)
 {
-	const char *line;
-	size_t n;
-
 	(void)whole;
-	return profconv__head_content_line(head, len, &line, &n) &&
-	    (pc_has_prefix(line, n, "--- threadz ") ||
-	    pc_has_prefix(line, n, "--- Thread "));
+	return profconv__head_content_line_has(head, len, (const char *const[]){
+	    "--- threadz ", "--- Thread ", NULL });
 }
 
 static int
