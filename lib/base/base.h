@@ -121,6 +121,19 @@ pc_grow(void **ptr, size_t *cap, size_t len, size_t n, size_t size)
 #define PC_GROW(ptr, cap, len, n) \
 	pc_grow((void **)&(ptr), &(cap), (len), (n), sizeof(*(ptr)))
 
+/* --- searching (intervals.c) --------------------------------------------- */
+
+/*
+ * How many of the N elements at V (SIZE bytes each, sorted by a uint64_t
+ * key OFF bytes into each) have a key at most X: the index just past the
+ * last of them.  PC_UPPER_BOUND names the array and its key field.
+ */
+size_t profconv__upper_bound(const void *v, size_t n, size_t size,
+    size_t off, uint64_t x);
+#define PC_UPPER_BOUND(arr, n, field, x) \
+	profconv__upper_bound((arr), (n), sizeof(*(arr)), \
+	    offsetof(__typeof__(*(arr)), field), (x))
+
 /* --- hashing (hash.c) ----------------------------------------------------- */
 
 /*

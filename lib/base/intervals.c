@@ -53,22 +53,33 @@ profconv__stab_free(struct pc_stab *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* The leaf of point A: the last end point <= A; false when none is. */
-static bool
-leaf_of(const struct pc_stab *s, uint64_t a, size_t *leaf)
+size_t
+profconv__upper_bound(const void *v, size_t n, size_t size, size_t off,
+    uint64_t x)
 {
-	size_t lo = 0, hi = s->nx;
+	const unsigned char *p = v;
+	size_t lo = 0, hi = n, mid;
+	uint64_t key;
 
 	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->x[mid] <= a)
+		mid = lo + (hi - lo) / 2;
+		memcpy(&key, p + mid * size + off, sizeof(key));
+		if (key <= x)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	*leaf = lo - 1;
-	return lo != 0;
+	return lo;
+}
+
+/* The leaf of point A: the last end point <= A; false when none is. */
+static bool
+leaf_of(const struct pc_stab *s, uint64_t a, size_t *leaf)
+{
+	size_t n = profconv__upper_bound(s->x, s->nx, sizeof(*s->x), 0, a);
+
+	*leaf = n - 1;
+	return n != 0;
 }
 
 /* The leaf of end point V, which is one of the init's ENDS. */

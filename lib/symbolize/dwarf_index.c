@@ -223,18 +223,11 @@ const struct pc_sym *
 profconv__dwarf_find_sym(struct pc_symmod *m, uint64_t addr)
 {
 	const struct pc_sym *s;
-	size_t lo = 0, hi, mid;
+	size_t lo;
 
 	if (!m->symtab_loaded && load_symtab(m) < 0)
 		return NULL;
-	hi = m->nsyms;
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (m->syms[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = PC_UPPER_BOUND(m->syms, m->nsyms, addr, addr);
 	if (lo == 0)
 		return NULL;
 	s = &m->syms[lo - 1];
@@ -484,16 +477,9 @@ profconv__dwarf_load(struct pc_symmod *m)
 struct pc_cu *
 profconv__dwarf_find_cu(struct pc_symmod *m, uint64_t dwaddr)
 {
-	size_t lo = 0, hi = m->ncuranges, mid;
+	size_t k = PC_UPPER_BOUND(m->curanges, m->ncuranges, lo, dwaddr);
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (m->curanges[mid].lo <= dwaddr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0 || dwaddr >= m->curanges[lo - 1].hi)
+	if (k == 0 || dwaddr >= m->curanges[k - 1].hi)
 		return NULL;
-	return &m->cus[m->curanges[lo - 1].cu];
+	return &m->cus[m->curanges[k - 1].cu];
 }

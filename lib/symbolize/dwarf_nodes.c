@@ -279,27 +279,20 @@ node_holds(const struct pc_cu *cu, const struct pc_node *n, uint64_t dwaddr)
 int32_t
 profconv__dwarf_find_node(struct pc_cu *cu, uint64_t dwaddr)
 {
-	size_t lo = 0, hi = cu->nranges, mid, i;
+	size_t k = PC_UPPER_BOUND(cu->ranges, cu->nranges, lo, dwaddr), i;
 	const struct pc_range *r;
 	int32_t n;
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (cu->ranges[mid].lo <= dwaddr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0)
+	if (k == 0)
 		return -1;
-	r = &cu->ranges[lo - 1];
+	r = &cu->ranges[k - 1];
 	if (dwaddr < r->hi)
 		return (int32_t)r->node;
 	for (n = cu->nodes[r->node].parent; n >= 0; n = cu->nodes[n].parent)
 		if (node_holds(cu, &cu->nodes[n], dwaddr))
 			return n;
 	/* Producers that break the nesting: look back a little. */
-	for (i = lo - 1; i > 0 && lo - i < 64; i--)
+	for (i = k - 1; i > 0 && k - i < 64; i--)
 		if (dwaddr >= cu->ranges[i - 1].lo && dwaddr < cu->ranges[i - 1].hi)
 			return (int32_t)cu->ranges[i - 1].node;
 	return -1;

@@ -847,17 +847,10 @@ profconv__linetab_free(struct pc_linetab *t)
 const struct pc_linerow *
 profconv__linetab_find(const struct pc_linetab *t, uint64_t addr)
 {
-	size_t lo = 0, hi = t->nrows, mid;
+	size_t lo = PC_UPPER_BOUND(t->rows, t->nrows, addr, addr);
 	const struct pc_linerow *row;
 
 	/* The last row at or before ADDR, unless it ends a sequence. */
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (t->rows[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo == 0)
 		return NULL;
 	row = &t->rows[lo - 1];

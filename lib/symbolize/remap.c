@@ -87,15 +87,8 @@ cmp_entry(const void *a, const void *b)
 static const struct pc_map_entry *
 find_entry(const struct pc_maps *maps, uint64_t addr)
 {
-	size_t lo = 0, hi = maps->n, mid;
+	size_t lo = PC_UPPER_BOUND(maps->v, maps->n, start, addr);
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (maps->v[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo == 0 || addr >= maps->v[lo - 1].limit)
 		return NULL;
 	return &maps->v[lo - 1];
