@@ -3,6 +3,8 @@
 
 #include "config.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -179,6 +181,18 @@ profconv_profile_add_comment(struct profconv_profile *prof,
 	if (rc == 0)
 		rc = profconv__add_comment_raw(prof, idx);
 	return rc;
+}
+
+int
+profconv__add_commentf(struct profconv_profile *prof, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return profconv_profile_add_comment(prof, buf);
 }
 
 int

@@ -93,6 +93,11 @@ int profconv__reserve(struct profconv_profile *prof,
 int profconv__set_read_warning(struct profconv_profile *prof,
     const char *msg);
 
+/* profconv_profile_add_comment() of the printf-style FMT, cut at 511
+ * bytes: the readers' notes on what they read. */
+int profconv__add_commentf(struct profconv_profile *prof, const char *fmt,
+    ...) __attribute__((format(printf, 2, 3)));
+
 /* Append one element already in the model's terms (string indexes). */
 int profconv__add_sample_type_raw(struct profconv_profile *prof,
     const struct pc_vtype *vt);

@@ -13,7 +13,6 @@
 #include "config.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -699,40 +698,29 @@ add_header(struct ht_reader *r)
 }
 
 static int
-comment(struct ht_reader *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int
-comment(struct ht_reader *r, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	return profconv_profile_add_comment(r->prof, buf);
-}
-
-static int
 add_comments(struct ht_reader *r)
 {
+	struct profconv_profile *prof = r->prof;
 	int rc;
 
-	rc = comment(r, "heaptrack %u.%u.%u, file format %u",
+	rc = profconv__add_commentf(prof,
+	    "heaptrack %u.%u.%u, file format %u",
 	    (unsigned)(r->version >> 16), (unsigned)(r->version >> 8 & 0xff),
 	    (unsigned)(r->version & 0xff), r->format);
 	if (rc == 0 && r->cmdline != NULL)
-		rc = comment(r, "command: %.400s", r->cmdline);
+		rc = profconv__add_commentf(prof, "command: %.400s",
+		    r->cmdline);
 	if (rc == 0)
-		rc = comment(r, "peak heap: %" PRId64 " bytes", r->peak);
+		rc = profconv__add_commentf(prof, "peak heap: %" PRId64
+		    " bytes", r->peak);
 	if (rc == 0 && r->max_rss != 0 && r->page_size != 0)
-		rc = comment(r, "peak RSS (with heaptrack's overhead): %"
-		    PRIu64 " bytes", r->max_rss * r->page_size);
+		rc = profconv__add_commentf(prof, "peak RSS (with "
+		    "heaptrack's overhead): %" PRIu64 " bytes",
+		    r->max_rss * r->page_size);
 	if (rc == 0 && r->attached)
-		rc = comment(r, "attached to a running process: allocations "
-		    "made before are not included");
-	profconv_profile_set_time(r->prof, 0,
+		rc = profconv__add_commentf(prof, "attached to a running "
+		    "process: allocations made before are not included");
+	profconv_profile_set_time(prof, 0,
 	    r->last_time > INT64_MAX / 1000000 ? INT64_MAX :
 	    (int64_t)r->last_time * 1000000);
 	return rc;

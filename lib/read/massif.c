@@ -11,7 +11,6 @@
 #include "config.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -662,22 +661,6 @@ add_mappings(struct ms_builder *b)
 	return 0;
 }
 
-static int
-comment(struct profconv_profile *prof, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int
-comment(struct profconv_profile *prof, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	return profconv_profile_add_comment(prof, buf);
-}
-
 /*
  * What the tree counts.  Valgrind's xtree memory reports (--xtree-memory,
  * a ".ms" file) use massif's format with one snapshot per event, named
@@ -719,20 +702,21 @@ add_header(struct ms_reader *r, struct profconv_profile *prof,
 	if (rc == 0)
 		rc = profconv_profile_set_period(prof, "space", "bytes", 1);
 	if (rc == 0)
-		rc = comment(prof, "massif snapshot %" PRIu64 "%s of %zu, "
-		    "time=%" PRId64 " (%s)", i->number, i->peak ? " (peak)" :
-		    "", r->nsnaps, i->time, r->time_unit);
+		rc = profconv__add_commentf(prof, "massif snapshot %" PRIu64
+		    "%s of %zu, time=%" PRId64 " (%s)", i->number, i->peak ?
+		    " (peak)" : "", r->nsnaps, i->time, r->time_unit);
 	if (rc == 0 && fallback)
-		rc = comment(prof, "massif recorded no peak snapshot: this is "
-		    "the detailed snapshot with the largest total");
+		rc = profconv__add_commentf(prof, "massif recorded no peak "
+		    "snapshot: this is the detailed snapshot with the largest "
+		    "total");
 	if (rc == 0)
-		rc = comment(prof, "mem_heap_extra_B=%" PRId64
+		rc = profconv__add_commentf(prof, "mem_heap_extra_B=%" PRId64
 		    " mem_stacks_B=%" PRId64 " (not in the samples)",
 		    i->heap_extra_bytes, i->stacks_bytes);
 	if (rc == 0)
-		rc = comment(prof, "desc: %.400s", r->desc);
+		rc = profconv__add_commentf(prof, "desc: %.400s", r->desc);
 	if (rc == 0)
-		rc = comment(prof, "cmd: %.400s", r->cmd);
+		rc = profconv__add_commentf(prof, "cmd: %.400s", r->cmd);
 	if (rc == 0 && strcmp(r->time_unit, "ms") == 0 &&
 	    i->time <= INT64_MAX / 1000000)
 		profconv_profile_set_time(prof, 0, i->time * 1000000);
