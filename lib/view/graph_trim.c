@@ -110,20 +110,30 @@ entropy_score(const struct pc_graph_build *b, uint32_t k)
 	    (uint64_t)b->flat[k]);
 }
 
+/* Nodes L and R by the magnitude of FIRST, largest first, then by name,
+ * by the magnitude of THEN, by number. */
 static int
-by_score(const void *pa, const void *pb, void *payload)
+by_two(const struct pc_graph_build *b, const int64_t *first,
+    const int64_t *then, uint32_t l, uint32_t r)
 {
-	const struct pc_graph_build *b = payload;
-	uint32_t l = *(const uint32_t *)pa, r = *(const uint32_t *)pb;
-	int c = PC_CMP(profconv__graph_abs64(b->score[r]),
-	    profconv__graph_abs64(b->score[l]));
+	int c = PC_CMP(profconv__graph_abs64(first[r]),
+	    profconv__graph_abs64(first[l]));
 
 	if (c == 0)
 		c = strcmp(b->keys[l].printable, b->keys[r].printable);
 	if (c == 0)
-		c = PC_CMP(profconv__graph_abs64(b->flat[r]),
-		    profconv__graph_abs64(b->flat[l]));
+		c = PC_CMP(profconv__graph_abs64(then[r]),
+		    profconv__graph_abs64(then[l]));
 	return c != 0 ? c : PC_CMP(l, r);
+}
+
+static int
+by_score(const void *pa, const void *pb, void *payload)
+{
+	const struct pc_graph_build *b = payload;
+
+	return by_two(b, b->score, b->flat, *(const uint32_t *)pa,
+	    *(const uint32_t *)pb);
 }
 
 /* pprof's FlatNameOrder: flat, name, cum. */
@@ -131,16 +141,9 @@ static int
 by_flat(const void *pa, const void *pb, void *payload)
 {
 	const struct pc_graph_build *b = payload;
-	uint32_t l = *(const uint32_t *)pa, r = *(const uint32_t *)pb;
-	int c = PC_CMP(profconv__graph_abs64(b->flat[r]),
-	    profconv__graph_abs64(b->flat[l]));
 
-	if (c == 0)
-		c = strcmp(b->keys[l].printable, b->keys[r].printable);
-	if (c == 0)
-		c = PC_CMP(profconv__graph_abs64(b->cum[r]),
-		    profconv__graph_abs64(b->cum[l]));
-	return c != 0 ? c : PC_CMP(l, r);
+	return by_two(b, b->flat, b->cum, *(const uint32_t *)pa,
+	    *(const uint32_t *)pb);
 }
 
 void
