@@ -524,13 +524,26 @@ collapse(struct ntag *t, size_t *n, size_t count, bool flat)
 	return 0;
 }
 
+/* A nodelet: the box NODE showing TEXT (as PUT writes it) and value W,
+ * and its edge from FROM, with the edge's attributes ATTR. */
+static void
+put_nodelet(FILE *fp, const char *node, void (*put)(FILE *, const char *),
+    const char *text, const char *from, const char *w, const char *attr)
+{
+	fprintf(fp, "%s [label = \"", node);
+	put(fp, text);
+	fprintf(fp, "\" id=\"%s\" fontsize=8 shape=box3d tooltip=\"%s\"]\n",
+	    node, w);
+	fprintf(fp, "%s -> %s [label=\" %s\" weight=100 tooltip=\"%s\" "
+	    "labeltooltip=\"%s\"%s]\n", from, node, w, w, w, attr);
+}
+
 /* pprof's numericNodelets, under SOURCE ("N3" or "N3_1"). */
 static int
 numeric_nodelets(const struct dot *d, struct ntag *t, size_t n, bool flat,
     const char *source, bool *any)
 {
-	FILE *fp = d->fp;
-	char w[VALUE_SIZE];
+	char w[VALUE_SIZE], node[80];
 	size_t j;
 	int rc = collapse(t, &n, MAX_NODELETS, flat);
 
@@ -546,13 +559,8 @@ numeric_nodelets(const struct dot *d, struct ntag *t, size_t n, bool flat,
 			continue;
 		fmt_value(d, w, v);
 		*any = true;
-		fprintf(fp, "N%s_%zu [label = \"", source, j);
-		put_esc(fp, t[j].name);
-		fprintf(fp, "\" id=\"N%s_%zu\" fontsize=8 shape=box3d "
-		    "tooltip=\"%s\"]\n", source, j, w);
-		fprintf(fp, "%s -> N%s_%zu [label=\" %s\" weight=100 "
-		    "tooltip=\"%s\" labeltooltip=\"%s\"%s]\n", source, source, j,
-		    w, w, w, attr);
+		snprintf(node, sizeof(node), "N%s_%zu", source, j);
+		put_nodelet(d->fp, node, put_esc, t[j].name, source, w, attr);
 	}
 	for (j = 0; j < n; j++)
 		if (t[j].owned)
@@ -581,11 +589,10 @@ numeric_of(const struct pc_graph *g, const struct pc_gnode *n,
 static int
 nodelets(const struct dot *d, const struct pc_gnode *n, size_t id, bool *any)
 {
-	FILE *fp = d->fp;
 	const struct pc_graph *g = d->g;
 	struct ntag *lt, *nt;
 	size_t i, nl = 0, nn, cap = n->ntags + MAX_NODELETS + 1;
-	char src[48], w[VALUE_SIZE];
+	char self[24], src[48], w[VALUE_SIZE];
 	bool flat = n->has_out;
 	int rc = 0;
 
@@ -604,6 +611,7 @@ nodelets(const struct dot *d, const struct pc_gnode *n, size_t id, bool *any)
 	sort_tags(lt, nl, flat);
 	if (nl > MAX_NODELETS)
 		nl = MAX_NODELETS;
+	snprintf(self, sizeof(self), "N%zu", id);
 	for (i = 0; rc == 0 && i < nl; i++) {
 		int64_t v = flat ? lt[i].flat : lt[i].cum;
 
@@ -611,23 +619,15 @@ nodelets(const struct dot *d, const struct pc_gnode *n, size_t id, bool *any)
 			continue;
 		fmt_value(d, w, v);
 		*any = true;
-		fprintf(fp, "N%zu_%zu [label = \"", id, i);
-		put_tag_text(fp, lt[i].name);
-		fprintf(fp, "\" id=\"N%zu_%zu\" fontsize=8 shape=box3d "
-		    "tooltip=\"%s\"]\n", id, i, w);
-		fprintf(fp, "N%zu -> N%zu_%zu [label=\" %s\" weight=100 "
-		    "tooltip=\"%s\" labeltooltip=\"%s\"]\n", id, id, i, w, w, w);
+		snprintf(src, sizeof(src), "N%zu_%zu", id, i);
+		put_nodelet(d->fp, src, put_tag_text, lt[i].name, self, w, "");
 		nn = numeric_of(g, n, lt[i].name, nt);
-		if (nn > 0) {
-			snprintf(src, sizeof(src), "N%zu_%zu", id, i);
+		if (nn > 0)
 			rc = numeric_nodelets(d, nt, nn, flat, src, any);
-		}
 	}
 	nn = numeric_of(g, n, "", nt);
-	if (rc == 0 && nn > 0) {
-		snprintf(src, sizeof(src), "N%zu", id);
-		rc = numeric_nodelets(d, nt, nn, flat, src, any);
-	}
+	if (rc == 0 && nn > 0)
+		rc = numeric_nodelets(d, nt, nn, flat, self, any);
 	free(lt);
 	free(nt);
 	return rc;
