@@ -289,26 +289,33 @@ unsample(int64_t *count, int64_t *size, int64_t rate)
 	*size = pc_go_float_to_int64((double)*size * scale);
 }
 
+/* S as *V: the WHAT FIELD ("count" or "bytes") of line LINENO. */
+static int
+pair_number(struct span s, uint64_t lineno, const char *what,
+    const char *field, int64_t *v)
+{
+	const char *p = s.p;
+
+	if (!profconv__parse_i64(&p, s.p + s.n, v))
+		return profconv__fail(PROFCONV_EFORMAT,
+		    "line %llu: %s %s '%.*s' out of range",
+		    (unsigned long long)lineno, what, field,
+		    (int)(s.n < 32 ? s.n : 32), s.p);
+	return 0;
+}
+
 /* One "count: bytes" pair; its block size goes to *BLOCKSIZE if counted. */
 static int
 add_pair(const struct heap_reader *r, uint64_t lineno, struct span cs,
     struct span ss, const char *what, int64_t *out, int64_t *blocksize)
 {
-	const char *p;
 	int64_t count, size;
+	int rc = pair_number(cs, lineno, what, "count", &count);
 
-	p = cs.p;
-	if (!profconv__parse_i64(&p, cs.p + cs.n, &count))
-		return profconv__fail(PROFCONV_EFORMAT,
-		    "line %llu: %s count '%.*s' out of range",
-		    (unsigned long long)lineno, what,
-		    (int)(cs.n < 32 ? cs.n : 32), cs.p);
-	p = ss.p;
-	if (!profconv__parse_i64(&p, ss.p + ss.n, &size))
-		return profconv__fail(PROFCONV_EFORMAT,
-		    "line %llu: %s bytes '%.*s' out of range",
-		    (unsigned long long)lineno, what,
-		    (int)(ss.n < 32 ? ss.n : 32), ss.p);
+	if (rc == 0)
+		rc = pair_number(ss, lineno, what, "bytes", &size);
+	if (rc < 0)
+		return rc;
 	if (count == 0 && size != 0)
 		return profconv__fail(PROFCONV_EFORMAT,
 		    "line %llu: %s count was 0 but %s bytes was %lld",
