@@ -275,6 +275,24 @@ profconv__report_top_table(FILE *fp, struct ctx *c)
 	return 0;
 }
 
+/*
+ * M, written with result RC, framed as ID under TITLE; or, when the
+ * profile cannot have that view (PROFCONV_EFORMAT), the note NONE with
+ * the reason, and 0: a missing view is no failure of the report.
+ * Frees M.
+ */
+static int
+picture(FILE *fp, struct mem *m, int rc, const char *id, const char *title,
+    const char *none)
+{
+	if (rc == 0)
+		profconv__report_frame(fp, id, title, m);
+	else if (rc == PROFCONV_EFORMAT)
+		profconv__report_note(fp, none, profconv_errmsg());
+	profconv__report_mem_free(m);
+	return rc == PROFCONV_EFORMAT ? 0 : rc;
+}
+
 int
 profconv__report_flame(FILE *fp, struct ctx *c)
 {
@@ -300,12 +318,8 @@ profconv__report_flame(FILE *fp, struct ctx *c)
 		};
 
 		profconv__report_piece(fp, "flame_note", h, PC_ARRAY_LEN(h));
-		profconv__report_frame(fp, "flame", "Flame graph", &m);
-	} else if (rc == PROFCONV_EFORMAT) {
-		profconv__report_note(fp, "No flame graph", profconv_errmsg());
-		rc = 0;
 	}
-	profconv__report_mem_free(&m);
+	rc = picture(fp, &m, rc, "flame", "Flame graph", "No flame graph");
 	section_end(fp);
 	return rc;
 }
@@ -346,14 +360,9 @@ profconv__report_graph(FILE *fp, struct ctx *c)
 	rc = profconv_graph_write(c->cv, c->bv, m.fp, &go);
 	if (profconv__report_mem_close(&m) < 0 && rc == 0)
 		rc = PROFCONV_ENOMEM;
-	if (rc == 0) {
+	if (rc == 0)
 		graph_note(fp, "graph_note", go.nodecount);
-		profconv__report_frame(fp, "graph", "Call graph", &m);
-	} else if (rc == PROFCONV_EFORMAT) {
-		profconv__report_note(fp, "No call graph", profconv_errmsg());
-		rc = 0;
-	}
-	profconv__report_mem_free(&m);
+	rc = picture(fp, &m, rc, "graph", "Call graph", "No call graph");
 	section_end(fp);
 	return rc;
 }
@@ -426,16 +435,10 @@ profconv__report_graphs_per_type(FILE *fp, struct ctx *c)
 			profconv__report_piece(fp, k == c->ti ? "graph_type" :
 			    "graph_type_hidden", h, PC_ARRAY_LEN(h));
 		}
+		rc = picture(fp, &m, rc, "graph", "Call graph",
+		    "No call graph");
 		if (rc == 0)
-			profconv__report_frame(fp, "graph", "Call graph", &m);
-		else if (rc == PROFCONV_EFORMAT)
-			profconv__report_note(fp, "No call graph",
-			    profconv_errmsg());
-		if (rc == 0 || rc == PROFCONV_EFORMAT) {
 			profconv__report_piece(fp, "div_end", NULL, 0);
-			rc = 0;
-		}
-		profconv__report_mem_free(&m);
 	}
 	section_end(fp);
 	return rc;
