@@ -32,6 +32,21 @@ profconv__legacy_free(struct pc_legacy *b)
 }
 
 int
+profconv__legacy_read(struct pc_legacy *b, struct profconv_profile **out,
+    int (*body)(void *arg), void *arg)
+{
+	int rc = profconv__legacy_init(b);
+
+	*out = NULL;
+	if (rc == 0)
+		rc = body(arg);
+	if (rc == 0)
+		rc = profconv__legacy_finish(b, out);
+	profconv__legacy_free(b);
+	return rc;
+}
+
+int
 profconv__legacy_location(struct pc_legacy *b, uint64_t address,
     uint32_t *id_out)
 {

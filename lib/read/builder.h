@@ -30,6 +30,12 @@ struct pc_legacy {
 
 int profconv__legacy_init(struct pc_legacy *b);
 void profconv__legacy_free(struct pc_legacy *b);
+/*
+ * A reader's whole use of B: init, BODY(ARG) reads the input into B,
+ * finish into *OUT (NULL on failure), free.
+ */
+int profconv__legacy_read(struct pc_legacy *b, struct profconv_profile **out,
+    int (*body)(void *arg), void *arg);
 
 /* The location id for ADDRESS (already adjusted by the reader). */
 int profconv__legacy_location(struct pc_legacy *b, uint64_t address,

@@ -17,6 +17,12 @@
 /* Longest piece of input quoted in an error message. */
 #define QUOTE_MAX 64
 
+/* A contentionz or Go mutex/contention profile's first line starts so
+ * (the sniff and the reader's check of it). */
+static const char *const headers[] = {
+	"--- contentionz ", "--- mutex:", "--- contention:", NULL
+};
+
 struct cont_state {
 	struct pc_legacy b;
 	struct pc_input *in;
@@ -218,17 +224,16 @@ read_samples(struct cont_state *st)
 }
 
 static int
-read_all(struct cont_state *st)
+read_all(void *arg)
 {
+	struct cont_state *st = arg;
 	int rc;
 
 	/* The header is matched untrimmed, as pprof does. */
 	rc = profconv__input_getline(st->in, &st->line, &st->len);
 	if (rc < 0)
 		return rc;
-	if (rc == 0 || !(pc_has_prefix(st->line, st->len, "--- contentionz ") ||
-	    pc_has_prefix(st->line, st->len, "--- mutex:") ||
-	    pc_has_prefix(st->line, st->len, "--- contention:")))
+	if (rc == 0 || !profconv__line_has(st->line, st->len, headers))
 		return profconv__fail(PROFCONV_EFORMAT,
 		    "line 1: expected a '--- contentionz', '--- mutex:' or "
 		    "'--- contention:' header");
@@ -255,8 +260,7 @@ static bool
 sniff_contention(const unsigned char *head, size_t len, bool whole)
 {
 	(void)whole;
-	return profconv__head_first_line_has(head, len, (const char *const[]){
-	    "--- contentionz ", "--- mutex:", "--- contention:", NULL });
+	return profconv__head_first_line_has(head, len, headers);
 }
 
 static int
@@ -267,14 +271,8 @@ read_contention(struct profconv_profile **out, struct pc_input *in,
 	int rc;
 
 	(void)opts;
-	*out = NULL;
-	rc = profconv__legacy_init(&st.b);
-	if (rc == 0)
-		rc = read_all(&st);
-	if (rc == 0)
-		rc = profconv__legacy_finish(&st.b, out);
+	rc = profconv__legacy_read(&st.b, out, read_all, &st);
 	free(st.addrs.v);
-	profconv__legacy_free(&st.b);
 	return rc;
 }
 

@@ -169,6 +169,14 @@ read_header(struct count_reader *r)
 	return rc;
 }
 
+static int
+read_all(void *arg)
+{
+	int rc = read_header(arg);
+
+	return rc == 0 ? read_samples(arg) : rc;
+}
+
 /* The first line that is not blank or a comment is a count header. */
 static bool
 sniff_gocount(const unsigned char *head, size_t len, bool whole)
@@ -189,15 +197,7 @@ read_gocount(struct profconv_profile **out, struct pc_input *in,
 	int rc;
 
 	(void)opts;
-	*out = NULL;
-	rc = profconv__legacy_init(&r.b);
-	if (rc == 0)
-		rc = read_header(&r);
-	if (rc == 0)
-		rc = read_samples(&r);
-	if (rc == 0)
-		rc = profconv__legacy_finish(&r.b, out);
-	profconv__legacy_free(&r.b);
+	rc = profconv__legacy_read(&r.b, out, read_all, &r);
 	free(r.addrs.v);
 	return rc;
 }

@@ -65,8 +65,8 @@ profconv__head_content_line(const unsigned char *head, size_t len,
 	return false;
 }
 
-static bool
-has_any_prefix(const char *line, size_t n, const char *const *prefixes)
+bool
+profconv__line_has(const char *line, size_t n, const char *const *prefixes)
 {
 	for (; *prefixes != NULL; prefixes++)
 		if (pc_has_prefix(line, n, *prefixes))
@@ -82,7 +82,7 @@ profconv__head_first_line_has(const unsigned char *head, size_t len,
 	size_t n;
 
 	profconv__head_first_line(head, len, &line, &n);
-	return has_any_prefix(line, n, prefixes);
+	return profconv__line_has(line, n, prefixes);
 }
 
 bool
@@ -93,7 +93,7 @@ profconv__head_content_line_has(const unsigned char *head, size_t len,
 	size_t n;
 
 	return profconv__head_content_line(head, len, &line, &n) &&
-	    has_any_prefix(line, n, prefixes);
+	    profconv__line_has(line, n, prefixes);
 }
 
 /* Do the first (at most 64) of the LEN bytes at DATA look like text? */

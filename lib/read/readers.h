@@ -89,6 +89,8 @@ bool profconv__head_content_line(const unsigned char *head, size_t len,
 
 /* Do those lines start with one of PREFIXES (a NULL-terminated list)?
  * Most text formats are known by their header's first words. */
+bool profconv__line_has(const char *line, size_t n,
+    const char *const *prefixes);
 bool profconv__head_first_line_has(const unsigned char *head, size_t len,
     const char *const *prefixes);
 bool profconv__head_content_line_has(const unsigned char *head, size_t len,

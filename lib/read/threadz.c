@@ -210,6 +210,26 @@ read_header(struct thread_state *st)
 	    (unsigned long long)st->in->lineno);
 }
 
+static int
+read_all(void *arg)
+{
+	struct thread_state *st = arg;
+	int rc = read_header(st);
+
+	if (rc == 0)
+		rc = profconv_profile_add_sample_type(st->b.prof, "thread",
+		    "count");
+	if (rc == 0)
+		rc = profconv_profile_set_period(st->b.prof, "thread", "count",
+		    1);
+	if (rc == 0)
+		rc = read_threads(st);
+	if (rc == 0)
+		rc = profconv__maps_parse_after_sentinel(&st->b.maps, st->in,
+		    st->eof ? NULL : st->line, st->len);
+	return rc;
+}
+
 /* The first line that is not blank or a comment is a threadz header. */
 static bool
 sniff_thread(const unsigned char *head, size_t len, bool whole)
@@ -227,25 +247,8 @@ read_thread(struct profconv_profile **out, struct pc_input *in,
 	int rc;
 
 	(void)opts;
-	*out = NULL;
-	rc = profconv__legacy_init(&st.b);
-	if (rc == 0)
-		rc = read_header(&st);
-	if (rc == 0)
-		rc = profconv_profile_add_sample_type(st.b.prof, "thread",
-		    "count");
-	if (rc == 0)
-		rc = profconv_profile_set_period(st.b.prof, "thread", "count",
-		    1);
-	if (rc == 0)
-		rc = read_threads(&st);
-	if (rc == 0)
-		rc = profconv__maps_parse_after_sentinel(&st.b.maps, st.in,
-		    st.eof ? NULL : st.line, st.len);
-	if (rc == 0)
-		rc = profconv__legacy_finish(&st.b, out);
+	rc = profconv__legacy_read(&st.b, out, read_all, &st);
 	free(st.addrs.v);
-	profconv__legacy_free(&st.b);
 	return rc;
 }
 
