@@ -121,6 +121,12 @@ pc_grow(void **ptr, size_t *cap, size_t len, size_t n, size_t size)
 #define PC_GROW(ptr, cap, len, n) \
 	pc_grow((void **)&(ptr), &(cap), (len), (n), sizeof(*(ptr)))
 
+/* Room for N elements in *PTR, the ones it adds zeroed: a table indexed
+ * by id that grows to hold id N - 1, its empty slots 0. */
+int profconv__grow_zeroed(void **ptr, size_t *cap, size_t n, size_t size);
+#define PC_GROW_ZEROED(ptr, cap, n) \
+	profconv__grow_zeroed((void **)&(ptr), &(cap), (n), sizeof(*(ptr)))
+
 /* --- searching (intervals.c) --------------------------------------------- */
 
 /*

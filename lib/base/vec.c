@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/base.h"
 
@@ -32,4 +33,15 @@ profconv__grow(void **ptr, size_t *cap, size_t len, size_t n, size_t size)
 	*ptr = p;
 	*cap = newcap;
 	return 0;
+}
+
+int
+profconv__grow_zeroed(void **ptr, size_t *cap, size_t n, size_t size)
+{
+	size_t old = *cap;
+	int rc = pc_grow(ptr, cap, 0, n, size);
+
+	if (rc == 0 && *cap > old)
+		memset((char *)*ptr + old * size, 0, (*cap - old) * size);
+	return rc;
 }

@@ -330,16 +330,10 @@ static int
 add_row_objects(struct profconv_trend *t, uint32_t idx, int64_t bytes,
     int64_t objects)
 {
-	size_t old = t->row_cap;
-	int rc;
+	int rc = PC_GROW_ZEROED(t->row_size, t->row_cap, (size_t)idx + 1);
 
-	if (idx >= t->row_cap) {
-		rc = PC_GROW(t->row_size, t->row_cap, 0, (size_t)idx + 1);
-		if (rc < 0)
-			return rc;
-		memset(t->row_size + old, 0, (t->row_cap - old) *
-		    sizeof(*t->row_size));
-	}
+	if (rc < 0)
+		return rc;
 	if (bytes > 0 && objects > 0) {
 		t->row_size[idx].bytes += (double)bytes;
 		t->row_size[idx].objects += (double)objects;
@@ -351,16 +345,12 @@ add_row_objects(struct profconv_trend *t, uint32_t idx, int64_t bytes,
 static int
 set_col(struct snapshot *s, uint32_t idx, int64_t v)
 {
-	size_t old = s->ncol, cap = s->ncol;
-	int rc;
+	size_t cap = s->ncol;
+	int rc = PC_GROW_ZEROED(s->col, cap, (size_t)idx + 1);
 
-	if (idx >= s->ncol) {
-		rc = PC_GROW(s->col, cap, 0, (size_t)idx + 1);
-		if (rc < 0)
-			return rc;
-		memset(s->col + old, 0, (cap - old) * sizeof(*s->col));
-		s->ncol = cap;
-	}
+	if (rc < 0)
+		return rc;
+	s->ncol = cap;
 	s->col[idx] = v;
 	return 0;
 }
@@ -424,17 +414,11 @@ profconv__trend_rows_by(const struct profconv_trend *t)
 static int
 set_thread_len(struct profconv_trend *t, uint32_t idx, size_t len)
 {
-	size_t old = t->thread_len_cap;
-	int rc;
+	int rc = PC_GROW_ZEROED(t->thread_len, t->thread_len_cap,
+	    (size_t)idx + 1);
 
-	if (idx >= t->thread_len_cap) {
-		rc = PC_GROW(t->thread_len, t->thread_len_cap, 0,
-		    (size_t)idx + 1);
-		if (rc < 0)
-			return rc;
-		memset(t->thread_len + old, 0, (t->thread_len_cap - old) *
-		    sizeof(*t->thread_len));
-	}
+	if (rc < 0)
+		return rc;
 	t->thread_len[idx] = len;
 	return 0;
 }

@@ -74,18 +74,13 @@ profconv__rows_free(struct pc_rows *r)
 static int
 row_for(struct pc_rows *r, const char *text, size_t len, size_t *out)
 {
-	size_t old = r->row_of_name_cap;
 	uint32_t name;
 	int rc;
 
 	rc = profconv__strtab_intern(&r->names, text, len, &name);
-	if (rc == 0 && name >= r->row_of_name_cap) {
-		rc = PC_GROW(r->row_of_name, r->row_of_name_cap, 0, name + 1);
-		if (rc == 0)
-			memset(r->row_of_name + old, 0,
-			    (r->row_of_name_cap - old) *
-			    sizeof(*r->row_of_name));
-	}
+	if (rc == 0)
+		rc = PC_GROW_ZEROED(r->row_of_name, r->row_of_name_cap,
+		    (size_t)name + 1);
 	if (rc < 0)
 		return rc;
 	if (r->row_of_name[name] == 0) {

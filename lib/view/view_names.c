@@ -149,19 +149,14 @@ profconv__view_intern_frame(struct profconv_view *v, size_t len,
     uint32_t function, uint32_t file, int64_t line, int64_t start_line,
     uint32_t module, uint32_t *id)
 {
-	size_t old = v->frame_of_text_cap;
 	uint32_t t;
 	int rc;
 
 	len = elide(v->buf, len);
 	rc = profconv__strtab_intern(&v->strs, v->buf, len, &t);
-	if (rc == 0 && t >= v->frame_of_text_cap) {
-		rc = PC_GROW(v->frame_of_text, v->frame_of_text_cap, 0, t + 1);
-		if (rc == 0)
-			memset(v->frame_of_text + old, 0,
-			    (v->frame_of_text_cap - old) *
-			    sizeof(*v->frame_of_text));
-	}
+	if (rc == 0)
+		rc = PC_GROW_ZEROED(v->frame_of_text, v->frame_of_text_cap,
+		    (size_t)t + 1);
 	if (rc < 0)
 		return rc;
 	if (v->frame_of_text[t] == 0) {
