@@ -275,11 +275,9 @@ add_cu(struct pc_symmod *m, Dwarf_Die *cudie, Dwarf_Die *tree)
 	return 0;
 }
 
-/* The section NAME of the ELF file behind M's DWARF, or NULL. */
 Elf_Data *
-profconv__dwarf_section(struct pc_symmod *m, const char *name)
+profconv__elf_section(Elf *elf, const char *name)
 {
-	Elf *elf = dwarf_getelf(m->dw);
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
 	const char *sn;
@@ -295,6 +293,12 @@ profconv__dwarf_section(struct pc_symmod *m, const char *name)
 			return elf_getdata(scn, NULL);
 	}
 	return NULL;
+}
+
+Elf_Data *
+profconv__dwarf_section(struct pc_symmod *m, const char *name)
+{
+	return profconv__elf_section(dwarf_getelf(m->dw), name);
 }
 
 /*

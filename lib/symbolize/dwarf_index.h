@@ -4,9 +4,9 @@
  * files that make and read it: dwarf_index.c builds the symbol table
  * and the CU table, dwarf_nodes.c (with dwarf_own_walk.c) each CU's
  * function ranges; dwarf_frames.c turns an address found there into
- * named frames with lines and inline chains.  Private to those files
- * and the unit tests of the index; it includes libdw, which symbolize.h
- * only forward-declares.
+ * named frames with lines and inline chains.  Private to those files,
+ * find.c (for profconv__elf_section()) and the unit tests of the index;
+ * it includes libdw, which symbolize.h only forward-declares.
  */
 #ifndef PROFCONV_DWARF_INDEX_H
 #define PROFCONV_DWARF_INDEX_H
@@ -145,7 +145,9 @@ int32_t profconv__dwarf_find_node(struct pc_cu *cu, uint64_t dwaddr);
 const struct pc_sym *profconv__dwarf_find_sym(struct pc_symmod *m,
     uint64_t addr);
 
-/* The section NAME of the ELF file behind M's DWARF, or NULL. */
+/* The section NAME of ELF (the first, skipping SHT_NOBITS ones), or
+ * NULL; ... of the ELF file behind M's DWARF. */
+Elf_Data *profconv__elf_section(Elf *elf, const char *name);
 Elf_Data *profconv__dwarf_section(struct pc_symmod *m, const char *name);
 
 #endif /* PROFCONV_DWARF_INDEX_H */

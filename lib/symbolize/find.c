@@ -20,7 +20,7 @@
 #include <elfutils/libdwelf.h>
 
 #include "base/bounds.h"
-#include "symbolize/symbolize.h"
+#include "symbolize/dwarf_index.h"
 
 struct finder {
 	const char *want_id;		/* "" when the mapping has none */
@@ -488,11 +488,8 @@ profconv__find_debugfile(const struct pc_debug_query *q, char **path_out)
 size_t
 profconv__altlink_id(const char *file, const char *link, unsigned char *id)
 {
-	Elf_Scn *scn = NULL;
-	Elf_Data *data;
-	GElf_Shdr sh;
-	size_t shstrndx, len = 0, namelen;
-	const char *name;
+	Elf_Data *data = NULL;
+	size_t len = 0, namelen;
 	Elf *elf;
 	int fd;
 
@@ -500,28 +497,19 @@ profconv__altlink_id(const char *file, const char *link, unsigned char *id)
 		return 0;
 	profconv__libelf_init();
 	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (elf == NULL || elf_getshdrstrndx(elf, &shstrndx) != 0)
-		goto out;
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type == SHT_NOBITS)
-			continue;
-		name = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (name == NULL || strcmp(name, ".gnu_debugaltlink") != 0)
-			continue;
-		/* The alternate file's name, a NUL, its build id. */
-		data = elf_getdata(scn, NULL);
-		if (data == NULL || data->d_buf == NULL)
-			break;
+	if (elf != NULL)
+		data = profconv__elf_section(elf, ".gnu_debugaltlink");
+	/* The alternate file's name, a NUL, its build id. */
+	if (data != NULL && data->d_buf != NULL) {
 		namelen = strnlen(data->d_buf, data->d_size);
-		if (namelen >= data->d_size || strcmp(data->d_buf, link) != 0)
-			break;
-		len = data->d_size - namelen - 1;
-		if (len > 64)
-			len = 64;
-		memcpy(id, (const char *)data->d_buf + namelen + 1, len);
-		break;
+		if (namelen < data->d_size && strcmp(data->d_buf, link) == 0) {
+			len = data->d_size - namelen - 1;
+			if (len > 64)
+				len = 64;
+			memcpy(id, (const char *)data->d_buf + namelen + 1,
+			    len);
+		}
 	}
-out:
 	if (elf != NULL)
 		elf_end(elf);
 	close(fd);
