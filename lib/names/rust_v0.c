@@ -388,6 +388,18 @@ print_generic_args(struct v0 *v)
 	}
 }
 
+/* One level deeper: false, with V->err set, when V has failed already
+ * or the nesting passes MAX_DEPTH.  The caller's way out decrements. */
+static bool
+enter(struct v0 *v)
+{
+	if (v->err || ++v->depth > MAX_DEPTH) {
+		v->err = true;
+		return false;
+	}
+	return true;
+}
+
 static void
 print_path(struct v0 *v, bool in_value)
 {
@@ -396,10 +408,8 @@ print_path(struct v0 *v, bool in_value)
 	bool was;
 	char tag, ns;
 
-	if (v->err || ++v->depth > MAX_DEPTH) {
-		v->err = true;
+	if (!enter(v))
 		return;
-	}
 	switch (tag = next(v)) {
 	case 'C':
 		dis = opt_int62(v, 's');
@@ -555,7 +565,7 @@ print_path_open(struct v0 *v)
 	if (eat(v, 'B')) {
 		at = v->pos - 1;
 		target = int62(v);
-		if (v->err || target >= at || ++v->depth > MAX_DEPTH) {
+		if (target >= at || !enter(v)) {
 			v->err = true;
 			return false;
 		}
@@ -611,10 +621,8 @@ print_type(struct v0 *v)
 	unsigned i;
 	char tag;
 
-	if (v->err || ++v->depth > MAX_DEPTH) {
-		v->err = true;
+	if (!enter(v))
 		return;
-	}
 	tag = next(v);
 	if ((basic = basic_type(tag)) != NULL) {
 		print(v, basic);
@@ -740,10 +748,8 @@ print_const(struct v0 *v)
 	bool big;
 	char tag;
 
-	if (v->err || ++v->depth > MAX_DEPTH) {
-		v->err = true;
+	if (!enter(v))
 		return;
-	}
 	if (eat(v, 'B')) {
 		backref(v, print_const, NULL, false);
 		v->depth--;
