@@ -273,13 +273,11 @@ profconv__callgrind_write(const struct profconv_view *cur,
 
 	memset(&c, 0, sizeof(c));
 	c.fp = fp;
-	rc = profconv__graph_type(cur, base, o->sample_type, &go, &vt, unit,
-	    sizeof(unit));
+	rc = profconv__write_graph_open(&g, cur, base, o->sample_type, &go,
+	    &vt, unit, sizeof(unit));
 	if (rc < 0)
 		return rc;
 	c.unit = unit;
-	if ((rc = profconv__graph_new(&g, cur, base, &go)) < 0)
-		return rc;
 	c.g = g;
 	c.out_unit = profconv__graph_output_unit_integral(g, unit);
 	rc = disambiguate(&c);

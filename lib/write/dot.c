@@ -805,6 +805,17 @@ profconv__graphviz_render(const char *text, size_t len, int format,
 
 /* --- the public writer ------------------------------------------------------------------------ */
 
+int
+profconv__write_graph_open(struct pc_graph **out,
+    const struct profconv_view *cur, const struct profconv_view *base,
+    const char *type, struct pc_graph_options *go,
+    struct profconv_value_type *vt, char *unit, size_t size)
+{
+	int rc = profconv__graph_type(cur, base, type, go, vt, unit, size);
+
+	return rc < 0 ? rc : profconv__graph_new(out, cur, base, go);
+}
+
 static int
 write_dot(const struct profconv_view *cur, const struct profconv_view *base,
     FILE *fp, const struct profconv_graph_options *o, size_t *heaviest)
@@ -821,13 +832,11 @@ write_dot(const struct profconv_view *cur, const struct profconv_view *base,
 	size_t i;
 	int rc;
 
-	rc = profconv__graph_type(cur, base, o->sample_type, &go, &vt, unit,
-	    sizeof(unit));
+	rc = profconv__write_graph_open(&g, cur, base, o->sample_type, &go,
+	    &vt, unit, sizeof(unit));
 	if (rc < 0)
 		return rc;
 	d.unit = unit;
-	if ((rc = profconv__graph_new(&g, cur, base, &go)) < 0)
-		return rc;
 	d.g = g;
 	output_unit(&d);
 	rc = legend(&l, &d, cur, base, vt.type, o);

@@ -262,13 +262,11 @@ tree_open(struct tree *t, const struct profconv_profile *prof,
 	go.order = opts->by_cum ? PC_GRAPH_CUM : PC_GRAPH_FLAT;
 	rc = profconv_view_new(&t->view, prof, vopts);
 	if (rc == 0)
-		rc = profconv__graph_type(t->view, NULL, opts->sample_type, &go,
-		    &vt, unit, unit_size);
+		rc = profconv__write_graph_open(&t->gown, t->view, NULL,
+		    opts->sample_type, &go, &vt, unit, unit_size);
 	if (rc < 0)
 		return rc;
 	t->unit = unit;
-	if ((rc = profconv__graph_new(&t->gown, t->view, NULL, &go)) < 0)
-		return rc;
 	t->g = t->gown;
 	t->out_unit = profconv__graph_output_unit(t->g, unit);
 	return 0;

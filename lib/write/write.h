@@ -250,6 +250,20 @@ void profconv__svg_diff_legend(FILE *fp, const struct pc_svg_picture *pic,
 void profconv__json_string(FILE *fp, const char *s, size_t len);
 void profconv__json_cstr(FILE *fp, const char *s);
 
+/* --- the call graph writers (dot.c) ---------------------------------------- */
+
+struct pc_graph;
+struct pc_graph_options;
+/*
+ * What every writer of the graph starts with: profconv__graph_type() of
+ * TYPE (filling GO, *VT and UNIT, SIZE bytes), then the graph of CUR
+ * minus BASE into *OUT by profconv__graph_new().
+ */
+int profconv__write_graph_open(struct pc_graph **out,
+    const struct profconv_view *cur, const struct profconv_view *base,
+    const char *type, struct pc_graph_options *go,
+    struct profconv_value_type *vt, char *unit, size_t size);
+
 /* --- callgrind (callgrind.c) ------------------------------------------------ */
 
 /* The call graph of CUR (minus BASE unless NULL) to FP in callgrind's
