@@ -28,20 +28,6 @@
 
 /* --- the views of one profile (and its base) ------------------------------ */
 
-/* Largest magnitude of column COL first, then by name (show --summary's
- * order). */
-static int
-by_col(const int64_t *a, const char *an, const int64_t *b, const char *bn,
-    void *payload)
-{
-	size_t col = *(const size_t *)payload;
-	uint64_t x = a[col] < 0 ? -(uint64_t)a[col] : (uint64_t)a[col];
-	uint64_t y = b[col] < 0 ? -(uint64_t)b[col] : (uint64_t)b[col];
-	int c = PC_CMP(y, x);
-
-	return c != 0 ? c : strcmp(an, bn);
-}
-
 /* V of TOTAL as a percentage: exact into SORT, to show into TEXT. */
 static void
 percent(char sort[PC_REPORT_NUM], char text[PC_REPORT_NUM], int64_t v,
@@ -135,7 +121,7 @@ top_rows(FILE *fp, struct ctx *c, const char *id, size_t top, bool flat_only)
 	struct pc_page_hole h[] = { { "id", id } };
 	size_t i, n, shown = 0, col = c->ti;
 
-	profconv__rows_sort(c->funcs, by_col, &col);
+	profconv__rows_sort(c->funcs, profconv__rows_by_magnitude, &col);
 	n = profconv__rows_count(c->funcs);
 	profconv__report_piece(fp, "top_table", h, 1);
 	for (i = 0; i < n && shown < top; i++) {
@@ -507,7 +493,7 @@ profconv__report_listing(FILE *fp, struct ctx *c)
 
 	profconv_profile_sample_type(c->cur, c->ti, &vt);
 	section(fp, "source");
-	profconv__rows_sort(c->funcs, by_col, &col);
+	profconv__rows_sort(c->funcs, profconv__rows_by_magnitude, &col);
 	n = profconv__rows_count(c->funcs);
 	names = malloc((n + 1) * sizeof(*names));
 	if (names == NULL)

@@ -333,6 +333,22 @@ profconv__rows_sort(struct pc_rows *r, pc_rows_cmp *cmp, void *payload)
 		r->row_of_name[r->rows[i].name] = (uint32_t)i + 1;
 }
 
+static uint64_t
+magnitude(int64_t v)
+{
+	return v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+}
+
+int
+profconv__rows_by_magnitude(const int64_t *a, const char *an,
+    const int64_t *b, const char *bn, void *payload)
+{
+	size_t col = *(const size_t *)payload;
+	int c = PC_CMP(magnitude(b[col]), magnitude(a[col]));
+
+	return c != 0 ? c : strcmp(an, bn);
+}
+
 /* --- stack labels ----------------------------------------------------------- */
 
 struct label {

@@ -274,6 +274,10 @@ const char *profconv__rows_name(const struct pc_rows *r, size_t i);
 size_t profconv__rows_thread(const struct pc_rows *r, size_t i);
 int64_t *profconv__rows_values(struct pc_rows *r, size_t i);
 void profconv__rows_sort(struct pc_rows *r, pc_rows_cmp *cmp, void *payload);
+/* Largest magnitude of column *(size_t *)PAYLOAD first, then by name:
+ * the order of the text top lists and of show --summary. */
+int profconv__rows_by_magnitude(const int64_t *a, const char *aname,
+    const int64_t *b, const char *bname, void *payload);
 
 /*
  * A stack row's name as the text tables show it (profdiff, proftrend):

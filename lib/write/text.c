@@ -207,17 +207,6 @@ pct(FILE *fp, int64_t v, int64_t total)
 		fputs("       -", fp);
 }
 
-/* Largest magnitude first, then by name: the order of both top lists. */
-static int
-by_value(const int64_t *a, const char *an, const int64_t *b, const char *bn,
-    void *payload)
-{
-	size_t col = *(const size_t *)payload;
-	int c = PC_CMP(magnitude(b[col]), magnitude(a[col]));
-
-	return c != 0 ? c : strcmp(an, bn);
-}
-
 /* The top rows by TI's flat value, or with CUM columns by its cumulative
  * one when BY_CUM. */
 static int
@@ -228,7 +217,7 @@ print_top(struct pc_rows *rows, FILE *fp, const char *what,
 	size_t i, n = profconv__rows_count(rows), shown = 0;
 	size_t col = cum && by_cum ? nt + ti : ti;
 
-	profconv__rows_sort(rows, by_value, &col);
+	profconv__rows_sort(rows, profconv__rows_by_magnitude, &col);
 	for (i = 0; i < n; i++)
 		shown += profconv__rows_values(rows, i)[ti] != 0 ||
 		    (cum && profconv__rows_values(rows, i)[nt + ti] != 0);
