@@ -164,15 +164,13 @@ profconv__address_suffix(const struct profconv_profile *prof, uint32_t id,
     char *buf, size_t size)
 {
 	const struct pc_location *l = pc_location(prof, id);
-	const char *module;
-	uint64_t at;
+	char at[PC_UNNAMED_MAX];
 
 	if (l->has_fn_offset)
 		snprintf(buf, size, "+0x%" PRIx32, l->fn_offset);
-	else if (module_address(prof, l, &module, &at))
-		snprintf(buf, size, " [%s+0x%" PRIx64 "]", module, at);
 	else
-		snprintf(buf, size, " [%#" PRIx64 "]", l->address);
+		snprintf(buf, size, " [%s]",
+		    profconv__unnamed_frame(prof, id, at, sizeof(at)));
 	return buf;
 }
 
