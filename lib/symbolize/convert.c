@@ -254,26 +254,25 @@ count_others(struct session *s)
 		sm->located++;
 		switch (sm->state) {
 		case MAP_OK:
-			break;
+			continue;
 		case MAP_NO_BINARY:
 			st->no_binary++;
 			sm->problem = PROFCONV_BINARY_MISSING;
-			sm->unnamed++;
 			break;
 		case MAP_MISMATCH:
 			st->build_id_mismatch++;
 			sm->problem = PROFCONV_BINARY_OTHER_BUILD;
-			sm->unnamed++;
 			break;
 		case MAP_UNUSABLE:
 			st->unusable++;
 			sm->problem = PROFCONV_BINARY_UNUSABLE;
-			sm->unnamed++;
 			break;
 		default:
 			st->unsymbolizable++;
-			break;
+			continue;
 		}
+		/* Its binary is missing or unusable: it stays unnamed. */
+		sm->unnamed++;
 	}
 }
 
