@@ -218,35 +218,23 @@ prefix_of(const char *a, size_t alen, const char *b)
 	return strncmp(a, b, alen) == 0;
 }
 
-/* Room for depth D on the path and in the waiting lists. */
+/* Room for depth D on the path and in the waiting lists, the new lists
+ * empty.  The four arrays grow alike from one capacity. */
 static int
 room(struct walk *w, size_t d)
 {
-	size_t cap = w->pcap != 0 ? w->pcap : 16, i;
-	void *p;
+	size_t cap[4] = { w->pcap, w->pcap, w->pcap, w->pcap };
+	int rc = PC_GROW_ZEROED(w->path, cap[0], d + 1);
 
-	if (d < w->pcap)
-		return 0;
-	while (cap <= d)
-		cap *= 2;
-	if ((p = realloc(w->path, cap * sizeof(*w->path))) == NULL)
-		return profconv__nomem();
-	w->path = p;
-	if ((p = realloc(w->wait, cap * sizeof(*w->wait))) == NULL)
-		return profconv__nomem();
-	w->wait = p;
-	if ((p = realloc(w->nwait, cap * sizeof(*w->nwait))) == NULL)
-		return profconv__nomem();
-	w->nwait = p;
-	if ((p = realloc(w->wcap, cap * sizeof(*w->wcap))) == NULL)
-		return profconv__nomem();
-	w->wcap = p;
-	for (i = w->pcap; i < cap; i++) {
-		w->wait[i] = NULL;
-		w->nwait[i] = w->wcap[i] = 0;
-	}
-	w->pcap = cap;
-	return 0;
+	if (rc == 0)
+		rc = PC_GROW_ZEROED(w->wait, cap[1], d + 1);
+	if (rc == 0)
+		rc = PC_GROW_ZEROED(w->nwait, cap[2], d + 1);
+	if (rc == 0)
+		rc = PC_GROW_ZEROED(w->wcap, cap[3], d + 1);
+	if (rc == 0)
+		w->pcap = cap[0];
+	return rc;
 }
 
 /* Enter view frame VF below the path's end: a waiting node when it is
