@@ -40,26 +40,39 @@
 
 /* --- the whole --------------------------------------------------------------------- */
 
+/* N elements of SIZE bytes at *AT, which moves past them. */
+static void *
+carve(char **at, size_t n, size_t size)
+{
+	void *p = *at;
+
+	*at += n * size;
+	return p;
+}
+
+/* The builds' arrays by key, in one zeroed block (b->per_key): widest
+ * elements first, so that each array is aligned. */
 static int
 alloc_build(struct pc_graph_build *b)
 {
 	size_t n = b->nkeys + 1;
+	size_t row = 4 * sizeof(int64_t) + sizeof(size_t) +
+	    5 * sizeof(uint32_t);
+	char *at;
 
-	b->flat = calloc(n, sizeof(*b->flat));
-	b->cum = calloc(n, sizeof(*b->cum));
-	b->cum_base = calloc(n, sizeof(*b->cum_base));
-	b->stamp = calloc(n, sizeof(*b->stamp));
-	b->touched = malloc(n * sizeof(*b->touched));
-	b->nodes = malloc(n * sizeof(*b->nodes));
-	b->score = calloc(n, sizeof(*b->score));
-	b->in_off = malloc((n + 1) * sizeof(*b->in_off));
-	b->out_off = malloc((n + 1) * sizeof(*b->out_off));
-	b->pos = calloc(n, sizeof(*b->pos));
-	if (b->flat == NULL || b->cum == NULL || b->cum_base == NULL ||
-	    b->stamp == NULL ||
-	    b->touched == NULL || b->nodes == NULL || b->score == NULL ||
-	    b->in_off == NULL || b->out_off == NULL || b->pos == NULL)
+	if ((b->per_key = calloc(n + 1, row)) == NULL)
 		return profconv__nomem();
+	at = b->per_key;
+	b->flat = carve(&at, n, sizeof(*b->flat));
+	b->cum = carve(&at, n, sizeof(*b->cum));
+	b->cum_base = carve(&at, n, sizeof(*b->cum_base));
+	b->score = carve(&at, n, sizeof(*b->score));
+	b->stamp = carve(&at, n, sizeof(*b->stamp));
+	b->touched = carve(&at, n, sizeof(*b->touched));
+	b->nodes = carve(&at, n, sizeof(*b->nodes));
+	b->pos = carve(&at, n, sizeof(*b->pos));
+	b->in_off = carve(&at, n + 1, sizeof(*b->in_off));
+	b->out_off = carve(&at, n + 1, sizeof(*b->out_off));
 	return 0;
 }
 
@@ -345,12 +358,8 @@ profconv__graph_free(struct pc_graph *g)
 			free(b->groups[i]);
 		free(b->groups);
 		free(b->gsamples);
+		free(b->per_key);
 		free(b->nums);
-		free(b->flat);
-		free(b->cum);
-		free(b->cum_base);
-		free(b->stamp);
-		free(b->touched);
 		free(b->edges);
 		profconv__u64map_free(&b->edgemap);
 		free(b->tags);
@@ -360,13 +369,8 @@ profconv__graph_free(struct pc_graph *g)
 		free(b->tagrows);
 		profconv__keymap_free(&b->tagkinds);
 		free(b->kinds);
-		free(b->nodes);
-		free(b->score);
-		free(b->in_off);
-		free(b->out_off);
 		free(b->in);
 		free(b->out);
-		free(b->pos);
 		free(b);
 	}
 	free(g->nodes);

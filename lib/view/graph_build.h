@@ -97,7 +97,9 @@ struct pc_graph_build {
 	const struct pc_tagnames *tn;	/* the label keys kept (the view's
 					 * --tagshow, --taghide) */
 
-	/* One build. */
+	/* One build.  The arrays by key share one block, PER_KEY
+	 * (graph.c). */
+	void *per_key;
 	int64_t *flat, *cum;
 	int64_t *cum_base;	/* key -> the base's part of cum, negated */
 	size_t *stamp;		/* key -> sample + 1 that last counted it */
