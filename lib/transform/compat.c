@@ -22,11 +22,20 @@ int
 profconv__select_types(struct profconv_profile *prof, const size_t *keep,
     size_t nkeep)
 {
-	struct pc_vtype *types = malloc((nkeep + 1) * sizeof(*types));
-	ptrdiff_t *from = malloc((nkeep + 1) * sizeof(*from));
+	struct pc_vtype *types;
+	ptrdiff_t *from;
 	size_t j;
 	int rc;
 
+	/* Every type, in its order (two profiles of one program): the
+	 * values stay where they are, not copied (a big profile's take
+	 * hundreds of MB). */
+	for (j = 0; j < nkeep && keep[j] == j; j++)
+		;
+	if (j == nkeep && nkeep == prof->nsample_types)
+		return 0;
+	types = malloc((nkeep + 1) * sizeof(*types));
+	from = malloc((nkeep + 1) * sizeof(*from));
 	if (types == NULL || from == NULL) {
 		free(types);
 		free(from);

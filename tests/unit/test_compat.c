@@ -167,6 +167,27 @@ Test(compat, select_types_reorders_values)
 	cr_assert(eq(i64, s.values[1], 9));
 }
 
+/* Every type in its order: nothing to do, and the values are not
+ * copied (profdiff of two dumps of one program). */
+Test(compat, select_types_leaves_every_type_in_order_in_place)
+{
+	static const size_t keep[] = { 0, 1, 2, 3 };
+	struct profconv_sample s;
+	const int64_t *before;
+
+	a = heap4(0x1000, 9, 4);
+	profconv_profile_sample(a, 0, &s);
+	before = s.values;
+	cr_assert(eq(int, profconv__select_types(a, keep, 4), 0));
+	cr_assert(eq(sz, profconv_profile_sample_type_count(a), 4));
+	expect_type(a, 0, "alloc_objects");
+	expect_type(a, 3, "inuse_space");
+	profconv_profile_sample(a, 0, &s);
+	cr_expect(eq(ptr, (void *)s.values, (void *)before));
+	cr_expect(eq(i64, s.values[0], 9));
+	cr_expect(eq(i64, s.values[3], 64));
+}
+
 /* No profiles, or one: nothing to make comparable, nothing changes. */
 Test(compat, zero_or_one_profile_is_left_alone)
 {
