@@ -132,13 +132,16 @@ int profconv__grow_zeroed(void **ptr, size_t *cap, size_t n, size_t size);
 /*
  * How many of the N elements at V (SIZE bytes each, sorted by a uint64_t
  * key OFF bytes into each) have a key at most X: the index just past the
- * last of them.  PC_UPPER_BOUND names the array and its key field.
+ * last of them.  PC_UPPER_BOUND names the array and its key field, which
+ * must be 8 bytes wide (a narrower one does not compile).
  */
 size_t profconv__upper_bound(const void *v, size_t n, size_t size,
     size_t off, uint64_t x);
 #define PC_UPPER_BOUND(arr, n, field, x) \
+	((void)sizeof(char[sizeof((arr)->field) == sizeof(uint64_t) ? \
+	    1 : -1]), \
 	profconv__upper_bound((arr), (n), sizeof(*(arr)), \
-	    offsetof(__typeof__(*(arr)), field), (x))
+	    offsetof(__typeof__(*(arr)), field), (x)))
 
 /* --- hashing (hash.c) ----------------------------------------------------- */
 
