@@ -9,7 +9,9 @@
 # The goals: `proftrend` over 20 snapshots of ~36k stacks each takes at
 # most 2 s (issue 11); 1,000 snapshots stream through in memory bounded
 # by the rows, not by snapshots times stacks (issue 23): the peak RSS over
-# 1,000 dumps is about that over 100.
+# 1,000 dumps is about that over 100; proftrend over the 20 snapshots,
+# and `profconv report` of that series, within 2x the time of reading the
+# 20 snapshots once (issue 43; both --no-symbolize, as the read is).
 #
 # What it does:
 #  1. Makes (when missing; kept in bench/out/trend/in/) NSNAP profiles: runs of
@@ -24,9 +26,12 @@
 #       proftrend --no-symbolize S1 .. SN   jemalloc text
 #       proftrend P1 .. PN                  the symbolized pprof conversions
 #       proftrend --json -o OUT P1 .. PN
+#       profconv report --no-symbolize S1 .. SN   the series' page
 #     and checks that the first and the pprof runs print the same table,
-#     and that the JSON names as many suspects as the table.  The anchor:
+#     and that the JSON names as many suspects as the table.  The anchors:
 #       cat S1 .. SN >/dev/null; grep -c '^@' S1 .. SN   (read, and scan)
+#       bench/readtime.c -j 0 S1 .. SN: the library reading each snapshot
+#       into the model once, one after the other, in one process
 #  3. Makes (when missing; bench/out/trend/small/) SMALL dumps of one
 #     process: tests/producers/leakshapes.c under jemalloc, a mallctl
 #     "prof.dump" a phase (jemalloc's own names, je.PID.SEQ.mSEQ.heap,
@@ -52,7 +57,8 @@
 #
 # Exit status: 0 done (goal met or not, unless BENCH_STRICT), 1 error,
 # 2 usage, 3 goal missed with BENCH_STRICT=1.
-# Needs: bash, gcc, Debian libjemalloc2, GNU time (time), awk.  Takes
+# Needs: bash, gcc (also for bench/readtime.c), Debian libjemalloc2, GNU
+# time (time), awk.  Takes
 # about a minute (one more the first time, to make the profiles).
 
 set -euo pipefail
@@ -127,10 +133,18 @@ runs:      $RUNS per variant, interleaved; median shown
 machine:   $cpus CPUs, load average $load at start ($(uptime))
 EOF
 
+# Reading the snapshots once, the library alone (issue 43's anchor).
+readtime=$scratch/readtime
+"${CC:-cc}" -O2 -I"$benchdir/../lib" -o "$readtime" "$benchdir/readtime.c" \
+    -L"$build/lib/.libs" -lprofconv || die "cannot build bench/readtime.c"
+
 rm -f "$work"/*.times
 i=1
 while [ "$i" -le "$RUNS" ]; do
 	note "run $i/$RUNS"
+	timed read_once "$readtime" -j 0 "${heaps[@]}"
+	timed report "$PROFCONV" report --quiet --no-symbolize "${heaps[@]}" \
+	    -o "$work/series.html"
 	timed --diff text "$PROFTREND" "${heaps[@]}"
 	timed --diff text_nosym "$PROFTREND" --no-symbolize "${heaps[@]}"
 	timed --diff pb "$PROFTREND" "${pbs[@]}"
@@ -143,14 +157,14 @@ done
 
 note "checking the outputs"
 # The snapshot lines name different files; the rows must be the same.
-rows() { sed -n '/^ *First /,$p' "$1"; }
+rows() { sed -n '/^ *First /,$p' "$1" | sed -E 's/ [^ ]+\.(heap|pb\.gz)$//'; }
 [ -s "$work/text.out" ] && [ -s "$work/pb.out" ] || die "proftrend printed nothing"
 cmp -s <(rows "$work/text.out") <(rows "$work/pb.out") ||
 	die "OUTPUTS DIFFER: the table of the text and of the pprof snapshots"
 nsus=$(sed -n 's/^\([0-9]*\) suspects\{0,1\} in .*/\1/p' "$work/pb.out")
 jsus=$({ grep -o '"suspect":true' "$work/json.out" || true; } | wc -l)
 [ "$nsus" = "$jsus" ] || die "the table has $nsus suspects, the JSON $jsus"
-nrows=$(sed -n 's/.* in \([0-9]*\) rows that changed$/\1/p' "$work/pb.out")
+nrows=$(sed -n 's/.* in \([0-9]*\) rows that changed.*/\1/p' "$work/pb.out")
 
 echo
 echo "proftrend over $NSNAP snapshots of ~$PATHS stacks: $nrows rows changed, $nsus suspects"
@@ -165,8 +179,19 @@ goal "(proftrend <= 2 s on the jemalloc text)" "$(median 1 "$work/text.times") <
 echo "  CPU seconds (user+sys, median): text $(cpu text)," \
     "text --no-symbolize $(cpu text_nosym), pprof $(cpu pb)"
 [ -z "$OLD" ] || report old_text "BASELINE proftrend (jemalloc text)"
+report report "profconv report --no-symbolize of the series"
 report cat_big "anchor: cat of the same files"
 report grep_big "anchor: grep -c '^@' of the same files"
+report read_once "anchor: readtime, each file once, in turn"
+goal "issue 43: proftrend --no-symbolize within 2x the read" \
+    "$(ratio text_nosym read_once | cut -d' ' -f1) <= 2"
+goal "issue 43: profconv report within 2x the read" \
+    "$(ratio report read_once | cut -d' ' -f1) <= 2"
+echo "  ratio to the read (median seconds): proftrend --no-symbolize" \
+    "$(ratio text_nosym read_once | cut -d' ' -f1)x, report $(ratio report read_once | cut -d' ' -f1)x," \
+    "proftrend symbolizing $(ratio text read_once | cut -d' ' -f1)x"
+echo "  CPU seconds (user+sys, median): read $(cpu read_once)," \
+    "proftrend --no-symbolize $(cpu text_nosym), report $(cpu report)"
 echo "  ratio to the anchor (median seconds): text / grep $(ratio text grep_big | cut -d" " -f1)x," \
     "--no-symbolize / grep $(ratio text_nosym grep_big | cut -d" " -f1)x, text / cat $(ratio text cat_big | cut -d" " -f1)x"
 echo "  checked: same rows from text and pprof; JSON and table agree on suspects"
