@@ -454,12 +454,14 @@ add_sample_of_stack(struct pc_graph_build *b, struct pc_u64map *seen,
 {
 	struct gsample *s;
 	size_t i;
+	int rc;
 
 	if (first[st] == 0) {
-		first[st] = (uint32_t)b->ngsamples + 1;
-		if (PC_GROW(b->gsamples, b->gsamples_cap, b->ngsamples, 1) < 0)
-			return PROFCONV_ENOMEM;
+		if ((rc = PC_GROW(b->gsamples, b->gsamples_cap, b->ngsamples,
+		    1)) < 0)
+			return rc;
 		b->gsamples[b->ngsamples++] = *gs;
+		first[st] = (uint32_t)b->ngsamples;
 		return 0;
 	}
 	s = &b->gsamples[first[st] - 1];
