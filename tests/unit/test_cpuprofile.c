@@ -152,7 +152,8 @@ ParameterizedTest(struct kind *k, cpu, reads_every_word_size_and_byte_order)
 
 /* pprof's TestCpuParse: a bogus frame 999 in every sample is the signal
  * handler's; the unwinder's copy of the leaf is then dropped too. */
-Test(cpu, strips_signal_frame_and_duplicate_leaf)
+static void
+strips_signal_frame_and_duplicate_leaf(void)
 {
 	static const uint64_t w0[] = { 100 };
 	static const uint64_t w1[] = { 200, 500, 501 };
@@ -174,6 +175,7 @@ Test(cpu, strips_signal_frame_and_duplicate_leaf)
 	expect_stack(prof, 1, w1, 3);
 	expect_stack(prof, 2, w2, 10);
 	expect_two_values(prof, 0, 1, 1000);
+	drop();
 }
 
 /* Add N two-frame records; the first SHARED have frame 1 at 0x5001. */
@@ -188,7 +190,8 @@ frame1_records(struct wbuf *b, size_t n, size_t shared)
 }
 
 /* 33 samples allow one outlier (33/32 = 1): 32 sharing is enough. */
-Test(cpu, strips_a_frame_shared_by_all_but_n_over_32)
+static void
+strips_a_frame_shared_by_all_but_n_over_32(void)
 {
 	static const uint64_t leaf[] = { 0x100 };
 	static const uint64_t outlier[] = { 0x120, 0x6001 + 16 * 32 - 1 };
@@ -200,9 +203,11 @@ Test(cpu, strips_a_frame_shared_by_all_but_n_over_32)
 	cr_assert(eq(int, read_buf(&b), 0), "%s", ERRMSG);
 	expect_stack(prof, 0, leaf, 1);
 	expect_stack(prof, 32, outlier, 2);
+	drop();
 }
 
-Test(cpu, keeps_a_frame_shared_by_fewer)
+static void
+keeps_a_frame_shared_by_fewer(void)
 {
 	static const uint64_t kept[] = { 0x100, 0x5000 };
 	struct wbuf b;
@@ -212,10 +217,12 @@ Test(cpu, keeps_a_frame_shared_by_fewer)
 	end_marker(&b);
 	cr_assert(eq(int, read_buf(&b), 0), "%s", ERRMSG);
 	expect_stack(prof, 0, kept, 2);
+	drop();
 }
 
 /* Two handler frames are stripped (two rounds), a third is kept. */
-Test(cpu, strips_at_most_two_frames)
+static void
+strips_at_most_two_frames(void)
 {
 	static const uint64_t want[] = { 0x10, 0x7000, 0x9000 };
 	struct wbuf b;
@@ -228,11 +235,13 @@ Test(cpu, strips_at_most_two_frames)
 	end_marker(&b);
 	cr_assert(eq(int, read_buf(&b), 0), "%s", ERRMSG);
 	expect_stack(prof, 0, want, 3);
+	drop();
 }
 
 /* pprof numbers locations before dropping a duplicate leaf, so the
  * dropped copy keeps its location (and its place in the numbering). */
-Test(cpu, numbers_locations_before_dropping_duplicate_leaves)
+static void
+numbers_locations_before_dropping_duplicate_leaves(void)
 {
 	static const uint64_t s0[] = { 0x500, 0x5ff };
 	struct profconv_location loc;
@@ -250,9 +259,11 @@ Test(cpu, numbers_locations_before_dropping_duplicate_leaves)
 	cr_assert(eq(u64, loc.address, 0x4ff));
 	cr_assert(eq(int, profconv_profile_sample(prof, 0, &s), 0));
 	cr_assert(eq(u32, s.location_ids[1], 3));
+	drop();
 }
 
-Test(cpu, accepts_a_missing_end_marker_on_a_record_boundary)
+static void
+accepts_a_missing_end_marker_on_a_record_boundary(void)
 {
 	static const uint64_t s0[] = { 0x42 };
 	struct wbuf b;
@@ -263,10 +274,12 @@ Test(cpu, accepts_a_missing_end_marker_on_a_record_boundary)
 	cr_assert(eq(sz, profconv_profile_sample_count(prof), 1));
 	expect_stack(prof, 0, s0, 1);
 	expect_two_values(prof, 0, 7, 700000);
+	drop();
 }
 
 /* Like pprof: an empty stack and a zero count are samples too. */
-Test(cpu, keeps_empty_and_zero_count_records)
+static void
+keeps_empty_and_zero_count_records(void)
 {
 	struct wbuf b;
 
@@ -279,9 +292,11 @@ Test(cpu, keeps_empty_and_zero_count_records)
 	expect_stack(prof, 0, NULL, 0);
 	expect_two_values(prof, 0, 5, 5000);
 	expect_two_values(prof, 1, 0, 0);
+	drop();
 }
 
-Test(cpu, names_the_offset_of_a_truncated_stack)
+static void
+names_the_offset_of_a_truncated_stack(void)
 {
 	struct wbuf b;
 
@@ -295,11 +310,13 @@ Test(cpu, names_the_offset_of_a_truncated_stack)
 	cr_assert(zero(ptr, prof));
 	cr_assert(eq(str, ERRMSG, "offset 32: truncated record: stack of 3 "
 	    "addresses, only 8 bytes left"));
+	drop();
 }
 
 /* pprof would read zeros here (its check divides by 4 for 8-byte words);
  * a short record is an error whatever the word size. */
-Test(cpu, rejects_a_short_64_bit_record)
+static void
+rejects_a_short_64_bit_record(void)
 {
 	struct wbuf b;
 
@@ -311,9 +328,11 @@ Test(cpu, rejects_a_short_64_bit_record)
 	cr_assert(eq(int, read_buf(&b), PROFCONV_EFORMAT));
 	cr_assert(eq(str, ERRMSG, "offset 40: truncated record: stack of 3 "
 	    "addresses, only 16 bytes left"));
+	drop();
 }
 
-Test(cpu, names_the_offset_of_a_partial_record_header)
+static void
+names_the_offset_of_a_partial_record_header(void)
 {
 	struct wbuf b;
 
@@ -324,9 +343,11 @@ Test(cpu, names_the_offset_of_a_partial_record_header)
 	cr_assert(eq(int, read_buf(&b), PROFCONV_EFORMAT));
 	cr_assert(eq(str, ERRMSG, "offset 32: truncated record: 2 bytes "
 	    "left, a record needs at least 8"));
+	drop();
 }
 
-Test(cpu, rejects_java_profiles)
+static void
+rejects_java_profiles(void)
 {
 	struct wbuf b;
 
@@ -336,9 +357,11 @@ Test(cpu, rejects_java_profiles)
 	record(&b, 1, 1, (uint64_t)0x10);
 	cr_assert(eq(int, read_buf(&b), PROFCONV_EUNSUPPORTED));
 	cr_assert(eq(str, ERRMSG, "Java CPU profiles are not supported"));
+	drop();
 }
 
-Test(cpu, reads_the_memory_map_after_the_end_marker)
+static void
+reads_the_memory_map_after_the_end_marker(void)
 {
 	struct profconv_mapping m;
 	struct profconv_location loc;
@@ -363,11 +386,13 @@ Test(cpu, reads_the_memory_map_after_the_end_marker)
 	cr_assert(eq(u32, loc.mapping_id, 2));
 	cr_assert(eq(int, profconv_profile_location(prof, 2, &loc), 0));
 	cr_assert(eq(u32, loc.mapping_id, 1));
+	drop();
 }
 
 /* pprof's map regexp backtracks "4000000x500000" into 400000 and 0x500000
  * (lib/maps.c once read an empty range here). */
-Test(cpu, reads_a_map_range_whose_start_runs_into_0x)
+static void
+reads_a_map_range_whose_start_runs_into_0x(void)
 {
 	struct profconv_mapping m;
 	struct wbuf b;
@@ -382,4 +407,40 @@ Test(cpu, reads_a_map_range_whose_start_runs_into_0x)
 	cr_assert(eq(u64, m.start, 0x400000));
 	cr_assert(eq(u64, m.limit, 0x500000));
 	cr_assert(eq(str, (char *)m.file, "/bin/app"));
+	drop();
+}
+
+/* --- the cases above, one test per behaviour ------------------------------ */
+
+/* The signal handler's frames and the duplicate leaf, as pprof strips them. */
+Test(cpu, strips_signal_handler_frames)
+{
+	strips_signal_frame_and_duplicate_leaf();
+	strips_a_frame_shared_by_all_but_n_over_32();
+	keeps_a_frame_shared_by_fewer();
+	strips_at_most_two_frames();
+	numbers_locations_before_dropping_duplicate_leaves();
+}
+
+/* Records pprof reads though they look odd. */
+Test(cpu, reads_records_pprof_reads)
+{
+	accepts_a_missing_end_marker_on_a_record_boundary();
+	keeps_empty_and_zero_count_records();
+}
+
+/* Profiles refused, with the message that names the fault. */
+Test(cpu, rejects_truncated_and_java_profiles)
+{
+	names_the_offset_of_a_truncated_stack();
+	rejects_a_short_64_bit_record();
+	names_the_offset_of_a_partial_record_header();
+	rejects_java_profiles();
+}
+
+/* The memory map after the records. */
+Test(cpu, reads_the_memory_map)
+{
+	reads_the_memory_map_after_the_end_marker();
+	reads_a_map_range_whose_start_runs_into_0x();
 }

@@ -128,7 +128,8 @@ Test(decode, valid_wire_profile_decodes_with_dense_ids)
 	cr_assert(eq(u32, l.lines[0].function_id, 1));
 }
 
-Test(decode, rejects_nonempty_first_string)
+static void
+rejects_nonempty_first_string(void)
 {
 	struct wire w;
 	static char x[] = "x";
@@ -137,11 +138,13 @@ Test(decode, rejects_nonempty_first_string)
 	w.strs[0] = x;
 	cr_assert(eq(int, decode_wire(&w), PROFCONV_EFORMAT));
 	cr_assert(eq(str, ERRMSG, "string_table[0] must be \"\""));
+	drop();
 }
 
 /* Each byte that starts no well-formed sequence becomes U+FFFD, and the
  * repair is counted; the rest of the string is kept. */
-Test(decode, repairs_invalid_utf8)
+static void
+repairs_invalid_utf8(void)
 {
 	struct wire w;
 	static char bad[] = "ma\xc3\x28in", overlong[] = "\xc0\xaf";
@@ -165,10 +168,12 @@ Test(decode, repairs_invalid_utf8)
 		    "\xef\xbf\xbd\xef\xbf\xbd"));
 	}
 	cr_assert(eq(sz, profconv_profile_repaired_strings(prof), 1));
+	drop();
 }
 
 /* A NUL inside a string is kept, and "ma\0in" is not "ma". */
-Test(decode, keeps_strings_with_nul)
+static void
+keeps_strings_with_nul(void)
 {
 	struct wire w;
 	static char nul[] = "ma\0in", ma[] = "ma";
@@ -189,11 +194,13 @@ Test(decode, keeps_strings_with_nul)
 	profconv_profile_sample_label(prof, 0, 0, &l);
 	cr_assert(eq(sz, profconv_string_len(l.str), 2));
 	cr_assert(eq(sz, profconv_string_len(NULL), 0));
+	drop();
 }
 
 /* Written and read back, then merged with a profile naming "ma": the
  * NUL stays, and the two functions stay two. */
-Test(decode, nul_survives_write_and_merge)
+static void
+nul_survives_write_and_merge(void)
 {
 	struct wire w;
 	static char nul[] = "ma\0in", ma[] = "ma";
@@ -236,9 +243,11 @@ Test(decode, nul_survives_write_and_merge)
 	profconv_profile_free(b);
 	profconv_profile_free(m);
 	profconv_profile_free(back);
+	drop();
 }
 
-Test(decode, accepts_multibyte_utf8)
+static void
+accepts_multibyte_utf8(void)
 {
 	struct wire w;
 	static char ok[] = "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x94\xa5";
@@ -246,9 +255,11 @@ Test(decode, accepts_multibyte_utf8)
 	wire_init(&w);
 	w.strs[3] = ok;
 	cr_assert(eq(int, decode_wire(&w), 0), "%s", profconv_errmsg());
+	drop();
 }
 
-Test(decode, rejects_string_index_out_of_range)
+static void
+rejects_string_index_out_of_range(void)
 {
 	struct wire w;
 
@@ -257,9 +268,11 @@ Test(decode, rejects_string_index_out_of_range)
 	cr_assert(eq(int, decode_wire(&w), PROFCONV_EFORMAT));
 	cr_assert(eq(str, ERRMSG, "function name: string index 4 out of range "
 	    "(string table has 4 entries)"));
+	drop();
 }
 
-Test(decode, rejects_negative_string_index)
+static void
+rejects_negative_string_index(void)
 {
 	struct wire w;
 
@@ -268,9 +281,11 @@ Test(decode, rejects_negative_string_index)
 	cr_assert(eq(int, decode_wire(&w), PROFCONV_EFORMAT));
 	cr_assert(eq(str, ERRMSG, "label key: string index -1 out of range "
 	    "(string table has 4 entries)"));
+	drop();
 }
 
-Test(decode, rejects_value_count_mismatch)
+static void
+rejects_value_count_mismatch(void)
 {
 	struct wire w;
 
@@ -278,9 +293,11 @@ Test(decode, rejects_value_count_mismatch)
 	w.s.n_value = 2;
 	cr_assert(eq(int, decode_wire(&w), PROFCONV_EFORMAT));
 	cr_assert(eq(str, ERRMSG, "sample 1 has 2 values, but there are 1 sample types"));
+	drop();
 }
 
-Test(decode, rejects_dangling_location)
+static void
+rejects_dangling_location(void)
 {
 	struct wire w;
 
@@ -288,9 +305,11 @@ Test(decode, rejects_dangling_location)
 	w.sloc[0] = 101;
 	cr_assert(eq(int, decode_wire(&w), PROFCONV_EFORMAT));
 	cr_assert(eq(str, ERRMSG, "sample 1 refers to unknown location 101"));
+	drop();
 }
 
-Test(decode, rejects_dangling_mapping)
+static void
+rejects_dangling_mapping(void)
 {
 	struct wire w;
 
@@ -298,9 +317,11 @@ Test(decode, rejects_dangling_mapping)
 	w.l[0].mapping_id = 2;
 	cr_assert(eq(int, decode_wire(&w), PROFCONV_EFORMAT));
 	cr_assert(eq(str, ERRMSG, "location 100 refers to unknown mapping 2"));
+	drop();
 }
 
-Test(decode, rejects_dangling_function)
+static void
+rejects_dangling_function(void)
 {
 	struct wire w;
 
@@ -308,9 +329,11 @@ Test(decode, rejects_dangling_function)
 	w.ln.function_id = 8;
 	cr_assert(eq(int, decode_wire(&w), PROFCONV_EFORMAT));
 	cr_assert(eq(str, ERRMSG, "location 100 refers to unknown function 8"));
+	drop();
 }
 
-Test(decode, rejects_duplicate_location_id)
+static void
+rejects_duplicate_location_id(void)
 {
 	struct wire w;
 
@@ -320,9 +343,11 @@ Test(decode, rejects_duplicate_location_id)
 	w.p.n_location = 2;
 	cr_assert(eq(int, decode_wire(&w), PROFCONV_EFORMAT));
 	cr_assert(eq(str, ERRMSG, "duplicate location id 100 (location[0] and [1])"));
+	drop();
 }
 
-Test(decode, rejects_zero_ids)
+static void
+rejects_zero_ids(void)
 {
 	struct wire w;
 
@@ -336,9 +361,11 @@ Test(decode, rejects_zero_ids)
 	w.f.id = 0;
 	cr_assert(eq(int, decode_wire(&w), PROFCONV_EFORMAT));
 	cr_assert(eq(str, ERRMSG, "function[0] has id 0"));
+	drop();
 }
 
-Test(decode, rejects_samples_without_sample_types)
+static void
+rejects_samples_without_sample_types(void)
 {
 	struct wire w;
 
@@ -347,9 +374,11 @@ Test(decode, rejects_samples_without_sample_types)
 	w.s.n_value = 0;
 	cr_assert(eq(int, decode_wire(&w), PROFCONV_EFORMAT));
 	cr_assert(eq(str, ERRMSG, "profile has samples but no sample types"));
+	drop();
 }
 
-Test(decode, says_which_location_has_id_0)
+static void
+says_which_location_has_id_0(void)
 {
 	struct wire w;
 
@@ -360,6 +389,7 @@ Test(decode, says_which_location_has_id_0)
 	w.p.n_location = 2;
 	cr_assert(eq(int, decode_wire(&w), PROFCONV_EFORMAT));
 	cr_assert(eq(str, ERRMSG, "location[1] has id 0"));
+	drop();
 }
 
 /* --- the decoder takes what protobuf-c took ------------------------------ */
@@ -391,7 +421,8 @@ decode_wire_plus(const unsigned char *more, size_t len, size_t *total)
 /* A second Profile message after the first adds to it (a sample with
  * its location id and value unpacked); unknown fields of any wire type
  * inside a message are skipped (at the top, detection refuses them). */
-Test(decode, decodes_unpacked_split_and_unknown_fields)
+static void
+decodes_unpacked_split_and_unknown_fields(void)
 {
 	static const unsigned char more[] = {
 		0x12, 0x14, 0x08, 0x64,
@@ -412,6 +443,7 @@ Test(decode, decodes_unpacked_split_and_unknown_fields)
 	cr_assert(eq(u32, s.location_ids[0], 1));
 	cr_assert(eq(u32, s.location_ids[1], 1));
 	cr_assert(eq(i64, s.values[0], 7));
+	drop();
 }
 
 /*
@@ -419,7 +451,8 @@ Test(decode, decodes_unpacked_split_and_unknown_fields)
  * bytes are field 0, varint 0, which pprof's decoder skips as any field
  * it does not know (in any wire type); an odd count ends cut off.
  */
-Test(decode, skips_nul_padding_as_pprof_does)
+static void
+skips_nul_padding_as_pprof_does(void)
 {
 	static unsigned char pad[4096];
 	static const unsigned char field0[] = {
@@ -442,10 +475,12 @@ Test(decode, skips_nul_padding_as_pprof_does)
 	snprintf(want, sizeof(want), "truncated pprof protobuf: field 0 at "
 	    "offset %zu runs past the end (%zu bytes)", n - 1, n);
 	cr_assert(eq(str, ERRMSG, want));
+	drop();
 }
 
 /* A known field with another wire type inside a message is refused. */
-Test(decode, refuses_known_fields_of_the_wrong_wire_type)
+static void
+refuses_known_fields_of_the_wrong_wire_type(void)
 {
 	static const unsigned char ids_fixed[] = { 0x12, 0x09, 0x09, 1, 2, 3,
 		4, 5, 6, 7, 8 };
@@ -457,5 +492,50 @@ Test(decode, refuses_known_fields_of_the_wrong_wire_type)
 	snprintf(want, sizeof(want), "not a valid pprof protobuf (%zu bytes)",
 	    n);
 	cr_assert(eq(str, ERRMSG, want));
+	drop();
 }
 
+/* --- the cases above, one test per behaviour ------------------------------ */
+
+/* Strings: repaired, kept with NULs, or taken as they are. */
+Test(decode, decodes_strings)
+{
+	repairs_invalid_utf8();
+	keeps_strings_with_nul();
+	nul_survives_write_and_merge();
+	accepts_multibyte_utf8();
+}
+
+/* A string table or string index that is no good. */
+Test(decode, rejects_bad_strings)
+{
+	rejects_nonempty_first_string();
+	rejects_string_index_out_of_range();
+	rejects_negative_string_index();
+}
+
+/* Samples that do not fit the sample types. */
+Test(decode, rejects_bad_samples)
+{
+	rejects_value_count_mismatch();
+	rejects_samples_without_sample_types();
+}
+
+/* Ids that are 0 or repeated, references to no object. */
+Test(decode, rejects_bad_ids_and_references)
+{
+	rejects_dangling_location();
+	rejects_dangling_mapping();
+	rejects_dangling_function();
+	rejects_duplicate_location_id();
+	rejects_zero_ids();
+	says_which_location_has_id_0();
+}
+
+/* Wire forms beyond protobuf-c's packing. */
+Test(decode, takes_what_protobuf_c_takes)
+{
+	decodes_unpacked_split_and_unknown_fields();
+	skips_nul_padding_as_pprof_does();
+	refuses_known_fields_of_the_wrong_wire_type();
+}

@@ -32,7 +32,8 @@ expect_bytes_label(const struct profconv_profile *prof, size_t i,
 
 /* --- headers and scaling -------------------------------------------------- */
 
-Test(heap, unsamples_heapz_v2_exactly)
+static void
+unsamples_heapz_v2_exactly(void)
 {
 	struct profconv_profile *prof = read_ok(
 	    "heap profile:    144:  8498176 [   144:  8498176] @ heapz_v2/524288\n"
@@ -84,7 +85,8 @@ Test(heap, cut_dump_is_read_with_a_warning)
 	profconv_profile_free(prof);
 }
 
-Test(heap, heap_v2_with_alloc_values_has_four_types)
+static void
+heap_v2_with_alloc_values_has_four_types(void)
 {
 	struct profconv_profile *prof = read_ok(
 	    "heap profile: 2: 300 [ 5: 900] @ heap_v2/1024\n"
@@ -101,7 +103,8 @@ Test(heap, heap_v2_with_alloc_values_has_four_types)
 	profconv_profile_free(prof);
 }
 
-Test(heap, old_go_heap_uses_half_the_rate)
+static void
+old_go_heap_uses_half_the_rate(void)
 {
 	struct profconv_profile *prof = read_ok(
 	    "heap profile: 13: 1595680 [47130736: 2584596557304] @ heap/1048576\n"
@@ -114,7 +117,8 @@ Test(heap, old_go_heap_uses_half_the_rate)
 	profconv_profile_free(prof);
 }
 
-Test(heap, heap_without_a_rate_is_not_scaled)
+static void
+heap_without_a_rate_is_not_scaled(void)
 {
 	struct profconv_profile *prof = read_ok(
 	    "heap profile: 1: 1 [ 1: 1] @ heap\n"
@@ -125,7 +129,8 @@ Test(heap, heap_without_a_rate_is_not_scaled)
 	profconv_profile_free(prof);
 }
 
-Test(heap, rate_one_is_not_scaled)
+static void
+rate_one_is_not_scaled(void)
 {
 	struct profconv_profile *prof = read_ok(
 	    "heap profile: 1: 1 [ 1: 1] @ heap_v2/1\n"
@@ -135,7 +140,8 @@ Test(heap, rate_one_is_not_scaled)
 	profconv_profile_free(prof);
 }
 
-Test(heap, v2_zero_bytes_zeroes_the_count)
+static void
+v2_zero_bytes_zeroes_the_count(void)
 {
 	struct profconv_profile *prof = read_ok(
 	    "heap profile: 3: 0 [3: 0] @ heap_v2/512\n"
@@ -146,7 +152,8 @@ Test(heap, v2_zero_bytes_zeroes_the_count)
 	profconv_profile_free(prof);
 }
 
-Test(heap, overflowing_scale_gives_go_amd64_result)
+static void
+overflowing_scale_gives_go_amd64_result(void)
 {
 	/* 1 - exp(-tiny) is 0, the scale infinite; Go on amd64 converts
 	 * that to INT64_MIN. */
@@ -158,7 +165,8 @@ Test(heap, overflowing_scale_gives_go_amd64_result)
 	profconv_profile_free(prof);
 }
 
-Test(heap, heapprofile_has_period_one_and_no_scaling)
+static void
+heapprofile_has_period_one_and_no_scaling(void)
 {
 	struct profconv_profile *prof = read_ok(
 	    "heap profile: 2: 300 [ 2: 300] @ heapprofile/524288\n"
@@ -171,7 +179,8 @@ Test(heap, heapprofile_has_period_one_and_no_scaling)
 	profconv_profile_free(prof);
 }
 
-Test(heap, growth_and_fragmentation_never_have_alloc_values)
+static void
+growth_and_fragmentation_never_have_alloc_values(void)
 {
 	static const char *const headers[] = {
 		"heap profile: 1: 2 [ 3: 4] @ growthz\n",
@@ -196,7 +205,8 @@ Test(heap, growth_and_fragmentation_never_have_alloc_values)
 	}
 }
 
-Test(heap, alloc_rule_compares_header_text)
+static void
+alloc_rule_compares_header_text(void)
 {
 	struct profconv_profile *prof;
 
@@ -218,7 +228,8 @@ Test(heap, alloc_rule_compares_header_text)
 	profconv_profile_free(prof);
 }
 
-Test(heap, header_spacing_is_tolerated_as_in_pprof)
+static void
+header_spacing_is_tolerated_as_in_pprof(void)
 {
 	struct profconv_profile *prof = read_ok(
 	    "heap profile:1:2[3:4]@heap_v2/8\n");
@@ -229,7 +240,8 @@ Test(heap, header_spacing_is_tolerated_as_in_pprof)
 
 /* --- samples -------------------------------------------------------------- */
 
-Test(heap, bytes_label_comes_from_the_last_nonzero_pair)
+static void
+bytes_label_comes_from_the_last_nonzero_pair(void)
 {
 	struct profconv_profile *prof = read_ok(
 	    "heap profile: 1: 2 [01: 2] @ heapprofile/9\n"
@@ -252,7 +264,8 @@ Test(heap, bytes_label_comes_from_the_last_nonzero_pair)
 	profconv_profile_free(prof);
 }
 
-Test(heap, stacks_may_be_empty)
+static void
+stacks_may_be_empty(void)
 {
 	struct profconv_profile *prof = read_ok(
 	    "heap profile: 1: 2 [1: 2] @ heapprofile\n"
@@ -271,7 +284,8 @@ Test(heap, stacks_may_be_empty)
 
 /* pprof's regexp would end the stack at the first character that is not
  * [ x0-9a-f] and drop the rest; every token must be an address instead. */
-Test(heap, rejects_stack_tokens_that_are_no_addresses)
+static void
+rejects_stack_tokens_that_are_no_addresses(void)
 {
 	expect_fail("heap profile: 1: 2 [1: 2] @ heapprofile\n"
 	    "1: 2 [1: 2] @ 0xABC 0x5\n", PROFCONV_EFORMAT,
@@ -287,7 +301,8 @@ Test(heap, rejects_stack_tokens_that_are_no_addresses)
 	    "line 2: malformed address 'trailing' in stack");
 }
 
-Test(heap, sample_lines_match_anywhere_in_the_line)
+static void
+sample_lines_match_anywhere_in_the_line(void)
 {
 	struct profconv_profile *prof = read_ok(
 	    "heap profile: 1: 2 [1: 2] @ heapprofile\n"
@@ -300,7 +315,8 @@ Test(heap, sample_lines_match_anywhere_in_the_line)
 	profconv_profile_free(prof);
 }
 
-Test(heap, samples_are_never_merged)
+static void
+samples_are_never_merged(void)
 {
 	struct profconv_profile *prof = read_ok(
 	    "heap profile: 1: 2 [1: 2] @ growthz\n"
@@ -312,7 +328,8 @@ Test(heap, samples_are_never_merged)
 	profconv_profile_free(prof);
 }
 
-Test(heap, skips_comments_and_blank_lines)
+static void
+skips_comments_and_blank_lines(void)
 {
 	struct profconv_profile *prof = read_ok(
 	    "heap profile: 1: 2 [1: 2] @ heapprofile\n"
@@ -349,7 +366,8 @@ Test(heap, reads_the_memory_map_after_the_sentinel)
 	profconv_profile_free(prof);
 }
 
-Test(heap, heap_profile_total_is_a_count_profile)
+static void
+heap_profile_total_is_a_count_profile(void)
 {
 	/* pprof hands a non-heap first line to its Go count parser. */
 	struct profconv_profile *prof = read_ok(
@@ -363,7 +381,8 @@ Test(heap, heap_profile_total_is_a_count_profile)
 
 /* --- heap errors ---------------------------------------------------------- */
 
-Test(heap, rejects_zero_count_with_bytes)
+static void
+rejects_zero_count_with_bytes(void)
 {
 	expect_fail("heap profile: 1: 2 [1: 2] @ heapprofile\n"
 	    "1: 2 [1: 2] @ 0x1\n"
@@ -378,7 +397,8 @@ Test(heap, rejects_zero_count_with_bytes)
 	    "line 2: allocation count was 0 but allocation bytes was 7");
 }
 
-Test(heap, ignores_alloc_fields_without_alloc_values)
+static void
+ignores_alloc_fields_without_alloc_values(void)
 {
 	/* Without alloc values pprof never reads them. */
 	struct profconv_profile *prof = read_ok(
@@ -389,7 +409,8 @@ Test(heap, ignores_alloc_fields_without_alloc_values)
 	profconv_profile_free(prof);
 }
 
-Test(heap, rejects_malformed_samples)
+static void
+rejects_malformed_samples(void)
 {
 	expect_fail("heap profile: 1: 2 [1: 2] @ heapprofile\n"
 	    "1: 2 [-1: 2] @ 0x1\n", PROFCONV_EFORMAT,
@@ -411,7 +432,8 @@ Test(heap, rejects_malformed_samples)
 	    "line 2: address '0x10000000000000000' does not fit in 64 bits");
 }
 
-Test(heap, reads_sixteen_digit_addresses_and_tabs)
+static void
+reads_sixteen_digit_addresses_and_tabs(void)
 {
 	struct profconv_profile *prof = read_ok(
 	    "heap profile: 1: 2 [1: 2] @ heapprofile\n"
@@ -423,7 +445,8 @@ Test(heap, reads_sixteen_digit_addresses_and_tabs)
 	profconv_profile_free(prof);
 }
 
-Test(heap, accepts_leading_zeros_in_addresses)
+static void
+accepts_leading_zeros_in_addresses(void)
 {
 	struct profconv_profile *prof = read_ok(
 	    "heap profile: 1: 2 [1: 2] @ heapprofile\n"
@@ -528,4 +551,54 @@ Test(heap, hex_addresses_read_as_digit_by_digit)
 					if (r1)
 						cr_assert(eq(u64, v1, v2));
 				}
+}
+
+/* --- the cases above, one test per behaviour ------------------------------ */
+
+/* Each header type and rate: the sample types, period and scaling. */
+Test(heap, scales_samples_by_the_header_rate)
+{
+	unsamples_heapz_v2_exactly();
+	heap_v2_with_alloc_values_has_four_types();
+	old_go_heap_uses_half_the_rate();
+	heap_without_a_rate_is_not_scaled();
+	rate_one_is_not_scaled();
+	v2_zero_bytes_zeroes_the_count();
+	overflowing_scale_gives_go_amd64_result();
+	heapprofile_has_period_one_and_no_scaling();
+	growth_and_fragmentation_never_have_alloc_values();
+}
+
+/* Headers read as pprof reads them. */
+Test(heap, reads_header_variants)
+{
+	alloc_rule_compares_header_text();
+	header_spacing_is_tolerated_as_in_pprof();
+	heap_profile_total_is_a_count_profile();
+}
+
+/* Sample lines: values, labels, stacks and what is skipped. */
+Test(heap, reads_sample_lines)
+{
+	bytes_label_comes_from_the_last_nonzero_pair();
+	stacks_may_be_empty();
+	sample_lines_match_anywhere_in_the_line();
+	samples_are_never_merged();
+	skips_comments_and_blank_lines();
+	ignores_alloc_fields_without_alloc_values();
+}
+
+/* Addresses of every width in a stack. */
+Test(heap, reads_stack_addresses)
+{
+	reads_sixteen_digit_addresses_and_tabs();
+	accepts_leading_zeros_in_addresses();
+}
+
+/* Sample lines refused, with the message that names the fault. */
+Test(heap, rejects_malformed_sample_lines)
+{
+	rejects_stack_tokens_that_are_no_addresses();
+	rejects_zero_count_with_bytes();
+	rejects_malformed_samples();
 }

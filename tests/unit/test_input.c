@@ -82,7 +82,8 @@ joined(unsigned char *a, size_t na, unsigned char *b, size_t nb)
 	return both;
 }
 
-Test(input, splits_plain_memory_into_lines)
+static void
+splits_plain_memory_into_lines(void)
 {
 	static const char text[] = "a\r\nbb\n\nlast";
 	static const char *const want[] = { "a", "bb", "", "last" };
@@ -95,7 +96,8 @@ Test(input, splits_plain_memory_into_lines)
 }
 
 /* Like Go's bufio.ScanLines: a CR ending the last line goes too. */
-Test(input, drops_cr_ending_the_last_line)
+static void
+drops_cr_ending_the_last_line(void)
 {
 	static const char text[] = "a\r\nb\r";
 	static const char *const want[] = { "a", "b" };
@@ -108,7 +110,8 @@ Test(input, drops_cr_ending_the_last_line)
 	free(z);
 }
 
-Test(input, inflates_gzip_from_a_file)
+static void
+inflates_gzip_from_a_file(void)
 {
 	static const char *const want[] = { "heap profile: 1: 2", "x" };
 	const char text[] = "heap profile: 1: 2\nx\n";
@@ -119,7 +122,8 @@ Test(input, inflates_gzip_from_a_file)
 	free(z);
 }
 
-Test(input, reads_concatenated_gzip_members)
+static void
+reads_concatenated_gzip_members(void)
 {
 	size_t n1, n2;
 	unsigned char *a = gz("one\n", 4, &n1), *b = gz("two\n", 4, &n2);
@@ -130,7 +134,8 @@ Test(input, reads_concatenated_gzip_members)
 	free(both);
 }
 
-Test(input, reports_truncated_gzip)
+static void
+reports_truncated_gzip(void)
 {
 	static char text[100000];
 	const unsigned char *data;
@@ -170,7 +175,8 @@ expect_over_limit(unsigned char *z, size_t n, uint64_t limit,
 	free(z);
 }
 
-Test(input, bounds_decompressed_size)
+static void
+bounds_decompressed_size(void)
 {
 	static char text[1 << 20];
 	unsigned char *z;
@@ -181,7 +187,8 @@ Test(input, bounds_decompressed_size)
 	expect_over_limit(z, n, 4096, "input exceeds the limit of 4096 bytes");
 }
 
-Test(input, rejects_overlong_line)
+static void
+rejects_overlong_line(void)
 {
 	size_t n = PC_MAX_LINE + 10;
 	char *text = malloc(n);
@@ -200,7 +207,8 @@ Test(input, rejects_overlong_line)
 	free(text);
 }
 
-Test(input, long_lines_across_buffer_refills)
+static void
+long_lines_across_buffer_refills(void)
 {
 	size_t n = 3 * 300000;
 	char *text = malloc(n);
@@ -271,7 +279,8 @@ Test(input, read_reports_progress_in_bytes_of_the_size)
 	fclose(fp);
 }
 
-Test(input, read_refuses_unknown_options_versions)
+static void
+read_refuses_unknown_options_versions(void)
 {
 	struct profconv_read_options opts = PROFCONV_READ_OPTIONS_INIT;
 	struct profconv_profile *prof;
@@ -298,7 +307,8 @@ struct read_options_v1 {
 	int threads;
 };
 
-Test(input, read_takes_older_options_layouts)
+static void
+read_takes_older_options_layouts(void)
 {
 	static const char text[] = "goroutine profile: total 1\n1 @ 0x1000\n";
 	struct {
@@ -335,7 +345,8 @@ zst(const char *text, size_t len, size_t *n)
 	return out;
 }
 
-Test(input, decodes_zstd_from_memory_and_file)
+static void
+decodes_zstd_from_memory_and_file(void)
 {
 	static const char *const want[] = { "v 10400 3", "X ./prog" };
 	const char text[] = "v 10400 3\nX ./prog\n";
@@ -347,7 +358,8 @@ Test(input, decodes_zstd_from_memory_and_file)
 	free(z);
 }
 
-Test(input, reads_concatenated_zstd_frames)
+static void
+reads_concatenated_zstd_frames(void)
 {
 	size_t n1, n2;
 	unsigned char *a = zst("one\n", 4, &n1), *b = zst("two\n", 4, &n2);
@@ -360,7 +372,8 @@ Test(input, reads_concatenated_zstd_frames)
 }
 
 /* Input that ends inside a frame is an error, at any cut. */
-Test(input, reports_truncated_zstd)
+static void
+reports_truncated_zstd(void)
 {
 	static char text[300000];
 	const unsigned char *data;
@@ -389,7 +402,8 @@ Test(input, reports_truncated_zstd)
 	free(z);
 }
 
-Test(input, bounds_decompressed_zstd_size)
+static void
+bounds_decompressed_zstd_size(void)
 {
 	static char text[1 << 20];
 	unsigned char *z;
@@ -416,7 +430,8 @@ skippable(unsigned char *p, unsigned k, uint32_t n)
 
 /* As zstd -d: skippable frames first (pzstd's files), between frames and
  * last are passed over; alone they are no data. */
-Test(input, skips_skippable_zstd_frames)
+static void
+skips_skippable_zstd_frames(void)
 {
 	static const char *const want[] = { "one", "two" };
 	size_t n1, n2, n = 0;
@@ -485,7 +500,8 @@ zst_window(const char *text, size_t len, int log, size_t *n)
 
 /* A window over zstd's default 128 MiB reads when the input bound
  * allows that much data; else the message says how large it is. */
-Test(input, takes_zstd_windows_the_input_bound_allows)
+static void
+takes_zstd_windows_the_input_bound_allows(void)
 {
 	static const char *const want[] = { "v 10400 3", "X ./prog" };
 	const char text[] = "v 10400 3\nX ./prog\n";
@@ -600,7 +616,8 @@ slurp_both_ways(const unsigned char *z, size_t len, uint64_t max,
 /* Members of 64 KiB: the threads inflate those after what the first
  * fill inflated (a buffer's worth: 4 of 16), where the build has
  * libdeflate, and the bytes are zlib's. */
-Test(input, inflates_gzip_members_on_threads)
+static void
+inflates_gzip_members_on_threads(void)
 {
 	size_t len = 1 << 20, n, members;
 	char *text = member_text(len, 3);
@@ -632,7 +649,8 @@ Test(input, inflates_gzip_members_on_threads)
 
 /* A member's data that holds what looks like another member's header:
  * a guess that fails, and the same bytes. */
-Test(input, gzip_member_guesses_are_proven)
+static void
+gzip_member_guesses_are_proven(void)
 {
 	size_t len = 300000, n, k, i;
 	char *text = member_text(len, 5);
@@ -668,7 +686,8 @@ Test(input, gzip_member_guesses_are_proven)
 
 /* A corrupt member, a truncated last one, a bound passed in a member the
  * threads would take: the errors zlib reports, at the same offsets. */
-Test(input, gzip_member_errors_are_zlibs)
+static void
+gzip_member_errors_are_zlibs(void)
 {
 	size_t len = 1 << 20, n;
 	char *text = member_text(len, 7);
@@ -692,4 +711,50 @@ Test(input, gzip_member_errors_are_zlibs)
 	free(bad);
 	free(z);
 	free(text);
+}
+
+/* --- the cases above, one test per behaviour ------------------------------ */
+
+/* Lines, their endings and their length bound. */
+Test(input, splits_lines)
+{
+	splits_plain_memory_into_lines();
+	drops_cr_ending_the_last_line();
+	long_lines_across_buffer_refills();
+	rejects_overlong_line();
+}
+
+/* gzip input: from a file, in members, cut short or too large. */
+Test(input, inflates_gzip)
+{
+	inflates_gzip_from_a_file();
+	reads_concatenated_gzip_members();
+	reports_truncated_gzip();
+	bounds_decompressed_size();
+}
+
+/* Which read options layouts are taken. */
+Test(input, read_options_versions)
+{
+	read_refuses_unknown_options_versions();
+	read_takes_older_options_layouts();
+}
+
+/* zstd input: frames, skippable frames, cuts, bounds and windows. */
+Test(input, decodes_zstd)
+{
+	decodes_zstd_from_memory_and_file();
+	reads_concatenated_zstd_frames();
+	reports_truncated_zstd();
+	bounds_decompressed_zstd_size();
+	skips_skippable_zstd_frames();
+	takes_zstd_windows_the_input_bound_allows();
+}
+
+/* gzip members on threads: the same bytes and errors as zlib. */
+Test(input, threads_inflate_gzip_members_as_zlib)
+{
+	inflates_gzip_members_on_threads();
+	gzip_member_guesses_are_proven();
+	gzip_member_errors_are_zlibs();
 }

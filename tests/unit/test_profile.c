@@ -50,7 +50,8 @@ build_small(void)
 	cr_assert(eq(int, profconv_profile_add_sample(prof, locs, 2, v, lab, 2), 0));
 }
 
-Test(model, new_profile_is_empty)
+static void
+new_profile_is_empty(void)
 {
 	cr_assert(eq(sz, profconv_profile_sample_count(prof), 0));
 	cr_assert(eq(sz, profconv_profile_sample_type_count(prof), 0));
@@ -230,9 +231,17 @@ Test(model, holds_a_million_samples)
 	ASSERT_NO_LEAKS();
 }
 
-Test(model, free_accepts_null)
+static void
+free_accepts_null(void)
 {
 	profconv_profile_free(NULL);
+}
+
+/* A new profile, and freeing none. */
+Test(model, new_and_free)
+{
+	new_profile_is_empty();
+	free_accepts_null();
 }
 
 /* --- the seams: only profile.c changes the layout ----------------------------- */

@@ -19,7 +19,8 @@ sign(int x)
 	return (x > 0) - (x < 0);
 }
 
-Test(trend, natural_order_compares_numbers_as_numbers)
+static void
+natural_order_compares_numbers_as_numbers(void)
 {
 	static const struct { const char *a, *b; int want; } cases[] = {
 		{ "x.m2.heap", "x.m10.heap", -1 },
@@ -47,7 +48,8 @@ Test(trend, natural_order_compares_numbers_as_numbers)
 	}
 }
 
-Test(trend, order_by_name_time_or_as_given)
+static void
+order_by_name_time_or_as_given(void)
 {
 	const char *names[] = { "p.m10.heap", "p.m2.heap", "p.m1.heap",
 		"p.m100.heap" };
@@ -146,7 +148,8 @@ Test(trend, slope_beyond_int64_saturates)
 	profconv_trend_free(t);
 }
 
-Test(trend, add_refuses_no_profile)
+static void
+add_refuses_no_profile(void)
 {
 	struct profconv_trend *t = NULL;
 
@@ -163,7 +166,8 @@ Test(trend, add_refuses_no_profile)
 
 /* A series out of order: the order comes from the names, and -o's
  * last-minus-first subtracts the right two of the profiles kept. */
-Test(trend, series_reordered_and_reduced)
+static void
+series_reordered_and_reduced(void)
 {
 	struct profconv_trend *t = NULL;
 	struct profconv_trend_snapshot s;
@@ -201,7 +205,8 @@ Test(trend, series_reordered_and_reduced)
 	profconv_trend_free(t);
 }
 
-Test(trend, two_processes_refused)
+static void
+two_processes_refused(void)
 {
 	struct profconv_trend *t = NULL;
 	const char *msg;
@@ -225,7 +230,8 @@ Test(trend, two_processes_refused)
 
 /* Snapshots with times: one profile can be first (or last) both by time
  * and by name, and is kept, and freed, once. */
-Test(trend, timed_series_keeps_each_profile_once)
+static void
+timed_series_keeps_each_profile_once(void)
 {
 	static const int64_t times[] = { 30, 10, 40, 20 };
 	static const char *const names[] = { "c", "a", "d", "b" };
@@ -246,4 +252,25 @@ Test(trend, timed_series_keeps_each_profile_once)
 	cr_assert(eq(i64, total, (40 - 10) << 12));
 	profconv_profile_free(sus);
 	profconv_trend_free(t);
+}
+
+/* The order of snapshots: natural by name, by time, or as given. */
+Test(trend, snapshot_order)
+{
+	natural_order_compares_numbers_as_numbers();
+	order_by_name_time_or_as_given();
+}
+
+/* What profconv_trend_add() refuses, and what it takes. */
+Test(trend, add_refuses_what_is_no_series)
+{
+	add_refuses_no_profile();
+	two_processes_refused();
+}
+
+/* A series run: its order, its rows and its suspects. */
+Test(trend, series_ordered_and_reduced)
+{
+	series_reordered_and_reduced();
+	timed_series_keeps_each_profile_once();
 }

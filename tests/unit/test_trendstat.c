@@ -72,7 +72,8 @@ Test(trendstat, verdict_names)
 	    (enum profconv_trend_verdict)99), "?"));
 }
 
-Test(trendstat, theil_sen_and_mann_kendall)
+static void
+theil_sen_and_mann_kendall(void)
 {
 	int64_t line[10], spiked[10], flat[6] = { 5, 5, 5, 5, 5, 5 };
 	int64_t two_cols[] = { 0, -7, 10, -7, 20, -7 };
@@ -98,7 +99,8 @@ Test(trendstat, theil_sen_and_mann_kendall)
 	cr_assert(eq(sz, f.points, 3));
 }
 
-Test(trendstat, long_series_fit_on_spread_points)
+static void
+long_series_fit_on_spread_points(void)
 {
 	static int64_t v[1000];
 	struct pc_fit f;
@@ -112,7 +114,8 @@ Test(trendstat, long_series_fit_on_spread_points)
 	cr_assert(f.mk_z > 10);
 }
 
-Test(trendstat, steady_leak)
+static void
+steady_leak(void)
 {
 	int64_t v[N];
 	size_t i;
@@ -122,7 +125,8 @@ Test(trendstat, steady_leak)
 	VERDICT(v, N, PROFCONV_TREND_LEAK);
 }
 
-Test(trendstat, small_leak_is_a_leak_whatever_its_size)
+static void
+small_leak_is_a_leak_whatever_its_size(void)
 {
 	static int64_t v[1000];
 	size_t i;
@@ -137,7 +141,8 @@ Test(trendstat, small_leak_is_a_leak_whatever_its_size)
 	VERDICT(v, 10, PROFCONV_TREND_STABLE);
 }
 
-Test(trendstat, leak_that_starts_late_or_dips)
+static void
+leak_that_starts_late_or_dips(void)
 {
 	int64_t late[N], dip[N], steps[30];
 	size_t i;
@@ -155,7 +160,8 @@ Test(trendstat, leak_that_starts_late_or_dips)
 	    PROFCONV_TREND_LEAK));
 }
 
-Test(trendstat, saturating_cache)
+static void
+saturating_cache(void)
 {
 	int64_t v[N], jittery[40];
 	size_t i;
@@ -187,7 +193,8 @@ Test(trendstat, saturating_cache)
 	    PROFCONV_TREND_SATURATING);
 }
 
-Test(trendstat, periodic)
+static void
+periodic(void)
 {
 	int64_t saw[N], ramp[30], dips[10];
 	size_t i;
@@ -205,7 +212,8 @@ Test(trendstat, periodic)
 	VERDICT(dips, 10, PROFCONV_TREND_PERIODIC);
 }
 
-Test(trendstat, transient)
+static void
+transient(void)
 {
 	int64_t hump[N], spike[N] = { 0 }, dropped[N];
 	size_t i;
@@ -221,7 +229,8 @@ Test(trendstat, transient)
 	VERDICT(dropped, N, PROFCONV_TREND_TRANSIENT);
 }
 
-Test(trendstat, freed_at_exit)
+static void
+freed_at_exit(void)
 {
 	int64_t v[N];
 	size_t i;
@@ -240,7 +249,8 @@ Test(trendstat, freed_at_exit)
 	cr_assert(ne(int, judge(v, N), PROFCONV_TREND_FREED_AT_EXIT));
 }
 
-Test(trendstat, stable_flat_and_noise)
+static void
+stable_flat_and_noise(void)
 {
 	int64_t flat[N], noise[50], below[N];
 	size_t i;
@@ -260,7 +270,8 @@ Test(trendstat, stable_flat_and_noise)
 	cr_assert(ne(int, judge(noise, 50), PROFCONV_TREND_LEAK));
 }
 
-Test(trendstat, two_snapshots)
+static void
+two_snapshots(void)
 {
 	VERDICT(((int64_t[]){ 0, 64 * K }), 2, PROFCONV_TREND_LEAK);
 	VERDICT(((int64_t[]){ 64 * K, 0 }), 2, PROFCONV_TREND_TRANSIENT);
@@ -270,7 +281,8 @@ Test(trendstat, two_snapshots)
 	VERDICT(((int64_t[]){ 5 }), 1, PROFCONV_TREND_STABLE);
 }
 
-Test(trendstat, rule_settings)
+static void
+rule_settings(void)
 {
 	/* Grew in 4 of the 5 intervals that moved. */
 	int64_t v[] = { 0, 10 * K, 20 * K, 15 * K, 30 * K, 40 * K };
@@ -297,7 +309,8 @@ Test(trendstat, rule_settings)
 
 #define M (1024 * K)
 
-Test(trendstat, sampling_noise_is_no_leak)
+static void
+sampling_noise_is_no_leak(void)
 {
 	/* perl's bounded cache under jemalloc, a sample every 4 KiB: one
 	 * row, dump after dump (KiB), a level from the ninth dump on that
@@ -335,7 +348,8 @@ judge_x(const int64_t *v, const double *x, size_t n)
 	return profconv__trend_verdict(v, x, n, 1, &rule, scratch, &sh);
 }
 
-Test(trendstat, ramp_with_gc_dips_is_a_leak)
+static void
+ramp_with_gc_dips_is_a_leak(void)
 {
 	int64_t v[32], exit_dump[33];
 	size_t i;
@@ -351,7 +365,8 @@ Test(trendstat, ramp_with_gc_dips_is_a_leak)
 	VERDICT(exit_dump, 33, PROFCONV_TREND_FREED_AT_EXIT);
 }
 
-Test(trendstat, never_falls_and_still_grows_is_a_leak)
+static void
+never_falls_and_still_grows_is_a_leak(void)
 {
 	int64_t v[40];
 	size_t i, k, steps;
@@ -371,7 +386,8 @@ Test(trendstat, never_falls_and_still_grows_is_a_leak)
 	VERDICT(v, 40, PROFCONV_TREND_LEAK);
 }
 
-Test(trendstat, plateau_over_the_last_quarter_saturates)
+static void
+plateau_over_the_last_quarter_saturates(void)
 {
 	int64_t v[40];
 	size_t i;
@@ -382,7 +398,8 @@ Test(trendstat, plateau_over_the_last_quarter_saturates)
 	VERDICT(v, 40, PROFCONV_TREND_SATURATING);
 }
 
-Test(trendstat, x_axis_of_allocation)
+static void
+x_axis_of_allocation(void)
 {
 	int64_t v[40];
 	double alloc[40], even[40];
@@ -443,7 +460,8 @@ static const double node_alloc[76] = {
 	170408766, 172008261, 176265766, 176790374
 };
 
-Test(trendstat, sampled_ramp_that_kept_climbing_is_a_leak)
+static void
+sampled_ramp_that_kept_climbing_is_a_leak(void)
 {
 	struct pc_rule rule = { 1 << 19, 0, 1 << 19, 0, 0 };
 	struct pc_shape sh;
@@ -470,7 +488,8 @@ static const double perl_alloc[14] = {
 	8988726, 9523312, 10047656, 11630931, 12689829, 13214125, 13738469
 };
 
-Test(trendstat, sampled_row_that_never_went_down_is_a_leak)
+static void
+sampled_row_that_never_went_down_is_a_leak(void)
 {
 	struct pc_rule rule = { 1 << 19, 0, 1 << 19, 0, 0 };
 	struct pc_shape sh;
@@ -502,7 +521,8 @@ static const double perl_dip_alloc[15] = {
 	16409262, 17468192
 };
 
-Test(trendstat, sampled_row_that_dipped_once_and_climbs_at_the_end)
+static void
+sampled_row_that_dipped_once_and_climbs_at_the_end(void)
 {
 	struct pc_rule rule = { 1 << 19, 0, 1 << 19, 0, 0 };
 	struct pc_shape sh;
@@ -545,7 +565,8 @@ static const double pool_alloc[65] = {
 	88798379, 90378924, 92486318, 92486318
 };
 
-Test(trendstat, large_sampled_objects_are_not_noise)
+static void
+large_sampled_objects_are_not_noise(void)
 {
 	struct pc_rule rule = { 1 << 19, 0, 1 << 19, 0, 0 };
 	struct pc_shape sh;
@@ -605,7 +626,8 @@ static const double perl_level_alloc[44] = {
 	45393028
 };
 
-Test(trendstat, churning_level_that_ends_on_a_high_is_no_leak)
+static void
+churning_level_that_ends_on_a_high_is_no_leak(void)
 {
 	struct pc_rule rule = { 1 << 12, 0, 1 << 12, 0, 0 };
 	struct pc_shape sh;
@@ -639,7 +661,8 @@ static const double perl_glob_alloc[44] = {
 	45240751
 };
 
-Test(trendstat, one_sampled_object_more_at_the_end_is_no_leak)
+static void
+one_sampled_object_more_at_the_end_is_no_leak(void)
 {
 	struct pc_rule rule = { 1 << 12, 0, 1 << 12, 0, 0 };
 	struct pc_shape sh;
@@ -664,7 +687,8 @@ Test(trendstat, one_sampled_object_more_at_the_end_is_no_leak)
  * before: a leak.  (Requiring any row that fell by more than the margin
  * to top its old high by the fall called it stable.)
  */
-Test(trendstat, leak_under_deep_churn_is_a_leak)
+static void
+leak_under_deep_churn_is_a_leak(void)
 {
 	static const int64_t hold[10] = {
 		1073152, 1130496, 1089536, 1146880, 1105920, 1163264, 1122304,
@@ -677,7 +701,8 @@ Test(trendstat, leak_under_deep_churn_is_a_leak)
 	    scratch, &sh), PROFCONV_TREND_LEAK));
 }
 
-Test(trendstat, x_axis_choice)
+static void
+x_axis_choice(void)
 {
 	int64_t alloc[4] = { 100, 200, 200, 300 };
 	double x[4];
@@ -692,7 +717,8 @@ Test(trendstat, x_axis_choice)
 	cr_assert(eq(int, profconv__trend_x(x, NULL, 4, 0), PC_X_SNAPSHOTS));
 }
 
-Test(trendstat, x_axis_of_a_sampled_total)
+static void
+x_axis_of_a_sampled_total(void)
 {
 	/* node under jemalloc (lg_prof_interval:21, a sample every
 	 * 512 KiB): the unsampled total of alloc_space in dump 44 came out
@@ -753,7 +779,8 @@ Test(trendstat, dump_names)
 /* Only the exit dump fell: the verdict is what came before it, as
  * CPython's finalizer frees a bounded cache and its tables (seen on
  * python3 under jemalloc with prof_final). */
-Test(trendstat, exit_dump_does_not_hide_a_plateau)
+static void
+exit_dump_does_not_hide_a_plateau(void)
 {
 	int64_t v[N + 1];
 	size_t i;
@@ -787,7 +814,8 @@ Test(trendstat, exit_dump_does_not_hide_a_plateau)
  * went down before the exit dump, so the sampled leak test holds on
  * what came before it.
  */
-Test(trendstat, sampled_ramp_freed_at_exit_is_freed_at_exit)
+static void
+sampled_ramp_freed_at_exit_is_freed_at_exit(void)
 {
 	static const int64_t samples[30] = {
 		0, 2, 8, 9, 12, 16, 18, 18, 21, 24, 25, 28, 29, 34, 36, 37,
@@ -824,7 +852,8 @@ Test(trendstat, sampled_ramp_freed_at_exit_is_freed_at_exit)
  * by more than a fifth of its climb).  Recorded whole (no sampling) the same numbers are memory, and their
  * rise at the end is growth.
  */
-Test(trendstat, sampled_level_that_dips_and_climbs_back_is_no_leak)
+static void
+sampled_level_that_dips_and_climbs_back_is_no_leak(void)
 {
 	static const int64_t v[44] = {
 		12368, 20608, 61808, 82408, 86528, 107128, 144208, 156568,
@@ -852,4 +881,78 @@ Test(trendstat, sampled_level_that_dips_and_climbs_back_is_no_leak)
 	rule.period = 0;
 	cr_assert(eq(int, profconv__trend_verdict(v, x, 44, 1, &rule, scratch,
 	    &sh), PROFCONV_TREND_LEAK));
+}
+
+/* Theil-Sen and Mann-Kendall, on short and long series. */
+Test(trendstat, robust_fit)
+{
+	theil_sen_and_mann_kendall();
+	long_series_fit_on_spread_points();
+}
+
+/* Series that grow: leaks, however they climb. */
+Test(trendstat, leak_shapes)
+{
+	steady_leak();
+	small_leak_is_a_leak_whatever_its_size();
+	leak_that_starts_late_or_dips();
+	ramp_with_gc_dips_is_a_leak();
+	never_falls_and_still_grows_is_a_leak();
+	leak_under_deep_churn_is_a_leak();
+}
+
+/* Series that fill and hold: plateaus, also before an exit dump. */
+Test(trendstat, level_shapes)
+{
+	saturating_cache();
+	plateau_over_the_last_quarter_saturates();
+	exit_dump_does_not_hide_a_plateau();
+}
+
+/* Series that fall back: periodic, transient, freed at exit. */
+Test(trendstat, falling_shapes)
+{
+	periodic();
+	transient();
+	freed_at_exit();
+}
+
+/* Flat, noisy and two-point series. */
+Test(trendstat, stable_and_short_series)
+{
+	stable_flat_and_noise();
+	two_snapshots();
+}
+
+/* What each field of the rule changes. */
+Test(trendstat, rule_fields)
+{
+	rule_settings();
+	sampling_noise_is_no_leak();
+	large_sampled_objects_are_not_noise();
+}
+
+/* Which x axis a series gets, and the verdict along it. */
+Test(trendstat, x_axis)
+{
+	x_axis_choice();
+	x_axis_of_a_sampled_total();
+	x_axis_of_allocation();
+}
+
+/* Recorded sampled rows that grow. */
+Test(trendstat, sampled_rows_that_grow)
+{
+	sampled_ramp_that_kept_climbing_is_a_leak();
+	sampled_row_that_never_went_down_is_a_leak();
+	sampled_row_that_dipped_once_and_climbs_at_the_end();
+	sampled_ramp_freed_at_exit_is_freed_at_exit();
+}
+
+/* Recorded sampled levels that wander but do not grow. */
+Test(trendstat, sampled_levels_are_no_leak)
+{
+	churning_level_that_ends_on_a_high_is_no_leak();
+	one_sampled_object_more_at_the_end_is_no_leak();
+	sampled_level_that_dips_and_climbs_back_is_no_leak();
 }

@@ -39,7 +39,8 @@ ramp(void)
  * 2/3 * 7 + 0.5 -> 5 ('+'), 7 ('#').  The summary names the first
  * snapshot and the last, which is the peak too.
  */
-Test(trendtable, table_of_one_leak)
+static void
+table_of_one_leak(void)
 {
 	struct profconv_trend *t = ramp();
 	char *out = NULL;
@@ -61,7 +62,8 @@ Test(trendtable, table_of_one_leak)
 }
 
 /* EXACT: whole numbers, no unit. */
-Test(trendtable, exact_units)
+static void
+exact_units(void)
 {
 	struct profconv_trend *t = ramp();
 	char *out = NULL;
@@ -117,4 +119,11 @@ Test(trendtable, refused_before_the_run)
 	cr_expect(eq(int, profconv_trend_write_json(t, fp), PROFCONV_EINVAL));
 	fclose(fp);
 	profconv_trend_free(t);
+}
+
+/* The table of one leak, in units and exact. */
+Test(trendtable, table_of_one_leak_in_both_units)
+{
+	table_of_one_leak();
+	exact_units();
 }
