@@ -15,7 +15,8 @@
 TestSuite(contention, .fini = drop);
 
 /* The first sample of pprof's cppbench.contention and its golden values. */
-Test(contention, unsamples_like_pprof)
+static void
+unsamples_like_pprof(void)
 {
 	static const char text[] =
 	    "--- contentionz 1 ---\n"
@@ -48,10 +49,12 @@ Test(contention, unsamples_like_pprof)
 	cr_assert(eq(int, strncmp(profconv_profile_drop_frames(prof),
 	    "RecordLockProfileData|", 22), 0));
 	ASSERT_NO_LEAKS();
+	drop();
 }
 
 /* Go's mutex profile: no attribute but a period; no clock, no scaling. */
-Test(contention, reads_go_mutex_profiles)
+static void
+reads_go_mutex_profiles(void)
 {
 	static const char text[] =
 	    "--- mutex:\n"
@@ -67,9 +70,11 @@ Test(contention, reads_go_mutex_profiles)
 	expect_two_values(prof, 0, 10, 2088);	/* 1000 * 5 / 2.394 */
 	expect_stack(prof, 0, want, 2);
 	cr_assert(eq(sz, profconv_profile_mapping_count(prof), 1));
+	drop();
 }
 
-Test(contention, scales_counts_only_without_a_clock)
+static void
+scales_counts_only_without_a_clock(void)
 {
 	static const char text[] =
 	    "--- contention:\nsampling period = 3\n7 2 @ 0x10\n";
@@ -77,9 +82,11 @@ Test(contention, scales_counts_only_without_a_clock)
 	cr_assert(eq(int, read_text(text, PROFCONV_FORMAT_CONTENTION), 0),
 	    "%s", ERRMSG);
 	expect_two_values(prof, 0, 6, 7);
+	drop();
 }
 
-Test(contention, does_not_scale_with_a_zero_period)
+static void
+does_not_scale_with_a_zero_period(void)
 {
 	static const char text[] =
 	    "--- contention:\ncycles/second = 1000\nsampling period = 0\n"
@@ -90,10 +97,20 @@ Test(contention, does_not_scale_with_a_zero_period)
 	    "%s", ERRMSG);
 	cr_assert(eq(i64, profconv_profile_period(prof, &vt), 0));
 	expect_two_values(prof, 0, 2, 7);
+	drop();
+}
+
+Test(contention, scales_like_pprof)
+{
+	unsamples_like_pprof();
+	reads_go_mutex_profiles();
+	scales_counts_only_without_a_clock();
+	does_not_scale_with_a_zero_period();
 }
 
 /* Attribute values are read like Go's strconv.ParseInt(s, 0, 64). */
-Test(contention, reads_go_integer_syntax_in_attributes)
+static void
+reads_go_integer_syntax_in_attributes(void)
 {
 	static const char text[] =
 	    "--- contention:\nsampling period = 0x10\n"
@@ -106,10 +123,12 @@ Test(contention, reads_go_integer_syntax_in_attributes)
 	cr_assert(eq(i64, profconv_profile_period(prof, &vt), 16));
 	cr_assert(eq(i64, profconv_profile_duration_nanos(prof), 8000000));
 	expect_two_values(prof, 0, 16, 16);
+	drop();
 }
 
 /* The sample pattern's leftmost-first choice: "123 @" is 12 and 3. */
-Test(contention, splits_adjacent_numbers_like_the_regexp)
+static void
+splits_adjacent_numbers_like_the_regexp(void)
 {
 	static const char text[] =
 	    "--- contention:\nx 123 @ 0x10 0x20\n";
@@ -119,11 +138,13 @@ Test(contention, splits_adjacent_numbers_like_the_regexp)
 	    "%s", ERRMSG);
 	expect_two_values(prof, 0, 3, 12);
 	expect_stack(prof, 0, want, 2);
+	drop();
 }
 
 /* pprof's regexp ends the stack at the first token that is no address,
  * dropping the rest; that is refused instead. */
-Test(contention, rejects_a_token_that_is_no_address)
+static void
+rejects_a_token_that_is_no_address(void)
 {
 	static const char text[] =
 	    "--- contention:\n1 1 @ 0x10 0x20 zz 0x30\n";
@@ -131,9 +152,11 @@ Test(contention, rejects_a_token_that_is_no_address)
 	cr_assert(eq(int, read_text(text, PROFCONV_FORMAT_CONTENTION),
 	    PROFCONV_EFORMAT));
 	cr_assert(eq(str, ERRMSG, "line 2: malformed address 'zz' in stack"));
+	drop();
 }
 
-Test(contention, stops_samples_at_a_dashed_line)
+static void
+stops_samples_at_a_dashed_line(void)
 {
 	static const char text[] =
 	    "--- contention:\n1 1 @ 0x400010\n--- other section ---\n"
@@ -144,9 +167,18 @@ Test(contention, stops_samples_at_a_dashed_line)
 	    "%s", ERRMSG);
 	cr_assert(eq(sz, profconv_profile_sample_count(prof), 1));
 	cr_assert(eq(sz, profconv_profile_mapping_count(prof), 1));
+	drop();
 }
 
-Test(contention, rejects_java_profiles)
+Test(contention, parses_like_pprof)
+{
+	reads_go_integer_syntax_in_attributes();
+	splits_adjacent_numbers_like_the_regexp();
+	stops_samples_at_a_dashed_line();
+}
+
+static void
+rejects_java_profiles(void)
 {
 	static const char text[] =
 	    "--- contentionz 1 ---\nformat = java\n1 1 @ 0x10\n";
@@ -155,6 +187,13 @@ Test(contention, rejects_java_profiles)
 	    PROFCONV_EUNSUPPORTED));
 	cr_assert(eq(str, ERRMSG,
 	    "Java contention profiles are not supported"));
+	drop();
+}
+
+Test(contention, rejects_unreadable_input)
+{
+	rejects_a_token_that_is_no_address();
+	rejects_java_profiles();
 }
 
 struct bad_input {

@@ -289,7 +289,8 @@ Test(elffacts, scripts_are_followed)
 }
 
 /* Scripts that name each other: refused after the kernel's depth. */
-Test(elffacts, script_loop_is_refused)
+static void
+script_loop_is_refused(void)
 {
 	char text[512], want[600];
 
@@ -301,10 +302,13 @@ Test(elffacts, script_loop_is_refused)
 	    in_dir(0, "a"));
 	cr_assert(eq(str, ERRMSG, want));
 	cr_assert(zero(ptr, facts));
+	profconv_elf_facts_free(facts);
+	facts = NULL;
 }
 
 /* Bad "#!" lines, a missing interpreter, a text file, a directory. */
-Test(elffacts, refusals_name_the_file)
+static void
+refusals_name_the_file(void)
 {
 	char line[400], want[600];
 
@@ -344,6 +348,14 @@ Test(elffacts, refusals_name_the_file)
 	cr_assert(eq(str, ERRMSG, want));
 	cr_assert(zero(ptr, facts));
 	ASSERT_NO_LEAKS();
+	profconv_elf_facts_free(facts);
+	facts = NULL;
+}
+
+Test(elffacts, refuses_scripts_and_other_files)
+{
+	script_loop_is_refused();
+	refusals_name_the_file();
 }
 
 /* --- hostile ELF files --------------------------------------------------- */
@@ -426,7 +438,8 @@ craft(const char *path, const struct craft *c)
 
 /* The crafted file itself reads right: the hostile ones below differ
  * from it in one thing each. */
-Test(elffacts, crafted_file_reads)
+static void
+crafted_file_reads(void)
 {
 	struct craft c = { .needed = 3, .needed_off = 1 };
 	const char *path = in_dir(0, "crafted");
@@ -441,6 +454,8 @@ Test(elffacts, crafted_file_reads)
 		cr_assert(eq(str, STR(facts->needed[i]), "libx.so"));
 	cr_assert(eq(int, facts->pie, 1));
 	ASSERT_NO_LEAKS();
+	profconv_elf_facts_free(facts);
+	facts = NULL;
 }
 
 /* CRAFT's file is refused with WANT (after the file's quoted name). */
@@ -459,7 +474,8 @@ expect_refused(const struct craft *c, const char *want)
 	ASSERT_NO_LEAKS();
 }
 
-Test(elffacts, too_many_needed)
+static void
+too_many_needed(void)
 {
 	struct craft c = { .needed = 1025, .needed_off = 1 };
 
@@ -470,16 +486,20 @@ Test(elffacts, too_many_needed)
 	cr_assert(eq(int, profconv_elf_facts_read(&facts,
 	    in_dir(0, "hostile")), 0), "%s", ERRMSG);
 	cr_assert(eq(sz, facts->nneeded, 1024));
+	profconv_elf_facts_free(facts);
+	facts = NULL;
 }
 
-Test(elffacts, needed_outside_strtab)
+static void
+needed_outside_strtab(void)
 {
 	struct craft c = { .needed = 1, .needed_off = 100 };
 
 	expect_refused(&c, ": DT_NEEDED 100 lies outside DT_STRTAB's 9 bytes");
 }
 
-Test(elffacts, dynamic_section_without_end)
+static void
+dynamic_section_without_end(void)
 {
 	struct craft c = { .needed = 1, .needed_off = 1, .debug = 5000,
 		.no_null = true };
@@ -488,7 +508,8 @@ Test(elffacts, dynamic_section_without_end)
 	    "dynamic section at offset 0x400");
 }
 
-Test(elffacts, interpreter_without_nul)
+static void
+interpreter_without_nul(void)
 {
 	struct craft c = { .needed = 1, .needed_off = 1, .interp_open = true };
 
@@ -496,11 +517,22 @@ Test(elffacts, interpreter_without_nul)
 	    "at most 4096 bytes");
 }
 
-Test(elffacts, truncated_file)
+static void
+truncated_file(void)
 {
 	struct craft c = { .needed = 1, .needed_off = 1, .truncate = 100 };
 
 	/* libelf would count the program headers that fit: none. */
 	expect_refused(&c, ": the program headers at offset 0x40 are cut "
 	    "short");
+}
+
+Test(elffacts, crafted_files_read_or_are_refused)
+{
+	crafted_file_reads();
+	too_many_needed();
+	needed_outside_strtab();
+	dynamic_section_without_end();
+	interpreter_without_nul();
+	truncated_file();
 }

@@ -31,7 +31,8 @@ elf_with(const struct pc_phdr *loads, size_t n, int e_type)
 	return info;
 }
 
-Test(elfinfo, bias_of_a_pie_text_mapping)
+static void
+bias_of_a_pie_text_mapping(void)
 {
 	static const struct pc_phdr loads[] = {
 		{ 0x0, 0x0, 0x618, 0x618, 0x1000, 4 },
@@ -47,7 +48,8 @@ Test(elfinfo, bias_of_a_pie_text_mapping)
 	    0x555555555000, 0x0), 0x555555554000));
 }
 
-Test(elfinfo, bias_when_vaddr_and_offset_differ)
+static void
+bias_when_vaddr_and_offset_differ(void)
 {
 	/* rustc/lld layout: text at offset 0x1000 linked at 0x2000 (coz#293). */
 	static const struct pc_phdr loads[] = {
@@ -62,7 +64,8 @@ Test(elfinfo, bias_when_vaddr_and_offset_differ)
 	    0x7f0000001000, 0x7f0000004000, 0x1000), 0x3500));
 }
 
-Test(elfinfo, bias_with_a_segment_not_page_aligned)
+static void
+bias_with_a_segment_not_page_aligned(void)
 {
 	static const struct pc_phdr loads[] = {
 		{ 0x0, 0x0, 0x2d00, 0x2d00, 0x1000, 4 },
@@ -76,7 +79,8 @@ Test(elfinfo, bias_with_a_segment_not_page_aligned)
 	    0x7f0000004000, 0x2000), 0x7f0000003000 - 0x3000));
 }
 
-Test(elfinfo, bias_of_a_classic_executable_is_zero)
+static void
+bias_of_a_classic_executable_is_zero(void)
 {
 	static const struct pc_phdr loads[] = {
 		{ 0x0, 0x400000, 0x1000, 0x1000, 0x1000, 4 },
@@ -90,7 +94,8 @@ Test(elfinfo, bias_of_a_classic_executable_is_zero)
 	cr_assert(eq(u64, profconv__load_bias(&info, 0, UINT64_MAX, 0), 0));
 }
 
-Test(elfinfo, bias_without_a_matching_segment_is_start_minus_offset)
+static void
+bias_without_a_matching_segment_is_start_minus_offset(void)
 {
 	static const struct pc_phdr loads[] = {
 		{ 0x0, 0x0, 0x1000, 0x1000, 0x1000, 4 },
@@ -101,9 +106,19 @@ Test(elfinfo, bias_without_a_matching_segment_is_start_minus_offset)
 	    0x8000), 0x10000000 - 0x8000));
 }
 
+Test(elfinfo, load_bias)
+{
+	bias_of_a_pie_text_mapping();
+	bias_when_vaddr_and_offset_differ();
+	bias_with_a_segment_not_page_aligned();
+	bias_of_a_classic_executable_is_zero();
+	bias_without_a_matching_segment_is_start_minus_offset();
+}
+
 /* --- unsymbolizable mappings and build ids -------------------------------- */
 
-Test(elfinfo, follows_pprof_unsymbolizable_rules)
+static void
+follows_pprof_unsymbolizable_rules(void)
 {
 	cr_assert(profconv__unsymbolizable(""));
 	cr_assert(profconv__unsymbolizable("[vdso]"));
@@ -120,11 +135,18 @@ Test(elfinfo, follows_pprof_unsymbolizable_rules)
 	cr_assert(not(profconv__unsymbolizable("./a.out")));
 }
 
-Test(elfinfo, compares_build_ids_ignoring_case)
+static void
+compares_build_ids_ignoring_case(void)
 {
 	cr_assert(profconv__build_id_equal("ABcd01", "abCD01"));
 	cr_assert(not(profconv__build_id_equal("abcd01", "abcd0")));
 	cr_assert(not(profconv__build_id_equal("abcd01", "abcd02")));
+}
+
+Test(elfinfo, judges_mapping_names_and_build_ids)
+{
+	follows_pprof_unsymbolizable_rules();
+	compares_build_ids_ignoring_case();
 }
 
 
@@ -242,7 +264,8 @@ Test(elfinfo, a_mapping_matches_the_loads_its_file_range_meets)
 
 /* --- opening files -------------------------------------------------------- */
 
-Test(elfinfo, opens_only_regular_files)
+static void
+opens_only_regular_files(void)
 {
 	int fd = 7;
 
@@ -283,7 +306,8 @@ readelf_facts(const char *file, char *id, size_t *nloads)
 	cr_assert(eq(int, pclose(p), 0), "%s", cmd);
 }
 
-Test(elfinfo, reads_the_build_id_and_loads_readelf_shows)
+static void
+reads_the_build_id_and_loads_readelf_shows(void)
 {
 	struct pc_elfinfo info;
 	char self[4096], id[129];
@@ -304,7 +328,8 @@ Test(elfinfo, reads_the_build_id_and_loads_readelf_shows)
 	profconv__elfinfo_free(&info);
 }
 
-Test(elfinfo, refuses_a_file_that_is_not_elf)
+static void
+refuses_a_file_that_is_not_elf(void)
 {
 	char path[] = "/tmp/test_elfinfo.XXXXXX", want[64];
 	struct pc_elfinfo info;
@@ -321,4 +346,11 @@ Test(elfinfo, refuses_a_file_that_is_not_elf)
 	cr_assert(eq(int, fd, -1));
 	cr_assert(eq(sz, info.nloads, 0));
 	cr_assert(zero(ptr, info.loads));
+}
+
+Test(elfinfo, opens_and_reads_elf_files)
+{
+	opens_only_regular_files();
+	reads_the_build_id_and_loads_readelf_shows();
+	refuses_a_file_that_is_not_elf();
 }

@@ -114,18 +114,23 @@ round_trip(int level)
 	profconv_profile_free(orig);
 }
 
-Test(pb, round_trip_uncompressed_preserves_every_field)
+static void
+round_trip_uncompressed_preserves_every_field(void)
 {
 	round_trip(0);
+	drop();
 }
 
-Test(pb, round_trip_gzip_preserves_every_field)
+static void
+round_trip_gzip_preserves_every_field(void)
 {
 	round_trip(9);
 	ASSERT_NO_LEAKS();
+	drop();
 }
 
-Test(pb, gzip_output_has_gzip_magic)
+static void
+gzip_output_has_gzip_magic(void)
 {
 	struct profconv_profile *p = build_full();
 	size_t len;
@@ -137,7 +142,8 @@ Test(pb, gzip_output_has_gzip_magic)
 	profconv_profile_free(p);
 }
 
-Test(pb, rejects_bad_level)
+static void
+rejects_bad_level(void)
 {
 	struct profconv_profile *p = build_full();
 	struct profconv_write_options o = { PROFCONV_WRITE_OPTIONS_VERSION, 10, 0 };
@@ -147,7 +153,8 @@ Test(pb, rejects_bad_level)
 	profconv_profile_free(p);
 }
 
-Test(pb, many_samples_round_trip_across_batches)
+static void
+many_samples_round_trip_across_batches(void)
 {
 	struct profconv_profile *p;
 	size_t i, len;
@@ -170,13 +177,30 @@ Test(pb, many_samples_round_trip_across_batches)
 	cr_assert(eq(i64, t, 49995000));
 	free(buf);
 	profconv_profile_free(p);
+	drop();
 }
 
-Test(pb, rejects_empty_input)
+Test(pb, round_trips_at_every_level)
+{
+	round_trip_uncompressed_preserves_every_field();
+	round_trip_gzip_preserves_every_field();
+	gzip_output_has_gzip_magic();
+	many_samples_round_trip_across_batches();
+}
+
+static void
+rejects_empty_input(void)
 {
 	cr_assert(eq(int, profconv_profile_read_mem(&prof, "", 0, NULL, NULL),
 	    PROFCONV_EFORMAT));
 	cr_assert(eq(str, ERRMSG, "empty input"));
+	drop();
+}
+
+Test(pb, rejects_bad_level_and_empty_input)
+{
+	rejects_bad_level();
+	rejects_empty_input();
 }
 
 /* --- the hand-made wire format against protobuf-c ------------------------ */

@@ -31,7 +31,8 @@ limit_memory(rlim_t bytes)
 
 /* --- item 7: drop_frames costs bounded ---------------------------------- */
 
-Test(rx, bounds_counted_repetition)
+static void
+bounds_counted_repetition(void)
 {
 	char why[96];
 
@@ -55,7 +56,8 @@ Test(rx, bounds_counted_repetition)
 	    sizeof(why)), 0));
 }
 
-Test(rx, depth_is_bounded)
+static void
+depth_is_bounded(void)
 {
 	char rx[512], why[96];
 	size_t i;
@@ -68,7 +70,8 @@ Test(rx, depth_is_bounded)
 }
 
 /* The default allocator lists are themselves within the bound. */
-Test(rx, defaults_pass)
+static void
+defaults_pass(void)
 {
 	static const char *const types[][2] = {
 		{ "inuse_objects", "inuse_space" }, { "contentions", "delay" },
@@ -88,6 +91,13 @@ Test(rx, defaults_pass)
 		    "%s", why);
 		profconv_profile_free(prof);
 	}
+}
+
+Test(rx, check_bounds_patterns)
+{
+	bounds_counted_repetition();
+	depth_is_bounded();
+	defaults_pass();
 }
 
 /* A heap profile whose stack is main -> operator new -> malloc. */
@@ -141,7 +151,8 @@ Test(rx, hostile_drop_frames_in_flame, .timeout = 60)
 	profconv_profile_free(prof);
 }
 
-Test(rx, pruner_says_why)
+static void
+pruner_says_why(void)
 {
 	struct profconv_profile *prof = heap_profile("(x{0,40}){0,40}");
 	struct pc_pruner p;
@@ -164,7 +175,8 @@ collect(const char *msg, void *payload)
 }
 
 /* The view hands the refusal to its caller's warn callback, once. */
-Test(rx, view_warns_of_a_refused_pattern)
+static void
+view_warns_of_a_refused_pattern(void)
 {
 	struct profconv_view_options vo = PROFCONV_VIEW_OPTIONS_INIT;
 	struct profconv_profile *prof = heap_profile("(x{0,40}){0,40}");
@@ -184,6 +196,12 @@ Test(rx, view_warns_of_a_refused_pattern)
 	cr_expect(eq(str, seen, ""));
 	profconv_view_free(view);
 	profconv_profile_free(prof);
+}
+
+Test(rx, refused_pattern_is_explained)
+{
+	pruner_says_why();
+	view_warns_of_a_refused_pattern();
 }
 
 /* --- item 9: the address table cannot be flooded ----------------------- */
@@ -286,7 +304,8 @@ Test(stab, agrees_with_linear_search)
 
 /* --- item 16: merged durations saturate -------------------------------- */
 
-Test(merge, duration_saturates)
+static void
+duration_saturates(void)
 {
 	struct profconv_profile *p[2], *m;
 
@@ -310,7 +329,8 @@ Test(merge, duration_saturates)
 
 /* --- item 17: a comparison names the base, and "none" for no type ------- */
 
-Test(merge, subtract_names_the_base)
+static void
+subtract_names_the_base(void)
 {
 	struct profconv_profile *cur, *base, *d;
 
@@ -325,4 +345,10 @@ Test(merge, subtract_names_the_base)
 	    "type none, not space/bytes"));
 	profconv_profile_free(cur);
 	profconv_profile_free(base);
+}
+
+Test(merge, header_values_of_hostile_profiles)
+{
+	duration_saturates();
+	subtract_names_the_base();
 }

@@ -80,7 +80,8 @@ expect_type(size_t i, const char *type, const char *unit)
 	cr_expect(eq(str, (char *)vt.unit, (char *)unit));
 }
 
-Test(jemalloc, unsamples_every_backtrace_total)
+static void
+unsamples_every_backtrace_total(void)
 {
 	static const int64_t s0[] = { 514, 2105354, 257, 1052677 };
 	static const int64_t s1[] = { 128, 526338, 0, 32 };
@@ -103,17 +104,21 @@ Test(jemalloc, unsamples_every_backtrace_total)
 	cr_assert(eq(int, profconv_profile_total(prof, 3, &total), 0));
 	cr_expect(eq(i64, total, 1052709));
 	ASSERT_NO_LEAKS();
+	drop_profile();
 }
 
-Test(jemalloc, labels_average_block_size)
+static void
+labels_average_block_size(void)
 {
 	cr_assert(eq(int, read_text(two_threads, 0), 0), "%s", ERRMSG);
 	expect_label(0, 0, "bytes", NULL, 4096);
 	/* No current objects: the accumulated pair's average. */
 	expect_label(1, 0, "bytes", NULL, 4096);
+	drop_profile();
 }
 
-Test(jemalloc, decrements_every_frame_and_maps_them)
+static void
+decrements_every_frame_and_maps_them(void)
 {
 	struct profconv_location loc;
 	struct profconv_sample s;
@@ -132,9 +137,11 @@ Test(jemalloc, decrements_every_frame_and_maps_them)
 	cr_expect(eq(u32, loc.mapping_id, 1));
 	cr_assert(eq(int, profconv_profile_mapping(prof, 1, &m), 0));
 	cr_expect(eq(str, (char *)m.file, "/usr/bin/prog"));
+	drop_profile();
 }
 
-Test(jemalloc, splits_by_thread_on_request)
+static void
+splits_by_thread_on_request(void)
 {
 	static const int64_t t0[] = { 257, 1052677, 128, 526338 };
 	static const int64_t t1b[] = { 128, 526338, 0, 32 };
@@ -154,9 +161,19 @@ Test(jemalloc, splits_by_thread_on_request)
 	cr_assert(eq(int, profconv_profile_sample(prof, 1, &s), 0));
 	cr_assert(eq(sz, s.nlabels, 2));
 	expect_label(1, 1, "thread", NULL, 1);
+	drop_profile();
 }
 
-Test(jemalloc, keeps_only_inuse_types_without_prof_accum)
+Test(jemalloc, reads_a_two_thread_profile)
+{
+	unsamples_every_backtrace_total();
+	labels_average_block_size();
+	decrements_every_frame_and_maps_them();
+	splits_by_thread_on_request();
+}
+
+static void
+keeps_only_inuse_types_without_prof_accum(void)
 {
 	static const char text[] =
 	    "heap_v2/1\n"
@@ -173,9 +190,11 @@ Test(jemalloc, keeps_only_inuse_types_without_prof_accum)
 	cr_expect(strstr(profconv_profile_drop_frames(prof), "|malloc|") != NULL);
 	cr_expect(strstr(profconv_profile_drop_frames(prof),
 	    "|je_prof_.*|") != NULL);
+	drop_profile();
 }
 
-Test(jemalloc, adds_alloc_types_when_a_backtrace_has_them)
+static void
+adds_alloc_types_when_a_backtrace_has_them(void)
 {
 	/* The header's pre-biased accumulated total rounded to 0. */
 	static const char text[] =
@@ -195,6 +214,13 @@ Test(jemalloc, adds_alloc_types_when_a_backtrace_has_them)
 	/* R = 0: jeprof does not scale. */
 	expect_values(prof, 0, s0, 4);
 	expect_values(prof, 1, s1, 4);
+	drop_profile();
+}
+
+Test(jemalloc, chooses_sample_types)
+{
+	keeps_only_inuse_types_without_prof_accum();
+	adds_alloc_types_when_a_backtrace_has_them();
 }
 
 Test(jemalloc, reads_an_empty_backtrace_and_no_maps)

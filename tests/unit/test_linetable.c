@@ -228,7 +228,8 @@ TestSuite(linetable, .fini = free_sections);
 
 /* --- a known program ------------------------------------------------------ */
 
-Test(linetable, decodes_a_known_program_into_sorted_rows)
+static void
+decodes_a_known_program_into_sorted_rows(void)
 {
 	static const struct want_row want[] = {
 		{ 0x800, 1, 1, 0, false },
@@ -256,10 +257,12 @@ Test(linetable, decodes_a_known_program_into_sorted_rows)
 	cr_expect(zero(ptr, (void *)profconv__linetab_file(&t, 4)));
 	profconv__linetab_free(&t);
 	profconv__rawpool_free(&names);
+	free_sections();
 }
 
 /* Versions 2 and 3 have no maximum_operations_per_instruction. */
-Test(linetable, reads_versions_2_and_3_like_4)
+static void
+reads_versions_2_and_3_like_4(void)
 {
 	struct pc_rawpool names = { 0 };
 	struct pc_linetab t4, t;
@@ -286,9 +289,11 @@ Test(linetable, reads_versions_2_and_3_like_4)
 	}
 	profconv__linetab_free(&t4);
 	profconv__rawpool_free(&names);
+	free_sections();
 }
 
-Test(linetable, finds_the_row_of_an_address_as_dwarf_getsrc_die_does)
+static void
+finds_the_row_of_an_address_as_dwarf_getsrc_die_does(void)
 {
 	struct pc_rawpool names = { 0 };
 	const struct pc_linerow *row;
@@ -317,6 +322,14 @@ Test(linetable, finds_the_row_of_an_address_as_dwarf_getsrc_die_does)
 	cr_expect(eq(u32, row->file, 2));
 	profconv__linetab_free(&t);
 	profconv__rawpool_free(&names);
+	free_sections();
+}
+
+Test(linetable, decodes_a_known_program)
+{
+	decodes_a_known_program_into_sorted_rows();
+	reads_versions_2_and_3_like_4();
+	finds_the_row_of_an_address_as_dwarf_getsrc_die_does();
 }
 
 /* --- what is refused ------------------------------------------------------ */
@@ -336,7 +349,8 @@ expect_refused(const struct buf *b, unsigned address_size, const char *why)
 	profconv__rawpool_free(&names);
 }
 
-Test(linetable, refuses_malformed_programs)
+static void
+refuses_malformed_programs(void)
 {
 	struct buf b, bad;
 	size_t program;
@@ -366,9 +380,11 @@ Test(linetable, refuses_malformed_programs)
 	expect_refused(&bad, 8, "a standard opcode of the wrong length");
 	bad.n = 0;
 	expect_refused(&bad, 8, "an empty section");
+	free_sections();
 }
 
-Test(linetable, refuses_an_offset_past_the_section)
+static void
+refuses_an_offset_past_the_section(void)
 {
 	struct pc_line_sections sec = { 0 };
 	struct pc_rawpool names = { 0 };
@@ -385,6 +401,7 @@ Test(linetable, refuses_an_offset_past_the_section)
 	cr_expect(eq(int, profconv__linetab_decode(&t, &sec, 0, NULL, 8,
 	    &names), PC_LINES_LIBDW));
 	profconv__rawpool_free(&names);
+	free_sections();
 }
 
 /*
@@ -392,7 +409,8 @@ Test(linetable, refuses_an_offset_past_the_section)
  * decoder either refuses or gives rows sorted as libdw sorts them,
  * never crashes or reads outside the section.
  */
-Test(linetable, survives_every_single_byte_change)
+static void
+survives_every_single_byte_change(void)
 {
 	static const unsigned char values[] = {
 		0x00, 0x01, 0x02, 0x05, 0x0c, 0x7f, 0x80, 0xfe, 0xff
@@ -423,6 +441,14 @@ Test(linetable, survives_every_single_byte_change)
 	/* Most changes of an operand still make a program. */
 	cr_expect(gt(sz, decoded, 0));
 	profconv__rawpool_free(&names);
+	free_sections();
+}
+
+Test(linetable, refuses_or_survives_damaged_programs)
+{
+	refuses_malformed_programs();
+	refuses_an_offset_past_the_section();
+	survives_every_single_byte_change();
 }
 
 /* --- against libdw, on a program compiled here ---------------------------- */

@@ -11,7 +11,8 @@
 
 TestSuite(merge, .fini = drop);
 
-Test(merge, identical_profiles_add_up_sample_by_sample)
+static void
+identical_profiles_add_up_sample_by_sample(void)
 {
 	struct profconv_profile *in[2];
 
@@ -26,9 +27,11 @@ Test(merge, identical_profiles_add_up_sample_by_sample)
 	cr_assert(eq(i64, total(out, 0), 16));
 	cr_assert(eq(i64, total(out, 1), 256));
 	ASSERT_NO_LEAKS();
+	drop();
 }
 
-Test(merge, two_runs_of_a_pie_binary_merge_despite_aslr)
+static void
+two_runs_of_a_pie_binary_merge_despite_aslr(void)
 {
 	struct profconv_profile *in[2];
 	struct profconv_location l;
@@ -47,9 +50,11 @@ Test(merge, two_runs_of_a_pie_binary_merge_despite_aslr)
 	profconv_profile_location(out, 1, &l);
 	cr_assert(eq(u64, l.address, 0x555500001200));
 	cr_assert(eq(i64, total(out, 0), 6));
+	drop();
 }
 
-Test(merge, subtract_of_itself_cancels_everything)
+static void
+subtract_of_itself_cancels_everything(void)
 {
 	a = app(0x555500000000, 3, 5, NULL);
 	b = app(0x777700000000, 3, 5, NULL);
@@ -59,9 +64,11 @@ Test(merge, subtract_of_itself_cancels_everything)
 	/* As in pprof, the main binary's mapping stays. */
 	cr_assert(eq(sz, profconv_profile_mapping_count(out), 1));
 	ASSERT_NO_LEAKS();
+	drop();
 }
 
-Test(merge, subtract_keeps_growth_and_negatives)
+static void
+subtract_keeps_growth_and_negatives(void)
 {
 	struct profconv_sample s;
 
@@ -75,9 +82,17 @@ Test(merge, subtract_keeps_growth_and_negatives)
 	profconv_profile_sample(out, 1, &s);
 	cr_assert(eq(i64, s.values[0], -3));
 	cr_assert(eq(i64, s.values[1], -48));
+	drop();
 }
 
-Test(merge, labels_are_part_of_the_sample_key)
+Test(merge, subtract_leaves_the_difference)
+{
+	subtract_of_itself_cancels_everything();
+	subtract_keeps_growth_and_negatives();
+}
+
+static void
+labels_are_part_of_the_sample_key(void)
 {
 	struct profconv_profile *in[2];
 
@@ -87,9 +102,11 @@ Test(merge, labels_are_part_of_the_sample_key)
 	in[1] = b;
 	cr_assert(eq(int, profconv_profile_merge(&out, in, 2), 0));
 	cr_assert(eq(sz, profconv_profile_sample_count(out), 4));
+	drop();
 }
 
-Test(merge, label_order_does_not_matter)
+static void
+label_order_does_not_matter(void)
 {
 	struct profconv_label l1[2] = { { .key = "a", .str = "x" }, { .key = "n", .num = 4, .unit = "bytes" } };
 	struct profconv_label l2[2] = { l1[1], l1[0] };
@@ -106,9 +123,11 @@ Test(merge, label_order_does_not_matter)
 	cr_assert(eq(int, profconv_profile_merge(&out, in, 1), 0));
 	cr_assert(eq(sz, profconv_profile_sample_count(out), 1));
 	cr_assert(eq(i64, total(out, 0), 2));
+	drop();
 }
 
-Test(merge, drops_all_zero_samples_and_what_only_they_use)
+static void
+drops_all_zero_samples_and_what_only_they_use(void)
 {
 	struct profconv_profile *in[1];
 	int64_t z[1] = { 0 }, one[1] = { 1 };
@@ -124,9 +143,11 @@ Test(merge, drops_all_zero_samples_and_what_only_they_use)
 	cr_assert(eq(int, profconv_profile_merge(&out, in, 1), 0));
 	cr_assert(eq(sz, profconv_profile_sample_count(out), 1));
 	cr_assert(eq(sz, profconv_profile_location_count(out), 1));
+	drop();
 }
 
-Test(merge, symbolized_locations_keep_their_lines_and_functions)
+static void
+symbolized_locations_keep_their_lines_and_functions(void)
 {
 	struct profconv_function f = { "main", "main", "a.c", 1 };
 	struct profconv_line ln = { 1, 7, 2 };
@@ -153,6 +174,18 @@ Test(merge, symbolized_locations_keep_their_lines_and_functions)
 	cr_assert(eq(sz, l.nlines, 1));
 	cr_assert(eq(i64, l.lines[0].column, 2));
 	cr_assert(eq(i64, total(out, 0), 2));
+	drop();
+}
+
+/* Samples with one stack and one set of labels add up, the rest stay apart. */
+Test(merge, adds_up_samples_of_one_stack_and_labels)
+{
+	identical_profiles_add_up_sample_by_sample();
+	two_runs_of_a_pie_binary_merge_despite_aslr();
+	labels_are_part_of_the_sample_key();
+	label_order_does_not_matter();
+	drops_all_zero_samples_and_what_only_they_use();
+	symbolized_locations_keep_their_lines_and_functions();
 }
 
 Test(merge, combines_headers)
@@ -176,7 +209,8 @@ Test(merge, combines_headers)
 	cr_assert(eq(sz, profconv_profile_comment_count(out), 2));
 }
 
-Test(merge, rejects_incompatible_profiles)
+static void
+rejects_incompatible_profiles(void)
 {
 	struct profconv_profile *in[2];
 
@@ -195,9 +229,11 @@ Test(merge, rejects_incompatible_profiles)
 	cr_assert(eq(str, ERRMSG, "profiles have no sample type in common"));
 	cr_assert(eq(int, profconv_profile_merge(&out, in, 0), PROFCONV_EINVAL));
 	cr_assert(eq(str, ERRMSG, "no profiles to merge"));
+	drop();
 }
 
-Test(merge, rejects_a_type_in_another_unit)
+static void
+rejects_a_type_in_another_unit(void)
 {
 	struct profconv_profile *in[2];
 
@@ -210,9 +246,17 @@ Test(merge, rejects_a_type_in_another_unit)
 	cr_assert(eq(int, profconv_profile_merge(&out, in, 2), PROFCONV_EINVAL));
 	cr_assert(eq(str, ERRMSG, "profile 2 is incompatible: space is in "
 	    "kilobytes, not bytes"));
+	drop();
 }
 
-Test(merge, keeps_only_common_types_and_drops_samples_left_zero)
+Test(merge, rejects_profiles_that_do_not_fit)
+{
+	rejects_incompatible_profiles();
+	rejects_a_type_in_another_unit();
+}
+
+static void
+keeps_only_common_types_and_drops_samples_left_zero(void)
 {
 	struct profconv_profile *in[2];
 	struct profconv_value_type vt;
@@ -238,6 +282,7 @@ Test(merge, keeps_only_common_types_and_drops_samples_left_zero)
 	cr_assert(eq(str, (char *)vt.type, "objects"));
 	cr_assert(eq(sz, profconv_profile_sample_count(out), 3));
 	cr_assert(eq(i64, total(out, 0), 9));
+	drop();
 }
 
 Test(merge, merger_takes_sources_one_at_a_time)
@@ -262,7 +307,8 @@ Test(merge, merger_takes_sources_one_at_a_time)
 }
 
 /* The merger matches the two namings in either order. */
-Test(merge, merger_matches_objects_space_with_heap_types)
+static void
+merger_matches_objects_space_with_heap_types(void)
 {
 	struct profconv_profile *in[2];
 
@@ -281,6 +327,13 @@ Test(merge, merger_matches_objects_space_with_heap_types)
 	cr_assert(eq(sz, profconv_profile_sample_type_count(out), 2));
 	expect_type(out, 1, "space");
 	cr_assert(eq(i64, total(out, 1), (3 + 5 + 4) * 16));
+	drop();
+}
+
+Test(merge, matches_sample_types)
+{
+	keeps_only_common_types_and_drops_samples_left_zero();
+	merger_matches_objects_space_with_heap_types();
 }
 
 /*

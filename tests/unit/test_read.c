@@ -86,13 +86,15 @@ expect_read(const void *data, size_t len, enum profconv_format want,
 	drop_profile();
 }
 
-Test(read, each_text_format_names_its_reader)
+static void
+each_text_format_names_its_reader(void)
 {
 	size_t i;
 
 	for (i = 0; i < PC_LEN(texts); i++)
 		expect_read(texts[i].text, strlen(texts[i].text),
 		    texts[i].format, texts[i].name, i);
+	drop_profile();
 }
 
 /*
@@ -100,7 +102,8 @@ Test(read, each_text_format_names_its_reader)
  * and thread profiles after one, and a goroutine profile with the mark in
  * its type's name; every text format reads so here.
  */
-Test(read, text_formats_read_after_a_byte_order_mark)
+static void
+text_formats_read_after_a_byte_order_mark(void)
 {
 	struct profconv_value_type vt;
 	char buf[512];
@@ -117,10 +120,12 @@ Test(read, text_formats_read_after_a_byte_order_mark)
 	    0));
 	cr_assert(eq(int, profconv_profile_sample_type(prof, 0, &vt), 0));
 	cr_assert(eq(str, (char *)vt.type, "\xef\xbb\xbfgoroutine"));
+	drop_profile();
 }
 
 /* Compressed input is sniffed after decompression. */
-Test(read, gzip_input_names_the_inner_format)
+static void
+gzip_input_names_the_inner_format(void)
 {
 	unsigned char gz[1024];
 	z_stream z = { 0 };
@@ -139,10 +144,12 @@ Test(read, gzip_input_names_the_inner_format)
 		    texts[i].name, i);
 		deflateEnd(&z);
 	}
+	drop_profile();
 }
 
 /* A 64-bit little-endian CPU profile: header, one record, end marker. */
-Test(read, cpu_profile_names_its_reader)
+static void
+cpu_profile_names_its_reader(void)
 {
 	static const uint64_t words[] = {
 		0, 3, 0, 10000, 0,
@@ -156,10 +163,12 @@ Test(read, cpu_profile_names_its_reader)
 		for (k = 0; k < 8; k++)
 			buf[i * 8 + k] = (unsigned char)(words[i] >> (8 * k));
 	expect_read(buf, sizeof(buf), PROFCONV_FORMAT_CPU, "cpu", 0);
+	drop_profile();
 }
 
 /* What the library writes it reads back as pprof, compressed or not. */
-Test(read, pprof_names_its_reader)
+static void
+pprof_names_its_reader(void)
 {
 	struct profconv_write_options wo = PROFCONV_WRITE_OPTIONS_INIT;
 	static const char text[] = "heap profile: 1: 128 [ 1: 128] @ "
@@ -183,10 +192,21 @@ Test(read, pprof_names_its_reader)
 		free(mem);
 		mem = NULL;
 	}
+	drop_profile();
+}
+
+Test(read, each_format_names_its_reader)
+{
+	each_text_format_names_its_reader();
+	text_formats_read_after_a_byte_order_mark();
+	gzip_input_names_the_inner_format();
+	cpu_profile_names_its_reader();
+	pprof_names_its_reader();
 }
 
 /* No reader takes it: UNKNOWN, and the message says what was expected. */
-Test(read, unrecognized_input_is_unknown)
+static void
+unrecognized_input_is_unknown(void)
 {
 	static const char *const junk[] = {
 		"hello world\n",
@@ -209,6 +229,7 @@ Test(read, unrecognized_input_is_unknown)
 	    "unknown"));
 	cr_expect(eq(str, (char *)profconv_format_name((enum profconv_format)99),
 	    "unknown"));
+	drop_profile();
 }
 
 /*
@@ -216,7 +237,8 @@ Test(read, unrecognized_input_is_unknown)
  * that knows that format (its explain hook), first words of the message
  * saying what it is; the rest gets the generic message.
  */
-Test(read, readers_explain_what_they_refuse)
+static void
+readers_explain_what_they_refuse(void)
 {
 	static const struct {
 		const char *text;
@@ -254,11 +276,13 @@ Test(read, readers_explain_what_they_refuse)
 			cr_expect(zero(ptr, strstr(ERRMSG, "unrecognized")),
 			    "case %zu: %s", i, ERRMSG);
 	}
+	drop_profile();
 }
 
 /* A reader that fails still says which format it was: detection and
  * reading are separate steps. */
-Test(read, a_failing_reader_keeps_its_format)
+static void
+a_failing_reader_keeps_its_format(void)
 {
 	static const char text[] = "heap profile: 1: 2 [ 1: 2] @ heapprofile\n"
 	    "1: x [1: 2] @ 0x1000\n";
@@ -267,11 +291,20 @@ Test(read, a_failing_reader_keeps_its_format)
 	cr_assert(lt(int, profconv_profile_read_mem(&prof, text, strlen(text),
 	    NULL, &fmt), 0));
 	cr_expect(eq(int, fmt, PROFCONV_FORMAT_HEAP));
+	drop_profile();
+}
+
+Test(read, refused_input_is_explained)
+{
+	unrecognized_input_is_unknown();
+	readers_explain_what_they_refuse();
+	a_failing_reader_keeps_its_format();
 }
 
 /* An options struct of a layout this library does not know is refused
  * before anything is read or written. */
-Test(read, unknown_options_versions_are_refused)
+static void
+unknown_options_versions_are_refused(void)
 {
 	struct profconv_read_options ro = PROFCONV_READ_OPTIONS_INIT;
 	struct profconv_write_options wo = PROFCONV_WRITE_OPTIONS_INIT;
@@ -313,10 +346,12 @@ Test(read, unknown_options_versions_are_refused)
 		cr_expect(eq(str, ERRMSG, msg));
 	}
 	fclose(fp);
+	drop_profile();
 }
 
 /* The same for the options of the view, diff, flame and print writers. */
-Test(read, every_writer_checks_its_options_version)
+static void
+every_writer_checks_its_options_version(void)
 {
 	struct profconv_view_options vo = PROFCONV_VIEW_OPTIONS_INIT;
 	struct profconv_diff_options dop = PROFCONV_DIFF_OPTIONS_INIT;
@@ -356,4 +391,11 @@ Test(read, every_writer_checks_its_options_version)
 	fclose(fp);
 	profconv_diff_free(diff);
 	profconv_view_free(view);
+	drop_profile();
+}
+
+Test(read, options_versions_are_checked)
+{
+	unknown_options_versions_are_refused();
+	every_writer_checks_its_options_version();
 }

@@ -113,7 +113,8 @@ expect_function(uint32_t lid, const char *name, const char *file_tail)
 	cr_assert(gt(i64, loc.lines[loc.nlines - 1].line, 0));
 }
 
-Test(symbolize, finds_a_function_of_this_program)
+static void
+finds_a_function_of_this_program(void)
 {
 	struct profconv_symbolize_stats st;
 	struct profconv_mapping m;
@@ -129,6 +130,7 @@ Test(symbolize, finds_a_function_of_this_program)
 	cr_assert(eq(int, profconv_profile_mapping(prof, 1, &m), 0));
 	cr_assert(m.has_functions && m.has_filenames && m.has_line_numbers);
 	ASSERT_NO_LEAKS();
+	drop_profile();
 }
 
 /*
@@ -149,7 +151,8 @@ live_probe_location(struct profconv_symbolize_options *opts)
 	return lid;
 }
 
-Test(symbolize, maps_addresses_with_a_live_process)
+static void
+maps_addresses_with_a_live_process(void)
 {
 	struct profconv_symbolize_options opts =
 	    PROFCONV_SYMBOLIZE_OPTIONS_INIT;
@@ -161,9 +164,11 @@ Test(symbolize, maps_addresses_with_a_live_process)
 	cr_assert(eq(sz, st.symbolized, 1));
 	expect_function(lid, "probe_function", "test_symbolizer.c");
 	cr_assert(eq(sz, profconv_profile_mapping_count(prof), 1));
+	drop_profile();
 }
 
-Test(symbolize, leaves_locations_of_missing_binaries_alone)
+static void
+leaves_locations_of_missing_binaries_alone(void)
 {
 	struct profconv_mapping m = { 0x1000, 0x2000, 0, "/nonexistent/bin",
 		"", 0, 0, 0, 0 };
@@ -189,9 +194,11 @@ Test(symbolize, leaves_locations_of_missing_binaries_alone)
 	cr_assert(eq(sz, st.symbolized, 0));
 	cr_assert(eq(int, profconv_profile_location(prof, 1, &loc), 0));
 	cr_assert(eq(sz, loc.nlines, 0));
+	drop_profile();
 }
 
-Test(symbolize, reports_each_missing_file_once_with_its_locations)
+static void
+reports_each_missing_file_once_with_its_locations(void)
 {
 	/* Two mappings of one missing file (text and data, say), another
 	 * missing file, and [vdso], which is no binary's fault. */
@@ -226,9 +233,17 @@ Test(symbolize, reports_each_missing_file_once_with_its_locations)
 	cr_assert(eq(sz, reported_locations[0], 2 + 3));
 	cr_assert(eq(str, reported[1], "/nonexistent/b"));
 	cr_assert(eq(sz, reported_locations[1], 4));
+	drop_profile();
 }
 
-Test(symbolize, rejects_a_process_and_a_maps_file_together)
+Test(symbolize, handles_missing_binaries)
+{
+	leaves_locations_of_missing_binaries_alone();
+	reports_each_missing_file_once_with_its_locations();
+}
+
+static void
+rejects_a_process_and_a_maps_file_together(void)
 {
 	struct profconv_symbolize_options opts =
 	    PROFCONV_SYMBOLIZE_OPTIONS_INIT;
@@ -240,9 +255,11 @@ Test(symbolize, rejects_a_process_and_a_maps_file_together)
 	    PROFCONV_EINVAL));
 	cr_assert(eq(str, ERRMSG,
 	    "a process and a maps file cannot both be given"));
+	drop_profile();
 }
 
-Test(symbolize, names_a_maps_file_it_cannot_open)
+static void
+names_a_maps_file_it_cannot_open(void)
 {
 	struct profconv_symbolize_options opts =
 	    PROFCONV_SYMBOLIZE_OPTIONS_INIT;
@@ -253,6 +270,13 @@ Test(symbolize, names_a_maps_file_it_cannot_open)
 	    PROFCONV_ENOTFOUND));
 	cr_assert(eq(str, ERRMSG,
 	    "cannot open '/nonexistent/maps': No such file or directory"));
+	drop_profile();
+}
+
+Test(symbolize, refuses_maps_it_cannot_use)
+{
+	rejects_a_process_and_a_maps_file_together();
+	names_a_maps_file_it_cannot_open();
 }
 
 static void
@@ -266,7 +290,8 @@ count_modules(uint64_t done, uint64_t total, void *payload)
 }
 
 /* Progress counts the modules indexed, of how many. */
-Test(symbolize, reports_progress_in_modules)
+static void
+reports_progress_in_modules(void)
 {
 	struct profconv_symbolize_options opts =
 	    PROFCONV_SYMBOLIZE_OPTIONS_INIT;
@@ -281,6 +306,14 @@ Test(symbolize, reports_progress_in_modules)
 	cr_assert(eq(u64, seen[1], 1));
 	cr_assert(eq(u64, seen[2], 1));
 	expect_function(lid, "probe_function", "test_symbolizer.c");
+	drop_profile();
+}
+
+Test(symbolize, symbolizes_this_program)
+{
+	finds_a_function_of_this_program();
+	maps_addresses_with_a_live_process();
+	reports_progress_in_modules();
 }
 
 /* --- files mapped in place (handles_sigbus) -------------------------------- */
@@ -333,7 +366,8 @@ symbolize_rewritten_copy(int handles_sigbus, uint32_t *lid)
 
 /* Mapped in place, a binary rewritten while it is read fails the call
  * with one line naming it. */
-Test(symbolize, fails_when_a_mapped_binary_changes_while_read)
+static void
+fails_when_a_mapped_binary_changes_while_read(void)
 {
 	char want[128];
 	uint32_t lid;
@@ -345,11 +379,13 @@ Test(symbolize, fails_when_a_mapped_binary_changes_while_read)
 	cr_assert(eq(int, rc, PROFCONV_EIO));
 	cr_assert(eq(str, STR(profconv_errmsg()), want));
 	ASSERT_NO_LEAKS();
+	drop_profile();
 }
 
 /* Without the option, the library reads a private copy, which the
  * rewrite cannot touch: the call succeeds as before. */
-Test(symbolize, reads_a_private_copy_without_handles_sigbus)
+static void
+reads_a_private_copy_without_handles_sigbus(void)
 {
 	uint32_t lid;
 	int rc = symbolize_rewritten_copy(0, &lid);
@@ -358,6 +394,13 @@ Test(symbolize, reads_a_private_copy_without_handles_sigbus)
 	cr_assert(eq(int, rc, 0), "%s", profconv_errmsg());
 	expect_function(lid, "probe_function", "test_symbolizer.c");
 	ASSERT_NO_LEAKS();
+	drop_profile();
+}
+
+Test(symbolize, binary_rewritten_while_read)
+{
+	fails_when_a_mapped_binary_changes_while_read();
+	reads_a_private_copy_without_handles_sigbus();
 }
 
 /* --- deleted files -------------------------------------------------------- */

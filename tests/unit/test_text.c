@@ -95,7 +95,8 @@ Test(print, dump)
 
 /* The summary: totals, then the view's top stacks and functions, flat
  * and cum (a frame counted once per stack). */
-Test(print, summary)
+static void
+summary(void)
 {
 	struct profconv_print_options po = PROFCONV_PRINT_OPTIONS_INIT;
 
@@ -137,12 +138,14 @@ Test(print, summary)
 		cr_expect(eq(str, ERRMSG, "profile has no sample type 'cpu'"));
 		fclose(fp);
 	}
+	teardown();
 }
 
 /* INT64_MIN has no magnitude in int64: ranking and totals must not
  * overflow (run under -fsanitize=undefined in CI). */
 /* A summary that fails writes nothing: the type is checked first. */
-Test(print, nothing_written_on_error)
+static void
+nothing_written_on_error(void)
 {
 	struct profconv_print_options po = PROFCONV_PRINT_OPTIONS_INIT;
 	size_t len = 0;
@@ -156,9 +159,11 @@ Test(print, nothing_written_on_error)
 	    PROFCONV_ENOTFOUND));
 	fclose(fp);
 	cr_expect(eq(str, out, ""));
+	teardown();
 }
 
-Test(print, int64_min_summary)
+static void
+int64_min_summary(void)
 {
 	struct profconv_print_options po = PROFCONV_PRINT_OPTIONS_INIT;
 	uint32_t f, g, lf, lg;
@@ -183,12 +188,14 @@ Test(print, int64_min_summary)
 	cr_expect(strstr(out, "top 3 stacks by delta (of 3):\n"
 	    " -9223372036854775808 -100.00% f\n"
 	    " -9223372036854775808 -100.00% f;g\n") != NULL, "%s", out);
+	teardown();
 }
 
 /* pprof's -traces: the header, each sample's labels (strings, then
  * numbers scaled) and stack leaf first, its value of the sample type;
  * an inlined frame marked.  Version 4 of the options. */
-Test(print, traces)
+static void
+traces(void)
 {
 	struct profconv_print_options po = PROFCONV_PRINT_OPTIONS_INIT;
 
@@ -214,11 +221,13 @@ Test(print, traces)
 	    "       4kB   main\n"
 	    "-----------+-------------------------------------------------------\n")
 	    != NULL, "%s", out);
+	teardown();
 }
 
 /* pprof's -tags: a key's values, largest first, their totals and shares
  * in a table aligned right; numeric values in --unit. */
-Test(print, tags)
+static void
+tags(void)
 {
 	struct profconv_print_options po = PROFCONV_PRINT_OPTIONS_INIT;
 	struct profconv_label lb[3] = { { "k", "long value", 0, NULL },
@@ -248,10 +257,12 @@ Test(print, tags)
 	CAPTURE(out, profconv_profile_print(a, fp, &po));
 	cr_expect(strstr(out, " size: Total 3000.0B\n"
 	    "       3000.0B (  100%): 2048B\n") != NULL, "%s", out);
+	teardown();
 }
 
 /* One report at a time; an older caller's options know no traces. */
-Test(print, traces_options)
+static void
+traces_options(void)
 {
 	struct profconv_print_options po = PROFCONV_PRINT_OPTIONS_INIT;
 
@@ -271,6 +282,14 @@ Test(print, traces_options)
 	po.version = 3;
 	CAPTURE(out, profconv_profile_print(a, fp, &po));
 	cr_expect(strncmp(out, "sample types:", 13) == 0, "%s", out);
+	teardown();
+}
+
+Test(print, pprof_traces_and_tags)
+{
+	traces();
+	tags();
+	traces_options();
 }
 
 /* small() and a third stack, 1 kB: main calls run, which calls grow
@@ -293,7 +312,8 @@ small_with_run(void)
  * one unit for every value (kB here, as the smallest is 1kB); a function
  * called inline from one caller and not from another is
  * "(partial-inline)".  Version 7 of the options. */
-Test(print, text)
+static void
+text(void)
 {
 	struct profconv_print_options po = PROFCONV_PRINT_OPTIONS_INIT;
 
@@ -326,11 +346,13 @@ Test(print, text)
 	po.version = 6;
 	CAPTURE(out, profconv_profile_print(a, fp, &po));
 	cr_expect(strncmp(out, "sample types:", 13) == 0, "%s", out);
+	teardown();
 }
 
 /* pprof's -topproto: the rows of -text as samples of cum and flat, cut
  * to whole kB; a location and a function each. */
-Test(print, top_profile)
+static void
+top_profile(void)
 {
 	struct profconv_print_options po = PROFCONV_PRINT_OPTIONS_INIT;
 	struct profconv_profile *top = NULL;
@@ -373,13 +395,21 @@ Test(print, top_profile)
 	cr_expect(eq(int, profconv_profile_top(&top, a, &po),
 	    PROFCONV_ENOTFOUND));
 	cr_expect(top == NULL);
+	teardown();
+}
+
+Test(print, pprof_text_and_top)
+{
+	text();
+	top_profile();
 }
 
 /* The summary's top stacks: largest magnitude first, equal ones by name
  * whatever order the samples came in, at most TOP, "of" those with a
  * value; a function whose name holds ';' makes the same text as a stack
  * of two, and the two are one row, as in the folded stacks. */
-Test(print, summary_top_stacks)
+static void
+summary_top_stacks(void)
 {
 	struct profconv_print_options po = PROFCONV_PRINT_OPTIONS_INIT;
 	static const char *names[] = { "zeta", "alpha", "mid", "gone" };
@@ -426,4 +456,13 @@ Test(print, summary_top_stacks)
 	    "             50  27.78% root;alpha\n"
 	    "             50  27.78% root;zeta\n"
 	    "             10   5.56% root;x;y\n") != NULL, "%s", out);
+	teardown();
+}
+
+Test(print, summarises_the_profile)
+{
+	summary();
+	nothing_written_on_error();
+	int64_min_summary();
+	summary_top_stacks();
 }

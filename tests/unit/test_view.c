@@ -16,7 +16,8 @@ TestSuite(view, .init = setup, .fini = teardown);
 /* Samples whose values are all zero are left out; two samples that show
  * the same frames are one stack with their values added; the totals
  * are the profile's. */
-Test(view, zeros_merges_and_totals)
+static void
+zeros_merges_and_totals(void)
 {
 	struct profconv_view *v = NULL;
 	uint32_t m, g, lm, lg1, lg2;
@@ -44,10 +45,13 @@ Test(view, zeros_merges_and_totals)
 	}
 	cr_assert(eq(int, profconv_view_total(v, 2, &t), PROFCONV_EINVAL));
 	profconv_view_free(v);
+	teardown();
+	setup();
 }
 
 /* A sample without locations is a stack without frames. */
-Test(view, empty_stack)
+static void
+empty_stack(void)
 {
 	int64_t v = 4;
 
@@ -55,10 +59,19 @@ Test(view, empty_stack)
 	cr_assert(eq(int, profconv_profile_add_sample(p, NULL, 0, &v, NULL,
 	    0), 0));
 	expect_view(p, NULL, "- 4\n");
+	teardown();
+	setup();
+}
+
+Test(view, folds_samples_into_stacks)
+{
+	zeros_merges_and_totals();
+	empty_stack();
 }
 
 /* What a frame says of itself. */
-Test(view, frame_fields)
+static void
+frame_fields(void)
 {
 	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
 	struct profconv_view_frame fr;
@@ -105,9 +118,12 @@ Test(view, frame_fields)
 	expect_view(p, &o, "app::Pool<int>::grow(unsigned long) pool.cc:42 1\n"
 	    "app::Pool<int>::grow(unsigned long) pool.cc:43 1\n"
 	    "libpool.so+0x300 1\n");
+	teardown();
+	setup();
 }
 
-Test(view, sample_index_and_options)
+static void
+sample_index_and_options(void)
 {
 	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
 	struct profconv_view *v = NULL;
@@ -132,6 +148,8 @@ Test(view, sample_index_and_options)
 	o.granularity = (enum profconv_granularity)7;
 	cr_assert(eq(int, profconv_view_new(&v, p, &o), PROFCONV_EINVAL));
 	cr_assert(v == NULL);
+	teardown();
+	setup();
 }
 
 /* The folded text of stack I of V, root first, ';' between frames. */
@@ -232,7 +250,8 @@ Test(view, many_deep_stacks_any_thread_count)
 		profconv_view_free(v[j]);
 }
 
-Test(view, options_check_without_a_profile)
+static void
+options_check_without_a_profile(void)
 {
 	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
 
@@ -253,12 +272,21 @@ Test(view, options_check_without_a_profile)
 	o.demangle = PROFCONV_DEMANGLE_SIMPLE;
 	o.version = 99;
 	cr_assert(eq(int, profconv_view_options_check(&o), PROFCONV_EINVAL));
+	teardown();
+	setup();
+}
+
+Test(view, checks_options_and_sample_index)
+{
+	sample_index_and_options();
+	options_check_without_a_profile();
 }
 
 /* The well-known allocation wrappers are cut like malloc in allocation
  * profiles, unless no_wrappers, even when drop_frames names them (as
  * the pprof files profconv writes do); CPU profiles keep them. */
-Test(view, wrappers_cut_like_malloc)
+static void
+wrappers_cut_like_malloc(void)
 {
 	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
 	uint32_t m, pa, x, ma;
@@ -282,9 +310,12 @@ Test(view, wrappers_cut_like_malloc)
 	free(written);
 	expect_view(p, NULL, "main;parse 5\n");
 	expect_view(p, &o, "main;parse;xmalloc 5\n");
+	teardown();
+	setup();
 }
 
-Test(view, wrappers_kept_in_cpu_profile)
+static void
+wrappers_kept_in_cpu_profile(void)
 {
 	uint32_t m, x;
 	int64_t v = 3;
@@ -294,10 +325,13 @@ Test(view, wrappers_kept_in_cpu_profile)
 	x = add_fn(p, "xmalloc", "");
 	SAMPLE(p, &v, LOC1(p, 0, 0x20, x, 1), LOC1(p, 0, 0x10, m, 1));
 	expect_view(p, NULL, "main;xmalloc 3\n");
+	teardown();
+	setup();
 }
 
 /* A drop_frames alternative added or taken out whole. */
-Test(view, drop_with_whole_alternatives)
+static void
+drop_with_whole_alternatives(void)
 {
 	static const struct { const char *drop, *alt; bool with;
 	    const char *want; } c[] = {
@@ -324,10 +358,18 @@ Test(view, drop_with_whole_alternatives)
 	}
 }
 
+Test(view, cuts_allocation_wrappers)
+{
+	wrappers_cut_like_malloc();
+	wrappers_kept_in_cpu_profile();
+	drop_with_whole_alternatives();
+}
+
 /* Marks (for the annotated source): a frame inlined into the one before
  * it in its location is marked; a location's outermost frame is not;
  * with no_inline there are none. */
-Test(view, inline_marks)
+static void
+inline_marks(void)
 {
 	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
 	struct profconv_view *v = NULL;
@@ -353,5 +395,13 @@ Test(view, inline_marks)
 	/* No frame of the view is inlined: no marks at all. */
 	cr_expect(zero(ptr, (void *)profconv__view_stack_inline(v, 0)));
 	profconv_view_free(v);
+	teardown();
+	setup();
+}
+
+Test(view, describes_frames)
+{
+	frame_fields();
+	inline_marks();
 }
 
