@@ -65,7 +65,8 @@ mapping_of(const struct profconv_profile *prof, uint32_t loc)
 	return l.mapping_id;
 }
 
-Test(builder, moves_the_main_binary_first)
+static void
+moves_the_main_binary_first(void)
 {
 	static const char *const lines[] = {
 		"7f0000000000-7f0000001000: /lib/libc-2.15.so",
@@ -92,7 +93,8 @@ Test(builder, moves_the_main_binary_first)
 	profconv_profile_free(prof);
 }
 
-Test(builder, merges_adjacent_entries_of_one_file)
+static void
+merges_adjacent_entries_of_one_file(void)
 {
 	static const char *const lines[] = {
 		"00400000-00401000 r-xp 00001000 08:01 1 /bin/app",
@@ -116,7 +118,8 @@ Test(builder, merges_adjacent_entries_of_one_file)
 	profconv_profile_free(prof);
 }
 
-Test(builder, adds_one_fake_mapping_when_there_is_no_map)
+static void
+adds_one_fake_mapping_when_there_is_no_map(void)
 {
 	static const uint64_t addrs[] = { 0x1000, 0x2000, 0 };
 	struct pc_legacy b;
@@ -136,7 +139,8 @@ Test(builder, adds_one_fake_mapping_when_there_is_no_map)
 	profconv_profile_free(prof);
 }
 
-Test(builder, drops_a_leading_anon_hugepage)
+static void
+drops_a_leading_anon_hugepage(void)
 {
 	static const char *const lines[] = {
 		"00200000-00400000: /anon_hugepage",
@@ -153,7 +157,8 @@ Test(builder, drops_a_leading_anon_hugepage)
 	profconv_profile_free(prof);
 }
 
-Test(builder, starts_a_main_binary_at_0x400000)
+static void
+starts_a_main_binary_at_0x400000(void)
 {
 	static const char *const lines[] = {
 		"00500000-00600000: /bin/tool (@100000)",
@@ -169,7 +174,17 @@ Test(builder, starts_a_main_binary_at_0x400000)
 	profconv_profile_free(prof);
 }
 
-Test(builder, grows_a_split_mapping_back_to_its_start)
+/* The main binary: first among the mappings, after no anon hugepage,
+ * and starting at 0x400000. */
+Test(builder, places_the_main_binary)
+{
+	moves_the_main_binary_first();
+	drops_a_leading_anon_hugepage();
+	starts_a_main_binary_at_0x400000();
+}
+
+static void
+grows_a_split_mapping_back_to_its_start(void)
 {
 	static const char *const lines[] = {
 		"7f0000002000-7f0000003000: /lib/libc.so.6 (@2000)",
@@ -187,7 +202,15 @@ Test(builder, grows_a_split_mapping_back_to_its_start)
 	profconv_profile_free(prof);
 }
 
-Test(builder, fake_mapping_wins_over_the_split_repair)
+/* Pieces of one file joined into one mapping. */
+Test(builder, joins_split_mappings)
+{
+	merges_adjacent_entries_of_one_file();
+	grows_a_split_mapping_back_to_its_start();
+}
+
+static void
+fake_mapping_wins_over_the_split_repair(void)
 {
 	static const char *const lines[] = {
 		"7f0000002000-7f0000003000: /lib/libc.so.6 (@2000)",
@@ -207,4 +230,11 @@ Test(builder, fake_mapping_wins_over_the_split_repair)
 	cr_expect(eq(u32, mapping_of(prof, 1), 2));
 	cr_expect(eq(u32, mapping_of(prof, 2), 2));
 	profconv_profile_free(prof);
+}
+
+/* The fake mapping for addresses no map entry holds. */
+Test(builder, fake_mapping_for_unmapped_addresses)
+{
+	adds_one_fake_mapping_when_there_is_no_map();
+	fake_mapping_wins_over_the_split_repair();
 }

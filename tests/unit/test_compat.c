@@ -17,7 +17,8 @@
 
 TestSuite(compat, .fini = drop);
 
-Test(compat, compatibilize_keeps_common_types_in_first_order)
+static void
+compatibilize_keeps_common_types_in_first_order(void)
 {
 	struct profconv_profile *in[2];
 	struct profconv_value_type vt;
@@ -41,11 +42,13 @@ Test(compat, compatibilize_keeps_common_types_in_first_order)
 	profconv_profile_sample(b, 0, &s);
 	cr_assert(eq(i64, s.values[0], 3));
 	cr_assert(eq(i64, s.values[1], 1));
+	drop();
 }
 
 /* The first dump of a process (nothing freed: objects/space) and a later
  * one (alloc_* and inuse_*) compare with all four heap types. */
-Test(compat, compatibilize_widens_objects_space_to_heap_types)
+static void
+compatibilize_widens_objects_space_to_heap_types(void)
 {
 	static const char *const names[] = { "alloc_objects", "alloc_space",
 		"inuse_objects", "inuse_space" };
@@ -77,11 +80,13 @@ Test(compat, compatibilize_widens_objects_space_to_heap_types)
 	cr_assert(eq(int, profconv_profile_subtract(&out, b, a), 0));
 	cr_assert(eq(sz, profconv_profile_sample_type_count(out), 4));
 	ASSERT_NO_LEAKS();
+	drop();
 }
 
 /* jemalloc without prof_accum (inuse only) against one with it, and
  * against an objects/space dump: the in-use pair is what they share. */
-Test(compat, compatibilize_keeps_inuse_of_jemalloc_without_accum)
+static void
+compatibilize_keeps_inuse_of_jemalloc_without_accum(void)
 {
 	struct profconv_profile *in[3], *c;
 	uint32_t loc;
@@ -107,9 +112,11 @@ Test(compat, compatibilize_keeps_inuse_of_jemalloc_without_accum)
 	cr_assert(eq(i64, total(a, 1), 64));
 	cr_assert(eq(i64, total(b, 1), 128));
 	profconv_profile_free(c);
+	drop();
 }
 
-Test(compat, compatibilize_fails_without_common_type)
+static void
+compatibilize_fails_without_common_type(void)
 {
 	struct profconv_profile *in[2];
 
@@ -121,6 +128,7 @@ Test(compat, compatibilize_fails_without_common_type)
 	in[1] = b;
 	cr_assert(eq(int, profconv_profiles_compatibilize(in, 2), PROFCONV_EINVAL));
 	cr_assert(eq(str, ERRMSG, "profiles have no sample type in common"));
+	drop();
 }
 
 /* The slot standing for a type under the other heap naming: objects/
@@ -152,7 +160,8 @@ Test(compat, heap_alias_maps_between_the_namings)
 }
 
 /* Types kept by index, in the order given, with their values. */
-Test(compat, select_types_reorders_values)
+static void
+select_types_reorders_values(void)
 {
 	static const size_t keep[] = { 3, 0 };
 	struct profconv_sample s;
@@ -165,11 +174,13 @@ Test(compat, select_types_reorders_values)
 	profconv_profile_sample(a, 0, &s);
 	cr_assert(eq(i64, s.values[0], 64));
 	cr_assert(eq(i64, s.values[1], 9));
+	drop();
 }
 
 /* Every type in its order: nothing to do, and the values are not
  * copied (profdiff of two dumps of one program). */
-Test(compat, select_types_leaves_every_type_in_order_in_place)
+static void
+select_types_leaves_every_type_in_order_in_place(void)
 {
 	static const size_t keep[] = { 0, 1, 2, 3 };
 	struct profconv_sample s;
@@ -186,10 +197,19 @@ Test(compat, select_types_leaves_every_type_in_order_in_place)
 	cr_expect(eq(ptr, (void *)s.values, (void *)before));
 	cr_expect(eq(i64, s.values[0], 9));
 	cr_expect(eq(i64, s.values[3], 64));
+	drop();
+}
+
+/* Types selected by index: reordered, or left in place when all stay. */
+Test(compat, select_types_by_index)
+{
+	select_types_reorders_values();
+	select_types_leaves_every_type_in_order_in_place();
 }
 
 /* No profiles, or one: nothing to make comparable, nothing changes. */
-Test(compat, zero_or_one_profile_is_left_alone)
+static void
+zero_or_one_profile_is_left_alone(void)
 {
 	struct profconv_profile *in[1];
 
@@ -198,4 +218,17 @@ Test(compat, zero_or_one_profile_is_left_alone)
 	in[0] = a;
 	cr_assert(eq(int, profconv_profiles_compatibilize(in, 1), 0));
 	cr_assert(eq(sz, profconv_profile_sample_type_count(a), 4));
+	drop();
+}
+
+/* profconv_profiles_compatibilize(): the types every profile has, in the
+ * first one's order, heap namings widened or narrowed to match, and an
+ * error when nothing is shared.  Each case frees its profiles (drop()). */
+Test(compat, compatibilize_makes_profiles_comparable)
+{
+	compatibilize_keeps_common_types_in_first_order();
+	compatibilize_widens_objects_space_to_heap_types();
+	compatibilize_keeps_inuse_of_jemalloc_without_accum();
+	compatibilize_fails_without_common_type();
+	zero_or_one_profile_is_left_alone();
 }

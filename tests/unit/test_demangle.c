@@ -13,7 +13,8 @@
 #include "names/demangle.h"
 #include "demangle_fixture.h"
 
-Test(demangle, demangles_rust_legacy_names_like_rustfilt)
+static void
+demangles_rust_legacy_names_like_rustfilt(void)
 {
 	cr_assert(eq(str, STR(dm("_ZN4main9keep_some17ha3f709c3fdb70cedE",
 	    HIDE)), "main::keep_some"));
@@ -29,7 +30,8 @@ Test(demangle, demangles_rust_legacy_names_like_rustfilt)
 	profconv__demangler_free(&dm_buf);
 }
 
-Test(demangle, demangles_rust_legacy_names_like_cxxfilt_in_full)
+static void
+demangles_rust_legacy_names_like_cxxfilt_in_full(void)
 {
 	/* c++filt 2.40 keeps the hash and drops an LLVM suffix. */
 	cr_assert(eq(str, STR(dm("_ZN3foo3bar17h0123456789abcdefE", 0)),
@@ -42,7 +44,8 @@ Test(demangle, demangles_rust_legacy_names_like_cxxfilt_in_full)
 	profconv__demangler_free(&dm_buf);
 }
 
-Test(demangle, demangles_itanium_names_only)
+static void
+demangles_itanium_names_only(void)
 {
 	struct pc_demangler d = { 0 };
 
@@ -67,7 +70,8 @@ Test(demangle, demangles_itanium_names_only)
 /* Each "$..$" escape of legacy Rust, ".." as "::", the "_" before a
  * leading escape dropped, and an unknown escape kept as is; each text
  * is what GNU c++filt 2.40 prints. */
-Test(demangle, rust_legacy_escapes)
+static void
+rust_legacy_escapes(void)
 {
 	static const char name[] = "_ZN3foo10_$LT$a$GT$9fmt$u20$x"
 	    "23$SP$$BP$$RF$$LP$$RP$$C$6$u19$q5$u7e$17h0123456789abcdefE";
@@ -83,7 +87,8 @@ Test(demangle, rust_legacy_escapes)
 
 /* A single "." in a legacy identifier stays a "." (c++filt 2.40 and
  * llvm-cxxfilt; libiberty printed "-" before binutils 2.34). */
-Test(demangle, rust_legacy_single_dot_as_cxxfilt)
+static void
+rust_legacy_single_dot_as_cxxfilt(void)
 {
 	cr_assert(eq(str, STR(dm("_ZN3foo3a.b17h0123456789abcdefE", 0)),
 	    "foo::a.b::h0123456789abcdef"));
@@ -92,7 +97,8 @@ Test(demangle, rust_legacy_single_dot_as_cxxfilt)
 
 /* A legacy hash has at least 5 different hex digits: with 4 the name is
  * C++, whose demangling keeps the last part. */
-Test(demangle, rust_legacy_hash_needs_five_digits)
+static void
+rust_legacy_hash_needs_five_digits(void)
 {
 	cr_assert(eq(str, STR(dm("_ZN3foo3bar17h0123401234012340E", HIDE)),
 	    "foo::bar"));
@@ -107,9 +113,21 @@ Test(demangle, rust_legacy_hash_needs_five_digits)
 	profconv__demangler_free(&dm_buf);
 }
 
+/* Legacy Rust names, their escapes and hashes, as rustfilt and
+ * c++filt 2.40 print them. */
+Test(demangle, rust_legacy_names)
+{
+	demangles_rust_legacy_names_like_rustfilt();
+	demangles_rust_legacy_names_like_cxxfilt_in_full();
+	rust_legacy_escapes();
+	rust_legacy_single_dot_as_cxxfilt();
+	rust_legacy_hash_needs_five_digits();
+}
+
 /* Names without a known prefix are never demangled, not even as the
  * type they might spell. */
-Test(demangle, only_known_prefixes)
+static void
+only_known_prefixes(void)
 {
 	struct pc_demangler d = { 0 };
 
@@ -122,6 +140,13 @@ Test(demangle, only_known_prefixes)
 	profconv__demangler_free(&d);
 	cr_assert(zero(ptr, d.buf));
 	cr_assert(eq(sz, d.cap, 0));
+}
+
+/* Which names are demangled at all: Itanium C++ names, nothing else. */
+Test(demangle, demangles_only_known_prefixes)
+{
+	demangles_itanium_names_only();
+	only_known_prefixes();
 }
 
 /* The output buffer: text, numbers in decimal and hex, and a write past

@@ -48,7 +48,8 @@ json(const char *s, size_t len)
 	free(got_); \
 } while (0)
 
-Test(escape, xml_markup_and_characters_xml_cannot_hold)
+static void
+xml_markup_and_characters_xml_cannot_hold(void)
 {
 	EXPECT_TEXT(xml("a<b&\"c'>", (size_t)-1),
 	    "a&lt;b&amp;&quot;c&#39;&gt;");
@@ -62,7 +63,8 @@ Test(escape, xml_markup_and_characters_xml_cannot_hold)
 	    "caf\xc3\xa9 \xe2\x82\xac");
 }
 
-Test(escape, xml_put_counts_characters_not_bytes)
+static void
+xml_put_counts_characters_not_bytes(void)
 {
 	/* "h", U+00E9 (two bytes), then stop. */
 	EXPECT_TEXT(xml("h\xc3\xa9llo", 2), "h\xc3\xa9");
@@ -74,7 +76,8 @@ Test(escape, xml_put_counts_characters_not_bytes)
 	cr_expect(eq(sz, profconv__utf8_chars("\xff\xfe\xe2\x82"), 4));
 }
 
-Test(escape, xml_clean)
+static void
+xml_clean(void)
 {
 	cr_expect(profconv__xml_clean("ok\tok caf\xc3\xa9"));
 	cr_expect(not(profconv__xml_clean("a\nb")));
@@ -144,7 +147,8 @@ Test(escape, terminal_text)
 	profconv__textbuf_free(&tb);
 }
 
-Test(escape, svg_text_element)
+static void
+svg_text_element(void)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -159,4 +163,14 @@ Test(escape, svg_text_element)
 	    "a&lt;b</text>\n"
 	    "<text id=\"t2\" x=\"0.0\" y=\"0.0\">x</text>\n"));
 	free(text);
+}
+
+/* Names as XML text: escaped, cut by characters, checked, and inside
+ * an SVG <text> element. */
+Test(escape, xml_and_svg_text)
+{
+	xml_markup_and_characters_xml_cannot_hold();
+	xml_put_counts_characters_not_bytes();
+	xml_clean();
+	svg_text_element();
 }

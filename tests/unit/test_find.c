@@ -53,7 +53,8 @@ place(const char *name, const char *text)
 
 TestSuite(find, .init = make_dir, .fini = remove_dir);
 
-Test(find, uses_only_hex_build_ids_in_paths)
+static void
+uses_only_hex_build_ids_in_paths(void)
 {
 	cr_assert(profconv__build_id_valid("c7784650f8d4ab980208fc09fd353d76"));
 	cr_assert(profconv__build_id_valid("ABCDEF01"));
@@ -65,7 +66,8 @@ Test(find, uses_only_hex_build_ids_in_paths)
 
 /* pprof's layout DIR/BUILDID/BASENAME names the file wherever the
  * mapping's path pointed. */
-Test(find, finds_a_file_by_build_id_in_a_search_directory)
+static void
+finds_a_file_by_build_id_in_a_search_directory(void)
 {
 	struct pc_find how = { NULL, dir, 0, false };
 	struct pc_found found;
@@ -119,7 +121,8 @@ Test(find, finds_the_base_name_in_the_search_path)
 }
 
 /* A file with another build id is refused and remembered. */
-Test(find, refuses_a_file_with_another_build_id)
+static void
+refuses_a_file_with_another_build_id(void)
 {
 	static const char other[] = "00112233445566778899aabbccddeeff00112233";
 	struct pc_find how = { NULL, NULL, 0, false };
@@ -135,7 +138,8 @@ Test(find, refuses_a_file_with_another_build_id)
 }
 
 /* Build ids are hex: the same id in capitals names the same file. */
-Test(find, takes_a_build_id_in_either_case)
+static void
+takes_a_build_id_in_either_case(void)
 {
 	struct pc_find how = { NULL, NULL, 0, true };
 	struct pc_found found;
@@ -149,6 +153,17 @@ Test(find, takes_a_build_id_in_either_case)
 	    "%s", profconv_errmsg());
 	cr_assert(eq(str, found.path, self));
 	profconv__found_free(&found);
+}
+
+/* Build ids: hex only, a file found by one in a search directory or in
+ * either case, and a file with another one refused.  Only one case
+ * writes into the suite's directory, so none sees another's files. */
+Test(find, build_ids)
+{
+	uses_only_hex_build_ids_in_paths();
+	finds_a_file_by_build_id_in_a_search_directory();
+	refuses_a_file_with_another_build_id();
+	takes_a_build_id_in_either_case();
 }
 
 /* A readable file that is no ELF is not used, and said why. */

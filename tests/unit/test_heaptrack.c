@@ -66,7 +66,8 @@ function_name(const struct profconv_profile *prof, uint32_t id)
 	return f.name;
 }
 
-Test(heaptrack, replays_events_per_trace)
+static void
+replays_events_per_trace(void)
 {
 	/* info 0: 100 B at f, info 1: 10 B at g, info 2: 7 B at f. */
 	struct profconv_profile *prof = read_ok(HEAD
@@ -97,7 +98,8 @@ Test(heaptrack, replays_events_per_trace)
 }
 
 /* Equal maxima: the first one counts (heaptrack_print compares with >). */
-Test(heaptrack, peak_is_the_first_maximum)
+static void
+peak_is_the_first_maximum(void)
 {
 	struct profconv_profile *prof = read_ok(HEAD
 	    "a 186a0 2\na 186a0 3\na 30d40 1\n"
@@ -111,7 +113,8 @@ Test(heaptrack, peak_is_the_first_maximum)
 }
 
 /* The peak moves on when a later maximum is higher. */
-Test(heaptrack, peak_follows_a_higher_maximum)
+static void
+peak_follows_a_higher_maximum(void)
 {
 	struct profconv_profile *prof = read_ok(HEAD
 	    "a 64 2\na c8 3\n+ 0\n- 0\n+ 1\n+ 0\n- 1\n" TAIL);
@@ -123,7 +126,8 @@ Test(heaptrack, peak_follows_a_higher_maximum)
 
 /* A free of info 0 after another free counts as temporary, as in
  * heaptrack_print, whose "latest allocation" starts and resets at 0. */
-Test(heaptrack, temporary_counts_as_heaptrack_print)
+static void
+temporary_counts_as_heaptrack_print(void)
 {
 	struct profconv_profile *prof = read_ok(HEAD
 	    "a 64 2\na a 3\n+ 0\n+ 1\n- 1\n- 0\n" TAIL);
@@ -133,7 +137,18 @@ Test(heaptrack, temporary_counts_as_heaptrack_print)
 	profconv_profile_free(prof);
 }
 
-Test(heaptrack, stacks_and_inline_lines)
+/* The events replayed per trace: allocations, the peak and temporary
+ * allocations counted as heaptrack_print counts them. */
+Test(heaptrack, replays_events_as_heaptrack_print)
+{
+	replays_events_per_trace();
+	peak_is_the_first_maximum();
+	peak_follows_a_higher_maximum();
+	temporary_counts_as_heaptrack_print();
+}
+
+static void
+stacks_and_inline_lines(void)
 {
 	struct profconv_profile *prof = read_ok(
 	    "v 10400 3\ns 4 prog\ns 1 f\ns 3 f.c\ns 4 main\ns 5 inner\n"
@@ -166,7 +181,8 @@ Test(heaptrack, stacks_and_inline_lines)
 
 /* Format 2: strings are the rest of the line, addresses are return
  * addresses (moved back by one); no trailer is required. */
-Test(heaptrack, reads_format_2)
+static void
+reads_format_2(void)
 {
 	struct profconv_profile *prof = read_ok(
 	    "v 10200 2\ns a prog with spaces\ns main\n"
@@ -178,6 +194,13 @@ Test(heaptrack, reads_format_2)
 	profconv_profile_mapping(prof, 1, &m);
 	cr_expect(eq(str, (char *)m.file, "a prog with spaces"));
 	profconv_profile_free(prof);
+}
+
+/* Stacks of ips with their inline lines, in formats 3 and 2. */
+Test(heaptrack, reads_stacks)
+{
+	stacks_and_inline_lines();
+	reads_format_2();
 }
 
 Test(heaptrack, rejects_bad_structure)

@@ -46,7 +46,8 @@ ignore(const char *f)
 	return kept(&o);
 }
 
-Test(labels, numeric_ranges_in_the_labels_unit)
+static void
+numeric_ranges_in_the_labels_unit(void)
 {
 	four();
 	cr_expect(eq(i64, focus("bytes=2kb"), 10));
@@ -67,7 +68,8 @@ Test(labels, numeric_ranges_in_the_labels_unit)
 	cr_expect(eq(i64, ignore("thread=0"), 1111));
 }
 
-Test(labels, regular_expressions_with_and_without_key)
+static void
+regular_expressions_with_and_without_key(void)
 {
 	four();
 	cr_expect(eq(i64, focus("thread_name=worker"), 11));
@@ -82,7 +84,8 @@ Test(labels, regular_expressions_with_and_without_key)
 	cr_expect(eq(i64, ignore("thread_name=main"), 1011));
 }
 
-Test(labels, bad_ranges_and_expressions_refused)
+static void
+bad_ranges_and_expressions_refused(void)
 {
 	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
 	static const char *const bad[] = {
@@ -102,6 +105,20 @@ Test(labels, bad_ranges_and_expressions_refused)
 	/* Not range-shaped: a regular expression, as pprof takes it. */
 	o.tagfocus = "thread_name=1x:y";
 	cr_expect(eq(int, profconv_view_options_check(&o), 0), "%s", ERRMSG);
+}
+
+/* --tagfocus and --tagignore as pprof reads them: numeric ranges in the
+ * label's unit, regular expressions with and without a key, and what
+ * is refused. */
+Test(labels, tagfocus_and_tagignore_as_pprof)
+{
+	numeric_ranges_in_the_labels_unit();
+	teardown();	/* a fresh profile for the next case */
+	setup();
+	regular_expressions_with_and_without_key();
+	teardown();	/* a fresh profile for the next case */
+	setup();
+	bad_ranges_and_expressions_refused();
 }
 
 Test(labels, tagroot_frames_named_as_pprof)

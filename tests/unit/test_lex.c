@@ -20,7 +20,8 @@
 	*(used) = fn(&p_, e_, (v)) ? (int)(p_ - (s)) : -1; \
 } while (0)
 
-Test(lex, decimal_numbers_at_the_limits)
+static void
+decimal_numbers_at_the_limits(void)
 {
 	uint64_t u;
 	int64_t i;
@@ -45,7 +46,8 @@ Test(lex, decimal_numbers_at_the_limits)
 }
 
 /* Hex runs long enough for the 16-byte path and short ones agree. */
-Test(lex, hex_numbers_both_paths)
+static void
+hex_numbers_both_paths(void)
 {
 	uint64_t v;
 	int used;
@@ -73,7 +75,8 @@ Test(lex, hex_numbers_both_paths)
 
 /* strconv.ParseInt(s, 0, 64) as Go answers each (value, or which
  * error: the first met going digit by digit). */
-Test(lex, go_parse_int_as_strconv)
+static void
+go_parse_int_as_strconv(void)
 {
 	static const struct { const char *s; int rc; int64_t v; } c[] = {
 		{ "0x1F", 0, 31 }, { "0X_1f", 0, 31 }, { "017", 0, 15 },
@@ -100,6 +103,14 @@ Test(lex, go_parse_int_as_strconv)
 	}
 }
 
+/* Decimal and hex numbers at their limits, and as Go's strconv reads them. */
+Test(lex, numbers_as_go_parses_them)
+{
+	decimal_numbers_at_the_limits();
+	hex_numbers_both_paths();
+	go_parse_int_as_strconv();
+}
+
 /* TrimSpace trims Unicode white space (U+00A0, U+3000), not a zero
  * width space (U+200B), which Go's unicode.IsSpace does not count. */
 Test(lex, space_or_comment_as_pprof)
@@ -118,7 +129,8 @@ Test(lex, space_or_comment_as_pprof)
 
 /* parseHexAddresses: every 0x[0-9a-f]+ anywhere in the text, upper-case
  * digits not among them, each less ADJUST with Go's wrap-around. */
-Test(lex, harvest_finds_every_lower_hex_address)
+static void
+harvest_finds_every_lower_hex_address(void)
 {
 	static const char s[] = "@ 0x1 0x2 foo 0xAB x0x10 0x";
 	struct pc_addrs a = { 0 };
@@ -132,7 +144,8 @@ Test(lex, harvest_finds_every_lower_hex_address)
 	free(a.v);
 }
 
-Test(lex, harvest_refuses_addresses_over_64_bits)
+static void
+harvest_refuses_addresses_over_64_bits(void)
 {
 	static const char s[] = "0x10000000000000000";
 	struct pc_addrs a = { 0 };
@@ -146,7 +159,8 @@ Test(lex, harvest_refuses_addresses_over_64_bits)
 
 /* A stack is addresses only: 16 digits on the fast path, more (zeros
  * first) on the long one; any other token is named. */
-Test(lex, stack_of_addresses_only)
+static void
+stack_of_addresses_only(void)
 {
 	static const char ok[] = " 0x10\t0xffffffffffffffff 0x00000000000000000a ";
 	static const char bad[] = "0x1 0x2z 0x3";
@@ -162,4 +176,13 @@ Test(lex, stack_of_addresses_only)
 	    9), PROFCONV_EFORMAT));
 	cr_assert(eq(str, ERRMSG, "line 9: malformed address '0x2z' in stack"));
 	free(a.v);
+}
+
+/* Hex addresses found in text and in stacks, as pprof's
+ * parseHexAddresses finds them. */
+Test(lex, hex_addresses_as_pprof_finds_them)
+{
+	harvest_finds_every_lower_hex_address();
+	harvest_refuses_addresses_over_64_bits();
+	stack_of_addresses_only();
 }

@@ -28,7 +28,8 @@ TestSuite(list, .init = setup, .fini = teardown);
 } while (0)
 
 /* pprof's measurement.ScaledLabel with the "minimum" output unit. */
-Test(list, values_as_pprof)
+static void
+values_as_pprof(void)
 {
 	VALUE(0, "bytes", "0");
 	VALUE(1, "bytes", "1B");
@@ -41,7 +42,8 @@ Test(list, values_as_pprof)
 	VALUE(90, "seconds", "90s");
 }
 
-Test(list, percentages_as_pprof)
+static void
+percentages_as_pprof(void)
 {
 	char b[32];
 
@@ -84,7 +86,8 @@ Test(list, clean_path_as_go)
 
 /* The one rule for bytes a person reads (base.h): binary units, the
  * largest in which the value is at least 1, exact divisions. */
-Test(list, bytes_for_people)
+static void
+bytes_for_people(void)
 {
 	static const struct { int64_t v; const char *unit; double x; } c[] = {
 		{ 0, "B", 0 }, { 1023, "B", 1023 }, { -1023, "B", -1023 },
@@ -103,6 +106,16 @@ Test(list, bytes_for_people)
 		cr_expect(eq(dbl, x, c[i].x), "%" PRId64, c[i].v);
 	}
 	cr_expect(eq(u32, profconv__bytes_power(4.0 * (1 << 20)), 2));
+}
+
+/* Numbers as a listing prints them: values and percentages as pprof
+ * writes them, and bytes in binary units.  None uses the suite's
+ * profile or directory. */
+Test(list, numbers_as_people_read_them)
+{
+	values_as_pprof();
+	percentages_as_pprof();
+	bytes_for_people();
 }
 
 /* A source not found: the lines with values, after a note naming what

@@ -84,7 +84,8 @@ names(const struct profconv_profile *prof, size_t i, size_t j)
 	return buf;
 }
 
-Test(massif, peak_by_default)
+static void
+peak_by_default(void)
 {
 	struct profconv_profile *prof = read_snapshot(series,
 	    PROFCONV_SNAPSHOT_PEAK, 0);
@@ -101,7 +102,8 @@ Test(massif, peak_by_default)
 	profconv_profile_free(prof);
 }
 
-Test(massif, last_and_numbered_snapshots)
+static void
+last_and_numbered_snapshots(void)
 {
 	struct profconv_profile *prof;
 
@@ -121,7 +123,8 @@ Test(massif, last_and_numbered_snapshots)
 }
 
 /* Without a peak snapshot the default is the largest detailed one. */
-Test(massif, no_peak_means_the_largest)
+static void
+no_peak_means_the_largest(void)
 {
 	static const char text[] = HEAD
 	    SNAP(0, 1, 100, "detailed") ROOT(1, 100)
@@ -140,9 +143,19 @@ Test(massif, no_peak_means_the_largest)
 	profconv_profile_free(prof);
 }
 
+/* Which snapshot is read: the peak, the last, a numbered one, or the
+ * largest when none is the peak. */
+Test(massif, chooses_the_snapshot)
+{
+	peak_by_default();
+	last_and_numbered_snapshots();
+	no_peak_means_the_largest();
+}
+
 /* Same-address chains: inline (distinct lines) fold into one location;
  * recursion (repeated lines) stays one location per frame. */
-Test(massif, folds_inline_chains_not_recursion)
+static void
+folds_inline_chains_not_recursion(void)
 {
 	static const char text[] = HEAD
 	    SNAP(0, 1, 30, "peak") ROOT(2, 30)
@@ -167,7 +180,8 @@ Test(massif, folds_inline_chains_not_recursion)
 }
 
 /* Names with parentheses; objects become mappings; "???" has no line. */
-Test(massif, parses_frame_text_from_the_end)
+static void
+parses_frame_text_from_the_end(void)
 {
 	static const char text[] = HEAD
 	    SNAP(0, 1, 6, "peak") ROOT(3, 6)
@@ -208,7 +222,8 @@ Test(massif, parses_frame_text_from_the_end)
 	profconv_profile_free(prof);
 }
 
-Test(massif, lists_the_snapshots)
+static void
+lists_the_snapshots(void)
 {
 	FILE *fp = fmemopen((void *)series, strlen(series), "rb");
 	struct profconv_snapshot *s = NULL;
@@ -250,7 +265,8 @@ pprof_bytes(const struct profconv_profile *prof, size_t *len)
 
 /* One pass gives every snapshot with a tree as the profile reading it by
  * number gives, byte for byte; the others are NULL. */
-Test(massif, reads_every_snapshot_in_one_pass)
+static void
+reads_every_snapshot_in_one_pass(void)
 {
 	FILE *fp = fmemopen((void *)series, strlen(series), "rb");
 	struct profconv_snapshot *s = NULL;
@@ -293,7 +309,15 @@ Test(massif, reads_every_snapshot_in_one_pass)
 	profconv_snapshot_profiles_free(NULL, 3);
 }
 
-Test(massif, checks_the_tree)
+/* The whole series: the snapshot list, and every profile in one pass. */
+Test(massif, reads_the_series)
+{
+	lists_the_snapshots();
+	reads_every_snapshot_in_one_pass();
+}
+
+static void
+checks_the_tree(void)
 {
 	struct profconv_profile *prof;
 	static const char bad[] = HEAD
@@ -312,4 +336,12 @@ Test(massif, checks_the_tree)
 	cr_expect(eq(i64, total(prof), 6));
 	cr_expect(eq(sz, profconv_profile_sample_count(prof), 2));
 	profconv_profile_free(prof);
+}
+
+/* A snapshot's heap tree: its frames, their text, and its byte counts. */
+Test(massif, reads_the_heap_tree)
+{
+	folds_inline_chains_not_recursion();
+	parses_frame_text_from_the_end();
+	checks_the_tree();
 }

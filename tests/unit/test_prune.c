@@ -97,7 +97,8 @@ allocator_library(const char *lib)
 	SAMPLE(p, v, la, lm);
 }
 
-Test(prune, allocator_library_cut_in_heap_profile)
+static void
+allocator_library_cut_in_heap_profile(void)
 {
 	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
 
@@ -109,7 +110,8 @@ Test(prune, allocator_library_cut_in_heap_profile)
 	expect_view(p, &o, "main;libjemalloc.so.2+0x123 1 64\n");
 }
 
-Test(prune, tcmalloc_library_cut_in_heap_profile)
+static void
+tcmalloc_library_cut_in_heap_profile(void)
 {
 	profconv_profile_add_sample_type(p, "space", "bytes");
 	profconv_profile_add_sample_type(p, "objects", "count");
@@ -117,12 +119,26 @@ Test(prune, tcmalloc_library_cut_in_heap_profile)
 	expect_view(p, NULL, "main 1 64\n");
 }
 
-Test(prune, allocator_library_kept_in_cpu_profile)
+static void
+allocator_library_kept_in_cpu_profile(void)
 {
 	profconv_profile_add_sample_type(p, "samples", "count");
 	profconv_profile_add_sample_type(p, "cpu", "nanoseconds");
 	allocator_library("/usr/lib/x86_64-linux-gnu/libjemalloc.so.2");
 	expect_view(p, NULL, "main;libjemalloc.so.2+0x123 1 64\n");
+}
+
+/* The allocator's own library: cut from heap profiles (jemalloc,
+ * tcmalloc), kept in a CPU profile. */
+Test(prune, allocator_library_cut_by_profile_type)
+{
+	allocator_library_cut_in_heap_profile();
+	teardown();	/* a fresh profile for the next case */
+	setup();
+	tcmalloc_library_cut_in_heap_profile();
+	teardown();	/* a fresh profile for the next case */
+	setup();
+	allocator_library_kept_in_cpu_profile();
 }
 
 /*
@@ -190,7 +206,8 @@ rx(const char *re, char *why)
 	return profconv__rx_check(re, why, 128);
 }
 
-Test(prune, regex_cost_bound)
+static void
+regex_cost_bound(void)
 {
 	char why[128], deep[2 * PC_RX_MAX_DEPTH + 8];
 	int i;
@@ -228,7 +245,8 @@ Test(prune, regex_cost_bound)
 }
 
 /* drop_frames beyond the bound: the defaults instead, and why. */
-Test(prune, refused_drop_frames_say_why)
+static void
+refused_drop_frames_say_why(void)
 {
 	struct pc_pruner pr;
 
@@ -238,4 +256,12 @@ Test(prune, refused_drop_frames_say_why)
 	cr_expect(eq(str, pr.refused, "drop_frames or keep_frames refused "
 	    "(back-reference '\\1'); default allocator frames used"));
 	profconv__pruner_free(&pr);
+}
+
+/* The cost bound on an expression, and drop_frames beyond it refused
+ * with the reason said.  Only the second case uses the profile. */
+Test(prune, regex_cost_bounded)
+{
+	regex_cost_bound();
+	refused_drop_frames_say_why();
 }

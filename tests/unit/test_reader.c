@@ -22,7 +22,8 @@ drop(void)
 
 TestSuite(reader, .fini = drop);
 
-Test(reader, rejects_garbage)
+static void
+rejects_garbage(void)
 {
 	/* Field 8 (keep_frames) is a varint, never a fixed64. */
 	static const unsigned char junk[] = { 0x41, 0x41, 0x41, 0x41, 0x41,
@@ -35,9 +36,11 @@ Test(reader, rejects_garbage)
 	    "expected pprof protobuf, gperftools/Go heap or CPU, jemalloc "
 	    "heap_v2, contention, Go goroutine/threadcreate, heaptrack or "
 	    "massif"));
+	drop();
 }
 
-Test(reader, says_where_it_is_truncated)
+static void
+says_where_it_is_truncated(void)
 {
 	/* sample_type claiming 4 GB, then two bytes. */
 	static const unsigned char cut[] = { 0x0a, 0xff, 0xff, 0xff, 0x0f, 1, 2 };
@@ -54,6 +57,15 @@ Test(reader, says_where_it_is_truncated)
 	    "expected pprof protobuf, gperftools/Go heap or CPU, jemalloc "
 	    "heap_v2, contention, Go goroutine/threadcreate, heaptrack or "
 	    "massif"));
+	drop();
+}
+
+/* Bytes that are no profile refused, saying what they look like or where
+ * they are cut.  Each case frees what it read (drop()). */
+Test(reader, rejects_bytes_that_are_no_profile)
+{
+	rejects_garbage();
+	says_where_it_is_truncated();
 }
 
 
@@ -65,7 +77,8 @@ sniff(const unsigned char *p, size_t len, bool whole)
 	return profconv__reader_pprof.sniff(p, len, whole);
 }
 
-Test(reader, sniff_takes_profile_fields_only)
+static void
+sniff_takes_profile_fields_only(void)
 {
 	static const unsigned char ok[] = { 0x0a, 0x00, 0x48, 0x01 };
 	static const unsigned char time_as_bytes[] = { 0x4a, 0x00 };
@@ -82,7 +95,8 @@ Test(reader, sniff_takes_profile_fields_only)
 
 /* A field cut off by the end of the head is fine when more follows, and
  * not when the head is the whole input. */
-Test(reader, sniff_is_lenient_only_before_the_end)
+static void
+sniff_is_lenient_only_before_the_end(void)
 {
 	static const unsigned char cut[] = { 0x0a, 0x05, 0x01 };
 	static const unsigned char cut_tag[] = { 0x48, 0x01, 0x80 };
@@ -93,8 +107,16 @@ Test(reader, sniff_is_lenient_only_before_the_end)
 	cr_assert(not(sniff(cut_tag, sizeof(cut_tag), true)));
 }
 
+/* The sniff: Profile fields only, lenient only before the end. */
+Test(reader, sniff_takes_profile_fields)
+{
+	sniff_takes_profile_fields_only();
+	sniff_is_lenient_only_before_the_end();
+}
+
 /* The three answers of profconv__pb_invalid(), offsets counted by hand. */
-Test(reader, invalid_says_cut_bad_or_neither)
+static void
+invalid_says_cut_bad_or_neither(void)
 {
 	static const unsigned char cut[] = { 0x48, 0x01, 0x0a, 0x05, 0x01 };
 	static const unsigned char bad[] = { 0x48, 0x01, 0x4a, 0x00 };
@@ -119,7 +141,8 @@ Test(reader, invalid_says_cut_bad_or_neither)
 }
 
 /* A varint of more than 10 bytes is no varint: bad, not cut off. */
-Test(reader, invalid_refuses_an_overlong_varint)
+static void
+invalid_refuses_an_overlong_varint(void)
 {
 	static const unsigned char v[] = { 0x48, 0xff, 0xff, 0xff, 0xff,
 		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01 };
@@ -128,6 +151,13 @@ Test(reader, invalid_refuses_an_overlong_varint)
 	    PROFCONV_EFORMAT));
 	cr_assert(eq(str, ERRMSG, "not a valid pprof protobuf: bad field at "
 	    "offset 0"));
+}
+
+/* profconv__pb_invalid(): cut off, bad, or neither. */
+Test(reader, invalid_says_why)
+{
+	invalid_says_cut_bad_or_neither();
+	invalid_refuses_an_overlong_varint();
 }
 
 /* The explain hook speaks only of a whole input the sniff leniently

@@ -21,7 +21,8 @@ TestSuite(report_data_json, .fini = teardown);
 
 /* The Explore tab's data: every type's total and self values, names
  * escaped for a <script> element; nothing dropped by default. */
-Test(report_data_json, live_data)
+static void
+live_data(void)
 {
 	profile(&a, 30);
 	cr_assert(eq(int, page(a, NULL, NULL), 0));
@@ -35,11 +36,13 @@ Test(report_data_json, live_data)
 	    "4.39kB, 100% of 4.39kB total\""))));
 	/* Nodes: the root, main, and grow and <b>x</b> under main. */
 	cr_expect(not(zero(ptr, strstr(out, "\"parent\":[-1,0,1,1]"))));
+	teardown();
 }
 
 /* One node kept: grow and <b>x</b> go to main's self, and the page
  * says so in pprof's words. */
-Test(report_data_json, live_budget)
+static void
+live_budget(void)
 {
 	struct profconv_report_options o = PROFCONV_REPORT_OPTIONS_INIT;
 
@@ -53,6 +56,15 @@ Test(report_data_json, live_budget)
 	    "\\u003c= "))));
 	cr_expect(not(zero(ptr, strstr(out, "\"Showing nodes accounting for "
 	    "500B, 11.11% of 4.39kB total\""))));
+	teardown();
+}
+
+/* The page's live data: the whole tree by default, or one node kept.
+ * Each case frees what it made (teardown()). */
+Test(report_data_json, live_data_on_the_page)
+{
+	live_data();
+	live_budget();
 }
 
 /* A series: one column per snapshot of its space values (there is no
@@ -153,7 +165,8 @@ Test(report_data_json, series_bounded)
  * and the statements are pprof's, its byte labels in kB of 1024
  * (3500 is 3.42kB, 4500 4.39kB, 1125 1.10kB).
  */
-Test(report_data_json, pruned_at_a_fraction)
+static void
+pruned_at_a_fraction(void)
 {
 	profile(&a, 30);
 	CAPTURE(out, profconv__report_data(fp, a, NULL, 0.25, 0, 1));
@@ -178,12 +191,14 @@ Test(report_data_json, pruned_at_a_fraction)
 	    "{\"i\":[1,2],\"v\":[500,3000]}],\n"
 	    "\"pruned\":[{\"i\":[1],\"v\":[10]},\n"
 	    "{\"i\":[1],\"v\":[1000]}]}</script>\n"));
+	teardown();
 }
 
 /* The same profile against a base with grow at 20: one tree, the
  * base's values in the first two columns, the current in the last
  * two; the statement of the change. */
-Test(report_data_json, change_from_a_base)
+static void
+change_from_a_base(void)
 {
 	profile(&a, 20);
 	profile(&b, 30);
@@ -195,11 +210,13 @@ Test(report_data_json, change_from_a_base)
 	    "%s", out);
 	cr_expect(not(zero(ptr, strstr(out, "\"dropped\":{\"nodes\":0,"))),
 	    "%s", out);
+	teardown();
 }
 
 /* A profile without samples: the root alone, totals of 0, nothing
  * dropped, no fraction of nothing. */
-Test(report_data_json, empty_profile)
+static void
+empty_profile(void)
 {
 	cr_assert(eq(int, profconv_profile_new(&a), 0));
 	profconv_profile_add_sample_type(a, "objects", "count");
@@ -208,4 +225,15 @@ Test(report_data_json, empty_profile)
 	    "\"dropped\":{\"nodes\":0,\"sum\":[0],\"cut\":[0]}"))), "%s", out);
 	cr_expect(not(zero(ptr, strstr(out, "\"parent\":[-1],"))), "%s", out);
 	cr_expect(zero(ptr, strstr(out, "nan")));
+	teardown();
+}
+
+/* The tree's data written on its own: pruned at a fraction, against a
+ * base, and of a profile without samples.  Each case frees what it made
+ * (teardown()). */
+Test(report_data_json, tree_data_written)
+{
+	pruned_at_a_fraction();
+	change_from_a_base();
+	empty_profile();
 }

@@ -41,7 +41,8 @@ suppressed(const char *text, size_t k, size_t *samples, int64_t *value)
 	return t;
 }
 
-Test(suppress, lsan_matcher_on_functions_files_modules)
+static void
+lsan_matcher_on_functions_files_modules(void)
 {
 	size_t n;
 	int64_t val;
@@ -69,7 +70,8 @@ Test(suppress, lsan_matcher_on_functions_files_modules)
 	cr_expect(eq(i64, val, 101));
 }
 
-Test(suppress, bad_suppressions_name_file_and_line)
+static void
+bad_suppressions_name_file_and_line(void)
 {
 	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
 	static const char *const bad[] = {
@@ -90,7 +92,8 @@ Test(suppress, bad_suppressions_name_file_and_line)
 
 /* The bounds on a suppressions text: PC_SUPP_MAX_PATTERNS patterns (blank
  * lines and comments do not count) and PROFCONV_MAX_SUPPRESSIONS bytes. */
-Test(suppress, suppressions_bounded)
+static void
+suppressions_bounded(void)
 {
 	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
 	size_t cap = (size_t)PC_SUPP_MAX_PATTERNS * 16 + 64, n = 0, i;
@@ -170,7 +173,8 @@ hidden(const char *pat, const char *const *names, size_t n)
  * after the last part.  So "b$" and "a*b$" miss "abab": its first 'b'
  * is taken, which leaves "ab".
  */
-Test(suppress, template_match_as_llvm)
+static void
+template_match_as_llvm(void)
 {
 	static const char *const names[] = { "abc", "xaYc", "ca", "abab",
 	    "aXb", "cb" };
@@ -180,6 +184,15 @@ Test(suppress, template_match_as_llvm)
 	cr_expect(eq(u32, hidden("b$", names, 6), 0x30));
 	cr_expect(eq(u32, hidden("a*b$", names, 6), 0x10));
 	cr_expect(eq(u32, hidden("^c*a$", names, 6), 0x4));
+}
+
+/* LeakSanitizer's matching: on functions, files and modules, and LLVM's
+ * TemplateMatch itself.  The first case uses the suite's fresh profile;
+ * the second makes a profile of its own for each pattern. */
+Test(suppress, matches_as_lsan)
+{
+	lsan_matcher_on_functions_files_modules();
+	template_match_as_llvm();
 }
 
 /*
@@ -269,7 +282,8 @@ Test(suppress, none)
 	profconv__suppress_free(sp);
 }
 
-Test(suppress, refusals_say_why)
+static void
+refusals_say_why(void)
 {
 	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
 	struct pc_suppress *sp = NULL;
@@ -291,4 +305,13 @@ Test(suppress, refusals_say_why)
 	    PROFCONV_EINVAL));
 	cr_expect(eq(str, ERRMSG, "x.supp:2: not a suppression (TYPE:PATTERN, "
 	    "such as leak:my_init)"));
+}
+
+/* Suppressions refused: bad patterns and lines, and too many or too long
+ * ones, each saying file, line and why.  None changes the profile. */
+Test(suppress, bad_suppressions_refused)
+{
+	bad_suppressions_name_file_and_line();
+	suppressions_bounded();
+	refusals_say_why();
 }

@@ -24,7 +24,8 @@ seeded(const char *palette, const char *name)
 	    profconv__shade_seeded(name));
 }
 
-Test(svg_palette, flamegraph_pl_colours)
+static void
+flamegraph_pl_colours(void)
 {
 	/* flamegraph.pl's default: srand(sum of code points), one rand(). */
 	EXPECT_RGB(seeded("hot", "malloc"), 230, 119, 28);
@@ -51,7 +52,8 @@ reversed(const char *s, char *out)
 	out[n] = '\0';
 }
 
-Test(svg_palette, name_hash)
+static void
+name_hash(void)
 {
 	static const char *const names[] = { "malloc", "ab`cd", "`abc",
 	    "abc`", "a`b`c", "``", "`", "", "libc.so`malloc`", "x``yz`",
@@ -105,7 +107,8 @@ hue(const char *palette, const char *name, bool waker)
 	return "?";
 }
 
-Test(svg_palette, language_palettes)
+static void
+language_palettes(void)
 {
 	/* java: annotations, JVM packages, C++, the rest. */
 	cr_expect(eq(str, (char *)hue("java", "foo_[j]", false), "green"));
@@ -153,7 +156,8 @@ Test(svg_palette, language_palettes)
 	cr_expect(eq(str, (char *)hue("hot", "--", false), "grey"));
 }
 
-Test(svg_palette, random_shades)
+static void
+random_shades(void)
 {
 	uint64_t a = 42, b = 42, c = 43;
 	struct pc_shade x = profconv__shade_random(&a);
@@ -207,7 +211,8 @@ Test(svg_palette, difference_colours)
 /* flamegraph.pl's color(): hot is (205 + 50 v3, 230 v1, 55 v2), mem
  * (0, 190 + 50 v2, 210 v1), io (80 + 60 v1, same, 190 + 55 v2), each
  * term truncated by int(). */
-Test(svg_palette, shade_terms_per_palette)
+static void
+shade_terms_per_palette(void)
 {
 	struct pc_shade s = { 0.5, 0.2, 0.9 };
 
@@ -219,8 +224,19 @@ Test(svg_palette, shade_terms_per_palette)
 	    false, s), 110, 110, 201);
 }
 
+/* A frame's shade, seeded, hashed or random, and how each palette
+ * turns it into a colour, as flamegraph.pl does. */
+Test(svg_palette, shades_as_flamegraph_pl)
+{
+	flamegraph_pl_colours();
+	name_hash();
+	random_shades();
+	shade_terms_per_palette();
+}
+
 /* Every name the list offers is a palette; only "chain" draws chains. */
-Test(svg_palette, names_listed_are_palettes)
+static void
+names_listed_are_palettes(void)
 {
 	char names[256], *tok, *save = NULL;
 	size_t n = 0;
@@ -238,4 +254,11 @@ Test(svg_palette, names_listed_are_palettes)
 	cr_expect(eq(sz, n, 15));
 	cr_expect(profconv__palette("Hot") == NULL);
 	cr_expect(profconv__palette("") == NULL);
+}
+
+/* The palettes: each one listed, and the hues the language ones pick. */
+Test(svg_palette, palettes_by_name)
+{
+	language_palettes();
+	names_listed_are_palettes();
 }

@@ -32,7 +32,8 @@ Test(view_names, inline_order_and_no_inline)
 /* By line: "name file.c:12" with the file's base name; by address: one
  * frame per location, "outermost+0xaddress"; a location without lines
  * is "module+0xoffset", or its address without a mapping. */
-Test(view_names, granularity)
+static void
+granularity(void)
 {
 	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
 	uint32_t map, m, a, b, l1, l2, l3, l4;
@@ -68,7 +69,8 @@ Test(view_names, granularity)
 /* pprof's -files and -filefunctions names: the file cleaned as Go's
  * filepath.Clean, "NAME FILE", and "[module]" or "<unknown>" for a frame
  * without a file, unsymbolized ones too. */
-Test(view_names, granularity_files)
+static void
+granularity_files(void)
 {
 	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
 	uint32_t map, m, a, h, b, l1, l2, l3, l4, l5;
@@ -100,7 +102,8 @@ Test(view_names, granularity_files)
 	cr_expect(eq(int, profconv_view_options_check(&o), PROFCONV_EINVAL));
 }
 
-Test(view_names, unmapped_location_is_its_address)
+static void
+unmapped_location_is_its_address(void)
 {
 	uint32_t l;
 	int64_t v = 1;
@@ -109,6 +112,19 @@ Test(view_names, unmapped_location_is_its_address)
 	l = add_loc(p, 0, 0xdeadbeef, NULL, 0, 0);
 	SAMPLE(p, &v, l);
 	expect_view(p, NULL, "0xdeadbeef 1\n");
+}
+
+/* Frame names at each granularity: by function, line, address, file
+ * and file and function, and a location without a mapping. */
+Test(view_names, names_per_granularity)
+{
+	granularity();
+	teardown();	/* a fresh profile for the next case */
+	setup();
+	granularity_files();
+	teardown();	/* a fresh profile for the next case */
+	setup();
+	unmapped_location_is_its_address();
 }
 
 /*
