@@ -120,7 +120,8 @@ decode(struct wb *w, uint64_t budget, unsigned int jobs)
 
 /* Location ids packed (field 1 as bytes) or one by one, values the
  * same: both read as the same stack, mapped to the model's ids. */
-Test(decode_samples, location_ids_packed_or_not)
+static void
+location_ids_packed_or_not(void)
 {
 	struct wb w = { 0 }, s = { 0 }, ids = { 0 };
 	struct profconv_sample got;
@@ -149,7 +150,8 @@ Test(decode_samples, location_ids_packed_or_not)
 
 /* As in pprof, a label with a string value has no number and no unit;
  * a numeric one keeps both. */
-Test(decode_samples, labels_as_pprof_reads_them)
+static void
+labels_as_pprof_reads_them(void)
 {
 	struct wb w = { 0 }, s = { 0 }, l = { 0 };
 	struct profconv_label lab;
@@ -183,8 +185,16 @@ Test(decode_samples, labels_as_pprof_reads_them)
 	cr_assert(eq(str, (char *)lab.unit, "bytes"));
 }
 
+Test(decode_samples, samples_read_as_pprof_reads_them)
+{
+	location_ids_packed_or_not();
+	drop();
+	labels_as_pprof_reads_them();
+}
+
 /* What a sample may not hold, each named with the sample's number. */
-Test(decode_samples, refuses_bad_samples)
+static void
+refuses_bad_samples(void)
 {
 	struct wb w = { 0 }, s = { 0 }, l = { 0 };
 
@@ -215,7 +225,8 @@ Test(decode_samples, refuses_bad_samples)
 }
 
 /* A label (field 3) given as a varint is no label: the wire is bad. */
-Test(decode_samples, refuses_a_label_of_the_wrong_wire_type)
+static void
+refuses_a_label_of_the_wrong_wire_type(void)
 {
 	struct wb w = { 0 }, s = { 0 };
 	char want[96];
@@ -233,7 +244,8 @@ Test(decode_samples, refuses_a_label_of_the_wrong_wire_type)
 }
 
 /* Beyond the bound, refused before the room is taken; 0 is no bound. */
-Test(decode_samples, refuses_samples_beyond_the_bound)
+static void
+refuses_samples_beyond_the_bound(void)
 {
 	struct wb w = { 0 }, s = { 0 };
 	char want[160];
@@ -258,6 +270,15 @@ Test(decode_samples, refuses_samples_beyond_the_bound)
 		    "memory", n);
 		cr_assert(eq(str, ERRMSG, want));
 	}
+}
+
+Test(decode_samples, refuses_malformed_samples)
+{
+	refuses_bad_samples();
+	drop();
+	refuses_a_label_of_the_wrong_wire_type();
+	drop();
+	refuses_samples_beyond_the_bound();
 }
 
 /*

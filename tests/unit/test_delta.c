@@ -16,7 +16,8 @@
 
 #include <profconv.h>
 
-Test(delta, reference_is_the_base_total_else_the_current)
+static void
+reference_is_the_base_total_else_the_current(void)
 {
 	struct pc_delta_scale s;
 
@@ -30,7 +31,8 @@ Test(delta, reference_is_the_base_total_else_the_current)
 	cr_expect(eq(dbl, profconv__delta_percent(&s, 5), 0.0));
 }
 
-Test(delta, floor_is_a_share_of_the_reference_rounded_up)
+static void
+floor_is_a_share_of_the_reference_rounded_up(void)
 {
 	struct pc_delta_scale s;
 
@@ -47,7 +49,8 @@ Test(delta, floor_is_a_share_of_the_reference_rounded_up)
 	cr_expect(eq(i64, s.floor, 1));
 }
 
-Test(delta, judges_direction_new_and_gone)
+static void
+judges_direction_new_and_gone(void)
 {
 	struct pc_delta_scale s;
 
@@ -64,7 +67,15 @@ Test(delta, judges_direction_new_and_gone)
 	cr_expect(eq(int, profconv__delta_change(&s, INT64_MIN, 1, 1), PC_SHRANK));
 }
 
-Test(delta, saturates_and_names)
+Test(delta, scales_and_judges_a_change)
+{
+	reference_is_the_base_total_else_the_current();
+	floor_is_a_share_of_the_reference_rounded_up();
+	judges_direction_new_and_gone();
+}
+
+static void
+saturates_and_names(void)
 {
 	cr_expect(eq(i64, profconv__delta(5, 8), 3));
 	cr_expect(eq(i64, profconv__delta(-1, INT64_MAX), INT64_MAX));
@@ -76,7 +87,8 @@ Test(delta, saturates_and_names)
 }
 
 /* A base's samples count negated, so the parts add up to the change. */
-Test(delta, parts_of_a_change)
+static void
+parts_of_a_change(void)
 {
 	int64_t sum = 0;
 
@@ -89,6 +101,12 @@ Test(delta, parts_of_a_change)
 	sum += profconv__delta_part(20, true);
 	sum += profconv__delta_part(45, false);
 	cr_expect(eq(i64, sum, profconv__delta(50, 45)));
+}
+
+Test(delta, saturating_arithmetic_and_names)
+{
+	saturates_and_names();
+	parts_of_a_change();
 }
 
 /* pprof's computeTotal: the magnitudes of one sample type, saturating. */

@@ -74,7 +74,8 @@ table(const struct profconv_diff *d, const char *sort, size_t top, int exact)
 
 /* The memory debuggers' comparison: New, Freed and Delta from the delta
  * profile; rows sorted by delta bytes; a TOTAL row. */
-Test(diff_table, heap_table)
+static void
+heap_table(void)
 {
 	struct profconv_diff *d = heap_diff(0, PROFCONV_DIFF_BY_FUNCTION);
 
@@ -143,7 +144,8 @@ Test(diff_table, heap_table)
 
 /* The leak view keeps what grew in use (grow, newone) in the delta and
  * in the table, and totals what it shows. */
-Test(diff_table, leaks)
+static void
+leaks(void)
 {
 	struct profconv_diff *d = heap_diff(1, PROFCONV_DIFF_BY_FUNCTION);
 	const struct profconv_profile *delta = profconv_diff_delta(d);
@@ -162,7 +164,8 @@ Test(diff_table, leaks)
 
 /* The JSON form: totals before, after and delta, and rows as the table
  * sorts them, with the DevTools comparison names. */
-Test(diff_table, json)
+static void
+json(void)
 {
 	struct profconv_diff *d = heap_diff(1, PROFCONV_DIFF_BY_FUNCTION);
 	struct profconv_diff_print_options po =
@@ -207,6 +210,15 @@ Test(diff_table, json)
 	cr_expect(strstr(out, "\"rows\":[\n{\"name\":\"grow\"") != NULL);
 	cr_expect(strstr(out, "newone") == NULL, "top 1 of the rows");
 	profconv_diff_free(d);
+}
+
+Test(diff_table, heap_diff_as_table_and_json)
+{
+	heap_table();
+	teardown();
+	leaks();
+	teardown();
+	json();
 }
 
 #define PLAIN_HEAD \

@@ -57,7 +57,8 @@ flame_pair(void)
 	cr_assert(eq(int, profconv_view_new(&vb, b, NULL), 0));
 }
 
-Test(flame, folded)
+static void
+folded(void)
 {
 	struct profconv_flame_options fo = PROFCONV_FLAME_OPTIONS_INIT;
 
@@ -73,7 +74,8 @@ Test(flame, folded)
 }
 
 /* The two-count form: every stack of either view, in text order. */
-Test(flame, differential)
+static void
+differential(void)
 {
 	struct profconv_flame_options fo = PROFCONV_FLAME_OPTIONS_INIT;
 
@@ -84,7 +86,15 @@ Test(flame, differential)
 	    "main;odd:name x_42 0 2\nmain;old 4 0\n"));
 }
 
-Test(flame, negative_counts_refused)
+Test(flame, writes_one_view_or_two)
+{
+	folded();
+	teardown();
+	differential();
+}
+
+static void
+negative_counts_refused(void)
 {
 	struct profconv_profile *delta = NULL;
 	struct profconv_view *vd = NULL;
@@ -107,7 +117,8 @@ Test(flame, negative_counts_refused)
 	profconv_profile_free(delta);
 }
 
-Test(flame, unknown_type)
+static void
+unknown_type(void)
 {
 	struct profconv_flame_options fo = PROFCONV_FLAME_OPTIONS_INIT;
 	size_t len = 0;
@@ -124,7 +135,8 @@ Test(flame, unknown_type)
 	fclose(fp);
 }
 
-Test(flame, no_view_or_no_file_is_einval)
+static void
+no_view_or_no_file_is_einval(void)
 {
 	FILE *fp = fopen("/dev/null", "w");
 
@@ -139,6 +151,15 @@ Test(flame, no_view_or_no_file_is_einval)
 	cr_expect(eq(int, profconv_flame_write(vb, va, fp, NULL), 0),
 	    "%s", ERRMSG);
 	fclose(fp);
+}
+
+Test(flame, refuses_what_it_cannot_write)
+{
+	negative_counts_refused();
+	teardown();
+	unknown_type();
+	teardown();
+	no_view_or_no_file_is_einval();
 }
 
 /* Names of every length around the writer's 32-byte copies (and one

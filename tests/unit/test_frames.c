@@ -40,7 +40,8 @@ typed(const char *const *t, const char *unit)
 /* pprof's choice: the heap type lists exactly, in order, get the
  * allocator frames; contentions/delay the lock frames; else the CPU
  * profiler's. */
-Test(frames, default_frames_by_sample_types)
+static void
+default_frames_by_sample_types(void)
 {
 	static const char *const heap[] = { "inuse_objects", "inuse_space",
 		NULL };
@@ -68,7 +69,8 @@ Test(frames, default_frames_by_sample_types)
 	cr_assert(zero(ptr, (void *)k));
 }
 
-Test(frames, counts_allocations_by_type_or_bytes)
+static void
+counts_allocations_by_type_or_bytes(void)
 {
 	static const char *const alloc[] = { "samples", "alloc_space", NULL };
 	static const char *const objects[] = { "objects", NULL };
@@ -87,13 +89,23 @@ Test(frames, counts_allocations_by_type_or_bytes)
 	cr_assert(not(profconv__counts_allocations(prof)));
 }
 
-Test(frames, allocator_libraries_by_base_name)
+static void
+allocator_libraries_by_base_name(void)
 {
 	cr_assert(profconv__allocator_library("/usr/lib/libjemalloc.so.2"));
 	cr_assert(profconv__allocator_library("libtcmalloc_minimal.so.4"));
 	cr_assert(profconv__allocator_library("/opt/lib/libmimalloc.so"));
 	cr_assert(not(profconv__allocator_library("/usr/lib/mylibjemalloc.so")));
 	cr_assert(not(profconv__allocator_library("/libjemalloc/libc.so.6")));
+}
+
+Test(frames, frames_chosen_for_allocations)
+{
+	default_frames_by_sample_types();
+	drop();
+	counts_allocations_by_type_or_bytes();
+	drop();
+	allocator_libraries_by_base_name();
 }
 
 /* Add or take one whole alternative; a part of one is not it. */
@@ -123,7 +135,8 @@ Test(frames, drop_with_adds_or_takes_one_alternative)
 
 /* A location in a mapped file is named by the file's base name and its
  * address there (start - offset); one without, by its address. */
-Test(frames, unnamed_frames_and_suffixes)
+static void
+unnamed_frames_and_suffixes(void)
 {
 	struct profconv_mapping je = { 0x7000, 0x9000, 0x1000,
 		"/usr/lib/libjemalloc.so.2", NULL, 0, 0, 0, 0 };
@@ -146,7 +159,8 @@ Test(frames, unnamed_frames_and_suffixes)
 
 /* A function named as an unnamed frame is: the mapping's base name,
  * "+0x" and lower-case hex, with no file and no line. */
-Test(frames, named_unnamed_only_for_module_plus_hex)
+static void
+named_unnamed_only_for_module_plus_hex(void)
 {
 	static const char *const names[] = { "libjemalloc.so.2+0x1123",
 		"libjemalloc.so.2+0x", "libjemalloc.so.2+0x11G3",
@@ -171,4 +185,11 @@ Test(frames, named_unnamed_only_for_module_plus_hex)
 		cr_assert(eq(int, profconv__named_unnamed(prof, loc), want[i]),
 		    "%s", names[i]);
 	}
+}
+
+Test(frames, unnamed_frames_named_module_plus_hex)
+{
+	unnamed_frames_and_suffixes();
+	drop();
+	named_unnamed_only_for_module_plus_hex();
 }

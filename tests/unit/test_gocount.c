@@ -11,7 +11,8 @@
 
 #include "read_helpers.h"
 
-Test(gocount, reads_a_goroutine_profile)
+static void
+reads_a_goroutine_profile(void)
 {
 	struct profconv_profile *prof = read_ok(
 	    "\n"
@@ -39,7 +40,8 @@ Test(gocount, reads_a_goroutine_profile)
 	profconv_profile_free(prof);
 }
 
-Test(gocount, any_type_word_names_the_profile)
+static void
+any_type_word_names_the_profile(void)
 {
 	struct profconv_profile *prof = read_ok(
 	    "threadcreate profile: total 1\n"
@@ -55,7 +57,8 @@ Test(gocount, any_type_word_names_the_profile)
 	profconv_profile_free(prof);
 }
 
-Test(gocount, rejects_lines_that_are_not_samples)
+static void
+rejects_lines_that_are_not_samples(void)
 {
 	static const char *const bad[] = {
 		"1 @ 0x1 ", " 1 @ 0x1", "1 @  0x1", "1 @ ", "1 @ 0x", "1 @ 0xA",
@@ -74,7 +77,8 @@ Test(gocount, rejects_lines_that_are_not_samples)
 
 /* "1012 @": the Go runtime has no stack for these threads; pprof refuses
  * the line, people still need the profile read. */
-Test(gocount, reads_frameless_samples_with_an_empty_stack)
+static void
+reads_frameless_samples_with_an_empty_stack(void)
 {
 	struct profconv_profile *prof = read_ok(
 	    "threadcreate profile: total 1015\n1012 @\n3 @ 0x1001 0x2001\n");
@@ -89,7 +93,8 @@ Test(gocount, reads_frameless_samples_with_an_empty_stack)
 	profconv_profile_free(prof);
 }
 
-Test(gocount, rejects_bad_numbers)
+static void
+rejects_bad_numbers(void)
 {
 	expect_fail("goroutine profile: total 1\n09 @ 0x1\n", PROFCONV_EFORMAT,
 	    "line 2: invalid octal sample count '09'");
@@ -101,8 +106,15 @@ Test(gocount, rejects_bad_numbers)
 	    "line 2: address '0x10000000000000000' does not fit in 64 bits");
 }
 
+Test(gocount, rejects_malformed_samples)
+{
+	rejects_lines_that_are_not_samples();
+	rejects_bad_numbers();
+}
+
 /* pprof's isSpaceOrComment: any white space TrimSpace knows, Unicode too. */
-Test(gocount, header_after_lines_of_unicode_white_space)
+static void
+header_after_lines_of_unicode_white_space(void)
 {
 	static const char *const blank[] = {
 		"\f", "\v", "\r", " \t#x", "\xc2\xa0", "\xe3\x80\x80 # y",
@@ -125,4 +137,12 @@ Test(gocount, header_after_lines_of_unicode_white_space)
 		cr_expect(eq(sz, profconv_profile_sample_count(prof), 1));
 		profconv_profile_free(prof);
 	}
+}
+
+Test(gocount, reads_count_profiles)
+{
+	reads_a_goroutine_profile();
+	any_type_word_names_the_profile();
+	reads_frameless_samples_with_an_empty_stack();
+	header_after_lines_of_unicode_white_space();
 }

@@ -13,7 +13,8 @@
 #include "helpers.h"
 #include "base/base.h"
 
-Test(hash, stores_zero_and_large_keys)
+static void
+stores_zero_and_large_keys(void)
 {
 	struct pc_u64map m = { 0 };
 	uint32_t v;
@@ -33,7 +34,8 @@ Test(hash, stores_zero_and_large_keys)
 }
 
 /* A value is stored + 1, so UINT32_MAX is refused; a put overwrites. */
-Test(hash, u64map_overwrites_and_refuses_the_last_value)
+static void
+u64map_overwrites_and_refuses_the_last_value(void)
 {
 	struct pc_u64map m = { 0 };
 	uint32_t v = 0;
@@ -53,6 +55,12 @@ Test(hash, u64map_overwrites_and_refuses_the_last_value)
 	cr_assert(eq(u32, v, UINT32_MAX - 1));
 	profconv__u64map_free(&m);
 	cr_assert(eq(sz, m.cap, 0));
+}
+
+Test(hash, u64map_keeps_keys_and_values)
+{
+	stores_zero_and_large_keys();
+	u64map_overwrites_and_refuses_the_last_value();
 }
 
 /*
@@ -110,7 +118,8 @@ Test(hash, keymap_interns_byte_strings)
 /* The byte hash is a function of the bytes, length and seed: equal
  * inputs agree, and a change in any of them (a byte of the tail, the
  * length of zero padding, the seed) changes it. */
-Test(hash, bytes_hash_depends_on_bytes_length_and_seed)
+static void
+bytes_hash_depends_on_bytes_length_and_seed(void)
 {
 	static const char a[] = "0123456789abcdef0123", b[] =
 	    "0123456789abcdef0124";
@@ -129,10 +138,17 @@ Test(hash, bytes_hash_depends_on_bytes_length_and_seed)
 
 /* The mixer is MurmurHash3's fmix64: its fixed point 0, and values
  * computed with the reference algorithm in Python. */
-Test(hash, u64_mixer_is_fmix64)
+static void
+u64_mixer_is_fmix64(void)
 {
 	cr_assert(eq(u64, profconv__hash_u64(0), 0));
 	cr_assert(eq(u64, profconv__hash_u64(1), 0xb456bcfc34c2cb2cULL));
 	cr_assert(eq(u64, profconv__hash_u64(0x1234567890abcdefULL),
 	    0x0cae996fee6bd396ULL));
+}
+
+Test(hash, hash_functions)
+{
+	bytes_hash_depends_on_bytes_length_and_seed();
+	u64_mixer_is_fmix64();
 }

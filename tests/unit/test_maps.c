@@ -72,7 +72,8 @@ expect_entry(const struct pc_map_entry *m, const struct map_case *c)
 	cr_expect(eq(str, m->build_id, (char *)c->build_id), "%s", c->line);
 }
 
-Test(maps, parses_pprof_mapping_entries)
+static void
+parses_pprof_mapping_entries(void)
 {
 	size_t i;
 
@@ -87,7 +88,8 @@ Test(maps, parses_pprof_mapping_entries)
 	}
 }
 
-Test(maps, skips_entries_without_execute_permission)
+static void
+skips_entries_without_execute_permission(void)
 {
 	struct pc_maps maps = { 0 };
 
@@ -99,7 +101,8 @@ Test(maps, skips_entries_without_execute_permission)
 	profconv__maps_free(&maps);
 }
 
-Test(maps, ignores_a_glog_sentinel_line)
+static void
+ignores_a_glog_sentinel_line(void)
 {
 	static const char line[] =
 	    "W1220 15:07:15.201776    8272 logger.cc:12033] --- Memory map: ---";
@@ -112,7 +115,8 @@ Test(maps, ignores_a_glog_sentinel_line)
 	profconv__maps_free(&maps);
 }
 
-Test(maps, substitutes_variables_defined_before)
+static void
+substitutes_variables_defined_before(void)
 {
 	struct pc_maps maps = { 0 };
 
@@ -129,7 +133,8 @@ Test(maps, substitutes_variables_defined_before)
 	profconv__maps_free(&maps);
 }
 
-Test(maps, vertical_tab_is_not_regexp_white_space)
+static void
+vertical_tab_is_not_regexp_white_space(void)
 {
 	struct pc_maps maps = { 0 };
 
@@ -141,9 +146,24 @@ Test(maps, vertical_tab_is_not_regexp_white_space)
 	profconv__maps_free(&maps);
 }
 
-Test(maps, recognizes_both_sentinels)
+Test(maps, parses_entry_lines)
+{
+	parses_pprof_mapping_entries();
+	skips_entries_without_execute_permission();
+	vertical_tab_is_not_regexp_white_space();
+}
+
+static void
+recognizes_both_sentinels(void)
 {
 	cr_expect(profconv__maps_is_sentinel("--- Memory map: ---", 19));
 	cr_expect(profconv__maps_is_sentinel("x MAPPED_LIBRARIES: y", 21));
 	cr_expect(not(profconv__maps_is_sentinel("--- Memory map ---", 18)));
+}
+
+Test(maps, sentinels_and_variables)
+{
+	ignores_a_glog_sentinel_line();
+	substitutes_variables_defined_before();
+	recognizes_both_sentinels();
 }

@@ -45,7 +45,8 @@ profile(int64_t grow)
 /* Neither "</script" nor "<!--" can appear: '<', '>' and '&' are \u
  * escapes (JSON allows them anywhere in a string); the rest is plain
  * JSON escaping. */
-Test(report_data, json_str_safe_in_script)
+static void
+json_str_safe_in_script(void)
 {
 	CAPTURE(out, (profconv__report_json_str(fp,
 	    "</script><!--a&b \"q\"\n"), 0));
@@ -55,7 +56,8 @@ Test(report_data, json_str_safe_in_script)
 
 /* The same text is the same index, whatever its pointer; new texts
  * are numbered in order, past the table's growth. */
-Test(report_data, strings_interned)
+static void
+strings_interned(void)
 {
 	static char names[3000][8];
 	struct strs st = { 0 };
@@ -80,12 +82,22 @@ Test(report_data, strings_interned)
 }
 
 /* Magnitudes are unsigned: INT64_MIN's is 2^63, not an overflow. */
-Test(report_data, magnitude)
+static void
+magnitude(void)
 {
 	cr_expect(eq(u64, profconv__report_mag(-5), 5));
 	cr_expect(eq(u64, profconv__report_mag(5), 5));
 	cr_expect(eq(u64, profconv__report_mag(INT64_MIN),
 	    (uint64_t)1 << 63));
+}
+
+Test(report_data, strings_and_magnitudes_encoded)
+{
+	json_str_safe_in_script();
+	teardown();
+	strings_interned();
+	teardown();
+	magnitude();
 }
 
 /* A and B's views, a frame per line as the page's data has them. */
@@ -120,7 +132,8 @@ node_of(const struct tree *t, const struct gframes *g, uint32_t parent,
  * line), and a file's name is kept clean ("/src/lib/../grow.c" is
  * "/src/grow.c").
  */
-Test(report_data, tree_of_stacks)
+static void
+tree_of_stacks(void)
 {
 	struct tree t = { 0 };
 	struct gframes g = { 0 };
@@ -165,7 +178,8 @@ Test(report_data, tree_of_stacks)
 /* One type into a column of a series: values kept apart until the
  * columns are known, then made dense in the order asked, a column
  * left out when not asked for. */
-Test(report_data, series_columns)
+static void
+series_columns(void)
 {
 	struct tree t = { 0 };
 	struct gframes g = { 0 };
@@ -195,6 +209,13 @@ Test(report_data, series_columns)
 	cr_expect(eq(i64, t.self[m], 500));
 	profconv__report_tree_free(&t);
 	profconv__report_gframes_free(&g);
+}
+
+Test(report_data, tree_and_series_columns)
+{
+	tree_of_stacks();
+	teardown();
+	series_columns();
 }
 
 /* The Explore tab: the data inside the tab's controls, the top table

@@ -69,7 +69,8 @@ by_name(const int64_t *x, const char *xn, const int64_t *y, const char *yn,
 
 /* Flat counts the leaf, cum every frame once per stack (recursion
  * counted once); stack rows are the folded stacks. */
-Test(rows, flat_cum_and_stacks)
+static void
+flat_cum_and_stacks(void)
 {
 	struct pc_rows *flat, *cum, *stk;
 
@@ -108,7 +109,8 @@ Test(rows, flat_cum_and_stacks)
 }
 
 /* Views of two profiles at two column offsets: one row per name. */
-Test(rows, views_at_offsets)
+static void
+views_at_offsets(void)
 {
 	struct pc_rows *r;
 	uint32_t m, g, s, lm, lg, ls;
@@ -140,6 +142,13 @@ Test(rows, views_at_offsets)
 	profconv__rows_free(r);
 }
 
+Test(rows, rows_of_one_view_or_several)
+{
+	flat_cum_and_stacks();
+	teardown();
+	views_at_offsets();
+}
+
 /* Stack labels: leaf first; the middle elided to fit, the leaf and the
  * root kept; long frames cut; UTF-8 counted by characters. */
 static char *
@@ -154,7 +163,8 @@ label(const char *folded, size_t width)
 	return buf;
 }
 
-Test(rows, stack_labels)
+static void
+stack_labels(void)
 {
 	const char *deep = "_start;main;caller;helper;leaf";	/* 38 */
 
@@ -206,7 +216,8 @@ labels(const char *const *folded, size_t n, size_t width)
 	return sl;
 }
 
-Test(rows, stack_labels_apart)
+static void
+stack_labels_apart(void)
 {
 	/* Five string allocations reached from five callers deep in the
 	 * middle (the lua case of issue #40), and one row apart. */
@@ -258,6 +269,13 @@ Test(rows, stack_labels_apart)
 	    "leaf < other < main < _start"), "%s",
 	    profconv__stack_labels_get(sl, 5));
 	profconv__stack_labels_free(sl);
+}
+
+Test(rows, stack_labels_made_and_told_apart)
+{
+	stack_labels();
+	teardown();
+	stack_labels_apart();
 }
 
 /* Recursion: the frame that differs shows an equal name elsewhere, and

@@ -11,7 +11,8 @@
 
 #include "demangle_fixture.h"
 
-Test(rust_v0, demangles_rust_v0_names_like_cxxfilt)
+static void
+demangles_rust_v0_names_like_cxxfilt(void)
 {
 	/* Each expected text is what GNU c++filt 2.40 prints. */
 	static const char *const cases[][2] = {
@@ -58,7 +59,8 @@ Test(rust_v0, demangles_rust_v0_names_like_cxxfilt)
 	profconv__demangler_free(&dm_buf);
 }
 
-Test(rust_v0, refuses_what_cxxfilt_refuses_in_v0)
+static void
+refuses_what_cxxfilt_refuses_in_v0(void)
 {
 	static const char *const bad[] = {
 		"_RINvCs_3abc3fooKp_E", "_RINvCs_3abc3fooKhn1_E",
@@ -85,7 +87,8 @@ Test(rust_v0, refuses_what_cxxfilt_refuses_in_v0)
 
 /* Disambiguators are base-62 plus one ("s_" 1, "s0_" 2, "sa_" 12), in
  * hex; the instantiating crate after the path is read, not shown. */
-Test(rust_v0, disambiguators_and_instantiating_crate)
+static void
+disambiguators_and_instantiating_crate(void)
 {
 	cr_assert(eq(str, STR(dm("_RNvCs0_3abc3foo", 0)), "abc[2]::foo"));
 	cr_assert(eq(str, STR(dm("_RNvCsa_3abc3foo", 0)), "abc[c]::foo"));
@@ -100,7 +103,8 @@ Test(rust_v0, disambiguators_and_instantiating_crate)
 
 /* Consts: a sign for signed types, bools by name, several arguments
  * separated by ", "; the short form drops the ": type". */
-Test(rust_v0, consts_full_and_short)
+static void
+consts_full_and_short(void)
 {
 	cr_assert(eq(str, STR(dm("_RINvC3abc3fooKln5_E", 0)),
 	    "abc[0]::foo::<-5: i32>"));
@@ -115,13 +119,27 @@ Test(rust_v0, consts_full_and_short)
 	profconv__demangler_free(&dm_buf);
 }
 
+Test(rust_v0, demangles_like_cxxfilt)
+{
+	demangles_rust_v0_names_like_cxxfilt();
+	disambiguators_and_instantiating_crate();
+	consts_full_and_short();
+}
+
 /* Characters outside [_0-9a-zA-Z] before a ".suffix", and a leading
  * encoding version, are refused before any parsing. */
-Test(rust_v0, refuses_foreign_characters_and_versions)
+static void
+refuses_foreign_characters_and_versions(void)
 {
 	cr_assert(eq(str, STR(dm("_RNvC3abc3foo.anything$goes", 0)),
 	    "abc[0]::foo"));
 	cr_assert(eq(str, STR(dm("_RNvC3ab-3foo", 0)), "(null)"));
 	cr_assert(eq(str, STR(dm("_R1NvC3abc3foo", 0)), "(null)"));
 	profconv__demangler_free(&dm_buf);
+}
+
+Test(rust_v0, refuses_malformed_names)
+{
+	refuses_what_cxxfilt_refuses_in_v0();
+	refuses_foreign_characters_and_versions();
 }

@@ -14,7 +14,8 @@
 
 TestSuite(scale, .fini = drop);
 
-Test(scale, scale_rounds_and_drops_zeroed_samples)
+static void
+scale_rounds_and_drops_zeroed_samples(void)
 {
 	double r[2] = { 0.5, 1 };
 	struct profconv_sample s;
@@ -31,7 +32,8 @@ Test(scale, scale_rounds_and_drops_zeroed_samples)
 	cr_assert(eq(sz, profconv_profile_sample_count(a), 0));
 }
 
-Test(scale, scale_refuses_ratios_that_are_not_numbers)
+static void
+scale_refuses_ratios_that_are_not_numbers(void)
 {
 	double r[2] = { NAN, 1 };
 	struct profconv_sample s;
@@ -51,7 +53,8 @@ Test(scale, scale_refuses_ratios_that_are_not_numbers)
 	cr_assert(eq(i64, s.values[1], 48));
 }
 
-Test(scale, normalize_matches_totals)
+static void
+normalize_matches_totals(void)
 {
 	a = app(0x1000, 10, 30, NULL);		/* 40 objects */
 	b = app(0x2000, 1, 3, NULL);		/* 4 objects */
@@ -76,7 +79,8 @@ objects_and_space(void)
 
 /* Products beyond int64 stop at its ends; a type scaled by 1 is left
  * as it is. */
-Test(scale, saturates_at_the_ends)
+static void
+saturates_at_the_ends(void)
 {
 	double r[2] = { 4, 1 };
 	struct profconv_sample s;
@@ -99,7 +103,8 @@ Test(scale, saturates_at_the_ends)
  * space drops a sample whose space is 0 even though it has objects;
  * ratios all 1 change nothing, zero samples included.
  */
-Test(scale, keeps_samples_by_the_scaled_types)
+static void
+keeps_samples_by_the_scaled_types(void)
 {
 	double ones[2] = { 1, 1 }, half_space[2] = { 1, 0.5 };
 	int64_t v[2] = { 5, 0 };
@@ -118,9 +123,21 @@ Test(scale, keeps_samples_by_the_scaled_types)
 	cr_assert(eq(i64, s.values[1], 2));	/* 1.5 away from zero */
 }
 
+Test(scale, scales_values_in_place)
+{
+	scale_rounds_and_drops_zeroed_samples();
+	drop();
+	scale_refuses_ratios_that_are_not_numbers();
+	drop();
+	saturates_at_the_ends();
+	drop();
+	keeps_samples_by_the_scaled_types();
+}
+
 /* Normalizing needs the same types in the same order; a type whose
  * total is 0 has nothing to scale up, and stays 0. */
-Test(scale, normalize_refuses_other_types_and_keeps_zero_totals)
+static void
+normalize_refuses_other_types_and_keeps_zero_totals(void)
 {
 	int64_t v[2] = { 0, 16 };
 	uint32_t loc;
@@ -143,4 +160,11 @@ Test(scale, normalize_refuses_other_types_and_keeps_zero_totals)
 	cr_assert(eq(sz, profconv_profile_sample_count(b), 1));
 	cr_assert(eq(i64, total(b, 0), 0));
 	cr_assert(eq(i64, total(b, 1), 640));
+}
+
+Test(scale, normalizes_to_totals)
+{
+	normalize_matches_totals();
+	drop();
+	normalize_refuses_other_types_and_keeps_zero_totals();
 }

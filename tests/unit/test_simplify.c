@@ -150,7 +150,8 @@ simplify(const char *in, enum profconv_demangle mode)
 	return buf;
 }
 
-Test(names, table)
+static void
+table(void)
 {
 	size_t i;
 
@@ -172,7 +173,8 @@ Test(names, table)
 
 /* Text no demangler writes (unbalanced, cut short, empty) gives some
  * NUL-terminated text of the length reported, in every mode. */
-Test(names, odd_text)
+static void
+odd_text(void)
 {
 	static const char *const odd[] = { "(", ")", "<", ">", "{", "}", "[",
 		"operator", "a::operator<", "operator< ", "operator<<=<", "foo(",
@@ -188,6 +190,12 @@ Test(names, odd_text)
 	cr_expect(eq(str, (char *)simplify("foo(int",
 	    PROFCONV_DEMANGLE_SIMPLE), "foo"));
 	cr_expect(eq(str, (char *)simplify("", PROFCONV_DEMANGLE_SIMPLE), ""));
+}
+
+Test(names, simplified_in_every_mode)
+{
+	table();
+	odd_text();
 }
 
 Test(names, parse_modes)
@@ -241,7 +249,8 @@ expect_shown(const char *name, const char *sys, enum profconv_demangle mode,
 /* The linker's name is the source of every mode but simple: a profile
  * symbolized in the default mode keeps no template arguments in its
  * names, and one written with demangle none keeps the mangled name. */
-Test(names, from_system_name)
+static void
+from_system_name(void)
 {
 	const char *sys = "_ZN3app4makeIiEET_S1_";
 
@@ -258,7 +267,8 @@ Test(names, from_system_name)
 
 /* Only C++ and Rust names are simplified: Go's parentheses are not a
  * parameter list, and C names are shown as they are. */
-Test(names, go_and_c_untouched)
+static void
+go_and_c_untouched(void)
 {
 	expect_shown("main.(*Pool).grow", "", PROFCONV_DEMANGLE_SIMPLE,
 	    "main.(*Pool).grow");
@@ -267,4 +277,10 @@ Test(names, go_and_c_untouched)
 	expect_shown("xmalloc", "xmalloc", PROFCONV_DEMANGLE_FULL, "xmalloc");
 	expect_shown("app::Pool::grow(unsigned long)", "",
 	    PROFCONV_DEMANGLE_SIMPLE, "app::Pool::grow");
+}
+
+Test(names, shown_from_the_right_name)
+{
+	from_system_name();
+	go_and_c_untouched();
 }

@@ -9,7 +9,8 @@
 #include "helpers.h"
 #include "model/model.h"
 
-Test(strtab, index_zero_is_empty_string)
+static void
+index_zero_is_empty_string(void)
 {
 	struct pc_strtab t;
 
@@ -18,7 +19,8 @@ Test(strtab, index_zero_is_empty_string)
 	profconv__strtab_free(&t);
 }
 
-Test(strtab, interning_twice_gives_same_index)
+static void
+interning_twice_gives_same_index(void)
 {
 	struct pc_strtab t;
 	uint32_t a, b, c;
@@ -33,7 +35,8 @@ Test(strtab, interning_twice_gives_same_index)
 	profconv__strtab_free(&t);
 }
 
-Test(strtab, keeps_embedded_lengths_apart)
+static void
+keeps_embedded_lengths_apart(void)
 {
 	struct pc_strtab t;
 	uint32_t a, b;
@@ -46,7 +49,8 @@ Test(strtab, keeps_embedded_lengths_apart)
 	profconv__strtab_free(&t);
 }
 
-Test(strtab, keeps_nul_bytes_and_full_lengths)
+static void
+keeps_nul_bytes_and_full_lengths(void)
 {
 	struct pc_strtab t;
 	uint32_t a, b;
@@ -63,7 +67,8 @@ Test(strtab, keeps_nul_bytes_and_full_lengths)
 
 /* Each byte that starts no UTF-8 sequence becomes U+FFFD; a repaired
  * string is counted once however often it is interned. */
-Test(strtab, repairs_invalid_utf8_and_counts_it)
+static void
+repairs_invalid_utf8_and_counts_it(void)
 {
 	struct pc_strtab t;
 	uint32_t a, b, c;
@@ -79,6 +84,15 @@ Test(strtab, repairs_invalid_utf8_and_counts_it)
 	    "\xef\xbf\xbdx\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"));
 	cr_assert(eq(sz, t.repaired, 2));
 	profconv__strtab_free(&t);
+}
+
+Test(strtab, interns_strings_by_bytes_and_length)
+{
+	index_zero_is_empty_string();
+	interning_twice_gives_same_index();
+	keeps_embedded_lengths_apart();
+	keeps_nul_bytes_and_full_lengths();
+	repairs_invalid_utf8_and_counts_it();
 }
 
 Test(strtab, survives_growth_with_stable_pointers)

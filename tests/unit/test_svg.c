@@ -37,7 +37,8 @@ capture_json(const char *s, size_t n)
 	return buf;
 }
 
-Test(svg, xml_text)
+static void
+xml_text(void)
 {
 	char *s;
 
@@ -62,7 +63,8 @@ Test(svg, xml_text)
  * not UTF-8 (a cut sequence at the end too) as U+FFFD, a NUL kept, and
  * U+2028/2029, which end a line in JavaScript, escaped.
  */
-Test(svg, json_text)
+static void
+json_text(void)
 {
 	static const char in[] = "a\"b\\c\nd\x01\xc3\xa9\xff\t\0"
 	    "\xe2\x80\xa8\xe2\x80\xa9\xe2\x80";
@@ -73,7 +75,8 @@ Test(svg, json_text)
 	free(s);
 }
 
-Test(svg, grouped_digits)
+static void
+grouped_digits(void)
 {
 	char buf[32];
 
@@ -83,6 +86,13 @@ Test(svg, grouped_digits)
 	cr_expect(eq(str, profconv__group_digits(buf, -1000), "-1,000"));
 	cr_expect(eq(str, profconv__group_digits(buf, INT64_MIN),
 	    "-9,223,372,036,854,775,808"));
+}
+
+Test(svg, text_pieces_written)
+{
+	xml_text();
+	json_text();
+	grouped_digits();
 }
 
 /* A profile of two stacks whose function names hold markup. */

@@ -23,7 +23,8 @@ style(const struct profconv_svg_options *o, struct pc_svg_style *st)
 
 /* flamegraph.pl's defaults: fontsize 12, fontwidth 0.59, ypad1 = 3
  * fontsize, ypad2 = 2 fontsize + 10; the hot palette's yellow. */
-Test(svg_emit, style_defaults)
+static void
+style_defaults(void)
 {
 	struct profconv_svg_options o = PROFCONV_SVG_OPTIONS_INIT;
 	struct pc_svg_style st;
@@ -45,7 +46,8 @@ Test(svg_emit, style_defaults)
 	cr_expect(eq(dbl, profconv__svg_height(&st, &o, 3, 16), 158));
 }
 
-Test(svg_emit, style_refusals)
+static void
+style_refusals(void)
 {
 	struct profconv_svg_options o = PROFCONV_SVG_OPTIONS_INIT;
 	struct pc_svg_style st;
@@ -90,6 +92,12 @@ Test(svg_emit, style_refusals)
 	o.hash = o.random = 1;
 	cr_expect(eq(int, style(&o, &st), PROFCONV_EINVAL));
 	cr_expect(eq(str, ERRMSG, "hash and random colours exclude each other"));
+}
+
+Test(svg_emit, style_checked_and_defaulted)
+{
+	style_defaults();
+	style_refusals();
 }
 
 /* flamegraph.pl's --factor: V times it to the nearest whole number, half
@@ -149,7 +157,8 @@ picture(const struct profconv_profile *p, struct profconv_svg_options *o)
  * ends at 118 - 34 = 84 and starts 15 above (a pixel between frames);
  * depth 2 spans 37 to 52, its text at x1 + 3 and the middle + 3.
  */
-Test(svg_emit, document_of_a_small_profile)
+static void
+document_of_a_small_profile(void)
 {
 	static const char head[] = "<?xml version=\"1.0\" standalone=\"no\"?>\n"
 	    "<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" "
@@ -191,7 +200,8 @@ Test(svg_emit, document_of_a_small_profile)
 /* A frame too narrow for 3 characters has no label; a wider one is cut
  * with "..": with 100 pixels and 7.08 a character, 14 fit, 12 of the
  * name and "..". */
-Test(svg_emit, labels_cut_to_fit)
+static void
+labels_cut_to_fit(void)
 {
 	struct profconv_profile *p;
 	struct profconv_svg_options o = PROFCONV_SVG_OPTIONS_INIT;
@@ -216,7 +226,8 @@ Test(svg_emit, labels_cut_to_fit)
 }
 
 /* No samples: no frames, and the words that say so. */
-Test(svg_emit, empty_picture)
+static void
+empty_picture(void)
 {
 	struct profconv_profile *p;
 	struct profconv_svg_options o = PROFCONV_SVG_OPTIONS_INIT;
@@ -230,4 +241,11 @@ Test(svg_emit, empty_picture)
 	HAS(out, ">no samples</text>");
 	free(out);
 	profconv_profile_free(p);
+}
+
+Test(svg_emit, documents_written)
+{
+	document_of_a_small_profile();
+	labels_cut_to_fit();
+	empty_picture();
 }

@@ -21,7 +21,8 @@ expect_count(size_t i, int64_t v)
 	cr_assert(eq(i64, s.values[0], v), "sample %zu", i);
 }
 
-Test(thread, reads_threadz_blocks)
+static void
+reads_threadz_blocks(void)
 {
 	static const char text[] =
 	    "--- threadz 1 ---\n"
@@ -63,7 +64,8 @@ Test(thread, reads_threadz_blocks)
 	ASSERT_NO_LEAKS();
 }
 
-Test(thread, reads_a_bare_thread_header_and_stops_at_no_stack_trace)
+static void
+reads_a_bare_thread_header_and_stops_at_no_stack_trace(void)
 {
 	static const char text[] =
 	    "# comment\n"
@@ -83,7 +85,15 @@ Test(thread, reads_a_bare_thread_header_and_stops_at_no_stack_trace)
 	cr_assert(eq(sz, profconv_profile_location_count(prof), 3));
 }
 
-Test(thread, rejects_an_overlong_address)
+Test(thread, reads_thread_blocks)
+{
+	reads_threadz_blocks();
+	drop();
+	reads_a_bare_thread_header_and_stops_at_no_stack_trace();
+}
+
+static void
+rejects_an_overlong_address(void)
 {
 	static const char text[] =
 	    "\n--- threadz 1 ---\n\n"
@@ -97,7 +107,8 @@ Test(thread, rejects_an_overlong_address)
 	    "not fit in 64 bits"));
 }
 
-Test(thread, rejects_a_stray_section)
+static void
+rejects_a_stray_section(void)
 {
 	static const char text[] =
 	    "--- Thread 1 (name: t/2) stack: ---\n0x100\n--- bogus ---\n";
@@ -109,7 +120,8 @@ Test(thread, rejects_a_stray_section)
 }
 
 /* pprof fails a thread profile cut short; so do we rather than guess. */
-Test(thread, rejects_a_profile_without_its_memory_map)
+static void
+rejects_a_profile_without_its_memory_map(void)
 {
 	static const char text[] =
 	    "--- threadz 1 ---\n"
@@ -119,4 +131,13 @@ Test(thread, rejects_a_profile_without_its_memory_map)
 	    PROFCONV_EFORMAT));
 	cr_assert(eq(str, ERRMSG, "line 4: thread profile ends without a "
 	    "memory map"));
+}
+
+Test(thread, rejects_malformed_profiles)
+{
+	rejects_an_overlong_address();
+	drop();
+	rejects_a_stray_section();
+	drop();
+	rejects_a_profile_without_its_memory_map();
 }

@@ -15,7 +15,8 @@
 
 TestSuite(trendsvg);
 
-Test(trendsvg, peak_is_the_first_largest)
+static void
+peak_is_the_first_largest(void)
 {
 	cr_expect(eq(sz, profconv__trend_peak((int64_t[]){ 5 }, 1), 0));
 	cr_expect(eq(sz, profconv__trend_peak((int64_t[]){ 1, 9, 3, 9 }, 4),
@@ -24,7 +25,8 @@ Test(trendsvg, peak_is_the_first_largest)
 	    3));
 }
 
-Test(trendsvg, few_snapshots_are_all_drawn)
+static void
+few_snapshots_are_all_drawn(void)
 {
 	int64_t v[7] = { 3, 1, 4, 1, 5, 9, 2 };
 	size_t out[7], i;
@@ -73,7 +75,8 @@ check_pick(const int64_t *v, size_t n, size_t budget)
 	free(out);
 }
 
-Test(trendsvg, many_snapshots_keep_first_last_peak_and_bucket_maxima)
+static void
+many_snapshots_keep_first_last_peak_and_bucket_maxima(void)
 {
 	static const size_t sizes[] = { 4, 11, 501, 502, 999, 3000, 100003 };
 	int64_t *v = calloc(100003, sizeof(*v));
@@ -99,6 +102,13 @@ Test(trendsvg, many_snapshots_keep_first_last_peak_and_bucket_maxima)
 	v[2999] = 100;
 	check_pick(v, 3000, 500);
 	free(v);
+}
+
+Test(trendsvg, snapshots_drawn_are_first_last_peak_and_maxima)
+{
+	peak_is_the_first_largest();
+	few_snapshots_are_all_drawn();
+	many_snapshots_keep_first_last_peak_and_bucket_maxima();
 }
 
 /* A snapshot with V1 bytes under NAME (called by main) and V2 in main
@@ -134,7 +144,8 @@ series(const char *name, int64_t v1, int64_t v2)
 	return t;
 }
 
-Test(trendsvg, hostile_names_are_text)
+static void
+hostile_names_are_text(void)
 {
 	static const char name[] =
 	    "<script>alert(1)</script>]]>\"'&\x01\x1b[2J";
@@ -224,7 +235,8 @@ areas_inside(const char *text)
 /* Times across 2^63 ns, and values whose sum is past INT64_MAX: the
  * snapshots are placed in order on the chart, the labels are not
  * negative, nothing is drawn over the title. */
-Test(trendsvg, extreme_times_and_values)
+static void
+extreme_times_and_values(void)
 {
 	static const int64_t times[] = { -6000000000000000000,
 		1000000000000000000, 6000000000000000000 };
@@ -256,4 +268,10 @@ Test(trendsvg, extreme_times_and_values)
 	}
 	free(text);
 	profconv_trend_free(t);
+}
+
+Test(trendsvg, hostile_and_extreme_input_drawn_safely)
+{
+	hostile_names_are_text();
+	extreme_times_and_values();
 }

@@ -47,7 +47,8 @@ cut_plain(const char *s, size_t max, bool tail)
 /* Nine characters into six: four and "..", or ".." and the last four
  * (9 - 6 + 2 = 5 skipped); counted in characters, "<" one before its
  * escape, each "\u00e9" one though two bytes. */
-Test(trendsvg_names, cut_at_start_or_end)
+static void
+cut_at_start_or_end(void)
 {
 	EXPECT_CUT(put_cut("a<bcdefgh", 6, false), "a&lt;bc..");
 	EXPECT_CUT(put_cut("a<bcdefgh", 6, true), "..efgh");
@@ -61,7 +62,8 @@ Test(trendsvg_names, cut_at_start_or_end)
 	    false), "\xc3\xa9\xc3\xa9..");
 }
 
-Test(trendsvg_names, common_ends_in_characters)
+static void
+common_ends_in_characters(void)
 {
 	cr_expect(eq(sz, profconv__trend_common_chars("a;b;x", "c;b;x", true),
 	    4));
@@ -82,7 +84,8 @@ Test(trendsvg_names, common_ends_in_characters)
  * character in the last frame is near the kept end: the name comes back
  * whole, for the caller to cut plainly.
  */
-Test(trendsvg_names, cut_keeping_the_frame_that_differs)
+static void
+cut_keeping_the_frame_that_differs(void)
 {
 	static const char s[] = "aaaaaaaaaa;XY;bbbbbbbbbb";
 	char *t;
@@ -101,10 +104,18 @@ Test(trendsvg_names, cut_keeping_the_frame_that_differs)
 	free(t);
 }
 
+Test(trendsvg_names, names_cut_to_their_room)
+{
+	cut_at_start_or_end();
+	common_ends_in_characters();
+	cut_keeping_the_frame_that_differs();
+}
+
 /* Two names of 24 characters alike but for the frame in the middle, in
  * 16: each is cut keeping that frame (room 16 - 2 for "#K"), then "#K".
  * "short" reads apart and fits: it stays. */
-Test(trendsvg_names, numbered_keep_the_difference)
+static void
+numbered_keep_the_difference(void)
 {
 	static const char *const names[] = {
 		"aaaaaaaaaa;X1;bbbbbbbbbb",
@@ -168,7 +179,8 @@ check_numbered(const char *const *names, size_t n, size_t max, bool tail)
 	free(before);
 }
 
-Test(trendsvg_names, legend_names_that_read_the_same_are_numbered_within_room)
+static void
+legend_names_that_read_the_same_are_numbered_within_room(void)
 {
 	/* Whole names too long, one the end of the other. */
 	static const char *const suffix[] = {
@@ -200,4 +212,10 @@ Test(trendsvg_names, legend_names_that_read_the_same_are_numbered_within_room)
 	check_numbered(same, 3, 12, false);
 	check_numbered(hostile, 5, 32, true);
 	check_numbered(hostile, 5, 12, false);
+}
+
+Test(trendsvg_names, names_that_read_the_same_are_numbered)
+{
+	numbered_keep_the_difference();
+	legend_names_that_read_the_same_are_numbered_within_room();
 }
