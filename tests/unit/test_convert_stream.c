@@ -79,7 +79,8 @@ convert(const char *text, size_t len, unsigned int jobs,
 
 /* Heap text in many rounds, on 1 and 3 threads, plain and gzipped: the
  * same bytes as reading it whole and writing it. */
-Test(convert_stream, drained_heap_text_is_read_then_write)
+static void
+drained_heap_text_is_read_then_write(void)
 {
 	struct profconv_write_options wo = PROFCONV_WRITE_OPTIONS_INIT;
 	static const int levels[] = { 0, 1 };
@@ -119,7 +120,8 @@ Test(convert_stream, drained_heap_text_is_read_then_write)
 }
 
 /* pprof is read whole, never drained: still the same bytes. */
-Test(convert_stream, pprof_input_is_read_then_write)
+static void
+pprof_input_is_read_then_write(void)
 {
 	struct profconv_write_options wo = PROFCONV_WRITE_OPTIONS_INIT;
 	size_t tlen, plen, wlen, clen;
@@ -140,7 +142,8 @@ Test(convert_stream, pprof_input_is_read_then_write)
 }
 
 /* A refused option or input hands back no profile. */
-Test(convert_stream, refusals_hand_back_nothing)
+static void
+refusals_hand_back_nothing(void)
 {
 	struct profconv_write_options wo = PROFCONV_WRITE_OPTIONS_INIT;
 	struct profconv_profile *p = (struct profconv_profile *)&wo;
@@ -164,4 +167,15 @@ Test(convert_stream, refusals_hand_back_nothing)
 	fclose(in);
 	fclose(out);
 	free(buf);
+}
+
+/* The bytes of a read then a write, drained or whole, and no profile
+ * when refused; the chunk size is reset after each case. */
+Test(convert_stream, read_then_write_or_nothing)
+{
+	drained_heap_text_is_read_then_write();
+	reset_chunks();
+	pprof_input_is_read_then_write();
+	reset_chunks();
+	refusals_hand_back_nothing();
 }

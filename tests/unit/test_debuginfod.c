@@ -14,7 +14,8 @@
 
 #define ID "0011223344556677889900aabbccddeeff001122"
 
-Test(debuginfod, refuses_what_is_no_build_id)
+static void
+refuses_what_is_no_build_id(void)
 {
 	static const char *const bad[] = { "", "abc", "../x", "00/11" };
 	char *path = (char *)"set";
@@ -32,7 +33,8 @@ Test(debuginfod, refuses_what_is_no_build_id)
 }
 
 /* debuginfod serves sources by their absolute recorded path only. */
-Test(debuginfod, refuses_a_relative_path)
+static void
+refuses_a_relative_path(void)
 {
 	char *path = (char *)"set";
 
@@ -50,7 +52,8 @@ Test(debuginfod, refuses_a_relative_path)
  * answers -ENOSYS (debuginfod_find_source(3)); without the client
  * library, the message names it.  Either way, no network.
  */
-Test(debuginfod, answers_not_found_without_a_server)
+static void
+answers_not_found_without_a_server(void)
 {
 	static const char enosys[] = "Function not implemented for build "
 	    "id " ID;
@@ -63,4 +66,12 @@ Test(debuginfod, answers_not_found_without_a_server)
 	if (strncmp(profconv_errmsg(), "libdebuginfod.so.1 not loaded: ",
 	    31) != 0)
 		cr_assert(eq(str, ERRMSG, (char *)enosys));
+}
+
+/* Refused before a server is asked, or no server set: not found. */
+Test(debuginfod, not_found_without_the_network)
+{
+	refuses_what_is_no_build_id();
+	refuses_a_relative_path();
+	answers_not_found_without_a_server();
 }

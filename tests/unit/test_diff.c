@@ -32,7 +32,8 @@ collect_warning(const char *msg, void *payload)
  * one warning naming both and the figures; none the right way round, and
  * none without a callback (or with an older options layout).
  */
-Test(diff, warns_when_base_and_cur_look_swapped)
+static void
+warns_when_base_and_cur_look_swapped(void)
 {
 	static const char *const leaf[] = { "grow" };
 	static const int64_t early[][4] = { { 10, 1000, 5, 500 } };
@@ -63,7 +64,8 @@ Test(diff, warns_when_base_and_cur_look_swapped)
 	profconv_diff_free(d);
 }
 
-Test(diff, different_types_refused)
+static void
+different_types_refused(void)
 {
 	struct profconv_diff *d = NULL;
 
@@ -73,4 +75,13 @@ Test(diff, different_types_refused)
 	cr_assert(d == NULL);
 	cr_expect(eq(str, ERRMSG, "profiles have different sample types "
 	    "(make them compatible first)"));
+}
+
+/* Swapped inputs warned of, different types refused; each case frees
+ * what it built before the next. */
+Test(diff, checks_its_inputs)
+{
+	warns_when_base_and_cur_look_swapped();
+	teardown();
+	different_types_refused();
 }

@@ -151,7 +151,8 @@ remove_package(void)
 	pkg_path[0] = '\0';
 }
 
-Test(dwp, gives_libdw_the_unit_of_a_dwo_id, .fini = remove_package)
+static void
+gives_libdw_the_unit_of_a_dwo_id(void)
 {
 	struct pc_dwp *p;
 	Dwarf_Die die;
@@ -175,7 +176,8 @@ Test(dwp, gives_libdw_the_unit_of_a_dwo_id, .fini = remove_package)
 }
 
 /* GNU's version 2 index is DWARF 4's, and no package of this kind. */
-Test(dwp, refuses_what_is_no_dwarf5_package, .fini = remove_package)
+static void
+refuses_what_is_no_dwarf5_package(void)
 {
 	struct pc_dwp *p = (struct pc_dwp *)&p;
 
@@ -187,4 +189,13 @@ Test(dwp, refuses_what_is_no_dwarf5_package, .fini = remove_package)
 	cr_assert(eq(int, profconv__dwp_open(&p, "/nonexistent.dwp"),
 	    PROFCONV_ENOTFOUND));
 	cr_assert(zero(ptr, p));
+}
+
+/* A package's unit given to libdw, or no package of this kind refused;
+ * each case removes its file before the next. */
+Test(dwp, opens_a_package, .fini = remove_package)
+{
+	gives_libdw_the_unit_of_a_dwo_id();
+	remove_package();
+	refuses_what_is_no_dwarf5_package();
 }

@@ -14,7 +14,8 @@
 #include "base/base.h"
 
 /* A message longer than the buffer keeps its head and its tail. */
-Test(error, long_messages_keep_their_reason)
+static void
+long_messages_keep_their_reason(void)
 {
 	char subject[3000];
 	const char *msg;
@@ -31,7 +32,8 @@ Test(error, long_messages_keep_their_reason)
 	    "x' has a negative count"));
 }
 
-Test(error, quote_elides_the_middle_and_hides_control_bytes)
+static void
+quote_elides_the_middle_and_hides_control_bytes(void)
 {
 	char buf[PC_QUOTE_SIZE], in[200];
 
@@ -46,7 +48,8 @@ Test(error, quote_elides_the_middle_and_hides_control_bytes)
 
 /* errno's reason (glibc's text), or EIO's when errno is 0: never
  * "write error: Success". */
-Test(error, write_error_names_the_reason)
+static void
+write_error_names_the_reason(void)
 {
 	errno = ENOSPC;
 	cr_assert(eq(int, profconv__write_error(), PROFCONV_EIO));
@@ -56,4 +59,12 @@ Test(error, write_error_names_the_reason)
 	cr_assert(eq(int, profconv__write_error(), PROFCONV_EIO));
 	cr_assert(eq(str, (char *)profconv_errmsg(),
 	    "write error: Input/output error"));
+}
+
+/* The failure message: shortened, quoted and written with its reason. */
+Test(error, messages_keep_their_reason)
+{
+	long_messages_keep_their_reason();
+	quote_elides_the_middle_and_hides_control_bytes();
+	write_error_names_the_reason();
 }

@@ -80,7 +80,8 @@ write_listing(int page)
  * its share of the total (2 of 8: 0.255; 8 of 8: 0.780; -4: 0.430 in
  * green); an inlined row is indented, named, its text's own indent
  * dropped; a NUL byte is U+FFFD. */
-Test(listhtml, routine_rows)
+static void
+routine_rows(void)
 {
 	out = write_listing(0);
 	HAS("<section class=\"routine\">\n"
@@ -110,7 +111,8 @@ Test(listhtml, routine_rows)
 
 /* A source withheld says what was tried; a routine without a file says
  * it has no source; the routines left out are counted. */
-Test(listhtml, notes)
+static void
+notes(void)
 {
 	char want[256];
 
@@ -130,7 +132,8 @@ Test(listhtml, notes)
 /* The fragment goes into another page: its routines in a <div
  * class="pc-list">, after its scoped style; the page has the regex and
  * the type in its head, escaped, and the same routines. */
-Test(listhtml, fragment_and_page)
+static void
+fragment_and_page(void)
 {
 	const char *div, *routine, *end, *at;
 	char *frag;
@@ -154,4 +157,15 @@ Test(listhtml, fragment_and_page)
 	frag[end - frag] = '\0';
 	HAS(routine);
 	free(frag);
+}
+
+/* A listing as HTML: its rows, its notes, as a fragment and a page;
+ * each case frees what it wrote before the next. */
+Test(listhtml, listing_as_html)
+{
+	routine_rows();
+	teardown();
+	notes();
+	teardown();
+	fragment_and_page();
 }

@@ -81,7 +81,8 @@ answer_name(const struct sym_module *m, uint64_t addr)
 }
 
 /* Each address once, answered and kept in the module. */
-Test(lookup, looks_each_new_address_up_once)
+static void
+looks_each_new_address_up_once(void)
 {
 	uintptr_t addr = (uintptr_t)probe_function + 2;
 	struct sym_module *m;
@@ -107,7 +108,8 @@ Test(lookup, looks_each_new_address_up_once)
 }
 
 /* Progress counts the batch's binaries, of all the run's. */
-Test(lookup, reports_the_batch_progress)
+static void
+reports_the_batch_progress(void)
 {
 	planned((uintptr_t)probe_function + 2);
 	cr_assert(eq(int, profconv__sym_lookup_batch(&s), 0), "%s", ERRMSG);
@@ -115,4 +117,13 @@ Test(lookup, reports_the_batch_progress)
 	cr_assert(eq(u64, progress[0], 1));
 	cr_assert(eq(u64, progress[1], 1));
 	cr_assert(eq(u64, progress[2], 1));
+}
+
+/* A batch's addresses looked up once each, then the batch reported;
+ * each case frees its session before the next. */
+Test(lookup, looks_up_then_reports_a_batch)
+{
+	looks_each_new_address_up_once();
+	drop_session();
+	reports_the_batch_progress();
 }

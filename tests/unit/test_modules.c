@@ -48,7 +48,8 @@ file_with(const char *text)
 
 /* The copy holds the bytes, the file's descriptor is closed, and what
  * is done to the file afterwards does not reach the copy. */
-Test(modules, copies_a_file_no_one_else_can_change)
+static void
+copies_a_file_no_one_else_can_change(void)
 {
 	int fd = file_with("hello"), out = -1;
 	char buf[16];
@@ -66,7 +67,8 @@ Test(modules, copies_a_file_no_one_else_can_change)
 }
 
 /* A copy would pass RLIMIT_FSIZE (and raise SIGXFSZ): the file is kept. */
-Test(modules, keeps_a_file_over_the_size_limit)
+static void
+keeps_a_file_over_the_size_limit(void)
 {
 	struct rlimit rl = { 4, 4 };
 	int fd = file_with("hello"), out = -1;
@@ -75,6 +77,15 @@ Test(modules, keeps_a_file_over_the_size_limit)
 	cr_assert(eq(int, profconv__sym_private_copy(fd, path, &out), 0));
 	cr_assert(eq(int, out, fd));
 	close(fd);
+}
+
+/* The private copy of a module's file, or the file itself when a copy
+ * would pass the size limit (which stays lowered: that case is last). */
+Test(modules, private_copy_or_the_file_kept)
+{
+	copies_a_file_no_one_else_can_change();
+	remove_file();
+	keeps_a_file_over_the_size_limit();
 }
 
 /* An eighth of RLIMIT_NOFILE, between 8 and 256. */

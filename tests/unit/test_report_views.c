@@ -16,7 +16,8 @@
 
 TestSuite(report_views, .fini = teardown);
 
-Test(report_views, top_bounds_the_table)
+static void
+top_bounds_the_table(void)
 {
 	struct profconv_report_options o = PROFCONV_REPORT_OPTIONS_INIT;
 	const char *t, *end;
@@ -34,7 +35,8 @@ Test(report_views, top_bounds_the_table)
 	cr_expect(not(zero(ptr, strstr(out, "Showing the top 1 of 3 "))));
 }
 
-Test(report_views, with_a_base)
+static void
+with_a_base(void)
 {
 	profile(&a, 20);
 	profile(&b, 30);
@@ -73,7 +75,8 @@ Test(report_views, with_a_base)
  * functions by flat of the shown type (the last, space), largest
  * first.
  */
-Test(report_views, summary)
+static void
+summary(void)
 {
 	struct profconv_report_options o = PROFCONV_REPORT_OPTIONS_INIT;
 	const char *sum, *end;
@@ -114,4 +117,15 @@ Test(report_views, summary)
 	    "</td><td data-v=\"4500\">4,500</td><td data-v=\"100\">100.00%"
 	    "</td><td class=\"name\">main</td></tr>\n</tbody>"))), "%s", sum);
 	out[end - out] = '<';
+}
+
+/* The top table's bound, the comparison's views and the summary; each
+ * case frees what it built before the next. */
+Test(report_views, views_of_the_page)
+{
+	top_bounds_the_table();
+	teardown();
+	with_a_base();
+	teardown();
+	summary();
 }

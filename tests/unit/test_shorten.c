@@ -77,7 +77,8 @@ static const char *const short_cases[][2] = {
 	{ "", "" },
 };
 
-Test(shorten, shorten_as_pprof)
+static void
+shorten_as_pprof(void)
 {
 	size_t i;
 
@@ -96,7 +97,8 @@ Test(shorten, shorten_as_pprof)
  * several lines, none of "/v01"; and rule 1 only at the start.  Each
  * answer follows pprof's goVerRegExp then its Go package rule.
  */
-Test(shorten, go_version_rule_and_anonymous_namespace)
+static void
+go_version_rule_and_anonymous_namespace(void)
 {
 	static const char *const cases[][2] = {
 		{ "github.com/a/v2/b/v3.F", "v3.F" },
@@ -117,4 +119,11 @@ Test(shorten, go_version_rule_and_anonymous_namespace)
 		    cases[i][0], s);
 		free(s);
 	}
+}
+
+/* Short names: pprof's own cases, then its version and namespace rules. */
+Test(shorten, short_names)
+{
+	shorten_as_pprof();
+	go_version_rule_and_anonymous_namespace();
 }

@@ -36,7 +36,8 @@ display(const char *search, const char *trim, const char *file)
 } while (0)
 
 /* pprof's trimPath, then Go's filepath.Clean. */
-Test(source_path, names_as_pprof_shows_them)
+static void
+names_as_pprof_shows_them(void)
 {
 	DISPLAY(NULL, NULL, "/a/b/../c//d.c", "/a/c/d.c");
 	DISPLAY(NULL, NULL, "./x/./y.c", "x/y.c");
@@ -55,7 +56,8 @@ Test(source_path, names_as_pprof_shows_them)
 
 /* The part of ABS under DIR, whole components only: "/a/bc" is not
  * under "/a/b". */
-Test(source_path, beneath_a_root)
+static void
+beneath_a_root(void)
 {
 	cr_expect(eq(str, (char *)profconv__source_beneath("/a/b/c.c", "/a/b"),
 	    "c.c"));
@@ -65,4 +67,11 @@ Test(source_path, beneath_a_root)
 	    "a/b/c/d"));
 	cr_expect(zero(ptr, (void *)profconv__source_beneath("/a/bc", "/a/b")));
 	cr_expect(zero(ptr, (void *)profconv__source_beneath("/a", "/a/b")));
+}
+
+/* A source's displayed name, and the part of it beneath a root. */
+Test(source_path, names_and_roots)
+{
+	names_as_pprof_shows_them();
+	beneath_a_root();
 }

@@ -57,7 +57,8 @@ hand_sort(bool reverse)
 	return s;
 }
 
-Test(stacksort, by_hand_forwards_and_backwards)
+static void
+by_hand_forwards_and_backwards(void)
 {
 	static const uint32_t fwd[6] = { 2, 4, 5, 0, 3, 1 };
 	static const uint32_t fwd_len[6] = { 2, 1, 3, 2, 2, 1 };
@@ -84,7 +85,8 @@ Test(stacksort, by_hand_forwards_and_backwards)
 }
 
 /* No items: nothing written; the work arrays handed back when asked. */
-Test(stacksort, empty_and_kept_arrays)
+static void
+empty_and_kept_arrays(void)
 {
 	struct pc_seqsort s = hand_sort(false);
 	uint32_t order[6] = { 77 };
@@ -104,6 +106,13 @@ Test(stacksort, empty_and_kept_arrays)
 	cr_expect(ge(sz, size, 6 * sizeof(uint32_t)));
 	free(keep[0]);
 	free(keep[1]);
+}
+
+/* Six items sorted by hand: both ways, none, and the arrays kept. */
+Test(stacksort, small_sets_by_hand)
+{
+	by_hand_forwards_and_backwards();
+	empty_and_kept_arrays();
 }
 
 /* profconv__seqsort (stacksort.c) against a plain comparison sort of the

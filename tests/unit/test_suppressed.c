@@ -67,7 +67,8 @@ json(const struct pc_hidden_list *l, bool growth)
 
 /* 3072 bytes are 3.00 KiB, a growth of 3072 - 1000 = 2072 is 2.02 KiB;
  * 4 and 4 - 10 = -6 stay bytes (under 1024 either way). */
-Test(suppressed, footer_in_bytes_with_growth)
+static void
+footer_in_bytes_with_growth(void)
 {
 	struct pc_hidden_list l = { 0 };
 	char *t;
@@ -91,7 +92,8 @@ Test(suppressed, footer_in_bytes_with_growth)
 	cr_expect(eq(sz, l.n, 0));
 }
 
-Test(suppressed, json_member)
+static void
+json_member(void)
 {
 	struct pc_hidden_list l = { 0 };
 	char *t;
@@ -112,7 +114,8 @@ Test(suppressed, json_member)
 
 /* Suppressions that hid nothing: no footer, an empty JSON list; no
  * suppressions at all: no member either. */
-Test(suppressed, nothing_hidden)
+static void
+nothing_hidden(void)
 {
 	struct pc_hidden_list l = { 0 };
 	char *t;
@@ -132,4 +135,12 @@ Test(suppressed, nothing_hidden)
 	cr_expect(eq(str, t, ",\n\"suppressed\":[]"));
 	free(t);
 	profconv__hidden_free(&l);
+}
+
+/* What the suppressions hid: footer and JSON member, or nothing. */
+Test(suppressed, reports_what_was_hidden)
+{
+	footer_in_bytes_with_growth();
+	json_member();
+	nothing_hidden();
 }

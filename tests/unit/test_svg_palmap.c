@@ -43,7 +43,8 @@ map_read(struct profconv_palette_map *m, const char *text)
 	return rc;
 }
 
-Test(svg_palmap, palette_map_text)
+static void
+palette_map_text(void)
 {
 	struct profconv_palette_map *m;
 	char *t;
@@ -85,7 +86,8 @@ draw(const struct profconv_view *v, struct profconv_svg_options *o)
 	return buf;
 }
 
-Test(svg_palmap, palette_map_keeps_colours)
+static void
+palette_map_keeps_colours(void)
 {
 	struct profconv_profile *p = small_profile();
 	struct profconv_view *v;
@@ -131,7 +133,8 @@ Test(svg_palmap, palette_map_keeps_colours)
 /* A name the map has keeps its colour; a new one is given the offered
  * colour; a name with a line break, which the text could not hold, is
  * left out. */
-Test(svg_palmap, first_colour_kept)
+static void
+first_colour_kept(void)
 {
 	struct profconv_palette_map *m;
 	struct pc_rgb c = { 1, 2, 3 };
@@ -162,4 +165,12 @@ Test(svg_palmap, first_colour_kept)
 	}
 	profconv_palette_map_free(m);
 	profconv_palette_map_free(NULL);
+}
+
+/* Palette maps: their text, the colours they keep in a graph and after. */
+Test(svg_palmap, palette_maps)
+{
+	palette_map_text();
+	palette_map_keeps_colours();
+	first_colour_kept();
 }

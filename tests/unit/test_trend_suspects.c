@@ -53,7 +53,8 @@ suspect(const struct profconv_trend *t, const char *name)
  * and ends 10 KiB above its start.  Only leak's 300 KiB are kept: the
  * profile of the suspects has one sample, leak's, of 400 - 100 KiB.
  */
-Test(trend_suspects, only_the_leaking_rows_growth)
+static void
+only_the_leaking_rows_growth(void)
 {
 	static const int64_t leak[] = { 100, 200, 300, 400 };
 	static const int64_t churn[] = { 50, 90, 20, 60 };
@@ -89,7 +90,8 @@ Test(trend_suspects, only_the_leaking_rows_growth)
 }
 
 /* No suspect: an empty profile, not an error. */
-Test(trend_suspects, no_suspect_no_sample)
+static void
+no_suspect_no_sample(void)
 {
 	static const int64_t churn[] = { 50, 90, 20, 60 };
 	struct profconv_trend *t = NULL;
@@ -111,7 +113,8 @@ Test(trend_suspects, no_suspect_no_sample)
 }
 
 /* Before profconv_trend_run() there are no ends to subtract. */
-Test(trend_suspects, refused_before_run)
+static void
+refused_before_run(void)
 {
 	struct profconv_trend *t = NULL;
 	struct profconv_profile *sus = (struct profconv_profile *)&t;
@@ -121,4 +124,12 @@ Test(trend_suspects, refused_before_run)
 	cr_expect(eq(int, profconv_trend_suspects(t, &sus), PROFCONV_EINVAL));
 	cr_expect(zero(ptr, sus));
 	profconv_trend_free(t);
+}
+
+/* The suspects' growth: the leak's alone, none, or refused before run. */
+Test(trend_suspects, profile_of_the_suspects)
+{
+	only_the_leaking_rows_growth();
+	no_suspect_no_sample();
+	refused_before_run();
 }

@@ -12,7 +12,8 @@
 #include "helpers.h"
 #include "base/base.h"
 
-Test(vec, grows_from_16_by_doubling)
+static void
+grows_from_16_by_doubling(void)
 {
 	int *a = NULL;
 	size_t cap = 0, len;
@@ -33,7 +34,8 @@ Test(vec, grows_from_16_by_doubling)
 	free(a);
 }
 
-Test(vec, refuses_sizes_that_overflow)
+static void
+refuses_sizes_that_overflow(void)
 {
 	char *a = NULL;
 	uint64_t *w = NULL;
@@ -47,4 +49,11 @@ Test(vec, refuses_sizes_that_overflow)
 	cr_assert(zero(ptr, a));
 	cr_assert(zero(ptr, w));
 	cr_assert(eq(sz, cap, 0));
+}
+
+/* PC_GROW: room made by doubling from 16, overflowing sizes refused. */
+Test(vec, grows_or_refuses)
+{
+	grows_from_16_by_doubling();
+	refuses_sizes_that_overflow();
 }

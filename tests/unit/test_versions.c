@@ -30,7 +30,8 @@ static const size_t ends[] = {
 static const struct pc_options_layout layout = { "test", 1, ends, 3,
 	&defaults, sizeof(struct opts) };
 
-Test(versions, older_layouts_keep_later_defaults)
+static void
+older_layouts_keep_later_defaults(void)
 {
 	struct opts src = { 2, 10, 20, 99 }, dst;
 
@@ -51,7 +52,8 @@ Test(versions, older_layouts_keep_later_defaults)
 	cr_assert(eq(long, dst.c, 3));
 }
 
-Test(versions, refuses_zero_and_newer_versions)
+static void
+refuses_zero_and_newer_versions(void)
 {
 	struct opts src = { 0, 10, 20, 99 }, dst;
 
@@ -68,7 +70,8 @@ Test(versions, refuses_zero_and_newer_versions)
 
 /* The write options: version 1 had the level only, so a caller built
  * then gets the default thread count (0) whatever follows its struct. */
-Test(versions, write_options_version_1)
+static void
+write_options_version_1(void)
 {
 	struct profconv_write_options src = { 1, 3, 7 }, dst;
 
@@ -82,4 +85,12 @@ Test(versions, write_options_version_1)
 	    &profconv__options_write), PROFCONV_EINVAL));
 	cr_assert(eq(str, ERRMSG, "write options version 3 is not one this "
 	    "library reads (1 to 2)"));
+}
+
+/* Options structs of every version: defaults, refusals, write options. */
+Test(versions, takes_options_by_version)
+{
+	older_layouts_keep_later_defaults();
+	refuses_zero_and_newer_versions();
+	write_options_version_1();
 }
