@@ -17,7 +17,8 @@ TestSuite(diff_retention, .fini = teardown);
 
 /* The retention writers take a NULL table or FILE as the others do:
  * PROFCONV_EINVAL, where they crashed. */
-Test(diff_retention, retention_writers_refuse_null)
+static void
+retention_writers_refuse_null(void)
 {
 	static const char *const leaf[] = { "grow" };
 	static const int64_t bv[][4] = { { 1, 100, 1, 100 } };
@@ -40,6 +41,7 @@ Test(diff_retention, retention_writers_refuse_null)
 	    PROFCONV_EINVAL));
 	profconv_retention_free(r);
 	profconv_profile_free(later);
+	teardown();
 }
 
 /*
@@ -81,7 +83,8 @@ three_dumps(void)
  * out; TOTAL sums the rows shown: grew 16 objects and 5296 bytes
  * (5.17KiB), 6 and 2448 (2.39KiB) later and held.  Two rows hold
  * something. */
-Test(diff_retention, table)
+static void
+table(void)
 {
 	struct profconv_retention *r = three_dumps();
 	struct profconv_diff_print_options po =
@@ -111,9 +114,11 @@ Test(diff_retention, table)
 	    "             16              6              6           5296"
 	    "           2448           2448  TOTAL\n"));
 	profconv_retention_free(r);
+	teardown();
 }
 
-Test(diff_retention, json)
+static void
+json(void)
 {
 	struct profconv_retention *r = three_dumps();
 
@@ -139,11 +144,20 @@ Test(diff_retention, json)
 	    "\"later\":100,\"grew\":800,\"later_delta\":0,"
 	    "\"still_held\":0}}}]}\n"));
 	profconv_retention_free(r);
+	teardown();
+}
+
+/* The retention written as a table and as JSON. */
+Test(diff_retention, writes_table_and_json)
+{
+	table();
+	json();
 }
 
 /* The order is the retention's own: a sort column is refused, and so
  * are dumps of different sample types. */
-Test(diff_retention, refusals)
+static void
+refusals(void)
 {
 	struct profconv_retention *r = three_dumps();
 	struct profconv_diff_print_options po =
@@ -171,4 +185,12 @@ Test(diff_retention, refusals)
 	    PROFCONV_EINVAL));
 	cr_expect(zero(ptr, r));
 	profconv_profile_free(other);
+	teardown();
+}
+
+/* NULL tables and files, sort columns, mixed sample types refused. */
+Test(diff_retention, refuses_what_it_cannot_write)
+{
+	retention_writers_refuse_null();
+	refusals();
 }

@@ -56,7 +56,8 @@ node_id(const char *text, const char *label)
  * 8 + ceil(9.24) = 18.  The edge: weight 1 + 75, width 1 + 3.  Line
  * breaks in the legend are "\l", as pprof's escapeForDot writes them.
  */
-Test(dot, two_nodes_as_pprof_draws_them)
+static void
+two_nodes_as_pprof_draws_them(void)
 {
 	static const char head[] = "digraph \"unnamed\" {\n"
 	    "node [style=filled fillcolor=\"#f8f8f8\"]\n"
@@ -94,7 +95,8 @@ Test(dot, two_nodes_as_pprof_draws_them)
 
 /* "::" and "." end a line of the label; quotes and backslashes in names
  * are escaped, so no name ends the DOT string. */
-Test(dot, names_split_and_escaped)
+static void
+names_split_and_escaped(void)
 {
 	struct profconv_graph_options o = PROFCONV_GRAPH_OPTIONS_INIT;
 	uint32_t f = add_fn(p, "ns::a\"b\\c", "");
@@ -107,6 +109,15 @@ Test(dot, names_split_and_escaped)
 	HAS(out, " [label=\"ns\\na\\\"b\\\\c\\n5 (100%)\" ");
 	HAS(out, " tooltip=\"ns::a\\\"b\\\\c (5)\" ");
 	free(out);
+}
+
+/* Nodes drawn as pprof draws them, their names split and escaped. */
+Test(dot, nodes_drawn_and_named_as_pprof)
+{
+	two_nodes_as_pprof_draws_them();
+	teardown();	/* a fresh profile for the next case */
+	count_setup();
+	names_split_and_escaped();
 }
 
 /* A node under nodefraction of the total goes, and the legend says so;

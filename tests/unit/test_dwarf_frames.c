@@ -24,7 +24,8 @@
 
 TestSuite(dwarf_frames, .fini = cleanup);
 
-Test(dwarf_frames, answers_from_the_symbol_table_without_dwarf)
+static void
+answers_from_the_symbol_table_without_dwarf(void)
 {
 	struct pc_frame frames[8];
 	enum pc_frame_source src;
@@ -40,6 +41,7 @@ Test(dwarf_frames, answers_from_the_symbol_table_without_dwarf)
 	cr_expect(eq(int, src, PC_FRAMES_SYMTAB));
 	cr_expect(eq(str, STR(frames[0].name), "twice"));
 	cr_expect(zero(ptr, (void *)frames[0].file));
+	cleanup();
 }
 
 /* An address of twice() where plus() is inlined: a chain of two. */
@@ -63,7 +65,8 @@ inlined_address(struct pc_frame *frames, size_t *n)
 /* With -O0, always_inline plus() still lands inside twice(): plus's
  * body is line 5 of the source, its call line 10, the functions are
  * named on lines 3 and 8. */
-Test(dwarf_frames, gives_the_inline_chain_innermost_first)
+static void
+gives_the_inline_chain_innermost_first(void)
 {
 	struct pc_frame f[8];
 	size_t n, len;
@@ -82,11 +85,13 @@ Test(dwarf_frames, gives_the_inline_chain_innermost_first)
 	cr_assert(eq(str, STR(f[0].file + len - 7), "/prog.c"));
 	cr_assert(not(zero(ptr, (void *)f[0].comp_dir)));
 	cr_assert(eq(str, STR(f[0].comp_dir), dir));
+	cleanup();
 }
 
 /* Room for one frame keeps the outermost: the function the address is
  * in, as pprof's last line of a location is. */
-Test(dwarf_frames, keeps_the_outermost_frame_when_short_of_room)
+static void
+keeps_the_outermost_frame_when_short_of_room(void)
 {
 	struct pc_frame f[8];
 	enum pc_frame_source src;
@@ -99,11 +104,13 @@ Test(dwarf_frames, keeps_the_outermost_frame_when_short_of_room)
 	cr_assert(eq(sz, n, 1));
 	cr_assert(eq(int, src, PC_FRAMES_DWARF));
 	cr_assert(eq(str, STR(f[0].name), "twice"));
+	cleanup();
 }
 
 /* The outer function starts where its ELF symbol does; a frame named
  * otherwise has no start. */
-Test(dwarf_frames, finds_where_the_outer_function_starts)
+static void
+finds_where_the_outer_function_starts(void)
 {
 	struct pc_frame f[8], other = { 0 };
 	uint64_t a, start = 0;
@@ -117,6 +124,16 @@ Test(dwarf_frames, finds_where_the_outer_function_starts)
 	cr_assert(not(profconv__symmod_start(mod, a, &other, &start)));
 	other.name = NULL;
 	cr_assert(not(profconv__symmod_start(mod, a, &other, &start)));
+	cleanup();
+}
+
+/* The frames of an address: from the symbol table, or the inline chain. */
+Test(dwarf_frames, frames_of_an_address)
+{
+	answers_from_the_symbol_table_without_dwarf();
+	gives_the_inline_chain_innermost_first();
+	keeps_the_outermost_frame_when_short_of_room();
+	finds_where_the_outer_function_starts();
 }
 
 /* Our line tables against libdw's, row by row, through the module. */

@@ -54,7 +54,8 @@ make_cu(int32_t *f, int32_t *g, int32_t *h)
 	cu.own = cu.ranges;
 }
 
-Test(dwarf_nodes, records_each_node_once_with_its_ranges)
+static void
+records_each_node_once_with_its_ranges(void)
 {
 	int32_t f, g, h;
 
@@ -73,10 +74,12 @@ Test(dwarf_nodes, records_each_node_once_with_its_ranges)
 	cr_assert(eq(u32, cu.ranges[2].depth, 1));
 	cr_assert(eq(u64, cu.ranges[3].lo, 0x2000));
 	cr_assert(eq(u64, cu.ranges[3].hi, 0x2010));
+	free_cu();
 }
 
 /* Code the linker discarded (at 0) and empty ranges make no node. */
-Test(dwarf_nodes, skips_discarded_and_empty_ranges)
+static void
+skips_discarded_and_empty_ranges(void)
 {
 	int32_t idx = -1;
 
@@ -89,9 +92,18 @@ Test(dwarf_nodes, skips_discarded_and_empty_ranges)
 	add(DW_TAG_subprogram, -1, 0, 0x3000, 0x3001, &idx);
 	cr_assert(eq(i32, idx, 0));
 	cr_assert(eq(u32, cu.nodes[0].nranges, 1));
+	free_cu();
 }
 
-Test(dwarf_nodes, finds_the_innermost_node_holding_an_address)
+/* Each node recorded once with its ranges; none for discarded code. */
+Test(dwarf_nodes, records_nodes_with_ranges)
+{
+	records_each_node_once_with_its_ranges();
+	skips_discarded_and_empty_ranges();
+}
+
+static void
+finds_the_innermost_node_holding_an_address(void)
 {
 	int32_t f, g, h;
 
@@ -101,11 +113,13 @@ Test(dwarf_nodes, finds_the_innermost_node_holding_an_address)
 	cr_assert(eq(i32, profconv__dwarf_find_node(&cu, 0x1015), g));
 	cr_assert(eq(i32, profconv__dwarf_find_node(&cu, 0x1045), g));
 	cr_assert(eq(i32, profconv__dwarf_find_node(&cu, 0x2005), h));
+	free_cu();
 }
 
 /* Between g's pieces and after them, f holds the address; past f's end
  * and h's end (ends are exclusive), nothing does. */
-Test(dwarf_nodes, falls_back_to_the_enclosing_node)
+static void
+falls_back_to_the_enclosing_node(void)
 {
 	int32_t f, g, h;
 
@@ -115,4 +129,12 @@ Test(dwarf_nodes, falls_back_to_the_enclosing_node)
 	cr_assert(eq(i32, profconv__dwarf_find_node(&cu, 0x10ff), f));
 	cr_assert(eq(i32, profconv__dwarf_find_node(&cu, 0x1100), -1));
 	cr_assert(eq(i32, profconv__dwarf_find_node(&cu, 0x2010), -1));
+	free_cu();
+}
+
+/* The innermost node holding an address, else the one enclosing it. */
+Test(dwarf_nodes, finds_the_node_holding_an_address)
+{
+	finds_the_innermost_node_holding_an_address();
+	falls_back_to_the_enclosing_node();
 }

@@ -29,7 +29,8 @@ TestSuite(graph_measure);
 /* measurement.ScaledLabel and Percentage: the largest unit leaving at
  * least 1, two decimals, ".00" dropped; percentages of |v|, "%5.2g"
  * under 1%. */
-Test(graph_measure, values_with_units)
+static void
+values_with_units(void)
 {
 	LABEL(0, "bytes", "0");
 	LABEL(1023, "bytes", "1023B");
@@ -60,7 +61,8 @@ Test(graph_measure, values_with_units)
 } while (0)
 
 /* Units by their aliases, any case, one final 's' dropped. */
-Test(graph_measure, aliases_and_explicit_units)
+static void
+aliases_and_explicit_units(void)
 {
 	SCALE(1536, "Bytes", "kb", 1.5, "kB");
 	SCALE(3, "megabytes", "kilobyte", 3072, "kB");
@@ -79,7 +81,8 @@ Test(graph_measure, aliases_and_explicit_units)
 	SCALE(7, "widgets", "widgets", 7, "widgets");
 }
 
-Test(graph_measure, percent_padded_and_unit_lower)
+static void
+percent_padded_and_unit_lower(void)
 {
 	char b[32];
 
@@ -96,6 +99,14 @@ Test(graph_measure, percent_padded_and_unit_lower)
 	    "NanoSeconds"), "nanoseconds"));
 	cr_expect(eq(str, profconv__measure_unit_lower(b, 5, "BYTES"),
 	    "byte"));
+}
+
+/* Values with units, scaled by alias, percentages plain and padded. */
+Test(graph_measure, values_scaled_and_labelled)
+{
+	values_with_units();
+	aliases_and_explicit_units();
+	percent_padded_and_unit_lower();
 }
 
 /* A graph of N nodes with flat and cum values, and TOTAL. */

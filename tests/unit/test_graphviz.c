@@ -32,7 +32,8 @@ render(const char *text, int format, const char *heaviest, size_t *len,
 }
 
 #ifdef HAVE_GVC
-Test(graphviz, svg_with_script_and_heaviest)
+static void
+svg_with_script_and_heaviest(void)
 {
 	size_t len;
 	int rc;
@@ -56,7 +57,8 @@ Test(graphviz, svg_with_script_and_heaviest)
 	free(out);
 }
 
-Test(graphviz, png_and_pdf_signatures)
+static void
+png_and_pdf_signatures(void)
 {
 	size_t len;
 	int rc;
@@ -71,6 +73,13 @@ Test(graphviz, png_and_pdf_signatures)
 	cr_assert(len > 5);
 	cr_expect(eq(int, memcmp(out, "%PDF-", 5), 0));
 	free(out);
+}
+
+/* SVG with the script and the heaviest node, PNG and PDF by signature. */
+Test(graphviz, renders_each_picture_format)
+{
+	svg_with_script_and_heaviest();
+	png_and_pdf_signatures();
 }
 
 Test(graphviz, refusals)

@@ -38,7 +38,8 @@ typed(const char *const *types, size_t nt)
 
 /* Only in-use counters decide when there are any: alloc going up with
  * in-use going down is no growth. */
-Test(growth, inuse_counters_decide)
+static void
+inuse_counters_decide(void)
 {
 	static const char *const t[] = { "alloc_objects", "alloc_space",
 		"inuse_objects", "inuse_space" };
@@ -52,11 +53,13 @@ Test(growth, inuse_counters_decide)
 	cr_assert(profconv__grew(prof, objects_up));
 	cr_assert(profconv__grew(prof, bytes_up));
 	cr_assert(not(profconv__grew(prof, flat)));
+	drop();
 }
 
 /* objects/space stand for in-use counters when there are none; with
  * neither, any value going up is growth. */
-Test(growth, objects_space_then_any_value)
+static void
+objects_space_then_any_value(void)
 {
 	static const char *const os[] = { "space", "objects" };
 	static const char *const cpu[] = { "samples", "cpu" };
@@ -70,11 +73,20 @@ Test(growth, objects_space_then_any_value)
 	prof = typed(cpu, 2);
 	cr_assert(profconv__grew(prof, second_up));
 	cr_assert(not(profconv__grew(prof, down)));
+	drop();
+}
+
+/* The one definition of "grew" for each set of sample types. */
+Test(growth, which_values_decide_growth)
+{
+	inuse_counters_decide();
+	objects_space_then_any_value();
 }
 
 /* Three samples of a delta profile: the one whose in-use bytes went up
  * is kept; alloc up but in-use down, and nothing changed, go. */
-Test(growth, keep_growth_keeps_what_grew)
+static void
+keep_growth_keeps_what_grew(void)
 {
 	static const char *const t[] = { "alloc_space", "inuse_space" };
 	int64_t v[3][2] = { { 100, -50 }, { 0, 0 }, { 10, 30 } };
@@ -92,10 +104,12 @@ Test(growth, keep_growth_keeps_what_grew)
 	cr_assert(eq(int, profconv_profile_sample(prof, 0, &s), 0));
 	cr_assert(eq(i64, s.values[0], 10));
 	cr_assert(eq(i64, s.values[1], 30));
+	drop();
 }
 
 /* Marked samples stay, in their order. */
-Test(growth, keep_marked_keeps_order)
+static void
+keep_marked_keeps_order(void)
 {
 	static const char *const t[] = { "samples" };
 	static const bool keep[] = { true, false, false, true, true };
@@ -113,4 +127,12 @@ Test(growth, keep_marked_keeps_order)
 		profconv_profile_sample(prof, i, &s);
 		cr_assert(eq(i64, s.values[0], i == 0 ? 0 : (int64_t)i + 2));
 	}
+	drop();
+}
+
+/* Samples kept because they grew, or because a caller marked them. */
+Test(growth, keeps_some_samples)
+{
+	keep_growth_keeps_what_grew();
+	keep_marked_keeps_order();
 }

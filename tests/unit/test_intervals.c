@@ -26,7 +26,8 @@ scan(const uint64_t *lo, const uint64_t *hi, const bool *dead, size_t n,
 
 /* Nested and overlapping mappings, added highest id first: the lowest
  * id holding the point wins, the high end is outside. */
-Test(intervals, lowest_id_holding_the_point)
+static void
+lowest_id_holding_the_point(void)
 {
 	static const uint64_t lo[] = { 0x1000, 0x2000, 0x1800, 0x9000 };
 	static const uint64_t hi[] = { 0x3000, 0x5000, 0x2000, 0x9000 };
@@ -54,7 +55,8 @@ Test(intervals, lowest_id_holding_the_point)
 }
 
 /* A set with no intervals holds nothing. */
-Test(intervals, empty_set)
+static void
+empty_set(void)
 {
 	struct pc_stab s;
 
@@ -64,7 +66,8 @@ Test(intervals, empty_set)
 }
 
 /* Removable: as intervals die, the next lowest living one answers. */
-Test(intervals, removable_skips_the_dead)
+static void
+removable_skips_the_dead(void)
 {
 	static const uint64_t lo[] = { 0x1000, 0x2000, 0x1800 };
 	static const uint64_t hi[] = { 0x3000, 0x5000, 0x2800 };
@@ -88,6 +91,14 @@ Test(intervals, removable_skips_the_dead)
 	cr_assert(eq(u32, profconv__stab_min_alive(&s, 0x2400, dead),
 	    PC_STAB_NONE));
 	profconv__stab_free(&s);
+}
+
+/* By hand: the lowest id holding a point, in a full, empty or removable set. */
+Test(intervals, lowest_id_holding_the_point_by_hand)
+{
+	lowest_id_holding_the_point();
+	empty_set();
+	removable_skips_the_dead();
 }
 
 /* Random sets of 1 to 60 intervals on a small grid (so that they share

@@ -33,7 +33,8 @@ count_task(void *arg, size_t i)
 	return 0;
 }
 
-Test(jobs, every_task_runs_once_for_any_thread_count)
+static void
+every_task_runs_once_for_any_thread_count(void)
 {
 	static const unsigned int counts[] = { 0, 1, 2, 3, 8, PROFCONV_MAX_JOBS,
 	    PROFCONV_MAX_JOBS + 5 };
@@ -52,7 +53,8 @@ Test(jobs, every_task_runs_once_for_any_thread_count)
 	}
 }
 
-Test(jobs, no_tasks_is_success)
+static void
+no_tasks_is_success(void)
 {
 	cr_assert_eq(profconv__jobs_run(4, 0, count_task, NULL), 0);
 }
@@ -81,4 +83,11 @@ Test(jobs, count_resolves_zero_and_clamps)
 	cr_assert_geq(profconv__jobs_count(0), 1);
 	cr_assert_eq(profconv__jobs_count(3), 3);
 	cr_assert_eq(profconv__jobs_count(100000), PROFCONV_MAX_JOBS);
+}
+
+/* Every task runs once, for any thread count and any number of tasks. */
+Test(jobs, runs_every_task_once)
+{
+	every_task_runs_once_for_any_thread_count();
+	no_tasks_is_success();
 }

@@ -40,7 +40,8 @@ put(const char *page, const char *name, pc_page_fill *f, int *calls)
 static const char page[] = "@@ head\n<h>@version@</h>\n"
     "@@ body\nA @x@ b@c d@@e\n@@ tail\nT @nohole\n";
 
-Test(page, fragments_cut_at_their_lines)
+static void
+fragments_cut_at_their_lines(void)
 {
 	int calls = 0;
 	char *s;
@@ -66,7 +67,8 @@ Test(page, fragments_cut_at_their_lines)
 
 /* lib/page/'s own files fill their holes; without FILL another hole
  * writes nothing. */
-Test(page, file_holes_and_no_fill)
+static void
+file_holes_and_no_fill(void)
 {
 	static const char p[] = "@@ css\n<style>@list.css@</style>@mine@\n";
 	char *s, *want;
@@ -110,7 +112,8 @@ put_upper(FILE *fp, const char *text)
 /* A line that ends in '\' is joined to the next, so that fragment "a"
  * ends inside a line; holes from name/text pairs, through the given
  * escaping or as they are; "@@" is an '@' and a hole not given is empty. */
-Test(page, fragments_and_holes_from_pairs)
+static void
+fragments_and_holes_from_pairs(void)
 {
 	static const char skel[] = "@@ a\n<p>@x@ \\\n@y@\\\n@@ b\nb@@z@\n"
 	    "@@ c\n";
@@ -125,4 +128,12 @@ Test(page, fragments_and_holes_from_pairs)
 	fclose(fp);
 	cr_assert(eq(str, buf, "<p>ONE T&Ob@\n"));
 	free(buf);
+}
+
+/* Fragments cut at their lines, their holes filled from files or pairs. */
+Test(page, fragments_and_their_holes)
+{
+	fragments_cut_at_their_lines();
+	file_holes_and_no_fill();
+	fragments_and_holes_from_pairs();
 }

@@ -51,7 +51,8 @@ Test(path, list_elements_as_split_list)
 
 /* The first TRIM prefix that PATH has, at a '/'; Bazel's sandbox
  * prefix whatever TRIM is; else PATH itself. */
-Test(path, trim_takes_the_first_prefix_at_a_slash)
+static void
+trim_takes_the_first_prefix_at_a_slash(void)
 {
 	static const char p[] = "/some/path/to/x.c";
 
@@ -74,7 +75,8 @@ Test(path, trim_takes_the_first_prefix_at_a_slash)
 
 /* Without TRIM, the name starts after "/BASE/" of the first search
  * directory whose base is in the path; with TRIM, search is unused. */
-Test(path, trim_by_search_directory_base)
+static void
+trim_by_search_directory_base(void)
 {
 	static const char p[] = "/build/tmp/project/src/x.c";
 
@@ -86,4 +88,11 @@ Test(path, trim_by_search_directory_base)
 	    "/home/me/project"), "tmp/project/src/x.c"));
 	cr_assert(eq(str, (char *)profconv__trim_path(p, NULL, "/home/me/none"),
 	    (char *)p));
+}
+
+/* What trim_path takes off: a TRIM prefix, else a search directory's base. */
+Test(path, trim_path_prefixes)
+{
+	trim_takes_the_first_prefix_at_a_slash();
+	trim_by_search_directory_base();
 }

@@ -91,7 +91,8 @@ plan(int strict)
 
 /* Each kind of mapping gets its state: pprof's unsymbolizable names,
  * a missing file, a deleted one without a build id to prove it. */
-Test(plan, gives_each_mapping_its_state)
+static void
+gives_each_mapping_its_state(void)
 {
 	uint32_t vdso = mapping("[vdso]", NULL, 0x1000);
 	uint32_t gone = mapping("/nonexistent/bin", NULL, 0x3000);
@@ -109,7 +110,8 @@ Test(plan, gives_each_mapping_its_state)
 
 /* Two mappings of one file share its binary; the bias is the file's
  * for each, and the file's build id is recorded in the mapping. */
-Test(plan, shares_a_binary_and_records_its_build_id)
+static void
+shares_a_binary_and_records_its_build_id(void)
 {
 	struct profconv_mapping m;
 	struct pc_elfinfo info;
@@ -132,8 +134,18 @@ Test(plan, shares_a_binary_and_records_its_build_id)
 	profconv__elfinfo_free(&info);
 }
 
+/* Each mapping's state, and the binary and build id it shares. */
+Test(plan, plans_each_mapping)
+{
+	gives_each_mapping_its_state();
+	drop_all();	/* a fresh profile and file for the next case */
+	setup();
+	shares_a_binary_and_records_its_build_id();
+}
+
 /* Another build id: not used, and one warning says why. */
-Test(plan, warns_of_a_file_with_another_build_id)
+static void
+warns_of_a_file_with_another_build_id(void)
 {
 	struct pc_elfinfo info;
 	char want[4400];
@@ -152,7 +164,8 @@ Test(plan, warns_of_a_file_with_another_build_id)
 }
 
 /* A file that is no ELF: a warning, or in strict mode the error. */
-Test(plan, warns_of_an_unusable_file_or_fails_when_strict)
+static void
+warns_of_an_unusable_file_or_fails_when_strict(void)
 {
 	char want[128];
 	uint32_t id = mapping(text_path, NULL, 0x1000);
@@ -170,4 +183,13 @@ Test(plan, warns_of_an_unusable_file_or_fails_when_strict)
 	cr_assert(eq(int, plan(1), PROFCONV_EFORMAT));
 	cr_assert(eq(str, ERRMSG, want));
 	cr_assert(eq(sz, nwarned, 0));
+}
+
+/* A file of another build id or no ELF: a warning, or strict's error. */
+Test(plan, warns_of_a_file_it_cannot_use)
+{
+	warns_of_a_file_with_another_build_id();
+	drop_all();	/* a fresh profile and file for the next case */
+	setup();
+	warns_of_an_unusable_file_or_fails_when_strict();
 }

@@ -48,7 +48,8 @@ open_text(const char *text)
 /* Without a symbolizer the profile is as read: no lines, and the
  * address one less than the return address the text holds, as pprof's
  * legacy heap reader makes it (it lands on the call). */
-Test(profile_load, reads_without_a_symbolizer)
+static void
+reads_without_a_symbolizer(void)
 {
 	struct profconv_location loc;
 	struct profconv_mapping m;
@@ -62,11 +63,13 @@ Test(profile_load, reads_without_a_symbolizer)
 	cr_assert(eq(int, profconv_profile_mapping(prof, loc.mapping_id, &m),
 	    0));
 	cr_assert(eq(str, (char *)m.file, "/nonexistent/prog"));
+	drop_all();
 }
 
 /* With one, the symbolizer has run over the profile: its stats count
  * the location, whose binary is missing. */
-Test(profile_load, symbolizes_with_the_symbolizer_given)
+static void
+symbolizes_with_the_symbolizer_given(void)
 {
 	struct profconv_symbolize_stats st;
 
@@ -79,19 +82,30 @@ Test(profile_load, symbolizes_with_the_symbolizer_given)
 	cr_assert(eq(sz, st.locations, 1));
 	cr_assert(eq(sz, st.no_binary, 1));
 	cr_assert(eq(sz, st.symbolized, 0));
+	drop_all();
+}
+
+/* The profile read, then symbolized if a symbolizer is given. */
+Test(profile_load, reads_with_or_without_a_symbolizer)
+{
+	reads_without_a_symbolizer();
+	symbolizes_with_the_symbolizer_given();
 }
 
 /* A read that fails hands back nothing, with the reader's error. */
-Test(profile_load, hands_back_nothing_when_the_read_fails)
+static void
+hands_back_nothing_when_the_read_fails(void)
 {
 	prof = (struct profconv_profile *)&prof;
 	cr_assert(eq(int, profconv_profile_load(&prof,
 	    open_text("hello world\n"), NULL, NULL, NULL), PROFCONV_EFORMAT));
 	cr_assert(zero(ptr, prof));
+	drop_all();
 }
 
 /* So does a symbolizer that fails: the profile read is freed. */
-Test(profile_load, hands_back_nothing_when_symbolizing_fails)
+static void
+hands_back_nothing_when_symbolizing_fails(void)
 {
 	struct profconv_symbolize_options o = PROFCONV_SYMBOLIZE_OPTIONS_INIT;
 
@@ -104,4 +118,12 @@ Test(profile_load, hands_back_nothing_when_symbolizing_fails)
 	cr_assert(eq(str, ERRMSG,
 	    "cannot open '/nonexistent/maps': No such file or directory"));
 	ASSERT_NO_LEAKS();
+	drop_all();
+}
+
+/* A failed read or symbolizer hands back no profile. */
+Test(profile_load, hands_back_nothing_on_failure)
+{
+	hands_back_nothing_when_the_read_fails();
+	hands_back_nothing_when_symbolizing_fails();
 }

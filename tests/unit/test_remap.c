@@ -106,7 +106,8 @@ static const char maps_text[] =
 /* Each covered location moves to a mapping made from its executable
  * entry, the kernel's deleted mark kept in the name; a mapping no
  * location uses any more goes, one that no location used before stays. */
-Test(remap, points_locations_at_the_executable_entries)
+static void
+points_locations_at_the_executable_entries(void)
 {
 	uint32_t old, keep, l1, l2, l3;
 	struct profconv_mapping m;
@@ -130,11 +131,13 @@ Test(remap, points_locations_at_the_executable_entries)
 	cr_assert(eq(u64, m.start, 0x401000));
 	cr_assert(eq(u64, m.limit, 0x405000));
 	cr_assert(eq(u64, m.offset, 0x1000));
+	drop_all();
 }
 
 /* An address in an entry without x is left where it was, and so is its
  * mapping. */
-Test(remap, leaves_addresses_of_other_entries_alone)
+static void
+leaves_addresses_of_other_entries_alone(void)
 {
 	uint32_t old, l1, l2;
 
@@ -148,9 +151,11 @@ Test(remap, leaves_addresses_of_other_entries_alone)
 	/* LIMIT is exclusive. */
 	cr_assert(eq(str, (char *)file_of(l2), "/old"));
 	cr_assert(eq(sz, profconv_profile_mapping_count(prof), 1));
+	drop_all();
 }
 
-Test(remap, refuses_a_maps_file_without_executable_entries)
+static void
+refuses_a_maps_file_without_executable_entries(void)
 {
 	char want[128];
 
@@ -165,6 +170,16 @@ Test(remap, refuses_a_maps_file_without_executable_entries)
 	    0), PROFCONV_ENOTFOUND));
 	cr_assert(eq(str, ERRMSG,
 	    "cannot open '/nonexistent/maps': No such file or directory"));
+	drop_all();
+}
+
+/* Addresses in executable entries move, the others stay; a maps file
+ * with no executable entry is refused. */
+Test(remap, moves_only_executable_entries)
+{
+	points_locations_at_the_executable_entries();
+	leaves_addresses_of_other_entries_alone();
+	refuses_a_maps_file_without_executable_entries();
 }
 
 /* Without a path, the process's own maps: this function's address lands

@@ -42,7 +42,8 @@ Test(report, outline_and_numbers)
 	cr_expect(eq(sz, count(out, "<script>"), 2));
 }
 
-Test(report, refuses_before_writing)
+static void
+refuses_before_writing(void)
 {
 	struct profconv_report_options o = PROFCONV_REPORT_OPTIONS_INIT;
 
@@ -55,11 +56,13 @@ Test(report, refuses_before_writing)
 	cr_expect(eq(int, page(a, NULL, &o), PROFCONV_EINVAL));
 	cr_expect(eq(sz, strlen(out), 0));
 	cr_expect(eq(int, page(NULL, NULL, NULL), PROFCONV_EINVAL));
+	teardown();
 }
 
 /* node_fraction is a share from 0 to 1: +inf wrote "fraction":inf into
  * the page's JSON (the Explore tab died), 1e300 overflowed the cut. */
-Test(report, fraction_checked)
+static void
+fraction_checked(void)
 {
 	struct profconv_report_options o = PROFCONV_REPORT_OPTIONS_INIT;
 	const double bad[] = { NAN, INFINITY, -INFINITY, 1e300, -0.5, 1.5 };
@@ -77,9 +80,11 @@ Test(report, fraction_checked)
 	cr_expect(not(zero(ptr, strstr(out, "\"fraction\":1,"))));
 	cr_expect(zero(ptr, strstr(out, ":inf")));
 	cr_expect(zero(ptr, strstr(out, ":nan")));
+	teardown();
 }
 
-Test(report, write_error)
+static void
+write_error(void)
 {
 	FILE *fp = fopen("/dev/full", "w");
 
@@ -88,4 +93,13 @@ Test(report, write_error)
 	cr_expect(eq(int, profconv_report_write(a, NULL, fp, NULL),
 	    PROFCONV_EIO));
 	fclose(fp);
+	teardown();
+}
+
+/* Options that are no good refused before writing; a failed write. */
+Test(report, refusals_and_write_errors)
+{
+	refuses_before_writing();
+	fraction_checked();
+	write_error();
 }

@@ -87,7 +87,8 @@ expect_node(size_t i, uint32_t parent, const char *fn, int64_t line)
 
 /* A budget above the nodes keeps the whole tree, in the order the
  * stacks meet its nodes, with its self values. */
-Test(report_data_stream, whole_tree_within_budget)
+static void
+whole_tree_within_budget(void)
 {
 	prefix_profile(5);
 	cr_assert(eq(int, stream(-1, 10), 0), "%s", ERRMSG);
@@ -101,6 +102,7 @@ Test(report_data_stream, whole_tree_within_budget)
 	cr_expect(eq(i64, t.self[4], 5));
 	cr_expect(eq(sz, o.dropped, 0));
 	cr_expect(eq(i64, o.dropped_sum[0], 0));
+	fini();
 }
 
 /*
@@ -108,7 +110,8 @@ Test(report_data_stream, whole_tree_within_budget)
  * the heaviest left out, g's 5/8; g's 5 is pruned below f:12, f:123's 2
  * below main.
  */
-Test(report_data_stream, budget_cut)
+static void
+budget_cut(void)
 {
 	prefix_profile(5);
 	cr_assert(eq(int, stream(-1, 2), 0), "%s", ERRMSG);
@@ -121,12 +124,14 @@ Test(report_data_stream, budget_cut)
 	cr_expect(eq(i64, o.pruned[0], 0));
 	cr_expect(eq(i64, o.pruned[1], 2));
 	cr_expect(eq(i64, o.pruned[2], 5));
+	fini();
 }
 
 /* A fraction above the budget's cut wins: at 0.5 with room for 10, the
  * nodes whose share is above it stay (main, f:12 6/8, g 5/8); f:123
  * (2/8) goes below main. */
-Test(report_data_stream, fraction_cut)
+static void
+fraction_cut(void)
 {
 	prefix_profile(5);
 	cr_assert(eq(int, stream(0.5, 10), 0), "%s", ERRMSG);
@@ -136,12 +141,21 @@ Test(report_data_stream, fraction_cut)
 	cr_expect(eq(sz, o.dropped, 1));
 	cr_expect(eq(i64, o.dropped_sum[0], 2));
 	cr_expect(eq(i64, o.pruned[1], 2));
+	fini();
+}
+
+/* The tree cut by the budget, or by a fraction above the budget's cut. */
+Test(report_data_stream, tree_cut)
+{
+	budget_cut();
+	fraction_cut();
 }
 
 /* No budget, a negative value (sums would not be monotone) or a total
  * at INT64_MAX (sums could saturate): 1, for the whole tree, and
  * nothing made. */
-Test(report_data_stream, leaves_to_the_whole_tree)
+static void
+leaves_to_the_whole_tree(void)
 {
 	int64_t big = INT64_MAX;
 
@@ -158,4 +172,12 @@ Test(report_data_stream, leaves_to_the_whole_tree)
 	prefix_profile(-3);
 	cr_expect(eq(int, stream(-1, 10), 1));
 	cr_expect(eq(sz, t.n, 0));
+	fini();
+}
+
+/* The whole tree: within the budget, or when there is no cut to make. */
+Test(report_data_stream, whole_tree_kept)
+{
+	whole_tree_within_budget();
+	leaves_to_the_whole_tree();
 }

@@ -66,7 +66,8 @@ Test(source, text_lines)
 }
 
 /* One file by many names is read once: the same text. */
-Test(source, one_file_read_once)
+static void
+one_file_read_once(void)
 {
 	struct profconv_list_options o = PROFCONV_LIST_OPTIONS_INIT;
 	const struct pc_source *a, *b;
@@ -87,7 +88,8 @@ Test(source, one_file_read_once)
 
 /* A relative name under the search path: found, its lines numbered from
  * 1, the last without its line break; none past it. */
-Test(source, found_under_the_search_path)
+static void
+found_under_the_search_path(void)
 {
 	struct profconv_list_options o = PROFCONV_LIST_OPTIONS_INIT;
 	const struct pc_source *src;
@@ -114,7 +116,8 @@ Test(source, found_under_the_search_path)
 
 /* A file not found is no error: no text, no path, and a note that says
  * what was tried. */
-Test(source, not_found_is_a_note)
+static void
+not_found_is_a_note(void)
 {
 	struct profconv_list_options o = PROFCONV_LIST_OPTIONS_INIT;
 	const struct pc_source *src;
@@ -131,4 +134,12 @@ Test(source, not_found_is_a_note)
 	    src->note);
 	profconv__sources_free(s);
 	profconv__sources_free(NULL);
+}
+
+/* Names looked up under the search path: not found, found, read once. */
+Test(source, files_looked_up_under_the_search_path)
+{
+	not_found_is_a_note();
+	found_under_the_search_path();
+	one_file_read_once();
 }

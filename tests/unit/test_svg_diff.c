@@ -16,7 +16,8 @@
 /* The differential graph's fills and judgements: purple for new paths,
  * red and blue by the sign, white for no change; a frame judged by its
  * whole change, or with self_diff by its own. */
-Test(svg_diff, differential_fills)
+static void
+differential_fills(void)
 {
 	struct profconv_svg_options o = PROFCONV_SVG_OPTIONS_INIT;
 	struct pc_delta_scale s;
@@ -50,7 +51,8 @@ Test(svg_diff, differential_fills)
 /* The fill's ends: the deepest purple of a new frame is (170, 80, 220),
  * the faintest (240, 215, 250); a grown frame at the largest change is
  * pure red, or with negate pure blue. */
-Test(svg_diff, fill_ends)
+static void
+fill_ends(void)
 {
 	struct pc_drawn d = { .delta = 100, .change = PC_NEW };
 
@@ -117,4 +119,11 @@ Test(svg_diff, subtitle_says_what_widths_and_colours_are)
 	    "whole change (callees included) \xc2\xb7 white under 5% of "
 	    "before (1,234 b&lt;ytes)"));
 	free(t);
+}
+
+/* Each frame's judgement and fill, and the fill's ends. */
+Test(svg_diff, differential_fills_and_their_ends)
+{
+	differential_fills();
+	fill_ends();
 }

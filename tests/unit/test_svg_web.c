@@ -40,7 +40,8 @@ put_style(FILE *fp, const void *sheet)
 	profconv__svg_put_style(fp, sheet, style_arg);
 }
 
-Test(svg_web, style_holes_filled)
+static void
+style_holes_filled(void)
 {
 	struct pc_svg_style st = { 0 };
 	char *got;
@@ -59,7 +60,8 @@ Test(svg_web, style_holes_filled)
 }
 
 /* Without a style, the sheet as it is, holes and all. */
-Test(svg_web, style_without_values)
+static void
+style_without_values(void)
 {
 	char *got;
 
@@ -72,7 +74,8 @@ Test(svg_web, style_without_values)
 
 /* The import line stands for the search's rules, once, where it is; the
  * holes before and after it are filled; without it, no search rules. */
-Test(svg_web, style_import_of_the_search)
+static void
+style_import_of_the_search(void)
 {
 	struct pc_svg_style st = { 0 };
 	static const char head[] = "<style type=\"text/css\">\n"
@@ -130,4 +133,12 @@ Test(svg_web, script_search_then_own)
 	cr_assert(eq(int, strncmp(got + n - strlen(close) - strlen(own), own,
 	    strlen(own)), 0), "%s", got);
 	free(got);
+}
+
+/* The style element: holes filled, or left without a style; the import. */
+Test(svg_web, style_sheet_filled)
+{
+	style_holes_filled();
+	style_without_values();
+	style_import_of_the_search();
 }

@@ -59,7 +59,8 @@ sample(uint32_t loc, uint32_t under, int64_t v,
  * that leaves at least 1 (2048 B is "2kB"), stands right-aligned in 10
  * columns on the leaf's line.  A sample of 0 is not shown.
  */
-Test(traces, labels_and_stacks)
+static void
+labels_and_stacks(void)
 {
 	uint32_t lm = LOC1(p, 0, 0x10, add_fn(p, "main", ""), 1);
 	uint32_t lg = LOC1(p, 0, 0x20, add_fn(p, "grow", ""), 1);
@@ -85,7 +86,8 @@ Test(traces, labels_and_stacks)
 
 /* The first mapping names the file and build ID; comments follow, but
  * not those that begin with '#'. */
-Test(traces, header_from_mapping_and_comments)
+static void
+header_from_mapping_and_comments(void)
 {
 	struct profconv_mapping m = { 0x1000, 0x2000, 0, "/usr/bin/app",
 		"beef", 0, 0, 0, 0 };
@@ -101,13 +103,23 @@ Test(traces, header_from_mapping_and_comments)
 	    "Type: space\n" SEP "        7B   main\n" SEP));
 }
 
+/* -traces: the header, then each sample's labels and stack. */
+Test(traces, traces_of_each_sample)
+{
+	labels_and_stacks();
+	teardown();	/* a fresh profile for the next case */
+	setup();
+	header_from_mapping_and_comments();
+}
+
 /*
  * -tags by magnitude: -5000 B before 3000 B.  Their total, -2000, is
  * not positive: no percentages.  "%.1f" of the scaled values: -4.9kB,
  * 2.9kB, total -2.0kB.  Columns as Go's tabwriter aligned right with
  * padding 1: "k:" in 3, the cells in 8 ("-4.9kB:" and one).
  */
-Test(traces, tags_by_magnitude)
+static void
+tags_by_magnitude(void)
 {
 	uint32_t l = LOC1(p, 0, 0x10, add_fn(p, "f", ""), 1);
 
@@ -123,7 +135,8 @@ Test(traces, tags_by_magnitude)
 }
 
 /* Equal magnitudes by name; a value's samples summed, with its share. */
-Test(traces, tags_summed_and_tied_by_name)
+static void
+tags_summed_and_tied_by_name(void)
 {
 	uint32_t l = LOC1(p, 0, 0x10, add_fn(p, "f", ""), 1);
 
@@ -139,4 +152,13 @@ Test(traces, tags_summed_and_tied_by_name)
 	    "    2.9kB (50.00%): a\n"
 	    "    2.9kB (50.00%): b\n"
 	    "\n"));
+}
+
+/* -tags: each key's values by magnitude, summed, ties by name. */
+Test(traces, tags_of_each_key)
+{
+	tags_by_magnitude();
+	teardown();	/* a fresh profile for the next case */
+	setup();
+	tags_summed_and_tied_by_name();
 }

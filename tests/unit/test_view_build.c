@@ -56,7 +56,8 @@ Test(view_build, focus_and_ignore)
  * drop_frames has (bounds.h): '((a{1000}){1000}){1000}', 23 bytes,
  * took 16 GB and 44 s in regcomp.  Refused, by profconv_view_new() and
  * profconv_view_options_check() alike, for every one of them. */
-Test(view_build, command_line_expressions_bounded)
+static void
+command_line_expressions_bounded(void)
 {
 	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
 	struct profconv_view *v = NULL;
@@ -223,7 +224,8 @@ Test(view_build, plan_on_threads_as_on_one)
 }
 /* The one way an expression is compiled: none for NULL, the bound
  * before regcomp, and errors that name the option. */
-Test(view_build, compile_names_the_option)
+static void
+compile_names_the_option(void)
 {
 	regex_t re;
 	bool ok = true;
@@ -243,4 +245,13 @@ Test(view_build, compile_names_the_option)
 	    PROFCONV_EINVAL));
 	cr_expect(strncmp(ERRMSG, "invalid show expression 'a[': ", 30) == 0,
 	    "%s", ERRMSG);
+}
+
+/* Expressions compiled within their bounds, errors naming the option. */
+Test(view_build, expressions_compiled_within_bounds)
+{
+	command_line_expressions_bounded();
+	teardown();	/* a fresh profile for the next case */
+	setup();
+	compile_names_the_option();
 }
