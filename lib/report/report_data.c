@@ -128,6 +128,7 @@ profconv__report_tree_free(struct tree *t)
 	free(t->self);
 	free(t->keys);
 	free(t->vals);
+	profconv__u64map_free(&t->leaves);
 	free(t->tnode);
 	free(t->tcol);
 	free(t->tval);
@@ -288,6 +289,116 @@ profconv__report_gframe(struct gframes *g, const struct profconv_view *v, uint32
 	return 0;
 }
 
+/* The stack added last: its frames' shared ids and their nodes, root
+ * first.  A view's stacks come sorted, so the next one mostly begins
+ * with the same frames and finds their nodes here, not in T's hash. */
+struct path {
+	uint32_t *gid, *node;
+	uint32_t *next, *up;	/* the stack being added, its nodes */
+	size_t n, gcap, ncap, xcap, ucap;
+};
+
+/* Whether LEAF is the node of the frames GID[0..N-1] of T; when it is,
+ * P's nodes become its path up to the root. */
+static bool
+leaf_is(const struct tree *t, uint32_t leaf, const uint32_t *gid, size_t n,
+    struct path *p)
+{
+	uint32_t node = leaf;
+	size_t j;
+
+	for (j = n; j-- > 0; node = t->parent[node]) {
+		if (node == 0 || t->frame[node] != gid[j])
+			return false;
+		p->up[j] = node;
+	}
+	if (node != 0)
+		return false;
+	if (n != 0)
+		memcpy(p->node, p->up, n * sizeof(*p->node));
+	return true;
+}
+
+/* The node of the frames GID[0..N-1] in T, made where missing: the
+ * frames they share with P (the stack before) have P's nodes. */
+static int
+path_node(struct tree *t, struct path *p, const uint32_t *gid, size_t n,
+    uint32_t *out)
+{
+	uint32_t node = 0;
+	bool same = true;
+	size_t j;
+	int rc;
+
+	for (j = 0; j < n; j++) {
+		if (same && j < p->n && p->gid[j] == gid[j]) {
+			node = p->node[j];
+			continue;
+		}
+		same = false;
+		if ((rc = child(t, node, gid[j], &node)) < 0)
+			return rc;
+		p->node[j] = node;
+	}
+	*out = node;
+	return 0;
+}
+
+/* The node of stack S in T, made where missing.  MAP takes V's frame
+ * ids to shared ids + 1, made in the order the frames come. */
+static int
+stack_node(struct tree *t, struct gframes *g, const struct profconv_view *v,
+    uint32_t *map, struct path *p, const struct profconv_view_stack *s,
+    uint32_t *out)
+{
+	uint32_t gid, *swap;
+	uint64_t h = 0;
+	bool known = false;
+	size_t j;
+	int rc;
+
+	if (PC_GROW(p->gid, p->gcap, 0, s->nframes) < 0 ||
+	    PC_GROW(p->node, p->ncap, 0, s->nframes) < 0 ||
+	    PC_GROW(p->next, p->xcap, 0, s->nframes) < 0 ||
+	    PC_GROW(p->up, p->ucap, 0, s->nframes) < 0)
+		return PROFCONV_ENOMEM;
+	for (j = 0; j < s->nframes; j++) {
+		uint32_t f = s->frames[j];
+
+		if (map[f] == 0) {
+			if ((rc = profconv__report_gframe(g, v, f, &gid)) < 0)
+				return rc;
+			map[f] = gid + 1;
+		}
+		p->next[j] = map[f] - 1;
+	}
+	if (t->by_stack) {
+		h = profconv__hash_bytes(p->next, s->nframes * sizeof(*p->next),
+		    0);
+		known = profconv__u64map_get(&t->leaves, h, out) &&
+		    leaf_is(t, *out, p->next, s->nframes, p);
+	}
+	if (!known) {
+		rc = path_node(t, p, p->next, s->nframes, out);
+		/* A stack whose hash another has keeps the slow way. */
+		if (rc == 0 && t->by_stack &&
+		    !profconv__u64map_get(&t->leaves, h, &gid))
+			rc = profconv__u64map_put(&t->leaves, h, *out);
+		if (rc < 0) {
+			p->n = 0;	/* its nodes are half written */
+			return rc;
+		}
+	}
+	swap = p->gid;
+	p->gid = p->next;
+	p->next = swap;
+	j = p->gcap;
+	p->gcap = p->xcap;
+	p->xcap = j;
+	p->n = s->nframes;
+	return 0;
+}
+
 /*
  * Add V's stacks to T: with TI == SIZE_MAX every sample type K into
  * column K, or with COLS each of V's COL types K into column COLS[K]
@@ -298,9 +409,10 @@ profconv__report_tree_add(struct tree *t, struct gframes *g,
     const struct profconv_view *v,
     size_t ti, size_t col, const size_t *cols)
 {
-	size_t i, j, k, n = profconv_view_stack_count(v);
+	size_t i, k, n = profconv_view_stack_count(v);
 	size_t nf = profconv_view_frame_count(v);
 	struct profconv_view_stack s;
+	struct path p = { 0 };
 	uint32_t node, *map;
 	int rc = 0;
 
@@ -310,20 +422,8 @@ profconv__report_tree_add(struct tree *t, struct gframes *g,
 	if ((map = calloc(nf + 1, sizeof(*map))) == NULL)
 		return profconv__fail(PROFCONV_ENOMEM, "out of memory");
 	for (i = 0; i < n && rc == 0; i++) {
-		if ((rc = profconv_view_stack(v, i, &s)) < 0)
-			break;
-		node = 0;
-		for (j = 0; j < s.nframes && rc == 0; j++) {
-			uint32_t f = s.frames[j], gid = 0;
-
-			if (map[f] == 0) {
-				if ((rc = profconv__report_gframe(g, v, f, &gid)) < 0)
-					break;
-				map[f] = gid + 1;
-			}
-			rc = child(t, node, map[f] - 1, &node);
-		}
-		if (rc < 0)
+		if ((rc = profconv_view_stack(v, i, &s)) < 0 ||
+		    (rc = stack_node(t, g, v, map, &p, &s, &node)) < 0)
 			break;
 		if (ti == SIZE_MAX && cols != NULL) {
 			for (k = 0; k < col; k++)
@@ -346,6 +446,10 @@ profconv__report_tree_add(struct tree *t, struct gframes *g,
 			t->tval[t->tn++] = s.values[ti];
 		}
 	}
+	free(p.gid);
+	free(p.node);
+	free(p.next);
+	free(p.up);
 	free(map);
 	return rc;
 }

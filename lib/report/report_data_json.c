@@ -570,6 +570,7 @@ profconv_report_series_new(struct profconv_report_series **out,
 		free(s);
 		return rc;
 	}
+	s->t.by_stack = true;	/* snapshots share most stacks */
 	*out = s;
 	return 0;
 }

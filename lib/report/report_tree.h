@@ -28,6 +28,10 @@ struct tree {
 	uint64_t *keys;
 	uint32_t *vals;
 	size_t hcap, hn;
+	/* A series: each stack's leaf by the hash of its frames, for the
+	 * next snapshot that has the stack again (checked up the tree). */
+	bool by_stack;
+	struct pc_u64map leaves;
 	/* A series: (node, column, value) of each stack, made dense by
 	 * tree_columns() once the columns are known. */
 	uint32_t *tnode, *tcol;

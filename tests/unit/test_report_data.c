@@ -218,6 +218,132 @@ Test(report_data, tree_and_series_columns)
 	series_columns();
 }
 
+/* Snapshot K of a series: stacks over six functions that come back in
+ * later snapshots, stacks that are another's prefix, an empty stack,
+ * and two addresses of one line (one shared frame, two view frames). */
+static struct profconv_profile *
+snapshot(unsigned k)
+{
+	struct profconv_profile *p;
+	uint32_t fn[6], loc[7], stack[6];
+	int64_t v[2];
+	unsigned i, j, depth;
+	char name[8];
+
+	cr_assert(eq(int, profconv_profile_new(&p), 0));
+	profconv_profile_add_sample_type(p, "objects", "count");
+	profconv_profile_add_sample_type(p, "space", "bytes");
+	for (i = 0; i < 6; i++) {
+		snprintf(name, sizeof(name), "f%u", i);
+		fn[i] = add_fn(p, name, "/src/f.c");
+		loc[i] = LOC1(p, 0, 0x100 + 0x10 * i, fn[i], (int64_t)i);
+	}
+	loc[6] = LOC1(p, 0, 0x200, fn[1], 1);	/* f1's line again */
+	for (i = 0; i < 40; i++) {
+		depth = (i * 7 + k) % 7;
+		for (j = 0; j < depth && j < 6; j++)
+			stack[j] = loc[(i * (j + 3) + (k + i) / 3) % 7];
+		v[0] = (int64_t)(i + k + 1);
+		v[1] = 8 * v[0];
+		cr_assert(eq(int, profconv_profile_add_sample(p, stack,
+		    depth < 6 ? depth : 6, v, NULL, 0), 0), "%s", ERRMSG);
+	}
+	return p;
+}
+
+/* The tree of snapshots 0..N-1, type 1 into column K, with stacks found
+ * by their hash (BY_STACK) or frame by frame. */
+static void
+series_more(struct tree *t, struct gframes *g, unsigned from, unsigned n)
+{
+	struct profconv_view_options vo = PROFCONV_VIEW_OPTIONS_INIT;
+	struct profconv_profile *p;
+	struct profconv_view *v;
+	unsigned k;
+
+	vo.granularity = PROFCONV_BY_LINE;
+	for (k = from; k < n; k++) {
+		p = snapshot(k);
+		cr_assert(eq(int, profconv_view_new(&v, p, &vo), 0), "%s",
+		    ERRMSG);
+		cr_assert(eq(int, profconv__report_tree_add(t, g, v, 1, k,
+		    NULL), 0), "%s", ERRMSG);
+		profconv_view_free(v);
+		profconv_profile_free(p);
+	}
+}
+
+static void
+series_tree(struct tree *t, struct gframes *g, unsigned n, bool by_stack)
+{
+	t->by_stack = by_stack;
+	series_more(t, g, 0, n);
+}
+
+/* S and W are the same tree of the same frames, their values alike. */
+static void
+same_trees(const struct tree *s, const struct gframes *gs,
+    const struct tree *w, const struct gframes *gw)
+{
+	size_t i;
+
+	cr_assert(eq(sz, s->n, w->n));
+	cr_assert(gt(sz, s->n, 20));
+	for (i = 0; i < s->n; i++) {
+		cr_assert(eq(u32, s->parent[i], w->parent[i]), "node %zu", i);
+		cr_assert(eq(u32, s->frame[i], w->frame[i]), "node %zu", i);
+	}
+	cr_assert(eq(sz, gs->n, gw->n));
+	for (i = 0; i < gs->n; i++)
+		cr_assert(eq(str, (char *)gs->owned[i], (char *)gw->owned[i]));
+	cr_assert(eq(sz, s->tn, w->tn));
+	for (i = 0; i < s->tn; i++) {
+		cr_assert(eq(u32, s->tnode[i], w->tnode[i]), "stack %zu", i);
+		cr_assert(eq(u32, s->tcol[i], w->tcol[i]));
+		cr_assert(eq(i64, s->tval[i], w->tval[i]));
+	}
+}
+
+/* Every stack kept by its hash in T points to another leaf, as if all
+ * the hashes of the stacks to come were taken by other stacks. */
+static void
+collide(struct tree *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->leaves.cap; i++)
+		if (t->leaves.vals[i] != 0)
+			t->leaves.vals[i] = t->leaves.vals[i] % t->n + 1;
+	if (t->leaves.has_zero)
+		t->leaves.zero_val = (t->leaves.zero_val + 1) % t->n;
+}
+
+/* A series' stack found by its hash lands on the node, and makes the
+ * nodes and frames in the order, that the walk frame by frame does; a
+ * hash that another stack has (forced) is found out and walked. */
+Test(report_data, series_stacks_found_by_hash_as_by_walk)
+{
+	struct tree s = { 0 }, w = { 0 }, c = { 0 };
+	struct gframes gs = { 0 }, gw = { 0 }, gc = { 0 };
+
+	series_tree(&s, &gs, 9, true);
+	series_tree(&w, &gw, 9, false);
+	series_tree(&c, &gc, 5, true);
+	collide(&c);
+	series_more(&c, &gc, 5, 9);
+	cr_expect(gt(sz, s.leaves.len, 10), "stacks kept by hash");
+	cr_expect(eq(sz, w.leaves.len, 0));
+	same_trees(&c, &gc, &w, &gw);
+	profconv__report_tree_free(&c);
+	profconv__report_gframes_free(&gc);
+	same_trees(&s, &gs, &w, &gw);
+	cr_expect(lt(sz, s.leaves.len, s.tn), "stacks seen again");
+	profconv__report_tree_free(&s);
+	profconv__report_tree_free(&w);
+	profconv__report_gframes_free(&gs);
+	profconv__report_gframes_free(&gw);
+}
+
 /* The Explore tab: the data inside the tab's controls, the top table
  * bounded as asked; with a base, the change's table and data. */
 Test(report_data, live_tab)
