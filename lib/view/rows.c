@@ -198,6 +198,27 @@ thread_row(struct pc_rows *r, const struct profconv_view *view,
 	return rc;
 }
 
+/* The row of frame F of VIEW by its text, found once per frame: ROW_OF
+ * keeps each frame's row + 1 (the hash of a name, once per frame and
+ * not once per stack it is in). */
+static int
+frame_row(struct pc_rows *r, const struct profconv_view *view,
+    uint32_t *row_of, uint32_t f, size_t *out)
+{
+	const char *t;
+	int rc;
+
+	if (row_of[f] != 0) {
+		*out = row_of[f] - 1;
+		return 0;
+	}
+	t = profconv__view_frame_text(view, f);
+	if ((rc = row_for(r, t, strlen(t), out)) < 0)
+		return rc;
+	row_of[f] = (uint32_t)*out + 1;
+	return 0;
+}
+
 int
 profconv__rows_add(struct pc_rows *r, const struct profconv_view *view,
     enum pc_rows_by by, bool cum, size_t col)
@@ -206,7 +227,7 @@ profconv__rows_add(struct pc_rows *r, const struct profconv_view *view,
 	    profconv_view_profile(view));
 	size_t i, j, row, len, n = profconv_view_stack_count(view);
 	struct profconv_view_stack st;
-	const char *t;
+	uint32_t *row_of;
 	uint64_t stamp;
 	int rc = 0;
 
@@ -214,6 +235,9 @@ profconv__rows_add(struct pc_rows *r, const struct profconv_view *view,
 		return profconv__fail(PROFCONV_EINVAL,
 		    "row columns %zu..%zu out of %zu", col, col + ntypes,
 		    r->width);
+	row_of = calloc(profconv_view_frame_count(view) + 1, sizeof(*row_of));
+	if (row_of == NULL)
+		return profconv__nomem();
 	/* Each call counts its own stacks once per row: a fresh stamp. */
 	for (i = 0; i < r->nrows; i++)
 		r->seen[i] = 0;
@@ -238,22 +262,21 @@ profconv__rows_add(struct pc_rows *r, const struct profconv_view *view,
 			continue;
 		}
 		if (!cum) {
-			t = profconv__view_frame_text(view,
-			    st.frames[st.nframes - 1]);
-			rc = row_for(r, t, strlen(t), &row);
+			rc = frame_row(r, view, row_of,
+			    st.frames[st.nframes - 1], &row);
 			if (rc == 0)
 				add_values(r, row, col, st.values, ntypes);
 			continue;
 		}
 		for (j = 0; rc == 0 && j < st.nframes; j++) {
-			t = profconv__view_frame_text(view, st.frames[j]);
-			rc = row_for(r, t, strlen(t), &row);
+			rc = frame_row(r, view, row_of, st.frames[j], &row);
 			if (rc < 0 || r->seen[row] == stamp)
 				continue;	/* recursion: count once */
 			r->seen[row] = stamp;
 			add_values(r, row, col, st.values, ntypes);
 		}
 	}
+	free(row_of);
 	return rc;
 }
 
