@@ -362,6 +362,7 @@ profconv__graph_free(struct pc_graph *g)
 		free(b->nums);
 		free(b->edges);
 		profconv__u64map_free(&b->edgemap);
+		free(b->ecache);
 		free(b->tags);
 		profconv__u64map_free(&b->tagmap);
 		for (i = 0; i < b->ntagrows; i++)
@@ -369,6 +370,12 @@ profconv__graph_free(struct pc_graph *g)
 		free(b->tagrows);
 		profconv__keymap_free(&b->tagkinds);
 		free(b->kinds);
+		profconv__keymap_free(&b->classmap);
+		free(b->class_rep);
+		free(b->ccum);
+		free(b->cflat);
+		free(b->cseen);
+		free(b->ctouched);
 		free(b->in);
 		free(b->out);
 		free(b);

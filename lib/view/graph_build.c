@@ -606,152 +606,35 @@ reset(struct pc_graph_build *b)
 	}
 	b->ntouched = 0;
 	b->nedges = 0;
-	b->ntags = 0;
+	if (b->ecache != NULL)
+		memset(b->ecache, 0, EDGE_CACHE * sizeof(*b->ecache));
 	profconv__u64map_free(&b->edgemap);
 	memset(&b->edgemap, 0, sizeof(b->edgemap));
-	profconv__u64map_free(&b->tagmap);
-	memset(&b->tagmap, 0, sizeof(b->tagmap));
-	for (i = 0; i < b->ntagrows; i++)
-		if (b->tagrows[i] != NULL)
-			memset(b->tagrows[i], 0,
-			    (b->nkeys + 1) * sizeof(*b->tagrows[i]));
-}
-
-/* The number of tag kind (NUMERIC, GROUP, NAME) into *OUT. */
-static int
-tag_kind(struct pc_graph_build *b, bool numeric, uint32_t group,
-    uint32_t name, uint32_t *out)
-{
-	uint32_t kb[3] = { numeric, group, name };
-	bool inserted;
-
-	return profconv__keymap_intern(&b->tagkinds, kb, sizeof(kb),
-	    (uint32_t)b->tagkinds.n, out, &inserted);
-}
-
-/* Sample S's tag kinds into b->kinds: its labels' group (when it has
- * string labels), then each numeric label. */
-static int
-sample_kinds(struct pc_graph_build *b, const struct gsample *s)
-{
-	size_t i, n = 0;
-	int rc;
-
-	if ((rc = PC_GROW(b->kinds, b->kinds_cap, 0, s->nnum + 1)) < 0)
-		return rc;
-	if (*b->groups[s->group] != '\0' &&
-	    (rc = tag_kind(b, false, s->group, s->group, &b->kinds[n++])) < 0)
-		return rc;
-	for (i = 0; i < s->nnum; i++)
-		if ((rc = tag_kind(b, true, s->group,
-		    b->nums[s->num_off + i].name, &b->kinds[n++])) < 0)
-			return rc;
-	return 0;
+	profconv__graph_reset_tags(b);
 }
 
 /*
- * Where the tag of (KEY, KIND) is kept: *CELL, the tag's index + 1 (0:
- * none yet), in a row of every key for KIND while those rows fit in
- * TAG_ROWS_MAX cells; NULL for kinds past that, whose tags are in
- * b->tagmap.  A build adds to a tag once per frame of every sample (56
- * million times on a big profile): a row is one read where the map's
- * probe is several.
+ * The edge SRC -> DST of sample S (number STAMP - 1), made when new,
+ * with S's weight once per sample.  A direct-mapped cache of
+ * EDGE_CACHE slots stands before the edge map: a build looks up an edge
+ * for nearly every frame of every sample, and the same few thousand
+ * come back.
  */
-#define TAG_ROWS_MAX ((size_t)1 << 22)
-
-static int
-tag_cell(struct pc_graph_build *b, uint32_t key, uint32_t kind,
-    uint32_t **cell)
-{
-	size_t n;
-	int rc;
-
-	*cell = NULL;
-	if (kind >= b->ntagrows) {
-		if ((kind + 1) * (b->nkeys + 1) > TAG_ROWS_MAX)
-			return 0;
-		n = b->ntagrows;
-		if ((rc = PC_GROW(b->tagrows, b->tagrows_cap, n,
-		    kind + 1 - n)) < 0)
-			return rc;
-		memset(b->tagrows + n, 0, (kind + 1 - n) *
-		    sizeof(*b->tagrows));
-		b->ntagrows = kind + 1;
-	}
-	if (b->tagrows[kind] == NULL &&
-	    (b->tagrows[kind] = calloc(b->nkeys + 1,
-	    sizeof(*b->tagrows[kind]))) == NULL)
-		return profconv__nomem();
-	*cell = &b->tagrows[kind][key];
-	return 0;
-}
-
-static int
-tag_add(struct pc_graph_build *b, uint32_t key, uint32_t kind, bool numeric,
-    uint32_t group, uint32_t name, int64_t value, int64_t w, bool flat)
-{
-	uint64_t kk = (uint64_t)key << 32 | kind;
-	uint32_t idx, *cell;
-	struct btag *t;
-	int rc;
-
-	if ((rc = tag_cell(b, key, kind, &cell)) < 0)
-		return rc;
-	if (cell != NULL ? *cell == 0 :
-	    !profconv__u64map_get(&b->tagmap, kk, &idx)) {
-		idx = (uint32_t)b->ntags;
-		rc = PC_GROW(b->tags, b->tags_cap, b->ntags, 1);
-		if (rc == 0 && cell != NULL)
-			*cell = idx + 1;
-		else if (rc == 0)
-			rc = profconv__u64map_put(&b->tagmap, kk, idx);
-		if (rc < 0)
-			return rc;
-		b->tags[b->ntags++] = (struct btag){ key, group, name,
-		    numeric, false, value, 0, 0 };
-	} else if (cell != NULL) {
-		idx = *cell - 1;
-	}
-	t = &b->tags[idx];
-	pc_add_sat(flat ? &t->flat : &t->cum, w);
-	return 0;
-}
-
-/* pprof's Node.addSample; b->kinds holds S's tag kinds. */
-static int
-add_to_node(struct pc_graph_build *b, uint32_t k, const struct gsample *s,
-    bool flat)
-{
-	size_t i, n = 0;
-	int rc = 0;
-
-	pc_add_sat(flat ? &b->flat[k] : &b->cum[k], s->w);
-	if (!flat && s->view == 1)
-		pc_add_sat(&b->cum_base[k], s->w);
-	if (b->weights_only)
-		return 0;
-	if (*b->groups[s->group] != '\0')
-		rc = tag_add(b, k, b->kinds[n++], false, s->group, s->group,
-		    0, s->w, flat);
-	for (i = 0; rc == 0 && i < s->nnum; i++) {
-		const struct gnum *g = &b->nums[s->num_off + i];
-
-		rc = tag_add(b, k, b->kinds[n++], true, s->group, g->name,
-		    g->value, s->w, flat);
-	}
-	return rc;
-}
 
 static int
 add_edge(struct pc_graph_build *b, uint32_t src, uint32_t dst, size_t stamp,
     const struct gsample *s, bool residual, bool inl)
 {
 	uint64_t key = (uint64_t)src << 32 | dst;
+	struct gedge_slot *c = &b->ecache[((size_t)src * 0x9e3779b1u + dst) &
+	    (EDGE_CACHE - 1)];
 	uint32_t idx;
 	struct bedge *e;
 	int rc;
 
-	if (!profconv__u64map_get(&b->edgemap, key, &idx)) {
+	if (c->key == key + 1) {
+		idx = c->idx;
+	} else if (!profconv__u64map_get(&b->edgemap, key, &idx)) {
 		rc = PC_GROW(b->edges, b->edges_cap, b->nedges, 1);
 		if (rc == 0)
 			rc = profconv__u64map_put(&b->edgemap, key,
@@ -762,6 +645,8 @@ add_edge(struct pc_graph_build *b, uint32_t src, uint32_t dst, size_t stamp,
 		b->edges[idx] = (struct bedge){ src, dst, 0, 0, residual, inl,
 			false };
 	}
+	c->key = key + 1;
+	c->idx = idx;
 	e = &b->edges[idx];
 	if (e->stamp == stamp)
 		return 0;	/* once per sample */
@@ -773,6 +658,132 @@ add_edge(struct pc_graph_build *b, uint32_t src, uint32_t dst, size_t stamp,
 	return 0;
 }
 
+/* count_sample() of a build of weights only: no edges, no tags. */
+static void
+count_weights(struct pc_graph_build *b, const struct gsample *s, size_t si,
+    const uint8_t *kept)
+{
+	const uint32_t *fk = b->by_address || b->tree ? NULL :
+	    b->frame_key[s->view];
+	const uint32_t *frames = s->frames;
+	size_t *stamp = b->stamp, now = si + 1, nt = b->ntouched, j;
+	size_t n = s->nframes;
+	int64_t *cum = b->cum, *cum_base = b->cum_base, w = s->w;
+	uint32_t *touched = b->touched, parent = NONE;
+	bool base = s->view == 1, residual = false;
+
+	for (j = 0; j < n; j++) {
+		uint32_t k = fk != NULL ? fk[frames[j]] : frames[j];
+
+		if (kept != NULL && !kept[k]) {
+			residual = true;
+			continue;
+		}
+		if (stamp[k] != now) {
+			if (stamp[k] == 0)
+				touched[nt++] = k;
+			stamp[k] = now;
+			pc_add_sat(&cum[k], w);
+			if (base)
+				pc_add_sat(&cum_base[k], w);
+		}
+		parent = k;
+		residual = false;
+	}
+	b->ntouched = nt;
+	if (parent != NONE && !residual)
+		pc_add_sat(&b->flat[parent], w);
+}
+
+/*
+ * S's weight (sample SI) into its nodes' cum and tags, once per node,
+ * and its edges, then its leaf's flat; frames whose key KEPT does not
+ * have are left out (KEPT NULL: none).  This is where a build's time
+ * goes, a step per frame of every sample: what it reads of the build
+ * is in locals, which the compiler would otherwise reload each time.
+ */
+static int
+count_sample(struct pc_graph_build *b, const struct gsample *s, size_t si,
+    const uint8_t *kept)
+{
+	const uint32_t *fk = b->by_address || b->tree ? NULL :
+	    b->frame_key[s->view];
+	const uint8_t *il = s->inl;
+	const uint32_t *frames = s->frames;
+	size_t *stamp = b->stamp, now = si + 1, j, n = s->nframes;
+	size_t nt = b->ntouched, nct = b->nctouched, ncl = b->nclasses;
+	uint32_t cls = s->cls;
+	int64_t *cum = b->cum, *cum_base = b->cum_base, *ccum = b->ccum;
+	int64_t w = s->w;
+	uint32_t *touched = b->touched, *ctouched = b->ctouched;
+	uint32_t parent = NONE;
+	uint8_t *cseen = b->cseen;
+	bool base = s->view == 1;
+	bool each = !b->by_class;	/* tags one sample at a time */
+	bool by_class = b->by_class && cls != NONE;
+	bool residual = false, chain = true;
+	int rc = 0;
+
+	if (b->weights_only) {
+		count_weights(b, s, si, kept);
+		return 0;
+	}
+	if (each && (rc = profconv__graph_sample_kinds(b, s)) < 0)
+		return rc;
+	for (j = 0; j < n; j++) {
+		uint32_t k = fk != NULL ? fk[frames[j]] : frames[j];
+		bool inl = il != NULL && il[j];
+
+		/* In a call tree an edge past contexts left out is inline
+		 * when every call it stands for was, as pprof's TrimTree
+		 * joins them; else as the last. */
+		chain = chain && inl;
+		if (kept != NULL && !kept[k]) {
+			residual = true;
+			continue;
+		}
+		if (stamp[k] != now) {
+			if (stamp[k] == 0)
+				touched[nt++] = k;
+			stamp[k] = now;
+			pc_add_sat(&cum[k], w);
+			if (base)
+				pc_add_sat(&cum_base[k], w);
+			if (by_class) {
+				size_t cell = (size_t)k * ncl + cls;
+
+				if (!cseen[cell]) {
+					cseen[cell] = 1;
+					ctouched[nct++] = (uint32_t)cell;
+				}
+				pc_add_sat(&ccum[cell], w);
+			} else if (each && (rc = profconv__graph_node_tags(b,
+			    k, s, false)) < 0) {
+				break;
+			}
+		}
+		/* An edge into a frame that is not its location's
+		 * outermost line is inline. */
+		if (parent != NONE && k != parent &&
+		    (rc = add_edge(b, parent, k, now, s, residual,
+		    b->tree ? chain : inl)) < 0)
+			break;
+		parent = k;
+		residual = false;
+		chain = true;
+	}
+	b->ntouched = nt;
+	b->nctouched = nct;
+	if (rc < 0 || parent == NONE || residual)
+		return rc;
+	pc_add_sat(&b->flat[parent], w);
+	if (by_class)
+		pc_add_sat(&b->cflat[(size_t)parent * ncl + cls], w);
+	else if (each)
+		rc = profconv__graph_node_tags(b, parent, s, true);
+	return rc;
+}
+
 /* pprof's newGraph over the samples, with only the keys KEPT has
  * (every key when KEPT is NULL). */
 int
@@ -781,45 +792,17 @@ profconv__graph_build(struct pc_graph_build *b, const uint8_t *kept)
 	size_t si, j;
 	int rc = 0;
 
+	if (b->ecache == NULL && (b->ecache = calloc(EDGE_CACHE,
+	    sizeof(*b->ecache))) == NULL)
+		return profconv__nomem();
 	reset(b);
-	for (si = 0; rc == 0 && si < b->ngsamples; si++) {
-		const struct gsample *s = &b->gsamples[si];
-		uint32_t parent = NONE;
-		bool residual = false, chain = true;
-
-		if (!b->weights_only)
-			rc = sample_kinds(b, s);
-		for (j = 0; rc == 0 && j < s->nframes; j++) {
-			uint32_t k = key_of(b, s, j);
-			bool inl = s->inl != NULL && s->inl[j];
-
-			/* In a call tree an edge past contexts left out is
-			 * inline when every call it stands for was, as
-			 * pprof's TrimTree joins them; else as the last. */
-			chain = chain && inl;
-			if (kept != NULL && !kept[k]) {
-				residual = true;
-				continue;
-			}
-			if (b->stamp[k] == 0)
-				b->touched[b->ntouched++] = k;
-			if (b->stamp[k] != si + 1) {
-				b->stamp[k] = si + 1;
-				rc = add_to_node(b, k, s, false);
-			}
-			/* An edge into a frame that is not its location's
-			 * outermost line is inline. */
-			if (rc == 0 && parent != NONE && k != parent &&
-			    !b->weights_only)
-				rc = add_edge(b, parent, k, si + 1, s,
-				    residual, b->tree ? chain : inl);
-			parent = k;
-			residual = false;
-			chain = true;
-		}
-		if (rc == 0 && parent != NONE && !residual)
-			rc = add_to_node(b, parent, s, true);
-	}
+	if (!b->weights_only && !b->classes_done &&
+	    (rc = profconv__graph_classes(b)) < 0)
+		return rc;
+	for (si = 0; rc == 0 && si < b->ngsamples; si++)
+		rc = count_sample(b, &b->gsamples[si], si, kept);
+	if (rc == 0 && b->by_class && !b->weights_only)
+		rc = profconv__graph_class_tags(b);
 	/* Room for the adjacency of the edges made (graph_trim.c): the
 	 * cuts only ever take edges away. */
 	if (rc == 0 && (rc = PC_GROW(b->in, b->in_cap, 0, b->nedges + 1)) == 0)

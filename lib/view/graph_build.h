@@ -38,6 +38,7 @@ struct gsample {
 	uint8_t view;		/* 0 CUR, 1 BASE */
 	uint32_t group;		/* string labels (index in groups) */
 	uint32_t num_off, nnum;	/* its numeric tags in the build's nums */
+	uint32_t cls;		/* its class of labels (by_class), NONE: none */
 	int64_t w;
 };
 
@@ -52,6 +53,15 @@ struct bedge {
 	int64_t w;
 	size_t stamp;
 	bool residual, inl, dead;
+};
+
+/* A slot of the edge cache (graph_build.c), of EDGE_CACHE: the edge's
+ * key + 1 (0: empty) and its index. */
+#define EDGE_CACHE ((size_t)1 << 14)
+
+struct gedge_slot {
+	uint64_t key;
+	uint32_t idx;
 };
 
 struct btag {
@@ -108,6 +118,7 @@ struct pc_graph_build {
 	struct bedge *edges;
 	size_t nedges, edges_cap;
 	struct pc_u64map edgemap;
+	struct gedge_slot *ecache;	/* before the map (graph_build.c) */
 	struct btag *tags;
 	size_t ntags, tags_cap;
 	/* (key << 32 | tag kind) -> tag; a tag kind is (numeric, group,
@@ -119,6 +130,22 @@ struct pc_graph_build {
 	struct pc_keymap tagkinds;
 	uint32_t *kinds;	/* the kinds of the sample being counted */
 	size_t kinds_cap;
+	/*
+	 * Tags by class (graph_tags.c): samples with the same labels (string
+	 * group, numeric names and values) are one class.  When BY_CLASS, a
+	 * build adds a sample's weight to one cell of (key, class), CCUM or
+	 * CFLAT at key * nclasses + class, not to each of its tags, and
+	 * makes the tags from the cells touched (CTOUCHED, in the order the
+	 * samples first reached them) when it ends.
+	 */
+	bool classes_done, by_class;
+	struct pc_keymap classmap;
+	uint32_t *class_rep;	/* class -> its first sample */
+	size_t nclasses, class_rep_cap;
+	int64_t *ccum, *cflat;
+	uint8_t *cseen;
+	uint32_t *ctouched;
+	size_t nctouched;
 	uint32_t *nodes;	/* the graph's keys, in order */
 	size_t nnodes;
 	int64_t *score;		/* key -> entropy score */
@@ -163,6 +190,29 @@ int profconv__graph_add_samples(struct pc_graph_build *b,
 /* pprof's newGraph over the samples, with only the keys KEPT has
  * (every key when KEPT is NULL). */
 int profconv__graph_build(struct pc_graph_build *b, const uint8_t *kept);
+
+/* Tags (graph_tags.c).  Before a build: forget the last one's tags. */
+void profconv__graph_reset_tags(struct pc_graph_build *b);
+
+/* Sample S's tag kinds into b->kinds: its labels' group (when it has
+ * string labels), then each numeric label. */
+int profconv__graph_sample_kinds(struct pc_graph_build *b,
+    const struct gsample *s);
+
+/* S's weight into the tags of key K for S's kinds (b->kinds), the
+ * flat or the cum part: pprof's Node.addSample. */
+int profconv__graph_node_tags(struct pc_graph_build *b, uint32_t k,
+    const struct gsample *s, bool flat);
+
+/* Whether the builds count tags by class (b->by_class), decided once,
+ * before the first build that counts tags: every sample's class, the
+ * bound on the sums, the cells. */
+int profconv__graph_classes(struct pc_graph_build *b);
+
+/* The tags from the cells a build by class touched: every cum first,
+ * in the order the cells were reached (which makes the tags), then the
+ * flats. */
+int profconv__graph_class_tags(struct pc_graph_build *b);
 
 void profconv__graph_sort_nodes(struct pc_graph_build *b,
     enum pc_graph_order order);
