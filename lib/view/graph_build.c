@@ -634,19 +634,21 @@ add_edge(struct pc_graph_build *b, uint32_t src, uint32_t dst, size_t stamp,
 
 	if (c->key == key + 1) {
 		idx = c->idx;
-	} else if (!profconv__u64map_get(&b->edgemap, key, &idx)) {
-		rc = PC_GROW(b->edges, b->edges_cap, b->nedges, 1);
-		if (rc == 0)
-			rc = profconv__u64map_put(&b->edgemap, key,
-			    (uint32_t)b->nedges);
-		if (rc < 0)
-			return rc;
-		idx = (uint32_t)b->nedges++;
-		b->edges[idx] = (struct bedge){ src, dst, 0, 0, residual, inl,
-			false };
+	} else {
+		if (!profconv__u64map_get(&b->edgemap, key, &idx)) {
+			rc = PC_GROW(b->edges, b->edges_cap, b->nedges, 1);
+			if (rc == 0)
+				rc = profconv__u64map_put(&b->edgemap, key,
+				    (uint32_t)b->nedges);
+			if (rc < 0)
+				return rc;
+			idx = (uint32_t)b->nedges++;
+			b->edges[idx] = (struct bedge){ src, dst, 0, 0,
+				residual, inl, false };
+		}
+		c->key = key + 1;
+		c->idx = idx;
 	}
-	c->key = key + 1;
-	c->idx = idx;
 	e = &b->edges[idx];
 	if (e->stamp == stamp)
 		return 0;	/* once per sample */
