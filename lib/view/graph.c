@@ -270,6 +270,7 @@ profconv__graph_new(struct pc_graph **out, const struct profconv_view *cur,
 	}
 	g->build = b;
 	b->tn = profconv__view_tagnames(cur);
+	b->jobs = profconv__jobs_count(profconv__view_jobs(cur));
 	b->obj_names = o->obj_names;
 	b->trim_path = o->trim_path;
 	rc = profconv__graph_map_frames(b, cur, 0);
@@ -363,6 +364,7 @@ profconv__graph_free(struct pc_graph *g)
 		free(b->edges);
 		profconv__u64map_free(&b->edgemap);
 		free(b->ecache);
+		profconv__graph_free_parts(b);
 		free(b->tags);
 		profconv__u64map_free(&b->tagmap);
 		for (i = 0; i < b->ntagrows; i++)

@@ -64,6 +64,29 @@ struct gedge_slot {
 	uint32_t idx;
 };
 
+/*
+ * One thread's counts in a build, over samples FROM..TO (graph_count.c):
+ * part 0 works in the build's own arrays (pc_graph_build's), the others
+ * in arrays of their own, added to part 0's in order when the build
+ * ends.
+ */
+struct gpart {
+	size_t from, to;
+	size_t *stamp;		/* key -> sample + 1 that last counted it */
+	int64_t *cum, *flat, *cum_base;
+	uint32_t *touched;	/* keys counted, in order */
+	size_t ntouched;
+	struct bedge *edges;
+	size_t nedges, edges_cap;
+	struct pc_u64map edgemap;
+	struct gedge_slot *ecache;
+	int64_t *ccum, *cflat;	/* tags by class (pc_graph_build's) */
+	uint8_t *cseen;
+	uint32_t *ctouched;
+	size_t nctouched;
+	void *block;		/* the per-key arrays of a part of its own */
+};
+
 struct btag {
 	uint32_t key, group, name;
 	bool numeric, dead;
@@ -106,6 +129,15 @@ struct pc_graph_build {
 	struct pc_u64map num_names;	/* numeric tag value -> its name */
 	const struct pc_tagnames *tn;	/* the label keys kept (the view's
 					 * --tagshow, --taghide) */
+
+	/* The threads a build may use (the view's jobs), and whether
+	 * the samples' weights add up, as magnitudes, below INT64_MAX:
+	 * then no sum can saturate, and sums made in parts and added up
+	 * are the sums made sample by sample (SUMS_FIT, once SUMS_KNOWN). */
+	unsigned int jobs;
+	bool sums_known, sums_fit;
+	struct gpart *parts;	/* parts 1.. of a build on threads */
+	size_t nparts;
 
 	/* One build.  The arrays by key share one block, PER_KEY
 	 * (graph.c). */
@@ -188,8 +220,11 @@ int profconv__graph_add_samples(struct pc_graph_build *b,
     size_t type);
 
 /* pprof's newGraph over the samples, with only the keys KEPT has
- * (every key when KEPT is NULL). */
+ * (every key when KEPT is NULL) (graph_count.c). */
 int profconv__graph_build(struct pc_graph_build *b, const uint8_t *kept);
+
+/* The parts of the builds on threads (graph_count.c), freed. */
+void profconv__graph_free_parts(struct pc_graph_build *b);
 
 /* Tags (graph_tags.c).  Before a build: forget the last one's tags. */
 void profconv__graph_reset_tags(struct pc_graph_build *b);

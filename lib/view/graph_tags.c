@@ -210,21 +210,15 @@ sample_class(struct pc_graph_build *b, struct gsample *s, size_t si)
 int
 profconv__graph_classes(struct pc_graph_build *b)
 {
-	int64_t total = 0;
 	size_t si, n;
 	int rc = 0;
 
 	b->classes_done = true;
-	for (si = 0; si < b->ngsamples; si++) {
-		struct gsample *s = &b->gsamples[si];
-
-		if (s->w == INT64_MIN)
-			return 0;
-		pc_add_sat(&total, s->w < 0 ? -s->w : s->w);
-		if (total == INT64_MAX || b->ngsamples > UINT32_MAX ||
-		    (rc = sample_class(b, s, si)) != 0)
+	if (!b->sums_fit || b->ngsamples > UINT32_MAX)
+		return 0;
+	for (si = 0; si < b->ngsamples; si++)
+		if ((rc = sample_class(b, &b->gsamples[si], si)) != 0)
 			return rc < 0 ? rc : 0;
-	}
 	n = b->nclasses * (b->nkeys + 1);
 	if (b->nclasses == 0 || n > CLASS_CELLS_MAX)
 		return 0;
