@@ -8,7 +8,8 @@
 # Go heap and CPU profiles (Go names, time units, the legend's time and
 # duration); a jemalloc profile of a program with 2,048
 # functions (bench/gen-je-heap.sh), more than 80 nodes, so pprof's cutoffs
-# and node selection are exercised; string labels as nodelets.  Then names
+# and node selection are exercised, also at 40,000 stacks, whose builds
+# run on threads; string labels as nodelets.  Then names
 # with quotes, backslashes, line breaks and 10 KB: the DOT parses and
 # Graphviz's library draws it; pictures, usage errors, no partial output.
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
@@ -120,6 +121,19 @@ if [ -n "$libje" ] && command -v gcc >/dev/null 2>&1; then
 	same je-taghide "$JEP -taghide=bytes" "--taghide bytes" "$TMP/je.pb.gz" --ignore-filters
 	[ "$(count je-taghide nodelets)" = 0 ] ||
 		fail "je-taghide: bytes nodelets left: $(cat "$TMP/je-taghide.counts")"
+	# 40,000 stacks: past the 32,768 samples a build splits among
+	# threads (lib/view/graph_count.c), tags counted by class.
+	DEPTH=6 JEMALLOC=$libje je_heap "$TMP/je-many.heap" 40000 \
+	    >"$TMP/gen.log" 2>&1 ||
+		fail "gen-je-heap.sh: $(tail -n 3 "$TMP/gen.log")"
+	"$PROFCONV" text2pb --threads --symbolize -o "$TMP/je-many.pb.gz" \
+	    "$TMP/je-many.heap" 2>"$TMP/sym.err" ||
+		fail "text2pb: $(cat "$TMP/sym.err")"
+	same je-many "$JEP" "--jobs 2" "$TMP/je-many.pb.gz" --ignore-filters
+	same je-many-20 "$JEP -nodecount=20" "--nodecount 20 --jobs 3" \
+	    "$TMP/je-many.pb.gz" --ignore-filters
+	[ "$(count je-many nodelets)" -ge 1 ] ||
+		fail "je-many: no bytes nodelets: $(cat "$TMP/je-many.counts")"
 else
 	echo "no libjemalloc.so.2 or gcc: jemalloc part left out" >&2
 fi
