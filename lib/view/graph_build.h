@@ -226,7 +226,8 @@ int profconv__graph_build(struct pc_graph_build *b, const uint8_t *kept);
 /* The parts of the builds on threads (graph_count.c), freed. */
 void profconv__graph_free_parts(struct pc_graph_build *b);
 
-/* Tags (graph_tags.c).  Before a build: forget the last one's tags. */
+/* Tags (graph_tags.c).  Before a build: forget the last one's tags
+ * (its class cells are zeroed with its counts, graph_count.c). */
 void profconv__graph_reset_tags(struct pc_graph_build *b);
 
 /* Sample S's tag kinds into b->kinds: its labels' group (when it has

@@ -67,6 +67,29 @@ add_edge(struct gpart *p, uint32_t src, uint32_t dst, size_t stamp,
 	return 0;
 }
 
+/* The counts of a walk, in locals (count_weights(), count_sample()). */
+struct walk {
+	size_t *stamp, now, nt;
+	int64_t *cum, *cum_base, w;
+	uint32_t *touched;
+	bool base;
+};
+
+/* Key K's cum, once per sample: whether this is its first time in it. */
+static inline bool
+count_node(struct walk *c, uint32_t k)
+{
+	if (c->stamp[k] == c->now)
+		return false;
+	if (c->stamp[k] == 0)
+		c->touched[c->nt++] = k;
+	c->stamp[k] = c->now;
+	pc_add_sat(&c->cum[k], c->w);
+	if (c->base)
+		pc_add_sat(&c->cum_base[k], c->w);
+	return true;
+}
+
 /* count_sample() of a build of weights only: no edges, no tags. */
 static void
 count_weights(const struct pc_graph_build *b, struct gpart *p,
@@ -75,11 +98,11 @@ count_weights(const struct pc_graph_build *b, struct gpart *p,
 	const uint32_t *fk = b->by_address || b->tree ? NULL :
 	    b->frame_key[s->view];
 	const uint32_t *frames = s->frames;
-	size_t *stamp = p->stamp, now = si + 1, nt = p->ntouched, j;
-	size_t n = s->nframes;
-	int64_t *cum = p->cum, *cum_base = p->cum_base, w = s->w;
-	uint32_t *touched = p->touched, parent = NONE;
-	bool base = s->view == 1, residual = false;
+	struct walk c = { p->stamp, si + 1, p->ntouched, p->cum, p->cum_base,
+		s->w, p->touched, s->view == 1 };
+	size_t j, n = s->nframes;
+	uint32_t parent = NONE;
+	bool residual = false;
 
 	for (j = 0; j < n; j++) {
 		uint32_t k = fk != NULL ? fk[frames[j]] : frames[j];
@@ -88,20 +111,13 @@ count_weights(const struct pc_graph_build *b, struct gpart *p,
 			residual = true;
 			continue;
 		}
-		if (stamp[k] != now) {
-			if (stamp[k] == 0)
-				touched[nt++] = k;
-			stamp[k] = now;
-			pc_add_sat(&cum[k], w);
-			if (base)
-				pc_add_sat(&cum_base[k], w);
-		}
+		count_node(&c, k);
 		parent = k;
 		residual = false;
 	}
-	p->ntouched = nt;
+	p->ntouched = c.nt;
 	if (parent != NONE && !residual)
-		pc_add_sat(&p->flat[parent], w);
+		pc_add_sat(&p->flat[parent], c.w);
 }
 
 /*
@@ -119,15 +135,14 @@ count_sample(struct pc_graph_build *b, struct gpart *p,
 	    b->frame_key[s->view];
 	const uint8_t *il = s->inl;
 	const uint32_t *frames = s->frames;
-	size_t *stamp = p->stamp, now = si + 1, j, n = s->nframes;
-	size_t nt = p->ntouched, nct = p->nctouched, ncl = b->nclasses;
+	struct walk c = { p->stamp, si + 1, p->ntouched, p->cum, p->cum_base,
+		s->w, p->touched, s->view == 1 };
+	size_t j, n = s->nframes, nct = p->nctouched, ncl = b->nclasses;
 	uint32_t cls = s->cls;
-	int64_t *cum = p->cum, *cum_base = p->cum_base, *ccum = p->ccum;
-	int64_t w = s->w;
-	uint32_t *touched = p->touched, *ctouched = p->ctouched;
+	int64_t *ccum = p->ccum, w = s->w;
+	uint32_t *ctouched = p->ctouched;
 	uint32_t parent = NONE;
 	uint8_t *cseen = p->cseen;
-	bool base = s->view == 1;
 	bool each = !b->by_class;	/* tags one sample at a time */
 	bool by_class = b->by_class && cls != NONE;
 	bool residual = false, chain = true;
@@ -151,13 +166,7 @@ count_sample(struct pc_graph_build *b, struct gpart *p,
 			residual = true;
 			continue;
 		}
-		if (stamp[k] != now) {
-			if (stamp[k] == 0)
-				touched[nt++] = k;
-			stamp[k] = now;
-			pc_add_sat(&cum[k], w);
-			if (base)
-				pc_add_sat(&cum_base[k], w);
+		if (count_node(&c, k)) {
 			if (by_class) {
 				size_t cell = (size_t)k * ncl + cls;
 
@@ -174,14 +183,14 @@ count_sample(struct pc_graph_build *b, struct gpart *p,
 		/* An edge into a frame that is not its location's
 		 * outermost line is inline. */
 		if (parent != NONE && k != parent &&
-		    (rc = add_edge(p, parent, k, now, w, residual,
+		    (rc = add_edge(p, parent, k, c.now, w, residual,
 		    b->tree ? chain : inl)) < 0)
 			break;
 		parent = k;
 		residual = false;
 		chain = true;
 	}
-	p->ntouched = nt;
+	p->ntouched = c.nt;
 	p->nctouched = nct;
 	if (rc < 0 || parent == NONE || residual)
 		return rc;
@@ -229,7 +238,7 @@ store_own_part(struct pc_graph_build *b, const struct gpart *p)
 	b->nctouched = p->nctouched;
 }
 
-/* A part of its own, P, zeroed where the last build touched it. */
+/* P zeroed where the last build touched it. */
 static void
 part_reset(struct gpart *p)
 {
@@ -432,23 +441,16 @@ count_in_parts(struct pc_graph_build *b, size_t n, const uint8_t *kept)
 
 /* --- a build ------------------------------------------------------------------------ */
 
+/* Before a build: the last one's counts zeroed, in the build's own
+ * arrays (through part 0) and its tags. */
 static void
 reset(struct pc_graph_build *b)
 {
-	size_t i;
+	struct gpart p;
 
-	for (i = 0; i < b->ntouched; i++) {
-		uint32_t k = b->touched[i];
-
-		b->flat[k] = b->cum[k] = b->cum_base[k] = 0;
-		b->stamp[k] = 0;
-	}
-	b->ntouched = 0;
-	b->nedges = 0;
-	if (b->ecache != NULL)
-		memset(b->ecache, 0, EDGE_CACHE * sizeof(*b->ecache));
-	profconv__u64map_free(&b->edgemap);
-	memset(&b->edgemap, 0, sizeof(b->edgemap));
+	own_part(b, &p);
+	part_reset(&p);
+	store_own_part(b, &p);
 	profconv__graph_reset_tags(b);
 }
 

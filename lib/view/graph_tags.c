@@ -21,13 +21,6 @@ profconv__graph_reset_tags(struct pc_graph_build *b)
 {
 	size_t i;
 
-	for (i = 0; i < b->nctouched; i++) {
-		uint32_t c = b->ctouched[i];
-
-		b->ccum[c] = b->cflat[c] = 0;
-		b->cseen[c] = 0;
-	}
-	b->nctouched = 0;
 	b->ntags = 0;
 	profconv__u64map_free(&b->tagmap);
 	memset(&b->tagmap, 0, sizeof(b->tagmap));
