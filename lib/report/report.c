@@ -364,10 +364,7 @@ profconv_report_write(const struct profconv_profile *cur,
 		goto out;
 	profconv_view_total(c.cv, c.ti, &c.total);
 	if ((rc = profconv__rows_new(&c.funcs, 2 * c.nt)) < 0 ||
-	    (rc = profconv__rows_add(c.funcs, c.cv, PC_ROWS_FUNCTION, false,
-	    0)) < 0 ||
-	    (rc = profconv__rows_add(c.funcs, c.cv, PC_ROWS_FUNCTION, true,
-	    c.nt)) < 0)
+	    (rc = profconv__rows_add_functions(c.funcs, c.cv, 0, c.nt)) < 0)
 		goto out;
 	n = profconv__rows_count(c.funcs);
 	for (i = 0; i < n; i++) {

@@ -198,9 +198,9 @@ thread_row(struct pc_rows *r, const struct profconv_view *view,
 	return rc;
 }
 
-/* The row of frame F of VIEW by its text, found once per frame: ROW_OF
- * keeps each frame's row + 1 (the hash of a name, once per frame and
- * not once per stack it is in). */
+/* The row of frame F of VIEW by its text (F 0: the stacks without
+ * frames), found once per frame: ROW_OF keeps each frame's row + 1 (the
+ * hash of a name, once per frame and not once per stack it is in). */
 static int
 frame_row(struct pc_rows *r, const struct profconv_view *view,
     uint32_t *row_of, uint32_t f, size_t *out)
@@ -212,15 +212,83 @@ frame_row(struct pc_rows *r, const struct profconv_view *view,
 		*out = row_of[f] - 1;
 		return 0;
 	}
-	t = profconv__view_frame_text(view, f);
+	t = f == 0 ? PC_EMPTY_STACK : profconv__view_frame_text(view, f);
 	if ((rc = row_for(r, t, strlen(t), out)) < 0)
 		return rc;
 	row_of[f] = (uint32_t)*out + 1;
 	return 0;
 }
 
-int
-profconv__rows_add(struct pc_rows *r, const struct profconv_view *view,
+#define NO_COL SIZE_MAX
+
+static int
+check_cols(const struct pc_rows *r, size_t ntypes, size_t col)
+{
+	if (col != NO_COL && (col > r->width || ntypes > r->width - col))
+		return profconv__fail(PROFCONV_EINVAL,
+		    "row columns %zu..%zu out of %zu", col, col + ntypes,
+		    r->width);
+	return 0;
+}
+
+/* Whether every row has zeros in columns COL..COL+NTYPES-1. */
+static bool
+cols_empty(const struct pc_rows *r, size_t col, size_t ntypes)
+{
+	size_t i, t;
+
+	for (i = 0; col != NO_COL && i < r->nrows; i++)
+		for (t = 0; t < ntypes; t++)
+			if (r->vals[r->rows[i].off + col + t] != 0)
+				return false;
+	return true;
+}
+
+/*
+ * The function rows of VIEW, flat at FLAT_COL and cum at CUM_COL
+ * (NO_COL: not that one), from its sums per frame (frame_totals.c): rows
+ * are made in the order a walk of the stacks makes them, and each gets
+ * its frame's sums.  Returns 1 when done; 0, having changed nothing,
+ * when the sums could saturate or the columns already hold values (a
+ * sum then depends on the order it is added in: the caller adds stack
+ * by stack).
+ */
+static int
+add_frame_totals(struct pc_rows *r, const struct profconv_view *view,
+    size_t flat_col, size_t cum_col)
+{
+	struct pc_frame_totals fs;
+	size_t i, row, nt = profconv_profile_sample_type_count(
+	    profconv_view_profile(view));
+	uint32_t *row_of;
+	int rc;
+
+	if (!cols_empty(r, flat_col, nt) || !cols_empty(r, cum_col, nt))
+		return 0;
+	rc = profconv__frame_totals(&fs, view, flat_col != NO_COL,
+	    cum_col != NO_COL);
+	if (rc <= 0)
+		return rc;
+	row_of = calloc(profconv_view_frame_count(view) + 1, sizeof(*row_of));
+	rc = row_of == NULL ? profconv__nomem() : 0;
+	for (i = 0; rc == 0 && i < fs.nleaves; i++)
+		rc = frame_row(r, view, row_of, fs.leaves[i], &row);
+	for (i = 0; rc == 0 && i < fs.nframes; i++)
+		rc = frame_row(r, view, row_of, fs.frames[i], &row);
+	for (i = 0; rc == 0 && i < fs.nleaves; i++)
+		add_values(r, row_of[fs.leaves[i]] - 1, flat_col,
+		    fs.flat + (size_t)fs.leaves[i] * nt, nt);
+	for (i = 0; rc == 0 && i < fs.nframes; i++)
+		add_values(r, row_of[fs.frames[i]] - 1, cum_col,
+		    fs.cum + (size_t)fs.frames[i] * nt, nt);
+	free(row_of);
+	profconv__frame_totals_free(&fs);
+	return rc < 0 ? rc : 1;
+}
+
+/* profconv__rows_add() a stack at a time. */
+static int
+add_stacks(struct pc_rows *r, const struct profconv_view *view,
     enum pc_rows_by by, bool cum, size_t col)
 {
 	size_t ntypes = profconv_profile_sample_type_count(
@@ -231,10 +299,6 @@ profconv__rows_add(struct pc_rows *r, const struct profconv_view *view,
 	uint64_t stamp;
 	int rc = 0;
 
-	if (col + ntypes > r->width)
-		return profconv__fail(PROFCONV_EINVAL,
-		    "row columns %zu..%zu out of %zu", col, col + ntypes,
-		    r->width);
 	row_of = calloc(profconv_view_frame_count(view) + 1, sizeof(*row_of));
 	if (row_of == NULL)
 		return profconv__nomem();
@@ -277,6 +341,43 @@ profconv__rows_add(struct pc_rows *r, const struct profconv_view *view,
 		}
 	}
 	free(row_of);
+	return rc;
+}
+
+int
+profconv__rows_add(struct pc_rows *r, const struct profconv_view *view,
+    enum pc_rows_by by, bool cum, size_t col)
+{
+	size_t nt = profconv_profile_sample_type_count(
+	    profconv_view_profile(view));
+	int rc;
+
+	if ((rc = check_cols(r, nt, col)) < 0)
+		return rc;
+	if (by == PC_ROWS_FUNCTION &&
+	    (rc = add_frame_totals(r, view, cum ? NO_COL : col,
+	    cum ? col : NO_COL)) != 0)
+		return rc < 0 ? rc : 0;
+	return add_stacks(r, view, by, cum, col);
+}
+
+int
+profconv__rows_add_functions(struct pc_rows *r,
+    const struct profconv_view *view, size_t flat_col, size_t cum_col)
+{
+	size_t nt = profconv_profile_sample_type_count(
+	    profconv_view_profile(view));
+	int rc;
+
+	if ((rc = check_cols(r, nt, flat_col)) < 0 ||
+	    (rc = check_cols(r, nt, cum_col)) < 0)
+		return rc;
+	if ((rc = add_frame_totals(r, view, flat_col, cum_col)) != 0)
+		return rc < 0 ? rc : 0;
+	if (flat_col != NO_COL)
+		rc = add_stacks(r, view, PC_ROWS_FUNCTION, false, flat_col);
+	if (rc == 0 && cum_col != NO_COL)
+		rc = add_stacks(r, view, PC_ROWS_FUNCTION, true, cum_col);
 	return rc;
 }
 

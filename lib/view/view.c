@@ -533,6 +533,12 @@ profconv__view_stack_values(const struct profconv_view *v, size_t i)
 }
 
 size_t
+profconv__view_stack_depth(const struct profconv_view *v, size_t i)
+{
+	return v->stacks[i].n;
+}
+
+size_t
 profconv__view_sample_stack(const struct profconv_view *v, size_t i)
 {
 	return i < v->prof->nsamples ? v->sample_stack[i] : 0;

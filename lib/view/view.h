@@ -233,6 +233,9 @@ const char *profconv__view_frame_text(const struct profconv_view *view,
  * prefetching) its frames. */
 const int64_t *profconv__view_stack_values(const struct profconv_view *view,
     size_t i);
+/* How many frames stack I of VIEW has (no checks), without reading (or
+ * prefetching) them. */
+size_t profconv__view_stack_depth(const struct profconv_view *view, size_t i);
 
 /*
  * The one aggregation engine: rows keyed by the text writers show, each
@@ -260,6 +263,13 @@ void profconv__rows_free(struct pc_rows *r);
  */
 int profconv__rows_add(struct pc_rows *r, const struct profconv_view *view,
     enum pc_rows_by by, bool cum, size_t col);
+/*
+ * Add VIEW's function rows flat, at column FLAT_COL + T, and cum, at
+ * CUM_COL + T, as two calls of profconv__rows_add() would (SIZE_MAX: not
+ * that one), in one walk of the stacks.
+ */
+int profconv__rows_add_functions(struct pc_rows *r,
+    const struct profconv_view *view, size_t flat_col, size_t cum_col);
 /*
  * The row that stack I of VIEW goes to without CUM (made when new, with
  * zero values) into *OUT.  Errors: PROFCONV_EINVAL (no stack I),
@@ -312,5 +322,26 @@ int profconv__stack_labels_new(struct pc_stack_labels **out,
 const char *profconv__stack_labels_get(const struct pc_stack_labels *sl,
     size_t i);
 void profconv__stack_labels_free(struct pc_stack_labels *sl);
+
+/*
+ * VIEW's stack values summed per frame id (frame_totals.c): FLAT[F * NT +
+ * T] the values of the stacks whose leaf is frame F, CUM[F * NT + T]
+ * those of the stacks frame F is in, once per stack; slot 0 is the
+ * stacks without frames.  LEAVES (with FLAT) and FRAMES (with CUM) are
+ * the slots in the order a walk of the stacks, frames root first, first
+ * meets them as a leaf and anywhere.  On the view's jobs.  Returns 1
+ * when done; 0, with nothing in *OUT, when a sum could saturate (every
+ * stack's magnitude added up reaches INT64_MAX), as the result would
+ * then depend on the order; PROFCONV_ENOMEM.
+ */
+struct pc_frame_totals {
+	size_t nt;
+	int64_t *flat, *cum;
+	uint32_t *leaves, *frames;
+	size_t nleaves, nframes;
+};
+int profconv__frame_totals(struct pc_frame_totals *out,
+    const struct profconv_view *view, bool flat, bool cum);
+void profconv__frame_totals_free(struct pc_frame_totals *s);
 
 #endif /* PROFCONV_VIEW_INTERNAL_H */

@@ -248,13 +248,9 @@ print_top(struct pc_rows *rows, FILE *fp, const char *what,
 static bool
 stack_after(const struct profconv_view *view, size_t ti, size_t i, size_t j)
 {
-	struct profconv_view_stack a, b;
-	uint64_t x, y;
+	uint64_t x = magnitude(profconv__view_stack_values(view, i)[ti]);
+	uint64_t y = magnitude(profconv__view_stack_values(view, j)[ti]);
 
-	profconv_view_stack(view, i, &a);
-	profconv_view_stack(view, j, &b);
-	x = magnitude(a.values[ti]);
-	y = magnitude(b.values[ti]);
 	return x != y ? x < y : i > j;
 }
 
@@ -299,17 +295,15 @@ static bool
 stacks_unnamed_ok(const struct profconv_view *view, size_t ti)
 {
 	size_t i, n = profconv_view_frame_count(view);
-	struct profconv_view_stack st;
 
 	for (i = 1; i <= n; i++)
 		if (strchr(profconv__view_frame_text(view, (uint32_t)i), ';'))
 			return false;
 	n = profconv_view_stack_count(view);
-	for (i = 0; i < n; i++) {
-		profconv_view_stack(view, i, &st);
-		if (st.nframes == 0 && st.values[ti] != 0)
+	for (i = 0; i < n; i++)
+		if (profconv__view_stack_depth(view, i) == 0 &&
+		    profconv__view_stack_values(view, i)[ti] != 0)
 			return false;
-	}
 	return true;
 }
 
@@ -335,8 +329,7 @@ print_top_stacks(const struct profconv_view *view, FILE *fp,
 	if (h == NULL)
 		return profconv__nomem();
 	for (i = 0; i < n; i++) {
-		profconv_view_stack(view, i, &st);
-		if (st.values[ti] == 0)
+		if (profconv__view_stack_values(view, i)[ti] == 0)
 			continue;
 		shown++;
 		if (k < top) {
@@ -437,9 +430,7 @@ print_summary(const struct profconv_profile *prof, FILE *fp,
 	if (rc == 0)
 		rc = profconv__rows_new(&funcs, 2 * nt);
 	if (rc == 0)
-		rc = profconv__rows_add(funcs, view, PC_ROWS_FUNCTION, false, 0);
-	if (rc == 0)
-		rc = profconv__rows_add(funcs, view, PC_ROWS_FUNCTION, true, nt);
+		rc = profconv__rows_add_functions(funcs, view, 0, nt);
 	if (rc == 0)
 		rc = print_top(funcs, fp, profconv__view_granularity(view) ==
 		    PROFCONV_BY_FILE ? "files" : "functions", type, ti, nt,
