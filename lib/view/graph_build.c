@@ -501,11 +501,21 @@ profconv__graph_add_samples(struct pc_graph_build *b,
 		struct gsample gs = { 0 };
 		int64_t w = prof->values[si * nt + type];
 
-		/* FIRST is read in the samples' order, at random: a cache
-		 * miss each on a big profile, unless asked for ahead. */
-		if (first != NULL && si + FIRST_AHEAD < prof->nsamples)
-			__builtin_prefetch(&first[profconv__view_sample_stack(v,
-			    si + FIRST_AHEAD)]);
+		/* The stacks (their place, then their frames) and FIRST
+		 * are read in the samples' order, at random: a cache miss
+		 * each on a big profile, unless asked for ahead. */
+		if (si + 2 * FIRST_AHEAD < prof->nsamples &&
+		    (st = profconv__view_sample_stack(v,
+		    si + 2 * FIRST_AHEAD)) != 0)
+			profconv__view_prefetch_stack(v, st - 1);
+		if (si + FIRST_AHEAD < prof->nsamples &&
+		    (st = profconv__view_sample_stack(v,
+		    si + FIRST_AHEAD)) != 0) {
+			if (!b->by_address)
+				profconv__view_prefetch_frames(v, st - 1);
+			if (first != NULL)
+				__builtin_prefetch(&first[st]);
+		}
 		st = profconv__view_sample_stack(v, si);
 		if (st == 0 || w == 0)
 			continue;
@@ -516,7 +526,7 @@ profconv__graph_add_samples(struct pc_graph_build *b,
 			gs.inl = b->xinl[vi] + at;
 			gs.nframes = (uint32_t)(b->xoff[vi][st] - at);
 		} else {
-			profconv_view_stack(v, st - 1, &stack);
+			profconv__view_stack_at(v, st - 1, &stack);
 			gs.frames = stack.frames;
 			gs.inl = profconv__view_stack_inline(v, st - 1);
 			gs.nframes = (uint32_t)stack.nframes;

@@ -468,6 +468,33 @@ profconv_view_stack(const struct profconv_view *v, size_t i,
 	return 0;
 }
 
+void
+profconv__view_stack_at(const struct profconv_view *v, size_t i,
+    struct profconv_view_stack *out)
+{
+	out->frames = v->stacks[i].n != 0 ? v->sframes + v->stacks[i].off :
+	    NULL;
+	out->nframes = v->stacks[i].n;
+	out->values = v->ntypes != 0 ? v->vals + i * v->ntypes : NULL;
+}
+
+void
+profconv__view_prefetch_stack(const struct profconv_view *v, size_t i)
+{
+	__builtin_prefetch(&v->stacks[i]);
+}
+
+void
+profconv__view_prefetch_frames(const struct profconv_view *v, size_t i)
+{
+	const struct vstack *s = &v->stacks[i];
+
+	__builtin_prefetch(v->sframes + s->off);
+	__builtin_prefetch(v->sframes + s->off + s->n - 1);
+	if (v->sinline != NULL)
+		__builtin_prefetch(v->sinline + s->off);
+}
+
 int
 profconv_view_total(const struct profconv_view *v, size_t type_index,
     int64_t *out)

@@ -233,6 +233,20 @@ const char *profconv__view_frame_text(const struct profconv_view *view,
  * prefetching) its frames. */
 const int64_t *profconv__view_stack_values(const struct profconv_view *view,
     size_t i);
+/*
+ * For a walk of the stacks in no order (the samples' order, say), where
+ * profconv_view_stack()'s look at the stacks further on costs a cache
+ * miss for nothing: stack I (no checks) into *OUT without it, and two
+ * hints, to be given a few stacks ahead of the read, the first further
+ * ahead than the second: where stack I lies, then its frames (and
+ * their inline bytes).
+ */
+void profconv__view_stack_at(const struct profconv_view *view, size_t i,
+    struct profconv_view_stack *out);
+void profconv__view_prefetch_stack(const struct profconv_view *view,
+    size_t i);
+void profconv__view_prefetch_frames(const struct profconv_view *view,
+    size_t i);
 /* How many frames stack I of VIEW has (no checks), without reading (or
  * prefetching) them. */
 size_t profconv__view_stack_depth(const struct profconv_view *view, size_t i);
