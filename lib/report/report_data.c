@@ -164,12 +164,6 @@ profconv__report_tree_columns(struct tree *t, const size_t *order, size_t n,
 	return 0;
 }
 
-uint64_t
-profconv__report_mag(int64_t v)
-{
-	return v < 0 ? -(uint64_t)v : (uint64_t)v;
-}
-
 /* --- strings ------------------------------------------------------------- */
 
 static uint64_t

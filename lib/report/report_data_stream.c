@@ -69,6 +69,10 @@ struct walk {
 	 * share on top), and their values. */
 	struct snode *heap;
 	size_t nheap, hcap;
+	/* Once the heap is full, per sample type: the largest cum
+	 * magnitude whose share is at most the heap's least, so that a
+	 * node too light for it is told without a division. */
+	uint64_t *limit;
 	/* Free value blocks, for nodes that leave the path. */
 	int64_t **spare;
 	size_t nspare, scap;
@@ -118,6 +122,60 @@ share_of(const struct walk *w, const int64_t *cum)
 	return s;
 }
 
+/* The largest C in [0, |TOTAL|] whose share of TOTAL (share_of()'s
+ * division, which never falls as C grows) is at most S. */
+static uint64_t
+share_limit(double s, int64_t total)
+{
+	uint64_t all = profconv__report_mag(total), lo, hi, mid, slack;
+	double t = (double)all, guess = s * t;
+
+	if ((double)all / t <= s)
+		return all;
+	/* Near S * |TOTAL|, then halving: (double)LO / t <= S and
+	 * (double)HI / t > S throughout. */
+	slack = (all >> 40) + 4;
+	mid = guess <= 0 ? 0 : guess >= t ? all : (uint64_t)guess;
+	lo = mid > slack ? mid - slack : 0;
+	hi = all - mid > slack ? mid + slack : all;
+	if (!((double)lo / t <= s))
+		lo = 0;
+	if (!((double)hi / t > s))
+		hi = all;
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if ((double)mid / t <= s)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The heap is full and its least node may have changed: the limits. */
+static void
+set_limits(struct walk *w)
+{
+	size_t k;
+
+	for (k = 0; k < w->nt; k++)
+		if (w->total[k] != 0)
+			w->limit[k] = share_limit(w->heap[0].share, w->total[k]);
+}
+
+/* Is the share of CUM above the heap's least (the heap full)? */
+static bool
+over_limit(const struct walk *w, const int64_t *cum)
+{
+	size_t k;
+
+	for (k = 0; k < w->nt; k++)
+		if (w->total[k] != 0 &&
+		    profconv__report_mag(cum[k]) > w->limit[k])
+			return true;
+	return false;
+}
+
 static void
 sift_down(struct snode *h, size_t n, size_t i)
 {
@@ -162,10 +220,14 @@ finish(struct walk *w, struct snode *n, int64_t *p)
 
 	for (k = 0; k < w->nt; k++)
 		p[w->nt + k] += n->v[w->nt + k];	/* no sum reaches INT64_MAX */
+	if (w->nheap == w->hcap && !over_limit(w, n->v + w->nt))
+		return give_back(w, n->v);	/* as light as the least */
 	n->share = share_of(w, n->v + w->nt);
 	if (w->nheap < w->hcap) {
 		w->heap[w->nheap] = *n;
 		sift_up(w->heap, w->nheap++);
+		if (w->nheap == w->hcap)
+			set_limits(w);
 		return 0;
 	}
 	if (!(n->share > w->heap[0].share))
@@ -173,6 +235,7 @@ finish(struct walk *w, struct snode *n, int64_t *p)
 	old = w->heap[0].v;
 	w->heap[0] = *n;
 	sift_down(w->heap, w->nheap, 0);
+	set_limits(w);
 	return give_back(w, old);
 }
 
@@ -243,16 +306,18 @@ static int
 enter(struct walk *w, uint32_t vf)
 {
 	size_t d = w->depth + 1;
-	const char *t = profconv__view_frame_text(w->view, vf), *wt;
+	const char *t = NULL, *wt;
 	struct snode n;
 	int rc;
 
-	if ((rc = room(w, d + 1)) < 0)
+	if (d + 1 >= w->pcap && (rc = room(w, d + 1)) < 0)
 		return rc;
 	/* The waiting nodes whose text is no prefix of T's: no stack
 	 * after this one goes through them. */
 	while (w->nwait[d] > 0) {
 		n = w->wait[d][w->nwait[d] - 1];
+		if (t == NULL)
+			t = profconv__view_frame_text(w->view, vf);
 		wt = profconv__view_frame_text(w->view, n.vf);
 		if (prefix_of(wt, strlen(wt), t))
 			break;
@@ -499,6 +564,7 @@ walk_free(struct walk *w)
 	for (i = 0; i < w->nheap; i++)
 		free(w->heap[i].v);
 	free(w->heap);
+	free(w->limit);
 	for (i = 0; i < w->nspare; i++)
 		free(w->spare[i]);
 	free(w->spare);
@@ -530,6 +596,7 @@ profconv__report_tree_stream(const struct profconv_view *v,
 	}
 	w.hcap = budget + 1;
 	if ((w.heap = calloc(w.hcap, sizeof(*w.heap))) == NULL ||
+	    (w.limit = calloc(w.nt + 1, sizeof(*w.limit))) == NULL ||
 	    (rc = room(&w, 1)) < 0) {
 		walk_free(&w);
 		return rc < 0 ? rc : profconv__nomem();

@@ -65,7 +65,12 @@ void profconv__report_tree_free(struct tree *t);
 int profconv__report_tree_columns(struct tree *t, const size_t *order,
     size_t n, size_t all);
 
-uint64_t profconv__report_mag(int64_t v);
+/* |V|, INT64_MIN's too. */
+static inline uint64_t
+profconv__report_mag(int64_t v)
+{
+	return v < 0 ? -(uint64_t)v : (uint64_t)v;
+}
 
 void profconv__report_gframes_free(struct gframes *g);
 

@@ -20,7 +20,7 @@ static struct gframes g;
 static struct out_lean o;
 
 static void
-fini(void)
+clear_out(void)
 {
 	profconv__report_tree_free(&t);
 	profconv__report_gframes_free(&g);
@@ -29,6 +29,12 @@ fini(void)
 	memset(&t, 0, sizeof(t));
 	memset(&g, 0, sizeof(g));
 	memset(&o, 0, sizeof(o));
+}
+
+static void
+fini(void)
+{
+	clear_out();
 	teardown();
 }
 
@@ -180,4 +186,148 @@ Test(report_data_stream, whole_tree_kept)
 {
 	whole_tree_within_budget();
 	leaves_to_the_whole_tree();
+}
+
+/* --- against the whole tree, on many stacks ------------------------------- */
+
+static uint64_t
+next(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* 3,000 random stacks of 1 to 7 frames of 12 functions at 3 lines each,
+ * three sample types: counts, sizes up to 2^44 (totals far past 2^52,
+ * where a share's division rounds), and one always 0. */
+static void
+random_profile(uint64_t seed)
+{
+	uint32_t loc[36], ids[7], fn;
+	uint64_t s = seed * 0x9e3779b97f4a7c15u + 1;
+	char name[8];
+	int i, j;
+
+	cr_assert(eq(int, profconv_profile_new(&a), 0));
+	profconv_profile_add_sample_type(a, "objects", "count");
+	profconv_profile_add_sample_type(a, "space", "bytes");
+	profconv_profile_add_sample_type(a, "none", "count");
+	for (i = 0; i < 12; i++) {
+		snprintf(name, sizeof(name), "f%02d", i);
+		fn = add_fn(a, name, "f.c");
+		for (j = 0; j < 3; j++)
+			loc[i * 3 + j] = LOC1(a, 0, 0x100 + (uint64_t)(i * 3 +
+			    j) * 16, fn, 10 * i + j + 1);
+	}
+	for (i = 0; i < 3000; i++) {
+		size_t depth = 1 + next(&s) % 7;
+		int64_t v[3] = { 1 + (int64_t)(next(&s) % 9),
+			(int64_t)(next(&s) % ((uint64_t)1 << 44)), 0 };
+
+		for (j = 0; j < (int)depth; j++)
+			ids[j] = loc[next(&s) % (j + 1 == (int)depth ? 36 : 9)];
+		cr_assert(eq(int, profconv_profile_add_sample(a, ids, depth, v,
+		    NULL, 0), 0), "%s", ERRMSG);
+	}
+}
+
+/* Node I's largest share of TOTAL, as the page reckons it. */
+static double
+node_share(const int64_t *cum, const int64_t *total, size_t nt)
+{
+	double s = 0, v;
+	size_t k;
+
+	for (k = 0; k < nt; k++) {
+		if (total[k] == 0)
+			continue;
+		v = (double)profconv__report_mag(cum[k]) /
+		    (double)profconv__report_mag(total[k]);
+		if (v > s)
+			s = v;
+	}
+	return s;
+}
+
+static int
+by_share_desc(const void *x, const void *y)
+{
+	double p = *(const double *)x, q = *(const double *)y;
+
+	return p < q ? 1 : p > q ? -1 : 0;
+}
+
+/* The streamed tree at BUDGET is the whole tree's nodes whose share is
+ * above the cut (the share of its BUDGET + 1'th heaviest node), in its
+ * order, with their self values. */
+static void
+expect_whole_cut(size_t budget)
+{
+	struct tree w = { 0 };
+	struct gframes wg = { 0 };
+	int64_t total[3], *cum;
+	double *share, *sorted, cut = -1;
+	uint32_t *pos;
+	size_t i, k, nt = 3, kept = 1;
+
+	for (k = 0; k < nt; k++)
+		profconv_view_total(va, k, &total[k]);
+	w.nt = nt;
+	cr_assert(eq(int, profconv__report_tree_add(&w, &wg, va, SIZE_MAX, 0,
+	    NULL), 0));
+	cum = calloc(w.n * nt, sizeof(*cum));
+	share = calloc(w.n, sizeof(*share));
+	sorted = calloc(w.n, sizeof(*sorted));
+	pos = calloc(w.n, sizeof(*pos));
+	memcpy(cum, w.self, w.n * nt * sizeof(*cum));
+	for (i = w.n - 1; i > 0; i--)
+		for (k = 0; k < nt; k++)
+			cum[w.parent[i] * nt + k] += cum[i * nt + k];
+	for (i = 1; i < w.n; i++)
+		sorted[i - 1] = share[i] = node_share(cum + i * nt, total, nt);
+	qsort(sorted, w.n - 1, sizeof(*sorted), by_share_desc);
+	if (w.n - 1 > budget)
+		cut = sorted[budget];
+	cr_assert(eq(int, profconv__report_tree_stream(va, &g, total, -1,
+	    budget, &t, &o), 0), "%s", ERRMSG);
+	cr_expect(eq(dbl, o.fraction, cut));
+	for (i = 1; i < w.n; i++) {
+		if (!(share[i] > cut))
+			continue;
+		cr_assert(lt(sz, kept, t.n), "budget %zu: too few nodes", budget);
+		cr_expect(eq(u32, t.parent[kept], pos[w.parent[i]]),
+		    "budget %zu, node %zu", budget, kept);
+		cr_expect(eq(str, (char *)g.fn[t.frame[kept]],
+		    (char *)wg.fn[w.frame[i]]));
+		cr_expect(eq(i64, g.line[t.frame[kept]], wg.line[w.frame[i]]));
+		cr_expect(eq(i64[nt], &t.self[kept * nt], &w.self[i * nt]));
+		pos[i] = (uint32_t)kept++;
+	}
+	cr_expect(eq(sz, t.n, kept), "budget %zu", budget);
+	cr_expect(eq(sz, o.dropped, w.n - kept));
+	free(cum);
+	free(share);
+	free(sorted);
+	free(pos);
+	profconv__report_tree_free(&w);
+	profconv__report_gframes_free(&wg);
+	clear_out();
+}
+
+/* Budgets small and large, a heap whose least node changes thousands of
+ * times: the nodes the whole tree's cut keeps. */
+Test(report_data_stream, the_whole_trees_cut_on_many_stacks)
+{
+	struct profconv_view_options vo = PROFCONV_VIEW_OPTIONS_INIT;
+	size_t budgets[] = { 1, 7, 60, 500, 2000 }, i;
+
+	random_profile(3);
+	vo.granularity = PROFCONV_BY_LINE;
+	cr_assert(eq(int, profconv_view_new(&va, a, &vo), 0), "%s", ERRMSG);
+	for (i = 0; i < sizeof(budgets) / sizeof(*budgets); i++) {
+		t.nt = 3;
+		expect_whole_cut(budgets[i]);
+	}
 }
