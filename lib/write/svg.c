@@ -136,6 +136,18 @@ compare_entries(const struct entry *x, const struct entry *y,
 	return PC_CMP(x->n, y->n);
 }
 
+/* Stacks ahead of a walk of the entries whose frames are asked for. */
+#define ENTRIES_AHEAD 16
+
+static inline void
+prefetch_entry(const struct entry *e)
+{
+	if (e->n != 0) {
+		__builtin_prefetch(e->frames);
+		__builtin_prefetch(e->frames + e->n - 1);
+	}
+}
+
 static const uint32_t *
 entry_frames(const void *arg, size_t k, size_t *len)
 {
@@ -157,10 +169,15 @@ sort_entries(struct svg *g)
 	size_t i;
 	int rc;
 
-	for (i = 1; i < g->nentries; i++)
+	for (i = 1; i < g->nentries; i++) {
+		/* The frames lie where the view's samples put them, not in
+		 * this order: ask for those of a stack further on now. */
+		if (i + ENTRIES_AHEAD < g->nentries)
+			prefetch_entry(&g->entries[i + ENTRIES_AHEAD]);
 		if (compare_entries(&g->entries[i - 1], &g->entries[i],
 		    g->rank, g->o->reverse != 0) > 0)
 			break;
+	}
 	if (i >= g->nentries)
 		return 0;
 	s.n = g->nentries;
@@ -426,22 +443,110 @@ add_stack(struct open *o, const struct entry *e)
 	pc_add_sat(&o->sums.self, delta);
 }
 
+/* Whether no sum of the layout can saturate: the stacks' values, as
+ * magnitudes, add up below INT64_MAX (every width, change and sum is
+ * at most that).  Sums can then be taken in any order. */
+static bool
+sums_fit(const struct svg *g)
+{
+	uint64_t m = 0, v;
+	size_t i;
+
+	for (i = 0; i < g->nentries; i++) {
+		const struct entry *e = &g->entries[i];
+
+		v = (e->cur < 0 ? 0 - (uint64_t)e->cur : (uint64_t)e->cur) +
+		    (e->base < 0 ? 0 - (uint64_t)e->base : (uint64_t)e->base);
+		if (v >= (uint64_t)INT64_MAX || m + v >= (uint64_t)INT64_MAX)
+			return false;
+		m += v;
+	}
+	return true;
+}
+
+/* Do stacks E and F begin with the same N frames? */
+static bool
+same_start(const struct entry *e, const struct entry *f, size_t n, bool rev)
+{
+	size_t i;
+
+	if (f->n < n)
+		return false;
+	if (!rev)
+		return memcmp(e->frames, f->frames, n * sizeof(*e->frames)) == 0;
+	for (i = 0; i < n; i++)
+		if (frame_at(e, i, rev) != frame_at(f, i, rev))
+			return false;
+	return true;
+}
+
+/*
+ * The frame at depth D of stack I, about to open: when it is too narrow
+ * to draw, so is everything beneath it, and its stacks, I and those
+ * after it that share its first D + 1 frames, are added into PARENT at
+ * once, as closing the frames would add them.  Returns the end of those
+ * stacks, or I when the frame is to be drawn (the look stops as soon as
+ * the stacks seen are wide enough).  Only when the sums fit: this adds
+ * them in another order.
+ */
+static size_t
+skip_narrow(struct svg *g, size_t i, size_t d, struct open *parent,
+    int64_t *x)
+{
+	const struct entry *e = &g->entries[i];
+	bool rev = g->o->reverse != 0;
+	struct pc_frame_sums r = { 0 };
+	int64_t w = 0;
+	size_t j;
+
+	for (j = i; j < g->nentries; j++) {
+		const struct entry *f = &g->entries[j];
+
+		if (j + ENTRIES_AHEAD < g->nentries)
+			prefetch_entry(&g->entries[j + ENTRIES_AHEAD]);
+		if (j > i && !same_start(e, f, d + 1, rev))
+			break;
+		w += width_of(g, f);
+		if (w > 0 && (double)w >= g->threshold)
+			return i;
+	}
+	for (j = i; j < g->nentries; j++) {
+		const struct entry *f = &g->entries[j];
+		int64_t delta;
+
+		if (j > i && !same_start(e, f, d + 1, rev))
+			break;
+		delta = profconv__delta(f->base, f->cur);
+		r.base += f->base;
+		r.cur += f->cur;
+		*(delta > 0 ? &r.up : &r.down) += delta;
+	}
+	add_sums(&parent->sums, &r);
+	pc_add_sat(&parent->sums.self, profconv__delta(r.base, r.cur));
+	*x += w;
+	return j;
+}
+
 /* flamegraph.pl's flow: walk the sorted stacks, closing the frames the
  * next one does not share and opening the ones it adds.  A stack's
  * values belong to the frame where it ends; a frame's sums grow as its
- * children close. */
+ * children close.  A frame too narrow to draw is not opened when the
+ * sums fit: its stacks go to its parent at once. */
 static int
 layout(struct svg *g)
 {
-	bool rev = g->o->reverse != 0;
-	size_t depth = 0, i, d;
+	bool rev = g->o->reverse != 0, fit = sums_fit(g);
+	size_t depth = 0, i, d, next;
 	struct open root = { 0 };
 	int64_t x = 0;
 	int rc = 0;
 
-	for (i = 0; rc == 0 && i < g->nentries; i++) {
+	for (i = 0; rc == 0 && i < g->nentries; i = next) {
 		const struct entry *e = &g->entries[i];
 
+		if (i + ENTRIES_AHEAD < g->nentries)
+			prefetch_entry(&g->entries[i + ENTRIES_AHEAD]);
+		next = i + 1;
 		for (d = 0; d < depth && d < e->n &&
 		    g->path[d].frame == frame_at(e, d, rev); d++)
 			;
@@ -450,9 +555,16 @@ layout(struct svg *g)
 			rc = PC_GROW(g->path, g->path_cap, 0, e->n + 1);
 		if (rc < 0)
 			break;
-		for (; depth < e->n; depth++)
+		for (; depth < e->n; depth++) {
+			if (fit && (next = skip_narrow(g, i, depth, depth > 0 ?
+			    &g->path[depth - 1] : &root, &x)) != i)
+				break;
+			next = i + 1;
 			g->path[depth] = (struct open){ frame_at(e, depth, rev),
 			    x, { 0 } };
+		}
+		if (next != i + 1 || depth < e->n)
+			continue;	/* skipped */
 		add_stack(e->n != 0 ? &g->path[e->n - 1] : &root, e);
 		pc_add_sat(&x, width_of(g, e));
 	}
