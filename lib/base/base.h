@@ -108,6 +108,19 @@ const char *profconv__quote(char *buf, const char *s, size_t len);
 int profconv__grow(void **ptr, size_t *cap, size_t len, size_t n,
     size_t size);
 
+/*
+ * Arrays of hundreds of megabytes fill page by page, a fault each 4 KB:
+ * ask the kernel for huge pages under the block P (LEN bytes) instead,
+ * where it hands them out on request (transparent huge pages in madvise
+ * mode).  A hint only: nothing changes when it is not taken, errno
+ * included.  Blocks under 8 MB are left as they are.
+ * profconv__malloc_big() and profconv__calloc_big() are malloc() and
+ * calloc() with the hint; profconv__grow() gives it too.
+ */
+void profconv__huge_pages(void *p, size_t len);
+void *profconv__malloc_big(size_t size);
+void *profconv__calloc_big(size_t n, size_t size);
+
 /* ... with the check that there is room already made here, where the
  * readers call it once per line or sample. */
 static inline int

@@ -3,10 +3,53 @@
 
 #include "config.h"
 
+#include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "base/base.h"
+
+/* Blocks from this size on are worth huge pages; their alignment. */
+#define HUGE_MIN ((size_t)8 << 20)
+#define HUGE_PAGE ((uintptr_t)2 << 20)
+
+void
+profconv__huge_pages(void *p, size_t len)
+{
+#ifdef MADV_HUGEPAGE
+	uintptr_t from = ((uintptr_t)p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	uintptr_t to = ((uintptr_t)p + len) & ~(HUGE_PAGE - 1);
+	int saved = errno;
+
+	if (p != NULL && len >= HUGE_MIN && to > from)
+		(void)madvise((void *)from, to - from, MADV_HUGEPAGE);
+	errno = saved;		/* a hint: what fails here is no reason */
+#else
+	(void)p;
+	(void)len;
+#endif
+}
+
+void *
+profconv__malloc_big(size_t size)
+{
+	void *p = malloc(size);
+
+	profconv__huge_pages(p, size);
+	return p;
+}
+
+void *
+profconv__calloc_big(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+
+	if (p != NULL)
+		profconv__huge_pages(p, n * size);
+	return p;
+}
 
 int
 profconv__grow(void **ptr, size_t *cap, size_t len, size_t n, size_t size)
@@ -30,6 +73,7 @@ profconv__grow(void **ptr, size_t *cap, size_t len, size_t n, size_t size)
 	p = realloc(*ptr, newcap * size);
 	if (p == NULL)
 		return profconv__nomem();
+	profconv__huge_pages(p, newcap * size);
 	*ptr = p;
 	*cap = newcap;
 	return 0;

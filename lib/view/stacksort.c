@@ -542,8 +542,8 @@ profconv__seqsort(const struct pc_seqsort *s, uint32_t *order, uint32_t *lens,
 		;
 	st.cap = REC_BITS / st.bits;
 	st.nbytes = (st.cap * st.bits + 7) / 8;
-	st.a = malloc(s->n * sizeof(*st.a));
-	st.tmp = malloc(s->n * sizeof(*st.tmp));
+	st.a = profconv__malloc_big(s->n * sizeof(*st.a));
+	st.tmp = profconv__malloc_big(s->n * sizeof(*st.tmp));
 	if (st.a == NULL || st.tmp == NULL) {
 		free(st.a);
 		free(st.tmp);

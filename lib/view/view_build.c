@@ -506,9 +506,9 @@ profconv__view_plan(struct build *b)
 	if (n >= UINT32_MAX)
 		return profconv__fail(PROFCONV_ENOMEM, "too many samples to "
 		    "show: %zu", n);
-	b->first = malloc((n + 1) * sizeof(*b->first));
-	b->last = malloc((n + 1) * sizeof(*b->last));
-	b->off = malloc((n + 1) * sizeof(*b->off));
+	b->first = profconv__malloc_big((n + 1) * sizeof(*b->first));
+	b->last = profconv__malloc_big((n + 1) * sizeof(*b->last));
+	b->off = profconv__malloc_big((n + 1) * sizeof(*b->off));
 	b->v->pseudo = malloc((n * b->v->npseudo + 1) *
 	    sizeof(*b->v->pseudo));
 	if (b->first == NULL || b->last == NULL || b->off == NULL ||
@@ -521,14 +521,14 @@ profconv__view_plan(struct build *b)
 	if (rc < 0)
 		return rc;
 	b->off[n] = at;
-	b->path = malloc((at + 1) * sizeof(*b->path));
+	b->path = profconv__malloc_big((at + 1) * sizeof(*b->path));
 	if (b->path == NULL)
 		return profconv__nomem();
 	/* Inline marks only where a location has more than one frame:
 	 * zero pages, written where a mark is 1. */
 	for (i = 1; i <= b->v->prof->nlocations; i++)
 		if (b->v->loc_n[i] > 1) {
-			b->pinl = calloc(at + 1, 1);
+			b->pinl = profconv__calloc_big(at + 1, 1);
 			return b->pinl == NULL ? profconv__nomem() : 0;
 		}
 	return 0;

@@ -103,15 +103,15 @@ sort_samples(struct build *b)
 	for (si = 0; si < n; si++)
 		b->nshown += b->first[si] != NOT_SHOWN;
 	if (b->nshown < n) {
-		b->shown = malloc((b->nshown + 1) * sizeof(*b->shown));
+		b->shown = profconv__malloc_big((b->nshown + 1) * sizeof(*b->shown));
 		if (b->shown == NULL)
 			return profconv__nomem();
 		for (si = 0, b->nshown = 0; si < n; si++)
 			if (b->first[si] != NOT_SHOWN)
 				b->shown[b->nshown++] = (uint32_t)si;
 	}
-	b->order = malloc((b->nshown + 1) * sizeof(*b->order));
-	b->same = malloc(b->nshown + 1);
+	b->order = profconv__malloc_big((b->nshown + 1) * sizeof(*b->order));
+	b->same = profconv__malloc_big(b->nshown + 1);
 	if (b->order == NULL || b->same == NULL)
 		return profconv__nomem();
 	s.n = b->nshown;
@@ -194,7 +194,7 @@ reuse(struct build *b, void **p, size_t size)
 	void *q;
 
 	if (*p == NULL || size > b->scratch_size)
-		return malloc(size);
+		return profconv__malloc_big(size);
 	q = realloc(*p, size);
 	if (q == NULL)
 		q = *p;		/* still whole */

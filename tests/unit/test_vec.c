@@ -1,13 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_vec.c - growable arrays (lib/base/vec.c): room made geometrically
- * from 16, the contents kept, and sizes that would overflow refused.
+ * from 16, the contents kept, and sizes that would overflow refused; big
+ * blocks marked for huge pages.
  */
 
 #include "config.h"
 
+#include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "helpers.h"
 #include "base/base.h"
@@ -56,4 +62,62 @@ Test(vec, grows_or_refuses)
 {
 	grows_from_16_by_doubling();
 	refuses_sizes_that_overflow();
+}
+
+/* Does the mapping that holds address P carry MADV_HUGEPAGE ("hg" among
+ * its VmFlags in /proc/self/smaps)? */
+static bool
+marked_huge(const void *p)
+{
+	FILE *fp = fopen("/proc/self/smaps", "r");
+	char line[512];
+	bool in = false, hg = false;
+
+	cr_assert(not(eq(ptr, fp, NULL)));
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		size_t n = strspn(line, "0123456789abcdef");
+		unsigned long lo, hi;
+
+		/* "lo-hi perms ...": a mapping's first line. */
+		if (n > 0 && line[n] == '-' &&
+		    sscanf(line, "%lx-%lx", &lo, &hi) == 2) {
+			in = (uintptr_t)p >= lo && (uintptr_t)p < hi;
+			continue;
+		}
+		if (in && strncmp(line, "VmFlags:", 8) == 0)
+			hg = strstr(line, " hg") != NULL;
+	}
+	fclose(fp);
+	return hg;
+}
+
+/* Big blocks are marked for huge pages where the kernel has them, small
+ * ones are not; the hint never changes errno, even when it fails. */
+Test(vec, big_blocks_ask_for_huge_pages)
+{
+	size_t big = (size_t)32 << 20, cap = 0;
+	char *b = profconv__malloc_big(big), *s = profconv__malloc_big(4096);
+	char *z = profconv__calloc_big(big, 1), *g = NULL;
+	bool thp = access("/sys/kernel/mm/transparent_hugepage/enabled",
+	    F_OK) == 0;
+
+	cr_assert(not(eq(ptr, b, NULL)));
+	cr_assert(not(eq(ptr, z, NULL)));
+	cr_assert(not(eq(ptr, s, NULL)));
+	cr_expect(eq(int, z[big - 1] | z[0], 0), "calloc_big zeroes");
+	cr_assert(eq(int, PC_GROW(g, cap, 0, big), 0));
+	if (thp) {
+		cr_expect(marked_huge(b + big / 2), "malloc_big");
+		cr_expect(marked_huge(z + big / 2), "calloc_big");
+		cr_expect(marked_huge(g + big / 2), "grow");
+	}
+	cr_expect(not(marked_huge(s)), "4 KB is left alone");
+	/* Nothing mapped there: madvise fails; errno stays. */
+	errno = 1234;
+	profconv__huge_pages((void *)((uintptr_t)1 << 40), big);
+	cr_expect(eq(int, errno, 1234));
+	free(b);
+	free(z);
+	free(s);
+	free(g);
 }
