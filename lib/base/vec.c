@@ -73,7 +73,6 @@ profconv__grow(void **ptr, size_t *cap, size_t len, size_t n, size_t size)
 	p = realloc(*ptr, newcap * size);
 	if (p == NULL)
 		return profconv__nomem();
-	profconv__huge_pages(p, newcap * size);
 	*ptr = p;
 	*cap = newcap;
 	return 0;
