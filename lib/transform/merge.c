@@ -554,9 +554,9 @@ sample_slot(const struct merger *m, uint64_t h, const uint32_t *stk,
 
 /* --- adding a source's samples ------------------------------------------------- */
 
-/* The merged ids of source sample S's stack into m->stack. */
+/* The merged ids of source sample S's stack into m->stack at AT. */
 static int
-map_stack(struct merger *m, const struct pc_sample *s)
+map_stack(struct merger *m, const struct pc_sample *s, size_t at)
 {
 	const uint32_t *stk = pc_sample_stack(m->src, s);
 	const uint32_t *seen = m->loc_id;
@@ -564,10 +564,10 @@ map_stack(struct merger *m, const struct pc_sample *s)
 	size_t i, n = s->nlocs;
 	int rc;
 
-	rc = PC_GROW(m->stack, m->stack_cap, 0, n);
+	rc = PC_GROW(m->stack, m->stack_cap, at, n);
 	if (rc < 0)
 		return rc;
-	out = m->stack;
+	out = m->stack + at;
 	for (i = 0; i < n; i++) {
 		/* Most frames were seen before: a look-up, no call. */
 		id = seen[stk[i] - 1];
@@ -581,59 +581,72 @@ map_stack(struct merger *m, const struct pc_sample *s)
 	return 0;
 }
 
-/* Source sample S's labels, in merged strings, sorted, into m->labels. */
+/* Source sample S's labels, in merged strings, sorted, into m->labels at
+ * AT; their count into *NLABELS. */
 static int
-map_labels(struct merger *m, const struct pc_sample *s, size_t *nlabels)
+map_labels(struct merger *m, const struct pc_sample *s, size_t at,
+    size_t *nlabels)
 {
 	const struct pc_label *lab = pc_sample_labels(m->src, s);
+	struct pc_label *out;
 	size_t i, n = 0;
 	int rc;
 
-	rc = PC_GROW(m->labels, m->labels_cap, 0, s->nlabels + 1);
+	rc = PC_GROW(m->labels, m->labels_cap, at, s->nlabels + 1);
 	if (rc < 0)
 		return rc;
+	out = m->labels + at;
 	for (i = 0; i < s->nlabels; i++) {
-		m->labels[n] = lab[i];
-		m->labels[n].key = dstr(m, lab[i].key);
-		m->labels[n].str = dstr(m, lab[i].str);
-		m->labels[n].unit = dstr(m, lab[i].unit);
+		out[n] = lab[i];
+		out[n].key = dstr(m, lab[i].key);
+		out[n].str = dstr(m, lab[i].str);
+		out[n].unit = dstr(m, lab[i].unit);
 		/* pprof's SetLabel replaces the key's values. */
-		if (!m->mark_base || m->labels[n].key != m->base_key)
+		if (!m->mark_base || out[n].key != m->base_key)
 			n++;
 	}
 	if (m->mark_base)
-		m->labels[n++] = (struct pc_label){ m->base_key, m->base_true,
-		    0, 0 };
+		out[n++] = (struct pc_label){ m->base_key, m->base_true, 0, 0 };
 	/* Labels are a set: sort them so their order does not matter. */
 	if (n > 1)
-		qsort(m->labels, n, sizeof(*m->labels), label_cmp);
+		qsort(out, n, sizeof(*out), label_cmp);
 	*nlabels = n;
 	return 0;
 }
 
+/*
+ * Source samples are added a batch at a time: each one's stack and
+ * labels are mapped and hashed first, and the table's slot it falls in
+ * asked for, then what that slot holds, then the sample's stack and
+ * values; then the batch is looked up and added, in order.  A big
+ * table's slot, and the merged sample it names, are each a cache miss.
+ */
+#define BATCH 16
+
+struct pending {
+	size_t si;		/* the source sample */
+	size_t stack_at, nlocs;	/* its merged stack in m->stack */
+	size_t labels_at, nlabels;	/* its labels in m->labels */
+	uint64_t h;
+};
+
+/* Pending sample P into the merged profile: its values added to the
+ * sample with its stack and labels, made when new. */
 static int
-map_sample(struct merger *m, size_t si, int sign)
+map_sample(struct merger *m, const struct pending *p, int sign)
 {
 	const struct profconv_profile *src = m->src;
-	const struct pc_sample *s = pc_sample(src, si);
 	const int64_t *sv = src->nsample_types != 0 ?
-	    pc_sample_values(src, si) : NULL;
+	    pc_sample_values(src, p->si) : NULL;
+	const uint32_t *stk = m->stack + p->stack_at;
+	const struct pc_label *lab = m->labels + p->labels_at;
 	struct profconv_profile *dst = m->dst;
 	struct sample_set *t = &m->samples;
-	size_t i, nt = dst->nsample_types, slot, nlab = 0;
-	uint64_t h;
+	size_t i, nt = dst->nsample_types, slot;
 	int64_t *dv;
 	int rc;
 
-	rc = map_stack(m, s);
-	if (rc == 0)
-		rc = map_labels(m, s, &nlab);
-	if (rc == 0 && (t->n + 1) * 2 > t->cap)
-		rc = sample_set_grow(t);
-	if (rc < 0)
-		return rc;
-	h = sample_hash(m->stack, s->nlocs, m->labels, nlab);
-	slot = sample_slot(m, h, m->stack, s->nlocs, m->labels, nlab);
+	slot = sample_slot(m, p->h, stk, p->nlocs, lab, p->nlabels);
 	/* The source's values in the merged slots, negated for a base. */
 	for (i = 0; i < nt; i++) {
 		int64_t v = m->slot[i] >= 0 ? sv[m->slot[i]] : 0;
@@ -644,12 +657,12 @@ map_sample(struct merger *m, size_t si, int sign)
 		if (dst->nsamples >= UINT32_MAX - 1)
 			return profconv__fail(PROFCONV_ENOMEM,
 			    "too many samples");
-		rc = profconv__add_sample_raw(dst, m->stack, s->nlocs, m->row,
-		    m->labels, nlab);
+		rc = profconv__add_sample_raw(dst, stk, p->nlocs, m->row, lab,
+		    p->nlabels);
 		if (rc < 0)
 			return rc;
 		t->slots[slot] = (uint32_t)dst->nsamples;	/* index + 1 */
-		t->hashes[slot] = h;
+		t->hashes[slot] = p->h;
 		t->n++;
 		return 0;
 	}
@@ -657,6 +670,33 @@ map_sample(struct merger *m, size_t si, int sign)
 	for (i = 0; i < nt; i++)
 		pc_add_sat(&dv[i], m->row[i]);
 	return 0;
+}
+
+/* Ask for what the pending samples' look-ups read: STAGE 0 their slots,
+ * 1 the merged samples those name, 2 those samples' stacks and values. */
+static void
+prefetch_batch(const struct merger *m, const struct pending *b, size_t n,
+    int stage)
+{
+	const struct sample_set *t = &m->samples;
+	const struct profconv_profile *dst = m->dst;
+	size_t k, mask = t->cap - 1;
+
+	for (k = 0; k < n; k++) {
+		size_t i = b[k].h & mask;
+		uint32_t idx;
+
+		if (stage == 0) {
+			__builtin_prefetch(&t->slots[i]);
+			__builtin_prefetch(&t->hashes[i]);
+		} else if ((idx = t->slots[i]) != 0 && stage == 1) {
+			__builtin_prefetch(pc_sample(dst, idx - 1));
+		} else if (idx != 0) {
+			__builtin_prefetch(pc_sample_stack(dst,
+			    pc_sample(dst, idx - 1)));
+			__builtin_prefetch(pc_sample_values(dst, idx - 1));
+		}
+	}
 }
 
 /* Does source sample SI have a nonzero value in a type still common? */
@@ -707,9 +747,37 @@ merge_source(struct merger *m, const struct profconv_profile *src, int sign)
 	/* The first mapping seen is the main binary: keep it first. */
 	if (rc == 0 && m->dst->nmappings == 0 && src->nmappings != 0)
 		rc = map_mapping(m, 1, &mid, &delta);
-	for (i = 0; rc == 0 && i < src->nsamples; i++)
-		if (counts(m, src, i))
-			rc = map_sample(m, i, sign);
+	for (i = 0; rc == 0 && i < src->nsamples;) {
+		struct pending b[BATCH];
+		size_t n = 0, k, sat = 0, lat = 0;
+
+		/* Room for the whole batch: the slots asked for stay. */
+		while (rc == 0 && (m->samples.n + BATCH) * 2 > m->samples.cap)
+			rc = sample_set_grow(&m->samples);
+		for (; rc == 0 && i < src->nsamples && n < BATCH; i++) {
+			const struct pc_sample *s = pc_sample(src, i);
+			struct pending *p = &b[n];
+
+			if (!counts(m, src, i))
+				continue;
+			*p = (struct pending){ i, sat, s->nlocs, lat, 0, 0 };
+			rc = map_stack(m, s, sat);
+			if (rc == 0)
+				rc = map_labels(m, s, lat, &p->nlabels);
+			if (rc < 0)
+				break;
+			p->h = sample_hash(m->stack + sat, p->nlocs,
+			    m->labels + lat, p->nlabels);
+			sat += p->nlocs;
+			lat += p->nlabels;
+			n++;
+		}
+		prefetch_batch(m, b, n, 0);
+		prefetch_batch(m, b, n, 1);
+		prefetch_batch(m, b, n, 2);
+		for (k = 0; rc == 0 && k < n; k++)
+			rc = map_sample(m, &b[k], sign);
+	}
 	source_done(m);
 	return rc;
 }
