@@ -194,7 +194,10 @@ add_view(struct profconv_diff *d, const struct profconv_profile *prof,
 	size_t t;
 	int rc;
 
-	rc = profconv_view_new(&view, prof, vopts);
+	/* Rows by function or line add the stacks up: they need not be
+	 * merged.  Rows by stack name them, one text per stack. */
+	rc = by == PC_ROWS_STACK ? profconv_view_new(&view, prof, vopts) :
+	    profconv__view_new_unmerged(&view, prof, vopts);
 	if (rc == 0)
 		rc = profconv__rows_add(d->rows, view, by, false, group * d->nt);
 	for (t = 0; rc == 0 && t < d->nt; t++)

@@ -220,7 +220,7 @@ filter_values(const struct profconv_profile *prof,
 	int rc;
 
 	fo.granularity = PROFCONV_BY_FUNCTION;
-	rc = profconv_view_new(&fv, prof, &fo);
+	rc = profconv__view_new_unmerged(&fv, prof, &fo);
 	if (rc < 0)
 		return rc;
 	lv->vals = calloc(profconv_view_stack_count(lv->v) + 1,
@@ -288,7 +288,8 @@ list_view(const struct profconv_profile *prof,
 	lo = vo;
 	lo.granularity = PROFCONV_BY_LINE;
 	lo.focus = lo.ignore = NULL;
-	rc = profconv_view_new(&lv->v, prof, &lo);
+	/* The listing adds its stacks up: they need not be merged. */
+	rc = profconv__view_new_unmerged(&lv->v, prof, &lo);
 	if (rc == 0)
 		rc = profconv_view_sample_index(lv->v, o->sample_type, &lv->ti);
 	if (rc == 0 && (vo.focus != NULL || vo.ignore != NULL))

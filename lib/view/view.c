@@ -292,10 +292,31 @@ copy_legend(struct profconv_view *v, const struct profconv_view_options *o)
 	return 0;
 }
 
-int
-profconv_view_new(struct profconv_view **out,
-    const struct profconv_profile *prof,
-    const struct profconv_view_options *opts)
+/* Whether each sample type's values, as magnitudes, add up below
+ * INT64_MAX: then any sum of them comes out the same whatever the order
+ * or grouping it is taken in. */
+static bool
+values_fit(const struct profconv_profile *prof)
+{
+	size_t i, t, nt = prof->nsample_types;
+	uint64_t *sum = calloc(nt + 1, sizeof(*sum));
+	bool fit = sum != NULL;
+
+	for (i = 0; fit && i < prof->nsamples * nt; i++) {
+		int64_t v = prof->values[i];
+		uint64_t m = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+
+		t = i % nt;
+		sum[t] += m;
+		fit = m < (uint64_t)INT64_MAX && sum[t] < (uint64_t)INT64_MAX;
+	}
+	free(sum);
+	return fit;
+}
+
+static int
+view_new(struct profconv_view **out, const struct profconv_profile *prof,
+    const struct profconv_view_options *opts, bool unmerged)
 {
 	struct profconv_view_options o;
 	struct profconv_view *v;
@@ -322,6 +343,7 @@ profconv_view_new(struct profconv_view **out,
 	v->opts.suppressions = v->opts.suppressions_name = NULL;
 	v->opts.tagshow = v->opts.taghide = NULL;
 	v->jobs = opts->jobs;
+	v->unmerged = unmerged && values_fit(prof);
 	v->ntypes = prof->nsample_types;
 	v->namer.mode = opts->demangle;
 	nloc = prof->nlocations + 1;
@@ -377,6 +399,22 @@ profconv_view_new(struct profconv_view **out,
 	}
 	*out = v;
 	return 0;
+}
+
+int
+profconv_view_new(struct profconv_view **out,
+    const struct profconv_profile *prof,
+    const struct profconv_view_options *opts)
+{
+	return view_new(out, prof, opts, false);
+}
+
+int
+profconv__view_new_unmerged(struct profconv_view **out,
+    const struct profconv_profile *prof,
+    const struct profconv_view_options *opts)
+{
+	return view_new(out, prof, opts, true);
 }
 
 

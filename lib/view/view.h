@@ -177,6 +177,18 @@ int profconv__seqsort(const struct pc_seqsort *s, uint32_t *order,
 
 /* --- views and rows (view.c, rows.c) ------------------------------------------ */
 
+/*
+ * A view for readers that only add its stacks' values up (rows,
+ * listings): the same frames, values and totals as profconv_view_new()'s,
+ * but a stack per shown sample, in the samples' order, neither sorted
+ * nor merged, which saves the sort.  Only when each sample type's values,
+ * as magnitudes, add up below INT64_MAX (so that no sum depends on the
+ * grouping); otherwise the view is profconv_view_new()'s.
+ */
+int profconv__view_new_unmerged(struct profconv_view **out,
+    const struct profconv_profile *prof,
+    const struct profconv_view_options *opts);
+
 /* How a stack without frames is named in every writer. */
 #define PC_EMPTY_STACK "[no stack]"
 

@@ -61,6 +61,8 @@ struct profconv_view {
 	unsigned filters, matched;	/* PROFCONV_FILTER_* given, and
 					 * those that matched something */
 	struct pc_tagnames tagnames;	/* --tagshow, --taghide */
+	bool unmerged;			/* a stack per shown sample, in the
+					 * samples' order (view_new_unmerged) */
 
 	/* Scratch while building. */
 	struct pc_pruner pruner;
@@ -100,7 +102,8 @@ struct profconv_view {
  *     threads too: plan_threads());
  *  2. per range of samples: write those frames, root first;
  *  3. sort the shown samples by their frames (stacksort.c): samples with
- *     the same frames come together, in sample order;
+ *     the same frames come together, in sample order (for an unmerged
+ *     view, the samples' own order, each a stack);
  *  4. per range of that order: each run of samples is a stack, its
  *     values their sum in sample order (saturating sums depend on it),
  *     its frames the first sample's.

@@ -114,6 +114,14 @@ sort_samples(struct build *b)
 	b->same = profconv__malloc_big(b->nshown + 1);
 	if (b->order == NULL || b->same == NULL)
 		return profconv__nomem();
+	if (v->unmerged) {
+		/* Each shown sample a stack, where it is. */
+		for (si = 0; si < b->nshown; si++) {
+			b->order[si] = (uint32_t)si;
+			b->same[si] = 0;
+		}
+		return 0;
+	}
 	s.n = b->nshown;
 	s.seq = shown_path;
 	s.arg = b;

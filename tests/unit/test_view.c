@@ -405,3 +405,64 @@ Test(view, describes_frames)
 	inline_marks();
 }
 
+
+/* An unmerged view: a stack per shown sample, in the samples' order,
+ * with the same frames, values and totals; merged, as a plain view,
+ * when a sum could depend on the grouping. */
+static void
+unmerged_in_sample_order(void)
+{
+	struct profconv_view *v = NULL, *w = NULL;
+	struct profconv_view_stack st;
+	uint32_t m, g, lm, lg;
+	int64_t a[2] = { 1, 100 }, b[2] = { 2, 200 }, z[2] = { 0, 0 };
+	int64_t t, want;
+	size_t i;
+
+	profconv_profile_add_sample_type(p, "alloc_objects", "count");
+	profconv_profile_add_sample_type(p, "alloc_space", "bytes");
+	m = add_fn(p, "main", "");
+	g = add_fn(p, "grow", "");
+	lm = LOC1(p, 0, 0x10, m, 1);
+	lg = LOC1(p, 0, 0x20, g, 5);
+	SAMPLE(p, a, lg, lm);
+	SAMPLE(p, b, lm);
+	SAMPLE(p, z, lm);
+	SAMPLE(p, b, lg, lm);
+	cr_assert(eq(int, profconv__view_new_unmerged(&v, p, NULL), 0));
+	cr_assert(eq(sz, profconv_view_stack_count(v), 3), "zeros left out");
+	cr_assert(eq(sz, profconv__view_sample_stack(v, 0), 1));
+	cr_assert(eq(sz, profconv__view_sample_stack(v, 1), 2));
+	cr_assert(eq(sz, profconv__view_sample_stack(v, 2), 0));
+	cr_assert(eq(sz, profconv__view_sample_stack(v, 3), 3));
+	profconv_view_stack(v, 0, &st);
+	cr_assert(eq(sz, st.nframes, 2));
+	cr_expect(eq(str, (char *)profconv__view_frame_text(v, st.frames[1]),
+	    "grow"));
+	cr_expect(eq(i64, st.values[1], 100));
+	profconv_view_stack(v, 2, &st);
+	cr_expect(eq(i64, st.values[1], 200));
+	for (i = 0; i < 2; i++) {
+		cr_assert(eq(int, profconv_view_total(v, i, &t), 0));
+		cr_assert(eq(int, profconv_profile_total(p, i, &want), 0));
+		cr_expect(eq(i64, t, want), "type %zu", i);
+	}
+	profconv_view_free(v);
+	/* Two values that add up past INT64_MAX: merged after all. */
+	a[1] = INT64_MAX - 1;
+	SAMPLE(p, a, lg, lm);
+	cr_assert(eq(int, profconv__view_new_unmerged(&v, p, NULL), 0));
+	cr_assert(eq(int, profconv_view_new(&w, p, NULL), 0));
+	cr_expect(eq(sz, profconv_view_stack_count(v), 2));
+	cr_expect(eq(sz, profconv_view_stack_count(v),
+	    profconv_view_stack_count(w)));
+	profconv_view_free(v);
+	profconv_view_free(w);
+	teardown();
+	setup();
+}
+
+Test(view, unmerged_views)
+{
+	unmerged_in_sample_order();
+}
