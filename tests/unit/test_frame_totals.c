@@ -147,6 +147,23 @@ expect_free(struct expect *e)
 	free(e->frames);
 }
 
+/* One kind of sums (ASKED or not): SUMS and the order list LIST (N
+ * slots) as the walk's, or none. */
+static void
+expect_slots(bool asked, const int64_t *sums, const uint32_t *list,
+    size_t n, const int64_t *want, const uint32_t *want_list, size_t want_n,
+    size_t len)
+{
+	if (!asked) {
+		cr_assert(eq(ptr, (void *)sums, NULL));
+		cr_assert(eq(ptr, (void *)list, NULL));
+		return;
+	}
+	cr_assert(eq(sz, n, want_n));
+	cr_assert(eq(u32[want_n], (uint32_t *)list, (uint32_t *)want_list));
+	cr_assert(eq(i64[len], (int64_t *)sums, (int64_t *)want));
+}
+
 static void
 check_sums(const struct profconv_view *v, bool flat, bool cum)
 {
@@ -157,22 +174,10 @@ check_sums(const struct profconv_view *v, bool flat, bool cum)
 	expect_of(v, nt, &e);
 	cr_assert(eq(int, profconv__frame_totals(&fs, v, flat, cum), 1));
 	cr_assert(eq(sz, fs.nt, nt));
-	if (flat) {
-		cr_assert(eq(sz, fs.nleaves, e.nleaves));
-		cr_assert(eq(u32[e.nleaves], fs.leaves, e.leaves));
-		cr_assert(eq(i64[nslots * nt], fs.flat, e.flat));
-	} else {
-		cr_assert(eq(ptr, fs.flat, NULL));
-		cr_assert(eq(ptr, fs.leaves, NULL));
-	}
-	if (cum) {
-		cr_assert(eq(sz, fs.nframes, e.nframes));
-		cr_assert(eq(u32[e.nframes], fs.frames, e.frames));
-		cr_assert(eq(i64[nslots * nt], fs.cum, e.cum));
-	} else {
-		cr_assert(eq(ptr, fs.cum, NULL));
-		cr_assert(eq(ptr, fs.frames, NULL));
-	}
+	expect_slots(flat, fs.flat, fs.leaves, fs.nleaves, e.flat, e.leaves,
+	    e.nleaves, nslots * nt);
+	expect_slots(cum, fs.cum, fs.frames, fs.nframes, e.cum, e.frames,
+	    e.nframes, nslots * nt);
 	profconv__frame_totals_free(&fs);
 	expect_free(&e);
 }

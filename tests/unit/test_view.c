@@ -13,6 +13,21 @@
 
 TestSuite(view, .init = setup, .fini = teardown);
 
+/* Into P: two sample types, main at line 1 (*LM) and grow at line 5
+ * (*LG), returning grow's function. */
+static uint32_t
+main_and_grow(uint32_t *lm, uint32_t *lg)
+{
+	uint32_t g;
+
+	profconv_profile_add_sample_type(p, "alloc_objects", "count");
+	profconv_profile_add_sample_type(p, "alloc_space", "bytes");
+	*lm = LOC1(p, 0, 0x10, add_fn(p, "main", ""), 1);
+	g = add_fn(p, "grow", "");
+	*lg = LOC1(p, 0, 0x20, g, 5);
+	return g;
+}
+
 /* Samples whose values are all zero are left out; two samples that show
  * the same frames are one stack with their values added; the totals
  * are the profile's. */
@@ -20,17 +35,12 @@ static void
 zeros_merges_and_totals(void)
 {
 	struct profconv_view *v = NULL;
-	uint32_t m, g, lm, lg1, lg2;
+	uint32_t g, lm, lg1, lg2;
 	int64_t a[2] = { 1, 100 }, b[2] = { 2, 200 }, z[2] = { 0, 0 };
 	int64_t half[2] = { 0, 5 }, t, want;
 	size_t i;
 
-	profconv_profile_add_sample_type(p, "alloc_objects", "count");
-	profconv_profile_add_sample_type(p, "alloc_space", "bytes");
-	m = add_fn(p, "main", "");
-	g = add_fn(p, "grow", "");
-	lm = LOC1(p, 0, 0x10, m, 1);
-	lg1 = LOC1(p, 0, 0x20, g, 5);
+	g = main_and_grow(&lm, &lg1);
 	lg2 = LOC1(p, 0, 0x28, g, 6);
 	SAMPLE(p, a, lg1, lm);
 	SAMPLE(p, b, lg2, lm);
@@ -414,17 +424,12 @@ unmerged_in_sample_order(void)
 {
 	struct profconv_view *v = NULL, *w = NULL;
 	struct profconv_view_stack st;
-	uint32_t m, g, lm, lg;
+	uint32_t lm, lg;
 	int64_t a[2] = { 1, 100 }, b[2] = { 2, 200 }, z[2] = { 0, 0 };
 	int64_t t, want;
 	size_t i;
 
-	profconv_profile_add_sample_type(p, "alloc_objects", "count");
-	profconv_profile_add_sample_type(p, "alloc_space", "bytes");
-	m = add_fn(p, "main", "");
-	g = add_fn(p, "grow", "");
-	lm = LOC1(p, 0, 0x10, m, 1);
-	lg = LOC1(p, 0, 0x20, g, 5);
+	main_and_grow(&lm, &lg);
 	SAMPLE(p, a, lg, lm);
 	SAMPLE(p, b, lm);
 	SAMPLE(p, z, lm);
