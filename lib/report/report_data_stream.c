@@ -58,6 +58,10 @@ struct walk {
 	const int64_t *total;
 	size_t nt;
 	uint32_t *gid_of;	/* view frame -> page frame */
+	/* View frame -> its text's place in byte order, and (bit 31)
+	 * whether that text begins another frame's: two frames' order by
+	 * text is their places' unless one has the bit. */
+	uint32_t *rank;
 	uint32_t count;		/* nodes made, the root too */
 	/* The path: node d at depth d (the root at 0). */
 	struct snode *path;
@@ -342,18 +346,66 @@ enter(struct walk *w, uint32_t vf)
 	return 0;
 }
 
+#define RANK_PREFIX ((uint32_t)1 << 31)
+
+static int
+by_text(const void *a, const void *b, void *arg)
+{
+	const struct profconv_view *v = arg;
+
+	return strcmp(profconv__view_frame_text(v, *(const uint32_t *)a),
+	    profconv__view_frame_text(v, *(const uint32_t *)b));
+}
+
+/* W's ranks: the view's frames sorted by text; a text that begins the
+ * next one in that order is one that begins another (any text it
+ * begins sorts between them). */
+static int
+rank_frames(struct walk *w)
+{
+	const struct profconv_view *v = w->view;
+	size_t i, nf = profconv_view_frame_count(v);
+	uint32_t *ids = malloc((nf + 1) * sizeof(*ids));
+
+	w->rank = calloc(nf + 1, sizeof(*w->rank));
+	if (ids == NULL || w->rank == NULL || nf >= RANK_PREFIX) {
+		free(ids);
+		return profconv__nomem();
+	}
+	for (i = 0; i < nf; i++)
+		ids[i] = (uint32_t)i + 1;
+	qsort_r(ids, nf, sizeof(*ids), by_text, (void *)v);
+	for (i = 0; i < nf; i++) {
+		const char *t = profconv__view_frame_text(v, ids[i]);
+
+		w->rank[ids[i]] = (uint32_t)i;
+		if (i + 1 < nf && strncmp(t, profconv__view_frame_text(v,
+		    ids[i + 1]), strlen(t)) == 0)
+			w->rank[ids[i]] |= RANK_PREFIX;
+	}
+	free(ids);
+	return 0;
+}
+
 /* Do stacks A and then B come in the order of their texts, B not A? */
 static bool
-in_order(const struct profconv_view *v, const struct profconv_view_stack *a,
+in_order(const struct walk *w, const struct profconv_view_stack *a,
     const struct profconv_view_stack *b, size_t l)
 {
+	const struct profconv_view *v = w->view;
 	const char *x, *y;
 	size_t nx, ny, i;
+	uint32_t rx, ry;
 
 	if (l == b->nframes)
 		return false;	/* B is A, or A's prefix */
 	if (l == a->nframes)
 		return true;	/* A is B's prefix */
+	/* Frames a byte of whose texts differs: the texts' order. */
+	rx = w->rank[a->frames[l]];
+	ry = w->rank[b->frames[l]];
+	if (!((rx | ry) & RANK_PREFIX))
+		return rx < ry;
 	x = profconv__view_frame_text(v, a->frames[l]);
 	y = profconv__view_frame_text(v, b->frames[l]);
 	nx = strlen(x);
@@ -389,7 +441,7 @@ walk_stacks(struct walk *w)
 		for (l = 0; l < prev.nframes && l < s.nframes &&
 		    prev.frames[l] == s.frames[l]; l++)
 			;
-		if (i > 0 && !in_order(v, &prev, &s, l)) {
+		if (i > 0 && !in_order(w, &prev, &s, l)) {
 			w->stop = true;
 			return 0;
 		}
@@ -569,6 +621,7 @@ walk_free(struct walk *w)
 		free(w->spare[i]);
 	free(w->spare);
 	free(w->gid_of);
+	free(w->rank);
 }
 
 int
@@ -590,7 +643,8 @@ profconv__report_tree_stream(const struct profconv_view *v,
 	for (k = 0; k < w.nt; k++)
 		if (total[k] < 0 || total[k] == INT64_MAX)
 			return 1;
-	if ((rc = page_frames(&w, g, &one_each)) < 0 || !one_each) {
+	if ((rc = page_frames(&w, g, &one_each)) < 0 || !one_each ||
+	    (rc = rank_frames(&w)) < 0) {
 		walk_free(&w);
 		return rc < 0 ? rc : 1;
 	}
