@@ -527,6 +527,8 @@ profconv__view_prefetch_frames(const struct profconv_view *v, size_t i)
 {
 	const struct vstack *s = &v->stacks[i];
 
+	if (s->n == 0)
+		return;
 	__builtin_prefetch(v->sframes + s->off);
 	__builtin_prefetch(v->sframes + s->off + s->n - 1);
 	if (v->sinline != NULL)
