@@ -53,13 +53,16 @@ random_profile(uint64_t seed)
 	}
 	for (i = 0; i < NSAMPLES; i++) {
 		size_t depth = next(&s) % (MAXDEPTH + 1);
+		bool late = next(&s) % 16 == 0;
 		int64_t v[2];
 
-		/* Leaves of a few functions early on, all of them later:
-		 * frames first met as leaves late in the walk. */
+		/* The last four functions only in stacks whose root is the
+		 * last, which the view sorts last: frames first met, as
+		 * leaves and at all, by the walk's last part. */
 		for (j = 0; j < (int)depth; j++)
-			ids[j] = loc[next(&s) % (j == 0 && i < NSAMPLES / 2 ?
-			    NFN / 4 : NFN)];
+			ids[j] = loc[next(&s) % (late ? NFN : NFN - 4)];
+		if (late && depth > 0)
+			ids[depth - 1] = loc[NFN - 1];
 		v[0] = 1 + (int64_t)(next(&s) % 9);
 		v[1] = (int64_t)(next(&s) % 100000) * (i % 7 == 0 ? -1 : 1);
 		cr_assert(eq(int, profconv_profile_add_sample(p, ids, depth, v,
