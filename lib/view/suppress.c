@@ -57,6 +57,10 @@ struct pc_suppress {
 	struct supp *s;
 	size_t n, cap;
 	uint32_t *loc;		/* location id -> 0 unknown, 1 none, k + 2 */
+	uint32_t *str;		/* string index -> the same: a module's,
+				 * function's or file's name is met in
+				 * many locations */
+	size_t nstr;
 };
 
 /* LLVM's TemplateMatch on TEMPL and STR (TEMPL is not changed). */
@@ -89,15 +93,10 @@ template_match(const char *templ, const char *str)
 		if (cut == NULL || (dollar != NULL && dollar < cut))
 			cut = dollar;
 		n = cut != NULL ? (size_t)(cut - templ) : strlen(templ);
-		at = NULL;
-		for (const char *p = str; *p != '\0' || n == 0; p++) {
-			if (strncmp(p, templ, n) == 0) {
-				at = p;
-				break;
-			}
-			if (*p == '\0')
-				break;
-		}
+		/* The first place it is found (n > 0: a '*' or a '$'
+		 * at TEMPL was taken above). */
+		at = start ? (strncmp(str, templ, n) == 0 ? str : NULL) :
+		    memmem(str, strlen(str), templ, n);
 		if (at == NULL || (start && at != str))
 			return false;
 		str = at + n;
@@ -211,6 +210,7 @@ profconv__suppress_free(struct pc_suppress *sp)
 	free(sp->s);
 	free(sp->file);
 	free(sp->loc);
+	free(sp->str);
 	free(sp);
 }
 
@@ -247,7 +247,9 @@ profconv__suppress_new(struct pc_suppress **out,
 		rc = parse(sp, o->suppressions, sp->file, ntypes);
 	if (rc == 0 && prof != NULL) {
 		sp->loc = calloc(prof->nlocations + 1, sizeof(*sp->loc));
-		if (sp->loc == NULL)
+		sp->nstr = prof->strings.len;
+		sp->str = calloc(sp->nstr + 1, sizeof(*sp->str));
+		if (sp->loc == NULL || sp->str == NULL)
 			rc = profconv__nomem();
 	}
 	if (rc < 0) {
@@ -279,6 +281,22 @@ min_z(size_t a, size_t b)
 	return a < b ? a : b;
 }
 
+/* The first suppression matching the profile's string IDX (cached), or
+ * SIZE_MAX. */
+static size_t
+string_match(struct pc_suppress *sp, uint32_t idx)
+{
+	size_t m;
+
+	if (idx >= sp->nstr)
+		return first_match(sp, profconv__pstr(sp->prof, idx));
+	if (sp->str[idx] == 0) {
+		m = first_match(sp, profconv__pstr(sp->prof, idx));
+		sp->str[idx] = m == SIZE_MAX ? 1 : (uint32_t)m + 2;
+	}
+	return sp->str[idx] == 1 ? SIZE_MAX : sp->str[idx] - 2;
+}
+
 /* Location ID's suppression (cached): its module, then its lines. */
 static uint32_t
 location(struct pc_suppress *sp, uint32_t id)
@@ -292,17 +310,15 @@ location(struct pc_suppress *sp, uint32_t id)
 		return sp->loc[id];
 	l = pc_location(prof, id);
 	if (l->mapping != 0)
-		m = first_match(sp, profconv__pstr(prof,
-		    pc_mapping(prof, l->mapping)->file));
+		m = string_match(sp, pc_mapping(prof, l->mapping)->file);
 	ln = pc_location_lines(prof, l);
 	for (i = 0; i < l->nlines; i++) {
 		const struct pc_function *f = pc_function(prof,
 		    ln[i].function);
 
-		m = min_z(m, first_match(sp, profconv__pstr(prof, f->name)));
-		m = min_z(m, first_match(sp, profconv__pstr(prof,
-		    f->system_name)));
-		m = min_z(m, first_match(sp, profconv__pstr(prof, f->file)));
+		m = min_z(m, string_match(sp, f->name));
+		m = min_z(m, string_match(sp, f->system_name));
+		m = min_z(m, string_match(sp, f->file));
 	}
 	sp->loc[id] = m == SIZE_MAX ? 1 : (uint32_t)m + 2;
 	return sp->loc[id];

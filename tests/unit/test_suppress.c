@@ -238,6 +238,46 @@ Test(suppress, nearest_leaf_then_first_listed)
 	profconv__suppress_free(sp);
 }
 
+/*
+ * A name is matched once and remembered (suppress.c keeps each string's
+ * answer): locations of the same function, or in the same file, still
+ * get their own answer each, a miss as well as a hit.
+ */
+Test(suppress, names_met_again)
+{
+	struct profconv_suppression s;
+	struct pc_suppress *sp = NULL;
+	uint32_t keep = add_fn(p, "keep_me", "a.c");
+	uint32_t drop = add_fn(p, "drop_me", "a.c");
+	uint32_t other = add_fn(p, "keep_too", "b.c");
+	uint32_t l1 = LOC1(p, 0, 0x10, keep, 1), l2 = LOC1(p, 0, 0x20, keep, 2);
+	uint32_t l3 = LOC1(p, 0, 0x30, drop, 1), l4 = LOC1(p, 0, 0x40, drop, 2);
+	uint32_t l5 = LOC1(p, 0, 0x50, other, 1);
+	uint32_t l6 = LOC1(p, 0, 0x60, other, 2);
+	const bool want[] = { false, false, true, true, true, true, false };
+
+	SAMPLE(p, (int64_t[]){ 1 }, l1);
+	SAMPLE(p, (int64_t[]){ 2 }, l2);
+	SAMPLE(p, (int64_t[]){ 3 }, l3);
+	SAMPLE(p, (int64_t[]){ 4 }, l4);
+	SAMPLE(p, (int64_t[]){ 5 }, l5);
+	SAMPLE(p, (int64_t[]){ 6 }, l6);
+	SAMPLE(p, (int64_t[]){ 7 }, l2, l1);
+	suppress_new(&sp, "leak:nothing\nleak:drop_*$\nleak:^b.c$\n", false);
+	for (size_t i = 0; i < 7; i++)
+		cr_expect(eq(int, profconv__suppress_sample(sp, i), want[i]),
+		    "sample %zu", i);
+	profconv__suppress_get(sp, 0, &s);
+	cr_expect(eq(sz, s.samples, 0));
+	profconv__suppress_get(sp, 1, &s);
+	cr_expect(eq(sz, s.samples, 2));
+	cr_expect(eq(i64, s.values[0], 7));
+	profconv__suppress_get(sp, 2, &s);
+	cr_expect(eq(sz, s.samples, 2));
+	cr_expect(eq(i64, s.values[0], 11));
+	profconv__suppress_free(sp);
+}
+
 Test(suppress, built_in_list_comes_first)
 {
 	const char *const *b = profconv_default_suppressions();
