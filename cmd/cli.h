@@ -780,6 +780,18 @@ int cmd_readahead_start(struct cmd_readahead **out, char **paths, int n,
     int depth);
 struct profconv_profile *cmd_readahead_take(struct cmd_readahead *ra, int i);
 void cmd_readahead_finish(struct cmd_readahead *ra);
+/*
+ * A series' snapshots PATHS[0..N-1] (proftrend, profconv report): read
+ * ahead, DEPTH at a time, each symbolized as V says in the caller's
+ * thread and handed over in order to ADD(ARG, PROF, PATH), which owns
+ * PROF and returns an exit status.  Every unreadable input is reported
+ * before giving up; at the end, the filters of V that matched in no
+ * snapshot are warned about.  An exit status.
+ */
+typedef int cmd_add_fn(void *arg, struct profconv_profile *prof,
+    const char *path);
+int cmd_add_snapshots(const struct cmd_view *v, char **paths, int n,
+    int depth, cmd_add_fn *add, void *arg);
 
 /* --- cmd_*.c ------------------------------------------------------------- */
 

@@ -97,6 +97,30 @@ static const char footer[] =
 	"          profconv report --base old.heap new.heap -o diff.html\n"
 	"          profconv report prog.*.heap -o series.html\n";
 
+/* Where a series' snapshots go: the page's tree and proftrend's rows. */
+struct series_sink {
+	struct profconv_trend *trend;
+	struct profconv_report_series *series;
+};
+
+/* A snapshot to both (cmd_add_snapshots()). */
+static int
+add_snapshot(void *arg, struct profconv_profile *prof, const char *path)
+{
+	struct series_sink *to = arg;
+
+	if (profconv_report_series_add(to->series, prof, path) < 0) {
+		profconv_profile_free(prof);
+		return cmd_error("%s: %s", path, profconv_errmsg());
+	}
+	if (profconv_trend_add(to->trend, prof, path) < 0)
+		return cmd_error("%s: %s", path, profconv_errmsg());
+	return EXIT_OK;
+}
+
+/* Snapshots read ahead while the one before is added, as proftrend. */
+#define DEPTH 2
+
 /*
  * The page of a series: the snapshots PATHS[0..N-1], or when N is 1, the
  * detailed snapshots of one massif file, as proftrend takes them; an exit
@@ -111,9 +135,8 @@ write_series(struct cmd_view *view, struct profconv_trend_options *to,
 {
 	struct profconv_trend *trend = NULL;
 	struct profconv_report_series *series = NULL;
-	struct profconv_profile *prof;
-	unsigned unmatched = ~0u;	/* the filters that matched nowhere */
-	int i, rc, status = EXIT_OK;
+	struct series_sink sink;
+	int rc, status = EXIT_OK;
 
 	cmd_series_view(view, to);
 	to->sample_type = ro->sample_type;
@@ -138,21 +161,11 @@ write_series(struct cmd_view *view, struct profconv_trend_options *to,
 			return -1;
 		}
 	}
-	for (i = 0; i < n && n > 1 && status == EXIT_OK; i++) {
-		status = cmd_load_profile(view, paths[i], &prof);
-		if (status == EXIT_OK && unmatched != 0)
-			unmatched &= cmd_unmatched(view, prof);
-		if (status == EXIT_OK && profconv_report_series_add(series,
-		    prof, paths[i]) < 0) {
-			profconv_profile_free(prof);
-			status = cmd_error("%s: %s", paths[i], profconv_errmsg());
-		}
-		if (status == EXIT_OK && profconv_trend_add(trend, prof,
-		    paths[i]) < 0)
-			status = cmd_error("%s: %s", paths[i], profconv_errmsg());
-	}
-	if (status == EXIT_OK && n > 1)
-		cmd_warn_unmatched(view, unmatched);
+	sink.trend = trend;
+	sink.series = series;
+	if (n > 1)
+		status = cmd_add_snapshots(view, paths, n, DEPTH, add_snapshot,
+		    &sink);
 	if (status == EXIT_OK && profconv_trend_run(trend) < 0)
 		status = cmd_error("cannot follow the snapshots: %s",
 		    profconv_errmsg());

@@ -220,53 +220,13 @@ parse_args(int argc, char **argv, struct trend_args *a)
  */
 #define DEPTH 2
 
-/* Symbolize PROF, read from PATH, unless told not to (as cmd_load_profile). */
+/* A snapshot to the trend (cmd_add_snapshots()). */
 static int
-symbolize(const struct cmd_view *v, const char *path,
-    struct profconv_profile *prof)
+add_snapshot(void *arg, struct profconv_profile *prof, const char *path)
 {
-	return cmd_symbolize_view(v, prof, path);
-}
-
-/* Symbolize every snapshot as it is read and hand it over, in order. */
-static int
-add_snapshots(const struct trend_args *a, struct profconv_trend *trend,
-    char **paths, int n)
-{
-	struct cmd_readahead *ra;
-	struct profconv_profile *prof;
-	unsigned unmatched = ~0u;	/* the filters that matched nowhere */
-	int i, status = EXIT_OK;
-
-	if (cmd_readahead_start(&ra, paths, n, DEPTH) != EXIT_OK)
-		return EXIT_FAIL;
-	/* Every unreadable input is reported (by its reader) before giving
-	 * up, whatever the readers' timing, as merge does. */
-	for (i = 0; i < n; i++) {
-		prof = cmd_readahead_take(ra, i);
-		if (prof == NULL) {
-			status = EXIT_FAIL;
-			continue;
-		}
-		if (status != EXIT_OK) {
-			profconv_profile_free(prof);
-			continue;
-		}
-		if (symbolize(&a->view, paths[i], prof) != EXIT_OK) {
-			profconv_profile_free(prof);
-			status = EXIT_FAIL;
-			continue;
-		}
-		/* Checked until each filter has matched in some snapshot. */
-		if (unmatched != 0)
-			unmatched &= cmd_unmatched(&a->view, prof);
-		if (profconv_trend_add(trend, prof, paths[i]) < 0)
-			status = cmd_error("%s", profconv_errmsg());
-	}
-	cmd_readahead_finish(ra);
-	if (status == EXIT_OK)
-		cmd_warn_unmatched(&a->view, unmatched);
-	return status;
+	if (profconv_trend_add(arg, prof, path) < 0)
+		return cmd_error("%s", profconv_errmsg());
+	return EXIT_OK;
 }
 
 /* The SVG to -o FILE, or standard output; an exit status. */
@@ -361,8 +321,8 @@ main(int argc, char **argv)
 	}
 	if (status == -1 || argc - optind != 1) {
 		status = TREND_TROUBLE;
-		if (add_snapshots(&a, trend, argv + optind, argc - optind) !=
-		    EXIT_OK)
+		if (cmd_add_snapshots(&a.view, argv + optind, argc - optind,
+		    DEPTH, add_snapshot, trend) != EXIT_OK)
 			goto out;
 	}
 	cmd_series_warnings_flush();

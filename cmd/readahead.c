@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * readahead.c - read the next inputs on reader threads while the caller
- * works on the current one (merge, proftrend).  The library keeps no
+ * works on the current one (merge, proftrend, profconv report), and the
+ * loop over a series' snapshots that proftrend and the report share.  The library keeps no
  * shared state between profiles, so reading several profiles at once,
  * and reading while another is merged or symbolized, is safe; what the
  * caller does with them (merging, symbolizing) stays in its own thread,
@@ -206,4 +207,43 @@ cmd_readahead_finish(struct cmd_readahead *ra)
 {
 	if (ra != NULL)
 		finish(ra, ra->started);
+}
+
+int
+cmd_add_snapshots(const struct cmd_view *v, char **paths, int n, int depth,
+    cmd_add_fn *add, void *arg)
+{
+	struct cmd_readahead *ra;
+	struct profconv_profile *prof;
+	unsigned unmatched = ~0u;	/* the filters that matched nowhere */
+	int i, status = EXIT_OK;
+
+	if (cmd_readahead_start(&ra, paths, n, depth) != EXIT_OK)
+		return EXIT_FAIL;
+	/* Every unreadable input is reported (by its reader) before giving
+	 * up, whatever the readers' timing, as merge does. */
+	for (i = 0; i < n; i++) {
+		prof = cmd_readahead_take(ra, i);
+		if (prof == NULL) {
+			status = EXIT_FAIL;
+			continue;
+		}
+		if (status != EXIT_OK) {
+			profconv_profile_free(prof);
+			continue;
+		}
+		if (cmd_symbolize_view(v, prof, paths[i]) != EXIT_OK) {
+			profconv_profile_free(prof);
+			status = EXIT_FAIL;
+			continue;
+		}
+		/* Checked until each filter has matched in some snapshot. */
+		if (unmatched != 0)
+			unmatched &= cmd_unmatched(v, prof);
+		status = add(arg, prof, paths[i]);
+	}
+	cmd_readahead_finish(ra);
+	if (status == EXIT_OK)
+		cmd_warn_unmatched(v, unmatched);
+	return status;
 }

@@ -9,7 +9,8 @@
 # last, growth, grown intervals, verdict, in order), and its count is
 # theirs: with the built-in suppressions and without them
 # (--no-default-suppressions), with --suppressions FILE, --tagfocus and
-# --by-thread; a suppressions file proftrend refuses, report refuses.
+# --by-thread; a suppressions file proftrend refuses, report refuses;
+# snapshots it cannot read are each named, and no page is written.
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
 command -v python3 >/dev/null 2>&1 || skip "no python3 (JSON checks)"
@@ -116,4 +117,15 @@ grep -qx "profconv report: cannot read suppressions file '/dev/zero': not a regu
 [ -e "$TMP/zero.html" ] && fail "--suppressions /dev/zero: a page was written"
 # --by-thread is for a series.
 run 2 "$PROFCONV" report --by-thread "$1" -o "$TMP/one.html"
+# Snapshots that cannot be read are each named, as proftrend names them
+# (the next ones are read ahead), and no page is written.
+printf 'not a profile\n' >"$TMP/bad.heap"
+run 1 "$PROFCONV" report --no-symbolize "$1" "$TMP/bad.heap" "$2" \
+    "$TMP/none.heap" -o "$TMP/bad.html"
+grep -q "^profconv report: '$TMP/bad.heap': unrecognized profile format" \
+    "$TMP/err" || fail "a bad snapshot: $(cat "$TMP/err")"
+grep -qx "profconv report: cannot open '$TMP/none.heap': No such file or directory" \
+    "$TMP/err" || fail "a missing snapshot: $(cat "$TMP/err")"
+[ "$(wc -l <"$TMP/err")" = 2 ] || fail "not one line each: $(cat "$TMP/err")"
+[ -e "$TMP/bad.html" ] && fail "bad snapshots: a page was written"
 finish
