@@ -157,6 +157,19 @@ size_t profconv__upper_bound(const void *v, size_t n, size_t size,
 	profconv__upper_bound((arr), (n), sizeof(*(arr)), \
 	    offsetof(__typeof__(*(arr)), field), (x)))
 
+/* --- selecting (select.c) ------------------------------------------------- */
+
+/*
+ * The K-th smallest (from 0) of the N doubles at X (K < N; no NaN): X is
+ * reordered so that it is at X[K], what is below it before and what is
+ * above it after.  In linear time on average; past ROUNDS partitions
+ * (profconv__select_kth: twice log2 N and 16), the range left is sorted,
+ * so that no order of the values costs more than a sort.
+ */
+double profconv__select_kth(double *x, size_t n, size_t k);
+double profconv__select_kth_rounds(double *x, size_t n, size_t k,
+    size_t rounds);
+
 /* --- hashing (hash.c) ----------------------------------------------------- */
 
 /*

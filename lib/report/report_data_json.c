@@ -37,14 +37,6 @@ struct out {
 	double fraction;	/* the cut applied; negative: none */
 };
 
-static int
-by_share_desc(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return PC_CMP(y, x);
-}
-
 /* Node I's largest share of a total over the sample types. */
 static double
 share(const struct tree *t, const struct out *o, const int64_t *total,
@@ -81,8 +73,8 @@ budget_cut(const struct tree *t, const struct out *o, const int64_t *total,
 		return profconv__fail(PROFCONV_ENOMEM, "out of memory");
 	for (i = 1; i < t->n; i++)
 		s[i - 1] = share(t, o, total, i);
-	qsort(s, t->n - 1, sizeof(*s), by_share_desc);
-	*cut = s[budget];
+	/* The (BUDGET + 1)-th largest. */
+	*cut = profconv__select_kth(s, t->n - 1, t->n - 2 - budget);
 	free(s);
 	return 0;
 }

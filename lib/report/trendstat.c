@@ -169,46 +169,11 @@ fit_points(size_t n, size_t *idx)
 	return m;
 }
 
-/* Move the K-th smallest of X[0..N) to X[K] (Hoare's selection). */
-static double
-select_kth(double *x, size_t n, size_t k)
-{
-	size_t lo = 0, hi = n - 1;
-
-	while (lo < hi) {
-		double pivot = x[lo + (hi - lo) / 2], tmp;
-		size_t i = lo, j = hi;
-
-		while (i <= j) {
-			while (x[i] < pivot)
-				i++;
-			while (x[j] > pivot)
-				j--;
-			if (i <= j) {
-				tmp = x[i];
-				x[i] = x[j];
-				x[j] = tmp;
-				i++;
-				if (j == 0)
-					break;
-				j--;
-			}
-		}
-		if (k <= j)
-			hi = j;
-		else if (k >= i)
-			lo = i;
-		else
-			break;
-	}
-	return x[k];
-}
-
 /* The median of X[0..N), N >= 1; X is reordered. */
 static double
 median(double *x, size_t n)
 {
-	double a = select_kth(x, n, n / 2), b;
+	double a = profconv__select_kth(x, n, n / 2), b;
 	size_t i;
 
 	if (n % 2 == 1)
