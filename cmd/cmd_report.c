@@ -5,6 +5,8 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -97,25 +99,66 @@ static const char footer[] =
 	"          profconv report --base old.heap new.heap -o diff.html\n"
 	"          profconv report prog.*.heap -o series.html\n";
 
-/* Where a series' snapshots go: the page's tree and proftrend's rows. */
+/*
+ * Where a series' snapshots go: the page's tree, in this thread, and
+ * proftrend's rows, on a thread of their own that takes each snapshot
+ * once the tree has it (profconv_trend_add() owns, and may free, the
+ * profile), while this thread adds the next one to the tree.
+ */
 struct series_sink {
 	struct profconv_trend *trend;
 	struct profconv_report_series *series;
+	pthread_t tid;
+	bool running;		/* TID adds PROF to the trend */
+	struct profconv_profile *prof;
+	const char *path;
+	int status;		/* of the trend's adds so far */
 };
+
+static void *
+trend_add_task(void *arg)
+{
+	struct series_sink *to = arg;
+
+	if (profconv_trend_add(to->trend, to->prof, to->path) < 0)
+		to->status = cmd_error("%s: %s", to->path, profconv_errmsg());
+	return NULL;
+}
+
+/* Wait for the trend's add of the snapshot before; its exit status. */
+static int
+trend_wait(struct series_sink *to)
+{
+	if (to->running)
+		pthread_join(to->tid, NULL);
+	to->running = false;
+	return to->status;
+}
 
 /* A snapshot to both (cmd_add_snapshots()). */
 static int
 add_snapshot(void *arg, struct profconv_profile *prof, const char *path)
 {
 	struct series_sink *to = arg;
+	int rc = profconv_report_series_add(to->series, prof, path);
 
-	if (profconv_report_series_add(to->series, prof, path) < 0) {
+	if (rc < 0) {
 		profconv_profile_free(prof);
+		(void)trend_wait(to);
 		return cmd_error("%s: %s", path, profconv_errmsg());
 	}
-	if (profconv_trend_add(to->trend, prof, path) < 0)
-		return cmd_error("%s: %s", path, profconv_errmsg());
-	return EXIT_OK;
+	if (trend_wait(to) != EXIT_OK) {
+		profconv_profile_free(prof);
+		return EXIT_FAIL;
+	}
+	to->prof = prof;
+	to->path = path;
+	if (pthread_create(&to->tid, NULL, trend_add_task, to) == 0) {
+		to->running = true;
+		return EXIT_OK;		/* its status at the next wait */
+	}
+	(void)trend_add_task(to);	/* here, then */
+	return to->status;
 }
 
 /* Snapshots read ahead while the one before is added, as proftrend. */
@@ -161,11 +204,14 @@ write_series(struct cmd_view *view, struct profconv_trend_options *to,
 			return -1;
 		}
 	}
-	sink.trend = trend;
-	sink.series = series;
-	if (n > 1)
+	sink = (struct series_sink){ .trend = trend, .series = series,
+	    .status = EXIT_OK };
+	if (n > 1) {
 		status = cmd_add_snapshots(view, paths, n, DEPTH, add_snapshot,
 		    &sink);
+		if (trend_wait(&sink) != EXIT_OK)
+			status = EXIT_FAIL;
+	}
 	if (status == EXIT_OK && profconv_trend_run(trend) < 0)
 		status = cmd_error("cannot follow the snapshots: %s",
 		    profconv_errmsg());
