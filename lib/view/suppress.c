@@ -324,32 +324,70 @@ location(struct pc_suppress *sp, uint32_t id)
 	return sp->loc[id];
 }
 
+/* Count sample SI against suppression K. */
+static void
+hit(struct pc_suppress *sp, size_t k, size_t si)
+{
+	const int64_t *vals = pc_sample_values(sp->prof, si);
+	struct supp *h = &sp->s[k];
+	size_t t;
+
+	h->samples++;
+	for (t = 0; t < sp->prof->nsample_types; t++)
+		pc_add_sat(&h->values[t], vals[t]);
+}
+
 bool
 profconv__suppress_sample(struct pc_suppress *sp, size_t si)
 {
-	const struct profconv_profile *prof;
 	const struct pc_sample *s;
 	const uint32_t *stk;
-	const int64_t *vals;
-	struct supp *hit;
 	uint32_t m = 1;
-	size_t i, t;
+	size_t i;
 
 	if (sp == NULL || sp->n == 0)
 		return false;
-	prof = sp->prof;
-	s = pc_sample(prof, si);
-	stk = pc_sample_stack(prof, s);
+	s = pc_sample(sp->prof, si);
+	stk = pc_sample_stack(sp->prof, s);
 	for (i = 0; i < s->nlocs && m == 1; i++)	/* leaf first */
 		m = location(sp, stk[i]);
 	if (m == 1)
 		return false;
-	hit = &sp->s[m - 2];
-	vals = pc_sample_values(prof, si);
-	hit->samples++;
-	for (t = 0; t < prof->nsample_types; t++)
-		pc_add_sat(&hit->values[t], vals[t]);
+	hit(sp, m - 2, si);
 	return true;
+}
+
+void
+profconv__suppress_prepare(struct pc_suppress *sp)
+{
+	uint32_t id;
+
+	for (id = 1; sp != NULL && sp->n != 0 && id <= sp->prof->nlocations;
+	    id++)
+		(void)location(sp, id);
+}
+
+size_t
+profconv__suppress_find(const struct pc_suppress *sp, size_t si)
+{
+	const struct pc_sample *s;
+	const uint32_t *stk;
+	uint32_t m = 1;
+	size_t i;
+
+	if (sp == NULL || sp->n == 0)
+		return 0;
+	s = pc_sample(sp->prof, si);
+	stk = pc_sample_stack(sp->prof, s);
+	for (i = 0; i < s->nlocs && m == 1; i++)	/* leaf first */
+		m = sp->loc[stk[i]];
+	return m == 1 ? 0 : m - 1;
+}
+
+void
+profconv__suppress_hit(struct pc_suppress *sp, size_t k, size_t si)
+{
+	hit(sp, k - 1, si);
 }
 
 size_t

@@ -141,6 +141,16 @@ void profconv__suppress_free(struct pc_suppress *sp);
 /* Is sample SI suppressed?  Counted against the suppression that hid
  * it.  (SP NULL: no.) */
 bool profconv__suppress_sample(struct pc_suppress *sp, size_t si);
+/*
+ * The same in two steps, for samples looked at on several threads:
+ * after profconv__suppress_prepare() has matched every location,
+ * profconv__suppress_find() only reads (SP may be NULL), and gives the
+ * suppression hiding sample SI plus one, or 0; profconv__suppress_hit()
+ * counts it, in sample order (the sums saturate).
+ */
+void profconv__suppress_prepare(struct pc_suppress *sp);
+size_t profconv__suppress_find(const struct pc_suppress *sp, size_t si);
+void profconv__suppress_hit(struct pc_suppress *sp, size_t k, size_t si);
 size_t profconv__suppress_count(const struct pc_suppress *sp);
 void profconv__suppress_get(const struct pc_suppress *sp, size_t i,
     struct profconv_suppression *out);

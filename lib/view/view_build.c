@@ -313,16 +313,18 @@ plan_sample(struct build *b, size_t si, size_t *at)
 
 /*
  * Pass 1 on the threads, for the common view (no pseudo-frames, label
- * filters, suppressions, show_from or prune_from; stacks too short to
- * be cut): the same result as plan_sample() in sample order.
- *  a. per range of samples: which pass the values and the allocator
- *     cut, and the locations the range meets, in the order it first
- *     meets them (the pruner's classes are made beforehand);
+ * filters, show_from or prune_from, nor suppressions beside focus,
+ * ignore, hide or show; stacks too short to be cut): the same result as
+ * plan_sample() in sample order.
+ *  a. per range of samples: which pass the values, the suppressions and
+ *     the allocator cut, and the locations the range meets, in the order
+ *     it first meets them (the pruner's classes and each location's
+ *     suppression are made beforehand);
  *  b. in range order: each location's frames, made as the serial pass
  *     would first meet them, so that frames are numbered the same;
  *  c. per range: focus and ignore, the frame count of each sample;
- *  d. in sample order: totals (saturating sums depend on the order) and
- *     where each sample's frames go.
+ *  d. in sample order: totals and what each suppression hid (saturating
+ *     sums depend on the order), and where each sample's frames go.
  */
 struct plan_range {
 	uint32_t *met;		/* locations first met in the range */
@@ -345,7 +347,7 @@ plan_meet_task(void *arg, size_t r)
 	struct profconv_view *v = b->v;
 	const struct profconv_profile *prof = v->prof;
 	struct plan_range *pr = &pp->ranges[r];
-	size_t si, i, t, lo = r * RANGE, hi = lo + RANGE, cap = 0;
+	size_t si, i, t, k, lo = r * RANGE, hi = lo + RANGE, cap = 0;
 	uint8_t *seen;
 
 	if (hi > prof->nsamples)
@@ -360,10 +362,16 @@ plan_meet_task(void *arg, size_t r)
 		size_t first;
 
 		b->first[si] = NOT_SHOWN;
+		b->last[si] = 0;
 		for (t = 0; t < v->ntypes && vals[t] == 0; t++)
 			;
 		if (t == v->ntypes)
 			continue;
+		/* Hidden by suppression K - 1: counted in sample order. */
+		if ((k = profconv__suppress_find(v->supp, si)) != 0) {
+			b->last[si] = (uint32_t)k;
+			continue;
+		}
 		first = profconv__prune_stack(&v->pruner, stk, s->nlocs);
 		b->first[si] = (uint32_t)first;
 		if (s->nlocs - first > pr->maxlocs)
@@ -429,7 +437,8 @@ plan_on_threads(const struct build *b)
 	return profconv__jobs_count(b->jobs) > 1 &&
 	    v->prof->nsamples >= 2 * RANGE && v->npseudo == 0 &&
 	    !profconv__labels_filter(v->labels) &&
-	    profconv__suppress_count(v->supp) == 0 &&
+	    (profconv__suppress_count(v->supp) == 0 ||
+	    (v->filters & NAME_FILTERS) == 0) &&
 	    !v->has_show_from && !v->has_prune_from;
 }
 
@@ -445,7 +454,9 @@ plan_threads(struct build *b, size_t *at)
 	uint32_t maxlocs = 0, maxlines = 1, id;
 	int rc = 0;
 
-	/* The allocator cut of every location, made once, here. */
+	/* The allocator cut and the suppression of every location, made
+	 * once, here. */
+	profconv__suppress_prepare(v->supp);
 	for (id = 1; id <= prof->nlocations; id++) {
 		(void)profconv__prune_skip(&v->pruner, id);
 		if (pc_location(prof, id)->nlines > maxlines)
@@ -485,6 +496,8 @@ plan_threads(struct build *b, size_t *at)
 		size_t n;
 
 		if (b->first[i] == NOT_SHOWN) {
+			if (b->last[i] != 0)
+				profconv__suppress_hit(v->supp, b->last[i], i);
 			b->off[i] = *at;
 			continue;
 		}

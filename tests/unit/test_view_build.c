@@ -95,12 +95,32 @@ command_line_expressions_bounded(void)
 	}
 }
 
+/* The samples V's suppressions hid, on one thread. */
+static size_t
+suppressed_samples(const struct profconv_view_options *base)
+{
+	struct profconv_view_options o = *base;
+	struct profconv_view *v = NULL;
+	struct profconv_suppression s;
+	size_t i, n = 0;
+
+	o.jobs = 1;
+	cr_assert(eq(int, profconv_view_new(&v, p, &o), 0), "%s", ERRMSG);
+	for (i = 0; i < profconv_view_suppression_count(v); i++) {
+		cr_assert(eq(int, profconv_view_suppression(v, i, &s), 0));
+		n += s.samples;
+	}
+	profconv_view_free(v);
+	return n;
+}
+
 /*
  * Pass 1 on the threads (40,000 samples: enough ranges) numbers frames
  * as the one-thread pass does and shows the same stacks, totals and
  * frames: allocator frames cut (a location met first only beneath the
  * cut, later above it), zero samples, inline chains, with and without
- * focus, ignore, hide and show; and with stacks that could be cut at
+ * focus, ignore, hide and show, with suppressions (what each hid
+ * too); and with stacks that could be cut at
  * PC_VIEW_MAX_DEPTH (the serial pass then runs on any thread count).
  */
 static void
@@ -147,6 +167,21 @@ expect_same_views(const struct profconv_view_options *base, const char *what)
 		cr_assert(eq(int, profconv_view_total(v1, 0, &t1), 0));
 		cr_assert(eq(int, profconv_view_total(vj, 0, &tj), 0));
 		cr_assert(eq(i64, tj, t1), "%s -j%u", what, jobs[j]);
+		/* What each suppression hid. */
+		cr_assert(eq(sz, profconv_view_suppression_count(vj),
+		    profconv_view_suppression_count(v1)));
+		for (i = 0; i < profconv_view_suppression_count(v1); i++) {
+			struct profconv_suppression s1, sj;
+
+			cr_assert(eq(int, profconv_view_suppression(v1, i,
+			    &s1), 0));
+			cr_assert(eq(int, profconv_view_suppression(vj, i,
+			    &sj), 0));
+			cr_assert(eq(sz, sj.samples, s1.samples),
+			    "%s -j%u: suppression %zu", what, jobs[j], i);
+			cr_assert(eq(i64, sj.values[0], s1.values[0]),
+			    "%s -j%u: suppression %zu", what, jobs[j], i);
+		}
 		profconv_view_free(vj);
 		vj = NULL;
 	}
@@ -214,6 +249,17 @@ Test(view_build, plan_on_threads_as_on_one)
 	o.no_inline = 1;
 	expect_same_views(&o, "no inline");
 	o.no_inline = 0;
+	/* Suppressions: alone the threads apply them too (and count what
+	 * each hid in sample order); beside focus or ignore they do not. */
+	o.suppressions = "leak:^f5$\nleak:f1[0-2]\nleak:nothing\n";
+	o.default_suppressions = 1;
+	expect_same_views(&o, "suppressions");
+	cr_assert(not(eq(sz, suppressed_samples(&o), 0)));
+	o.ignore = "f7";
+	expect_same_views(&o, "suppressions and ignore");
+	o.ignore = NULL;
+	o.suppressions = NULL;
+	o.default_suppressions = 0;
 	/* One sample deeper than PC_VIEW_MAX_DEPTH: cut, a frame made. */
 	for (i = 0; i < PC_ARRAY_LEN(deep); i++)
 		deep[i] = loc[i % (NF - 1)];
