@@ -129,39 +129,11 @@ profconv__report_tree_free(struct tree *t)
 	free(t->keys);
 	free(t->vals);
 	profconv__u64map_free(&t->leaves);
+	free(t->leaf);
+	free(t->lpool);
 	free(t->tnode);
 	free(t->tcol);
 	free(t->tval);
-}
-
-/* Make T's values columns ORDER[0..N-1] of its stacks' values, of the
- * ALL columns they were added as (the others left out). */
-int
-profconv__report_tree_columns(struct tree *t, const size_t *order, size_t n,
-    size_t all)
-{
-	size_t i, k, *pos;
-
-	free(t->self);
-	t->nt = n;
-	t->self = calloc(t->n * n + 1, sizeof(*t->self));
-	pos = malloc((all + 1) * sizeof(*pos));
-	if (t->self == NULL || pos == NULL) {
-		free(pos);
-		return profconv__fail(PROFCONV_ENOMEM, "out of memory");
-	}
-	t->selfcap = t->n * n + 1;
-	/* column c of the stacks -> place k, or SIZE_MAX: not kept */
-	for (k = 0; k < all; k++)
-		pos[k] = SIZE_MAX;
-	for (k = 0; k < n; k++)
-		pos[order[k]] = k;
-	for (i = 0; i < t->tn; i++)
-		if (pos[t->tcol[i]] != SIZE_MAX)
-			pc_add_sat(&t->self[t->tnode[i] * n +
-			    pos[t->tcol[i]]], t->tval[i]);
-	free(pos);
-	return 0;
 }
 
 /* --- strings ------------------------------------------------------------- */
@@ -288,29 +260,51 @@ profconv__report_gframe(struct gframes *g, const struct profconv_view *v, uint32
  * with the same frames and finds their nodes here, not in T's hash. */
 struct path {
 	uint32_t *gid, *node;
-	uint32_t *next, *up;	/* the stack being added, its nodes */
-	size_t n, gcap, ncap, xcap, ucap;
+	uint32_t *next;		/* the stack being added */
+	size_t n, gcap, ncap, xcap;
 };
 
-/* Whether LEAF is the node of the frames GID[0..N-1] of T; when it is,
- * P's nodes become its path up to the root. */
+/* The leaf of the frames GID[0..N-1] (hash H) kept in T, into *OUT. */
 static bool
-leaf_is(const struct tree *t, uint32_t leaf, const uint32_t *gid, size_t n,
-    struct path *p)
+known_leaf(const struct tree *t, uint64_t h, const uint32_t *gid, size_t n,
+    uint32_t *out)
 {
-	uint32_t node = leaf;
-	size_t j;
+	const struct tree_leaf *l;
+	uint32_t k;
 
-	for (j = n; j-- > 0; node = t->parent[node]) {
-		if (node == 0 || t->frame[node] != gid[j])
-			return false;
-		p->up[j] = node;
-	}
-	if (node != 0)
+	if (!profconv__u64map_get(&t->leaves, h, &k))
 		return false;
-	if (n != 0)
-		memcpy(p->node, p->up, n * sizeof(*p->node));
+	l = &t->leaf[k];
+	if (l->n != n || (n != 0 && memcmp(t->lpool + l->off, gid,
+	    n * sizeof(*gid)) != 0))
+		return false;
+	*out = l->node;
 	return true;
+}
+
+/* Keep NODE as the leaf of the frames GID[0..N-1] (hash H), unless a
+ * stack of the same hash is kept already (that one keeps the slow
+ * way). */
+static int
+keep_leaf(struct tree *t, uint64_t h, const uint32_t *gid, size_t n,
+    uint32_t node)
+{
+	uint32_t k;
+
+	if (profconv__u64map_get(&t->leaves, h, &k))
+		return 0;
+	if (t->nleaf >= UINT32_MAX ||
+	    PC_GROW(t->leaf, t->leafcap, t->nleaf, 1) < 0 ||
+	    PC_GROW(t->lpool, t->lpcap, t->lpn, n + 1) < 0)
+		return PROFCONV_ENOMEM;
+	if (n != 0)
+		memcpy(t->lpool + t->lpn, gid, n * sizeof(*gid));
+	t->leaf[t->nleaf] = (struct tree_leaf){ node, (uint32_t)n, t->lpn };
+	t->lpn += n;
+	if (profconv__u64map_put(&t->leaves, h, (uint32_t)t->nleaf) < 0)
+		return PROFCONV_ENOMEM;
+	t->nleaf++;
+	return 0;
 }
 
 /* The node of the frames GID[0..N-1] in T, made where missing: the
@@ -353,8 +347,7 @@ stack_node(struct tree *t, struct gframes *g, const struct profconv_view *v,
 
 	if (PC_GROW(p->gid, p->gcap, 0, s->nframes) < 0 ||
 	    PC_GROW(p->node, p->ncap, 0, s->nframes) < 0 ||
-	    PC_GROW(p->next, p->xcap, 0, s->nframes) < 0 ||
-	    PC_GROW(p->up, p->ucap, 0, s->nframes) < 0)
+	    PC_GROW(p->next, p->xcap, 0, s->nframes) < 0)
 		return PROFCONV_ENOMEM;
 	for (j = 0; j < s->nframes; j++) {
 		uint32_t f = s->frames[j];
@@ -369,19 +362,18 @@ stack_node(struct tree *t, struct gframes *g, const struct profconv_view *v,
 	if (t->by_stack) {
 		h = profconv__hash_bytes(p->next, s->nframes * sizeof(*p->next),
 		    0);
-		known = profconv__u64map_get(&t->leaves, h, out) &&
-		    leaf_is(t, *out, p->next, s->nframes, p);
+		known = known_leaf(t, h, p->next, s->nframes, out);
 	}
-	if (!known) {
-		rc = path_node(t, p, p->next, s->nframes, out);
-		/* A stack whose hash another has keeps the slow way. */
-		if (rc == 0 && t->by_stack &&
-		    !profconv__u64map_get(&t->leaves, h, &gid))
-			rc = profconv__u64map_put(&t->leaves, h, *out);
-		if (rc < 0) {
-			p->n = 0;	/* its nodes are half written */
-			return rc;
-		}
+	if (known) {
+		p->n = 0;	/* its path is not looked at */
+		return 0;
+	}
+	rc = path_node(t, p, p->next, s->nframes, out);
+	if (rc == 0 && t->by_stack)
+		rc = keep_leaf(t, h, p->next, s->nframes, *out);
+	if (rc < 0) {
+		p->n = 0;	/* its nodes are half written */
+		return rc;
 	}
 	swap = p->gid;
 	p->gid = p->next;
@@ -443,7 +435,6 @@ profconv__report_tree_add(struct tree *t, struct gframes *g,
 	free(p.gid);
 	free(p.node);
 	free(p.next);
-	free(p.up);
 	free(map);
 	return rc;
 }

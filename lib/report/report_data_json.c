@@ -27,16 +27,6 @@
 
 /* --- the page's data -------------------------------------------------------- */
 
-struct out {
-	size_t n;		/* kept nodes */
-	uint32_t *map;		/* old node -> kept node it counts in */
-	bool *kept;
-	int64_t *cum;		/* old nodes, n * nt */
-	int64_t *dropped_sum;	/* per type */
-	size_t dropped;
-	double fraction;	/* the cut applied; negative: none */
-};
-
 /* Node I's largest share of a total over the sample types. */
 static double
 share(const struct tree *t, const struct out *o, const int64_t *total,
@@ -173,7 +163,7 @@ struct cols {
 static int
 write_json(FILE *fp, const struct gframes *g, struct tree *t,
     const struct cols *c, const int64_t *total, size_t def, struct out *o,
-    const int64_t *pruned_in)
+    const int64_t *self_in, const int64_t *pruned_in)
 {
 	double fraction = o->fraction;
 	struct strs st = { 0 };
@@ -198,7 +188,7 @@ write_json(FILE *fp, const struct gframes *g, struct tree *t,
 		int64_t *to = o->kept[i] ? self : pruned;
 
 		j = o->map[i];
-		for (k = 0; k < nt; k++)
+		for (k = 0; self_in == NULL && k < nt; k++)
 			pc_add_sat(&to[j * nt + k], t->self[i * nt + k]);
 		if (!o->kept[i] || i == 0)
 			continue;
@@ -209,6 +199,8 @@ write_json(FILE *fp, const struct gframes *g, struct tree *t,
 	}
 	if (rc < 0)
 		goto out;
+	if (self_in != NULL)
+		memcpy(self, self_in, o->n * nt * sizeof(*self));
 	if (pruned_in != NULL)
 		memcpy(pruned, pruned_in, o->n * nt * sizeof(*pruned));
 
@@ -311,11 +303,8 @@ emit(FILE *fp, struct tree *t, const struct gframes *g, const struct cols *c,
 	if (t->n == 0 && (rc = profconv__report_node_add(t, 0, 0, &(uint32_t){ 0 })) < 0)
 		return rc;
 	if ((rc = prune(t, total, fraction, budget, &po)) == 0)
-		rc = write_json(fp, g, t, c, total, def, &po, NULL);
-	free(po.map);
-	free(po.kept);
-	free(po.cum);
-	free(po.dropped_sum);
+		rc = write_json(fp, g, t, c, total, def, &po, NULL, NULL);
+	profconv__report_out_free(&po);
 	return rc;
 }
 
@@ -350,13 +339,187 @@ emit_stream(FILE *fp, const struct profconv_view *v, struct gframes *g,
 		po.dropped = ol.dropped;
 		po.dropped_sum = ol.dropped_sum;
 		po.fraction = ol.fraction;
-		rc = write_json(fp, g, &t, c, total, def, &po, ol.pruned);
+		rc = write_json(fp, g, &t, c, total, def, &po, NULL, ol.pruned);
 	}
 	free(po.map);
 	free(po.kept);
 	free(ol.dropped_sum);
 	free(ol.pruned);
 	profconv__report_tree_free(&t);
+	return rc;
+}
+
+/* --- a series' tree, a column at a time ------------------------------------------ */
+
+/* ACC[node] of the triples IDX[0..N-1] of T, added in their order. */
+static void
+column_self(const struct tree *t, const size_t *idx, size_t n, int64_t *acc)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		pc_add_sat(&acc[t->tnode[idx[i]]], t->tval[idx[i]]);
+}
+
+void
+profconv__report_out_free(struct out *o)
+{
+	free(o->map);
+	free(o->kept);
+	free(o->cum);
+	free(o->dropped_sum);
+	memset(o, 0, sizeof(*o));
+}
+
+/*
+ * Each column's values alone, in the order the whole matrix would have
+ * them: a column's own values are its triples' sums in triple order,
+ * its cumulative ones the same sweep up the tree prune() makes, so that
+ * saturating sums come out the same.  Pass 1 keeps each node's largest
+ * share (share()'s); pass 2, once the cut is known, each column's own
+ * values into the kept node each counts in.
+ */
+int
+profconv__report_series_prune(const struct tree *t, const size_t *col,
+    size_t k, size_t all, const int64_t *total, double fraction,
+    size_t budget, struct out *o, int64_t **self, int64_t **pruned)
+{
+	size_t n = t->n, i, c, *pos = NULL, *start = NULL, *at = NULL;
+	size_t *idx = NULL;
+	int64_t *acc = NULL;
+	double *smax = NULL, *s = NULL, cut = -1;
+	int rc = 0;
+
+	memset(o, 0, sizeof(*o));
+	*self = *pruned = NULL;
+	o->map = calloc(n + 1, sizeof(*o->map));
+	o->kept = calloc(n + 1, sizeof(*o->kept));
+	o->dropped_sum = calloc(k + 1, sizeof(*o->dropped_sum));
+	pos = malloc((all + 1) * sizeof(*pos));
+	start = calloc(k + 1, sizeof(*start));
+	at = calloc(k + 1, sizeof(*at));
+	idx = malloc((t->tn + 1) * sizeof(*idx));
+	acc = calloc(n + 1, sizeof(*acc));
+	smax = calloc(n + 1, sizeof(*smax));
+	if (o->map == NULL || o->kept == NULL || o->dropped_sum == NULL ||
+	    pos == NULL || start == NULL || at == NULL || idx == NULL ||
+	    acc == NULL || smax == NULL) {
+		rc = profconv__nomem();
+		goto out;
+	}
+	/* The triples of each column kept, in their order. */
+	for (c = 0; c < all; c++)
+		pos[c] = SIZE_MAX;
+	for (c = 0; c < k; c++)
+		pos[col[c]] = c;
+	for (i = 0; i < t->tn; i++)
+		if (pos[t->tcol[i]] != SIZE_MAX)
+			at[pos[t->tcol[i]]]++;
+	for (c = 1; c <= k; c++)
+		start[c] = start[c - 1] + at[c - 1];
+	memcpy(at, start, k * sizeof(*at));
+	for (i = 0; i < t->tn; i++)
+		if (pos[t->tcol[i]] != SIZE_MAX)
+			idx[at[pos[t->tcol[i]]]++] = i;
+	/* Pass 1: the shares. */
+	for (c = 0; c < k; c++) {
+		if (total[c] == 0)
+			continue;
+		column_self(t, idx + start[c], start[c + 1] - start[c], acc);
+		for (i = n; i-- > 1;)
+			pc_add_sat(&acc[t->parent[i]], acc[i]);
+		for (i = 1; i < n; i++) {
+			double v = (double)profconv__report_mag(acc[i]) /
+			    (double)profconv__report_mag(total[c]);
+
+			if (v > smax[i])
+				smax[i] = v;
+		}
+		memset(acc, 0, n * sizeof(*acc));
+	}
+	/* The cut that keeps BUDGET nodes below the root (budget_cut()). */
+	if (budget != 0 && n - 1 > budget) {
+		if ((s = malloc((n - 1) * sizeof(*s))) == NULL) {
+			rc = profconv__nomem();
+			goto out;
+		}
+		memcpy(s, smax + 1, (n - 1) * sizeof(*s));
+		cut = profconv__select_kth(s, n - 1, n - 2 - budget);
+	}
+	o->fraction = cut > fraction ? cut : fraction;
+	for (i = 0; i < n; i++) {
+		bool keep = i == 0;
+
+		if (i != 0 && o->kept[t->parent[i]])
+			keep = o->fraction < 0 || smax[i] > o->fraction;
+		o->kept[i] = keep;
+		if (keep) {
+			o->map[i] = (uint32_t)o->n++;
+		} else {
+			o->map[i] = o->map[t->parent[i]];
+			o->dropped++;
+		}
+	}
+	/* Pass 2: each node's own values where they count. */
+	*self = calloc(o->n * k + 1, sizeof(**self));
+	*pruned = calloc(o->n * k + 1, sizeof(**pruned));
+	if (*self == NULL || *pruned == NULL) {
+		rc = profconv__nomem();
+		goto out;
+	}
+	for (c = 0; c < k; c++) {
+		column_self(t, idx + start[c], start[c + 1] - start[c], acc);
+		for (i = 0; i < n; i++) {
+			if (acc[i] == 0)
+				continue;
+			pc_add_sat(&(o->kept[i] ? *self : *pruned)[o->map[i] *
+			    k + c], acc[i]);
+			if (!o->kept[i])
+				pc_add_sat(&o->dropped_sum[c], acc[i]);
+			acc[i] = 0;
+		}
+	}
+out:
+	if (rc < 0) {
+		profconv__report_out_free(o);
+		free(*self);
+		free(*pruned);
+		*self = *pruned = NULL;
+	}
+	free(pos);
+	free(start);
+	free(at);
+	free(idx);
+	free(acc);
+	free(smax);
+	free(s);
+	return rc;
+}
+
+/* A series' tree T pruned and written, columns COL[0..K-1] of ALL. */
+static int
+emit_series(FILE *fp, struct tree *t, const struct gframes *g,
+    const struct cols *c, const int64_t *total, const size_t *col,
+    size_t k, size_t all, double fraction, size_t budget, size_t def)
+{
+	struct out po;
+	int64_t *self, *pruned;
+	size_t nt = t->nt;
+	int rc;
+
+	if (t->n == 0 && (rc = profconv__report_node_add(t, 0, 0,
+	    &(uint32_t){ 0 })) < 0)
+		return rc;
+	rc = profconv__report_series_prune(t, col, k, all, total, fraction,
+	    budget, &po, &self, &pruned);
+	if (rc < 0)
+		return rc;
+	t->nt = k;	/* the columns written */
+	rc = write_json(fp, g, t, c, total, def, &po, self, pruned);
+	t->nt = nt;
+	profconv__report_out_free(&po);
+	free(self);
+	free(pruned);
 	return rc;
 }
 
@@ -679,10 +842,11 @@ profconv__report_data_series(FILE *fp, struct profconv_report_series *s,
 	 * snapshots. */
 	if (k > 0 && (budget == 0 || budget > PC_REPORT_SERIES_CELLS / k))
 		budget = PC_REPORT_SERIES_CELLS / k;
-	if (k > 0 && (rc = profconv__report_tree_columns(&s->t, col, k, s->n)) == 0)
-		rc = emit(fp, &s->t, &s->g, &(struct cols){ r.label, r.unit,
-		    true, false, s->o.view != NULL && s->o.view->split_threads },
-		    r.total, fraction, budget, k - 1);
+	if (k > 0)
+		rc = emit_series(fp, &s->t, &s->g, &(struct cols){ r.label,
+		    r.unit, true, false, s->o.view != NULL &&
+		    s->o.view->split_threads }, r.total, col, k, s->n,
+		    fraction, budget, k - 1);
 out:
 	data_run_free(&r);
 	free(col);

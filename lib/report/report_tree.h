@@ -29,11 +29,21 @@ struct tree {
 	uint32_t *vals;
 	size_t hcap, hn;
 	/* A series: each stack's leaf by the hash of its frames, for the
-	 * next snapshot that has the stack again (checked up the tree). */
+	 * next snapshot that has the stack again: the hash names one of
+	 * LEAF, whose frames (shared ids, root first) are kept in LPOOL
+	 * to be compared, in one place rather than up the tree. */
 	bool by_stack;
 	struct pc_u64map leaves;
-	/* A series: (node, column, value) of each stack, made dense by
-	 * tree_columns() once the columns are known. */
+	struct tree_leaf {
+		uint32_t node, n;	/* the leaf, its depth */
+		size_t off;		/* its frames in lpool */
+	} *leaf;
+	size_t nleaf, leafcap;
+	uint32_t *lpool;
+	size_t lpn, lpcap;
+	/* A series: (node, column, value) of each stack, laid out a
+	 * column at a time once the columns are known
+	 * (profconv__report_series_prune()). */
 	uint32_t *tnode, *tcol;
 	int64_t *tval;
 	size_t tn, tncap, tccap, tvcap;
@@ -60,11 +70,6 @@ struct gframes {
 
 void profconv__report_tree_free(struct tree *t);
 
-/* Make T's values columns ORDER[0..N-1] of its stacks' values, of the
- * ALL columns they were added as (the others left out). */
-int profconv__report_tree_columns(struct tree *t, const size_t *order,
-    size_t n, size_t all);
-
 /* |V|, INT64_MIN's too. */
 static inline uint64_t
 profconv__report_mag(int64_t v)
@@ -78,6 +83,32 @@ void profconv__report_gframes_free(struct gframes *g);
  * line are), into *OUT; G keeps copies of its strings. */
 int profconv__report_gframe(struct gframes *g, const struct profconv_view *v,
     uint32_t id, uint32_t *out);
+
+/* A tree pruned (report_data_json.c): which nodes are kept, and where
+ * each counts. */
+struct out {
+	size_t n;		/* kept nodes */
+	uint32_t *map;		/* old node -> kept node it counts in */
+	bool *kept;
+	int64_t *cum;		/* old nodes, n * nt (NULL: not kept) */
+	int64_t *dropped_sum;	/* per type */
+	size_t dropped;
+	double fraction;	/* the cut applied; negative: none */
+};
+
+void profconv__report_out_free(struct out *o);
+
+/*
+ * A series' tree T (its values only as T's triples) pruned as the page
+ * prunes a tree whose columns are those of T's columns COL[0..K-1] (of
+ * ALL), with the totals TOTAL (K), FRACTION and BUDGET, but a column at
+ * a time: the whole N x K matrix is never held.  Into O (O->cum NULL), *SELF and
+ * *PRUNED (O->n x K each: the kept nodes' own values, and what was
+ * dropped below each); free them and O's arrays.
+ */
+int profconv__report_series_prune(const struct tree *t, const size_t *col,
+    size_t k, size_t all, const int64_t *total, double fraction,
+    size_t budget, struct out *o, int64_t **self, int64_t **pruned);
 
 /* What pruning a tree dropped, when the tree holds only the kept nodes
  * (report_data_stream.c). */

@@ -176,14 +176,17 @@ tree_of_stacks(void)
 }
 
 /* One type into a column of a series: values kept apart until the
- * columns are known, then made dense in the order asked, a column
- * left out when not asked for. */
+ * columns are known, then laid out in the order asked, a column left
+ * out when not asked for (the tree pruned at nothing). */
 static void
 series_columns(void)
 {
 	struct tree t = { 0 };
 	struct gframes g = { 0 };
+	struct out o;
 	const size_t order[] = { 1, 0 };
+	const int64_t total[] = { 1, 1 };
+	int64_t *self, *pruned;
 	int m, gr;
 
 	a = profile(30);
@@ -193,20 +196,29 @@ series_columns(void)
 	    0));
 	cr_assert(eq(int, profconv__report_tree_add(&t, &g, vb, 1, 1, NULL),
 	    0));
-	cr_assert(eq(int, profconv__report_tree_columns(&t, order, 2, 2), 0));
+	cr_assert(eq(int, profconv__report_series_prune(&t, order, 2, 2,
+	    total, -1, 0, &o, &self, &pruned), 0));
 	m = node_of(&t, &g, 0, "main");
 	gr = node_of(&t, &g, (uint32_t)m, "grow");
 	cr_assert(gt(int, gr, 0));
-	cr_expect(eq(sz, t.nt, 2));
+	cr_expect(eq(sz, o.n, t.n));
+	cr_expect(eq(u32, o.map[gr], (uint32_t)gr));
 	/* Column 0 is b's (the second added), column 1 a's. */
-	cr_expect(eq(i64, t.self[2 * gr], 200));
-	cr_expect(eq(i64, t.self[2 * gr + 1], 3000));
-	cr_expect(eq(i64, t.self[2 * m], 500));
+	cr_expect(eq(i64, self[2 * gr], 200));
+	cr_expect(eq(i64, self[2 * gr + 1], 3000));
+	cr_expect(eq(i64, self[2 * m], 500));
+	cr_expect(eq(i64, pruned[2 * m], 0));
+	profconv__report_out_free(&o);
+	free(self);
+	free(pruned);
 	/* Again, of b's column alone. */
-	cr_assert(eq(int, profconv__report_tree_columns(&t, order, 1, 2), 0));
-	cr_expect(eq(sz, t.nt, 1));
-	cr_expect(eq(i64, t.self[gr], 200));
-	cr_expect(eq(i64, t.self[m], 500));
+	cr_assert(eq(int, profconv__report_series_prune(&t, order, 1, 2,
+	    total, -1, 0, &o, &self, &pruned), 0));
+	cr_expect(eq(i64, self[gr], 200));
+	cr_expect(eq(i64, self[m], 500));
+	profconv__report_out_free(&o);
+	free(self);
+	free(pruned);
 	profconv__report_tree_free(&t);
 	profconv__report_gframes_free(&g);
 }
@@ -304,18 +316,19 @@ same_trees(const struct tree *s, const struct gframes *gs,
 	}
 }
 
-/* Every stack kept by its hash in T points to another leaf, as if all
- * the hashes of the stacks to come were taken by other stacks. */
+/* Every stack kept by its hash in T points to another kept stack, as if
+ * all the hashes of the stacks to come were taken by other stacks. */
 static void
 collide(struct tree *t)
 {
 	size_t i;
 
+	cr_assert(gt(sz, t->nleaf, 1));
 	for (i = 0; i < t->leaves.cap; i++)
 		if (t->leaves.vals[i] != 0)
-			t->leaves.vals[i] = t->leaves.vals[i] % t->n + 1;
+			t->leaves.vals[i] = t->leaves.vals[i] % t->nleaf + 1;
 	if (t->leaves.has_zero)
-		t->leaves.zero_val = (t->leaves.zero_val + 1) % t->n;
+		t->leaves.zero_val = (t->leaves.zero_val + 1) % t->nleaf;
 }
 
 /* A series' stack found by its hash lands on the node, and makes the

@@ -237,3 +237,204 @@ Test(report_data_json, tree_data_written)
 	change_from_a_base();
 	empty_profile();
 }
+
+/* --- a series' tree pruned a column at a time ---------------------------- */
+
+static int
+by_desc(const void *a_, const void *b_)
+{
+	double x = *(const double *)a_, y = *(const double *)b_;
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/*
+ * The whole matrix, as the page pruned a series before: each node's own
+ * values (its triples' sums in triple order), their sums up the tree,
+ * the (BUDGET + 1)-th largest share by a sort, the nodes kept, and the
+ * own values of each node into the kept node it counts in, in node
+ * order.  Into O (its arrays malloc'ed), SELF and PRUNED.
+ */
+static void
+dense_prune(const struct tree *t, const size_t *col, size_t k, size_t all,
+    const int64_t *total, double fraction, size_t budget, struct out *o,
+    int64_t **self, int64_t **pruned)
+{
+	size_t n = t->n, i, c, j;
+	int64_t *own = calloc(n * k + 1, sizeof(*own));
+	int64_t *cum = calloc(n * k + 1, sizeof(*cum));
+	double *share = calloc(n + 1, sizeof(*share)), *s, cut = -1;
+
+	cr_assert(own != NULL);
+	cr_assert(cum != NULL);
+	cr_assert(share != NULL);
+	memset(o, 0, sizeof(*o));
+	for (i = 0; i < t->tn; i++)
+		for (c = 0; c < k; c++)
+			if (col[c] == t->tcol[i])
+				pc_add_sat(&own[t->tnode[i] * k + c],
+				    t->tval[i]);
+	(void)all;
+	memcpy(cum, own, n * k * sizeof(*cum));
+	for (i = n; i-- > 1;)
+		for (c = 0; c < k; c++)
+			pc_add_sat(&cum[t->parent[i] * k + c], cum[i * k + c]);
+	for (i = 1; i < n; i++)
+		for (c = 0; c < k; c++) {
+			double v;
+
+			if (total[c] == 0)
+				continue;
+			v = (double)profconv__report_mag(cum[i * k + c]) /
+			    (double)profconv__report_mag(total[c]);
+			if (v > share[i])
+				share[i] = v;
+		}
+	if (budget != 0 && n - 1 > budget) {
+		s = malloc(n * sizeof(*s));
+		cr_assert(s != NULL);
+		memcpy(s, share + 1, (n - 1) * sizeof(*s));
+		qsort(s, n - 1, sizeof(*s), by_desc);
+		cut = s[budget];
+		free(s);
+	}
+	o->fraction = cut > fraction ? cut : fraction;
+	o->map = calloc(n + 1, sizeof(*o->map));
+	o->kept = calloc(n + 1, sizeof(*o->kept));
+	o->dropped_sum = calloc(k + 1, sizeof(*o->dropped_sum));
+	cr_assert(o->map != NULL);
+	cr_assert(o->kept != NULL);
+	cr_assert(o->dropped_sum != NULL);
+	for (i = 0; i < n; i++) {
+		o->kept[i] = i == 0 || (o->kept[t->parent[i]] &&
+		    (o->fraction < 0 || share[i] > o->fraction));
+		if (o->kept[i]) {
+			o->map[i] = (uint32_t)o->n++;
+		} else {
+			o->map[i] = o->map[t->parent[i]];
+			o->dropped++;
+			for (c = 0; c < k; c++)
+				pc_add_sat(&o->dropped_sum[c], own[i * k + c]);
+		}
+	}
+	*self = calloc(o->n * k + 1, sizeof(**self));
+	*pruned = calloc(o->n * k + 1, sizeof(**pruned));
+	cr_assert(not(zero(ptr, *self)));
+	cr_assert(not(zero(ptr, *pruned)));
+	for (i = 0; i < n; i++) {
+		j = o->map[i];
+		for (c = 0; c < k; c++)
+			pc_add_sat(&(o->kept[i] ? *self : *pruned)[j * k + c],
+			    own[i * k + c]);
+	}
+	free(own);
+	free(cum);
+	free(share);
+}
+
+/* A random tree of N nodes (a parent before each child) and NT triples
+ * over ALL columns; with HUGE, values near the int64 bounds, which
+ * saturate, of both signs. */
+static void
+random_series_tree(struct tree *t, size_t n, size_t nt, size_t all,
+    bool huge, uint64_t *r)
+{
+	uint32_t node;
+	size_t i;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < n; i++) {
+		*r ^= *r << 13;
+		*r ^= *r >> 7;
+		*r ^= *r << 17;
+		cr_assert(eq(int, profconv__report_node_add(t, i == 0 ? 0 :
+		    (uint32_t)(i - 1 - *r % (i < 8 ? i : 8)), (uint32_t)i,
+		    &node), 0));
+	}
+	t->tnode = malloc(nt * sizeof(*t->tnode));
+	t->tcol = malloc(nt * sizeof(*t->tcol));
+	t->tval = malloc(nt * sizeof(*t->tval));
+	cr_assert(t->tnode != NULL);
+	cr_assert(t->tcol != NULL);
+	cr_assert(t->tval != NULL);
+	for (i = 0; i < nt; i++) {
+		*r ^= *r << 13;
+		*r ^= *r >> 7;
+		*r ^= *r << 17;
+		t->tnode[i] = (uint32_t)(*r % n);
+		t->tcol[i] = (uint32_t)((*r >> 20) % all);
+		t->tval[i] = huge ? (int64_t)(*r >> 1) * ((*r & 1) ? -1 : 1) :
+		    (int64_t)((*r >> 30) % 1000);
+	}
+	t->tn = t->tncap = t->tccap = t->tvcap = nt;
+}
+
+/*
+ * The pruning a column at a time keeps the nodes, and writes the values
+ * and what was dropped, that the whole matrix does: on random trees,
+ * with columns left out and reordered, a column whose total is 0,
+ * fractions and budgets that cut or keep all, and values that
+ * saturate.
+ */
+Test(report_data_json, series_pruned_a_column_at_a_time)
+{
+	static const size_t budgets[] = { 0, 1, 7, 60, 5000 };
+	static const double fractions[] = { -1, 0, 0.01, 0.3 };
+	const size_t col[] = { 4, 0, 2, 5 };	/* of 6: 1 and 3 left out */
+	uint64_t r = 0x9E3779B97F4A7C15ULL;
+	size_t bi, f, i, c;
+
+	for (int shape = 0; shape < 4; shape++) {
+		struct tree t;
+		bool huge = shape >= 2;
+		int64_t total[4] = { 0 };
+
+		random_series_tree(&t, shape % 2 == 0 ? 300 : 2000, 900, 6,
+		    huge, &r);
+		for (i = 0; i < t.tn; i++)
+			for (c = 0; c < 4; c++)
+				if (col[c] == t.tcol[i])
+					pc_add_sat(&total[c], t.tval[i]);
+		if (shape == 1)
+			total[2] = 0;	/* no share of its own */
+		for (bi = 0; bi < PC_ARRAY_LEN(budgets); bi++)
+			for (f = 0; f < PC_ARRAY_LEN(fractions); f++) {
+				struct out want, got;
+				int64_t *ws, *wp, *gs, *gp;
+				const char *what = huge ? "huge" : "small";
+
+				dense_prune(&t, col, 4, 6, total, fractions[f],
+				    budgets[bi], &want, &ws, &wp);
+				cr_assert(eq(int, profconv__report_series_prune(
+				    &t, col, 4, 6, total, fractions[f],
+				    budgets[bi], &got, &gs, &gp), 0));
+				cr_assert(eq(sz, got.n, want.n), "%s budget %zu "
+				    "fraction %g", what, budgets[bi],
+				    fractions[f]);
+				cr_assert(eq(dbl, got.fraction, want.fraction));
+				cr_assert(eq(sz, got.dropped, want.dropped));
+				for (i = 0; i < t.n; i++) {
+					cr_assert(eq(int, got.kept[i],
+					    want.kept[i]), "node %zu", i);
+					cr_assert(eq(u32, got.map[i],
+					    want.map[i]), "node %zu", i);
+				}
+				for (c = 0; c < 4; c++)
+					cr_assert(eq(i64, got.dropped_sum[c],
+					    want.dropped_sum[c]));
+				for (i = 0; i < got.n * 4; i++) {
+					cr_assert(eq(i64, gs[i], ws[i]),
+					    "%s self %zu", what, i);
+					cr_assert(eq(i64, gp[i], wp[i]),
+					    "%s pruned %zu", what, i);
+				}
+				profconv__report_out_free(&want);
+				profconv__report_out_free(&got);
+				free(ws);
+				free(wp);
+				free(gs);
+				free(gp);
+			}
+		profconv__report_tree_free(&t);
+	}
+}
