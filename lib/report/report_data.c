@@ -131,6 +131,9 @@ profconv__report_tree_free(struct tree *t)
 	profconv__u64map_free(&t->leaves);
 	free(t->leaf);
 	free(t->lpool);
+	free(t->lnodes);
+	free(t->order[0]);
+	free(t->order[1]);
 	free(t->tnode);
 	free(t->tcol);
 	free(t->tval);
@@ -262,32 +265,62 @@ struct path {
 	uint32_t *gid, *node;
 	uint32_t *next;		/* the stack being added */
 	size_t n, gcap, ncap, xcap;
+	uint32_t known;		/* when N is 0: the kept stack found last
+				 * + 1, whose path is T's to copy */
 };
 
-/* The leaf of the frames GID[0..N-1] (hash H) kept in T, into *OUT. */
+/* Is kept stack K the frames GID[0..N-1]? */
 static bool
-known_leaf(const struct tree *t, uint64_t h, const uint32_t *gid, size_t n,
-    uint32_t *out)
+leaf_is(const struct tree *t, uint32_t k, const uint32_t *gid, size_t n)
 {
-	const struct tree_leaf *l;
-	uint32_t k;
+	const struct tree_leaf *l = &t->leaf[k];
 
-	if (!profconv__u64map_get(&t->leaves, h, &k))
+	return l->n == n && (n == 0 || memcmp(t->lpool + l->off, gid,
+	    n * sizeof(*gid)) == 0);
+}
+
+/* The kept stack of the frames GID[0..N-1] (hash *H, made when 0 and
+ * needed), into *K: the one after the last found, or by the hash. */
+static bool
+known_leaf(struct tree *t, uint64_t *h, const uint32_t *gid, size_t n,
+    uint32_t *k)
+{
+	if (t->cursor < t->norder[0]) {
+		*k = t->order[0][t->cursor];
+		if (leaf_is(t, *k, gid, n)) {
+			t->cursor++;
+			return true;
+		}
+	}
+	*h = profconv__hash_bytes(gid, n * sizeof(*gid), 0);
+	if (!profconv__u64map_get(&t->leaves, *h, k) || !leaf_is(t, *k, gid,
+	    n))
 		return false;
-	l = &t->leaf[k];
-	if (l->n != n || (n != 0 && memcmp(t->lpool + l->off, gid,
-	    n * sizeof(*gid)) != 0))
-		return false;
-	*out = l->node;
+	/* The add before met it: what follows it there comes next. */
+	if (t->leaf[*k].gen == t->gen - 1)
+		t->cursor = (size_t)t->leaf[*k].pos + 1;
 	return true;
 }
 
-/* Keep NODE as the leaf of the frames GID[0..N-1] (hash H), unless a
- * stack of the same hash is kept already (that one keeps the slow
- * way). */
+/* Kept stack K met by this add, next in its order. */
 static int
-keep_leaf(struct tree *t, uint64_t h, const uint32_t *gid, size_t n,
-    uint32_t node)
+met_leaf(struct tree *t, uint32_t k)
+{
+	if (t->norder[1] >= UINT32_MAX ||
+	    PC_GROW(t->order[1], t->ordercap[1], t->norder[1], 1) < 0)
+		return PROFCONV_ENOMEM;
+	t->leaf[k].gen = t->gen;
+	t->leaf[k].pos = (uint32_t)t->norder[1];
+	t->order[1][t->norder[1]++] = k;
+	return 0;
+}
+
+/* Keep the stack of the frames GID[0..N-1] (hash H), their nodes
+ * NODES, unless a stack of the same hash is kept already (that one keeps
+ * the slow way). */
+static int
+keep_leaf(struct tree *t, uint64_t h, const uint32_t *gid,
+    const uint32_t *nodes, size_t n, uint32_t node)
 {
 	uint32_t k;
 
@@ -295,16 +328,19 @@ keep_leaf(struct tree *t, uint64_t h, const uint32_t *gid, size_t n,
 		return 0;
 	if (t->nleaf >= UINT32_MAX ||
 	    PC_GROW(t->leaf, t->leafcap, t->nleaf, 1) < 0 ||
-	    PC_GROW(t->lpool, t->lpcap, t->lpn, n + 1) < 0)
+	    PC_GROW(t->lpool, t->lpcap, t->lpn, n + 1) < 0 ||
+	    PC_GROW(t->lnodes, t->lncap, t->lpn, n + 1) < 0)
 		return PROFCONV_ENOMEM;
-	if (n != 0)
+	if (n != 0) {
 		memcpy(t->lpool + t->lpn, gid, n * sizeof(*gid));
-	t->leaf[t->nleaf] = (struct tree_leaf){ node, (uint32_t)n, t->lpn };
+		memcpy(t->lnodes + t->lpn, nodes, n * sizeof(*nodes));
+	}
+	t->leaf[t->nleaf] = (struct tree_leaf){ node, (uint32_t)n, t->lpn,
+	    0, 0 };
 	t->lpn += n;
 	if (profconv__u64map_put(&t->leaves, h, (uint32_t)t->nleaf) < 0)
 		return PROFCONV_ENOMEM;
-	t->nleaf++;
-	return 0;
+	return met_leaf(t, (uint32_t)t->nleaf++);
 }
 
 /* The node of the frames GID[0..N-1] in T, made where missing: the
@@ -339,9 +375,8 @@ stack_node(struct tree *t, struct gframes *g, const struct profconv_view *v,
     uint32_t *map, struct path *p, const struct profconv_view_stack *s,
     uint32_t *out)
 {
-	uint32_t gid, *swap;
+	uint32_t gid, k, *swap;
 	uint64_t h = 0;
-	bool known = false;
 	size_t j;
 	int rc;
 
@@ -359,18 +394,29 @@ stack_node(struct tree *t, struct gframes *g, const struct profconv_view *v,
 		}
 		p->next[j] = map[f] - 1;
 	}
-	if (t->by_stack) {
-		h = profconv__hash_bytes(p->next, s->nframes * sizeof(*p->next),
-		    0);
-		known = known_leaf(t, h, p->next, s->nframes, out);
+	if (t->by_stack && known_leaf(t, &h, p->next, s->nframes, &k)) {
+		*out = t->leaf[k].node;
+		p->n = 0;	/* its path is copied when needed */
+		p->known = k + 1;
+		return met_leaf(t, k);
 	}
-	if (known) {
-		p->n = 0;	/* its path is not looked at */
-		return 0;
+	if (p->n == 0 && p->known != 0) {
+		/* As much of it as this stack can share. */
+		const struct tree_leaf *l = &t->leaf[p->known - 1];
+		size_t m = l->n < s->nframes ? l->n : s->nframes;
+
+		if (m != 0) {
+			memcpy(p->gid, t->lpool + l->off, m * sizeof(*p->gid));
+			memcpy(p->node, t->lnodes + l->off, m *
+			    sizeof(*p->node));
+		}
+		p->n = m;
 	}
+	p->known = 0;
 	rc = path_node(t, p, p->next, s->nframes, out);
+	/* known_leaf() made H when it found nothing. */
 	if (rc == 0 && t->by_stack)
-		rc = keep_leaf(t, h, p->next, s->nframes, *out);
+		rc = keep_leaf(t, h, p->next, p->node, s->nframes, *out);
 	if (rc < 0) {
 		p->n = 0;	/* its nodes are half written */
 		return rc;
@@ -404,6 +450,19 @@ profconv__report_tree_add(struct tree *t, struct gframes *g,
 
 	if (t->n == 0 && (rc = profconv__report_node_add(t, 0, 0, &node)) < 0)
 		return rc;
+	if (t->by_stack) {	/* the last add's order is the one before */
+		uint32_t *o = t->order[0];
+		size_t c = t->ordercap[0];
+
+		t->order[0] = t->order[1];
+		t->ordercap[0] = t->ordercap[1];
+		t->norder[0] = t->norder[1];
+		t->order[1] = o;
+		t->ordercap[1] = c;
+		t->norder[1] = 0;
+		t->cursor = 0;
+		t->gen++;
+	}
 	/* frame id -> shared id + 1 */
 	if ((map = calloc(nf + 1, sizeof(*map))) == NULL)
 		return profconv__fail(PROFCONV_ENOMEM, "out of memory");

@@ -37,10 +37,20 @@ struct tree {
 	struct tree_leaf {
 		uint32_t node, n;	/* the leaf, its depth */
 		size_t off;		/* its frames in lpool */
+		uint32_t gen, pos;	/* the last add to meet it, where */
 	} *leaf;
 	size_t nleaf, leafcap;
-	uint32_t *lpool;
-	size_t lpn, lpcap;
+	uint32_t *lpool;	/* frames */
+	uint32_t *lnodes;	/* and their nodes, at the same places */
+	size_t lpn, lpcap, lncap;
+	/* The leaves the add before met (ORDER[0]) and this one's
+	 * (ORDER[1]), in the order met: a snapshot's stacks come in the
+	 * folded order of the one before, so the stack after the last one
+	 * found is tried first (at CURSOR in ORDER[0]). */
+	uint32_t *order[2];
+	size_t norder[2], ordercap[2];
+	size_t cursor;
+	uint32_t gen;		/* adds so far */
 	/* A series: (node, column, value) of each stack, laid out a
 	 * column at a time once the columns are known
 	 * (profconv__report_series_prune()). */

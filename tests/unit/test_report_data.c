@@ -263,10 +263,51 @@ snapshot(unsigned k)
 	return p;
 }
 
-/* The tree of snapshots 0..N-1, type 1 into column K, with stacks found
- * by their hash (BY_STACK) or frame by frame. */
+/*
+ * Snapshot K of a sliding series: of 120 call paths, those from 4K to
+ * 4K + 60 but every seventh (by K), so that most of a snapshot's stacks
+ * are the one before's, in its order, with new ones between them.
+ * Paths in a group of ten share their first frames; a path's depth (2
+ * to 9) repeats every eight paths, so that stacks of one depth differ.
+ */
+static struct profconv_profile *
+sliding(unsigned k)
+{
+	struct profconv_profile *p;
+	uint32_t fn[12], loc[12], stack[9];
+	int64_t v[2];
+	unsigned i, j, depth;
+	char name[8];
+
+	cr_assert(eq(int, profconv_profile_new(&p), 0));
+	profconv_profile_add_sample_type(p, "objects", "count");
+	profconv_profile_add_sample_type(p, "space", "bytes");
+	for (i = 0; i < 12; i++) {
+		snprintf(name, sizeof(name), "g%u", i);
+		fn[i] = add_fn(p, name, "/src/g.c");
+		loc[i] = LOC1(p, 0, 0x100 + 0x10 * i, fn[i], (int64_t)i);
+	}
+	for (i = 4 * k; i < 4 * k + 60 && i < 120; i++) {
+		if ((i + k) % 7 == 0)
+			continue;
+		depth = 2 + i % 8;
+		/* Leaf first: the last frames are the group's. */
+		for (j = 0; j < depth; j++)
+			stack[depth - 1 - j] = loc[j < 3 ? (i / 10 + j) % 12 :
+			    (i * (j + 1) + j) % 12];
+		v[0] = (int64_t)(i + 1);
+		v[1] = 16 * v[0];
+		cr_assert(eq(int, profconv_profile_add_sample(p, stack, depth,
+		    v, NULL, 0), 0), "%s", ERRMSG);
+	}
+	return p;
+}
+
+/* The tree of snapshots 0..N-1 (made by MAKE), type 1 into column K,
+ * with stacks found by their hash (BY_STACK) or frame by frame. */
 static void
-series_more(struct tree *t, struct gframes *g, unsigned from, unsigned n)
+series_of(struct tree *t, struct gframes *g, unsigned from, unsigned n,
+    struct profconv_profile *(*make)(unsigned))
 {
 	struct profconv_view_options vo = PROFCONV_VIEW_OPTIONS_INIT;
 	struct profconv_profile *p;
@@ -275,7 +316,7 @@ series_more(struct tree *t, struct gframes *g, unsigned from, unsigned n)
 
 	vo.granularity = PROFCONV_BY_LINE;
 	for (k = from; k < n; k++) {
-		p = snapshot(k);
+		p = make(k);
 		cr_assert(eq(int, profconv_view_new(&v, p, &vo), 0), "%s",
 		    ERRMSG);
 		cr_assert(eq(int, profconv__report_tree_add(t, g, v, 1, k,
@@ -283,6 +324,12 @@ series_more(struct tree *t, struct gframes *g, unsigned from, unsigned n)
 		profconv_view_free(v);
 		profconv_profile_free(p);
 	}
+}
+
+static void
+series_more(struct tree *t, struct gframes *g, unsigned from, unsigned n)
+{
+	series_of(t, g, from, n, snapshot);
 }
 
 static void
@@ -351,6 +398,25 @@ Test(report_data, series_stacks_found_by_hash_as_by_walk)
 	profconv__report_gframes_free(&gc);
 	same_trees(&s, &gs, &w, &gw);
 	cr_expect(lt(sz, s.leaves.len, s.tn), "stacks seen again");
+	profconv__report_tree_free(&s);
+	profconv__report_tree_free(&w);
+	profconv__report_gframes_free(&gs);
+	profconv__report_gframes_free(&gw);
+}
+
+/* A sliding series: most stacks found where the snapshot before had
+ * them, new ones between them made from the path of the stack found
+ * last; the same tree as the walk frame by frame makes. */
+Test(report_data, series_stacks_found_in_order_as_by_walk)
+{
+	struct tree s = { 0 }, w = { 0 };
+	struct gframes gs = { 0 }, gw = { 0 };
+
+	s.by_stack = true;
+	series_of(&s, &gs, 0, 16, sliding);
+	series_of(&w, &gw, 0, 16, sliding);
+	same_trees(&s, &gs, &w, &gw);
+	cr_expect(lt(sz, s.nleaf, s.tn / 4), "stacks seen again");
 	profconv__report_tree_free(&s);
 	profconv__report_tree_free(&w);
 	profconv__report_gframes_free(&gs);
