@@ -377,21 +377,111 @@ profconv__report_out_free(struct out *o)
  * its cumulative ones the same sweep up the tree prune() makes, so that
  * saturating sums come out the same.  Pass 1 keeps each node's largest
  * share (share()'s); pass 2, once the cut is known, each column's own
- * values into the kept node each counts in.
+ * values into the kept node each counts in.  Both split the columns in
+ * groups, one a task, each with its sums of its own.
  */
+struct columns {
+	const struct tree *t;
+	const size_t *idx, *start;	/* the triples of column C:
+					 * idx[start[c] .. start[c + 1]) */
+	size_t k, ngroups;
+	const int64_t *total;
+	double **smax;			/* per group: each node's share */
+	struct out *o;
+	int64_t *self, *pruned;
+};
+
+/* The columns of group G. */
+static void
+group_columns(const struct columns *cs, size_t g, size_t *lo, size_t *hi)
+{
+	*lo = cs->k * g / cs->ngroups;
+	*hi = cs->k * (g + 1) / cs->ngroups;
+}
+
+static int
+shares_task(void *arg, size_t g)
+{
+	struct columns *cs = arg;
+	const struct tree *t = cs->t;
+	size_t n = t->n, i, c, lo, hi;
+	int64_t *acc = calloc(n + 1, sizeof(*acc));
+	double *smax = calloc(n + 1, sizeof(*smax));
+
+	if (acc == NULL || smax == NULL) {
+		free(acc);
+		free(smax);
+		return profconv__nomem();
+	}
+	cs->smax[g] = smax;
+	group_columns(cs, g, &lo, &hi);
+	for (c = lo; c < hi; c++) {
+		if (cs->total[c] == 0)
+			continue;
+		column_self(t, cs->idx + cs->start[c], cs->start[c + 1] -
+		    cs->start[c], acc);
+		for (i = n; i-- > 1;)
+			pc_add_sat(&acc[t->parent[i]], acc[i]);
+		for (i = 1; i < n; i++) {
+			double v = (double)profconv__report_mag(acc[i]) /
+			    (double)profconv__report_mag(cs->total[c]);
+
+			if (v > smax[i])
+				smax[i] = v;
+		}
+		memset(acc, 0, n * sizeof(*acc));
+	}
+	free(acc);
+	return 0;
+}
+
+static int
+place_task(void *arg, size_t g)
+{
+	struct columns *cs = arg;
+	const struct tree *t = cs->t;
+	const struct out *o = cs->o;
+	size_t n = t->n, i, c, lo, hi, k = cs->k;
+	int64_t *acc = calloc(n + 1, sizeof(*acc));
+
+	if (acc == NULL)
+		return profconv__nomem();
+	group_columns(cs, g, &lo, &hi);
+	for (c = lo; c < hi; c++) {
+		column_self(t, cs->idx + cs->start[c], cs->start[c + 1] -
+		    cs->start[c], acc);
+		for (i = 0; i < n; i++) {
+			if (acc[i] == 0)
+				continue;
+			pc_add_sat(&(o->kept[i] ? cs->self : cs->pruned)[
+			    o->map[i] * k + c], acc[i]);
+			if (!o->kept[i])
+				pc_add_sat(&o->dropped_sum[c], acc[i]);
+			acc[i] = 0;
+		}
+	}
+	free(acc);
+	return 0;
+}
+
 int
 profconv__report_series_prune(const struct tree *t, const size_t *col,
     size_t k, size_t all, const int64_t *total, double fraction,
-    size_t budget, struct out *o, int64_t **self, int64_t **pruned)
+    size_t budget, unsigned int jobs, struct out *o, int64_t **self,
+    int64_t **pruned)
 {
-	size_t n = t->n, i, c, *pos = NULL, *start = NULL, *at = NULL;
+	struct columns cs = { .t = t, .k = k, .total = total, .o = o };
+	double *smax[PROFCONV_MAX_JOBS] = { NULL }, *s = NULL, cut = -1;
+	size_t n = t->n, i, c, g, *pos = NULL, *start = NULL, *at = NULL;
 	size_t *idx = NULL;
-	int64_t *acc = NULL;
-	double *smax = NULL, *s = NULL, cut = -1;
 	int rc = 0;
 
 	memset(o, 0, sizeof(*o));
 	*self = *pruned = NULL;
+	cs.ngroups = profconv__jobs_count(jobs);
+	if (cs.ngroups > k)
+		cs.ngroups = k > 0 ? k : 1;
+	cs.smax = smax;
 	o->map = calloc(n + 1, sizeof(*o->map));
 	o->kept = calloc(n + 1, sizeof(*o->kept));
 	o->dropped_sum = calloc(k + 1, sizeof(*o->dropped_sum));
@@ -399,11 +489,8 @@ profconv__report_series_prune(const struct tree *t, const size_t *col,
 	start = calloc(k + 1, sizeof(*start));
 	at = calloc(k + 1, sizeof(*at));
 	idx = malloc((t->tn + 1) * sizeof(*idx));
-	acc = calloc(n + 1, sizeof(*acc));
-	smax = calloc(n + 1, sizeof(*smax));
 	if (o->map == NULL || o->kept == NULL || o->dropped_sum == NULL ||
-	    pos == NULL || start == NULL || at == NULL || idx == NULL ||
-	    acc == NULL || smax == NULL) {
+	    pos == NULL || start == NULL || at == NULL || idx == NULL) {
 		rc = profconv__nomem();
 		goto out;
 	}
@@ -421,29 +508,22 @@ profconv__report_series_prune(const struct tree *t, const size_t *col,
 	for (i = 0; i < t->tn; i++)
 		if (pos[t->tcol[i]] != SIZE_MAX)
 			idx[at[pos[t->tcol[i]]]++] = i;
-	/* Pass 1: the shares. */
-	for (c = 0; c < k; c++) {
-		if (total[c] == 0)
-			continue;
-		column_self(t, idx + start[c], start[c + 1] - start[c], acc);
-		for (i = n; i-- > 1;)
-			pc_add_sat(&acc[t->parent[i]], acc[i]);
-		for (i = 1; i < n; i++) {
-			double v = (double)profconv__report_mag(acc[i]) /
-			    (double)profconv__report_mag(total[c]);
-
-			if (v > smax[i])
-				smax[i] = v;
-		}
-		memset(acc, 0, n * sizeof(*acc));
-	}
+	cs.idx = idx;
+	cs.start = start;
+	/* Pass 1: the shares, each node's largest of all groups'. */
+	if ((rc = profconv__jobs_run(jobs, cs.ngroups, shares_task, &cs)) < 0)
+		goto out;
+	for (g = 1; g < cs.ngroups; g++)
+		for (i = 1; i < n; i++)
+			if (smax[g][i] > smax[0][i])
+				smax[0][i] = smax[g][i];
 	/* The cut that keeps BUDGET nodes below the root (budget_cut()). */
 	if (budget != 0 && n - 1 > budget) {
 		if ((s = malloc((n - 1) * sizeof(*s))) == NULL) {
 			rc = profconv__nomem();
 			goto out;
 		}
-		memcpy(s, smax + 1, (n - 1) * sizeof(*s));
+		memcpy(s, smax[0] + 1, (n - 1) * sizeof(*s));
 		cut = profconv__select_kth(s, n - 1, n - 2 - budget);
 	}
 	o->fraction = cut > fraction ? cut : fraction;
@@ -451,7 +531,7 @@ profconv__report_series_prune(const struct tree *t, const size_t *col,
 		bool keep = i == 0;
 
 		if (i != 0 && o->kept[t->parent[i]])
-			keep = o->fraction < 0 || smax[i] > o->fraction;
+			keep = o->fraction < 0 || smax[0][i] > o->fraction;
 		o->kept[i] = keep;
 		if (keep) {
 			o->map[i] = (uint32_t)o->n++;
@@ -467,18 +547,9 @@ profconv__report_series_prune(const struct tree *t, const size_t *col,
 		rc = profconv__nomem();
 		goto out;
 	}
-	for (c = 0; c < k; c++) {
-		column_self(t, idx + start[c], start[c + 1] - start[c], acc);
-		for (i = 0; i < n; i++) {
-			if (acc[i] == 0)
-				continue;
-			pc_add_sat(&(o->kept[i] ? *self : *pruned)[o->map[i] *
-			    k + c], acc[i]);
-			if (!o->kept[i])
-				pc_add_sat(&o->dropped_sum[c], acc[i]);
-			acc[i] = 0;
-		}
-	}
+	cs.self = *self;
+	cs.pruned = *pruned;
+	rc = profconv__jobs_run(jobs, cs.ngroups, place_task, &cs);
 out:
 	if (rc < 0) {
 		profconv__report_out_free(o);
@@ -486,21 +557,23 @@ out:
 		free(*pruned);
 		*self = *pruned = NULL;
 	}
+	for (g = 0; g < PROFCONV_MAX_JOBS; g++)
+		free(smax[g]);
 	free(pos);
 	free(start);
 	free(at);
 	free(idx);
-	free(acc);
-	free(smax);
 	free(s);
 	return rc;
 }
 
-/* A series' tree T pruned and written, columns COL[0..K-1] of ALL. */
+/* A series' tree T pruned and written, columns COL[0..K-1] of ALL, on
+ * JOBS threads. */
 static int
 emit_series(FILE *fp, struct tree *t, const struct gframes *g,
     const struct cols *c, const int64_t *total, const size_t *col,
-    size_t k, size_t all, double fraction, size_t budget, size_t def)
+    size_t k, size_t all, double fraction, size_t budget, size_t def,
+    unsigned int jobs)
 {
 	struct out po;
 	int64_t *self, *pruned;
@@ -511,7 +584,7 @@ emit_series(FILE *fp, struct tree *t, const struct gframes *g,
 	    &(uint32_t){ 0 })) < 0)
 		return rc;
 	rc = profconv__report_series_prune(t, col, k, all, total, fraction,
-	    budget, &po, &self, &pruned);
+	    budget, jobs, &po, &self, &pruned);
 	if (rc < 0)
 		return rc;
 	t->nt = k;	/* the columns written */
@@ -846,7 +919,8 @@ profconv__report_data_series(FILE *fp, struct profconv_report_series *s,
 		rc = emit_series(fp, &s->t, &s->g, &(struct cols){ r.label,
 		    r.unit, true, false, s->o.view != NULL &&
 		    s->o.view->split_threads }, r.total, col, k, s->n,
-		    fraction, budget, k - 1);
+		    fraction, budget, k - 1, s->o.view != NULL ?
+		    s->o.view->jobs : 0);
 out:
 	data_run_free(&r);
 	free(col);

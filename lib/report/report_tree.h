@@ -112,13 +112,15 @@ void profconv__report_out_free(struct out *o);
  * A series' tree T (its values only as T's triples) pruned as the page
  * prunes a tree whose columns are those of T's columns COL[0..K-1] (of
  * ALL), with the totals TOTAL (K), FRACTION and BUDGET, but a column at
- * a time: the whole N x K matrix is never held.  Into O (O->cum NULL), *SELF and
+ * a time, the columns split over JOBS threads (0: one per CPU): the
+ * whole N x K matrix is never held.  Into O (O->cum NULL), *SELF and
  * *PRUNED (O->n x K each: the kept nodes' own values, and what was
  * dropped below each); free them and O's arrays.
  */
 int profconv__report_series_prune(const struct tree *t, const size_t *col,
     size_t k, size_t all, const int64_t *total, double fraction,
-    size_t budget, struct out *o, int64_t **self, int64_t **pruned);
+    size_t budget, unsigned int jobs, struct out *o, int64_t **self,
+    int64_t **pruned);
 
 /* What pruning a tree dropped, when the tree holds only the kept nodes
  * (report_data_stream.c). */

@@ -197,7 +197,7 @@ series_columns(void)
 	cr_assert(eq(int, profconv__report_tree_add(&t, &g, vb, 1, 1, NULL),
 	    0));
 	cr_assert(eq(int, profconv__report_series_prune(&t, order, 2, 2,
-	    total, -1, 0, &o, &self, &pruned), 0));
+	    total, -1, 0, 1, &o, &self, &pruned), 0));
 	m = node_of(&t, &g, 0, "main");
 	gr = node_of(&t, &g, (uint32_t)m, "grow");
 	cr_assert(gt(int, gr, 0));
@@ -213,7 +213,7 @@ series_columns(void)
 	free(pruned);
 	/* Again, of b's column alone. */
 	cr_assert(eq(int, profconv__report_series_prune(&t, order, 1, 2,
-	    total, -1, 0, &o, &self, &pruned), 0));
+	    total, -1, 0, 1, &o, &self, &pruned), 0));
 	cr_expect(eq(i64, self[gr], 200));
 	cr_expect(eq(i64, self[m], 500));
 	profconv__report_out_free(&o);

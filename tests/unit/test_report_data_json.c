@@ -373,8 +373,8 @@ random_series_tree(struct tree *t, size_t n, size_t nt, size_t all,
  * The pruning a column at a time keeps the nodes, and writes the values
  * and what was dropped, that the whole matrix does: on random trees,
  * with columns left out and reordered, a column whose total is 0,
- * fractions and budgets that cut or keep all, and values that
- * saturate.
+ * fractions and budgets that cut or keep all, values that saturate,
+ * and the columns on 1, 2 or 3 threads.
  */
 Test(report_data_json, series_pruned_a_column_at_a_time)
 {
@@ -405,9 +405,11 @@ Test(report_data_json, series_pruned_a_column_at_a_time)
 
 				dense_prune(&t, col, 4, 6, total, fractions[f],
 				    budgets[bi], &want, &ws, &wp);
+				unsigned int jobs = 1 + (unsigned int)(bi + f) % 3;
+
 				cr_assert(eq(int, profconv__report_series_prune(
 				    &t, col, 4, 6, total, fractions[f],
-				    budgets[bi], &got, &gs, &gp), 0));
+				    budgets[bi], jobs, &got, &gs, &gp), 0));
 				cr_assert(eq(sz, got.n, want.n), "%s budget %zu "
 				    "fraction %g", what, budgets[bi],
 				    fractions[f]);
