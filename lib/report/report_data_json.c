@@ -69,6 +69,23 @@ budget_cut(const struct tree *t, const struct out *o, const int64_t *total,
 	return 0;
 }
 
+/* Keep node I of T when it is the root, or when KEEP says so (its parent
+ * is kept and its share is above the cut); else it counts in its
+ * parent's kept node.  Whether it is kept. */
+static bool
+keep_node(const struct tree *t, struct out *o, size_t i, bool keep)
+{
+	keep = keep || i == 0;
+	o->kept[i] = keep;
+	if (keep) {
+		o->map[i] = (uint32_t)o->n++;
+	} else {
+		o->map[i] = o->map[t->parent[i]];
+		o->dropped++;
+	}
+	return keep;
+}
+
 /* Keep the nodes whose share (for some type, of its total) is above
  * FRACTION (negative: all) and the BUDGET heaviest (0: all). */
 static int
@@ -95,21 +112,11 @@ prune(struct tree *t, const int64_t *total, double fraction, size_t budget,
 		return rc;
 	o->fraction = cut > fraction ? cut : fraction;
 	for (i = 0; i < t->n; i++) {
-		bool keep = i == 0;
-
-		if (i != 0 && o->kept[t->parent[i]])
-			keep = o->fraction < 0 ||
-			    share(t, o, total, i) > o->fraction;
-		o->kept[i] = keep;
-		if (keep) {
-			o->map[i] = (uint32_t)o->n++;
-		} else {
-			o->map[i] = o->map[t->parent[i]];
-			o->dropped++;
+		if (!keep_node(t, o, i, o->kept[t->parent[i]] &&
+		    (o->fraction < 0 || share(t, o, total, i) > o->fraction)))
 			for (k = 0; k < nt; k++)
 				pc_add_sat(&o->dropped_sum[k],
 				    t->self[i * nt + k]);
-		}
 	}
 	return 0;
 }
@@ -527,19 +534,9 @@ profconv__report_series_prune(const struct tree *t, const size_t *col,
 		cut = profconv__select_kth(s, n - 1, n - 2 - budget);
 	}
 	o->fraction = cut > fraction ? cut : fraction;
-	for (i = 0; i < n; i++) {
-		bool keep = i == 0;
-
-		if (i != 0 && o->kept[t->parent[i]])
-			keep = o->fraction < 0 || smax[0][i] > o->fraction;
-		o->kept[i] = keep;
-		if (keep) {
-			o->map[i] = (uint32_t)o->n++;
-		} else {
-			o->map[i] = o->map[t->parent[i]];
-			o->dropped++;
-		}
-	}
+	for (i = 0; i < n; i++)
+		(void)keep_node(t, o, i, o->kept[t->parent[i]] &&
+		    (o->fraction < 0 || smax[0][i] > o->fraction));
 	/* Pass 2: each node's own values where they count. */
 	*self = calloc(o->n * k + 1, sizeof(**self));
 	*pruned = calloc(o->n * k + 1, sizeof(**pruned));

@@ -230,6 +230,27 @@ Test(report_data, tree_and_series_columns)
 	series_columns();
 }
 
+/* A profile of objects and space with N functions LETTER0.. in
+ * /src/LETTER.c, function I's location at line I. */
+static struct profconv_profile *
+with_functions(unsigned n, char letter, uint32_t *fn, uint32_t *loc)
+{
+	struct profconv_profile *p;
+	char name[8], file[16];
+	unsigned i;
+
+	cr_assert(eq(int, profconv_profile_new(&p), 0));
+	profconv_profile_add_sample_type(p, "objects", "count");
+	profconv_profile_add_sample_type(p, "space", "bytes");
+	snprintf(file, sizeof(file), "/src/%c.c", letter);
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "%c%u", letter, i);
+		fn[i] = add_fn(p, name, file);
+		loc[i] = LOC1(p, 0, 0x100 + 0x10 * i, fn[i], (int64_t)i);
+	}
+	return p;
+}
+
 /* Snapshot K of a series: stacks over six functions that come back in
  * later snapshots, stacks that are another's prefix, an empty stack,
  * and two addresses of one line (one shared frame, two view frames). */
@@ -240,16 +261,8 @@ snapshot(unsigned k)
 	uint32_t fn[6], loc[7], stack[6];
 	int64_t v[2];
 	unsigned i, j, depth;
-	char name[8];
 
-	cr_assert(eq(int, profconv_profile_new(&p), 0));
-	profconv_profile_add_sample_type(p, "objects", "count");
-	profconv_profile_add_sample_type(p, "space", "bytes");
-	for (i = 0; i < 6; i++) {
-		snprintf(name, sizeof(name), "f%u", i);
-		fn[i] = add_fn(p, name, "/src/f.c");
-		loc[i] = LOC1(p, 0, 0x100 + 0x10 * i, fn[i], (int64_t)i);
-	}
+	p = with_functions(6, 'f', fn, loc);
 	loc[6] = LOC1(p, 0, 0x200, fn[1], 1);	/* f1's line again */
 	for (i = 0; i < 40; i++) {
 		depth = (i * 7 + k) % 7;
@@ -277,16 +290,8 @@ sliding(unsigned k)
 	uint32_t fn[12], loc[12], stack[9];
 	int64_t v[2];
 	unsigned i, j, depth;
-	char name[8];
 
-	cr_assert(eq(int, profconv_profile_new(&p), 0));
-	profconv_profile_add_sample_type(p, "objects", "count");
-	profconv_profile_add_sample_type(p, "space", "bytes");
-	for (i = 0; i < 12; i++) {
-		snprintf(name, sizeof(name), "g%u", i);
-		fn[i] = add_fn(p, name, "/src/g.c");
-		loc[i] = LOC1(p, 0, 0x100 + 0x10 * i, fn[i], (int64_t)i);
-	}
+	p = with_functions(12, 'g', fn, loc);
 	for (i = 4 * k; i < 4 * k + 60 && i < 120; i++) {
 		if ((i + k) % 7 == 0)
 			continue;
