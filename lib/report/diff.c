@@ -194,10 +194,11 @@ add_view(struct profconv_diff *d, const struct profconv_profile *prof,
 	size_t t;
 	int rc;
 
-	/* Rows by function or line add the stacks up: they need not be
-	 * merged.  Rows by stack name them, one text per stack. */
+	/* Rows by function or line add up the stacks' leaves: the stacks
+	 * need not be merged nor laid out.  Rows by stack name them, one
+	 * text per stack. */
 	rc = by == PC_ROWS_STACK ? profconv_view_new(&view, prof, vopts) :
-	    profconv__view_new_unmerged(&view, prof, vopts);
+	    profconv__view_new_leaves(&view, prof, vopts);
 	if (rc == 0)
 		rc = profconv__rows_add(d->rows, view, by, false, group * d->nt);
 	for (t = 0; rc == 0 && t < d->nt; t++)

@@ -444,10 +444,11 @@ reduce(struct profconv_trend *t, const struct profconv_profile *prof,
 	if (byte_period(prof, (size_t)k) > t->period)
 		t->period = byte_period(prof, (size_t)k);
 	rc = profconv__rows_new(&rows, ntypes);
-	/* Rows by function add the stacks up: they need not be merged. */
+	/* Rows by function add up the stacks' leaves: the stacks need not
+	 * be merged nor laid out. */
 	if (rc == 0)
 		rc = profconv__trend_rows_by(t) == PC_ROWS_FUNCTION ?
-		    profconv__view_new_unmerged(&view, prof, &t->view) :
+		    profconv__view_new_leaves(&view, prof, &t->view) :
 		    profconv_view_new(&view, prof, &t->view);
 	if (rc == 0)
 		rc = profconv__rows_add(rows, view, profconv__trend_rows_by(t), false, 0);

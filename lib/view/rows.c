@@ -354,6 +354,9 @@ profconv__rows_add(struct pc_rows *r, const struct profconv_view *view,
 
 	if ((rc = check_cols(r, nt, col)) < 0)
 		return rc;
+	if (profconv__view_is_leaves(view) && (cum || by != PC_ROWS_FUNCTION))
+		return profconv__fail(PROFCONV_EINVAL, "a view of leaves has "
+		    "no stacks to add up");
 	if (by == PC_ROWS_FUNCTION &&
 	    (rc = add_frame_totals(r, view, cum ? NO_COL : col,
 	    cum ? col : NO_COL)) != 0)
@@ -372,6 +375,9 @@ profconv__rows_add_functions(struct pc_rows *r,
 	if ((rc = check_cols(r, nt, flat_col)) < 0 ||
 	    (rc = check_cols(r, nt, cum_col)) < 0)
 		return rc;
+	if (profconv__view_is_leaves(view) && cum_col != NO_COL)
+		return profconv__fail(PROFCONV_EINVAL, "a view of leaves has "
+		    "no stacks to add up");
 	if ((rc = add_frame_totals(r, view, flat_col, cum_col)) != 0)
 		return rc < 0 ? rc : 0;
 	if (flat_col != NO_COL)

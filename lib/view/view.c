@@ -316,7 +316,7 @@ values_fit(const struct profconv_profile *prof)
 
 static int
 view_new(struct profconv_view **out, const struct profconv_profile *prof,
-    const struct profconv_view_options *opts, bool unmerged)
+    const struct profconv_view_options *opts, bool unmerged, bool leaves)
 {
 	struct profconv_view_options o;
 	struct profconv_view *v;
@@ -344,6 +344,7 @@ view_new(struct profconv_view **out, const struct profconv_profile *prof,
 	v->opts.tagshow = v->opts.taghide = NULL;
 	v->jobs = opts->jobs;
 	v->unmerged = unmerged && values_fit(prof);
+	v->leaves = leaves && v->unmerged;
 	v->ntypes = prof->nsample_types;
 	v->namer.mode = opts->demangle;
 	nloc = prof->nlocations + 1;
@@ -406,7 +407,7 @@ profconv_view_new(struct profconv_view **out,
     const struct profconv_profile *prof,
     const struct profconv_view_options *opts)
 {
-	return view_new(out, prof, opts, false);
+	return view_new(out, prof, opts, false, false);
 }
 
 int
@@ -414,7 +415,21 @@ profconv__view_new_unmerged(struct profconv_view **out,
     const struct profconv_profile *prof,
     const struct profconv_view_options *opts)
 {
-	return view_new(out, prof, opts, true);
+	return view_new(out, prof, opts, true, false);
+}
+
+bool
+profconv__view_is_leaves(const struct profconv_view *v)
+{
+	return v->leaves;
+}
+
+int
+profconv__view_new_leaves(struct profconv_view **out,
+    const struct profconv_profile *prof,
+    const struct profconv_view_options *opts)
+{
+	return view_new(out, prof, opts, true, true);
 }
 
 

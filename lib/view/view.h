@@ -199,6 +199,20 @@ int profconv__view_new_unmerged(struct profconv_view **out,
     const struct profconv_profile *prof,
     const struct profconv_view_options *opts);
 
+/*
+ * A view for readers of each stack's leaf frame alone (rows by function
+ * or line without cum): profconv__view_new_unmerged()'s, its frames,
+ * totals, filters and suppressions the same, but each of its stacks
+ * holds only its leaf frame (none when it has none), so that a big
+ * profile's frames are never laid out.  When that view would be
+ * profconv_view_new()'s, so is this one, whole stacks and all.
+ */
+int profconv__view_new_leaves(struct profconv_view **out,
+    const struct profconv_profile *prof,
+    const struct profconv_view_options *opts);
+/* Is VIEW such a view (its stacks' leaves alone)? */
+bool profconv__view_is_leaves(const struct profconv_view *view);
+
 /* How a stack without frames is named in every writer. */
 #define PC_EMPTY_STACK "[no stack]"
 

@@ -534,12 +534,14 @@ profconv__view_plan(struct build *b)
 	if (rc < 0)
 		return rc;
 	b->off[n] = at;
-	b->path = profconv__malloc_big((at + 1) * sizeof(*b->path));
+	/* A view of leaves keeps one frame per sample, and no marks. */
+	b->path = profconv__malloc_big(((b->v->leaves ? n : at) + 1) *
+	    sizeof(*b->path));
 	if (b->path == NULL)
 		return profconv__nomem();
 	/* Inline marks only where a location has more than one frame:
 	 * zero pages, written where a mark is 1. */
-	for (i = 1; i <= b->v->prof->nlocations; i++)
+	for (i = 1; !b->v->leaves && i <= b->v->prof->nlocations; i++)
 		if (b->v->loc_n[i] > 1) {
 			b->pinl = profconv__calloc_big(at + 1, 1);
 			return b->pinl == NULL ? profconv__nomem() : 0;
@@ -554,18 +556,28 @@ profconv__view_path_task(void *arg, size_t r)
 	struct build *b = arg;
 	const struct profconv_view *v = b->v;
 	const struct profconv_profile *prof = v->prof;
-	size_t si, i, j, lo = r * RANGE, hi = lo + RANGE;
+	size_t si, i, j, lo = r * RANGE, hi = lo + RANGE, cap = 0;
+	uint32_t *one = NULL;	/* a view of leaves: a sample's frames */
 
 	if (hi > prof->nsamples)
 		hi = prof->nsamples;
 	for (si = lo; si < hi; si++) {
 		const struct pc_sample *s = pc_sample(prof, si);
 		const uint32_t *stk = pc_sample_stack(prof, s);
-		uint32_t *p = b->path + b->off[si];
-		size_t all = 0, skip = 0;
+		size_t n = b->off[si + 1] - b->off[si], all = 0, skip = 0;
+		uint32_t *p = b->path + b->off[si], *start;
 
 		if (b->first[si] == NOT_SHOWN)
 			continue;
+		if (v->leaves && n > cap) {
+			free(one);
+			cap = 2 * n;
+			if ((one = malloc(cap * sizeof(*one))) == NULL)
+				return profconv__nomem();
+		}
+		if (v->leaves)
+			p = one;
+		start = p;
 		const uint32_t *ps = v->pseudo + si * v->npseudo;
 
 		/* A stack cut by plan_sample() (when any was): the frames
@@ -593,13 +605,16 @@ profconv__view_path_task(void *arg, size_t r)
 					skip--;
 					continue;
 				}
-				if (j != 0)	/* b->pinl is there */
+				if (j != 0 && b->pinl != NULL)
 					b->pinl[p - b->path] = 1;
 				*p++ = lf[j];
 			}
 		}
 		for (j = v->nroot; j < v->npseudo; j++)
 			*p++ = ps[j];
+		if (v->leaves && n != 0)
+			b->path[si] = start[n - 1];
 	}
+	free(one);
 	return 0;
 }

@@ -63,6 +63,8 @@ struct profconv_view {
 	struct pc_tagnames tagnames;	/* --tagshow, --taghide */
 	bool unmerged;			/* a stack per shown sample, in the
 					 * samples' order (view_new_unmerged) */
+	bool leaves;			/* and each its leaf frame alone
+					 * (view_new_leaves) */
 
 	/* Scratch while building. */
 	struct pc_pruner pruner;
@@ -100,7 +102,8 @@ struct profconv_view {
  *     and ignore, and place each shown sample's frames in one array
  *     (for most views the per-sample work of this pass runs on the
  *     threads too: plan_threads());
- *  2. per range of samples: write those frames, root first;
+ *  2. per range of samples: write those frames, root first (in a view
+ *     of leaves, only the last of them);
  *  3. sort the shown samples by their frames (stacksort.c): samples with
  *     the same frames come together, in sample order (for an unmerged
  *     view, the samples' own order, each a stack);

@@ -110,6 +110,11 @@ sort_samples(struct build *b)
 			if (b->first[si] != NOT_SHOWN)
 				b->shown[b->nshown++] = (uint32_t)si;
 	}
+	/* Which frames each sample shows is in the path now: the arrays
+	 * that said so go before the sort makes its own. */
+	free(b->first);
+	free(b->last);
+	b->first = b->last = NULL;
 	b->order = profconv__malloc_big((b->nshown + 1) * sizeof(*b->order));
 	b->same = profconv__malloc_big(b->nshown + 1);
 	if (b->order == NULL || b->same == NULL)
@@ -180,9 +185,11 @@ stack_task(void *arg, size_t r)
 		}
 
 		if (!b->same[p]) {
-			v->stacks[k].off = b->off[si];
+			v->stacks[k].off = v->leaves ? si : b->off[si];
 			v->stacks[k].n = (uint32_t)(b->off[si + 1] -
 			    b->off[si]);
+			if (v->leaves && v->stacks[k].n > 1)
+				v->stacks[k].n = 1;
 			acc = v->vals + k * nt;
 			memset(acc, 0, nt * sizeof(*acc));
 			k++;
@@ -219,7 +226,8 @@ static int
 lay_out(struct build *b)
 {
 	struct profconv_view *v = b->v;
-	size_t n, r, at = b->off[v->prof->nsamples];
+	size_t n, r, at = v->leaves ? v->prof->nsamples :
+	    b->off[v->prof->nsamples];
 	int rc;
 
 	b->nranges = (b->nshown + RANGE - 1) / RANGE;

@@ -471,3 +471,124 @@ Test(view, unmerged_views)
 {
 	unmerged_in_sample_order();
 }
+
+/*
+ * A view of leaves: the unmerged view's stacks, each cut to its leaf
+ * frame, with the same frames, values, totals and suppressions, under
+ * every option that changes the leaf (hide, focus, pseudo-frames of
+ * labels, inline lines, line granularity, stacks cut at
+ * PC_VIEW_MAX_DEPTH); rows of anything but leaves are refused.
+ */
+static void
+leaves_of(const struct profconv_view_options *o, const char *what)
+{
+	struct profconv_view *u = NULL, *l = NULL;
+	struct profconv_view_stack a, b;
+	struct pc_rows *r = NULL;
+	size_t i, t;
+
+	cr_assert(eq(int, profconv__view_new_unmerged(&u, p, o), 0), "%s",
+	    what);
+	cr_assert(eq(int, profconv__view_new_leaves(&l, p, o), 0), "%s", what);
+	cr_expect(profconv__view_is_leaves(l), "%s", what);
+	cr_expect(not(profconv__view_is_leaves(u)), "%s", what);
+	cr_assert(eq(sz, profconv_view_stack_count(l),
+	    profconv_view_stack_count(u)), "%s", what);
+	cr_assert(eq(sz, profconv_view_frame_count(l),
+	    profconv_view_frame_count(u)), "%s", what);
+	for (i = 1; i <= profconv_view_frame_count(u); i++)
+		cr_expect(eq(str, (char *)profconv__view_frame_text(l,
+		    (uint32_t)i), (char *)profconv__view_frame_text(u,
+		    (uint32_t)i)), "%s", what);
+	for (i = 0; i < profconv_profile_sample_count(p); i++)
+		cr_expect(eq(sz, profconv__view_sample_stack(l, i),
+		    profconv__view_sample_stack(u, i)), "%s", what);
+	for (i = 0; i < profconv_view_stack_count(u); i++) {
+		profconv_view_stack(u, i, &a);
+		profconv_view_stack(l, i, &b);
+		cr_assert(eq(sz, b.nframes, a.nframes != 0), "%s %zu", what, i);
+		if (a.nframes != 0)
+			cr_expect(eq(u32, b.frames[0],
+			    a.frames[a.nframes - 1]), "%s %zu", what, i);
+		for (t = 0; t < profconv_profile_sample_type_count(p); t++)
+			cr_expect(eq(i64, b.values[t], a.values[t]), "%s", what);
+	}
+	for (t = 0; t < profconv_profile_sample_type_count(p); t++) {
+		int64_t x, y;
+
+		profconv_view_total(u, t, &x);
+		profconv_view_total(l, t, &y);
+		cr_expect(eq(i64, x, y), "%s", what);
+	}
+	cr_assert(eq(int, profconv__rows_new(&r, 4), 0));
+	cr_expect(eq(int, profconv__rows_add(r, l, PC_ROWS_FUNCTION, false,
+	    0), 0), "%s", what);
+	cr_expect(eq(int, profconv__rows_add(r, l, PC_ROWS_FUNCTION, true,
+	    0), PROFCONV_EINVAL), "%s", what);
+	cr_expect(eq(int, profconv__rows_add(r, l, PC_ROWS_STACK, false, 0),
+	    PROFCONV_EINVAL), "%s", what);
+	profconv__rows_free(r);
+	profconv_view_free(u);
+	profconv_view_free(l);
+}
+
+Test(view, views_of_leaves)
+{
+	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
+	uint32_t fn[6], loc[8], deep[PC_VIEW_MAX_DEPTH + 8];
+	struct profconv_label lab = { "thread", "worker", 0, NULL };
+	int64_t v[2] = { 3, 300 };
+	uint64_t s = 5;
+	size_t i, j;
+
+	profconv_profile_add_sample_type(p, "objects", "count");
+	profconv_profile_add_sample_type(p, "space", "bytes");
+	fn[0] = add_fn(p, "main", "m.c");
+	fn[1] = add_fn(p, "run", "r.c");
+	fn[2] = add_fn(p, "grow", "g.c");
+	fn[3] = add_fn(p, "make", "g.c");
+	fn[4] = add_fn(p, "hidden", "h.c");
+	fn[5] = add_fn(p, "malloc", "");
+	loc[0] = LOC1(p, 0, 0x10, fn[0], 3);
+	loc[1] = LOC1(p, 0, 0x20, fn[1], 7);
+	loc[2] = LOCN(p, 0, 0x30, 11, fn[3], fn[2]);	/* make in grow */
+	loc[3] = LOC1(p, 0, 0x40, fn[4], 2);
+	loc[4] = LOC1(p, 0, 0x50, fn[2], 13);
+	loc[5] = LOC1(p, 0, 0x60, fn[5], 1);
+	loc[6] = LOC1(p, 0, 0x70, fn[3], 17);
+	loc[7] = LOC1(p, 0, 0x80, fn[1], 9);
+	for (i = 0; i < 200; i++) {
+		uint32_t ids[6];
+		size_t n = 1 + (size_t)(s % 6);
+
+		s = s * 6364136223846793005u + 1442695040888963407u;
+		for (j = 0; j + 1 < n; j++)
+			ids[j] = loc[1 + (s >> (8 + 3 * j)) % 7];
+		ids[n - 1] = loc[0];
+		v[0] = 1 + (int64_t)(s >> 40) % 5;
+		cr_assert(eq(int, profconv_profile_add_sample(p, ids, n, v,
+		    &lab, (s >> 20) % 2), 0));
+	}
+	/* A stack deeper than a view shows: cut under one frame. */
+	for (i = 0; i < PC_VIEW_MAX_DEPTH + 8; i++)
+		deep[i] = loc[i + 1 < PC_VIEW_MAX_DEPTH + 8 ? 1 + i % 2 : 0];
+	cr_assert(eq(int, profconv_profile_add_sample(p, deep,
+	    PC_VIEW_MAX_DEPTH + 8, v, NULL, 0), 0));
+	leaves_of(&o, "plain");
+	o.hide = "hidden|make";
+	leaves_of(&o, "hide");
+	o.hide = NULL;
+	o.focus = "grow";
+	leaves_of(&o, "focus");
+	o.focus = NULL;
+	o.tagleaf = "thread";
+	leaves_of(&o, "tagleaf");
+	o.tagleaf = NULL;
+	o.tagroot = "thread";
+	leaves_of(&o, "tagroot");
+	o.tagroot = NULL;
+	o.granularity = PROFCONV_BY_LINE;
+	leaves_of(&o, "lines");
+	o.no_inline = 1;
+	leaves_of(&o, "no inline");
+}
