@@ -19,53 +19,8 @@
 #include <string.h>
 
 #include "model/seams.h"
+#include "transform/merger.h"
 #include "transform/types.h"
-
-/*
- * The merged samples by identity (stack and labels): open addressing over
- * indexes into dst's samples, with each one's hash beside it, so a probe
- * compares a key with a sample only when the hashes agree, and no copy of
- * the key is kept.
- */
-struct sample_set {
-	uint32_t *slots;	/* dst sample index + 1; 0: empty */
-	uint64_t *hashes;	/* per slot */
-	size_t cap, n;		/* cap: a power of two, or 0 */
-};
-
-struct merger {
-	struct profconv_profile *dst;
-	struct pc_keymap mappings, functions, locations;
-	struct sample_set samples;
-	/* Per source: memoized translations of its ids (0 = not yet). */
-	const struct profconv_profile *src;
-	uint32_t *str;
-	uint32_t *map_id;
-	int64_t *map_delta;
-	uint32_t *func_id;
-	uint32_t *loc_id;
-	/* Scratch. */
-	unsigned char *key;
-	size_t key_cap;
-	uint32_t *stack;
-	size_t stack_cap;
-	struct pc_label *labels;
-	size_t labels_cap;
-	struct pc_line *lines;
-	size_t lines_cap;
-	/* Sample types, kept by name: the first source's, in its order. */
-	int *slot;		/* per type: the current source's slot, or -1 */
-	bool *live;		/* per type: every source so far has it */
-	int64_t *row;		/* one sample's values in the merged slots */
-	size_t nsources;
-	int sign;		/* of the source being added */
-	bool mark_base;		/* label its samples pprof::base=true */
-	uint32_t base_key, base_true;	/* those two strings in dst */
-};
-
-struct profconv_merger {
-	struct merger m;
-};
 
 /* Are string IA of A and IB of B the same bytes (NULs included)? */
 static bool
@@ -84,13 +39,6 @@ profconv__same_vtype(const struct profconv_profile *a,
 {
 	return same_str(a, x->type, b, y->type) &&
 	    same_str(a, x->unit, b, y->unit);
-}
-
-/* A string index of the current source, in the merged table. */
-static uint32_t
-dstr(struct merger *m, uint32_t idx)
-{
-	return m->str[idx];
 }
 
 /* "type/unit" of VT into BUF, or "none" when both are empty. */
@@ -263,9 +211,9 @@ key_reserve(struct merger *m, size_t n)
 	return PC_GROW(m->key, m->key_cap, 0, n);
 }
 
-/* The destination mapping for source mapping ID, and the address shift. */
-static int
-map_mapping(struct merger *m, uint32_t id, uint32_t *out, int64_t *delta)
+int
+profconv__merge_mapping(struct merger *m, uint32_t id, uint32_t *out,
+    int64_t *delta)
 {
 	const struct pc_mapping *s;
 	struct pc_mapping d;
@@ -355,8 +303,8 @@ struct lockey_head {
 	uint32_t mapping, folded;
 };
 
-static int
-map_location(struct merger *m, uint32_t id, uint32_t *out)
+int
+profconv__merge_location(struct merger *m, uint32_t id, uint32_t *out)
 {
 	const struct pc_location *s = pc_location(m->src, id);
 	const struct pc_line *sl = pc_location_lines(m->src, s);
@@ -372,7 +320,7 @@ map_location(struct merger *m, uint32_t id, uint32_t *out)
 		*out = m->loc_id[id - 1];
 		return 0;
 	}
-	rc = map_mapping(m, s->mapping, &mid, &delta);
+	rc = profconv__merge_mapping(m, s->mapping, &mid, &delta);
 	if (rc == 0)
 		rc = PC_GROW(m->lines, m->lines_cap, 0, s->nlines);
 	for (i = 0; rc == 0 && i < s->nlines; i++) {
@@ -413,383 +361,14 @@ map_location(struct merger *m, uint32_t id, uint32_t *out)
 	return rc;
 }
 
-static int
-label_cmp(const void *a, const void *b)
-{
-	const struct pc_label *x = a, *y = b;
-	int c = PC_CMP(x->key, y->key);
-
-	if (c == 0)
-		c = PC_CMP(x->str, y->str);
-	if (c == 0)
-		c = PC_CMP(x->unit, y->unit);
-	return c != 0 ? c : PC_CMP(x->num, y->num);
-}
-
-static bool
-all_zero(const int64_t *v, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (v[i] != 0)
-			return false;
-	return true;
-}
-
-/* --- samples by identity --------------------------------------------------- */
-
-/* One step of the sample hash: cheap, since every frame goes through it;
- * the table's seed and a full mix at the end (sample_hash_end) spread it. */
-static inline uint64_t
-sample_hash_step(uint64_t h, uint64_t w)
-{
-	h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
-	return h ^ (h >> 29);
-}
-
-static inline uint64_t
-sample_hash_end(uint64_t h, size_t nlocs, size_t nlabels)
-{
-	return profconv__hash_u64(h ^ ((uint64_t)nlocs << 32 | nlabels));
-}
-
-/* The hash of a stack of merged location ids and its sorted labels. */
-static uint64_t
-sample_hash(const uint32_t *stk, size_t nlocs, const struct pc_label *lab,
-    size_t nlabels)
-{
-	uint64_t h = profconv__hash_seed();
-	size_t i;
-
-	for (i = 0; i + 1 < nlocs; i += 2)
-		h = sample_hash_step(h, (uint64_t)stk[i] << 32 | stk[i + 1]);
-	if (i < nlocs)
-		h = sample_hash_step(h, stk[i]);
-	for (i = 0; i < nlabels; i++) {
-		h = sample_hash_step(h, (uint64_t)lab[i].key << 32 | lab[i].str);
-		h = sample_hash_step(h, lab[i].unit);
-		h = sample_hash_step(h, (uint64_t)lab[i].num);
-	}
-	return sample_hash_end(h, nlocs, nlabels);
-}
-
-/* Is merged sample IDX this stack with these (sorted) labels? */
-static bool
-sample_is(const struct profconv_profile *dst, uint32_t idx,
-    const uint32_t *stk, size_t nlocs, const struct pc_label *lab,
-    size_t nlabels)
-{
-	const struct pc_sample *s = pc_sample(dst, idx);
-	const struct pc_label *dl = pc_sample_labels(dst, s);
-	size_t i;
-
-	if (s->nlocs != nlocs || s->nlabels != nlabels)
-		return false;
-	if (nlocs != 0 && memcmp(pc_sample_stack(dst, s), stk,
-	    nlocs * sizeof(*stk)) != 0)
-		return false;
-	for (i = 0; i < nlabels; i++)
-		if (dl[i].key != lab[i].key || dl[i].str != lab[i].str ||
-		    dl[i].unit != lab[i].unit || dl[i].num != lab[i].num)
-			return false;
-	return true;
-}
-
-static void
-sample_set_free(struct sample_set *t)
-{
-	free(t->slots);
-	free(t->hashes);
-	memset(t, 0, sizeof(*t));
-}
-
-/* Double the table (or make its first one). */
-static int
-sample_set_grow(struct sample_set *t)
-{
-	size_t cap = t->cap != 0 ? t->cap * 2 : 1024, i, j;
-	uint32_t *slots = calloc(cap, sizeof(*slots));
-	uint64_t *hashes = malloc(cap * sizeof(*hashes));
-
-	if (slots == NULL || hashes == NULL) {
-		free(slots);
-		free(hashes);
-		return profconv__nomem();
-	}
-	for (i = 0; i < t->cap; i++) {
-		if (t->slots[i] == 0)
-			continue;
-		for (j = t->hashes[i] & (cap - 1); slots[j] != 0;
-		    j = (j + 1) & (cap - 1))
-			;
-		slots[j] = t->slots[i];
-		hashes[j] = t->hashes[i];
-	}
-	free(t->slots);
-	free(t->hashes);
-	t->slots = slots;
-	t->hashes = hashes;
-	t->cap = cap;
-	return 0;
-}
-
-/*
- * The slot of the merged sample with this stack and these labels, or the
- * empty slot where it goes; the table has room for one more.
- */
-static size_t
-sample_slot(const struct merger *m, uint64_t h, const uint32_t *stk,
-    size_t nlocs, const struct pc_label *lab, size_t nlabels)
-{
-	const struct sample_set *t = &m->samples;
-	size_t mask = t->cap - 1, i;
-
-	for (i = h & mask; t->slots[i] != 0; i = (i + 1) & mask)
-		if (t->hashes[i] == h && sample_is(m->dst, t->slots[i] - 1,
-		    stk, nlocs, lab, nlabels))
-			break;
-	return i;
-}
-
-/* --- adding a source's samples ------------------------------------------------- */
-
-/* The merged ids of source sample S's stack into m->stack at AT. */
-static int
-map_stack(struct merger *m, const struct pc_sample *s, size_t at)
-{
-	const uint32_t *stk = pc_sample_stack(m->src, s);
-	const uint32_t *seen = m->loc_id;
-	uint32_t *out, id;
-	size_t i, n = s->nlocs;
-	int rc;
-
-	rc = PC_GROW(m->stack, m->stack_cap, at, n);
-	if (rc < 0)
-		return rc;
-	out = m->stack + at;
-	for (i = 0; i < n; i++) {
-		/* Most frames were seen before: a look-up, no call. */
-		id = seen[stk[i] - 1];
-		if (id == 0) {
-			rc = map_location(m, stk[i], &id);
-			if (rc < 0)
-				return rc;
-		}
-		out[i] = id;
-	}
-	return 0;
-}
-
-/* Source sample S's labels, in merged strings, sorted, into m->labels at
- * AT; their count into *NLABELS. */
-static int
-map_labels(struct merger *m, const struct pc_sample *s, size_t at,
-    size_t *nlabels)
-{
-	const struct pc_label *lab = pc_sample_labels(m->src, s);
-	struct pc_label *out;
-	size_t i, n = 0;
-	int rc;
-
-	rc = PC_GROW(m->labels, m->labels_cap, at, s->nlabels + 1);
-	if (rc < 0)
-		return rc;
-	out = m->labels + at;
-	for (i = 0; i < s->nlabels; i++) {
-		out[n] = lab[i];
-		out[n].key = dstr(m, lab[i].key);
-		out[n].str = dstr(m, lab[i].str);
-		out[n].unit = dstr(m, lab[i].unit);
-		/* pprof's SetLabel replaces the key's values. */
-		if (!m->mark_base || out[n].key != m->base_key)
-			n++;
-	}
-	if (m->mark_base)
-		out[n++] = (struct pc_label){ m->base_key, m->base_true, 0, 0 };
-	/* Labels are a set: sort them so their order does not matter. */
-	if (n > 1)
-		qsort(out, n, sizeof(*out), label_cmp);
-	*nlabels = n;
-	return 0;
-}
-
-/*
- * Source samples are added a batch at a time: each one's stack and
- * labels are mapped and hashed first, and the table's slot it falls in
- * asked for, then what that slot holds, then the sample's stack and
- * values; then the batch is looked up and added, in order.  A big
- * table's slot, and the merged sample it names, are each a cache miss.
- */
-#define BATCH 16
-
-struct pending {
-	size_t si;		/* the source sample */
-	size_t stack_at, nlocs;	/* its merged stack in m->stack */
-	size_t labels_at, nlabels;	/* its labels in m->labels */
-	uint64_t h;
-};
-
-/* Pending sample P into the merged profile: its values added to the
- * sample with its stack and labels, made when new. */
-static int
-map_sample(struct merger *m, const struct pending *p, int sign)
-{
-	const struct profconv_profile *src = m->src;
-	const int64_t *sv = src->nsample_types != 0 ?
-	    pc_sample_values(src, p->si) : NULL;
-	const uint32_t *stk = m->stack + p->stack_at;
-	const struct pc_label *lab = m->labels + p->labels_at;
-	struct profconv_profile *dst = m->dst;
-	struct sample_set *t = &m->samples;
-	size_t i, nt = dst->nsample_types, slot;
-	int64_t *dv;
-	int rc;
-
-	slot = sample_slot(m, p->h, stk, p->nlocs, lab, p->nlabels);
-	/* The source's values in the merged slots, negated for a base. */
-	for (i = 0; i < nt; i++) {
-		int64_t v = m->slot[i] >= 0 ? sv[m->slot[i]] : 0;
-
-		m->row[i] = sign >= 0 ? v : v == INT64_MIN ? INT64_MAX : -v;
-	}
-	if (t->slots[slot] == 0) {
-		if (dst->nsamples >= UINT32_MAX - 1)
-			return profconv__fail(PROFCONV_ENOMEM,
-			    "too many samples");
-		rc = profconv__add_sample_raw(dst, stk, p->nlocs, m->row, lab,
-		    p->nlabels);
-		if (rc < 0)
-			return rc;
-		t->slots[slot] = (uint32_t)dst->nsamples;	/* index + 1 */
-		t->hashes[slot] = p->h;
-		t->n++;
-		return 0;
-	}
-	dv = pc_sample_values_mut(dst, t->slots[slot] - 1);
-	for (i = 0; i < nt; i++)
-		pc_add_sat(&dv[i], m->row[i]);
-	return 0;
-}
-
-/* Ask for what the pending samples' look-ups read: STAGE 0 their slots,
- * 1 the merged samples those name, 2 those samples' stacks and values. */
-static void
-prefetch_batch(const struct merger *m, const struct pending *b, size_t n,
-    int stage)
-{
-	const struct sample_set *t = &m->samples;
-	const struct profconv_profile *dst = m->dst;
-	size_t k, mask = t->cap - 1;
-
-	for (k = 0; k < n; k++) {
-		size_t i = b[k].h & mask;
-		uint32_t idx;
-
-		if (stage == 0) {
-			__builtin_prefetch(&t->slots[i]);
-			__builtin_prefetch(&t->hashes[i]);
-		} else if ((idx = t->slots[i]) != 0 && stage == 1) {
-			__builtin_prefetch(pc_sample(dst, idx - 1));
-		} else if (idx != 0) {
-			__builtin_prefetch(pc_sample_stack(dst,
-			    pc_sample(dst, idx - 1)));
-			__builtin_prefetch(pc_sample_values(dst, idx - 1));
-		}
-	}
-}
-
-/* Does source sample SI have a nonzero value in a type still common? */
-static bool
-counts(const struct merger *m, const struct profconv_profile *src, size_t si)
-{
-	const int64_t *sv = pc_sample_values(src, si);
-	size_t k;
-
-	for (k = 0; k < m->dst->nsample_types; k++)
-		if (m->live[k] && sv[m->slot[k]] != 0)
-			return true;
-	return false;
-}
-
-static void
-source_done(struct merger *m)
-{
-	free(m->str);
-	free(m->map_id);
-	free(m->map_delta);
-	free(m->func_id);
-	free(m->loc_id);
-	m->str = m->map_id = m->func_id = m->loc_id = NULL;
-	m->map_delta = NULL;
-}
-
-static int
-merge_source(struct merger *m, const struct profconv_profile *src, int sign)
-{
-	size_t i;
-	uint32_t mid;
-	int64_t delta;
-	int rc = 0;
-
-	m->src = src;
-	m->str = malloc((src->strings.len + 1) * sizeof(*m->str));
-	m->map_id = calloc(src->nmappings + 1, sizeof(*m->map_id));
-	m->map_delta = calloc(src->nmappings + 1, sizeof(*m->map_delta));
-	m->func_id = calloc(src->nfunctions + 1, sizeof(*m->func_id));
-	m->loc_id = calloc(src->nlocations + 1, sizeof(*m->loc_id));
-	if (m->str == NULL || m->map_id == NULL || m->map_delta == NULL ||
-	    m->func_id == NULL || m->loc_id == NULL)
-		rc = profconv__nomem();
-	for (i = 0; rc == 0 && i < src->strings.len; i++)
-		rc = profconv__strtab_intern(&m->dst->strings, src->strings.strs[i],
-		    src->strings.lens[i], &m->str[i]);
-	/* The first mapping seen is the main binary: keep it first. */
-	if (rc == 0 && m->dst->nmappings == 0 && src->nmappings != 0)
-		rc = map_mapping(m, 1, &mid, &delta);
-	for (i = 0; rc == 0 && i < src->nsamples;) {
-		struct pending b[BATCH];
-		size_t n = 0, k, sat = 0, lat = 0;
-
-		/* Room for the whole batch: the slots asked for stay. */
-		while (rc == 0 && (m->samples.n + BATCH) * 2 > m->samples.cap)
-			rc = sample_set_grow(&m->samples);
-		for (; rc == 0 && i < src->nsamples && n < BATCH; i++) {
-			const struct pc_sample *s = pc_sample(src, i);
-			struct pending *p = &b[n];
-
-			if (!counts(m, src, i))
-				continue;
-			*p = (struct pending){ i, sat, s->nlocs, lat, 0, 0 };
-			rc = map_stack(m, s, sat);
-			if (rc == 0)
-				rc = map_labels(m, s, lat, &p->nlabels);
-			if (rc < 0)
-				break;
-			p->h = sample_hash(m->stack + sat, p->nlocs,
-			    m->labels + lat, p->nlabels);
-			sat += p->nlocs;
-			lat += p->nlabels;
-			n++;
-		}
-		prefetch_batch(m, b, n, 0);
-		prefetch_batch(m, b, n, 1);
-		prefetch_batch(m, b, n, 2);
-		for (k = 0; rc == 0 && k < n; k++)
-			rc = map_sample(m, &b[k], sign);
-	}
-	source_done(m);
-	return rc;
-}
-
 static void
 merger_free(struct merger *m)
 {
-	source_done(m);
+	profconv__merge_source_done(m);
 	profconv__keymap_free(&m->mappings);
 	profconv__keymap_free(&m->functions);
 	profconv__keymap_free(&m->locations);
-	sample_set_free(&m->samples);
+	profconv__merge_samples_free(m);
 	free(m->key);
 	free(m->stack);
 	free(m->labels);
@@ -832,7 +411,7 @@ profconv_merger_free(struct profconv_merger *mg)
 
 static int
 merger_add(struct profconv_merger *mg, const struct profconv_profile *prof,
-    int sign)
+    int sign, const uint8_t *skip)
 {
 	int rc;
 
@@ -841,7 +420,7 @@ merger_add(struct profconv_merger *mg, const struct profconv_profile *prof,
 	mg->m.sign = sign;
 	rc = header_add(&mg->m, prof);
 	if (rc == 0)
-		rc = merge_source(&mg->m, prof, sign);
+		rc = profconv__merge_source(&mg->m, prof, sign, skip);
 	mg->m.nsources++;
 	return rc;
 }
@@ -850,7 +429,7 @@ int
 profconv_merger_add(struct profconv_merger *mg,
     const struct profconv_profile *prof)
 {
-	return merger_add(mg, prof, 1);
+	return merger_add(mg, prof, 1, NULL);
 }
 
 /* Is every value of sample I zero? */
@@ -886,7 +465,9 @@ finish(struct merger *m, struct profconv_profile **out)
 	free(keep);
 	for (i = 0; rc == 0 && !zero && i < m->dst->nsamples; i++)
 		zero = sample_is_zero(m->dst, i);
-	if (rc < 0 || !zero) {
+	/* Samples that cancelled and were never made count as zero ones:
+	 * what only they used goes the same way. */
+	if (rc < 0 || (!zero && m->skipped == 0)) {
 		if (rc == 0) {
 			*out = m->dst;
 			m->dst = NULL;
@@ -926,7 +507,7 @@ merge_signed(struct profconv_profile **out,
 	*out = NULL;
 	rc = profconv_merger_new(&mg);
 	for (i = 0; rc == 0 && i < n; i++)
-		rc = merger_add(mg, profs[i], signs != NULL ? signs[i] : 1);
+		rc = merger_add(mg, profs[i], signs != NULL ? signs[i] : 1, NULL);
 	if (rc == 0)
 		rc = profconv_merger_finish(out, mg);
 	profconv_merger_free(mg);
@@ -953,13 +534,42 @@ profconv_profile_merge(struct profconv_profile **out,
 }
 
 int
-profconv_profile_subtract(struct profconv_profile **out,
+profconv__subtract_each(struct profconv_profile **out,
     const struct profconv_profile *cur, const struct profconv_profile *base)
 {
 	static const int signs[2] = { 1, -1 };
 	const struct profconv_profile *pair[2] = { cur, base };
 
 	return merge_signed(out, pair, signs, 2);
+}
+
+int
+profconv_profile_subtract(struct profconv_profile **out,
+    const struct profconv_profile *cur, const struct profconv_profile *base)
+{
+	struct profconv_merger *mg;
+	uint8_t *skip_cur = NULL, *skip_base = NULL;
+	size_t n;
+	int rc;
+
+	/* What cancels is never made (a profile less its own dump costs
+	 * no third copy). */
+	*out = NULL;
+	rc = profconv__merge_census(cur, base, &skip_cur, &skip_base, &n);
+	if (rc == 0)
+		rc = profconv_merger_new(&mg);
+	if (rc == 0) {
+		mg->m.skipped = 2 * n;
+		rc = merger_add(mg, cur, 1, skip_cur);
+		if (rc == 0)
+			rc = merger_add(mg, base, -1, skip_base);
+		if (rc == 0)
+			rc = profconv_merger_finish(out, mg);
+		profconv_merger_free(mg);
+	}
+	free(skip_cur);
+	free(skip_base);
+	return rc;
 }
 
 /*
@@ -981,7 +591,7 @@ profconv_profile_diff_base(struct profconv_profile **out,
 	if (rc < 0)
 		return rc;
 	m = &mg->m;
-	rc = merger_add(mg, cur, 1);
+	rc = merger_add(mg, cur, 1, NULL);
 	if (rc == 0)
 		rc = profconv__strtab_intern_cstr(&m->dst->strings,
 		    "pprof::base", &m->base_key);
@@ -990,7 +600,7 @@ profconv_profile_diff_base(struct profconv_profile **out,
 		    &m->base_true);
 	m->mark_base = true;
 	if (rc == 0)
-		rc = merger_add(mg, base, -1);
+		rc = merger_add(mg, base, -1, NULL);
 	if (rc == 0)
 		rc = profconv_merger_finish(out, mg);
 	profconv_merger_free(mg);

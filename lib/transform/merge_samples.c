@@ -1,0 +1,685 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * merge_samples.c - the merger's samples (merge.c has the rest): each
+ * sample is its stack and its labels, found by that identity in a table
+ * of the merged ones; a source's samples are added a batch at a time.
+ * And the census of a subtraction: which samples of the two profiles
+ * cancel one for one, so that the merger need not make them.
+ */
+
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/seams.h"
+#include "transform/merger.h"
+#include "transform/types.h"
+
+static int
+label_cmp(const void *a, const void *b)
+{
+	const struct pc_label *x = a, *y = b;
+	int c = PC_CMP(x->key, y->key);
+
+	if (c == 0)
+		c = PC_CMP(x->str, y->str);
+	if (c == 0)
+		c = PC_CMP(x->unit, y->unit);
+	return c != 0 ? c : PC_CMP(x->num, y->num);
+}
+
+
+/* --- samples by identity --------------------------------------------------- */
+
+/* One step of the sample hash: cheap, since every frame goes through it;
+ * the table's seed and a full mix at the end (sample_hash_end) spread it. */
+static inline uint64_t
+sample_hash_step(uint64_t h, uint64_t w)
+{
+	h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+	return h ^ (h >> 29);
+}
+
+static inline uint64_t
+sample_hash_end(uint64_t h, size_t nlocs, size_t nlabels)
+{
+	return profconv__hash_u64(h ^ ((uint64_t)nlocs << 32 | nlabels));
+}
+
+/* The hash of a stack of merged location ids and its sorted labels. */
+static uint64_t
+sample_hash(const uint32_t *stk, size_t nlocs, const struct pc_label *lab,
+    size_t nlabels)
+{
+	uint64_t h = profconv__hash_seed();
+	size_t i;
+
+	for (i = 0; i + 1 < nlocs; i += 2)
+		h = sample_hash_step(h, (uint64_t)stk[i] << 32 | stk[i + 1]);
+	if (i < nlocs)
+		h = sample_hash_step(h, stk[i]);
+	for (i = 0; i < nlabels; i++) {
+		h = sample_hash_step(h, (uint64_t)lab[i].key << 32 | lab[i].str);
+		h = sample_hash_step(h, lab[i].unit);
+		h = sample_hash_step(h, (uint64_t)lab[i].num);
+	}
+	return sample_hash_end(h, nlocs, nlabels);
+}
+
+/* Is merged sample IDX this stack with these (sorted) labels? */
+static bool
+sample_is(const struct profconv_profile *dst, uint32_t idx,
+    const uint32_t *stk, size_t nlocs, const struct pc_label *lab,
+    size_t nlabels)
+{
+	const struct pc_sample *s = pc_sample(dst, idx);
+	const struct pc_label *dl = pc_sample_labels(dst, s);
+	size_t i;
+
+	if (s->nlocs != nlocs || s->nlabels != nlabels)
+		return false;
+	if (nlocs != 0 && memcmp(pc_sample_stack(dst, s), stk,
+	    nlocs * sizeof(*stk)) != 0)
+		return false;
+	for (i = 0; i < nlabels; i++)
+		if (dl[i].key != lab[i].key || dl[i].str != lab[i].str ||
+		    dl[i].unit != lab[i].unit || dl[i].num != lab[i].num)
+			return false;
+	return true;
+}
+
+void
+profconv__merge_samples_free(struct merger *m)
+{
+	struct sample_set *t = &m->samples;
+
+	free(t->slots);
+	free(t->hashes);
+	memset(t, 0, sizeof(*t));
+}
+
+/* Double the table (or make its first one). */
+static int
+sample_set_grow(struct sample_set *t)
+{
+	size_t cap = t->cap != 0 ? t->cap * 2 : 1024, i, j;
+	uint32_t *slots = calloc(cap, sizeof(*slots));
+	uint64_t *hashes = malloc(cap * sizeof(*hashes));
+
+	if (slots == NULL || hashes == NULL) {
+		free(slots);
+		free(hashes);
+		return profconv__nomem();
+	}
+	for (i = 0; i < t->cap; i++) {
+		if (t->slots[i] == 0)
+			continue;
+		for (j = t->hashes[i] & (cap - 1); slots[j] != 0;
+		    j = (j + 1) & (cap - 1))
+			;
+		slots[j] = t->slots[i];
+		hashes[j] = t->hashes[i];
+	}
+	free(t->slots);
+	free(t->hashes);
+	t->slots = slots;
+	t->hashes = hashes;
+	t->cap = cap;
+	return 0;
+}
+
+/*
+ * The slot of the merged sample with this stack and these labels, or the
+ * empty slot where it goes; the table has room for one more.
+ */
+static size_t
+sample_slot(const struct merger *m, uint64_t h, const uint32_t *stk,
+    size_t nlocs, const struct pc_label *lab, size_t nlabels)
+{
+	const struct sample_set *t = &m->samples;
+	size_t mask = t->cap - 1, i;
+
+	for (i = h & mask; t->slots[i] != 0; i = (i + 1) & mask)
+		if (t->hashes[i] == h && sample_is(m->dst, t->slots[i] - 1,
+		    stk, nlocs, lab, nlabels))
+			break;
+	return i;
+}
+
+/* --- adding a source's samples ------------------------------------------------- */
+
+/* The merged ids of source sample S's stack into m->stack at AT. */
+static int
+map_stack(struct merger *m, const struct pc_sample *s, size_t at)
+{
+	const uint32_t *stk = pc_sample_stack(m->src, s);
+	const uint32_t *seen = m->loc_id;
+	uint32_t *out, id;
+	size_t i, n = s->nlocs;
+	int rc;
+
+	rc = PC_GROW(m->stack, m->stack_cap, at, n);
+	if (rc < 0)
+		return rc;
+	out = m->stack + at;
+	for (i = 0; i < n; i++) {
+		/* Most frames were seen before: a look-up, no call. */
+		id = seen[stk[i] - 1];
+		if (id == 0) {
+			rc = profconv__merge_location(m, stk[i], &id);
+			if (rc < 0)
+				return rc;
+		}
+		out[i] = id;
+	}
+	return 0;
+}
+
+/* Source sample S's labels, in merged strings, sorted, into OUT (room
+ * for S's labels and one more); how many. */
+static size_t
+labels_into(const struct merger *m, const struct pc_sample *s,
+    struct pc_label *out)
+{
+	const struct pc_label *lab = pc_sample_labels(m->src, s);
+	size_t i, n = 0;
+
+	for (i = 0; i < s->nlabels; i++) {
+		out[n] = lab[i];
+		out[n].key = dstr(m, lab[i].key);
+		out[n].str = dstr(m, lab[i].str);
+		out[n].unit = dstr(m, lab[i].unit);
+		/* pprof's SetLabel replaces the key's values. */
+		if (!m->mark_base || out[n].key != m->base_key)
+			n++;
+	}
+	if (m->mark_base)
+		out[n++] = (struct pc_label){ m->base_key, m->base_true, 0, 0 };
+	/* Labels are a set: sort them so their order does not matter. */
+	if (n > 1)
+		qsort(out, n, sizeof(*out), label_cmp);
+	return n;
+}
+
+/* ... into m->labels at AT; their count into *NLABELS. */
+static int
+map_labels(struct merger *m, const struct pc_sample *s, size_t at,
+    size_t *nlabels)
+{
+	int rc = PC_GROW(m->labels, m->labels_cap, at, s->nlabels + 1);
+
+	if (rc < 0)
+		return rc;
+	*nlabels = labels_into(m, s, m->labels + at);
+	return 0;
+}
+
+/*
+ * Source samples are added a batch at a time: each one's stack and
+ * labels are mapped and hashed first, and the table's slot it falls in
+ * asked for, then what that slot holds, then the sample's stack and
+ * values; then the batch is looked up and added, in order.  A big
+ * table's slot, and the merged sample it names, are each a cache miss.
+ */
+#define BATCH 16
+
+struct pending {
+	size_t si;		/* the source sample */
+	size_t stack_at, nlocs;	/* its merged stack in m->stack */
+	size_t labels_at, nlabels;	/* its labels in m->labels */
+	uint64_t h;
+};
+
+/* Pending sample P into the merged profile: its values added to the
+ * sample with its stack and labels, made when new. */
+static int
+map_sample(struct merger *m, const struct pending *p, int sign)
+{
+	const struct profconv_profile *src = m->src;
+	const int64_t *sv = src->nsample_types != 0 ?
+	    pc_sample_values(src, p->si) : NULL;
+	const uint32_t *stk = m->stack + p->stack_at;
+	const struct pc_label *lab = m->labels + p->labels_at;
+	struct profconv_profile *dst = m->dst;
+	struct sample_set *t = &m->samples;
+	size_t i, nt = dst->nsample_types, slot;
+	int64_t *dv;
+	int rc;
+
+	slot = sample_slot(m, p->h, stk, p->nlocs, lab, p->nlabels);
+	/* The source's values in the merged slots, negated for a base. */
+	for (i = 0; i < nt; i++) {
+		int64_t v = m->slot[i] >= 0 ? sv[m->slot[i]] : 0;
+
+		m->row[i] = sign >= 0 ? v : v == INT64_MIN ? INT64_MAX : -v;
+	}
+	if (t->slots[slot] == 0) {
+		if (dst->nsamples >= UINT32_MAX - 1)
+			return profconv__fail(PROFCONV_ENOMEM,
+			    "too many samples");
+		rc = profconv__add_sample_raw(dst, stk, p->nlocs, m->row, lab,
+		    p->nlabels);
+		if (rc < 0)
+			return rc;
+		t->slots[slot] = (uint32_t)dst->nsamples;	/* index + 1 */
+		t->hashes[slot] = p->h;
+		t->n++;
+		return 0;
+	}
+	dv = pc_sample_values_mut(dst, t->slots[slot] - 1);
+	for (i = 0; i < nt; i++)
+		pc_add_sat(&dv[i], m->row[i]);
+	return 0;
+}
+
+/* Ask for what the pending samples' look-ups read: STAGE 0 their slots,
+ * 1 the merged samples those name, 2 those samples' stacks and values. */
+static void
+prefetch_batch(const struct merger *m, const struct pending *b, size_t n,
+    int stage)
+{
+	const struct sample_set *t = &m->samples;
+	const struct profconv_profile *dst = m->dst;
+	size_t k, mask = t->cap - 1;
+
+	for (k = 0; k < n; k++) {
+		size_t i = b[k].h & mask;
+		uint32_t idx;
+
+		if (stage == 0) {
+			__builtin_prefetch(&t->slots[i]);
+			__builtin_prefetch(&t->hashes[i]);
+		} else if ((idx = t->slots[i]) != 0 && stage == 1) {
+			__builtin_prefetch(pc_sample(dst, idx - 1));
+		} else if (idx != 0) {
+			__builtin_prefetch(pc_sample_stack(dst,
+			    pc_sample(dst, idx - 1)));
+			__builtin_prefetch(pc_sample_values(dst, idx - 1));
+		}
+	}
+}
+
+/* Does source sample SI have a nonzero value in a type still common? */
+static bool
+counts(const struct merger *m, const struct profconv_profile *src, size_t si)
+{
+	const int64_t *sv = pc_sample_values(src, si);
+	size_t k;
+
+	for (k = 0; k < m->dst->nsample_types; k++)
+		if (m->live[k] && sv[m->slot[k]] != 0)
+			return true;
+	return false;
+}
+
+void
+profconv__merge_source_done(struct merger *m)
+{
+	free(m->str);
+	free(m->map_id);
+	free(m->map_delta);
+	free(m->func_id);
+	free(m->loc_id);
+	m->str = m->map_id = m->func_id = m->loc_id = NULL;
+	m->map_delta = NULL;
+}
+
+/* SRC becomes M's current source: its translations made, its strings
+ * taken in, and the first mapping seen kept first (the main binary). */
+static int
+source_begin(struct merger *m, const struct profconv_profile *src)
+{
+	size_t i;
+	uint32_t mid;
+	int64_t delta;
+	int rc = 0;
+
+	m->src = src;
+	m->str = malloc((src->strings.len + 1) * sizeof(*m->str));
+	m->map_id = calloc(src->nmappings + 1, sizeof(*m->map_id));
+	m->map_delta = calloc(src->nmappings + 1, sizeof(*m->map_delta));
+	m->func_id = calloc(src->nfunctions + 1, sizeof(*m->func_id));
+	m->loc_id = calloc(src->nlocations + 1, sizeof(*m->loc_id));
+	if (m->str == NULL || m->map_id == NULL || m->map_delta == NULL ||
+	    m->func_id == NULL || m->loc_id == NULL)
+		rc = profconv__nomem();
+	for (i = 0; rc == 0 && i < src->strings.len; i++)
+		rc = profconv__strtab_intern(&m->dst->strings, src->strings.strs[i],
+		    src->strings.lens[i], &m->str[i]);
+	/* The first mapping seen is the main binary: keep it first. */
+	if (rc == 0 && m->dst->nmappings == 0 && src->nmappings != 0)
+		rc = profconv__merge_mapping(m, 1, &mid, &delta);
+	return rc;
+}
+
+int
+profconv__merge_source(struct merger *m, const struct profconv_profile *src,
+    int sign, const uint8_t *skip)
+{
+	size_t i;
+	int rc = source_begin(m, src);
+
+	for (i = 0; rc == 0 && i < src->nsamples;) {
+		struct pending b[BATCH];
+		size_t n = 0, k, sat = 0, lat = 0;
+
+		/* Room for the whole batch: the slots asked for stay. */
+		while (rc == 0 && (m->samples.n + BATCH) * 2 > m->samples.cap)
+			rc = sample_set_grow(&m->samples);
+		for (; rc == 0 && i < src->nsamples && n < BATCH; i++) {
+			const struct pc_sample *s = pc_sample(src, i);
+			struct pending *p = &b[n];
+
+			if (!counts(m, src, i))
+				continue;
+			if (skip != NULL && skip[i]) {
+				rc = map_stack(m, s, sat);
+				continue;
+			}
+			*p = (struct pending){ i, sat, s->nlocs, lat, 0, 0 };
+			rc = map_stack(m, s, sat);
+			if (rc == 0)
+				rc = map_labels(m, s, lat, &p->nlabels);
+			if (rc < 0)
+				break;
+			p->h = sample_hash(m->stack + sat, p->nlocs,
+			    m->labels + lat, p->nlabels);
+			sat += p->nlocs;
+			lat += p->nlabels;
+			n++;
+		}
+		prefetch_batch(m, b, n, 0);
+		prefetch_batch(m, b, n, 1);
+		prefetch_batch(m, b, n, 2);
+		for (k = 0; rc == 0 && k < n; k++)
+			rc = map_sample(m, &b[k], sign);
+	}
+	profconv__merge_source_done(m);
+	return rc;
+}
+
+/* --- the census of what a subtraction cancels ---------------------------- */
+
+/*
+ * A scratch merger takes in both profiles' locations, as the real one
+ * will (identity does not depend on the order they come in), and each
+ * sample's hash is made from them on the job threads.  A table then
+ * keeps, per sample of CUR, the one sample of BASE that cancels it.  No
+ * stack is copied: a slot names its sample of CUR, and a sample's stack
+ * is read through its profile's translations.
+ */
+struct census_slot {
+	uint32_t fp;		/* the hash's high half */
+	uint32_t cur;		/* the sample of CUR + 1; 0: empty */
+	uint32_t base;		/* the sample of BASE it cancels + 1;
+				 * 0: none yet; NO_PAIR: none can */
+};
+
+#define NO_PAIR UINT32_MAX
+#define SLOTS_AHEAD 16
+
+/* One profile as the census reads it: the scratch merger's state with
+ * it as the source (its translations, every location taken in), and
+ * its samples' hashes. */
+struct side {
+	struct merger m;
+	uint64_t *h;
+	size_t chunk;
+};
+
+struct census {
+	struct side cur, base;
+	struct census_slot *t;
+	size_t mask;
+	struct pc_label *lx, *ly;	/* two samples' labels */
+	size_t lx_cap, ly_cap;
+};
+
+/* A thread's share of a side's hashes: samples [C * CHUNK, ...). */
+static int
+hash_task(void *arg, size_t c)
+{
+	struct side *sd = arg;
+	const struct profconv_profile *p = sd->m.src;
+	size_t i, k, lo = c * sd->chunk, hi = lo + sd->chunk;
+	size_t scap = 0, lcap = 0;
+	uint32_t *stk = NULL;
+	struct pc_label *lab = NULL;
+	int rc = 0;
+
+	if (hi > p->nsamples)
+		hi = p->nsamples;
+	for (i = lo; rc == 0 && i < hi; i++) {
+		const struct pc_sample *s = pc_sample(p, i);
+		const uint32_t *x = pc_sample_stack(p, s);
+
+		if (all_zero(pc_sample_values(p, i), p->nsample_types))
+			continue;	/* the merger leaves it out */
+		if ((rc = PC_GROW(stk, scap, 0, s->nlocs + 1)) < 0 ||
+		    (rc = PC_GROW(lab, lcap, 0, s->nlabels + 1)) < 0)
+			break;
+		for (k = 0; k < s->nlocs; k++)
+			stk[k] = sd->m.loc_id[x[k] - 1];
+		sd->h[i] = sample_hash(stk, s->nlocs, lab,
+		    labels_into(&sd->m, s, lab));
+	}
+	free(stk);
+	free(lab);
+	return rc;
+}
+
+/* P as M's source, every location taken in, into SD, which takes M's
+ * translations of it; then its samples' hashes. */
+static int
+side_begin(struct merger *m, struct side *sd,
+    const struct profconv_profile *p)
+{
+	unsigned int jobs = profconv__jobs_count(0);
+	size_t id, nchunks;
+	uint32_t out;
+	int rc = source_begin(m, p);
+
+	for (id = 1; rc == 0 && id <= p->nlocations; id++)
+		rc = profconv__merge_location(m, (uint32_t)id, &out);
+	sd->m = *m;	/* reads only: src, str and loc_id */
+	m->str = m->map_id = m->func_id = m->loc_id = NULL;
+	m->map_delta = NULL;
+	free(sd->m.map_id);
+	free(sd->m.map_delta);
+	free(sd->m.func_id);
+	if (rc < 0)
+		return rc;
+	if ((sd->h = profconv__malloc_big((p->nsamples + 1) *
+	    sizeof(*sd->h))) == NULL)
+		return profconv__nomem();
+	nchunks = p->nsamples < 65536 ? 1 : (size_t)jobs * 4;
+	sd->chunk = (p->nsamples + nchunks - 1) / nchunks;
+	return profconv__jobs_run(jobs, nchunks, hash_task, sd);
+}
+
+static void
+side_free(struct side *sd)
+{
+	free(sd->m.str);
+	free(sd->m.loc_id);
+	free(sd->h);
+}
+
+/* Is sample R of CUR sample J of SD? */
+static int
+census_same(struct census *c, uint32_t r, const struct side *sd, size_t j,
+    bool *out)
+{
+	const struct profconv_profile *cp = c->cur.m.src, *p = sd->m.src;
+	const struct pc_sample *x = pc_sample(cp, r), *y = pc_sample(p, j);
+	const uint32_t *xs = pc_sample_stack(cp, x);
+	const uint32_t *ys = pc_sample_stack(p, y);
+	size_t k, n;
+	int rc;
+
+	*out = false;
+	if (x->nlocs != y->nlocs || x->nlabels != y->nlabels)
+		return 0;
+	for (k = 0; k < x->nlocs; k++)
+		if (c->cur.m.loc_id[xs[k] - 1] != sd->m.loc_id[ys[k] - 1])
+			return 0;
+	if (x->nlabels != 0 &&
+	    ((rc = PC_GROW(c->lx, c->lx_cap, 0, x->nlabels + 1)) < 0 ||
+	    (rc = PC_GROW(c->ly, c->ly_cap, 0, y->nlabels + 1)) < 0))
+		return rc;
+	n = x->nlabels != 0 ? labels_into(&c->cur.m, x, c->lx) : 0;
+	*out = n == 0 || (labels_into(&sd->m, y, c->ly) == n &&
+	    memcmp(c->lx, c->ly, n * sizeof(*c->lx)) == 0);
+	return 0;
+}
+
+/* The slot of sample J of SD (hash H), or the empty slot where it
+ * goes. */
+static int
+census_slot(struct census *c, const struct side *sd, size_t j, uint64_t h,
+    struct census_slot **out)
+{
+	size_t i;
+	bool same;
+	int rc;
+
+	for (i = h & c->mask; c->t[i].cur != 0; i = (i + 1) & c->mask) {
+		if (c->t[i].fp != (uint32_t)(h >> 32))
+			continue;
+		if ((rc = census_same(c, c->t[i].cur - 1, sd, j, &same)) < 0)
+			return rc;
+		if (same)
+			break;
+	}
+	*out = &c->t[i];
+	return 0;
+}
+
+/* Have samples I of A and J of B the same values, which cancel (none
+ * INT64_MIN, whose negation saturates)? */
+static bool
+same_values(const struct profconv_profile *a, size_t i,
+    const struct profconv_profile *b, size_t j)
+{
+	const int64_t *x = pc_sample_values(a, i), *y = pc_sample_values(b, j);
+	size_t k;
+
+	for (k = 0; k < a->nsample_types; k++)
+		if (x[k] != y[k] || x[k] == INT64_MIN)
+			return false;
+	return true;
+}
+
+/* SD's samples into the table (CUR's: each distinct one once) or
+ * against it (BASE's: the one that cancels each). */
+static int
+census_add(struct census *c, struct side *sd, bool cur)
+{
+	const struct profconv_profile *p = sd->m.src;
+	struct census_slot *t;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; rc == 0 && i < p->nsamples; i++) {
+		if (i + SLOTS_AHEAD < p->nsamples)
+			__builtin_prefetch(&c->t[sd->h[i + SLOTS_AHEAD] &
+			    c->mask]);
+		if (all_zero(pc_sample_values(p, i), p->nsample_types))
+			continue;
+		if ((rc = census_slot(c, sd, i, sd->h[i], &t)) < 0)
+			break;
+		if (cur && t->cur == 0)
+			*t = (struct census_slot){ (uint32_t)(sd->h[i] >> 32),
+				(uint32_t)i + 1, 0 };
+		else if (cur)	/* twice in CUR */
+			t->base = NO_PAIR;
+		else if (t->cur != 0)	/* else in BASE alone */
+			t->base = t->base == 0 && same_values(c->cur.m.src,
+			    t->cur - 1, p, i) ? (uint32_t)i + 1 : NO_PAIR;
+	}
+	return rc;
+}
+
+/* Have A and B the same sample types, in the same order? */
+static bool
+same_types(const struct profconv_profile *a, const struct profconv_profile *b)
+{
+	size_t k;
+
+	if (a->nsample_types != b->nsample_types)
+		return false;
+	for (k = 0; k < a->nsample_types; k++)
+		if (!profconv__same_vtype(a, pc_sample_type(a, k), b,
+		    pc_sample_type(b, k)))
+			return false;
+	return true;
+}
+
+/* The pairs the table found into the skips. */
+static int
+census_pairs(struct census *c, uint8_t **skip_cur, uint8_t **skip_base,
+    size_t *n)
+{
+	size_t i;
+
+	for (i = 0; i <= c->mask; i++) {
+		const struct census_slot *t = &c->t[i];
+
+		if (t->cur == 0 || t->base == 0 || t->base == NO_PAIR)
+			continue;
+		if (*skip_cur == NULL &&
+		    ((*skip_cur = calloc(c->cur.m.src->nsamples, 1)) == NULL ||
+		    (*skip_base = calloc(c->base.m.src->nsamples, 1)) == NULL))
+			return profconv__nomem();
+		(*skip_cur)[t->cur - 1] = 1;
+		(*skip_base)[t->base - 1] = 1;
+		(*n)++;
+	}
+	return 0;
+}
+
+int
+profconv__merge_census(const struct profconv_profile *cur,
+    const struct profconv_profile *base, uint8_t **skip_cur,
+    uint8_t **skip_base, size_t *n)
+{
+	struct profconv_merger *mg = NULL;
+	struct census c = { 0 };
+	size_t cap = 1024;
+	int rc;
+
+	*skip_cur = *skip_base = NULL;
+	*n = 0;
+	if (!same_types(cur, base) || cur->nsamples >= UINT32_MAX - 1 ||
+	    base->nsamples >= UINT32_MAX - 1)
+		return 0;
+	while (cap < 2 * cur->nsamples)
+		cap *= 2;
+	c.t = profconv__calloc_big(cap, sizeof(*c.t));
+	c.mask = cap - 1;
+	rc = c.t == NULL ? profconv__nomem() : profconv_merger_new(&mg);
+	if (rc == 0)
+		rc = side_begin(&mg->m, &c.cur, cur);
+	if (rc == 0)
+		rc = census_add(&c, &c.cur, true);
+	if (rc == 0)
+		rc = side_begin(&mg->m, &c.base, base);
+	if (rc == 0)
+		rc = census_add(&c, &c.base, false);
+	if (rc == 0)
+		rc = census_pairs(&c, skip_cur, skip_base, n);
+	if (rc < 0) {
+		free(*skip_cur);
+		free(*skip_base);
+		*skip_cur = *skip_base = NULL;
+		*n = 0;
+	}
+	free(c.t);
+	free(c.lx);
+	free(c.ly);
+	side_free(&c.cur);
+	side_free(&c.base);
+	profconv_merger_free(mg);
+	return rc;
+}
