@@ -356,8 +356,10 @@ profconv__merge_location(struct merger *m, uint32_t id, uint32_t *out)
 	/* The same place in the same function, wherever it was loaded. */
 	if (rc == 0 && added && s->has_fn_offset)
 		profconv__set_location_fn_offset(m->dst, *out, s->fn_offset);
-	if (rc == 0)
+	if (rc == 0) {
 		m->loc_id[id - 1] = *out;
+		m->locs_left--;
+	}
 	return rc;
 }
 

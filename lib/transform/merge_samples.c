@@ -341,6 +341,7 @@ source_begin(struct merger *m, const struct profconv_profile *src)
 	m->map_delta = calloc(src->nmappings + 1, sizeof(*m->map_delta));
 	m->func_id = calloc(src->nfunctions + 1, sizeof(*m->func_id));
 	m->loc_id = calloc(src->nlocations + 1, sizeof(*m->loc_id));
+	m->locs_left = src->nlocations;
 	if (m->str == NULL || m->map_id == NULL || m->map_delta == NULL ||
 	    m->func_id == NULL || m->loc_id == NULL)
 		rc = profconv__nomem();
@@ -374,7 +375,8 @@ profconv__merge_source(struct merger *m, const struct profconv_profile *src,
 			if (!counts(m, src, i))
 				continue;
 			if (skip != NULL && skip[i]) {
-				rc = map_stack(m, s, sat);
+				if (m->locs_left != 0)
+					rc = map_stack(m, s, sat);
 				continue;
 			}
 			*p = (struct pending){ i, sat, s->nlocs, lat, 0, 0 };

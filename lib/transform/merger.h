@@ -37,6 +37,7 @@ struct merger {
 	int64_t *map_delta;
 	uint32_t *func_id;
 	uint32_t *loc_id;
+	size_t locs_left;	/* the source's locations not taken in */
 	/* Scratch. */
 	unsigned char *key;
 	size_t key_cap;
