@@ -531,8 +531,13 @@ census_same(struct census *c, uint32_t r, const struct side *sd, size_t j,
 	    (rc = PC_GROW(c->ly, c->ly_cap, 0, y->nlabels + 1)) < 0))
 		return rc;
 	n = x->nlabels != 0 ? labels_into(&c->cur.m, x, c->lx) : 0;
-	*out = n == 0 || (labels_into(&sd->m, y, c->ly) == n &&
-	    memcmp(c->lx, c->ly, n * sizeof(*c->lx)) == 0);
+	if (n != 0 && labels_into(&sd->m, y, c->ly) != n)
+		return 0;
+	/* Field by field, as sample_is() compares: not their padding. */
+	for (k = 0; k < n; k++)
+		if (label_cmp(&c->lx[k], &c->ly[k]) != 0)
+			return 0;
+	*out = true;
 	return 0;
 }
 
