@@ -130,6 +130,13 @@ struct pc_sample {
 	uint32_t nlabels;
 };
 
+/* A place in a profile's LABELS where a set of labels lies. */
+struct pc_labelset {
+	size_t off;
+	uint32_t n;		/* 0: an empty slot */
+};
+#define PC_LABELSETS 4096
+
 struct profconv_profile {
 	struct pc_strtab strings;
 
@@ -164,6 +171,13 @@ struct profconv_profile {
 	/* What the reader found wrong with its input, one line, or NULL;
 	 * not part of the profile (never written, nor copied). */
 	char *read_warning;
+
+	/* Where LABELS already holds a sample's set of labels, by a hash
+	 * of them (PC_LABELSETS slots, made with the first labels): a
+	 * sample whose labels are one of those sets shares its place
+	 * (profconv__add_sample_raw()), as a heap profile's samples share
+	 * a few dozen sizes.  Not part of the profile. */
+	struct pc_labelset *labelsets;
 
 	/* The build directories (DW_AT_comp_dir) of the functions' files,
 	 * as the symbolizer read them from the binaries in this run: a

@@ -51,6 +51,7 @@ profconv_profile_free(struct profconv_profile *prof)
 	free(prof->stack);
 	free(prof->values);
 	free(prof->labels);
+	free(prof->labelsets);
 	free(prof->read_warning);
 	free(prof);
 }
@@ -420,17 +421,63 @@ profconv_profile_add_location(struct profconv_profile *prof,
 
 /* --- samples ---------------------------------------------------------------- */
 
+/* The slot of PROF's label sets for LABELS (N > 0). */
+static struct pc_labelset *
+labelset_slot(const struct profconv_profile *prof,
+    const struct pc_label *labels, size_t n)
+{
+	uint64_t h = n;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h = profconv__hash_u64(h ^ ((uint64_t)labels[i].key << 32 |
+		    labels[i].str));
+		h = profconv__hash_u64(h ^ labels[i].unit);
+		h = profconv__hash_u64(h ^ (uint64_t)labels[i].num);
+	}
+	return &prof->labelsets[h & (PC_LABELSETS - 1)];
+}
+
+/* Does PROF hold LABELS (N) at SET's place, field by field? */
+static bool
+labelset_is(const struct profconv_profile *prof,
+    const struct pc_labelset *set, const struct pc_label *labels, size_t n)
+{
+	const struct pc_label *l = prof->labels + set->off;
+	size_t i;
+
+	if (set->n != n || set->off + n > prof->nlabels)
+		return false;
+	for (i = 0; i < n; i++)
+		if (l[i].key != labels[i].key || l[i].str != labels[i].str ||
+		    l[i].unit != labels[i].unit || l[i].num != labels[i].num)
+			return false;
+	return true;
+}
+
 int
 profconv__add_sample_raw(struct profconv_profile *prof, const uint32_t *locs,
     size_t nlocs, const int64_t *values, const struct pc_label *labels,
     size_t nlabels)
 {
 	size_t nv = prof->nsample_types;
+	struct pc_labelset *set = NULL;
 	struct pc_sample *s;
 	int rc;
 
 	if (nlocs > UINT32_MAX || nlabels > UINT32_MAX)
 		return profconv__fail(PROFCONV_EINVAL, "sample is too large");
+	if (nlabels != 0 && prof->labelsets == NULL &&
+	    (prof->labelsets = calloc(PC_LABELSETS,
+	    sizeof(*prof->labelsets))) == NULL)
+		return profconv__nomem();
+	if (nlabels != 0) {
+		set = labelset_slot(prof, labels, nlabels);
+		if (labelset_is(prof, set, labels, nlabels))
+			nlabels = 0;	/* shared: nothing to add */
+		else
+			set->n = 0;	/* taken below */
+	}
 	rc = PC_GROW(prof->samples, prof->samples_cap, prof->nsamples, 1);
 	if (rc == 0)
 		rc = PC_GROW(prof->stack, prof->stack_cap, prof->nstack, nlocs);
@@ -446,6 +493,13 @@ profconv__add_sample_raw(struct profconv_profile *prof, const uint32_t *locs,
 	s->nlocs = (uint32_t)nlocs;
 	s->label_off = prof->nlabels;
 	s->nlabels = (uint32_t)nlabels;
+	if (set != NULL && set->n != 0) {	/* shared */
+		s->label_off = set->off;
+		s->nlabels = set->n;
+	} else if (set != NULL) {
+		set->off = prof->nlabels;
+		set->n = (uint32_t)nlabels;
+	}
 	if (nlocs != 0)
 		memcpy(&prof->stack[prof->nstack], locs, nlocs * sizeof(*locs));
 	prof->nstack += nlocs;
@@ -483,6 +537,10 @@ profconv__samples_handoff(struct profconv_profile *from,
 	to->nlabels = from->nlabels;
 	to->nsample_types = from->nsample_types;
 	from->nsamples = from->nstack = from->nvalues = from->nlabels = 0;
+	/* The places the label sets knew have moved, or are gone. */
+	free(from->labelsets);
+	free(to->labelsets);
+	from->labelsets = to->labelsets = NULL;
 }
 
 #undef PC_SWAP

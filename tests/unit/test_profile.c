@@ -441,3 +441,81 @@ Test(model, reserve_then_add_raw)
 	cr_expect(eq(sz, profconv_profile_comment_count(prof), 1));
 	cr_expect(eq(sz, profconv_profile_sample_count(prof), 1001));
 }
+
+/* Sample I of PROF has one label, KEY with number NUM (or string STR). */
+static void
+expect_label(const struct profconv_profile *p, size_t i, const char *key,
+    const char *str, int64_t num)
+{
+	struct profconv_label l;
+	struct profconv_sample s;
+
+	cr_assert(eq(int, profconv_profile_sample(p, i, &s), 0));
+	cr_assert(eq(sz, s.nlabels, 1), "sample %zu", i);
+	cr_assert(eq(int, profconv_profile_sample_label(p, i, 0, &l), 0));
+	cr_expect(eq(str, (char *)l.key, (char *)key), "sample %zu", i);
+	if (str != NULL)
+		cr_expect(eq(str, (char *)l.str, (char *)str), "sample %zu", i);
+	else
+		cr_expect(eq(i64, l.num, num), "sample %zu", i);
+}
+
+/*
+ * Samples with the same labels share one copy of them, as a heap
+ * profile's samples share a few dozen sizes; every sample still reads
+ * back its own, through sets that come back after others took their
+ * slot, and after the samples are handed to another profile.
+ */
+Test(model, samples_share_their_sets_of_labels)
+{
+	struct profconv_profile *to = NULL;
+	struct profconv_label l = { .key = "bytes", .unit = "bytes" };
+	uint32_t loc;
+	int64_t v[1] = { 1 };
+	size_t i, n = 3 * PC_LABELSETS;
+
+	cr_assert(eq(int, profconv_profile_add_sample_type(prof, "space",
+	    "bytes"), 0));
+	cr_assert(eq(int, profconv_profile_add_location(prof, 0, 0x1000,
+	    NULL, 0, 0, &loc), 0));
+	/* 30 sizes, over and over: 30 copies. */
+	for (i = 0; i < 3000; i++) {
+		l.num = 16 * (int64_t)(i % 30 + 1);
+		cr_assert(eq(int, profconv_profile_add_sample(prof, &loc, 1, v,
+		    &l, 1), 0));
+	}
+	cr_expect(eq(sz, prof->nlabels, 30));
+	for (i = 0; i < 3000; i++)
+		expect_label(prof, i, "bytes", NULL, 16 * (int64_t)(i % 30 + 1));
+	/* More sizes than slots, each twice, far apart: all read back. */
+	for (i = 0; i < 2 * n; i++) {
+		l.num = (int64_t)(i % n) * 8 + 1;
+		cr_assert(eq(int, profconv_profile_add_sample(prof, &loc, 1, v,
+		    &l, 1), 0));
+	}
+	for (i = 0; i < 2 * n; i++)
+		expect_label(prof, 3000 + i, "bytes", NULL,
+		    (int64_t)(i % n) * 8 + 1);
+	cr_expect(le(sz, prof->nlabels, 30 + 2 * n));
+	cr_expect(ge(sz, prof->nlabels, 30 + n));
+	/* A string label: a set of its own. */
+	l = (struct profconv_label){ .key = "thread", .str = "main" };
+	cr_assert(eq(int, profconv_profile_add_sample(prof, &loc, 1, v, &l,
+	    1), 0));
+	expect_label(prof, 3000 + 2 * n, "thread", "main", 0);
+	/* Handed over, the samples keep their labels; the profile they
+	 * left starts afresh, its sets forgotten. */
+	cr_assert(eq(int, profconv_profile_new(&to), 0));
+	cr_assert(eq(int, profconv_profile_add_sample_type(to, "space",
+	    "bytes"), 0));
+	profconv__samples_handoff(prof, to);
+	expect_label(to, 5, "bytes", NULL, 16 * 6);
+	l = (struct profconv_label){ .key = "bytes", .num = 96,
+		.unit = "bytes" };
+	cr_assert(eq(int, profconv_profile_add_sample(prof, &loc, 1, v, &l,
+	    1), 0));
+	cr_expect(eq(sz, prof->nlabels, 1));
+	expect_label(prof, 0, "bytes", NULL, 96);
+	expect_label(to, 5, "bytes", NULL, 16 * 6);
+	profconv_profile_free(to);
+}
