@@ -443,11 +443,13 @@ static bool
 labelset_is(const struct profconv_profile *prof,
     const struct pc_labelset *set, const struct pc_label *labels, size_t n)
 {
-	const struct pc_label *l = prof->labels + set->off;
+	const struct pc_label *l;
 	size_t i;
 
+	/* An empty slot, or a place past the labels held (none yet). */
 	if (set->n != n || set->off + n > prof->nlabels)
 		return false;
+	l = prof->labels + set->off;
 	for (i = 0; i < n; i++)
 		if (l[i].key != labels[i].key || l[i].str != labels[i].str ||
 		    l[i].unit != labels[i].unit || l[i].num != labels[i].num)
