@@ -235,6 +235,21 @@ pc_sample_labels(const struct profconv_profile *prof, const struct pc_sample *s)
 	return s->nlabels != 0 ? prof->labels + s->label_off : NULL;
 }
 
+/* Are the N labels at A those at B, field by field (never their
+ * padding)? */
+static inline bool
+pc_labels_equal(const struct pc_label *a, const struct pc_label *b,
+    size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (a[i].key != b[i].key || a[i].str != b[i].str ||
+		    a[i].unit != b[i].unit || a[i].num != b[i].num)
+			return false;
+	return true;
+}
+
 /* Sample I, 0-based (samples have no ids), read-only. */
 static inline const struct pc_sample *
 pc_sample(const struct profconv_profile *prof, size_t i)

@@ -443,18 +443,9 @@ static bool
 labelset_is(const struct profconv_profile *prof,
     const struct pc_labelset *set, const struct pc_label *labels, size_t n)
 {
-	const struct pc_label *l;
-	size_t i;
-
 	/* An empty slot, or a place past the labels held (none yet). */
-	if (set->n != n || set->off + n > prof->nlabels)
-		return false;
-	l = prof->labels + set->off;
-	for (i = 0; i < n; i++)
-		if (l[i].key != labels[i].key || l[i].str != labels[i].str ||
-		    l[i].unit != labels[i].unit || l[i].num != labels[i].num)
-			return false;
-	return true;
+	return set->n == n && set->off + n <= prof->nlabels &&
+	    pc_labels_equal(prof->labels + set->off, labels, n);
 }
 
 int
@@ -469,11 +460,10 @@ profconv__add_sample_raw(struct profconv_profile *prof, const uint32_t *locs,
 
 	if (nlocs > UINT32_MAX || nlabels > UINT32_MAX)
 		return profconv__fail(PROFCONV_EINVAL, "sample is too large");
-	if (nlabels != 0 && prof->labelsets == NULL &&
-	    (prof->labelsets = calloc(PC_LABELSETS,
-	    sizeof(*prof->labelsets))) == NULL)
-		return profconv__nomem();
 	if (nlabels != 0) {
+		if (prof->labelsets == NULL && (prof->labelsets =
+		    calloc(PC_LABELSETS, sizeof(*prof->labelsets))) == NULL)
+			return profconv__nomem();
 		set = labelset_slot(prof, labels, nlabels);
 		if (labelset_is(prof, set, labels, nlabels))
 			nlabels = 0;	/* shared: nothing to add */

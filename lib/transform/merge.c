@@ -41,6 +41,21 @@ profconv__same_vtype(const struct profconv_profile *a,
 	    same_str(a, x->unit, b, y->unit);
 }
 
+bool
+profconv__same_types(const struct profconv_profile *a,
+    const struct profconv_profile *b)
+{
+	size_t i;
+
+	if (a->nsample_types != b->nsample_types)
+		return false;
+	for (i = 0; i < a->nsample_types; i++)
+		if (!profconv__same_vtype(a, pc_sample_type(a, i), b,
+		    pc_sample_type(b, i)))
+			return false;
+	return true;
+}
+
 /* "type/unit" of VT into BUF, or "none" when both are empty. */
 static const char *
 vtype_text(const struct profconv_profile *p, const struct pc_vtype *vt,

@@ -74,19 +74,13 @@ sample_is(const struct profconv_profile *dst, uint32_t idx,
     size_t nlabels)
 {
 	const struct pc_sample *s = pc_sample(dst, idx);
-	const struct pc_label *dl = pc_sample_labels(dst, s);
-	size_t i;
 
 	if (s->nlocs != nlocs || s->nlabels != nlabels)
 		return false;
 	if (nlocs != 0 && memcmp(pc_sample_stack(dst, s), stk,
 	    nlocs * sizeof(*stk)) != 0)
 		return false;
-	for (i = 0; i < nlabels; i++)
-		if (dl[i].key != lab[i].key || dl[i].str != lab[i].str ||
-		    dl[i].unit != lab[i].unit || dl[i].num != lab[i].num)
-			return false;
-	return true;
+	return pc_labels_equal(pc_sample_labels(dst, s), lab, nlabels);
 }
 
 void
@@ -531,13 +525,8 @@ census_same(struct census *c, uint32_t r, const struct side *sd, size_t j,
 	    (rc = PC_GROW(c->ly, c->ly_cap, 0, y->nlabels + 1)) < 0))
 		return rc;
 	n = x->nlabels != 0 ? labels_into(&c->cur.m, x, c->lx) : 0;
-	if (n != 0 && labels_into(&sd->m, y, c->ly) != n)
-		return 0;
-	/* Field by field, as sample_is() compares: not their padding. */
-	for (k = 0; k < n; k++)
-		if (label_cmp(&c->lx[k], &c->ly[k]) != 0)
-			return 0;
-	*out = true;
+	*out = n == 0 || (labels_into(&sd->m, y, c->ly) == n &&
+	    pc_labels_equal(c->lx, c->ly, n));
 	return 0;
 }
 
@@ -608,21 +597,6 @@ census_add(struct census *c, struct side *sd, bool cur)
 	return rc;
 }
 
-/* Have A and B the same sample types, in the same order? */
-static bool
-same_types(const struct profconv_profile *a, const struct profconv_profile *b)
-{
-	size_t k;
-
-	if (a->nsample_types != b->nsample_types)
-		return false;
-	for (k = 0; k < a->nsample_types; k++)
-		if (!profconv__same_vtype(a, pc_sample_type(a, k), b,
-		    pc_sample_type(b, k)))
-			return false;
-	return true;
-}
-
 /* The pairs the table found into the skips. */
 static int
 census_pairs(struct census *c, uint8_t **skip_cur, uint8_t **skip_base,
@@ -658,7 +632,7 @@ profconv__merge_census(const struct profconv_profile *cur,
 
 	*skip_cur = *skip_base = NULL;
 	*n = 0;
-	if (!same_types(cur, base) || cur->nsamples >= UINT32_MAX - 1 ||
+	if (!profconv__same_types(cur, base) || cur->nsamples >= UINT32_MAX - 1 ||
 	    base->nsamples >= UINT32_MAX - 1)
 		return 0;
 	while (cap < 2 * cur->nsamples)

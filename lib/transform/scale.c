@@ -68,17 +68,11 @@ static int
 check_same_types(const struct profconv_profile *a,
     const struct profconv_profile *b)
 {
-	size_t i;
 	int rc = profconv__check_period(a, b, "profile 2");
 
 	if (rc < 0)
 		return rc;
-	for (i = 0; i < a->nsample_types && a->nsample_types ==
-	    b->nsample_types; i++)
-		if (!profconv__same_vtype(a, pc_sample_type(a, i), b,
-		    pc_sample_type(b, i)))
-			break;
-	if (a->nsample_types != b->nsample_types || i < a->nsample_types)
+	if (!profconv__same_types(a, b))
 		return profconv__fail(PROFCONV_EINVAL,
 		    "profiles have different sample types");
 	return 0;

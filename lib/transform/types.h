@@ -18,6 +18,9 @@
 bool profconv__same_vtype(const struct profconv_profile *a,
     const struct pc_vtype *x, const struct profconv_profile *b,
     const struct pc_vtype *y);
+/* Have A and B the same sample types, in the same order? */
+bool profconv__same_types(const struct profconv_profile *a,
+    const struct profconv_profile *b);
 /* Fail unless B has A's period type; WHO names B in the message
  * ("profile 2", "the base profile"). */
 int profconv__check_period(const struct profconv_profile *a,
