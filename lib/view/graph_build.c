@@ -416,7 +416,8 @@ same_sample(const struct pc_graph_build *b, const struct gsample *x,
  * from the samples one by one, in the same order (a later copy touches
  * nothing an earlier one did not), at a fraction of the work: a big
  * profile's millions of stacks by address are far fewer by key.  Two
- * samples whose hashes meet but differ stay apart.
+ * samples whose hashes meet but differ stay apart.  1 when GS went into
+ * an earlier sample, 0 when it was added, or an error.
  */
 static int
 add_sample(struct pc_graph_build *b, struct pc_u64map *seen,
@@ -429,8 +430,7 @@ add_sample(struct pc_graph_build *b, struct pc_u64map *seen,
 	if (profconv__u64map_get(seen, h, &idx) &&
 	    same_sample(b, &b->gsamples[idx], gs)) {
 		pc_add_sat(&b->gsamples[idx].w, gs->w);
-		b->nnums = gs->num_off;	/* its copies of the same labels */
-		return 0;
+		return 1;
 	}
 	rc = PC_GROW(b->gsamples, b->gsamples_cap, b->ngsamples, 1);
 	if (rc == 0 && !profconv__u64map_get(seen, h, &idx))
@@ -446,7 +446,8 @@ add_sample(struct pc_graph_build *b, struct pc_u64map *seen,
  * earlier sample of ST (FIRST[ST]: its place + 1) with GS's labels takes
  * GS's weight, without hashing its frames.  One whose labels differ goes
  * to add_sample(), which finds those added by it.  (Which copies are
- * joined changes no build: each adds its weight once per sample.)
+ * joined changes no build: each adds its weight once per sample.)  As
+ * add_sample(), 1 when GS went into an earlier sample.
  */
 static int
 add_sample_of_stack(struct pc_graph_build *b, struct pc_u64map *seen,
@@ -467,18 +468,64 @@ add_sample_of_stack(struct pc_graph_build *b, struct pc_u64map *seen,
 	s = &b->gsamples[first[st] - 1];
 	if (s->group != gs->group || s->nnum != gs->nnum)
 		return add_sample(b, seen, gs);
-	for (i = 0; i < gs->nnum; i++)
+	for (i = 0; s->num_off != gs->num_off && i < gs->nnum; i++)
 		if (b->nums[s->num_off + i].name !=
 		    b->nums[gs->num_off + i].name ||
 		    b->nums[s->num_off + i].value !=
 		    b->nums[gs->num_off + i].value)
 			return add_sample(b, seen, gs);
 	pc_add_sat(&s->w, gs->w);
-	b->nnums = gs->num_off;	/* its copies of the same labels */
-	return 0;
+	return 1;
 }
 
 #define FIRST_AHEAD 16
+
+/*
+ * A sample's labels as a build reads them (its group and numeric tags),
+ * kept for the last set of labels seen in each of LABEL_MEMO slots: the
+ * model gives equal sets one place (profconv__add_sample_raw()), and a
+ * heap profile's millions of samples have a few dozen sets, which then
+ * share one copy of their tags in b->nums.
+ */
+#define LABEL_MEMO 64
+
+struct label_memo {
+	size_t off;		/* the set's place in the profile's labels */
+	uint32_t n;		/* how many labels it has */
+	uint32_t group, num_off, nnum;
+	bool used;		/* false: an empty slot */
+};
+
+/* S's group and numeric tags into GS, from MEMO or made (NUMS: whether
+ * the build shows "bytes"); *MADE: the slot of MEMO that keeps them
+ * when they were made, into the end of b->nums, else NULL. */
+static int
+sample_labels(struct pc_graph_build *b, struct label_memo *memo,
+    const struct profconv_profile *prof, const struct pc_sample *s,
+    bool nums, struct gsample *gs, struct label_memo **made)
+{
+	struct label_memo *m = &memo[profconv__hash_u64(s->label_off ^
+	    (uint64_t)s->nlabels << 48) & (LABEL_MEMO - 1)];
+	int rc;
+
+	*made = NULL;
+	if (m->used && m->off == s->label_off && m->n == s->nlabels) {
+		gs->group = m->group;
+		gs->num_off = m->num_off;
+		gs->nnum = m->nnum;
+		return 0;
+	}
+	gs->num_off = (uint32_t)b->nnums;
+	rc = sample_group(b, prof, s, &gs->group);
+	if (rc == 0 && nums)
+		rc = sample_nums(b, prof, s, gs);
+	if (rc < 0)
+		return rc;
+	*made = m;
+	*m = (struct label_memo){ s->label_off, s->nlabels, gs->group,
+		gs->num_off, gs->nnum, true };
+	return 0;
+}
 
 int
 profconv__graph_add_samples(struct pc_graph_build *b,
@@ -490,15 +537,18 @@ profconv__graph_add_samples(struct pc_graph_build *b,
 	struct profconv_view_stack stack;
 	struct pc_u64map seen = { 0 };
 	bool nums = profconv__tagnames_keep(b->tn, "bytes");
+	struct label_memo memo[LABEL_MEMO];
 	uint32_t *first = NULL;
 	int rc = 0;
 
 	if (!b->shared_keys[vi] && (first = calloc(
 	    profconv_view_stack_count(v) + 1, sizeof(*first))) == NULL)
 		return profconv__nomem();
+	memset(memo, 0, sizeof(memo));
 
 	for (si = 0; rc == 0 && si < prof->nsamples; si++) {
 		struct gsample gs = { 0 };
+		struct label_memo *made;
 		int64_t w = prof->values[si * nt + type];
 
 		/* The stacks (their place, then their frames) and FIRST
@@ -532,15 +582,21 @@ profconv__graph_add_samples(struct pc_graph_build *b,
 			gs.nframes = (uint32_t)stack.nframes;
 		}
 		gs.view = (uint8_t)vi;
-		gs.num_off = (uint32_t)b->nnums;
 		gs.w = profconv__delta_part(w, vi == 1);
-		rc = sample_group(b, prof, pc_sample(prof, si), &gs.group);
-		if (rc == 0 && nums)
-			rc = sample_nums(b, prof, pc_sample(prof, si), &gs);
+		rc = sample_labels(b, memo, prof, pc_sample(prof, si), nums,
+		    &gs, &made);
 		if (rc == 0 && first != NULL)
 			rc = add_sample_of_stack(b, &seen, first, st, &gs);
 		else if (rc == 0)
 			rc = add_sample(b, &seen, &gs);
+		/* Tags just made for a sample that went into another are
+		 * that one's copy: taken back, and forgotten. */
+		if (rc == 1 && made != NULL) {
+			b->nnums = gs.num_off;
+			made->used = false;
+		}
+		if (rc > 0)
+			rc = 0;
 	}
 	free(first);
 	profconv__u64map_free(&seen);

@@ -203,3 +203,65 @@ Test(graph_build, one_stack_with_alternating_labels)
 	}
 	cr_expect(eq(sz, seen, 2));
 }
+
+/*
+ * More sets of labels than the build keeps at hand, in an order that
+ * sends each back after others pushed it out: 30,000 samples on three
+ * stacks, each of one of 150 sizes, drawn by a fixed generator.  A set's
+ * later samples on a stack join its first one there, whose copy of the
+ * tags no later set may write over: each node's tag of a size holds
+ * what that size's samples on its stack add up to.
+ */
+Test(graph_build, label_sets_that_come_back)
+{
+	enum { STACKS = 3, SIZES = 150, N = 30000 };
+	static int64_t want[STACKS][SIZES + 1];
+	uint32_t lm = LOC1(p, 0, 0x10, add_fn(p, "main", ""), 0), lf[STACKS];
+	uint64_t x = 12345;
+	const struct pc_gnode *n;
+	char name[16];
+	int i, k;
+
+	memset(want, 0, sizeof(want));
+	for (k = 0; k < STACKS; k++) {
+		snprintf(name, sizeof(name), "f%d", k);
+		lf[k] = LOC1(p, 0, 0x100 + (uint64_t)k * 16,
+		    add_fn(p, name, ""), 0);
+	}
+	for (i = 0; i < N; i++) {
+		uint32_t l[2];
+		int64_t w = i % 7 + 1, size;
+
+		x = x * 6364136223846793005u + 1442695040888963407u;
+		k = (int)(x >> 60) % STACKS;
+		size = (int64_t)((x >> 33) % SIZES) + 1;
+		l[0] = lf[k];
+		l[1] = lm;
+		cr_assert(eq(int, profconv_profile_add_sample(p, l, 2, &w,
+		    (struct profconv_label[]){ { "bytes", NULL, size, NULL } },
+		    1), 0));
+		want[k][size] += w;
+	}
+	graph(PROFCONV_BY_FUNCTION);
+	for (k = 0; k < STACKS; k++) {
+		size_t t, seen = 0, sizes = 0;
+
+		snprintf(name, sizeof(name), "f%d", k);
+		n = node(name);
+		for (t = n->tag_off; t < n->tag_off + n->ntags; t++) {
+			const struct pc_gtag *tg = &g->tags[t];
+
+			cr_assert(tg->numeric, "%s", name);
+			cr_assert(tg->value >= 1 && tg->value <= SIZES);
+			cr_expect(eq(i64, tg->cum, want[k][tg->value]),
+			    "%s size %" PRId64, name, tg->value);
+			cr_expect(eq(i64, tg->flat, tg->cum));
+			seen++;
+		}
+		for (i = 1; i <= SIZES; i++)
+			sizes += want[k][i] != 0;
+		cr_expect(eq(sz, seen, sizes), "%s", name);
+	}
+	n = node("main");
+	cr_expect(eq(sz, n->ntags, SIZES));
+}
