@@ -362,8 +362,7 @@ profconv__graph_free(struct pc_graph *g)
 		free(b->per_key);
 		free(b->nums);
 		free(b->edges);
-		profconv__u64map_free(&b->edgemap);
-		free(b->ecache);
+		free(b->eidx);
 		profconv__graph_free_parts(b);
 		free(b->tags);
 		profconv__u64map_free(&b->tagmap);

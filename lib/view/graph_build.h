@@ -55,15 +55,6 @@ struct bedge {
 	bool residual, inl, dead;
 };
 
-/* A slot of the edge cache (graph_build.c), of EDGE_CACHE: the edge's
- * key + 1 (0: empty) and its index. */
-#define EDGE_CACHE ((size_t)1 << 14)
-
-struct gedge_slot {
-	uint64_t key;
-	uint32_t idx;
-};
-
 /*
  * One thread's counts in a build, over samples FROM..TO (graph_count.c):
  * part 0 works in the build's own arrays (pc_graph_build's), the others
@@ -78,8 +69,8 @@ struct gpart {
 	size_t ntouched;
 	struct bedge *edges;
 	size_t nedges, edges_cap;
-	struct pc_u64map edgemap;
-	struct gedge_slot *ecache;
+	uint32_t *eidx;		/* the edges by their ends (graph_count.c) */
+	size_t eidx_cap;
 	int64_t *ccum, *cflat;	/* tags by class (pc_graph_build's) */
 	uint8_t *cseen;
 	uint32_t *ctouched;
@@ -149,8 +140,8 @@ struct pc_graph_build {
 	size_t ntouched;
 	struct bedge *edges;
 	size_t nedges, edges_cap;
-	struct pc_u64map edgemap;
-	struct gedge_slot *ecache;	/* before the map (graph_build.c) */
+	uint32_t *eidx;		/* the edges by their ends (graph_count.c) */
+	size_t eidx_cap;
 	struct btag *tags;
 	size_t ntags, tags_cap;
 	/* (key << 32 | tag kind) -> tag; a tag kind is (numeric, group,

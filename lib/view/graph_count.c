@@ -22,40 +22,90 @@
 /* --- one part's walk ----------------------------------------------------------- */
 
 /*
- * The edge SRC -> DST of a sample of weight W (number STAMP - 1) in P,
- * made when new, with W once per sample.  A direct-mapped cache of
- * EDGE_CACHE slots stands before the edge map: a build looks up an edge
- * for nearly every frame of every sample, and the same few thousand
- * come back.
+ * The index of P's edges by their ends: open addressing, at most half
+ * full, each slot an edge's place + 1 (0: empty), whose ends say whether
+ * it is the edge looked for.  A build looks up an edge for nearly every
+ * frame of every sample, and the same few thousand come back: a slot
+ * and the edge, two reads, most of the time.
  */
+#define EIDX_MIN ((size_t)1 << 12)
+
+/* The first slot of edge SRC -> DST in an index of CAP slots (a power
+ * of two): the product's top bits, which all of both ends' bits make. */
+static inline size_t
+edge_hash(uint32_t src, uint32_t dst, size_t cap)
+{
+	return (size_t)((((uint64_t)src << 32 | dst) *
+	    UINT64_C(0x9e3779b97f4a7c15)) >> (64 - __builtin_ctzll(cap)));
+}
+
+/* P's index twice as large, or first made. */
+static int
+edge_index_grow(struct gpart *p)
+{
+	size_t cap = p->eidx_cap != 0 ? 2 * p->eidx_cap : EIDX_MIN, i;
+	uint32_t *x;
+
+	if (cap > SIZE_MAX / sizeof(*x) || p->nedges >= UINT32_MAX)
+		return profconv__nomem();
+	if ((x = calloc(cap, sizeof(*x))) == NULL)
+		return profconv__nomem();
+	for (i = 0; i < p->nedges; i++) {
+		size_t h = edge_hash(p->edges[i].src, p->edges[i].dst, cap);
+
+		while (x[h] != 0)
+			h = (h + 1) & (cap - 1);
+		x[h] = (uint32_t)(i + 1);
+	}
+	free(p->eidx);
+	p->eidx = x;
+	p->eidx_cap = cap;
+	return 0;
+}
+
+/* The edge SRC -> DST of P into *OUT (its place), made with RESIDUAL
+ * and INL and no weight when new. */
+static inline int
+edge_get(struct gpart *p, uint32_t src, uint32_t dst, bool residual,
+    bool inl, uint32_t *out)
+{
+	size_t mask, h;
+	int rc;
+
+	if (2 * (p->nedges + 1) > p->eidx_cap &&
+	    (rc = edge_index_grow(p)) < 0)
+		return rc;
+	mask = p->eidx_cap - 1;
+	for (h = edge_hash(src, dst, p->eidx_cap); p->eidx[h] != 0;
+	    h = (h + 1) & mask) {
+		const struct bedge *e = &p->edges[p->eidx[h] - 1];
+
+		if (e->src == src && e->dst == dst) {
+			*out = p->eidx[h] - 1;
+			return 0;
+		}
+	}
+	if ((rc = PC_GROW(p->edges, p->edges_cap, p->nedges, 1)) < 0)
+		return rc;
+	*out = (uint32_t)p->nedges;
+	p->edges[p->nedges++] = (struct bedge){ src, dst, 0, 0, residual, inl,
+		false };
+	p->eidx[h] = *out + 1;
+	return 0;
+}
+
+/* The edge SRC -> DST of a sample of weight W (number STAMP - 1) in P,
+ * made when new, with W once per sample. */
 static int
 add_edge(struct gpart *p, uint32_t src, uint32_t dst, size_t stamp,
     int64_t w, bool residual, bool inl)
 {
-	uint64_t key = (uint64_t)src << 32 | dst;
-	struct gedge_slot *c = &p->ecache[((size_t)src * 0x9e3779b1u + dst) &
-	    (EDGE_CACHE - 1)];
-	uint32_t idx;
 	struct bedge *e;
+	uint32_t idx;
 	int rc;
 
-	if (c->key == key + 1) {
-		idx = c->idx;
-	} else {
-		if (!profconv__u64map_get(&p->edgemap, key, &idx)) {
-			rc = PC_GROW(p->edges, p->edges_cap, p->nedges, 1);
-			if (rc == 0)
-				rc = profconv__u64map_put(&p->edgemap, key,
-				    (uint32_t)p->nedges);
-			if (rc < 0)
-				return rc;
-			idx = (uint32_t)p->nedges++;
-			p->edges[idx] = (struct bedge){ src, dst, 0, 0,
-				residual, inl, false };
-		}
-		c->key = key + 1;
-		c->idx = idx;
-	}
+	if ((rc = edge_get(p, src, dst, residual, inl, &idx)) < 0)
+		return rc;
 	e = &p->edges[idx];
 	if (e->stamp == stamp)
 		return 0;	/* once per sample */
@@ -217,8 +267,8 @@ own_part(const struct pc_graph_build *b, struct gpart *p)
 	p->edges = b->edges;
 	p->nedges = b->nedges;
 	p->edges_cap = b->edges_cap;
-	p->edgemap = b->edgemap;
-	p->ecache = b->ecache;
+	p->eidx = b->eidx;
+	p->eidx_cap = b->eidx_cap;
 	p->ccum = b->ccum;
 	p->cflat = b->cflat;
 	p->cseen = b->cseen;
@@ -234,7 +284,8 @@ store_own_part(struct pc_graph_build *b, const struct gpart *p)
 	b->edges = p->edges;
 	b->nedges = p->nedges;
 	b->edges_cap = p->edges_cap;
-	b->edgemap = p->edgemap;
+	b->eidx = p->eidx;
+	b->eidx_cap = p->eidx_cap;
 	b->nctouched = p->nctouched;
 }
 
@@ -259,9 +310,8 @@ part_reset(struct gpart *p)
 	}
 	p->nctouched = 0;
 	p->nedges = 0;
-	memset(p->ecache, 0, EDGE_CACHE * sizeof(*p->ecache));
-	profconv__u64map_free(&p->edgemap);
-	memset(&p->edgemap, 0, sizeof(p->edgemap));
+	if (p->eidx != NULL)
+		memset(p->eidx, 0, p->eidx_cap * sizeof(*p->eidx));
 }
 
 /* The arrays of a part of its own, P, for B's keys (and class cells
@@ -275,8 +325,7 @@ part_arrays(const struct pc_graph_build *b, struct gpart *p)
 	if (p->block == NULL) {
 		p->block = calloc(n, sizeof(size_t) + 3 * sizeof(int64_t) +
 		    sizeof(uint32_t));
-		p->ecache = calloc(EDGE_CACHE, sizeof(*p->ecache));
-		if (p->block == NULL || p->ecache == NULL)
+		if (p->block == NULL)
 			return profconv__nomem();
 		at = p->block;
 		p->stamp = (size_t *)(void *)at;
@@ -306,9 +355,8 @@ profconv__graph_free_parts(struct pc_graph_build *b)
 		struct gpart *p = &b->parts[i];
 
 		free(p->block);
-		free(p->ecache);
+		free(p->eidx);
 		free(p->edges);
-		profconv__u64map_free(&p->edgemap);
 		free(p->ccum);
 		free(p->cflat);
 		free(p->cseen);
@@ -328,8 +376,9 @@ profconv__graph_free_parts(struct pc_graph_build *b)
 static int
 merge_part(struct pc_graph_build *b, struct gpart *q)
 {
+	struct gpart p;
 	size_t i;
-	int rc;
+	int rc = 0;
 
 	for (i = 0; i < q->ntouched; i++) {
 		uint32_t k = q->touched[i];
@@ -342,25 +391,23 @@ merge_part(struct pc_graph_build *b, struct gpart *q)
 		pc_add_sat(&b->flat[k], q->flat[k]);
 		pc_add_sat(&b->cum_base[k], q->cum_base[k]);
 	}
-	for (i = 0; i < q->nedges; i++) {
+	own_part(b, &p);
+	for (i = 0; rc == 0 && i < q->nedges; i++) {
 		const struct bedge *x = &q->edges[i];
-		uint64_t key = (uint64_t)x->src << 32 | x->dst;
+		struct bedge *e;
 		uint32_t idx;
 
-		if (profconv__u64map_get(&b->edgemap, key, &idx)) {
-			struct bedge *e = &b->edges[idx];
-
-			pc_add_sat(&e->w, x->w);
-			e->residual |= x->residual;
-			e->inl = e->inl && x->inl;
-			continue;
-		}
-		if ((rc = PC_GROW(b->edges, b->edges_cap, b->nedges, 1)) < 0 ||
-		    (rc = profconv__u64map_put(&b->edgemap, key,
-		    (uint32_t)b->nedges)) < 0)
-			return rc;
-		b->edges[b->nedges++] = *x;
+		if ((rc = edge_get(&p, x->src, x->dst, x->residual, x->inl,
+		    &idx)) < 0)
+			break;
+		e = &p.edges[idx];
+		pc_add_sat(&e->w, x->w);
+		e->residual |= x->residual;
+		e->inl = e->inl && x->inl;
 	}
+	store_own_part(b, &p);
+	if (rc < 0)
+		return rc;
 	for (i = 0; i < q->nctouched; i++) {
 		uint32_t c = q->ctouched[i];
 
@@ -482,9 +529,6 @@ profconv__graph_build(struct pc_graph_build *b, const uint8_t *kept)
 	size_t si, j, n;
 	int rc = 0;
 
-	if (b->ecache == NULL && (b->ecache = calloc(EDGE_CACHE,
-	    sizeof(*b->ecache))) == NULL)
-		return profconv__nomem();
 	reset(b);
 	if (!b->sums_known)
 		sums(b);

@@ -302,3 +302,65 @@ Test(graph_count, a_diff_on_any_number_of_threads)
 	same_on_threads(&cut, q, true, "diff");
 	profconv_profile_free(q);
 }
+
+/*
+ * More edges than a build's first index of them holds, each looked up
+ * again after the index grew: main -> aI -> bJ for 150 x 150 pairs, then
+ * main -> aI -> bJ -> c for each.  Every edge is found again, not made
+ * twice nor taken for another with one of its ends: each aI -> bJ once,
+ * with both its samples' weights, each bJ -> c with the second's.
+ */
+Test(graph_count, edges_found_again_after_the_index_grew)
+{
+	enum { NA = 150 };
+	static bool seen[NA][NA];
+	uint32_t lm = LOC1(p, 0, 0x10, add_fn(p, "main", ""), 0);
+	uint32_t lc = LOC1(p, 0, 0x20, add_fn(p, "c", ""), 0), la[NA], lb[NA];
+	char name[16];
+	size_t e, ab = 0;
+	int i, j, round;
+
+	memset(seen, 0, sizeof(seen));
+	for (i = 0; i < NA; i++) {
+		snprintf(name, sizeof(name), "a%d", i);
+		la[i] = LOC1(p, 0, 0x1000 + (uint64_t)i * 16,
+		    add_fn(p, name, ""), 0);
+		snprintf(name, sizeof(name), "b%d", i);
+		lb[i] = LOC1(p, 0, 0x10000 + (uint64_t)i * 16,
+		    add_fn(p, name, ""), 0);
+	}
+	for (round = 0; round < 2; round++)
+		for (i = 0; i < NA; i++)
+			for (j = 0; j < NA; j++) {
+				uint32_t l[4] = { lc, lb[j], la[i], lm };
+				int64_t w = round * 100000 + i * NA + j + 1;
+
+				cr_assert(eq(int, profconv_profile_add_sample(p,
+				    l + 1 - round, 3 + (size_t)round, &w, NULL,
+				    0), 0));
+			}
+	graph_by(PROFCONV_BY_FUNCTION, false);
+	for (e = 0; e < g->nedges; e++) {
+		const char *src = g->nodes[g->edges[e].src].printable;
+		const char *dst = g->nodes[g->edges[e].dst].printable;
+
+		if (src[0] == 'a' && dst[0] == 'b') {
+			i = atoi(src + 1);
+			j = atoi(dst + 1);
+			cr_assert(eq(int, seen[i][j], 0), "%s -> %s twice", src,
+			    dst);
+			seen[i][j] = true;
+			cr_expect(eq(i64, g->edges[e].weight, 100000 +
+			    2 * ((int64_t)i * NA + j + 1)), "%s -> %s", src,
+			    dst);
+			ab++;
+		} else if (dst[0] == 'c') {
+			j = atoi(src + 1);
+			cr_expect(eq(i64, g->edges[e].weight, NA * 100000 +
+			    (int64_t)NA * (NA - 1) / 2 * NA + NA * (j + 1)),
+			    "%s -> c", src);
+		}
+	}
+	cr_expect(eq(sz, ab, (size_t)NA * NA));
+	cr_expect(eq(sz, g->nedges, (size_t)NA * NA + 2 * NA));
+}
