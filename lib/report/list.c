@@ -273,10 +273,14 @@ list_scale(struct lister *l, const struct lview *vc,
 	return rc;
 }
 
-/* The listing's view of PROF, and the index of its sample type. */
+/* The listing's view of PROF, and the index of its sample type; of the
+ * samples with a frame of one of the N functions NAMES when NAMES is not
+ * NULL and no share is of what the filters keep (the other samples add
+ * nothing to the listing, and its total is the profile's). */
 static int
 list_view(const struct profconv_profile *prof,
-    const struct profconv_list_options *o, struct lview *lv)
+    const struct profconv_list_options *o, const char *const *names,
+    size_t n, struct lview *lv)
 {
 	struct profconv_view_options vo, lo;
 	int rc;
@@ -289,7 +293,11 @@ list_view(const struct profconv_profile *prof,
 	lo.granularity = PROFCONV_BY_LINE;
 	lo.focus = lo.ignore = NULL;
 	/* The listing adds its stacks up: they need not be merged. */
-	rc = profconv__view_new_unmerged(&lv->v, prof, &lo);
+	if (names != NULL && !lv->relative)
+		rc = profconv__view_new_unmerged_with(&lv->v, prof, &lo, names,
+		    n);
+	else
+		rc = profconv__view_new_unmerged(&lv->v, prof, &lo);
 	if (rc == 0)
 		rc = profconv_view_sample_index(lv->v, o->sample_type, &lv->ti);
 	if (rc == 0 && (vo.focus != NULL || vo.ignore != NULL))
@@ -376,9 +384,9 @@ list_write(const struct profconv_profile *cur,
 	}
 	l.o = &o;
 	l.budget = w->budget;
-	rc = list_view(cur, &o, &vc);
+	rc = list_view(cur, &o, l.names, l.nnames, &vc);
 	if (rc == 0 && base != NULL)
-		rc = list_view(base, &o, &vb);
+		rc = list_view(base, &o, l.names, l.nnames, &vb);
 	if (rc == 0 && base != NULL)
 		rc = same_type(cur, vc.ti, base, vb.ti);
 	if (rc == 0)

@@ -60,6 +60,9 @@ free_scratch(struct profconv_view *v)
 	free(v->loc_match);
 	free(v->loc_frames);
 	free(v->fn_name);
+	free(v->keep_fn);
+	v->keep_fn = NULL;
+	v->has_keep = false;
 	free(v->buf);
 	profconv__namer_free(&v->namer);
 	v->loc_off = NULL;
@@ -314,9 +317,35 @@ values_fit(const struct profconv_profile *prof)
 	return fit;
 }
 
+int
+profconv__view_by_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* V's copy of the N names KEEP, sorted (view_new()). */
+static int
+keep_names(struct profconv_view *v, const char *const *keep, size_t n)
+{
+	size_t i;
+
+	if ((v->keep_fn = malloc((n + 1) * sizeof(*v->keep_fn))) == NULL)
+		return profconv__nomem();
+	for (i = 0; i < n; i++)
+		v->keep_fn[i] = keep[i];
+	qsort(v->keep_fn, n, sizeof(*v->keep_fn), profconv__view_by_str);
+	v->nkeep_fn = n;
+	v->has_keep = true;
+	return 0;
+}
+
+/* A view of PROF as OPTS say: merged or not (UNMERGED), of leaves
+ * (LEAVES), of the samples with a function of KEEP's N only (KEEP
+ * NULL: every sample). */
 static int
 view_new(struct profconv_view **out, const struct profconv_profile *prof,
-    const struct profconv_view_options *opts, bool unmerged, bool leaves)
+    const struct profconv_view_options *opts, bool unmerged, bool leaves,
+    const char *const *keep, size_t nkeep)
 {
 	struct profconv_view_options o;
 	struct profconv_view *v;
@@ -349,6 +378,8 @@ view_new(struct profconv_view **out, const struct profconv_profile *prof,
 	v->namer.mode = opts->demangle;
 	nloc = prof->nlocations + 1;
 	rc = profconv__strtab_init(&v->strs);
+	if (rc == 0 && keep != NULL)
+		rc = keep_names(v, keep, nkeep);
 	if (rc == 0)
 		rc = profconv__view_compile(&v->focus, opts->focus,
 		    &v->has_focus, "focus");
@@ -407,7 +438,7 @@ profconv_view_new(struct profconv_view **out,
     const struct profconv_profile *prof,
     const struct profconv_view_options *opts)
 {
-	return view_new(out, prof, opts, false, false);
+	return view_new(out, prof, opts, false, false, NULL, 0);
 }
 
 int
@@ -415,7 +446,23 @@ profconv__view_new_unmerged(struct profconv_view **out,
     const struct profconv_profile *prof,
     const struct profconv_view_options *opts)
 {
-	return view_new(out, prof, opts, true, false);
+	return view_new(out, prof, opts, true, false, NULL, 0);
+}
+
+int
+profconv__view_new_unmerged_with(struct profconv_view **out,
+    const struct profconv_profile *prof,
+    const struct profconv_view_options *opts, const char *const *names,
+    size_t n)
+{
+	*out = NULL;
+	if (opts != NULL && opts->focus != NULL)
+		return profconv__fail(PROFCONV_EINVAL,
+		    "a view of some functions' samples takes no focus");
+	if (names == NULL && n != 0)
+		return profconv__fail(PROFCONV_EINVAL, "no names");
+	return view_new(out, prof, opts, true, false,
+	    names != NULL ? names : (const char *const[]){ NULL }, n);
 }
 
 bool
@@ -429,7 +476,7 @@ profconv__view_new_leaves(struct profconv_view **out,
     const struct profconv_profile *prof,
     const struct profconv_view_options *opts)
 {
-	return view_new(out, prof, opts, true, true);
+	return view_new(out, prof, opts, true, true, NULL, 0);
 }
 
 

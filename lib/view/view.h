@@ -200,6 +200,20 @@ int profconv__view_new_unmerged(struct profconv_view **out,
     const struct profconv_view_options *opts);
 
 /*
+ * profconv__view_new_unmerged()'s view of only the samples that have a
+ * frame whose function (profconv_view_frame()'s function) is one of the
+ * N NAMES: a reader that adds up those functions' frames, as the
+ * listing does, reads the same sums from it, and a big profile's other
+ * samples are never laid out.  Its totals (and so relative percentages)
+ * are those of the samples kept.  NAMES are read while the view is made,
+ * not kept.  Not with OPTS's focus (PROFCONV_EINVAL).
+ */
+int profconv__view_new_unmerged_with(struct profconv_view **out,
+    const struct profconv_profile *prof,
+    const struct profconv_view_options *opts, const char *const *names,
+    size_t n);
+
+/*
  * A view for readers of each stack's leaf frame alone (rows by function
  * or line without cum): profconv__view_new_unmerged()'s, its frames,
  * totals, filters and suppressions the same, but each of its stacks

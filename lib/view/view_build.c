@@ -70,7 +70,19 @@ address_lines_match(struct profconv_view *v, uint32_t id)
 	return m;
 }
 
-/* Does any frame of location ID match focus (1) or ignore (2)? */
+/* Is frame F's function one of the names the view keeps? */
+static bool
+kept_function(const struct profconv_view *v, const struct vframe *f)
+{
+	const char *name = profconv__str(&v->strs, f->function);
+
+	return *name != '\0' && bsearch(&name, v->keep_fn, v->nkeep_fn,
+	    sizeof(*v->keep_fn), profconv__view_by_str) != NULL;
+}
+
+/* Does any frame of location ID match focus (1) or ignore (2)?  Bit 1
+ * is also a frame of a function the view keeps, which never comes with
+ * focus. */
 unsigned
 profconv__view_location_match(struct profconv_view *v, uint32_t id)
 {
@@ -81,9 +93,12 @@ profconv__view_location_match(struct profconv_view *v, uint32_t id)
 		return *m & 3;
 	*m |= 4;
 	for (i = 0; i < v->loc_n[id]; i++) {
-		const char *t = profconv__str(&v->strs,
-		    v->frames[v->loc_frames[v->loc_off[id] - 1 + i] - 1].text);
+		const struct vframe *f =
+		    &v->frames[v->loc_frames[v->loc_off[id] - 1 + i] - 1];
+		const char *t = profconv__str(&v->strs, f->text);
 
+		if (v->has_keep && kept_function(v, f))
+			*m |= 1;
 		if (v->has_focus && regexec(&v->focus, t, 0, NULL, 0) == 0)
 			*m |= 1;
 		if (v->has_ignore && regexec(&v->ignore, t, 0, NULL, 0) == 0)
@@ -91,7 +106,7 @@ profconv__view_location_match(struct profconv_view *v, uint32_t id)
 	}
 	if (v->opts.granularity == PROFCONV_BY_ADDRESS)
 		*m |= (uint8_t)address_lines_match(v, id);
-	if ((*m & 1) != 0)
+	if ((*m & 1) != 0 && v->has_focus)
 		v->matched |= PROFCONV_FILTER_FOCUS;
 	if ((*m & 2) != 0)
 		v->matched |= PROFCONV_FILTER_IGNORE;
@@ -197,6 +212,8 @@ frame_match(struct profconv_view *v, uint32_t id)
 
 	if (v->has_focus && regexec(&v->focus, t, 0, NULL, 0) == 0)
 		m |= 1;
+	if (v->has_keep && kept_function(v, &v->frames[id - 1]))
+		m |= 1;
 	if (v->has_ignore && regexec(&v->ignore, t, 0, NULL, 0) == 0)
 		m |= 2;
 	return m;
@@ -226,7 +243,7 @@ pseudo_frames(struct profconv_view *v, size_t si, unsigned *match)
 			rc = profconv__view_intern_frame(v, len, empty, key, 0,
 			    0, empty, &ids[k_i]);
 		}
-		if (rc == 0 && (v->has_focus || v->has_ignore))
+		if (rc == 0 && (v->has_focus || v->has_ignore || v->has_keep))
 			*match |= frame_match(v, ids[k_i]);
 	}
 	if ((*match & 1) != 0)
@@ -269,12 +286,13 @@ plan_sample(struct build *b, size_t si, size_t *at)
 	for (i = first; rc == 0 && i < s->nlocs; i++) {
 		if (v->loc_off[stk[i]] == 0)
 			rc = profconv__view_location_frames(v, stk[i]);
-		if (rc == 0 && (v->has_focus || v->has_ignore))
+		if (rc == 0 && (v->has_focus || v->has_ignore || v->has_keep))
 			match |= profconv__view_location_match(v, stk[i]);
 	}
 	if (rc < 0)
 		return rc;
-	if ((v->has_focus && (match & 1) == 0) || (match & 2) != 0)
+	if (((v->has_focus || v->has_keep) && (match & 1) == 0) ||
+	    (match & 2) != 0)
 		return 0;
 	/* show_from: from the outermost match, or nothing; prune_from: from
 	 * the innermost match. */
@@ -417,7 +435,8 @@ plan_count_task(void *arg, size_t r)
 			n += v->loc_n[stk[i]];
 			match |= v->loc_match[stk[i]] & 3;
 		}
-		if ((v->has_focus && (match & 1) == 0) || (match & 2) != 0 ||
+		if (((v->has_focus || v->has_keep) && (match & 1) == 0) ||
+		    (match & 2) != 0 ||
 		    (n == 0 && (v->has_hide || v->has_show))) {
 			b->first[si] = NOT_SHOWN;
 			continue;

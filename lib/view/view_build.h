@@ -84,10 +84,19 @@ struct profconv_view {
 	uint32_t *loc_frames;
 	size_t nloc_frames, loc_frames_cap;
 	uint32_t *fn_name;		/* function id -> text index + 1 */
+	/* profconv__view_new_unmerged_with()'s names, sorted: a sample
+	 * is shown when a frame's function is one (bit 1 of loc_match, as
+	 * focus, which it never comes with). */
+	const char **keep_fn;
+	size_t nkeep_fn;
+	bool has_keep;
 	struct pc_namer namer;
 	char *buf;
 	size_t buf_cap;
 };
+
+/* Two strings, at A and B, in strcmp()'s order (qsort, bsearch). */
+int profconv__view_by_str(const void *a, const void *b);
 
 /* Bits of loc_match: the location matches show_from, prune_from. */
 #define LOC_SHOW_FROM 8

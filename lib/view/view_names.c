@@ -323,7 +323,7 @@ filter_location(struct profconv_view *v, const struct pc_location *l,
 	    pc_mapping(v->prof, l->mapping)->file) : "";
 	bool in_file;
 
-	if (v->has_focus || v->has_ignore)
+	if (v->has_focus || v->has_ignore || v->has_keep)
 		profconv__view_location_match(v, id);
 	if (v->has_hide) {
 		in_file = *file != '\0' && regexec(&v->hide, file, 0, NULL,

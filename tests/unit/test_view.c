@@ -592,3 +592,108 @@ Test(view, views_of_leaves)
 	o.no_inline = 1;
 	leaves_of(&o, "no inline");
 }
+
+/*
+ * A view of the samples with a frame of some functions
+ * (profconv__view_new_unmerged_with()): each sample is in it when a
+ * frame of its stack in the unmerged view has one of the functions,
+ * inlined ones too, and then with the same frames and values; its
+ * totals are its own samples'.  On one thread, and on two past the
+ * 32,768 samples that put pass 1 on the threads.  No names, no
+ * samples; no focus beside the names.
+ */
+static void
+with_names(unsigned jobs, const char *const *names, size_t n,
+    const char *what)
+{
+	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
+	struct profconv_view *u = NULL, *w = NULL;
+	struct profconv_view_stack a, b;
+	struct profconv_view_frame f;
+	int64_t want[2] = { 0, 0 }, got;
+	size_t i, j, k, kept = 0;
+
+	o.jobs = jobs;
+	o.granularity = PROFCONV_BY_LINE;
+	cr_assert(eq(int, profconv__view_new_unmerged(&u, p, &o), 0));
+	cr_assert(eq(int, profconv__view_new_unmerged_with(&w, p, &o, names,
+	    n), 0), "%s: %s", what, ERRMSG);
+	for (i = 0; i < profconv_profile_sample_count(p); i++) {
+		size_t su = profconv__view_sample_stack(u, i);
+		size_t sw = profconv__view_sample_stack(w, i);
+		bool has = false;
+
+		if (su == 0) {
+			cr_expect(eq(sz, sw, 0), "%s: sample %zu", what, i);
+			continue;
+		}
+		profconv_view_stack(u, su - 1, &a);
+		for (j = 0; j < a.nframes && !has; j++) {
+			profconv_view_frame(u, a.frames[j], &f);
+			for (k = 0; k < n && !has; k++)
+				has = strcmp(f.function, names[k]) == 0;
+		}
+		cr_assert(eq(int, sw != 0, has), "%s: sample %zu", what, i);
+		if (!has)
+			continue;
+		kept++;
+		profconv_view_stack(w, sw - 1, &b);
+		cr_assert(eq(sz, b.nframes, a.nframes), "%s: sample %zu", what,
+		    i);
+		for (j = 0; j < a.nframes; j++)
+			cr_expect(eq(str, (char *)profconv__view_frame_text(w,
+			    b.frames[j]), (char *)profconv__view_frame_text(u,
+			    a.frames[j])), "%s: sample %zu", what, i);
+		for (k = 0; k < 2; k++) {
+			cr_expect(eq(i64, b.values[k], a.values[k]), "%s", what);
+			want[k] += a.values[k];
+		}
+	}
+	cr_expect(eq(sz, profconv_view_stack_count(w), kept), "%s", what);
+	for (k = 0; k < 2; k++) {
+		cr_assert(eq(int, profconv_view_total(w, k, &got), 0));
+		cr_expect(eq(i64, got, want[k]), "%s: total %zu", what, k);
+	}
+	profconv_view_free(u);
+	profconv_view_free(w);
+}
+
+Test(view, views_of_some_functions_samples)
+{
+	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
+	struct profconv_view *w = NULL;
+	uint32_t lm, la, lb, lci, ld, fb;
+	int64_t x[2], zero[2] = { 0, 0 };
+	size_t i;
+	unsigned jobs;
+
+	profconv_profile_add_sample_type(p, "alloc_objects", "count");
+	profconv_profile_add_sample_type(p, "alloc_space", "bytes");
+	lm = LOC1(p, 0, 0x10, add_fn(p, "main", ""), 1);
+	la = LOC1(p, 0, 0x20, add_fn(p, "a", ""), 2);
+	fb = add_fn(p, "b", "");
+	lb = LOC1(p, 0, 0x30, fb, 3);
+	/* inl inlined into c */
+	lci = LOCN(p, 0, 0x40, 4, add_fn(p, "inl", ""), add_fn(p, "c", ""));
+	ld = LOC1(p, 0, 0x50, add_fn(p, "d", ""), 5);
+	for (i = 0; i < 10000; i++) {
+		x[0] = (int64_t)i % 5 + 1;
+		x[1] = 8 * x[0] + (int64_t)i % 3;
+		SAMPLE(p, x, la, lm);
+		SAMPLE(p, x, lb, lm);
+		SAMPLE(p, x, lci, lb, lm);
+		SAMPLE(p, x, ld);
+		SAMPLE(p, zero, lb, lm);
+	}
+	for (jobs = 1; jobs <= 2; jobs++) {
+		with_names(jobs, (const char *[]){ "b" }, 1, "b");
+		with_names(jobs, (const char *[]){ "inl" }, 1, "inl");
+		with_names(jobs, (const char *[]){ "d", "a" }, 2, "d a");
+		with_names(jobs, (const char *[]){ "nosuch" }, 1, "nosuch");
+		with_names(jobs, (const char *[]){ NULL }, 0, "none");
+	}
+	o.focus = "b";
+	cr_expect(eq(int, profconv__view_new_unmerged_with(&w, p, &o,
+	    (const char *[]){ "b" }, 1), PROFCONV_EINVAL));
+	cr_expect(zero(ptr, w));
+}
