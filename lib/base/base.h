@@ -119,6 +119,10 @@ int profconv__grow(void **ptr, size_t *cap, size_t len, size_t n,
  * (the model's, the merge's) peaked 190 MB higher with it, in profdiff.
  */
 void profconv__huge_pages(void *p, size_t len);
+
+/* The strings at A and B (each a char *) in strcmp()'s order: qsort()
+ * and bsearch() of arrays of strings. */
+int profconv__by_str(const void *a, const void *b);
 void *profconv__malloc_big(size_t size);
 void *profconv__calloc_big(size_t n, size_t size);
 

@@ -32,6 +32,12 @@ profconv__huge_pages(void *p, size_t len)
 #endif
 }
 
+int
+profconv__by_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 void *
 profconv__malloc_big(size_t size)
 {

@@ -380,7 +380,7 @@ list_write(const struct profconv_profile *cur,
 		for (i = 0; i < w->nnames; i++)
 			l.names[i] = w->names[i];
 		l.nnames = w->nnames;
-		qsort(l.names, l.nnames, sizeof(*l.names), profconv__list_by_name);
+		qsort(l.names, l.nnames, sizeof(*l.names), profconv__by_str);
 	}
 	l.o = &o;
 	l.budget = w->budget;

@@ -83,12 +83,6 @@ count(struct lister *l, uint32_t node, int64_t v, bool leaf)
 		pc_add_sat(&n->flat, v);
 }
 
-int
-profconv__list_by_name(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /* Does frame ID's function match?  Cached in MATCH (0 unknown, 1 no,
  * 2 yes). */
 static bool
@@ -102,7 +96,7 @@ matches(struct lister *l, const struct profconv_view *view, uint8_t *match,
 		if (profconv_view_frame(view, id, &f) == 0 &&
 		    f.function[0] != '\0' && (l->names != NULL ?
 		    bsearch(&f.function, l->names, l->nnames,
-		    sizeof(*l->names), profconv__list_by_name) != NULL :
+		    sizeof(*l->names), profconv__by_str) != NULL :
 		    regexec(&l->rx, f.function, 0, NULL, 0) == 0))
 			match[id] = 2;
 	}

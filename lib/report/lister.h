@@ -61,8 +61,6 @@ struct lview {
 	bool relative;		/* shares of what the filters keep */
 };
 
-int profconv__list_by_name(const void *a, const void *b);
-
 /* Add L's stacks, value slot TI, as a base's part of the change when
  * FROM_BASE. */
 int profconv__list_add_view(struct lister *l, const struct lview *lv,

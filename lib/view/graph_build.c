@@ -220,12 +220,6 @@ profconv__graph_intern_group(struct pc_graph_build *b, const char *s,
 	return 0;
 }
 
-static int
-cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* pprof's joinLabels: the string labels "key:value", sorted, joined by
  * "\n" (the two characters); only the keys --tagshow and --taghide
  * keep, as pprof removes the others from every sample first. */
@@ -266,7 +260,7 @@ sample_group(struct pc_graph_build *b, const struct profconv_profile *prof,
 		n++;
 	}
 	if (rc == 0) {
-		qsort(parts, n, sizeof(*parts), cmp_str);
+		qsort(parts, n, sizeof(*parts), profconv__by_str);
 		text = malloc(len + 1);
 		if (text == NULL)
 			rc = profconv__nomem();

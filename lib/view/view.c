@@ -317,12 +317,6 @@ values_fit(const struct profconv_profile *prof)
 	return fit;
 }
 
-int
-profconv__view_by_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /* V's copy of the N names KEEP, sorted (view_new()). */
 static int
 keep_names(struct profconv_view *v, const char *const *keep, size_t n)
@@ -333,7 +327,7 @@ keep_names(struct profconv_view *v, const char *const *keep, size_t n)
 		return profconv__nomem();
 	for (i = 0; i < n; i++)
 		v->keep_fn[i] = keep[i];
-	qsort(v->keep_fn, n, sizeof(*v->keep_fn), profconv__view_by_str);
+	qsort(v->keep_fn, n, sizeof(*v->keep_fn), profconv__by_str);
 	v->nkeep_fn = n;
 	v->has_keep = true;
 	return 0;

@@ -77,7 +77,7 @@ kept_function(const struct profconv_view *v, const struct vframe *f)
 	const char *name = profconv__str(&v->strs, f->function);
 
 	return *name != '\0' && bsearch(&name, v->keep_fn, v->nkeep_fn,
-	    sizeof(*v->keep_fn), profconv__view_by_str) != NULL;
+	    sizeof(*v->keep_fn), profconv__by_str) != NULL;
 }
 
 /* Does any frame of location ID match focus (1) or ignore (2)?  Bit 1

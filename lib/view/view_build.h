@@ -95,9 +95,6 @@ struct profconv_view {
 	size_t buf_cap;
 };
 
-/* Two strings, at A and B, in strcmp()'s order (qsort, bsearch). */
-int profconv__view_by_str(const void *a, const void *b);
-
 /* Bits of loc_match: the location matches show_from, prune_from. */
 #define LOC_SHOW_FROM 8
 #define LOC_PRUNE_FROM 16

@@ -66,12 +66,6 @@ drop_lines(struct report *r)
 	r->nlab = 0;
 }
 
-static int
-cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* S right-aligned in WIDTH characters (Go's %*s counts runes). */
 static void
 put_right(FILE *fp, const char *s, size_t width)
@@ -231,7 +225,7 @@ sample_labels(struct report *r, size_t si)
 		 * qsort(). */
 		if (rc == 0 && r->nlab - first > 1)
 			qsort(r->lab + first, r->nlab - first,
-			    sizeof(*r->lab), cmp_str);
+			    sizeof(*r->lab), profconv__by_str);
 	}
 	return rc;
 }

@@ -118,3 +118,19 @@ Test(vec, big_blocks_ask_for_huge_pages)
 	free(z);
 	free(s);
 }
+
+/* profconv__by_str: strings by pointer, in strcmp()'s order, for qsort
+ * and bsearch. */
+Test(vec, strings_in_order)
+{
+	const char *s[] = { "b", "a\xc3\xa9", "a", "B", "" }, *k = "a";
+
+	qsort(s, 5, sizeof(*s), profconv__by_str);
+	cr_expect(eq(str, (char *)s[0], ""));
+	cr_expect(eq(str, (char *)s[1], "B"));
+	cr_expect(eq(str, (char *)s[2], "a"));
+	cr_expect(eq(str, (char *)s[3], "a\xc3\xa9"));
+	cr_expect(eq(str, (char *)s[4], "b"));
+	cr_expect(eq(ptr, bsearch(&k, s, 5, sizeof(*s), profconv__by_str),
+	    (void *)&s[2]));
+}
