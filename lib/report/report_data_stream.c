@@ -81,6 +81,19 @@ struct walk {
 	int64_t **spare;
 	size_t nspare, scap;
 	bool stop;		/* not the whole tree's answer: give up */
+	/*
+	 * A part of the walk (walk_parts()): the stacks [FROM, TO).  A part
+	 * after the first starts on the path the stacks before it left
+	 * open, nodes 0..BORROWED at depths 0..BORROWED, its own nodes
+	 * numbered from BORROWED + 1.  It cannot finish a borrowed node
+	 * (the values before it are not its own): what it has of one that
+	 * it leaves is kept in STORED[its depth] for the merge.  UNSAFE: the
+	 * part ended with nodes waiting that the next part may come back
+	 * to; walk the stacks in one part instead.
+	 */
+	size_t from, to, borrowed;
+	int64_t **stored;
+	bool unsafe, shares;	/* SHARES: GID_OF and RANK are another's */
 };
 
 static int64_t *
@@ -214,16 +227,13 @@ sift_up(struct snode *h, size_t i)
 	}
 }
 
-/* Node N is finished: its values into its parent's cum (P), N into the
- * heap when among the heaviest (else its values are given back). */
+/* Finished node N into the heap when among the heaviest (else its
+ * values are given back). */
 static int
-finish(struct walk *w, struct snode *n, int64_t *p)
+offer(struct walk *w, struct snode *n)
 {
 	int64_t *old;
-	size_t k;
 
-	for (k = 0; k < w->nt; k++)
-		p[w->nt + k] += n->v[w->nt + k];	/* no sum reaches INT64_MAX */
 	if (w->nheap == w->hcap && !over_limit(w, n->v + w->nt))
 		return give_back(w, n->v);	/* as light as the least */
 	n->share = share_of(w, n->v + w->nt);
@@ -241,6 +251,23 @@ finish(struct walk *w, struct snode *n, int64_t *p)
 	sift_down(w->heap, w->nheap, 0);
 	set_limits(w);
 	return give_back(w, old);
+}
+
+/* Node N is finished: its values into its parent's cum (P), N offered
+ * to the heap.  A borrowed node's values are the part's only: kept for
+ * the merge, which finishes it. */
+static int
+finish(struct walk *w, struct snode *n, int64_t *p)
+{
+	size_t k;
+
+	if (n->id <= w->borrowed) {
+		w->stored[n->id] = n->v;
+		return 0;
+	}
+	for (k = 0; k < w->nt; k++)
+		p[w->nt + k] += n->v[w->nt + k];	/* no sum reaches INT64_MAX */
+	return offer(w, n);
 }
 
 /* Finish the nodes waiting at depth D (their parent, at D - 1, is being
@@ -270,7 +297,7 @@ leave(struct walk *w)
 	if (d + 1 < w->pcap && (rc = finish_waiting(w, d + 1)) < 0)
 		return rc;
 	w->depth--;
-	if (n->kids)
+	if (n->kids || n->id <= w->borrowed)
 		return finish(w, n, w->path[d - 1].v);
 	if (PC_GROW(w->wait[d], w->wcap[d], w->nwait[d], 1) < 0)
 		return PROFCONV_ENOMEM;
@@ -304,20 +331,15 @@ room(struct walk *w, size_t d)
 	return rc;
 }
 
-/* Enter view frame VF below the path's end: a waiting node when it is
- * one (the walk comes back to it), else a new one. */
+/* View frame VF comes next at depth D: finish the nodes waiting there
+ * whose text is no prefix of VF's, through which no later stack goes. */
 static int
-enter(struct walk *w, uint32_t vf)
+pass_waiting(struct walk *w, size_t d, uint32_t vf)
 {
-	size_t d = w->depth + 1;
 	const char *t = NULL, *wt;
 	struct snode n;
 	int rc;
 
-	if (d + 1 >= w->pcap && (rc = room(w, d + 1)) < 0)
-		return rc;
-	/* The waiting nodes whose text is no prefix of T's: no stack
-	 * after this one goes through them. */
 	while (w->nwait[d] > 0) {
 		n = w->wait[d][w->nwait[d] - 1];
 		if (t == NULL)
@@ -329,6 +351,22 @@ enter(struct walk *w, uint32_t vf)
 		if ((rc = finish(w, &n, w->path[d - 1].v)) < 0)
 			return rc;
 	}
+	return 0;
+}
+
+/* Enter view frame VF below the path's end: a waiting node when it is
+ * one (the walk comes back to it), else a new one. */
+static int
+enter(struct walk *w, uint32_t vf)
+{
+	size_t d = w->depth + 1;
+	struct snode n;
+	int rc;
+
+	if (d + 1 >= w->pcap && (rc = room(w, d + 1)) < 0)
+		return rc;
+	if ((rc = pass_waiting(w, d, vf)) < 0)
+		return rc;
 	if (w->nwait[d] > 0 && w->wait[d][w->nwait[d] - 1].vf == vf) {
 		n = w->wait[d][--w->nwait[d]];
 	} else {
@@ -420,7 +458,45 @@ in_order(const struct walk *w, const struct profconv_view_stack *a,
 	return l + 1 < b->nframes && (unsigned char)x[ny] < ';';
 }
 
-/* Walk V's stacks: every node finished, the root's cum the sums. */
+/* The frames stacks A and B begin with alike. */
+static size_t
+shared(const struct profconv_view_stack *a,
+    const struct profconv_view_stack *b)
+{
+	size_t l;
+
+	for (l = 0; l < a->nframes && l < b->nframes &&
+	    a->frames[l] == b->frames[l]; l++)
+		;
+	return l;
+}
+
+/*
+ * A part that is not the last ends where stack NEXT, the next part's
+ * first, begins: leave down to the L frames they share, and pass the
+ * nodes waiting beside NEXT's frame L.  A node still waiting on the
+ * path left open is one NEXT's part might come back to, unseen here.
+ */
+static int
+stop_at(struct walk *w, const struct profconv_view_stack *next, size_t l)
+{
+	size_t d;
+	int rc;
+
+	while (w->depth > l)
+		if ((rc = leave(w)) < 0)
+			return rc;
+	if (l + 1 < w->pcap && l < next->nframes &&
+	    (rc = pass_waiting(w, l + 1, next->frames[l])) < 0)
+		return rc;
+	for (d = 1; d <= l + 1 && d < w->pcap; d++)
+		if (w->nwait[d] > 0)
+			w->unsafe = true;
+	return 0;
+}
+
+/* Walk V's stacks FROM to TO: every node finished (in a part, every
+ * node left; the root's cum the sums). */
 static int
 walk_stacks(struct walk *w)
 {
@@ -430,7 +506,10 @@ walk_stacks(struct walk *w)
 	int64_t *to;
 	int rc;
 
-	for (i = 0; i < n; i++) {
+	if (w->from > 0 && (rc = profconv_view_stack(v, w->from - 1,
+	    &prev)) < 0)
+		return rc;
+	for (i = w->from; i < w->to; i++) {
 		if ((rc = profconv_view_stack(v, i, &s)) < 0)
 			return rc;
 		for (k = 0; k < w->nt; k++)
@@ -438,9 +517,7 @@ walk_stacks(struct walk *w)
 				w->stop = true;
 				return 0;
 			}
-		for (l = 0; l < prev.nframes && l < s.nframes &&
-		    prev.frames[l] == s.frames[l]; l++)
-			;
+		l = shared(&prev, &s);
 		if (i > 0 && !in_order(w, &prev, &s, l)) {
 			w->stop = true;
 			return 0;
@@ -457,6 +534,11 @@ walk_stacks(struct walk *w)
 			to[w->nt + k] += s.values[k];
 		}
 		prev = s;
+	}
+	if (w->to < n) {
+		if ((rc = profconv_view_stack(v, w->to, &s)) < 0)
+			return rc;
+		return stop_at(w, &s, shared(&prev, &s));
 	}
 	while (w->depth > 0)
 		if ((rc = leave(w)) < 0)
@@ -620,18 +702,193 @@ walk_free(struct walk *w)
 	for (i = 0; i < w->nspare; i++)
 		free(w->spare[i]);
 	free(w->spare);
-	free(w->gid_of);
-	free(w->rank);
+	for (i = 0; w->stored != NULL && i <= w->borrowed; i++)
+		free(w->stored[i]);
+	free(w->stored);
+	if (!w->shares) {
+		free(w->gid_of);
+		free(w->rank);
+	}
 }
+
+/*
+ * W ready to walk V's stacks FROM to TO (TOTAL, BUDGET; its frames
+ * set): when FROM is not 0, on the path stack FROM shares with the one
+ * before it, its nodes borrowed.
+ */
+static int
+walk_start(struct walk *w, size_t budget, size_t from, size_t to)
+{
+	struct profconv_view_stack a, b;
+	size_t d, l = 0;
+	int rc;
+
+	w->from = from;
+	w->to = to;
+	if (from > 0) {
+		if ((rc = profconv_view_stack(w->view, from - 1, &a)) < 0 ||
+		    (rc = profconv_view_stack(w->view, from, &b)) < 0)
+			return rc;
+		l = shared(&a, &b);
+	}
+	w->hcap = budget + 1;
+	if ((w->heap = calloc(w->hcap, sizeof(*w->heap))) == NULL ||
+	    (w->limit = calloc(w->nt + 1, sizeof(*w->limit))) == NULL ||
+	    (w->stored = calloc(l + 1, sizeof(*w->stored))) == NULL)
+		return profconv__nomem();
+	if ((rc = room(w, l + 1)) < 0)
+		return rc;
+	w->borrowed = l;
+	for (d = 0; d <= l; d++) {
+		uint32_t vf = d > 0 ? b.frames[d - 1] : 0;
+
+		/* Depth D's node is D here, and it has a callee but at the
+		 * path's end (which gets one before it is left). */
+		w->path[d] = (struct snode){ (uint32_t)d,
+		    d > 0 ? (uint32_t)d - 1 : 0, w->gid_of[vf], vf, d < l, 0,
+		    block(w) };
+		w->depth = d;
+		if (w->path[d].v == NULL)
+			return profconv__nomem();
+	}
+	w->count = (uint32_t)l + 1;
+	return 0;
+}
+
+/*
+ * Part P, walked after the parts merged into S so far, into S.  P's
+ * node X is S's node on the path at depth X when borrowed, else the
+ * next of S's numbers in P's order.  The borrowed nodes P left are
+ * finished now, deepest first, with both parts' values; those it left
+ * open have both parts' values; P's own open nodes go on S's path.
+ */
+static int
+merge(struct walk *s, struct walk *p)
+{
+	size_t b = p->borrowed, top = p->depth, d, i, k;
+	uint32_t base = s->count - (uint32_t)(b + 1);
+	int rc = 0;
+
+#define S_ID(x) ((x) <= b ? s->path[(x)].id : (x) + base)
+	if (p->count - (b + 1) >= UINT32_MAX - 1 - s->count)
+		return profconv__fail(PROFCONV_ENOMEM, "call tree too large");
+	for (i = 0; i < p->nheap; i++) {
+		struct snode n = p->heap[i];
+
+		n.id = S_ID(n.id);
+		n.parent = S_ID(n.parent);
+		p->heap[i].v = NULL;
+		if (rc == 0)
+			rc = offer(s, &n);
+		else
+			free(n.v);
+	}
+	p->nheap = 0;
+	if (rc < 0)
+		return rc;
+	if ((rc = room(s, top + 1)) < 0)
+		return rc;
+	/* The borrowed nodes P left: those below the least depth it went
+	 * back to, each with a callee in P (see walk_start()). */
+	for (d = b; d > 0 && p->stored[d] != NULL; d--) {
+		for (k = 0; k < 2 * s->nt; k++)
+			s->path[d].v[k] += p->stored[d][k];
+		s->path[d].kids = true;
+		if ((rc = leave(s)) < 0)
+			return rc;
+	}
+	for (d = 0; d <= top && p->path[d].id <= b; d++) {
+		for (k = 0; k < 2 * s->nt; k++)
+			s->path[d].v[k] += p->path[d].v[k];
+		s->path[d].kids |= p->path[d].kids;
+	}
+	for (; d <= top; d++) {
+		s->path[d] = p->path[d];
+		s->path[d].id = S_ID(p->path[d].id);
+		s->path[d].parent = S_ID(p->path[d].parent);
+		p->path[d].v = NULL;
+		s->depth = d;
+	}
+#undef S_ID
+	s->count += p->count - (uint32_t)(b + 1);
+	return 0;
+}
+/* The parts of one walk, each walked on a thread of its own. */
+struct parts {
+	struct walk *w;
+	size_t n;
+};
+
+static int
+part_task(void *arg, size_t i)
+{
+	return walk_stacks(&((struct parts *)arg)->w[i]);
+}
+
+/*
+ * W's stacks (W started on them all) in NPARTS parts on the view's
+ * threads, merged into W: 1 when a part ended with nodes waiting, and
+ * W must walk them in one part.
+ */
+static int
+walk_parts(struct walk *w, size_t budget, size_t nparts)
+{
+	size_t i, n = profconv_view_stack_count(w->view);
+	struct parts ps = { NULL, nparts };
+	int rc = 0;
+
+	if ((ps.w = calloc(nparts, sizeof(*ps.w))) == NULL)
+		return profconv__nomem();
+	w->to = n / nparts;
+	ps.w[0] = *w;
+	for (i = 1; i < nparts && rc == 0; i++) {
+		ps.w[i] = (struct walk){ .view = w->view, .total = w->total,
+		    .nt = w->nt, .gid_of = w->gid_of, .rank = w->rank,
+		    .shares = true };
+		rc = walk_start(&ps.w[i], budget, i * n / nparts,
+		    (i + 1) * n / nparts);
+	}
+	if (rc == 0)
+		rc = profconv__jobs_run(profconv__view_jobs(w->view), nparts,
+		    part_task, &ps);
+	for (i = 0; i < nparts && rc == 0; i++) {
+		if (ps.w[i].stop)
+			ps.w[0].stop = true;
+		if (ps.w[i].unsafe)
+			rc = 1;
+	}
+	for (i = 1; i < nparts && rc == 0 && !ps.w[0].stop; i++)
+		rc = merge(&ps.w[0], &ps.w[i]);
+	*w = ps.w[0];
+	for (i = 1; i < nparts; i++)
+		walk_free(&ps.w[i]);
+	free(ps.w);
+	return rc;
+}
+
+/* A part of a walk holds at least this many stacks. */
+#define PART_STACKS 65536
 
 int
 profconv__report_tree_stream(const struct profconv_view *v,
     struct gframes *g, const int64_t *total, double fraction,
     size_t budget, struct tree *t, struct out_lean *o)
 {
+	size_t jobs = profconv__jobs_count(profconv__view_jobs(v));
+	size_t n = profconv_view_stack_count(v) / PART_STACKS;
+
+	return profconv__report_tree_stream_parts(v, g, total, fraction,
+	    budget, jobs < n ? jobs : n, t, o);
+}
+
+int
+profconv__report_tree_stream_parts(const struct profconv_view *v,
+    struct gframes *g, const int64_t *total, double fraction,
+    size_t budget, size_t nparts, struct tree *t, struct out_lean *o)
+{
 	struct walk w;
 	bool one_each;
-	size_t k;
+	size_t k, n = profconv_view_stack_count(v);
 	int rc;
 
 	memset(&w, 0, sizeof(w));
@@ -648,20 +905,22 @@ profconv__report_tree_stream(const struct profconv_view *v,
 		walk_free(&w);
 		return rc < 0 ? rc : 1;
 	}
-	w.hcap = budget + 1;
-	if ((w.heap = calloc(w.hcap, sizeof(*w.heap))) == NULL ||
-	    (w.limit = calloc(w.nt + 1, sizeof(*w.limit))) == NULL ||
-	    (rc = room(&w, 1)) < 0) {
+	if (nparts > n)
+		nparts = n;
+	if ((rc = walk_start(&w, budget, 0, n)) == 0 && nparts > 1 &&
+	    (rc = walk_parts(&w, budget, nparts)) == 1) {
+		/* Again, in one part. */
+		struct walk again = { .view = v, .total = total, .nt = w.nt,
+		    .gid_of = w.gid_of, .rank = w.rank };
+
+		w.shares = true;
 		walk_free(&w);
-		return rc < 0 ? rc : profconv__nomem();
+		w = again;
+		rc = walk_start(&w, budget, 0, n);
+		nparts = 1;
 	}
-	w.path[0] = (struct snode){ 0, 0, 0, 0, false, 0, block(&w) };
-	w.count = 1;
-	if (w.path[0].v == NULL) {
-		walk_free(&w);
-		return profconv__nomem();
-	}
-	rc = walk_stacks(&w);
+	if (rc == 0 && nparts <= 1)
+		rc = walk_stacks(&w);
 	if (rc == 0 && !w.stop)
 		rc = keep(&w, fraction, budget, t, o);
 	walk_free(&w);

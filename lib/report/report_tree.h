@@ -143,6 +143,12 @@ struct out_lean {
 int profconv__report_tree_stream(const struct profconv_view *v,
     struct gframes *g, const int64_t *total, double fraction,
     size_t budget, struct tree *t, struct out_lean *o);
+/* ... with the stacks walked in NPARTS parts (on the view's threads)
+ * and merged, the same answer; profconv__report_tree_stream() takes
+ * one part per thread, each of 65536 stacks at least. */
+int profconv__report_tree_stream_parts(const struct profconv_view *v,
+    struct gframes *g, const int64_t *total, double fraction,
+    size_t budget, size_t nparts, struct tree *t, struct out_lean *o);
 
 /*
  * Add V's stacks to T: with TI == SIZE_MAX every sample type K into

@@ -67,18 +67,26 @@ prefix_profile(int64_t g_value)
 	SAMPLE(a, ((int64_t[]){ 2 }), l123, lm);
 }
 
+/* The tree of A's view by line, its stacks walked in PARTS parts. */
 static int
-stream(double fraction, size_t budget)
+stream_parts(double fraction, size_t budget, size_t parts)
 {
 	struct profconv_view_options vo = PROFCONV_VIEW_OPTIONS_INIT;
 	int64_t total = 0;
 
 	vo.granularity = PROFCONV_BY_LINE;
+	vo.jobs = 2;
 	cr_assert(eq(int, profconv_view_new(&va, a, &vo), 0), "%s", ERRMSG);
 	profconv_view_total(va, 0, &total);
 	t.nt = 1;
-	return profconv__report_tree_stream(va, &g, &total, fraction, budget,
-	    &t, &o);
+	return profconv__report_tree_stream_parts(va, &g, &total, fraction,
+	    budget, parts, &t, &o);
+}
+
+static int
+stream(double fraction, size_t budget)
+{
+	return stream_parts(fraction, budget, 1);
 }
 
 /* Kept node I's function and line. */
@@ -188,6 +196,34 @@ Test(report_data_stream, whole_tree_kept)
 	leaves_to_the_whole_tree();
 }
 
+/*
+ * Walked in parts: the stacks main;f:12, main;f:123, main;f:12;g in two
+ * or three.  The first part ends with f:12 waiting, and the next comes
+ * back to it: the parts cannot be merged, and the stacks are walked in
+ * one part, for the same tree.  A negative value in a later part leaves
+ * it to the whole tree, as in one part.
+ */
+Test(report_data_stream, a_node_waiting_where_a_part_ends)
+{
+	size_t parts;
+
+	for (parts = 2; parts <= 3; parts++) {
+		prefix_profile(5);
+		cr_assert(eq(int, stream_parts(-1, 10, parts), 0), "%s",
+		    ERRMSG);
+		cr_assert(eq(sz, t.n, 5), "%zu parts", parts);
+		expect_node(2, 1, "f", 12);
+		expect_node(3, 1, "f", 123);
+		expect_node(4, 2, "g", 3);
+		cr_expect(eq(i64, t.self[2], 1));
+		cr_expect(eq(i64, t.self[4], 5));
+		fini();
+	}
+	prefix_profile(-3);
+	cr_expect(eq(int, stream_parts(-1, 10, 3), 1));
+	cr_expect(eq(sz, t.n, 0));
+}
+
 /* --- against the whole tree, on many stacks ------------------------------- */
 
 static uint64_t
@@ -201,9 +237,11 @@ next(uint64_t *s)
 
 /* 3,000 random stacks of 1 to 7 frames of 12 functions at 3 lines each,
  * three sample types: counts, sizes up to 2^44 (totals far past 2^52,
- * where a share's division rounds), and one always 0. */
+ * where a share's division rounds), and one always 0; and last in the
+ * view's order, a stack of one frame alone (which waits, without
+ * callees, until the walk ends), its values LAST, LAST and 0. */
 static void
-random_profile(uint64_t seed)
+random_profile(uint64_t seed, int64_t last)
 {
 	uint32_t loc[36], ids[7], fn;
 	uint64_t s = seed * 0x9e3779b97f4a7c15u + 1;
@@ -231,6 +269,10 @@ random_profile(uint64_t seed)
 		cr_assert(eq(int, profconv_profile_add_sample(a, ids, depth, v,
 		    NULL, 0), 0), "%s", ERRMSG);
 	}
+	fn = add_fn(a, "zz", "z.c");
+	ids[0] = LOC1(a, 0, 0x1000, fn, 1);
+	cr_assert(eq(int, profconv_profile_add_sample(a, ids, 1,
+	    (int64_t[]){ last, last, 0 }, NULL, 0), 0), "%s", ERRMSG);
 }
 
 /* Node I's largest share of TOTAL, as the page reckons it. */
@@ -263,11 +305,11 @@ by_share_desc(const void *x, const void *y)
  * above the cut (the share of its BUDGET + 1'th heaviest node), in its
  * order, with their self values. */
 static void
-expect_whole_cut(size_t budget)
+expect_whole_cut(size_t budget, size_t parts)
 {
 	struct tree w = { 0 };
 	struct gframes wg = { 0 };
-	int64_t total[3], *cum;
+	int64_t total[3], *cum, *pruned, dropped_sum[3];
 	double *share, *sorted, cut = -1;
 	uint32_t *pos;
 	size_t i, k, nt = 3, kept = 1;
@@ -290,15 +332,28 @@ expect_whole_cut(size_t budget)
 	qsort(sorted, w.n - 1, sizeof(*sorted), by_share_desc);
 	if (w.n - 1 > budget)
 		cut = sorted[budget];
-	cr_assert(eq(int, profconv__report_tree_stream(va, &g, total, -1,
-	    budget, &t, &o), 0), "%s", ERRMSG);
+	cr_assert(eq(int, profconv__report_tree_stream_parts(va, &g, total, -1,
+	    budget, parts, &t, &o), 0), "%s", ERRMSG);
 	cr_expect(eq(dbl, o.fraction, cut));
+	/* What is dropped below each kept node: its cum less its self and
+	 * its kept callees' cums. */
+	pruned = calloc(w.n * nt, sizeof(*pruned));
+	for (k = 0; k < nt; k++) {
+		pruned[k] = cum[k] - w.self[k];
+		dropped_sum[k] = cum[k] - w.self[k];
+	}
 	for (i = 1; i < w.n; i++) {
-		if (!(share[i] > cut))
+		if (!(share[i] > cut) || (w.parent[i] != 0 &&
+		    pos[w.parent[i]] == 0))
 			continue;
+		for (k = 0; k < nt; k++) {
+			pruned[i * nt + k] = cum[i * nt + k] - w.self[i * nt + k];
+			pruned[w.parent[i] * nt + k] -= cum[i * nt + k];
+			dropped_sum[k] -= w.self[i * nt + k];
+		}
 		cr_assert(lt(sz, kept, t.n), "budget %zu: too few nodes", budget);
 		cr_expect(eq(u32, t.parent[kept], pos[w.parent[i]]),
-		    "budget %zu, node %zu", budget, kept);
+		    "budget %zu, %zu parts, node %zu", budget, parts, kept);
 		cr_expect(eq(str, (char *)g.fn[t.frame[kept]],
 		    (char *)wg.fn[w.frame[i]]));
 		cr_expect(eq(i64, g.line[t.frame[kept]], wg.line[w.frame[i]]));
@@ -309,6 +364,17 @@ expect_whole_cut(size_t budget)
 	}
 	cr_expect(eq(sz, t.n, kept), "budget %zu", budget);
 	cr_expect(eq(sz, o.dropped, w.n - kept));
+	for (k = 0; k < nt; k++) {
+		cr_expect(eq(i64, o.dropped_sum[k], dropped_sum[k]),
+		    "budget %zu, %zu parts, type %zu", budget, parts, k);
+		cr_expect(eq(i64, o.pruned[k], pruned[k]));
+	}
+	for (i = 1; i < w.n; i++)
+		for (k = 0; pos[i] != 0 && k < nt; k++)
+			cr_expect(eq(i64, o.pruned[pos[i] * nt + k],
+			    pruned[i * nt + k]), "budget %zu, %zu parts, node %u",
+			    budget, parts, pos[i]);
+	free(pruned);
 	free(cum);
 	free(share);
 	free(sorted);
@@ -325,11 +391,49 @@ Test(report_data_stream, the_whole_trees_cut_on_many_stacks)
 	struct profconv_view_options vo = PROFCONV_VIEW_OPTIONS_INIT;
 	size_t budgets[] = { 1, 7, 60, 500, 2000 }, i;
 
-	random_profile(3);
+	random_profile(3, 1);
 	vo.granularity = PROFCONV_BY_LINE;
 	cr_assert(eq(int, profconv_view_new(&va, a, &vo), 0), "%s", ERRMSG);
 	for (i = 0; i < sizeof(budgets) / sizeof(*budgets); i++) {
 		t.nt = 3;
-		expect_whole_cut(budgets[i]);
+		expect_whole_cut(budgets[i], 1);
 	}
+}
+
+/* The stacks walked in parts, from a few to one each: the same cut,
+ * nodes, values and what is dropped as the whole tree's. */
+Test(report_data_stream, the_same_cut_walked_in_parts)
+{
+	struct profconv_view_options vo = PROFCONV_VIEW_OPTIONS_INIT;
+	size_t budgets[] = { 1, 60, 2000, 100000 };
+	size_t parts[] = { 2, 3, 7, 50, 3000 }, i, j;
+
+	random_profile(11, 4);
+	vo.granularity = PROFCONV_BY_LINE;
+	vo.jobs = 2;
+	cr_assert(eq(int, profconv_view_new(&va, a, &vo), 0), "%s", ERRMSG);
+	for (i = 0; i < sizeof(budgets) / sizeof(*budgets); i++)
+		for (j = 0; j < sizeof(parts) / sizeof(*parts); j++) {
+			t.nt = 3;
+			expect_whole_cut(budgets[i], parts[j]);
+		}
+}
+
+/* A negative value in the last part: the whole tree's, as in one. */
+Test(report_data_stream, a_negative_value_in_a_later_part)
+{
+	struct profconv_view_options vo = PROFCONV_VIEW_OPTIONS_INIT;
+	int64_t total[3];
+	size_t k;
+
+	random_profile(5, -1);
+	vo.granularity = PROFCONV_BY_LINE;
+	vo.jobs = 2;
+	cr_assert(eq(int, profconv_view_new(&va, a, &vo), 0), "%s", ERRMSG);
+	for (k = 0; k < 3; k++)
+		profconv_view_total(va, k, &total[k]);
+	t.nt = 3;
+	cr_expect(eq(int, profconv__report_tree_stream_parts(va, &g, total, -1,
+	    60, 3, &t, &o), 1));
+	cr_expect(eq(sz, t.n, 0));
 }
