@@ -115,8 +115,9 @@ int profconv__grow(void **ptr, size_t *cap, size_t len, size_t n,
  * mode).  A hint only: nothing changes when it is not taken, errno
  * included.  Blocks under 8 MB are left as they are.
  * profconv__malloc_big() and profconv__calloc_big() are malloc() and
- * calloc() with the hint.  Not profconv__grow(): the arrays it grows
- * (the model's, the merge's) peaked 190 MB higher with it, in profdiff.
+ * calloc() with the hint.  profconv__grow() moves an array that grows
+ * to 8 MB or more into such a block (copied, not realloc()ed: the copy
+ * itself is what needs the huge pages).
  */
 void profconv__huge_pages(void *p, size_t len);
 

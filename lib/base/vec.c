@@ -76,9 +76,22 @@ profconv__grow(void **ptr, size_t *cap, size_t len, size_t n, size_t size)
 	}
 	if (newcap > SIZE_MAX / size)
 		return profconv__nomem();
-	p = realloc(*ptr, newcap * size);
-	if (p == NULL)
+	/*
+	 * A big array moves into a block marked for huge pages before a
+	 * byte of it is written: realloc() copied into 4 KB pages, a fault
+	 * each, and marking the block after the copy came too late (the
+	 * slurped input and the model's arrays: 73,000 faults of profflame's
+	 * 1.27 GB profile, 24,000 this way; profdiff 6.8 s against 2.7 s).
+	 */
+	if (newcap * size >= HUGE_MIN) {
+		if ((p = profconv__malloc_big(newcap * size)) == NULL)
+			return profconv__nomem();
+		if (*cap != 0)
+			memcpy(p, *ptr, *cap * size);
+		free(*ptr);
+	} else if ((p = realloc(*ptr, newcap * size)) == NULL) {
 		return profconv__nomem();
+	}
 	*ptr = p;
 	*cap = newcap;
 	return 0;

@@ -119,6 +119,31 @@ Test(vec, big_blocks_ask_for_huge_pages)
 	free(s);
 }
 
+/* An array PC_GROW grows past 8 MB moves into a block marked for huge
+ * pages, its elements kept, and stays in one as it grows on; below that
+ * it is left alone. */
+Test(vec, grown_big_arrays_ask_for_huge_pages)
+{
+	uint32_t *a = NULL;
+	size_t cap = 0, len = 0, i;
+	bool thp = access("/sys/kernel/mm/transparent_hugepage/enabled",
+	    F_OK) == 0;
+
+	while (len < ((size_t)40 << 20) / sizeof(*a)) {
+		cr_assert(eq(int, PC_GROW(a, cap, len, 1), 0));
+		a[len] = (uint32_t)(len * 2654435761u);
+		if (++len == cap && cap * sizeof(*a) == (size_t)1 << 20)
+			cr_expect(not(marked_huge(a)), "1 MB is left alone");
+	}
+	for (i = 0; i < len; i++)
+		if (a[i] != (uint32_t)(i * 2654435761u))
+			break;
+	cr_expect(eq(sz, i, len), "the elements moved with the array");
+	if (thp)
+		cr_expect(marked_huge(a + len / 2), "a grown 64 MB array");
+	free(a);
+}
+
 /* profconv__by_str: strings by pointer, in strcmp()'s order, for qsort
  * and bsearch. */
 Test(vec, strings_in_order)
