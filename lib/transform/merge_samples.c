@@ -428,7 +428,11 @@ struct census {
 	struct side cur, base;
 	struct census_slot *t;
 	size_t mask;
-	struct pc_label *lx, *ly;	/* two samples' labels */
+};
+
+/* A walk's scratch: two samples' labels. */
+struct census_scratch {
+	struct pc_label *lx, *ly;
 	size_t lx_cap, ly_cap;
 };
 
@@ -502,10 +506,10 @@ side_free(struct side *sd)
 	free(sd->h);
 }
 
-/* Is sample R of CUR sample J of SD? */
+/* Is sample R of CUR sample J of SD?  X: the walk's scratch. */
 static int
-census_same(struct census *c, uint32_t r, const struct side *sd, size_t j,
-    bool *out)
+census_same(const struct census *c, struct census_scratch *sc, uint32_t r,
+    const struct side *sd, size_t j, bool *out)
 {
 	const struct profconv_profile *cp = c->cur.m.src, *p = sd->m.src;
 	const struct pc_sample *x = pc_sample(cp, r), *y = pc_sample(p, j);
@@ -521,20 +525,20 @@ census_same(struct census *c, uint32_t r, const struct side *sd, size_t j,
 		if (c->cur.m.loc_id[xs[k] - 1] != sd->m.loc_id[ys[k] - 1])
 			return 0;
 	if (x->nlabels != 0 &&
-	    ((rc = PC_GROW(c->lx, c->lx_cap, 0, x->nlabels + 1)) < 0 ||
-	    (rc = PC_GROW(c->ly, c->ly_cap, 0, y->nlabels + 1)) < 0))
+	    ((rc = PC_GROW(sc->lx, sc->lx_cap, 0, x->nlabels + 1)) < 0 ||
+	    (rc = PC_GROW(sc->ly, sc->ly_cap, 0, y->nlabels + 1)) < 0))
 		return rc;
-	n = x->nlabels != 0 ? labels_into(&c->cur.m, x, c->lx) : 0;
-	*out = n == 0 || (labels_into(&sd->m, y, c->ly) == n &&
-	    pc_labels_equal(c->lx, c->ly, n));
+	n = x->nlabels != 0 ? labels_into(&c->cur.m, x, sc->lx) : 0;
+	*out = n == 0 || (labels_into(&sd->m, y, sc->ly) == n &&
+	    pc_labels_equal(sc->lx, sc->ly, n));
 	return 0;
 }
 
 /* The slot of sample J of SD (hash H), or the empty slot where it
  * goes. */
 static int
-census_slot(struct census *c, const struct side *sd, size_t j, uint64_t h,
-    struct census_slot **out)
+census_slot(const struct census *c, struct census_scratch *sc,
+    const struct side *sd, size_t j, uint64_t h, struct census_slot **out)
 {
 	size_t i;
 	bool same;
@@ -543,7 +547,8 @@ census_slot(struct census *c, const struct side *sd, size_t j, uint64_t h,
 	for (i = h & c->mask; c->t[i].cur != 0; i = (i + 1) & c->mask) {
 		if (c->t[i].fp != (uint32_t)(h >> 32))
 			continue;
-		if ((rc = census_same(c, c->t[i].cur - 1, sd, j, &same)) < 0)
+		if ((rc = census_same(c, sc, c->t[i].cur - 1, sd, j,
+		    &same)) < 0)
 			return rc;
 		if (same)
 			break;
@@ -567,12 +572,13 @@ same_values(const struct profconv_profile *a, size_t i,
 	return true;
 }
 
-/* SD's samples into the table (CUR's: each distinct one once) or
- * against it (BASE's: the one that cancels each). */
+/* CUR's samples into the table, each distinct one once. */
 static int
-census_add(struct census *c, struct side *sd, bool cur)
+census_cur(struct census *c)
 {
+	const struct side *sd = &c->cur;
 	const struct profconv_profile *p = sd->m.src;
+	struct census_scratch sc = { 0 };
 	struct census_slot *t;
 	size_t i;
 	int rc = 0;
@@ -583,18 +589,88 @@ census_add(struct census *c, struct side *sd, bool cur)
 			    c->mask]);
 		if (all_zero(pc_sample_values(p, i), p->nsample_types))
 			continue;
-		if ((rc = census_slot(c, sd, i, sd->h[i], &t)) < 0)
+		if ((rc = census_slot(c, &sc, sd, i, sd->h[i], &t)) < 0)
 			break;
-		if (cur && t->cur == 0)
+		if (t->cur == 0)
 			*t = (struct census_slot){ (uint32_t)(sd->h[i] >> 32),
 				(uint32_t)i + 1, 0 };
-		else if (cur)	/* twice in CUR */
+		else	/* twice in CUR */
 			t->base = NO_PAIR;
-		else if (t->cur != 0)	/* else in BASE alone */
-			t->base = t->base == 0 && same_values(c->cur.m.src,
-			    t->cur - 1, p, i) ? (uint32_t)i + 1 : NO_PAIR;
 	}
+	free(sc.lx);
+	free(sc.ly);
 	return rc;
+}
+
+/* BASE's samples against the table, CHUNK at a time. */
+struct census_walk {
+	struct census *c;
+	size_t chunk;
+};
+
+/*
+ * A thread's share of BASE, samples [K * CHUNK, ...), against the table:
+ * the one sample of BASE that cancels each of CUR's.  The table is only
+ * read here but for the slots' BASE, set with one compare-and-swap: the
+ * first sample of BASE to meet a slot leaves its own number there when
+ * the values cancel, else NO_PAIR; every later one leaves NO_PAIR.  So
+ * a slot met once says whether that one cancels and a slot met twice
+ * says none does, in whatever order the threads meet them.
+ */
+static int
+census_base_task(void *arg, size_t k)
+{
+	const struct census_walk *w = arg;
+	const struct census *c = w->c;
+	const struct side *sd = &c->base;
+	const struct profconv_profile *p = sd->m.src;
+	struct census_scratch sc = { 0 };
+	struct census_slot *t;
+	size_t i, lo = k * w->chunk, hi = lo + w->chunk;
+	int rc = 0;
+
+	if (hi > p->nsamples)
+		hi = p->nsamples;
+	for (i = lo; rc == 0 && i < hi; i++) {
+		uint32_t want, none = 0;
+
+		if (i + SLOTS_AHEAD < hi)
+			__builtin_prefetch(&c->t[sd->h[i + SLOTS_AHEAD] &
+			    c->mask]);
+		if (all_zero(pc_sample_values(p, i), p->nsample_types))
+			continue;
+		if ((rc = census_slot(c, &sc, sd, i, sd->h[i], &t)) < 0)
+			break;
+		if (t->cur == 0)
+			continue;	/* in BASE alone */
+		want = same_values(c->cur.m.src, t->cur - 1, p, i) ?
+		    (uint32_t)i + 1 : NO_PAIR;
+		if (!__atomic_compare_exchange_n(&t->base, &none, want, false,
+		    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			__atomic_store_n(&t->base, NO_PAIR, __ATOMIC_RELAXED);
+	}
+	free(sc.lx);
+	free(sc.ly);
+	return rc;
+}
+
+size_t profconv__test_census_chunk;
+
+static int
+census_base(struct census *c)
+{
+	unsigned int jobs = profconv__jobs_count(0);
+	size_t n = c->base.m.src->nsamples, parts;
+	struct census_walk w = { c, profconv__test_census_chunk };
+
+	if (n == 0)
+		return 0;
+	if (w.chunk == 0) {
+		parts = n < 65536 ? 1 : (size_t)jobs * 4;
+		w.chunk = (n + parts - 1) / parts;
+	}
+	return profconv__jobs_run(jobs, (n + w.chunk - 1) / w.chunk,
+	    census_base_task, &w);
 }
 
 /* The pairs the table found into the skips. */
@@ -643,11 +719,11 @@ profconv__merge_census(const struct profconv_profile *cur,
 	if (rc == 0)
 		rc = side_begin(&mg->m, &c.cur, cur);
 	if (rc == 0)
-		rc = census_add(&c, &c.cur, true);
+		rc = census_cur(&c);
 	if (rc == 0)
 		rc = side_begin(&mg->m, &c.base, base);
 	if (rc == 0)
-		rc = census_add(&c, &c.base, false);
+		rc = census_base(&c);
 	if (rc == 0)
 		rc = census_pairs(&c, skip_cur, skip_base, n);
 	if (rc < 0) {
@@ -657,8 +733,6 @@ profconv__merge_census(const struct profconv_profile *cur,
 		*n = 0;
 	}
 	free(c.t);
-	free(c.lx);
-	free(c.ly);
 	side_free(&c.cur);
 	side_free(&c.base);
 	profconv_merger_free(mg);

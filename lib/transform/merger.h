@@ -122,5 +122,9 @@ void profconv__merge_samples_free(struct merger *m);
 int profconv__merge_census(const struct profconv_profile *cur,
     const struct profconv_profile *base, uint8_t **skip_cur,
     uint8_t **skip_base, size_t *n);
+/* Tests only: when not 0, the samples of BASE each of the census's
+ * threads takes at a time (else a part per thread and more, from
+ * 65,536 samples on). */
+extern size_t profconv__test_census_chunk;
 
 #endif /* PROFCONV_TRANSFORM_MERGER_H */

@@ -225,17 +225,26 @@ pair_of(uint64_t seed, struct gen *g, struct gen *h, size_t *order,
 	return cancelling(g, NSAMPLES, h, n);
 }
 
+/*
+ * Random pairs, their BASE walked against the census's table by one
+ * thread, then in parts of 1, 97 and 1,000 samples on the threads: a
+ * stack BASE has twice (depth 1: 96 such stacks, 3,000 samples) then
+ * often lies in two parts, whose threads meet its slot in no set order.
+ */
 Test(merge_samples, a_subtraction_is_the_same_without_what_cancels)
 {
+	static const size_t chunks[] = { 0, 1, 97, 1000 };
 	static struct gen g[NSAMPLES], h[NSAMPLES];
 	static size_t order[NSAMPLES];
 	uint64_t seed;
 
-	for (seed = 1; seed <= 4; seed++) {
-		size_t nh, k = pair_of(seed, g, h, order, &nh);
-		char what[32];
+	for (seed = 1; seed <= 4 * PC_ARRAY_LEN(chunks); seed++) {
+		size_t nh, k = pair_of((seed + 3) / 4, g, h, order, &nh);
+		char what[48];
 
-		snprintf(what, sizeof(what), "seed %d", (int)seed);
+		profconv__test_census_chunk = chunks[(seed - 1) % 4];
+		snprintf(what, sizeof(what), "seed %d, parts of %zu",
+		    (int)(seed + 3) / 4, profconv__test_census_chunk);
 		cr_assert(gt(sz, k, NSAMPLES / 2), "%s", what);
 		cur = make(0x555500000000, g, NSAMPLES, NULL);
 		base = make(0x563400000000, h, nh, order);
@@ -249,6 +258,7 @@ Test(merge_samples, a_subtraction_is_the_same_without_what_cancels)
 		same_delta(k, what);
 		drop();
 	}
+	profconv__test_census_chunk = 0;
 }
 
 /* A profile less itself loaded elsewhere: every sample cancels, none
