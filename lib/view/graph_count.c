@@ -441,16 +441,24 @@ struct count_run {
 	const uint8_t *kept;
 };
 
+/*
+ * Part I's samples, counted into a copy of the part on this thread's
+ * stack and stored back at the end: the parts lie side by side, and a
+ * part's counts, stored after every sample, shared a cache line with
+ * the next part's arrays, which its thread reads for every sample (14%
+ * of profgraph's samples on the 1.27 GB profile waited on that line).
+ */
 static int
 count_task(void *arg, size_t i)
 {
 	struct count_run *r = arg;
-	struct gpart *p = &r->b->parts[i];
+	struct gpart p = r->b->parts[i];
 	size_t si;
 	int rc = 0;
 
-	for (si = p->from; rc == 0 && si < p->to; si++)
-		rc = count_sample(r->b, p, &r->b->gsamples[si], si, r->kept);
+	for (si = p.from; rc == 0 && si < p.to; si++)
+		rc = count_sample(r->b, &p, &r->b->gsamples[si], si, r->kept);
+	r->b->parts[i] = p;
 	return rc;
 }
 
