@@ -572,6 +572,23 @@ same_values(const struct profconv_profile *a, size_t i,
 	return true;
 }
 
+/* Sample J of SD's walk, which ends at END: its slot, or the empty one
+ * where it goes, into *OUT; NULL when its values are all zero (the
+ * merger leaves it out). */
+static int
+census_meet(const struct census *c, struct census_scratch *sc,
+    const struct side *sd, size_t j, size_t end, struct census_slot **out)
+{
+	const struct profconv_profile *p = sd->m.src;
+
+	if (j + SLOTS_AHEAD < end)
+		__builtin_prefetch(&c->t[sd->h[j + SLOTS_AHEAD] & c->mask]);
+	*out = NULL;
+	if (all_zero(pc_sample_values(p, j), p->nsample_types))
+		return 0;
+	return census_slot(c, sc, sd, j, sd->h[j], out);
+}
+
 /* CUR's samples into the table, each distinct one once. */
 static int
 census_cur(struct census *c)
@@ -584,13 +601,10 @@ census_cur(struct census *c)
 	int rc = 0;
 
 	for (i = 0; rc == 0 && i < p->nsamples; i++) {
-		if (i + SLOTS_AHEAD < p->nsamples)
-			__builtin_prefetch(&c->t[sd->h[i + SLOTS_AHEAD] &
-			    c->mask]);
-		if (all_zero(pc_sample_values(p, i), p->nsample_types))
-			continue;
-		if ((rc = census_slot(c, &sc, sd, i, sd->h[i], &t)) < 0)
+		if ((rc = census_meet(c, &sc, sd, i, p->nsamples, &t)) < 0)
 			break;
+		if (t == NULL)
+			continue;
 		if (t->cur == 0)
 			*t = (struct census_slot){ (uint32_t)(sd->h[i] >> 32),
 				(uint32_t)i + 1, 0 };
@@ -634,15 +648,10 @@ census_base_task(void *arg, size_t k)
 	for (i = lo; rc == 0 && i < hi; i++) {
 		uint32_t want, none = 0;
 
-		if (i + SLOTS_AHEAD < hi)
-			__builtin_prefetch(&c->t[sd->h[i + SLOTS_AHEAD] &
-			    c->mask]);
-		if (all_zero(pc_sample_values(p, i), p->nsample_types))
-			continue;
-		if ((rc = census_slot(c, &sc, sd, i, sd->h[i], &t)) < 0)
+		if ((rc = census_meet(c, &sc, sd, i, hi, &t)) < 0)
 			break;
-		if (t->cur == 0)
-			continue;	/* in BASE alone */
+		if (t == NULL || t->cur == 0)
+			continue;	/* all zero, or in BASE alone */
 		want = same_values(c->cur.m.src, t->cur - 1, p, i) ?
 		    (uint32_t)i + 1 : NO_PAIR;
 		if (!__atomic_compare_exchange_n(&t->base, &none, want, false,
