@@ -469,6 +469,17 @@ hash_task(void *arg, size_t c)
 	return rc;
 }
 
+/* How many of N samples a census task takes: all of them below 65,536,
+ * else a quarter of a thread's share (at least 1, so that N / it tasks
+ * cover N). */
+static size_t
+census_chunk(size_t n, unsigned int jobs)
+{
+	size_t parts = n < 65536 ? 1 : (size_t)jobs * 4;
+
+	return n == 0 ? 1 : (n + parts - 1) / parts;
+}
+
 /* P as M's source, every location taken in, into SD, which takes M's
  * translations of it; then its samples' hashes. */
 static int
@@ -476,7 +487,7 @@ side_begin(struct merger *m, struct side *sd,
     const struct profconv_profile *p)
 {
 	unsigned int jobs = profconv__jobs_count(0);
-	size_t id, nchunks;
+	size_t id;
 	uint32_t out;
 	int rc = source_begin(m, p);
 
@@ -493,9 +504,9 @@ side_begin(struct merger *m, struct side *sd,
 	if ((sd->h = profconv__malloc_big((p->nsamples + 1) *
 	    sizeof(*sd->h))) == NULL)
 		return profconv__nomem();
-	nchunks = p->nsamples < 65536 ? 1 : (size_t)jobs * 4;
-	sd->chunk = (p->nsamples + nchunks - 1) / nchunks;
-	return profconv__jobs_run(jobs, nchunks, hash_task, sd);
+	sd->chunk = census_chunk(p->nsamples, jobs);
+	return profconv__jobs_run(jobs, (p->nsamples + sd->chunk - 1) /
+	    sd->chunk, hash_task, sd);
 }
 
 static void
@@ -506,7 +517,7 @@ side_free(struct side *sd)
 	free(sd->h);
 }
 
-/* Is sample R of CUR sample J of SD?  X: the walk's scratch. */
+/* Is sample R of CUR sample J of SD?  SC: the walk's scratch. */
 static int
 census_same(const struct census *c, struct census_scratch *sc, uint32_t r,
     const struct side *sd, size_t j, bool *out)
@@ -669,15 +680,11 @@ static int
 census_base(struct census *c)
 {
 	unsigned int jobs = profconv__jobs_count(0);
-	size_t n = c->base.m.src->nsamples, parts;
+	size_t n = c->base.m.src->nsamples;
 	struct census_walk w = { c, profconv__test_census_chunk };
 
-	if (n == 0)
-		return 0;
-	if (w.chunk == 0) {
-		parts = n < 65536 ? 1 : (size_t)jobs * 4;
-		w.chunk = (n + parts - 1) / parts;
-	}
+	if (w.chunk == 0)
+		w.chunk = census_chunk(n, jobs);
 	return profconv__jobs_run(jobs, (n + w.chunk - 1) / w.chunk,
 	    census_base_task, &w);
 }
