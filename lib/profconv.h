@@ -170,9 +170,9 @@ struct profconv_label {
 	const char *unit;		/* numeric only; NULL when none */
 };
 
-/* A sample as a getter returns it.  LOCATION_IDS runs leaf first. */
+/* A sample as a getter returns it; its location ids are copied out by
+ * profconv_profile_sample_locations(). */
 struct profconv_sample {
-	const uint32_t *location_ids;
 	size_t nlocations;
 	const int64_t *values;		/* one per sample type */
 	size_t nlabels;			/* see profconv_profile_sample_label() */
@@ -331,6 +331,16 @@ int profconv_profile_sample(const struct profconv_profile *prof, size_t i,
     struct profconv_sample *out);
 int profconv_profile_sample_label(const struct profconv_profile *prof,
     size_t i, size_t j, struct profconv_label *out);
+
+/*
+ * The location ids of sample I, leaf first, copied into IDS: as many as
+ * CAP holds.  *NLOCATIONS (when not NULL) gets how many the sample has,
+ * which may be more than CAP; IDS may be NULL when CAP is 0.  A copy, as
+ * the profile holds its ids in two bytes each while they fit.
+ * Errors: PROFCONV_EINVAL.
+ */
+int profconv_profile_sample_locations(const struct profconv_profile *prof,
+    size_t i, uint32_t *ids, size_t cap, size_t *nlocations);
 
 /*
  * Sum of value slot TYPE_INDEX over all samples, into *OUT; saturates

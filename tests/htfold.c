@@ -106,18 +106,41 @@ print_massif_frame(const struct profconv_profile *p, uint32_t loc)
 	}
 }
 
+/* The location ids of sample I of P, leaf first, into *IDS (grown as
+ * needed; the caller frees it). */
+static void
+stack_of(const struct profconv_profile *p, size_t i, uint32_t **ids,
+    size_t *cap)
+{
+	size_t n = 0;
+
+	profconv_profile_sample_locations(p, i, NULL, 0, &n);
+	if (n > *cap) {
+		free(*ids);
+		*cap = 2 * n;
+		if ((*ids = malloc(*cap * sizeof(**ids))) == NULL) {
+			fputs("htfold: out of memory\n", stderr);
+			exit(1);
+		}
+	}
+	profconv_profile_sample_locations(p, i, *ids, *cap, NULL);
+}
+
 static void
 massif(const struct profconv_profile *p)
 {
 	struct profconv_sample s;
-	size_t i, k;
+	uint32_t *ids = NULL;
+	size_t i, k, cap = 0;
 
 	for (i = 0; i < profconv_profile_sample_count(p); i++) {
 		profconv_profile_sample(p, i, &s);
+		stack_of(p, i, &ids, &cap);
 		for (k = s.nlocations; k-- > 0;)
-			print_massif_frame(p, s.location_ids[k]);
+			print_massif_frame(p, ids[k]);
 		printf(" %" PRId64 "\n", s.values[0]);
 	}
+	free(ids);
 }
 
 int
@@ -125,7 +148,8 @@ main(int argc, char **argv)
 {
 	struct profconv_profile *p = NULL;
 	struct profconv_sample s;
-	size_t i, lo, hi;
+	uint32_t *ids = NULL;
+	size_t i, lo, hi, cap = 0;
 	FILE *fp;
 	int t;
 
@@ -157,20 +181,22 @@ main(int argc, char **argv)
 	}
 	for (i = 0; i < profconv_profile_sample_count(p); i++) {
 		profconv_profile_sample(p, i, &s);
+		stack_of(p, i, &ids, &cap);
 		for (lo = 0; lo < s.nlocations &&
-		    is_new(first_name(p, s.location_ids[lo])); lo++)
+		    is_new(first_name(p, ids[lo])); lo++)
 			;
 		for (hi = lo; hi < s.nlocations; hi++)
-			if (is_stop(first_name(p, s.location_ids[hi]))) {
+			if (is_stop(first_name(p, ids[hi]))) {
 				hi++;
 				break;
 			}
 		if (lo == hi)
 			printf("??;");
 		while (hi-- > lo)
-			print_frame(p, s.location_ids[hi]);
+			print_frame(p, ids[hi]);
 		printf(" %" PRId64 "\n", s.values[t]);
 	}
+	free(ids);
 	profconv_profile_free(p);
 	return 0;
 }

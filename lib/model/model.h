@@ -8,6 +8,8 @@
 #ifndef PROFCONV_MODEL_H
 #define PROFCONV_MODEL_H
 
+#include <string.h>
+
 #include "base/base.h"
 
 /* --- string table (strtab.c) ---------------------------------------------- */
@@ -161,8 +163,13 @@ struct profconv_profile {
 
 	struct pc_sample *samples;
 	size_t nsamples, samples_cap;
-	uint32_t *stack;			/* location ids of all samples */
+	/* The location ids of all samples, read through pc_sample_stack():
+	 * two bytes each while every id added fits in two (a profile of
+	 * fewer than 65,536 locations), four once one has not (profile.c
+	 * widens them all then, once).  NSTACK and STACK_CAP count ids. */
+	void *stack;
 	size_t nstack, stack_cap;
+	bool stack_wide;
 	int64_t *values;			/* nsamples * nsample_types */
 	size_t nvalues, values_cap;
 	struct pc_label *labels;
@@ -220,12 +227,58 @@ pc_location_lines(const struct profconv_profile *prof,
 	return l->nlines != 0 ? prof->lines + l->line_off : NULL;
 }
 
-/* The location ids of sample S, leaf first (NULL when it has none: no
- * arithmetic on an array that may not exist yet). */
-static inline const uint32_t *
+/*
+ * A sample's location ids, leaf first, in the width the profile holds
+ * them: exactly one of NARROW and WIDE is set, or neither for a sample
+ * without a stack (no arithmetic on an array that may not exist yet).
+ * Read them with pc_stack_at(); a loop over them costs one branch per
+ * id that always goes the same way.
+ */
+struct pc_stack {
+	const uint16_t *narrow;
+	const uint32_t *wide;
+};
+
+static inline struct pc_stack
 pc_sample_stack(const struct profconv_profile *prof, const struct pc_sample *s)
 {
-	return s->nlocs != 0 ? prof->stack + s->loc_off : NULL;
+	struct pc_stack k = { NULL, NULL };
+
+	if (s->nlocs == 0)
+		return k;
+	if (prof->stack_wide)
+		k.wide = (const uint32_t *)prof->stack + s->loc_off;
+	else
+		k.narrow = (const uint16_t *)prof->stack + s->loc_off;
+	return k;
+}
+
+/* Location id I of stack K (I below the sample's nlocs). */
+static inline uint32_t
+pc_stack_at(struct pc_stack k, size_t i)
+{
+	return k.wide != NULL ? k.wide[i] : k.narrow[i];
+}
+
+/* Are the N ids of stack K those at IDS? */
+static inline bool
+pc_stack_equal(struct pc_stack k, const uint32_t *ids, size_t n)
+{
+	size_t i;
+
+	if (k.wide != NULL)
+		return memcmp(k.wide, ids, n * sizeof(*ids)) == 0;
+	for (i = 0; i < n; i++)
+		if (k.narrow[i] != ids[i])
+			return false;
+	return true;
+}
+
+/* The first bytes of stack K, for __builtin_prefetch(). */
+static inline const void *
+pc_stack_addr(struct pc_stack k)
+{
+	return k.wide != NULL ? (const void *)k.wide : (const void *)k.narrow;
 }
 
 /* The labels of sample S (NULL when it has none). */

@@ -448,6 +448,91 @@ labelset_is(const struct profconv_profile *prof,
 	    pc_labels_equal(prof->labels + set->off, labels, n);
 }
 
+/* The bytes one of PROF's location ids takes. */
+static size_t
+stack_size(const struct profconv_profile *prof)
+{
+	return prof->stack_wide ? sizeof(uint32_t) : sizeof(uint16_t);
+}
+
+/*
+ * Room for N more location ids in PROF, in the width it holds them.  The
+ * readers call it once per sample, so the check comes first.
+ */
+static int
+stack_grow(struct profconv_profile *prof, size_t n)
+{
+	return pc_grow(&prof->stack, &prof->stack_cap, prof->nstack, n,
+	    stack_size(prof));
+}
+
+/*
+ * Hold PROF's location ids in four bytes from now on: the array made
+ * twice as large where it lies, then each id moved out to its new place
+ * from the last, so that none is overwritten before it is read (id I's
+ * four bytes begin at 4I, past the two bytes of every id before it).
+ * Byte copies: the same memory is read as one type and written as another.
+ */
+static int
+stack_widen(struct profconv_profile *prof)
+{
+	unsigned char *p = prof->stack;
+	size_t i;
+
+	if (prof->stack_cap > SIZE_MAX / sizeof(uint32_t))
+		return profconv__nomem();
+	if (prof->stack_cap != 0) {
+		p = realloc(p, prof->stack_cap * sizeof(uint32_t));
+		if (p == NULL)
+			return profconv__nomem();
+	}
+	for (i = prof->nstack; i > 0; i--) {
+		uint16_t narrow;
+		uint32_t wide;
+
+		memcpy(&narrow, p + (i - 1) * sizeof(narrow), sizeof(narrow));
+		wide = narrow;
+		memcpy(p + (i - 1) * sizeof(wide), &wide, sizeof(wide));
+	}
+	prof->stack = p;
+	prof->stack_wide = true;
+	return 0;
+}
+
+/*
+ * Append the N ids at LOCS to PROF's stacks (room made for them in the
+ * width held).  Two bytes each while they fit: written so as they are
+ * checked, in one pass; an id that does not fit widens every id held,
+ * and these are written again in four.
+ */
+static int
+stack_append(struct profconv_profile *prof, const uint32_t *locs, size_t n)
+{
+	uint32_t all = 0;
+	size_t i;
+	int rc;
+
+	if (!prof->stack_wide) {
+		uint16_t *to = (uint16_t *)prof->stack + prof->nstack;
+
+		for (i = 0; i < n; i++) {
+			all |= locs[i];
+			to[i] = (uint16_t)locs[i];
+		}
+		if (all <= UINT16_MAX) {
+			prof->nstack += n;
+			return 0;
+		}
+		if ((rc = stack_widen(prof)) < 0)
+			return rc;
+	}
+	if (n != 0)
+		memcpy((uint32_t *)prof->stack + prof->nstack, locs,
+		    n * sizeof(*locs));
+	prof->nstack += n;
+	return 0;
+}
+
 int
 profconv__add_sample_raw(struct profconv_profile *prof, const uint32_t *locs,
     size_t nlocs, const int64_t *values, const struct pc_label *labels,
@@ -472,7 +557,7 @@ profconv__add_sample_raw(struct profconv_profile *prof, const uint32_t *locs,
 	}
 	rc = PC_GROW(prof->samples, prof->samples_cap, prof->nsamples, 1);
 	if (rc == 0)
-		rc = PC_GROW(prof->stack, prof->stack_cap, prof->nstack, nlocs);
+		rc = stack_grow(prof, nlocs);
 	if (rc == 0)
 		rc = PC_GROW(prof->values, prof->values_cap, prof->nvalues, nv);
 	if (rc == 0)
@@ -480,8 +565,12 @@ profconv__add_sample_raw(struct profconv_profile *prof, const uint32_t *locs,
 		    nlabels);
 	if (rc < 0)
 		return rc;
-	s = &prof->samples[prof->nsamples++];
+	s = &prof->samples[prof->nsamples];
 	s->loc_off = prof->nstack;
+	/* The stack first: the one step that can fail from here on. */
+	if ((rc = stack_append(prof, locs, nlocs)) < 0)
+		return rc;
+	prof->nsamples++;
 	s->nlocs = (uint32_t)nlocs;
 	s->label_off = prof->nlabels;
 	s->nlabels = (uint32_t)nlabels;
@@ -492,9 +581,6 @@ profconv__add_sample_raw(struct profconv_profile *prof, const uint32_t *locs,
 		set->off = prof->nlabels;
 		set->n = (uint32_t)nlabels;
 	}
-	if (nlocs != 0)
-		memcpy(&prof->stack[prof->nstack], locs, nlocs * sizeof(*locs));
-	prof->nstack += nlocs;
 	if (nv != 0)
 		memcpy(&prof->values[prof->nvalues], values, nv * sizeof(*values));
 	prof->nvalues += nv;
@@ -519,6 +605,7 @@ profconv__samples_handoff(struct profconv_profile *from,
 	PC_SWAP(from->samples_cap, to->samples_cap);
 	PC_SWAP(from->stack, to->stack);
 	PC_SWAP(from->stack_cap, to->stack_cap);
+	PC_SWAP(from->stack_wide, to->stack_wide);
 	PC_SWAP(from->values, to->values);
 	PC_SWAP(from->values_cap, to->values_cap);
 	PC_SWAP(from->labels, to->labels);
@@ -563,8 +650,7 @@ profconv__reserve(struct profconv_profile *prof, const struct pc_reserve *n)
 		rc = PC_GROW(prof->samples, prof->samples_cap, prof->nsamples,
 		    n->samples);
 	if (rc == 0)
-		rc = PC_GROW(prof->stack, prof->stack_cap, prof->nstack,
-		    n->stack);
+		rc = stack_grow(prof, n->stack);
 	if (rc == 0)
 		rc = PC_GROW(prof->values, prof->values_cap, prof->nvalues,
 		    n->values);
@@ -877,11 +963,28 @@ profconv_profile_sample(const struct profconv_profile *prof, size_t i,
 	if (i >= prof->nsamples)
 		return profconv__fail(PROFCONV_EINVAL, "no sample %zu", i);
 	s = &prof->samples[i];
-	out->location_ids = pc_sample_stack(prof, s);
 	out->nlocations = s->nlocs;
 	out->values = prof->nsample_types != 0 ?
 	    &prof->values[i * prof->nsample_types] : NULL;
 	out->nlabels = s->nlabels;
+	return 0;
+}
+
+int
+profconv_profile_sample_locations(const struct profconv_profile *prof,
+    size_t i, uint32_t *ids, size_t cap, size_t *nlocations)
+{
+	struct pc_stack k;
+	size_t j, n;
+
+	if (i >= prof->nsamples)
+		return profconv__fail(PROFCONV_EINVAL, "no sample %zu", i);
+	k = pc_sample_stack(prof, &prof->samples[i]);
+	n = prof->samples[i].nlocs;
+	for (j = 0; j < n && j < cap; j++)
+		ids[j] = pc_stack_at(k, j);
+	if (nlocations != NULL)
+		*nlocations = n;
 	return 0;
 }
 

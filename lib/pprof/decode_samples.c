@@ -159,7 +159,8 @@ budget_fail(const struct decoder *d)
 	    "of memory", d->len, (unsigned long long)(d->budget >> 20));
 }
 
-/* The model's bytes for the samples so far. */
+/* The model's bytes for the samples so far, its location ids counted at
+ * four bytes (the most one takes). */
 static uint64_t
 samples_bytes(const struct profconv_profile *prof)
 {

@@ -88,7 +88,7 @@ put_sample(unsigned char *p, const struct profconv_profile *prof, size_t i,
     size_t *guess)
 {
 	const struct pc_sample *sm = pc_sample(prof, i);
-	const uint32_t *stk = pc_sample_stack(prof, sm);
+	struct pc_stack stk = pc_sample_stack(prof, sm);
 	const struct pc_label *lab = pc_sample_labels(prof, sm);
 	const int64_t *v = pc_sample_values(prof, i);
 	unsigned char *body, *q, *start;
@@ -100,7 +100,7 @@ put_sample(unsigned char *p, const struct profconv_profile *prof, size_t i,
 		*q++ = TAG_LEN(SF_LOCATION_ID);
 		start = ++q;
 		for (j = 0; j < sm->nlocs; j++)
-			q = put_varint(q, stk[j]);
+			q = put_varint(q, pc_stack_at(stk, j));
 		q = fix_len(start, 1, (size_t)(q - start));
 	}
 	if (prof->nsample_types != 0) {

@@ -77,8 +77,7 @@ sample_is(const struct profconv_profile *dst, uint32_t idx,
 
 	if (s->nlocs != nlocs || s->nlabels != nlabels)
 		return false;
-	if (nlocs != 0 && memcmp(pc_sample_stack(dst, s), stk,
-	    nlocs * sizeof(*stk)) != 0)
+	if (nlocs != 0 && !pc_stack_equal(pc_sample_stack(dst, s), stk, nlocs))
 		return false;
 	return pc_labels_equal(pc_sample_labels(dst, s), lab, nlabels);
 }
@@ -147,9 +146,9 @@ sample_slot(const struct merger *m, uint64_t h, const uint32_t *stk,
 static int
 map_stack(struct merger *m, const struct pc_sample *s, size_t at)
 {
-	const uint32_t *stk = pc_sample_stack(m->src, s);
+	struct pc_stack stk = pc_sample_stack(m->src, s);
 	const uint32_t *seen = m->loc_id;
-	uint32_t *out, id;
+	uint32_t *out, id, from;
 	size_t i, n = s->nlocs;
 	int rc;
 
@@ -159,9 +158,10 @@ map_stack(struct merger *m, const struct pc_sample *s, size_t at)
 	out = m->stack + at;
 	for (i = 0; i < n; i++) {
 		/* Most frames were seen before: a look-up, no call. */
-		id = seen[stk[i] - 1];
+		from = pc_stack_at(stk, i);
+		id = seen[from - 1];
 		if (id == 0) {
-			rc = profconv__merge_location(m, stk[i], &id);
+			rc = profconv__merge_location(m, from, &id);
 			if (rc < 0)
 				return rc;
 		}
@@ -287,8 +287,8 @@ prefetch_batch(const struct merger *m, const struct pending *b, size_t n,
 		} else if ((idx = t->slots[i]) != 0 && stage == 1) {
 			__builtin_prefetch(pc_sample(dst, idx - 1));
 		} else if (idx != 0) {
-			__builtin_prefetch(pc_sample_stack(dst,
-			    pc_sample(dst, idx - 1)));
+			__builtin_prefetch(pc_stack_addr(pc_sample_stack(dst,
+			    pc_sample(dst, idx - 1))));
 			__builtin_prefetch(pc_sample_values(dst, idx - 1));
 		}
 	}
@@ -452,7 +452,7 @@ hash_task(void *arg, size_t c)
 		hi = p->nsamples;
 	for (i = lo; rc == 0 && i < hi; i++) {
 		const struct pc_sample *s = pc_sample(p, i);
-		const uint32_t *x = pc_sample_stack(p, s);
+		struct pc_stack x = pc_sample_stack(p, s);
 
 		if (all_zero(pc_sample_values(p, i), p->nsample_types))
 			continue;	/* the merger leaves it out */
@@ -460,7 +460,7 @@ hash_task(void *arg, size_t c)
 		    (rc = PC_GROW(lab, lcap, 0, s->nlabels + 1)) < 0)
 			break;
 		for (k = 0; k < s->nlocs; k++)
-			stk[k] = sd->m.loc_id[x[k] - 1];
+			stk[k] = sd->m.loc_id[pc_stack_at(x, k) - 1];
 		sd->h[i] = sample_hash(stk, s->nlocs, lab,
 		    labels_into(&sd->m, s, lab));
 	}
@@ -524,8 +524,8 @@ census_same(const struct census *c, struct census_scratch *sc, uint32_t r,
 {
 	const struct profconv_profile *cp = c->cur.m.src, *p = sd->m.src;
 	const struct pc_sample *x = pc_sample(cp, r), *y = pc_sample(p, j);
-	const uint32_t *xs = pc_sample_stack(cp, x);
-	const uint32_t *ys = pc_sample_stack(p, y);
+	struct pc_stack xs = pc_sample_stack(cp, x);
+	struct pc_stack ys = pc_sample_stack(p, y);
 	size_t k, n;
 	int rc;
 
@@ -533,7 +533,8 @@ census_same(const struct census *c, struct census_scratch *sc, uint32_t r,
 	if (x->nlocs != y->nlocs || x->nlabels != y->nlabels)
 		return 0;
 	for (k = 0; k < x->nlocs; k++)
-		if (c->cur.m.loc_id[xs[k] - 1] != sd->m.loc_id[ys[k] - 1])
+		if (c->cur.m.loc_id[pc_stack_at(xs, k) - 1] !=
+		    sd->m.loc_id[pc_stack_at(ys, k) - 1])
 			return 0;
 	if (x->nlabels != 0 &&
 	    ((rc = PC_GROW(sc->lx, sc->lx_cap, 0, x->nlabels + 1)) < 0 ||

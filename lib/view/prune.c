@@ -354,7 +354,7 @@ classify(struct pc_pruner *p, uint32_t id)
 }
 
 size_t
-profconv__prune_stack(struct pc_pruner *p, const uint32_t *stack, size_t n)
+profconv__prune_stack(struct pc_pruner *p, struct pc_stack stack, size_t n)
 {
 	bool user = false;
 	size_t i;
@@ -363,9 +363,11 @@ profconv__prune_stack(struct pc_pruner *p, const uint32_t *stack, size_t n)
 	if (!p->active)
 		return 0;
 	for (i = n; i > 0; i--) {
-		st = p->state[stack[i - 1]];
+		uint32_t id = pc_stack_at(stack, i - 1);
+
+		st = p->state[id];
 		if (st == LOC_UNKNOWN)
-			st = classify(p, stack[i - 1]);
+			st = classify(p, id);
 		if (st == LOC_USER) {
 			user = true;
 			continue;

@@ -341,7 +341,7 @@ bool
 profconv__suppress_sample(struct pc_suppress *sp, size_t si)
 {
 	const struct pc_sample *s;
-	const uint32_t *stk;
+	struct pc_stack stk;
 	uint32_t m = 1;
 	size_t i;
 
@@ -350,7 +350,7 @@ profconv__suppress_sample(struct pc_suppress *sp, size_t si)
 	s = pc_sample(sp->prof, si);
 	stk = pc_sample_stack(sp->prof, s);
 	for (i = 0; i < s->nlocs && m == 1; i++)	/* leaf first */
-		m = location(sp, stk[i]);
+		m = location(sp, pc_stack_at(stk, i));
 	if (m == 1)
 		return false;
 	hit(sp, m - 2, si);
@@ -371,7 +371,7 @@ size_t
 profconv__suppress_find(const struct pc_suppress *sp, size_t si)
 {
 	const struct pc_sample *s;
-	const uint32_t *stk;
+	struct pc_stack stk;
 	uint32_t m = 1;
 	size_t i;
 
@@ -380,7 +380,7 @@ profconv__suppress_find(const struct pc_suppress *sp, size_t si)
 	s = pc_sample(sp->prof, si);
 	stk = pc_sample_stack(sp->prof, s);
 	for (i = 0; i < s->nlocs && m == 1; i++)	/* leaf first */
-		m = sp->loc[stk[i]];
+		m = sp->loc[pc_stack_at(stk, i)];
 	return m == 1 ? 0 : m - 1;
 }
 

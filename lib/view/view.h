@@ -54,7 +54,7 @@ int profconv__pruner_init(struct pc_pruner *p,
     const struct profconv_profile *prof, bool enabled, bool wrappers);
 void profconv__pruner_free(struct pc_pruner *p);
 /* Index (leaf first) of the first location of STACK that stays. */
-size_t profconv__prune_stack(struct pc_pruner *p, const uint32_t *stack,
+size_t profconv__prune_stack(struct pc_pruner *p, struct pc_stack stack,
     size_t n);
 /* How many innermost lines location ID loses to a match in its middle. */
 uint32_t profconv__prune_skip(struct pc_pruner *p, uint32_t id);

@@ -131,7 +131,7 @@ profconv__view_location_match(struct profconv_view *v, uint32_t id)
  * the bits of v->matched change; no frame is made.
  */
 static void
-dropped_match(struct profconv_view *v, const uint32_t *stk, size_t n)
+dropped_match(struct profconv_view *v, struct pc_stack stk, size_t n)
 {
 	const struct profconv_profile *prof = v->prof;
 	const struct {
@@ -150,14 +150,15 @@ dropped_match(struct profconv_view *v, const uint32_t *stk, size_t n)
 	size_t i, j, k;
 
 	for (i = 0; i < n; i++) {
-		const struct pc_location *l = pc_location(prof, stk[i]);
+		uint32_t id = pc_stack_at(stk, i);
+		const struct pc_location *l = pc_location(prof, id);
 		const struct pc_line *ln = pc_location_lines(prof, l);
 		const char *mfile = l->mapping != 0 ? profconv__pstr(prof,
 		    pc_mapping(prof, l->mapping)->file) : "";
 
-		if ((v->loc_match[stk[i]] & LOC_SEEN_DROPPED) != 0)
+		if ((v->loc_match[id] & LOC_SEEN_DROPPED) != 0)
 			continue;
-		v->loc_match[stk[i]] |= LOC_SEEN_DROPPED;
+		v->loc_match[id] |= LOC_SEEN_DROPPED;
 		for (k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
 			if (!f[k].has || (v->matched & f[k].bit) != 0)
 				continue;
@@ -260,7 +261,7 @@ plan_sample(struct build *b, size_t si, size_t *at)
 	struct profconv_view *v = b->v;
 	const struct profconv_profile *prof = v->prof;
 	const struct pc_sample *s = pc_sample(prof, si);
-	const uint32_t *stk = pc_sample_stack(prof, s);
+	struct pc_stack stk = pc_sample_stack(prof, s);
 	const int64_t *vals = pc_sample_values(prof, si);
 	size_t i, n = 0, first, end = s->nlocs, t;
 	unsigned match = 0;
@@ -284,10 +285,12 @@ plan_sample(struct build *b, size_t si, size_t *at)
 	n = v->npseudo;
 	first = profconv__prune_stack(&v->pruner, stk, s->nlocs);
 	for (i = first; rc == 0 && i < s->nlocs; i++) {
-		if (v->loc_off[stk[i]] == 0)
-			rc = profconv__view_location_frames(v, stk[i]);
+		uint32_t id = pc_stack_at(stk, i);
+
+		if (v->loc_off[id] == 0)
+			rc = profconv__view_location_frames(v, id);
 		if (rc == 0 && (v->has_focus || v->has_ignore || v->has_keep))
-			match |= profconv__view_location_match(v, stk[i]);
+			match |= profconv__view_location_match(v, id);
 	}
 	if (rc < 0)
 		return rc;
@@ -297,19 +300,19 @@ plan_sample(struct build *b, size_t si, size_t *at)
 	/* show_from: from the outermost match, or nothing; prune_from: from
 	 * the innermost match. */
 	if (v->has_show_from) {
-		for (; end > first && (v->loc_match[stk[end - 1]] &
+		for (; end > first && (v->loc_match[pc_stack_at(stk, end - 1)] &
 		    LOC_SHOW_FROM) == 0; end--)
 			;
 		if (end == first)
 			return 0;
 	}
 	for (i = first; v->has_prune_from && i < end; i++)
-		if ((v->loc_match[stk[i]] & LOC_PRUNE_FROM) != 0) {
+		if ((v->loc_match[pc_stack_at(stk, i)] & LOC_PRUNE_FROM) != 0) {
 			first = i;
 			break;
 		}
 	for (i = first; i < end; i++)
-		n += v->loc_n[stk[i]];
+		n += v->loc_n[pc_stack_at(stk, i)];
 	/* As pprof: a stack whose frames were all hidden goes. */
 	if (n == 0 && (v->has_hide || v->has_show))
 		return 0;
@@ -375,7 +378,7 @@ plan_meet_task(void *arg, size_t r)
 		return profconv__nomem();
 	for (si = lo; si < hi; si++) {
 		const struct pc_sample *s = pc_sample(prof, si);
-		const uint32_t *stk = pc_sample_stack(prof, s);
+		struct pc_stack stk = pc_sample_stack(prof, s);
 		const int64_t *vals = pc_sample_values(prof, si);
 		size_t first;
 
@@ -395,7 +398,7 @@ plan_meet_task(void *arg, size_t r)
 		if (s->nlocs - first > pr->maxlocs)
 			pr->maxlocs = (uint32_t)(s->nlocs - first);
 		for (i = first; i < s->nlocs; i++) {
-			uint32_t id = stk[i];
+			uint32_t id = pc_stack_at(stk, i);
 
 			if ((seen[id / 8] & (1u << (id % 8))) != 0)
 				continue;
@@ -425,15 +428,17 @@ plan_count_task(void *arg, size_t r)
 		hi = prof->nsamples;
 	for (si = lo; si < hi; si++) {
 		const struct pc_sample *s = pc_sample(prof, si);
-		const uint32_t *stk = pc_sample_stack(prof, s);
+		struct pc_stack stk = pc_sample_stack(prof, s);
 		unsigned match = 0;
 		size_t n = 0;
 
 		if (b->first[si] == NOT_SHOWN)
 			continue;
 		for (i = b->first[si]; i < s->nlocs; i++) {
-			n += v->loc_n[stk[i]];
-			match |= v->loc_match[stk[i]] & 3;
+			uint32_t id = pc_stack_at(stk, i);
+
+			n += v->loc_n[id];
+			match |= v->loc_match[id] & 3;
 		}
 		if (((v->has_focus || v->has_keep) && (match & 1) == 0) ||
 		    (match & 2) != 0 ||
@@ -582,7 +587,7 @@ profconv__view_path_task(void *arg, size_t r)
 		hi = prof->nsamples;
 	for (si = lo; si < hi; si++) {
 		const struct pc_sample *s = pc_sample(prof, si);
-		const uint32_t *stk = pc_sample_stack(prof, s);
+		struct pc_stack stk = pc_sample_stack(prof, s);
 		size_t n = b->off[si + 1] - b->off[si], all = 0, skip = 0;
 		uint32_t *p = b->path + b->off[si], *start;
 
@@ -603,7 +608,7 @@ profconv__view_path_task(void *arg, size_t r)
 		 * nearest the root give way to the one that says so. */
 		for (i = b->first[si]; v->cut_frame != 0 && i < b->last[si];
 		    i++)
-			all += v->loc_n[stk[i]];
+			all += v->loc_n[pc_stack_at(stk, i)];
 		all += v->npseudo;
 		if (v->cut_frame != 0 && all > b->off[si + 1] - b->off[si]) {
 			skip = all - (b->off[si + 1] - b->off[si]) + 1;
@@ -616,7 +621,7 @@ profconv__view_path_task(void *arg, size_t r)
 				*p++ = ps[j];
 		}
 		for (i = b->last[si]; i > b->first[si]; i--) {
-			uint32_t id = stk[i - 1];
+			uint32_t id = pc_stack_at(stk, i - 1);
 			const uint32_t *lf = v->loc_frames + v->loc_off[id] - 1;
 
 			for (j = 0; j < v->loc_n[id]; j++) {

@@ -84,7 +84,7 @@ count_sample(struct state *st, size_t si)
 {
 	const struct profconv_profile *prof = st->p->prof;
 	const struct pc_sample *s = pc_sample(prof, si);
-	const uint32_t *stk = pc_sample_stack(prof, s);
+	struct pc_stack stk = pc_sample_stack(prof, s);
 	int64_t v = abs_sat(pc_sample_values(prof, si)[st->type]);
 	uint32_t leaf = 0, stamp = (uint32_t)si + 1;
 	uint64_t caller = 0;
@@ -96,9 +96,10 @@ count_sample(struct state *st, size_t si)
 		return;
 	first = profconv__prune_stack(st->p, stk, s->nlocs);
 	for (k = first; k < s->nlocs; k++) {
-		const struct pc_location *l = pc_location(prof, stk[k]);
+		uint32_t id = pc_stack_at(stk, k);
+		const struct pc_location *l = pc_location(prof, id);
 		const struct pc_line *ln = pc_location_lines(prof, l);
-		uint32_t from = profconv__prune_skip(st->p, stk[k]);
+		uint32_t from = profconv__prune_skip(st->p, id);
 
 		if (l->nlines == 0) {
 			/* A frame without a name: no wrapper; a caller. */
@@ -106,7 +107,7 @@ count_sample(struct state *st, size_t si)
 				have_leaf = true;
 			} else if (!have_caller) {
 				have_caller = true;
-				caller = prof->strings.len + stk[k];
+				caller = prof->strings.len + id;
 			}
 			continue;
 		}

@@ -87,7 +87,8 @@ print_samples(const struct profconv_profile *prof, FILE *fp,
 			fprintf(fp, " %10" PRId64, v[j]);
 		fputs(":", fp);
 		for (j = 0; j < s->nlocs; j++)
-			fprintf(fp, " %" PRIu32, pc_sample_stack(prof, s)[j]);
+			fprintf(fp, " %" PRIu32,
+			    pc_stack_at(pc_sample_stack(prof, s), j));
 		fputc('\n', fp);
 		/* The labels --tagshow and --taghide leave. */
 		for (j = shown = 0; j < s->nlabels; j++) {

@@ -323,7 +323,7 @@ print_traces(struct report *r)
 	struct profconv_view_frame f;
 	char v[VALUE_SIZE];
 	const uint8_t *inl;
-	const uint32_t *locs;
+	struct pc_stack locs;
 	const char *vs;
 	size_t si, k, j, loc;
 	int rc = 0;
@@ -353,10 +353,12 @@ print_traces(struct report *r)
 			if (by_address) {
 				/* The sample's location this frame shows. */
 				for (j = loc; j < pc_sample(prof, si)->nlocs &&
-				    !frame_is_location(r, &f, locs[j]); j++)
+				    !frame_is_location(r, &f,
+				    pc_stack_at(locs, j)); j++)
 					;
 				if (j < pc_sample(prof, si)->nlocs) {
-					rc = put_location(r, locs[j], f.name, &vs);
+					rc = put_location(r,
+					    pc_stack_at(locs, j), f.name, &vs);
 					loc = j + 1;
 					continue;
 				}

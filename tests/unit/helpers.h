@@ -6,6 +6,7 @@
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <profconv.h>
@@ -35,6 +36,25 @@ mem_stream(char **buf, size_t *len)
 	return fp;
 }
 
+/* Location id J (leaf first) of sample I of PROF, which has one. */
+static inline uint32_t
+sample_location(const struct profconv_profile *prof, size_t i, size_t j)
+{
+	uint32_t *ids, id;
+	size_t n = 0;
+
+	cr_assert(eq(int, profconv_profile_sample_locations(prof, i, NULL, 0,
+	    &n), 0));
+	cr_assert(lt(sz, j, n), "sample %zu has %zu locations", i, n);
+	ids = malloc(n * sizeof(*ids));
+	cr_assert(not(zero(ptr, ids)));
+	cr_assert(eq(int, profconv_profile_sample_locations(prof, i, ids, n,
+	    NULL), 0));
+	id = ids[j];
+	free(ids);
+	return id;
+}
+
 /* Sample I of PROF has the N addresses WANT, leaf first. */
 static inline void
 expect_stack(const struct profconv_profile *prof, size_t i,
@@ -48,7 +68,7 @@ expect_stack(const struct profconv_profile *prof, size_t i,
 	cr_assert(eq(sz, s.nlocations, n), "sample %zu", i);
 	for (j = 0; j < n; j++) {
 		cr_assert(eq(int, profconv_profile_location(prof,
-		    s.location_ids[j], &loc), 0));
+		    sample_location(prof, i, j), &loc), 0));
 		cr_assert(eq(u64, loc.address, want[j]), "sample %zu frame %zu",
 		    i, j);
 	}

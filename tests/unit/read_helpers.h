@@ -100,8 +100,8 @@ expect_frame(const struct profconv_profile *prof, size_t i, size_t j,
 
 	cr_assert(eq(int, profconv_profile_sample(prof, i, &s), 0));
 	cr_assert(lt(sz, j, s.nlocations));
-	cr_assert(eq(int, profconv_profile_location(prof, s.location_ids[j],
-	    &l), 0));
+	cr_assert(eq(int, profconv_profile_location(prof,
+	    sample_location(prof, i, j), &l), 0));
 	cr_expect(eq(u64, l.address, addr), "sample %zu frame %zu", i, j);
 }
 

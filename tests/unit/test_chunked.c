@@ -406,7 +406,7 @@ static void
 rec_sample(struct rec_drain *r, const struct profconv_profile *p, size_t i)
 {
 	const struct pc_sample *sm = pc_sample(p, i);
-	const uint32_t *stk = pc_sample_stack(p, sm);
+	struct pc_stack stk = pc_sample_stack(p, sm);
 	const struct pc_label *lab = pc_sample_labels(p, sm);
 	const int64_t *v = pc_sample_values(p, i);
 	char line[4096];
@@ -414,7 +414,7 @@ rec_sample(struct rec_drain *r, const struct profconv_profile *p, size_t i)
 
 	for (j = 0; j < sm->nlocs; j++)
 		n += (size_t)snprintf(line + n, sizeof(line) - n, "%u ",
-		    stk[j]);
+		    pc_stack_at(stk, j));
 	n += (size_t)snprintf(line + n, sizeof(line) - n, "|");
 	for (j = 0; j < p->nsample_types; j++)
 		n += (size_t)snprintf(line + n, sizeof(line) - n, " %lld",

@@ -123,7 +123,7 @@ Test(decode, valid_wire_profile_decodes_with_dense_ids)
 	wire_init(&w);
 	cr_assert(eq(int, decode_wire(&w), 0), "%s", profconv_errmsg());
 	profconv_profile_sample(prof, 0, &s);
-	cr_assert(eq(u32, s.location_ids[0], 1));
+	cr_assert(eq(u32, sample_location(prof, 0, 0), 1));
 	profconv_profile_location(prof, 1, &l);
 	cr_assert(eq(u32, l.lines[0].function_id, 1));
 }
@@ -440,8 +440,8 @@ decodes_unpacked_split_and_unknown_fields(void)
 	cr_assert(eq(sz, profconv_profile_sample_count(prof), 2));
 	profconv_profile_sample(prof, 1, &s);
 	cr_assert(eq(sz, s.nlocations, 2));
-	cr_assert(eq(u32, s.location_ids[0], 1));
-	cr_assert(eq(u32, s.location_ids[1], 1));
+	cr_assert(eq(u32, sample_location(prof, 1, 0), 1));
+	cr_assert(eq(u32, sample_location(prof, 1, 1), 1));
 	cr_assert(eq(i64, s.values[0], 7));
 	drop();
 }

@@ -161,7 +161,7 @@ stacks_and_inline_lines(void)
 
 	expect_stack(prof, 0, want, 2);
 	profconv_profile_sample(prof, 0, &s);
-	profconv_profile_location(prof, s.location_ids[0], &loc);
+	profconv_profile_location(prof, sample_location(prof, 0, 0), &loc);
 	cr_assert(eq(sz, loc.nlines, 2));
 	cr_expect(eq(str, (char *)function_name(prof, loc.lines[0].function_id),
 	    "inner"));

@@ -127,11 +127,11 @@ decrements_every_frame_and_maps_them(void)
 	cr_assert(eq(int, read_text(two_threads, 0), 0), "%s", ERRMSG);
 	cr_assert(eq(int, profconv_profile_sample(prof, 0, &s), 0));
 	cr_assert(eq(sz, s.nlocations, 2));
-	cr_assert(eq(int, profconv_profile_location(prof, s.location_ids[0],
-	    &loc), 0));
+	cr_assert(eq(int, profconv_profile_location(prof,
+	    sample_location(prof, 0, 0), &loc), 0));
 	cr_expect(eq(u64, loc.address, 0x100f));
-	cr_assert(eq(int, profconv_profile_location(prof, s.location_ids[1],
-	    &loc), 0));
+	cr_assert(eq(int, profconv_profile_location(prof,
+	    sample_location(prof, 0, 1), &loc), 0));
 	cr_expect(eq(u64, loc.address, 0x201f));
 	cr_assert(eq(sz, profconv_profile_mapping_count(prof), 1));
 	cr_expect(eq(u32, loc.mapping_id, 1));

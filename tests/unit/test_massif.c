@@ -73,8 +73,8 @@ names(const struct profconv_profile *prof, size_t i, size_t j)
 
 	cr_assert(eq(int, profconv_profile_sample(prof, i, &s), 0));
 	cr_assert(j < s.nlocations);
-	cr_assert(eq(int, profconv_profile_location(prof, s.location_ids[j],
-	    &loc), 0));
+	cr_assert(eq(int, profconv_profile_location(prof,
+	    sample_location(prof, i, j), &loc), 0));
 	buf[0] = '\0';
 	for (k = 0; k < loc.nlines; k++) {
 		profconv_profile_function(prof, loc.lines[k].function_id, &f);
@@ -199,14 +199,14 @@ parses_frame_text_from_the_end(void)
 
 	cr_assert(eq(sz, profconv_profile_sample_count(prof), 3));
 	profconv_profile_sample(prof, 0, &s);
-	profconv_profile_location(prof, s.location_ids[0], &loc);
+	profconv_profile_location(prof, sample_location(prof, 0, 0), &loc);
 	profconv_profile_function(prof, loc.lines[0].function_id, &f);
 	cr_expect(eq(str, (char *)f.name,
 	    "std::function<void ()>::operator()() const"));
 	cr_expect(eq(str, (char *)f.file, "std_function.h"));
 	cr_expect(eq(i64, loc.lines[0].line, 591));
 	profconv_profile_sample(prof, 1, &s);
-	profconv_profile_location(prof, s.location_ids[0], &loc);
+	profconv_profile_location(prof, sample_location(prof, 1, 0), &loc);
 	cr_expect(eq(sz, loc.nlines, 0));
 	cr_assert(eq(int, profconv_profile_mapping(prof, loc.mapping_id, &m),
 	    0));
@@ -216,7 +216,7 @@ parses_frame_text_from_the_end(void)
 	profconv_profile_sample(prof, 2, &s);
 	cr_assert(eq(sz, s.nlocations, 2));
 	cr_expect(eq(str, names(prof, 2, 0), "fn"));
-	profconv_profile_location(prof, s.location_ids[1], &loc);
+	profconv_profile_location(prof, sample_location(prof, 2, 1), &loc);
 	cr_expect(eq(sz, loc.nlines, 0));
 	cr_expect(eq(u64, loc.address, 0x37));
 	profconv_profile_free(prof);

@@ -71,8 +71,8 @@ Test(model, builds_and_reads_back_a_sample)
 	build_small();
 	cr_assert(eq(int, profconv_profile_sample(prof, 0, &s), 0));
 	cr_assert(eq(sz, s.nlocations, 2));
-	cr_assert(eq(u32, s.location_ids[0], 1));
-	cr_assert(eq(u32, s.location_ids[1], 2));
+	cr_assert(eq(u32, sample_location(prof, 0, 0), 1));
+	cr_assert(eq(u32, sample_location(prof, 0, 1), 2));
 	cr_assert(eq(i64, s.values[0], 2));
 	cr_assert(eq(i64, s.values[1], 128));
 	cr_assert(eq(sz, s.nlabels, 2));
@@ -355,7 +355,7 @@ Test(model, keep_samples_keeps_stacks_labels_and_order)
 	cr_assert(eq(sz, profconv_profile_sample_count(prof), 3));
 	cr_assert(eq(int, profconv_profile_sample(prof, 0, &s), 0));
 	cr_expect(eq(sz, s.nlocations, 2));
-	cr_expect(eq(u32, s.location_ids[1], 2));
+	cr_expect(eq(u32, sample_location(prof, 0, 1), 2));
 	cr_expect(eq(sz, s.nlabels, 2));
 	cr_assert(eq(int, profconv_profile_sample_label(prof, 0, 1, &l), 0));
 	cr_expect(eq(str, (char *)l.str, "worker"));
@@ -518,4 +518,125 @@ Test(model, samples_share_their_sets_of_labels)
 	expect_label(prof, 0, "bytes", NULL, 96);
 	expect_label(to, 5, "bytes", NULL, 16 * 6);
 	profconv_profile_free(to);
+}
+
+/* Sample I of P has the N ids WANT, leaf first, read back whole, and as
+ * far as a buffer one short holds. */
+static void
+expect_ids(const struct profconv_profile *p, size_t i, const uint32_t *want,
+    size_t n)
+{
+	uint32_t got[8] = { 0 };
+	size_t have = 0, j;
+
+	cr_assert(lt(sz, n, PC_ARRAY_LEN(got)));
+	cr_assert(eq(int, profconv_profile_sample_locations(p, i, got, n,
+	    &have), 0));
+	cr_assert(eq(sz, have, n), "sample %zu", i);
+	for (j = 0; j < n; j++)
+		cr_expect(eq(u32, got[j], want[j]), "sample %zu id %zu", i, j);
+	memset(got, 0, sizeof(got));
+	cr_assert(eq(int, profconv_profile_sample_locations(p, i, got,
+	    n - 1, NULL), 0));
+	for (j = 0; j + 1 < n; j++)
+		cr_expect(eq(u32, got[j], want[j]), "sample %zu id %zu", i, j);
+	cr_expect(eq(u32, got[n - 1], 0), "sample %zu: past the buffer", i);
+}
+
+/*
+ * The model holds its ids in two bytes while they fit: the first sample
+ * with an id past 65,535 widens every stack held before it, and every
+ * sample reads back as it was added, through the getter, the pprof
+ * writer and reader, and a merge with a profile still narrow.
+ */
+Test(model, ids_widen_past_two_bytes)
+{
+	static const uint32_t s0[] = { 1, 65535, 2 }, s1[] = { 7, 3 };
+	static const uint32_t s2[] = { 65536 }, s3[] = { 70000, 1 };
+	struct profconv_profile *back = NULL, *small = NULL, *merged = NULL;
+	struct profconv_profile *both[2];
+	int64_t v = 1;
+	uint32_t id;
+	char *buf;
+	size_t len, i;
+	FILE *fp;
+
+	cr_assert(eq(int, profconv_profile_add_sample_type(prof, "space",
+	    "bytes"), 0));
+	for (i = 0; i < 70000; i++)
+		cr_assert(eq(int, profconv_profile_add_location(prof, 0,
+		    0x1000 + i, NULL, 0, 0, &id), 0));
+	cr_assert(eq(int, profconv_profile_add_sample(prof, s0, 3, &v, NULL,
+	    0), 0));
+	cr_assert(eq(int, profconv_profile_add_sample(prof, s1, 2, &v, NULL,
+	    0), 0));
+	cr_expect(not(prof->stack_wide));
+	expect_ids(prof, 0, s0, 3);
+	v = 2;
+	cr_assert(eq(int, profconv_profile_add_sample(prof, s2, 1, &v, NULL,
+	    0), 0));
+	cr_expect(prof->stack_wide);
+	cr_assert(eq(int, profconv_profile_add_sample(prof, s3, 2, &v, NULL,
+	    0), 0));
+	expect_ids(prof, 0, s0, 3);
+	expect_ids(prof, 1, s1, 2);
+	expect_ids(prof, 2, s2, 1);
+	expect_ids(prof, 3, s3, 2);
+
+	fp = mem_stream(&buf, &len);
+	cr_assert(eq(int, profconv_profile_write(prof, fp, NULL), 0));
+	fclose(fp);
+	cr_assert(eq(int, profconv_profile_read_mem(&back, buf, len, NULL,
+	    NULL), 0), "%s", ERRMSG);
+	free(buf);
+	expect_ids(back, 0, s0, 3);
+	expect_ids(back, 2, s2, 1);
+	expect_ids(back, 3, s3, 2);
+
+	/* Merged with a narrow profile of the same first locations: the
+	 * merger renumbers, so each stack is found by its addresses; the
+	 * one both hold sums. */
+	cr_assert(eq(int, profconv_profile_new(&small), 0));
+	cr_assert(eq(int, profconv_profile_add_sample_type(small, "space",
+	    "bytes"), 0));
+	for (i = 0; i < 8; i++)
+		cr_assert(eq(int, profconv_profile_add_location(small, 0,
+		    0x1000 + i, NULL, 0, 0, &id), 0));
+	v = 5;
+	cr_assert(eq(int, profconv_profile_add_sample(small, s1, 2, &v, NULL,
+	    0), 0));
+	cr_expect(not(small->stack_wide));
+	both[0] = prof;
+	both[1] = small;
+	cr_assert(eq(int, profconv_profile_merge(&merged, both, 2), 0), "%s",
+	    ERRMSG);
+	cr_assert(eq(sz, profconv_profile_sample_count(merged), 4));
+	for (i = 0; i < 4; i++) {
+		const struct { const uint32_t *ids; size_t n; int64_t v; }
+		    want[] = { { s0, 3, 1 }, { s1, 2, 6 }, { s2, 1, 2 },
+		    { s3, 2, 2 } };
+		struct profconv_location loc;
+		struct profconv_sample s;
+		uint32_t got[3];
+		size_t n, j, k;
+
+		cr_assert(eq(int, profconv_profile_sample(merged, i, &s), 0));
+		cr_assert(eq(int, profconv_profile_sample_locations(merged, i,
+		    got, 3, &n), 0));
+		for (k = 0; k < 4; k++) {
+			for (j = 0; j < n && n == want[k].n; j++) {
+				cr_assert(eq(int, profconv_profile_location(
+				    merged, got[j], &loc), 0));
+				if (loc.address != 0x1000 + want[k].ids[j] - 1)
+					break;
+			}
+			if (j == want[k].n)
+				break;
+		}
+		cr_assert(lt(sz, k, 4), "merged sample %zu is none added", i);
+		cr_expect(eq(i64, s.values[0], want[k].v), "stack %zu", k);
+	}
+	profconv_profile_free(merged);
+	profconv_profile_free(small);
+	profconv_profile_free(back);
 }

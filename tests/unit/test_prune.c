@@ -15,6 +15,10 @@
 #include "view/view.h"
 #include "view_fixture.h"
 
+/* A stack of the ids given, as the model's four-byte ones. */
+#define STK(...) \
+	((struct pc_stack){ .wide = (const uint32_t[]){ __VA_ARGS__ } })
+
 TestSuite(prune, .init = setup, .fini = teardown);
 
 /*
@@ -177,23 +181,23 @@ Test(prune, pruner_on_its_own)
 	cr_assert(eq(int, profconv__pruner_init(&pr, p, true, false), 0));
 	cr_expect(eq(str, pr.refused, ""));
 	cr_expect(eq(sz, profconv__prune_stack(&pr,
-	    (uint32_t[]){ lje, lma, lg, lm }, 4), 2));
+	    STK(lje, lma, lg, lm), 4), 2));
 	cr_expect(eq(sz, profconv__prune_stack(&pr,
-	    (uint32_t[]){ lma, lm, lma }, 3), 1));
+	    STK(lma, lm, lma), 3), 1));
 	cr_expect(eq(sz, profconv__prune_stack(&pr,
-	    (uint32_t[]){ l, lm }, 2), 0));
+	    STK(l, lm), 2), 0));
 	cr_expect(eq(u32, profconv__prune_skip(&pr, l), 2));
 	cr_expect(eq(u32, profconv__prune_skip(&pr, lma), 0));
 	cr_expect(eq(sz, profconv__prune_stack(&pr,
-	    (uint32_t[]){ lma2, lg, lm }, 3), 1));
+	    STK(lma2, lg, lm), 3), 1));
 	cr_expect(eq(sz, profconv__prune_stack(&pr,
-	    (uint32_t[]){ lma3, lg, lm }, 3), 1));
+	    STK(lma3, lg, lm), 3), 1));
 	profconv__pruner_free(&pr);
 
 	/* Disabled: nothing is cut. */
 	cr_assert(eq(int, profconv__pruner_init(&pr, p, false, false), 0));
 	cr_expect(eq(sz, profconv__prune_stack(&pr,
-	    (uint32_t[]){ lje, lma, lg, lm }, 4), 0));
+	    STK(lje, lma, lg, lm), 4), 0));
 	cr_expect(eq(u32, profconv__prune_skip(&pr, l), 0));
 	profconv__pruner_free(&pr);
 }

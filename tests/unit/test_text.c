@@ -382,7 +382,7 @@ top_profile(void)
 		cr_expect(eq(i64, s.values[0], want[i][0]), "row %zu", i);
 		cr_expect(eq(i64, s.values[1], want[i][1]), "row %zu", i);
 		cr_assert(eq(int, profconv_profile_location(top,
-		    s.location_ids[0], &l), 0));
+		    sample_location(top, i, 0), &l), 0));
 		cr_assert(eq(sz, l.nlines, 1));
 		cr_assert(eq(int, profconv_profile_function(top,
 		    l.lines[0].function_id, &f), 0));

@@ -80,8 +80,8 @@ only_the_leaking_rows_growth(void)
 	cr_assert(eq(int, profconv_profile_sample(sus, 0, &s), 0));
 	cr_expect(eq(i64, s.values[0], 300 << 10));
 	cr_assert(eq(sz, s.nlocations, 1));
-	cr_assert(eq(int, profconv_profile_location(sus, s.location_ids[0],
-	    &loc), 0));
+	cr_assert(eq(int, profconv_profile_location(sus,
+	    sample_location(sus, 0, 0), &loc), 0));
 	cr_assert(eq(int, profconv_profile_function(sus,
 	    loc.lines[0].function_id, &fn), 0));
 	cr_expect(eq(str, (char *)fn.name, "leak"));

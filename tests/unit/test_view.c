@@ -697,3 +697,76 @@ Test(view, views_of_some_functions_samples)
 	    (const char *[]){ "b" }, 1), PROFCONV_EINVAL));
 	cr_expect(zero(ptr, w));
 }
+
+/* Into Q: FILLER locations no sample uses, then five functions, one of
+ * them inlined, and four samples on them. */
+static void
+build_behind(struct profconv_profile *q, size_t filler)
+{
+	int64_t v1[2] = { 1, 100 }, v2[2] = { 2, 300 }, v3[2] = { 4, 50 };
+	uint32_t fm, fa, fb, fg, fi, lm, la, lb, lg, lab, id;
+	size_t i;
+
+	profconv_profile_add_sample_type(q, "alloc_objects", "count");
+	profconv_profile_add_sample_type(q, "alloc_space", "bytes");
+	for (i = 0; i < filler; i++)
+		cr_assert(eq(int, profconv_profile_add_location(q, 0,
+		    0x100000 + i, NULL, 0, 0, &id), 0));
+	fm = add_fn(q, "main", "m.c");
+	fa = add_fn(q, "alpha", "a.c");
+	fb = add_fn(q, "beta", "b.c");
+	fg = add_fn(q, "grow", "g.c");
+	fi = add_fn(q, "inlined", "a.c");
+	lm = LOC1(q, 0, 0x10, fm, 3);
+	la = LOC1(q, 0, 0x20, fa, 7);
+	lb = LOC1(q, 0, 0x30, fb, 9);
+	lg = LOC1(q, 0, 0x40, fg, 11);
+	lab = LOCN(q, 0, 0x50, 20, fi, fa);
+	SAMPLE(q, v1, lg, lb, la, lm);
+	SAMPLE(q, v2, lg, lab, lm);
+	SAMPLE(q, v3, lb, lm);
+	SAMPLE(q, v1, lg, lb, la, lm);
+}
+
+/*
+ * The same samples on locations whose ids fit in two bytes, and past
+ * 65,535, where the model holds them in four: every view of the two is
+ * the same, its stacks, names and values, with or without name filters.
+ */
+Test(view, same_whether_ids_take_two_bytes_or_four)
+{
+	struct profconv_view_options opts[3] = { { 0 } };
+	struct profconv_profile *narrow = NULL, *wide = NULL;
+	size_t k;
+
+	for (k = 0; k < 3; k++)
+		opts[k].version = PROFCONV_VIEW_OPTIONS_VERSION;
+	opts[1].focus = "beta";
+	opts[2].ignore = "inlined";
+	opts[2].hide = "alpha";
+	cr_assert(eq(int, profconv_profile_new(&narrow), 0));
+	cr_assert(eq(int, profconv_profile_new(&wide), 0));
+	build_behind(narrow, 10);
+	build_behind(wide, 70000);
+	cr_assert(not(narrow->stack_wide));
+	cr_assert(wide->stack_wide);
+	for (k = 0; k < 3; k++) {
+		struct profconv_view *vn = NULL, *vw = NULL;
+		char *tn, *tw;
+
+		cr_assert(eq(int, profconv_view_new(&vn, narrow, &opts[k]), 0),
+		    "%s", ERRMSG);
+		cr_assert(eq(int, profconv_view_new(&vw, wide, &opts[k]), 0),
+		    "%s", ERRMSG);
+		tn = view_text(vn);
+		tw = view_text(vw);
+		cr_expect(eq(str, tw, tn), "options %zu", k);
+		cr_expect(not(eq(str, tn, "")), "options %zu", k);
+		free(tn);
+		free(tw);
+		profconv_view_free(vn);
+		profconv_view_free(vw);
+	}
+	profconv_profile_free(narrow);
+	profconv_profile_free(wide);
+}
