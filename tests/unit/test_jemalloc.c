@@ -323,3 +323,36 @@ Test(jemalloc, unsampling_far_above_the_rate)
 		cr_assert(ne(i64, scaled, (int64_t)count));
 	}
 }
+
+/*
+ * A dump of 40,000 stacks of two frames each, every frame at its own
+ * address: past the 32,768th stack the reader brings a location id past
+ * 65,535, and the model widens the ids it has read so far.  Every stack
+ * reads back, before and after that point.
+ */
+Test(jemalloc, reads_more_locations_than_two_bytes_count)
+{
+	static const size_t n = 40000, check[] = { 0, 1, 32767, 32768,
+	    32769, 39999 };
+	size_t len = 0, cap = 64 * n + 64, i, k;
+	char *text = malloc(cap);
+
+	cr_assert(not(zero(ptr, text)));
+	len += (size_t)snprintf(text, cap, "heap_v2/0\n  t*: %zu: %zu [0: 0]\n",
+	    n, 16 * n);
+	for (i = 0; i < n; i++)
+		len += (size_t)snprintf(text + len, cap - len,
+		    "@ 0x%zx 0x%zx\n  t*: 1: 16 [0: 0]\n", 0x10000 + 32 * i,
+		    0x10010 + 32 * i);
+	cr_assert(lt(sz, len, cap));
+	cr_assert(eq(int, read_text(text, 0), 0), "%s", ERRMSG);
+	cr_assert(eq(sz, profconv_profile_sample_count(prof), n));
+	cr_assert(eq(sz, profconv_profile_location_count(prof), 2 * n));
+	for (k = 0; k < sizeof(check) / sizeof(check[0]); k++) {
+		uint64_t want[2] = { 0x10000 + 32 * check[k] - 1,
+		    0x10010 + 32 * check[k] - 1 };
+
+		expect_stack(prof, check[k], want, 2);
+	}
+	free(text);
+}
