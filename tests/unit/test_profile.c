@@ -108,33 +108,6 @@ Test(model, default_sample_type_is_named_or_last)
 	    PROFCONV_ENOTFOUND));
 }
 
-Test(model, total_sums_one_slot)
-{
-	int64_t t;
-	int64_t v[2] = { 3, -1000 };
-	uint32_t loc = 1;
-
-	build_small();
-	cr_assert(eq(int, profconv_profile_add_sample(prof, &loc, 1, v, NULL, 0), 0));
-	cr_assert(eq(int, profconv_profile_total(prof, 0, &t), 0));
-	cr_assert(eq(i64, t, 5));
-	cr_assert(eq(int, profconv_profile_total(prof, 1, &t), 0));
-	cr_assert(eq(i64, t, -872));
-	cr_assert(eq(int, profconv_profile_total(prof, 2, &t), PROFCONV_EINVAL));
-	cr_assert(eq(str, ERRMSG, "no sample type 2"));
-}
-
-Test(model, total_saturates)
-{
-	int64_t v[1] = { INT64_MAX }, t;
-
-	profconv_profile_add_sample_type(prof, "x", "count");
-	profconv_profile_add_sample(prof, NULL, 0, v, NULL, 0);
-	profconv_profile_add_sample(prof, NULL, 0, v, NULL, 0);
-	profconv_profile_total(prof, 0, &t);
-	cr_assert(eq(i64, t, INT64_MAX));
-}
-
 Test(model, rejects_sample_type_after_samples)
 {
 	build_small();
@@ -172,21 +145,6 @@ Test(model, rejects_empty_string_label)
 	build_small();
 	cr_assert(eq(int, profconv_profile_add_sample(prof, NULL, 0, v, &l, 1), PROFCONV_EINVAL));
 	cr_assert(eq(str, ERRMSG, "string label 'k' has an empty value"));
-}
-
-Test(model, getters_reject_bad_ids)
-{
-	struct profconv_mapping m;
-	struct profconv_location l;
-	struct profconv_sample s;
-
-	build_small();
-	cr_assert(eq(int, profconv_profile_mapping(prof, 0, &m), PROFCONV_EINVAL));
-	cr_assert(eq(str, ERRMSG, "no mapping 0"));
-	cr_assert(eq(int, profconv_profile_location(prof, 3, &l), PROFCONV_EINVAL));
-	cr_assert(eq(str, ERRMSG, "no location 3"));
-	cr_assert(eq(int, profconv_profile_sample(prof, 1, &s), PROFCONV_EINVAL));
-	cr_assert(eq(str, ERRMSG, "no sample 1"));
 }
 
 Test(model, header_fields_round_trip)
