@@ -512,6 +512,8 @@ stack_append(struct profconv_profile *prof, const uint32_t *locs, size_t n)
 	size_t i;
 	int rc;
 
+	if (n == 0)
+		return 0;	/* the array may not exist yet */
 	if (!prof->stack_wide) {
 		uint16_t *to = (uint16_t *)prof->stack + prof->nstack;
 
@@ -526,9 +528,8 @@ stack_append(struct profconv_profile *prof, const uint32_t *locs, size_t n)
 		if ((rc = stack_widen(prof)) < 0)
 			return rc;
 	}
-	if (n != 0)
-		memcpy((uint32_t *)prof->stack + prof->nstack, locs,
-		    n * sizeof(*locs));
+	memcpy((uint32_t *)prof->stack + prof->nstack, locs,
+	    n * sizeof(*locs));
 	prof->nstack += n;
 	return 0;
 }
