@@ -999,9 +999,9 @@ struct profconv_view_frame {
 	const char *module;	/* base name of the mapped file, "" */
 };
 
-/* A stack of a view. */
+/* A stack of a view; its frame ids are copied out by
+ * profconv_view_stack_frames(). */
 struct profconv_view_stack {
-	const uint32_t *frames;	/* frame ids, root first */
 	size_t nframes;		/* 0 for samples without frames */
 	const int64_t *values;	/* one per sample type of the profile */
 };
@@ -1084,6 +1084,15 @@ int profconv_view_frame(const struct profconv_view *view, uint32_t id,
     struct profconv_view_frame *out);
 int profconv_view_stack(const struct profconv_view *view, size_t i,
     struct profconv_view_stack *out);
+/*
+ * The frame ids of stack I of VIEW, root first, copied into IDS: as many
+ * as CAP holds.  *NFRAMES (when not NULL) gets how many the stack has,
+ * which may be more than CAP; IDS may be NULL when CAP is 0.  A copy, as
+ * the view holds its ids in two bytes each while they fit.
+ * Errors: PROFCONV_EINVAL (no such stack).
+ */
+int profconv_view_stack_frames(const struct profconv_view *view, size_t i,
+    uint32_t *ids, size_t cap, size_t *nframes);
 /* Sum of sample type TYPE_INDEX over the view's stacks (saturating).
  * Errors: PROFCONV_EINVAL. */
 int profconv_view_total(const struct profconv_view *view, size_t type_index,

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/base.h"
+#include "base/ids.h"
 
 /* --- string table (strtab.c) ---------------------------------------------- */
 
@@ -229,16 +230,8 @@ pc_location_lines(const struct profconv_profile *prof,
 
 /*
  * A sample's location ids, leaf first, in the width the profile holds
- * them: exactly one of NARROW and WIDE is set, or neither for a sample
- * without a stack (no arithmetic on an array that may not exist yet).
- * Read them with pc_stack_at(); a loop over them costs one branch per
- * id that always goes the same way.
+ * them (base/ids.h): neither set for a sample without a stack.
  */
-struct pc_stack {
-	const uint16_t *narrow;
-	const uint32_t *wide;
-};
-
 static inline struct pc_stack
 pc_sample_stack(const struct profconv_profile *prof, const struct pc_sample *s)
 {
@@ -251,34 +244,6 @@ pc_sample_stack(const struct profconv_profile *prof, const struct pc_sample *s)
 	else
 		k.narrow = (const uint16_t *)prof->stack + s->loc_off;
 	return k;
-}
-
-/* Location id I of stack K (I below the sample's nlocs). */
-static inline uint32_t
-pc_stack_at(struct pc_stack k, size_t i)
-{
-	return k.wide != NULL ? k.wide[i] : k.narrow[i];
-}
-
-/* Are the N ids of stack K those at IDS? */
-static inline bool
-pc_stack_equal(struct pc_stack k, const uint32_t *ids, size_t n)
-{
-	size_t i;
-
-	if (k.wide != NULL)
-		return memcmp(k.wide, ids, n * sizeof(*ids)) == 0;
-	for (i = 0; i < n; i++)
-		if (k.narrow[i] != ids[i])
-			return false;
-	return true;
-}
-
-/* The first bytes of stack K, for __builtin_prefetch(). */
-static inline const void *
-pc_stack_addr(struct pc_stack k)
-{
-	return k.wide != NULL ? (const void *)k.wide : (const void *)k.narrow;
 }
 
 /* The labels of sample S (NULL when it has none). */

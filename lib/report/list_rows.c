@@ -112,7 +112,7 @@ profconv__list_add_view(struct lister *l, const struct lview *lv,
 	const struct profconv_view *view = lv->v;
 	size_t ti = lv->ti;
 	size_t i, j, k, n = profconv_view_stack_count(view);
-	struct profconv_view_stack st;
+	struct pc_view_stack st;
 	const uint8_t *marks;
 	uint8_t *match;
 	uint32_t node;
@@ -123,7 +123,7 @@ profconv__list_add_view(struct lister *l, const struct lview *lv,
 	if (match == NULL)
 		return profconv__nomem();
 	for (i = 0; rc == 0 && i < n; i++) {
-		rc = profconv_view_stack(view, i, &st);
+		rc = profconv__view_stack(view, i, &st);
 		if (rc < 0 || st.values == NULL)
 			continue;
 		v = lv->vals != NULL ? lv->vals[i] : st.values[ti];
@@ -133,15 +133,18 @@ profconv__list_add_view(struct lister *l, const struct lview *lv,
 		marks = profconv__view_stack_inline(view, i);
 		l->stamp++;
 		for (j = 0; rc == 0 && j < st.nframes; j++) {
-			if (!matches(l, view, match, st.frames[j]))
+			if (!matches(l, view, match,
+			    pc_stack_at(st.frames, j)))
 				continue;
-			rc = node_of(l, view, 0, st.frames[j], &node);
+			rc = node_of(l, view, 0, pc_stack_at(st.frames, j),
+			    &node);
 			if (rc < 0)
 				break;
 			count(l, node, v, j + 1 == st.nframes);
 			for (k = j + 1; rc == 0 && marks != NULL &&
 			    k < st.nframes && marks[k]; k++) {
-				rc = node_of(l, view, node, st.frames[k], &node);
+				rc = node_of(l, view, node,
+				    pc_stack_at(st.frames, k), &node);
 				if (rc == 0)
 					count(l, node, v, k + 1 == st.nframes);
 			}
@@ -242,7 +245,7 @@ profconv__list_own_top(const struct profconv_view *view, size_t ti,
 	size_t nf = profconv_view_frame_count(view);
 	size_t ns = profconv_view_stack_count(view), i, j;
 	struct profconv_view_frame f;
-	struct profconv_view_stack st;
+	struct pc_view_stack st;
 	struct pc_keymap fk = { 0 };
 	struct pc_sources *s = NULL;
 	struct own_fn *fs = NULL;
@@ -276,9 +279,9 @@ profconv__list_own_top(const struct profconv_view *view, size_t ti,
 	}
 	/* Each stack for its own frame nearest the leaf (root first). */
 	for (i = 0; rc == 0 && i < ns; i++) {
-		rc = profconv_view_stack(view, i, &st);
+		rc = profconv__view_stack(view, i, &st);
 		for (j = st.nframes; rc == 0 && j-- > 0;) {
-			v = slot[st.frames[j]];
+			v = slot[pc_stack_at(st.frames, j)];
 			if (v == 0)
 				continue;
 			x = st.values[ti];

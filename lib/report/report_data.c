@@ -372,7 +372,7 @@ path_node(struct tree *t, struct path *p, const uint32_t *gid, size_t n,
  * ids to shared ids + 1, made in the order the frames come. */
 static int
 stack_node(struct tree *t, struct gframes *g, const struct profconv_view *v,
-    uint32_t *map, struct path *p, const struct profconv_view_stack *s,
+    uint32_t *map, struct path *p, const struct pc_view_stack *s,
     uint32_t *out)
 {
 	uint32_t gid, k, *swap;
@@ -385,7 +385,7 @@ stack_node(struct tree *t, struct gframes *g, const struct profconv_view *v,
 	    PC_GROW(p->next, p->xcap, 0, s->nframes) < 0)
 		return PROFCONV_ENOMEM;
 	for (j = 0; j < s->nframes; j++) {
-		uint32_t f = s->frames[j];
+		uint32_t f = pc_stack_at(s->frames, j);
 
 		if (map[f] == 0) {
 			if ((rc = profconv__report_gframe(g, v, f, &gid)) < 0)
@@ -443,7 +443,7 @@ profconv__report_tree_add(struct tree *t, struct gframes *g,
 {
 	size_t i, k, n = profconv_view_stack_count(v);
 	size_t nf = profconv_view_frame_count(v);
-	struct profconv_view_stack s;
+	struct pc_view_stack s;
 	struct path p = { 0 };
 	uint32_t node, *map;
 	int rc = 0;
@@ -467,7 +467,7 @@ profconv__report_tree_add(struct tree *t, struct gframes *g,
 	if ((map = calloc(nf + 1, sizeof(*map))) == NULL)
 		return profconv__fail(PROFCONV_ENOMEM, "out of memory");
 	for (i = 0; i < n && rc == 0; i++) {
-		if ((rc = profconv_view_stack(v, i, &s)) < 0 ||
+		if ((rc = profconv__view_stack(v, i, &s)) < 0 ||
 		    (rc = stack_node(t, g, v, map, &p, &s, &node)) < 0)
 			break;
 		if (ti == SIZE_MAX && cols != NULL) {

@@ -427,8 +427,8 @@ rank_frames(struct walk *w)
 
 /* Do stacks A and then B come in the order of their texts, B not A? */
 static bool
-in_order(const struct walk *w, const struct profconv_view_stack *a,
-    const struct profconv_view_stack *b, size_t l)
+in_order(const struct walk *w, const struct pc_view_stack *a,
+    const struct pc_view_stack *b, size_t l)
 {
 	const struct profconv_view *v = w->view;
 	const char *x, *y;
@@ -440,12 +440,12 @@ in_order(const struct walk *w, const struct profconv_view_stack *a,
 	if (l == a->nframes)
 		return true;	/* A is B's prefix */
 	/* Frames a byte of whose texts differs: the texts' order. */
-	rx = w->rank[a->frames[l]];
-	ry = w->rank[b->frames[l]];
+	rx = w->rank[pc_stack_at(a->frames, l)];
+	ry = w->rank[pc_stack_at(b->frames, l)];
 	if (!((rx | ry) & RANK_PREFIX))
 		return rx < ry;
-	x = profconv__view_frame_text(v, a->frames[l]);
-	y = profconv__view_frame_text(v, b->frames[l]);
+	x = profconv__view_frame_text(v, pc_stack_at(a->frames, l));
+	y = profconv__view_frame_text(v, pc_stack_at(b->frames, l));
 	nx = strlen(x);
 	ny = strlen(y);
 	for (i = 0; i < nx && i < ny; i++)
@@ -460,13 +460,13 @@ in_order(const struct walk *w, const struct profconv_view_stack *a,
 
 /* The frames stacks A and B begin with alike. */
 static size_t
-shared(const struct profconv_view_stack *a,
-    const struct profconv_view_stack *b)
+shared(const struct pc_view_stack *a,
+    const struct pc_view_stack *b)
 {
 	size_t l;
 
 	for (l = 0; l < a->nframes && l < b->nframes &&
-	    a->frames[l] == b->frames[l]; l++)
+	    pc_stack_at(a->frames, l) == pc_stack_at(b->frames, l); l++)
 		;
 	return l;
 }
@@ -478,7 +478,7 @@ shared(const struct profconv_view_stack *a,
  * path left open is one NEXT's part might come back to, unseen here.
  */
 static int
-stop_at(struct walk *w, const struct profconv_view_stack *next, size_t l)
+stop_at(struct walk *w, const struct pc_view_stack *next, size_t l)
 {
 	size_t d;
 	int rc;
@@ -487,7 +487,7 @@ stop_at(struct walk *w, const struct profconv_view_stack *next, size_t l)
 		if ((rc = leave(w)) < 0)
 			return rc;
 	if (l + 1 < w->pcap && l < next->nframes &&
-	    (rc = pass_waiting(w, l + 1, next->frames[l])) < 0)
+	    (rc = pass_waiting(w, l + 1, pc_stack_at(next->frames, l))) < 0)
 		return rc;
 	for (d = 1; d <= l + 1 && d < w->pcap; d++)
 		if (w->nwait[d] > 0)
@@ -502,15 +502,15 @@ walk_stacks(struct walk *w)
 {
 	const struct profconv_view *v = w->view;
 	size_t i, k, l, n = profconv_view_stack_count(v);
-	struct profconv_view_stack prev = { NULL, 0, NULL }, s;
+	struct pc_view_stack prev = { { NULL, NULL }, 0, NULL }, s;
 	int64_t *to;
 	int rc;
 
-	if (w->from > 0 && (rc = profconv_view_stack(v, w->from - 1,
+	if (w->from > 0 && (rc = profconv__view_stack(v, w->from - 1,
 	    &prev)) < 0)
 		return rc;
 	for (i = w->from; i < w->to; i++) {
-		if ((rc = profconv_view_stack(v, i, &s)) < 0)
+		if ((rc = profconv__view_stack(v, i, &s)) < 0)
 			return rc;
 		for (k = 0; k < w->nt; k++)
 			if (s.values[k] < 0) {
@@ -526,7 +526,7 @@ walk_stacks(struct walk *w)
 			if ((rc = leave(w)) < 0)
 				return rc;
 		for (; l < s.nframes; l++)
-			if ((rc = enter(w, s.frames[l])) < 0)
+			if ((rc = enter(w, pc_stack_at(s.frames, l))) < 0)
 				return rc;
 		to = w->path[w->depth].v;
 		for (k = 0; k < w->nt; k++) {
@@ -536,7 +536,7 @@ walk_stacks(struct walk *w)
 		prev = s;
 	}
 	if (w->to < n) {
-		if ((rc = profconv_view_stack(v, w->to, &s)) < 0)
+		if ((rc = profconv__view_stack(v, w->to, &s)) < 0)
 			return rc;
 		return stop_at(w, &s, shared(&prev, &s));
 	}
@@ -719,15 +719,15 @@ walk_free(struct walk *w)
 static int
 walk_start(struct walk *w, size_t budget, size_t from, size_t to)
 {
-	struct profconv_view_stack a, b;
+	struct pc_view_stack a, b;
 	size_t d, l = 0;
 	int rc;
 
 	w->from = from;
 	w->to = to;
 	if (from > 0) {
-		if ((rc = profconv_view_stack(w->view, from - 1, &a)) < 0 ||
-		    (rc = profconv_view_stack(w->view, from, &b)) < 0)
+		if ((rc = profconv__view_stack(w->view, from - 1, &a)) < 0 ||
+		    (rc = profconv__view_stack(w->view, from, &b)) < 0)
 			return rc;
 		l = shared(&a, &b);
 	}
@@ -740,7 +740,7 @@ walk_start(struct walk *w, size_t budget, size_t from, size_t to)
 		return rc;
 	w->borrowed = l;
 	for (d = 0; d <= l; d++) {
-		uint32_t vf = d > 0 ? b.frames[d - 1] : 0;
+		uint32_t vf = d > 0 ? pc_stack_at(b.frames, d - 1) : 0;
 
 		/* Depth D's node is D here, and it has a callee but at the
 		 * path's end (which gets one before it is left). */

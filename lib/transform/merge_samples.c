@@ -288,7 +288,7 @@ prefetch_batch(const struct merger *m, const struct pending *b, size_t n,
 			__builtin_prefetch(pc_sample(dst, idx - 1));
 		} else if (idx != 0) {
 			__builtin_prefetch(pc_stack_addr(pc_sample_stack(dst,
-			    pc_sample(dst, idx - 1))));
+			    pc_sample(dst, idx - 1)), 0));
 			__builtin_prefetch(pc_sample_values(dst, idx - 1));
 		}
 	}

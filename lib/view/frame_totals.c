@@ -122,7 +122,7 @@ walk_task(void *arg, size_t k)
 	struct walk *w = arg;
 	struct part *p = &w->parts[k];
 	const size_t nt = w->nt;
-	struct profconv_view_stack st;
+	struct pc_view_stack st;
 	uint64_t *flat, *cum, *mag;
 	uint32_t *stamp;
 	uint8_t *met;
@@ -139,7 +139,7 @@ walk_task(void *arg, size_t k)
 	for (i = p->from; i < p->to; i++) {
 		uint32_t s = (uint32_t)(i + 1);	/* stacks < UINT32_MAX */
 
-		profconv_view_stack(w->view, i, &st);
+		profconv__view_stack(w->view, i, &st);
 		if (!add_magnitudes(mag, st.values, nt)) {
 			p->unfit = true;
 			break;
@@ -157,13 +157,13 @@ walk_task(void *arg, size_t k)
 			continue;
 		}
 		if (flat != NULL) {
-			uint32_t f = st.frames[st.nframes - 1];
+			uint32_t f = pc_stack_at(st.frames, st.nframes - 1);
 
 			add(flat + (size_t)f * nt, st.values, nt);
 			meet(met, f, MET_LEAF, p->leaves, &nleaves);
 		}
 		for (j = 0; cum != NULL && j < st.nframes; j++) {
-			uint32_t f = st.frames[j];
+			uint32_t f = pc_stack_at(st.frames, j);
 
 			if (stamp[f] == s)
 				continue;	/* recursion: counted once */

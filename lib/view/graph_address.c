@@ -119,7 +119,7 @@ stacks(struct pc_graph_build *b, const struct profconv_view *v, int vi,
 {
 	size_t ns = profconv_view_stack_count(v), st, i, n = 0;
 	size_t cap = 0, icap = 0;
-	struct profconv_view_stack stack;
+	struct pc_view_stack stack;
 	const uint8_t *inl;
 	int rc = 0;
 
@@ -128,10 +128,10 @@ stacks(struct pc_graph_build *b, const struct profconv_view *v, int vi,
 		return profconv__nomem();
 	for (st = 0; rc == 0 && st < ns; st++) {
 		b->xoff[vi][st] = n;
-		profconv_view_stack(v, st, &stack);
+		profconv__view_stack(v, st, &stack);
 		inl = profconv__view_stack_inline(v, st);
 		for (i = 0; rc == 0 && i < stack.nframes; i++) {
-			uint32_t f = stack.frames[i];
+			uint32_t f = pc_stack_at(stack.frames, i);
 			size_t k, m = fk->off[f + 1] - fk->off[f];
 
 			rc = PC_GROW(b->xkeys[vi], cap, n, m);

@@ -356,8 +356,9 @@ sample_nums(struct pc_graph_build *b, const struct profconv_profile *prof,
 static uint32_t
 key_of(const struct pc_graph_build *b, const struct gsample *s, size_t j)
 {
-	return b->by_address || b->tree ? s->frames[j] :
-	    b->frame_key[s->view][s->frames[j]];
+	uint32_t f = pc_stack_at(gsample_frames(s), j);
+
+	return b->by_address || b->tree ? f : b->frame_key[s->view][f];
 }
 
 /* What profconv__graph_build() reads of a sample, apart from its weight: its view,
@@ -528,7 +529,7 @@ profconv__graph_add_samples(struct pc_graph_build *b,
 {
 	const struct profconv_profile *prof = profconv_view_profile(v);
 	size_t si, st, nt = prof->nsample_types;
-	struct profconv_view_stack stack;
+	struct pc_view_stack stack;
 	struct pc_u64map seen = { 0 };
 	bool nums = profconv__tagnames_keep(b->tn, "bytes");
 	struct label_memo memo[LABEL_MEMO];
@@ -576,11 +577,12 @@ profconv__graph_add_samples(struct pc_graph_build *b,
 			size_t at = b->xoff[vi][st - 1];
 
 			gs.frames = b->xkeys[vi] + at;
+			gs.wide = true;
 			gs.inl = b->xinl[vi] + at;
 			gs.nframes = (uint32_t)(b->xoff[vi][st] - at);
 		} else {
 			profconv__view_stack_at(v, st - 1, &stack);
-			gs.frames = stack.frames;
+			gsample_set_frames(&gs, stack.frames);
 			gs.inl = profconv__view_stack_inline(v, st - 1);
 			gs.nframes = (uint32_t)stack.nframes;
 		}
@@ -660,6 +662,7 @@ profconv__graph_contexts(struct pc_graph_build *b)
 			b->tkeys[at + j] = caller;
 		}
 		s->frames = b->tkeys + at;
+		s->wide = true;
 		at += s->nframes;
 	}
 	profconv__u64map_free(&map);

@@ -32,15 +32,41 @@ struct gkey {
 
 /* A sample of CUR (or of BASE, negated) as the graph reads it. */
 struct gsample {
-	const uint32_t *frames;	/* the view's frame ids, root first */
+	const void *frames;	/* the view's frame ids (or keys), root
+				 * first: uint16_t unless wide */
 	const uint8_t *inl;
 	uint32_t nframes;
 	uint8_t view;		/* 0 CUR, 1 BASE */
+	bool wide;		/* in the padding: 48 bytes a sample */
 	uint32_t group;		/* string labels (index in groups) */
 	uint32_t num_off, nnum;	/* its numeric tags in the build's nums */
 	uint32_t cls;		/* its class of labels (by_class), NONE: none */
 	int64_t w;
 };
+
+/* S's frames as base/ids.h reads them. */
+static inline struct pc_stack
+gsample_frames(const struct gsample *s)
+{
+	struct pc_stack k = { NULL, NULL };
+
+	if (s->nframes == 0)
+		return k;
+	if (s->wide)
+		k.wide = s->frames;
+	else
+		k.narrow = s->frames;
+	return k;
+}
+
+/* S's frames are K's. */
+static inline void
+gsample_set_frames(struct gsample *s, struct pc_stack k)
+{
+	s->wide = k.wide != NULL;
+	s->frames = k.wide != NULL ? (const void *)k.wide :
+	    (const void *)k.narrow;
+}
 
 struct gnum {
 	uint32_t name;		/* index in groups: the formatted value */

@@ -147,7 +147,7 @@ count_weights(const struct pc_graph_build *b, struct gpart *p,
 {
 	const uint32_t *fk = b->by_address || b->tree ? NULL :
 	    b->frame_key[s->view];
-	const uint32_t *frames = s->frames;
+	struct pc_stack frames = gsample_frames(s);
 	struct walk c = { p->stamp, si + 1, p->ntouched, p->cum, p->cum_base,
 		s->w, p->touched, s->view == 1 };
 	size_t j, n = s->nframes;
@@ -155,7 +155,8 @@ count_weights(const struct pc_graph_build *b, struct gpart *p,
 	bool residual = false;
 
 	for (j = 0; j < n; j++) {
-		uint32_t k = fk != NULL ? fk[frames[j]] : frames[j];
+		uint32_t f = pc_stack_at(frames, j);
+		uint32_t k = fk != NULL ? fk[f] : f;
 
 		if (kept != NULL && !kept[k]) {
 			residual = true;
@@ -184,7 +185,7 @@ count_sample(struct pc_graph_build *b, struct gpart *p,
 	const uint32_t *fk = b->by_address || b->tree ? NULL :
 	    b->frame_key[s->view];
 	const uint8_t *il = s->inl;
-	const uint32_t *frames = s->frames;
+	struct pc_stack frames = gsample_frames(s);
 	struct walk c = { p->stamp, si + 1, p->ntouched, p->cum, p->cum_base,
 		s->w, p->touched, s->view == 1 };
 	size_t j, n = s->nframes, nct = p->nctouched, ncl = b->nclasses;
@@ -205,7 +206,8 @@ count_sample(struct pc_graph_build *b, struct gpart *p,
 	if (each && (rc = profconv__graph_sample_kinds(b, s)) < 0)
 		return rc;
 	for (j = 0; j < n; j++) {
-		uint32_t k = fk != NULL ? fk[frames[j]] : frames[j];
+		uint32_t f = pc_stack_at(frames, j);
+		uint32_t k = fk != NULL ? fk[f] : f;
 		bool inl = il != NULL && il[j];
 
 		/* In a call tree an edge past contexts left out is inline

@@ -115,7 +115,7 @@ add_values(struct pc_rows *r, size_t row, size_t col, const int64_t *v,
 /* The folded text of a stack ("root;...;leaf"), in r->buf. */
 static int
 stack_text(struct pc_rows *r, const struct profconv_view *view,
-    const struct profconv_view_stack *st, size_t *len)
+    const struct pc_view_stack *st, size_t *len)
 {
 	size_t i, n;
 	const char *t;
@@ -132,7 +132,8 @@ stack_text(struct pc_rows *r, const struct profconv_view *view,
 		return rc;
 	}
 	for (i = 0; i < st->nframes; i++) {
-		t = profconv__view_frame_text(view, st->frames[i]);
+		t = profconv__view_frame_text(view,
+		    pc_stack_at(st->frames, i));
 		n = strlen(t);
 		rc = PC_GROW(r->buf, r->buf_cap, *len, n + 2);
 		if (rc < 0)
@@ -153,7 +154,7 @@ stack_text(struct pc_rows *r, const struct profconv_view *view,
  */
 static int
 thread_key(struct pc_rows *r, const struct profconv_view *view,
-    const struct profconv_view_stack *st, enum pc_rows_by by, size_t *len,
+    const struct pc_view_stack *st, enum pc_rows_by by, size_t *len,
     size_t *thread)
 {
 	const char *t, *leaf;
@@ -162,13 +163,14 @@ thread_key(struct pc_rows *r, const struct profconv_view *view,
 
 	if (st->nframes == 0 || by == PC_ROWS_THREAD_STACK) {
 		rc = stack_text(r, view, st, len);
-		*thread = st->nframes == 0 ? 0 : strlen(
-		    profconv__view_frame_text(view, st->frames[0]));
+		*thread = st->nframes == 0 ? 0 :
+		    strlen(profconv__view_frame_text(view,
+		    pc_stack_at(st->frames, 0)));
 		return rc;
 	}
-	t = profconv__view_frame_text(view, st->frames[0]);
+	t = profconv__view_frame_text(view, pc_stack_at(st->frames, 0));
 	leaf = st->nframes > 1 ? profconv__view_frame_text(view,
-	    st->frames[st->nframes - 1]) : PC_EMPTY_STACK;
+	    pc_stack_at(st->frames, st->nframes - 1)) : PC_EMPTY_STACK;
 	n = strlen(t);
 	m = strlen(leaf);
 	rc = PC_GROW(r->buf, r->buf_cap, 0, n + m + 3);
@@ -185,7 +187,7 @@ thread_key(struct pc_rows *r, const struct profconv_view *view,
 /* The row of stack ST by thread, made when new. */
 static int
 thread_row(struct pc_rows *r, const struct profconv_view *view,
-    const struct profconv_view_stack *st, enum pc_rows_by by, size_t *row)
+    const struct pc_view_stack *st, enum pc_rows_by by, size_t *row)
 {
 	size_t len, thread;
 	int rc;
@@ -294,7 +296,7 @@ add_stacks(struct pc_rows *r, const struct profconv_view *view,
 	size_t ntypes = profconv_profile_sample_type_count(
 	    profconv_view_profile(view));
 	size_t i, j, row, len, n = profconv_view_stack_count(view);
-	struct profconv_view_stack st;
+	struct pc_view_stack st;
 	uint32_t *row_of;
 	uint64_t stamp;
 	int rc = 0;
@@ -306,7 +308,7 @@ add_stacks(struct pc_rows *r, const struct profconv_view *view,
 	for (i = 0; i < r->nrows; i++)
 		r->seen[i] = 0;
 	for (i = 0; rc == 0 && i < n; i++) {
-		profconv_view_stack(view, i, &st);
+		profconv__view_stack(view, i, &st);
 		stamp = i + 1;
 		if (by == PC_ROWS_THREAD_FUNCTION ||
 		    by == PC_ROWS_THREAD_STACK) {
@@ -327,13 +329,14 @@ add_stacks(struct pc_rows *r, const struct profconv_view *view,
 		}
 		if (!cum) {
 			rc = frame_row(r, view, row_of,
-			    st.frames[st.nframes - 1], &row);
+			    pc_stack_at(st.frames, st.nframes - 1), &row);
 			if (rc == 0)
 				add_values(r, row, col, st.values, ntypes);
 			continue;
 		}
 		for (j = 0; rc == 0 && j < st.nframes; j++) {
-			rc = frame_row(r, view, row_of, st.frames[j], &row);
+			rc = frame_row(r, view, row_of,
+			    pc_stack_at(st.frames, j), &row);
 			if (rc < 0 || r->seen[row] == stamp)
 				continue;	/* recursion: count once */
 			r->seen[row] = stamp;
@@ -391,12 +394,12 @@ int
 profconv__rows_row_of(struct pc_rows *r, const struct profconv_view *view,
     enum pc_rows_by by, size_t i, size_t *out)
 {
-	struct profconv_view_stack st;
+	struct pc_view_stack st;
 	const char *t;
 	size_t len;
 	int rc;
 
-	rc = profconv_view_stack(view, i, &st);
+	rc = profconv__view_stack(view, i, &st);
 	if (rc < 0)
 		return rc;
 	if (by == PC_ROWS_THREAD_FUNCTION || by == PC_ROWS_THREAD_STACK)
@@ -405,7 +408,8 @@ profconv__rows_row_of(struct pc_rows *r, const struct profconv_view *view,
 		rc = stack_text(r, view, &st, &len);
 		return rc < 0 ? rc : row_for(r, r->buf, len, out);
 	}
-	t = profconv__view_frame_text(view, st.frames[st.nframes - 1]);
+	t = profconv__view_frame_text(view,
+	    pc_stack_at(st.frames, st.nframes - 1));
 	return row_for(r, t, strlen(t), out);
 }
 

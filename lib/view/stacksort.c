@@ -49,14 +49,14 @@ struct sorter {
 
 /* Frame I of SEQ (N frames) in key order. */
 static inline uint32_t
-frame_at(const struct pc_seqsort *s, const uint32_t *seq, size_t n, size_t i)
+frame_at(const struct pc_seqsort *s, struct pc_stack seq, size_t n, size_t i)
 {
-	return seq[s->reverse ? n - 1 - i : i];
+	return pc_stack_at(seq, s->reverse ? n - 1 - i : i);
 }
 
 /* Key of frame I of item SEQ (N frames): END's for the last frame. */
 static inline uint32_t
-key_at(const struct pc_seqsort *s, const uint32_t *seq, size_t n, size_t i)
+key_at(const struct pc_seqsort *s, struct pc_stack seq, size_t n, size_t i)
 {
 	uint32_t f = frame_at(s, seq, n, i);
 
@@ -69,8 +69,8 @@ compare_keys(const struct pc_seqsort *s, const struct srec *x,
     const struct srec *y, size_t from)
 {
 	size_t nx, ny, i;
-	const uint32_t *fx = s->seq(s->arg, x->item, &nx);
-	const uint32_t *fy = s->seq(s->arg, y->item, &ny);
+	struct pc_stack fx = s->seq(s->arg, x->item, &nx);
+	struct pc_stack fy = s->seq(s->arg, y->item, &ny);
 
 	for (i = from; i < nx && i < ny; i++) {
 		uint32_t a = key_at(s, fx, nx, i), b = key_at(s, fy, ny, i);
@@ -129,7 +129,7 @@ pack_window(const struct sorter *st, struct srec *r, size_t win)
 {
 	const struct pc_seqsort *s = st->s;
 	size_t n, i;
-	const uint32_t *seq = s->seq(s->arg, r->item, &n);
+	struct pc_stack seq = s->seq(s->arg, r->item, &n);
 	size_t m = n < win + st->cap ? n : win + st->cap;
 
 	memset(r->w, 0, sizeof(r->w));
@@ -256,7 +256,7 @@ next_start(const struct sorter *st, const struct srec *a, size_t n,
 {
 	const struct pc_seqsort *s = st->s;
 	size_t n0, ni, i, j, lim;
-	const uint32_t *f0 = s->seq(s->arg, a[0].item, &n0), *fi;
+	struct pc_stack f0 = s->seq(s->arg, a[0].item, &n0), fi;
 	size_t w = n0 != 0 ? n0 - 1 : 0;
 
 	for (i = 1; i < n && w > from; i++) {
@@ -487,10 +487,10 @@ same_frames(const struct pc_seqsort *s, const struct srec *x,
     const struct srec *y)
 {
 	size_t nx, ny;
-	const uint32_t *fx = s->seq(s->arg, x->item, &nx);
-	const uint32_t *fy = s->seq(s->arg, y->item, &ny);
+	struct pc_stack fx = s->seq(s->arg, x->item, &nx);
+	struct pc_stack fy = s->seq(s->arg, y->item, &ny);
 
-	return nx == ny && memcmp(fx, fy, nx * sizeof(*fx)) == 0;
+	return nx == ny && pc_stack_same(fx, fy, nx);
 }
 
 /* Records [C * CHUNK, ...) of the sorted A out: items, lengths and

@@ -541,35 +541,60 @@ profconv_view_stack_count(const struct profconv_view *v)
 }
 
 int
-profconv_view_stack(const struct profconv_view *v, size_t i,
-    struct profconv_view_stack *out)
+profconv__view_stack(const struct profconv_view *v, size_t i,
+    struct pc_view_stack *out)
 {
 	if (i >= v->nstacks)
 		return profconv__fail(PROFCONV_EINVAL,
 		    "view has no stack %zu", i);
 	/* Stacks are read in order, and each one's frames lie where its
 	 * first sample's were: ask for those of a stack further on now. */
-	if (i + PREFETCH_AHEAD < v->nstacks) {
-		const struct vstack *ahead = &v->stacks[i + PREFETCH_AHEAD];
-
-		__builtin_prefetch(v->sframes + ahead->off);
-		__builtin_prefetch(v->sframes + ahead->off + ahead->n - 1);
-	}
-	out->frames = v->stacks[i].n != 0 ? v->sframes + v->stacks[i].off :
-	    NULL;
-	out->nframes = v->stacks[i].n;
-	out->values = v->ntypes != 0 ? v->vals + i * v->ntypes : NULL;
+	if (i + PREFETCH_AHEAD < v->nstacks)
+		profconv__view_prefetch_frames(v, i + PREFETCH_AHEAD);
+	profconv__view_stack_at(v, i, out);
 	return 0;
 }
 
 void
 profconv__view_stack_at(const struct profconv_view *v, size_t i,
-    struct profconv_view_stack *out)
+    struct pc_view_stack *out)
 {
-	out->frames = v->stacks[i].n != 0 ? v->sframes + v->stacks[i].off :
-	    NULL;
+	out->frames = profconv__view_ids(v->sframes, v->sframes_wide,
+	    v->stacks[i].off, v->stacks[i].n);
 	out->nframes = v->stacks[i].n;
 	out->values = v->ntypes != 0 ? v->vals + i * v->ntypes : NULL;
+}
+
+int
+profconv_view_stack(const struct profconv_view *v, size_t i,
+    struct profconv_view_stack *out)
+{
+	struct pc_view_stack s = { { NULL, NULL }, 0, NULL };
+	int rc = profconv__view_stack(v, i, &s);
+
+	if (rc < 0)
+		return rc;
+	out->nframes = s.nframes;
+	out->values = s.values;
+	return 0;
+}
+
+int
+profconv_view_stack_frames(const struct profconv_view *v, size_t i,
+    uint32_t *ids, size_t cap, size_t *nframes)
+{
+	struct pc_view_stack s;
+	size_t k;
+
+	if (i >= v->nstacks)
+		return profconv__fail(PROFCONV_EINVAL,
+		    "view has no stack %zu", i);
+	profconv__view_stack_at(v, i, &s);
+	for (k = 0; k < s.nframes && k < cap; k++)
+		ids[k] = pc_stack_at(s.frames, k);
+	if (nframes != NULL)
+		*nframes = s.nframes;
+	return 0;
 }
 
 void
@@ -583,10 +608,13 @@ profconv__view_prefetch_frames(const struct profconv_view *v, size_t i)
 {
 	const struct vstack *s = &v->stacks[i];
 
+	struct pc_stack f;
+
 	if (s->n == 0)
 		return;
-	__builtin_prefetch(v->sframes + s->off);
-	__builtin_prefetch(v->sframes + s->off + s->n - 1);
+	f = profconv__view_ids(v->sframes, v->sframes_wide, s->off, s->n);
+	__builtin_prefetch(pc_stack_addr(f, 0));
+	__builtin_prefetch(pc_stack_addr(f, s->n - 1));
 	if (v->sinline != NULL)
 		__builtin_prefetch(v->sinline + s->off);
 }

@@ -166,7 +166,7 @@ void profconv__suppress_get(const struct pc_suppress *sp, size_t i,
  */
 struct pc_seqsort {
 	size_t n;
-	const uint32_t *(*seq)(const void *arg, size_t k, size_t *len);
+	struct pc_stack (*seq)(const void *arg, size_t k, size_t *len);
 	const void *arg;
 	const uint32_t *cont, *end;
 	uint32_t maxkey;
@@ -235,6 +235,21 @@ bool profconv__view_is_leaves(const struct profconv_view *view);
 size_t profconv__view_sample_stack(const struct profconv_view *view,
     size_t i);
 
+/*
+ * A stack of a view as the library reads it: its frame ids, root first,
+ * in the width the view holds them (base/ids.h, read with pc_stack_at()),
+ * how many, and its values (NULL when the profile has no sample types).
+ */
+struct pc_view_stack {
+	struct pc_stack frames;
+	size_t nframes;
+	const int64_t *values;
+};
+/* Stack I of VIEW into *OUT, as profconv_view_stack() (PROFCONV_EINVAL
+ * past the last), and the frames of a stack further on asked for: for a
+ * walk of the stacks in order. */
+int profconv__view_stack(const struct profconv_view *view, size_t i,
+    struct pc_view_stack *out);
 /* One byte per frame of stack I of VIEW (NULL when it has none, or when
  * no frame of VIEW is one): nonzero where the frame is an inlined line
  * of the location its caller, the frame before it, belongs to (pprof's
@@ -292,7 +307,7 @@ const int64_t *profconv__view_stack_values(const struct profconv_view *view,
  * their inline bytes).
  */
 void profconv__view_stack_at(const struct profconv_view *view, size_t i,
-    struct profconv_view_stack *out);
+    struct pc_view_stack *out);
 void profconv__view_prefetch_stack(const struct profconv_view *view,
     size_t i);
 void profconv__view_prefetch_frames(const struct profconv_view *view,

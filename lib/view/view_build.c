@@ -558,9 +558,12 @@ profconv__view_plan(struct build *b)
 	if (rc < 0)
 		return rc;
 	b->off[n] = at;
-	/* A view of leaves keeps one frame per sample, and no marks. */
+	/* Every frame is numbered by now: two bytes a frame while their
+	 * ids fit.  A view of leaves keeps one frame per sample, and no
+	 * marks. */
+	b->wide = b->v->nframes > UINT16_MAX;
 	b->path = profconv__malloc_big(((b->v->leaves ? n : at) + 1) *
-	    sizeof(*b->path));
+	    (b->wide ? sizeof(uint32_t) : sizeof(uint16_t)));
 	if (b->path == NULL)
 		return profconv__nomem();
 	/* Inline marks only where a location has more than one frame:
@@ -573,7 +576,22 @@ profconv__view_plan(struct build *b)
 	return 0;
 }
 
-/* Pass 2: the frames of samples [R * RANGE, ...), root first. */
+/* Store the N frames at F as those of path entries [AT, AT + N). */
+static void
+path_put(struct build *b, size_t at, const uint32_t *f, size_t n)
+{
+	size_t i;
+
+	if (b->wide) {
+		memcpy((uint32_t *)b->path + at, f, n * sizeof(*f));
+		return;
+	}
+	for (i = 0; i < n; i++)
+		((uint16_t *)b->path)[at + i] = (uint16_t)f[i];
+}
+
+/* Pass 2: the frames of samples [R * RANGE, ...), root first, made in
+ * ONE and stored in the path's width. */
 int
 profconv__view_path_task(void *arg, size_t r)
 {
@@ -581,7 +599,8 @@ profconv__view_path_task(void *arg, size_t r)
 	const struct profconv_view *v = b->v;
 	const struct profconv_profile *prof = v->prof;
 	size_t si, i, j, lo = r * RANGE, hi = lo + RANGE, cap = 0;
-	uint32_t *one = NULL;	/* a view of leaves: a sample's frames */
+	uint32_t *one = NULL;	/* a sample's frames */
+	int rc = 0;
 
 	if (hi > prof->nsamples)
 		hi = prof->nsamples;
@@ -589,19 +608,19 @@ profconv__view_path_task(void *arg, size_t r)
 		const struct pc_sample *s = pc_sample(prof, si);
 		struct pc_stack stk = pc_sample_stack(prof, s);
 		size_t n = b->off[si + 1] - b->off[si], all = 0, skip = 0;
-		uint32_t *p = b->path + b->off[si], *start;
+		uint32_t *p;
 
-		if (b->first[si] == NOT_SHOWN)
+		if (b->first[si] == NOT_SHOWN || n == 0)
 			continue;
-		if (v->leaves && n > cap) {
+		if (n > cap) {
 			free(one);
 			cap = 2 * n;
-			if ((one = malloc(cap * sizeof(*one))) == NULL)
-				return profconv__nomem();
+			if ((one = malloc(cap * sizeof(*one))) == NULL) {
+				rc = profconv__nomem();
+				break;
+			}
 		}
-		if (v->leaves)
-			p = one;
-		start = p;
+		p = one;
 		const uint32_t *ps = v->pseudo + si * v->npseudo;
 
 		/* A stack cut by plan_sample() (when any was): the frames
@@ -610,8 +629,8 @@ profconv__view_path_task(void *arg, size_t r)
 		    i++)
 			all += v->loc_n[pc_stack_at(stk, i)];
 		all += v->npseudo;
-		if (v->cut_frame != 0 && all > b->off[si + 1] - b->off[si]) {
-			skip = all - (b->off[si + 1] - b->off[si]) + 1;
+		if (v->cut_frame != 0 && all > n) {
+			skip = all - n + 1;
 			*p++ = v->cut_frame;
 		}
 		for (j = 0; j < v->nroot; j++) {
@@ -630,15 +649,18 @@ profconv__view_path_task(void *arg, size_t r)
 					continue;
 				}
 				if (j != 0 && b->pinl != NULL)
-					b->pinl[p - b->path] = 1;
+					b->pinl[b->off[si] + (size_t)(p -
+					    one)] = 1;
 				*p++ = lf[j];
 			}
 		}
 		for (j = v->nroot; j < v->npseudo; j++)
 			*p++ = ps[j];
-		if (v->leaves && n != 0)
-			b->path[si] = start[n - 1];
+		if (v->leaves)
+			path_put(b, si, one + n - 1, 1);
+		else
+			path_put(b, b->off[si], one, n);
 	}
 	free(one);
-	return 0;
+	return rc;
 }

@@ -45,7 +45,9 @@ struct profconv_view {
 
 	struct vstack *stacks;
 	size_t nstacks, stacks_cap;
-	uint32_t *sframes;		/* frame ids of all stacks, root first */
+	void *sframes;			/* frame ids of all stacks, root first,
+					 * uint16_t unless sframes_wide */
+	bool sframes_wide;		/* uint32_t: a frame id past 65,535 */
 	size_t nsframes, sframes_cap;
 	uint8_t *sinline;		/* per sframes entry: 1 when the frame
 					 * is an inlined line of the location
@@ -129,7 +131,9 @@ struct build {
 	uint32_t *first;	/* sample -> frames cut off, or NOT_SHOWN */
 	uint32_t *last;		/* sample -> end of its locations shown */
 	size_t *off;		/* sample -> its frames in path */
-	uint32_t *path;		/* every shown sample's frames, root first */
+	void *path;		/* every shown sample's frames, root first,
+				 * uint16_t unless wide */
+	bool wide;		/* uint32_t: a frame id past 65,535 */
 	uint8_t *pinl;		/* per path entry: an inlined line */
 	uint32_t *shown;	/* the shown samples, in order (NULL:
 				 * every sample is) */
@@ -142,6 +146,22 @@ struct build {
 	size_t *range_at;	/* range -> its first place */
 	size_t *range_stack;	/* range -> its first stack */
 };
+
+/* The frames at OFF of an array of ids of width WIDE, as base/ids.h
+ * reads them (none when N is 0). */
+static inline struct pc_stack
+profconv__view_ids(const void *ids, bool wide, size_t off, size_t n)
+{
+	struct pc_stack k = { NULL, NULL };
+
+	if (n == 0)
+		return k;
+	if (wide)
+		k.wide = (const uint32_t *)ids + off;
+	else
+		k.narrow = (const uint16_t *)ids + off;
+	return k;
+}
 
 /* --- view_names.c ---------------------------------------------------------- */
 

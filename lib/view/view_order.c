@@ -81,14 +81,14 @@ shown_at(const struct build *b, size_t k)
 	return b->shown != NULL ? b->shown[k] : k;
 }
 
-static const uint32_t *
+static struct pc_stack
 shown_path(const void *arg, size_t k, size_t *len)
 {
 	const struct build *b = arg;
 	size_t si = shown_at(b, k);
 
 	*len = b->off[si + 1] - b->off[si];
-	return b->path + b->off[si];
+	return profconv__view_ids(b->path, b->wide, b->off[si], *len);
 }
 
 /* Pass 3: the shown samples in the folded text's order. */
@@ -264,6 +264,7 @@ lay_out(struct build *b)
 	v->vals_cap = n * v->ntypes + 1;
 	v->nvals = n * v->ntypes;
 	v->sframes = b->path;
+	v->sframes_wide = b->wide;
 	v->sinline = b->pinl;
 	b->path = NULL;
 	b->pinl = NULL;

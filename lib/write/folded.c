@@ -205,7 +205,7 @@ names_make(struct names *nm, const struct profconv_view *v)
  * copied in blocks (the room and the names' padding allow it). */
 static void
 put_stack(struct obuf *o, const struct names *nm,
-    const struct profconv_view_stack *st)
+    const struct pc_view_stack *st)
 {
 	size_t i, n;
 	char *q;
@@ -221,7 +221,7 @@ put_stack(struct obuf *o, const struct names *nm,
 		return;
 	q = o->p + o->len;
 	for (i = 0; i < st->nframes; i++) {
-		uint32_t f = st->frames[i];
+		uint32_t f = pc_stack_at(st->frames, i);
 		const char *s = nm->text + nm->off[f - 1];
 
 		n = nm->off[f] - nm->off[f - 1];
@@ -247,16 +247,17 @@ flush_obuf(struct obuf *o, FILE *fp)
 /* Quote a stack for a message: its leaf end, which says the most. */
 static const char *
 stack_subject(const struct profconv_view *v,
-    const struct profconv_view_stack *st)
+    const struct pc_view_stack *st)
 {
 	return st->nframes == 0 ? PC_EMPTY_STACK :
-	    profconv__view_frame_text(v, st->frames[st->nframes - 1]);
+	    profconv__view_frame_text(v,
+	    pc_stack_at(st->frames, st->nframes - 1));
 }
 
 static int
 check_counts(const struct profconv_view *v, size_t ti)
 {
-	struct profconv_view_stack st;
+	struct pc_view_stack st;
 	size_t i, n = profconv_view_stack_count(v);
 	char q[PC_QUOTE_SIZE];
 	const char *leaf;
@@ -264,7 +265,7 @@ check_counts(const struct profconv_view *v, size_t ti)
 	for (i = 0; i < n; i++) {
 		if (profconv__view_stack_values(v, i)[ti] >= 0)
 			continue;
-		profconv_view_stack(v, i, &st);
+		profconv__view_stack(v, i, &st);
 		leaf = stack_subject(v, &st);
 		return profconv__fail(PROFCONV_EFORMAT,
 		    "negative count in a stack ending in '%s' (a delta "
@@ -276,15 +277,17 @@ check_counts(const struct profconv_view *v, size_t ti)
 
 /* Compare stack I of A with stack J of B by folded text. */
 static int
-cmp_stacks(const struct profconv_view *a, const struct profconv_view_stack *x,
-    const struct profconv_view *b, const struct profconv_view_stack *y)
+cmp_stacks(const struct profconv_view *a, const struct pc_view_stack *x,
+    const struct profconv_view *b, const struct pc_view_stack *y)
 {
 	size_t i;
 	int c;
 
 	for (i = 0; i < x->nframes && i < y->nframes; i++) {
-		const char *s = profconv__view_frame_text(a, x->frames[i]);
-		const char *t = profconv__view_frame_text(b, y->frames[i]);
+		const char *s = profconv__view_frame_text(a,
+		    pc_stack_at(x->frames, i));
+		const char *t = profconv__view_frame_text(b,
+		    pc_stack_at(y->frames, i));
 
 		/* Frame ends count as ';' (the folded text's order). */
 		while (*s != '\0' && *s == *t) {
@@ -311,7 +314,7 @@ write_diff(const struct profconv_view *cur, const struct profconv_view *base,
 {
 	size_t i = 0, j = 0, n = profconv_view_stack_count(cur);
 	size_t m = profconv_view_stack_count(base);
-	struct profconv_view_stack x, y;
+	struct pc_view_stack x, y;
 	struct names nc, nb;
 	struct obuf o = { 0 };
 	bool ok = true;
@@ -326,9 +329,9 @@ write_diff(const struct profconv_view *cur, const struct profconv_view *base,
 		int64_t bv[2];
 
 		if (i < n)
-			profconv_view_stack(cur, i, &x);
+			profconv__view_stack(cur, i, &x);
 		if (j < m)
-			profconv_view_stack(base, j, &y);
+			profconv__view_stack(base, j, &y);
 		c = i == n ? 1 : j == m ? -1 : cmp_stacks(cur, &x, base, &y);
 		bv[0] = c >= 0 ? y.values[bti] : 0;
 		bv[1] = c <= 0 ? x.values[ti] : 0;
@@ -369,7 +372,7 @@ format_task(void *arg, size_t k)
 {
 	struct folded *f = arg;
 	struct obuf *o;
-	struct profconv_view_stack st;
+	struct pc_view_stack st;
 	size_t i, lo, hi;
 
 	if (f->made != NULL && k-- == 0) {
@@ -386,7 +389,7 @@ format_task(void *arg, size_t k)
 	if (hi > f->n)
 		hi = f->n;
 	for (i = lo; i < hi && o->rc == 0; i++) {
-		profconv_view_stack(f->v, i, &st);
+		profconv__view_stack(f->v, i, &st);
 		if (st.values[f->ti] == 0)
 			continue;
 		put_stack(o, f->nm, &st);

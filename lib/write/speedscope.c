@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "base/base.h"
+#include "view/view.h"
 #include "write/write.h"
 
 /* speedscope's units: bytes and time as such, counts as plain numbers. */
@@ -61,7 +62,7 @@ static int
 put_profile(const struct profconv_view *v, FILE *fp, size_t type)
 {
 	size_t n = profconv_view_stack_count(v), i, j;
-	struct profconv_view_stack s;
+	struct pc_view_stack s;
 	struct profconv_value_type vt;
 	int64_t total = 0;
 	bool first = true;
@@ -71,7 +72,7 @@ put_profile(const struct profconv_view *v, FILE *fp, size_t type)
 	    &vt)) < 0)
 		return rc;
 	for (i = 0; i < n; i++) {
-		profconv_view_stack(v, i, &s);
+		profconv__view_stack(v, i, &s);
 		pc_add_sat(&total, s.values[type]);
 	}
 	fputs("{\"type\":\"sampled\",\"name\":", fp);
@@ -79,20 +80,20 @@ put_profile(const struct profconv_view *v, FILE *fp, size_t type)
 	fprintf(fp, ",\"unit\":\"%s\",\"startValue\":0,\"endValue\":%" PRId64
 	    ",\n\"samples\":[", unit_of(vt.unit), total);
 	for (i = 0; i < n; i++) {
-		profconv_view_stack(v, i, &s);
+		profconv__view_stack(v, i, &s);
 		if (s.values[type] == 0)
 			continue;
 		fputs(first ? "\n[" : ",\n[", fp);
 		first = false;
 		for (j = 0; j < s.nframes; j++)
 			fprintf(fp, j != 0 ? ",%" PRIu32 : "%" PRIu32,
-			    s.frames[j] - 1);
+			    pc_stack_at(s.frames, j) - 1);
 		putc(']', fp);
 	}
 	fputs("],\n\"weights\":[", fp);
 	first = true;
 	for (i = 0; i < n; i++) {
-		profconv_view_stack(v, i, &s);
+		profconv__view_stack(v, i, &s);
 		if (s.values[type] == 0)
 			continue;
 		fprintf(fp, first ? "%" PRId64 : ",%" PRId64, s.values[type]);
@@ -107,11 +108,11 @@ static int
 check_values(const struct profconv_view *v, size_t first, size_t last)
 {
 	size_t n = profconv_view_stack_count(v), i, t;
-	struct profconv_view_stack s;
+	struct pc_view_stack s;
 	struct profconv_value_type vt;
 
 	for (i = 0; i < n; i++) {
-		profconv_view_stack(v, i, &s);
+		profconv__view_stack(v, i, &s);
 		for (t = first; t < last; t++) {
 			if (s.values[t] >= 0)
 				continue;

@@ -38,10 +38,34 @@
 /* One stack to lay out: a view stack (or a base stack in the current
  * view's frame ids) and its values. */
 struct entry {
-	const uint32_t *frames;
+	const void *frames;	/* uint16_t unless wide (base/ids.h) */
 	uint32_t n;
+	bool wide;		/* in the padding: 32 bytes an entry */
 	int64_t cur, base;
 };
+
+/* E's frames as base/ids.h reads them. */
+static inline struct pc_stack
+entry_stack(const struct entry *e)
+{
+	struct pc_stack k = { NULL, NULL };
+
+	if (e->n == 0)
+		return k;
+	if (e->wide)
+		k.wide = e->frames;
+	else
+		k.narrow = e->frames;
+	return k;
+}
+
+/* An entry of the frames of S. */
+static inline struct entry
+entry_of(struct pc_stack s, size_t n, int64_t cur, int64_t base)
+{
+	return (struct entry){ s.wide != NULL ? (const void *)s.wide :
+	    (const void *)s.narrow, (uint32_t)n, s.wide != NULL, cur, base };
+}
 
 /* A frame of the current path while laying out: where it started, and
  * the sums of the stacks beneath it so far. */
@@ -117,7 +141,7 @@ rank_frames(struct svg *g)
 static inline uint32_t
 frame_at(const struct entry *e, size_t i, bool reverse)
 {
-	return e->frames[reverse ? e->n - 1 - i : i];
+	return pc_stack_at(entry_stack(e), reverse ? e->n - 1 - i : i);
 }
 
 static int
@@ -143,18 +167,18 @@ static inline void
 prefetch_entry(const struct entry *e)
 {
 	if (e->n != 0) {
-		__builtin_prefetch(e->frames);
-		__builtin_prefetch(e->frames + e->n - 1);
+		__builtin_prefetch(pc_stack_addr(entry_stack(e), 0));
+		__builtin_prefetch(pc_stack_addr(entry_stack(e), e->n - 1));
 	}
 }
 
-static const uint32_t *
+static struct pc_stack
 entry_frames(const void *arg, size_t k, size_t *len)
 {
 	const struct svg *g = arg;
 
 	*len = g->entries[k].n;
-	return g->entries[k].frames;
+	return entry_stack(&g->entries[k]);
 }
 
 /* The view's order (folded text) is nearly frame order; sort only when a
@@ -228,14 +252,15 @@ merge_entries(struct svg *g)
 /* --- collecting the stacks ----------------------------------------------- */
 
 static int
-negative(const struct profconv_view *v, const struct profconv_view_stack *s,
+negative(const struct profconv_view *v, const struct pc_view_stack *s,
     const char *which)
 {
 	struct profconv_view_frame f;
 	const char *leaf = "";
 
 	if (s->nframes != 0 &&
-	    profconv_view_frame(v, s->frames[s->nframes - 1], &f) == 0)
+	    profconv_view_frame(v, pc_stack_at(s->frames, s->nframes - 1),
+	    &f) == 0)
 		leaf = f.name;
 	return profconv__fail(PROFCONV_EFORMAT, "%s stack ending in '%s' has "
 	    "a negative value (a delta profile?); compare with a base instead",
@@ -246,22 +271,22 @@ static int
 add_current(struct svg *g)
 {
 	size_t n = profconv_view_stack_count(g->cur), i;
-	struct profconv_view_stack s;
+	struct pc_view_stack s;
 	int rc;
 
 	g->entries = calloc(n != 0 ? n : 1, sizeof(*g->entries));
 	if (g->entries == NULL)
 		return profconv__nomem();
 	for (i = 0; i < n; i++) {
-		rc = profconv_view_stack(g->cur, i, &s);
+		rc = profconv__view_stack(g->cur, i, &s);
 		if (rc < 0)
 			return rc;
 		if (s.values[g->type] < 0)
 			return negative(g->cur, &s, "a");
 		if (s.values[g->type] == 0)
 			continue;
-		g->entries[g->nentries++] = (struct entry){ s.frames,
-		    (uint32_t)s.nframes, s.values[g->type], 0 };
+		g->entries[g->nentries++] = entry_of(s.frames, s.nframes,
+		    s.values[g->type], 0);
 		pc_add_sat(&g->cur_total, s.values[g->type]);
 	}
 	return 0;
@@ -313,13 +338,13 @@ static int
 add_base(struct svg *g)
 {
 	size_t n = profconv_view_stack_count(g->base), i, j, nf = 0, at = 0;
-	struct profconv_view_stack s;
+	struct pc_view_stack s;
 	struct entry *e;
 	uint32_t *map;
 	int rc;
 
 	for (i = 0; i < n; i++) {
-		if ((rc = profconv_view_stack(g->base, i, &s)) < 0)
+		if ((rc = profconv__view_stack(g->base, i, &s)) < 0)
 			return rc;
 		nf += s.nframes;
 	}
@@ -336,7 +361,7 @@ add_base(struct svg *g)
 	for (i = 0; i < n; i++) {
 		int64_t v;
 
-		profconv_view_stack(g->base, i, &s);
+		profconv__view_stack(g->base, i, &s);
 		v = s.values[g->base_type];
 		if (v < 0) {
 			free(map);
@@ -345,9 +370,9 @@ add_base(struct svg *g)
 		if (v == 0)
 			continue;
 		for (j = 0; j < s.nframes; j++)
-			g->base_frames[at + j] = map[s.frames[j]];
+			g->base_frames[at + j] = map[pc_stack_at(s.frames, j)];
 		g->entries[g->nentries++] = (struct entry){ g->base_frames + at,
-		    (uint32_t)s.nframes, 0, v };
+		    (uint32_t)s.nframes, true, 0, v };
 		pc_add_sat(&g->base_total, v);
 		at += s.nframes;
 	}
@@ -473,7 +498,7 @@ same_start(const struct entry *e, const struct entry *f, size_t n, bool rev)
 	if (f->n < n)
 		return false;
 	if (!rev)
-		return memcmp(e->frames, f->frames, n * sizeof(*e->frames)) == 0;
+		return pc_stack_same(entry_stack(e), entry_stack(f), n);
 	for (i = 0; i < n; i++)
 		if (frame_at(e, i, rev) != frame_at(f, i, rev))
 			return false;

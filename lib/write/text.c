@@ -322,7 +322,7 @@ print_top_stacks(const struct profconv_view *view, FILE *fp,
 	size_t i, j, k = 0, shown = 0, n = profconv_view_stack_count(view);
 	size_t *h = malloc((top < n ? top : n) * sizeof(*h) + 1);
 	const void *ctx[2] = { view, &ti };
-	struct profconv_view_stack st;
+	struct pc_view_stack st;
 	char *buf = NULL;
 	size_t cap = 0, len;
 	int rc = 0;
@@ -350,10 +350,10 @@ print_top_stacks(const struct profconv_view *view, FILE *fp,
 	qsort_r(h, k, sizeof(*h), by_rank, ctx);
 	fprintf(fp, "top %zu stacks by %s (of %zu):\n", k, T(type), shown);
 	for (i = 0; rc == 0 && i < k; i++) {
-		profconv_view_stack(view, h[i], &st);
+		profconv__view_stack(view, h[i], &st);
 		for (j = 0, len = 0; rc == 0 && j < st.nframes; j++) {
 			const char *t = profconv__view_frame_text(view,
-			    st.frames[j]);
+			    pc_stack_at(st.frames, j));
 			size_t m = strlen(t);
 
 			rc = PC_GROW(buf, cap, len, m + 2);

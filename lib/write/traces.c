@@ -319,7 +319,7 @@ print_traces(struct report *r)
 	const struct profconv_profile *prof = r->prof;
 	bool by_address = profconv__view_granularity(r->view) ==
 	    PROFCONV_BY_ADDRESS;
-	struct profconv_view_stack st;
+	struct pc_view_stack st;
 	struct profconv_view_frame f;
 	char v[VALUE_SIZE];
 	const uint8_t *inl;
@@ -332,7 +332,7 @@ print_traces(struct report *r)
 	for (si = 0; rc == 0 && si < prof->nsamples; si++) {
 		size_t sk = profconv__view_sample_stack(r->view, si);
 
-		if (sk == 0 || profconv_view_stack(r->view, sk - 1, &st) < 0 ||
+		if (sk == 0 || profconv__view_stack(r->view, sk - 1, &st) < 0 ||
 		    st.nframes == 0)
 			continue;
 		fputs(separator, fp);
@@ -347,8 +347,8 @@ print_traces(struct report *r)
 		loc = 0;
 		/* Leaf first, as pprof lists a stack. */
 		for (k = st.nframes; rc == 0 && k > 0; k--) {
-			if (profconv_view_frame(r->view, st.frames[k - 1],
-			    &f) < 0)
+			if (profconv_view_frame(r->view,
+			    pc_stack_at(st.frames, k - 1), &f) < 0)
 				continue;
 			if (by_address) {
 				/* The sample's location this frame shows. */

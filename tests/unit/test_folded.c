@@ -202,18 +202,18 @@ Test(flame, names_of_every_length)
 	CAPTURE(out, profconv_flame_write(va, NULL, fp, NULL));
 	/* Every line the view's stack I gives, joined by hand. */
 	for (i = 0; i < profconv_view_stack_count(va); i++) {
-		struct profconv_view_stack st;
+		struct pc_view_stack st;
 		size_t need = 64;
 
-		cr_assert(eq(int, profconv_view_stack(va, i, &st), 0));
+		cr_assert(eq(int, profconv__view_stack(va, i, &st), 0));
 		for (k = 0; k < st.nframes; k++)
 			need += strlen(profconv__view_frame_text(va,
-			    st.frames[k])) + 1;
+			    pc_stack_at(st.frames, k))) + 1;
 		cr_assert(eq(int, PC_GROW(want, cap, at, need), 0));
 		line = want + at;
 		for (k = 0; k < st.nframes; k++)
 			line += snprintf(line, need, "%s%s", k != 0 ? ";" : "",
-			    profconv__view_frame_text(va, st.frames[k]));
+			    profconv__view_frame_text(va, pc_stack_at(st.frames, k)));
 		line += snprintf(line, need, " %" PRId64 "\n", st.values[0]);
 		at = (size_t)(line - want);
 	}

@@ -95,7 +95,7 @@ expect_of(const struct profconv_view *v, size_t nt, struct expect *e)
 	size_t nslots = profconv_view_frame_count(v) + 1, i, j, k, t;
 	uint8_t *leaf = calloc(nslots, 1), *any = calloc(nslots, 1);
 	size_t *seen = calloc(nslots, sizeof(*seen));
-	struct profconv_view_stack st;
+	struct pc_view_stack st;
 
 	e->flat = calloc(nslots * nt, sizeof(*e->flat));
 	e->cum = calloc(nslots * nt, sizeof(*e->cum));
@@ -105,8 +105,8 @@ expect_of(const struct profconv_view *v, size_t nt, struct expect *e)
 	for (i = 0; i < profconv_view_stack_count(v); i++) {
 		uint32_t lf;
 
-		profconv_view_stack(v, i, &st);
-		lf = st.nframes == 0 ? 0 : st.frames[st.nframes - 1];
+		profconv__view_stack(v, i, &st);
+		lf = st.nframes == 0 ? 0 : pc_stack_at(st.frames, st.nframes - 1);
 		for (t = 0; t < nt; t++)
 			e->flat[lf * nt + t] += st.values[t];
 		if (!leaf[lf]) {
@@ -123,7 +123,7 @@ expect_of(const struct profconv_view *v, size_t nt, struct expect *e)
 			continue;
 		}
 		for (j = 0; j < st.nframes; j++) {
-			uint32_t f = st.frames[j];
+			uint32_t f = pc_stack_at(st.frames, j);
 
 			if (!any[f]) {
 				any[f] = 1;

@@ -34,12 +34,14 @@ static const size_t hand_len[6] = { 2, 1, 2, 2, 1, 3 };
 static const uint32_t hand_cont[4] = { 0, 5, 1, 3 };
 static const uint32_t hand_end[4] = { 0, 6, 4, 2 };
 
-static const uint32_t *
+static struct pc_stack
 hand_seq(const void *arg, size_t k, size_t *len)
 {
+	struct pc_stack f = { NULL, hand_frames[k] };
+
 	(void)arg;
 	*len = hand_len[k];
-	return hand_frames[k];
+	return f;
 }
 
 static struct pc_seqsort
@@ -124,16 +126,24 @@ Test(stacksort, small_sets_by_hand)
  * shared first frame (5 in 6) is split on the threads again. */
 #define SQ_N 200000
 static uint32_t sq_frames[SQ_N][40];
+static uint16_t sq_narrow[SQ_N][40];	/* the same, in two bytes */
+static bool sq_use_narrow;
 static size_t sq_len[SQ_N];
 static uint32_t sq_cont[300], sq_end[300];
 static bool sq_reverse;
 
-static const uint32_t *
+static struct pc_stack
 sq_seq(const void *arg, size_t k, size_t *len)
 {
+	struct pc_stack f = { NULL, NULL };
+
 	(void)arg;
 	*len = sq_len[k];
-	return sq_frames[k];
+	if (sq_use_narrow)
+		f.narrow = sq_narrow[k];
+	else
+		f.wide = sq_frames[k];
+	return f;
 }
 
 static int
@@ -212,8 +222,13 @@ Test(stacksort, seqsort_matches_a_comparison_sort)
 	}
 	/* Longer than a record of 9-bit keys holds (28). */
 	cr_assert(gt(sz, sq_len[longest], 28));
-	for (round = 0; round < 6; round++) {
-		sq_reverse = round >= 3;
+	for (i = 0; i < N; i++)
+		for (k = 0; k < 40; k++)
+			sq_narrow[i][k] = (uint16_t)sq_frames[i][k];
+	/* Each round in four-byte ids, then again in two-byte ones. */
+	for (round = 0; round < 12; round++) {
+		sq_use_narrow = round >= 6;
+		sq_reverse = round % 6 >= 3;
 		s.n = N;
 		s.seq = sq_seq;
 		s.cont = sq_cont;
@@ -240,6 +255,6 @@ Test(stacksort, seqsort_matches_a_comparison_sort)
 			nsame += same[i];
 		}
 	}
-	/* The copies above, at the least, in each of the 3 rounds. */
-	cr_assert(gt(sz, nsame, 3 * (N / 13)));
+	/* The copies above, at the least, in each of the 6 rounds. */
+	cr_assert(gt(sz, nsame, 6 * (N / 13)));
 }

@@ -86,6 +86,8 @@ frame_fields(void)
 	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
 	struct profconv_view_frame fr;
 	struct profconv_view_stack st;
+	uint32_t ids[2] = { 0, 0 };
+	size_t nids = 0;
 	struct profconv_view *v = NULL;
 	uint32_t map, g, l1, l2, l3;
 	int64_t val = 1;
@@ -105,14 +107,21 @@ frame_fields(void)
 	cr_assert(eq(int, profconv_view_stack(v, 0, &st), 0));
 	cr_assert(eq(sz, st.nframes, 1));
 	cr_assert(eq(i64, st.values[0], 2));
-	cr_assert(eq(int, profconv_view_frame(v, st.frames[0], &fr), 0));
+	/* The copy-out: the count with no room, then the ids. */
+	cr_assert(eq(int, profconv_view_stack_frames(v, 0, NULL, 0, &nids), 0));
+	cr_assert(eq(sz, nids, 1));
+	cr_assert(eq(int, profconv_view_stack_frames(v, 0, ids, 2, NULL), 0));
+	cr_expect(eq(u32, ids[1], 0), "nothing past the stack's frames");
+	cr_assert(eq(int, profconv_view_frame(v, ids[0], &fr), 0));
 	cr_expect(eq(str, (char *)fr.name, "app::Pool::grow"));
 	cr_expect(eq(str, (char *)fr.function, "app::Pool::grow"));
 	cr_expect(eq(str, (char *)fr.file, "/src/pool.cc"));
 	cr_expect(eq(i64, fr.line, 42));
 	cr_expect(eq(str, (char *)fr.module, "libpool.so"));
 	cr_assert(eq(int, profconv_view_stack(v, 1, &st), 0));
-	cr_assert(eq(int, profconv_view_frame(v, st.frames[0], &fr), 0));
+	cr_assert(eq(int, profconv_view_stack_frames(v, 1, ids, 1, &nids), 0));
+	cr_assert(eq(sz, nids, 1));
+	cr_assert(eq(int, profconv_view_frame(v, ids[0], &fr), 0));
 	cr_expect(eq(str, (char *)fr.name, "libpool.so+0x300"));
 	cr_expect(eq(str, (char *)fr.function, ""));
 	cr_expect(eq(str, (char *)fr.file, ""));
@@ -121,6 +130,8 @@ frame_fields(void)
 	cr_assert(eq(int, profconv_view_frame(v, 0, &fr), PROFCONV_EINVAL));
 	cr_assert(eq(int, profconv_view_frame(v, 3, &fr), PROFCONV_EINVAL));
 	cr_assert(eq(int, profconv_view_stack(v, 2, &st), PROFCONV_EINVAL));
+	cr_assert(eq(int, profconv_view_stack_frames(v, 2, ids, 2, &nids),
+	    PROFCONV_EINVAL));
 	cr_assert(profconv_view_profile(v) == p);
 	profconv_view_free(v);
 	o.demangle = PROFCONV_DEMANGLE_FULL;
@@ -166,16 +177,16 @@ sample_index_and_options(void)
 static char *
 folded_text(const struct profconv_view *v, size_t i)
 {
-	struct profconv_view_stack st;
+	struct pc_view_stack st;
 	struct profconv_view_frame fr;
 	char *buf = NULL;
 	size_t len = 0, k;
 	FILE *fp = open_memstream(&buf, &len);
 
 	cr_assert(fp != NULL);
-	cr_assert(eq(int, profconv_view_stack(v, i, &st), 0));
+	cr_assert(eq(int, profconv__view_stack(v, i, &st), 0));
 	for (k = 0; k < st.nframes; k++) {
-		cr_assert(eq(int, profconv_view_frame(v, st.frames[k], &fr), 0));
+		cr_assert(eq(int, profconv_view_frame(v, pc_stack_at(st.frames, k), &fr), 0));
 		fprintf(fp, "%s%s", k != 0 ? ";" : "", fr.name);
 	}
 	fclose(fp);
@@ -233,7 +244,7 @@ Test(view, many_deep_stacks_any_thread_count)
 	cr_assert(gt(sz, n, NS / 2), "%zu stacks", n);
 	cr_assert(lt(sz, n, NS));	/* repeated stacks are one */
 	for (i = 0; i < n; i++) {
-		struct profconv_view_stack st;
+		struct pc_view_stack st;
 
 		cur = folded_text(v[0], i);
 		if (prev != NULL)
@@ -241,15 +252,15 @@ Test(view, many_deep_stacks_any_thread_count)
 			    "stack %zu is not after the one before", i);
 		free(prev);
 		prev = cur;
-		cr_assert(eq(int, profconv_view_stack(v[0], i, &st), 0));
+		cr_assert(eq(int, profconv__view_stack(v[0], i, &st), 0));
 		sum += st.values[0];
 		for (j = 1; j < 4; j++) {
 			char *other = folded_text(v[j], i);
-			struct profconv_view_stack so;
+			struct pc_view_stack so;
 
 			cr_assert(eq(str, other, cur), "-j %u, stack %zu",
 			    jobs[j], i);
-			cr_assert(eq(int, profconv_view_stack(v[j], i, &so), 0));
+			cr_assert(eq(int, profconv__view_stack(v[j], i, &so), 0));
 			cr_assert(eq(i64, so.values[0], st.values[0]));
 			free(other);
 		}
@@ -383,12 +394,12 @@ inline_marks(void)
 {
 	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
 	struct profconv_view *v = NULL;
-	struct profconv_view_stack st;
+	struct pc_view_stack st;
 	const uint8_t *mk;
 
 	inline_chain();
 	cr_assert(eq(int, profconv_view_new(&v, p, &o), 0), "%s", ERRMSG);
-	cr_assert(eq(int, profconv_view_stack(v, 0, &st), 0));
+	cr_assert(eq(int, profconv__view_stack(v, 0, &st), 0));
 	cr_assert(eq(sz, st.nframes, 4));
 	mk = profconv__view_stack_inline(v, 0);
 	cr_assert(not(zero(ptr, (void *)mk)));
@@ -396,11 +407,11 @@ inline_marks(void)
 	cr_expect(eq(u8, mk[1], 0));	/* outer: its location's outermost */
 	cr_expect(eq(u8, mk[2], 1));	/* middle, inlined into outer */
 	cr_expect(eq(u8, mk[3], 1));	/* leaf, inlined into middle */
-	cr_expect(eq(i64, profconv__view_frame_start_line(v, st.frames[1]), 1));
+	cr_expect(eq(i64, profconv__view_frame_start_line(v, pc_stack_at(st.frames, 1)), 1));
 	profconv_view_free(v);
 	o.no_inline = 1;
 	cr_assert(eq(int, profconv_view_new(&v, p, &o), 0));
-	cr_assert(eq(int, profconv_view_stack(v, 0, &st), 0));
+	cr_assert(eq(int, profconv__view_stack(v, 0, &st), 0));
 	cr_assert(eq(sz, st.nframes, 2));
 	/* No frame of the view is inlined: no marks at all. */
 	cr_expect(zero(ptr, (void *)profconv__view_stack_inline(v, 0)));
@@ -423,7 +434,7 @@ static void
 unmerged_in_sample_order(void)
 {
 	struct profconv_view *v = NULL, *w = NULL;
-	struct profconv_view_stack st;
+	struct pc_view_stack st;
 	uint32_t lm, lg;
 	int64_t a[2] = { 1, 100 }, b[2] = { 2, 200 }, z[2] = { 0, 0 };
 	int64_t t, want;
@@ -440,12 +451,12 @@ unmerged_in_sample_order(void)
 	cr_assert(eq(sz, profconv__view_sample_stack(v, 1), 2));
 	cr_assert(eq(sz, profconv__view_sample_stack(v, 2), 0));
 	cr_assert(eq(sz, profconv__view_sample_stack(v, 3), 3));
-	profconv_view_stack(v, 0, &st);
+	profconv__view_stack(v, 0, &st);
 	cr_assert(eq(sz, st.nframes, 2));
-	cr_expect(eq(str, (char *)profconv__view_frame_text(v, st.frames[1]),
+	cr_expect(eq(str, (char *)profconv__view_frame_text(v, pc_stack_at(st.frames, 1)),
 	    "grow"));
 	cr_expect(eq(i64, st.values[1], 100));
-	profconv_view_stack(v, 2, &st);
+	profconv__view_stack(v, 2, &st);
 	cr_expect(eq(i64, st.values[1], 200));
 	for (i = 0; i < 2; i++) {
 		cr_assert(eq(int, profconv_view_total(v, i, &t), 0));
@@ -483,7 +494,7 @@ static void
 leaves_of(const struct profconv_view_options *o, const char *what)
 {
 	struct profconv_view *u = NULL, *l = NULL;
-	struct profconv_view_stack a, b;
+	struct pc_view_stack a, b;
 	struct pc_rows *r = NULL;
 	size_t i, t;
 
@@ -504,12 +515,12 @@ leaves_of(const struct profconv_view_options *o, const char *what)
 		cr_expect(eq(sz, profconv__view_sample_stack(l, i),
 		    profconv__view_sample_stack(u, i)), "%s", what);
 	for (i = 0; i < profconv_view_stack_count(u); i++) {
-		profconv_view_stack(u, i, &a);
-		profconv_view_stack(l, i, &b);
+		profconv__view_stack(u, i, &a);
+		profconv__view_stack(l, i, &b);
 		cr_assert(eq(sz, b.nframes, a.nframes != 0), "%s %zu", what, i);
 		if (a.nframes != 0)
-			cr_expect(eq(u32, b.frames[0],
-			    a.frames[a.nframes - 1]), "%s %zu", what, i);
+			cr_expect(eq(u32, pc_stack_at(b.frames, 0),
+			    pc_stack_at(a.frames, a.nframes - 1)), "%s %zu", what, i);
 		for (t = 0; t < profconv_profile_sample_type_count(p); t++)
 			cr_expect(eq(i64, b.values[t], a.values[t]), "%s", what);
 	}
@@ -608,7 +619,7 @@ with_names(unsigned jobs, const char *const *names, size_t n,
 {
 	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
 	struct profconv_view *u = NULL, *w = NULL;
-	struct profconv_view_stack a, b;
+	struct pc_view_stack a, b;
 	struct profconv_view_frame f;
 	int64_t want[2] = { 0, 0 }, got;
 	size_t i, j, k, kept = 0;
@@ -627,9 +638,9 @@ with_names(unsigned jobs, const char *const *names, size_t n,
 			cr_expect(eq(sz, sw, 0), "%s: sample %zu", what, i);
 			continue;
 		}
-		profconv_view_stack(u, su - 1, &a);
+		profconv__view_stack(u, su - 1, &a);
 		for (j = 0; j < a.nframes && !has; j++) {
-			profconv_view_frame(u, a.frames[j], &f);
+			profconv_view_frame(u, pc_stack_at(a.frames, j), &f);
 			for (k = 0; k < n && !has; k++)
 				has = strcmp(f.function, names[k]) == 0;
 		}
@@ -637,13 +648,13 @@ with_names(unsigned jobs, const char *const *names, size_t n,
 		if (!has)
 			continue;
 		kept++;
-		profconv_view_stack(w, sw - 1, &b);
+		profconv__view_stack(w, sw - 1, &b);
 		cr_assert(eq(sz, b.nframes, a.nframes), "%s: sample %zu", what,
 		    i);
 		for (j = 0; j < a.nframes; j++)
 			cr_expect(eq(str, (char *)profconv__view_frame_text(w,
-			    b.frames[j]), (char *)profconv__view_frame_text(u,
-			    a.frames[j])), "%s: sample %zu", what, i);
+			    pc_stack_at(b.frames, j)), (char *)profconv__view_frame_text(u,
+			    pc_stack_at(a.frames, j))), "%s: sample %zu", what, i);
 		for (k = 0; k < 2; k++) {
 			cr_expect(eq(i64, b.values[k], a.values[k]), "%s", what);
 			want[k] += a.values[k];

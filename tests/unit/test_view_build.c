@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "view/view.h"
+#include "view/view_build.h"
 #include "model/model.h"
 #include "model/seams.h"
 #include "view_fixture.h"
@@ -154,13 +155,13 @@ expect_same_views(const struct profconv_view_options *base, const char *what)
 		cr_assert(eq(sz, profconv_view_stack_count(vj),
 		    profconv_view_stack_count(v1)), "%s -j%u", what, jobs[j]);
 		for (i = 0; i < profconv_view_stack_count(v1); i++) {
-			struct profconv_view_stack s1, sj;
+			struct pc_view_stack s1, sj;
 
-			profconv_view_stack(v1, i, &s1);
-			profconv_view_stack(vj, i, &sj);
+			profconv__view_stack(v1, i, &s1);
+			profconv__view_stack(vj, i, &sj);
 			cr_assert(eq(sz, sj.nframes, s1.nframes));
 			for (k = 0; k < s1.nframes; k++)
-				cr_assert(eq(u32, sj.frames[k], s1.frames[k]),
+				cr_assert(eq(u32, pc_stack_at(sj.frames, k), pc_stack_at(s1.frames, k)),
 				    "%s -j%u: stack %zu", what, jobs[j], i);
 			cr_assert(eq(i64, sj.values[0], s1.values[0]));
 		}
@@ -300,4 +301,69 @@ Test(view_build, expressions_compiled_within_bounds)
 	teardown();	/* a fresh profile for the next case */
 	setup();
 	compile_names_the_option();
+}
+
+/*
+ * Pass 2 writes the frames in two bytes each while every frame id fits
+ * in them (65,535 frames), else in four: NLEAF leaves under main;run,
+ * each its own frame, read back whole through the public copy-out and
+ * drawn by the flame graph, whose entries keep the width.
+ */
+static void
+frames_in_their_width(size_t nleaf, bool wide)
+{
+	struct profconv_svg_options so = PROFCONV_SVG_OPTIONS_INIT;
+	struct profconv_view *v = NULL;
+	uint32_t m, r, f, lm, lr, l;
+	char name[32], *got, *want = NULL, *svg = NULL;
+	size_t i, wlen = 0, slen = 0;
+	FILE *fp;
+
+	heap_types();
+	m = add_fn(p, "main", "");
+	r = add_fn(p, "run", "");
+	lm = LOC1(p, 0, 0x10, m, 1);
+	lr = LOC1(p, 0, 0x20, r, 1);
+	fp = open_memstream(&want, &wlen);
+	cr_assert(fp != NULL);
+	for (i = 0; i < nleaf; i++) {
+		int64_t val = i + 1 == nleaf ? 7 : 1;
+
+		snprintf(name, sizeof(name), "f%06zu", i);
+		f = add_fn(p, name, "");
+		l = LOC1(p, 0, 0x1000 + 16 * i, f, 1);
+		SAMPLE(p, &val, l, lr, lm);
+		fprintf(fp, "main;run;%s %lld\n", name, (long long)val);
+	}
+	fclose(fp);
+	cr_assert(eq(int, profconv_view_new(&v, p, NULL), 0), "%s", ERRMSG);
+	cr_assert(eq(sz, profconv_view_frame_count(v), nleaf + 2));
+	cr_expect(eq(int, v->sframes_wide, wide));
+	got = view_text(v);
+	cr_expect(eq(int, strcmp(got, want), 0), "%zu leaves: the stacks "
+	    "differ", nleaf);
+	free(got);
+	free(want);
+
+	fp = open_memstream(&svg, &slen);
+	cr_assert(fp != NULL);
+	so.minwidth = "0";
+	cr_assert(eq(int, profconv_svg_write(v, NULL, fp, &so), 0), "%s",
+	    ERRMSG);
+	fclose(fp);
+	snprintf(name, sizeof(name), "<title>f%06zu (7 bytes, ", nleaf - 1);
+	cr_expect(strstr(svg, name) != NULL, "%s", name);
+	cr_expect(strstr(svg, "<title>run (") != NULL);
+	free(svg);
+	profconv_view_free(v);
+}
+
+Test(view_build, frames_in_two_bytes_while_they_fit)
+{
+	frames_in_their_width(65533, false);	/* 65,535 frames */
+}
+
+Test(view_build, frames_in_four_bytes_past_that)
+{
+	frames_in_their_width(65534, true);	/* 65,536 frames */
 }

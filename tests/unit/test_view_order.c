@@ -115,7 +115,7 @@ Test(view_order, repeated_stacks_sum_in_sample_order)
 	}
 	for (j = 0; j < 3; j++) {
 		struct profconv_view *v = NULL;
-		struct profconv_view_stack st;
+		struct pc_view_stack st;
 		struct profconv_view_frame fr;
 		size_t place[NSTK];
 
@@ -124,9 +124,9 @@ Test(view_order, repeated_stacks_sum_in_sample_order)
 		    ERRMSG);
 		cr_assert(eq(sz, profconv_view_stack_count(v), NSTK));
 		for (k = 0; k < NSTK; k++) {
-			cr_assert(eq(int, profconv_view_stack(v, k, &st), 0));
+			cr_assert(eq(int, profconv__view_stack(v, k, &st), 0));
 			cr_assert(eq(sz, st.nframes, 2));
-			cr_assert(eq(int, profconv_view_frame(v, st.frames[1],
+			cr_assert(eq(int, profconv_view_frame(v, pc_stack_at(st.frames, 1),
 			    &fr), 0));
 			cr_assert(eq(str, (char *)fr.name, (char *)leaf[k]));
 			cr_assert(eq(i64, st.values[0], want[k]),
@@ -184,7 +184,7 @@ Test(view_order, repeated_deep_stacks_apart)
 	}
 	for (j = 0; j < 2; j++) {
 		struct profconv_view *v = NULL;
-		struct profconv_view_stack st;
+		struct pc_view_stack st;
 		struct profconv_view_frame fr;
 		size_t k;
 
@@ -193,10 +193,10 @@ Test(view_order, repeated_deep_stacks_apart)
 		    ERRMSG);
 		cr_assert(eq(sz, profconv_view_stack_count(v), 2));
 		for (k = 0; k < 2; k++) {
-			cr_assert(eq(int, profconv_view_stack(v, k, &st), 0));
+			cr_assert(eq(int, profconv__view_stack(v, k, &st), 0));
 			cr_assert(eq(sz, st.nframes, DEPTH));
 			cr_assert(eq(int, profconv_view_frame(v,
-			    st.frames[DEPTH - 1], &fr), 0));
+			    pc_stack_at(st.frames, DEPTH - 1), &fr), 0));
 			/* "f0" sorts before "f100". */
 			cr_assert(eq(str, (char *)fr.name, k == 0 ? "f0" :
 			    "f100"));

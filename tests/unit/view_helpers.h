@@ -73,23 +73,36 @@ view_text(const struct profconv_view *v)
 	size_t nt = profconv_profile_sample_type_count(p), i, j, len = 0;
 	struct profconv_view_stack st;
 	struct profconv_view_frame fr;
+	uint32_t *ids = NULL;
+	size_t nids = 0;
 	char *text = NULL;
 	FILE *fp = open_memstream(&text, &len);
 
 	cr_assert(fp != NULL);
+	/* Through the public calls: the frames copied out. */
 	for (i = 0; i < profconv_view_stack_count(v); i++) {
 		cr_assert(eq(int, profconv_view_stack(v, i, &st), 0));
 		if (st.nframes == 0)
 			fputs("-", fp);
+		if (st.nframes > nids) {
+			free(ids);
+			nids = st.nframes;
+			ids = malloc(nids * sizeof(*ids));
+			cr_assert(ids != NULL);
+		}
+		cr_assert(eq(int, profconv_view_stack_frames(v, i, ids, nids,
+		    &j), 0));
+		cr_assert(eq(sz, j, st.nframes));
 		for (j = 0; j < st.nframes; j++) {
-			cr_assert(eq(int, profconv_view_frame(v, st.frames[j],
-			    &fr), 0));
+			cr_assert(eq(int, profconv_view_frame(v, ids[j], &fr),
+			    0));
 			fprintf(fp, "%s%s", j != 0 ? ";" : "", fr.name);
 		}
 		for (j = 0; j < nt; j++)
 			fprintf(fp, " %lld", (long long)st.values[j]);
 		fputs("\n", fp);
 	}
+	free(ids);
 	fclose(fp);
 	return text;
 }
