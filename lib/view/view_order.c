@@ -208,8 +208,12 @@ reuse(struct build *b, void **p, size_t size)
 {
 	void *q;
 
-	if (*p == NULL || size > b->scratch_size)
+	if (*p == NULL || size > b->scratch_size) {
+		/* Too small: given back first, not held beside. */
+		free(*p);
+		*p = NULL;
 		return profconv__malloc_big(size);
+	}
 	q = realloc(*p, size);
 	if (q == NULL)
 		q = *p;		/* still whole */

@@ -209,3 +209,62 @@ Test(view_order, repeated_deep_stacks_apart)
 		profconv_view_free(v);
 	}
 }
+
+/*
+ * The sort's record arrays become the view's stacks and values when
+ * they are big enough: with 6 sample types a stack's values (48 bytes)
+ * are more than a record (32), so new arrays are made and the records
+ * given back.  Every stack and value comes out either way, here 3,000
+ * distinct stacks (and 1,000 repeats summed into them) of 1 to 6 types.
+ */
+Test(view_order, stacks_and_values_past_the_records)
+{
+	static const char *const types[] = { "a", "b", "c", "d", "e", "f" };
+	static uint32_t leaf[3000];
+	size_t nt, i, t;
+
+	for (nt = 1; nt <= 6; nt++) {
+		struct profconv_view *v = NULL;
+		uint32_t m, lm;
+		char name[16], *got, *want = NULL;
+		size_t wlen = 0;
+		FILE *fp;
+
+		teardown();
+		setup();
+		for (t = 0; t < nt; t++)
+			profconv_profile_add_sample_type(p, types[t], "count");
+		m = add_fn(p, "main", "");
+		lm = LOC1(p, 0, 0x10, m, 1);
+		fp = open_memstream(&want, &wlen);
+		cr_assert(fp != NULL);
+		for (i = 0; i < 4000; i++) {
+			int64_t val[6];
+
+			snprintf(name, sizeof(name), "f%04zu", i % 3000);
+			for (t = 0; t < nt; t++)
+				val[t] = (int64_t)(i % 3000 + 1) *
+				    (int64_t)(t + 1);
+			/* The last 1,000 repeat the first 1,000's stacks. */
+			if (i < 3000)
+				leaf[i] = LOC1(p, 0, 0x1000 + 16 * i,
+				    add_fn(p, name, ""), 1);
+			SAMPLE(p, val, leaf[i % 3000], lm);
+		}
+		for (i = 0; i < 3000; i++) {
+			fprintf(fp, "main;f%04zu", i);
+			for (t = 0; t < nt; t++)
+				fprintf(fp, " %lld", (long long)((int64_t)(i + 1) *
+				    (int64_t)(t + 1) * (i < 1000 ? 2 : 1)));
+			fputs("\n", fp);
+		}
+		fclose(fp);
+		cr_assert(eq(int, profconv_view_new(&v, p, NULL), 0), "%s",
+		    ERRMSG);
+		got = view_text(v);
+		cr_expect(eq(int, strcmp(got, want), 0), "%zu types", nt);
+		free(got);
+		free(want);
+		profconv_view_free(v);
+	}
+}
