@@ -21,6 +21,12 @@
 /* -1, 0 or 1 as A sorts before, with or after B: one key of a
  * comparison, without the overflow of a subtraction. */
 #define PC_CMP(a, b) (((a) > (b)) - ((a) < (b)))
+/*
+ * For a helper whose only effect is __builtin_prefetch(): GCC 12 counts
+ * such a function as one without effect (its analysis of what a call
+ * changes) and drops the calls, unless it was inlined before.  So it is.
+ */
+#define PC_PREFETCHER __attribute__((always_inline)) inline
 
 /* qsort's comparison of two uint64_t. */
 static inline int

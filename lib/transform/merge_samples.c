@@ -269,7 +269,7 @@ map_sample(struct merger *m, const struct pending *p, int sign)
 
 /* Ask for what the pending samples' look-ups read: STAGE 0 their slots,
  * 1 the merged samples those name, 2 those samples' stacks and values. */
-static void
+static PC_PREFETCHER void
 prefetch_batch(const struct merger *m, const struct pending *b, size_t n,
     int stage)
 {

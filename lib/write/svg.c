@@ -163,7 +163,7 @@ compare_entries(const struct entry *x, const struct entry *y,
 /* Stacks ahead of a walk of the entries whose frames are asked for. */
 #define ENTRIES_AHEAD 16
 
-static inline void
+static PC_PREFETCHER void
 prefetch_entry(const struct entry *e)
 {
 	if (e->n != 0) {
