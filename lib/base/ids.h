@@ -23,6 +23,22 @@ struct pc_stack {
 	const uint32_t *wide;
 };
 
+/* The N ids at OFF of the array IDS, uint32_t when WIDE, else uint16_t
+ * (neither set when N is 0). */
+static inline struct pc_stack
+pc_stack_make(const void *ids, bool wide, size_t off, size_t n)
+{
+	struct pc_stack k = { NULL, NULL };
+
+	if (n == 0)
+		return k;
+	if (wide)
+		k.wide = (const uint32_t *)ids + off;
+	else
+		k.narrow = (const uint16_t *)ids + off;
+	return k;
+}
+
 /* Id I of K (I below its length). */
 static inline uint32_t
 pc_stack_at(struct pc_stack k, size_t i)

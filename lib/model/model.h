@@ -235,15 +235,8 @@ pc_location_lines(const struct profconv_profile *prof,
 static inline struct pc_stack
 pc_sample_stack(const struct profconv_profile *prof, const struct pc_sample *s)
 {
-	struct pc_stack k = { NULL, NULL };
-
-	if (s->nlocs == 0)
-		return k;
-	if (prof->stack_wide)
-		k.wide = (const uint32_t *)prof->stack + s->loc_off;
-	else
-		k.narrow = (const uint16_t *)prof->stack + s->loc_off;
-	return k;
+	return pc_stack_make(prof->stack, prof->stack_wide, s->loc_off,
+	    s->nlocs);
 }
 
 /* The labels of sample S (NULL when it has none). */

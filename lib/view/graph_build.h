@@ -48,15 +48,7 @@ struct gsample {
 static inline struct pc_stack
 gsample_frames(const struct gsample *s)
 {
-	struct pc_stack k = { NULL, NULL };
-
-	if (s->nframes == 0)
-		return k;
-	if (s->wide)
-		k.wide = s->frames;
-	else
-		k.narrow = s->frames;
-	return k;
+	return pc_stack_make(s->frames, s->wide, 0, s->nframes);
 }
 
 /* S's frames are K's. */

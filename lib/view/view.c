@@ -559,7 +559,7 @@ void
 profconv__view_stack_at(const struct profconv_view *v, size_t i,
     struct pc_view_stack *out)
 {
-	out->frames = profconv__view_ids(v->sframes, v->sframes_wide,
+	out->frames = pc_stack_make(v->sframes, v->sframes_wide,
 	    v->stacks[i].off, v->stacks[i].n);
 	out->nframes = v->stacks[i].n;
 	out->values = v->ntypes != 0 ? v->vals + i * v->ntypes : NULL;
@@ -612,7 +612,7 @@ profconv__view_prefetch_frames(const struct profconv_view *v, size_t i)
 
 	if (s->n == 0)
 		return;
-	f = profconv__view_ids(v->sframes, v->sframes_wide, s->off, s->n);
+	f = pc_stack_make(v->sframes, v->sframes_wide, s->off, s->n);
 	__builtin_prefetch(pc_stack_addr(f, 0));
 	__builtin_prefetch(pc_stack_addr(f, s->n - 1));
 	if (v->sinline != NULL)

@@ -147,22 +147,6 @@ struct build {
 	size_t *range_stack;	/* range -> its first stack */
 };
 
-/* The frames at OFF of an array of ids of width WIDE, as base/ids.h
- * reads them (none when N is 0). */
-static inline struct pc_stack
-profconv__view_ids(const void *ids, bool wide, size_t off, size_t n)
-{
-	struct pc_stack k = { NULL, NULL };
-
-	if (n == 0)
-		return k;
-	if (wide)
-		k.wide = (const uint32_t *)ids + off;
-	else
-		k.narrow = (const uint16_t *)ids + off;
-	return k;
-}
-
 /* --- view_names.c ---------------------------------------------------------- */
 
 /* Append S (N bytes) to V->buf at *LEN. */

@@ -88,7 +88,7 @@ shown_path(const void *arg, size_t k, size_t *len)
 	size_t si = shown_at(b, k);
 
 	*len = b->off[si + 1] - b->off[si];
-	return profconv__view_ids(b->path, b->wide, b->off[si], *len);
+	return pc_stack_make(b->path, b->wide, b->off[si], *len);
 }
 
 /* Pass 3: the shown samples in the folded text's order. */

@@ -48,15 +48,7 @@ struct entry {
 static inline struct pc_stack
 entry_stack(const struct entry *e)
 {
-	struct pc_stack k = { NULL, NULL };
-
-	if (e->n == 0)
-		return k;
-	if (e->wide)
-		k.wide = e->frames;
-	else
-		k.narrow = e->frames;
-	return k;
+	return pc_stack_make(e->frames, e->wide, 0, e->n);
 }
 
 /* An entry of the frames of S. */
