@@ -87,15 +87,4 @@ pc_stack_addr(struct pc_stack k, size_t i)
 	return k.narrow != NULL ? (const void *)(k.narrow + i) : NULL;
 }
 
-/* K from its I-th id on (K not empty, I within it). */
-static inline struct pc_stack
-pc_stack_from(struct pc_stack k, size_t i)
-{
-	if (k.wide != NULL)
-		k.wide += i;
-	else
-		k.narrow += i;
-	return k;
-}
-
 #endif
