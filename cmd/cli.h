@@ -617,8 +617,10 @@ int cmd_add_massif_series(const struct cmd_view *v,
     struct profconv_trend *trend, struct profconv_report_series *series,
     const char *path);
 /* VIEW[i] of each PROF[i] that is not NULL (i < 2), with V's view
- * options; the caller frees them; a warning for each filter that matched
- * in neither (cmd_warn_unmatched()).  EXIT_OK or EXIT_FAIL. */
+ * options, given PROF[i]'s stacks (profconv_view_new_taking()): no
+ * other view can be made of PROF[i] after; the caller frees them; a
+ * warning for each filter that matched in neither
+ * (cmd_warn_unmatched()).  EXIT_OK or EXIT_FAIL. */
 int cmd_new_views(const struct cmd_view *v, struct profconv_profile **prof,
     struct profconv_view **view);
 /* Free PROF[0..1] and VIEW[0..1] (any may be NULL), the profiles on a

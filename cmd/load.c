@@ -653,9 +653,11 @@ cmd_new_views(const struct cmd_view *v, struct profconv_profile **prof,
 	unsigned unmatched = ~0u;
 	int i;
 
+	/* Each profile's one view: its stacks are given to it, and go as
+	 * soon as it has read them. */
 	for (i = 0; i < 2; i++) {
-		if (prof[i] != NULL && profconv_view_new(&view[i], prof[i],
-		    &v->view) < 0)
+		if (prof[i] != NULL && profconv_view_new_taking(&view[i],
+		    prof[i], &v->view) < 0)
 			return cmd_error("%s", profconv_errmsg());
 		if (view[i] != NULL)
 			unmatched &= profconv_view_unmatched(view[i]);

@@ -189,6 +189,21 @@ int profconv_profile_new(struct profconv_profile **out);
 /* Release PROF and every string borrowed from it.  NULL is a no-op. */
 void profconv_profile_free(struct profconv_profile *prof);
 
+/*
+ * Give back the memory of PROF's stacks (the location ids of its
+ * samples: in a large heap profile, the largest part of it), for a
+ * caller that has made every view of PROF it needs; a view already made
+ * keeps what it read.  The samples keep their values and labels, and
+ * the functions, locations and mappings stay, so views made before go on
+ * reading them.  What reads stacks refuses PROF afterwards with
+ * PROFCONV_EINVAL: a new view, writing it, printing it, merging it,
+ * adding a sample, profconv_profile_sample_locations().  See
+ * profconv_view_new_taking(), which gives them back while it builds.
+ */
+void profconv_profile_drop_stacks(struct profconv_profile *prof);
+/* 1 while PROF has its samples' stacks, 0 once they were dropped. */
+int profconv_profile_has_stacks(const struct profconv_profile *prof);
+
 /* --- building -------------------------------------------------------------- */
 
 /*
@@ -1013,6 +1028,17 @@ struct profconv_view_stack {
  */
 int profconv_view_new(struct profconv_view **out,
     const struct profconv_profile *prof,
+    const struct profconv_view_options *opts);
+/*
+ * profconv_view_new() for a caller that needs no more of PROF's stacks
+ * than this view: the view drops them (profconv_profile_drop_stacks())
+ * as soon as it has read them, before it sorts, so that a command making
+ * one view of a large profile peaks lower by their size.  The view is
+ * the one profconv_view_new() makes.  PROF's stacks are dropped whether
+ * or not it succeeds.  Errors: as profconv_view_new().
+ */
+int profconv_view_new_taking(struct profconv_view **out,
+    struct profconv_profile *prof,
     const struct profconv_view_options *opts);
 /*
  * Check OPTS as profconv_view_new() would, without a profile: the

@@ -232,9 +232,12 @@ profconv_profile_sample_locations(const struct profconv_profile *prof,
 	const struct pc_sample *s;
 	struct pc_stack k;
 	size_t j, n;
+	int rc;
 
 	if (i >= prof->nsamples)
 		return profconv__fail(PROFCONV_EINVAL, "no sample %zu", i);
+	if ((rc = profconv__need_stacks(prof, "a sample's locations")) < 0)
+		return rc;
 	s = pc_sample(prof, i);
 	k = pc_sample_stack(prof, s);
 	n = s->nlocs;

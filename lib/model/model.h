@@ -171,6 +171,9 @@ struct profconv_profile {
 	void *stack;
 	size_t nstack, stack_cap;
 	bool stack_wide;
+	/* profconv_profile_drop_stacks() freed STACK: every sample's
+	 * NLOCS is 0, and what reads stacks refuses the profile. */
+	bool stacks_dropped;
 	int64_t *values;			/* nsamples * nsample_types */
 	size_t nvalues, values_cap;
 	struct pc_label *labels;
@@ -232,6 +235,14 @@ pc_location_lines(const struct profconv_profile *prof,
  * A sample's location ids, leaf first, in the width the profile holds
  * them (base/ids.h): neither set for a sample without a stack.
  */
+/*
+ * 0 while PROF has its stacks; once they were dropped
+ * (profconv_profile_drop_stacks()), PROFCONV_EINVAL with a message that
+ * WHAT (a few words: "a view", "writing") needs them.
+ */
+int profconv__need_stacks(const struct profconv_profile *prof,
+    const char *what);
+
 static inline struct pc_stack
 pc_sample_stack(const struct profconv_profile *prof, const struct pc_sample *s)
 {

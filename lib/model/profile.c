@@ -737,8 +737,10 @@ profconv_profile_add_sample(struct profconv_profile *prof,
 {
 	struct pc_label stackbuf[8], *pl = stackbuf;
 	size_t i;
-	int rc = 0;
+	int rc;
 
+	if ((rc = profconv__need_stacks(prof, "adding a sample")) < 0)
+		return rc;
 	for (i = 0; i < nlocations; i++)
 		if (location_ids[i] == 0 || location_ids[i] > prof->nlocations)
 			return profconv__fail(PROFCONV_EINVAL,
@@ -778,4 +780,37 @@ profconv__keep_samples(struct profconv_profile *prof,
 	}
 	prof->nsamples = kept;
 	prof->nvalues = kept * nt;
+}
+
+void
+profconv_profile_drop_stacks(struct profconv_profile *prof)
+{
+	size_t i;
+
+	if (prof == NULL || prof->stacks_dropped)
+		return;
+	free(prof->stack);
+	prof->stack = NULL;
+	prof->nstack = prof->stack_cap = 0;
+	for (i = 0; i < prof->nsamples; i++) {
+		prof->samples[i].loc_off = 0;
+		prof->samples[i].nlocs = 0;
+	}
+	prof->stacks_dropped = true;
+}
+
+int
+profconv_profile_has_stacks(const struct profconv_profile *prof)
+{
+	return !prof->stacks_dropped;
+}
+
+int
+profconv__need_stacks(const struct profconv_profile *prof, const char *what)
+{
+	if (!prof->stacks_dropped)
+		return 0;
+	return profconv__fail(PROFCONV_EINVAL, "%s needs the profile's "
+	    "stacks, and they were given back (profconv_profile_drop_stacks())",
+	    what);
 }

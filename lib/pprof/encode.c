@@ -715,6 +715,8 @@ profconv__pb_write(const struct profconv_profile *prof, FILE *fp,
 	struct pc_pb_out *st;
 	int rc;
 
+	if ((rc = profconv__need_stacks(prof, "writing")) < 0)
+		return rc;
 	rc = profconv__pb_out_open(&st, fp, level, jobs, backend);
 	if (rc == 0)
 		rc = profconv__pb_out_head(st, prof);

@@ -434,6 +434,8 @@ merger_add(struct profconv_merger *mg, const struct profconv_profile *prof,
 
 	if (mg->m.dst == NULL)
 		return profconv__fail(PROFCONV_EINVAL, "merger already finished");
+	if ((rc = profconv__need_stacks(prof, "merging")) < 0)
+		return rc;
 	mg->m.sign = sign;
 	rc = header_add(&mg->m, prof);
 	if (rc == 0)

@@ -339,7 +339,7 @@ keep_names(struct profconv_view *v, const char *const *keep, size_t n)
 static int
 view_new(struct profconv_view **out, const struct profconv_profile *prof,
     const struct profconv_view_options *opts, bool unmerged, bool leaves,
-    const char *const *keep, size_t nkeep)
+    const char *const *keep, size_t nkeep, struct profconv_profile *take)
 {
 	struct profconv_view_options o;
 	struct profconv_view *v;
@@ -353,10 +353,13 @@ view_new(struct profconv_view **out, const struct profconv_profile *prof,
 	opts = &o;
 	if ((rc = check_modes(opts)) < 0)
 		return rc;
+	if ((rc = profconv__need_stacks(prof, "a view")) < 0)
+		return rc;
 	v = calloc(1, sizeof(*v));
 	if (v == NULL)
 		return profconv__nomem();
 	v->prof = prof;
+	v->take = take;
 	v->opts = *opts;
 	v->opts.focus = v->opts.ignore = NULL;	/* not kept: caller's */
 	v->opts.hide = v->opts.show = NULL;
@@ -432,7 +435,22 @@ profconv_view_new(struct profconv_view **out,
     const struct profconv_profile *prof,
     const struct profconv_view_options *opts)
 {
-	return view_new(out, prof, opts, false, false, NULL, 0);
+	return view_new(out, prof, opts, false, false, NULL, 0, NULL);
+}
+
+int
+profconv_view_new_taking(struct profconv_view **out,
+    struct profconv_profile *prof, const struct profconv_view_options *opts)
+{
+	int rc;
+
+	*out = NULL;
+	if (prof == NULL)
+		return profconv__fail(PROFCONV_EINVAL, "no profile");
+	rc = view_new(out, prof, opts, false, false, NULL, 0, prof);
+	/* Given back in the build, unless it stopped before. */
+	profconv_profile_drop_stacks(prof);
+	return rc;
 }
 
 int
@@ -440,7 +458,7 @@ profconv__view_new_unmerged(struct profconv_view **out,
     const struct profconv_profile *prof,
     const struct profconv_view_options *opts)
 {
-	return view_new(out, prof, opts, true, false, NULL, 0);
+	return view_new(out, prof, opts, true, false, NULL, 0, NULL);
 }
 
 int
@@ -456,7 +474,7 @@ profconv__view_new_unmerged_with(struct profconv_view **out,
 	if (names == NULL && n != 0)
 		return profconv__fail(PROFCONV_EINVAL, "no names");
 	return view_new(out, prof, opts, true, false,
-	    names != NULL ? names : (const char *const[]){ NULL }, n);
+	    names != NULL ? names : (const char *const[]){ NULL }, n, NULL);
 }
 
 bool
@@ -470,7 +488,7 @@ profconv__view_new_leaves(struct profconv_view **out,
     const struct profconv_profile *prof,
     const struct profconv_view_options *opts)
 {
-	return view_new(out, prof, opts, true, true, NULL, 0);
+	return view_new(out, prof, opts, true, true, NULL, 0, NULL);
 }
 
 

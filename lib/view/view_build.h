@@ -33,6 +33,9 @@ struct vstack {
 
 struct profconv_view {
 	const struct profconv_profile *prof;
+	/* profconv_view_new_taking()'s profile (PROF), whose stacks the
+	 * build gives back once pass 2 has read them; NULL otherwise. */
+	struct profconv_profile *take;
 	struct profconv_view_options opts;
 	size_t ntypes;
 	unsigned int jobs;		/* for the writers too */

@@ -305,6 +305,12 @@ profconv__view_build(struct profconv_view *v, unsigned int jobs)
 	if (rc == 0)
 		rc = profconv__jobs_run(jobs, (ns + RANGE - 1) / RANGE,
 		    profconv__view_path_task, &b);
+	/* Every stack is in the path now: the profile's, when given, go
+	 * before the sort makes its arrays. */
+	if (rc == 0 && v->take != NULL) {
+		profconv_profile_drop_stacks(v->take);
+		v->take = NULL;
+	}
 	if (rc == 0)
 		rc = sort_samples(&b);
 	if (rc == 0)

@@ -468,6 +468,8 @@ profconv_profile_print(const struct profconv_profile *prof, FILE *fp,
 
 	if ((rc = profconv__options_take(&o, opts, &profconv__options_print)) < 0)
 		return rc;
+	if ((rc = profconv__need_stacks(prof, "printing")) < 0)
+		return rc;
 	opts = &o;
 	if ((rc = profconv__options_take(&vdef, opts->view,
 	    &profconv__options_view)) < 0)

@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_stacks_given.c - a profile's stacks given back once read
+ * (profconv_profile_drop_stacks(), profconv_view_new_taking()): what
+ * reads stacks refuses the profile after, views made before go on
+ * reading it, and the view that drops them is the one made otherwise.
+ */
+
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Before the fixtures, which write into it. */
+static char dir[] = "/tmp/profconv-stacks-given-XXXXXX";
+
+#include "view_helpers.h"
+#include "source_fixture.h"
+
+static void
+setup(void)
+{
+	cr_assert(not(zero(ptr, mkdtemp(dir))));
+}
+
+static void
+teardown(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	(void)system(cmd);
+}
+
+TestSuite(stacks_given, .init = setup, .fini = teardown);
+
+enum { NFN = 24, NSAMPLES = 3000 };
+
+/*
+ * A profile of NSAMPLES stacks of 1 to 12 frames drawn by a fixed
+ * generator from NFN functions: the first eight in DIR/own.c (the
+ * program's own: the report's Source tab lists them), the others in a
+ * system header or without a file; a few locations hold an inlined call;
+ * two sample types, each sample labelled with its size.  SEED varies
+ * the values only, so that two profiles of one seed are equal and of
+ * two seeds have the same stacks.
+ */
+static struct profconv_profile *
+make(unsigned seed)
+{
+	struct profconv_profile *p;
+	char own[256], text[64 * 40 + 1] = "";
+	uint32_t fn[NFN], loc[NFN * 2], ids[12];
+	uint64_t x = 88172645463325252ull;
+	size_t i, j, n;
+	int k;
+
+	snprintf(own, sizeof(own), "%s/own.c", dir);
+	for (k = 1; k <= 60; k++)
+		snprintf(text + strlen(text), sizeof(text) - strlen(text),
+		    "line %d of own.c\n", k);
+	write_file("own.c", text);
+	cr_assert(eq(int, profconv_profile_new(&p), 0));
+	profconv_profile_add_sample_type(p, "objects", "count");
+	profconv_profile_add_sample_type(p, "space", "bytes");
+	for (i = 0; i < NFN; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), i < 8 ? "own%zu" : "lib%zu", i);
+		fn[i] = add_fn(p, name, i < 8 ? own :
+		    i < 16 ? "/usr/include/c++/12/bits/stl_vector.h" : "");
+	}
+	for (i = 0; i < NFN; i++) {
+		loc[i] = LOC1(p, 0, 0x1000 + 16 * i, fn[i], 1 + (int64_t)i);
+		/* The same function at another line, with a call inlined. */
+		loc[NFN + i] = LOCN(p, 0, 0x8000 + 16 * i, 30 + (int64_t)i % 20,
+		    fn[(i + 3) % NFN], fn[i]);
+	}
+	for (i = 0; i < NSAMPLES; i++) {
+		int64_t v[2];
+		struct profconv_label l = { "bytes", NULL, 0, "bytes" };
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		n = 1 + x % 12;
+		for (j = 0; j < n; j++)
+			ids[j] = loc[(x >> (5 * j + 4)) % (2 * NFN)];
+		v[0] = 1 + (int64_t)((x >> 40) % 7);
+		v[1] = v[0] * (int64_t)(16 << (seed % 3)) + (int64_t)(i % 5);
+		l.num = v[1] / v[0];
+		cr_assert(eq(int, profconv_profile_add_sample(p, ids, n, v, &l,
+		    1), 0), "%s", ERRMSG);
+	}
+	return p;
+}
+
+/* What reads stacks refuses a profile whose stacks were dropped, with a
+ * message that says so. */
+static void
+expect_refused(int rc)
+{
+	cr_expect(eq(int, rc, PROFCONV_EINVAL));
+	cr_expect(not(zero(ptr, strstr(profconv_errmsg(), "given back"))),
+	    "%s", ERRMSG);
+}
+
+/* Dropped: counts, values and labels stay, and a view made before reads
+ * the same; every reader of stacks refuses. */
+Test(stacks_given, dropped_stacks_refused)
+{
+	struct profconv_profile *p = make(0), *out = NULL;
+	struct profconv_view *v = NULL, *w = NULL;
+	struct profconv_sample s;
+	struct profconv_label l;
+	char *before, *after, *buf = NULL;
+	uint32_t id = 1;
+	int64_t val[2] = { 1, 1 };
+	size_t len = 0, n;
+	FILE *fp;
+
+	cr_assert(eq(int, profconv_view_new(&v, p, NULL), 0), "%s", ERRMSG);
+	before = view_text(v);
+	cr_expect(eq(int, profconv_profile_has_stacks(p), 1));
+	profconv_profile_drop_stacks(p);
+	profconv_profile_drop_stacks(p);	/* twice: nothing more */
+	cr_expect(eq(int, profconv_profile_has_stacks(p), 0));
+	after = view_text(v);
+	cr_expect(eq(str, after, before));
+	cr_expect(eq(sz, profconv_profile_sample_count(p), NSAMPLES));
+	cr_assert(eq(int, profconv_profile_sample(p, 7, &s), 0));
+	cr_expect(eq(sz, s.nlocations, 0));
+	cr_expect(gt(i64, s.values[1], 0));
+	cr_expect(eq(int, profconv_profile_sample_label(p, 7, 0, &l), 0));
+	cr_expect(eq(str, (char *)l.key, "bytes"));
+	expect_refused(profconv_profile_sample_locations(p, 7, NULL, 0, &n));
+	expect_refused(profconv_profile_add_sample(p, &id, 1, val, NULL, 0));
+	expect_refused(profconv_view_new(&w, p, NULL));
+	cr_expect(zero(ptr, w));
+	expect_refused(profconv_profile_merge(&out, &p, 1));
+	cr_expect(zero(ptr, out));
+	fp = open_memstream(&buf, &len);
+	cr_assert(not(zero(ptr, fp)));
+	expect_refused(profconv_profile_write(p, fp, NULL));
+	expect_refused(profconv_profile_print(p, fp, NULL));
+	fclose(fp);
+	cr_expect(eq(sz, len, 0), "written before the refusal: %zu bytes",
+	    len);
+	free(buf);
+	free(before);
+	free(after);
+	profconv_view_free(v);
+	profconv_profile_free(p);
+}
+
+/* A profile past 65,535 locations holds its ids in four bytes: dropped
+ * the same way. */
+Test(stacks_given, dropped_wide_stacks)
+{
+	struct profconv_profile *p;
+	struct profconv_view *v = NULL, *t = NULL;
+	uint32_t f, first = 0, last = 0, id;
+	int64_t one = 1;
+	char *want, *got;
+	size_t i;
+
+	cr_assert(eq(int, profconv_profile_new(&p), 0));
+	profconv_profile_add_sample_type(p, "objects", "count");
+	f = add_fn(p, "f", "");
+	for (i = 0; i < 70000; i++) {
+		id = LOC1(p, 0, 0x10 + i, f, 1 + (int64_t)i % 9);
+		first = first != 0 ? first : id;
+		last = id;
+	}
+	SAMPLE(p, &one, last, first);
+	SAMPLE(p, &one, first, last, first);
+	cr_assert(eq(int, profconv_view_new(&v, p, NULL), 0), "%s", ERRMSG);
+	want = view_text(v);
+	cr_assert(eq(int, profconv_view_new_taking(&t, p, NULL), 0), "%s",
+	    ERRMSG);
+	cr_expect(eq(int, profconv_profile_has_stacks(p), 0));
+	got = view_text(t);
+	cr_expect(eq(str, got, want));
+	free(want);
+	free(got);
+	profconv_view_free(v);
+	profconv_view_free(t);
+	profconv_profile_free(p);
+}
+
+/* The view that takes the stacks is profconv_view_new()'s, whatever the
+ * options; they are dropped even when it fails. */
+Test(stacks_given, taking_view_is_the_view)
+{
+	struct profconv_view_options o[8];
+	const char *name[8] = { "defaults", "by line", "focus", "hide",
+		"tagroot", "no inline", "one job", "by address" };
+	struct profconv_view *a = NULL, *b = NULL;
+	struct profconv_profile *p, *q;
+	char *want, *got;
+	size_t i;
+
+	for (i = 0; i < 8; i++)
+		o[i] = (struct profconv_view_options)PROFCONV_VIEW_OPTIONS_INIT;
+	o[1].granularity = PROFCONV_BY_LINE;
+	o[2].focus = "own[1-3]";
+	o[3].hide = "lib1[0-5]";
+	o[4].tagroot = "bytes";
+	o[5].no_inline = 1;
+	o[6].jobs = 1;
+	o[7].granularity = PROFCONV_BY_ADDRESS;
+	for (i = 0; i < 8; i++) {
+		p = make(1);
+		q = make(1);
+		cr_assert(eq(int, profconv_view_new(&a, p, &o[i]), 0), "%s",
+		    ERRMSG);
+		cr_assert(eq(int, profconv_view_new_taking(&b, q, &o[i]), 0),
+		    "%s: %s", name[i], ERRMSG);
+		cr_expect(eq(int, profconv_profile_has_stacks(p), 1));
+		cr_expect(eq(int, profconv_profile_has_stacks(q), 0));
+		want = view_text(a);
+		got = view_text(b);
+		cr_expect(gt(sz, strlen(want), 100), "%s", name[i]);
+		cr_expect(eq(str, got, want), "%s", name[i]);
+		free(want);
+		free(got);
+		profconv_view_free(a);
+		profconv_view_free(b);
+		profconv_profile_free(p);
+		profconv_profile_free(q);
+	}
+	q = make(1);
+	o[0].focus = "(";
+	cr_expect(eq(int, profconv_view_new_taking(&b, q, &o[0]),
+	    PROFCONV_EINVAL));
+	cr_expect(zero(ptr, b));
+	cr_expect(eq(int, profconv_profile_has_stacks(q), 0));
+	profconv_profile_free(q);
+}
