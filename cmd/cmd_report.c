@@ -285,6 +285,11 @@ cmd_report(int argc, char **argv)
 	if (status == EXIT_OK)
 		status = cmd_output_open(&out, out_path);
 	if (status == EXIT_OK) {
+		/* The report is the profiles' last use: their stacks go
+		 * once its last view has read them. */
+		for (i = 0; i < 2; i++)
+			if (prof[i] != NULL)
+				profconv_profile_set_stacks_disposable(prof[i]);
 		rc = profconv_report_write(prof[1], prof[0], out.fp, ro);
 		if (rc == PROFCONV_EIO)
 			status = cmd_write_failed(out_path, rc, errno, in);

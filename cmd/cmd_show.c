@@ -248,7 +248,13 @@ cmd_show(int argc, char **argv)
 	} else if (status == EXIT_OK && topproto) {
 		status = show_topproto(prof, print, argv[optind], out_path);
 	} else if (status == EXIT_OK) {
-		int rc = profconv_profile_print(prof, stdout, print);
+		int rc;
+
+		/* The summary and the tree make one view, the last use of
+		 * the profile's stacks: they go once it has read them. */
+		if (print->summary || tree)
+			profconv_profile_set_stacks_disposable(prof);
+		rc = profconv_profile_print(prof, stdout, print);
 
 		if (rc == PROFCONV_ENOTFOUND || rc == PROFCONV_EINVAL)
 			status = cmd_error_lib(argv[optind]);

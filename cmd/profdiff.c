@@ -221,6 +221,10 @@ main(int argc, char **argv)
 		    EXIT_OK)
 			goto out;
 	cmd_warn_unmatched_pair(&a.view, in);
+	/* The table's views are the last to read the stacks, unless
+	 * pprof's form of the difference is made from them after. */
+	for (i = 0; i < 2 && !a.diff_base; i++)
+		profconv_profile_set_stacks_disposable(in[i]);
 	/* pprof's -normalize scales the source to the base; ours the base
 	 * to CUR, but pprof's way where the output is pprof's form. */
 	if (profconv_profiles_compatibilize(in, 2) < 0 ||

@@ -174,6 +174,9 @@ struct profconv_profile {
 	/* profconv_profile_drop_stacks() freed STACK: every sample's
 	 * NLOCS is 0, and what reads stacks refuses the profile. */
 	bool stacks_dropped;
+	/* profconv_profile_set_stacks_disposable(): the call that reads
+	 * the stacks last may drop them (profconv__disposable()). */
+	bool stacks_disposable;
 	int64_t *values;			/* nsamples * nsample_types */
 	size_t nvalues, values_cap;
 	struct pc_label *labels;
@@ -242,6 +245,15 @@ pc_location_lines(const struct profconv_profile *prof,
  */
 int profconv__need_stacks(const struct profconv_profile *prof,
     const char *what);
+
+/*
+ * PROF, to drop its stacks, when its owner let the library do so
+ * (profconv_profile_set_stacks_disposable()); else NULL.  For a call
+ * that has read PROF's stacks for the last time:
+ * profconv_profile_drop_stacks(profconv__disposable(prof)).
+ */
+struct profconv_profile *profconv__disposable(
+    const struct profconv_profile *prof);
 
 static inline struct pc_stack
 pc_sample_stack(const struct profconv_profile *prof, const struct pc_sample *s)

@@ -814,3 +814,17 @@ profconv__need_stacks(const struct profconv_profile *prof, const char *what)
 	    "stacks, and they were given back (profconv_profile_drop_stacks())",
 	    what);
 }
+
+void
+profconv_profile_set_stacks_disposable(struct profconv_profile *prof)
+{
+	prof->stacks_disposable = true;
+}
+
+struct profconv_profile *
+profconv__disposable(const struct profconv_profile *prof)
+{
+	/* Made by profconv_profile_new(), never const: its owner said. */
+	return prof->stacks_disposable ? (struct profconv_profile *)prof :
+	    NULL;
+}

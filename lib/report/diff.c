@@ -188,7 +188,7 @@ profconv__diff_hidden_type(const struct profconv_profile *prof)
 static int
 add_view(struct profconv_diff *d, const struct profconv_profile *prof,
     const struct profconv_view_options *vopts, enum pc_rows_by by,
-    size_t group)
+    size_t group, bool take)
 {
 	struct profconv_view *view = NULL;
 	size_t t;
@@ -197,8 +197,8 @@ add_view(struct profconv_diff *d, const struct profconv_profile *prof,
 	/* Rows by function or line add up the stacks' leaves: the stacks
 	 * need not be merged nor laid out.  Rows by stack name them, one
 	 * text per stack. */
-	rc = by == PC_ROWS_STACK ? profconv_view_new(&view, prof, vopts) :
-	    profconv__view_new_leaves(&view, prof, vopts);
+	rc = profconv__view_new_last(&view, prof, vopts, by != PC_ROWS_STACK,
+	    take);
 	if (rc == 0)
 		rc = profconv__rows_add(d->rows, view, by, false, group * d->nt);
 	for (t = 0; rc == 0 && t < d->nt; t++)
@@ -223,9 +223,9 @@ profconv_diff_free(struct profconv_diff *d)
 }
 
 int
-profconv_diff_new(struct profconv_diff **out,
+profconv__diff_new(struct profconv_diff **out,
     const struct profconv_profile *base, const struct profconv_profile *cur,
-    const struct profconv_diff_options *opts)
+    const struct profconv_diff_options *opts, bool take)
 {
 	struct profconv_diff_options o;
 	struct profconv_view_options vopts;
@@ -265,11 +265,11 @@ profconv_diff_new(struct profconv_diff **out,
 	if (rc == 0)
 		rc = profconv__rows_new(&d->rows, 3 * d->nt);
 	if (rc == 0)
-		rc = add_view(d, base, &vopts, by, COL_BASE);
+		rc = add_view(d, base, &vopts, by, COL_BASE, take);
 	if (rc == 0)
-		rc = add_view(d, cur, &vopts, by, COL_CUR);
+		rc = add_view(d, cur, &vopts, by, COL_CUR, take);
 	if (rc == 0)
-		rc = add_view(d, d->delta, &vopts, by, COL_DELTA);
+		rc = add_view(d, d->delta, &vopts, by, COL_DELTA, false);
 	if (rc < 0) {
 		profconv_diff_free(d);
 		return rc;
@@ -277,6 +277,14 @@ profconv_diff_new(struct profconv_diff **out,
 	find_heap_slots(d);
 	*out = d;
 	return 0;
+}
+
+int
+profconv_diff_new(struct profconv_diff **out,
+    const struct profconv_profile *base, const struct profconv_profile *cur,
+    const struct profconv_diff_options *opts)
+{
+	return profconv__diff_new(out, base, cur, opts, true);
 }
 
 const struct profconv_profile *

@@ -16,6 +16,16 @@
 
 #include "view/delta.h"
 
+/*
+ * profconv_diff_new(), which takes the stacks of BASE and CUR with their
+ * views when TAKE and their owner let them go
+ * (profconv_profile_set_stacks_disposable()): the public call does; a
+ * writer that reads the profiles after (the report) does not.
+ */
+int profconv__diff_new(struct profconv_diff **out,
+    const struct profconv_profile *base, const struct profconv_profile *cur,
+    const struct profconv_diff_options *opts, bool take);
+
 /* A row of the table: V holds base, cur and delta, one per sample type
  * each (3 * profconv_profile_sample_type_count() values). */
 struct pc_diff_row {

@@ -319,9 +319,10 @@ profconv_report_write(const struct profconv_profile *cur,
 		{ "graph", "Call graph (diff)" }, { "source", "Source (diff)" }
 	};
 	struct profconv_report_options o;
-	struct mem early = { 0 };
+	struct mem early = { 0 }, src = { 0 };
 	struct ctx c;
 	size_t i, n;
+	bool src_first;
 	int rc;
 
 	if (cur == NULL || fp == NULL)
@@ -372,6 +373,29 @@ profconv_report_write(const struct profconv_profile *cur,
 
 		c.nfuncs += v[c.ti] != 0 || v[c.nt + c.ti] != 0;
 	}
+	/*
+	 * The Source tab's view is the last to read the profiles' stacks.
+	 * When the caller lets them go
+	 * (profconv_profile_set_stacks_disposable()), the tab is made
+	 * now, into memory, beside the page's views, and the stacks go
+	 * before the call graph is built, the report's peak otherwise;
+	 * else it is made last, once the page's views are freed.
+	 */
+	src_first = profconv__disposable(cur) != NULL ||
+	    (base != NULL && profconv__disposable(base) != NULL);
+	if (src_first) {
+		if ((rc = profconv__report_mem_open(&src)) < 0)
+			goto out;
+		rc = profconv__report_listing(src.fp, &c, false);
+		if (profconv__report_mem_close(&src) < 0 && rc == 0)
+			rc = PROFCONV_ENOMEM;
+		if (rc < 0)
+			goto out;
+		profconv_profile_drop_stacks(profconv__disposable(cur));
+		if (base != NULL)
+			profconv_profile_drop_stacks(
+			    profconv__disposable(base));
+	}
 	page_start(fp, &o);
 	if (base == NULL)
 		nav(fp, one, PC_ARRAY_LEN(one));
@@ -391,12 +415,15 @@ profconv_report_write(const struct profconv_profile *cur,
 		rc = profconv__report_graphs_per_type(fp, &c);
 	else if (rc == 0)
 		rc = profconv__report_graph(fp, &c);
-	if (rc == 0)
-		rc = profconv__report_listing(fp, &c);
+	if (rc == 0 && src_first)
+		fwrite(src.buf, 1, src.len, fp);	/* ferror: page_end */
+	else if (rc == 0)
+		rc = profconv__report_listing(fp, &c, true);
 	if (rc == 0)
 		rc = page_end(fp);
 out:
 	profconv__report_mem_free(&early);
+	profconv__report_mem_free(&src);
 	profconv__rows_free(c.funcs);
 	profconv_view_free(c.cv);
 	profconv_view_free(c.bv);

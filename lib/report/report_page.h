@@ -78,10 +78,11 @@ int profconv__report_graph(FILE *fp, struct ctx *c);
  * allocation wrappers.  Without own functions (a comparison, or no
  * source under any root), the heaviest by flat.  Matched by name (one
  * regex of 100,000 names overflows regcomp's stack), made only as far
- * as the page shows it.  The last tab: it frees C's views and rows
- * (NULL after) before it makes the listing's own view.
+ * as the page shows it.  When LAST (the page's views and rows are not
+ * read after), it frees C's views and rows (NULL after) before it makes
+ * the listing's own view.
  */
-int profconv__report_listing(FILE *fp, struct ctx *c);
+int profconv__report_listing(FILE *fp, struct ctx *c, bool last);
 
 int profconv__report_mem_open(struct mem *m);
 

@@ -481,7 +481,7 @@ listing_note(FILE *fp, const char *name, size_t k, const char *type)
  * as the page shows it.
  */
 int
-profconv__report_listing(FILE *fp, struct ctx *c)
+profconv__report_listing(FILE *fp, struct ctx *c, bool last)
 {
 	const struct profconv_report_options *o = c->o;
 	struct profconv_list_options lo = PROFCONV_LIST_OPTIONS_INIT;
@@ -535,11 +535,13 @@ profconv__report_listing(FILE *fp, struct ctx *c)
 		free(names);
 		return rc;
 	}
-	profconv_view_free(c->cv);
-	profconv_view_free(c->bv);
-	profconv__rows_free(c->funcs);
-	c->cv = c->bv = NULL;
-	c->funcs = NULL;
+	if (last) {
+		profconv_view_free(c->cv);
+		profconv_view_free(c->bv);
+		profconv__rows_free(c->funcs);
+		c->cv = c->bv = NULL;
+		c->funcs = NULL;
+	}
 	if ((rc = profconv__report_mem_open(&m)) < 0) {
 		free_names(names, k);
 		return rc;
@@ -650,7 +652,7 @@ profconv__report_comparison(FILE *fp, struct ctx *c)
 	po.top = c->o->top;
 	profconv_profile_sample_type(c->cur, c->ti, &vt);
 	section(fp, "compare");
-	rc = profconv_diff_new(&diff, c->base, c->cur, &dopts);
+	rc = profconv__diff_new(&diff, c->base, c->cur, &dopts, false);
 	if (rc < 0)
 		return rc;
 	x.fp = fp;

@@ -477,6 +477,15 @@ profconv__view_new_unmerged_with(struct profconv_view **out,
 	    names != NULL ? names : (const char *const[]){ NULL }, n, NULL);
 }
 
+int
+profconv__view_new_last(struct profconv_view **out,
+    const struct profconv_profile *prof,
+    const struct profconv_view_options *opts, bool leaves, bool take)
+{
+	return view_new(out, prof, opts, leaves, leaves, NULL, 0,
+	    take ? profconv__disposable(prof) : NULL);
+}
+
 bool
 profconv__view_is_leaves(const struct profconv_view *v)
 {

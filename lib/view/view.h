@@ -224,6 +224,16 @@ int profconv__view_new_unmerged_with(struct profconv_view **out,
 int profconv__view_new_leaves(struct profconv_view **out,
     const struct profconv_profile *prof,
     const struct profconv_view_options *opts);
+/*
+ * profconv_view_new()'s view, or profconv__view_new_leaves()'s when
+ * LEAVES; when TAKE (the last view a public call makes of PROF, not
+ * called from another), it takes PROF's stacks (as
+ * profconv_view_new_taking()) if their owner let them go
+ * (profconv_profile_set_stacks_disposable()).
+ */
+int profconv__view_new_last(struct profconv_view **out,
+    const struct profconv_profile *prof,
+    const struct profconv_view_options *opts, bool leaves, bool take);
 /* Is VIEW such a view (its stacks' leaves alone)? */
 bool profconv__view_is_leaves(const struct profconv_view *view);
 

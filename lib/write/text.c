@@ -393,7 +393,7 @@ print_summary(const struct profconv_profile *prof, FILE *fp,
 	fprintf(fp, "samples: %zu  locations: %zu  functions: %zu  "
 	    "mappings: %zu\n", prof->nsamples, prof->nlocations,
 	    prof->nfunctions, prof->nmappings);
-	rc = profconv_view_new(&view, prof, vopts);
+	rc = profconv__view_new_last(&view, prof, vopts, false, true);
 	if (rc < 0)
 		return rc;
 	for (i = 0; i < nt; i++) {

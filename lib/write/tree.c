@@ -240,12 +240,13 @@ print(struct tree *t, const struct profconv_view *view,
 	return 0;
 }
 
-/* The view VOPTS makes of PROF and its graph, trimmed by OPTS (unless
+/* The view VOPTS makes of PROF (taking its stacks when TAKE, see
+ * profconv__view_new_last()) and its graph, trimmed by OPTS (unless
  * UNTRIMMED), into T: T->view, T->g, T->unit (in UNIT), T->out_unit. */
 static int
 tree_open(struct tree *t, const struct profconv_profile *prof,
     const struct profconv_print_options *opts,
-    const struct profconv_view_options *vopts, bool untrimmed,
+    const struct profconv_view_options *vopts, bool untrimmed, bool take,
     char *unit, size_t unit_size, double *nodefraction)
 {
 	struct pc_graph_options go;
@@ -260,7 +261,7 @@ tree_open(struct tree *t, const struct profconv_profile *prof,
 	}
 	*nodefraction = go.nodefraction;
 	go.order = opts->by_cum ? PC_GRAPH_CUM : PC_GRAPH_FLAT;
-	rc = profconv_view_new(&t->view, prof, vopts);
+	rc = profconv__view_new_last(&t->view, prof, vopts, false, take);
 	if (rc == 0)
 		rc = profconv__write_graph_open(&t->gown, t->view, NULL,
 		    opts->sample_type, &go, &vt, unit, unit_size);
@@ -297,8 +298,8 @@ profconv__print_tree(const struct profconv_profile *prof, FILE *fp,
 	rc = profconv__view_compile(&peek, opts->peek, &has_peek, "peek");
 	/* pprof's -peek untrims the graph whatever the options say. */
 	if (rc == 0)
-		rc = tree_open(&t, prof, opts, vopts, opts->peek != NULL, unit,
-		    sizeof(unit), &nodefraction);
+		rc = tree_open(&t, prof, opts, vopts, opts->peek != NULL,
+		    true, unit, sizeof(unit), &nodefraction);
 	if (rc == 0) {
 		errno = 0;
 		if (opts->text)
@@ -406,7 +407,7 @@ profconv_profile_top(struct profconv_profile **out,
 	    profconv_profile_sample_type_index(prof, o.sample_type) < 0)
 		return profconv__fail(PROFCONV_ENOTFOUND,
 		    "profile has no sample type '%s'", o.sample_type);
-	rc = tree_open(&t, prof, &o, &vo, false, unit, sizeof(unit),
+	rc = tree_open(&t, prof, &o, &vo, false, false, unit, sizeof(unit),
 	    &nodefraction);
 	if (rc == 0)
 		rc = profconv_profile_new(&top);

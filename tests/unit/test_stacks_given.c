@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_stacks_given.c - a profile's stacks given back once read
- * (profconv_profile_drop_stacks(), profconv_view_new_taking()): what
- * reads stacks refuses the profile after, views made before go on
- * reading it, and the view that drops them is the one made otherwise.
+ * (profconv_profile_drop_stacks(), profconv_view_new_taking(),
+ * profconv_profile_set_stacks_disposable()): what reads stacks refuses
+ * the profile after, views made before go on reading it, and every output
+ * of the calls that drop them (the view, the summary, the tree, the
+ * comparison table, the report's page) is the one they give otherwise.
  */
 
 #include "config.h"
@@ -237,4 +239,130 @@ Test(stacks_given, taking_view_is_the_view)
 	cr_expect(zero(ptr, b));
 	cr_expect(eq(int, profconv_profile_has_stacks(q), 0));
 	profconv_profile_free(q);
+}
+
+/* PRINT of P, and of a copy whose stacks are disposable: the same text,
+ * and the copy's stacks are gone when GONE says they go. */
+static void
+expect_print_same(const struct profconv_print_options *print, bool gone,
+    const char *what)
+{
+	struct profconv_profile *p = make(2), *q = make(2);
+	char *want = NULL, *got = NULL;
+
+	profconv_profile_set_stacks_disposable(q);
+	CAPTURE(want, profconv_profile_print(p, fp, print));
+	CAPTURE(got, profconv_profile_print(q, fp, print));
+	cr_expect(gt(sz, strlen(want), 200), "%s", what);
+	cr_expect(eq(str, got, want), "%s", what);
+	cr_expect(eq(int, profconv_profile_has_stacks(p), 1), "%s", what);
+	cr_expect(eq(int, profconv_profile_has_stacks(q), !gone), "%s", what);
+	free(want);
+	free(got);
+	profconv_profile_free(p);
+	profconv_profile_free(q);
+}
+
+Test(stacks_given, summary_and_tree_the_same)
+{
+	struct profconv_print_options o = PROFCONV_PRINT_OPTIONS_INIT;
+
+	o.summary = 1;
+	expect_print_same(&o, true, "summary");
+	o.summary = 0;
+	o.tree = 1;
+	expect_print_same(&o, true, "tree");
+	o.tree = 0;
+	/* The traces read the profile's stacks after their view: kept. */
+	o.traces = 1;
+	expect_print_same(&o, false, "traces");
+}
+
+/* profdiff's table, by function and by stack: the same, and the
+ * disposable profiles' stacks gone. */
+Test(stacks_given, comparison_the_same)
+{
+	struct profconv_diff_options o = PROFCONV_DIFF_OPTIONS_INIT;
+	struct profconv_profile *p[2], *q[2];
+	struct profconv_diff *d = NULL, *e = NULL;
+	char *want = NULL, *got = NULL;
+	int by, i;
+
+	for (by = 0; by < 2; by++) {
+		o.by = by == 0 ? PROFCONV_DIFF_BY_FUNCTION :
+		    PROFCONV_DIFF_BY_STACK;
+		for (i = 0; i < 2; i++) {
+			p[i] = make((unsigned)i);
+			q[i] = make((unsigned)i);
+			profconv_profile_set_stacks_disposable(q[i]);
+		}
+		cr_assert(eq(int, profconv_diff_new(&d, p[0], p[1], &o), 0),
+		    "%s", ERRMSG);
+		cr_assert(eq(int, profconv_diff_new(&e, q[0], q[1], &o), 0),
+		    "%s", ERRMSG);
+		CAPTURE(want, profconv_diff_print(d, fp, NULL));
+		CAPTURE(got, profconv_diff_print(e, fp, NULL));
+		cr_expect(gt(sz, strlen(want), 200));
+		cr_expect(eq(str, got, want), "by %d", by);
+		for (i = 0; i < 2; i++) {
+			cr_expect(eq(int, profconv_profile_has_stacks(p[i]), 1));
+			cr_expect(eq(int, profconv_profile_has_stacks(q[i]), 0));
+			profconv_profile_free(p[i]);
+			profconv_profile_free(q[i]);
+		}
+		free(want);
+		free(got);
+		profconv_diff_free(d);
+		profconv_diff_free(e);
+	}
+}
+
+/* The report's page of CUR (and BASE): written with O. */
+static char *
+page_of(const struct profconv_profile *cur,
+    const struct profconv_profile *base,
+    const struct profconv_report_options *o)
+{
+	char *text = NULL;
+
+	CAPTURE(text, profconv_report_write(cur, base, fp, o));
+	return text;
+}
+
+/* The report's page, alone and against a base: the Source tab made
+ * before the call graph when the stacks may go, last otherwise; the
+ * same page either way, its Source tab listing the program's own
+ * functions. */
+Test(stacks_given, report_page_the_same)
+{
+	struct profconv_report_options o = PROFCONV_REPORT_OPTIONS_INIT;
+	struct profconv_profile *p[2], *q[2];
+	char *want, *got;
+	int with_base, i;
+
+	o.source_path = dir;
+	o.list_top = 3;
+	for (with_base = 0; with_base < 2; with_base++) {
+		for (i = 0; i < 2; i++) {
+			p[i] = make((unsigned)i + 1);
+			q[i] = make((unsigned)i + 1);
+			profconv_profile_set_stacks_disposable(q[i]);
+		}
+		want = page_of(p[1], with_base ? p[0] : NULL, &o);
+		got = page_of(q[1], with_base ? q[0] : NULL, &o);
+		cr_expect(eq(str, got, want), "with_base %d", with_base);
+		/* Alone, the Source tab lists own.c's functions. */
+		cr_expect(with_base || strstr(want, "line 3 of own.c") != NULL,
+		    "%s", want);
+		cr_expect(eq(int, profconv_profile_has_stacks(p[1]), 1));
+		cr_expect(eq(int, profconv_profile_has_stacks(q[1]), 0));
+		cr_expect(eq(int, profconv_profile_has_stacks(q[0]),
+		    !with_base));
+		for (i = 0; i < 2; i++) {
+			profconv_profile_free(p[i]);
+			profconv_profile_free(q[i]);
+		}
+		free(want);
+		free(got);
+	}
 }
