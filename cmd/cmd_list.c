@@ -104,6 +104,10 @@ cmd_list(int argc, char **argv)
 	if (status == EXIT_OK)
 		status = cmd_output_open(&out, out_path);
 	if (status == EXIT_OK) {
+		/* The listing's views are the profiles' last use. */
+		for (i = 0; i < 2; i++)
+			if (prof[i] != NULL)
+				profconv_profile_set_stacks_disposable(prof[i]);
 		rc = profconv_list_write(prof[1], prof[0], argv[optind],
 		    out.fp, list);
 		if (rc == PROFCONV_EIO)

@@ -206,8 +206,8 @@ int profconv_profile_has_stacks(const struct profconv_profile *prof);
 /*
  * Let the library drop PROF's stacks (profconv_profile_drop_stacks()) in
  * the next call that reads them, once it has read them for the last
- * time: profconv_profile_print(), profconv_diff_new() and
- * profconv_report_write() do.  For a caller that owns PROF and makes one
+ * time: profconv_profile_print(), profconv_diff_new(),
+ * profconv_list_write() and profconv_report_write() do.  For a caller that owns PROF and makes one
  * such call of it: it peaks lower by the stacks' size, and can make no
  * other view of PROF after.  profconv_view_new() never drops them (see
  * profconv_view_new_taking()).

@@ -212,7 +212,7 @@ lister_free(struct lister *l)
  */
 static int
 filter_values(const struct profconv_profile *prof,
-    const struct profconv_view_options *vo, struct lview *lv)
+    const struct profconv_view_options *vo, struct lview *lv, bool take)
 {
 	struct profconv_view_options fo = *vo;
 	struct profconv_view *fv = NULL;
@@ -220,7 +220,7 @@ filter_values(const struct profconv_profile *prof,
 	int rc;
 
 	fo.granularity = PROFCONV_BY_FUNCTION;
-	rc = profconv__view_new_unmerged(&fv, prof, &fo);
+	rc = profconv__view_new_unmerged(&fv, prof, &fo, take);
 	if (rc < 0)
 		return rc;
 	lv->vals = calloc(profconv_view_stack_count(lv->v) + 1,
@@ -276,13 +276,16 @@ list_scale(struct lister *l, const struct lview *vc,
 /* The listing's view of PROF, and the index of its sample type; of the
  * samples with a frame of one of the N functions NAMES when NAMES is not
  * NULL and no share is of what the filters keep (the other samples add
- * nothing to the listing, and its total is the profile's). */
+ * nothing to the listing, and its total is the profile's).  TAKE: its
+ * last view of PROF takes PROF's stacks when they may go
+ * (profconv__view_new_last()). */
 static int
 list_view(const struct profconv_profile *prof,
     const struct profconv_list_options *o, const char *const *names,
-    size_t n, struct lview *lv)
+    size_t n, struct lview *lv, bool take)
 {
 	struct profconv_view_options vo, lo;
+	bool filtered;
 	int rc;
 
 	rc = profconv__options_take(&vo, o->view, &profconv__options_view);
@@ -292,16 +295,18 @@ list_view(const struct profconv_profile *prof,
 	lo = vo;
 	lo.granularity = PROFCONV_BY_LINE;
 	lo.focus = lo.ignore = NULL;
+	filtered = vo.focus != NULL || vo.ignore != NULL;
 	/* The listing adds its stacks up: they need not be merged. */
 	if (names != NULL && !lv->relative)
 		rc = profconv__view_new_unmerged_with(&lv->v, prof, &lo, names,
-		    n);
+		    n, take && !filtered);
 	else
-		rc = profconv__view_new_unmerged(&lv->v, prof, &lo);
+		rc = profconv__view_new_unmerged(&lv->v, prof, &lo,
+		    take && !filtered);
 	if (rc == 0)
 		rc = profconv_view_sample_index(lv->v, o->sample_type, &lv->ti);
-	if (rc == 0 && (vo.focus != NULL || vo.ignore != NULL))
-		rc = filter_values(prof, &vo, lv);
+	if (rc == 0 && filtered)
+		rc = filter_values(prof, &vo, lv, take);
 	return rc;
 }
 
@@ -312,6 +317,8 @@ struct what {
 	size_t nnames;
 	bool fragment;		/* the HTML fragment, not as OPTS->html says */
 	size_t budget;
+	bool take;		/* the public call: the profiles' stacks go
+				 * with its last views when they may */
 };
 
 int
@@ -384,9 +391,9 @@ list_write(const struct profconv_profile *cur,
 	}
 	l.o = &o;
 	l.budget = w->budget;
-	rc = list_view(cur, &o, l.names, l.nnames, &vc);
+	rc = list_view(cur, &o, l.names, l.nnames, &vc, w->take);
 	if (rc == 0 && base != NULL)
-		rc = list_view(base, &o, l.names, l.nnames, &vb);
+		rc = list_view(base, &o, l.names, l.nnames, &vb, w->take);
 	if (rc == 0 && base != NULL)
 		rc = same_type(cur, vc.ti, base, vb.ti);
 	if (rc == 0)
@@ -440,6 +447,7 @@ profconv_list_write(const struct profconv_profile *cur,
 	struct what w = { 0 };
 
 	w.regex = regex;
+	w.take = true;
 	if (regex == NULL)
 		return profconv__fail(PROFCONV_EINVAL, "list: no profile, "
 		    "regex or output");
@@ -452,7 +460,7 @@ profconv__list_write_fragment(const struct profconv_profile *cur,
     size_t n, FILE *fp, const struct profconv_list_options *opts,
     size_t budget)
 {
-	struct what w = { NULL, names, n, true, budget };
+	struct what w = { NULL, names, n, true, budget, false };
 
 	if (names == NULL)
 		return profconv__fail(PROFCONV_EINVAL, "list: no names");

@@ -456,16 +456,17 @@ profconv_view_new_taking(struct profconv_view **out,
 int
 profconv__view_new_unmerged(struct profconv_view **out,
     const struct profconv_profile *prof,
-    const struct profconv_view_options *opts)
+    const struct profconv_view_options *opts, bool take)
 {
-	return view_new(out, prof, opts, true, false, NULL, 0, NULL);
+	return view_new(out, prof, opts, true, false, NULL, 0,
+	    take ? profconv__disposable(prof) : NULL);
 }
 
 int
 profconv__view_new_unmerged_with(struct profconv_view **out,
     const struct profconv_profile *prof,
     const struct profconv_view_options *opts, const char *const *names,
-    size_t n)
+    size_t n, bool take)
 {
 	*out = NULL;
 	if (opts != NULL && opts->focus != NULL)
@@ -474,7 +475,8 @@ profconv__view_new_unmerged_with(struct profconv_view **out,
 	if (names == NULL && n != 0)
 		return profconv__fail(PROFCONV_EINVAL, "no names");
 	return view_new(out, prof, opts, true, false,
-	    names != NULL ? names : (const char *const[]){ NULL }, n, NULL);
+	    names != NULL ? names : (const char *const[]){ NULL }, n,
+	    take ? profconv__disposable(prof) : NULL);
 }
 
 int

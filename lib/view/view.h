@@ -193,11 +193,12 @@ int profconv__seqsort(const struct pc_seqsort *s, uint32_t *order,
  * but a stack per shown sample, in the samples' order, neither sorted
  * nor merged, which saves the sort.  Only when each sample type's values,
  * as magnitudes, add up below INT64_MAX (so that no sum depends on the
- * grouping); otherwise the view is profconv_view_new()'s.
+ * grouping); otherwise the view is profconv_view_new()'s.  TAKE: as
+ * profconv__view_new_last()'s.
  */
 int profconv__view_new_unmerged(struct profconv_view **out,
     const struct profconv_profile *prof,
-    const struct profconv_view_options *opts);
+    const struct profconv_view_options *opts, bool take);
 
 /*
  * profconv__view_new_unmerged()'s view of only the samples that have a
@@ -211,7 +212,7 @@ int profconv__view_new_unmerged(struct profconv_view **out,
 int profconv__view_new_unmerged_with(struct profconv_view **out,
     const struct profconv_profile *prof,
     const struct profconv_view_options *opts, const char *const *names,
-    size_t n);
+    size_t n, bool take);
 
 /*
  * A view for readers of each stack's leaf frame alone (rows by function

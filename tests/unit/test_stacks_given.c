@@ -5,7 +5,8 @@
  * profconv_profile_set_stacks_disposable()): what reads stacks refuses
  * the profile after, views made before go on reading it, and every output
  * of the calls that drop them (the view, the summary, the tree, the
- * comparison table, the report's page) is the one they give otherwise.
+ * comparison table, the listing, the report's page) is the one they give
+ * otherwise.
  */
 
 #include "config.h"
@@ -314,6 +315,49 @@ Test(stacks_given, comparison_the_same)
 		free(got);
 		profconv_diff_free(d);
 		profconv_diff_free(e);
+	}
+}
+
+/* The annotated source, alone and against a base, with and without
+ * focus (whose view by function comes after the listing's own): the
+ * same, and the disposable profiles' stacks gone. */
+Test(stacks_given, listing_the_same)
+{
+	struct profconv_list_options o = PROFCONV_LIST_OPTIONS_INIT;
+	struct profconv_view_options vo = PROFCONV_VIEW_OPTIONS_INIT;
+	struct profconv_profile *p[2], *q[2];
+	char *want = NULL, *got = NULL;
+	int with_base, focus, i;
+
+	o.source_path = dir;
+	o.view = &vo;
+	for (focus = 0; focus < 2; focus++) {
+		vo.focus = focus ? "lib1[0-9]" : NULL;
+		for (with_base = 0; with_base < 2; with_base++) {
+			for (i = 0; i < 2; i++) {
+				p[i] = make((unsigned)i);
+				q[i] = make((unsigned)i);
+				profconv_profile_set_stacks_disposable(q[i]);
+			}
+			CAPTURE(want, profconv_list_write(p[1], with_base ?
+			    p[0] : NULL, "own[0-4]", fp, &o));
+			CAPTURE(got, profconv_list_write(q[1], with_base ?
+			    q[0] : NULL, "own[0-4]", fp, &o));
+			cr_expect(not(zero(ptr, strstr(want,
+			    "line 3 of own.c"))), "%s", want);
+			cr_expect(eq(str, got, want), "focus %d, base %d",
+			    focus, with_base);
+			cr_expect(eq(int, profconv_profile_has_stacks(p[1]), 1));
+			cr_expect(eq(int, profconv_profile_has_stacks(q[1]), 0));
+			cr_expect(eq(int, profconv_profile_has_stacks(q[0]),
+			    !with_base));
+			for (i = 0; i < 2; i++) {
+				profconv_profile_free(p[i]);
+				profconv_profile_free(q[i]);
+			}
+			free(want);
+			free(got);
+		}
 	}
 }
 

@@ -445,7 +445,7 @@ unmerged_in_sample_order(void)
 	SAMPLE(p, b, lm);
 	SAMPLE(p, z, lm);
 	SAMPLE(p, b, lg, lm);
-	cr_assert(eq(int, profconv__view_new_unmerged(&v, p, NULL), 0));
+	cr_assert(eq(int, profconv__view_new_unmerged(&v, p, NULL, false), 0));
 	cr_assert(eq(sz, profconv_view_stack_count(v), 3), "zeros left out");
 	cr_assert(eq(sz, profconv__view_sample_stack(v, 0), 1));
 	cr_assert(eq(sz, profconv__view_sample_stack(v, 1), 2));
@@ -467,7 +467,7 @@ unmerged_in_sample_order(void)
 	/* Two values that add up past INT64_MAX: merged after all. */
 	a[1] = INT64_MAX - 1;
 	SAMPLE(p, a, lg, lm);
-	cr_assert(eq(int, profconv__view_new_unmerged(&v, p, NULL), 0));
+	cr_assert(eq(int, profconv__view_new_unmerged(&v, p, NULL, false), 0));
 	cr_assert(eq(int, profconv_view_new(&w, p, NULL), 0));
 	cr_expect(eq(sz, profconv_view_stack_count(v), 2));
 	cr_expect(eq(sz, profconv_view_stack_count(v),
@@ -498,7 +498,7 @@ leaves_of(const struct profconv_view_options *o, const char *what)
 	struct pc_rows *r = NULL;
 	size_t i, t;
 
-	cr_assert(eq(int, profconv__view_new_unmerged(&u, p, o), 0), "%s",
+	cr_assert(eq(int, profconv__view_new_unmerged(&u, p, o, false), 0), "%s",
 	    what);
 	cr_assert(eq(int, profconv__view_new_leaves(&l, p, o), 0), "%s", what);
 	cr_expect(profconv__view_is_leaves(l), "%s", what);
@@ -626,9 +626,9 @@ with_names(unsigned jobs, const char *const *names, size_t n,
 
 	o.jobs = jobs;
 	o.granularity = PROFCONV_BY_LINE;
-	cr_assert(eq(int, profconv__view_new_unmerged(&u, p, &o), 0));
+	cr_assert(eq(int, profconv__view_new_unmerged(&u, p, &o, false), 0));
 	cr_assert(eq(int, profconv__view_new_unmerged_with(&w, p, &o, names,
-	    n), 0), "%s: %s", what, ERRMSG);
+	    n, false), 0), "%s: %s", what, ERRMSG);
 	for (i = 0; i < profconv_profile_sample_count(p); i++) {
 		size_t su = profconv__view_sample_stack(u, i);
 		size_t sw = profconv__view_sample_stack(w, i);
@@ -705,7 +705,7 @@ Test(view, views_of_some_functions_samples)
 	}
 	o.focus = "b";
 	cr_expect(eq(int, profconv__view_new_unmerged_with(&w, p, &o,
-	    (const char *[]){ "b" }, 1), PROFCONV_EINVAL));
+	    (const char *[]){ "b" }, 1, false), PROFCONV_EINVAL));
 	cr_expect(zero(ptr, w));
 }
 
