@@ -126,6 +126,16 @@ int profconv__grow(void **ptr, size_t *cap, size_t len, size_t n,
  * itself is what needs the huge pages).
  */
 void profconv__huge_pages(void *p, size_t len);
+/*
+ * The whole pages inside the block P (LEN bytes) given back to the
+ * system, in steps of a huge page (2 MB), so that a block in huge pages
+ * is not split into small ones: a block whose bytes are read no more,
+ * though it is not freed yet.  They read as zeros after.  Nothing else
+ * changes, errno included.  Returns where the pages given back end (at
+ * most P + LEN): the start of the next such call on the same block,
+ * which gives back the step this one left.
+ */
+void *profconv__pages_give_back(void *p, size_t len);
 
 /* The strings at A and B (each a char *) in strcmp()'s order: qsort()
  * and bsearch() of arrays of strings. */

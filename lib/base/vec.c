@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "base/base.h"
 
@@ -29,6 +30,35 @@ profconv__huge_pages(void *p, size_t len)
 #else
 	(void)p;
 	(void)len;
+#endif
+}
+
+void *
+profconv__pages_give_back(void *p, size_t len)
+{
+#ifdef MADV_DONTNEED
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t from, to;
+	int saved = errno;
+
+	if (p == NULL || page == 0 || (page & (page - 1)) != 0)
+		return p;
+	/* In huge page steps: a huge page given back in part is split
+	 * into small ones, and what is left of it read through them. */
+	if (page < HUGE_PAGE)
+		page = HUGE_PAGE;
+	/* Inside the block only: the allocator's words around it are
+	 * not ours. */
+	from = ((uintptr_t)p + page - 1) & ~(page - 1);
+	to = ((uintptr_t)p + len) & ~(page - 1);
+	if (to <= from)
+		return p;
+	(void)madvise((void *)from, to - from, MADV_DONTNEED);
+	errno = saved;
+	return (unsigned char *)p + (to - (uintptr_t)p);
+#else
+	(void)len;
+	return p;
 #endif
 }
 

@@ -388,8 +388,17 @@ int
 profconv__pb_decode(struct profconv_profile **out, const unsigned char *data,
     size_t len, uint64_t budget, unsigned int jobs)
 {
+	return profconv__pb_decode_releasing(out, data, len, budget, jobs,
+	    NULL, NULL);
+}
+
+int
+profconv__pb_decode_releasing(struct profconv_profile **out,
+    const unsigned char *data, size_t len, uint64_t budget,
+    unsigned int jobs, void (*release)(void *arg, size_t n), void *arg)
+{
 	struct decoder d = { .data = data, .len = len, .budget = budget,
-	    .jobs = jobs };
+	    .jobs = jobs, .release = release, .release_arg = arg };
 	int rc;
 
 	*out = NULL;
@@ -414,7 +423,7 @@ profconv__pb_decode(struct profconv_profile **out, const unsigned char *data,
 		rc = profconv__fail(PROFCONV_EFORMAT,
 		    "profile has samples but no sample types");
 	if (rc == PB_WIRE)
-		rc = profconv__pb_invalid(data, len);
+		rc = profconv__pb_invalid_from(data, len, d.released);
 	else if (rc == PROFCONV_ENOMEM)
 		rc = profconv__nomem();
 	free(d.strings.s);

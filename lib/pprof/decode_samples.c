@@ -218,7 +218,7 @@ decode_chunk(void *arg, size_t i)
 		if (f.num == PF_SAMPLE)
 			rc = decode_sample(d, b, si++, f.p, f.len);
 	if (rc == PB_WIRE)
-		rc = profconv__pb_invalid(d->data, d->len);
+		rc = profconv__pb_invalid_from(d->data, d->len, d->released);
 	else if (rc == PROFCONV_ENOMEM)
 		rc = profconv__nomem();
 	if (rc < 0) {
@@ -293,6 +293,13 @@ profconv__pb_decode_samples(struct decoder *d)
 		rc = profconv__jobs_run(d->jobs, k, decode_chunk, &sr);
 		for (i = 0; rc == 0 && i < k; i++)
 			rc = add_batch(d, &sr.batches[i]);
+		/* The bytes before the next round's are read no more: the
+		 * model grows as they go. */
+		if (rc == 0 && d->release != NULL &&
+		    sr.first + k < d->nchunks) {
+			d->released = d->chunk_at[sr.first + k];
+			d->release(d->release_arg, d->released);
+		}
 	}
 	for (i = 0; i < per_round; i++)
 		batch_free(&sr.batches[i]);

@@ -26,9 +26,22 @@
 int profconv__pb_decode(struct profconv_profile **out,
     const unsigned char *data, size_t len, uint64_t budget,
     unsigned int jobs);
+/*
+ * profconv__pb_decode(), which calls RELEASE(ARG, N) as the samples are
+ * decoded, N growing: the first N bytes of DATA are read no more, so
+ * their owner may give their memory back (the bytes of a large profile
+ * are about half its model's).  Nothing it says depends on them after.
+ */
+int profconv__pb_decode_releasing(struct profconv_profile **out,
+    const unsigned char *data, size_t len, uint64_t budget,
+    unsigned int jobs, void (*release)(void *arg, size_t n), void *arg);
 /* Fail with why DATA is no pprof Profile, as far as its top-level fields
  * tell: one cut off by the end (truncated), a bad field, or neither. */
 int profconv__pb_invalid(const unsigned char *data, size_t len);
+/* The same, of the top-level fields from offset FROM on (where one
+ * starts): those before were read, and may be gone. */
+int profconv__pb_invalid_from(const unsigned char *data, size_t len,
+    size_t from);
 
 /*
  * Write PROF as pprof at LEVEL (0: uncompressed, -1: the default) on up

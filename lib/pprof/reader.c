@@ -67,9 +67,10 @@ enum walk { WALK_OK, WALK_CUT, WALK_BAD };
  * with the field's offset and number.
  */
 static enum walk
-walk_profile(const unsigned char *p, size_t len, size_t *off, uint64_t *field)
+walk_profile(const unsigned char *p, size_t len, size_t from, size_t *off,
+    uint64_t *field)
 {
-	size_t i = 0;
+	size_t i = from;
 	uint64_t tag, v;
 	int r;
 
@@ -115,10 +116,17 @@ walk_profile(const unsigned char *p, size_t len, size_t *off, uint64_t *field)
 int
 profconv__pb_invalid(const unsigned char *data, size_t len)
 {
-	size_t off = 0;
+	return profconv__pb_invalid_from(data, len, 0);
+}
+
+int
+profconv__pb_invalid_from(const unsigned char *data, size_t len,
+    size_t from)
+{
+	size_t off = from;
 	uint64_t field = 0;
 
-	switch (walk_profile(data, len, &off, &field)) {
+	switch (walk_profile(data, len, from, &off, &field)) {
 	case WALK_CUT:
 		return profconv__fail(PROFCONV_EFORMAT, "truncated pprof "
 		    "protobuf: field %llu at offset %zu runs past the end "
@@ -190,6 +198,15 @@ sniff_pprof(const unsigned char *head, size_t len, bool whole)
 	return true;
 }
 
+/* The input's bytes before N of them (ARG), decoded: given back. */
+static void
+release_input(void *arg, size_t n)
+{
+	struct pc_input *in = arg;
+
+	profconv__input_release(in, in->view + in->pos + n);
+}
+
 static int
 read_pprof(struct profconv_profile **out, struct pc_input *in,
     const struct profconv_read_options *opts)
@@ -204,8 +221,8 @@ read_pprof(struct profconv_profile **out, struct pc_input *in,
 	if (rc < 0)
 		return rc;
 	/* The samples' arrays are bounded as the input is. */
-	return profconv__pb_decode(out, data, len, in->max,
-	    opts != NULL ? opts->jobs : 0);
+	return profconv__pb_decode_releasing(out, data, len, in->max,
+	    opts != NULL ? opts->jobs : 0, release_input, in);
 }
 
 /* A whole input that a lenient sniff takes for pprof (a field cut off

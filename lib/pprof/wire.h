@@ -250,6 +250,11 @@ struct decoder {
 	uint32_t *str;			/* string index -> model index */
 	struct idmap mapping_ids, function_ids, location_ids;
 	unsigned int jobs;
+	/* profconv__pb_decode_releasing()'s: DATA's first RELEASED bytes
+	 * were given back (a top-level field starts there). */
+	void (*release)(void *arg, size_t n);
+	void *release_arg;
+	size_t released;
 };
 
 /* Samples per chunk decoded by one task, and between checks of the bound

@@ -439,6 +439,7 @@ profconv__input_fill(struct pc_input *in, size_t want)
 			memmove(in->buf, in->buf + in->pos, in->end - in->pos);
 			in->end -= in->pos;
 			in->pos = 0;
+			in->released = NULL;
 		}
 		have = in->end;
 		if (in->cap - have < BUF_MIN / 2 || in->cap < want) {
@@ -455,6 +456,7 @@ profconv__input_fill(struct pc_input *in, size_t want)
 			if (rc < 0)
 				return rc;
 			in->view = in->buf;
+			in->released = NULL;
 		}
 		/* No more than asked for (in reads of at least BUF_MIN):
 		 * what is read beyond it is slid to the front again at the
@@ -547,6 +549,7 @@ profconv__input_ahead_end(struct pc_input *in)
 	tcap = in->cap;
 	in->buf = in->ahead;
 	in->view = in->buf;
+	in->released = NULL;
 	in->cap = in->ahead_cap;
 	in->ahead = t;
 	in->ahead_cap = tcap;
@@ -627,6 +630,20 @@ profconv__input_slurp(struct pc_input *in, const unsigned char **data,
 	return 0;
 }
 
+void
+profconv__input_release(struct pc_input *in, const unsigned char *upto)
+{
+	unsigned char *from;
+
+	/* Only the input's own buffer; from where the last call ended. */
+	if (in->view == NULL || in->view != in->buf ||
+	    upto <= in->view || upto > in->view + in->end)
+		return;
+	from = in->released != NULL ? in->released : in->buf;
+	if (upto > from)
+		in->released = profconv__pages_give_back(from,
+		    (size_t)(upto - from));
+}
 const char *
 profconv__input_other_compression(const unsigned char *p, size_t len)
 {
@@ -773,6 +790,7 @@ gz_members_run(struct pc_input *in, const unsigned char *src, size_t len,
 		    (size_t)total + BUF_MIN)) < 0)
 			goto out;
 		in->view = in->buf;
+		in->released = NULL;
 	}
 	m.dst = in->buf + in->end;
 	rc = profconv__jobs_run(jobs, k, member_task, &m);
@@ -818,6 +836,7 @@ gz_slurp_members(struct pc_input *in, unsigned int jobs)
 			if ((rc = PC_GROW(in->buf, in->cap, in->end, BUF_MIN)) < 0)
 				goto out;
 			in->view = in->buf;
+			in->released = NULL;
 		}
 		rc = gz_read(in, in->buf + in->end, in->cap - in->end, &got);
 		if (rc < 0)

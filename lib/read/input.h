@@ -55,6 +55,8 @@ struct pc_input {
 	uint64_t zfed;			/* compressed bytes given to zlib */
 	const unsigned char *view;
 	unsigned char *buf;
+	unsigned char *released;	/* BUF given back before it
+					 * (profconv__input_release()) */
 	size_t cap, pos, end;
 	uint64_t total;			/* decompressed bytes so far */
 	uint64_t max;
@@ -116,6 +118,13 @@ int profconv__input_slurp(struct pc_input *in, const unsigned char **data,
  * same bytes and errors as profconv__input_slurp(). */
 int profconv__input_slurp_jobs(struct pc_input *in, unsigned int jobs,
     const unsigned char **data, size_t *len);
+/*
+ * The whole pages of IN's own buffer before UPTO (in the block
+ * profconv__input_slurp() gave), which its reader has decoded and reads
+ * no more, given back to the system; a caller's memory read in place is
+ * left alone.  The bytes there read as zeros after.
+ */
+void profconv__input_release(struct pc_input *in, const unsigned char *upto);
 /* Tests only: compressed bytes per round of members (0: 16 MiB). */
 extern size_t profconv__test_gz_round;
 

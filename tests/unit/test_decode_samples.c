@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "helpers.h"
 #include "model/model.h"
@@ -318,6 +319,90 @@ Test(decode_samples, same_samples_and_first_error_on_any_threads)
 				sum += got.values[0] == (int64_t)i;
 			}
 			cr_assert(eq(i64, sum, (int64_t)n), "-j %u", jobs[j]);
+			drop();
+		}
+	}
+}
+
+/* A release that spoils what it is given (0xff: no field starts so):
+ * bytes the decoder read after giving them back would show. */
+struct given {
+	unsigned char *b;
+	size_t upto, calls;
+};
+
+static void
+spoil_given(void *arg, size_t n)
+{
+	struct given *g = arg;
+
+	cr_assert(gt(sz, n, g->upto), "given back twice: %zu", n);
+	memset(g->b + g->upto, 0xff, n - g->upto);
+	g->upto = n;
+	g->calls++;
+}
+
+/*
+ * Bytes given back as the samples are decoded: the same samples, and
+ * the same first error whatever was given back before it (a bad id, or
+ * a wire error, whose message walks the top-level fields again), on 1
+ * to 3 threads.
+ */
+Test(decode_samples, bytes_given_back_as_decoded)
+{
+	static const unsigned int jobs[] = { 1, 3 };
+	struct wb w = { 0 }, s = { 0 };
+	struct profconv_profile *want = NULL;
+	struct profconv_sample a, b;
+	struct given g;
+	size_t i, j, n = 9 * 4096 + 5;
+	char msg[256];
+	int bad, rc;
+
+	for (j = 0; j < PC_ARRAY_LEN(jobs); j++) {
+		for (bad = 0; bad < 3; bad++) {
+			head(&w);
+			for (i = 0; i < n; i++) {
+				fvarint(&s, 1, bad == 1 && i == 30000 ? 7 :
+				    i % 2 ? 100 : 200);
+				fvarint(&s, 2, i);
+				if (bad == 2 && i == 33000)
+					fvarint(&s, 3, 1);
+				fbytes(&w, 2, &s);
+			}
+			rc = profconv__pb_decode(&want, w.b, w.n, 0, jobs[j]);
+			snprintf(msg, sizeof(msg), "%s", ERRMSG);
+			g = (struct given){ w.b, 0, 0 };
+			cr_assert(eq(int, profconv__pb_decode_releasing(&prof,
+			    w.b, w.n, 0, jobs[j], spoil_given, &g), rc));
+			cr_expect(gt(sz, g.calls, 1), "-j %u", jobs[j]);
+			free(w.b);
+			w = (struct wb){ 0 };
+			if (bad) {
+				cr_expect(eq(str, ERRMSG, msg), "-j %u", jobs[j]);
+				cr_expect(not(zero(ptr, strstr(msg, bad == 1 ?
+				    "sample 30001" : "not a valid pprof"))),
+				    "%s", msg);
+				continue;
+			}
+			cr_assert(eq(int, rc, 0), "%s", msg);
+			cr_assert(eq(sz, profconv_profile_sample_count(prof), n));
+			for (i = 0; i < n; i++) {
+				uint32_t x[4], y[4];
+				size_t nx, ny;
+
+				profconv_profile_sample(prof, i, &a);
+				profconv_profile_sample(want, i, &b);
+				cr_assert(eq(i64, a.values[0], b.values[0]));
+				profconv_profile_sample_locations(prof, i, x, 4,
+				    &nx);
+				profconv_profile_sample_locations(want, i, y, 4,
+				    &ny);
+				cr_assert(eq(sz, nx, ny));
+				cr_assert(eq(u32, x[0], y[0]), "sample %zu", i);
+			}
+			profconv_profile_free(want);
+			want = NULL;
 			drop();
 		}
 	}

@@ -4,6 +4,8 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "helpers.h"
@@ -757,4 +759,48 @@ Test(input, threads_inflate_gzip_members_as_zlib)
 	inflates_gzip_members_on_threads();
 	gzip_member_guesses_are_proven();
 	gzip_member_errors_are_zlibs();
+}
+
+/* What a reader has decoded is given back, in whole huge pages of the
+ * input's own buffer only, from where the last call ended; a caller's
+ * memory read in place is never touched. */
+Test(input, release_gives_back_own_pages_only)
+{
+	size_t u = (size_t)2 << 20, n = 24 * u, len, i;
+	unsigned char *text = malloc(n);
+	const unsigned char *data;
+	struct pc_input in;
+	size_t zeros = 0;
+	FILE *fp;
+
+	cr_assert(not(zero(ptr, text)));
+	memset(text, 'x', n);
+	fp = fmemopen(text, n, "rb");
+	cr_assert(not(zero(ptr, fp)));
+	cr_assert(eq(int, profconv__input_init(&in, fp, NULL, 0, 0), 0));
+	cr_assert(eq(int, profconv__input_slurp(&in, &data, &len), 0));
+	cr_assert(eq(sz, len, n));
+	profconv__input_release(&in, data + 10 * u + 7);
+	profconv__input_release(&in, data + 20 * u + 7);
+	for (i = 0; i < n; i++)
+		zeros += data[i] == 0;
+	/* Of the 20 steps before, the one the buffer starts in and the one
+	 * the second call ends in may not be whole; nothing after. */
+	cr_expect(ge(sz, zeros, 18 * u), "%zu", zeros);
+	cr_expect(le(sz, zeros, 20 * u + 7), "%zu", zeros);
+	for (i = 20 * u + 7; i < n; i++)
+		if (data[i] != 'x')
+			break;
+	cr_expect(eq(sz, i, n));
+	profconv__input_free(&in);
+	fclose(fp);
+	/* Memory read in place is the caller's. */
+	cr_assert(eq(int, profconv__input_init(&in, NULL, text, n, 0), 0));
+	cr_assert(eq(int, profconv__input_slurp(&in, &data, &len), 0));
+	profconv__input_release(&in, data + n);
+	for (i = 0; i < n && text[i] == 'x'; i++)
+		;
+	cr_expect(eq(sz, i, n));
+	profconv__input_free(&in);
+	free(text);
 }

@@ -2,7 +2,8 @@
 /*
  * test_reader.c - pprof as one of the readers (lib/pprof/reader.c): the
  * sniff that takes an input for pprof or turns it away, and
- * profconv__pb_invalid(), which says why bytes are no Profile.
+ * profconv__pb_invalid() and profconv__pb_invalid_from(), which say why
+ * bytes are no Profile.
  */
 
 #include "config.h"
@@ -153,11 +154,31 @@ invalid_refuses_an_overlong_varint(void)
 	    "offset 0"));
 }
 
+/* From an offset where a field starts: what comes before is not read
+ * (bytes given back as decoded), offsets stay the input's. */
+static void
+invalid_from_an_offset(void)
+{
+	/* 0xff junk, then field 1 (a sample type, 2 bytes), then a
+	 * fixed64 field 8, which Profile never has. */
+	static const unsigned char v[] = { 0xff, 0xff, 0xff, 0xff, 0x0a,
+		0x00, 0x41, 1, 2, 3, 4, 5, 6, 7, 8 };
+
+	cr_assert(eq(int, profconv__pb_invalid_from(v, sizeof(v), 4),
+	    PROFCONV_EFORMAT));
+	cr_assert(eq(str, ERRMSG, "not a valid pprof protobuf: bad field at "
+	    "offset 6"));
+	cr_assert(eq(int, profconv__pb_invalid_from(v, 6, 4),
+	    PROFCONV_EFORMAT));
+	cr_assert(eq(str, ERRMSG, "not a valid pprof protobuf (6 bytes)"));
+}
+
 /* profconv__pb_invalid(): cut off, bad, or neither. */
 Test(reader, invalid_says_why)
 {
 	invalid_says_cut_bad_or_neither();
 	invalid_refuses_an_overlong_varint();
+	invalid_from_an_offset();
 }
 
 /* The explain hook speaks only of a whole input the sniff leniently

@@ -159,3 +159,36 @@ Test(vec, strings_in_order)
 	cr_expect(eq(ptr, bsearch(&k, s, 5, sizeof(*s), profconv__by_str),
 	    (void *)&s[2]));
 }
+
+/* Whole huge pages (2 MB) inside the block read as zeros after; the
+ * parts at its ends are kept; the next call starts where they ended. */
+Test(vec, pages_given_back)
+{
+	size_t u = (size_t)2 << 20, len = 8 * u, i;
+	unsigned char *p = aligned_alloc(u, len), *end;
+	unsigned char *from = p + 100, *to = p + 100 + 3 * u + 50;
+
+	cr_assert(not(zero(ptr, p)));
+	memset(p, 0xab, len);
+	end = profconv__pages_give_back(from, (size_t)(to - from));
+	cr_expect(eq(ptr, end, p + 3 * u));
+	for (i = 0; i < len; i++) {
+		int want = i >= u && i < 3 * u ? 0 : 0xab;
+
+		if (p[i] != want) {
+			cr_expect(eq(int, p[i], want), "byte %zu", i);
+			break;
+		}
+	}
+	/* From where it ended: the step it left goes now. */
+	end = profconv__pages_give_back(end, (size_t)(p + 5 * u + 9 - end));
+	cr_expect(eq(ptr, end, p + 5 * u));
+	cr_expect(eq(int, p[3 * u], 0));
+	cr_expect(eq(int, p[5 * u - 1], 0));
+	cr_expect(eq(int, p[5 * u], 0xab));
+	/* Less than a step: nothing, and the same place back. */
+	cr_expect(eq(ptr, profconv__pages_give_back(p + 6 * u + 1, u),
+	    p + 6 * u + 1));
+	cr_expect(eq(int, p[6 * u + 1], 0xab));
+	free(p);
+}
