@@ -427,8 +427,16 @@ struct side {
 struct census {
 	struct side cur, base;
 	struct census_slot *t;
-	size_t mask;
+	size_t cap;		/* slots: half as many again as CUR's samples */
 };
+
+/* The slot where hash H's probe starts: its low half scaled to the
+ * table (its high half is the slot's FP). */
+static inline size_t
+census_home(const struct census *c, uint64_t h)
+{
+	return (size_t)(((uint64_t)(uint32_t)h * c->cap) >> 32);
+}
 
 /* A walk's scratch: two samples' labels. */
 struct census_scratch {
@@ -436,20 +444,16 @@ struct census_scratch {
 	size_t lx_cap, ly_cap;
 };
 
-/* A thread's share of a side's hashes: samples [C * CHUNK, ...). */
+/* The hashes of SD's samples [LO, HI) into H[0 .. HI - LO). */
 static int
-hash_task(void *arg, size_t c)
+hash_range(const struct side *sd, size_t lo, size_t hi, uint64_t *h)
 {
-	struct side *sd = arg;
 	const struct profconv_profile *p = sd->m.src;
-	size_t i, k, lo = c * sd->chunk, hi = lo + sd->chunk;
-	size_t scap = 0, lcap = 0;
+	size_t i, k, scap = 0, lcap = 0;
 	uint32_t *stk = NULL;
 	struct pc_label *lab = NULL;
 	int rc = 0;
 
-	if (hi > p->nsamples)
-		hi = p->nsamples;
 	for (i = lo; rc == 0 && i < hi; i++) {
 		const struct pc_sample *s = pc_sample(p, i);
 		struct pc_stack x = pc_sample_stack(p, s);
@@ -461,12 +465,24 @@ hash_task(void *arg, size_t c)
 			break;
 		for (k = 0; k < s->nlocs; k++)
 			stk[k] = sd->m.loc_id[pc_stack_at(x, k) - 1];
-		sd->h[i] = sample_hash(stk, s->nlocs, lab,
+		h[i - lo] = sample_hash(stk, s->nlocs, lab,
 		    labels_into(&sd->m, s, lab));
 	}
 	free(stk);
 	free(lab);
 	return rc;
+}
+
+/* A thread's share of a side's hashes: samples [C * CHUNK, ...). */
+static int
+hash_task(void *arg, size_t c)
+{
+	struct side *sd = arg;
+	size_t lo = c * sd->chunk, hi = lo + sd->chunk;
+
+	if (hi > sd->m.src->nsamples)
+		hi = sd->m.src->nsamples;
+	return hash_range(sd, lo, hi, sd->h + lo);
 }
 
 /* How many of N samples a census task takes: all of them below 65,536,
@@ -481,10 +497,11 @@ census_chunk(size_t n, unsigned int jobs)
 }
 
 /* P as M's source, every location taken in, into SD, which takes M's
- * translations of it; then its samples' hashes. */
+ * translations of it; then, when HASHES, its samples' hashes (else its
+ * walk makes them a chunk at a time). */
 static int
 side_begin(struct merger *m, struct side *sd,
-    const struct profconv_profile *p)
+    const struct profconv_profile *p, bool hashes)
 {
 	unsigned int jobs = profconv__jobs_count(0);
 	size_t id;
@@ -499,7 +516,7 @@ side_begin(struct merger *m, struct side *sd,
 	free(sd->m.map_id);
 	free(sd->m.map_delta);
 	free(sd->m.func_id);
-	if (rc < 0)
+	if (rc < 0 || !hashes)
 		return rc;
 	if ((sd->h = profconv__malloc_big((p->nsamples + 1) *
 	    sizeof(*sd->h))) == NULL)
@@ -556,7 +573,8 @@ census_slot(const struct census *c, struct census_scratch *sc,
 	bool same;
 	int rc;
 
-	for (i = h & c->mask; c->t[i].cur != 0; i = (i + 1) & c->mask) {
+	for (i = census_home(c, h); c->t[i].cur != 0;
+	    i = i + 1 < c->cap ? i + 1 : 0) {
 		if (c->t[i].fp != (uint32_t)(h >> 32))
 			continue;
 		if ((rc = census_same(c, sc, c->t[i].cur - 1, sd, j,
@@ -584,21 +602,23 @@ same_values(const struct profconv_profile *a, size_t i,
 	return true;
 }
 
-/* Sample J of SD's walk, which ends at END: its slot, or the empty one
- * where it goes, into *OUT; NULL when its values are all zero (the
- * merger leaves it out). */
+/* Sample J of SD's walk of samples [LO, END), whose hashes are H[0 ..
+ * END - LO): its slot, or the empty one where it goes, into *OUT; NULL
+ * when its values are all zero (the merger leaves it out). */
 static int
 census_meet(const struct census *c, struct census_scratch *sc,
-    const struct side *sd, size_t j, size_t end, struct census_slot **out)
+    const struct side *sd, const uint64_t *h, size_t lo, size_t j,
+    size_t end, struct census_slot **out)
 {
 	const struct profconv_profile *p = sd->m.src;
 
 	if (j + SLOTS_AHEAD < end)
-		__builtin_prefetch(&c->t[sd->h[j + SLOTS_AHEAD] & c->mask]);
+		__builtin_prefetch(&c->t[census_home(c,
+		    h[j - lo + SLOTS_AHEAD])]);
 	*out = NULL;
 	if (all_zero(pc_sample_values(p, j), p->nsample_types))
 		return 0;
-	return census_slot(c, sc, sd, j, sd->h[j], out);
+	return census_slot(c, sc, sd, j, h[j - lo], out);
 }
 
 /* CUR's samples into the table, each distinct one once. */
@@ -613,7 +633,8 @@ census_cur(struct census *c)
 	int rc = 0;
 
 	for (i = 0; rc == 0 && i < p->nsamples; i++) {
-		if ((rc = census_meet(c, &sc, sd, i, p->nsamples, &t)) < 0)
+		if ((rc = census_meet(c, &sc, sd, sd->h, 0, i, p->nsamples,
+		    &t)) < 0)
 			break;
 		if (t == NULL)
 			continue;
@@ -653,14 +674,20 @@ census_base_task(void *arg, size_t k)
 	struct census_scratch sc = { 0 };
 	struct census_slot *t;
 	size_t i, lo = k * w->chunk, hi = lo + w->chunk;
-	int rc = 0;
+	uint64_t *h;
+	int rc;
 
 	if (hi > p->nsamples)
 		hi = p->nsamples;
+	/* The chunk's hashes, made here: the whole side's would be held
+	 * beside the table. */
+	if ((h = calloc(hi - lo + 1, sizeof(*h))) == NULL)
+		return profconv__nomem();
+	rc = hash_range(sd, lo, hi, h);
 	for (i = lo; rc == 0 && i < hi; i++) {
 		uint32_t want, none = 0;
 
-		if ((rc = census_meet(c, &sc, sd, i, hi, &t)) < 0)
+		if ((rc = census_meet(c, &sc, sd, h, lo, i, hi, &t)) < 0)
 			break;
 		if (t == NULL || t->cur == 0)
 			continue;	/* all zero, or in BASE alone */
@@ -670,6 +697,7 @@ census_base_task(void *arg, size_t k)
 		    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
 			__atomic_store_n(&t->base, NO_PAIR, __ATOMIC_RELAXED);
 	}
+	free(h);
 	free(sc.lx);
 	free(sc.ly);
 	return rc;
@@ -697,7 +725,7 @@ census_pairs(struct census *c, uint8_t **skip_cur, uint8_t **skip_base,
 {
 	size_t i;
 
-	for (i = 0; i <= c->mask; i++) {
+	for (i = 0; i < c->cap; i++) {
 		const struct census_slot *t = &c->t[i];
 
 		if (t->cur == 0 || t->base == 0 || t->base == NO_PAIR)
@@ -720,7 +748,7 @@ profconv__merge_census(const struct profconv_profile *cur,
 {
 	struct profconv_merger *mg = NULL;
 	struct census c = { 0 };
-	size_t cap = 1024;
+	uint64_t cap;
 	int rc;
 
 	*skip_cur = *skip_base = NULL;
@@ -728,17 +756,23 @@ profconv__merge_census(const struct profconv_profile *cur,
 	if (!profconv__same_types(cur, base) || cur->nsamples >= UINT32_MAX - 1 ||
 	    base->nsamples >= UINT32_MAX - 1)
 		return 0;
-	while (cap < 2 * cur->nsamples)
-		cap *= 2;
-	c.t = profconv__calloc_big(cap, sizeof(*c.t));
-	c.mask = cap - 1;
+	/* A third of the slots stay empty, which keeps probes short; at
+	 * most 2^32 - 1 of them, more than CUR's samples. */
+	cap = (uint64_t)cur->nsamples + cur->nsamples / 2 + 64;
+	if (cap > UINT32_MAX)
+		cap = UINT32_MAX;
+	c.cap = (size_t)cap;
+	c.t = profconv__calloc_big(c.cap, sizeof(*c.t));
 	rc = c.t == NULL ? profconv__nomem() : profconv_merger_new(&mg);
 	if (rc == 0)
-		rc = side_begin(&mg->m, &c.cur, cur);
+		rc = side_begin(&mg->m, &c.cur, cur, true);
 	if (rc == 0)
 		rc = census_cur(&c);
+	/* CUR's hashes are in the table now. */
+	free(c.cur.h);
+	c.cur.h = NULL;
 	if (rc == 0)
-		rc = side_begin(&mg->m, &c.base, base);
+		rc = side_begin(&mg->m, &c.base, base, false);
 	if (rc == 0)
 		rc = census_base(&c);
 	if (rc == 0)
