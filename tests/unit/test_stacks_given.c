@@ -15,28 +15,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Before the fixtures, which write into it. */
-static char dir[] = "/tmp/profconv-stacks-given-XXXXXX";
-
+#include "tmpdir_fixture.h"
 #include "view_helpers.h"
 #include "source_fixture.h"
 
 static void
 setup(void)
 {
-	cr_assert(not(zero(ptr, mkdtemp(dir))));
+	make_tmp_dir("/tmp/profconv-stacks-given-XXXXXX");
 }
 
-static void
-teardown(void)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	(void)system(cmd);
-}
-
-TestSuite(stacks_given, .init = setup, .fini = teardown);
+TestSuite(stacks_given, .init = setup, .fini = remove_dir);
 
 enum { NFN = 24, NSAMPLES = 3000 };
 
@@ -97,6 +86,40 @@ make(unsigned seed)
 		    1), 0), "%s", ERRMSG);
 	}
 	return p;
+}
+
+/* P[0] and P[1] of SEED and SEED + 1, and Q[0..1] the same, their
+ * stacks disposable. */
+static void
+make_pairs(struct profconv_profile **p, struct profconv_profile **q,
+    unsigned seed)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		p[i] = make(seed + (unsigned)i);
+		q[i] = make(seed + (unsigned)i);
+		profconv_profile_set_stacks_disposable(q[i]);
+	}
+}
+
+/* After a call given P[1] and Q[1], and their bases P[0] and Q[0] when
+ * WITH_BASE: P's stacks are kept, Q's read are gone; all four freed. */
+static void
+expect_given_and_free(struct profconv_profile **p,
+    struct profconv_profile **q, bool with_base, const char *what)
+{
+	int i;
+
+	cr_expect(eq(int, profconv_profile_has_stacks(p[0]), 1), "%s", what);
+	cr_expect(eq(int, profconv_profile_has_stacks(p[1]), 1), "%s", what);
+	cr_expect(eq(int, profconv_profile_has_stacks(q[1]), 0), "%s", what);
+	cr_expect(eq(int, profconv_profile_has_stacks(q[0]), !with_base),
+	    "%s", what);
+	for (i = 0; i < 2; i++) {
+		profconv_profile_free(p[i]);
+		profconv_profile_free(q[i]);
+	}
 }
 
 /* What reads stacks refuses a profile whose stacks were dropped, with a
@@ -287,16 +310,12 @@ Test(stacks_given, comparison_the_same)
 	struct profconv_profile *p[2], *q[2];
 	struct profconv_diff *d = NULL, *e = NULL;
 	char *want = NULL, *got = NULL;
-	int by, i;
+	int by;
 
 	for (by = 0; by < 2; by++) {
 		o.by = by == 0 ? PROFCONV_DIFF_BY_FUNCTION :
 		    PROFCONV_DIFF_BY_STACK;
-		for (i = 0; i < 2; i++) {
-			p[i] = make((unsigned)i);
-			q[i] = make((unsigned)i);
-			profconv_profile_set_stacks_disposable(q[i]);
-		}
+		make_pairs(p, q, 0);
 		cr_assert(eq(int, profconv_diff_new(&d, p[0], p[1], &o), 0),
 		    "%s", ERRMSG);
 		cr_assert(eq(int, profconv_diff_new(&e, q[0], q[1], &o), 0),
@@ -305,12 +324,7 @@ Test(stacks_given, comparison_the_same)
 		CAPTURE(got, profconv_diff_print(e, fp, NULL));
 		cr_expect(gt(sz, strlen(want), 200));
 		cr_expect(eq(str, got, want), "by %d", by);
-		for (i = 0; i < 2; i++) {
-			cr_expect(eq(int, profconv_profile_has_stacks(p[i]), 1));
-			cr_expect(eq(int, profconv_profile_has_stacks(q[i]), 0));
-			profconv_profile_free(p[i]);
-			profconv_profile_free(q[i]);
-		}
+		expect_given_and_free(p, q, true, "comparison");
 		free(want);
 		free(got);
 		profconv_diff_free(d);
@@ -327,18 +341,14 @@ Test(stacks_given, listing_the_same)
 	struct profconv_view_options vo = PROFCONV_VIEW_OPTIONS_INIT;
 	struct profconv_profile *p[2], *q[2];
 	char *want = NULL, *got = NULL;
-	int with_base, focus, i;
+	int with_base, focus;
 
 	o.source_path = dir;
 	o.view = &vo;
 	for (focus = 0; focus < 2; focus++) {
 		vo.focus = focus ? "lib1[0-9]" : NULL;
 		for (with_base = 0; with_base < 2; with_base++) {
-			for (i = 0; i < 2; i++) {
-				p[i] = make((unsigned)i);
-				q[i] = make((unsigned)i);
-				profconv_profile_set_stacks_disposable(q[i]);
-			}
+			make_pairs(p, q, 0);
 			CAPTURE(want, profconv_list_write(p[1], with_base ?
 			    p[0] : NULL, "own[0-4]", fp, &o));
 			CAPTURE(got, profconv_list_write(q[1], with_base ?
@@ -347,14 +357,7 @@ Test(stacks_given, listing_the_same)
 			    "line 3 of own.c"))), "%s", want);
 			cr_expect(eq(str, got, want), "focus %d, base %d",
 			    focus, with_base);
-			cr_expect(eq(int, profconv_profile_has_stacks(p[1]), 1));
-			cr_expect(eq(int, profconv_profile_has_stacks(q[1]), 0));
-			cr_expect(eq(int, profconv_profile_has_stacks(q[0]),
-			    !with_base));
-			for (i = 0; i < 2; i++) {
-				profconv_profile_free(p[i]);
-				profconv_profile_free(q[i]);
-			}
+			expect_given_and_free(p, q, with_base, "listing");
 			free(want);
 			free(got);
 		}
@@ -382,30 +385,19 @@ Test(stacks_given, report_page_the_same)
 	struct profconv_report_options o = PROFCONV_REPORT_OPTIONS_INIT;
 	struct profconv_profile *p[2], *q[2];
 	char *want, *got;
-	int with_base, i;
+	int with_base;
 
 	o.source_path = dir;
 	o.list_top = 3;
 	for (with_base = 0; with_base < 2; with_base++) {
-		for (i = 0; i < 2; i++) {
-			p[i] = make((unsigned)i + 1);
-			q[i] = make((unsigned)i + 1);
-			profconv_profile_set_stacks_disposable(q[i]);
-		}
+		make_pairs(p, q, 1);
 		want = page_of(p[1], with_base ? p[0] : NULL, &o);
 		got = page_of(q[1], with_base ? q[0] : NULL, &o);
 		cr_expect(eq(str, got, want), "with_base %d", with_base);
 		/* Alone, the Source tab lists own.c's functions. */
 		cr_expect(with_base || strstr(want, "line 3 of own.c") != NULL,
 		    "%s", want);
-		cr_expect(eq(int, profconv_profile_has_stacks(p[1]), 1));
-		cr_expect(eq(int, profconv_profile_has_stacks(q[1]), 0));
-		cr_expect(eq(int, profconv_profile_has_stacks(q[0]),
-		    !with_base));
-		for (i = 0; i < 2; i++) {
-			profconv_profile_free(p[i]);
-			profconv_profile_free(q[i]);
-		}
+		expect_given_and_free(p, q, with_base, "report");
 		free(want);
 		free(got);
 	}

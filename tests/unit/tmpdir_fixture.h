@@ -2,7 +2,8 @@
 /*
  * tmpdir_fixture.h - DIR, a scratch directory a suite's .init makes with
  * make_tmp_dir() and remove_dir(), the suite's .fini, deletes with all
- * it holds.  For test_debug_inflate.c and test_find.c.
+ * it holds.  For test_debug_inflate.c, test_find.c and
+ * test_stacks_given.c.
  */
 #ifndef PROFCONV_TEST_TMPDIR_FIXTURE_H
 #define PROFCONV_TEST_TMPDIR_FIXTURE_H
