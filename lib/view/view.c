@@ -80,6 +80,10 @@ profconv_view_free(struct profconv_view *v)
 
 	if (v == NULL)
 		return;
+	if (v->borrowed != NULL) {
+		free(v);
+		return;
+	}
 	free_scratch(v);
 	profconv__tagnames_free(&v->tagnames);
 	profconv__suppress_free(v->supp);
@@ -335,11 +339,12 @@ keep_names(struct profconv_view *v, const char *const *keep, size_t n)
 
 /* A view of PROF as OPTS say: merged or not (UNMERGED), of leaves
  * (LEAVES), of the samples with a function of KEEP's N only (KEEP
- * NULL: every sample). */
+ * NULL: every sample); LINES: profconv__view_new_by_line()'s. */
 static int
 view_new(struct profconv_view **out, const struct profconv_profile *prof,
     const struct profconv_view_options *opts, bool unmerged, bool leaves,
-    const char *const *keep, size_t nkeep, struct profconv_profile *take)
+    const char *const *keep, size_t nkeep, struct profconv_profile *take,
+    bool lines)
 {
 	struct profconv_view_options o;
 	struct profconv_view *v;
@@ -371,6 +376,7 @@ view_new(struct profconv_view **out, const struct profconv_profile *prof,
 	v->jobs = opts->jobs;
 	v->unmerged = unmerged && values_fit(prof);
 	v->leaves = leaves && v->unmerged;
+	v->lines_asked = lines;
 	v->ntypes = prof->nsample_types;
 	v->namer.mode = opts->demangle;
 	nloc = prof->nlocations + 1;
@@ -435,7 +441,7 @@ profconv_view_new(struct profconv_view **out,
     const struct profconv_profile *prof,
     const struct profconv_view_options *opts)
 {
-	return view_new(out, prof, opts, false, false, NULL, 0, NULL);
+	return view_new(out, prof, opts, false, false, NULL, 0, NULL, false);
 }
 
 int
@@ -447,7 +453,7 @@ profconv_view_new_taking(struct profconv_view **out,
 	*out = NULL;
 	if (prof == NULL)
 		return profconv__fail(PROFCONV_EINVAL, "no profile");
-	rc = view_new(out, prof, opts, false, false, NULL, 0, prof);
+	rc = view_new(out, prof, opts, false, false, NULL, 0, prof, false);
 	/* Given back in the build, unless it stopped before. */
 	profconv_profile_drop_stacks(prof);
 	return rc;
@@ -459,7 +465,7 @@ profconv__view_new_unmerged(struct profconv_view **out,
     const struct profconv_view_options *opts, bool take)
 {
 	return view_new(out, prof, opts, true, false, NULL, 0,
-	    take ? profconv__disposable(prof) : NULL);
+	    take ? profconv__disposable(prof) : NULL, false);
 }
 
 int
@@ -476,7 +482,7 @@ profconv__view_new_unmerged_with(struct profconv_view **out,
 		return profconv__fail(PROFCONV_EINVAL, "no names");
 	return view_new(out, prof, opts, true, false,
 	    names != NULL ? names : (const char *const[]){ NULL }, n,
-	    take ? profconv__disposable(prof) : NULL);
+	    take ? profconv__disposable(prof) : NULL, false);
 }
 
 int
@@ -485,7 +491,51 @@ profconv__view_new_last(struct profconv_view **out,
     const struct profconv_view_options *opts, bool leaves, bool take)
 {
 	return view_new(out, prof, opts, leaves, leaves, NULL, 0,
-	    take ? profconv__disposable(prof) : NULL);
+	    take ? profconv__disposable(prof) : NULL, false);
+}
+
+int
+profconv__view_new_by_line(struct profconv_view **out,
+    const struct profconv_profile *prof,
+    const struct profconv_view_options *opts, bool take)
+{
+	struct profconv_view_options o;
+	int rc;
+
+	*out = NULL;
+	if ((rc = profconv__options_take(&o, opts,
+	    &profconv__options_view)) < 0)
+		return rc;
+	if (o.granularity != PROFCONV_BY_LINE)
+		return profconv__fail(PROFCONV_EINVAL, "not a view by line");
+	return view_new(out, prof, &o, false, false, NULL, 0,
+	    take ? profconv__disposable(prof) : NULL, true);
+}
+
+int
+profconv__view_by_function(struct profconv_view **out,
+    const struct profconv_view *lv)
+{
+	struct profconv_view *v;
+
+	*out = NULL;
+	if (lv == NULL || !lv->lines_asked || lv->line_texts)
+		return profconv__fail(PROFCONV_EINVAL, "the view by line is "
+		    "not the view by function");
+	if ((v = malloc(sizeof(*v))) == NULL)
+		return profconv__nomem();
+	*v = *lv;
+	v->opts.granularity = PROFCONV_BY_FUNCTION;
+	v->borrowed = lv;
+	v->take = NULL;
+	*out = v;
+	return 0;
+}
+
+bool
+profconv__view_is_by_function(const struct profconv_view *v)
+{
+	return v->lines_asked && !v->line_texts;
 }
 
 bool
@@ -499,7 +549,7 @@ profconv__view_new_leaves(struct profconv_view **out,
     const struct profconv_profile *prof,
     const struct profconv_view_options *opts)
 {
-	return view_new(out, prof, opts, true, true, NULL, 0, NULL);
+	return view_new(out, prof, opts, true, true, NULL, 0, NULL, false);
 }
 
 

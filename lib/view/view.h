@@ -238,6 +238,31 @@ int profconv__view_new_last(struct profconv_view **out,
 /* Is VIEW such a view (its stacks' leaves alone)? */
 bool profconv__view_is_leaves(const struct profconv_view *view);
 
+/*
+ * profconv_view_new()'s view of PROF by line (OPTS's granularity must be
+ * PROFCONV_BY_LINE), which says whether it is also the view by function
+ * of the same options: when no frame's text holds a file and line (the
+ * profile has no source lines: not symbolized, or binaries without
+ * debug information), the two views have the same frames, numbered
+ * alike, the same stacks and values (profconv__view_is_by_function(),
+ * profconv__view_by_function()).  TAKE: it takes PROF's stacks when
+ * their owner let them go (profconv_profile_set_stacks_disposable()),
+ * but only when it is also the view by function; else PROF keeps them,
+ * for that view.
+ */
+int profconv__view_new_by_line(struct profconv_view **out,
+    const struct profconv_profile *prof,
+    const struct profconv_view_options *opts, bool take);
+bool profconv__view_is_by_function(const struct profconv_view *view);
+/*
+ * The view by function of LV's profile and options, when LV
+ * (profconv__view_new_by_line()'s) is it too: LV's frames, stacks and
+ * values, not copied; LV must outlive it.  Errors: PROFCONV_EINVAL (LV
+ * is not), PROFCONV_ENOMEM.
+ */
+int profconv__view_by_function(struct profconv_view **out,
+    const struct profconv_view *lv);
+
 /* How a stack without frames is named in every writer. */
 #define PC_EMPTY_STACK "[no stack]"
 

@@ -70,6 +70,14 @@ struct profconv_view {
 					 * samples' order (view_new_unmerged) */
 	bool leaves;			/* and each its leaf frame alone
 					 * (view_new_leaves) */
+	/* By line: some frame's text holds its line's file and line, so
+	 * that the view by function would differ; LINES_ASKED: the view
+	 * of profconv__view_new_by_line(), which gives the profile's
+	 * stacks back only when no frame's does. */
+	bool line_texts, lines_asked;
+	/* profconv__view_by_function()'s view: everything but its
+	 * options is BORROWED's (not freed with it). */
+	const struct profconv_view *borrowed;
 
 	/* Scratch while building. */
 	struct pc_pruner pruner;

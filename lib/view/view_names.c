@@ -278,6 +278,7 @@ line_frame(struct profconv_view *v, const struct pc_location *l,
 	rc = profconv__view_append(v, &len, fname, strlen(fname));
 	if (rc == 0 && v->opts.granularity == PROFCONV_BY_LINE &&
 	    *file != '\0') {
+		v->line_texts = true;
 		snprintf(tmp, sizeof(tmp), ":%" PRId64, ln->line);
 		rc = profconv__view_append(v, &len, " ", 1);
 		if (rc == 0)

@@ -306,8 +306,11 @@ profconv__view_build(struct profconv_view *v, unsigned int jobs)
 		rc = profconv__jobs_run(jobs, (ns + RANGE - 1) / RANGE,
 		    profconv__view_path_task, &b);
 	/* Every stack is in the path now: the profile's, when given, go
-	 * before the sort makes its arrays. */
-	if (rc == 0 && v->take != NULL) {
+	 * before the sort makes its arrays (by line for
+	 * profconv__view_new_by_line(), only when it is the view by
+	 * function too: every frame is made by now). */
+	if (rc == 0 && v->take != NULL && !(v->lines_asked &&
+	    v->line_texts)) {
 		profconv_profile_drop_stacks(v->take);
 		v->take = NULL;
 	}

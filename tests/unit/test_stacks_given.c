@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "view/view.h"
 #include "tmpdir_fixture.h"
 #include "view_helpers.h"
 #include "source_fixture.h"
@@ -28,6 +29,9 @@ setup(void)
 TestSuite(stacks_given, .init = setup, .fini = remove_dir);
 
 enum { NFN = 24, NSAMPLES = 3000 };
+
+/* make() names no file: the profile has no source lines. */
+static bool no_files;
 
 /*
  * A profile of NSAMPLES stacks of 1 to 12 frames drawn by a fixed
@@ -60,7 +64,7 @@ make(unsigned seed)
 		char name[32];
 
 		snprintf(name, sizeof(name), i < 8 ? "own%zu" : "lib%zu", i);
-		fn[i] = add_fn(p, name, i < 8 ? own :
+		fn[i] = add_fn(p, name, no_files ? "" : i < 8 ? own :
 		    i < 16 ? "/usr/include/c++/12/bits/stl_vector.h" : "");
 	}
 	for (i = 0; i < NFN; i++) {
@@ -401,4 +405,161 @@ Test(stacks_given, report_page_the_same)
 		free(want);
 		free(got);
 	}
+}
+
+/* Everything of V a reader sees, as text: each frame's parts, each
+ * stack's frame ids, inline marks and values, each sample's stack, the
+ * totals, the filters that matched, the suppressions, the legend. */
+static char *
+view_dump(const struct profconv_view *v)
+{
+	const struct profconv_profile *p = profconv_view_profile(v);
+	size_t nt = profconv_profile_sample_type_count(p), i, j, len = 0;
+	const char *const *legend;
+	struct profconv_view_frame fr;
+	struct pc_view_stack st;
+	const uint8_t *inl;
+	char *text = NULL;
+	FILE *fp = open_memstream(&text, &len);
+	int64_t t;
+
+	cr_assert(fp != NULL);
+	for (i = 1; i <= profconv_view_frame_count(v); i++) {
+		cr_assert(eq(int, profconv_view_frame(v, (uint32_t)i, &fr), 0));
+		fprintf(fp, "%zu [%s] [%s] [%s] %" PRId64 " [%s] %" PRId64 "\n",
+		    i, fr.name, fr.function, fr.file, fr.line, fr.module,
+		    profconv__view_frame_start_line(v, (uint32_t)i));
+	}
+	for (i = 0; i < profconv_view_stack_count(v); i++) {
+		cr_assert(eq(int, profconv__view_stack(v, i, &st), 0));
+		inl = profconv__view_stack_inline(v, i);
+		for (j = 0; j < st.nframes; j++)
+			fprintf(fp, " %" PRIu32 "%s", pc_stack_at(st.frames, j),
+			    inl != NULL && inl[j] ? "i" : "");
+		fputs(" =", fp);
+		for (j = 0; j < nt; j++)
+			fprintf(fp, " %" PRId64, st.values[j]);
+		fputc('\n', fp);
+	}
+	fputs("samples", fp);
+	for (i = 0; i < profconv_profile_sample_count(p); i++)
+		fprintf(fp, " %zu", profconv__view_sample_stack(v, i));
+	fputs("\ntotals", fp);
+	for (j = 0; j < nt; j++) {
+		cr_assert(eq(int, profconv_view_total(v, j, &t), 0));
+		fprintf(fp, " %" PRId64, t);
+	}
+	fprintf(fp, "\nunmatched %u suppressions %zu\n",
+	    profconv_view_unmatched(v), profconv_view_suppression_count(v));
+	for (i = 0; i < profconv__view_filters(v, &legend); i++)
+		fprintf(fp, "legend %s\n", legend[i]);
+	fclose(fp);
+	return text;
+}
+
+/* Without source lines, the view by line is the view by function: it
+ * takes the stacks, and the view by function made of it is
+ * profconv_view_new()'s in every part, whatever the options. */
+Test(stacks_given, by_line_is_by_function_without_lines)
+{
+	struct profconv_view_options o[6];
+	const char *name[6] = { "defaults", "tagroot", "no inline",
+		"one job", "suppressions", "tagfocus" };
+	struct profconv_view *want = NULL, *lv = NULL, *fv = NULL;
+	struct profconv_profile *p, *q;
+	struct profconv_view_options lo;
+	char *a, *b;
+	size_t i;
+
+	for (i = 0; i < 6; i++)
+		o[i] = (struct profconv_view_options)PROFCONV_VIEW_OPTIONS_INIT;
+	o[1].tagroot = "bytes";
+	o[2].no_inline = 1;
+	o[3].jobs = 1;
+	o[4].suppressions = "leak:lib1[0-5]\n";
+	o[5].tagfocus = "bytes=32:";
+	no_files = true;
+	for (i = 0; i < 6; i++) {
+		p = make(1);
+		q = make(1);
+		profconv_profile_set_stacks_disposable(q);
+		lo = o[i];
+		lo.granularity = PROFCONV_BY_LINE;
+		cr_assert(eq(int, profconv_view_new(&want, p, &o[i]), 0),
+		    "%s", ERRMSG);
+		cr_assert(eq(int, profconv__view_new_by_line(&lv, q, &lo,
+		    true), 0), "%s: %s", name[i], ERRMSG);
+		cr_expect(profconv__view_is_by_function(lv), "%s", name[i]);
+		cr_expect(eq(int, profconv_profile_has_stacks(q), 0), "%s",
+		    name[i]);
+		cr_assert(eq(int, profconv__view_by_function(&fv, lv), 0),
+		    "%s: %s", name[i], ERRMSG);
+		cr_expect(eq(int, profconv__view_granularity(fv),
+		    PROFCONV_BY_FUNCTION));
+		cr_expect(eq(int, profconv__view_granularity(lv),
+		    PROFCONV_BY_LINE));
+		a = view_dump(want);
+		b = view_dump(fv);
+		cr_expect(gt(sz, strlen(a), 1000), "%s", name[i]);
+		cr_expect(eq(str, b, a), "%s", name[i]);
+		free(a);
+		free(b);
+		profconv_view_free(fv);
+		profconv_view_free(lv);
+		profconv_view_free(want);
+		profconv_profile_free(p);
+		profconv_profile_free(q);
+	}
+	no_files = false;
+}
+
+/* With source lines the view by line is not the view by function: the
+ * profile keeps its stacks, and no view by function is made of it. */
+Test(stacks_given, by_line_keeps_stacks_with_lines)
+{
+	struct profconv_view_options o = PROFCONV_VIEW_OPTIONS_INIT;
+	struct profconv_view *want = NULL, *lv = NULL, *fv = NULL;
+	struct profconv_profile *q = make(1);
+	char *a, *b;
+
+	o.granularity = PROFCONV_BY_LINE;
+	profconv_profile_set_stacks_disposable(q);
+	cr_assert(eq(int, profconv__view_new_by_line(&lv, q, &o, true), 0),
+	    "%s", ERRMSG);
+	cr_expect(not(profconv__view_is_by_function(lv)));
+	cr_expect(eq(int, profconv_profile_has_stacks(q), 1));
+	cr_expect(eq(int, profconv__view_by_function(&fv, lv),
+	    PROFCONV_EINVAL));
+	cr_expect(zero(ptr, fv));
+	cr_assert(eq(int, profconv_view_new(&want, q, &o), 0), "%s", ERRMSG);
+	a = view_dump(want);
+	b = view_dump(lv);
+	cr_expect(eq(str, b, a));
+	free(a);
+	free(b);
+	profconv_view_free(want);
+	profconv_view_free(lv);
+	profconv_profile_free(q);
+}
+
+/* The report of a profile without source lines makes one view of it and
+ * takes its stacks: the page is the same. */
+Test(stacks_given, report_page_without_lines_the_same)
+{
+	struct profconv_report_options o = PROFCONV_REPORT_OPTIONS_INIT;
+	struct profconv_profile *p[2], *q[2];
+	char *want, *got;
+
+	o.source_path = dir;
+	o.list_top = 3;
+	no_files = true;
+	make_pairs(p, q, 1);
+	want = page_of(p[1], NULL, &o);
+	got = page_of(q[1], NULL, &o);
+	cr_expect(eq(str, got, want));
+	cr_expect(not(zero(ptr, strstr(want, "own3"))));
+	expect_given_and_free(p, q, false, "report");
+	free(want);
+	free(got);
+	no_files = false;
 }
