@@ -319,6 +319,9 @@ struct what {
 	size_t budget;
 	bool take;		/* the public call: the profiles' stacks go
 				 * with its last views when they may */
+	/* The view of CUR the listing would make, when its caller has it
+	 * (NULL: made here); not freed. */
+	const struct profconv_view *view;
 };
 
 int
@@ -391,7 +394,19 @@ list_write(const struct profconv_profile *cur,
 	}
 	l.o = &o;
 	l.budget = w->budget;
-	rc = list_view(cur, &o, l.names, l.nnames, &vc, w->take);
+	if (w->view != NULL) {
+		struct profconv_view_options vo;
+
+		vc.v = (struct profconv_view *)w->view;
+		rc = profconv__options_take(&vo, o.view,
+		    &profconv__options_view);
+		vc.relative = vo.relative_percentages != 0;
+		if (rc == 0)
+			rc = profconv_view_sample_index(vc.v, o.sample_type,
+			    &vc.ti);
+	} else {
+		rc = list_view(cur, &o, l.names, l.nnames, &vc, w->take);
+	}
 	if (rc == 0 && base != NULL)
 		rc = list_view(base, &o, l.names, l.nnames, &vb, w->take);
 	if (rc == 0 && base != NULL)
@@ -432,7 +447,8 @@ list_write(const struct profconv_profile *cur,
 	if (rc == 0 && (fflush(fp) != 0 || ferror(fp)))
 		rc = profconv__write_error();
 	lister_free(&l);
-	profconv_view_free(vc.v);
+	if (w->view == NULL)
+		profconv_view_free(vc.v);
 	profconv_view_free(vb.v);
 	free(vc.vals);
 	free(vb.vals);
@@ -460,9 +476,32 @@ profconv__list_write_fragment(const struct profconv_profile *cur,
     size_t n, FILE *fp, const struct profconv_list_options *opts,
     size_t budget)
 {
-	struct what w = { NULL, names, n, true, budget, false };
+	struct what w = { NULL, names, n, true, budget, false, NULL };
 
 	if (names == NULL)
 		return profconv__fail(PROFCONV_EINVAL, "list: no names");
 	return list_write(cur, base, &w, fp, opts);
+}
+
+int
+profconv__list_write_fragment_view(const struct profconv_view *view,
+    const char *const *names, size_t n, FILE *fp,
+    const struct profconv_list_options *opts, size_t budget)
+{
+	struct what w = { NULL, names, n, true, budget, false, view };
+	struct profconv_view_options vo;
+	int rc;
+
+	if (names == NULL || view == NULL)
+		return profconv__fail(PROFCONV_EINVAL, "list: no names");
+	/* Only the view list_view() would make: by line, no focus or
+	 * ignore (which match functions, not its lines). */
+	if ((rc = profconv__options_take(&vo, opts != NULL ? opts->view :
+	    NULL, &profconv__options_view)) < 0)
+		return rc;
+	if (vo.focus != NULL || vo.ignore != NULL ||
+	    profconv__view_granularity(view) != PROFCONV_BY_LINE)
+		return profconv__fail(PROFCONV_EINVAL, "list: not the "
+		    "listing's view");
+	return list_write(profconv_view_profile(view), NULL, &w, fp, opts);
 }

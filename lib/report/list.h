@@ -179,5 +179,11 @@ int profconv__list_write_fragment(const struct profconv_profile *cur,
     const struct profconv_profile *base, const char *const *names,
     size_t n, FILE *fp, const struct profconv_list_options *opts,
     size_t budget);
+/* The same of one profile from VIEW, the view by line the listing
+ * would make of it with OPTS (with no focus or ignore): added up over
+ * its stacks, merged or not, the sums are the same. */
+int profconv__list_write_fragment_view(const struct profconv_view *view,
+    const char *const *names, size_t n, FILE *fp,
+    const struct profconv_list_options *opts, size_t budget);
 
 #endif /* PROFCONV_REPORT_LIST_H */

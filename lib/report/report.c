@@ -302,6 +302,34 @@ take_options(struct profconv_report_options *o,
 	return 0;
 }
 
+/*
+ * The view by line of CUR the Explore tab shows, made first when it may
+ * be the page's view by function too (OPTS by function, without focus
+ * or ignore, which the listing applies by function; CUR's stacks
+ * disposable), into *LV: when it is (profconv__view_new_by_line(): CUR
+ * has no source lines), it takes the stacks, and the page's views and
+ * the listing read it.  *LV NULL: each view is made from the profile.
+ */
+static int
+line_view(struct profconv_view **lv, const struct profconv_profile *cur,
+    const struct profconv_view_options *opts)
+{
+	struct profconv_view_options o;
+	int rc;
+
+	*lv = NULL;
+	if (profconv__disposable(cur) == NULL)
+		return 0;
+	if ((rc = profconv__options_take(&o, opts,
+	    &profconv__options_view)) < 0)
+		return rc;
+	if (o.granularity != PROFCONV_BY_FUNCTION || o.focus != NULL ||
+	    o.ignore != NULL)
+		return 0;
+	o.granularity = PROFCONV_BY_LINE;
+	return profconv__view_new_by_line(lv, cur, &o, true);
+}
+
 int
 profconv_report_write(const struct profconv_profile *cur,
     const struct profconv_profile *base, FILE *fp,
@@ -349,17 +377,33 @@ profconv_report_write(const struct profconv_profile *cur,
 	 */
 	if ((rc = profconv__report_mem_open(&early)) < 0)
 		return rc;
-	rc = profconv__report_live(early.fp, base, cur, o.view,
-	    o.node_fraction > 0 ? o.node_fraction : -1,
-	    o.tree_nodes != 0 ? o.tree_nodes : PC_REPORT_TREE_NODES,
-	    c.ti, o.top);
+	if (base == NULL && (rc = line_view(&c.lv, cur, o.view)) < 0)
+		goto out;
+	if (c.lv != NULL)
+		rc = profconv__report_live_view(early.fp, c.lv,
+		    o.node_fraction > 0 ? o.node_fraction : -1,
+		    o.tree_nodes != 0 ? o.tree_nodes : PC_REPORT_TREE_NODES,
+		    c.ti, o.top);
+	else
+		rc = profconv__report_live(early.fp, base, cur, o.view,
+		    o.node_fraction > 0 ? o.node_fraction : -1,
+		    o.tree_nodes != 0 ? o.tree_nodes : PC_REPORT_TREE_NODES,
+		    c.ti, o.top);
 	if (rc == 0 && base != NULL)
 		rc = profconv__report_comparison(early.fp, &c);
 	if (profconv__report_mem_close(&early) < 0 && rc == 0)
 		rc = PROFCONV_ENOMEM;
 	if (rc < 0)
 		goto out;
-	if ((rc = profconv_view_new(&c.cv, cur, o.view)) < 0)
+	if (c.lv != NULL && !profconv__view_is_by_function(c.lv)) {
+		profconv_view_free(c.lv);
+		c.lv = NULL;
+	}
+	if (c.lv != NULL)
+		rc = profconv__view_by_function(&c.cv, c.lv);
+	else
+		rc = profconv_view_new(&c.cv, cur, o.view);
+	if (rc < 0)
 		goto out;
 	if (base != NULL && (rc = profconv_view_new(&c.bv, base, o.view)) < 0)
 		goto out;
@@ -381,7 +425,7 @@ profconv_report_write(const struct profconv_profile *cur,
 	 * before the call graph is built, the report's peak otherwise;
 	 * else it is made last, once the page's views are freed.
 	 */
-	src_first = profconv__disposable(cur) != NULL ||
+	src_first = profconv__disposable(cur) != NULL || c.lv != NULL ||
 	    (base != NULL && profconv__disposable(base) != NULL);
 	if (src_first) {
 		if ((rc = profconv__report_mem_open(&src)) < 0)
@@ -427,6 +471,7 @@ out:
 	profconv__rows_free(c.funcs);
 	profconv_view_free(c.cv);
 	profconv_view_free(c.bv);
+	profconv_view_free(c.lv);	/* after C.CV, which may be it */
 	return rc;
 }
 

@@ -581,6 +581,20 @@ profconv__report_live(FILE *fp, const struct profconv_profile *base,
 }
 
 int
+profconv__report_live_view(FILE *fp, const struct profconv_view *v,
+    double fraction, size_t budget, size_t def, size_t top)
+{
+	int rc;
+
+	live_open(fp, top, false);
+	if ((rc = profconv__report_data_view(fp, v, fraction, budget,
+	    def)) < 0)
+		return rc;
+	live_close(fp);
+	return 0;
+}
+
+int
 profconv__report_live_series(FILE *fp, struct profconv_report_series *s,
     const char *const *order, size_t n, double fraction, size_t budget,
     size_t top)

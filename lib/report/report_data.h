@@ -31,6 +31,10 @@
 int profconv__report_data(FILE *fp, const struct profconv_profile *prof,
     const struct profconv_view_options *vo, double fraction, size_t budget,
     size_t def);
+/* The same of V, the view profconv__report_data() would make (its
+ * options', one frame per line). */
+int profconv__report_data_view(FILE *fp, const struct profconv_view *v,
+    double fraction, size_t budget, size_t def);
 
 /*
  * The Explore tab (section id "live"): the controls, the top table and
@@ -46,6 +50,10 @@ int profconv__report_live(FILE *fp, const struct profconv_profile *base,
     const struct profconv_profile *prof,
     const struct profconv_view_options *vo, double fraction, size_t budget,
     size_t def, size_t top);
+/* The same of one profile, from its view V as
+ * profconv__report_data_view() takes it. */
+int profconv__report_live_view(FILE *fp, const struct profconv_view *v,
+    double fraction, size_t budget, size_t def, size_t top);
 
 /*
  * The same for the series S (profconv_report_series_add()): one tree

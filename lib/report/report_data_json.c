@@ -645,13 +645,25 @@ profconv__report_data(FILE *fp, const struct profconv_profile *prof,
     size_t def)
 {
 	struct profconv_view *v = NULL;
+	int rc;
+
+	if ((rc = data_view(&v, prof, vo)) < 0)
+		return rc;
+	rc = profconv__report_data_view(fp, v, fraction, budget, def);
+	profconv_view_free(v);
+	return rc;
+}
+
+int
+profconv__report_data_view(FILE *fp, const struct profconv_view *v,
+    double fraction, size_t budget, size_t def)
+{
+	const struct profconv_profile *prof = profconv_view_profile(v);
 	struct profconv_value_type vt;
 	struct data_run r = { 0 };
 	size_t k, nt = profconv_profile_sample_type_count(prof);
 	int rc;
 
-	if ((rc = data_view(&v, prof, vo)) < 0)
-		return rc;
 	r.t.nt = nt;
 	if (!col_arrays(&r, nt + 1)) {
 		rc = profconv__fail(PROFCONV_ENOMEM, "out of memory");
@@ -677,7 +689,6 @@ profconv__report_data(FILE *fp, const struct profconv_profile *prof,
 	}
 out:
 	data_run_free(&r);
-	profconv_view_free(v);
 	return rc;
 }
 

@@ -45,6 +45,10 @@ struct ctx {
 	const struct profconv_report_options *o;
 	const struct profconv_profile *cur, *base;
 	struct profconv_view *cv, *bv;
+	/* The view by line that CV is too (profconv__view_by_function()),
+	 * for the Explore and Source tabs; NULL when CV was made from the
+	 * profile. */
+	struct profconv_view *lv;
 	size_t ti, nt;
 	int64_t total;
 	struct pc_rows *funcs;		/* flat, then cum, per type */

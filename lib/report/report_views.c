@@ -547,8 +547,12 @@ profconv__report_listing(FILE *fp, struct ctx *c, bool last)
 		return rc;
 	}
 	/* Half the page's share: the fragment stops within a row of it. */
-	rc = profconv__list_write_fragment(c->cur, c->base, names, k, m.fp,
-	    &lo, LISTING_MAX / 2);
+	if (c->lv != NULL)
+		rc = profconv__list_write_fragment_view(c->lv, names, k, m.fp,
+		    &lo, LISTING_MAX / 2);
+	else
+		rc = profconv__list_write_fragment(c->cur, c->base, names, k,
+		    m.fp, &lo, LISTING_MAX / 2);
 	if (profconv__report_mem_close(&m) < 0 && rc == 0)
 		rc = PROFCONV_ENOMEM;
 	if (rc == 0) {
