@@ -277,8 +277,10 @@ list_scale(struct lister *l, const struct lview *vc,
  * samples with a frame of one of the N functions NAMES when NAMES is not
  * NULL and no share is of what the filters keep (the other samples add
  * nothing to the listing, and its total is the profile's).  TAKE: its
- * last view of PROF takes PROF's stacks when they may go
- * (profconv__view_new_last()). */
+ * last view of PROF of every sample takes PROF's stacks when they may go
+ * (profconv__view_new_last()); a view of some samples never does (only
+ * the report's Source tab makes one, and the report gives the stacks
+ * back itself). */
 static int
 list_view(const struct profconv_profile *prof,
     const struct profconv_list_options *o, const char *const *names,
@@ -299,7 +301,7 @@ list_view(const struct profconv_profile *prof,
 	/* The listing adds its stacks up: they need not be merged. */
 	if (names != NULL && !lv->relative)
 		rc = profconv__view_new_unmerged_with(&lv->v, prof, &lo, names,
-		    n, take && !filtered);
+		    n);
 	else
 		rc = profconv__view_new_unmerged(&lv->v, prof, &lo,
 		    take && !filtered);

@@ -472,7 +472,7 @@ int
 profconv__view_new_unmerged_with(struct profconv_view **out,
     const struct profconv_profile *prof,
     const struct profconv_view_options *opts, const char *const *names,
-    size_t n, bool take)
+    size_t n)
 {
 	*out = NULL;
 	if (opts != NULL && opts->focus != NULL)
@@ -481,8 +481,8 @@ profconv__view_new_unmerged_with(struct profconv_view **out,
 	if (names == NULL && n != 0)
 		return profconv__fail(PROFCONV_EINVAL, "no names");
 	return view_new(out, prof, opts, true, false,
-	    names != NULL ? names : (const char *const[]){ NULL }, n,
-	    take ? profconv__disposable(prof) : NULL, false);
+	    names != NULL ? names : (const char *const[]){ NULL }, n, NULL,
+	    false);
 }
 
 int

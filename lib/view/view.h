@@ -212,7 +212,7 @@ int profconv__view_new_unmerged(struct profconv_view **out,
 int profconv__view_new_unmerged_with(struct profconv_view **out,
     const struct profconv_profile *prof,
     const struct profconv_view_options *opts, const char *const *names,
-    size_t n, bool take);
+    size_t n);
 
 /*
  * A view for readers of each stack's leaf frame alone (rows by function

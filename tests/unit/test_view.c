@@ -628,7 +628,7 @@ with_names(unsigned jobs, const char *const *names, size_t n,
 	o.granularity = PROFCONV_BY_LINE;
 	cr_assert(eq(int, profconv__view_new_unmerged(&u, p, &o, false), 0));
 	cr_assert(eq(int, profconv__view_new_unmerged_with(&w, p, &o, names,
-	    n, false), 0), "%s: %s", what, ERRMSG);
+	    n), 0), "%s: %s", what, ERRMSG);
 	for (i = 0; i < profconv_profile_sample_count(p); i++) {
 		size_t su = profconv__view_sample_stack(u, i);
 		size_t sw = profconv__view_sample_stack(w, i);
@@ -705,7 +705,7 @@ Test(view, views_of_some_functions_samples)
 	}
 	o.focus = "b";
 	cr_expect(eq(int, profconv__view_new_unmerged_with(&w, p, &o,
-	    (const char *[]){ "b" }, 1, false), PROFCONV_EINVAL));
+	    (const char *[]){ "b" }, 1), PROFCONV_EINVAL));
 	cr_expect(zero(ptr, w));
 }
 
