@@ -85,17 +85,19 @@ profconv_view_free(struct profconv_view *v)
 		return;
 	}
 	free_scratch(v);
-	profconv__tagnames_free(&v->tagnames);
+	if (!v->borrows) {
+		profconv__tagnames_free(&v->tagnames);
+		profconv__strtab_free(&v->strs);
+		free(v->stacks);
+		free(v->sinline);
+		free(v->vals);
+		free(v->sample_stack);
+	}
 	profconv__suppress_free(v->supp);
-	profconv__strtab_free(&v->strs);
 	free(v->frame_of_text);
 	free(v->frames);
-	free(v->stacks);
 	free(v->sframes);
-	free(v->sinline);
-	free(v->vals);
 	free(v->totals);
-	free(v->sample_stack);
 	for (i = 0; i < v->nlegend; i++)
 		free(v->legend[i]);
 	free(v);
@@ -377,6 +379,13 @@ view_new(struct profconv_view **out, const struct profconv_profile *prof,
 	v->unmerged = unmerged && values_fit(prof);
 	v->leaves = leaves && v->unmerged;
 	v->lines_asked = lines;
+	/* Made whole by function from the view by line: not when a
+	 * filter matches names, which differ between the two. */
+	v->coarse = lines && !unmerged && !leaves && keep == NULL &&
+	    (given_filters(opts) & (PROFCONV_FILTER_FOCUS |
+	    PROFCONV_FILTER_IGNORE | PROFCONV_FILTER_HIDE |
+	    PROFCONV_FILTER_SHOW | PROFCONV_FILTER_SHOW_FROM |
+	    PROFCONV_FILTER_PRUNE_FROM)) == 0 && values_fit(prof);
 	v->ntypes = prof->nsample_types;
 	v->namer.mode = opts->demangle;
 	nloc = prof->nlocations + 1;

@@ -263,6 +263,28 @@ bool profconv__view_is_by_function(const struct profconv_view *view);
 int profconv__view_by_function(struct profconv_view **out,
     const struct profconv_view *lv);
 
+/*
+ * The view by function of LV's profile and options, made from LV
+ * (profconv__view_new_by_line()'s, when profconv__view_is_coarse() says
+ * it can be: a view by line with no name filter, whose values add up in
+ * any order), in two steps, so that LV can be read between them and is
+ * never held beside the sort of the stacks by function:
+ * profconv__view_coarsen() gives the view's frames, totals and each
+ * sample's frames by function, but LV's stacks, not merged yet (readers
+ * that only add values up, such as rows and listings, read the same sums
+ * from it), and borrows LV's strings, stacks and values;
+ * profconv__view_coarsen_finish() then takes them, frees LV, and merges
+ * the stacks: the view is profconv_view_new()'s by function, frame for
+ * frame and stack for stack.  Errors: PROFCONV_EINVAL (LV is not such a
+ * view; VIEW not made from it), PROFCONV_ENOMEM (then VIEW is freed by
+ * the caller, LV is freed by profconv__view_coarsen_finish() always).
+ */
+bool profconv__view_is_coarse(const struct profconv_view *lv);
+int profconv__view_coarsen(struct profconv_view **out,
+    struct profconv_view *lv);
+int profconv__view_coarsen_finish(struct profconv_view *view,
+    struct profconv_view *lv);
+
 /* How a stack without frames is named in every writer. */
 #define PC_EMPTY_STACK "[no stack]"
 

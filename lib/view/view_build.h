@@ -24,6 +24,9 @@ struct vframe {
 	 * first of its lines kept (its lines loc_first..nlines-1); loc 0
 	 * for a frame of no location, or another granularity. */
 	uint32_t loc, loc_first;
+	/* By line: the length of the frame's text by function, where its
+	 * text adds " FILE:LINE" to it; 0: the whole text. */
+	uint32_t fn_len;
 };
 
 struct vstack {
@@ -75,6 +78,17 @@ struct profconv_view {
 	 * of profconv__view_new_by_line(), which gives the profile's
 	 * stacks back only when no frame's does. */
 	bool line_texts, lines_asked;
+	/* By line: the view by function of the same options can be made
+	 * from this one (profconv__view_coarsen()): nothing is filtered by
+	 * name, values add up in any order, and each frame's text by
+	 * function is a part of its text (fn_len), the same wherever the
+	 * frame is met. */
+	bool coarse;
+	/* profconv__view_coarsen()'s view before
+	 * profconv__view_coarsen_finish(): its strings, stacks, inline
+	 * marks, values, samples' stacks and tag names are the view by
+	 * line's (not freed with it). */
+	bool borrows;
 	/* profconv__view_by_function()'s view: everything but its
 	 * options is BORROWED's (not freed with it). */
 	const struct profconv_view *borrowed;
@@ -184,6 +198,16 @@ int profconv__view_path_task(void *arg, size_t r);
 
 /* --- view_order.c ---------------------------------------------------------- */
 
+/* cont[f] and end[f] (freed by the caller): frame F's place among all
+ * frames' two keys in the folded text's byte order (F followed by ';',
+ * and F ending its stack), the keys profconv__seqsort() sorts V's
+ * stacks by. */
+int profconv__view_frame_keys(const struct profconv_view *v, uint32_t **cont,
+    uint32_t **end);
+/* SIZE bytes: a sort's work array *P of HAVE bytes (then NULL), cut to
+ * size when it has room, since its pages are made already; else new
+ * ones (*P freed first). */
+void *profconv__view_reuse(void **p, size_t have, size_t size);
 /* Build V's stacks, frames and totals, on JOBS threads. */
 int profconv__view_build(struct profconv_view *v, unsigned int jobs);
 

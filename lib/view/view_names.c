@@ -141,18 +141,24 @@ base_name(const char *path)
 	return b != NULL ? b + 1 : path;
 }
 
-/* Intern the frame whose text is V->buf[0, LEN) (cut to
- * PC_VIEW_MAX_NAME bytes); its parts go with it the first time the text
- * is seen. */
-int
-profconv__view_intern_frame(struct profconv_view *v, size_t len,
+/*
+ * profconv__view_intern_frame() for a frame whose text by function is
+ * V->buf[0, FN_LEN) (0: all of it).  A view by line stays coarse only
+ * while that part is the same wherever the frame is met and its text
+ * was not cut.
+ */
+static int
+intern_frame(struct profconv_view *v, size_t len, size_t fn_len,
     uint32_t function, uint32_t file, int64_t line, int64_t start_line,
     uint32_t module, uint32_t *id)
 {
+	size_t full = len;
 	uint32_t t;
 	int rc;
 
 	len = elide(v->buf, len);
+	if (len != full && fn_len != 0)
+		v->coarse = false;
 	rc = profconv__strtab_intern(&v->strs, v->buf, len, &t);
 	if (rc == 0)
 		rc = PC_GROW_ZEROED(v->frame_of_text, v->frame_of_text_cap,
@@ -164,11 +170,22 @@ profconv__view_intern_frame(struct profconv_view *v, size_t len,
 		if (rc < 0)
 			return rc;
 		v->frames[v->nframes] = (struct vframe){ t, function, file,
-			module, line, start_line, 0, 0 };
+			module, line, start_line, 0, 0, (uint32_t)fn_len };
 		v->frame_of_text[t] = (uint32_t)++v->nframes;
+	} else if (v->frames[v->frame_of_text[t] - 1].fn_len != fn_len) {
+		v->coarse = false;
 	}
 	*id = v->frame_of_text[t];
 	return 0;
+}
+
+int
+profconv__view_intern_frame(struct profconv_view *v, size_t len,
+    uint32_t function, uint32_t file, int64_t line, int64_t start_line,
+    uint32_t module, uint32_t *id)
+{
+	return intern_frame(v, len, 0, function, file, line, start_line,
+	    module, id);
 }
 
 /* The module a location lies in, interned ("" when none). */
@@ -258,7 +275,7 @@ line_frame(struct profconv_view *v, const struct pc_location *l,
 	const char *fname, *file = profconv__pstr(prof, f->file);
 	uint32_t name, filei;
 	char tmp[64];
-	size_t len = 0;
+	size_t len = 0, fn_len = 0;
 	int rc;
 
 	rc = function_name(v, ln->function, &name);
@@ -279,6 +296,7 @@ line_frame(struct profconv_view *v, const struct pc_location *l,
 	if (rc == 0 && v->opts.granularity == PROFCONV_BY_LINE &&
 	    *file != '\0') {
 		v->line_texts = true;
+		fn_len = len;
 		snprintf(tmp, sizeof(tmp), ":%" PRId64, ln->line);
 		rc = profconv__view_append(v, &len, " ", 1);
 		if (rc == 0)
@@ -288,7 +306,7 @@ line_frame(struct profconv_view *v, const struct pc_location *l,
 			rc = profconv__view_append(v, &len, tmp, strlen(tmp));
 	}
 	if (rc == 0)
-		rc = profconv__view_intern_frame(v, len, name, filei, ln->line,
+		rc = intern_frame(v, len, fn_len, name, filei, ln->line,
 		    f->start_line, module, id);
 	return rc;
 }

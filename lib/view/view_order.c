@@ -49,9 +49,9 @@ by_folded(const void *a, const void *b, void *payload)
 	return c != 0 ? c : PC_CMP(lx, ly);
 }
 
-/* cont[f] and end[f]: frame F's place among all frames' two keys. */
-static int
-frame_keys(const struct profconv_view *v, uint32_t **cont, uint32_t **end)
+int
+profconv__view_frame_keys(const struct profconv_view *v, uint32_t **cont,
+    uint32_t **end)
 {
 	size_t n = 2 * v->nframes, i;
 	struct fkey *k = malloc((n + 1) * sizeof(*k));
@@ -135,7 +135,8 @@ sort_samples(struct build *b)
 	s.keep = b->scratch;
 	s.keep_size = &b->scratch_size;
 	/* Keys name frames: equal keys are equal frames. */
-	rc = frame_keys(v, (uint32_t **)&s.cont, (uint32_t **)&s.end);
+	rc = profconv__view_frame_keys(v, (uint32_t **)&s.cont,
+		    (uint32_t **)&s.end);
 	if (rc == 0)
 		rc = profconv__seqsort(&s, b->order, NULL, b->same);
 	free((void *)s.cont);
@@ -201,14 +202,12 @@ stack_task(void *arg, size_t r)
 	return 0;
 }
 
-/* SIZE bytes: the sort's array *P (then NULL) cut to size when it has
- * room, since its pages are made already; else new ones. */
-static void *
-reuse(struct build *b, void **p, size_t size)
+void *
+profconv__view_reuse(void **p, size_t have, size_t size)
 {
 	void *q;
 
-	if (*p == NULL || size > b->scratch_size) {
+	if (*p == NULL || size > have) {
 		/* Too small: given back first, not held beside. */
 		free(*p);
 		*p = NULL;
@@ -259,9 +258,10 @@ lay_out(struct build *b)
 		n += k;
 	}
 	v->nstacks = n;
-	v->stacks = reuse(b, &b->scratch[0], (n + 1) * sizeof(*v->stacks));
-	v->vals = reuse(b, &b->scratch[1], (n * v->ntypes + 1) *
-	    sizeof(*v->vals));
+	v->stacks = profconv__view_reuse(&b->scratch[0], b->scratch_size,
+	    (n + 1) * sizeof(*v->stacks));
+	v->vals = profconv__view_reuse(&b->scratch[1], b->scratch_size,
+	    (n * v->ntypes + 1) * sizeof(*v->vals));
 	if (v->stacks == NULL || v->vals == NULL)
 		return profconv__nomem();
 	v->stacks_cap = n + 1;
@@ -308,9 +308,9 @@ profconv__view_build(struct profconv_view *v, unsigned int jobs)
 	/* Every stack is in the path now: the profile's, when given, go
 	 * before the sort makes its arrays (by line for
 	 * profconv__view_new_by_line(), only when it is the view by
-	 * function too: every frame is made by now). */
+	 * function too, or makes it: every frame is made by now). */
 	if (rc == 0 && v->take != NULL && !(v->lines_asked &&
-	    v->line_texts)) {
+	    v->line_texts && !v->coarse)) {
 		profconv_profile_drop_stacks(v->take);
 		v->take = NULL;
 	}
