@@ -350,7 +350,7 @@ profconv_report_write(const struct profconv_profile *cur,
 	struct mem early = { 0 }, src = { 0 };
 	struct ctx c;
 	size_t i, n;
-	bool src_first;
+	bool src_first, coarse;
 	int rc;
 
 	if (cur == NULL || fp == NULL)
@@ -395,11 +395,18 @@ profconv_report_write(const struct profconv_profile *cur,
 		rc = PROFCONV_ENOMEM;
 	if (rc < 0)
 		goto out;
-	if (c.lv != NULL && !profconv__view_is_by_function(c.lv)) {
+	/* The view by function from the view by line: the same (no source
+	 * lines), made from it (the profile's stacks are gone), or made
+	 * from the profile. */
+	coarse = c.lv != NULL && profconv__view_is_coarse(c.lv);
+	if (c.lv != NULL && !coarse &&
+	    !profconv__view_is_by_function(c.lv)) {
 		profconv_view_free(c.lv);
 		c.lv = NULL;
 	}
-	if (c.lv != NULL)
+	if (coarse)
+		rc = profconv__view_coarsen(&c.cv, c.lv);
+	else if (c.lv != NULL)
 		rc = profconv__view_by_function(&c.cv, c.lv);
 	else
 		rc = profconv_view_new(&c.cv, cur, o.view);
@@ -435,6 +442,13 @@ profconv_report_write(const struct profconv_profile *cur,
 			rc = PROFCONV_ENOMEM;
 		if (rc < 0)
 			goto out;
+		/* The listing was the view by line's last reader. */
+		if (coarse) {
+			rc = profconv__view_coarsen_finish(c.cv, c.lv);
+			c.lv = NULL;
+			if (rc < 0)
+				goto out;
+		}
 		profconv_profile_drop_stacks(profconv__disposable(cur));
 		if (base != NULL)
 			profconv_profile_drop_stacks(
