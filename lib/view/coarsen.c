@@ -16,9 +16,11 @@
  * place in the frames' array (the same counts per sample), its stack
  * ends up with the samples of the same frames by function, and a stack
  * by function takes its frames (and inline marks) from its first
- * sample, the first of its stacks by line's first samples.  Values are
- * added in another grouping, which gives the same sums only when no sum
- * can saturate: the view by line is coarse only then (values_fit()).
+ * sample, the first of its stacks by line's first samples, and its
+ * values are its samples' added in sample order.  The rows and listings
+ * read between the two steps add the stacks by line's sums, which give
+ * the same sums only when no sum can saturate: the view by line is
+ * coarse only then (values_fit()).
  */
 
 #include "config.h"
@@ -202,18 +204,26 @@ stack_seq(const void *arg, size_t k, size_t *len)
 	    v->stacks[k].n);
 }
 
+/* Samples read ahead in merge()'s last loop: their stacks, and the
+ * stacks' places. */
+#define AHEAD 16
+
 /*
  * V's stacks (by line, mapped: some have the same frames) in the folded
  * text's order, those with the same frames one: its frames its first
  * sample's, its values its samples' added in their order (as
  * profconv_view_new() adds them); each sample pointed at its stack.
- * The values by line go first (the samples have theirs), the new
- * stacks and values take the sort's work arrays' pages.
+ * A stack's frames lie where its first sample's do, and the samples'
+ * frames lie in sample order: the first sample of a run of stacks by
+ * line is that of the stack whose frames come first.  The values by
+ * line go first (the samples have theirs), the new stacks and values
+ * take the sort's work arrays' pages.
  */
 static int
 merge(struct profconv_view *v)
 {
-	size_t n = v->nstacks, nt = v->ntypes, si, p, t, m = 0, k, have = 0;
+	size_t n = v->nstacks, nt = v->ntypes, si, p, t, m = 0, k = 0;
+	size_t have = 0, ns = v->prof->nsamples;
 	struct pc_seqsort s = { 0 };
 	struct vstack *stacks = NULL;
 	uint32_t *order, *to = NULL;
@@ -242,47 +252,35 @@ merge(struct profconv_view *v)
 		rc = profconv__seqsort(&s, order, NULL, same);
 	free((void *)s.cont);
 	free((void *)s.end);
-	/* TO: stack by line -> stack by function + 1. */
-	if (rc == 0 && (to = profconv__malloc_big((n + 1) *
-	    sizeof(*to))) == NULL)
-		rc = profconv__nomem();
-	for (p = 0; rc == 0 && p < n; p++) {
+	for (p = 0; rc == 0 && p < n; p++)
 		m += !same[p];
-		to[order[p]] = (uint32_t)m;
-	}
-	free(order);
-	free(same);
 	if (rc == 0) {
+		to = profconv__malloc_big((n + 1) * sizeof(*to));
 		stacks = profconv__view_reuse(&scratch[0], have,
 		    (m + 1) * sizeof(*stacks));
 		vals = profconv__view_reuse(&scratch[1], have,
 		    (m * nt + 1) * sizeof(*vals));
-		if (stacks == NULL || vals == NULL)
+		if (to == NULL || stacks == NULL || vals == NULL)
 			rc = profconv__nomem();
 	}
-	if (rc == 0) {
-		/* A stack not met yet: no frames at offset SIZE_MAX. */
-		for (k = 0; k < m; k++)
-			stacks[k] = (struct vstack){ SIZE_MAX, 0 };
-		memset(vals, 0, (m * nt + 1) * sizeof(*vals));
-	}
-	for (si = 0; rc == 0 && si < v->prof->nsamples; si++) {
-		const int64_t *sv = pc_sample_values(v->prof, si);
-		uint32_t st = v->sample_stack[si];
+	/* Each run's stack by line whose frames come first. */
+	for (p = 0; rc == 0 && p < n; p++) {
+		uint32_t j = order[p];
 
-		if (st == 0)
-			continue;
-		k = to[st - 1] - 1;
-		if (stacks[k].off == SIZE_MAX)
-			stacks[k] = v->stacks[st - 1];
-		for (t = 0; t < nt; t++)
-			pc_add_sat(&vals[k * nt + t], sv[t]);
-		v->sample_stack[si] = (uint32_t)k + 1;
+		if (p + AHEAD < n)
+			__builtin_prefetch(&v->stacks[order[p + AHEAD]]);
+		if (!same[p])
+			stacks[k++] = v->stacks[j];
+		else if (v->stacks[j].off < stacks[k - 1].off)
+			stacks[k - 1] = v->stacks[j];
+		to[j] = (uint32_t)k;
 	}
-	free(to);
+	free(order);
+	free(same);
 	free(scratch[0]);
 	free(scratch[1]);
 	if (rc < 0) {
+		free(to);
 		free(stacks);
 		free(vals);
 		return rc;
@@ -291,9 +289,28 @@ merge(struct profconv_view *v)
 	v->stacks = stacks;
 	v->nstacks = m;
 	v->stacks_cap = m + 1;
+	memset(vals, 0, (m * nt + 1) * sizeof(*vals));
 	v->vals = vals;
 	v->nvals = m * nt;
 	v->vals_cap = m * nt + 1;
+	for (si = 0; si < ns; si++) {
+		const int64_t *x = pc_sample_values(v->prof, si);
+		uint32_t st = v->sample_stack[si];
+
+		if (si + 2 * AHEAD < ns && v->sample_stack[si + 2 * AHEAD] != 0)
+			__builtin_prefetch(&to[v->sample_stack[si + 2 * AHEAD] -
+			    1]);
+		if (si + AHEAD < ns && v->sample_stack[si + AHEAD] != 0)
+			__builtin_prefetch(vals + (size_t)(to[
+			    v->sample_stack[si + AHEAD] - 1] - 1) * nt, 1);
+		if (st == 0)
+			continue;
+		k = to[st - 1] - 1;
+		for (t = 0; t < nt; t++)
+			pc_add_sat(&vals[k * nt + t], x[t]);
+		v->sample_stack[si] = (uint32_t)k + 1;
+	}
+	free(to);
 	return 0;
 }
 
