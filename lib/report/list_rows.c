@@ -103,26 +103,82 @@ matches(struct lister *l, const struct profconv_view *view, uint8_t *match,
 	return match[id] == 2;
 }
 
-/* Add L's stacks, value slot TI, as a base's part of the change when
- * FROM_BASE. */
+/* Stacks per task of hit_task(). */
+#define HIT_RANGE 65536
+
+struct hits {
+	const struct profconv_view *view;
+	const uint8_t *match;	/* per frame: 2 when its function matches */
+	uint8_t *hit;		/* per stack: 1 when a frame of it does */
+	size_t n;
+};
+
+/* Which stacks of range R have a matching frame (a task of
+ * profconv__jobs_run()). */
+static int
+hit_task(void *arg, size_t r)
+{
+	struct hits *h = arg;
+	size_t i, j, end = (r + 1) * HIT_RANGE < h->n ? (r + 1) * HIT_RANGE :
+	    h->n;
+	struct pc_view_stack st;
+
+	for (i = r * HIT_RANGE; i < end; i++) {
+		h->hit[i] = 0;
+		if (profconv__view_stack(h->view, i, &st) < 0)
+			continue;
+		for (j = 0; j < st.nframes; j++) {
+			if (h->match[pc_stack_at(st.frames, j)] == 2) {
+				h->hit[i] = 1;
+				break;
+			}
+		}
+	}
+	return 0;
+}
+
+/*
+ * Add L's stacks, value slot TI, as a base's part of the change when
+ * FROM_BASE.  In a view of merged stacks, whose frames lie in the
+ * samples' order, not the stacks', the stacks with a frame of a
+ * matching function are found first, on the view's threads: reading
+ * every stack's frames out of order is most of the time, and the tree
+ * is made in stack order from those alone.
+ */
 int
 profconv__list_add_view(struct lister *l, const struct lview *lv,
     bool from_base)
 {
 	const struct profconv_view *view = lv->v;
-	size_t ti = lv->ti;
+	size_t ti = lv->ti, nf = profconv_view_frame_count(view);
 	size_t i, j, k, n = profconv_view_stack_count(view);
 	struct pc_view_stack st;
 	const uint8_t *marks;
-	uint8_t *match;
+	struct hits h;
+	uint8_t *match, *hit;
 	uint32_t node;
 	int64_t v;
 	int rc = 0;
 
-	match = calloc(profconv_view_frame_count(view) + 1, 1);
-	if (match == NULL)
+	match = calloc(nf + 1, 1);
+	hit = profconv__view_is_unmerged(view) ? NULL :
+	    profconv__malloc_big(n + 1);
+	if (match == NULL || (hit == NULL &&
+	    !profconv__view_is_unmerged(view))) {
+		free(match);
+		free(hit);
 		return profconv__nomem();
+	}
+	if (hit != NULL) {
+		for (i = 1; i <= nf; i++)
+			matches(l, view, match, (uint32_t)i);
+		h = (struct hits){ view, match, hit, n };
+		rc = profconv__jobs_run(profconv__view_jobs(view),
+		    (n + HIT_RANGE - 1) / HIT_RANGE, hit_task, &h);
+	}
 	for (i = 0; rc == 0 && i < n; i++) {
+		if (hit != NULL && !hit[i])
+			continue;
 		rc = profconv__view_stack(view, i, &st);
 		if (rc < 0 || st.values == NULL)
 			continue;
@@ -150,6 +206,7 @@ profconv__list_add_view(struct lister *l, const struct lview *lv,
 			}
 		}
 	}
+	free(hit);
 	free(match);
 	return rc;
 }

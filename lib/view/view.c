@@ -553,6 +553,12 @@ profconv__view_is_leaves(const struct profconv_view *v)
 	return v->leaves;
 }
 
+bool
+profconv__view_is_unmerged(const struct profconv_view *v)
+{
+	return v->unmerged;
+}
+
 int
 profconv__view_new_leaves(struct profconv_view **out,
     const struct profconv_profile *prof,

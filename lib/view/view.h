@@ -237,6 +237,9 @@ int profconv__view_new_last(struct profconv_view **out,
     const struct profconv_view_options *opts, bool leaves, bool take);
 /* Is VIEW such a view (its stacks' leaves alone)? */
 bool profconv__view_is_leaves(const struct profconv_view *view);
+/* Is VIEW a stack per shown sample, in the samples' order (its frames
+ * then lie in its stacks' order)? */
+bool profconv__view_is_unmerged(const struct profconv_view *view);
 
 /*
  * profconv_view_new()'s view of PROF by line (OPTS's granularity must be
