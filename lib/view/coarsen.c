@@ -209,6 +209,60 @@ stack_seq(const void *arg, size_t k, size_t *len)
 #define AHEAD 16
 
 /*
+ * V's stacks in the order of their frames in memory, which is their
+ * first samples' order: the sort then reads the frames as they lie
+ * (in the view by line's order, its first pass over them waited on
+ * memory for each stack).  Each sample pointed at its stack's new place.
+ */
+static int
+by_place(struct profconv_view *v)
+{
+	size_t n = v->nstacks, ns = v->prof->nsamples, si, i = 0, k;
+	uint32_t *at = profconv__malloc_big((n + 1) * sizeof(*at));
+	uint64_t *seen = calloc(n / 64 + 1, sizeof(*seen));
+	struct vstack *stacks = profconv__malloc_big((n + 1) *
+	    sizeof(*stacks));
+
+	if (at == NULL || seen == NULL || stacks == NULL) {
+		free(at);
+		free(seen);
+		free(stacks);
+		return profconv__nomem();
+	}
+	/* AT: stack -> its place, in the order its first sample comes. */
+	for (si = 0; si < ns; si++) {
+		uint32_t st = v->sample_stack[si];
+
+		if (st == 0 || (seen[(st - 1) / 64] >> ((st - 1) % 64) & 1))
+			continue;
+		seen[(st - 1) / 64] |= (uint64_t)1 << ((st - 1) % 64);
+		at[st - 1] = (uint32_t)i++;
+	}
+	free(seen);
+	if (i != n) {		/* every stack is some sample's */
+		free(at);
+		free(stacks);
+		return profconv__fail(PROFCONV_EINVAL, "a stack of no sample");
+	}
+	for (k = 0; k < n; k++)
+		stacks[at[k]] = v->stacks[k];
+	for (si = 0; si < ns; si++) {
+		uint32_t st = v->sample_stack[si];
+
+		if (si + AHEAD < ns && v->sample_stack[si + AHEAD] != 0)
+			__builtin_prefetch(&at[v->sample_stack[si + AHEAD] -
+			    1]);
+		if (st != 0)
+			v->sample_stack[si] = at[st - 1] + 1;
+	}
+	free(at);
+	free(v->stacks);
+	v->stacks = stacks;
+	v->stacks_cap = n + 1;
+	return 0;
+}
+
+/*
  * V's stacks (by line, mapped: some have the same frames) in the folded
  * text's order, those with the same frames one: its frames its first
  * sample's, its values its samples' added in their order (as
@@ -235,6 +289,8 @@ merge(struct profconv_view *v)
 	free(v->vals);
 	v->vals = NULL;
 	v->nvals = v->vals_cap = 0;
+	if ((rc = by_place(v)) < 0)
+		return rc;
 	order = profconv__malloc_big((n + 1) * sizeof(*order));
 	same = profconv__malloc_big(n + 1);
 	rc = order == NULL || same == NULL ? profconv__nomem() : 0;
