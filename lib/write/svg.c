@@ -35,29 +35,25 @@
 /* Geometry, in pixels (flamegraph.pl's); the rest is svg_emit.c's. */
 #define XPAD 10
 
-/* One stack to lay out: a view stack (or a base stack in the current
- * view's frame ids) and its values. */
+/*
+ * The stacks to lay out are kept as places, 4 bytes each: stack P - 1 of
+ * the current view, or with PLACE_BASE stack P - 1 of the base, whose
+ * frames are in base_frames, in the ids of both views' names.  Their
+ * frames and values are read from the views as the walks come to them:
+ * copied, at 32 bytes a stack, they were 93 MB of new pages on the
+ * 1.27 GB profile (3.4M stacks), the flame graph's whole peak above its
+ * view's.  With a base, each stack's two values are kept beside its
+ * place (stacks with the same frames become one, their values added).
+ */
+#define PLACE_BASE ((uint32_t)1 << 31)
+
+/* One stack to lay out, read from its place: its frames, how many, and
+ * its values. */
 struct entry {
-	const void *frames;	/* uint16_t unless wide (base/ids.h) */
+	struct pc_stack frames;
 	uint32_t n;
-	bool wide;		/* in the padding: 32 bytes an entry */
 	int64_t cur, base;
 };
-
-/* E's frames as base/ids.h reads them. */
-static inline struct pc_stack
-entry_stack(const struct entry *e)
-{
-	return pc_stack_make(e->frames, e->wide, 0, e->n);
-}
-
-/* An entry of the frames of S. */
-static inline struct entry
-entry_of(struct pc_stack s, size_t n, int64_t cur, int64_t base)
-{
-	return (struct entry){ s.wide != NULL ? (const void *)s.wide :
-	    (const void *)s.narrow, (uint32_t)n, s.wide != NULL, cur, base };
-}
 
 /* A frame of the current path while laying out: where it started, and
  * the sums of the stacks beneath it so far. */
@@ -74,9 +70,11 @@ struct svg {
 	size_t type, base_type;
 	const char *countname;
 	char unit_buf[64];
-	struct entry *entries;
+	uint32_t *place;		/* the stacks, see PLACE_BASE */
+	int64_t *vcur, *vbase;		/* with a base: their values */
 	size_t nentries;
 	uint32_t *base_frames;		/* base stacks in the ids of names */
+	size_t *base_off;		/* base stack -> its place in them */
 	struct pc_svg_names names;	/* both views' frames as one */
 	uint32_t *extra;		/* names.extra, owned */
 	uint32_t *rank;			/* frame id -> rank in name order */
@@ -128,12 +126,38 @@ rank_frames(struct svg *g)
 	return 0;
 }
 
+/* Stack K to lay out into *E. */
+static inline void
+entry_load(const struct svg *g, size_t k, struct entry *e)
+{
+	uint32_t p = g->place[k];
+	struct pc_view_stack s;
+
+	if (p & PLACE_BASE) {
+		p = (p & ~PLACE_BASE) - 1;
+		e->n = (uint32_t)profconv__view_stack_depth(g->base, p);
+		e->frames = pc_stack_make(g->base_frames, true,
+		    g->base_off[p], e->n);
+	} else {
+		profconv__view_stack_at(g->cur, p - 1, &s);
+		e->frames = s.frames;
+		e->n = (uint32_t)s.nframes;
+	}
+	if (g->vcur != NULL) {
+		e->cur = g->vcur[k];
+		e->base = g->vbase[k];
+	} else {
+		e->cur = s.values[g->type];
+		e->base = 0;
+	}
+}
+
 /* Frame I of E, counted from where the merge starts (the root, or the
  * leaf with --reverse). */
 static inline uint32_t
 frame_at(const struct entry *e, size_t i, bool reverse)
 {
-	return pc_stack_at(entry_stack(e), reverse ? e->n - 1 - i : i);
+	return pc_stack_at(e->frames, reverse ? e->n - 1 - i : i);
 }
 
 static int
@@ -155,22 +179,63 @@ compare_entries(const struct entry *x, const struct entry *y,
 /* Stacks ahead of a walk of the entries whose frames are asked for. */
 #define ENTRIES_AHEAD 16
 
-static PC_PREFETCHER void
-prefetch_entry(const struct entry *e)
+/* Stack K's frames asked for, ahead of a walk. */
+static void
+prefetch_entry(const struct svg *g, size_t k)
 {
-	if (e->n != 0) {
-		__builtin_prefetch(pc_stack_addr(entry_stack(e), 0));
-		__builtin_prefetch(pc_stack_addr(entry_stack(e), e->n - 1));
-	}
+	uint32_t p = g->place[k];
+
+	if (p & PLACE_BASE)
+		__builtin_prefetch(g->base_frames +
+		    g->base_off[(p & ~PLACE_BASE) - 1]);
+	else
+		profconv__view_prefetch_frames(g->cur, p - 1);
 }
 
 static struct pc_stack
 entry_frames(const void *arg, size_t k, size_t *len)
 {
-	const struct svg *g = arg;
+	struct entry e;
 
-	*len = g->entries[k].n;
-	return entry_stack(&g->entries[k]);
+	entry_load(arg, k, &e);
+	*len = e.n;
+	return e.frames;
+}
+
+/* The places (and values) of the stacks in ORDER. */
+static int
+permute(struct svg *g, const uint32_t *order)
+{
+	size_t n = g->nentries, i;
+	uint32_t *place = malloc((n + 1) * sizeof(*place));
+	int64_t *vcur = NULL, *vbase = NULL;
+
+	if (place != NULL && g->vcur != NULL) {
+		vcur = malloc((n + 1) * sizeof(*vcur));
+		vbase = malloc((n + 1) * sizeof(*vbase));
+	}
+	if (place == NULL || (g->vcur != NULL && (vcur == NULL ||
+	    vbase == NULL))) {
+		free(place);
+		free(vcur);
+		free(vbase);
+		return profconv__nomem();
+	}
+	for (i = 0; i < n; i++)
+		place[i] = g->place[order[i]];
+	free(g->place);
+	g->place = place;
+	if (g->vcur == NULL)
+		return 0;
+	for (i = 0; i < n; i++) {
+		vcur[i] = g->vcur[order[i]];
+		vbase[i] = g->vbase[order[i]];
+	}
+	free(g->vcur);
+	free(g->vbase);
+	g->vcur = vcur;
+	g->vbase = vbase;
+	return 0;
 }
 
 /* The view's order (folded text) is nearly frame order; sort only when a
@@ -180,18 +245,21 @@ static int
 sort_entries(struct svg *g)
 {
 	struct pc_seqsort s = { 0 };
-	struct entry *sorted;
+	struct entry e[2];
 	uint32_t *order;
 	size_t i;
 	int rc;
 
+	if (g->nentries != 0)
+		entry_load(g, 0, &e[0]);
 	for (i = 1; i < g->nentries; i++) {
 		/* The frames lie where the view's samples put them, not in
 		 * this order: ask for those of a stack further on now. */
 		if (i + ENTRIES_AHEAD < g->nentries)
-			prefetch_entry(&g->entries[i + ENTRIES_AHEAD]);
-		if (compare_entries(&g->entries[i - 1], &g->entries[i],
-		    g->rank, g->o->reverse != 0) > 0)
+			prefetch_entry(g, i + ENTRIES_AHEAD);
+		entry_load(g, i, &e[i & 1]);
+		if (compare_entries(&e[(i - 1) & 1], &e[i & 1], g->rank,
+		    g->o->reverse != 0) > 0)
 			break;
 	}
 	if (i >= g->nentries)
@@ -204,18 +272,11 @@ sort_entries(struct svg *g)
 	s.reverse = g->o->reverse != 0;
 	s.jobs = profconv__view_jobs(g->cur);
 	order = malloc(g->nentries * sizeof(*order));
-	sorted = malloc(g->nentries * sizeof(*sorted));
-	rc = order == NULL || sorted == NULL ? profconv__nomem() :
+	rc = order == NULL ? profconv__nomem() :
 	    profconv__seqsort(&s, order, NULL, NULL);
-	for (i = 0; rc == 0 && i < g->nentries; i++)
-		sorted[i] = g->entries[order[i]];
-	if (rc == 0) {
-		free(g->entries);
-		g->entries = sorted;
-		sorted = NULL;
-	}
+	if (rc == 0)
+		rc = permute(g, order);
 	free(order);
-	free(sorted);
 	return rc;
 }
 
@@ -225,18 +286,23 @@ static void
 merge_entries(struct svg *g)
 {
 	bool rev = g->o->reverse != 0;
+	struct entry last, e;
 	size_t i, n = 0;
 
 	for (i = 0; i < g->nentries; i++) {
-		struct entry *e = &g->entries[i];
-
-		if (n != 0 && compare_entries(&g->entries[n - 1], e, g->rank,
-		    rev) == 0) {
-			pc_add_sat(&g->entries[n - 1].cur, e->cur);
-			pc_add_sat(&g->entries[n - 1].base, e->base);
-		} else {
-			g->entries[n++] = *e;
+		if (i + ENTRIES_AHEAD < g->nentries)
+			prefetch_entry(g, i + ENTRIES_AHEAD);
+		entry_load(g, i, &e);
+		if (n != 0 && compare_entries(&last, &e, g->rank, rev) == 0) {
+			pc_add_sat(&g->vcur[n - 1], e.cur);
+			pc_add_sat(&g->vbase[n - 1], e.base);
+			continue;
 		}
+		g->place[n] = g->place[i];
+		g->vcur[n] = g->vcur[i];
+		g->vbase[n] = g->vbase[i];
+		n++;
+		last = e;
 	}
 	g->nentries = n;
 }
@@ -259,6 +325,26 @@ negative(const struct profconv_view *v, const struct pc_view_stack *s,
 	    which, leaf);
 }
 
+/* Room for the places of N current and NB base stacks, and with a
+ * base their values. */
+static int
+entries_alloc(struct svg *g, size_t n, size_t nb)
+{
+	if (n >= PLACE_BASE - 1 || nb >= PLACE_BASE - 1)
+		return profconv__fail(PROFCONV_ENOMEM, "too many stacks for "
+		    "a flame graph: %zu", n > nb ? n : nb);
+	g->place = malloc((n + nb + 1) * sizeof(*g->place));
+	if (g->place == NULL)
+		return profconv__nomem();
+	if (g->base == NULL)
+		return 0;
+	g->vcur = malloc((n + nb + 1) * sizeof(*g->vcur));
+	g->vbase = malloc((n + nb + 1) * sizeof(*g->vbase));
+	if (g->vcur == NULL || g->vbase == NULL)
+		return profconv__nomem();
+	return 0;
+}
+
 static int
 add_current(struct svg *g)
 {
@@ -266,9 +352,9 @@ add_current(struct svg *g)
 	struct pc_view_stack s;
 	int rc;
 
-	g->entries = calloc(n != 0 ? n : 1, sizeof(*g->entries));
-	if (g->entries == NULL)
-		return profconv__nomem();
+	if ((rc = entries_alloc(g, n, g->base != NULL ?
+	    profconv_view_stack_count(g->base) : 0)) < 0)
+		return rc;
 	for (i = 0; i < n; i++) {
 		rc = profconv__view_stack(g->cur, i, &s);
 		if (rc < 0)
@@ -277,8 +363,11 @@ add_current(struct svg *g)
 			return negative(g->cur, &s, "a");
 		if (s.values[g->type] == 0)
 			continue;
-		g->entries[g->nentries++] = entry_of(s.frames, s.nframes,
-		    s.values[g->type], 0);
+		if (g->vcur != NULL) {
+			g->vcur[g->nentries] = s.values[g->type];
+			g->vbase[g->nentries] = 0;
+		}
+		g->place[g->nentries++] = (uint32_t)i + 1;
 		pc_add_sat(&g->cur_total, s.values[g->type]);
 	}
 	return 0;
@@ -331,7 +420,6 @@ add_base(struct svg *g)
 {
 	size_t n = profconv_view_stack_count(g->base), i, j, nf = 0, at = 0;
 	struct pc_view_stack s;
-	struct entry *e;
 	uint32_t *map;
 	int rc;
 
@@ -342,11 +430,9 @@ add_base(struct svg *g)
 	}
 	if ((rc = map_base_frames(g, &map)) < 0)
 		return rc;
-	e = realloc(g->entries, (g->nentries + n + 1) * sizeof(*e));
 	g->base_frames = malloc((nf + 1) * sizeof(*g->base_frames));
-	if (e != NULL)
-		g->entries = e;
-	if (e == NULL || g->base_frames == NULL) {
+	g->base_off = malloc((n + 1) * sizeof(*g->base_off));
+	if (g->base_off == NULL || g->base_frames == NULL) {
 		free(map);
 		return profconv__nomem();
 	}
@@ -363,8 +449,10 @@ add_base(struct svg *g)
 			continue;
 		for (j = 0; j < s.nframes; j++)
 			g->base_frames[at + j] = map[pc_stack_at(s.frames, j)];
-		g->entries[g->nentries++] = (struct entry){ g->base_frames + at,
-		    (uint32_t)s.nframes, true, 0, v };
+		g->base_off[i] = at;
+		g->vcur[g->nentries] = 0;
+		g->vbase[g->nentries] = v;
+		g->place[g->nentries++] = PLACE_BASE | ((uint32_t)i + 1);
 		pc_add_sat(&g->base_total, v);
 		at += s.nframes;
 	}
@@ -470,8 +558,10 @@ sums_fit(const struct svg *g)
 	size_t i;
 
 	for (i = 0; i < g->nentries; i++) {
-		const struct entry *e = &g->entries[i];
+		struct entry le;
+		const struct entry *e = &le;
 
+		entry_load(g, i, &le);
 		v = (e->cur < 0 ? 0 - (uint64_t)e->cur : (uint64_t)e->cur) +
 		    (e->base < 0 ? 0 - (uint64_t)e->base : (uint64_t)e->base);
 		if (v >= (uint64_t)INT64_MAX || m + v >= (uint64_t)INT64_MAX)
@@ -490,7 +580,7 @@ same_start(const struct entry *e, const struct entry *f, size_t n, bool rev)
 	if (f->n < n)
 		return false;
 	if (!rev)
-		return pc_stack_same(entry_stack(e), entry_stack(f), n);
+		return pc_stack_same(e->frames, f->frames, n);
 	for (i = 0; i < n; i++)
 		if (frame_at(e, i, rev) != frame_at(f, i, rev))
 			return false;
@@ -510,17 +600,18 @@ static size_t
 skip_narrow(struct svg *g, size_t i, size_t d, struct open *parent,
     int64_t *x)
 {
-	const struct entry *e = &g->entries[i];
 	bool rev = g->o->reverse != 0;
 	struct pc_frame_sums r = { 0 };
+	struct entry le, lf;
+	const struct entry *e = &le, *f = &lf;
 	int64_t w = 0;
 	size_t j;
 
+	entry_load(g, i, &le);
 	for (j = i; j < g->nentries; j++) {
-		const struct entry *f = &g->entries[j];
-
 		if (j + ENTRIES_AHEAD < g->nentries)
-			prefetch_entry(&g->entries[j + ENTRIES_AHEAD]);
+			prefetch_entry(g, j + ENTRIES_AHEAD);
+		entry_load(g, j, &lf);
 		if (j > i && !same_start(e, f, d + 1, rev))
 			break;
 		w += width_of(g, f);
@@ -528,9 +619,9 @@ skip_narrow(struct svg *g, size_t i, size_t d, struct open *parent,
 			return i;
 	}
 	for (j = i; j < g->nentries; j++) {
-		const struct entry *f = &g->entries[j];
 		int64_t delta;
 
+		entry_load(g, j, &lf);
 		if (j > i && !same_start(e, f, d + 1, rev))
 			break;
 		delta = profconv__delta(f->base, f->cur);
@@ -559,10 +650,12 @@ layout(struct svg *g)
 	int rc = 0;
 
 	for (i = 0; rc == 0 && i < g->nentries; i = next) {
-		const struct entry *e = &g->entries[i];
+		struct entry le;
+		const struct entry *e = &le;
 
 		if (i + ENTRIES_AHEAD < g->nentries)
-			prefetch_entry(&g->entries[i + ENTRIES_AHEAD]);
+			prefetch_entry(g, i + ENTRIES_AHEAD);
+		entry_load(g, i, &le);
 		next = i + 1;
 		for (d = 0; d < depth && d < e->n &&
 		    g->path[d].frame == frame_at(e, d, rev); d++)
@@ -596,11 +689,14 @@ layout(struct svg *g)
 static void
 sum_widths(struct svg *g)
 {
+	struct entry e;
 	size_t i;
 
 	g->total = 0;
-	for (i = 0; i < g->nentries; i++)
-		pc_add_sat(&g->total, width_of(g, &g->entries[i]));
+	for (i = 0; i < g->nentries; i++) {
+		entry_load(g, i, &e);
+		pc_add_sat(&g->total, width_of(g, &e));
+	}
 }
 
 static int
@@ -801,7 +897,10 @@ profconv_svg_write(const struct profconv_view *cur,
 	rc = draw(&g);
 	if (rc == 0 && (fflush(fp) != 0 || ferror(fp)))
 		rc = profconv__write_error();
-	free(g.entries);
+	free(g.place);
+	free(g.vcur);
+	free(g.vbase);
+	free(g.base_off);
 	free(g.base_frames);
 	free(g.extra);
 	free(g.rank);
