@@ -4,7 +4,9 @@
 # sampled): the folded stacks equal the ones built from go tool pprof's
 # raw listing of the same profile, are in byte order, and the folded,
 # SVG, speedscope and differential outputs are byte-identical with 1, 2,
-# 3 and 8 threads, from the legacy file and from its pprof conversion.
+# 3 and 8 threads, from the legacy file and from its pprof conversion;
+# and so is profconv report's page, whose flame graph and call graph are
+# made at once on its threads, of the profile and of the change.
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
@@ -101,5 +103,24 @@ same svg --svg "$TMP/cur.pb.gz"
 same svg-rev --svg --reverse --inverted --minwidth 0 "$TMP/cur.pb.gz"
 same svg-diff --svg --base "$TMP/base.heap" "$TMP/cur.heap"
 same speedscope --speedscope "$TMP/cur.pb.gz"
+
+# same_page NAME ARGS...: profconv report ARGS writes the same page with
+# -j 1, 2, 3 and 8, with its flame graph and its call graph in it.
+same_page() {
+	name=$1
+	shift
+	for j in 1 2 3 8; do
+		run 0 "$PROFCONV" report -j "$j" --quiet -o "$TMP/$name.$j.html" "$@"
+	done
+	grep -q 'class="pic flame"' "$TMP/$name.1.html" &&
+	    grep -q 'class="pic graph"' "$TMP/$name.1.html" ||
+		fail "$name: no flame graph or no call graph on the page"
+	for j in 2 3 8; do
+		cmp -s "$TMP/$name.$j.html" "$TMP/$name.1.html" ||
+			fail "$name: report -j $j differs from -j 1"
+	done
+}
+same_page report "$TMP/cur.pb.gz"
+same_page report-diff --base "$TMP/base.heap" "$TMP/cur.heap"
 
 finish

@@ -22,10 +22,21 @@ TestSuite(report, .fini = teardown);
 
 Test(report, outline_and_numbers)
 {
+	static const char *const tab[] = { "id=\"summary\"", "id=\"live\"",
+		"id=\"top\"", "id=\"flame\"", "id=\"graph\"",
+		"id=\"source\"" };
+	const char *at;
+	size_t i;
+
 	profile(&a, 30);
 	cr_assert(eq(int, page(a, NULL, NULL), 0));
-	/* Summary, Explore, Top, Flame graph, Call graph, Source. */
+	/* Summary, Explore, Top, Flame graph, Call graph, Source, in
+	 * that order (the two pictures are made at once). */
 	cr_expect(eq(sz, count(out, "<section class=\"tab\""), 6));
+	for (i = 0, at = out; i < 6; i++, at++) {
+		at = strstr(at, tab[i]);
+		cr_assert(at != NULL, "no %s after the one before", tab[i]);
+	}
 	cr_expect(not(zero(ptr, strstr(out, "default-src 'none'"))));
 	/* Every type's total; the last one, space, is shown. */
 	cr_expect(not(zero(ptr, strstr(out, "data-type=\"objects\" "
