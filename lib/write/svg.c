@@ -179,17 +179,24 @@ compare_entries(const struct entry *x, const struct entry *y,
 /* Stacks ahead of a walk of the entries whose frames are asked for. */
 #define ENTRIES_AHEAD 16
 
-/* Stack K's frames asked for, ahead of a walk. */
-static void
+/* Stack K's frames asked for, ahead of a walk (not their inline
+ * marks, which the flame graph does not read). */
+static PC_PREFETCHER void
 prefetch_entry(const struct svg *g, size_t k)
 {
 	uint32_t p = g->place[k];
+	struct pc_view_stack s;
 
-	if (p & PLACE_BASE)
+	if (p & PLACE_BASE) {
 		__builtin_prefetch(g->base_frames +
 		    g->base_off[(p & ~PLACE_BASE) - 1]);
-	else
-		profconv__view_prefetch_frames(g->cur, p - 1);
+		return;
+	}
+	profconv__view_stack_at(g->cur, p - 1, &s);
+	if (s.nframes != 0) {
+		__builtin_prefetch(pc_stack_addr(s.frames, 0));
+		__builtin_prefetch(pc_stack_addr(s.frames, s.nframes - 1));
+	}
 }
 
 static struct pc_stack
