@@ -85,6 +85,7 @@ struct svg {
 	int64_t total, maxdelta;
 	int64_t base_total, cur_total;	/* of the values, not the widths */
 	struct pc_delta_scale scale;
+	bool fit;			/* sum_widths(): no sum can saturate */
 	double threshold;		/* narrowest drawn width, in values */
 	double per_value;		/* pixels per unit of value */
 	unsigned int width, fheight, maxdepth;
@@ -209,39 +210,22 @@ entry_frames(const void *arg, size_t k, size_t *len)
 	return e.frames;
 }
 
-/* The places (and values) of the stacks in ORDER. */
+/* *A, N items of W bytes (NULL: none), put in ORDER in a new array. */
 static int
-permute(struct svg *g, const uint32_t *order)
+reorder(void **a, size_t w, const uint32_t *order, size_t n)
 {
-	size_t n = g->nentries, i;
-	uint32_t *place = malloc((n + 1) * sizeof(*place));
-	int64_t *vcur = NULL, *vbase = NULL;
+	const unsigned char *from = *a;
+	unsigned char *to;
+	size_t i;
 
-	if (place != NULL && g->vcur != NULL) {
-		vcur = malloc((n + 1) * sizeof(*vcur));
-		vbase = malloc((n + 1) * sizeof(*vbase));
-	}
-	if (place == NULL || (g->vcur != NULL && (vcur == NULL ||
-	    vbase == NULL))) {
-		free(place);
-		free(vcur);
-		free(vbase);
-		return profconv__nomem();
-	}
-	for (i = 0; i < n; i++)
-		place[i] = g->place[order[i]];
-	free(g->place);
-	g->place = place;
-	if (g->vcur == NULL)
+	if (from == NULL)
 		return 0;
-	for (i = 0; i < n; i++) {
-		vcur[i] = g->vcur[order[i]];
-		vbase[i] = g->vbase[order[i]];
-	}
-	free(g->vcur);
-	free(g->vbase);
-	g->vcur = vcur;
-	g->vbase = vbase;
+	if ((to = malloc((n + 1) * w)) == NULL)
+		return profconv__nomem();
+	for (i = 0; i < n; i++)
+		memcpy(to + i * w, from + (size_t)order[i] * w, w);
+	free(*a);
+	*a = to;
 	return 0;
 }
 
@@ -282,7 +266,14 @@ sort_entries(struct svg *g)
 	rc = order == NULL ? profconv__nomem() :
 	    profconv__seqsort(&s, order, NULL, NULL);
 	if (rc == 0)
-		rc = permute(g, order);
+		rc = reorder((void **)&g->place, sizeof(*g->place), order,
+		    g->nentries);
+	if (rc == 0)
+		rc = reorder((void **)&g->vcur, sizeof(*g->vcur), order,
+		    g->nentries);
+	if (rc == 0)
+		rc = reorder((void **)&g->vbase, sizeof(*g->vbase), order,
+		    g->nentries);
 	free(order);
 	return rc;
 }
@@ -555,29 +546,6 @@ add_stack(struct open *o, const struct entry *e)
 	pc_add_sat(&o->sums.self, delta);
 }
 
-/* Whether no sum of the layout can saturate: the stacks' values, as
- * magnitudes, add up below INT64_MAX (every width, change and sum is
- * at most that).  Sums can then be taken in any order. */
-static bool
-sums_fit(const struct svg *g)
-{
-	uint64_t m = 0, v;
-	size_t i;
-
-	for (i = 0; i < g->nentries; i++) {
-		struct entry le;
-		const struct entry *e = &le;
-
-		entry_load(g, i, &le);
-		v = (e->cur < 0 ? 0 - (uint64_t)e->cur : (uint64_t)e->cur) +
-		    (e->base < 0 ? 0 - (uint64_t)e->base : (uint64_t)e->base);
-		if (v >= (uint64_t)INT64_MAX || m + v >= (uint64_t)INT64_MAX)
-			return false;
-		m += v;
-	}
-	return true;
-}
-
 /* Do stacks E and F begin with the same N frames? */
 static bool
 same_start(const struct entry *e, const struct entry *f, size_t n, bool rev)
@@ -650,7 +618,7 @@ skip_narrow(struct svg *g, size_t i, size_t d, struct open *parent,
 static int
 layout(struct svg *g)
 {
-	bool rev = g->o->reverse != 0, fit = sums_fit(g);
+	bool rev = g->o->reverse != 0, fit = g->fit;
 	size_t depth = 0, i, d, next;
 	struct open root = { 0 };
 	int64_t x = 0;
@@ -692,17 +660,30 @@ layout(struct svg *g)
 	return rc;
 }
 
-/* The picture's 100%: the sum of the stacks' widths. */
+/*
+ * The picture's 100%, the sum of the stacks' widths; and G->fit, whether
+ * no sum of the layout can saturate: the stacks' values, as magnitudes,
+ * add up below INT64_MAX (every width, change and sum is at most that).
+ * Sums can then be taken in any order.
+ */
 static void
 sum_widths(struct svg *g)
 {
+	uint64_t m = 0, v;
 	struct entry e;
 	size_t i;
 
 	g->total = 0;
+	g->fit = true;
 	for (i = 0; i < g->nentries; i++) {
 		entry_load(g, i, &e);
 		pc_add_sat(&g->total, width_of(g, &e));
+		v = (e.cur < 0 ? 0 - (uint64_t)e.cur : (uint64_t)e.cur) +
+		    (e.base < 0 ? 0 - (uint64_t)e.base : (uint64_t)e.base);
+		if (v >= (uint64_t)INT64_MAX || m + v >= (uint64_t)INT64_MAX)
+			g->fit = false;
+		else
+			m += v;
 	}
 }
 
