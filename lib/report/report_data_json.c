@@ -315,13 +315,14 @@ emit(FILE *fp, struct tree *t, const struct gframes *g, const struct cols *c,
 	return rc;
 }
 
-/* V's tree pruned while it is built (report_data_stream.c), written;
- * 1 when the walk cannot give the whole tree's answer (nothing
- * written). */
+/* V's tree (or, with BV, the tree of the change from BV to V, BV's
+ * types in columns BCOLS) pruned while it is built
+ * (report_data_stream.c), written; 1 when the walk cannot give the
+ * whole tree's answer (nothing written). */
 static int
-emit_stream(FILE *fp, const struct profconv_view *v, struct gframes *g,
-    const struct cols *c, const int64_t *total, double fraction,
-    size_t budget, size_t def)
+emit_stream(FILE *fp, const struct profconv_view *bv, const size_t *bcols,
+    const struct profconv_view *v, struct gframes *g, const struct cols *c,
+    const int64_t *total, double fraction, size_t budget, size_t def)
 {
 	struct out_lean ol = { 0 };
 	struct out po = { 0 };
@@ -329,8 +330,14 @@ emit_stream(FILE *fp, const struct profconv_view *v, struct gframes *g,
 	size_t i;
 	int rc;
 
-	rc = profconv__report_tree_stream(v, g, total, fraction, budget, &t,
-	    &ol);
+	if (bv != NULL)
+		rc = profconv__report_tree_stream_change(bv, bcols, v,
+		    profconv_profile_sample_type_count(
+		    profconv_view_profile(v)), g, total, fraction, budget,
+		    &t, &ol);
+	else
+		rc = profconv__report_tree_stream(v, g, total, fraction,
+		    budget, &t, &ol);
 	if (rc == 0) {
 		po.n = t.n;
 		po.map = malloc(t.n * sizeof(*po.map));
@@ -675,8 +682,8 @@ profconv__report_data_view(FILE *fp, const struct profconv_view *v,
 		r.label[k] = vt.type;
 		r.unit[k] = vt.unit;
 	}
-	rc = emit_stream(fp, v, &r.g, &(struct cols){ r.label, r.unit, false,
-	    false, false }, r.total, fraction, budget, def);
+	rc = emit_stream(fp, NULL, NULL, v, &r.g, &(struct cols){ r.label,
+	    r.unit, false, false, false }, r.total, fraction, budget, def);
 	if (rc == 1) {
 		/* Not for the walk: the whole tree. */
 		profconv__report_gframes_free(&r.g);
@@ -702,6 +709,16 @@ profconv__report_data_diff(FILE *fp, const struct profconv_profile *base,
     const struct profconv_profile *prof,
     const struct profconv_view_options *vo, double fraction, size_t budget,
     size_t def)
+{
+	return profconv__report_data_diff_tree(fp, base, prof, vo, fraction,
+	    budget, def, false);
+}
+
+int
+profconv__report_data_diff_tree(FILE *fp, const struct profconv_profile *base,
+    const struct profconv_profile *prof,
+    const struct profconv_view_options *vo, double fraction, size_t budget,
+    size_t def, bool whole)
 {
 	struct profconv_view *v = NULL, *bv = NULL;
 	struct profconv_value_type vt;
@@ -738,12 +755,21 @@ profconv__report_data_diff(FILE *fp, const struct profconv_profile *base,
 			profconv_view_total(bv, (size_t)bk, &r.total[k]);
 		}
 	}
-	if ((rc = profconv__report_tree_add(&r.t, &r.g, bv, SIZE_MAX, nb,
-	    bcols)) == 0 &&
-	    (rc = profconv__report_tree_add(&r.t, &r.g, v, SIZE_MAX, nt,
-	    ccols)) == 0)
-		rc = emit(fp, &r.t, &r.g, &(struct cols){ r.label, r.unit,
-		    false, true, false }, r.total, fraction, budget, def);
+	/* The tree pruned as it is built; else the whole tree. */
+	rc = whole ? 1 : emit_stream(fp, bv, bcols, v, &r.g,
+	    &(struct cols){ r.label, r.unit, false, true, false }, r.total,
+	    fraction, budget, def);
+	if (rc == 1) {
+		profconv__report_gframes_free(&r.g);
+		memset(&r.g, 0, sizeof(r.g));
+		if ((rc = profconv__report_tree_add(&r.t, &r.g, bv, SIZE_MAX,
+		    nb, bcols)) == 0 &&
+		    (rc = profconv__report_tree_add(&r.t, &r.g, v, SIZE_MAX,
+		    nt, ccols)) == 0)
+			rc = emit(fp, &r.t, &r.g, &(struct cols){ r.label,
+			    r.unit, false, true, false }, r.total, fraction,
+			    budget, def);
+	}
 out:
 	data_run_free(&r);
 	free(bcols);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report_data_stream.c - the Explore tab's call tree of one profile,
- * pruned while it is built: only the nodes the page can show are held.
+ * report_data_stream.c - the Explore tab's call tree of one profile, or
+ * of a change, pruned while it is built: only the nodes the page can
+ * show are held.
  *
  * report_data_json.c builds the whole tree of a view's stacks (one node
  * per path, in the order the stacks first meet them), then keeps the
@@ -28,6 +29,9 @@
  * page's (function, file, line) frames, and the stacks come in the order
  * of their texts.  Otherwise (and for a budget of 0) it says so, and the
  * caller builds the whole tree as before.
+ *
+ * A change's tree (report --base) is walked by report_data_change.c,
+ * with this file's walk (report_stream.h).
  */
 
 #include "config.h"
@@ -41,60 +45,15 @@
 #include "model/model.h"
 #include "view/view.h"
 #include "report/report_tree.h"
+#include "report/report_stream.h"
 
-/* A node met by the walk: on the path, waiting, or in the heap. */
-struct snode {
-	uint32_t id;		/* the whole tree's node number */
-	uint32_t parent;	/* its parent's */
-	uint32_t gid;		/* the page's frame */
-	uint32_t vf;		/* the view's frame (0: the root) */
-	bool kids;		/* has had a callee */
-	double share;		/* set when finished */
-	int64_t *v;		/* self[nt], then cum[nt] */
-};
-
-struct walk {
-	const struct profconv_view *view;
-	const int64_t *total;
-	size_t nt;
-	uint32_t *gid_of;	/* view frame -> page frame */
-	/* View frame -> its text's place in byte order, and (bit 31)
-	 * whether that text begins another frame's: two frames' order by
-	 * text is their places' unless one has the bit. */
-	uint32_t *rank;
-	uint32_t count;		/* nodes made, the root too */
-	/* The path: node d at depth d (the root at 0). */
-	struct snode *path;
-	size_t depth, pcap;
-	/* Per depth, the nodes that wait (a stack of prefixes). */
-	struct snode **wait;
-	size_t *nwait, *wcap;
-	/* The heap of the BUDGET + 1 heaviest finished nodes (least
-	 * share on top), and their values. */
-	struct snode *heap;
-	size_t nheap, hcap;
-	/* Once the heap is full, per sample type: the largest cum
-	 * magnitude whose share is at most the heap's least, so that a
-	 * node too light for it is told without a division. */
-	uint64_t *limit;
-	/* Free value blocks, for nodes that leave the path. */
-	int64_t **spare;
-	size_t nspare, scap;
-	bool stop;		/* not the whole tree's answer: give up */
-	/*
-	 * A part of the walk (walk_parts()): the stacks [FROM, TO).  A part
-	 * after the first starts on the path the stacks before it left
-	 * open, nodes 0..BORROWED at depths 0..BORROWED, its own nodes
-	 * numbered from BORROWED + 1.  It cannot finish a borrowed node
-	 * (the values before it are not its own): what it has of one that
-	 * it leaves is kept in STORED[its depth] for the merge.  UNSAFE: the
-	 * part ended with nodes waiting that the next part may come back
-	 * to; walk the stacks in one part instead.
-	 */
-	size_t from, to, borrowed;
-	int64_t **stored;
-	bool unsafe, shares;	/* SHARES: GID_OF and RANK are another's */
-};
+/* The text of frame VF of the walk (its view's, or a change's page's). */
+static const char *
+text_of(const struct walk *w, uint32_t vf)
+{
+	return w->text != NULL ? w->text[vf] :
+	    profconv__view_frame_text(w->view, vf);
+}
 
 static int64_t *
 block(struct walk *w)
@@ -272,8 +231,8 @@ finish(struct walk *w, struct snode *n, int64_t *p)
 
 /* Finish the nodes waiting at depth D (their parent, at D - 1, is being
  * left). */
-static int
-finish_waiting(struct walk *w, size_t d)
+int
+profconv__stream_finish_waiting(struct walk *w, size_t d)
 {
 	int rc = 0;
 
@@ -287,14 +246,14 @@ finish_waiting(struct walk *w, size_t d)
 
 /* Leave the node at the path's end: finished, or, without callees, to
  * wait beside its parent's other callees. */
-static int
-leave(struct walk *w)
+int
+profconv__stream_leave(struct walk *w)
 {
 	size_t d = w->depth;
 	struct snode *n = &w->path[d];
 	int rc;
 
-	if (d + 1 < w->pcap && (rc = finish_waiting(w, d + 1)) < 0)
+	if (d + 1 < w->pcap && (rc = profconv__stream_finish_waiting(w, d + 1)) < 0)
 		return rc;
 	w->depth--;
 	if (n->kids || n->id <= w->borrowed)
@@ -343,8 +302,8 @@ pass_waiting(struct walk *w, size_t d, uint32_t vf)
 	while (w->nwait[d] > 0) {
 		n = w->wait[d][w->nwait[d] - 1];
 		if (t == NULL)
-			t = profconv__view_frame_text(w->view, vf);
-		wt = profconv__view_frame_text(w->view, n.vf);
+			t = text_of(w, vf);
+		wt = text_of(w, n.vf);
 		if (prefix_of(wt, strlen(wt), t))
 			break;
 		w->nwait[d]--;
@@ -356,8 +315,8 @@ pass_waiting(struct walk *w, size_t d, uint32_t vf)
 
 /* Enter view frame VF below the path's end: a waiting node when it is
  * one (the walk comes back to it), else a new one. */
-static int
-enter(struct walk *w, uint32_t vf)
+int
+profconv__stream_enter(struct walk *w, uint32_t vf)
 {
 	size_t d = w->depth + 1;
 	struct snode n;
@@ -374,9 +333,13 @@ enter(struct walk *w, uint32_t vf)
 			return profconv__fail(PROFCONV_ENOMEM,
 			    "call tree too large");
 		n = (struct snode){ w->count++, w->path[d - 1].id,
-		    w->gid_of[vf], vf, false, 0, block(w) };
+		    w->gid_of[vf], vf, false, false, 0, 0, block(w) };
 		if (n.v == NULL)
 			return profconv__nomem();
+	}
+	if (w->in_base && !n.base) {
+		n.base = true;
+		n.mark = w->marks++;
 	}
 	w->path[d - 1].kids = true;
 	w->path[d] = n;
@@ -389,20 +352,19 @@ enter(struct walk *w, uint32_t vf)
 static int
 by_text(const void *a, const void *b, void *arg)
 {
-	const struct profconv_view *v = arg;
+	const struct walk *w = arg;
 
-	return strcmp(profconv__view_frame_text(v, *(const uint32_t *)a),
-	    profconv__view_frame_text(v, *(const uint32_t *)b));
+	return strcmp(text_of(w, *(const uint32_t *)a),
+	    text_of(w, *(const uint32_t *)b));
 }
 
-/* W's ranks: the view's frames sorted by text; a text that begins the
- * next one in that order is one that begins another (any text it
- * begins sorts between them). */
-static int
-rank_frames(struct walk *w)
+/* W's ranks: its NF frames sorted by text; a text that begins the next
+ * one in that order is one that begins another (any text it begins
+ * sorts between them). */
+int
+profconv__stream_rank(struct walk *w, size_t nf)
 {
-	const struct profconv_view *v = w->view;
-	size_t i, nf = profconv_view_frame_count(v);
+	size_t i;
 	uint32_t *ids = malloc((nf + 1) * sizeof(*ids));
 
 	w->rank = calloc(nf + 1, sizeof(*w->rank));
@@ -412,13 +374,13 @@ rank_frames(struct walk *w)
 	}
 	for (i = 0; i < nf; i++)
 		ids[i] = (uint32_t)i + 1;
-	qsort_r(ids, nf, sizeof(*ids), by_text, (void *)v);
+	qsort_r(ids, nf, sizeof(*ids), by_text, w);
 	for (i = 0; i < nf; i++) {
-		const char *t = profconv__view_frame_text(v, ids[i]);
+		const char *t = text_of(w, ids[i]);
 
 		w->rank[ids[i]] = (uint32_t)i;
-		if (i + 1 < nf && strncmp(t, profconv__view_frame_text(v,
-		    ids[i + 1]), strlen(t)) == 0)
+		if (i + 1 < nf && strncmp(t, text_of(w, ids[i + 1]),
+		    strlen(t)) == 0)
 			w->rank[ids[i]] |= RANK_PREFIX;
 	}
 	free(ids);
@@ -426,11 +388,10 @@ rank_frames(struct walk *w)
 }
 
 /* Do stacks A and then B come in the order of their texts, B not A? */
-static bool
-in_order(const struct walk *w, const struct pc_view_stack *a,
+bool
+profconv__stream_in_order(const struct walk *w, const struct pc_view_stack *a,
     const struct pc_view_stack *b, size_t l)
 {
-	const struct profconv_view *v = w->view;
 	const char *x, *y;
 	size_t nx, ny, i;
 	uint32_t rx, ry;
@@ -444,8 +405,8 @@ in_order(const struct walk *w, const struct pc_view_stack *a,
 	ry = w->rank[pc_stack_at(b->frames, l)];
 	if (!((rx | ry) & RANK_PREFIX))
 		return rx < ry;
-	x = profconv__view_frame_text(v, pc_stack_at(a->frames, l));
-	y = profconv__view_frame_text(v, pc_stack_at(b->frames, l));
+	x = text_of(w, pc_stack_at(a->frames, l));
+	y = text_of(w, pc_stack_at(b->frames, l));
 	nx = strlen(x);
 	ny = strlen(y);
 	for (i = 0; i < nx && i < ny; i++)
@@ -459,8 +420,8 @@ in_order(const struct walk *w, const struct pc_view_stack *a,
 }
 
 /* The frames stacks A and B begin with alike. */
-static size_t
-shared(const struct pc_view_stack *a,
+size_t
+profconv__stream_shared(const struct pc_view_stack *a,
     const struct pc_view_stack *b)
 {
 	size_t l;
@@ -484,7 +445,7 @@ stop_at(struct walk *w, const struct pc_view_stack *next, size_t l)
 	int rc;
 
 	while (w->depth > l)
-		if ((rc = leave(w)) < 0)
+		if ((rc = profconv__stream_leave(w)) < 0)
 			return rc;
 	if (l + 1 < w->pcap && l < next->nframes &&
 	    (rc = pass_waiting(w, l + 1, pc_stack_at(next->frames, l))) < 0)
@@ -517,16 +478,16 @@ walk_stacks(struct walk *w)
 				w->stop = true;
 				return 0;
 			}
-		l = shared(&prev, &s);
-		if (i > 0 && !in_order(w, &prev, &s, l)) {
+		l = profconv__stream_shared(&prev, &s);
+		if (i > 0 && !profconv__stream_in_order(w, &prev, &s, l)) {
 			w->stop = true;
 			return 0;
 		}
 		while (w->depth > l)
-			if ((rc = leave(w)) < 0)
+			if ((rc = profconv__stream_leave(w)) < 0)
 				return rc;
 		for (; l < s.nframes; l++)
-			if ((rc = enter(w, pc_stack_at(s.frames, l))) < 0)
+			if ((rc = profconv__stream_enter(w, pc_stack_at(s.frames, l))) < 0)
 				return rc;
 		to = w->path[w->depth].v;
 		for (k = 0; k < w->nt; k++) {
@@ -538,12 +499,12 @@ walk_stacks(struct walk *w)
 	if (w->to < n) {
 		if ((rc = profconv__view_stack(v, w->to, &s)) < 0)
 			return rc;
-		return stop_at(w, &s, shared(&prev, &s));
+		return stop_at(w, &s, profconv__stream_shared(&prev, &s));
 	}
 	while (w->depth > 0)
-		if ((rc = leave(w)) < 0)
+		if ((rc = profconv__stream_leave(w)) < 0)
 			return rc;
-	return w->pcap > 1 ? finish_waiting(w, 1) : 0;
+	return w->pcap > 1 ? profconv__stream_finish_waiting(w, 1) : 0;
 }
 
 /* The page's frame of each of V's frames; *ONE_EACH false when two of
@@ -575,22 +536,55 @@ page_frames(struct walk *w, struct gframes *g, bool *one_each)
 	return 0;
 }
 
-static int
-by_id(const void *a, const void *b)
+/*
+ * Node N's place in the whole tree's order: its number; in a change's
+ * tree, which takes the base's stacks first, then the profile's, the
+ * base's nodes in the order its stacks reached them, then the others
+ * in the order they were made.
+ */
+static uint64_t
+whole_order(const struct walk *w, const struct snode *n)
 {
-	uint32_t x = ((const struct snode *)a)->id;
-	uint32_t y = ((const struct snode *)b)->id;
+	if (!w->change)
+		return n->id;
+	return n->base ? n->mark : ((uint64_t)1 << 32) + n->id;
+}
+
+static int
+by_whole_order(const void *a, const void *b, void *arg)
+{
+	uint64_t x = whole_order(arg, a), y = whole_order(arg, b);
 
 	return PC_CMP(x, y);
 }
 
+/* Heap places (of the nodes at ARG) by their nodes' numbers. */
 static int
-id_key(const void *key, const void *elem)
+by_id(const void *a, const void *b, void *arg)
 {
-	uint32_t x = *(const uint32_t *)key;
-	uint32_t y = ((const struct snode *)elem)->id;
+	const struct snode *h = arg;
+	uint32_t x = h[*(const uint32_t *)a].id;
+	uint32_t y = h[*(const uint32_t *)b].id;
 
 	return PC_CMP(x, y);
+}
+
+/* The place among the M heap nodes H, by BYID (by_id()), of node ID;
+ * M when it is not there. */
+static size_t
+find_id(const struct snode *h, const uint32_t *byid, size_t m, uint32_t id)
+{
+	size_t lo = 0, hi = m;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (h[byid[mid]].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m && h[byid[lo]].id == id ? byid[lo] : m;
 }
 
 /*
@@ -600,14 +594,14 @@ id_key(const void *key, const void *elem)
  * dropped nodes and values), with each kept node's dropped values below
  * it in *PRUNED.
  */
-static int
-keep(struct walk *w, double fraction, size_t budget, struct tree *t,
-    struct out_lean *o)
+int
+profconv__stream_keep(struct walk *w, double fraction, size_t budget,
+    struct tree *t, struct out_lean *o)
 {
-	struct snode *h = w->heap, *p = NULL;
+	struct snode *h = w->heap;
 	const int64_t *root = w->path[0].v;
-	size_t i, k, m = 0, nt = w->nt;
-	uint32_t *pos = NULL;
+	size_t i, k, m = 0, nt = w->nt, p;
+	uint32_t *pos = NULL, *byid = NULL;
 	double cut = -1, f;
 	uint32_t node;
 	int rc;
@@ -626,9 +620,18 @@ keep(struct walk *w, double fraction, size_t budget, struct tree *t,
 	w->nheap = m;
 	if (rc < 0)
 		return rc;
-	qsort(h, m, sizeof(*h), by_id);
-	if ((pos = malloc((m + 1) * sizeof(*pos))) == NULL)
-		return profconv__nomem();
+	/* In the whole tree's order, which has every parent before its
+	 * callees. */
+	qsort_r(h, m, sizeof(*h), by_whole_order, w);
+	pos = calloc(m + 1, sizeof(*pos));
+	byid = malloc((m + 1) * sizeof(*byid));
+	if (pos == NULL || byid == NULL) {
+		rc = profconv__nomem();
+		goto out;
+	}
+	for (i = 0; i < m; i++)
+		byid[i] = (uint32_t)i;
+	qsort_r(byid, m, sizeof(*byid), by_id, h);
 	t->nt = nt;
 	if ((rc = profconv__report_node_add(t, 0, 0, &node)) < 0)
 		goto out;
@@ -636,12 +639,11 @@ keep(struct walk *w, double fraction, size_t budget, struct tree *t,
 	for (i = 0; i < m; i++) {
 		uint32_t up = 0;
 
-		pos[i] = 0;
 		if (h[i].parent != 0) {
-			p = bsearch(&h[i].parent, h, m, sizeof(*h), id_key);
-			if (p == NULL || pos[p - h] == 0)
+			p = find_id(h, byid, m, h[i].parent);
+			if (p == m || pos[p] == 0)
 				continue;	/* its parent is not kept */
-			up = pos[p - h];
+			up = pos[p];
 		}
 		if ((rc = profconv__report_node_add(t, up, h[i].gid,
 		    &node)) < 0)
@@ -675,11 +677,12 @@ keep(struct walk *w, double fraction, size_t budget, struct tree *t,
 	o->dropped = w->count - t->n;
 out:
 	free(pos);
+	free(byid);
 	return rc;
 }
 
-static void
-walk_free(struct walk *w)
+void
+profconv__stream_free(struct walk *w)
 {
 	size_t i, j;
 
@@ -716,8 +719,8 @@ walk_free(struct walk *w)
  * set): when FROM is not 0, on the path stack FROM shares with the one
  * before it, its nodes borrowed.
  */
-static int
-walk_start(struct walk *w, size_t budget, size_t from, size_t to)
+int
+profconv__stream_start(struct walk *w, size_t budget, size_t from, size_t to)
 {
 	struct pc_view_stack a, b;
 	size_t d, l = 0;
@@ -729,7 +732,7 @@ walk_start(struct walk *w, size_t budget, size_t from, size_t to)
 		if ((rc = profconv__view_stack(w->view, from - 1, &a)) < 0 ||
 		    (rc = profconv__view_stack(w->view, from, &b)) < 0)
 			return rc;
-		l = shared(&a, &b);
+		l = profconv__stream_shared(&a, &b);
 	}
 	w->hcap = budget + 1;
 	if ((w->heap = calloc(w->hcap, sizeof(*w->heap))) == NULL ||
@@ -745,8 +748,8 @@ walk_start(struct walk *w, size_t budget, size_t from, size_t to)
 		/* Depth D's node is D here, and it has a callee but at the
 		 * path's end (which gets one before it is left). */
 		w->path[d] = (struct snode){ (uint32_t)d,
-		    d > 0 ? (uint32_t)d - 1 : 0, w->gid_of[vf], vf, d < l, 0,
-		    block(w) };
+		    d > 0 ? (uint32_t)d - 1 : 0, w->gid_of[vf], vf, d < l,
+		    false, 0, 0, block(w) };
 		w->depth = d;
 		if (w->path[d].v == NULL)
 			return profconv__nomem();
@@ -789,12 +792,12 @@ merge(struct walk *s, struct walk *p)
 	if ((rc = room(s, top + 1)) < 0)
 		return rc;
 	/* The borrowed nodes P left: those below the least depth it went
-	 * back to, each with a callee in P (see walk_start()). */
+	 * back to, each with a callee in P (see profconv__stream_start()). */
 	for (d = b; d > 0 && p->stored[d] != NULL; d--) {
 		for (k = 0; k < 2 * s->nt; k++)
 			s->path[d].v[k] += p->stored[d][k];
 		s->path[d].kids = true;
-		if ((rc = leave(s)) < 0)
+		if ((rc = profconv__stream_leave(s)) < 0)
 			return rc;
 	}
 	for (d = 0; d <= top && p->path[d].id <= b; d++) {
@@ -845,7 +848,7 @@ walk_parts(struct walk *w, size_t budget, size_t nparts)
 		ps.w[i] = (struct walk){ .view = w->view, .total = w->total,
 		    .nt = w->nt, .gid_of = w->gid_of, .rank = w->rank,
 		    .shares = true };
-		rc = walk_start(&ps.w[i], budget, i * n / nparts,
+		rc = profconv__stream_start(&ps.w[i], budget, i * n / nparts,
 		    (i + 1) * n / nparts);
 	}
 	if (rc == 0)
@@ -861,7 +864,7 @@ walk_parts(struct walk *w, size_t budget, size_t nparts)
 		rc = merge(&ps.w[0], &ps.w[i]);
 	*w = ps.w[0];
 	for (i = 1; i < nparts; i++)
-		walk_free(&ps.w[i]);
+		profconv__stream_free(&ps.w[i]);
 	free(ps.w);
 	return rc;
 }
@@ -901,28 +904,28 @@ profconv__report_tree_stream_parts(const struct profconv_view *v,
 		if (total[k] < 0 || total[k] == INT64_MAX)
 			return 1;
 	if ((rc = page_frames(&w, g, &one_each)) < 0 || !one_each ||
-	    (rc = rank_frames(&w)) < 0) {
-		walk_free(&w);
+	    (rc = profconv__stream_rank(&w, profconv_view_frame_count(v))) < 0) {
+		profconv__stream_free(&w);
 		return rc < 0 ? rc : 1;
 	}
 	if (nparts > n)
 		nparts = n;
-	if ((rc = walk_start(&w, budget, 0, n)) == 0 && nparts > 1 &&
+	if ((rc = profconv__stream_start(&w, budget, 0, n)) == 0 && nparts > 1 &&
 	    (rc = walk_parts(&w, budget, nparts)) == 1) {
 		/* Again, in one part. */
 		struct walk again = { .view = v, .total = total, .nt = w.nt,
 		    .gid_of = w.gid_of, .rank = w.rank };
 
 		w.shares = true;
-		walk_free(&w);
+		profconv__stream_free(&w);
 		w = again;
-		rc = walk_start(&w, budget, 0, n);
+		rc = profconv__stream_start(&w, budget, 0, n);
 		nparts = 1;
 	}
 	if (rc == 0 && nparts <= 1)
 		rc = walk_stacks(&w);
 	if (rc == 0 && !w.stop)
-		rc = keep(&w, fraction, budget, t, o);
-	walk_free(&w);
+		rc = profconv__stream_keep(&w, fraction, budget, t, o);
+	profconv__stream_free(&w);
 	return rc < 0 ? rc : w.stop ? 1 : 0;
 }

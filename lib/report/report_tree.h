@@ -151,6 +151,18 @@ int profconv__report_tree_stream_parts(const struct profconv_view *v,
     size_t budget, size_t nparts, struct tree *t, struct out_lean *o);
 
 /*
+ * The tree of a change, the stacks of BV (the base, each of its types K
+ * in column BCOLS[K], none when SIZE_MAX) and of V (its NT types K in
+ * columns NT + K), pruned as profconv__report_tree_stream() prunes one
+ * view's, without the whole tree: the same nodes, in the same order, as
+ * the whole tree of BV's stacks added, then V's.  1 when the stacks are
+ * not such that the walk gives the whole tree's answer.
+ */
+int profconv__report_tree_stream_change(const struct profconv_view *bv,
+    const size_t *bcols, const struct profconv_view *v, size_t nt,
+    struct gframes *g, const int64_t *total, double fraction,
+    size_t budget, struct tree *t, struct out_lean *o);
+/*
  * Add V's stacks to T: with TI == SIZE_MAX every sample type K into
  * column K, or with COLS each of V's COL types K into column COLS[K]
  * (none when SIZE_MAX); else sample type TI into column COL.
@@ -176,5 +188,11 @@ int profconv__report_data_diff(FILE *fp, const struct profconv_profile *base,
     const struct profconv_profile *prof,
     const struct profconv_view_options *vo, double fraction, size_t budget,
     size_t def);
+/* ... pruned while it is built when it can be, or WHOLE: the whole tree
+ * built first (the same answer; for the tests). */
+int profconv__report_data_diff_tree(FILE *fp,
+    const struct profconv_profile *base, const struct profconv_profile *prof,
+    const struct profconv_view_options *vo, double fraction, size_t budget,
+    size_t def, bool whole);
 
 #endif

@@ -534,6 +534,29 @@ def cmd_live(args):
     print(n)
 
 
+def cmd_livediff(args):
+    """A change's live data (PAGE BASE-SUMMARY CUR-SUMMARY): its first
+    half of types is the base's totals, its second the profile's, and
+    its nodes add up to them; prints how many nodes it holds."""
+    d = live_data(args[0])
+    if not d["diff"]:
+        fault("%s: not a change's data" % args[0])
+    nt = len(d["types"]) // 2
+    halves = (d["types"][:nt], d["total"][:nt]), (d["types"][nt:], d["total"][nt:])
+    for path, (types, totals) in zip(args[1:3], halves):
+        want = summary_totals(path)
+        got = {t["type"]: v for t, v in zip(types, totals)}
+        for t, v in got.items():
+            if want.get(t, 0) != v:
+                fault("live total %s %d, %s says %r" % (t, v, path, want.get(t)))
+    n, nt2, self, cum = tree(d)
+    for t in range(nt2):
+        if cum[t][0] != d["total"][t]:
+            fault("column %d: the nodes hold %d of %d" %
+                  (t, cum[t][0], d["total"][t]))
+    print(n)
+
+
 def cmd_prune(args):
     full = live_data(args[0])
     d = live_data(args[1])
@@ -647,4 +670,5 @@ if __name__ == "__main__":
      "compare": cmd_compare, "source": cmd_source, "flame": cmd_flame,
      "trend": cmd_trend, "names": cmd_names, "live": cmd_live,
      "prune": cmd_prune, "liveflat": cmd_liveflat, "liveseries": cmd_liveseries,
-     "livenames": cmd_livenames}[sys.argv[1]](sys.argv[2:])
+     "livenames": cmd_livenames,
+     "livediff": cmd_livediff}[sys.argv[1]](sys.argv[2:])

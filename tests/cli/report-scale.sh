@@ -7,7 +7,8 @@
 # 20,000 heaviest nodes), the report's peak memory stays within twice
 # profflame's on the same profile (the whole tree, built before it was
 # pruned, took several times that).  The Explore tab's data adds up to
-# show --summary's totals and holds at most its budget of nodes.
+# show --summary's totals and holds at most its budget of nodes.  The
+# same for the report of a change (--base), against profdiff's peak.
 . "${PROFCONV_SRCDIR:?}/tests/cli/lib.sh"
 
 export LC_ALL=C
@@ -23,14 +24,18 @@ awk 'BEGIN { for (i = 0; i < 4000; i++) { p = "main"
 python3 "$PROFCONV_SRCDIR/tests/cli/svg-check.py" pprof "$TMP/deep.folded" \
     "$TMP/deep.pb" || fail "cannot write deep.pb"
 
-# peak CMD...: the peak resident memory (KB) of CMD, which must succeed.
+# peak [--differ] CMD...: the peak resident memory (KB) of CMD, which
+# must succeed (with --differ, exit 0 or 1: profdiff's "differences").
 peak() {
 	python3 - "$@" <<'EOF'
 import resource, subprocess, sys
-r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL,
+args, ok = sys.argv[1:], (0,)
+if args[0] == "--differ":
+    args, ok = args[1:], (0, 1)
+r = subprocess.run(args, stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL)
-if r.returncode != 0:
-    sys.exit("%s exited %d" % (sys.argv[1], r.returncode))
+if r.returncode not in ok:
+    sys.exit("%s exited %d" % (args[0], r.returncode))
 print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 EOF
 }
@@ -48,6 +53,24 @@ n=$(cat "$TMP/check.out")
 [ "$n" -gt 263 ] && [ "$n" -le 301 ] ||
 	fail "--tree-nodes 300 kept $n nodes, not 264 to 301"
 
+# The change to a profile of the same shape, stacks 2,000 to 5,999 (half
+# of them new): its Explore tab too is pruned as it is made, and holds
+# both profiles' totals.
+awk 'BEGIN { for (i = 2000; i < 6000; i++) { p = "main"
+	for (j = 0; j < 12; j++) p = p ";b" j "_" (int(i / 2^j) % 2)
+	for (j = 0; j < 250; j++) p = p ";c" j
+	printf "%s %d\n", p, 1 + i % 7 } }' >"$TMP/later.folded"
+python3 "$PROFCONV_SRCDIR/tests/cli/svg-check.py" pprof "$TMP/later.folded" \
+    "$TMP/later.pb" || fail "cannot write later.pb"
+"$PROFCONV" show --summary "$TMP/later.pb" >"$TMP/sum2" 2>/dev/null ||
+	fail "show --summary later.pb"
+run 0 "$PROFCONV" report --tree-nodes 300 -b "$TMP/deep.pb" "$TMP/later.pb" \
+    -o "$TMP/change.html"
+check livediff "$TMP/change.html" "$TMP/sum" "$TMP/sum2"
+n=$(cat "$TMP/check.out")
+[ "$n" -gt 1 ] && [ "$n" -le 301 ] ||
+	fail "the change's Explore tab holds $n nodes, not 2 to 301"
+
 # A sanitizer's shadow memory and quarantine are no measure: the same
 # probe as use_caps().
 use_caps
@@ -60,5 +83,14 @@ else
 	echo "peak KB: profflame $flame, report $report"
 	[ "$report" -le $((2 * flame)) ] ||
 		fail "report peaks at $report KB, over twice profflame's $flame KB"
+	# The change's report against profdiff's of the same two: the
+	# whole tree of both, built before it was pruned, took 4.7 times.
+	diff=$(peak --differ "$CMD/profdiff" "$TMP/deep.pb" "$TMP/later.pb") ||
+		fail "profdiff: $diff"
+	report=$(peak "$PROFCONV" report -b "$TMP/deep.pb" "$TMP/later.pb" \
+	    -o "$TMP/change2.html") || fail "report -b: $report"
+	echo "peak KB: profdiff $diff, report -b $report"
+	[ "$report" -le $((5 * diff / 2)) ] ||
+		fail "report -b peaks at $report KB, over 2.5 times profdiff's $diff KB"
 fi
 finish

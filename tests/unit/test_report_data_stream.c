@@ -11,32 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "report/report_tree.h"
-#include "view/view.h"
-#include "writer_fixture.h"
-
-static struct tree t;
-static struct gframes g;
-static struct out_lean o;
-
-static void
-clear_out(void)
-{
-	profconv__report_tree_free(&t);
-	profconv__report_gframes_free(&g);
-	free(o.dropped_sum);
-	free(o.pruned);
-	memset(&t, 0, sizeof(t));
-	memset(&g, 0, sizeof(g));
-	memset(&o, 0, sizeof(o));
-}
-
-static void
-fini(void)
-{
-	clear_out();
-	teardown();
-}
+#include "stream_fixture.h"
 
 TestSuite(report_data_stream, .fini = fini);
 
@@ -87,16 +62,6 @@ static int
 stream(double fraction, size_t budget)
 {
 	return stream_parts(fraction, budget, 1);
-}
-
-/* Kept node I's function and line. */
-static void
-expect_node(size_t i, uint32_t parent, const char *fn, int64_t line)
-{
-	cr_assert(lt(sz, i, t.n));
-	cr_expect(eq(u32, t.parent[i], parent), "node %zu", i);
-	cr_expect(eq(str, (char *)g.fn[t.frame[i]], (char *)fn), "node %zu", i);
-	cr_expect(eq(i64, g.line[t.frame[i]], line), "node %zu", i);
 }
 
 /* A budget above the nodes keeps the whole tree, in the order the
@@ -225,15 +190,6 @@ Test(report_data_stream, a_node_waiting_where_a_part_ends)
 }
 
 /* --- against the whole tree, on many stacks ------------------------------- */
-
-static uint64_t
-next(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
 
 /* 3,000 random stacks of 1 to 7 frames of 12 functions at 3 lines each,
  * three sample types: counts, sizes up to 2^44 (totals far past 2^52,
