@@ -25,6 +25,8 @@
 #       profconv show --summary P
 #       profdiff P P
 #       profconv report --quiet P -o PAGE.html
+#       profconv report --quiet -b P P -o CHANGE.html (no goal: the
+#                                    change's page, its Explore tab too)
 #     on BIG (and on SMALL, untimed in the table, for the outputs), and
 #     prints each as a ratio to profflame's time and peak memory, with the
 #     load average at the start and at the end.
@@ -117,11 +119,12 @@ EOF
 # --- the runs -------------------------------------------------------------------
 
 # Commands, by name: profflame first (the reference).
-names="flame graph list summary diff report"
+names="flame graph list summary diff report change"
 # run NAME P: one timed run of command NAME on P; its output in
 # $work/last/TAG.NAME.out (the page for report).
 run() {
 	local page=$work/last/$tag.report.html
+	local change=$work/last/$tag.change.html
 	case $1 in
 	flame) timed "$tag.flame" "$PROFFLAME" "$2" ;;
 	graph) timed "$tag.graph" "$PROFGRAPH" --dot "$2" ;;
@@ -129,6 +132,8 @@ run() {
 	summary) timed "$tag.summary" "$PROFCONV" show --summary "$2" ;;
 	diff) timed --diff "$tag.diff" "$PROFDIFF" "$2" "$2" ;;
 	report) timed "$tag.report" "$PROFCONV" report --quiet "$2" -o "$page" ;;
+	change) timed "$tag.change" "$PROFCONV" report --quiet -b "$2" "$2" \
+	    -o "$change" ;;
 	esac
 }
 
@@ -146,7 +151,10 @@ for p in $profiles; do
 		i=$((i + 1))
 	done
 	for c in $names; do
-		[ "$c" = report ] || mv "$work/$p.$c.out" "$work/last/$p.$c.out"
+		case $c in
+		report | change) ;;
+		*) mv "$work/$p.$c.out" "$work/last/$p.$c.out" ;;
+		esac
 	done
 done
 load_end=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -193,6 +201,7 @@ label() {
 	summary) echo "profconv show --summary" ;;
 	diff) echo "profdiff P P" ;;
 	report) echo "profconv report" ;;
+	change) echo "profconv report -b P P" ;;
 	esac
 }
 # the goals of issue 43: time and memory, as ratios to profflame.

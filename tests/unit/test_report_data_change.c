@@ -47,6 +47,30 @@ stream_change(size_t budget)
 }
 
 /*
+ * A and B, each of one type, "objects", and the same NFN functions FNS
+ * (name, file) and NLOC locations LOCS (function, line), one line
+ * each, whose ids (the same in both) go to IDS.
+ */
+static void
+two_profiles(const char *const (*fns)[2], size_t nfn,
+    const int64_t (*locs)[2], size_t nloc, uint32_t *ids)
+{
+	struct profconv_profile **p[2] = { &a, &b };
+	uint32_t fn[4];
+	size_t i, j;
+
+	for (i = 0; i < 2; i++) {
+		cr_assert(eq(int, profconv_profile_new(p[i]), 0));
+		profconv_profile_add_sample_type(*p[i], "objects", "count");
+		for (j = 0; j < nfn; j++)
+			fn[j] = add_fn(*p[i], fns[j][0], fns[j][1]);
+		for (j = 0; j < nloc; j++)
+			ids[j] = LOC1(*p[i], 0, 0x10 * (j + 1),
+			    fn[locs[j][0]], locs[j][1]);
+	}
+}
+
+/*
  * Base B: main;b:1 (3).  Profile A: main;a:1 (1), main;b:1 (2).  The
  * whole tree takes B's stacks first: root, main, b, then A's new node a;
  * the walk meets a first (its text sorts first), and must still give
@@ -54,23 +78,16 @@ stream_change(size_t budget)
  */
 Test(report_data_change, a_change_in_the_whole_trees_order)
 {
-	uint32_t m, fa, fb, lm, la, lb;
-	struct profconv_profile **p[2] = { &a, &b };
-	size_t i;
+	static const char *const fns[][2] = {
+		{ "main", "main.c" }, { "a", "a.c" }, { "b", "b.c" }
+	};
+	static const int64_t locs[][2] = { { 0, 1 }, { 1, 1 }, { 2, 1 } };
+	uint32_t id[3];
 
-	for (i = 0; i < 2; i++) {
-		cr_assert(eq(int, profconv_profile_new(p[i]), 0));
-		profconv_profile_add_sample_type(*p[i], "objects", "count");
-		m = add_fn(*p[i], "main", "main.c");
-		fa = add_fn(*p[i], "a", "a.c");
-		fb = add_fn(*p[i], "b", "b.c");
-		lm = LOC1(*p[i], 0, 0x10, m, 1);
-		la = LOC1(*p[i], 0, 0x20, fa, 1);
-		lb = LOC1(*p[i], 0, 0x30, fb, 1);
-		if (i == 0)
-			SAMPLE(a, ((int64_t[]){ 1 }), la, lm);
-		SAMPLE(*p[i], ((int64_t[]){ i == 0 ? 2 : 3 }), lb, lm);
-	}
+	two_profiles(fns, 3, locs, 3, id);
+	SAMPLE(a, ((int64_t[]){ 1 }), id[1], id[0]);
+	SAMPLE(a, ((int64_t[]){ 2 }), id[2], id[0]);
+	SAMPLE(b, ((int64_t[]){ 3 }), id[2], id[0]);
 	cr_assert(eq(int, stream_change(10), 0), "%s", ERRMSG);
 	cr_assert(eq(sz, t.n, 4));
 	expect_node(1, 0, "main", 1);
@@ -89,27 +106,18 @@ Test(report_data_change, a_change_in_the_whole_trees_order)
  * in B leaves the change to the whole tree. */
 Test(report_data_change, a_change_whose_node_waits)
 {
-	uint32_t m, f, gf, lm, l12, l123, lg;
-	struct profconv_profile **p[2] = { &a, &b };
-	size_t i;
+	static const char *const fns[][2] = {
+		{ "main", "main.c" }, { "f", "a.c" }, { "g", "g.c" }
+	};
+	static const int64_t locs[][2] = {
+		{ 0, 1 }, { 1, 12 }, { 1, 123 }, { 2, 3 }
+	};
+	uint32_t id[4];
 
-	for (i = 0; i < 2; i++) {
-		cr_assert(eq(int, profconv_profile_new(p[i]), 0));
-		profconv_profile_add_sample_type(*p[i], "objects", "count");
-		m = add_fn(*p[i], "main", "main.c");
-		f = add_fn(*p[i], "f", "a.c");
-		gf = add_fn(*p[i], "g", "g.c");
-		lm = LOC1(*p[i], 0, 0x10, m, 1);
-		l12 = LOC1(*p[i], 0, 0x20, f, 12);
-		l123 = LOC1(*p[i], 0, 0x30, f, 123);
-		lg = LOC1(*p[i], 0, 0x40, gf, 3);
-		if (i == 0) {
-			SAMPLE(a, ((int64_t[]){ 1 }), l12, lm);
-			SAMPLE(a, ((int64_t[]){ 2 }), l123, lm);
-		} else {
-			SAMPLE(b, ((int64_t[]){ 5 }), lg, l12, lm);
-		}
-	}
+	two_profiles(fns, 3, locs, 4, id);
+	SAMPLE(a, ((int64_t[]){ 1 }), id[1], id[0]);
+	SAMPLE(a, ((int64_t[]){ 2 }), id[2], id[0]);
+	SAMPLE(b, ((int64_t[]){ 5 }), id[3], id[1], id[0]);
 	cr_assert(eq(int, stream_change(10), 0), "%s", ERRMSG);
 	/* Whole tree: B's main, f:12, g; then A's f:123. */
 	cr_assert(eq(sz, t.n, 5));
@@ -121,13 +129,9 @@ Test(report_data_change, a_change_whose_node_waits)
 	cr_expect(eq(i64, t.self[3 * 2 + 0], 5));	/* g: B's 5 */
 	cr_expect(eq(i64, t.self[4 * 2 + 1], 2));	/* f:123: A's 2 */
 	fini();
-	for (i = 0; i < 2; i++) {
-		cr_assert(eq(int, profconv_profile_new(p[i]), 0));
-		profconv_profile_add_sample_type(*p[i], "objects", "count");
-		m = add_fn(*p[i], "main", "main.c");
-		lm = LOC1(*p[i], 0, 0x10, m, 1);
-		SAMPLE(*p[i], ((int64_t[]){ i == 0 ? 1 : -1 }), lm);
-	}
+	two_profiles(fns, 1, locs, 1, id);
+	SAMPLE(a, ((int64_t[]){ 1 }), id[0]);
+	SAMPLE(b, ((int64_t[]){ -1 }), id[0]);
 	cr_expect(eq(int, stream_change(10), 1));
 	cr_expect(eq(sz, t.n, 0));
 }
