@@ -192,20 +192,21 @@ change_json(size_t budget, double fraction, bool whole)
 
 /*
  * Changes between random profiles (each's stacks the same in part, a
- * type the base lacks): the page's data the walk writes is the whole
- * tree's, byte for byte, at budgets and fractions small and large; and
- * the walk is what wrote it.
+ * type the base lacks, a base of no stacks): the page's data the walk
+ * writes is the whole tree's, byte for byte, at budgets and fractions
+ * small and large; and the walk is what wrote it.
  */
 Test(report_data_change, a_change_as_its_whole_tree)
 {
 	size_t budgets[] = { 1, 7, 60, 500, 5000 }, i, j, nb;
 	double fractions[] = { -1, 0.01 };
-	uint64_t seeds[][2] = { { 3, 3 }, { 3, 4 }, { 8, 5 } };
+	uint64_t seeds[][2] = { { 3, 3 }, { 3, 4 }, { 8, 5 }, { 9, 9 } };
+	int nbase[] = { 3000, 2000, 2000, 0 };
 
 	for (i = 0; i < sizeof(seeds) / sizeof(*seeds); i++) {
 		nb = i == 2 ? 2 : 3;
 		random_into(&a, seeds[i][0], 3000, 3);
-		random_into(&b, seeds[i][1], i == 0 ? 3000 : 2000, nb);
+		random_into(&b, seeds[i][1], nbase[i], nb);
 		for (j = 0; j < sizeof(budgets) / sizeof(*budgets); j++) {
 			char *whole = change_json(budgets[j],
 			    fractions[j % 2], true);
