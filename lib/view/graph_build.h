@@ -60,6 +60,13 @@ gsample_set_frames(struct gsample *s, struct pc_stack k)
 	    (const void *)k.narrow;
 }
 
+/* Bit I of BITS. */
+static inline bool
+pc_bit(const uint64_t *bits, size_t i)
+{
+	return (bits[i / 64] >> (i % 64) & 1) != 0;
+}
+
 struct gnum {
 	uint32_t name;		/* index in groups: the formatted value */
 	int64_t value;
@@ -69,7 +76,7 @@ struct gnum {
 struct bedge {
 	uint32_t src, dst;	/* keys */
 	int64_t w;
-	size_t stamp;
+	uint32_t stamp;		/* the sample + 1 that last added to it */
 	bool residual, inl, dead;
 };
 
@@ -90,7 +97,7 @@ struct gpart {
 	uint32_t *eidx;		/* the edges by their ends (graph_count.c) */
 	size_t eidx_cap;
 	int64_t *ccum, *cflat;	/* tags by class (pc_graph_build's) */
-	uint8_t *cseen;
+	uint64_t *cseen;
 	uint32_t *ctouched;
 	size_t nctouched;
 	void *block;		/* the per-key arrays of a part of its own */
@@ -184,7 +191,7 @@ struct pc_graph_build {
 	uint32_t *class_rep;	/* class -> its first sample */
 	size_t nclasses, class_rep_cap;
 	int64_t *ccum, *cflat;
-	uint8_t *cseen;
+	uint64_t *cseen;	/* a bit per cell: reached by the build */
 	uint32_t *ctouched;
 	size_t nctouched;
 	uint32_t *nodes;	/* the graph's keys, in order */

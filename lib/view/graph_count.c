@@ -63,27 +63,22 @@ edge_index_grow(struct gpart *p)
 	return 0;
 }
 
-/* The edge SRC -> DST of P into *OUT (its place), made with RESIDUAL
- * and INL and no weight when new. */
-static inline int
-edge_get(struct gpart *p, uint32_t src, uint32_t dst, bool residual,
-    bool inl, uint32_t *out)
+/* The edge SRC -> DST of P, new, into *OUT, made with RESIDUAL and INL
+ * and no weight, at slot H of the index (or where it falls in the
+ * index grown first).  Out of line: edge_get() finds the edge most of
+ * the time. */
+static __attribute__((noinline)) int
+edge_new(struct gpart *p, uint32_t src, uint32_t dst, size_t h,
+    bool residual, bool inl, uint32_t *out)
 {
-	size_t mask, h;
 	int rc;
 
-	if (2 * (p->nedges + 1) > p->eidx_cap &&
-	    (rc = edge_index_grow(p)) < 0)
-		return rc;
-	mask = p->eidx_cap - 1;
-	for (h = edge_hash(src, dst, p->eidx_cap); p->eidx[h] != 0;
-	    h = (h + 1) & mask) {
-		const struct bedge *e = &p->edges[p->eidx[h] - 1];
-
-		if (e->src == src && e->dst == dst) {
-			*out = p->eidx[h] - 1;
-			return 0;
-		}
+	if (2 * (p->nedges + 1) > p->eidx_cap) {
+		if ((rc = edge_index_grow(p)) < 0)
+			return rc;
+		for (h = edge_hash(src, dst, p->eidx_cap); p->eidx[h] != 0;
+		    h = (h + 1) & (p->eidx_cap - 1))
+			;
 	}
 	if ((rc = PC_GROW(p->edges, p->edges_cap, p->nedges, 1)) < 0)
 		return rc;
@@ -94,10 +89,32 @@ edge_get(struct gpart *p, uint32_t src, uint32_t dst, bool residual,
 	return 0;
 }
 
+/* The edge SRC -> DST of P into *OUT (its place), made with RESIDUAL
+ * and INL and no weight when new (an index not made yet is empty). */
+static inline int
+edge_get(struct gpart *p, uint32_t src, uint32_t dst, bool residual,
+    bool inl, uint32_t *out)
+{
+	size_t mask = p->eidx_cap - 1, h;
+
+	if (p->eidx_cap == 0)
+		return edge_new(p, src, dst, 0, residual, inl, out);
+	for (h = edge_hash(src, dst, p->eidx_cap); p->eidx[h] != 0;
+	    h = (h + 1) & mask) {
+		const struct bedge *e = &p->edges[p->eidx[h] - 1];
+
+		if (e->src == src && e->dst == dst) {
+			*out = p->eidx[h] - 1;
+			return 0;
+		}
+	}
+	return edge_new(p, src, dst, h, residual, inl, out);
+}
+
 /* The edge SRC -> DST of a sample of weight W (number STAMP - 1) in P,
  * made when new, with W once per sample. */
 static int
-add_edge(struct gpart *p, uint32_t src, uint32_t dst, size_t stamp,
+add_edge(struct gpart *p, uint32_t src, uint32_t dst, uint32_t stamp,
     int64_t w, bool residual, bool inl)
 {
 	struct bedge *e;
@@ -193,7 +210,7 @@ count_sample(struct pc_graph_build *b, struct gpart *p,
 	int64_t *ccum = p->ccum, w = s->w;
 	uint32_t *ctouched = p->ctouched;
 	uint32_t parent = NONE;
-	uint8_t *cseen = p->cseen;
+	uint64_t *cseen = p->cseen;
 	bool each = !b->by_class;	/* tags one sample at a time */
 	bool by_class = b->by_class && cls != NONE;
 	bool residual = false, chain = true;
@@ -222,8 +239,8 @@ count_sample(struct pc_graph_build *b, struct gpart *p,
 			if (by_class) {
 				size_t cell = (size_t)k * ncl + cls;
 
-				if (!cseen[cell]) {
-					cseen[cell] = 1;
+				if (!pc_bit(cseen, cell)) {
+					cseen[cell / 64] |= UINT64_C(1) << cell % 64;
 					ctouched[nct++] = (uint32_t)cell;
 				}
 				pc_add_sat(&ccum[cell], w);
@@ -235,7 +252,7 @@ count_sample(struct pc_graph_build *b, struct gpart *p,
 		/* An edge into a frame that is not its location's
 		 * outermost line is inline. */
 		if (parent != NONE && k != parent &&
-		    (rc = add_edge(p, parent, k, c.now, w, residual,
+		    (rc = add_edge(p, parent, k, (uint32_t)c.now, w, residual,
 		    b->tree ? chain : inl)) < 0)
 			break;
 		parent = k;
@@ -308,7 +325,7 @@ part_reset(struct gpart *p)
 		uint32_t c = p->ctouched[i];
 
 		p->ccum[c] = p->cflat[c] = 0;
-		p->cseen[c] = 0;
+		p->cseen[c / 64] = 0;
 	}
 	p->nctouched = 0;
 	p->nedges = 0;
@@ -339,7 +356,7 @@ part_arrays(const struct pc_graph_build *b, struct gpart *p)
 	if (b->by_class && p->cseen == NULL) {
 		p->ccum = calloc(cells, sizeof(*p->ccum));
 		p->cflat = calloc(cells, sizeof(*p->cflat));
-		p->cseen = calloc(cells, sizeof(*p->cseen));
+		p->cseen = calloc(cells / 64 + 1, sizeof(*p->cseen));
 		p->ctouched = malloc(cells * sizeof(*p->ctouched));
 		if (p->ccum == NULL || p->cflat == NULL || p->cseen == NULL ||
 		    p->ctouched == NULL)
@@ -413,8 +430,8 @@ merge_part(struct pc_graph_build *b, struct gpart *q)
 	for (i = 0; i < q->nctouched; i++) {
 		uint32_t c = q->ctouched[i];
 
-		if (!b->cseen[c]) {
-			b->cseen[c] = 1;
+		if (!pc_bit(b->cseen, c)) {
+			b->cseen[c / 64] |= UINT64_C(1) << c % 64;
 			b->ctouched[b->nctouched++] = c;
 		}
 		pc_add_sat(&b->ccum[c], q->ccum[c]);
@@ -539,6 +556,10 @@ profconv__graph_build(struct pc_graph_build *b, const uint8_t *kept)
 	size_t si, j, n;
 	int rc = 0;
 
+	/* A sample's number + 1 is an edge's stamp. */
+	if (b->ngsamples >= UINT32_MAX)
+		return profconv__fail(PROFCONV_ENOMEM, "too many samples for "
+		    "a call graph: %zu", b->ngsamples);
 	reset(b);
 	if (!b->sums_known)
 		sums(b);

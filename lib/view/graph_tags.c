@@ -217,7 +217,7 @@ profconv__graph_classes(struct pc_graph_build *b)
 		return 0;
 	if ((b->ccum = calloc(n, sizeof(*b->ccum))) == NULL ||
 	    (b->cflat = calloc(n, sizeof(*b->cflat))) == NULL ||
-	    (b->cseen = calloc(n, sizeof(*b->cseen))) == NULL ||
+	    (b->cseen = calloc(n / 64 + 1, sizeof(*b->cseen))) == NULL ||
 	    (b->ctouched = malloc(n * sizeof(*b->ctouched))) == NULL)
 		return profconv__nomem();
 	b->by_class = true;
