@@ -31,7 +31,9 @@
  * One of a change's two views, its stacks read in turn: frame F of the
  * view is frame GID[F] of the walk (the page's frame + 1), each of its
  * types K goes to column COLS[K] (none when SIZE_MAX).  S: stack I, its
- * frames the walk's, in BUF (the view has no stack I: I == N).
+ * frames the walk's, in BUF[AT] (the view has no stack I: I == N); the
+ * other buffer holds the stack before it, which the walk may still
+ * compare with.
  */
 struct side {
 	const struct profconv_view *v;
@@ -41,27 +43,29 @@ struct side {
 	bool base;
 	size_t i, n;
 	struct pc_view_stack s;
-	uint32_t *buf;
-	size_t cap;
+	uint32_t *buf[2];
+	size_t cap[2], at;
 };
 
-/* X's stack X->i into X->s. */
+/* X's stack X->i into X->s, in the buffer the stack before it is not
+ * in. */
 static int
 side_load(struct side *x)
 {
 	struct pc_view_stack s;
-	size_t j;
+	size_t j, at = x->at ^ 1;
 	int rc;
 
 	if (x->i >= x->n)
 		return 0;
 	if ((rc = profconv__view_stack(x->v, x->i, &s)) < 0)
 		return rc;
-	if (PC_GROW(x->buf, x->cap, 0, s.nframes + 1) < 0)
+	if (PC_GROW(x->buf[at], x->cap[at], 0, s.nframes + 1) < 0)
 		return PROFCONV_ENOMEM;
 	for (j = 0; j < s.nframes; j++)
-		x->buf[j] = x->gid[pc_stack_at(s.frames, j)];
-	x->s.frames = pc_stack_make(x->buf, true, 0, s.nframes);
+		x->buf[at][j] = x->gid[pc_stack_at(s.frames, j)];
+	x->at = at;
+	x->s.frames = pc_stack_make(x->buf[at], true, 0, s.nframes);
 	x->s.nframes = s.nframes;
 	x->s.values = s.values;
 	return 0;
@@ -81,7 +85,8 @@ next_side(const struct walk *w, struct side *sd)
 	l = profconv__stream_shared(&sd[0].s, &sd[1].s);
 	if (l == sd[0].s.nframes && l == sd[1].s.nframes)
 		return &sd[0];
-	return profconv__stream_in_order(w, &sd[0].s, &sd[1].s, l) ? &sd[0] : &sd[1];
+	return profconv__stream_in_order(w, &sd[0].s, &sd[1].s, l) ?
+	    &sd[0] : &sd[1];
 }
 
 /* A stack of the base goes through the first L nodes of the path: those
@@ -110,8 +115,7 @@ static int
 walk_change(struct walk *w, struct side *sd)
 {
 	struct pc_view_stack prev = { { NULL, NULL }, 0, NULL }, s;
-	uint32_t *pbuf = NULL;
-	size_t pcap = 0, k, l;
+	size_t k, l;
 	bool prev_base = false, first = true;
 	int64_t *to;
 	int rc = 0;
@@ -126,7 +130,8 @@ walk_change(struct walk *w, struct side *sd)
 		l = first ? 0 : profconv__stream_shared(&prev, &s);
 		/* Stacks alike come once from each side, the base's first. */
 		if (!first && !(l == s.nframes && l == prev.nframes &&
-		    prev_base && !x->base) && !profconv__stream_in_order(w, &prev, &s, l))
+		    prev_base && !x->base) &&
+		    !profconv__stream_in_order(w, &prev, &s, l))
 			w->stop = true;
 		if (w->stop)
 			break;
@@ -136,7 +141,8 @@ walk_change(struct walk *w, struct side *sd)
 		if (x->base)
 			mark_path(w, l);
 		for (; rc == 0 && l < s.nframes; l++)
-			rc = profconv__stream_enter(w, pc_stack_at(s.frames, l));
+			rc = profconv__stream_enter(w,
+			    pc_stack_at(s.frames, l));
 		if (rc < 0)
 			break;
 		to = w->path[w->depth].v;
@@ -148,20 +154,13 @@ walk_change(struct walk *w, struct side *sd)
 			to[c] += s.values[k];
 			to[w->nt + c] += s.values[k];
 		}
-		/* This stack's frames, kept: the side reads its next. */
-		if (PC_GROW(pbuf, pcap, 0, s.nframes + 1) < 0) {
-			rc = PROFCONV_ENOMEM;
-			break;
-		}
-		memcpy(pbuf, x->buf, s.nframes * sizeof(*pbuf));
+		/* The side reads its next stack into its other buffer. */
 		prev = s;
-		prev.frames = pc_stack_make(pbuf, true, 0, s.nframes);
 		prev_base = x->base;
 		first = false;
 		x->i++;
 		rc = side_load(x);
 	}
-	free(pbuf);
 	while (rc == 0 && !w->stop && w->depth > 0)
 		rc = profconv__stream_leave(w);
 	if (rc == 0 && !w->stop && w->pcap > 1)
@@ -234,9 +233,9 @@ profconv__report_tree_stream_change(const struct profconv_view *bv,
 		{ bv, NULL, bcols, profconv_profile_sample_type_count(
 		    profconv_view_profile(bv)), true, 0,
 		    profconv_view_stack_count(bv), { { NULL, NULL }, 0, NULL },
-		    NULL, 0 },
+		    { NULL, NULL }, { 0, 0 }, 0 },
 		{ v, NULL, NULL, nt, false, 0, profconv_view_stack_count(v),
-		    { { NULL, NULL }, 0, NULL }, NULL, 0 }
+		    { { NULL, NULL }, 0, NULL }, { NULL, NULL }, { 0, 0 }, 0 }
 	};
 	size_t *ccols = NULL, k, s;
 	struct walk w;
@@ -264,7 +263,9 @@ profconv__report_tree_stream_change(const struct profconv_view *bv,
 		rc = profconv__stream_rank(&w, g->n);
 	for (s = 0; rc == 0 && ok && s < 2; s++)
 		rc = side_load(&sd[s]);
-	if (rc == 0 && ok && (rc = profconv__stream_start(&w, budget, 0, 0)) == 0)
+	if (rc == 0 && ok)
+		rc = profconv__stream_start(&w, budget, 0, 0);
+	if (rc == 0 && ok)
 		rc = walk_change(&w, sd);
 	if (rc == 0 && ok && !w.stop)
 		rc = profconv__stream_keep(&w, fraction, budget, t, o);
@@ -272,7 +273,8 @@ profconv__report_tree_stream_change(const struct profconv_view *bv,
 	free(w.text);
 	for (s = 0; s < 2; s++) {
 		free(sd[s].gid);
-		free(sd[s].buf);
+		free(sd[s].buf[0]);
+		free(sd[s].buf[1]);
 	}
 	free(ccols);
 	return rc < 0 ? rc : !ok || w.stop ? 1 : 0;

@@ -253,7 +253,8 @@ profconv__stream_leave(struct walk *w)
 	struct snode *n = &w->path[d];
 	int rc;
 
-	if (d + 1 < w->pcap && (rc = profconv__stream_finish_waiting(w, d + 1)) < 0)
+	if (d + 1 < w->pcap &&
+	    (rc = profconv__stream_finish_waiting(w, d + 1)) < 0)
 		return rc;
 	w->depth--;
 	if (n->kids || n->id <= w->borrowed)
@@ -487,7 +488,8 @@ walk_stacks(struct walk *w)
 			if ((rc = profconv__stream_leave(w)) < 0)
 				return rc;
 		for (; l < s.nframes; l++)
-			if ((rc = profconv__stream_enter(w, pc_stack_at(s.frames, l))) < 0)
+			if ((rc = profconv__stream_enter(w,
+			    pc_stack_at(s.frames, l))) < 0)
 				return rc;
 		to = w->path[w->depth].v;
 		for (k = 0; k < w->nt; k++) {
@@ -904,14 +906,15 @@ profconv__report_tree_stream_parts(const struct profconv_view *v,
 		if (total[k] < 0 || total[k] == INT64_MAX)
 			return 1;
 	if ((rc = page_frames(&w, g, &one_each)) < 0 || !one_each ||
-	    (rc = profconv__stream_rank(&w, profconv_view_frame_count(v))) < 0) {
+	    (rc = profconv__stream_rank(&w,
+	    profconv_view_frame_count(v))) < 0) {
 		profconv__stream_free(&w);
 		return rc < 0 ? rc : 1;
 	}
 	if (nparts > n)
 		nparts = n;
-	if ((rc = profconv__stream_start(&w, budget, 0, n)) == 0 && nparts > 1 &&
-	    (rc = walk_parts(&w, budget, nparts)) == 1) {
+	if ((rc = profconv__stream_start(&w, budget, 0, n)) == 0 &&
+	    nparts > 1 && (rc = walk_parts(&w, budget, nparts)) == 1) {
 		/* Again, in one part. */
 		struct walk again = { .view = v, .total = total, .nt = w.nt,
 		    .gid_of = w.gid_of, .rank = w.rank };
